@@ -1,0 +1,253 @@
+//! A multi-turn session with one CLI process.
+
+use super::session::{drive, Handlers, Incoming, Shared};
+use crate::error::{Error, Result};
+use crate::options::Options;
+use crate::protocol::{Message, UserInput};
+use crate::transport::{find_cli, spawn, ExitInfo, Spawned};
+use futures_core::Stream;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+use tokio::task::JoinHandle;
+
+/// A message together with the exact line it came from.
+#[derive(Debug, Clone)]
+pub struct RawMessage {
+    /// The decoded message.
+    pub message: Message,
+    /// The line's bytes as the CLI wrote them (without the `\n`).
+    pub raw: Vec<u8>,
+}
+
+/// A live session: one CLI process across turns.
+///
+/// ```no_run
+/// # async fn demo() -> claudio::Result<()> {
+/// use claudio::{Client, Message, Options, StreamExt};
+/// let client = Client::connect(Options::default()).await?;
+/// client.send("What is 2 + 2?").await?;
+/// let mut turn = std::pin::pin!(client.receive_response());
+/// while let Some(msg) = turn.next().await {
+///     if let Message::Result(r) = msg? {
+///         println!("{}", r.result.unwrap_or_default());
+///     }
+/// }
+/// client.close().await?;
+/// # Ok(()) }
+/// ```
+///
+/// Every method takes `&self`: a turn can be read while another task calls
+/// [`Client::interrupt`]. Dropping a `Client` without [`Client::close`] still
+/// stops the process in the background (and kills it if the runtime goes away).
+pub struct Client {
+    shared: Arc<Shared>,
+    driver: Option<JoinHandle<()>>,
+    server_info: Value,
+    closed: bool,
+}
+
+impl Client {
+    /// Start the CLI and complete the `initialize` handshake.
+    pub async fn connect(options: Options) -> Result<Client> {
+        Self::connect_inner(options, false).await
+    }
+
+    /// Like [`Client::connect`], but keeps each message's raw line, for
+    /// [`Client::next_raw`] (verbatim output).
+    pub async fn connect_keeping_raw(options: Options) -> Result<Client> {
+        Self::connect_inner(options, true).await
+    }
+
+    async fn connect_inner(options: Options, keep_raw: bool) -> Result<Client> {
+        let program = find_cli(options.cli_path.as_deref())?;
+        let Spawned {
+            stdin,
+            stdout,
+            supervisor,
+        } = spawn(&program, &options).await?;
+        let (handlers, hooks) = Handlers::from_options(&options);
+        let shared = Shared::new(stdin, supervisor, handlers, &options, keep_raw);
+        let driver = tokio::spawn(drive(shared.clone(), stdout, options.max_line_bytes));
+        let mut client = Client {
+            shared,
+            driver: Some(driver),
+            server_info: Value::Null,
+            closed: false,
+        };
+        let mut init = Map::new();
+        if let Some(h) = hooks {
+            init.insert("hooks".into(), h);
+        }
+        if !options.agents.is_empty() {
+            init.insert("agents".into(), json!(options.agents));
+        }
+        match client
+            .shared
+            .request("initialize", Value::Object(init), options.init_timeout)
+            .await
+        {
+            Ok(info) => {
+                client.server_info = info;
+                Ok(client)
+            }
+            Err(e) => {
+                let e = match e {
+                    Error::ControlTimeout { .. } => Error::InitTimeout(options.init_timeout),
+                    other => other,
+                };
+                client.closed = true;
+                client.shared.supervisor.signal_group(libc::SIGKILL);
+                Err(e)
+            }
+        }
+    }
+
+    /// The CLI's answer to `initialize` (`commands`, `models`, `account`, ...).
+    pub fn server_info(&self) -> &Value {
+        &self.server_info
+    }
+
+    /// The session id, once the CLI has told it (at the first turn).
+    pub fn session_id(&self) -> Option<String> {
+        self.shared.session_id()
+    }
+
+    /// The CLI's process id.
+    pub fn pid(&self) -> u32 {
+        self.shared.supervisor.pid()
+    }
+
+    /// The CLI's recent stderr.
+    pub fn stderr_tail(&self) -> String {
+        self.shared.supervisor.stderr_tail()
+    }
+
+    /// Whether a turn is running (sent, no `result` yet).
+    pub fn turn_open(&self) -> bool {
+        self.shared.turn_open()
+    }
+
+    /// Send a user message: text, content blocks, or a [`UserInput`].
+    /// Messages sent while a turn runs are queued by the CLI (see
+    /// [`crate::Priority`]).
+    pub async fn send(&self, input: impl Into<UserInput>) -> Result<()> {
+        self.shared.send_user(&input.into().to_value()).await
+    }
+
+    /// The next message of the session, in order; `None` once the process has
+    /// ended and everything was read.
+    pub async fn next_message(&self) -> Option<Result<Message>> {
+        self.next_incoming().await.map(|r| r.map(|i| i.message))
+    }
+
+    /// Like [`Client::next_message`] with the raw line (empty unless the
+    /// client was made with [`Client::connect_keeping_raw`]).
+    pub async fn next_raw(&self) -> Option<Result<RawMessage>> {
+        self.next_incoming().await.map(|r| {
+            r.map(|i| RawMessage {
+                message: i.message,
+                raw: i.raw.map(Vec::from).unwrap_or_default(),
+            })
+        })
+    }
+
+    async fn next_incoming(&self) -> Option<Result<Incoming>> {
+        self.shared.queue.pop().await
+    }
+
+    /// This turn's messages, ending after its `result` (included) or a fatal error.
+    pub fn receive_response(&self) -> impl Stream<Item = Result<Message>> + '_ {
+        futures_util::stream::unfold(false, move |done| async move {
+            if done {
+                return None;
+            }
+            let item = self.next_message().await?;
+            let end = match &item {
+                Ok(m) => m.is_result(),
+                Err(e) => !matches!(e, Error::LineTooLong { .. }),
+            };
+            Some((item, end))
+        })
+    }
+
+    /// Every message, across turns, until the process ends.
+    pub fn receive_messages(&self) -> impl Stream<Item = Result<Message>> + '_ {
+        futures_util::stream::unfold((), move |()| async move {
+            self.next_message().await.map(|m| (m, ()))
+        })
+    }
+
+    /// Send any control request and return the CLI's answer payload.
+    pub async fn control(&self, subtype: &str, fields: Value) -> Result<Value> {
+        self.shared
+            .request(subtype, fields, self.shared.control_timeout)
+            .await
+    }
+
+    /// Stop the running turn. The turn still ends with its `result`
+    /// (`terminal_reason` `aborted_streaming`); the session goes on.
+    pub async fn interrupt(&self) -> Result<()> {
+        self.control("interrupt", json!({})).await.map(drop)
+    }
+
+    /// Switch the model (`None`: the default). Takes effect at the next request.
+    pub async fn set_model(&self, model: Option<&str>) -> Result<()> {
+        self.control("set_model", json!({ "model": model }))
+            .await
+            .map(drop)
+    }
+
+    /// Switch the permission mode (`default`, `acceptEdits`, `plan`, ...).
+    pub async fn set_permission_mode(&self, mode: &str) -> Result<()> {
+        self.control("set_permission_mode", json!({ "mode": mode }))
+            .await
+            .map(drop)
+    }
+
+    /// The MCP servers and their status (`{"mcpServers":[...]}`).
+    pub async fn mcp_status(&self) -> Result<Value> {
+        self.control("mcp_status", json!({})).await
+    }
+
+    /// The context window's use by category (`categories`, `totalTokens`, `maxTokens`, ...).
+    pub async fn context_usage(&self) -> Result<Value> {
+        self.control("get_context_usage", json!({})).await
+    }
+
+    /// Undo the file changes made since the user message with this `uuid`
+    /// (needs [`Options::file_checkpointing`]).
+    pub async fn rewind_files(&self, user_message_id: &str) -> Result<Value> {
+        self.control("rewind_files", json!({ "user_message_id": user_message_id }))
+            .await
+    }
+
+    /// End the session gracefully: stdin is closed, the CLI finishes its
+    /// transcript and exits (SIGTERM, then SIGKILL, only if it doesn't).
+    pub async fn close(mut self) -> Result<ExitInfo> {
+        self.closed = true;
+        let info = self.shared.shutdown().await;
+        if let Some(d) = self.driver.take() {
+            let _ = tokio::time::timeout(self.shared.close_grace, d).await;
+        }
+        Ok(info)
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if self.closed {
+            return;
+        }
+        let shared = self.shared.clone();
+        match tokio::runtime::Handle::try_current() {
+            // If the runtime goes away first, the task is dropped with its
+            // `Shared`, and the supervisor kills the process group.
+            Ok(rt) => {
+                rt.spawn(async move {
+                    shared.shutdown().await;
+                });
+            }
+            Err(_) => shared.supervisor.signal_group(libc::SIGKILL),
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! In-process MCP servers: tools written in Rust, served to the CLI over
+//! `mcp_message` control requests (protocol.md §6).
+
+use super::handlers::BoxFuture;
+use crate::error::HandlerError;
+use serde_json::{json, Value};
+use std::future::Future;
+use std::sync::Arc;
+
+/// The MCP protocol version claudio's servers speak.
+pub const MCP_PROTOCOL_VERSION: &str = "2024-11-05";
+
+/// What a tool returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// MCP content items (`{"type":"text","text":...}`, images, ...).
+    pub content: Vec<Value>,
+    /// Whether the call failed (the model sees an error result).
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    /// A successful text result.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput {
+            content: vec![json!({"type":"text","text":text.into()})],
+            is_error: false,
+        }
+    }
+
+    /// A failed call, with a message for the model.
+    pub fn error(text: impl Into<String>) -> Self {
+        ToolOutput {
+            content: vec![json!({"type":"text","text":text.into()})],
+            is_error: true,
+        }
+    }
+}
+
+/// Runs a tool: the model's arguments in, the result out.
+pub trait ToolHandler: Send + Sync + 'static {
+    /// Run once.
+    fn call(&self, arguments: Value) -> BoxFuture<Result<ToolOutput, HandlerError>>;
+}
+
+impl<F, Fut> ToolHandler for F
+where
+    F: Fn(Value) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<ToolOutput, HandlerError>> + Send + 'static,
+{
+    fn call(&self, arguments: Value) -> BoxFuture<Result<ToolOutput, HandlerError>> {
+        Box::pin(self(arguments))
+    }
+}
+
+/// One tool of an in-process server.
+#[derive(Clone)]
+pub struct McpTool {
+    /// The tool's name (the model calls it `mcp__SERVER__NAME`).
+    pub name: String,
+    /// What it does, for the model.
+    pub description: String,
+    /// JSON Schema of its arguments.
+    pub input_schema: Value,
+    handler: Arc<dyn ToolHandler>,
+}
+
+impl McpTool {
+    /// A tool with a name, a description, an input schema and a handler.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        handler: impl ToolHandler,
+    ) -> Self {
+        McpTool {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+            handler: Arc::new(handler),
+        }
+    }
+}
+
+impl std::fmt::Debug for McpTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpTool").field("name", &self.name).finish()
+    }
+}
+
+/// An MCP server that lives in this process.
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    /// The server's name (key in `mcpServers`).
+    pub name: String,
+    /// Its version, reported at `initialize`.
+    pub version: String,
+    /// Its tools.
+    pub tools: Vec<McpTool>,
+}
+
+impl McpServer {
+    /// An empty server.
+    pub fn new(name: impl Into<String>) -> Self {
+        McpServer {
+            name: name.into(),
+            version: "1.0.0".into(),
+            tools: Vec::new(),
+        }
+    }
+
+    /// Add a tool.
+    pub fn tool(mut self, tool: McpTool) -> Self {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Answer one JSON-RPC message; the value is the `mcp_response` to send.
+    /// Notifications get an empty object.
+    pub fn handle(&self, message: &Value) -> BoxFuture<Value> {
+        let id = message.get("id").cloned();
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let reply = move |result: Value| json!({"jsonrpc":"2.0","id":id,"result":result});
+        match method.as_str() {
+            "initialize" => {
+                let v = reply(json!({
+                    "protocolVersion": MCP_PROTOCOL_VERSION,
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": self.name, "version": self.version},
+                }));
+                Box::pin(async move { v })
+            }
+            m if m.starts_with("notifications/") => Box::pin(async { json!({}) }),
+            "ping" => {
+                let v = reply(json!({}));
+                Box::pin(async move { v })
+            }
+            "tools/list" => {
+                let tools: Vec<Value> = self
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        json!({"name":t.name,"description":t.description,"inputSchema":t.input_schema})
+                    })
+                    .collect();
+                let v = reply(json!({ "tools": tools }));
+                Box::pin(async move { v })
+            }
+            "tools/call" => {
+                let params = message.get("params").cloned().unwrap_or(Value::Null);
+                let name = params
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned();
+                let args = params
+                    .get("arguments")
+                    .cloned()
+                    .unwrap_or_else(|| json!({}));
+                let tool = self.tools.iter().find(|t| t.name == name).cloned();
+                let server = self.name.clone();
+                Box::pin(async move {
+                    let out = match tool {
+                        None => ToolOutput::error(format!("no tool `{name}` on server `{server}`")),
+                        Some(t) => match t.handler.call(args).await {
+                            Ok(out) => out,
+                            Err(e) => ToolOutput::error(e.to_string()),
+                        },
+                    };
+                    reply(json!({"content": out.content, "isError": out.is_error}))
+                })
+            }
+            other => {
+                let id = message.get("id").cloned();
+                let v = json!({"jsonrpc":"2.0","id":id,"error":{"code":-32601,"message":format!("method not found: {other}")}});
+                Box::pin(async move { v })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn calc() -> McpServer {
+        McpServer::new("calc").tool(McpTool::new(
+            "add",
+            "adds",
+            json!({"type":"object"}),
+            |args: Value| async move {
+                let x = args["a"].as_i64().ok_or("a must be a number")?;
+                Ok(ToolOutput::text((x + 1).to_string()))
+            },
+        ))
+    }
+
+    #[tokio::test]
+    async fn serves_initialize_list_and_call() {
+        let s = calc();
+        let r = s.handle(&json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})).await;
+        assert_eq!(r["result"]["serverInfo"]["name"], "calc");
+        assert_eq!(r["id"], 0);
+        let r = s.handle(&json!({"jsonrpc":"2.0","method":"notifications/initialized"})).await;
+        assert_eq!(r, json!({}));
+        let r = s.handle(&json!({"jsonrpc":"2.0","id":1,"method":"tools/list"})).await;
+        assert_eq!(r["result"]["tools"][0]["name"], "add");
+        let r = s
+            .handle(&json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":4}}}))
+            .await;
+        assert_eq!(r["result"], json!({"content":[{"type":"text","text":"5"}],"isError":false}));
+    }
+
+    #[tokio::test]
+    async fn tool_errors_are_error_results() {
+        let s = calc();
+        let r = s
+            .handle(&json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{}}}))
+            .await;
+        assert_eq!(r["result"]["isError"], true);
+        assert_eq!(r["result"]["content"][0]["text"], "a must be a number");
+        let r = s
+            .handle(&json!({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope"}}))
+            .await;
+        assert_eq!(r["result"]["isError"], true);
+        let r = s.handle(&json!({"jsonrpc":"2.0","id":5,"method":"resources/list"})).await;
+        assert_eq!(r["error"]["code"], -32601);
+    }
+}

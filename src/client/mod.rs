@@ -1,0 +1,12 @@
+//! Sessions with the CLI: the control router, [`Client`] and [`query`].
+
+#[allow(clippy::module_inception)]
+mod client;
+pub mod handlers;
+pub mod mcp;
+mod query;
+mod queue;
+mod session;
+
+pub use client::{Client, RawMessage};
+pub use query::query;

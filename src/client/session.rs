@@ -1,0 +1,506 @@
+//! The shared core of a session: the reader task, the control router, and
+//! the writer.
+
+use super::handlers::{BoxFuture, Cancellation, HookHandler, PermissionHandler, RequestContext};
+use super::mcp::McpServer;
+use super::queue::Queue;
+use crate::error::{Error, Result};
+use crate::options::Options;
+use crate::protocol::{
+    error_response, request_line, success_response, ControlRequest, ControlResponse,
+    IncomingRequest, Message, SystemMessage,
+};
+use crate::transport::{ExitInfo, Line, LineReader, Supervisor};
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
+use tokio::process::{ChildStdin, ChildStdout};
+use tokio::sync::oneshot;
+use tokio::task::AbortHandle;
+
+/// How many bytes of messages may wait for the consumer before the reader
+/// stops reading (backpressure).
+const QUEUE_BYTES: usize = 8 * 1024 * 1024;
+
+/// A message as it came off the wire.
+pub(crate) struct Incoming {
+    pub(crate) message: Message,
+    pub(crate) raw: Option<Box<[u8]>>,
+}
+
+struct Pending {
+    subtype: String,
+    tx: oneshot::Sender<Result<Value>>,
+}
+
+struct InFlight {
+    abort: AbortHandle,
+    cancellation: Cancellation,
+}
+
+/// Handlers for the CLI's requests, fixed at connect time.
+pub(crate) struct Handlers {
+    pub(crate) can_use_tool: Option<Arc<dyn PermissionHandler>>,
+    pub(crate) hooks: HashMap<String, Arc<dyn HookHandler>>,
+    pub(crate) mcp_servers: Vec<McpServer>,
+}
+
+impl Handlers {
+    /// Take the handlers out of `options` and build the `hooks` field of
+    /// `initialize` (callback ids `hook_N`).
+    pub(crate) fn from_options(options: &Options) -> (Handlers, Option<Value>) {
+        let mut hooks = HashMap::new();
+        let mut config = Map::new();
+        for (event, matchers) in &options.hooks {
+            let mut list = Vec::new();
+            for m in matchers {
+                let mut ids = Vec::new();
+                for h in &m.hooks {
+                    let id = format!("hook_{}", hooks.len());
+                    hooks.insert(id.clone(), h.clone());
+                    ids.push(Value::String(id));
+                }
+                let mut entry = json!({"matcher": m.matcher, "hookCallbackIds": ids});
+                if let Some(t) = m.timeout {
+                    entry["timeout"] = json!(t.as_secs_f64());
+                }
+                list.push(entry);
+            }
+            config.insert(event.clone(), Value::Array(list));
+        }
+        let handlers = Handlers {
+            can_use_tool: options.can_use_tool.clone(),
+            hooks,
+            mcp_servers: options.mcp_servers.clone(),
+        };
+        (handlers, (!config.is_empty()).then_some(Value::Object(config)))
+    }
+}
+
+pub(crate) struct Shared {
+    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+    pending: Mutex<HashMap<String, Pending>>,
+    in_flight: Mutex<HashMap<String, InFlight>>,
+    pub(crate) queue: Queue<Result<Incoming>>,
+    pub(crate) supervisor: Supervisor,
+    handlers: Handlers,
+    next_id: AtomicU64,
+    id_prefix: String,
+    running_handlers: AtomicUsize,
+    open_turns: AtomicUsize,
+    ended: AtomicBool,
+    exit: Mutex<Option<ExitInfo>>,
+    closing: AtomicBool,
+    session_id: Mutex<Option<String>>,
+    pub(crate) control_timeout: Duration,
+    pub(crate) close_grace: Duration,
+    inactivity_timeout: Option<Duration>,
+    keep_raw: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    pub(crate) fn new(
+        stdin: ChildStdin,
+        supervisor: Supervisor,
+        handlers: Handlers,
+        options: &Options,
+        keep_raw: bool,
+    ) -> Arc<Shared> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        Arc::new(Shared {
+            stdin: tokio::sync::Mutex::new(Some(stdin)),
+            pending: Mutex::new(HashMap::new()),
+            in_flight: Mutex::new(HashMap::new()),
+            queue: Queue::new(QUEUE_BYTES),
+            supervisor,
+            handlers,
+            next_id: AtomicU64::new(1),
+            id_prefix: format!("req_{:x}{:x}", std::process::id(), nanos),
+            running_handlers: AtomicUsize::new(0),
+            open_turns: AtomicUsize::new(0),
+            ended: AtomicBool::new(false),
+            exit: Mutex::new(None),
+            closing: AtomicBool::new(false),
+            session_id: Mutex::new(None),
+            control_timeout: options.control_timeout,
+            close_grace: options.close_grace,
+            inactivity_timeout: options.inactivity_timeout,
+            keep_raw,
+        })
+    }
+
+    pub(crate) fn session_id(&self) -> Option<String> {
+        lock(&self.session_id).clone()
+    }
+
+    pub(crate) fn is_ended(&self) -> bool {
+        self.ended.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn turn_open(&self) -> bool {
+        self.open_turns.load(Ordering::SeqCst) > 0
+    }
+
+    fn terminal_error(&self) -> Error {
+        match *lock(&self.exit) {
+            Some(info) => self.supervisor.exit_error(info),
+            None => Error::Closed,
+        }
+    }
+
+    /// Write one JSON line on the CLI's stdin.
+    pub(crate) async fn write(&self, value: &Value) -> Result<()> {
+        let mut line = serde_json::to_vec(value)?;
+        line.push(b'\n');
+        let mut guard = self.stdin.lock().await;
+        let Some(stdin) = guard.as_mut() else {
+            return Err(self.terminal_error());
+        };
+        let res = async {
+            stdin.write_all(&line).await?;
+            stdin.flush().await
+        }
+        .await;
+        match res {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                drop(guard);
+                // The CLI is gone; report how it ended if that is known soon.
+                match self.supervisor.wait_timeout(Duration::from_secs(2)).await {
+                    Some(info) => Err(self.supervisor.exit_error(info)),
+                    None => Err(Error::Io(e)),
+                }
+            }
+            Err(e) => Err(Error::Io(e)),
+        }
+    }
+
+    /// Send a user message; the turn counts as open until its `result`.
+    pub(crate) async fn send_user(&self, line: &Value) -> Result<()> {
+        if self.is_ended() {
+            return Err(self.terminal_error());
+        }
+        self.open_turns.fetch_add(1, Ordering::SeqCst);
+        let r = self.write(line).await;
+        if r.is_err() {
+            let _ = self
+                .open_turns
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        }
+        r
+    }
+
+    /// Send a control request and wait for its answer.
+    pub(crate) async fn request(
+        &self,
+        subtype: &str,
+        fields: Value,
+        timeout: Duration,
+    ) -> Result<Value> {
+        let id = format!(
+            "{}_{}",
+            self.id_prefix,
+            self.next_id.fetch_add(1, Ordering::SeqCst)
+        );
+        let mut body = match fields {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        body.insert("subtype".into(), Value::String(subtype.into()));
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut p = lock(&self.pending);
+            if self.is_ended() {
+                return Err(self.terminal_error());
+            }
+            p.insert(
+                id.clone(),
+                Pending {
+                    subtype: subtype.into(),
+                    tx,
+                },
+            );
+        }
+        // While waiting, the reader must keep reading to find the answer.
+        self.queue.begin_overdraft();
+        struct Guard<'a>(&'a Shared);
+        impl Drop for Guard<'_> {
+            fn drop(&mut self) {
+                self.0.queue.end_overdraft();
+            }
+        }
+        let _guard = Guard(self);
+        if let Err(e) = self.write(&request_line(&id, Value::Object(body))).await {
+            lock(&self.pending).remove(&id);
+            return Err(e);
+        }
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(_)) => Err(self.terminal_error()),
+            Err(_) => {
+                lock(&self.pending).remove(&id);
+                Err(Error::ControlTimeout {
+                    subtype: subtype.into(),
+                    timeout,
+                })
+            }
+        }
+    }
+
+    fn resolve(&self, r: ControlResponse) {
+        let body = r.response;
+        let Some(p) = lock(&self.pending).remove(&body.request_id) else {
+            // Echoes (`--replay-user-messages`) and late answers land here.
+            tracing::debug!(request_id = %body.request_id, "response to an unknown request id; ignored");
+            return;
+        };
+        let result = if body.subtype == "success" {
+            Ok(body.response.unwrap_or_else(|| json!({})))
+        } else {
+            Err(Error::Control {
+                subtype: p.subtype,
+                message: body
+                    .error
+                    .unwrap_or_else(|| "no error message given".into()),
+                code: body.error_code,
+            })
+        };
+        let _ = p.tx.send(result);
+    }
+
+    fn dispatch(self: &Arc<Self>, req: ControlRequest) {
+        let id = req.request_id;
+        let cancellation = Cancellation::new();
+        let ctx = RequestContext {
+            request_id: id.clone(),
+            cancellation: cancellation.clone(),
+        };
+        let fut: BoxFuture<std::result::Result<Value, String>> = match req.request {
+            IncomingRequest::CanUseTool(r) => match &self.handlers.can_use_tool {
+                Some(h) => {
+                    let input = r.input.clone();
+                    let f = h.can_use_tool(r, ctx);
+                    Box::pin(async move {
+                        f.await
+                            .map(|p| p.to_response(&input))
+                            .map_err(|e| e.to_string())
+                    })
+                }
+                None => refuse("no permission handler is registered; the tool is not allowed"),
+            },
+            IncomingRequest::HookCallback(r) => match self.handlers.hooks.get(&r.callback_id) {
+                Some(h) => {
+                    let f = h.call(r, ctx);
+                    Box::pin(async move {
+                        let out = f.await.map_err(|e| e.to_string())?;
+                        serde_json::to_value(out).map_err(|e| e.to_string())
+                    })
+                }
+                None => refuse(&format!("no hook callback with id `{}`", r.callback_id)),
+            },
+            IncomingRequest::McpMessage(r) => {
+                match self
+                    .handlers
+                    .mcp_servers
+                    .iter()
+                    .find(|s| s.name == r.server_name)
+                {
+                    Some(s) => {
+                        let f = s.handle(&r.message);
+                        Box::pin(async move { Ok(json!({ "mcp_response": f.await })) })
+                    }
+                    None => refuse(&format!(
+                        "no in-process MCP server named `{}`",
+                        r.server_name
+                    )),
+                }
+            }
+            IncomingRequest::Other(v) => {
+                let subtype = v.get("subtype").and_then(Value::as_str).unwrap_or("");
+                refuse(&format!("Unsupported control request subtype: {subtype}"))
+            }
+        };
+        self.running_handlers.fetch_add(1, Ordering::SeqCst);
+        let inner = tokio::spawn(fut);
+        lock(&self.in_flight).insert(
+            id.clone(),
+            InFlight {
+                abort: inner.abort_handle(),
+                cancellation,
+            },
+        );
+        let shared = self.clone();
+        tokio::spawn(async move {
+            let outcome = inner.await;
+            let still_wanted = lock(&shared.in_flight).remove(&id).is_some();
+            shared.running_handlers.fetch_sub(1, Ordering::SeqCst);
+            let line = match outcome {
+                Ok(Ok(v)) => success_response(&id, v),
+                Ok(Err(msg)) => error_response(&id, &msg),
+                Err(e) if e.is_cancelled() => return,
+                Err(_) => error_response(&id, "the handler panicked"),
+            };
+            // A request the CLI withdrew gets no answer.
+            if still_wanted {
+                if let Err(e) = shared.write(&line).await {
+                    tracing::debug!(error = %e, "could not answer a control request");
+                }
+            }
+        });
+    }
+
+    fn cancel_incoming(&self, request_id: &str) {
+        if let Some(f) = lock(&self.in_flight).remove(request_id) {
+            f.cancellation.cancel();
+            f.abort.abort();
+        }
+    }
+
+    fn observe(&self, m: &Message) {
+        match m {
+            Message::System(SystemMessage::Init(i)) => {
+                if let Some(id) = &i.session_id {
+                    *lock(&self.session_id) = Some(id.clone());
+                }
+            }
+            Message::Result(r) => {
+                if let Some(id) = &r.session_id {
+                    *lock(&self.session_id) = Some(id.clone());
+                }
+                let _ = self
+                    .open_turns
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+            }
+            _ => {}
+        }
+    }
+
+    /// Close stdin and stop the process gracefully. A running turn is
+    /// interrupted first so the CLI can finish its transcript.
+    pub(crate) async fn shutdown(&self) -> ExitInfo {
+        self.closing.store(true, Ordering::SeqCst);
+        let grace = self.close_grace;
+        if self.turn_open() && !self.is_ended() {
+            let _ = self.request("interrupt", json!({}), grace).await;
+        }
+        let stdin = match tokio::time::timeout(grace, self.stdin.lock()).await {
+            Ok(mut g) => g.take(),
+            Err(_) => None,
+        };
+        self.supervisor.shutdown(stdin, grace).await
+    }
+}
+
+fn refuse(msg: &str) -> BoxFuture<std::result::Result<Value, String>> {
+    let msg = msg.to_owned();
+    Box::pin(async move { Err(msg) })
+}
+
+enum Read {
+    Message(std::result::Result<Message, serde_json::Error>, Option<Box<[u8]>>, usize),
+    TooLong,
+    Eof,
+    Failed(std::io::Error),
+}
+
+async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read {
+    match reader.next_line().await {
+        Ok(Some(Line::Data(d))) => {
+            let raw = keep_raw.then(|| d.to_vec().into_boxed_slice());
+            Read::Message(Message::parse(d), raw, d.len())
+        }
+        Ok(Some(Line::TooLong)) => Read::TooLong,
+        Ok(None) => Read::Eof,
+        Err(e) => Read::Failed(e),
+    }
+}
+
+/// The reader task: route every line until the CLI's stdout ends.
+pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: usize) {
+    let mut reader = LineReader::new(stdout, max_line);
+    loop {
+        let read = match shared.inactivity_timeout {
+            None => read_one(&mut reader, shared.keep_raw).await,
+            Some(d) => match tokio::time::timeout(d, read_one(&mut reader, shared.keep_raw)).await
+            {
+                Ok(r) => r,
+                Err(_) => {
+                    // Silence counts only while a turn runs and nobody is
+                    // being asked (a person may take their time).
+                    if shared.turn_open() && shared.running_handlers.load(Ordering::SeqCst) == 0 {
+                        let _ = shared.open_turns.fetch_update(
+                            Ordering::SeqCst,
+                            Ordering::SeqCst,
+                            |n| n.checked_sub(1),
+                        );
+                        shared.queue.push(Err(Error::InactivityTimeout(d)), 0).await;
+                    }
+                    continue;
+                }
+            },
+        };
+        match read {
+            Read::Message(Ok(message), raw, size) => match message {
+                Message::ControlResponse(r) => shared.resolve(r),
+                Message::ControlRequest(r) => shared.dispatch(r),
+                Message::ControlCancelRequest(c) => shared.cancel_incoming(&c.request_id),
+                message => {
+                    shared.observe(&message);
+                    shared.queue.push(Ok(Incoming { message, raw }), size).await;
+                }
+            },
+            Read::Message(Err(e), _, size) => {
+                tracing::warn!(error = %e, bytes = size, "skipped a line from the CLI that is not a JSON object");
+            }
+            Read::TooLong => {
+                tracing::warn!("skipped a line from the CLI longer than the limit");
+                shared
+                    .queue
+                    .push(Err(Error::LineTooLong { limit: max_line }), 0)
+                    .await;
+            }
+            Read::Eof => break,
+            Read::Failed(e) => {
+                tracing::warn!(error = %e, "reading the CLI's stdout failed");
+                break;
+            }
+        }
+    }
+    // Stdout is closed: the process is ending (or hung with stdout closed).
+    let info = match shared.supervisor.wait_timeout(shared.close_grace).await {
+        Some(info) => info,
+        None => shared.supervisor.shutdown(None, shared.close_grace).await,
+    };
+    *lock(&shared.exit) = Some(info);
+    let pending: Vec<Pending> = {
+        let mut p = lock(&shared.pending);
+        shared.ended.store(true, Ordering::SeqCst);
+        p.drain().map(|(_, v)| v).collect()
+    };
+    for p in pending {
+        let _ = p.tx.send(Err(shared.supervisor.exit_error(info)));
+    }
+    let in_flight: Vec<InFlight> = lock(&shared.in_flight).drain().map(|(_, v)| v).collect();
+    for f in in_flight {
+        f.cancellation.cancel();
+        f.abort.abort();
+    }
+    if !shared.closing.load(Ordering::SeqCst) {
+        tracing::debug!(?info, "the CLI ended on its own");
+        shared
+            .queue
+            .push(Err(shared.supervisor.exit_error(info)), 0)
+            .await;
+    }
+    shared.queue.close();
+}

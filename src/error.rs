@@ -1,0 +1,160 @@
+//! The library's error type.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Everything that can go wrong while talking to the Claude Code CLI.
+///
+/// Messages are lowercase fragments that read after "failed to ...": callers
+/// add their own context.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The `claude` executable was not found anywhere claudio looked.
+    #[error(
+        "the Claude Code CLI (`claude`) was not found; looked in: {}. \
+         Install it with `npm install -g @anthropic-ai/claude-code`, or point claudio \
+         at it with `--cli-path`, `CLAUDIO_CLI` or `Options::cli_path`",
+        .searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    CliNotFound {
+        /// Every place that was checked, in order.
+        searched: Vec<PathBuf>,
+    },
+
+    /// The CLI could not be started.
+    #[error("could not start the Claude Code CLI at {}: {source}", .path.display())]
+    Spawn {
+        /// The executable that failed to start.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// The CLI exited (or its output closed) before it was done.
+    #[error("the Claude Code CLI exited {}{}", describe_exit(*.code, *.signal), stderr_suffix(.stderr_tail))]
+    ProcessExited {
+        /// Exit code, when it exited normally.
+        code: Option<i32>,
+        /// The signal that killed it, if any.
+        signal: Option<i32>,
+        /// The last lines the CLI wrote on stderr.
+        stderr_tail: String,
+    },
+
+    /// The CLI did not answer `initialize` in time.
+    #[error("the Claude Code CLI did not answer `initialize` within {0:?}")]
+    InitTimeout(Duration),
+
+    /// A control request got no answer in time.
+    #[error("the Claude Code CLI did not answer `{subtype}` within {timeout:?}")]
+    ControlTimeout {
+        /// The request's subtype (`interrupt`, `set_model`, ...).
+        subtype: String,
+        /// How long claudio waited.
+        timeout: Duration,
+    },
+
+    /// The CLI answered a control request with an error.
+    #[error("the Claude Code CLI refused `{subtype}`: {message}")]
+    Control {
+        /// The request's subtype.
+        subtype: String,
+        /// The CLI's error message.
+        message: String,
+        /// The CLI's error code, when it sent one (e.g. `unsupported_request`).
+        code: Option<String>,
+    },
+
+    /// A line on the CLI's stdout exceeded the configured limit.
+    #[error("a line from the Claude Code CLI is longer than the limit of {limit} bytes (raise it with `Options::max_line_bytes`)")]
+    LineTooLong {
+        /// The configured limit in bytes.
+        limit: usize,
+    },
+
+    /// No message arrived for longer than the inactivity timeout.
+    #[error("no message from the Claude Code CLI for {0:?}")]
+    InactivityTimeout(Duration),
+
+    /// The CLI sent something that breaks the protocol.
+    #[error("protocol violation: {0}")]
+    Protocol(String),
+
+    /// The session is closed; nothing more can be sent or received.
+    #[error("the session is closed")]
+    Closed,
+
+    /// Reading from or writing to the CLI failed.
+    #[error("i/o with the Claude Code CLI failed: {0}")]
+    Io(#[from] std::io::Error),
+
+    /// A value could not be encoded as JSON.
+    #[error("could not encode a message as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl Error {
+    /// The CLI's stderr tail carried by this error, if any.
+    pub fn stderr_tail(&self) -> Option<&str> {
+        match self {
+            Error::ProcessExited { stderr_tail, .. } if !stderr_tail.is_empty() => {
+                Some(stderr_tail)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn describe_exit(code: Option<i32>, signal: Option<i32>) -> String {
+    match (code, signal) {
+        (Some(c), _) => format!("with code {c}"),
+        (None, Some(s)) => format!("after signal {s}"),
+        (None, None) => "unexpectedly".to_string(),
+    }
+}
+
+fn stderr_suffix(tail: &str) -> String {
+    let tail = tail.trim_end();
+    if tail.is_empty() {
+        String::new()
+    } else {
+        format!("; its stderr ended with:\n{tail}")
+    }
+}
+
+/// Shorthand for `Result<T, claudio::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The error a handler (permission, hook, MCP tool) may return. Its text is
+/// sent back to the CLI as the control response's error.
+pub type HandlerError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn process_exited_shows_code_and_tail() {
+        let e = Error::ProcessExited {
+            code: Some(2),
+            signal: None,
+            stderr_tail: "boom\n".into(),
+        };
+        let s = e.to_string();
+        assert!(s.contains("with code 2"), "{s}");
+        assert!(s.ends_with("boom"), "{s}");
+        assert_eq!(e.stderr_tail(), Some("boom\n"));
+    }
+
+    #[test]
+    fn not_found_lists_places_and_install_hint() {
+        let e = Error::CliNotFound {
+            searched: vec!["/a/claude".into(), "/b/claude".into()],
+        };
+        let s = e.to_string();
+        assert!(s.contains("/a/claude, /b/claude"), "{s}");
+        assert!(s.contains("npm install -g @anthropic-ai/claude-code"), "{s}");
+    }
+}

@@ -1,0 +1,54 @@
+//! # claudio
+//!
+//! Drive the Claude Code CLI (`claude`) from Rust over its stream-json
+//! control protocol: typed messages, a supervised subprocess, a control
+//! router (permissions, hooks, in-process MCP tools), a one-shot [`query`]
+//! and a multi-turn [`Client`].
+//!
+//! ```no_run
+//! # async fn demo() -> claudio::Result<()> {
+//! use claudio::{Client, Message, Options, PermissionResult, StreamExt};
+//!
+//! let options = Options::default()
+//!     .include_partial_messages(true)
+//!     .can_use_tool(|req, _ctx| async move {
+//!         Ok(if req.tool_name == "Read" {
+//!             PermissionResult::allow()
+//!         } else {
+//!             PermissionResult::deny("only reading is allowed here")
+//!         })
+//!     });
+//! let client = Client::connect(options).await?;
+//! client.send("Summarize README.md").await?;
+//! let mut turn = std::pin::pin!(client.receive_response());
+//! while let Some(msg) = turn.next().await {
+//!     match msg? {
+//!         Message::StreamEvent(e) => print!("{}", e.text_delta().unwrap_or("")),
+//!         Message::Result(r) => println!("\n(cost ${:.4})", r.total_cost_usd.unwrap_or(0.0)),
+//!         _ => {}
+//!     }
+//! }
+//! client.close().await?;
+//! # Ok(()) }
+//! ```
+#![warn(missing_docs)]
+
+pub mod client;
+mod error;
+mod options;
+pub mod protocol;
+pub mod transport;
+
+pub use client::handlers::{
+    BoxFuture, Cancellation, HookHandler, HookMatcher, PermissionHandler, RequestContext,
+};
+pub use client::mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
+pub use client::{query, Client, RawMessage};
+pub use error::{Error, HandlerError, Result};
+pub use options::{AgentDefinition, Options, StderrCallback, DEFAULT_MAX_LINE_BYTES};
+pub use protocol::{
+    AssistantMessage, CanUseToolRequest, ContentBlock, HookCallbackRequest, HookOutput, Message,
+    PermissionResult, PermissionUpdate, Priority, ResultMessage, StreamEvent, SystemMessage,
+    UserInput, UserMessage,
+};
+pub use futures_util::StreamExt;

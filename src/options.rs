@@ -1,0 +1,445 @@
+//! How to start and talk to the CLI.
+
+use crate::client::handlers::{HookMatcher, PermissionHandler};
+use crate::client::mcp::McpServer;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The default per-line limit on the CLI's stdout: 256 MiB.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 256 * 1024 * 1024;
+
+/// A sub-agent defined by the host (`agents` in `initialize`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgentDefinition {
+    /// When to use it.
+    pub description: String,
+    /// Its system prompt.
+    pub prompt: String,
+    /// The tools it may use (all when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+    /// Its model (`sonnet`, `opus`, `haiku`, `inherit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// Called with each line the CLI writes on stderr.
+pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Everything about a session: which CLI, its flags, handlers, limits.
+///
+/// Build with `Options::default()` and the builder methods:
+/// ```
+/// let options = claudio::Options::default()
+///     .model("sonnet")
+///     .permission_mode("acceptEdits")
+///     .allowed_tools(["Read", "Grep"])
+///     .max_turns(3);
+/// ```
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct Options {
+    /// The `claude` executable; found automatically when `None`.
+    pub cli_path: Option<PathBuf>,
+    /// The CLI's working directory.
+    pub cwd: Option<PathBuf>,
+    /// Extra environment for the CLI.
+    pub env: BTreeMap<String, String>,
+    /// `--model`.
+    pub model: Option<String>,
+    /// `--permission-mode` (`default`, `acceptEdits`, `plan`, `bypassPermissions`, `dontAsk`, `auto`).
+    pub permission_mode: Option<String>,
+    /// `--allowedTools`.
+    pub allowed_tools: Vec<String>,
+    /// `--disallowedTools`.
+    pub disallowed_tools: Vec<String>,
+    /// `--system-prompt`.
+    pub system_prompt: Option<String>,
+    /// `--append-system-prompt`.
+    pub append_system_prompt: Option<String>,
+    /// `--max-turns`.
+    pub max_turns: Option<u32>,
+    /// `--resume=ID`.
+    pub resume: Option<String>,
+    /// `--continue`.
+    pub continue_conversation: bool,
+    /// `--fork-session` (with `resume`).
+    pub fork_session: bool,
+    /// `--include-partial-messages` (token deltas as `stream_event`s).
+    pub include_partial_messages: bool,
+    /// `--add-dir`.
+    pub add_dirs: Vec<PathBuf>,
+    /// `--mcp-config` values (JSON text or file paths).
+    pub mcp_config: Vec<String>,
+    /// Sub-agents, sent in `initialize`.
+    pub agents: BTreeMap<String, AgentDefinition>,
+    /// Hooks by event name (`PreToolUse`, `PostToolUse`, ...), sent in `initialize`.
+    pub hooks: BTreeMap<String, Vec<HookMatcher>>,
+    /// In-process MCP servers.
+    pub mcp_servers: Vec<McpServer>,
+    /// Asked before each tool the CLI's rules don't already allow. Without
+    /// one, the CLI itself refuses such tools.
+    pub can_use_tool: Option<Arc<dyn PermissionHandler>>,
+    /// Lets `rewind_files` work (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`).
+    pub file_checkpointing: bool,
+    /// Longest accepted stdout line, in bytes.
+    pub max_line_bytes: usize,
+    /// How long to wait for the `initialize` answer.
+    pub init_timeout: Duration,
+    /// How long to wait for answers to other control requests.
+    pub control_timeout: Duration,
+    /// Fail a turn when the CLI says nothing for this long (off by default).
+    pub inactivity_timeout: Option<Duration>,
+    /// How long a graceful close waits at each step (stdin closed → SIGTERM → SIGKILL).
+    pub close_grace: Duration,
+    /// More CLI arguments, appended as given.
+    pub extra_args: Vec<String>,
+    /// Sees each stderr line as it arrives.
+    pub stderr: Option<StderrCallback>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            cli_path: None,
+            cwd: None,
+            env: BTreeMap::new(),
+            model: None,
+            permission_mode: None,
+            allowed_tools: Vec::new(),
+            disallowed_tools: Vec::new(),
+            system_prompt: None,
+            append_system_prompt: None,
+            max_turns: None,
+            resume: None,
+            continue_conversation: false,
+            fork_session: false,
+            include_partial_messages: false,
+            add_dirs: Vec::new(),
+            mcp_config: Vec::new(),
+            agents: BTreeMap::new(),
+            hooks: BTreeMap::new(),
+            mcp_servers: Vec::new(),
+            can_use_tool: None,
+            file_checkpointing: false,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            init_timeout: Duration::from_secs(60),
+            control_timeout: Duration::from_secs(60),
+            inactivity_timeout: None,
+            close_grace: Duration::from_secs(5),
+            extra_args: Vec::new(),
+            stderr: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Environment values may hold secrets: only their names are shown.
+        f.debug_struct("Options")
+            .field("cli_path", &self.cli_path)
+            .field("cwd", &self.cwd)
+            .field("env", &self.env.keys().collect::<Vec<_>>())
+            .field("model", &self.model)
+            .field("permission_mode", &self.permission_mode)
+            .field("allowed_tools", &self.allowed_tools)
+            .field("disallowed_tools", &self.disallowed_tools)
+            .field("max_turns", &self.max_turns)
+            .field("resume", &self.resume)
+            .field("continue_conversation", &self.continue_conversation)
+            .field("fork_session", &self.fork_session)
+            .field("include_partial_messages", &self.include_partial_messages)
+            .field("hooks", &self.hooks)
+            .field("mcp_servers", &self.mcp_servers)
+            .field("can_use_tool", &self.can_use_tool.is_some())
+            .field("max_line_bytes", &self.max_line_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
+macro_rules! setter {
+    ($(#[$doc:meta])* $name:ident: Option<$t:ty>) => {
+        $(#[$doc])*
+        pub fn $name(mut self, value: impl Into<$t>) -> Self {
+            self.$name = Some(value.into());
+            self
+        }
+    };
+    ($(#[$doc:meta])* $name:ident: $t:ty) => {
+        $(#[$doc])*
+        pub fn $name(mut self, value: $t) -> Self {
+            self.$name = value;
+            self
+        }
+    };
+}
+
+impl Options {
+    setter!(
+        /// Use this `claude` executable.
+        cli_path: Option<PathBuf>
+    );
+    setter!(
+        /// Run the CLI in this directory.
+        cwd: Option<PathBuf>
+    );
+    setter!(
+        /// `--model`.
+        model: Option<String>
+    );
+    setter!(
+        /// `--permission-mode`.
+        permission_mode: Option<String>
+    );
+    setter!(
+        /// `--system-prompt`.
+        system_prompt: Option<String>
+    );
+    setter!(
+        /// `--append-system-prompt`.
+        append_system_prompt: Option<String>
+    );
+    setter!(
+        /// `--resume=ID`.
+        resume: Option<String>
+    );
+    setter!(
+        /// `--continue`: the most recent session of the working directory.
+        continue_conversation: bool
+    );
+    setter!(
+        /// `--fork-session`: resume into a new session id.
+        fork_session: bool
+    );
+    setter!(
+        /// Stream token deltas as `stream_event` messages.
+        include_partial_messages: bool
+    );
+    setter!(
+        /// Enable file checkpoints for `rewind_files`.
+        file_checkpointing: bool
+    );
+    setter!(
+        /// Longest accepted stdout line in bytes (default 256 MiB).
+        max_line_bytes: usize
+    );
+    setter!(
+        /// Wait this long for the `initialize` answer (default 60 s).
+        init_timeout: Duration
+    );
+    setter!(
+        /// Wait this long for other control answers (default 60 s).
+        control_timeout: Duration
+    );
+    setter!(
+        /// Grace period of each close step (default 5 s).
+        close_grace: Duration
+    );
+
+    /// `--max-turns`.
+    pub fn max_turns(mut self, turns: u32) -> Self {
+        self.max_turns = Some(turns);
+        self
+    }
+
+    /// Fail a turn when the CLI is silent this long (not counting time spent
+    /// waiting on a permission handler).
+    pub fn inactivity_timeout(mut self, timeout: Duration) -> Self {
+        self.inactivity_timeout = Some(timeout);
+        self
+    }
+
+    /// Set one environment variable for the CLI.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.insert(key.into(), value.into());
+        self
+    }
+
+    /// `--allowedTools`.
+    pub fn allowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tools: I) -> Self {
+        self.allowed_tools.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// `--disallowedTools`.
+    pub fn disallowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        tools: I,
+    ) -> Self {
+        self.disallowed_tools
+            .extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// `--add-dir`.
+    pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.add_dirs.push(dir.into());
+        self
+    }
+
+    /// `--mcp-config` (JSON text or a file path); may be given several times.
+    pub fn mcp_config(mut self, config: impl Into<String>) -> Self {
+        self.mcp_config.push(config.into());
+        self
+    }
+
+    /// Define a sub-agent.
+    pub fn agent(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
+        self.agents.insert(name.into(), agent);
+        self
+    }
+
+    /// Register hooks for an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, ...).
+    pub fn hook(mut self, event: impl Into<String>, matcher: HookMatcher) -> Self {
+        self.hooks.entry(event.into()).or_default().push(matcher);
+        self
+    }
+
+    /// Serve an in-process MCP server; its tools are `mcp__NAME__TOOL`.
+    pub fn mcp_server(mut self, server: McpServer) -> Self {
+        self.mcp_servers.push(server);
+        self
+    }
+
+    /// Ask `handler` before tools run (the CLI is started with
+    /// `--permission-prompt-tool stdio`).
+    pub fn can_use_tool(mut self, handler: impl PermissionHandler) -> Self {
+        self.can_use_tool = Some(Arc::new(handler));
+        self
+    }
+
+    /// Same as [`Options::can_use_tool`], with a shared handler.
+    pub fn can_use_tool_arc(mut self, handler: Arc<dyn PermissionHandler>) -> Self {
+        self.can_use_tool = Some(handler);
+        self
+    }
+
+    /// More CLI arguments, appended as given.
+    pub fn extra_arg(mut self, arg: impl Into<String>) -> Self {
+        self.extra_args.push(arg.into());
+        self
+    }
+
+    /// See each stderr line of the CLI as it arrives.
+    pub fn on_stderr(mut self, callback: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.stderr = Some(Arc::new(callback));
+        self
+    }
+
+    /// The CLI's argv (without the program).
+    pub fn cli_args(&self) -> Vec<String> {
+        let mut a: Vec<String> = [
+            "--output-format",
+            "stream-json",
+            "--input-format",
+            "stream-json",
+            "--verbose",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if self.include_partial_messages {
+            a.push("--include-partial-messages".into());
+        }
+        if self.can_use_tool.is_some() {
+            a.extend(["--permission-prompt-tool".into(), "stdio".into()]);
+        }
+        // Values that may start with `-` go in `--flag=value` form.
+        let mut kv = |flag: &str, v: &Option<String>| {
+            if let Some(v) = v {
+                a.push(format!("--{flag}={v}"));
+            }
+        };
+        kv("model", &self.model);
+        kv("permission-mode", &self.permission_mode);
+        kv("system-prompt", &self.system_prompt);
+        kv("append-system-prompt", &self.append_system_prompt);
+        kv("resume", &self.resume);
+        if self.fork_session {
+            a.push("--fork-session".into());
+        }
+        if self.continue_conversation {
+            a.push("--continue".into());
+        }
+        if let Some(n) = self.max_turns {
+            a.push(format!("--max-turns={n}"));
+        }
+        if !self.allowed_tools.is_empty() {
+            a.push(format!("--allowedTools={}", self.allowed_tools.join(",")));
+        }
+        if !self.disallowed_tools.is_empty() {
+            a.push(format!(
+                "--disallowedTools={}",
+                self.disallowed_tools.join(",")
+            ));
+        }
+        for d in &self.add_dirs {
+            a.push(format!("--add-dir={}", d.display()));
+        }
+        for c in &self.mcp_config {
+            a.push(format!("--mcp-config={c}"));
+        }
+        if !self.mcp_servers.is_empty() {
+            let servers: Map<String, Value> = self
+                .mcp_servers
+                .iter()
+                .map(|s| (s.name.clone(), json!({"type":"sdk","name":s.name})))
+                .collect();
+            a.push(format!(
+                "--mcp-config={}",
+                json!({ "mcpServers": servers })
+            ));
+        }
+        a.extend(self.extra_args.iter().cloned());
+        a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::mcp::McpServer;
+    use crate::protocol::PermissionResult;
+
+    #[test]
+    fn args_follow_options() {
+        let o = Options::default()
+            .model("sonnet")
+            .resume("-odd-id")
+            .fork_session(true)
+            .allowed_tools(["Read", "Bash(ls:*)"])
+            .max_turns(2)
+            .include_partial_messages(true)
+            .mcp_server(McpServer::new("calc"))
+            .can_use_tool(|_r, _c| async { Ok(PermissionResult::allow()) });
+        let a = o.cli_args();
+        let has = |s: &str| a.iter().any(|x| x == s);
+        assert!(has("--model=sonnet"));
+        assert!(has("--resume=-odd-id"), "{a:?}");
+        assert!(has("--fork-session"));
+        assert!(has("--allowedTools=Read,Bash(ls:*)"));
+        assert!(has("--max-turns=2"));
+        assert!(has("--include-partial-messages"));
+        assert!(has(r#"--mcp-config={"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#));
+        let i = a.iter().position(|x| x == "--permission-prompt-tool").unwrap();
+        assert_eq!(a[i + 1], "stdio");
+    }
+
+    #[test]
+    fn no_handler_no_prompt_tool() {
+        let a = Options::default().cli_args();
+        assert!(!a.iter().any(|x| x == "--permission-prompt-tool"));
+        assert_eq!(&a[..5], ["--output-format", "stream-json", "--input-format", "stream-json", "--verbose"]);
+    }
+
+    #[test]
+    fn debug_hides_env_values() {
+        let o = Options::default().env("ANTHROPIC_API_KEY", "sk-secret");
+        let s = format!("{o:?}");
+        assert!(s.contains("ANTHROPIC_API_KEY"));
+        assert!(!s.contains("sk-secret"));
+    }
+}

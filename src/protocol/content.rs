@@ -1,0 +1,381 @@
+//! Content blocks: the parts of an assistant or user message.
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// One block of message content. Unknown block types are kept as
+/// [`ContentBlock::Unknown`] with their raw JSON.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ContentBlock {
+    /// Plain text.
+    Text(TextBlock),
+    /// The model's visible reasoning.
+    Thinking(ThinkingBlock),
+    /// Redacted reasoning (opaque data).
+    RedactedThinking(RedactedThinkingBlock),
+    /// A request to run a tool.
+    ToolUse(ToolUseBlock),
+    /// The result of a tool run.
+    ToolResult(ToolResultBlock),
+    /// An image (base64 or URL source).
+    Image(ImageBlock),
+    /// A block type this version of claudio does not know, as sent.
+    Unknown(Value),
+}
+
+/// `{"type":"text","text":...}`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextBlock {
+    /// The text.
+    pub text: String,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `{"type":"thinking","thinking":...,"signature":...}`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThinkingBlock {
+    /// The reasoning text.
+    pub thinking: String,
+    /// The API's signature over the reasoning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `{"type":"redacted_thinking","data":...}`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RedactedThinkingBlock {
+    /// Opaque data.
+    #[serde(default)]
+    pub data: String,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `{"type":"tool_use","id":...,"name":...,"input":{...}}`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolUseBlock {
+    /// The tool call's id (`toolu_...`).
+    pub id: String,
+    /// The tool's name (`Bash`, `Edit`, `mcp__server__tool`, ...).
+    pub name: String,
+    /// The tool's input.
+    #[serde(default)]
+    pub input: Value,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `{"type":"tool_result","tool_use_id":...,"content":...,"is_error":...}`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResultBlock {
+    /// The id of the `tool_use` this answers.
+    pub tool_use_id: String,
+    /// The result: a string or a list of blocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<MessageContent>,
+    /// Whether the tool failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_error: Option<bool>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ToolResultBlock {
+    /// The result's text: the string, or the text blocks joined by newlines.
+    pub fn text(&self) -> String {
+        self.content
+            .as_ref()
+            .map(MessageContent::text)
+            .unwrap_or_default()
+    }
+
+    /// Whether the tool reported an error.
+    pub fn is_error(&self) -> bool {
+        self.is_error.unwrap_or(false)
+    }
+}
+
+/// `{"type":"image","source":{...}}`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImageBlock {
+    /// Where the image comes from (`{"type":"base64","media_type":...,"data":...}`).
+    pub source: Value,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text(TextBlock {
+            text: text.into(),
+            extra: Map::new(),
+        })
+    }
+
+    /// A base64 image block.
+    pub fn image_base64(media_type: impl Into<String>, data: impl Into<String>) -> Self {
+        ContentBlock::Image(ImageBlock {
+            source: serde_json::json!({
+                "type": "base64",
+                "media_type": media_type.into(),
+                "data": data.into(),
+            }),
+            extra: Map::new(),
+        })
+    }
+
+    /// The block's `type` as it appears on the wire.
+    pub fn kind(&self) -> &str {
+        match self {
+            ContentBlock::Text(_) => "text",
+            ContentBlock::Thinking(_) => "thinking",
+            ContentBlock::RedactedThinking(_) => "redacted_thinking",
+            ContentBlock::ToolUse(_) => "tool_use",
+            ContentBlock::ToolResult(_) => "tool_result",
+            ContentBlock::Image(_) => "image",
+            ContentBlock::Unknown(v) => v.get("type").and_then(Value::as_str).unwrap_or(""),
+        }
+    }
+
+    /// Decode a block from JSON. Never fails: a block that does not fit its
+    /// type's shape, or has an unknown type, becomes [`ContentBlock::Unknown`].
+    pub fn from_value(value: Value) -> Self {
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        let parsed = match kind {
+            "text" => typed(&value).map(ContentBlock::Text),
+            "thinking" => typed(&value).map(ContentBlock::Thinking),
+            "redacted_thinking" => typed(&value).map(ContentBlock::RedactedThinking),
+            "tool_use" => typed(&value).map(ContentBlock::ToolUse),
+            "tool_result" => typed(&value).map(ContentBlock::ToolResult),
+            "image" => typed(&value).map(ContentBlock::Image),
+            _ => None,
+        };
+        parsed.unwrap_or(ContentBlock::Unknown(value))
+    }
+
+    /// Encode the block as JSON (with its `type`).
+    pub fn to_value(&self) -> Value {
+        let (kind, body) = match self {
+            ContentBlock::Unknown(v) => return v.clone(),
+            ContentBlock::Text(b) => ("text", serde_json::to_value(b)),
+            ContentBlock::Thinking(b) => ("thinking", serde_json::to_value(b)),
+            ContentBlock::RedactedThinking(b) => ("redacted_thinking", serde_json::to_value(b)),
+            ContentBlock::ToolUse(b) => ("tool_use", serde_json::to_value(b)),
+            ContentBlock::ToolResult(b) => ("tool_result", serde_json::to_value(b)),
+            ContentBlock::Image(b) => ("image", serde_json::to_value(b)),
+        };
+        let mut map = match body {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        map.insert("type".into(), Value::String(kind.into()));
+        Value::Object(map)
+    }
+}
+
+/// Decode `T` from a block's JSON, dropping the `type` tag from the extras.
+fn typed<T: de::DeserializeOwned + HasExtra>(value: &Value) -> Option<T> {
+    let mut t: T = T::deserialize(value).ok()?;
+    t.extra_mut().remove("type");
+    Some(t)
+}
+
+/// Structs that keep unknown fields.
+pub(crate) trait HasExtra {
+    fn extra_mut(&mut self) -> &mut Map<String, Value>;
+}
+
+macro_rules! has_extra {
+    ($($t:ty),*) => {$(
+        impl HasExtra for $t {
+            fn extra_mut(&mut self) -> &mut Map<String, Value> { &mut self.extra }
+        }
+    )*};
+}
+pub(crate) use has_extra;
+has_extra!(
+    TextBlock,
+    ThinkingBlock,
+    RedactedThinkingBlock,
+    ToolUseBlock,
+    ToolResultBlock,
+    ImageBlock
+);
+
+impl<'de> Deserialize<'de> for ContentBlock {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(ContentBlock::from_value(Value::deserialize(d)?))
+    }
+}
+
+impl Serialize for ContentBlock {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(s)
+    }
+}
+
+/// Message content: a plain string or a list of blocks (both are valid on the wire).
+#[derive(Debug, Clone, PartialEq)]
+pub enum MessageContent {
+    /// `"content": "text"`
+    Text(String),
+    /// `"content": [ {...}, ... ]`
+    Blocks(Vec<ContentBlock>),
+}
+
+impl MessageContent {
+    /// The text of the content: the string, or the text blocks joined by newlines.
+    pub fn text(&self) -> String {
+        match self {
+            MessageContent::Text(t) => t.clone(),
+            MessageContent::Blocks(blocks) => {
+                let mut out = String::new();
+                for b in blocks {
+                    if let ContentBlock::Text(t) = b {
+                        if !out.is_empty() {
+                            out.push('\n');
+                        }
+                        out.push_str(&t.text);
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// The blocks (a string is seen as one text block).
+    pub fn blocks(&self) -> Vec<ContentBlock> {
+        match self {
+            MessageContent::Text(t) => vec![ContentBlock::text(t.clone())],
+            MessageContent::Blocks(b) => b.clone(),
+        }
+    }
+}
+
+impl Default for MessageContent {
+    fn default() -> Self {
+        MessageContent::Blocks(Vec::new())
+    }
+}
+
+impl Serialize for MessageContent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MessageContent::Text(t) => s.serialize_str(t),
+            MessageContent::Blocks(b) => b.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for MessageContent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = MessageContent;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a list of content blocks")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(MessageContent::Text(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(MessageContent::Text(v))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(MessageContent::Blocks(Vec::new()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(1));
+                while let Some(b) = seq.next_element::<ContentBlock>()? {
+                    out.push(b);
+                }
+                Ok(MessageContent::Blocks(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl From<&str> for MessageContent {
+    fn from(s: &str) -> Self {
+        MessageContent::Text(s.to_owned())
+    }
+}
+
+impl From<String> for MessageContent {
+    fn from(s: String) -> Self {
+        MessageContent::Text(s)
+    }
+}
+
+impl From<Vec<ContentBlock>> for MessageContent {
+    fn from(b: Vec<ContentBlock>) -> Self {
+        MessageContent::Blocks(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn known_blocks_decode_and_keep_unknown_fields() {
+        let v = json!({"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"},"caller":"x"});
+        let b = ContentBlock::from_value(v.clone());
+        match &b {
+            ContentBlock::ToolUse(t) => {
+                assert_eq!(t.name, "Bash");
+                assert_eq!(t.input["command"], "ls");
+                assert_eq!(t.extra["caller"], "x");
+                assert!(!t.extra.contains_key("type"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(b.to_value(), v);
+    }
+
+    #[test]
+    fn unknown_and_malformed_blocks_become_unknown() {
+        let v = json!({"type":"server_tool_use","id":"x"});
+        assert_eq!(ContentBlock::from_value(v.clone()), ContentBlock::Unknown(v));
+        // A text block without text does not fit: kept raw, not an error.
+        let v = json!({"type":"text","text":42});
+        assert_eq!(ContentBlock::from_value(v.clone()), ContentBlock::Unknown(v));
+    }
+
+    #[test]
+    fn content_is_string_or_blocks() {
+        let c: MessageContent = serde_json::from_str(r#""hi""#).unwrap();
+        assert_eq!(c, MessageContent::Text("hi".into()));
+        let c: MessageContent =
+            serde_json::from_str(r#"[{"type":"text","text":"a"},{"type":"image","source":{}},{"type":"text","text":"b"}]"#)
+                .unwrap();
+        assert_eq!(c.text(), "a\nb");
+        assert_eq!(serde_json::to_string(&c).unwrap(), r#"[{"text":"a","type":"text"},{"source":{},"type":"image"},{"text":"b","type":"text"}]"#);
+    }
+
+    #[test]
+    fn tool_result_text_from_blocks_or_string() {
+        let b: ContentBlock = serde_json::from_value(
+            json!({"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"out"}],"is_error":true}),
+        )
+        .unwrap();
+        let ContentBlock::ToolResult(r) = b else { panic!() };
+        assert_eq!(r.text(), "out");
+        assert!(r.is_error());
+    }
+}

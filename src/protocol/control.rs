@@ -1,0 +1,518 @@
+//! Control protocol: requests and responses in both directions (protocol.md §3, §6, §7).
+
+use super::content::{has_extra, HasExtra};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{json, Map, Value};
+
+/// `{"type":"control_request","request_id":...,"request":{...}}` sent by the CLI.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ControlRequest {
+    /// The id to answer with.
+    pub request_id: String,
+    /// What the CLI asks.
+    pub request: IncomingRequest,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(ControlRequest);
+
+/// A request from the CLI, by `subtype`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum IncomingRequest {
+    /// May a tool run? (`can_use_tool`)
+    CanUseTool(CanUseToolRequest),
+    /// A hook registered at `initialize` fired. (`hook_callback`)
+    HookCallback(HookCallbackRequest),
+    /// A JSON-RPC message for an in-process MCP server. (`mcp_message`)
+    McpMessage(McpMessageRequest),
+    /// Any other subtype, as sent.
+    Other(Value),
+}
+
+impl IncomingRequest {
+    /// The request's `subtype`.
+    pub fn subtype(&self) -> &str {
+        match self {
+            IncomingRequest::CanUseTool(_) => "can_use_tool",
+            IncomingRequest::HookCallback(_) => "hook_callback",
+            IncomingRequest::McpMessage(_) => "mcp_message",
+            IncomingRequest::Other(v) => v.get("subtype").and_then(Value::as_str).unwrap_or(""),
+        }
+    }
+
+    /// Decode a request; never fails (odd shapes become `Other`).
+    pub fn from_value(value: Value) -> Self {
+        fn typed<T: serde::de::DeserializeOwned + HasExtra>(v: &Value) -> Option<T> {
+            let mut t = T::deserialize(v).ok()?;
+            t.extra_mut().remove("subtype");
+            Some(t)
+        }
+        let parsed = match value.get("subtype").and_then(Value::as_str) {
+            Some("can_use_tool") => typed(&value).map(IncomingRequest::CanUseTool),
+            Some("hook_callback") => typed(&value).map(IncomingRequest::HookCallback),
+            Some("mcp_message") => typed(&value).map(IncomingRequest::McpMessage),
+            _ => None,
+        };
+        parsed.unwrap_or(IncomingRequest::Other(value))
+    }
+
+    /// Encode the request as JSON (with its `subtype`).
+    pub fn to_value(&self) -> Value {
+        let body = match self {
+            IncomingRequest::CanUseTool(r) => serde_json::to_value(r),
+            IncomingRequest::HookCallback(r) => serde_json::to_value(r),
+            IncomingRequest::McpMessage(r) => serde_json::to_value(r),
+            IncomingRequest::Other(v) => return v.clone(),
+        };
+        let mut map = match body {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        map.insert("subtype".into(), Value::String(self.subtype().into()));
+        Value::Object(map)
+    }
+}
+
+impl<'de> Deserialize<'de> for IncomingRequest {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(IncomingRequest::from_value(Value::deserialize(d)?))
+    }
+}
+
+impl Serialize for IncomingRequest {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(s)
+    }
+}
+
+/// The CLI asks whether a tool may run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CanUseToolRequest {
+    /// The tool (`Bash`, `Edit`, `mcp__calc__add`, ...).
+    pub tool_name: String,
+    /// A human-friendly name for the tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+    /// The tool's input as the model wrote it.
+    #[serde(default)]
+    pub input: Value,
+    /// What the call is for, as the model described it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Rule changes the CLI suggests for "always allow".
+    #[serde(default)]
+    pub permission_suggestions: Vec<PermissionUpdate>,
+    /// The path outside the allowed directories that made the CLI ask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked_path: Option<String>,
+    /// The id of the `tool_use` block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// Why the CLI asks (a string or a structured reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision_reason: Option<Value>,
+    /// For MCP tools: the server (`{"name":...,"source":...}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_server: Option<Value>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(CanUseToolRequest);
+
+impl CanUseToolRequest {
+    /// The CLI's reason as text, if it gave one.
+    pub fn reason(&self) -> Option<String> {
+        match self.decision_reason.as_ref()? {
+            Value::String(s) => Some(s.clone()),
+            Value::Null => None,
+            Value::Object(o) => o
+                .get("reason")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .or_else(|| Some(Value::Object(o.clone()).to_string())),
+            other => Some(other.to_string()),
+        }
+    }
+
+    /// The suggestions turned into rules for this session only: what "always
+    /// allow for this session" sends back. Only `addRules` suggestions count;
+    /// when the CLI offered none, a rule for the whole tool is made.
+    pub fn session_rules(&self) -> Vec<PermissionUpdate> {
+        let mut out: Vec<PermissionUpdate> = self
+            .permission_suggestions
+            .iter()
+            .filter(|s| s.kind == "addRules")
+            .map(|s| PermissionUpdate {
+                destination: Some("session".into()),
+                behavior: Some(s.behavior.clone().unwrap_or_else(|| "allow".into())),
+                ..s.clone()
+            })
+            .collect();
+        if out.is_empty() {
+            out.push(PermissionUpdate::allow_rule(&self.tool_name, None, "session"));
+        }
+        out
+    }
+}
+
+/// A change to the permission rules (`addRules`, `addDirectories`, `setMode`, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PermissionUpdate {
+    /// `addRules`, `replaceRules`, `removeRules`, `setMode`, `addDirectories`, ...
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The rules, for rule updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<PermissionRule>>,
+    /// `allow`, `deny` or `ask`, for rule updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behavior: Option<String>,
+    /// Where the update lives: `session`, `localSettings`, `projectSettings`, `userSettings`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<String>,
+    /// The mode, for `setMode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// The directories, for directory updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directories: Option<Vec<String>>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl PermissionUpdate {
+    /// `addRules` with one allow rule for `tool` (optionally narrowed by `content`).
+    pub fn allow_rule(tool: &str, content: Option<&str>, destination: &str) -> Self {
+        PermissionUpdate {
+            kind: "addRules".into(),
+            rules: Some(vec![PermissionRule {
+                tool_name: tool.into(),
+                rule_content: content.map(str::to_owned),
+            }]),
+            behavior: Some("allow".into()),
+            destination: Some(destination.into()),
+            mode: None,
+            directories: None,
+            extra: Map::new(),
+        }
+    }
+}
+
+/// One permission rule: a tool and, optionally, what of it (`Bash(npm test)`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRule {
+    /// The tool's name.
+    pub tool_name: String,
+    /// What the rule is narrowed to (a command, a path pattern).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_content: Option<String>,
+}
+
+/// The answer to a `can_use_tool` request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PermissionResult {
+    /// Let the tool run.
+    Allow {
+        /// A changed input; `None` runs the tool with the input as asked.
+        updated_input: Option<Value>,
+        /// Rule changes to apply (e.g. "always allow for this session").
+        updated_permissions: Vec<PermissionUpdate>,
+    },
+    /// Refuse; the model sees `message` as the tool's error result.
+    Deny {
+        /// Why, for the model.
+        message: String,
+        /// Also end the turn.
+        interrupt: bool,
+    },
+}
+
+impl PermissionResult {
+    /// Allow once, with the input as asked.
+    pub fn allow() -> Self {
+        PermissionResult::Allow {
+            updated_input: None,
+            updated_permissions: Vec::new(),
+        }
+    }
+
+    /// Allow, running the tool with `input` instead.
+    pub fn allow_with_input(input: Value) -> Self {
+        PermissionResult::Allow {
+            updated_input: Some(input),
+            updated_permissions: Vec::new(),
+        }
+    }
+
+    /// Allow, and add `updates` to the rules.
+    pub fn allow_always(updates: Vec<PermissionUpdate>) -> Self {
+        PermissionResult::Allow {
+            updated_input: None,
+            updated_permissions: updates,
+        }
+    }
+
+    /// Deny with a reason for the model; the turn goes on.
+    pub fn deny(message: impl Into<String>) -> Self {
+        PermissionResult::Deny {
+            message: message.into(),
+            interrupt: false,
+        }
+    }
+
+    /// Deny and end the turn.
+    pub fn deny_and_interrupt(message: impl Into<String>) -> Self {
+        PermissionResult::Deny {
+            message: message.into(),
+            interrupt: true,
+        }
+    }
+
+    /// The response payload. `updatedInput` is always present on allow (the
+    /// CLI requires it): the original input is echoed when none was given.
+    pub fn to_response(&self, original_input: &Value) -> Value {
+        match self {
+            PermissionResult::Allow {
+                updated_input,
+                updated_permissions,
+            } => {
+                let mut v = json!({
+                    "behavior": "allow",
+                    "updatedInput": updated_input.as_ref().unwrap_or(original_input),
+                });
+                if !updated_permissions.is_empty() {
+                    v["updatedPermissions"] = json!(updated_permissions);
+                }
+                v
+            }
+            PermissionResult::Deny { message, interrupt } => {
+                json!({"behavior":"deny","message":message,"interrupt":interrupt})
+            }
+        }
+    }
+}
+
+/// A hook registered at `initialize` fired.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HookCallbackRequest {
+    /// Which registered callback.
+    pub callback_id: String,
+    /// The hook's input (`hook_event_name`, `tool_name`, `tool_input`, `session_id`, ...).
+    #[serde(default)]
+    pub input: Value,
+    /// The tool call it concerns, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(HookCallbackRequest);
+
+impl HookCallbackRequest {
+    /// `input.hook_event_name` (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, ...).
+    pub fn event(&self) -> &str {
+        self.input
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+}
+
+/// What a hook callback answers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookOutput {
+    /// Whether the CLI goes on (`false` stops the session's turn).
+    #[serde(rename = "continue", default, skip_serializing_if = "Option::is_none")]
+    pub continue_: Option<bool>,
+    /// Hide the hook's output from the transcript.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suppress_output: Option<bool>,
+    /// Why the turn stops, when `continue` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// `approve` / `block` (older hook decision field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<String>,
+    /// A message shown to the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+    /// Why, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Event-specific output (e.g. `permissionDecision` for `PreToolUse`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook_specific_output: Option<Value>,
+    /// Fields claudio does not model.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl HookOutput {
+    /// `{"continue":true}`: go on as if the hook were not there.
+    pub fn proceed() -> Self {
+        HookOutput {
+            continue_: Some(true),
+            ..Default::default()
+        }
+    }
+
+    /// A `PreToolUse` decision: `allow`, `deny` or `ask`, with a reason.
+    pub fn pre_tool_use(decision: &str, reason: impl Into<String>) -> Self {
+        HookOutput {
+            continue_: Some(true),
+            hook_specific_output: Some(json!({
+                "hookEventName": "PreToolUse",
+                "permissionDecision": decision,
+                "permissionDecisionReason": reason.into(),
+            })),
+            ..Default::default()
+        }
+    }
+
+    /// A `PreToolUse` hook that refuses the tool call.
+    pub fn deny_tool(reason: impl Into<String>) -> Self {
+        Self::pre_tool_use("deny", reason)
+    }
+}
+
+/// A JSON-RPC message for an in-process MCP server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct McpMessageRequest {
+    /// The server's name, as registered.
+    pub server_name: String,
+    /// The JSON-RPC message (`method`, `params`, `id`).
+    #[serde(default)]
+    pub message: Value,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(McpMessageRequest);
+
+/// `{"type":"control_response","response":{...}}` — an answer to a request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ControlResponse {
+    /// The answer.
+    pub response: ControlResponseBody,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(ControlResponse);
+
+/// The body of a control response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ControlResponseBody {
+    /// `success` or `error`.
+    pub subtype: String,
+    /// The id of the request this answers.
+    pub request_id: String,
+    /// The payload, on success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<Value>,
+    /// The message, on error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// A machine-readable error code (e.g. `unsupported_request`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `{"type":"control_cancel_request","request_id":...}`: the CLI no longer
+/// needs an answer to one of its requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ControlCancelRequest {
+    /// The request to drop.
+    pub request_id: String,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(ControlCancelRequest);
+
+/// Encode a success response line for `request_id`.
+pub fn success_response(request_id: &str, payload: Value) -> Value {
+    json!({"type":"control_response","response":{"subtype":"success","request_id":request_id,"response":payload}})
+}
+
+/// Encode an error response line for `request_id`.
+pub fn error_response(request_id: &str, message: &str) -> Value {
+    json!({"type":"control_response","response":{"subtype":"error","request_id":request_id,"error":message}})
+}
+
+/// Encode a host → CLI control request line.
+pub fn request_line(request_id: &str, request: Value) -> Value {
+    json!({"type":"control_request","request_id":request_id,"request":request})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn can_use_tool_decodes_and_suggests_session_rules() {
+        let r: IncomingRequest = serde_json::from_value(json!({
+            "subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash",
+            "input":{"command":"touch out/a1"},"description":"make a file",
+            "permission_suggestions":[
+                {"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch out/a1"}],"behavior":"allow","destination":"localSettings"},
+                {"type":"addDirectories","directories":["out"],"destination":"session"}],
+            "blocked_path":"out/a1","tool_use_id":"toolu_a1","decision_reason":"outside","agent_id":"x"
+        }))
+        .unwrap();
+        let IncomingRequest::CanUseTool(r) = r else { panic!() };
+        assert_eq!(r.tool_name, "Bash");
+        assert_eq!(r.reason().as_deref(), Some("outside"));
+        assert_eq!(r.extra["agent_id"], "x");
+        let rules = r.session_rules();
+        assert_eq!(rules.len(), 1);
+        assert_eq!(
+            json!(rules[0]),
+            json!({"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch out/a1"}],"behavior":"allow","destination":"session"})
+        );
+    }
+
+    #[test]
+    fn allow_always_echoes_input() {
+        let input = json!({"command":"ls"});
+        assert_eq!(
+            PermissionResult::allow().to_response(&input),
+            json!({"behavior":"allow","updatedInput":{"command":"ls"}})
+        );
+        assert_eq!(
+            PermissionResult::allow_with_input(json!({"command":"ls -a"})).to_response(&input),
+            json!({"behavior":"allow","updatedInput":{"command":"ls -a"}})
+        );
+        assert_eq!(
+            PermissionResult::deny("no").to_response(&input),
+            json!({"behavior":"deny","message":"no","interrupt":false})
+        );
+    }
+
+    #[test]
+    fn unknown_subtype_is_other() {
+        let v = json!({"subtype":"elicitation","x":1});
+        let r = IncomingRequest::from_value(v.clone());
+        assert_eq!(r, IncomingRequest::Other(v.clone()));
+        assert_eq!(r.subtype(), "elicitation");
+        assert_eq!(r.to_value(), v);
+    }
+
+    #[test]
+    fn hook_output_serializes_camel_case() {
+        assert_eq!(
+            json!(HookOutput::deny_tool("nope")),
+            json!({"continue":true,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"nope"}})
+        );
+    }
+}

@@ -1,0 +1,518 @@
+//! The messages the CLI writes on stdout, one per line (protocol.md §5).
+
+use super::content::{has_extra, ContentBlock, HasExtra, MessageContent};
+use super::control::{ControlCancelRequest, ControlRequest, ControlResponse};
+use super::stream::{decode_tagged, StreamEventMessage};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// One line from the CLI, decoded by its `type`.
+///
+/// Decoding never fails for a JSON object: an unknown `type`, or a known one
+/// whose shape does not fit, becomes [`Message::Unknown`] with the raw JSON.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Message {
+    /// `system`: session start, status, retries, sub-agent tasks, ...
+    System(SystemMessage),
+    /// `assistant`: a content block from the model.
+    Assistant(AssistantMessage),
+    /// `user`: tool results, replays.
+    User(UserMessage),
+    /// `stream_event`: a raw API stream event (partial messages).
+    StreamEvent(StreamEventMessage),
+    /// `result`: the end of a turn.
+    Result(ResultMessage),
+    /// `control_request`: the CLI asks the host something.
+    ControlRequest(ControlRequest),
+    /// `control_response`: the CLI answers the host.
+    ControlResponse(ControlResponse),
+    /// `control_cancel_request`: the CLI withdraws one of its requests.
+    ControlCancelRequest(ControlCancelRequest),
+    /// Anything else, as sent.
+    Unknown(Value),
+}
+
+#[derive(Deserialize)]
+struct Peek<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    subtype: Option<Cow<'a, str>>,
+}
+
+impl Message {
+    /// Decode one line. Fails only when the line is not a JSON object.
+    pub fn parse(line: &[u8]) -> Result<Message, serde_json::Error> {
+        let peek: Peek = serde_json::from_slice(line)?;
+        let kind = peek.kind.as_deref().unwrap_or("");
+        let typed = match kind {
+            "assistant" => decode_tagged(line).map(Message::Assistant),
+            "user" => decode_tagged(line).map(Message::User),
+            "stream_event" => decode_tagged(line).map(Message::StreamEvent),
+            "result" => decode_tagged(line).map(Message::Result),
+            "system" => SystemMessage::decode(peek.subtype.as_deref(), line).map(Message::System),
+            "control_request" => decode_tagged(line).map(Message::ControlRequest),
+            "control_response" => decode_tagged(line).map(Message::ControlResponse),
+            "control_cancel_request" => decode_tagged(line).map(Message::ControlCancelRequest),
+            _ => return serde_json::from_slice(line).map(Message::Unknown),
+        };
+        match typed {
+            Ok(m) => Ok(m),
+            Err(e) => {
+                tracing::debug!(kind, error = %e, "message does not fit its type; kept raw");
+                serde_json::from_slice(line).map(Message::Unknown)
+            }
+        }
+    }
+
+    /// The line's `type` (`assistant`, `result`, ...).
+    pub fn kind(&self) -> &str {
+        match self {
+            Message::System(_) => "system",
+            Message::Assistant(_) => "assistant",
+            Message::User(_) => "user",
+            Message::StreamEvent(_) => "stream_event",
+            Message::Result(_) => "result",
+            Message::ControlRequest(_) => "control_request",
+            Message::ControlResponse(_) => "control_response",
+            Message::ControlCancelRequest(_) => "control_cancel_request",
+            Message::Unknown(v) => v.get("type").and_then(Value::as_str).unwrap_or(""),
+        }
+    }
+
+    /// The session id the message carries, if any.
+    pub fn session_id(&self) -> Option<&str> {
+        match self {
+            Message::System(s) => s.session_id(),
+            Message::Assistant(m) => m.session_id.as_deref(),
+            Message::User(m) => m.session_id.as_deref(),
+            Message::StreamEvent(m) => m.session_id.as_deref(),
+            Message::Result(m) => m.session_id.as_deref(),
+            Message::Unknown(v) => v.get("session_id").and_then(Value::as_str),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the `result` that ends a turn.
+    pub fn is_result(&self) -> bool {
+        matches!(self, Message::Result(_))
+    }
+}
+
+/// A `system` line, by `subtype`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SystemMessage {
+    /// `init`: sent at the start of every turn.
+    Init(SystemInit),
+    /// `status`: e.g. `requesting`.
+    Status(SystemStatus),
+    /// `api_retry`: the CLI retries a failed API request.
+    ApiRetry(ApiRetry),
+    /// `task_started`: a sub-agent began.
+    TaskStarted(TaskStarted),
+    /// `task_notification`: a sub-agent finished or reports.
+    TaskNotification(TaskNotification),
+    /// Any other subtype (`task_updated`, `background_tasks_changed`,
+    /// `compact_boundary`, ...), as sent.
+    Other(Value),
+}
+
+impl SystemMessage {
+    fn decode(subtype: Option<&str>, line: &[u8]) -> Result<Self, serde_json::Error> {
+        fn sys<T: serde::de::DeserializeOwned + HasExtra>(
+            line: &[u8],
+        ) -> Result<T, serde_json::Error> {
+            let mut t: T = decode_tagged(line)?;
+            t.extra_mut().remove("subtype");
+            Ok(t)
+        }
+        Ok(match subtype {
+            Some("init") => SystemMessage::Init(sys(line)?),
+            Some("status") => SystemMessage::Status(sys(line)?),
+            Some("api_retry") => SystemMessage::ApiRetry(sys(line)?),
+            Some("task_started") => SystemMessage::TaskStarted(sys(line)?),
+            Some("task_notification") => SystemMessage::TaskNotification(sys(line)?),
+            _ => SystemMessage::Other(serde_json::from_slice(line)?),
+        })
+    }
+
+    /// The `subtype`.
+    pub fn subtype(&self) -> &str {
+        match self {
+            SystemMessage::Init(_) => "init",
+            SystemMessage::Status(_) => "status",
+            SystemMessage::ApiRetry(_) => "api_retry",
+            SystemMessage::TaskStarted(_) => "task_started",
+            SystemMessage::TaskNotification(_) => "task_notification",
+            SystemMessage::Other(v) => v.get("subtype").and_then(Value::as_str).unwrap_or(""),
+        }
+    }
+
+    /// The session id, if the line carries one.
+    pub fn session_id(&self) -> Option<&str> {
+        match self {
+            SystemMessage::Init(m) => m.session_id.as_deref(),
+            SystemMessage::Status(m) => m.session_id.as_deref(),
+            SystemMessage::ApiRetry(m) => m.session_id.as_deref(),
+            SystemMessage::TaskStarted(m) => m.session_id.as_deref(),
+            SystemMessage::TaskNotification(m) => m.session_id.as_deref(),
+            SystemMessage::Other(v) => v.get("session_id").and_then(Value::as_str),
+        }
+    }
+}
+
+/// `system`/`init`: the session as the CLI sees it at the start of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SystemInit {
+    /// The session id.
+    #[serde(default, rename = "session_id")]
+    pub session_id: Option<String>,
+    /// The model in use.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// The working directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// The tools the model may call.
+    #[serde(default)]
+    pub tools: Vec<String>,
+    /// The permission mode.
+    #[serde(default)]
+    pub permission_mode: Option<String>,
+    /// MCP servers and their status.
+    #[serde(default, rename = "mcp_servers")]
+    pub mcp_servers: Vec<Value>,
+    /// Slash commands.
+    #[serde(default, rename = "slash_commands")]
+    pub slash_commands: Vec<String>,
+    /// The CLI's version.
+    #[serde(default, rename = "claude_code_version")]
+    pub claude_code_version: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `system`/`status`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SystemStatus {
+    /// e.g. `requesting`; `null` when the status clears.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `system`/`api_retry`: an API request failed and will be tried again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiRetry {
+    /// This attempt's number (from 1).
+    #[serde(default)]
+    pub attempt: Option<u32>,
+    /// How many attempts the CLI makes.
+    #[serde(default)]
+    pub max_retries: Option<u32>,
+    /// How long until the next attempt.
+    #[serde(default)]
+    pub retry_delay_ms: Option<f64>,
+    /// The HTTP status that failed, if any.
+    #[serde(default)]
+    pub error_status: Option<u16>,
+    /// The error (text or object).
+    #[serde(default)]
+    pub error: Option<Value>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `system`/`task_started`: a sub-agent began.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskStarted {
+    /// The task's id.
+    #[serde(default)]
+    pub task_id: Option<String>,
+    /// The `Task` tool call that started it.
+    #[serde(default)]
+    pub tool_use_id: Option<String>,
+    /// What it does.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The agent type.
+    #[serde(default)]
+    pub subagent_type: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `system`/`task_notification`: a sub-agent's status.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskNotification {
+    /// The task's id.
+    #[serde(default)]
+    pub task_id: Option<String>,
+    /// `completed`, `failed`, ...
+    #[serde(default)]
+    pub status: Option<String>,
+    /// What it did.
+    #[serde(default)]
+    pub summary: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+has_extra!(
+    SystemInit,
+    SystemStatus,
+    ApiRetry,
+    TaskStarted,
+    TaskNotification
+);
+
+/// An API message (the `message` field of `assistant` lines).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiMessage {
+    /// The API message id; several `assistant` lines share one.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The model; `<synthetic>` for errors the CLI made up.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// `assistant`.
+    #[serde(default)]
+    pub role: Option<String>,
+    /// The content blocks (in 2.1.x, one per line).
+    #[serde(default)]
+    pub content: Vec<ContentBlock>,
+    /// Why generation stopped, when it did.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    /// Token usage.
+    #[serde(default)]
+    pub usage: Option<Value>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// An `assistant` line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AssistantMessage {
+    /// The API message.
+    pub message: ApiMessage,
+    /// Set inside sub-agents: the `Task` call's id.
+    #[serde(default)]
+    pub parent_tool_use_id: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// The line's id.
+    #[serde(default)]
+    pub uuid: Option<String>,
+    /// Fields claudio does not model (`aborted`, `error`, ...), kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl AssistantMessage {
+    /// The text blocks' text, joined.
+    pub fn text(&self) -> String {
+        MessageContent::Blocks(self.message.content.clone()).text()
+    }
+
+    /// Whether the CLI made this message up (an API error shown as text).
+    pub fn is_synthetic(&self) -> bool {
+        self.message.model.as_deref() == Some("<synthetic>")
+    }
+
+    /// Whether the message was cut short by an interrupt.
+    pub fn is_aborted(&self) -> bool {
+        self.extra.get("aborted").and_then(Value::as_bool) == Some(true)
+    }
+}
+
+/// The `message` field of `user` lines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserContent {
+    /// `user`.
+    #[serde(default)]
+    pub role: Option<String>,
+    /// A string or blocks (tool results).
+    #[serde(default)]
+    pub content: MessageContent,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A `user` line: tool results, or a replayed prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserMessage {
+    /// The message.
+    pub message: UserContent,
+    /// Set inside sub-agents.
+    #[serde(default, rename = "parent_tool_use_id")]
+    pub parent_tool_use_id: Option<String>,
+    /// The session id.
+    #[serde(default, rename = "session_id")]
+    pub session_id: Option<String>,
+    /// The line's id.
+    #[serde(default)]
+    pub uuid: Option<String>,
+    /// Set on echoes of the host's own messages (`--replay-user-messages`).
+    #[serde(default)]
+    pub is_replay: Option<bool>,
+    /// A tool's structured result (Bash: `stdout`, `stderr`, `interrupted`).
+    #[serde(default, rename = "tool_use_result")]
+    pub tool_use_result: Option<Value>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A `result` line: the end of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultMessage {
+    /// `success`, `error_during_execution`, `error_max_turns`, ...
+    pub subtype: String,
+    /// Whether the turn ended in an error.
+    #[serde(default)]
+    pub is_error: bool,
+    /// The final text, if any.
+    #[serde(default)]
+    pub result: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// Turns taken.
+    #[serde(default)]
+    pub num_turns: Option<u64>,
+    /// Wall time of the turn.
+    #[serde(default)]
+    pub duration_ms: Option<u64>,
+    /// Time spent in the API.
+    #[serde(default)]
+    pub duration_api_ms: Option<u64>,
+    /// Cost so far in US dollars.
+    #[serde(default)]
+    pub total_cost_usd: Option<f64>,
+    /// Token usage.
+    #[serde(default)]
+    pub usage: Option<Value>,
+    /// Usage per model.
+    #[serde(default, rename = "modelUsage")]
+    pub model_usage: Option<Value>,
+    /// Tools the person or a rule refused.
+    #[serde(default)]
+    pub permission_denials: Vec<Value>,
+    /// Why the turn ended (`completed`, `aborted_streaming`, `api_error`, ...).
+    #[serde(default)]
+    pub terminal_reason: Option<String>,
+    /// The API's last stop reason.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+has_extra!(ApiMessage, AssistantMessage, UserContent, UserMessage, ResultMessage);
+
+impl ResultMessage {
+    /// Whether the turn was cut short by an interrupt.
+    pub fn was_interrupted(&self) -> bool {
+        self.terminal_reason.as_deref() == Some("aborted_streaming")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::stream::{Delta, StreamEvent};
+    use serde_json::json;
+
+    fn parse(v: Value) -> Message {
+        Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn each_type_decodes() {
+        let m = parse(json!({"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/x","tools":["Bash"],"permissionMode":"default","mcp_servers":[],"newField":1}));
+        let Message::System(SystemMessage::Init(i)) = &m else { panic!("{m:?}") };
+        assert_eq!(i.session_id.as_deref(), Some("s1"));
+        assert_eq!(i.permission_mode.as_deref(), Some("default"));
+        assert_eq!(i.extra["newField"], 1);
+        assert!(!i.extra.contains_key("type") && !i.extra.contains_key("subtype"));
+        assert_eq!(m.session_id(), Some("s1"));
+
+        let m = parse(json!({"type":"assistant","message":{"id":"msg_1","model":"m","role":"assistant","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u"}));
+        let Message::Assistant(a) = &m else { panic!() };
+        assert_eq!(a.text(), "hi");
+
+        let m = parse(json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]},"tool_use_result":{"stdout":"ok"},"session_id":"s"}));
+        let Message::User(u) = &m else { panic!() };
+        assert_eq!(u.tool_use_result.as_ref().unwrap()["stdout"], "ok");
+
+        let m = parse(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}},"session_id":"s"}));
+        let Message::StreamEvent(e) = &m else { panic!() };
+        assert_eq!(e.event, StreamEvent::ContentBlockDelta { index: 0, delta: Delta::Text("x".into()) });
+
+        let m = parse(json!({"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s","num_turns":1,"total_cost_usd":0.01,"modelUsage":{},"terminal_reason":"completed"}));
+        let Message::Result(r) = &m else { panic!() };
+        assert_eq!(r.result.as_deref(), Some("done"));
+        assert!(m.is_result());
+
+        let m = parse(json!({"type":"control_cancel_request","request_id":"r9"}));
+        assert!(matches!(m, Message::ControlCancelRequest(ref c) if c.request_id == "r9"));
+        let m = parse(json!({"type":"control_response","response":{"subtype":"error","request_id":"r1","error":"bad"}}));
+        assert!(matches!(m, Message::ControlResponse(ref c) if c.response.error.as_deref() == Some("bad")));
+    }
+
+    #[test]
+    fn unknown_and_misshapen_lines_pass_through() {
+        let v = json!({"type":"tool_progress","tool_use_id":"t","elapsed":3});
+        assert_eq!(parse(v.clone()), Message::Unknown(v));
+        // `assistant` without `message`: kept raw, not an error.
+        let v = json!({"type":"assistant","oops":true});
+        assert_eq!(parse(v.clone()), Message::Unknown(v));
+        let v = json!({"type":"system","subtype":"compact_boundary","x":1});
+        assert_eq!(parse(v.clone()), Message::System(SystemMessage::Other(v)));
+        let v = json!({"no_type":1});
+        assert_eq!(parse(v.clone()), Message::Unknown(v));
+    }
+
+    #[test]
+    fn non_objects_are_errors() {
+        assert!(Message::parse(b"not json").is_err());
+        assert!(Message::parse(b"[1,2]").is_err());
+        assert!(Message::parse(b"").is_err());
+    }
+
+    #[test]
+    fn round_trip_keeps_unknown_fields() {
+        let v = json!({"type":"result","subtype":"success","is_error":false,"session_id":"s","brand_new":{"a":[1]}});
+        let Message::Result(r) = parse(v) else { panic!() };
+        let back = serde_json::to_value(&r).unwrap();
+        assert_eq!(back["brand_new"], json!({"a":[1]}));
+    }
+}

@@ -1,0 +1,27 @@
+//! Wire types of the stream-json protocol, with serde.
+//!
+//! Forward compatible: unknown message types, block types, event types and
+//! request subtypes decode to `Unknown`/`Other` variants holding the raw JSON,
+//! and every struct keeps fields it does not model in `extra`.
+
+mod content;
+mod control;
+mod input;
+mod message;
+mod stream;
+
+pub use content::{
+    ContentBlock, ImageBlock, MessageContent, RedactedThinkingBlock, TextBlock, ThinkingBlock,
+    ToolResultBlock, ToolUseBlock,
+};
+pub use control::{
+    error_response, request_line, success_response, CanUseToolRequest, ControlCancelRequest,
+    ControlRequest, ControlResponse, ControlResponseBody, HookCallbackRequest, HookOutput,
+    IncomingRequest, McpMessageRequest, PermissionResult, PermissionRule, PermissionUpdate,
+};
+pub use input::{Priority, UserInput};
+pub use message::{
+    ApiMessage, ApiRetry, AssistantMessage, Message, ResultMessage, SystemInit, SystemMessage,
+    SystemStatus, TaskNotification, TaskStarted, UserContent, UserMessage,
+};
+pub use stream::{Delta, StreamEvent, StreamEventMessage};

@@ -1,0 +1,174 @@
+//! NDJSON framing: `\n`-terminated lines with a per-line limit.
+
+use std::io;
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+const READ_CHUNK: usize = 256 * 1024;
+
+/// What [`LineReader::next_line`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// A complete line, without its `\n` (and without a trailing `\r`).
+    Data(&'a [u8]),
+    /// A line longer than the limit; its bytes were dropped, reading goes on.
+    TooLong,
+}
+
+/// Reads `\n`-terminated lines from a byte stream without ever holding more
+/// than `max` bytes of one line. Cancel-safe: dropping a pending
+/// `next_line` future loses nothing.
+pub struct LineReader<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+    line: Vec<u8>,
+    line_ready: bool,
+    discarding: bool,
+    eof: bool,
+    max: usize,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    /// Wrap `inner`; lines longer than `max` bytes are reported as [`Line::TooLong`].
+    pub fn new(inner: R, max: usize) -> Self {
+        LineReader {
+            inner,
+            buf: vec![0; READ_CHUNK].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            line: Vec::new(),
+            line_ready: false,
+            discarding: false,
+            eof: false,
+            max,
+        }
+    }
+
+    /// The next line; `None` at end of stream. A final line without `\n` is
+    /// still returned.
+    pub async fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        if self.line_ready {
+            self.line_ready = false;
+            self.line.clear();
+            // Don't keep a huge allocation around after a huge line.
+            if self.line.capacity() > 4 * READ_CHUNK {
+                self.line = Vec::new();
+            }
+        }
+        loop {
+            if self.start < self.end {
+                let avail = &self.buf[self.start..self.end];
+                match memchr::memchr(b'\n', avail) {
+                    Some(i) => {
+                        let s = self.start;
+                        self.start += i + 1;
+                        if self.discarding {
+                            self.discarding = false;
+                            return Ok(Some(Line::TooLong));
+                        }
+                        if self.line.is_empty() {
+                            if i > self.max {
+                                return Ok(Some(Line::TooLong));
+                            }
+                            return Ok(Some(Line::Data(trim_cr(&self.buf[s..s + i]))));
+                        }
+                        if self.line.len() + i > self.max {
+                            self.line = Vec::new();
+                            return Ok(Some(Line::TooLong));
+                        }
+                        self.line.extend_from_slice(&self.buf[s..s + i]);
+                        self.line_ready = true;
+                        return Ok(Some(Line::Data(trim_cr(&self.line))));
+                    }
+                    None => {
+                        let n = avail.len();
+                        if !self.discarding {
+                            if self.line.len() + n > self.max {
+                                self.discarding = true;
+                                self.line = Vec::new();
+                            } else {
+                                self.line.extend_from_slice(avail);
+                            }
+                        }
+                        self.start = self.end;
+                    }
+                }
+            }
+            if self.eof {
+                return Ok(self.finish());
+            }
+            let n = self.inner.read(&mut self.buf).await?;
+            self.start = 0;
+            self.end = n;
+            if n == 0 {
+                self.eof = true;
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Option<Line<'_>> {
+        if self.discarding {
+            self.discarding = false;
+            return Some(Line::TooLong);
+        }
+        if self.line.is_empty() {
+            return None;
+        }
+        self.line_ready = true;
+        Some(Line::Data(trim_cr(&self.line)))
+    }
+}
+
+fn trim_cr(b: &[u8]) -> &[u8] {
+    b.strip_suffix(b"\r").unwrap_or(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn collect(input: &[u8], max: usize) -> Vec<Result<String, ()>> {
+        let mut r = LineReader::new(input, max);
+        let mut out = Vec::new();
+        while let Some(l) = r.next_line().await.unwrap() {
+            out.push(match l {
+                Line::Data(d) => Ok(String::from_utf8(d.to_vec()).unwrap()),
+                Line::TooLong => Err(()),
+            });
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn splits_lines_and_keeps_last_unterminated() {
+        let got = collect(b"a\nbb\r\n\nccc", 100).await;
+        assert_eq!(got, vec![Ok("a".into()), Ok("bb".into()), Ok("".into()), Ok("ccc".into())]);
+    }
+
+    #[tokio::test]
+    async fn too_long_lines_are_reported_and_skipped() {
+        let long = "x".repeat(50);
+        let input = format!("ok\n{long}\nafter\n{long}");
+        let got = collect(input.as_bytes(), 10).await;
+        assert_eq!(got, vec![Ok("ok".into()), Err(()), Ok("after".into()), Err(())]);
+    }
+
+    #[tokio::test]
+    async fn lines_spanning_many_reads() {
+        // Longer than one read chunk, across chunk borders.
+        let big = "y".repeat(READ_CHUNK * 3 + 17);
+        let input = format!("{big}\nz\n");
+        let got = collect(input.as_bytes(), usize::MAX).await;
+        assert_eq!(got, vec![Ok(big), Ok("z".into())]);
+        let limit = READ_CHUNK * 2;
+        let got = collect(input.as_bytes(), limit).await;
+        assert_eq!(got, vec![Err(()), Ok("z".into())]);
+    }
+
+    #[tokio::test]
+    async fn exactly_at_the_limit_passes() {
+        let got = collect(b"12345\n123456\n", 5).await;
+        assert_eq!(got, vec![Ok("12345".into()), Err(())]);
+    }
+}

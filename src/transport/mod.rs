@@ -1,0 +1,11 @@
+//! Starting the CLI and framing its output.
+
+mod discover;
+mod framing;
+mod process;
+mod stderr;
+
+pub use discover::{find_cli, CLI_ENV};
+pub use framing::{Line, LineReader};
+pub use process::{spawn, ExitInfo, Spawned, Supervisor};
+pub use stderr::{StderrTail, TAIL_BYTES};

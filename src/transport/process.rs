@@ -1,0 +1,268 @@
+//! Spawning and supervising the CLI process.
+//!
+//! The child runs in its own process group. On Linux it also gets
+//! `PR_SET_PDEATHSIG(SIGTERM)`, so it is told to stop even when this process
+//! dies without running destructors (SIGKILL, a crash). Because the kernel
+//! ties that signal to the *thread* that forked, children are forked from one
+//! long-lived spawner thread, never from a pool thread that may exit.
+
+use super::stderr::{self, StderrTail};
+use crate::error::{Error, Result};
+use crate::options::Options;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::{oneshot, watch};
+
+/// How the process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitInfo {
+    /// The exit code, if it exited.
+    pub code: Option<i32>,
+    /// The signal, if one killed it.
+    pub signal: Option<i32>,
+}
+
+impl ExitInfo {
+    /// Exited with code 0.
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+}
+
+/// A started CLI: its pipes and its supervisor.
+pub struct Spawned {
+    /// The CLI's stdin.
+    pub stdin: ChildStdin,
+    /// The CLI's stdout.
+    pub stdout: ChildStdout,
+    /// Watches and stops the process.
+    pub supervisor: Supervisor,
+}
+
+/// Owns the process: waits for it, signals its group, and kills the group
+/// when dropped before the process ended.
+pub struct Supervisor {
+    pid: i32,
+    exited: Arc<AtomicBool>,
+    status: watch::Receiver<Option<ExitInfo>>,
+    stderr_tail: StderrTail,
+}
+
+struct SpawnJob {
+    command: Command,
+    runtime: tokio::runtime::Handle,
+    reply: oneshot::Sender<std::io::Result<Child>>,
+}
+
+fn spawner() -> &'static Mutex<std_mpsc::Sender<SpawnJob>> {
+    static SPAWNER: OnceLock<Mutex<std_mpsc::Sender<SpawnJob>>> = OnceLock::new();
+    SPAWNER.get_or_init(|| {
+        let (tx, rx) = std_mpsc::channel::<SpawnJob>();
+        std::thread::Builder::new()
+            .name("claudio-spawner".into())
+            .spawn(move || {
+                for mut job in rx {
+                    let _guard = job.runtime.enter();
+                    let _ = job.reply.send(job.command.spawn());
+                }
+            })
+            .expect("failed to start the claudio spawner thread");
+        Mutex::new(tx)
+    })
+}
+
+/// Start the CLI at `program` with the options' arguments and environment.
+pub async fn spawn(program: &Path, options: &Options) -> Result<Spawned> {
+    let mut cmd = Command::new(program);
+    cmd.args(options.cli_args())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("CLAUDECODE")
+        .kill_on_drop(true)
+        .process_group(0);
+    if !options.env.contains_key("CLAUDE_CODE_ENTRYPOINT") {
+        cmd.env("CLAUDE_CODE_ENTRYPOINT", "sdk-rust");
+    }
+    if options.file_checkpointing {
+        cmd.env("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true");
+    }
+    cmd.envs(&options.env);
+    if let Some(dir) = &options.cwd {
+        if !dir.is_dir() {
+            return Err(Error::Spawn {
+                path: dir.clone(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "the working directory does not exist",
+                ),
+            });
+        }
+        cmd.current_dir(dir);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
+                // The parent may have died before prctl took effect.
+                if libc::getppid() != parent {
+                    libc::raise(libc::SIGTERM);
+                }
+                Ok(())
+            });
+        }
+    }
+
+    let (reply, rx) = oneshot::channel();
+    let job = SpawnJob {
+        command: cmd,
+        runtime: tokio::runtime::Handle::current(),
+        reply,
+    };
+    let sent = spawner()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(job)
+        .is_ok();
+    let spawn_err = |source| Error::Spawn {
+        path: program.to_path_buf(),
+        source,
+    };
+    if !sent {
+        return Err(spawn_err(std::io::Error::other("spawner thread is gone")));
+    }
+    let mut child = rx
+        .await
+        .map_err(|_| spawn_err(std::io::Error::other("spawner thread is gone")))?
+        .map_err(spawn_err)?;
+
+    let pid = child.id().map(|p| p as i32).unwrap_or(0);
+    let (stdin, stdout, err) = match (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    {
+        (Some(i), Some(o), Some(e)) => (i, o, e),
+        _ => return Err(spawn_err(std::io::Error::other("missing a pipe"))),
+    };
+    let stderr_tail = StderrTail::default();
+    tokio::spawn(stderr::drain(err, stderr_tail.clone(), options.stderr.clone()));
+
+    let exited = Arc::new(AtomicBool::new(false));
+    let (tx, status) = watch::channel(None);
+    let flag = exited.clone();
+    tokio::spawn(async move {
+        let info = match child.wait().await {
+            Ok(st) => {
+                use std::os::unix::process::ExitStatusExt;
+                ExitInfo {
+                    code: st.code(),
+                    signal: st.signal(),
+                }
+            }
+            Err(_) => ExitInfo {
+                code: None,
+                signal: None,
+            },
+        };
+        flag.store(true, Ordering::SeqCst);
+        let _ = tx.send(Some(info));
+    });
+    tracing::debug!(pid, program = %program.display(), "started the CLI");
+    Ok(Spawned {
+        stdin,
+        stdout,
+        supervisor: Supervisor {
+            pid,
+            exited,
+            status,
+            stderr_tail,
+        },
+    })
+}
+
+impl Supervisor {
+    /// The CLI's process id (also its process group id).
+    pub fn pid(&self) -> u32 {
+        self.pid as u32
+    }
+
+    /// The CLI's stderr tail so far.
+    pub fn stderr_tail(&self) -> String {
+        self.stderr_tail.text()
+    }
+
+    /// How it ended, if it has.
+    pub fn try_exit(&self) -> Option<ExitInfo> {
+        *self.status.borrow()
+    }
+
+    /// Wait until it ends.
+    pub async fn wait(&self) -> ExitInfo {
+        let mut rx = self.status.clone();
+        loop {
+            if let Some(info) = *rx.borrow_and_update() {
+                return info;
+            }
+            if rx.changed().await.is_err() {
+                return ExitInfo {
+                    code: None,
+                    signal: None,
+                };
+            }
+        }
+    }
+
+    /// Wait at most `d`.
+    pub async fn wait_timeout(&self, d: Duration) -> Option<ExitInfo> {
+        tokio::time::timeout(d, self.wait()).await.ok()
+    }
+
+    /// Send `signal` to the whole process group, unless the CLI already ended.
+    pub fn signal_group(&self, signal: i32) {
+        if self.pid > 0 && !self.exited.load(Ordering::SeqCst) {
+            // SAFETY: plain syscall; the group is ours (created at spawn).
+            unsafe {
+                libc::killpg(self.pid, signal);
+            }
+        }
+    }
+
+    /// Stop the process: `stdin` is closed (by dropping it) and the CLI gets
+    /// `grace` to finish writing its transcript, then SIGTERM, another
+    /// `grace`, then SIGKILL.
+    pub async fn shutdown(&self, stdin: Option<ChildStdin>, grace: Duration) -> ExitInfo {
+        drop(stdin);
+        if let Some(info) = self.wait_timeout(grace).await {
+            return info;
+        }
+        tracing::debug!(pid = self.pid, "the CLI did not exit after stdin closed; SIGTERM");
+        self.signal_group(libc::SIGTERM);
+        if let Some(info) = self.wait_timeout(grace).await {
+            return info;
+        }
+        tracing::debug!(pid = self.pid, "the CLI ignored SIGTERM; SIGKILL");
+        self.signal_group(libc::SIGKILL);
+        self.wait().await
+    }
+
+    /// The error describing this process's end.
+    pub fn exit_error(&self, info: ExitInfo) -> Error {
+        Error::ProcessExited {
+            code: info.code,
+            signal: info.signal,
+            stderr_tail: self.stderr_tail(),
+        }
+    }
+}
+
+impl Drop for Supervisor {
+    fn drop(&mut self) {
+        self.signal_group(libc::SIGKILL);
+    }
+}
