@@ -155,6 +155,9 @@ mod tests {
         };
         let s = e.to_string();
         assert!(s.contains("/a/claude, /b/claude"), "{s}");
-        assert!(s.contains("npm install -g @anthropic-ai/claude-code"), "{s}");
+        assert!(
+            s.contains("npm install -g @anthropic-ai/claude-code"),
+            "{s}"
+        );
     }
 }

@@ -45,10 +45,10 @@ pub use client::handlers::{
 pub use client::mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
 pub use client::{query, Client, RawMessage};
 pub use error::{Error, HandlerError, Result};
+pub use futures_util::StreamExt;
 pub use options::{AgentDefinition, Options, StderrCallback, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
     AssistantMessage, CanUseToolRequest, ContentBlock, HookCallbackRequest, HookOutput, Message,
     PermissionResult, PermissionUpdate, Priority, ResultMessage, StreamEvent, SystemMessage,
     UserInput, UserMessage,
 };
-pub use futures_util::StreamExt;

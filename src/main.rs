@@ -1,4 +1,7 @@
+//! The `claudio` command. Everything lives in `cli/`; this only runs it.
+
+mod cli;
+
 fn main() {
-    std::process::exit(claudio_cli_placeholder());
+    std::process::exit(cli::app::main());
 }
-fn claudio_cli_placeholder() -> i32 { 0 }

@@ -388,10 +388,7 @@ impl Options {
                 .iter()
                 .map(|s| (s.name.clone(), json!({"type":"sdk","name":s.name})))
                 .collect();
-            a.push(format!(
-                "--mcp-config={}",
-                json!({ "mcpServers": servers })
-            ));
+            a.push(format!("--mcp-config={}", json!({ "mcpServers": servers })));
         }
         a.extend(self.extra_args.iter().cloned());
         a
@@ -423,8 +420,13 @@ mod tests {
         assert!(has("--allowedTools=Read,Bash(ls:*)"));
         assert!(has("--max-turns=2"));
         assert!(has("--include-partial-messages"));
-        assert!(has(r#"--mcp-config={"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#));
-        let i = a.iter().position(|x| x == "--permission-prompt-tool").unwrap();
+        assert!(has(
+            r#"--mcp-config={"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#
+        ));
+        let i = a
+            .iter()
+            .position(|x| x == "--permission-prompt-tool")
+            .unwrap();
         assert_eq!(a[i + 1], "stdio");
     }
 
@@ -432,7 +434,16 @@ mod tests {
     fn no_handler_no_prompt_tool() {
         let a = Options::default().cli_args();
         assert!(!a.iter().any(|x| x == "--permission-prompt-tool"));
-        assert_eq!(&a[..5], ["--output-format", "stream-json", "--input-format", "stream-json", "--verbose"]);
+        assert_eq!(
+            &a[..5],
+            [
+                "--output-format",
+                "stream-json",
+                "--input-format",
+                "stream-json",
+                "--verbose"
+            ]
+        );
     }
 
     #[test]

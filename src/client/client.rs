@@ -217,8 +217,17 @@ impl Client {
     /// Undo the file changes made since the user message with this `uuid`
     /// (needs [`Options::file_checkpointing`]).
     pub async fn rewind_files(&self, user_message_id: &str) -> Result<Value> {
-        self.control("rewind_files", json!({ "user_message_id": user_message_id }))
-            .await
+        self.control(
+            "rewind_files",
+            json!({ "user_message_id": user_message_id }),
+        )
+        .await
+    }
+
+    /// Kill the CLI's process group at once (a second Ctrl-C). The
+    /// transcript may be cut short; prefer [`Client::close`].
+    pub fn kill(&self) {
+        self.shared.supervisor.signal_group(libc::SIGKILL);
     }
 
     /// End the session gracefully: stdin is closed, the CLI finishes its

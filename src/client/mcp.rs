@@ -202,17 +202,26 @@ mod tests {
     #[tokio::test]
     async fn serves_initialize_list_and_call() {
         let s = calc();
-        let r = s.handle(&json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})).await;
+        let r = s
+            .handle(&json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}))
+            .await;
         assert_eq!(r["result"]["serverInfo"]["name"], "calc");
         assert_eq!(r["id"], 0);
-        let r = s.handle(&json!({"jsonrpc":"2.0","method":"notifications/initialized"})).await;
+        let r = s
+            .handle(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
+            .await;
         assert_eq!(r, json!({}));
-        let r = s.handle(&json!({"jsonrpc":"2.0","id":1,"method":"tools/list"})).await;
+        let r = s
+            .handle(&json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}))
+            .await;
         assert_eq!(r["result"]["tools"][0]["name"], "add");
         let r = s
             .handle(&json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":4}}}))
             .await;
-        assert_eq!(r["result"], json!({"content":[{"type":"text","text":"5"}],"isError":false}));
+        assert_eq!(
+            r["result"],
+            json!({"content":[{"type":"text","text":"5"}],"isError":false})
+        );
     }
 
     #[tokio::test]
@@ -227,7 +236,9 @@ mod tests {
             .handle(&json!({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope"}}))
             .await;
         assert_eq!(r["result"]["isError"], true);
-        let r = s.handle(&json!({"jsonrpc":"2.0","id":5,"method":"resources/list"})).await;
+        let r = s
+            .handle(&json!({"jsonrpc":"2.0","id":5,"method":"resources/list"}))
+            .await;
         assert_eq!(r["error"]["code"], -32601);
     }
 }

@@ -76,7 +76,10 @@ impl Handlers {
             hooks,
             mcp_servers: options.mcp_servers.clone(),
         };
-        (handlers, (!config.is_empty()).then_some(Value::Object(config)))
+        (
+            handlers,
+            (!config.is_empty()).then_some(Value::Object(config)),
+        )
     }
 }
 
@@ -406,8 +409,14 @@ fn refuse(msg: &str) -> BoxFuture<std::result::Result<Value, String>> {
     Box::pin(async move { Err(msg) })
 }
 
+// Transient, one per line: boxing the message would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 enum Read {
-    Message(std::result::Result<Message, serde_json::Error>, Option<Box<[u8]>>, usize),
+    Message(
+        std::result::Result<Message, serde_json::Error>,
+        Option<Box<[u8]>>,
+        usize,
+    ),
     TooLong,
     Eof,
     Failed(std::io::Error),
@@ -431,23 +440,25 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
     loop {
         let read = match shared.inactivity_timeout {
             None => read_one(&mut reader, shared.keep_raw).await,
-            Some(d) => match tokio::time::timeout(d, read_one(&mut reader, shared.keep_raw)).await
-            {
-                Ok(r) => r,
-                Err(_) => {
-                    // Silence counts only while a turn runs and nobody is
-                    // being asked (a person may take their time).
-                    if shared.turn_open() && shared.running_handlers.load(Ordering::SeqCst) == 0 {
-                        let _ = shared.open_turns.fetch_update(
-                            Ordering::SeqCst,
-                            Ordering::SeqCst,
-                            |n| n.checked_sub(1),
-                        );
-                        shared.queue.push(Err(Error::InactivityTimeout(d)), 0).await;
+            Some(d) => {
+                match tokio::time::timeout(d, read_one(&mut reader, shared.keep_raw)).await {
+                    Ok(r) => r,
+                    Err(_) => {
+                        // Silence counts only while a turn runs and nobody is
+                        // being asked (a person may take their time).
+                        if shared.turn_open() && shared.running_handlers.load(Ordering::SeqCst) == 0
+                        {
+                            let _ = shared.open_turns.fetch_update(
+                                Ordering::SeqCst,
+                                Ordering::SeqCst,
+                                |n| n.checked_sub(1),
+                            );
+                            shared.queue.push(Err(Error::InactivityTimeout(d)), 0).await;
+                        }
+                        continue;
                     }
-                    continue;
                 }
-            },
+            }
         };
         match read {
             Read::Message(Ok(message), raw, size) => match message {

@@ -351,10 +351,16 @@ mod tests {
     #[test]
     fn unknown_and_malformed_blocks_become_unknown() {
         let v = json!({"type":"server_tool_use","id":"x"});
-        assert_eq!(ContentBlock::from_value(v.clone()), ContentBlock::Unknown(v));
+        assert_eq!(
+            ContentBlock::from_value(v.clone()),
+            ContentBlock::Unknown(v)
+        );
         // A text block without text does not fit: kept raw, not an error.
         let v = json!({"type":"text","text":42});
-        assert_eq!(ContentBlock::from_value(v.clone()), ContentBlock::Unknown(v));
+        assert_eq!(
+            ContentBlock::from_value(v.clone()),
+            ContentBlock::Unknown(v)
+        );
     }
 
     #[test]
@@ -365,7 +371,10 @@ mod tests {
             serde_json::from_str(r#"[{"type":"text","text":"a"},{"type":"image","source":{}},{"type":"text","text":"b"}]"#)
                 .unwrap();
         assert_eq!(c.text(), "a\nb");
-        assert_eq!(serde_json::to_string(&c).unwrap(), r#"[{"text":"a","type":"text"},{"source":{},"type":"image"},{"text":"b","type":"text"}]"#);
+        assert_eq!(
+            serde_json::to_string(&c).unwrap(),
+            r#"[{"text":"a","type":"text"},{"source":{},"type":"image"},{"text":"b","type":"text"}]"#
+        );
     }
 
     #[test]
@@ -374,7 +383,9 @@ mod tests {
             json!({"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"out"}],"is_error":true}),
         )
         .unwrap();
-        let ContentBlock::ToolResult(r) = b else { panic!() };
+        let ContentBlock::ToolResult(r) = b else {
+            panic!()
+        };
         assert_eq!(r.text(), "out");
         assert!(r.is_error());
     }

@@ -152,7 +152,11 @@ impl CanUseToolRequest {
             })
             .collect();
         if out.is_empty() {
-            out.push(PermissionUpdate::allow_rule(&self.tool_name, None, "session"));
+            out.push(PermissionUpdate::allow_rule(
+                &self.tool_name,
+                None,
+                "session",
+            ));
         }
         out
     }
@@ -470,7 +474,9 @@ mod tests {
             "blocked_path":"out/a1","tool_use_id":"toolu_a1","decision_reason":"outside","agent_id":"x"
         }))
         .unwrap();
-        let IncomingRequest::CanUseTool(r) = r else { panic!() };
+        let IncomingRequest::CanUseTool(r) = r else {
+            panic!()
+        };
         assert_eq!(r.tool_name, "Bash");
         assert_eq!(r.reason().as_deref(), Some("outside"));
         assert_eq!(r.extra["agent_id"], "x");

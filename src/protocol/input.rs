@@ -118,7 +118,10 @@ mod tests {
 
     #[test]
     fn user_line_shape() {
-        let v = UserInput::from("hello").uuid("u-1").priority(Priority::Now).to_value();
+        let v = UserInput::from("hello")
+            .uuid("u-1")
+            .priority(Priority::Now)
+            .to_value();
         assert_eq!(
             v,
             json!({"type":"user","message":{"role":"user","content":"hello"},

@@ -436,7 +436,13 @@ pub struct ResultMessage {
     pub extra: Map<String, Value>,
 }
 
-has_extra!(ApiMessage, AssistantMessage, UserContent, UserMessage, ResultMessage);
+has_extra!(
+    ApiMessage,
+    AssistantMessage,
+    UserContent,
+    UserMessage,
+    ResultMessage
+);
 
 impl ResultMessage {
     /// Whether the turn was cut short by an interrupt.
@@ -457,35 +463,59 @@ mod tests {
 
     #[test]
     fn each_type_decodes() {
-        let m = parse(json!({"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/x","tools":["Bash"],"permissionMode":"default","mcp_servers":[],"newField":1}));
-        let Message::System(SystemMessage::Init(i)) = &m else { panic!("{m:?}") };
+        let m = parse(
+            json!({"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/x","tools":["Bash"],"permissionMode":"default","mcp_servers":[],"newField":1}),
+        );
+        let Message::System(SystemMessage::Init(i)) = &m else {
+            panic!("{m:?}")
+        };
         assert_eq!(i.session_id.as_deref(), Some("s1"));
         assert_eq!(i.permission_mode.as_deref(), Some("default"));
         assert_eq!(i.extra["newField"], 1);
         assert!(!i.extra.contains_key("type") && !i.extra.contains_key("subtype"));
         assert_eq!(m.session_id(), Some("s1"));
 
-        let m = parse(json!({"type":"assistant","message":{"id":"msg_1","model":"m","role":"assistant","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u"}));
+        let m = parse(
+            json!({"type":"assistant","message":{"id":"msg_1","model":"m","role":"assistant","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u"}),
+        );
         let Message::Assistant(a) = &m else { panic!() };
         assert_eq!(a.text(), "hi");
 
-        let m = parse(json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]},"tool_use_result":{"stdout":"ok"},"session_id":"s"}));
+        let m = parse(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]},"tool_use_result":{"stdout":"ok"},"session_id":"s"}),
+        );
         let Message::User(u) = &m else { panic!() };
         assert_eq!(u.tool_use_result.as_ref().unwrap()["stdout"], "ok");
 
-        let m = parse(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}},"session_id":"s"}));
-        let Message::StreamEvent(e) = &m else { panic!() };
-        assert_eq!(e.event, StreamEvent::ContentBlockDelta { index: 0, delta: Delta::Text("x".into()) });
+        let m = parse(
+            json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}},"session_id":"s"}),
+        );
+        let Message::StreamEvent(e) = &m else {
+            panic!()
+        };
+        assert_eq!(
+            e.event,
+            StreamEvent::ContentBlockDelta {
+                index: 0,
+                delta: Delta::Text("x".into())
+            }
+        );
 
-        let m = parse(json!({"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s","num_turns":1,"total_cost_usd":0.01,"modelUsage":{},"terminal_reason":"completed"}));
+        let m = parse(
+            json!({"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s","num_turns":1,"total_cost_usd":0.01,"modelUsage":{},"terminal_reason":"completed"}),
+        );
         let Message::Result(r) = &m else { panic!() };
         assert_eq!(r.result.as_deref(), Some("done"));
         assert!(m.is_result());
 
         let m = parse(json!({"type":"control_cancel_request","request_id":"r9"}));
         assert!(matches!(m, Message::ControlCancelRequest(ref c) if c.request_id == "r9"));
-        let m = parse(json!({"type":"control_response","response":{"subtype":"error","request_id":"r1","error":"bad"}}));
-        assert!(matches!(m, Message::ControlResponse(ref c) if c.response.error.as_deref() == Some("bad")));
+        let m = parse(
+            json!({"type":"control_response","response":{"subtype":"error","request_id":"r1","error":"bad"}}),
+        );
+        assert!(
+            matches!(m, Message::ControlResponse(ref c) if c.response.error.as_deref() == Some("bad"))
+        );
     }
 
     #[test]
@@ -511,7 +541,9 @@ mod tests {
     #[test]
     fn round_trip_keeps_unknown_fields() {
         let v = json!({"type":"result","subtype":"success","is_error":false,"session_id":"s","brand_new":{"a":[1]}});
-        let Message::Result(r) = parse(v) else { panic!() };
+        let Message::Result(r) = parse(v) else {
+            panic!()
+        };
         let back = serde_json::to_value(&r).unwrap();
         assert_eq!(back["brand_new"], json!({"a":[1]}));
     }

@@ -259,7 +259,10 @@ mod tests {
     #[test]
     fn unknown_events_and_deltas_pass_through() {
         let v = json!({"type":"brand_new_event","x":1});
-        assert_eq!(StreamEvent::from_value(v.clone()), StreamEvent::Other(v.clone()));
+        assert_eq!(
+            StreamEvent::from_value(v.clone()),
+            StreamEvent::Other(v.clone())
+        );
         assert_eq!(StreamEvent::from_value(v.clone()).to_value(), v);
         let v = json!({"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{}}});
         match StreamEvent::from_value(v.clone()) {

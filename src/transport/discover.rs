@@ -118,7 +118,12 @@ mod tests {
         let d = exe(&home, ".local/bin/claude");
         let path = Some(OsString::from(c.parent().unwrap()));
         let r = |e: Option<&Path>, env: Option<&Path>, path: Option<OsString>| {
-            find_cli_in(e, env.map(|p| p.as_os_str().to_owned()), path, Some(home.clone()))
+            find_cli_in(
+                e,
+                env.map(|p| p.as_os_str().to_owned()),
+                path,
+                Some(home.clone()),
+            )
         };
         assert_eq!(r(Some(&a), Some(&b), path.clone()).unwrap(), a);
         assert_eq!(r(None, Some(&b), path.clone()).unwrap(), b);
@@ -131,13 +136,8 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let c = exe(t.path(), "c/claude");
         let missing = t.path().join("nope/claude");
-        let err = find_cli_in(
-            Some(&missing),
-            None,
-            Some(c.parent().unwrap().into()),
-            None,
-        )
-        .unwrap_err();
+        let err =
+            find_cli_in(Some(&missing), None, Some(c.parent().unwrap().into()), None).unwrap_err();
         assert!(err.to_string().contains("nope/claude"), "{err}");
     }
 
@@ -149,7 +149,9 @@ mod tests {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, "").unwrap();
         let err = find_cli_in(None, None, Some(OsString::from(t.path())), Some(home)).unwrap_err();
-        let Error::CliNotFound { searched } = &err else { panic!() };
+        let Error::CliNotFound { searched } = &err else {
+            panic!()
+        };
         assert!(searched.contains(&p));
         assert!(searched.contains(&PathBuf::from("$PATH")));
     }

@@ -143,7 +143,15 @@ mod tests {
     #[tokio::test]
     async fn splits_lines_and_keeps_last_unterminated() {
         let got = collect(b"a\nbb\r\n\nccc", 100).await;
-        assert_eq!(got, vec![Ok("a".into()), Ok("bb".into()), Ok("".into()), Ok("ccc".into())]);
+        assert_eq!(
+            got,
+            vec![
+                Ok("a".into()),
+                Ok("bb".into()),
+                Ok("".into()),
+                Ok("ccc".into())
+            ]
+        );
     }
 
     #[tokio::test]
@@ -151,7 +159,10 @@ mod tests {
         let long = "x".repeat(50);
         let input = format!("ok\n{long}\nafter\n{long}");
         let got = collect(input.as_bytes(), 10).await;
-        assert_eq!(got, vec![Ok("ok".into()), Err(()), Ok("after".into()), Err(())]);
+        assert_eq!(
+            got,
+            vec![Ok("ok".into()), Err(()), Ok("after".into()), Err(())]
+        );
     }
 
     #[tokio::test]

@@ -151,7 +151,11 @@ pub async fn spawn(program: &Path, options: &Options) -> Result<Spawned> {
         _ => return Err(spawn_err(std::io::Error::other("missing a pipe"))),
     };
     let stderr_tail = StderrTail::default();
-    tokio::spawn(stderr::drain(err, stderr_tail.clone(), options.stderr.clone()));
+    tokio::spawn(stderr::drain(
+        err,
+        stderr_tail.clone(),
+        options.stderr.clone(),
+    ));
 
     let exited = Arc::new(AtomicBool::new(false));
     let (tx, status) = watch::channel(None);
@@ -238,17 +242,38 @@ impl Supervisor {
     /// `grace`, then SIGKILL.
     pub async fn shutdown(&self, stdin: Option<ChildStdin>, grace: Duration) -> ExitInfo {
         drop(stdin);
-        if let Some(info) = self.wait_timeout(grace).await {
-            return info;
+        let info = match self.wait_timeout(grace).await {
+            Some(info) => info,
+            None => {
+                tracing::debug!(
+                    pid = self.pid,
+                    "the CLI did not exit after stdin closed; SIGTERM"
+                );
+                self.signal_group(libc::SIGTERM);
+                match self.wait_timeout(grace).await {
+                    Some(info) => info,
+                    None => {
+                        tracing::debug!(pid = self.pid, "the CLI ignored SIGTERM; SIGKILL");
+                        self.signal_group(libc::SIGKILL);
+                        self.wait().await
+                    }
+                }
+            }
+        };
+        self.kill_leftovers();
+        info
+    }
+
+    /// Kill what is left of the process group after the CLI itself ended
+    /// (tool processes it started and did not stop). While any member lives,
+    /// the kernel does not reuse the group's id, so this cannot hit a stranger.
+    fn kill_leftovers(&self) {
+        if self.pid > 0 {
+            // SAFETY: plain syscall on our own process group.
+            unsafe {
+                libc::killpg(self.pid, libc::SIGKILL);
+            }
         }
-        tracing::debug!(pid = self.pid, "the CLI did not exit after stdin closed; SIGTERM");
-        self.signal_group(libc::SIGTERM);
-        if let Some(info) = self.wait_timeout(grace).await {
-            return info;
-        }
-        tracing::debug!(pid = self.pid, "the CLI ignored SIGTERM; SIGKILL");
-        self.signal_group(libc::SIGKILL);
-        self.wait().await
     }
 
     /// The error describing this process's end.

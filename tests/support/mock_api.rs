@@ -47,28 +47,44 @@
 //! ---------------------------------------------------
 //! A request is [`RequestKind::Main`] (consumes the script) iff it is a
 //! `POST` to `/v1/messages` (not `/v1/messages/count_tokens`) and it is not:
-//!   * a one-shot helper: `tools` absent/empty AND no `thinking` key, or
-//!     `output_config.format` present (structured output helper); nor
+//!   * a structured-output helper: `output_config.format` present; nor
+//!   * a one-shot helper: `tools` absent/empty AND no `thinking` key AND no
+//!     [`ENVIRONMENT_MARKER`] in the messages (agent-loop requests always
+//!     carry the environment block, even with `--tools ""`, a custom
+//!     `--system-prompt`, or a model without thinking); nor
 //!   * a fork helper: the last user message contains one of
 //!     [`FORK_HELPER_MARKERS`] (side question / suggestion mode / compaction).
+//!
 //! `count_tokens` and helpers are [`RequestKind::Side`]; every other path is
 //! [`RequestKind::Other`]. Side and Other requests get a short valid answer
-//! and never consume the script. All requests are recorded.
+//! and never consume the script. All requests are recorded. Tests that need
+//! another rule can install one with [`MockApi::set_classifier`].
 //!
 //! Errors and retries (observed)
 //! -----------------------------
-//! * 413 `request_too_large`: NOT retried (1 request). The CLI emits a
-//!   synthetic assistant message ("API Error: 413 ...") and a `result` with
-//!   `is_error: true`, `terminal_reason: "api_error"`, `api_error_status: 413`.
-//! * 403 `permission_error`: not retried either, but reported as
-//!   "Failed to authenticate. API Error: 403 ..." (`error: authentication_failed`).
-//! * 400 / 422 `invalid_request_error`: retried at once through a
-//!   beta-header fallback ladder, 6 requests in ~100 ms, before the error
-//!   surfaces. Use `Reply::api_error(400, ..).times(6)` (or [`Reply::fatal`]).
-//! * 401, 409, 429, 5xx: retried ~10 times over ~3 minutes. Avoid in tests.
+//! Every API error surfaces as a synthetic `assistant` line (`"model":
+//! "<synthetic>"`, `is_api_error_message: true`, `api_error_status`) and a
+//! `result` with `subtype: "success"` (sic), `is_error: true`,
+//! `api_error_status`, and the exit code after stdin closes is 1 if the last
+//! result was an error. The session stays usable for the next user message.
+//! * 402 (`billing_error`), 405, 410, 451: NOT retried (1 request); `result`
+//!   is `"API Error: 402 <message>"`, `terminal_reason: "api_error"`. This is
+//!   [`Reply::fatal`].
+//! * 413: not retried, but the CLI replaces the message with its own
+//!   ("Request too large (max 32MB)...", `terminal_reason: "image_error"`).
+//! * 403: not retried, reported as "Failed to authenticate. API Error: 403 ..."
+//!   (`error: "authentication_failed"`).
+//! * 400 / 422: retried at once through a beta-header fallback ladder: 6
+//!   requests in ~100 ms (the last 3 with a different tools list), then
+//!   "API Error: 400 <message>". Script it as `Reply::api_error(400, ..).times(6)`.
+//! * 404 on a streaming request: retried once NON-streaming (see above).
+//! * 401, 409, 429, 5xx: retried ~10 times over ~3 minutes, unless the
+//!   response has `x-should-retry: false` (then not retried at all; 5xx text
+//!   gets "This is a server-side issue..." appended). Use
+//!   `Reply::api_error(529, "overloaded_error", m).with_header("x-should-retry", "false")`.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -112,9 +128,16 @@ pub enum Block {
     /// Streamed as one `text_delta` per chunk.
     Text { chunks: Vec<String> },
     /// Streamed as `thinking_delta` chunks, then one `signature_delta`.
-    Thinking { chunks: Vec<String>, signature: String },
+    Thinking {
+        chunks: Vec<String>,
+        signature: String,
+    },
     /// Streamed as `input_json_delta` chunks of the serialized input.
-    ToolUse { id: String, name: String, input: Value },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
 }
 
 /// A scripted answer for one main `POST /v1/messages`.
@@ -203,7 +226,9 @@ impl Reply {
 
     /// Text streamed exactly as the given chunks.
     pub fn text_chunks(chunks: &[&str]) -> Reply {
-        Reply::blocks(vec![Block::Text { chunks: chunks.iter().map(|s| s.to_string()).collect() }])
+        Reply::blocks(vec![Block::Text {
+            chunks: chunks.iter().map(|s| s.to_string()).collect(),
+        }])
     }
 
     /// A thinking block followed by a text block.
@@ -218,7 +243,12 @@ impl Reply {
 
     /// Several tool_use blocks in one message (parallel tool calls).
     pub fn tool_uses(calls: Vec<(&str, Value)>) -> Reply {
-        Reply::blocks(calls.into_iter().map(|(n, i)| Block::tool_use(n, i)).collect())
+        Reply::blocks(
+            calls
+                .into_iter()
+                .map(|(n, i)| Block::tool_use(n, i))
+                .collect(),
+        )
     }
 
     /// A Bash tool_use: `{"command": cmd, "description": "Run: cmd"}`.
@@ -241,10 +271,10 @@ impl Reply {
         }
     }
 
-    /// The error the CLI surfaces at once, without any retry:
-    /// 413 `request_too_large`.
+    /// An error the CLI surfaces at once, without any retry, keeping the
+    /// message: 402 `billing_error` (result text `API Error: 402 <message>`).
     pub fn fatal(message: &str) -> Reply {
-        Reply::api_error(413, "request_too_large", message)
+        Reply::api_error(402, "billing_error", message)
     }
 
     /// Prepend a block (e.g. text before a tool_use).
@@ -318,7 +348,10 @@ impl Reply {
 
     /// The id of the first tool_use block (panics if none).
     pub fn tool_use_id(&self) -> String {
-        self.tool_use_ids().into_iter().next().expect("reply has no tool_use block")
+        self.tool_use_ids()
+            .into_iter()
+            .next()
+            .expect("reply has no tool_use block")
     }
 
     fn times_left(&self) -> usize {
@@ -332,7 +365,9 @@ impl Reply {
 #[allow(dead_code)]
 impl Block {
     pub fn text(text: &str) -> Block {
-        Block::Text { chunks: split_words(text, 2) }
+        Block::Text {
+            chunks: split_words(text, 2),
+        }
     }
     pub fn thinking(thinking: &str) -> Block {
         Block::Thinking {
@@ -341,10 +376,18 @@ impl Block {
         }
     }
     pub fn tool_use(name: &str, input: Value) -> Block {
-        Block::ToolUse { id: format!("toolu_mock_{:06}", next_id()), name: name.to_string(), input }
+        Block::ToolUse {
+            id: format!("toolu_mock_{:06}", next_id()),
+            name: name.to_string(),
+            input,
+        }
     }
     pub fn tool_use_with_id(id: &str, name: &str, input: Value) -> Block {
-        Block::ToolUse { id: id.to_string(), name: name.to_string(), input }
+        Block::ToolUse {
+            id: id.to_string(),
+            name: name.to_string(),
+            input,
+        }
     }
 }
 
@@ -390,6 +433,8 @@ pub struct RecordedRequest {
     pub script_index: Option<usize>,
     /// Time since the server started.
     pub at: Duration,
+    /// Which TCP connection carried it (0, 1, ...): shows keep-alive reuse.
+    pub conn: usize,
 }
 
 #[allow(dead_code)]
@@ -400,7 +445,10 @@ impl RecordedRequest {
     }
     pub fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
-        self.headers.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
     }
     pub fn is_main(&self) -> bool {
         self.kind == RequestKind::Main
@@ -409,10 +457,17 @@ impl RecordedRequest {
         self.body.get("model").and_then(Value::as_str)
     }
     pub fn is_stream(&self) -> bool {
-        self.body.get("stream").and_then(Value::as_bool).unwrap_or(false)
+        self.body
+            .get("stream")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
     }
     pub fn messages(&self) -> Vec<Value> {
-        self.body.get("messages").and_then(Value::as_array).cloned().unwrap_or_default()
+        self.body
+            .get("messages")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
     }
     /// Names of the tools offered to the model.
     pub fn tool_names(&self) -> Vec<String> {
@@ -420,7 +475,9 @@ impl RecordedRequest {
             .get("tools")
             .and_then(Value::as_array)
             .map(|ts| {
-                ts.iter().filter_map(|t| t.get("name").and_then(Value::as_str).map(String::from)).collect()
+                ts.iter()
+                    .filter_map(|t| t.get("name").and_then(Value::as_str).map(String::from))
+                    .collect()
             })
             .unwrap_or_default()
     }
@@ -442,22 +499,35 @@ impl RecordedRequest {
     }
     /// The last message with role `user`.
     pub fn last_user_message(&self) -> Option<Value> {
-        self.messages().into_iter().rev().find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        self.messages()
+            .into_iter()
+            .rev()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
     }
     /// Text of the last user message (text blocks joined by "\n"); the CLI
     /// prepends `<system-reminder>` blocks, so prefer `contains`.
     pub fn last_user_text(&self) -> String {
-        self.last_user_message().map(|m| content_text(m.get("content"))).unwrap_or_default()
+        self.last_user_message()
+            .map(|m| content_text(m.get("content")))
+            .unwrap_or_default()
     }
     /// tool_result blocks of the last user message.
     pub fn tool_results(&self) -> Vec<ToolResult> {
-        let Some(m) = self.last_user_message() else { return Vec::new() };
-        let Some(blocks) = m.get("content").and_then(Value::as_array) else { return Vec::new() };
+        let Some(m) = self.last_user_message() else {
+            return Vec::new();
+        };
+        let Some(blocks) = m.get("content").and_then(Value::as_array) else {
+            return Vec::new();
+        };
         blocks
             .iter()
             .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
             .map(|b| ToolResult {
-                tool_use_id: b.get("tool_use_id").and_then(Value::as_str).unwrap_or("").to_string(),
+                tool_use_id: b
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
                 content: content_text(b.get("content")),
                 is_error: b.get("is_error").and_then(Value::as_bool).unwrap_or(false),
             })
@@ -501,6 +571,12 @@ fn content_text(content: Option<&Value>) -> String {
     }
 }
 
+/// Marker of the environment block the CLI puts into the messages of every
+/// agent-loop request (main thread and sub-agents, any model, any system
+/// prompt); one-shot helpers do not carry it.
+#[allow(dead_code)]
+pub const ENVIRONMENT_MARKER: &str = "You have been invoked in the following environment";
+
 /// Classify a request (see the module docs).
 #[allow(dead_code)]
 pub fn classify(method: &str, path: &str, body: &Value) -> RequestKind {
@@ -511,20 +587,29 @@ pub fn classify(method: &str, path: &str, body: &Value) -> RequestKind {
     if p != "/v1/messages" {
         return RequestKind::Side; // count_tokens, batches, ...
     }
-    let no_tools = body.get("tools").and_then(Value::as_array).map_or(true, |t| t.is_empty());
-    let no_thinking = body.get("thinking").is_none();
-    let structured = body.pointer("/output_config/format").is_some();
-    if (no_tools && no_thinking) || structured {
-        return RequestKind::Side;
+    if body.pointer("/output_config/format").is_some() {
+        return RequestKind::Side; // structured-output helper (session title, ...)
     }
-    let last_user = body
-        .get("messages")
+    let messages = body.get("messages").cloned().unwrap_or(Value::Null);
+    let no_tools = body
+        .get("tools")
         .and_then(Value::as_array)
-        .and_then(|ms| ms.iter().rev().find(|m| m.get("role").and_then(Value::as_str) == Some("user")))
+        .is_none_or(|t| t.is_empty());
+    let no_thinking = body.get("thinking").is_none();
+    if no_tools && no_thinking && !messages.to_string().contains(ENVIRONMENT_MARKER) {
+        return RequestKind::Side; // one-shot helper
+    }
+    let last_user = messages
+        .as_array()
+        .and_then(|ms| {
+            ms.iter()
+                .rev()
+                .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        })
         .map(|m| m.get("content").map(|c| c.to_string()).unwrap_or_default())
         .unwrap_or_default();
     if FORK_HELPER_MARKERS.iter().any(|mk| last_user.contains(mk)) {
-        return RequestKind::Side;
+        return RequestKind::Side; // forked helper (side question, suggestion, compaction)
     }
     RequestKind::Main
 }
@@ -542,7 +627,10 @@ struct Scripted {
     left: usize,
 }
 
+type Classifier = Box<dyn Fn(&str, &str, &Value) -> RequestKind + Send + Sync>;
+
 struct State {
+    classifier: Option<Arc<Classifier>>,
     queue: VecDeque<Scripted>,
     pushed: usize,
     requests: Vec<RecordedRequest>,
@@ -554,6 +642,7 @@ struct Inner {
     changed: Condvar,
     started: Instant,
     stop: AtomicBool,
+    conns: AtomicU64,
 }
 
 /// The mock server. Dropping it stops accepting connections.
@@ -571,6 +660,7 @@ impl MockApi {
         let addr = listener.local_addr().expect("mock api: local_addr");
         let inner = Arc::new(Inner {
             state: Mutex::new(State {
+                classifier: None,
                 queue: VecDeque::new(),
                 pushed: 0,
                 requests: Vec::new(),
@@ -579,6 +669,7 @@ impl MockApi {
             changed: Condvar::new(),
             started: Instant::now(),
             stop: AtomicBool::new(false),
+            conns: AtomicU64::new(0),
         });
         let acc = inner.clone();
         thread::Builder::new()
@@ -590,9 +681,12 @@ impl MockApi {
                     }
                     let Ok(stream) = conn else { continue };
                     let inner = acc.clone();
-                    let _ = thread::Builder::new().name("mock-api-conn".into()).spawn(move || {
-                        let _ = serve_connection(stream, &inner);
-                    });
+                    let conn = acc.conns.fetch_add(1, Ordering::SeqCst) as usize;
+                    let _ = thread::Builder::new()
+                        .name("mock-api-conn".into())
+                        .spawn(move || {
+                            let _ = serve_connection(stream, &inner, conn);
+                        });
                 }
             })
             .expect("mock api: spawn");
@@ -630,13 +724,26 @@ impl MockApi {
         let index = st.pushed;
         st.pushed += 1;
         let left = reply.times_left();
-        st.queue.push_back(Scripted { index, reply, matcher, left });
+        st.queue.push_back(Scripted {
+            index,
+            reply,
+            matcher,
+            left,
+        });
         index
     }
 
     /// Number of scripted replies not yet used.
     pub fn pending(&self) -> usize {
         self.inner.state.lock().unwrap().queue.len()
+    }
+
+    /// Replace [`classify`] (arguments: method, path, parsed body).
+    pub fn set_classifier<F>(&self, f: F)
+    where
+        F: Fn(&str, &str, &Value) -> RequestKind + Send + Sync + 'static,
+    {
+        self.inner.state.lock().unwrap().classifier = Some(Arc::new(Box::new(f)));
     }
 
     /// Text answered to main requests when the script is empty.
@@ -651,7 +758,10 @@ impl MockApi {
 
     /// Only the main-conversation `POST /v1/messages` requests.
     pub fn main_requests(&self) -> Vec<RecordedRequest> {
-        self.requests().into_iter().filter(|r| r.kind == RequestKind::Main).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.kind == RequestKind::Main)
+            .collect()
     }
 
     /// Wait until at least `n` requests satisfy `pred`; returns them
@@ -663,7 +773,8 @@ impl MockApi {
         let deadline = Instant::now() + timeout;
         let mut st = self.inner.state.lock().unwrap();
         loop {
-            let found: Vec<RecordedRequest> = st.requests.iter().filter(|r| pred(r)).cloned().collect();
+            let found: Vec<RecordedRequest> =
+                st.requests.iter().filter(|r| pred(r)).cloned().collect();
             if found.len() >= n {
                 return Some(found);
             }
@@ -671,7 +782,12 @@ impl MockApi {
             if now >= deadline {
                 return None;
             }
-            st = self.inner.changed.wait_timeout(st, deadline - now).unwrap().0;
+            st = self
+                .inner
+                .changed
+                .wait_timeout(st, deadline - now)
+                .unwrap()
+                .0;
         }
     }
 
@@ -700,10 +816,14 @@ struct HttpRequest {
 
 impl HttpRequest {
     fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
     fn wants_close(&self) -> bool {
-        self.header("connection").map_or(false, |v| v.to_ascii_lowercase().contains("close"))
+        self.header("connection")
+            .is_some_and(|v| v.to_ascii_lowercase().contains("close"))
     }
 }
 
@@ -713,7 +833,7 @@ fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<String>> {
     if n == 0 {
         return Ok(None);
     }
-    while buf.last().map_or(false, |b| *b == b'\n' || *b == b'\r') {
+    while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
         buf.pop();
     }
     Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
@@ -743,10 +863,15 @@ fn read_request(r: &mut impl BufRead) -> std::io::Result<Option<HttpRequest>> {
             }
         }
     }
-    let mut req = HttpRequest { method, path, headers, body: Vec::new() };
+    let mut req = HttpRequest {
+        method,
+        path,
+        headers,
+        body: Vec::new(),
+    };
     let chunked = req
         .header("transfer-encoding")
-        .map_or(false, |v| v.to_ascii_lowercase().contains("chunked"));
+        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
     if chunked {
         loop {
             let size_line = read_line(r)?.unwrap_or_default();
@@ -766,7 +891,10 @@ fn read_request(r: &mut impl BufRead) -> std::io::Result<Option<HttpRequest>> {
             req.body.extend_from_slice(&chunk);
             let _ = read_line(r)?; // CRLF after the chunk
         }
-    } else if let Some(len) = req.header("content-length").and_then(|v| v.parse::<usize>().ok()) {
+    } else if let Some(len) = req
+        .header("content-length")
+        .and_then(|v| v.parse::<usize>().ok())
+    {
         let mut body = vec![0u8; len];
         r.read_exact(&mut body)?;
         req.body = body;
@@ -774,17 +902,19 @@ fn read_request(r: &mut impl BufRead) -> std::io::Result<Option<HttpRequest>> {
     Ok(Some(req))
 }
 
-fn serve_connection(stream: TcpStream, inner: &Arc<Inner>) -> std::io::Result<()> {
+fn serve_connection(stream: TcpStream, inner: &Arc<Inner>, conn: usize) -> std::io::Result<()> {
     let _ = stream.set_nodelay(true);
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut out = stream;
     loop {
-        let Some(req) = read_request(&mut reader)? else { return Ok(()) };
+        let Some(req) = read_request(&mut reader)? else {
+            return Ok(());
+        };
         if inner.stop.load(Ordering::SeqCst) {
             return Ok(());
         }
         let close = req.wants_close();
-        handle(&req, &mut out, inner, close)?;
+        handle(&req, &mut out, inner, close, conn)?;
         if close {
             let _ = out.shutdown(std::net::Shutdown::Both);
             return Ok(());
@@ -796,6 +926,7 @@ fn status_text(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        402 => "Payment Required",
         401 => "Unauthorized",
         403 => "Forbidden",
         404 => "Not Found",
@@ -828,7 +959,11 @@ fn write_json(
     for (k, v) in extra {
         h.push_str(&format!("{k}: {v}\r\n"));
     }
-    h.push_str(if close { "connection: close\r\n\r\n" } else { "connection: keep-alive\r\n\r\n" });
+    h.push_str(if close {
+        "connection: close\r\n\r\n"
+    } else {
+        "connection: keep-alive\r\n\r\n"
+    });
     out.write_all(h.as_bytes())?;
     if !head {
         out.write_all(&bytes)?;
@@ -838,7 +973,10 @@ fn write_json(
 
 /// Write one HTTP chunk holding one SSE event.
 fn write_event(out: &mut TcpStream, data: &Value) -> std::io::Result<()> {
-    let ev = data.get("type").and_then(Value::as_str).unwrap_or("message");
+    let ev = data
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("message");
     let payload = format!("event: {}\ndata: {}\n\n", ev, data);
     out.write_all(format!("{:x}\r\n{}\r\n", payload.len(), payload).as_bytes())?;
     out.flush()
@@ -848,9 +986,19 @@ fn estimate_tokens(v: &Value) -> u64 {
     (v.to_string().len() as u64 / 4).max(1)
 }
 
-fn handle(req: &HttpRequest, out: &mut TcpStream, inner: &Arc<Inner>, close: bool) -> std::io::Result<()> {
+fn handle(
+    req: &HttpRequest,
+    out: &mut TcpStream,
+    inner: &Arc<Inner>,
+    close: bool,
+    conn: usize,
+) -> std::io::Result<()> {
     let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
-    let kind = classify(&req.method, &req.path, &body);
+    let custom = inner.state.lock().unwrap().classifier.clone();
+    let kind = match custom {
+        Some(f) => f(&req.method, &req.path, &body),
+        None => classify(&req.method, &req.path, &body),
+    };
     let mut rec = RecordedRequest {
         seq: 0,
         method: req.method.clone(),
@@ -860,6 +1008,7 @@ fn handle(req: &HttpRequest, out: &mut TcpStream, inner: &Arc<Inner>, close: boo
         kind,
         script_index: None,
         at: inner.started.elapsed(),
+        conn,
     };
     // Record and pick the reply under one lock.
     let (reply, default_text) = {
@@ -867,7 +1016,11 @@ fn handle(req: &HttpRequest, out: &mut TcpStream, inner: &Arc<Inner>, close: boo
         rec.seq = st.requests.len();
         let mut chosen = None;
         if kind == RequestKind::Main {
-            if let Some(pos) = st.queue.iter().position(|e| e.matcher.as_ref().map_or(true, |m| m(&rec))) {
+            if let Some(pos) = st
+                .queue
+                .iter()
+                .position(|e| e.matcher.as_ref().is_none_or(|m| m(&rec)))
+            {
                 let e = &mut st.queue[pos];
                 rec.script_index = Some(e.index);
                 chosen = Some(e.reply.clone());
@@ -906,8 +1059,12 @@ fn side_text(body: &Value) -> String {
     if let Some(schema) = body.pointer("/output_config/format/schema") {
         return fill_schema(schema).to_string();
     }
-    if body.to_string().contains("create a detailed summary of the conversation") {
-        return "<analysis>Mock.</analysis>\n<summary>Mock summary of the conversation.</summary>".into();
+    if body
+        .to_string()
+        .contains("create a detailed summary of the conversation")
+    {
+        return "<analysis>Mock.</analysis>\n<summary>Mock summary of the conversation.</summary>"
+            .into();
     }
     SIDE_TEXT.to_string()
 }
@@ -918,7 +1075,11 @@ fn fill_schema(schema: &Value) -> Value {
             let mut obj = serde_json::Map::new();
             if let Some(props) = schema.get("properties").and_then(Value::as_object) {
                 for (k, v) in props {
-                    let val = if k == "title" { json!("Mock session title") } else { fill_schema(v) };
+                    let val = if k == "title" {
+                        json!("Mock session title")
+                    } else {
+                        fill_schema(v)
+                    };
                     obj.insert(k.clone(), val);
                 }
             }
@@ -929,7 +1090,11 @@ fn fill_schema(schema: &Value) -> Value {
         Some("integer") | Some("number") => json!(0),
         Some("null") => Value::Null,
         _ => {
-            if let Some(e) = schema.get("enum").and_then(Value::as_array).and_then(|a| a.first()) {
+            if let Some(e) = schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+            {
                 e.clone()
             } else {
                 json!("mock")
@@ -944,13 +1109,26 @@ fn block_json(b: &Block) -> Value {
         Block::Thinking { chunks, signature } => {
             json!({"type": "thinking", "thinking": chunks.concat(), "signature": signature})
         }
-        Block::ToolUse { id, name, input } => json!({"type": "tool_use", "id": id, "name": name, "input": input}),
+        Block::ToolUse { id, name, input } => {
+            json!({"type": "tool_use", "id": id, "name": name, "input": input})
+        }
     }
 }
 
-fn send_message(out: &mut TcpStream, rec: &RecordedRequest, reply: &Reply, close: bool) -> std::io::Result<()> {
+fn send_message(
+    out: &mut TcpStream,
+    rec: &RecordedRequest,
+    reply: &Reply,
+    close: bool,
+) -> std::io::Result<()> {
     let (blocks, stop_reason, chunk_delay, initial_delay, out_tokens) = match reply {
-        Reply::Error { status, error_type, message, extra_headers, .. } => {
+        Reply::Error {
+            status,
+            error_type,
+            message,
+            extra_headers,
+            ..
+        } => {
             let body = json!({
                 "type": "error",
                 "error": {"type": error_type, "message": message},
@@ -958,15 +1136,29 @@ fn send_message(out: &mut TcpStream, rec: &RecordedRequest, reply: &Reply, close
             });
             return write_json(out, *status, &body, extra_headers, close, false);
         }
-        Reply::Message { blocks, stop_reason, chunk_delay, initial_delay, output_tokens } => {
-            (blocks, stop_reason, *chunk_delay, *initial_delay, *output_tokens)
-        }
+        Reply::Message {
+            blocks,
+            stop_reason,
+            chunk_delay,
+            initial_delay,
+            output_tokens,
+        } => (
+            blocks,
+            stop_reason,
+            *chunk_delay,
+            *initial_delay,
+            *output_tokens,
+        ),
     };
     let model = rec.model().unwrap_or("claude-mock").to_string();
     let msg_id = format!("msg_mock_{:06}", next_id());
     let input_tokens = estimate_tokens(&rec.body);
     let output_tokens = out_tokens.unwrap_or_else(|| {
-        blocks.iter().map(|b| estimate_tokens(&block_json(b))).sum::<u64>().max(1)
+        blocks
+            .iter()
+            .map(|b| estimate_tokens(&block_json(b)))
+            .sum::<u64>()
+            .max(1)
     });
 
     if !rec.is_stream() {
@@ -992,56 +1184,82 @@ fn send_message(out: &mut TcpStream, rec: &RecordedRequest, reply: &Reply, close
     if !initial_delay.is_zero() {
         thread::sleep(initial_delay);
     }
-    write_event(out, &json!({
-        "type": "message_start",
-        "message": {
-            "id": msg_id, "type": "message", "role": "assistant", "model": model,
-            "content": [], "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
-                      "cache_read_input_tokens": 0, "output_tokens": 1,
-                      "service_tier": "standard"},
-        }
-    }))?;
+    write_event(
+        out,
+        &json!({
+            "type": "message_start",
+            "message": {
+                "id": msg_id, "type": "message", "role": "assistant", "model": model,
+                "content": [], "stop_reason": null, "stop_sequence": null,
+                "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
+                          "cache_read_input_tokens": 0, "output_tokens": 1,
+                          "service_tier": "standard"},
+            }
+        }),
+    )?;
     write_event(out, &json!({"type": "ping"}))?;
     let delta = |out: &mut TcpStream, index: usize, d: Value| -> std::io::Result<()> {
         if !chunk_delay.is_zero() {
             thread::sleep(chunk_delay);
         }
-        write_event(out, &json!({"type": "content_block_delta", "index": index, "delta": d}))
+        write_event(
+            out,
+            &json!({"type": "content_block_delta", "index": index, "delta": d}),
+        )
     };
     for (index, b) in blocks.iter().enumerate() {
         match b {
             Block::Text { chunks } => {
-                write_event(out, &json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "text", "text": ""}}))?;
+                write_event(
+                    out,
+                    &json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "text", "text": ""}}),
+                )?;
                 for c in chunks {
                     delta(out, index, json!({"type": "text_delta", "text": c}))?;
                 }
             }
             Block::Thinking { chunks, signature } => {
-                write_event(out, &json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "thinking", "thinking": "", "signature": ""}}))?;
+                write_event(
+                    out,
+                    &json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "thinking", "thinking": "", "signature": ""}}),
+                )?;
                 for c in chunks {
                     delta(out, index, json!({"type": "thinking_delta", "thinking": c}))?;
                 }
-                delta(out, index, json!({"type": "signature_delta", "signature": signature}))?;
+                delta(
+                    out,
+                    index,
+                    json!({"type": "signature_delta", "signature": signature}),
+                )?;
             }
             Block::ToolUse { id, name, input } => {
-                write_event(out, &json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}))?;
+                write_event(
+                    out,
+                    &json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
+                )?;
                 for c in split_chars(&input.to_string(), 12) {
-                    delta(out, index, json!({"type": "input_json_delta", "partial_json": c}))?;
+                    delta(
+                        out,
+                        index,
+                        json!({"type": "input_json_delta", "partial_json": c}),
+                    )?;
                 }
             }
         }
         write_event(out, &json!({"type": "content_block_stop", "index": index}))?;
     }
-    write_event(out, &json!({
-        "type": "message_delta",
-        "delta": {"stop_reason": stop_reason, "stop_sequence": null},
-        "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
-                  "cache_read_input_tokens": 0, "output_tokens": output_tokens},
-    }))?;
+    write_event(
+        out,
+        &json!({
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason, "stop_sequence": null},
+            "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 0, "output_tokens": output_tokens},
+        }),
+    )?;
     write_event(out, &json!({"type": "message_stop"}))?;
     out.write_all(b"0\r\n\r\n")?;
     out.flush()

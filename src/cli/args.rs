@@ -1,0 +1,165 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+Examples:
+  claudio                                   open a chat in this directory
+  claudio ask \"what does this repo do?\"     one answer on stdout
+  git diff | claudio ask \"review this\"      piped text is added after the prompt
+  claudio ask -o json \"hi\" | jq .result     the final result as JSON
+
+Exit codes:
+  0 success · 1 the run ended with an error or the CLI failed · 2 usage
+  127 the Claude Code CLI was not found · 130 interrupted (Ctrl-C)
+
+Environment:
+  CLAUDIO_CLI     path of the `claude` executable
+  NO_COLOR        turn colors off (same as --color never)";
+
+/// A fast, sturdy terminal front end and Rust SDK for Claude Code.
+#[derive(Debug, Parser)]
+#[command(name = "claudio", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Ask once and print the answer (made for shell pipelines).
+    #[command(after_help = ASK_HELP)]
+    Ask(AskArgs),
+}
+
+const ASK_HELP: &str = "\
+The prompt is the arguments joined by spaces. When stdin is piped, its text is
+added after the prompt, separated by a blank line; with no arguments, stdin is
+the whole prompt.
+
+Tools that need approval are asked about on the terminal (/dev/tty), even when
+stdin and stdout are pipes. Without a terminal they are denied: pass
+--allowed-tools or --permission-mode to decide in advance.
+
+Examples:
+  claudio ask \"explain the borrow checker in one paragraph\"
+  git diff --staged | claudio ask \"write a commit message for this\"
+  claudio ask --allowed-tools Read,Grep \"where is the config parsed?\" > notes.md
+  cat error.log | claudio ask -o json \"what failed?\" | jq -r .result
+
+Exit codes: 0 success, 1 error result or CLI failure, 2 usage, 127 CLI not
+found, 130 interrupted.";
+
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// The prompt (joined by spaces); piped stdin is appended.
+    pub prompt: Vec<String>,
+    /// What to print: the answer text, the final result as JSON, or every CLI message as NDJSON.
+    #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Text)]
+    pub output_format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+    StreamJson,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Flags shared by the chat and `ask`: they shape the CLI session.
+#[derive(Debug, Args, Clone)]
+pub struct SessionArgs {
+    /// Model for the session (e.g. sonnet, opus, or a full model name).
+    #[arg(long, global = true)]
+    pub model: Option<String>,
+    /// Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto.
+    #[arg(long, global = true)]
+    pub permission_mode: Option<String>,
+    /// Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)".
+    #[arg(long, global = true, value_delimiter = ',')]
+    pub allowed_tools: Vec<String>,
+    /// Tools never allowed (comma-separated or repeated).
+    #[arg(long, global = true, value_delimiter = ',')]
+    pub disallowed_tools: Vec<String>,
+    /// Stop after this many agent turns.
+    #[arg(long, global = true)]
+    pub max_turns: Option<u32>,
+    /// Replace the system prompt.
+    #[arg(long, global = true)]
+    pub system_prompt: Option<String>,
+    /// Add to the system prompt.
+    #[arg(long, global = true)]
+    pub append_system_prompt: Option<String>,
+    /// Give the tools access to another directory (repeatable).
+    #[arg(long, global = true)]
+    pub add_dir: Vec<PathBuf>,
+    /// Working directory for the session.
+    #[arg(long, global = true)]
+    pub cwd: Option<PathBuf>,
+    /// Resume the session with this id.
+    #[arg(short = 'r', long, global = true)]
+    pub resume: Option<String>,
+    /// Continue the most recent session of this directory.
+    #[arg(short = 'c', long = "continue", global = true)]
+    pub continue_session: bool,
+    /// MCP server configuration: JSON text or a file (repeatable).
+    #[arg(long, global = true)]
+    pub mcp_config: Vec<String>,
+    /// Path of the `claude` executable.
+    #[arg(long, global = true, env = "CLAUDIO_CLI")]
+    pub cli_path: Option<PathBuf>,
+    /// Show the CLI's own stderr as it runs.
+    #[arg(short = 'v', long, global = true)]
+    pub verbose: bool,
+    /// Log claudio's own decisions on stderr (never secrets).
+    #[arg(long, global = true)]
+    pub debug: bool,
+    /// When to use colors.
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn ask_takes_flags_before_and_after() {
+        let c = Cli::try_parse_from([
+            "claudio",
+            "--model",
+            "opus",
+            "ask",
+            "-o",
+            "json",
+            "hello",
+            "world",
+            "--allowed-tools",
+            "Read,Grep",
+        ])
+        .unwrap();
+        let Some(Command::Ask(a)) = c.command else {
+            panic!()
+        };
+        assert_eq!(a.prompt, ["hello", "world"]);
+        assert_eq!(a.output_format, OutputFormat::Json);
+        assert_eq!(c.session.model.as_deref(), Some("opus"));
+        assert_eq!(c.session.allowed_tools, ["Read", "Grep"]);
+    }
+}

@@ -1,0 +1,412 @@
+//! `claudio ask`: one answer, made for shell pipelines.
+
+use super::approve::TtyApprover;
+use super::args::{AskArgs, OutputFormat, SessionArgs};
+use super::exit::Exit;
+use super::sanitize::Sanitizer;
+use super::session::build_options;
+use super::style::Style;
+use super::summary::tool_summary;
+use anyhow::Context;
+use claudio::protocol::{ContentBlock, MessageContent, StreamEvent};
+use claudio::{Client, Message, RawMessage, ResultMessage};
+use futures_util::FutureExt;
+use std::collections::{HashMap, HashSet};
+use std::io::{self, IsTerminal, Read, Write};
+use std::time::{Duration, Instant};
+use tokio::signal::unix::{signal, SignalKind};
+
+/// Build the prompt from the arguments and piped stdin.
+pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<String> {
+    let arg = args.join(" ");
+    let piped = piped.filter(|s| !s.trim().is_empty());
+    match (arg.trim().is_empty(), piped) {
+        (true, None) => None,
+        (true, Some(p)) => Some(p.to_owned()),
+        (false, None) => Some(arg),
+        (false, Some(p)) => Some(format!("{arg}\n\n{p}")),
+    }
+}
+
+fn read_stdin() -> io::Result<Option<String>> {
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        return Ok(None);
+    }
+    let mut buf = Vec::new();
+    stdin.lock().read_to_end(&mut buf)?;
+    Ok(Some(match String::from_utf8(buf) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("claudio: stdin is not valid UTF-8; invalid bytes were replaced");
+            String::from_utf8_lossy(e.as_bytes()).into_owned()
+        }
+    }))
+}
+
+pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
+    let piped = tokio::task::spawn_blocking(read_stdin)
+        .await?
+        .context("failed to read stdin")?;
+    let Some(prompt) = compose_prompt(&args.prompt, piped.as_deref()) else {
+        eprintln!("claudio: ask needs a prompt: `claudio ask \"...\"` or text on stdin\n\nUsage: claudio ask [OPTIONS] [PROMPT]...");
+        return Ok(Exit::Usage);
+    };
+
+    let stderr_style = Style::for_stderr(session.color);
+    let approver = TtyApprover::new(stderr_style);
+    let mut options =
+        build_options(session)?.include_partial_messages(args.output_format == OutputFormat::Text);
+    options = options.can_use_tool(move |req, ctx| {
+        let a = approver.clone();
+        async move { Ok(a.decide(req, ctx).await) }
+    });
+
+    let client = Client::connect_keeping_raw(options).await?;
+    client.send(prompt).await?;
+
+    let stdout = io::stdout();
+    let to_terminal = stdout.is_terminal();
+    let mut out = Output {
+        w: io::BufWriter::with_capacity(64 * 1024, stdout.lock()),
+        format: args.output_format,
+        sanitizer: to_terminal.then(Sanitizer::new),
+        scratch: String::new(),
+        streamed: HashSet::new(),
+        wrote_text: false,
+        at_line_start: true,
+        activity: (io::stderr().is_terminal()).then_some(stderr_style),
+        tools: HashMap::new(),
+        to_terminal,
+    };
+
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let mut sighup = signal(SignalKind::hangup())?;
+    let mut interrupted = false;
+    let mut result: Option<ResultMessage> = None;
+    let mut failure: Option<claudio::Error> = None;
+
+    loop {
+        // Flush only when nothing else is waiting: one write per burst.
+        let next = match client.next_raw().now_or_never() {
+            Some(n) => n,
+            None => {
+                if out.flush().is_err() {
+                    return Ok(quiet_exit(client).await);
+                }
+                tokio::select! {
+                    n = client.next_raw() => n,
+                    _ = sigint.recv() => {
+                        if interrupted {
+                            client.kill();
+                            return Ok(Exit::Interrupted);
+                        }
+                        interrupted = true;
+                        let _ = tokio::time::timeout(Duration::from_secs(5), client.interrupt()).await;
+                        continue;
+                    }
+                    _ = sigterm.recv() => {
+                        let _ = client.close().await;
+                        return Ok(Exit::Signal(libc::SIGTERM));
+                    }
+                    _ = sighup.recv() => {
+                        let _ = client.close().await;
+                        return Ok(Exit::Signal(libc::SIGHUP));
+                    }
+                }
+            }
+        };
+        match next {
+            None => break,
+            Some(Err(claudio::Error::LineTooLong { limit })) => {
+                eprintln!("claudio: skipped a message longer than {limit} bytes");
+            }
+            Some(Err(e)) => {
+                failure = Some(e);
+                break;
+            }
+            Some(Ok(m)) => {
+                let is_result = m.message.is_result();
+                if out.message(&m).is_err() {
+                    return Ok(quiet_exit(client).await);
+                }
+                if let Message::Result(r) = m.message {
+                    result = Some(r);
+                }
+                if is_result {
+                    break;
+                }
+            }
+        }
+    }
+    if out.finish().is_err() {
+        return Ok(quiet_exit(client).await);
+    }
+    drop(out);
+    let _ = client.close().await;
+
+    if interrupted {
+        return Ok(Exit::Interrupted);
+    }
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    match result {
+        Some(r) if r.is_error => {
+            eprintln!(
+                "claudio: the run ended with an error: {}",
+                describe_error(&r)
+            );
+            Ok(Exit::Failure)
+        }
+        Some(_) => Ok(Exit::Success),
+        None => {
+            eprintln!("claudio: the CLI ended without a result");
+            Ok(Exit::Failure)
+        }
+    }
+}
+
+/// Stdout was closed by the reader (`| head -1`): stop quietly.
+async fn quiet_exit(client: Client) -> Exit {
+    client.kill();
+    let _ = client.close().await;
+    Exit::Success
+}
+
+fn describe_error(r: &ResultMessage) -> String {
+    let mut parts = vec![r.subtype.clone()];
+    if let Some(t) = &r.result {
+        parts.push(t.clone());
+    }
+    if let Some(errors) = r.extra.get("errors").and_then(|e| e.as_array()) {
+        for e in errors {
+            parts.push(
+                e.as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| e.to_string()),
+            );
+        }
+    }
+    Sanitizer::clean(&parts.join(": "))
+}
+
+struct Output<W: Write> {
+    w: W,
+    format: OutputFormat,
+    sanitizer: Option<Sanitizer>,
+    scratch: String,
+    /// Ids of API messages whose text arrived as deltas (not printed again).
+    streamed: HashSet<String>,
+    wrote_text: bool,
+    at_line_start: bool,
+    /// Tool activity on stderr (only when stderr is a terminal).
+    activity: Option<Style>,
+    tools: HashMap<String, (String, String, Instant)>,
+    to_terminal: bool,
+}
+
+impl<W: Write> Output<W> {
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+
+    fn message(&mut self, m: &RawMessage) -> io::Result<()> {
+        match self.format {
+            OutputFormat::StreamJson => {
+                self.w.write_all(&m.raw)?;
+                self.w.write_all(b"\n")
+            }
+            OutputFormat::Json => {
+                if m.message.is_result() {
+                    self.w.write_all(&m.raw)?;
+                    self.w.write_all(b"\n")?;
+                }
+                self.activity(&m.message)
+            }
+            OutputFormat::Text => {
+                self.text(&m.message)?;
+                self.activity(&m.message)
+            }
+        }
+    }
+
+    fn text(&mut self, m: &Message) -> io::Result<()> {
+        match m {
+            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => match &e.event {
+                StreamEvent::MessageStart { message } => {
+                    if let Some(id) = message.get("id").and_then(|v| v.as_str()) {
+                        self.streamed.insert(id.to_owned());
+                    }
+                    Ok(())
+                }
+                StreamEvent::ContentBlockStart {
+                    content_block: ContentBlock::Text(_),
+                    ..
+                } => self.separate(),
+                _ => match e.text_delta() {
+                    Some(t) => self.write_text(t),
+                    None => Ok(()),
+                },
+            },
+            Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
+                let streamed = a
+                    .message
+                    .id
+                    .as_ref()
+                    .is_some_and(|id| self.streamed.contains(id));
+                if streamed {
+                    return Ok(());
+                }
+                for b in &a.message.content {
+                    if let ContentBlock::Text(t) = b {
+                        self.separate()?;
+                        self.write_text(&t.text)?;
+                    }
+                }
+                Ok(())
+            }
+            Message::Result(r) if !self.wrote_text => match &r.result {
+                Some(t) if !r.is_error => self.write_text(t),
+                _ => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// A blank line between separate text blocks.
+    fn separate(&mut self) -> io::Result<()> {
+        if self.wrote_text {
+            if !self.at_line_start {
+                self.w.write_all(b"\n")?;
+            }
+            self.w.write_all(b"\n")?;
+            self.at_line_start = true;
+        }
+        Ok(())
+    }
+
+    fn write_text(&mut self, t: &str) -> io::Result<()> {
+        if t.is_empty() {
+            return Ok(());
+        }
+        let bytes = match &mut self.sanitizer {
+            Some(s) => {
+                self.scratch.clear();
+                s.push(t, &mut self.scratch);
+                self.scratch.as_bytes()
+            }
+            None => t.as_bytes(),
+        };
+        if let Some(&last) = bytes.last() {
+            self.at_line_start = last == b'\n';
+        }
+        self.wrote_text = true;
+        self.w.write_all(bytes)
+    }
+
+    fn activity(&mut self, m: &Message) -> io::Result<()> {
+        let Some(style) = self.activity else {
+            return Ok(());
+        };
+        let (indent, blocks): (&str, Vec<ContentBlock>) = match m {
+            Message::Assistant(a) => (
+                if a.parent_tool_use_id.is_some() {
+                    "    "
+                } else {
+                    "  "
+                },
+                a.message.content.clone(),
+            ),
+            Message::User(u) => (
+                if u.parent_tool_use_id.is_some() {
+                    "    "
+                } else {
+                    "  "
+                },
+                match &u.message.content {
+                    MessageContent::Blocks(b) => b.clone(),
+                    MessageContent::Text(_) => Vec::new(),
+                },
+            ),
+            _ => return Ok(()),
+        };
+        for b in blocks {
+            let line = match b {
+                ContentBlock::ToolUse(t) => {
+                    let summary = Sanitizer::clean(&tool_summary(&t.name, &t.input));
+                    let name = Sanitizer::clean(&t.name);
+                    let line = format!(
+                        "{indent}{} {}  {}",
+                        style.dim("…"),
+                        style.cyan(&name),
+                        summary
+                    );
+                    self.tools
+                        .insert(t.id.clone(), (name, summary, Instant::now()));
+                    line
+                }
+                ContentBlock::ToolResult(r) => {
+                    let Some((name, summary, started)) = self.tools.remove(&r.tool_use_id) else {
+                        continue;
+                    };
+                    let mark = if r.is_error() {
+                        style.red("✗")
+                    } else {
+                        style.green("✓")
+                    };
+                    let secs = started.elapsed().as_secs_f64();
+                    format!(
+                        "{indent}{mark} {}  {}  {}",
+                        style.cyan(&name),
+                        summary,
+                        style.dim(&format!("{secs:.1}s"))
+                    )
+                }
+                _ => continue,
+            };
+            // Don't glue the activity line to a half-written answer line.
+            if self.to_terminal && !self.at_line_start {
+                self.w.write_all(b"\n")?;
+                self.at_line_start = true;
+            }
+            self.w.flush()?;
+            let mut e = io::stderr().lock();
+            let _ = writeln!(e, "{line}");
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if self.format == OutputFormat::Text && self.wrote_text && !self.at_line_start {
+            self.w.write_all(b"\n")?;
+        }
+        self.w.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_composition() {
+        let a = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            compose_prompt(&a(&["review", "this"]), None).unwrap(),
+            "review this"
+        );
+        assert_eq!(
+            compose_prompt(&a(&["review"]), Some("diff --git\n")).unwrap(),
+            "review\n\ndiff --git\n"
+        );
+        assert_eq!(
+            compose_prompt(&[], Some("just stdin")).unwrap(),
+            "just stdin"
+        );
+        assert_eq!(compose_prompt(&[], Some("  \n")), None);
+        assert_eq!(compose_prompt(&a(&["x"]), Some("")).unwrap(), "x");
+        assert_eq!(compose_prompt(&[], None), None);
+    }
+}

@@ -1,0 +1,39 @@
+//! Exit codes, as documented in `--help`, the man page and the README.
+
+/// How claudio ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: it worked.
+    Success,
+    /// 1: the run ended with an error result, or the CLI failed.
+    Failure,
+    /// 2: bad usage.
+    Usage,
+    /// 127: the Claude Code CLI was not found.
+    CliNotFound,
+    /// 130: interrupted with Ctrl-C.
+    Interrupted,
+    /// 128 + N: stopped by signal N (SIGTERM, SIGHUP).
+    Signal(i32),
+}
+
+impl Exit {
+    pub fn code(self) -> i32 {
+        match self {
+            Exit::Success => 0,
+            Exit::Failure => 1,
+            Exit::Usage => 2,
+            Exit::CliNotFound => 127,
+            Exit::Interrupted => 130,
+            Exit::Signal(n) => 128 + n,
+        }
+    }
+}
+
+/// The exit code for an error that ended the program.
+pub fn for_error(e: &anyhow::Error) -> Exit {
+    match e.downcast_ref::<claudio::Error>() {
+        Some(claudio::Error::CliNotFound { .. }) => Exit::CliNotFound,
+        _ => Exit::Failure,
+    }
+}

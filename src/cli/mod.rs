@@ -1,0 +1,11 @@
+//! The `claudio` program: argument parsing, `ask`, rendering, prompts.
+
+pub mod app;
+pub mod approve;
+pub mod args;
+pub mod ask;
+pub mod exit;
+pub mod sanitize;
+pub mod session;
+pub mod style;
+pub mod summary;

@@ -1,0 +1,99 @@
+//! One-line summaries of tool calls, for activity lines and prompts.
+
+use serde_json::Value;
+
+/// Longest summary, in characters.
+pub const MAX_SUMMARY: usize = 120;
+
+/// What a tool call does, in one line: the command, the path, the pattern...
+pub fn tool_summary(name: &str, input: &Value) -> String {
+    let field = |k: &str| input.get(k).and_then(Value::as_str);
+    let s = match name {
+        "Bash" => field("command").map(str::to_owned),
+        "Read" | "Write" | "Edit" | "MultiEdit" => field("file_path").map(str::to_owned),
+        "NotebookEdit" | "NotebookRead" => field("notebook_path").map(str::to_owned),
+        "Glob" => field("pattern").map(|p| match field("path") {
+            Some(dir) => format!("{p} in {dir}"),
+            None => p.to_owned(),
+        }),
+        "Grep" => field("pattern").map(|p| match field("path") {
+            Some(dir) => format!("/{p}/ in {dir}"),
+            None => format!("/{p}/"),
+        }),
+        "WebFetch" => field("url").map(str::to_owned),
+        "WebSearch" => field("query").map(str::to_owned),
+        "Task" | "Agent" => field("description").map(str::to_owned),
+        "TodoWrite" => input
+            .get("todos")
+            .and_then(Value::as_array)
+            .map(|t| format!("{} todo(s)", t.len())),
+        "LS" => field("path").map(str::to_owned),
+        _ => None,
+    };
+    let s = s.unwrap_or_else(|| {
+        if let Some(rest) = name.strip_prefix("mcp__") {
+            let (server, tool) = rest.split_once("__").unwrap_or((rest, ""));
+            format!("{server}/{tool} {}", compact(input))
+        } else {
+            compact(input)
+        }
+    });
+    one_line(&s, MAX_SUMMARY)
+}
+
+fn compact(v: &Value) -> String {
+    match v {
+        Value::Object(m) if m.is_empty() => String::new(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// The first line of `s`, cut to `max` characters with an ellipsis; a
+/// multi-line text says so with `…`.
+pub fn one_line(s: &str, max: usize) -> String {
+    let trimmed = s.trim();
+    let mut lines = trimmed.lines();
+    let first = lines.next().unwrap_or("");
+    let more = lines.next().is_some();
+    let mut out: String = first.chars().take(max).collect();
+    if first.chars().count() > max || more {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn summaries_by_tool() {
+        assert_eq!(tool_summary("Bash", &json!({"command":"ls -la"})), "ls -la");
+        assert_eq!(
+            tool_summary("Bash", &json!({"command":"echo a\necho b"})),
+            "echo a…"
+        );
+        assert_eq!(
+            tool_summary("Edit", &json!({"file_path":"/x/y.rs"})),
+            "/x/y.rs"
+        );
+        assert_eq!(
+            tool_summary("Grep", &json!({"pattern":"fn main","path":"src"})),
+            "/fn main/ in src"
+        );
+        assert_eq!(
+            tool_summary("mcp__calc__add", &json!({"a":1})),
+            "calc/add {\"a\":1}"
+        );
+        assert_eq!(tool_summary("Other", &json!({})), "");
+        let long = "x".repeat(500);
+        assert_eq!(
+            tool_summary("Bash", &json!({ "command": long }))
+                .chars()
+                .count(),
+            MAX_SUMMARY + 1
+        );
+    }
+}

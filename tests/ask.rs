@@ -1,0 +1,435 @@
+//! `claudio ask` against the scripted fake CLI.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn run(mut cmd: Command, stdin: Option<&[u8]>) -> Output {
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(data) = stdin {
+        let mut s = child.stdin.take().unwrap();
+        let data = data.to_vec();
+        std::thread::spawn(move || {
+            let _ = s.write_all(&data);
+        });
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn text_answer_streams_each_character_once() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("say hi"),
+            system_init(),
+            json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","model":"m"}},"session_id":"s"}}),
+            json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
+            delta("Hi "),
+            delta("there!"),
+            assistant_text("Hi there!"),
+            result("Hi there!"),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "say", "hi"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Hi there!\n");
+    let argv = fake.argv();
+    assert!(argv.iter().any(|a| a == "--include-partial-messages"));
+}
+
+#[test]
+fn text_blocks_without_deltas_are_printed_once_each() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            assistant_text("Let me check."),
+            assistant_tool_use("toolu_1", "Read", json!({"file_path":"/x"})),
+            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"data"}]},"session_id":"s"}}),
+            json!({"emit": {"type":"assistant","message":{"id":"msg_9","role":"assistant","content":[{"type":"text","text":"Done."}]},"session_id":"s"}}),
+            result("Done."),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Let me check.\n\nDone.\n");
+    // stderr is not a terminal: no tool activity there
+    assert!(!stderr(&o).contains("Read"), "{}", stderr(&o));
+}
+
+#[test]
+fn piped_stdin_follows_the_prompt() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![json!({"expect": {"type":"user"}}), result("ok")],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "review", "this"]);
+    let o = run(c, Some(b"diff --git a/x b/x\n+added\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let sent = fake.stdin_lines();
+    assert_eq!(
+        sent[1]["message"]["content"],
+        "review this\n\ndiff --git a/x b/x\n+added\n"
+    );
+}
+
+#[test]
+fn stdin_alone_is_the_prompt_and_large_input_is_not_cut() {
+    let big: String = "0123456789abcdef\n".repeat(1_500_000); // ~25 MB
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![json!({"expect": {"type":"user"}}), result("read it all")],
+    ]));
+    let mut c = claudio(&fake);
+    c.arg("ask");
+    let o = run(c, Some(big.as_bytes()));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "read it all\n");
+    let sent = fake.stdin_lines();
+    assert_eq!(
+        sent[1]["message"]["content"].as_str().unwrap().len(),
+        big.len()
+    );
+}
+
+#[test]
+fn no_prompt_at_all_is_a_usage_error() {
+    let fake = Fake::new(vec![]);
+    let mut c = claudio(&fake);
+    c.arg("ask");
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs a prompt"), "{}", stderr(&o));
+}
+
+#[test]
+fn json_output_is_the_result_line_verbatim() {
+    let fake = Fake::new(steps(vec![init(), turn("q", "answer")]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "-o", "json", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["type"], "result");
+    assert_eq!(v["result"], "answer");
+}
+
+#[test]
+fn stream_json_passes_every_line_byte_exact() {
+    // odd spacing and an escape sequence: must come out exactly as sent
+    let odd = "{\"type\":\"assistant\",  \"message\":{\"id\":\"m\",\"content\":[{\"type\":\"text\",\"text\":\"\\u001b]52;c;AAAA\\u0007x\"}]},\"session_id\":\"s\"}";
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            system_init(),
+            json!({"emit_raw": odd}),
+            json!({"emit": {"type":"future_type","x":1}}),
+            result("x"),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "--output-format", "stream-json", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[1], odd);
+    assert_eq!(
+        serde_json::from_str::<Value>(lines[2]).unwrap()["type"],
+        "future_type"
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(lines[3]).unwrap()["type"],
+        "result"
+    );
+}
+
+#[test]
+fn escape_sequences_pass_exactly_to_a_pipe() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            assistant_text("a\u{1b}[31mred\u{1b}[0m"),
+            result("x"),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(stdout(&o), "a\u{1b}[31mred\u{1b}[0m\n");
+}
+
+#[test]
+fn escape_sequences_are_inert_on_a_terminal() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            assistant_text("safe\u{1b}]52;c;SGVsbG8=\u{7} \u{1b}[2Jtext\u{202e}"),
+            result("x"),
+        ],
+    ]));
+    let mut pty = Pty::open();
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .stdin(Stdio::null())
+        .stdout(pty.slave.try_clone().unwrap())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let seen = pty.read_until("text");
+    assert_eq!(wait_with_deadline(&mut child, 20).code(), Some(0));
+    assert!(seen.contains("safe text"), "{seen:?}");
+    assert!(!seen.contains('\u{1b}'), "{seen:?}");
+    assert!(!seen.contains('\u{202e}'), "{seen:?}");
+}
+
+#[test]
+fn error_result_exits_1_with_the_reason() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            json!({"emit": {"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s","errors":["reached the turn limit"]}}),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("error_max_turns") && e.contains("reached the turn limit"),
+        "{e}"
+    );
+}
+
+#[test]
+fn cli_crash_exits_1_with_its_stderr() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            json!({"stderr": "TypeError: cannot read properties of undefined"}),
+            json!({"exit": 3}),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("exited with code 3"), "{e}");
+    assert!(e.contains("TypeError: cannot read properties"), "{e}");
+}
+
+#[test]
+fn missing_cli_exits_127() {
+    let fake = Fake::new(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDIO_CLI", "/nonexistent/claude")
+        .args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(127));
+    assert!(stderr(&o).contains("npm install -g @anthropic-ai/claude-code"));
+}
+
+fn permission_steps(expect_response: Value) -> Vec<Value> {
+    steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch x"},
+            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"localSettings"}]}}}),
+            json!({"expect": {"type":"control_response","response":{"request_id":"p1","response":expect_response}}}),
+            result("done"),
+        ],
+    ])
+}
+
+#[test]
+fn without_a_terminal_tools_are_denied_with_a_message() {
+    let fake = Fake::new(permission_steps(json!({
+        "behavior":"deny",
+        "message":"no terminal to ask the user; pass --allowed-tools or --permission-mode"
+    })));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"]);
+    // also without a controlling terminal at all
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        c.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    c.env_remove("CLAUDIO_TTY");
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("denied Bash"), "{}", stderr(&o));
+}
+
+fn approve_on_tty(answer: &str, expect_response: Value) {
+    let fake = Fake::new(permission_steps(expect_response));
+    let mut pty = Pty::open();
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .env("CLAUDIO_TTY", &pty.slave_path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let shown = pty.read_until("Allow?");
+    assert!(
+        shown.contains("Bash") && shown.contains("touch x"),
+        "{shown}"
+    );
+    pty.type_line(answer);
+    let st = wait_with_deadline(&mut child, 20);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(st.code(), Some(0), "fake rejected our answer: {err}");
+    assert_eq!(out, "done\n");
+}
+
+#[test]
+fn tty_prompt_allow_once() {
+    approve_on_tty(
+        "y",
+        json!({"behavior":"allow","updatedInput":{"command":"touch x"}}),
+    );
+}
+
+#[test]
+fn tty_prompt_always_for_session() {
+    approve_on_tty(
+        "a",
+        json!({"behavior":"allow","updatedInput":{"command":"touch x"},
+               "updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"session"}]}),
+    );
+}
+
+#[test]
+fn tty_prompt_deny_with_a_reason() {
+    approve_on_tty(
+        "use git clean instead",
+        json!({"behavior":"deny","message":"The user denied this tool call: use git clean instead"}),
+    );
+}
+
+#[test]
+fn closed_stdout_ends_quietly_and_leaves_no_process() {
+    let mut s = steps(vec![init(), vec![expect_user("q"), system_init()]]);
+    for i in 0..2000 {
+        s.push(delta(&format!("line {i}\n")));
+        s.push(json!({"sleep_ms": 1}));
+    }
+    s.push(result("x"));
+    let fake = Fake::new(s);
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut first = [0u8; 6];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take()); // like `| head -1`
+    let st = wait_with_deadline(&mut child, 20);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(st.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "should be quiet: {err}");
+    assert!(
+        gone_within(fake.pid(), Duration::from_secs(5)),
+        "claude left behind"
+    );
+}
+
+#[test]
+fn ctrl_c_interrupts_the_turn_and_exits_130() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            system_init(),
+            delta("working"),
+            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut first = [0u8; 7];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    assert_eq!(&first, b"working");
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let st = wait_with_deadline(&mut child, 20);
+    assert_eq!(st.code(), Some(130));
+    assert!(gone_within(fake.pid(), Duration::from_secs(5)));
+    let sent = fake.stdin_lines();
+    assert!(sent.iter().any(|l| l["request"]["subtype"] == "interrupt"));
+}

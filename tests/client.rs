@@ -1,0 +1,710 @@
+//! The library against the scripted fake CLI: turns, control routing, faults.
+
+mod common;
+
+use claudio::protocol::{ContentBlock, SystemMessage};
+use claudio::{
+    query, Client, Error, HookMatcher, HookOutput, McpServer, McpTool, Message, Options,
+    PermissionResult, StreamExt, ToolOutput,
+};
+use common::*;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+async fn collect_turn(client: &Client) -> Vec<Message> {
+    let mut out = Vec::new();
+    let mut s = std::pin::pin!(client.receive_response());
+    while let Some(m) = s.next().await {
+        out.push(m.expect("message"));
+    }
+    out
+}
+
+fn text_of_deltas(msgs: &[Message]) -> String {
+    msgs.iter()
+        .filter_map(|m| match m {
+            Message::StreamEvent(e) => e.text_delta().map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
+fn last_result(msgs: &[Message]) -> &claudio::ResultMessage {
+    match msgs.last() {
+        Some(Message::Result(r)) => r,
+        other => panic!("turn did not end with a result: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn query_streams_one_turn_and_closes() {
+    let mut fake = Fake::new(vec![]);
+    let marker = fake.record.path().join("closed-cleanly");
+    fake.steps = steps(vec![
+        init(),
+        turn("hello", "Hi there!"),
+        vec![
+            json!({"wait_stdin_eof": true}),
+            json!({"write_file": {"path": marker.display().to_string(), "content": "ok"}}),
+        ],
+    ]);
+
+    let msgs: Vec<Message> = query("hello", fake.options().include_partial_messages(true))
+        .map(|m| m.expect("message"))
+        .collect()
+        .await;
+    assert!(matches!(msgs[0], Message::System(SystemMessage::Init(_))));
+    assert_eq!(text_of_deltas(&msgs), "Hi there!");
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("Hi there!"));
+    // closed gracefully: stdin EOF reached the CLI, which then finished
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "ok");
+    assert!(gone_within(fake.pid(), Duration::from_secs(5)));
+
+    let argv = fake.argv();
+    for flag in [
+        "--output-format",
+        "stream-json",
+        "--input-format",
+        "--verbose",
+        "--include-partial-messages",
+    ] {
+        assert!(argv.iter().any(|a| a == flag), "{flag} missing in {argv:?}");
+    }
+    assert_eq!(fake.env()["CLAUDE_CODE_ENTRYPOINT"], "sdk-rust");
+    let sent = fake.stdin_lines();
+    assert_eq!(sent[0]["request"]["subtype"], "initialize");
+    assert_eq!(sent[1]["type"], "user");
+    assert_eq!(sent[1]["message"]["content"], "hello");
+}
+
+#[tokio::test]
+async fn several_turns_on_one_client() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        turn("one", "first"),
+        turn("two", "second"),
+        turn("three", "third"),
+    ]));
+    let client = Client::connect(fake.options().include_partial_messages(true))
+        .await
+        .unwrap();
+    assert_eq!(client.server_info()["models"][0]["value"], "fake");
+    for (p, a) in [("one", "first"), ("two", "second"), ("three", "third")] {
+        client.send(p).await.unwrap();
+        let msgs = collect_turn(&client).await;
+        assert_eq!(text_of_deltas(&msgs), a);
+        assert_eq!(last_result(&msgs).result.as_deref(), Some(a));
+    }
+    assert_eq!(client.session_id().as_deref(), Some("sess-1"));
+    let pid = fake.pid();
+    let exit = client.close().await.unwrap();
+    assert!(exit.success(), "{exit:?}");
+    assert!(gone_within(pid, Duration::from_secs(5)));
+}
+
+fn permission_scenario(expected_response: Value) -> Vec<Value> {
+    steps(vec![
+        init(),
+        vec![
+            expect_user("run it"),
+            system_init(),
+            assistant_tool_use("toolu_1", "Bash", json!({"command":"touch a"})),
+            json!({"emit": {"type":"control_request","request_id":"perm-1","request":{
+                "subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch a"},
+                "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch a"}],"behavior":"allow","destination":"localSettings"}],
+                "tool_use_id":"toolu_1"}}}),
+            json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"perm-1","response":expected_response}}}),
+            result("done"),
+        ],
+    ])
+}
+
+async fn run_permission(expected: Value, answer: PermissionResult) -> Fake {
+    let fake = Fake::new(permission_scenario(expected));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let a2 = asked.clone();
+    let options = fake
+        .options()
+        .can_use_tool(move |req: claudio::CanUseToolRequest, _ctx| {
+            let answer = answer.clone();
+            let asked = a2.clone();
+            async move {
+                asked.lock().unwrap().push(req.tool_name.clone());
+                Ok(answer)
+            }
+        });
+    let client = Client::connect(options).await.unwrap();
+    client.send("run it").await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("done"));
+    assert_eq!(*asked.lock().unwrap(), vec!["Bash".to_string()]);
+    let argv = fake.argv();
+    let i = argv
+        .iter()
+        .position(|a| a == "--permission-prompt-tool")
+        .unwrap();
+    assert_eq!(argv[i + 1], "stdio");
+    let exit = client.close().await.unwrap();
+    // the fake exits 3 if our answer did not match what it expected
+    assert!(exit.success(), "fake rejected the answer: {exit:?}");
+    fake
+}
+
+#[tokio::test]
+async fn can_use_tool_allow_echoes_input() {
+    run_permission(
+        json!({"behavior":"allow","updatedInput":{"command":"touch a"}}),
+        PermissionResult::allow(),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn can_use_tool_allow_with_edited_input() {
+    run_permission(
+        json!({"behavior":"allow","updatedInput":{"command":"touch b"}}),
+        PermissionResult::allow_with_input(json!({"command":"touch b"})),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn can_use_tool_deny_with_reason() {
+    run_permission(
+        json!({"behavior":"deny","message":"not today","interrupt":false}),
+        PermissionResult::deny("not today"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn can_use_tool_always_for_session() {
+    let fake = run_permission(
+        json!({"behavior":"allow","updatedInput":{"command":"touch a"},
+               "updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch a"}],"behavior":"allow","destination":"session"}]}),
+        PermissionResult::allow_always(vec![claudio::PermissionUpdate::allow_rule(
+            "Bash",
+            Some("touch a"),
+            "session",
+        )]),
+    )
+    .await;
+    drop(fake);
+}
+
+#[tokio::test]
+async fn handler_error_becomes_error_response() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"emit": {"type":"control_request","request_id":"perm-9","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+            json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"perm-9","error":"the prompt broke"}}}),
+            result("after"),
+        ],
+    ]));
+    let options = fake.options().can_use_tool(|_r, _c| async {
+        Err::<PermissionResult, claudio::HandlerError>("the prompt broke".into())
+    });
+    let client = Client::connect(options).await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("after"));
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn hook_callback_is_routed_and_registered_at_initialize() {
+    let fake = Fake::new(vec![
+        json!({"expect": {"type":"control_request","request":{"subtype":"initialize",
+            "hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}}}, "as": "init"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}}),
+        expect_user("go"),
+        json!({"emit": {"type":"control_request","request_id":"h-1","request":{"subtype":"hook_callback","callback_id":"hook_0","tool_use_id":"toolu_b1",
+            "input":{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}}}}),
+        json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"h-1","response":{
+            "continue":true,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}}}}),
+        result("ok"),
+    ]);
+    let seen = Arc::new(AtomicUsize::new(0));
+    let s2 = seen.clone();
+    let options = fake.options().hook(
+        "PreToolUse",
+        HookMatcher::new(
+            Some("Bash"),
+            move |req: claudio::HookCallbackRequest, _c| {
+                let s2 = s2.clone();
+                async move {
+                    assert_eq!(req.event(), "PreToolUse");
+                    assert_eq!(req.input["tool_input"]["command"], "rm -rf /");
+                    s2.fetch_add(1, Ordering::SeqCst);
+                    Ok(HookOutput::deny_tool("no rm"))
+                }
+            },
+        ),
+    );
+    let client = Client::connect(options).await.unwrap();
+    client.send("go").await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("ok"));
+    assert_eq!(seen.load(Ordering::SeqCst), 1);
+    assert!(client.close().await.unwrap().success());
+}
+
+fn calc_server() -> McpServer {
+    McpServer::new("calc").tool(McpTool::new(
+        "add",
+        "Add two numbers",
+        json!({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}),
+        |args: Value| async move {
+            let a = args["a"].as_f64().unwrap_or(0.0);
+            let b = args["b"].as_f64().unwrap_or(0.0);
+            Ok(ToolOutput::text(format!("{}", a + b)))
+        },
+    ))
+}
+
+#[tokio::test]
+async fn mcp_requests_before_and_after_initialize() {
+    // The CLI talks to in-process servers before it answers `initialize`.
+    let fake = Fake::new(vec![
+        json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
+        json!({"emit": {"type":"control_request","request_id":"m-1","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}}}}),
+        json!({"expect": {"type":"control_response","response":{"request_id":"m-1","response":{"mcp_response":{"id":0,"result":{"serverInfo":{"name":"calc"}}}}}}}),
+        json!({"emit": {"type":"control_request","request_id":"m-2","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","method":"notifications/initialized"}}}}),
+        json!({"expect": {"type":"control_response","response":{"request_id":"m-2","response":{"mcp_response":{}}}}}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}}),
+        expect_user("add"),
+        json!({"emit": {"type":"control_request","request_id":"m-3","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}}}}),
+        json!({"expect": {"type":"control_response","response":{"request_id":"m-3","response":{"mcp_response":{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"5"}],"isError":false}}}}}}),
+        json!({"emit": {"type":"control_request","request_id":"m-4","request":{"subtype":"mcp_message","server_name":"nope","message":{"jsonrpc":"2.0","id":6,"method":"tools/list"}}}}),
+        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"m-4"}}}),
+        result("5"),
+    ]);
+    let client = Client::connect(fake.options().mcp_server(calc_server()))
+        .await
+        .unwrap();
+    let argv = fake.argv();
+    assert!(
+        argv.iter()
+            .any(|a| a == r#"--mcp-config={"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#),
+        "{argv:?}"
+    );
+    client.send("add").await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("5"));
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn unknown_incoming_subtype_gets_an_error_and_the_session_goes_on() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"emit": {"type":"control_request","request_id":"x-1","request":{"subtype":"elicitation","q":1}}}),
+            json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"x-1","error":"Unsupported control request subtype: elicitation"}}}),
+            json!({"emit": {"type":"brand_new_type","data":[1,2,3]}}),
+            result("still here"),
+        ],
+    ]));
+    let client = Client::connect(fake.options()).await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert!(msgs
+        .iter()
+        .any(|m| matches!(m, Message::Unknown(v) if v["type"] == "brand_new_type")));
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("still here"));
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn interrupt_ends_the_turn_and_the_session_goes_on() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("long"),
+            system_init(),
+            delta("partial "),
+            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "int"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{"still_queued":[]}}}}),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}}),
+        ],
+        turn("next", "fine"),
+    ]));
+    let client = Client::connect(fake.options().include_partial_messages(true))
+        .await
+        .unwrap();
+    client.send("long").await.unwrap();
+    // read until the first delta, then interrupt while the turn runs
+    loop {
+        let m = client.next_message().await.unwrap().unwrap();
+        if matches!(m, Message::StreamEvent(_)) {
+            break;
+        }
+    }
+    client.interrupt().await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert!(last_result(&msgs).was_interrupted());
+    client.send("next").await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("fine"));
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn control_error_and_timeout_are_typed() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"expect": {"type":"control_request","request":{"subtype":"set_model"}}, "as": "sm"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"{{sm}}","error":"unknown model","error_code":"bad_model"}}}),
+            // never answers mcp_status
+            json!({"expect": {"type":"control_request","request":{"subtype":"mcp_status"}}}),
+        ],
+    ]));
+    let client = Client::connect(fake.options().control_timeout(Duration::from_millis(300)))
+        .await
+        .unwrap();
+    match client.set_model(Some("nope")).await {
+        Err(Error::Control {
+            subtype,
+            message,
+            code,
+        }) => {
+            assert_eq!(subtype, "set_model");
+            assert_eq!(message, "unknown model");
+            assert_eq!(code.as_deref(), Some("bad_model"));
+        }
+        other => panic!("{other:?}"),
+    }
+    match client.mcp_status().await {
+        Err(Error::ControlTimeout { subtype, .. }) => assert_eq!(subtype, "mcp_status"),
+        other => panic!("{other:?}"),
+    }
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn cancelled_request_gets_no_answer_and_handler_sees_it() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"emit": {"type":"control_request","request_id":"perm-c","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+            json!({"sleep_ms": 200}),
+            json!({"emit": {"type":"control_cancel_request","request_id":"perm-c"}}),
+            json!({"sleep_ms": 300}),
+            result("cancelled"),
+        ],
+    ]));
+    let cancelled = Arc::new(AtomicUsize::new(0));
+    let c2 = cancelled.clone();
+    let options = fake
+        .options()
+        .can_use_tool(move |_r, ctx: claudio::RequestContext| {
+            let c2 = c2.clone();
+            async move {
+                // a person who never answers; a guard notices the drop
+                struct OnDrop(Arc<AtomicUsize>);
+                impl Drop for OnDrop {
+                    fn drop(&mut self) {
+                        self.0.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+                let _g = OnDrop(c2);
+                ctx.cancellation.cancelled().await;
+                Ok(PermissionResult::allow())
+            }
+        });
+    let client = Client::connect(options).await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("cancelled"));
+    client.close().await.unwrap();
+    assert_eq!(cancelled.load(Ordering::SeqCst), 1);
+    let answers: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "control_response")
+        .collect();
+    assert!(
+        answers.is_empty(),
+        "a withdrawn request was answered: {answers:?}"
+    );
+}
+
+#[tokio::test]
+async fn crash_mid_turn_is_an_error_with_the_stderr_tail() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("boom"),
+            system_init(),
+            delta("half"),
+            json!({"stderr": "Error: something exploded in the CLI"}),
+            json!({"crash": true}),
+        ],
+    ]));
+    let client = Client::connect(fake.options().include_partial_messages(true))
+        .await
+        .unwrap();
+    client.send("boom").await.unwrap();
+    let mut last = None;
+    let mut s = std::pin::pin!(client.receive_response());
+    let done = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(m) = s.next().await {
+            last = Some(m);
+        }
+    })
+    .await;
+    assert!(done.is_ok(), "the turn hung after the crash");
+    match last {
+        Some(Err(e @ Error::ProcessExited { .. })) => {
+            let text = e.to_string();
+            assert!(text.contains("something exploded"), "{text}");
+            assert!(text.contains("signal 6"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // and later calls fail fast with the same reason
+    assert!(matches!(
+        client.send("again").await,
+        Err(Error::ProcessExited { .. })
+    ));
+    assert!(matches!(
+        client.interrupt().await,
+        Err(Error::ProcessExited { .. })
+    ));
+}
+
+#[tokio::test]
+async fn exit_before_initialize_is_a_clear_error() {
+    let fake = Fake::new(vec![
+        json!({"stderr": "fatal: not logged in"}),
+        json!({"exit": 1}),
+    ]);
+    let err = Client::connect(fake.options()).await.err().unwrap();
+    match &err {
+        Error::ProcessExited { code, .. } => assert_eq!(*code, Some(1)),
+        other => panic!("{other:?}"),
+    }
+    assert!(err.to_string().contains("not logged in"), "{err}");
+}
+
+#[tokio::test]
+async fn no_initialize_answer_times_out_and_kills() {
+    let fake = Fake::new(vec![json!({"hang": true})]);
+    let err = Client::connect(fake.options().init_timeout(Duration::from_millis(500)))
+        .await
+        .err()
+        .unwrap();
+    assert!(matches!(err, Error::InitTimeout(_)), "{err:?}");
+    assert!(gone_within(fake.pid(), Duration::from_secs(5)));
+}
+
+#[tokio::test]
+async fn garbage_and_half_lines_are_skipped() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"emit_raw": "this is not json"}),
+            json!({"emit_raw": "{\"type\":\"assistant\",\"message\":"}),
+            json!({"emit_raw": "[1,2,3]"}),
+            json!({"emit_raw": ""}),
+            json!({"emit_raw": "\u{1b}[31mdebug output\u{1b}[0m"}),
+            result("survived"),
+        ],
+    ]));
+    let client = Client::connect(fake.options()).await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(msgs.len(), 1);
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("survived"));
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn a_20_mb_line_passes_whole() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![json!({"huge_line": 20_000_000}), result("big")],
+    ]));
+    let client = Client::connect(fake.options()).await.unwrap();
+    let msgs = collect_turn(&client).await;
+    let Message::User(u) = &msgs[0] else {
+        panic!("{:?}", msgs[0].kind())
+    };
+    let claudio::protocol::MessageContent::Blocks(b) = &u.message.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult(r) = &b[0] else {
+        panic!()
+    };
+    let len = r.text().len();
+    assert!(len > 19_999_000 && len < 20_000_000, "{len}");
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("big"));
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_line_over_the_limit_is_an_error_and_reading_goes_on() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![json!({"huge_line": 2_000_000}), result("after the big one")],
+    ]));
+    let client = Client::connect(fake.options().max_line_bytes(1_000_000))
+        .await
+        .unwrap();
+    let first = client.next_message().await.unwrap();
+    assert!(
+        matches!(first, Err(Error::LineTooLong { limit: 1_000_000 })),
+        "{first:?}"
+    );
+    let msgs = collect_turn(&client).await;
+    assert_eq!(
+        last_result(&msgs).result.as_deref(),
+        Some("after the big one")
+    );
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_stderr_flood_while_waiting_does_not_block() {
+    // 10 MB of stderr before the CLI answers initialize: if stderr were not
+    // drained, the CLI would block on its stderr pipe and never answer.
+    let fake = Fake::new(vec![
+        json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
+        json!({"stderr_flood": 10_000_000}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}}),
+        result("flooded"),
+    ]);
+    let client = Client::connect(fake.options()).await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("flooded"));
+    let tail = client.stderr_tail();
+    assert!(
+        tail.ends_with("END-OF-FLOOD\n"),
+        "{}",
+        &tail[tail.len().saturating_sub(100)..]
+    );
+    assert!(tail.len() <= claudio::transport::TAIL_BYTES + 64);
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dropping_a_client_leaves_no_process() {
+    let fake = Fake::new(steps(vec![init(), vec![json!({"spawn_sleeper": 60})]]));
+    let client = Client::connect(fake.options()).await.unwrap();
+    let pid = fake.pid();
+    let child = fake.child_pid();
+    assert!(alive(pid) && alive(child));
+    drop(client);
+    assert!(gone_within(pid, Duration::from_secs(10)), "CLI left behind");
+    assert!(
+        gone_within(child, Duration::from_secs(10)),
+        "CLI's child left behind"
+    );
+}
+
+#[test]
+fn dropping_the_runtime_kills_the_process_group() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"ignore_sigterm": true}),
+            json!({"spawn_sleeper": 60}),
+            json!({"hang": true}),
+        ],
+    ]));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let client = rt.block_on(Client::connect(fake.options())).unwrap();
+    let (pid, child) = (fake.pid(), fake.child_pid());
+    // The client lives in a task that never finishes; the runtime goes away
+    // under it (as when a program returns from main mid-session).
+    rt.spawn(async move {
+        let _client = client;
+        std::future::pending::<()>().await;
+    });
+    drop(rt);
+    assert!(gone_within(pid, Duration::from_secs(10)), "CLI left behind");
+    assert!(
+        gone_within(child, Duration::from_secs(10)),
+        "CLI's child left behind"
+    );
+}
+
+#[tokio::test]
+async fn close_escalates_to_sigterm_then_sigkill() {
+    // ignores stdin EOF and SIGTERM: only SIGKILL stops it
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![json!({"ignore_sigterm": true}), json!({"hang": true})],
+    ]));
+    let client = Client::connect(fake.options().close_grace(Duration::from_millis(300)))
+        .await
+        .unwrap();
+    let pid = fake.pid();
+    let exit = tokio::time::timeout(Duration::from_secs(10), client.close())
+        .await
+        .expect("close hung")
+        .unwrap();
+    assert_eq!(exit.signal, Some(libc::SIGKILL));
+    assert!(!alive(pid));
+
+    // stops at SIGTERM when the CLI honours it
+    let fake = Fake::new(steps(vec![init(), vec![json!({"hang": true})]]));
+    let client = Client::connect(fake.options().close_grace(Duration::from_millis(300)))
+        .await
+        .unwrap();
+    let exit = client.close().await.unwrap();
+    assert_eq!(exit.signal, Some(libc::SIGTERM));
+}
+
+#[tokio::test]
+async fn closing_mid_turn_interrupts_first() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("work"),
+            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "int"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{}}}}),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}}),
+        ],
+    ]));
+    let client = Client::connect(fake.options()).await.unwrap();
+    client.send("work").await.unwrap();
+    assert!(client.turn_open());
+    let exit = client.close().await.unwrap();
+    assert!(exit.success(), "{exit:?}");
+}
+
+#[tokio::test]
+async fn missing_cli_lists_where_it_looked() {
+    let err = Client::connect(Options::default().cli_path("/nonexistent/claude"))
+        .await
+        .err()
+        .unwrap();
+    assert!(matches!(err, Error::CliNotFound { .. }));
+    assert!(err.to_string().contains("/nonexistent/claude"));
+}
+
+#[tokio::test]
+async fn messages_are_kept_while_a_control_answer_is_awaited() {
+    // A consumer that is not reading must not block a control answer that
+    // arrives behind many messages (no deadlock between the two).
+    let mut s = init();
+    s.push(json!({"expect": {"type":"control_request","request":{"subtype":"get_context_usage"}}, "as": "cu"}));
+    for _ in 0..300 {
+        s.push(json!({"huge_line": 100_000}));
+    }
+    s.push(json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{cu}}","response":{"totalTokens":7}}}}));
+    let fake = Fake::new(s);
+    let client = Client::connect(fake.options()).await.unwrap();
+    let usage = tokio::time::timeout(Duration::from_secs(20), client.context_usage())
+        .await
+        .expect("deadlock: control answer never arrived")
+        .unwrap();
+    assert_eq!(usage["totalTokens"], 7);
+    let mut n = 0;
+    while n < 300 {
+        client.next_message().await.unwrap().unwrap();
+        n += 1;
+    }
+    client.close().await.unwrap();
+}

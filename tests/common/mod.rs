@@ -1,0 +1,279 @@
+//! Shared test support: the fake CLI, scenarios, recordings, process checks.
+#![allow(dead_code)]
+
+use claudio::Options;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The `fake-claude` program (built by cargo as an example of this package).
+pub fn fake_cli() -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    let mut dir = exe.parent().expect("exe dir").to_path_buf();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let p = dir.join("examples").join("fake-claude");
+    assert!(
+        p.exists(),
+        "{} is missing: build it with `cargo build --examples` (cargo test does)",
+        p.display()
+    );
+    p
+}
+
+/// A scenario run by the fake CLI, plus the folder it records into.
+pub struct Fake {
+    pub record: tempfile::TempDir,
+    pub steps: Vec<Value>,
+}
+
+impl Fake {
+    pub fn new(steps: Vec<Value>) -> Fake {
+        Fake {
+            record: tempfile::tempdir().unwrap(),
+            steps,
+        }
+    }
+
+    /// The scenario, written to a file (big scenarios don't fit in the environment).
+    pub fn scenario_file(&self) -> String {
+        let p = self.record.path().join("scenario.json");
+        std::fs::write(&p, Value::Array(self.steps.clone()).to_string()).unwrap();
+        p.display().to_string()
+    }
+
+    /// Options that run this scenario.
+    pub fn options(&self) -> Options {
+        Options::default()
+            .cli_path(fake_cli())
+            .env("FAKE_CLAUDE_SCENARIO", self.scenario_file())
+            .env(
+                "FAKE_CLAUDE_RECORD",
+                self.record.path().display().to_string(),
+            )
+            .close_grace(Duration::from_secs(2))
+            .init_timeout(Duration::from_secs(10))
+            .control_timeout(Duration::from_secs(10))
+    }
+
+    /// Every line the fake read from its stdin.
+    pub fn stdin_lines(&self) -> Vec<Value> {
+        let p = self.record.path().join("stdin.jsonl");
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or(Value::String(l.into())))
+            .collect()
+    }
+
+    pub fn argv(&self) -> Vec<String> {
+        let p = self.record.path().join("argv.json");
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    }
+
+    pub fn env(&self) -> Value {
+        let p = self.record.path().join("env.json");
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    }
+
+    pub fn pid(&self) -> i32 {
+        wait_for_file(&self.record.path().join("pid"))
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
+    pub fn child_pid(&self) -> i32 {
+        wait_for_file(&self.record.path().join("child.pid"))
+            .trim()
+            .parse()
+            .unwrap()
+    }
+}
+
+fn wait_for_file(p: &Path) -> String {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(s) = std::fs::read_to_string(p) {
+            if !s.trim().is_empty() {
+                return s;
+            }
+        }
+        assert!(Instant::now() < until, "{} never appeared", p.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether a process is alive (a zombie counts as dead).
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => {
+            // state is the field after the parenthesised command name
+            let state = s.rsplit(')').next().unwrap_or("").trim_start();
+            !state.starts_with('Z') && !state.starts_with('X')
+        }
+        Err(_) => false,
+    }
+}
+
+/// Wait until `pid` is gone; false if it still lives after `within`.
+pub fn gone_within(pid: i32, within: Duration) -> bool {
+    let until = Instant::now() + within;
+    while Instant::now() < until {
+        if !alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    !alive(pid)
+}
+
+// ---- scenario building blocks -------------------------------------------
+
+/// Read `initialize` and answer it.
+pub fn init() -> Vec<Value> {
+    vec![
+        json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{"commands":[],"models":[{"value":"fake"}]}}}}),
+    ]
+}
+
+pub fn expect_user(text: &str) -> Value {
+    json!({"expect": {"type":"user","message":{"role":"user","content":text}}})
+}
+
+pub fn system_init() -> Value {
+    json!({"emit": {"type":"system","subtype":"init","session_id":"sess-1","model":"fake-model","cwd":"/tmp","tools":["Bash"],"permissionMode":"default","mcp_servers":[]}})
+}
+
+pub fn delta(text: &str) -> Value {
+    json!({"emit": {"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}},"parent_tool_use_id":null,"session_id":"sess-1"}})
+}
+
+pub fn assistant_text(text: &str) -> Value {
+    json!({"emit": {"type":"assistant","message":{"id":"msg_1","model":"fake-model","role":"assistant","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":"sess-1"}})
+}
+
+pub fn assistant_tool_use(id: &str, name: &str, input: Value) -> Value {
+    json!({"emit": {"type":"assistant","message":{"id":"msg_2","model":"fake-model","role":"assistant","content":[{"type":"tool_use","id":id,"name":name,"input":input}]},"parent_tool_use_id":null,"session_id":"sess-1"}})
+}
+
+pub fn result(text: &str) -> Value {
+    json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":text,"session_id":"sess-1","num_turns":1,"duration_ms":5,"total_cost_usd":0.001,"terminal_reason":"completed"}})
+}
+
+/// A whole turn: read the prompt, stream `answer` in two deltas, end it.
+pub fn turn(prompt: &str, answer: &str) -> Vec<Value> {
+    let (a, b) = answer.split_at(answer.len() / 2);
+    vec![
+        expect_user(prompt),
+        system_init(),
+        delta(a),
+        delta(b),
+        assistant_text(answer),
+        result(answer),
+    ]
+}
+
+pub fn steps(parts: Vec<Vec<Value>>) -> Vec<Value> {
+    parts.into_iter().flatten().collect()
+}
+
+// ---- running the claudio binary -------------------------------------------
+
+/// The `claudio` binary with the fake CLI and its scenario in the environment.
+pub fn claudio(fake: &Fake) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.env("CLAUDIO_CLI", fake_cli())
+        .env("FAKE_CLAUDE_SCENARIO", fake.scenario_file())
+        .env("FAKE_CLAUDE_RECORD", fake.record.path())
+        .env_remove("NO_COLOR")
+        .env("CLAUDIO_TTY", "/nonexistent/tty");
+    c
+}
+
+/// A pseudo-terminal pair: the master side for the test, the slave's path.
+pub struct Pty {
+    pub master: std::fs::File,
+    pub slave_path: PathBuf,
+    pub slave: std::fs::File,
+}
+
+impl Pty {
+    pub fn open() -> Pty {
+        use std::os::fd::FromRawFd;
+        let (mut m, mut s) = (0, 0);
+        let mut name = [0 as libc::c_char; 128];
+        // SAFETY: out-pointers are valid; the fds become owned Files.
+        let rc = unsafe {
+            libc::openpty(
+                &mut m,
+                &mut s,
+                name.as_mut_ptr(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0, "openpty failed");
+        let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        Pty {
+            master: unsafe { std::fs::File::from_raw_fd(m) },
+            slave_path: PathBuf::from(path),
+            slave: unsafe { std::fs::File::from_raw_fd(s) },
+        }
+    }
+
+    /// Read from the master until `needle` shows up (or panic after 10 s).
+    pub fn read_until(&mut self, needle: &str) -> String {
+        use std::io::Read;
+        use std::os::fd::AsRawFd;
+        let mut seen = Vec::new();
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
+            if String::from_utf8_lossy(&seen).contains(needle) {
+                return String::from_utf8_lossy(&seen).into_owned();
+            }
+            assert!(
+                Instant::now() < until,
+                "never saw {needle:?}; got {:?}",
+                String::from_utf8_lossy(&seen)
+            );
+            let mut pfd = libc::pollfd {
+                fd: self.master.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            if unsafe { libc::poll(&mut pfd, 1, 100) } > 0 {
+                let mut buf = [0u8; 4096];
+                match self.master.read(&mut buf) {
+                    Ok(n) if n > 0 => seen.extend_from_slice(&buf[..n]),
+                    _ => std::thread::sleep(Duration::from_millis(10)),
+                }
+            }
+        }
+    }
+
+    pub fn type_line(&mut self, text: &str) {
+        use std::io::Write;
+        self.master.write_all(text.as_bytes()).unwrap();
+        self.master.write_all(b"\n").unwrap();
+    }
+}
+
+/// Wait for a child with a deadline; kill it and panic if it hangs.
+pub fn wait_with_deadline(child: &mut std::process::Child, secs: u64) -> std::process::ExitStatus {
+    let until = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return st;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("claudio did not exit within {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
