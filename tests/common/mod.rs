@@ -1,6 +1,8 @@
 //! Shared test support: the fake CLI, scenarios, recordings, process checks.
 #![allow(dead_code)]
 
+pub mod real;
+
 use claudio::Options;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

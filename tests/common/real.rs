@@ -1,0 +1,91 @@
+//! Running the real Claude Code CLI against the scripted Messages API.
+#![allow(dead_code)]
+
+#[path = "../support/mock_api.rs"]
+pub mod mock_api;
+
+use claudio::Options;
+pub use mock_api::{MockApi, RecordedRequest, Reply};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The pinned CLI (`CLAUDIO_TEST_REAL_CLI`, set by `scripts/test`). Missing:
+/// a loud skip locally, a failure in CI.
+pub fn real_cli(test: &str) -> Option<PathBuf> {
+    match std::env::var_os("CLAUDIO_TEST_REAL_CLI") {
+        Some(p) if Path::new(&p).exists() => Some(PathBuf::from(p)),
+        _ if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("CLAUDIO_TEST_REAL_CLI is not set: CI must run the real-CLI tests (use scripts/test)")
+        }
+        _ => {
+            eprintln!("SKIPPED {test}: no real Claude Code CLI (run scripts/test to install it)");
+            None
+        }
+    }
+}
+
+/// A throwaway world for one real CLI: a HOME, a working directory, and the
+/// scripted API.
+pub struct World {
+    pub cli: PathBuf,
+    pub home: tempfile::TempDir,
+    pub work: tempfile::TempDir,
+    pub api: MockApi,
+}
+
+pub const API_KEY: &str = "sk-ant-test-0000-SECRET-never-print";
+
+impl World {
+    pub fn new(cli: PathBuf) -> World {
+        World {
+            cli,
+            home: tempfile::tempdir().unwrap(),
+            work: tempfile::tempdir().unwrap(),
+            api: MockApi::start(),
+        }
+    }
+
+    /// The environment the CLI needs (protocol.md §1).
+    pub fn env(&self) -> Vec<(String, String)> {
+        let home = self.home.path().display().to_string();
+        vec![
+            ("ANTHROPIC_BASE_URL".into(), self.api.base_url()),
+            ("ANTHROPIC_API_KEY".into(), API_KEY.into()),
+            (
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+                "1".into(),
+            ),
+            ("DISABLE_AUTOUPDATER".into(), "1".into()),
+            ("HOME".into(), home.clone()),
+            ("CLAUDE_CONFIG_DIR".into(), format!("{home}/.claude")),
+        ]
+    }
+
+    pub fn options(&self) -> Options {
+        let mut o = Options::default()
+            .cli_path(&self.cli)
+            .cwd(self.work.path())
+            .init_timeout(Duration::from_secs(60))
+            .control_timeout(Duration::from_secs(60));
+        for (k, v) in self.env() {
+            o = o.env(k, v);
+        }
+        o
+    }
+
+    /// The `claudio` binary set up for this world.
+    pub fn claudio(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.env("CLAUDIO_CLI", &self.cli)
+            .current_dir(self.work.path())
+            .env("CLAUDIO_TTY", "/nonexistent/tty");
+        for (k, v) in self.env() {
+            c.env(k, v);
+        }
+        c
+    }
+
+    pub fn main_requests(&self) -> Vec<RecordedRequest> {
+        self.api.main_requests()
+    }
+}

@@ -1,0 +1,179 @@
+//! End-to-end: claudio with the real Claude Code CLI (pinned 2.1.328) and a
+//! scripted Messages API on loopback.
+
+mod common;
+
+use claudio::{query, Client, Message, PermissionResult, StreamExt};
+use common::real::*;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+
+macro_rules! world {
+    ($name:expr) => {
+        match real_cli($name) {
+            Some(cli) => World::new(cli),
+            None => return,
+        }
+    };
+}
+
+async fn turn(client: &Client) -> Vec<Message> {
+    let mut out = Vec::new();
+    let mut s = std::pin::pin!(client.receive_response());
+    while let Some(m) = s.next().await {
+        out.push(m.expect("message"));
+    }
+    out
+}
+
+fn deltas(msgs: &[Message]) -> String {
+    msgs.iter()
+        .filter_map(|m| match m {
+            Message::StreamEvent(e) => e.text_delta().map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
+fn result(msgs: &[Message]) -> &claudio::ResultMessage {
+    match msgs.last() {
+        Some(Message::Result(r)) => r,
+        other => panic!("no result at the end: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn streamed_answer_through_query() {
+    let w = world!("streamed_answer_through_query");
+    w.api
+        .push(Reply::text_chunks(&["Hel", "lo from ", "the mock"]));
+    let msgs: Vec<Message> = query("say hello", w.options().include_partial_messages(true))
+        .map(|m| m.expect("message"))
+        .collect()
+        .await;
+    let init = msgs.iter().find_map(|m| match m {
+        Message::System(claudio::SystemMessage::Init(i)) => Some(i),
+        _ => None,
+    });
+    let init = init.expect("system/init");
+    assert!(init.session_id.is_some());
+    assert!(init.tools.iter().any(|t| t == "Bash"), "{:?}", init.tools);
+    assert_eq!(deltas(&msgs), "Hello from the mock");
+    let r = result(&msgs);
+    assert_eq!(r.subtype, "success");
+    assert!(!r.is_error);
+    assert_eq!(r.result.as_deref(), Some("Hello from the mock"));
+    let reqs = w.main_requests();
+    assert_eq!(reqs.len(), 1);
+    assert!(reqs[0].last_user_text().contains("say hello"));
+}
+
+async fn bash_with_answer(answer: PermissionResult) -> (World, Vec<Message>, Vec<String>) {
+    let w = match real_cli("bash_permission") {
+        Some(cli) => World::new(cli),
+        None => panic!("checked by the caller"),
+    };
+    w.api.push(Reply::bash("touch made_by_tool"));
+    w.api.push(Reply::text("Finished."));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let a2 = asked.clone();
+    let options = w
+        .options()
+        .can_use_tool(move |req: claudio::CanUseToolRequest, _ctx| {
+            let a2 = a2.clone();
+            let answer = answer.clone();
+            async move {
+                a2.lock().unwrap().push(format!(
+                    "{} {}",
+                    req.tool_name,
+                    req.input["command"].as_str().unwrap_or("")
+                ));
+                Ok(answer)
+            }
+        });
+    let client = Client::connect(options).await.expect("connect");
+    assert!(client.server_info().is_object());
+    client.send("make a file").await.unwrap();
+    let msgs = turn(&client).await;
+    client.close().await.unwrap();
+    let asked = asked.lock().unwrap().clone();
+    (w, msgs, asked)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bash_allowed_runs_for_real() {
+    if real_cli("bash_allowed_runs_for_real").is_none() {
+        return;
+    }
+    let (w, msgs, asked) = bash_with_answer(PermissionResult::allow()).await;
+    assert_eq!(asked, ["Bash touch made_by_tool"]);
+    assert!(
+        w.work.path().join("made_by_tool").exists(),
+        "the tool did not run"
+    );
+    assert_eq!(result(&msgs).result.as_deref(), Some("Finished."));
+    let reqs = w.main_requests();
+    assert_eq!(reqs.len(), 2);
+    let tr = &reqs[1].tool_results()[0];
+    assert!(!tr.is_error, "{tr:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bash_denied_does_not_run_and_the_model_hears_why() {
+    if real_cli("bash_denied_does_not_run_and_the_model_hears_why").is_none() {
+        return;
+    }
+    let (w, msgs, asked) =
+        bash_with_answer(PermissionResult::deny("not in this test, sorry")).await;
+    assert_eq!(asked.len(), 1);
+    assert!(
+        !w.work.path().join("made_by_tool").exists(),
+        "a denied tool ran"
+    );
+    let reqs = w.main_requests();
+    assert_eq!(reqs.len(), 2);
+    let tr = &reqs[1].tool_results()[0];
+    assert!(tr.is_error);
+    assert!(tr.content.contains("not in this test, sorry"), "{tr:?}");
+    let r = result(&msgs);
+    assert_eq!(r.permission_denials.len(), 1);
+}
+
+#[test]
+fn ask_prints_the_streamed_answer() {
+    let w = world!("ask_prints_the_streamed_answer");
+    w.api.push(Reply::text_chunks(&["The answer ", "is 42."]));
+    let out = w
+        .claudio()
+        .args(["ask", "what is the answer?"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "The answer is 42.\n");
+    assert!(!err.contains(API_KEY));
+}
+
+#[test]
+fn ask_without_a_terminal_denies_the_tool() {
+    let w = world!("ask_without_a_terminal_denies_the_tool");
+    w.api.push(Reply::bash("touch should_not_exist"));
+    w.api.push(Reply::text("Understood."));
+    let out = w
+        .claudio()
+        .args(["ask", "make a file"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("denied Bash"), "{err}");
+    assert!(!w.work.path().join("should_not_exist").exists());
+    let reqs = w.main_requests();
+    let tr = &reqs[1].tool_results()[0];
+    assert!(
+        tr.is_error && tr.content.contains("no terminal to ask the user"),
+        "{tr:?}"
+    );
+}
