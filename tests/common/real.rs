@@ -5,6 +5,7 @@
 pub mod mock_api;
 
 use claudio::Options;
+#[allow(unused_imports)]
 pub use mock_api::{MockApi, RecordedRequest, Reply};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
