@@ -30,20 +30,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         // Refuse `rm` before the permission check is even reached.
         .hook(
             "PreToolUse",
-            HookMatcher::new(
-                Some("Bash"),
-                |req: claudio::HookCallbackRequest, _ctx| async move {
-                    let cmd = req.input["tool_input"]["command"].as_str().unwrap_or("");
-                    Ok(if cmd.contains("rm ") {
-                        HookOutput::deny_tool("deleting files is not allowed")
-                    } else {
-                        HookOutput::proceed()
-                    })
-                },
-            ),
+            HookMatcher::new(Some("Bash"), |req, _ctx| async move {
+                let cmd = req.input["tool_input"]["command"].as_str().unwrap_or("");
+                Ok(if cmd.contains("rm ") {
+                    HookOutput::deny_tool("deleting files is not allowed")
+                } else {
+                    HookOutput::proceed()
+                })
+            }),
         )
         // Everything else: our calculator yes, the rest no.
-        .can_use_tool(|req: claudio::CanUseToolRequest, _ctx| async move {
+        .can_use_tool(|req, _ctx| async move {
             Ok(if req.tool_name.starts_with("mcp__calc__") {
                 PermissionResult::allow()
             } else {

@@ -20,12 +20,14 @@
 //!     });
 //! let client = Client::connect(options).await?;
 //! client.send("Summarize README.md").await?;
-//! let mut turn = std::pin::pin!(client.receive_response());
-//! while let Some(msg) = turn.next().await {
-//!     match msg? {
-//!         Message::StreamEvent(e) => print!("{}", e.text_delta().unwrap_or("")),
-//!         Message::Result(r) => println!("\n(cost ${:.4})", r.total_cost_usd.unwrap_or(0.0)),
-//!         _ => {}
+//! {
+//!     let mut turn = std::pin::pin!(client.receive_response());
+//!     while let Some(msg) = turn.next().await {
+//!         match msg? {
+//!             Message::StreamEvent(e) => print!("{}", e.text_delta().unwrap_or("")),
+//!             Message::Result(r) => println!("\n(cost ${:.4})", r.total_cost_usd.unwrap_or(0.0)),
+//!             _ => {}
+//!         }
 //!     }
 //! }
 //! client.close().await?;

@@ -1,9 +1,12 @@
 //! How to start and talk to the CLI.
 
-use crate::client::handlers::{HookMatcher, PermissionHandler};
+use crate::client::handlers::{HookMatcher, PermissionHandler, RequestContext};
 use crate::client::mcp::McpServer;
+use crate::error::HandlerError;
+use crate::protocol::{CanUseToolRequest, PermissionResult};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -306,12 +309,16 @@ impl Options {
 
     /// Ask `handler` before tools run (the CLI is started with
     /// `--permission-prompt-tool stdio`).
-    pub fn can_use_tool(mut self, handler: impl PermissionHandler) -> Self {
+    pub fn can_use_tool<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(CanUseToolRequest, RequestContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<PermissionResult, HandlerError>> + Send + 'static,
+    {
         self.can_use_tool = Some(Arc::new(handler));
         self
     }
 
-    /// Same as [`Options::can_use_tool`], with a shared handler.
+    /// Same as [`Options::can_use_tool`], with any [`PermissionHandler`].
     pub fn can_use_tool_arc(mut self, handler: Arc<dyn PermissionHandler>) -> Self {
         self.can_use_tool = Some(handler);
         self
@@ -399,7 +406,6 @@ impl Options {
 mod tests {
     use super::*;
     use crate::client::mcp::McpServer;
-    use crate::protocol::PermissionResult;
 
     #[test]
     fn args_follow_options() {

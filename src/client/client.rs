@@ -26,10 +26,12 @@ pub struct RawMessage {
 /// use claudio::{Client, Message, Options, StreamExt};
 /// let client = Client::connect(Options::default()).await?;
 /// client.send("What is 2 + 2?").await?;
-/// let mut turn = std::pin::pin!(client.receive_response());
-/// while let Some(msg) = turn.next().await {
-///     if let Message::Result(r) = msg? {
-///         println!("{}", r.result.unwrap_or_default());
+/// {
+///     let mut turn = std::pin::pin!(client.receive_response());
+///     while let Some(msg) = turn.next().await {
+///         if let Message::Result(r) = msg? {
+///             println!("{}", r.result.unwrap_or_default());
+///         }
 ///     }
 /// }
 /// client.close().await?;

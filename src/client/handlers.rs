@@ -128,7 +128,11 @@ pub struct HookMatcher {
 
 impl HookMatcher {
     /// A matcher (`None` for every tool) with one callback.
-    pub fn new(matcher: Option<&str>, hook: impl HookHandler) -> Self {
+    pub fn new<F, Fut>(matcher: Option<&str>, hook: F) -> Self
+    where
+        F: Fn(HookCallbackRequest, RequestContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<HookOutput, HandlerError>> + Send + 'static,
+    {
         HookMatcher {
             matcher: matcher.map(str::to_owned),
             hooks: vec![Arc::new(hook)],
@@ -136,9 +140,9 @@ impl HookMatcher {
         }
     }
 
-    /// Add another callback.
-    pub fn and(mut self, hook: impl HookHandler) -> Self {
-        self.hooks.push(Arc::new(hook));
+    /// Add another callback (any [`HookHandler`]).
+    pub fn and(mut self, hook: Arc<dyn HookHandler>) -> Self {
+        self.hooks.push(hook);
         self
     }
 

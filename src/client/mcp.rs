@@ -67,12 +67,16 @@ pub struct McpTool {
 
 impl McpTool {
     /// A tool with a name, a description, an input schema and a handler.
-    pub fn new(
+    pub fn new<F, Fut>(
         name: impl Into<String>,
         description: impl Into<String>,
         input_schema: Value,
-        handler: impl ToolHandler,
-    ) -> Self {
+        handler: F,
+    ) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolOutput, HandlerError>> + Send + 'static,
+    {
         McpTool {
             name: name.into(),
             description: description.into(),
