@@ -433,3 +433,130 @@ fn ctrl_c_interrupts_the_turn_and_exits_130() {
     let sent = fake.stdin_lines();
     assert!(sent.iter().any(|l| l["request"]["subtype"] == "interrupt"));
 }
+
+#[test]
+fn second_ctrl_c_kills_at_once() {
+    // The CLI never answers the interrupt: only the second Ctrl-C ends it.
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            delta("busy"),
+            json!({"ignore_sigterm": true}),
+            json!({"hang": true}),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut first = [0u8; 4];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    let pid = child.id() as i32;
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "one Ctrl-C must wait for the CLI"
+    );
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let st = wait_with_deadline(&mut child, 5);
+    assert_eq!(st.code(), Some(130));
+    assert!(
+        gone_within(fake.pid(), Duration::from_secs(5)),
+        "claude left behind"
+    );
+}
+
+#[test]
+fn sigterm_closes_the_cli_gracefully() {
+    let mut fake = Fake::new(vec![]);
+    let marker = fake.record.path().join("saw-eof");
+    fake.steps = steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            delta("working"),
+            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+            json!({"wait_stdin_eof": true}),
+            json!({"write_file": {"path": marker.display().to_string(), "content": "transcript complete"}}),
+        ],
+    ]);
+    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
+        let _ = std::fs::remove_file(&marker);
+        let mut c = claudio(&fake);
+        c.args(["ask", "q"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        let mut first = [0u8; 7];
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut first)
+            .unwrap();
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let st = wait_with_deadline(&mut child, 20);
+        assert_eq!(st.code(), Some(code));
+        assert_eq!(
+            std::fs::read_to_string(&marker).unwrap(),
+            "transcript complete"
+        );
+    }
+}
+
+fn activity_on_terminal_stderr(extra_env: &[(&str, &str)], args: &[&str]) -> String {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
+            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
+            assistant_text("listed"),
+            result("listed"),
+        ],
+    ]));
+    let mut pty = Pty::open();
+    let mut c = claudio(&fake);
+    c.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(pty.slave.try_clone().unwrap());
+    for (k, v) in extra_env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    let seen = pty.read_until("ls -la  ");
+    assert_eq!(wait_with_deadline(&mut child, 20).code(), Some(0));
+    seen
+}
+
+#[test]
+fn tool_activity_goes_to_a_terminal_stderr() {
+    let seen = activity_on_terminal_stderr(&[], &["ask", "q"]);
+    assert!(seen.contains("Bash"), "{seen:?}");
+    assert!(seen.contains('✓'), "{seen:?}");
+    assert!(
+        seen.contains("\u{1b}["),
+        "colors expected on a terminal: {seen:?}"
+    );
+}
+
+#[test]
+fn no_color_and_color_never_are_honoured() {
+    let seen = activity_on_terminal_stderr(&[("NO_COLOR", "1")], &["ask", "q"]);
+    assert!(seen.contains('✓') && !seen.contains('\u{1b}'), "{seen:?}");
+    let seen = activity_on_terminal_stderr(&[], &["ask", "--color", "never", "q"]);
+    assert!(seen.contains('✓') && !seen.contains('\u{1b}'), "{seen:?}");
+}

@@ -177,3 +177,38 @@ fn ask_without_a_terminal_denies_the_tool() {
         "{tr:?}"
     );
 }
+
+#[test]
+fn ask_sends_the_prompt_and_the_piped_text() {
+    let w = world!("ask_sends_the_prompt_and_the_piped_text");
+    w.api.push(Reply::text("Looks fine."));
+    let mut child = w
+        .claudio()
+        .args(["ask", "review", "this"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"--- a/x\n+++ b/x\n+new line\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Looks fine.\n");
+    let reqs = w.main_requests();
+    assert!(
+        reqs[0]
+            .last_user_text()
+            .contains("review this\n\n--- a/x\n+++ b/x\n+new line"),
+        "{}",
+        reqs[0].last_user_text()
+    );
+}

@@ -12,7 +12,9 @@ use claudio::protocol::{ContentBlock, MessageContent, StreamEvent};
 use claudio::{Client, Message, RawMessage, ResultMessage};
 use futures_util::FutureExt;
 use std::collections::{HashMap, HashSet};
+use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Read, Write};
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 use tokio::signal::unix::{signal, SignalKind};
 
@@ -84,6 +86,9 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut sighup = signal(SignalKind::hangup())?;
     let mut interrupted = false;
+    // The interrupt request runs beside the reading, so a second Ctrl-C is
+    // seen at once even if the CLI is slow to answer the first.
+    let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
     let mut result: Option<ResultMessage> = None;
     let mut failure: Option<claudio::Error> = None;
 
@@ -93,24 +98,33 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
             Some(n) => n,
             None => {
                 if out.flush().is_err() {
-                    return Ok(quiet_exit(client).await);
+                    return Ok(quiet_exit(&client).await);
                 }
                 tokio::select! {
                     n = client.next_raw() => n,
+                    _ = &mut interrupt => {
+                        interrupt = Box::pin(pending());
+                        continue;
+                    }
                     _ = sigint.recv() => {
                         if interrupted {
                             client.kill();
                             return Ok(Exit::Interrupted);
                         }
                         interrupted = true;
-                        let _ = tokio::time::timeout(Duration::from_secs(5), client.interrupt()).await;
+                        let c = &client;
+                        interrupt = Box::pin(async move {
+                            let _ = tokio::time::timeout(Duration::from_secs(10), c.interrupt()).await;
+                        });
                         continue;
                     }
                     _ = sigterm.recv() => {
+                        drop(interrupt);
                         let _ = client.close().await;
                         return Ok(Exit::Signal(libc::SIGTERM));
                     }
                     _ = sighup.recv() => {
+                        drop(interrupt);
                         let _ = client.close().await;
                         return Ok(Exit::Signal(libc::SIGHUP));
                     }
@@ -129,7 +143,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
             Some(Ok(m)) => {
                 let is_result = m.message.is_result();
                 if out.message(&m).is_err() {
-                    return Ok(quiet_exit(client).await);
+                    return Ok(quiet_exit(&client).await);
                 }
                 if let Message::Result(r) = m.message {
                     result = Some(r);
@@ -141,9 +155,10 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         }
     }
     if out.finish().is_err() {
-        return Ok(quiet_exit(client).await);
+        return Ok(quiet_exit(&client).await);
     }
     drop(out);
+    drop(interrupt);
     let _ = client.close().await;
 
     if interrupted {
@@ -169,7 +184,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
 }
 
 /// Stdout was closed by the reader (`| head -1`): stop quietly.
-async fn quiet_exit(client: Client) -> Exit {
+async fn quiet_exit(client: &Client) -> Exit {
     client.kill();
     let _ = client.close().await;
     Exit::Success

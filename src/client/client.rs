@@ -7,7 +7,8 @@ use crate::protocol::{Message, UserInput};
 use crate::transport::{find_cli, spawn, ExitInfo, Spawned};
 use futures_core::Stream;
 use serde_json::{json, Map, Value};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use tokio::task::JoinHandle;
 
 /// A message together with the exact line it came from.
@@ -43,9 +44,9 @@ pub struct RawMessage {
 /// stops the process in the background (and kills it if the runtime goes away).
 pub struct Client {
     shared: Arc<Shared>,
-    driver: Option<JoinHandle<()>>,
+    driver: Mutex<Option<JoinHandle<()>>>,
     server_info: Value,
-    closed: bool,
+    closed: AtomicBool,
 }
 
 impl Client {
@@ -72,9 +73,9 @@ impl Client {
         let driver = tokio::spawn(drive(shared.clone(), stdout, options.max_line_bytes));
         let mut client = Client {
             shared,
-            driver: Some(driver),
+            driver: Mutex::new(Some(driver)),
             server_info: Value::Null,
-            closed: false,
+            closed: AtomicBool::new(false),
         };
         let mut init = Map::new();
         if let Some(h) = hooks {
@@ -97,7 +98,7 @@ impl Client {
                     Error::ControlTimeout { .. } => Error::InitTimeout(options.init_timeout),
                     other => other,
                 };
-                client.closed = true;
+                client.closed.store(true, Ordering::SeqCst);
                 client.shared.supervisor.signal_group(libc::SIGKILL);
                 Err(e)
             }
@@ -234,10 +235,12 @@ impl Client {
 
     /// End the session gracefully: stdin is closed, the CLI finishes its
     /// transcript and exits (SIGTERM, then SIGKILL, only if it doesn't).
-    pub async fn close(mut self) -> Result<ExitInfo> {
-        self.closed = true;
+    /// Calling it again returns at once with how the process ended.
+    pub async fn close(&self) -> Result<ExitInfo> {
+        self.closed.store(true, Ordering::SeqCst);
         let info = self.shared.shutdown().await;
-        if let Some(d) = self.driver.take() {
+        let driver = self.driver.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(d) = driver {
             let _ = tokio::time::timeout(self.shared.close_grace, d).await;
         }
         Ok(info)
@@ -246,7 +249,7 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        if self.closed {
+        if self.closed.load(Ordering::SeqCst) {
             return;
         }
         let shared = self.shared.clone();
