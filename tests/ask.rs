@@ -560,3 +560,12 @@ fn no_color_and_color_never_are_honoured() {
     let seen = activity_on_terminal_stderr(&[], &["ask", "--color", "never", "q"]);
     assert!(seen.contains('✓') && !seen.contains('\u{1b}'), "{seen:?}");
 }
+
+#[test]
+fn no_subcommand_with_piped_stdin_behaves_as_ask() {
+    let fake = Fake::new(steps(vec![init(), turn("what is this?", "a test")]));
+    let c = claudio(&fake);
+    let o = run(c, Some(b"what is this?"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "a test\n");
+}

@@ -212,3 +212,35 @@ fn ask_sends_the_prompt_and_the_piped_text() {
         reqs[0].last_user_text()
     );
 }
+
+#[test]
+fn chat_always_allow_is_not_asked_twice() {
+    let w = world!("chat_always_allow_is_not_asked_twice");
+    w.api.push(Reply::bash("touch first_file"));
+    w.api.push(Reply::text("Made it."));
+    w.api.push(Reply::bash("touch first_file"));
+    w.api.push(Reply::text("Made it again."));
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path());
+    let mut t = common::term::Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("make a file");
+    t.wait_for("Allow?");
+    t.send(b"a");
+    t.wait_for("Made it.");
+    t.wait_for("turns ·");
+    assert!(w.work.path().join("first_file").exists());
+    t.line("once more");
+    t.wait_for("Made it again.");
+    let screen = t.wait_for_n("turns ·", 2);
+    assert_eq!(
+        screen.matches("Allow?").count(),
+        1,
+        "asked twice:\n{screen}"
+    );
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    let reqs = w.main_requests();
+    assert_eq!(reqs.len(), 4);
+    assert!(!reqs[3].tool_results()[0].is_error);
+}

@@ -1,9 +1,10 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
-use super::args::{Cli, Command};
+use super::args::{Cli, Command, SessionArgs};
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
 use clap::Parser;
+use std::io::IsTerminal;
 
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -32,7 +33,26 @@ pub fn main() -> i32 {
             return Exit::Failure.code();
         }
     };
-    let outcome = runtime.block_on(run(cli));
+    let piped = !std::io::stdin().is_terminal();
+    let outcome = match cli.command {
+        // Not a terminal on stdin: behave as `ask` with stdin as the prompt.
+        None if piped => runtime.block_on(super::ask::run(
+            &cli.session,
+            super::args::AskArgs {
+                prompt: Vec::new(),
+                output_format: super::args::OutputFormat::Text,
+            },
+        )),
+        None => super::chat::repl::run(
+            &runtime,
+            &cli.session,
+            super::chat::repl::ChatSettings {
+                show_thinking: !cli.hide_thinking,
+                history_size: 10_000,
+            },
+        ),
+        Some(command) => runtime.block_on(run(command, cli.session)),
+    };
     // Don't wait for blocking tasks (a permission prompt reading the terminal).
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     match outcome {
@@ -47,13 +67,9 @@ pub fn main() -> i32 {
     }
 }
 
-async fn run(cli: Cli) -> anyhow::Result<Exit> {
-    match cli.command {
-        Some(Command::Ask(args)) => super::ask::run(&cli.session, args).await,
-        None => {
-            eprintln!("claudio: the interactive chat is not built yet; use `claudio ask \"...\"`");
-            Ok(Exit::Usage)
-        }
+async fn run(command: Command, session: SessionArgs) -> anyhow::Result<Exit> {
+    match command {
+        Command::Ask(args) => super::ask::run(&session, args).await,
     }
 }
 

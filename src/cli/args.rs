@@ -26,6 +26,9 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Don't show the model's thinking in the chat.
+    #[arg(long)]
+    pub hide_thinking: bool,
 }
 
 #[derive(Debug, Subcommand)]

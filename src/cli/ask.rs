@@ -2,16 +2,17 @@
 
 use super::approve::TtyApprover;
 use super::args::{AskArgs, OutputFormat, SessionArgs};
+use super::dedup::Dedup;
 use super::exit::Exit;
 use super::sanitize::Sanitizer;
 use super::session::build_options;
 use super::style::Style;
 use super::summary::tool_summary;
 use anyhow::Context;
-use claudio::protocol::{ContentBlock, MessageContent, StreamEvent};
+use claudio::protocol::{ContentBlock, MessageContent, StreamEvent, StreamEventMessage};
 use claudio::{Client, Message, RawMessage, ResultMessage};
 use futures_util::FutureExt;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Read, Write};
 use std::pin::Pin;
@@ -74,7 +75,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         format: args.output_format,
         sanitizer: to_terminal.then(Sanitizer::new),
         scratch: String::new(),
-        streamed: HashSet::new(),
+        dedup: Dedup::default(),
         wrote_text: false,
         at_line_start: true,
         activity: (io::stderr().is_terminal()).then_some(stderr_style),
@@ -212,8 +213,7 @@ struct Output<W: Write> {
     format: OutputFormat,
     sanitizer: Option<Sanitizer>,
     scratch: String,
-    /// Ids of API messages whose text arrived as deltas (not printed again).
-    streamed: HashSet<String>,
+    dedup: Dedup,
     wrote_text: bool,
     at_line_start: bool,
     /// Tool activity on stderr (only when stderr is a terminal).
@@ -249,29 +249,12 @@ impl<W: Write> Output<W> {
 
     fn text(&mut self, m: &Message) -> io::Result<()> {
         match m {
-            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => match &e.event {
-                StreamEvent::MessageStart { message } => {
-                    if let Some(id) = message.get("id").and_then(|v| v.as_str()) {
-                        self.streamed.insert(id.to_owned());
-                    }
-                    Ok(())
-                }
-                StreamEvent::ContentBlockStart {
-                    content_block: ContentBlock::Text(_),
-                    ..
-                } => self.separate(),
-                _ => match e.text_delta() {
-                    Some(t) => self.write_text(t),
-                    None => Ok(()),
-                },
-            },
+            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => {
+                self.dedup.event(e);
+                self.stream_event(e)
+            }
             Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
-                let streamed = a
-                    .message
-                    .id
-                    .as_ref()
-                    .is_some_and(|id| self.streamed.contains(id));
-                if streamed {
+                if self.dedup.streamed(a) {
                     return Ok(());
                 }
                 for b in &a.message.content {
@@ -286,6 +269,20 @@ impl<W: Write> Output<W> {
                 Some(t) if !r.is_error => self.write_text(t),
                 _ => Ok(()),
             },
+            _ => Ok(()),
+        }
+    }
+
+    fn stream_event(&mut self, e: &StreamEventMessage) -> io::Result<()> {
+        match (&e.event, e.text_delta()) {
+            (
+                StreamEvent::ContentBlockStart {
+                    content_block: ContentBlock::Text(_),
+                    ..
+                },
+                _,
+            ) => self.separate(),
+            (_, Some(t)) => self.write_text(t),
             _ => Ok(()),
         }
     }

@@ -4,6 +4,8 @@ pub mod app;
 pub mod approve;
 pub mod args;
 pub mod ask;
+pub mod chat;
+pub mod dedup;
 pub mod exit;
 pub mod sanitize;
 pub mod session;

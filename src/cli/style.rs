@@ -46,6 +46,10 @@ impl Style {
         Style { color: false }
     }
 
+    pub fn enabled(&self) -> bool {
+        self.color
+    }
+
     sgr!(
         bold = "1",
         dim = "2",

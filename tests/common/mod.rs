@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod real;
+pub mod term;
 
 use claudio::Options;
 use serde_json::{json, Value};

@@ -1,0 +1,197 @@
+//! The chat's approval prompt: single keys on a raw terminal.
+//!
+//! `y` allows once, `a` always for this session, `n` (or Enter) denies, Esc
+//! (or Ctrl-C) denies and interrupts the turn; any other text is a reason,
+//! sent back with the denial when Enter is pressed. The key handling is a
+//! pure state machine; the terminal part restores cooked mode on every path.
+
+use crate::cli::approve::Decision;
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// What the person decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Decision(Decision),
+    /// Deny, and end the turn.
+    DenyAndInterrupt,
+}
+
+/// Keys in, an outcome out (and what to echo).
+#[derive(Debug, Default)]
+pub struct Answer {
+    typed: String,
+}
+
+impl Answer {
+    /// Feed one key; returns the echo to write and, when decided, the outcome.
+    pub fn key(&mut self, key: KeyEvent) -> (String, Option<Outcome>) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => (String::new(), Some(Outcome::DenyAndInterrupt)),
+            KeyCode::Char('c') | KeyCode::Char('d') if ctrl => {
+                (String::new(), Some(Outcome::DenyAndInterrupt))
+            }
+            KeyCode::Enter => {
+                let d = Decision::parse(&self.typed);
+                (String::new(), Some(Outcome::Decision(d)))
+            }
+            KeyCode::Backspace => {
+                if self.typed.pop().is_some() {
+                    ("\x08 \x08".into(), None)
+                } else {
+                    (String::new(), None)
+                }
+            }
+            KeyCode::Char(c) if !ctrl => {
+                if self.typed.is_empty() {
+                    let quick = match c {
+                        'y' | 'Y' => Some(Decision::AllowOnce),
+                        'a' | 'A' => Some(Decision::AllowSession),
+                        'n' | 'N' => Some(Decision::parse("n")),
+                        _ => None,
+                    };
+                    if let Some(d) = quick {
+                        return (c.to_string(), Some(Outcome::Decision(d)));
+                    }
+                }
+                if c.is_control() {
+                    return (String::new(), None);
+                }
+                self.typed.push(c);
+                (c.to_string(), None)
+            }
+            _ => (String::new(), None),
+        }
+    }
+
+    /// Pasted text joins the reason (newlines become spaces).
+    pub fn paste(&mut self, text: &str) -> String {
+        let clean: String = text
+            .chars()
+            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+            .filter(|c| !c.is_control())
+            .collect();
+        self.typed.push_str(&clean);
+        clean
+    }
+}
+
+/// Raw mode for as long as it lives.
+struct RawGuard;
+
+impl RawGuard {
+    fn new() -> io::Result<RawGuard> {
+        crossterm::terminal::enable_raw_mode()?;
+        Ok(RawGuard)
+    }
+}
+
+impl Drop for RawGuard {
+    fn drop(&mut self) {
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+/// Make sure a panic never leaves the terminal raw.
+pub fn install_panic_restore() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::terminal::disable_raw_mode();
+        let _ = io::stdout().write_all(b"\x1b[0m\x1b[?25h\n");
+        previous(info);
+    }));
+}
+
+/// Read keys until decided. A withdrawn request (`cancelled`) or a failing
+/// terminal ends it with `None`: the caller denies.
+pub fn read_answer(cancelled: &AtomicBool) -> io::Result<Option<Outcome>> {
+    let _raw = RawGuard::new()?;
+    let mut out = io::stdout();
+    let mut answer = Answer::default();
+    loop {
+        if cancelled.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        if !event::poll(Duration::from_millis(100))? {
+            continue;
+        }
+        let (echo, outcome) = match event::read()? {
+            Event::Key(k) if k.kind != KeyEventKind::Release => answer.key(k),
+            Event::Paste(text) => (answer.paste(&text), None),
+            _ => continue,
+        };
+        if !echo.is_empty() {
+            out.write_all(echo.as_bytes())?;
+            out.flush()?;
+        }
+        if let Some(o) = outcome {
+            return Ok(Some(o));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn single_keys_decide_at_once() {
+        for (c, want) in [
+            ('y', Decision::AllowOnce),
+            ('a', Decision::AllowSession),
+            ('n', Decision::parse("n")),
+        ] {
+            let mut a = Answer::default();
+            assert_eq!(a.key(k(KeyCode::Char(c))).1, Some(Outcome::Decision(want)));
+        }
+        let mut a = Answer::default();
+        assert_eq!(a.key(k(KeyCode::Esc)).1, Some(Outcome::DenyAndInterrupt));
+        let mut a = Answer::default();
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(a.key(ctrl_c).1, Some(Outcome::DenyAndInterrupt));
+        let mut a = Answer::default();
+        assert_eq!(
+            a.key(k(KeyCode::Enter)).1,
+            Some(Outcome::Decision(Decision::parse("")))
+        );
+    }
+
+    #[test]
+    fn a_typed_reason_is_a_denial() {
+        let mut a = Answer::default();
+        for c in "use rg".chars() {
+            assert_eq!(a.key(k(KeyCode::Char(c))).1, None);
+        }
+        // letters after the first are text, not shortcuts
+        assert_eq!(a.key(k(KeyCode::Char('y'))).1, None);
+        a.key(k(KeyCode::Backspace));
+        let (_, o) = a.key(k(KeyCode::Enter));
+        assert_eq!(
+            o,
+            Some(Outcome::Decision(Decision::Deny(
+                "The user denied this tool call: use rg".into()
+            )))
+        );
+    }
+
+    #[test]
+    fn paste_joins_the_reason() {
+        let mut a = Answer::default();
+        a.key(k(KeyCode::Char('x')));
+        a.paste("two\nlines\u{1b}");
+        let (_, o) = a.key(k(KeyCode::Enter));
+        assert_eq!(
+            o,
+            Some(Outcome::Decision(Decision::Deny(
+                "The user denied this tool call: xtwo lines".into()
+            )))
+        );
+    }
+}

@@ -1,0 +1,114 @@
+//! Slash commands of the chat.
+
+/// The chat's own commands; any other `/word` goes to Claude Code as typed.
+pub const COMMANDS: &[(&str, &str)] = &[
+    ("/help", "this list"),
+    ("/model", "show or switch the model: /model [NAME]"),
+    ("/mode", "show or switch the permission mode: /mode [MODE]"),
+    ("/cost", "turns, cost and time of this session"),
+    ("/context", "what fills the context window"),
+    ("/mcp", "MCP servers and their status"),
+    ("/new", "start a fresh session"),
+    ("/resume", "resume a session: /resume ID"),
+    ("/sessions", "recent sessions of this directory"),
+    ("/exit", "end the chat (also Ctrl-D)"),
+];
+
+/// A parsed line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A prompt for Claude (including unknown `/commands`).
+    Prompt(String),
+    Help,
+    Model(Option<String>),
+    Mode(Option<String>),
+    Cost,
+    Context,
+    Mcp,
+    New,
+    Resume(Option<String>),
+    Sessions,
+    Exit,
+}
+
+/// Parse a line from the editor. Multi-line input keeps its newlines;
+/// a trailing `\` that continued a line is removed.
+pub fn parse(line: &str) -> Option<Input> {
+    let text = join_continuations(line);
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return None;
+    }
+    let mut words = trimmed.splitn(2, char::is_whitespace);
+    let head = words.next().unwrap_or("");
+    let arg = words
+        .next()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(str::to_owned);
+    Some(match head {
+        "/help" | "/?" => Input::Help,
+        "/model" => Input::Model(arg),
+        "/mode" => Input::Mode(arg),
+        "/cost" => Input::Cost,
+        "/context" => Input::Context,
+        "/mcp" => Input::Mcp,
+        "/new" | "/clear" => Input::New,
+        "/resume" => Input::Resume(arg),
+        "/sessions" => Input::Sessions,
+        "/exit" | "/quit" => Input::Exit,
+        _ => Input::Prompt(text.trim_end().to_owned()),
+    })
+}
+
+fn join_continuations(line: &str) -> String {
+    line.split('\n')
+        .map(|l| l.strip_suffix('\\').unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Commands starting with `prefix` (for tab completion).
+pub fn complete(prefix: &str) -> Vec<&'static str> {
+    COMMANDS
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| c.starts_with(prefix))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands_and_prompts() {
+        assert_eq!(parse("  "), None);
+        assert_eq!(parse("/help"), Some(Input::Help));
+        assert_eq!(
+            parse("/model opus"),
+            Some(Input::Model(Some("opus".into())))
+        );
+        assert_eq!(parse("/model"), Some(Input::Model(None)));
+        assert_eq!(
+            parse("/mode  plan "),
+            Some(Input::Mode(Some("plan".into())))
+        );
+        assert_eq!(parse("/exit"), Some(Input::Exit));
+        assert_eq!(
+            parse("/compact now"),
+            Some(Input::Prompt("/compact now".into()))
+        );
+        assert_eq!(
+            parse("fix it\\\nplease"),
+            Some(Input::Prompt("fix it\nplease".into()))
+        );
+        assert_eq!(parse("a\nb"), Some(Input::Prompt("a\nb".into())));
+    }
+
+    #[test]
+    fn completion() {
+        assert_eq!(complete("/mo"), vec!["/model", "/mode"]);
+        assert_eq!(complete("/x"), Vec::<&str>::new());
+    }
+}

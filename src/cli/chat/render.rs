@@ -1,0 +1,656 @@
+//! The chat's renderer: messages in, terminal text out. No I/O here, so it
+//! is tested without a terminal.
+//!
+//! Permanent output (answer text, finished tool lines, notices) scrolls up;
+//! below it a live region shows one spinner line per running tool. Before
+//! anything permanent is written the live region is erased, and it is drawn
+//! again after — only when the answer is at the start of a line, so a
+//! half-written line is never torn.
+
+use super::markdown::Markdown;
+use crate::cli::dedup::Dedup;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::{one_line, tool_summary};
+use claudio::protocol::{
+    ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, ToolResultBlock,
+};
+use claudio::{Message, ResultMessage};
+use std::time::{Duration, Instant};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const PREVIEW_LINES: usize = 3;
+
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    pub style: Style,
+    /// Draw spinners (a terminal); otherwise tool lines are plain and final.
+    pub live: bool,
+    pub show_thinking: bool,
+    pub width: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Tool {
+    id: String,
+    name: String,
+    summary: String,
+    detail: String,
+    started: Instant,
+    depth: usize,
+}
+
+/// Totals over the session, for the footer and `/cost`.
+#[derive(Debug, Default, Clone)]
+pub struct Totals {
+    pub turns: u64,
+    pub cost_usd: f64,
+    pub duration: Duration,
+    pub api_duration: Duration,
+}
+
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum Block {
+    None,
+    Text,
+    Thinking,
+}
+
+pub struct Renderer {
+    opts: RenderOptions,
+    sanitizer: Sanitizer,
+    markdown: Markdown,
+    dedup: Dedup,
+    block: Block,
+    wrote_answer: bool,
+    at_line_start: bool,
+    tools: Vec<Tool>,
+    live_lines: usize,
+    pub totals: Totals,
+    pub model: Option<String>,
+    pub mode: Option<String>,
+    pub session_id: Option<String>,
+}
+
+impl Renderer {
+    pub fn new(opts: RenderOptions) -> Self {
+        let color = opts.style.enabled();
+        Renderer {
+            opts,
+            sanitizer: Sanitizer::new(),
+            markdown: Markdown::new(color),
+            dedup: Dedup::default(),
+            block: Block::None,
+            wrote_answer: false,
+            at_line_start: true,
+            tools: Vec::new(),
+            live_lines: 0,
+            totals: Totals::default(),
+            model: None,
+            mode: None,
+            session_id: None,
+        }
+    }
+
+    pub fn set_width(&mut self, width: usize) {
+        self.opts.width = width.max(20);
+    }
+
+    /// Whether tools are still running (the spinners need ticks).
+    pub fn has_live(&self) -> bool {
+        !self.tools.is_empty() && self.opts.live
+    }
+
+    /// Render one message.
+    pub fn message(&mut self, m: &Message, now: Instant) -> String {
+        let mut out = String::new();
+        self.clear_live(&mut out);
+        match m {
+            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => match &e.event {
+                StreamEvent::MessageStart { .. } => self.dedup.event(e),
+                StreamEvent::ContentBlockStart { content_block, .. } => match content_block {
+                    ContentBlock::Text(_) => self.begin_block(Block::Text, &mut out),
+                    ContentBlock::Thinking(_) if self.opts.show_thinking => {
+                        self.begin_block(Block::Thinking, &mut out)
+                    }
+                    _ => {}
+                },
+                StreamEvent::ContentBlockStop { .. } => self.end_block(&mut out),
+                _ => {
+                    self.dedup.event(e);
+                    if let Some(t) = e.text_delta() {
+                        self.text(t, &mut out);
+                    } else if let Some(t) = e.thinking_delta() {
+                        if self.block == Block::Thinking {
+                            self.thinking(t, &mut out);
+                        }
+                    }
+                }
+            },
+            Message::Assistant(a) => {
+                let depth = usize::from(a.parent_tool_use_id.is_some());
+                let streamed = depth == 0 && self.dedup.streamed(a);
+                for b in &a.message.content {
+                    match b {
+                        ContentBlock::Text(t) if depth == 0 && !streamed => {
+                            self.begin_block(Block::Text, &mut out);
+                            self.text(&t.text, &mut out);
+                            self.end_block(&mut out);
+                        }
+                        ContentBlock::Thinking(t)
+                            if depth == 0 && !streamed && self.opts.show_thinking =>
+                        {
+                            self.begin_block(Block::Thinking, &mut out);
+                            self.thinking(&t.thinking, &mut out);
+                            self.end_block(&mut out);
+                        }
+                        ContentBlock::ToolUse(t) => {
+                            self.end_block(&mut out);
+                            let tool = Tool {
+                                id: t.id.clone(),
+                                name: Sanitizer::clean(&t.name),
+                                summary: Sanitizer::clean(&tool_summary(&t.name, &t.input)),
+                                detail: edit_counts(&t.name, &t.input),
+                                started: now,
+                                depth,
+                            };
+                            if !self.opts.live {
+                                let line = self.tool_line(&tool, "…", None);
+                                self.permanent_line(&line, &mut out);
+                            }
+                            self.tools.push(tool);
+                        }
+                        _ => {}
+                    }
+                }
+                if a.is_synthetic() && depth == 0 {
+                    // API errors the CLI reports as a made-up message
+                    let text = Sanitizer::clean(&a.text());
+                    let line = format!("  {} {}", self.opts.style.red("✗"), text);
+                    self.permanent_line(&line, &mut out);
+                }
+            }
+            Message::User(u) => {
+                if let MessageContent::Blocks(blocks) = &u.message.content {
+                    for b in blocks {
+                        if let ContentBlock::ToolResult(r) = b {
+                            self.tool_done(r, now, &mut out);
+                        }
+                    }
+                }
+            }
+            Message::System(s) => self.system(s, &mut out),
+            Message::Result(r) => self.result(r, &mut out),
+            _ => {}
+        }
+        self.draw_live(now, &mut out);
+        out
+    }
+
+    /// Redraw the spinners.
+    pub fn tick(&mut self, now: Instant) -> String {
+        let mut out = String::new();
+        if self.has_live() && self.at_line_start {
+            self.clear_live(&mut out);
+            self.draw_live(now, &mut out);
+        }
+        out
+    }
+
+    /// Erase the live region and end a half-written line: the screen is
+    /// ready for a prompt.
+    pub fn suspend(&mut self) -> String {
+        let mut out = String::new();
+        self.clear_live(&mut out);
+        self.end_block(&mut out);
+        if !self.at_line_start {
+            out.push('\n');
+            self.at_line_start = true;
+        }
+        out
+    }
+
+    /// A notice line (interrupt, errors) between the answer's lines.
+    pub fn notice(&mut self, text: &str) -> String {
+        let mut out = self.suspend();
+        let line = format!("  {}", self.opts.style.dim(text));
+        self.permanent_line(&line, &mut out);
+        out
+    }
+
+    /// End of a turn that produced no `result` (the CLI died): forget tools.
+    pub fn abandon_turn(&mut self) -> String {
+        let out = self.suspend();
+        self.tools.clear();
+        self.markdown = Markdown::new(self.opts.style.enabled());
+        self.block = Block::None;
+        out
+    }
+
+    fn begin_block(&mut self, kind: Block, out: &mut String) {
+        self.end_block(out);
+        if self.wrote_answer {
+            if !self.at_line_start {
+                out.push('\n');
+            }
+            out.push('\n');
+            self.at_line_start = true;
+        }
+        if kind == Block::Thinking {
+            out.push_str(&self.opts.style.dim("∴ thinking"));
+            out.push_str("\n  ");
+            if self.opts.style.enabled() {
+                out.push_str("\x1b[2m");
+            }
+            self.at_line_start = false;
+        }
+        self.block = kind;
+        self.wrote_answer = true;
+    }
+
+    fn end_block(&mut self, out: &mut String) {
+        match self.block {
+            Block::Text => {
+                let mut tail = String::new();
+                self.markdown.finish(&mut tail);
+                out.push_str(&tail);
+            }
+            Block::Thinking => {
+                if self.opts.style.enabled() {
+                    out.push_str("\x1b[0m");
+                }
+            }
+            Block::None => {}
+        }
+        self.block = Block::None;
+    }
+
+    fn text(&mut self, t: &str, out: &mut String) {
+        if self.block != Block::Text {
+            self.begin_block(Block::Text, out);
+        }
+        let mut clean = String::new();
+        self.sanitizer.push(t, &mut clean);
+        if clean.is_empty() {
+            return;
+        }
+        self.markdown.push(&clean, out);
+        self.at_line_start = clean.ends_with('\n');
+    }
+
+    fn thinking(&mut self, t: &str, out: &mut String) {
+        let clean = Sanitizer::clean(t);
+        out.push_str(&clean.replace('\n', "\n  "));
+        self.at_line_start = false;
+    }
+
+    fn permanent_line(&mut self, line: &str, out: &mut String) {
+        if !self.at_line_start {
+            out.push('\n');
+        }
+        out.push_str(line);
+        out.push('\n');
+        self.at_line_start = true;
+    }
+
+    fn tool_line(&self, t: &Tool, mark: &str, elapsed: Option<Duration>) -> String {
+        let s = &self.opts.style;
+        let indent = "  ".repeat(t.depth + 1);
+        let time = elapsed
+            .map(|d| format!("  {}", s.dim(&format!("{:.1}s", d.as_secs_f64()))))
+            .unwrap_or_default();
+        let detail = if t.detail.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", s.dim(&t.detail))
+        };
+        // keep the whole line within the terminal width (no wrapping)
+        let fixed = indent.width() + 2 + t.name.width() + 2 + t.detail.width() + 2 + 8;
+        let room = self.opts.width.saturating_sub(fixed).max(10);
+        let summary = truncate_width(&t.summary, room);
+        format!(
+            "{indent}{mark} {}  {summary}{detail}{time}",
+            s.cyan(&t.name)
+        )
+    }
+
+    fn tool_done(&mut self, r: &ToolResultBlock, now: Instant, out: &mut String) {
+        let Some(pos) = self.tools.iter().position(|t| t.id == r.tool_use_id) else {
+            return;
+        };
+        let tool = self.tools.remove(pos);
+        let s = self.opts.style;
+        let mark = if r.is_error() {
+            s.red("✗")
+        } else {
+            s.green("✓")
+        };
+        let line = self.tool_line(&tool, &mark, Some(now.duration_since(tool.started)));
+        self.permanent_line(&line, out);
+        let text = Sanitizer::clean(&r.text());
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let indent = "  ".repeat(tool.depth + 2);
+        let room = self.opts.width.saturating_sub(indent.width() + 2).max(10);
+        for l in lines.iter().take(PREVIEW_LINES) {
+            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&truncate_width(l, room)));
+            self.permanent_line(&l, out);
+        }
+        if lines.len() > PREVIEW_LINES {
+            let more = lines.len() - PREVIEW_LINES;
+            let l = format!(
+                "{indent}{} {}",
+                s.dim("│"),
+                s.dim(&format!("… {more} more lines"))
+            );
+            self.permanent_line(&l, out);
+        }
+    }
+
+    fn system(&mut self, s: &SystemMessage, out: &mut String) {
+        match s {
+            SystemMessage::Init(i) => {
+                self.model = i.model.clone().or(self.model.take());
+                self.mode = i.permission_mode.clone().or(self.mode.take());
+                self.session_id = i.session_id.clone().or(self.session_id.take());
+            }
+            SystemMessage::ApiRetry(r) => {
+                let line = format!("  {}", self.opts.style.yellow(&retry_line(r)));
+                self.permanent_line(&line, out);
+            }
+            SystemMessage::Other(v)
+                if v.get("subtype").and_then(|s| s.as_str()) == Some("compact_boundary") =>
+            {
+                let line = format!("  {}", self.opts.style.dim("── context compacted ──"));
+                self.permanent_line(&line, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn result(&mut self, r: &ResultMessage, out: &mut String) {
+        self.end_block(out);
+        self.tools.clear();
+        let s = self.opts.style;
+        let turns = r.num_turns.unwrap_or(0);
+        let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
+        self.totals.turns += turns;
+        self.totals.duration += Duration::from_millis(r.duration_ms.unwrap_or(0));
+        self.totals.api_duration += Duration::from_millis(r.duration_api_ms.unwrap_or(0));
+        if let Some(c) = r.total_cost_usd {
+            self.totals.cost_usd += c;
+        }
+        if let Some(id) = &r.session_id {
+            self.session_id = Some(id.clone());
+        }
+        if r.is_error && !r.was_interrupted() {
+            let mut why = r.subtype.clone();
+            if let Some(errors) = r.extra.get("errors").and_then(|e| e.as_array()) {
+                for e in errors {
+                    why.push_str(": ");
+                    why.push_str(e.as_str().unwrap_or(""));
+                }
+            }
+            let line = format!("  {} {}", s.red("✗"), Sanitizer::clean(&why));
+            self.permanent_line(&line, out);
+        }
+        let plural = if turns == 1 { "" } else { "s" };
+        let cost = r
+            .total_cost_usd
+            .map(|c| format!(" · ${c:.4}"))
+            .unwrap_or_default();
+        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s ──");
+        if !self.at_line_start {
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str("  ");
+        out.push_str(&s.dim(&footer));
+        out.push('\n');
+        self.at_line_start = true;
+        self.wrote_answer = false;
+        self.dedup.clear();
+        self.markdown = Markdown::new(s.enabled());
+    }
+
+    fn clear_live(&mut self, out: &mut String) {
+        if self.live_lines == 0 {
+            return;
+        }
+        out.push_str("\r\x1b[2K");
+        for _ in 1..self.live_lines {
+            out.push_str("\x1b[1A\x1b[2K");
+        }
+        self.live_lines = 0;
+    }
+
+    fn draw_live(&mut self, now: Instant, out: &mut String) {
+        if !self.has_live() || !self.at_line_start {
+            return;
+        }
+        let mut lines = Vec::new();
+        for t in &self.tools {
+            let elapsed = now.saturating_duration_since(t.started);
+            let frame = FRAMES[(elapsed.as_millis() / 80) as usize % FRAMES.len()];
+            let mark = self.opts.style.cyan(&frame.to_string());
+            lines.push(self.tool_line(t, &mark, Some(elapsed)));
+        }
+        out.push_str(&lines.join("\n"));
+        self.live_lines = lines.len();
+    }
+}
+
+fn retry_line(r: &ApiRetry) -> String {
+    let why = match &r.error {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => v
+            .get("message")
+            .and_then(|m| m.as_str())
+            .map(str::to_owned)
+            .or_else(|| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
+            .unwrap_or_else(|| v.to_string()),
+        None => r
+            .error_status
+            .map(|s| format!("HTTP {s}"))
+            .unwrap_or_default(),
+    };
+    let secs = r.retry_delay_ms.unwrap_or(0.0) / 1000.0;
+    let attempt = r.attempt.unwrap_or(0);
+    let max = r.max_retries.map(|m| format!("/{m}")).unwrap_or_default();
+    let why = Sanitizer::clean(&one_line(&why, 80));
+    format!("↻ retrying ({attempt}{max}) in {secs:.1} s — {why}")
+}
+
+/// `(+N −M)` for edits, from the tool's input.
+fn edit_counts(name: &str, input: &serde_json::Value) -> String {
+    let lines = |k: &str| {
+        input
+            .get(k)
+            .and_then(|v| v.as_str())
+            .map(|s| s.lines().count())
+            .unwrap_or(0)
+    };
+    match name {
+        "Edit" => format!("(+{} −{})", lines("new_string"), lines("old_string")),
+        "Write" => format!("(+{})", lines("content")),
+        "MultiEdit" => {
+            let (mut add, mut del) = (0, 0);
+            for e in input
+                .get("edits")
+                .and_then(|e| e.as_array())
+                .into_iter()
+                .flatten()
+            {
+                add += e
+                    .get("new_string")
+                    .and_then(|v| v.as_str())
+                    .map(|s| s.lines().count())
+                    .unwrap_or(0);
+                del += e
+                    .get("old_string")
+                    .and_then(|v| v.as_str())
+                    .map(|s| s.lines().count())
+                    .unwrap_or(0);
+            }
+            format!("(+{add} −{del})")
+        }
+        _ => String::new(),
+    }
+}
+
+/// Cut `s` to `max` display columns, with an ellipsis.
+pub fn truncate_width(s: &str, max: usize) -> String {
+    if s.width() <= max {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw + 1 > max {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::chat::markdown::strip_sgr;
+    use serde_json::json;
+
+    fn msg(v: serde_json::Value) -> Message {
+        Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    fn renderer(color: bool, live: bool) -> Renderer {
+        let style = if color {
+            Style::decide(crate::cli::args::ColorChoice::Always, true)
+        } else {
+            Style::plain()
+        };
+        Renderer::new(RenderOptions {
+            style,
+            live,
+            show_thinking: true,
+            width: 80,
+        })
+    }
+
+    fn feed(r: &mut Renderer, msgs: &[serde_json::Value]) -> String {
+        let now = Instant::now();
+        msgs.iter()
+            .map(|m| r.message(&msg(m.clone()), now))
+            .collect()
+    }
+
+    fn delta(t: &str) -> serde_json::Value {
+        json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":t}}})
+    }
+
+    #[test]
+    fn streamed_text_is_shown_once() {
+        let mut r = renderer(false, false);
+        let out = feed(
+            &mut r,
+            &[
+                json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"m1"}}}),
+                json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+                delta("Hel"),
+                delta("lo **world**\u{1b}[2J"),
+                json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+                json!({"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hello **world**"}]}}),
+                json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":1500,"total_cost_usd":0.0123}),
+            ],
+        );
+        assert_eq!(out.matches("Hello **world**").count(), 1, "{out:?}");
+        assert!(!out.contains('\u{1b}'), "{out:?}");
+        assert!(out.contains("── 1 turn · $0.0123 · 1.5s ──"), "{out:?}");
+    }
+
+    #[test]
+    fn tools_show_start_and_finish_with_preview() {
+        let mut r = renderer(false, false);
+        let out = feed(
+            &mut r,
+            &[
+                json!({"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo test"}}]}}),
+                json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a\nb\nc\nd\ne"}]}}),
+                json!({"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/x"}}]},"parent_tool_use_id":"task1"}),
+                json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"boom","is_error":true}]},"parent_tool_use_id":"task1"}),
+            ],
+        );
+        assert!(out.contains("  … Bash  cargo test\n"), "{out:?}");
+        assert!(out.contains("  ✓ Bash  cargo test  0.0s\n"), "{out:?}");
+        assert!(out.contains("│ a\n"));
+        assert!(out.contains("│ … 2 more lines\n"), "{out:?}");
+        assert!(
+            out.contains("    ✗ Read  /x"),
+            "sub-agent tools are indented: {out:?}"
+        );
+    }
+
+    #[test]
+    fn live_spinners_are_erased_before_text() {
+        let mut r = renderer(true, true);
+        let t0 = Instant::now();
+        let out = r.message(
+            &msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"sleep 1"}}]}})),
+            t0,
+        );
+        assert!(strip_sgr(&out).contains("⠋ Bash  sleep 1"), "{out:?}");
+        assert!(r.has_live());
+        let tick = r.tick(t0 + Duration::from_millis(250));
+        assert!(tick.starts_with("\r\x1b[2K"), "{tick:?}");
+        assert!(
+            strip_sgr(&tick).contains("⠸ Bash  sleep 1  0.2s"),
+            "{tick:?}"
+        );
+        let done = r.message(
+            &msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":""}]}})),
+            t0 + Duration::from_secs(1),
+        );
+        assert!(done.starts_with("\r\x1b[2K"));
+        assert!(
+            strip_sgr(&done).contains("✓ Bash  sleep 1  1.0s"),
+            "{done:?}"
+        );
+        assert!(!r.has_live());
+    }
+
+    #[test]
+    fn retries_and_synthetic_errors_are_shown() {
+        let mut r = renderer(false, false);
+        let out = feed(
+            &mut r,
+            &[
+                json!({"type":"system","subtype":"api_retry","attempt":3,"max_retries":10,"retry_delay_ms":2400,"error_status":529,"error":"overloaded"}),
+                json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","content":[{"type":"text","text":"API Error: 402 no credit"}]}}),
+            ],
+        );
+        assert!(
+            out.contains("↻ retrying (3/10) in 2.4 s — overloaded"),
+            "{out:?}"
+        );
+        assert!(out.contains("API Error: 402 no credit"), "{out:?}");
+    }
+
+    #[test]
+    fn long_summaries_fit_the_width() {
+        let mut r = renderer(false, false);
+        r.set_width(40);
+        let out = feed(
+            &mut r,
+            &[
+                json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"x".repeat(200)}}]}}),
+            ],
+        );
+        for line in out.lines() {
+            assert!(line.width() <= 40, "{line:?}");
+        }
+    }
+}

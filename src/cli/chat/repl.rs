@@ -1,0 +1,586 @@
+//! The interactive chat: one persistent session, a line editor, streamed
+//! answers, spinners, approvals on the terminal.
+
+use super::approval::{self, Outcome};
+use super::commands::{self, Input, COMMANDS};
+use super::editor::{self, ChatEditor};
+use super::render::{RenderOptions, Renderer};
+use crate::cli::approve::TtyApprover;
+use crate::cli::args::SessionArgs;
+use crate::cli::exit::Exit;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::session::build_options;
+use crate::cli::style::Style;
+use claudio::{CanUseToolRequest, Client, Options, PermissionResult, RequestContext};
+use rustyline::error::ReadlineError;
+use std::future::{pending, Future};
+use std::io::{self, IsTerminal, Write};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::runtime::Runtime;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::{mpsc, oneshot};
+
+/// A tool approval waiting for the person.
+struct Approval {
+    req: CanUseToolRequest,
+    ctx: RequestContext,
+    reply: oneshot::Sender<PermissionResult>,
+}
+
+pub struct ChatSettings {
+    pub show_thinking: bool,
+    pub history_size: usize,
+}
+
+/// How a turn ended.
+enum TurnEnd {
+    Done,
+    /// The CLI is gone; a fresh session is needed.
+    SessionLost,
+    /// Leave the program (second Ctrl-C).
+    Quit(Exit),
+}
+
+struct Chat<'a> {
+    rt: &'a Runtime,
+    session: SessionArgs,
+    style: Style,
+    renderer: Renderer,
+    client: Option<Client>,
+    /// A connection being made in the background (the prompt shows at once).
+    connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
+    approvals_tx: mpsc::Sender<Approval>,
+    approvals: mpsc::Receiver<Approval>,
+    out: io::Stdout,
+}
+
+pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
+    approval::install_panic_restore();
+    let style = Style::decide(session.color, io::stdout().is_terminal());
+    let (approvals_tx, approvals) = mpsc::channel(16);
+    let width = terminal_width();
+    let renderer = Renderer::new(RenderOptions {
+        style,
+        live: io::stdout().is_terminal(),
+        show_thinking: settings.show_thinking,
+        width,
+    });
+    let mut chat = Chat {
+        rt,
+        session: session.clone(),
+        style,
+        renderer,
+        client: None,
+        connecting: None,
+        approvals_tx,
+        approvals,
+        out: io::stdout(),
+    };
+    chat.renderer.model = session.model.clone();
+    chat.renderer.mode = session.permission_mode.clone();
+    chat.header();
+    chat.start_connect(session.clone())?;
+
+    let mut ed = editor::new_editor(settings.history_size)?;
+    let exit = loop {
+        chat.set_prompt(&mut ed);
+        let line = match ed.readline(&chat.plain_prompt()) {
+            Ok(l) => l,
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break Exit::Success,
+            Err(e) => return Err(e.into()),
+        };
+        let Some(input) = commands::parse(&line) else {
+            continue;
+        };
+        let _ = ed.add_history_entry(line.trim_end());
+        match chat.handle(input) {
+            Ok(None) => {}
+            Ok(Some(exit)) => break exit,
+            Err(e) => chat.error(&e),
+        }
+    };
+    editor::save_history(&mut ed);
+    chat.close();
+    Ok(exit)
+}
+
+impl Chat<'_> {
+    fn header(&mut self) {
+        let s = self.style;
+        let cwd = self
+            .session
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .map(|p| tilde(&p))
+            .unwrap_or_default();
+        let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
+        if let Some(m) = &self.session.model {
+            parts.push(m.clone());
+        }
+        parts.push(cwd);
+        if let Some(id) = &self.session.resume {
+            parts.push(format!("resuming {}", short_id(id)));
+        }
+        let _ = writeln!(self.out, "{}", s.dim(&Sanitizer::clean(&parts.join(" · "))));
+        let _ = writeln!(
+            self.out,
+            "{}\n",
+            s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits")
+        );
+    }
+
+    fn plain_prompt(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = &self.renderer.model {
+            parts.push(short_model(m));
+        }
+        if let Some(mode) = self.renderer.mode.as_deref().filter(|m| *m != "default") {
+            parts.push(mode.to_owned());
+        }
+        let label = Sanitizer::clean(&parts.join(" · "));
+        if label.is_empty() {
+            "› ".into()
+        } else {
+            format!("{label} › ")
+        }
+    }
+
+    fn set_prompt(&self, ed: &mut ChatEditor) {
+        let plain = self.plain_prompt();
+        let styled = match plain.rsplit_once("› ") {
+            Some((label, _)) if !label.is_empty() => {
+                format!("{}{}", self.style.dim(label), self.style.bold("› "))
+            }
+            _ => self.style.bold(&plain),
+        };
+        if let Some(h) = ed.helper_mut() {
+            h.styled_prompt = styled;
+        }
+    }
+
+    fn start_connect(&mut self, session: SessionArgs) -> anyhow::Result<()> {
+        let tx = self.approvals_tx.clone();
+        let options: Options = build_options(&session)?
+            .include_partial_messages(true)
+            .can_use_tool(move |req, ctx| {
+                let tx = tx.clone();
+                async move {
+                    let (reply, answer) = oneshot::channel();
+                    let denied =
+                        || PermissionResult::deny("The permission prompt is not available.");
+                    if tx.send(Approval { req, ctx, reply }).await.is_err() {
+                        return Ok(denied());
+                    }
+                    Ok(answer.await.unwrap_or_else(|_| denied()))
+                }
+            });
+        self.connecting = Some(self.rt.spawn(Client::connect(options)));
+        Ok(())
+    }
+
+    /// The session, waiting for the connection if it is still being made.
+    fn client(&mut self) -> anyhow::Result<&Client> {
+        if let Some(handle) = self.connecting.take() {
+            let client = self.rt.block_on(handle)??;
+            self.client = Some(client);
+        }
+        self.client
+            .as_ref()
+            .ok_or_else(|| anyhow::anyhow!("no session; /new starts one"))
+    }
+
+    fn write(&mut self, s: &str) {
+        if !s.is_empty() {
+            let _ = self.out.write_all(s.as_bytes());
+            let _ = self.out.flush();
+        }
+    }
+
+    fn error(&mut self, e: &anyhow::Error) {
+        let text = Sanitizer::clean(&format!("{e:#}"));
+        let line = format!("  {} {}\n", self.style.red("✗"), text);
+        self.write(&line);
+    }
+
+    fn info(&mut self, text: &str) {
+        let line = format!("  {}\n", Sanitizer::clean(text));
+        self.write(&line);
+    }
+
+    fn handle(&mut self, input: Input) -> anyhow::Result<Option<Exit>> {
+        match input {
+            Input::Exit => return Ok(Some(Exit::Success)),
+            Input::Help => {
+                let mut text = String::new();
+                for (c, what) in COMMANDS {
+                    text.push_str(&format!("  {:<10} {}\n", self.style.bold(c), what));
+                }
+                text.push_str(&format!(
+                    "  {}\n",
+                    self.style.dim(
+                        "Other /commands go to Claude Code. A trailing \\ or Alt-Enter continues a line."
+                    )
+                ));
+                self.write(&text);
+            }
+            Input::Prompt(text) => return self.turn(text),
+            Input::Model(None) => {
+                let m = self
+                    .renderer
+                    .model
+                    .clone()
+                    .unwrap_or_else(|| "default".into());
+                self.info(&format!("model: {m}"));
+            }
+            Input::Model(Some(name)) => {
+                let rt = self.rt;
+                let target = (name != "default").then_some(name.as_str());
+                rt.block_on(self.client()?.set_model(target))?;
+                self.renderer.model = target.map(str::to_owned);
+                self.info(&format!("model: {name} (from the next request)"));
+            }
+            Input::Mode(None) => {
+                let m = self
+                    .renderer
+                    .mode
+                    .clone()
+                    .unwrap_or_else(|| "default".into());
+                self.info(&format!(
+                    "permission mode: {m} (default, acceptEdits, plan, bypassPermissions, dontAsk, auto)"
+                ));
+            }
+            Input::Mode(Some(mode)) => {
+                let rt = self.rt;
+                rt.block_on(self.client()?.set_permission_mode(&mode))?;
+                self.renderer.mode = Some(mode.clone());
+                self.info(&format!("permission mode: {mode}"));
+            }
+            Input::Cost => {
+                let t = self.renderer.totals.clone();
+                self.info(&format!(
+                    "{} turn(s) · ${:.4} · {:.1}s ({:.1}s in the API)",
+                    t.turns,
+                    t.cost_usd,
+                    t.duration.as_secs_f64(),
+                    t.api_duration.as_secs_f64()
+                ));
+            }
+            Input::Context => {
+                let rt = self.rt;
+                let usage = rt.block_on(self.client()?.context_usage())?;
+                let chart = context_chart(&usage, self.style);
+                self.write(&chart);
+            }
+            Input::Mcp => {
+                let rt = self.rt;
+                let status = rt.block_on(self.client()?.mcp_status())?;
+                let servers = status["mcpServers"].as_array().cloned().unwrap_or_default();
+                if servers.is_empty() {
+                    self.info("no MCP servers");
+                }
+                for s in servers {
+                    let name = s["name"].as_str().unwrap_or("?");
+                    let st = s["status"].as_str().unwrap_or("?");
+                    self.info(&format!("{name}: {st}"));
+                }
+            }
+            Input::New => {
+                self.close();
+                let mut fresh = self.session.clone();
+                fresh.resume = None;
+                fresh.continue_session = false;
+                self.renderer.session_id = None;
+                self.start_connect(fresh)?;
+                self.info("new session");
+            }
+            Input::Resume(None) => self.info("usage: /resume ID"),
+            Input::Resume(Some(id)) => {
+                self.close();
+                let mut s = self.session.clone();
+                s.resume = Some(id.clone());
+                s.continue_session = false;
+                self.start_connect(s)?;
+                self.info(&format!("resuming {id}"));
+            }
+            Input::Sessions => {
+                self.info("`claudio sessions list` shows the sessions of this directory");
+            }
+        }
+        Ok(None)
+    }
+
+    fn close(&mut self) {
+        if let Some(h) = self.connecting.take() {
+            h.abort();
+        }
+        if let Some(c) = self.client.take() {
+            let _ = self.rt.block_on(c.close());
+        }
+    }
+
+    fn turn(&mut self, text: String) -> anyhow::Result<Option<Exit>> {
+        let rt = self.rt;
+        if let Err(e) = self.client() {
+            self.client = None;
+            return Err(e);
+        }
+        self.renderer.set_width(terminal_width());
+        let end = rt.block_on(self.run_turn(text));
+        match end {
+            Ok(TurnEnd::Done) => Ok(None),
+            Ok(TurnEnd::Quit(exit)) => {
+                if let Some(c) = self.client.take() {
+                    c.kill();
+                }
+                Ok(Some(exit))
+            }
+            Ok(TurnEnd::SessionLost) | Err(_) => {
+                let out = self.renderer.abandon_turn();
+                self.write(&out);
+                if let Err(e) = end {
+                    self.error(&e);
+                }
+                // Keep the conversation: the next prompt resumes it.
+                let id = self.renderer.session_id.clone();
+                self.client = None;
+                let mut s = self.session.clone();
+                if let Some(id) = id {
+                    s.resume = Some(id);
+                    s.continue_session = false;
+                }
+                self.start_connect(s)?;
+                self.info("the session ended; the next prompt starts it again");
+                Ok(None)
+            }
+        }
+    }
+
+    async fn run_turn(&mut self, text: String) -> anyhow::Result<TurnEnd> {
+        let mut sigint = signal(SignalKind::interrupt())?;
+        let client = self.client.as_ref().expect("connected");
+        client.send(text).await?;
+        let mut ticker = tokio::time::interval(Duration::from_millis(80));
+        let mut last_ctrl_c: Option<Instant> = None;
+        let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
+        loop {
+            tokio::select! {
+                m = client.next_message() => {
+                    let m = match m {
+                        None => return Ok(TurnEnd::SessionLost),
+                        Some(Err(claudio::Error::LineTooLong { limit })) => {
+                            let n = self.renderer.notice(&format!("skipped a message longer than {limit} bytes"));
+                            write_to(&mut self.out, &n);
+                            continue;
+                        }
+                        Some(Err(e)) => return Err(e.into()),
+                        Some(Ok(m)) => m,
+                    };
+                    let text = self.renderer.message(&m, Instant::now());
+                    write_to(&mut self.out, &text);
+                    if m.is_result() {
+                        return Ok(TurnEnd::Done);
+                    }
+                }
+                Some(a) = self.approvals.recv() => {
+                    let text = self.renderer.suspend();
+                    write_to(&mut self.out, &text);
+                    let interrupt_now = ask(a, self.style).await;
+                    if interrupt_now {
+                        let n = self.renderer.notice("denied; interrupting the turn");
+                        write_to(&mut self.out, &n);
+                    }
+                }
+                _ = ticker.tick() => {
+                    let text = self.renderer.tick(Instant::now());
+                    write_to(&mut self.out, &text);
+                }
+                _ = &mut interrupt => {
+                    interrupt = Box::pin(pending());
+                }
+                _ = sigint.recv() => {
+                    let now = Instant::now();
+                    if last_ctrl_c.is_some_and(|t| now.duration_since(t) < Duration::from_secs(2)) {
+                        let n = self.renderer.notice("killed");
+                        write_to(&mut self.out, &n);
+                        return Ok(TurnEnd::Quit(Exit::Interrupted));
+                    }
+                    last_ctrl_c = Some(now);
+                    let n = self.renderer.notice("interrupting… (Ctrl-C again to quit)");
+                    write_to(&mut self.out, &n);
+                    interrupt = Box::pin(async move {
+                        let _ = tokio::time::timeout(Duration::from_secs(10), client.interrupt()).await;
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn write_to(out: &mut io::Stdout, s: &str) {
+    if !s.is_empty() {
+        let _ = out.write_all(s.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+/// Ask the person about one tool; true when they chose to interrupt.
+async fn ask(a: Approval, style: Style) -> bool {
+    if a.ctx.cancellation.is_cancelled() {
+        return false;
+    }
+    let question = TtyApprover::new(style).render(&a.req);
+    write_to(&mut io::stdout(), &question);
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let flag = cancelled.clone();
+    let token = a.ctx.cancellation.clone();
+    let watcher = tokio::spawn(async move {
+        token.cancelled().await;
+        flag.store(true, Ordering::SeqCst);
+    });
+    let c2 = cancelled.clone();
+    let outcome = tokio::task::spawn_blocking(move || approval::read_answer(&c2)).await;
+    watcher.abort();
+    let (result, note, interrupt) = match outcome {
+        Ok(Ok(Some(Outcome::Decision(d)))) => {
+            let note = match &d {
+                crate::cli::approve::Decision::AllowOnce => style.green("allowed once"),
+                crate::cli::approve::Decision::AllowSession => {
+                    style.green("allowed for this session")
+                }
+                crate::cli::approve::Decision::Deny(_) => style.red("denied"),
+            };
+            (d.into_result(&a.req), note, false)
+        }
+        Ok(Ok(Some(Outcome::DenyAndInterrupt))) => (
+            PermissionResult::deny_and_interrupt(
+                "The user denied this tool call and stopped the turn.",
+            ),
+            style.red("denied"),
+            true,
+        ),
+        Ok(Ok(None)) if cancelled.load(Ordering::SeqCst) => (
+            PermissionResult::deny("The request was withdrawn."),
+            style.dim("withdrawn"),
+            false,
+        ),
+        _ => (
+            PermissionResult::deny("The permission prompt failed; nothing was allowed."),
+            style.red("denied (the prompt failed)"),
+            false,
+        ),
+    };
+    write_to(&mut io::stdout(), &format!("\r\n  {}\n", note));
+    let _ = a.reply.send(result);
+    interrupt
+}
+
+fn context_chart(usage: &serde_json::Value, style: Style) -> String {
+    let max = usage["maxTokens"].as_f64().unwrap_or(0.0);
+    let total = usage["totalTokens"].as_f64().unwrap_or(0.0);
+    let mut out = String::new();
+    let cats = usage["categories"].as_array().cloned().unwrap_or_default();
+    let name_w = cats
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(8)
+        .min(28);
+    const BAR: usize = 24;
+    for c in &cats {
+        let name = Sanitizer::clean(c["name"].as_str().unwrap_or("?"));
+        let tokens = c["tokens"].as_f64().unwrap_or(0.0);
+        if tokens <= 0.0 {
+            continue;
+        }
+        let filled = if max > 0.0 {
+            ((tokens / max) * BAR as f64).ceil() as usize
+        } else {
+            0
+        }
+        .min(BAR);
+        let bar = format!(
+            "{}{}",
+            "█".repeat(filled),
+            style.dim(&"░".repeat(BAR - filled))
+        );
+        let name: String = name.chars().take(name_w).collect();
+        out.push_str(&format!(
+            "  {name:<name_w$} {bar} {}\n",
+            tokens_short(tokens)
+        ));
+    }
+    let pct = if max > 0.0 { total / max * 100.0 } else { 0.0 };
+    out.push_str(&format!(
+        "  {}\n",
+        style.bold(&format!(
+            "{} of {} tokens ({pct:.0}%)",
+            tokens_short(total),
+            tokens_short(max)
+        ))
+    ));
+    out
+}
+
+fn tokens_short(t: f64) -> String {
+    if t >= 1_000_000.0 {
+        format!("{:.1}M", t / 1_000_000.0)
+    } else if t >= 1000.0 {
+        format!("{:.0}k", t / 1000.0)
+    } else {
+        format!("{t:.0}")
+    }
+}
+
+fn terminal_width() -> usize {
+    crossterm::terminal::size()
+        .map(|(w, _)| w as usize)
+        .unwrap_or(80)
+}
+
+fn tilde(p: &std::path::Path) -> String {
+    if let Some(home) = dirs::home_dir() {
+        if let Ok(rest) = p.strip_prefix(&home) {
+            return format!("~/{}", rest.display());
+        }
+    }
+    p.display().to_string()
+}
+
+fn short_id(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
+/// `claude-opus-5-5` → `opus-5-5`.
+fn short_model(m: &str) -> String {
+    m.strip_prefix("claude-").unwrap_or(m).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn context_chart_draws_bars() {
+        let u = json!({"categories":[{"name":"messages","tokens":41000},{"name":"system prompt","tokens":3000},{"name":"free","tokens":0}],
+                       "totalTokens":44000,"maxTokens":200000});
+        let c = context_chart(&u, Style::plain());
+        assert!(c.contains("messages"), "{c}");
+        assert!(c.contains("█"), "{c}");
+        assert!(c.contains("41k"), "{c}");
+        assert!(c.contains("44k of 200k tokens (22%)"), "{c}");
+        assert!(!c.contains("free"));
+    }
+
+    #[test]
+    fn prompt_labels() {
+        assert_eq!(short_model("claude-opus-5-5"), "opus-5-5");
+        assert_eq!(tokens_short(1_500_000.0), "1.5M");
+    }
+}

@@ -1,0 +1,214 @@
+//! The interactive chat on a pseudo-terminal, against the fake CLI.
+
+mod common;
+
+use common::term::Term;
+use common::*;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+fn chat(fake: &Fake) -> Term {
+    let mut c = claudio(fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    // history goes under XDG_DATA_HOME: keep it in the test's folder
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    Term::spawn(c)
+}
+
+fn count(lines: &[Value], f: impl Fn(&Value) -> bool) -> usize {
+    lines.iter().filter(|l| f(l)).count()
+}
+
+#[test]
+fn streams_an_answer_once_and_ctrl_d_leaves_nothing_behind() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("hello there"),
+            system_init(),
+            json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":"s"}}),
+            json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
+            delta("General "),
+            json!({"sleep_ms": 50}),
+            delta("Kenobi!"),
+            json!({"emit": {"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s"}}),
+            assistant_text("General Kenobi!"),
+            result("General Kenobi!"),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("hello there");
+    let screen = t.wait_for("1 turn");
+    assert_eq!(screen.matches("General Kenobi!").count(), 1, "{screen}");
+    let pid = fake.pid();
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert!(
+        gone_within(pid, Duration::from_secs(5)),
+        "claude left behind"
+    );
+    let history = fake.record.path().join("home/claudio/history");
+    assert!(std::fs::read_to_string(history)
+        .unwrap()
+        .contains("hello there"));
+}
+
+fn can_use_tool(id: &str, command: &str) -> Value {
+    json!({"emit": {"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"Bash",
+        "input":{"command":command},"description":"run it",
+        "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":command}],"behavior":"allow","destination":"localSettings"}],
+        "tool_use_id":format!("toolu_{id}")}}})
+}
+
+fn expect_answer(id: &str, response: Value) -> Value {
+    json!({"expect": {"type":"control_response","response":{"request_id":id,"response":response}}})
+}
+
+#[test]
+fn approvals_with_y_a_n_and_a_reason() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("do things"),
+            assistant_tool_use("toolu_p1", "Bash", json!({"command":"touch one"})),
+            can_use_tool("p1", "touch one"),
+            expect_answer(
+                "p1",
+                json!({"behavior":"allow","updatedInput":{"command":"touch one"}}),
+            ),
+            can_use_tool("p2", "touch two"),
+            expect_answer(
+                "p2",
+                json!({"behavior":"allow","updatedInput":{"command":"touch two"},
+                "updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch two"}],"behavior":"allow","destination":"session"}]}),
+            ),
+            can_use_tool("p3", "rm -rf /"),
+            expect_answer(
+                "p3",
+                json!({"behavior":"deny","message":"The user denied this tool call.","interrupt":false}),
+            ),
+            can_use_tool("p4", "curl evil"),
+            expect_answer(
+                "p4",
+                json!({"behavior":"deny","message":"The user denied this tool call: please stay offline","interrupt":false}),
+            ),
+            result("ok"),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("do things");
+    t.wait_for_n("Allow?", 1);
+    assert!(t.contents().contains("touch one"));
+    t.send(b"y");
+    t.wait_for_n("Allow?", 2);
+    t.send(b"a");
+    t.wait_for_n("Allow?", 3);
+    t.send(b"n");
+    t.wait_for_n("Allow?", 4);
+    t.line("please stay offline");
+    let screen = t.wait_for("1 turn");
+    assert!(screen.contains("allowed once"), "{screen}");
+    assert!(screen.contains("allowed for this session"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // the fake exits 3 on any answer it did not expect; it got them all
+    let sent = fake.stdin_lines();
+    assert_eq!(count(&sent, |l| l["type"] == "control_response"), 4);
+}
+
+#[test]
+fn esc_denies_and_interrupts() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("go"),
+            can_use_tool("e1", "make install"),
+            expect_answer("e1", json!({"behavior":"deny","interrupt":true})),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("go");
+    t.wait_for("Allow?");
+    t.send(b"\x1b");
+    t.wait_for("interrupting the turn");
+    t.wait_for("turn");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn ctrl_c_interrupts_and_the_next_prompt_works() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("long task"),
+            system_init(),
+            delta("working on it"),
+            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+        ],
+        turn("and now?", "still here"),
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("long task");
+    t.wait_for("working on it");
+    t.ctrl_c();
+    t.wait_for("interrupting");
+    t.wait_for("1 turn");
+    t.line("and now?");
+    t.wait_for("still here");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn slash_model_and_mode_reach_the_cli() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"expect": {"type":"control_request","request":{"subtype":"set_model","model":"opus"}}, "as": "m"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"model":"opus"}}}}),
+            json!({"expect": {"type":"control_request","request":{"subtype":"set_permission_mode","mode":"plan"}}, "as": "p"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"plan"}}}}),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("/model opus");
+    t.wait_for("model: opus");
+    t.line("/mode plan");
+    t.wait_for("permission mode: plan");
+    // the prompt now shows both
+    t.wait_for("opus · plan ›");
+    t.line("/help");
+    t.wait_for("/context");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("boom"),
+            json!({"stderr": "fatal: out of cheese"}),
+            json!({"exit": 7}),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("boom");
+    let screen = t.wait_for("out of cheese");
+    assert!(screen.contains("exited with code 7"), "{screen}");
+    t.wait_for("the next prompt starts it again");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
