@@ -212,3 +212,25 @@ fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+#[test]
+fn second_ctrl_c_within_two_seconds_kills_and_exits_130() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("stuck"),
+            delta("thinking hard"),
+            json!({"ignore_sigterm": true}),
+            json!({"hang": true}),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("stuck");
+    t.wait_for("thinking hard");
+    t.ctrl_c();
+    t.wait_for("interrupting");
+    t.ctrl_c();
+    assert_eq!(t.wait(10).code(), Some(130));
+    assert!(gone_within(fake.pid(), Duration::from_secs(5)), "claude left behind");
+}
