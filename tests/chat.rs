@@ -232,5 +232,8 @@ fn second_ctrl_c_within_two_seconds_kills_and_exits_130() {
     t.wait_for("interrupting");
     t.ctrl_c();
     assert_eq!(t.wait(10).code(), Some(130));
-    assert!(gone_within(fake.pid(), Duration::from_secs(5)), "claude left behind");
+    assert!(
+        gone_within(fake.pid(), Duration::from_secs(5)),
+        "claude left behind"
+    );
 }

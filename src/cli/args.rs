@@ -15,8 +15,16 @@ Exit codes:
   127 the Claude Code CLI was not found · 130 interrupted (Ctrl-C)
 
 Environment:
-  CLAUDIO_CLI     path of the `claude` executable
-  NO_COLOR        turn colors off (same as --color never)";
+  CLAUDIO_CLI              path of the `claude` executable
+  CLAUDIO_MODEL            default model (like --model)
+  CLAUDIO_PERMISSION_MODE  default permission mode (like --permission-mode)
+  CLAUDIO_CONFIG           path of the config file
+  NO_COLOR                 turn colors off (same as --color never)
+
+Files:
+  ~/.config/claudio/config.toml      settings (see `claudio config --help`)
+  ~/.local/share/claudio/history     the chat's input history
+  ~/.claude/projects/                Claude Code's transcripts";
 
 /// A fast, sturdy terminal front end and Rust SDK for Claude Code.
 #[derive(Debug, Parser)]
@@ -36,6 +44,52 @@ pub enum Command {
     /// Ask once and print the answer (made for shell pipelines).
     #[command(after_help = ASK_HELP)]
     Ask(AskArgs),
+    /// Check that everything claudio needs is in place.
+    #[command(
+        after_help = "Checks the Claude Code CLI (path and version), whether credentials are configured \
+(never showing them), the transcript store, and the config file. Exit 0 when all is well, 1 otherwise."
+    )]
+    Doctor,
+    /// Show the config file's path or its settings.
+    #[command(after_help = CONFIG_HELP)]
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  claudio completions bash > ~/.local/share/bash-completion/completions/claudio\n  claudio completions zsh > ~/.zfunc/_claudio\n  claudio completions fish > ~/.config/fish/completions/claudio.fish"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    #[command(after_help = "Example:\n  claudio man > ~/.local/share/man/man1/claudio.1")]
+    Man,
+}
+
+const CONFIG_HELP: &str = "\
+The file is claudio/config.toml under your config directory (on Linux
+~/.config/claudio/config.toml), or the file named by CLAUDIO_CONFIG.
+Flags beat environment variables, which beat the file.
+
+Example config.toml:
+  model = \"sonnet\"
+  permission-mode = \"acceptEdits\"
+  allowed-tools = [\"Read\", \"Grep\", \"Bash(git log:*)\"]
+  disallowed-tools = [\"WebFetch\"]
+  cli-path = \"/usr/local/bin/claude\"
+  color = \"auto\"          # auto, always, never
+  show-thinking = true
+  history-size = 10000";
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the path of the config file in use.
+    Path,
+    /// Print the settings the config file gives.
+    Show,
 }
 
 const ASK_HELP: &str = "\
@@ -83,10 +137,10 @@ pub enum ColorChoice {
 #[derive(Debug, Args, Clone)]
 pub struct SessionArgs {
     /// Model for the session (e.g. sonnet, opus, or a full model name).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, env = "CLAUDIO_MODEL")]
     pub model: Option<String>,
     /// Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, env = "CLAUDIO_PERMISSION_MODE")]
     pub permission_mode: Option<String>,
     /// Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)".
     #[arg(long, global = true, value_delimiter = ',')]
@@ -127,9 +181,16 @@ pub struct SessionArgs {
     /// Log claudio's own decisions on stderr (never secrets).
     #[arg(long, global = true)]
     pub debug: bool,
-    /// When to use colors.
-    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    /// When to use colors [default: auto].
+    #[arg(long, value_enum, global = true)]
+    pub color: Option<ColorChoice>,
+}
+
+impl SessionArgs {
+    /// The color choice, `auto` when nothing set it.
+    pub fn color_choice(&self) -> ColorChoice {
+        self.color.unwrap_or(ColorChoice::Auto)
+    }
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Usage);
     };
 
-    let stderr_style = Style::for_stderr(session.color);
+    let stderr_style = Style::for_stderr(session.color_choice());
     let approver = TtyApprover::new(stderr_style);
     let mut options =
         build_options(session)?.include_partial_messages(args.output_format == OutputFormat::Text);

@@ -192,6 +192,11 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         .env("FAKE_CLAUDE_SCENARIO", fake.scenario_file())
         .env("FAKE_CLAUDE_RECORD", fake.record.path())
         .env_remove("NO_COLOR")
+        .env_remove("CLAUDIO_MODEL")
+        .env_remove("CLAUDIO_PERMISSION_MODE")
+        .env_remove("CLAUDIO_CONFIG")
+        // the developer's own config file must not change the tests
+        .env("XDG_CONFIG_HOME", fake.record.path())
         .env("CLAUDIO_TTY", "/nonexistent/tty");
     c
 }

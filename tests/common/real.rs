@@ -79,6 +79,10 @@ impl World {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"));
         c.env("CLAUDIO_CLI", &self.cli)
             .current_dir(self.work.path())
+            .env_remove("CLAUDIO_CONFIG")
+            .env_remove("CLAUDIO_MODEL")
+            .env_remove("CLAUDIO_PERMISSION_MODE")
+            .env("XDG_CONFIG_HOME", self.home.path().join(".config"))
             .env("CLAUDIO_TTY", "/nonexistent/tty");
         for (k, v) in self.env() {
             c.env(k, v);

@@ -59,7 +59,7 @@ struct Chat<'a> {
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
     approval::install_panic_restore();
-    let style = Style::decide(session.color, io::stdout().is_terminal());
+    let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
     let (approvals_tx, approvals) = mpsc::channel(16);
     let width = terminal_width();
     let renderer = Renderer::new(RenderOptions {

@@ -1,0 +1,283 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'claudio'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'claudio' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('--hide-thinking', '--hide-thinking', [CompletionResultType]::ParameterName, 'Don''t show the model''s thinking in the chat')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask once and print the answer (made for shell pipelines)')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;ask' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON')
+            [CompletionResult]::new('--output-format', '--output-format', [CompletionResultType]::ParameterName, 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;doctor' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;config' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the path of the config file in use')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the settings the config file gives')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;config;path' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;config;show' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;config;help' {
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the path of the config file in use')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the settings the config file gives')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;config;help;path' {
+            break
+        }
+        'claudio;config;help;show' {
+            break
+        }
+        'claudio;config;help;help' {
+            break
+        }
+        'claudio;completions' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;man' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;help' {
+            [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask once and print the answer (made for shell pipelines)')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;help;ask' {
+            break
+        }
+        'claudio;help;doctor' {
+            break
+        }
+        'claudio;help;config' {
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the path of the config file in use')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the settings the config file gives')
+            break
+        }
+        'claudio;help;config;path' {
+            break
+        }
+        'claudio;help;config;show' {
+            break
+        }
+        'claudio;help;completions' {
+            break
+        }
+        'claudio;help;man' {
+            break
+        }
+        'claudio;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

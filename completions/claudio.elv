@@ -1,0 +1,257 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[claudio] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'claudio'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'claudio'= {
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand --hide-thinking 'Don''t show the model''s thinking in the chat'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand ask 'Ask once and print the answer (made for shell pipelines)'
+            cand doctor 'Check that everything claudio needs is in place'
+            cand config 'Show the config file''s path or its settings'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the man page (roff)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;ask'= {
+            cand -o 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON'
+            cand --output-format 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON'
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;doctor'= {
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;config'= {
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand path 'Print the path of the config file in use'
+            cand show 'Print the settings the config file gives'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;config;path'= {
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;config;show'= {
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;config;help'= {
+            cand path 'Print the path of the config file in use'
+            cand show 'Print the settings the config file gives'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;config;help;path'= {
+        }
+        &'claudio;config;help;show'= {
+        }
+        &'claudio;config;help;help'= {
+        }
+        &'claudio;completions'= {
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;man'= {
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;help'= {
+            cand ask 'Ask once and print the answer (made for shell pipelines)'
+            cand doctor 'Check that everything claudio needs is in place'
+            cand config 'Show the config file''s path or its settings'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the man page (roff)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;help;ask'= {
+        }
+        &'claudio;help;doctor'= {
+        }
+        &'claudio;help;config'= {
+            cand path 'Print the path of the config file in use'
+            cand show 'Print the settings the config file gives'
+        }
+        &'claudio;help;config;path'= {
+        }
+        &'claudio;help;config;show'= {
+        }
+        &'claudio;help;completions'= {
+        }
+        &'claudio;help;man'= {
+        }
+        &'claudio;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

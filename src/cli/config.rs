@@ -1,0 +1,159 @@
+//! The config file: `claudio/config.toml` under the user's config directory,
+//! or the file named by `CLAUDIO_CONFIG`. Flags beat the environment, which
+//! beats the file. A bad file is an error naming the line and the key.
+
+use super::args::{ColorChoice, SessionArgs};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The environment variable naming the config file.
+pub const CONFIG_ENV: &str = "CLAUDIO_CONFIG";
+
+/// What the file may set.
+#[derive(Debug, Default, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    /// Default model.
+    pub model: Option<String>,
+    /// Default permission mode.
+    pub permission_mode: Option<String>,
+    /// Tools allowed without asking.
+    pub allowed_tools: Option<Vec<String>>,
+    /// Tools never allowed.
+    pub disallowed_tools: Option<Vec<String>>,
+    /// The `claude` executable.
+    pub cli_path: Option<PathBuf>,
+    /// `auto`, `always` or `never`.
+    pub color: Option<ColorSetting>,
+    /// Show the model's thinking in the chat.
+    pub show_thinking: Option<bool>,
+    /// How many lines the chat's history keeps.
+    pub history_size: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorSetting {
+    Auto,
+    Always,
+    Never,
+}
+
+impl From<ColorSetting> for ColorChoice {
+    fn from(c: ColorSetting) -> Self {
+        match c {
+            ColorSetting::Auto => ColorChoice::Auto,
+            ColorSetting::Always => ColorChoice::Always,
+            ColorSetting::Never => ColorChoice::Never,
+        }
+    }
+}
+
+/// Where the config file is looked for, and whether it was named explicitly.
+pub fn config_path() -> Option<(PathBuf, bool)> {
+    match std::env::var_os(CONFIG_ENV).filter(|v| !v.is_empty()) {
+        Some(p) => Some((PathBuf::from(p), true)),
+        None => dirs::config_dir().map(|d| (d.join("claudio").join("config.toml"), false)),
+    }
+}
+
+impl Config {
+    /// Parse a config file's text.
+    pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
+        toml::from_str(text).map_err(|e| {
+            let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((0, 0));
+            anyhow::anyhow!(
+                "bad config file {}, line {line}, column {col}: {}",
+                path.display(),
+                e.message()
+            )
+        })
+    }
+
+    /// Load the file in use. A missing default file is an empty config; a
+    /// missing file named by `CLAUDIO_CONFIG` is an error.
+    pub fn load() -> anyhow::Result<(Config, Option<PathBuf>)> {
+        let Some((path, explicit)) = config_path() else {
+            return Ok((Config::default(), None));
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok((Config::parse(&text, &path)?, Some(path))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {
+                Ok((Config::default(), None))
+            }
+            Err(e) => {
+                Err(e).with_context(|| format!("failed to read config file {}", path.display()))
+            }
+        }
+    }
+
+    /// Fill what the flags and the environment left unset.
+    pub fn apply(&self, s: &mut SessionArgs) {
+        if s.model.is_none() {
+            s.model.clone_from(&self.model);
+        }
+        if s.permission_mode.is_none() {
+            s.permission_mode.clone_from(&self.permission_mode);
+        }
+        if s.allowed_tools.is_empty() {
+            s.allowed_tools = self.allowed_tools.clone().unwrap_or_default();
+        }
+        if s.disallowed_tools.is_empty() {
+            s.disallowed_tools = self.disallowed_tools.clone().unwrap_or_default();
+        }
+        if s.cli_path.is_none() {
+            s.cli_path.clone_from(&self.cli_path);
+        }
+        if s.color.is_none() {
+            s.color = self.color.map(Into::into);
+        }
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_all_keys() {
+        let c = Config::parse(
+            "model = \"opus\"\npermission-mode = \"plan\"\nallowed-tools = [\"Read\"]\ncolor = \"never\"\nshow-thinking = false\nhistory-size = 50\n",
+            Path::new("c.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.model.as_deref(), Some("opus"));
+        assert_eq!(c.color, Some(ColorSetting::Never));
+        assert_eq!(c.history_size, Some(50));
+    }
+
+    #[test]
+    fn errors_name_line_and_key() {
+        let e = Config::parse("model = \"opus\"\nmodle = \"x\"\n", Path::new("/x/c.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(e.contains("modle"), "{e}");
+        assert!(e.contains("/x/c.toml"), "{e}");
+        let e = Config::parse("color = \"purple\"\n", Path::new("c.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1") && e.contains("purple"), "{e}");
+        let e = Config::parse("history-size = \"lots\"\n", Path::new("c.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1"), "{e}");
+    }
+}

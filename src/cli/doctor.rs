@@ -1,0 +1,287 @@
+//! `claudio doctor`: is everything in place? Each problem comes with its fix.
+//! Credentials are reported as present or absent, never shown.
+
+use super::args::SessionArgs;
+use super::config::Config;
+use super::exit::Exit;
+use super::style::Style;
+use claudio::transport::find_cli;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The CLI version claudio is tested with.
+pub const TESTED_CLI_VERSION: &str = "2.1.328";
+
+#[derive(Debug, PartialEq, Eq)]
+enum Level {
+    Ok,
+    Warn,
+    Problem,
+}
+
+struct Report {
+    style: Style,
+    problems: usize,
+    out: String,
+}
+
+impl Report {
+    fn line(&mut self, level: Level, what: &str, detail: &str, fix: Option<&str>) {
+        let s = self.style;
+        let mark = match level {
+            Level::Ok => s.green("✓"),
+            Level::Warn => s.yellow("!"),
+            Level::Problem => {
+                self.problems += 1;
+                s.red("✗")
+            }
+        };
+        self.out
+            .push_str(&format!("{mark} {:<12} {detail}\n", s.bold(what)));
+        if let Some(fix) = fix {
+            self.out
+                .push_str(&format!("  {:<12} {}\n", "", s.dim(&format!("fix: {fix}"))));
+        }
+    }
+}
+
+pub fn run(session: &SessionArgs, config: anyhow::Result<(Config, Option<PathBuf>)>) -> Exit {
+    let mut r = Report {
+        style: Style::decide(
+            session.color_choice(),
+            std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        ),
+        problems: 0,
+        out: String::new(),
+    };
+    check_cli(&mut r, session);
+    check_credentials(&mut r);
+    check_store(&mut r);
+    match config {
+        Ok((_, Some(path))) => r.line(Level::Ok, "config", &path.display().to_string(), None),
+        Ok((_, None)) => {
+            let where_ = super::config::config_path()
+                .map(|(p, _)| format!("none (looked for {})", p.display()))
+                .unwrap_or_else(|| "none".into());
+            r.line(Level::Ok, "config", &where_, None)
+        }
+        Err(e) => r.line(
+            Level::Problem,
+            "config",
+            &format!("{e:#}"),
+            Some("correct the file, or move it away to use the defaults"),
+        ),
+    }
+    print!("{}", r.out);
+    if r.problems == 0 {
+        Exit::Success
+    } else {
+        Exit::Failure
+    }
+}
+
+fn check_cli(r: &mut Report, session: &SessionArgs) {
+    let path = match find_cli(session.cli_path.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            r.line(
+                Level::Problem,
+                "claude",
+                &e.to_string(),
+                Some("npm install -g @anthropic-ai/claude-code"),
+            );
+            return;
+        }
+    };
+    match cli_version(&path) {
+        Some(v) => {
+            let older = version_tuple(&v) < version_tuple(TESTED_CLI_VERSION);
+            let detail = format!("{} ({v})", path.display());
+            if older {
+                r.line(
+                    Level::Warn,
+                    "claude",
+                    &format!(
+                        "{detail}; older than {TESTED_CLI_VERSION}, which claudio is tested with"
+                    ),
+                    Some("npm install -g @anthropic-ai/claude-code@latest"),
+                );
+            } else {
+                r.line(Level::Ok, "claude", &detail, None);
+            }
+        }
+        None => r.line(
+            Level::Problem,
+            "claude",
+            &format!("{} does not answer `--version`", path.display()),
+            Some("reinstall it: npm install -g @anthropic-ai/claude-code"),
+        ),
+    }
+}
+
+fn cli_version(path: &Path) -> Option<String> {
+    let mut child = Command::new(path)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        match child.try_wait().ok()? {
+            Some(_) => break,
+            None if std::time::Instant::now() > deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take()?, &mut text).ok()?;
+    let v = text.split_whitespace().next()?.to_owned();
+    v.chars().next()?.is_ascii_digit().then_some(v)
+}
+
+fn version_tuple(v: &str) -> Vec<u64> {
+    v.split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(3)
+        .map(|p| p.parse().unwrap_or(0))
+        .collect()
+}
+
+fn claude_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_CONFIG_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".claude")))
+}
+
+fn check_credentials(r: &mut Report) {
+    let vars = [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+    ];
+    let mut found: Vec<String> = vars
+        .iter()
+        .filter(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
+        .map(|v| v.to_string())
+        .collect();
+    if let Some(dir) = claude_dir() {
+        let f = dir.join(".credentials.json");
+        if f.is_file() {
+            found.push(f.display().to_string());
+        }
+    }
+    if found.is_empty() {
+        r.line(
+            Level::Problem,
+            "credentials",
+            "none found",
+            Some("run `claude` once and log in, or set ANTHROPIC_API_KEY"),
+        );
+    } else {
+        r.line(
+            Level::Ok,
+            "credentials",
+            &format!("present ({})", found.join(", ")),
+            None,
+        );
+    }
+}
+
+fn check_store(r: &mut Report) {
+    let Some(dir) = claude_dir().map(|d| d.join("projects")) else {
+        r.line(Level::Warn, "transcripts", "no home directory", None);
+        return;
+    };
+    match std::fs::metadata(&dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => r.line(
+            Level::Ok,
+            "transcripts",
+            &format!("{} (empty: no sessions yet)", dir.display()),
+            None,
+        ),
+        Err(e) => r.line(
+            Level::Problem,
+            "transcripts",
+            &format!("{}: {e}", dir.display()),
+            Some("check the folder's permissions"),
+        ),
+        Ok(m) if !m.is_dir() => r.line(
+            Level::Problem,
+            "transcripts",
+            &format!("{} is not a directory", dir.display()),
+            Some("move the file away; Claude Code keeps a folder there"),
+        ),
+        Ok(_) => match store_size(&dir) {
+            Ok((n, bytes)) => r.line(
+                Level::Ok,
+                "transcripts",
+                &format!("{} ({n} sessions, {})", dir.display(), human_bytes(bytes)),
+                None,
+            ),
+            Err(e) => r.line(
+                Level::Problem,
+                "transcripts",
+                &format!("{}: {e}", dir.display()),
+                Some("check the folder's permissions"),
+            ),
+        },
+    }
+}
+
+fn store_size(dir: &Path) -> std::io::Result<(u64, u64)> {
+    let (mut n, mut bytes) = (0, 0);
+    for project in std::fs::read_dir(dir)? {
+        let project = project?;
+        if !project.file_type()?.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(project.path())? {
+            let f = f?;
+            let name = f.file_name();
+            if name.to_string_lossy().ends_with(".jsonl") {
+                n += 1;
+                bytes += f.metadata()?.len();
+            }
+        }
+    }
+    Ok((n, bytes))
+}
+
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut v = b as f64;
+    let mut i = 0;
+    while v >= 1000.0 && i < UNITS.len() - 1 {
+        v /= 1000.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare() {
+        assert!(version_tuple("2.1.9") < version_tuple("2.1.328"));
+        assert!(version_tuple("2.2.0") > version_tuple("2.1.328"));
+        assert_eq!(version_tuple("2.1.328"), vec![2, 1, 328]);
+        assert_eq!(human_bytes(1_500_000), "1.5 MB");
+        assert_eq!(human_bytes(12), "12 B");
+    }
+}

@@ -1,0 +1,142 @@
+//! Config precedence and errors; `claudio doctor`.
+
+mod common;
+
+use common::*;
+use std::process::{Command, Output, Stdio};
+
+fn run(mut c: Command) -> Output {
+    c.stdin(Stdio::null()).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn model_flag(fake: &Fake) -> Option<String> {
+    fake.argv()
+        .into_iter()
+        .find_map(|a| a.strip_prefix("--model=").map(str::to_owned))
+}
+
+#[test]
+fn flags_beat_environment_beat_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, "model = \"from-file\"\nallowed-tools = [\"Read\"]\n").unwrap();
+    let cases: [(&[&str], Option<&str>, &str); 3] = [
+        (&[], None, "from-file"),
+        (&[], Some("from-env"), "from-env"),
+        (&["--model", "from-flag"], Some("from-env"), "from-flag"),
+    ];
+    for (flags, env, want) in cases {
+        let fake = Fake::new(steps(vec![init(), turn("q", "a")]));
+        let mut c = claudio(&fake);
+        c.env("CLAUDIO_CONFIG", &cfg)
+            .env_remove("CLAUDIO_MODEL")
+            .arg("ask")
+            .args(flags)
+            .arg("q");
+        if let Some(v) = env {
+            c.env("CLAUDIO_MODEL", v);
+        }
+        let o = run(c);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert_eq!(model_flag(&fake).as_deref(), Some(want));
+        assert!(fake.argv().iter().any(|a| a == "--allowedTools=Read"));
+    }
+}
+
+#[test]
+fn a_bad_config_file_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, "model = \"x\"\n\ncolour = \"never\"\n").unwrap();
+    let fake = Fake::new(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDIO_CONFIG", &cfg).args(["ask", "q"]);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(1));
+    let t = text(&o);
+    assert!(t.contains("line 3") && t.contains("colour"), "{t}");
+    assert!(t.contains(&cfg.display().to_string()), "{t}");
+    // a named file that is missing is an error too, not a silent default
+    let mut c = claudio(&fake);
+    c.env("CLAUDIO_CONFIG", dir.path().join("nope.toml"))
+        .args(["ask", "q"]);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("nope.toml"));
+}
+
+#[test]
+fn config_path_and_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(&cfg, "permission-mode = \"plan\"\n").unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.env("CLAUDIO_CONFIG", &cfg).args(["config", "path"]);
+    let o = run(c);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        cfg.display().to_string()
+    );
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.env("CLAUDIO_CONFIG", &cfg).args(["config", "show"]);
+    let o = run(c);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("permission-mode = \"plan\""));
+}
+
+fn doctor(cli: &str, claude_dir: &std::path::Path, key: Option<&str>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.arg("doctor")
+        .env("CLAUDIO_CLI", cli)
+        .env("CLAUDE_CONFIG_DIR", claude_dir)
+        .env("CLAUDIO_CONFIG", claude_dir.join("no-config.toml"))
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("ANTHROPIC_AUTH_TOKEN")
+        .env_remove("CLAUDE_CODE_OAUTH_TOKEN");
+    if let Some(k) = key {
+        c.env("ANTHROPIC_API_KEY", k);
+    }
+    run(c)
+}
+
+#[test]
+fn doctor_all_well() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("projects/-tmp-x");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("a.jsonl"), "{}\n").unwrap();
+    // the config named but missing is reported; give it a real one
+    std::fs::write(dir.path().join("no-config.toml"), "").unwrap();
+    let secret = "sk-ant-api03-DOCTOR-SECRET";
+    let o = doctor(&fake_cli().display().to_string(), dir.path(), Some(secret));
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("2.1.328"), "{t}");
+    assert!(t.contains("present (ANTHROPIC_API_KEY)"), "{t}");
+    assert!(t.contains("1 sessions"), "{t}");
+    assert!(!t.contains(secret), "the key leaked: {t}");
+}
+
+#[test]
+fn doctor_reports_problems_with_fixes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("projects"), "not a folder").unwrap();
+    std::fs::write(dir.path().join("no-config.toml"), "bogus = 1\n").unwrap();
+    let o = doctor("/nonexistent/claude", dir.path(), None);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("npm install -g @anthropic-ai/claude-code"),
+        "{t}"
+    );
+    assert!(t.contains("none found"), "{t}");
+    assert!(t.contains("not a directory"), "{t}");
+    assert!(t.contains("bogus"), "{t}");
+}
