@@ -237,3 +237,43 @@ fn second_ctrl_c_within_two_seconds_kills_and_exits_130() {
         "claude left behind"
     );
 }
+
+#[test]
+fn an_edit_approval_shows_the_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("checkout.rs");
+    std::fs::write(&file, "fn total() {\n    let total = subtotal - discount;\n    if total < 0 { panic!() }\n    total\n}\n").unwrap();
+    let input = json!({"file_path": file, "old_string": "    if total < 0 { panic!() }\n", "new_string": "    let total = total.max(0);\n"});
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("fix it"),
+            json!({"emit": {"type":"control_request","request_id":"ed1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_ed1"}}}),
+            expect_answer("ed1", json!({"behavior":"allow","updatedInput":input})),
+            result("fixed"),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("fix it");
+    let screen = t.wait_for("Allow?");
+    assert!(screen.contains("(+1 −1)"), "{screen}");
+    assert!(
+        screen.contains("3 -      if total < 0 { panic!() }"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("3 +      let total = total.max(0);"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("2        let total = subtotal - discount;"),
+        "{screen}"
+    );
+    t.send(b"y");
+    t.wait_for("turn");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // asking never writes
+    assert!(std::fs::read_to_string(&file).unwrap().contains("panic!()"));
+}

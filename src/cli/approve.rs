@@ -5,6 +5,7 @@
 //! closed terminal, or any error while asking means "deny": a tool never runs
 //! unless the person said so.
 
+use super::diff;
 use super::sanitize::Sanitizer;
 use super::style::Style;
 use super::summary::tool_summary;
@@ -52,18 +53,21 @@ impl Decision {
 /// Asks on `/dev/tty`, one question at a time.
 pub struct TtyApprover {
     style: Style,
+    /// Where relative paths in tool inputs point.
+    cwd: std::path::PathBuf,
     one_at_a_time: tokio::sync::Mutex<()>,
     warned: AtomicBool,
     tty_path: std::path::PathBuf,
 }
 
 impl TtyApprover {
-    pub fn new(style: Style) -> Arc<Self> {
+    pub fn new(style: Style, cwd: std::path::PathBuf) -> Arc<Self> {
         let tty_path = std::env::var_os("CLAUDIO_TTY")
             .map(Into::into)
             .unwrap_or_else(|| "/dev/tty".into());
         Arc::new(TtyApprover {
             style,
+            cwd,
             one_at_a_time: tokio::sync::Mutex::new(()),
             warned: AtomicBool::new(false),
             tty_path,
@@ -125,24 +129,63 @@ impl TtyApprover {
             .read(true)
             .write(true)
             .open(&self.tty_path)?;
-        tty.write_all(self.render(req).as_bytes())?;
-        tty.flush()?;
-        let line = read_line_cancellable(&mut tty, cancelled)?;
-        Ok(Decision::parse(&line))
+        let mut expanded = false;
+        loop {
+            let (question, folded) = self.render(req, expanded);
+            tty.write_all(question.as_bytes())?;
+            tty.flush()?;
+            let line = read_line_cancellable(&mut tty, cancelled)?;
+            if folded && line.trim() == "d" {
+                expanded = true;
+                continue;
+            }
+            return Ok(Decision::parse(&line));
+        }
     }
 
-    /// The question, made safe for the terminal.
-    pub fn render(&self, req: &CanUseToolRequest) -> String {
+    /// The question, made safe for the terminal; `true` when a long diff
+    /// was folded (`d` shows all of it).
+    pub fn render(&self, req: &CanUseToolRequest, expanded: bool) -> (String, bool) {
         let s = &self.style;
         let clean = Sanitizer::clean;
         let mut out = String::new();
         let summary = tool_summary(&req.tool_name, &req.input);
+        let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
+        let rendered = match &change {
+            Some(Ok(c)) => Ok(diff::render(c, *s, (!expanded).then_some(diff::FOLD_AT))),
+            Some(Err(why)) => Err(why.clone()),
+            None => Err(String::new()),
+        };
+        let counts = match &rendered {
+            Ok(r) => format!("  {}", s.dim(&format!("(+{} −{})", r.added, r.removed))),
+            Err(_) => String::new(),
+        };
         out.push_str(&format!(
-            "\n  {} {}  {}\n",
+            "\n  {} {}  {}{counts}\n",
             s.yellow("┌"),
             s.bold(&clean(&req.tool_name)),
             clean(&summary)
         ));
+        let mut folded = false;
+        match &rendered {
+            Ok(r) => {
+                for line in &r.lines {
+                    out.push_str(&format!("  {} {line}\n", s.yellow("│")));
+                }
+                if r.folded > 0 {
+                    folded = true;
+                    out.push_str(&format!(
+                        "  {} {}\n",
+                        s.yellow("│"),
+                        s.dim(&format!("… {} more lines — [d] show all", r.folded))
+                    ));
+                }
+            }
+            Err(why) if !why.is_empty() => {
+                out.push_str(&format!("  {} {}\n", s.yellow("│"), s.dim(&clean(why))));
+            }
+            Err(_) => {}
+        }
         let mut detail = |label: &str, text: &str| {
             for (i, line) in text.lines().enumerate() {
                 let label = if i == 0 { label } else { "" };
@@ -177,7 +220,7 @@ impl TtyApprover {
             s.bold("[a]"),
             s.bold("[n]")
         ));
-        out
+        (out, folded)
     }
 }
 
@@ -255,8 +298,8 @@ mod tests {
             "description":"say \u{1b}[2Jhi","blocked_path":"/etc/x"
         }))
         .unwrap();
-        let a = TtyApprover::new(Style::plain());
-        let text = a.render(&req);
+        let a = TtyApprover::new(Style::plain(), std::env::temp_dir());
+        let (text, _) = a.render(&req, false);
         assert!(!text.contains('\u{1b}'), "{text:?}");
         assert!(!text.contains('\u{7}'));
         assert!(text.contains("echo hi"));

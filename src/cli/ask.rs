@@ -57,7 +57,11 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
     };
 
     let stderr_style = Style::for_stderr(session.color_choice());
-    let approver = TtyApprover::new(stderr_style);
+    let cwd = match &session.cwd {
+        Some(d) => d.clone(),
+        None => std::env::current_dir()?,
+    };
+    let approver = TtyApprover::new(stderr_style, cwd);
     let mut options =
         build_options(session)?.include_partial_messages(args.output_format == OutputFormat::Text);
     options = options.can_use_tool(move |req, ctx| {

@@ -7,6 +7,7 @@ pub mod ask;
 pub mod chat;
 pub mod config;
 pub mod dedup;
+pub mod diff;
 pub mod doctor;
 pub mod exit;
 pub mod sanitize;

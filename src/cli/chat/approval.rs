@@ -17,12 +17,16 @@ pub enum Outcome {
     Decision(Decision),
     /// Deny, and end the turn.
     DenyAndInterrupt,
+    /// Show the folded part of the diff, then ask again.
+    ShowAll,
 }
 
 /// Keys in, an outcome out (and what to echo).
 #[derive(Debug, Default)]
 pub struct Answer {
     typed: String,
+    /// A folded diff is shown: `d` expands it.
+    pub can_expand: bool,
 }
 
 impl Answer {
@@ -55,6 +59,9 @@ impl Answer {
                     };
                     if let Some(d) = quick {
                         return (c.to_string(), Some(Outcome::Decision(d)));
+                    }
+                    if c == 'd' && self.can_expand {
+                        return (String::new(), Some(Outcome::ShowAll));
                     }
                 }
                 if c.is_control() {
@@ -107,10 +114,13 @@ pub fn install_panic_restore() {
 
 /// Read keys until decided. A withdrawn request (`cancelled`) or a failing
 /// terminal ends it with `None`: the caller denies.
-pub fn read_answer(cancelled: &AtomicBool) -> io::Result<Option<Outcome>> {
+pub fn read_answer(cancelled: &AtomicBool, can_expand: bool) -> io::Result<Option<Outcome>> {
     let _raw = RawGuard::new()?;
     let mut out = io::stdout();
-    let mut answer = Answer::default();
+    let mut answer = Answer {
+        can_expand,
+        ..Answer::default()
+    };
     loop {
         if cancelled.load(Ordering::SeqCst) {
             return Ok(None);

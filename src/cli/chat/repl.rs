@@ -55,6 +55,8 @@ struct Chat<'a> {
     approvals_tx: mpsc::Sender<Approval>,
     approvals: mpsc::Receiver<Approval>,
     out: io::Stdout,
+    /// The session's working directory (for diffs of relative paths).
+    cwd: std::path::PathBuf,
 }
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
@@ -78,6 +80,10 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         approvals_tx,
         approvals,
         out: io::stdout(),
+        cwd: match &session.cwd {
+            Some(d) => d.clone(),
+            None => std::env::current_dir()?,
+        },
     };
     chat.renderer.model = session.model.clone();
     chat.renderer.mode = session.permission_mode.clone();
@@ -389,7 +395,7 @@ impl Chat<'_> {
                 Some(a) = self.approvals.recv() => {
                     let text = self.renderer.suspend();
                     write_to(&mut self.out, &text);
-                    let interrupt_now = ask(a, self.style).await;
+                    let interrupt_now = ask(a, self.style, self.cwd.clone()).await;
                     if interrupt_now {
                         let n = self.renderer.notice("denied; interrupting the turn");
                         write_to(&mut self.out, &n);
@@ -429,12 +435,11 @@ fn write_to(out: &mut io::Stdout, s: &str) {
 }
 
 /// Ask the person about one tool; true when they chose to interrupt.
-async fn ask(a: Approval, style: Style) -> bool {
+async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf) -> bool {
     if a.ctx.cancellation.is_cancelled() {
         return false;
     }
-    let question = TtyApprover::new(style).render(&a.req);
-    write_to(&mut io::stdout(), &question);
+    let approver = TtyApprover::new(style, cwd);
     let cancelled = Arc::new(AtomicBool::new(false));
     let flag = cancelled.clone();
     let token = a.ctx.cancellation.clone();
@@ -442,8 +447,19 @@ async fn ask(a: Approval, style: Style) -> bool {
         token.cancelled().await;
         flag.store(true, Ordering::SeqCst);
     });
-    let c2 = cancelled.clone();
-    let outcome = tokio::task::spawn_blocking(move || approval::read_answer(&c2)).await;
+    let mut expanded = false;
+    let outcome = loop {
+        let (question, folded) = approver.render(&a.req, expanded);
+        write_to(&mut io::stdout(), &question);
+        let c2 = cancelled.clone();
+        let answer = tokio::task::spawn_blocking(move || approval::read_answer(&c2, folded)).await;
+        if let Ok(Ok(Some(Outcome::ShowAll))) = answer {
+            expanded = true;
+            write_to(&mut io::stdout(), "\r\n");
+            continue;
+        }
+        break answer;
+    };
     watcher.abort();
     let (result, note, interrupt) = match outcome {
         Ok(Ok(Some(Outcome::Decision(d)))) => {
@@ -468,7 +484,7 @@ async fn ask(a: Approval, style: Style) -> bool {
             style.dim("withdrawn"),
             false,
         ),
-        _ => (
+        Ok(Ok(Some(Outcome::ShowAll))) | Ok(Ok(None)) | Ok(Err(_)) | Err(_) => (
             PermissionResult::deny("The permission prompt failed; nothing was allowed."),
             style.red("denied (the prompt failed)"),
             false,

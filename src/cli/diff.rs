@@ -1,0 +1,412 @@
+//! What a file-changing tool would do, as a unified diff, for the approval
+//! prompt. Computed from the request's input and the file on disk at the
+//! moment of asking; nothing is ever written.
+
+use super::sanitize::Sanitizer;
+use super::style::Style;
+use serde_json::Value;
+use similar::{ChangeTag, TextDiff};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Lines shown before a long diff is folded.
+pub const FOLD_AT: usize = 40;
+/// Files larger than this are not diffed.
+const MAX_FILE: u64 = 16 * 1024 * 1024;
+
+/// A proposed change to one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub path: PathBuf,
+    /// The current content; `None` for a file that does not exist yet.
+    pub before: Option<String>,
+    pub after: String,
+}
+
+/// Why no diff can be shown (said plainly in the prompt).
+pub type Unavailable = String;
+
+/// The change a tool call proposes, if the tool changes files.
+pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, Unavailable>> {
+    let s = |k: &str| input.get(k).and_then(Value::as_str);
+    let path_key = if tool == "NotebookEdit" {
+        "notebook_path"
+    } else {
+        "file_path"
+    };
+    if !matches!(tool, "Edit" | "MultiEdit" | "Write" | "NotebookEdit") {
+        return None;
+    }
+    let Some(raw_path) = s(path_key) else {
+        return Some(Err("the request names no file".into()));
+    };
+    let path = cwd.join(raw_path);
+    Some(match tool {
+        "Write" => read(&path).map(|before| Change {
+            path: path.clone(),
+            before,
+            after: s("content").unwrap_or("").to_owned(),
+        }),
+        "Edit" => read_existing(&path).and_then(|before| {
+            let edit = (
+                s("old_string").unwrap_or(""),
+                s("new_string").unwrap_or(""),
+                input
+                    .get("replace_all")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            );
+            apply(&before, &[edit]).map(|after| Change {
+                path: path.clone(),
+                before: Some(before),
+                after,
+            })
+        }),
+        "MultiEdit" => read_existing(&path).and_then(|before| {
+            let edits: Vec<(&str, &str, bool)> = input
+                .get("edits")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|e| {
+                    (
+                        e.get("old_string").and_then(Value::as_str).unwrap_or(""),
+                        e.get("new_string").and_then(Value::as_str).unwrap_or(""),
+                        e.get("replace_all")
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false),
+                    )
+                })
+                .collect();
+            apply(&before, &edits).map(|after| Change {
+                path: path.clone(),
+                before: Some(before),
+                after,
+            })
+        }),
+        _ => notebook(&path, input),
+    })
+}
+
+fn read(path: &Path) -> Result<Option<String>, Unavailable> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Ok(m) if m.is_dir() => return Err(format!("{} is a directory", path.display())),
+        Ok(m) if m.len() > MAX_FILE => {
+            return Err(format!(
+                "{} is too large to diff ({} bytes)",
+                path.display(),
+                m.len()
+            ))
+        }
+        Ok(_) => {}
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.contains(&0) {
+        return Err(format!(
+            "{} is a binary file; no diff shown",
+            path.display()
+        ));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| format!("{} is not UTF-8 text; no diff shown", path.display()))
+}
+
+fn read_existing(path: &Path) -> Result<String, Unavailable> {
+    read(path)?.ok_or_else(|| format!("{} does not exist", path.display()))
+}
+
+/// Apply edits as the tool would; CRLF files are matched with `\n` text too.
+fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailable> {
+    let mut text = before.to_owned();
+    for &(old, new, all) in edits {
+        let (old, new) = if !text.contains(old) && text.contains("\r\n") {
+            (old.replace('\n', "\r\n"), new.replace('\n', "\r\n"))
+        } else {
+            (old.to_owned(), new.to_owned())
+        };
+        if old.is_empty() || !text.contains(&old) {
+            return Err("the text to replace is not in the file (it may have changed)".into());
+        }
+        text = if all {
+            text.replace(&old, &new)
+        } else {
+            text.replacen(&old, &new, 1)
+        };
+    }
+    Ok(text)
+}
+
+fn notebook(path: &Path, input: &Value) -> Result<Change, Unavailable> {
+    let src = input
+        .get("new_source")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mode = input
+        .get("edit_mode")
+        .and_then(Value::as_str)
+        .unwrap_or("replace");
+    let cell = input.get("cell_id").and_then(Value::as_str).unwrap_or("?");
+    let nb = read_existing(path)?;
+    let v: Value = serde_json::from_str(&nb)
+        .map_err(|_| format!("{} is not a notebook (not JSON)", path.display()))?;
+    let cells = v
+        .get("cells")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let old = cells
+        .iter()
+        .find(|c| c.get("id").and_then(Value::as_str) == Some(cell))
+        .map(|c| match c.get("source") {
+            Some(Value::Array(parts)) => parts.iter().filter_map(Value::as_str).collect(),
+            Some(Value::String(s)) => s.clone(),
+            _ => String::new(),
+        });
+    Ok(match (mode, old) {
+        ("insert", _) => Change {
+            path: path.to_owned(),
+            before: Some(String::new()),
+            after: src.to_owned(),
+        },
+        ("delete", Some(old)) => Change {
+            path: path.to_owned(),
+            before: Some(old),
+            after: String::new(),
+        },
+        (_, Some(old)) => Change {
+            path: path.to_owned(),
+            before: Some(old),
+            after: src.to_owned(),
+        },
+        (_, None) => return Err(format!("no cell `{cell}` in {}", path.display())),
+    })
+}
+
+/// A rendered diff: its lines, counts, and how many lines were folded away.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub lines: Vec<String>,
+    pub added: usize,
+    pub removed: usize,
+    pub folded: usize,
+}
+
+/// Render `change` with line numbers and three lines of context; fold after
+/// `limit` lines (`None`: show everything).
+pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
+    let before = change.before.as_deref().unwrap_or("");
+    let crlf = before.contains("\r\n");
+    let norm = |s: &str| {
+        if crlf {
+            s.replace("\r\n", "\n")
+        } else {
+            s.to_owned()
+        }
+    };
+    let (old, new) = (norm(before), norm(&change.after));
+    let diff = TextDiff::configure()
+        .deadline(Instant::now() + Duration::from_millis(500))
+        .diff_lines(&old, &new);
+    let mut lines = Vec::new();
+    let (mut added, mut removed) = (0, 0);
+    if change.before.is_none() {
+        lines.push(style.dim("(new file)"));
+    } else if crlf {
+        lines.push(style.dim("(CRLF line endings)"));
+    }
+    for (i, group) in diff.grouped_ops(3).iter().enumerate() {
+        if i > 0 {
+            lines.push(style.dim("   ┈"));
+        }
+        for op in group {
+            for c in diff.iter_changes(op) {
+                let text = Sanitizer::clean(c.value().trim_end_matches('\n'));
+                let line = match c.tag() {
+                    ChangeTag::Equal => format!(
+                        "{:>5}    {}",
+                        c.old_index().map(|n| n + 1).unwrap_or(0),
+                        style.dim(&text)
+                    ),
+                    ChangeTag::Delete => {
+                        removed += 1;
+                        style.red(&format!(
+                            "{:>5} -  {}",
+                            c.old_index().map(|n| n + 1).unwrap_or(0),
+                            text
+                        ))
+                    }
+                    ChangeTag::Insert => {
+                        added += 1;
+                        style.green(&format!(
+                            "{:>5} +  {}",
+                            c.new_index().map(|n| n + 1).unwrap_or(0),
+                            text
+                        ))
+                    }
+                };
+                lines.push(line);
+            }
+        }
+    }
+    if added == 0 && removed == 0 {
+        lines.push(style.dim("(no change)"));
+    }
+    let mut folded = 0;
+    if let Some(limit) = limit {
+        if lines.len() > limit {
+            folded = lines.len() - limit;
+            lines.truncate(limit);
+        }
+    }
+    Rendered {
+        lines,
+        added,
+        removed,
+        folded,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn plain(change: &Change, limit: Option<usize>) -> Rendered {
+        render(change, Style::plain(), limit)
+    }
+
+    fn file(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    #[test]
+    fn edit_in_the_middle() {
+        let d = tempfile::tempdir().unwrap();
+        let body: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+        let p = file(d.path(), "a.txt", body.as_bytes());
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"line 10\n","new_string":"line ten\nline ten and a half\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        let r = plain(&c, None);
+        assert_eq!((r.added, r.removed), (2, 1));
+        let text = r.lines.join("\n");
+        assert!(text.contains("   10 -  line 10"), "{text}");
+        assert!(text.contains("   10 +  line ten"), "{text}");
+        assert!(
+            text.contains("    7    line 7"),
+            "three lines of context: {text}"
+        );
+        assert!(!text.contains("line 6\n"), "{text}");
+        // nothing was written
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), body);
+    }
+
+    #[test]
+    fn append_new_file_and_missing_file() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "b.txt", b"one\ntwo\n");
+        let c = proposed(
+            "Write",
+            &json!({"file_path": p, "content":"one\ntwo\nthree\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        let r = plain(&c, None);
+        assert_eq!((r.added, r.removed), (1, 0));
+        let c = proposed(
+            "Write",
+            &json!({"file_path":"new.txt","content":"a\nb\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        let r = plain(&c, None);
+        assert_eq!((r.added, r.removed), (2, 0));
+        assert!(r.lines[0].contains("new file"));
+        let e = proposed(
+            "Edit",
+            &json!({"file_path":"gone.txt","old_string":"x","new_string":"y"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.contains("does not exist"), "{e}");
+        let e = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"zzz","new_string":"y"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.contains("not in the file"), "{e}");
+        assert!(proposed("Bash", &json!({"command":"ls"}), d.path()).is_none());
+    }
+
+    #[test]
+    fn crlf_files() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "w.txt", b"alpha\r\nbeta\r\ngamma\r\n");
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"beta\n","new_string":"BETA\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.after, "alpha\r\nBETA\r\ngamma\r\n");
+        let r = plain(&c, None);
+        assert_eq!((r.added, r.removed), (1, 1));
+        let text = r.lines.join("\n");
+        assert!(text.contains("CRLF"), "{text}");
+        assert!(!text.contains('\r'), "{text:?}");
+    }
+
+    #[test]
+    fn huge_diffs_fold_and_binary_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "big.txt", b"");
+        let content: String = (0..500).map(|i| format!("{i}\n")).collect();
+        let c = proposed(
+            "Write",
+            &json!({"file_path": p, "content": content}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        let r = plain(&c, Some(FOLD_AT));
+        assert_eq!(r.lines.len(), FOLD_AT);
+        assert_eq!(r.added, 500);
+        assert_eq!(r.folded, 500 - FOLD_AT);
+        let bin = file(d.path(), "x.bin", b"\x7fELF\x00\x01");
+        let e = proposed("Write", &json!({"file_path": bin, "content":"x"}), d.path())
+            .unwrap()
+            .unwrap_err();
+        assert!(e.contains("binary"), "{e}");
+    }
+
+    #[test]
+    fn multi_edit_and_hostile_text() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "m.rs", b"let a = 1;\nlet b = 2;\n");
+        let c = proposed(
+            "MultiEdit",
+            &json!({"file_path": p, "edits":[{"old_string":"a = 1","new_string":"a = 10"},{"old_string":"b = 2","new_string":"b = \u{1b}]52;c;QUFB\u{7}2"}]}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        let r = plain(&c, None);
+        assert_eq!((r.added, r.removed), (2, 2));
+        assert!(!r.lines.join("").contains('\u{1b}'));
+    }
+}
