@@ -53,11 +53,22 @@ pub fn main() -> i32 {
     }
     config.apply(&mut cli.session);
 
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    // The chat blocks its thread in the line editor between turns, so its
+    // session needs worker threads; everything else runs on one thread, which
+    // keeps the reader and the writer on the same core (no cross-thread
+    // wake-ups or allocator contention per message).
+    let chat = cli.command.is_none() && std::io::stdin().is_terminal();
+    let built = if chat {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    };
+    let runtime = match built {
         Ok(r) => r,
         Err(e) => {
             eprintln!("claudio: failed to start the async runtime: {e}");

@@ -69,7 +69,12 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         async move { Ok(a.decide(req, ctx).await) }
     });
 
-    let client = Client::connect_keeping_raw(options).await?;
+    // The raw lines are needed only to pass them on verbatim.
+    let client = if args.output_format == OutputFormat::Text {
+        Client::connect(options).await?
+    } else {
+        Client::connect_keeping_raw(options).await?
+    };
     client.send(prompt).await?;
 
     let stdout = io::stdout();
@@ -196,7 +201,11 @@ async fn quiet_exit(client: &Client) -> Exit {
 }
 
 fn describe_error(r: &ResultMessage) -> String {
-    let mut parts = vec![r.subtype.clone()];
+    // API errors end with subtype `success` and `is_error`: say only the error.
+    let mut parts = Vec::new();
+    if r.subtype != "success" {
+        parts.push(r.subtype.clone());
+    }
     if let Some(t) = &r.result {
         parts.push(t.clone());
     }
@@ -208,6 +217,13 @@ fn describe_error(r: &ResultMessage) -> String {
                     .unwrap_or_else(|| e.to_string()),
             );
         }
+    }
+    if parts.is_empty() {
+        parts.push(
+            r.terminal_reason
+                .clone()
+                .unwrap_or_else(|| "unknown error".into()),
+        );
     }
     Sanitizer::clean(&parts.join(": "))
 }
@@ -258,7 +274,9 @@ impl<W: Write> Output<W> {
                 self.stream_event(e)
             }
             Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
-                if self.dedup.streamed(a) {
+                // An API error the CLI dressed as a message is not the answer:
+                // it is reported on stderr at the end.
+                if self.dedup.streamed(a) || a.is_synthetic() {
                     return Ok(());
                 }
                 for b in &a.message.content {

@@ -471,7 +471,7 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                 }
             },
             Read::Message(Err(e), _, size) => {
-                tracing::warn!(error = %e, bytes = size, "skipped a line from the CLI that is not a JSON object");
+                tracing::debug!(error = %e, bytes = size, "skipped a line from the CLI that is not a JSON object");
             }
             Read::TooLong => {
                 tracing::warn!("skipped a line from the CLI longer than the limit");

@@ -154,6 +154,9 @@ impl ContentBlock {
     /// type's shape, or has an unknown type, becomes [`ContentBlock::Unknown`].
     pub fn from_value(value: Value) -> Self {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        if kind == "text" {
+            return text_block(value);
+        }
         let parsed = match kind {
             "text" => typed(&value).map(ContentBlock::Text),
             "thinking" => typed(&value).map(ContentBlock::Thinking),
@@ -183,6 +186,20 @@ impl ContentBlock {
         };
         map.insert("type".into(), Value::String(kind.into()));
         Value::Object(map)
+    }
+}
+
+/// The common case without copying the text: take the fields out of the map.
+fn text_block(value: Value) -> ContentBlock {
+    match value {
+        Value::Object(mut map) if map.get("text").is_some_and(Value::is_string) => {
+            let Some(Value::String(text)) = map.remove("text") else {
+                unreachable!("checked above")
+            };
+            map.remove("type");
+            ContentBlock::Text(TextBlock { text, extra: map })
+        }
+        other => ContentBlock::Unknown(other),
     }
 }
 

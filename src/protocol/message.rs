@@ -42,10 +42,51 @@ struct Peek<'a> {
     subtype: Option<Cow<'a, str>>,
 }
 
+/// `{"type":"X","subtype":"Y"` at the very start of a line, without escapes.
+fn fast_peek(line: &[u8]) -> Option<Peek<'_>> {
+    fn string_at(b: &[u8], prefix: &[u8]) -> Option<(usize, usize)> {
+        let start = prefix.len();
+        if !b.starts_with(prefix) {
+            return None;
+        }
+        let len = memchr::memchr(b'"', &b[start..])?;
+        let s = &b[start..start + len];
+        (!s.contains(&b'\\')).then_some((start, start + len))
+    }
+    let (s, e) = string_at(line, br#"{"type":""#)?;
+    let kind = std::str::from_utf8(&line[s..e]).ok()?;
+    // `system` lines need their subtype; only take it when it comes next.
+    let subtype = if kind == "system" {
+        let rest = &line[e + 1..];
+        let (s2, e2) = string_at(rest, br#","subtype":""#)?;
+        Some(Cow::Borrowed(std::str::from_utf8(&rest[s2..e2]).ok()?))
+    } else {
+        None
+    };
+    Some(Peek {
+        kind: Some(Cow::Borrowed(kind)),
+        subtype,
+    })
+}
+
 impl Message {
     /// Decode one line. Fails only when the line is not a JSON object.
     pub fn parse(line: &[u8]) -> Result<Message, serde_json::Error> {
-        let peek: Peek = serde_json::from_slice(line)?;
+        // Validate UTF-8 once; serde_json then reads from a `&str` without
+        // checking every string again.
+        let line = std::str::from_utf8(line)
+            .map_err(|e| <serde_json::Error as serde::de::Error>::custom(e))?;
+        Self::parse_str(line)
+    }
+
+    /// Decode one line of text. Fails only when it is not a JSON object.
+    pub fn parse_str(line: &str) -> Result<Message, serde_json::Error> {
+        // The CLI writes `type` first: read it without a first pass over
+        // the line. Anything else takes the general path.
+        let peek = match fast_peek(line.as_bytes()) {
+            Some(p) => p,
+            None => serde_json::from_str(line)?,
+        };
         let kind = peek.kind.as_deref().unwrap_or("");
         let typed = match kind {
             "assistant" => decode_tagged(line).map(Message::Assistant),
@@ -56,13 +97,13 @@ impl Message {
             "control_request" => decode_tagged(line).map(Message::ControlRequest),
             "control_response" => decode_tagged(line).map(Message::ControlResponse),
             "control_cancel_request" => decode_tagged(line).map(Message::ControlCancelRequest),
-            _ => return serde_json::from_slice(line).map(Message::Unknown),
+            _ => return serde_json::from_str(line).map(Message::Unknown),
         };
         match typed {
             Ok(m) => Ok(m),
             Err(e) => {
                 tracing::debug!(kind, error = %e, "message does not fit its type; kept raw");
-                serde_json::from_slice(line).map(Message::Unknown)
+                serde_json::from_str(line).map(Message::Unknown)
             }
         }
     }
@@ -121,9 +162,9 @@ pub enum SystemMessage {
 }
 
 impl SystemMessage {
-    fn decode(subtype: Option<&str>, line: &[u8]) -> Result<Self, serde_json::Error> {
+    fn decode(subtype: Option<&str>, line: &str) -> Result<Self, serde_json::Error> {
         fn sys<T: serde::de::DeserializeOwned + HasExtra>(
-            line: &[u8],
+            line: &str,
         ) -> Result<T, serde_json::Error> {
             let mut t: T = decode_tagged(line)?;
             t.extra_mut().remove("subtype");
@@ -135,7 +176,7 @@ impl SystemMessage {
             Some("api_retry") => SystemMessage::ApiRetry(sys(line)?),
             Some("task_started") => SystemMessage::TaskStarted(sys(line)?),
             Some("task_notification") => SystemMessage::TaskNotification(sys(line)?),
-            _ => SystemMessage::Other(serde_json::from_slice(line)?),
+            _ => SystemMessage::Other(serde_json::from_str(line)?),
         })
     }
 

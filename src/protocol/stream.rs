@@ -1,9 +1,11 @@
 //! Raw Messages API stream events, as carried by `stream_event` lines.
 
 use super::content::{has_extra, ContentBlock, HasExtra};
-use serde::de::DeserializeOwned;
+use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
 
 /// One server-sent event of the Messages API stream.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,9 +167,146 @@ impl Delta {
     }
 }
 
+// Stream events are most of what the CLI writes: they are decoded field by
+// field, without an intermediate `Value` and without serde's buffering.
 impl<'de> Deserialize<'de> for StreamEvent {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(StreamEvent::from_value(Value::deserialize(d)?))
+        d.deserialize_map(EventVisitor)
+    }
+}
+
+struct EventVisitor;
+
+impl<'de> Visitor<'de> for EventVisitor {
+    type Value = StreamEvent;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an API stream event")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StreamEvent, A::Error> {
+        let mut kind: Option<String> = None;
+        let mut index: Option<Value> = None;
+        let mut delta: Option<Delta> = None;
+        let mut rest = Map::new();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key.0.as_ref() {
+                "type" => kind = Some(map.next_value()?),
+                "index" => index = Some(map.next_value()?),
+                "delta" if kind.as_deref() == Some("content_block_delta") => {
+                    delta = Some(map.next_value()?)
+                }
+                _ => {
+                    let v: Value = map.next_value()?;
+                    rest.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        if kind.as_deref() == Some("content_block_delta") && rest.is_empty() {
+            if let (Some(i), Some(d)) = (index.as_ref().and_then(Value::as_u64), delta.take()) {
+                return Ok(StreamEvent::ContentBlockDelta {
+                    index: i as usize,
+                    delta: d,
+                });
+            }
+        }
+        // Everything else: rebuild the object and take the general path.
+        if let Some(k) = kind {
+            rest.insert("type".into(), Value::String(k));
+        }
+        if let Some(i) = index {
+            rest.insert("index".into(), i);
+        }
+        if let Some(d) = delta {
+            rest.insert("delta".into(), d.to_value());
+        }
+        Ok(StreamEvent::from_value(Value::Object(rest)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Delta {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(DeltaVisitor)
+    }
+}
+
+struct DeltaVisitor;
+
+impl<'de> Visitor<'de> for DeltaVisitor {
+    type Value = Delta;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a content block delta")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Delta, A::Error> {
+        let mut kind: Option<String> = None;
+        let mut text: Option<(String, String)> = None;
+        let mut rest = Map::new();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key.0.as_ref() {
+                "type" => kind = Some(map.next_value()?),
+                k @ ("text" | "thinking" | "partial_json" | "signature") if text.is_none() => {
+                    match map.next_value::<Value>()? {
+                        Value::String(v) => text = Some((k.to_owned(), v)),
+                        other => {
+                            rest.insert(k.to_owned(), other);
+                        }
+                    }
+                }
+                _ => {
+                    let v: Value = map.next_value()?;
+                    rest.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        if rest.is_empty() {
+            if let (Some(k), Some((field, v))) = (kind.as_deref(), text.take()) {
+                let typed: Option<fn(String) -> Delta> = match (k, field.as_str()) {
+                    ("text_delta", "text") => Some(Delta::Text),
+                    ("thinking_delta", "thinking") => Some(Delta::Thinking),
+                    ("input_json_delta", "partial_json") => Some(Delta::InputJson),
+                    ("signature_delta", "signature") => Some(Delta::Signature),
+                    _ => None,
+                };
+                match typed {
+                    Some(make) => return Ok(make(v)),
+                    None => text = Some((field, v)),
+                }
+            }
+        }
+        if let Some(k) = kind {
+            rest.insert("type".into(), Value::String(k));
+        }
+        if let Some((field, v)) = text {
+            rest.insert(field, Value::String(v));
+        }
+        Ok(Delta::Other(Value::Object(rest)))
+    }
+}
+
+/// A map key, borrowed from the input when it has no escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 
@@ -179,7 +318,7 @@ impl Serialize for StreamEvent {
 
 /// A `stream_event` line: one API stream event, while a message is generated
 /// (only with `include_partial_messages`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StreamEventMessage {
     /// The API event.
     pub event: StreamEvent,
@@ -197,6 +336,48 @@ pub struct StreamEventMessage {
     pub extra: Map<String, Value>,
 }
 has_extra!(StreamEventMessage);
+
+impl<'de> Deserialize<'de> for StreamEventMessage {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StreamEventMessage;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a stream_event line")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut event = None;
+                let mut parent_tool_use_id = None;
+                let mut session_id = None;
+                let mut uuid = None;
+                let mut extra = Map::new();
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key.0.as_ref() {
+                        "event" => event = Some(map.next_value::<StreamEvent>()?),
+                        "parent_tool_use_id" => parent_tool_use_id = map.next_value()?,
+                        "session_id" => session_id = map.next_value()?,
+                        "uuid" => uuid = map.next_value()?,
+                        "type" => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                        _ => {
+                            let v: Value = map.next_value()?;
+                            extra.insert(key.0.into_owned(), v);
+                        }
+                    }
+                }
+                Ok(StreamEventMessage {
+                    event: event.ok_or_else(|| de::Error::missing_field("event"))?,
+                    parent_tool_use_id,
+                    session_id,
+                    uuid,
+                    extra,
+                })
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
 
 impl StreamEventMessage {
     /// The text of a `text_delta`, if this is one.
@@ -224,9 +405,9 @@ impl StreamEventMessage {
 
 /// Decode `T` (which keeps unknown fields) and drop the envelope's `type` tag.
 pub(crate) fn decode_tagged<T: DeserializeOwned + HasExtra>(
-    line: &[u8],
+    line: &str,
 ) -> Result<T, serde_json::Error> {
-    let mut t: T = serde_json::from_slice(line)?;
+    let mut t: T = serde_json::from_str(line)?;
     t.extra_mut().remove("type");
     Ok(t)
 }
@@ -275,6 +456,48 @@ mod tests {
         // missing index: not a shape claudio knows, kept whole
         let v = json!({"type":"content_block_stop"});
         assert_eq!(StreamEvent::from_value(v.clone()), StreamEvent::Other(v));
+    }
+
+    #[test]
+    fn field_order_and_extra_fields_do_not_matter() {
+        let parse = |t: &str| serde_json::from_str::<StreamEventMessage>(t).unwrap();
+        let a = parse(
+            r#"{"type":"stream_event","event":{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"x"}},"session_id":"s","new":1}"#,
+        );
+        let b = parse(
+            r#"{"new":1,"session_id":"s","event":{"delta":{"text":"x","type":"text_delta"},"index":2,"type":"content_block_delta"},"type":"stream_event"}"#,
+        );
+        assert_eq!(a, b);
+        assert_eq!(a.text_delta(), Some("x"));
+        assert_eq!(a.extra["new"], 1);
+        // an unknown field inside a delta keeps the whole delta as sent
+        let c = parse(
+            r#"{"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","lang":"en"}}}"#,
+        );
+        match c.event {
+            StreamEvent::ContentBlockDelta {
+                delta: Delta::Other(v),
+                ..
+            } => {
+                assert_eq!(v, json!({"type":"text_delta","text":"x","lang":"en"}))
+            }
+            other => panic!("{other:?}"),
+        }
+        // a non-string text is not a text delta
+        let d = parse(
+            r#"{"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}}"#,
+        );
+        assert!(matches!(
+            d.event,
+            StreamEvent::ContentBlockDelta {
+                delta: Delta::Other(_),
+                ..
+            }
+        ));
+        // escaped keys still match
+        let e = parse(r#"{"ev\u0065nt":{"type":"message_stop"}}"#);
+        assert_eq!(e.event, StreamEvent::MessageStop);
+        assert!(serde_json::from_str::<StreamEventMessage>(r#"{"session_id":"s"}"#).is_err());
     }
 
     #[test]

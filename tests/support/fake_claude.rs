@@ -18,6 +18,7 @@
 //! - `{"ignore_sigterm": true}`, `{"wait_stdin_eof": true}`.
 //! - `{"spawn_sleeper": SECS}`: a `sleep SECS` child, its pid in `RECORD/child.pid`.
 //! - `{"write_file": {"path": P, "content": C, "append": BOOL}}`.
+//! - `{"emit_file": PATH}`: copy a file of ready-made lines to stdout.
 //!
 //! After the last step it reads stdin to EOF and exits 0. A bad or unknown step
 //! exits 2. A failed write to stdout (closed pipe) exits quietly with 141.
@@ -248,6 +249,20 @@ impl Fake {
                 }
             }
             "write_file" => self.write_file(val),
+            "emit_file" => {
+                // copy a file of ready-made lines to stdout (benchmarks)
+                let path = val.as_str().unwrap_or_else(|| bad());
+                let mut f =
+                    File::open(path).unwrap_or_else(|e| die(2, &format!("emit_file {path}: {e}")));
+                let mut buf = vec![0u8; 1 << 20];
+                loop {
+                    match io::Read::read(&mut f, &mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => self.write(&buf[..n]),
+                        Err(e) => die(2, &format!("emit_file {path}: {e}")),
+                    }
+                }
+            }
             _ => bad(),
         }
         self.flush();
