@@ -74,8 +74,8 @@ impl Message {
     pub fn parse(line: &[u8]) -> Result<Message, serde_json::Error> {
         // Validate UTF-8 once; serde_json then reads from a `&str` without
         // checking every string again.
-        let line = std::str::from_utf8(line)
-            .map_err(|e| <serde_json::Error as serde::de::Error>::custom(e))?;
+        let line =
+            std::str::from_utf8(line).map_err(<serde_json::Error as serde::de::Error>::custom)?;
         Self::parse_str(line)
     }
 
