@@ -63,7 +63,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
     };
     let approver = TtyApprover::new(stderr_style, cwd);
     let mut options =
-        build_options(session)?.include_partial_messages(args.output_format == OutputFormat::Text);
+        build_options(session)?.include_partial_messages(args.output_format != OutputFormat::Json);
     options = options.can_use_tool(move |req, ctx| {
         let a = approver.clone();
         async move { Ok(a.decide(req, ctx).await) }
