@@ -708,3 +708,44 @@ async fn messages_are_kept_while_a_control_answer_is_awaited() {
     }
     client.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn inactivity_timeout_fails_a_silent_turn_but_not_a_waiting_prompt() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("slow"),
+            // a person takes 600 ms to answer: that silence does not count
+            json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+            json!({"expect": {"type":"control_response"}}),
+            delta("then"),
+            // the CLI goes quiet
+            json!({"sleep_ms": 3000}),
+            result("too late"),
+        ],
+    ]));
+    let options = fake
+        .options()
+        .include_partial_messages(true)
+        .inactivity_timeout(Duration::from_millis(300))
+        .can_use_tool(|_r, _c| async {
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            Ok(PermissionResult::allow())
+        });
+    let client = Client::connect(options).await.unwrap();
+    client.send("slow").await.unwrap();
+    let mut got = Vec::new();
+    let mut s = std::pin::pin!(client.receive_response());
+    while let Some(m) = s.next().await {
+        got.push(m);
+    }
+    assert!(
+        matches!(got.first(), Some(Ok(Message::StreamEvent(_)))),
+        "the prompt's silence must not time out: {got:?}"
+    );
+    assert!(
+        matches!(got.last(), Some(Err(Error::InactivityTimeout(_)))),
+        "{got:?}"
+    );
+    client.kill();
+}

@@ -62,6 +62,7 @@ impl Client {
     }
 
     async fn connect_inner(options: Options, keep_raw: bool) -> Result<Client> {
+        let started = std::time::Instant::now();
         let program = find_cli(options.cli_path.as_deref())?;
         let Spawned {
             stdin,
@@ -90,6 +91,10 @@ impl Client {
             .await
         {
             Ok(info) => {
+                tracing::debug!(
+                    ms = started.elapsed().as_millis() as u64,
+                    "initialize answered"
+                );
                 client.server_info = info;
                 Ok(client)
             }
@@ -238,7 +243,13 @@ impl Client {
     /// Calling it again returns at once with how the process ended.
     pub async fn close(&self) -> Result<ExitInfo> {
         self.closed.store(true, Ordering::SeqCst);
+        let started = std::time::Instant::now();
         let info = self.shared.shutdown().await;
+        tracing::debug!(
+            ms = started.elapsed().as_millis() as u64,
+            ?info,
+            "the CLI closed"
+        );
         let driver = self.driver.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(d) = driver {
             let _ = tokio::time::timeout(self.shared.close_grace, d).await;

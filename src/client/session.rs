@@ -423,15 +423,14 @@ enum Read {
 }
 
 async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read {
-    match reader.next_line().await {
-        Ok(Some(Line::Data(d))) => {
-            let raw = keep_raw.then(|| d.to_vec().into_boxed_slice());
-            Read::Message(Message::parse(d), raw, d.len())
-        }
-        Ok(Some(Line::TooLong)) => Read::TooLong,
-        Ok(None) => Read::Eof,
-        Err(e) => Read::Failed(e),
-    }
+    let (message, size) = match reader.next_line().await {
+        Ok(Some(Line::Data(d))) => (Message::parse(d), d.len()),
+        Ok(Some(Line::TooLong)) => return Read::TooLong,
+        Ok(None) => return Read::Eof,
+        Err(e) => return Read::Failed(e),
+    };
+    let raw = keep_raw.then(|| reader.take_last().into_boxed_slice());
+    Read::Message(message, raw, size)
 }
 
 /// The reader task: route every line until the CLI's stdout ends.

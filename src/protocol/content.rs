@@ -154,19 +154,18 @@ impl ContentBlock {
     /// type's shape, or has an unknown type, becomes [`ContentBlock::Unknown`].
     pub fn from_value(value: Value) -> Self {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-        if kind == "text" {
-            return text_block(value);
+        match kind {
+            // The blocks that carry big payloads (answers, tool inputs, tool
+            // results) are taken apart without copying their strings.
+            "text" | "thinking" | "tool_use" | "tool_result" => owned_block(value),
+            "redacted_thinking" => typed(&value)
+                .map(ContentBlock::RedactedThinking)
+                .unwrap_or(ContentBlock::Unknown(value)),
+            "image" => typed(&value)
+                .map(ContentBlock::Image)
+                .unwrap_or(ContentBlock::Unknown(value)),
+            _ => ContentBlock::Unknown(value),
         }
-        let parsed = match kind {
-            "text" => typed(&value).map(ContentBlock::Text),
-            "thinking" => typed(&value).map(ContentBlock::Thinking),
-            "redacted_thinking" => typed(&value).map(ContentBlock::RedactedThinking),
-            "tool_use" => typed(&value).map(ContentBlock::ToolUse),
-            "tool_result" => typed(&value).map(ContentBlock::ToolResult),
-            "image" => typed(&value).map(ContentBlock::Image),
-            _ => None,
-        };
-        parsed.unwrap_or(ContentBlock::Unknown(value))
     }
 
     /// Encode the block as JSON (with its `type`).
@@ -189,18 +188,92 @@ impl ContentBlock {
     }
 }
 
-/// The common case without copying the text: take the fields out of the map.
-fn text_block(value: Value) -> ContentBlock {
-    match value {
-        Value::Object(mut map) if map.get("text").is_some_and(Value::is_string) => {
-            let Some(Value::String(text)) = map.remove("text") else {
-                unreachable!("checked above")
-            };
-            map.remove("type");
-            ContentBlock::Text(TextBlock { text, extra: map })
+/// Text, thinking, tool use and tool result blocks, built by moving the
+/// fields out of the map: no string is copied, however large. A block whose
+/// fields do not have the expected types is kept whole as `Unknown`.
+fn owned_block(value: Value) -> ContentBlock {
+    let Value::Object(mut map) = value else {
+        return ContentBlock::Unknown(value);
+    };
+    let is_str = |m: &Map<String, Value>, k: &str| m.get(k).is_some_and(Value::is_string);
+    let opt_str =
+        |m: &Map<String, Value>, k: &str| m.get(k).is_none_or(|v| v.is_string() || v.is_null());
+    let kind = map
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let fits = match kind.as_str() {
+        "text" => is_str(&map, "text"),
+        "thinking" => is_str(&map, "thinking") && opt_str(&map, "signature"),
+        "tool_use" => is_str(&map, "id") && is_str(&map, "name"),
+        "tool_result" => {
+            is_str(&map, "tool_use_id")
+                && map
+                    .get("is_error")
+                    .is_none_or(|v| v.is_boolean() || v.is_null())
+                && map
+                    .get("content")
+                    .is_none_or(|v| v.is_string() || v.is_array() || v.is_null())
         }
-        other => ContentBlock::Unknown(other),
+        _ => false,
+    };
+    if !fits {
+        return ContentBlock::Unknown(Value::Object(map));
     }
+    let mut take_str = |k: &str| match map.remove(k) {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    };
+    let block = match kind.as_str() {
+        "text" => ContentBlock::Text(TextBlock {
+            text: take_str("text").unwrap_or_default(),
+            extra: Map::new(),
+        }),
+        "thinking" => ContentBlock::Thinking(ThinkingBlock {
+            thinking: take_str("thinking").unwrap_or_default(),
+            signature: take_str("signature"),
+            extra: Map::new(),
+        }),
+        "tool_use" => ContentBlock::ToolUse(ToolUseBlock {
+            id: take_str("id").unwrap_or_default(),
+            name: take_str("name").unwrap_or_default(),
+            input: map.remove("input").unwrap_or(Value::Null),
+            extra: Map::new(),
+        }),
+        _ => {
+            let tool_use_id = take_str("tool_use_id").unwrap_or_default();
+            let content = match map.remove("content") {
+                Some(Value::String(s)) => Some(MessageContent::Text(s)),
+                Some(Value::Array(items)) => Some(MessageContent::Blocks(
+                    items.into_iter().map(ContentBlock::from_value).collect(),
+                )),
+                _ => None,
+            };
+            let is_error = map.remove("is_error").and_then(|v| v.as_bool());
+            ContentBlock::ToolResult(ToolResultBlock {
+                tool_use_id,
+                content,
+                is_error,
+                extra: Map::new(),
+            })
+        }
+    };
+    map.remove("type");
+    attach_extra(block, map)
+}
+
+fn attach_extra(mut block: ContentBlock, rest: Map<String, Value>) -> ContentBlock {
+    match &mut block {
+        ContentBlock::Text(b) => b.extra = rest,
+        ContentBlock::Thinking(b) => b.extra = rest,
+        ContentBlock::ToolUse(b) => b.extra = rest,
+        ContentBlock::ToolResult(b) => b.extra = rest,
+        ContentBlock::RedactedThinking(b) => b.extra = rest,
+        ContentBlock::Image(b) => b.extra = rest,
+        ContentBlock::Unknown(_) => {}
+    }
+    block
 }
 
 /// Decode `T` from a block's JSON, dropping the `type` tag from the extras.
@@ -378,6 +451,27 @@ mod tests {
             ContentBlock::from_value(v.clone()),
             ContentBlock::Unknown(v)
         );
+    }
+
+    #[test]
+    fn big_blocks_keep_their_fields_and_odd_ones_stay_whole() {
+        let v = json!({"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"a"}],"is_error":false,"x":1});
+        let b = ContentBlock::from_value(v.clone());
+        assert!(matches!(&b, ContentBlock::ToolResult(r) if r.text() == "a" && r.extra["x"] == 1));
+        assert_eq!(b.to_value(), v);
+        for odd in [
+            json!({"type":"tool_result","tool_use_id":"t","is_error":"yes"}),
+            json!({"type":"tool_result","content":"x"}),
+            json!({"type":"tool_use","name":"Bash"}),
+            json!({"type":"thinking","thinking":"t","signature":5}),
+        ] {
+            assert_eq!(
+                ContentBlock::from_value(odd.clone()),
+                ContentBlock::Unknown(odd)
+            );
+        }
+        let v = json!({"type":"tool_use","id":"1","name":"Write","input":{"content":"big"}});
+        assert_eq!(ContentBlock::from_value(v.clone()).to_value(), v);
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub enum Line<'a> {
 /// `next_line` future loses nothing.
 pub struct LineReader<R> {
     inner: R,
+    /// Where the last returned line lives (for [`LineReader::take_last`]).
+    last: Option<(usize, usize)>,
     buf: Box<[u8]>,
     start: usize,
     end: usize,
@@ -34,6 +36,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     pub fn new(inner: R, max: usize) -> Self {
         LineReader {
             inner,
+            last: None,
             buf: vec![0; READ_CHUNK].into_boxed_slice(),
             start: 0,
             end: 0,
@@ -71,7 +74,9 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                             if i > self.max {
                                 return Ok(Some(Line::TooLong));
                             }
-                            return Ok(Some(Line::Data(trim_cr(&self.buf[s..s + i]))));
+                            let len = trim_cr(&self.buf[s..s + i]).len();
+                            self.last = Some((s, s + len));
+                            return Ok(Some(Line::Data(&self.buf[s..s + len])));
                         }
                         if self.line.len() + i > self.max {
                             self.line = Vec::new();
@@ -79,6 +84,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                         }
                         self.line.extend_from_slice(&self.buf[s..s + i]);
                         self.line_ready = true;
+                        self.last = None;
                         return Ok(Some(Line::Data(trim_cr(&self.line))));
                     }
                     None => {
@@ -116,7 +122,26 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             return None;
         }
         self.line_ready = true;
+        self.last = None;
         Some(Line::Data(trim_cr(&self.line)))
+    }
+
+    /// The bytes of the line last returned, as an owned buffer: a line
+    /// gathered across reads is handed over without a copy (a huge line is
+    /// never held twice).
+    pub fn take_last(&mut self) -> Vec<u8> {
+        match self.last.take() {
+            Some((s, e)) => self.buf[s..e].to_vec(),
+            None if self.line_ready => {
+                self.line_ready = false;
+                let mut v = std::mem::take(&mut self.line);
+                if v.last() == Some(&b'\r') {
+                    v.pop();
+                }
+                v
+            }
+            None => Vec::new(),
+        }
     }
 }
 
@@ -175,6 +200,21 @@ mod tests {
         let limit = READ_CHUNK * 2;
         let got = collect(input.as_bytes(), limit).await;
         assert_eq!(got, vec![Err(()), Ok("z".into())]);
+    }
+
+    #[tokio::test]
+    async fn take_last_gives_the_line_for_both_kinds() {
+        let big = "q".repeat(READ_CHUNK + 5);
+        let input = format!("short\r\n{big}\r\n");
+        let mut r = LineReader::new(input.as_bytes(), usize::MAX);
+        assert!(matches!(
+            r.next_line().await.unwrap(),
+            Some(Line::Data(b"short"))
+        ));
+        assert_eq!(r.take_last(), b"short");
+        assert!(r.next_line().await.unwrap().is_some());
+        assert_eq!(r.take_last(), big.as_bytes());
+        assert_eq!(r.next_line().await.unwrap(), None);
     }
 
     #[tokio::test]

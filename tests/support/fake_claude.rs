@@ -19,6 +19,8 @@
 //! - `{"spawn_sleeper": SECS}`: a `sleep SECS` child, its pid in `RECORD/child.pid`.
 //! - `{"write_file": {"path": P, "content": C, "append": BOOL}}`.
 //! - `{"emit_file": PATH}`: copy a file of ready-made lines to stdout.
+//! - `{"timed_deltas": {"count": N, "interval_ms": M, "log": PATH}}`: text
+//!   deltas `<i>|`, the monotonic time of each write logged to PATH.
 //!
 //! After the last step it reads stdin to EOF and exits 0. A bad or unknown step
 //! exits 2. A failed write to stdout (closed pipe) exits quietly with 141.
@@ -249,6 +251,35 @@ impl Fake {
                 }
             }
             "write_file" => self.write_file(val),
+            "timed_deltas" => {
+                // text deltas `<i>|`, each write's CLOCK_MONOTONIC time logged (benchmarks)
+                let count = val.get("count").and_then(Value::as_u64).unwrap_or(100);
+                let gap = val.get("interval_ms").and_then(Value::as_u64).unwrap_or(10);
+                let log = val
+                    .get("log")
+                    .and_then(Value::as_str)
+                    .unwrap_or_else(|| bad());
+                let mut times = String::new();
+                for i in 0..count {
+                    let line = format!(
+                        "{{\"type\":\"stream_event\",\"event\":{{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"<{i}>|\"}}}},\"session_id\":\"s\",\"parent_tool_use_id\":null}}\n"
+                    );
+                    let mut ts = libc::timespec {
+                        tv_sec: 0,
+                        tv_nsec: 0,
+                    };
+                    // SAFETY: a valid timespec to fill.
+                    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+                    times.push_str(&format!(
+                        "{}\n",
+                        ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128
+                    ));
+                    self.write(line.as_bytes());
+                    self.flush();
+                    std::thread::sleep(Duration::from_millis(gap));
+                }
+                record_file(Path::new(log), &times);
+            }
             "emit_file" => {
                 // copy a file of ready-made lines to stdout (benchmarks)
                 let path = val.as_str().unwrap_or_else(|| bad());
