@@ -46,6 +46,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -l hide-thinking -d 'Don\'
 complete -c claudio -n "__fish_claudio_needs_command" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_needs_command" -s V -l version -d 'Print version'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'
+complete -c claudio -n "__fish_claudio_needs_command" -f -a "sessions" -d 'List, show, resume, fork, rename, tag and delete sessions'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "doctor" -d 'Check that everything claudio needs is in place'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "config" -d 'Show the config file\'s path or its settings'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -73,6 +74,189 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -s c -l continue -d
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cwd -d 'List this directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many sessions' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print a JSON array with the fields of the TypeScript SDK\'s listSessions()'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'Print the entries as stored, one JSON object per line'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l at -d 'Copy only up to this message (its uuid or a unique prefix; see `show --json`)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l clear -d 'Remove the tag'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Don\'t ask for confirmation'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
@@ -193,11 +377,19 @@ complete -c claudio -n "__fish_claudio_using_subcommand man" -s c -l continue -d
 complete -c claudio -n "__fish_claudio_using_subcommand man" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand man" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask doctor config completions man help" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask doctor config completions man help" -f -a "doctor" -d 'Check that everything claudio needs is in place'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask doctor config completions man help" -f -a "config" -d 'Show the config file\'s path or its settings'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask doctor config completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask doctor config completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask doctor config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "sessions" -d 'List, show, resume, fork, rename, tag and delete sessions'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "doctor" -d 'Check that everything claudio needs is in place'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "config" -d 'Show the config file\'s path or its settings'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the path of the config file in use'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings the config file gives'

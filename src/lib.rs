@@ -39,6 +39,7 @@ pub mod client;
 mod error;
 mod options;
 pub mod protocol;
+pub mod store;
 pub mod transport;
 
 pub use client::handlers::{

@@ -4,6 +4,7 @@ use super::args::{AskArgs, Cli, Command, ConfigAction, OutputFormat, SessionArgs
 use super::config::Config;
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
+use super::sessions::{SessionsArgs, SessionsCommand, SessionsOutcome};
 use clap::{CommandFactory, Parser};
 use std::io::IsTerminal;
 
@@ -57,7 +58,14 @@ pub fn main() -> i32 {
     // session needs worker threads; everything else runs on one thread, which
     // keeps the reader and the writer on the same core (no cross-thread
     // wake-ups or allocator contention per message).
-    let chat = cli.command.is_none() && std::io::stdin().is_terminal();
+    let resuming = matches!(
+        &cli.command,
+        Some(Command::Sessions(SessionsArgs {
+            command: SessionsCommand::Resume(_),
+            ..
+        }))
+    );
+    let chat = (cli.command.is_none() || resuming) && std::io::stdin().is_terminal();
     let built = if chat {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -76,6 +84,20 @@ pub fn main() -> i32 {
         }
     };
     let piped = !std::io::stdin().is_terminal();
+    let settings = super::chat::repl::ChatSettings {
+        show_thinking: !cli.hide_thinking && config.show_thinking.unwrap_or(true),
+        history_size: config.history_size.unwrap_or(10_000),
+    };
+    // `-r ID` finds the session in any project and runs where it was recorded.
+    if let Some(id) = cli.session.resume.clone() {
+        if cli.session.cwd.is_none() {
+            if let Ok(target) = claudio::store::Store::from_env().and_then(|s| s.resume_target(&id))
+            {
+                cli.session.resume = Some(target.id);
+                cli.session.cwd = Some(target.cwd).filter(|d| d.is_dir());
+            }
+        }
+    }
     let outcome = match cli.command {
         // Not a terminal on stdin: behave as `ask` with stdin as the prompt.
         None if piped => runtime.block_on(super::ask::run(
@@ -85,14 +107,29 @@ pub fn main() -> i32 {
                 output_format: OutputFormat::Text,
             },
         )),
-        None => super::chat::repl::run(
-            &runtime,
-            &cli.session,
-            super::chat::repl::ChatSettings {
-                show_thinking: !cli.hide_thinking && config.show_thinking.unwrap_or(true),
-                history_size: config.history_size.unwrap_or(10_000),
-            },
-        ),
+        None => super::chat::repl::run(&runtime, &cli.session, settings),
+        Some(Command::Sessions(args)) => {
+            match runtime.block_on(super::sessions::run(args, cli.session.color_choice())) {
+                Ok(SessionsOutcome::Done(exit)) => Ok(exit),
+                Ok(SessionsOutcome::Resume { id, cwd }) => {
+                    cli.session.resume = Some(id);
+                    cli.session.continue_session = false;
+                    cli.session.cwd = Some(cwd);
+                    if piped {
+                        runtime.block_on(super::ask::run(
+                            &cli.session,
+                            AskArgs {
+                                prompt: Vec::new(),
+                                output_format: OutputFormat::Text,
+                            },
+                        ))
+                    } else {
+                        super::chat::repl::run(&runtime, &cli.session, settings)
+                    }
+                }
+                Err(e) => Err(e),
+            }
+        }
         Some(command) => runtime.block_on(run(command, cli.session)),
     };
     // Don't wait for blocking tasks (a permission prompt reading the terminal).
@@ -114,7 +151,11 @@ fn report(e: &anyhow::Error) -> i32 {
 async fn run(command: Command, session: SessionArgs) -> anyhow::Result<Exit> {
     match command {
         Command::Ask(args) => super::ask::run(&session, args).await,
-        Command::Doctor | Command::Config { .. } | Command::Completions { .. } | Command::Man => {
+        Command::Doctor
+        | Command::Config { .. }
+        | Command::Completions { .. }
+        | Command::Man
+        | Command::Sessions(_) => {
             unreachable!("handled before the runtime starts")
         }
     }

@@ -44,6 +44,8 @@ pub enum Command {
     /// Ask once and print the answer (made for shell pipelines).
     #[command(after_help = ASK_HELP)]
     Ask(AskArgs),
+    /// List, show, resume, fork, rename, tag and delete sessions.
+    Sessions(super::sessions::SessionsArgs),
     /// Check that everything claudio needs is in place.
     #[command(
         after_help = "Checks the Claude Code CLI (path and version), whether credentials are configured \

@@ -225,7 +225,11 @@ fn check_store(r: &mut Report) {
             Ok((n, bytes)) => r.line(
                 Level::Ok,
                 "transcripts",
-                &format!("{} ({n} sessions, {})", dir.display(), human_bytes(bytes)),
+                &format!(
+                    "{} ({n} sessions, {})",
+                    dir.display(),
+                    super::sessions::human_size(bytes)
+                ),
                 None,
             ),
             Err(e) => r.line(
@@ -257,21 +261,6 @@ fn store_size(dir: &Path) -> std::io::Result<(u64, u64)> {
     Ok((n, bytes))
 }
 
-pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
-    let mut v = b as f64;
-    let mut i = 0;
-    while v >= 1000.0 && i < UNITS.len() - 1 {
-        v /= 1000.0;
-        i += 1;
-    }
-    if i == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", UNITS[i])
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,7 +270,5 @@ mod tests {
         assert!(version_tuple("2.1.9") < version_tuple("2.1.328"));
         assert!(version_tuple("2.2.0") > version_tuple("2.1.328"));
         assert_eq!(version_tuple("2.1.328"), vec![2, 1, 328]);
-        assert_eq!(human_bytes(1_500_000), "1.5 MB");
-        assert_eq!(human_bytes(12), "12 B");
     }
 }

@@ -12,5 +12,6 @@ pub mod doctor;
 pub mod exit;
 pub mod sanitize;
 pub mod session;
+pub mod sessions;
 pub mod style;
 pub mod summary;

@@ -93,6 +93,9 @@ pub(crate) struct Shared {
     next_id: AtomicU64,
     id_prefix: String,
     running_handlers: AtomicUsize,
+    /// When the CLI or a handler last did something (ms since `epoch`).
+    last_activity: AtomicU64,
+    epoch: std::time::Instant,
     open_turns: AtomicUsize,
     ended: AtomicBool,
     exit: Mutex<Option<ExitInfo>>,
@@ -130,6 +133,8 @@ impl Shared {
             next_id: AtomicU64::new(1),
             id_prefix: format!("req_{:x}{:x}", std::process::id(), nanos),
             running_handlers: AtomicUsize::new(0),
+            last_activity: AtomicU64::new(0),
+            epoch: std::time::Instant::now(),
             open_turns: AtomicUsize::new(0),
             ended: AtomicBool::new(false),
             exit: Mutex::new(None),
@@ -140,6 +145,18 @@ impl Shared {
             inactivity_timeout: options.inactivity_timeout,
             keep_raw,
         })
+    }
+
+    fn touch(&self) {
+        let ms = self.epoch.elapsed().as_millis() as u64;
+        self.last_activity.store(ms, Ordering::SeqCst);
+    }
+
+    /// How long nothing has happened.
+    fn idle_for(&self) -> Duration {
+        let last = self.last_activity.load(Ordering::SeqCst);
+        let now = self.epoch.elapsed().as_millis() as u64;
+        Duration::from_millis(now.saturating_sub(last))
     }
 
     pub(crate) fn session_id(&self) -> Option<String> {
@@ -194,6 +211,7 @@ impl Shared {
             return Err(self.terminal_error());
         }
         self.open_turns.fetch_add(1, Ordering::SeqCst);
+        self.touch();
         let r = self.write(line).await;
         if r.is_err() {
             let _ = self
@@ -346,6 +364,7 @@ impl Shared {
         tokio::spawn(async move {
             let outcome = inner.await;
             let still_wanted = lock(&shared.in_flight).remove(&id).is_some();
+            shared.touch();
             shared.running_handlers.fetch_sub(1, Ordering::SeqCst);
             let line = match outcome {
                 Ok(Ok(v)) => success_response(&id, v),
@@ -444,8 +463,11 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                     Ok(r) => r,
                     Err(_) => {
                         // Silence counts only while a turn runs and nobody is
-                        // being asked (a person may take their time).
-                        if shared.turn_open() && shared.running_handlers.load(Ordering::SeqCst) == 0
+                        // being asked (a person may take their time), and from
+                        // the last thing that happened.
+                        if shared.turn_open()
+                            && shared.running_handlers.load(Ordering::SeqCst) == 0
+                            && shared.idle_for() >= d
                         {
                             let _ = shared.open_turns.fetch_update(
                                 Ordering::SeqCst,
@@ -459,6 +481,7 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                 }
             }
         };
+        shared.touch();
         match read {
             Read::Message(Ok(message), raw, size) => match message {
                 Message::ControlResponse(r) => shared.resolve(r),

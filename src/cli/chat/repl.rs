@@ -306,18 +306,52 @@ impl Chat<'_> {
             }
             Input::Resume(None) => self.info("usage: /resume ID"),
             Input::Resume(Some(id)) => {
+                // found in any project; the CLI runs where it was recorded
+                let target = claudio::store::Store::from_env()?.resume_target(&id)?;
                 self.close();
                 let mut s = self.session.clone();
-                s.resume = Some(id.clone());
+                s.resume = Some(target.id.clone());
                 s.continue_session = false;
+                if target.cwd.is_dir() {
+                    self.cwd = target.cwd.clone();
+                    s.cwd = Some(target.cwd);
+                }
+                self.renderer.session_id = Some(target.id.clone());
                 self.start_connect(s)?;
-                self.info(&format!("resuming {id}"));
+                self.info(&format!("resuming {}", short_id(&target.id)));
             }
-            Input::Sessions => {
-                self.info("`claudio sessions list` shows the sessions of this directory");
-            }
+            Input::Sessions => self.recent_sessions()?,
         }
         Ok(None)
+    }
+
+    fn recent_sessions(&mut self) -> anyhow::Result<()> {
+        let store = claudio::store::Store::from_env()?;
+        let listing =
+            store.list(&claudio::store::ListOptions::for_dir(self.cwd.clone()).limit(10))?;
+        if listing.sessions.is_empty() {
+            self.info("no sessions in this directory yet");
+            return Ok(());
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        let width = terminal_width().saturating_sub(30).max(20);
+        let mut text = String::new();
+        for s in &listing.sessions {
+            let when = crate::cli::sessions::relative_time(now, s.last_modified);
+            let title = super::render::truncate_width(&Sanitizer::clean(&s.summary), width);
+            text.push_str(&format!(
+                "  {}  {:>9}  {}\n",
+                self.style.cyan(&short_id(&s.session_id)),
+                self.style.dim(&when),
+                title
+            ));
+        }
+        text.push_str(&format!("  {}\n", self.style.dim("/resume ID to open one")));
+        self.write(&text);
+        Ok(())
     }
 
     fn close(&mut self) {

@@ -1,0 +1,602 @@
+//! The conversation of a session as the CLI resumes it: the chain from the
+//! newest main-chain leaf back through `parentUuid`, with the CLI's repairs
+//! (compaction relinks, parallel tool calls put back in place).
+
+use super::error::{io_err, StoreError, StoreResult};
+use super::headtail::open_nofollow;
+use super::scan::truthy;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+/// One transcript line of the conversation.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Entry {
+    /// The line as stored, without its newline (invalid UTF-8, if any, as U+FFFD).
+    pub raw: String,
+    /// The line, parsed.
+    pub value: Value,
+}
+
+impl Entry {
+    /// The entry's `type` (`user`, `assistant`, `system`, `attachment`, `progress`).
+    pub fn kind(&self) -> &str {
+        self.value.get("type").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// The entry's `uuid`.
+    pub fn uuid(&self) -> &str {
+        self.value.get("uuid").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// The entry's `timestamp`, if any.
+    pub fn timestamp(&self) -> Option<&str> {
+        self.value.get("timestamp").and_then(Value::as_str)
+    }
+}
+
+/// The conversation of a session, oldest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Conversation {
+    /// The entries of the main chain in order (every entry type on it).
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    User,
+    Assistant,
+    System,
+    Attachment,
+    Progress,
+}
+
+/// What the chain needs to know about an entry; the line itself stays on disk.
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub uuid: String,
+    pub parent: Option<String>,
+    pub kind: Kind,
+    pub sidechain: bool,
+    team: bool,
+    is_meta: bool,
+    fork_briefing: bool,
+    compact: Option<Compact>,
+    msg_id: Option<String>,
+    tool_use_ids: Vec<String>,
+    tool_result_ids: Vec<String>,
+    tool_result_user: bool,
+    source_tool_assistant: Option<String>,
+    agent_id: Option<Value>,
+    timestamp: Option<String>,
+    pub offset: u64,
+    pub len: usize,
+}
+
+#[derive(Debug, Clone)]
+enum Compact {
+    Messages {
+        uuids: Vec<String>,
+        anchor: Option<String>,
+    },
+    Segment {
+        head: Option<String>,
+        anchor: Option<String>,
+        tail: Option<String>,
+    },
+}
+
+fn str_of(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str).map(str::to_owned)
+}
+
+fn block_ids(v: &Value, ty: &str, key: &str) -> Vec<String> {
+    let Some(Value::Array(blocks)) = v.get("message").and_then(|m| m.get("content")) else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some(ty))
+        .filter_map(|b| str_of(b.get(key)))
+        .collect()
+}
+
+impl Node {
+    pub(crate) fn from_value(v: &Value, offset: u64, len: usize) -> Option<Node> {
+        let kind = match v.get("type")?.as_str()? {
+            "user" => Kind::User,
+            "assistant" => Kind::Assistant,
+            "system" => Kind::System,
+            "attachment" => Kind::Attachment,
+            "progress" => Kind::Progress,
+            _ => return None,
+        };
+        let uuid = v.get("uuid")?.as_str()?.to_owned();
+        let compact = (kind == Kind::System
+            && v.get("subtype").and_then(Value::as_str) == Some("compact_boundary"))
+        .then(|| v.get("compactMetadata"))
+        .flatten()
+        .and_then(|m| {
+            if let Some(pm) = m.get("preservedMessages").filter(|x| truthy(Some(x))) {
+                let uuids = pm.get("uuids").and_then(Value::as_array)?;
+                return Some(Compact::Messages {
+                    uuids: uuids.iter().filter_map(|u| str_of(Some(u))).collect(),
+                    anchor: str_of(pm.get("anchorUuid")),
+                });
+            }
+            let ps = m.get("preservedSegment").filter(|x| truthy(Some(x)))?;
+            Some(Compact::Segment {
+                head: str_of(ps.get("headUuid")),
+                anchor: str_of(ps.get("anchorUuid")),
+                tail: str_of(ps.get("tailUuid")),
+            })
+        });
+        let tool_result_ids = block_ids(v, "tool_result", "tool_use_id");
+        let parent = str_of(v.get("parentUuid")).filter(|p| !p.is_empty());
+        let tool_result_user = kind == Kind::User
+            && parent.is_some()
+            && matches!(v.get("message").and_then(|m| m.get("content")), Some(Value::Array(b))
+                if b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
+        Some(Node {
+            uuid,
+            parent,
+            kind,
+            sidechain: truthy(v.get("isSidechain")),
+            team: truthy(v.get("teamName")),
+            is_meta: truthy(v.get("isMeta")),
+            fork_briefing: kind == Kind::Attachment
+                && v.pointer("/attachment/type").and_then(Value::as_str) == Some("fork_briefing"),
+            compact,
+            msg_id: if kind == Kind::Assistant {
+                str_of(v.get("message").and_then(|m| m.get("id")))
+            } else {
+                None
+            },
+            tool_use_ids: block_ids(v, "tool_use", "id"),
+            tool_result_ids,
+            tool_result_user,
+            source_tool_assistant: str_of(v.get("sourceToolAssistantUUID")),
+            agent_id: v.get("agentId").cloned(),
+            timestamp: str_of(v.get("timestamp")),
+            offset,
+            len,
+        })
+    }
+
+    fn is_message(&self) -> bool {
+        matches!(self.kind, Kind::User | Kind::Assistant)
+    }
+}
+
+/// Read every chained entry of a transcript (one pass, one line in memory
+/// at a time). Lines that are not JSON are skipped.
+pub(crate) fn read_nodes(path: &Path) -> StoreResult<Vec<Node>> {
+    let mut out = Vec::new();
+    for_each_line(path, |offset, line| {
+        if memchr::memmem::find(line, b"\"uuid\"").is_none() {
+            return;
+        }
+        let text = String::from_utf8_lossy(line);
+        if let Ok(v) = serde_json::from_str::<Value>(&text) {
+            if let Some(n) = Node::from_value(&v, offset, line.len()) {
+                out.push(n);
+            }
+        }
+    })?;
+    Ok(out)
+}
+
+/// Call `f(offset, line)` for every non-blank line (leading blanks and the
+/// newline removed).
+pub(crate) fn for_each_line(path: &Path, mut f: impl FnMut(u64, &[u8])) -> StoreResult<()> {
+    let file = open_nofollow(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            StoreError::NotAFile(path.to_path_buf())
+        } else {
+            io_err(path)(e)
+        }
+    })?;
+    if !file.metadata().map_err(io_err(path))?.is_file() {
+        return Err(StoreError::NotAFile(path.to_path_buf()));
+    }
+    let mut r = BufReader::with_capacity(1 << 16, file);
+    let mut line = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        line.clear();
+        let n = r.read_until(b'\n', &mut line).map_err(io_err(path))?;
+        if n == 0 {
+            break;
+        }
+        let start = offset;
+        offset += n as u64;
+        let mut body: &[u8] = &line;
+        if body.last() == Some(&b'\n') {
+            body = &body[..body.len() - 1];
+        }
+        let lead = body.iter().take_while(|b| **b <= 32).count();
+        if lead == body.len() {
+            continue;
+        }
+        f(start + lead as u64, &body[lead..]);
+    }
+    Ok(())
+}
+
+/// Entries by uuid, in first-seen order, the last copy winning.
+pub(crate) struct Graph {
+    pub nodes: Vec<Node>,
+    pub index: HashMap<String, usize>,
+    /// Position of the last copy of each uuid in file order.
+    pub pos: HashMap<String, usize>,
+}
+
+impl Graph {
+    pub(crate) fn new(all: &[Node]) -> Graph {
+        let mut g = Graph {
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            pos: HashMap::new(),
+        };
+        for (i, n) in all.iter().enumerate() {
+            g.pos.insert(n.uuid.clone(), i);
+            match g.index.get(&n.uuid) {
+                Some(&k) => g.nodes[k] = n.clone(),
+                None => {
+                    g.index.insert(n.uuid.clone(), g.nodes.len());
+                    g.nodes.push(n.clone());
+                }
+            }
+        }
+        g
+    }
+
+    fn get(&self, uuid: &str) -> Option<&Node> {
+        self.index.get(uuid).map(|&i| &self.nodes[i])
+    }
+
+    fn set_parent(&mut self, uuid: &str, parent: Option<String>) {
+        if let Some(&i) = self.index.get(uuid) {
+            self.nodes[i].parent = parent;
+        }
+    }
+
+    /// Relink what compaction kept: the preserved messages hang under the
+    /// anchor, and what hung under the anchor hangs under the last of them.
+    fn relink_compactions(&mut self) {
+        for k in 0..self.nodes.len() {
+            let Some(c) = self.nodes[k].compact.clone() else {
+                continue;
+            };
+            match c {
+                Compact::Messages { uuids, anchor } => {
+                    if uuids.is_empty() || uuids.iter().any(|u| !self.index.contains_key(u)) {
+                        continue;
+                    }
+                    let mut prev = anchor.clone();
+                    for u in &uuids {
+                        self.set_parent(u, prev.clone());
+                        prev = Some(u.clone());
+                    }
+                    let (first, last) = (&uuids[0], uuids.last().cloned());
+                    for n in self.nodes.iter_mut() {
+                        if n.parent == anchor && anchor.is_some() && n.uuid != *first {
+                            n.parent = last.clone();
+                        }
+                    }
+                }
+                Compact::Segment { head, anchor, tail } => {
+                    if let Some(h) = &head {
+                        self.set_parent(h, anchor.clone());
+                    }
+                    for n in self.nodes.iter_mut() {
+                        if n.parent == anchor && anchor.is_some() && Some(&n.uuid) != head.as_ref()
+                        {
+                            n.parent = tail.clone();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn position(&self, uuid: &str) -> isize {
+        self.pos.get(uuid).map_or(-1, |&p| p as isize)
+    }
+
+    /// The leaf the CLI resumes from: the newest main-chain leaf that leads
+    /// to a message; else the newest message any leaf leads to.
+    fn resume_leaf(&self) -> Option<String> {
+        let main =
+            |n: &Node| !n.sidechain && !n.team && n.kind != Kind::Progress && !n.fork_briefing;
+        let main_parents: HashSet<&str> = self
+            .nodes
+            .iter()
+            .filter(|n| main(n))
+            .filter_map(|n| n.parent.as_deref())
+            .collect();
+        let mut leaves: Vec<&Node> = self
+            .nodes
+            .iter()
+            .filter(|n| main(n) && !main_parents.contains(n.uuid.as_str()))
+            .collect();
+        leaves.sort_by_key(|n| std::cmp::Reverse(self.position(&n.uuid)));
+        let mut done: HashSet<&str> = HashSet::new();
+        for leaf in leaves {
+            let mut walked = Vec::new();
+            let mut here: HashSet<&str> = HashSet::new();
+            let mut cur = Some(leaf);
+            while let Some(c) = cur {
+                if done.contains(c.uuid.as_str()) || here.contains(c.uuid.as_str()) {
+                    break;
+                }
+                if c.is_message() {
+                    return Some(c.uuid.clone());
+                }
+                here.insert(&c.uuid);
+                walked.push(c.uuid.as_str());
+                cur = c.parent.as_deref().and_then(|p| self.get(p));
+            }
+            done.extend(walked);
+        }
+        // Fallback: from every leaf, the first message up its chain.
+        let parents: HashSet<&str> = self
+            .nodes
+            .iter()
+            .filter_map(|n| n.parent.as_deref())
+            .collect();
+        let mut found: Vec<&Node> = Vec::new();
+        for leaf in self
+            .nodes
+            .iter()
+            .filter(|n| !parents.contains(n.uuid.as_str()))
+        {
+            let mut seen = HashSet::new();
+            let mut cur = Some(leaf);
+            while let Some(c) = cur {
+                if !seen.insert(c.uuid.as_str()) {
+                    break;
+                }
+                if c.is_message() {
+                    found.push(c);
+                    break;
+                }
+                cur = c.parent.as_deref().and_then(|p| self.get(p));
+            }
+        }
+        let newest = |v: Vec<&Node>| -> Option<String> {
+            v.into_iter()
+                .reduce(|a, x| {
+                    if self.position(&x.uuid) > self.position(&a.uuid) {
+                        x
+                    } else {
+                        a
+                    }
+                })
+                .map(|n| n.uuid.clone())
+        };
+        let preferred: Vec<&Node> = found
+            .iter()
+            .copied()
+            .filter(|n| !n.sidechain && !n.team && !n.is_meta)
+            .collect();
+        newest(if preferred.is_empty() {
+            found
+        } else {
+            preferred
+        })
+    }
+
+    /// The chain from `leaf` up to the root, oldest first.
+    fn chain_to(&self, leaf: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut cur = self.index.get(leaf).copied();
+        while let Some(i) = cur {
+            if !seen.insert(i) {
+                break;
+            }
+            out.push(i);
+            cur = self.nodes[i]
+                .parent
+                .as_deref()
+                .and_then(|p| self.index.get(p).copied());
+        }
+        out.reverse();
+        out
+    }
+
+    /// Put back the parts of split assistant messages and the tool results
+    /// of parallel tool calls that hang off the chain.
+    fn restore_siblings(&self, chain: Vec<usize>) -> Vec<usize> {
+        let assistants: Vec<usize> = chain
+            .iter()
+            .copied()
+            .filter(|&i| self.nodes[i].kind == Kind::Assistant)
+            .collect();
+        if assistants.is_empty() {
+            return chain;
+        }
+        let mut on_chain: HashSet<usize> = chain.iter().copied().collect();
+        let mut chain_by_msg: HashMap<&str, usize> = HashMap::new();
+        for &i in &assistants {
+            if let Some(m) = &self.nodes[i].msg_id {
+                chain_by_msg.insert(m, i);
+            }
+        }
+        let mut by_msg: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_tool_use: HashMap<&str, Option<usize>> = HashMap::new();
+        let mut results: Vec<usize> = Vec::new();
+        for (i, n) in self.nodes.iter().enumerate() {
+            if let Some(m) = n.msg_id.as_deref() {
+                by_msg.entry(m).or_default().push(i);
+                for t in &n.tool_use_ids {
+                    let v = match by_tool_use.get(t.as_str()) {
+                        None => Some(i),
+                        Some(Some(w)) if self.nodes[*w].msg_id.as_deref() == Some(m) => Some(i),
+                        Some(_) => None,
+                    };
+                    by_tool_use.insert(t, v);
+                }
+            } else if n.tool_result_user {
+                results.push(i);
+            }
+        }
+        let same_thread =
+            |a: &Node, b: &Node| a.sidechain == b.sidechain && a.agent_id == b.agent_id;
+        // Tool-result entries by each entry they answer.
+        let mut children: HashMap<String, Vec<usize>> = HashMap::new();
+        {
+            let mut added: HashSet<(String, usize)> = HashSet::new();
+            let mut add = |key: &str, i: usize| {
+                if added.insert((key.to_owned(), i)) {
+                    children.entry(key.to_owned()).or_default().push(i);
+                }
+            };
+            for &r in &results {
+                let n = &self.nodes[r];
+                if let Some(p) = &n.parent {
+                    add(p, r);
+                }
+                let src = n
+                    .source_tool_assistant
+                    .as_deref()
+                    .filter(|s| Some(*s) != n.parent.as_deref());
+                if let Some(c) = src.and_then(|s| self.get(s)) {
+                    if same_thread(n, c) {
+                        add(&c.uuid, r);
+                    }
+                }
+                for t in &n.tool_result_ids {
+                    if let Some(Some(x)) = by_tool_use.get(t.as_str()) {
+                        if same_thread(n, &self.nodes[*x]) {
+                            add(&self.nodes[*x].uuid, r);
+                        }
+                    }
+                }
+            }
+        }
+        let chain_results: HashSet<&str> = chain
+            .iter()
+            .flat_map(|&i| self.nodes[i].tool_result_ids.iter().map(String::as_str))
+            .collect();
+        let ts = |i: &usize| self.nodes[*i].timestamp.clone().unwrap_or_default();
+        let mut done_msgs: HashSet<&str> = HashSet::new();
+        let mut inserts: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut total = 0;
+        for &b in &assistants {
+            let Some(m) = self.nodes[b].msg_id.as_deref() else {
+                continue;
+            };
+            if !done_msgs.insert(m) {
+                continue;
+            }
+            let parts = by_msg.get(m).cloned().unwrap_or_else(|| vec![b]);
+            let part_uuids: HashSet<&str> =
+                parts.iter().map(|&i| self.nodes[i].uuid.as_str()).collect();
+            let mut missing: Vec<usize> = parts
+                .iter()
+                .copied()
+                .filter(|i| !on_chain.contains(i))
+                .collect();
+            let (mut direct, mut other): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+            let mut queued = HashSet::new();
+            for &p in &parts {
+                for &h in children
+                    .get(self.nodes[p].uuid.as_str())
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                {
+                    if on_chain.contains(&h) || !queued.insert(h) {
+                        continue;
+                    }
+                    if self.nodes[h]
+                        .parent
+                        .as_deref()
+                        .is_some_and(|x| part_uuids.contains(x))
+                    {
+                        direct.push(h);
+                    } else {
+                        other.push(h);
+                    }
+                }
+            }
+            if !other.is_empty() {
+                let mut have: HashSet<&str> = chain_results.clone();
+                for &h in &direct {
+                    have.extend(self.nodes[h].tool_result_ids.iter().map(String::as_str));
+                }
+                other.sort_by_key(|&h| h);
+                for h in other {
+                    let ids = &self.nodes[h].tool_result_ids;
+                    let answers_this = ids.iter().any(|t| {
+                        !have.contains(t.as_str())
+                            && matches!(by_tool_use.get(t.as_str()), Some(Some(x)) if part_uuids.contains(self.nodes[*x].uuid.as_str()))
+                    });
+                    if !answers_this {
+                        continue;
+                    }
+                    have.extend(ids.iter().map(String::as_str));
+                    direct.push(h);
+                }
+            }
+            if missing.is_empty() && direct.is_empty() {
+                continue;
+            }
+            missing.sort_by_key(ts);
+            direct.sort_by_key(ts);
+            let all: Vec<usize> = missing.into_iter().chain(direct).collect();
+            on_chain.extend(all.iter().copied());
+            total += all.len();
+            let anchor = chain_by_msg[m];
+            inserts.insert(anchor, all);
+        }
+        if total == 0 {
+            return chain;
+        }
+        let mut out = Vec::with_capacity(chain.len() + total);
+        for i in chain {
+            out.push(i);
+            if let Some(more) = inserts.remove(&i) {
+                out.extend(more);
+            }
+        }
+        out
+    }
+}
+
+/// The entries (indexes into `graph.nodes`) of the conversation, in order.
+pub(crate) fn conversation_nodes(all: &[Node]) -> (Graph, Vec<usize>) {
+    let mut g = Graph::new(all);
+    g.relink_compactions();
+    let Some(leaf) = g.resume_leaf() else {
+        return (g, Vec::new());
+    };
+    let chain = g.chain_to(&leaf);
+    let chain = g.restore_siblings(chain);
+    (g, chain)
+}
+
+/// Read a transcript and return its conversation.
+pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
+    let all = read_nodes(path)?;
+    let (g, chain) = conversation_nodes(&all);
+    let file = open_nofollow(path).map_err(io_err(path))?;
+    let mut entries = Vec::with_capacity(chain.len());
+    for i in chain {
+        let n = &g.nodes[i];
+        let mut buf = vec![0u8; n.len];
+        file.read_exact_at(&mut buf, n.offset)
+            .map_err(io_err(path))?;
+        let raw = String::from_utf8_lossy(&buf).into_owned();
+        let Ok(value) = serde_json::from_str(&raw) else {
+            continue;
+        };
+        entries.push(Entry { raw, value });
+    }
+    Ok(Conversation { entries })
+}

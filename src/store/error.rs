@@ -1,0 +1,75 @@
+//! Errors of the transcript store.
+
+use std::path::PathBuf;
+
+/// What can go wrong while reading or changing the transcript store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The id is neither a UUID nor a prefix of at least 4 hex digits.
+    /// Nothing was read or written.
+    #[error("invalid session id {0:?}: expected a UUID or at least 4 of its leading hex digits")]
+    InvalidId(String),
+    /// No transcript has this id (or prefix).
+    #[error("no session matches {0}")]
+    NotFound(String),
+    /// The prefix matches several sessions.
+    #[error("session id prefix {prefix} is ambiguous: it matches {}", candidates.join(", "))]
+    Ambiguous {
+        /// The prefix as given.
+        prefix: String,
+        /// Every matching session id.
+        candidates: Vec<String>,
+    },
+    /// `--at` names no message of the session.
+    #[error("no message {message} in session {session}")]
+    MessageNotFound {
+        /// The session searched.
+        session: String,
+        /// The message id (or prefix) as given.
+        message: String,
+    },
+    /// A message id prefix matches several messages.
+    #[error("message id prefix {prefix} is ambiguous: it matches {}", candidates.join(", "))]
+    AmbiguousMessage {
+        /// The prefix as given.
+        prefix: String,
+        /// Every matching message id.
+        candidates: Vec<String>,
+    },
+    /// The session holds no message that could be copied.
+    #[error("session {0} has no messages to fork")]
+    NothingToFork(String),
+    /// A title or tag is empty once trimmed.
+    #[error("the {0} must not be empty")]
+    Empty(&'static str),
+    /// The transcript is empty (it was never written to, or it was truncated).
+    #[error("{} is empty", .0.display())]
+    EmptyFile(PathBuf),
+    /// The path is a symbolic link or not a regular file: it is not touched.
+    #[error("{} is not a regular file", .0.display())]
+    NotAFile(PathBuf),
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The system error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The transcript records no working directory to resume in.
+    #[error("session {0} has no recorded working directory")]
+    NoWorkingDirectory(String),
+    /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set.
+    #[error("cannot find the Claude configuration folder: set CLAUDE_CONFIG_DIR or HOME")]
+    NoConfigDir,
+}
+
+/// A result with [`StoreError`].
+pub type StoreResult<T> = std::result::Result<T, StoreError>;
+
+pub(crate) fn io_err(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> StoreError {
+    let path = path.into();
+    move |source| StoreError::Io { path, source }
+}

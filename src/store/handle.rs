@@ -1,0 +1,192 @@
+//! The store: one Claude configuration folder's `projects/` tree.
+
+use super::chain::{read_conversation, Conversation};
+use super::edit::{self, append_line, clean_label, tag_line, title_line, SessionFile};
+use super::error::{StoreError, StoreResult};
+use super::headtail::read_head_tail;
+use super::headtail::ReadBuf;
+use super::ids::IdQuery;
+use super::info::{recorded_cwd, scan_file, Scanned, SessionInfo};
+use super::list::{all_candidates, dir_candidates, list_candidates, ListOptions, Listing};
+use super::paths::default_config_dir;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The transcripts the Claude Code CLI keeps under `<config>/projects`.
+///
+/// ```no_run
+/// # fn demo() -> Result<(), claudio::store::StoreError> {
+/// use claudio::store::{ListOptions, Store};
+/// let store = Store::from_env()?;
+/// for s in store.list(&ListOptions::all().limit(10))?.sessions {
+///     println!("{} {}", s.session_id, s.summary);
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Store {
+    config_dir: PathBuf,
+}
+
+/// Where to resume a session: its id and the directory it was recorded in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ResumeTarget {
+    /// The full session id.
+    pub id: String,
+    /// The working directory recorded in the transcript (the CLI must be
+    /// started there to find the session).
+    pub cwd: PathBuf,
+    /// The transcript.
+    pub path: PathBuf,
+}
+
+impl Store {
+    /// The store of a Claude configuration folder (the one holding `projects/`).
+    pub fn new(config_dir: impl Into<PathBuf>) -> Store {
+        Store {
+            config_dir: config_dir.into(),
+        }
+    }
+
+    /// The store the CLI uses: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub fn from_env() -> StoreResult<Store> {
+        default_config_dir().map(Store::new)
+    }
+
+    /// The configuration folder.
+    pub fn config_dir(&self) -> &Path {
+        &self.config_dir
+    }
+
+    /// The `projects` folder with one sub-folder per working directory.
+    pub fn projects_dir(&self) -> PathBuf {
+        self.config_dir.join("projects")
+    }
+
+    /// List sessions, newest first. Only the first and last 64 KiB of each
+    /// transcript are read, several files at a time; damaged files are
+    /// reported in [`Listing::skipped`], never fatal.
+    pub fn list(&self, opts: &ListOptions) -> StoreResult<Listing> {
+        let projects = self.projects_dir();
+        let cands = match &opts.dir {
+            Some(dir) => dir_candidates(&projects, dir, opts.include_worktrees)?,
+            None => all_candidates(&projects)?,
+        };
+        Ok(list_candidates(cands, opts))
+    }
+
+    /// Find a session in any project by full id or unique prefix (at least 4
+    /// hex digits). The id is checked before any file is read. When the same
+    /// session is in several folders, the most recently written copy.
+    pub fn find(&self, id: &str) -> StoreResult<SessionFile> {
+        let q = IdQuery::parse(id)?;
+        let mut by_id: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+        for c in all_candidates(&self.projects_dir())? {
+            if q.matches(&c.session_id) {
+                by_id
+                    .entry(c.session_id.to_ascii_lowercase())
+                    .or_default()
+                    .push(c.path);
+            }
+        }
+        match by_id.len() {
+            0 => Err(StoreError::NotFound(q.as_str().to_owned())),
+            1 => {
+                let (_, paths) = by_id.into_iter().next().expect("one");
+                // Prefer a regular, non-empty, recent file; a link is kept
+                // (and refused later) rather than reported missing.
+                let newest = paths
+                    .into_iter()
+                    .filter_map(|p| {
+                        let m = std::fs::symlink_metadata(&p).ok()?;
+                        (!m.is_dir()).then(|| (m.is_file(), m.len() > 0, m.modified().ok(), p))
+                    })
+                    .max_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+                match newest {
+                    Some((_, _, _, path)) => {
+                        let id = path
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        Ok(SessionFile { id, path })
+                    }
+                    None => Err(StoreError::NotFound(q.as_str().to_owned())),
+                }
+            }
+            _ => Err(StoreError::Ambiguous {
+                prefix: q.as_str().to_owned(),
+                candidates: by_id.into_keys().collect(),
+            }),
+        }
+    }
+
+    /// What a listing shows for one session; `None` when the file is not a
+    /// session (a sub-agent's transcript) or shows nothing (no prompt, empty).
+    pub fn info(&self, file: &SessionFile) -> Option<SessionInfo> {
+        match scan_file(&file.path, &file.id, None, &mut ReadBuf::new()) {
+            Scanned::Session(info) => Some(*info),
+            _ => None,
+        }
+    }
+
+    /// Find a session for resuming from anywhere: its id and recorded
+    /// working directory (where it was moved to, else its first `cwd`).
+    pub fn resume_target(&self, id: &str) -> StoreResult<ResumeTarget> {
+        let file = self.find(id)?;
+        let ht = read_head_tail(&file.path)
+            .map_err(super::error::io_err(&file.path))?
+            .ok_or_else(|| StoreError::EmptyFile(file.path.clone()))?;
+        let cwd = recorded_cwd(&ht)
+            .filter(|c| !c.is_empty())
+            .ok_or_else(|| StoreError::NoWorkingDirectory(file.id.clone()))?;
+        Ok(ResumeTarget {
+            id: file.id,
+            cwd: PathBuf::from(cwd),
+            path: file.path,
+        })
+    }
+
+    /// The conversation of a session as the CLI would resume it.
+    pub fn conversation(&self, id: &str) -> StoreResult<(SessionFile, Conversation)> {
+        let file = self.find(id)?;
+        let conv = read_conversation(&file.path)?;
+        Ok((file, conv))
+    }
+
+    /// Set the session's title: appends the CLI's `custom-title` line.
+    pub fn rename(&self, id: &str, title: &str) -> StoreResult<SessionFile> {
+        let title = clean_label(title, "title")?;
+        let file = self.find(id)?;
+        append_line(&file.path, &title_line(&title, &file.id))?;
+        Ok(file)
+    }
+
+    /// Tag the session (`None` clears the tag): appends the CLI's `tag` line.
+    pub fn tag(&self, id: &str, tag: Option<&str>) -> StoreResult<SessionFile> {
+        let tag = tag.map(|t| clean_label(t, "tag")).transpose()?;
+        let file = self.find(id)?;
+        append_line(
+            &file.path,
+            &tag_line(tag.as_deref().unwrap_or(""), &file.id),
+        )?;
+        Ok(file)
+    }
+
+    /// Copy a session into a new one with fresh ids, up to and including
+    /// the message `at` (full uuid or unique prefix) if given. The copy is in
+    /// the same project folder, titled after the original plus ` (fork)`.
+    /// Returns the new session id.
+    pub fn fork(&self, id: &str, at: Option<&str>) -> StoreResult<String> {
+        if let Some(at) = at {
+            IdQuery::parse(at)?;
+        }
+        let file = self.find(id)?;
+        edit::fork(&file, at)
+    }
+
+    /// Delete a session's transcript and the folder beside it.
+    pub fn delete(&self, file: &SessionFile) -> StoreResult<()> {
+        edit::delete(file)
+    }
+}

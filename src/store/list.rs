@@ -1,0 +1,467 @@
+//! Listing sessions: finding the transcripts of a directory (and its git
+//! worktrees) or of every project, and reading their ends in parallel.
+
+use super::error::{io_err, StoreResult};
+use super::headtail::ReadBuf;
+use super::ids::is_uuid;
+use super::info::{recorded_cwd, scan_file, Project, Scanned, SessionInfo, SkipReason};
+use super::paths::{project_folder_name, sanitize_path, MAX_FOLDER_NAME};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+/// What to list.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ListOptions {
+    /// The working directory whose sessions are listed; `None` for every project.
+    pub dir: Option<PathBuf>,
+    /// At most this many sessions (the newest).
+    pub limit: Option<usize>,
+    /// Skip this many of the newest first.
+    pub offset: usize,
+    /// With `dir` inside a git repository, also list the sessions of its
+    /// other worktrees (default true).
+    pub include_worktrees: bool,
+}
+
+impl Default for ListOptions {
+    fn default() -> Self {
+        ListOptions {
+            dir: None,
+            limit: None,
+            offset: 0,
+            include_worktrees: true,
+        }
+    }
+}
+
+impl ListOptions {
+    /// Every session of every project.
+    pub fn all() -> ListOptions {
+        ListOptions::default()
+    }
+
+    /// The sessions of one working directory (and its git worktrees).
+    pub fn for_dir(dir: impl Into<PathBuf>) -> ListOptions {
+        ListOptions {
+            dir: Some(dir.into()),
+            ..ListOptions::default()
+        }
+    }
+
+    /// At most `n` sessions.
+    pub fn limit(mut self, n: usize) -> ListOptions {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Skip the `n` newest.
+    pub fn offset(mut self, n: usize) -> ListOptions {
+        self.offset = n;
+        self
+    }
+
+    /// Whether to include the other git worktrees of `dir`.
+    pub fn include_worktrees(mut self, yes: bool) -> ListOptions {
+        self.include_worktrees = yes;
+        self
+    }
+}
+
+/// A file left out of a listing, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Skipped {
+    /// The transcript.
+    pub path: PathBuf,
+    /// Why it is not listed.
+    pub reason: SkipReason,
+}
+
+/// The sessions found, newest first, and the files that could not be read.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Listing {
+    /// Newest first (by file modification time, then id).
+    pub sessions: Vec<SessionInfo>,
+    /// Damaged or unreadable transcripts that were left out.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A transcript that may be a session.
+#[derive(Debug, Clone)]
+pub(crate) struct Candidate {
+    pub session_id: String,
+    pub path: PathBuf,
+    pub project_path: Option<Arc<str>>,
+    pub worktrees: Option<Arc<[String]>>,
+    pub mtime: Option<SystemTime>,
+}
+
+impl Candidate {
+    fn project(&self) -> Option<Project<'_>> {
+        self.project_path.as_deref().map(|path| Project {
+            path,
+            worktrees: self.worktrees.as_deref(),
+        })
+    }
+}
+
+/// Run `f` over `items` on a few threads; results in the items' order.
+pub(crate) fn parallel_map<T, R, F>(items: &[T], f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T, &mut ReadBuf) -> R + Sync,
+{
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let workers = cores.clamp(1, 8).min(items.len().div_ceil(8).max(1));
+    if workers <= 1 {
+        let mut rb = ReadBuf::new();
+        return items.iter().map(|it| f(it, &mut rb)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut rb = ReadBuf::new();
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(it) = items.get(i) else { break };
+                        out.push((i, f(it, &mut rb)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for part in parts.iter_mut() {
+        for (i, r) in part.drain(..) {
+            slots[i] = Some(r);
+        }
+    }
+    slots
+        .into_iter()
+        .map(|r| r.expect("every item mapped"))
+        .collect()
+}
+
+/// The sub-folders of the projects folder (not following links).
+pub(crate) fn project_folders(projects: &Path) -> StoreResult<Vec<PathBuf>> {
+    let rd = match std::fs::read_dir(projects) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_err(projects)(e)),
+    };
+    let mut out = Vec::new();
+    for e in rd.flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The `<uuid>.jsonl` files of one project folder.
+pub(crate) fn candidates_in(
+    folder: &Path,
+    project_path: Option<&Arc<str>>,
+    worktrees: Option<&Arc<[String]>>,
+) -> Vec<Candidate> {
+    let Ok(rd) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in rd.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(id) = name.strip_suffix(".jsonl") else {
+            continue;
+        };
+        if !is_uuid(id) {
+            continue;
+        }
+        out.push(Candidate {
+            session_id: id.to_owned(),
+            path: e.path(),
+            project_path: project_path.cloned(),
+            worktrees: worktrees.cloned(),
+            mtime: None,
+        });
+    }
+    out
+}
+
+/// Every transcript of every project.
+pub(crate) fn all_candidates(projects: &Path) -> StoreResult<Vec<Candidate>> {
+    let folders = project_folders(projects)?;
+    Ok(parallel_map(&folders, |f, _| candidates_in(f, None, None))
+        .into_iter()
+        .flatten()
+        .collect())
+}
+
+/// The folders that hold sessions recorded in `path`: its own, and for a
+/// long path the cut-and-hashed ones that share its prefix and whose
+/// sessions say they were recorded there.
+pub(crate) fn folders_for(projects: &Path, path: &str) -> Vec<PathBuf> {
+    let name = project_folder_name(path);
+    let exact = projects.join(&name);
+    let mut out = Vec::new();
+    if exact.is_dir() {
+        out.push(exact.clone());
+    }
+    if name.len() <= MAX_FOLDER_NAME {
+        return out;
+    }
+    let prefix = format!("{}-", &name[..MAX_FOLDER_NAME]);
+    let Ok(rd) = std::fs::read_dir(projects) else {
+        return out;
+    };
+    let mut more: Vec<PathBuf> = rd
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(&prefix))
+        })
+        .map(|e| e.path())
+        .filter(|p| *p != exact && folder_recorded_in(p, path))
+        .collect();
+    more.sort();
+    out.extend(more);
+    out
+}
+
+/// Whether some session in the folder was recorded in a directory whose
+/// name maps like `path`.
+fn folder_recorded_in(folder: &Path, path: &str) -> bool {
+    let want = sanitize_path(path);
+    let Ok(rd) = std::fs::read_dir(folder) else {
+        return false;
+    };
+    let mut rb = ReadBuf::new();
+    rd.flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.ends_with(".jsonl"))
+        })
+        .any(|e| {
+            matches!(
+                super::headtail::read_head_tail_with(&e.path(), &mut rb),
+                Ok(Some(ht)) if recorded_cwd(&ht).is_some_and(|c| sanitize_path(&c) == want)
+            )
+        })
+}
+
+/// The worktrees of the git repository at `dir` (`git worktree list`);
+/// empty when it is not one, git is missing, or it takes over 5 s.
+pub(crate) fn git_worktrees(dir: &Path) -> Vec<String> {
+    let child = Command::new("git")
+        .args([
+            "-c",
+            "core.hooksPath=/dev/null",
+            "-c",
+            "core.fsmonitor=",
+            "worktree",
+            "list",
+            "--porcelain",
+        ])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        return Vec::new();
+    };
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
+        s
+    });
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let ok = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break st.success(),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break false;
+            }
+        }
+    };
+    let out = reader.join().unwrap_or_default();
+    if !ok {
+        return Vec::new();
+    }
+    out.lines()
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The transcripts of one working directory and its worktrees.
+pub(crate) fn dir_candidates(
+    projects: &Path,
+    dir: &Path,
+    include_worktrees: bool,
+) -> StoreResult<Vec<Candidate>> {
+    let abs = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir().map_err(io_err(dir))?.join(dir)
+    };
+    let real = std::fs::canonicalize(&abs).unwrap_or(abs);
+    let path: Arc<str> = real.to_string_lossy().into();
+    let worktrees = if include_worktrees {
+        git_worktrees(&real)
+    } else {
+        Vec::new()
+    };
+    if worktrees.len() <= 1 {
+        return Ok(folders_for(projects, &path)
+            .iter()
+            .flat_map(|f| candidates_in(f, Some(&path), None))
+            .collect());
+    }
+    let mut own: Vec<String> = vec![path.to_string()];
+    own.extend(worktrees.iter().cloned());
+    let own: Arc<[String]> = own.into();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for f in folders_for(projects, &path) {
+        if let Some(n) = f.file_name() {
+            seen.insert(n.to_string_lossy().into_owned());
+        }
+        out.extend(candidates_in(&f, Some(&path), Some(&own)));
+    }
+    let mut wts: Vec<(Arc<str>, String)> = worktrees
+        .iter()
+        .map(|w| (Arc::from(w.as_str()), project_folder_name(w)))
+        .collect();
+    wts.sort_by_key(|(_, name)| std::cmp::Reverse(name.len()));
+    for folder in project_folders(projects)? {
+        let Some(name) = folder.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        if seen.contains(&name) {
+            continue;
+        }
+        for (wt, exact) in &wts {
+            let by_prefix = exact.len() > MAX_FOLDER_NAME
+                && name.starts_with(&format!("{}-", &exact[..MAX_FOLDER_NAME]))
+                && folder_recorded_in(&folder, wt);
+            if name == *exact || by_prefix {
+                seen.insert(name.clone());
+                out.extend(candidates_in(&folder, Some(wt), Some(&own)));
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn newest_first(a: (i64, &str), b: (i64, &str)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then_with(|| b.1.cmp(a.1))
+}
+
+/// Read the candidates and build the listing.
+pub(crate) fn list_candidates(mut cands: Vec<Candidate>, opts: &ListOptions) -> Listing {
+    let mut listing = Listing::default();
+    let paged = opts.limit.is_some_and(|l| l > 0) || opts.offset > 0;
+    if !paged {
+        let scanned = parallel_map(&cands, |c, rb| {
+            scan_file(&c.path, &c.session_id, c.project(), rb)
+        });
+        let mut by_id: HashMap<String, SessionInfo> = HashMap::new();
+        for (c, s) in cands.iter().zip(scanned) {
+            match s {
+                Scanned::Session(info) => match by_id.get(&info.session_id) {
+                    Some(prev) if prev.last_modified >= info.last_modified => {}
+                    _ => {
+                        by_id.insert(info.session_id.clone(), *info);
+                    }
+                },
+                Scanned::NotASession => {}
+                Scanned::Skipped(reason) => listing.skipped.push(Skipped {
+                    path: c.path.clone(),
+                    reason,
+                }),
+            }
+        }
+        let mut sessions: Vec<SessionInfo> = by_id.into_values().collect();
+        sessions.sort_by(|a, b| {
+            newest_first(
+                (a.last_modified, &a.session_id),
+                (b.last_modified, &b.session_id),
+            )
+        });
+        listing.sessions = sessions;
+        return listing;
+    }
+    // Paged: order by the files' times first, then read only as many as needed.
+    let times = parallel_map(&cands, |c, _| {
+        std::fs::metadata(&c.path).and_then(|m| m.modified()).ok()
+    });
+    for (c, t) in cands.iter_mut().zip(times) {
+        c.mtime = t;
+    }
+    cands.retain(|c| c.mtime.is_some());
+    let ms = |c: &Candidate| c.mtime.map_or(0, super::time::millis_of);
+    cands.sort_by(|a, b| newest_first((ms(a), &a.session_id), (ms(b), &b.session_id)));
+    let limit = opts.limit.filter(|l| *l > 0).unwrap_or(usize::MAX);
+    let mut seen = HashSet::new();
+    let mut skipped_first = 0;
+    for chunk in cands.chunks(64) {
+        if listing.sessions.len() >= limit {
+            break;
+        }
+        let scanned = parallel_map(chunk, |c, rb| {
+            scan_file(&c.path, &c.session_id, c.project(), rb)
+        });
+        for (c, s) in chunk.iter().zip(scanned) {
+            if listing.sessions.len() >= limit {
+                break;
+            }
+            match s {
+                Scanned::Session(mut info) => {
+                    if !seen.insert(info.session_id.clone()) {
+                        continue;
+                    }
+                    if skipped_first < opts.offset {
+                        skipped_first += 1;
+                        continue;
+                    }
+                    if c.mtime.is_some() {
+                        info.last_modified = ms(c);
+                    }
+                    listing.sessions.push(*info);
+                }
+                Scanned::NotASession => {}
+                Scanned::Skipped(reason) => listing.skipped.push(Skipped {
+                    path: c.path.clone(),
+                    reason,
+                }),
+            }
+        }
+    }
+    listing
+}

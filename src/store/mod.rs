@@ -1,0 +1,25 @@
+//! The CLI's transcript store: list, read, fork, rename, tag and delete the
+//! sessions the Claude Code CLI keeps under `~/.claude/projects`.
+
+mod chain;
+mod edit;
+mod error;
+mod handle;
+mod headtail;
+mod ids;
+mod info;
+mod list;
+mod paths;
+mod scan;
+mod time;
+
+pub use chain::{read_conversation, Conversation, Entry};
+pub use edit::SessionFile;
+pub use error::{StoreError, StoreResult};
+pub use handle::{ResumeTarget, Store};
+pub use headtail::{read_head_tail, HeadTail, HEAD_TAIL_BYTES};
+pub use ids::{is_uuid, new_uuid, IdQuery, MIN_PREFIX};
+pub use info::{SessionInfo, SkipReason};
+pub use list::{ListOptions, Listing, Skipped};
+pub use paths::{default_config_dir, project_folder_name, sanitize_path, MAX_FOLDER_NAME};
+pub use time::{format_iso_millis, parse_iso_millis};

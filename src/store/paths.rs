@@ -1,0 +1,112 @@
+//! Where transcripts live, and how a working directory maps to its folder.
+//!
+//! The CLI keeps one folder per working directory under
+//! `$CLAUDE_CONFIG_DIR/projects` (or `~/.claude/projects`). The folder name
+//! is the absolute path with every UTF-16 code unit outside `[A-Za-z0-9]`
+//! replaced by `-`; names over 200 characters are cut to 200 and a hash of the
+//! whole path is appended (`-` and the hash in base 36), so long paths are
+//! matched by prefix.
+
+use super::error::{StoreError, StoreResult};
+use std::path::PathBuf;
+
+/// Longest folder name kept whole; longer ones are cut and hashed.
+pub const MAX_FOLDER_NAME: usize = 200;
+
+/// The Claude configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub fn default_config_dir() -> StoreResult<PathBuf> {
+    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        Some(home) => Ok(PathBuf::from(home).join(".claude")),
+        None => Err(StoreError::NoConfigDir),
+    }
+}
+
+/// Every character outside `[A-Za-z0-9]` becomes `-` (one per UTF-16 code
+/// unit, as the CLI does it: a character outside the BMP gives two).
+pub fn sanitize_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else {
+            for _ in 0..c.len_utf16() {
+                out.push('-');
+            }
+        }
+    }
+    out
+}
+
+/// The folder name the CLI uses for a working directory (an absolute path).
+pub fn project_folder_name(path: &str) -> String {
+    let s = sanitize_path(path);
+    if s.len() <= MAX_FOLDER_NAME {
+        return s;
+    }
+    let hash = (js_string_hash(path) as i64).unsigned_abs();
+    format!("{}-{}", &s[..MAX_FOLDER_NAME], base36(hash))
+}
+
+/// `h = h * 31 + unit` over UTF-16 code units, in 32-bit wrapping arithmetic.
+fn js_string_hash(s: &str) -> i32 {
+    let mut h: i32 = 0;
+    for unit in s.encode_utf16() {
+        h = h.wrapping_shl(5).wrapping_sub(h).wrapping_add(unit as i32);
+    }
+    h
+}
+
+fn base36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    if n == 0 {
+        return "0".into();
+    }
+    let mut out = Vec::new();
+    while n > 0 {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ascii")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_paths_are_sanitized() {
+        assert_eq!(project_folder_name("/home/me/my proj"), "-home-me-my-proj");
+        assert_eq!(project_folder_name("/tmp/.tmpkWBax6"), "-tmp--tmpkWBax6");
+        assert_eq!(project_folder_name("/a/é/b_c"), "-a---b-c");
+        // Outside the BMP: two UTF-16 units, two dashes.
+        assert_eq!(project_folder_name("/x/🦀"), "-x---");
+    }
+
+    #[test]
+    fn long_paths_are_cut_and_hashed_like_the_cli() {
+        // Folder written by the real CLI 2.1.328 (tests/fixtures/sessions/real).
+        let dir = format!(
+            "/tmp/.tmpZ8Chz6/{}-é",
+            "a-very-long-directory-name".repeat(9)
+        );
+        let name = project_folder_name(&dir);
+        assert_eq!(name.len(), 200 + 1 + "pyyiph".len());
+        assert!(name.ends_with("--pyyiph"), "{name}");
+        assert!(name.starts_with("-tmp--tmpZ8Chz6-a-very-long-directory-namea-very"));
+    }
+
+    #[test]
+    fn hash_matches_javascript() {
+        // Values computed with node: Math.abs(h).toString(36) for the JS hash.
+        assert_eq!(js_string_hash(""), 0);
+        assert_eq!(js_string_hash("a"), 97);
+        assert_eq!(js_string_hash("hello"), 99162322);
+        assert_eq!(base36(99162322), "1n1e4y");
+        assert_eq!(base36(2147483648), "zik0zk");
+        assert_eq!((i32::MIN as i64).unsigned_abs(), 2147483648);
+    }
+}

@@ -1,0 +1,772 @@
+//! Reading fields out of transcript text the way the TypeScript SDK does:
+//! substring searches over the head and tail of a file, parsing only the
+//! lines that can hold the field. Following its rules to the letter is what
+//! makes `claudio sessions list --json` agree with `listSessions()`.
+
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use std::fmt;
+
+/// Whitespace as JavaScript's `trim()` and `\s` see it.
+pub(crate) fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// JavaScript's `String.prototype.trim`.
+pub(crate) fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_space)
+}
+
+/// JavaScript truthiness of an optional JSON value.
+pub(crate) fn truthy(v: Option<&Value>) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(_) => true,
+    }
+}
+
+/// UTF-8 with invalid bytes as U+FFFD (as Node's `Buffer.toString` gives).
+pub(crate) fn decode_lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).expect("validated"));
+                out.push('\u{fffd}');
+                match e.error_len() {
+                    Some(n) => bytes = &rest[n..],
+                    None => return out,
+                }
+            }
+        }
+    }
+}
+
+fn find(hay: &str, needle: &str) -> Option<usize> {
+    memchr::memmem::find(hay.as_bytes(), needle.as_bytes())
+}
+
+/// Every position of `needle`, first to last (a forward search is the fast one).
+fn positions(hay: &str, needle: &str) -> Vec<usize> {
+    memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes()).collect()
+}
+
+/// A fast `str::contains`.
+pub(crate) fn has(hay: &str, needle: &str) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// The bounds of the line holding byte `pos` (without its newline).
+fn line_around(text: &str, pos: usize) -> (usize, usize) {
+    let b = text.as_bytes();
+    let start = memchr::memrchr(b'\n', &b[..pos]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
+    (start, end)
+}
+
+/// The lines holding `a` or `b`, first to last, each once.
+fn lines_with<'t>(text: &'t str, a: &'t str, b: &'t str) -> impl Iterator<Item = &'t str> + 't {
+    let mut from = 0;
+    // The next match of each pattern at or after `from` (searched lazily).
+    let mut next: [Option<Option<usize>>; 2] = [None, None];
+    std::iter::from_fn(move || {
+        if from > text.len() {
+            return None;
+        }
+        let mut at = None;
+        for (slot, pat) in next.iter_mut().zip([a, b]) {
+            if slot.is_some_and(|p| p.is_some_and(|p| p < from)) {
+                *slot = None;
+            }
+            let p = *slot.get_or_insert_with(|| find(&text[from..], pat).map(|p| p + from));
+            at = match (at, p) {
+                (Some(x), Some(y)) => Some(std::cmp::min(x, y)),
+                (x, y) => x.or(y),
+            };
+        }
+        let (start, end) = line_around(text, at?);
+        from = end + 1;
+        Some(&text[start..end])
+    })
+}
+
+/// Length in UTF-16 code units (JavaScript's `length`).
+pub(crate) fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// The first `max` UTF-16 code units, never splitting a surrogate pair.
+pub(crate) fn utf16_prefix(s: &str, max: usize) -> &str {
+    let mut units = 0;
+    for (i, c) in s.char_indices() {
+        units += c.len_utf16();
+        if units > max {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// A JSON string body: unescaped when it has a backslash, else as is; a
+/// body that does not unescape is returned raw.
+fn unescape(raw: &str) -> String {
+    if !raw.contains('\\') {
+        return raw.to_owned();
+    }
+    serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_owned())
+}
+
+/// Scan a JSON string body starting at byte `start`; the index of its
+/// closing quote.
+fn string_end(text: &[u8], start: usize) -> Option<usize> {
+    let mut i = start;
+    while i < text.len() {
+        match text[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The value of the first `"key":"…"` in the text (then of `"key": "…"`),
+/// found by searching, not parsing.
+pub(crate) fn first_string_field(text: &str, key: &str) -> Option<String> {
+    for pat in [format!("\"{key}\":\""), format!("\"{key}\": \"")] {
+        let Some(at) = find(text, &pat) else { continue };
+        let start = at + pat.len();
+        if let Some(end) = string_end(text.as_bytes(), start) {
+            return Some(unescape(&text[start..end]));
+        }
+    }
+    None
+}
+
+/// The value of the last `"key":"…"` (or `"key": "…"`) in the text whose
+/// string is terminated.
+pub(crate) fn last_string_field(text: &str, key: &str) -> Option<String> {
+    let pat = format!("\"{key}\":");
+    let b = text.as_bytes();
+    for at in positions(text, &pat).into_iter().rev() {
+        let after = at + pat.len();
+        let start = match b.get(after..after + 2) {
+            Some([b'"', _]) => after + 1,
+            Some(b" \"") => after + 2,
+            _ if b.get(after) == Some(&b'"') => after + 1,
+            _ => continue,
+        };
+        if let Some(end) = string_end(b, start) {
+            return Some(unescape(&text[start..end]));
+        }
+    }
+    None
+}
+
+/// Parse a JSON text and pick some top-level fields. `Err` when it is not
+/// JSON; `Ok(None)` when it is JSON but not an object.
+pub(crate) fn top_fields(line: &str, keys: &[&str]) -> Result<Option<Vec<Option<Value>>>, ()> {
+    let mut de = serde_json::Deserializer::from_str(line);
+    let out = Fields { keys }.deserialize(&mut de).map_err(|_| ())?;
+    de.end().map_err(|_| ())?;
+    Ok(out)
+}
+
+struct Fields<'k> {
+    keys: &'k [&'k str],
+}
+
+impl<'de> DeserializeSeed<'de> for Fields<'_> {
+    type Value = Option<Vec<Option<Value>>>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Fields<'_> {
+    type Value = Option<Vec<Option<Value>>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = vec![None; self.keys.len()];
+        while let Some(k) = map.next_key::<String>()? {
+            match self.keys.iter().position(|x| *x == k) {
+                Some(i) => out[i] = Some(map.next_value::<Value>()?),
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// A line's `key` when it parses to an object (of type `ty`, if given) with
+/// a string there. `Err` when the line is not JSON.
+fn field_of_line(line: &str, key: &str, ty: Option<&str>) -> Result<Option<String>, ()> {
+    let Some(fields) = top_fields(line, &[key, "type"])? else {
+        return Ok(None);
+    };
+    if let Some(ty) = ty {
+        if fields[1].as_ref().and_then(Value::as_str) != Some(ty) {
+            return Ok(None);
+        }
+    }
+    Ok(match &fields[0] {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    })
+}
+
+/// The newest string `key` of an entry (of type `ty`, if given), searching
+/// lines from the end. With `recover`, a line where a write was glued to a
+/// half-written one is read from its last `{"type":"ty"`.
+pub(crate) fn last_entry_field(
+    text: &str,
+    key: &str,
+    ty: Option<&str>,
+    recover: bool,
+) -> Option<String> {
+    let at = positions(text, &format!("\"{key}\":"));
+    last_entry_field_at(text, &at, key, ty, recover)
+}
+
+/// The newest custom title and AI title of a text, in one search.
+pub(crate) fn last_titles(text: &str) -> (Option<String>, Option<String>) {
+    let all = positions(text, "Title\":");
+    let before =
+        |p: usize, s: &str| p >= s.len() && text.as_bytes()[p - s.len()..p] == *s.as_bytes();
+    let custom: Vec<usize> = all
+        .iter()
+        .filter(|&&p| before(p, "\"custom"))
+        .map(|p| p - 7)
+        .collect();
+    let ai: Vec<usize> = all
+        .iter()
+        .filter(|&&p| before(p, "\"ai"))
+        .map(|p| p - 3)
+        .collect();
+    (
+        last_entry_field_at(text, &custom, "customTitle", Some("custom-title"), true),
+        last_entry_field_at(text, &ai, "aiTitle", Some("ai-title"), true),
+    )
+}
+
+/// [`last_entry_field`] given the positions of `"key":` in the text.
+fn last_entry_field_at(
+    text: &str,
+    key_positions: &[usize],
+    key: &str,
+    ty: Option<&str>,
+    recover: bool,
+) -> Option<String> {
+    let type_pats: Vec<String> = match ty {
+        None => Vec::new(),
+        Some(t) if recover => vec![format!("\"type\":\"{t}\""), format!("\"type\": \"{t}\"")],
+        Some(t) => vec![format!("\"type\":\"{t}\"")],
+    };
+    // Lines holding the key, from the last to the first.
+    let mut next_start = usize::MAX;
+    for &at in key_positions.iter().rev() {
+        if at >= next_start {
+            continue; // on a line already seen
+        }
+        let (start, end) = line_around(text, at);
+        let line = &text[start..end];
+        next_start = start;
+        if type_pats.is_empty() || type_pats.iter().any(|p| has(line, p)) {
+            let mut found = field_of_line(line, key, ty);
+            if found.is_err() && recover {
+                let glued = format!("{{{}", type_pats[0]);
+                found = match line.rfind(&glued) {
+                    Some(d) if d > 0 && !b":,[".contains(&line.as_bytes()[d - 1]) => {
+                        field_of_line(&line[d..], key, ty)
+                    }
+                    _ => Err(()),
+                };
+            }
+            if let Ok(Some(v)) = found {
+                return Some(v);
+            }
+        }
+    }
+    None
+}
+
+/// The string `key` of the first line that parses to an object holding one.
+pub(crate) fn first_entry_field(text: &str, key: &str) -> Option<String> {
+    let key_pat = format!("\"{key}\":");
+    let found = lines_with(text, &key_pat, &key_pat)
+        .find_map(|l| field_of_line(l, key, None).ok().flatten());
+    found
+}
+
+const USER: &str = "\"type\":\"user\"";
+const USER_SPACED: &str = "\"type\": \"user\"";
+
+fn is_meta_line(line: &str) -> bool {
+    has(line, "\"isMeta\":true") || has(line, "\"isMeta\": true")
+}
+
+/// The first prompt a person typed: the first user line that is not a tool
+/// result, meta or compaction summary and has displayable text. When only
+/// slash commands are found, the first command's name; else `""`.
+pub(crate) fn first_prompt(head: &str) -> String {
+    let mut fallback = String::new();
+    for line in lines_with(head, USER, USER_SPACED) {
+        if has(line, "\"tool_result\"")
+            || is_meta_line(line)
+            || has(line, "\"isCompactSummary\":true")
+            || has(line, "\"isCompactSummary\": true")
+        {
+            continue;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if let Some(p) = prompt_text(&v, &mut fallback) {
+            return p;
+        }
+    }
+    fallback
+}
+
+/// `"Image"` or `"Document"` when the first such user line carries one, else `""`.
+pub(crate) fn first_media_kind(head: &str) -> &'static str {
+    for line in lines_with(head, USER, USER_SPACED) {
+        if has(line, "\"tool_result\"") || is_meta_line(line) {
+            continue;
+        }
+        if has(line, "\"type\":\"image\"") || has(line, "\"type\": \"image\"") {
+            return "Image";
+        }
+        if has(line, "\"type\":\"document\"") || has(line, "\"type\": \"document\"") {
+            return "Document";
+        }
+    }
+    ""
+}
+
+/// The displayable prompt of a user entry, if it is one a person typed:
+/// newlines become spaces, pasted-content wrappers are removed, slash
+/// commands are remembered in `command` (the first one), `!` shell input is
+/// shown as `! cmd`, text that starts with a tag or an interruption notice
+/// is skipped, and long text is cut to 200 UTF-16 units plus `…`.
+pub(crate) fn prompt_text(entry: &Value, command: &mut String) -> Option<String> {
+    if entry.get("type").and_then(Value::as_str) != Some("user")
+        || entry.get("isMeta") == Some(&Value::Bool(true))
+        || entry.get("isCompactSummary") == Some(&Value::Bool(true))
+        || !truthy(entry.get("message"))
+    {
+        return None;
+    }
+    let mut texts: Vec<&str> = Vec::new();
+    match entry["message"].get("content") {
+        Some(Value::String(s)) => texts.push(s),
+        Some(Value::Array(blocks)) => {
+            for b in blocks {
+                let Some(obj) = b.as_object() else { continue };
+                match obj.get("type").and_then(Value::as_str) {
+                    Some("tool_result") => return None,
+                    Some("text") => {
+                        if let Some(Value::String(t)) = obj.get("text") {
+                            texts.push(t);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    for t in texts {
+        let joined = unwrap_pasted(t).replace('\n', " ");
+        let c = js_trim(&joined);
+        if c.is_empty() {
+            continue;
+        }
+        if let Some(name) = command_name(c) {
+            if command.is_empty() {
+                *command = name.to_owned();
+            }
+            continue;
+        }
+        if let Some(cmd) = between(c, "<bash-input>", "</bash-input>") {
+            return Some(format!("! {}", js_trim(cmd)));
+        }
+        if starts_with_tag_or_interruption(c) {
+            continue;
+        }
+        if utf16_len(c) > 200 {
+            return Some(format!("{}…", js_trim(utf16_prefix(c, 200))));
+        }
+        return Some(c.to_owned());
+    }
+    None
+}
+
+/// The text between the first `open` and the next `close`.
+fn between<'a>(s: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = s.find(open)? + open.len();
+    let end = s[start..].find(close)?;
+    Some(&s[start..start + end])
+}
+
+/// `/<command-name>(.*?)<\/command-name>/`: `.` stops at line terminators.
+fn command_name(s: &str) -> Option<&str> {
+    const OPEN: &str = "<command-name>";
+    const CLOSE: &str = "</command-name>";
+    let mut from = 0;
+    while let Some(rel) = s[from..].find(OPEN) {
+        let start = from + rel + OPEN.len();
+        let rest = &s[start..];
+        let stop = rest
+            .find(['\n', '\r', '\u{2028}', '\u{2029}'])
+            .unwrap_or(rest.len());
+        if let Some(end) = rest[..stop].find(CLOSE) {
+            return Some(&rest[..end]);
+        }
+        from = from + rel + 1;
+    }
+    None
+}
+
+/// `/^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])/`
+fn starts_with_tag_or_interruption(s: &str) -> bool {
+    const INTERRUPTED: &str = "[Request interrupted by user";
+    if let Some(rest) = s.strip_prefix(INTERRUPTED) {
+        if rest.contains(']') {
+            return true;
+        }
+    }
+    let t = s.trim_start_matches(is_js_space);
+    let mut chars = t.chars();
+    if chars.next() != Some('<') || !chars.next().is_some_and(|c| c.is_ascii_lowercase()) {
+        return false;
+    }
+    let after = chars
+        .as_str()
+        .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    after
+        .chars()
+        .next()
+        .is_some_and(|c| c == '>' || is_js_space(c))
+}
+
+/// Text with `<pasted_content id="abcd">…</pasted_content id="abcd">`
+/// wrappers replaced by their bodies (and up to two newlines around each
+/// wrapper dropped), as the CLI shows pasted text.
+pub(crate) fn unwrap_pasted(e: &str) -> std::borrow::Cow<'_, str> {
+    const OPEN: &str = "<pasted_content id=\"";
+    if !e.contains(OPEN) {
+        return e.into();
+    }
+    let b = e.as_bytes();
+    let mut parts: Vec<&str> = Vec::new();
+    let (mut n, mut r) = (0usize, 0usize);
+    let mut blocks = 0;
+    while let Some(rel) = e.get(r..).and_then(|t| t.find(OPEN)) {
+        let o = r + rel;
+        let s = o + OPEN.len();
+        let id = b.get(s..s + 4);
+        let ok = id.is_some_and(|id| {
+            id.iter()
+                .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+        }) && b.get(s + 4..s + 7) == Some(b"\">\n".as_slice());
+        if !ok {
+            r = s;
+            continue;
+        }
+        let id = &e[s..s + 4];
+        let a = s + 7;
+        let close = format!("</pasted_content id=\"{id}\">");
+        let Some(nl) = e[a - 1..].find(&format!("\n{close}")).map(|x| x + a - 1) else {
+            break;
+        };
+        let d = nl + 1;
+        let mut p = o;
+        for _ in 0..2 {
+            if p > n && b[p - 1] == b'\n' {
+                p -= 1;
+            }
+        }
+        if p > n {
+            parts.push(&e[n..p]);
+        }
+        n = d + close.len();
+        for _ in 0..2 {
+            if b.get(n) == Some(&b'\n') {
+                n += 1;
+            }
+        }
+        parts.push(if d - 1 > a { &e[a..d - 1] } else { "" });
+        blocks += 1;
+        r = n;
+    }
+    if blocks == 0 {
+        return e.into();
+    }
+    if n < e.len() {
+        parts.push(&e[n..]);
+    }
+    parts.concat().into()
+}
+
+/// Format (`Cf`) characters, per Unicode 16.
+fn is_format_char(c: char) -> bool {
+    matches!(c as u32,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF
+        | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
+}
+
+/// A title from a side file, cleaned as the SDK does: trimmed, runs of
+/// control and format characters made one space, at most 200 characters.
+pub(crate) fn clean_title(s: &str) -> String {
+    let mut out = String::new();
+    let mut in_run = false;
+    for c in js_trim(s).chars() {
+        if c.is_control() || is_format_char(c) || c == '\u{2028}' || c == '\u{2029}' {
+            if !in_run {
+                out.push(' ');
+            }
+            in_run = true;
+        } else {
+            out.push(c);
+            in_run = false;
+        }
+    }
+    let cut: String = out.chars().take(200).collect();
+    js_trim(&cut).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn string_fields_by_search() {
+        let t = "{\"a\":1,\"cwd\":\"/x\\\"y\"}\n{\"cwd\": \"/z\"}\n{\"cwd\":\"/w\"}";
+        assert_eq!(first_string_field(t, "cwd").as_deref(), Some("/x\"y"));
+        assert_eq!(last_string_field(t, "cwd").as_deref(), Some("/w"));
+        assert_eq!(first_string_field(t, "nope"), None);
+        // Unterminated: the spaced form is tried next.
+        assert_eq!(
+            first_string_field("{\"k\": \"v\"} {\"k\":\"unterminated", "k").as_deref(),
+            Some("v")
+        );
+    }
+
+    #[test]
+    fn entry_fields_from_the_end() {
+        let t = concat!(
+            "{\"type\":\"custom-title\",\"customTitle\":\"old\"}\n",
+            "{\"type\":\"custom-title\",\"customTitle\":\"new\"}\n",
+            "{\"type\":\"custom-title\",\"customTitle\":5}\n",
+            "garbage\n"
+        );
+        assert_eq!(
+            last_entry_field(t, "customTitle", Some("custom-title"), true).as_deref(),
+            Some("new")
+        );
+        // A half-written line with a whole entry glued after it.
+        let glued = "{\"type\":\"user\",\"message\":{\"con{\"type\":\"tag\",\"tag\":\"t1\",\"sessionId\":\"s\"}";
+        assert_eq!(
+            last_entry_field(glued, "tag", Some("tag"), true).as_deref(),
+            Some("t1")
+        );
+        assert_eq!(last_entry_field(glued, "tag", Some("tag"), false), None);
+        // Without a type, any entry with the key.
+        assert_eq!(
+            last_entry_field(
+                "{\"lastPrompt\":\"a\"}\n{\"lastPrompt\":\"b\"}\n",
+                "lastPrompt",
+                None,
+                false
+            )
+            .as_deref(),
+            Some("b")
+        );
+    }
+
+    #[test]
+    fn titles_in_one_pass() {
+        let t = concat!(
+            "{\"type\":\"ai-title\",\"aiTitle\":\"AI\"}\n",
+            "{\"type\":\"custom-title\",\"customTitle\":\"Mine\"}\n",
+            "{\"type\":\"ai-title\",\"aiTitle\": \"AI 2\"}\n",
+        );
+        assert_eq!(last_titles(t), (Some("Mine".into()), Some("AI 2".into())));
+        assert_eq!(last_titles(""), (None, None));
+        assert_eq!(
+            last_string_field("\"k\": \"a\" \"k\":\"b\" \"k\": 5", "k").as_deref(),
+            Some("b")
+        );
+    }
+
+    #[test]
+    fn lines_with_either_pattern() {
+        let t = "a1\nb2\nc\na b\n";
+        assert_eq!(
+            lines_with(t, "a", "b").collect::<Vec<_>>(),
+            ["a1", "b2", "a b"]
+        );
+        assert_eq!(lines_with(t, "z", "z").count(), 0);
+    }
+
+    #[test]
+    fn prompts_like_the_sdk() {
+        let mut cmd = String::new();
+        let user =
+            |content: Value| json!({"type":"user","message":{"role":"user","content":content}});
+        assert_eq!(
+            prompt_text(&user(json!("  hi\nthere ")), &mut cmd).as_deref(),
+            Some("hi there")
+        );
+        assert_eq!(
+            prompt_text(
+                &user(json!("<system-reminder>x</system-reminder>")),
+                &mut cmd
+            ),
+            None
+        );
+        assert_eq!(
+            prompt_text(&user(json!("[Request interrupted by user]")), &mut cmd),
+            None
+        );
+        assert_eq!(
+            prompt_text(&user(json!("<bash-input>  ls -l </bash-input>")), &mut cmd).as_deref(),
+            Some("! ls -l")
+        );
+        assert_eq!(
+            prompt_text(&user(json!("<command-name>/init</command-name>")), &mut cmd),
+            None
+        );
+        assert_eq!(cmd, "/init");
+        assert_eq!(
+            prompt_text(
+                &user(json!([{"type":"tool_result","content":"x"}])),
+                &mut cmd
+            ),
+            None
+        );
+        assert_eq!(
+            prompt_text(
+                &user(json!([{"type":"image"},{"type":"text","text":"look"}])),
+                &mut cmd
+            )
+            .as_deref(),
+            Some("look")
+        );
+        let long = "é".repeat(151) + &"🦀".repeat(100);
+        let cut = prompt_text(&user(json!(long)), &mut cmd).unwrap();
+        assert_eq!(utf16_len(&cut), 199 + 1);
+        assert!(cut.ends_with("🦀…"));
+        let mut meta = user(json!("x"));
+        meta["isMeta"] = json!(true);
+        assert_eq!(prompt_text(&meta, &mut cmd), None);
+    }
+
+    #[test]
+    fn first_prompt_skips_what_the_sdk_skips() {
+        let head = [
+            r#"{"type":"queue-operation","content":"x"}"#,
+            r#"{"type":"user","isMeta":true,"message":{"content":"meta"}}"#,
+            r#"{"type":"user","message":{"content":"<command-name>/clear</command-name>"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"r"}]}}"#,
+            r#"{"type":"user","message":{"content":"real prompt"}}"#,
+        ]
+        .join("\n");
+        assert_eq!(first_prompt(&head), "real prompt");
+        assert_eq!(first_prompt(&head.replace("real prompt", "<x>")), "/clear");
+        assert_eq!(first_prompt(""), "");
+    }
+
+    #[test]
+    fn pasted_content_is_unwrapped() {
+        let s = "before\n\n<pasted_content id=\"ab12\">\nbody line\n</pasted_content id=\"ab12\">\n\nafter";
+        assert_eq!(unwrap_pasted(s), "beforebody lineafter");
+        assert_eq!(unwrap_pasted("no wrappers"), "no wrappers");
+        let bad = "<pasted_content id=\"XYZW\">\nx\n</pasted_content id=\"XYZW\">";
+        assert_eq!(unwrap_pasted(bad), bad);
+    }
+
+    #[test]
+    fn tags_and_interruptions() {
+        assert!(starts_with_tag_or_interruption("<local-command-stdout>x"));
+        assert!(starts_with_tag_or_interruption("<a b"));
+        assert!(!starts_with_tag_or_interruption("<3 you"));
+        assert!(!starts_with_tag_or_interruption("<A>"));
+        assert!(!starts_with_tag_or_interruption("<abc"));
+        assert!(starts_with_tag_or_interruption(
+            "[Request interrupted by user for tool use]"
+        ));
+        assert!(!starts_with_tag_or_interruption(
+            "[Request interrupted by user"
+        ));
+    }
+
+    #[test]
+    fn lossy_decoding_matches_from_utf8_lossy() {
+        for b in [
+            &b"plain"[..],
+            b"a\xffb",
+            b"\xe2\x82",
+            b"\x82\xacx",
+            b"ok\xf0\x9f\xa6",
+            b"\xc3\xa9\xed\xa0\x80z",
+            b"",
+        ] {
+            assert_eq!(decode_lossy(b), String::from_utf8_lossy(b), "{b:?}");
+        }
+    }
+
+    #[test]
+    fn titles_are_cleaned() {
+        assert_eq!(clean_title("  a\u{0}\u{1}b\u{200b}c\u{2028}d "), "a b c d");
+        assert_eq!(clean_title(&"x".repeat(300)).len(), 200);
+    }
+}
