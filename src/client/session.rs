@@ -37,6 +37,7 @@ struct Pending {
 }
 
 struct InFlight {
+    request_id: String,
     abort: AbortHandle,
     cancellation: Cancellation,
 }
@@ -86,7 +87,9 @@ impl Handlers {
 pub(crate) struct Shared {
     stdin: tokio::sync::Mutex<Option<ChildStdin>>,
     pending: Mutex<HashMap<String, Pending>>,
-    in_flight: Mutex<HashMap<String, InFlight>>,
+    /// Handlers at work, by an internal token (the CLI's ids may repeat).
+    in_flight: Mutex<HashMap<u64, InFlight>>,
+    next_token: AtomicU64,
     pub(crate) queue: Queue<Result<Incoming>>,
     pub(crate) supervisor: Supervisor,
     handlers: Handlers,
@@ -127,6 +130,7 @@ impl Shared {
             stdin: tokio::sync::Mutex::new(Some(stdin)),
             pending: Mutex::new(HashMap::new()),
             in_flight: Mutex::new(HashMap::new()),
+            next_token: AtomicU64::new(0),
             queue: Queue::new(QUEUE_BYTES),
             supervisor,
             handlers,
@@ -353,9 +357,11 @@ impl Shared {
         };
         self.running_handlers.fetch_add(1, Ordering::SeqCst);
         let inner = tokio::spawn(fut);
+        let token = self.next_token.fetch_add(1, Ordering::SeqCst);
         lock(&self.in_flight).insert(
-            id.clone(),
+            token,
             InFlight {
+                request_id: id.clone(),
                 abort: inner.abort_handle(),
                 cancellation,
             },
@@ -363,7 +369,7 @@ impl Shared {
         let shared = self.clone();
         tokio::spawn(async move {
             let outcome = inner.await;
-            let still_wanted = lock(&shared.in_flight).remove(&id).is_some();
+            let still_wanted = lock(&shared.in_flight).remove(&token).is_some();
             shared.touch();
             shared.running_handlers.fetch_sub(1, Ordering::SeqCst);
             let line = match outcome {
@@ -382,9 +388,17 @@ impl Shared {
     }
 
     fn cancel_incoming(&self, request_id: &str) {
-        if let Some(f) = lock(&self.in_flight).remove(request_id) {
-            f.cancellation.cancel();
-            f.abort.abort();
+        let mut map = lock(&self.in_flight);
+        let tokens: Vec<u64> = map
+            .iter()
+            .filter(|(_, f)| f.request_id == request_id)
+            .map(|(t, _)| *t)
+            .collect();
+        for t in tokens {
+            if let Some(f) = map.remove(&t) {
+                f.cancellation.cancel();
+                f.abort.abort();
+            }
         }
     }
 

@@ -85,7 +85,16 @@ impl Message {
         // the line. Anything else takes the general path.
         let peek = match fast_peek(line.as_bytes()) {
             Some(p) => p,
-            None => serde_json::from_str(line)?,
+            None => match serde_json::from_str::<Peek>(line) {
+                Ok(p) => p,
+                // e.g. duplicate keys: valid JSON that no typed shape accepts
+                Err(e) => {
+                    return match serde_json::from_str::<Value>(line)? {
+                        v @ Value::Object(_) => Ok(Message::Unknown(v)),
+                        _ => Err(e),
+                    }
+                }
+            },
         };
         let kind = peek.kind.as_deref().unwrap_or("");
         let typed = match kind {
@@ -570,6 +579,19 @@ mod tests {
         assert_eq!(parse(v.clone()), Message::System(SystemMessage::Other(v)));
         let v = json!({"no_type":1});
         assert_eq!(parse(v.clone()), Message::Unknown(v));
+    }
+
+    #[test]
+    fn duplicate_keys_are_kept_raw_not_an_error() {
+        // found by the `decode` fuzz target
+        let line = br#"{"type":"system","subt":"systeem","subt":"system","subtype":"init","session_id":"bdd640fb-06m","subtype":"init","session_id":"bdd640fb-0667-1ad-dte..4ed2-6"}"#;
+        let m = Message::parse(line).unwrap();
+        assert!(
+            matches!(m, Message::Unknown(ref v) if v["subtype"] == "init"),
+            "{m:?}"
+        );
+        let line = br#"{"type":"result","type":"result","subtype":"success"}"#;
+        assert!(Message::parse(line).is_ok());
     }
 
     #[test]

@@ -23,6 +23,43 @@ use tokio::runtime::Runtime;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::{mpsc, oneshot};
 
+type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// On SIGTERM or SIGHUP (the terminal closed), close the session gracefully
+/// (its transcript complete), put the terminal back, and exit 128+N.
+fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
+    // SAFETY: tcgetattr fills a plain struct; failure leaves `saved` None.
+    let saved = unsafe {
+        let mut t: libc::termios = std::mem::zeroed();
+        (libc::tcgetattr(0, &mut t) == 0).then_some(t)
+    };
+    let _guard = rt.enter();
+    let mut term = signal(SignalKind::terminate())?;
+    let mut hup = signal(SignalKind::hangup())?;
+    rt.spawn(async move {
+        let sig = tokio::select! {
+            _ = term.recv() => libc::SIGTERM,
+            _ = hup.recv() => libc::SIGHUP,
+        };
+        let current = lock(&slot).clone();
+        if let Some(c) = current {
+            let _ = c.close().await;
+        }
+        if let Some(t) = saved {
+            // SAFETY: restores the settings read at start.
+            unsafe {
+                libc::tcsetattr(0, libc::TCSANOW, &t);
+            }
+        }
+        std::process::exit(128 + sig);
+    });
+    Ok(())
+}
+
 /// A tool approval waiting for the person.
 struct Approval {
     req: CanUseToolRequest,
@@ -49,7 +86,9 @@ struct Chat<'a> {
     session: SessionArgs,
     style: Style,
     renderer: Renderer,
-    client: Option<Client>,
+    /// The live session; shared with the signal watcher, which closes it
+    /// gracefully on SIGTERM or SIGHUP (a closed terminal).
+    client: Slot,
     /// A connection being made in the background (the prompt shows at once).
     connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
     approvals_tx: mpsc::Sender<Approval>,
@@ -75,7 +114,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         session: session.clone(),
         style,
         renderer,
-        client: None,
+        client: Slot::default(),
         connecting: None,
         approvals_tx,
         approvals,
@@ -88,6 +127,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
     chat.renderer.model = session.model.clone();
     chat.renderer.mode = session.permission_mode.clone();
     chat.header();
+    watch_signals(rt, chat.client.clone())?;
     chat.start_connect(session.clone())?;
 
     let mut ed = editor::new_editor(settings.history_size)?;
@@ -190,13 +230,13 @@ impl Chat<'_> {
     }
 
     /// The session, waiting for the connection if it is still being made.
-    fn client(&mut self) -> anyhow::Result<&Client> {
+    fn client(&mut self) -> anyhow::Result<Arc<Client>> {
         if let Some(handle) = self.connecting.take() {
             let client = self.rt.block_on(handle)??;
-            self.client = Some(client);
+            *lock(&self.client) = Some(Arc::new(client));
         }
-        self.client
-            .as_ref()
+        lock(&self.client)
+            .clone()
             .ok_or_else(|| anyhow::anyhow!("no session; /new starts one"))
     }
 
@@ -358,25 +398,22 @@ impl Chat<'_> {
         if let Some(h) = self.connecting.take() {
             h.abort();
         }
-        if let Some(c) = self.client.take() {
+        let current = lock(&self.client).take();
+        if let Some(c) = current {
             let _ = self.rt.block_on(c.close());
         }
     }
 
     fn turn(&mut self, text: String) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
-        if let Err(e) = self.client() {
-            self.client = None;
-            return Err(e);
-        }
+        let client = self.client()?;
         self.renderer.set_width(terminal_width());
-        let end = rt.block_on(self.run_turn(text));
+        let end = rt.block_on(self.run_turn(&client, text));
         match end {
             Ok(TurnEnd::Done) => Ok(None),
             Ok(TurnEnd::Quit(exit)) => {
-                if let Some(c) = self.client.take() {
-                    c.kill();
-                }
+                client.kill();
+                *lock(&self.client) = None;
                 Ok(Some(exit))
             }
             Ok(TurnEnd::SessionLost) | Err(_) => {
@@ -387,7 +424,7 @@ impl Chat<'_> {
                 }
                 // Keep the conversation: the next prompt resumes it.
                 let id = self.renderer.session_id.clone();
-                self.client = None;
+                *lock(&self.client) = None;
                 let mut s = self.session.clone();
                 if let Some(id) = id {
                     s.resume = Some(id);
@@ -400,9 +437,8 @@ impl Chat<'_> {
         }
     }
 
-    async fn run_turn(&mut self, text: String) -> anyhow::Result<TurnEnd> {
+    async fn run_turn(&mut self, client: &Client, text: String) -> anyhow::Result<TurnEnd> {
         let mut sigint = signal(SignalKind::interrupt())?;
-        let client = self.client.as_ref().expect("connected");
         client.send(text).await?;
         let mut ticker = tokio::time::interval(Duration::from_millis(80));
         let mut last_ctrl_c: Option<Instant> = None;

@@ -1,0 +1,18 @@
+//! Message decoding: any bytes. Never a panic; a JSON object always decodes;
+//! decoding is stable (the same line gives the same message).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|line: &[u8]| {
+    let first = claudio::Message::parse(line);
+    let is_object = matches!(serde_json::from_slice::<serde_json::Value>(line), Ok(serde_json::Value::Object(_)));
+    match &first {
+        Ok(m) => {
+            let _ = m.kind();
+            let _ = m.session_id();
+            assert_eq!(claudio::Message::parse(line).ok().as_ref(), Some(m));
+        }
+        Err(_) => assert!(!is_object, "a JSON object failed to decode"),
+    }
+});

@@ -1,0 +1,265 @@
+//! The fault matrix: each fault ends in bounded time, with a clear message,
+//! the documented exit code, and no `claude` process left.
+
+mod common;
+
+use claudio::{Client, Error, Message, PermissionResult, StreamExt};
+use common::term::Term;
+use common::*;
+use serde_json::{json, Value};
+use std::io::Read;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+async fn turn(client: &Client) -> Vec<claudio::Result<Message>> {
+    let mut out = Vec::new();
+    let mut s = std::pin::pin!(client.receive_response());
+    while let Some(m) = s.next().await {
+        out.push(m);
+    }
+    out
+}
+
+#[tokio::test]
+async fn duplicate_request_ids_each_get_an_answer() {
+    let req = json!({"type":"control_request","request_id":"dup","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}});
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"emit": req}),
+            json!({"emit": req}),
+            json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
+            json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
+            result("both answered"),
+        ],
+    ]));
+    let options = fake
+        .options()
+        .can_use_tool(|_r, _c| async { Ok(PermissionResult::deny("no")) });
+    let client = Client::connect(options).await.unwrap();
+    let msgs = turn(&client).await;
+    assert!(
+        matches!(msgs.last(), Some(Ok(Message::Result(_)))),
+        "{msgs:?}"
+    );
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn a_response_to_an_unknown_id_is_ignored() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"never-sent","response":{}}}}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"also-never","error":"x"}}}),
+            result("fine"),
+        ],
+    ]));
+    let client = Client::connect(fake.options()).await.unwrap();
+    let msgs = turn(&client).await;
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn stdout_closing_without_a_result_is_an_error() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            delta("half an answer"),
+            json!({"exit": 0}),
+        ],
+    ]));
+    let client = Client::connect(fake.options().include_partial_messages(true))
+        .await
+        .unwrap();
+    client.send("q").await.unwrap();
+    let msgs = tokio::time::timeout(Duration::from_secs(10), turn(&client))
+        .await
+        .expect("hang after stdout closed");
+    match msgs.last() {
+        Some(Err(Error::ProcessExited { code: Some(0), .. })) => {}
+        other => panic!("{other:?}"),
+    }
+    // and `ask` says so and exits 1
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"]);
+    let o = c.stdin(Stdio::null()).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("exited with code 0"), "{err}");
+}
+
+#[test]
+fn a_cli_that_is_not_executable_is_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("claude");
+    std::fs::write(&p, "#!/bin/sh\necho hi\n").unwrap();
+    let fake = Fake::new(vec![]);
+    let o = claudio(&fake)
+        .env("CLAUDIO_CLI", &p)
+        .args(["ask", "q"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(127));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&p.display().to_string()));
+}
+
+#[test]
+fn a_closed_terminal_denies() {
+    // /dev/null as the terminal: opening works, reading gives end of file
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"rm -rf /"}}}}),
+            json!({"expect": {"type":"control_response","response":{"request_id":"p","response":{"behavior":"deny"}}}}),
+            result("denied"),
+        ],
+    ]));
+    let o = claudio(&fake)
+        .env("CLAUDIO_TTY", "/dev/null")
+        .args(["ask", "q"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let sent = fake.stdin_lines();
+    let answer = sent
+        .iter()
+        .find(|l| l["type"] == "control_response")
+        .unwrap();
+    assert_eq!(answer["response"]["response"]["behavior"], "deny");
+}
+
+#[test]
+fn a_handler_that_fails_never_allows() {
+    // every failure path of the library's router: the CLI gets an error, not an allow
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+            json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"p1"}}}),
+            result("ok"),
+        ],
+    ]));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let options = fake.options().can_use_tool(|_r, _c| async {
+            panic!("the prompt crashed");
+            #[allow(unreachable_code)]
+            Ok(PermissionResult::allow())
+        });
+        let client = Client::connect(options).await.unwrap();
+        let msgs = turn(&client).await;
+        assert!(matches!(msgs.last(), Some(Ok(Message::Result(_)))));
+        assert!(client.close().await.unwrap().success());
+    });
+}
+
+fn rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_slow_reader_slows_the_cli_instead_of_filling_memory() {
+    let mut s = steps(vec![init(), vec![expect_user("q"), system_init()]]);
+    let chunk = "x".repeat(1000);
+    for _ in 0..60_000 {
+        s.push(delta(&chunk)); // ~60 MB of answer
+    }
+    s.push(result("x"));
+    let fake = Fake::new(s);
+    let mut child = claudio(&fake)
+        .args(["ask", "q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // don't read for a while: the pipe fills, claudio must stop reading the CLI
+    std::thread::sleep(Duration::from_secs(3));
+    let held = rss_kb(child.id());
+    assert!(
+        held > 0 && held < 64 * 1024,
+        "claudio holds {held} KB while nobody reads"
+    );
+    let mut out = child.stdout.take().unwrap();
+    let mut total = 0usize;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = out.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        total += n;
+    }
+    assert_eq!(wait_with_deadline(&mut child, 60).code(), Some(0));
+    assert_eq!(total, 60_000 * 1000 + 1);
+}
+
+#[test]
+fn a_64_mb_line_passes_with_the_default_limit() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            json!({"huge_line": 64 * 1024 * 1024}),
+            result("ok"),
+        ],
+    ]));
+    let o = claudio(&fake)
+        .args(["ask", "-o", "stream-json", "q"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let first = o.stdout.split(|&b| b == b'\n').next().unwrap();
+    assert!(first.len() > 64 * 1024 * 1024 - 200, "{}", first.len());
+    let v: Value = serde_json::from_slice(first).unwrap();
+    assert_eq!(v["type"], "user");
+}
+
+#[test]
+fn the_terminal_closing_under_the_chat_closes_the_cli_gracefully() {
+    let mut fake = Fake::new(vec![]);
+    let marker = fake.record.path().join("saw-eof");
+    fake.steps = steps(vec![
+        init(),
+        vec![
+            expect_user("work"),
+            delta("busy"),
+            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+            json!({"wait_stdin_eof": true}),
+            json!({"write_file": {"path": marker.display().to_string(), "content": "complete"}}),
+        ],
+    ]);
+    let home = fake.record.path().join("home");
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("work");
+    t.wait_for("busy");
+    let started = Instant::now();
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(t.child.id() as i32, libc::SIGHUP) };
+    assert_eq!(t.wait(20).code(), Some(129));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "complete");
+    assert!(gone_within(fake.pid(), Duration::from_secs(5)));
+}

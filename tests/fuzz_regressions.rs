@@ -1,0 +1,62 @@
+//! Every input a fuzz target ever crashed on (`fuzz/regressions/TARGET/`)
+//! stays fixed: the same checks as the targets, as ordinary tests.
+
+use std::path::Path;
+
+fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions")
+        .join(target);
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        out.push((
+            e.file_name().to_string_lossy().into_owned(),
+            std::fs::read(e.path()).unwrap(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn decode_regressions() {
+    let cases = inputs("decode");
+    assert!(!cases.is_empty(), "the decode regressions are missing");
+    for (name, data) in cases {
+        let is_object = matches!(
+            serde_json::from_slice::<serde_json::Value>(&data),
+            Ok(serde_json::Value::Object(_))
+        );
+        let line = data.strip_suffix(b"\n").unwrap_or(&data);
+        let parsed = claudio::Message::parse(line);
+        assert!(
+            !is_object || parsed.is_ok(),
+            "{name}: a JSON object failed to decode"
+        );
+    }
+}
+
+#[tokio::test]
+async fn framing_regressions() {
+    for (name, data) in inputs("framing") {
+        let mut r = claudio::transport::LineReader::new(&data[..], 64);
+        while let Some(line) = r.next_line().await.unwrap() {
+            if let claudio::transport::Line::Data(d) = line {
+                assert!(d.len() <= 64, "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn transcript_regressions() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, data) in inputs("transcript") {
+        let p = dir
+            .path()
+            .join("0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e.jsonl");
+        std::fs::write(&p, &data).unwrap();
+        let _ = claudio::store::read_head_tail(&p);
+        let _ = claudio::store::read_conversation(&p);
+        let _ = name;
+    }
+}
