@@ -44,10 +44,14 @@ def children(pid):
     return out
 
 def run(argv):
-    """wall seconds, own peak RSS (KB), peak RSS of the child CLI (KB)"""
+    """wall seconds, own peak RSS (KB), peak RSS of the child CLI (KB), seconds to stdout EOF"""
+    import threading
     t = time.perf_counter()
     p = subprocess.Popen(argv, env=env, cwd=work, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    eof = []
+    reader = threading.Thread(target=lambda: (p.stdout.read(), eof.append(time.perf_counter() - t)))
+    reader.start()
     own, kid = 0, {}
     while p.poll() is None:
         own = max(own, hwm(p.pid))
@@ -55,8 +59,9 @@ def run(argv):
             kid[c] = max(kid.get(c, 0), hwm(c))
         time.sleep(0.002)
     wall = time.perf_counter() - t
+    reader.join()
     assert p.returncode == 0, (argv, p.returncode)
-    return wall, own, max(kid.values(), default=0)
+    return wall, own, max(kid.values(), default=0), eof[0]
 
 bare, ours = [], []
 try:
@@ -75,6 +80,8 @@ print(json.dumps({
     "claude_p_wall_ms": round(b_wall * 1000, 1),
     "claudio_ask_wall_ms": round(o_wall * 1000, 1),
     "added_wall_ms": round((o_wall - b_wall) * 1000, 1),
+    "claude_p_output_eof_ms": round(med([r[3] for r in bare]) * 1000, 1),
+    "claudio_ask_output_eof_ms": round(med([r[3] for r in ours]) * 1000, 1),
     "wall_ratio": round(o_wall / b_wall, 3),
     "claude_p_peak_rss_mb": round(b_rss / 1024, 1),
     "claudio_own_peak_rss_mb": round(o_own / 1024, 1),

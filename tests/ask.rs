@@ -569,3 +569,36 @@ fn no_subcommand_with_piped_stdin_behaves_as_ask() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "a test\n");
 }
+
+#[test]
+fn stdout_ends_as_soon_as_the_answer_does() {
+    // The CLI lingers 1.5 s after stdin closes (writing its transcript); the
+    // reader of `ask`'s output must not wait for that.
+    let fake = Fake::new(steps(vec![
+        init(),
+        turn("q", "quick"),
+        vec![json!({"wait_stdin_eof": true}), json!({"sleep_ms": 1500})],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let started = std::time::Instant::now();
+    let mut child = c.spawn().unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let eof_after = started.elapsed();
+    assert_eq!(out, "quick\n");
+    assert_eq!(wait_with_deadline(&mut child, 20).code(), Some(0));
+    let exit_after = started.elapsed();
+    assert!(
+        exit_after - eof_after > Duration::from_millis(1000),
+        "stdout should end before the CLI finishes: eof {eof_after:?}, exit {exit_after:?}"
+    );
+}

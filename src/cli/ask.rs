@@ -169,6 +169,9 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
     }
     drop(out);
     drop(interrupt);
+    // The answer is complete: let the next program in the pipeline see the
+    // end of it now, while the CLI takes its ~50 ms to finish the transcript.
+    release_stdout();
     let _ = client.close().await;
 
     if interrupted {
@@ -189,6 +192,20 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         None => {
             eprintln!("claudio: the CLI ended without a result");
             Ok(Exit::Failure)
+        }
+    }
+}
+
+/// Point fd 1 at /dev/null, so whoever reads our stdout gets end-of-file.
+fn release_stdout() {
+    if io::stdout().is_terminal() {
+        return;
+    }
+    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        use std::os::fd::AsRawFd;
+        // SAFETY: replaces fd 1 with an open descriptor; nothing is written after.
+        unsafe {
+            libc::dup2(null.as_raw_fd(), 1);
         }
     }
 }
