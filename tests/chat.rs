@@ -162,6 +162,7 @@ fn ctrl_c_interrupts_and_the_next_prompt_works() {
     t.ctrl_c();
     t.wait_for("interrupting");
     t.wait_for("1 turn");
+    t.wait_prompt();
     t.line("and now?");
     t.wait_for("still here");
     t.ctrl_d();
@@ -276,4 +277,93 @@ fn an_edit_approval_shows_the_diff() {
     assert_eq!(t.wait(20).code(), Some(0));
     // asking never writes
     assert!(std::fs::read_to_string(&file).unwrap().contains("panic!()"));
+}
+
+#[test]
+fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("first"),
+            system_init(),
+            delta("working on the first\n"),
+            // the person types the next prompt now; it must wait for the result
+            json!({"expect_silence_ms": 1500}),
+            result("first done"),
+        ],
+        turn("second", "second done"),
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("first");
+    t.wait_for("working on the first");
+    t.line("second");
+    t.wait_for("queued 1/1 › second");
+    t.wait_for("second done");
+    t.wait_for_n("turn", 2);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "user")
+        .collect();
+    assert_eq!(users.len(), 2);
+    assert_eq!(users[1]["message"]["content"], "second");
+}
+
+#[test]
+fn an_interjection_goes_out_at_once_with_priority_now() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("long job"),
+            system_init(),
+            delta("step one of many\n"),
+            json!({"expect": {"type":"user","priority":"now","message":{"content":"stop, use the other file"}}}),
+            json!({"emit": {"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+            delta("switching files\n"),
+            result("done with the other file"),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("long job");
+    t.wait_for("step one of many");
+    t.send(b"stop, use the other file\x1b\r"); // Alt-Enter
+    t.wait_for("switching files");
+    t.wait_for_n("turn ·", 2);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn a_queued_prompt_can_be_taken_back() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("first"),
+            delta("busy\n"),
+            json!({"sleep_ms": 1500}),
+            result("first done"),
+        ],
+        turn("keep", "kept"),
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("first");
+    t.wait_for("busy");
+    t.line("keep");
+    t.line("drop this");
+    t.wait_for("queued 2/2 › drop this");
+    t.send(b"\x18"); // Ctrl-X
+    t.wait_for("kept");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "user")
+        .collect();
+    assert_eq!(users.len(), 2, "{users:?}");
 }

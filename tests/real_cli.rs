@@ -230,6 +230,7 @@ fn chat_always_allow_is_not_asked_twice() {
     t.wait_for("Made it.");
     t.wait_for("turns ·");
     assert!(w.work.path().join("first_file").exists());
+    t.wait_prompt();
     t.line("once more");
     t.wait_for("Made it again.");
     let screen = t.wait_for_n("turns ·", 2);

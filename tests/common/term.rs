@@ -120,7 +120,25 @@ impl Term {
         self.send(b"\x03");
     }
 
+    /// Wait until the line editor shows its prompt (`›` ends the last line).
+    pub fn wait_prompt(&self) {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            let c = self.contents();
+            let last = c.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+            if last.trim_end().ends_with('›') {
+                return;
+            }
+            if Instant::now() > until {
+                panic!("no prompt; screen:\n{c}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Ctrl-D at the prompt (keys typed during a turn go to the type-ahead).
     pub fn ctrl_d(&mut self) {
+        self.wait_prompt();
         self.send(b"\x04");
     }
 

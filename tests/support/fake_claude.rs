@@ -16,6 +16,7 @@
 //! - `{"stderr": TEXT}`; `{"stderr_flood": N}`: ~N bytes of noise, then `END-OF-FLOOD`.
 //! - `{"sleep_ms": N}`, `{"exit": CODE}`, `{"crash": true}` (abort), `{"hang": true}`.
 //! - `{"ignore_sigterm": true}`, `{"wait_stdin_eof": true}`.
+//! - `{"expect_silence_ms": N}`: nothing may arrive on stdin for N ms (else exit 3).
 //! - `{"spawn_sleeper": SECS}`: a `sleep SECS` child, its pid in `RECORD/child.pid`.
 //! - `{"write_file": {"path": P, "content": C, "append": BOOL}}`.
 //! - `{"emit_file": PATH}`: copy a file of ready-made lines to stdout.
@@ -236,6 +237,19 @@ impl Fake {
                 libc::signal(libc::SIGTERM, libc::SIG_IGN);
             },
             "wait_stdin_eof" => self.drain(),
+            "expect_silence_ms" => {
+                // nothing may arrive on stdin for this long
+                let ms = num(val) as i32;
+                let mut pfd = libc::pollfd {
+                    fd: 0,
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd.
+                if unsafe { libc::poll(&mut pfd, 1, ms) } > 0 && pfd.revents & libc::POLLIN != 0 {
+                    die(3, "input arrived during an expected silence");
+                }
+            }
             "spawn_sleeper" => {
                 // Deliberately never waited: it stands for a tool process left behind.
                 #[allow(clippy::zombie_processes)]

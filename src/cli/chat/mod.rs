@@ -7,3 +7,4 @@ pub mod highlight;
 pub mod markdown;
 pub mod render;
 pub mod repl;
+pub mod typeahead;

@@ -66,6 +66,8 @@ pub struct Renderer {
     wrote_answer: bool,
     at_line_start: bool,
     tools: Vec<Tool>,
+    /// Lines under the spinners: prompts typed ahead.
+    footer: Vec<String>,
     live_lines: usize,
     pub totals: Totals,
     pub model: Option<String>,
@@ -85,6 +87,7 @@ impl Renderer {
             wrote_answer: false,
             at_line_start: true,
             tools: Vec::new(),
+            footer: Vec::new(),
             live_lines: 0,
             totals: Totals::default(),
             model: None,
@@ -100,6 +103,19 @@ impl Renderer {
     /// Whether tools are still running (the spinners need ticks).
     pub fn has_live(&self) -> bool {
         !self.tools.is_empty() && self.opts.live
+    }
+
+    /// Show these lines under the answer (typed-ahead prompts), redrawn with
+    /// the spinners and never through the answer's text.
+    pub fn set_footer(&mut self, lines: Vec<String>, now: Instant) -> String {
+        let mut out = String::new();
+        if !self.opts.live || lines == self.footer {
+            return out;
+        }
+        self.clear_live(&mut out);
+        self.footer = lines;
+        self.draw_live(now, &mut out);
+        out
     }
 
     /// Render one message.
@@ -203,6 +219,7 @@ impl Renderer {
     pub fn suspend(&mut self) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
+        self.footer.clear();
         self.end_block(&mut out);
         if !self.at_line_start {
             out.push('\n');
@@ -425,7 +442,10 @@ impl Renderer {
     }
 
     fn draw_live(&mut self, now: Instant, out: &mut String) {
-        if !self.has_live() || !self.at_line_start {
+        if !self.opts.live
+            || !self.at_line_start
+            || (self.tools.is_empty() && self.footer.is_empty())
+        {
             return;
         }
         let mut lines = Vec::new();
@@ -434,6 +454,13 @@ impl Renderer {
             let frame = FRAMES[(elapsed.as_millis() / 80) as usize % FRAMES.len()];
             let mark = self.opts.style.cyan(&frame.to_string());
             lines.push(self.tool_line(t, &mark, Some(elapsed)));
+        }
+        let room = self.opts.width.saturating_sub(3).max(10);
+        for f in &self.footer {
+            lines.push(format!(
+                "  {}",
+                self.opts.style.dim(&truncate_width(f, room))
+            ));
         }
         out.push_str(&lines.join("\n"));
         self.live_lines = lines.len();

@@ -5,13 +5,16 @@ use super::approval::{self, Outcome};
 use super::commands::{self, Input, COMMANDS};
 use super::editor::{self, ChatEditor};
 use super::render::{RenderOptions, Renderer};
+use super::typeahead::{Action, KeyReader, TypeAhead};
 use crate::cli::approve::TtyApprover;
 use crate::cli::args::SessionArgs;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::session::build_options;
 use crate::cli::style::Style;
-use claudio::{CanUseToolRequest, Client, Options, PermissionResult, RequestContext};
+use claudio::{
+    CanUseToolRequest, Client, Options, PermissionResult, Priority, RequestContext, UserInput,
+};
 use rustyline::error::ReadlineError;
 use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Write};
@@ -94,6 +97,8 @@ struct Chat<'a> {
     approvals_tx: mpsc::Sender<Approval>,
     approvals: mpsc::Receiver<Approval>,
     out: io::Stdout,
+    /// What was typed while Claude worked.
+    ahead: TypeAhead,
     /// The session's working directory (for diffs of relative paths).
     cwd: std::path::PathBuf,
 }
@@ -119,6 +124,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         approvals_tx,
         approvals,
         out: io::stdout(),
+        ahead: TypeAhead::default(),
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -133,7 +139,27 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
     let mut ed = editor::new_editor(settings.history_size)?;
     let exit = loop {
         chat.set_prompt(&mut ed);
-        let line = match ed.readline(&chat.plain_prompt()) {
+        // Prompts typed ahead during the last turn go first, in order.
+        if let Some(next) = chat.ahead.queued.pop_front() {
+            let echo = format!("{}{}\n", chat.style.bold("› "), Sanitizer::clean(&next));
+            chat.write(&echo);
+            let _ = ed.add_history_entry(next.trim_end());
+            if let Some(input) = commands::parse(&next) {
+                match chat.handle(input) {
+                    Ok(None) => {}
+                    Ok(Some(exit)) => break exit,
+                    Err(e) => chat.error(&e),
+                }
+            }
+            continue;
+        }
+        let draft = std::mem::take(&mut chat.ahead.typed);
+        let read = if draft.is_empty() {
+            ed.readline(&chat.plain_prompt())
+        } else {
+            ed.readline_with_initial(&chat.plain_prompt(), (&draft, ""))
+        };
+        let line = match read {
             Ok(l) => l,
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break Exit::Success,
@@ -443,8 +469,35 @@ impl Chat<'_> {
         let mut ticker = tokio::time::interval(Duration::from_millis(80));
         let mut last_ctrl_c: Option<Instant> = None;
         let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
+        // Keys typed while the turn runs (only on a terminal).
+        let (key_tx, mut keys_rx) = mpsc::unbounded_channel();
+        let keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
+            KeyReader::start(key_tx)
+        } else {
+            None
+        };
+        // Each interjection is answered with a turn of its own.
+        let mut results_due = 1usize;
+        let footer = self
+            .renderer
+            .set_footer(self.ahead.footer(), Instant::now());
+        write_to(&mut self.out, &footer);
         loop {
             tokio::select! {
+                Some(bytes) = keys_rx.recv() => {
+                    for action in self.ahead.bytes(&bytes) {
+                        if let Action::SendNow(text) = action {
+                            let input = UserInput::new(text).priority(Priority::Now);
+                            if client.send(input).await.is_ok() {
+                                results_due += 1;
+                                let n = self.renderer.notice("sent now, cutting in");
+                                write_to(&mut self.out, &n);
+                            }
+                        }
+                    }
+                    let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
+                    write_to(&mut self.out, &f);
+                }
                 m = client.next_message() => {
                     let m = match m {
                         None => return Ok(TurnEnd::SessionLost),
@@ -459,17 +512,31 @@ impl Chat<'_> {
                     let text = self.renderer.message(&m, Instant::now());
                     write_to(&mut self.out, &text);
                     if m.is_result() {
-                        return Ok(TurnEnd::Done);
+                        results_due = results_due.saturating_sub(1);
+                        if results_due == 0 {
+                            let f = self.renderer.suspend();
+                            write_to(&mut self.out, &f);
+                            drop(keys);
+                            return Ok(TurnEnd::Done);
+                        }
                     }
                 }
                 Some(a) = self.approvals.recv() => {
                     let text = self.renderer.suspend();
                     write_to(&mut self.out, &text);
+                    if let Some(k) = &keys {
+                        k.pause();
+                    }
                     let interrupt_now = ask(a, self.style, self.cwd.clone()).await;
+                    if let Some(k) = &keys {
+                        k.resume();
+                    }
                     if interrupt_now {
                         let n = self.renderer.notice("denied; interrupting the turn");
                         write_to(&mut self.out, &n);
                     }
+                    let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
+                    write_to(&mut self.out, &f);
                 }
                 _ = ticker.tick() => {
                     let text = self.renderer.tick(Instant::now());
