@@ -16,33 +16,6 @@ use std::process::{Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The longest any single turn may take here (a real turn takes ~50 ms).
-const TURN_LIMIT: Duration = Duration::from_secs(30);
-
-macro_rules! world {
-    ($name:expr) => {
-        match real_cli($name) {
-            Some(cli) => World::new(cli),
-            None => return,
-        }
-    };
-}
-
-/// One turn's messages, through its `result` (bounded by [`TURN_LIMIT`]).
-async fn turn(client: &Client) -> Vec<Message> {
-    let read = async {
-        let mut out = Vec::new();
-        let mut s = std::pin::pin!(client.receive_response());
-        while let Some(m) = s.next().await {
-            out.push(m.expect("message"));
-        }
-        out
-    };
-    tokio::time::timeout(TURN_LIMIT, read)
-        .await
-        .unwrap_or_else(|_| panic!("no result within {TURN_LIMIT:?}"))
-}
-
 /// Send `prompt` and read the whole turn.
 async fn ask(client: &Client, prompt: &str) -> Vec<Message> {
     client.send(prompt).await.expect("send");

@@ -8,24 +8,6 @@ use common::real::*;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
-macro_rules! world {
-    ($name:expr) => {
-        match real_cli($name) {
-            Some(cli) => World::new(cli),
-            None => return,
-        }
-    };
-}
-
-async fn turn(client: &Client) -> Vec<Message> {
-    let mut out = Vec::new();
-    let mut s = std::pin::pin!(client.receive_response());
-    while let Some(m) = s.next().await {
-        out.push(m.expect("message"));
-    }
-    out
-}
-
 fn deltas(msgs: &[Message]) -> String {
     msgs.iter()
         .filter_map(|m| match m {

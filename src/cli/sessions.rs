@@ -403,42 +403,12 @@ fn flat(s: &str) -> String {
 
 /// Columns a string takes (wide East Asian characters count two).
 fn width(s: &str) -> usize {
-    s.chars().map(char_width).sum()
-}
-
-fn char_width(c: char) -> usize {
-    let u = c as u32;
-    let wide = matches!(u,
-        0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6 | 0x1F300..=0x1F64F | 0x1F900..=0x1F9FF | 0x20000..=0x3FFFD);
-    let zero = matches!(u, 0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F);
-    if zero {
-        0
-    } else if wide {
-        2
-    } else {
-        1
-    }
+    unicode_width::UnicodeWidthStr::width(s)
 }
 
 /// At most `max` columns, with `…` when cut.
 fn cut(s: &str, max: usize) -> String {
-    if width(s) <= max {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for c in s.chars() {
-        let cw = char_width(c);
-        if w + cw + 1 > max {
-            break;
-        }
-        out.push(c);
-        w += cw;
-    }
-    out.push('…');
-    out
+    super::summary::truncate_width(s, max)
 }
 
 fn pad(s: &str, w: usize) -> String {

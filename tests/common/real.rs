@@ -94,3 +94,35 @@ impl World {
         self.api.main_requests()
     }
 }
+
+/// A world for this test, or a loud skip (see [`real_cli`]).
+#[allow(unused_macros)]
+macro_rules! world {
+    ($name:expr) => {
+        match $crate::common::real::real_cli($name) {
+            Some(cli) => $crate::common::real::World::new(cli),
+            None => return,
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use world;
+
+/// The longest any single turn may take here (a real turn takes ~50 ms).
+pub const TURN_LIMIT: Duration = Duration::from_secs(30);
+
+/// One turn's messages, through its `result` (bounded by [`TURN_LIMIT`]).
+pub async fn turn(client: &claudio::Client) -> Vec<claudio::Message> {
+    use claudio::StreamExt;
+    let read = async {
+        let mut out = Vec::new();
+        let mut s = std::pin::pin!(client.receive_response());
+        while let Some(m) = s.next().await {
+            out.push(m.expect("message"));
+        }
+        out
+    };
+    tokio::time::timeout(TURN_LIMIT, read)
+        .await
+        .unwrap_or_else(|_| panic!("no result within {TURN_LIMIT:?}"))
+}

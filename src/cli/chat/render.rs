@@ -11,13 +11,13 @@ use super::markdown::Markdown;
 use crate::cli::dedup::Dedup;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::{one_line, tool_summary};
+use crate::cli::summary::{one_line, tool_summary, truncate_width};
 use claudio::protocol::{
     ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, ToolResultBlock,
 };
 use claudio::{Message, ResultMessage};
 use std::time::{Duration, Instant};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const PREVIEW_LINES: usize = 3;
@@ -523,25 +523,6 @@ fn edit_counts(name: &str, input: &serde_json::Value) -> String {
         }
         _ => String::new(),
     }
-}
-
-/// Cut `s` to `max` display columns, with an ellipsis.
-pub fn truncate_width(s: &str, max: usize) -> String {
-    if s.width() <= max {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if w + cw + 1 > max {
-            break;
-        }
-        out.push(c);
-        w += cw;
-    }
-    out.push('…');
-    out
 }
 
 #[cfg(test)]

@@ -407,7 +407,7 @@ impl Chat<'_> {
         let mut text = String::new();
         for s in &listing.sessions {
             let when = crate::cli::sessions::relative_time(now, s.last_modified);
-            let title = super::render::truncate_width(&Sanitizer::clean(&s.summary), width);
+            let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.summary), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
                 self.style.cyan(&short_id(&s.session_id)),
