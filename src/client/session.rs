@@ -152,6 +152,9 @@ impl Shared {
     }
 
     fn touch(&self) {
+        if self.inactivity_timeout.is_none() {
+            return; // only the inactivity timeout needs the time
+        }
         let ms = self.epoch.elapsed().as_millis() as u64;
         self.last_activity.store(ms, Ordering::SeqCst);
     }
