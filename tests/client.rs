@@ -715,21 +715,21 @@ async fn inactivity_timeout_fails_a_silent_turn_but_not_a_waiting_prompt() {
         init(),
         vec![
             expect_user("slow"),
-            // a person takes 600 ms to answer: that silence does not count
+            // a person takes 1.5 s to answer: that silence does not count
             json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
             json!({"expect": {"type":"control_response"}}),
             delta("then"),
             // the CLI goes quiet
-            json!({"sleep_ms": 3000}),
+            json!({"sleep_ms": 5000}),
             result("too late"),
         ],
     ]));
     let options = fake
         .options()
         .include_partial_messages(true)
-        .inactivity_timeout(Duration::from_millis(300))
+        .inactivity_timeout(Duration::from_millis(1000))
         .can_use_tool(|_r, _c| async {
-            tokio::time::sleep(Duration::from_millis(600)).await;
+            tokio::time::sleep(Duration::from_millis(1500)).await;
             Ok(PermissionResult::allow())
         });
     let client = Client::connect(options).await.unwrap();
