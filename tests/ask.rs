@@ -602,3 +602,15 @@ fn stdout_ends_as_soon_as_the_answer_does() {
         "stdout should end before the CLI finishes: eof {eof_after:?}, exit {exit_after:?}"
     );
 }
+
+#[test]
+fn the_nested_session_guard_is_not_inherited() {
+    let fake = Fake::new(steps(vec![init(), turn("q", "a")]));
+    let mut c = claudio(&fake);
+    c.env("CLAUDECODE", "1").args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let env = fake.env();
+    assert!(env.get("CLAUDECODE").is_none(), "{env}");
+    assert_eq!(env["CLAUDE_CODE_ENTRYPOINT"], "sdk-rust");
+}

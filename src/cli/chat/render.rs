@@ -631,6 +631,30 @@ mod tests {
     }
 
     #[test]
+    fn thinking_is_dimmed_or_hidden() {
+        let msgs = [
+            json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}}),
+            json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"pondering"}}}),
+            json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+            json!({"type":"stream_event","event":{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}}),
+            delta("answer"),
+        ];
+        let mut r = renderer(true, false);
+        let out = feed(&mut r, &msgs);
+        assert!(
+            out.contains("\x1b[2mpondering")
+                || out.contains("\x1b[2m") && out.contains("pondering"),
+            "{out:?}"
+        );
+        assert!(strip_sgr(&out).contains("∴ thinking"));
+        let mut r = renderer(false, false);
+        r.opts.show_thinking = false;
+        let out = feed(&mut r, &msgs);
+        assert!(!out.contains("pondering"), "{out:?}");
+        assert!(out.contains("answer"));
+    }
+
+    #[test]
     fn retries_and_synthetic_errors_are_shown() {
         let mut r = renderer(false, false);
         let out = feed(
