@@ -227,3 +227,49 @@ fn chat_always_allow_is_not_asked_twice() {
     assert_eq!(reqs.len(), 4);
     assert!(!reqs[3].tool_results()[0].is_error);
 }
+
+#[test]
+fn chat_edit_approval_shows_the_diff_and_the_file_then_matches() {
+    let w = world!("chat_edit_approval_shows_the_diff_and_the_file_then_matches");
+    let file = w.work.path().join("checkout.rs");
+    std::fs::write(
+        &file,
+        "fn total(subtotal: i64, discount: i64) -> i64 {\n    let total = subtotal - discount;\n    if total < 0 { panic!(\"negative\") }\n    total\n}\n",
+    )
+    .unwrap();
+    let path = file.display().to_string();
+    // the CLI edits only files it has read in this session
+    w.api.push(Reply::tool_use(
+        "Read",
+        serde_json::json!({"file_path": path}),
+    ));
+    w.api.push(Reply::tool_use(
+        "Edit",
+        serde_json::json!({"file_path": path,
+            "old_string": "    if total < 0 { panic!(\"negative\") }\n    total\n",
+            "new_string": "    total.max(0)\n"}),
+    ));
+    w.api.push(Reply::text("Clamped at zero."));
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path());
+    let mut t = common::term::Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("fix the negative total");
+    let screen = t.wait_for("Allow?");
+    assert!(screen.contains("Edit"), "{screen}");
+    assert!(screen.contains("(+1 −2)"), "{screen}");
+    assert!(
+        screen.contains("3 -      if total < 0 { panic!(\"negative\") }"),
+        "{screen}"
+    );
+    assert!(screen.contains("4 -      total"), "{screen}");
+    assert!(screen.contains("3 +      total.max(0)"), "{screen}");
+    t.send(b"y");
+    t.wait_for("Clamped at zero.");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "fn total(subtotal: i64, discount: i64) -> i64 {\n    let total = subtotal - discount;\n    total.max(0)\n}\n"
+    );
+}
