@@ -367,3 +367,15 @@ fn a_queued_prompt_can_be_taken_back() {
         .collect();
     assert_eq!(users.len(), 2, "{users:?}");
 }
+
+#[test]
+fn a_missing_cli_ends_the_chat_at_once_with_127() {
+    let fake = Fake::new(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDIO_CLI", "/nonexistent/claude");
+    let mut t = Term::spawn(c);
+    assert_eq!(t.wait(20).code(), Some(127));
+    assert!(t
+        .contents()
+        .contains("npm install -g @anthropic-ai/claude-code"));
+}

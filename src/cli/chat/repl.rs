@@ -104,6 +104,8 @@ struct Chat<'a> {
 }
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
+    // No CLI: say so at once (exit 127), not after the first prompt.
+    claudio::transport::find_cli(session.cli_path.as_deref())?;
     approval::install_panic_restore();
     let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
     let (approvals_tx, approvals) = mpsc::channel(16);
