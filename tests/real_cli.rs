@@ -273,3 +273,77 @@ fn chat_edit_approval_shows_the_diff_and_the_file_then_matches() {
         "fn total(subtotal: i64, discount: i64) -> i64 {\n    let total = subtotal - discount;\n    total.max(0)\n}\n"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_mid_turn_leaves_a_transcript_that_resumes() {
+    let w = world!("sigterm_mid_turn_leaves_a_transcript_that_resumes");
+    let chunks: Vec<String> = (0..40).map(|i| format!("part {i} ")).collect();
+    let refs: Vec<&str> = chunks.iter().map(String::as_str).collect();
+    w.api
+        .push(Reply::text_chunks(&refs).with_delay(std::time::Duration::from_millis(100)));
+    let mut child = w
+        .claudio()
+        .args(["ask", "remember the word pineapple"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Read;
+        let mut first = [0u8; 6];
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut first)
+            .unwrap();
+        assert_eq!(&first, b"part 0");
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = common::wait_with_deadline(&mut child, 30);
+    assert_eq!(status.code(), Some(143));
+    // the transcript is on disk and complete enough to resume
+    let store = w.home.path().join(".claude/projects");
+    let transcript = walk(&store)
+        .into_iter()
+        .find(|p| {
+            p.extension().is_some_and(|e| e == "jsonl")
+                && !p.to_string_lossy().contains("subagents")
+        })
+        .expect("a transcript");
+    let id = transcript
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    for line in text.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("every line whole");
+    }
+    w.api.push(Reply::text("It was pineapple."));
+    let client = Client::connect(w.options().resume(id)).await.unwrap();
+    client.send("what was the word?").await.unwrap();
+    let msgs = turn(&client).await;
+    assert_eq!(result(&msgs).result.as_deref(), Some("It was pineapple."));
+    client.close().await.unwrap();
+    let last = w.main_requests().pop().unwrap();
+    assert!(
+        last.body_contains("remember the word pineapple"),
+        "the resumed turn lacks the earlier prompt"
+    );
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
