@@ -373,13 +373,7 @@ fn closed_stdout_ends_quietly_and_leaves_no_process() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();
-    let mut first = [0u8; 6];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
+    first_bytes(&mut child, 6);
     drop(child.stdout.take()); // like `| head -1`
     let st = wait_with_deadline(&mut child, 20);
     let mut err = String::new();
@@ -416,17 +410,8 @@ fn ctrl_c_interrupts_the_turn_and_exits_130() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();
-    let mut first = [0u8; 7];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
-    assert_eq!(&first, b"working");
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
+    assert_eq!(first_bytes(&mut child, 7), b"working");
+    signal(&child, libc::SIGINT);
     let st = wait_with_deadline(&mut child, 20);
     assert_eq!(st.code(), Some(130));
     assert!(gone_within(fake.pid(), Duration::from_secs(5)));
@@ -452,21 +437,14 @@ fn second_ctrl_c_kills_at_once() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();
-    let mut first = [0u8; 4];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
-    let pid = child.id() as i32;
-    unsafe { libc::kill(pid, libc::SIGINT) };
+    first_bytes(&mut child, 4);
+    signal(&child, libc::SIGINT);
     std::thread::sleep(Duration::from_millis(300));
     assert!(
         child.try_wait().unwrap().is_none(),
         "one Ctrl-C must wait for the CLI"
     );
-    unsafe { libc::kill(pid, libc::SIGINT) };
+    signal(&child, libc::SIGINT);
     let st = wait_with_deadline(&mut child, 5);
     assert_eq!(st.code(), Some(130));
     assert!(
@@ -491,7 +469,7 @@ fn sigterm_closes_the_cli_gracefully() {
             json!({"write_file": {"path": marker.display().to_string(), "content": "transcript complete"}}),
         ],
     ]);
-    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
+    for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
         let _ = std::fs::remove_file(&marker);
         let mut c = claudio(&fake);
         c.args(["ask", "q"])
@@ -499,14 +477,8 @@ fn sigterm_closes_the_cli_gracefully() {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let mut child = c.spawn().unwrap();
-        let mut first = [0u8; 7];
-        child
-            .stdout
-            .as_mut()
-            .unwrap()
-            .read_exact(&mut first)
-            .unwrap();
-        unsafe { libc::kill(child.id() as i32, signal) };
+        first_bytes(&mut child, 7);
+        signal(&child, sig);
         let st = wait_with_deadline(&mut child, 20);
         assert_eq!(st.code(), Some(code));
         assert_eq!(

@@ -256,8 +256,7 @@ fn the_terminal_closing_under_the_chat_closes_the_cli_gracefully() {
     t.line("work");
     t.wait_for("busy");
     let started = Instant::now();
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(t.child.id() as i32, libc::SIGHUP) };
+    signal(&t.child, libc::SIGHUP);
     assert_eq!(t.wait(20).code(), Some(129));
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), "complete");

@@ -289,19 +289,8 @@ async fn sigterm_mid_turn_leaves_a_transcript_that_resumes() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    {
-        use std::io::Read;
-        let mut first = [0u8; 6];
-        child
-            .stdout
-            .as_mut()
-            .unwrap()
-            .read_exact(&mut first)
-            .unwrap();
-        assert_eq!(&first, b"part 0");
-    }
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert_eq!(common::first_bytes(&mut child, 6), b"part 0");
+    common::signal(&child, libc::SIGTERM);
     let status = common::wait_with_deadline(&mut child, 30);
     assert_eq!(status.code(), Some(143));
     // the transcript is on disk and complete enough to resume

@@ -21,6 +21,36 @@ use std::time::Duration;
 pub const NO_TERMINAL: &str =
     "no terminal to ask the user; pass --allowed-tools or --permission-mode";
 
+/// A request's cancellation as a flag a blocking prompt can poll. It is
+/// also set when this value is dropped (the request's future went away).
+pub struct CancelFlag {
+    pub flag: Arc<AtomicBool>,
+    watcher: tokio::task::JoinHandle<()>,
+}
+
+impl CancelFlag {
+    pub fn watch(c: &claudio::Cancellation) -> CancelFlag {
+        let flag = Arc::new(AtomicBool::new(false));
+        let (f, c) = (flag.clone(), c.clone());
+        let watcher = tokio::spawn(async move {
+            c.cancelled().await;
+            f.store(true, Ordering::SeqCst);
+        });
+        CancelFlag { flag, watcher }
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for CancelFlag {
+    fn drop(&mut self) {
+        self.watcher.abort();
+        self.flag.store(true, Ordering::SeqCst);
+    }
+}
+
 /// The person's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
@@ -81,27 +111,12 @@ impl TtyApprover {
         ctx: RequestContext,
     ) -> PermissionResult {
         let _turn = self.one_at_a_time.lock().await;
-        let cancelled = Arc::new(AtomicBool::new(false));
-        let flag = cancelled.clone();
-        let watcher = {
-            let c = ctx.cancellation.clone();
-            tokio::spawn(async move {
-                c.cancelled().await;
-                flag.store(true, Ordering::SeqCst);
-            })
-        };
-        // Set the flag also when this future is dropped (request withdrawn).
-        struct SetOnDrop(Arc<AtomicBool>);
-        impl Drop for SetOnDrop {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::SeqCst);
-            }
-        }
-        let _guard = SetOnDrop(cancelled.clone());
+        let cancel = CancelFlag::watch(&ctx.cancellation);
+        let cancelled = cancel.flag.clone();
         let me = self.clone();
         let req2 = req.clone();
         let answer = tokio::task::spawn_blocking(move || me.ask_blocking(&req2, &cancelled)).await;
-        watcher.abort();
+        drop(cancel);
         match answer {
             Ok(Ok(d)) => d.into_result(&req),
             Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {

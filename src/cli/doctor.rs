@@ -209,19 +209,13 @@ fn check_store(r: &mut Report) {
             &format!("{} (empty: no sessions yet)", dir.display()),
             None,
         ),
-        Err(e) => r.line(
-            Level::Problem,
-            "transcripts",
-            &format!("{}: {e}", dir.display()),
-            Some("check the folder's permissions"),
-        ),
         Ok(m) if !m.is_dir() => r.line(
             Level::Problem,
             "transcripts",
             &format!("{} is not a directory", dir.display()),
             Some("move the file away; Claude Code keeps a folder there"),
         ),
-        Ok(_) => match store_size(&dir) {
+        other => match other.and_then(|_| store_size(&dir)) {
             Ok((n, bytes)) => r.line(
                 Level::Ok,
                 "transcripts",

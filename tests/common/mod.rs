@@ -285,3 +285,24 @@ pub fn wait_with_deadline(child: &mut std::process::Child, secs: u64) -> std::pr
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The first `n` bytes the child writes on its (piped) stdout.
+pub fn first_bytes(child: &mut std::process::Child, n: usize) -> Vec<u8> {
+    use std::io::Read;
+    let mut buf = vec![0u8; n];
+    child
+        .stdout
+        .as_mut()
+        .expect("stdout is piped")
+        .read_exact(&mut buf)
+        .unwrap();
+    buf
+}
+
+/// Send `sig` to a child of this test.
+pub fn signal(child: &std::process::Child, sig: i32) {
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe {
+        libc::kill(child.id() as i32, sig);
+    }
+}

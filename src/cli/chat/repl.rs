@@ -6,7 +6,7 @@ use super::commands::{self, Input, COMMANDS};
 use super::editor::{self, ChatEditor};
 use super::render::{RenderOptions, Renderer};
 use super::typeahead::{Action, KeyReader, TypeAhead};
-use crate::cli::approve::TtyApprover;
+use crate::cli::approve::{CancelFlag, TtyApprover};
 use crate::cli::args::SessionArgs;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
@@ -19,7 +19,6 @@ use rustyline::error::ReadlineError;
 use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Write};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::runtime::Runtime;
@@ -579,18 +578,12 @@ async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf) -> bool {
         return false;
     }
     let approver = TtyApprover::new(style, cwd);
-    let cancelled = Arc::new(AtomicBool::new(false));
-    let flag = cancelled.clone();
-    let token = a.ctx.cancellation.clone();
-    let watcher = tokio::spawn(async move {
-        token.cancelled().await;
-        flag.store(true, Ordering::SeqCst);
-    });
+    let cancel = CancelFlag::watch(&a.ctx.cancellation);
     let mut expanded = false;
     let outcome = loop {
         let (question, folded) = approver.render(&a.req, expanded);
         write_to(&mut io::stdout(), &question);
-        let c2 = cancelled.clone();
+        let c2 = cancel.flag.clone();
         let answer = tokio::task::spawn_blocking(move || approval::read_answer(&c2, folded)).await;
         if let Ok(Ok(Some(Outcome::ShowAll))) = answer {
             expanded = true;
@@ -599,7 +592,6 @@ async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf) -> bool {
         }
         break answer;
     };
-    watcher.abort();
     let (result, note, interrupt) = match outcome {
         Ok(Ok(Some(Outcome::Decision(d)))) => {
             let note = match &d {
@@ -618,7 +610,7 @@ async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf) -> bool {
             style.red("denied"),
             true,
         ),
-        Ok(Ok(None)) if cancelled.load(Ordering::SeqCst) => (
+        Ok(Ok(None)) if cancel.is_set() => (
             PermissionResult::deny("The request was withdrawn."),
             style.dim("withdrawn"),
             false,
