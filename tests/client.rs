@@ -55,7 +55,7 @@ async fn query_streams_one_turn_and_closes() {
         .map(|m| m.expect("message"))
         .collect()
         .await;
-    assert!(matches!(msgs[0], Message::System(SystemMessage::Init(_))));
+    assert!(matches!(&msgs[0], Message::System(s) if matches!(**s, SystemMessage::Init(_))));
     assert_eq!(text_of_deltas(&msgs), "Hi there!");
     assert_eq!(last_result(&msgs).result.as_deref(), Some("Hi there!"));
     // closed gracefully: stdin EOF reached the CLI, which then finished

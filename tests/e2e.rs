@@ -355,7 +355,10 @@ async fn set_model_names_the_new_model_in_the_next_request() {
     assert_ne!(reqs[0].model(), Some("claude-sonnet-4-5"));
     assert_eq!(reqs[1].model(), Some("claude-sonnet-4-5"));
     let init_model = second.iter().find_map(|m| match m {
-        Message::System(SystemMessage::Init(i)) => i.model.clone(),
+        Message::System(s) => match &**s {
+            SystemMessage::Init(i) => i.model.clone(),
+            _ => None,
+        },
         _ => None,
     });
     assert_eq!(init_model.as_deref(), Some("claude-sonnet-4-5"));
@@ -522,7 +525,10 @@ async fn retried_api_error_is_reported_then_the_turn_succeeds() {
     let retries: Vec<&claudio::protocol::ApiRetry> = msgs
         .iter()
         .filter_map(|m| match m {
-            Message::System(SystemMessage::ApiRetry(r)) => Some(r),
+            Message::System(s) => match &**s {
+                SystemMessage::ApiRetry(r) => Some(r),
+                _ => None,
+            },
             _ => None,
         })
         .collect();

@@ -34,7 +34,10 @@ async fn streamed_answer_through_query() {
         .collect()
         .await;
     let init = msgs.iter().find_map(|m| match m {
-        Message::System(claudio::SystemMessage::Init(i)) => Some(i),
+        Message::System(s) => match &**s {
+            claudio::SystemMessage::Init(i) => Some(i),
+            _ => None,
+        },
         _ => None,
     });
     let init = init.expect("system/init");

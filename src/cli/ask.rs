@@ -156,7 +156,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
                     return Ok(quiet_exit(&client).await);
                 }
                 if let Message::Result(r) = m.message {
-                    result = Some(r);
+                    result = Some(*r);
                 }
                 if is_result {
                     break;

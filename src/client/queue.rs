@@ -54,7 +54,9 @@ impl<T> Queue<T> {
                     s.bytes += size;
                     s.items.push_back((item, size));
                     drop(s);
-                    self.readable.notify_waiters();
+                    // One item wakes one consumer; with nobody waiting this
+                    // leaves a permit without taking a lock.
+                    self.readable.notify_one();
                     return;
                 }
             }
@@ -71,7 +73,8 @@ impl<T> Queue<T> {
                 if let Some((item, size)) = s.items.pop_front() {
                     s.bytes -= size;
                     drop(s);
-                    self.writable.notify_waiters();
+                    // There is one producer: the reader task.
+                    self.writable.notify_one();
                     return Some(item);
                 }
                 if s.closed {
@@ -92,7 +95,7 @@ impl<T> Queue<T> {
     /// Allow going over the bound until [`Queue::end_overdraft`] (one per call).
     pub(crate) fn begin_overdraft(&self) {
         self.overdraft.fetch_add(1, Ordering::SeqCst);
-        self.writable.notify_waiters();
+        self.writable.notify_one();
     }
 
     pub(crate) fn end_overdraft(&self) {

@@ -407,9 +407,11 @@ impl Shared {
 
     fn observe(&self, m: &Message) {
         match m {
-            Message::System(SystemMessage::Init(i)) => {
-                if let Some(id) = &i.session_id {
-                    *lock(&self.session_id) = Some(id.clone());
+            Message::System(s) => {
+                if let SystemMessage::Init(i) = &**s {
+                    if let Some(id) = &i.session_id {
+                        *lock(&self.session_id) = Some(id.clone());
+                    }
                 }
             }
             Message::Result(r) => {
@@ -501,8 +503,8 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         shared.touch();
         match read {
             Read::Message(Ok(message), raw, size) => match message {
-                Message::ControlResponse(r) => shared.resolve(r),
-                Message::ControlRequest(r) => shared.dispatch(r),
+                Message::ControlResponse(r) => shared.resolve(*r),
+                Message::ControlRequest(r) => shared.dispatch(*r),
                 Message::ControlCancelRequest(c) => shared.cancel_incoming(&c.request_id),
                 message => {
                     shared.observe(&message);

@@ -11,25 +11,30 @@ use std::borrow::Cow;
 ///
 /// Decoding never fails for a JSON object: an unknown `type`, or a known one
 /// whose shape does not fit, becomes [`Message::Unknown`] with the raw JSON.
+///
+/// The payloads are boxed: a `Message` is 32 bytes, so handing hundreds of
+/// thousands of them from the reader to the consumer moves pointers, not
+/// 300-byte structs. Fields are reached through the box as usual
+/// (`Message::Result(r) => r.is_error`); `*r` takes the payload out.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Message {
     /// `system`: session start, status, retries, sub-agent tasks, ...
-    System(SystemMessage),
+    System(Box<SystemMessage>),
     /// `assistant`: a content block from the model.
-    Assistant(AssistantMessage),
+    Assistant(Box<AssistantMessage>),
     /// `user`: tool results, replays.
-    User(UserMessage),
+    User(Box<UserMessage>),
     /// `stream_event`: a raw API stream event (partial messages).
-    StreamEvent(StreamEventMessage),
+    StreamEvent(Box<StreamEventMessage>),
     /// `result`: the end of a turn.
-    Result(ResultMessage),
+    Result(Box<ResultMessage>),
     /// `control_request`: the CLI asks the host something.
-    ControlRequest(ControlRequest),
+    ControlRequest(Box<ControlRequest>),
     /// `control_response`: the CLI answers the host.
-    ControlResponse(ControlResponse),
+    ControlResponse(Box<ControlResponse>),
     /// `control_cancel_request`: the CLI withdraws one of its requests.
-    ControlCancelRequest(ControlCancelRequest),
+    ControlCancelRequest(Box<ControlCancelRequest>),
     /// Anything else, as sent.
     Unknown(Value),
 }
@@ -69,6 +74,12 @@ fn fast_peek(line: &[u8]) -> Option<Peek<'_>> {
     })
 }
 
+fn decode_boxed<T: serde::de::DeserializeOwned + HasExtra>(
+    line: &str,
+) -> Result<Box<T>, serde_json::Error> {
+    decode_tagged(line).map(Box::new)
+}
+
 impl Message {
     /// Decode one line. Fails only when the line is not a JSON object.
     pub fn parse(line: &[u8]) -> Result<Message, serde_json::Error> {
@@ -98,14 +109,15 @@ impl Message {
         };
         let kind = peek.kind.as_deref().unwrap_or("");
         let typed = match kind {
-            "assistant" => decode_tagged(line).map(Message::Assistant),
-            "user" => decode_tagged(line).map(Message::User),
-            "stream_event" => decode_tagged(line).map(Message::StreamEvent),
-            "result" => decode_tagged(line).map(Message::Result),
-            "system" => SystemMessage::decode(peek.subtype.as_deref(), line).map(Message::System),
-            "control_request" => decode_tagged(line).map(Message::ControlRequest),
-            "control_response" => decode_tagged(line).map(Message::ControlResponse),
-            "control_cancel_request" => decode_tagged(line).map(Message::ControlCancelRequest),
+            "assistant" => decode_boxed(line).map(Message::Assistant),
+            "user" => decode_boxed(line).map(Message::User),
+            "stream_event" => decode_boxed(line).map(Message::StreamEvent),
+            "result" => decode_boxed(line).map(Message::Result),
+            "system" => SystemMessage::decode(peek.subtype.as_deref(), line)
+                .map(|m| Message::System(Box::new(m))),
+            "control_request" => decode_boxed(line).map(Message::ControlRequest),
+            "control_response" => decode_boxed(line).map(Message::ControlResponse),
+            "control_cancel_request" => decode_boxed(line).map(Message::ControlCancelRequest),
             _ => return serde_json::from_str(line).map(Message::Unknown),
         };
         match typed {
@@ -512,11 +524,21 @@ mod tests {
     }
 
     #[test]
+    fn a_message_is_pointer_sized_payloads() {
+        // Hundreds of thousands of messages pass from the reader to the
+        // consumer; they must move as pointers (see the enum's docs).
+        assert!(std::mem::size_of::<Message>() <= 32);
+    }
+
+    #[test]
     fn each_type_decodes() {
         let m = parse(
             json!({"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/x","tools":["Bash"],"permissionMode":"default","mcp_servers":[],"newField":1}),
         );
-        let Message::System(SystemMessage::Init(i)) = &m else {
+        let Message::System(s) = &m else {
+            panic!("{m:?}")
+        };
+        let SystemMessage::Init(i) = &**s else {
             panic!("{m:?}")
         };
         assert_eq!(i.session_id.as_deref(), Some("s1"));
@@ -576,7 +598,10 @@ mod tests {
         let v = json!({"type":"assistant","oops":true});
         assert_eq!(parse(v.clone()), Message::Unknown(v));
         let v = json!({"type":"system","subtype":"compact_boundary","x":1});
-        assert_eq!(parse(v.clone()), Message::System(SystemMessage::Other(v)));
+        assert_eq!(
+            parse(v.clone()),
+            Message::System(Box::new(SystemMessage::Other(v)))
+        );
         let v = json!({"no_type":1});
         assert_eq!(parse(v.clone()), Message::Unknown(v));
     }

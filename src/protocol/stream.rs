@@ -185,7 +185,7 @@ impl<'de> Visitor<'de> for EventVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StreamEvent, A::Error> {
-        let mut kind: Option<String> = None;
+        let mut kind: Option<Key<'de>> = None;
         let mut index: Option<Value> = None;
         let mut delta: Option<Delta> = None;
         let mut rest = Map::new();
@@ -193,7 +193,7 @@ impl<'de> Visitor<'de> for EventVisitor {
             match key.0.as_ref() {
                 "type" => kind = Some(map.next_value()?),
                 "index" => index = Some(map.next_value()?),
-                "delta" if kind.as_deref() == Some("content_block_delta") => {
+                "delta" if kind.as_ref().map(|k| k.0.as_ref()) == Some("content_block_delta") => {
                     delta = Some(map.next_value()?)
                 }
                 _ => {
@@ -202,6 +202,7 @@ impl<'de> Visitor<'de> for EventVisitor {
                 }
             }
         }
+        let kind = kind.map(|k| k.0);
         if kind.as_deref() == Some("content_block_delta") && rest.is_empty() {
             if let (Some(i), Some(d)) = (index.as_ref().and_then(Value::as_u64), delta.take()) {
                 return Ok(StreamEvent::ContentBlockDelta {
@@ -212,7 +213,7 @@ impl<'de> Visitor<'de> for EventVisitor {
         }
         // Everything else: rebuild the object and take the general path.
         if let Some(k) = kind {
-            rest.insert("type".into(), Value::String(k));
+            rest.insert("type".into(), Value::String(k.into_owned()));
         }
         if let Some(i) = index {
             rest.insert("index".into(), i);
@@ -240,17 +241,23 @@ impl<'de> Visitor<'de> for DeltaVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Delta, A::Error> {
-        let mut kind: Option<String> = None;
-        let mut text: Option<(String, String)> = None;
+        let mut kind: Option<Key<'de>> = None;
+        let mut text: Option<(&'static str, String)> = None;
         let mut rest = Map::new();
         while let Some(key) = map.next_key::<Key>()? {
             match key.0.as_ref() {
                 "type" => kind = Some(map.next_value()?),
                 k @ ("text" | "thinking" | "partial_json" | "signature") if text.is_none() => {
+                    let field = match k {
+                        "text" => "text",
+                        "thinking" => "thinking",
+                        "partial_json" => "partial_json",
+                        _ => "signature",
+                    };
                     match map.next_value::<Value>()? {
-                        Value::String(v) => text = Some((k.to_owned(), v)),
+                        Value::String(v) => text = Some((field, v)),
                         other => {
-                            rest.insert(k.to_owned(), other);
+                            rest.insert(field.to_owned(), other);
                         }
                     }
                 }
@@ -260,9 +267,10 @@ impl<'de> Visitor<'de> for DeltaVisitor {
                 }
             }
         }
+        let kind = kind.map(|k| k.0);
         if rest.is_empty() {
             if let (Some(k), Some((field, v))) = (kind.as_deref(), text.take()) {
-                let typed: Option<fn(String) -> Delta> = match (k, field.as_str()) {
+                let typed: Option<fn(String) -> Delta> = match (k, field) {
                     ("text_delta", "text") => Some(Delta::Text),
                     ("thinking_delta", "thinking") => Some(Delta::Thinking),
                     ("input_json_delta", "partial_json") => Some(Delta::InputJson),
@@ -276,10 +284,10 @@ impl<'de> Visitor<'de> for DeltaVisitor {
             }
         }
         if let Some(k) = kind {
-            rest.insert("type".into(), Value::String(k));
+            rest.insert("type".into(), Value::String(k.into_owned()));
         }
         if let Some((field, v)) = text {
-            rest.insert(field, Value::String(v));
+            rest.insert(field.to_owned(), Value::String(v));
         }
         Ok(Delta::Other(Value::Object(rest)))
     }
