@@ -28,9 +28,11 @@ with open(out_path, "w", encoding="utf-8") as f:
     while written < target:
         n_msg += 1
         mid = f"msg_{n_msg:08d}"
+        # The fields and their order as the real CLI (2.1.328) writes them.
         def ev(e):
             line({"type": "stream_event", "event": e, "session_id": sid,
-                  "parent_tool_use_id": None, "uuid": str(uuid.UUID(int=rnd.getrandbits(128)))})
+                  "parent_tool_use_id": None, "uuid": str(uuid.UUID(int=rnd.getrandbits(128))),
+                  "api_message_id": mid})
         ev({"type": "message_start", "message": {"id": mid, "type": "message", "role": "assistant",
             "model": "claude-opus-5-5", "content": [], "stop_reason": None,
             "usage": {"input_tokens": 12, "output_tokens": 1}}})
@@ -44,7 +46,8 @@ with open(out_path, "w", encoding="utf-8") as f:
         line({"type": "assistant", "message": {"id": mid, "type": "message", "role": "assistant",
               "model": "claude-opus-5-5", "content": [{"type": "text", "text": "".join(text)}],
               "stop_reason": None, "usage": {"input_tokens": 12, "output_tokens": 300}},
-              "parent_tool_use_id": None, "session_id": sid, "uuid": str(uuid.uuid4())})
+              "parent_tool_use_id": None, "session_id": sid, "uuid": str(uuid.uuid4()),
+              "timestamp": "2026-11-29T23:28:03.596Z", "request_id": f"req_{n_msg:08d}"})
         ev({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 300}})
         ev({"type": "message_stop"})
     line({"type": "result", "subtype": "success", "is_error": False, "result": "done",

@@ -10,7 +10,7 @@ mb="${1:-200}"
 runs="${2:-3}"
 dir="${CLAUDIO_BENCH_DIR:-/tmp/claudio-bench}"
 mkdir -p "$dir"
-data="$dir/stream-$mb.ndjson"
+data="$dir/stream-v2-$mb.ndjson"  # v2: the real CLI's fields and order
 [ -f "$data" ] || python3 bench/gen_stream.py "$data" "$mb"
 cargo build --release --quiet --bin claudio --example fake-claude --example bench-parse
 bytes=$(stat -c %s "$data")

@@ -32,6 +32,14 @@ fn decode_regressions() {
             !is_object || parsed.is_ok(),
             "{name}: a JSON object failed to decode"
         );
+        if let Ok(text) = std::str::from_utf8(line) {
+            let general = claudio::Message::parse_general(text);
+            assert_eq!(
+                parsed.as_ref().ok(),
+                general.as_ref().ok(),
+                "{name}: the fast and general decoders differ"
+            );
+        }
     }
 }
 

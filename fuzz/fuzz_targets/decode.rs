@@ -1,5 +1,6 @@
 //! Message decoding: any bytes. Never a panic; a JSON object always decodes;
-//! decoding is stable (the same line gives the same message).
+//! decoding is stable (the same line gives the same message); the fast path
+//! for text deltas agrees with the general decoder.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -14,5 +15,9 @@ fuzz_target!(|line: &[u8]| {
             assert_eq!(claudio::Message::parse(line).ok().as_ref(), Some(m));
         }
         Err(_) => assert!(!is_object, "a JSON object failed to decode"),
+    }
+    if let Ok(text) = std::str::from_utf8(line) {
+        let general = claudio::Message::parse_general(text);
+        assert_eq!(first.as_ref().ok(), general.as_ref().ok(), "fast and general decoders differ");
     }
 });

@@ -25,6 +25,9 @@ use tokio::task::AbortHandle;
 /// stops reading (backpressure).
 const QUEUE_BYTES: usize = 8 * 1024 * 1024;
 
+/// How many messages the reader queues before it lets others run.
+const YIELD_EVERY: usize = 32;
+
 /// A message as it came off the wire.
 pub(crate) struct Incoming {
     pub(crate) message: Message,
@@ -474,6 +477,7 @@ async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read 
 /// The reader task: route every line until the CLI's stdout ends.
 pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: usize) {
     let mut reader = LineReader::new(stdout, max_line);
+    let mut batch = 0;
     loop {
         let read = match shared.inactivity_timeout {
             None => read_one(&mut reader, shared.keep_raw).await,
@@ -509,6 +513,14 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                 message => {
                     shared.observe(&message);
                     shared.queue.push(Ok(Incoming { message, raw }), size).await;
+                    // Let the consumer take a batch while it is still in the
+                    // cache (and the allocator reuses what it frees), rather
+                    // than decoding a whole 256 KiB read ahead of it.
+                    batch += 1;
+                    if batch == YIELD_EVERY {
+                        batch = 0;
+                        tokio::task::yield_now().await;
+                    }
                 }
             },
             Read::Message(Err(e), _, size) => {

@@ -92,6 +92,17 @@ impl Message {
 
     /// Decode one line of text. Fails only when it is not a JSON object.
     pub fn parse_str(line: &str) -> Result<Message, serde_json::Error> {
+        // Most lines of a streamed answer are text deltas: one pass, no serde.
+        if let Some(m) = super::fast::stream_delta(line) {
+            return Ok(Message::StreamEvent(Box::new(m)));
+        }
+        Self::parse_general(line)
+    }
+
+    /// [`Message::parse_str`] without its fast path (for differential tests
+    /// and fuzzing: both must agree).
+    #[doc(hidden)]
+    pub fn parse_general(line: &str) -> Result<Message, serde_json::Error> {
         // The CLI writes `type` first: read it without a first pass over
         // the line. Anything else takes the general path.
         let peek = match fast_peek(line.as_bytes()) {

@@ -6,6 +6,7 @@
 
 mod content;
 mod control;
+mod fast;
 mod input;
 mod message;
 mod stream;

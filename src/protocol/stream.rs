@@ -193,9 +193,9 @@ impl<'de> Visitor<'de> for EventVisitor {
             match key.0.as_ref() {
                 "type" => kind = Some(map.next_value()?),
                 "index" => index = Some(map.next_value()?),
-                "delta" if kind.as_ref().map(|k| k.0.as_ref()) == Some("content_block_delta") => {
-                    delta = Some(map.next_value()?)
-                }
+                // Before or after `type`: the CLI passes the API's key order
+                // on, and that is not always `type` first.
+                "delta" if delta.is_none() => delta = Some(map.next_value()?),
                 _ => {
                     let v: Value = map.next_value()?;
                     rest.insert(key.0.into_owned(), v);
@@ -227,8 +227,17 @@ impl<'de> Visitor<'de> for EventVisitor {
 
 impl<'de> Deserialize<'de> for Delta {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(DeltaVisitor)
+        d.deserialize_any(DeltaVisitor)
     }
+}
+
+/// A `delta` that is not an object is kept as sent.
+macro_rules! delta_scalar {
+    ($($name:ident: $t:ty => $make:expr),* $(,)?) => {
+        $(fn $name<E: de::Error>(self, v: $t) -> Result<Delta, E> {
+            Ok(Delta::Other($make(v)))
+        })*
+    };
 }
 
 struct DeltaVisitor;
@@ -238,6 +247,23 @@ impl<'de> Visitor<'de> for DeltaVisitor {
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a content block delta")
+    }
+
+    delta_scalar! {
+        visit_bool: bool => Value::Bool,
+        visit_i64: i64 => Value::from,
+        visit_u64: u64 => Value::from,
+        visit_f64: f64 => Value::from,
+        visit_str: &str => Value::from,
+        visit_string: String => Value::String,
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Delta, E> {
+        Ok(Delta::Other(Value::Null))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Delta, A::Error> {
+        Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Delta::Other)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Delta, A::Error> {
@@ -339,6 +365,10 @@ pub struct StreamEventMessage {
     /// The line's id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
+    /// The API message the event belongs to (`msg_...`; the id of the
+    /// `assistant` lines that follow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_message_id: Option<String>,
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -358,6 +388,7 @@ impl<'de> Deserialize<'de> for StreamEventMessage {
                 let mut parent_tool_use_id = None;
                 let mut session_id = None;
                 let mut uuid = None;
+                let mut api_message_id = None;
                 let mut extra = Map::new();
                 while let Some(key) = map.next_key::<Key>()? {
                     match key.0.as_ref() {
@@ -365,6 +396,7 @@ impl<'de> Deserialize<'de> for StreamEventMessage {
                         "parent_tool_use_id" => parent_tool_use_id = map.next_value()?,
                         "session_id" => session_id = map.next_value()?,
                         "uuid" => uuid = map.next_value()?,
+                        "api_message_id" => api_message_id = map.next_value()?,
                         "type" => {
                             map.next_value::<de::IgnoredAny>()?;
                         }
@@ -379,6 +411,7 @@ impl<'de> Deserialize<'de> for StreamEventMessage {
                     parent_tool_use_id,
                     session_id,
                     uuid,
+                    api_message_id,
                     extra,
                 })
             }
@@ -446,6 +479,22 @@ mod tests {
     }
 
     #[test]
+    fn the_real_clis_line_decodes_whole() {
+        // As 2.1.328 writes it against an API that sorts its keys.
+        let m = parse_line(
+            r#"{"type":"stream_event","event":{"delta":{"text":"Hi! How ","type":"text_delta"},"index":0,"type":"content_block_delta"},"session_id":"434bbf0b","parent_tool_use_id":null,"uuid":"e5bb6b87","api_message_id":"msg_mock_000001"}"#,
+        );
+        assert_eq!(m.text_delta(), Some("Hi! How "));
+        assert_eq!(m.api_message_id.as_deref(), Some("msg_mock_000001"));
+        assert_eq!(m.uuid.as_deref(), Some("e5bb6b87"));
+        assert!(m.extra.is_empty(), "{:?}", m.extra);
+    }
+
+    fn parse_line(line: &str) -> StreamEventMessage {
+        decode_tagged(line).unwrap()
+    }
+
+    #[test]
     fn unknown_events_and_deltas_pass_through() {
         let v = json!({"type":"brand_new_event","x":1});
         assert_eq!(
@@ -490,6 +539,37 @@ mod tests {
                 assert_eq!(v, json!({"type":"text_delta","text":"x","lang":"en"}))
             }
             other => panic!("{other:?}"),
+        }
+        // ... whatever the key order (the real CLI sorts them when the API does)
+        let c = parse(
+            r#"{"event":{"delta":{"lang":"en","text":"x","type":"text_delta"},"index":0,"type":"content_block_delta"}}"#,
+        );
+        assert!(
+            matches!(
+                c.event,
+                StreamEvent::ContentBlockDelta {
+                    delta: Delta::Other(_),
+                    ..
+                }
+            ),
+            "{c:?}"
+        );
+        // a delta that is not an object is kept as sent
+        for (delta, want) in [
+            ("7", json!(7)),
+            ("null", json!(null)),
+            ("[1,\"a\"]", json!([1, "a"])),
+        ] {
+            let e = parse(&format!(
+                r#"{{"event":{{"delta":{delta},"index":0,"type":"content_block_delta"}}}}"#
+            ));
+            assert_eq!(
+                e.event,
+                StreamEvent::ContentBlockDelta {
+                    index: 0,
+                    delta: Delta::Other(want)
+                }
+            );
         }
         // a non-string text is not a text delta
         let d = parse(
