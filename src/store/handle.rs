@@ -4,7 +4,6 @@ use super::chain::{read_conversation, Conversation};
 use super::edit::{self, append_line, clean_label, tag_line, title_line, SessionFile};
 use super::error::{StoreError, StoreResult};
 use super::headtail::read_head_tail;
-use super::headtail::ReadBuf;
 use super::ids::IdQuery;
 use super::info::{recorded_cwd, scan_file, Scanned, SessionInfo};
 use super::list::{all_candidates, dir_candidates, list_candidates, ListOptions, Listing};
@@ -124,7 +123,7 @@ impl Store {
     /// What a listing shows for one session; `None` when the file is not a
     /// session (a sub-agent's transcript) or shows nothing (no prompt, empty).
     pub fn info(&self, file: &SessionFile) -> Option<SessionInfo> {
-        match scan_file(&file.path, &file.id, None, &mut ReadBuf::new()) {
+        match scan_file(&file.path, &file.id, None) {
             Scanned::Session(info) => Some(*info),
             _ => None,
         }

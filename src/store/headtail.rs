@@ -3,7 +3,7 @@
 use super::scan::decode_lossy;
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -24,19 +24,6 @@ pub struct HeadTail {
     pub modified: SystemTime,
 }
 
-/// Buffers reused across files, so a listing allocates little.
-pub(crate) struct ReadBuf {
-    buf: Vec<u8>,
-}
-
-impl ReadBuf {
-    pub(crate) fn new() -> ReadBuf {
-        ReadBuf {
-            buf: vec![0; HEAD_TAIL_BYTES],
-        }
-    }
-}
-
 /// Open a file for reading without following a symbolic link at its last
 /// component and without blocking on a FIFO.
 pub(crate) fn open_nofollow(path: &Path) -> io::Result<File> {
@@ -46,26 +33,26 @@ pub(crate) fn open_nofollow(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
-fn read_at_full(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read_at(&mut buf[n..], offset + n as u64) {
-            Ok(0) => break,
-            Ok(k) => n += k,
+/// Up to [`HEAD_TAIL_BYTES`] from `offset`, as text. Valid UTF-8 (nearly
+/// always) becomes the `String` without a copy.
+fn read_text(f: &File, offset: u64) -> io::Result<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = f;
+    f.seek(SeekFrom::Start(offset))?;
+    let mut bytes = Vec::with_capacity(HEAD_TAIL_BYTES);
+    loop {
+        match f.take(HEAD_TAIL_BYTES as u64).read_to_end(&mut bytes) {
+            Ok(_) => break,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    Ok(n)
+    Ok(String::from_utf8(bytes).unwrap_or_else(|e| decode_lossy(e.as_bytes())))
 }
 
 /// Read the head and tail of a transcript. `Ok(None)` for an empty file;
 /// an error for a symbolic link, a non-regular file or a read failure.
 pub fn read_head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
-    read_head_tail_with(path, &mut ReadBuf::new())
-}
-
-pub(crate) fn read_head_tail_with(path: &Path, rb: &mut ReadBuf) -> io::Result<Option<HeadTail>> {
     let f = open_nofollow(path)?;
     let meta = f.metadata()?;
     if !meta.is_file() {
@@ -74,15 +61,13 @@ pub(crate) fn read_head_tail_with(path: &Path, rb: &mut ReadBuf) -> io::Result<O
             "not a regular file",
         ));
     }
-    let n = read_at_full(&f, &mut rb.buf, 0)?;
-    if n == 0 {
+    let head = read_text(&f, 0)?;
+    if head.is_empty() {
         return Ok(None);
     }
-    let head = decode_lossy(&rb.buf[..n]);
     let size = meta.len();
     let tail = if size > HEAD_TAIL_BYTES as u64 {
-        let k = read_at_full(&f, &mut rb.buf, size - HEAD_TAIL_BYTES as u64)?;
-        decode_lossy(&rb.buf[..k])
+        read_text(&f, size - HEAD_TAIL_BYTES as u64)?
     } else {
         head.clone()
     };

@@ -1,7 +1,7 @@
 //! What a listing shows about one session, read from the head and tail of
 //! its transcript by the same rules as the TypeScript SDK's `listSessions()`.
 
-use super::headtail::{read_head_tail_with, HeadTail, ReadBuf, HEAD_TAIL_BYTES};
+use super::headtail::{read_head_tail, HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
 use super::paths::sanitize_path;
 use super::scan::{
@@ -96,20 +96,15 @@ pub(crate) struct Project<'a> {
 }
 
 /// Read one transcript's ends and build its listing entry.
-pub(crate) fn scan_file(
-    path: &Path,
-    session_id: &str,
-    project: Option<Project<'_>>,
-    rb: &mut ReadBuf,
-) -> Scanned {
-    let ht = match read_head_tail_with(path, rb) {
+pub(crate) fn scan_file(path: &Path, session_id: &str, project: Option<Project<'_>>) -> Scanned {
+    let ht = match read_head_tail(path) {
         Ok(Some(ht)) => ht,
         Ok(None) => return Scanned::Skipped(SkipReason::Empty),
         Err(e) => return Scanned::Skipped(SkipReason::Unreadable(e.to_string())),
     };
     if let Some(next) = continued_in(&ht.tail) {
         let other = path.with_file_name(format!("{next}.jsonl"));
-        if has_messages(&other, rb) {
+        if has_messages(&other) {
             return Scanned::NotASession;
         }
     }
@@ -378,9 +373,9 @@ fn is_finished_message(v: &Value) -> bool {
 
 /// Whether a transcript holds chained messages (`"parentUuid":`), looking
 /// at its ends and then at most 16 MiB of it.
-fn has_messages(path: &Path, rb: &mut ReadBuf) -> bool {
+fn has_messages(path: &Path) -> bool {
     const NEEDLE: &[u8] = b"\"parentUuid\":";
-    let Ok(Some(ht)) = read_head_tail_with(path, rb) else {
+    let Ok(Some(ht)) = read_head_tail(path) else {
         return false;
     };
     if has(&ht.head, "\"parentUuid\":") || has(&ht.tail, "\"parentUuid\":") {

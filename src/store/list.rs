@@ -2,7 +2,6 @@
 //! worktrees) or of every project, and reading their ends in parallel.
 
 use super::error::{io_err, StoreResult};
-use super::headtail::ReadBuf;
 use super::ids::is_uuid;
 use super::info::{recorded_cwd, scan_file, Project, Scanned, SessionInfo, SkipReason};
 use super::paths::{project_folder_name, sanitize_path, MAX_FOLDER_NAME};
@@ -116,25 +115,23 @@ pub(crate) fn parallel_map<T, R, F>(items: &[T], f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,
-    F: Fn(&T, &mut ReadBuf) -> R + Sync,
+    F: Fn(&T) -> R + Sync,
 {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let workers = cores.clamp(1, 8).min(items.len().div_ceil(8).max(1));
     if workers <= 1 {
-        let mut rb = ReadBuf::new();
-        return items.iter().map(|it| f(it, &mut rb)).collect();
+        return items.iter().map(f).collect();
     }
     let next = AtomicUsize::new(0);
     let mut parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 s.spawn(|| {
-                    let mut rb = ReadBuf::new();
                     let mut out = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(it) = items.get(i) else { break };
-                        out.push((i, f(it, &mut rb)));
+                        out.push((i, f(it)));
                     }
                     out
                 })
@@ -207,7 +204,7 @@ pub(crate) fn candidates_in(
 /// Every transcript of every project.
 pub(crate) fn all_candidates(projects: &Path) -> StoreResult<Vec<Candidate>> {
     let folders = project_folders(projects)?;
-    Ok(parallel_map(&folders, |f, _| candidates_in(f, None, None))
+    Ok(parallel_map(&folders, |f| candidates_in(f, None, None))
         .into_iter()
         .flatten()
         .collect())
@@ -253,7 +250,6 @@ fn folder_recorded_in(folder: &Path, path: &str) -> bool {
     let Ok(rd) = std::fs::read_dir(folder) else {
         return false;
     };
-    let mut rb = ReadBuf::new();
     rd.flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter(|e| {
@@ -263,7 +259,7 @@ fn folder_recorded_in(folder: &Path, path: &str) -> bool {
         })
         .any(|e| {
             matches!(
-                super::headtail::read_head_tail_with(&e.path(), &mut rb),
+                super::headtail::read_head_tail(&e.path()),
                 Ok(Some(ht)) if recorded_cwd(&ht).is_some_and(|c| sanitize_path(&c) == want)
             )
         })
@@ -388,9 +384,7 @@ pub(crate) fn list_candidates(mut cands: Vec<Candidate>, opts: &ListOptions) -> 
     let mut listing = Listing::default();
     let paged = opts.limit.is_some_and(|l| l > 0) || opts.offset > 0;
     if !paged {
-        let scanned = parallel_map(&cands, |c, rb| {
-            scan_file(&c.path, &c.session_id, c.project(), rb)
-        });
+        let scanned = parallel_map(&cands, |c| scan_file(&c.path, &c.session_id, c.project()));
         let mut by_id: HashMap<String, SessionInfo> = HashMap::new();
         for (c, s) in cands.iter().zip(scanned) {
             match s {
@@ -418,7 +412,7 @@ pub(crate) fn list_candidates(mut cands: Vec<Candidate>, opts: &ListOptions) -> 
         return listing;
     }
     // Paged: order by the files' times first, then read only as many as needed.
-    let times = parallel_map(&cands, |c, _| {
+    let times = parallel_map(&cands, |c| {
         std::fs::metadata(&c.path).and_then(|m| m.modified()).ok()
     });
     for (c, t) in cands.iter_mut().zip(times) {
@@ -434,9 +428,7 @@ pub(crate) fn list_candidates(mut cands: Vec<Candidate>, opts: &ListOptions) -> 
         if listing.sessions.len() >= limit {
             break;
         }
-        let scanned = parallel_map(chunk, |c, rb| {
-            scan_file(&c.path, &c.session_id, c.project(), rb)
-        });
+        let scanned = parallel_map(chunk, |c| scan_file(&c.path, &c.session_id, c.project()));
         for (c, s) in chunk.iter().zip(scanned) {
             if listing.sessions.len() >= limit {
                 break;

@@ -69,6 +69,34 @@ fn positions(hay: &str, needle: &str) -> Vec<usize> {
     memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes()).collect()
 }
 
+/// Every position of `needle`, last to first, found lazily: windows from
+/// the end, each searched forward (memchr's forward search is the SIMD one;
+/// its reverse search is not), so finding the last of a key written near
+/// the end reads a few KiB, not the whole text. Nothing is read twice.
+fn last_first<'h>(hay: &'h str, needle: &str) -> impl Iterator<Item = usize> + 'h {
+    let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
+    let hay = hay.as_bytes();
+    let n = needle.len();
+    let floor = 0;
+    let mut hi = hay.len();
+    let mut window = 2048;
+    let mut found: Vec<usize> = Vec::new();
+    std::iter::from_fn(move || loop {
+        if let Some(p) = found.pop() {
+            return Some(p);
+        }
+        if hi <= floor {
+            return None;
+        }
+        // Matches starting in lo..hi lie within lo..hi + n - 1.
+        let lo = floor.max(hi.saturating_sub(window));
+        let end = (hi + n - 1).min(hay.len());
+        found.extend(finder.find_iter(&hay[lo..end]).map(|p| p + lo));
+        hi = lo;
+        window = (window * 4).min(64 * 1024);
+    })
+}
+
 /// A fast `str::contains`.
 pub(crate) fn has(hay: &str, needle: &str) -> bool {
     find(hay, needle).is_some()
@@ -166,7 +194,7 @@ pub(crate) fn first_string_field(text: &str, key: &str) -> Option<String> {
 pub(crate) fn last_string_field(text: &str, key: &str) -> Option<String> {
     let pat = format!("\"{key}\":");
     let b = text.as_bytes();
-    for at in positions(text, &pat).into_iter().rev() {
+    for at in last_first(text, &pat) {
         let after = at + pat.len();
         let start = match b.get(after..after + 2) {
             Some([b'"', _]) => after + 1,
@@ -268,8 +296,8 @@ pub(crate) fn last_entry_field(
     ty: Option<&str>,
     recover: bool,
 ) -> Option<String> {
-    let at = positions(text, &format!("\"{key}\":"));
-    last_entry_field_at(text, &at, key, ty, recover)
+    let at = last_first(text, &format!("\"{key}\":"));
+    last_entry_field_at(text, at, key, ty, recover)
 }
 
 /// The newest custom title and AI title of a text, in one search.
@@ -288,15 +316,28 @@ pub(crate) fn last_titles(text: &str) -> (Option<String>, Option<String>) {
         .map(|p| p - 3)
         .collect();
     (
-        last_entry_field_at(text, &custom, "customTitle", Some("custom-title"), true),
-        last_entry_field_at(text, &ai, "aiTitle", Some("ai-title"), true),
+        last_entry_field_at(
+            text,
+            custom.into_iter().rev(),
+            "customTitle",
+            Some("custom-title"),
+            true,
+        ),
+        last_entry_field_at(
+            text,
+            ai.into_iter().rev(),
+            "aiTitle",
+            Some("ai-title"),
+            true,
+        ),
     )
 }
 
-/// [`last_entry_field`] given the positions of `"key":` in the text.
+/// [`last_entry_field`] given the positions of `"key":` in the text, last
+/// to first.
 fn last_entry_field_at(
     text: &str,
-    key_positions: &[usize],
+    key_positions: impl Iterator<Item = usize>,
     key: &str,
     ty: Option<&str>,
     recover: bool,
@@ -308,7 +349,7 @@ fn last_entry_field_at(
     };
     // Lines holding the key, from the last to the first.
     let mut next_start = usize::MAX;
-    for &at in key_positions.iter().rev() {
+    for at in key_positions {
         if at >= next_start {
             continue; // on a line already seen
         }
@@ -768,5 +809,37 @@ mod tests {
     fn titles_are_cleaned() {
         assert_eq!(clean_title("  a\u{0}\u{1}b\u{200b}c\u{2028}d "), "a b c d");
         assert_eq!(clean_title(&"x".repeat(300)).len(), 200);
+    }
+
+    #[test]
+    fn last_first_finds_every_match_last_to_first() {
+        // Matches across window borders (2, 8, 32, 64 KiB from the end), at
+        // both ends, dense and sparse.
+        let needle = "\"tag\":";
+        for len in [0usize, 5, 2047, 2048, 2049, 10_000, 70_000, 200_000] {
+            for spots in [
+                vec![],
+                vec![0],
+                vec![len.saturating_sub(needle.len())],
+                (0..len).step_by(997).collect::<Vec<_>>(),
+                (0..len).step_by(13).collect::<Vec<_>>(),
+                [2048usize, 8192, 10 * 1024, 42 * 1024, 106 * 1024]
+                    .iter()
+                    .flat_map(|w| (0..needle.len() + 1).map(move |d| len.saturating_sub(w + d)))
+                    .collect(),
+            ] {
+                let mut b = vec![b'x'; len];
+                for &at in &spots {
+                    if at + needle.len() <= len {
+                        b[at..at + needle.len()].copy_from_slice(needle.as_bytes());
+                    }
+                }
+                let text = String::from_utf8(b).unwrap();
+                let mut want = positions(&text, needle);
+                want.reverse();
+                let got: Vec<usize> = last_first(&text, needle).collect();
+                assert_eq!(got, want, "len {len}");
+            }
+        }
     }
 }
