@@ -40,6 +40,7 @@ mod error;
 mod options;
 pub mod protocol;
 pub mod store;
+mod text;
 pub mod transport;
 
 pub use client::handlers::{

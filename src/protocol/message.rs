@@ -86,7 +86,7 @@ impl Message {
         // Validate UTF-8 once; serde_json then reads from a `&str` without
         // checking every string again.
         let line =
-            std::str::from_utf8(line).map_err(<serde_json::Error as serde::de::Error>::custom)?;
+            crate::text::to_str(line).map_err(<serde_json::Error as serde::de::Error>::custom)?;
         Self::parse_str(line)
     }
 

@@ -47,7 +47,7 @@ fn read_text(f: &File, offset: u64) -> io::Result<String> {
             Err(e) => return Err(e),
         }
     }
-    Ok(String::from_utf8(bytes).unwrap_or_else(|e| decode_lossy(e.as_bytes())))
+    Ok(crate::text::into_string_lossy(bytes, decode_lossy))
 }
 
 /// Read the head and tail of a transcript. `Ok(None)` for an empty file;
