@@ -291,6 +291,10 @@ const ARCHIVED: &str = "0000000a-0000-4000-8000-00000000000a";
 const UNARCHIVED: &str = "0000000a-0000-4000-8000-00000000000b";
 const SIDE_TITLE: &str = "0000000a-0000-4000-8000-00000000000c";
 const UPPER: &str = "0000000A-0000-4000-8000-00000000000D";
+const AI_TITLED: &str = "0000000a-0000-4000-8000-00000000000e";
+const SPACED_TAG: &str = "0000000a-0000-4000-8000-00000000000f";
+const RELOCATED: &str = "0000000a-0000-4000-8000-000000000010";
+const CONTINUED: &str = "0000000a-0000-4000-8000-000000000011";
 
 /// The fixture store plus every kind of damage the listing must survive.
 fn damaged_store() -> TestStore {
@@ -374,6 +378,31 @@ fn damaged_store() -> TestStore {
     .unwrap();
     // An upper-case file name.
     t.write(UPPER, &repo);
+    // Metadata entries: an AI title, a tag written with spaces, a moved
+    // directory, and a continuation into another session with messages.
+    let with = |extra: &str| {
+        let mut b = repo.clone();
+        b.extend_from_slice(extra.as_bytes());
+        b
+    };
+    t.write(
+        AI_TITLED,
+        &with(r#"{"type":"ai-title","aiTitle":"Named by the model","sessionId":"x"}"#),
+    );
+    t.write(
+        SPACED_TAG,
+        &with("{\"type\": \"tag\", \"tag\": \"spaced\", \"sessionId\": \"x\"}\n"),
+    );
+    t.write(
+        RELOCATED,
+        &with("{\"type\":\"relocated\",\"relocatedCwd\":\"/moved/here\",\"sessionId\":\"x\"}\n"),
+    );
+    t.write(
+        CONTINUED,
+        &with(&format!(
+            "{{\"type\":\"continued-in\",\"continuedInSessionId\":\"{ARCHIVED}\",\"sessionId\":\"x\"}}\n"
+        )),
+    );
     t
 }
 

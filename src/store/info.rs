@@ -6,7 +6,7 @@ use super::ids::is_uuid;
 use super::paths::sanitize_path;
 use super::scan::{
     clean_title, first_entry_field, first_media_kind, first_prompt, first_string_field, has,
-    last_entry_field, last_string_field, last_titles, prompt_text,
+    last_entry_field, last_string_field, last_titles, prompt_text, EntryTypes,
 };
 use super::time::{millis_of, parse_iso_millis};
 use serde::Serialize;
@@ -102,7 +102,10 @@ pub(crate) fn scan_file(path: &Path, session_id: &str, project: Option<Project<'
         Ok(None) => return Scanned::Skipped(SkipReason::Empty),
         Err(e) => return Scanned::Skipped(SkipReason::Unreadable(e.to_string())),
     };
-    if let Some(next) = continued_in(&ht.tail) {
+    let types = EntryTypes::of(&ht.tail);
+    if !types.compact(EntryTypes::CONTINUED_IN) {
+        // no continuation mark: nothing to follow
+    } else if let Some(next) = continued_in(&ht.tail) {
         let other = path.with_file_name(format!("{next}.jsonl"));
         if has_messages(&other) {
             return Scanned::NotASession;
@@ -116,9 +119,10 @@ pub(crate) fn scan_file(path: &Path, session_id: &str, project: Option<Project<'
             return Scanned::NotASession;
         }
     }
-    match build_info(
+    match build_info_with(
         session_id,
         &ht,
+        types,
         project.map(|p| p.path),
         sidecar_title,
         archived,
@@ -138,9 +142,24 @@ pub(crate) enum Built {
 }
 
 /// The SDK's rules, from the ends of a file.
+#[cfg(test)]
 pub(crate) fn build_info(
     session_id: &str,
     ht: &HeadTail,
+    project_path: Option<&str>,
+    sidecar_title: impl FnOnce() -> Option<String>,
+    archived: Option<Archived>,
+) -> Option<Built> {
+    let types = EntryTypes::of(&ht.tail);
+    build_info_with(session_id, ht, types, project_path, sidecar_title, archived)
+}
+
+/// [`build_info`] given which entry types the tail holds: the searches for
+/// fields only such entries carry are skipped when there are none.
+fn build_info_with(
+    session_id: &str,
+    ht: &HeadTail,
+    types: EntryTypes,
     project_path: Option<&str>,
     sidecar_title: impl FnOnce() -> Option<String>,
     archived: Option<Archived>,
@@ -151,7 +170,12 @@ pub(crate) fn build_info(
         return Some(Built::Sidechain);
     }
     let nonempty = |s: Option<String>| s.filter(|s| !s.is_empty());
-    let (tail_custom, tail_ai) = last_titles(tail);
+    let (tail_custom, tail_ai) =
+        if types.any(EntryTypes::CUSTOM_TITLE) || types.any(EntryTypes::AI_TITLE) {
+            last_titles(tail)
+        } else {
+            (None, None)
+        };
     // A title beside the transcript counts only when the tail has none.
     let side = if tail_custom.is_none() {
         sidecar_title()
@@ -178,10 +202,19 @@ pub(crate) fn build_info(
         .or_else(|| nonempty(Some(first_media_kind(head).to_owned())))?;
     let git_branch = nonempty(last_string_field(tail, "gitBranch"))
         .or_else(|| nonempty(first_string_field(head, "gitBranch")));
-    let cwd = nonempty(relocated_cwd(tail))
+    let relocated = if types.compact(EntryTypes::RELOCATED) {
+        relocated_cwd(tail)
+    } else {
+        None
+    };
+    let cwd = nonempty(relocated)
         .or_else(|| nonempty(first_string_field(head, "cwd")))
         .or_else(|| nonempty(project_path.map(str::to_owned)));
-    let tag = nonempty(last_entry_field(tail, "tag", Some("tag"), true));
+    let tag = if types.any(EntryTypes::TAG) {
+        nonempty(last_entry_field(tail, "tag", Some("tag"), true))
+    } else {
+        None
+    };
     let archived = archived.and_then(|a| a.state(ht));
     Some(Built::Info(Box::new(SessionInfo {
         session_id: session_id.to_owned(),

@@ -97,6 +97,62 @@ fn last_first<'h>(hay: &'h str, needle: &str) -> impl Iterator<Item = usize> + '
     })
 }
 
+/// Which metadata entries a text holds, as `"type":"X"` or `"type": "X"`,
+/// from one search for `"type":`. The fields only those entries carry
+/// (titles, tags, `relocatedCwd`, continuation marks) are found by their
+/// entry type, so when a type is absent its field's search can be skipped:
+/// one pass over the text instead of one per field.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct EntryTypes {
+    compact: u8,
+    spaced: u8,
+}
+
+impl EntryTypes {
+    pub(crate) const TAG: u8 = 1;
+    pub(crate) const RELOCATED: u8 = 2;
+    pub(crate) const CUSTOM_TITLE: u8 = 4;
+    pub(crate) const AI_TITLE: u8 = 8;
+    pub(crate) const CONTINUED_IN: u8 = 16;
+    const NAMES: [(&'static [u8], u8); 5] = [
+        (b"\"tag\"", Self::TAG),
+        (b"\"relocated\"", Self::RELOCATED),
+        (b"\"custom-title\"", Self::CUSTOM_TITLE),
+        (b"\"ai-title\"", Self::AI_TITLE),
+        (b"\"continued-in\"", Self::CONTINUED_IN),
+    ];
+
+    pub(crate) fn of(text: &str) -> EntryTypes {
+        let b = text.as_bytes();
+        let mut t = EntryTypes::default();
+        for at in memchr::memmem::find_iter(b, b"\"type\":") {
+            let mut rest = &b[at + 7..];
+            let spaced = rest.first() == Some(&b' ');
+            if spaced {
+                rest = &rest[1..];
+            }
+            if let Some((_, bit)) = Self::NAMES.iter().find(|(n, _)| rest.starts_with(n)) {
+                if spaced {
+                    t.spaced |= bit;
+                } else {
+                    t.compact |= bit;
+                }
+            }
+        }
+        t
+    }
+
+    /// `"type":"X"` appears.
+    pub(crate) fn compact(self, bit: u8) -> bool {
+        self.compact & bit != 0
+    }
+
+    /// `"type":"X"` or `"type": "X"` appears.
+    pub(crate) fn any(self, bit: u8) -> bool {
+        (self.compact | self.spaced) & bit != 0
+    }
+}
+
 /// A fast `str::contains`.
 pub(crate) fn has(hay: &str, needle: &str) -> bool {
     find(hay, needle).is_some()
@@ -841,5 +897,27 @@ mod tests {
                 assert_eq!(got, want, "len {len}");
             }
         }
+    }
+
+    #[test]
+    fn entry_types_are_seen_compact_or_spaced_and_exact() {
+        let t = EntryTypes::of(
+            r#"{"type":"user"}
+{"type":"tag","tag":"x"}
+{"type": "ai-title","aiTitle":"t"}
+{"type":"relocated-ish"}
+{"type":"continued-in","sessionId":"s"}"#,
+        );
+        assert!(t.compact(EntryTypes::TAG) && t.any(EntryTypes::TAG));
+        assert!(!t.compact(EntryTypes::AI_TITLE) && t.any(EntryTypes::AI_TITLE));
+        assert!(t.compact(EntryTypes::CONTINUED_IN));
+        assert!(
+            !t.any(EntryTypes::RELOCATED),
+            "a longer name is another type"
+        );
+        assert!(!t.any(EntryTypes::CUSTOM_TITLE));
+        assert_eq!(EntryTypes::of(""), EntryTypes::default());
+        // two spaces is neither of the spellings the SDK searches for
+        assert!(!EntryTypes::of(r#"{"type":  "tag"}"#).any(EntryTypes::TAG));
     }
 }
