@@ -188,7 +188,12 @@ impl Io {
     fn real(color: ColorChoice) -> Io {
         let out_tty = io::stdout().is_terminal();
         Io {
-            out: Box::new(io::stdout()),
+            // A pipe gets big writes; a terminal sees each line at once.
+            out: if out_tty {
+                Box::new(io::stdout())
+            } else {
+                Box::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()))
+            },
             err: Box::new(io::stderr()),
             out_style: Style::decide(color, out_tty),
             err_style: Style::for_stderr(color),

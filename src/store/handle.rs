@@ -123,7 +123,7 @@ impl Store {
     /// What a listing shows for one session; `None` when the file is not a
     /// session (a sub-agent's transcript) or shows nothing (no prompt, empty).
     pub fn info(&self, file: &SessionFile) -> Option<SessionInfo> {
-        match scan_file(&file.path, &file.id, None) {
+        match scan_file(&file.path, &file.id, None, true) {
             Scanned::Session(info) => Some(*info),
             _ => None,
         }

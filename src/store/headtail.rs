@@ -35,18 +35,22 @@ pub(crate) fn open_nofollow(path: &Path) -> io::Result<File> {
 
 /// Up to [`HEAD_TAIL_BYTES`] from `offset`, as text. Valid UTF-8 (nearly
 /// always) becomes the `String` without a copy.
-fn read_text(f: &File, offset: u64) -> io::Result<String> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut f = f;
-    f.seek(SeekFrom::Start(offset))?;
-    let mut bytes = Vec::with_capacity(HEAD_TAIL_BYTES);
-    loop {
-        match f.take(HEAD_TAIL_BYTES as u64).read_to_end(&mut bytes) {
-            Ok(_) => break,
+fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
+    use std::os::unix::fs::FileExt;
+    // One `pread` for the whole part (the page cache gives it at once);
+    // shorter if the file shrank meanwhile.
+    let want = size.saturating_sub(offset).min(HEAD_TAIL_BYTES as u64) as usize;
+    let mut bytes = vec![0u8; want];
+    let mut n = 0;
+    while n < want {
+        match f.read_at(&mut bytes[n..], offset + n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
+    bytes.truncate(n);
     Ok(crate::text::into_string_lossy(bytes, decode_lossy))
 }
 
@@ -61,13 +65,13 @@ pub fn read_head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
             "not a regular file",
         ));
     }
-    let head = read_text(&f, 0)?;
+    let size = meta.len();
+    let head = read_text(&f, 0, size)?;
     if head.is_empty() {
         return Ok(None);
     }
-    let size = meta.len();
     let tail = if size > HEAD_TAIL_BYTES as u64 {
-        read_text(&f, size - HEAD_TAIL_BYTES as u64)?
+        read_text(&f, size - HEAD_TAIL_BYTES as u64, size)?
     } else {
         head.clone()
     };

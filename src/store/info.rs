@@ -95,8 +95,15 @@ pub(crate) struct Project<'a> {
     pub worktrees: Option<&'a [String]>,
 }
 
-/// Read one transcript's ends and build its listing entry.
-pub(crate) fn scan_file(path: &Path, session_id: &str, project: Option<Project<'_>>) -> Scanned {
+/// Read one transcript's ends and build its listing entry. `side` says
+/// whether a directory `<session_id>` (titles, archive marks) may exist
+/// beside it; when a directory listing showed none, it is not looked into.
+pub(crate) fn scan_file(
+    path: &Path,
+    session_id: &str,
+    project: Option<Project<'_>>,
+    side: bool,
+) -> Scanned {
     let ht = match read_head_tail(path) {
         Ok(Some(ht)) => ht,
         Ok(None) => return Scanned::Skipped(SkipReason::Empty),
@@ -112,8 +119,8 @@ pub(crate) fn scan_file(path: &Path, session_id: &str, project: Option<Project<'
         }
     }
     let side_dir = path.with_file_name(session_id);
-    let sidecar_title = || read_sidecar_title(&side_dir);
-    let archived = read_archived(&side_dir);
+    let sidecar_title = || side.then(|| read_sidecar_title(&side_dir)).flatten();
+    let archived = side.then(|| read_archived(&side_dir)).flatten();
     if let Some(p) = project {
         if belongs_elsewhere(&ht, p) {
             return Scanned::NotASession;

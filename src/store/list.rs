@@ -99,6 +99,9 @@ pub(crate) struct Candidate {
     pub project_path: Option<Arc<str>>,
     pub worktrees: Option<Arc<[String]>>,
     pub mtime: Option<SystemTime>,
+    /// Whether the folder holds an entry named like the session (its side
+    /// directory of titles and archive marks).
+    pub side: bool,
 }
 
 impl Candidate {
@@ -181,10 +184,12 @@ pub(crate) fn candidates_in(
         return Vec::new();
     };
     let mut out = Vec::new();
+    let mut others = std::collections::HashSet::new();
     for e in rd.flatten() {
         let name = e.file_name();
         let Some(name) = name.to_str() else { continue };
         let Some(id) = name.strip_suffix(".jsonl") else {
+            others.insert(name.to_owned());
             continue;
         };
         if !is_uuid(id) {
@@ -196,7 +201,11 @@ pub(crate) fn candidates_in(
             project_path: project_path.cloned(),
             worktrees: worktrees.cloned(),
             mtime: None,
+            side: false,
         });
+    }
+    for c in &mut out {
+        c.side = others.contains(&c.session_id);
     }
     out
 }
@@ -384,7 +393,9 @@ pub(crate) fn list_candidates(mut cands: Vec<Candidate>, opts: &ListOptions) -> 
     let mut listing = Listing::default();
     let paged = opts.limit.is_some_and(|l| l > 0) || opts.offset > 0;
     if !paged {
-        let scanned = parallel_map(&cands, |c| scan_file(&c.path, &c.session_id, c.project()));
+        let scanned = parallel_map(&cands, |c| {
+            scan_file(&c.path, &c.session_id, c.project(), c.side)
+        });
         let mut by_id: HashMap<String, SessionInfo> = HashMap::new();
         for (c, s) in cands.iter().zip(scanned) {
             match s {
@@ -428,7 +439,9 @@ pub(crate) fn list_candidates(mut cands: Vec<Candidate>, opts: &ListOptions) -> 
         if listing.sessions.len() >= limit {
             break;
         }
-        let scanned = parallel_map(chunk, |c| scan_file(&c.path, &c.session_id, c.project()));
+        let scanned = parallel_map(chunk, |c| {
+            scan_file(&c.path, &c.session_id, c.project(), c.side)
+        });
         for (c, s) in chunk.iter().zip(scanned) {
             if listing.sessions.len() >= limit {
                 break;

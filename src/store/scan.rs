@@ -166,27 +166,49 @@ fn line_around(text: &str, pos: usize) -> (usize, usize) {
     (start, end)
 }
 
-/// The lines holding `a` or `b`, first to last, each once.
+/// The lines holding `a` or `b`, first to last, each once. `b` is searched
+/// only as far as the next `a`: when it is rare (`"type": "user"`, spaced,
+/// beside the common `"type":"user"`), the text is not read to its end just
+/// to learn that.
 fn lines_with<'t>(text: &'t str, a: &'t str, b: &'t str) -> impl Iterator<Item = &'t str> + 't {
+    let (fa, fb) = (
+        memchr::memmem::Finder::new(a.as_bytes()),
+        memchr::memmem::Finder::new(b.as_bytes()),
+    );
+    let hay = text.as_bytes();
     let mut from = 0;
-    // The next match of each pattern at or after `from` (searched lazily).
-    let mut next: [Option<Option<usize>>; 2] = [None, None];
+    // The next `a` at or after `from`, once searched (`Some(None)`: none left).
+    let mut next_a: Option<Option<usize>> = None;
+    // A `b` at or after `from`, once found; none starts in `from..b_clear`.
+    let mut next_b: Option<usize> = None;
+    let mut b_clear = 0;
     std::iter::from_fn(move || {
-        if from > text.len() {
+        if from > hay.len() {
             return None;
         }
-        let mut at = None;
-        for (slot, pat) in next.iter_mut().zip([a, b]) {
-            if slot.is_some_and(|p| p.is_some_and(|p| p < from)) {
-                *slot = None;
-            }
-            let p = *slot.get_or_insert_with(|| find(&text[from..], pat).map(|p| p + from));
-            at = match (at, p) {
-                (Some(x), Some(y)) => Some(std::cmp::min(x, y)),
-                (x, y) => x.or(y),
-            };
+        if next_a.is_some_and(|p| p.is_some_and(|p| p < from)) {
+            next_a = None;
         }
-        let (start, end) = line_around(text, at?);
+        let pa = *next_a.get_or_insert_with(|| fa.find(&hay[from..]).map(|p| p + from));
+        if next_b.is_some_and(|p| p < from) {
+            next_b = None;
+        }
+        if next_b.is_none() {
+            let start = b_clear.max(from);
+            // Far enough to find a `b` that starts before the `a`.
+            let stop = pa.map_or(hay.len(), |p| (p + b.len()).min(hay.len()));
+            if start < stop {
+                next_b = fb.find(&hay[start..stop]).map(|q| q + start);
+            }
+            if next_b.is_none() {
+                b_clear = b_clear.max((stop + 1).saturating_sub(b.len()));
+            }
+        }
+        let at = match (pa, next_b) {
+            (Some(x), Some(y)) => x.min(y),
+            (x, y) => x.or(y)?,
+        };
+        let (start, end) = line_around(text, at);
         from = end + 1;
         Some(&text[start..end])
     })
@@ -919,5 +941,38 @@ mod tests {
         assert_eq!(EntryTypes::of(""), EntryTypes::default());
         // two spaces is neither of the spellings the SDK searches for
         assert!(!EntryTypes::of(r#"{"type":  "tag"}"#).any(EntryTypes::TAG));
+    }
+
+    #[test]
+    fn lines_with_gives_each_matching_line_once_in_order() {
+        let naive = |text: &str, a: &str, b: &str| -> Vec<String> {
+            text.split('\n')
+                .filter(|l| l.contains(a) || l.contains(b))
+                .map(str::to_owned)
+                .collect()
+        };
+        let (a, b) = ("\"type\":\"user\"", "\"type\": \"user\"");
+        let lines = [
+            r#"{"type":"queue-operation"}"#,
+            r#"{"type":"user","x":1}"#,
+            r#"{"type": "user","x":2}"#,
+            r#"{"type":"assistant"}"#,
+            r#"{"type":"user"} and {"type": "user"} on one line"#,
+            "",
+            r#"{"type": "user","x":3}"#,
+            r#"{"type":"user","x":4}"#,
+        ];
+        // every subset of the lines, in order
+        for mask in 0u32..(1 << lines.len()) {
+            let text: Vec<&str> = (0..lines.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| lines[i])
+                .collect();
+            let text = text.join("\n");
+            for (x, y) in [(a, b), (b, a), (a, a)] {
+                let got: Vec<String> = lines_with(&text, x, y).map(str::to_owned).collect();
+                assert_eq!(got, naive(&text, x, y), "{text:?}");
+            }
+        }
     }
 }
