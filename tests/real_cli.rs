@@ -44,6 +44,22 @@ async fn streamed_answer_through_query() {
     assert!(init.session_id.is_some());
     assert!(init.tools.iter().any(|t| t == "Bash"), "{:?}", init.tools);
     assert_eq!(deltas(&msgs), "Hello from the mock");
+    // Every stream event is fully typed: its message id, no leftover fields
+    // beyond the ones 2.1.328 adds to `message_start`.
+    let assistant_id = msgs.iter().find_map(|m| match m {
+        Message::Assistant(a) => a.message.id.clone(),
+        _ => None,
+    });
+    assert!(assistant_id.is_some());
+    for m in &msgs {
+        if let Message::StreamEvent(e) = m {
+            assert_eq!(e.api_message_id, assistant_id, "{e:?}");
+            assert!(e.uuid.is_some() && e.session_id.is_some(), "{e:?}");
+            if e.text_delta().is_some() {
+                assert!(e.extra.is_empty(), "{e:?}");
+            }
+        }
+    }
     let r = result(&msgs);
     assert_eq!(r.subtype, "success");
     assert!(!r.is_error);
