@@ -517,7 +517,10 @@ impl Chat<'_> {
                         if results_due == 0 {
                             let f = self.renderer.suspend();
                             write_to(&mut self.out, &f);
+                            // Stop reading, then keep what was typed in the
+                            // last instant: it is still in the channel.
                             drop(keys);
+                            self.ahead.drain_after_turn(&mut keys_rx);
                             return Ok(TurnEnd::Done);
                         }
                     }

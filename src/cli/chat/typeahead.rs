@@ -123,6 +123,18 @@ impl TypeAhead {
         out
     }
 
+    /// Take in the keys still waiting when a turn has ended: nothing can be
+    /// sent "now" any more, so such a prompt goes first in the queue.
+    pub fn drain_after_turn(&mut self, keys: &mut mpsc::UnboundedReceiver<Vec<u8>>) {
+        while let Ok(data) = keys.try_recv() {
+            for action in self.bytes(&data) {
+                if let Action::SendNow(text) = action {
+                    self.queued.push_front(text);
+                }
+            }
+        }
+    }
+
     /// The lines to show under the answer: the queue (dim) and the line
     /// being typed.
     pub fn footer(&self) -> Vec<String> {
@@ -259,6 +271,21 @@ impl Drop for KeyReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_still_in_flight_when_the_turn_ends_are_kept() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let mut t = TypeAhead::default();
+        t.bytes(b"queued\r");
+        // typed in the instant the answer ended: a line, an interjection
+        // that can no longer cut in, and the start of the next prompt
+        tx.send(b"later\r".to_vec()).unwrap();
+        tx.send(b"urgent\x1b\r".to_vec()).unwrap();
+        tx.send("draft é".as_bytes().to_vec()).unwrap();
+        t.drain_after_turn(&mut rx);
+        assert_eq!(t.queued, ["urgent", "queued", "later"]);
+        assert_eq!(t.typed, "draft é");
+    }
 
     #[test]
     fn enter_queues_and_keys_edit() {
