@@ -73,7 +73,18 @@ fn positions(hay: &str, needle: &str) -> Vec<usize> {
 /// the end, each searched forward (memchr's forward search is the SIMD one;
 /// its reverse search is not), so finding the last of a key written near
 /// the end reads a few KiB, not the whole text. Nothing is read twice.
+///
+/// The needle must be non-empty and unable to overlap itself (no proper
+/// prefix equal to a suffix, as with every `"key":`): windows searched
+/// apart would otherwise keep other overlapping matches than one forward
+/// search does.
 fn last_first<'h>(hay: &'h str, needle: &str) -> impl Iterator<Item = usize> + 'h {
+    debug_assert!(
+        !needle.is_empty()
+            && (1..needle.len())
+                .all(|k| needle.as_bytes()[..k] != needle.as_bytes()[needle.len() - k..]),
+        "last_first needs a needle that cannot overlap itself: {needle:?}"
+    );
     let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
     let hay = hay.as_bytes();
     let n = needle.len();
