@@ -439,4 +439,476 @@ mod tests {
             assert_eq!(special(&clean), None);
         }
     }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn pick<'x>(&mut self, v: &[&'x str]) -> &'x str {
+            v[self.below(v.len())]
+        }
+    }
+
+    const STR_PIECES: &[&str] = &[
+        "a",
+        "Hi",
+        "abcdefg",
+        "abcdefgh",
+        "0123456789abcdef",
+        "\\n",
+        "\\\"",
+        "\\\\",
+        "\\/",
+        "\\b",
+        "\\f",
+        "\\r",
+        "\\t",
+        "\\u0000",
+        "\\u00e9",
+        "\\u00E9",
+        "\\uD83D\\uDE00",
+        "\\ud83d\\ude00",
+        "\\ud800",
+        "\\udc00",
+        "\\ud800\\u0041",
+        "\\ud800\\ud800",
+        "\\uFFFF",
+        "\\uFEFF",
+        "\\x",
+        "\\u12",
+        "\\u12g4",
+        "\\U0041",
+        "\\",
+        "\u{7f}",
+        "\u{1}",
+        "\u{1f}",
+        "\t",
+        "é",
+        "日本",
+        "🦀",
+        "\u{2028}",
+        " ",
+        "'",
+        "null",
+        "{",
+        "}",
+        ",",
+        ":",
+        "\\u0022",
+        "\\u005c",
+        "\\uDBFF\\uDFFF",
+        "\\ud83d\\uDE00x",
+    ];
+
+    const GOOD_PIECES: &[&str] = &[
+        "a",
+        "Hi",
+        "abcdefg",
+        "abcdefgh",
+        "0123456789abcdef",
+        "\\n",
+        "\\\"",
+        "\\\\",
+        "\\/",
+        "\\b",
+        "\\f",
+        "\\r",
+        "\\t",
+        "\\u0000",
+        "\\u00e9",
+        "\\u00E9",
+        "\\uD83D\\uDE00",
+        "\\ud83d\\ude00",
+        "\\uFFFF",
+        "\\uFEFF",
+        "\u{7f}",
+        "é",
+        "日本",
+        "🦀",
+        "\u{2028}",
+        " ",
+        "'",
+        "null",
+        "{",
+        "}",
+        ",",
+        ":",
+        "\\u0022",
+        "\\u005c",
+        "\\uDBFF\\uDFFF",
+        "\\ud83d\\uDE00x",
+        "\\u001f",
+        "\\u0080",
+        "\\u07ff",
+        "\\u0800",
+        "\\uD800\\uDC00",
+        "\\uE000",
+        "\u{10ffff}",
+    ];
+
+    fn rand_string(r: &mut Rng) -> String {
+        let mut s = String::new();
+        let good = r.below(3) != 0;
+        for _ in 0..r.below(12) {
+            s.push_str(if good {
+                r.pick(GOOD_PIECES)
+            } else {
+                r.pick(STR_PIECES)
+            });
+        }
+        // sometimes long plain runs to exercise the 8-byte SWAR path
+        if r.below(4) == 0 {
+            s.push_str(&"x".repeat(r.below(20)));
+            s.push_str(r.pick(STR_PIECES));
+        }
+        format!("\"{s}\"")
+    }
+
+    fn rand_index(r: &mut Rng) -> String {
+        if r.below(2) == 0 {
+            return r
+                .pick(&[
+                    "0",
+                    "1",
+                    "7",
+                    "10",
+                    "99",
+                    "123456789",
+                    "999999999",
+                    "100000000",
+                ])
+                .to_owned();
+        }
+        r.pick(&[
+            "0",
+            "1",
+            "9",
+            "10",
+            "00",
+            "01",
+            "-0",
+            "-1",
+            "0.0",
+            "1e2",
+            "1E2",
+            "0e0",
+            "123456789",
+            "999999999",
+            "1000000000",
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+            "1.5",
+            "\"0\"",
+            "null",
+            "true",
+            " 0",
+            "0 ",
+            "+1",
+            "0x1",
+            "[0]",
+        ])
+        .to_owned()
+    }
+
+    fn rand_line(r: &mut Rng) -> String {
+        let clean = r.below(2) == 0;
+        let kinds = [
+            ("text_delta", "text"),
+            ("thinking_delta", "thinking"),
+            ("input_json_delta", "partial_json"),
+            ("signature_delta", "signature"),
+        ];
+        let (dk, df) = kinds[r.below(4)];
+        let mut delta: Vec<String> = vec![
+            format!("\"type\":\"{dk}\""),
+            format!("\"{df}\":{}", rand_string(r)),
+        ];
+        if !clean && r.below(6) == 0 {
+            let (k2, f2) = kinds[r.below(4)];
+            delta.push(if r.below(2) == 0 {
+                format!("\"type\":\"{k2}\"")
+            } else {
+                format!("\"{f2}\":{}", rand_string(r))
+            });
+        }
+        if !clean && r.below(10) == 0 {
+            delta.push(format!(
+                "\"{df}\":{}",
+                r.pick(&["null", "5", "{}", "[]", "true"])
+            ));
+        }
+        if !clean && r.below(12) == 0 {
+            delta.remove(r.below(delta.len()));
+        }
+        if r.below(2) == 0 {
+            delta.reverse();
+        }
+        let delta_obj = if !clean && r.below(30) == 0 {
+            r.pick(&["null", "7", "\"x\"", "[]", "{}"]).to_owned()
+        } else {
+            format!("{{{}}}", delta.join(","))
+        };
+        let mut ev: Vec<String> = vec![
+            if clean {
+                "\"type\":\"content_block_delta\""
+            } else {
+                r.pick(&[
+                    "\"type\":\"content_block_delta\"",
+                    "\"type\":\"content_block_delta\"",
+                    "\"type\":\"content_block_delta\"",
+                    "\"type\":\"content_block_stop\"",
+                    "\"type\":null",
+                ])
+            }
+            .to_owned(),
+            format!("\"index\":{}", rand_index(r)),
+            format!("\"delta\":{delta_obj}"),
+        ];
+        if !clean && r.below(8) == 0 {
+            ev.push(
+                r.pick(&[
+                    "\"type\":\"content_block_delta\"",
+                    "\"type\":\"ping\"",
+                    "\"index\":1",
+                    "\"index\":0",
+                    "\"delta\":{\"type\":\"text_delta\",\"text\":\"dup\"}",
+                    "\"extra\":1",
+                ])
+                .to_owned(),
+            );
+        }
+        if !clean && r.below(10) == 0 {
+            ev.remove(r.below(ev.len()));
+        }
+        // shuffle event keys
+        for k in (1..ev.len()).rev() {
+            let j = r.below(k + 1);
+            ev.swap(k, j);
+        }
+        let mut tail: Vec<String> = Vec::new();
+        for key in ["session_id", "parent_tool_use_id", "uuid", "api_message_id"] {
+            for _ in 0..if clean {
+                [1, 1, 0][r.below(3)]
+            } else {
+                [1, 1, 1, 0, 2][r.below(5)]
+            } {
+                let v = match r.below(5) + clean as usize {
+                    0 => "null".to_owned(),
+                    1 => r.pick(&["5", "true", "{}", "[]", "\"\""]).to_owned(),
+                    5 => "null".to_owned(),
+                    _ => rand_string(r),
+                };
+                tail.push(format!("\"{key}\":{v}"));
+            }
+        }
+        if !clean && r.below(10) == 0 {
+            tail.push(
+                r.pick(&[
+                    "\"type\":\"stream_event\"",
+                    "\"type\":\"x\"",
+                    "\"event\":{\"type\":\"ping\"}",
+                    "\"x\":1",
+                ])
+                .to_owned(),
+            );
+        }
+        for k in (1..tail.len()).rev() {
+            let j = r.below(k + 1);
+            tail.swap(k, j);
+        }
+        let mut l = String::from("{\"type\":\"stream_event\",\"event\":{");
+        l.push_str(&ev.join(","));
+        l.push('}');
+        for t in &tail {
+            l.push(',');
+            l.push_str(t);
+        }
+        l.push('}');
+        l
+    }
+
+    const FRAGS: &[&str] = &[
+        " ",
+        "\n",
+        "\t",
+        "\r",
+        ",",
+        "}",
+        "{",
+        "\"",
+        "\\",
+        ":",
+        "null",
+        "0",
+        "-",
+        ".",
+        "e",
+        "\\u",
+        "\\ud800",
+        "\u{0}",
+        "é",
+        "🦀",
+        ",\"uuid\":\"x\"",
+        ",\"x\":1",
+        "}}",
+        "\"type\":",
+        "]",
+        "\u{feff}",
+    ];
+
+    fn mutate(r: &mut Rng, l: &str) -> String {
+        let mut b: Vec<u8> = l.as_bytes().to_vec();
+        for _ in 0..1 + r.below(3) {
+            let at = r.below(b.len() + 1);
+            match r.below(5) {
+                0 if at < b.len() => {
+                    b.remove(at);
+                }
+                1 => {
+                    let f = r.pick(FRAGS).as_bytes().to_vec();
+                    b.splice(at..at, f);
+                }
+                2 if at < b.len() => {
+                    b[at] = [
+                        b'"', b'\\', b',', b'}', b'{', b':', b'0', b'1', b'a', b' ', 0x1f, 0x7f,
+                        b'u', b'n',
+                    ][r.below(14)];
+                }
+                3 => b.truncate(at),
+                _ => {
+                    if at < b.len() {
+                        let end = (at + 1 + r.below(20)).min(b.len());
+                        let seg = b[at..end].to_vec();
+                        let to = r.below(b.len() + 1);
+                        b.splice(to..to, seg);
+                    }
+                }
+            }
+        }
+        String::from_utf8_lossy(&b).into_owned()
+    }
+
+    /// Random lines (clean ones, and ones with duplicate keys, odd numbers,
+    /// bad escapes, wrong types), each also mutated: the fast path declines
+    /// or agrees. `FAST_SEED` and `FAST_N` run it longer.
+    #[test]
+    fn random_lines_decode_alike() {
+        let mut r = Rng(std::env::var("FAST_SEED")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0x9e3779b97f4a7c15));
+        let n: usize = std::env::var("FAST_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(10_000);
+        let (mut some, mut total) = (0usize, 0usize);
+        for _ in 0..n {
+            let l = rand_line(&mut r);
+            total += 1;
+            if agree(&l).is_some() {
+                some += 1;
+            }
+            for _ in 0..3 {
+                let m = mutate(&mut r, &l);
+                total += 1;
+                if agree(&m).is_some() {
+                    some += 1;
+                }
+            }
+        }
+        assert!(
+            some > total / 200,
+            "the fast path took only {some} of {total}"
+        );
+    }
+
+    /// Every single-byte edit (and some fragments) at every position of a
+    /// few valid lines: the fast path declines or agrees.
+    #[test]
+    fn every_single_edit_decodes_alike() {
+        let bases = [
+            r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi\n"}},"session_id":"s","parent_tool_use_id":null,"uuid":"u","api_message_id":"m"}"#,
+            r#"{"type":"stream_event","event":{"delta":{"text":"a\u00e9\ud83d\ude00bcdefghij","type":"text_delta"},"index":10,"type":"content_block_delta"},"uuid":"u","parent_tool_use_id":"t"}"#,
+            r#"{"type":"stream_event","event":{"index":7,"delta":{"partial_json":"{\"k\":1}","type":"input_json_delta"},"type":"content_block_delta"}}"#,
+        ];
+        let mut fr: Vec<String> = (0u8..128).map(|c| (c as char).to_string()).collect();
+        for f in [
+            "é",
+            "🦀",
+            "\u{2028}",
+            "null",
+            "\\u0041",
+            "\\ud800",
+            "\\udc00",
+            ",\"uuid\":\"x\"",
+            ",\"uuid\":null",
+            ",\"session_id\":\"x\"",
+            ",\"index\":0",
+            ",\"type\":\"text_delta\"",
+            ",\"text\":\"y\"",
+            ",\"type\":\"content_block_delta\"",
+            ",\"delta\":{\"type\":\"text_delta\",\"text\":\"z\"}",
+            "00",
+            "\"\"",
+            "{}",
+            "[]",
+        ] {
+            fr.push(f.to_owned());
+        }
+        let mut some = 0;
+        let mut n = 0;
+        for base in bases {
+            assert!(agree(base).is_some(), "{base}");
+            let b = base.as_bytes();
+            for at in 0..=b.len() {
+                if !base.is_char_boundary(at) {
+                    continue;
+                }
+                // deletion of 1..4 bytes
+                for len in 1..5 {
+                    if at + len <= b.len() && base.is_char_boundary(at + len) {
+                        let l = format!("{}{}", &base[..at], &base[at + len..]);
+                        n += 1;
+                        if agree(&l).is_some() {
+                            some += 1;
+                        }
+                    }
+                }
+                // truncation
+                let l = &base[..at];
+                n += 1;
+                if agree(l).is_some() {
+                    some += 1;
+                }
+                for f in &fr {
+                    let ins = format!("{}{}{}", &base[..at], f, &base[at..]);
+                    n += 1;
+                    if agree(&ins).is_some() {
+                        some += 1;
+                    }
+                    if at < b.len() {
+                        let mut end = at + 1;
+                        while !base.is_char_boundary(end) {
+                            end += 1;
+                        }
+                        let rep = format!("{}{}{}", &base[..at], f, &base[end..]);
+                        n += 1;
+                        if agree(&rep).is_some() {
+                            some += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(some > 0 && n > 10_000, "{some} of {n}");
+    }
 }
