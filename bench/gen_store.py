@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A big transcript store for the listing benchmark: N sessions made by copying
 the real transcripts in tests/fixtures/sessions/real with fresh ids, padded to
-sizes between 150 KB and 50 MB (log-uniform), spread over 50 projects.
+sizes between 150 KB and 50 MB (most short, a log-uniform tail of long ones
+up to the total size), spread over 50 projects.
 
 usage: gen_store.py CONFIG_DIR [N=10000] [TOTAL_GB=2]
 """
@@ -18,11 +19,14 @@ for p in bases:
     sid = os.path.basename(p)[:-6]
     if len(lines) > 4:
         sources.append((sid, lines))
-# sizes: log-uniform in [150 KB, 50 MB], scaled to the total
-lo, hi = math.log(150e3), math.log(50e6)
-raw = [math.exp(rnd.uniform(lo, hi)) for _ in range(n)]
-scale = total_gb * 1e9 / sum(raw)
-sizes = [max(150e3, min(50e6, s * scale)) for s in raw]
+# sizes: most sessions short (150-160 KB), and a long tail log-uniform in
+# [150 KB, 50 MB], as many of those as the total allows (about 60 for 2 GB)
+lo, hi = 150e3, 50e6
+tail_mean = (hi - lo) / math.log(hi / lo)
+small_mean = 155e3
+share = min(1.0, max(0.0, (total_gb * 1e9 - n * small_mean) / (n * (tail_mean - small_mean))))
+sizes = [lo * (hi / lo) ** rnd.random() if rnd.random() < share else rnd.uniform(150e3, 160e3)
+         for _ in range(n)]
 written = 0
 for i in range(n):
     sid, lines = sources[i % len(sources)]
