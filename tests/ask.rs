@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -315,20 +315,8 @@ fn approve_on_tty(answer: &str, expect_response: Value) {
     );
     pty.type_line(answer);
     let st = wait_with_deadline(&mut child, 20);
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let out = read_all(child.stdout.take());
+    let err = read_all(child.stderr.take());
     assert_eq!(st.code(), Some(0), "fake rejected our answer: {err}");
     assert_eq!(out, "done\n");
 }
@@ -376,13 +364,7 @@ fn closed_stdout_ends_quietly_and_leaves_no_process() {
     first_bytes(&mut child, 6);
     drop(child.stdout.take()); // like `| head -1`
     let st = wait_with_deadline(&mut child, 20);
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = read_all(child.stderr.take());
     assert_eq!(st.code(), Some(0), "{err}");
     assert!(err.is_empty(), "should be quiet: {err}");
     assert!(
@@ -558,13 +540,7 @@ fn stdout_ends_as_soon_as_the_answer_does() {
         .stderr(Stdio::null());
     let started = std::time::Instant::now();
     let mut child = c.spawn().unwrap();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
+    let out = read_all(child.stdout.take());
     let eof_after = started.elapsed();
     assert_eq!(out, "quick\n");
     assert_eq!(wait_with_deadline(&mut child, 20).code(), Some(0));

@@ -120,15 +120,6 @@ async fn generate_fixture_transcripts() {
     let repo = w.work.path().join("repo");
     let wt = w.work.path().join("repo-wt");
     std::fs::create_dir_all(&repo).unwrap();
-    let git = |dir: &Path, args: &[&str]| {
-        let st = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        assert!(st.status.success(), "{st:?}");
-    };
     git(&repo, &["init", "-q", "-b", "feature/sessions"]);
     git(&repo, &["commit", "-q", "--allow-empty", "-m", "init"]);
     git(
@@ -163,6 +154,17 @@ async fn generate_fixture_transcripts() {
 }
 
 // ---- building stores --------------------------------------------------------
+
+/// Run git in `dir` (as a throwaway identity); it must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+}
 
 fn fixture_projects() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/real/projects")
@@ -484,15 +486,6 @@ fn lists_a_repository_with_its_worktrees() {
     let work = std::fs::canonicalize(work.path()).unwrap();
     let (repo, wt) = (work.join("repo"), work.join("repo-wt"));
     std::fs::create_dir_all(&repo).unwrap();
-    let git = |dir: &Path, args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-    };
     git(&repo, &["init", "-q", "-b", "main"]);
     git(&repo, &["commit", "-q", "--allow-empty", "-m", "init"]);
     git(

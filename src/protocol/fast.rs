@@ -456,102 +456,32 @@ mod tests {
         }
     }
 
-    const STR_PIECES: &[&str] = &[
-        "a",
-        "Hi",
-        "abcdefg",
-        "abcdefgh",
-        "0123456789abcdef",
-        "\\n",
-        "\\\"",
-        "\\\\",
-        "\\/",
-        "\\b",
-        "\\f",
-        "\\r",
-        "\\t",
-        "\\u0000",
-        "\\u00e9",
-        "\\u00E9",
-        "\\uD83D\\uDE00",
-        "\\ud83d\\ude00",
-        "\\ud800",
-        "\\udc00",
-        "\\ud800\\u0041",
-        "\\ud800\\ud800",
-        "\\uFFFF",
-        "\\uFEFF",
-        "\\x",
-        "\\u12",
-        "\\u12g4",
-        "\\U0041",
-        "\\",
-        "\u{7f}",
-        "\u{1}",
-        "\u{1f}",
-        "\t",
-        "é",
-        "日本",
-        "🦀",
-        "\u{2028}",
-        " ",
-        "'",
-        "null",
-        "{",
-        "}",
-        ",",
-        ":",
-        "\\u0022",
-        "\\u005c",
-        "\\uDBFF\\uDFFF",
-        "\\ud83d\\uDE00x",
+    /// String pieces JSON accepts (escapes, non-ASCII, runs for the SWAR scan).
+    #[rustfmt::skip]
+    const GOOD_PIECES: &[&str] = &[
+        "a", "Hi", "abcdefg", "abcdefgh", "0123456789abcdef", "\\n", "\\\"", "\\\\", "\\/",
+        "\\b", "\\f", "\\r", "\\t", "\\u0000", "\\u00e9", "\\u00E9", "\\uD83D\\uDE00",
+        "\\ud83d\\ude00", "\\uFFFF", "\\uFEFF", "\u{7f}", "é", "日本", "🦀", "\u{2028}", " ", "'",
+        "null", "{", "}", ",", ":", "\\u0022", "\\u005c", "\\uDBFF\\uDFFF", "\\ud83d\\uDE00x",
+        "\\u001f", "\\u0080", "\\u07ff", "\\u0800", "\\uD800\\uDC00", "\\uE000", "\u{10ffff}",
     ];
 
-    const GOOD_PIECES: &[&str] = &[
-        "a",
-        "Hi",
-        "abcdefg",
-        "abcdefgh",
-        "0123456789abcdef",
-        "\\n",
-        "\\\"",
-        "\\\\",
-        "\\/",
-        "\\b",
-        "\\f",
-        "\\r",
-        "\\t",
-        "\\u0000",
-        "\\u00e9",
-        "\\u00E9",
-        "\\uD83D\\uDE00",
-        "\\ud83d\\ude00",
-        "\\uFFFF",
-        "\\uFEFF",
-        "\u{7f}",
-        "é",
-        "日本",
-        "🦀",
-        "\u{2028}",
-        " ",
-        "'",
-        "null",
-        "{",
-        "}",
-        ",",
-        ":",
-        "\\u0022",
-        "\\u005c",
-        "\\uDBFF\\uDFFF",
-        "\\ud83d\\uDE00x",
-        "\\u001f",
-        "\\u0080",
-        "\\u07ff",
-        "\\u0800",
-        "\\uD800\\uDC00",
-        "\\uE000",
-        "\u{10ffff}",
+    /// Pieces that make a string invalid: lone surrogates, bad escapes, raw
+    /// control characters.
+    #[rustfmt::skip]
+    const BAD_PIECES: &[&str] = &[
+        "\\ud800", "\\udc00", "\\ud800\\u0041", "\\ud800\\ud800", "\\x", "\\u12", "\\u12g4",
+        "\\U0041", "\\", "\u{1}", "\u{1f}", "\t",
     ];
+
+    /// A piece of either kind.
+    fn any_piece(r: &mut Rng) -> &'static str {
+        let i = r.below(GOOD_PIECES.len() + BAD_PIECES.len());
+        GOOD_PIECES
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| BAD_PIECES[i - GOOD_PIECES.len()])
+    }
 
     fn rand_string(r: &mut Rng) -> String {
         let mut s = String::new();
@@ -560,13 +490,13 @@ mod tests {
             s.push_str(if good {
                 r.pick(GOOD_PIECES)
             } else {
-                r.pick(STR_PIECES)
+                any_piece(r)
             });
         }
         // sometimes long plain runs to exercise the 8-byte SWAR path
         if r.below(4) == 0 {
             s.push_str(&"x".repeat(r.below(20)));
-            s.push_str(r.pick(STR_PIECES));
+            s.push_str(any_piece(r));
         }
         format!("\"{s}\"")
     }

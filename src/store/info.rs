@@ -110,9 +110,12 @@ pub(crate) fn scan_file(
         Err(e) => return Scanned::Skipped(SkipReason::Unreadable(e.to_string())),
     };
     let types = EntryTypes::of(&ht.tail);
-    if !types.compact(EntryTypes::CONTINUED_IN) {
-        // no continuation mark: nothing to follow
-    } else if let Some(next) = continued_in(&ht.tail) {
+    // Only a tail with a continuation mark can name a session to follow.
+    let next = types
+        .compact(EntryTypes::CONTINUED_IN)
+        .then(|| continued_in(&ht.tail))
+        .flatten();
+    if let Some(next) = next {
         let other = path.with_file_name(format!("{next}.jsonl"));
         if has_messages(&other) {
             return Scanned::NotASession;

@@ -88,7 +88,6 @@ fn last_first<'h>(hay: &'h str, needle: &str) -> impl Iterator<Item = usize> + '
     let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
     let hay = hay.as_bytes();
     let n = needle.len();
-    let floor = 0;
     let mut hi = hay.len();
     let mut window = 2048;
     let mut found: Vec<usize> = Vec::new();
@@ -96,11 +95,11 @@ fn last_first<'h>(hay: &'h str, needle: &str) -> impl Iterator<Item = usize> + '
         if let Some(p) = found.pop() {
             return Some(p);
         }
-        if hi <= floor {
+        if hi == 0 {
             return None;
         }
         // Matches starting in lo..hi lie within lo..hi + n - 1.
-        let lo = floor.max(hi.saturating_sub(window));
+        let lo = hi.saturating_sub(window);
         let end = (hi + n - 1).min(hay.len());
         found.extend(finder.find_iter(&hay[lo..end]).map(|p| p + lo));
         hi = lo;

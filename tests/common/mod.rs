@@ -299,6 +299,15 @@ pub fn first_bytes(child: &mut std::process::Child, n: usize) -> Vec<u8> {
     buf
 }
 
+/// All of a child's piped stdout or stderr, as text.
+pub fn read_all(pipe: Option<impl std::io::Read>) -> String {
+    let mut s = String::new();
+    pipe.expect("the stream is piped")
+        .read_to_string(&mut s)
+        .unwrap();
+    s
+}
+
 /// Send `sig` to a child of this test.
 pub fn signal(child: &std::process::Child, sig: i32) {
     // SAFETY: a plain kill(2) of our own child.
