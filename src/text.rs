@@ -11,13 +11,13 @@ pub(crate) fn to_str(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
 }
 
 /// `bytes` as a `String` without a copy when they are valid UTF-8, else
-/// decoded by `lossy`.
-pub(crate) fn into_string_lossy(bytes: Vec<u8>, lossy: impl FnOnce(&[u8]) -> String) -> String {
+/// with each invalid sequence as U+FFFD (as Node's `Buffer.toString` gives).
+pub(crate) fn into_string_lossy(bytes: Vec<u8>) -> String {
     if simdutf8::basic::from_utf8(&bytes).is_ok() {
         // SAFETY: just validated as UTF-8.
         unsafe { String::from_utf8_unchecked(bytes) }
     } else {
-        lossy(&bytes)
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 }
 
@@ -30,12 +30,23 @@ mod tests {
         assert_eq!(to_str("héllo ✓".as_bytes()).unwrap(), "héllo ✓");
         let bad = b"ok \xff then";
         assert_eq!(to_str(bad).unwrap_err().valid_up_to(), 3);
-        let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        assert_eq!(
-            into_string_lossy("日本語".as_bytes().to_vec(), lossy),
-            "日本語"
-        );
-        assert_eq!(into_string_lossy(bad.to_vec(), lossy), "ok \u{fffd} then");
+        assert_eq!(into_string_lossy("日本語".as_bytes().to_vec()), "日本語");
+        assert_eq!(into_string_lossy(bad.to_vec()), "ok \u{fffd} then");
+        for b in [
+            &b"plain"[..],
+            b"a\xffb",
+            b"\xe2\x82",
+            b"\x82\xacx",
+            b"ok\xf0\x9f\xa6",
+            b"\xc3\xa9\xed\xa0\x80z",
+            b"",
+        ] {
+            assert_eq!(
+                into_string_lossy(b.to_vec()),
+                String::from_utf8_lossy(b),
+                "{b:?}"
+            );
+        }
         // a sequence cut at the end is invalid, too
         assert!(to_str(&"é".as_bytes()[..1]).is_err());
     }

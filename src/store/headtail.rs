@@ -1,9 +1,8 @@
 //! Reading only the first and last 64 KiB of a transcript.
 
-use super::scan::decode_lossy;
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -36,7 +35,6 @@ pub(crate) fn open_nofollow(path: &Path) -> io::Result<File> {
 /// Up to [`HEAD_TAIL_BYTES`] from `offset`, as text. Valid UTF-8 (nearly
 /// always) becomes the `String` without a copy.
 fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
-    use std::os::unix::fs::FileExt;
     // One `pread` for the whole part (the page cache gives it at once);
     // shorter if the file shrank meanwhile.
     let want = size.saturating_sub(offset).min(HEAD_TAIL_BYTES as u64) as usize;
@@ -51,7 +49,7 @@ fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
         }
     }
     bytes.truncate(n);
-    Ok(crate::text::into_string_lossy(bytes, decode_lossy))
+    Ok(crate::text::into_string_lossy(bytes))
 }
 
 /// Read the head and tail of a transcript. `Ok(None)` for an empty file;

@@ -38,28 +38,6 @@ pub(crate) fn truthy(v: Option<&Value>) -> bool {
     }
 }
 
-/// UTF-8 with invalid bytes as U+FFFD (as Node's `Buffer.toString` gives).
-pub(crate) fn decode_lossy(mut bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    loop {
-        match std::str::from_utf8(bytes) {
-            Ok(s) => {
-                out.push_str(s);
-                return out;
-            }
-            Err(e) => {
-                let (valid, rest) = bytes.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(valid).expect("validated"));
-                out.push('\u{fffd}');
-                match e.error_len() {
-                    Some(n) => bytes = &rest[n..],
-                    None => return out,
-                }
-            }
-        }
-    }
-}
-
 fn find(hay: &str, needle: &str) -> Option<usize> {
     memchr::memmem::find(hay.as_bytes(), needle.as_bytes())
 }
@@ -876,21 +854,6 @@ mod tests {
         assert!(!starts_with_tag_or_interruption(
             "[Request interrupted by user"
         ));
-    }
-
-    #[test]
-    fn lossy_decoding_matches_from_utf8_lossy() {
-        for b in [
-            &b"plain"[..],
-            b"a\xffb",
-            b"\xe2\x82",
-            b"\x82\xacx",
-            b"ok\xf0\x9f\xa6",
-            b"\xc3\xa9\xed\xa0\x80z",
-            b"",
-        ] {
-            assert_eq!(decode_lossy(b), String::from_utf8_lossy(b), "{b:?}");
-        }
     }
 
     #[test]
