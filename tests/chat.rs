@@ -377,3 +377,173 @@ fn a_missing_cli_ends_the_chat_at_once_with_127() {
     t.wait_for("npm install -g @anthropic-ai/claude-code");
     assert_eq!(t.wait(20).code(), Some(127));
 }
+
+fn ask_question(id: &str, questions: Value) -> Vec<Value> {
+    vec![
+        assistant_tool_use(
+            &format!("toolu_{id}"),
+            "AskUserQuestion",
+            json!({ "questions": questions.clone() }),
+        ),
+        json!({"emit": {"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
+            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}}),
+    ]
+}
+
+fn db_question(multi: bool) -> Value {
+    json!([{"question":"Which database should we use?","header":"Database","multiSelect":multi,
+        "options":[{"label":"SQLite","description":"one file, no server"},
+                   {"label":"Postgres","description":"a server, more features"},
+                   {"label":"Redis","description":"in memory"}]}])
+}
+
+#[test]
+fn a_question_is_shown_with_its_options_and_a_digit_answers_it() {
+    let q = db_question(false);
+    let mut script = vec![expect_user("pick a db")];
+    script.extend(ask_question("q1", q.clone()));
+    script.push(expect_answer(
+        "q1",
+        json!({"behavior":"allow","updatedInput":{"questions":q,"answers":{"Which database should we use?":"Postgres"}}}),
+    ));
+    script.push(result("ok"));
+    let fake = Fake::new(steps(vec![init(), script]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("pick a db");
+    let screen = t.wait_for("esc declines");
+    assert!(screen.contains("? Database"), "{screen}");
+    assert!(screen.contains("Which database should we use?"), "{screen}");
+    assert!(screen.contains("1. SQLite"), "{screen}");
+    assert!(screen.contains("one file, no server"), "{screen}");
+    assert!(screen.contains("2. Postgres"), "{screen}");
+    assert!(screen.contains("4. Type your own answer"), "{screen}");
+    assert!(!screen.contains("Allow?"), "not an approval: {screen}");
+    t.send(b"2");
+    let screen = t.wait_for("1 turn");
+    assert!(screen.contains("✓ Postgres"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn arrows_multi_select_and_an_own_answer() {
+    let multi = db_question(true);
+    let single = db_question(false);
+    let mut script = vec![expect_user("pick")];
+    script.extend(ask_question("q2", multi.clone()));
+    script.push(expect_answer(
+        "q2",
+        json!({"behavior":"allow","updatedInput":{"answers":{"Which database should we use?":"SQLite, Redis"}}}),
+    ));
+    script.extend(ask_question("q3", single.clone()));
+    script.push(expect_answer(
+        "q3",
+        json!({"behavior":"allow","updatedInput":{"answers":{"Which database should we use?":"MySQL 8"}}}),
+    ));
+    script.extend(ask_question("q4", single));
+    script.push(expect_answer(
+        "q4",
+        json!({"behavior":"deny","message":"The user declined to answer the questions.","interrupt":false}),
+    ));
+    script.push(result("ok"));
+    let fake = Fake::new(steps(vec![init(), script]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("pick");
+    t.wait_for("space toggles");
+    // space on the first, down twice, space on the third, enter
+    t.send(b" ");
+    t.send(b"\x1b[B");
+    t.send(b"\x1b[B");
+    t.send(b" ");
+    t.wait_for("[x] 3. Redis");
+    t.send(b"\r");
+    t.wait_for("✓ SQLite, Redis");
+    t.wait_for_n("esc declines", 1);
+    t.send(b"MySQL 8");
+    t.wait_for("4. MySQL 8");
+    t.send(b"\r");
+    t.wait_for("✓ MySQL 8");
+    t.wait_for_n("Which database", 3);
+    std::thread::sleep(Duration::from_millis(200));
+    t.send(b"\x1b");
+    let screen = t.wait_for("1 turn");
+    assert!(screen.contains("declined to answer"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn a_plan_is_shown_and_approved_with_auto_accept() {
+    let plan = "# Plan\n\n1. Add a `checkout` test\n2. Fix the **rounding**";
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("make a plan"),
+            assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
+            json!({"emit": {"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}}),
+            expect_answer(
+                "x1",
+                json!({"behavior":"allow","updatedInput":{"plan":plan},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}),
+            ),
+            json!({"emit": {"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}}),
+            result("ok"),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("make a plan");
+    let screen = t.wait_for("esc declines");
+    assert!(screen.contains("Here is the plan"), "{screen}");
+    assert!(screen.contains("│ # Plan"), "{screen}");
+    assert!(screen.contains("Fix the **rounding**"), "{screen}");
+    assert!(screen.contains("1. Yes, and auto-accept edits"), "{screen}");
+    assert!(screen.contains("3. No, keep planning"), "{screen}");
+    t.send(b"1");
+    let screen = t.wait_for("1 turn");
+    assert!(screen.contains("approved · accepting edits"), "{screen}");
+    assert!(
+        screen.contains("acceptEdits ──"),
+        "the footer shows the mode: {screen}"
+    );
+    t.wait_prompt();
+    let screen = t.contents();
+    let last = screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert!(
+        last.contains("acceptEdits"),
+        "the prompt shows the mode: {screen}"
+    );
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn keep_planning_sends_the_feedback() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("plan it"),
+            assistant_tool_use("toolu_x2", "ExitPlanMode", json!({"plan": "1. do it"})),
+            json!({"emit": {"type":"control_request","request_id":"x2","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+                "input":{},"tool_use_id":"toolu_x2"}}}),
+            expect_answer(
+                "x2",
+                json!({"behavior":"deny","message":"The user wants to keep planning. Their feedback: add tests first","interrupt":false}),
+            ),
+            result("ok"),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("plan it");
+    t.wait_for("esc declines");
+    t.send(b"add tests first");
+    t.wait_for("add tests first");
+    t.send(b"\r");
+    let screen = t.wait_for("1 turn");
+    assert!(screen.contains("keep planning"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

@@ -5,10 +5,14 @@
 //! closed terminal, or any error while asking means "deny": a tool never runs
 //! unless the person said so.
 
+use super::asking;
 use super::diff;
 use super::sanitize::Sanitizer;
 use super::style::Style;
 use super::summary::tool_summary;
+use claudio::protocol::ask::{
+    answer_questions, plan_text, questions, ASK_USER_QUESTION, EXIT_PLAN_MODE,
+};
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -88,6 +92,8 @@ pub struct TtyApprover {
     one_at_a_time: tokio::sync::Mutex<()>,
     warned: AtomicBool,
     tty_path: std::path::PathBuf,
+    /// Plans of `ExitPlanMode` calls, by tool-use id.
+    plans: std::sync::Mutex<Vec<(String, String)>>,
 }
 
 impl TtyApprover {
@@ -101,7 +107,28 @@ impl TtyApprover {
             one_at_a_time: tokio::sync::Mutex::new(()),
             warned: AtomicBool::new(false),
             tty_path,
+            plans: std::sync::Mutex::new(Vec::new()),
         })
+    }
+
+    /// Remember the plan of an `ExitPlanMode` call, seen in the assistant's
+    /// message (the CLI's request carries an empty input).
+    pub fn note_plan(&self, tool_use_id: &str, plan: &str) {
+        let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        if plans.len() >= 8 {
+            plans.remove(0);
+        }
+        plans.push((tool_use_id.to_owned(), plan.to_owned()));
+    }
+
+    fn plan(&self, tool_use_id: Option<&str>) -> Option<String> {
+        let id = tool_use_id?;
+        let plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        plans
+            .iter()
+            .rev()
+            .find(|(i, _)| i == id)
+            .map(|(_, p)| p.clone())
     }
 
     /// Answer one `can_use_tool` request.
@@ -113,23 +140,42 @@ impl TtyApprover {
         let _turn = self.one_at_a_time.lock().await;
         let cancel = CancelFlag::watch(&ctx.cancellation);
         let cancelled = cancel.flag.clone();
+        if req.tool_name == EXIT_PLAN_MODE && plan_text(&req.input).is_none() {
+            // the assistant's message with the plan is read beside this
+            // request: give it a moment to arrive
+            for _ in 0..20 {
+                if self.plan(req.tool_use_id.as_deref()).is_some() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
         let me = self.clone();
         let req2 = req.clone();
         let answer = tokio::task::spawn_blocking(move || me.ask_blocking(&req2, &cancelled)).await;
         drop(cancel);
         match answer {
-            Ok(Ok(d)) => d.into_result(&req),
+            Ok(Ok(r)) => r,
             Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {
                 PermissionResult::deny("The request was withdrawn.")
             }
             Ok(Err(e)) => {
+                let what = match req.tool_name.as_str() {
+                    ASK_USER_QUESTION => "could not ask the model's question",
+                    EXIT_PLAN_MODE => "could not show the plan for approval",
+                    _ => "denied",
+                };
                 if !self.warned.swap(true, Ordering::SeqCst) {
                     eprintln!(
-                        "claudio: denied {}: cannot ask on the terminal ({e}); pass --allowed-tools or --permission-mode to allow tools in advance",
+                        "claudio: {what} {}: cannot ask on the terminal ({e}); pass --allowed-tools or --permission-mode to allow tools in advance",
                         Sanitizer::clean(&req.tool_name)
                     );
                 }
-                PermissionResult::deny(NO_TERMINAL)
+                match req.tool_name.as_str() {
+                    ASK_USER_QUESTION => PermissionResult::deny(asking::NOBODY_TO_ASK),
+                    EXIT_PLAN_MODE => PermissionResult::deny(asking::NOBODY_TO_APPROVE),
+                    _ => PermissionResult::deny(NO_TERMINAL),
+                }
             }
             Err(_) => PermissionResult::deny("The permission prompt failed."),
         }
@@ -139,14 +185,19 @@ impl TtyApprover {
         &self,
         req: &CanUseToolRequest,
         cancelled: &AtomicBool,
-    ) -> io::Result<Decision> {
+    ) -> io::Result<PermissionResult> {
         let mut tty = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .open(&self.tty_path)?;
+        match req.tool_name.as_str() {
+            ASK_USER_QUESTION => return self.questions_blocking(&mut tty, req, cancelled),
+            EXIT_PLAN_MODE => return self.plan_blocking(&mut tty, req, cancelled),
+            _ => {}
+        }
         let mut expanded = false;
         loop {
-            let (question, folded) = self.render(req, expanded);
+            let (question, folded) = self.render(req, expanded, None);
             tty.write_all(question.as_bytes())?;
             tty.flush()?;
             let line = read_line_cancellable(&mut tty, cancelled)?;
@@ -154,13 +205,82 @@ impl TtyApprover {
                 expanded = true;
                 continue;
             }
-            return Ok(Decision::parse(&line));
+            return Ok(Decision::parse(&line).into_result(req));
         }
+    }
+
+    /// The model's questions, one at a time, answered with a typed line.
+    fn questions_blocking(
+        &self,
+        tty: &mut File,
+        req: &CanUseToolRequest,
+        cancelled: &AtomicBool,
+    ) -> io::Result<PermissionResult> {
+        let s = self.style;
+        let Some(qs) = questions(&req.input) else {
+            return Ok(PermissionResult::deny(
+                "The questions could not be read: each needs a `question` and `options`.",
+            ));
+        };
+        let mut answers = Vec::new();
+        for (i, q) in qs.iter().enumerate() {
+            let text = format!(
+                "{}{}  {} ",
+                asking::question_head(q, i, qs.len(), None, s),
+                asking::numbered_options(q, s),
+                s.dim(if q.multi_select {
+                    "numbers (1,3), or your own answer; Enter alone declines ›"
+                } else {
+                    "a number, or your own answer; Enter alone declines ›"
+                })
+            );
+            tty.write_all(text.as_bytes())?;
+            tty.flush()?;
+            let line = read_line_cancellable(tty, cancelled)?;
+            match asking::answer_from_line(q, &line) {
+                Some(a) => answers.push((q.question.as_str(), a)),
+                None => {
+                    tty.write_all(format!("  {}\n", s.dim("declined")).as_bytes())?;
+                    return Ok(PermissionResult::deny(asking::DECLINED));
+                }
+            }
+        }
+        Ok(answer_questions(&req.input, answers))
+    }
+
+    /// A plan to approve, answered with a typed line.
+    fn plan_blocking(
+        &self,
+        tty: &mut File,
+        req: &CanUseToolRequest,
+        cancelled: &AtomicBool,
+    ) -> io::Result<PermissionResult> {
+        let s = self.style;
+        let plan = plan_text(&req.input)
+            .map(str::to_owned)
+            .or_else(|| self.plan(req.tool_use_id.as_deref()));
+        let mut text = asking::plan_block(plan.as_deref(), None, s);
+        for (i, (label, what)) in asking::PLAN_CHOICES.iter().enumerate() {
+            text.push_str(&format!("    {}. {label}  {}\n", i + 1, s.dim(what)));
+        }
+        text.push_str(&format!(
+            "  {} ",
+            s.dim("1, 2, 3, or what to change; Enter alone rejects the plan ›")
+        ));
+        tty.write_all(text.as_bytes())?;
+        tty.flush()?;
+        let line = read_line_cancellable(tty, cancelled)?;
+        Ok(asking::plan_result(&asking::plan_from_line(&line), plan.as_deref()).0)
     }
 
     /// The question, made safe for the terminal; `true` when a long diff
     /// was folded (`d` shows all of it).
-    pub fn render(&self, req: &CanUseToolRequest, expanded: bool) -> (String, bool) {
+    pub fn render(
+        &self,
+        req: &CanUseToolRequest,
+        expanded: bool,
+        agent: Option<&str>,
+    ) -> (String, bool) {
         let s = &self.style;
         let clean = Sanitizer::clean;
         let mut out = String::new();
@@ -175,8 +295,11 @@ impl TtyApprover {
             Ok(r) => format!("  {}", s.dim(&format!("(+{} −{})", r.added, r.removed))),
             Err(_) => String::new(),
         };
+        let from = agent
+            .map(|a| format!("  {}", s.dim(&format!("(from {})", clean(a)))))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "\n  {} {}  {}{counts}\n",
+            "\n  {} {}  {}{counts}{from}\n",
             s.yellow("┌"),
             s.bold(&clean(&req.tool_name)),
             clean(&summary)
@@ -314,7 +437,7 @@ mod tests {
         }))
         .unwrap();
         let a = TtyApprover::new(Style::plain(), std::env::temp_dir());
-        let (text, _) = a.render(&req, false);
+        let (text, _) = a.render(&req, false, None);
         assert!(!text.contains('\u{1b}'), "{text:?}");
         assert!(!text.contains('\u{7}'));
         assert!(text.contains("echo hi"));

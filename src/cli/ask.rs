@@ -62,6 +62,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         None => std::env::current_dir()?,
     };
     let approver = TtyApprover::new(stderr_style, cwd);
+    let plans = approver.clone();
     let mut options =
         build_options(session)?.include_partial_messages(args.output_format != OutputFormat::Json);
     options = options.can_use_tool(move |req, ctx| {
@@ -90,6 +91,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         activity: (io::stderr().is_terminal()).then_some(stderr_style),
         tools: HashMap::new(),
         to_terminal,
+        plans,
     };
 
     let mut sigint = signal(SignalKind::interrupt())?;
@@ -257,6 +259,8 @@ struct Output<W: Write> {
     activity: Option<Style>,
     tools: HashMap<String, (String, String, Instant)>,
     to_terminal: bool,
+    /// Where plans of `ExitPlanMode` calls go, for the approval prompt.
+    plans: std::sync::Arc<TtyApprover>,
 }
 
 impl<W: Write> Output<W> {
@@ -265,6 +269,15 @@ impl<W: Write> Output<W> {
     }
 
     fn message(&mut self, m: &RawMessage) -> io::Result<()> {
+        if let Message::Assistant(a) = &m.message {
+            for b in &a.message.content {
+                if let ContentBlock::ToolUse(t) = b {
+                    if let Some(plan) = claudio::protocol::ask::plan_text(&t.input) {
+                        self.plans.note_plan(&t.id, plan);
+                    }
+                }
+            }
+        }
         match self.format {
             OutputFormat::StreamJson => {
                 self.w.write_all(&m.raw)?;

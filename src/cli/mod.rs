@@ -4,6 +4,7 @@ pub mod app;
 pub mod approve;
 pub mod args;
 pub mod ask;
+pub mod asking;
 pub mod chat;
 pub mod config;
 pub mod dedup;

@@ -4,6 +4,7 @@
 //! request subtypes decode to `Unknown`/`Other` variants holding the raw JSON,
 //! and every struct keeps fields it does not model in `extra`.
 
+pub mod ask;
 mod content;
 mod control;
 mod fast;

@@ -5,7 +5,10 @@
 //! sent back with the denial when Enter is pressed. The key handling is a
 //! pure state machine; the terminal part restores cooked mode on every path.
 
+use super::picker::{redraw, Picked, Picker};
 use crate::cli::approve::Decision;
+use crate::cli::style::Style;
+use crate::cli::summary::truncate_width;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,6 +144,60 @@ pub fn read_answer(cancelled: &AtomicBool, can_expand: bool) -> io::Result<Optio
             return Ok(Some(o));
         }
     }
+}
+
+/// Let the person choose from `picker` with single keys on a raw terminal,
+/// drawn in place under what is already on the screen. The final choice
+/// stays drawn. A withdrawn request (`cancelled`) ends it with `None`.
+pub fn pick(
+    cancelled: &AtomicBool,
+    mut picker: Picker,
+    style: Style,
+    width: usize,
+) -> io::Result<Option<Picked>> {
+    let _raw = RawGuard::new()?;
+    let mut out = io::stdout();
+    let draw = |p: &Picker| {
+        let mut lines = p.lines(style, width);
+        lines.push(format!(
+            "  {}",
+            style.dim(&truncate_width(&p.help(), width.saturating_sub(2)))
+        ));
+        lines
+    };
+    let mut shown = draw(&picker);
+    out.write_all(format!("{}\x1b[?25l", shown.join("\r\n")).as_bytes())?;
+    out.flush()?;
+    let result = loop {
+        if cancelled.load(Ordering::SeqCst) {
+            break None;
+        }
+        if !event::poll(Duration::from_millis(100))? {
+            continue;
+        }
+        let decided = match event::read()? {
+            Event::Key(k) if k.kind != KeyEventKind::Release => picker.key(k),
+            Event::Paste(text) => {
+                picker.paste(&text);
+                None
+            }
+            Event::Resize(..) => None,
+            _ => continue,
+        };
+        let mut now = draw(&picker);
+        if decided.is_some() {
+            now.pop(); // the help line goes once a choice is made
+        }
+        out.write_all(redraw(shown.len(), &now).as_bytes())?;
+        out.flush()?;
+        shown = now;
+        if decided.is_some() {
+            break decided;
+        }
+    };
+    out.write_all(b"\x1b[?25h\r\n")?;
+    out.flush()?;
+    Ok(result)
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! The interactive chat.
 
 pub mod approval;
+pub mod asks;
 pub mod commands;
 pub mod editor;
 pub mod highlight;
 pub mod markdown;
+pub mod picker;
 pub mod render;
 pub mod repl;
 pub mod typeahead;

@@ -39,6 +39,21 @@ struct Tool {
     detail: String,
     started: Instant,
     depth: usize,
+    /// The `Task` call whose sub-agent made this call.
+    parent: Option<String>,
+}
+
+/// A sub-agent started by a `Task` call.
+#[derive(Debug, Clone)]
+#[allow(dead_code)] // filled in by the sub-agent rendering
+struct Agent {
+    /// The `Task` call's tool-use id (the sub-agent's `parent_tool_use_id`).
+    id: String,
+    /// The task id the CLI reports in `task_*` messages.
+    task_id: Option<String>,
+    label: String,
+    started: Instant,
+    done: bool,
 }
 
 /// Totals over the session, for the footer and `/cost`.
@@ -73,6 +88,11 @@ pub struct Renderer {
     pub model: Option<String>,
     pub mode: Option<String>,
     pub session_id: Option<String>,
+    /// Plans proposed by `ExitPlanMode` calls, by tool-use id (the CLI's
+    /// permission request carries an empty input).
+    plans: Vec<(String, String)>,
+    /// Sub-agents of this session, oldest first.
+    agents: Vec<Agent>,
 }
 
 impl Renderer {
@@ -93,7 +113,47 @@ impl Renderer {
             model: None,
             mode: None,
             session_id: None,
+            plans: Vec::new(),
+            agents: Vec::new(),
         }
+    }
+
+    /// The plan of the `ExitPlanMode` call `tool_use_id`, if it was seen.
+    pub fn plan(&self, tool_use_id: &str) -> Option<&str> {
+        self.plans
+            .iter()
+            .rev()
+            .find(|(id, _)| id == tool_use_id)
+            .map(|(_, p)| p.as_str())
+    }
+
+    /// The label of the sub-agent that made the tool call `tool_use_id`
+    /// (`None` for the main agent's own calls).
+    pub fn agent_of(&self, tool_use_id: &str) -> Option<String> {
+        let parent = self
+            .tools
+            .iter()
+            .find(|t| t.id == tool_use_id)?
+            .parent
+            .as_deref()?;
+        Some(self.agent_label(parent))
+    }
+
+    fn agent_label(&self, task_tool_use_id: &str) -> String {
+        self.agents
+            .iter()
+            .find(|a| a.id == task_tool_use_id)
+            .map(|a| a.label.clone())
+            .unwrap_or_else(|| "sub-agent".into())
+    }
+
+    /// The permission mode, `default` when none was named.
+    pub fn mode_name(&self) -> &str {
+        self.mode.as_deref().unwrap_or("default")
+    }
+
+    pub fn width(&self) -> usize {
+        self.opts.width
     }
 
     pub fn set_width(&mut self, width: usize) {
@@ -163,6 +223,12 @@ impl Renderer {
                         }
                         ContentBlock::ToolUse(t) => {
                             self.end_block(&mut out);
+                            if let Some(plan) = claudio::protocol::ask::plan_text(&t.input) {
+                                if self.plans.len() >= 8 {
+                                    self.plans.remove(0);
+                                }
+                                self.plans.push((t.id.clone(), plan.to_owned()));
+                            }
                             let tool = Tool {
                                 id: t.id.clone(),
                                 name: Sanitizer::clean(&t.name),
@@ -170,7 +236,23 @@ impl Renderer {
                                 detail: edit_counts(&t.name, &t.input),
                                 started: now,
                                 depth,
+                                parent: a.parent_tool_use_id.clone(),
                             };
+                            if depth == 0 && matches!(t.name.as_str(), "Task" | "Agent") {
+                                let label = ["description", "subagent_type"]
+                                    .iter()
+                                    .find_map(|k| t.input.get(*k).and_then(|v| v.as_str()))
+                                    .map(|d| Sanitizer::clean(&one_line(d, 60)))
+                                    .filter(|d| !d.is_empty())
+                                    .unwrap_or_else(|| "agent".into());
+                                self.agents.push(Agent {
+                                    id: t.id.clone(),
+                                    task_id: None,
+                                    label,
+                                    started: now,
+                                    done: false,
+                                });
+                            }
                             if !self.opts.live {
                                 let line = self.tool_line(&tool, "…", None);
                                 self.permanent_line(&line, &mut out);
@@ -371,6 +453,12 @@ impl Renderer {
                 self.mode = i.permission_mode.clone().or(self.mode.take());
                 self.session_id = i.session_id.clone().or(self.session_id.take());
             }
+            SystemMessage::Status(st) => {
+                // a mode change (plan approved, Shift-Tab) is confirmed here
+                if let Some(m) = st.extra.get("permissionMode").and_then(|m| m.as_str()) {
+                    self.mode = Some(m.to_owned());
+                }
+            }
             SystemMessage::ApiRetry(r) => {
                 let line = format!("  {}", self.opts.style.yellow(&retry_line(r)));
                 self.permanent_line(&line, out);
@@ -416,7 +504,11 @@ impl Renderer {
             .total_cost_usd
             .map(|c| format!(" · ${c:.4}"))
             .unwrap_or_default();
-        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s ──");
+        let mode = match self.mode_name() {
+            "default" => String::new(),
+            m => format!(" · {}", Sanitizer::clean(m)),
+        };
+        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s{mode} ──");
         if !self.at_line_start {
             out.push('\n');
         }

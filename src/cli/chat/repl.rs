@@ -2,6 +2,7 @@
 //! answers, spinners, approvals on the terminal.
 
 use super::approval::{self, Outcome};
+use super::asks::{self, Approval};
 use super::commands::{self, Input, COMMANDS};
 use super::editor::{self, ChatEditor};
 use super::render::{RenderOptions, Renderer};
@@ -12,9 +13,9 @@ use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::session::build_options;
 use crate::cli::style::Style;
-use claudio::{
-    CanUseToolRequest, Client, Options, PermissionResult, Priority, RequestContext, UserInput,
-};
+use claudio::protocol::ask::{ASK_USER_QUESTION, EXIT_PLAN_MODE};
+use claudio::{Client, Message, Options, PermissionResult, Priority, UserInput};
+use futures_util::FutureExt;
 use rustyline::error::ReadlineError;
 use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Write};
@@ -60,13 +61,6 @@ fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
         std::process::exit(128 + sig);
     });
     Ok(())
-}
-
-/// A tool approval waiting for the person.
-struct Approval {
-    req: CanUseToolRequest,
-    ctx: RequestContext,
-    reply: oneshot::Sender<PermissionResult>,
 }
 
 pub struct ChatSettings {
@@ -510,9 +504,7 @@ impl Chat<'_> {
                         Some(Err(e)) => return Err(e.into()),
                         Some(Ok(m)) => m,
                     };
-                    let text = self.renderer.message(&m, Instant::now());
-                    write_to(&mut self.out, &text);
-                    if m.is_result() {
+                    if self.show(&m) {
                         results_due = results_due.saturating_sub(1);
                         if results_due == 0 {
                             let f = self.renderer.suspend();
@@ -526,18 +518,52 @@ impl Chat<'_> {
                     }
                 }
                 Some(a) = self.approvals.recv() => {
+                    // Show what the CLI wrote before it asked (the tool call,
+                    // and the plan an ExitPlanMode request refers to).
+                    let mut ended = false;
+                    while let Some(Some(m)) = client.next_message().now_or_never() {
+                        if let Ok(m) = m {
+                            if self.show(&m) {
+                                results_due = results_due.saturating_sub(1);
+                                ended |= results_due == 0;
+                            }
+                        }
+                    }
                     let text = self.renderer.suspend();
                     write_to(&mut self.out, &text);
                     if let Some(k) = &keys {
                         k.pause();
                     }
-                    let interrupt_now = ask(a, self.style, self.cwd.clone()).await;
+                    let width = self.renderer.width();
+                    let agent = a.req.tool_use_id.as_deref().and_then(|id| self.renderer.agent_of(id));
+                    let interrupt_now = match a.req.tool_name.as_str() {
+                        ASK_USER_QUESTION => {
+                            asks::questions_in_chat(a, self.style, width, agent).await;
+                            false
+                        }
+                        EXIT_PLAN_MODE => {
+                            let plan = claudio::protocol::ask::plan_text(&a.req.input)
+                                .or_else(|| a.req.tool_use_id.as_deref().and_then(|id| self.renderer.plan(id)))
+                                .map(str::to_owned);
+                            // the new mode shows once the CLI confirms it (system/status)
+                            asks::plan_in_chat(a, plan, self.style, width, agent).await;
+                            false
+                        }
+                        _ => ask(a, self.style, self.cwd.clone(), agent).await,
+                    };
                     if let Some(k) = &keys {
                         k.resume();
                     }
                     if interrupt_now {
                         let n = self.renderer.notice("denied; interrupting the turn");
                         write_to(&mut self.out, &n);
+                    }
+                    if ended {
+                        let f = self.renderer.suspend();
+                        write_to(&mut self.out, &f);
+                        drop(keys);
+                        self.ahead.drain_after_turn(&mut keys_rx);
+                        return Ok(TurnEnd::Done);
                     }
                     let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
                     write_to(&mut self.out, &f);
@@ -568,6 +594,15 @@ impl Chat<'_> {
     }
 }
 
+impl Chat<'_> {
+    /// Render one message; true for a `result`.
+    fn show(&mut self, m: &Message) -> bool {
+        let text = self.renderer.message(m, Instant::now());
+        write_to(&mut self.out, &text);
+        m.is_result()
+    }
+}
+
 fn write_to(out: &mut io::Stdout, s: &str) {
     if !s.is_empty() {
         let _ = out.write_all(s.as_bytes());
@@ -576,7 +611,7 @@ fn write_to(out: &mut io::Stdout, s: &str) {
 }
 
 /// Ask the person about one tool; true when they chose to interrupt.
-async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf) -> bool {
+async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf, agent: Option<String>) -> bool {
     if a.ctx.cancellation.is_cancelled() {
         return false;
     }
@@ -584,7 +619,7 @@ async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf) -> bool {
     let cancel = CancelFlag::watch(&a.ctx.cancellation);
     let mut expanded = false;
     let outcome = loop {
-        let (question, folded) = approver.render(&a.req, expanded);
+        let (question, folded) = approver.render(&a.req, expanded, agent.as_deref());
         write_to(&mut io::stdout(), &question);
         let c2 = cancel.flag.clone();
         let answer = tokio::task::spawn_blocking(move || approval::read_answer(&c2, folded)).await;

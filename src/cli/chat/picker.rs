@@ -1,0 +1,384 @@
+//! A list to choose from, on the terminal: the model's questions, plan
+//! approval, the prompt to rewind to.
+//!
+//! Keys in, an outcome out; drawing is text out. Pure, so it is tested
+//! without a terminal: `Picker::key` decides, `Picker::lines` draws, and
+//! `redraw` turns two drawings into what to write.
+//!
+//! Keys: a digit picks that option (toggles it under multi-select); ↑/↓
+//! move; Space toggles (multi-select); Enter chooses; any other character
+//! starts the person's own answer on the last row, when the picker takes
+//! one; Esc or Ctrl-C declines.
+
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::truncate_width;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use unicode_width::UnicodeWidthStr;
+
+/// One row to choose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub label: String,
+    pub description: String,
+}
+
+impl Choice {
+    pub fn new(label: impl Into<String>, description: impl Into<String>) -> Choice {
+        Choice {
+            label: label.into(),
+            description: description.into(),
+        }
+    }
+}
+
+/// What the person picked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Picked {
+    /// These options (indices, in order; one unless multi-select), and the
+    /// text typed on the last row, if any.
+    Chosen(Vec<usize>, Option<String>),
+    /// Esc or Ctrl-C.
+    Declined,
+}
+
+#[derive(Debug, Clone)]
+pub struct Picker {
+    choices: Vec<Choice>,
+    multi: bool,
+    /// The label of the typed-answer row (`None`: no such row).
+    other: Option<String>,
+    cursor: usize,
+    toggled: Vec<bool>,
+    typed: String,
+}
+
+impl Picker {
+    pub fn new(choices: Vec<Choice>) -> Picker {
+        let n = choices.len();
+        Picker {
+            choices,
+            multi: false,
+            other: None,
+            cursor: 0,
+            toggled: vec![false; n],
+            typed: String::new(),
+        }
+    }
+
+    /// Several options may be chosen (Space or a digit toggles).
+    pub fn multi(mut self, multi: bool) -> Picker {
+        self.multi = multi;
+        self
+    }
+
+    /// Add a last row that takes a typed answer, labelled `label` while empty.
+    pub fn other(mut self, label: impl Into<String>) -> Picker {
+        self.other = Some(label.into());
+        self
+    }
+
+    fn rows(&self) -> usize {
+        self.choices.len() + usize::from(self.other.is_some())
+    }
+
+    fn on_other(&self) -> bool {
+        self.other.is_some() && self.cursor == self.choices.len()
+    }
+
+    /// The text typed on the last row so far.
+    #[cfg(test)]
+    pub fn typed(&self) -> &str {
+        &self.typed
+    }
+
+    /// Feed one key; `Some` when decided.
+    pub fn key(&mut self, key: KeyEvent) -> Option<Picked> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let rows = self.rows();
+        match key.code {
+            KeyCode::Esc => return Some(Picked::Declined),
+            KeyCode::Char('c') | KeyCode::Char('d') if ctrl => return Some(Picked::Declined),
+            KeyCode::Char('u') if ctrl => self.typed.clear(),
+            KeyCode::Up | KeyCode::BackTab => self.cursor = (self.cursor + rows - 1) % rows.max(1),
+            KeyCode::Down | KeyCode::Tab => self.cursor = (self.cursor + 1) % rows.max(1),
+            KeyCode::Backspace => {
+                self.typed.pop();
+            }
+            KeyCode::Enter => return self.enter(),
+            KeyCode::Char(' ') if self.multi && !self.on_other() => {
+                if let Some(t) = self.toggled.get_mut(self.cursor) {
+                    *t = !*t;
+                }
+            }
+            KeyCode::Char(c) if !ctrl && c.is_ascii_digit() && self.typed.is_empty() => {
+                let i = (c as usize).wrapping_sub('1' as usize);
+                if i < self.choices.len() {
+                    self.cursor = i;
+                    if self.multi {
+                        self.toggled[i] = !self.toggled[i];
+                    } else {
+                        return Some(Picked::Chosen(vec![i], None));
+                    }
+                } else if i == self.choices.len() && self.other.is_some() {
+                    self.cursor = i;
+                }
+            }
+            KeyCode::Char(c) if !ctrl && !c.is_control() && self.other.is_some() => {
+                self.cursor = self.choices.len();
+                self.typed.push(c);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// Pasted text joins the typed answer (newlines become spaces).
+    pub fn paste(&mut self, text: &str) {
+        if self.other.is_none() {
+            return;
+        }
+        self.cursor = self.choices.len();
+        self.typed.extend(
+            text.chars()
+                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+                .filter(|c| !c.is_control()),
+        );
+    }
+
+    fn enter(&mut self) -> Option<Picked> {
+        let typed = Some(self.typed.trim().to_owned()).filter(|t| !t.is_empty());
+        if self.multi {
+            let chosen: Vec<usize> = (0..self.choices.len())
+                .filter(|&i| self.toggled[i])
+                .collect();
+            if !chosen.is_empty() || typed.is_some() {
+                return Some(Picked::Chosen(chosen, typed));
+            }
+        }
+        if self.on_other() {
+            // an empty answer is no answer: keep asking
+            return typed.map(|t| Picked::Chosen(Vec::new(), Some(t)));
+        }
+        (self.cursor < self.choices.len()).then(|| Picked::Chosen(vec![self.cursor], None))
+    }
+
+    /// The rows as drawn, each within `width` columns.
+    pub fn lines(&self, style: Style, width: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let fit = |s: &str, used: usize| truncate_width(s, width.saturating_sub(used).max(8));
+        for (i, c) in self.choices.iter().enumerate() {
+            let here = i == self.cursor;
+            let pointer = if here { style.cyan("›") } else { " ".into() };
+            let mark = if self.multi {
+                if self.toggled[i] {
+                    style.green("[x] ")
+                } else {
+                    "[ ] ".into()
+                }
+            } else {
+                String::new()
+            };
+            let label_plain = format!("{}. {}", i + 1, Sanitizer::clean(&c.label));
+            let used = 4 + if self.multi { 4 } else { 0 };
+            let label = fit(&label_plain, used);
+            let label_w = label.width();
+            let label = if here { style.bold(&label) } else { label };
+            let mut line = format!("  {pointer} {mark}{label}");
+            let desc = Sanitizer::clean(&c.description);
+            let desc = desc.lines().next().unwrap_or("").trim();
+            let room = width.saturating_sub(used + label_w + 3);
+            if !desc.is_empty() && room >= 8 {
+                line.push_str("  ");
+                line.push_str(&style.dim(&truncate_width(desc, room)));
+            }
+            out.push(line);
+        }
+        if let Some(label) = &self.other {
+            let i = self.choices.len();
+            let here = self.cursor == i;
+            let pointer = if here { style.cyan("›") } else { " ".into() };
+            let text = if self.typed.is_empty() {
+                style.dim(&fit(&format!("{}. {label}", i + 1), 4))
+            } else {
+                let typed = Sanitizer::clean(&self.typed);
+                // the end of a long answer is what is being typed
+                let room = width.saturating_sub(8).max(8);
+                let shown = tail_width(&typed, room);
+                format!("{}. {shown}", i + 1)
+            };
+            out.push(format!("  {pointer} {text}"));
+        }
+        out
+    }
+
+    /// The key help line under the rows.
+    pub fn help(&self) -> String {
+        let mut parts = vec!["↑/↓ move"];
+        if self.multi {
+            parts.push("space toggles");
+            parts.push("enter confirms");
+        } else {
+            parts.push("enter or a digit chooses");
+        }
+        if self.other.is_some() {
+            parts.push("or type your own");
+        }
+        parts.push("esc declines");
+        parts.join(" · ")
+    }
+}
+
+/// The end of `s`, at most `width` columns, with `…` in front when cut.
+fn tail_width(s: &str, width: usize) -> String {
+    if s.width() <= width {
+        return s.to_owned();
+    }
+    let mut out: Vec<char> = Vec::new();
+    let mut w = 1;
+    for c in s.chars().rev() {
+        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if w + cw > width {
+            break;
+        }
+        w += cw;
+        out.push(c);
+    }
+    out.push('…');
+    out.iter().rev().collect()
+}
+
+/// What to write to replace a drawing of `old` lines with `new` (the cursor
+/// is at the end of the old drawing's last line, which has no newline).
+pub fn redraw(old: usize, new: &[String]) -> String {
+    let mut out = String::new();
+    if old > 1 {
+        out.push_str(&format!("\x1b[{}A", old - 1));
+    }
+    out.push_str("\r\x1b[J");
+    out.push_str(&new.join("\r\n"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::chat::markdown::strip_sgr;
+
+    fn k(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn abc() -> Vec<Choice> {
+        vec![
+            Choice::new("SQLite", "a file"),
+            Choice::new("Postgres", "a server"),
+            Choice::new("None", ""),
+        ]
+    }
+
+    #[test]
+    fn a_digit_chooses_at_once() {
+        let mut p = Picker::new(abc()).other("Type something");
+        assert_eq!(
+            p.key(k(KeyCode::Char('2'))),
+            Some(Picked::Chosen(vec![1], None))
+        );
+        // out of range: nothing
+        let mut p = Picker::new(abc());
+        assert_eq!(p.key(k(KeyCode::Char('9'))), None);
+    }
+
+    #[test]
+    fn arrows_and_enter() {
+        let mut p = Picker::new(abc());
+        p.key(k(KeyCode::Down));
+        p.key(k(KeyCode::Down));
+        p.key(k(KeyCode::Down)); // wraps to the first
+        p.key(k(KeyCode::Down));
+        assert_eq!(
+            p.key(k(KeyCode::Enter)),
+            Some(Picked::Chosen(vec![1], None))
+        );
+        let mut p = Picker::new(abc());
+        p.key(k(KeyCode::Up));
+        assert_eq!(
+            p.key(k(KeyCode::Enter)),
+            Some(Picked::Chosen(vec![2], None))
+        );
+    }
+
+    #[test]
+    fn multi_select_toggles_with_space_and_digits() {
+        let mut p = Picker::new(abc()).multi(true).other("Other");
+        p.key(k(KeyCode::Char(' ')));
+        p.key(k(KeyCode::Char('3')));
+        p.key(k(KeyCode::Char('2')));
+        p.key(k(KeyCode::Char('2')));
+        assert_eq!(
+            p.key(k(KeyCode::Enter)),
+            Some(Picked::Chosen(vec![0, 2], None))
+        );
+        let lines = p.lines(Style::plain(), 80);
+        assert!(lines[0].contains("[x] 1. SQLite"), "{lines:?}");
+        assert!(lines[1].contains("[ ] 2. Postgres"), "{lines:?}");
+    }
+
+    #[test]
+    fn typing_gives_an_own_answer_and_digits_then_are_text() {
+        let mut p = Picker::new(abc()).other("Type something");
+        for c in "use 2 dbs".chars() {
+            assert_eq!(p.key(k(KeyCode::Char(c))), None);
+        }
+        p.key(k(KeyCode::Backspace));
+        p.paste("s\nplease\u{1b}");
+        assert_eq!(
+            p.key(k(KeyCode::Enter)),
+            Some(Picked::Chosen(vec![], Some("use 2 dbs please".into())))
+        );
+        // an empty typed row is not an answer
+        let mut p = Picker::new(abc()).other("Type something");
+        p.key(k(KeyCode::Up));
+        assert_eq!(p.key(k(KeyCode::Enter)), None);
+        // without the row, letters do nothing
+        let mut p = Picker::new(abc());
+        assert_eq!(p.key(k(KeyCode::Char('x'))), None);
+        assert_eq!(p.typed(), "");
+    }
+
+    #[test]
+    fn esc_and_ctrl_c_decline() {
+        let mut p = Picker::new(abc());
+        assert_eq!(p.key(k(KeyCode::Esc)), Some(Picked::Declined));
+        let mut p = Picker::new(abc());
+        let c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(p.key(c), Some(Picked::Declined));
+    }
+
+    #[test]
+    fn drawing_is_inert_and_fits() {
+        let mut choices = abc();
+        choices[0].label = "evil\u{1b}]52;c;AAAA\u{7}label".into();
+        choices[1].description = "x".repeat(300);
+        let p = Picker::new(choices).other("Other");
+        let lines = p.lines(
+            Style::decide(crate::cli::args::ColorChoice::Always, true),
+            40,
+        );
+        for l in &lines {
+            assert!(!strip_sgr(l).contains('\u{1b}'), "{l:?}");
+            assert!(strip_sgr(l).width() <= 40, "{l:?}");
+        }
+        assert!(strip_sgr(&lines[0]).contains("› 1. evillabel"), "{lines:?}");
+        assert!(strip_sgr(&lines[3]).contains("4. Other"), "{lines:?}");
+    }
+
+    #[test]
+    fn redraw_moves_up_and_clears() {
+        assert_eq!(redraw(1, &["a".into()]), "\r\x1b[Ja");
+        assert_eq!(
+            redraw(3, &["a".into(), "b".into()]),
+            "\x1b[2A\r\x1b[Ja\r\nb"
+        );
+    }
+}

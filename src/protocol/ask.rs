@@ -1,0 +1,152 @@
+//! Tools that ask the person rather than for permission: `AskUserQuestion`
+//! (the model's multiple-choice questions) and `ExitPlanMode` (a plan to
+//! approve). The CLI sends both as `can_use_tool` requests; the answer goes
+//! back as a [`PermissionResult`] (protocol.md §6).
+
+use super::control::{PermissionResult, PermissionUpdate};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The tool the model uses to ask the person questions.
+pub const ASK_USER_QUESTION: &str = "AskUserQuestion";
+/// The tool the model uses to leave plan mode with a plan.
+pub const EXIT_PLAN_MODE: &str = "ExitPlanMode";
+
+/// One of the model's questions (`AskUserQuestion` sends one to four).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Question {
+    /// The question, also the key of its answer.
+    pub question: String,
+    /// A short label (a chip in the claude TUI).
+    #[serde(default)]
+    pub header: String,
+    /// Whether several options may be chosen.
+    #[serde(default)]
+    pub multi_select: bool,
+    /// The choices offered.
+    #[serde(default)]
+    pub options: Vec<QuestionOption>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One choice of a [`Question`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionOption {
+    /// The choice as shown, and as answered.
+    pub label: String,
+    /// What choosing it means.
+    #[serde(default)]
+    pub description: String,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The questions in an `AskUserQuestion` input; `None` when the input has
+/// none that can be read (answer it with a denial).
+pub fn questions(input: &Value) -> Option<Vec<Question>> {
+    let list = input.get("questions")?.as_array()?;
+    let qs: Vec<Question> = list
+        .iter()
+        .filter_map(|q| serde_json::from_value(q.clone()).ok())
+        .collect();
+    (!qs.is_empty() && qs.len() == list.len()).then_some(qs)
+}
+
+/// Allow `AskUserQuestion` with the person's answers, keyed by question
+/// text: the input is echoed with an `answers` object added, which is what
+/// makes the CLI tell the model "Your questions have been answered".
+/// Several options of a multi-select question are one answer, joined with
+/// `", "`, as the claude TUI sends them.
+pub fn answer_questions<'a>(
+    input: &Value,
+    answers: impl IntoIterator<Item = (&'a str, String)>,
+) -> PermissionResult {
+    let mut updated = match input {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    let map: Map<String, Value> = answers
+        .into_iter()
+        .map(|(q, a)| (q.to_owned(), Value::String(a)))
+        .collect();
+    updated.insert("answers".into(), Value::Object(map));
+    PermissionResult::allow_with_input(Value::Object(updated))
+}
+
+/// The plan in an `ExitPlanMode` input (markdown). The CLI's request
+/// carries the plan file's text when the model wrote one, and an empty input
+/// otherwise: then the plan is in the assistant's `tool_use` block of the
+/// same id. Look in the request's input first, then in the block's.
+pub fn plan_text(input: &Value) -> Option<&str> {
+    input.get("plan").and_then(Value::as_str)
+}
+
+/// Approve a plan and switch the session to `mode` (`acceptEdits` to accept
+/// edits without asking, `default` to keep approving them one by one).
+/// The plan goes back as `updatedInput.plan`: without it the model is told
+/// only that plan mode ended, not which plan was approved.
+pub fn approve_plan(mode: &str, plan: Option<&str>) -> PermissionResult {
+    let mut input = Map::new();
+    if let Some(p) = plan {
+        input.insert("plan".into(), Value::String(p.to_owned()));
+    }
+    PermissionResult::Allow {
+        updated_input: Some(Value::Object(input)),
+        updated_permissions: vec![PermissionUpdate {
+            kind: "setMode".into(),
+            rules: None,
+            behavior: None,
+            destination: Some("session".into()),
+            mode: Some(mode.into()),
+            directories: None,
+            extra: Map::new(),
+        }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_questions_and_answers_them_keyed_by_text() {
+        let input = json!({"questions":[{"question":"Which database?","header":"DB","multiSelect":false,
+            "options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","description":"a server"}]}]});
+        let qs = questions(&input).unwrap();
+        assert_eq!(qs[0].question, "Which database?");
+        assert_eq!(qs[0].options[1].label, "Postgres");
+        assert!(!qs[0].multi_select);
+        let r = answer_questions(&input, [("Which database?", "SQLite".to_owned())]);
+        let v = r.to_response(&input);
+        assert_eq!(v["behavior"], "allow");
+        assert_eq!(v["updatedInput"]["questions"], input["questions"]);
+        assert_eq!(
+            v["updatedInput"]["answers"],
+            json!({"Which database?":"SQLite"})
+        );
+    }
+
+    #[test]
+    fn unreadable_questions_are_none() {
+        assert!(questions(&json!({})).is_none());
+        assert!(questions(&json!({"questions":[]})).is_none());
+        assert!(questions(&json!({"questions":[{"header":"no text"}]})).is_none());
+    }
+
+    #[test]
+    fn plan_approval_sets_the_mode() {
+        let v = approve_plan("acceptEdits", Some("# P")).to_response(&json!({}));
+        assert_eq!(
+            v,
+            json!({"behavior":"allow","updatedInput":{"plan":"# P"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]})
+        );
+        let v = approve_plan("default", None).to_response(&json!({}));
+        assert_eq!(v["updatedInput"], json!({}));
+        assert_eq!(plan_text(&json!({"plan":"# P"})), Some("# P"));
+    }
+}
