@@ -98,3 +98,126 @@ fn approving_a_plan_with_auto_accept_switches_the_cli_to_accept_edits() {
     assert!(tr.content.contains("approved your plan"), "{tr:?}");
     assert!(tr.content.contains("Add notes.txt"), "{tr:?}");
 }
+
+#[test]
+fn shift_tab_cycles_the_mode_and_the_cli_confirms_it() {
+    let w = world!("shift_tab_cycles_the_mode_and_the_cli_confirms_it");
+    let path = w.work.path().join("auto.txt");
+    w.api.push(Reply::tool_use(
+        "Write",
+        json!({"file_path": path.display().to_string(), "content": "auto\n"}),
+    ));
+    w.api.push(Reply::text("Wrote it without asking."));
+    let mut t = chat(&w, &[]);
+    t.wait_prompt();
+    t.send(b"half typed");
+    t.send(b"\x1b[Z");
+    t.wait_for("acceptEdits › half typed");
+    // the line survives; finish it and send it
+    t.send(b"\x15"); // Ctrl-U
+    t.line("write the file");
+    t.wait_for("Wrote it without asking.");
+    let screen = t.wait_for("turns ·");
+    assert!(
+        !screen.contains("Allow?"),
+        "acceptEdits asks nothing: {screen}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "auto\n");
+    t.wait_prompt();
+    t.send(b"\x1b[Z");
+    t.wait_for("plan ›");
+    t.send(b"\x1b[Z");
+    // back to default: the prompt names no mode
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let screen = t.contents();
+        let last = screen
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .to_owned();
+        if last.trim_end().ends_with('›') && !last.contains("plan") && !last.contains("acceptEdits")
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "never back to default:\n{screen}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    bye(t);
+}
+
+#[test]
+fn rewind_restores_the_files_and_the_conversation() {
+    let w = world!("rewind_restores_the_files_and_the_conversation");
+    let path = w.work.path().join("notes.txt");
+    w.api.push(Reply::text("Hello to you."));
+    w.api.push(Reply::tool_use(
+        "Write",
+        json!({"file_path": path.display().to_string(), "content": "notes\n"}),
+    ));
+    w.api.push(Reply::text("Wrote the notes."));
+    w.api.push(Reply::text("Bye then."));
+    let mut t = chat(&w, &[]);
+    t.line("hello");
+    t.wait_for("Hello to you.");
+    t.wait_prompt();
+    t.line("write notes");
+    t.wait_for("Allow?");
+    t.send(b"y");
+    t.wait_for("Wrote the notes.");
+    t.wait_for_n("turn", 2);
+    t.wait_prompt();
+    assert!(path.exists());
+    t.line("/rewind");
+    let screen = t.wait_for("Rewind to before which prompt?");
+    t.wait_for("esc declines");
+    assert!(screen.contains("1. hello"), "{screen}");
+    t.send(b"2");
+    let screen = t.wait_for("Never mind");
+    assert!(screen.contains("1 file goes back"), "{screen}");
+    assert!(screen.contains("notes.txt"), "{screen}");
+    assert!(path.exists(), "nothing changes before the person confirms");
+    t.send(b"1");
+    t.wait_for("it is back in the input line");
+    t.wait_for("› write notes");
+    assert!(!path.exists(), "the written file is gone");
+    t.send(b"\x15");
+    t.line("say bye instead");
+    t.wait_for("Bye then.");
+    bye(t);
+    let reqs = w.main_requests();
+    let last = reqs.last().unwrap();
+    let body = serde_json::to_string(&last.messages()).unwrap();
+    assert!(body.contains("hello"), "{body}");
+    assert!(body.contains("say bye instead"), "{body}");
+    assert!(
+        !body.contains("write notes"),
+        "the rewound turn is gone: {body}"
+    );
+}
+
+#[test]
+fn esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it() {
+    let w = world!("esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it");
+    w.api.push(Reply::text("Hello to you."));
+    let mut t = chat(&w, &[]);
+    t.line("hello");
+    t.wait_for("turn ·");
+    t.wait_prompt();
+    t.send(b"\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    t.send(b"\x1b");
+    let screen = t.wait_for("esc declines");
+    assert!(
+        screen.contains("Rewind to before which prompt?"),
+        "{screen}"
+    );
+    assert!(screen.contains("1. hello"), "{screen}");
+    t.send(b"\x1b");
+    t.wait_for("rewind cancelled; nothing changed");
+    bye(t);
+}

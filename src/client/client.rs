@@ -232,6 +232,17 @@ impl Client {
         .await
     }
 
+    /// What [`Client::rewind_files`] would do, without doing it: the CLI
+    /// answers `canRewind`, `filesChanged` (absolute paths), `insertions`
+    /// and `deletions`, or `canRewind: false` with an `error`.
+    pub async fn preview_rewind_files(&self, user_message_id: &str) -> Result<Value> {
+        self.control(
+            "rewind_files",
+            json!({ "user_message_id": user_message_id, "dry_run": true }),
+        )
+        .await
+    }
+
     /// Kill the CLI's process group at once (a second Ctrl-C). The
     /// transcript may be cut short; prefer [`Client::close`].
     pub fn kill(&self) {

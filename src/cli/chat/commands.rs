@@ -11,6 +11,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("/new", "start a fresh session"),
     ("/resume", "resume a session: /resume ID"),
     ("/sessions", "recent sessions of this directory"),
+    (
+        "/rewind",
+        "go back to before a prompt, files too (also Esc Esc)",
+    ),
     ("/exit", "end the chat (also Ctrl-D)"),
 ];
 
@@ -28,6 +32,7 @@ pub enum Input {
     New,
     Resume(Option<String>),
     Sessions,
+    Rewind,
     Exit,
 }
 
@@ -56,6 +61,7 @@ pub fn parse(line: &str) -> Option<Input> {
         "/new" | "/clear" => Input::New,
         "/resume" => Input::Resume(arg),
         "/sessions" => Input::Sessions,
+        "/rewind" => Input::Rewind,
         "/exit" | "/quit" => Input::Exit,
         _ => Input::Prompt(text.trim_end().to_owned()),
     })

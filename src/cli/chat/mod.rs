@@ -9,4 +9,5 @@ pub mod markdown;
 pub mod picker;
 pub mod render;
 pub mod repl;
+pub mod rewind;
 pub mod typeahead;

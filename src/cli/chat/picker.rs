@@ -66,6 +66,12 @@ impl Picker {
         }
     }
 
+    /// Put the cursor on row `i`.
+    pub fn start_at(mut self, i: usize) -> Picker {
+        self.cursor = i.min(self.rows().saturating_sub(1));
+        self
+    }
+
     /// Several options may be chosen (Space or a digit toggles).
     pub fn multi(mut self, multi: bool) -> Picker {
         self.multi = multi;

@@ -4,8 +4,10 @@
 use super::approval::{self, Outcome};
 use super::asks::{self, Approval};
 use super::commands::{self, Input, COMMANDS};
-use super::editor::{self, ChatEditor};
+use super::editor::{self, ChatEditor, PromptAction};
+use super::picker::Picked;
 use super::render::{RenderOptions, Renderer};
+use super::rewind;
 use super::typeahead::{Action, KeyReader, TypeAhead};
 use crate::cli::approve::{CancelFlag, TtyApprover};
 use crate::cli::args::SessionArgs;
@@ -94,6 +96,9 @@ struct Chat<'a> {
     ahead: TypeAhead,
     /// The session's working directory (for diffs of relative paths).
     cwd: std::path::PathBuf,
+    /// The input line to start the next prompt with (before and after the
+    /// cursor): kept across Shift-Tab, or a rewound prompt to edit.
+    initial: Option<(String, String)>,
 }
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
@@ -120,6 +125,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         approvals,
         out: io::stdout(),
         ahead: TypeAhead::default(),
+        initial: None,
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -132,6 +138,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
     chat.start_connect(session.clone())?;
 
     let mut ed = editor::new_editor(settings.history_size)?;
+    let actions = ed.helper().map(|h| h.actions.clone()).unwrap_or_default();
     let exit = loop {
         chat.set_prompt(&mut ed);
         // Prompts typed ahead during the last turn go first, in order.
@@ -149,14 +156,36 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
             continue;
         }
         let draft = std::mem::take(&mut chat.ahead.typed);
-        let read = if draft.is_empty() {
-            ed.readline(&chat.plain_prompt())
+        let (before, after) = chat.initial.take().unwrap_or((draft, String::new()));
+        let prompt = chat.plain_prompt();
+        let read = if before.is_empty() && after.is_empty() {
+            ed.readline(&prompt)
         } else {
-            ed.readline_with_initial(&chat.plain_prompt(), (&draft, ""))
+            ed.readline_with_initial(&prompt, (&before, &after))
         };
         let line = match read {
             Ok(l) => l,
-            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Interrupted) => {
+                match editor::take_action(&actions) {
+                    Some(PromptAction::CycleMode { before, after }) => {
+                        chat.erase_prompt(&prompt, &format!("{before}{after}"));
+                        if let Err(e) = chat.cycle_mode() {
+                            chat.error(&e);
+                        }
+                        chat.initial = Some((before, after));
+                    }
+                    Some(PromptAction::Rewind) => {
+                        chat.erase_prompt(&prompt, "");
+                        match chat.rewind() {
+                            Ok(Some(text)) => chat.initial = Some((text, String::new())),
+                            Ok(None) => {}
+                            Err(e) => chat.error(&e),
+                        }
+                    }
+                    None => {}
+                }
+                continue;
+            }
             Err(ReadlineError::Eof) => break Exit::Success,
             Err(e) => return Err(e.into()),
         };
@@ -234,6 +263,8 @@ impl Chat<'_> {
         let tx = self.approvals_tx.clone();
         let options: Options = build_options(&session)?
             .include_partial_messages(true)
+            // checkpoints make /rewind able to restore files
+            .file_checkpointing(true)
             .can_use_tool(move |req, ctx| {
                 let tx = tx.clone();
                 async move {
@@ -382,6 +413,11 @@ impl Chat<'_> {
                 self.info(&format!("resuming {}", short_id(&target.id)));
             }
             Input::Sessions => self.recent_sessions()?,
+            Input::Rewind => {
+                if let Some(text) = self.rewind()? {
+                    self.initial = Some((text, String::new()));
+                }
+            }
         }
         Ok(None)
     }
@@ -460,7 +496,10 @@ impl Chat<'_> {
 
     async fn run_turn(&mut self, client: &Client, text: String) -> anyhow::Result<TurnEnd> {
         let mut sigint = signal(SignalKind::interrupt())?;
-        client.send(text).await?;
+        // the uuid is what /rewind names the prompt by
+        client
+            .send(UserInput::new(text).uuid(claudio::store::new_uuid()))
+            .await?;
         let mut ticker = tokio::time::interval(Duration::from_millis(80));
         let mut last_ctrl_c: Option<Instant> = None;
         let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
@@ -594,7 +633,176 @@ impl Chat<'_> {
     }
 }
 
+/// The mode after `mode` in Shift-Tab's cycle, as in the claude TUI.
+fn next_mode(mode: &str) -> &'static str {
+    match mode {
+        "default" => "acceptEdits",
+        "acceptEdits" => "plan",
+        _ => "default",
+    }
+}
+
+fn is_mode_status(m: &Message) -> Option<&str> {
+    match m {
+        Message::System(s) => match &**s {
+            claudio::SystemMessage::Status(s) => {
+                s.extra.get("permissionMode").and_then(|v| v.as_str())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl Chat<'_> {
+    /// Remove the prompt line the line editor left when a key stopped it.
+    fn erase_prompt(&mut self, prompt: &str, line: &str) {
+        use unicode_width::UnicodeWidthStr;
+        if !io::stdout().is_terminal() {
+            return;
+        }
+        let cols = terminal_width().max(1);
+        let rows: usize = format!("{prompt}{line}")
+            .split('\n')
+            .map(|l| l.width().max(1).div_ceil(cols))
+            .sum();
+        self.write(&format!("\x1b[{rows}A\r\x1b[J"));
+    }
+
+    /// Shift-Tab: switch to the next permission mode; the CLI confirms it
+    /// with a `system`/`status` message.
+    fn cycle_mode(&mut self) -> anyhow::Result<()> {
+        let next = next_mode(self.renderer.mode_name());
+        let client = self.client()?;
+        let rt = self.rt;
+        let confirmed = rt.block_on(async {
+            client.set_permission_mode(next).await?;
+            let wait = tokio::time::sleep(Duration::from_secs(3));
+            tokio::pin!(wait);
+            loop {
+                tokio::select! {
+                    m = client.next_message() => match m {
+                        Some(Ok(m)) => {
+                            let mode = is_mode_status(&m).map(str::to_owned);
+                            self.show(&m);
+                            if let Some(mode) = mode {
+                                return Ok::<_, anyhow::Error>(Some(mode));
+                            }
+                        }
+                        Some(Err(_)) => {}
+                        None => return Ok(None),
+                    },
+                    _ = &mut wait => return Ok(None),
+                }
+            }
+        })?;
+        let out = self.renderer.suspend();
+        self.write(&out);
+        if confirmed.is_none() {
+            // the CLI said yes but sent no status line (mode unchanged)
+            self.renderer.mode = Some(next.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Choose from `picker` now (between turns).
+    fn pick_now(&mut self, picker: super::picker::Picker) -> anyhow::Result<Option<Picked>> {
+        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+            anyhow::bail!("rewind needs a terminal to choose on");
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        Ok(approval::pick(
+            &never,
+            picker,
+            self.style,
+            self.renderer.width(),
+        )?)
+    }
+
+    /// Esc Esc or `/rewind`: back to before one of this session's prompts.
+    /// Nothing changes until the person confirms. Returns the prompt's text,
+    /// for the input line, when the conversation went back.
+    fn rewind(&mut self) -> anyhow::Result<Option<String>> {
+        let Some(id) = self.renderer.session_id.clone() else {
+            self.info("nothing to rewind yet");
+            return Ok(None);
+        };
+        let store = claudio::store::Store::from_env()?;
+        let file = store.find(&id)?;
+        let prompts = rewind::past_prompts(&claudio::store::read_conversation(&file.path)?);
+        if prompts.is_empty() {
+            self.info("nothing to rewind yet");
+            return Ok(None);
+        }
+        let s = self.style;
+        self.write(&format!(
+            "\n  {} {}\n",
+            s.yellow("⟲"),
+            s.bold("Rewind to before which prompt?")
+        ));
+        let Some(Picked::Chosen(i, _)) = self.pick_now(rewind::prompt_picker(&prompts))? else {
+            self.info("rewind cancelled; nothing changed");
+            return Ok(None);
+        };
+        let Some(p) = i.first().and_then(|&i| prompts.get(i)).cloned() else {
+            return Ok(None);
+        };
+        let rt = self.rt;
+        let client = self.client()?;
+        let preview = rt
+            .block_on(client.preview_rewind_files(&p.uuid))
+            .unwrap_or_else(|e| serde_json::json!({"canRewind": false, "error": e.to_string()}));
+        let text = rewind::preview_text(&preview, &self.cwd, s);
+        self.write(&text);
+        let files = rewind::can_restore(&preview);
+        let actions: Vec<usize> = (0..rewind::ACTIONS.len())
+            .filter(|&a| files || a == 1 || a == 3)
+            .collect();
+        let choices = actions
+            .iter()
+            .map(|&a| super::picker::Choice::new(rewind::ACTIONS[a].0, rewind::ACTIONS[a].1))
+            .collect();
+        let picked = self.pick_now(super::picker::Picker::new(choices))?;
+        let action = match picked {
+            Some(Picked::Chosen(i, _)) => i.first().map(|&i| actions[i]).unwrap_or(3),
+            _ => 3,
+        };
+        let (restore_files, restore_talk) = match action {
+            0 => (true, true),
+            1 => (false, true),
+            2 => (true, false),
+            _ => {
+                self.info("rewind cancelled; nothing changed");
+                return Ok(None);
+            }
+        };
+        if restore_files {
+            rt.block_on(client.rewind_files(&p.uuid))?;
+            self.info("files restored");
+        }
+        if !restore_talk {
+            return Ok(None);
+        }
+        // The transcript is complete once the CLI has closed; the fork ends
+        // just before the prompt, and the session goes on from there.
+        drop(client);
+        self.close();
+        let mut next = self.session.clone();
+        next.continue_session = false;
+        next.resume = match &p.before {
+            Some(before) => Some(store.fork(&id, Some(before))?),
+            None => None,
+        };
+        next.cwd = Some(self.cwd.clone());
+        self.renderer.session_id = next.resume.clone();
+        self.start_connect(next)?;
+        self.info(&format!(
+            "rewound to before “{}”; it is back in the input line",
+            crate::cli::summary::truncate_width(p.text.lines().next().unwrap_or(""), 40)
+        ));
+        Ok(Some(p.text))
+    }
+
     /// Render one message; true for a `result`.
     fn show(&mut self, m: &Message) -> bool {
         let text = self.renderer.message(m, Instant::now());

@@ -1,0 +1,225 @@
+//! Rewind: go back to before one of this session's prompts, with the files
+//! as they were then. What is listed and shown is worked out here, without
+//! a terminal; the chat asks and acts.
+
+use super::picker::{Choice, Picker};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use claudio::store::Conversation;
+use serde_json::Value;
+use std::path::Path;
+
+/// A prompt the session can go back to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PastPrompt {
+    /// The user message's uuid (what `rewind_files` takes).
+    pub uuid: String,
+    /// The prompt as typed.
+    pub text: String,
+    /// The entry before it on the main chain: the conversation is forked
+    /// there (`None`: the prompt opened the session).
+    pub before: Option<String>,
+}
+
+/// The prompts typed in a conversation, oldest first.
+pub fn past_prompts(conv: &Conversation) -> Vec<PastPrompt> {
+    prompts_in(conv.entries.iter().map(|e| &e.value))
+}
+
+/// The prompts among a conversation's entries (the main chain, in order).
+fn prompts_in<'a>(entries: impl IntoIterator<Item = &'a Value>) -> Vec<PastPrompt> {
+    let mut out = Vec::new();
+    let mut before: Option<String> = None;
+    for v in entries {
+        let uuid = v
+            .get("uuid")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        if let Some(text) = typed_text(v) {
+            if !uuid.is_empty() {
+                out.push(PastPrompt {
+                    uuid: uuid.clone(),
+                    text,
+                    before: before.clone(),
+                });
+            }
+        }
+        if !uuid.is_empty() {
+            before = Some(uuid);
+        }
+    }
+    out
+}
+
+/// The text a person typed, from a user entry: not tool results, not the
+/// CLI's own notes, without the `!` command context sent in front of it.
+fn typed_text(v: &Value) -> Option<String> {
+    if v.get("type").and_then(Value::as_str) != Some("user")
+        || v.get("isMeta").and_then(Value::as_bool) == Some(true)
+        || v.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
+    {
+        return None;
+    }
+    let content = v.get("message")?.get("content")?;
+    let text = match content {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => {
+            let mut parts = Vec::new();
+            for b in blocks {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("tool_result") => return None,
+                    Some("text") => parts.push(b.get("text")?.as_str()?.to_owned()),
+                    _ => {}
+                }
+            }
+            parts.join("\n")
+        }
+        _ => return None,
+    };
+    let text = strip_shell_context(&text).trim().to_owned();
+    let notice = text.starts_with("[Request interrupted") || text.starts_with('<');
+    (!text.is_empty() && !notice).then_some(text)
+}
+
+/// The prompt without the `!` command blocks sent in front of it.
+pub fn strip_shell_context(text: &str) -> &str {
+    let mut rest = text;
+    while rest.trim_start().starts_with("<bash-input>") {
+        let Some(end) = rest.find("</bash-stderr>") else {
+            break;
+        };
+        rest = &rest[end + "</bash-stderr>".len()..];
+    }
+    rest.trim_start_matches('\n')
+}
+
+/// The picker over the prompts, newest last, the cursor on the newest.
+pub fn prompt_picker(prompts: &[PastPrompt]) -> Picker {
+    let choices = prompts
+        .iter()
+        .map(|p| {
+            let first = p.text.lines().next().unwrap_or("");
+            let more = p.text.lines().count().saturating_sub(1);
+            let desc = if more > 0 {
+                format!("+{more} lines")
+            } else {
+                String::new()
+            };
+            Choice::new(first, desc)
+        })
+        .collect();
+    Picker::new(choices).start_at(prompts.len().saturating_sub(1))
+}
+
+/// What to do once a prompt is chosen, in order.
+pub const ACTIONS: [(&str, &str); 4] = [
+    (
+        "Restore files and conversation",
+        "as it was before this prompt",
+    ),
+    ("Restore the conversation only", "files stay as they are"),
+    ("Restore files only", "the conversation goes on"),
+    ("Never mind", ""),
+];
+
+/// The files a rewind would change, from the CLI's dry run.
+pub fn preview_text(preview: &Value, cwd: &Path, style: Style) -> String {
+    if preview.get("canRewind").and_then(Value::as_bool) == Some(false) {
+        let why = preview
+            .get("error")
+            .and_then(Value::as_str)
+            .unwrap_or("the CLI cannot rewind files here");
+        return format!(
+            "  {}\n",
+            style.yellow(&format!(
+                "files cannot be restored: {}",
+                Sanitizer::clean(why)
+            ))
+        );
+    }
+    let files: Vec<&str> = preview
+        .get("filesChanged")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if files.is_empty() {
+        return format!("  {}\n", style.dim("no files changed since this prompt"));
+    }
+    let num = |k: &str| preview.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let mut out = format!(
+        "  {} {}\n",
+        style.bold(&format!(
+            "{} {} back",
+            files.len(),
+            if files.len() == 1 {
+                "file goes"
+            } else {
+                "files go"
+            }
+        )),
+        style.dim(&format!("(+{} −{})", num("insertions"), num("deletions")))
+    );
+    for f in files {
+        let shown = Path::new(f)
+            .strip_prefix(cwd)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| f.to_owned());
+        out.push_str(&format!("    {}\n", Sanitizer::clean(&shown)));
+    }
+    out
+}
+
+/// Whether the dry run says files can be restored.
+pub fn can_restore(preview: &Value) -> bool {
+    preview.get("canRewind").and_then(Value::as_bool) == Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::chat::picker::Picked;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use serde_json::json;
+
+    #[test]
+    fn prompts_with_what_comes_before_them() {
+        let c = [
+            json!({"type":"user","uuid":"u1","message":{"role":"user","content":"first"}}),
+            json!({"type":"assistant","uuid":"a1","message":{"content":[{"type":"tool_use","id":"t"}]}}),
+            json!({"type":"user","uuid":"r1","message":{"content":[{"type":"tool_result","tool_use_id":"t"}]}}),
+            json!({"type":"assistant","uuid":"a2","message":{"content":[{"type":"text","text":"done"}]}}),
+            json!({"type":"user","uuid":"m1","isMeta":true,"message":{"content":"<local-command-caveat>"}}),
+            json!({"type":"user","uuid":"u2","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a\n</bash-stdout><bash-stderr></bash-stderr>\n\nfix it\nnow"}}),
+            json!({"type":"user","uuid":"i1","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}),
+        ];
+        let p = prompts_in(&c);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert_eq!(p[0].uuid, "u1");
+        assert_eq!(p[0].before, None);
+        assert_eq!(p[1].text, "fix it\nnow");
+        assert_eq!(p[1].before.as_deref(), Some("m1"));
+        let mut picker = prompt_picker(&p);
+        let lines = picker.lines(Style::plain(), 80);
+        assert!(lines[1].contains("› 2. fix it"), "{lines:?}");
+        assert!(lines[1].contains("+1 lines"), "{lines:?}");
+        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(picker.key(enter), Some(Picked::Chosen(vec![1], None)));
+    }
+
+    #[test]
+    fn preview_lists_files_relative_to_the_session() {
+        let cwd = Path::new("/w");
+        let p = json!({"canRewind":true,"filesChanged":["/w/new.txt","/elsewhere/x\u{1b}[2J"],"insertions":1,"deletions":5});
+        let t = preview_text(&p, cwd, Style::plain());
+        assert!(t.contains("2 files go back (+1 −5)"), "{t}");
+        assert!(t.contains("    new.txt\n"), "{t}");
+        assert!(!t.contains('\u{1b}'));
+        assert!(can_restore(&p));
+        let none = json!({"canRewind":true,"filesChanged":[],"insertions":0,"deletions":0});
+        assert!(preview_text(&none, cwd, Style::plain()).contains("no files changed"));
+        let off = json!({"canRewind":false,"error":"File rewinding is not enabled."});
+        assert!(preview_text(&off, cwd, Style::plain()).contains("not enabled"));
+        assert!(!can_restore(&off));
+    }
+}
