@@ -547,3 +547,40 @@ fn keep_planning_sends_the_feedback() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+#[test]
+fn a_shell_command_runs_and_its_output_goes_with_the_next_prompt() {
+    let sent = "<bash-input>echo $((6*7)); printf 'bad\\033[2J\\n' >&2</bash-input>\n<bash-stdout>42\n</bash-stdout><bash-stderr>bad\n</bash-stderr>\n\nwhat is it?";
+    let fake = Fake::new(steps(vec![init(), {
+        let mut t = vec![expect_user(sent)];
+        t.push(result("the answer"));
+        t
+    }]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line(r"!echo $((6*7)); printf 'bad\033[2J\n' >&2");
+    let screen = t.wait_for("Claude sees this with your next prompt");
+    assert!(screen.contains("│ 42"), "{screen}");
+    assert!(screen.contains("│ bad"), "{screen}");
+    assert!(screen.contains("exit 0"), "{screen}");
+    assert!(!t.raw().contains("\x1b[2J"), "sanitized");
+    t.wait_prompt();
+    t.line("what is it?");
+    t.wait_for("1 turn");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn ctrl_c_stops_the_shell_command_not_the_chat() {
+    let fake = Fake::new(steps(vec![init()]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("!echo started; sleep 30; echo never");
+    t.wait_for("│ started");
+    t.ctrl_c();
+    let screen = t.wait_for("stopped (Ctrl-C)");
+    assert!(!screen.contains("│ never"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

@@ -221,3 +221,19 @@ fn esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it() {
     t.wait_for("rewind cancelled; nothing changed");
     bye(t);
 }
+
+#[test]
+fn a_shell_command_s_output_reaches_the_model_with_the_next_prompt() {
+    let w = world!("a_shell_command_s_output_reaches_the_model_with_the_next_prompt");
+    w.api.push(Reply::text("It printed 42."));
+    let mut t = chat(&w, &[]);
+    t.line("!echo $((6*7))");
+    t.wait_for("Claude sees this with your next prompt");
+    t.wait_prompt();
+    t.line("what did it print?");
+    t.wait_for("It printed 42.");
+    bye(t);
+    let last = w.main_requests()[0].last_user_text();
+    assert!(last.contains("<bash-stdout>42\n</bash-stdout>"), "{last}");
+    assert!(last.contains("what did it print?"), "{last}");
+}

@@ -16,6 +16,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "go back to before a prompt, files too (also Esc Esc)",
     ),
     ("/exit", "end the chat (also Ctrl-D)"),
+    ("!", "run a shell command; its output goes to Claude with your next prompt: !cargo test"),
 ];
 
 /// A parsed line.
@@ -23,6 +24,8 @@ pub const COMMANDS: &[(&str, &str)] = &[
 pub enum Input {
     /// A prompt for Claude (including unknown `/commands`).
     Prompt(String),
+    /// `!command`: run it in the shell.
+    Shell(String),
     Help,
     Model(Option<String>),
     Mode(Option<String>),
@@ -43,6 +46,9 @@ pub fn parse(line: &str) -> Option<Input> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return None;
+    }
+    if let Some(cmd) = trimmed.strip_prefix('!') {
+        return Some(Input::Shell(cmd.trim().to_owned()));
     }
     let mut words = trimmed.splitn(2, char::is_whitespace);
     let head = words.next().unwrap_or("");
@@ -79,7 +85,7 @@ pub fn complete(prefix: &str) -> Vec<&'static str> {
     COMMANDS
         .iter()
         .map(|(c, _)| *c)
-        .filter(|c| c.starts_with(prefix))
+        .filter(|c| c.starts_with('/') && c.starts_with(prefix))
         .collect()
 }
 
@@ -110,6 +116,11 @@ mod tests {
             Some(Input::Prompt("fix it\nplease".into()))
         );
         assert_eq!(parse("a\nb"), Some(Input::Prompt("a\nb".into())));
+        assert_eq!(
+            parse(" !cargo test 2>&1 "),
+            Some(Input::Shell("cargo test 2>&1".into()))
+        );
+        assert_eq!(parse("!"), Some(Input::Shell(String::new())));
     }
 
     #[test]

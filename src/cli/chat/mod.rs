@@ -10,4 +10,5 @@ pub mod picker;
 pub mod render;
 pub mod repl;
 pub mod rewind;
+pub mod shell;
 pub mod typeahead;

@@ -8,6 +8,7 @@ use super::editor::{self, ChatEditor, PromptAction};
 use super::picker::Picked;
 use super::render::{RenderOptions, Renderer};
 use super::rewind;
+use super::shell;
 use super::typeahead::{Action, KeyReader, TypeAhead};
 use crate::cli::approve::{CancelFlag, TtyApprover};
 use crate::cli::args::SessionArgs;
@@ -99,6 +100,8 @@ struct Chat<'a> {
     /// The input line to start the next prompt with (before and after the
     /// cursor): kept across Shift-Tab, or a rewound prompt to edit.
     initial: Option<(String, String)>,
+    /// What `!` commands printed, sent with the next prompt.
+    shell_context: Vec<String>,
 }
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
@@ -126,6 +129,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         out: io::stdout(),
         ahead: TypeAhead::default(),
         initial: None,
+        shell_context: Vec::new(),
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -326,7 +330,14 @@ impl Chat<'_> {
                 ));
                 self.write(&text);
             }
-            Input::Prompt(text) => return self.turn(text),
+            Input::Prompt(text) => {
+                let text = shell::with_context(&std::mem::take(&mut self.shell_context), &text);
+                return self.turn(text);
+            }
+            Input::Shell(cmd) if cmd.is_empty() => {
+                self.info("usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)")
+            }
+            Input::Shell(cmd) => self.shell(&cmd)?,
             Input::Model(None) => {
                 let m = self
                     .renderer
@@ -702,6 +713,24 @@ impl Chat<'_> {
             // the CLI said yes but sent no status line (mode unchanged)
             self.renderer.mode = Some(next.to_owned());
         }
+        Ok(())
+    }
+
+    /// `!command`: run it, show its output, keep it for the next prompt.
+    fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
+        let rt = self.rt;
+        let (style, cwd) = (self.style, self.cwd.clone());
+        let mut out = io::stdout();
+        let ran = rt.block_on(shell::run(cmd, &cwd, style, &mut out))?;
+        let mark = if ran.ok { style.green("✓") } else { style.red("✗") };
+        let note = format!(
+            "{} · {:.1}s · Claude sees this with your next prompt",
+            ran.status,
+            ran.elapsed.as_secs_f64()
+        );
+        // `\r`: over the terminal's `^C` echo, if any
+        self.write(&format!("\r  {mark} {}\n", style.dim(&note)));
+        self.shell_context.push(ran.context);
         Ok(())
     }
 

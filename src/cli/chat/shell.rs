@@ -1,0 +1,319 @@
+//! `!command`: a shell escape in the chat.
+//!
+//! The command runs through `$SHELL -c` (else `/bin/sh`) in the session's
+//! working directory, in a process group of its own, with no stdin. Its
+//! output streams to the screen line by line, sanitized, under a `│`
+//! gutter. Ctrl-C stops the command (SIGINT to its group, SIGKILL two
+//! seconds later), not the chat. What it printed goes to Claude with the
+//! next prompt, in the tags the claude TUI uses:
+//!
+//! ```text
+//! <bash-input>COMMAND</bash-input>
+//! <bash-stdout>STDOUT</bash-stdout><bash-stderr>STDERR</bash-stderr>
+//!
+//! PROMPT
+//! ```
+//!
+//! Each stream keeps its first 4 KiB and last 26 KiB; what lies between is
+//! replaced by a line saying how much was left out. A non-zero exit status
+//! or a signal is noted at the end of the stderr part.
+
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use tokio::io::AsyncReadExt;
+use tokio::signal::unix::{signal, SignalKind};
+
+const KEEP_HEAD: usize = 4 * 1024;
+const KEEP_TAIL: usize = 26 * 1024;
+
+/// One stream's text for the model: the start and the end of it, within
+/// `KEEP_HEAD + KEEP_TAIL` bytes.
+#[derive(Debug, Default)]
+pub struct Capture {
+    head: Vec<u8>,
+    tail: std::collections::VecDeque<u8>,
+    dropped: usize,
+}
+
+impl Capture {
+    pub fn push(&mut self, data: &[u8]) {
+        let room = KEEP_HEAD.saturating_sub(self.head.len());
+        let (h, rest) = data.split_at(room.min(data.len()));
+        self.head.extend_from_slice(h);
+        self.tail.extend(rest);
+        if self.tail.len() > KEEP_TAIL {
+            let over = self.tail.len() - KEEP_TAIL;
+            self.tail.drain(..over);
+            self.dropped += over;
+        }
+    }
+
+    /// The text kept, sanitized, with a note where bytes were left out.
+    pub fn text(&self) -> String {
+        let mut bytes = self.head.clone();
+        if self.dropped > 0 {
+            bytes.extend_from_slice(
+                format!("\n[… {} bytes left out …]\n", self.dropped).as_bytes(),
+            );
+        }
+        bytes.extend(self.tail.iter());
+        Sanitizer::clean(&String::from_utf8_lossy(&bytes))
+    }
+}
+
+/// The context block for the model.
+pub fn context(command: &str, stdout: &str, stderr: &str) -> String {
+    format!("<bash-input>{command}</bash-input>\n<bash-stdout>{stdout}</bash-stdout><bash-stderr>{stderr}</bash-stderr>")
+}
+
+/// The prompt with the commands' context in front of it.
+pub fn with_context(contexts: &[String], prompt: &str) -> String {
+    if contexts.is_empty() {
+        prompt.to_owned()
+    } else {
+        format!("{}\n\n{prompt}", contexts.join("\n"))
+    }
+}
+
+/// Output on the screen, a whole line at a time, under a gutter.
+#[derive(Debug)]
+pub struct Screen {
+    gutter: String,
+    sanitizer: Sanitizer,
+    partial: String,
+}
+
+impl Screen {
+    pub fn new(style: Style) -> Screen {
+        Screen {
+            gutter: format!("  {} ", style.dim("│")),
+            sanitizer: Sanitizer::new(),
+            partial: String::new(),
+        }
+    }
+
+    /// Feed output; returns what to write (complete lines only).
+    pub fn push(&mut self, data: &[u8]) -> String {
+        let mut clean = String::new();
+        self.sanitizer
+            .push(&String::from_utf8_lossy(data), &mut clean);
+        self.partial.push_str(&clean);
+        let mut out = String::new();
+        while let Some(i) = self.partial.find('\n') {
+            out.push_str(&self.gutter);
+            out.push_str(&self.partial[..i]);
+            out.push('\n');
+            self.partial.drain(..=i);
+        }
+        out
+    }
+
+    /// The last line, if it had no newline.
+    pub fn finish(&mut self) -> String {
+        if self.partial.is_empty() {
+            return String::new();
+        }
+        let line = std::mem::take(&mut self.partial);
+        format!("{}{line}\n", self.gutter)
+    }
+}
+
+/// How a command ended.
+#[derive(Debug)]
+pub struct Ran {
+    /// The context block for the model.
+    pub context: String,
+    /// A one-line summary: `exit 0`, `exit 2`, `stopped (Ctrl-C)`.
+    pub status: String,
+    pub ok: bool,
+    pub elapsed: Duration,
+}
+
+fn shell() -> String {
+    std::env::var("SHELL")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "/bin/sh".into())
+}
+
+/// Run `command`, streaming its output to `out`.
+pub async fn run(
+    command: &str,
+    cwd: &Path,
+    style: Style,
+    out: &mut impl Write,
+) -> io::Result<Ran> {
+    let started = Instant::now();
+    let mut child = tokio::process::Command::new(shell())
+        .arg("-c")
+        .arg(command)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()?;
+    let pid = child.id().map(|p| p as i32);
+    let mut so = child.stdout.take();
+    let mut se = child.stderr.take();
+    let (mut cap_out, mut cap_err) = (Capture::default(), Capture::default());
+    let mut screen = Screen::new(style);
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let (mut b1, mut b2) = (vec![0u8; 16 * 1024], vec![0u8; 16 * 1024]);
+    let mut interrupted = false;
+    let mut status: Option<std::process::ExitStatus> = None;
+    // after the shell exits, whatever it left running may hold the pipes
+    let mut grace: Option<tokio::time::Instant> = None;
+    let mut kill_at: Option<tokio::time::Instant> = None;
+    let far = tokio::time::Instant::now() + Duration::from_secs(86400 * 365);
+    loop {
+        if so.is_none() && se.is_none() && status.is_some() {
+            break;
+        }
+        let deadline = grace.into_iter().chain(kill_at).min().unwrap_or(far);
+        tokio::select! {
+            n = async { so.as_mut().unwrap().read(&mut b1).await }, if so.is_some() => match n {
+                Ok(0) | Err(_) => so = None,
+                Ok(n) => {
+                    cap_out.push(&b1[..n]);
+                    out.write_all(screen.push(&b1[..n]).as_bytes())?;
+                    out.flush()?;
+                }
+            },
+            n = async { se.as_mut().unwrap().read(&mut b2).await }, if se.is_some() => match n {
+                Ok(0) | Err(_) => se = None,
+                Ok(n) => {
+                    cap_err.push(&b2[..n]);
+                    out.write_all(screen.push(&b2[..n]).as_bytes())?;
+                    out.flush()?;
+                }
+            },
+            s = child.wait(), if status.is_none() => {
+                status = Some(s?);
+                grace = Some(tokio::time::Instant::now() + Duration::from_millis(300));
+            },
+            _ = sigint.recv() => {
+                interrupted = true;
+                if let Some(p) = pid {
+                    // SAFETY: signals the command's own process group.
+                    unsafe { libc::kill(-p, libc::SIGINT) };
+                }
+                kill_at.get_or_insert(tokio::time::Instant::now() + Duration::from_secs(2));
+            },
+            _ = tokio::time::sleep_until(deadline) => {
+                if grace.is_some_and(|g| g <= tokio::time::Instant::now()) {
+                    break;
+                }
+                if let Some(p) = pid {
+                    // SAFETY: as above; the command ignored SIGINT.
+                    unsafe { libc::kill(-p, libc::SIGKILL) };
+                }
+                kill_at = None;
+            },
+        }
+    }
+    out.write_all(screen.finish().as_bytes())?;
+    out.flush()?;
+    let (status_text, ok) = match status {
+        _ if interrupted => ("stopped (Ctrl-C)".to_owned(), false),
+        Some(s) if s.success() => ("exit 0".to_owned(), true),
+        Some(s) => match s.code() {
+            Some(c) => (format!("exit {c}"), false),
+            None => {
+                use std::os::unix::process::ExitStatusExt;
+                (format!("killed by signal {}", s.signal().unwrap_or(0)), false)
+            }
+        },
+        None => ("ended".to_owned(), false),
+    };
+    let mut err = cap_err.text();
+    if !ok {
+        if !err.is_empty() && !err.ends_with('\n') {
+            err.push('\n');
+        }
+        err.push_str(&format!("[{status_text}]"));
+    }
+    Ok(Ran {
+        context: context(command, &cap_out.text(), &err),
+        status: status_text,
+        ok,
+        elapsed: started.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capture_keeps_head_and_tail() {
+        let mut c = Capture::default();
+        c.push(b"start\n");
+        for _ in 0..10_000 {
+            c.push(b"0123456789");
+        }
+        c.push(b"\x1b[31mTHE END\x1b[0m\n");
+        let t = c.text();
+        assert!(t.starts_with("start\n"), "{}", &t[..20]);
+        assert!(t.ends_with("THE END\n"), "{}", &t[t.len() - 20..]);
+        assert!(t.contains("bytes left out"));
+        assert!(t.len() < KEEP_HEAD + KEEP_TAIL + 100);
+        let mut small = Capture::default();
+        small.push(b"42\n");
+        assert_eq!(small.text(), "42\n");
+    }
+
+    #[test]
+    fn screen_writes_whole_sanitized_lines() {
+        let mut s = Screen::new(Style::plain());
+        assert_eq!(s.push(b"a\x1b]52;c;QUFB\x07b"), "");
+        assert_eq!(s.push(b"c\nd"), "  │ abc\n");
+        assert_eq!(s.finish(), "  │ d\n");
+        assert_eq!(s.finish(), "");
+    }
+
+    #[test]
+    fn the_context_goes_in_front_of_the_prompt() {
+        let c = context("echo $((6*7))", "42\n", "");
+        assert_eq!(
+            c,
+            "<bash-input>echo $((6*7))</bash-input>\n<bash-stdout>42\n</bash-stdout><bash-stderr></bash-stderr>"
+        );
+        assert_eq!(with_context(&[], "fix it"), "fix it");
+        assert_eq!(
+            with_context(&[c.clone()], "what is it?"),
+            format!("{c}\n\nwhat is it?")
+        );
+    }
+
+    #[tokio::test]
+    async fn runs_in_the_directory_and_reports_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("marker"), "").unwrap();
+        let mut out = Vec::new();
+        let ran = run("ls; echo oops >&2; exit 3", dir.path(), Style::plain(), &mut out)
+            .await
+            .unwrap();
+        let shown = String::from_utf8(out).unwrap();
+        assert!(shown.contains("  │ marker\n"), "{shown}");
+        assert!(shown.contains("  │ oops\n"), "{shown}");
+        assert!(!ran.ok);
+        assert_eq!(ran.status, "exit 3");
+        assert!(ran.context.contains("<bash-stdout>marker\n</bash-stdout>"), "{}", ran.context);
+        assert!(ran.context.contains("oops\n[exit 3]</bash-stderr>"), "{}", ran.context);
+    }
+
+    #[tokio::test]
+    async fn a_background_child_holding_the_pipe_does_not_hang_it() {
+        let mut out = Vec::new();
+        let ran = run("sleep 3 & echo started", Path::new("/"), Style::plain(), &mut out)
+            .await
+            .unwrap();
+        assert!(ran.ok);
+        assert!(ran.elapsed < Duration::from_secs(20));
+    }
+}
