@@ -237,3 +237,22 @@ fn a_shell_command_s_output_reaches_the_model_with_the_next_prompt() {
     assert!(last.contains("<bash-stdout>42\n</bash-stdout>"), "{last}");
     assert!(last.contains("what did it print?"), "{last}");
 }
+
+#[test]
+fn an_at_mention_completes_with_tab_and_reaches_the_model_as_a_read() {
+    let w = world!("an_at_mention_completes_with_tab_and_reaches_the_model_as_a_read");
+    std::fs::write(w.work.path().join("notes.txt"), "zebra-quokka-7731\n").unwrap();
+    std::fs::create_dir(w.work.path().join("nested")).unwrap();
+    w.api.push(Reply::text("It is about a zebra."));
+    let mut t = chat(&w, &[]);
+    t.wait_prompt();
+    t.send(b"summarize @no");
+    t.send(b"\t");
+    t.wait_for("summarize @notes.txt");
+    t.send(b"\r");
+    t.wait_for("It is about a zebra.");
+    bye(t);
+    let req = &w.main_requests()[0];
+    assert!(req.body_contains("zebra-quokka-7731"), "the file was read");
+    assert!(req.last_user_text().contains("summarize @notes.txt"));
+}

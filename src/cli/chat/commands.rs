@@ -16,7 +16,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "go back to before a prompt, files too (also Esc Esc)",
     ),
     ("/exit", "end the chat (also Ctrl-D)"),
-    ("!", "run a shell command; its output goes to Claude with your next prompt: !cargo test"),
+    (
+        "!",
+        "run a shell command; its output goes to Claude with your next prompt: !cargo test",
+    ),
 ];
 
 /// A parsed line.

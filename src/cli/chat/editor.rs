@@ -77,6 +77,8 @@ pub struct ChatHelper {
     pub styled_prompt: String,
     /// What Shift-Tab or Esc Esc asked for.
     pub actions: Actions,
+    /// The session's working directory, where `@` paths are completed.
+    pub cwd: PathBuf,
 }
 
 impl Completer for ChatHelper {
@@ -88,6 +90,9 @@ impl Completer for ChatHelper {
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let head = &line[..pos];
+        if let Some(found) = complete_mention(head, &self.cwd) {
+            return Ok(found);
+        }
         if !head.starts_with('/') || head.contains(char::is_whitespace) {
             return Ok((pos, Vec::new()));
         }
@@ -100,6 +105,55 @@ impl Completer for ChatHelper {
             .collect();
         Ok((0, pairs))
     }
+}
+
+/// Most names offered for one Tab.
+const MAX_CANDIDATES: usize = 500;
+
+/// Tab after `@`: file and directory names under `cwd` that start with
+/// what is typed (hidden ones only when that starts with `.`); directories
+/// end in `/`, files get a space. `None` when the word at the cursor is no
+/// mention.
+pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec<Pair>)> {
+    let start = head
+        .rfind(|c: char| c.is_whitespace())
+        .map(|i| i + head[i..].chars().next().map_or(1, char::len_utf8))
+        .unwrap_or(0);
+    let word = head[start..].strip_prefix('@')?;
+    let (dir_part, prefix) = match word.rfind('/') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let dir = if let Some(rest) = dir_part.strip_prefix("~/") {
+        dirs::home_dir()?.join(rest)
+    } else {
+        cwd.join(dir_part)
+    };
+    let mut found: Vec<(String, bool)> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let hidden_ok = !name.starts_with('.') || prefix.starts_with('.');
+            (name.starts_with(prefix) && hidden_ok).then(|| {
+                let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
+                (name, is_dir)
+            })
+        })
+        .take(MAX_CANDIDATES)
+        .collect();
+    found.sort();
+    let pairs = found
+        .into_iter()
+        .map(|(name, is_dir)| {
+            let tail = if is_dir { "/" } else { " " };
+            Pair {
+                display: format!("{name}{}", if is_dir { "/" } else { "" }),
+                replacement: format!("@{dir_part}{name}{tail}"),
+            }
+        })
+        .collect();
+    Some((start, pairs))
 }
 
 impl Highlighter for ChatHelper {
@@ -134,7 +188,7 @@ pub fn history_path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("claudio").join("history"))
 }
 
-pub fn new_editor(history_size: usize) -> rustyline::Result<ChatEditor> {
+pub fn new_editor(history_size: usize, cwd: PathBuf) -> rustyline::Result<ChatEditor> {
     let config = Config::builder()
         .max_history_size(history_size)?
         .auto_add_history(false)
@@ -148,6 +202,7 @@ pub fn new_editor(history_size: usize) -> rustyline::Result<ChatEditor> {
     ed.set_helper(Some(ChatHelper {
         styled_prompt: String::new(),
         actions: actions.clone(),
+        cwd,
     }));
     ed.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
@@ -179,5 +234,41 @@ pub fn save_history(ed: &mut ChatEditor) {
         if let Err(e) = ed.save_history(&p) {
             tracing::debug!(error = %e, "could not save the history");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
+        let (start, pairs) = found.expect("a mention");
+        (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn mentions_complete_relative_to_the_session() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src/cli")).unwrap();
+        std::fs::write(d.path().join("src/main.rs"), "").unwrap();
+        std::fs::write(d.path().join("notes.txt"), "").unwrap();
+        std::fs::write(d.path().join(".env"), "").unwrap();
+        let cwd = d.path();
+        assert!(complete_mention("no mention", cwd).is_none());
+        assert_eq!(
+            names(complete_mention("read @", cwd)),
+            (5, vec!["@notes.txt ".to_owned(), "@src/".to_owned()])
+        );
+        assert_eq!(
+            names(complete_mention("read @src/", cwd)),
+            (5, vec!["@src/cli/".to_owned(), "@src/main.rs ".to_owned()])
+        );
+        assert_eq!(
+            names(complete_mention("@src/m", cwd)),
+            (0, vec!["@src/main.rs ".to_owned()])
+        );
+        assert_eq!(names(complete_mention("see @.", cwd)).1, vec!["@.env "]);
+        assert!(names(complete_mention("@nothing", cwd)).1.is_empty());
+        assert!(complete_mention("@missing/dir/", cwd).is_none());
     }
 }

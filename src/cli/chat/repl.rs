@@ -141,7 +141,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
     watch_signals(rt, chat.client.clone())?;
     chat.start_connect(session.clone())?;
 
-    let mut ed = editor::new_editor(settings.history_size)?;
+    let mut ed = editor::new_editor(settings.history_size, chat.cwd.clone())?;
     let actions = ed.helper().map(|h| h.actions.clone()).unwrap_or_default();
     let exit = loop {
         chat.set_prompt(&mut ed);
@@ -260,6 +260,9 @@ impl Chat<'_> {
         };
         if let Some(h) = ed.helper_mut() {
             h.styled_prompt = styled;
+            if h.cwd != self.cwd {
+                h.cwd = self.cwd.clone();
+            }
         }
     }
 
@@ -334,9 +337,9 @@ impl Chat<'_> {
                 let text = shell::with_context(&std::mem::take(&mut self.shell_context), &text);
                 return self.turn(text);
             }
-            Input::Shell(cmd) if cmd.is_empty() => {
-                self.info("usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)")
-            }
+            Input::Shell(cmd) if cmd.is_empty() => self.info(
+                "usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)",
+            ),
             Input::Shell(cmd) => self.shell(&cmd)?,
             Input::Model(None) => {
                 let m = self
@@ -722,7 +725,11 @@ impl Chat<'_> {
         let (style, cwd) = (self.style, self.cwd.clone());
         let mut out = io::stdout();
         let ran = rt.block_on(shell::run(cmd, &cwd, style, &mut out))?;
-        let mark = if ran.ok { style.green("✓") } else { style.red("✗") };
+        let mark = if ran.ok {
+            style.green("✓")
+        } else {
+            style.red("✗")
+        };
         let note = format!(
             "{} · {:.1}s · Claude sees this with your next prompt",
             ran.status,

@@ -55,9 +55,8 @@ impl Capture {
     pub fn text(&self) -> String {
         let mut bytes = self.head.clone();
         if self.dropped > 0 {
-            bytes.extend_from_slice(
-                format!("\n[… {} bytes left out …]\n", self.dropped).as_bytes(),
-            );
+            bytes
+                .extend_from_slice(format!("\n[… {} bytes left out …]\n", self.dropped).as_bytes());
         }
         bytes.extend(self.tail.iter());
         Sanitizer::clean(&String::from_utf8_lossy(&bytes))
@@ -140,12 +139,7 @@ fn shell() -> String {
 }
 
 /// Run `command`, streaming its output to `out`.
-pub async fn run(
-    command: &str,
-    cwd: &Path,
-    style: Style,
-    out: &mut impl Write,
-) -> io::Result<Ran> {
+pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) -> io::Result<Ran> {
     let started = Instant::now();
     let mut child = tokio::process::Command::new(shell())
         .arg("-c")
@@ -225,7 +219,10 @@ pub async fn run(
             Some(c) => (format!("exit {c}"), false),
             None => {
                 use std::os::unix::process::ExitStatusExt;
-                (format!("killed by signal {}", s.signal().unwrap_or(0)), false)
+                (
+                    format!("killed by signal {}", s.signal().unwrap_or(0)),
+                    false,
+                )
             }
         },
         None => ("ended".to_owned(), false),
@@ -295,24 +292,42 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("marker"), "").unwrap();
         let mut out = Vec::new();
-        let ran = run("ls; echo oops >&2; exit 3", dir.path(), Style::plain(), &mut out)
-            .await
-            .unwrap();
+        let ran = run(
+            "ls; echo oops >&2; exit 3",
+            dir.path(),
+            Style::plain(),
+            &mut out,
+        )
+        .await
+        .unwrap();
         let shown = String::from_utf8(out).unwrap();
         assert!(shown.contains("  │ marker\n"), "{shown}");
         assert!(shown.contains("  │ oops\n"), "{shown}");
         assert!(!ran.ok);
         assert_eq!(ran.status, "exit 3");
-        assert!(ran.context.contains("<bash-stdout>marker\n</bash-stdout>"), "{}", ran.context);
-        assert!(ran.context.contains("oops\n[exit 3]</bash-stderr>"), "{}", ran.context);
+        assert!(
+            ran.context.contains("<bash-stdout>marker\n</bash-stdout>"),
+            "{}",
+            ran.context
+        );
+        assert!(
+            ran.context.contains("oops\n[exit 3]</bash-stderr>"),
+            "{}",
+            ran.context
+        );
     }
 
     #[tokio::test]
     async fn a_background_child_holding_the_pipe_does_not_hang_it() {
         let mut out = Vec::new();
-        let ran = run("sleep 3 & echo started", Path::new("/"), Style::plain(), &mut out)
-            .await
-            .unwrap();
+        let ran = run(
+            "sleep 3 & echo started",
+            Path::new("/"),
+            Style::plain(),
+            &mut out,
+        )
+        .await
+        .unwrap();
         assert!(ran.ok);
         assert!(ran.elapsed < Duration::from_secs(20));
     }
