@@ -282,7 +282,7 @@ mod tests {
         );
         assert_eq!(with_context(&[], "fix it"), "fix it");
         assert_eq!(
-            with_context(&[c.clone()], "what is it?"),
+            with_context(std::slice::from_ref(&c), "what is it?"),
             format!("{c}\n\nwhat is it?")
         );
     }
