@@ -256,3 +256,71 @@ fn an_at_mention_completes_with_tab_and_reaches_the_model_as_a_read() {
     assert!(req.body_contains("zebra-quokka-7731"), "the file was read");
     assert!(req.last_user_text().contains("summarize @notes.txt"));
 }
+
+#[test]
+fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
+    let w = world!("a_background_agent_is_drawn_under_its_task_and_its_request_names_it");
+    let main = |r: &RecordedRequest| !r.is_subagent();
+    let sub = |r: &RecordedRequest| r.is_subagent();
+    w.api.push_matching(
+        main,
+        Reply::tool_use(
+            "Agent",
+            json!({"description":"count files","prompt":"count the files","subagent_type":"general-purpose"}),
+        ),
+    );
+    w.api
+        .push_matching(main, Reply::text("The agent is on it."));
+    // the agent starts after the main turn has ended
+    w.api.push_matching(
+        sub,
+        Reply::bash("touch made_by_agent")
+            .with_initial_delay(std::time::Duration::from_millis(1500)),
+    );
+    w.api.push_matching(sub, Reply::text("3 files"));
+    w.api
+        .push_matching(main, Reply::text("The agent counted 3 files."));
+    let mut t = chat(&w, &[]);
+    t.line("count the files in the background");
+    t.wait_for("The agent is on it.");
+    let screen = t.wait_for("turns ·");
+    assert!(screen.contains("count files"), "{screen}");
+    assert!(screen.contains("working in the background"), "{screen}");
+    assert!(screen.contains("1 agent still working"), "{screen}");
+    // the agent's Bash call needs approval while the prompt is up
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let screen = t.contents();
+        if screen.contains("press Enter on an empty line to answer") {
+            assert!(screen.contains("count files asks to use Bash"), "{screen}");
+            t.send(b"\r");
+            break;
+        }
+        if screen.contains("Allow?") {
+            break;
+        }
+        if std::time::Instant::now() > until {
+            for r in w.api.requests() {
+                eprintln!(
+                    "REQ main={} sub={} path={}",
+                    r.is_main(),
+                    r.is_subagent(),
+                    r.path_only()
+                );
+            }
+            panic!("never asked:\n{screen}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let screen = t.wait_for("Allow?");
+    assert!(screen.contains("(from count files)"), "{screen}");
+    t.send(b"y");
+    t.wait_for("The agent counted 3 files.");
+    let screen = t.wait_for("count files  completed");
+    assert!(
+        screen.contains("count files › ✓ Bash  touch made_by_agent"),
+        "the agent's call is indented and named: {screen}"
+    );
+    assert!(w.work.path().join("made_by_agent").exists());
+    bye(t);
+}

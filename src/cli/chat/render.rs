@@ -45,14 +45,16 @@ struct Tool {
 
 /// A sub-agent started by a `Task` call.
 #[derive(Debug, Clone)]
-#[allow(dead_code)] // filled in by the sub-agent rendering
 struct Agent {
     /// The `Task` call's tool-use id (the sub-agent's `parent_tool_use_id`).
     id: String,
-    /// The task id the CLI reports in `task_*` messages.
+    /// The task id the CLI reports in `task_*` messages (and as `agent_id`
+    /// on the sub-agent's permission requests).
     task_id: Option<String>,
     label: String,
     started: Instant,
+    /// The last `task_progress` description (`Running make a file`).
+    progress: String,
     done: bool,
 }
 
@@ -139,6 +141,25 @@ impl Renderer {
         Some(self.agent_label(parent))
     }
 
+    /// The label of the sub-agent with this task id (the `agent_id` on
+    /// its permission requests).
+    pub fn agent_by_task(&self, task_id: &str) -> Option<String> {
+        self.agents
+            .iter()
+            .find(|a| a.task_id.as_deref() == Some(task_id))
+            .map(|a| a.label.clone())
+    }
+
+    /// How many sub-agents are still at work.
+    pub fn agents_running(&self) -> usize {
+        self.agents.iter().filter(|a| !a.done).count()
+    }
+
+    /// Switch spinners on or off (off while the line editor owns the screen).
+    pub fn set_live(&mut self, live: bool) {
+        self.opts.live = live;
+    }
+
     fn agent_label(&self, task_tool_use_id: &str) -> String {
         self.agents
             .iter()
@@ -162,7 +183,7 @@ impl Renderer {
 
     /// Whether tools are still running (the spinners need ticks).
     pub fn has_live(&self) -> bool {
-        !self.tools.is_empty() && self.opts.live
+        (!self.tools.is_empty() || self.agents_running() > 0) && self.opts.live
     }
 
     /// Show these lines under the answer (typed-ahead prompts), redrawn with
@@ -214,6 +235,11 @@ impl Renderer {
                             self.text(&t.text, &mut out);
                             self.end_block(&mut out);
                         }
+                        ContentBlock::Text(t) if depth > 0 => {
+                            if let Some(parent) = &a.parent_tool_use_id {
+                                self.agent_text(parent, &t.text, &mut out);
+                            }
+                        }
                         ContentBlock::Thinking(t)
                             if depth == 0 && !streamed && self.opts.show_thinking =>
                         {
@@ -250,6 +276,7 @@ impl Renderer {
                                     task_id: None,
                                     label,
                                     started: now,
+                                    progress: String::new(),
                                     done: false,
                                 });
                             }
@@ -395,7 +422,11 @@ impl Renderer {
 
     fn tool_line(&self, t: &Tool, mark: &str, elapsed: Option<Duration>) -> String {
         let s = &self.opts.style;
-        let indent = "  ".repeat(t.depth + 1);
+        let indent = match &t.parent {
+            // a sub-agent's call: indented, and named after the agent
+            Some(p) => format!("    {} ", s.dim(&format!("{} ›", self.agent_label(p)))),
+            None => "  ".repeat(t.depth + 1),
+        };
         let time = elapsed
             .map(|d| format!("  {}", s.dim(&format!("{:.1}s", d.as_secs_f64()))))
             .unwrap_or_default();
@@ -420,6 +451,16 @@ impl Renderer {
         };
         let tool = self.tools.remove(pos);
         let s = self.opts.style;
+        let text = r.text();
+        if tool.parent.is_none()
+            && matches!(tool.name.as_str(), "Task" | "Agent")
+            && text.starts_with("Async agent launched")
+        {
+            let line = self.tool_line(&tool, &s.cyan("⇢"), None);
+            let line = format!("{line}  {}", s.dim("working in the background"));
+            self.permanent_line(&line, out);
+            return;
+        }
         let mark = if r.is_error() {
             s.red("✗")
         } else {
@@ -427,7 +468,7 @@ impl Renderer {
         };
         let line = self.tool_line(&tool, &mark, Some(now.duration_since(tool.started)));
         self.permanent_line(&line, out);
-        let text = Sanitizer::clean(&r.text());
+        let text = Sanitizer::clean(&text);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let indent = "  ".repeat(tool.depth + 2);
         let room = self.opts.width.saturating_sub(indent.width() + 2).max(10);
@@ -443,6 +484,65 @@ impl Renderer {
                 s.dim(&format!("… {more} more lines"))
             );
             self.permanent_line(&l, out);
+        }
+    }
+
+    /// A sub-agent's text: a few dim lines under its name.
+    fn agent_text(&mut self, parent: &str, text: &str, out: &mut String) {
+        let s = self.opts.style;
+        let label = self.agent_label(parent);
+        let text = Sanitizer::clean(text);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let prefix = format!("    {} ", s.dim(&format!("{label} ›")));
+        let room = self.opts.width.saturating_sub(label.width() + 7).max(10);
+        for l in lines.iter().take(PREVIEW_LINES) {
+            let line = format!("{prefix}{}", s.dim(&truncate_width(l, room)));
+            self.permanent_line(&line, out);
+        }
+        if lines.len() > PREVIEW_LINES {
+            let more = lines.len() - PREVIEW_LINES;
+            let line = format!("{prefix}{}", s.dim(&format!("… {more} more lines")));
+            self.permanent_line(&line, out);
+        }
+    }
+
+    /// `task_notification`: the sub-agent finished (or failed, or stopped).
+    fn agent_done(&mut self, n: &claudio::protocol::TaskNotification, out: &mut String) {
+        let s = self.opts.style;
+        let Some(a) = self
+            .agents
+            .iter_mut()
+            .find(|a| n.task_id.is_some() && a.task_id == n.task_id)
+        else {
+            return;
+        };
+        a.done = true;
+        let (id, label) = (a.id.clone(), a.label.clone());
+        self.tools
+            .retain(|t| t.parent.as_deref() != Some(id.as_str()));
+        let status = n.status.clone().unwrap_or_else(|| "finished".into());
+        let mark = match status.as_str() {
+            "completed" => s.green("●"),
+            "failed" => s.red("●"),
+            _ => s.yellow("●"),
+        };
+        let usage = n.extra.get("usage");
+        let num = |k: &str| usage.and_then(|u| u.get(k)).and_then(|v| v.as_u64());
+        let mut facts = vec![Sanitizer::clean(&status)];
+        if let Some(ms) = num("duration_ms") {
+            facts.push(format!("{:.1}s", ms as f64 / 1000.0));
+        }
+        if let Some(t) = num("tool_uses") {
+            facts.push(format!("{t} tool call{}", if t == 1 { "" } else { "s" }));
+        }
+        let line = format!("  {mark} {}  {}", s.bold(&label), s.dim(&facts.join(" · ")));
+        self.permanent_line(&line, out);
+        if let Some(summary) = n.summary.as_deref().filter(|t| !t.trim().is_empty()) {
+            let room = self.opts.width.saturating_sub(6).max(10);
+            let clean = Sanitizer::clean(summary);
+            let first = clean.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let line = format!("    {} {}", s.dim("│"), s.dim(&truncate_width(first, room)));
+            self.permanent_line(&line, out);
         }
     }
 
@@ -463,6 +563,46 @@ impl Renderer {
                 let line = format!("  {}", self.opts.style.yellow(&retry_line(r)));
                 self.permanent_line(&line, out);
             }
+            SystemMessage::TaskStarted(t) => {
+                let found = t
+                    .tool_use_id
+                    .as_deref()
+                    .and_then(|id| self.agents.iter_mut().find(|a| a.id == id));
+                match found {
+                    Some(a) => a.task_id = t.task_id.clone(),
+                    None => {
+                        if let Some(id) = &t.tool_use_id {
+                            let label = t
+                                .description
+                                .as_deref()
+                                .map(|d| Sanitizer::clean(&one_line(d, 60)))
+                                .unwrap_or_else(|| "agent".into());
+                            self.agents.push(Agent {
+                                id: id.clone(),
+                                task_id: t.task_id.clone(),
+                                label,
+                                started: Instant::now(),
+                                progress: String::new(),
+                                done: false,
+                            });
+                        }
+                    }
+                }
+            }
+            SystemMessage::TaskNotification(n) => self.agent_done(n, out),
+            SystemMessage::Other(v)
+                if v.get("subtype").and_then(|s| s.as_str()) == Some("task_progress") =>
+            {
+                let task = v.get("task_id").and_then(|t| t.as_str());
+                let what = v.get("description").and_then(|d| d.as_str()).unwrap_or("");
+                if let Some(a) = self
+                    .agents
+                    .iter_mut()
+                    .find(|a| task.is_some() && a.task_id.as_deref() == task)
+                {
+                    a.progress = Sanitizer::clean(&one_line(what, 60));
+                }
+            }
             SystemMessage::Other(v)
                 if v.get("subtype").and_then(|s| s.as_str()) == Some("compact_boundary") =>
             {
@@ -475,7 +615,15 @@ impl Renderer {
 
     fn result(&mut self, r: &ResultMessage, out: &mut String) {
         self.end_block(out);
-        self.tools.clear();
+        // a background agent's calls go on after the main turn's result
+        let running: Vec<String> = self
+            .agents
+            .iter()
+            .filter(|a| !a.done)
+            .map(|a| a.id.clone())
+            .collect();
+        self.tools
+            .retain(|t| t.parent.as_ref().is_some_and(|p| running.contains(p)));
         let s = self.opts.style;
         let turns = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
@@ -508,7 +656,12 @@ impl Renderer {
             "default" => String::new(),
             m => format!(" · {}", Sanitizer::clean(m)),
         };
-        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s{mode} ──");
+        let agents = match running.len() {
+            0 => String::new(),
+            1 => " · 1 agent still working".to_owned(),
+            n => format!(" · {n} agents still working"),
+        };
+        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s{mode}{agents} ──");
         if !self.at_line_start {
             out.push('\n');
         }
@@ -536,16 +689,55 @@ impl Renderer {
     fn draw_live(&mut self, now: Instant, out: &mut String) {
         if !self.opts.live
             || !self.at_line_start
-            || (self.tools.is_empty() && self.footer.is_empty())
+            || (self.tools.is_empty() && self.footer.is_empty() && self.agents_running() == 0)
         {
             return;
         }
-        let mut lines = Vec::new();
-        for t in &self.tools {
-            let elapsed = now.saturating_duration_since(t.started);
+        let s = self.opts.style;
+        let spin = |since: Instant| {
+            let elapsed = now.saturating_duration_since(since);
             let frame = FRAMES[(elapsed.as_millis() / 80) as usize % FRAMES.len()];
-            let mark = self.opts.style.cyan(&frame.to_string());
+            (s.cyan(&frame.to_string()), elapsed)
+        };
+        let mut lines = Vec::new();
+        for t in self.tools.iter().filter(|t| t.parent.is_none()) {
+            let (mark, elapsed) = spin(t.started);
             lines.push(self.tool_line(t, &mark, Some(elapsed)));
+            // a foreground agent's calls, under its Task line
+            for sub in self
+                .tools
+                .iter()
+                .filter(|x| x.parent.as_deref() == Some(&t.id))
+            {
+                let (mark, elapsed) = spin(sub.started);
+                lines.push(self.tool_line(sub, &mark, Some(elapsed)));
+            }
+        }
+        let room = self.opts.width.saturating_sub(4).max(10);
+        for a in self.agents.iter().filter(|a| !a.done) {
+            if self.tools.iter().any(|t| t.id == a.id) {
+                continue; // drawn with its Task line
+            }
+            let (mark, elapsed) = spin(a.started);
+            let text = format!(
+                "{}  {}  {:.1}s",
+                a.label,
+                if a.progress.is_empty() {
+                    "working"
+                } else {
+                    &a.progress
+                },
+                elapsed.as_secs_f64()
+            );
+            lines.push(format!("  {mark} {}", s.dim(&truncate_width(&text, room))));
+            for sub in self
+                .tools
+                .iter()
+                .filter(|x| x.parent.as_deref() == Some(&a.id))
+            {
+                let (mark, elapsed) = spin(sub.started);
+                lines.push(self.tool_line(sub, &mark, Some(elapsed)));
+            }
         }
         let room = self.opts.width.saturating_sub(3).max(10);
         for f in &self.footer {
@@ -689,7 +881,7 @@ mod tests {
         assert!(out.contains("│ a\n"));
         assert!(out.contains("│ … 2 more lines\n"), "{out:?}");
         assert!(
-            out.contains("    ✗ Read  /x"),
+            out.contains("    sub-agent › ✗ Read  /x"),
             "sub-agent tools are indented: {out:?}"
         );
     }
@@ -761,6 +953,63 @@ mod tests {
             "{out:?}"
         );
         assert!(out.contains("API Error: 402 no credit"), "{out:?}");
+    }
+
+    #[test]
+    fn a_background_agent_is_drawn_under_its_task() {
+        let mut r = renderer(false, true);
+        let t0 = Instant::now();
+        let mut out = String::new();
+        for m in [
+            json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
+            json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully. (internal)"}]}]}}),
+            json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100}),
+        ] {
+            out.push_str(&r.message(&msg(m), t0));
+        }
+        assert!(
+            out.contains("⇢ Agent  count files  working in the background"),
+            "{out}"
+        );
+        assert!(!out.contains("Async agent launched"), "{out}");
+        assert!(out.contains("1 agent still working"), "{out}");
+        assert_eq!(r.agents_running(), 1);
+        // between prompts: no spinners, whole lines
+        r.suspend();
+        r.set_live(false);
+        let mut out = String::new();
+        for m in [
+            json!({"type":"assistant","message":{"id":"s1","content":[{"type":"tool_use","id":"b1","name":"Bash","input":{"command":"ls"}}]},"parent_tool_use_id":"task1","agent_id":"a1"}),
+            json!({"type":"system","subtype":"task_progress","task_id":"a1","description":"Running ls"}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"b1","content":"a\nb"}]},"parent_tool_use_id":"task1"}),
+            json!({"type":"assistant","message":{"id":"s2","content":[{"type":"text","text":"3 files\u{1b}[2J"}]},"parent_tool_use_id":"task1"}),
+            json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files","usage":{"tool_uses":1,"duration_ms":4200}}),
+        ] {
+            out.push_str(&r.message(&msg(m), t0));
+        }
+        assert_eq!(r.agent_by_task("a1").as_deref(), Some("count files"));
+        assert_eq!(r.agent_of("b1"), None, "finished calls are forgotten");
+        assert!(out.contains("    count files › ✓ Bash  ls"), "{out}");
+        assert!(out.contains("    count files › 3 files\n"), "{out}");
+        assert!(!out.contains('\u{1b}'), "{out:?}");
+        assert!(
+            out.contains("● count files  completed · 4.2s · 1 tool call"),
+            "{out}"
+        );
+        assert_eq!(r.agents_running(), 0);
+    }
+
+    #[test]
+    fn running_agents_and_their_calls_are_live() {
+        let mut r = renderer(false, true);
+        let t0 = Instant::now();
+        r.message(&msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"description":"scan"}}]}})), t0);
+        r.message(&msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]}})), t0);
+        let out = r.message(&msg(json!({"type":"assistant","message":{"id":"s","content":[{"type":"tool_use","id":"g1","name":"Bash","input":{"command":"sleep 5"}}]},"parent_tool_use_id":"task1"})), t0);
+        assert!(out.contains("scan  working"), "{out}");
+        assert!(out.contains("scan › ⠋ Bash  sleep 5"), "{out}");
+        assert_eq!(r.agent_of("g1").as_deref(), Some("scan"));
     }
 
     #[test]

@@ -102,7 +102,15 @@ struct Chat<'a> {
     initial: Option<(String, String)>,
     /// What `!` commands printed, sent with the next prompt.
     shell_context: Vec<String>,
+    /// Writes above the prompt while the line editor is up (messages of
+    /// background agents between turns).
+    printer: Option<Printer>,
+    /// Requests that came while the prompt was up, answered once the line
+    /// editor gives the terminal back.
+    waiting: Vec<Approval>,
 }
+
+type Printer = Box<dyn rustyline::ExternalPrinter + Send>;
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
@@ -130,6 +138,8 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         ahead: TypeAhead::default(),
         initial: None,
         shell_context: Vec::new(),
+        printer: None,
+        waiting: Vec::new(),
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -162,11 +172,10 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         let draft = std::mem::take(&mut chat.ahead.typed);
         let (before, after) = chat.initial.take().unwrap_or((draft, String::new()));
         let prompt = chat.plain_prompt();
-        let read = if before.is_empty() && after.is_empty() {
-            ed.readline(&prompt)
-        } else {
-            ed.readline_with_initial(&prompt, (&before, &after))
-        };
+        let (back, read) = chat.read_line(ed, prompt.clone(), before, after)?;
+        ed = back;
+        // requests that came while the prompt was up (background agents)
+        chat.answer_waiting();
         let line = match read {
             Ok(l) => l,
             Err(ReadlineError::Interrupted) => {
@@ -587,23 +596,7 @@ impl Chat<'_> {
                     if let Some(k) = &keys {
                         k.pause();
                     }
-                    let width = self.renderer.width();
-                    let agent = a.req.tool_use_id.as_deref().and_then(|id| self.renderer.agent_of(id));
-                    let interrupt_now = match a.req.tool_name.as_str() {
-                        ASK_USER_QUESTION => {
-                            asks::questions_in_chat(a, self.style, width, agent).await;
-                            false
-                        }
-                        EXIT_PLAN_MODE => {
-                            let plan = claudio::protocol::ask::plan_text(&a.req.input)
-                                .or_else(|| a.req.tool_use_id.as_deref().and_then(|id| self.renderer.plan(id)))
-                                .map(str::to_owned);
-                            // the new mode shows once the CLI confirms it (system/status)
-                            asks::plan_in_chat(a, plan, self.style, width, agent).await;
-                            false
-                        }
-                        _ => ask(a, self.style, self.cwd.clone(), agent).await,
-                    };
+                    let interrupt_now = self.answer(a).await;
                     if let Some(k) = &keys {
                         k.resume();
                     }
@@ -837,6 +830,138 @@ impl Chat<'_> {
             crate::cli::summary::truncate_width(p.text.lines().next().unwrap_or(""), 40)
         ));
         Ok(Some(p.text))
+    }
+
+    /// Read a line at the prompt. Meanwhile, what the session sends (a
+    /// background agent at work, the turn its result starts) is drawn above
+    /// the prompt without touching the line being typed, and requests to
+    /// ask the person wait, announced, until the line editor is done.
+    fn read_line(
+        &mut self,
+        ed: ChatEditor,
+        prompt: String,
+        before: String,
+        after: String,
+    ) -> anyhow::Result<(ChatEditor, rustyline::Result<String>)> {
+        let read = move |mut ed: ChatEditor| {
+            let r = if before.is_empty() && after.is_empty() {
+                ed.readline(&prompt)
+            } else {
+                ed.readline_with_initial(&prompt, (&before, &after))
+            };
+            (ed, r)
+        };
+        // Only while background agents work: rustyline 17's printer makes
+        // it wait for the terminal before it reads keys it already holds
+        // (several keys in one read stall until the next one), so the
+        // printer is made only when there is something to print.
+        let mut ed = ed;
+        if self.printer.is_none()
+            && self.renderer.agents_running() > 0
+            && io::stdout().is_terminal()
+        {
+            self.printer = ed
+                .create_external_printer()
+                .ok()
+                .map(|p| Box::new(p) as Printer);
+        }
+        let Some(client) = lock(&self.client).clone() else {
+            return Ok(read(ed));
+        };
+        let Some(mut printer) = self.printer.take() else {
+            return Ok(read(ed));
+        };
+        self.renderer.set_live(false);
+        let rt = self.rt;
+        let handle = rt.spawn_blocking(move || read(ed));
+        let mut partial = String::new();
+        let got = rt.block_on(async {
+            tokio::pin!(handle);
+            let mut open = true;
+            loop {
+                tokio::select! {
+                    biased;
+                    r = &mut handle => return r,
+                    m = client.next_message(), if open => match m {
+                        None => open = false,
+                        Some(Err(_)) => {}
+                        Some(Ok(m)) => {
+                            partial.push_str(&self.renderer.message(&m, Instant::now()));
+                            // whole lines only: the printer ends each print with a newline
+                            if let Some(i) = partial.rfind('\n') {
+                                let whole: String = partial.drain(..=i).collect();
+                                let _ = printer.print(whole);
+                            }
+                        }
+                    },
+                    Some(a) = self.approvals.recv() => {
+                        let who = a.req.extra.get("agent_id").and_then(|v| v.as_str())
+                            .and_then(|t| self.renderer.agent_by_task(t))
+                            .unwrap_or_else(|| "Claude".into());
+                        let what = match a.req.tool_name.as_str() {
+                            ASK_USER_QUESTION => "has a question".to_owned(),
+                            EXIT_PLAN_MODE => "has a plan to approve".to_owned(),
+                            t => format!("asks to use {}", Sanitizer::clean(t)),
+                        };
+                        let note = format!("  {} {} {what} — press Enter on an empty line to answer\n",
+                            self.style.yellow("?"), Sanitizer::clean(&who));
+                        let _ = printer.print(note);
+                        self.waiting.push(a);
+                    }
+                }
+            }
+        });
+        self.printer = Some(printer);
+        self.renderer.set_live(io::stdout().is_terminal());
+        self.write(&partial);
+        got.map_err(|e| anyhow::anyhow!("the line editor failed: {e}"))
+    }
+
+    /// Answer the requests that came while the prompt was up.
+    fn answer_waiting(&mut self) {
+        let rt = self.rt;
+        for a in std::mem::take(&mut self.waiting) {
+            rt.block_on(self.answer(a));
+        }
+    }
+
+    /// Ask the person about one request from the CLI: a question, a plan,
+    /// or a tool to allow; true when the turn is to be interrupted.
+    async fn answer(&mut self, a: Approval) -> bool {
+        let width = self.renderer.width();
+        // a sub-agent's request names its agent (`agent_id`, its task id)
+        let agent = a
+            .req
+            .extra
+            .get("agent_id")
+            .and_then(|v| v.as_str())
+            .and_then(|t| self.renderer.agent_by_task(t))
+            .or_else(|| {
+                a.req
+                    .tool_use_id
+                    .as_deref()
+                    .and_then(|id| self.renderer.agent_of(id))
+            });
+        match a.req.tool_name.as_str() {
+            ASK_USER_QUESTION => {
+                asks::questions_in_chat(a, self.style, width, agent).await;
+                false
+            }
+            EXIT_PLAN_MODE => {
+                let plan = claudio::protocol::ask::plan_text(&a.req.input)
+                    .or_else(|| {
+                        a.req
+                            .tool_use_id
+                            .as_deref()
+                            .and_then(|id| self.renderer.plan(id))
+                    })
+                    .map(str::to_owned);
+                // the new mode shows once the CLI confirms it (system/status)
+                asks::plan_in_chat(a, plan, self.style, width, agent).await;
+                false
+            }
+            _ => ask(a, self.style, self.cwd.clone(), agent).await,
+        }
     }
 
     /// Render one message; true for a `result`.
