@@ -324,3 +324,78 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
     assert!(w.work.path().join("made_by_agent").exists());
     bye(t);
 }
+
+#[test]
+fn ask_waits_for_a_background_agent_and_prints_its_report() {
+    let w = world!("ask_waits_for_a_background_agent_and_prints_its_report");
+    let main = |r: &RecordedRequest| !r.is_subagent();
+    let sub = |r: &RecordedRequest| r.is_subagent();
+    w.api.push_matching(
+        main,
+        Reply::tool_use(
+            "Agent",
+            json!({"description":"count files","prompt":"count the files","subagent_type":"general-purpose"}),
+        ),
+    );
+    w.api.push_matching(main, Reply::text("Started an agent."));
+    w.api.push_matching(
+        sub,
+        Reply::text("3 files").with_initial_delay(std::time::Duration::from_millis(800)),
+    );
+    w.api
+        .push_matching(main, Reply::text("The agent counted 3 files."));
+    let out = w
+        .claudio()
+        .args(["ask", "count the files in the background"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Started an agent."), "{stdout}");
+    assert!(stdout.contains("The agent counted 3 files."), "{stdout}");
+    let json = w
+        .claudio()
+        .args(["ask", "-o", "json", "again"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    // no script left: the default reply; one result line
+    assert_eq!(String::from_utf8_lossy(&json.stdout).lines().count(), 1);
+}
+
+#[test]
+fn ask_shows_a_sub_agent_s_calls_under_its_name_on_stderr() {
+    let w = world!("ask_shows_a_sub_agent_s_calls_under_its_name_on_stderr");
+    let main = |r: &RecordedRequest| !r.is_subagent();
+    let sub = |r: &RecordedRequest| r.is_subagent();
+    w.api.push_matching(
+        main,
+        Reply::tool_use(
+            "Agent",
+            json!({"description":"list files","prompt":"list","subagent_type":"general-purpose"}),
+        ),
+    );
+    w.api.push_matching(main, Reply::text("Started."));
+    w.api.push_matching(
+        sub,
+        Reply::bash("echo listed").with_initial_delay(std::time::Duration::from_millis(500)),
+    );
+    w.api.push_matching(sub, Reply::text("one file"));
+    w.api.push_matching(main, Reply::text("Done listing."));
+    let mut c = w.claudio();
+    c.args(["ask", "list the files in the background"]);
+    let mut t = Term::spawn(c);
+    t.wait_for("Done listing.");
+    let screen = t.contents();
+    assert!(
+        screen.contains("⇢ Agent  list files  working in the background"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("list files › ✓ Bash  echo listed"),
+        "{screen}"
+    );
+    assert!(screen.contains("● list files  completed"), "{screen}");
+    assert_eq!(t.wait(30).code(), Some(0));
+}

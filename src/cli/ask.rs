@@ -92,6 +92,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         tools: HashMap::new(),
         to_terminal,
         plans,
+        agents: Agents::default(),
     };
 
     let mut sigint = signal(SignalKind::interrupt())?;
@@ -153,7 +154,9 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
                 break;
             }
             Some(Ok(m)) => {
-                let is_result = m.message.is_result();
+                // a background agent reports in a turn of its own: the
+                // answer ends with the result after the last one finished
+                let is_result = m.message.is_result() && out.agents.running.is_empty();
                 if out.message(&m).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
@@ -261,6 +264,63 @@ struct Output<W: Write> {
     to_terminal: bool,
     /// Where plans of `ExitPlanMode` calls go, for the approval prompt.
     plans: std::sync::Arc<TtyApprover>,
+    agents: Agents,
+}
+
+/// Sub-agents: their names, and which still work in the background (the
+/// answer is not over until they report).
+#[derive(Debug, Default)]
+struct Agents {
+    /// The `Task` call's tool-use id → the agent's description.
+    labels: HashMap<String, String>,
+    /// Background agents still at work, by task id → the Task call's id.
+    running: HashMap<String, String>,
+}
+
+impl Agents {
+    fn label(&self, task_call: &str) -> String {
+        self.labels
+            .get(task_call)
+            .cloned()
+            .unwrap_or_else(|| "sub-agent".into())
+    }
+
+    fn track(&mut self, m: &Message) {
+        match m {
+            Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
+                for b in &a.message.content {
+                    if let ContentBlock::ToolUse(t) = b {
+                        if matches!(t.name.as_str(), "Task" | "Agent") {
+                            let label = t
+                                .input
+                                .get("description")
+                                .and_then(|d| d.as_str())
+                                .map(|d| Sanitizer::clean(&crate::cli::summary::one_line(d, 60)))
+                                .unwrap_or_else(|| "agent".into());
+                            self.labels.insert(t.id.clone(), label);
+                        }
+                    }
+                }
+            }
+            Message::System(s) => match &**s {
+                claudio::SystemMessage::TaskStarted(t) => {
+                    let background = t.extra.get("is_backgrounded").and_then(|b| b.as_bool());
+                    if let (Some(task), Some(call), Some(true)) =
+                        (&t.task_id, &t.tool_use_id, background)
+                    {
+                        self.running.insert(task.clone(), call.clone());
+                    }
+                }
+                claudio::SystemMessage::TaskNotification(n) => {
+                    if let Some(task) = &n.task_id {
+                        self.running.remove(task);
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
 }
 
 impl<W: Write> Output<W> {
@@ -269,6 +329,27 @@ impl<W: Write> Output<W> {
     }
 
     fn message(&mut self, m: &RawMessage) -> io::Result<()> {
+        let before = self.agents.running.clone();
+        self.agents.track(&m.message);
+        if let Some(style) = self.activity {
+            // a finished background agent
+            for (task, call) in before {
+                if !self.agents.running.contains_key(&task) {
+                    if let Message::System(s) = &m.message {
+                        if let claudio::SystemMessage::TaskNotification(n) = &**s {
+                            let status = n.status.clone().unwrap_or_else(|| "finished".into());
+                            let line = format!(
+                                "  {} {}  {}",
+                                style.green("●"),
+                                self.agents.label(&call),
+                                style.dim(&Sanitizer::clean(&status))
+                            );
+                            self.activity_line(&line)?;
+                        }
+                    }
+                }
+            }
+        }
         if let Message::Assistant(a) = &m.message {
             for b in &a.message.content {
                 if let ContentBlock::ToolUse(t) = b {
@@ -284,7 +365,7 @@ impl<W: Write> Output<W> {
                 self.w.write_all(b"\n")
             }
             OutputFormat::Json => {
-                if m.message.is_result() {
+                if m.message.is_result() && self.agents.running.is_empty() {
                     self.w.write_all(&m.raw)?;
                     self.w.write_all(b"\n")?;
                 }
@@ -374,27 +455,21 @@ impl<W: Write> Output<W> {
         let Some(style) = self.activity else {
             return Ok(());
         };
-        let (indent, blocks): (&str, Vec<ContentBlock>) = match m {
-            Message::Assistant(a) => (
-                if a.parent_tool_use_id.is_some() {
-                    "    "
-                } else {
-                    "  "
-                },
-                a.message.content.clone(),
-            ),
+        let (parent, blocks): (Option<&str>, Vec<ContentBlock>) = match m {
+            Message::Assistant(a) => (a.parent_tool_use_id.as_deref(), a.message.content.clone()),
             Message::User(u) => (
-                if u.parent_tool_use_id.is_some() {
-                    "    "
-                } else {
-                    "  "
-                },
+                u.parent_tool_use_id.as_deref(),
                 match &u.message.content {
                     MessageContent::Blocks(b) => b.clone(),
                     MessageContent::Text(_) => Vec::new(),
                 },
             ),
             _ => return Ok(()),
+        };
+        // a sub-agent's calls: indented, and named after the agent
+        let indent = match parent {
+            Some(p) => format!("    {} ", style.dim(&format!("{} ›", self.agents.label(p)))),
+            None => "  ".to_owned(),
         };
         for b in blocks {
             let line = match b {
@@ -415,6 +490,19 @@ impl<W: Write> Output<W> {
                     let Some((name, summary, started)) = self.tools.remove(&r.tool_use_id) else {
                         continue;
                     };
+                    if matches!(name.as_str(), "Task" | "Agent")
+                        && r.text().starts_with("Async agent launched")
+                    {
+                        let line = format!(
+                            "{indent}{} {}  {}  {}",
+                            style.cyan("⇢"),
+                            style.cyan(&name),
+                            summary,
+                            style.dim("working in the background")
+                        );
+                        self.activity_line(&line)?;
+                        continue;
+                    }
                     let mark = if r.is_error() {
                         style.red("✗")
                     } else {
@@ -430,15 +518,20 @@ impl<W: Write> Output<W> {
                 }
                 _ => continue,
             };
-            // Don't glue the activity line to a half-written answer line.
-            if self.to_terminal && !self.at_line_start {
-                self.w.write_all(b"\n")?;
-                self.at_line_start = true;
-            }
-            self.w.flush()?;
-            let mut e = io::stderr().lock();
-            let _ = writeln!(e, "{line}");
+            self.activity_line(&line)?;
         }
+        Ok(())
+    }
+
+    fn activity_line(&mut self, line: &str) -> io::Result<()> {
+        // Don't glue the activity line to a half-written answer line.
+        if self.to_terminal && !self.at_line_start {
+            self.w.write_all(b"\n")?;
+            self.at_line_start = true;
+        }
+        self.w.flush()?;
+        let mut e = io::stderr().lock();
+        let _ = writeln!(e, "{line}");
         Ok(())
     }
 
