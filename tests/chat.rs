@@ -190,6 +190,16 @@ fn slash_model_and_mode_reach_the_cli() {
     t.wait_for("opus · plan ›");
     t.line("/help");
     t.wait_for("/context");
+    let screen = t.wait_for("Ctrl-S/X");
+    for k in [
+        "/rewind",
+        "Shift-Tab",
+        "Esc Esc",
+        "complete a /command, or a file after @",
+        "run a shell command",
+    ] {
+        assert!(screen.contains(k), "{k}: {screen}");
+    }
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }

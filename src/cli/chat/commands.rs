@@ -22,6 +22,33 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The chat's keys, for `/help` (the README's table says the same).
+pub const KEYS: &[(&str, &str)] = &[
+    (
+        "Enter",
+        "send; while Claude works: queue the line for after the turn",
+    ),
+    (
+        "Alt-Enter",
+        "a new line; while Claude works: send the line now, cutting in",
+    ),
+    ("Tab", "complete a /command, or a file after @"),
+    (
+        "Shift-Tab",
+        "next permission mode: default → acceptEdits → plan",
+    ),
+    ("Esc Esc", "rewind (at an empty prompt)"),
+    (
+        "Ctrl-C",
+        "interrupt the turn (twice: quit); stop a !command",
+    ),
+    (
+        "Ctrl-S/X",
+        "while Claude works: send the oldest queued prompt now / drop the newest",
+    ),
+    ("Ctrl-D", "end the chat"),
+];
+
 /// A parsed line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
@@ -124,6 +151,17 @@ mod tests {
             Some(Input::Shell("cargo test 2>&1".into()))
         );
         assert_eq!(parse("!"), Some(Input::Shell(String::new())));
+    }
+
+    #[test]
+    fn help_names_every_key_and_command() {
+        let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
+        for k in ["Shift-Tab", "Esc Esc", "Tab", "Ctrl-C", "Alt-Enter"] {
+            assert!(keys.contains(&k), "{k}");
+        }
+        for c in ["/rewind", "/mode", "!"] {
+            assert!(COMMANDS.iter().any(|(n, _)| *n == c), "{c}");
+        }
     }
 
     #[test]

@@ -335,11 +335,14 @@ impl Chat<'_> {
                     text.push_str(&format!("  {:<10} {}\n", self.style.bold(c), what));
                 }
                 text.push_str(&format!(
-                    "  {}\n",
+                    "  {}\n\n",
                     self.style.dim(
-                        "Other /commands go to Claude Code. A trailing \\ or Alt-Enter continues a line."
+                        "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file."
                     )
                 ));
+                for (k, what) in commands::KEYS {
+                    text.push_str(&format!("  {:<10} {}\n", self.style.bold(k), what));
+                }
                 self.write(&text);
             }
             Input::Prompt(text) => {
