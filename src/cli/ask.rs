@@ -473,6 +473,16 @@ impl<W: Write> Output<W> {
         };
         for b in blocks {
             let line = match b {
+                ContentBlock::ToolUse(t)
+                    if matches!(
+                        t.name.as_str(),
+                        claudio::protocol::ask::ASK_USER_QUESTION
+                            | claudio::protocol::ask::EXIT_PLAN_MODE
+                    ) =>
+                {
+                    // asked on the terminal as a question, not shown as a tool
+                    continue;
+                }
                 ContentBlock::ToolUse(t) => {
                     let summary = Sanitizer::clean(&tool_summary(&t.name, &t.input));
                     let name = Sanitizer::clean(&t.name);

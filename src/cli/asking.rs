@@ -139,7 +139,10 @@ pub fn numbered_options(q: &Question, style: Style) -> String {
 pub const PLAN_CHOICES: [(&str, &str); 3] = [
     ("Yes, and auto-accept edits", "switches to acceptEdits"),
     ("Yes, and approve each edit", "stays in default mode"),
-    ("No, keep planning", "type what to change"),
+    (
+        "No, keep planning",
+        "or type what to change on the next row",
+    ),
 ];
 
 /// The plan, drawn like an answer (markdown), in a box.
@@ -183,7 +186,7 @@ pub fn plan_picker() -> Picker {
         .iter()
         .map(|(l, d)| Choice::new(*l, *d))
         .collect();
-    Picker::new(choices).other("Or type what to change, and keep planning")
+    Picker::new(choices).other("Type what to change…")
 }
 
 /// What a plan answer sends, and the note to show.

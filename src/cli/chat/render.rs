@@ -55,6 +55,8 @@ struct Agent {
     started: Instant,
     /// The last `task_progress` description (`Running make a file`).
     progress: String,
+    /// Whether its own text was shown (then the summary is not repeated).
+    spoke: bool,
     done: bool,
 }
 
@@ -277,8 +279,17 @@ impl Renderer {
                                     label,
                                     started: now,
                                     progress: String::new(),
+                                    spoke: false,
                                     done: false,
                                 });
+                            }
+                            // questions and plans show as their own prompt
+                            if matches!(
+                                t.name.as_str(),
+                                claudio::protocol::ask::ASK_USER_QUESTION
+                                    | claudio::protocol::ask::EXIT_PLAN_MODE
+                            ) {
+                                continue;
                             }
                             if !self.opts.live {
                                 let line = self.tool_line(&tool, "…", None);
@@ -490,6 +501,9 @@ impl Renderer {
     /// A sub-agent's text: a few dim lines under its name.
     fn agent_text(&mut self, parent: &str, text: &str, out: &mut String) {
         let s = self.opts.style;
+        if let Some(a) = self.agents.iter_mut().find(|a| a.id == parent) {
+            a.spoke = true;
+        }
         let label = self.agent_label(parent);
         let text = Sanitizer::clean(text);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -517,7 +531,7 @@ impl Renderer {
             return;
         };
         a.done = true;
-        let (id, label) = (a.id.clone(), a.label.clone());
+        let (id, label, spoke) = (a.id.clone(), a.label.clone(), a.spoke);
         self.tools
             .retain(|t| t.parent.as_deref() != Some(id.as_str()));
         let status = n.status.clone().unwrap_or_else(|| "finished".into());
@@ -537,7 +551,11 @@ impl Renderer {
         }
         let line = format!("  {mark} {}  {}", s.bold(&label), s.dim(&facts.join(" · ")));
         self.permanent_line(&line, out);
-        if let Some(summary) = n.summary.as_deref().filter(|t| !t.trim().is_empty()) {
+        if let Some(summary) = n
+            .summary
+            .as_deref()
+            .filter(|t| !spoke && !t.trim().is_empty())
+        {
             let room = self.opts.width.saturating_sub(6).max(10);
             let clean = Sanitizer::clean(summary);
             let first = clean.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -583,6 +601,7 @@ impl Renderer {
                                 label,
                                 started: Instant::now(),
                                 progress: String::new(),
+                                spoke: false,
                                 done: false,
                             });
                         }
@@ -998,6 +1017,21 @@ mod tests {
             "{out}"
         );
         assert_eq!(r.agents_running(), 0);
+    }
+
+    #[test]
+    fn questions_and_plans_are_no_tool_lines() {
+        let mut r = renderer(false, false);
+        let out = feed(
+            &mut r,
+            &[
+                json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"q","name":"AskUserQuestion","input":{"questions":[]}}]}}),
+                json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"p","name":"ExitPlanMode","input":{"plan":"# P"}}]}}),
+                json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"q","content":"Your questions have been answered"}]}}),
+            ],
+        );
+        assert_eq!(out, "", "{out:?}");
+        assert_eq!(r.plan("p"), Some("# P"));
     }
 
     #[test]

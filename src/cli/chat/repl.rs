@@ -509,6 +509,7 @@ impl Chat<'_> {
                 let id = self.renderer.session_id.clone();
                 *lock(&self.client) = None;
                 let mut s = self.session.clone();
+                s.permission_mode = self.renderer.mode.clone();
                 if let Some(id) = id {
                     s.resume = Some(id);
                     s.continue_session = false;
@@ -821,6 +822,8 @@ impl Chat<'_> {
         self.close();
         let mut next = self.session.clone();
         next.continue_session = false;
+        // the mode the session is in now, not the one it started with
+        next.permission_mode = self.renderer.mode.clone();
         next.resume = match &p.before {
             Some(before) => Some(store.fork(&id, Some(before))?),
             None => None,
