@@ -594,3 +594,61 @@ fn ctrl_c_stops_the_shell_command_not_the_chat() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+fn background_agent_start(prompt: &str) -> Vec<Value> {
+    vec![
+        expect_user(prompt),
+        assistant_tool_use(
+            "task1",
+            "Agent",
+            json!({"description":"count files","prompt":"count"}),
+        ),
+        json!({"emit": {"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true,"session_id":"s"}}),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully."}]}]},"parent_tool_use_id":null,"session_id":"s"}}),
+        result("launched"),
+    ]
+}
+
+#[test]
+fn a_prompt_typed_while_an_agent_works_is_sent_and_its_report_shows() {
+    let mut script = background_agent_start("start agent");
+    script.extend([
+        expect_user("while it works"),
+        assistant_text("meanwhile, an answer"),
+        result("meanwhile"),
+        json!({"sleep_ms": 200}),
+        json!({"emit": {"type":"system","subtype":"task_progress","task_id":"a1","tool_use_id":"task1","description":"Running ls","session_id":"s"}}),
+        json!({"sleep_ms": 300}),
+        json!({"emit": {"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files","usage":{"tool_uses":1,"duration_ms":900},"session_id":"s"}}),
+        system_init(),
+        assistant_text("The agent reported 3 files."),
+        json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":"r","session_id":"s","num_turns":1,"duration_ms":5,"origin":{"kind":"task-notification"}}}),
+    ]);
+    let fake = Fake::new(steps(vec![init(), script]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("start agent");
+    let screen = t.wait_for("1 agent still working");
+    assert!(screen.contains("working in the background"), "{screen}");
+    // the prompt under the agent's live line takes a whole line at once
+    t.line("while it works");
+    t.wait_for("meanwhile, an answer");
+    let screen = t.wait_for("The agent reported 3 files.");
+    assert!(screen.contains("● count files  completed"), "{screen}");
+    // back at the line editor
+    t.wait_prompt();
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn ctrl_d_while_an_agent_works_ends_the_chat() {
+    let script = background_agent_start("start agent");
+    let fake = Fake::new(steps(vec![init(), script]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("start agent");
+    t.wait_for("1 agent still working");
+    t.send(b"\x04");
+    assert_eq!(t.wait(20).code(), Some(0));
+}

@@ -287,31 +287,8 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
     assert!(screen.contains("count files"), "{screen}");
     assert!(screen.contains("working in the background"), "{screen}");
     assert!(screen.contains("1 agent still working"), "{screen}");
-    // the agent's Bash call needs approval while the prompt is up
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let screen = t.contents();
-        if screen.contains("press Enter on an empty line to answer") {
-            assert!(screen.contains("count files asks to use Bash"), "{screen}");
-            t.send(b"\r");
-            break;
-        }
-        if screen.contains("Allow?") {
-            break;
-        }
-        if std::time::Instant::now() > until {
-            for r in w.api.requests() {
-                eprintln!(
-                    "REQ main={} sub={} path={}",
-                    r.is_main(),
-                    r.is_subagent(),
-                    r.path_only()
-                );
-            }
-            panic!("never asked:\n{screen}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    // while the agent works, its live line shows under the answer, with the
+    // prompt below it; its Bash call is asked about at once
     let screen = t.wait_for("Allow?");
     assert!(screen.contains("(from count files)"), "{screen}");
     t.send(b"y");
@@ -322,6 +299,10 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
         "the agent's call is indented and named: {screen}"
     );
     assert!(w.work.path().join("made_by_agent").exists());
+    // with the agent gone, a whole line arriving at once is read at once
+    t.wait_prompt();
+    t.line("anything else?");
+    t.wait_for("OK (mock default reply).");
     bye(t);
 }
 
@@ -354,14 +335,32 @@ fn ask_waits_for_a_background_agent_and_prints_its_report() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Started an agent."), "{stdout}");
     assert!(stdout.contains("The agent counted 3 files."), "{stdout}");
+    // -o json: one line, the last result (the agent's report)
+    w.api.push_matching(
+        main,
+        Reply::tool_use(
+            "Agent",
+            json!({"description":"count again","prompt":"count","subagent_type":"general-purpose"}),
+        ),
+    );
+    w.api.push_matching(main, Reply::text("Started again."));
+    w.api.push_matching(
+        sub,
+        Reply::text("4 files").with_initial_delay(std::time::Duration::from_millis(800)),
+    );
+    w.api
+        .push_matching(main, Reply::text("The agent counted 4 files."));
     let json = w
         .claudio()
-        .args(["ask", "-o", "json", "again"])
+        .args(["ask", "-o", "json", "count again"])
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    // no script left: the default reply; one result line
-    assert_eq!(String::from_utf8_lossy(&json.stdout).lines().count(), 1);
+    assert_eq!(json.status.code(), Some(0), "{json:?}");
+    let text = String::from_utf8_lossy(&json.stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["result"], "The agent counted 4 files.", "{v}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ use super::sanitize::Sanitizer;
 use super::session::build_options;
 use super::style::Style;
 use super::summary::tool_summary;
+use super::tasks::{self, TaskEvent};
 use anyhow::Context;
 use claudio::protocol::{ContentBlock, MessageContent, StreamEvent, StreamEventMessage};
 use claudio::{Client, Message, RawMessage, ResultMessage};
@@ -156,7 +157,8 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
             Some(Ok(m)) => {
                 // a background agent reports in a turn of its own: the
                 // answer ends with the result after the last one finished
-                let is_result = m.message.is_result() && out.agents.running.is_empty();
+                let is_result =
+                    m.message.is_result() && (out.agents.running.is_empty() || interrupted);
                 if out.message(&m).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
@@ -302,22 +304,21 @@ impl Agents {
                     }
                 }
             }
-            Message::System(s) => match &**s {
-                claudio::SystemMessage::TaskStarted(t) => {
-                    let background = t.extra.get("is_backgrounded").and_then(|b| b.as_bool());
-                    if let (Some(task), Some(call), Some(true)) =
-                        (&t.task_id, &t.tool_use_id, background)
-                    {
-                        self.running.insert(task.clone(), call.clone());
-                    }
-                }
-                claudio::SystemMessage::TaskNotification(n) => {
-                    if let Some(task) = &n.task_id {
-                        self.running.remove(task);
-                    }
-                }
-                _ => {}
-            },
+            _ => {}
+        }
+        match tasks::event(m) {
+            Some(TaskEvent::Started {
+                task_id,
+                tool_use_id: Some(call),
+                background: true,
+                ..
+            }) => {
+                self.running.insert(task_id, call);
+            }
+            Some(TaskEvent::Ended { task_id, .. }) => {
+                self.running.remove(&task_id);
+            }
+            Some(TaskEvent::Running(ids)) => self.running.retain(|t, _| ids.contains(t)),
             _ => {}
         }
     }
@@ -329,25 +330,23 @@ impl<W: Write> Output<W> {
     }
 
     fn message(&mut self, m: &RawMessage) -> io::Result<()> {
-        let before = self.agents.running.clone();
         self.agents.track(&m.message);
-        if let Some(style) = self.activity {
-            // a finished background agent
-            for (task, call) in before {
-                if !self.agents.running.contains_key(&task) {
-                    if let Message::System(s) = &m.message {
-                        if let claudio::SystemMessage::TaskNotification(n) = &**s {
-                            let status = n.status.clone().unwrap_or_else(|| "finished".into());
-                            let line = format!(
-                                "  {} {}  {}",
-                                style.green("●"),
-                                self.agents.label(&call),
-                                style.dim(&Sanitizer::clean(&status))
-                            );
-                            self.activity_line(&line)?;
-                        }
-                    }
-                }
+        if let (Some(style), Message::System(sys)) = (self.activity, &m.message) {
+            if let claudio::SystemMessage::TaskNotification(n) = &**sys {
+                // a sub-agent finished
+                let call = n
+                    .extra
+                    .get("tool_use_id")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("");
+                let status = n.status.clone().unwrap_or_else(|| "finished".into());
+                let line = format!(
+                    "  {} {}  {}",
+                    style.green("●"),
+                    self.agents.label(call),
+                    style.dim(&Sanitizer::clean(&status))
+                );
+                self.activity_line(&line)?;
             }
         }
         if let Message::Assistant(a) = &m.message {

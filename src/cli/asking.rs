@@ -190,14 +190,18 @@ pub fn plan_picker() -> Picker {
 }
 
 /// What a plan answer sends, and the note to show.
-pub fn plan_result(picked: &Picked, plan: Option<&str>) -> (PermissionResult, &'static str) {
+pub fn plan_result(
+    picked: &Picked,
+    request_input: &serde_json::Value,
+    plan: Option<&str>,
+) -> (PermissionResult, &'static str) {
     match picked {
         Picked::Chosen(i, None) if i.as_slice() == [0] => (
-            approve_plan("acceptEdits", plan),
+            approve_plan("acceptEdits", request_input, plan),
             "approved · accepting edits",
         ),
         Picked::Chosen(i, None) if i.as_slice() == [1] => (
-            approve_plan("default", plan),
+            approve_plan("default", request_input, plan),
             "approved · approving each edit",
         ),
         Picked::Chosen(_, Some(feedback)) => (
@@ -295,11 +299,16 @@ mod tests {
         assert!(b.contains("│ "), "{b}");
         assert!(b.contains("Plan"), "{b}");
         assert!(!b.contains('\u{1b}'), "{b:?}");
-        let (r, _) = plan_result(&Picked::Chosen(vec![0], None), Some("p"));
-        assert_eq!(r, approve_plan("acceptEdits", Some("p")));
-        let (r, _) = plan_result(&Picked::Chosen(vec![1], None), None);
-        assert_eq!(r, approve_plan("default", None));
-        let (r, _) = plan_result(&Picked::Chosen(vec![], Some("add tests".into())), None);
+        let none = json!({});
+        let (r, _) = plan_result(&Picked::Chosen(vec![0], None), &none, Some("p"));
+        assert_eq!(r, approve_plan("acceptEdits", &none, Some("p")));
+        let (r, _) = plan_result(&Picked::Chosen(vec![1], None), &none, None);
+        assert_eq!(r, approve_plan("default", &none, None));
+        let (r, _) = plan_result(
+            &Picked::Chosen(vec![], Some("add tests".into())),
+            &none,
+            None,
+        );
         assert!(
             matches!(&r, PermissionResult::Deny { message, interrupt: false } if message.ends_with("add tests")),
             "{r:?}"

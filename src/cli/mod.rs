@@ -16,3 +16,4 @@ pub mod session;
 pub mod sessions;
 pub mod style;
 pub mod summary;
+pub mod tasks;

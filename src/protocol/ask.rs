@@ -87,13 +87,22 @@ pub fn plan_text(input: &Value) -> Option<&str> {
 
 /// Approve a plan and switch the session to `mode` (`acceptEdits` to accept
 /// edits without asking, `default` to keep approving them one by one).
-/// The plan goes back as `updatedInput.plan`: without it the model is told
-/// only that plan mode ended, not which plan was approved.
-pub fn approve_plan(mode: &str, plan: Option<&str>) -> PermissionResult {
-    let mut input = Map::new();
-    if let Some(p) = plan {
-        input.insert("plan".into(), Value::String(p.to_owned()));
-    }
+/// `request_input` is the permission request's input: when it carries the
+/// plan (the CLI read it from its plan file) it goes back unchanged, so the
+/// CLI keeps the file as it is. Otherwise `plan` (from the assistant's
+/// `tool_use` block) goes back as `updatedInput.plan`: without it the model
+/// is told only that plan mode ended, not which plan was approved.
+pub fn approve_plan(mode: &str, request_input: &Value, plan: Option<&str>) -> PermissionResult {
+    let input = match request_input {
+        Value::Object(m) if m.contains_key("plan") => m.clone(),
+        _ => {
+            let mut m = Map::new();
+            if let Some(p) = plan {
+                m.insert("plan".into(), Value::String(p.to_owned()));
+            }
+            m
+        }
+    };
     PermissionResult::Allow {
         updated_input: Some(Value::Object(input)),
         updated_permissions: vec![PermissionUpdate {
@@ -140,13 +149,17 @@ mod tests {
 
     #[test]
     fn plan_approval_sets_the_mode() {
-        let v = approve_plan("acceptEdits", Some("# P")).to_response(&json!({}));
+        let v = approve_plan("acceptEdits", &json!({}), Some("# P")).to_response(&json!({}));
         assert_eq!(
             v,
             json!({"behavior":"allow","updatedInput":{"plan":"# P"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]})
         );
-        let v = approve_plan("default", None).to_response(&json!({}));
+        let v = approve_plan("default", &json!({}), None).to_response(&json!({}));
         assert_eq!(v["updatedInput"], json!({}));
+        // the plan file's text, as the CLI sent it, goes back unchanged
+        let from_file = json!({"plan":"# From file","planFilePath":"/p/x.md"});
+        let v = approve_plan("default", &from_file, Some("# Other")).to_response(&from_file);
+        assert_eq!(v["updatedInput"], from_file);
         assert_eq!(plan_text(&json!({"plan":"# P"})), Some("# P"));
     }
 }

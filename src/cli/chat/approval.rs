@@ -105,6 +105,17 @@ impl Drop for RawGuard {
     }
 }
 
+/// Shows the cursor again when dropped (the picker hides it), on every path.
+struct ShowCursor;
+
+impl Drop for ShowCursor {
+    fn drop(&mut self) {
+        let mut out = io::stdout();
+        let _ = out.write_all(b"\x1b[?25h");
+        let _ = out.flush();
+    }
+}
+
 /// Make sure a panic never leaves the terminal raw.
 pub fn install_panic_restore() {
     let previous = std::panic::take_hook();
@@ -156,9 +167,14 @@ pub fn pick(
     width: usize,
 ) -> io::Result<Option<Picked>> {
     let _raw = RawGuard::new()?;
+    let _cursor = ShowCursor;
     let mut out = io::stdout();
+    // the drawing must fit on the screen to be redrawn in place
+    let height = crossterm::terminal::size()
+        .map(|(_, h)| h as usize)
+        .unwrap_or(24);
     let draw = |p: &Picker| {
-        let mut lines = p.lines(style, width);
+        let mut lines = p.lines_within(style, width, height.saturating_sub(4));
         lines.push(format!(
             "  {}",
             style.dim(&truncate_width(&p.help(), width.saturating_sub(2)))
@@ -195,7 +211,7 @@ pub fn pick(
             break decided;
         }
     };
-    out.write_all(b"\x1b[?25h\r\n")?;
+    out.write_all(b"\r\n")?;
     out.flush()?;
     Ok(result)
 }

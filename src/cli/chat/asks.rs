@@ -121,7 +121,7 @@ pub async fn plan_in_chat(
     ));
     let picked = pick(asking::plan_picker(), &cancel, style, width).await;
     let (result, note) = match &picked {
-        Some(p) => asking::plan_result(p, plan.as_deref()),
+        Some(p) => asking::plan_result(p, &a.req.input, plan.as_deref()),
         None if cancel.is_set() => (
             PermissionResult::deny("The request was withdrawn."),
             "withdrawn",

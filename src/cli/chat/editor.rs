@@ -75,8 +75,6 @@ impl ConditionalEventHandler for DoubleEsc {
 pub struct ChatHelper {
     /// The prompt as shown (styled); rustyline is given the plain one.
     pub styled_prompt: String,
-    /// What Shift-Tab or Esc Esc asked for.
-    pub actions: Actions,
     /// The session's working directory, where `@` paths are completed.
     pub cwd: PathBuf,
 }
@@ -134,6 +132,9 @@ pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec
         .filter_map(Result::ok)
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
+            if name.chars().any(char::is_control) {
+                return None; // never put control characters on the screen
+            }
             let hidden_ok = !name.starts_with('.') || prefix.starts_with('.');
             (name.starts_with(prefix) && hidden_ok).then(|| {
                 let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
@@ -188,20 +189,23 @@ pub fn history_path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("claudio").join("history"))
 }
 
-pub fn new_editor(history_size: usize, cwd: PathBuf) -> rustyline::Result<ChatEditor> {
+pub fn new_editor(
+    history_size: usize,
+    cwd: PathBuf,
+    actions: Actions,
+) -> rustyline::Result<ChatEditor> {
     let config = Config::builder()
         .max_history_size(history_size)?
         .auto_add_history(false)
         .bracketed_paste(true)
         .completion_type(rustyline::CompletionType::List)
-        // a lone Esc is a key of its own after 40 ms (Esc Esc: rewind)
-        .keyseq_timeout(Some(40))
+        // a lone Esc is a key of its own after 100 ms (Esc Esc: rewind);
+        // long enough for escape sequences split over a slow link
+        .keyseq_timeout(Some(100))
         .build();
     let mut ed: ChatEditor = Editor::with_config(config)?;
-    let actions = Actions::default();
     ed.set_helper(Some(ChatHelper {
         styled_prompt: String::new(),
-        actions: actions.clone(),
         cwd,
     }));
     ed.bind_sequence(

@@ -170,7 +170,34 @@ impl Picker {
     }
 
     /// The rows as drawn, each within `width` columns.
+    #[cfg(test)]
     pub fn lines(&self, style: Style, width: usize) -> Vec<String> {
+        self.lines_within(style, width, usize::MAX)
+    }
+
+    /// The rows as drawn, at most `max_rows` of them: a longer list shows
+    /// the part around the cursor, with a line saying how many are above
+    /// and below (a drawing taller than the screen could not be redrawn).
+    pub fn lines_within(&self, style: Style, width: usize, max_rows: usize) -> Vec<String> {
+        let all = self.all_lines(style, width);
+        let max_rows = max_rows.max(3);
+        if all.len() <= max_rows {
+            return all;
+        }
+        let room = max_rows - 2;
+        let start = self.cursor.saturating_sub(room / 2).min(all.len() - room);
+        let end = start + room;
+        let mut out = Vec::with_capacity(max_rows);
+        out.push(format!("    {}", style.dim(&format!("↑ {} more", start))));
+        out.extend(all[start..end].iter().cloned());
+        out.push(format!(
+            "    {}",
+            style.dim(&format!("↓ {} more", all.len() - end))
+        ));
+        out
+    }
+
+    fn all_lines(&self, style: Style, width: usize) -> Vec<String> {
         let mut out = Vec::new();
         let fit = |s: &str, used: usize| truncate_width(s, width.saturating_sub(used).max(8));
         for (i, c) in self.choices.iter().enumerate() {
@@ -377,6 +404,21 @@ mod tests {
         }
         assert!(strip_sgr(&lines[0]).contains("› 1. evillabel"), "{lines:?}");
         assert!(strip_sgr(&lines[3]).contains("4. Other"), "{lines:?}");
+    }
+
+    #[test]
+    fn a_long_list_shows_the_part_around_the_cursor() {
+        let choices: Vec<Choice> = (1..=50).map(|i| Choice::new(format!("p{i}"), "")).collect();
+        let p = Picker::new(choices).start_at(49);
+        let lines = p.lines_within(Style::plain(), 80, 10);
+        assert_eq!(lines.len(), 10, "{lines:?}");
+        assert!(lines[0].contains("↑ 42 more"), "{lines:?}");
+        assert!(lines[8].contains("› 50. p50"), "{lines:?}");
+        assert!(lines[9].contains("↓ 0 more"), "{lines:?}");
+        let p = Picker::new((1..=50).map(|i| Choice::new(format!("p{i}"), "")).collect());
+        let lines = p.lines_within(Style::plain(), 80, 10);
+        assert!(lines[1].contains("› 1. p1"), "{lines:?}");
+        assert!(lines[9].contains("↓ 42 more"), "{lines:?}");
     }
 
     #[test]

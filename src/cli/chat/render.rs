@@ -12,6 +12,7 @@ use crate::cli::dedup::Dedup;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{one_line, tool_summary, truncate_width};
+use crate::cli::tasks::{self, TaskEvent};
 use claudio::protocol::{
     ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, ToolResultBlock,
 };
@@ -57,6 +58,8 @@ struct Agent {
     progress: String,
     /// Whether its own text was shown (then the summary is not repeated).
     spoke: bool,
+    /// Whether its finish line was drawn.
+    reported: bool,
     done: bool,
 }
 
@@ -157,7 +160,8 @@ impl Renderer {
         self.agents.iter().filter(|a| !a.done).count()
     }
 
-    /// Switch spinners on or off (off while the line editor owns the screen).
+    /// Switch spinners on or off.
+    #[cfg(test)]
     pub fn set_live(&mut self, live: bool) {
         self.opts.live = live;
     }
@@ -205,6 +209,9 @@ impl Renderer {
     pub fn message(&mut self, m: &Message, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
+        if let Some(ev) = tasks::event(m) {
+            self.task(ev, now);
+        }
         match m {
             Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => match &e.event {
                 StreamEvent::MessageStart { .. } => self.dedup.event(e),
@@ -280,6 +287,7 @@ impl Renderer {
                                     started: now,
                                     progress: String::new(),
                                     spoke: false,
+                                    reported: false,
                                     done: false,
                                 });
                             }
@@ -463,10 +471,18 @@ impl Renderer {
         let tool = self.tools.remove(pos);
         let s = self.opts.style;
         let text = r.text();
-        if tool.parent.is_none()
-            && matches!(tool.name.as_str(), "Task" | "Agent")
-            && text.starts_with("Async agent launched")
-        {
+        let is_task = tool.parent.is_none() && matches!(tool.name.as_str(), "Task" | "Agent");
+        let launched = !r.is_error() && text.starts_with("Async agent launched");
+        if is_task && !launched {
+            // a foreground agent that finished, or one that never started
+            for a in &mut self.agents {
+                if a.id == tool.id {
+                    a.done = true;
+                }
+            }
+            self.drop_finished_calls();
+        }
+        if is_task && launched {
             let line = self.tool_line(&tool, &s.cyan("⇢"), None);
             let line = format!("{line}  {}", s.dim("working in the background"));
             self.permanent_line(&line, out);
@@ -498,6 +514,88 @@ impl Renderer {
         }
     }
 
+    /// Task news: an agent starts, makes progress, or stops working (its
+    /// finish line comes with the `task_notification`).
+    fn task(&mut self, ev: TaskEvent, now: Instant) {
+        match ev {
+            TaskEvent::Started {
+                task_id,
+                tool_use_id: Some(id),
+                description,
+                ..
+            } => match self.agents.iter_mut().find(|a| a.id == id) {
+                Some(a) => a.task_id = Some(task_id),
+                None => {
+                    let label = description
+                        .as_deref()
+                        .map(|d| Sanitizer::clean(&one_line(d, 60)))
+                        .unwrap_or_else(|| "agent".into());
+                    self.agents.push(Agent {
+                        id,
+                        task_id: Some(task_id),
+                        label,
+                        started: now,
+                        progress: String::new(),
+                        spoke: false,
+                        reported: false,
+                        done: false,
+                    });
+                }
+            },
+            TaskEvent::Started { .. } => {}
+            TaskEvent::Progress {
+                task_id,
+                description,
+            } => {
+                if let Some(a) = self
+                    .agents
+                    .iter_mut()
+                    .find(|a| a.task_id.as_deref() == Some(task_id.as_str()))
+                {
+                    a.progress = Sanitizer::clean(&one_line(&description, 60));
+                }
+            }
+            TaskEvent::Ended { task_id, .. } => {
+                for a in &mut self.agents {
+                    if a.task_id.as_deref() == Some(task_id.as_str()) {
+                        a.done = true;
+                    }
+                }
+                self.drop_finished_calls();
+            }
+            TaskEvent::Running(ids) => {
+                for a in &mut self.agents {
+                    if a.task_id.as_ref().is_some_and(|t| !ids.contains(t))
+                        && !self.tools.iter().any(|t| t.id == a.id)
+                    {
+                        a.done = true;
+                    }
+                }
+                self.drop_finished_calls();
+            }
+        }
+    }
+
+    /// Forget the calls of agents that no longer work.
+    fn drop_finished_calls(&mut self) {
+        let done: Vec<String> = self
+            .agents
+            .iter()
+            .filter(|a| a.done)
+            .map(|a| a.id.clone())
+            .collect();
+        self.tools
+            .retain(|t| t.parent.as_ref().is_none_or(|p| !done.contains(p)));
+    }
+
+    /// A new session (`/new`, `/resume`, rewind, a restart): nothing of the
+    /// old one is running any more.
+    pub fn forget_session(&mut self) {
+        self.agents.clear();
+        self.tools.clear();
+        self.plans.clear();
+    }
+
     /// A sub-agent's text: a few dim lines under its name.
     fn agent_text(&mut self, parent: &str, text: &str, out: &mut String) {
         let s = self.opts.style;
@@ -526,11 +624,12 @@ impl Renderer {
         let Some(a) = self
             .agents
             .iter_mut()
-            .find(|a| n.task_id.is_some() && a.task_id == n.task_id)
+            .find(|a| n.task_id.is_some() && a.task_id == n.task_id && !a.reported)
         else {
             return;
         };
         a.done = true;
+        a.reported = true;
         let (id, label, spoke) = (a.id.clone(), a.label.clone(), a.spoke);
         self.tools
             .retain(|t| t.parent.as_deref() != Some(id.as_str()));
@@ -581,47 +680,7 @@ impl Renderer {
                 let line = format!("  {}", self.opts.style.yellow(&retry_line(r)));
                 self.permanent_line(&line, out);
             }
-            SystemMessage::TaskStarted(t) => {
-                let found = t
-                    .tool_use_id
-                    .as_deref()
-                    .and_then(|id| self.agents.iter_mut().find(|a| a.id == id));
-                match found {
-                    Some(a) => a.task_id = t.task_id.clone(),
-                    None => {
-                        if let Some(id) = &t.tool_use_id {
-                            let label = t
-                                .description
-                                .as_deref()
-                                .map(|d| Sanitizer::clean(&one_line(d, 60)))
-                                .unwrap_or_else(|| "agent".into());
-                            self.agents.push(Agent {
-                                id: id.clone(),
-                                task_id: t.task_id.clone(),
-                                label,
-                                started: Instant::now(),
-                                progress: String::new(),
-                                spoke: false,
-                                done: false,
-                            });
-                        }
-                    }
-                }
-            }
             SystemMessage::TaskNotification(n) => self.agent_done(n, out),
-            SystemMessage::Other(v)
-                if v.get("subtype").and_then(|s| s.as_str()) == Some("task_progress") =>
-            {
-                let task = v.get("task_id").and_then(|t| t.as_str());
-                let what = v.get("description").and_then(|d| d.as_str()).unwrap_or("");
-                if let Some(a) = self
-                    .agents
-                    .iter_mut()
-                    .find(|a| task.is_some() && a.task_id.as_deref() == task)
-                {
-                    a.progress = Sanitizer::clean(&one_line(what, 60));
-                }
-            }
             SystemMessage::Other(v)
                 if v.get("subtype").and_then(|s| s.as_str()) == Some("compact_boundary") =>
             {

@@ -55,12 +55,17 @@ fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
         if let Some(c) = current {
             let _ = c.close().await;
         }
+        shell::kill_running();
         if let Some(t) = saved {
             // SAFETY: restores the settings read at start.
             unsafe {
                 libc::tcsetattr(0, libc::TCSANOW, &t);
             }
         }
+        // a picker may have hidden the cursor; styles end
+        let mut out = io::stdout();
+        let _ = out.write_all(b"\x1b[?25h\x1b[0m");
+        let _ = out.flush();
         std::process::exit(128 + sig);
     });
     Ok(())
@@ -102,15 +107,20 @@ struct Chat<'a> {
     initial: Option<(String, String)>,
     /// What `!` commands printed, sent with the next prompt.
     shell_context: Vec<String>,
-    /// Writes above the prompt while the line editor is up (messages of
-    /// background agents between turns).
-    printer: Option<Printer>,
-    /// Requests that came while the prompt was up, answered once the line
-    /// editor gives the terminal back.
-    waiting: Vec<Approval>,
+    /// What Shift-Tab and Esc Esc leave for the loop.
+    actions: editor::Actions,
+    /// Prompts sent from this chat, by uuid, as typed (without the `!`
+    /// context sent in front of them): what rewind lists and puts back.
+    typed_prompts: std::collections::HashMap<String, String>,
 }
 
-type Printer = Box<dyn rustyline::ExternalPrinter + Send>;
+/// How a stretch of background work at the prompt ended.
+enum AtWork {
+    /// Back to the line editor (or a prompt was typed: it is queued).
+    Done,
+    /// Ctrl-D on an empty line.
+    Quit,
+}
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
@@ -138,8 +148,8 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         ahead: TypeAhead::default(),
         initial: None,
         shell_context: Vec::new(),
-        printer: None,
-        waiting: Vec::new(),
+        actions: editor::Actions::default(),
+        typed_prompts: Default::default(),
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -151,8 +161,12 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
     watch_signals(rt, chat.client.clone())?;
     chat.start_connect(session.clone())?;
 
-    let mut ed = editor::new_editor(settings.history_size, chat.cwd.clone())?;
-    let actions = ed.helper().map(|h| h.actions.clone()).unwrap_or_default();
+    let mut ed = editor::new_editor(
+        settings.history_size,
+        chat.cwd.clone(),
+        chat.actions.clone(),
+    )?;
+    let actions = chat.actions.clone();
     let exit = loop {
         chat.set_prompt(&mut ed);
         // Prompts typed ahead during the last turn go first, in order.
@@ -169,32 +183,59 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
             }
             continue;
         }
+        // While background agents work, the prompt is the turn's own line
+        // under the live spinners: their progress, requests and report show
+        // as they come.
+        if chat.renderer.agents_running() > 0 && chat.initial.is_none() {
+            match chat.agents_at_work() {
+                Ok(AtWork::Done) => {}
+                Ok(AtWork::Quit) => break Exit::Success,
+                Err(e) => chat.error(&e),
+            }
+            if !chat.ahead.queued.is_empty() {
+                continue;
+            }
+        }
         let draft = std::mem::take(&mut chat.ahead.typed);
-        let (before, after) = chat.initial.take().unwrap_or((draft, String::new()));
+        let (before, after) = match chat.initial.take() {
+            Some(initial) => {
+                // a line typed during the last turn stays within reach
+                if !draft.trim().is_empty() {
+                    let _ = ed.add_history_entry(draft.trim_end());
+                }
+                initial
+            }
+            None => (draft, String::new()),
+        };
         let prompt = chat.plain_prompt();
         let (back, read) = chat.read_line(ed, prompt.clone(), before, after)?;
         ed = back;
-        // requests that came while the prompt was up (background agents)
-        chat.answer_waiting();
+        let action = match &read {
+            Err(ReadlineError::Interrupted) => editor::take_action(&actions),
+            _ => None,
+        };
+        match &action {
+            Some(PromptAction::CycleMode { before, after }) => {
+                chat.erase_prompt(&prompt, &format!("{before}{after}"))
+            }
+            Some(PromptAction::Rewind) => chat.erase_prompt(&prompt, ""),
+            None => {}
+        }
         let line = match read {
             Ok(l) => l,
             Err(ReadlineError::Interrupted) => {
-                match editor::take_action(&actions) {
+                match action {
                     Some(PromptAction::CycleMode { before, after }) => {
-                        chat.erase_prompt(&prompt, &format!("{before}{after}"));
                         if let Err(e) = chat.cycle_mode() {
                             chat.error(&e);
                         }
                         chat.initial = Some((before, after));
                     }
-                    Some(PromptAction::Rewind) => {
-                        chat.erase_prompt(&prompt, "");
-                        match chat.rewind() {
-                            Ok(Some(text)) => chat.initial = Some((text, String::new())),
-                            Ok(None) => {}
-                            Err(e) => chat.error(&e),
-                        }
-                    }
+                    Some(PromptAction::Rewind) => match chat.rewind() {
+                        Ok(Some(text)) => chat.initial = Some((text, String::new())),
+                        Ok(None) => {}
+                        Err(e) => chat.error(&e),
+                    },
                     None => {}
                 }
                 continue;
@@ -345,9 +386,12 @@ impl Chat<'_> {
                 }
                 self.write(&text);
             }
-            Input::Prompt(text) => {
-                let text = shell::with_context(&std::mem::take(&mut self.shell_context), &text);
-                return self.turn(text);
+            Input::Prompt(typed) => {
+                let text = shell::with_context(&std::mem::take(&mut self.shell_context), &typed);
+                // the uuid is what /rewind names the prompt by
+                let uuid = claudio::store::new_uuid();
+                self.typed_prompts.insert(uuid.clone(), typed);
+                return self.turn(UserInput::new(text).uuid(uuid));
             }
             Input::Shell(cmd) if cmd.is_empty() => self.info(
                 "usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)",
@@ -478,6 +522,7 @@ impl Chat<'_> {
     }
 
     fn close(&mut self) {
+        self.renderer.forget_session();
         if let Some(h) = self.connecting.take() {
             h.abort();
         }
@@ -487,7 +532,7 @@ impl Chat<'_> {
         }
     }
 
-    fn turn(&mut self, text: String) -> anyhow::Result<Option<Exit>> {
+    fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
         let client = self.client()?;
         self.renderer.set_width(terminal_width());
@@ -507,6 +552,7 @@ impl Chat<'_> {
                 }
                 // Keep the conversation: the next prompt resumes it.
                 let id = self.renderer.session_id.clone();
+                self.renderer.forget_session();
                 *lock(&self.client) = None;
                 let mut s = self.session.clone();
                 s.permission_mode = self.renderer.mode.clone();
@@ -521,12 +567,10 @@ impl Chat<'_> {
         }
     }
 
-    async fn run_turn(&mut self, client: &Client, text: String) -> anyhow::Result<TurnEnd> {
+    async fn run_turn(&mut self, client: &Client, text: UserInput) -> anyhow::Result<TurnEnd> {
         let mut sigint = signal(SignalKind::interrupt())?;
-        // the uuid is what /rewind names the prompt by
-        client
-            .send(UserInput::new(text).uuid(claudio::store::new_uuid()))
-            .await?;
+        client.send(text).await?;
+        self.ahead.eof = false;
         let mut ticker = tokio::time::interval(Duration::from_millis(80));
         let mut last_ctrl_c: Option<Instant> = None;
         let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
@@ -570,7 +614,7 @@ impl Chat<'_> {
                         Some(Err(e)) => return Err(e.into()),
                         Some(Ok(m)) => m,
                     };
-                    if self.show(&m) {
+                    if self.show(&m) && !is_automatic(&m) {
                         results_due = results_due.saturating_sub(1);
                         if results_due == 0 {
                             let f = self.renderer.suspend();
@@ -589,7 +633,7 @@ impl Chat<'_> {
                     let mut ended = false;
                     while let Some(Some(m)) = client.next_message().now_or_never() {
                         if let Ok(m) = m {
-                            if self.show(&m) {
+                            if self.show(&m) && !is_automatic(&m) {
                                 results_due = results_due.saturating_sub(1);
                                 ended |= results_due == 0;
                             }
@@ -653,6 +697,12 @@ fn next_mode(mode: &str) -> &'static str {
     }
 }
 
+/// The result of a turn the CLI started by itself (a background agent
+/// reporting: `origin.kind` `task-notification`), not one of the person's.
+fn is_automatic(m: &Message) -> bool {
+    matches!(m, Message::Result(r) if r.extra.contains_key("origin"))
+}
+
 fn is_mode_status(m: &Message) -> Option<&str> {
     match m {
         Message::System(s) => match &**s {
@@ -673,9 +723,22 @@ impl Chat<'_> {
             return;
         }
         let cols = terminal_width().max(1);
-        let rows: usize = format!("{prompt}{line}")
-            .split('\n')
-            .map(|l| l.width().max(1).div_ceil(cols))
+        // as rustyline lays it out: a row is full at `cols` columns, and the
+        // cursor after a full last row sits on the next one
+        let text = format!("{prompt}{line}");
+        let segments: Vec<&str> = text.split('\n').collect();
+        let last = segments.len() - 1;
+        let rows: usize = segments
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let w = l.width();
+                if i == last {
+                    w / cols + 1
+                } else {
+                    w.max(1).div_ceil(cols)
+                }
+            })
             .sum();
         self.write(&format!("\x1b[{rows}A\r\x1b[J"));
     }
@@ -688,7 +751,8 @@ impl Chat<'_> {
         let rt = self.rt;
         let confirmed = rt.block_on(async {
             client.set_permission_mode(next).await?;
-            let wait = tokio::time::sleep(Duration::from_secs(3));
+            // the answer says yes; the status line confirms the switch
+            let wait = tokio::time::sleep(Duration::from_secs(1));
             tokio::pin!(wait);
             loop {
                 tokio::select! {
@@ -762,7 +826,10 @@ impl Chat<'_> {
         };
         let store = claudio::store::Store::from_env()?;
         let file = store.find(&id)?;
-        let prompts = rewind::past_prompts(&claudio::store::read_conversation(&file.path)?);
+        let prompts = rewind::past_prompts(
+            &claudio::store::read_conversation(&file.path)?,
+            &self.typed_prompts,
+        );
         if prompts.is_empty() {
             self.info("nothing to rewind yet");
             return Ok(None);
@@ -824,111 +891,160 @@ impl Chat<'_> {
         next.continue_session = false;
         // the mode the session is in now, not the one it started with
         next.permission_mode = self.renderer.mode.clone();
-        next.resume = match &p.before {
-            Some(before) => Some(store.fork(&id, Some(before))?),
-            None => None,
-        };
         next.cwd = Some(self.cwd.clone());
+        let forked = match &p.before {
+            Some(before) => store.fork(&id, Some(before)).map(Some),
+            None => Ok(None),
+        };
+        let forked = match forked {
+            Ok(f) => f,
+            Err(e) => {
+                // go on with the session as it was
+                next.resume = Some(id.clone());
+                self.start_connect(next)?;
+                let files = if restore_files {
+                    " (the files were restored)"
+                } else {
+                    ""
+                };
+                return Err(anyhow::Error::new(e).context(format!(
+                    "could not rewind the conversation{files}; it goes on as it was"
+                )));
+            }
+        };
+        next.resume = forked;
         self.renderer.session_id = next.resume.clone();
         self.start_connect(next)?;
         self.info(&format!(
             "rewound to before “{}”; it is back in the input line",
             crate::cli::summary::truncate_width(p.text.lines().next().unwrap_or(""), 40)
         ));
-        Ok(Some(p.text))
+        Ok(Some(Sanitizer::clean(&p.text)))
     }
 
-    /// Read a line at the prompt. Meanwhile, what the session sends (a
-    /// background agent at work, the turn its result starts) is drawn above
-    /// the prompt without touching the line being typed, and requests to
-    /// ask the person wait, announced, until the line editor is done.
+    /// Background agents are at work and nothing else is: show them live
+    /// and take the next prompt on the turn's own line (Enter sends it).
+    /// Their requests are asked at once. Ends when they are done and the
+    /// turn the CLI starts for their report has ended, when a prompt was
+    /// typed, or with Ctrl-D on an empty line.
+    fn agents_at_work(&mut self) -> anyhow::Result<AtWork> {
+        let Some(client) = lock(&self.client).clone() else {
+            return Ok(AtWork::Done);
+        };
+        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+            return Ok(AtWork::Done);
+        }
+        let rt = self.rt;
+        rt.block_on(self.at_work(&client))
+    }
+
+    async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
+        let mut sigint = signal(SignalKind::interrupt())?;
+        let mut ticker = tokio::time::interval(Duration::from_millis(80));
+        let (key_tx, mut keys_rx) = mpsc::unbounded_channel();
+        let keys = KeyReader::start(key_tx);
+        // a turn the CLI started by itself (an agent reporting)
+        let mut turn_open = false;
+        // once the agents are done: a moment for the report's turn to start
+        let mut settle: Option<Instant> = None;
+        let prompt = self.plain_prompt();
+        let footer = |ahead: &TypeAhead| {
+            let mut lines: Vec<String> = ahead
+                .footer()
+                .into_iter()
+                .filter(|l| !l.starts_with("› "))
+                .collect();
+            lines.push(format!("{prompt}{}", ahead.typed.replace('\n', " ")));
+            lines
+        };
+        let f = self
+            .renderer
+            .set_footer(footer(&self.ahead), Instant::now());
+        write_to(&mut self.out, &f);
+        let end = loop {
+            // Ctrl-D on the empty line (also at the very end of the turn)
+            if std::mem::take(&mut self.ahead.eof) {
+                break AtWork::Quit;
+            }
+            if self.renderer.agents_running() == 0 && !turn_open {
+                let at = *settle.get_or_insert_with(|| Instant::now() + Duration::from_millis(400));
+                if Instant::now() >= at {
+                    break AtWork::Done;
+                }
+            } else {
+                settle = None;
+            }
+            tokio::select! {
+                Some(bytes) = keys_rx.recv() => {
+                    for action in self.ahead.bytes(&bytes) {
+                        if let Action::SendNow(text) = action {
+                            self.ahead.queued.push_front(text);
+                        }
+                    }
+                    if !self.ahead.queued.is_empty() {
+                        break AtWork::Done;
+                    }
+                    let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
+                    write_to(&mut self.out, &f);
+                }
+                m = client.next_message() => match m {
+                    None => break AtWork::Done,
+                    Some(Err(_)) => {}
+                    Some(Ok(m)) => {
+                        if matches!(&m, Message::System(s) if matches!(&**s, claudio::SystemMessage::Init(_))) {
+                            turn_open = true;
+                        }
+                        if self.show(&m) {
+                            turn_open = false;
+                        }
+                    }
+                },
+                Some(a) = self.approvals.recv() => {
+                    let text = self.renderer.suspend();
+                    write_to(&mut self.out, &text);
+                    if let Some(k) = &keys {
+                        k.pause();
+                    }
+                    self.answer(a).await;
+                    if let Some(k) = &keys {
+                        k.resume();
+                    }
+                    let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
+                    write_to(&mut self.out, &f);
+                }
+                _ = ticker.tick() => {
+                    let text = self.renderer.tick(Instant::now());
+                    write_to(&mut self.out, &text);
+                }
+                _ = sigint.recv() => {
+                    // Ctrl-C clears the line, as at the prompt
+                    self.ahead.typed.clear();
+                    let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
+                    write_to(&mut self.out, &f);
+                }
+            }
+        };
+        let f = self.renderer.suspend();
+        write_to(&mut self.out, &f);
+        drop(keys);
+        self.ahead.drain_after_turn(&mut keys_rx);
+        Ok(end)
+    }
+
+    /// Read a line at the prompt.
     fn read_line(
         &mut self,
-        ed: ChatEditor,
+        mut ed: ChatEditor,
         prompt: String,
         before: String,
         after: String,
     ) -> anyhow::Result<(ChatEditor, rustyline::Result<String>)> {
-        let read = move |mut ed: ChatEditor| {
-            let r = if before.is_empty() && after.is_empty() {
-                ed.readline(&prompt)
-            } else {
-                ed.readline_with_initial(&prompt, (&before, &after))
-            };
-            (ed, r)
+        let r = if before.is_empty() && after.is_empty() {
+            ed.readline(&prompt)
+        } else {
+            ed.readline_with_initial(&prompt, (&before, &after))
         };
-        // Only while background agents work: rustyline 17's printer makes
-        // it wait for the terminal before it reads keys it already holds
-        // (several keys in one read stall until the next one), so the
-        // printer is made only when there is something to print.
-        let mut ed = ed;
-        if self.printer.is_none()
-            && self.renderer.agents_running() > 0
-            && io::stdout().is_terminal()
-        {
-            self.printer = ed
-                .create_external_printer()
-                .ok()
-                .map(|p| Box::new(p) as Printer);
-        }
-        let Some(client) = lock(&self.client).clone() else {
-            return Ok(read(ed));
-        };
-        let Some(mut printer) = self.printer.take() else {
-            return Ok(read(ed));
-        };
-        self.renderer.set_live(false);
-        let rt = self.rt;
-        let handle = rt.spawn_blocking(move || read(ed));
-        let mut partial = String::new();
-        let got = rt.block_on(async {
-            tokio::pin!(handle);
-            let mut open = true;
-            loop {
-                tokio::select! {
-                    biased;
-                    r = &mut handle => return r,
-                    m = client.next_message(), if open => match m {
-                        None => open = false,
-                        Some(Err(_)) => {}
-                        Some(Ok(m)) => {
-                            partial.push_str(&self.renderer.message(&m, Instant::now()));
-                            // whole lines only: the printer ends each print with a newline
-                            if let Some(i) = partial.rfind('\n') {
-                                let whole: String = partial.drain(..=i).collect();
-                                let _ = printer.print(whole);
-                            }
-                        }
-                    },
-                    Some(a) = self.approvals.recv() => {
-                        let who = a.req.extra.get("agent_id").and_then(|v| v.as_str())
-                            .and_then(|t| self.renderer.agent_by_task(t))
-                            .unwrap_or_else(|| "Claude".into());
-                        let what = match a.req.tool_name.as_str() {
-                            ASK_USER_QUESTION => "has a question".to_owned(),
-                            EXIT_PLAN_MODE => "has a plan to approve".to_owned(),
-                            t => format!("asks to use {}", Sanitizer::clean(t)),
-                        };
-                        let note = format!("  {} {} {what} — press Enter on an empty line to answer\n",
-                            self.style.yellow("?"), Sanitizer::clean(&who));
-                        let _ = printer.print(note);
-                        self.waiting.push(a);
-                    }
-                }
-            }
-        });
-        self.printer = Some(printer);
-        self.renderer.set_live(io::stdout().is_terminal());
-        self.write(&partial);
-        got.map_err(|e| anyhow::anyhow!("the line editor failed: {e}"))
-    }
-
-    /// Answer the requests that came while the prompt was up.
-    fn answer_waiting(&mut self) {
-        let rt = self.rt;
-        for a in std::mem::take(&mut self.waiting) {
-            rt.block_on(self.answer(a));
-        }
+        Ok((ed, r))
     }
 
     /// Ask the person about one request from the CLI: a question, a plan,

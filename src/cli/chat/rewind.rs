@@ -7,6 +7,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use claudio::store::Conversation;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// A prompt the session can go back to.
@@ -21,13 +22,18 @@ pub struct PastPrompt {
     pub before: Option<String>,
 }
 
-/// The prompts typed in a conversation, oldest first.
-pub fn past_prompts(conv: &Conversation) -> Vec<PastPrompt> {
-    prompts_in(conv.entries.iter().map(|e| &e.value))
+/// The prompts typed in a conversation, oldest first. `known` holds the
+/// prompts this program sent, by uuid, as typed: their text is taken from
+/// there rather than from the transcript.
+pub fn past_prompts(conv: &Conversation, known: &HashMap<String, String>) -> Vec<PastPrompt> {
+    prompts_in(conv.entries.iter().map(|e| &e.value), known)
 }
 
 /// The prompts among a conversation's entries (the main chain, in order).
-fn prompts_in<'a>(entries: impl IntoIterator<Item = &'a Value>) -> Vec<PastPrompt> {
+fn prompts_in<'a>(
+    entries: impl IntoIterator<Item = &'a Value>,
+    known: &HashMap<String, String>,
+) -> Vec<PastPrompt> {
     let mut out = Vec::new();
     let mut before: Option<String> = None;
     for v in entries {
@@ -36,7 +42,12 @@ fn prompts_in<'a>(entries: impl IntoIterator<Item = &'a Value>) -> Vec<PastPromp
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
-        if let Some(text) = typed_text(v) {
+        let is_user = v.get("type").and_then(Value::as_str) == Some("user");
+        let text = match known.get(&uuid) {
+            Some(t) if is_user => Some(t.clone()),
+            _ => typed_text(v),
+        };
+        if let Some(text) = text {
             if !uuid.is_empty() {
                 out.push(PastPrompt {
                     uuid: uuid.clone(),
@@ -193,7 +204,7 @@ mod tests {
             json!({"type":"user","uuid":"u2","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a\n</bash-stdout><bash-stderr></bash-stderr>\n\nfix it\nnow"}}),
             json!({"type":"user","uuid":"i1","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}),
         ];
-        let p = prompts_in(&c);
+        let p = prompts_in(&c, &HashMap::new());
         assert_eq!(p.len(), 2, "{p:?}");
         assert_eq!(p[0].uuid, "u1");
         assert_eq!(p[0].before, None);
@@ -205,6 +216,10 @@ mod tests {
         assert!(lines[1].contains("+1 lines"), "{lines:?}");
         let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
         assert_eq!(picker.key(enter), Some(Picked::Chosen(vec![1], None)));
+        // a prompt this chat sent is listed as typed, whatever it looks like
+        let known = HashMap::from([("u2".to_owned(), "<b>fix</b> it".to_owned())]);
+        let p = prompts_in(&c, &known);
+        assert_eq!(p[1].text, "<b>fix</b> it");
     }
 
     #[test]

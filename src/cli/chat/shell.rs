@@ -1,10 +1,13 @@
 //! `!command`: a shell escape in the chat.
 //!
 //! The command runs through `$SHELL -c` (else `/bin/sh`) in the session's
-//! working directory, in a process group of its own, with no stdin. Its
-//! output streams to the screen line by line, sanitized, under a `│`
-//! gutter. Ctrl-C stops the command (SIGINT to its group, SIGKILL two
-//! seconds later), not the chat. What it printed goes to Claude with the
+//! working directory, in a session of its own (no controlling terminal: a
+//! command that wants to prompt on `/dev/tty` fails at once instead of
+//! stopping), with no stdin. Its output streams to the screen line by line,
+//! sanitized, under a `│` gutter. Ctrl-C stops the command (SIGINT to its
+//! group, SIGKILL two seconds later), not the chat; whatever it left running
+//! in its group is ended with it, and a chat that is killed or loses its
+//! terminal kills the group first. What it printed goes to Claude with the
 //! next prompt, in the tags the claude TUI uses:
 //!
 //! ```text
@@ -22,9 +25,22 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncReadExt;
 use tokio::signal::unix::{signal, SignalKind};
+
+/// The process group of the command running now (0: none).
+static RUNNING: AtomicI32 = AtomicI32::new(0);
+
+/// Kill the running command's process group, if any (the chat is ending).
+pub fn kill_running() {
+    let pgid = RUNNING.swap(0, Ordering::SeqCst);
+    if pgid > 0 {
+        // SAFETY: signals a process group this program started.
+        unsafe { libc::kill(-pgid, libc::SIGKILL) };
+    }
+}
 
 const KEEP_HEAD: usize = 4 * 1024;
 const KEEP_TAIL: usize = 26 * 1024;
@@ -83,6 +99,27 @@ pub struct Screen {
     gutter: String,
     sanitizer: Sanitizer,
     partial: String,
+    /// The start of a UTF-8 character cut by the end of a read.
+    cut: Vec<u8>,
+}
+
+/// How many bytes at the end of `b` start a UTF-8 character that is not
+/// complete yet.
+fn incomplete_tail(b: &[u8]) -> usize {
+    for back in 1..=3.min(b.len()) {
+        let c = b[b.len() - back];
+        if c & 0xC0 == 0x80 {
+            continue; // a continuation byte: look further back
+        }
+        let need = match c {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        return if need > back { back } else { 0 };
+    }
+    0
 }
 
 impl Screen {
@@ -91,14 +128,18 @@ impl Screen {
             gutter: format!("  {} ", style.dim("│")),
             sanitizer: Sanitizer::new(),
             partial: String::new(),
+            cut: Vec::new(),
         }
     }
 
     /// Feed output; returns what to write (complete lines only).
     pub fn push(&mut self, data: &[u8]) -> String {
+        self.cut.extend_from_slice(data);
+        let keep = incomplete_tail(&self.cut);
+        let whole: Vec<u8> = self.cut.drain(..self.cut.len() - keep).collect();
         let mut clean = String::new();
         self.sanitizer
-            .push(&String::from_utf8_lossy(data), &mut clean);
+            .push(&String::from_utf8_lossy(&whole), &mut clean);
         self.partial.push_str(&clean);
         let mut out = String::new();
         while let Some(i) = self.partial.find('\n') {
@@ -112,6 +153,13 @@ impl Screen {
 
     /// The last line, if it had no newline.
     pub fn finish(&mut self) -> String {
+        if !self.cut.is_empty() {
+            let cut = std::mem::take(&mut self.cut);
+            let mut clean = String::new();
+            self.sanitizer
+                .push(&String::from_utf8_lossy(&cut), &mut clean);
+            self.partial.push_str(&clean);
+        }
         if self.partial.is_empty() {
             return String::new();
         }
@@ -141,21 +189,31 @@ fn shell() -> String {
 /// Run `command`, streaming its output to `out`.
 pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) -> io::Result<Ran> {
     let started = Instant::now();
-    let mut child = tokio::process::Command::new(shell())
-        .arg("-c")
+    let mut cmd = tokio::process::Command::new(shell());
+    cmd.arg("-c")
         .arg(command)
         .current_dir(cwd)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true)
-        .spawn()?;
+        .kill_on_drop(true);
+    // SAFETY: setsid is async-signal-safe; it makes the command a session
+    // and process group of its own, without a controlling terminal.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn()?;
     let pid = child.id().map(|p| p as i32);
+    if let Some(p) = pid {
+        RUNNING.store(p, Ordering::SeqCst);
+    }
     let mut so = child.stdout.take();
     let mut se = child.stderr.take();
     let (mut cap_out, mut cap_err) = (Capture::default(), Capture::default());
-    let mut screen = Screen::new(style);
+    let (mut screen_out, mut screen_err) = (Screen::new(style), Screen::new(style));
     let mut sigint = signal(SignalKind::interrupt())?;
     let (mut b1, mut b2) = (vec![0u8; 16 * 1024], vec![0u8; 16 * 1024]);
     let mut interrupted = false;
@@ -174,7 +232,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
                 Ok(0) | Err(_) => so = None,
                 Ok(n) => {
                     cap_out.push(&b1[..n]);
-                    out.write_all(screen.push(&b1[..n]).as_bytes())?;
+                    out.write_all(screen_out.push(&b1[..n]).as_bytes())?;
                     out.flush()?;
                 }
             },
@@ -182,7 +240,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
                 Ok(0) | Err(_) => se = None,
                 Ok(n) => {
                     cap_err.push(&b2[..n]);
-                    out.write_all(screen.push(&b2[..n]).as_bytes())?;
+                    out.write_all(screen_err.push(&b2[..n]).as_bytes())?;
                     out.flush()?;
                 }
             },
@@ -210,7 +268,14 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
             },
         }
     }
-    out.write_all(screen.finish().as_bytes())?;
+    // whatever the command left running in its group ends with it
+    if let Some(p) = pid {
+        // SAFETY: signals the command's own process group.
+        unsafe { libc::kill(-p, libc::SIGKILL) };
+    }
+    RUNNING.store(0, Ordering::SeqCst);
+    out.write_all(screen_out.finish().as_bytes())?;
+    out.write_all(screen_err.finish().as_bytes())?;
     out.flush()?;
     let (status_text, ok) = match status {
         _ if interrupted => ("stopped (Ctrl-C)".to_owned(), false),
@@ -318,17 +383,62 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_background_child_holding_the_pipe_does_not_hang_it() {
+    async fn a_background_child_holding_the_pipe_does_not_hang_it_nor_outlive_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let cmd = format!("sleep 600 & echo $! > {}; echo started", pidfile.display());
         let mut out = Vec::new();
-        let ran = run(
-            "sleep 3 & echo started",
-            Path::new("/"),
-            Style::plain(),
-            &mut out,
+        // a hang would be 600 s; the bound is only there to fail, not to time
+        let ran = tokio::time::timeout(
+            Duration::from_secs(120),
+            run(&cmd, dir.path(), Style::plain(), &mut out),
         )
         .await
+        .expect("the command's leftover child made it hang")
         .unwrap();
         assert!(ran.ok);
-        assert!(ran.elapsed < Duration::from_secs(20));
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // the sleeper was killed with the group (reaped by init, so poll)
+        let mut gone = false;
+        for _ in 0..500 {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            if stat.is_empty() || stat.contains(") Z ") {
+                gone = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(gone, "the background sleeper outlived the command");
+    }
+
+    #[test]
+    fn characters_cut_between_reads_stay_whole() {
+        let mut s = Screen::new(Style::plain());
+        let text = "héllo → 世界\n".as_bytes();
+        let mut shown = String::new();
+        for b in text {
+            shown.push_str(&s.push(std::slice::from_ref(b)));
+        }
+        assert_eq!(shown, "  │ héllo → 世界\n");
+        let mut s = Screen::new(Style::plain());
+        assert_eq!(s.push(&[0xE4, 0xB8]), "");
+        assert_eq!(s.finish(), "  │ \u{FFFD}\n", "a cut character at the end");
+    }
+
+    #[tokio::test]
+    async fn a_command_wanting_the_terminal_fails_instead_of_stopping() {
+        let mut out = Vec::new();
+        let ran = tokio::time::timeout(
+            Duration::from_secs(120),
+            run("exec 3</dev/tty", Path::new("/"), Style::plain(), &mut out),
+        )
+        .await
+        .expect("stopped on the terminal")
+        .unwrap();
+        assert!(!ran.ok, "{}", ran.context);
     }
 }

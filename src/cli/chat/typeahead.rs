@@ -30,6 +30,8 @@ pub struct TypeAhead {
     pub queued: VecDeque<String>,
     /// Bytes of an unfinished UTF-8 character or escape sequence.
     pending: Vec<u8>,
+    /// Ctrl-D was pressed on an empty line.
+    pub eof: bool,
 }
 
 impl TypeAhead {
@@ -53,6 +55,13 @@ impl TypeAhead {
                 0x7f | 0x08 => {
                     self.typed.pop();
                     out.push(Action::Redraw);
+                    i += 1;
+                }
+                0x04 => {
+                    // Ctrl-D: on an empty line, the end (where it means that)
+                    if self.typed.is_empty() {
+                        self.eof = true;
+                    }
                     i += 1;
                 }
                 0x15 => {
@@ -218,7 +227,13 @@ impl KeyReader {
                         continue;
                     }
                     match stdin.read(&mut buf) {
-                        Ok(0) | Err(_) => return,
+                        // end of file on a terminal: Ctrl-D reached it in
+                        // line mode (between two readers); pass it on
+                        Ok(0) => {
+                            let _ = tx.send(vec![0x04]);
+                            return;
+                        }
+                        Err(_) => return,
                         Ok(n) => {
                             if tx.send(buf[..n].to_vec()).is_err() {
                                 return;
@@ -299,6 +314,15 @@ mod tests {
         assert_eq!(t.queued.len(), 2, "blank lines are not queued");
         t.bytes(b"draft\x15");
         assert!(t.typed.is_empty());
+    }
+
+    #[test]
+    fn ctrl_d_on_an_empty_line_is_noted() {
+        let mut t = TypeAhead::default();
+        t.bytes(b"x\x04");
+        assert!(!t.eof, "not with text on the line");
+        t.bytes(b"\x7f\x04");
+        assert!(t.eof);
     }
 
     #[test]
