@@ -562,3 +562,31 @@ fn the_nested_session_guard_is_not_inherited() {
     assert!(env.get("CLAUDECODE").is_none(), "{env}");
     assert_eq!(env["CLAUDE_CODE_ENTRYPOINT"], "sdk-rust");
 }
+
+/// A background agent that ends without the CLI starting a turn to report
+/// it: the answer is complete once the agent is done, without hanging.
+#[test]
+fn an_agent_ending_without_a_report_turn_does_not_hang_ask() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("start it"),
+            assistant_tool_use(
+                "task1",
+                "Agent",
+                json!({"description":"scan","prompt":"scan"}),
+            ),
+            json!({"emit": {"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"scan","is_backgrounded":true,"session_id":"s"}}),
+            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]},"session_id":"s"}}),
+            assistant_text("Started the scan."),
+            result("Started the scan."),
+            json!({"sleep_ms": 300}),
+            json!({"emit": {"type":"system","subtype":"task_updated","task_id":"a1","patch":{"status":"killed"},"session_id":"s"}}),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "start", "it"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Started the scan.\n");
+}

@@ -48,6 +48,10 @@ fn read_stdin() -> io::Result<Option<String>> {
     }))
 }
 
+/// How long to wait, once the last background agent ended, for the turn the
+/// CLI starts to report it (it starts within milliseconds when it does).
+const REPORT_WAIT: Duration = Duration::from_secs(3);
+
 pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
     let piped = tokio::task::spawn_blocking(read_stdin)
         .await?
@@ -104,6 +108,8 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
     // seen at once even if the CLI is slow to answer the first.
     let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
     let mut result: Option<ResultMessage> = None;
+    // set when the last background agent ended after a result
+    let mut report_deadline: Option<tokio::time::Instant> = None;
     let mut failure: Option<claudio::Error> = None;
 
     loop {
@@ -114,8 +120,13 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
                 if out.flush().is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
+                let report_due = report_deadline;
                 tokio::select! {
                     n = client.next_raw() => n,
+                    // the agents are done, a result is in, and no turn
+                    // started for their report: the answer is complete
+                    _ = async { tokio::time::sleep_until(report_due.unwrap_or_else(tokio::time::Instant::now)).await },
+                        if report_due.is_some() => break,
                     _ = &mut interrupt => {
                         interrupt = Box::pin(pending());
                         continue;
@@ -159,8 +170,16 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
                 // answer ends with the result after the last one finished
                 let is_result =
                     m.message.is_result() && (out.agents.running.is_empty() || interrupted);
+                let were_running = !out.agents.running.is_empty();
                 if out.message(&m).is_err() {
                     return Ok(quiet_exit(&client).await);
+                }
+                if were_running && out.agents.running.is_empty() && result.is_some() {
+                    report_deadline = Some(tokio::time::Instant::now() + REPORT_WAIT);
+                }
+                if matches!(&m.message, Message::System(s) if matches!(&**s, claudio::SystemMessage::Init(_)))
+                {
+                    report_deadline = None;
                 }
                 if let Message::Result(r) = m.message {
                     result = Some(*r);
