@@ -22,8 +22,23 @@ pub enum Error {
         searched: Vec<PathBuf>,
     },
 
-    /// The CLI could not be started.
-    #[error("could not start the Claude Code CLI at {}: {source}", .path.display())]
+    /// The CLI named explicitly exists but is not an executable file.
+    #[error("the Claude Code CLI at {} is not executable (check its permissions, or that it is a file)", .path.display())]
+    CliNotExecutable {
+        /// The file that was named.
+        path: PathBuf,
+    },
+
+    /// The working directory for the CLI does not exist or is not a directory.
+    #[error("the working directory {} does not exist or is not a directory", .path.display())]
+    WorkingDirectory {
+        /// The directory asked for.
+        path: PathBuf,
+    },
+
+    /// The CLI could not be started. The operating system's reason is the
+    /// error's `source()` (shown by `{:#}` in anyhow, not repeated here).
+    #[error("could not start the Claude Code CLI at {}", .path.display())]
     Spawn {
         /// The executable that failed to start.
         path: PathBuf,
@@ -86,12 +101,12 @@ pub enum Error {
     #[error("the session is closed")]
     Closed,
 
-    /// Reading from or writing to the CLI failed.
-    #[error("i/o with the Claude Code CLI failed: {0}")]
+    /// Reading from or writing to the CLI failed (the reason is `source()`).
+    #[error("i/o with the Claude Code CLI failed")]
     Io(#[from] std::io::Error),
 
-    /// A value could not be encoded as JSON.
-    #[error("could not encode a message as JSON: {0}")]
+    /// A value could not be encoded as JSON (the reason is `source()`).
+    #[error("could not encode a message as JSON")]
     Json(#[from] serde_json::Error),
 }
 
@@ -159,5 +174,59 @@ mod tests {
             s.contains("npm install -g @anthropic-ai/claude-code"),
             "{s}"
         );
+    }
+
+    /// The error and its causes as `{:#}` in anyhow shows them.
+    fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+        let mut parts = vec![e.to_string()];
+        let mut cur = e.source();
+        while let Some(c) = cur {
+            parts.push(c.to_string());
+            cur = c.source();
+        }
+        parts.join(": ")
+    }
+
+    #[test]
+    fn no_cause_is_shown_twice() {
+        let denied = || std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let reason = denied().to_string();
+        let json = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+        let json_reason = json.to_string();
+        let cases: Vec<(Error, String)> = vec![
+            (
+                Error::Spawn {
+                    path: "/x/claude".into(),
+                    source: denied(),
+                },
+                reason.clone(),
+            ),
+            (Error::Io(denied()), reason.clone()),
+            (Error::Json(json), json_reason),
+        ];
+        for (e, cause) in cases {
+            let full = chain(&e);
+            assert_eq!(full.matches(&cause).count(), 1, "{full}");
+        }
+        let e = Error::Spawn {
+            path: "/x/claude".into(),
+            source: denied(),
+        };
+        assert_eq!(
+            chain(&e),
+            format!("could not start the Claude Code CLI at /x/claude: {reason}")
+        );
+    }
+
+    #[test]
+    fn not_executable_and_missing_directory_say_so() {
+        let e = Error::CliNotExecutable {
+            path: "/x/claude".into(),
+        };
+        assert!(e.to_string().contains("/x/claude is not executable"), "{e}");
+        let e = Error::WorkingDirectory {
+            path: "/no/such/dir".into(),
+        };
+        assert!(e.to_string().contains("/no/such/dir does not exist"), "{e}");
     }
 }

@@ -263,6 +263,32 @@ fn missing_cli_exits_127() {
     assert!(stderr(&o).contains("npm install -g @anthropic-ai/claude-code"));
 }
 
+#[test]
+fn a_cli_that_is_not_executable_says_so_and_exits_127() {
+    let fake = Fake::new(vec![]);
+    let file = fake.record.path().join("claude");
+    std::fs::write(&file, "#!/bin/sh\n").unwrap();
+    let mut c = claudio(&fake);
+    c.env("CLAUDIO_CLI", &file).args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(127));
+    let e = stderr(&o);
+    assert!(e.contains("is not executable"), "{e}");
+    assert!(!e.contains("was not found"), "{e}");
+}
+
+#[test]
+fn a_missing_working_directory_is_named() {
+    let fake = Fake::new(vec![]);
+    let mut c = claudio(&fake);
+    c.args(["--cwd", "/no/such/dir/x", "ask", "q"]);
+    let o = run(c, None);
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(&o);
+    assert!(e.contains("/no/such/dir/x"), "{e}");
+    assert!(!e.contains("could not start"), "{e}");
+}
+
 fn permission_steps(expect_response: Value) -> Vec<Value> {
     steps(vec![
         init(),

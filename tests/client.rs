@@ -749,3 +749,79 @@ async fn inactivity_timeout_fails_a_silent_turn_but_not_a_waiting_prompt() {
     );
     client.kill();
 }
+
+/// The CLI's last words on stderr (its real reason) come just before it
+/// exits, read by another task than the one that sees the exit: the error
+/// must wait for them. Repeated, with a big stderr and a slow last line.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stderr_tail_of_an_exit_always_holds_the_last_line() {
+    for round in 0..30 {
+        let fake = Fake::new(steps(vec![
+            init(),
+            vec![
+                expect_user("go"),
+                json!({"stderr_flood": 40_000}),
+                json!({"sleep_ms": round % 3}),
+                json!({"stderr": "fatal: the real reason"}),
+                json!({"exit": 3}),
+            ],
+        ]));
+        let client = Client::connect(fake.options()).await.unwrap();
+        client.send("go").await.unwrap();
+        let mut last = None;
+        let mut s = std::pin::pin!(client.receive_response());
+        let done = tokio::time::timeout(Duration::from_secs(20), async {
+            while let Some(m) = s.next().await {
+                last = Some(m);
+            }
+        })
+        .await;
+        assert!(done.is_ok(), "round {round}: the turn hung");
+        match last {
+            Some(Err(e @ Error::ProcessExited { .. })) => {
+                let text = e.to_string();
+                assert!(
+                    text.trim_end().ends_with("fatal: the real reason"),
+                    "round {round}: {}",
+                    &text[text.len().saturating_sub(200)..]
+                );
+            }
+            other => panic!("round {round}: {other:?}"),
+        }
+        // and a CLI that dies before it answers `initialize`
+        let fake = Fake::new(vec![
+            json!({"stderr_flood": 40_000}),
+            json!({"sleep_ms": round % 3}),
+            json!({"stderr": "fatal: no credentials"}),
+            json!({"exit": 3}),
+        ]);
+        match Client::connect(fake.options()).await {
+            Err(e) => {
+                let text = e.to_string();
+                assert!(
+                    text.trim_end().ends_with("fatal: no credentials"),
+                    "round {round}: {}",
+                    &text[text.len().saturating_sub(200)..]
+                );
+            }
+            Ok(_) => panic!("round {round}: connected to a dead CLI"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_missing_working_directory_is_its_own_error() {
+    let fake = Fake::new(steps(vec![init()]));
+    let err = Client::connect(fake.options().cwd("/no/such/dir/for/claudio"))
+        .await
+        .err()
+        .expect("connected in a missing directory");
+    assert!(
+        matches!(&err, Error::WorkingDirectory { path } if path.ends_with("claudio")),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("/no/such/dir/for/claudio"),
+        "{err}"
+    );
+}

@@ -12,7 +12,7 @@ Examples:
 
 Exit codes:
   0 success · 1 the run ended with an error or the CLI failed · 2 usage
-  127 the Claude Code CLI was not found · 130 interrupted (Ctrl-C)
+  127 the Claude Code CLI was not found or not executable · 130 interrupted (Ctrl-C)
 
 Environment:
   CLAUDIO_CLI              path of the `claude` executable

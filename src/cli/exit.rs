@@ -9,7 +9,7 @@ pub enum Exit {
     Failure,
     /// 2: bad usage.
     Usage,
-    /// 127: the Claude Code CLI was not found.
+    /// 127: the Claude Code CLI was not found (or is not executable).
     CliNotFound,
     /// 130: interrupted with Ctrl-C.
     Interrupted,
@@ -33,7 +33,9 @@ impl Exit {
 /// The exit code for an error that ended the program.
 pub fn for_error(e: &anyhow::Error) -> Exit {
     match e.downcast_ref::<claudio::Error>() {
-        Some(claudio::Error::CliNotFound { .. }) => Exit::CliNotFound,
+        Some(claudio::Error::CliNotFound { .. } | claudio::Error::CliNotExecutable { .. }) => {
+            Exit::CliNotFound
+        }
         _ => Exit::Failure,
     }
 }

@@ -10,7 +10,7 @@ use crate::protocol::{
     error_response, request_line, success_response, ControlRequest, ControlResponse,
     IncomingRequest, Message, SystemMessage,
 };
-use crate::transport::{ExitInfo, Line, LineReader, Supervisor};
+use crate::transport::{ExitInfo, Line, LineReader, Supervisor, STDERR_DRAIN};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -207,7 +207,7 @@ impl Shared {
                 drop(guard);
                 // The CLI is gone; report how it ended if that is known soon.
                 match self.supervisor.wait_timeout(Duration::from_secs(2)).await {
-                    Some(info) => Err(self.supervisor.exit_error(info)),
+                    Some(info) => Err(self.supervisor.exit_error_drained(info).await),
                     None => Err(Error::Io(e)),
                 }
             }
@@ -545,6 +545,8 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         Some(info) => info,
         None => shared.supervisor.shutdown(None, shared.close_grace).await,
     };
+    // the tail must hold the CLI's last words before any error is built
+    shared.supervisor.stderr_drained(STDERR_DRAIN).await;
     *lock(&shared.exit) = Some(info);
     let pending: Vec<Pending> = {
         let mut p = lock(&shared.pending);

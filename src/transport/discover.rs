@@ -39,6 +39,9 @@ pub(crate) fn find_cli_in(
         if is_executable(&p) {
             return Ok(p);
         }
+        if p.exists() {
+            return Err(Error::CliNotExecutable { path: p });
+        }
         searched.push(p);
         return Err(Error::CliNotFound { searched });
     }
@@ -139,6 +142,28 @@ mod tests {
         let err =
             find_cli_in(Some(&missing), None, Some(c.parent().unwrap().into()), None).unwrap_err();
         assert!(err.to_string().contains("nope/claude"), "{err}");
+    }
+
+    #[test]
+    fn a_named_file_that_is_not_executable_is_said_to_be_so() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("claude");
+        std::fs::write(&p, "").unwrap();
+        let err = find_cli_in(Some(&p), None, None, None).unwrap_err();
+        assert!(
+            matches!(&err, Error::CliNotExecutable { path } if path == &p),
+            "{err:?}"
+        );
+        // a directory is not executable as a program either
+        let err = find_cli_in(Some(t.path()), None, None, None).unwrap_err();
+        assert!(matches!(err, Error::CliNotExecutable { .. }), "{err:?}");
+        // a missing one is not found
+        let missing = t.path().join("nope");
+        let err = find_cli_in(None, Some(missing.clone().into()), None, None).unwrap_err();
+        assert!(
+            matches!(&err, Error::CliNotFound { searched } if searched == &vec![missing]),
+            "{err:?}"
+        );
     }
 
     #[test]

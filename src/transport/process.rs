@@ -51,6 +51,8 @@ pub struct Supervisor {
     exited: Arc<AtomicBool>,
     status: watch::Receiver<Option<ExitInfo>>,
     stderr_tail: StderrTail,
+    /// True once stderr reached its end (everything the CLI wrote is in the tail).
+    stderr_done: watch::Receiver<bool>,
 }
 
 struct SpawnJob {
@@ -78,6 +80,11 @@ fn spawner() -> &'static Mutex<std_mpsc::Sender<SpawnJob>> {
 
 /// Start the CLI at `program` with the options' arguments and environment.
 pub async fn spawn(program: &Path, options: &Options) -> Result<Spawned> {
+    if let Some(dir) = &options.cwd {
+        if !dir.is_dir() {
+            return Err(Error::WorkingDirectory { path: dir.clone() });
+        }
+    }
     let mut cmd = Command::new(program);
     cmd.args(options.cli_args())
         .stdin(Stdio::piped())
@@ -151,10 +158,12 @@ pub async fn spawn(program: &Path, options: &Options) -> Result<Spawned> {
         _ => return Err(spawn_err(std::io::Error::other("missing a pipe"))),
     };
     let stderr_tail = StderrTail::default();
+    let (done_tx, stderr_done) = watch::channel(false);
     tokio::spawn(stderr::drain(
         err,
         stderr_tail.clone(),
         options.stderr.clone(),
+        done_tx,
     ));
 
     let exited = Arc::new(AtomicBool::new(false));
@@ -186,9 +195,13 @@ pub async fn spawn(program: &Path, options: &Options) -> Result<Spawned> {
             exited,
             status,
             stderr_tail,
+            stderr_done,
         },
     })
 }
+
+/// How long an error report waits for the rest of the CLI's stderr.
+pub const STDERR_DRAIN: Duration = Duration::from_millis(500);
 
 impl Supervisor {
     /// The CLI's process id (also its process group id).
@@ -274,6 +287,22 @@ impl Supervisor {
                 libc::killpg(self.pid, libc::SIGKILL);
             }
         }
+    }
+
+    /// Wait, at most `d`, until everything the CLI wrote on stderr has been
+    /// read: its last words (the real reason it failed) come just before it
+    /// exits, and are read by another task. A pipe that stays open (a
+    /// process the CLI left behind holds it) ends the wait at `d`.
+    pub async fn stderr_drained(&self, d: Duration) {
+        let mut rx = self.stderr_done.clone();
+        let _ = tokio::time::timeout(d, rx.wait_for(|done| *done)).await;
+    }
+
+    /// [`Supervisor::exit_error`], once stderr is read to its end (waiting
+    /// at most [`STDERR_DRAIN`]).
+    pub async fn exit_error_drained(&self, info: ExitInfo) -> Error {
+        self.stderr_drained(STDERR_DRAIN).await;
+        self.exit_error(info)
     }
 
     /// The error describing this process's end.

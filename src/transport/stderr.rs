@@ -56,11 +56,22 @@ impl StderrTail {
     }
 }
 
-/// Read `stderr` to its end, keeping the tail and passing lines to `callback`.
+/// Read `stderr` to its end, keeping the tail and passing lines to `callback`;
+/// `done` turns true at the end.
 pub async fn drain<R: AsyncRead + Unpin>(
     stderr: R,
     tail: StderrTail,
     callback: Option<StderrCallback>,
+    done: tokio::sync::watch::Sender<bool>,
+) {
+    read_all(stderr, &tail, callback.as_ref()).await;
+    let _ = done.send(true);
+}
+
+async fn read_all<R: AsyncRead + Unpin>(
+    stderr: R,
+    tail: &StderrTail,
+    callback: Option<&StderrCallback>,
 ) {
     let mut reader = LineReader::new(stderr, MAX_STDERR_LINE);
     loop {
@@ -68,7 +79,7 @@ pub async fn drain<R: AsyncRead + Unpin>(
             Ok(Some(Line::Data(d))) => {
                 let s = String::from_utf8_lossy(d);
                 tail.push(&s);
-                if let Some(cb) = &callback {
+                if let Some(cb) = callback {
                     cb(&s);
                 }
             }
@@ -102,12 +113,15 @@ mod tests {
         let t = StderrTail::default();
         let seen = Arc::new(Mutex::new(0usize));
         let s2 = seen.clone();
+        let (done_tx, done) = tokio::sync::watch::channel(false);
         drain(
             data.as_bytes(),
             t.clone(),
             Some(Arc::new(move |_l: &str| *s2.lock().unwrap() += 1)),
+            done_tx,
         )
         .await;
+        assert!(*done.borrow(), "the end is signalled");
         assert_eq!(*seen.lock().unwrap(), 2000);
         assert!(t.text().ends_with("a\nb\n"));
     }
