@@ -88,6 +88,9 @@ _claudio() {
             claudio__subcmd__help__subcmd__sessions,fork)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__fork"
                 ;;
+            claudio__subcmd__help__subcmd__sessions,inspect)
+                cmd="claudio__subcmd__help__subcmd__sessions__subcmd__inspect"
+                ;;
             claudio__subcmd__help__subcmd__sessions,list)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__list"
                 ;;
@@ -97,8 +100,8 @@ _claudio() {
             claudio__subcmd__help__subcmd__sessions,resume)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__resume"
                 ;;
-            claudio__subcmd__help__subcmd__sessions,show)
-                cmd="claudio__subcmd__help__subcmd__sessions__subcmd__show"
+            claudio__subcmd__help__subcmd__sessions,search)
+                cmd="claudio__subcmd__help__subcmd__sessions__subcmd__search"
                 ;;
             claudio__subcmd__help__subcmd__sessions,tag)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__tag"
@@ -112,6 +115,9 @@ _claudio() {
             claudio__subcmd__sessions,help)
                 cmd="claudio__subcmd__sessions__subcmd__help"
                 ;;
+            claudio__subcmd__sessions,inspect)
+                cmd="claudio__subcmd__sessions__subcmd__inspect"
+                ;;
             claudio__subcmd__sessions,list)
                 cmd="claudio__subcmd__sessions__subcmd__list"
                 ;;
@@ -121,8 +127,11 @@ _claudio() {
             claudio__subcmd__sessions,resume)
                 cmd="claudio__subcmd__sessions__subcmd__resume"
                 ;;
+            claudio__subcmd__sessions,search)
+                cmd="claudio__subcmd__sessions__subcmd__search"
+                ;;
             claudio__subcmd__sessions,show)
-                cmd="claudio__subcmd__sessions__subcmd__show"
+                cmd="claudio__subcmd__sessions__subcmd__inspect"
                 ;;
             claudio__subcmd__sessions,tag)
                 cmd="claudio__subcmd__sessions__subcmd__tag"
@@ -136,6 +145,9 @@ _claudio() {
             claudio__subcmd__sessions__subcmd__help,help)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__help"
                 ;;
+            claudio__subcmd__sessions__subcmd__help,inspect)
+                cmd="claudio__subcmd__sessions__subcmd__help__subcmd__inspect"
+                ;;
             claudio__subcmd__sessions__subcmd__help,list)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__list"
                 ;;
@@ -145,8 +157,8 @@ _claudio() {
             claudio__subcmd__sessions__subcmd__help,resume)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__resume"
                 ;;
-            claudio__subcmd__sessions__subcmd__help,show)
-                cmd="claudio__subcmd__sessions__subcmd__help__subcmd__show"
+            claudio__subcmd__sessions__subcmd__help,search)
+                cmd="claudio__subcmd__sessions__subcmd__help__subcmd__search"
                 ;;
             claudio__subcmd__sessions__subcmd__help,tag)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__tag"
@@ -838,7 +850,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help__subcmd__sessions)
-            opts="list show resume fork rename tag delete"
+            opts="list inspect search resume fork rename tag delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -866,6 +878,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help__subcmd__sessions__subcmd__fork)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__sessions__subcmd__inspect)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -921,7 +947,7 @@ _claudio() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        claudio__subcmd__help__subcmd__sessions__subcmd__show)
+        claudio__subcmd__help__subcmd__sessions__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1020,7 +1046,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions)
-            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list show resume fork rename tag delete help"
+            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list inspect show search resume fork rename tag delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1246,7 +1272,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__help)
-            opts="list show resume fork rename tag delete help"
+            opts="list inspect search resume fork rename tag delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1288,6 +1314,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__sessions__subcmd__help__subcmd__inspect)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1343,7 +1383,7 @@ _claudio() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        claudio__subcmd__sessions__subcmd__help__subcmd__show)
+        claudio__subcmd__sessions__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1364,6 +1404,80 @@ _claudio() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__sessions__subcmd__inspect)
+            opts="-r -c -v -h --json --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disallowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-turns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --append-system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mcp-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1601,13 +1715,33 @@ _claudio() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        claudio__subcmd__sessions__subcmd__show)
-            opts="-r -c -v -h --json --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+        claudio__subcmd__sessions__subcmd__search)
+            opts="-a -e -s -i -n -r -c -v -h --all --cwd --regex --case-sensitive --ignore-case --tools --since --limit --hits --json --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hits)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1641,10 +1775,6 @@ _claudio() {
                     return 0
                     ;;
                 --add-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

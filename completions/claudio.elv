@@ -99,7 +99,9 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
             cand list 'List sessions, newest first (this directory''s, or --all)'
+            cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand show 'Show a session''s conversation as the CLI would resume it'
+            cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -136,6 +138,31 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'claudio;sessions;inspect'= {
+            cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --json 'Print the entries as stored, one JSON object per line'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'claudio;sessions;show'= {
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
             cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
@@ -153,6 +180,44 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
             cand --json 'Print the entries as stored, one JSON object per line'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;sessions;search'= {
+            cand --cwd 'This directory''s sessions (and its git worktrees'') instead of the current one'
+            cand --since 'Only sessions written to since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)'
+            cand -n 'At most this many sessions'
+            cand --limit 'At most this many sessions'
+            cand --hits 'At most this many hits per session'
+            cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -a 'Search every project''s sessions, not only this directory''s'
+            cand --all 'Search every project''s sessions, not only this directory''s'
+            cand -e 'The pattern is a regular expression (Rust regex syntax)'
+            cand --regex 'The pattern is a regular expression (Rust regex syntax)'
+            cand -s 'Case always matters'
+            cand --case-sensitive 'Case always matters'
+            cand -i 'Case never matters'
+            cand --ignore-case 'Case never matters'
+            cand --tools 'Also search tool inputs and outputs'
+            cand --json 'One JSON object per session, as found'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -287,7 +352,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;sessions;help'= {
             cand list 'List sessions, newest first (this directory''s, or --all)'
-            cand show 'Show a session''s conversation as the CLI would resume it'
+            cand inspect 'Show a session''s conversation as the CLI would resume it'
+            cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -297,7 +363,9 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;sessions;help;list'= {
         }
-        &'claudio;sessions;help;show'= {
+        &'claudio;sessions;help;inspect'= {
+        }
+        &'claudio;sessions;help;search'= {
         }
         &'claudio;sessions;help;resume'= {
         }
@@ -476,7 +544,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;help;sessions'= {
             cand list 'List sessions, newest first (this directory''s, or --all)'
-            cand show 'Show a session''s conversation as the CLI would resume it'
+            cand inspect 'Show a session''s conversation as the CLI would resume it'
+            cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -485,7 +554,9 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;help;sessions;list'= {
         }
-        &'claudio;help;sessions;show'= {
+        &'claudio;help;sessions;inspect'= {
+        }
+        &'claudio;help;sessions;search'= {
         }
         &'claudio;help;sessions;resume'= {
         }

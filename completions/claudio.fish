@@ -74,34 +74,36 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -s c -l continue -d
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s r -l resume -d 'Resume the session with this id' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l cli-path -d 'Path of the `claude` executable' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list show resume fork rename tag delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search resume fork rename tag delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cwd -d 'List this directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many sessions' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
@@ -125,6 +127,27 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l json -d 'Print the entries as stored, one JSON object per line'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
@@ -146,6 +169,35 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l cwd -d 'This directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l since -d 'Only sessions written to since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s n -l limit -d 'At most this many sessions' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l hits -d 'At most this many hits per session' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s a -l all -d 'Search every project\'s sessions, not only this directory\'s'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s e -l regex -d 'The pattern is a regular expression (Rust regex syntax)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s s -l case-sensitive -d 'Case always matters'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s i -l ignore-case -d 'Case never matters'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l tools -d 'Also search tool inputs and outputs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l json -d 'One JSON object per session, as found'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
@@ -250,7 +302,8 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
@@ -385,7 +438,8 @@ complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "man" -d 'Print the man page (roff)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'

@@ -10,6 +10,8 @@ use super::sanitize::Sanitizer;
 use super::style::Style;
 use super::summary::{one_line, tool_summary};
 use anyhow::Context;
+mod search;
+
 use clap::{Args, Subcommand};
 use claudio::store::{Conversation, ListOptions, SessionInfo, Store, StoreError};
 use serde_json::Value;
@@ -52,8 +54,11 @@ pub enum SessionsCommand {
     /// List sessions, newest first (this directory's, or --all).
     List(ListArgs),
     /// Show a session's conversation as the CLI would resume it.
-    #[command(after_help = SHOW_HELP)]
-    Show(ShowArgs),
+    #[command(after_help = SHOW_HELP, visible_alias = "show")]
+    Inspect(ShowArgs),
+    /// Search inside past conversations: prompts and answers (--tools: tool
+    /// calls too), newest sessions first.
+    Search(search::SearchArgs),
     /// Open the chat on a session, in the directory it was recorded in.
     Resume(IdArgs),
     /// Copy a session into a new one with fresh ids; prints the new id.
@@ -229,7 +234,8 @@ fn run_with(args: SessionsArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> 
     };
     let result = match args.command {
         SessionsCommand::List(a) => list(&store, a, io),
-        SessionsCommand::Show(a) => show(&store, a, io),
+        SessionsCommand::Inspect(a) => show(&store, a, io),
+        SessionsCommand::Search(a) => search::search(&store, a, io),
         SessionsCommand::Resume(a) => resume(&store, &a.id),
         SessionsCommand::Fork(a) => store
             .fork(&a.id, a.at.as_deref())

@@ -11,6 +11,7 @@ mod info;
 mod list;
 mod paths;
 mod scan;
+mod search;
 mod time;
 
 pub use chain::{read_conversation, Conversation, Entry};
@@ -22,4 +23,5 @@ pub use ids::{is_uuid, new_uuid, IdQuery, MIN_PREFIX};
 pub use info::{SessionInfo, SkipReason};
 pub use list::{ListOptions, Listing, Skipped};
 pub use paths::{default_config_dir, project_folder_name, sanitize_path, MAX_FOLDER_NAME};
+pub use search::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits};
 pub use time::{format_iso_millis, parse_iso_millis};

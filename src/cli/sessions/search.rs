@@ -1,0 +1,347 @@
+//! `claudio sessions search PATTERN`: the store's search, printed as found.
+
+use super::{flat, relative_time, width, Io, SessionsOutcome};
+use crate::cli::exit::Exit;
+use crate::cli::sanitize::Sanitizer;
+use anyhow::Context;
+use clap::Args;
+use claudio::store::{HitKind, Pattern, SearchHit, SearchOptions, SessionHits, Store};
+use std::io::Write;
+use std::ops::{ControlFlow, Range};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Arguments of `sessions search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for: a literal string (smart case: case matters only
+    /// when it has an upper-case letter), or a regex with --regex.
+    pub pattern: String,
+    /// Search every project's sessions, not only this directory's.
+    #[arg(short, long)]
+    pub all: bool,
+    /// This directory's sessions (and its git worktrees') instead of the current one.
+    #[arg(long, value_name = "DIR", conflicts_with = "all")]
+    pub cwd: Option<PathBuf>,
+    /// The pattern is a regular expression (Rust regex syntax).
+    #[arg(short = 'e', long)]
+    pub regex: bool,
+    /// Case always matters.
+    #[arg(short = 's', long)]
+    pub case_sensitive: bool,
+    /// Case never matters.
+    #[arg(short = 'i', long, conflicts_with = "case_sensitive")]
+    pub ignore_case: bool,
+    /// Also search tool inputs and outputs.
+    #[arg(long)]
+    pub tools: bool,
+    /// Only sessions written to since then: 30m, 12h, 7d, 2w, or a date (2026-11-01).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// At most this many sessions.
+    #[arg(short = 'n', long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// At most this many hits per session.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub hits: usize,
+    /// One JSON object per session, as found.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--since`: a span back from now (`30m`, `12h`, `7d`, `2w`) or a date
+/// (`2026-11-01`, midnight UTC), in ms since the epoch.
+pub(super) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
+    let s = s.trim();
+    let unit = |c: char| match c {
+        'm' => Some(60_000i64),
+        'h' => Some(3_600_000),
+        'd' => Some(86_400_000),
+        'w' => Some(7 * 86_400_000),
+        _ => None,
+    };
+    if let Some(last) = s.chars().last() {
+        if let (Some(ms), Ok(n)) = (unit(last), s[..s.len() - 1].parse::<i64>()) {
+            return Ok(now_ms - n.max(0) * ms);
+        }
+    }
+    if let Some(ms) = claudio::store::parse_iso_millis(&format!("{s}T00:00:00.000Z")) {
+        return Ok(ms);
+    }
+    claudio::store::parse_iso_millis(s).with_context(|| {
+        format!("--since {s}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)")
+    })
+}
+
+fn pattern(a: &SearchArgs) -> anyhow::Result<Pattern> {
+    let has_upper = a.pattern.chars().any(char::is_uppercase);
+    let ignore_case = a.ignore_case || (!a.case_sensitive && !has_upper);
+    if a.regex {
+        let re = regex::RegexBuilder::new(&a.pattern)
+            .case_insensitive(ignore_case)
+            // `^` and `$` are the ends of a line, as in grep
+            .multi_line(true)
+            .build()
+            .with_context(|| format!("not a valid regex: {}", a.pattern))?;
+        let find = move |t: &str| re.find_iter(t).map(|m| m.range()).collect::<Vec<_>>();
+        // without anchors or word boundaries a regex can be tried on whole
+        // lines first (much faster); with them every message is parsed
+        let anchored = ["^", "$", "\\b", "\\B", "\\A", "\\z"]
+            .iter()
+            .any(|x| a.pattern.contains(x));
+        return Ok(if anchored {
+            Pattern::Custom(Arc::new(find))
+        } else {
+            Pattern::Scan(Arc::new(find))
+        });
+    }
+    anyhow::ensure!(!a.pattern.is_empty(), "the pattern is empty");
+    Ok(Pattern::Literal {
+        text: a.pattern.clone(),
+        ignore_case,
+    })
+}
+
+pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let mut opts = SearchOptions::new(pattern(&a)?)
+        .tools(a.tools)
+        .hits_per_session(a.hits);
+    if !a.all {
+        let dir = a
+            .cwd
+            .clone()
+            .or_else(|| io.cwd.clone())
+            .context("cannot tell the current directory; pass --cwd or --all")?;
+        opts = opts.dir(dir);
+    }
+    if let Some(s) = &a.since {
+        opts = opts.since(parse_since(s, io.now_ms)?);
+    }
+    if let Some(n) = a.limit {
+        opts = opts.limit(n);
+    }
+    let mut failed: Option<std::io::Error> = None;
+    let summary = store.search(&opts, |s| {
+        let written = if a.json {
+            write_json(&mut *io.out, &s)
+        } else {
+            let text = render(&s, a.all, io);
+            io.out
+                .write_all(text.as_bytes())
+                .and_then(|_| io.out.flush())
+        };
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    if let Some(e) = failed {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return Ok(SessionsOutcome::Done(Exit::Success));
+        }
+        return Err(e.into());
+    }
+    for (path, why) in summary.unreadable.iter().take(5) {
+        let msg = format!("could not read {}: {why}", path.display());
+        io.warn(&msg);
+    }
+    io.out.flush()?;
+    if summary.sessions == 0 && !a.json {
+        let msg = format!(
+            "no matches in {} session{}{}",
+            summary.files,
+            if summary.files == 1 { "" } else { "s" },
+            if a.all { "" } else { " here (try --all)" }
+        );
+        io.warn(&msg);
+        return Ok(SessionsOutcome::Done(Exit::Failure));
+    }
+    Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+fn write_json(out: &mut dyn Write, s: &SessionHits) -> std::io::Result<()> {
+    let v = serde_json::json!({
+        "sessionId": s.info.session_id,
+        "summary": s.info.summary,
+        "cwd": s.info.cwd,
+        "lastModified": s.info.last_modified,
+        "hits": s.hits,
+        "more": s.more,
+    });
+    serde_json::to_writer(&mut *out, &v)?;
+    out.write_all(b"\n")
+}
+
+fn kind_label(k: HitKind) -> &'static str {
+    match k {
+        HitKind::Prompt => "you",
+        HitKind::Answer => "claude",
+        HitKind::ToolInput => "tool",
+        HitKind::ToolOutput => "output",
+        _ => "?",
+    }
+}
+
+/// A session's block: its line (id, when, title; the directory with --all),
+/// then its hits, each cut to the terminal around the first match.
+fn render(s: &SessionHits, all: bool, io: &Io) -> String {
+    let st = io.out_style;
+    let cols = match io.size {
+        Some((c, _)) if io.out_tty => c,
+        _ => usize::MAX,
+    };
+    let id: String = s.info.session_id.chars().take(8).collect();
+    let when = relative_time(io.now_ms, s.info.last_modified);
+    let mut head = format!("{}  {}  ", st.cyan(&id), st.dim(&when));
+    let used = width(&id) + width(&when) + 4;
+    let mut title = flat(&s.info.summary);
+    if all {
+        if let Some(cwd) = &s.info.cwd {
+            title = format!("{title}  ({})", flat(cwd));
+        }
+    }
+    head.push_str(&st.bold(&super::cut(&title, cols.saturating_sub(used).max(10))));
+    let mut out = format!("{head}\n");
+    for h in &s.hits {
+        let label = format!("{:<6}", kind_label(h.kind));
+        let room = if cols == usize::MAX {
+            usize::MAX // a pipe: whole lines
+        } else {
+            cols.saturating_sub(10).max(20)
+        };
+        out.push_str(&format!(
+            "  {} {}\n",
+            st.dim(&label),
+            highlight(h, room, io)
+        ));
+    }
+    if s.more {
+        out.push_str(&format!("  {}\n", st.dim("… more")));
+    }
+    out.push('\n');
+    out
+}
+
+/// The hit's line, sanitized, its matches highlighted, cut to `room`
+/// columns around the first match.
+fn highlight(h: &SearchHit, room: usize, io: &Io) -> String {
+    let st = io.out_style;
+    let segments = split(&h.line, &h.ranges);
+    // columns before the first match that fit: keep the end of that text
+    let first_match = segments.iter().position(|(_, m)| *m).unwrap_or(0);
+    let mut out = String::new();
+    let mut left = room;
+    if room != usize::MAX {
+        let lead: String = segments[..first_match]
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect();
+        let keep = (room / 3).max(8);
+        if width(&lead) > keep {
+            let tail = tail_cols(&lead, keep.saturating_sub(1));
+            out.push('…');
+            out.push_str(&tail);
+            left = left.saturating_sub(width(&tail) + 1);
+        } else {
+            out.push_str(&lead);
+            left = left.saturating_sub(width(&lead));
+        }
+    } else {
+        for (t, _) in &segments[..first_match] {
+            out.push_str(t);
+        }
+    }
+    for (t, is_match) in &segments[first_match..] {
+        if left == 0 {
+            break;
+        }
+        let w = width(t);
+        let shown = if w > left {
+            super::cut(t, left)
+        } else {
+            t.clone()
+        };
+        left = left.saturating_sub(width(&shown));
+        if *is_match {
+            out.push_str(&st.yellow(&st.bold(&shown)));
+        } else {
+            out.push_str(&shown);
+        }
+    }
+    out
+}
+
+/// The line in pieces, each sanitized (flat), and whether it matched.
+fn split(line: &str, ranges: &[Range<usize>]) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for r in ranges {
+        if r.start < at
+            || r.end > line.len()
+            || !line.is_char_boundary(r.start)
+            || !line.is_char_boundary(r.end)
+        {
+            continue;
+        }
+        if r.start > at {
+            out.push((flat(&line[at..r.start]), false));
+        }
+        out.push((flat(&line[r.clone()]), true));
+        at = r.end;
+    }
+    if at < line.len() {
+        out.push((flat(&line[at..]), false));
+    }
+    out
+}
+
+/// The last `cols` columns of `s`.
+fn tail_cols(s: &str, cols: usize) -> String {
+    let mut w = 0;
+    let mut start = s.len();
+    for (i, c) in s.char_indices().rev() {
+        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if w + cw > cols {
+            break;
+        }
+        w += cw;
+        start = i;
+    }
+    Sanitizer::clean(&s[start..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_takes_spans_and_dates() {
+        let now = 10 * 86_400_000;
+        assert_eq!(parse_since("2d", now).unwrap(), 8 * 86_400_000);
+        assert_eq!(parse_since("30m", now).unwrap(), now - 1_800_000);
+        assert_eq!(parse_since("1w", now).unwrap(), 3 * 86_400_000);
+        assert_eq!(
+            parse_since("1970-01-02", now).unwrap(),
+            86_400_000,
+            "a date is midnight UTC"
+        );
+        assert!(parse_since("soon", now).is_err());
+    }
+
+    #[test]
+    fn lines_split_around_matches_and_stay_inert() {
+        let s = split("a \u{1b}[2Jneedle b needle", &[6..12, 15..21]);
+        assert_eq!(
+            s,
+            vec![
+                ("a ".to_owned(), false),
+                ("needle".to_owned(), true),
+                (" b ".to_owned(), false),
+                ("needle".to_owned(), true)
+            ]
+        );
+    }
+}

@@ -1,0 +1,889 @@
+//! Searching inside past conversations: the person's prompts and the model's
+//! answers (and, on request, tool inputs and outputs).
+//!
+//! Brute force, made fast: each transcript is read in 1 MiB blocks and a
+//! literal pattern is first looked for in the raw bytes, in the form JSON
+//! gives it (a newline in the pattern is `\n` on disk, a quote `\"`). Only
+//! the lines where it occurs are parsed, and the match is then confirmed in
+//! the decoded text, in the fields that are searched. A custom matcher (a
+//! regex, from the program) has no such shortcut: every message line is
+//! parsed. Files are searched on a few threads; sessions come back newest
+//! first, each as soon as it and every newer one are done. Nothing is
+//! cached, so nothing is ever stale.
+
+use super::error::{io_err, StoreResult};
+use super::info::{scan_file, Scanned, SessionInfo};
+use super::list::{all_candidates, dir_candidates, project_folders, Candidate};
+use super::Store;
+use serde::Serialize;
+use serde_json::Value;
+use std::io::Read;
+use std::ops::{ControlFlow, Range};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::UNIX_EPOCH;
+
+/// Finds matches in a piece of text: byte ranges, in order.
+pub type MatchFn = Arc<dyn Fn(&str) -> Vec<Range<usize>> + Send + Sync>;
+
+/// What to look for.
+#[derive(Clone)]
+#[non_exhaustive]
+pub enum Pattern {
+    /// A literal string; `ignore_case` folds case (Unicode simple folding).
+    Literal {
+        /// The text to find.
+        text: String,
+        /// Match regardless of case.
+        ignore_case: bool,
+    },
+    /// Any matcher (a regex, say). Every message line is parsed to run it.
+    Custom(MatchFn),
+    /// A matcher that may also be run on a whole transcript line with its
+    /// JSON escapes undone, as a prefilter: only lines where it finds
+    /// something are parsed. Sound when a match inside a field's text is
+    /// also a match in that line, which holds for regexes without anchors
+    /// or word boundaries (`^`, `$`, `\b`, `\B`, `\A`, `\z`).
+    Scan(MatchFn),
+}
+
+impl std::fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Pattern::Literal { text, ignore_case } => f
+                .debug_struct("Literal")
+                .field("text", text)
+                .field("ignore_case", ignore_case)
+                .finish(),
+            Pattern::Custom(_) => f.write_str("Custom(..)"),
+            Pattern::Scan(_) => f.write_str("Scan(..)"),
+        }
+    }
+}
+
+impl Pattern {
+    /// A literal with smart case: case matters only when the pattern has
+    /// an upper-case letter.
+    pub fn smart(text: impl Into<String>) -> Pattern {
+        let text = text.into();
+        let ignore_case = !text.chars().any(char::is_uppercase);
+        Pattern::Literal { text, ignore_case }
+    }
+}
+
+/// Where a hit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum HitKind {
+    /// Something the person typed.
+    Prompt,
+    /// The model's answer text.
+    Answer,
+    /// A tool call's input (with `tools`).
+    ToolInput,
+    /// A tool's output (with `tools`).
+    ToolOutput,
+}
+
+/// One matching line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct SearchHit {
+    /// What the line is part of.
+    pub kind: HitKind,
+    /// The whole line of text that matched (decoded, as written; not
+    /// sanitized: the caller decides how to show it).
+    pub line: String,
+    /// Where in `line` the pattern matched (byte ranges).
+    pub ranges: Vec<Range<usize>>,
+    /// The transcript entry's uuid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
+    /// The entry's time (ISO 8601, as recorded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+}
+
+/// A session with hits.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct SessionHits {
+    /// The session, as a listing shows it.
+    pub info: SessionInfo,
+    /// Its first hits, in transcript order (at most `hits_per_session`).
+    pub hits: Vec<SearchHit>,
+    /// Whether there were more hits than returned.
+    pub more: bool,
+}
+
+/// What to search, and how much to return.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SearchOptions {
+    /// What to look for.
+    pub pattern: Pattern,
+    /// The sessions of this working directory (and its git worktrees);
+    /// `None`: every project.
+    pub dir: Option<PathBuf>,
+    /// Also tool inputs and outputs.
+    pub tools: bool,
+    /// Only sessions written to at or after this time (ms since the epoch).
+    pub since: Option<i64>,
+    /// At most this many sessions.
+    pub limit: Option<usize>,
+    /// At most this many hits per session (default 3).
+    pub hits_per_session: usize,
+}
+
+impl SearchOptions {
+    /// Search every project for `pattern`.
+    pub fn new(pattern: Pattern) -> SearchOptions {
+        SearchOptions {
+            pattern,
+            dir: None,
+            tools: false,
+            since: None,
+            limit: None,
+            hits_per_session: 3,
+        }
+    }
+
+    /// Only the sessions of `dir` (and its git worktrees).
+    pub fn dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.dir = Some(dir.into());
+        self
+    }
+
+    /// Also search tool inputs and outputs.
+    pub fn tools(mut self, yes: bool) -> Self {
+        self.tools = yes;
+        self
+    }
+
+    /// Only sessions modified at or after `ms` (since the epoch).
+    pub fn since(mut self, ms: i64) -> Self {
+        self.since = Some(ms);
+        self
+    }
+
+    /// At most `n` sessions.
+    pub fn limit(mut self, n: usize) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// At most `n` hits per session (at least one).
+    pub fn hits_per_session(mut self, n: usize) -> Self {
+        self.hits_per_session = n.max(1);
+        self
+    }
+}
+
+/// How a search went, beside its hits.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SearchSummary {
+    /// Transcripts looked into.
+    pub files: usize,
+    /// Sessions with hits that were returned.
+    pub sessions: usize,
+    /// Transcripts that could not be read (named, with the reason).
+    pub unreadable: Vec<(PathBuf, String)>,
+}
+
+impl Store {
+    /// Search past conversations. Sessions with hits are passed to
+    /// `on_session` newest first, each as soon as it is known;
+    /// `ControlFlow::Break` stops the search. A damaged transcript is
+    /// searched as far as it can be read; one that cannot be opened is
+    /// named in the summary.
+    pub fn search(
+        &self,
+        opts: &SearchOptions,
+        mut on_session: impl FnMut(SessionHits) -> ControlFlow<()>,
+    ) -> StoreResult<SearchSummary> {
+        let projects = self.projects_dir();
+        let mut cands = match &opts.dir {
+            Some(d) => dir_candidates(&projects, d, true)?,
+            None => {
+                // the folder itself must be readable; a missing one has nothing
+                if projects.exists() {
+                    project_folders(&projects)?;
+                }
+                all_candidates(&projects)?
+            }
+        };
+        let mut dated: Vec<(i64, Candidate)> = cands
+            .drain(..)
+            .filter_map(|c| {
+                let m = std::fs::metadata(&c.path).ok()?;
+                let ms = m
+                    .modified()
+                    .ok()?
+                    .duration_since(UNIX_EPOCH)
+                    .ok()?
+                    .as_millis() as i64;
+                Some((ms, c))
+            })
+            .filter(|(ms, _)| opts.since.is_none_or(|s| *ms >= s))
+            .collect();
+        dated.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then_with(|| b.1.session_id.cmp(&a.1.session_id))
+        });
+        let finder = Finder::new(&opts.pattern);
+        let mut summary = SearchSummary {
+            files: dated.len(),
+            ..SearchSummary::default()
+        };
+        let results = Ordered::new(dated.len());
+        let stop = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let workers = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .clamp(1, 8)
+            .min(dated.len().max(1));
+        std::thread::scope(|s| {
+            for _ in 0..workers {
+                s.spawn(|| loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((_, c)) = dated.get(i) else { break };
+                    results.put(i, search_file(c, opts, &finder));
+                });
+            }
+            for i in 0..dated.len() {
+                let Some(found) = results.take(i) else { break };
+                match found {
+                    Found::Nothing => {}
+                    Found::Unreadable(path, why) => summary.unreadable.push((path, why)),
+                    Found::Hits(h) => {
+                        summary.sessions += 1;
+                        let full = opts.limit.is_some_and(|l| summary.sessions >= l);
+                        if on_session(*h).is_break() || full {
+                            break;
+                        }
+                    }
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+            results.close();
+        });
+        Ok(summary)
+    }
+}
+
+enum Found {
+    Nothing,
+    Unreadable(PathBuf, String),
+    Hits(Box<SessionHits>),
+}
+
+/// Results filled in any order, taken in order.
+struct Ordered {
+    slots: Mutex<(Vec<Option<Found>>, bool)>,
+    ready: Condvar,
+}
+
+impl Ordered {
+    fn new(n: usize) -> Ordered {
+        Ordered {
+            slots: Mutex::new(((0..n).map(|_| None).collect(), false)),
+            ready: Condvar::new(),
+        }
+    }
+
+    fn put(&self, i: usize, f: Found) {
+        let mut g = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        g.0[i] = Some(f);
+        self.ready.notify_all();
+    }
+
+    /// Wait for result `i`; `None` when closed.
+    fn take(&self, i: usize) -> Option<Found> {
+        let mut g = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(f) = g.0[i].take() {
+                return Some(f);
+            }
+            if g.1 {
+                return None;
+            }
+            g = self.ready.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn close(&self) {
+        let mut g = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        g.1 = true;
+        self.ready.notify_all();
+    }
+}
+
+/// The raw-bytes prefilter (for literals) and the decoded-text matcher.
+struct Finder {
+    /// The pattern as it appears inside a JSON string on disk.
+    raw: Option<Vec<u8>>,
+    /// Compare the raw form ignoring ASCII case.
+    raw_ignore_case: bool,
+    /// Where to look first: a part of `raw` that case does not change
+    /// (searched as is, fast), else its rarest byte (both cases).
+    anchor: Anchor,
+    /// Run the matcher on unescaped lines first.
+    scan: bool,
+    matcher: MatchFn,
+}
+
+enum Anchor {
+    /// `raw` itself (case matters).
+    Whole(memchr::memmem::Finder<'static>),
+    /// A caseless run of `raw` starting at this offset.
+    Run(usize, memchr::memmem::Finder<'static>),
+    /// The byte at this offset, either case.
+    Byte(usize),
+}
+
+impl Finder {
+    fn new(p: &Pattern) -> Finder {
+        match p {
+            Pattern::Literal { text, ignore_case } => {
+                let escaped = serde_json::to_string(text).unwrap_or_default();
+                let raw = escaped.as_bytes()[1..escaped.len().saturating_sub(1).max(1)].to_vec();
+                // folding case of non-ASCII letters changes their bytes:
+                // then no prefilter, every line is decoded
+                let foldable = !*ignore_case || text.is_ascii();
+                let anchor = if !*ignore_case {
+                    Anchor::Whole(memchr::memmem::Finder::new(&raw).into_owned())
+                } else {
+                    match caseless_run(&raw) {
+                        Some(r) if r.len() >= 3 => {
+                            Anchor::Run(r.start, memchr::memmem::Finder::new(&raw[r]).into_owned())
+                        }
+                        _ => Anchor::Byte(rarest(&raw)),
+                    }
+                };
+                let needle = text.clone();
+                let ic = *ignore_case;
+                Finder {
+                    raw: (foldable && !raw.is_empty()).then_some(raw),
+                    raw_ignore_case: ic,
+                    anchor,
+                    scan: false,
+                    matcher: Arc::new(move |t: &str| find_literal(t, &needle, ic)),
+                }
+            }
+            Pattern::Custom(m) | Pattern::Scan(m) => Finder {
+                raw: None,
+                raw_ignore_case: false,
+                anchor: Anchor::Byte(0),
+                scan: matches!(p, Pattern::Scan(_)),
+                matcher: m.clone(),
+            },
+        }
+    }
+
+    /// The next position in `hay` at or after `from` where the raw form occurs.
+    fn next_raw(&self, hay: &[u8], from: usize) -> Option<usize> {
+        let raw = self.raw.as_deref()?;
+        let fits = |start: usize| {
+            start + raw.len() <= hay.len()
+                && (!self.raw_ignore_case && &hay[start..start + raw.len()] == raw
+                    || self.raw_ignore_case
+                        && hay[start..start + raw.len()].eq_ignore_ascii_case(raw))
+        };
+        match &self.anchor {
+            Anchor::Whole(f) => f.find(&hay[from..]).map(|i| i + from),
+            Anchor::Run(k, f) => {
+                let mut at = from + k;
+                while at <= hay.len() {
+                    let i = f.find(&hay[at..])? + at;
+                    if fits(i - k) {
+                        return Some(i - k);
+                    }
+                    at = i + 1;
+                }
+                None
+            }
+            Anchor::Byte(k) => {
+                let b = raw[*k];
+                let (lo, up) = (b.to_ascii_lowercase(), b.to_ascii_uppercase());
+                let mut at = from + k;
+                while at < hay.len() {
+                    let i = memchr::memchr2(lo, up, &hay[at..])? + at;
+                    if fits(i - k) {
+                        return Some(i - k);
+                    }
+                    at = i + 1;
+                }
+                None
+            }
+        }
+    }
+}
+
+/// The longest run of bytes that have no case (digits, punctuation).
+fn caseless_run(raw: &[u8]) -> Option<Range<usize>> {
+    let mut best: Option<Range<usize>> = None;
+    let mut start = None;
+    for (i, b) in raw.iter().chain([&b'a']).enumerate() {
+        if b.is_ascii_alphabetic() {
+            if let Some(s) = start.take() {
+                if best.as_ref().is_none_or(|r: &Range<usize>| i - s > r.len()) {
+                    best = Some(s..i);
+                }
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    best
+}
+
+/// The index of the byte least likely to occur in a transcript.
+fn rarest(raw: &[u8]) -> usize {
+    // rough frequency of bytes in transcripts, commonest first: letters,
+    // JSON punctuation, digits
+    const COMMON: &[u8] = b"\" e:,taoinsrhldcu{}mpfgywbv.-_0123456789k/x\\jqz";
+    let rank = |b: u8| {
+        let l = b.to_ascii_lowercase();
+        COMMON.iter().position(|&c| c == l).unwrap_or(usize::MAX)
+    };
+    (0..raw.len())
+        .max_by_key(|&i| (rank(raw[i]), std::cmp::Reverse(i)))
+        .unwrap_or(0)
+}
+
+/// Every match of `needle` in `text`: byte ranges, not overlapping.
+fn find_literal(text: &str, needle: &str, ignore_case: bool) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    if needle.is_empty() {
+        return out;
+    }
+    if !ignore_case {
+        let mut from = 0;
+        while let Some(i) = memchr::memmem::find(&text.as_bytes()[from..], needle.as_bytes()) {
+            out.push(from + i..from + i + needle.len());
+            from += i + needle.len();
+        }
+        return out;
+    }
+    let folded: Vec<char> = needle.chars().flat_map(char::to_lowercase).collect();
+    let mut i = 0;
+    while i < text.len() {
+        let mut pat = folded.iter();
+        let mut end = i;
+        let mut ok = true;
+        let mut want = pat.next();
+        for (off, c) in text[i..].char_indices() {
+            let Some(_) = want else { break };
+            for lc in c.to_lowercase() {
+                if want == Some(&lc) {
+                    want = pat.next();
+                } else {
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok {
+                break;
+            }
+            end = i + off + c.len_utf8();
+        }
+        if ok && want.is_none() {
+            out.push(i..end);
+            i = end;
+        } else {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    out
+}
+
+const BLOCK: usize = 1 << 20;
+
+/// Search one transcript.
+fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) -> Found {
+    let mut hits = Vec::new();
+    let mut more = false;
+    let limit = opts.hits_per_session.max(1);
+    let read = for_each_candidate_line(&c.path, finder, |line| {
+        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+            return ControlFlow::Continue(()); // a damaged line: skip it
+        };
+        for h in hits_in_entry(&v, opts.tools, &finder.matcher) {
+            if hits.len() == limit {
+                more = true;
+                return ControlFlow::Break(());
+            }
+            hits.push(h);
+        }
+        ControlFlow::Continue(())
+    });
+    if let Err(e) = read {
+        if hits.is_empty() {
+            return Found::Unreadable(c.path.clone(), e.to_string());
+        }
+    }
+    if hits.is_empty() {
+        return Found::Nothing;
+    }
+    match scan_file(&c.path, &c.session_id, None, true) {
+        Scanned::Session(info) => Found::Hits(Box::new(SessionHits {
+            info: *info,
+            hits,
+            more,
+        })),
+        // a sub-agent's transcript, or one continued in another file
+        _ => Found::Nothing,
+    }
+}
+
+/// Call `f` with every line of `path` that may hold a hit: with a raw
+/// prefilter, the lines where it occurs; without, every line.
+fn for_each_candidate_line(
+    path: &Path,
+    finder: &Finder,
+    mut f: impl FnMut(&[u8]) -> ControlFlow<()>,
+) -> StoreResult<()> {
+    let mut file = std::fs::File::open(path).map_err(io_err(path))?;
+    // one buffer, filled in place: `filled` bytes hold data, whole lines
+    // are searched, the partial last line moves to the front
+    let mut buf: Vec<u8> = vec![0; BLOCK];
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            // a line longer than the buffer: make room for more of it
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = match file.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                // what was read is still searched
+                let _ = lines_in(&buf[..filled], finder, &mut f);
+                return Err(io_err(path)(e));
+            }
+        };
+        let eof = n == 0;
+        filled += n;
+        let end = if eof {
+            filled
+        } else {
+            match memchr::memrchr(b'\n', &buf[filled - n..filled]) {
+                Some(i) => filled - n + i + 1,
+                None => match memchr::memrchr(b'\n', &buf[..filled - n]) {
+                    Some(i) => i + 1,
+                    None => continue, // no whole line yet
+                },
+            }
+        };
+        if lines_in(&buf[..end], finder, &mut f).is_break() {
+            return Ok(());
+        }
+        buf.copy_within(end..filled, 0);
+        filled -= end;
+        if eof {
+            return Ok(());
+        }
+    }
+}
+
+/// The candidate lines of a block of whole lines.
+fn lines_in(
+    block: &[u8],
+    finder: &Finder,
+    f: &mut impl FnMut(&[u8]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if finder.raw.is_none() {
+        let mut text = String::new();
+        for line in block.split(|&b| b == b'\n') {
+            if line.is_empty() {
+                continue;
+            }
+            if finder.scan {
+                unescape_line(line, &mut text);
+                if (finder.matcher)(&text).is_empty() {
+                    continue;
+                }
+            }
+            f(line)?;
+        }
+        return ControlFlow::Continue(());
+    }
+    let mut from = 0;
+    while let Some(at) = finder.next_raw(block, from) {
+        let start = memchr::memrchr(b'\n', &block[..at]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
+        f(&block[start..end])?;
+        from = end.min(block.len());
+        if from >= block.len() {
+            break;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// A transcript line with its JSON string escapes undone (`\n` a newline,
+/// `\"` a quote, `\uXXXX` the character): every string's text is in it,
+/// whole. Invalid UTF-8 and lone surrogates become U+FFFD.
+fn unescape_line(line: &[u8], out: &mut String) {
+    out.clear();
+    let text = String::from_utf8_lossy(line);
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let Some(k) = memchr::memchr(b'\\', &b[i..]) else {
+            out.push_str(&text[i..]);
+            break;
+        };
+        out.push_str(&text[i..i + k]);
+        i += k;
+        let Some(&e) = b.get(i + 1) else {
+            break;
+        };
+        i += 2;
+        match e {
+            b'n' => out.push('\n'),
+            b't' => out.push('\t'),
+            b'r' => out.push('\r'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'u' => {
+                let hex = |at: usize| {
+                    text.get(at..at + 4)
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                };
+                let Some(hi) = hex(i) else {
+                    out.push('\u{FFFD}');
+                    continue;
+                };
+                i += 4;
+                let c = if (0xD800..0xDC00).contains(&hi)
+                    && b.get(i) == Some(&b'\\')
+                    && b.get(i + 1) == Some(&b'u')
+                {
+                    match hex(i + 2) {
+                        Some(lo) if (0xDC00..0xE000).contains(&lo) => {
+                            i += 6;
+                            char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                        }
+                        _ => None,
+                    }
+                } else {
+                    char::from_u32(hi)
+                };
+                out.push(c.unwrap_or('\u{FFFD}'));
+            }
+            other => out.push(other as char),
+        }
+    }
+}
+
+/// The texts of one transcript entry that are searched, with their kind.
+fn texts_of(v: &Value, tools: bool) -> Vec<(HitKind, String)> {
+    let mut out = Vec::new();
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
+    if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+        return out;
+    }
+    let content = v.get("message").and_then(|m| m.get("content"));
+    match (kind, content) {
+        ("user", Some(Value::String(s))) => out.push((HitKind::Prompt, s.clone())),
+        ("user", Some(Value::Array(blocks))) => {
+            for b in blocks {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        if let Some(t) = b.get("text").and_then(Value::as_str) {
+                            out.push((HitKind::Prompt, t.to_owned()));
+                        }
+                    }
+                    Some("tool_result") if tools => {
+                        out.push((HitKind::ToolOutput, result_text(b.get("content"))));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        ("assistant", Some(Value::Array(blocks))) => {
+            for b in blocks {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        if let Some(t) = b.get("text").and_then(Value::as_str) {
+                            out.push((HitKind::Answer, t.to_owned()));
+                        }
+                    }
+                    Some("tool_use") if tools => {
+                        let name = b.get("name").and_then(Value::as_str).unwrap_or("");
+                        let mut text = name.to_owned();
+                        strings_of(b.get("input").unwrap_or(&Value::Null), &mut text);
+                        out.push((HitKind::ToolInput, text));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The string values of a tool input, a line each.
+fn strings_of(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push('\n');
+            out.push_str(s);
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings_of(x, out)),
+        Value::Object(o) => o.values().for_each(|x| strings_of(x, out)),
+        _ => {}
+    }
+}
+
+fn result_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+fn hits_in_entry(v: &Value, tools: bool, matcher: &MatchFn) -> Vec<SearchHit> {
+    let mut hits = Vec::new();
+    let field = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    for (kind, text) in texts_of(v, tools) {
+        // the whole text is matched (a pattern may span lines); a hit is
+        // the line where a match starts, its matches clipped to that line
+        let mut lines: Vec<(Range<usize>, Vec<Range<usize>>)> = Vec::new();
+        for m in matcher(&text) {
+            if m.start >= text.len() {
+                continue;
+            }
+            let ls = text[..m.start].rfind('\n').map_or(0, |i| i + 1);
+            let le = text[m.start..]
+                .find('\n')
+                .map_or(text.len(), |i| m.start + i);
+            let r = m.start - ls..m.end.min(le).max(m.start) - ls;
+            match lines.last_mut() {
+                Some((line, ranges)) if line.start == ls => ranges.push(r),
+                _ => lines.push((ls..le, vec![r])),
+            }
+        }
+        for (line, ranges) in lines {
+            hits.push(SearchHit {
+                kind,
+                line: text[line].to_owned(),
+                ranges,
+                uuid: field("uuid"),
+                timestamp: field("timestamp"),
+            });
+        }
+    }
+    hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn literals_fold_case_and_keep_offsets() {
+        assert_eq!(
+            find_literal("a Rust crab, rust", "rust", true),
+            vec![2..6, 13..17]
+        );
+        assert_eq!(find_literal("a Rust crab, rust", "Rust", false), vec![2..6]);
+        assert_eq!(
+            find_literal("ÉCOLE école", "école", true),
+            vec![0..6, 7..13]
+        );
+        assert!(find_literal("abc", "", true).is_empty());
+    }
+
+    #[test]
+    fn the_raw_form_is_the_json_one() {
+        let f = Finder::new(&Pattern::smart("say \"hi\"\nnow"));
+        assert_eq!(f.raw.as_deref(), Some(br#"say \"hi\"\nnow"#.as_slice()));
+        let block = br#"{"a":"x"}
+{"text":"they SAY \"HI\"\nNOW ok"}
+"#;
+        let mut lines = Vec::new();
+        let _ = lines_in(block, &f, &mut |l: &[u8]| {
+            lines.push(l.to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(
+            lines,
+            vec![br#"{"text":"they SAY \"HI\"\nNOW ok"}"#.to_vec()]
+        );
+        // the anchors: a caseless run, the rarest byte
+        assert_eq!(caseless_run(b"quokka-rare-7731"), Some(11..16));
+        assert!(matches!(
+            Finder::new(&Pattern::smart("quokka-rare-7731")).anchor,
+            Anchor::Run(11, _)
+        ));
+        assert!(matches!(
+            Finder::new(&Pattern::smart("zebra")).anchor,
+            Anchor::Byte(0)
+        ));
+        // a non-ASCII pattern folded: no prefilter
+        assert!(Finder::new(&Pattern::smart("école")).raw.is_none());
+        assert!(Finder::new(&Pattern::smart("École")).raw.is_some());
+    }
+
+    #[test]
+    fn unescaped_lines_hold_every_string_whole() {
+        let v = json!({"a":"line one\nsay \"hi\" \\ é 😀 \u{1b}","b":["x\ty"]});
+        let line = serde_json::to_string(&v).unwrap();
+        let mut out = String::new();
+        unescape_line(line.as_bytes(), &mut out);
+        assert!(
+            out.contains("line one\nsay \"hi\" \\ é 😀 \u{1b}"),
+            "{out:?}"
+        );
+        assert!(out.contains("x\ty"), "{out:?}");
+        unescape_line(br#"{"s":"\ud83d\ude00 \ud800 \u12"}"#, &mut out);
+        assert_eq!(out, "{\"s\":\"😀 \u{FFFD} \u{FFFD}12\"}");
+    }
+
+    #[test]
+    fn entries_give_prompts_answers_and_tools() {
+        let m: MatchFn = Arc::new(|t: &str| find_literal(t, "needle", true));
+        let user = json!({"type":"user","uuid":"u","timestamp":"t","message":{"content":"line one\nthe NEEDLE here"}});
+        let h = hits_in_entry(&user, false, &m);
+        assert_eq!(h.len(), 1);
+        assert_eq!(h[0].kind, HitKind::Prompt);
+        assert_eq!(h[0].line, "the NEEDLE here");
+        assert_eq!(h[0].ranges, vec![4..10]);
+        assert_eq!(h[0].uuid.as_deref(), Some("u"));
+        let tool = json!({"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"grep needle"}},{"type":"text","text":"a needle"}]}});
+        assert_eq!(hits_in_entry(&tool, false, &m).len(), 1);
+        let both = hits_in_entry(&tool, true, &m);
+        assert_eq!(both.len(), 2);
+        assert_eq!(both[0].kind, HitKind::ToolInput);
+        let result = json!({"type":"user","message":{"content":[{"type":"tool_result","content":"found needle"}]}});
+        assert!(hits_in_entry(&result, false, &m).is_empty());
+        assert_eq!(
+            hits_in_entry(&result, true, &m)[0].kind,
+            HitKind::ToolOutput
+        );
+        let meta = json!({"type":"user","isMeta":true,"message":{"content":"needle"}});
+        assert!(hits_in_entry(&meta, true, &m).is_empty());
+        // a pattern across lines: the hit is the line it starts on
+        let two: MatchFn = Arc::new(|t: &str| find_literal(t, "end\nnext", false));
+        let v = json!({"type":"user","message":{"content":"first\nthe end\nnext line"}});
+        let h = hits_in_entry(&v, false, &two);
+        assert_eq!(h.len(), 1);
+        assert_eq!(h[0].line, "the end");
+        assert_eq!(h[0].ranges, vec![4..7]);
+    }
+}
