@@ -247,13 +247,17 @@ impl Store {
             .min(dated.len().max(1));
         std::thread::scope(|s| {
             for _ in 0..workers {
-                s.spawn(|| loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
+                s.spawn(|| {
+                    // one read buffer per worker, reused for every file
+                    let mut buf = vec![0u8; BLOCK];
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((_, c)) = dated.get(i) else { break };
+                        results.put(i, search_file(c, opts, &finder, &mut buf));
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((_, c)) = dated.get(i) else { break };
-                    results.put(i, search_file(c, opts, &finder));
                 });
             }
             for i in 0..dated.len() {
@@ -506,11 +510,11 @@ fn find_literal(text: &str, needle: &str, ignore_case: bool) -> Vec<Range<usize>
 const BLOCK: usize = 1 << 20;
 
 /// Search one transcript.
-fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) -> Found {
+fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut Vec<u8>) -> Found {
     let mut hits = Vec::new();
     let mut more = false;
     let limit = opts.hits_per_session.max(1);
-    let read = for_each_candidate_line(&c.path, finder, |line| {
+    let read = for_each_candidate_line(&c.path, finder, buf, |line| {
         let Ok(v) = serde_json::from_slice::<Value>(line) else {
             return ControlFlow::Continue(()); // a damaged line: skip it
         };
@@ -547,12 +551,20 @@ fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) -> Found {
 fn for_each_candidate_line(
     path: &Path,
     finder: &Finder,
+    buf: &mut Vec<u8>,
     mut f: impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> StoreResult<()> {
     let mut file = std::fs::File::open(path).map_err(io_err(path))?;
     // one buffer, filled in place: `filled` bytes hold data, whole lines
-    // are searched, the partial last line moves to the front
-    let mut buf: Vec<u8> = vec![0; BLOCK];
+    // are searched, the partial last line moves to the front; a buffer
+    // grown for a long line goes back to its size after
+    if buf.len() > 4 * BLOCK {
+        buf.truncate(BLOCK);
+        buf.shrink_to(BLOCK);
+    }
+    if buf.len() < BLOCK {
+        buf.resize(BLOCK, 0);
+    }
     let mut filled = 0;
     loop {
         if filled == buf.len() {
