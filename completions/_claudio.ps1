@@ -107,6 +107,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -234,6 +235,37 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;sessions;export' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to this file (else stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to this file (else stdout)')
+            [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Keep every line of tool output (else the first 40 of each)')
+            [CompletionResult]::new('--thinking', '--thinking', [CompletionResultType]::ParameterName, 'Include the model''s thinking')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'claudio;sessions;resume' {
@@ -369,6 +401,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, newest first (this directory''s, or --all)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -384,6 +417,9 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;sessions;help;search' {
+            break
+        }
+        'claudio;sessions;help;export' {
             break
         }
         'claudio;sessions;help;resume' {
@@ -583,6 +619,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, newest first (this directory''s, or --all)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -597,6 +634,9 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;help;sessions;search' {
+            break
+        }
+        'claudio;help;sessions;export' {
             break
         }
         'claudio;help;sessions;resume' {

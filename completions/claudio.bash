@@ -85,6 +85,9 @@ _claudio() {
             claudio__subcmd__help__subcmd__sessions,delete)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__delete"
                 ;;
+            claudio__subcmd__help__subcmd__sessions,export)
+                cmd="claudio__subcmd__help__subcmd__sessions__subcmd__export"
+                ;;
             claudio__subcmd__help__subcmd__sessions,fork)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__fork"
                 ;;
@@ -108,6 +111,9 @@ _claudio() {
                 ;;
             claudio__subcmd__sessions,delete)
                 cmd="claudio__subcmd__sessions__subcmd__delete"
+                ;;
+            claudio__subcmd__sessions,export)
+                cmd="claudio__subcmd__sessions__subcmd__export"
                 ;;
             claudio__subcmd__sessions,fork)
                 cmd="claudio__subcmd__sessions__subcmd__fork"
@@ -138,6 +144,9 @@ _claudio() {
                 ;;
             claudio__subcmd__sessions__subcmd__help,delete)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__delete"
+                ;;
+            claudio__subcmd__sessions__subcmd__help,export)
+                cmd="claudio__subcmd__sessions__subcmd__help__subcmd__export"
                 ;;
             claudio__subcmd__sessions__subcmd__help,fork)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__fork"
@@ -850,7 +859,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help__subcmd__sessions)
-            opts="list inspect search resume fork rename tag delete"
+            opts="list inspect search export resume fork rename tag delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -864,6 +873,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help__subcmd__sessions__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__sessions__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1046,7 +1069,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions)
-            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list inspect show search resume fork rename tag delete help"
+            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list inspect show search export resume fork rename tag delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1193,6 +1216,96 @@ _claudio() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        claudio__subcmd__sessions__subcmd__export)
+            opts="-f -o -r -c -v -h --format --output --full --thinking --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disallowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-turns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --append-system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mcp-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         claudio__subcmd__sessions__subcmd__fork)
             opts="-r -c -v -h --at --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1272,7 +1385,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__help)
-            opts="list inspect search resume fork rename tag delete help"
+            opts="list inspect search export resume fork rename tag delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1286,6 +1399,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__sessions__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -102,6 +102,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand show 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
+            cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -225,6 +226,36 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'claudio;sessions;export'= {
+            cand -f 'The format'
+            cand --format 'The format'
+            cand -o 'Write to this file (else stdout)'
+            cand --output 'Write to this file (else stdout)'
+            cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --full 'Keep every line of tool output (else the first 40 of each)'
+            cand --thinking 'Include the model''s thinking'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'claudio;sessions;resume'= {
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
@@ -354,6 +385,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand list 'List sessions, newest first (this directory''s, or --all)'
             cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
+            cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -366,6 +398,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;sessions;help;inspect'= {
         }
         &'claudio;sessions;help;search'= {
+        }
+        &'claudio;sessions;help;export'= {
         }
         &'claudio;sessions;help;resume'= {
         }
@@ -546,6 +580,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand list 'List sessions, newest first (this directory''s, or --all)'
             cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
+            cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -557,6 +592,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;sessions;inspect'= {
         }
         &'claudio;help;sessions;search'= {
+        }
+        &'claudio;help;sessions;export'= {
         }
         &'claudio;help;sessions;resume'= {
         }

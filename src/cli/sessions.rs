@@ -10,6 +10,7 @@ use super::sanitize::Sanitizer;
 use super::style::Style;
 use super::summary::{one_line, tool_summary};
 use anyhow::Context;
+mod export;
 mod search;
 
 use clap::{Args, Subcommand};
@@ -59,6 +60,8 @@ pub enum SessionsCommand {
     /// Search inside past conversations: prompts and answers (--tools: tool
     /// calls too), newest sessions first.
     Search(search::SearchArgs),
+    /// Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE).
+    Export(export::ExportArgs),
     /// Open the chat on a session, in the directory it was recorded in.
     Resume(IdArgs),
     /// Copy a session into a new one with fresh ids; prints the new id.
@@ -236,6 +239,7 @@ fn run_with(args: SessionsArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> 
         SessionsCommand::List(a) => list(&store, a, io),
         SessionsCommand::Inspect(a) => show(&store, a, io),
         SessionsCommand::Search(a) => search::search(&store, a, io),
+        SessionsCommand::Export(a) => export::export(&store, a, io),
         SessionsCommand::Resume(a) => resume(&store, &a.id),
         SessionsCommand::Fork(a) => store
             .fork(&a.id, a.at.as_deref())

@@ -1,0 +1,635 @@
+//! `claudio sessions export ID`: a conversation as Markdown, HTML or JSON.
+//!
+//! The conversation is the chain the CLI resumes. Prompts and answers are
+//! written as they were (the model's markdown untouched), each tool call as
+//! one summary line with its output (cut, unless `--full`), a sub-agent's
+//! run under the call that started it, thinking only with `--thinking`.
+
+use super::{Io, SessionsOutcome};
+use crate::cli::exit::Exit;
+use crate::cli::summary::tool_summary;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use claudio::store::Store;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Output formats of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Markdown, to paste into an issue or a doc.
+    Md,
+    /// One self-contained HTML page (no scripts, no network).
+    Html,
+    /// The visible conversation as one JSON array.
+    Json,
+}
+
+/// Arguments of `sessions export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Session id or unique prefix.
+    pub id: String,
+    /// The format.
+    #[arg(short, long, value_enum, default_value_t = Format::Md)]
+    pub format: Format,
+    /// Write to this file (else stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Keep every line of tool output (else the first 40 of each).
+    #[arg(long)]
+    pub full: bool,
+    /// Include the model's thinking.
+    #[arg(long)]
+    pub thinking: bool,
+}
+
+/// Lines of tool output kept without `--full`.
+const OUTPUT_LINES: usize = 40;
+
+/// One visible piece of a conversation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Item {
+    /// What the person typed.
+    Prompt {
+        text: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
+    },
+    /// The model's answer text (markdown).
+    Answer {
+        text: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
+    },
+    /// The model's thinking (only with `--thinking`).
+    Thinking { text: String },
+    /// A tool call, its output, and a sub-agent's run when it started one.
+    Tool {
+        id: String,
+        name: String,
+        input: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        output: Option<String>,
+        is_error: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agent: Option<Vec<Item>>,
+    },
+}
+
+/// The visible items of transcript entries, in order. `agents` finds a
+/// sub-agent's transcript by its agent id.
+pub fn items(
+    entries: &[Value],
+    thinking: bool,
+    agents: &dyn Fn(&str) -> Option<Vec<Value>>,
+) -> Vec<Item> {
+    let mut out: Vec<Item> = Vec::new();
+    let mut tools: HashMap<String, usize> = HashMap::new();
+    for v in entries {
+        if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        let ts = v
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let content = v.get("message").and_then(|m| m.get("content"));
+        match (v.get("type").and_then(Value::as_str), content) {
+            (Some("user"), Some(Value::String(s))) if !is_notice(s) => {
+                out.push(Item::Prompt {
+                    text: s.clone(),
+                    timestamp: ts,
+                });
+            }
+            (Some("user"), Some(Value::Array(blocks))) => {
+                for b in blocks {
+                    match b.get("type").and_then(Value::as_str) {
+                        Some("text") => {
+                            let t = b.get("text").and_then(Value::as_str).unwrap_or("");
+                            if !is_notice(t) {
+                                out.push(Item::Prompt {
+                                    text: t.to_owned(),
+                                    timestamp: ts.clone(),
+                                });
+                            }
+                        }
+                        Some("tool_result") => {
+                            let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
+                            let Some(&i) = tools.get(id) else { continue };
+                            let agent_run = v
+                                .get("toolUseResult")
+                                .and_then(|r| r.get("agentId"))
+                                .and_then(Value::as_str)
+                                .and_then(agents)
+                                .map(|e| items(&e, thinking, &|_| None));
+                            if let Item::Tool {
+                                output,
+                                is_error,
+                                agent,
+                                ..
+                            } = &mut out[i]
+                            {
+                                *output = Some(result_text(b.get("content")));
+                                *is_error =
+                                    b.get("is_error").and_then(Value::as_bool) == Some(true);
+                                if agent_run.is_some() {
+                                    *agent = agent_run;
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            (Some("assistant"), Some(Value::Array(blocks))) => {
+                for b in blocks {
+                    match b.get("type").and_then(Value::as_str) {
+                        Some("text") => {
+                            let t = b.get("text").and_then(Value::as_str).unwrap_or("");
+                            out.push(Item::Answer {
+                                text: t.to_owned(),
+                                timestamp: ts.clone(),
+                            });
+                        }
+                        Some("thinking") if thinking => {
+                            let t = b.get("thinking").and_then(Value::as_str).unwrap_or("");
+                            if !t.is_empty() {
+                                out.push(Item::Thinking { text: t.to_owned() });
+                            }
+                        }
+                        Some("tool_use") => {
+                            let id = b.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+                            tools.insert(id.clone(), out.len());
+                            out.push(Item::Tool {
+                                id,
+                                name: b
+                                    .get("name")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or("?")
+                                    .to_owned(),
+                                input: b.get("input").cloned().unwrap_or(Value::Null),
+                                output: None,
+                                is_error: false,
+                                agent: None,
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The CLI's own notes that look like prompts (interruptions, command
+/// wrappers), not what the person typed.
+fn is_notice(t: &str) -> bool {
+    let t = t.trim_start();
+    [
+        "[Request interrupted",
+        "<command-",
+        "<local-command",
+        "<task-notification>",
+        "<system-reminder>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+fn result_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Output cut to `OUTPUT_LINES` lines (unless `full`), with a note of the rest.
+fn cut_output(text: &str, full: bool) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    if full || lines.len() <= OUTPUT_LINES {
+        return text.trim_end_matches('\n').to_owned();
+    }
+    let mut s = lines[..OUTPUT_LINES].join("\n");
+    s.push_str(&format!("\n… {} more lines", lines.len() - OUTPUT_LINES));
+    s
+}
+
+/// The longest run of backticks in `text`.
+fn longest_backticks(text: &str) -> usize {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    longest
+}
+
+/// A code fence longer than any run of backticks in `text`.
+fn fence_for(text: &str) -> String {
+    "`".repeat((longest_backticks(text) + 1).max(3))
+}
+
+/// The one-line summary of a tool call.
+fn summary(name: &str, input: &Value) -> String {
+    tool_summary(name, input).replace('\n', " ")
+}
+
+/// Markdown: headings for who speaks, answers as written.
+pub fn markdown(title: &str, meta: &str, items: &[Item], full: bool) -> String {
+    let mut out = format!("# {}\n\n*{}*\n", one_line(title), one_line(meta));
+    md_items(items, full, &mut out, "");
+    out
+}
+
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
+fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
+    let mut speaker = "";
+    let push = |out: &mut String, text: &str| {
+        for line in text.split('\n') {
+            out.push_str(quote);
+            out.push_str(line);
+            out.push('\n');
+        }
+    };
+    for item in items {
+        match item {
+            Item::Prompt { text, .. } => {
+                push(out, "");
+                push(out, "## You");
+                push(out, "");
+                push(out, text);
+                speaker = "you";
+            }
+            Item::Answer { text, .. } => {
+                push(out, "");
+                if speaker != "claude" {
+                    push(out, "## Claude");
+                    push(out, "");
+                }
+                push(out, text);
+                speaker = "claude";
+            }
+            Item::Thinking { text } => {
+                push(out, "");
+                let quoted: Vec<String> = text.split('\n').map(|l| format!("> {l}")).collect();
+                push(out, "> *Thinking*");
+                push(out, ">");
+                push(out, &quoted.join("\n"));
+            }
+            Item::Tool {
+                name,
+                input,
+                output,
+                is_error,
+                agent,
+                ..
+            } => {
+                if speaker != "claude" {
+                    push(out, "");
+                    push(out, "## Claude");
+                    speaker = "claude";
+                }
+                push(out, "");
+                let s = summary(name, input);
+                let code = if s.is_empty() {
+                    String::new()
+                } else {
+                    let f = "`".repeat(longest_backticks(&s) + 1);
+                    format!(" {f}{}{s}{}{f}", pad(&s), pad(&s))
+                };
+                let err = if *is_error { " (error)" } else { "" };
+                push(out, &format!("**{}**{code}{err}", one_line(name)));
+                if let Some(run) = agent {
+                    let inner = format!("{quote}> ");
+                    md_items(run, full, out, &inner);
+                    out.push_str(quote);
+                    out.push('\n');
+                }
+                // an agent's launch note is no output worth keeping
+                let output = output.as_deref().filter(|_| agent.is_none());
+                if let Some(o) = output.filter(|o| !o.trim().is_empty()) {
+                    let o = cut_output(o, full);
+                    let f = fence_for(&o);
+                    push(out, "");
+                    push(out, &format!("{f}text\n{o}\n{f}"));
+                }
+            }
+        }
+    }
+}
+
+/// Inline code starting or ending with a backtick needs a space inside.
+fn pad(s: &str) -> &'static str {
+    if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    }
+}
+
+/// Text safe inside HTML (and without control characters, which HTML does
+/// not allow).
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const CSS: &str = "\
+:root{color-scheme:light dark;--fg:#1f2328;--bg:#fff;--muted:#656d76;--line:#d0d7de;--you:#f3f6fa;--code:#f6f8fa}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#8d96a0;--line:#30363d;--you:#161b22;--code:#161b22}}
+*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.55 system-ui,-apple-system,'Segoe UI',sans-serif}
+main{max-width:52rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.5rem 0}.meta{color:var(--muted);font-size:.85rem;margin:0 0 1.5rem}
+section{margin:1rem 0;padding:.75rem 1rem;border-radius:8px}section.you{background:var(--you)}section.claude{border-left:3px solid var(--line)}
+h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin:0 0 .4rem}
+.text{white-space:pre-wrap;overflow-wrap:anywhere}
+details{margin:.5rem 0;border:1px solid var(--line);border-radius:6px;padding:.3rem .6rem}summary{cursor:pointer;overflow-wrap:anywhere}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--code);padding:.5rem;border-radius:4px;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;margin:.4rem 0}
+code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace}.err{color:#cf222e}.thinking{color:var(--muted);font-style:italic}
+.agent{margin:.5rem 0 .5rem .5rem;padding-left:.75rem;border-left:2px dashed var(--line)}
+";
+
+/// One self-contained page: inline CSS, no scripts, every text escaped,
+/// tool output folded.
+pub fn html(title: &str, meta: &str, items: &[Item], full: bool) -> String {
+    let mut out = String::from("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
+    out.push_str(&format!(
+        "<title>{}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<main>\n",
+        esc(title)
+    ));
+    out.push_str(&format!(
+        "<h1>{}</h1>\n<p class=\"meta\">{}</p>\n",
+        esc(title),
+        esc(meta)
+    ));
+    html_items(items, full, &mut out);
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
+}
+
+fn html_items(items: &[Item], full: bool, out: &mut String) {
+    let mut open = "";
+    let close = |out: &mut String, open: &mut &str| {
+        if !open.is_empty() {
+            out.push_str("</section>\n");
+            *open = "";
+        }
+    };
+    for item in items {
+        match item {
+            Item::Prompt { text, .. } => {
+                close(out, &mut open);
+                out.push_str(&format!(
+                    "<section class=\"you\"><h2>You</h2><div class=\"text\">{}</div></section>\n",
+                    esc(text)
+                ));
+            }
+            Item::Answer { text, .. } => {
+                if open != "claude" {
+                    close(out, &mut open);
+                    out.push_str("<section class=\"claude\"><h2>Claude</h2>\n");
+                    open = "claude";
+                }
+                out.push_str(&format!("<div class=\"text\">{}</div>\n", esc(text)));
+            }
+            Item::Thinking { text } => {
+                if open != "claude" {
+                    close(out, &mut open);
+                    out.push_str("<section class=\"claude\"><h2>Claude</h2>\n");
+                    open = "claude";
+                }
+                out.push_str(&format!(
+                    "<div class=\"text thinking\">{}</div>\n",
+                    esc(text)
+                ));
+            }
+            Item::Tool {
+                name,
+                input,
+                output,
+                is_error,
+                agent,
+                ..
+            } => {
+                if open != "claude" {
+                    close(out, &mut open);
+                    out.push_str("<section class=\"claude\"><h2>Claude</h2>\n");
+                    open = "claude";
+                }
+                let err = if *is_error {
+                    " <span class=\"err\">(error)</span>"
+                } else {
+                    ""
+                };
+                out.push_str(&format!(
+                    "<details><summary><b>{}</b> <code>{}</code>{err}</summary>\n",
+                    esc(name),
+                    esc(&summary(name, input))
+                ));
+                if let Some(run) = agent {
+                    out.push_str("<div class=\"agent\">\n");
+                    html_items(run, full, out);
+                    out.push_str("</div>\n");
+                }
+                let output = output.as_deref().filter(|_| agent.is_none());
+                if let Some(o) = output.filter(|o| !o.trim().is_empty()) {
+                    out.push_str(&format!("<pre>{}</pre>\n", esc(&cut_output(o, full))));
+                }
+                out.push_str("</details>\n");
+            }
+        }
+    }
+    close(out, &mut open);
+}
+
+/// A sub-agent's transcript beside the session's: `<id>/subagents/agent-<agent>.jsonl`.
+fn agent_entries(session_file: &Path, agent_id: &str) -> Option<Vec<Value>> {
+    if !agent_id
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return None; // never a path
+    }
+    let dir = session_file.with_extension("");
+    let text = std::fs::read(
+        dir.join("subagents")
+            .join(format!("agent-{agent_id}.jsonl")),
+    )
+    .ok()?;
+    Some(
+        String::from_utf8_lossy(&text)
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+    )
+}
+
+pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let (file, conv) = store.conversation(&a.id)?;
+    let entries: Vec<Value> = conv.entries.iter().map(|e| e.value.clone()).collect();
+    let path = file.path.clone();
+    let list = items(&entries, a.thinking, &|agent| agent_entries(&path, agent));
+    let info = store.info(&file);
+    let title = info
+        .as_ref()
+        .map(|i| i.summary.clone())
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| format!("Session {}", file.id));
+    let mut meta = format!("Claude Code session {}", file.id);
+    if let Some(i) = &info {
+        if let Some(cwd) = &i.cwd {
+            meta.push_str(&format!(" · {cwd}"));
+        }
+        if let Some(b) = &i.git_branch {
+            meta.push_str(&format!(" · {b}"));
+        }
+        meta.push_str(&format!(
+            " · {}",
+            claudio::store::format_iso_millis(i.last_modified)
+        ));
+    }
+    let text = match a.format {
+        Format::Md => markdown(&title, &meta, &list, a.full),
+        Format::Html => html(&title, &meta, &list, a.full),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&list)?;
+            s.push('\n');
+            s
+        }
+    };
+    match &a.output {
+        Some(p) => std::fs::write(p, text.as_bytes())
+            .with_context(|| format!("could not write {}", p.display()))?,
+        None => {
+            io.out.write_all(text.as_bytes())?;
+            io.out.flush()?;
+        }
+    }
+    Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sample() -> Vec<Value> {
+        vec![
+            json!({"type":"user","message":{"content":"fix the <b>bug</b> & ship"},"timestamp":"t0"}),
+            json!({"type":"assistant","message":{"content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"Sure:\n\n```rust\nlet x = 1;\n```\n- a *b*  \n"}]}}),
+            json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo `test`"}}]}}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok ```\n<script>alert(1)</script>","is_error":true}]}}),
+            json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Agent","input":{"description":"check"}}]}}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"launched"}]},"toolUseResult":{"agentId":"a1"}}),
+            json!({"type":"user","message":{"content":"[Request interrupted by user]"}}),
+            json!({"type":"user","message":{"content":"<task-notification>\n<status>completed</status>"}}),
+        ]
+    }
+
+    fn agent(id: &str) -> Option<Vec<Value>> {
+        (id == "a1").then(|| {
+            vec![
+                json!({"type":"user","message":{"content":"Check it."}}),
+                json!({"type":"assistant","message":{"content":[{"type":"text","text":"All good."}]}}),
+            ]
+        })
+    }
+
+    #[test]
+    fn markdown_keeps_the_model_s_text_byte_for_byte() {
+        let it = items(&sample(), false, &agent);
+        let md = markdown("T", "m", &it, false);
+        assert!(md.contains("## You\n\nfix the <b>bug</b> & ship\n"), "{md}");
+        assert!(
+            md.contains("## Claude\n\nSure:\n\n```rust\nlet x = 1;\n```\n- a *b*  \n"),
+            "{md}"
+        );
+        assert!(!md.contains("hmm"), "thinking only on request");
+        assert!(md.contains("**Bash** `` cargo `test` `` (error)"), "{md}");
+        // output with a fence inside gets a longer fence
+        assert!(
+            md.contains("````text\nok ```\n<script>alert(1)</script>\n````"),
+            "{md}"
+        );
+        // the sub-agent's run under its call
+        assert!(md.contains("> ## You\n> \n> Check it.\n"), "{md}");
+        assert!(md.contains("> All good."), "{md}");
+        assert!(!md.contains("interrupted"), "{md}");
+        assert!(!md.contains("task-notification"), "{md}");
+        assert!(
+            !md.contains("launched"),
+            "an agent's launch note is left out: {md}"
+        );
+        let with = markdown("T", "m", &items(&sample(), true, &agent), false);
+        assert!(with.contains("> hmm"), "{with}");
+    }
+
+    #[test]
+    fn html_is_inert_and_self_contained() {
+        let it = items(&sample(), false, &agent);
+        let page = html("<img src=x onerror=alert(1)>", "m\u{1b}[2J", &it, false);
+        assert!(!page.contains("<script"), "{page}");
+        assert!(!page.contains("<img"), "{page}");
+        assert!(
+            page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{page}"
+        );
+        assert!(
+            page.contains("fix the &lt;b&gt;bug&lt;/b&gt; &amp; ship"),
+            "{page}"
+        );
+        assert!(!page.contains('\u{1b}'));
+        assert!(
+            !page.contains("http://") && !page.contains("https://"),
+            "no network"
+        );
+        assert!(page.contains("<details><summary><b>Bash</b>"), "{page}");
+        assert!(page.contains("name=\"viewport\""));
+        assert!(page.contains("<div class=\"agent\">"), "{page}");
+    }
+
+    #[test]
+    fn long_output_is_cut_unless_full() {
+        let long: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        assert!(cut_output(&long, false).ends_with("… 60 more lines"));
+        assert_eq!(cut_output(&long, true), long.trim_end());
+        let it = items(&sample(), false, &agent);
+        let json = serde_json::to_value(&it).unwrap();
+        assert_eq!(json[0]["kind"], "prompt");
+        assert_eq!(json[0]["text"], "fix the <b>bug</b> & ship");
+        assert_eq!(json[2]["kind"], "tool");
+        assert_eq!(json[2]["is_error"], true);
+        assert_eq!(json[3]["agent"][1]["text"], "All good.");
+    }
+}

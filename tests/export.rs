@@ -1,0 +1,82 @@
+//! `sessions export` on the real CLI's transcripts (a sub-agent among them).
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+const AGENT: &str = "37af4a00-8d92-4edb-b3d6-bee2f6caa2d7";
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+fn store() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/real/projects"),
+        &dir.path().join("projects"),
+    );
+    dir
+}
+
+fn export(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(dir)
+        .args(["export", &AGENT[..8]])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn markdown_html_and_json_of_a_session_with_a_sub_agent() {
+    let d = store();
+    let md = export(d.path(), &[]);
+    assert_eq!(md.status.code(), Some(0), "{md:?}");
+    let md = String::from_utf8(md.stdout).unwrap();
+    assert!(md.starts_with("# "), "{md}");
+    assert!(md.contains("## You"), "{md}");
+    assert!(md.contains("## Claude"), "{md}");
+    // the sub-agent's run, under the call that started it
+    assert!(md.contains("> Check that all is good."), "{md}");
+
+    let out = d.path().join("page.html");
+    let html = export(d.path(), &["-f", "html", "-o", out.to_str().unwrap()]);
+    assert_eq!(html.status.code(), Some(0), "{html:?}");
+    assert!(html.stdout.is_empty(), "-o writes the file, not stdout");
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(page.starts_with("<!doctype html>"));
+    assert!(!page.contains("<script"));
+    assert!(page.contains("Check that all is good."));
+
+    let json = export(d.path(), &["--format", "json"]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let items = v.as_array().unwrap();
+    assert!(items.iter().any(|i| i["kind"] == "prompt"));
+    assert!(items
+        .iter()
+        .any(|i| i["kind"] == "tool" && i["agent"].is_array()));
+}
+
+#[test]
+fn a_wrong_id_is_a_clear_error() {
+    let d = store();
+    let o = Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(d.path())
+        .args(["export", "ffffffff"])
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
+}
