@@ -108,6 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project or session')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -268,6 +269,37 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'claudio;sessions;usage' {
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'This directory''s sessions (and its git worktrees'') instead of the current one')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Rows by day, month, model, project or session')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)')
+            [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Every project''s sessions, not only this directory''s')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every project''s sessions, not only this directory''s')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--no-cost', '--no-cost', [CompletionResultType]::ParameterName, 'Leave the cost estimate out')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'claudio;sessions;resume' {
             [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
@@ -402,6 +434,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project or session')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -420,6 +453,9 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;sessions;help;export' {
+            break
+        }
+        'claudio;sessions;help;usage' {
             break
         }
         'claudio;sessions;help;resume' {
@@ -620,6 +656,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project or session')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -637,6 +674,9 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;help;sessions;export' {
+            break
+        }
+        'claudio;help;sessions;usage' {
             break
         }
         'claudio;help;sessions;resume' {

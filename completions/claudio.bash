@@ -109,6 +109,9 @@ _claudio() {
             claudio__subcmd__help__subcmd__sessions,tag)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__tag"
                 ;;
+            claudio__subcmd__help__subcmd__sessions,usage)
+                cmd="claudio__subcmd__help__subcmd__sessions__subcmd__usage"
+                ;;
             claudio__subcmd__sessions,delete)
                 cmd="claudio__subcmd__sessions__subcmd__delete"
                 ;;
@@ -142,6 +145,9 @@ _claudio() {
             claudio__subcmd__sessions,tag)
                 cmd="claudio__subcmd__sessions__subcmd__tag"
                 ;;
+            claudio__subcmd__sessions,usage)
+                cmd="claudio__subcmd__sessions__subcmd__usage"
+                ;;
             claudio__subcmd__sessions__subcmd__help,delete)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__delete"
                 ;;
@@ -171,6 +177,9 @@ _claudio() {
                 ;;
             claudio__subcmd__sessions__subcmd__help,tag)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__tag"
+                ;;
+            claudio__subcmd__sessions__subcmd__help,usage)
+                cmd="claudio__subcmd__sessions__subcmd__help__subcmd__usage"
                 ;;
             *)
                 ;;
@@ -859,7 +868,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help__subcmd__sessions)
-            opts="list inspect search export resume fork rename tag delete"
+            opts="list inspect search export usage resume fork rename tag delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -998,6 +1007,20 @@ _claudio() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        claudio__subcmd__help__subcmd__sessions__subcmd__usage)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         claudio__subcmd__man)
             opts="-r -c -v -h --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1069,7 +1092,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions)
-            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list inspect show search export resume fork rename tag delete help"
+            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list inspect show search export usage resume fork rename tag delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1385,7 +1408,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__help)
-            opts="list inspect search export resume fork rename tag delete help"
+            opts="list inspect search export usage resume fork rename tag delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1525,6 +1548,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__help__subcmd__tag)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__sessions__subcmd__help__subcmd__usage)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1976,6 +2013,88 @@ _claudio() {
                     return 0
                     ;;
                 --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mcp-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__sessions__subcmd__usage)
+            opts="-a -r -c -v -h --all --cwd --by --since --json --no-cost --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --by)
+                    COMPREPLY=($(compgen -W "day month model project session" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disallowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-turns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --append-system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

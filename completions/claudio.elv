@@ -103,6 +103,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand show 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
+            cand usage 'Tokens and estimated cost, by day, month, model, project or session'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -257,6 +258,36 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'claudio;sessions;usage'= {
+            cand --cwd 'This directory''s sessions (and its git worktrees'') instead of the current one'
+            cand --by 'Rows by day, month, model, project or session'
+            cand --since 'Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)'
+            cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -a 'Every project''s sessions, not only this directory''s'
+            cand --all 'Every project''s sessions, not only this directory''s'
+            cand --json 'Print JSON'
+            cand --no-cost 'Leave the cost estimate out'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'claudio;sessions;resume'= {
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
             cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
@@ -386,6 +417,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
+            cand usage 'Tokens and estimated cost, by day, month, model, project or session'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -400,6 +432,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;sessions;help;search'= {
         }
         &'claudio;sessions;help;export'= {
+        }
+        &'claudio;sessions;help;usage'= {
         }
         &'claudio;sessions;help;resume'= {
         }
@@ -581,6 +615,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
+            cand usage 'Tokens and estimated cost, by day, month, model, project or session'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -594,6 +629,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;sessions;search'= {
         }
         &'claudio;help;sessions;export'= {
+        }
+        &'claudio;help;sessions;usage'= {
         }
         &'claudio;help;sessions;resume'= {
         }

@@ -12,6 +12,7 @@ use super::summary::{one_line, tool_summary};
 use anyhow::Context;
 mod export;
 mod search;
+mod usage;
 
 use clap::{Args, Subcommand};
 use claudio::store::{Conversation, ListOptions, SessionInfo, Store, StoreError};
@@ -62,6 +63,8 @@ pub enum SessionsCommand {
     Search(search::SearchArgs),
     /// Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE).
     Export(export::ExportArgs),
+    /// Tokens and estimated cost, by day, month, model, project or session.
+    Usage(usage::UsageArgs),
     /// Open the chat on a session, in the directory it was recorded in.
     Resume(IdArgs),
     /// Copy a session into a new one with fresh ids; prints the new id.
@@ -240,6 +243,7 @@ fn run_with(args: SessionsArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> 
         SessionsCommand::Inspect(a) => show(&store, a, io),
         SessionsCommand::Search(a) => search::search(&store, a, io),
         SessionsCommand::Export(a) => export::export(&store, a, io),
+        SessionsCommand::Usage(a) => usage::usage(&store, a, io),
         SessionsCommand::Resume(a) => resume(&store, &a.id),
         SessionsCommand::Fork(a) => store
             .fork(&a.id, a.at.as_deref())
@@ -501,7 +505,15 @@ fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<SessionsOutco
         return Ok(SessionsOutcome::Done(Exit::Success));
     }
     let info = store.info(&file);
-    let text = render_conversation(&file.id, info.as_ref(), &conv, io.out_style);
+    let mut text = render_conversation(&file.id, info.as_ref(), &conv, io.out_style);
+    // what the session used, under its header line
+    if let Ok(u) = claudio::store::file_usage(&file.path) {
+        if !u.messages.is_empty() {
+            let line = io.out_style.dim(&flat(&usage::summary_line(&u)));
+            let at = text.find('\n').map_or(text.len(), |i| i + 1);
+            text.insert_str(at, &format!("{line}\n"));
+        }
+    }
     let long = io
         .size
         .is_some_and(|(_, rows)| text.lines().count() + 1 > rows);

@@ -13,6 +13,7 @@ mod paths;
 mod scan;
 mod search;
 mod time;
+mod usage;
 
 pub use chain::{read_conversation, Conversation, Entry};
 pub use edit::SessionFile;
@@ -25,3 +26,7 @@ pub use list::{ListOptions, Listing, Skipped};
 pub use paths::{default_config_dir, project_folder_name, sanitize_path, MAX_FOLDER_NAME};
 pub use search::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits};
 pub use time::{format_iso_millis, parse_iso_millis};
+pub use usage::{
+    estimate_cost, file_usage, price_of, FileUsage, MessageUsage, Price, Tokens, UsageSet, PRICES,
+    PRICES_DATE,
+};

@@ -1,0 +1,367 @@
+//! `claudio sessions usage`: tokens and estimated cost, added up by day,
+//! month, model, project or session; and the usage line of `inspect`.
+
+use super::{local_time, Io, SessionsOutcome};
+use crate::cli::exit::Exit;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use claudio::store::{
+    estimate_cost, file_usage, FileUsage, ListOptions, SessionInfo, Store, Tokens, PRICES_DATE,
+};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// How `usage` groups its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    Day,
+    Month,
+    Model,
+    Project,
+    Session,
+}
+
+/// Arguments of `sessions usage`.
+#[derive(Debug, Args)]
+pub struct UsageArgs {
+    /// Every project's sessions, not only this directory's.
+    #[arg(short, long)]
+    pub all: bool,
+    /// This directory's sessions (and its git worktrees') instead of the current one.
+    #[arg(long, value_name = "DIR", conflicts_with = "all")]
+    pub cwd: Option<PathBuf>,
+    /// Rows by day, month, model, project or session.
+    #[arg(long, value_enum, default_value_t = By::Day)]
+    pub by: By,
+    /// Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Leave the cost estimate out.
+    #[arg(long)]
+    pub no_cost: bool,
+}
+
+/// One row: tokens by model.
+#[derive(Debug, Default)]
+struct Row {
+    models: BTreeMap<String, Tokens>,
+}
+
+impl Row {
+    fn tokens(&self) -> Tokens {
+        let mut t = Tokens::default();
+        for m in self.models.values() {
+            t.add(m);
+        }
+        t
+    }
+
+    /// The estimate over the models with a price, and whether some had none.
+    fn cost(&self) -> (f64, bool) {
+        let mut sum = 0.0;
+        let mut unpriced = false;
+        for (m, t) in &self.models {
+            match estimate_cost(m, t) {
+                Some(c) => sum += c,
+                None => unpriced = true,
+            }
+        }
+        (sum, unpriced)
+    }
+}
+
+/// Token counts in short: 950, 12.3k, 4.1M.
+pub(super) fn short(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000 => format!("{:.1}M", n as f64 / 1e6),
+        n if n >= 10_000 => format!("{:.0}k", n as f64 / 1e3),
+        n if n >= 1_000 => format!("{:.1}k", n as f64 / 1e3),
+        n => n.to_string(),
+    }
+}
+
+fn cost_text(cost: f64, unpriced: bool, any_priced: bool) -> String {
+    match (any_priced, unpriced) {
+        (false, _) => "—".into(),
+        (true, false) => format!("${cost:.2}"),
+        (true, true) => format!("${cost:.2}+"),
+    }
+}
+
+/// The usage line of `inspect`: tokens, models, prompts, requests, span,
+/// and the estimate.
+pub(super) fn summary_line(u: &FileUsage) -> String {
+    let t = u.tokens();
+    let models: Vec<String> = u
+        .by_model()
+        .into_iter()
+        .map(|(m, _)| m.strip_prefix("claude-").unwrap_or(&m).to_owned())
+        .collect();
+    let mut parts = vec![format!(
+        "{} in · {} out · {} cache write · {} cache read",
+        short(t.input),
+        short(t.output),
+        short(t.cache_write),
+        short(t.cache_read)
+    )];
+    parts.push(format!(
+        "{} prompt{} · {} API request{}",
+        u.prompts,
+        if u.prompts == 1 { "" } else { "s" },
+        u.messages.len(),
+        if u.messages.len() == 1 { "" } else { "s" }
+    ));
+    if let (Some(a), Some(b)) = (u.first, u.last) {
+        let mins = (b - a).max(0) / 60_000;
+        let (d, h) = local_time(a);
+        let span = if mins < 60 {
+            format!("{mins} min")
+        } else {
+            format!("{}h{:02}", mins / 60, mins % 60)
+        };
+        parts.push(format!("{d} {h}, {span}"));
+    }
+    if !models.is_empty() {
+        parts.push(models.join(", "));
+    }
+    let mut row = Row::default();
+    for (m, t) in u.by_model() {
+        row.models.insert(m, t);
+    }
+    let (cost, unpriced) = row.cost();
+    let priced = row
+        .models
+        .keys()
+        .any(|m| estimate_cost(m, &Tokens::default()).is_some());
+    if !row.models.is_empty() {
+        parts.push(if priced {
+            format!(
+                "est. {}{}",
+                cost_text(cost, unpriced, true),
+                if unpriced {
+                    " (some models have no price)"
+                } else {
+                    ""
+                }
+            )
+        } else {
+            "no price for these models".to_owned()
+        });
+    }
+    parts.join(" · ")
+}
+
+pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let opts = if a.all {
+        ListOptions::all()
+    } else {
+        let dir = a
+            .cwd
+            .clone()
+            .or_else(|| io.cwd.clone())
+            .context("cannot tell the current directory; pass --cwd or --all")?;
+        ListOptions::for_dir(dir)
+    };
+    let since = a
+        .since
+        .as_deref()
+        .map(|s| super::search::parse_since(s, io.now_ms))
+        .transpose()?;
+    let mut sessions: Vec<SessionInfo> = store.list(&opts)?.sessions;
+    // oldest first: a resumed session's file repeats what came before it
+    sessions.sort_by_key(|s| (s.created_at.unwrap_or(s.last_modified), s.last_modified));
+    let usages = read_all(&sessions);
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    let mut seen: HashMap<String, Tokens> = HashMap::new();
+    for (s, u) in sessions.iter().zip(&usages) {
+        let Some(u) = u else { continue };
+        for m in &u.messages {
+            if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
+                continue;
+            }
+            let old = seen.insert(m.key.clone(), m.tokens).unwrap_or_default();
+            let delta = m.tokens.beyond(&old);
+            if delta.total() == 0 {
+                continue;
+            }
+            let when = m.at.unwrap_or(s.last_modified);
+            let key = match a.by {
+                By::Day => local_time(when).0,
+                By::Month => local_time(when).0[..7].to_owned(),
+                By::Model => m.model.clone(),
+                By::Project => s.cwd.clone().unwrap_or_else(|| "?".into()),
+                By::Session => s.session_id.clone(),
+            };
+            rows.entry(key)
+                .or_default()
+                .models
+                .entry(m.model.clone())
+                .or_default()
+                .add(&delta);
+        }
+    }
+    let mut total = Row::default();
+    for r in rows.values() {
+        for (m, t) in &r.models {
+            total.models.entry(m.clone()).or_default().add(t);
+        }
+    }
+    let unpriced: BTreeSet<&String> = total
+        .models
+        .iter()
+        .filter(|(m, t)| estimate_cost(m, t).is_none())
+        .map(|(m, _)| m)
+        .collect();
+    if a.json {
+        let row_json = |key: &str, r: &Row| {
+            let t = r.tokens();
+            let (cost, some_unpriced) = r.cost();
+            let priced = r.models.len() > r.models.keys().filter(|m| unpriced.contains(m)).count();
+            serde_json::json!({
+                "key": key,
+                "input": t.input, "output": t.output,
+                "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
+                "models": r.models.keys().collect::<Vec<_>>(),
+                "estimatedCostUsd": (!a.no_cost && priced).then_some(cost),
+                "costIsPartial": !a.no_cost && some_unpriced && priced,
+            })
+        };
+        let v = serde_json::json!({
+            "by": format!("{:?}", a.by).to_lowercase(),
+            "rows": rows.iter().map(|(k, r)| row_json(k, r)).collect::<Vec<_>>(),
+            "total": row_json("total", &total),
+            "pricesDate": PRICES_DATE,
+            "unpricedModels": unpriced,
+        });
+        writeln!(io.out, "{}", serde_json::to_string_pretty(&v)?)?;
+        io.out.flush()?;
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    if rows.is_empty() {
+        io.warn("no usage recorded in these sessions");
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    let st = io.out_style;
+    let head = [
+        "",
+        "INPUT",
+        "OUTPUT",
+        "CACHE WRITE",
+        "CACHE READ",
+        "TOTAL",
+        "EST. COST",
+    ];
+    let mut table: Vec<[String; 7]> = Vec::new();
+    let any_priced = |r: &Row| r.models.keys().any(|m| !unpriced.contains(m));
+    let line = |key: &str, r: &Row| {
+        let t = r.tokens();
+        let (c, partial) = r.cost();
+        [
+            super::flat(key),
+            short(t.input),
+            short(t.output),
+            short(t.cache_write),
+            short(t.cache_read),
+            short(t.total()),
+            cost_text(c, partial, any_priced(r)),
+        ]
+    };
+    for (k, r) in &rows {
+        table.push(line(k, r));
+    }
+    table.push(line("total", &total));
+    let cols = if a.no_cost { 6 } else { 7 };
+    let w: Vec<usize> = (0..cols)
+        .map(|i| {
+            table
+                .iter()
+                .map(|r| super::width(&r[i]))
+                .chain([head[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let key_w = w[0].min(60);
+    let mut out = String::new();
+    let fmt = |cells: &[String], out: &mut String| {
+        let mut s = super::pad(&super::cut(&cells[0], key_w), key_w);
+        for i in 1..cols {
+            s.push_str("  ");
+            s.push_str(&super::pad_left(&cells[i], w[i]));
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    let heads: Vec<String> = head.iter().map(|h| h.to_string()).collect();
+    let mut h = String::new();
+    fmt(&heads, &mut h);
+    out.push_str(&st.dim(h.trim_end()));
+    out.push('\n');
+    let n = table.len();
+    for (i, r) in table.iter().enumerate() {
+        let mut l = String::new();
+        fmt(r, &mut l);
+        if i + 1 == n {
+            out.push_str(&st.bold(l.trim_end()));
+            out.push('\n');
+        } else {
+            out.push_str(&l);
+        }
+    }
+    if !a.no_cost {
+        let mut note = format!("costs are estimates from Anthropic's list prices of {PRICES_DATE}");
+        if !unpriced.is_empty() {
+            let names: Vec<&str> = unpriced.iter().map(|s| s.as_str()).collect();
+            note.push_str(&format!(
+                "; no price for {} (tokens only)",
+                names.join(", ")
+            ));
+        }
+        out.push_str(&st.dim(&super::flat(&note)));
+        out.push('\n');
+    }
+    io.out.write_all(out.as_bytes())?;
+    io.out.flush()?;
+    Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// Every session's usage, read on a few threads, in order.
+fn read_all(sessions: &[SessionInfo]) -> Vec<Option<FileUsage>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: std::sync::Mutex<Vec<Option<FileUsage>>> =
+        std::sync::Mutex::new((0..sessions.len()).map(|_| None).collect());
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 8);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(sess) = sessions.get(i) else { break };
+                let u = file_usage(&sess.path).ok();
+                slots.lock().unwrap_or_else(|e| e.into_inner())[i] = u;
+            });
+        }
+    });
+    slots.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_counts() {
+        assert_eq!(short(950), "950");
+        assert_eq!(short(1234), "1.2k");
+        assert_eq!(short(41_000), "41k");
+        assert_eq!(short(4_100_000), "4.1M");
+        assert_eq!(cost_text(1.234, false, true), "$1.23");
+        assert_eq!(cost_text(1.234, true, true), "$1.23+");
+        assert_eq!(cost_text(0.0, true, false), "—");
+    }
+}

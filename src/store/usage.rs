@@ -1,0 +1,418 @@
+//! What sessions used: tokens by kind and model, API requests, prompts, and
+//! the time span, read from the transcripts.
+//!
+//! The CLI writes one transcript line per content block of an API message,
+//! each repeating the message's `usage`, and a resumed session's file
+//! repeats the messages it continues. So usage is counted once per API
+//! message: the LAST line seen for each `message.id` + `requestId` wins
+//! (the final numbers: earlier lines of a streamed message can hold partial
+//! output counts). Only lines holding `"usage"` are parsed.
+
+use super::error::{io_err, StoreResult};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+/// Tokens of one kind or another.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Tokens {
+    /// Input tokens (not cached).
+    pub input: u64,
+    /// Output tokens.
+    pub output: u64,
+    /// Tokens written to the prompt cache.
+    pub cache_write: u64,
+    /// Tokens read from the prompt cache.
+    pub cache_read: u64,
+}
+
+impl Tokens {
+    /// All kinds together.
+    pub fn total(&self) -> u64 {
+        self.input + self.output + self.cache_write + self.cache_read
+    }
+
+    /// What `self` has beyond `old`, kind by kind (never below zero).
+    pub fn beyond(&self, old: &Tokens) -> Tokens {
+        Tokens {
+            input: self.input.saturating_sub(old.input),
+            output: self.output.saturating_sub(old.output),
+            cache_write: self.cache_write.saturating_sub(old.cache_write),
+            cache_read: self.cache_read.saturating_sub(old.cache_read),
+        }
+    }
+
+    /// Add another count.
+    pub fn add(&mut self, o: &Tokens) {
+        self.input += o.input;
+        self.output += o.output;
+        self.cache_write += o.cache_write;
+        self.cache_read += o.cache_read;
+    }
+
+    fn of(usage: &Value) -> Tokens {
+        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+        Tokens {
+            input: n("input_tokens"),
+            output: n("output_tokens"),
+            cache_write: n("cache_creation_input_tokens"),
+            cache_read: n("cache_read_input_tokens"),
+        }
+    }
+}
+
+/// One API message's usage, as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MessageUsage {
+    /// `message.id` + `requestId`: what makes it one message.
+    pub key: String,
+    /// The model that answered.
+    pub model: String,
+    /// Its tokens.
+    pub tokens: Tokens,
+    /// When (ms since the epoch), if recorded.
+    pub at: Option<i64>,
+}
+
+/// What one transcript records.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FileUsage {
+    /// Each API message once (its last line), in order of first appearance.
+    pub messages: Vec<MessageUsage>,
+    /// Prompts the person typed.
+    pub prompts: u64,
+    /// The first and last time in the file (ms since the epoch).
+    pub first: Option<i64>,
+    /// See `first`.
+    pub last: Option<i64>,
+}
+
+impl FileUsage {
+    /// Tokens by model, largest first.
+    pub fn by_model(&self) -> Vec<(String, Tokens)> {
+        let mut m: HashMap<&str, Tokens> = HashMap::new();
+        for msg in &self.messages {
+            m.entry(&msg.model).or_default().add(&msg.tokens);
+        }
+        let mut v: Vec<(String, Tokens)> = m.into_iter().map(|(k, t)| (k.to_owned(), t)).collect();
+        v.sort_by(|a, b| b.1.total().cmp(&a.1.total()).then(a.0.cmp(&b.0)));
+        v
+    }
+
+    /// All tokens.
+    pub fn tokens(&self) -> Tokens {
+        let mut t = Tokens::default();
+        for m in &self.messages {
+            t.add(&m.tokens);
+        }
+        t
+    }
+}
+
+/// Read what a transcript records about usage. Damaged lines are skipped.
+pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
+    let mut data = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut data))
+        .map_err(io_err(path))?;
+    Ok(usage_of(&data))
+}
+
+fn time_of(line: &[u8]) -> Option<i64> {
+    let key = b"\"timestamp\":\"";
+    let at = memchr::memmem::find(line, key)? + key.len();
+    let end = memchr::memchr(b'"', &line[at..])? + at;
+    super::time::parse_iso_millis(std::str::from_utf8(&line[at..end]).ok()?)
+}
+
+/// The usage recorded in transcript bytes.
+pub(crate) fn usage_of(data: &[u8]) -> FileUsage {
+    let mut out = FileUsage::default();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let usage_key = memchr::memmem::Finder::new(b"\"usage\":{");
+    let user_key = memchr::memmem::Finder::new(b"\"type\":\"user\"");
+    for line in data.split(|&b| b == b'\n') {
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(t) = time_of(line) {
+            out.first.get_or_insert(t);
+            out.last = Some(t);
+        }
+        if user_key.find(line).is_some() && !line.windows(13).any(|w| w == b"\"tool_result\"") {
+            if let Ok(v) = serde_json::from_slice::<Value>(line) {
+                if is_prompt(&v) {
+                    out.prompts += 1;
+                }
+            }
+            continue;
+        }
+        if usage_key.find(line).is_none() {
+            continue;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+            continue;
+        };
+        if v.get("type").and_then(Value::as_str) != Some("assistant") {
+            continue;
+        }
+        let Some(msg) = v.get("message") else {
+            continue;
+        };
+        let Some(usage) = msg.get("usage") else {
+            continue;
+        };
+        let id = msg.get("id").and_then(Value::as_str).unwrap_or("");
+        let req = v.get("requestId").and_then(Value::as_str).unwrap_or("");
+        let model = msg.get("model").and_then(Value::as_str).unwrap_or("");
+        if model == "<synthetic>" || (id.is_empty() && req.is_empty()) {
+            continue; // the CLI's own made-up messages cost nothing
+        }
+        let m = MessageUsage {
+            key: format!("{id}\u{0}{req}"),
+            model: model.to_owned(),
+            tokens: Tokens::of(usage),
+            at: time_of(line),
+        };
+        match index.get(&m.key) {
+            Some(&i) => out.messages[i] = m, // the last line wins
+            None => {
+                index.insert(m.key.clone(), out.messages.len());
+                out.messages.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a user entry is something the person typed.
+fn is_prompt(v: &Value) -> bool {
+    if v.get("isMeta").and_then(Value::as_bool) == Some(true)
+        || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
+    {
+        return false;
+    }
+    let text = match v.get("message").and_then(|m| m.get("content")) {
+        Some(Value::String(s)) => s.as_str(),
+        Some(Value::Array(b)) => b
+            .iter()
+            .find_map(|x| x.get("text").and_then(Value::as_str))
+            .unwrap_or(""),
+        _ => "",
+    };
+    let t = text.trim_start();
+    !t.is_empty() && !t.starts_with('<') && !t.starts_with("[Request interrupted")
+}
+
+/// Usage across files: each API message once, the last line seen winning
+/// (a resumed session's file repeats what it continues).
+#[derive(Debug, Default)]
+pub struct UsageSet {
+    seen: HashMap<String, (String, Tokens)>,
+}
+
+impl UsageSet {
+    /// Add a file's messages; returns the tokens that were new, by model.
+    pub fn add(&mut self, f: &FileUsage) -> Vec<(String, Tokens)> {
+        let mut new: HashMap<String, Tokens> = HashMap::new();
+        for m in &f.messages {
+            let before = self.seen.insert(m.key.clone(), (m.model.clone(), m.tokens));
+            let delta = match before {
+                // the message again: only what grew counts
+                Some((_, old)) => m.tokens.beyond(&old),
+                None => m.tokens,
+            };
+            new.entry(m.model.clone()).or_default().add(&delta);
+        }
+        let mut v: Vec<(String, Tokens)> = new.into_iter().collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+}
+
+/// USD per million tokens: input, output, cache write, cache read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Price {
+    /// Model-name prefix it applies to.
+    pub prefix: &'static str,
+    /// Per million input tokens.
+    pub input: f64,
+    /// Per million output tokens.
+    pub output: f64,
+    /// Per million tokens written to the cache (5-minute cache).
+    pub cache_write: f64,
+    /// Per million tokens read from the cache.
+    pub cache_read: f64,
+}
+
+/// When the built-in prices were taken from Anthropic's price list.
+pub const PRICES_DATE: &str = "2025-11-24";
+
+/// Anthropic's list prices, longest prefix first. Models not here have no
+/// price: their tokens are counted, their cost is not guessed.
+pub const PRICES: &[Price] = &[
+    Price {
+        prefix: "claude-opus-4-5",
+        input: 5.0,
+        output: 25.0,
+        cache_write: 6.25,
+        cache_read: 0.5,
+    },
+    Price {
+        prefix: "claude-opus-4",
+        input: 15.0,
+        output: 75.0,
+        cache_write: 18.75,
+        cache_read: 1.5,
+    },
+    Price {
+        prefix: "claude-sonnet-4",
+        input: 3.0,
+        output: 15.0,
+        cache_write: 3.75,
+        cache_read: 0.3,
+    },
+    Price {
+        prefix: "claude-3-7-sonnet",
+        input: 3.0,
+        output: 15.0,
+        cache_write: 3.75,
+        cache_read: 0.3,
+    },
+    Price {
+        prefix: "claude-3-5-sonnet",
+        input: 3.0,
+        output: 15.0,
+        cache_write: 3.75,
+        cache_read: 0.3,
+    },
+    Price {
+        prefix: "claude-haiku-4-5",
+        input: 1.0,
+        output: 5.0,
+        cache_write: 1.25,
+        cache_read: 0.1,
+    },
+    Price {
+        prefix: "claude-3-5-haiku",
+        input: 0.8,
+        output: 4.0,
+        cache_write: 1.0,
+        cache_read: 0.08,
+    },
+];
+
+/// The price of a model, if the table has it.
+pub fn price_of(model: &str) -> Option<&'static Price> {
+    PRICES.iter().find(|p| model.starts_with(p.prefix))
+}
+
+/// An estimate of what `tokens` of `model` cost, in USD; `None` when the
+/// model has no price in the table.
+pub fn estimate_cost(model: &str, tokens: &Tokens) -> Option<f64> {
+    let p = price_of(model)?;
+    let m = |n: u64, per: f64| n as f64 * per / 1e6;
+    Some(
+        m(tokens.input, p.input)
+            + m(tokens.output, p.output)
+            + m(tokens.cache_write, p.cache_write)
+            + m(tokens.cache_read, p.cache_read),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn line(id: &str, req: &str, model: &str, input: u64, output: u64, ts: &str) -> String {
+        json!({"type":"assistant","requestId":req,"timestamp":ts,"message":{"id":id,"model":model,
+            "usage":{"input_tokens":input,"output_tokens":output,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}})
+        .to_string()
+    }
+
+    #[test]
+    fn each_message_counts_once_its_last_line_winning() {
+        let lines = [
+            json!({"type":"user","timestamp":"2026-11-01T10:00:00.000Z","message":{"content":"hi"}}).to_string(),
+            // one message, three content-block lines; output grows
+            line("m1", "r1", "claude-sonnet-4-5", 1000, 5, "2026-11-01T10:00:01.000Z"),
+            line("m1", "r1", "claude-sonnet-4-5", 1000, 40, "2026-11-01T10:00:02.000Z"),
+            line("m1", "r1", "claude-sonnet-4-5", 1000, 80, "2026-11-01T10:00:03.000Z"),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","content":"x"}]}}).to_string(),
+            line("m2", "r2", "claude-opus-4-5", 2000, 20, "2026-11-01T10:05:00.000Z"),
+            "{broken".into(),
+            json!({"type":"assistant","message":{"id":"s","model":"<synthetic>","usage":{"input_tokens":0,"output_tokens":0}}}).to_string(),
+        ];
+        let f = usage_of(lines.join("\n").as_bytes());
+        assert_eq!(f.messages.len(), 2);
+        assert_eq!(
+            f.tokens(),
+            Tokens {
+                input: 3000,
+                output: 100,
+                cache_write: 20,
+                cache_read: 200
+            }
+        );
+        assert_eq!(f.prompts, 1);
+        assert_eq!(f.last.unwrap() - f.first.unwrap(), 300_000);
+        let models = f.by_model();
+        assert_eq!(models[0].0, "claude-opus-4-5");
+        // a resumed session's file repeats m1 (and adds m3): m1 is not counted again
+        let mut set = UsageSet::default();
+        let first = set.add(&f);
+        assert_eq!(first.iter().map(|(_, t)| t.output).sum::<u64>(), 100);
+        let resumed = usage_of(
+            [
+                line(
+                    "m1",
+                    "r1",
+                    "claude-sonnet-4-5",
+                    1000,
+                    80,
+                    "2026-11-02T10:00:00.000Z",
+                ),
+                line(
+                    "m3",
+                    "r3",
+                    "claude-sonnet-4-5",
+                    500,
+                    7,
+                    "2026-11-02T10:00:05.000Z",
+                ),
+            ]
+            .join("\n")
+            .as_bytes(),
+        );
+        let added = set.add(&resumed);
+        assert_eq!(added.iter().map(|(_, t)| t.output).sum::<u64>(), 7);
+        assert_eq!(added.iter().map(|(_, t)| t.input).sum::<u64>(), 500);
+    }
+
+    #[test]
+    fn costs_are_estimated_only_for_known_models() {
+        let t = Tokens {
+            input: 1_000_000,
+            output: 1_000_000,
+            cache_write: 0,
+            cache_read: 1_000_000,
+        };
+        assert_eq!(
+            estimate_cost("claude-sonnet-4-5-20250929", &t),
+            Some(3.0 + 15.0 + 0.3)
+        );
+        assert_eq!(estimate_cost("claude-opus-4-5", &t), Some(5.0 + 25.0 + 0.5));
+        assert_eq!(
+            estimate_cost("claude-opus-4-1", &t),
+            Some(15.0 + 75.0 + 1.5)
+        );
+        assert_eq!(estimate_cost("claude-opus-5-5", &t), None);
+    }
+}

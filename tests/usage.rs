@@ -1,0 +1,183 @@
+//! `sessions usage` and the usage line of `inspect`, on a fixture store that
+//! repeats one message's usage across content-block lines and across a
+//! resumed session's files.
+
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, UNIX_EPOCH};
+
+const FIRST: &str = "aaaaaaaa-1111-4111-8111-111111111111";
+const RESUMED: &str = "bbbbbbbb-2222-4222-8222-222222222222";
+
+fn assistant(session: &str, msg: &str, req: &str, model: &str, output: u64, ts: &str) -> String {
+    json!({"type":"assistant","sessionId":session,"requestId":req,"timestamp":ts,"uuid":format!("{msg}-{output}"),
+        "cwd":"/work/shop","message":{"id":msg,"model":model,"role":"assistant","content":[{"type":"text","text":"x"}],
+        "usage":{"input_tokens":1000,"output_tokens":output,"cache_creation_input_tokens":200,"cache_read_input_tokens":3000}}})
+    .to_string()
+}
+
+fn prompt(session: &str, text: &str, ts: &str) -> String {
+    json!({"type":"user","sessionId":session,"timestamp":ts,"uuid":format!("{session}-{ts}"),"cwd":"/work/shop",
+        "message":{"role":"user","content":text}})
+    .to_string()
+}
+
+fn write(dir: &Path, id: &str, lines: &[String], secs: u64) {
+    let p = dir.join(format!("projects/-work-shop/{id}.jsonl"));
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let f = std::fs::File::options().write(true).open(&p).unwrap();
+    f.set_modified(UNIX_EPOCH + Duration::from_secs(secs))
+        .unwrap();
+}
+
+fn fixture() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        FIRST,
+        &[
+            prompt(FIRST, "fix it", "2026-11-01T10:00:00.000Z"),
+            // one API message in three content-block lines
+            assistant(
+                FIRST,
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                10,
+                "2026-11-01T10:00:01.000Z",
+            ),
+            assistant(
+                FIRST,
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                60,
+                "2026-11-01T10:00:02.000Z",
+            ),
+            assistant(
+                FIRST,
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                100,
+                "2026-11-01T10:00:03.000Z",
+            ),
+        ],
+        1_790_000_000,
+    );
+    // resumed the next day: the file repeats m1, then goes on
+    write(
+        d.path(),
+        RESUMED,
+        &[
+            prompt(RESUMED, "fix it", "2026-11-01T10:00:00.000Z"),
+            assistant(
+                RESUMED,
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                100,
+                "2026-11-01T10:00:03.000Z",
+            ),
+            prompt(RESUMED, "and test it", "2026-11-02T09:00:00.000Z"),
+            assistant(
+                RESUMED,
+                "m2",
+                "r2",
+                "claude-opus-5-5",
+                50,
+                "2026-11-02T09:00:05.000Z",
+            ),
+        ],
+        1_790_100_000,
+    );
+    d
+}
+
+fn claudio(d: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(d)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("TZ", "UTC")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn each_api_message_counts_once_across_lines_and_files() {
+    let d = fixture();
+    let o = claudio(d.path(), &["usage", "--all", "--by", "model", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let total = &v["total"];
+    assert_eq!(total["input"], 2000, "{v}");
+    assert_eq!(total["output"], 150, "{v}");
+    assert_eq!(total["cacheWrite"], 400);
+    assert_eq!(total["cacheRead"], 6000);
+    let sonnet = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"] == "claude-sonnet-4-5")
+        .unwrap();
+    assert_eq!(sonnet["output"], 100);
+    // 1000 in, 100 out, 200 cache write, 3000 cache read at sonnet-4-5 prices
+    let want = (1000.0 * 3.0 + 100.0 * 15.0 + 200.0 * 3.75 + 3000.0 * 0.3) / 1e6;
+    assert!(
+        (sonnet["estimatedCostUsd"].as_f64().unwrap() - want).abs() < 1e-12,
+        "{sonnet}"
+    );
+    // the unknown model: tokens, no price, and it says so
+    assert_eq!(v["unpricedModels"], json!(["claude-opus-5-5"]));
+    assert_eq!(total["costIsPartial"], true);
+}
+
+#[test]
+fn by_day_since_and_the_table() {
+    let d = fixture();
+    let o = claudio(d.path(), &["usage", "--all", "--by", "day", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let keys: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["2026-11-01", "2026-11-02"]);
+    let o = claudio(
+        d.path(),
+        &["usage", "--all", "--since", "2026-11-02", "--json"],
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["total"]["output"], 50);
+    let o = claudio(d.path(), &["usage", "--all"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("EST. COST"), "{out}");
+    assert!(
+        out.contains("estimates from Anthropic's list prices"),
+        "{out}"
+    );
+    assert!(out.contains("no price for claude-opus-5-5"), "{out}");
+    let o = claudio(d.path(), &["usage", "--all", "--no-cost"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(!out.contains("COST") && !out.contains('$'), "{out}");
+}
+
+#[test]
+fn inspect_shows_the_session_s_usage() {
+    let d = fixture();
+    let o = claudio(d.path(), &["inspect", &RESUMED[..8]]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    let second = out.lines().nth(1).unwrap();
+    assert!(second.contains("2.0k in · 150 out"), "{out}");
+    assert!(second.contains("2 prompts · 2 API requests"), "{out}");
+    assert!(
+        second.contains("sonnet-4-5, opus-5-5") || second.contains("opus-5-5, sonnet-4-5"),
+        "{out}"
+    );
+    assert!(second.contains("est. $"), "{out}");
+}
