@@ -27,6 +27,6 @@ pub use paths::{default_config_dir, project_folder_name, sanitize_path, MAX_FOLD
 pub use search::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits};
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
-    estimate_cost, file_usage, price_of, FileUsage, MessageUsage, Price, Tokens, UsageSet, PRICES,
-    PRICES_DATE,
+    estimate_cost, file_usage, price_of, FileUsage, MessageUsage, Price, SessionUsage, Tokens,
+    UsageSet, PRICES, PRICES_DATE,
 };

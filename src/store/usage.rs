@@ -53,16 +53,6 @@ impl Tokens {
         self.cache_write += o.cache_write;
         self.cache_read += o.cache_read;
     }
-
-    fn of(usage: &Value) -> Tokens {
-        let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
-        Tokens {
-            input: n("input_tokens"),
-            output: n("output_tokens"),
-            cache_write: n("cache_creation_input_tokens"),
-            cache_read: n("cache_read_input_tokens"),
-        }
-    }
 }
 
 /// One API message's usage, as recorded.
@@ -87,6 +77,8 @@ pub struct FileUsage {
     pub messages: Vec<MessageUsage>,
     /// Prompts the person typed.
     pub prompts: u64,
+    /// The working directory the file records first.
+    pub cwd: Option<String>,
     /// The first and last time in the file (ms since the epoch).
     pub first: Option<i64>,
     /// See `first`.
@@ -116,12 +108,39 @@ impl FileUsage {
 }
 
 /// Read what a transcript records about usage. Damaged lines are skipped.
+/// The file is read in 1 MiB blocks; only lines holding `"usage":{` or a
+/// user entry are parsed.
 pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
-    let mut data = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut data))
-        .map_err(io_err(path))?;
-    Ok(usage_of(&data))
+    let mut file = std::fs::File::open(path).map_err(io_err(path))?;
+    let mut acc = Acc::default();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = match file.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_err(path)(e)),
+        };
+        let eof = n == 0;
+        filled += n;
+        let end = if eof {
+            filled
+        } else {
+            match memchr::memrchr(b'\n', &buf[..filled]) {
+                Some(i) => i + 1,
+                None => continue,
+            }
+        };
+        acc.block(&buf[..end]);
+        buf.copy_within(end..filled, 0);
+        filled -= end;
+        if eof {
+            return Ok(acc.out);
+        }
+    }
 }
 
 fn time_of(line: &[u8]) -> Option<i64> {
@@ -132,63 +151,147 @@ fn time_of(line: &[u8]) -> Option<i64> {
 }
 
 /// The usage recorded in transcript bytes.
+#[cfg(test)]
 pub(crate) fn usage_of(data: &[u8]) -> FileUsage {
-    let mut out = FileUsage::default();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let usage_key = memchr::memmem::Finder::new(b"\"usage\":{");
-    let user_key = memchr::memmem::Finder::new(b"\"type\":\"user\"");
-    for line in data.split(|&b| b == b'\n') {
-        if line.is_empty() {
-            continue;
+    let mut acc = Acc::default();
+    acc.block(data);
+    acc.out
+}
+
+#[derive(Default)]
+struct Acc {
+    out: FileUsage,
+    index: HashMap<String, usize>,
+}
+
+/// What a usage line is read for.
+#[derive(serde::Deserialize)]
+struct UsageLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    message: Option<UsageMessage<'a>>,
+    #[serde(rename = "requestId", borrow)]
+    request_id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
+}
+
+#[derive(serde::Deserialize)]
+struct UsageMessage<'a> {
+    #[serde(borrow)]
+    id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    model: Option<std::borrow::Cow<'a, str>>,
+    usage: Option<UsageCounts>,
+}
+
+#[derive(serde::Deserialize)]
+struct UsageCounts {
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+    cache_creation_input_tokens: Option<u64>,
+    cache_read_input_tokens: Option<u64>,
+}
+
+/// The whole line around position `at` of `block`.
+fn line_at(block: &[u8], at: usize) -> (usize, usize) {
+    let start = memchr::memrchr(b'\n', &block[..at]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
+    (start, end)
+}
+
+impl Acc {
+    /// Take in a block of whole lines.
+    fn block(&mut self, block: &[u8]) {
+        let ts = memchr::memmem::Finder::new(b"\"timestamp\":\"");
+        if self.out.first.is_none() {
+            if let Some(at) = ts.find(block) {
+                let (s, e) = line_at(block, at);
+                self.out.first = time_of(&block[s..e]);
+            }
         }
-        if let Some(t) = time_of(line) {
-            out.first.get_or_insert(t);
-            out.last = Some(t);
-        }
-        if user_key.find(line).is_some() && !line.windows(13).any(|w| w == b"\"tool_result\"") {
-            if let Ok(v) = serde_json::from_slice::<Value>(line) {
-                if is_prompt(&v) {
-                    out.prompts += 1;
+        if self.out.cwd.is_none() {
+            if let Some(at) = memchr::memmem::find(block, b"\"cwd\":\"") {
+                let (s, e) = line_at(block, at);
+                if let Ok(v) = serde_json::from_slice::<Value>(&block[s..e]) {
+                    self.out.cwd = v.get("cwd").and_then(Value::as_str).map(str::to_owned);
                 }
             }
-            continue;
         }
-        if usage_key.find(line).is_none() {
-            continue;
+        if let Some(at) = memchr::memmem::rfind(block, b"\"timestamp\":\"") {
+            let (s, e) = line_at(block, at);
+            if let Some(t) = time_of(&block[s..e]) {
+                self.out.last = Some(t);
+            }
         }
-        let Ok(v) = serde_json::from_slice::<Value>(line) else {
-            continue;
-        };
-        if v.get("type").and_then(Value::as_str) != Some("assistant") {
-            continue;
+        // the person's prompts: user lines that are not tool results
+        let mut last_line = usize::MAX;
+        for at in memchr::memmem::find_iter(block, b"\"type\":\"user\"") {
+            let (s, e) = line_at(block, at);
+            if s == last_line {
+                continue;
+            }
+            last_line = s;
+            let line = &block[s..e];
+            if memchr::memmem::find(line, b"\"tool_result\"").is_some() {
+                continue;
+            }
+            if let Ok(v) = serde_json::from_slice::<Value>(line) {
+                if v.get("type").and_then(Value::as_str) == Some("user") && is_prompt(&v) {
+                    self.out.prompts += 1;
+                }
+            }
         }
-        let Some(msg) = v.get("message") else {
-            continue;
+        let mut last_line = usize::MAX;
+        for at in memchr::memmem::find_iter(block, b"\"usage\":{") {
+            let (s, e) = line_at(block, at);
+            if s == last_line {
+                continue;
+            }
+            last_line = s;
+            self.usage_line(&block[s..e]);
+        }
+    }
+
+    fn usage_line(&mut self, line: &[u8]) {
+        // only the fields needed, the rest skipped without building values
+        let Ok(l) = serde_json::from_slice::<UsageLine<'_>>(line) else {
+            return;
         };
-        let Some(usage) = msg.get("usage") else {
-            continue;
-        };
-        let id = msg.get("id").and_then(Value::as_str).unwrap_or("");
-        let req = v.get("requestId").and_then(Value::as_str).unwrap_or("");
-        let model = msg.get("model").and_then(Value::as_str).unwrap_or("");
+        if l.kind.as_deref() != Some("assistant") {
+            return;
+        }
+        let Some(msg) = l.message else { return };
+        let Some(usage) = msg.usage else { return };
+        let id = msg.id.as_deref().unwrap_or("");
+        let req = l.request_id.as_deref().unwrap_or("");
+        let model = msg.model.as_deref().unwrap_or("");
         if model == "<synthetic>" || (id.is_empty() && req.is_empty()) {
-            continue; // the CLI's own made-up messages cost nothing
+            return; // the CLI's own made-up messages cost nothing
         }
         let m = MessageUsage {
             key: format!("{id}\u{0}{req}"),
             model: model.to_owned(),
-            tokens: Tokens::of(usage),
-            at: time_of(line),
+            tokens: Tokens {
+                input: usage.input_tokens.unwrap_or(0),
+                output: usage.output_tokens.unwrap_or(0),
+                cache_write: usage.cache_creation_input_tokens.unwrap_or(0),
+                cache_read: usage.cache_read_input_tokens.unwrap_or(0),
+            },
+            at: l
+                .timestamp
+                .as_deref()
+                .and_then(super::time::parse_iso_millis),
         };
-        match index.get(&m.key) {
-            Some(&i) => out.messages[i] = m, // the last line wins
+        match self.index.get(&m.key) {
+            Some(&i) => self.out.messages[i] = m, // the last line wins
             None => {
-                index.insert(m.key.clone(), out.messages.len());
-                out.messages.push(m);
+                self.index.insert(m.key.clone(), self.out.messages.len());
+                self.out.messages.push(m);
             }
         }
     }
-    out
 }
 
 /// Whether a user entry is something the person typed.
@@ -208,6 +311,53 @@ fn is_prompt(v: &Value) -> bool {
     };
     let t = text.trim_start();
     !t.is_empty() && !t.starts_with('<') && !t.starts_with("[Request interrupted")
+}
+
+/// One session's usage, for [`Store::usage`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SessionUsage {
+    /// The session id (the file's name).
+    pub session_id: String,
+    /// The transcript.
+    pub path: std::path::PathBuf,
+    /// When the file was last written (ms since the epoch).
+    pub last_modified: i64,
+    /// What it records.
+    pub usage: FileUsage,
+}
+
+impl super::Store {
+    /// The usage of every session of `dir` (and its git worktrees), or of
+    /// every project, oldest first (the order in which [`UsageSet`] counts a
+    /// resumed session's repeated messages once). Files are read on a few
+    /// threads; unreadable ones are left out.
+    pub fn usage(&self, dir: Option<&Path>) -> StoreResult<Vec<SessionUsage>> {
+        let projects = self.projects_dir();
+        let cands = match dir {
+            Some(d) => super::list::dir_candidates(&projects, d, true)?,
+            None => super::list::all_candidates(&projects)?,
+        };
+        let read = super::list::parallel_map(&cands, |c| {
+            let m = std::fs::metadata(&c.path).ok()?;
+            let ms = m
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_millis() as i64;
+            let usage = file_usage(&c.path).ok()?;
+            Some(SessionUsage {
+                session_id: c.session_id.clone(),
+                path: c.path.clone(),
+                last_modified: ms,
+                usage,
+            })
+        });
+        let mut out: Vec<SessionUsage> = read.into_iter().flatten().collect();
+        out.sort_by_key(|s| (s.usage.first.unwrap_or(s.last_modified), s.last_modified));
+        Ok(out)
+    }
 }
 
 /// Usage across files: each API message once, the last line seen winning

@@ -5,9 +5,7 @@ use super::{local_time, Io, SessionsOutcome};
 use crate::cli::exit::Exit;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use claudio::store::{
-    estimate_cost, file_usage, FileUsage, ListOptions, SessionInfo, Store, Tokens, PRICES_DATE,
-};
+use claudio::store::{estimate_cost, FileUsage, Store, Tokens, PRICES_DATE};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
@@ -156,30 +154,27 @@ pub(super) fn summary_line(u: &FileUsage) -> String {
 }
 
 pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
-    let opts = if a.all {
-        ListOptions::all()
+    let dir = if a.all {
+        None
     } else {
-        let dir = a
-            .cwd
-            .clone()
-            .or_else(|| io.cwd.clone())
-            .context("cannot tell the current directory; pass --cwd or --all")?;
-        ListOptions::for_dir(dir)
+        Some(
+            a.cwd
+                .clone()
+                .or_else(|| io.cwd.clone())
+                .context("cannot tell the current directory; pass --cwd or --all")?,
+        )
     };
     let since = a
         .since
         .as_deref()
         .map(|s| super::search::parse_since(s, io.now_ms))
         .transpose()?;
-    let mut sessions: Vec<SessionInfo> = store.list(&opts)?.sessions;
     // oldest first: a resumed session's file repeats what came before it
-    sessions.sort_by_key(|s| (s.created_at.unwrap_or(s.last_modified), s.last_modified));
-    let usages = read_all(&sessions);
+    let sessions = store.usage(dir.as_deref())?;
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     let mut seen: HashMap<String, Tokens> = HashMap::new();
-    for (s, u) in sessions.iter().zip(&usages) {
-        let Some(u) = u else { continue };
-        for m in &u.messages {
+    for s in &sessions {
+        for m in &s.usage.messages {
             if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
                 continue;
             }
@@ -193,7 +188,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 By::Day => local_time(when).0,
                 By::Month => local_time(when).0[..7].to_owned(),
                 By::Model => m.model.clone(),
-                By::Project => s.cwd.clone().unwrap_or_else(|| "?".into()),
+                By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
                 By::Session => s.session_id.clone(),
             };
             rows.entry(key)
@@ -327,27 +322,6 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     io.out.write_all(out.as_bytes())?;
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
-}
-
-/// Every session's usage, read on a few threads, in order.
-fn read_all(sessions: &[SessionInfo]) -> Vec<Option<FileUsage>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: std::sync::Mutex<Vec<Option<FileUsage>>> =
-        std::sync::Mutex::new((0..sessions.len()).map(|_| None).collect());
-    let workers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(1, 8);
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(sess) = sessions.get(i) else { break };
-                let u = file_usage(&sess.path).ok();
-                slots.lock().unwrap_or_else(|e| e.into_inner())[i] = u;
-            });
-        }
-    });
-    slots.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
