@@ -313,7 +313,7 @@ fn is_prompt(v: &Value) -> bool {
     !t.is_empty() && !t.starts_with('<') && !t.starts_with("[Request interrupted")
 }
 
-/// One session's usage, for [`Store::usage`].
+/// One session's usage, for [`Store::usage`](super::Store::usage).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SessionUsage {
