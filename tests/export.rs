@@ -80,3 +80,43 @@ fn a_wrong_id_is_a_clear_error() {
     assert_ne!(o.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
 }
+
+#[test]
+fn sub_agents_are_listed_shown_and_deleted_with_their_session() {
+    let d = store();
+    let store = claudio::store::Store::new(d.path());
+    let agents = store.subagents(&AGENT[..8]).unwrap();
+    assert_eq!(agents.len(), 1);
+    assert_eq!(agents[0].agent_id, "a307f301b44dc750f");
+    assert_eq!(agents[0].description.as_deref(), Some("Check things"));
+    assert_eq!(agents[0].agent_type.as_deref(), Some("general-purpose"));
+    let msgs = store.subagent_messages(AGENT, "a307f301b44dc750f").unwrap();
+    assert!(msgs
+        .iter()
+        .any(|e| e.raw.contains("Check that all is good.")));
+    assert!(msgs
+        .iter()
+        .all(|e| matches!(e.kind(), "user" | "assistant")));
+    // an agent id is never a path
+    assert!(store.subagent_messages(AGENT, "../x").is_err());
+    assert!(store.subagent_messages(AGENT, "nope").is_err());
+    let o = Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(d.path())
+        .args(["inspect", &AGENT[..8], "--subagents"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("── sub-agent a307f301b44dc750f · Check things (general-purpose) ──"),
+        "{out}"
+    );
+    assert!(out.contains("Sub-agent report: all good."), "{out}");
+    // delete removes the folder beside the transcript
+    let file = store.find(AGENT).unwrap();
+    let side = file.path.with_extension("");
+    assert!(side.is_dir());
+    store.delete(&file).unwrap();
+    assert!(!side.exists() && !file.path.exists());
+}

@@ -110,6 +110,9 @@ pub struct ShowArgs {
     /// Print the entries as stored, one JSON object per line.
     #[arg(long)]
     pub json: bool,
+    /// Also the session's sub-agent runs, each after the conversation.
+    #[arg(long)]
+    pub subagents: bool,
 }
 
 /// A session id.
@@ -494,9 +497,20 @@ fn local_time(ms: i64) -> (String, String) {
 
 fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let (file, conv) = store.conversation(&a.id)?;
+    let agents = if a.subagents {
+        store.subagents(&file.id)?
+    } else {
+        Vec::new()
+    };
     if a.json {
         for e in &conv.entries {
             if matches!(e.kind(), "user" | "assistant" | "system") {
+                io.out.write_all(e.raw.as_bytes())?;
+                io.out.write_all(b"\n")?;
+            }
+        }
+        for agent in &agents {
+            for e in store.subagent_messages(&file.id, &agent.agent_id)? {
                 io.out.write_all(e.raw.as_bytes())?;
                 io.out.write_all(b"\n")?;
             }
@@ -506,6 +520,33 @@ fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<SessionsOutco
     }
     let info = store.info(&file);
     let mut text = render_conversation(&file.id, info.as_ref(), &conv, io.out_style);
+    if a.subagents && agents.is_empty() {
+        text.push_str(&io.out_style.dim("(no sub-agents)\n"));
+    }
+    for agent in &agents {
+        let mut head = format!("── sub-agent {}", agent.agent_id);
+        if let Some(d) = &agent.description {
+            head.push_str(&format!(" · {}", flat(d)));
+        }
+        if let Some(t) = &agent.agent_type {
+            head.push_str(&format!(" ({})", flat(t)));
+        }
+        head.push_str(" ──");
+        text.push('\n');
+        text.push_str(&io.out_style.bold(&head));
+        text.push('\n');
+        let mut sub = Conversation::default();
+        sub.entries = store.subagent_messages(&file.id, &agent.agent_id)?;
+        // the agent's own chain, shown as a conversation of its own
+        for e in &mut sub.entries {
+            if let Some(o) = e.value.as_object_mut() {
+                o.remove("isSidechain");
+            }
+        }
+        let body = render_conversation(&agent.agent_id, None, &sub, io.out_style);
+        // its own header line is the one above
+        text.push_str(body.split_once('\n').map_or("", |(_, rest)| rest));
+    }
     // what the session used, under its header line
     if let Ok(u) = claudio::store::file_usage(&file.path) {
         if !u.messages.is_empty() {

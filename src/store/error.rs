@@ -13,6 +13,14 @@ pub enum StoreError {
     /// No transcript has this id (or prefix).
     #[error("no session matches {0}")]
     NotFound(String),
+    /// The session has no sub-agent transcript with this agent id.
+    #[error("session {session} has no sub-agent {agent:?}")]
+    SubagentNotFound {
+        /// The session's id.
+        session: String,
+        /// The agent id asked for.
+        agent: String,
+    },
     /// The prefix matches several sessions.
     #[error("session id prefix {prefix} is ambiguous: it matches {}", candidates.join(", "))]
     Ambiguous {

@@ -12,6 +12,7 @@ mod list;
 mod paths;
 mod scan;
 mod search;
+mod subagents;
 mod time;
 mod usage;
 
@@ -25,6 +26,7 @@ pub use info::{SessionInfo, SkipReason};
 pub use list::{ListOptions, Listing, Skipped};
 pub use paths::{default_config_dir, project_folder_name, sanitize_path, MAX_FOLDER_NAME};
 pub use search::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits};
+pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
     estimate_cost, file_usage, price_of, FileUsage, MessageUsage, Price, SessionUsage, Tokens,

@@ -1,0 +1,125 @@
+//! A session's sub-agent transcripts: the folder beside its `.jsonl`
+//! (`<session>/subagents/agent-<id>.jsonl`, with `agent-<id>.meta.json`),
+//! as the official SDKs' `listSubagents` / `getSubagentMessages` read them.
+
+use super::chain::{for_each_line, Entry};
+use super::error::{StoreError, StoreResult};
+use super::Store;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::UNIX_EPOCH;
+
+/// One sub-agent run of a session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SubagentInfo {
+    /// The agent's id (also the `agentId` in the session's transcript).
+    pub agent_id: String,
+    /// What it was asked to do (the Task call's description).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The agent type (`general-purpose`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// The Task call that started it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// Its transcript.
+    #[serde(skip)]
+    pub path: PathBuf,
+    /// When its transcript was last written (ms since the epoch).
+    pub last_modified: i64,
+}
+
+fn valid_agent_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+impl Store {
+    /// The sub-agent runs of session `id` (full id or unique prefix),
+    /// oldest first. None when it started none.
+    pub fn subagents(&self, id: &str) -> StoreResult<Vec<SubagentInfo>> {
+        let file = self.find(id)?;
+        let dir = file.path.with_extension("").join("subagents");
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(agent) = name
+                .strip_prefix("agent-")
+                .and_then(|n| n.strip_suffix(".jsonl"))
+            else {
+                continue;
+            };
+            if !valid_agent_id(agent) || !e.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            let meta: Value = std::fs::read(dir.join(format!("agent-{agent}.meta.json")))
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .unwrap_or(Value::Null);
+            let field = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_owned);
+            let last_modified = e
+                .metadata()
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_millis() as i64);
+            out.push(SubagentInfo {
+                agent_id: agent.to_owned(),
+                description: field("description"),
+                agent_type: field("agentType"),
+                tool_use_id: field("toolUseId"),
+                path: e.path(),
+                last_modified,
+            });
+        }
+        out.sort_by(|a, b| {
+            a.last_modified
+                .cmp(&b.last_modified)
+                .then(a.agent_id.cmp(&b.agent_id))
+        });
+        Ok(out)
+    }
+
+    /// A sub-agent's messages (user and assistant entries), in the order
+    /// written. Damaged lines are skipped.
+    pub fn subagent_messages(&self, id: &str, agent_id: &str) -> StoreResult<Vec<Entry>> {
+        let file = self.find(id)?;
+        let missing = || StoreError::SubagentNotFound {
+            session: file.id.clone(),
+            agent: agent_id.to_owned(),
+        };
+        if !valid_agent_id(agent_id) {
+            return Err(missing()); // never a path
+        }
+        let path = file
+            .path
+            .with_extension("")
+            .join("subagents")
+            .join(format!("agent-{agent_id}.jsonl"));
+        if !path.is_file() {
+            return Err(missing());
+        }
+        let mut out = Vec::new();
+        for_each_line(&path, |_, line| {
+            let raw = String::from_utf8_lossy(line).into_owned();
+            if let Ok(value) = serde_json::from_str::<Value>(&raw) {
+                if matches!(
+                    value.get("type").and_then(Value::as_str),
+                    Some("user" | "assistant")
+                ) {
+                    out.push(Entry { raw, value });
+                }
+            }
+        })?;
+        Ok(out)
+    }
+}
