@@ -181,3 +181,33 @@ fn inspect_shows_the_session_s_usage() {
     );
     assert!(second.contains("est. $"), "{out}");
 }
+
+#[test]
+fn list_json_with_usage_adds_fields_and_keeps_the_sdk_s() {
+    let d = fixture();
+    let plain: Value =
+        serde_json::from_slice(&claudio(d.path(), &["list", "--all", "--json"]).stdout).unwrap();
+    let with: Value =
+        serde_json::from_slice(&claudio(d.path(), &["list", "--all", "--json", "--usage"]).stdout)
+            .unwrap();
+    let (plain, with) = (plain.as_array().unwrap(), with.as_array().unwrap());
+    assert_eq!(plain.len(), with.len());
+    for (p, w) in plain.iter().zip(with) {
+        for (k, v) in p.as_object().unwrap() {
+            assert_eq!(&w[k], v, "{k} changed");
+        }
+    }
+    let resumed = with.iter().find(|s| s["sessionId"] == RESUMED).unwrap();
+    // per session: its own file's messages (m1 repeated here counts for it)
+    assert_eq!(resumed["usage"]["output"], 150);
+    assert_eq!(resumed["apiRequests"], 2);
+    assert_eq!(resumed["prompts"], 2);
+    assert_eq!(resumed["costIsPartial"], true);
+    // --usage needs --json
+    assert_ne!(
+        claudio(d.path(), &["list", "--all", "--usage"])
+            .status
+            .code(),
+        Some(0)
+    );
+}

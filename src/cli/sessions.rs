@@ -100,6 +100,10 @@ pub struct ListArgs {
     /// Print a JSON array with the fields of the TypeScript SDK's listSessions().
     #[arg(long)]
     pub json: bool,
+    /// With --json, add each session's usage (tokens, models, prompts, API
+    /// requests, estimated cost). Reads whole transcripts, so it is slower.
+    #[arg(long, requires = "json")]
+    pub usage: bool,
 }
 
 /// Arguments of `sessions show`.
@@ -325,7 +329,22 @@ fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<SessionsOutco
         );
         io.warn(&msg);
     }
-    if a.json {
+    if a.json && a.usage {
+        let rows: Vec<serde_json::Value> = listing
+            .sessions
+            .iter()
+            .map(|s| {
+                let mut v = serde_json::to_value(s).unwrap_or_default();
+                if let (Some(o), Ok(u)) = (v.as_object_mut(), claudio::store::file_usage(&s.path)) {
+                    for (k, x) in usage::json_fields(&u) {
+                        o.insert(k.to_owned(), x);
+                    }
+                }
+                v
+            })
+            .collect();
+        write_json_values(&mut io.out, &rows)?;
+    } else if a.json {
         write_json_array(&mut io.out, &listing.sessions)?;
     } else if listing.sessions.is_empty() {
         let msg = match &opts.dir {
@@ -339,6 +358,21 @@ fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<SessionsOutco
     }
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// A JSON array of values, one per line.
+fn write_json_values(out: &mut dyn Write, rows: &[serde_json::Value]) -> anyhow::Result<()> {
+    if rows.is_empty() {
+        writeln!(out, "[]")?;
+        return Ok(());
+    }
+    writeln!(out, "[")?;
+    for (i, r) in rows.iter().enumerate() {
+        let sep = if i + 1 < rows.len() { "," } else { "" };
+        writeln!(out, "{}{sep}", serde_json::to_string(r)?)?;
+    }
+    writeln!(out, "]")?;
+    Ok(())
 }
 
 /// A JSON array, one session per line.

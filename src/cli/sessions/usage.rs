@@ -90,6 +90,42 @@ fn cost_text(cost: f64, unpriced: bool, any_priced: bool) -> String {
     }
 }
 
+/// Extra fields for `list --json --usage`: beside the SDK's, never instead.
+pub(super) fn json_fields(u: &FileUsage) -> Vec<(&'static str, serde_json::Value)> {
+    let t = u.tokens();
+    let mut row = Row::default();
+    for (m, tk) in u.by_model() {
+        row.models.insert(m, tk);
+    }
+    let (cost, partial) = row.cost();
+    let priced = row
+        .models
+        .keys()
+        .any(|m| estimate_cost(m, &Tokens::default()).is_some());
+    vec![
+        (
+            "usage",
+            serde_json::json!({
+                "input": t.input, "output": t.output,
+                "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
+            }),
+        ),
+        (
+            "models",
+            serde_json::json!(row.models.keys().collect::<Vec<_>>()),
+        ),
+        ("prompts", serde_json::json!(u.prompts)),
+        ("apiRequests", serde_json::json!(u.messages.len())),
+        ("firstActivity", serde_json::json!(u.first)),
+        ("lastActivity", serde_json::json!(u.last)),
+        (
+            "estimatedCostUsd",
+            serde_json::json!(priced.then_some(cost)),
+        ),
+        ("costIsPartial", serde_json::json!(priced && partial)),
+    ]
+}
+
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
 /// and the estimate.
 pub(super) fn summary_line(u: &FileUsage) -> String {
