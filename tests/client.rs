@@ -825,3 +825,27 @@ async fn a_missing_working_directory_is_its_own_error() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn turn_collects_up_to_the_result_or_reports_the_exit() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        turn("one", "first answer"),
+        vec![
+            expect_user("two"),
+            system_init(),
+            json!({"stderr": "fatal: gone"}),
+            json!({"exit": 2}),
+        ],
+    ]));
+    let client = Client::connect(fake.options()).await.unwrap();
+    let t = client.turn("one").await.unwrap();
+    assert_eq!(t.text(), "first answer");
+    assert!(t.messages.iter().any(|m| m.as_init().is_some()));
+    match client.turn("two").await {
+        Err(e @ Error::ProcessExited { .. }) => {
+            assert!(e.to_string().contains("fatal: gone"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

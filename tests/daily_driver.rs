@@ -398,3 +398,33 @@ fn ask_shows_a_sub_agent_s_calls_under_its_name_on_stderr() {
     assert!(screen.contains("● list files  completed"), "{screen}");
     assert_eq!(t.wait(30).code(), Some(0));
 }
+
+/// The SDK answers a question with its helpers; `Client::turn` collects it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_sdk_answers_a_question_and_collects_the_turn() {
+    use claudio::protocol::ask::{answer_questions, questions};
+    let w = world!("the_sdk_answers_a_question_and_collects_the_turn");
+    let call = Reply::tool_use("AskUserQuestion", db_question());
+    let id = call.tool_use_id();
+    w.api.push(call);
+    w.api.push(Reply::text("SQLite then."));
+    let options = w.options().can_use_tool(|req, _ctx| async move {
+        assert!(req.requires_user_interaction);
+        let qs = questions(&req.input).expect("questions");
+        let answers = qs
+            .iter()
+            .map(|q| (q.question.as_str(), q.options[0].label.clone()));
+        Ok(answer_questions(&req.input, answers))
+    });
+    let client = claudio::Client::connect(options).await.unwrap();
+    let turn = client.turn("set up storage").await.unwrap();
+    client.close().await.unwrap();
+    assert_eq!(turn.text(), "SQLite then.");
+    assert!(!turn.result.is_error);
+    let tr = w.main_requests()[1].tool_result_for(&id).unwrap();
+    assert!(
+        tr.content
+            .contains("\"Which database should we use?\"=\"SQLite\""),
+        "{tr:?}"
+    );
+}

@@ -3,7 +3,7 @@
 use super::session::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
 use crate::options::Options;
-use crate::protocol::{Message, UserInput};
+use crate::protocol::{Message, ResultMessage, UserInput};
 use crate::transport::{find_cli, spawn, ExitInfo, Spawned};
 use futures_core::Stream;
 use serde_json::{json, Map, Value};
@@ -178,6 +178,37 @@ impl Client {
         })
     }
 
+    /// Send `input` and collect its turn: every message through the
+    /// `result`, and the `result` itself. Saves the `pin!` and the loop:
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// let turn = client.turn("What is 6 × 7?").await?;
+    /// println!("{} (${:.4})", turn.text(), turn.result.total_cost_usd.unwrap_or(0.0));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// A session that ends before the `result` is an error (the CLI's exit,
+    /// with its stderr tail); a line too long to read is skipped.
+    pub async fn turn(&self, input: impl Into<UserInput>) -> Result<Turn> {
+        self.send(input).await?;
+        let mut messages = Vec::new();
+        loop {
+            match self.next_message().await {
+                None => return Err(Error::Closed),
+                Some(Err(Error::LineTooLong { .. })) => continue,
+                Some(Err(e)) => return Err(e),
+                Some(Ok(Message::Result(r))) => {
+                    return Ok(Turn {
+                        messages,
+                        result: *r,
+                    })
+                }
+                Some(Ok(m)) => messages.push(m),
+            }
+        }
+    }
+
     /// Every message, across turns, until the process ends.
     pub fn receive_messages(&self) -> impl Stream<Item = Result<Message>> + '_ {
         futures_util::stream::unfold((), move |()| async move {
@@ -285,5 +316,32 @@ impl Drop for Client {
             }
             Err(_) => shared.supervisor.signal_group(libc::SIGKILL),
         }
+    }
+}
+
+/// One turn, collected by [`Client::turn`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Turn {
+    /// Every message before the `result`, in order.
+    pub messages: Vec<Message>,
+    /// The turn's `result`.
+    pub result: ResultMessage,
+}
+
+impl Turn {
+    /// The answer's text: the `result` text, else the assistant's text
+    /// blocks joined.
+    pub fn text(&self) -> String {
+        if let Some(t) = &self.result.result {
+            return t.clone();
+        }
+        self.messages
+            .iter()
+            .filter_map(Message::as_assistant)
+            .filter(|a| a.parent_tool_use_id.is_none())
+            .map(|a| a.text())
+            .collect::<Vec<_>>()
+            .join("")
     }
 }

@@ -141,6 +141,20 @@ mod tests {
     }
 
     #[test]
+    fn the_request_says_it_asks_the_person() {
+        let req: crate::protocol::CanUseToolRequest = serde_json::from_value(json!({
+            "subtype":"can_use_tool","tool_name":"AskUserQuestion","input":{"questions":[]},
+            "tool_use_id":"t","requires_user_interaction":true}))
+        .unwrap();
+        assert!(req.requires_user_interaction);
+        let plain: crate::protocol::CanUseToolRequest =
+            serde_json::from_value(json!({"tool_name":"Bash","input":{}})).unwrap();
+        assert!(!plain.requires_user_interaction);
+        let r = PermissionResult::allow_with(json!({"x":1}), vec![]);
+        assert_eq!(r.to_response(&json!({}))["updatedInput"], json!({"x":1}));
+    }
+
+    #[test]
     fn unreadable_questions_are_none() {
         assert!(questions(&json!({})).is_none());
         assert!(questions(&json!({"questions":[]})).is_none());

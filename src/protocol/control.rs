@@ -116,6 +116,11 @@ pub struct CanUseToolRequest {
     /// For MCP tools: the server (`{"name":...,"source":...}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_server: Option<Value>,
+    /// Set on tools that ask the person something rather than for
+    /// permission (`AskUserQuestion`, `ExitPlanMode`): a plain allow is not
+    /// an answer; see [`crate::protocol::ask`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub requires_user_interaction: bool,
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -237,6 +242,15 @@ pub enum PermissionResult {
 }
 
 impl PermissionResult {
+    /// Allow, running the tool with `input` and applying `updates` (rules,
+    /// a mode change) at the same time.
+    pub fn allow_with(input: Value, updates: Vec<PermissionUpdate>) -> Self {
+        PermissionResult::Allow {
+            updated_input: Some(input),
+            updated_permissions: updates,
+        }
+    }
+
     /// Allow once, with the input as asked.
     pub fn allow() -> Self {
         PermissionResult::Allow {

@@ -168,6 +168,54 @@ impl Message {
         }
     }
 
+    /// The `result` payload, if this is one.
+    pub fn as_result(&self) -> Option<&ResultMessage> {
+        match self {
+            Message::Result(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The `assistant` payload, if this is one.
+    pub fn as_assistant(&self) -> Option<&AssistantMessage> {
+        match self {
+            Message::Assistant(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The `user` payload, if this is one.
+    pub fn as_user(&self) -> Option<&UserMessage> {
+        match self {
+            Message::User(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// The `system` payload, if this is one.
+    pub fn as_system(&self) -> Option<&SystemMessage> {
+        match self {
+            Message::System(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The `system`/`init` payload, if this is one.
+    pub fn as_init(&self) -> Option<&SystemInit> {
+        match self.as_system()? {
+            SystemMessage::Init(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The `stream_event` payload, if this is one.
+    pub fn as_stream_event(&self) -> Option<&StreamEventMessage> {
+        match self {
+            Message::StreamEvent(e) => Some(e),
+            _ => None,
+        }
+    }
+
     /// Whether this is the `result` that ends a turn.
     pub fn is_result(&self) -> bool {
         matches!(self, Message::Result(_))
@@ -532,6 +580,22 @@ mod tests {
 
     fn parse(v: Value) -> Message {
         Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn accessors_reach_the_payloads() {
+        let r = Message::parse(
+            br#"{"type":"result","subtype":"success","is_error":false,"result":"ok"}"#,
+        )
+        .unwrap();
+        assert_eq!(r.as_result().and_then(|r| r.result.as_deref()), Some("ok"));
+        assert!(r.as_assistant().is_none());
+        let i =
+            Message::parse(br#"{"type":"system","subtype":"init","session_id":"s","model":"m"}"#)
+                .unwrap();
+        assert_eq!(i.as_init().and_then(|i| i.model.as_deref()), Some("m"));
+        assert!(i.as_system().is_some());
+        assert!(i.as_result().is_none());
     }
 
     #[test]
