@@ -149,6 +149,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;sessions;inspect' {
+            [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it')
             [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
             [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
@@ -176,6 +177,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;sessions;show' {
+            [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it')
             [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
             [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')

@@ -1576,12 +1576,16 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__inspect)
-            opts="-r -c -v -h --json --subagents --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-r -c -v -h --json --subagents --grep --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -142,6 +142,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --help 'Print help'
         }
         &'claudio;sessions;inspect'= {
+            cand --grep 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it'
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
             cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
             cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
@@ -168,6 +169,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --help 'Print help'
         }
         &'claudio;sessions;show'= {
+            cand --grep 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it'
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
             cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
             cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'

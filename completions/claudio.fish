@@ -130,6 +130,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l grep -d 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
@@ -152,6 +153,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l grep -d 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r

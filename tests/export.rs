@@ -120,3 +120,32 @@ fn sub_agents_are_listed_shown_and_deleted_with_their_session() {
     store.delete(&file).unwrap();
     assert!(!side.exists() && !file.path.exists());
 }
+
+#[test]
+fn inspect_grep_prints_the_lines_that_hold_the_pattern() {
+    let d = store();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(["sessions", "--config-dir"])
+            .arg(d.path())
+            .args(["inspect", &AGENT[..8]])
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let o = run(&["--subagents", "--grep", "report: ALL"]);
+    assert_eq!(o.status.code(), Some(1), "case matters with a capital");
+    let o = run(&["--subagents", "--grep", "report: all"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("claude · ") && l.ends_with("› Sub-agent report: all good.")),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Check that all is good"),
+        "only hit lines: {out}"
+    );
+}

@@ -117,6 +117,11 @@ pub struct ShowArgs {
     /// Also the session's sub-agent runs, each after the conversation.
     #[arg(long)]
     pub subagents: bool,
+    /// Jump to the lines holding this text (smart case): on a terminal the
+    /// pager opens at the first, with every one marked; in a pipe only
+    /// those lines are printed, each after who said it.
+    #[arg(long, value_name = "PATTERN")]
+    pub grep: Option<String>,
 }
 
 /// A session id.
@@ -589,6 +594,25 @@ fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<SessionsOutco
             text.insert_str(at, &format!("{line}\n"));
         }
     }
+    if let Some(pattern) = a.grep.as_deref().filter(|p| !p.is_empty()) {
+        let (marked, hits) = grep_marks(&text, pattern, io.out_style);
+        if hits == 0 {
+            io.warn(&format!("no line of this conversation holds {pattern:?}"));
+            return Ok(SessionsOutcome::Done(Exit::Failure));
+        }
+        if !io.out_tty {
+            io.out.write_all(marked.as_bytes())?;
+            io.out.flush()?;
+            return Ok(SessionsOutcome::Done(Exit::Success));
+        }
+        // the pager opens at the first marked line
+        if page_at(&text, pattern).is_ok() {
+            return Ok(SessionsOutcome::Done(Exit::Success));
+        }
+        io.out.write_all(marked.as_bytes())?;
+        io.out.flush()?;
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
     let long = io
         .size
         .is_some_and(|(_, rows)| text.lines().count() + 1 > rows);
@@ -598,6 +622,74 @@ fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<SessionsOutco
     io.out.write_all(text.as_bytes())?;
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// The lines of a rendered conversation that hold `pattern` (smart case),
+/// each after who said it (`you`, `claude`, or a sub-agent's line), and how
+/// many there were.
+fn grep_marks(text: &str, pattern: &str, st: Style) -> (String, usize) {
+    let fold = !pattern.chars().any(char::is_uppercase);
+    let want = if fold {
+        pattern.to_lowercase()
+    } else {
+        pattern.to_owned()
+    };
+    let mut speaker = String::new();
+    let mut out = String::new();
+    let mut hits = 0;
+    for line in text.lines() {
+        let plain = crate::cli::chat::markdown::strip_sgr(line);
+        let head = plain.split(" · ").next().unwrap_or("");
+        if matches!(head, "you" | "claude") || plain.starts_with("── sub-agent") {
+            speaker = plain.clone();
+            continue;
+        }
+        let hay = if fold {
+            plain.to_lowercase()
+        } else {
+            plain.clone()
+        };
+        if hay.contains(&want) {
+            hits += 1;
+            out.push_str(&format!(
+                "{} {}\n",
+                st.dim(&format!("{speaker} ›")),
+                plain.trim_start()
+            ));
+        }
+    }
+    (out, hits)
+}
+
+/// Page `text` opened at the first line holding `pattern` (less's `-p`,
+/// which also marks every one); errors if the pager cannot start.
+fn page_at(text: &str, pattern: &str) -> io::Result<()> {
+    let mut escaped = String::new();
+    if !pattern.chars().any(char::is_uppercase) {
+        escaped.push_str("(?i)");
+    }
+    for c in pattern.chars() {
+        if "\\.^$|?*+()[]{}".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    // less takes -i for case; a regex flag it may not know, so use -I
+    let fold = escaped.starts_with("(?i)");
+    let pat = escaped.trim_start_matches("(?i)");
+    let mut cmd = std::process::Command::new("less");
+    cmd.arg("-R");
+    if fold {
+        cmd.arg("-I");
+    }
+    cmd.arg(format!("-p{pat}"))
+        .stdin(std::process::Stdio::piped());
+    let mut child = cmd.spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    child.wait()?;
+    Ok(())
 }
 
 /// Send text through `$PAGER` (else `less -R`); errors if it cannot start.

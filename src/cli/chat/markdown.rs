@@ -302,8 +302,7 @@ fn decidable(held: &str) -> bool {
     }
 }
 
-/// Strip SGR sequences (for tests).
-#[cfg(test)]
+/// Strip SGR sequences (our own styling) from text.
 pub fn strip_sgr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut it = s.chars().peekable();
