@@ -111,8 +111,16 @@ impl FileUsage {
 /// The file is read in 1 MiB blocks; only lines holding `"usage":{` or a
 /// user entry are parsed.
 pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
+    read_usage(path, true)
+}
+
+/// [`file_usage`], counting prompts or not (one scan of each block less).
+fn read_usage(path: &Path, prompts: bool) -> StoreResult<FileUsage> {
     let mut file = std::fs::File::open(path).map_err(io_err(path))?;
-    let mut acc = Acc::default();
+    let mut acc = Acc {
+        skip_prompts: !prompts,
+        ..Acc::default()
+    };
     let mut buf = vec![0u8; 1 << 20];
     let mut filled = 0;
     loop {
@@ -160,6 +168,9 @@ pub(crate) fn usage_of(data: &[u8]) -> FileUsage {
 
 #[derive(Default)]
 struct Acc {
+    /// Leave `prompts` at 0 (what [`Store::usage`](super::Store::usage) needs
+    /// not, it does not count).
+    skip_prompts: bool,
     out: FileUsage,
     index: HashMap<String, usize>,
 }
@@ -227,7 +238,11 @@ impl Acc {
         }
         // the person's prompts: user lines that are not tool results
         let mut last_line = usize::MAX;
-        for at in memchr::memmem::find_iter(block, b"\"type\":\"user\"") {
+        let users = (!self.skip_prompts)
+            .then(|| memchr::memmem::find_iter(block, b"\"type\":\"user\""))
+            .into_iter()
+            .flatten();
+        for at in users {
             let (s, e) = line_at(block, at);
             if s == last_line {
                 continue;
@@ -323,7 +338,8 @@ pub struct SessionUsage {
     pub path: std::path::PathBuf,
     /// When the file was last written (ms since the epoch).
     pub last_modified: i64,
-    /// What it records.
+    /// What it records (`prompts` is not counted here: 0; see
+    /// [`file_usage`] for one session's).
     pub usage: FileUsage,
 }
 
@@ -346,7 +362,7 @@ impl super::Store {
                 .duration_since(std::time::UNIX_EPOCH)
                 .ok()?
                 .as_millis() as i64;
-            let usage = file_usage(&c.path).ok()?;
+            let usage = read_usage(&c.path, false).ok()?;
             Some(SessionUsage {
                 session_id: c.session_id.clone(),
                 path: c.path.clone(),
