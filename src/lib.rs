@@ -47,7 +47,7 @@ pub use client::handlers::{
     BoxFuture, Cancellation, HookHandler, HookMatcher, PermissionHandler, RequestContext,
 };
 pub use client::mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
-pub use client::{query, Client, RawMessage, Turn};
+pub use client::{query, Client, Interrupted, ModeSet, ModelSet, RawMessage, Turn};
 pub use error::{Error, HandlerError, Result};
 pub use futures_util::StreamExt;
 pub use options::{AgentDefinition, Options, StderrCallback, DEFAULT_MAX_LINE_BYTES};

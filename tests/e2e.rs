@@ -294,7 +294,8 @@ async fn interrupt_during_a_slow_answer_then_the_next_turn_works() {
             msgs.push(m);
             if first_delta && interrupted_at.is_none() {
                 interrupted_at = Some(Instant::now());
-                client.interrupt().await.expect("interrupt");
+                let answer = client.interrupt().await.expect("interrupt");
+                assert!(answer.still_queued.is_empty(), "{answer:?}");
             }
         }
     };
@@ -342,10 +343,12 @@ async fn set_model_names_the_new_model_in_the_next_request() {
     let client = connect(w.options()).await;
     let first = ask(&client, "one").await;
     assert_eq!(result(&first).result.as_deref(), Some("First."));
-    client
+    let set = client
         .set_model(Some("claude-sonnet-4-5"))
         .await
         .expect("set_model");
+    // the CLI's answer, typed
+    assert_eq!(set.model.as_deref(), Some("claude-sonnet-4-5"), "{set:?}");
     let second = ask(&client, "two").await;
     client.close().await.unwrap();
     assert_eq!(result(&second).result.as_deref(), Some("Second."));

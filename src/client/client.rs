@@ -225,22 +225,23 @@ impl Client {
 
     /// Stop the running turn. The turn still ends with its `result`
     /// (`terminal_reason` `aborted_streaming`); the session goes on.
-    pub async fn interrupt(&self) -> Result<()> {
-        self.control("interrupt", json!({})).await.map(drop)
+    pub async fn interrupt(&self) -> Result<Interrupted> {
+        let v = self.control("interrupt", json!({})).await?;
+        Ok(Interrupted::from_value(v))
     }
 
     /// Switch the model (`None`: the default). Takes effect at the next request.
-    pub async fn set_model(&self, model: Option<&str>) -> Result<()> {
-        self.control("set_model", json!({ "model": model }))
-            .await
-            .map(drop)
+    pub async fn set_model(&self, model: Option<&str>) -> Result<ModelSet> {
+        let v = self.control("set_model", json!({ "model": model })).await?;
+        Ok(ModelSet::from_value(v))
     }
 
     /// Switch the permission mode (`default`, `acceptEdits`, `plan`, ...).
-    pub async fn set_permission_mode(&self, mode: &str) -> Result<()> {
-        self.control("set_permission_mode", json!({ "mode": mode }))
-            .await
-            .map(drop)
+    pub async fn set_permission_mode(&self, mode: &str) -> Result<ModeSet> {
+        let v = self
+            .control("set_permission_mode", json!({ "mode": mode }))
+            .await?;
+        Ok(ModeSet::from_value(v))
     }
 
     /// The MCP servers and their status (`{"mcpServers":[...]}`).
@@ -343,5 +344,107 @@ impl Turn {
             .map(|a| a.text())
             .collect::<Vec<_>>()
             .join("")
+    }
+}
+
+/// The CLI's answer to [`Client::interrupt`].
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Interrupted {
+    /// Messages that were queued behind the interrupted turn and are still
+    /// waiting (as the CLI lists them).
+    pub still_queued: Vec<Value>,
+    /// Fields claudio does not model, kept as sent.
+    pub extra: Map<String, Value>,
+}
+
+/// The CLI's answer to [`Client::set_model`].
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ModelSet {
+    /// The model now in use (`None`: the default).
+    pub model: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    pub extra: Map<String, Value>,
+}
+
+/// The CLI's answer to [`Client::set_permission_mode`]. The CLI also sends
+/// a `system`/`status` message with `permissionMode` when the mode changed.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ModeSet {
+    /// The mode now in effect.
+    pub mode: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    pub extra: Map<String, Value>,
+}
+
+fn into_map(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+impl Interrupted {
+    fn from_value(v: Value) -> Interrupted {
+        let mut extra = into_map(v);
+        let still_queued = match extra.remove("still_queued") {
+            Some(Value::Array(a)) => a,
+            _ => Vec::new(),
+        };
+        Interrupted {
+            still_queued,
+            extra,
+        }
+    }
+}
+
+impl ModelSet {
+    fn from_value(v: Value) -> ModelSet {
+        let mut extra = into_map(v);
+        let model = match extra.remove("model") {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        };
+        ModelSet { model, extra }
+    }
+}
+
+impl ModeSet {
+    fn from_value(v: Value) -> ModeSet {
+        let mut extra = into_map(v);
+        let mode = match extra.remove("mode") {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        };
+        ModeSet { mode, extra }
+    }
+}
+
+#[cfg(test)]
+mod answer_tests {
+    use super::*;
+
+    #[test]
+    fn answers_decode_and_keep_the_rest() {
+        let i = Interrupted::from_value(json!({"still_queued":[{"uuid":"u"}],"new":1}));
+        assert_eq!(i.still_queued, vec![json!({"uuid":"u"})]);
+        assert_eq!(i.extra["new"], 1);
+        assert_eq!(
+            Interrupted::from_value(json!({})).still_queued,
+            Vec::<Value>::new()
+        );
+        assert_eq!(
+            ModelSet::from_value(json!({"model":"claude-sonnet-4-5"}))
+                .model
+                .as_deref(),
+            Some("claude-sonnet-4-5")
+        );
+        assert_eq!(ModelSet::from_value(json!({"model":null})).model, None);
+        assert_eq!(
+            ModeSet::from_value(json!({"mode":"plan"})).mode.as_deref(),
+            Some("plan")
+        );
     }
 }

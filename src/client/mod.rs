@@ -8,5 +8,5 @@ mod query;
 mod queue;
 mod session;
 
-pub use client::{Client, RawMessage, Turn};
+pub use client::{Client, Interrupted, ModeSet, ModelSet, RawMessage, Turn};
 pub use query::query;
