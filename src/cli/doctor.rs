@@ -154,11 +154,10 @@ fn version_tuple(v: &str) -> Vec<u64> {
         .collect()
 }
 
+/// The CLI's configuration folder, found as the store finds it (one rule:
+/// `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`).
 fn claude_dir() -> Option<PathBuf> {
-    std::env::var_os("CLAUDE_CONFIG_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| dirs::home_dir().map(|h| h.join(".claude")))
+    claudio::store::default_config_dir().ok()
 }
 
 fn check_credentials(r: &mut Report) {
@@ -198,7 +197,10 @@ fn check_credentials(r: &mut Report) {
 }
 
 fn check_store(r: &mut Report) {
-    let Some(dir) = claude_dir().map(|d| d.join("projects")) else {
+    let Some(dir) = claudio::store::Store::from_env()
+        .ok()
+        .map(|s| s.projects_dir())
+    else {
         r.line(Level::Warn, "transcripts", "no home directory", None);
         return;
     };
