@@ -318,7 +318,7 @@ fn without_a_terminal_tools_are_denied_with_a_message() {
             Ok(())
         });
     }
-    c.env_remove("CLAUDIO_TTY");
+    c.env_remove("CLAUDIO_TEST_TTY");
     let o = run(c, None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("denied Bash"), "{}", stderr(&o));
@@ -329,7 +329,7 @@ fn approve_on_tty(answer: &str, expect_response: Value) {
     let mut pty = Pty::open();
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
-        .env("CLAUDIO_TTY", &pty.slave_path)
+        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -120,7 +120,7 @@ fn a_closed_terminal_denies() {
         ],
     ]));
     let o = claudio(&fake)
-        .env("CLAUDIO_TTY", "/dev/null")
+        .env("CLAUDIO_TEST_TTY", "/dev/null")
         .args(["ask", "q"])
         .stdin(Stdio::null())
         .output()

@@ -98,7 +98,9 @@ pub struct TtyApprover {
 
 impl TtyApprover {
     pub fn new(style: Style, cwd: std::path::PathBuf) -> Arc<Self> {
-        let tty_path = std::env::var_os("CLAUDIO_TTY")
+        // A test seam, not a setting: tests point the question at a file
+        // that is no terminal (the answer must then be "deny").
+        let tty_path = std::env::var_os("CLAUDIO_TEST_TTY")
             .map(Into::into)
             .unwrap_or_else(|| "/dev/tty".into());
         Arc::new(TtyApprover {

@@ -222,7 +222,8 @@ impl Io {
             err_style: Style::for_stderr(color),
             out_tty,
             size: if out_tty { terminal_size() } else { None },
-            tty: std::env::var_os("CLAUDIO_TTY")
+            // a test seam (see approve.rs), not a setting
+            tty: std::env::var_os("CLAUDIO_TEST_TTY")
                 .map(Into::into)
                 .unwrap_or_else(|| "/dev/tty".into()),
             now_ms: std::time::SystemTime::now()

@@ -197,7 +197,7 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         .env_remove("CLAUDIO_CONFIG")
         // the developer's own config file must not change the tests
         .env("XDG_CONFIG_HOME", fake.record.path())
-        .env("CLAUDIO_TTY", "/nonexistent/tty");
+        .env("CLAUDIO_TEST_TTY", "/nonexistent/tty");
     c
 }
 
