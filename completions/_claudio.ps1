@@ -139,6 +139,8 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every project''s sessions, not only this directory''s')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array with the fields of the TypeScript SDK''s listSessions()')
             [CompletionResult]::new('--usage', '--usage', [CompletionResultType]::ParameterName, 'With --json, add each session''s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)')
+            [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')

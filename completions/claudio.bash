@@ -1654,7 +1654,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__list)
-            opts="-a -n -r -c -v -h --all --cwd --limit --json --usage --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-a -n -l -r -c -v -h --all --cwd --limit --json --usage --long --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

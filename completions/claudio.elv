@@ -133,6 +133,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --all 'Every project''s sessions, not only this directory''s'
             cand --json 'Print a JSON array with the fields of the TypeScript SDK''s listSessions()'
             cand --usage 'With --json, add each session''s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower'
+            cand -l 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
+            cand --long 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'

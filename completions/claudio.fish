@@ -126,6 +126,7 @@ never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print a JSON array with the fields of the TypeScript SDK\'s listSessions()'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l usage -d 'With --json, add each session\'s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s l -l long -d 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'

@@ -211,3 +211,19 @@ fn list_json_with_usage_adds_fields_and_keeps_the_sdk_s() {
         Some(0)
     );
 }
+
+#[test]
+fn list_long_adds_tokens_and_the_estimate() {
+    let d = fixture();
+    let o = claudio(d.path(), &["list", "--all", "--long"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let out = String::from_utf8(o.stdout).unwrap();
+    let head = out.lines().next().unwrap();
+    assert!(head.ends_with("TOKENS  EST. COST"), "{out}");
+    let first = out.lines().find(|l| l.starts_with("aaaaaaaa")).unwrap();
+    // 1000 + 100 + 200 + 3000 tokens, priced as sonnet-4-5
+    assert!(first.contains("4.3k"), "{out}");
+    assert!(first.trim_end().ends_with("$0.01"), "{out}");
+    let resumed = out.lines().find(|l| l.starts_with("bbbbbbbb")).unwrap();
+    assert!(resumed.trim_end().ends_with('+'), "partly unpriced: {out}");
+}

@@ -104,6 +104,10 @@ pub struct ListArgs {
     /// requests, estimated cost). Reads whole transcripts, so it is slower.
     #[arg(long, requires = "json")]
     pub usage: bool,
+    /// Add columns: total tokens and the estimated cost (reads whole
+    /// transcripts, so it is slower).
+    #[arg(short, long, conflicts_with = "json")]
+    pub long: bool,
 }
 
 /// Arguments of `sessions show`.
@@ -359,7 +363,17 @@ fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<SessionsOutco
         };
         io.warn(&msg);
     } else {
-        let table = render_table(&listing.sessions, io);
+        let long: Option<Vec<[String; 2]>> = a.long.then(|| {
+            listing
+                .sessions
+                .iter()
+                .map(|s| match claudio::store::file_usage(&s.path) {
+                    Ok(u) => usage::long_cells(&u),
+                    Err(_) => ["?".into(), "?".into()],
+                })
+                .collect()
+        });
+        let table = render_table(&listing.sessions, io, long.as_deref());
         io.out.write_all(table.as_bytes())?;
     }
     io.out.flush()?;
@@ -398,7 +412,7 @@ fn write_json_array(out: &mut dyn Write, sessions: &[SessionInfo]) -> anyhow::Re
 
 /// Columns: id, modified, title, branch, size; the title takes what the
 /// terminal width leaves.
-fn render_table(sessions: &[SessionInfo], io: &Io) -> String {
+fn render_table(sessions: &[SessionInfo], io: &Io, long: Option<&[[String; 2]]>) -> String {
     let st = io.out_style;
     let rows: Vec<[String; 5]> = sessions
         .iter()
@@ -417,6 +431,7 @@ fn render_table(sessions: &[SessionInfo], io: &Io) -> String {
         })
         .collect();
     let header = ["ID", "MODIFIED", "TITLE", "BRANCH", "SIZE"];
+    let long_header = ["TOKENS", "EST. COST"];
     let w = |i: usize| {
         rows.iter()
             .map(|r| width(&r[i]))
@@ -424,18 +439,33 @@ fn render_table(sessions: &[SessionInfo], io: &Io) -> String {
             .max()
             .unwrap_or(0)
     };
+    let wl = |i: usize| {
+        long.map_or(0, |l| {
+            l.iter()
+                .map(|r| width(&r[i]))
+                .chain([long_header[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+    };
     let (w_id, w_mod, w_branch, w_size) = (w(0), w(1), w(3).min(30), w(4));
-    let fixed = w_id + w_mod + w_branch + w_size + 8;
+    let (w_tok, w_cost) = (wl(0), wl(1));
+    let extra = if long.is_some() {
+        w_tok + w_cost + 4
+    } else {
+        0
+    };
+    let fixed = w_id + w_mod + w_branch + w_size + 8 + extra;
     let w_title = match io.size {
         Some((cols, _)) if io.out_tty => cols.saturating_sub(fixed).max(10),
         _ => usize::MAX,
     };
     let w_title = w_title.min(w(2));
     let mut out = String::new();
-    let line = |cells: [&str; 5], out: &mut String, head: bool| {
+    let line = |cells: [&str; 5], more: Option<[&str; 2]>, out: &mut String, head: bool| {
         let title = cut(cells[2], w_title);
         let branch = cut(cells[3], w_branch);
-        let text = format!(
+        let mut text = format!(
             "{}  {}  {}  {}  {}",
             pad(cells[0], w_id),
             pad(cells[1], w_mod),
@@ -443,13 +473,23 @@ fn render_table(sessions: &[SessionInfo], io: &Io) -> String {
             pad(&branch, w_branch),
             pad_left(cells[4], w_size)
         );
+        if let Some([tok, cost]) = more {
+            text.push_str(&format!(
+                "  {}  {}",
+                pad_left(tok, w_tok),
+                pad_left(cost, w_cost)
+            ));
+        }
         let text = text.trim_end().to_owned();
         out.push_str(&if head { st.dim(&text) } else { text });
         out.push('\n');
     };
-    line(header, &mut out, true);
-    for r in &rows {
-        line([&r[0], &r[1], &r[2], &r[3], &r[4]], &mut out, false);
+    line(header, long.map(|_| long_header), &mut out, true);
+    for (i, r) in rows.iter().enumerate() {
+        let more = long
+            .and_then(|l| l.get(i))
+            .map(|m| [m[0].as_str(), m[1].as_str()]);
+        line([&r[0], &r[1], &r[2], &r[3], &r[4]], more, &mut out, false);
     }
     out
 }

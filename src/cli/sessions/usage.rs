@@ -126,6 +126,20 @@ pub(super) fn json_fields(u: &FileUsage) -> Vec<(&'static str, serde_json::Value
     ]
 }
 
+/// `list --long`'s cells: total tokens, and the estimate (`—` with no price).
+pub(super) fn long_cells(u: &FileUsage) -> [String; 2] {
+    let mut row = Row::default();
+    for (m, t) in u.by_model() {
+        row.models.insert(m, t);
+    }
+    let (cost, partial) = row.cost();
+    let priced = row
+        .models
+        .keys()
+        .any(|m| estimate_cost(m, &Tokens::default()).is_some());
+    [short(u.tokens().total()), cost_text(cost, partial, priced)]
+}
+
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
 /// and the estimate.
 pub(super) fn summary_line(u: &FileUsage) -> String {
