@@ -173,8 +173,8 @@ fn rewind_restores_the_files_and_the_conversation() {
     t.wait_prompt();
     assert!(path.exists());
     t.line("/rewind");
-    let screen = t.wait_for("Rewind to before which prompt?");
-    t.wait_for("esc declines");
+    t.wait_for("Rewind to before which prompt?");
+    let screen = t.wait_for("esc declines");
     assert!(screen.contains("1. hello"), "{screen}");
     t.send(b"2");
     let screen = t.wait_for("Never mind");
