@@ -208,8 +208,10 @@ fn esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it() {
     t.line("hello");
     t.wait_for("turn ·");
     t.wait_prompt();
+    // two presses, far enough apart to be two keys even on a busy machine
+    // (closer than 100 ms they read as one), within the 800 ms window
     t.send(b"\x1b");
-    std::thread::sleep(std::time::Duration::from_millis(150));
+    std::thread::sleep(std::time::Duration::from_millis(350));
     t.send(b"\x1b");
     let screen = t.wait_for("esc declines");
     assert!(
