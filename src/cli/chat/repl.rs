@@ -373,7 +373,11 @@ impl Chat<'_> {
             Input::Help => {
                 let mut text = String::new();
                 for (c, what) in COMMANDS {
-                    text.push_str(&format!("  {:<10} {}\n", self.style.bold(c), what));
+                    text.push_str(&format!(
+                        "  {} {}\n",
+                        self.style.bold(&format!("{c:<10}")),
+                        what
+                    ));
                 }
                 text.push_str(&format!(
                     "  {}\n\n",
@@ -382,7 +386,11 @@ impl Chat<'_> {
                     )
                 ));
                 for (k, what) in commands::KEYS {
-                    text.push_str(&format!("  {:<10} {}\n", self.style.bold(k), what));
+                    text.push_str(&format!(
+                        "  {} {}\n",
+                        self.style.bold(&format!("{k:<10}")),
+                        what
+                    ));
                 }
                 self.write(&text);
             }
