@@ -16,6 +16,39 @@ fn chat(w: &World, args: &[&str]) -> Term {
     t
 }
 
+/// Script a background agent: the main turn calls `Agent` with this
+/// description and answers `started`; the agent's own requests get
+/// `agent` in order (the first after `delay_ms`, so the main turn ends
+/// first); the turn the CLI starts for its report answers `report`.
+fn script_agent(
+    w: &World,
+    description: &str,
+    started: &str,
+    mut agent: Vec<Reply>,
+    delay_ms: u64,
+    report: &str,
+) {
+    let main = |r: &RecordedRequest| !r.is_subagent();
+    let sub = |r: &RecordedRequest| r.is_subagent();
+    w.api.push_matching(
+        main,
+        Reply::tool_use(
+            "Agent",
+            json!({"description":description,"prompt":"do it","subagent_type":"general-purpose"}),
+        ),
+    );
+    w.api.push_matching(main, Reply::text(started));
+    if let Some(first) = agent.first_mut() {
+        *first = first
+            .clone()
+            .with_initial_delay(std::time::Duration::from_millis(delay_ms));
+    }
+    for r in agent {
+        w.api.push_matching(sub, r);
+    }
+    w.api.push_matching(main, Reply::text(report));
+}
+
 fn bye(mut t: Term) {
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
@@ -262,26 +295,14 @@ fn an_at_mention_completes_with_tab_and_reaches_the_model_as_a_read() {
 #[test]
 fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
     let w = world!("a_background_agent_is_drawn_under_its_task_and_its_request_names_it");
-    let main = |r: &RecordedRequest| !r.is_subagent();
-    let sub = |r: &RecordedRequest| r.is_subagent();
-    w.api.push_matching(
-        main,
-        Reply::tool_use(
-            "Agent",
-            json!({"description":"count files","prompt":"count the files","subagent_type":"general-purpose"}),
-        ),
+    script_agent(
+        &w,
+        "count files",
+        "The agent is on it.",
+        vec![Reply::bash("touch made_by_agent"), Reply::text("3 files")],
+        1500,
+        "The agent counted 3 files.",
     );
-    w.api
-        .push_matching(main, Reply::text("The agent is on it."));
-    // the agent starts after the main turn has ended
-    w.api.push_matching(
-        sub,
-        Reply::bash("touch made_by_agent")
-            .with_initial_delay(std::time::Duration::from_millis(1500)),
-    );
-    w.api.push_matching(sub, Reply::text("3 files"));
-    w.api
-        .push_matching(main, Reply::text("The agent counted 3 files."));
     let mut t = chat(&w, &[]);
     t.line("count the files in the background");
     t.wait_for("The agent is on it.");
@@ -311,22 +332,14 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
 #[test]
 fn ask_waits_for_a_background_agent_and_prints_its_report() {
     let w = world!("ask_waits_for_a_background_agent_and_prints_its_report");
-    let main = |r: &RecordedRequest| !r.is_subagent();
-    let sub = |r: &RecordedRequest| r.is_subagent();
-    w.api.push_matching(
-        main,
-        Reply::tool_use(
-            "Agent",
-            json!({"description":"count files","prompt":"count the files","subagent_type":"general-purpose"}),
-        ),
+    script_agent(
+        &w,
+        "count files",
+        "Started an agent.",
+        vec![Reply::text("3 files")],
+        800,
+        "The agent counted 3 files.",
     );
-    w.api.push_matching(main, Reply::text("Started an agent."));
-    w.api.push_matching(
-        sub,
-        Reply::text("3 files").with_initial_delay(std::time::Duration::from_millis(800)),
-    );
-    w.api
-        .push_matching(main, Reply::text("The agent counted 3 files."));
     let out = w
         .claudio()
         .args(["ask", "count the files in the background"])
@@ -338,20 +351,14 @@ fn ask_waits_for_a_background_agent_and_prints_its_report() {
     assert!(stdout.contains("Started an agent."), "{stdout}");
     assert!(stdout.contains("The agent counted 3 files."), "{stdout}");
     // -o json: one line, the last result (the agent's report)
-    w.api.push_matching(
-        main,
-        Reply::tool_use(
-            "Agent",
-            json!({"description":"count again","prompt":"count","subagent_type":"general-purpose"}),
-        ),
+    script_agent(
+        &w,
+        "count again",
+        "Started again.",
+        vec![Reply::text("4 files")],
+        800,
+        "The agent counted 4 files.",
     );
-    w.api.push_matching(main, Reply::text("Started again."));
-    w.api.push_matching(
-        sub,
-        Reply::text("4 files").with_initial_delay(std::time::Duration::from_millis(800)),
-    );
-    w.api
-        .push_matching(main, Reply::text("The agent counted 4 files."));
     let json = w
         .claudio()
         .args(["ask", "-o", "json", "count again"])
@@ -368,22 +375,14 @@ fn ask_waits_for_a_background_agent_and_prints_its_report() {
 #[test]
 fn ask_shows_a_sub_agent_s_calls_under_its_name_on_stderr() {
     let w = world!("ask_shows_a_sub_agent_s_calls_under_its_name_on_stderr");
-    let main = |r: &RecordedRequest| !r.is_subagent();
-    let sub = |r: &RecordedRequest| r.is_subagent();
-    w.api.push_matching(
-        main,
-        Reply::tool_use(
-            "Agent",
-            json!({"description":"list files","prompt":"list","subagent_type":"general-purpose"}),
-        ),
+    script_agent(
+        &w,
+        "list files",
+        "Started.",
+        vec![Reply::bash("echo listed"), Reply::text("one file")],
+        500,
+        "Done listing.",
     );
-    w.api.push_matching(main, Reply::text("Started."));
-    w.api.push_matching(
-        sub,
-        Reply::bash("echo listed").with_initial_delay(std::time::Duration::from_millis(500)),
-    );
-    w.api.push_matching(sub, Reply::text("one file"));
-    w.api.push_matching(main, Reply::text("Done listing."));
     let mut c = w.claudio();
     c.args(["ask", "list the files in the background"]);
     let mut t = Term::spawn(c);

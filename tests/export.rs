@@ -1,27 +1,17 @@
 //! `sessions export` on the real CLI's transcripts (a sub-agent among them).
 
+mod common;
+
+use common::copy_tree;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
 const AGENT: &str = "37af4a00-8d92-4edb-b3d6-bee2f6caa2d7";
 
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 fn store() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy(
+    copy_tree(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/real/projects"),
         &dir.path().join("projects"),
     );

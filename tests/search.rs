@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::copy_tree;
+
 use claudio::store::{HitKind, Pattern, SearchOptions, SessionHits, Store};
 use serde_json::{json, Value};
 use std::ops::ControlFlow;
@@ -215,7 +217,7 @@ fn the_real_cli_s_transcripts_are_searched() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/real/projects");
     let dir = tempfile::tempdir().unwrap();
     let to = dir.path().join("projects");
-    copy(&fixtures, &to);
+    copy_tree(&fixtures, &to);
     let store = Store::new(dir.path());
     let listed = store.list(&claudio::store::ListOptions::all()).unwrap();
     let first = listed.sessions.last().expect("fixtures");
@@ -230,19 +232,6 @@ fn the_real_cli_s_transcripts_are_searched() {
         "{word} not found in {}",
         first.session_id
     );
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
 }
 
 // ---- the command ----------------------------------------------------------

@@ -11,6 +11,7 @@ mod common;
 
 use claudio::store::{ListOptions, SkipReason, Store, StoreError};
 use claudio::{Client, Message, PermissionResult, StreamExt};
+use common::copy_tree;
 use common::real::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -39,19 +40,6 @@ async fn run_turn(client: &Client, prompt: &str) -> Vec<Message> {
         out.push(m.expect("message"));
     }
     out
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
 }
 
 /// Regenerates `tests/fixtures/sessions/real/` with the real CLI:

@@ -311,14 +311,9 @@ impl Agents {
             Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
                 for b in &a.message.content {
                     if let ContentBlock::ToolUse(t) = b {
-                        if matches!(t.name.as_str(), "Task" | "Agent") {
-                            let label = t
-                                .input
-                                .get("description")
-                                .and_then(|d| d.as_str())
-                                .map(|d| Sanitizer::clean(&crate::cli::summary::one_line(d, 60)))
-                                .unwrap_or_else(|| "agent".into());
-                            self.labels.insert(t.id.clone(), label);
+                        if tasks::is_task_tool(&t.name) {
+                            self.labels
+                                .insert(t.id.clone(), tasks::task_call_label(&t.input));
                         }
                     }
                 }
@@ -518,9 +513,7 @@ impl<W: Write> Output<W> {
                     let Some((name, summary, started)) = self.tools.remove(&r.tool_use_id) else {
                         continue;
                     };
-                    if matches!(name.as_str(), "Task" | "Agent")
-                        && r.text().starts_with("Async agent launched")
-                    {
+                    if tasks::is_task_tool(&name) && tasks::is_background_launch(&r.text()) {
                         let line = format!(
                             "{indent}{} {}  {}  {}",
                             style.cyan("⇢"),

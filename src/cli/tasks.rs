@@ -8,6 +8,36 @@
 use claudio::{Message, SystemMessage};
 use serde_json::Value;
 
+/// Whether a tool starts a sub-agent (the API names it `Agent`, the CLI's
+/// tool list `Task`; both work).
+pub fn is_task_tool(name: &str) -> bool {
+    matches!(name, "Task" | "Agent")
+}
+
+/// What a sub-agent is called on screen: its description (else its type),
+/// one line, inert; `agent` when it has neither.
+pub fn agent_label(description: Option<&str>) -> String {
+    description
+        .map(|d| crate::cli::sanitize::Sanitizer::clean(&crate::cli::summary::one_line(d, 60)))
+        .filter(|d| !d.trim().is_empty())
+        .unwrap_or_else(|| "agent".into())
+}
+
+/// The label of a `Task` call, from its input.
+pub fn task_call_label(input: &Value) -> String {
+    agent_label(
+        ["description", "subagent_type"]
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str)),
+    )
+}
+
+/// Whether a `Task` call's result only says the agent went to work in the
+/// background (its report comes later, in a turn of its own).
+pub fn is_background_launch(result_text: &str) -> bool {
+    result_text.starts_with("Async agent launched")
+}
+
 /// What one message says about tasks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TaskEvent {

@@ -11,6 +11,7 @@ mod info;
 mod list;
 mod paths;
 mod scan;
+pub use scan::is_cli_note;
 mod search;
 mod subagents;
 mod time;

@@ -579,6 +579,13 @@ fn command_name(s: &str) -> Option<&str> {
     None
 }
 
+/// Whether a user entry's text is the CLI's own note (a tag such as
+/// `<task-notification>` or `<command-name>`, or an interruption), not
+/// something the person typed: the rule the SDK's listing uses.
+pub fn is_cli_note(text: &str) -> bool {
+    starts_with_tag_or_interruption(text)
+}
+
 /// `/^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])/`
 fn starts_with_tag_or_interruption(s: &str) -> bool {
     const INTERRUPTED: &str = "[Request interrupted by user";

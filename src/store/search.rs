@@ -756,16 +756,13 @@ fn strings_of(v: &Value, out: &mut String) {
     }
 }
 
+/// A tool result's text, as the protocol reads it (the string, or its text
+/// blocks joined by newlines).
 fn result_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
+    content
+        .and_then(|c| serde_json::from_value::<crate::protocol::MessageContent>(c.clone()).ok())
+        .map(|c| c.text())
+        .unwrap_or_default()
 }
 
 fn hits_in_entry(v: &Value, tools: bool, matcher: &MatchFn) -> Vec<SearchHit> {

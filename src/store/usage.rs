@@ -309,23 +309,11 @@ impl Acc {
     }
 }
 
-/// Whether a user entry is something the person typed.
+/// Whether a user entry is something the person typed: the listing's own
+/// rule (the SDK's), on the main chain.
 fn is_prompt(v: &Value) -> bool {
-    if v.get("isMeta").and_then(Value::as_bool) == Some(true)
-        || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
-    {
-        return false;
-    }
-    let text = match v.get("message").and_then(|m| m.get("content")) {
-        Some(Value::String(s)) => s.as_str(),
-        Some(Value::Array(b)) => b
-            .iter()
-            .find_map(|x| x.get("text").and_then(Value::as_str))
-            .unwrap_or(""),
-        _ => "",
-    };
-    let t = text.trim_start();
-    !t.is_empty() && !t.starts_with('<') && !t.starts_with("[Request interrupted")
+    v.get("isSidechain").and_then(Value::as_bool) != Some(true)
+        && super::scan::prompt_text(v, &mut String::new()).is_some()
 }
 
 /// One session's usage, for [`Store::usage`](super::Store::usage).
@@ -384,16 +372,20 @@ pub struct UsageSet {
 }
 
 impl UsageSet {
+    /// Count one API message: returns what it adds (all of it the first
+    /// time; later, only what grew).
+    pub fn add_message(&mut self, m: &MessageUsage) -> Tokens {
+        match self.seen.insert(m.key.clone(), (m.model.clone(), m.tokens)) {
+            Some((_, old)) => m.tokens.beyond(&old),
+            None => m.tokens,
+        }
+    }
+
     /// Add a file's messages; returns the tokens that were new, by model.
     pub fn add(&mut self, f: &FileUsage) -> Vec<(String, Tokens)> {
         let mut new: HashMap<String, Tokens> = HashMap::new();
         for m in &f.messages {
-            let before = self.seen.insert(m.key.clone(), (m.model.clone(), m.tokens));
-            let delta = match before {
-                // the message again: only what grew counts
-                Some((_, old)) => m.tokens.beyond(&old),
-                None => m.tokens,
-            };
+            let delta = self.add_message(m);
             new.entry(m.model.clone()).or_default().add(&delta);
         }
         let mut v: Vec<(String, Tokens)> = new.into_iter().collect();

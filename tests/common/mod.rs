@@ -315,3 +315,17 @@ pub fn signal(child: &std::process::Child, sig: i32) {
         libc::kill(child.id() as i32, sig);
     }
 }
+
+/// Copy a folder tree (fixture stores into a test's own folder).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}

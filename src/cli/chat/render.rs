@@ -63,6 +63,21 @@ struct Agent {
     done: bool,
 }
 
+impl Agent {
+    fn new(id: String, task_id: Option<String>, label: String, started: Instant) -> Agent {
+        Agent {
+            id,
+            task_id,
+            label,
+            started,
+            progress: String::new(),
+            spoke: false,
+            reported: false,
+            done: false,
+        }
+    }
+}
+
 /// Totals over the session, for the footer and `/cost`.
 #[derive(Debug, Default, Clone)]
 pub struct Totals {
@@ -273,23 +288,9 @@ impl Renderer {
                                 depth,
                                 parent: a.parent_tool_use_id.clone(),
                             };
-                            if depth == 0 && matches!(t.name.as_str(), "Task" | "Agent") {
-                                let label = ["description", "subagent_type"]
-                                    .iter()
-                                    .find_map(|k| t.input.get(*k).and_then(|v| v.as_str()))
-                                    .map(|d| Sanitizer::clean(&one_line(d, 60)))
-                                    .filter(|d| !d.is_empty())
-                                    .unwrap_or_else(|| "agent".into());
-                                self.agents.push(Agent {
-                                    id: t.id.clone(),
-                                    task_id: None,
-                                    label,
-                                    started: now,
-                                    progress: String::new(),
-                                    spoke: false,
-                                    reported: false,
-                                    done: false,
-                                });
+                            if depth == 0 && tasks::is_task_tool(&t.name) {
+                                let label = tasks::task_call_label(&t.input);
+                                self.agents.push(Agent::new(t.id.clone(), None, label, now));
                             }
                             // questions and plans show as their own prompt
                             if matches!(
@@ -471,8 +472,8 @@ impl Renderer {
         let tool = self.tools.remove(pos);
         let s = self.opts.style;
         let text = r.text();
-        let is_task = tool.parent.is_none() && matches!(tool.name.as_str(), "Task" | "Agent");
-        let launched = !r.is_error() && text.starts_with("Async agent launched");
+        let is_task = tool.parent.is_none() && tasks::is_task_tool(&tool.name);
+        let launched = !r.is_error() && tasks::is_background_launch(&text);
         if is_task && !launched {
             // a foreground agent that finished, or one that never started
             for a in &mut self.agents {
@@ -526,20 +527,8 @@ impl Renderer {
             } => match self.agents.iter_mut().find(|a| a.id == id) {
                 Some(a) => a.task_id = Some(task_id),
                 None => {
-                    let label = description
-                        .as_deref()
-                        .map(|d| Sanitizer::clean(&one_line(d, 60)))
-                        .unwrap_or_else(|| "agent".into());
-                    self.agents.push(Agent {
-                        id,
-                        task_id: Some(task_id),
-                        label,
-                        started: now,
-                        progress: String::new(),
-                        spoke: false,
-                        reported: false,
-                        done: false,
-                    });
+                    let label = tasks::agent_label(description.as_deref());
+                    self.agents.push(Agent::new(id, Some(task_id), label, now));
                 }
             },
             TaskEvent::Started { .. } => {}
@@ -778,18 +767,22 @@ impl Renderer {
             (s.cyan(&frame.to_string()), elapsed)
         };
         let mut lines = Vec::new();
-        for t in self.tools.iter().filter(|t| t.parent.is_none()) {
-            let (mark, elapsed) = spin(t.started);
-            lines.push(self.tool_line(t, &mark, Some(elapsed)));
-            // a foreground agent's calls, under its Task line
+        // the running calls of the agent a Task call started
+        let calls_of = |task: &str, lines: &mut Vec<String>| {
             for sub in self
                 .tools
                 .iter()
-                .filter(|x| x.parent.as_deref() == Some(&t.id))
+                .filter(|x| x.parent.as_deref() == Some(task))
             {
                 let (mark, elapsed) = spin(sub.started);
                 lines.push(self.tool_line(sub, &mark, Some(elapsed)));
             }
+        };
+        for t in self.tools.iter().filter(|t| t.parent.is_none()) {
+            let (mark, elapsed) = spin(t.started);
+            lines.push(self.tool_line(t, &mark, Some(elapsed)));
+            // a foreground agent's calls, under its Task line
+            calls_of(&t.id, &mut lines);
         }
         let room = self.opts.width.saturating_sub(4).max(10);
         for a in self.agents.iter().filter(|a| !a.done) {
@@ -808,14 +801,7 @@ impl Renderer {
                 elapsed.as_secs_f64()
             );
             lines.push(format!("  {mark} {}", s.dim(&truncate_width(&text, room))));
-            for sub in self
-                .tools
-                .iter()
-                .filter(|x| x.parent.as_deref() == Some(&a.id))
-            {
-                let (mark, elapsed) = spin(sub.started);
-                lines.push(self.tool_line(sub, &mark, Some(elapsed)));
-            }
+            calls_of(&a.id, &mut lines);
         }
         let room = self.opts.width.saturating_sub(3).max(10);
         for f in &self.footer {

@@ -100,7 +100,7 @@ pub fn items(
             .map(str::to_owned);
         let content = v.get("message").and_then(|m| m.get("content"));
         match (v.get("type").and_then(Value::as_str), content) {
-            (Some("user"), Some(Value::String(s))) if !is_notice(s) => {
+            (Some("user"), Some(Value::String(s))) if !claudio::store::is_cli_note(s) => {
                 out.push(Item::Prompt {
                     text: s.clone(),
                     timestamp: ts,
@@ -111,7 +111,7 @@ pub fn items(
                     match b.get("type").and_then(Value::as_str) {
                         Some("text") => {
                             let t = b.get("text").and_then(Value::as_str).unwrap_or("");
-                            if !is_notice(t) {
+                            if !claudio::store::is_cli_note(t) {
                                 out.push(Item::Prompt {
                                     text: t.to_owned(),
                                     timestamp: ts.clone(),
@@ -188,31 +188,13 @@ pub fn items(
     out
 }
 
-/// The CLI's own notes that look like prompts (interruptions, command
-/// wrappers), not what the person typed.
-fn is_notice(t: &str) -> bool {
-    let t = t.trim_start();
-    [
-        "[Request interrupted",
-        "<command-",
-        "<local-command",
-        "<task-notification>",
-        "<system-reminder>",
-    ]
-    .iter()
-    .any(|p| t.starts_with(p))
-}
-
+/// A tool result's text, as the protocol reads it (the string, or its text
+/// blocks joined by newlines).
 fn result_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
+    content
+        .and_then(|c| serde_json::from_value::<claudio::protocol::MessageContent>(c.clone()).ok())
+        .map(|c| c.text())
+        .unwrap_or_default()
 }
 
 /// Output cut to `OUTPUT_LINES` lines (unless `full`), with a note of the rest.

@@ -5,8 +5,8 @@ use super::{local_time, Io, SessionsOutcome};
 use crate::cli::exit::Exit;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use claudio::store::{estimate_cost, FileUsage, Store, Tokens, PRICES_DATE};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use claudio::store::{estimate_cost, FileUsage, Store, Tokens, UsageSet, PRICES_DATE};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -50,6 +50,20 @@ struct Row {
 }
 
 impl Row {
+    /// One session's row: its tokens by model.
+    fn of(u: &FileUsage) -> Row {
+        Row {
+            models: u.by_model().into_iter().collect(),
+        }
+    }
+
+    /// Whether some model of the row has a price.
+    fn any_priced(&self) -> bool {
+        self.models
+            .keys()
+            .any(|m| estimate_cost(m, &Tokens::default()).is_some())
+    }
+
     fn tokens(&self) -> Tokens {
         let mut t = Tokens::default();
         for m in self.models.values() {
@@ -93,15 +107,9 @@ fn cost_text(cost: f64, unpriced: bool, any_priced: bool) -> String {
 /// Extra fields for `list --json --usage`: beside the SDK's, never instead.
 pub(super) fn json_fields(u: &FileUsage) -> Vec<(&'static str, serde_json::Value)> {
     let t = u.tokens();
-    let mut row = Row::default();
-    for (m, tk) in u.by_model() {
-        row.models.insert(m, tk);
-    }
+    let row = Row::of(u);
     let (cost, partial) = row.cost();
-    let priced = row
-        .models
-        .keys()
-        .any(|m| estimate_cost(m, &Tokens::default()).is_some());
+    let priced = row.any_priced();
     vec![
         (
             "usage",
@@ -128,16 +136,12 @@ pub(super) fn json_fields(u: &FileUsage) -> Vec<(&'static str, serde_json::Value
 
 /// `list --long`'s cells: total tokens, and the estimate (`—` with no price).
 pub(super) fn long_cells(u: &FileUsage) -> [String; 2] {
-    let mut row = Row::default();
-    for (m, t) in u.by_model() {
-        row.models.insert(m, t);
-    }
+    let row = Row::of(u);
     let (cost, partial) = row.cost();
-    let priced = row
-        .models
-        .keys()
-        .any(|m| estimate_cost(m, &Tokens::default()).is_some());
-    [short(u.tokens().total()), cost_text(cost, partial, priced)]
+    [
+        short(u.tokens().total()),
+        cost_text(cost, partial, row.any_priced()),
+    ]
 }
 
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
@@ -176,15 +180,9 @@ pub(super) fn summary_line(u: &FileUsage) -> String {
     if !models.is_empty() {
         parts.push(models.join(", "));
     }
-    let mut row = Row::default();
-    for (m, t) in u.by_model() {
-        row.models.insert(m, t);
-    }
+    let row = Row::of(u);
     let (cost, unpriced) = row.cost();
-    let priced = row
-        .models
-        .keys()
-        .any(|m| estimate_cost(m, &Tokens::default()).is_some());
+    let priced = row.any_priced();
     if !row.models.is_empty() {
         parts.push(if priced {
             format!(
@@ -222,14 +220,13 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     // oldest first: a resumed session's file repeats what came before it
     let sessions = store.usage(dir.as_deref())?;
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-    let mut seen: HashMap<String, Tokens> = HashMap::new();
+    let mut seen = UsageSet::default();
     for s in &sessions {
         for m in &s.usage.messages {
             if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
                 continue;
             }
-            let old = seen.insert(m.key.clone(), m.tokens).unwrap_or_default();
-            let delta = m.tokens.beyond(&old);
+            let delta = seen.add_message(m);
             if delta.total() == 0 {
                 continue;
             }
@@ -265,7 +262,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         let row_json = |key: &str, r: &Row| {
             let t = r.tokens();
             let (cost, some_unpriced) = r.cost();
-            let priced = r.models.len() > r.models.keys().filter(|m| unpriced.contains(m)).count();
+            let priced = r.any_priced();
             serde_json::json!({
                 "key": key,
                 "input": t.input, "output": t.output,
@@ -301,7 +298,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         "EST. COST",
     ];
     let mut table: Vec<[String; 7]> = Vec::new();
-    let any_priced = |r: &Row| r.models.keys().any(|m| !unpriced.contains(m));
+
     let line = |key: &str, r: &Row| {
         let t = r.tokens();
         let (c, partial) = r.cost();
@@ -312,7 +309,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             short(t.cache_write),
             short(t.cache_read),
             short(t.total()),
-            cost_text(c, partial, any_priced(r)),
+            cost_text(c, partial, r.any_priced()),
         ]
     };
     for (k, r) in &rows {
