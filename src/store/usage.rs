@@ -111,17 +111,44 @@ impl FileUsage {
 /// The file is read in 1 MiB blocks; only lines holding `"usage":{` or a
 /// user entry are parsed.
 pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
-    read_usage(path, true)
+    let mut file = std::fs::File::open(path).map_err(io_err(path))?;
+    read_usage(&mut file, path, true)
 }
 
 /// [`file_usage`], counting prompts or not (one scan of each block less).
-fn read_usage(path: &Path, prompts: bool) -> StoreResult<FileUsage> {
-    let mut file = std::fs::File::open(path).map_err(io_err(path))?;
+fn read_usage(file: &mut std::fs::File, path: &Path, prompts: bool) -> StoreResult<FileUsage> {
+    thread_local! {
+        // one read buffer per thread, reused for every file: a fresh zeroed
+        // megabyte per file was a quarter of the time across a big store
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|b| {
+        let mut buf = b.take();
+        if buf.len() < BLOCK {
+            buf.resize(BLOCK, 0);
+        }
+        let out = read_usage_into(file, path, prompts, &mut buf);
+        if buf.len() > 8 * BLOCK {
+            buf = Vec::new(); // a giant line's buffer is not kept
+        }
+        b.replace(buf);
+        out
+    })
+}
+
+/// Read blocks of a transcript.
+const BLOCK: usize = 1 << 18;
+
+fn read_usage_into(
+    file: &mut std::fs::File,
+    path: &Path,
+    prompts: bool,
+    buf: &mut Vec<u8>,
+) -> StoreResult<FileUsage> {
     let mut acc = Acc {
         skip_prompts: !prompts,
         ..Acc::default()
     };
-    let mut buf = vec![0u8; 1 << 20];
     let mut filled = 0;
     loop {
         if filled == buf.len() {
@@ -205,6 +232,33 @@ struct UsageCounts {
     cache_read_input_tokens: Option<u64>,
 }
 
+/// The searchers of [`Acc::block`], built once.
+struct Finders {
+    timestamp: memchr::memmem::Finder<'static>,
+    timestamp_back: memchr::memmem::FinderRev<'static>,
+    cwd: memchr::memmem::Finder<'static>,
+    user: memchr::memmem::Finder<'static>,
+    usage: memchr::memmem::Finder<'static>,
+}
+
+fn finders() -> &'static Finders {
+    static F: std::sync::OnceLock<Finders> = std::sync::OnceLock::new();
+    F.get_or_init(|| Finders {
+        timestamp: memchr::memmem::Finder::new(b"\"timestamp\":\""),
+        timestamp_back: memchr::memmem::FinderRev::new(b"\"timestamp\":\""),
+        cwd: memchr::memmem::Finder::new(b"\"cwd\":\""),
+        user: memchr::memmem::Finder::new(b"\"type\":\"user\""),
+        usage: memchr::memmem::Finder::new(b"\"usage\":{"),
+    })
+}
+
+/// The one field of a line that is read for the working directory.
+#[derive(serde::Deserialize)]
+struct CwdLine<'a> {
+    #[serde(borrow)]
+    cwd: Option<std::borrow::Cow<'a, str>>,
+}
+
 /// The whole line around position `at` of `block`.
 fn line_at(block: &[u8], at: usize) -> (usize, usize) {
     let start = memchr::memrchr(b'\n', &block[..at]).map_or(0, |i| i + 1);
@@ -215,22 +269,22 @@ fn line_at(block: &[u8], at: usize) -> (usize, usize) {
 impl Acc {
     /// Take in a block of whole lines.
     fn block(&mut self, block: &[u8]) {
-        let ts = memchr::memmem::Finder::new(b"\"timestamp\":\"");
+        let f = finders();
         if self.out.first.is_none() {
-            if let Some(at) = ts.find(block) {
+            if let Some(at) = f.timestamp.find(block) {
                 let (s, e) = line_at(block, at);
                 self.out.first = time_of(&block[s..e]);
             }
         }
         if self.out.cwd.is_none() {
-            if let Some(at) = memchr::memmem::find(block, b"\"cwd\":\"") {
+            if let Some(at) = f.cwd.find(block) {
                 let (s, e) = line_at(block, at);
-                if let Ok(v) = serde_json::from_slice::<Value>(&block[s..e]) {
-                    self.out.cwd = v.get("cwd").and_then(Value::as_str).map(str::to_owned);
+                if let Ok(l) = serde_json::from_slice::<CwdLine<'_>>(&block[s..e]) {
+                    self.out.cwd = l.cwd.map(std::borrow::Cow::into_owned);
                 }
             }
         }
-        if let Some(at) = memchr::memmem::rfind(block, b"\"timestamp\":\"") {
+        if let Some(at) = f.timestamp_back.rfind(block) {
             let (s, e) = line_at(block, at);
             if let Some(t) = time_of(&block[s..e]) {
                 self.out.last = Some(t);
@@ -239,7 +293,7 @@ impl Acc {
         // the person's prompts: user lines that are not tool results
         let mut last_line = usize::MAX;
         let users = (!self.skip_prompts)
-            .then(|| memchr::memmem::find_iter(block, b"\"type\":\"user\""))
+            .then(|| f.user.find_iter(block))
             .into_iter()
             .flatten();
         for at in users {
@@ -259,7 +313,7 @@ impl Acc {
             }
         }
         let mut last_line = usize::MAX;
-        for at in memchr::memmem::find_iter(block, b"\"usage\":{") {
+        for at in f.usage.find_iter(block) {
             let (s, e) = line_at(block, at);
             if s == last_line {
                 continue;
@@ -343,14 +397,15 @@ impl super::Store {
             None => super::list::all_candidates(&projects)?,
         };
         let read = super::list::parallel_map(&cands, |c| {
-            let m = std::fs::metadata(&c.path).ok()?;
+            let mut file = std::fs::File::open(&c.path).ok()?;
+            let m = file.metadata().ok()?;
             let ms = m
                 .modified()
                 .ok()?
                 .duration_since(std::time::UNIX_EPOCH)
                 .ok()?
                 .as_millis() as i64;
-            let usage = read_usage(&c.path, false).ok()?;
+            let usage = read_usage(&mut file, &c.path, false).ok()?;
             Some(SessionUsage {
                 session_id: c.session_id.clone(),
                 path: c.path.clone(),
