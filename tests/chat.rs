@@ -652,3 +652,167 @@ fn ctrl_d_while_an_agent_works_ends_the_chat() {
     t.send(b"\x04");
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// The chat run as a job of an interactive shell on the terminal, so that
+/// Ctrl-Z stops it and `fg` brings it back, as at a real prompt.
+fn chat_in_a_shell(fake: &Fake) -> Term {
+    let c = claudio(fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut sh = std::process::Command::new("bash");
+    sh.args(["--norc", "--noprofile", "-i"]);
+    for (k, v) in c.get_envs() {
+        match v {
+            Some(v) => sh.env(k, v),
+            None => sh.env_remove(k),
+        };
+    }
+    sh.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env("PS1", "shell$ ");
+    let mut t = Term::spawn(sh);
+    t.wait_for("shell$");
+    t.line(env!("CARGO_BIN_EXE_claudio"));
+    t
+}
+
+#[test]
+fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("slow job"),
+            system_init(),
+            delta("step one\n"),
+            json!({"sleep_ms": 2500}),
+            delta("step two\n"),
+            result("slow done"),
+        ],
+        turn("after fg", "second answer"),
+    ]));
+    let mut t = chat_in_a_shell(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("slow job");
+    t.wait_for("step one");
+    t.send(b"\x1a"); // Ctrl-Z
+    t.wait_for("Stopped");
+    // the shell has the terminal, with echo: what is typed shows
+    t.line("echo shell-$((40+2))");
+    t.wait_for("shell-42");
+    t.line("fg");
+    // the turn goes on where it was, and keys reach it again
+    t.wait_for("step two");
+    t.line("after fg");
+    t.wait_for("second answer");
+    t.wait_for_n("turn", 2);
+    t.ctrl_d();
+    // the shell's prompt again, under the chat
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let screen = t.contents();
+        let last = screen
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        if last.trim_end() == "shell$" {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no shell prompt:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.line("exit");
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "user")
+        .collect();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "after fg");
+}
+
+#[test]
+fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
+    let long = "x".repeat(150);
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("run it"),
+            system_init(),
+            assistant_tool_use(
+                "toolu_1",
+                "Bash",
+                json!({"command": format!("echo {long}")}),
+            ),
+            json!({"sleep_ms": 2500}),
+            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"session_id":"s"}}),
+            result("ran it"),
+        ],
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("run it");
+    let before = t.wait_for("echo xxx");
+    let row = |screen: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains("echo xxx"))
+            .map(|l| l.trim_end().chars().count())
+            .unwrap_or(0)
+    };
+    assert!(row(&before) > 60, "{before}");
+    t.resize(40, 60);
+    // the spinner line is drawn again, cut to the new width
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let screen = t.contents();
+        let rows: Vec<&str> = screen.lines().filter(|l| l.contains("echo xxx")).collect();
+        if rows.len() == 1 && rows[0].trim_end().chars().count() <= 60 && rows[0].contains('…') {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "not redrawn:\n{screen}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let screen = t.wait_for("1 turn");
+    // nothing of the old, wider drawing is left
+    assert_eq!(screen.matches("echo xxx").count(), 1, "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("first"),
+            system_init(),
+            delta("busy\n"),
+            json!({"expect_silence_ms": 1200}),
+            result("first done"),
+        ],
+        turn("look at\nthese two lines", "seen both"),
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("first");
+    t.wait_for("busy");
+    t.send(b"look at");
+    t.send(b"\x1b[200~\nthese two lines\x1b[201~");
+    t.wait_for("› look at these two lines");
+    t.send(b"\r");
+    t.wait_for("seen both");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "user")
+        .collect();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "look at\nthese two lines");
+}

@@ -42,16 +42,22 @@ impl CancelFlag {
         });
         CancelFlag { flag, watcher }
     }
-
-    pub fn is_set(&self) -> bool {
-        self.flag.load(Ordering::SeqCst)
-    }
 }
 
 impl Drop for CancelFlag {
     fn drop(&mut self) {
         self.watcher.abort();
         self.flag.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The denial for a request when no terminal can ask the person: never
+/// allowed silently, and the model is told why.
+pub fn nobody_to_ask(tool_name: &str) -> PermissionResult {
+    match tool_name {
+        ASK_USER_QUESTION => PermissionResult::deny(asking::NOBODY_TO_ASK),
+        EXIT_PLAN_MODE => PermissionResult::deny(asking::NOBODY_TO_APPROVE),
+        _ => PermissionResult::deny(NO_TERMINAL),
     }
 }
 
@@ -173,11 +179,7 @@ impl TtyApprover {
                         Sanitizer::clean(&req.tool_name)
                     );
                 }
-                match req.tool_name.as_str() {
-                    ASK_USER_QUESTION => PermissionResult::deny(asking::NOBODY_TO_ASK),
-                    EXIT_PLAN_MODE => PermissionResult::deny(asking::NOBODY_TO_APPROVE),
-                    _ => PermissionResult::deny(NO_TERMINAL),
-                }
+                nobody_to_ask(&req.tool_name)
             }
             Err(_) => PermissionResult::deny("The permission prompt failed."),
         }

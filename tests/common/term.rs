@@ -142,6 +142,21 @@ impl Term {
         self.send(b"\x04");
     }
 
+    /// Change the terminal's size, as a window resize does: the screen
+    /// follows, and the program gets SIGWINCH.
+    pub fn resize(&mut self, rows: u16, cols: u16) {
+        self.screen.lock().unwrap().set_size(rows, cols);
+        let ws = libc::winsize {
+            ws_row: rows,
+            ws_col: cols,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: a valid winsize for the master's terminal.
+        let rc = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &ws) };
+        assert_eq!(rc, 0);
+    }
+
     pub fn fd(&self) -> i32 {
         self.master.as_raw_fd()
     }

@@ -3,16 +3,17 @@
 //! `y` allows once, `a` always for this session, `n` (or Enter) denies, Esc
 //! (or Ctrl-C) denies and interrupts the turn; any other text is a reason,
 //! sent back with the denial when Enter is pressed. The key handling is a
-//! pure state machine; the terminal part restores cooked mode on every path.
+//! pure state machine; the keys come from the chat's one key stream, in raw
+//! mode for as long as the question is open.
 
+use super::keys::{Keys, Next, TermEvent};
 use super::picker::{redraw, Picked, Picker};
 use crate::cli::approve::Decision;
 use crate::cli::style::Style;
 use crate::cli::summary::truncate_width;
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use claudio::Cancellation;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 /// What the person decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,22 +90,6 @@ impl Answer {
     }
 }
 
-/// Raw mode for as long as it lives.
-struct RawGuard;
-
-impl RawGuard {
-    fn new() -> io::Result<RawGuard> {
-        crossterm::terminal::enable_raw_mode()?;
-        Ok(RawGuard)
-    }
-}
-
-impl Drop for RawGuard {
-    fn drop(&mut self) {
-        let _ = crossterm::terminal::disable_raw_mode();
-    }
-}
-
 /// Shows the cursor again when dropped (the picker hides it), on every path.
 struct ShowCursor;
 
@@ -126,26 +111,28 @@ pub fn install_panic_restore() {
     }));
 }
 
-/// Read keys until decided. A withdrawn request (`cancelled`) or a failing
+/// Read keys until decided. A withdrawn request (`cancel`) or a failing
 /// terminal ends it with `None`: the caller denies.
-pub fn read_answer(cancelled: &AtomicBool, can_expand: bool) -> io::Result<Option<Outcome>> {
-    let _raw = RawGuard::new()?;
+pub async fn read_answer(
+    keys: &mut Keys,
+    cancel: &Cancellation,
+    can_expand: bool,
+) -> io::Result<Option<Outcome>> {
+    let raw = keys.raw();
+    if !raw.ok() {
+        return Ok(None);
+    }
     let mut out = io::stdout();
     let mut answer = Answer {
         can_expand,
         ..Answer::default()
     };
     loop {
-        if cancelled.load(Ordering::SeqCst) {
-            return Ok(None);
-        }
-        if !event::poll(Duration::from_millis(100))? {
-            continue;
-        }
-        let (echo, outcome) = match event::read()? {
-            Event::Key(k) if k.kind != KeyEventKind::Release => answer.key(k),
-            Event::Paste(text) => (answer.paste(&text), None),
-            _ => continue,
+        let (echo, outcome) = match keys.next_unless(Some(cancel)).await {
+            Next::TermEvent(TermEvent::Key(k)) => answer.key(k),
+            Next::TermEvent(TermEvent::Paste(text)) => (answer.paste(&text), None),
+            Next::TermEvent(TermEvent::Resize(..)) => continue,
+            Next::Cancelled | Next::Gone => return Ok(None),
         };
         if !echo.is_empty() {
             out.write_all(echo.as_bytes())?;
@@ -159,21 +146,25 @@ pub fn read_answer(cancelled: &AtomicBool, can_expand: bool) -> io::Result<Optio
 
 /// Let the person choose from `picker` with single keys on a raw terminal,
 /// drawn in place under what is already on the screen. The final choice
-/// stays drawn. A withdrawn request (`cancelled`) ends it with `None`.
-pub fn pick(
-    cancelled: &AtomicBool,
+/// stays drawn. A withdrawn request (`cancel`) ends it with `None`.
+pub async fn pick(
+    keys: &mut Keys,
+    cancel: Option<&Cancellation>,
     mut picker: Picker,
     style: Style,
-    width: usize,
+    mut width: usize,
 ) -> io::Result<Option<Picked>> {
-    let _raw = RawGuard::new()?;
+    let raw = keys.raw();
+    if !raw.ok() {
+        return Ok(None);
+    }
     let _cursor = ShowCursor;
     let mut out = io::stdout();
     // the drawing must fit on the screen to be redrawn in place
-    let height = crossterm::terminal::size()
+    let mut height = crossterm::terminal::size()
         .map(|(_, h)| h as usize)
         .unwrap_or(24);
-    let draw = |p: &Picker| {
+    let draw = |p: &Picker, width: usize, height: usize| {
         let mut lines = p.lines_within(style, width, height.saturating_sub(4));
         lines.push(format!(
             "  {}",
@@ -181,26 +172,23 @@ pub fn pick(
         ));
         lines
     };
-    let mut shown = draw(&picker);
+    let mut shown = draw(&picker, width, height);
     out.write_all(format!("{}\x1b[?25l", shown.join("\r\n")).as_bytes())?;
     out.flush()?;
     let result = loop {
-        if cancelled.load(Ordering::SeqCst) {
-            break None;
-        }
-        if !event::poll(Duration::from_millis(100))? {
-            continue;
-        }
-        let decided = match event::read()? {
-            Event::Key(k) if k.kind != KeyEventKind::Release => picker.key(k),
-            Event::Paste(text) => {
+        let decided = match keys.next_unless(cancel).await {
+            Next::TermEvent(TermEvent::Key(k)) => picker.key(k),
+            Next::TermEvent(TermEvent::Paste(text)) => {
                 picker.paste(&text);
                 None
             }
-            Event::Resize(..) => None,
-            _ => continue,
+            Next::TermEvent(TermEvent::Resize(w, h)) => {
+                (width, height) = (w as usize, h as usize);
+                None
+            }
+            Next::Cancelled | Next::Gone => break None,
         };
-        let mut now = draw(&picker);
+        let mut now = draw(&picker, width, height);
         if decided.is_some() {
             now.pop(); // the help line goes once a choice is made
         }

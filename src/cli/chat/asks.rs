@@ -2,13 +2,13 @@
 //! raw terminal, then the answer the CLI expects (protocol.md §6).
 
 use super::approval;
+use super::keys::Keys;
 use super::picker::Picked;
-use crate::cli::approve::CancelFlag;
 use crate::cli::asking::{self, DECLINED};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use claudio::protocol::ask::{answer_questions, questions};
-use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
+use claudio::{CanUseToolRequest, Cancellation, PermissionResult, RequestContext};
 use std::io::{self, Write};
 use tokio::sync::oneshot;
 
@@ -25,25 +25,29 @@ fn write(s: &str) {
     let _ = out.flush();
 }
 
-/// Run the picker off the runtime's threads; `None` when the request was
+/// Run the picker on the chat's keys; `None` when the request was
 /// withdrawn or the terminal failed.
 async fn pick(
+    keys: &mut Keys,
     picker: super::picker::Picker,
-    cancel: &CancelFlag,
+    cancel: &Cancellation,
     style: Style,
     width: usize,
 ) -> Option<Picked> {
-    let flag = cancel.flag.clone();
-    let got =
-        tokio::task::spawn_blocking(move || approval::pick(&flag, picker, style, width)).await;
-    match got {
-        Ok(Ok(p)) => p,
-        _ => None,
-    }
+    approval::pick(keys, Some(cancel), picker, style, width)
+        .await
+        .ok()
+        .flatten()
 }
 
 /// Ask each question in turn; answer them all, or decline.
-pub async fn questions_in_chat(a: Approval, style: Style, width: usize, agent: Option<String>) {
+pub async fn questions_in_chat(
+    keys: &mut Keys,
+    a: Approval,
+    style: Style,
+    width: usize,
+    agent: Option<String>,
+) {
     if a.ctx.cancellation.is_cancelled() {
         return;
     }
@@ -58,7 +62,7 @@ pub async fn questions_in_chat(a: Approval, style: Style, width: usize, agent: O
         ));
         return;
     };
-    let cancel = CancelFlag::watch(&a.ctx.cancellation);
+    let cancel = a.ctx.cancellation.clone();
     let mut answers: Vec<(&str, String)> = Vec::new();
     for (i, q) in qs.iter().enumerate() {
         write(&asking::question_head(
@@ -68,7 +72,7 @@ pub async fn questions_in_chat(a: Approval, style: Style, width: usize, agent: O
             agent.as_deref(),
             style,
         ));
-        let picked = pick(asking::question_picker(q), &cancel, style, width).await;
+        let picked = pick(keys, asking::question_picker(q), &cancel, style, width).await;
         match picked.as_ref().and_then(|p| asking::answer_of(q, p)) {
             Some(answer) => {
                 write(&format!(
@@ -79,7 +83,7 @@ pub async fn questions_in_chat(a: Approval, style: Style, width: usize, agent: O
                 answers.push((q.question.as_str(), answer));
             }
             None => {
-                let (result, note) = if picked.is_none() && cancel.is_set() {
+                let (result, note) = if picked.is_none() && cancel.is_cancelled() {
                     (
                         PermissionResult::deny("The request was withdrawn."),
                         "withdrawn",
@@ -104,6 +108,7 @@ pub async fn questions_in_chat(a: Approval, style: Style, width: usize, agent: O
 /// Show the plan and ask how to go on. An approval carries the new mode;
 /// the CLI confirms it with a `system`/`status` message.
 pub async fn plan_in_chat(
+    keys: &mut Keys,
     a: Approval,
     plan: Option<String>,
     style: Style,
@@ -113,16 +118,16 @@ pub async fn plan_in_chat(
     if a.ctx.cancellation.is_cancelled() {
         return;
     }
-    let cancel = CancelFlag::watch(&a.ctx.cancellation);
+    let cancel = a.ctx.cancellation.clone();
     write(&asking::plan_block(
         plan.as_deref(),
         agent.as_deref(),
         style,
     ));
-    let picked = pick(asking::plan_picker(), &cancel, style, width).await;
+    let picked = pick(keys, asking::plan_picker(), &cancel, style, width).await;
     let (result, note) = match &picked {
         Some(p) => asking::plan_result(p, &a.req.input, plan.as_deref()),
-        None if cancel.is_set() => (
+        None if cancel.is_cancelled() => (
             PermissionResult::deny("The request was withdrawn."),
             "withdrawn",
         ),

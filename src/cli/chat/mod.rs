@@ -5,6 +5,7 @@ pub mod asks;
 pub mod commands;
 pub mod editor;
 pub mod highlight;
+pub mod keys;
 pub mod markdown;
 pub mod picker;
 pub mod render;

@@ -202,6 +202,35 @@ impl Renderer {
         self.opts.width = width.max(20);
     }
 
+    /// The terminal changed width: the live region is drawn again to fit.
+    /// The old one is erased from its top row to the end of the screen, so
+    /// rows the terminal re-wrapped below it go too.
+    pub fn resize(&mut self, width: usize, now: Instant) -> String {
+        let mut out = String::new();
+        if self.live_lines > 0 {
+            if self.live_lines > 1 {
+                out.push_str(&format!("\x1b[{}A", self.live_lines - 1));
+            }
+            out.push_str("\r\x1b[J");
+            self.live_lines = 0;
+        }
+        self.set_width(width);
+        self.draw_live(now, &mut out);
+        out
+    }
+
+    /// The process was stopped (Ctrl-Z) and continued: the shell wrote
+    /// below the live region, and the cursor is on a fresh line. The old
+    /// region stays as it was; a new one is drawn where the cursor is.
+    pub fn resume_after_stop(&mut self, width: usize, now: Instant) -> String {
+        self.live_lines = 0;
+        self.at_line_start = true;
+        self.set_width(width);
+        let mut out = String::new();
+        self.draw_live(now, &mut out);
+        out
+    }
+
     /// Whether tools are still running (the spinners need ticks).
     pub fn has_live(&self) -> bool {
         (!self.tools.is_empty() || self.agents_running() > 0) && self.opts.live

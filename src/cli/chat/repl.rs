@@ -5,17 +5,19 @@ use super::approval::{self, Outcome};
 use super::asks::{self, Approval};
 use super::commands::{self, Input, COMMANDS};
 use super::editor::{self, ChatEditor, PromptAction};
+use super::keys::{Keys, TermEvent};
 use super::picker::Picked;
 use super::render::{RenderOptions, Renderer};
 use super::rewind;
 use super::shell;
-use super::typeahead::{Action, KeyReader, TypeAhead};
-use crate::cli::approve::{CancelFlag, TtyApprover};
+use super::typeahead::{Action, TypeAhead};
+use crate::cli::approve::TtyApprover;
 use crate::cli::args::SessionArgs;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::session::build_options;
 use crate::cli::style::Style;
+use anyhow::Context as _;
 use claudio::protocol::ask::{ASK_USER_QUESTION, EXIT_PLAN_MODE};
 use claudio::{Client, Message, Options, PermissionResult, Priority, UserInput};
 use futures_util::FutureExt;
@@ -583,12 +585,12 @@ impl Chat<'_> {
         let mut last_ctrl_c: Option<Instant> = None;
         let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
         // Keys typed while the turn runs (only on a terminal).
-        let (key_tx, mut keys_rx) = mpsc::unbounded_channel();
-        let keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
-            KeyReader::start(key_tx)
+        let mut keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
+            Keys::start()
         } else {
             None
         };
+        let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
         // Each interjection is answered with a turn of its own.
         let mut results_due = 1usize;
         let footer = self
@@ -597,19 +599,29 @@ impl Chat<'_> {
         write_to(&mut self.out, &footer);
         loop {
             tokio::select! {
-                Some(bytes) = keys_rx.recv() => {
-                    for action in self.ahead.bytes(&bytes) {
-                        if let Action::SendNow(text) = action {
-                            let input = UserInput::new(text).priority(Priority::Now);
-                            if client.send(input).await.is_ok() {
-                                results_due += 1;
-                                let n = self.renderer.notice("sent now, cutting in");
-                                write_to(&mut self.out, &n);
-                            }
+                Some(input) = next_input(&mut keys) => {
+                    if let TermEvent::Resize(w, _) = input {
+                        let r = self.renderer.resize(w as usize, Instant::now());
+                        write_to(&mut self.out, &r);
+                    }
+                    if let Some(Action::SendNow(text)) = self.ahead.input(&input) {
+                        let input = UserInput::new(text).priority(Priority::Now);
+                        if client.send(input).await.is_ok() {
+                            results_due += 1;
+                            let n = self.renderer.notice("sent now, cutting in");
+                            write_to(&mut self.out, &n);
                         }
                     }
                     let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
                     write_to(&mut self.out, &f);
+                }
+                Some(()) = cont.recv() => {
+                    // back from Ctrl-Z: the shell wrote below the spinners
+                    if let Some(k) = &keys {
+                        k.restore_char_mode();
+                    }
+                    let r = self.renderer.resume_after_stop(terminal_width(), Instant::now());
+                    write_to(&mut self.out, &r);
                 }
                 m = client.next_message() => {
                     let m = match m {
@@ -628,9 +640,8 @@ impl Chat<'_> {
                             let f = self.renderer.suspend();
                             write_to(&mut self.out, &f);
                             // Stop reading, then keep what was typed in the
-                            // last instant: it is still in the channel.
-                            drop(keys);
-                            self.ahead.drain_after_turn(&mut keys_rx);
+                            // last instant.
+                            self.finish_keys(keys);
                             return Ok(TurnEnd::Done);
                         }
                     }
@@ -649,13 +660,7 @@ impl Chat<'_> {
                     }
                     let text = self.renderer.suspend();
                     write_to(&mut self.out, &text);
-                    if let Some(k) = &keys {
-                        k.pause();
-                    }
-                    let interrupt_now = self.answer(a).await;
-                    if let Some(k) = &keys {
-                        k.resume();
-                    }
+                    let interrupt_now = self.answer(a, keys.as_mut()).await;
                     if interrupt_now {
                         let n = self.renderer.notice("denied; interrupting the turn");
                         write_to(&mut self.out, &n);
@@ -663,8 +668,7 @@ impl Chat<'_> {
                     if ended {
                         let f = self.renderer.suspend();
                         write_to(&mut self.out, &f);
-                        drop(keys);
-                        self.ahead.drain_after_turn(&mut keys_rx);
+                        self.finish_keys(keys);
                         return Ok(TurnEnd::Done);
                     }
                     let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
@@ -815,13 +819,11 @@ impl Chat<'_> {
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
-        let never = std::sync::atomic::AtomicBool::new(false);
-        Ok(approval::pick(
-            &never,
-            picker,
-            self.style,
-            self.renderer.width(),
-        )?)
+        let (style, width) = (self.style, self.renderer.width());
+        self.rt.block_on(async {
+            let mut keys = Keys::start().context("no terminal to choose on")?;
+            Ok(approval::pick(&mut keys, None, picker, style, width).await?)
+        })
     }
 
     /// Esc Esc or `/rewind`: back to before one of this session's prompts.
@@ -949,8 +951,8 @@ impl Chat<'_> {
     async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
         let mut sigint = signal(SignalKind::interrupt())?;
         let mut ticker = tokio::time::interval(Duration::from_millis(80));
-        let (key_tx, mut keys_rx) = mpsc::unbounded_channel();
-        let keys = KeyReader::start(key_tx);
+        let mut keys = Keys::start();
+        let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
         // a turn the CLI started by itself (an agent reporting)
         let mut turn_open = false;
         // once the agents are done: a moment for the report's turn to start
@@ -983,11 +985,13 @@ impl Chat<'_> {
                 settle = None;
             }
             tokio::select! {
-                Some(bytes) = keys_rx.recv() => {
-                    for action in self.ahead.bytes(&bytes) {
-                        if let Action::SendNow(text) = action {
-                            self.ahead.queued.push_front(text);
-                        }
+                Some(input) = next_input(&mut keys) => {
+                    if let TermEvent::Resize(w, _) = input {
+                        let r = self.renderer.resize(w as usize, Instant::now());
+                        write_to(&mut self.out, &r);
+                    }
+                    if let Some(Action::SendNow(text)) = self.ahead.input(&input) {
+                        self.ahead.queued.push_front(text);
                     }
                     if !self.ahead.queued.is_empty() {
                         break AtWork::Done;
@@ -1010,15 +1014,16 @@ impl Chat<'_> {
                 Some(a) = self.approvals.recv() => {
                     let text = self.renderer.suspend();
                     write_to(&mut self.out, &text);
-                    if let Some(k) = &keys {
-                        k.pause();
-                    }
-                    self.answer(a).await;
-                    if let Some(k) = &keys {
-                        k.resume();
-                    }
+                    self.answer(a, keys.as_mut()).await;
                     let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
                     write_to(&mut self.out, &f);
+                }
+                Some(()) = cont.recv() => {
+                    if let Some(k) = &keys {
+                        k.restore_char_mode();
+                    }
+                    let r = self.renderer.resume_after_stop(terminal_width(), Instant::now());
+                    write_to(&mut self.out, &r);
                 }
                 _ = ticker.tick() => {
                     let text = self.renderer.tick(Instant::now());
@@ -1034,8 +1039,7 @@ impl Chat<'_> {
         };
         let f = self.renderer.suspend();
         write_to(&mut self.out, &f);
-        drop(keys);
-        self.ahead.drain_after_turn(&mut keys_rx);
+        self.finish_keys(keys);
         Ok(end)
     }
 
@@ -1057,7 +1061,22 @@ impl Chat<'_> {
 
     /// Ask the person about one request from the CLI: a question, a plan,
     /// or a tool to allow; true when the turn is to be interrupted.
-    async fn answer(&mut self, a: Approval) -> bool {
+    async fn answer(&mut self, a: Approval, keys: Option<&mut Keys>) -> bool {
+        let Some(keys) = keys else {
+            // nobody to ask: never allow silently
+            write_to(
+                &mut self.out,
+                &format!(
+                    "  {} no terminal to ask on: denied {}\n",
+                    self.style.red("✗"),
+                    Sanitizer::clean(&a.req.tool_name)
+                ),
+            );
+            let _ = a
+                .reply
+                .send(crate::cli::approve::nobody_to_ask(&a.req.tool_name));
+            return false;
+        };
         let width = self.renderer.width();
         // a sub-agent's request names its agent (`agent_id`, its task id)
         let agent = a
@@ -1074,7 +1093,7 @@ impl Chat<'_> {
             });
         match a.req.tool_name.as_str() {
             ASK_USER_QUESTION => {
-                asks::questions_in_chat(a, self.style, width, agent).await;
+                asks::questions_in_chat(keys, a, self.style, width, agent).await;
                 false
             }
             EXIT_PLAN_MODE => {
@@ -1087,10 +1106,18 @@ impl Chat<'_> {
                     })
                     .map(str::to_owned);
                 // the new mode shows once the CLI confirms it (system/status)
-                asks::plan_in_chat(a, plan, self.style, width, agent).await;
+                asks::plan_in_chat(keys, a, plan, self.style, width, agent).await;
                 false
             }
-            _ => ask(a, self.style, self.cwd.clone(), agent).await,
+            _ => ask(keys, a, self.style, self.cwd.clone(), agent).await,
+        }
+    }
+
+    /// Stop reading keys; what was typed in the last instant joins the
+    /// type-ahead.
+    fn finish_keys(&mut self, keys: Option<Keys>) {
+        if let Some(k) = keys {
+            self.ahead.drain_after_turn(k.finish());
         }
     }
 
@@ -1102,6 +1129,14 @@ impl Chat<'_> {
     }
 }
 
+/// The next key from the terminal, or never when there is none.
+async fn next_input(keys: &mut Option<Keys>) -> Option<TermEvent> {
+    match keys {
+        Some(k) => k.next().await,
+        None => pending().await,
+    }
+}
+
 fn write_to(out: &mut io::Stdout, s: &str) {
     if !s.is_empty() {
         let _ = out.write_all(s.as_bytes());
@@ -1110,19 +1145,24 @@ fn write_to(out: &mut io::Stdout, s: &str) {
 }
 
 /// Ask the person about one tool; true when they chose to interrupt.
-async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf, agent: Option<String>) -> bool {
+async fn ask(
+    keys: &mut Keys,
+    a: Approval,
+    style: Style,
+    cwd: std::path::PathBuf,
+    agent: Option<String>,
+) -> bool {
     if a.ctx.cancellation.is_cancelled() {
         return false;
     }
     let approver = TtyApprover::new(style, cwd);
-    let cancel = CancelFlag::watch(&a.ctx.cancellation);
+    let cancel = a.ctx.cancellation.clone();
     let mut expanded = false;
     let outcome = loop {
         let (question, folded) = approver.render(&a.req, expanded, agent.as_deref());
         write_to(&mut io::stdout(), &question);
-        let c2 = cancel.flag.clone();
-        let answer = tokio::task::spawn_blocking(move || approval::read_answer(&c2, folded)).await;
-        if let Ok(Ok(Some(Outcome::ShowAll))) = answer {
+        let answer = approval::read_answer(keys, &cancel, folded).await;
+        if let Ok(Some(Outcome::ShowAll)) = answer {
             expanded = true;
             write_to(&mut io::stdout(), "\r\n");
             continue;
@@ -1130,7 +1170,7 @@ async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf, agent: Option<S
         break answer;
     };
     let (result, note, interrupt) = match outcome {
-        Ok(Ok(Some(Outcome::Decision(d)))) => {
+        Ok(Some(Outcome::Decision(d))) => {
             let note = match &d {
                 crate::cli::approve::Decision::AllowOnce => style.green("allowed once"),
                 crate::cli::approve::Decision::AllowSession => {
@@ -1140,19 +1180,19 @@ async fn ask(a: Approval, style: Style, cwd: std::path::PathBuf, agent: Option<S
             };
             (d.into_result(&a.req), note, false)
         }
-        Ok(Ok(Some(Outcome::DenyAndInterrupt))) => (
+        Ok(Some(Outcome::DenyAndInterrupt)) => (
             PermissionResult::deny_and_interrupt(
                 "The user denied this tool call and stopped the turn.",
             ),
             style.red("denied"),
             true,
         ),
-        Ok(Ok(None)) if cancel.is_set() => (
+        Ok(None) if cancel.is_cancelled() => (
             PermissionResult::deny("The request was withdrawn."),
             style.dim("withdrawn"),
             false,
         ),
-        Ok(Ok(Some(Outcome::ShowAll))) | Ok(Ok(None)) | Ok(Err(_)) | Err(_) => (
+        Ok(Some(Outcome::ShowAll)) | Ok(None) | Err(_) => (
             PermissionResult::deny("The permission prompt failed; nothing was allowed."),
             style.red("denied (the prompt failed)"),
             false,

@@ -1,0 +1,213 @@
+//! The chat's one source of keys while Claude works: crossterm's
+//! [`EventStream`] on the terminal.
+//!
+//! The line editor (rustyline) owns the keyboard at the prompt. From the
+//! moment a prompt is sent until the next one is read, [`Keys`] does: the
+//! type-ahead, approvals, and the question, plan and rewind pickers all take
+//! their keys from the same stream, inside the turn's `select!`, so nothing
+//! is read twice and nothing waits for a reader to let go.
+//!
+//! The terminal is put in character mode without echo, with signals on:
+//! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
+//! shell's `fg` brings the turn back), and output keeps its newline
+//! translation. A picker that needs Ctrl-C as a key asks for [`Keys::raw`]
+//! for as long as it runs.
+
+use claudio::Cancellation;
+use crossterm::event::{Event, EventStream, KeyEvent, KeyEventKind};
+use futures_util::StreamExt;
+use rustix::termios::{self, InputModes, LocalModes, OptionalActions, SpecialCodeIndex, Termios};
+use std::io::{self, IsTerminal, Write};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::time::Duration;
+
+/// The terminal being read (standard input, or `/dev/tty` when that is a
+/// pipe).
+enum Tty {
+    Stdin(io::Stdin),
+    Dev(OwnedFd),
+}
+
+impl Tty {
+    fn open() -> Option<Tty> {
+        let stdin = io::stdin();
+        if stdin.is_terminal() {
+            return Some(Tty::Stdin(stdin));
+        }
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .ok()?;
+        Some(Tty::Dev(f.into()))
+    }
+
+    fn fd(&self) -> BorrowedFd<'_> {
+        match self {
+            Tty::Stdin(s) => s.as_fd(),
+            Tty::Dev(fd) => fd.as_fd(),
+        }
+    }
+}
+
+/// The character mode the chat reads keys in: no line editing, no echo,
+/// no flow control (Ctrl-S is a key), Enter as `\r`; signals and output
+/// processing unchanged.
+fn char_mode(saved: &Termios) -> Termios {
+    let mut t = saved.clone();
+    t.local_modes &= !(LocalModes::ICANON | LocalModes::ECHO);
+    t.input_modes &= !(InputModes::IXON | InputModes::ICRNL);
+    t.special_codes[SpecialCodeIndex::VMIN] = 1;
+    t.special_codes[SpecialCodeIndex::VTIME] = 0;
+    t
+}
+
+/// Keys from the terminal, for as long as it lives; the terminal's mode is
+/// put back when it is finished or dropped.
+pub struct Keys {
+    tty: Tty,
+    saved: Termios,
+    stream: Option<EventStream>,
+}
+
+/// What [`Keys::next`] gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TermEvent {
+    Key(KeyEvent),
+    Paste(String),
+    /// The terminal's new width and height.
+    Resize(u16, u16),
+}
+
+/// What [`Keys::next_unless`] gives.
+#[derive(Debug)]
+pub enum Next {
+    TermEvent(TermEvent),
+    /// The request was withdrawn.
+    Cancelled,
+    /// The terminal is gone.
+    Gone,
+}
+
+impl TermEvent {
+    fn of(e: Event) -> Option<TermEvent> {
+        match e {
+            Event::Key(k) if k.kind != KeyEventKind::Release => Some(TermEvent::Key(k)),
+            Event::Paste(p) => Some(TermEvent::Paste(p)),
+            Event::Resize(w, h) => Some(TermEvent::Resize(w, h)),
+            _ => None,
+        }
+    }
+}
+
+impl Keys {
+    /// Start reading the terminal; `None` when there is none.
+    pub fn start() -> Option<Keys> {
+        let tty = Tty::open()?;
+        let saved = termios::tcgetattr(tty.fd()).ok()?;
+        termios::tcsetattr(tty.fd(), OptionalActions::Now, &char_mode(&saved)).ok()?;
+        // pasted text arrives whole, not as keys (Enter in it sends nothing)
+        write_now(b"\x1b[?2004h");
+        Some(Keys {
+            tty,
+            saved,
+            stream: Some(EventStream::new()),
+        })
+    }
+
+    /// The next key, paste or resize; `None` when the terminal is gone.
+    pub async fn next(&mut self) -> Option<TermEvent> {
+        let stream = self.stream.as_mut()?;
+        loop {
+            match stream.next().await? {
+                Ok(e) => {
+                    if let Some(i) = TermEvent::of(e) {
+                        return Some(i);
+                    }
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// The next input, unless the request it answers is withdrawn first.
+    pub async fn next_unless(&mut self, cancel: Option<&Cancellation>) -> Next {
+        let cancelled = async {
+            match cancel {
+                Some(c) => c.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            i = self.next() => i.map_or(Next::Gone, Next::TermEvent),
+            _ = cancelled => Next::Cancelled,
+        }
+    }
+
+    /// Single keys with signals off (Ctrl-C and Ctrl-Z arrive as keys) until
+    /// the guard is dropped.
+    pub fn raw(&self) -> RawGuard {
+        RawGuard {
+            on: crossterm::terminal::enable_raw_mode().is_ok(),
+        }
+    }
+
+    /// Put the chat's mode back after the process was stopped and continued
+    /// (the shell may have changed the terminal in between).
+    pub fn restore_char_mode(&self) {
+        let _ = termios::tcsetattr(self.tty.fd(), OptionalActions::Now, &char_mode(&self.saved));
+        write_now(b"\x1b[?2004h");
+    }
+
+    /// Stop reading and give back what was typed in the last instant: the
+    /// keys the terminal already delivered, so none is lost to the line
+    /// editor that reads next.
+    pub fn finish(mut self) -> Vec<TermEvent> {
+        let mut left = Vec::new();
+        // dropping the stream stops its reader thread; what it read stays
+        // queued inside crossterm, and polling without a wait takes it
+        drop(self.stream.take());
+        while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
+            match crossterm::event::read() {
+                Ok(e) => left.extend(TermEvent::of(e)),
+                Err(_) => break,
+            }
+        }
+        left
+    }
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        drop(self.stream.take());
+        write_now(b"\x1b[?2004l");
+        let _ = termios::tcsetattr(self.tty.fd(), OptionalActions::Now, &self.saved);
+    }
+}
+
+/// Raw mode while it lives (see [`Keys::raw`]).
+pub struct RawGuard {
+    on: bool,
+}
+
+impl RawGuard {
+    /// Whether the terminal could be switched.
+    pub fn ok(&self) -> bool {
+        self.on
+    }
+}
+
+impl Drop for RawGuard {
+    fn drop(&mut self) {
+        if self.on {
+            // crossterm restores what it found: the chat's character mode
+            let _ = crossterm::terminal::disable_raw_mode();
+        }
+    }
+}
+
+fn write_now(b: &[u8]) {
+    let mut out = io::stdout();
+    let _ = out.write_all(b);
+    let _ = out.flush();
+}
