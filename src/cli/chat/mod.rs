@@ -6,6 +6,7 @@ pub mod commands;
 pub mod editor;
 pub mod highlight;
 pub mod keys;
+pub mod live;
 pub mod markdown;
 pub mod picker;
 pub mod render;

@@ -7,6 +7,7 @@
 //! again after — only when the answer is at the start of a line, so a
 //! half-written line is never torn.
 
+use super::live::{self, Line, Live};
 use super::markdown::Markdown;
 use crate::cli::dedup::Dedup;
 use crate::cli::sanitize::Sanitizer;
@@ -20,7 +21,6 @@ use claudio::{Message, ResultMessage};
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthStr;
 
-const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const PREVIEW_LINES: usize = 3;
 
 #[derive(Debug, Clone)]
@@ -105,7 +105,8 @@ pub struct Renderer {
     tools: Vec<Tool>,
     /// Lines under the spinners: prompts typed ahead.
     footer: Vec<String>,
-    live_lines: usize,
+    /// The spinners and typed-ahead lines under the answer (indicatif).
+    live: Live,
     pub totals: Totals,
     pub model: Option<String>,
     pub mode: Option<String>,
@@ -119,6 +120,7 @@ pub struct Renderer {
 
 impl Renderer {
     pub fn new(opts: RenderOptions) -> Self {
+        let (live_style, live_width) = (opts.style, opts.width);
         let color = opts.style.enabled();
         Renderer {
             opts,
@@ -130,7 +132,7 @@ impl Renderer {
             at_line_start: true,
             tools: Vec::new(),
             footer: Vec::new(),
-            live_lines: 0,
+            live: Live::new(live_style, live_width),
             totals: Totals::default(),
             model: None,
             mode: None,
@@ -200,6 +202,7 @@ impl Renderer {
 
     pub fn set_width(&mut self, width: usize) {
         self.opts.width = width.max(20);
+        self.live.set_width(self.opts.width);
     }
 
     /// The terminal changed width: the live region is drawn again to fit.
@@ -207,12 +210,13 @@ impl Renderer {
     /// rows the terminal re-wrapped below it go too.
     pub fn resize(&mut self, width: usize, now: Instant) -> String {
         let mut out = String::new();
-        if self.live_lines > 0 {
-            if self.live_lines > 1 {
-                out.push_str(&format!("\x1b[{}A", self.live_lines - 1));
+        let rows = self.live.rows();
+        if rows > 0 {
+            if rows > 1 {
+                out.push_str(&format!("\x1b[{}A", rows - 1));
             }
             out.push_str("\r\x1b[J");
-            self.live_lines = 0;
+            self.live.forget();
         }
         self.set_width(width);
         self.draw_live(now, &mut out);
@@ -223,7 +227,7 @@ impl Renderer {
     /// below the live region, and the cursor is on a fresh line. The old
     /// region stays as it was; a new one is drawn where the cursor is.
     pub fn resume_after_stop(&mut self, width: usize, now: Instant) -> String {
-        self.live_lines = 0;
+        self.live.forget();
         self.at_line_start = true;
         self.set_width(width);
         let mut out = String::new();
@@ -471,27 +475,32 @@ impl Renderer {
 
     fn tool_line(&self, t: &Tool, mark: &str, elapsed: Option<Duration>) -> String {
         let s = &self.opts.style;
+        let (indent, body) = self.tool_parts(t);
+        let time = elapsed
+            .map(|d| format!("  {}", s.dim(&format!("{:.1}s", d.as_secs_f64()))))
+            .unwrap_or_default();
+        format!("{indent}{mark} {body}{time}")
+    }
+
+    /// A tool's line around its mark: the indent before it, and its name,
+    /// summary and detail after it, cut to leave room for the time.
+    fn tool_parts(&self, t: &Tool) -> (String, String) {
+        let s = &self.opts.style;
         let indent = match &t.parent {
             // a sub-agent's call: indented, and named after the agent
             Some(p) => format!("    {} ", s.dim(&format!("{} ›", self.agent_label(p)))),
             None => "  ".repeat(t.depth + 1),
         };
-        let time = elapsed
-            .map(|d| format!("  {}", s.dim(&format!("{:.1}s", d.as_secs_f64()))))
-            .unwrap_or_default();
         let detail = if t.detail.is_empty() {
             String::new()
         } else {
             format!("  {}", s.dim(&t.detail))
         };
         // keep the whole line within the terminal width (no wrapping)
-        let fixed = indent.width() + 2 + t.name.width() + 2 + t.detail.width() + 2 + 8;
+        let fixed = indent.width() + 2 + t.name.width() + 2 + t.detail.width() + live::TIME_COLUMNS;
         let room = self.opts.width.saturating_sub(fixed).max(10);
         let summary = truncate_width(&t.summary, room);
-        format!(
-            "{indent}{mark} {}  {summary}{detail}{time}",
-            s.cyan(&t.name)
-        )
+        (indent, format!("{}  {summary}{detail}", s.cyan(&t.name)))
     }
 
     fn tool_done(&mut self, r: &ToolResultBlock, now: Instant, out: &mut String) {
@@ -772,14 +781,9 @@ impl Renderer {
     }
 
     fn clear_live(&mut self, out: &mut String) {
-        if self.live_lines == 0 {
-            return;
+        if self.live.rows() > 0 {
+            out.push_str(&self.live.clear());
         }
-        out.push_str("\r\x1b[2K");
-        for _ in 1..self.live_lines {
-            out.push_str("\x1b[1A\x1b[2K");
-        }
-        self.live_lines = 0;
     }
 
     fn draw_live(&mut self, now: Instant, out: &mut String) {
@@ -790,57 +794,66 @@ impl Renderer {
             return;
         }
         let s = self.opts.style;
-        let spin = |since: Instant| {
-            let elapsed = now.saturating_duration_since(since);
-            let frame = FRAMES[(elapsed.as_millis() / 80) as usize % FRAMES.len()];
-            (s.cyan(&frame.to_string()), elapsed)
-        };
+        let ms = |since: Instant| now.saturating_duration_since(since).as_millis() as u64;
         let mut lines = Vec::new();
+        let tool = |t: &Tool| {
+            let (indent, text) = self.tool_parts(t);
+            Line::Spinner {
+                key: t.id.clone(),
+                indent,
+                text,
+                ms: ms(t.started),
+            }
+        };
         // the running calls of the agent a Task call started
-        let calls_of = |task: &str, lines: &mut Vec<String>| {
+        let calls_of = |task: &str, lines: &mut Vec<Line>| {
             for sub in self
                 .tools
                 .iter()
                 .filter(|x| x.parent.as_deref() == Some(task))
             {
-                let (mark, elapsed) = spin(sub.started);
-                lines.push(self.tool_line(sub, &mark, Some(elapsed)));
+                lines.push(tool(sub));
             }
         };
         for t in self.tools.iter().filter(|t| t.parent.is_none()) {
-            let (mark, elapsed) = spin(t.started);
-            lines.push(self.tool_line(t, &mark, Some(elapsed)));
+            lines.push(tool(t));
             // a foreground agent's calls, under its Task line
             calls_of(&t.id, &mut lines);
         }
-        let room = self.opts.width.saturating_sub(4).max(10);
+        let room = self
+            .opts
+            .width
+            .saturating_sub(4 + live::TIME_COLUMNS)
+            .max(10);
         for a in self.agents.iter().filter(|a| !a.done) {
             if self.tools.iter().any(|t| t.id == a.id) {
                 continue; // drawn with its Task line
             }
-            let (mark, elapsed) = spin(a.started);
             let text = format!(
-                "{}  {}  {:.1}s",
+                "{}  {}",
                 a.label,
                 if a.progress.is_empty() {
                     "working"
                 } else {
                     &a.progress
                 },
-                elapsed.as_secs_f64()
             );
-            lines.push(format!("  {mark} {}", s.dim(&truncate_width(&text, room))));
+            lines.push(Line::Spinner {
+                key: format!("agent {}", a.id),
+                indent: "  ".into(),
+                text: s.dim(&truncate_width(&text, room)),
+                ms: ms(a.started),
+            });
             calls_of(&a.id, &mut lines);
         }
         let room = self.opts.width.saturating_sub(3).max(10);
-        for f in &self.footer {
-            lines.push(format!(
-                "  {}",
-                self.opts.style.dim(&truncate_width(f, room))
-            ));
+        for (i, f) in self.footer.iter().enumerate() {
+            lines.push(Line::Plain {
+                key: format!("footer {i}"),
+                text: format!("  {}", s.dim(&truncate_width(f, room))),
+            });
         }
-        out.push_str(&lines.join("\n"));
-        self.live_lines = lines.len();
+        out.push_str(&self.live.draw(lines));
     }
 }
 
