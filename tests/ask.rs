@@ -501,7 +501,9 @@ fn activity_on_terminal_stderr(extra_env: &[(&str, &str)], args: &[&str]) -> Str
         init(),
         vec![
             expect_user("q"),
+            json!({"sleep_ms": 300}),
             assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
+            json!({"sleep_ms": 300}),
             json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
             assistant_text("listed"),
             result("listed"),
@@ -517,28 +519,60 @@ fn activity_on_terminal_stderr(extra_env: &[(&str, &str)], args: &[&str]) -> Str
         c.env(k, v);
     }
     let mut child = c.spawn().unwrap();
-    let seen = pty.read_until("ls -la  ");
+    // the finished call's line, whole
+    let seen = pty.read_until("\r\n");
     assert_eq!(wait_with_deadline(&mut child, 20).code(), Some(0));
     seen
+}
+
+/// Whether `s` holds a color (SGR) sequence.
+fn has_color(s: &str) -> bool {
+    s.split("\u{1b}[").skip(1).any(|rest| {
+        let end = rest.find(|c: char| !c.is_ascii_digit() && c != ';');
+        end.is_some_and(|i| rest[i..].starts_with('m'))
+    })
 }
 
 #[test]
 fn tool_activity_goes_to_a_terminal_stderr() {
     let seen = activity_on_terminal_stderr(&[], &["ask", "q"]);
-    assert!(seen.contains("Bash"), "{seen:?}");
+    // the spinner line waits, then shows the running call, then makes way
+    // for the finished call's line
+    assert!(seen.contains("waiting for the answer"), "{seen:?}");
+    assert!(seen.contains("Bash  ls -la"), "{seen:?}");
+    assert!(seen.contains("\r\u{1b}[2K"), "{seen:?}");
     assert!(seen.contains('✓'), "{seen:?}");
-    assert!(
-        seen.contains("\u{1b}["),
-        "colors expected on a terminal: {seen:?}"
-    );
+    assert!(has_color(&seen), "colors expected on a terminal: {seen:?}");
 }
 
 #[test]
 fn no_color_and_color_never_are_honoured() {
     let seen = activity_on_terminal_stderr(&[("NO_COLOR", "1")], &["ask", "q"]);
-    assert!(seen.contains('✓') && !seen.contains('\u{1b}'), "{seen:?}");
+    assert!(seen.contains('✓') && !has_color(&seen), "{seen:?}");
     let seen = activity_on_terminal_stderr(&[], &["ask", "--color", "never", "q"]);
-    assert!(seen.contains('✓') && !seen.contains('\u{1b}'), "{seen:?}");
+    assert!(seen.contains('✓') && !has_color(&seen), "{seen:?}");
+}
+
+#[test]
+fn no_spinner_when_stderr_is_no_terminal() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("q"),
+            json!({"sleep_ms": 300}),
+            assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
+            json!({"sleep_ms": 300}),
+            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
+            assistant_text("listed"),
+            result("listed"),
+        ],
+    ]));
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "listed\n");
+    assert_eq!(stderr(&o), "", "nothing drawn on a pipe");
 }
 
 #[test]

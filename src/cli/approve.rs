@@ -8,6 +8,7 @@
 use super::asking;
 use super::diff;
 use super::sanitize::Sanitizer;
+use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::tool_summary;
 use claudio::protocol::ask::{
@@ -100,6 +101,8 @@ pub struct TtyApprover {
     tty_path: std::path::PathBuf,
     /// Plans of `ExitPlanMode` calls, by tool-use id.
     plans: std::sync::Mutex<Vec<(String, String)>>,
+    /// `ask`'s spinner line, taken away before a question is written.
+    spinner: std::sync::OnceLock<Spinner>,
 }
 
 impl TtyApprover {
@@ -115,6 +118,7 @@ impl TtyApprover {
             one_at_a_time: tokio::sync::Mutex::new(()),
             warned: AtomicBool::new(false),
             tty_path,
+            spinner: std::sync::OnceLock::new(),
             plans: std::sync::Mutex::new(Vec::new()),
         })
     }
@@ -137,6 +141,11 @@ impl TtyApprover {
             .rev()
             .find(|(i, _)| i == id)
             .map(|(_, p)| p.clone())
+    }
+
+    /// Take `spinner` off the screen before each question.
+    pub fn hide_while_asking(&self, spinner: Spinner) {
+        let _ = self.spinner.set(spinner);
     }
 
     /// Answer one `can_use_tool` request.
@@ -190,6 +199,7 @@ impl TtyApprover {
         req: &CanUseToolRequest,
         cancelled: &AtomicBool,
     ) -> io::Result<PermissionResult> {
+        let _paused = self.spinner.get().map(Spinner::pause);
         let mut tty = std::fs::OpenOptions::new()
             .read(true)
             .write(true)

@@ -6,6 +6,7 @@ use super::dedup::Dedup;
 use super::exit::Exit;
 use super::sanitize::Sanitizer;
 use super::session::build_options;
+use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::tool_summary;
 use super::tasks::{self, TaskEvent};
@@ -67,6 +68,11 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         None => std::env::current_dir()?,
     };
     let approver = TtyApprover::new(stderr_style, cwd);
+    // one spinner line on stderr, when that is a terminal
+    let spinner = Spinner::on_stderr(stderr_style);
+    if let Some(s) = &spinner {
+        approver.hide_while_asking(s.clone());
+    }
     let plans = approver.clone();
     let mut options =
         build_options(session)?.include_partial_messages(args.output_format != OutputFormat::Json);
@@ -82,6 +88,9 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         Client::connect_keeping_raw(options).await?
     };
     client.send(prompt).await?;
+    if let Some(s) = &spinner {
+        s.show("waiting for the answer".into(), Instant::now());
+    }
 
     let stdout = io::stdout();
     let to_terminal = stdout.is_terminal();
@@ -98,6 +107,8 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         to_terminal,
         plans,
         agents: Agents::default(),
+        spinner: spinner.clone(),
+        waiting_since: None,
     };
 
     let mut sigint = signal(SignalKind::interrupt())?;
@@ -159,7 +170,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         match next {
             None => break,
             Some(Err(claudio::Error::LineTooLong { limit })) => {
-                eprintln!("claudio: skipped a message longer than {limit} bytes");
+                out.above(|| eprintln!("claudio: skipped a message longer than {limit} bytes"));
             }
             Some(Err(e)) => {
                 failure = Some(e);
@@ -183,6 +194,12 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
                 }
                 if let Message::Result(r) = m.message {
                     result = Some(*r);
+                    if !out.agents.running.is_empty() {
+                        out.waiting_since.get_or_insert_with(Instant::now);
+                        if out.show_running().is_err() {
+                            return Ok(quiet_exit(&client).await);
+                        }
+                    }
                 }
                 if is_result {
                     break;
@@ -286,6 +303,20 @@ struct Output<W: Write> {
     /// Where plans of `ExitPlanMode` calls go, for the approval prompt.
     plans: std::sync::Arc<TtyApprover>,
     agents: Agents,
+    /// The spinner line on stderr (a terminal only).
+    spinner: Option<Spinner>,
+    /// When a result came while background agents still worked.
+    waiting_since: Option<Instant>,
+}
+
+impl<W: Write> Drop for Output<W> {
+    fn drop(&mut self) {
+        // on every way out, the spinner line goes before anything else is
+        // written to stderr (an error, the reason for the exit code)
+        if let Some(s) = &self.spinner {
+            s.hide();
+        }
+    }
 }
 
 /// Sub-agents: their names, and which still work in the background (the
@@ -345,6 +376,9 @@ impl<W: Write> Output<W> {
 
     fn message(&mut self, m: &RawMessage) -> io::Result<()> {
         self.agents.track(&m.message);
+        if self.waiting_since.is_some() {
+            self.show_running()?; // how many agents are left
+        }
         if let (Some(style), Message::System(sys)) = (self.activity, &m.message) {
             if let claudio::SystemMessage::TaskNotification(n) = &**sys {
                 // a sub-agent finished
@@ -449,6 +483,10 @@ impl<W: Write> Output<W> {
         if t.is_empty() {
             return Ok(());
         }
+        // the waiting is over; the answer may share the terminal
+        if let Some(s) = self.spinner.as_ref().filter(|s| s.shown()) {
+            s.hide();
+        }
         let bytes = match &mut self.sanitizer {
             Some(s) => {
                 self.scratch.clear();
@@ -507,12 +545,18 @@ impl<W: Write> Output<W> {
                     );
                     self.tools
                         .insert(t.id.clone(), (name, summary, Instant::now()));
+                    if self.spinner.is_some() {
+                        // the spinner line shows it while it runs
+                        self.show_running()?;
+                        continue;
+                    }
                     line
                 }
                 ContentBlock::ToolResult(r) => {
                     let Some((name, summary, started)) = self.tools.remove(&r.tool_use_id) else {
                         continue;
                     };
+                    self.show_running()?;
                     if tasks::is_task_tool(&name) && tasks::is_background_launch(&r.text()) {
                         let line = format!(
                             "{indent}{} {}  {}  {}",
@@ -545,18 +589,61 @@ impl<W: Write> Output<W> {
     }
 
     fn activity_line(&mut self, line: &str) -> io::Result<()> {
-        // Don't glue the activity line to a half-written answer line.
+        self.line_start()?;
+        self.above(|| {
+            let mut e = io::stderr().lock();
+            let _ = writeln!(e, "{line}");
+        });
+        Ok(())
+    }
+
+    /// Don't glue stderr's lines to a half-written answer line.
+    fn line_start(&mut self) -> io::Result<()> {
         if self.to_terminal && !self.at_line_start {
             self.w.write_all(b"\n")?;
             self.at_line_start = true;
         }
-        self.w.flush()?;
-        let mut e = io::stderr().lock();
-        let _ = writeln!(e, "{line}");
+        self.w.flush()
+    }
+
+    /// Run `f` (a write to stderr) with the spinner line out of the way.
+    fn above<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.spinner {
+            Some(s) => s.above(f),
+            None => f(),
+        }
+    }
+
+    /// The spinner shows the newest running tool, or goes when none runs.
+    fn show_running(&mut self) -> io::Result<()> {
+        let Some(spinner) = self.spinner.clone() else {
+            return Ok(());
+        };
+        let newest = self
+            .tools
+            .values()
+            .max_by_key(|(_, _, started)| *started)
+            .map(|(name, summary, started)| (format!("{name}  {summary}"), *started));
+        // else, after the answer: the background agents it waits for
+        let agents = self.agents.running.len();
+        let waiting = self.waiting_since.filter(|_| agents > 0).map(|since| {
+            let what = if agents == 1 { "agent" } else { "agents" };
+            (format!("waiting for {agents} background {what}"), since)
+        });
+        match newest.or(waiting) {
+            Some((text, started)) => {
+                self.line_start()?;
+                spinner.show(text, started);
+            }
+            None => spinner.hide(),
+        }
         Ok(())
     }
 
     fn finish(&mut self) -> io::Result<()> {
+        if let Some(s) = &self.spinner {
+            s.hide();
+        }
         if self.format == OutputFormat::Text && self.wrote_text && !self.at_line_start {
             self.w.write_all(b"\n")?;
         }

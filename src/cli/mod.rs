@@ -14,6 +14,7 @@ pub mod exit;
 pub mod sanitize;
 pub mod session;
 pub mod sessions;
+pub mod spinner;
 pub mod style;
 pub mod summary;
 pub mod tasks;

@@ -12,18 +12,12 @@
 //! and the elapsed time are computed from a bar's position, which the
 //! renderer sets to the milliseconds since the tool started.
 
+use crate::cli::spinner::frame;
 use crate::cli::style::Style;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex};
-
-const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
-/// The spinner frame `ms` milliseconds after a start.
-pub fn frame(ms: u64) -> char {
-    FRAMES[(ms / 80) as usize % FRAMES.len()]
-}
 
 /// One line of the region.
 #[derive(Debug, Clone, PartialEq, Eq)]
