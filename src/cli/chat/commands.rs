@@ -1,4 +1,8 @@
-//! Slash commands of the chat.
+//! Slash commands of the chat: parsing them, and running the chat's own.
+
+use super::core::{short_id, terminal_width, Chat};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
 
 /// The chat's own commands; any other `/word` goes to Claude Code as typed.
 pub const COMMANDS: &[(&str, &str)] = &[
@@ -119,6 +123,206 @@ pub fn complete(prefix: &str) -> Vec<&'static str> {
         .collect()
 }
 
+impl Chat<'_> {
+    /// Run one of the chat's own commands (not a prompt, `!`, rewind or
+    /// exit: the prompt loop does those).
+    pub(super) fn command(&mut self, input: Input) -> anyhow::Result<()> {
+        match input {
+            Input::Help => {
+                let mut text = String::new();
+                for (c, what) in COMMANDS {
+                    text.push_str(&format!(
+                        "  {} {}\n",
+                        self.style.bold(&format!("{c:<10}")),
+                        what
+                    ));
+                }
+                text.push_str(&format!(
+                    "  {}\n\n",
+                    self.style.dim(
+                        "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file."
+                    )
+                ));
+                for (k, what) in KEYS {
+                    text.push_str(&format!(
+                        "  {} {}\n",
+                        self.style.bold(&format!("{k:<10}")),
+                        what
+                    ));
+                }
+                self.write(&text);
+            }
+            Input::Model(None) => {
+                let m = self.state.model.clone().unwrap_or_else(|| "default".into());
+                self.info(&format!("model: {m}"));
+            }
+            Input::Model(Some(name)) => {
+                let rt = self.rt;
+                let target = (name != "default").then_some(name.as_str());
+                rt.block_on(self.client()?.set_model(target))?;
+                self.state.model = target.map(str::to_owned);
+                self.info(&format!("model: {name} (from the next request)"));
+            }
+            Input::Mode(None) => {
+                let m = self.state.mode.clone().unwrap_or_else(|| "default".into());
+                self.info(&format!(
+                    "permission mode: {m} (default, acceptEdits, plan, bypassPermissions, dontAsk, auto)"
+                ));
+            }
+            Input::Mode(Some(mode)) => {
+                let rt = self.rt;
+                rt.block_on(self.client()?.set_permission_mode(&mode))?;
+                self.state.mode = Some(mode.clone());
+                self.info(&format!("permission mode: {mode}"));
+            }
+            Input::Cost => {
+                let t = self.state.totals.clone();
+                self.info(&format!(
+                    "{} turn(s) · ${:.4} · {:.1}s ({:.1}s in the API)",
+                    t.turns,
+                    t.cost_usd,
+                    t.duration.as_secs_f64(),
+                    t.api_duration.as_secs_f64()
+                ));
+            }
+            Input::Context => {
+                let rt = self.rt;
+                let usage = rt.block_on(self.client()?.context_usage())?;
+                let chart = context_chart(&usage, self.style);
+                self.write(&chart);
+            }
+            Input::Mcp => {
+                let rt = self.rt;
+                let status = rt.block_on(self.client()?.mcp_status())?;
+                let servers = status["mcpServers"].as_array().cloned().unwrap_or_default();
+                if servers.is_empty() {
+                    self.info("no MCP servers");
+                }
+                for s in servers {
+                    let name = s["name"].as_str().unwrap_or("?");
+                    let st = s["status"].as_str().unwrap_or("?");
+                    self.info(&format!("{name}: {st}"));
+                }
+            }
+            Input::New => {
+                self.close();
+                let mut fresh = self.session.clone();
+                fresh.resume = None;
+                fresh.continue_session = false;
+                self.state.session_id = None;
+                self.start_connect(fresh)?;
+                self.info("new session");
+            }
+            Input::Resume(None) => self.info("usage: /resume ID"),
+            Input::Resume(Some(id)) => {
+                // found in any project; the CLI runs where it was recorded
+                let target = claudio::store::Store::from_env()?.resume_target(&id)?;
+                self.close();
+                let mut s = self.session.clone();
+                s.resume = Some(target.id.clone());
+                s.continue_session = false;
+                if target.cwd.is_dir() {
+                    self.cwd = target.cwd.clone();
+                    s.cwd = Some(target.cwd);
+                }
+                self.state.session_id = Some(target.id.clone());
+                self.start_connect(s)?;
+                self.info(&format!("resuming {}", short_id(&target.id)));
+            }
+            Input::Sessions => self.recent_sessions()?,
+            Input::Prompt(_) | Input::Shell(_) | Input::Rewind | Input::Exit => {}
+        }
+        Ok(())
+    }
+
+    fn recent_sessions(&mut self) -> anyhow::Result<()> {
+        let store = claudio::store::Store::from_env()?;
+        let listing =
+            store.list(&claudio::store::ListOptions::for_dir(self.cwd.clone()).limit(10))?;
+        if listing.sessions.is_empty() {
+            self.info("no sessions in this directory yet");
+            return Ok(());
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        let width = terminal_width().saturating_sub(30).max(20);
+        let mut text = String::new();
+        for s in &listing.sessions {
+            let when = crate::cli::sessions::relative_time(now, s.last_modified);
+            let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.summary), width);
+            text.push_str(&format!(
+                "  {}  {:>9}  {}\n",
+                self.style.cyan(&short_id(&s.session_id)),
+                self.style.dim(&when),
+                title
+            ));
+        }
+        text.push_str(&format!("  {}\n", self.style.dim("/resume ID to open one")));
+        self.write(&text);
+        Ok(())
+    }
+}
+
+fn context_chart(usage: &serde_json::Value, style: Style) -> String {
+    let max = usage["maxTokens"].as_f64().unwrap_or(0.0);
+    let total = usage["totalTokens"].as_f64().unwrap_or(0.0);
+    let mut out = String::new();
+    let cats = usage["categories"].as_array().cloned().unwrap_or_default();
+    let name_w = cats
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(8)
+        .min(28);
+    const BAR: usize = 24;
+    for c in &cats {
+        let name = Sanitizer::clean(c["name"].as_str().unwrap_or("?"));
+        let tokens = c["tokens"].as_f64().unwrap_or(0.0);
+        if tokens <= 0.0 {
+            continue;
+        }
+        let filled = if max > 0.0 {
+            ((tokens / max) * BAR as f64).ceil() as usize
+        } else {
+            0
+        }
+        .min(BAR);
+        let bar = format!(
+            "{}{}",
+            "█".repeat(filled),
+            style.dim(&"░".repeat(BAR - filled))
+        );
+        let name: String = name.chars().take(name_w).collect();
+        out.push_str(&format!(
+            "  {name:<name_w$} {bar} {}\n",
+            tokens_short(tokens)
+        ));
+    }
+    let pct = if max > 0.0 { total / max * 100.0 } else { 0.0 };
+    out.push_str(&format!(
+        "  {}\n",
+        style.bold(&format!(
+            "{} of {} tokens ({pct:.0}%)",
+            tokens_short(total),
+            tokens_short(max)
+        ))
+    ));
+    out
+}
+
+fn tokens_short(t: f64) -> String {
+    if t >= 1_000_000.0 {
+        format!("{:.1}M", t / 1_000_000.0)
+    } else if t >= 1000.0 {
+        format!("{:.0}k", t / 1000.0)
+    } else {
+        format!("{t:.0}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +372,18 @@ mod tests {
     fn completion() {
         assert_eq!(complete("/mo"), vec!["/model", "/mode"]);
         assert_eq!(complete("/x"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn context_chart_draws_bars() {
+        let u = serde_json::json!({"categories":[{"name":"messages","tokens":41000},{"name":"system prompt","tokens":3000},{"name":"free","tokens":0}],
+                       "totalTokens":44000,"maxTokens":200000});
+        let c = context_chart(&u, crate::cli::style::Style::plain());
+        assert!(c.contains("messages"), "{c}");
+        assert!(c.contains("█"), "{c}");
+        assert!(c.contains("41k"), "{c}");
+        assert!(c.contains("44k of 200k tokens (22%)"), "{c}");
+        assert!(!c.contains("free"));
+        assert_eq!(tokens_short(1_500_000.0), "1.5M");
     }
 }

@@ -3,6 +3,7 @@
 pub mod approval;
 pub mod asks;
 pub mod commands;
+mod core;
 pub mod editor;
 pub mod highlight;
 pub mod keys;
@@ -13,4 +14,5 @@ pub mod render;
 pub mod repl;
 pub mod rewind;
 pub mod shell;
+pub mod state;
 pub mod typeahead;

@@ -9,6 +9,7 @@
 
 use super::live::{self, Line, Live};
 use super::markdown::Markdown;
+use super::state::SessionState;
 use crate::cli::dedup::Dedup;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
@@ -78,15 +79,6 @@ impl Agent {
     }
 }
 
-/// Totals over the session, for the footer and `/cost`.
-#[derive(Debug, Default, Clone)]
-pub struct Totals {
-    pub turns: u64,
-    pub cost_usd: f64,
-    pub duration: Duration,
-    pub api_duration: Duration,
-}
-
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
 enum Block {
     None,
@@ -107,10 +99,6 @@ pub struct Renderer {
     footer: Vec<String>,
     /// The spinners and typed-ahead lines under the answer (indicatif).
     live: Live,
-    pub totals: Totals,
-    pub model: Option<String>,
-    pub mode: Option<String>,
-    pub session_id: Option<String>,
     /// Plans proposed by `ExitPlanMode` calls, by tool-use id (the CLI's
     /// permission request carries an empty input).
     plans: Vec<(String, String)>,
@@ -133,10 +121,6 @@ impl Renderer {
             tools: Vec::new(),
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
-            totals: Totals::default(),
-            model: None,
-            mode: None,
-            session_id: None,
             plans: Vec::new(),
             agents: Vec::new(),
         }
@@ -189,11 +173,6 @@ impl Renderer {
             .find(|a| a.id == task_tool_use_id)
             .map(|a| a.label.clone())
             .unwrap_or_else(|| "sub-agent".into())
-    }
-
-    /// The permission mode, `default` when none was named.
-    pub fn mode_name(&self) -> &str {
-        self.mode.as_deref().unwrap_or("default")
     }
 
     pub fn width(&self) -> usize {
@@ -253,8 +232,9 @@ impl Renderer {
         out
     }
 
-    /// Render one message.
-    pub fn message(&mut self, m: &Message, now: Instant) -> String {
+    /// Render one message. `state` is the session's, already updated with
+    /// this message (the end-of-turn line names its mode).
+    pub fn message(&mut self, m: &Message, state: &SessionState, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
         if let Some(ev) = tasks::event(m) {
@@ -359,7 +339,7 @@ impl Renderer {
                 }
             }
             Message::System(s) => self.system(s, &mut out),
-            Message::Result(r) => self.result(r, &mut out),
+            Message::Result(r) => self.result(r, state, &mut out),
             _ => {}
         }
         self.draw_live(now, &mut out);
@@ -692,17 +672,6 @@ impl Renderer {
 
     fn system(&mut self, s: &SystemMessage, out: &mut String) {
         match s {
-            SystemMessage::Init(i) => {
-                self.model = i.model.clone().or(self.model.take());
-                self.mode = i.permission_mode.clone().or(self.mode.take());
-                self.session_id = i.session_id.clone().or(self.session_id.take());
-            }
-            SystemMessage::Status(st) => {
-                // a mode change (plan approved, Shift-Tab) is confirmed here
-                if let Some(m) = st.extra.get("permissionMode").and_then(|m| m.as_str()) {
-                    self.mode = Some(m.to_owned());
-                }
-            }
             SystemMessage::ApiRetry(r) => {
                 let line = format!("  {}", self.opts.style.yellow(&retry_line(r)));
                 self.permanent_line(&line, out);
@@ -718,7 +687,7 @@ impl Renderer {
         }
     }
 
-    fn result(&mut self, r: &ResultMessage, out: &mut String) {
+    fn result(&mut self, r: &ResultMessage, state: &SessionState, out: &mut String) {
         self.end_block(out);
         // a background agent's calls go on after the main turn's result
         let running: Vec<String> = self
@@ -732,15 +701,6 @@ impl Renderer {
         let s = self.opts.style;
         let turns = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
-        self.totals.turns += turns;
-        self.totals.duration += Duration::from_millis(r.duration_ms.unwrap_or(0));
-        self.totals.api_duration += Duration::from_millis(r.duration_api_ms.unwrap_or(0));
-        if let Some(c) = r.total_cost_usd {
-            self.totals.cost_usd += c;
-        }
-        if let Some(id) = &r.session_id {
-            self.session_id = Some(id.clone());
-        }
         if r.is_error && !r.was_interrupted() {
             let mut why = r.subtype.clone();
             if let Some(errors) = r.extra.get("errors").and_then(|e| e.as_array()) {
@@ -757,7 +717,7 @@ impl Renderer {
             .total_cost_usd
             .map(|c| format!(" · ${c:.4}"))
             .unwrap_or_default();
-        let mode = match self.mode_name() {
+        let mode = match state.mode_name() {
             "default" => String::new(),
             m => format!(" · {}", Sanitizer::clean(m)),
         };
@@ -921,6 +881,14 @@ mod tests {
     use crate::cli::chat::markdown::strip_sgr;
     use serde_json::json;
 
+    impl Renderer {
+        /// Render with a session state of its own (the tests' shortcut).
+        fn message_at(&mut self, m: &Message, now: Instant) -> String {
+            let state = SessionState::default();
+            self.message(m, &state, now)
+        }
+    }
+
     fn msg(v: serde_json::Value) -> Message {
         Message::parse(v.to_string().as_bytes()).unwrap()
     }
@@ -942,7 +910,7 @@ mod tests {
     fn feed(r: &mut Renderer, msgs: &[serde_json::Value]) -> String {
         let now = Instant::now();
         msgs.iter()
-            .map(|m| r.message(&msg(m.clone()), now))
+            .map(|m| r.message_at(&msg(m.clone()), now))
             .collect()
     }
 
@@ -996,7 +964,7 @@ mod tests {
     fn live_spinners_are_erased_before_text() {
         let mut r = renderer(true, true);
         let t0 = Instant::now();
-        let out = r.message(
+        let out = r.message_at(
             &msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"sleep 1"}}]}})),
             t0,
         );
@@ -1008,7 +976,7 @@ mod tests {
             strip_sgr(&tick).contains("⠸ Bash  sleep 1  0.2s"),
             "{tick:?}"
         );
-        let done = r.message(
+        let done = r.message_at(
             &msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":""}]}})),
             t0 + Duration::from_secs(1),
         );
@@ -1072,7 +1040,7 @@ mod tests {
             json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully. (internal)"}]}]}}),
             json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100}),
         ] {
-            out.push_str(&r.message(&msg(m), t0));
+            out.push_str(&r.message_at(&msg(m), t0));
         }
         assert!(
             out.contains("⇢ Agent  count files  working in the background"),
@@ -1092,7 +1060,7 @@ mod tests {
             json!({"type":"assistant","message":{"id":"s2","content":[{"type":"text","text":"3 files\u{1b}[2J"}]},"parent_tool_use_id":"task1"}),
             json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files","usage":{"tool_uses":1,"duration_ms":4200}}),
         ] {
-            out.push_str(&r.message(&msg(m), t0));
+            out.push_str(&r.message_at(&msg(m), t0));
         }
         assert_eq!(r.agent_by_task("a1").as_deref(), Some("count files"));
         assert_eq!(r.agent_of("b1"), None, "finished calls are forgotten");
@@ -1125,9 +1093,9 @@ mod tests {
     fn running_agents_and_their_calls_are_live() {
         let mut r = renderer(false, true);
         let t0 = Instant::now();
-        r.message(&msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"description":"scan"}}]}})), t0);
-        r.message(&msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]}})), t0);
-        let out = r.message(&msg(json!({"type":"assistant","message":{"id":"s","content":[{"type":"tool_use","id":"g1","name":"Bash","input":{"command":"sleep 5"}}]},"parent_tool_use_id":"task1"})), t0);
+        r.message_at(&msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"description":"scan"}}]}})), t0);
+        r.message_at(&msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]}})), t0);
+        let out = r.message_at(&msg(json!({"type":"assistant","message":{"id":"s","content":[{"type":"tool_use","id":"g1","name":"Bash","input":{"command":"sleep 5"}}]},"parent_tool_use_id":"task1"})), t0);
         assert!(out.contains("scan  working"), "{out}");
         assert!(out.contains("scan › ⠋ Bash  sleep 5"), "{out}");
         assert_eq!(r.agent_of("g1").as_deref(), Some("scan"));

@@ -3,39 +3,33 @@
 
 use super::approval::{self, Outcome};
 use super::asks::{self, Approval};
-use super::commands::{self, Input, COMMANDS};
+use super::commands::{self, Input};
+use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, ChatEditor, PromptAction};
 use super::keys::{Keys, TermEvent};
 use super::picker::Picked;
 use super::render::{RenderOptions, Renderer};
 use super::rewind;
 use super::shell;
+use super::state::SessionState;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::approve::TtyApprover;
 use crate::cli::args::SessionArgs;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::session::build_options;
 use crate::cli::style::Style;
 use anyhow::Context as _;
 use claudio::protocol::ask::{ASK_USER_QUESTION, EXIT_PLAN_MODE};
-use claudio::{Client, Message, Options, PermissionResult, Priority, UserInput};
+use claudio::{Client, Message, PermissionResult, Priority, UserInput};
 use futures_util::FutureExt;
 use rustyline::error::ReadlineError;
 use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Write};
 use std::pin::Pin;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::runtime::Runtime;
 use tokio::signal::unix::{signal, SignalKind};
-use tokio::sync::{mpsc, oneshot};
-
-type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
-
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
+use tokio::sync::mpsc;
 
 /// On SIGTERM or SIGHUP (the terminal closed), close the session gracefully
 /// (its transcript complete), put the terminal back, and exit 128+N.
@@ -87,35 +81,6 @@ enum TurnEnd {
     Quit(Exit),
 }
 
-struct Chat<'a> {
-    rt: &'a Runtime,
-    session: SessionArgs,
-    style: Style,
-    renderer: Renderer,
-    /// The live session; shared with the signal watcher, which closes it
-    /// gracefully on SIGTERM or SIGHUP (a closed terminal).
-    client: Slot,
-    /// A connection being made in the background (the prompt shows at once).
-    connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
-    approvals_tx: mpsc::Sender<Approval>,
-    approvals: mpsc::Receiver<Approval>,
-    out: io::Stdout,
-    /// What was typed while Claude worked.
-    ahead: TypeAhead,
-    /// The session's working directory (for diffs of relative paths).
-    cwd: std::path::PathBuf,
-    /// The input line to start the next prompt with (before and after the
-    /// cursor): kept across Shift-Tab, or a rewound prompt to edit.
-    initial: Option<(String, String)>,
-    /// What `!` commands printed, sent with the next prompt.
-    shell_context: Vec<String>,
-    /// What Shift-Tab and Esc Esc leave for the loop.
-    actions: editor::Actions,
-    /// Prompts sent from this chat, by uuid, as typed (without the `!`
-    /// context sent in front of them): what rewind lists and puts back.
-    typed_prompts: std::collections::HashMap<String, String>,
-}
-
 /// How a stretch of background work at the prompt ended.
 enum AtWork {
     /// Back to the line editor (or a prompt was typed: it is queued).
@@ -142,6 +107,7 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         session: session.clone(),
         style,
         renderer,
+        state: SessionState::default(),
         client: Slot::default(),
         connecting: None,
         approvals_tx,
@@ -150,25 +116,21 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         ahead: TypeAhead::default(),
         initial: None,
         shell_context: Vec::new(),
-        actions: editor::Actions::default(),
         typed_prompts: Default::default(),
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
         },
     };
-    chat.renderer.model = session.model.clone();
-    chat.renderer.mode = session.permission_mode.clone();
+    chat.state.model = session.model.clone();
+    chat.state.mode = session.permission_mode.clone();
     chat.header();
     watch_signals(rt, chat.client.clone())?;
     chat.start_connect(session.clone())?;
 
-    let mut ed = editor::new_editor(
-        settings.history_size,
-        chat.cwd.clone(),
-        chat.actions.clone(),
-    )?;
-    let actions = chat.actions.clone();
+    // what Shift-Tab and Esc Esc leave for the loop
+    let actions = editor::Actions::default();
+    let mut ed = editor::new_editor(settings.history_size, chat.cwd.clone(), actions.clone())?;
     let exit = loop {
         chat.set_prompt(&mut ed);
         // Prompts typed ahead during the last turn go first, in order.
@@ -261,47 +223,6 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
 }
 
 impl Chat<'_> {
-    fn header(&mut self) {
-        let s = self.style;
-        let cwd = self
-            .session
-            .cwd
-            .clone()
-            .or_else(|| std::env::current_dir().ok())
-            .map(|p| tilde(&p))
-            .unwrap_or_default();
-        let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
-        if let Some(m) = &self.session.model {
-            parts.push(m.clone());
-        }
-        parts.push(cwd);
-        if let Some(id) = &self.session.resume {
-            parts.push(format!("resuming {}", short_id(id)));
-        }
-        let _ = writeln!(self.out, "{}", s.dim(&Sanitizer::clean(&parts.join(" · "))));
-        let _ = writeln!(
-            self.out,
-            "{}\n",
-            s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits")
-        );
-    }
-
-    fn plain_prompt(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(m) = &self.renderer.model {
-            parts.push(short_model(m));
-        }
-        if let Some(mode) = self.renderer.mode.as_deref().filter(|m| *m != "default") {
-            parts.push(mode.to_owned());
-        }
-        let label = Sanitizer::clean(&parts.join(" · "));
-        if label.is_empty() {
-            "› ".into()
-        } else {
-            format!("{label} › ")
-        }
-    }
-
     fn set_prompt(&self, ed: &mut ChatEditor) {
         let plain = self.plain_prompt();
         let styled = match plain.rsplit_once("› ") {
@@ -318,84 +239,19 @@ impl Chat<'_> {
         }
     }
 
-    fn start_connect(&mut self, session: SessionArgs) -> anyhow::Result<()> {
-        let tx = self.approvals_tx.clone();
-        let options: Options = build_options(&session)?
-            .include_partial_messages(true)
-            // checkpoints make /rewind able to restore files
-            .file_checkpointing(true)
-            .can_use_tool(move |req, ctx| {
-                let tx = tx.clone();
-                async move {
-                    let (reply, answer) = oneshot::channel();
-                    let denied =
-                        || PermissionResult::deny("The permission prompt is not available.");
-                    if tx.send(Approval { req, ctx, reply }).await.is_err() {
-                        return Ok(denied());
-                    }
-                    Ok(answer.await.unwrap_or_else(|_| denied()))
-                }
-            });
-        self.connecting = Some(self.rt.spawn(Client::connect(options)));
-        Ok(())
-    }
-
-    /// The session, waiting for the connection if it is still being made.
-    fn client(&mut self) -> anyhow::Result<Arc<Client>> {
-        if let Some(handle) = self.connecting.take() {
-            let client = self.rt.block_on(handle)??;
-            *lock(&self.client) = Some(Arc::new(client));
-        }
-        lock(&self.client)
-            .clone()
-            .ok_or_else(|| anyhow::anyhow!("no session; /new starts one"))
-    }
-
-    fn write(&mut self, s: &str) {
-        if !s.is_empty() {
-            let _ = self.out.write_all(s.as_bytes());
-            let _ = self.out.flush();
-        }
-    }
-
-    fn error(&mut self, e: &anyhow::Error) {
-        let text = Sanitizer::clean(&format!("{e:#}"));
-        let line = format!("  {} {}\n", self.style.red("✗"), text);
-        self.write(&line);
-    }
-
-    fn info(&mut self, text: &str) {
-        let line = format!("  {}\n", Sanitizer::clean(text));
-        self.write(&line);
-    }
-
     fn handle(&mut self, input: Input) -> anyhow::Result<Option<Exit>> {
         match input {
             Input::Exit => return Ok(Some(Exit::Success)),
-            Input::Help => {
-                let mut text = String::new();
-                for (c, what) in COMMANDS {
-                    text.push_str(&format!(
-                        "  {} {}\n",
-                        self.style.bold(&format!("{c:<10}")),
-                        what
-                    ));
-                }
-                text.push_str(&format!(
-                    "  {}\n\n",
-                    self.style.dim(
-                        "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file."
-                    )
-                ));
-                for (k, what) in commands::KEYS {
-                    text.push_str(&format!(
-                        "  {} {}\n",
-                        self.style.bold(&format!("{k:<10}")),
-                        what
-                    ));
-                }
-                self.write(&text);
-            }
+            // the chat's own commands
+            Input::Help
+            | Input::Model(_)
+            | Input::Mode(_)
+            | Input::Cost
+            | Input::Context
+            | Input::Mcp
+            | Input::New
+            | Input::Resume(_)
+            | Input::Sessions => self.command(input)?,
             Input::Prompt(typed) => {
                 let text = shell::with_context(&std::mem::take(&mut self.shell_context), &typed);
                 // the uuid is what /rewind names the prompt by
@@ -407,92 +263,6 @@ impl Chat<'_> {
                 "usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)",
             ),
             Input::Shell(cmd) => self.shell(&cmd)?,
-            Input::Model(None) => {
-                let m = self
-                    .renderer
-                    .model
-                    .clone()
-                    .unwrap_or_else(|| "default".into());
-                self.info(&format!("model: {m}"));
-            }
-            Input::Model(Some(name)) => {
-                let rt = self.rt;
-                let target = (name != "default").then_some(name.as_str());
-                rt.block_on(self.client()?.set_model(target))?;
-                self.renderer.model = target.map(str::to_owned);
-                self.info(&format!("model: {name} (from the next request)"));
-            }
-            Input::Mode(None) => {
-                let m = self
-                    .renderer
-                    .mode
-                    .clone()
-                    .unwrap_or_else(|| "default".into());
-                self.info(&format!(
-                    "permission mode: {m} (default, acceptEdits, plan, bypassPermissions, dontAsk, auto)"
-                ));
-            }
-            Input::Mode(Some(mode)) => {
-                let rt = self.rt;
-                rt.block_on(self.client()?.set_permission_mode(&mode))?;
-                self.renderer.mode = Some(mode.clone());
-                self.info(&format!("permission mode: {mode}"));
-            }
-            Input::Cost => {
-                let t = self.renderer.totals.clone();
-                self.info(&format!(
-                    "{} turn(s) · ${:.4} · {:.1}s ({:.1}s in the API)",
-                    t.turns,
-                    t.cost_usd,
-                    t.duration.as_secs_f64(),
-                    t.api_duration.as_secs_f64()
-                ));
-            }
-            Input::Context => {
-                let rt = self.rt;
-                let usage = rt.block_on(self.client()?.context_usage())?;
-                let chart = context_chart(&usage, self.style);
-                self.write(&chart);
-            }
-            Input::Mcp => {
-                let rt = self.rt;
-                let status = rt.block_on(self.client()?.mcp_status())?;
-                let servers = status["mcpServers"].as_array().cloned().unwrap_or_default();
-                if servers.is_empty() {
-                    self.info("no MCP servers");
-                }
-                for s in servers {
-                    let name = s["name"].as_str().unwrap_or("?");
-                    let st = s["status"].as_str().unwrap_or("?");
-                    self.info(&format!("{name}: {st}"));
-                }
-            }
-            Input::New => {
-                self.close();
-                let mut fresh = self.session.clone();
-                fresh.resume = None;
-                fresh.continue_session = false;
-                self.renderer.session_id = None;
-                self.start_connect(fresh)?;
-                self.info("new session");
-            }
-            Input::Resume(None) => self.info("usage: /resume ID"),
-            Input::Resume(Some(id)) => {
-                // found in any project; the CLI runs where it was recorded
-                let target = claudio::store::Store::from_env()?.resume_target(&id)?;
-                self.close();
-                let mut s = self.session.clone();
-                s.resume = Some(target.id.clone());
-                s.continue_session = false;
-                if target.cwd.is_dir() {
-                    self.cwd = target.cwd.clone();
-                    s.cwd = Some(target.cwd);
-                }
-                self.renderer.session_id = Some(target.id.clone());
-                self.start_connect(s)?;
-                self.info(&format!("resuming {}", short_id(&target.id)));
-            }
-            Input::Sessions => self.recent_sessions()?,
             Input::Rewind => {
                 if let Some(text) = self.rewind()? {
                     self.initial = Some((text, String::new()));
@@ -500,46 +270,6 @@ impl Chat<'_> {
             }
         }
         Ok(None)
-    }
-
-    fn recent_sessions(&mut self) -> anyhow::Result<()> {
-        let store = claudio::store::Store::from_env()?;
-        let listing =
-            store.list(&claudio::store::ListOptions::for_dir(self.cwd.clone()).limit(10))?;
-        if listing.sessions.is_empty() {
-            self.info("no sessions in this directory yet");
-            return Ok(());
-        }
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or(0);
-        let width = terminal_width().saturating_sub(30).max(20);
-        let mut text = String::new();
-        for s in &listing.sessions {
-            let when = crate::cli::sessions::relative_time(now, s.last_modified);
-            let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.summary), width);
-            text.push_str(&format!(
-                "  {}  {:>9}  {}\n",
-                self.style.cyan(&short_id(&s.session_id)),
-                self.style.dim(&when),
-                title
-            ));
-        }
-        text.push_str(&format!("  {}\n", self.style.dim("/resume ID to open one")));
-        self.write(&text);
-        Ok(())
-    }
-
-    fn close(&mut self) {
-        self.renderer.forget_session();
-        if let Some(h) = self.connecting.take() {
-            h.abort();
-        }
-        let current = lock(&self.client).take();
-        if let Some(c) = current {
-            let _ = self.rt.block_on(c.close());
-        }
     }
 
     fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
@@ -561,11 +291,11 @@ impl Chat<'_> {
                     self.error(&e);
                 }
                 // Keep the conversation: the next prompt resumes it.
-                let id = self.renderer.session_id.clone();
+                let id = self.state.session_id.clone();
                 self.renderer.forget_session();
                 *lock(&self.client) = None;
                 let mut s = self.session.clone();
-                s.permission_mode = self.renderer.mode.clone();
+                s.permission_mode = self.state.mode.clone();
                 if let Some(id) = id {
                     s.resume = Some(id);
                     s.continue_session = false;
@@ -758,7 +488,7 @@ impl Chat<'_> {
     /// Shift-Tab: switch to the next permission mode; the CLI confirms it
     /// with a `system`/`status` message.
     fn cycle_mode(&mut self) -> anyhow::Result<()> {
-        let next = next_mode(self.renderer.mode_name());
+        let next = next_mode(self.state.mode_name());
         let client = self.client()?;
         let rt = self.rt;
         let confirmed = rt.block_on(async {
@@ -787,7 +517,7 @@ impl Chat<'_> {
         self.write(&out);
         if confirmed.is_none() {
             // the CLI said yes but sent no status line (mode unchanged)
-            self.renderer.mode = Some(next.to_owned());
+            self.state.mode = Some(next.to_owned());
         }
         Ok(())
     }
@@ -830,7 +560,7 @@ impl Chat<'_> {
     /// Nothing changes until the person confirms. Returns the prompt's text,
     /// for the input line, when the conversation went back.
     fn rewind(&mut self) -> anyhow::Result<Option<String>> {
-        let Some(id) = self.renderer.session_id.clone() else {
+        let Some(id) = self.state.session_id.clone() else {
             self.info("nothing to rewind yet");
             return Ok(None);
         };
@@ -900,7 +630,7 @@ impl Chat<'_> {
         let mut next = self.session.clone();
         next.continue_session = false;
         // the mode the session is in now, not the one it started with
-        next.permission_mode = self.renderer.mode.clone();
+        next.permission_mode = self.state.mode.clone();
         next.cwd = Some(self.cwd.clone());
         let forked = match &p.before {
             Some(before) => store.fork(&id, Some(before)).map(Some),
@@ -923,7 +653,7 @@ impl Chat<'_> {
             }
         };
         next.resume = forked;
-        self.renderer.session_id = next.resume.clone();
+        self.state.session_id = next.resume.clone();
         self.start_connect(next)?;
         self.info(&format!(
             "rewound to before “{}”; it is back in the input line",
@@ -1123,7 +853,8 @@ impl Chat<'_> {
 
     /// Render one message; true for a `result`.
     fn show(&mut self, m: &Message) -> bool {
-        let text = self.renderer.message(m, Instant::now());
+        self.state.observe(m);
+        let text = self.renderer.message(m, &self.state, Instant::now());
         write_to(&mut self.out, &text);
         m.is_result()
     }
@@ -1201,110 +932,4 @@ async fn ask(
     write_to(&mut io::stdout(), &format!("\r\n  {}\n", note));
     let _ = a.reply.send(result);
     interrupt
-}
-
-fn context_chart(usage: &serde_json::Value, style: Style) -> String {
-    let max = usage["maxTokens"].as_f64().unwrap_or(0.0);
-    let total = usage["totalTokens"].as_f64().unwrap_or(0.0);
-    let mut out = String::new();
-    let cats = usage["categories"].as_array().cloned().unwrap_or_default();
-    let name_w = cats
-        .iter()
-        .filter_map(|c| c["name"].as_str())
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(8)
-        .min(28);
-    const BAR: usize = 24;
-    for c in &cats {
-        let name = Sanitizer::clean(c["name"].as_str().unwrap_or("?"));
-        let tokens = c["tokens"].as_f64().unwrap_or(0.0);
-        if tokens <= 0.0 {
-            continue;
-        }
-        let filled = if max > 0.0 {
-            ((tokens / max) * BAR as f64).ceil() as usize
-        } else {
-            0
-        }
-        .min(BAR);
-        let bar = format!(
-            "{}{}",
-            "█".repeat(filled),
-            style.dim(&"░".repeat(BAR - filled))
-        );
-        let name: String = name.chars().take(name_w).collect();
-        out.push_str(&format!(
-            "  {name:<name_w$} {bar} {}\n",
-            tokens_short(tokens)
-        ));
-    }
-    let pct = if max > 0.0 { total / max * 100.0 } else { 0.0 };
-    out.push_str(&format!(
-        "  {}\n",
-        style.bold(&format!(
-            "{} of {} tokens ({pct:.0}%)",
-            tokens_short(total),
-            tokens_short(max)
-        ))
-    ));
-    out
-}
-
-fn tokens_short(t: f64) -> String {
-    if t >= 1_000_000.0 {
-        format!("{:.1}M", t / 1_000_000.0)
-    } else if t >= 1000.0 {
-        format!("{:.0}k", t / 1000.0)
-    } else {
-        format!("{t:.0}")
-    }
-}
-
-fn terminal_width() -> usize {
-    crossterm::terminal::size()
-        .map(|(w, _)| w as usize)
-        .unwrap_or(80)
-}
-
-fn tilde(p: &std::path::Path) -> String {
-    if let Some(home) = dirs::home_dir() {
-        if let Ok(rest) = p.strip_prefix(&home) {
-            return format!("~/{}", rest.display());
-        }
-    }
-    p.display().to_string()
-}
-
-fn short_id(id: &str) -> String {
-    id.chars().take(8).collect()
-}
-
-/// `claude-opus-5-5` → `opus-5-5`.
-fn short_model(m: &str) -> String {
-    m.strip_prefix("claude-").unwrap_or(m).to_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn context_chart_draws_bars() {
-        let u = json!({"categories":[{"name":"messages","tokens":41000},{"name":"system prompt","tokens":3000},{"name":"free","tokens":0}],
-                       "totalTokens":44000,"maxTokens":200000});
-        let c = context_chart(&u, Style::plain());
-        assert!(c.contains("messages"), "{c}");
-        assert!(c.contains("█"), "{c}");
-        assert!(c.contains("41k"), "{c}");
-        assert!(c.contains("44k of 200k tokens (22%)"), "{c}");
-        assert!(!c.contains("free"));
-    }
-
-    #[test]
-    fn prompt_labels() {
-        assert_eq!(short_model("claude-opus-5-5"), "opus-5-5");
-        assert_eq!(tokens_short(1_500_000.0), "1.5M");
-    }
 }

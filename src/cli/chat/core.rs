@@ -1,0 +1,191 @@
+//! The chat's core: its state, its connection to the CLI, and its output.
+//! The prompt loop (`repl`) and the slash commands (`commands`) build on it.
+
+use super::asks::Approval;
+use super::render::Renderer;
+use super::state::SessionState;
+use super::typeahead::TypeAhead;
+use crate::cli::args::SessionArgs;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::session::build_options;
+use crate::cli::style::Style;
+use claudio::{Client, Options, PermissionResult};
+use std::io::{self, Write};
+use std::sync::Arc;
+use tokio::runtime::Runtime;
+use tokio::sync::{mpsc, oneshot};
+
+/// The live session, shared with the signal watcher.
+pub(super) type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
+
+pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The chat: one session at a time, its screen and its keys.
+pub(super) struct Chat<'a> {
+    pub(super) rt: &'a Runtime,
+    pub(super) session: SessionArgs,
+    pub(super) style: Style,
+    pub(super) renderer: Renderer,
+    /// What the CLI said of the session: model, mode, id, totals.
+    pub(super) state: SessionState,
+    /// The live session; shared with the signal watcher, which closes it
+    /// gracefully on SIGTERM or SIGHUP (a closed terminal).
+    pub(super) client: Slot,
+    /// A connection being made in the background (the prompt shows at once).
+    pub(super) connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
+    pub(super) approvals_tx: mpsc::Sender<Approval>,
+    pub(super) approvals: mpsc::Receiver<Approval>,
+    pub(super) out: io::Stdout,
+    /// What was typed while Claude worked.
+    pub(super) ahead: TypeAhead,
+    /// The session's working directory (for diffs of relative paths).
+    pub(super) cwd: std::path::PathBuf,
+    /// The input line to start the next prompt with (before and after the
+    /// cursor): kept across Shift-Tab, or a rewound prompt to edit.
+    pub(super) initial: Option<(String, String)>,
+    /// What `!` commands printed, sent with the next prompt.
+    pub(super) shell_context: Vec<String>,
+    /// Prompts sent from this chat, by uuid, as typed (without the `!`
+    /// context sent in front of them): what rewind lists and puts back.
+    pub(super) typed_prompts: std::collections::HashMap<String, String>,
+}
+
+impl Chat<'_> {
+    pub(super) fn header(&mut self) {
+        let s = self.style;
+        let cwd = self
+            .session
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .map(|p| tilde(&p))
+            .unwrap_or_default();
+        let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
+        if let Some(m) = &self.session.model {
+            parts.push(m.clone());
+        }
+        parts.push(cwd);
+        if let Some(id) = &self.session.resume {
+            parts.push(format!("resuming {}", short_id(id)));
+        }
+        let _ = writeln!(self.out, "{}", s.dim(&Sanitizer::clean(&parts.join(" · "))));
+        let _ = writeln!(
+            self.out,
+            "{}\n",
+            s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits")
+        );
+    }
+
+    pub(super) fn plain_prompt(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = &self.state.model {
+            parts.push(short_model(m));
+        }
+        if let Some(mode) = self.state.mode.as_deref().filter(|m| *m != "default") {
+            parts.push(mode.to_owned());
+        }
+        let label = Sanitizer::clean(&parts.join(" · "));
+        if label.is_empty() {
+            "› ".into()
+        } else {
+            format!("{label} › ")
+        }
+    }
+
+    pub(super) fn start_connect(&mut self, session: SessionArgs) -> anyhow::Result<()> {
+        let tx = self.approvals_tx.clone();
+        let options: Options = build_options(&session)?
+            .include_partial_messages(true)
+            // checkpoints make /rewind able to restore files
+            .file_checkpointing(true)
+            .can_use_tool(move |req, ctx| {
+                let tx = tx.clone();
+                async move {
+                    let (reply, answer) = oneshot::channel();
+                    let denied =
+                        || PermissionResult::deny("The permission prompt is not available.");
+                    if tx.send(Approval { req, ctx, reply }).await.is_err() {
+                        return Ok(denied());
+                    }
+                    Ok(answer.await.unwrap_or_else(|_| denied()))
+                }
+            });
+        self.connecting = Some(self.rt.spawn(Client::connect(options)));
+        Ok(())
+    }
+
+    /// The session, waiting for the connection if it is still being made.
+    pub(super) fn client(&mut self) -> anyhow::Result<Arc<Client>> {
+        if let Some(handle) = self.connecting.take() {
+            let client = self.rt.block_on(handle)??;
+            *lock(&self.client) = Some(Arc::new(client));
+        }
+        lock(&self.client)
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("no session; /new starts one"))
+    }
+
+    pub(super) fn write(&mut self, s: &str) {
+        if !s.is_empty() {
+            let _ = self.out.write_all(s.as_bytes());
+            let _ = self.out.flush();
+        }
+    }
+
+    pub(super) fn error(&mut self, e: &anyhow::Error) {
+        let text = Sanitizer::clean(&format!("{e:#}"));
+        let line = format!("  {} {}\n", self.style.red("✗"), text);
+        self.write(&line);
+    }
+
+    pub(super) fn info(&mut self, text: &str) {
+        let line = format!("  {}\n", Sanitizer::clean(text));
+        self.write(&line);
+    }
+
+    pub(super) fn close(&mut self) {
+        self.renderer.forget_session();
+        if let Some(h) = self.connecting.take() {
+            h.abort();
+        }
+        let current = lock(&self.client).take();
+        if let Some(c) = current {
+            let _ = self.rt.block_on(c.close());
+        }
+    }
+}
+
+pub(super) fn terminal_width() -> usize {
+    crossterm::terminal::size()
+        .map(|(w, _)| w as usize)
+        .unwrap_or(80)
+}
+
+pub(super) fn tilde(p: &std::path::Path) -> String {
+    if let Some(home) = dirs::home_dir() {
+        if let Ok(rest) = p.strip_prefix(&home) {
+            return format!("~/{}", rest.display());
+        }
+    }
+    p.display().to_string()
+}
+
+pub(super) fn short_id(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
+/// `claude-opus-5-5` → `opus-5-5`.
+pub(super) fn short_model(m: &str) -> String {
+    m.strip_prefix("claude-").unwrap_or(m).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn prompt_labels() {
+        assert_eq!(super::short_model("claude-opus-5-5"), "opus-5-5");
+        assert_eq!(super::short_id("0b7d4e8a-9c55"), "0b7d4e8a");
+    }
+}
