@@ -3,6 +3,10 @@
 
 use std::path::Path;
 
+// The sanitizer belongs to the binary, not the library.
+#[path = "../src/cli/sanitize.rs"]
+mod sanitize;
+
 fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fuzz/regressions")
@@ -66,5 +70,30 @@ fn transcript_regressions() {
         let _ = claudio::store::read_head_tail(&p);
         let _ = claudio::store::read_conversation(&p);
         let _ = name;
+    }
+}
+
+#[test]
+fn sanitize_regressions() {
+    use sanitize::Sanitizer;
+    for (name, data) in inputs("sanitize") {
+        let Some((&k, rest)) = data.split_first() else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&rest[(k as usize % 16).min(rest.len())..]);
+        let once = Sanitizer::clean(&text);
+        assert!(
+            !once.chars().any(|c| matches!(c,
+                '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+                | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
+            "{name}: a control character survived"
+        );
+        assert_eq!(Sanitizer::clean(&once), once, "{name}: not idempotent");
+        let mut s = Sanitizer::new();
+        let mut out = String::new();
+        for c in text.chars() {
+            s.push(c.encode_utf8(&mut [0; 4]), &mut out);
+        }
+        assert_eq!(out, once, "{name}: chunking changed the output");
     }
 }
