@@ -14,23 +14,18 @@ pub(crate) fn relative_time(now_ms: i64, then_ms: i64) -> String {
     }
 }
 
-/// (`YYYY-MM-DD`, `HH:MM`) in local time.
+/// (`YYYY-MM-DD`, `HH:MM`) in local time: the zone `TZ` names, else the
+/// system's (UTC when neither can be read).
 pub(super) fn local_time(ms: i64) -> (String, String) {
-    let t = ms.div_euclid(1000) as libc::time_t;
-    // SAFETY: localtime_r writes into the tm we own.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    if unsafe { libc::localtime_r(&t, &mut tm) }.is_null() {
+    let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
+        // beyond the years jiff knows (±9999): shown in UTC
         let iso = claudio::store::format_iso_millis(ms);
         return (iso[..10].to_owned(), iso[11..16].to_owned());
-    }
+    };
+    let d = jiff::tz::TimeZone::system().to_datetime(t);
     (
-        format!(
-            "{:04}-{:02}-{:02}",
-            tm.tm_year + 1900,
-            tm.tm_mon + 1,
-            tm.tm_mday
-        ),
-        format!("{:02}:{:02}", tm.tm_hour, tm.tm_min),
+        format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day()),
+        format!("{:02}:{:02}", d.hour(), d.minute()),
     )
 }
 
