@@ -37,22 +37,25 @@
 
 pub mod client;
 mod error;
+mod handlers;
+mod mcp;
 mod options;
 pub mod protocol;
 pub mod store;
 mod text;
 pub mod transport;
 
-pub use client::handlers::{
-    BoxFuture, Cancellation, HookHandler, HookMatcher, PermissionHandler, RequestContext,
-};
-pub use client::mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
 pub use client::{query, Client, Interrupted, ModeSet, ModelSet, RawMessage, Turn};
 pub use error::{Error, HandlerError, Result};
 pub use futures_util::StreamExt;
-pub use options::{AgentDefinition, Options, StderrCallback, DEFAULT_MAX_LINE_BYTES};
+pub use handlers::{
+    BoxFuture, Cancellation, HookHandler, HookMatcher, PermissionHandler, RequestContext,
+};
+pub use mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
+pub use options::{AgentDefinition, Options, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
     AssistantMessage, CanUseToolRequest, ContentBlock, HookCallbackRequest, HookOutput, Message,
     PermissionResult, PermissionUpdate, Priority, ResultMessage, StreamEvent, SystemMessage,
     UserInput, UserMessage,
 };
+pub use transport::StderrCallback;

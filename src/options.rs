@@ -1,9 +1,10 @@
 //! How to start and talk to the CLI.
 
-use crate::client::handlers::{HookMatcher, PermissionHandler, RequestContext};
-use crate::client::mcp::McpServer;
 use crate::error::HandlerError;
+use crate::handlers::{HookMatcher, PermissionHandler, RequestContext};
+use crate::mcp::McpServer;
 use crate::protocol::{CanUseToolRequest, PermissionResult};
+use crate::transport::StderrCallback;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -28,9 +29,6 @@ pub struct AgentDefinition {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
 }
-
-/// Called with each line the CLI writes on stderr.
-pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// Everything about a session: which CLI, its flags, handlers, limits.
 ///
@@ -405,7 +403,6 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::mcp::McpServer;
 
     #[test]
     fn args_follow_options() {

@@ -1086,6 +1086,41 @@ fn delete_removes_the_transcript_and_its_folder() {
     assert_eq!(s.list(&ListOptions::all()).unwrap().sessions.len(), 4);
 }
 
+#[test]
+fn delete_asks_on_the_terminal_first() {
+    let d = tempfile::tempdir().unwrap();
+    let folder = d.path().join("projects/-work-proj");
+    std::fs::create_dir_all(&folder).unwrap();
+    let id = "aaaaaaaa-1111-4111-8111-111111111111";
+    let path = folder.join(format!("{id}.jsonl"));
+    let line = json!({"type":"user","uuid":"10000000-0000-4000-8000-000000000001","parentUuid":null,
+        "sessionId":id,"cwd":"/work/proj","timestamp":"2026-01-01T10:00:00.000Z",
+        "message":{"role":"user","content":"fix the \u{1b}]0;pwned\u{7}bug"}});
+    std::fs::write(&path, format!("{line}\n")).unwrap();
+    // A terminal answering no, then yes.
+    for (answer, code, exists) in [("n", 1, true), ("yes", 0, false)] {
+        let mut pty = common::Pty::open();
+        pty.type_line(answer);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(["sessions", "--config-dir"])
+            .arg(d.path())
+            .args(["delete", &id[..8]])
+            .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+            .env("XDG_CONFIG_HOME", d.path())
+            .env_remove("CLAUDIO_CONFIG")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{out:?}");
+        assert_eq!(path.exists(), exists);
+        let asked = pty.read_until("[y/N]");
+        assert!(
+            asked.contains(&format!("Delete session {id} “fix the bug”")),
+            "{asked:?}"
+        );
+        assert!(!asked.contains('\u{1b}'), "{asked:?}");
+    }
+}
+
 // ---- resuming with the real CLI ----------------------------------------------
 
 #[tokio::test(flavor = "multi_thread")]

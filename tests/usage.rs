@@ -168,6 +168,35 @@ fn by_day_since_and_the_table() {
 }
 
 #[test]
+fn days_are_those_of_the_zone_tz_names() {
+    let d = fixture();
+    let days = |tz: &str| -> Vec<String> {
+        let o = Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(["sessions", "--config-dir"])
+            .arg(d.path())
+            .args(["usage", "--all", "--by", "day", "--json"])
+            .env("TZ", tz)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // API messages at 2026-11-01 10:00 and 2026-11-02 09:00 UTC
+    assert_eq!(days("UTC"), ["2026-11-01", "2026-11-02"]);
+    assert_eq!(days("Pacific/Pago_Pago"), ["2026-10-31", "2026-11-01"]);
+    assert_eq!(days("Pacific/Kiritimati"), ["2026-11-02"]);
+    // a POSIX rule, and a name no database knows (UTC, as the C library does)
+    assert_eq!(days("XYZ-14"), ["2026-11-02"]);
+    assert_eq!(days("Nowhere/Atlantis"), ["2026-11-01", "2026-11-02"]);
+}
+
+#[test]
 fn inspect_shows_the_session_s_usage() {
     let d = fixture();
     let o = claudio(d.path(), &["inspect", &RESUMED[..8]]);

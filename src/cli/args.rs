@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+pub use super::style::ColorChoice;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -128,13 +129,6 @@ pub enum OutputFormat {
     StreamJson,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
 /// Flags shared by the chat and `ask`: they shape the CLI session.
 #[derive(Debug, Args, Clone)]
 pub struct SessionArgs {
@@ -227,5 +221,28 @@ mod tests {
         assert_eq!(a.output_format, OutputFormat::Json);
         assert_eq!(c.session.model.as_deref(), Some("opus"));
         assert_eq!(c.session.allowed_tools, ["Read", "Grep"]);
+    }
+
+    #[test]
+    fn sessions_take_the_global_flags() {
+        use super::super::sessions::SessionsCommand;
+        let list = |argv: &[&str]| {
+            let c = Cli::try_parse_from(argv).unwrap();
+            let Some(Command::Sessions(s)) = c.command else {
+                panic!()
+            };
+            let SessionsCommand::List(l) = s.command else {
+                panic!()
+            };
+            l
+        };
+        let l = list(&[
+            "claudio", "--model", "x", "sessions", "list", "--cwd", "/d", "-n", "3", "--json",
+        ]);
+        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/d")));
+        assert_eq!((l.limit, l.json, l.all), (Some(3), true, false));
+        // The chat's global --cwd before `sessions` reaches the listing too.
+        let l = list(&["claudio", "--cwd", "/e", "sessions", "list"]);
+        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/e")));
     }
 }

@@ -2,7 +2,8 @@
 //! or the file named by `CLAUDIO_CONFIG`. Flags beat the environment, which
 //! beats the file. A bad file is an error naming the line and the key.
 
-use super::args::{ColorChoice, SessionArgs};
+use super::args::SessionArgs;
+use super::style::ColorChoice;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -25,29 +26,11 @@ pub struct Config {
     /// The `claude` executable.
     pub cli_path: Option<PathBuf>,
     /// `auto`, `always` or `never`.
-    pub color: Option<ColorSetting>,
+    pub color: Option<ColorChoice>,
     /// Show the model's thinking in the chat.
     pub show_thinking: Option<bool>,
     /// How many lines the chat's history keeps.
     pub history_size: Option<usize>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ColorSetting {
-    Auto,
-    Always,
-    Never,
-}
-
-impl From<ColorSetting> for ColorChoice {
-    fn from(c: ColorSetting) -> Self {
-        match c {
-            ColorSetting::Auto => ColorChoice::Auto,
-            ColorSetting::Always => ColorChoice::Always,
-            ColorSetting::Never => ColorChoice::Never,
-        }
-    }
 }
 
 /// Where the config file is looked for, and whether it was named explicitly.
@@ -106,7 +89,7 @@ impl Config {
             s.cli_path.clone_from(&self.cli_path);
         }
         if s.color.is_none() {
-            s.color = self.color.map(Into::into);
+            s.color = self.color;
         }
     }
 }
@@ -135,7 +118,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.model.as_deref(), Some("opus"));
-        assert_eq!(c.color, Some(ColorSetting::Never));
+        assert_eq!(c.color, Some(ColorChoice::Never));
         assert_eq!(c.history_size, Some(50));
     }
 

@@ -1,7 +1,17 @@
 //! Colors, only where wanted: a terminal, no `NO_COLOR`, `--color` respected.
 
-use super::args::ColorChoice;
 use std::io::IsTerminal;
+
+/// When to use colors: `--color`, and `color` in the config file.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
 
 /// Whether to style text, decided once per output stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

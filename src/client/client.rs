@@ -4,9 +4,11 @@ use super::session::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::protocol::{Message, ResultMessage, UserInput};
-use crate::transport::{find_cli, spawn, ExitInfo, Spawned};
+use crate::transport::{find_cli, spawn, ExitInfo, SpawnSpec, Spawned};
 use futures_core::Stream;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::task::JoinHandle;
@@ -68,7 +70,7 @@ impl Client {
             stdin,
             stdout,
             supervisor,
-        } = spawn(&program, &options).await?;
+        } = spawn(&spawn_spec(program, &options)).await?;
         let (handlers, hooks) = Handlers::from_options(&options);
         let shared = Shared::new(stdin, supervisor, handlers, &options, keep_raw);
         let driver = tokio::spawn(drive(shared.clone(), stdout, options.max_line_bytes));
@@ -301,6 +303,26 @@ impl Client {
     }
 }
 
+/// How to start the CLI for these options: their arguments, their
+/// environment over the SDK's defaults, their directory and stderr callback.
+fn spawn_spec(program: PathBuf, options: &Options) -> SpawnSpec {
+    let mut env = BTreeMap::from([("CLAUDE_CODE_ENTRYPOINT".to_owned(), "sdk-rust".to_owned())]);
+    if options.file_checkpointing {
+        env.insert(
+            "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(),
+            "true".into(),
+        );
+    }
+    env.extend(options.env.clone());
+    SpawnSpec {
+        program,
+        args: options.cli_args(),
+        env,
+        cwd: options.cwd.clone(),
+        stderr: options.stderr.clone(),
+    }
+}
+
 impl Drop for Client {
     fn drop(&mut self) {
         if self.closed.load(Ordering::SeqCst) {
@@ -446,5 +468,27 @@ mod answer_tests {
             ModeSet::from_value(json!({"mode":"plan"})).mode.as_deref(),
             Some("plan")
         );
+    }
+
+    #[test]
+    fn spawn_spec_takes_the_options_over_the_defaults() {
+        let o = Options::default()
+            .cwd("/w")
+            .file_checkpointing(true)
+            .env("CLAUDE_CODE_ENTRYPOINT", "mine")
+            .env("K", "v")
+            .model("sonnet");
+        let s = spawn_spec("/bin/claude".into(), &o);
+        assert_eq!(s.program, PathBuf::from("/bin/claude"));
+        assert_eq!(s.args, o.cli_args());
+        assert_eq!(s.cwd, Some(PathBuf::from("/w")));
+        assert_eq!(s.env["CLAUDE_CODE_ENTRYPOINT"], "mine");
+        assert_eq!(s.env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"], "true");
+        assert_eq!(s.env["K"], "v");
+        let s = spawn_spec("c".into(), &Options::default());
+        assert_eq!(s.env.len(), 1);
+        assert_eq!(s.env["CLAUDE_CODE_ENTRYPOINT"], "sdk-rust");
+        assert!(s.stderr.is_none());
+        assert!(!format!("{s:?}").contains("sdk-rust"), "values stay hidden");
     }
 }

@@ -1,10 +1,10 @@
 //! The shared core of a session: the reader task, the control router, and
 //! the writer.
 
-use super::handlers::{BoxFuture, Cancellation, HookHandler, PermissionHandler, RequestContext};
-use super::mcp::McpServer;
 use super::queue::Queue;
 use crate::error::{Error, Result};
+use crate::handlers::{BoxFuture, Cancellation, HookHandler, PermissionHandler, RequestContext};
+use crate::mcp::McpServer;
 use crate::options::Options;
 use crate::protocol::{
     error_response, request_line, success_response, ControlRequest, ControlResponse,

@@ -5,6 +5,8 @@
 use super::error::{io_err, StoreError, StoreResult};
 use super::headtail::open_nofollow;
 use super::scan::truthy;
+use crate::protocol::MessageContent;
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
@@ -35,6 +37,12 @@ impl Entry {
     /// The entry's `timestamp`, if any.
     pub fn timestamp(&self) -> Option<&str> {
         self.value.get("timestamp").and_then(Value::as_str)
+    }
+
+    /// The message's content (`message.content`), as the protocol reads it:
+    /// a string, or blocks. `None` when there is none, or it is neither.
+    pub fn content(&self) -> Option<MessageContent> {
+        MessageContent::deserialize(self.value.get("message")?.get("content")?).ok()
     }
 }
 
@@ -599,4 +607,36 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
         entries.push(Entry { raw, value });
     }
     Ok(Conversation { entries })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::ContentBlock;
+    use serde_json::json;
+
+    fn entry(value: Value) -> Entry {
+        Entry {
+            raw: value.to_string(),
+            value,
+        }
+    }
+
+    #[test]
+    fn content_is_the_protocol_s() {
+        let e = entry(json!({"type":"user","message":{"content":"hi"}}));
+        assert_eq!(e.content(), Some(MessageContent::Text("hi".into())));
+        let e = entry(json!({"type":"assistant","message":{"content":[
+            {"type":"text","text":"a"},{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}));
+        let Some(MessageContent::Blocks(b)) = e.content() else {
+            panic!()
+        };
+        assert!(matches!(&b[0], ContentBlock::Text(t) if t.text == "a"));
+        assert!(matches!(&b[1], ContentBlock::ToolUse(t) if t.name == "Bash"));
+        assert_eq!(entry(json!({"type":"system"})).content(), None);
+        assert_eq!(
+            entry(json!({"message":{"content":{"not":"content"}}})).content(),
+            None
+        );
+    }
 }

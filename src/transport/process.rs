@@ -6,10 +6,10 @@
 //! ties that signal to the *thread* that forked, children are forked from one
 //! long-lived spawner thread, never from a pool thread that may exit.
 
-use super::stderr::{self, StderrTail};
+use super::stderr::{self, StderrCallback, StderrTail};
 use crate::error::{Error, Result};
-use crate::options::Options;
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
@@ -17,6 +17,36 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::{oneshot, watch};
+
+/// How to start the CLI: the program, its arguments, environment and
+/// directory, and who sees its stderr.
+#[derive(Clone, Default)]
+pub struct SpawnSpec {
+    /// The executable.
+    pub program: PathBuf,
+    /// Its arguments (without the program).
+    pub args: Vec<String>,
+    /// Environment set on top of this process's (`CLAUDECODE` is always
+    /// removed, so the CLI does not think it runs inside itself).
+    pub env: BTreeMap<String, String>,
+    /// Its working directory (this process's when `None`).
+    pub cwd: Option<PathBuf>,
+    /// Sees each stderr line as it arrives.
+    pub stderr: Option<StderrCallback>,
+}
+
+impl std::fmt::Debug for SpawnSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Environment values may hold secrets: only their names are shown.
+        f.debug_struct("SpawnSpec")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("env", &self.env.keys().collect::<Vec<_>>())
+            .field("cwd", &self.cwd)
+            .field("stderr", &self.stderr.is_some())
+            .finish()
+    }
+}
 
 /// How the process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,29 +108,24 @@ fn spawner() -> &'static Mutex<std_mpsc::Sender<SpawnJob>> {
     })
 }
 
-/// Start the CLI at `program` with the options' arguments and environment.
-pub async fn spawn(program: &Path, options: &Options) -> Result<Spawned> {
-    if let Some(dir) = &options.cwd {
+/// Start the CLI as `spec` describes.
+pub async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
+    let program = spec.program.as_path();
+    if let Some(dir) = &spec.cwd {
         if !dir.is_dir() {
             return Err(Error::WorkingDirectory { path: dir.clone() });
         }
     }
     let mut cmd = Command::new(program);
-    cmd.args(options.cli_args())
+    cmd.args(&spec.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env_remove("CLAUDECODE")
         .kill_on_drop(true)
         .process_group(0);
-    if !options.env.contains_key("CLAUDE_CODE_ENTRYPOINT") {
-        cmd.env("CLAUDE_CODE_ENTRYPOINT", "sdk-rust");
-    }
-    if options.file_checkpointing {
-        cmd.env("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true");
-    }
-    cmd.envs(&options.env);
-    if let Some(dir) = &options.cwd {
+    cmd.envs(&spec.env);
+    if let Some(dir) = &spec.cwd {
         if !dir.is_dir() {
             return Err(Error::Spawn {
                 path: dir.clone(),
@@ -162,7 +187,7 @@ pub async fn spawn(program: &Path, options: &Options) -> Result<Spawned> {
     tokio::spawn(stderr::drain(
         err,
         stderr_tail.clone(),
-        options.stderr.clone(),
+        spec.stderr.clone(),
         done_tx,
     ));
 

@@ -1,10 +1,12 @@
 //! Draining the CLI's stderr into a bounded tail.
 
 use super::framing::{Line, LineReader};
-use crate::options::StderrCallback;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use tokio::io::AsyncRead;
+
+/// Called with each line the CLI writes on stderr.
+pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// How much of the CLI's stderr is kept for error reports.
 pub const TAIL_BYTES: usize = 16 * 1024;

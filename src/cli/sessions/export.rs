@@ -5,7 +5,7 @@
 //! one summary line with its output (cut, unless `--full`), a sub-agent's
 //! run under the call that started it, thinking only with `--thinking`.
 
-use super::{Io, SessionsOutcome};
+use super::io::{Io, SessionsOutcome};
 use crate::cli::exit::Exit;
 use crate::cli::summary::tool_summary;
 use anyhow::Context;

@@ -1,6 +1,8 @@
 //! `claudio sessions search PATTERN`: the store's search, printed as found.
 
-use super::{flat, relative_time, width, Io, SessionsOutcome};
+use super::cells::{cut, flat, width};
+use super::io::{Io, SessionsOutcome};
+use super::time::relative_time;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use anyhow::Context;
@@ -203,7 +205,7 @@ fn render(s: &SessionHits, all: bool, io: &Io) -> String {
             title = format!("{title}  ({})", flat(cwd));
         }
     }
-    head.push_str(&st.bold(&super::cut(&title, cols.saturating_sub(used).max(10))));
+    head.push_str(&st.bold(&cut(&title, cols.saturating_sub(used).max(10))));
     let mut out = format!("{head}\n");
     for h in &s.hits {
         let label = format!("{:<6}", kind_label(h.kind));
@@ -259,11 +261,7 @@ fn highlight(h: &SearchHit, room: usize, io: &Io) -> String {
             break;
         }
         let w = width(t);
-        let shown = if w > left {
-            super::cut(t, left)
-        } else {
-            t.clone()
-        };
+        let shown = if w > left { cut(t, left) } else { t.clone() };
         left = left.saturating_sub(width(&shown));
         if *is_match {
             out.push_str(&st.yellow(&st.bold(&shown)));

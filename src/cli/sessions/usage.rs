@@ -1,7 +1,9 @@
 //! `claudio sessions usage`: tokens and estimated cost, added up by day,
 //! month, model, project or session; and the usage line of `inspect`.
 
-use super::{local_time, Io, SessionsOutcome};
+use super::cells::{cut, flat, pad, pad_left, width};
+use super::io::{Io, SessionsOutcome};
+use super::time::local_time;
 use crate::cli::exit::Exit;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -303,7 +305,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         let t = r.tokens();
         let (c, partial) = r.cost();
         [
-            super::flat(key),
+            flat(key),
             short(t.input),
             short(t.output),
             short(t.cache_write),
@@ -321,7 +323,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         .map(|i| {
             table
                 .iter()
-                .map(|r| super::width(&r[i]))
+                .map(|r| width(&r[i]))
                 .chain([head[i].len()])
                 .max()
                 .unwrap_or(0)
@@ -330,10 +332,10 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let key_w = w[0].min(60);
     let mut out = String::new();
     let fmt = |cells: &[String], out: &mut String| {
-        let mut s = super::pad(&super::cut(&cells[0], key_w), key_w);
+        let mut s = pad(&cut(&cells[0], key_w), key_w);
         for i in 1..cols {
             s.push_str("  ");
-            s.push_str(&super::pad_left(&cells[i], w[i]));
+            s.push_str(&pad_left(&cells[i], w[i]));
         }
         out.push_str(s.trim_end());
         out.push('\n');
@@ -363,7 +365,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 names.join(", ")
             ));
         }
-        out.push_str(&st.dim(&super::flat(&note)));
+        out.push_str(&st.dim(&flat(&note)));
         out.push('\n');
     }
     io.out.write_all(out.as_bytes())?;

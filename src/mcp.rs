@@ -1,8 +1,8 @@
 //! In-process MCP servers: tools written in Rust, served to the CLI over
 //! `mcp_message` control requests (protocol.md §6).
 
-use super::handlers::BoxFuture;
 use crate::error::HandlerError;
+use crate::handlers::BoxFuture;
 use serde_json::{json, Value};
 use std::future::Future;
 use std::sync::Arc;

@@ -1,0 +1,181 @@
+//! The arguments of `claudio sessions` and its subcommands.
+
+use super::{export, search, usage};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+const SESSIONS_HELP: &str = "\
+Sessions are the transcripts the Claude Code CLI writes under
+$CLAUDE_CONFIG_DIR/projects (else ~/.claude/projects), one folder per working
+directory. An ID is a full session id or a unique prefix of at least 4 hex
+digits (`claudio sessions list` shows 8).
+
+Examples:
+  claudio sessions list                     this directory's sessions, newest first
+  claudio sessions list --all --limit 20    every project
+  claudio sessions show 3f2a9c1e            the conversation, in a pager when long
+  claudio sessions show 3f2a9c1e --json | jq -r .type
+  claudio sessions resume 3f2a9c1e          chat on, in the directory it ran in
+  claudio sessions fork 3f2a9c1e --at MESSAGE_UUID
+  claudio sessions rename 3f2a9c1e \"parser refactor\"
+  claudio sessions delete 3f2a9c1e --yes
+
+Exit codes: 0 success, 1 failure (not found, unreadable, delete declined),
+2 usage (bad id, no terminal to confirm a delete without --yes).";
+
+/// `claudio sessions ...`
+#[derive(Debug, Args)]
+#[command(after_help = SESSIONS_HELP)]
+pub struct SessionsArgs {
+    /// The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude].
+    #[arg(long, value_name = "DIR", global = true)]
+    pub config_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: SessionsCommand,
+}
+
+/// The `sessions` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SessionsCommand {
+    /// List sessions, newest first (this directory's, or --all).
+    List(ListArgs),
+    /// Show a session's conversation as the CLI would resume it.
+    #[command(after_help = SHOW_HELP, visible_alias = "show")]
+    Inspect(ShowArgs),
+    /// Search inside past conversations: prompts and answers (--tools: tool
+    /// calls too), newest sessions first.
+    Search(search::SearchArgs),
+    /// Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE).
+    Export(export::ExportArgs),
+    /// Tokens and estimated cost, by day, month, model, project or session.
+    Usage(usage::UsageArgs),
+    /// Open the chat on a session, in the directory it was recorded in.
+    Resume(IdArgs),
+    /// Copy a session into a new one with fresh ids; prints the new id.
+    Fork(ForkArgs),
+    /// Set a session's title (appends the CLI's custom-title line).
+    Rename(RenameArgs),
+    /// Tag a session (appends the CLI's tag line).
+    Tag(TagArgs),
+    /// Delete a session's transcript (asks first, unless --yes).
+    Delete(DeleteArgs),
+}
+
+const SHOW_HELP: &str = "\
+The conversation is the chain the CLI resumes: from the newest main-chain
+message back through parentUuid. On a terminal, long output goes through
+$PAGER (else `less -R`).
+
+--json prints the chain's user, assistant and system entries, one JSON object
+per line, exactly as stored in the transcript.";
+
+/// Arguments of `sessions list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Every project's sessions, not only this directory's.
+    #[arg(short, long)]
+    pub all: bool,
+    /// List this directory's sessions (and its git worktrees') instead of the current one.
+    #[arg(long, value_name = "DIR", conflicts_with = "all")]
+    pub cwd: Option<PathBuf>,
+    /// At most this many sessions.
+    #[arg(short = 'n', long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Print a JSON array with the fields of the TypeScript SDK's listSessions().
+    #[arg(long)]
+    pub json: bool,
+    /// With --json, add each session's usage (tokens, models, prompts, API
+    /// requests, estimated cost). Reads whole transcripts, so it is slower.
+    #[arg(long, requires = "json")]
+    pub usage: bool,
+    /// Add columns: total tokens and the estimated cost (reads whole
+    /// transcripts, so it is slower).
+    #[arg(short, long, conflicts_with = "json")]
+    pub long: bool,
+}
+
+/// Arguments of `sessions show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Session id or unique prefix.
+    pub id: String,
+    /// Print the entries as stored, one JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Also the session's sub-agent runs, each after the conversation.
+    #[arg(long)]
+    pub subagents: bool,
+    /// Jump to the lines holding this text (smart case): on a terminal the
+    /// pager opens at the first, with every one marked; in a pipe only
+    /// those lines are printed, each after who said it.
+    #[arg(long, value_name = "PATTERN")]
+    pub grep: Option<String>,
+}
+
+/// A session id.
+#[derive(Debug, Args)]
+pub struct IdArgs {
+    /// Session id or unique prefix.
+    pub id: String,
+}
+
+/// Arguments of `sessions fork`.
+#[derive(Debug, Args)]
+pub struct ForkArgs {
+    /// Session id or unique prefix.
+    pub id: String,
+    /// Copy only up to this message (its uuid or a unique prefix; see `show --json`).
+    #[arg(long, value_name = "MESSAGE_UUID")]
+    pub at: Option<String>,
+}
+
+/// Arguments of `sessions rename`.
+#[derive(Debug, Args)]
+pub struct RenameArgs {
+    /// Session id or unique prefix.
+    pub id: String,
+    /// The new title.
+    pub title: String,
+}
+
+/// Arguments of `sessions tag`.
+#[derive(Debug, Args)]
+pub struct TagArgs {
+    /// Session id or unique prefix.
+    pub id: String,
+    /// The tag.
+    #[arg(required_unless_present = "clear")]
+    pub tag: Option<String>,
+    /// Remove the tag.
+    #[arg(long, conflicts_with = "tag")]
+    pub clear: bool,
+}
+
+/// Arguments of `sessions delete`.
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// Session id or unique prefix.
+    pub id: String,
+    /// Don't ask for confirmation.
+    #[arg(short, long)]
+    pub yes: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{TestCli, A};
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[test]
+    fn wiring_parses() {
+        TestCli::command().debug_assert();
+        assert!(TestCli::try_parse_from(["claudio", "sessions", "tag", A]).is_err());
+        assert!(TestCli::try_parse_from(["claudio", "sessions", "tag", A, "--clear"]).is_ok());
+        assert!(
+            TestCli::try_parse_from(["claudio", "sessions", "list", "--all", "--cwd", "/x"])
+                .is_err()
+        );
+        assert!(SessionsCommand::has_subcommand("delete"));
+    }
+}

@@ -1,0 +1,68 @@
+//! Table cells: one line of inert text, its width in columns, cut and
+//! padded to a column; sizes in bytes.
+
+use crate::cli::sanitize::Sanitizer;
+
+/// One line of inert text: controls and escape sequences removed, line
+/// breaks and tabs made spaces.
+pub(super) fn flat(s: &str) -> String {
+    Sanitizer::clean(s)
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect()
+}
+
+/// Columns a string takes (wide East Asian characters count two).
+pub(super) fn width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// At most `max` columns, with `…` when cut.
+pub(super) fn cut(s: &str, max: usize) -> String {
+    crate::cli::summary::truncate_width(s, max)
+}
+
+pub(super) fn pad(s: &str, w: usize) -> String {
+    if w == usize::MAX {
+        return s.to_owned();
+    }
+    format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
+}
+
+pub(super) fn pad_left(s: &str, w: usize) -> String {
+    format!("{}{s}", " ".repeat(w.saturating_sub(width(s))))
+}
+
+/// A size in bytes, short: `10B`, `158K`, `1.5M`.
+pub(crate) fn human_size(n: u64) -> String {
+    const UNITS: [&str; 4] = ["K", "M", "G", "T"];
+    if n < 1024 {
+        return format!("{n}B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if v < 10.0 {
+        format!("{v:.1}{}", UNITS[unit])
+    } else {
+        format!("{v:.0}{}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_cuts() {
+        assert_eq!(human_size(10), "10B");
+        assert_eq!(human_size(158 * 1024), "158K");
+        assert_eq!(human_size(1536 * 1024), "1.5M");
+        assert_eq!(cut("hello world", 6), "hello…");
+        assert_eq!(cut("日本語です", 5), "日本…");
+        assert_eq!(flat("a\nb\tc\u{1b}[2J"), "a b c");
+    }
+}

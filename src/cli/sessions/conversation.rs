@@ -1,0 +1,258 @@
+//! A conversation as text for the terminal: who speaks and when, prompts,
+//! answers, thinking (dimmed), each tool call on one line with the first
+//! lines of its result. Transcript text is made inert on the way.
+
+use super::cells::flat;
+use super::time::local_time;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::{one_line, tool_summary};
+use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
+use claudio::store::{Entry, SessionInfo};
+use serde_json::Value;
+
+/// Lines of a tool result shown, and the columns of each.
+const RESULT_LINES: usize = 4;
+const RESULT_WIDTH: usize = 160;
+
+/// Which transcript the entries come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Chain {
+    /// A session's own: entries of side chains are left out.
+    Main,
+    /// A sub-agent's: all side chain, all shown.
+    SubAgent,
+}
+
+/// The first lines: the session's id, directory and branch, then its title.
+pub(super) fn head(id: &str, info: Option<&SessionInfo>, st: Style) -> String {
+    let mut head = format!("session {id}");
+    if let Some(i) = info {
+        if let Some(cwd) = &i.cwd {
+            head.push_str(&format!(" · {}", flat(cwd)));
+        }
+        if let Some(b) = &i.git_branch {
+            head.push_str(&format!(" · {}", flat(b)));
+        }
+    }
+    let mut out = st.bold(&head);
+    out.push('\n');
+    if let Some(t) = info.and_then(|i| i.custom_title.as_deref()) {
+        out.push_str(&st.bold(&flat(t)));
+        out.push('\n');
+    }
+    out
+}
+
+/// The entries, oldest first: each turn under a line naming who speaks and
+/// when (with the date when it is a new day).
+pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        st,
+        speaker: None,
+        day: String::new(),
+    };
+    for e in entries {
+        let v = &e.value;
+        let side = chain == Chain::Main && v.get("isSidechain") == Some(&Value::Bool(true));
+        if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
+            continue;
+        }
+        let ts = e.timestamp();
+        match e.kind() {
+            "user" if v.get("isMeta") != Some(&Value::Bool(true)) => match e.content() {
+                Some(MessageContent::Text(s)) => {
+                    w.speaker(Speaker::You, ts);
+                    w.text(&s);
+                }
+                Some(MessageContent::Blocks(blocks)) => {
+                    for b in &blocks {
+                        match b {
+                            ContentBlock::ToolResult(r) => w.result(r),
+                            ContentBlock::Text(t) => {
+                                w.speaker(Speaker::You, ts);
+                                w.text(&t.text);
+                            }
+                            b if matches!(b.kind(), "image" | "document") => {
+                                w.speaker(Speaker::You, ts);
+                                w.attached(b.kind());
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                None => {}
+            },
+            "assistant" => {
+                let Some(MessageContent::Blocks(blocks)) = e.content() else {
+                    continue;
+                };
+                for b in &blocks {
+                    match b {
+                        ContentBlock::Text(t) => {
+                            w.speaker(Speaker::Claude, ts);
+                            w.text(&t.text);
+                        }
+                        ContentBlock::Thinking(t) if !t.thinking.trim().is_empty() => {
+                            w.speaker(Speaker::Claude, ts);
+                            w.thinking(&t.thinking);
+                        }
+                        ContentBlock::ToolUse(t) => {
+                            w.speaker(Speaker::Claude, ts);
+                            w.tool_use(&t.name, &t.input);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "system" if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") => {
+                w.compacted();
+            }
+            "attachment"
+                if v.pointer("/attachment/type").and_then(Value::as_str)
+                    == Some("queued_command") =>
+            {
+                if let Some(p) = v.pointer("/attachment/prompt").and_then(Value::as_str) {
+                    w.speaker(Speaker::You, ts);
+                    w.text(p);
+                }
+            }
+            _ => {}
+        }
+    }
+    w.out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Speaker {
+    You,
+    Claude,
+}
+
+/// The text being written, and who spoke last on which day.
+struct Writer {
+    out: String,
+    st: Style,
+    speaker: Option<Speaker>,
+    day: String,
+}
+
+impl Writer {
+    /// A line naming the speaker and the time, unless they are still speaking.
+    fn speaker(&mut self, who: Speaker, ts: Option<&str>) {
+        if self.speaker == Some(who) {
+            return;
+        }
+        self.speaker = Some(who);
+        let st = self.st;
+        let when = ts
+            .and_then(claudio::store::parse_iso_millis)
+            .map(|ms| {
+                let (d, t) = local_time(ms);
+                if d != self.day {
+                    self.day = d.clone();
+                    format!("{d} {t}")
+                } else {
+                    t
+                }
+            })
+            .unwrap_or_default();
+        let name = match who {
+            Speaker::You => st.bold(&st.green("you")),
+            Speaker::Claude => st.bold(&st.cyan("claude")),
+        };
+        self.out.push('\n');
+        self.out.push_str(&name);
+        if !when.is_empty() {
+            self.out.push_str(&st.dim(&format!(" · {when}")));
+        }
+        self.out.push('\n');
+    }
+
+    /// Text, made inert, line by line.
+    fn text(&mut self, text: &str) {
+        for line in Sanitizer::clean(text.trim_end()).lines() {
+            self.out.push_str(line);
+            self.out.push('\n');
+        }
+    }
+
+    /// Thinking: marked `✻` and dimmed.
+    fn thinking(&mut self, text: &str) {
+        for (i, line) in Sanitizer::clean(text.trim_end()).lines().enumerate() {
+            let mark = if i == 0 { "✻ " } else { "  " };
+            self.out.push_str(&self.st.dim(&format!("{mark}{line}")));
+            self.out.push('\n');
+        }
+    }
+
+    /// An image or a document the person attached.
+    fn attached(&mut self, kind: &str) {
+        self.out.push_str(&self.st.dim(&format!("[{kind}]")));
+        self.out.push('\n');
+    }
+
+    /// A tool call: its name and the gist of its input.
+    fn tool_use(&mut self, name: &str, input: &Value) {
+        let st = self.st;
+        self.out.push_str(&format!(
+            "  {} {} {}\n",
+            st.dim("⏺"),
+            st.bold(&flat(name)),
+            flat(&tool_summary(name, input))
+        ));
+    }
+
+    /// A tool result: its first lines, cut, red when it is an error.
+    fn result(&mut self, r: &ToolResultBlock) {
+        let st = self.st;
+        let clean = Sanitizer::clean(&result_text(r));
+        let lines: Vec<&str> = clean.lines().collect();
+        let paint = |s: &str| if r.is_error() { st.red(s) } else { st.dim(s) };
+        if lines.is_empty() {
+            self.out
+                .push_str(&format!("    {}\n", paint("⎿ (no output)")));
+            return;
+        }
+        for (i, line) in lines.iter().take(RESULT_LINES).enumerate() {
+            let mark = if i == 0 { "⎿ " } else { "  " };
+            self.out.push_str(&format!(
+                "    {}\n",
+                paint(&format!("{mark}{}", one_line(line, RESULT_WIDTH)))
+            ));
+        }
+        if lines.len() > RESULT_LINES {
+            self.out.push_str(&format!(
+                "    {}\n",
+                st.dim(&format!("  … {} more lines", lines.len() - RESULT_LINES))
+            ));
+        }
+    }
+
+    /// The line where the CLI compacted the conversation.
+    fn compacted(&mut self) {
+        let line = self.st.dim("── conversation compacted ──");
+        self.out.push_str(&format!("\n{line}\n"));
+        self.speaker = None;
+    }
+}
+
+/// A tool result's text: the string, or its parts one per line, each one
+/// that is not text shown as its kind (`[image]`).
+fn result_text(r: &ToolResultBlock) -> String {
+    match &r.content {
+        Some(MessageContent::Text(s)) => s.clone(),
+        Some(MessageContent::Blocks(parts)) => parts
+            .iter()
+            .map(|p| match p {
+                ContentBlock::Text(t) => t.text.clone(),
+                // no kind, or text of the wrong shape: nothing to show
+                p if matches!(p.kind(), "" | "text") => String::new(),
+                p => format!("[{}]", p.kind()),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,103 @@
+//! `sessions delete`: removes a transcript, after asking on the terminal
+//! unless `--yes`.
+
+use super::args::DeleteArgs;
+use super::cells::{cut, flat, human_size};
+use super::io::{Io, SessionsOutcome};
+use super::time::relative_time;
+use crate::cli::exit::Exit;
+use crate::cli::sanitize::Sanitizer;
+use claudio::store::Store;
+use std::io::{self, Read, Write};
+
+pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let file = store.find(&a.id)?;
+    if !a.yes {
+        let info = store.info(&file);
+        let what = match &info {
+            Some(i) => format!(
+                "{} “{}” ({}, {})",
+                &file.id,
+                cut(&flat(&i.summary), 60),
+                human_size(i.file_size),
+                relative_time(io.now_ms, i.last_modified)
+            ),
+            None => file.id.clone(),
+        };
+        let mut tty = match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&io.tty)
+        {
+            Ok(t) => t,
+            Err(_) => {
+                let msg = format!(
+                    "not deleting {}: no terminal to confirm on; pass --yes to delete without asking",
+                    file.id
+                );
+                io.warn(&msg);
+                return Ok(SessionsOutcome::Done(Exit::Usage));
+            }
+        };
+        let question = format!(
+            "Delete session {}? {} ",
+            Sanitizer::clean(&what),
+            io.err_style.bold("[y/N]")
+        );
+        tty.write_all(question.as_bytes())?;
+        tty.flush()?;
+        let answer = read_answer(&mut tty)?;
+        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            let msg = format!("kept {}", file.id);
+            io.warn(&msg);
+            return Ok(SessionsOutcome::Done(Exit::Failure));
+        }
+    }
+    store.delete(&file)?;
+    Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// One line from the terminal (up to 1 KiB).
+fn read_answer(tty: &mut std::fs::File) -> io::Result<String> {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while line.len() < 1024 {
+        match tty.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(String::from_utf8_lossy(&line).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+
+    // Asking on a terminal: tests/sessions.rs, on a pseudo-terminal.
+    #[test]
+    fn without_a_terminal_only_yes_deletes() {
+        let d = store();
+        let c = cfg(&d);
+        let path = d.path().join(format!("projects/-work-proj/{A}.jsonl"));
+        let r = run_args(
+            &["--config-dir", &c, "delete", A],
+            "/nonexistent/tty".as_ref(),
+            "/".as_ref(),
+        );
+        assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Usage));
+        assert!(r.err.text().contains("pass --yes"), "{}", r.err.text());
+        assert!(path.exists());
+        let r = run_args(
+            &["--config-dir", &c, "delete", A, "--yes"],
+            "/nonexistent/tty".as_ref(),
+            "/".as_ref(),
+        );
+        assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Success));
+        assert!(!path.exists());
+    }
+}

@@ -1,0 +1,174 @@
+//! `sessions inspect` (alias `show`): a conversation on the terminal, paged
+//! when long; its stored lines with `--json`; the lines holding a pattern
+//! with `--grep`.
+
+use super::args::ShowArgs;
+use super::cells::flat;
+use super::conversation::{self, Chain};
+use super::io::{Io, SessionsOutcome};
+use super::pager::{page, page_at};
+use super::usage;
+use crate::cli::exit::Exit;
+use crate::cli::style::Style;
+use claudio::store::Store;
+use std::io::Write;
+
+pub(super) fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let (file, conv) = store.conversation(&a.id)?;
+    let agents = if a.subagents {
+        store.subagents(&file.id)?
+    } else {
+        Vec::new()
+    };
+    if a.json {
+        for e in &conv.entries {
+            if matches!(e.kind(), "user" | "assistant" | "system") {
+                io.out.write_all(e.raw.as_bytes())?;
+                io.out.write_all(b"\n")?;
+            }
+        }
+        for agent in &agents {
+            for e in store.subagent_messages(&file.id, &agent.agent_id)? {
+                io.out.write_all(e.raw.as_bytes())?;
+                io.out.write_all(b"\n")?;
+            }
+        }
+        io.out.flush()?;
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    let st = io.out_style;
+    let info = store.info(&file);
+    let mut text = conversation::head(&file.id, info.as_ref(), st);
+    text.push_str(&conversation::body(&conv.entries, Chain::Main, st));
+    if a.subagents && agents.is_empty() {
+        text.push_str(&st.dim("(no sub-agents)\n"));
+    }
+    for agent in &agents {
+        let mut head = format!("── sub-agent {}", agent.agent_id);
+        if let Some(d) = &agent.description {
+            head.push_str(&format!(" · {}", flat(d)));
+        }
+        if let Some(t) = &agent.agent_type {
+            head.push_str(&format!(" ({})", flat(t)));
+        }
+        head.push_str(" ──");
+        text.push('\n');
+        text.push_str(&st.bold(&head));
+        text.push('\n');
+        let entries = store.subagent_messages(&file.id, &agent.agent_id)?;
+        text.push_str(&conversation::body(&entries, Chain::SubAgent, st));
+    }
+    // what the session used, under its header line
+    if let Ok(u) = claudio::store::file_usage(&file.path) {
+        if !u.messages.is_empty() {
+            let line = st.dim(&flat(&usage::summary_line(&u)));
+            let at = text.find('\n').map_or(text.len(), |i| i + 1);
+            text.insert_str(at, &format!("{line}\n"));
+        }
+    }
+    if let Some(pattern) = a.grep.as_deref().filter(|p| !p.is_empty()) {
+        let (marked, hits) = grep_marks(&text, pattern, st);
+        if hits == 0 {
+            io.warn(&format!("no line of this conversation holds {pattern:?}"));
+            return Ok(SessionsOutcome::Done(Exit::Failure));
+        }
+        if !io.out_tty {
+            io.out.write_all(marked.as_bytes())?;
+            io.out.flush()?;
+            return Ok(SessionsOutcome::Done(Exit::Success));
+        }
+        // the pager opens at the first marked line
+        if page_at(&text, pattern).is_ok() {
+            return Ok(SessionsOutcome::Done(Exit::Success));
+        }
+        io.out.write_all(marked.as_bytes())?;
+        io.out.flush()?;
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    let long = io
+        .size
+        .is_some_and(|(_, rows)| text.lines().count() + 1 > rows);
+    if io.out_tty && long && page(&text).is_ok() {
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    io.out.write_all(text.as_bytes())?;
+    io.out.flush()?;
+    Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// The lines of a rendered conversation that hold `pattern` (smart case),
+/// each after who said it (`you`, `claude`, or a sub-agent's line), and how
+/// many there were.
+fn grep_marks(text: &str, pattern: &str, st: Style) -> (String, usize) {
+    let fold = !pattern.chars().any(char::is_uppercase);
+    let want = if fold {
+        pattern.to_lowercase()
+    } else {
+        pattern.to_owned()
+    };
+    let mut speaker = String::new();
+    let mut out = String::new();
+    let mut hits = 0;
+    for line in text.lines() {
+        let plain = crate::cli::chat::markdown::strip_sgr(line);
+        let head = plain.split(" · ").next().unwrap_or("");
+        if matches!(head, "you" | "claude") || plain.starts_with("── sub-agent") {
+            speaker = plain.clone();
+            continue;
+        }
+        let hay = if fold {
+            plain.to_lowercase()
+        } else {
+            plain.clone()
+        };
+        if hay.contains(&want) {
+            hits += 1;
+            out.push_str(&format!(
+                "{} {}\n",
+                st.dim(&format!("{speaker} ›")),
+                plain.trim_start()
+            ));
+        }
+    }
+    (out, hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn show_renders_and_json_keeps_the_bytes() {
+        let d = store();
+        let r = run_args(
+            &["--config-dir", &cfg(&d), "show", "aaaaaaaa"],
+            "/nonexistent".as_ref(),
+            "/".as_ref(),
+        );
+        r.outcome.unwrap();
+        let out = r.out.text();
+        for want in [
+            "session aaaaaaaa-1111-4111-8111-111111111111 · /work/proj · main",
+            "you · ",
+            "fix the bug",
+            "claude · ",
+            "✻ let me look",
+            "⏺ Bash cargo test",
+            "⎿ 1",
+            "… 2 more lines",
+            "Fixed it.",
+        ] {
+            assert!(out.contains(want), "{want:?} missing in:\n{out}");
+        }
+        assert!(!out.contains('\u{1b}'), "{out:?}");
+        let r = run_args(
+            &["--config-dir", &cfg(&d), "show", A, "--json"],
+            "/nonexistent".as_ref(),
+            "/".as_ref(),
+        );
+        r.outcome.unwrap();
+        let file = std::fs::read_to_string(d.path().join(format!("projects/-work-proj/{A}.jsonl")))
+            .unwrap();
+        assert_eq!(r.out.text(), file);
+    }
+}
