@@ -2,8 +2,8 @@
 //! what is shown and what is answered, for the chat (a picker on the raw
 //! terminal) and for `ask` (a line on `/dev/tty`). Pure: text in, text out.
 
-use super::chat::markdown::Markdown;
-use super::chat::picker::{Choice, Picked, Picker};
+use super::markdown::Markdown;
+use super::picker::{Choice, Picked, Picker};
 use super::sanitize::Sanitizer;
 use super::style::Style;
 use claudio::protocol::ask::{approve_plan, Question};

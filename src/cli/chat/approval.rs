@@ -7,8 +7,8 @@
 //! mode for as long as the question is open.
 
 use super::keys::{Keys, Next, TermEvent};
-use super::picker::{redraw, Picked, Picker};
 use crate::cli::approve::Decision;
+use crate::cli::picker::{redraw, Picked, Picker};
 use crate::cli::style::Style;
 use crate::cli::summary::truncate_width;
 use claudio::Cancellation;

@@ -3,8 +3,8 @@
 
 use super::approval;
 use super::keys::Keys;
-use super::picker::Picked;
 use crate::cli::asking::{self, DECLINED};
+use crate::cli::picker::Picked;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use claudio::protocol::ask::{answer_questions, questions};
@@ -29,7 +29,7 @@ fn write(s: &str) {
 /// withdrawn or the terminal failed.
 async fn pick(
     keys: &mut Keys,
-    picker: super::picker::Picker,
+    picker: crate::cli::picker::Picker,
     cancel: &Cancellation,
     style: Style,
     width: usize,

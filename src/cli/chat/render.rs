@@ -8,9 +8,9 @@
 //! half-written line is never torn.
 
 use super::live::{self, Line, Live};
-use super::markdown::Markdown;
 use super::state::SessionState;
 use crate::cli::dedup::Dedup;
+use crate::cli::markdown::Markdown;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{one_line, tool_summary, truncate_width};
@@ -878,7 +878,7 @@ fn edit_counts(name: &str, input: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::chat::markdown::strip_sgr;
+    use crate::cli::markdown::strip_sgr;
     use serde_json::json;
 
     impl Renderer {

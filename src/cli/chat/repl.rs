@@ -7,7 +7,6 @@ use super::commands::{self, Input};
 use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, ChatEditor, PromptAction};
 use super::keys::{Keys, TermEvent};
-use super::picker::Picked;
 use super::render::{RenderOptions, Renderer};
 use super::rewind;
 use super::shell;
@@ -16,6 +15,7 @@ use super::typeahead::{Action, TypeAhead};
 use crate::cli::approve::TtyApprover;
 use crate::cli::args::SessionArgs;
 use crate::cli::exit::Exit;
+use crate::cli::picker::Picked;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use anyhow::Context as _;
@@ -545,7 +545,7 @@ impl Chat<'_> {
     }
 
     /// Choose from `picker` now (between turns).
-    fn pick_now(&mut self, picker: super::picker::Picker) -> anyhow::Result<Option<Picked>> {
+    fn pick_now(&mut self, picker: crate::cli::picker::Picker) -> anyhow::Result<Option<Picked>> {
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
@@ -600,9 +600,9 @@ impl Chat<'_> {
             .collect();
         let choices = actions
             .iter()
-            .map(|&a| super::picker::Choice::new(rewind::ACTIONS[a].0, rewind::ACTIONS[a].1))
+            .map(|&a| crate::cli::picker::Choice::new(rewind::ACTIONS[a].0, rewind::ACTIONS[a].1))
             .collect();
-        let picked = self.pick_now(super::picker::Picker::new(choices))?;
+        let picked = self.pick_now(crate::cli::picker::Picker::new(choices))?;
         let action = match picked {
             Some(Picked::Chosen(i, _)) => i.first().map(|&i| actions[i]).unwrap_or(3),
             _ => 3,

@@ -2,7 +2,7 @@
 //! as they were then. What is listed and shown is worked out here, without
 //! a terminal; the chat asks and acts.
 
-use super::picker::{Choice, Picker};
+use crate::cli::picker::{Choice, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use claudio::store::Conversation;
@@ -189,7 +189,7 @@ pub fn can_restore(preview: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::chat::picker::Picked;
+    use crate::cli::picker::Picked;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use serde_json::json;
 

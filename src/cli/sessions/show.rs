@@ -110,7 +110,7 @@ fn grep_marks(text: &str, pattern: &str, st: Style) -> (String, usize) {
     let mut out = String::new();
     let mut hits = 0;
     for line in text.lines() {
-        let plain = crate::cli::chat::markdown::strip_sgr(line);
+        let plain = crate::cli::markdown::strip_sgr(line);
         let head = plain.split(" · ").next().unwrap_or("");
         if matches!(head, "you" | "claude") || plain.starts_with("── sub-agent") {
             speaker = plain.clone();
