@@ -54,8 +54,8 @@ pub use handlers::{
 pub use mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
 pub use options::{AgentDefinition, Options, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
-    AssistantMessage, CanUseToolRequest, ContentBlock, HookCallbackRequest, HookOutput, Message,
-    PermissionResult, PermissionUpdate, Priority, ResultMessage, StreamEvent, SystemMessage,
-    UserInput, UserMessage,
+    AssistantMessage, CanUseToolRequest, ContentBlock, ContextUsage, HookCallbackRequest,
+    HookOutput, McpStatus, Message, PermissionMode, PermissionResult, PermissionUpdate, Priority,
+    ResultMessage, RewindFiles, ServerInfo, StreamEvent, SystemMessage, UserInput, UserMessage,
 };
 pub use transport::StderrCallback;

@@ -3,7 +3,7 @@
 use crate::error::HandlerError;
 use crate::handlers::{HookMatcher, PermissionHandler, RequestContext};
 use crate::mcp::McpServer;
-use crate::protocol::{CanUseToolRequest, PermissionResult};
+use crate::protocol::{CanUseToolRequest, PermissionMode, PermissionResult};
 use crate::transport::StderrCallback;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ pub struct AgentDefinition {
 /// ```
 /// let options = claudio::Options::default()
 ///     .model("sonnet")
-///     .permission_mode("acceptEdits")
+///     .permission_mode(claudio::PermissionMode::AcceptEdits)
 ///     .allowed_tools(["Read", "Grep"])
 ///     .max_turns(3);
 /// ```
@@ -52,7 +52,7 @@ pub struct Options {
     /// `--model`.
     pub model: Option<String>,
     /// `--permission-mode` (`default`, `acceptEdits`, `plan`, `bypassPermissions`, `dontAsk`, `auto`).
-    pub permission_mode: Option<String>,
+    pub permission_mode: Option<PermissionMode>,
     /// `--allowedTools`.
     pub allowed_tools: Vec<String>,
     /// `--disallowedTools`.
@@ -193,7 +193,7 @@ impl Options {
     );
     setter!(
         /// `--permission-mode`.
-        permission_mode: Option<String>
+        permission_mode: Option<PermissionMode>
     );
     setter!(
         /// `--system-prompt`.
@@ -359,7 +359,10 @@ impl Options {
             }
         };
         kv("model", &self.model);
-        kv("permission-mode", &self.permission_mode);
+        kv(
+            "permission-mode",
+            &self.permission_mode.as_ref().map(|m| m.to_string()),
+        );
         kv("system-prompt", &self.system_prompt);
         kv("append-system-prompt", &self.append_system_prompt);
         kv("resume", &self.resume);

@@ -90,7 +90,7 @@ async fn several_turns_on_one_client() {
     let client = Client::connect(fake.options().include_partial_messages(true))
         .await
         .unwrap();
-    assert_eq!(client.server_info()["models"][0]["value"], "fake");
+    assert_eq!(client.server_info().models[0].value, "fake");
     for (p, a) in [("one", "first"), ("two", "second"), ("three", "third")] {
         client.send(p).await.unwrap();
         let msgs = collect_turn(&client).await;
@@ -700,7 +700,7 @@ async fn messages_are_kept_while_a_control_answer_is_awaited() {
         .await
         .expect("deadlock: control answer never arrived")
         .unwrap();
-    assert_eq!(usage["totalTokens"], 7);
+    assert_eq!(usage.total_tokens, 7);
     let mut n = 0;
     while n < 300 {
         client.next_message().await.unwrap().unwrap();

@@ -184,12 +184,12 @@ async fn mcp_tool_in_rust_is_called_by_the_model() {
     assert!(!tr.is_error, "{tr:?}");
     assert!(tr.content.contains("sum = 42"), "{tr:?}");
     assert_eq!(result(&msgs).result.as_deref(), Some("The sum is 42."));
-    let servers = status["mcpServers"].as_array().expect("mcpServers");
     assert!(
-        servers
+        status
+            .servers
             .iter()
-            .any(|s| s["name"] == "calc" && s["status"] == "connected"),
-        "{status}"
+            .any(|s| s.name == "calc" && s.is_connected()),
+        "{status:?}"
     );
 }
 
@@ -343,6 +343,37 @@ async fn set_model_names_the_new_model_in_the_next_request() {
     let client = connect(w.options()).await;
     let first = ask(&client, "one").await;
     assert_eq!(result(&first).result.as_deref(), Some("First."));
+    // the result's usage and per-model usage, typed
+    let r = result(&first);
+    let usage = r.usage.as_ref().expect("usage");
+    assert!(
+        usage.input_tokens > 0 && usage.output_tokens > 0,
+        "{usage:?}"
+    );
+    let (model, per_model) = r.model_usage.iter().next().expect("modelUsage");
+    assert!(!model.is_empty());
+    assert_eq!(
+        per_model.output_tokens, usage.output_tokens,
+        "{per_model:?}"
+    );
+    assert!(per_model.cost_usd > 0.0);
+    assert_eq!(r.kind(), claudio::protocol::ResultSubtype::Success);
+    assert!(r.errors().is_empty());
+    // the context window, typed
+    let ctx = client.context_usage().await.expect("context_usage");
+    assert!(ctx.max_tokens > 0 && ctx.total_tokens > 0, "{ctx:?}");
+    assert!(
+        ctx.categories
+            .iter()
+            .any(|c| c.name == "Messages" && c.tokens > 0),
+        "{ctx:?}"
+    );
+    // the mode, as an enum; the CLI confirms it
+    let mode = client
+        .set_permission_mode(claudio::PermissionMode::AcceptEdits)
+        .await
+        .expect("set_permission_mode");
+    assert_eq!(mode.mode, Some(claudio::PermissionMode::AcceptEdits));
     let set = client
         .set_model(Some("claude-sonnet-4-5"))
         .await

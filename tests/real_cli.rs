@@ -93,7 +93,18 @@ async fn bash_with_answer(answer: PermissionResult) -> (World, Vec<Message>, Vec
             }
         });
     let client = Client::connect(options).await.expect("connect");
-    assert!(client.server_info().is_object());
+    // the real CLI's answer to initialize, typed
+    let info = client.server_info();
+    assert_eq!(info.claude_code_version.as_deref(), Some("2.1.328"));
+    assert!(
+        !info.models.is_empty() && !info.commands.is_empty(),
+        "{info:?}"
+    );
+    assert!(info.pid.is_some());
+    assert_eq!(
+        info.current_permission_mode,
+        Some(claudio::PermissionMode::Default)
+    );
     client.send("make a file").await.unwrap();
     let msgs = turn(&client).await;
     client.close().await.unwrap();

@@ -269,15 +269,7 @@ fn describe_error(r: &ResultMessage) -> String {
     if let Some(t) = &r.result {
         parts.push(t.clone());
     }
-    if let Some(errors) = r.extra.get("errors").and_then(|e| e.as_array()) {
-        for e in errors {
-            parts.push(
-                e.as_str()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| e.to_string()),
-            );
-        }
-    }
+    parts.extend(r.errors.iter().cloned());
     if parts.is_empty() {
         parts.push(
             r.terminal_reason

@@ -8,7 +8,11 @@ pub fn build_options(a: &SessionArgs) -> anyhow::Result<Options> {
     let mut o = Options::default();
     o.cli_path = a.cli_path.clone();
     o.model = a.model.clone();
-    o.permission_mode = a.permission_mode.clone();
+    // a name this build does not know still reaches the CLI, which judges it
+    o.permission_mode = a
+        .permission_mode
+        .as_deref()
+        .map(claudio::PermissionMode::from_name);
     o.allowed_tools = a.allowed_tools.clone();
     o.disallowed_tools = a.disallowed_tools.clone();
     o.max_turns = a.max_turns;

@@ -3,7 +3,10 @@
 use super::session::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
 use crate::options::Options;
-use crate::protocol::{Message, ResultMessage, UserInput};
+use crate::protocol::{
+    ContextUsage, McpStatus, Message, PermissionMode, ResultMessage, RewindFiles, ServerInfo,
+    UserInput,
+};
 use crate::transport::{find_cli, spawn, ExitInfo, SpawnSpec, Spawned};
 use futures_core::Stream;
 use serde_json::{json, Map, Value};
@@ -47,7 +50,7 @@ pub struct RawMessage {
 pub struct Client {
     shared: Arc<Shared>,
     driver: Mutex<Option<JoinHandle<()>>>,
-    server_info: Value,
+    server_info: ServerInfo,
     closed: AtomicBool,
 }
 
@@ -77,7 +80,7 @@ impl Client {
         let mut client = Client {
             shared,
             driver: Mutex::new(Some(driver)),
-            server_info: Value::Null,
+            server_info: ServerInfo::default(),
             closed: AtomicBool::new(false),
         };
         let mut init = Map::new();
@@ -97,7 +100,7 @@ impl Client {
                     ms = started.elapsed().as_millis() as u64,
                     "initialize answered"
                 );
-                client.server_info = info;
+                client.server_info = decode_reply(info);
                 Ok(client)
             }
             Err(e) => {
@@ -112,8 +115,9 @@ impl Client {
         }
     }
 
-    /// The CLI's answer to `initialize` (`commands`, `models`, `account`, ...).
-    pub fn server_info(&self) -> &Value {
+    /// What the CLI offers this session, from its answer to `initialize`:
+    /// slash commands, sub-agents, models, the account, its version.
+    pub fn server_info(&self) -> &ServerInfo {
         &self.server_info
     }
 
@@ -238,43 +242,61 @@ impl Client {
         Ok(ModelSet::from_value(v))
     }
 
-    /// Switch the permission mode (`default`, `acceptEdits`, `plan`, ...).
-    pub async fn set_permission_mode(&self, mode: &str) -> Result<ModeSet> {
+    /// Switch the permission mode. The CLI confirms a change with a
+    /// `system`/`status` message carrying `permissionMode`.
+    ///
+    /// ```no_run
+    /// # async fn f(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::PermissionMode;
+    /// client.set_permission_mode(PermissionMode::Plan).await?;
+    /// // a name typed by a person: checked before it reaches the CLI
+    /// let mode: PermissionMode = "acceptEdits".parse().expect("a known mode");
+    /// client.set_permission_mode(mode).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<ModeSet> {
         let v = self
-            .control("set_permission_mode", json!({ "mode": mode }))
+            .control("set_permission_mode", json!({ "mode": mode.as_str() }))
             .await?;
         Ok(ModeSet::from_value(v))
     }
 
-    /// The MCP servers and their status (`{"mcpServers":[...]}`).
-    pub async fn mcp_status(&self) -> Result<Value> {
-        self.control("mcp_status", json!({})).await
+    /// The MCP servers and their state.
+    pub async fn mcp_status(&self) -> Result<McpStatus> {
+        Ok(decode_reply(self.control("mcp_status", json!({})).await?))
     }
 
-    /// The context window's use by category (`categories`, `totalTokens`, `maxTokens`, ...).
-    pub async fn context_usage(&self) -> Result<Value> {
-        self.control("get_context_usage", json!({})).await
+    /// What fills the context window, by category.
+    pub async fn context_usage(&self) -> Result<ContextUsage> {
+        Ok(decode_reply(
+            self.control("get_context_usage", json!({})).await?,
+        ))
     }
 
     /// Undo the file changes made since the user message with this `uuid`
-    /// (needs [`Options::file_checkpointing`]).
-    pub async fn rewind_files(&self, user_message_id: &str) -> Result<Value> {
-        self.control(
-            "rewind_files",
-            json!({ "user_message_id": user_message_id }),
-        )
-        .await
+    /// (needs [`Options::file_checkpointing`]). An id with no checkpoint is
+    /// an error; see [`Client::preview_rewind_files`] to ask first.
+    pub async fn rewind_files(&self, user_message_id: &str) -> Result<RewindFiles> {
+        let v = self
+            .control(
+                "rewind_files",
+                json!({ "user_message_id": user_message_id }),
+            )
+            .await?;
+        Ok(decode_reply(v))
     }
 
-    /// What [`Client::rewind_files`] would do, without doing it: the CLI
-    /// answers `canRewind`, `filesChanged` (absolute paths), `insertions`
-    /// and `deletions`, or `canRewind: false` with an `error`.
-    pub async fn preview_rewind_files(&self, user_message_id: &str) -> Result<Value> {
-        self.control(
-            "rewind_files",
-            json!({ "user_message_id": user_message_id, "dry_run": true }),
-        )
-        .await
+    /// What [`Client::rewind_files`] would do, without doing it: whether it
+    /// can, the files it would change, and the lines it would put back and
+    /// take away; or why it cannot ([`RewindFiles::error`]).
+    pub async fn preview_rewind_files(&self, user_message_id: &str) -> Result<RewindFiles> {
+        let v = self
+            .control(
+                "rewind_files",
+                json!({ "user_message_id": user_message_id, "dry_run": true }),
+            )
+            .await?;
+        Ok(decode_reply(v))
     }
 
     /// Kill the CLI's process group at once (a second Ctrl-C). The
@@ -396,7 +418,7 @@ pub struct ModelSet {
 #[non_exhaustive]
 pub struct ModeSet {
     /// The mode now in effect.
-    pub mode: Option<String>,
+    pub mode: Option<PermissionMode>,
     /// Fields claudio does not model, kept as sent.
     pub extra: Map<String, Value>,
 }
@@ -437,11 +459,17 @@ impl ModeSet {
     fn from_value(v: Value) -> ModeSet {
         let mut extra = into_map(v);
         let mode = match extra.remove("mode") {
-            Some(Value::String(s)) => Some(s),
+            Some(Value::String(s)) => Some(PermissionMode::from_name(&s)),
             _ => None,
         };
         ModeSet { mode, extra }
     }
+}
+
+/// A reply's typed form; a reply of another shape gives the default (with
+/// nothing of it lost when it is an object: see the types' `extra`).
+fn decode_reply<T: serde::de::DeserializeOwned + Default>(v: Value) -> T {
+    T::deserialize(v).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -465,8 +493,8 @@ mod answer_tests {
         );
         assert_eq!(ModelSet::from_value(json!({"model":null})).model, None);
         assert_eq!(
-            ModeSet::from_value(json!({"mode":"plan"})).mode.as_deref(),
-            Some("plan")
+            ModeSet::from_value(json!({"mode":"plan"})).mode,
+            Some(PermissionMode::Plan)
         );
     }
 

@@ -2,10 +2,12 @@
 
 use super::content::{has_extra, ContentBlock, HasExtra, MessageContent};
 use super::control::{ControlCancelRequest, ControlRequest, ControlResponse};
+use super::replies::{lenient, McpServerStatus, ModelUsageMap, PermissionDenial, Usage};
 use super::stream::{decode_tagged, StreamEventMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 /// One line from the CLI, decoded by its `type`.
 ///
@@ -305,8 +307,8 @@ pub struct SystemInit {
     #[serde(default)]
     pub permission_mode: Option<String>,
     /// MCP servers and their status.
-    #[serde(default, rename = "mcp_servers")]
-    pub mcp_servers: Vec<Value>,
+    #[serde(default, rename = "mcp_servers", deserialize_with = "lenient")]
+    pub mcp_servers: Vec<McpServerStatus>,
     /// Slash commands.
     #[serde(default, rename = "slash_commands")]
     pub slash_commands: Vec<String>,
@@ -538,14 +540,27 @@ pub struct ResultMessage {
     #[serde(default)]
     pub total_cost_usd: Option<f64>,
     /// Token usage.
-    #[serde(default)]
-    pub usage: Option<Value>,
-    /// Usage per model.
-    #[serde(default, rename = "modelUsage")]
-    pub model_usage: Option<Value>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub usage: Option<Usage>,
+    /// Usage per model, by model name (empty when the CLI sent none).
+    #[serde(
+        default,
+        rename = "modelUsage",
+        deserialize_with = "lenient",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub model_usage: ModelUsageMap,
     /// Tools the person or a rule refused.
-    #[serde(default)]
-    pub permission_denials: Vec<Value>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub permission_denials: Vec<PermissionDenial>,
+    /// What went wrong, for an error result (an entry that is not text is
+    /// kept as its JSON).
+    #[serde(
+        default,
+        deserialize_with = "error_texts",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub errors: Vec<String>,
     /// Why the turn ended (`completed`, `aborted_streaming`, `api_error`, ...).
     #[serde(default)]
     pub terminal_reason: Option<String>,
@@ -570,6 +585,72 @@ impl ResultMessage {
     pub fn was_interrupted(&self) -> bool {
         self.terminal_reason.as_deref() == Some("aborted_streaming")
     }
+
+    /// The `subtype`, as a closed set (unknown ones are kept).
+    pub fn kind(&self) -> ResultSubtype {
+        ResultSubtype::from_name(&self.subtype)
+    }
+
+    /// What went wrong: the `errors` the CLI listed, else the `result`
+    /// text of an error result. Empty for a success.
+    pub fn errors(&self) -> Vec<&str> {
+        if !self.errors.is_empty() {
+            return self.errors.iter().map(String::as_str).collect();
+        }
+        match (&self.result, self.is_error) {
+            (Some(r), true) => vec![r.as_str()],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// `errors` as text, whatever each entry is.
+fn error_texts<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Array(a) => a
+            .into_iter()
+            .map(|e| match e {
+                Value::String(s) => s,
+                other => other.to_string(),
+            })
+            .collect(),
+        Value::Null => Vec::new(),
+        Value::String(s) => vec![s],
+        other => vec![other.to_string()],
+    })
+}
+
+/// How a turn ended ([`ResultMessage::kind`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ResultSubtype {
+    /// It ended normally (an API error also ends with `success` and
+    /// `is_error`).
+    Success,
+    /// It failed or was interrupted while running.
+    ErrorDuringExecution,
+    /// It hit `Options::max_turns`.
+    ErrorMaxTurns,
+    /// It hit the budget in US dollars.
+    ErrorMaxBudgetUsd,
+    /// Structured output failed validation too often.
+    ErrorMaxStructuredOutputRetries,
+    /// A subtype this crate does not know, as sent.
+    Other(String),
+}
+
+impl ResultSubtype {
+    /// The subtype for the CLI's name of it.
+    pub fn from_name(name: &str) -> ResultSubtype {
+        match name {
+            "success" => ResultSubtype::Success,
+            "error_during_execution" => ResultSubtype::ErrorDuringExecution,
+            "error_max_turns" => ResultSubtype::ErrorMaxTurns,
+            "error_max_budget_usd" => ResultSubtype::ErrorMaxBudgetUsd,
+            "error_max_structured_output_retries" => ResultSubtype::ErrorMaxStructuredOutputRetries,
+            other => ResultSubtype::Other(other.to_owned()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -580,6 +661,41 @@ mod tests {
 
     fn parse(v: Value) -> Message {
         Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn results_are_typed_and_a_misshapen_part_loses_nothing_else() {
+        let r = parse(
+            json!({"type":"result","subtype":"error_max_turns","is_error":true,
+            "usage":{"input_tokens":10,"output_tokens":3,"cache_read_input_tokens":2,"server_tool_use":{}},
+            "modelUsage":{"claude-opus-5-5":{"inputTokens":10,"outputTokens":3,"costUSD":0.01}},
+            "permission_denials":[{"tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"rm"}}],
+            "errors":["Reached maximum number of turns (1)", {"code":7}]}),
+        );
+        let r = r.as_result().unwrap();
+        assert_eq!(r.kind(), ResultSubtype::ErrorMaxTurns);
+        let u = r.usage.as_ref().unwrap();
+        assert_eq!(
+            (u.input_tokens, u.output_tokens, u.cache_read_input_tokens),
+            (10, 3, 2)
+        );
+        assert!(u.extra.contains_key("server_tool_use"));
+        assert_eq!(r.model_usage["claude-opus-5-5"].output_tokens, 3);
+        assert_eq!(r.permission_denials[0].tool_name, "Bash");
+        assert_eq!(
+            r.errors(),
+            ["Reached maximum number of turns (1)", r#"{"code":7}"#]
+        );
+        // a later CLI changes a part's shape: the result is still a result
+        let r = parse(
+            json!({"type":"result","subtype":"new_kind","is_error":true,"result":"boom",
+            "usage":"n/a","modelUsage":[1],"permission_denials":{"x":1}}),
+        );
+        let r = r.as_result().expect("still a result");
+        assert_eq!(r.usage, None);
+        assert!(r.model_usage.is_empty() && r.permission_denials.is_empty());
+        assert_eq!(r.kind(), ResultSubtype::Other("new_kind".into()));
+        assert_eq!(r.errors(), ["boom"]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod control;
 mod fast;
 mod input;
 mod message;
+mod replies;
 mod stream;
 
 pub use content::{
@@ -23,7 +24,12 @@ pub use control::{
 };
 pub use input::{Priority, UserInput};
 pub use message::{
-    ApiMessage, ApiRetry, AssistantMessage, Message, ResultMessage, SystemInit, SystemMessage,
-    SystemStatus, TaskNotification, TaskStarted, UserContent, UserMessage,
+    ApiMessage, ApiRetry, AssistantMessage, Message, ResultMessage, ResultSubtype, SystemInit,
+    SystemMessage, SystemStatus, TaskNotification, TaskStarted, UserContent, UserMessage,
+};
+pub use replies::{
+    AccountInfo, AgentInfo, ContextCategory, ContextUsage, McpServerStatus, McpStatus, ModelInfo,
+    ModelUsage, ModelUsageMap, PermissionDenial, PermissionMode, RewindFiles, ServerInfo,
+    SlashCommand, UnknownMode, Usage,
 };
 pub use stream::{Delta, StreamEvent, StreamEventMessage};

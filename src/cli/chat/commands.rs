@@ -169,10 +169,12 @@ impl Chat<'_> {
                     "permission mode: {m} (default, acceptEdits, plan, bypassPermissions, dontAsk, auto)"
                 ));
             }
-            Input::Mode(Some(mode)) => {
+            Input::Mode(Some(name)) => {
+                // a typo never reaches the CLI
+                let mode: claudio::PermissionMode = name.parse()?;
                 let rt = self.rt;
-                rt.block_on(self.client()?.set_permission_mode(&mode))?;
-                self.state.mode = Some(mode.clone());
+                rt.block_on(self.client()?.set_permission_mode(mode.clone()))?;
+                self.state.mode = Some(mode.to_string());
                 self.info(&format!("permission mode: {mode}"));
             }
             Input::Cost => {
@@ -194,14 +196,16 @@ impl Chat<'_> {
             Input::Mcp => {
                 let rt = self.rt;
                 let status = rt.block_on(self.client()?.mcp_status())?;
-                let servers = status["mcpServers"].as_array().cloned().unwrap_or_default();
-                if servers.is_empty() {
+                if status.servers.is_empty() {
                     self.info("no MCP servers");
                 }
-                for s in servers {
-                    let name = s["name"].as_str().unwrap_or("?");
-                    let st = s["status"].as_str().unwrap_or("?");
-                    self.info(&format!("{name}: {st}"));
+                for s in &status.servers {
+                    let why = s
+                        .error
+                        .as_deref()
+                        .map(|e| format!(" ({e})"))
+                        .unwrap_or_default();
+                    self.info(&format!("{}: {}{why}", s.name, s.status));
                 }
             }
             Input::New => {
@@ -265,22 +269,21 @@ impl Chat<'_> {
     }
 }
 
-fn context_chart(usage: &serde_json::Value, style: Style) -> String {
-    let max = usage["maxTokens"].as_f64().unwrap_or(0.0);
-    let total = usage["totalTokens"].as_f64().unwrap_or(0.0);
+fn context_chart(usage: &claudio::ContextUsage, style: Style) -> String {
+    let max = usage.max_tokens as f64;
+    let total = usage.total_tokens as f64;
     let mut out = String::new();
-    let cats = usage["categories"].as_array().cloned().unwrap_or_default();
+    let cats = &usage.categories;
     let name_w = cats
         .iter()
-        .filter_map(|c| c["name"].as_str())
-        .map(|n| n.chars().count())
+        .map(|c| c.name.chars().count())
         .max()
         .unwrap_or(8)
         .min(28);
     const BAR: usize = 24;
-    for c in &cats {
-        let name = Sanitizer::clean(c["name"].as_str().unwrap_or("?"));
-        let tokens = c["tokens"].as_f64().unwrap_or(0.0);
+    for c in cats {
+        let name = Sanitizer::clean(&c.name);
+        let tokens = c.tokens as f64;
         if tokens <= 0.0 {
             continue;
         }
@@ -376,8 +379,8 @@ mod tests {
 
     #[test]
     fn context_chart_draws_bars() {
-        let u = serde_json::json!({"categories":[{"name":"messages","tokens":41000},{"name":"system prompt","tokens":3000},{"name":"free","tokens":0}],
-                       "totalTokens":44000,"maxTokens":200000});
+        let u = serde_json::from_value(serde_json::json!({"categories":[{"name":"messages","tokens":41000},{"name":"system prompt","tokens":3000},{"name":"free","tokens":0}],
+                       "totalTokens":44000,"maxTokens":200000})).unwrap();
         let c = context_chart(&u, crate::cli::style::Style::plain());
         assert!(c.contains("messages"), "{c}");
         assert!(c.contains("█"), "{c}");

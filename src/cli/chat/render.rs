@@ -703,11 +703,9 @@ impl Renderer {
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
         if r.is_error && !r.was_interrupted() {
             let mut why = r.subtype.clone();
-            if let Some(errors) = r.extra.get("errors").and_then(|e| e.as_array()) {
-                for e in errors {
-                    why.push_str(": ");
-                    why.push_str(e.as_str().unwrap_or(""));
-                }
+            for e in &r.errors {
+                why.push_str(": ");
+                why.push_str(e);
             }
             let line = format!("  {} {}", s.red("✗"), Sanitizer::clean(&why));
             self.permanent_line(&line, out);

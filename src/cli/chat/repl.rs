@@ -20,7 +20,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use anyhow::Context as _;
 use claudio::protocol::ask::{ASK_USER_QUESTION, EXIT_PLAN_MODE};
-use claudio::{Client, Message, PermissionResult, Priority, UserInput};
+use claudio::{Client, Message, PermissionMode, PermissionResult, Priority, UserInput};
 use futures_util::FutureExt;
 use rustyline::error::ReadlineError;
 use std::future::{pending, Future};
@@ -431,11 +431,11 @@ impl Chat<'_> {
 }
 
 /// The mode after `mode` in Shift-Tab's cycle, as in the claude TUI.
-fn next_mode(mode: &str) -> &'static str {
+fn next_mode(mode: &str) -> PermissionMode {
     match mode {
-        "default" => "acceptEdits",
-        "acceptEdits" => "plan",
-        _ => "default",
+        "default" => PermissionMode::AcceptEdits,
+        "acceptEdits" => PermissionMode::Plan,
+        _ => PermissionMode::Default,
     }
 }
 
@@ -492,7 +492,7 @@ impl Chat<'_> {
         let client = self.client()?;
         let rt = self.rt;
         let confirmed = rt.block_on(async {
-            client.set_permission_mode(next).await?;
+            client.set_permission_mode(next.clone()).await?;
             // the answer says yes; the status line confirms the switch
             let wait = tokio::time::sleep(Duration::from_secs(1));
             tokio::pin!(wait);
@@ -517,7 +517,7 @@ impl Chat<'_> {
         self.write(&out);
         if confirmed.is_none() {
             // the CLI said yes but sent no status line (mode unchanged)
-            self.state.mode = Some(next.to_owned());
+            self.state.mode = Some(next.to_string());
         }
         Ok(())
     }
@@ -591,10 +591,16 @@ impl Chat<'_> {
         let client = self.client()?;
         let preview = rt
             .block_on(client.preview_rewind_files(&p.uuid))
-            .unwrap_or_else(|e| serde_json::json!({"canRewind": false, "error": e.to_string()}));
+            .unwrap_or_else(|e| {
+                // the dry run failed: say why, and offer the conversation only
+                serde_json::from_value(
+                    serde_json::json!({"canRewind": false, "error": e.to_string()}),
+                )
+                .unwrap_or_default()
+            });
         let text = rewind::preview_text(&preview, &self.cwd, s);
         self.write(&text);
-        let files = rewind::can_restore(&preview);
+        let files = preview.can_rewind;
         let actions: Vec<usize> = (0..rewind::ACTIONS.len())
             .filter(|&a| files || a == 1 || a == 3)
             .collect();

@@ -6,6 +6,7 @@ use crate::cli::picker::{Choice, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use claudio::store::Conversation;
+use claudio::RewindFiles;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -135,11 +136,11 @@ pub const ACTIONS: [(&str, &str); 4] = [
 ];
 
 /// The files a rewind would change, from the CLI's dry run.
-pub fn preview_text(preview: &Value, cwd: &Path, style: Style) -> String {
-    if preview.get("canRewind").and_then(Value::as_bool) == Some(false) {
+pub fn preview_text(preview: &RewindFiles, cwd: &Path, style: Style) -> String {
+    if !preview.can_rewind {
         let why = preview
-            .get("error")
-            .and_then(Value::as_str)
+            .error
+            .as_deref()
             .unwrap_or("the CLI cannot rewind files here");
         return format!(
             "  {}\n",
@@ -149,15 +150,10 @@ pub fn preview_text(preview: &Value, cwd: &Path, style: Style) -> String {
             ))
         );
     }
-    let files: Vec<&str> = preview
-        .get("filesChanged")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let files = &preview.files_changed;
     if files.is_empty() {
         return format!("  {}\n", style.dim("no files changed since this prompt"));
     }
-    let num = |k: &str| preview.get(k).and_then(Value::as_u64).unwrap_or(0);
     let mut out = format!(
         "  {} {}\n",
         style.bold(&format!(
@@ -169,21 +165,17 @@ pub fn preview_text(preview: &Value, cwd: &Path, style: Style) -> String {
                 "files go"
             }
         )),
-        style.dim(&format!("(+{} −{})", num("insertions"), num("deletions")))
+        style.dim(&format!(
+            "(+{} −{})",
+            preview.insertions.unwrap_or(0),
+            preview.deletions.unwrap_or(0)
+        ))
     );
     for f in files {
-        let shown = Path::new(f)
-            .strip_prefix(cwd)
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|_| f.to_owned());
+        let shown = f.strip_prefix(cwd).unwrap_or(f).display().to_string();
         out.push_str(&format!("    {}\n", Sanitizer::clean(&shown)));
     }
     out
-}
-
-/// Whether the dry run says files can be restored.
-pub fn can_restore(preview: &Value) -> bool {
-    preview.get("canRewind").and_then(Value::as_bool) == Some(true)
 }
 
 #[cfg(test)]
@@ -225,16 +217,17 @@ mod tests {
     #[test]
     fn preview_lists_files_relative_to_the_session() {
         let cwd = Path::new("/w");
-        let p = json!({"canRewind":true,"filesChanged":["/w/new.txt","/elsewhere/x\u{1b}[2J"],"insertions":1,"deletions":5});
+        let typed = |v| serde_json::from_value::<RewindFiles>(v).unwrap();
+        let p = typed(
+            json!({"canRewind":true,"filesChanged":["/w/new.txt","/elsewhere/x\u{1b}[2J"],"insertions":1,"deletions":5}),
+        );
         let t = preview_text(&p, cwd, Style::plain());
         assert!(t.contains("2 files go back (+1 −5)"), "{t}");
         assert!(t.contains("    new.txt\n"), "{t}");
         assert!(!t.contains('\u{1b}'));
-        assert!(can_restore(&p));
-        let none = json!({"canRewind":true,"filesChanged":[],"insertions":0,"deletions":0});
+        let none = typed(json!({"canRewind":true,"filesChanged":[],"insertions":0,"deletions":0}));
         assert!(preview_text(&none, cwd, Style::plain()).contains("no files changed"));
-        let off = json!({"canRewind":false,"error":"File rewinding is not enabled."});
+        let off = typed(json!({"canRewind":false,"error":"File rewinding is not enabled."}));
         assert!(preview_text(&off, cwd, Style::plain()).contains("not enabled"));
-        assert!(!can_restore(&off));
     }
 }

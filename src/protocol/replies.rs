@@ -1,0 +1,511 @@
+//! What the CLI answers to the host's requests, and the typed parts of its
+//! messages that were once raw JSON: usage, per-model usage, permission
+//! denials, MCP server states (protocol.md §5, §7, and
+//! `docs/cli-2.1.328-observed.md`).
+//!
+//! Every type is `#[non_exhaustive]` and keeps the fields it does not model
+//! in `extra`, so whatever a later CLI adds still decodes. A part that does
+//! not have its expected shape never makes the message around it fail: it
+//! decodes to its default (see [`lenient`]).
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+/// Decode `T`, or take its default when the JSON has another shape: a typed
+/// part of a message must never lose the message.
+pub(crate) fn lenient<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::de::DeserializeOwned + Default,
+{
+    let v = Value::deserialize(d)?;
+    Ok(T::deserialize(v).unwrap_or_default())
+}
+
+/// A permission mode (protocol.md §1). The CLI may know modes this crate
+/// does not: they are kept as [`PermissionMode::Other`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum PermissionMode {
+    /// Ask before each tool that needs permission.
+    #[default]
+    Default,
+    /// Allow file edits without asking.
+    AcceptEdits,
+    /// Plan only: no edits until a plan is approved.
+    Plan,
+    /// Allow everything without asking.
+    BypassPermissions,
+    /// Deny what is not allowed in advance, without asking.
+    DontAsk,
+    /// Let the CLI's classifier decide.
+    Auto,
+    /// A mode this crate does not know, as the CLI spells it.
+    Other(String),
+}
+
+impl PermissionMode {
+    /// The CLI's name for the mode (`acceptEdits`, ...).
+    pub fn as_str(&self) -> &str {
+        match self {
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::Plan => "plan",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Auto => "auto",
+            PermissionMode::Other(s) => s,
+        }
+    }
+
+    /// Every mode the CLI 2.1.328 knows.
+    pub const KNOWN: [PermissionMode; 6] = [
+        PermissionMode::Default,
+        PermissionMode::AcceptEdits,
+        PermissionMode::Plan,
+        PermissionMode::BypassPermissions,
+        PermissionMode::DontAsk,
+        PermissionMode::Auto,
+    ];
+
+    /// A mode from the CLI's name for it; unknown names are kept as
+    /// [`PermissionMode::Other`].
+    pub fn from_name(name: &str) -> PermissionMode {
+        name.parse()
+            .unwrap_or_else(|_| PermissionMode::Other(name.to_owned()))
+    }
+}
+
+impl fmt::Display for PermissionMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not one of [`PermissionMode::KNOWN`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownMode(pub String);
+
+impl fmt::Display for UnknownMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown permission mode {:?} (known: default, acceptEdits, plan, bypassPermissions, dontAsk, auto)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownMode {}
+
+impl FromStr for PermissionMode {
+    type Err = UnknownMode;
+
+    /// Exactly the CLI's names (`manual` is the CLI's other name for
+    /// `default`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "default" | "manual" => PermissionMode::Default,
+            "acceptEdits" => PermissionMode::AcceptEdits,
+            "plan" => PermissionMode::Plan,
+            "bypassPermissions" => PermissionMode::BypassPermissions,
+            "dontAsk" => PermissionMode::DontAsk,
+            "auto" => PermissionMode::Auto,
+            _ => return Err(UnknownMode(s.to_owned())),
+        })
+    }
+}
+
+impl Serialize for PermissionMode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for PermissionMode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(PermissionMode::from_name(&s))
+    }
+}
+
+macro_rules! reply {
+    ($(#[$m:meta])* $name:ident { $($body:tt)* }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        #[non_exhaustive]
+        pub struct $name {
+            $($body)*
+            /// Fields claudio does not model, kept as sent.
+            #[serde(flatten)]
+            pub extra: Map<String, Value>,
+        }
+    };
+}
+
+reply!(
+    /// The CLI's answer to `initialize`: what it offers this session
+    /// ([`Client::server_info`](crate::Client::server_info)).
+    ServerInfo {
+        /// Slash commands and skills the session knows.
+        #[serde(default, deserialize_with = "lenient")]
+        pub commands: Vec<SlashCommand>,
+        /// Sub-agents the session can start.
+        #[serde(default, deserialize_with = "lenient")]
+        pub agents: Vec<AgentInfo>,
+        /// Models the account can use.
+        #[serde(default, deserialize_with = "lenient")]
+        pub models: Vec<ModelInfo>,
+        /// Who is signed in, and how.
+        #[serde(default, deserialize_with = "lenient")]
+        pub account: Option<AccountInfo>,
+        /// The output style in use.
+        #[serde(default, deserialize_with = "lenient")]
+        pub output_style: Option<String>,
+        /// Output styles to choose from.
+        #[serde(default, deserialize_with = "lenient")]
+        pub available_output_styles: Vec<String>,
+        /// The CLI's process id.
+        #[serde(default, deserialize_with = "lenient")]
+        pub pid: Option<u32>,
+        /// The CLI's version (`2.1.328`).
+        #[serde(default, deserialize_with = "lenient")]
+        pub claude_code_version: Option<String>,
+        /// The permission mode at the start.
+        #[serde(default, deserialize_with = "lenient")]
+        pub current_permission_mode: Option<PermissionMode>,
+    }
+);
+
+reply!(
+    /// A slash command or skill ([`ServerInfo::commands`]).
+    SlashCommand {
+        /// Its name, without the `/`.
+        #[serde(default)]
+        pub name: String,
+        /// What it does.
+        #[serde(default)]
+        pub description: String,
+        /// What its arguments look like (may be empty).
+        #[serde(default, rename = "argumentHint", deserialize_with = "lenient")]
+        pub argument_hint: Option<String>,
+    }
+);
+
+reply!(
+    /// A sub-agent the session can start ([`ServerInfo::agents`]).
+    AgentInfo {
+        /// Its name (`Explore`, ...).
+        #[serde(default)]
+        pub name: String,
+        /// When to use it.
+        #[serde(default)]
+        pub description: String,
+    }
+);
+
+reply!(
+    /// A model the account can use ([`ServerInfo::models`]).
+    ModelInfo {
+        /// What to pass to `set_model` or `Options::model` (`default`, ...).
+        #[serde(default)]
+        pub value: String,
+        /// The model it stands for now (`claude-opus-5-5`).
+        #[serde(default, rename = "resolvedModel", deserialize_with = "lenient")]
+        pub resolved_model: Option<String>,
+        /// Its name for people.
+        #[serde(default, rename = "displayName", deserialize_with = "lenient")]
+        pub display_name: Option<String>,
+        /// What it is good for, and its price.
+        #[serde(default, deserialize_with = "lenient")]
+        pub description: Option<String>,
+        /// Effort levels it accepts (`low` ... `max`).
+        #[serde(default, rename = "supportedEffortLevels", deserialize_with = "lenient")]
+        pub supported_effort_levels: Vec<String>,
+    }
+);
+
+reply!(
+    /// Who is signed in ([`ServerInfo::account`]).
+    AccountInfo {
+        /// Where the OAuth token comes from (`none` with an API key).
+        #[serde(default, rename = "tokenSource", deserialize_with = "lenient")]
+        pub token_source: Option<String>,
+        /// Where the API key comes from (`ANTHROPIC_API_KEY`, ...).
+        #[serde(default, rename = "apiKeySource", deserialize_with = "lenient")]
+        pub api_key_source: Option<String>,
+        /// The API provider (`firstParty`, `bedrock`, `vertex`, ...).
+        #[serde(default, rename = "apiProvider", deserialize_with = "lenient")]
+        pub api_provider: Option<String>,
+        /// The account's email, when signed in with one.
+        #[serde(default, deserialize_with = "lenient")]
+        pub email: Option<String>,
+        /// The organization, when there is one.
+        #[serde(default, deserialize_with = "lenient")]
+        pub organization: Option<String>,
+    }
+);
+
+reply!(
+    /// The answer to [`Client::mcp_status`](crate::Client::mcp_status).
+    McpStatus {
+        /// Each MCP server and its state.
+        #[serde(default, rename = "mcpServers", deserialize_with = "lenient")]
+        pub servers: Vec<McpServerStatus>,
+    }
+);
+
+reply!(
+    /// An MCP server and its state (in [`McpStatus`] and in `system/init`).
+    McpServerStatus {
+        /// The server's name.
+        #[serde(default)]
+        pub name: String,
+        /// `connected`, `failed`, `pending`, `needs-auth`, `disabled`, ...
+        #[serde(default)]
+        pub status: String,
+        /// Why it failed, when it did.
+        #[serde(default, deserialize_with = "lenient")]
+        pub error: Option<String>,
+        /// How it is reached (`stdio`, `sdk`, `http`, ...).
+        #[serde(default, deserialize_with = "lenient")]
+        pub transport: Option<String>,
+        /// Where it was configured (`dynamic`, `project`, ...).
+        #[serde(default, deserialize_with = "lenient")]
+        pub source: Option<String>,
+        /// Its configuration, as the CLI holds it.
+        #[serde(default)]
+        pub config: Option<Value>,
+    }
+);
+
+impl McpServerStatus {
+    /// Whether the server is up.
+    pub fn is_connected(&self) -> bool {
+        self.status == "connected"
+    }
+}
+
+reply!(
+    /// The answer to [`Client::context_usage`](crate::Client::context_usage):
+    /// what fills the context window.
+    ContextUsage {
+        /// Each category: system prompt, tools, messages, free space, ...
+        #[serde(default, deserialize_with = "lenient")]
+        pub categories: Vec<ContextCategory>,
+        /// Tokens in use.
+        #[serde(default, rename = "totalTokens", deserialize_with = "lenient")]
+        pub total_tokens: u64,
+        /// The window's size.
+        #[serde(default, rename = "maxTokens", deserialize_with = "lenient")]
+        pub max_tokens: u64,
+        /// The share in use, in percent.
+        #[serde(default, deserialize_with = "lenient")]
+        pub percentage: Option<f64>,
+    }
+);
+
+reply!(
+    /// One category of [`ContextUsage`].
+    ContextCategory {
+        /// A stable id (`system_prompt`, `messages`, `free_space`, ...).
+        #[serde(default, deserialize_with = "lenient")]
+        pub id: Option<String>,
+        /// Its name for people.
+        #[serde(default)]
+        pub name: String,
+        /// Tokens it takes.
+        #[serde(default, deserialize_with = "lenient")]
+        pub tokens: u64,
+        /// `used`, `deferred`, `buffer` or `free`.
+        #[serde(default, deserialize_with = "lenient")]
+        pub kind: Option<String>,
+    }
+);
+
+reply!(
+    /// The answer to [`Client::rewind_files`](crate::Client::rewind_files)
+    /// and [`Client::preview_rewind_files`](crate::Client::preview_rewind_files).
+    RewindFiles {
+        /// Whether the files can go (or went) back.
+        #[serde(default, rename = "canRewind", deserialize_with = "lenient")]
+        pub can_rewind: bool,
+        /// Why not, when they cannot.
+        #[serde(default, deserialize_with = "lenient")]
+        pub error: Option<String>,
+        /// The files that would change (a preview only; absolute paths).
+        #[serde(default, rename = "filesChanged", deserialize_with = "lenient")]
+        pub files_changed: Vec<PathBuf>,
+        /// Lines that would come back (a preview only).
+        #[serde(default, deserialize_with = "lenient")]
+        pub insertions: Option<u64>,
+        /// Lines that would go (a preview only).
+        #[serde(default, deserialize_with = "lenient")]
+        pub deletions: Option<u64>,
+    }
+);
+
+reply!(
+    /// Token usage of a turn ([`ResultMessage::usage`](crate::ResultMessage::usage)).
+    Usage {
+        /// Input tokens not read from the cache.
+        #[serde(default, deserialize_with = "lenient")]
+        pub input_tokens: u64,
+        /// Output tokens.
+        #[serde(default, deserialize_with = "lenient")]
+        pub output_tokens: u64,
+        /// Input tokens written to the cache.
+        #[serde(default, deserialize_with = "lenient")]
+        pub cache_creation_input_tokens: u64,
+        /// Input tokens read from the cache.
+        #[serde(default, deserialize_with = "lenient")]
+        pub cache_read_input_tokens: u64,
+        /// The service tier (`standard`, ...).
+        #[serde(default, deserialize_with = "lenient")]
+        pub service_tier: Option<String>,
+    }
+);
+
+reply!(
+    /// One model's share of a session
+    /// ([`ResultMessage::model_usage`](crate::ResultMessage::model_usage)).
+    ModelUsage {
+        /// Input tokens not read from the cache.
+        #[serde(default, rename = "inputTokens", deserialize_with = "lenient")]
+        pub input_tokens: u64,
+        /// Output tokens.
+        #[serde(default, rename = "outputTokens", deserialize_with = "lenient")]
+        pub output_tokens: u64,
+        /// Input tokens read from the cache.
+        #[serde(default, rename = "cacheReadInputTokens", deserialize_with = "lenient")]
+        pub cache_read_input_tokens: u64,
+        /// Input tokens written to the cache.
+        #[serde(default, rename = "cacheCreationInputTokens", deserialize_with = "lenient")]
+        pub cache_creation_input_tokens: u64,
+        /// Web searches made.
+        #[serde(default, rename = "webSearchRequests", deserialize_with = "lenient")]
+        pub web_search_requests: u64,
+        /// What it cost, in US dollars (the CLI's estimate).
+        #[serde(default, rename = "costUSD", deserialize_with = "lenient")]
+        pub cost_usd: f64,
+        /// The model's context window.
+        #[serde(default, rename = "contextWindow", deserialize_with = "lenient")]
+        pub context_window: Option<u64>,
+        /// The most it may write in one answer.
+        #[serde(default, rename = "maxOutputTokens", deserialize_with = "lenient")]
+        pub max_output_tokens: Option<u64>,
+    }
+);
+
+/// Per-model usage, by model name.
+pub type ModelUsageMap = BTreeMap<String, ModelUsage>;
+
+reply!(
+    /// A tool call the person or a rule refused in the turn
+    /// ([`ResultMessage::permission_denials`](crate::ResultMessage::permission_denials)).
+    PermissionDenial {
+        /// The tool.
+        #[serde(default)]
+        pub tool_name: String,
+        /// The call's id.
+        #[serde(default)]
+        pub tool_use_id: String,
+        /// What it was called with.
+        #[serde(default)]
+        pub tool_input: Value,
+    }
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn modes_are_the_cli_s_names_and_unknown_ones_are_kept() {
+        for m in PermissionMode::KNOWN {
+            assert_eq!(m.as_str().parse::<PermissionMode>().unwrap(), m);
+            assert_eq!(serde_json::to_value(&m).unwrap(), json!(m.as_str()));
+        }
+        assert_eq!(
+            "manual".parse::<PermissionMode>().unwrap(),
+            PermissionMode::Default
+        );
+        let err = "acceptedits".parse::<PermissionMode>().unwrap_err();
+        assert!(err.to_string().contains("acceptEdits"), "{err}");
+        let m: PermissionMode = serde_json::from_value(json!("futureMode")).unwrap();
+        assert_eq!(m, PermissionMode::Other("futureMode".into()));
+        assert_eq!(m.to_string(), "futureMode");
+    }
+
+    #[test]
+    fn the_cli_s_real_answers_decode() {
+        // trimmed from the real CLI 2.1.328 (docs/cli-2.1.328-observed.md)
+        let info: ServerInfo = serde_json::from_value(json!({
+            "commands":[{"name":"review","description":"Review a PR","argumentHint":"<pr>","builtin":true}],
+            "agents":[{"name":"Explore","description":"Fast read-only search agent"}],
+            "models":[{"value":"default","resolvedModel":"claude-opus-5-5","displayName":"Default (recommended)",
+                       "supportedEffortLevels":["low","max"],"supportsEffort":true}],
+            "account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"},
+            "output_style":"default","available_output_styles":["default","Proactive"],
+            "pid":28709,"claude_code_version":"2.1.328","current_permission_mode":"default",
+            "fast_mode_state":"off"})).unwrap();
+        assert_eq!(info.commands[0].argument_hint.as_deref(), Some("<pr>"));
+        assert_eq!(info.commands[0].extra["builtin"], true);
+        assert_eq!(info.agents[0].name, "Explore");
+        assert_eq!(
+            info.models[0].resolved_model.as_deref(),
+            Some("claude-opus-5-5")
+        );
+        assert_eq!(info.models[0].supported_effort_levels, ["low", "max"]);
+        let account = info.account.as_ref().unwrap();
+        assert_eq!(account.api_key_source.as_deref(), Some("ANTHROPIC_API_KEY"));
+        assert_eq!(info.pid, Some(28709));
+        assert_eq!(info.current_permission_mode, Some(PermissionMode::Default));
+        assert_eq!(info.extra["fast_mode_state"], "off");
+
+        let mcp: McpStatus =
+            serde_json::from_value(json!({"mcpServers":[{"name":"other","status":"failed",
+            "error":"Connection closed","config":{"type":"stdio","command":"/bin/false","args":[]},
+            "transport":"stdio","scope":"dynamic","source":"dynamic"}]}))
+            .unwrap();
+        assert_eq!(mcp.servers[0].error.as_deref(), Some("Connection closed"));
+        assert!(!mcp.servers[0].is_connected());
+        assert_eq!(mcp.servers[0].extra["scope"], "dynamic");
+
+        let ctx: ContextUsage = serde_json::from_value(json!({"categories":[
+            {"id":"system_prompt","name":"System prompt","tokens":1964,"color":"promptBorder","kind":"used"},
+            {"id":"free_space","name":"Free space","tokens":953412,"kind":"free"}],
+            "totalTokens":13588,"maxTokens":1000000,"percentage":1,"gridRows":[]})).unwrap();
+        assert_eq!(ctx.categories[0].tokens, 1964);
+        assert_eq!(ctx.categories[1].kind.as_deref(), Some("free"));
+        assert_eq!((ctx.total_tokens, ctx.max_tokens), (13588, 1_000_000));
+        assert_eq!(ctx.percentage, Some(1.0));
+
+        let dry: RewindFiles = serde_json::from_value(json!({"canRewind":true,
+            "filesChanged":["/w/new.txt"],"insertions":1,"deletions":5}))
+        .unwrap();
+        assert!(dry.can_rewind);
+        assert_eq!(dry.files_changed, [PathBuf::from("/w/new.txt")]);
+        let no: RewindFiles = serde_json::from_value(
+            json!({"canRewind":false,"error":"File rewinding is not enabled."}),
+        )
+        .unwrap();
+        assert_eq!(no.error.as_deref(), Some("File rewinding is not enabled."));
+    }
+
+    #[test]
+    fn a_part_of_another_shape_takes_its_default_and_loses_nothing_else() {
+        let u: ServerInfo =
+            serde_json::from_value(json!({"commands":"not a list","pid":"x","models":[]})).unwrap();
+        assert!(u.commands.is_empty());
+        assert_eq!(u.pid, None);
+        let c: ContextUsage =
+            serde_json::from_value(json!({"totalTokens":-1,"maxTokens":10})).unwrap();
+        assert_eq!((c.total_tokens, c.max_tokens), (0, 10));
+    }
+}
