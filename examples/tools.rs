@@ -3,6 +3,7 @@
 //!
 //! `cargo run --example tools`
 
+use claudio::protocol::HookEvent;
 use claudio::{
     Client, HookMatcher, HookOutput, McpServer, McpTool, Message, Options, PermissionResult,
     StreamExt, ToolOutput,
@@ -29,9 +30,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .mcp_server(calc)
         // Refuse `rm` before the permission check is even reached.
         .hook(
-            "PreToolUse",
+            HookEvent::PreToolUse,
             HookMatcher::new(Some("Bash"), |req, _ctx| async move {
-                let cmd = req.input["tool_input"]["command"].as_str().unwrap_or("");
+                let input = req.hook_input();
+                let tool_input = input.tool_input.unwrap_or_default();
+                let cmd = tool_input["command"].as_str().unwrap_or("");
                 Ok(if cmd.contains("rm ") {
                     HookOutput::deny_tool("deleting files is not allowed")
                 } else {

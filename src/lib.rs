@@ -55,7 +55,8 @@ pub use mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
 pub use options::{AgentDefinition, Options, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
     AssistantMessage, CanUseToolRequest, ContentBlock, ContextUsage, HookCallbackRequest,
-    HookOutput, McpStatus, Message, PermissionMode, PermissionResult, PermissionUpdate, Priority,
-    ResultMessage, RewindFiles, ServerInfo, StreamEvent, SystemMessage, UserInput, UserMessage,
+    HookEvent, HookInput, HookOutput, McpStatus, Message, PermissionMode, PermissionResult,
+    PermissionUpdate, Priority, ResultMessage, RewindFiles, ServerInfo, StreamEvent, SystemMessage,
+    UserInput, UserMessage,
 };
 pub use transport::StderrCallback;

@@ -3,7 +3,7 @@
 use crate::error::HandlerError;
 use crate::handlers::{HookMatcher, PermissionHandler, RequestContext};
 use crate::mcp::McpServer;
-use crate::protocol::{CanUseToolRequest, PermissionMode, PermissionResult};
+use crate::protocol::{CanUseToolRequest, HookEvent, PermissionMode, PermissionResult};
 use crate::transport::StderrCallback;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -294,8 +294,11 @@ impl Options {
     }
 
     /// Register hooks for an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, ...).
-    pub fn hook(mut self, event: impl Into<String>, matcher: HookMatcher) -> Self {
-        self.hooks.entry(event.into()).or_default().push(matcher);
+    pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
+        self.hooks
+            .entry(event.to_string())
+            .or_default()
+            .push(matcher);
         self
     }
 

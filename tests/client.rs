@@ -187,7 +187,7 @@ async fn can_use_tool_always_for_session() {
         PermissionResult::allow_always(vec![claudio::PermissionUpdate::allow_rule(
             "Bash",
             Some("touch a"),
-            "session",
+            claudio::protocol::PermissionDestination::Session,
         )]),
     )
     .await;
@@ -229,7 +229,7 @@ async fn hook_callback_is_routed_and_registered_at_initialize() {
     let seen = Arc::new(AtomicUsize::new(0));
     let s2 = seen.clone();
     let options = fake.options().hook(
-        "PreToolUse",
+        claudio::protocol::HookEvent::PreToolUse,
         HookMatcher::new(
             Some("Bash"),
             move |req: claudio::HookCallbackRequest, _c| {

@@ -237,7 +237,10 @@ async fn pre_tool_use_hook_denies_bash() {
             Ok(HookOutput::deny_tool("the hook forbids touching files"))
         }
     });
-    let (options, asked) = allow_all_recording(w.options().hook("PreToolUse", hook));
+    let (options, asked) = allow_all_recording(
+        w.options()
+            .hook(claudio::protocol::HookEvent::PreToolUse, hook),
+    );
     let client = connect(options).await;
     let msgs = ask(&client, "make a file").await;
     client.close().await.unwrap();
@@ -249,6 +252,25 @@ async fn pre_tool_use_hook_denies_bash() {
         assert_eq!(seen[0].input["tool_name"], "Bash");
         assert_eq!(seen[0].input["tool_input"]["command"], "touch hooked_file");
         assert_eq!(seen[0].tool_use_id.as_deref(), Some(bash_id.as_str()));
+        // the same, typed
+        let input = seen[0].hook_input();
+        assert_eq!(
+            input.hook_event_name,
+            Some(claudio::protocol::HookEvent::PreToolUse)
+        );
+        assert_eq!(input.tool_name.as_deref(), Some("Bash"));
+        assert_eq!(
+            input.tool_input.as_ref().unwrap()["command"],
+            "touch hooked_file"
+        );
+        assert!(
+            input.session_id.is_some() && input.cwd.is_some(),
+            "{input:?}"
+        );
+        assert_eq!(
+            input.permission_mode,
+            Some(claudio::PermissionMode::Default)
+        );
     }
     assert!(
         tool_names(&asked).is_empty(),

@@ -197,11 +197,11 @@ pub fn plan_result(
 ) -> (PermissionResult, &'static str) {
     match picked {
         Picked::Chosen(i, None) if i.as_slice() == [0] => (
-            approve_plan("acceptEdits", request_input, plan),
+            approve_plan(claudio::PermissionMode::AcceptEdits, request_input, plan),
             "approved · accepting edits",
         ),
         Picked::Chosen(i, None) if i.as_slice() == [1] => (
-            approve_plan("default", request_input, plan),
+            approve_plan(claudio::PermissionMode::Default, request_input, plan),
             "approved · approving each edit",
         ),
         Picked::Chosen(_, Some(feedback)) => (
@@ -301,9 +301,15 @@ mod tests {
         assert!(!b.contains('\u{1b}'), "{b:?}");
         let none = json!({});
         let (r, _) = plan_result(&Picked::Chosen(vec![0], None), &none, Some("p"));
-        assert_eq!(r, approve_plan("acceptEdits", &none, Some("p")));
+        assert_eq!(
+            r,
+            approve_plan(claudio::PermissionMode::AcceptEdits, &none, Some("p"))
+        );
         let (r, _) = plan_result(&Picked::Chosen(vec![1], None), &none, None);
-        assert_eq!(r, approve_plan("default", &none, None));
+        assert_eq!(
+            r,
+            approve_plan(claudio::PermissionMode::Default, &none, None)
+        );
         let (r, _) = plan_result(
             &Picked::Chosen(vec![], Some("add tests".into())),
             &none,

@@ -4,6 +4,7 @@
 //! back as a [`PermissionResult`] (protocol.md §6).
 
 use super::control::{PermissionResult, PermissionUpdate};
+use super::replies::PermissionMode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -92,7 +93,11 @@ pub fn plan_text(input: &Value) -> Option<&str> {
 /// CLI keeps the file as it is. Otherwise `plan` (from the assistant's
 /// `tool_use` block) goes back as `updatedInput.plan`: without it the model
 /// is told only that plan mode ended, not which plan was approved.
-pub fn approve_plan(mode: &str, request_input: &Value, plan: Option<&str>) -> PermissionResult {
+pub fn approve_plan(
+    mode: PermissionMode,
+    request_input: &Value,
+    plan: Option<&str>,
+) -> PermissionResult {
     let input = match request_input {
         Value::Object(m) if m.contains_key("plan") => m.clone(),
         _ => {
@@ -105,15 +110,7 @@ pub fn approve_plan(mode: &str, request_input: &Value, plan: Option<&str>) -> Pe
     };
     PermissionResult::Allow {
         updated_input: Some(Value::Object(input)),
-        updated_permissions: vec![PermissionUpdate {
-            kind: "setMode".into(),
-            rules: None,
-            behavior: None,
-            destination: Some("session".into()),
-            mode: Some(mode.into()),
-            directories: None,
-            extra: Map::new(),
-        }],
+        updated_permissions: vec![PermissionUpdate::set_mode(mode)],
     }
 }
 
@@ -163,16 +160,18 @@ mod tests {
 
     #[test]
     fn plan_approval_sets_the_mode() {
-        let v = approve_plan("acceptEdits", &json!({}), Some("# P")).to_response(&json!({}));
+        let v = approve_plan(PermissionMode::AcceptEdits, &json!({}), Some("# P"))
+            .to_response(&json!({}));
         assert_eq!(
             v,
             json!({"behavior":"allow","updatedInput":{"plan":"# P"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]})
         );
-        let v = approve_plan("default", &json!({}), None).to_response(&json!({}));
+        let v = approve_plan(PermissionMode::Default, &json!({}), None).to_response(&json!({}));
         assert_eq!(v["updatedInput"], json!({}));
         // the plan file's text, as the CLI sent it, goes back unchanged
         let from_file = json!({"plan":"# From file","planFilePath":"/p/x.md"});
-        let v = approve_plan("default", &from_file, Some("# Other")).to_response(&from_file);
+        let v = approve_plan(PermissionMode::Default, &from_file, Some("# Other"))
+            .to_response(&from_file);
         assert_eq!(v["updatedInput"], from_file);
         assert_eq!(plan_text(&json!({"plan":"# P"})), Some("# P"));
     }

@@ -1,6 +1,8 @@
 //! Control protocol: requests and responses in both directions (protocol.md §3, §6, §7).
 
 use super::content::{has_extra, HasExtra};
+use super::names::{HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior};
+use super::replies::{lenient, PermissionMode};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Map, Value};
 
@@ -149,10 +151,10 @@ impl CanUseToolRequest {
         let mut out: Vec<PermissionUpdate> = self
             .permission_suggestions
             .iter()
-            .filter(|s| s.kind == "addRules")
+            .filter(|s| s.kind == PermissionUpdateKind::AddRules)
             .map(|s| PermissionUpdate {
-                destination: Some("session".into()),
-                behavior: Some(s.behavior.clone().unwrap_or_else(|| "allow".into())),
+                destination: Some(PermissionDestination::Session),
+                behavior: Some(s.behavior.clone().unwrap_or(RuleBehavior::Allow)),
                 ..s.clone()
             })
             .collect();
@@ -160,7 +162,7 @@ impl CanUseToolRequest {
             out.push(PermissionUpdate::allow_rule(
                 &self.tool_name,
                 None,
-                "session",
+                PermissionDestination::Session,
             ));
         }
         out
@@ -172,19 +174,19 @@ impl CanUseToolRequest {
 pub struct PermissionUpdate {
     /// `addRules`, `replaceRules`, `removeRules`, `setMode`, `addDirectories`, ...
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: PermissionUpdateKind,
     /// The rules, for rule updates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<PermissionRule>>,
     /// `allow`, `deny` or `ask`, for rule updates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub behavior: Option<String>,
+    pub behavior: Option<RuleBehavior>,
     /// Where the update lives: `session`, `localSettings`, `projectSettings`, `userSettings`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub destination: Option<String>,
+    pub destination: Option<PermissionDestination>,
     /// The mode, for `setMode`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
+    pub mode: Option<PermissionMode>,
     /// The directories, for directory updates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directories: Option<Vec<String>>,
@@ -195,16 +197,33 @@ pub struct PermissionUpdate {
 
 impl PermissionUpdate {
     /// `addRules` with one allow rule for `tool` (optionally narrowed by `content`).
-    pub fn allow_rule(tool: &str, content: Option<&str>, destination: &str) -> Self {
+    pub fn allow_rule(
+        tool: &str,
+        content: Option<&str>,
+        destination: PermissionDestination,
+    ) -> Self {
         PermissionUpdate {
-            kind: "addRules".into(),
+            kind: PermissionUpdateKind::AddRules,
             rules: Some(vec![PermissionRule {
                 tool_name: tool.into(),
                 rule_content: content.map(str::to_owned),
             }]),
-            behavior: Some("allow".into()),
-            destination: Some(destination.into()),
+            behavior: Some(RuleBehavior::Allow),
+            destination: Some(destination),
             mode: None,
+            directories: None,
+            extra: Map::new(),
+        }
+    }
+
+    /// `setMode`: switch the permission mode, for this session.
+    pub fn set_mode(mode: PermissionMode) -> Self {
+        PermissionUpdate {
+            kind: PermissionUpdateKind::SetMode,
+            rules: None,
+            behavior: None,
+            destination: Some(PermissionDestination::Session),
+            mode: Some(mode),
             directories: None,
             extra: Map::new(),
         }
@@ -340,6 +359,48 @@ impl HookCallbackRequest {
             .and_then(Value::as_str)
             .unwrap_or("")
     }
+
+    /// The hook's input, typed (`input` keeps it as sent).
+    pub fn hook_input(&self) -> HookInput {
+        HookInput::deserialize(&self.input).unwrap_or_default()
+    }
+}
+
+/// What a hook is told ([`HookCallbackRequest::hook_input`]): the fields
+/// every event has, and those of tool and prompt events.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct HookInput {
+    /// The event.
+    #[serde(default, deserialize_with = "lenient")]
+    pub hook_event_name: Option<HookEvent>,
+    /// The session.
+    #[serde(default, deserialize_with = "lenient")]
+    pub session_id: Option<String>,
+    /// The session's transcript.
+    #[serde(default, deserialize_with = "lenient")]
+    pub transcript_path: Option<String>,
+    /// The CLI's working directory.
+    #[serde(default, deserialize_with = "lenient")]
+    pub cwd: Option<String>,
+    /// The permission mode.
+    #[serde(default, deserialize_with = "lenient")]
+    pub permission_mode: Option<PermissionMode>,
+    /// The tool, for tool events.
+    #[serde(default, deserialize_with = "lenient")]
+    pub tool_name: Option<String>,
+    /// The tool's input, for tool events.
+    #[serde(default)]
+    pub tool_input: Option<Value>,
+    /// What the tool returned, for `PostToolUse`.
+    #[serde(default)]
+    pub tool_response: Option<Value>,
+    /// The prompt, for `UserPromptSubmit`.
+    #[serde(default, deserialize_with = "lenient")]
+    pub prompt: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 /// What a hook callback answers.

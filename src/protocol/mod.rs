@@ -10,6 +10,7 @@ mod control;
 mod fast;
 mod input;
 mod message;
+mod names;
 mod replies;
 mod stream;
 
@@ -19,14 +20,16 @@ pub use content::{
 };
 pub use control::{
     error_response, request_line, success_response, CanUseToolRequest, ControlCancelRequest,
-    ControlRequest, ControlResponse, ControlResponseBody, HookCallbackRequest, HookOutput,
-    IncomingRequest, McpMessageRequest, PermissionResult, PermissionRule, PermissionUpdate,
+    ControlRequest, ControlResponse, ControlResponseBody, HookCallbackRequest, HookInput,
+    HookOutput, IncomingRequest, McpMessageRequest, PermissionResult, PermissionRule,
+    PermissionUpdate,
 };
 pub use input::{Priority, UserInput};
 pub use message::{
     ApiMessage, ApiRetry, AssistantMessage, Message, ResultMessage, ResultSubtype, SystemInit,
     SystemMessage, SystemStatus, TaskNotification, TaskStarted, UserContent, UserMessage,
 };
+pub use names::{HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior};
 pub use replies::{
     AccountInfo, AgentInfo, ContextCategory, ContextUsage, McpServerStatus, McpStatus, ModelInfo,
     ModelUsage, ModelUsageMap, PermissionDenial, PermissionMode, RewindFiles, ServerInfo,
