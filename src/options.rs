@@ -3,7 +3,9 @@
 use crate::error::HandlerError;
 use crate::handlers::{HookMatcher, PermissionHandler, RequestContext};
 use crate::mcp::McpServer;
-use crate::protocol::{CanUseToolRequest, HookEvent, PermissionMode, PermissionResult};
+use crate::protocol::{
+    CanUseToolRequest, Effort, HookEvent, PermissionMode, PermissionResult, SettingSource,
+};
 use crate::transport::StderrCallback;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -73,6 +75,38 @@ pub struct Options {
     pub include_partial_messages: bool,
     /// `--add-dir`.
     pub add_dirs: Vec<PathBuf>,
+    /// `--fallback-model`: the models to try, in order, when the main one
+    /// is overloaded (the CLI says so with a `system`/`model_fallback`).
+    pub fallback_models: Vec<String>,
+    /// `--effort` (`low`, `medium`, `high`, `xhigh`, `max`).
+    pub effort: Option<Effort>,
+    /// `--max-thinking-tokens`: the thinking budget, for models that take
+    /// one (the adaptive models of 2.1.328 ignore it; see `effort`).
+    pub max_thinking_tokens: Option<u32>,
+    /// `--max-budget-usd`: the turn ends with `error_max_budget_usd` once
+    /// the session has cost this much.
+    pub max_budget_usd: Option<f64>,
+    /// `--json-schema`: the answer's shape; the CLI hands the model a
+    /// `StructuredOutput` tool and puts what it returns in
+    /// [`ResultMessage::structured_output`](crate::ResultMessage::structured_output).
+    pub json_schema: Option<Value>,
+    /// `--setting-sources`: which settings files load (all when empty).
+    pub setting_sources: Vec<SettingSource>,
+    /// `--settings`: more settings (JSON), over the files' (a sandbox is
+    /// configured here: `{"sandbox": {...}}`).
+    pub settings: Option<Value>,
+    /// `--plugin-dir`: plugins to load from these directories.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// `--resume-session-at`: resume the history up to this message (its
+    /// `uuid`), with `resume`.
+    pub resume_session_at: Option<String>,
+    /// `--session-id`: the id of a new session (a UUID not used before).
+    pub session_id: Option<String>,
+    /// `--no-session-persistence` when false: no transcript is written, so
+    /// the session cannot be resumed.
+    pub persist_session: bool,
+    /// `--strict-mcp-config`: only the MCP servers given here load.
+    pub strict_mcp_config: bool,
     /// `--mcp-config` values (JSON text or file paths).
     pub mcp_config: Vec<String>,
     /// Sub-agents, sent in `initialize`.
@@ -120,6 +154,18 @@ impl Default for Options {
             fork_session: false,
             include_partial_messages: false,
             add_dirs: Vec::new(),
+            fallback_models: Vec::new(),
+            effort: None,
+            max_thinking_tokens: None,
+            max_budget_usd: None,
+            json_schema: None,
+            setting_sources: Vec::new(),
+            settings: None,
+            plugin_dirs: Vec::new(),
+            resume_session_at: None,
+            session_id: None,
+            persist_session: true,
+            strict_mcp_config: false,
             mcp_config: Vec::new(),
             agents: BTreeMap::new(),
             hooks: BTreeMap::new(),
@@ -153,6 +199,16 @@ impl std::fmt::Debug for Options {
             .field("continue_conversation", &self.continue_conversation)
             .field("fork_session", &self.fork_session)
             .field("include_partial_messages", &self.include_partial_messages)
+            .field("fallback_models", &self.fallback_models)
+            .field("effort", &self.effort)
+            .field("max_budget_usd", &self.max_budget_usd)
+            .field("json_schema", &self.json_schema.is_some())
+            .field("setting_sources", &self.setting_sources)
+            // settings may hold secrets (`env`): only whether there are any
+            .field("settings", &self.settings.is_some())
+            .field("session_id", &self.session_id)
+            .field("persist_session", &self.persist_session)
+            .field("strict_mcp_config", &self.strict_mcp_config)
             .field("hooks", &self.hooks)
             .field("mcp_servers", &self.mcp_servers)
             .field("can_use_tool", &self.can_use_tool.is_some())
@@ -275,6 +331,84 @@ impl Options {
         self
     }
 
+    /// `--fallback-model`: try these models, in order, when the main one is
+    /// overloaded.
+    pub fn fallback_models<I, S>(mut self, models: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.fallback_models = models.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// `--effort`: how hard the model thinks.
+    pub fn effort(mut self, effort: Effort) -> Self {
+        self.effort = Some(effort);
+        self
+    }
+
+    /// `--max-thinking-tokens`: the thinking budget (budget models only).
+    pub fn max_thinking_tokens(mut self, tokens: u32) -> Self {
+        self.max_thinking_tokens = Some(tokens);
+        self
+    }
+
+    /// `--max-budget-usd`: stop once the session has cost this much.
+    pub fn max_budget_usd(mut self, usd: f64) -> Self {
+        self.max_budget_usd = Some(usd);
+        self
+    }
+
+    /// `--json-schema`: the answer comes back in this shape, in
+    /// [`ResultMessage::structured_output`](crate::ResultMessage::structured_output).
+    pub fn json_schema(mut self, schema: Value) -> Self {
+        self.json_schema = Some(schema);
+        self
+    }
+
+    /// `--setting-sources`: load only these settings files.
+    pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
+        self.setting_sources = sources.into_iter().collect();
+        self
+    }
+
+    /// `--settings`: settings (JSON) over the files'.
+    pub fn settings(mut self, settings: Value) -> Self {
+        self.settings = Some(settings);
+        self
+    }
+
+    /// `--plugin-dir`: load plugins from this directory (repeatable).
+    pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.plugin_dirs.push(dir.into());
+        self
+    }
+
+    /// `--resume-session-at`: resume `resume`'s history up to this message.
+    pub fn resume_session_at(mut self, message_uuid: impl Into<String>) -> Self {
+        self.resume_session_at = Some(message_uuid.into());
+        self
+    }
+
+    /// `--session-id`: the new session's id (a UUID not used before).
+    pub fn session_id(mut self, id: impl Into<String>) -> Self {
+        self.session_id = Some(id.into());
+        self
+    }
+
+    /// `false`: write no transcript (`--no-session-persistence`).
+    pub fn persist_session(mut self, persist: bool) -> Self {
+        self.persist_session = persist;
+        self
+    }
+
+    /// `--strict-mcp-config`: only the MCP servers given to these options.
+    pub fn strict_mcp_config(mut self, strict: bool) -> Self {
+        self.strict_mcp_config = strict;
+        self
+    }
+
     /// `--add-dir`.
     pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.add_dirs.push(dir.into());
@@ -390,6 +524,46 @@ impl Options {
         for d in &self.add_dirs {
             a.push(format!("--add-dir={}", d.display()));
         }
+        if !self.fallback_models.is_empty() {
+            a.push(format!(
+                "--fallback-model={}",
+                self.fallback_models.join(",")
+            ));
+        }
+        if let Some(e) = &self.effort {
+            a.push(format!("--effort={e}"));
+        }
+        if let Some(n) = self.max_thinking_tokens {
+            a.push(format!("--max-thinking-tokens={n}"));
+        }
+        if let Some(usd) = self.max_budget_usd {
+            a.push(format!("--max-budget-usd={usd}"));
+        }
+        if let Some(schema) = &self.json_schema {
+            a.push(format!("--json-schema={schema}"));
+        }
+        if !self.setting_sources.is_empty() {
+            let names: Vec<&str> = self.setting_sources.iter().map(|s| s.as_str()).collect();
+            a.push(format!("--setting-sources={}", names.join(",")));
+        }
+        if let Some(settings) = &self.settings {
+            a.push(format!("--settings={settings}"));
+        }
+        for d in &self.plugin_dirs {
+            a.push(format!("--plugin-dir={}", d.display()));
+        }
+        if let Some(at) = &self.resume_session_at {
+            a.push(format!("--resume-session-at={at}"));
+        }
+        if let Some(id) = &self.session_id {
+            a.push(format!("--session-id={id}"));
+        }
+        if !self.persist_session {
+            a.push("--no-session-persistence".into());
+        }
+        if self.strict_mcp_config {
+            a.push("--strict-mcp-config".into());
+        }
         for c in &self.mcp_config {
             a.push(format!("--mcp-config={c}"));
         }
@@ -437,6 +611,51 @@ mod tests {
             .position(|x| x == "--permission-prompt-tool")
             .unwrap();
         assert_eq!(a[i + 1], "stdio");
+    }
+
+    #[test]
+    fn the_typescript_sdk_s_options_become_the_cli_s_flags() {
+        let o = Options::default()
+            .fallback_models(["claude-sonnet-4-5", "claude-haiku-4-5"])
+            .effort(Effort::High)
+            .max_thinking_tokens(2048)
+            .max_budget_usd(0.25)
+            .json_schema(json!({"type":"object","properties":{"n":{"type":"integer"}}}))
+            .setting_sources([SettingSource::User, SettingSource::Project])
+            .settings(json!({"sandbox":{"enabled":true}}))
+            .plugin_dir("/p")
+            .resume("r")
+            .resume_session_at("u")
+            .session_id("0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e")
+            .persist_session(false)
+            .strict_mcp_config(true);
+        let a = o.cli_args();
+        let has = |s: &str| a.iter().any(|x| x == s);
+        assert!(
+            has("--fallback-model=claude-sonnet-4-5,claude-haiku-4-5"),
+            "{a:?}"
+        );
+        assert!(has("--effort=high"));
+        assert!(has("--max-thinking-tokens=2048"));
+        assert!(has("--max-budget-usd=0.25"));
+        assert!(
+            has(r#"--json-schema={"properties":{"n":{"type":"integer"}},"type":"object"}"#),
+            "{a:?}"
+        );
+        assert!(has("--setting-sources=user,project"));
+        assert!(has(r#"--settings={"sandbox":{"enabled":true}}"#));
+        assert!(has("--plugin-dir=/p"));
+        assert!(has("--resume-session-at=u"));
+        assert!(has("--session-id=0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e"));
+        assert!(has("--no-session-persistence"));
+        assert!(has("--strict-mcp-config"));
+        // none of them by default
+        let d = Options::default().cli_args();
+        assert!(!d.iter().any(|x| x.starts_with("--effort")
+            || x == "--no-session-persistence"
+            || x == "--strict-mcp-config"));
+        // settings never show in Debug (they may hold secrets)
+        assert!(!format!("{o:?}").contains("sandbox"));
     }
 
     #[test]

@@ -761,3 +761,115 @@ fn verbose_debug_api_error_never_prints_the_api_key() {
     );
     assert_no_key(&out);
 }
+
+// ---- TypeScript SDK parity: options and host requests ------------------------
+
+#[tokio::test(flavor = "multi_thread")]
+async fn json_schema_gives_structured_output() {
+    let w = world!("json_schema_gives_structured_output");
+    w.api.push(Reply::tool_use(
+        "StructuredOutput",
+        json!({"name": "Ada", "age": 36}),
+    ));
+    let schema = json!({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name"]});
+    let client = connect(w.options().json_schema(schema)).await;
+    let msgs = ask(&client, "who wrote the first program?").await;
+    client.close().await.unwrap();
+    let r = result(&msgs);
+    assert!(!r.is_error, "{r:?}");
+    assert_eq!(r.structured_output, Some(json!({"name": "Ada", "age": 36})));
+    // the model was handed the schema as a tool
+    let reqs = w.main_requests();
+    assert!(reqs[0].body_contains("StructuredOutput"));
+    assert_eq!(reqs.len(), 1, "the turn ends without another request");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn effort_budget_session_id_and_no_persistence_reach_the_cli() {
+    let w = world!("effort_budget_session_id_and_no_persistence_reach_the_cli");
+    w.api.push(Reply::text("Spent."));
+    let id = "0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e";
+    let options = w
+        .options()
+        .effort(claudio::protocol::Effort::High)
+        .max_budget_usd(0.000001)
+        .session_id(id)
+        .persist_session(false);
+    let client = connect(options).await;
+    let msgs = ask(&client, "spend a little").await;
+    client.close().await.unwrap();
+    let r = result(&msgs);
+    // the budget ends the turn, typed
+    assert_eq!(
+        r.kind(),
+        claudio::protocol::ResultSubtype::ErrorMaxBudgetUsd,
+        "{r:?}"
+    );
+    assert!(r.errors()[0].contains("maximum budget"), "{:?}", r.errors());
+    assert_eq!(r.session_id.as_deref(), Some(id));
+    let reqs = w.main_requests();
+    assert_eq!(reqs[0].body["output_config"]["effort"], "high");
+    // nothing written under the projects folder
+    let projects = w.home.path().join(".claude/projects");
+    let transcripts = common::walk(&projects)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .count();
+    assert_eq!(transcripts, 0, "a transcript was written");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn host_requests_answer_typed() {
+    let w = world!("host_requests_answer_typed");
+    w.api.push(Reply::text("Hello."));
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let client = connect(w.options().mcp_server(calc_server(calls))).await;
+    // what initialize told, as the TypeScript SDK's accessors
+    assert!(client
+        .supported_models()
+        .iter()
+        .any(|m| m.value == "default"));
+    assert!(!client.supported_commands().is_empty());
+    assert!(client
+        .supported_agents()
+        .iter()
+        .any(|a| a.name == "Explore"));
+    assert_eq!(
+        client
+            .account_info()
+            .and_then(|a| a.api_key_source.as_deref()),
+        Some("ANTHROPIC_API_KEY")
+    );
+    let models = client.list_models().await.expect("list_models");
+    assert_eq!(models.len(), client.supported_models().len());
+    client
+        .set_max_thinking_tokens(Some(3000))
+        .await
+        .expect("set_max_thinking_tokens");
+    ask(&client, "hi").await;
+    // an in-process server: on, off, on again
+    let status = client.mcp_status().await.unwrap();
+    assert!(
+        status
+            .servers
+            .iter()
+            .any(|s| s.name == "calc" && s.is_connected()),
+        "{status:?}"
+    );
+    client
+        .mcp_toggle("calc", false)
+        .await
+        .expect("mcp_toggle off");
+    let status = client.mcp_status().await.unwrap();
+    let calc = status
+        .servers
+        .iter()
+        .find(|s| s.name == "calc")
+        .expect("calc");
+    assert_eq!(calc.status, "disabled");
+    // reconnecting an in-process server is refused by the CLI: an error, not a hang
+    assert!(client.mcp_reconnect("calc").await.is_err());
+    // an unknown task is no error to the CLI
+    client.stop_task("no-such-task").await.expect("stop_task");
+    client.close().await.unwrap();
+}

@@ -325,7 +325,7 @@ async fn sigterm_mid_turn_leaves_a_transcript_that_resumes() {
     assert_eq!(status.code(), Some(143));
     // the transcript is on disk and complete enough to resume
     let store = w.home.path().join(".claude/projects");
-    let transcript = walk(&store)
+    let transcript = common::walk(&store)
         .into_iter()
         .find(|p| {
             p.extension().is_some_and(|e| e == "jsonl")
@@ -352,17 +352,4 @@ async fn sigterm_mid_turn_leaves_a_transcript_that_resumes() {
         last.body_contains("remember the word pineapple"),
         "the resumed turn lacks the earlier prompt"
     );
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }

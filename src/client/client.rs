@@ -4,8 +4,8 @@ use super::session::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::protocol::{
-    ContextUsage, McpStatus, Message, PermissionMode, ResultMessage, RewindFiles, ServerInfo,
-    UserInput,
+    AccountInfo, AgentInfo, ContextUsage, McpSetServers, McpStatus, Message, ModelInfo,
+    PermissionMode, ResultMessage, RewindFiles, ServerInfo, SlashCommand, UserInput,
 };
 use crate::transport::{find_cli, spawn, ExitInfo, SpawnSpec, Spawned};
 use futures_core::Stream;
@@ -259,6 +259,87 @@ impl Client {
             .control("set_permission_mode", json!({ "mode": mode.as_str() }))
             .await?;
         Ok(ModeSet::from_value(v))
+    }
+
+    /// The slash commands and skills of the session (from `initialize`, as
+    /// the TypeScript SDK's `supportedCommands()`).
+    pub fn supported_commands(&self) -> &[SlashCommand] {
+        &self.server_info.commands
+    }
+
+    /// The models the account can use (from `initialize`); see
+    /// [`Client::list_models`] for a fresh list.
+    pub fn supported_models(&self) -> &[ModelInfo] {
+        &self.server_info.models
+    }
+
+    /// The sub-agents the session can start (from `initialize`).
+    pub fn supported_agents(&self) -> &[AgentInfo] {
+        &self.server_info.agents
+    }
+
+    /// Who is signed in, and how (from `initialize`).
+    pub fn account_info(&self) -> Option<&AccountInfo> {
+        self.server_info.account.as_ref()
+    }
+
+    /// The models the account can use, asked now (`list_models`).
+    pub async fn list_models(&self) -> Result<Vec<ModelInfo>> {
+        let v = self.control("list_models", json!({})).await?;
+        Ok(v.get("models")
+            .cloned()
+            .and_then(|m| serde_json::from_value(m).ok())
+            .unwrap_or_default())
+    }
+
+    /// Set the thinking budget for the next requests (`None`: the
+    /// default). Models that think adaptively (all of 2.1.328's defaults)
+    /// ignore it; [`Options::effort`] is their setting.
+    pub async fn set_max_thinking_tokens(&self, tokens: Option<u32>) -> Result<()> {
+        self.control(
+            "set_max_thinking_tokens",
+            json!({ "max_thinking_tokens": tokens }),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Turn an MCP server off or on again (`mcp_toggle`).
+    pub async fn mcp_toggle(&self, server: &str, enabled: bool) -> Result<()> {
+        self.control(
+            "mcp_toggle",
+            json!({ "serverName": server, "enabled": enabled }),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Connect to an MCP server again (`mcp_reconnect`). The CLI refuses
+    /// this for in-process (`sdk`) servers.
+    pub async fn mcp_reconnect(&self, server: &str) -> Result<()> {
+        self.control("mcp_reconnect", json!({ "serverName": server }))
+            .await
+            .map(drop)
+    }
+
+    /// Replace the session's MCP servers with these (name → config, as in
+    /// `--mcp-config`'s `mcpServers`). The CLI drops servers not named,
+    /// in-process ones from the options included.
+    pub async fn mcp_set_servers(&self, servers: Map<String, Value>) -> Result<McpSetServers> {
+        let v = self
+            .control("mcp_set_servers", json!({ "servers": servers }))
+            .await?;
+        Ok(decode_reply(v))
+    }
+
+    /// Stop a background task (a sub-agent, a background shell): its id is
+    /// in the `task_started` message. The CLI reports the stop with
+    /// `task_updated` and `task_notification` (`status: stopped`); an
+    /// unknown id is not an error to it.
+    pub async fn stop_task(&self, task_id: &str) -> Result<()> {
+        self.control("stop_task", json!({ "task_id": task_id }))
+            .await
+            .map(drop)
     }
 
     /// The MCP servers and their state.

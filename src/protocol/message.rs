@@ -553,6 +553,10 @@ pub struct ResultMessage {
     /// Tools the person or a rule refused.
     #[serde(default, deserialize_with = "lenient")]
     pub permission_denials: Vec<PermissionDenial>,
+    /// The answer in the shape `Options::json_schema` asked for, when the
+    /// model gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<Value>,
     /// What went wrong, for an error result (an entry that is not text is
     /// kept as its JSON).
     #[serde(

@@ -29,10 +29,12 @@ pub use message::{
     ApiMessage, ApiRetry, AssistantMessage, Message, ResultMessage, ResultSubtype, SystemInit,
     SystemMessage, SystemStatus, TaskNotification, TaskStarted, UserContent, UserMessage,
 };
-pub use names::{HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior};
+pub use names::{
+    Effort, HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior, SettingSource,
+};
 pub use replies::{
-    AccountInfo, AgentInfo, ContextCategory, ContextUsage, McpServerStatus, McpStatus, ModelInfo,
-    ModelUsage, ModelUsageMap, PermissionDenial, PermissionMode, RewindFiles, ServerInfo,
-    SlashCommand, UnknownMode, Usage,
+    AccountInfo, AgentInfo, ContextCategory, ContextUsage, McpServerStatus, McpSetServers,
+    McpStatus, ModelInfo, ModelUsage, ModelUsageMap, PermissionDenial, PermissionMode, RewindFiles,
+    ServerInfo, SlashCommand, UnknownMode, Usage,
 };
 pub use stream::{Delta, StreamEvent, StreamEventMessage};

@@ -129,6 +129,36 @@ string_enum!(
     }
 );
 
+string_enum!(
+    /// How hard the model thinks ([`Options::effort`](crate::Options::effort));
+    /// a model lists the levels it takes in
+    /// [`ModelInfo::supported_effort_levels`](super::ModelInfo::supported_effort_levels).
+    Effort {
+        /// Least.
+        Low = "low",
+        /// The default.
+        Medium = "medium",
+        /// More.
+        High = "high",
+        /// More still.
+        Xhigh = "xhigh",
+        /// Most.
+        Max = "max",
+    }
+);
+
+string_enum!(
+    /// A settings file ([`Options::setting_sources`](crate::Options::setting_sources)).
+    SettingSource {
+        /// `~/.claude/settings.json`.
+        User = "user",
+        /// `.claude/settings.json`.
+        Project = "project",
+        /// `.claude/settings.local.json`.
+        Local = "local",
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -283,6 +283,21 @@ reply!(
     }
 );
 
+reply!(
+    /// The answer to [`Client::mcp_set_servers`](crate::Client::mcp_set_servers).
+    McpSetServers {
+        /// Servers that were added.
+        #[serde(default, deserialize_with = "lenient")]
+        pub added: Vec<String>,
+        /// Servers that were removed.
+        #[serde(default, deserialize_with = "lenient")]
+        pub removed: Vec<String>,
+        /// Servers that failed, by name, with why.
+        #[serde(default, deserialize_with = "lenient")]
+        pub errors: BTreeMap<String, String>,
+    }
+);
+
 impl McpServerStatus {
     /// Whether the server is up.
     pub fn is_connected(&self) -> bool {

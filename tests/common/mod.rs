@@ -329,3 +329,17 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Every file under `dir`, depth first (none when it does not exist).
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
