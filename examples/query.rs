@@ -13,7 +13,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = Options::default()
         .include_partial_messages(true)
         .allowed_tools(["Read", "Glob", "Grep"]);
-    let mut stream = std::pin::pin!(query(prompt, options));
+    let mut stream = query(prompt, options);
     let mut out = std::io::stdout();
     while let Some(message) = stream.next().await {
         match message? {

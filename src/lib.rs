@@ -45,7 +45,7 @@ pub mod store;
 mod text;
 pub mod transport;
 
-pub use client::{query, Client, Interrupted, ModeSet, ModelSet, RawMessage, Turn};
+pub use client::{query, Client, Interrupted, ModeSet, ModelSet, Query, RawMessage, Turn};
 pub use error::{Error, HandlerError, Result};
 pub use futures_util::StreamExt;
 pub use handlers::{

@@ -849,3 +849,35 @@ async fn turn_collects_up_to_the_result_or_reports_the_exit() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test]
+async fn a_query_can_be_interrupted_while_it_is_read() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("long job"),
+            system_init(),
+            delta("working"),
+            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{"still_queued":[]}}}}),
+            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+        ],
+    ]));
+    let mut q = query("long job", fake.options().include_partial_messages(true));
+    // nothing to interrupt before the session starts
+    assert!(matches!(q.interrupt().await, Err(Error::Closed)));
+    let first = q.next().await.unwrap().unwrap();
+    assert!(q.client().is_some(), "{first:?}");
+    let answer = q.interrupt().await.expect("interrupt");
+    assert!(answer.still_queued.is_empty());
+    let mut last = None;
+    while let Some(m) = q.next().await {
+        last = Some(m.unwrap());
+    }
+    let r = last
+        .as_ref()
+        .and_then(Message::as_result)
+        .expect("a result");
+    assert!(r.was_interrupted());
+    assert!(q.client().is_none(), "the session is closed at the end");
+}

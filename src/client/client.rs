@@ -170,6 +170,19 @@ impl Client {
     }
 
     /// This turn's messages, ending after its `result` (included) or a fatal error.
+    ///
+    /// Messages come in the order the CLI wrote them, across turns. Some
+    /// arrive between turns, in answer to a host request rather than a
+    /// prompt, and so open the next turn's stream:
+    /// - `system`/`status` with `permissionMode`, after
+    ///   [`Client::set_permission_mode`] or an approved plan;
+    /// - `system`/`task_*` and `background_tasks_changed` of background
+    ///   sub-agents and shells, and, when one reports, a whole turn the CLI
+    ///   starts by itself (its `result` carries `origin`);
+    /// - `system`/`model_fallback` when `Options::fallback_models` is used.
+    ///
+    /// A `system`/`init` starts each turn the CLI runs for a prompt: skip to
+    /// it to read only what a prompt caused.
     pub fn receive_response(&self) -> impl Stream<Item = Result<Message>> + '_ {
         futures_util::stream::unfold(false, move |done| async move {
             if done {

@@ -7,7 +7,7 @@ mod queue;
 mod session;
 
 pub use client::{Client, Interrupted, ModeSet, ModelSet, RawMessage, Turn};
-pub use query::query;
+pub use query::{query, Query};
 
 /// Handlers the host registers for the CLI's requests: permissions and hooks
 /// (also at the crate's root).

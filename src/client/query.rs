@@ -1,16 +1,67 @@
 //! One-shot queries.
 
-use super::client::Client;
+use super::client::{Client, Interrupted};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::protocol::{Message, UserInput};
 use futures_core::Stream;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 
 enum State {
     Start(Box<(UserInput, Options)>),
-    Running(Client),
-    Finish(Client),
+    Running(Arc<Client>),
+    Finish(Arc<Client>),
     Done,
+}
+
+/// The session a [`Query`] runs, once it has started.
+type Slot = Arc<Mutex<Option<Arc<Client>>>>;
+
+/// A one-shot query: a stream of the turn's messages that also reaches the
+/// session while it runs (as the TypeScript SDK's `Query`), to interrupt it
+/// or change its model or mode. Made by [`query`].
+pub struct Query {
+    stream: Pin<Box<dyn Stream<Item = Result<Message>> + Send>>,
+    client: Slot,
+}
+
+impl std::fmt::Debug for Query {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("started", &self.client().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Query {
+    /// The session, once the CLI has started (after the stream's first
+    /// poll); `None` before, and after the query ended.
+    pub fn client(&self) -> Option<Arc<Client>> {
+        self.client
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Stop the turn. The stream still ends with its `result`
+    /// (`terminal_reason` `aborted_streaming`). Before the session has
+    /// started, or after it ended, this is [`Error::Closed`].
+    pub async fn interrupt(&self) -> Result<Interrupted> {
+        match self.client() {
+            Some(c) => c.interrupt().await,
+            None => Err(Error::Closed),
+        }
+    }
+}
+
+impl Stream for Query {
+    type Item = Result<Message>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.stream.as_mut().poll_next(cx)
+    }
 }
 
 /// Ask once: start the CLI, send `prompt`, stream the turn's messages, and
@@ -19,7 +70,7 @@ enum State {
 /// ```no_run
 /// # async fn demo() -> claudio::Result<()> {
 /// use claudio::{query, Message, Options, StreamExt};
-/// let mut answer = std::pin::pin!(query("Say hi", Options::default()));
+/// let mut answer = query("Say hi", Options::default());
 /// while let Some(msg) = answer.next().await {
 ///     if let Message::Result(r) = msg? {
 ///         println!("{}", r.result.unwrap_or_default());
@@ -27,35 +78,62 @@ enum State {
 /// }
 /// # Ok(()) }
 /// ```
-pub fn query(
-    prompt: impl Into<UserInput>,
-    options: Options,
-) -> impl Stream<Item = Result<Message>> + Send + 'static {
+///
+/// The query can be interrupted from another task while it is read:
+///
+/// ```no_run
+/// # async fn demo() -> claudio::Result<()> {
+/// use claudio::{query, Options, StreamExt};
+/// use std::time::Duration;
+/// let mut answer = query("Write a long story", Options::default());
+/// let first = answer.next().await; // the session is running now
+/// let client = answer.client().expect("started");
+/// tokio::spawn(async move {
+///     tokio::time::sleep(Duration::from_secs(5)).await;
+///     let _ = client.interrupt().await;
+/// });
+/// while let Some(msg) = answer.next().await {
+///     let _ = msg?;
+/// }
+/// # let _ = first; Ok(()) }
+/// ```
+pub fn query(prompt: impl Into<UserInput>, options: Options) -> Query {
+    let client = Slot::default();
+    let slot = client.clone();
     let start = State::Start(Box::new((prompt.into(), options)));
-    futures_util::stream::unfold(start, |state| async move {
-        match state {
-            State::Start(b) => {
-                let (prompt, options) = *b;
-                let client = match Client::connect(options).await {
-                    Ok(c) => c,
-                    Err(e) => return Some((Err(e), State::Done)),
-                };
-                if let Err(e) = client.send(prompt).await {
-                    return Some((Err(e), State::Finish(client)));
+    let stream = futures_util::stream::unfold(start, move |state| {
+        let slot = slot.clone();
+        async move {
+            match state {
+                State::Start(b) => {
+                    let (prompt, options) = *b;
+                    let client = match Client::connect(options).await {
+                        Ok(c) => Arc::new(c),
+                        Err(e) => return Some((Err(e), State::Done)),
+                    };
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(client.clone());
+                    if let Err(e) = client.send(prompt).await {
+                        return Some((Err(e), State::Finish(client)));
+                    }
+                    step(client).await
                 }
-                step(client).await
+                State::Running(client) => step(client).await,
+                State::Finish(client) => {
+                    slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    let _ = client.close().await;
+                    None
+                }
+                State::Done => None,
             }
-            State::Running(client) => step(client).await,
-            State::Finish(client) => {
-                let _ = client.close().await;
-                None
-            }
-            State::Done => None,
         }
-    })
+    });
+    Query {
+        stream: Box::pin(stream),
+        client,
+    }
 }
 
-async fn step(client: Client) -> Option<(Result<Message>, State)> {
+async fn step(client: Arc<Client>) -> Option<(Result<Message>, State)> {
     match client.next_message().await {
         None => {
             let _ = client.close().await;

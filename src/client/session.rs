@@ -8,7 +8,7 @@ use crate::mcp::McpServer;
 use crate::options::Options;
 use crate::protocol::{
     error_response, request_line, success_response, ControlRequest, ControlResponse,
-    IncomingRequest, Message, SystemMessage,
+    IncomingRequest, Message, Routed, SystemMessage,
 };
 use crate::transport::{ExitInfo, Line, LineReader, Supervisor, STDERR_DRAIN};
 use serde_json::{json, Map, Value};
@@ -454,7 +454,7 @@ fn refuse(msg: &str) -> BoxFuture<std::result::Result<Value, String>> {
 #[allow(clippy::large_enum_variant)]
 enum Read {
     Message(
-        std::result::Result<Message, serde_json::Error>,
+        std::result::Result<Routed, serde_json::Error>,
         Option<Box<[u8]>>,
         usize,
     ),
@@ -465,7 +465,7 @@ enum Read {
 
 async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read {
     let (message, size) = match reader.next_line().await {
-        Ok(Some(Line::Data(d))) => (Message::parse(d), d.len()),
+        Ok(Some(Line::Data(d))) => (Routed::parse(d), d.len()),
         Ok(Some(Line::TooLong)) => return Read::TooLong,
         Ok(None) => return Read::Eof,
         Err(e) => return Read::Failed(e),
@@ -506,11 +506,11 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         };
         shared.touch();
         match read {
-            Read::Message(Ok(message), raw, size) => match message {
-                Message::ControlResponse(r) => shared.resolve(*r),
-                Message::ControlRequest(r) => shared.dispatch(*r),
-                Message::ControlCancelRequest(c) => shared.cancel_incoming(&c.request_id),
-                message => {
+            Read::Message(Ok(routed), raw, size) => match routed {
+                Routed::Response(r) => shared.resolve(*r),
+                Routed::Request(r) => shared.dispatch(*r),
+                Routed::Cancel(c) => shared.cancel_incoming(&c.request_id),
+                Routed::Message(message) => {
                     shared.observe(&message);
                     shared.queue.push(Ok(Incoming { message, raw }), size).await;
                     // Let the consumer take a batch while it is still in the

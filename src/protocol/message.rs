@@ -31,14 +31,31 @@ pub enum Message {
     StreamEvent(Box<StreamEventMessage>),
     /// `result`: the end of a turn.
     Result(Box<ResultMessage>),
-    /// `control_request`: the CLI asks the host something.
-    ControlRequest(Box<ControlRequest>),
-    /// `control_response`: the CLI answers the host.
-    ControlResponse(Box<ControlResponse>),
-    /// `control_cancel_request`: the CLI withdraws one of its requests.
-    ControlCancelRequest(Box<ControlCancelRequest>),
     /// Anything else, as sent.
     Unknown(Value),
+}
+
+/// A line from the CLI, as the client routes it: the control protocol's
+/// lines (requests, answers, cancellations) never reach users; they are
+/// handled inside. [`Message::parse`] turns them into [`Message::Unknown`].
+#[derive(Debug)]
+pub(crate) enum Routed {
+    Message(Message),
+    Request(Box<ControlRequest>),
+    Response(Box<ControlResponse>),
+    Cancel(Box<ControlCancelRequest>),
+}
+
+impl Routed {
+    /// Decode one line; fails only when it is not a JSON object.
+    pub(crate) fn parse(line: &[u8]) -> Result<Routed, serde_json::Error> {
+        let line =
+            crate::text::to_str(line).map_err(<serde_json::Error as serde::de::Error>::custom)?;
+        if let Some(m) = super::fast::stream_delta(line) {
+            return Ok(Routed::Message(Message::StreamEvent(Box::new(m))));
+        }
+        parse_line(line)
+    }
 }
 
 #[derive(Deserialize)]
@@ -82,8 +99,49 @@ fn decode_boxed<T: serde::de::DeserializeOwned + HasExtra>(
     decode_tagged(line).map(Box::new)
 }
 
+/// The general decoder: the line's `type` picks its typed shape.
+fn parse_line(line: &str) -> Result<Routed, serde_json::Error> {
+    // The CLI writes `type` first: read it without a first pass over
+    // the line. Anything else takes the general path.
+    let peek = match fast_peek(line.as_bytes()) {
+        Some(p) => p,
+        None => match serde_json::from_str::<Peek>(line) {
+            Ok(p) => p,
+            // e.g. duplicate keys: valid JSON that no typed shape accepts
+            Err(e) => {
+                return match serde_json::from_str::<Value>(line)? {
+                    v @ Value::Object(_) => Ok(Routed::Message(Message::Unknown(v))),
+                    _ => Err(e),
+                }
+            }
+        },
+    };
+    let kind = peek.kind.as_deref().unwrap_or("");
+    let typed = match kind {
+        "assistant" => decode_boxed(line).map(|m| Routed::Message(Message::Assistant(m))),
+        "user" => decode_boxed(line).map(|m| Routed::Message(Message::User(m))),
+        "stream_event" => decode_boxed(line).map(|m| Routed::Message(Message::StreamEvent(m))),
+        "result" => decode_boxed(line).map(|m| Routed::Message(Message::Result(m))),
+        "system" => SystemMessage::decode(peek.subtype.as_deref(), line)
+            .map(|m| Routed::Message(Message::System(Box::new(m)))),
+        "control_request" => decode_boxed(line).map(Routed::Request),
+        "control_response" => decode_boxed(line).map(Routed::Response),
+        "control_cancel_request" => decode_boxed(line).map(Routed::Cancel),
+        _ => return serde_json::from_str(line).map(|v| Routed::Message(Message::Unknown(v))),
+    };
+    match typed {
+        Ok(m) => Ok(m),
+        Err(e) => {
+            tracing::debug!(kind, error = %e, "message does not fit its type; kept raw");
+            serde_json::from_str(line).map(|v| Routed::Message(Message::Unknown(v)))
+        }
+    }
+}
+
 impl Message {
-    /// Decode one line. Fails only when the line is not a JSON object.
+    /// Decode one line. Fails only when the line is not a JSON object. The
+    /// control protocol's lines decode to [`Message::Unknown`] (a
+    /// [`Client`](crate::Client) handles them and never shows them).
     pub fn parse(line: &[u8]) -> Result<Message, serde_json::Error> {
         // Validate UTF-8 once; serde_json then reads from a `&str` without
         // checking every string again.
@@ -105,41 +163,13 @@ impl Message {
     /// and fuzzing: both must agree).
     #[doc(hidden)]
     pub fn parse_general(line: &str) -> Result<Message, serde_json::Error> {
-        // The CLI writes `type` first: read it without a first pass over
-        // the line. Anything else takes the general path.
-        let peek = match fast_peek(line.as_bytes()) {
-            Some(p) => p,
-            None => match serde_json::from_str::<Peek>(line) {
-                Ok(p) => p,
-                // e.g. duplicate keys: valid JSON that no typed shape accepts
-                Err(e) => {
-                    return match serde_json::from_str::<Value>(line)? {
-                        v @ Value::Object(_) => Ok(Message::Unknown(v)),
-                        _ => Err(e),
-                    }
-                }
-            },
-        };
-        let kind = peek.kind.as_deref().unwrap_or("");
-        let typed = match kind {
-            "assistant" => decode_boxed(line).map(Message::Assistant),
-            "user" => decode_boxed(line).map(Message::User),
-            "stream_event" => decode_boxed(line).map(Message::StreamEvent),
-            "result" => decode_boxed(line).map(Message::Result),
-            "system" => SystemMessage::decode(peek.subtype.as_deref(), line)
-                .map(|m| Message::System(Box::new(m))),
-            "control_request" => decode_boxed(line).map(Message::ControlRequest),
-            "control_response" => decode_boxed(line).map(Message::ControlResponse),
-            "control_cancel_request" => decode_boxed(line).map(Message::ControlCancelRequest),
-            _ => return serde_json::from_str(line).map(Message::Unknown),
-        };
-        match typed {
-            Ok(m) => Ok(m),
-            Err(e) => {
-                tracing::debug!(kind, error = %e, "message does not fit its type; kept raw");
-                serde_json::from_str(line).map(Message::Unknown)
+        Ok(match parse_line(line)? {
+            Routed::Message(m) => m,
+            // the client's own business: kept raw for anyone else
+            Routed::Request(_) | Routed::Response(_) | Routed::Cancel(_) => {
+                Message::Unknown(serde_json::from_str(line)?)
             }
-        }
+        })
     }
 
     /// The line's `type` (`assistant`, `result`, ...).
@@ -150,9 +180,6 @@ impl Message {
             Message::User(_) => "user",
             Message::StreamEvent(_) => "stream_event",
             Message::Result(_) => "result",
-            Message::ControlRequest(_) => "control_request",
-            Message::ControlResponse(_) => "control_response",
-            Message::ControlCancelRequest(_) => "control_cancel_request",
             Message::Unknown(v) => v.get("type").and_then(Value::as_str).unwrap_or(""),
         }
     }
@@ -166,7 +193,6 @@ impl Message {
             Message::StreamEvent(m) => m.session_id.as_deref(),
             Message::Result(m) => m.session_id.as_deref(),
             Message::Unknown(v) => v.get("session_id").and_then(Value::as_str),
-            _ => None,
         }
     }
 
@@ -775,14 +801,17 @@ mod tests {
         assert_eq!(r.result.as_deref(), Some("done"));
         assert!(m.is_result());
 
-        let m = parse(json!({"type":"control_cancel_request","request_id":"r9"}));
-        assert!(matches!(m, Message::ControlCancelRequest(ref c) if c.request_id == "r9"));
-        let m = parse(
-            json!({"type":"control_response","response":{"subtype":"error","request_id":"r1","error":"bad"}}),
-        );
+        // the control protocol's lines are routed inside, and raw outside
+        let line = json!({"type":"control_cancel_request","request_id":"r9"});
+        let routed = Routed::parse(line.to_string().as_bytes()).unwrap();
+        assert!(matches!(routed, Routed::Cancel(ref c) if c.request_id == "r9"));
+        assert_eq!(parse(line.clone()), Message::Unknown(line));
+        let line = json!({"type":"control_response","response":{"subtype":"error","request_id":"r1","error":"bad"}});
+        let routed = Routed::parse(line.to_string().as_bytes()).unwrap();
         assert!(
-            matches!(m, Message::ControlResponse(ref c) if c.response.error.as_deref() == Some("bad"))
+            matches!(routed, Routed::Response(ref c) if c.response.error.as_deref() == Some("bad"))
         );
+        assert_eq!(parse(line.clone()).kind(), "control_response");
     }
 
     #[test]

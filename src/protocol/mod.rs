@@ -25,6 +25,7 @@ pub use control::{
     PermissionUpdate,
 };
 pub use input::{Priority, UserInput};
+pub(crate) use message::Routed;
 pub use message::{
     ApiMessage, ApiRetry, AssistantMessage, Message, ResultMessage, ResultSubtype, SystemInit,
     SystemMessage, SystemStatus, TaskNotification, TaskStarted, UserContent, UserMessage,
