@@ -86,6 +86,63 @@ impl McpTool {
     }
 }
 
+impl McpTool {
+    /// A tool whose arguments arrive as a Rust type: the model's JSON is
+    /// deserialized with serde before `handler` runs, and arguments that do
+    /// not fit are an error result naming what is wrong (the model sees it
+    /// and can call again). The schema is written once, for the model.
+    ///
+    /// ```
+    /// use claudio::{McpServer, McpTool, ToolOutput};
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    ///
+    /// #[derive(Deserialize)]
+    /// struct Add {
+    ///     a: i64,
+    ///     b: i64,
+    /// }
+    ///
+    /// let add = McpTool::typed(
+    ///     "add",
+    ///     "Add two integers",
+    ///     json!({"type": "object",
+    ///            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+    ///            "required": ["a", "b"]}),
+    ///     |args: Add| async move { Ok(ToolOutput::text((args.a + args.b).to_string())) },
+    /// );
+    /// let server = McpServer::new("calc").tool(add);
+    /// # let _ = server;
+    /// ```
+    pub fn typed<A, F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        handler: F,
+    ) -> Self
+    where
+        A: serde::de::DeserializeOwned + Send + 'static,
+        F: Fn(A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolOutput, HandlerError>> + Send + 'static,
+    {
+        let name = name.into();
+        let tool_name = name.clone();
+        let handler = Arc::new(handler);
+        McpTool::new(name, description, input_schema, move |args: Value| {
+            let handler = handler.clone();
+            let tool_name = tool_name.clone();
+            async move {
+                match serde_json::from_value::<A>(args) {
+                    Ok(a) => handler(a).await,
+                    Err(e) => Ok(ToolOutput::error(format!(
+                        "invalid arguments for `{tool_name}`: {e}"
+                    ))),
+                }
+            }
+        })
+    }
+}
+
 impl std::fmt::Debug for McpTool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpTool").field("name", &self.name).finish()
@@ -225,6 +282,32 @@ mod tests {
         assert_eq!(
             r["result"],
             json!({"content":[{"type":"text","text":"5"}],"isError":false})
+        );
+    }
+
+    #[tokio::test]
+    async fn typed_tools_get_their_arguments_decoded_or_tell_the_model_why_not() {
+        #[derive(serde::Deserialize)]
+        struct Add {
+            a: i64,
+            b: i64,
+        }
+        let s = McpServer::new("calc").tool(McpTool::typed(
+            "add",
+            "adds",
+            json!({"type":"object"}),
+            |x: Add| async move { Ok(ToolOutput::text((x.a + x.b).to_string())) },
+        ));
+        let call = |args: Value| json!({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":args}});
+        let r = s.handle(&call(json!({"a":2,"b":40}))).await;
+        assert_eq!(r["result"]["content"][0]["text"], "42");
+        assert_eq!(r["result"]["isError"], false);
+        let r = s.handle(&call(json!({"a":"two"}))).await;
+        assert_eq!(r["result"]["isError"], true);
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("invalid arguments for `add`: invalid type"),
+            "{text}"
         );
     }
 

@@ -873,3 +873,94 @@ async fn host_requests_answer_typed() {
     client.stop_task("no-such-task").await.expect("stop_task");
     client.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_typed_tool_gets_its_arguments_and_tells_the_model_when_they_do_not_fit() {
+    let w = world!("a_typed_tool_gets_its_arguments_and_tells_the_model_when_they_do_not_fit");
+    #[derive(serde::Deserialize)]
+    struct Add {
+        a: i64,
+        b: i64,
+    }
+    let bad = Reply::tool_use("mcp__calc__add", json!({"a": "nineteen", "b": 23}));
+    let bad_id = bad.tool_use_id();
+    w.api.push(bad);
+    let good = Reply::tool_use("mcp__calc__add", json!({"a": 19, "b": 23}));
+    let good_id = good.tool_use_id();
+    w.api.push(good);
+    w.api.push(Reply::text("42."));
+    let tool = McpTool::typed(
+        "add",
+        "Adds two integers.",
+        json!({"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}),
+        |x: Add| async move { Ok(ToolOutput::text((x.a + x.b).to_string())) },
+    );
+    let options = w
+        .options()
+        .mcp_server(McpServer::new("calc").tool(tool))
+        .allowed_tools(["mcp__calc__add"]);
+    let client = connect(options).await;
+    let msgs = ask(&client, "add 19 and 23").await;
+    client.close().await.unwrap();
+    assert_eq!(result(&msgs).result.as_deref(), Some("42."));
+    let reqs = w.main_requests();
+    let first = reqs[1]
+        .tool_result_for(&bad_id)
+        .expect("the first call's result");
+    assert!(first.is_error, "{first:?}");
+    assert!(
+        first.content.contains("invalid arguments for `add`"),
+        "{first:?}"
+    );
+    let second = reqs[2]
+        .tool_result_for(&good_id)
+        .expect("the second call's result");
+    assert!(
+        !second.is_error && second.content.contains("42"),
+        "{second:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_plan_approved_through_the_library_switches_the_mode() {
+    let w = world!("a_plan_approved_through_the_library_switches_the_mode");
+    let plan = "# Plan\n1. Write hello.txt";
+    w.api
+        .push(Reply::tool_use("ExitPlanMode", json!({ "plan": plan })));
+    w.api.push(Reply::text("Plan approved; writing it."));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let options = w
+        .options()
+        .permission_mode(claudio::PermissionMode::Plan)
+        .can_use_tool(move |req, _ctx| {
+            let s2 = s2.clone();
+            async move {
+                s2.lock().unwrap().push(req.tool_name.clone());
+                assert_eq!(req.tool_name, claudio::protocol::ask::EXIT_PLAN_MODE);
+                Ok(claudio::protocol::ask::approve_plan(
+                    claudio::PermissionMode::AcceptEdits,
+                    &req.input,
+                    Some("# Plan\n1. Write hello.txt"),
+                ))
+            }
+        });
+    let client = connect(options).await;
+    let msgs = ask(&client, "plan it").await;
+    client.close().await.unwrap();
+    assert_eq!(seen.lock().unwrap().as_slice(), ["ExitPlanMode"]);
+    // the CLI confirms the new mode
+    let confirmed = msgs.iter().any(|m| match m {
+        Message::System(s) => match &**s {
+            SystemMessage::Status(st) => {
+                st.extra.get("permissionMode") == Some(&json!("acceptEdits"))
+            }
+            _ => false,
+        },
+        _ => false,
+    });
+    assert!(confirmed, "{msgs:#?}");
+    // the model was told the plan it got approved
+    let reqs = w.main_requests();
+    assert!(reqs[1].body_contains("Write hello.txt"));
+}
