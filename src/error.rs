@@ -13,8 +13,7 @@ pub enum Error {
     /// The `claude` executable was not found anywhere claudio looked.
     #[error(
         "the Claude Code CLI (`claude`) was not found; looked in: {}. \
-         Install it with `npm install -g @anthropic-ai/claude-code`, or point claudio \
-         at it with `--cli-path`, `CLAUDIO_CLI` or `Options::cli_path`",
+         Install it with `npm install -g @anthropic-ai/claude-code`, or give its path",
         .searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     )]
     CliNotFound {
@@ -174,6 +173,8 @@ mod tests {
             s.contains("npm install -g @anthropic-ai/claude-code"),
             "{s}"
         );
+        // the library names no flag or variable of the program
+        assert!(!s.contains("--cli-path") && !s.contains("CLAUDIO_CLI"), "{s}");
     }
 
     /// The error and its causes as `{:#}` in anyhow shows them.

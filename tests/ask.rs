@@ -261,6 +261,12 @@ fn missing_cli_exits_127() {
     let o = run(c, None);
     assert_eq!(o.status.code(), Some(127));
     assert!(stderr(&o).contains("npm install -g @anthropic-ai/claude-code"));
+    // the program, not the library, names its own flag and variable
+    assert!(
+        stderr(&o).contains("give its path with `--cli-path` or `CLAUDIO_CLI`"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

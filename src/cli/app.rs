@@ -144,7 +144,12 @@ fn report(e: &anyhow::Error) -> i32 {
     if is_broken_pipe(e) {
         return 0;
     }
-    eprintln!("claudio: {}", Sanitizer::clean(&format!("{e:#}")));
+    // the library does not know the program's flags: say them here
+    let hint = match e.downcast_ref::<claudio::Error>() {
+        Some(claudio::Error::CliNotFound { .. }) => " with `--cli-path` or `CLAUDIO_CLI`",
+        _ => "",
+    };
+    eprintln!("claudio: {}{hint}", Sanitizer::clean(&format!("{e:#}")));
     exit::for_error(e).code()
 }
 

@@ -4,18 +4,12 @@ use crate::error::{Error, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// The environment variable that names the CLI.
-pub const CLI_ENV: &str = "CLAUDIO_CLI";
-
-/// Find the CLI: `explicit`, then `CLAUDIO_CLI`, then `$PATH`, then the usual
-/// install places. The error lists every place that was checked.
+/// Find the CLI: `explicit` (final: never a fallback), else `$PATH`, then
+/// the usual install places. The error lists every place that was checked.
+/// The library reads no variable of its own: a program that offers one
+/// passes its value as `explicit` (as `claudio` does with `CLAUDIO_CLI`).
 pub fn find_cli(explicit: Option<&Path>) -> Result<PathBuf> {
-    find_cli_in(
-        explicit,
-        std::env::var_os(CLI_ENV),
-        std::env::var_os("PATH"),
-        home_dir(),
-    )
+    find_cli_in(explicit, std::env::var_os("PATH"), home_dir())
 }
 
 fn home_dir() -> Option<PathBuf> {
@@ -26,15 +20,14 @@ fn home_dir() -> Option<PathBuf> {
 
 pub(crate) fn find_cli_in(
     explicit: Option<&Path>,
-    env_cli: Option<OsString>,
     path: Option<OsString>,
     home: Option<PathBuf>,
 ) -> Result<PathBuf> {
     let mut searched = Vec::new();
     // An explicit choice is final: falling back would run a CLI the caller did not ask for.
     let named = explicit
-        .map(Path::to_path_buf)
-        .or_else(|| env_cli.filter(|v| !v.is_empty()).map(PathBuf::from));
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf);
     if let Some(p) = named {
         if is_executable(&p) {
             return Ok(p);
@@ -112,26 +105,19 @@ mod tests {
     }
 
     #[test]
-    fn order_explicit_env_path_home() {
+    fn order_explicit_path_home() {
         let t = tempfile::tempdir().unwrap();
         let a = exe(t.path(), "a/claude");
-        let b = exe(t.path(), "b/claude");
         let c = exe(t.path(), "c/claude");
         let home = t.path().join("home");
         let d = exe(&home, ".local/bin/claude");
         let path = Some(OsString::from(c.parent().unwrap()));
-        let r = |e: Option<&Path>, env: Option<&Path>, path: Option<OsString>| {
-            find_cli_in(
-                e,
-                env.map(|p| p.as_os_str().to_owned()),
-                path,
-                Some(home.clone()),
-            )
-        };
-        assert_eq!(r(Some(&a), Some(&b), path.clone()).unwrap(), a);
-        assert_eq!(r(None, Some(&b), path.clone()).unwrap(), b);
-        assert_eq!(r(None, None, path.clone()).unwrap(), c);
-        assert_eq!(r(None, None, None).unwrap(), d);
+        let r = |e: Option<&Path>, path: Option<OsString>| find_cli_in(e, path, Some(home.clone()));
+        assert_eq!(r(Some(&a), path.clone()).unwrap(), a);
+        assert_eq!(r(None, path.clone()).unwrap(), c);
+        assert_eq!(r(None, None).unwrap(), d);
+        // an empty name is no name
+        assert_eq!(r(Some(Path::new("")), path.clone()).unwrap(), c);
     }
 
     #[test]
@@ -139,8 +125,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let c = exe(t.path(), "c/claude");
         let missing = t.path().join("nope/claude");
-        let err =
-            find_cli_in(Some(&missing), None, Some(c.parent().unwrap().into()), None).unwrap_err();
+        let err = find_cli_in(Some(&missing), Some(c.parent().unwrap().into()), None).unwrap_err();
         assert!(err.to_string().contains("nope/claude"), "{err}");
     }
 
@@ -149,17 +134,17 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join("claude");
         std::fs::write(&p, "").unwrap();
-        let err = find_cli_in(Some(&p), None, None, None).unwrap_err();
+        let err = find_cli_in(Some(&p), None, None).unwrap_err();
         assert!(
             matches!(&err, Error::CliNotExecutable { path } if path == &p),
             "{err:?}"
         );
         // a directory is not executable as a program either
-        let err = find_cli_in(Some(t.path()), None, None, None).unwrap_err();
+        let err = find_cli_in(Some(t.path()), None, None).unwrap_err();
         assert!(matches!(err, Error::CliNotExecutable { .. }), "{err:?}");
         // a missing one is not found
         let missing = t.path().join("nope");
-        let err = find_cli_in(None, Some(missing.clone().into()), None, None).unwrap_err();
+        let err = find_cli_in(Some(&missing), None, None).unwrap_err();
         assert!(
             matches!(&err, Error::CliNotFound { searched } if searched == &vec![missing]),
             "{err:?}"
@@ -173,7 +158,7 @@ mod tests {
         let p = home.join(".local/bin/claude");
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, "").unwrap();
-        let err = find_cli_in(None, None, Some(OsString::from(t.path())), Some(home)).unwrap_err();
+        let err = find_cli_in(None, Some(OsString::from(t.path())), Some(home)).unwrap_err();
         let Error::CliNotFound { searched } = &err else {
             panic!()
         };
