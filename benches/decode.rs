@@ -67,7 +67,7 @@ fn framing(c: &mut Criterion) {
     g.bench_function("line_reader", |b| {
         b.iter(|| {
             rt.block_on(async {
-                let mut r = claudio::transport::LineReader::new(&data[..], 1 << 20);
+                let mut r = claudio::__private::LineReader::new(&data[..], 1 << 20);
                 let mut n = 0;
                 while let Some(_l) = r.next_line().await.unwrap() {
                     n += 1;

@@ -174,7 +174,10 @@ mod tests {
             "{s}"
         );
         // the library names no flag or variable of the program
-        assert!(!s.contains("--cli-path") && !s.contains("CLAUDIO_CLI"), "{s}");
+        assert!(
+            !s.contains("--cli-path") && !s.contains("CLAUDIO_CLI"),
+            "{s}"
+        );
     }
 
     /// The error and its causes as `{:#}` in anyhow shows them.

@@ -45,8 +45,23 @@ pub mod store;
 mod text;
 pub mod transport;
 
+/// Not part of the API: what the fuzz targets, benchmarks and integration
+/// tests reach inside. No stability promise; do not use.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::transport::framing::{Line, LineReader};
+    pub use crate::transport::stderr::TAIL_BYTES;
+}
+
 pub use client::{query, Client, Interrupted, ModeSet, ModelSet, Query, RawMessage, Turn};
 pub use error::{Error, HandlerError, Result};
+/// `next()`, `map()`, `collect()` on the streams this crate returns
+/// ([`query`], [`Client::receive_response`], [`Client::receive_messages`]).
+/// Re-exported on purpose, so a program needs no `futures` dependency of
+/// its own to read them; the streams are `futures_core::Stream`s, the
+/// ecosystem's common trait, so any other stream toolkit works on them too.
+/// This ties the API to `futures-util` 0.3; a major version of it would be a
+/// major version of this crate.
 pub use futures_util::StreamExt;
 pub use handlers::{
     BoxFuture, Cancellation, HookHandler, HookMatcher, PermissionHandler, RequestContext,

@@ -583,7 +583,7 @@ async fn a_stderr_flood_while_waiting_does_not_block() {
         "{}",
         &tail[tail.len().saturating_sub(100)..]
     );
-    assert!(tail.len() <= claudio::transport::TAIL_BYTES + 64);
+    assert!(tail.len() <= claudio::__private::TAIL_BYTES + 64);
     client.close().await.unwrap();
 }
 

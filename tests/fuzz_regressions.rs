@@ -50,9 +50,9 @@ fn decode_regressions() {
 #[tokio::test]
 async fn framing_regressions() {
     for (name, data) in inputs("framing") {
-        let mut r = claudio::transport::LineReader::new(&data[..], 64);
+        let mut r = claudio::__private::LineReader::new(&data[..], 64);
         while let Some(line) = r.next_line().await.unwrap() {
-            if let claudio::transport::Line::Data(d) = line {
+            if let claudio::__private::Line::Data(d) = line {
                 assert!(d.len() <= 64, "{name}");
             }
         }

@@ -3,7 +3,7 @@
 //! line), and no line may exceed the limit.
 #![no_main]
 
-use claudio::transport::{Line, LineReader};
+use claudio::__private::{Line, LineReader};
 use libfuzzer_sys::fuzz_target;
 
 /// Hands out the input in chunks of the sizes the fuzzer chose.

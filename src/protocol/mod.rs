@@ -18,11 +18,11 @@ pub use content::{
     ContentBlock, ImageBlock, MessageContent, RedactedThinkingBlock, TextBlock, ThinkingBlock,
     ToolResultBlock, ToolUseBlock,
 };
+pub(crate) use control::{error_response, request_line, success_response};
 pub use control::{
-    error_response, request_line, success_response, CanUseToolRequest, ControlCancelRequest,
-    ControlRequest, ControlResponse, ControlResponseBody, HookCallbackRequest, HookInput,
-    HookOutput, IncomingRequest, McpMessageRequest, PermissionResult, PermissionRule,
-    PermissionUpdate,
+    CanUseToolRequest, ControlCancelRequest, ControlRequest, ControlResponse, ControlResponseBody,
+    HookCallbackRequest, HookInput, HookOutput, IncomingRequest, McpMessageRequest,
+    PermissionResult, PermissionRule, PermissionUpdate,
 };
 pub use input::{Priority, UserInput};
 pub(crate) use message::Routed;

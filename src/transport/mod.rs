@@ -1,11 +1,15 @@
-//! Starting the CLI and framing its output.
+//! Finding the CLI, and how its process ended. (Starting it, framing its
+//! output and keeping its stderr are the client's business.)
 
 mod discover;
-mod framing;
+// the framing and the tail's size reach fuzzing, benchmarks and tests
+// through `claudio::__private`
+pub(crate) mod framing;
 mod process;
-mod stderr;
+pub(crate) mod stderr;
 
 pub use discover::find_cli;
-pub use framing::{Line, LineReader};
-pub use process::{spawn, ExitInfo, SpawnSpec, Spawned, Supervisor, STDERR_DRAIN};
-pub use stderr::{StderrCallback, StderrTail, TAIL_BYTES};
+pub(crate) use framing::{Line, LineReader};
+pub use process::ExitInfo;
+pub(crate) use process::{spawn, SpawnSpec, Spawned, Supervisor, STDERR_DRAIN};
+pub use stderr::StderrCallback;

@@ -239,11 +239,6 @@ impl Supervisor {
         self.stderr_tail.text()
     }
 
-    /// How it ended, if it has.
-    pub fn try_exit(&self) -> Option<ExitInfo> {
-        *self.status.borrow()
-    }
-
     /// Wait until it ends.
     pub async fn wait(&self) -> ExitInfo {
         let mut rx = self.status.clone();
