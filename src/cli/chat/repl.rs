@@ -34,11 +34,7 @@ use tokio::sync::mpsc;
 /// On SIGTERM or SIGHUP (the terminal closed), close the session gracefully
 /// (its transcript complete), put the terminal back, and exit 128+N.
 fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
-    // SAFETY: tcgetattr fills a plain struct; failure leaves `saved` None.
-    let saved = unsafe {
-        let mut t: libc::termios = std::mem::zeroed();
-        (libc::tcgetattr(0, &mut t) == 0).then_some(t)
-    };
+    let saved = rustix::termios::tcgetattr(io::stdin()).ok();
     let _guard = rt.enter();
     let mut term = signal(SignalKind::terminate())?;
     let mut hup = signal(SignalKind::hangup())?;
@@ -53,10 +49,11 @@ fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
         }
         shell::kill_running();
         if let Some(t) = saved {
-            // SAFETY: restores the settings read at start.
-            unsafe {
-                libc::tcsetattr(0, libc::TCSANOW, &t);
-            }
+            let _ = rustix::termios::tcsetattr(
+                io::stdin(),
+                rustix::termios::OptionalActions::Now,
+                &t,
+            );
         }
         // a picker may have hidden the cursor; styles end
         let mut out = io::stdout();

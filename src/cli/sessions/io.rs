@@ -67,8 +67,6 @@ impl Io {
 }
 
 fn terminal_size() -> Option<(usize, usize)> {
-    // SAFETY: TIOCGWINSZ fills the winsize struct we own.
-    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut ws) } == 0;
-    (ok && ws.ws_col > 0).then(|| (ws.ws_col as usize, ws.ws_row.max(1) as usize))
+    let ws = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+    (ws.ws_col > 0).then(|| (ws.ws_col as usize, ws.ws_row.max(1) as usize))
 }
