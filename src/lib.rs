@@ -33,7 +33,7 @@
 //! client.close().await?;
 //! # Ok(()) }
 //! ```
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 pub mod client;
 mod error;

@@ -814,8 +814,7 @@ async fn a_missing_working_directory_is_its_own_error() {
     let fake = Fake::new(steps(vec![init()]));
     let err = Client::connect(fake.options().cwd("/no/such/dir/for/claudio"))
         .await
-        .err()
-        .expect("connected in a missing directory");
+        .expect_err("connected in a missing directory");
     assert!(
         matches!(&err, Error::WorkingDirectory { path } if path.ends_with("claudio")),
         "{err:?}"

@@ -54,6 +54,16 @@ pub struct Client {
     closed: AtomicBool,
 }
 
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("pid", &self.pid())
+            .field("session_id", &self.session_id())
+            .field("closed", &self.closed.load(Ordering::SeqCst))
+            .finish_non_exhaustive()
+    }
+}
+
 impl Client {
     /// Start the CLI and complete the `initialize` handshake.
     pub async fn connect(options: Options) -> Result<Client> {

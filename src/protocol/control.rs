@@ -520,17 +520,17 @@ pub struct ControlCancelRequest {
 has_extra!(ControlCancelRequest);
 
 /// Encode a success response line for `request_id`.
-pub fn success_response(request_id: &str, payload: Value) -> Value {
+pub(crate) fn success_response(request_id: &str, payload: Value) -> Value {
     json!({"type":"control_response","response":{"subtype":"success","request_id":request_id,"response":payload}})
 }
 
 /// Encode an error response line for `request_id`.
-pub fn error_response(request_id: &str, message: &str) -> Value {
+pub(crate) fn error_response(request_id: &str, message: &str) -> Value {
     json!({"type":"control_response","response":{"subtype":"error","request_id":request_id,"error":message}})
 }
 
 /// Encode a host → CLI control request line.
-pub fn request_line(request_id: &str, request: Value) -> Value {
+pub(crate) fn request_line(request_id: &str, request: Value) -> Value {
     json!({"type":"control_request","request_id":request_id,"request":request})
 }
 

@@ -149,13 +149,13 @@ pub fn format_iso_millis(millis: i64) -> String {
 }
 
 /// Now, in milliseconds since the epoch.
-pub fn now_millis() -> i64 {
+pub(super) fn now_millis() -> i64 {
     millis_of(SystemTime::now())
 }
 
 /// A system time in milliseconds since the epoch (negative before 1970).
 /// Rounded to the nearest millisecond, as Node's `stat().mtime` is.
-pub fn millis_of(t: SystemTime) -> i64 {
+pub(super) fn millis_of(t: SystemTime) -> i64 {
     let nanos: i128 = match t.duration_since(UNIX_EPOCH) {
         Ok(d) => d.as_nanos() as i128,
         Err(e) => -(e.duration().as_nanos() as i128),

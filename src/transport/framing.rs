@@ -31,6 +31,16 @@ pub struct LineReader<R> {
     max: usize,
 }
 
+impl<R> std::fmt::Debug for LineReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineReader")
+            .field("buffered", &(self.end - self.start))
+            .field("max", &self.max)
+            .field("eof", &self.eof)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Wrap `inner`; lines longer than `max` bytes are reported as [`Line::TooLong`].
     pub fn new(inner: R, max: usize) -> Self {

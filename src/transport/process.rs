@@ -21,7 +21,7 @@ use tokio::sync::{oneshot, watch};
 /// How to start the CLI: the program, its arguments, environment and
 /// directory, and who sees its stderr.
 #[derive(Clone, Default)]
-pub struct SpawnSpec {
+pub(crate) struct SpawnSpec {
     /// The executable.
     pub program: PathBuf,
     /// Its arguments (without the program).
@@ -65,7 +65,7 @@ impl ExitInfo {
 }
 
 /// A started CLI: its pipes and its supervisor.
-pub struct Spawned {
+pub(crate) struct Spawned {
     /// The CLI's stdin.
     pub stdin: ChildStdin,
     /// The CLI's stdout.
@@ -76,7 +76,7 @@ pub struct Spawned {
 
 /// Owns the process: waits for it, signals its group, and kills the group
 /// when dropped before the process ended.
-pub struct Supervisor {
+pub(crate) struct Supervisor {
     pid: i32,
     exited: Arc<AtomicBool>,
     status: watch::Receiver<Option<ExitInfo>>,
@@ -109,7 +109,7 @@ fn spawner() -> &'static Mutex<std_mpsc::Sender<SpawnJob>> {
 }
 
 /// Start the CLI as `spec` describes.
-pub async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
+pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let program = spec.program.as_path();
     if let Some(dir) = &spec.cwd {
         if !dir.is_dir() {
@@ -226,21 +226,21 @@ pub async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
 }
 
 /// How long an error report waits for the rest of the CLI's stderr.
-pub const STDERR_DRAIN: Duration = Duration::from_millis(500);
+pub(crate) const STDERR_DRAIN: Duration = Duration::from_millis(500);
 
 impl Supervisor {
     /// The CLI's process id (also its process group id).
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.pid as u32
     }
 
     /// The CLI's stderr tail so far.
-    pub fn stderr_tail(&self) -> String {
+    pub(crate) fn stderr_tail(&self) -> String {
         self.stderr_tail.text()
     }
 
     /// Wait until it ends.
-    pub async fn wait(&self) -> ExitInfo {
+    pub(crate) async fn wait(&self) -> ExitInfo {
         let mut rx = self.status.clone();
         loop {
             if let Some(info) = *rx.borrow_and_update() {
@@ -256,12 +256,12 @@ impl Supervisor {
     }
 
     /// Wait at most `d`.
-    pub async fn wait_timeout(&self, d: Duration) -> Option<ExitInfo> {
+    pub(crate) async fn wait_timeout(&self, d: Duration) -> Option<ExitInfo> {
         tokio::time::timeout(d, self.wait()).await.ok()
     }
 
     /// Send `signal` to the whole process group, unless the CLI already ended.
-    pub fn signal_group(&self, signal: i32) {
+    pub(crate) fn signal_group(&self, signal: i32) {
         if self.pid > 0 && !self.exited.load(Ordering::SeqCst) {
             // SAFETY: plain syscall; the group is ours (created at spawn).
             unsafe {
@@ -273,7 +273,7 @@ impl Supervisor {
     /// Stop the process: `stdin` is closed (by dropping it) and the CLI gets
     /// `grace` to finish writing its transcript, then SIGTERM, another
     /// `grace`, then SIGKILL.
-    pub async fn shutdown(&self, stdin: Option<ChildStdin>, grace: Duration) -> ExitInfo {
+    pub(crate) async fn shutdown(&self, stdin: Option<ChildStdin>, grace: Duration) -> ExitInfo {
         drop(stdin);
         let info = match self.wait_timeout(grace).await {
             Some(info) => info,
@@ -313,20 +313,20 @@ impl Supervisor {
     /// read: its last words (the real reason it failed) come just before it
     /// exits, and are read by another task. A pipe that stays open (a
     /// process the CLI left behind holds it) ends the wait at `d`.
-    pub async fn stderr_drained(&self, d: Duration) {
+    pub(crate) async fn stderr_drained(&self, d: Duration) {
         let mut rx = self.stderr_done.clone();
         let _ = tokio::time::timeout(d, rx.wait_for(|done| *done)).await;
     }
 
     /// [`Supervisor::exit_error`], once stderr is read to its end (waiting
     /// at most [`STDERR_DRAIN`]).
-    pub async fn exit_error_drained(&self, info: ExitInfo) -> Error {
+    pub(crate) async fn exit_error_drained(&self, info: ExitInfo) -> Error {
         self.stderr_drained(STDERR_DRAIN).await;
         self.exit_error(info)
     }
 
     /// The error describing this process's end.
-    pub fn exit_error(&self, info: ExitInfo) -> Error {
+    pub(crate) fn exit_error(&self, info: ExitInfo) -> Error {
         Error::ProcessExited {
             code: info.code,
             signal: info.signal,

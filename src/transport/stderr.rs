@@ -14,7 +14,7 @@ const MAX_STDERR_LINE: usize = 64 * 1024;
 
 /// The last [`TAIL_BYTES`] of the CLI's stderr, by whole lines.
 #[derive(Clone, Default)]
-pub struct StderrTail {
+pub(crate) struct StderrTail {
     inner: Arc<Mutex<TailInner>>,
 }
 
@@ -26,7 +26,7 @@ struct TailInner {
 
 impl StderrTail {
     /// Add a line, dropping the oldest ones beyond the limit.
-    pub fn push(&self, line: &str) {
+    pub(crate) fn push(&self, line: &str) {
         let mut t = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let line: String = if line.len() > TAIL_BYTES {
             let mut cut = line.len() - TAIL_BYTES;
@@ -47,7 +47,7 @@ impl StderrTail {
     }
 
     /// The kept lines, `\n`-joined.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let t = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let mut s = String::with_capacity(t.bytes);
         for l in &t.lines {
@@ -60,7 +60,7 @@ impl StderrTail {
 
 /// Read `stderr` to its end, keeping the tail and passing lines to `callback`;
 /// `done` turns true at the end.
-pub async fn drain<R: AsyncRead + Unpin>(
+pub(crate) async fn drain<R: AsyncRead + Unpin>(
     stderr: R,
     tail: StderrTail,
     callback: Option<StderrCallback>,

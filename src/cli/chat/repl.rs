@@ -49,11 +49,8 @@ fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
         }
         shell::kill_running();
         if let Some(t) = saved {
-            let _ = rustix::termios::tcsetattr(
-                io::stdin(),
-                rustix::termios::OptionalActions::Now,
-                &t,
-            );
+            let _ =
+                rustix::termios::tcsetattr(io::stdin(), rustix::termios::OptionalActions::Now, &t);
         }
         // a picker may have hidden the cursor; styles end
         let mut out = io::stdout();
