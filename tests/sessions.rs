@@ -1080,10 +1080,51 @@ fn delete_removes_the_transcript_and_its_folder() {
     let s = t.store();
     let file = s.find(AGENT).unwrap();
     assert!(file.side_dir().join("subagents").is_dir());
-    s.delete(&file).unwrap();
+    // by a unique prefix, as rename, tag and fork take it
+    assert_eq!(s.delete(&AGENT[..8]).unwrap(), file);
     assert!(!file.path.exists() && !file.side_dir().exists());
     assert!(matches!(s.find(AGENT), Err(StoreError::NotFound(_))));
+    assert!(matches!(s.delete(AGENT), Err(StoreError::NotFound(_))));
     assert_eq!(s.list(&ListOptions::all()).unwrap().sessions.len(), 4);
+    // by the full id of a file found first (find, confirm, delete)
+    let file = s.find(&MULTI.to_uppercase()).unwrap();
+    assert_eq!(s.delete(&file.id).unwrap(), file);
+    assert!(!file.path.exists());
+    assert_eq!(s.list(&ListOptions::all()).unwrap().sessions.len(), 3);
+}
+
+#[test]
+fn delete_refuses_bad_ambiguous_and_linked_ids() {
+    let t = damaged_store();
+    let s = t.store();
+    let count = || std::fs::read_dir(t.folder(ROOT_FOLDER)).unwrap().count();
+    let files = count();
+    for bad in [
+        "../x",
+        "abc",
+        "a/b/c/d",
+        "0000000a\0",
+        "zzzz",
+        "../../../../etc/passwd",
+        "",
+    ] {
+        assert!(
+            matches!(s.delete(bad), Err(StoreError::InvalidId(_))),
+            "{bad:?}"
+        );
+    }
+    assert!(matches!(
+        s.delete("0000000a"),
+        Err(StoreError::Ambiguous { .. })
+    ));
+    assert_eq!(count(), files, "a refused delete removed something");
+    // a symbolic link is removed itself; what it points at stays
+    let target = t.path_of(MULTI);
+    let link = t.folder(ROOT_FOLDER).join(format!("{SYMLINK}.jsonl"));
+    assert_eq!(s.delete(SYMLINK).unwrap().path, link);
+    assert!(std::fs::symlink_metadata(&link).is_err());
+    assert!(target.is_file());
+    assert_eq!(count(), files - 1);
 }
 
 #[test]

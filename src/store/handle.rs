@@ -184,8 +184,18 @@ impl Store {
         edit::fork(&file, at)
     }
 
-    /// Delete a session's transcript and the folder beside it.
-    pub fn delete(&self, file: &SessionFile) -> StoreResult<()> {
-        edit::delete(file)
+    /// Delete a session (full id or unique prefix): its transcript and the
+    /// folder beside it (sub-agent transcripts, side files). Symbolic links
+    /// are removed, never followed. When the same session is in several
+    /// folders, the copy [`find`](Store::find) gives is deleted. Returns the
+    /// file that was deleted.
+    ///
+    /// To confirm before deleting, [`find`](Store::find) the session, ask,
+    /// then delete it by the full id of the file found
+    /// ([`SessionFile::id`]), which no other session can match.
+    pub fn delete(&self, id: &str) -> StoreResult<SessionFile> {
+        let file = self.find(id)?;
+        edit::delete(&file)?;
+        Ok(file)
     }
 }

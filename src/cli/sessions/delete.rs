@@ -53,7 +53,8 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
             return Ok(SessionsOutcome::Done(Exit::Failure));
         }
     }
-    store.delete(&file)?;
+    // by the full id of the file shown: no other session matches it
+    store.delete(&file.id)?;
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 
