@@ -57,8 +57,9 @@ pub enum StoreError {
     /// The path is a symbolic link or not a regular file: it is not touched.
     #[error("{} is not a regular file", .0.display())]
     NotAFile(PathBuf),
-    /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file failed. The system's reason is the
+    /// error's `source()` (shown by `{:#}` in anyhow, not repeated here).
+    #[error("cannot access {}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -80,4 +81,29 @@ pub type StoreResult<T> = std::result::Result<T, StoreError>;
 pub(crate) fn io_err(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> StoreError {
     let path = path.into();
     move |source| StoreError::Io { path, source }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    /// The message and its causes as `{:#}` in anyhow shows them.
+    pub(crate) fn chain(e: &StoreError) -> String {
+        let mut out = e.to_string();
+        let mut cur = e.source();
+        while let Some(c) = cur {
+            out.push_str(&format!(": {c}"));
+            cur = c.source();
+        }
+        out
+    }
+
+    #[test]
+    fn an_io_error_names_the_path_and_its_cause_once() {
+        let e = io_err("/x/y.jsonl")(std::io::Error::from_raw_os_error(libc::ENOTDIR));
+        let text = chain(&e);
+        assert!(text.starts_with("cannot access /x/y.jsonl: "), "{text}");
+        assert_eq!(text.matches("os error").count(), 1, "{text}");
+    }
 }
