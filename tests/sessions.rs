@@ -582,6 +582,51 @@ fn damaged_files_never_stop_a_listing() {
 }
 
 #[test]
+fn info_says_why_a_session_shows_nothing() {
+    let t = damaged_store();
+    let s = t.store();
+    let info = |id: &str| s.info(&s.find(id).unwrap());
+    // what the listing shows, for the ones it lists
+    let listed = s.list(&ListOptions::all()).unwrap().sessions;
+    for id in [MULTI, HALF_WRITTEN, BAD_UTF8, RENAMED, SIDE_TITLE, UPPER] {
+        let one = info(id).unwrap();
+        let mut from_list = listed.iter().find(|x| x.session_id == id).unwrap().clone();
+        from_list.last_modified = one.last_modified;
+        assert_eq!(one, from_list, "{id}");
+    }
+    // and why the others show nothing
+    let path = |id: &str| t.folder(ROOT_FOLDER).join(format!("{id}.jsonl"));
+    assert!(matches!(info(EMPTY), Err(StoreError::EmptyFile(p)) if p == path(EMPTY)));
+    assert!(
+        matches!(info(ONE_HUGE_LINE), Err(StoreError::NoConversation(p)) if p == path(ONE_HUGE_LINE))
+    );
+    assert!(
+        matches!(info(SIDECHAIN_ONLY), Err(StoreError::Sidechain(p)) if p == path(SIDECHAIN_ONLY))
+    );
+    assert!(matches!(info(SYMLINK), Err(StoreError::NotAFile(p)) if p == path(SYMLINK)));
+    match info(CONTINUED) {
+        Err(StoreError::ContinuedIn { session, next }) => {
+            assert_eq!((session.as_str(), next.as_str()), (CONTINUED, ARCHIVED));
+        }
+        other => panic!("{other:?}"),
+    }
+    // a transcript gone since it was found
+    let file = s.find(MULTI).unwrap();
+    std::fs::remove_file(&file.path).unwrap();
+    match s.info(&file) {
+        Err(e @ StoreError::Io { .. }) => {
+            assert_eq!(
+                e.to_string(),
+                format!("cannot access {}", file.path.display())
+            );
+            let cause = std::error::Error::source(&e).unwrap().to_string();
+            assert!(cause.contains("No such file"), "{cause}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_file_being_appended_to_is_listed() {
     let t = TestStore::new();
     let path = t.write(HALF_WRITTEN, &read(&fixture_file(MULTI)));

@@ -54,6 +54,24 @@ pub enum StoreError {
     /// The transcript is empty (it was never written to, or it was truncated).
     #[error("{} is empty", .0.display())]
     EmptyFile(PathBuf),
+    /// The transcript shows no conversation: no prompt, title or summary
+    /// can be read from its first and last 64 KiB (it holds only metadata
+    /// entries, its lines there are damaged, or it is not a transcript).
+    #[error("{} shows no conversation: no prompt, title or summary can be read from its first and last 64 KiB", .0.display())]
+    NoConversation(PathBuf),
+    /// The transcript is a sub-agent's: its first entry is on a side chain,
+    /// so it is part of another session, not one of its own.
+    #[error("{} is a sub-agent's transcript (it starts on a side chain), not a session", .0.display())]
+    Sidechain(PathBuf),
+    /// The session was continued in another one, which holds its messages
+    /// and is listed in its place.
+    #[error("session {session} was continued in session {next}, which is listed in its place")]
+    ContinuedIn {
+        /// The session asked for.
+        session: String,
+        /// The session it continues in.
+        next: String,
+    },
     /// The path is a symbolic link or not a regular file: it is not touched.
     #[error("{} is not a regular file", .0.display())]
     NotAFile(PathBuf),
@@ -83,21 +101,22 @@ pub(crate) fn io_err(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) ->
     move |source| StoreError::Io { path, source }
 }
 
+/// The message and its causes as `{:#}` in anyhow shows them.
+#[cfg(test)]
+pub(crate) fn chain(e: &StoreError) -> String {
+    use std::error::Error as _;
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        out.push_str(&format!(": {c}"));
+        cur = c.source();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error as _;
-
-    /// The message and its causes as `{:#}` in anyhow shows them.
-    pub(crate) fn chain(e: &StoreError) -> String {
-        let mut out = e.to_string();
-        let mut cur = e.source();
-        while let Some(c) = cur {
-            out.push_str(&format!(": {c}"));
-            cur = c.source();
-        }
-        out
-    }
 
     #[test]
     fn an_io_error_names_the_path_and_its_cause_once() {

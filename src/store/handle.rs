@@ -5,7 +5,7 @@ use super::edit::{self, append_line, clean_label, tag_line, title_line, SessionF
 use super::error::{StoreError, StoreResult};
 use super::headtail::read_head_tail;
 use super::ids::IdQuery;
-use super::info::{recorded_cwd, scan_file, Scanned, SessionInfo};
+use super::info::{recorded_cwd, session_info, SessionInfo};
 use super::list::{all_candidates, dir_candidates, list_candidates, ListOptions, Listing};
 use super::paths::default_config_dir;
 use std::collections::BTreeMap;
@@ -120,13 +120,15 @@ impl Store {
         }
     }
 
-    /// What a listing shows for one session; `None` when the file is not a
-    /// session (a sub-agent's transcript) or shows nothing (no prompt, empty).
-    pub fn info(&self, file: &SessionFile) -> Option<SessionInfo> {
-        match scan_file(&file.path, &file.id, None, true) {
-            Scanned::Session(info) => Some(*info),
-            _ => None,
-        }
+    /// What a listing shows for one session, read from the ends of its
+    /// transcript. The error says why there is nothing to show:
+    /// [`StoreError::Io`] (unreadable), [`StoreError::NotAFile`] (a link or
+    /// not a regular file), [`StoreError::EmptyFile`],
+    /// [`StoreError::NoConversation`] (only metadata, or not a transcript),
+    /// [`StoreError::Sidechain`] (a sub-agent's transcript) or
+    /// [`StoreError::ContinuedIn`] (listed as the session it continues in).
+    pub fn info(&self, file: &SessionFile) -> StoreResult<SessionInfo> {
+        session_info(&file.path, &file.id)
     }
 
     /// Find a session for resuming from anywhere: its id and recorded
