@@ -759,7 +759,7 @@ fn list_matches_the_typescript_sdk() {
         return;
     };
     let t = damaged_store();
-    let fork = t.store().fork(MULTI, None).unwrap();
+    let fork = t.store().fork(MULTI, None, None).unwrap();
     t.touch(&t.path_of(&fork));
     let store = t.store();
     let ours = store.list(&ListOptions::all()).unwrap();
@@ -822,7 +822,7 @@ fn ids_are_found_by_prefix_across_projects() {
             "{bad:?}"
         );
         assert!(
-            matches!(s.fork(bad, None), Err(StoreError::InvalidId(_))),
+            matches!(s.fork(bad, None, None), Err(StoreError::InvalidId(_))),
             "{bad:?}"
         );
     }
@@ -1042,7 +1042,7 @@ fn appends_refuse_links_and_empty_files_and_mend_half_lines() {
 fn fork_copies_with_fresh_ids() {
     let t = TestStore::new();
     let s = t.store();
-    let new = s.fork(&MULTI[..8], None).unwrap();
+    let new = s.fork(&MULTI[..8], None, None).unwrap();
     assert!(claudio::store::is_uuid(&new));
     let path = t.path_of(&new);
     assert_eq!(path.parent(), t.path_of(MULTI).parent());
@@ -1093,7 +1093,7 @@ fn fork_at_a_message_cuts_there() {
         .unwrap()
         .uuid()
         .to_owned();
-    let new = s.fork(MULTI, Some(&at[..10])).unwrap();
+    let new = s.fork(MULTI, Some(&at[..10]), None).unwrap();
     let (_, copy) = s.conversation(&new).unwrap();
     assert_eq!(
         texts(&copy).last().map(String::as_str),
@@ -1101,11 +1101,11 @@ fn fork_at_a_message_cuts_there() {
     );
     assert!(!texts(&copy).iter().any(|t| t.contains("say bye")));
     assert!(matches!(
-        s.fork(MULTI, Some("12345678-1234-4234-8234-123456789012")),
+        s.fork(MULTI, Some("12345678-1234-4234-8234-123456789012"), None),
         Err(StoreError::MessageNotFound { .. })
     ));
     assert!(matches!(
-        s.fork(MULTI, Some("../..")),
+        s.fork(MULTI, Some("../.."), None),
         Err(StoreError::InvalidId(_))
     ));
     // Nothing on the main chain: no fork, no file left behind.
@@ -1113,8 +1113,65 @@ fn fork_at_a_message_cuts_there() {
     let count = || std::fs::read_dir(t.folder(ROOT_FOLDER)).unwrap().count();
     let files = count();
     assert!(matches!(
-        s.fork(SIDECHAIN_ONLY, None),
+        s.fork(SIDECHAIN_ONLY, None, None),
         Err(StoreError::NothingToFork(_))
+    ));
+    assert_eq!(count(), files);
+}
+
+#[test]
+fn fork_with_a_title() {
+    let t = TestStore::new();
+    let s = t.store();
+    s.rename(MULTI, "The original").unwrap();
+    let before = read(&t.path_of(MULTI));
+    let new = s
+        .fork(&MULTI[..8], None, Some("  A \u{1b}[1mbranch\n"))
+        .unwrap();
+    let listed = s.list(&ListOptions::all()).unwrap().sessions;
+    let title = |id: &str| {
+        let i = listed.iter().find(|x| x.session_id == id).unwrap();
+        (i.summary.clone(), i.custom_title.clone())
+    };
+    // cleaned as rename cleans it: trimmed, control characters made spaces
+    let want = "A  [1mbranch".to_owned();
+    assert_eq!(title(&new), (want.clone(), Some(want.clone())));
+    assert_eq!(s.info(&s.find(&new).unwrap()).unwrap().summary, want);
+    assert_eq!(
+        title(MULTI),
+        ("The original".to_owned(), Some("The original".to_owned()))
+    );
+    assert_eq!(read(&t.path_of(MULTI)), before, "the original changed");
+    // one title line, the fork's own
+    let text = String::from_utf8(read(&t.path_of(&new))).unwrap();
+    let titles: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("custom-title"))
+        .collect();
+    assert_eq!(titles.len(), 1, "{titles:?}");
+    let v: Value = serde_json::from_str(titles[0]).unwrap();
+    assert_eq!(v["sessionId"], Value::from(new.as_str()));
+    assert_eq!(v["customTitle"], Value::from(want.as_str()));
+    // the same copy as without a title
+    let (_, orig) = s.conversation(MULTI).unwrap();
+    let (_, copy) = s.conversation(&new).unwrap();
+    assert_eq!(texts(&copy), texts(&orig));
+    // without one, the original's title plus " (fork)"
+    let plain = s.fork(MULTI, None, None).unwrap();
+    assert_eq!(
+        s.info(&s.find(&plain).unwrap()).unwrap().summary,
+        "The original (fork)"
+    );
+    // an empty title is refused before anything is written
+    let count = || {
+        std::fs::read_dir(t.path_of(MULTI).parent().unwrap())
+            .unwrap()
+            .count()
+    };
+    let files = count();
+    assert!(matches!(
+        s.fork(MULTI, None, Some(" \t\n")),
+        Err(StoreError::Empty("title"))
     ));
     assert_eq!(count(), files);
 }

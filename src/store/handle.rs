@@ -175,15 +175,27 @@ impl Store {
     }
 
     /// Copy a session into a new one with fresh ids, up to and including
-    /// the message `at` (full uuid or unique prefix) if given. The copy is in
-    /// the same project folder, titled after the original plus ` (fork)`.
-    /// Returns the new session id.
-    pub fn fork(&self, id: &str, at: Option<&str>) -> StoreResult<String> {
+    /// the message `at` (full uuid or unique prefix) if given, as the
+    /// TypeScript SDK's `forkSession` does. The copy is in the same project
+    /// folder, titled `title` if given (cleaned as [`rename`](Store::rename)
+    /// cleans it; an empty one is [`StoreError::Empty`]), else after the
+    /// original plus ` (fork)`. Returns the new session id.
+    ///
+    /// ```no_run
+    /// # fn demo() -> Result<(), claudio::store::StoreError> {
+    /// use claudio::store::Store;
+    /// let store = Store::from_env()?;
+    /// let copy = store.fork("b55ade39", None, Some("Try another way"))?;
+    /// println!("forked into {copy}");
+    /// # Ok(()) }
+    /// ```
+    pub fn fork(&self, id: &str, at: Option<&str>, title: Option<&str>) -> StoreResult<String> {
         if let Some(at) = at {
             IdQuery::parse(at)?;
         }
+        let title = title.map(|t| clean_label(t, "title")).transpose()?;
         let file = self.find(id)?;
-        edit::fork(&file, at)
+        edit::fork(&file, at, title.as_deref())
     }
 
     /// Delete a session (full id or unique prefix): its transcript and the
