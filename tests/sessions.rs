@@ -1176,6 +1176,119 @@ fn fork_with_a_title() {
     assert_eq!(count(), files);
 }
 
+// ---- from async code -------------------------------------------------------
+
+/// Every call of the async store, on a current-thread runtime (where a
+/// blocking read would hold up everything else), gives what the blocking
+/// store gives.
+#[tokio::test]
+async fn the_async_store_does_what_the_store_does() {
+    use claudio::store::{AsyncStore, Pattern, SearchOptions};
+    let t = TestStore::new();
+    let s = t.store();
+    let a = AsyncStore::new(t.config());
+    assert_eq!(a.blocking(), &s);
+
+    let listed = a.list(&ListOptions::all()).await.unwrap();
+    assert_eq!(
+        listed.sessions,
+        s.list(&ListOptions::all()).unwrap().sessions
+    );
+    assert_eq!(ids(&listed.sessions), [WORKTREE, LONG, REPO, MULTI, AGENT]);
+    let file = a.find(&MULTI[..8]).await.unwrap();
+    assert_eq!(file, s.find(MULTI).unwrap());
+    assert_eq!(a.info(&file).await.unwrap(), s.info(&file).unwrap());
+    assert_eq!(
+        a.resume_target(LONG).await.unwrap(),
+        s.resume_target(LONG).unwrap()
+    );
+    let (f, conv) = a.conversation(MULTI).await.unwrap();
+    assert_eq!((f, conv), s.conversation(MULTI).unwrap());
+
+    // searching, gathered and one session at a time
+    let opts = SearchOptions::new(Pattern::smart("list the files"));
+    let (found, summary) = a.search(&opts).await.unwrap();
+    assert_eq!(
+        found
+            .iter()
+            .map(|h| h.info.session_id.as_str())
+            .collect::<Vec<_>>(),
+        [MULTI]
+    );
+    assert_eq!((summary.files, summary.sessions), (5, 1));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let summary = a
+        .search_with(&opts, move |hits| {
+            let _ = tx.send(hits.info.session_id);
+            std::ops::ControlFlow::Continue(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(summary.sessions, 1);
+    assert_eq!(rx.recv().await.as_deref(), Some(MULTI));
+
+    let usage = a.usage(None).await.unwrap();
+    let sync_usage = s.usage(None).unwrap();
+    assert_eq!(
+        usage
+            .iter()
+            .map(|u| (&u.session_id, u.usage.tokens()))
+            .collect::<Vec<_>>(),
+        sync_usage
+            .iter()
+            .map(|u| (&u.session_id, u.usage.tokens()))
+            .collect::<Vec<_>>()
+    );
+    let agents = a.subagents(&AGENT[..8]).await.unwrap();
+    assert_eq!(agents, s.subagents(AGENT).unwrap());
+    assert_eq!(agents.len(), 1);
+    let msgs = a
+        .subagent_messages(AGENT, &agents[0].agent_id)
+        .await
+        .unwrap();
+    assert_eq!(
+        msgs,
+        s.subagent_messages(AGENT, &agents[0].agent_id).unwrap()
+    );
+    assert!(!msgs.is_empty());
+
+    // changes
+    a.rename(MULTI, "Renamed from async code").await.unwrap();
+    a.tag(MULTI, Some("async")).await.unwrap();
+    let info = s.info(&s.find(MULTI).unwrap()).unwrap();
+    assert_eq!(
+        (info.summary.as_str(), info.tag.as_deref()),
+        ("Renamed from async code", Some("async"))
+    );
+    a.tag(MULTI, None).await.unwrap();
+    let fork = a.fork(MULTI, None, Some("An async fork")).await.unwrap();
+    assert_eq!(
+        s.info(&s.find(&fork).unwrap()).unwrap().summary,
+        "An async fork"
+    );
+    // a call's future owns what it needs: it can be spawned
+    let deleted = tokio::spawn(a.delete(&fork)).await.unwrap().unwrap();
+    assert!(!deleted.path.exists());
+
+    // errors come through as they are
+    assert!(matches!(
+        a.find("../x").await,
+        Err(StoreError::InvalidId(_))
+    ));
+    assert!(matches!(
+        a.delete(&fork).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        a.fork(MULTI, None, Some("  ")).await,
+        Err(StoreError::Empty("title"))
+    ));
+    assert!(matches!(
+        a.subagent_messages(AGENT, "nope").await,
+        Err(StoreError::SubagentNotFound { .. })
+    ));
+}
+
 #[test]
 fn delete_removes_the_transcript_and_its_folder() {
     let t = TestStore::new();

@@ -88,6 +88,15 @@ pub enum StoreError {
     /// The transcript records no working directory to resume in.
     #[error("session {0} has no recorded working directory")]
     NoWorkingDirectory(String),
+    /// The blocking work of an [`AsyncStore`](super::AsyncStore) call did
+    /// not finish: it panicked, or the runtime shut down before it ran (the
+    /// reason is `source()`).
+    #[error("the store's blocking task did not finish")]
+    Task(#[source] tokio::task::JoinError),
+    /// An [`AsyncStore`](super::AsyncStore) method was called outside a
+    /// Tokio runtime (the reason is `source()`).
+    #[error("the async store needs a Tokio runtime")]
+    NoRuntime(#[source] tokio::runtime::TryCurrentError),
     /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set.
     #[error("cannot find the Claude configuration folder: set CLAUDE_CONFIG_DIR or HOME")]
     NoConfigDir,
