@@ -107,7 +107,7 @@ fn sub_agents_are_listed_shown_and_deleted_with_their_session() {
     let file = store.find(AGENT).unwrap();
     let side = file.path.with_extension("");
     assert!(side.is_dir());
-    store.delete(&file).unwrap();
+    assert_eq!(store.delete(&AGENT[..8]).unwrap(), file);
     assert!(!side.exists() && !file.path.exists());
 }
 

@@ -212,6 +212,30 @@ fn a_damaged_file_is_searched_as_far_as_it_reads() {
 }
 
 #[test]
+fn an_unreadable_transcript_is_named_with_its_reason_once() {
+    let f = Fixture::standard();
+    // a folder where a transcript should be: it opens, but reading fails
+    let dir = f
+        .folder()
+        .join("dddddddd-4444-4444-8444-444444444444.jsonl");
+    std::fs::create_dir(&dir).unwrap();
+    let summary = f
+        .store()
+        .search(&SearchOptions::new(Pattern::smart("checkout")), |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(summary.unreadable.len(), 1, "{:?}", summary.unreadable);
+    let (path, why) = &summary.unreadable[0];
+    assert_eq!(path, &dir);
+    assert!(why.contains("directory"), "{why}");
+    assert!(
+        !why.contains(&*dir.to_string_lossy()),
+        "the path twice: {why}"
+    );
+}
+
+#[test]
 fn the_real_cli_s_transcripts_are_searched() {
     let fixtures =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/real/projects");

@@ -582,6 +582,51 @@ fn damaged_files_never_stop_a_listing() {
 }
 
 #[test]
+fn info_says_why_a_session_shows_nothing() {
+    let t = damaged_store();
+    let s = t.store();
+    let info = |id: &str| s.info(&s.find(id).unwrap());
+    // what the listing shows, for the ones it lists
+    let listed = s.list(&ListOptions::all()).unwrap().sessions;
+    for id in [MULTI, HALF_WRITTEN, BAD_UTF8, RENAMED, SIDE_TITLE, UPPER] {
+        let one = info(id).unwrap();
+        let mut from_list = listed.iter().find(|x| x.session_id == id).unwrap().clone();
+        from_list.last_modified = one.last_modified;
+        assert_eq!(one, from_list, "{id}");
+    }
+    // and why the others show nothing
+    let path = |id: &str| t.folder(ROOT_FOLDER).join(format!("{id}.jsonl"));
+    assert!(matches!(info(EMPTY), Err(StoreError::EmptyFile(p)) if p == path(EMPTY)));
+    assert!(
+        matches!(info(ONE_HUGE_LINE), Err(StoreError::NoConversation(p)) if p == path(ONE_HUGE_LINE))
+    );
+    assert!(
+        matches!(info(SIDECHAIN_ONLY), Err(StoreError::Sidechain(p)) if p == path(SIDECHAIN_ONLY))
+    );
+    assert!(matches!(info(SYMLINK), Err(StoreError::NotAFile(p)) if p == path(SYMLINK)));
+    match info(CONTINUED) {
+        Err(StoreError::ContinuedIn { session, next }) => {
+            assert_eq!((session.as_str(), next.as_str()), (CONTINUED, ARCHIVED));
+        }
+        other => panic!("{other:?}"),
+    }
+    // a transcript gone since it was found
+    let file = s.find(MULTI).unwrap();
+    std::fs::remove_file(&file.path).unwrap();
+    match s.info(&file) {
+        Err(e @ StoreError::Io { .. }) => {
+            assert_eq!(
+                e.to_string(),
+                format!("cannot access {}", file.path.display())
+            );
+            let cause = std::error::Error::source(&e).unwrap().to_string();
+            assert!(cause.contains("No such file"), "{cause}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_file_being_appended_to_is_listed() {
     let t = TestStore::new();
     let path = t.write(HALF_WRITTEN, &read(&fixture_file(MULTI)));
@@ -714,7 +759,7 @@ fn list_matches_the_typescript_sdk() {
         return;
     };
     let t = damaged_store();
-    let fork = t.store().fork(MULTI, None).unwrap();
+    let fork = t.store().fork(MULTI, None, None).unwrap();
     t.touch(&t.path_of(&fork));
     let store = t.store();
     let ours = store.list(&ListOptions::all()).unwrap();
@@ -777,7 +822,7 @@ fn ids_are_found_by_prefix_across_projects() {
             "{bad:?}"
         );
         assert!(
-            matches!(s.fork(bad, None), Err(StoreError::InvalidId(_))),
+            matches!(s.fork(bad, None, None), Err(StoreError::InvalidId(_))),
             "{bad:?}"
         );
     }
@@ -997,7 +1042,7 @@ fn appends_refuse_links_and_empty_files_and_mend_half_lines() {
 fn fork_copies_with_fresh_ids() {
     let t = TestStore::new();
     let s = t.store();
-    let new = s.fork(&MULTI[..8], None).unwrap();
+    let new = s.fork(&MULTI[..8], None, None).unwrap();
     assert!(claudio::store::is_uuid(&new));
     let path = t.path_of(&new);
     assert_eq!(path.parent(), t.path_of(MULTI).parent());
@@ -1048,7 +1093,7 @@ fn fork_at_a_message_cuts_there() {
         .unwrap()
         .uuid()
         .to_owned();
-    let new = s.fork(MULTI, Some(&at[..10])).unwrap();
+    let new = s.fork(MULTI, Some(&at[..10]), None).unwrap();
     let (_, copy) = s.conversation(&new).unwrap();
     assert_eq!(
         texts(&copy).last().map(String::as_str),
@@ -1056,11 +1101,11 @@ fn fork_at_a_message_cuts_there() {
     );
     assert!(!texts(&copy).iter().any(|t| t.contains("say bye")));
     assert!(matches!(
-        s.fork(MULTI, Some("12345678-1234-4234-8234-123456789012")),
+        s.fork(MULTI, Some("12345678-1234-4234-8234-123456789012"), None),
         Err(StoreError::MessageNotFound { .. })
     ));
     assert!(matches!(
-        s.fork(MULTI, Some("../..")),
+        s.fork(MULTI, Some("../.."), None),
         Err(StoreError::InvalidId(_))
     ));
     // Nothing on the main chain: no fork, no file left behind.
@@ -1068,10 +1113,180 @@ fn fork_at_a_message_cuts_there() {
     let count = || std::fs::read_dir(t.folder(ROOT_FOLDER)).unwrap().count();
     let files = count();
     assert!(matches!(
-        s.fork(SIDECHAIN_ONLY, None),
+        s.fork(SIDECHAIN_ONLY, None, None),
         Err(StoreError::NothingToFork(_))
     ));
     assert_eq!(count(), files);
+}
+
+#[test]
+fn fork_with_a_title() {
+    let t = TestStore::new();
+    let s = t.store();
+    s.rename(MULTI, "The original").unwrap();
+    let before = read(&t.path_of(MULTI));
+    let new = s
+        .fork(&MULTI[..8], None, Some("  A \u{1b}[1mbranch\n"))
+        .unwrap();
+    let listed = s.list(&ListOptions::all()).unwrap().sessions;
+    let title = |id: &str| {
+        let i = listed.iter().find(|x| x.session_id == id).unwrap();
+        (i.summary.clone(), i.custom_title.clone())
+    };
+    // cleaned as rename cleans it: trimmed, control characters made spaces
+    let want = "A  [1mbranch".to_owned();
+    assert_eq!(title(&new), (want.clone(), Some(want.clone())));
+    assert_eq!(s.info(&s.find(&new).unwrap()).unwrap().summary, want);
+    assert_eq!(
+        title(MULTI),
+        ("The original".to_owned(), Some("The original".to_owned()))
+    );
+    assert_eq!(read(&t.path_of(MULTI)), before, "the original changed");
+    // one title line, the fork's own
+    let text = String::from_utf8(read(&t.path_of(&new))).unwrap();
+    let titles: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("custom-title"))
+        .collect();
+    assert_eq!(titles.len(), 1, "{titles:?}");
+    let v: Value = serde_json::from_str(titles[0]).unwrap();
+    assert_eq!(v["sessionId"], Value::from(new.as_str()));
+    assert_eq!(v["customTitle"], Value::from(want.as_str()));
+    // the same copy as without a title
+    let (_, orig) = s.conversation(MULTI).unwrap();
+    let (_, copy) = s.conversation(&new).unwrap();
+    assert_eq!(texts(&copy), texts(&orig));
+    // without one, the original's title plus " (fork)"
+    let plain = s.fork(MULTI, None, None).unwrap();
+    assert_eq!(
+        s.info(&s.find(&plain).unwrap()).unwrap().summary,
+        "The original (fork)"
+    );
+    // an empty title is refused before anything is written
+    let count = || {
+        std::fs::read_dir(t.path_of(MULTI).parent().unwrap())
+            .unwrap()
+            .count()
+    };
+    let files = count();
+    assert!(matches!(
+        s.fork(MULTI, None, Some(" \t\n")),
+        Err(StoreError::Empty("title"))
+    ));
+    assert_eq!(count(), files);
+}
+
+// ---- from async code -------------------------------------------------------
+
+/// Every call of the async store, on a current-thread runtime (where a
+/// blocking read would hold up everything else), gives what the blocking
+/// store gives.
+#[tokio::test]
+async fn the_async_store_does_what_the_store_does() {
+    use claudio::store::{AsyncStore, Pattern, SearchOptions};
+    let t = TestStore::new();
+    let s = t.store();
+    let a = AsyncStore::new(t.config());
+    assert_eq!(a.blocking(), &s);
+
+    let listed = a.list(&ListOptions::all()).await.unwrap();
+    assert_eq!(
+        listed.sessions,
+        s.list(&ListOptions::all()).unwrap().sessions
+    );
+    assert_eq!(ids(&listed.sessions), [WORKTREE, LONG, REPO, MULTI, AGENT]);
+    let file = a.find(&MULTI[..8]).await.unwrap();
+    assert_eq!(file, s.find(MULTI).unwrap());
+    assert_eq!(a.info(&file).await.unwrap(), s.info(&file).unwrap());
+    assert_eq!(
+        a.resume_target(LONG).await.unwrap(),
+        s.resume_target(LONG).unwrap()
+    );
+    let (f, conv) = a.conversation(MULTI).await.unwrap();
+    assert_eq!((f, conv), s.conversation(MULTI).unwrap());
+
+    // searching, gathered and one session at a time
+    let opts = SearchOptions::new(Pattern::smart("list the files"));
+    let (found, summary) = a.search(&opts).await.unwrap();
+    assert_eq!(
+        found
+            .iter()
+            .map(|h| h.info.session_id.as_str())
+            .collect::<Vec<_>>(),
+        [MULTI]
+    );
+    assert_eq!((summary.files, summary.sessions), (5, 1));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let summary = a
+        .search_with(&opts, move |hits| {
+            let _ = tx.send(hits.info.session_id);
+            std::ops::ControlFlow::Continue(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(summary.sessions, 1);
+    assert_eq!(rx.recv().await.as_deref(), Some(MULTI));
+
+    let usage = a.usage(None).await.unwrap();
+    let sync_usage = s.usage(None).unwrap();
+    assert_eq!(
+        usage
+            .iter()
+            .map(|u| (&u.session_id, u.usage.tokens()))
+            .collect::<Vec<_>>(),
+        sync_usage
+            .iter()
+            .map(|u| (&u.session_id, u.usage.tokens()))
+            .collect::<Vec<_>>()
+    );
+    let agents = a.subagents(&AGENT[..8]).await.unwrap();
+    assert_eq!(agents, s.subagents(AGENT).unwrap());
+    assert_eq!(agents.len(), 1);
+    let msgs = a
+        .subagent_messages(AGENT, &agents[0].agent_id)
+        .await
+        .unwrap();
+    assert_eq!(
+        msgs,
+        s.subagent_messages(AGENT, &agents[0].agent_id).unwrap()
+    );
+    assert!(!msgs.is_empty());
+
+    // changes
+    a.rename(MULTI, "Renamed from async code").await.unwrap();
+    a.tag(MULTI, Some("async")).await.unwrap();
+    let info = s.info(&s.find(MULTI).unwrap()).unwrap();
+    assert_eq!(
+        (info.summary.as_str(), info.tag.as_deref()),
+        ("Renamed from async code", Some("async"))
+    );
+    a.tag(MULTI, None).await.unwrap();
+    let fork = a.fork(MULTI, None, Some("An async fork")).await.unwrap();
+    assert_eq!(
+        s.info(&s.find(&fork).unwrap()).unwrap().summary,
+        "An async fork"
+    );
+    // a call's future owns what it needs: it can be spawned
+    let deleted = tokio::spawn(a.delete(&fork)).await.unwrap().unwrap();
+    assert!(!deleted.path.exists());
+
+    // errors come through as they are
+    assert!(matches!(
+        a.find("../x").await,
+        Err(StoreError::InvalidId(_))
+    ));
+    assert!(matches!(
+        a.delete(&fork).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        a.fork(MULTI, None, Some("  ")).await,
+        Err(StoreError::Empty("title"))
+    ));
+    assert!(matches!(
+        a.subagent_messages(AGENT, "nope").await,
+        Err(StoreError::SubagentNotFound { .. })
+    ));
 }
 
 #[test]
@@ -1080,10 +1295,51 @@ fn delete_removes_the_transcript_and_its_folder() {
     let s = t.store();
     let file = s.find(AGENT).unwrap();
     assert!(file.side_dir().join("subagents").is_dir());
-    s.delete(&file).unwrap();
+    // by a unique prefix, as rename, tag and fork take it
+    assert_eq!(s.delete(&AGENT[..8]).unwrap(), file);
     assert!(!file.path.exists() && !file.side_dir().exists());
     assert!(matches!(s.find(AGENT), Err(StoreError::NotFound(_))));
+    assert!(matches!(s.delete(AGENT), Err(StoreError::NotFound(_))));
     assert_eq!(s.list(&ListOptions::all()).unwrap().sessions.len(), 4);
+    // by the full id of a file found first (find, confirm, delete)
+    let file = s.find(&MULTI.to_uppercase()).unwrap();
+    assert_eq!(s.delete(&file.id).unwrap(), file);
+    assert!(!file.path.exists());
+    assert_eq!(s.list(&ListOptions::all()).unwrap().sessions.len(), 3);
+}
+
+#[test]
+fn delete_refuses_bad_ambiguous_and_linked_ids() {
+    let t = damaged_store();
+    let s = t.store();
+    let count = || std::fs::read_dir(t.folder(ROOT_FOLDER)).unwrap().count();
+    let files = count();
+    for bad in [
+        "../x",
+        "abc",
+        "a/b/c/d",
+        "0000000a\0",
+        "zzzz",
+        "../../../../etc/passwd",
+        "",
+    ] {
+        assert!(
+            matches!(s.delete(bad), Err(StoreError::InvalidId(_))),
+            "{bad:?}"
+        );
+    }
+    assert!(matches!(
+        s.delete("0000000a"),
+        Err(StoreError::Ambiguous { .. })
+    ));
+    assert_eq!(count(), files, "a refused delete removed something");
+    // a symbolic link is removed itself; what it points at stays
+    let target = t.path_of(MULTI);
+    let link = t.folder(ROOT_FOLDER).join(format!("{SYMLINK}.jsonl"));
+    assert_eq!(s.delete(SYMLINK).unwrap().path, link);
+    assert!(std::fs::symlink_metadata(&link).is_err());
+    assert!(target.is_file());
+    assert_eq!(count(), files - 1);
 }
 
 #[test]

@@ -199,8 +199,13 @@ struct Extras {
 
 /// Copy a session into a new one with fresh ids: a new session id, a new
 /// uuid for every message (parents remapped), cut after `at` if given.
-/// Sub-agent transcripts and undo history are not copied. Returns the new id.
-pub(crate) fn fork(src: &SessionFile, at: Option<&str>) -> StoreResult<String> {
+/// Sub-agent transcripts and undo history are not copied. Titled `title`
+/// (already cleaned) if given, else after the original. Returns the new id.
+pub(crate) fn fork(
+    src: &SessionFile,
+    at: Option<&str>,
+    title: Option<&str>,
+) -> StoreResult<String> {
     let at = at.map(IdQuery::parse).transpose()?;
     let mut nodes: Vec<Node> = Vec::new();
     let mut extras = Extras::default();
@@ -319,7 +324,10 @@ pub(crate) fn fork(src: &SessionFile, at: Option<&str>) -> StoreResult<String> {
         .map(|n| (n.uuid.as_str(), &new_ids[n.uuid.as_str()]))
         .collect();
 
-    let title = fork_title(src);
+    let title = match title {
+        Some(t) => t.to_owned(),
+        None => format!("{} (fork)", fork_title(src)),
+    };
     let fork_id = new_uuid();
     let now = format_iso_millis(now_millis());
     let dest = src.path.with_file_name(format!("{fork_id}.jsonl"));
@@ -384,7 +392,7 @@ pub(crate) fn fork(src: &SessionFile, at: Option<&str>) -> StoreResult<String> {
             w,
             "{{\"type\":\"custom-title\",\"sessionId\":{},\"customTitle\":{},\"uuid\":{},\"timestamp\":{}}}",
             Value::from(fork_id.as_str()),
-            Value::from(format!("{title} (fork)")),
+            Value::from(title.as_str()),
             Value::from(new_uuid()),
             Value::from(now.as_str())
         )

@@ -54,11 +54,30 @@ pub enum StoreError {
     /// The transcript is empty (it was never written to, or it was truncated).
     #[error("{} is empty", .0.display())]
     EmptyFile(PathBuf),
+    /// The transcript shows no conversation: no prompt, title or summary
+    /// can be read from its first and last 64 KiB (it holds only metadata
+    /// entries, its lines there are damaged, or it is not a transcript).
+    #[error("{} shows no conversation: no prompt, title or summary can be read from its first and last 64 KiB", .0.display())]
+    NoConversation(PathBuf),
+    /// The transcript is a sub-agent's: its first entry is on a side chain,
+    /// so it is part of another session, not one of its own.
+    #[error("{} is a sub-agent's transcript (it starts on a side chain), not a session", .0.display())]
+    Sidechain(PathBuf),
+    /// The session was continued in another one, which holds its messages
+    /// and is listed in its place.
+    #[error("session {session} was continued in session {next}, which is listed in its place")]
+    ContinuedIn {
+        /// The session asked for.
+        session: String,
+        /// The session it continues in.
+        next: String,
+    },
     /// The path is a symbolic link or not a regular file: it is not touched.
     #[error("{} is not a regular file", .0.display())]
     NotAFile(PathBuf),
-    /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file failed. The system's reason is the
+    /// error's `source()` (shown by `{:#}` in anyhow, not repeated here).
+    #[error("cannot access {}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -69,6 +88,15 @@ pub enum StoreError {
     /// The transcript records no working directory to resume in.
     #[error("session {0} has no recorded working directory")]
     NoWorkingDirectory(String),
+    /// The blocking work of an [`AsyncStore`](super::AsyncStore) call did
+    /// not finish: it panicked, or the runtime shut down before it ran (the
+    /// reason is `source()`).
+    #[error("the store's blocking task did not finish")]
+    Task(#[source] tokio::task::JoinError),
+    /// An [`AsyncStore`](super::AsyncStore) method was called outside a
+    /// Tokio runtime (the reason is `source()`).
+    #[error("the async store needs a Tokio runtime")]
+    NoRuntime(#[source] tokio::runtime::TryCurrentError),
     /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set.
     #[error("cannot find the Claude configuration folder: set CLAUDE_CONFIG_DIR or HOME")]
     NoConfigDir,
@@ -80,4 +108,30 @@ pub type StoreResult<T> = std::result::Result<T, StoreError>;
 pub(crate) fn io_err(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> StoreError {
     let path = path.into();
     move |source| StoreError::Io { path, source }
+}
+
+/// The message and its causes as `{:#}` in anyhow shows them.
+#[cfg(test)]
+pub(crate) fn chain(e: &StoreError) -> String {
+    use std::error::Error as _;
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        out.push_str(&format!(": {c}"));
+        cur = c.source();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_io_error_names_the_path_and_its_cause_once() {
+        let e = io_err("/x/y.jsonl")(std::io::Error::from_raw_os_error(libc::ENOTDIR));
+        let text = chain(&e);
+        assert!(text.starts_with("cannot access /x/y.jsonl: "), "{text}");
+        assert_eq!(text.matches("os error").count(), 1, "{text}");
+    }
 }

@@ -5,7 +5,7 @@ use super::edit::{self, append_line, clean_label, tag_line, title_line, SessionF
 use super::error::{StoreError, StoreResult};
 use super::headtail::read_head_tail;
 use super::ids::IdQuery;
-use super::info::{recorded_cwd, scan_file, Scanned, SessionInfo};
+use super::info::{recorded_cwd, session_info, SessionInfo};
 use super::list::{all_candidates, dir_candidates, list_candidates, ListOptions, Listing};
 use super::paths::default_config_dir;
 use std::collections::BTreeMap;
@@ -120,13 +120,15 @@ impl Store {
         }
     }
 
-    /// What a listing shows for one session; `None` when the file is not a
-    /// session (a sub-agent's transcript) or shows nothing (no prompt, empty).
-    pub fn info(&self, file: &SessionFile) -> Option<SessionInfo> {
-        match scan_file(&file.path, &file.id, None, true) {
-            Scanned::Session(info) => Some(*info),
-            _ => None,
-        }
+    /// What a listing shows for one session, read from the ends of its
+    /// transcript. The error says why there is nothing to show:
+    /// [`StoreError::Io`] (unreadable), [`StoreError::NotAFile`] (a link or
+    /// not a regular file), [`StoreError::EmptyFile`],
+    /// [`StoreError::NoConversation`] (only metadata, or not a transcript),
+    /// [`StoreError::Sidechain`] (a sub-agent's transcript) or
+    /// [`StoreError::ContinuedIn`] (listed as the session it continues in).
+    pub fn info(&self, file: &SessionFile) -> StoreResult<SessionInfo> {
+        session_info(&file.path, &file.id)
     }
 
     /// Find a session for resuming from anywhere: its id and recorded
@@ -173,19 +175,41 @@ impl Store {
     }
 
     /// Copy a session into a new one with fresh ids, up to and including
-    /// the message `at` (full uuid or unique prefix) if given. The copy is in
-    /// the same project folder, titled after the original plus ` (fork)`.
-    /// Returns the new session id.
-    pub fn fork(&self, id: &str, at: Option<&str>) -> StoreResult<String> {
+    /// the message `at` (full uuid or unique prefix) if given, as the
+    /// TypeScript SDK's `forkSession` does. The copy is in the same project
+    /// folder, titled `title` if given (cleaned as [`rename`](Store::rename)
+    /// cleans it; an empty one is [`StoreError::Empty`]), else after the
+    /// original plus ` (fork)`. Returns the new session id.
+    ///
+    /// ```no_run
+    /// # fn demo() -> Result<(), claudio::store::StoreError> {
+    /// use claudio::store::Store;
+    /// let store = Store::from_env()?;
+    /// let copy = store.fork("b55ade39", None, Some("Try another way"))?;
+    /// println!("forked into {copy}");
+    /// # Ok(()) }
+    /// ```
+    pub fn fork(&self, id: &str, at: Option<&str>, title: Option<&str>) -> StoreResult<String> {
         if let Some(at) = at {
             IdQuery::parse(at)?;
         }
+        let title = title.map(|t| clean_label(t, "title")).transpose()?;
         let file = self.find(id)?;
-        edit::fork(&file, at)
+        edit::fork(&file, at, title.as_deref())
     }
 
-    /// Delete a session's transcript and the folder beside it.
-    pub fn delete(&self, file: &SessionFile) -> StoreResult<()> {
-        edit::delete(file)
+    /// Delete a session (full id or unique prefix): its transcript and the
+    /// folder beside it (sub-agent transcripts, side files). Symbolic links
+    /// are removed, never followed. When the same session is in several
+    /// folders, the copy [`find`](Store::find) gives is deleted. Returns the
+    /// file that was deleted.
+    ///
+    /// To confirm before deleting, [`find`](Store::find) the session, ask,
+    /// then delete it by the full id of the file found
+    /// ([`SessionFile::id`]), which no other session can match.
+    pub fn delete(&self, id: &str) -> StoreResult<SessionFile> {
+        let file = self.find(id)?;
+        edit::delete(&file)?;
+        Ok(file)
     }
 }

@@ -1,6 +1,7 @@
 //! What a listing shows about one session, read from the head and tail of
 //! its transcript by the same rules as the TypeScript SDK's `listSessions()`.
 
+use super::error::{io_err, StoreError, StoreResult};
 use super::headtail::{read_head_tail, HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
 use super::paths::sanitize_path;
@@ -109,6 +110,63 @@ pub(crate) fn scan_file(
         Ok(None) => return Scanned::Skipped(SkipReason::Empty),
         Err(e) => return Scanned::Skipped(SkipReason::Unreadable(e.to_string())),
     };
+    if let Some(p) = project {
+        if belongs_elsewhere(&ht, p) {
+            return Scanned::NotASession;
+        }
+    }
+    match read_ends(path, session_id, &ht, project.map(|p| p.path), side) {
+        Ends::Session(info) => Scanned::Session(info),
+        Ends::Sidechain | Ends::ContinuedIn(_) => Scanned::NotASession,
+        Ends::NoPrompt => Scanned::Skipped(SkipReason::NoPrompt),
+    }
+}
+
+/// What one session's transcript shows, read on its own (not for a
+/// listing of a directory); each reason it shows nothing is an error.
+pub(crate) fn session_info(path: &Path, session_id: &str) -> StoreResult<SessionInfo> {
+    let meta = std::fs::symlink_metadata(path).map_err(io_err(path))?;
+    if !meta.is_file() {
+        return Err(StoreError::NotAFile(path.to_path_buf()));
+    }
+    let ht = read_head_tail(path)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                StoreError::NotAFile(path.to_path_buf())
+            } else {
+                io_err(path)(e)
+            }
+        })?
+        .ok_or_else(|| StoreError::EmptyFile(path.to_path_buf()))?;
+    match read_ends(path, session_id, &ht, None, true) {
+        Ends::Session(info) => Ok(*info),
+        Ends::Sidechain => Err(StoreError::Sidechain(path.to_path_buf())),
+        Ends::ContinuedIn(next) => Err(StoreError::ContinuedIn {
+            session: session_id.to_owned(),
+            next,
+        }),
+        Ends::NoPrompt => Err(StoreError::NoConversation(path.to_path_buf())),
+    }
+}
+
+/// What the ends of a transcript say it is.
+enum Ends {
+    Session(Box<SessionInfo>),
+    /// A sub-agent's transcript: its first entry is on a side chain.
+    Sidechain,
+    /// Continued in this session, which holds messages.
+    ContinuedIn(String),
+    /// No prompt, title or summary.
+    NoPrompt,
+}
+
+fn read_ends(
+    path: &Path,
+    session_id: &str,
+    ht: &HeadTail,
+    project_path: Option<&str>,
+    side: bool,
+) -> Ends {
     let types = EntryTypes::of(&ht.tail);
     // Only a tail with a continuation mark can name a session to follow.
     let next = types
@@ -118,31 +176,19 @@ pub(crate) fn scan_file(
     if let Some(next) = next {
         let other = path.with_file_name(format!("{next}.jsonl"));
         if has_messages(&other) {
-            return Scanned::NotASession;
+            return Ends::ContinuedIn(next);
         }
     }
     let side_dir = path.with_file_name(session_id);
     let sidecar_title = || side.then(|| read_sidecar_title(&side_dir)).flatten();
     let archived = side.then(|| read_archived(&side_dir)).flatten();
-    if let Some(p) = project {
-        if belongs_elsewhere(&ht, p) {
-            return Scanned::NotASession;
-        }
-    }
-    match build_info_with(
-        session_id,
-        &ht,
-        types,
-        project.map(|p| p.path),
-        sidecar_title,
-        archived,
-    ) {
+    match build_info_with(session_id, ht, types, project_path, sidecar_title, archived) {
         Some(Built::Info(mut info)) => {
             info.path = path.to_path_buf();
-            Scanned::Session(info)
+            Ends::Session(info)
         }
-        Some(Built::Sidechain) => Scanned::NotASession,
-        None => Scanned::Skipped(SkipReason::NoPrompt),
+        Some(Built::Sidechain) => Ends::Sidechain,
+        None => Ends::NoPrompt,
     }
 }
 
@@ -451,6 +497,7 @@ fn has_messages(path: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::error::chain;
     use super::*;
     use std::time::UNIX_EPOCH;
 
@@ -518,6 +565,153 @@ mod tests {
         assert!(info(r#"{"type":"queue-operation"}"#).is_none());
         let img = r#"{"type":"user","message":{"content":[{"type":"image","source":{}}]}}"#;
         assert_eq!(info(img).unwrap().summary, "Image");
+    }
+
+    /// A transcript in a throwaway project folder.
+    fn write(dir: &Path, id: &str, lines: &[&str]) -> PathBuf {
+        let p = dir.join(format!("{id}.jsonl"));
+        std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+        p
+    }
+
+    const ID: &str = "11111111-2222-4333-8444-555555555555";
+    const NEXT: &str = "66666666-7777-4888-8999-aaaaaaaaaaaa";
+    const PROMPT: &str = r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hello"}}"#;
+
+    fn why(path: &Path) -> StoreError {
+        session_info(path, ID).expect_err("no info")
+    }
+
+    #[test]
+    fn info_of_a_session() {
+        let d = tempfile::tempdir().unwrap();
+        let p = write(d.path(), ID, &[PROMPT]);
+        let i = session_info(&p, ID).unwrap();
+        assert_eq!(
+            (i.summary.as_str(), i.path.as_path()),
+            ("hello", p.as_path())
+        );
+    }
+
+    #[test]
+    fn info_of_an_unreadable_file_names_the_path_and_the_cause_once() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join(format!("{ID}.jsonl"));
+        let e = why(&p);
+        match &e {
+            StoreError::Io { path, source } => {
+                assert_eq!(path, &p);
+                assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+            }
+            other => panic!("{other:?}"),
+        }
+        let text = chain(&e);
+        assert!(
+            text.starts_with(&format!("cannot access {}: ", p.display())),
+            "{text}"
+        );
+        assert_eq!(text.matches("os error").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn info_of_a_link_or_a_folder_is_not_a_file() {
+        let d = tempfile::tempdir().unwrap();
+        let real = write(d.path(), NEXT, &[PROMPT]);
+        let link = d.path().join(format!("{ID}.jsonl"));
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(matches!(why(&link), StoreError::NotAFile(p) if p == link));
+        std::fs::remove_file(&link).unwrap();
+        std::fs::create_dir(&link).unwrap();
+        let e = why(&link);
+        assert!(matches!(&e, StoreError::NotAFile(p) if *p == link));
+        assert_eq!(
+            e.to_string(),
+            format!("{} is not a regular file", link.display())
+        );
+    }
+
+    #[test]
+    fn info_of_an_empty_file() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join(format!("{ID}.jsonl"));
+        std::fs::write(&p, b"").unwrap();
+        let e = why(&p);
+        assert!(matches!(&e, StoreError::EmptyFile(x) if *x == p));
+        assert_eq!(e.to_string(), format!("{} is empty", p.display()));
+    }
+
+    #[test]
+    fn info_of_metadata_only_or_not_a_transcript_shows_no_conversation() {
+        let d = tempfile::tempdir().unwrap();
+        for lines in [
+            &[
+                r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T00:00:00.000Z"}"#,
+                r#"{"type":"tag","tag":"","sessionId":"x"}"#,
+            ][..],
+            &["just some text", "{\"not\": \"a transcript\"}"][..],
+            // only the CLI's own notes, no prompt typed
+            &[
+                r#"{"type":"user","isMeta":true,"message":{"content":"<system-reminder>x</system-reminder>"}}"#,
+            ][..],
+        ] {
+            let p = write(d.path(), ID, lines);
+            let e = why(&p);
+            assert!(
+                matches!(&e, StoreError::NoConversation(x) if *x == p),
+                "{lines:?}: {e:?}"
+            );
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "{} shows no conversation: no prompt, title or summary can be read from its first and last 64 KiB",
+                    p.display()
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn info_of_a_sub_agent_transcript() {
+        let d = tempfile::tempdir().unwrap();
+        let p = write(
+            d.path(),
+            ID,
+            &[
+                r#"{"type":"user","isSidechain":true,"agentId":"a1","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"check"}}"#,
+            ],
+        );
+        let e = why(&p);
+        assert!(matches!(&e, StoreError::Sidechain(x) if *x == p));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a sub-agent's transcript (it starts on a side chain), not a session",
+                p.display()
+            )
+        );
+    }
+
+    #[test]
+    fn info_of_a_session_continued_in_another() {
+        let d = tempfile::tempdir().unwrap();
+        let done = r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"role":"assistant","stop_reason":"end_turn","content":[]}}"#;
+        let mark = format!(
+            r#"{{"type":"continued-in","continuedInSessionId":"{NEXT}","sessionId":"{ID}"}}"#
+        );
+        let p = write(d.path(), ID, &[PROMPT, done, &mark]);
+        // the other session holds no messages yet: this one still shows
+        write(d.path(), NEXT, &[r#"{"type":"queue-operation"}"#]);
+        assert_eq!(session_info(&p, ID).unwrap().summary, "hello");
+        write(d.path(), NEXT, &[PROMPT]);
+        let e = why(&p);
+        assert!(
+            matches!(&e, StoreError::ContinuedIn { session, next } if session == ID && next == NEXT),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("session {ID} was continued in session {NEXT}, which is listed in its place")
+        );
     }
 
     #[test]

@@ -1,5 +1,9 @@
 //! The CLI's transcript store: list, read, fork, rename, tag and delete the
 //! sessions the Claude Code CLI keeps under `~/.claude/projects`.
+//!
+//! [`Store`] does its reading and writing on the calling thread;
+//! [`AsyncStore`] has the same methods for async code, run on Tokio's
+//! blocking pool.
 
 mod chain;
 mod edit;
@@ -9,6 +13,7 @@ mod headtail;
 mod ids;
 mod info;
 mod list;
+mod nonblocking;
 mod paths;
 mod scan;
 pub use scan::is_cli_note;
@@ -25,6 +30,7 @@ pub use headtail::{read_head_tail, HeadTail, HEAD_TAIL_BYTES};
 pub use ids::{is_uuid, new_uuid, IdQuery, MIN_PREFIX};
 pub use info::{SessionInfo, SkipReason};
 pub use list::{ListOptions, Listing, Skipped};
+pub use nonblocking::AsyncStore;
 pub use paths::{default_config_dir, project_folder_name, sanitize_path, MAX_FOLDER_NAME};
 pub use search::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits};
 pub use subagents::SubagentInfo;

@@ -11,7 +11,7 @@
 //! first, each as soon as it and every newer one are done. Nothing is
 //! cached, so nothing is ever stale.
 
-use super::error::{io_err, StoreResult};
+use super::error::{io_err, StoreError, StoreResult};
 use super::info::{scan_file, Scanned, SessionInfo};
 use super::list::{all_candidates, dir_candidates, project_folders, Candidate};
 use super::Store;
@@ -529,7 +529,7 @@ fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut V
     });
     if let Err(e) = read {
         if hits.is_empty() {
-            return Found::Unreadable(c.path.clone(), e.to_string());
+            return Found::Unreadable(c.path.clone(), unreadable_reason(&e));
         }
     }
     if hits.is_empty() {
@@ -543,6 +543,15 @@ fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut V
         })),
         // a sub-agent's transcript, or one continued in another file
         _ => Found::Nothing,
+    }
+}
+
+/// Why a transcript could not be searched, without its path (the summary
+/// names it beside the reason).
+fn unreadable_reason(e: &StoreError) -> String {
+    match e {
+        StoreError::Io { source, .. } => source.to_string(),
+        other => other.to_string(),
     }
 }
 

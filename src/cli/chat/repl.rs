@@ -633,7 +633,7 @@ impl Chat<'_> {
         next.permission_mode = self.state.mode.clone();
         next.cwd = Some(self.cwd.clone());
         let forked = match &p.before {
-            Some(before) => store.fork(&id, Some(before)).map(Some),
+            Some(before) => store.fork(&id, Some(before), None).map(Some),
             None => Ok(None),
         };
         let forked = match forked {

@@ -13,7 +13,8 @@ use std::io::{self, Read, Write};
 pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let file = store.find(&a.id)?;
     if !a.yes {
-        let info = store.info(&file);
+        // without what it shows (a damaged file, say), the id alone
+        let info = store.info(&file).ok();
         let what = match &info {
             Some(i) => format!(
                 "{} “{}” ({}, {})",
@@ -53,7 +54,8 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
             return Ok(SessionsOutcome::Done(Exit::Failure));
         }
     }
-    store.delete(&file)?;
+    // by the full id of the file shown: no other session matches it
+    store.delete(&file.id)?;
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 

@@ -482,7 +482,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
     let entries: Vec<Value> = conv.entries.iter().map(|e| e.value.clone()).collect();
     let path = file.path.clone();
     let list = items(&entries, a.thinking, &|agent| agent_entries(&path, agent));
-    let info = store.info(&file);
+    let info = store.info(&file).ok();
     let title = info
         .as_ref()
         .map(|i| i.summary.clone())

@@ -52,7 +52,7 @@ fn run_with(args: SessionsArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> 
         SessionsCommand::Usage(a) => usage::usage(&store, a, io),
         SessionsCommand::Resume(a) => resume(&store, &a.id),
         SessionsCommand::Fork(a) => store
-            .fork(&a.id, a.at.as_deref())
+            .fork(&a.id, a.at.as_deref(), None)
             .map_err(Into::into)
             .and_then(|id| {
                 writeln!(io.out, "{id}")?;

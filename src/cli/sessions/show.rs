@@ -37,7 +37,7 @@ pub(super) fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<Se
         return Ok(SessionsOutcome::Done(Exit::Success));
     }
     let st = io.out_style;
-    let info = store.info(&file);
+    let info = store.info(&file).ok();
     let mut text = conversation::head(&file.id, info.as_ref(), st);
     text.push_str(&conversation::body(&conv.entries, Chain::Main, st));
     if a.subagents && agents.is_empty() {
