@@ -7,6 +7,21 @@ use std::time::Duration;
 ///
 /// Messages are lowercase fragments that read after "failed to ...": callers
 /// add their own context.
+///
+/// Match the variants a program handles itself (the enum is
+/// `#[non_exhaustive]`: keep a catch-all arm):
+///
+/// ```
+/// use claudio::{transport::find_cli, Error};
+/// use std::path::{Path, PathBuf};
+/// match find_cli(Some(Path::new("/nowhere/claude"))) {
+///     Err(Error::CliNotFound { searched }) => {
+///         assert_eq!(searched, [PathBuf::from("/nowhere/claude")]);
+///     }
+///     Err(other) => panic!("another error: {other}"),
+///     Ok(path) => panic!("found {}", path.display()),
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -111,6 +126,17 @@ pub enum Error {
 
 impl Error {
     /// The CLI's stderr tail carried by this error, if any.
+    ///
+    /// ```
+    /// use claudio::Error;
+    /// let e = Error::ProcessExited {
+    ///     code: Some(1),
+    ///     signal: None,
+    ///     stderr_tail: "Invalid API key\n".into(),
+    /// };
+    /// assert_eq!(e.stderr_tail(), Some("Invalid API key\n"));
+    /// assert_eq!(Error::Closed.stderr_tail(), None);
+    /// ```
     pub fn stderr_tail(&self) -> Option<&str> {
         match self {
             Error::ProcessExited { stderr_tail, .. } if !stderr_tail.is_empty() => {
@@ -143,6 +169,17 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The error a handler (permission, hook, MCP tool) may return. Its text is
 /// sent back to the CLI as the control response's error.
+///
+/// Any error converts into it with `?`:
+///
+/// ```
+/// use claudio::{HandlerError, ToolOutput};
+/// async fn read_notes(path: String) -> Result<ToolOutput, HandlerError> {
+///     let text = std::fs::read_to_string(path)?;
+///     Ok(ToolOutput::text(text))
+/// }
+/// # let _ = read_notes;
+/// ```
 pub type HandlerError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 #[cfg(test)]

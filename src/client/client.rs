@@ -66,12 +66,37 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     /// Start the CLI and complete the `initialize` handshake.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{Client, Options};
+    /// let client = Client::connect(Options::default().model("sonnet")).await?;
+    /// let version = client.server_info().claude_code_version.clone();
+    /// println!("claude {}", version.unwrap_or_default());
+    /// client.close().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn connect(options: Options) -> Result<Client> {
         Self::connect_inner(options, false).await
     }
 
     /// Like [`Client::connect`], but keeps each message's raw line, for
     /// [`Client::next_raw`] (verbatim output).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{Client, Options};
+    /// let client = Client::connect_keeping_raw(Options::default()).await?;
+    /// client.send("Hello").await?;
+    /// while let Some(line) = client.next_raw().await {
+    ///     let line = line?;
+    ///     println!("{}", String::from_utf8_lossy(&line.raw)); // as the CLI wrote it
+    ///     if line.message.is_result() {
+    ///         break;
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn connect_keeping_raw(options: Options) -> Result<Client> {
         Self::connect_inner(options, true).await
     }
@@ -127,11 +152,30 @@ impl Client {
 
     /// What the CLI offers this session, from its answer to `initialize`:
     /// slash commands, sub-agents, models, the account, its version.
+    ///
+    /// ```no_run
+    /// # fn demo(client: &claudio::Client) {
+    /// let info = client.server_info();
+    /// println!("claude {}", info.claude_code_version.as_deref().unwrap_or("?"));
+    /// for command in &info.commands {
+    ///     println!("/{} {}", command.name, command.description);
+    /// }
+    /// # }
+    /// ```
     pub fn server_info(&self) -> &ServerInfo {
         &self.server_info
     }
 
     /// The session id, once the CLI has told it (at the first turn).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::Options;
+    /// client.turn("Remember the number 7").await?;
+    /// let id = client.session_id().expect("told at the first turn");
+    /// let later = Options::default().resume(id); // to go on in another process
+    /// # let _ = later; Ok(()) }
+    /// ```
     pub fn session_id(&self) -> Option<String> {
         self.shared.session_id()
     }
@@ -142,6 +186,14 @@ impl Client {
     }
 
     /// The CLI's recent stderr.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// if let Err(e) = client.turn("Hello").await {
+    ///     eprintln!("{e}\n--- the CLI's stderr ---\n{}", client.stderr_tail());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn stderr_tail(&self) -> String {
         self.shared.supervisor.stderr_tail()
     }
@@ -154,18 +206,45 @@ impl Client {
     /// Send a user message: text, content blocks, or a [`UserInput`].
     /// Messages sent while a turn runs are queued by the CLI (see
     /// [`crate::Priority`]).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::{ContentBlock, Priority, UserInput};
+    /// client.send("List the files here").await?;
+    /// // while that turn runs: content blocks, taken at once
+    /// let now = UserInput::from(vec![ContentBlock::text("Stop; look at tests/ first")])
+    ///     .priority(Priority::Now);
+    /// client.send(now).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn send(&self, input: impl Into<UserInput>) -> Result<()> {
         self.shared.send_user(&input.into().to_value()).await
     }
 
     /// The next message of the session, in order; `None` once the process has
     /// ended and everything was read.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::Message;
+    /// client.send("Hello").await?;
+    /// while let Some(msg) = client.next_message().await {
+    ///     match msg? {
+    ///         Message::Assistant(a) => print!("{}", a.text()),
+    ///         Message::Result(_) => break, // the turn is over
+    ///         _ => {}
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn next_message(&self) -> Option<Result<Message>> {
         self.next_incoming().await.map(|r| r.map(|i| i.message))
     }
 
     /// Like [`Client::next_message`] with the raw line (empty unless the
     /// client was made with [`Client::connect_keeping_raw`]).
+    ///
+    /// See [`Client::connect_keeping_raw`] for an example.
     pub async fn next_raw(&self) -> Option<Result<RawMessage>> {
         self.next_incoming().await.map(|r| {
             r.map(|i| RawMessage {
@@ -193,6 +272,21 @@ impl Client {
     ///
     /// A `system`/`init` starts each turn the CLI runs for a prompt: skip to
     /// it to read only what a prompt caused.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::{Message, StreamExt};
+    /// client.send("Explain src/lib.rs").await?;
+    /// let mut turn = std::pin::pin!(client.receive_response());
+    /// while let Some(msg) = turn.next().await {
+    ///     match msg? {
+    ///         Message::Assistant(a) => print!("{}", a.text()),
+    ///         Message::Result(r) => println!("\n{} turns", r.num_turns.unwrap_or(0)),
+    ///         _ => {}
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn receive_response(&self) -> impl Stream<Item = Result<Message>> + '_ {
         futures_util::stream::unfold(false, move |done| async move {
             if done {
@@ -239,6 +333,17 @@ impl Client {
     }
 
     /// Every message, across turns, until the process ends.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::StreamExt;
+    /// let mut all = std::pin::pin!(client.receive_messages());
+    /// while let Some(msg) = all.next().await {
+    ///     let msg = msg?;
+    ///     println!("{} {}", msg.kind(), msg.session_id().unwrap_or(""));
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn receive_messages(&self) -> impl Stream<Item = Result<Message>> + '_ {
         futures_util::stream::unfold((), move |()| async move {
             self.next_message().await.map(|m| (m, ()))
@@ -246,6 +351,15 @@ impl Client {
     }
 
     /// Send any control request and return the CLI's answer payload.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use serde_json::json;
+    /// // the payload as the CLI sent it (here what `context_usage` decodes)
+    /// let reply = client.control("get_context_usage", json!({})).await?;
+    /// println!("{} tokens in use", reply["totalTokens"]);
+    /// # Ok(()) }
+    /// ```
     pub async fn control(&self, subtype: &str, fields: Value) -> Result<Value> {
         self.shared
             .request(subtype, fields, self.shared.control_timeout)
@@ -254,12 +368,38 @@ impl Client {
 
     /// Stop the running turn. The turn still ends with its `result`
     /// (`terminal_reason` `aborted_streaming`); the session goes on.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: std::sync::Arc<claudio::Client>) -> claudio::Result<()> {
+    /// use std::time::Duration;
+    /// client.send("Write a long essay").await?;
+    /// let stopper = client.clone();
+    /// tokio::spawn(async move {
+    ///     tokio::time::sleep(Duration::from_secs(3)).await;
+    ///     let _ = stopper.interrupt().await;
+    /// });
+    /// while let Some(msg) = client.next_message().await {
+    ///     if let Some(r) = msg?.as_result() {
+    ///         println!("interrupted: {}", r.was_interrupted());
+    ///         break;
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn interrupt(&self) -> Result<Interrupted> {
         let v = self.control("interrupt", json!({})).await?;
         Ok(Interrupted::from_value(v))
     }
 
     /// Switch the model (`None`: the default). Takes effect at the next request.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// let set = client.set_model(Some("haiku")).await?;
+    /// println!("now {}", set.model.as_deref().unwrap_or("the default"));
+    /// client.set_model(None).await?; // back to the default
+    /// # Ok(()) }
+    /// ```
     pub async fn set_model(&self, model: Option<&str>) -> Result<ModelSet> {
         let v = self.control("set_model", json!({ "model": model })).await?;
         Ok(ModelSet::from_value(v))
@@ -286,27 +426,67 @@ impl Client {
 
     /// The slash commands and skills of the session (from `initialize`, as
     /// the TypeScript SDK's `supportedCommands()`).
+    ///
+    /// ```no_run
+    /// # fn demo(client: &claudio::Client) {
+    /// for c in client.supported_commands() {
+    ///     println!("/{} {}", c.name, c.argument_hint.as_deref().unwrap_or(""));
+    /// }
+    /// # }
+    /// ```
     pub fn supported_commands(&self) -> &[SlashCommand] {
         &self.server_info.commands
     }
 
     /// The models the account can use (from `initialize`); see
     /// [`Client::list_models`] for a fresh list.
+    ///
+    /// ```no_run
+    /// # fn demo(client: &claudio::Client) {
+    /// for m in client.supported_models() {
+    ///     println!("{}: {}", m.value, m.display_name.as_deref().unwrap_or(""));
+    /// }
+    /// # }
+    /// ```
     pub fn supported_models(&self) -> &[ModelInfo] {
         &self.server_info.models
     }
 
     /// The sub-agents the session can start (from `initialize`).
+    ///
+    /// ```no_run
+    /// # fn demo(client: &claudio::Client) {
+    /// for a in client.supported_agents() {
+    ///     println!("{}: {}", a.name, a.description);
+    /// }
+    /// # }
+    /// ```
     pub fn supported_agents(&self) -> &[AgentInfo] {
         &self.server_info.agents
     }
 
     /// Who is signed in, and how (from `initialize`).
+    ///
+    /// ```no_run
+    /// # fn demo(client: &claudio::Client) {
+    /// if let Some(email) = client.account_info().and_then(|a| a.email.as_deref()) {
+    ///     println!("signed in as {email}");
+    /// }
+    /// # }
+    /// ```
     pub fn account_info(&self) -> Option<&AccountInfo> {
         self.server_info.account.as_ref()
     }
 
     /// The models the account can use, asked now (`list_models`).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// for m in client.list_models().await? {
+    ///     println!("{} → {}", m.value, m.resolved_model.as_deref().unwrap_or("?"));
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn list_models(&self) -> Result<Vec<ModelInfo>> {
         let v = self.control("list_models", json!({})).await?;
         Ok(v.get("models")
@@ -318,6 +498,14 @@ impl Client {
     /// Set the thinking budget for the next requests (`None`: the
     /// default). Models that think adaptively (all of 2.1.328's defaults)
     /// ignore it; [`Options::effort`] is their setting.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// client.set_max_thinking_tokens(Some(8_000)).await?;
+    /// client.turn("Prove that √2 is irrational").await?;
+    /// client.set_max_thinking_tokens(None).await?; // the default again
+    /// # Ok(()) }
+    /// ```
     pub async fn set_max_thinking_tokens(&self, tokens: Option<u32>) -> Result<()> {
         self.control(
             "set_max_thinking_tokens",
@@ -328,6 +516,14 @@ impl Client {
     }
 
     /// Turn an MCP server off or on again (`mcp_toggle`).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// client.mcp_toggle("github", false).await?; // its tools are gone
+    /// client.turn("Work offline for this one").await?;
+    /// client.mcp_toggle("github", true).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn mcp_toggle(&self, server: &str, enabled: bool) -> Result<()> {
         self.control(
             "mcp_toggle",
@@ -339,6 +535,16 @@ impl Client {
 
     /// Connect to an MCP server again (`mcp_reconnect`). The CLI refuses
     /// this for in-process (`sdk`) servers.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// for s in client.mcp_status().await?.servers {
+    ///     if s.status == "failed" {
+    ///         client.mcp_reconnect(&s.name).await?;
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn mcp_reconnect(&self, server: &str) -> Result<()> {
         self.control("mcp_reconnect", json!({ "serverName": server }))
             .await
@@ -348,6 +554,16 @@ impl Client {
     /// Replace the session's MCP servers with these (name → config, as in
     /// `--mcp-config`'s `mcpServers`). The CLI drops servers not named,
     /// in-process ones from the options included.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use serde_json::{json, Map};
+    /// let mut servers = Map::new();
+    /// servers.insert("fs".into(), json!({"type": "stdio", "command": "mcp-fs", "args": ["."]}));
+    /// let r = client.mcp_set_servers(servers).await?;
+    /// println!("added {:?}, removed {:?}, failed {:?}", r.added, r.removed, r.errors);
+    /// # Ok(()) }
+    /// ```
     pub async fn mcp_set_servers(&self, servers: Map<String, Value>) -> Result<McpSetServers> {
         let v = self
             .control("mcp_set_servers", json!({ "servers": servers }))
@@ -359,6 +575,20 @@ impl Client {
     /// in the `task_started` message. The CLI reports the stop with
     /// `task_updated` and `task_notification` (`status: stopped`); an
     /// unknown id is not an error to it.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::{Message, SystemMessage};
+    /// while let Some(msg) = client.next_message().await {
+    ///     if let Message::System(s) = msg? {
+    ///         if let SystemMessage::TaskStarted(task) = *s {
+    ///             // no background work in this session
+    ///             client.stop_task(task.task_id.as_deref().unwrap_or("")).await?;
+    ///         }
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn stop_task(&self, task_id: &str) -> Result<()> {
         self.control("stop_task", json!({ "task_id": task_id }))
             .await
@@ -366,11 +596,30 @@ impl Client {
     }
 
     /// The MCP servers and their state.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// for s in client.mcp_status().await?.servers {
+    ///     let why = s.error.map(|e| format!(" ({e})")).unwrap_or_default();
+    ///     println!("{}: {}{why}", s.name, s.status);
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn mcp_status(&self) -> Result<McpStatus> {
         Ok(decode_reply(self.control("mcp_status", json!({})).await?))
     }
 
     /// What fills the context window, by category.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// let usage = client.context_usage().await?;
+    /// println!("{} of {} tokens", usage.total_tokens, usage.max_tokens);
+    /// for c in &usage.categories {
+    ///     println!("  {}: {}", c.name, c.tokens);
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn context_usage(&self) -> Result<ContextUsage> {
         Ok(decode_reply(
             self.control("get_context_usage", json!({})).await?,
@@ -380,6 +629,17 @@ impl Client {
     /// Undo the file changes made since the user message with this `uuid`
     /// (needs [`Options::file_checkpointing`]). An id with no checkpoint is
     /// an error; see [`Client::preview_rewind_files`] to ask first.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{Client, Options, UserInput};
+    /// let client = Client::connect(Options::default().file_checkpointing(true)).await?;
+    /// let id = claudio::store::new_uuid(); // the message's id, chosen by the host
+    /// client.turn(UserInput::from("Add a CHANGELOG.md").uuid(&id)).await?;
+    /// let undone = client.rewind_files(&id).await?; // CHANGELOG.md is gone again
+    /// assert!(undone.can_rewind);
+    /// # Ok(()) }
+    /// ```
     pub async fn rewind_files(&self, user_message_id: &str) -> Result<RewindFiles> {
         let v = self
             .control(
@@ -393,6 +653,19 @@ impl Client {
     /// What [`Client::rewind_files`] would do, without doing it: whether it
     /// can, the files it would change, and the lines it would put back and
     /// take away; or why it cannot ([`RewindFiles::error`]).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client, id: &str) -> claudio::Result<()> {
+    /// let preview = client.preview_rewind_files(id).await?;
+    /// if preview.can_rewind {
+    ///     let (add, del) = (preview.insertions.unwrap_or(0), preview.deletions.unwrap_or(0));
+    ///     println!("{} files, +{add} -{del}", preview.files_changed.len());
+    ///     client.rewind_files(id).await?;
+    /// } else {
+    ///     println!("cannot: {}", preview.error.unwrap_or_default());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn preview_rewind_files(&self, user_message_id: &str) -> Result<RewindFiles> {
         let v = self
             .control(
@@ -405,6 +678,16 @@ impl Client {
 
     /// Kill the CLI's process group at once (a second Ctrl-C). The
     /// transcript may be cut short; prefer [`Client::close`].
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use std::time::Duration;
+    /// // give a graceful close ten seconds, then stop the process
+    /// if tokio::time::timeout(Duration::from_secs(10), client.close()).await.is_err() {
+    ///     client.kill();
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn kill(&self) {
         self.shared.supervisor.signal_group(libc::SIGKILL);
     }
@@ -412,6 +695,16 @@ impl Client {
     /// End the session gracefully: stdin is closed, the CLI finishes its
     /// transcript and exits (SIGTERM, then SIGKILL, only if it doesn't).
     /// Calling it again returns at once with how the process ended.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: claudio::Client) -> claudio::Result<()> {
+    /// client.turn("Goodbye").await?;
+    /// let exit = client.close().await?;
+    /// if !exit.success() {
+    ///     eprintln!("the CLI ended with {exit:?}:\n{}", client.stderr_tail());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn close(&self) -> Result<ExitInfo> {
         self.closed.store(true, Ordering::SeqCst);
         let started = std::time::Instant::now();

@@ -22,6 +22,18 @@ type Slot = Arc<Mutex<Option<Arc<Client>>>>;
 /// A one-shot query: a stream of the turn's messages that also reaches the
 /// session while it runs (as the TypeScript SDK's `Query`), to interrupt it
 /// or change its model or mode. Made by [`query`].
+///
+/// ```no_run
+/// # async fn demo() -> claudio::Result<()> {
+/// use claudio::{query, Options, StreamExt};
+/// // a `Stream`: the stream toolkit's adapters work on it
+/// let answer: Vec<String> = query("Name three primes", Options::default())
+///     .filter_map(|m| async move { m.ok()?.as_result()?.result.clone() })
+///     .collect()
+///     .await;
+/// println!("{}", answer.concat());
+/// # Ok(()) }
+/// ```
 pub struct Query {
     stream: Pin<Box<dyn Stream<Item = Result<Message>> + Send>>,
     client: Slot,
@@ -38,6 +50,17 @@ impl std::fmt::Debug for Query {
 impl Query {
     /// The session, once the CLI has started (after the stream's first
     /// poll); `None` before, and after the query ended.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{query, Options, PermissionMode, StreamExt};
+    /// let mut q = query("Plan a refactor of src/", Options::default());
+    /// let first = q.next().await; // starts the session
+    /// if let Some(client) = q.client() {
+    ///     client.set_permission_mode(PermissionMode::Plan).await?;
+    /// }
+    /// # let _ = first; Ok(()) }
+    /// ```
     pub fn client(&self) -> Option<Arc<Client>> {
         self.client
             .lock()
@@ -48,6 +71,20 @@ impl Query {
     /// Stop the turn. The stream still ends with its `result`
     /// (`terminal_reason` `aborted_streaming`). Before the session has
     /// started, or after it ended, this is [`Error::Closed`].
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{query, Options, StreamExt};
+    /// let mut q = query("Count to ten thousand", Options::default());
+    /// let mut stopped = false;
+    /// while let Some(msg) = q.next().await {
+    ///     if msg?.as_assistant().is_some() && !stopped {
+    ///         q.interrupt().await?; // enough; the stream still ends with the result
+    ///         stopped = true;
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn interrupt(&self) -> Result<Interrupted> {
         match self.client() {
             Some(c) => c.interrupt().await,

@@ -8,6 +8,14 @@ use std::path::{Path, PathBuf};
 /// the usual install places. The error lists every place that was checked.
 /// The library reads no variable of its own: a program that offers one
 /// passes its value as `explicit` (as `claudio` does with `CLAUDIO_CLI`).
+///
+/// ```no_run
+/// use claudio::transport::find_cli;
+/// match find_cli(None) {
+///     Ok(path) => println!("using {}", path.display()),
+///     Err(e) => eprintln!("{e}"), // names every place it looked in
+/// }
+/// ```
 pub fn find_cli(explicit: Option<&Path>) -> Result<PathBuf> {
     find_cli_in(explicit, std::env::var_os("PATH"), home_dir())
 }
