@@ -178,7 +178,6 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 ///     let text = std::fs::read_to_string(path)?;
 ///     Ok(ToolOutput::text(text))
 /// }
-/// # let _ = read_notes;
 /// ```
 pub type HandlerError = Box<dyn std::error::Error + Send + Sync + 'static>;
 

@@ -14,6 +14,24 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// Fires when the CLI withdraws a request (`control_cancel_request`) or the
 /// session ends, so a handler waiting on a person can close its prompt.
+///
+/// A handler that asks a person can stop waiting when the request goes
+/// away:
+///
+/// ```
+/// use claudio::{Options, PermissionResult};
+/// # async fn ask_person(_tool: &str) -> bool { true }
+/// let options = Options::default().can_use_tool(|req, ctx| async move {
+///     tokio::select! {
+///         yes = ask_person(&req.tool_name) => Ok(if yes {
+///             PermissionResult::allow()
+///         } else {
+///             PermissionResult::deny("the person said no")
+///         }),
+///         _ = ctx.cancellation.cancelled() => Ok(PermissionResult::deny("withdrawn")),
+///     }
+/// });
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Cancellation {
     inner: Arc<CancelInner>,
@@ -27,6 +45,13 @@ struct CancelInner {
 
 impl Cancellation {
     /// A fresh, not yet cancelled token.
+    ///
+    /// ```
+    /// let token = claudio::Cancellation::new();
+    /// let seen = token.clone(); // the same token
+    /// token.cancel();
+    /// assert!(seen.is_cancelled());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
@@ -55,6 +80,8 @@ impl Cancellation {
 }
 
 /// What a handler gets besides the request itself.
+///
+/// See [`Cancellation`] for a handler that uses it.
 #[derive(Debug, Clone)]
 pub struct RequestContext {
     /// The CLI's id for the request.
@@ -66,6 +93,10 @@ pub struct RequestContext {
 /// Decides whether a tool may run (`can_use_tool`).
 ///
 /// Implemented for closures `Fn(CanUseToolRequest, RequestContext) -> impl Future`.
+///
+/// A closure is the usual handler ([`Options::can_use_tool`](crate::Options::can_use_tool));
+/// a type of one's own implements the trait
+/// ([`Options::can_use_tool_arc`](crate::Options::can_use_tool_arc) has one).
 pub trait PermissionHandler: Send + Sync + 'static {
     /// Answer one request.
     fn can_use_tool(
@@ -92,6 +123,16 @@ where
 /// Answers a hook callback (`hook_callback`).
 ///
 /// Implemented for closures `Fn(HookCallbackRequest, RequestContext) -> impl Future`.
+///
+/// ```
+/// use claudio::{HookCallbackRequest, HookHandler, HookOutput, RequestContext};
+/// use std::sync::Arc;
+/// let log: Arc<dyn HookHandler> =
+///     Arc::new(|req: HookCallbackRequest, _ctx: RequestContext| async move {
+///         eprintln!("hook: {}", req.event());
+///         Ok::<_, claudio::HandlerError>(HookOutput::proceed())
+///     });
+/// ```
 pub trait HookHandler: Send + Sync + 'static {
     /// Answer one callback.
     fn call(
@@ -128,6 +169,27 @@ pub struct HookMatcher {
 
 impl HookMatcher {
     /// A matcher (`None` for every tool) with one callback.
+    ///
+    /// The callback is called once per event, so what it shares (here a
+    /// count) is cloned into each call:
+    ///
+    /// ```
+    /// use claudio::{HookEvent, HookMatcher, HookOutput, Options};
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// let edits = Arc::new(AtomicUsize::new(0));
+    /// let count = edits.clone();
+    /// let matcher = HookMatcher::new(Some("Edit|Write"), move |_req, _ctx| {
+    ///     let count = count.clone();
+    ///     async move {
+    ///         count.fetch_add(1, Ordering::Relaxed);
+    ///         Ok(HookOutput::proceed())
+    ///     }
+    /// });
+    /// let options = Options::default().hook(HookEvent::PostToolUse, matcher);
+    /// // once sessions ran with it:
+    /// println!("{} edits", edits.load(Ordering::Relaxed));
+    /// ```
     pub fn new<F, Fut>(matcher: Option<&str>, hook: F) -> Self
     where
         F: Fn(HookCallbackRequest, RequestContext) -> Fut + Send + Sync + 'static,
@@ -141,12 +203,29 @@ impl HookMatcher {
     }
 
     /// Add another callback (any [`HookHandler`]).
+    ///
+    /// ```
+    /// use claudio::{HookCallbackRequest, HookHandler, HookMatcher, HookOutput, RequestContext};
+    /// use std::sync::Arc;
+    /// use std::time::Duration;
+    /// let audit: Arc<dyn HookHandler> =
+    ///     Arc::new(|req: HookCallbackRequest, _ctx: RequestContext| async move {
+    ///         eprintln!("{:?}", req.hook_input().tool_name);
+    ///         Ok::<_, claudio::HandlerError>(HookOutput::proceed())
+    ///     });
+    /// let matcher = HookMatcher::new(None, |_req, _ctx| async { Ok(HookOutput::proceed()) })
+    ///     .and(audit)
+    ///     .timeout(Duration::from_secs(30)); // the CLI waits this long for them
+    /// assert_eq!(matcher.hooks.len(), 2);
+    /// ```
     pub fn and(mut self, hook: Arc<dyn HookHandler>) -> Self {
         self.hooks.push(hook);
         self
     }
 
     /// Set the CLI's timeout for these callbacks.
+    ///
+    /// See [`HookMatcher::and`] for an example.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self

@@ -11,6 +11,21 @@ use std::sync::Arc;
 pub const MCP_PROTOCOL_VERSION: &str = "2024-11-05";
 
 /// What a tool returns.
+///
+/// Most tools answer with [`ToolOutput::text`]; other MCP content goes in
+/// as it is:
+///
+/// ```
+/// use claudio::ToolOutput;
+/// use serde_json::json;
+/// let chart = ToolOutput {
+///     content: vec![
+///         json!({"type": "text", "text": "Sales by month:"}),
+///         json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}),
+///     ],
+///     is_error: false,
+/// };
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
     /// MCP content items (`{"type":"text","text":...}`, images, ...).
@@ -21,6 +36,13 @@ pub struct ToolOutput {
 
 impl ToolOutput {
     /// A successful text result.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let out = claudio::ToolOutput::text("42");
+    /// assert!(!out.is_error);
+    /// assert_eq!(out.content, [json!({"type": "text", "text": "42"})]);
+    /// ```
     pub fn text(text: impl Into<String>) -> Self {
         ToolOutput {
             content: vec![json!({"type":"text","text":text.into()})],
@@ -29,6 +51,13 @@ impl ToolOutput {
     }
 
     /// A failed call, with a message for the model.
+    ///
+    /// ```
+    /// let out = claudio::ToolOutput::error("cannot divide by zero");
+    /// assert!(out.is_error); // the model sees a failed call, and may try again
+    /// ```
+    ///
+    /// A handler's `Err` is sent the same way, with the error's text.
     pub fn error(text: impl Into<String>) -> Self {
         ToolOutput {
             content: vec![json!({"type":"text","text":text.into()})],
@@ -38,6 +67,8 @@ impl ToolOutput {
 }
 
 /// Runs a tool: the model's arguments in, the result out.
+///
+/// Implemented for closures `Fn(Value) -> impl Future`: see [`McpTool::new`].
 pub trait ToolHandler: Send + Sync + 'static {
     /// Run once.
     fn call(&self, arguments: Value) -> BoxFuture<Result<ToolOutput, HandlerError>>;
@@ -67,6 +98,36 @@ pub struct McpTool {
 
 impl McpTool {
     /// A tool with a name, a description, an input schema and a handler.
+    ///
+    /// The handler is called once per call, so what it shares (here the notes
+    /// kept) is cloned into each call:
+    ///
+    /// ```
+    /// use claudio::{McpServer, McpTool, ToolOutput};
+    /// use serde_json::json;
+    /// use std::sync::{Arc, Mutex};
+    /// let notes = Arc::new(Mutex::new(Vec::new()));
+    /// let kept = notes.clone();
+    /// let remember = McpTool::new(
+    ///     "remember",
+    ///     "Keep a note for later in this session",
+    ///     json!({"type": "object",
+    ///            "properties": {"note": {"type": "string"}},
+    ///            "required": ["note"]}),
+    ///     move |args| {
+    ///         let kept = kept.clone();
+    ///         async move {
+    ///             let note = args["note"].as_str().ok_or("`note` must be a string")?;
+    ///             let mut list = kept.lock().unwrap();
+    ///             list.push(note.to_owned());
+    ///             Ok(ToolOutput::text(format!("{} notes kept", list.len())))
+    ///         }
+    ///     },
+    /// );
+    /// let server = McpServer::new("memory").tool(remember); // `mcp__memory__remember`
+    /// // once sessions ran with it:
+    /// println!("notes: {:?}", notes.lock().unwrap());
+    /// ```
     pub fn new<F, Fut>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -162,6 +223,17 @@ pub struct McpServer {
 
 impl McpServer {
     /// An empty server.
+    ///
+    /// ```
+    /// use claudio::{McpServer, McpTool, Options, ToolOutput};
+    /// use serde_json::json;
+    /// let ping = McpTool::new("ping", "Answer pong", json!({"type": "object"}), |_args| async {
+    ///     Ok(ToolOutput::text("pong"))
+    /// });
+    /// let server = McpServer::new("util").tool(ping);
+    /// assert_eq!(server.tools.len(), 1);
+    /// let options = Options::default().mcp_server(server); // the model calls `mcp__util__ping`
+    /// ```
     pub fn new(name: impl Into<String>) -> Self {
         McpServer {
             name: name.into(),
@@ -171,6 +243,8 @@ impl McpServer {
     }
 
     /// Add a tool.
+    ///
+    /// See [`McpServer::new`] for an example.
     pub fn tool(mut self, tool: McpTool) -> Self {
         self.tools.push(tool);
         self
@@ -178,6 +252,25 @@ impl McpServer {
 
     /// Answer one JSON-RPC message; the value is the `mcp_response` to send.
     /// Notifications get an empty object.
+    ///
+    /// A [`Client`](crate::Client) calls it for the CLI; a test can call it
+    /// to try a tool without the CLI:
+    ///
+    /// ```
+    /// use claudio::{McpServer, McpTool, ToolOutput};
+    /// use serde_json::json;
+    /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+    /// let double = McpTool::new("double", "Double it", schema, |args| async move {
+    ///     let n = args["n"].as_i64().ok_or("`n` must be an integer")?;
+    ///     Ok(ToolOutput::text((2 * n).to_string()))
+    /// });
+    /// let server = McpServer::new("calc").tool(double);
+    /// let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+    ///                   "params": {"name": "double", "arguments": {"n": 21}}});
+    /// let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// let reply = rt.block_on(server.handle(&call));
+    /// assert_eq!(reply["result"]["content"][0]["text"], "42");
+    /// ```
     pub fn handle(&self, message: &Value) -> BoxFuture<Value> {
         let id = message.get("id").cloned();
         let method = message

@@ -18,6 +18,8 @@ use std::time::Duration;
 pub const DEFAULT_MAX_LINE_BYTES: usize = 256 * 1024 * 1024;
 
 /// A sub-agent defined by the host (`agents` in `initialize`).
+///
+/// See [`Options::agent`] for an example.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AgentDefinition {
     /// When to use it.
@@ -237,66 +239,133 @@ macro_rules! setter {
 impl Options {
     setter!(
         /// Use this `claude` executable.
+        ///
+        /// ```
+        /// let options = claudio::Options::default().cli_path("/opt/claude/bin/claude");
+        /// ```
         cli_path: Option<PathBuf>
     );
     setter!(
         /// Run the CLI in this directory.
+        ///
+        /// ```
+        /// let options = claudio::Options::default().cwd("/home/me/project");
+        /// ```
         cwd: Option<PathBuf>
     );
     setter!(
         /// `--model`.
+        ///
+        /// ```
+        /// let options = claudio::Options::default().model("sonnet");
+        /// assert!(options.cli_args().contains(&"--model=sonnet".to_owned()));
+        /// ```
         model: Option<String>
     );
     setter!(
         /// `--permission-mode`.
+        ///
+        /// ```
+        /// use claudio::{Options, PermissionMode};
+        /// let options = Options::default().permission_mode(PermissionMode::AcceptEdits);
+        /// ```
         permission_mode: Option<PermissionMode>
     );
     setter!(
         /// `--system-prompt`.
+        ///
+        /// ```
+        /// let options = claudio::Options::default()
+        ///     .system_prompt("You are a terse assistant. Answer in one sentence.");
+        /// ```
         system_prompt: Option<String>
     );
     setter!(
         /// `--append-system-prompt`.
+        ///
+        /// ```
+        /// // the CLI's own system prompt, and this after it
+        /// let options = claudio::Options::default().append_system_prompt("Always run the tests.");
+        /// ```
         append_system_prompt: Option<String>
     );
     setter!(
         /// `--resume=ID`.
+        ///
+        /// ```
+        /// // go on in a copy, leaving the original session as it was
+        /// let options = claudio::Options::default()
+        ///     .resume("0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e")
+        ///     .fork_session(true);
+        /// ```
         resume: Option<String>
     );
     setter!(
         /// `--continue`: the most recent session of the working directory.
+        ///
+        /// ```
+        /// let options = claudio::Options::default()
+        ///     .cwd("/home/me/project")
+        ///     .continue_conversation(true);
+        /// ```
         continue_conversation: bool
     );
     setter!(
         /// `--fork-session`: resume into a new session id.
+        ///
+        /// See [`Options::resume`] for an example.
         fork_session: bool
     );
     setter!(
         /// Stream token deltas as `stream_event` messages.
+        ///
+        /// See [`StreamEventMessage::text_delta`](crate::protocol::StreamEventMessage::text_delta)
+        /// and the [crate's example](crate) for reading them.
         include_partial_messages: bool
     );
     setter!(
         /// Enable file checkpoints for `rewind_files`.
+        ///
+        /// ```
+        /// let options = claudio::Options::default().file_checkpointing(true);
+        /// ```
+        ///
+        /// See [`Client::rewind_files`](crate::Client::rewind_files) for a whole session.
         file_checkpointing: bool
     );
     setter!(
         /// Longest accepted stdout line in bytes (default 256 MiB).
+        ///
+        /// ```
+        /// let options = claudio::Options::default().max_line_bytes(16 * 1024 * 1024);
+        /// ```
         max_line_bytes: usize
     );
     setter!(
         /// Wait this long for the `initialize` answer (default 60 s).
+        ///
+        /// See [`Options::inactivity_timeout`] for an example.
         init_timeout: Duration
     );
     setter!(
         /// Wait this long for other control answers (default 60 s).
+        ///
+        /// See [`Options::inactivity_timeout`] for an example.
         control_timeout: Duration
     );
     setter!(
         /// Grace period of each close step (default 5 s).
+        ///
+        /// See [`Options::inactivity_timeout`] for an example.
         close_grace: Duration
     );
 
     /// `--max-turns`.
+    ///
+    /// ```
+    /// // stop after 5 model turns or 50 cents, whichever comes first
+    /// let options = claudio::Options::default().max_turns(5).max_budget_usd(0.50);
+    /// ```
     pub fn max_turns(mut self, turns: u32) -> Self {
         self.max_turns = Some(turns);
         self
@@ -304,24 +373,51 @@ impl Options {
 
     /// Fail a turn when the CLI is silent this long (not counting time spent
     /// waiting on a permission handler).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let options = claudio::Options::default()
+    ///     .init_timeout(Duration::from_secs(20))
+    ///     .control_timeout(Duration::from_secs(10))
+    ///     .close_grace(Duration::from_secs(2))
+    ///     .inactivity_timeout(Duration::from_secs(300)); // `Error::InactivityTimeout`
+    /// ```
     pub fn inactivity_timeout(mut self, timeout: Duration) -> Self {
         self.inactivity_timeout = Some(timeout);
         self
     }
 
     /// Set one environment variable for the CLI.
+    ///
+    /// ```
+    /// let options = claudio::Options::default()
+    ///     .env("ANTHROPIC_BASE_URL", "http://localhost:8080")
+    ///     .env("DISABLE_TELEMETRY", "1");
+    /// assert_eq!(options.env["DISABLE_TELEMETRY"], "1");
+    /// // `Debug` shows the names only: values may be secrets
+    /// assert!(!format!("{options:?}").contains("localhost"));
+    /// ```
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.insert(key.into(), value.into());
         self
     }
 
     /// `--allowedTools`.
+    ///
+    /// ```
+    /// // rules, as in the settings files: a tool, or a tool narrowed
+    /// let options = claudio::Options::default()
+    ///     .allowed_tools(["Read", "Grep", "Bash(git diff:*)"])
+    ///     .disallowed_tools(["WebFetch"]);
+    /// ```
     pub fn allowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tools: I) -> Self {
         self.allowed_tools.extend(tools.into_iter().map(Into::into));
         self
     }
 
     /// `--disallowedTools`.
+    ///
+    /// See [`Options::allowed_tools`] for an example.
     pub fn disallowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(
         mut self,
         tools: I,
@@ -333,6 +429,14 @@ impl Options {
 
     /// `--fallback-model`: try these models, in order, when the main one is
     /// overloaded.
+    ///
+    /// ```
+    /// let options = claudio::Options::default()
+    ///     .model("claude-opus-4-5")
+    ///     .fallback_models(["claude-sonnet-4-5", "claude-haiku-4-5"]);
+    /// let flag = "--fallback-model=claude-sonnet-4-5,claude-haiku-4-5";
+    /// assert!(options.cli_args().contains(&flag.to_owned()));
+    /// ```
     pub fn fallback_models<I, S>(mut self, models: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -343,18 +447,30 @@ impl Options {
     }
 
     /// `--effort`: how hard the model thinks.
+    ///
+    /// ```
+    /// use claudio::{protocol::Effort, Options};
+    /// let options = Options::default().model("opus").effort(Effort::High);
+    /// assert!(options.cli_args().contains(&"--effort=high".to_owned()));
+    /// ```
     pub fn effort(mut self, effort: Effort) -> Self {
         self.effort = Some(effort);
         self
     }
 
     /// `--max-thinking-tokens`: the thinking budget (budget models only).
+    ///
+    /// ```
+    /// let options = claudio::Options::default().max_thinking_tokens(8_000);
+    /// ```
     pub fn max_thinking_tokens(mut self, tokens: u32) -> Self {
         self.max_thinking_tokens = Some(tokens);
         self
     }
 
     /// `--max-budget-usd`: stop once the session has cost this much.
+    ///
+    /// See [`Options::max_turns`] for an example.
     pub fn max_budget_usd(mut self, usd: f64) -> Self {
         self.max_budget_usd = Some(usd);
         self
@@ -362,72 +478,176 @@ impl Options {
 
     /// `--json-schema`: the answer comes back in this shape, in
     /// [`ResultMessage::structured_output`](crate::ResultMessage::structured_output).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{Client, Options};
+    /// use serde_json::json;
+    /// let schema = json!({"type": "object",
+    ///                     "properties": {"answer": {"type": "integer"}},
+    ///                     "required": ["answer"]});
+    /// let client = Client::connect(Options::default().json_schema(schema)).await?;
+    /// let turn = client.turn("What is 6 × 7?").await?;
+    /// let answer = turn.result.structured_output.as_ref().and_then(|v| v["answer"].as_i64());
+    /// assert_eq!(answer, Some(42));
+    /// # Ok(()) }
+    /// ```
     pub fn json_schema(mut self, schema: Value) -> Self {
         self.json_schema = Some(schema);
         self
     }
 
     /// `--setting-sources`: load only these settings files.
+    ///
+    /// ```
+    /// use claudio::{protocol::SettingSource, Options};
+    /// // the project's shared settings only: not the user's, not `.local`
+    /// let options = Options::default().setting_sources([SettingSource::Project]);
+    /// assert!(options.cli_args().contains(&"--setting-sources=project".to_owned()));
+    /// ```
     pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
         self.setting_sources = sources.into_iter().collect();
         self
     }
 
     /// `--settings`: settings (JSON) over the files'.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let options = claudio::Options::default().settings(json!({
+    ///     "sandbox": {"enabled": true},
+    ///     "permissions": {"deny": ["Bash(curl:*)"]},
+    /// }));
+    /// ```
     pub fn settings(mut self, settings: Value) -> Self {
         self.settings = Some(settings);
         self
     }
 
     /// `--plugin-dir`: load plugins from this directory (repeatable).
+    ///
+    /// ```
+    /// let options = claudio::Options::default().plugin_dir("./plugins/review");
+    /// ```
     pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.plugin_dirs.push(dir.into());
         self
     }
 
     /// `--resume-session-at`: resume `resume`'s history up to this message.
+    ///
+    /// ```
+    /// // the session as it was at that message, in a new session
+    /// let options = claudio::Options::default()
+    ///     .resume("0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e")
+    ///     .resume_session_at("5d41c6f2-3b7e-4a8d-9f10-2c3b4d5e6f70")
+    ///     .fork_session(true);
+    /// ```
     pub fn resume_session_at(mut self, message_uuid: impl Into<String>) -> Self {
         self.resume_session_at = Some(message_uuid.into());
         self
     }
 
     /// `--session-id`: the new session's id (a UUID not used before).
+    ///
+    /// ```
+    /// let id = claudio::store::new_uuid();
+    /// let options = claudio::Options::default().session_id(&id);
+    /// // its transcript is `<id>.jsonl`: `Store::find(&id)` finds it later
+    /// assert!(options.cli_args().contains(&format!("--session-id={id}")));
+    /// ```
     pub fn session_id(mut self, id: impl Into<String>) -> Self {
         self.session_id = Some(id.into());
         self
     }
 
     /// `false`: write no transcript (`--no-session-persistence`).
+    ///
+    /// ```
+    /// // a throwaway session: nothing is written under ~/.claude/projects
+    /// let options = claudio::Options::default().persist_session(false);
+    /// assert!(options.cli_args().contains(&"--no-session-persistence".to_owned()));
+    /// ```
     pub fn persist_session(mut self, persist: bool) -> Self {
         self.persist_session = persist;
         self
     }
 
     /// `--strict-mcp-config`: only the MCP servers given to these options.
+    ///
+    /// See [`Options::mcp_config`] for an example.
     pub fn strict_mcp_config(mut self, strict: bool) -> Self {
         self.strict_mcp_config = strict;
         self
     }
 
     /// `--add-dir`.
+    ///
+    /// ```
+    /// // tools may also reach the shared library next door
+    /// let options = claudio::Options::default().cwd("/src/app").add_dir("/src/shared");
+    /// ```
     pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.add_dirs.push(dir.into());
         self
     }
 
     /// `--mcp-config` (JSON text or a file path); may be given several times.
+    ///
+    /// ```
+    /// let options = claudio::Options::default()
+    ///     .mcp_config(r#"{"mcpServers":{"fs":{"command":"mcp-fs","args":["."]}}}"#)
+    ///     .strict_mcp_config(true); // and none from the settings files
+    /// ```
     pub fn mcp_config(mut self, config: impl Into<String>) -> Self {
         self.mcp_config.push(config.into());
         self
     }
 
     /// Define a sub-agent.
+    ///
+    /// ```
+    /// use claudio::{AgentDefinition, Options};
+    /// let reviewer = AgentDefinition {
+    ///     description: "Reviews a change for bugs".into(),
+    ///     prompt: "You are a careful code reviewer. Report bugs only.".into(),
+    ///     tools: Some(vec!["Read".into(), "Grep".into()]),
+    ///     model: Some("sonnet".into()),
+    /// };
+    /// let options = Options::default().agent("reviewer", reviewer);
+    /// ```
     pub fn agent(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
         self.agents.insert(name.into(), agent);
         self
     }
 
     /// Register hooks for an event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, ...).
+    ///
+    /// A hook that keeps what it saw (cloned into each call) and refuses one
+    /// kind of command:
+    ///
+    /// ```
+    /// use claudio::{HookEvent, HookMatcher, HookOutput, Options};
+    /// use std::sync::{Arc, Mutex};
+    /// let commands = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = commands.clone();
+    /// let guard = HookMatcher::new(Some("Bash"), move |req, _ctx| {
+    ///     let seen = seen.clone();
+    ///     async move {
+    ///         let command = req.input["tool_input"]["command"].as_str();
+    ///         let command = command.unwrap_or("").to_owned();
+    ///         seen.lock().unwrap().push(command.clone());
+    ///         Ok(if command.starts_with("rm ") {
+    ///             HookOutput::deny_tool("nothing is deleted in this session")
+    ///         } else {
+    ///             HookOutput::proceed()
+    ///         })
+    ///     }
+    /// });
+    /// let options = Options::default().hook(HookEvent::PreToolUse, guard);
+    /// // once sessions ran with it:
+    /// println!("commands: {:?}", commands.lock().unwrap());
+    /// ```
     pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
         self.hooks
             .entry(event.to_string())
@@ -437,6 +657,19 @@ impl Options {
     }
 
     /// Serve an in-process MCP server; its tools are `mcp__NAME__TOOL`.
+    ///
+    /// ```
+    /// use claudio::{McpServer, McpTool, Options, ToolOutput};
+    /// use serde_json::json;
+    /// let schema = json!({"type": "object", "properties": {"text": {"type": "string"}}});
+    /// let shout = McpTool::new("shout", "Upper-case a text", schema, |args| async move {
+    ///     let text = args["text"].as_str().unwrap_or("");
+    ///     Ok(ToolOutput::text(text.to_uppercase()))
+    /// });
+    /// let options = Options::default()
+    ///     .mcp_server(McpServer::new("words").tool(shout))
+    ///     .allowed_tools(["mcp__words__shout"]); // no permission asked for it
+    /// ```
     pub fn mcp_server(mut self, server: McpServer) -> Self {
         self.mcp_servers.push(server);
         self
@@ -444,6 +677,28 @@ impl Options {
 
     /// Ask `handler` before tools run (the CLI is started with
     /// `--permission-prompt-tool stdio`).
+    ///
+    /// The handler is called once per request, so what it shares (here a log
+    /// of the tools asked for) is cloned into each call:
+    ///
+    /// ```
+    /// use claudio::{Options, PermissionResult};
+    /// use std::sync::{Arc, Mutex};
+    /// let log = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = log.clone();
+    /// let options = Options::default().can_use_tool(move |req, _ctx| {
+    ///     let seen = seen.clone();
+    ///     async move {
+    ///         seen.lock().unwrap().push(req.tool_name.clone());
+    ///         Ok(match req.tool_name.as_str() {
+    ///             "Read" | "Grep" => PermissionResult::allow(),
+    ///             _ => PermissionResult::deny("this session only reads"),
+    ///         })
+    ///     }
+    /// });
+    /// // once sessions ran with it:
+    /// println!("tools asked for: {:?}", log.lock().unwrap());
+    /// ```
     pub fn can_use_tool<F, Fut>(mut self, handler: F) -> Self
     where
         F: Fn(CanUseToolRequest, RequestContext) -> Fut + Send + Sync + 'static,
@@ -454,24 +709,65 @@ impl Options {
     }
 
     /// Same as [`Options::can_use_tool`], with any [`PermissionHandler`].
+    ///
+    /// ```
+    /// use claudio::{
+    ///     BoxFuture, CanUseToolRequest, HandlerError, Options, PermissionHandler,
+    ///     PermissionResult, RequestContext,
+    /// };
+    /// use std::sync::Arc;
+    /// struct ReadOnly;
+    /// impl PermissionHandler for ReadOnly {
+    ///     fn can_use_tool(
+    ///         &self,
+    ///         req: CanUseToolRequest,
+    ///         _ctx: RequestContext,
+    ///     ) -> BoxFuture<Result<PermissionResult, HandlerError>> {
+    ///         let answer = match req.tool_name.as_str() {
+    ///             "Read" | "Grep" => PermissionResult::allow(),
+    ///             _ => PermissionResult::deny("this session only reads"),
+    ///         };
+    ///         Box::pin(async move { Ok(answer) })
+    ///     }
+    /// }
+    /// let options = Options::default().can_use_tool_arc(Arc::new(ReadOnly));
+    /// ```
     pub fn can_use_tool_arc(mut self, handler: Arc<dyn PermissionHandler>) -> Self {
         self.can_use_tool = Some(handler);
         self
     }
 
     /// More CLI arguments, appended as given.
+    ///
+    /// ```
+    /// let options = claudio::Options::default().extra_arg("--debug");
+    /// assert_eq!(options.cli_args().last().map(String::as_str), Some("--debug"));
+    /// ```
     pub fn extra_arg(mut self, arg: impl Into<String>) -> Self {
         self.extra_args.push(arg.into());
         self
     }
 
     /// See each stderr line of the CLI as it arrives.
+    ///
+    /// ```
+    /// let options = claudio::Options::default()
+    ///     .extra_arg("--debug")
+    ///     .on_stderr(|line| eprintln!("[claude] {line}"));
+    /// ```
     pub fn on_stderr(mut self, callback: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.stderr = Some(Arc::new(callback));
         self
     }
 
     /// The CLI's argv (without the program).
+    ///
+    /// ```
+    /// let args = claudio::Options::default().model("sonnet").max_turns(2).cli_args();
+    /// assert_eq!(&args[..2], ["--output-format", "stream-json"]);
+    /// assert!(args.contains(&"--model=sonnet".to_owned()));
+    /// assert!(args.contains(&"--max-turns=2".to_owned()));
+    /// ```
     pub fn cli_args(&self) -> Vec<String> {
         let mut a: Vec<String> = [
             "--output-format",
