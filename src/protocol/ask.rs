@@ -2,6 +2,30 @@
 //! (the model's multiple-choice questions) and `ExitPlanMode` (a plan to
 //! approve). The CLI sends both as `can_use_tool` requests; the answer goes
 //! back as a [`PermissionResult`] (protocol.md §6).
+//!
+//! A permission handler that answers both, and allows the rest:
+//!
+//! ```
+//! use claudio::protocol::ask::{self, ASK_USER_QUESTION, EXIT_PLAN_MODE};
+//! use claudio::{Options, PermissionMode, PermissionResult};
+//! let options = Options::default().can_use_tool(|req, _ctx| async move {
+//!     Ok(match req.tool_name.as_str() {
+//!         ASK_USER_QUESTION => match ask::questions(&req.input) {
+//!             // a real program asks a person; this one takes each first option
+//!             Some(qs) => {
+//!                 let answers = qs.iter().map(|q| {
+//!                     let first = q.options.first().map(|o| o.label.clone());
+//!                     (q.question.as_str(), first.unwrap_or_default())
+//!                 });
+//!                 ask::answer_questions(&req.input, answers)
+//!             }
+//!             None => PermissionResult::deny("the questions could not be read"),
+//!         },
+//!         EXIT_PLAN_MODE => ask::approve_plan(PermissionMode::AcceptEdits, &req.input, None),
+//!         _ => PermissionResult::allow(),
+//!     })
+//! });
+//! ```
 
 use super::control::{PermissionResult, PermissionUpdate};
 use super::replies::PermissionMode;
@@ -48,6 +72,19 @@ pub struct QuestionOption {
 
 /// The questions in an `AskUserQuestion` input; `None` when the input has
 /// none that can be read (answer it with a denial).
+///
+/// ```
+/// use claudio::protocol::ask;
+/// use serde_json::json;
+/// let input = json!({"questions": [{
+///     "question": "Which database should we use?", "header": "DB", "multiSelect": false,
+///     "options": [{"label": "SQLite", "description": "a file"},
+///                 {"label": "Postgres", "description": "a server"}]}]});
+/// let qs = ask::questions(&input).expect("readable questions");
+/// assert_eq!(qs[0].header, "DB");
+/// assert_eq!(qs[0].options[1].label, "Postgres");
+/// assert!(ask::questions(&json!({})).is_none());
+/// ```
 pub fn questions(input: &Value) -> Option<Vec<Question>> {
     let list = input.get("questions")?.as_array()?;
     let qs: Vec<Question> = list
@@ -62,6 +99,18 @@ pub fn questions(input: &Value) -> Option<Vec<Question>> {
 /// makes the CLI tell the model "Your questions have been answered".
 /// Several options of a multi-select question are one answer, joined with
 /// `", "`, as the claude TUI sends them.
+///
+/// ```
+/// use claudio::protocol::ask;
+/// use serde_json::json;
+/// let input = json!({"questions": [{"question": "Which database should we use?",
+///     "options": [{"label": "SQLite"}, {"label": "Postgres"}]}]});
+/// let answers = [("Which database should we use?", "SQLite".to_owned())];
+/// let reply = ask::answer_questions(&input, answers).to_response(&input);
+/// let expected = json!({"Which database should we use?": "SQLite"});
+/// assert_eq!(reply["updatedInput"]["answers"], expected);
+/// assert_eq!(reply["updatedInput"]["questions"], input["questions"]);
+/// ```
 pub fn answer_questions<'a>(
     input: &Value,
     answers: impl IntoIterator<Item = (&'a str, String)>,
@@ -82,6 +131,14 @@ pub fn answer_questions<'a>(
 /// carries the plan file's text when the model wrote one, and an empty input
 /// otherwise: then the plan is in the assistant's `tool_use` block of the
 /// same id. Look in the request's input first, then in the block's.
+///
+/// ```
+/// use claudio::protocol::ask;
+/// use serde_json::json;
+/// let input = json!({"plan": "# Plan\n1. Add the parser\n2. Test it"});
+/// assert_eq!(ask::plan_text(&input), Some("# Plan\n1. Add the parser\n2. Test it"));
+/// assert_eq!(ask::plan_text(&json!({})), None); // look in the `tool_use` block
+/// ```
 pub fn plan_text(input: &Value) -> Option<&str> {
     input.get("plan").and_then(Value::as_str)
 }
@@ -93,6 +150,18 @@ pub fn plan_text(input: &Value) -> Option<&str> {
 /// CLI keeps the file as it is. Otherwise `plan` (from the assistant's
 /// `tool_use` block) goes back as `updatedInput.plan`: without it the model
 /// is told only that plan mode ended, not which plan was approved.
+///
+/// ```
+/// use claudio::{protocol::ask, PermissionMode};
+/// use serde_json::json;
+/// // the request came without the plan: it goes back from the `tool_use` block
+/// let answer = ask::approve_plan(PermissionMode::AcceptEdits, &json!({}), Some("# Plan"));
+/// let reply = answer.to_response(&json!({}));
+/// assert_eq!(reply["updatedInput"], json!({"plan": "# Plan"}));
+/// assert_eq!(reply["updatedPermissions"][0]["mode"], "acceptEdits");
+/// ```
+///
+/// The [module's example](self) approves plans in a handler.
 pub fn approve_plan(
     mode: PermissionMode,
     request_input: &Value,

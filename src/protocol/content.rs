@@ -118,6 +118,12 @@ pub struct ImageBlock {
 
 impl ContentBlock {
     /// A text block.
+    ///
+    /// ```
+    /// use claudio::ContentBlock;
+    /// let block = ContentBlock::text("Summarize this");
+    /// assert_eq!(block.to_value(), serde_json::json!({"type": "text", "text": "Summarize this"}));
+    /// ```
     pub fn text(text: impl Into<String>) -> Self {
         ContentBlock::Text(TextBlock {
             text: text.into(),
@@ -126,6 +132,20 @@ impl ContentBlock {
     }
 
     /// A base64 image block.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use claudio::ContentBlock;
+    /// # fn base64(bytes: &[u8]) -> String { String::new() }
+    /// let png = std::fs::read("chart.png")?;
+    /// client
+    ///     .send(vec![
+    ///         ContentBlock::text("What does this chart show?"),
+    ///         ContentBlock::image_base64("image/png", base64(&png)), // e.g. the `base64` crate
+    ///     ])
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
     pub fn image_base64(media_type: impl Into<String>, data: impl Into<String>) -> Self {
         ContentBlock::Image(ImageBlock {
             source: serde_json::json!({
@@ -328,6 +348,13 @@ pub enum MessageContent {
 
 impl MessageContent {
     /// The text of the content: the string, or the text blocks joined by newlines.
+    ///
+    /// ```
+    /// use claudio::{protocol::MessageContent, ContentBlock};
+    /// let blocks = vec![ContentBlock::text("one"), ContentBlock::text("two")];
+    /// assert_eq!(MessageContent::from(blocks).text(), "one\ntwo");
+    /// assert_eq!(MessageContent::from("plain").text(), "plain");
+    /// ```
     pub fn text(&self) -> String {
         match self {
             MessageContent::Text(t) => t.clone(),

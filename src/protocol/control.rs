@@ -90,6 +90,23 @@ impl Serialize for IncomingRequest {
 }
 
 /// The CLI asks whether a tool may run.
+///
+/// A [`Client`](crate::Client) hands it to the handler of
+/// [`Options::can_use_tool`](crate::Options::can_use_tool). Decoded from
+/// the request the CLI sends:
+///
+/// ```
+/// use claudio::CanUseToolRequest;
+/// use serde_json::json;
+/// let req: CanUseToolRequest = serde_json::from_value(json!({
+///     "tool_name": "Bash",
+///     "input": {"command": "touch out/a1", "description": "make a file"},
+///     "blocked_path": "out/a1",
+///     "tool_use_id": "toolu_a1",
+/// }))?;
+/// assert_eq!(req.input["command"], "touch out/a1");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CanUseToolRequest {
     /// The tool (`Bash`, `Edit`, `mcp__calc__add`, ...).
@@ -131,6 +148,15 @@ has_extra!(CanUseToolRequest);
 
 impl CanUseToolRequest {
     /// The CLI's reason as text, if it gave one.
+    ///
+    /// ```
+    /// # let req: claudio::CanUseToolRequest = serde_json::from_value(serde_json::json!({
+    /// #     "tool_name": "Write", "decision_reason": "outside the allowed directories"}))?;
+    /// if let Some(why) = req.reason() {
+    ///     println!("{} needs permission: {why}", req.tool_name);
+    /// }
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn reason(&self) -> Option<String> {
         match self.decision_reason.as_ref()? {
             Value::String(s) => Some(s.clone()),
@@ -147,6 +173,22 @@ impl CanUseToolRequest {
     /// The suggestions turned into rules for this session only: what "always
     /// allow for this session" sends back. Only `addRules` suggestions count;
     /// when the CLI offered none, a rule for the whole tool is made.
+    ///
+    /// ```
+    /// use claudio::{protocol::PermissionDestination, CanUseToolRequest, PermissionResult};
+    /// use serde_json::json;
+    /// let req: CanUseToolRequest = serde_json::from_value(json!({
+    ///     "tool_name": "Bash",
+    ///     "input": {"command": "npm test"},
+    ///     "permission_suggestions": [{"type": "addRules", "behavior": "allow",
+    ///         "rules": [{"toolName": "Bash", "ruleContent": "npm test"}],
+    ///         "destination": "localSettings"}],
+    /// }))?;
+    /// let rules = req.session_rules(); // the suggestion, kept for this session only
+    /// assert_eq!(rules[0].destination, Some(PermissionDestination::Session));
+    /// let answer = PermissionResult::allow_always(rules); // not asked again
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn session_rules(&self) -> Vec<PermissionUpdate> {
         let mut out: Vec<PermissionUpdate> = self
             .permission_suggestions
@@ -197,6 +239,17 @@ pub struct PermissionUpdate {
 
 impl PermissionUpdate {
     /// `addRules` with one allow rule for `tool` (optionally narrowed by `content`).
+    ///
+    /// ```
+    /// use claudio::{protocol::PermissionDestination, PermissionResult, PermissionUpdate};
+    /// // `npm test` from now on, in this project (`.claude/settings.local.json`)
+    /// let rule = PermissionUpdate::allow_rule(
+    ///     "Bash",
+    ///     Some("npm test"),
+    ///     PermissionDestination::LocalSettings,
+    /// );
+    /// let answer = PermissionResult::allow_always(vec![rule]);
+    /// ```
     pub fn allow_rule(
         tool: &str,
         content: Option<&str>,
@@ -217,6 +270,19 @@ impl PermissionUpdate {
     }
 
     /// `setMode`: switch the permission mode, for this session.
+    ///
+    /// ```
+    /// use claudio::{PermissionMode, PermissionResult, PermissionUpdate};
+    /// use serde_json::json;
+    /// // allow this edit, and the next ones without asking
+    /// let update = PermissionUpdate::set_mode(PermissionMode::AcceptEdits);
+    /// assert_eq!(
+    ///     serde_json::to_value(&update)?,
+    ///     json!({"type": "setMode", "mode": "acceptEdits", "destination": "session"})
+    /// );
+    /// let answer = PermissionResult::allow_always(vec![update]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn set_mode(mode: PermissionMode) -> Self {
         PermissionUpdate {
             kind: PermissionUpdateKind::SetMode,
@@ -263,6 +329,16 @@ pub enum PermissionResult {
 impl PermissionResult {
     /// Allow, running the tool with `input` and applying `updates` (rules,
     /// a mode change) at the same time.
+    ///
+    /// ```
+    /// use claudio::{PermissionMode, PermissionResult, PermissionUpdate};
+    /// use serde_json::json;
+    /// // write the file somewhere else, and accept the next edits without asking
+    /// let answer = PermissionResult::allow_with(
+    ///     json!({"file_path": "/tmp/draft.md", "content": "# Draft"}),
+    ///     vec![PermissionUpdate::set_mode(PermissionMode::AcceptEdits)],
+    /// );
+    /// ```
     pub fn allow_with(input: Value, updates: Vec<PermissionUpdate>) -> Self {
         PermissionResult::Allow {
             updated_input: Some(input),
@@ -271,6 +347,15 @@ impl PermissionResult {
     }
 
     /// Allow once, with the input as asked.
+    ///
+    /// ```
+    /// use claudio::PermissionResult;
+    /// use serde_json::json;
+    /// let input = json!({"command": "ls"});
+    /// // the answer sent: the input goes back as it was asked
+    /// let reply = PermissionResult::allow().to_response(&input);
+    /// assert_eq!(reply, json!({"behavior": "allow", "updatedInput": {"command": "ls"}}));
+    /// ```
     pub fn allow() -> Self {
         PermissionResult::Allow {
             updated_input: None,
@@ -279,6 +364,15 @@ impl PermissionResult {
     }
 
     /// Allow, running the tool with `input` instead.
+    ///
+    /// ```
+    /// use claudio::PermissionResult;
+    /// use serde_json::json;
+    /// // run it, but as a dry run
+    /// let answer = PermissionResult::allow_with_input(json!({"command": "make -n deploy"}));
+    /// let reply = answer.to_response(&json!({"command": "make deploy"}));
+    /// assert_eq!(reply["updatedInput"]["command"], "make -n deploy");
+    /// ```
     pub fn allow_with_input(input: Value) -> Self {
         PermissionResult::Allow {
             updated_input: Some(input),
@@ -287,6 +381,14 @@ impl PermissionResult {
     }
 
     /// Allow, and add `updates` to the rules.
+    ///
+    /// ```
+    /// use claudio::{Options, PermissionResult};
+    /// // yes to each tool, and not asked again for it in this session
+    /// let options = Options::default().can_use_tool(|req, _ctx| async move {
+    ///     Ok(PermissionResult::allow_always(req.session_rules()))
+    /// });
+    /// ```
     pub fn allow_always(updates: Vec<PermissionUpdate>) -> Self {
         PermissionResult::Allow {
             updated_input: None,
@@ -295,6 +397,16 @@ impl PermissionResult {
     }
 
     /// Deny with a reason for the model; the turn goes on.
+    ///
+    /// ```
+    /// use claudio::PermissionResult;
+    /// use serde_json::json;
+    /// let reply = PermissionResult::deny("use the test database").to_response(&json!({}));
+    /// assert_eq!(
+    ///     reply,
+    ///     json!({"behavior": "deny", "message": "use the test database", "interrupt": false})
+    /// );
+    /// ```
     pub fn deny(message: impl Into<String>) -> Self {
         PermissionResult::Deny {
             message: message.into(),
@@ -303,6 +415,13 @@ impl PermissionResult {
     }
 
     /// Deny and end the turn.
+    ///
+    /// ```
+    /// use claudio::PermissionResult;
+    /// // refuse, and end the turn: the model does not try another way
+    /// let answer = PermissionResult::deny_and_interrupt("stop: wrong branch");
+    /// assert_eq!(answer.to_response(&serde_json::json!({}))["interrupt"], true);
+    /// ```
     pub fn deny_and_interrupt(message: impl Into<String>) -> Self {
         PermissionResult::Deny {
             message: message.into(),
@@ -312,6 +431,8 @@ impl PermissionResult {
 
     /// The response payload. `updatedInput` is always present on allow (the
     /// CLI requires it): the original input is echoed when none was given.
+    ///
+    /// See [`PermissionResult::allow`] for an example.
     pub fn to_response(&self, original_input: &Value) -> Value {
         match self {
             PermissionResult::Allow {
@@ -353,6 +474,8 @@ has_extra!(HookCallbackRequest);
 
 impl HookCallbackRequest {
     /// `input.hook_event_name` (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, ...).
+    ///
+    /// See [`HookCallbackRequest::hook_input`] for an example.
     pub fn event(&self) -> &str {
         self.input
             .get("hook_event_name")
@@ -361,6 +484,22 @@ impl HookCallbackRequest {
     }
 
     /// The hook's input, typed (`input` keeps it as sent).
+    ///
+    /// ```
+    /// use claudio::{HookCallbackRequest, HookEvent};
+    /// use serde_json::json;
+    /// let req: HookCallbackRequest = serde_json::from_value(json!({
+    ///     "callback_id": "hook-1",
+    ///     "tool_use_id": "toolu_b1",
+    ///     "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+    ///               "tool_input": {"command": "ls"}, "session_id": "s1", "cwd": "/w"},
+    /// }))?;
+    /// assert_eq!(req.event(), "PreToolUse");
+    /// let input = req.hook_input();
+    /// assert_eq!(input.hook_event_name, Some(HookEvent::PreToolUse));
+    /// assert_eq!(input.tool_name.as_deref(), Some("Bash"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn hook_input(&self) -> HookInput {
         HookInput::deserialize(&self.input).unwrap_or_default()
     }
@@ -404,6 +543,18 @@ pub struct HookInput {
 }
 
 /// What a hook callback answers.
+///
+/// The constructors cover the common answers; any other is built from
+/// the fields:
+///
+/// ```
+/// use claudio::HookOutput;
+/// let stop = HookOutput {
+///     continue_: Some(false),
+///     stop_reason: Some("the budget for today is spent".into()),
+///     ..Default::default()
+/// };
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HookOutput {
@@ -435,6 +586,13 @@ pub struct HookOutput {
 
 impl HookOutput {
     /// `{"continue":true}`: go on as if the hook were not there.
+    ///
+    /// ```
+    /// use claudio::HookOutput;
+    /// let out = serde_json::to_value(HookOutput::proceed())?;
+    /// assert_eq!(out, serde_json::json!({"continue": true}));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn proceed() -> Self {
         HookOutput {
             continue_: Some(true),
@@ -443,6 +601,15 @@ impl HookOutput {
     }
 
     /// A `PreToolUse` decision: `allow`, `deny` or `ask`, with a reason.
+    ///
+    /// ```
+    /// use claudio::HookOutput;
+    /// // let the person decide: the CLI then sends a `can_use_tool` request
+    /// let out = HookOutput::pre_tool_use("ask", "it touches the production config");
+    /// let wire = serde_json::to_value(&out)?;
+    /// assert_eq!(wire["hookSpecificOutput"]["permissionDecision"], "ask");
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn pre_tool_use(decision: &str, reason: impl Into<String>) -> Self {
         HookOutput {
             continue_: Some(true),
@@ -456,6 +623,12 @@ impl HookOutput {
     }
 
     /// A `PreToolUse` hook that refuses the tool call.
+    ///
+    /// ```
+    /// use claudio::HookOutput;
+    /// let out = HookOutput::deny_tool("no network access in tests");
+    /// assert_eq!(out, HookOutput::pre_tool_use("deny", "no network access in tests"));
+    /// ```
     pub fn deny_tool(reason: impl Into<String>) -> Self {
         Self::pre_tool_use("deny", reason)
     }

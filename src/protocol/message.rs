@@ -142,6 +142,19 @@ impl Message {
     /// Decode one line. Fails only when the line is not a JSON object. The
     /// control protocol's lines decode to [`Message::Unknown`] (a
     /// [`Client`](crate::Client) handles them and never shows them).
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// let line = br#"{"type":"result","subtype":"success","is_error":false,"result":"ok"}"#;
+    /// let msg = Message::parse(line)?;
+    /// assert_eq!(msg.kind(), "result");
+    /// assert_eq!(msg.as_result().and_then(|r| r.result.as_deref()), Some("ok"));
+    /// // a type this crate does not know is kept, not an error
+    /// let later = Message::parse(br#"{"type":"tool_progress","elapsed_time_seconds":3}"#)?;
+    /// assert!(matches!(later, Message::Unknown(_)));
+    /// assert!(Message::parse(b"not json").is_err());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn parse(line: &[u8]) -> Result<Message, serde_json::Error> {
         // Validate UTF-8 once; serde_json then reads from a `&str` without
         // checking every string again.
@@ -151,6 +164,13 @@ impl Message {
     }
 
     /// Decode one line of text. Fails only when it is not a JSON object.
+    ///
+    /// ```
+    /// let line = r#"{"type":"system","subtype":"status","status":"requesting","session_id":"s1"}"#;
+    /// let msg = claudio::Message::parse_str(line)?;
+    /// assert_eq!((msg.kind(), msg.session_id()), ("system", Some("s1")));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn parse_str(line: &str) -> Result<Message, serde_json::Error> {
         // Most lines of a streamed answer are text deltas: one pass, no serde.
         if let Some(m) = super::fast::stream_delta(line) {
@@ -173,6 +193,8 @@ impl Message {
     }
 
     /// The line's `type` (`assistant`, `result`, ...).
+    ///
+    /// See [`Message::parse`] for an example.
     pub fn kind(&self) -> &str {
         match self {
             Message::System(_) => "system",
@@ -185,6 +207,8 @@ impl Message {
     }
 
     /// The session id the message carries, if any.
+    ///
+    /// See [`Message::parse_str`] for an example.
     pub fn session_id(&self) -> Option<&str> {
         match self {
             Message::System(s) => s.session_id(),
@@ -197,6 +221,15 @@ impl Message {
     }
 
     /// The `result` payload, if this is one.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// let line = br#"{"type":"result","subtype":"success","is_error":false,"result":"4","total_cost_usd":0.0021}"#;
+    /// let msg = Message::parse(line)?;
+    /// let r = msg.as_result().expect("a result");
+    /// assert_eq!((r.result.as_deref(), r.total_cost_usd), (Some("4"), Some(0.0021)));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn as_result(&self) -> Option<&ResultMessage> {
         match self {
             Message::Result(r) => Some(r),
@@ -205,6 +238,21 @@ impl Message {
     }
 
     /// The `assistant` payload, if this is one.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// use serde_json::json;
+    /// let line = json!({
+    ///     "type": "assistant",
+    ///     "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5",
+    ///                 "content": [{"type": "text", "text": "Hello!"}]},
+    ///     "parent_tool_use_id": null,
+    ///     "session_id": "s1",
+    /// });
+    /// let msg = Message::parse_str(&line.to_string())?;
+    /// assert_eq!(msg.as_assistant().map(|a| a.text()).as_deref(), Some("Hello!"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn as_assistant(&self) -> Option<&AssistantMessage> {
         match self {
             Message::Assistant(a) => Some(a),
@@ -213,6 +261,26 @@ impl Message {
     }
 
     /// The `user` payload, if this is one.
+    ///
+    /// ```
+    /// use claudio::{ContentBlock, Message};
+    /// use serde_json::json;
+    /// let line = json!({
+    ///     "type": "user",
+    ///     "message": {"role": "user", "content": [{"type": "tool_result",
+    ///         "tool_use_id": "toolu_1", "content": "3 files", "is_error": false}]},
+    ///     "parent_tool_use_id": null,
+    ///     "session_id": "s1",
+    /// });
+    /// let msg = Message::parse_str(&line.to_string())?;
+    /// let user = msg.as_user().expect("a user line");
+    /// for block in user.message.content.blocks() {
+    ///     if let ContentBlock::ToolResult(r) = block {
+    ///         assert_eq!((r.tool_use_id.as_str(), r.text()), ("toolu_1", "3 files".to_owned()));
+    ///     }
+    /// }
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn as_user(&self) -> Option<&UserMessage> {
         match self {
             Message::User(u) => Some(u),
@@ -221,6 +289,17 @@ impl Message {
     }
 
     /// The `system` payload, if this is one.
+    ///
+    /// ```
+    /// use claudio::{Message, SystemMessage};
+    /// let line = br#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"error_status":529}"#;
+    /// let msg = Message::parse(line)?;
+    /// if let Some(SystemMessage::ApiRetry(r)) = msg.as_system() {
+    ///     assert_eq!((r.attempt, r.error_status), (Some(1), Some(529)));
+    /// }
+    /// assert_eq!(msg.as_system().map(|s| s.subtype()), Some("api_retry"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn as_system(&self) -> Option<&SystemMessage> {
         match self {
             Message::System(s) => Some(s),
@@ -229,6 +308,16 @@ impl Message {
     }
 
     /// The `system`/`init` payload, if this is one.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// let line = br#"{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5","tools":["Read","Bash"]}"#;
+    /// let msg = Message::parse(line)?;
+    /// let init = msg.as_init().expect("an init");
+    /// assert_eq!(init.model.as_deref(), Some("claude-sonnet-4-5"));
+    /// assert_eq!(init.tools, ["Read", "Bash"]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn as_init(&self) -> Option<&SystemInit> {
         match self.as_system()? {
             SystemMessage::Init(i) => Some(i),
@@ -237,6 +326,8 @@ impl Message {
     }
 
     /// The `stream_event` payload, if this is one.
+    ///
+    /// See [`StreamEventMessage::text_delta`] for an example.
     pub fn as_stream_event(&self) -> Option<&StreamEventMessage> {
         match self {
             Message::StreamEvent(e) => Some(e),
@@ -245,6 +336,13 @@ impl Message {
     }
 
     /// Whether this is the `result` that ends a turn.
+    ///
+    /// ```
+    /// let line = br#"{"type":"result","subtype":"success","is_error":false}"#;
+    /// let msg = claudio::Message::parse(line)?;
+    /// assert!(msg.is_result());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn is_result(&self) -> bool {
         matches!(self, Message::Result(_))
     }
@@ -484,6 +582,8 @@ pub struct AssistantMessage {
 
 impl AssistantMessage {
     /// The text blocks' text, joined.
+    ///
+    /// See [`Message::as_assistant`] for an example.
     pub fn text(&self) -> String {
         MessageContent::Blocks(self.message.content.clone()).text()
     }
@@ -612,17 +712,51 @@ has_extra!(
 
 impl ResultMessage {
     /// Whether the turn was cut short by an interrupt.
+    ///
+    /// ```
+    /// let line = br#"{"type":"result","subtype":"error_during_execution","is_error":true,"terminal_reason":"aborted_streaming"}"#;
+    /// let msg = claudio::Message::parse(line)?;
+    /// assert!(msg.as_result().expect("a result").was_interrupted());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn was_interrupted(&self) -> bool {
         self.terminal_reason.as_deref() == Some("aborted_streaming")
     }
 
     /// The `subtype`, as a closed set (unknown ones are kept).
+    ///
+    /// ```
+    /// use claudio::{protocol::ResultSubtype, Message};
+    /// let line = br#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":3}"#;
+    /// let msg = Message::parse(line)?;
+    /// match msg.as_result().map(|r| r.kind()) {
+    ///     Some(ResultSubtype::Success) => println!("done"),
+    ///     Some(ResultSubtype::ErrorMaxTurns) => println!("out of turns: raise `max_turns`"),
+    ///     Some(other) => println!("ended: {other:?}"),
+    ///     None => {}
+    /// }
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn kind(&self) -> ResultSubtype {
         ResultSubtype::from_name(&self.subtype)
     }
 
     /// What went wrong: the `errors` the CLI listed, else the `result`
     /// text of an error result. Empty for a success.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// let line = br#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 Overloaded"}"#;
+    /// let failed = Message::parse(line)?;
+    /// assert_eq!(failed.as_result().unwrap().errors(), ["API Error: 529 Overloaded"]);
+    /// let line = br#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["Reached maximum number of turns (3)"]}"#;
+    /// let out_of_turns = Message::parse(line)?;
+    /// let errors = out_of_turns.as_result().unwrap().errors();
+    /// assert_eq!(errors, ["Reached maximum number of turns (3)"]);
+    /// let line = br#"{"type":"result","subtype":"success","is_error":false,"result":"4"}"#;
+    /// assert!(Message::parse(line)?.as_result().unwrap().errors().is_empty());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn errors(&self) -> Vec<&str> {
         if !self.errors.is_empty() {
             return self.errors.iter().map(String::as_str).collect();

@@ -28,6 +28,15 @@ where
 
 /// A permission mode (protocol.md §1). The CLI may know modes this crate
 /// does not: they are kept as [`PermissionMode::Other`].
+///
+/// ```
+/// use claudio::PermissionMode;
+/// // a name typed by a person is checked; one from the CLI is kept as it is
+/// assert_eq!("plan".parse::<PermissionMode>().unwrap(), PermissionMode::Plan);
+/// assert!("planning".parse::<PermissionMode>().is_err());
+/// assert_eq!(PermissionMode::from_name("later"), PermissionMode::Other("later".into()));
+/// assert_eq!(PermissionMode::AcceptEdits.as_str(), "acceptEdits");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum PermissionMode {
@@ -300,6 +309,16 @@ reply!(
 
 impl McpServerStatus {
     /// Whether the server is up.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// let status = client.mcp_status().await?;
+    /// let down: Vec<_> = status.servers.iter().filter(|s| !s.is_connected()).collect();
+    /// for s in down {
+    ///     eprintln!("{} is {}", s.name, s.status);
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn is_connected(&self) -> bool {
         self.status == "connected"
     }

@@ -422,6 +422,21 @@ impl<'de> Deserialize<'de> for StreamEventMessage {
 
 impl StreamEventMessage {
     /// The text of a `text_delta`, if this is one.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// use serde_json::json;
+    /// let line = json!({"type": "stream_event", "session_id": "s1",
+    ///                   "event": {"type": "content_block_delta", "index": 0,
+    ///                             "delta": {"type": "text_delta", "text": "Hel"}}});
+    /// let msg = Message::parse_str(&line.to_string())?;
+    /// let event = msg.as_stream_event().expect("a stream event");
+    /// assert_eq!(event.text_delta(), Some("Hel"));
+    /// assert_eq!(event.thinking_delta(), None);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    ///
+    /// The [crate's example](crate) prints them as they come.
     pub fn text_delta(&self) -> Option<&str> {
         match &self.event {
             StreamEvent::ContentBlockDelta {
@@ -433,6 +448,8 @@ impl StreamEventMessage {
     }
 
     /// The text of a `thinking_delta`, if this is one.
+    ///
+    /// See [`StreamEventMessage::text_delta`] for an example.
     pub fn thinking_delta(&self) -> Option<&str> {
         match &self.event {
             StreamEvent::ContentBlockDelta {
