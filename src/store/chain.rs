@@ -590,6 +590,16 @@ pub(crate) fn conversation_nodes(all: &[Node]) -> (Graph, Vec<usize>) {
 }
 
 /// Read a transcript and return its conversation.
+///
+/// ```no_run
+/// use claudio::store::read_conversation;
+/// use std::path::Path;
+/// // a transcript kept outside the store
+/// let conversation = read_conversation(Path::new("backup/b55ade39.jsonl"))?;
+/// let prompts = conversation.entries.iter().filter(|e| e.kind() == "user").count();
+/// println!("{} entries, {prompts} from the user side", conversation.entries.len());
+/// # Ok::<(), claudio::store::StoreError>(())
+/// ```
 pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
     let all = read_nodes(path)?;
     let (g, chain) = conversation_nodes(&all);

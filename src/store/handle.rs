@@ -42,6 +42,18 @@ pub struct ResumeTarget {
 
 impl Store {
     /// The store of a Claude configuration folder (the one holding `projects/`).
+    ///
+    /// ```
+    /// use claudio::store::{ListOptions, Store, StoreError};
+    /// let dir = std::env::temp_dir().join(format!("claudio-doc-store-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let store = Store::new(&dir);
+    /// assert_eq!(store.projects_dir(), dir.join("projects"));
+    /// assert!(store.list(&ListOptions::all())?.sessions.is_empty());
+    /// assert!(matches!(store.find("b55ade39"), Err(StoreError::NotFound(_))));
+    /// std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(config_dir: impl Into<PathBuf>) -> Store {
         Store {
             config_dir: config_dir.into(),
@@ -49,6 +61,12 @@ impl Store {
     }
 
     /// The store the CLI uses: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    ///
+    /// ```no_run
+    /// let store = claudio::store::Store::from_env()?;
+    /// println!("sessions are under {}", store.projects_dir().display());
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn from_env() -> StoreResult<Store> {
         default_config_dir().map(Store::new)
     }
@@ -66,6 +84,19 @@ impl Store {
     /// List sessions, newest first. Only the first and last 64 KiB of each
     /// transcript are read, several files at a time; damaged files are
     /// reported in [`Listing::skipped`], never fatal.
+    ///
+    /// ```no_run
+    /// use claudio::store::{ListOptions, Store};
+    /// let store = Store::from_env()?;
+    /// let listing = store.list(&ListOptions::for_dir("/home/me/project").limit(20))?;
+    /// for s in &listing.sessions {
+    ///     println!("{} [{}] {}", s.session_id, s.git_branch.as_deref().unwrap_or("-"), s.summary);
+    /// }
+    /// for skipped in &listing.skipped {
+    ///     eprintln!("left out {}: {}", skipped.path.display(), skipped.reason);
+    /// }
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn list(&self, opts: &ListOptions) -> StoreResult<Listing> {
         let projects = self.projects_dir();
         let cands = match &opts.dir {
@@ -78,6 +109,17 @@ impl Store {
     /// Find a session in any project by full id or unique prefix (at least 4
     /// hex digits). The id is checked before any file is read. When the same
     /// session is in several folders, the most recently written copy.
+    ///
+    /// ```no_run
+    /// use claudio::store::{Store, StoreError};
+    /// let store = Store::from_env()?;
+    /// match store.find("b55a") {
+    ///     Ok(file) => println!("{} is {}", file.id, file.path.display()),
+    ///     Err(StoreError::Ambiguous { candidates, .. }) => println!("which one? {candidates:?}"),
+    ///     Err(e) => return Err(e),
+    /// }
+    /// # Ok::<(), StoreError>(())
+    /// ```
     pub fn find(&self, id: &str) -> StoreResult<SessionFile> {
         let q = IdQuery::parse(id)?;
         let mut by_id: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
@@ -127,12 +169,32 @@ impl Store {
     /// [`StoreError::NoConversation`] (only metadata, or not a transcript),
     /// [`StoreError::Sidechain`] (a sub-agent's transcript) or
     /// [`StoreError::ContinuedIn`] (listed as the session it continues in).
+    ///
+    /// ```no_run
+    /// use claudio::store::{Store, StoreError};
+    /// let store = Store::from_env()?;
+    /// let file = store.find("b55ade39")?;
+    /// match store.info(&file) {
+    ///     Ok(info) => println!("{}: {}", info.session_id, info.summary),
+    ///     Err(StoreError::ContinuedIn { next, .. }) => println!("continued in {next}"),
+    ///     Err(e) => println!("not listed: {e}"),
+    /// }
+    /// # Ok::<(), StoreError>(())
+    /// ```
     pub fn info(&self, file: &SessionFile) -> StoreResult<SessionInfo> {
         session_info(&file.path, &file.id)
     }
 
     /// Find a session for resuming from anywhere: its id and recorded
     /// working directory (where it was moved to, else its first `cwd`).
+    ///
+    /// ```no_run
+    /// # fn demo() -> Result<(), Box<dyn std::error::Error>> {
+    /// use claudio::{store::Store, Options};
+    /// let target = Store::from_env()?.resume_target("b55ade39")?;
+    /// let options = Options::default().cwd(&target.cwd).resume(&target.id);
+    /// # let _ = options; Ok(()) }
+    /// ```
     pub fn resume_target(&self, id: &str) -> StoreResult<ResumeTarget> {
         let file = self.find(id)?;
         let ht = read_head_tail(&file.path)
@@ -149,6 +211,17 @@ impl Store {
     }
 
     /// The conversation of a session as the CLI would resume it.
+    ///
+    /// ```no_run
+    /// let store = claudio::store::Store::from_env()?;
+    /// let (_file, conversation) = store.conversation("b55ade39")?;
+    /// for entry in &conversation.entries {
+    ///     if let Some(content) = entry.content() {
+    ///         println!("{}: {}", entry.kind(), content.text());
+    ///     }
+    /// }
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn conversation(&self, id: &str) -> StoreResult<(SessionFile, Conversation)> {
         let file = self.find(id)?;
         let conv = read_conversation(&file.path)?;
@@ -156,6 +229,13 @@ impl Store {
     }
 
     /// Set the session's title: appends the CLI's `custom-title` line.
+    ///
+    /// ```no_run
+    /// let store = claudio::store::Store::from_env()?;
+    /// let file = store.rename("b55ade39", "Parser rewrite")?;
+    /// println!("renamed {}", file.id);
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn rename(&self, id: &str, title: &str) -> StoreResult<SessionFile> {
         let title = clean_label(title, "title")?;
         let file = self.find(id)?;
@@ -164,6 +244,13 @@ impl Store {
     }
 
     /// Tag the session (`None` clears the tag): appends the CLI's `tag` line.
+    ///
+    /// ```no_run
+    /// let store = claudio::store::Store::from_env()?;
+    /// store.tag("b55ade39", Some("needs-review"))?;
+    /// store.tag("b55ade39", None)?; // no tag again
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn tag(&self, id: &str, tag: Option<&str>) -> StoreResult<SessionFile> {
         let tag = tag.map(|t| clean_label(t, "tag")).transpose()?;
         let file = self.find(id)?;
@@ -207,6 +294,16 @@ impl Store {
     /// To confirm before deleting, [`find`](Store::find) the session, ask,
     /// then delete it by the full id of the file found
     /// ([`SessionFile::id`]), which no other session can match.
+    ///
+    /// ```no_run
+    /// # fn confirm(_question: &str) -> bool { false }
+    /// let store = claudio::store::Store::from_env()?;
+    /// let file = store.find("b55a")?;
+    /// if confirm(&format!("delete session {}?", file.id)) {
+    ///     store.delete(&file.id)?; // the full id: no other session matches it
+    /// }
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn delete(&self, id: &str) -> StoreResult<SessionFile> {
         let file = self.find(id)?;
         edit::delete(&file)?;

@@ -20,6 +20,16 @@ pub enum IdQuery {
 
 impl IdQuery {
     /// Check an id as typed by a person.
+    ///
+    /// ```
+    /// use claudio::store::{IdQuery, StoreError};
+    /// let q = IdQuery::parse("B55ADE39")?;
+    /// assert_eq!(q, IdQuery::Prefix("b55ade39".into()));
+    /// assert!(q.matches("b55ade39-3f1c-4d2e-9a8b-7c6d5e4f3a2b"));
+    /// assert!(matches!(IdQuery::parse("../etc"), Err(StoreError::InvalidId(_))));
+    /// assert!(IdQuery::parse("b55").is_err()); // too short: at least `MIN_PREFIX` digits
+    /// # Ok::<(), StoreError>(())
+    /// ```
     pub fn parse(input: &str) -> StoreResult<IdQuery> {
         let lower = input.to_ascii_lowercase();
         if is_uuid(&lower) {
@@ -54,6 +64,12 @@ impl IdQuery {
 }
 
 /// Whether `s` is a UUID in the 8-4-4-4-12 hex form (any case).
+///
+/// ```
+/// use claudio::store::is_uuid;
+/// assert!(is_uuid("0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e"));
+/// assert!(!is_uuid("0b7d4e8a"));
+/// ```
 pub fn is_uuid(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 36
@@ -64,6 +80,13 @@ pub fn is_uuid(s: &str) -> bool {
 }
 
 /// A new random (version 4) UUID.
+///
+/// ```
+/// use claudio::store::{is_uuid, new_uuid};
+/// let id = new_uuid();
+/// assert!(is_uuid(&id));
+/// assert_ne!(id, new_uuid());
+/// ```
 pub fn new_uuid() -> String {
     let mut b = [0u8; 16];
     let filled = std::fs::File::open("/dev/urandom")

@@ -13,6 +13,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 /// What to list.
+///
+/// ```
+/// use claudio::store::ListOptions;
+/// // every project, the ten newest sessions
+/// let newest = ListOptions::all().limit(10);
+/// // one project (not its other git worktrees), the second page of ten
+/// let page = ListOptions::for_dir("/home/me/project")
+///     .include_worktrees(false)
+///     .offset(10)
+///     .limit(10);
+/// ```
+///
+/// [`Store::list`](super::Store::list) takes them.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ListOptions {

@@ -64,6 +64,18 @@ impl Store {
 
 impl AsyncStore {
     /// The store of a Claude configuration folder (the one holding `projects/`).
+    ///
+    /// ```
+    /// use claudio::store::{AsyncStore, ListOptions};
+    /// let dir = std::env::temp_dir().join(format!("claudio-doc-async-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let store = AsyncStore::new(&dir);
+    /// let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+    /// let listing = runtime.block_on(store.list(&ListOptions::all()))?;
+    /// assert!(listing.sessions.is_empty());
+    /// std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(config_dir: impl Into<PathBuf>) -> AsyncStore {
         Store::new(config_dir).into_async()
     }
@@ -191,6 +203,19 @@ impl AsyncStore {
 
     /// [`Store::search`], gathered: the sessions with hits, newest first
     /// (at most `opts.limit`), and how the search went.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), claudio::store::StoreError> {
+    /// use claudio::store::{AsyncStore, Pattern, SearchOptions};
+    /// let store = AsyncStore::from_env()?;
+    /// let opts = SearchOptions::new(Pattern::smart("tokio")).limit(5);
+    /// let (sessions, summary) = store.search(&opts).await?;
+    /// for s in &sessions {
+    ///     println!("{}: {} hits", s.info.summary, s.hits.len());
+    /// }
+    /// println!("{} transcripts searched", summary.files);
+    /// # Ok(()) }
+    /// ```
     pub fn search(
         &self,
         opts: &SearchOptions,
@@ -210,6 +235,24 @@ impl AsyncStore {
     /// hits as soon as it is known, newest first, on the blocking thread
     /// (send them on through a channel to use them in async code);
     /// `ControlFlow::Break` stops the search.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), claudio::store::StoreError> {
+    /// use claudio::store::{AsyncStore, Pattern, SearchOptions};
+    /// use std::ops::ControlFlow;
+    /// let store = AsyncStore::from_env()?;
+    /// let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    /// let search = store.search_with(&SearchOptions::new(Pattern::smart("tokio")), move |hits| {
+    ///     let _ = tx.send(hits);
+    ///     ControlFlow::Continue(())
+    /// });
+    /// let search = tokio::spawn(search);
+    /// while let Some(session) = rx.recv().await {
+    ///     println!("{}", session.info.summary); // as soon as it is found
+    /// }
+    /// search.await.expect("the search ran")?;
+    /// # Ok(()) }
+    /// ```
     pub fn search_with<F>(
         &self,
         opts: &SearchOptions,

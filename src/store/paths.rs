@@ -26,6 +26,10 @@ pub fn default_config_dir() -> StoreResult<PathBuf> {
 
 /// Every character outside `[A-Za-z0-9]` becomes `-` (one per UTF-16 code
 /// unit, as the CLI does it: a character outside the BMP gives two).
+///
+/// ```
+/// assert_eq!(claudio::store::sanitize_path("/home/me/my_app"), "-home-me-my-app");
+/// ```
 pub fn sanitize_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for c in path.chars() {
@@ -41,6 +45,14 @@ pub fn sanitize_path(path: &str) -> String {
 }
 
 /// The folder name the CLI uses for a working directory (an absolute path).
+///
+/// ```no_run
+/// use claudio::store::{project_folder_name, Store};
+/// let store = Store::from_env()?;
+/// let folder = store.projects_dir().join(project_folder_name("/home/me/app"));
+/// println!("{}", folder.display()); // …/projects/-home-me-app
+/// # Ok::<(), claudio::store::StoreError>(())
+/// ```
 pub fn project_folder_name(path: &str) -> String {
     let s = sanitize_path(path);
     if s.len() <= MAX_FOLDER_NAME {

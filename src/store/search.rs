@@ -28,6 +28,24 @@ use std::time::UNIX_EPOCH;
 pub type MatchFn = Arc<dyn Fn(&str) -> Vec<Range<usize>> + Send + Sync>;
 
 /// What to look for.
+///
+/// ```
+/// use claudio::store::Pattern;
+/// use std::sync::Arc;
+/// let smart = Pattern::smart("tokio"); // any case; "Tokio" would match case
+/// // a matcher of one's own: byte ranges of the matches, in order
+/// let marks = Pattern::Custom(Arc::new(|text: &str| {
+///     let mut found: Vec<_> = ["TODO", "FIXME"]
+///         .iter()
+///         .flat_map(|w| text.match_indices(w).map(|(i, m)| i..i + m.len()))
+///         .collect();
+///     found.sort_by_key(|r| r.start);
+///     found
+/// }));
+/// if let Pattern::Custom(find) = &marks {
+///     assert_eq!(find("a TODO, a FIXME"), [2..6, 10..15]);
+/// }
+/// ```
 #[derive(Clone)]
 #[non_exhaustive]
 pub enum Pattern {
@@ -65,6 +83,12 @@ impl std::fmt::Debug for Pattern {
 impl Pattern {
     /// A literal with smart case: case matters only when the pattern has
     /// an upper-case letter.
+    ///
+    /// ```
+    /// use claudio::store::Pattern;
+    /// assert!(matches!(Pattern::smart("tokio"), Pattern::Literal { ignore_case: true, .. }));
+    /// assert!(matches!(Pattern::smart("Tokio"), Pattern::Literal { ignore_case: false, .. }));
+    /// ```
     pub fn smart(text: impl Into<String>) -> Pattern {
         let text = text.into();
         let ignore_case = !text.chars().any(char::is_uppercase);
@@ -119,6 +143,20 @@ pub struct SessionHits {
 }
 
 /// What to search, and how much to return.
+///
+/// ```
+/// use claudio::store::{Pattern, SearchOptions};
+/// use std::time::{Duration, SystemTime, UNIX_EPOCH};
+/// let week_ago = SystemTime::now() - Duration::from_secs(7 * 24 * 3600);
+/// let since = week_ago.duration_since(UNIX_EPOCH)?.as_millis() as i64;
+/// let opts = SearchOptions::new(Pattern::smart("migration"))
+///     .dir("/home/me/project")
+///     .tools(true) // also in tool calls and their output
+///     .since(since)
+///     .limit(10)
+///     .hits_per_session(5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SearchOptions {
@@ -199,6 +237,22 @@ impl Store {
     /// `ControlFlow::Break` stops the search. A damaged transcript is
     /// searched as far as it can be read; one that cannot be opened is
     /// named in the summary.
+    ///
+    /// ```no_run
+    /// use claudio::store::{Pattern, SearchOptions, Store};
+    /// use std::ops::ControlFlow;
+    /// let store = Store::from_env()?;
+    /// let opts = SearchOptions::new(Pattern::smart("tokio")).limit(5).hits_per_session(2);
+    /// let summary = store.search(&opts, |session| {
+    ///     println!("{} {}", session.info.session_id, session.info.summary);
+    ///     for hit in &session.hits {
+    ///         println!("  {:?}: {}", hit.kind, hit.line);
+    ///     }
+    ///     ControlFlow::Continue(())
+    /// })?;
+    /// println!("{} transcripts searched", summary.files);
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn search(
         &self,
         opts: &SearchOptions,

@@ -43,6 +43,16 @@ fn valid_agent_id(id: &str) -> bool {
 impl Store {
     /// The sub-agent runs of session `id` (full id or unique prefix),
     /// oldest first. None when it started none.
+    ///
+    /// ```no_run
+    /// let store = claudio::store::Store::from_env()?;
+    /// for agent in store.subagents("b55ade39")? {
+    ///     let messages = store.subagent_messages("b55ade39", &agent.agent_id)?;
+    ///     let what = agent.description.as_deref().unwrap_or("");
+    ///     println!("{} ({what}): {} messages", agent.agent_id, messages.len());
+    /// }
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn subagents(&self, id: &str) -> StoreResult<Vec<SubagentInfo>> {
         let file = self.find(id)?;
         let dir = file.path.with_extension("").join("subagents");
@@ -91,6 +101,15 @@ impl Store {
 
     /// A sub-agent's messages (user and assistant entries), in the order
     /// written. Damaged lines are skipped.
+    ///
+    /// ```no_run
+    /// let store = claudio::store::Store::from_env()?;
+    /// for entry in store.subagent_messages("b55ade39", "a1b2c3d4")? {
+    ///     let text = entry.content().map(|c| c.text()).unwrap_or_default();
+    ///     println!("{} {}: {text}", entry.timestamp().unwrap_or(""), entry.kind());
+    /// }
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn subagent_messages(&self, id: &str, agent_id: &str) -> StoreResult<Vec<Entry>> {
         let file = self.find(id)?;
         let missing = || StoreError::SubagentNotFound {

@@ -110,6 +110,18 @@ impl FileUsage {
 /// Read what a transcript records about usage. Damaged lines are skipped.
 /// The file is read in 1 MiB blocks; only lines holding `"usage":{` or a
 /// user entry are parsed.
+///
+/// ```no_run
+/// use claudio::store::{estimate_cost, file_usage, Store};
+/// let file = Store::from_env()?.find("b55ade39")?;
+/// let usage = file_usage(&file.path)?;
+/// println!("{} prompts, {} API requests", usage.prompts, usage.messages.len());
+/// for (model, tokens) in usage.by_model() {
+///     let cost = estimate_cost(&model, &tokens).map_or("no price".into(), |c| format!("${c:.4}"));
+///     println!("{model}: {} tokens, {cost}", tokens.total());
+/// }
+/// # Ok::<(), claudio::store::StoreError>(())
+/// ```
 pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
     let mut file = std::fs::File::open(path).map_err(io_err(path))?;
     read_usage(&mut file, path, true)
@@ -390,6 +402,23 @@ impl super::Store {
     /// every project, oldest first (the order in which [`UsageSet`] counts a
     /// resumed session's repeated messages once). Files are read on a few
     /// threads; unreadable ones are left out.
+    ///
+    /// Counted across sessions with a [`UsageSet`], so that what a resumed
+    /// session repeats is counted once:
+    ///
+    /// ```no_run
+    /// use claudio::store::{estimate_cost, Store, UsageSet};
+    /// let store = Store::from_env()?;
+    /// let mut counted = UsageSet::default();
+    /// let mut cost = 0.0;
+    /// for session in store.usage(None)? {
+    ///     for (model, tokens) in counted.add(&session.usage) {
+    ///         cost += estimate_cost(&model, &tokens).unwrap_or(0.0);
+    ///     }
+    /// }
+    /// println!("about ${cost:.2} at list prices");
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
     pub fn usage(&self, dir: Option<&Path>) -> StoreResult<Vec<SessionUsage>> {
         let projects = self.projects_dir();
         let cands = match dir {
@@ -421,6 +450,8 @@ impl super::Store {
 
 /// Usage across files: each API message once, the last line seen winning
 /// (a resumed session's file repeats what it continues).
+///
+/// See [`Store::usage`](super::Store::usage) for an example.
 #[derive(Debug, Default)]
 pub struct UsageSet {
     seen: HashMap<String, (String, Tokens)>,
@@ -522,12 +553,28 @@ pub const PRICES: &[Price] = &[
 ];
 
 /// The price of a model, if the table has it.
+///
+/// ```
+/// let price = claudio::store::price_of("claude-haiku-4-5-20251001").expect("listed");
+/// assert_eq!((price.input, price.output), (1.0, 5.0));
+/// assert!(claudio::store::price_of("gpt-4").is_none());
+/// ```
 pub fn price_of(model: &str) -> Option<&'static Price> {
     PRICES.iter().find(|p| model.starts_with(p.prefix))
 }
 
 /// An estimate of what `tokens` of `model` cost, in USD; `None` when the
 /// model has no price in the table.
+///
+/// ```
+/// use claudio::store::{estimate_cost, Tokens};
+/// let mut tokens = Tokens::default();
+/// tokens.input = 1_000_000;
+/// tokens.output = 100_000;
+/// // Sonnet 4.x: $3 per million tokens in, $15 per million out
+/// assert_eq!(estimate_cost("claude-sonnet-4-5-20250929", &tokens), Some(4.5));
+/// assert_eq!(estimate_cost("some-other-model", &tokens), None);
+/// ```
 pub fn estimate_cost(model: &str, tokens: &Tokens) -> Option<f64> {
     let p = price_of(model)?;
     let m = |n: u64, per: f64| n as f64 * per / 1e6;
