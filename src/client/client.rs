@@ -578,12 +578,12 @@ impl Client {
     ///
     /// ```no_run
     /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
-    /// use claudio::{Message, SystemMessage};
+    /// use claudio::SystemMessage;
     /// while let Some(msg) = client.next_message().await {
-    ///     if let Message::System(s) = msg? {
-    ///         if let SystemMessage::TaskStarted(task) = *s {
-    ///             // no background work in this session
-    ///             client.stop_task(task.task_id.as_deref().unwrap_or("")).await?;
+    ///     let msg = msg?;
+    ///     if let Some(SystemMessage::TaskStarted(task)) = msg.as_system() {
+    ///         if let Some(id) = &task.task_id {
+    ///             client.stop_task(id).await?; // no background work in this session
     ///         }
     ///     }
     /// }
