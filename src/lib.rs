@@ -49,8 +49,15 @@ pub mod transport;
 /// tests reach inside. No stability promise; do not use.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::store::headtail::read_head_tail;
     pub use crate::transport::framing::{Line, LineReader};
     pub use crate::transport::stderr::TAIL_BYTES;
+
+    /// [`crate::Message::parse_str`] without its fast path, for the
+    /// differential fuzzing of the two.
+    pub fn parse_general(line: &str) -> Result<crate::Message, serde_json::Error> {
+        crate::Message::parse_general(line)
+    }
 }
 
 pub use client::{query, Client, Interrupted, ModeSet, ModelSet, Query, RawMessage, Turn};

@@ -37,7 +37,7 @@ fn decode_regressions() {
             "{name}: a JSON object failed to decode"
         );
         if let Ok(text) = std::str::from_utf8(line) {
-            let general = claudio::Message::parse_general(text);
+            let general = claudio::__private::parse_general(text);
             assert_eq!(
                 parsed.as_ref().ok(),
                 general.as_ref().ok(),
@@ -67,7 +67,7 @@ fn transcript_regressions() {
             .path()
             .join("0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e.jsonl");
         std::fs::write(&p, &data).unwrap();
-        let _ = claudio::store::read_head_tail(&p);
+        let _ = claudio::__private::read_head_tail(&p);
         let _ = claudio::store::read_conversation(&p);
         let _ = name;
     }

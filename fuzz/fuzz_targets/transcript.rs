@@ -8,6 +8,6 @@ fuzz_target!(|data: &[u8]| {
     let _ = std::fs::create_dir_all(&dir);
     let path = dir.join("0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e.jsonl");
     std::fs::write(&path, data).unwrap();
-    let _ = claudio::store::read_head_tail(&path);
+    let _ = claudio::__private::read_head_tail(&path);
     let _ = claudio::store::read_conversation(&path);
 });

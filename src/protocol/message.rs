@@ -181,8 +181,7 @@ impl Message {
 
     /// [`Message::parse_str`] without its fast path (for differential tests
     /// and fuzzing: both must agree).
-    #[doc(hidden)]
-    pub fn parse_general(line: &str) -> Result<Message, serde_json::Error> {
+    pub(crate) fn parse_general(line: &str) -> Result<Message, serde_json::Error> {
         Ok(match parse_line(line)? {
             Routed::Message(m) => m,
             // the client's own business: kept raw for anyone else

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 /// How much of each end of a file is read when listing.
-pub const HEAD_TAIL_BYTES: usize = 64 * 1024;
+pub(crate) const HEAD_TAIL_BYTES: usize = 64 * 1024;
 
 /// The two ends of a transcript, decoded as UTF-8 (invalid bytes become
 /// U+FFFD). For files up to 64 KiB the tail is the head.

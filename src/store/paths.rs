@@ -11,7 +11,7 @@ use super::error::{StoreError, StoreResult};
 use std::path::PathBuf;
 
 /// Longest folder name kept whole; longer ones are cut and hashed.
-pub const MAX_FOLDER_NAME: usize = 200;
+pub(super) const MAX_FOLDER_NAME: usize = 200;
 
 /// The Claude configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 pub fn default_config_dir() -> StoreResult<PathBuf> {
@@ -25,12 +25,9 @@ pub fn default_config_dir() -> StoreResult<PathBuf> {
 }
 
 /// Every character outside `[A-Za-z0-9]` becomes `-` (one per UTF-16 code
-/// unit, as the CLI does it: a character outside the BMP gives two).
-///
-/// ```
-/// assert_eq!(claudio::store::sanitize_path("/home/me/my_app"), "-home-me-my-app");
-/// ```
-pub fn sanitize_path(path: &str) -> String {
+/// unit, as the CLI does it: a character outside the BMP gives two):
+/// `/home/me/my_app` → `-home-me-my-app`.
+pub(super) fn sanitize_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for c in path.chars() {
         if c.is_ascii_alphanumeric() {
