@@ -334,6 +334,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         }
         'claudio;sessions;fork' {
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Copy only up to this message (its uuid or a unique prefix; see `show --json`)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The fork''s title (else the original''s, marked "(fork)")')
             [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
             [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')

@@ -321,6 +321,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;sessions;fork'= {
             cand --at 'Copy only up to this message (its uuid or a unique prefix; see `show --json`)'
+            cand --title 'The fork''s title (else the original''s, marked "(fork)")'
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
             cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
             cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'

@@ -127,6 +127,9 @@ pub struct ForkArgs {
     /// Copy only up to this message (its uuid or a unique prefix; see `show --json`).
     #[arg(long, value_name = "MESSAGE_UUID")]
     pub at: Option<String>,
+    /// The fork's title (else the original's, marked "(fork)").
+    #[arg(long)]
+    pub title: Option<String>,
 }
 
 /// Arguments of `sessions rename`.

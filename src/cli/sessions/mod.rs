@@ -52,7 +52,7 @@ fn run_with(args: SessionsArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> 
         SessionsCommand::Usage(a) => usage::usage(&store, a, io),
         SessionsCommand::Resume(a) => resume(&store, &a.id),
         SessionsCommand::Fork(a) => store
-            .fork(&a.id, a.at.as_deref(), None)
+            .fork(&a.id, a.at.as_deref(), a.title.as_deref())
             .map_err(Into::into)
             .and_then(|id| {
                 writeln!(io.out, "{id}")?;
@@ -172,6 +172,11 @@ mod tests {
         assert!(claudio::store::is_uuid(new), "{new}");
         let (_, conv) = Store::new(d.path()).conversation(new).unwrap();
         assert_eq!(conv.entries.len(), 2);
+        // a fork with a title of its own
+        let titled = ok(&["--config-dir", &c, "fork", A, "--title", "the other road"]);
+        let s = Store::new(d.path());
+        let info = s.info(&s.find(titled.trim()).unwrap()).unwrap();
+        assert_eq!(info.custom_title.as_deref(), Some("the other road"));
     }
 
     #[test]
