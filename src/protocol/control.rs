@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 /// `{"type":"control_request","request_id":...,"request":{...}}` sent by the CLI.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ControlRequest {
+pub(crate) struct ControlRequest {
     /// The id to answer with.
     pub request_id: String,
     /// What the CLI asks.
@@ -22,7 +22,7 @@ has_extra!(ControlRequest);
 /// A request from the CLI, by `subtype`.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum IncomingRequest {
+pub(crate) enum IncomingRequest {
     /// May a tool run? (`can_use_tool`)
     CanUseTool(CanUseToolRequest),
     /// A hook registered at `initialize` fired. (`hook_callback`)
@@ -35,7 +35,7 @@ pub enum IncomingRequest {
 
 impl IncomingRequest {
     /// The request's `subtype`.
-    pub fn subtype(&self) -> &str {
+    pub(crate) fn subtype(&self) -> &str {
         match self {
             IncomingRequest::CanUseTool(_) => "can_use_tool",
             IncomingRequest::HookCallback(_) => "hook_callback",
@@ -45,7 +45,7 @@ impl IncomingRequest {
     }
 
     /// Decode a request; never fails (odd shapes become `Other`).
-    pub fn from_value(value: Value) -> Self {
+    pub(crate) fn from_value(value: Value) -> Self {
         fn typed<T: serde::de::DeserializeOwned + HasExtra>(v: &Value) -> Option<T> {
             let mut t = T::deserialize(v).ok()?;
             t.extra_mut().remove("subtype");
@@ -61,7 +61,7 @@ impl IncomingRequest {
     }
 
     /// Encode the request as JSON (with its `subtype`).
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         let body = match self {
             IncomingRequest::CanUseTool(r) => serde_json::to_value(r),
             IncomingRequest::HookCallback(r) => serde_json::to_value(r),
@@ -636,7 +636,7 @@ impl HookOutput {
 
 /// A JSON-RPC message for an in-process MCP server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct McpMessageRequest {
+pub(crate) struct McpMessageRequest {
     /// The server's name, as registered.
     pub server_name: String,
     /// The JSON-RPC message (`method`, `params`, `id`).
@@ -650,7 +650,7 @@ has_extra!(McpMessageRequest);
 
 /// `{"type":"control_response","response":{...}}` — an answer to a request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ControlResponse {
+pub(crate) struct ControlResponse {
     /// The answer.
     pub response: ControlResponseBody,
     /// Fields claudio does not model, kept as sent.
@@ -661,7 +661,7 @@ has_extra!(ControlResponse);
 
 /// The body of a control response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ControlResponseBody {
+pub(crate) struct ControlResponseBody {
     /// `success` or `error`.
     pub subtype: String,
     /// The id of the request this answers.
@@ -683,7 +683,7 @@ pub struct ControlResponseBody {
 /// `{"type":"control_cancel_request","request_id":...}`: the CLI no longer
 /// needs an answer to one of its requests.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ControlCancelRequest {
+pub(crate) struct ControlCancelRequest {
     /// The request to drop.
     pub request_id: String,
     /// Fields claudio does not model, kept as sent.

@@ -19,11 +19,12 @@ pub use content::{
     ToolResultBlock, ToolUseBlock,
 };
 pub(crate) use control::{error_response, request_line, success_response};
+// the control protocol's envelopes: the client's business, never the user's
 pub use control::{
-    CanUseToolRequest, ControlCancelRequest, ControlRequest, ControlResponse, ControlResponseBody,
-    HookCallbackRequest, HookInput, HookOutput, IncomingRequest, McpMessageRequest,
-    PermissionResult, PermissionRule, PermissionUpdate,
+    CanUseToolRequest, HookCallbackRequest, HookInput, HookOutput, PermissionResult,
+    PermissionRule, PermissionUpdate,
 };
+pub(crate) use control::{ControlRequest, ControlResponse, IncomingRequest};
 pub use input::{Priority, UserInput};
 pub(crate) use message::Routed;
 pub use message::{
