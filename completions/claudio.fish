@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_claudio_global_optspecs
-    string join \n model= permission-mode= allowed-tools= disallowed-tools= max-turns= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= cli-path= v/verbose debug color= hide-thinking h/help V/version
+    string join \n model= permission-mode= allowed-tools= disallowed-tools= max-turns= effort= fallback-model= max-budget-usd= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= cli-path= v/verbose debug color= hide-thinking h/help V/version
 end
 
 function __fish_claudio_needs_command
@@ -29,6 +29,13 @@ complete -c claudio -n "__fish_claudio_needs_command" -l permission-mode -d 'Per
 complete -c claudio -n "__fish_claudio_needs_command" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_needs_command" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_needs_command" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_needs_command" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -55,11 +62,19 @@ complete -c claudio -n "__fish_claudio_needs_command" -f -a "help" -d 'Print thi
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s o -l output-format -d 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON' -r -f -a "text\t''
 json\t''
 stream-json\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l json-schema -d 'Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text` the answer printed is the JSON object the model returned' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -80,6 +95,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -114,6 +136,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -138,6 +167,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -161,6 +197,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -187,6 +230,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -216,6 +266,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -245,6 +302,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -267,6 +331,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -289,6 +360,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -309,6 +387,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -329,6 +414,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -350,6 +442,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -381,6 +480,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l permission-mo
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -400,6 +506,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_s
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -422,6 +535,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -441,6 +561,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -463,6 +590,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand completions" -l permissi
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand completions" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand completions" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand completions" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
@@ -482,6 +616,13 @@ complete -c claudio -n "__fish_claudio_using_subcommand man" -l permission-mode 
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand man" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand man" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand man" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F

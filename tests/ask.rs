@@ -656,3 +656,113 @@ fn an_agent_ending_without_a_report_turn_does_not_hang_ask() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "Started the scan.\n");
 }
+
+/// A temporary folder holding one file.
+fn dir_with_file(name: &str, content: &str) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join(name), content).unwrap();
+    d
+}
+
+fn structured_turn(structured: Option<Value>) -> Vec<Value> {
+    let mut result = json!({"type":"result","subtype":"success","is_error":false,
+        "result":"{\"n\":42}","session_id":"s","num_turns":2});
+    if let Some(v) = structured {
+        result["structured_output"] = v;
+    }
+    steps(vec![
+        init(),
+        vec![expect_user("count"), system_init(), json!({"emit": result})],
+    ])
+}
+
+#[test]
+fn json_schema_prints_the_object_the_model_returned() {
+    let schema = dir_with_file(
+        "schema.json",
+        r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#,
+    );
+    let fake = Fake::new(structured_turn(Some(
+        json!({"n": 42, "why": "a \u{1b}[31m b"}),
+    )));
+    let mut c = claudio(&fake);
+    c.args(["ask", "--json-schema"])
+        .arg(format!("@{}", schema.path().join("schema.json").display()))
+        .arg("count");
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // one line of JSON, exact (an escape inside stays escaped JSON)
+    assert_eq!(stdout(&o), "{\"n\":42,\"why\":\"a \\u001b[31m b\"}\n");
+    assert!(
+        fake.argv().iter().any(
+            |a| a == r#"--json-schema={"properties":{"n":{"type":"integer"}},"type":"object"}"#
+        ),
+        "{:?}",
+        fake.argv()
+    );
+}
+
+#[test]
+fn json_schema_without_a_structured_answer_fails_and_says_so() {
+    let fake = Fake::new(structured_turn(None));
+    let mut c = claudio(&fake);
+    c.args(["ask", "--json-schema", r#"{"type":"object"}"#, "count"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("without the requested structure"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn a_schema_that_is_not_json_is_refused_before_the_cli_starts() {
+    let fake = Fake::new(vec![]);
+    let mut c = claudio(&fake);
+    c.args(["ask", "--json-schema", "{not json", "count"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--json-schema: not JSON"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn effort_fallback_and_budget_reach_the_cli() {
+    let fake = Fake::new(steps(vec![init(), turn("q", "answer")]));
+    let mut c = claudio(&fake);
+    c.args([
+        "ask",
+        "--effort",
+        "high",
+        "--fallback-model",
+        "claude-sonnet-4-5,claude-haiku-4-5",
+        "--max-budget-usd",
+        "0.5",
+        "q",
+    ]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let argv = fake.argv();
+    for want in [
+        "--effort=high",
+        "--fallback-model=claude-sonnet-4-5,claude-haiku-4-5",
+        "--max-budget-usd=0.5",
+    ] {
+        assert!(argv.iter().any(|a| a == want), "{want} missing: {argv:?}");
+    }
+    // a budget that is no amount is refused
+    let mut c = claudio(&fake);
+    c.args(["ask", "--max-budget-usd=0", "q"]);
+    let o = run(c, None);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("must be a positive amount"),
+        "{}",
+        stderr(&o)
+    );
+}

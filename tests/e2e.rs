@@ -964,3 +964,26 @@ async fn a_plan_approved_through_the_library_switches_the_mode() {
     let reqs = w.main_requests();
     assert!(reqs[1].body_contains("Write hello.txt"));
 }
+
+#[test]
+fn ask_json_schema_prints_the_structured_answer() {
+    let w = world!("ask_json_schema_prints_the_structured_answer");
+    w.api.push(Reply::tool_use(
+        "StructuredOutput",
+        json!({"files": 3, "largest": "README.md"}),
+    ));
+    let mut cmd = w.claudio();
+    cmd.args([
+        "ask",
+        "--json-schema",
+        r#"{"type":"object","properties":{"files":{"type":"integer"},"largest":{"type":"string"}},"required":["files"]}"#,
+        "count the files",
+    ]);
+    let (out, _) = run_claudio(cmd, 60);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(stdout.trim_end()).expect("one JSON object");
+    assert_eq!(v, json!({"files": 3, "largest": "README.md"}));
+    assert_eq!(stdout.lines().count(), 1, "{stdout:?}");
+}

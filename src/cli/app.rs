@@ -105,6 +105,7 @@ pub fn main() -> i32 {
             AskArgs {
                 prompt: Vec::new(),
                 output_format: OutputFormat::Text,
+                json_schema: None,
             },
         )),
         None => super::chat::repl::run(&runtime, &cli.session, settings),
@@ -121,6 +122,7 @@ pub fn main() -> i32 {
                             AskArgs {
                                 prompt: Vec::new(),
                                 output_format: OutputFormat::Text,
+                                json_schema: None,
                             },
                         ))
                     } else {

@@ -120,6 +120,10 @@ pub struct AskArgs {
     /// What to print: the answer text, the final result as JSON, or every CLI message as NDJSON.
     #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Text)]
     pub output_format: OutputFormat,
+    /// Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text`
+    /// the answer printed is the JSON object the model returned.
+    #[arg(long, value_name = "SCHEMA")]
+    pub json_schema: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -147,6 +151,15 @@ pub struct SessionArgs {
     /// Stop after this many agent turns.
     #[arg(long, global = true)]
     pub max_turns: Option<u32>,
+    /// How hard the model thinks.
+    #[arg(long, global = true, value_parser = ["low", "medium", "high", "xhigh", "max"])]
+    pub effort: Option<String>,
+    /// Models to try, in order, when the model is overloaded (comma-separated or repeated).
+    #[arg(long, global = true, value_delimiter = ',')]
+    pub fallback_model: Vec<String>,
+    /// End the turn once the session has cost this much, in US dollars.
+    #[arg(long, global = true, value_name = "USD")]
+    pub max_budget_usd: Option<f64>,
     /// Replace the system prompt.
     #[arg(long, global = true)]
     pub system_prompt: Option<String>,

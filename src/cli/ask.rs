@@ -8,7 +8,7 @@ use super::sanitize::Sanitizer;
 use super::session::build_options;
 use super::spinner::Spinner;
 use super::style::Style;
-use super::summary::tool_summary;
+use super::summary::{one_line, tool_summary};
 use super::tasks::{self, TaskEvent};
 use anyhow::Context;
 use claudio::protocol::{ContentBlock, MessageContent, StreamEvent, StreamEventMessage};
@@ -49,6 +49,22 @@ fn read_stdin() -> io::Result<Option<String>> {
     }))
 }
 
+/// `--json-schema`'s value: the schema inline, or `@FILE`.
+fn read_schema(text: &str) -> anyhow::Result<serde_json::Value> {
+    let (what, json) = match text.strip_prefix('@') {
+        Some(path) => (
+            format!("--json-schema @{path}"),
+            std::fs::read_to_string(path)
+                .with_context(|| format!("--json-schema: cannot read {path}"))?,
+        ),
+        None => ("--json-schema".to_owned(), text.to_owned()),
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&json).with_context(|| format!("{what}: not JSON"))?;
+    anyhow::ensure!(v.is_object(), "{what}: a JSON Schema is an object");
+    Ok(v)
+}
+
 /// How long to wait, once the last background agent ended, for the turn the
 /// CLI starts to report it (it starts within milliseconds when it does).
 const REPORT_WAIT: Duration = Duration::from_secs(3);
@@ -62,6 +78,10 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Usage);
     };
 
+    let schema = match &args.json_schema {
+        Some(text) => Some(read_schema(text)?),
+        None => None,
+    };
     let stderr_style = Style::for_stderr(session.color_choice());
     let cwd = match &session.cwd {
         Some(d) => d.clone(),
@@ -74,8 +94,13 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         approver.hide_while_asking(s.clone());
     }
     let plans = approver.clone();
-    let mut options =
-        build_options(session)?.include_partial_messages(args.output_format != OutputFormat::Json);
+    // with a schema, the answer is the object the model returns, not its text
+    let structured = schema.is_some() && args.output_format == OutputFormat::Text;
+    let mut options = build_options(session)?
+        .include_partial_messages(args.output_format != OutputFormat::Json && !structured);
+    if let Some(schema) = schema {
+        options = options.json_schema(schema);
+    }
     options = options.can_use_tool(move |req, ctx| {
         let a = approver.clone();
         async move { Ok(a.decide(req, ctx).await) }
@@ -109,6 +134,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         agents: Agents::default(),
         spinner: spinner.clone(),
         waiting_since: None,
+        structured,
     };
 
     let mut sigint = signal(SignalKind::interrupt())?;
@@ -224,6 +250,16 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
         return Err(e.into());
     }
     match result {
+        Some(r) if args.json_schema.is_some() && !r.is_error && r.structured_output.is_none() => {
+            eprintln!(
+                "claudio: the model answered without the requested structure{}",
+                r.result
+                    .as_deref()
+                    .map(|t| format!(": {}", Sanitizer::clean(&one_line(t, 200))))
+                    .unwrap_or_default()
+            );
+            Ok(Exit::Failure)
+        }
         Some(r) if r.is_error => {
             eprintln!(
                 "claudio: the run ended with an error: {}",
@@ -299,6 +335,9 @@ struct Output<W: Write> {
     spinner: Option<Spinner>,
     /// When a result came while background agents still worked.
     waiting_since: Option<Instant>,
+    /// `--json-schema` with `-o text`: print the result's structured output,
+    /// not the text.
+    structured: bool,
 }
 
 impl<W: Write> Drop for Output<W> {
@@ -418,6 +457,9 @@ impl<W: Write> Output<W> {
     }
 
     fn text(&mut self, m: &Message) -> io::Result<()> {
+        if self.structured {
+            return self.structured_output(m);
+        }
         match m {
             Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => {
                 self.dedup.event(e);
@@ -457,6 +499,20 @@ impl<W: Write> Output<W> {
             (_, Some(t)) => self.write_text(t),
             _ => Ok(()),
         }
+    }
+
+    /// The object the model returned for `--json-schema`, as one line of
+    /// JSON (byte-exact: no terminal sanitizing needed, JSON escapes controls).
+    fn structured_output(&mut self, m: &Message) -> io::Result<()> {
+        if let Message::Result(r) = m {
+            if let Some(v) = &r.structured_output {
+                serde_json::to_writer(&mut self.w, v)?;
+                self.w.write_all(b"\n")?;
+                self.wrote_text = true;
+                self.at_line_start = true;
+            }
+        }
+        Ok(())
     }
 
     /// A blank line between separate text blocks.

@@ -16,6 +16,18 @@ pub fn build_options(a: &SessionArgs) -> anyhow::Result<Options> {
     o.allowed_tools = a.allowed_tools.clone();
     o.disallowed_tools = a.disallowed_tools.clone();
     o.max_turns = a.max_turns;
+    o.effort = a
+        .effort
+        .as_deref()
+        .map(claudio::protocol::Effort::from_name);
+    o.fallback_models = a.fallback_model.clone();
+    if let Some(usd) = a.max_budget_usd {
+        anyhow::ensure!(
+            usd.is_finite() && usd > 0.0,
+            "--max-budget-usd {usd}: must be a positive amount"
+        );
+        o.max_budget_usd = Some(usd);
+    }
     o.system_prompt = a.system_prompt.clone();
     o.append_system_prompt = a.append_system_prompt.clone();
     o.add_dirs = a.add_dir.clone();
