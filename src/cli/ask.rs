@@ -583,22 +583,14 @@ impl<W: Write> Output<W> {
                     continue;
                 }
                 ContentBlock::ToolUse(t) => {
+                    // activity and the spinner both need stderr to be a
+                    // terminal: the spinner line shows the call while it runs
                     let summary = Sanitizer::clean(&tool_summary(&t.name, &t.input));
                     let name = Sanitizer::clean(&t.name);
-                    let line = format!(
-                        "{indent}{} {}  {}",
-                        style.dim("…"),
-                        style.cyan(&name),
-                        summary
-                    );
                     self.tools
                         .insert(t.id.clone(), (name, summary, Instant::now()));
-                    if self.spinner.is_some() {
-                        // the spinner line shows it while it runs
-                        self.show_running()?;
-                        continue;
-                    }
-                    line
+                    self.show_running()?;
+                    continue;
                 }
                 ContentBlock::ToolResult(r) => {
                     let Some((name, summary, started)) = self.tools.remove(&r.tool_use_id) else {

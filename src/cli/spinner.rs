@@ -127,21 +127,34 @@ impl Spinner {
     }
 }
 
-/// `⠋ text  1.2s`: the frame cyan and the time dim, when colors are on.
+/// `⠋ text  1.2s`: the frame cyan and the time dim, when colors are on;
+/// the time is the bar's own.
 fn line_style(style: Style) -> ProgressStyle {
-    ProgressStyle::with_template("{frame} {msg}  {secs}")
+    timed_style("{frame} {msg}  {secs}", style, |s| {
+        s.elapsed().as_millis() as u64
+    })
+}
+
+/// A style whose `{frame}` (cyan) and `{secs}` (dim) keys show the
+/// milliseconds `clock` reads from a bar's state: the chat's spinners and
+/// `ask`'s line draw alike.
+pub fn timed_style(
+    template: &str,
+    style: Style,
+    clock: fn(&ProgressState) -> u64,
+) -> ProgressStyle {
+    ProgressStyle::with_template(template)
         .expect("a valid template")
         .with_key(
             "frame",
             move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let f = frame(s.elapsed().as_millis() as u64).to_string();
-                let _ = w.write_str(&style.cyan(&f));
+                let _ = w.write_str(&style.cyan(&frame(clock(s)).to_string()));
             },
         )
         .with_key(
             "secs",
             move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let secs = format!("{:.1}s", s.elapsed().as_secs_f64());
+                let secs = format!("{:.1}s", clock(s) as f64 / 1000.0);
                 let _ = w.write_str(&style.dim(&secs));
             },
         )

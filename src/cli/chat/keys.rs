@@ -105,14 +105,14 @@ impl Keys {
     pub fn start() -> Option<Keys> {
         let tty = Tty::open()?;
         let saved = termios::tcgetattr(tty.fd()).ok()?;
-        termios::tcsetattr(tty.fd(), OptionalActions::Now, &char_mode(&saved)).ok()?;
-        // pasted text arrives whole, not as keys (Enter in it sends nothing)
-        write_now(b"\x1b[?2004h");
-        Some(Keys {
+        let mut keys = Keys {
             tty,
             saved,
-            stream: Some(EventStream::new()),
-        })
+            stream: None,
+        };
+        keys.enter_char_mode().ok()?;
+        keys.stream = Some(EventStream::new());
+        Some(keys)
     }
 
     /// The next key, paste or resize; `None` when the terminal is gone.
@@ -155,8 +155,15 @@ impl Keys {
     /// Put the chat's mode back after the process was stopped and continued
     /// (the shell may have changed the terminal in between).
     pub fn restore_char_mode(&self) {
-        let _ = termios::tcsetattr(self.tty.fd(), OptionalActions::Now, &char_mode(&self.saved));
+        let _ = self.enter_char_mode();
+    }
+
+    /// Character mode, and bracketed paste: pasted text arrives whole, not
+    /// as keys (Enter in it sends nothing).
+    fn enter_char_mode(&self) -> rustix::io::Result<()> {
+        termios::tcsetattr(self.tty.fd(), OptionalActions::Now, &char_mode(&self.saved))?;
         write_now(b"\x1b[?2004h");
+        Ok(())
     }
 
     /// Stop reading and give back what was typed in the last instant: the

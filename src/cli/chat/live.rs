@@ -12,7 +12,7 @@
 //! and the elapsed time are computed from a bar's position, which the
 //! renderer sets to the milliseconds since the tool started.
 
-use crate::cli::spinner::frame;
+use crate::cli::spinner::timed_style;
 use crate::cli::style::Style;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io;
@@ -257,22 +257,8 @@ fn set(bar: &ProgressBar, new: &Line, old: Option<&Line>) {
 
 /// `{indent}{frame} {text}  {secs}`: the frame cyan, the time dim.
 fn spinner_style(style: Style) -> ProgressStyle {
-    ProgressStyle::with_template("{prefix}{frame} {msg}{secs}")
-        .expect("a valid template")
-        .with_key(
-            "frame",
-            move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = w.write_str(&style.cyan(&frame(s.pos()).to_string()));
-            },
-        )
-        .with_key(
-            "secs",
-            move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let secs = format!("{:.1}s", s.pos() as f64 / 1000.0);
-                let _ = w.write_str("  ");
-                let _ = w.write_str(&style.dim(&secs));
-            },
-        )
+    // the position is the milliseconds since the tool started
+    timed_style("{prefix}{frame} {msg}  {secs}", style, ProgressState::pos)
 }
 
 #[cfg(test)]

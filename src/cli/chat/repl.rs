@@ -324,10 +324,7 @@ impl Chat<'_> {
         loop {
             tokio::select! {
                 Some(input) = next_input(&mut keys) => {
-                    if let TermEvent::Resize(w, _) = input {
-                        let r = self.renderer.resize(w as usize, Instant::now());
-                        write_to(&mut self.out, &r);
-                    }
+                    self.resized(&input);
                     if let Some(Action::SendNow(text)) = self.ahead.input(&input) {
                         let input = UserInput::new(text).priority(Priority::Now);
                         if client.send(input).await.is_ok() {
@@ -339,14 +336,7 @@ impl Chat<'_> {
                     let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
                     write_to(&mut self.out, &f);
                 }
-                Some(()) = cont.recv() => {
-                    // back from Ctrl-Z: the shell wrote below the spinners
-                    if let Some(k) = &keys {
-                        k.restore_char_mode();
-                    }
-                    let r = self.renderer.resume_after_stop(terminal_width(), Instant::now());
-                    write_to(&mut self.out, &r);
-                }
+                Some(()) = cont.recv() => self.continued(keys.as_ref()),
                 m = client.next_message() => {
                     let m = match m {
                         None => return Ok(TurnEnd::SessionLost),
@@ -716,10 +706,7 @@ impl Chat<'_> {
             }
             tokio::select! {
                 Some(input) = next_input(&mut keys) => {
-                    if let TermEvent::Resize(w, _) = input {
-                        let r = self.renderer.resize(w as usize, Instant::now());
-                        write_to(&mut self.out, &r);
-                    }
+                    self.resized(&input);
                     if let Some(Action::SendNow(text)) = self.ahead.input(&input) {
                         self.ahead.queued.push_front(text);
                     }
@@ -748,13 +735,7 @@ impl Chat<'_> {
                     let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
                     write_to(&mut self.out, &f);
                 }
-                Some(()) = cont.recv() => {
-                    if let Some(k) = &keys {
-                        k.restore_char_mode();
-                    }
-                    let r = self.renderer.resume_after_stop(terminal_width(), Instant::now());
-                    write_to(&mut self.out, &r);
-                }
+                Some(()) = cont.recv() => self.continued(keys.as_ref()),
                 _ = ticker.tick() => {
                     let text = self.renderer.tick(Instant::now());
                     write_to(&mut self.out, &text);
@@ -841,6 +822,26 @@ impl Chat<'_> {
             }
             _ => ask(keys, a, self.style, self.cwd.clone(), agent).await,
         }
+    }
+
+    /// A resize: the live region is drawn again at the new width.
+    fn resized(&mut self, input: &TermEvent) {
+        if let TermEvent::Resize(w, _) = input {
+            let r = self.renderer.resize(*w as usize, Instant::now());
+            write_to(&mut self.out, &r);
+        }
+    }
+
+    /// Back from Ctrl-Z (SIGCONT): the shell may have changed the terminal's
+    /// mode and wrote below the spinners.
+    fn continued(&mut self, keys: Option<&Keys>) {
+        if let Some(k) = keys {
+            k.restore_char_mode();
+        }
+        let r = self
+            .renderer
+            .resume_after_stop(terminal_width(), Instant::now());
+        write_to(&mut self.out, &r);
     }
 
     /// Stop reading keys; what was typed in the last instant joins the
