@@ -214,7 +214,7 @@ fn a_damaged_file_is_searched_as_far_as_it_reads() {
 #[test]
 fn an_unreadable_transcript_is_named_with_its_reason_once() {
     let f = Fixture::standard();
-    // a folder where a transcript should be: it opens, but reading fails
+    // a folder where a transcript should be: refused, never read
     let dir = f
         .folder()
         .join("dddddddd-4444-4444-8444-444444444444.jsonl");
@@ -228,7 +228,7 @@ fn an_unreadable_transcript_is_named_with_its_reason_once() {
     assert_eq!(summary.unreadable.len(), 1, "{:?}", summary.unreadable);
     let (path, why) = &summary.unreadable[0];
     assert_eq!(path, &dir);
-    assert!(why.contains("directory"), "{why}");
+    assert_eq!(why, "not a regular file");
     assert!(
         !why.contains(&*dir.to_string_lossy()),
         "the path twice: {why}"

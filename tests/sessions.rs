@@ -1231,10 +1231,12 @@ async fn the_async_store_does_what_the_store_does() {
     let sync_usage = s.usage(None).unwrap();
     assert_eq!(
         usage
+            .sessions
             .iter()
             .map(|u| (&u.session_id, u.usage.tokens()))
             .collect::<Vec<_>>(),
         sync_usage
+            .sessions
             .iter()
             .map(|u| (&u.session_id, u.usage.tokens()))
             .collect::<Vec<_>>()

@@ -79,7 +79,7 @@ pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
     };
 
     let schema = match &args.json_schema {
-        Some(text) => Some(read_schema(text)?),
+        Some(text) => Some(read_schema(text).map_err(|e| crate::cli::exit::usage_error!("{e:#}"))?),
         None => None,
     };
     let stderr_style = Style::for_stderr(session.color_choice());

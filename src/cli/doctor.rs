@@ -218,7 +218,7 @@ fn check_store(r: &mut Report) {
             Some("move the file away; Claude Code keeps a folder there"),
         ),
         other => match other.and_then(|_| store_size(&dir)) {
-            Ok((n, bytes)) => r.line(
+            Ok((n, bytes, 0)) => r.line(
                 Level::Ok,
                 "transcripts",
                 &format!(
@@ -227,6 +227,16 @@ fn check_store(r: &mut Report) {
                     super::sessions::human_size(bytes)
                 ),
                 None,
+            ),
+            Ok((n, bytes, odd)) => r.line(
+                Level::Warn,
+                "transcripts",
+                &format!(
+                    "{} ({n} sessions, {}; {odd} named like transcripts are not regular files)",
+                    dir.display(),
+                    super::sessions::human_size(bytes)
+                ),
+                Some("links, FIFOs and devices there are never read; `claudio sessions list --all` names them"),
             ),
             Err(e) => r.line(
                 Level::Problem,
@@ -238,8 +248,10 @@ fn check_store(r: &mut Report) {
     }
 }
 
-fn store_size(dir: &Path) -> std::io::Result<(u64, u64)> {
-    let (mut n, mut bytes) = (0, 0);
+/// Sessions (regular `.jsonl` files), their bytes, and the other entries
+/// named like transcripts (links, FIFOs, devices: never read, not counted).
+fn store_size(dir: &Path) -> std::io::Result<(u64, u64, u64)> {
+    let (mut n, mut bytes, mut odd) = (0, 0, 0);
     for project in std::fs::read_dir(dir)? {
         let project = project?;
         if !project.file_type()?.is_dir() {
@@ -248,13 +260,20 @@ fn store_size(dir: &Path) -> std::io::Result<(u64, u64)> {
         for f in std::fs::read_dir(project.path())? {
             let f = f?;
             let name = f.file_name();
-            if name.to_string_lossy().ends_with(".jsonl") {
+            if !name.to_string_lossy().ends_with(".jsonl") {
+                continue;
+            }
+            // the entry itself (a link is not followed)
+            let meta = f.metadata()?;
+            if meta.is_file() {
                 n += 1;
-                bytes += f.metadata()?.len();
+                bytes += meta.len();
+            } else if !meta.is_dir() {
+                odd += 1;
             }
         }
     }
-    Ok((n, bytes))
+    Ok((n, bytes, odd))
 }
 
 #[cfg(test)]

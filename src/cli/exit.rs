@@ -30,8 +30,32 @@ impl Exit {
     }
 }
 
+/// A mistake in how claudio was called (a flag's value, a pattern): the
+/// program ends with [`Exit::Usage`], as clap's own errors do.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// `Err(UsageError)` with a formatted message.
+macro_rules! usage_error {
+    ($($arg:tt)*) => {
+        anyhow::Error::new($crate::cli::exit::UsageError(format!($($arg)*)))
+    };
+}
+pub(crate) use usage_error;
+
 /// The exit code for an error that ended the program.
 pub fn for_error(e: &anyhow::Error) -> Exit {
+    if e.chain().any(|c| c.is::<UsageError>()) {
+        return Exit::Usage;
+    }
     match e.downcast_ref::<claudio::Error>() {
         Some(claudio::Error::CliNotFound { .. } | claudio::Error::CliNotExecutable { .. }) => {
             Exit::CliNotFound

@@ -2,8 +2,7 @@
 //! newest main-chain leaf back through `parentUuid`, with the CLI's repairs
 //! (compaction relinks, parallel tool calls put back in place).
 
-use super::error::{io_err, StoreError, StoreResult};
-use super::headtail::open_nofollow;
+use super::error::{io_err, StoreResult};
 use super::scan::truthy;
 use crate::protocol::MessageContent;
 use serde::Deserialize;
@@ -201,16 +200,7 @@ pub(crate) fn read_nodes(path: &Path) -> StoreResult<Vec<Node>> {
 /// Call `f(offset, line)` for every non-blank line (leading blanks and the
 /// newline removed).
 pub(crate) fn for_each_line(path: &Path, mut f: impl FnMut(u64, &[u8])) -> StoreResult<()> {
-    let file = open_nofollow(path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::ELOOP) {
-            StoreError::NotAFile(path.to_path_buf())
-        } else {
-            io_err(path)(e)
-        }
-    })?;
-    if !file.metadata().map_err(io_err(path))?.is_file() {
-        return Err(StoreError::NotAFile(path.to_path_buf()));
-    }
+    let (file, _) = super::open::open_regular(path)?;
     let mut r = BufReader::with_capacity(1 << 16, file);
     let mut line = Vec::new();
     let mut offset = 0u64;
@@ -603,7 +593,7 @@ pub(crate) fn conversation_nodes(all: &[Node]) -> (Graph, Vec<usize>) {
 pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
     let all = read_nodes(path)?;
     let (g, chain) = conversation_nodes(&all);
-    let file = open_nofollow(path).map_err(io_err(path))?;
+    let (file, _) = super::open::open_regular(path)?;
     let mut entries = Vec::with_capacity(chain.len());
     for i in chain {
         let n = &g.nodes[i];

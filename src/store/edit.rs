@@ -88,8 +88,20 @@ pub(crate) fn clean_label(s: &str, what: &'static str) -> StoreResult<String> {
     if out.is_empty() {
         return Err(StoreError::Empty(what));
     }
+    if out.len() > MAX_LABEL {
+        return Err(StoreError::TooLong {
+            what,
+            max: MAX_LABEL,
+        });
+    }
     Ok(out)
 }
+
+/// The longest title or tag, in bytes of UTF-8. Its line must be found in
+/// the last 64 KiB of the transcript, where a listing reads titles (JSON
+/// escapes at most double it); a longer one would be written and then never
+/// shown, so it is refused.
+pub(crate) const MAX_LABEL: usize = 4096;
 
 /// `{"type":"custom-title","customTitle":…,"sessionId":…}`
 pub(crate) fn title_line(title: &str, session_id: &str) -> String {

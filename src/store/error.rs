@@ -51,6 +51,15 @@ pub enum StoreError {
     /// A title or tag is empty once trimmed.
     #[error("the {0} must not be empty")]
     Empty(&'static str),
+    /// A title or tag is too long to be read back (listings read the
+    /// last 64 KiB of a transcript). Nothing was written.
+    #[error("the {what} is too long: at most {max} bytes")]
+    TooLong {
+        /// `"title"` or `"tag"`.
+        what: &'static str,
+        /// The most allowed, in bytes of UTF-8.
+        max: usize,
+    },
     /// The transcript is empty (it was never written to, or it was truncated).
     #[error("{} is empty", .0.display())]
     EmptyFile(PathBuf),

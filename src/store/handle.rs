@@ -123,7 +123,8 @@ impl Store {
     pub fn find(&self, id: &str) -> StoreResult<SessionFile> {
         let q = IdQuery::parse(id)?;
         let mut by_id: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-        for c in all_candidates(&self.projects_dir())? {
+        let (cands, _) = super::list::split_unreadable(all_candidates(&self.projects_dir())?);
+        for c in cands {
             if q.matches(&c.session_id) {
                 by_id
                     .entry(c.session_id.to_ascii_lowercase())
@@ -292,21 +293,55 @@ impl Store {
     /// file that was deleted.
     ///
     /// To confirm before deleting, [`find`](Store::find) the session, ask,
-    /// then delete it by the full id of the file found
-    /// ([`SessionFile::id`]), which no other session can match.
+    /// then [`delete_file`](Store::delete_file) the file found: finding it
+    /// again after asking could give another copy, written to meanwhile.
+    pub fn delete(&self, id: &str) -> StoreResult<SessionFile> {
+        let file = self.find(id)?;
+        self.delete_file(&file)?;
+        Ok(file)
+    }
+
+    /// Delete exactly this transcript (as [`find`](Store::find) or
+    /// [`copies`](Store::copies) gave it) and the folder beside it; other
+    /// copies of the session in other folders are kept.
     ///
     /// ```no_run
     /// # fn confirm(_question: &str) -> bool { false }
     /// let store = claudio::store::Store::from_env()?;
     /// let file = store.find("b55a")?;
-    /// if confirm(&format!("delete session {}?", file.id)) {
-    ///     store.delete(&file.id)?; // the full id: no other session matches it
+    /// let others = store.copies(&file.id)?.len() - 1;
+    /// if confirm(&format!("delete {} ({others} other copies kept)?", file.path.display())) {
+    ///     store.delete_file(&file)?; // the file shown, whatever else changed since
     /// }
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
-    pub fn delete(&self, id: &str) -> StoreResult<SessionFile> {
-        let file = self.find(id)?;
-        edit::delete(&file)?;
-        Ok(file)
+    pub fn delete_file(&self, file: &SessionFile) -> StoreResult<()> {
+        edit::delete(file)
+    }
+
+    /// Every copy of one session (full id or unique prefix): the same
+    /// session id in several project folders (a project that was moved, a
+    /// store merged from two machines). [`find`](Store::find) picks one.
+    pub fn copies(&self, id: &str) -> StoreResult<Vec<SessionFile>> {
+        let q = IdQuery::parse(id)?;
+        let (cands, _) = super::list::split_unreadable(all_candidates(&self.projects_dir())?);
+        let mut out: Vec<SessionFile> = cands
+            .into_iter()
+            .filter(|c| q.matches(&c.session_id))
+            .map(|c| SessionFile {
+                id: c.session_id,
+                path: c.path,
+            })
+            .collect();
+        let ids: std::collections::BTreeSet<String> =
+            out.iter().map(|f| f.id.to_ascii_lowercase()).collect();
+        if ids.len() > 1 {
+            return Err(StoreError::Ambiguous {
+                prefix: q.as_str().to_owned(),
+                candidates: ids.into_iter().collect(),
+            });
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
     }
 }

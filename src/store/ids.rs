@@ -45,7 +45,14 @@ impl IdQuery {
         if shaped && digits >= MIN_PREFIX {
             Ok(IdQuery::Prefix(lower))
         } else {
-            Err(StoreError::InvalidId(input.to_owned()))
+            // a pasted megabyte is not echoed back whole
+            let shown: String = input.chars().take(80).collect();
+            let shown = if shown.len() < input.len() {
+                format!("{shown}…")
+            } else {
+                shown
+            };
+            Err(StoreError::InvalidId(shown))
         }
     }
 

@@ -344,14 +344,7 @@ fn read_sidecar_title(side_dir: &Path) -> Option<String> {
 }
 
 fn read_small(path: &Path, max: u64) -> Option<String> {
-    let f = super::headtail::open_nofollow(path).ok()?;
-    let meta = f.metadata().ok()?;
-    if !meta.is_file() || meta.len() > max {
-        return None;
-    }
-    let mut s = String::new();
-    f.take(max).read_to_string(&mut s).ok()?;
-    Some(s)
+    String::from_utf8(super::open::read_small(path, max).ok()?).ok()
 }
 
 /// The archive mark kept beside the transcript (`<id>/archived.json`).

@@ -115,6 +115,24 @@ pub(crate) struct Candidate {
     /// Whether the folder holds an entry named like the session (its side
     /// directory of titles and archive marks).
     pub side: bool,
+    /// Not a transcript: a project folder that could not be read, and why.
+    /// [`split_unreadable`] takes these out, to be reported.
+    pub unreadable: Option<String>,
+}
+
+/// The candidates that are transcripts, and the folders that could not be
+/// read (reported as skipped, never passed over in silence).
+pub(crate) fn split_unreadable(cands: Vec<Candidate>) -> (Vec<Candidate>, Vec<Skipped>) {
+    let (bad, good): (Vec<Candidate>, Vec<Candidate>) =
+        cands.into_iter().partition(|c| c.unreadable.is_some());
+    let skipped = bad
+        .into_iter()
+        .map(|c| Skipped {
+            path: c.path,
+            reason: SkipReason::Unreadable(c.unreadable.unwrap_or_default()),
+        })
+        .collect();
+    (good, skipped)
 }
 
 impl Candidate {
@@ -193,8 +211,20 @@ pub(crate) fn candidates_in(
     project_path: Option<&Arc<str>>,
     worktrees: Option<&Arc<[String]>>,
 ) -> Vec<Candidate> {
-    let Ok(rd) = std::fs::read_dir(folder) else {
-        return Vec::new();
+    let rd = match std::fs::read_dir(folder) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => {
+            return vec![Candidate {
+                session_id: String::new(),
+                path: folder.to_path_buf(),
+                project_path: None,
+                worktrees: None,
+                mtime: None,
+                side: false,
+                unreadable: Some(e.to_string()),
+            }]
+        }
     };
     let mut out = Vec::new();
     let mut others = std::collections::HashSet::new();
@@ -215,6 +245,7 @@ pub(crate) fn candidates_in(
             worktrees: worktrees.cloned(),
             mtime: None,
             side: false,
+            unreadable: None,
         });
     }
     for c in &mut out {
@@ -402,8 +433,12 @@ fn newest_first(a: (i64, &str), b: (i64, &str)) -> std::cmp::Ordering {
 }
 
 /// Read the candidates and build the listing.
-pub(crate) fn list_candidates(mut cands: Vec<Candidate>, opts: &ListOptions) -> Listing {
-    let mut listing = Listing::default();
+pub(crate) fn list_candidates(cands: Vec<Candidate>, opts: &ListOptions) -> Listing {
+    let (mut cands, skipped) = split_unreadable(cands);
+    let mut listing = Listing {
+        skipped,
+        ..Listing::default()
+    };
     let paged = opts.limit.is_some_and(|l| l > 0) || opts.offset > 0;
     if !paged {
         let scanned = parallel_map(&cands, |c| {

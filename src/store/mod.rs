@@ -15,6 +15,7 @@ mod ids;
 mod info;
 mod list;
 mod nonblocking;
+mod open;
 mod paths;
 mod scan;
 pub use scan::is_cli_note;
@@ -37,5 +38,5 @@ pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
     estimate_cost, file_usage, price_of, FileUsage, MessageUsage, Price, SessionUsage, Tokens,
-    UsageSet, PRICES, PRICES_DATE,
+    UsageListing, UsageSet, PRICES, PRICES_DATE,
 };

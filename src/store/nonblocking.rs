@@ -9,7 +9,7 @@ use super::info::SessionInfo;
 use super::list::{ListOptions, Listing};
 use super::search::{SearchOptions, SearchSummary, SessionHits};
 use super::subagents::SubagentInfo;
-use super::usage::SessionUsage;
+use super::usage::UsageListing;
 use std::future::Future;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -201,6 +201,24 @@ impl AsyncStore {
         self.run(move |s| s.delete(&id))
     }
 
+    /// [`Store::delete_file`]: exactly this transcript, other copies kept.
+    pub fn delete_file(
+        &self,
+        file: &SessionFile,
+    ) -> impl Future<Output = StoreResult<()>> + Send + 'static {
+        let file = file.clone();
+        self.run(move |s| s.delete_file(&file))
+    }
+
+    /// [`Store::copies`]: every copy of one session.
+    pub fn copies(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = StoreResult<Vec<SessionFile>>> + Send + 'static {
+        let id = id.to_owned();
+        self.run(move |s| s.copies(&id))
+    }
+
     /// [`Store::search`], gathered: the sessions with hits, newest first
     /// (at most `opts.limit`), and how the search went.
     ///
@@ -270,7 +288,7 @@ impl AsyncStore {
     pub fn usage(
         &self,
         dir: Option<&Path>,
-    ) -> impl Future<Output = StoreResult<Vec<SessionUsage>>> + Send + 'static {
+    ) -> impl Future<Output = StoreResult<UsageListing>> + Send + 'static {
         let dir = dir.map(Path::to_path_buf);
         self.run(move |s| s.usage(dir.as_deref()))
     }

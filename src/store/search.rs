@@ -259,7 +259,7 @@ impl Store {
         mut on_session: impl FnMut(SessionHits) -> ControlFlow<()>,
     ) -> StoreResult<SearchSummary> {
         let projects = self.projects_dir();
-        let mut cands = match &opts.dir {
+        let cands = match &opts.dir {
             Some(d) => dir_candidates(&projects, d, true)?,
             None => {
                 // the folder itself must be readable; a missing one has nothing
@@ -269,10 +269,13 @@ impl Store {
                 all_candidates(&projects)?
             }
         };
+        let (cands, unreadable) = super::list::split_unreadable(cands);
         let mut dated: Vec<(i64, Candidate)> = cands
-            .drain(..)
+            .into_iter()
             .filter_map(|c| {
-                let m = std::fs::metadata(&c.path).ok()?;
+                // the name's own time: a link is not followed (and is
+                // reported as unreadable when it is opened)
+                let m = std::fs::symlink_metadata(&c.path).ok()?;
                 let ms = m
                     .modified()
                     .ok()?
@@ -290,6 +293,16 @@ impl Store {
         let finder = Finder::new(&opts.pattern);
         let mut summary = SearchSummary {
             files: dated.len(),
+            unreadable: unreadable
+                .into_iter()
+                .map(|s| {
+                    let why = match s.reason {
+                        super::info::SkipReason::Unreadable(e) => e,
+                        other => other.to_string(),
+                    };
+                    (s.path, why)
+                })
+                .collect(),
             ..SearchSummary::default()
         };
         let results = Ordered::new(dated.len());
@@ -569,7 +582,13 @@ fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut V
     let mut more = false;
     let limit = opts.hits_per_session.max(1);
     let read = for_each_candidate_line(&c.path, finder, buf, |line| {
-        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+        // invalid UTF-8 is read as the listing reads it (U+FFFD), not skipped
+        let parsed =
+            serde_json::from_slice::<Value>(line).or_else(|e| match std::str::from_utf8(line) {
+                Ok(_) => Err(e),
+                Err(_) => serde_json::from_str::<Value>(&String::from_utf8_lossy(line)),
+            });
+        let Ok(v) = parsed else {
             return ControlFlow::Continue(()); // a damaged line: skip it
         };
         for h in hits_in_entry(&v, opts.tools, &finder.matcher) {
@@ -605,6 +624,7 @@ fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut V
 fn unreadable_reason(e: &StoreError) -> String {
     match e {
         StoreError::Io { source, .. } => source.to_string(),
+        StoreError::NotAFile(_) => "not a regular file".to_owned(),
         other => other.to_string(),
     }
 }
@@ -617,7 +637,7 @@ fn for_each_candidate_line(
     buf: &mut Vec<u8>,
     mut f: impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> StoreResult<()> {
-    let mut file = std::fs::File::open(path).map_err(io_err(path))?;
+    let (mut file, _) = super::open::open_regular(path)?;
     // one buffer, filled in place: `filled` bytes hold data, whole lines
     // are searched, the partial last line moves to the front; a buffer
     // grown for a long line goes back to its size after

@@ -4,7 +4,8 @@
 
 use super::chain::{for_each_line, Entry};
 use super::error::{StoreError, StoreResult};
-use super::Store;
+use super::open::read_small;
+use super::{SessionFile, Store};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -56,8 +57,17 @@ impl Store {
     pub fn subagents(&self, id: &str) -> StoreResult<Vec<SubagentInfo>> {
         let file = self.find(id)?;
         let dir = file.path.with_extension("").join("subagents");
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            return Ok(Vec::new());
+        let rd = match std::fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(Vec::new())
+            }
+            Err(e) => return Err(super::error::io_err(&dir)(e)),
         };
         let mut out = Vec::new();
         for e in rd.flatten() {
@@ -71,7 +81,7 @@ impl Store {
             if !valid_agent_id(agent) || !e.file_type().is_ok_and(|t| t.is_file()) {
                 continue;
             }
-            let meta: Value = std::fs::read(dir.join(format!("agent-{agent}.meta.json")))
+            let meta: Value = read_small(&dir.join(format!("agent-{agent}.meta.json")), 1 << 20)
                 .ok()
                 .and_then(|b| serde_json::from_slice(&b).ok())
                 .unwrap_or(Value::Null);
@@ -111,20 +121,28 @@ impl Store {
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn subagent_messages(&self, id: &str, agent_id: &str) -> StoreResult<Vec<Entry>> {
-        let file = self.find(id)?;
+        self.find(id)?.subagent_messages(agent_id)
+    }
+}
+
+impl SessionFile {
+    /// [`Store::subagent_messages`] of this transcript. Only a regular file
+    /// is read: a sub-agent transcript that is a link (to a file outside
+    /// the store, say), a FIFO or a device is no sub-agent of the session.
+    pub fn subagent_messages(&self, agent_id: &str) -> StoreResult<Vec<Entry>> {
         let missing = || StoreError::SubagentNotFound {
-            session: file.id.clone(),
+            session: self.id.clone(),
             agent: agent_id.to_owned(),
         };
         if !valid_agent_id(agent_id) {
             return Err(missing()); // never a path
         }
-        let path = file
+        let path = self
             .path
             .with_extension("")
             .join("subagents")
             .join(format!("agent-{agent_id}.jsonl"));
-        if !path.is_file() {
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             return Err(missing());
         }
         let mut out = Vec::new();

@@ -8,7 +8,7 @@
 //! (the final numbers: earlier lines of a streamed message can hold partial
 //! output counts). Only lines holding `"usage"` are parsed.
 
-use super::error::{io_err, StoreResult};
+use super::error::{io_err, StoreError, StoreResult};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -123,7 +123,7 @@ impl FileUsage {
 /// # Ok::<(), claudio::store::StoreError>(())
 /// ```
 pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
-    let mut file = std::fs::File::open(path).map_err(io_err(path))?;
+    let (mut file, _) = super::open::open_regular(path)?;
     read_usage(&mut file, path, true)
 }
 
@@ -146,6 +146,15 @@ fn read_usage(file: &mut std::fs::File, path: &Path, prompts: bool) -> StoreResu
         b.replace(buf);
         out
     })
+}
+
+/// Why a file could not be read, without its path (a listing names it).
+fn reason_of(e: &StoreError) -> String {
+    match e {
+        StoreError::Io { source, .. } => source.to_string(),
+        StoreError::NotAFile(_) => "not a regular file".to_owned(),
+        other => other.to_string(),
+    }
 }
 
 /// Read blocks of a transcript.
@@ -397,11 +406,22 @@ pub struct SessionUsage {
     pub usage: FileUsage,
 }
 
+/// The usage of many sessions, and the files that could not be read.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct UsageListing {
+    /// Oldest first.
+    pub sessions: Vec<SessionUsage>,
+    /// Transcripts (and project folders) that could not be read: links,
+    /// FIFOs, devices, files without permission. Left out, and named here.
+    pub skipped: Vec<super::Skipped>,
+}
+
 impl super::Store {
     /// The usage of every session of `dir` (and its git worktrees), or of
     /// every project, oldest first (the order in which [`UsageSet`] counts a
     /// resumed session's repeated messages once). Files are read on a few
-    /// threads; unreadable ones are left out.
+    /// threads; unreadable ones are left out and named in `skipped`.
     ///
     /// Counted across sessions with a [`UsageSet`], so that what a resumed
     /// session repeats is counted once:
@@ -411,7 +431,7 @@ impl super::Store {
     /// let store = Store::from_env()?;
     /// let mut counted = UsageSet::default();
     /// let mut cost = 0.0;
-    /// for session in store.usage(None)? {
+    /// for session in store.usage(None)?.sessions {
     ///     for (model, tokens) in counted.add(&session.usage) {
     ///         cost += estimate_cost(&model, &tokens).unwrap_or(0.0);
     ///     }
@@ -419,32 +439,43 @@ impl super::Store {
     /// println!("about ${cost:.2} at list prices");
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
-    pub fn usage(&self, dir: Option<&Path>) -> StoreResult<Vec<SessionUsage>> {
+    pub fn usage(&self, dir: Option<&Path>) -> StoreResult<UsageListing> {
         let projects = self.projects_dir();
         let cands = match dir {
             Some(d) => super::list::dir_candidates(&projects, d, true)?,
             None => super::list::all_candidates(&projects)?,
         };
+        let (cands, mut skipped) = super::list::split_unreadable(cands);
         let read = super::list::parallel_map(&cands, |c| {
-            let mut file = std::fs::File::open(&c.path).ok()?;
-            let m = file.metadata().ok()?;
+            let (mut file, m) = super::open::open_regular(&c.path)?;
             let ms = m
                 .modified()
-                .ok()?
-                .duration_since(std::time::UNIX_EPOCH)
-                .ok()?
-                .as_millis() as i64;
-            let usage = read_usage(&mut file, &c.path, false).ok()?;
-            Some(SessionUsage {
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_millis() as i64);
+            let usage = read_usage(&mut file, &c.path, false)?;
+            Ok(SessionUsage {
                 session_id: c.session_id.clone(),
                 path: c.path.clone(),
                 last_modified: ms,
                 usage,
             })
         });
-        let mut out: Vec<SessionUsage> = read.into_iter().flatten().collect();
+        let mut out = Vec::new();
+        for (c, r) in cands.iter().zip(read) {
+            match r {
+                Ok(u) => out.push(u),
+                Err(e) => skipped.push(super::Skipped {
+                    path: c.path.clone(),
+                    reason: super::SkipReason::Unreadable(reason_of(&e)),
+                }),
+            }
+        }
         out.sort_by_key(|s| (s.usage.first.unwrap_or(s.last_modified), s.last_modified));
-        Ok(out)
+        Ok(UsageListing {
+            sessions: out,
+            skipped,
+        })
     }
 }
 

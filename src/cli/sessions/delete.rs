@@ -12,6 +12,30 @@ use std::io::{self, Read, Write};
 
 pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let file = store.find(&a.id)?;
+    // the same session in other folders: said, and kept
+    let others: Vec<_> = store
+        .copies(&file.id)?
+        .into_iter()
+        .filter(|c| c.path != file.path)
+        .collect();
+    if !others.is_empty() {
+        let list: Vec<String> = others
+            .iter()
+            .map(|c| c.project_dir().display().to_string())
+            .collect();
+        let msg = format!(
+            "session {} also has {} in {}; only {} is deleted",
+            file.id,
+            if others.len() == 1 {
+                "a copy"
+            } else {
+                "copies"
+            },
+            list.join(", "),
+            file.path.display()
+        );
+        io.warn(&msg);
+    }
     if !a.yes {
         // without what it shows (a damaged file, say), the id alone
         let info = store.info(&file).ok();
@@ -54,8 +78,8 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
             return Ok(SessionsOutcome::Done(Exit::Failure));
         }
     }
-    // by the full id of the file shown: no other session matches it
-    store.delete(&file.id)?;
+    // exactly the file shown: finding it again could give another copy
+    store.delete_file(&file)?;
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 

@@ -7,15 +7,16 @@
 
 use super::io::{Io, SessionsOutcome};
 use crate::cli::exit::Exit;
+use crate::cli::sanitize::Sanitizer;
 use crate::cli::summary::tool_summary;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use claudio::store::Store;
+use claudio::store::{SessionFile, Store};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Output formats of `export`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -244,6 +245,62 @@ fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
 }
 
+/// Whether `text`, as Markdown, leaves nothing open that would take in what
+/// follows it: an unclosed code fence, or an HTML block that runs until a
+/// closing tag (`<pre>`, `<script>`, `<!--`, ...). Checked by parsing it with
+/// a heading after it, as a CommonMark reader would: the heading must come
+/// out as the document's last block.
+fn closes_itself(text: &str) -> bool {
+    use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+    const PROBE: &str = "claudio-export-structure-probe";
+    let doc = format!("{text}\n\n# {PROBE}\n");
+    let mut depth = 0usize;
+    // the last top-level block: a level-1 heading, and its text
+    let mut last_heading: Option<String> = None;
+    for ev in Parser::new(&doc) {
+        match ev {
+            Event::Start(tag) => {
+                if depth == 0 {
+                    last_heading = matches!(
+                        tag,
+                        Tag::Heading {
+                            level: HeadingLevel::H1,
+                            ..
+                        }
+                    )
+                    .then(String::new);
+                }
+                depth += 1;
+            }
+            Event::End(end) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && !matches!(end, TagEnd::Heading(_)) {
+                    last_heading = None;
+                }
+            }
+            Event::Text(t) if depth == 1 => {
+                if let Some(h) = last_heading.as_mut() {
+                    h.push_str(&t);
+                }
+            }
+            _ if depth == 0 => last_heading = None,
+            _ => {}
+        }
+    }
+    last_heading.as_deref() == Some(PROBE)
+}
+
+/// A prompt's or an answer's text as Markdown: as written, unless it would
+/// change the document's structure; then as a fenced block of plain text
+/// (longer than any run of backticks in it), so no byte of it is lost.
+fn contained(text: &str) -> String {
+    if closes_itself(text) {
+        return text.to_owned();
+    }
+    let f = fence_for(text);
+    format!("{f}text\n{text}\n{f}")
+}
+
 fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
     let mut speaker = "";
     let push = |out: &mut String, text: &str| {
@@ -259,7 +316,7 @@ fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
                 push(out, "");
                 push(out, "## You");
                 push(out, "");
-                push(out, text);
+                push(out, &contained(text));
                 speaker = "you";
             }
             Item::Answer { text, .. } => {
@@ -268,11 +325,12 @@ fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
                     push(out, "## Claude");
                     push(out, "");
                 }
-                push(out, text);
+                push(out, &contained(text));
                 speaker = "claude";
             }
             Item::Thinking { text } => {
                 push(out, "");
+                let text = contained(text);
                 let quoted: Vec<String> = text.split('\n').map(|l| format!("> {l}")).collect();
                 push(out, "> *Thinking*");
                 push(out, ">");
@@ -330,7 +388,9 @@ fn pad(s: &str) -> &'static str {
 }
 
 /// Text safe inside HTML (and without control characters, which HTML does
-/// not allow).
+/// not allow). Bidi overrides and isolates, which would reorder what the
+/// reader sees (a file name shown backwards, say), are shown as their code
+/// point instead, in brackets.
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -342,6 +402,9 @@ fn esc(s: &str) -> String {
             '\'' => out.push_str("&#39;"),
             '\n' | '\t' => out.push(c),
             c if c.is_control() => {}
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("[U+{:04X}]", c as u32));
+            }
             c => out.push(c),
         }
     }
@@ -455,33 +518,18 @@ fn html_items(items: &[Item], full: bool, out: &mut String) {
     close(out, &mut open);
 }
 
-/// A sub-agent's transcript beside the session's: `<id>/subagents/agent-<agent>.jsonl`.
-fn agent_entries(session_file: &Path, agent_id: &str) -> Option<Vec<Value>> {
-    if !agent_id
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    {
-        return None; // never a path
-    }
-    let dir = session_file.with_extension("");
-    let text = std::fs::read(
-        dir.join("subagents")
-            .join(format!("agent-{agent_id}.jsonl")),
-    )
-    .ok()?;
-    Some(
-        String::from_utf8_lossy(&text)
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect(),
-    )
+/// A sub-agent's transcript beside the session's
+/// (`<id>/subagents/<agent>.jsonl`), read as the store reads it: a link, a
+/// FIFO or a device there is no transcript.
+fn agent_entries(file: &SessionFile, agent_id: &str) -> Option<Vec<Value>> {
+    let entries = file.subagent_messages(agent_id).ok()?;
+    Some(entries.into_iter().map(|e| e.value).collect())
 }
 
 pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let (file, conv) = store.conversation(&a.id)?;
     let entries: Vec<Value> = conv.entries.iter().map(|e| e.value.clone()).collect();
-    let path = file.path.clone();
-    let list = items(&entries, a.thinking, &|agent| agent_entries(&path, agent));
+    let list = items(&entries, a.thinking, &|agent| agent_entries(&file, agent));
     let info = store.info(&file).ok();
     let title = info
         .as_ref()
@@ -513,6 +561,12 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
     match &a.output {
         Some(p) => std::fs::write(p, text.as_bytes())
             .with_context(|| format!("could not write {}", p.display()))?,
+        // on a terminal, nothing in it may act on the terminal; to a file
+        // or a pipe, every byte as recorded
+        None if io.out_tty => {
+            io.out.write_all(Sanitizer::clean(&text).as_bytes())?;
+            io.out.flush()?;
+        }
         None => {
             io.out.write_all(text.as_bytes())?;
             io.out.flush()?;

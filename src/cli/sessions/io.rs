@@ -64,6 +64,51 @@ impl Io {
     pub(super) fn warn(&mut self, msg: &str) {
         let _ = writeln!(self.err, "claudio: {}", Sanitizer::clean(msg));
     }
+
+    /// Write JSON text to stdout. On a terminal, the characters a terminal
+    /// acts on that JSON leaves raw (C1 controls, bidi overrides; in JSON
+    /// text they can only be inside strings) are written as `\u` escapes:
+    /// the same value, nothing for the terminal to act on. Elsewhere, the
+    /// bytes as they are.
+    pub(super) fn write_json(&mut self, text: &str) -> io::Result<()> {
+        if !self.out_tty {
+            return self.out.write_all(text.as_bytes());
+        }
+        self.out.write_all(json_for_terminal(text).as_bytes())
+    }
+
+    /// Name the files left out (the first few, then how many more).
+    pub(super) fn warn_skipped(&mut self, skipped: &[claudio::store::Skipped]) {
+        const SHOWN: usize = 5;
+        for s in skipped.iter().take(SHOWN) {
+            let msg = format!("skipped {}: {}", s.path.display(), s.reason);
+            self.warn(&msg);
+        }
+        if skipped.len() > SHOWN {
+            let msg = format!(
+                "skipped {} more unreadable transcripts",
+                skipped.len() - SHOWN
+            );
+            self.warn(&msg);
+        }
+    }
+}
+
+/// [`Io::write_json`]'s escaping.
+pub(super) fn json_for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    let acts = |c: char| matches!(c, '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.contains(acts) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
 }
 
 fn terminal_size() -> Option<(usize, usize)> {

@@ -25,18 +25,7 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
         opts = opts.limit(n);
     }
     let listing = store.list(&opts)?;
-    const SHOWN: usize = 5;
-    for s in listing.skipped.iter().take(SHOWN) {
-        let msg = format!("skipped {}: {}", s.path.display(), s.reason);
-        io.warn(&msg);
-    }
-    if listing.skipped.len() > SHOWN {
-        let msg = format!(
-            "skipped {} more unreadable transcripts",
-            listing.skipped.len() - SHOWN
-        );
-        io.warn(&msg);
-    }
+    io.warn_skipped(&listing.skipped);
     if a.json && a.usage {
         let rows: Vec<serde_json::Value> = listing
             .sessions
@@ -51,9 +40,9 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                 v
             })
             .collect();
-        write_json_lines(&mut io.out, &rows)?;
+        write_json_lines(io, &rows)?;
     } else if a.json {
-        write_json_lines(&mut io.out, &listing.sessions)?;
+        write_json_lines(io, &listing.sessions)?;
     } else if listing.sessions.is_empty() {
         let msg = match &opts.dir {
             Some(d) => format!("no sessions for {} (try --all)", d.display()),
@@ -79,17 +68,17 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
 }
 
 /// A JSON array, one element per line.
-fn write_json_lines<T: Serialize>(out: &mut dyn Write, rows: &[T]) -> anyhow::Result<()> {
+fn write_json_lines<T: Serialize>(io: &mut Io, rows: &[T]) -> anyhow::Result<()> {
     if rows.is_empty() {
-        writeln!(out, "[]")?;
+        io.write_json("[]\n")?;
         return Ok(());
     }
-    writeln!(out, "[")?;
+    io.write_json("[\n")?;
     for (i, r) in rows.iter().enumerate() {
         let sep = if i + 1 < rows.len() { "," } else { "" };
-        writeln!(out, "{}{sep}", serde_json::to_string(r)?)?;
+        io.write_json(&format!("{}{sep}\n", serde_json::to_string(r)?))?;
     }
-    writeln!(out, "]")?;
+    io.write_json("]\n")?;
     Ok(())
 }
 

@@ -3,11 +3,12 @@
 use super::cells::{cut, flat, width};
 use super::io::{Io, SessionsOutcome};
 use super::time::relative_time;
-use crate::cli::exit::Exit;
+use crate::cli::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
 use anyhow::Context;
 use clap::Args;
 use claudio::store::{HitKind, Pattern, SearchHit, SearchOptions, SessionHits, Store};
+use regex_automata::{meta, nfa::thompson::WhichCaptures, util::syntax};
 use std::io::Write;
 use std::ops::{ControlFlow, Range};
 use std::path::PathBuf;
@@ -70,21 +71,61 @@ pub(super) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
     if let Some(ms) = claudio::store::parse_iso_millis(&format!("{s}T00:00:00.000Z")) {
         return Ok(ms);
     }
-    claudio::store::parse_iso_millis(s).with_context(|| {
-        format!("--since {s}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)")
+    claudio::store::parse_iso_millis(s).ok_or_else(|| {
+        usage_error!(
+            "--since {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
+            crate::cli::summary::one_line(s, 40)
+        )
     })
+}
+
+/// The most a regex's compiled form (its NFA) may take, and the most its
+/// lazy DFA may grow to while searching. A pattern past the first is refused
+/// with a usage error; past the second, the search goes on more slowly in
+/// bounded memory.
+const REGEX_NFA_LIMIT: usize = 10 << 20;
+const REGEX_DFA_CACHE: usize = 8 << 20;
+
+/// A regex for finding match ranges only. It is compiled without capture
+/// groups (a group costs memory in every state of the matcher: `(.)`
+/// repeated 2000 times took gigabytes), and its size is bounded.
+fn build_regex(pattern: &str, ignore_case: bool) -> anyhow::Result<meta::Regex> {
+    let config = meta::Config::new()
+        .which_captures(WhichCaptures::Implicit)
+        .nfa_size_limit(Some(REGEX_NFA_LIMIT))
+        .onepass_size_limit(Some(REGEX_NFA_LIMIT))
+        .dfa_size_limit(Some(REGEX_NFA_LIMIT))
+        .hybrid_cache_capacity(REGEX_DFA_CACHE);
+    let syntax = syntax::Config::new()
+        .case_insensitive(ignore_case)
+        // `^` and `$` are the ends of a line, as in grep
+        .multi_line(true);
+    meta::Builder::new()
+        .configure(config)
+        .syntax(syntax)
+        .build(pattern)
+        .map_err(|e| {
+            let why = match (e.size_limit(), e.syntax_error()) {
+                (Some(limit), _) => format!(
+                    "it needs more than {} MiB once compiled; make it simpler",
+                    limit >> 20
+                ),
+                // the parser's own message points at the mistake
+                (None, Some(syntax)) => format!("\n{syntax}"),
+                (None, None) => e.to_string(),
+            };
+            usage_error!(
+                "not a valid regex: {}: {why}",
+                Sanitizer::clean(&crate::cli::summary::one_line(pattern, 60))
+            )
+        })
 }
 
 fn pattern(a: &SearchArgs) -> anyhow::Result<Pattern> {
     let has_upper = a.pattern.chars().any(char::is_uppercase);
     let ignore_case = a.ignore_case || (!a.case_sensitive && !has_upper);
     if a.regex {
-        let re = regex::RegexBuilder::new(&a.pattern)
-            .case_insensitive(ignore_case)
-            // `^` and `$` are the ends of a line, as in grep
-            .multi_line(true)
-            .build()
-            .with_context(|| format!("not a valid regex: {}", a.pattern))?;
+        let re = build_regex(&a.pattern, ignore_case)?;
         let find = move |t: &str| re.find_iter(t).map(|m| m.range()).collect::<Vec<_>>();
         // without anchors or word boundaries a regex can be tried on whole
         // lines first (much faster); with them every message is parsed
@@ -97,7 +138,9 @@ fn pattern(a: &SearchArgs) -> anyhow::Result<Pattern> {
             Pattern::Scan(Arc::new(find))
         });
     }
-    anyhow::ensure!(!a.pattern.is_empty(), "the pattern is empty");
+    if a.pattern.is_empty() {
+        return Err(usage_error!("the pattern is empty"));
+    }
     Ok(Pattern::Literal {
         text: a.pattern.clone(),
         ignore_case,
@@ -125,7 +168,7 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
     let mut failed: Option<std::io::Error> = None;
     let summary = store.search(&opts, |s| {
         let written = if a.json {
-            write_json(&mut *io.out, &s)
+            write_json(io, &s)
         } else {
             let text = render(&s, a.all, io);
             io.out
@@ -151,20 +194,23 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
         io.warn(&msg);
     }
     io.out.flush()?;
-    if summary.sessions == 0 && !a.json {
-        let msg = format!(
-            "no matches in {} session{}{}",
-            summary.files,
-            if summary.files == 1 { "" } else { "s" },
-            if a.all { "" } else { " here (try --all)" }
-        );
-        io.warn(&msg);
+    // no match is exit 1, as grep says it, in either format (JSON prints nothing)
+    if summary.sessions == 0 {
+        if !a.json {
+            let msg = format!(
+                "no matches in {} session{}{}",
+                summary.files,
+                if summary.files == 1 { "" } else { "s" },
+                if a.all { "" } else { " here (try --all)" }
+            );
+            io.warn(&msg);
+        }
         return Ok(SessionsOutcome::Done(Exit::Failure));
     }
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 
-fn write_json(out: &mut dyn Write, s: &SessionHits) -> std::io::Result<()> {
+fn write_json(io: &mut Io, s: &SessionHits) -> std::io::Result<()> {
     let v = serde_json::json!({
         "sessionId": s.info.session_id,
         "summary": s.info.summary,
@@ -173,8 +219,9 @@ fn write_json(out: &mut dyn Write, s: &SessionHits) -> std::io::Result<()> {
         "hits": s.hits,
         "more": s.more,
     });
-    serde_json::to_writer(&mut *out, &v)?;
-    out.write_all(b"\n")
+    let mut text = v.to_string();
+    text.push('\n');
+    io.write_json(&text)
 }
 
 fn kind_label(k: HitKind) -> &'static str {

@@ -23,13 +23,13 @@ pub(super) fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<Se
     if a.json {
         for e in &conv.entries {
             if matches!(e.kind(), "user" | "assistant" | "system") {
-                io.out.write_all(e.raw.as_bytes())?;
+                io.write_json(&e.raw)?;
                 io.out.write_all(b"\n")?;
             }
         }
         for agent in &agents {
             for e in store.subagent_messages(&file.id, &agent.agent_id)? {
-                io.out.write_all(e.raw.as_bytes())?;
+                io.write_json(&e.raw)?;
                 io.out.write_all(b"\n")?;
             }
         }
@@ -37,7 +37,16 @@ pub(super) fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<Se
         return Ok(SessionsOutcome::Done(Exit::Success));
     }
     let st = io.out_style;
-    let info = store.info(&file).ok();
+    let info = match store.info(&file) {
+        Ok(i) => Some(i),
+        Err(e) => {
+            // an unreadable file is said so; one with nothing to list is not news here
+            if matches!(e, claudio::store::StoreError::Io { .. }) {
+                io.warn(&format!("{:#}", anyhow::Error::new(e)));
+            }
+            None
+        }
+    };
     let mut text = conversation::head(&file.id, info.as_ref(), st);
     text.push_str(&conversation::body(&conv.entries, Chain::Main, st));
     if a.subagents && agents.is_empty() {
@@ -59,12 +68,14 @@ pub(super) fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<Se
         text.push_str(&conversation::body(&entries, Chain::SubAgent, st));
     }
     // what the session used, under its header line
-    if let Ok(u) = claudio::store::file_usage(&file.path) {
-        if !u.messages.is_empty() {
+    match claudio::store::file_usage(&file.path) {
+        Ok(u) if !u.messages.is_empty() => {
             let line = st.dim(&flat(&usage::summary_line(&u)));
             let at = text.find('\n').map_or(text.len(), |i| i + 1);
             text.insert_str(at, &format!("{line}\n"));
         }
+        Ok(_) => {}
+        Err(e) => io.warn(&format!("usage not shown: {:#}", anyhow::Error::new(e))),
     }
     if let Some(pattern) = a.grep.as_deref().filter(|p| !p.is_empty()) {
         let (marked, hits) = grep_marks(&text, pattern, st);

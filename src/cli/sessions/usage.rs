@@ -220,7 +220,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         .map(|s| super::search::parse_since(s, io.now_ms))
         .transpose()?;
     // oldest first: a resumed session's file repeats what came before it
-    let sessions = store.usage(dir.as_deref())?;
+    let listing = store.usage(dir.as_deref())?;
+    io.warn_skipped(&listing.skipped);
+    let sessions = listing.sessions;
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     let mut seen = UsageSet::default();
     for s in &sessions {
@@ -281,7 +283,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             "pricesDate": PRICES_DATE,
             "unpricedModels": unpriced,
         });
-        writeln!(io.out, "{}", serde_json::to_string_pretty(&v)?)?;
+        let mut text = serde_json::to_string_pretty(&v)?;
+        text.push('\n');
+        io.write_json(&text)?;
         io.out.flush()?;
         return Ok(SessionsOutcome::Done(Exit::Success));
     }
