@@ -654,3 +654,87 @@ fn an_unclosed_fence_does_not_swallow_the_export() {
         assert!(md.contains(p) && md.contains(a), "{md}");
     }
 }
+
+/// Run `claudio args` to the end; its exit code and peak resident memory.
+// reaped by wait4, which clippy does not see
+#[allow(clippy::zombie_processes)]
+fn peak_memory(args: &[&str]) -> (i32, String, u64) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        String::from_utf8_lossy(&v).into_owned()
+    });
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(rc, pid);
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        panic!("{args:?}: killed by a signal")
+    };
+    (code, reader.join().unwrap(), usage.ru_maxrss as u64 * 1024)
+}
+
+#[test]
+fn a_giant_line_is_searched_in_bounded_memory() {
+    let d = tempfile::tempdir().unwrap();
+    let folder = d.path().join("projects/-work-p");
+    std::fs::create_dir_all(&folder).unwrap();
+    let id = "13131313-0000-4000-8000-000000000001";
+    const BIG: usize = 64 << 20;
+    let mut text = line(
+        json!({"type":"user","uuid":"u0","parentUuid":null,"sessionId":id,
+        "cwd":"/work/p","timestamp":"2026-11-01T10:00:00.000Z",
+        "message":{"role":"user","content":"a pasted log follows"}}),
+    );
+    let huge = format!("the NEEDLE is here {}", "x".repeat(BIG));
+    text += &line(
+        json!({"type":"user","uuid":"u1","parentUuid":"u0","sessionId":id,
+        "timestamp":"2026-11-01T10:00:01.000Z","message":{"role":"user","content":huge}}),
+    );
+    drop(huge);
+    std::fs::write(folder.join(format!("{id}.jsonl")), text).unwrap();
+    let config = d.path().to_str().unwrap();
+    for regex in [false, true] {
+        let mut args = vec![
+            "sessions",
+            "--config-dir",
+            config,
+            "search",
+            "NEEDLE",
+            "--all",
+        ];
+        if regex {
+            args.push("-e");
+        }
+        let (code, out, peak) = peak_memory(&args);
+        assert_eq!(code, 0, "{args:?}");
+        // the hit's line is cut around the match, not 64 MiB long
+        assert!(
+            out.contains("the NEEDLE is here"),
+            "{}",
+            &out[..out.len().min(500)]
+        );
+        assert!(out.len() < 8 << 10, "{} bytes of output", out.len());
+        // the line is held, and parsed once: a few times its size, never more
+        assert!(
+            peak < 4 * BIG as u64 + (64 << 20),
+            "{args:?}: {} MiB for a {} MiB line",
+            peak >> 20,
+            BIG >> 20
+        );
+    }
+    let (code, out, _) = peak_memory(&["sessions", "--config-dir", config, "usage", "--all"]);
+    assert_eq!(code, 0, "{out}");
+}

@@ -33,7 +33,10 @@ pub use info::{SessionInfo, SkipReason};
 pub use list::{ListOptions, Listing, Skipped};
 pub use nonblocking::AsyncStore;
 pub use paths::{default_config_dir, project_folder_name};
-pub use search::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits};
+pub use search::{
+    HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits, MAX_HIT_LINE,
+    MAX_LINE,
+};
 pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{

@@ -17,6 +17,7 @@ use super::list::{all_candidates, dir_candidates, project_folders, Candidate};
 use super::Store;
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::io::Read;
 use std::ops::{ControlFlow, Range};
 use std::path::{Path, PathBuf};
@@ -117,8 +118,10 @@ pub enum HitKind {
 pub struct SearchHit {
     /// What the line is part of.
     pub kind: HitKind,
-    /// The whole line of text that matched (decoded, as written; not
-    /// sanitized: the caller decides how to show it).
+    /// The line of text that matched (decoded, as written; not sanitized:
+    /// the caller decides how to show it). A line longer than
+    /// [`MAX_HIT_LINE`] bytes is cut to that much around its first match,
+    /// each cut marked with `…`.
     pub line: String,
     /// Where in `line` the pattern matched (byte ranges).
     pub ranges: Vec<Range<usize>>,
@@ -329,15 +332,14 @@ impl Store {
             }
             for i in 0..dated.len() {
                 let Some(found) = results.take(i) else { break };
-                match found {
-                    Found::Nothing => {}
-                    Found::Unreadable(path, why) => summary.unreadable.push((path, why)),
-                    Found::Hits(h) => {
-                        summary.sessions += 1;
-                        let full = opts.limit.is_some_and(|l| summary.sessions >= l);
-                        if on_session(*h).is_break() || full {
-                            break;
-                        }
+                if let Some(p) = found.problem {
+                    summary.unreadable.push(p);
+                }
+                if let Some(h) = found.hits {
+                    summary.sessions += 1;
+                    let full = opts.limit.is_some_and(|l| summary.sessions >= l);
+                    if on_session(*h).is_break() || full {
+                        break;
                     }
                 }
             }
@@ -348,10 +350,10 @@ impl Store {
     }
 }
 
-enum Found {
-    Nothing,
-    Unreadable(PathBuf, String),
-    Hits(Box<SessionHits>),
+/// What searching one file gave: its hits, and what could not be searched.
+struct Found {
+    hits: Option<Box<SessionHits>>,
+    problem: Option<(PathBuf, String)>,
 }
 
 /// Results filled in any order, taken in order.
@@ -576,12 +578,18 @@ fn find_literal(text: &str, needle: &str, ignore_case: bool) -> Vec<Range<usize>
 
 const BLOCK: usize = 1 << 20;
 
+/// The longest transcript line that is searched, in bytes. A longer one (a
+/// pasted file of hundreds of megabytes) is passed over, and the summary
+/// says so; memory stays within a few times this bound.
+pub const MAX_LINE: usize = 256 << 20;
+
 /// Search one transcript.
 fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut Vec<u8>) -> Found {
     let mut hits = Vec::new();
     let mut more = false;
     let limit = opts.hits_per_session.max(1);
-    let read = for_each_candidate_line(&c.path, finder, buf, |line| {
+    let mut long_lines = 0;
+    let read = for_each_candidate_line(&c.path, finder, buf, &mut long_lines, |line| {
         // invalid UTF-8 is read as the listing reads it (U+FFFD), not skipped
         let parsed =
             serde_json::from_slice::<Value>(line).or_else(|e| match std::str::from_utf8(line) {
@@ -600,23 +608,36 @@ fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut V
         }
         ControlFlow::Continue(())
     });
-    if let Err(e) = read {
-        if hits.is_empty() {
-            return Found::Unreadable(c.path.clone(), unreadable_reason(&e));
-        }
+    let mut problem = match read {
+        Err(e) => Some((c.path.clone(), unreadable_reason(&e))),
+        Ok(()) => None,
+    };
+    if long_lines > 0 && problem.is_none() {
+        problem = Some((
+            c.path.clone(),
+            format!(
+                "{long_lines} line{} longer than {} MiB not searched",
+                if long_lines == 1 { "" } else { "s" },
+                MAX_LINE >> 20
+            ),
+        ));
     }
     if hits.is_empty() {
-        return Found::Nothing;
+        return Found {
+            hits: None,
+            problem,
+        };
     }
-    match scan_file(&c.path, &c.session_id, None, true) {
-        Scanned::Session(info) => Found::Hits(Box::new(SessionHits {
+    let hits = match scan_file(&c.path, &c.session_id, None, true) {
+        Scanned::Session(info) => Some(Box::new(SessionHits {
             info: *info,
             hits,
             more,
         })),
         // a sub-agent's transcript, or one continued in another file
-        _ => Found::Nothing,
-    }
+        _ => None,
+    };
+    Found { hits, problem }
 }
 
 /// Why a transcript could not be searched, without its path (the summary
@@ -635,6 +656,7 @@ fn for_each_candidate_line(
     path: &Path,
     finder: &Finder,
     buf: &mut Vec<u8>,
+    long_lines: &mut usize,
     mut f: impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> StoreResult<()> {
     let (mut file, _) = super::open::open_regular(path)?;
@@ -649,10 +671,20 @@ fn for_each_candidate_line(
         buf.resize(BLOCK, 0);
     }
     let mut filled = 0;
+    // inside a line longer than MAX_LINE: its bytes are passed over
+    let mut skipping = false;
     loop {
         if filled == buf.len() {
-            // a line longer than the buffer: make room for more of it
-            buf.resize(buf.len() * 2, 0);
+            if buf.len() >= MAX_LINE {
+                // a line past the bound is not held in memory: passed over
+                // to its end, and said
+                *long_lines += 1;
+                skipping = true;
+                filled = 0;
+            } else {
+                // a line longer than the buffer: make room for more of it
+                buf.resize((buf.len() * 2).min(MAX_LINE), 0);
+            }
         }
         let n = match file.read(&mut buf[filled..]) {
             Ok(n) => n,
@@ -664,6 +696,18 @@ fn for_each_candidate_line(
             }
         };
         let eof = n == 0;
+        if skipping {
+            match memchr::memchr(b'\n', &buf[..n]) {
+                Some(i) => {
+                    buf.copy_within(i + 1..n, 0);
+                    filled = n - i - 1;
+                    skipping = false;
+                    continue;
+                }
+                None if eof => return Ok(()),
+                None => continue,
+            }
+        }
         filled += n;
         let end = if eof {
             filled
@@ -779,7 +823,7 @@ fn unescape_line(line: &[u8], out: &mut String) {
 }
 
 /// The texts of one transcript entry that are searched, with their kind.
-fn texts_of(v: &Value, tools: bool) -> Vec<(HitKind, String)> {
+fn texts_of(v: &Value, tools: bool) -> Vec<(HitKind, Cow<'_, str>)> {
     let mut out = Vec::new();
     let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
     if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
@@ -787,17 +831,20 @@ fn texts_of(v: &Value, tools: bool) -> Vec<(HitKind, String)> {
     }
     let content = v.get("message").and_then(|m| m.get("content"));
     match (kind, content) {
-        ("user", Some(Value::String(s))) => out.push((HitKind::Prompt, s.clone())),
+        ("user", Some(Value::String(s))) => out.push((HitKind::Prompt, Cow::Borrowed(s.as_str()))),
         ("user", Some(Value::Array(blocks))) => {
             for b in blocks {
                 match b.get("type").and_then(Value::as_str) {
                     Some("text") => {
                         if let Some(t) = b.get("text").and_then(Value::as_str) {
-                            out.push((HitKind::Prompt, t.to_owned()));
+                            out.push((HitKind::Prompt, Cow::Borrowed(t)));
                         }
                     }
                     Some("tool_result") if tools => {
-                        out.push((HitKind::ToolOutput, result_text(b.get("content"))));
+                        out.push((
+                            HitKind::ToolOutput,
+                            Cow::Owned(result_text(b.get("content"))),
+                        ));
                     }
                     _ => {}
                 }
@@ -808,14 +855,14 @@ fn texts_of(v: &Value, tools: bool) -> Vec<(HitKind, String)> {
                 match b.get("type").and_then(Value::as_str) {
                     Some("text") => {
                         if let Some(t) = b.get("text").and_then(Value::as_str) {
-                            out.push((HitKind::Answer, t.to_owned()));
+                            out.push((HitKind::Answer, Cow::Borrowed(t)));
                         }
                     }
                     Some("tool_use") if tools => {
                         let name = b.get("name").and_then(Value::as_str).unwrap_or("");
                         let mut text = name.to_owned();
                         strings_of(b.get("input").unwrap_or(&Value::Null), &mut text);
-                        out.push((HitKind::ToolInput, text));
+                        out.push((HitKind::ToolInput, Cow::Owned(text)));
                     }
                     _ => {}
                 }
@@ -848,6 +895,44 @@ fn result_text(content: Option<&Value>) -> String {
         .unwrap_or_default()
 }
 
+/// The longest [`SearchHit::line`], in bytes: a longer line is cut to this
+/// much around its first match, and the cuts are marked with `…`.
+pub const MAX_HIT_LINE: usize = 2048;
+
+/// A hit's line, cut to [`MAX_HIT_LINE`] around its first match (the
+/// ranges moved with it, and cut to what is kept).
+fn window(line: &str, ranges: Vec<Range<usize>>) -> (String, Vec<Range<usize>>) {
+    if line.len() <= MAX_HIT_LINE {
+        return (line.to_owned(), ranges);
+    }
+    let first = ranges.first().map_or(0, |r| r.start);
+    let floor = |mut i: usize| {
+        while !line.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let start = floor(first.saturating_sub(MAX_HIT_LINE / 4));
+    let end = floor((start + MAX_HIT_LINE).min(line.len()));
+    let mut out = String::with_capacity(end - start + 8);
+    let shift = if start > 0 {
+        out.push('…');
+        '…'.len_utf8()
+    } else {
+        0
+    };
+    out.push_str(&line[start..end]);
+    if end < line.len() {
+        out.push('…');
+    }
+    let ranges = ranges
+        .into_iter()
+        .filter(|r| r.start >= start && r.start < end)
+        .map(|r| r.start - start + shift..r.end.min(end) - start + shift)
+        .collect();
+    (out, ranges)
+}
+
 fn hits_in_entry(v: &Value, tools: bool, matcher: &MatchFn) -> Vec<SearchHit> {
     let mut hits = Vec::new();
     let field = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
@@ -870,9 +955,10 @@ fn hits_in_entry(v: &Value, tools: bool, matcher: &MatchFn) -> Vec<SearchHit> {
             }
         }
         for (line, ranges) in lines {
+            let (line, ranges) = window(&text[line], ranges);
             hits.push(SearchHit {
                 kind,
-                line: text[line].to_owned(),
+                line,
                 ranges,
                 uuid: field("uuid"),
                 timestamp: field("timestamp"),
@@ -886,6 +972,28 @@ fn hits_in_entry(v: &Value, tools: bool, matcher: &MatchFn) -> Vec<SearchHit> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    #[allow(clippy::single_range_in_vec_init)]
+    fn long_hit_lines_are_cut_around_the_first_match() {
+        let short = "a needle here";
+        assert_eq!(window(short, vec![2..8]), (short.to_owned(), vec![2..8]));
+        let line = format!("{}needle{}", "é".repeat(5000), "x".repeat(5000));
+        let at = line.find("needle").unwrap();
+        let (cut, ranges) = window(&line, vec![at..at + 6]);
+        assert!(
+            cut.len() <= MAX_HIT_LINE + 2 * '…'.len_utf8(),
+            "{}",
+            cut.len()
+        );
+        assert!(cut.starts_with('…') && cut.ends_with('…'));
+        assert_eq!(&cut[ranges[0].clone()], "needle");
+        // a match at the start: nothing cut before it
+        let line = format!("needle{}", "x".repeat(10_000));
+        let (cut, ranges) = window(&line, vec![0..6]);
+        assert!(cut.starts_with("needle") && cut.ends_with('…'));
+        assert_eq!(ranges, vec![0..6]);
+    }
 
     #[test]
     fn literals_fold_case_and_keep_offsets() {
