@@ -9,7 +9,10 @@
 //! its output off the screen nor grows the chat's memory. Ctrl-C stops the
 //! command (SIGINT to its group, SIGKILL two seconds later), not the chat;
 //! whatever it left running in its group is ended with it, and a chat that
-//! is killed or loses its terminal kills the group first. What it printed
+//! is killed or loses its terminal kills the group first. A chat killed
+//! hard (`kill -9`, a crash) takes the group with it too: a guard process
+//! kills it when the chat's end of a pipe closes, and on Linux the shell
+//! also gets a parent-death signal. What it printed
 //! goes to Claude with the next prompt, in the tags the claude TUI uses:
 //!
 //! ```text
@@ -41,6 +44,41 @@ pub fn kill_running() {
     if pgid > 0 {
         // SAFETY: signals a process group this program started.
         unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        guard(0);
+    }
+}
+
+/// The guard: a `/bin/sh` in a process group of its own (no terminal
+/// signal reaches it) that outlives a chat killed hard. It reads process
+/// groups from its stdin, one a line (`0`: none); at the end of its stdin,
+/// when the chat exits or dies, it kills the last one. So a command dies
+/// with the chat with all it started, where the parent-death signal reaches
+/// only the shell.
+const GUARD_SCRIPT: &str =
+    r#"pg=0; while read -r p; do pg=$p; done; [ "$pg" -gt 0 ] && kill -9 -"$pg"; exit 0"#;
+
+static GUARD: std::sync::Mutex<Option<std::process::ChildStdin>> = std::sync::Mutex::new(None);
+
+/// Tell the guard which process group runs now (0: none), starting it the
+/// first time. Without a guard (no `/bin/sh`) commands run all the same.
+fn guard(pgid: i32) {
+    let mut g = GUARD.lock().unwrap_or_else(|e| e.into_inner());
+    if g.is_none() && pgid > 0 {
+        use std::os::unix::process::CommandExt;
+        *g = std::process::Command::new("/bin/sh")
+            .args(["-c", GUARD_SCRIPT])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn()
+            .ok()
+            .and_then(|mut c| c.stdin.take());
+    }
+    if let Some(stdin) = g.as_mut() {
+        if writeln!(stdin, "{pgid}").is_err() {
+            *g = None;
+        }
     }
 }
 
@@ -228,11 +266,27 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true);
-    // SAFETY: setsid is async-signal-safe; it makes the command a session
-    // and process group of its own, without a controlling terminal.
+    // SAFETY: only async-signal-safe calls between fork and exec. setsid
+    // makes the command a session and process group of its own, without a
+    // controlling terminal. On Linux the parent-death signal kills the
+    // command when the chat dies without its cleanup (kill -9, a crash);
+    // the kernel ties it to the forking thread, and the chat runs commands
+    // on its main thread (`block_on`). (`libc::prctl` as for the CLI in
+    // `transport::process`: rustix's safe call needs its `process` feature,
+    // and the closure is unsafe anyway.)
+    #[cfg(target_os = "linux")]
+    let parent = std::process::id() as libc::pid_t;
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::setsid();
+            #[cfg(target_os = "linux")]
+            {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+                // the chat may have died before prctl took effect
+                if libc::getppid() != parent {
+                    libc::raise(libc::SIGKILL);
+                }
+            }
             Ok(())
         });
     }
@@ -240,6 +294,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
     let pid = child.id().map(|p| p as i32);
     if let Some(p) = pid {
         RUNNING.store(p, Ordering::SeqCst);
+        guard(p);
     }
     let mut so = child.stdout.take();
     let mut se = child.stderr.take();
@@ -303,6 +358,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
     if let Some(p) = pid {
         // SAFETY: signals the command's own process group.
         unsafe { libc::kill(-p, libc::SIGKILL) };
+        guard(0);
     }
     RUNNING.store(0, Ordering::SeqCst);
     out.write_all(screen_out.finish().as_bytes())?;
