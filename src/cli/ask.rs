@@ -33,13 +33,34 @@ pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<String> {
     }
 }
 
+/// The most piped input `ask` takes: 64 MiB. The Messages API refuses a
+/// request over 32 MB, so a longer prompt could never be answered; below
+/// the limit input passes whole, never cut.
+const STDIN_LIMIT: usize = 64 * 1024 * 1024;
+
+/// All of `r`, or `None` when it holds more than `limit` bytes (then at most
+/// `limit + 1` are read). The bytes are read into one buffer, which the
+/// caller turns into a `String` without a copy.
+fn read_bounded(r: impl Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut buf = Vec::new();
+    r.take(limit as u64 + 1).read_to_end(&mut buf)?;
+    Ok((buf.len() <= limit).then_some(buf))
+}
+
 fn read_stdin() -> io::Result<Option<String>> {
     let stdin = io::stdin();
     if stdin.is_terminal() {
         return Ok(None);
     }
-    let mut buf = Vec::new();
-    stdin.lock().read_to_end(&mut buf)?;
+    let Some(buf) = read_bounded(stdin.lock(), STDIN_LIMIT)? else {
+        eprintln!(
+            "claudio: stdin holds more than {} MiB, the most a prompt may be (the API takes 32 MB a request); nothing was sent",
+            STDIN_LIMIT >> 20
+        );
+        // Nothing has started (no CLI, no terminal mode, no output): end
+        // here, with the code of a usage error.
+        std::process::exit(Exit::Usage.code());
+    };
     Ok(Some(match String::from_utf8(buf) {
         Ok(s) => s,
         Err(e) => {
@@ -790,6 +811,19 @@ mod tests {
             shown,
             "one _rest of one\n\ntwo [1;\n\nthree ]0;\n\nfour\n\nfive P\n"
         );
+    }
+
+    #[test]
+    fn stdin_is_read_up_to_its_limit() {
+        assert_eq!(
+            read_bounded(&b"0123456789"[..], 10).unwrap().unwrap().len(),
+            10
+        );
+        assert_eq!(read_bounded(&b""[..], 10).unwrap(), Some(Vec::new()));
+        assert_eq!(read_bounded(&b"0123456789a"[..], 10).unwrap(), None);
+        // an endless input: no more than the limit and a byte are read
+        let mut endless = io::repeat(b'x');
+        assert_eq!(read_bounded(&mut endless, 1000).unwrap(), None);
     }
 
     #[test]
