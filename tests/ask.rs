@@ -118,6 +118,23 @@ fn stdin_alone_is_the_prompt_and_large_input_is_not_cut() {
 }
 
 #[test]
+fn stdin_over_the_limit_is_a_usage_error_and_nothing_is_sent() {
+    let big = vec![b'x'; 64 * 1024 * 1024 + 1];
+    let fake = Fake::new(steps(vec![init(), turn("q", "never")]));
+    let mut c = claudio(&fake);
+    c.arg("ask");
+    let o = run(c, Some(&big));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("stdin holds more than 64 MiB"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "");
+    assert!(fake.stdin_lines().is_empty(), "a prompt was sent");
+}
+
+#[test]
 fn no_prompt_at_all_is_a_usage_error() {
     let fake = Fake::new(vec![]);
     let mut c = claudio(&fake);

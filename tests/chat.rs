@@ -595,6 +595,54 @@ fn ctrl_c_stops_the_shell_command_not_the_chat() {
     assert_eq!(t.wait(20).code(), Some(0));
 }
 
+/// Whether a process of group `pgid` is alive (not a zombie), from `/proc`.
+fn group_alive(pgid: i32) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        // pid (comm) state ppid pgrp ...; comm may hold anything
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or("", |(_, rest)| rest)
+            .split_whitespace()
+            .collect();
+        fields.len() > 2 && fields[2] == pgid.to_string() && fields[0] != "Z"
+    })
+}
+
+#[test]
+fn a_shell_command_dies_with_a_chat_killed_hard() {
+    let fake = Fake::new(steps(vec![init()]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    // the sleep is the shell's child, not the shell: all the group must go
+    t.line("!echo group=$$; sleep 1000; echo never");
+    let screen = t.wait_for("│ group=");
+    let pgid: i32 = screen
+        .split("│ group=")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap();
+    assert!(group_alive(pgid));
+    t.child.kill().unwrap(); // SIGKILL: the chat's cleanup never runs
+    t.child.wait().unwrap();
+    // a bound only to fail instead of hanging
+    let mut gone = false;
+    for _ in 0..1500 {
+        if !group_alive(pgid) {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: a plain kill(2) of what the test started, whatever is left.
+    unsafe { libc::kill(-pgid, libc::SIGKILL) };
+    assert!(gone, "the command outlived the chat");
+}
+
 fn background_agent_start(prompt: &str) -> Vec<Value> {
     vec![
         expect_user(prompt),

@@ -73,27 +73,65 @@ fn transcript_regressions() {
     }
 }
 
-#[test]
-fn sanitize_regressions() {
-    use sanitize::Sanitizer;
-    for (name, data) in inputs("sanitize") {
-        let Some((&k, rest)) = data.split_first() else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&rest[(k as usize % 16).min(rest.len())..]);
-        let once = Sanitizer::clean(&text);
+/// The sanitize target's checks for one input (the first byte picks the
+/// chunk sizes, the rest is the text).
+fn check_sanitize(name: &str, data: &[u8]) {
+    use sanitize::{is_dropped, Sanitizer, MAX_STRING};
+    let Some((&k, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&rest[(k as usize % 16).min(rest.len())..]);
+    let once = Sanitizer::clean(&text);
+    assert!(
+        !once.chars().any(is_dropped),
+        "{name}: a control character survived"
+    );
+    assert_eq!(Sanitizer::clean(&once), once, "{name}: not idempotent");
+    let mut s = Sanitizer::new();
+    let mut out = String::new();
+    for c in text.chars() {
+        s.push(c.encode_utf8(&mut [0; 4]), &mut out);
+    }
+    s.finish(&mut out);
+    assert_eq!(out, once, "{name}: chunking changed the output");
+    // text after a sequence cut off survives the end of its block, and the
+    // cap without an end
+    for opener in ["\u{1b}]", "\u{1b}_", "\u{1b}[1;", "\u{1b} "] {
+        let cut = format!("{text}{opener}§MARK§");
         assert!(
-            !once.chars().any(|c| matches!(c,
-                '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
-                | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
-            "{name}: a control character survived"
+            Sanitizer::clean(&cut).contains("§MARK§"),
+            "{name}: text after {opener:?} was lost"
         );
-        assert_eq!(Sanitizer::clean(&once), once, "{name}: not idempotent");
         let mut s = Sanitizer::new();
         let mut out = String::new();
-        for c in text.chars() {
-            s.push(c.encode_utf8(&mut [0; 4]), &mut out);
-        }
-        assert_eq!(out, once, "{name}: chunking changed the output");
+        s.push(&cut, &mut out);
+        s.push(&"x".repeat(MAX_STRING + 1), &mut out);
+        assert!(
+            out.contains("§MARK§"),
+            "{name}: text after {opener:?} was held past the cap"
+        );
     }
+}
+
+#[test]
+fn sanitize_regressions() {
+    for (name, data) in inputs("sanitize") {
+        check_sanitize(&name, &data);
+    }
+}
+
+/// The sanitize corpus too: the fuzz target needs nightly, these checks do
+/// not.
+#[test]
+fn sanitize_corpus() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/sanitize");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        check_sanitize(
+            &e.file_name().to_string_lossy(),
+            &std::fs::read(e.path()).unwrap(),
+        );
+        n += 1;
+    }
+    assert!(n > 0, "the sanitize corpus is missing");
 }

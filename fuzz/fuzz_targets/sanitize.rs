@@ -2,11 +2,14 @@
 //! text, any chunking. No control character survives (C0 but `\n` and `\t`,
 //! ESC, DEL, C1) and no bidi override; the sanitizer only removes (the
 //! output is a subsequence of the input, and text with nothing to remove
-//! passes unchanged); sanitizing twice is sanitizing once; and the output is
-//! the same however the text is split across `push` calls.
+//! passes unchanged); sanitizing twice is sanitizing once; the output is
+//! the same however the text is split across `push` calls (with `finish` at
+//! the end); and visible text after a sequence that is cut off survives,
+//! after `finish` (the end of its block) or past the length cap without it.
 //!
-//! The first byte says how many of the following bytes are chunk sizes (in
-//! characters, cycled; 0 adds an empty push); the rest is the text, made
+//! The first byte's low four bits say how many of the following bytes are
+//! chunk sizes (in characters, cycled; 0 adds an empty push), its high four
+//! which opener the cut-off check uses; the rest is the text, made
 //! valid UTF-8 with `from_utf8_lossy`.
 #![no_main]
 
@@ -14,7 +17,7 @@
 mod sanitize;
 
 use libfuzzer_sys::fuzz_target;
-use sanitize::Sanitizer;
+use sanitize::{Sanitizer, MAX_STRING};
 
 /// What must never reach the terminal.
 fn forbidden(c: char) -> bool {
@@ -46,13 +49,28 @@ fn chunked(text: &str, sizes: &[u8]) -> String {
         s.push(chunk, &mut out);
         rest = tail;
     }
+    s.finish(&mut out);
     out
 }
+
+/// Openers of sequences left unterminated, by the fuzzer's pick.
+const OPENERS: [&str; 8] = [
+    "\u{1b}]",
+    "\u{1b}]8;;http://x",
+    "\u{1b}P",
+    "\u{1b}_",
+    "\u{1b}^",
+    "\u{1b}[",
+    "\u{1b}[1;",
+    "\u{1b} ",
+];
 
 fuzz_target!(|input: &[u8]| {
     let Some((&k, rest)) = input.split_first() else {
         return;
     };
+    // the low four bits: how many sizes; the high four: which opener
+    let opener = OPENERS[(k >> 4) as usize % OPENERS.len()];
     let k = (k as usize % 16).min(rest.len());
     let (sizes, data) = rest.split_at(k);
     let text = String::from_utf8_lossy(data);
@@ -90,5 +108,24 @@ fuzz_target!(|input: &[u8]| {
     for c in text.chars() {
         s.push(c.encode_utf8(&mut buf), &mut out);
     }
+    s.finish(&mut out);
     assert_eq!(out, once, "char-by-char output differs");
+
+    // 4. A sequence cut off hides no text after it: the marker (no letter
+    //    of it ends any sequence) is there once the block ends, and without
+    //    an end once more than the cap follows.
+    let marker = "§MARK§";
+    let cut = format!("{text}{opener}{marker}");
+    assert!(
+        Sanitizer::clean(&cut).contains(marker),
+        "text after a cut-off sequence was lost"
+    );
+    let mut s = Sanitizer::new();
+    let mut out = String::new();
+    s.push(&cut, &mut out);
+    s.push(&"x".repeat(MAX_STRING + 1), &mut out);
+    assert!(
+        out.contains(marker),
+        "text after a cut-off sequence was held past the cap"
+    );
 });

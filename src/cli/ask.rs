@@ -33,13 +33,34 @@ pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<String> {
     }
 }
 
+/// The most piped input `ask` takes: 64 MiB. The Messages API refuses a
+/// request over 32 MB, so a longer prompt could never be answered; below
+/// the limit input passes whole, never cut.
+const STDIN_LIMIT: usize = 64 * 1024 * 1024;
+
+/// All of `r`, or `None` when it holds more than `limit` bytes (then at most
+/// `limit + 1` are read). The bytes are read into one buffer, which the
+/// caller turns into a `String` without a copy.
+fn read_bounded(r: impl Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut buf = Vec::new();
+    r.take(limit as u64 + 1).read_to_end(&mut buf)?;
+    Ok((buf.len() <= limit).then_some(buf))
+}
+
 fn read_stdin() -> io::Result<Option<String>> {
     let stdin = io::stdin();
     if stdin.is_terminal() {
         return Ok(None);
     }
-    let mut buf = Vec::new();
-    stdin.lock().read_to_end(&mut buf)?;
+    let Some(buf) = read_bounded(stdin.lock(), STDIN_LIMIT)? else {
+        eprintln!(
+            "claudio: stdin holds more than {} MiB, the most a prompt may be (the API takes 32 MB a request); nothing was sent",
+            STDIN_LIMIT >> 20
+        );
+        // Nothing has started (no CLI, no terminal mode, no output): end
+        // here, with the code of a usage error.
+        std::process::exit(Exit::Usage.code());
+    };
     Ok(Some(match String::from_utf8(buf) {
         Ok(s) => s,
         Err(e) => {
@@ -466,6 +487,8 @@ impl<W: Write> Output<W> {
                 self.stream_event(e)
             }
             Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
+                // no sequence runs past its message
+                self.finish_text()?;
                 // An API error the CLI dressed as a message is not the answer:
                 // it is reported on stderr at the end.
                 if self.dedup.streamed(a) || a.is_synthetic() {
@@ -475,12 +498,16 @@ impl<W: Write> Output<W> {
                     if let ContentBlock::Text(t) = b {
                         self.separate()?;
                         self.write_text(&t.text)?;
+                        self.finish_text()?;
                     }
                 }
                 Ok(())
             }
             Message::Result(r) if !self.wrote_text => match &r.result {
-                Some(t) if !r.is_error => self.write_text(t),
+                Some(t) if !r.is_error => {
+                    self.write_text(t)?;
+                    self.finish_text()
+                }
                 _ => Ok(()),
             },
             _ => Ok(()),
@@ -497,6 +524,10 @@ impl<W: Write> Output<W> {
                 _,
             ) => self.separate(),
             (_, Some(t)) => self.write_text(t),
+            // no sequence runs past its block or message
+            (StreamEvent::ContentBlockStop { .. } | StreamEvent::MessageStop, _) => {
+                self.finish_text()
+            }
             _ => Ok(()),
         }
     }
@@ -548,6 +579,22 @@ impl<W: Write> Output<W> {
         }
         self.wrote_text = true;
         self.w.write_all(bytes)
+    }
+
+    /// What the sanitizer holds of a sequence that was cut off goes out as
+    /// text.
+    fn finish_text(&mut self) -> io::Result<()> {
+        let Some(s) = &mut self.sanitizer else {
+            return Ok(());
+        };
+        self.scratch.clear();
+        s.finish(&mut self.scratch);
+        if self.scratch.is_empty() {
+            return Ok(());
+        }
+        self.at_line_start = self.scratch.ends_with('\n');
+        self.wrote_text = true;
+        self.w.write_all(self.scratch.as_bytes())
     }
 
     fn activity(&mut self, m: &Message) -> io::Result<()> {
@@ -684,6 +731,7 @@ impl<W: Write> Output<W> {
         if let Some(s) = &self.spinner {
             s.hide();
         }
+        self.finish_text()?;
         if self.format == OutputFormat::Text && self.wrote_text && !self.at_line_start {
             self.w.write_all(b"\n")?;
         }
@@ -694,6 +742,89 @@ impl<W: Write> Output<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text output to a terminal, written into a buffer.
+    fn terminal_output() -> Output<Vec<u8>> {
+        Output {
+            w: Vec::new(),
+            format: OutputFormat::Text,
+            sanitizer: Some(Sanitizer::new()),
+            scratch: String::new(),
+            dedup: Dedup::default(),
+            wrote_text: false,
+            at_line_start: true,
+            activity: None,
+            tools: HashMap::new(),
+            to_terminal: true,
+            plans: TtyApprover::new(Style::plain(), std::env::temp_dir()),
+            agents: Agents::default(),
+            spinner: None,
+            waiting_since: None,
+            structured: false,
+        }
+    }
+
+    fn msg(v: serde_json::Value) -> Message {
+        Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_cut_off_sequence_hides_no_later_text() {
+        let delta = |t: &str| {
+            msg(
+                serde_json::json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":t}}}),
+            )
+        };
+        let start = msg(
+            serde_json::json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+        );
+        let stop = msg(
+            serde_json::json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+        );
+        let mut out = terminal_output();
+        for m in [
+            start.clone(),
+            delta("one \u{1b}_"),
+            delta("rest of one"),
+            stop,
+            start.clone(),
+            delta("two \u{1b}[1;"),
+            msg(serde_json::json!({"type":"stream_event","event":{"type":"message_stop"}})),
+            // the streamed message in full: not printed again
+            msg(
+                serde_json::json!({"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"streamed"}]}}),
+            ),
+            msg(
+                serde_json::json!({"type":"assistant","message":{"id":"u","content":[{"type":"text","text":"three \u{1b}]0;"}]}}),
+            ),
+            msg(
+                serde_json::json!({"type":"assistant","message":{"id":"v","content":[{"type":"text","text":"four"}]}}),
+            ),
+            start,
+            delta("five \u{1b}P"),
+        ] {
+            out.text(&m).unwrap();
+        }
+        out.finish().unwrap();
+        let shown = String::from_utf8(out.w.clone()).unwrap();
+        assert_eq!(
+            shown,
+            "one _rest of one\n\ntwo [1;\n\nthree ]0;\n\nfour\n\nfive P\n"
+        );
+    }
+
+    #[test]
+    fn stdin_is_read_up_to_its_limit() {
+        assert_eq!(
+            read_bounded(&b"0123456789"[..], 10).unwrap().unwrap().len(),
+            10
+        );
+        assert_eq!(read_bounded(&b""[..], 10).unwrap(), Some(Vec::new()));
+        assert_eq!(read_bounded(&b"0123456789a"[..], 10).unwrap(), None);
+        // an endless input: no more than the limit and a byte are read
+        let mut endless = io::repeat(b'x');
+        assert_eq!(read_bounded(&mut endless, 1000).unwrap(), None);
+    }
 
     #[test]
     fn prompt_composition() {

@@ -5,12 +5,51 @@
 //! links (OSC 8), or reorder text (bidi overrides). On a terminal they are
 //! removed; newlines and tabs stay. The filter is stateful so a sequence
 //! split across two stream deltas is still caught.
+//!
+//! What never comes out: ESC, the C0 controls but `\n` and `\t`, DEL, the
+//! C1 controls, and the bidi overrides and isolates (U+202A–U+202E,
+//! U+2066–U+2069).
+//!
+//! A sequence that ends is dropped whole: a CSI (`ESC [` or U+009B) at its
+//! final byte (0x40–0x7E); another escape (`ESC`, intermediates 0x20–0x2F)
+//! at its final byte (0x30–0x7E); a string sequence (OSC `ESC ]`, DCS
+//! `ESC P`, SOS `ESC X`, PM `ESC ^`, APC `ESC _`, or their C1 forms) at BEL,
+//! ST (`ESC \` or U+009C), or any other ESC, which ends the string and
+//! starts a new sequence as it does on a terminal.
+//!
+//! A sequence that is cut off must not swallow the text after it. An earlier
+//! version let an unfinished CSI or string sequence hide everything up to
+//! the next final byte or BEL, on the grounds that hidden text is no danger
+//! to the terminal; but it is data loss (one unterminated `ESC _` in an
+//! answer hid the rest of it and the whole next answer), so that is
+//! reversed. The characters of a pending sequence are kept (a bounded
+//! buffer), and when the sequence is aborted they are written as text,
+//! without the controls among them (nor the ESC or C1 that opened it). A
+//! sequence is aborted by:
+//!
+//! - a newline in a string sequence or an escape (the newline is written);
+//! - in a CSI or an escape, a character that cannot belong to it (outside
+//!   0x20–0x7E), which is then read as text: a newline is written, an ESC
+//!   starts a new sequence;
+//! - its length: more than [`MAX_STRING`] characters pending in a string
+//!   sequence, more than [`MAX_ESCAPE`] in a CSI or an escape;
+//! - [`Sanitizer::finish`], which callers call at the end of each block,
+//!   message or turn, so no sequence runs past one. [`Sanitizer::clean`]
+//!   finishes at the end of its text.
+
+/// Most characters a string sequence (OSC, DCS, ...) may hold before it is
+/// taken for cut off and written as text.
+pub const MAX_STRING: usize = 4096;
+
+/// Most characters a CSI or another escape may hold before it is taken for
+/// cut off and written as text.
+pub const MAX_ESCAPE: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum State {
     #[default]
     Text,
-    /// After ESC.
+    /// After ESC (and maybe intermediate bytes).
     Escape,
     /// Inside `ESC [` ... final byte.
     Csi,
@@ -24,6 +63,10 @@ enum State {
 #[derive(Debug, Default, Clone)]
 pub struct Sanitizer {
     state: State,
+    /// The characters of the sequence in progress, after its opener.
+    pending: String,
+    /// How many characters `pending` holds.
+    pending_chars: usize,
 }
 
 impl Sanitizer {
@@ -34,58 +77,105 @@ impl Sanitizer {
     /// Filter one chunk; state carries over to the next.
     pub fn push(&mut self, input: &str, out: &mut String) {
         for c in input.chars() {
-            self.state = match self.state {
-                State::Text => match c {
-                    '\u{1b}' => State::Escape,
-                    '\u{9b}' => State::Csi,
-                    '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => State::Str,
-                    '\n' | '\t' => {
-                        out.push(c);
-                        State::Text
-                    }
-                    c if is_dropped(c) => State::Text,
-                    c => {
-                        out.push(c);
-                        State::Text
-                    }
-                },
-                State::Escape => match c {
-                    '[' => State::Csi,
-                    ']' | 'P' | 'X' | '^' | '_' => State::Str,
-                    // ESC followed by an intermediate byte: keep swallowing.
-                    '\u{20}'..='\u{2f}' => State::Escape,
-                    _ => State::Text,
-                },
-                State::Csi => match c {
-                    '\u{40}'..='\u{7e}' => State::Text,
-                    '\u{1b}' => State::Escape,
-                    _ => State::Csi,
-                },
-                State::Str => match c {
-                    '\u{7}' | '\u{9c}' => State::Text,
-                    '\u{1b}' => State::StrEscape,
-                    _ => State::Str,
-                },
-                State::StrEscape => match c {
-                    '\\' => State::Text,
-                    '\u{1b}' => State::StrEscape,
-                    _ => State::Str,
-                },
-            };
+            self.step(c, out);
         }
+    }
+
+    /// The end of a block, message or turn: a sequence still pending was
+    /// cut off, and its characters are written as text.
+    pub fn finish(&mut self, out: &mut String) {
+        self.flush(out);
     }
 
     /// Filter a whole string at once.
     pub fn clean(input: &str) -> String {
         let mut out = String::with_capacity(input.len());
-        Sanitizer::new().push(input, &mut out);
+        let mut s = Sanitizer::new();
+        s.push(input, &mut out);
+        s.finish(&mut out);
         out
+    }
+
+    fn step(&mut self, c: char, out: &mut String) {
+        match self.state {
+            State::Text => match c {
+                '\u{1b}' => self.state = State::Escape,
+                '\u{9b}' => self.state = State::Csi,
+                '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => self.state = State::Str,
+                '\n' | '\t' => out.push(c),
+                c if is_dropped(c) => {}
+                c => out.push(c),
+            },
+            State::Escape => match c {
+                '[' => {
+                    self.state = State::Csi;
+                    self.keep(c, MAX_ESCAPE, out);
+                }
+                ']' | 'P' | 'X' | '^' | '_' => {
+                    self.state = State::Str;
+                    self.keep(c, MAX_STRING, out);
+                }
+                '\u{20}'..='\u{2f}' => self.keep(c, MAX_ESCAPE, out),
+                '\u{30}'..='\u{7e}' => self.drop_sequence(),
+                _ => self.abort_at(c, out),
+            },
+            State::Csi => match c {
+                '\u{40}'..='\u{7e}' => self.drop_sequence(),
+                '\u{20}'..='\u{3f}' => self.keep(c, MAX_ESCAPE, out),
+                _ => self.abort_at(c, out),
+            },
+            State::Str => match c {
+                '\u{7}' | '\u{9c}' => self.drop_sequence(),
+                '\u{1b}' => self.state = State::StrEscape,
+                '\n' => self.abort_at(c, out),
+                _ => self.keep(c, MAX_STRING, out),
+            },
+            State::StrEscape => {
+                // ST ends the string; any other ESC ends it too and starts
+                // a new sequence (a newline there aborts that one).
+                self.drop_sequence();
+                if c != '\\' {
+                    self.state = State::Escape;
+                    self.step(c, out);
+                }
+            }
+        }
+    }
+
+    /// Add `c` to the pending sequence; past `cap` characters it is taken
+    /// for cut off.
+    fn keep(&mut self, c: char, cap: usize, out: &mut String) {
+        self.pending.push(c);
+        self.pending_chars += 1;
+        if self.pending_chars > cap {
+            self.flush(out);
+        }
+    }
+
+    /// The sequence ended: none of it is written.
+    fn drop_sequence(&mut self) {
+        self.pending.clear();
+        self.pending_chars = 0;
+        self.state = State::Text;
+    }
+
+    /// The sequence was cut off: its characters are written as text.
+    fn flush(&mut self, out: &mut String) {
+        out.extend(self.pending.chars().filter(|&c| !is_dropped(c)));
+        self.drop_sequence();
+    }
+
+    /// `c` cannot belong to the sequence: write the sequence as text, and
+    /// read `c` as text.
+    fn abort_at(&mut self, c: char, out: &mut String) {
+        self.flush(out);
+        self.step(c, out);
     }
 }
 
 /// Characters that never reach the terminal: C0 controls (but `\n`, `\t`),
 /// DEL, C1 controls, and bidi overrides/isolates.
-fn is_dropped(c: char) -> bool {
+pub fn is_dropped(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
         | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
@@ -141,5 +231,159 @@ mod tests {
             s.push(chunk, &mut out);
         }
         assert_eq!(out, "ok  done !");
+    }
+
+    #[test]
+    fn cut_off_sequences_leave_the_text_after() {
+        let cases = [
+            // an APC with no end: the rest of the answer stays
+            ("a\u{1b}_the rest", "a_the rest"),
+            // a newline aborts a string sequence or an escape
+            ("\u{1b}]0;title\nnext line", "]0;title\nnext line"),
+            ("\u{1b} \nx", " \nx"),
+            // a character that cannot be in a CSI aborts it
+            ("\u{1b}[12\nx", "[12\nx"),
+            ("\u{1b}[1;é!", "[1;é!"),
+            ("\u{1b}[31\u{1b}[0mok", "[31ok"),
+            ("\u{9b}4\u{7}x", "4x"),
+            // another ESC ends a string, and starts a sequence of its own
+            ("\u{1b}]0;t\u{1b}[31mred", "red"),
+            ("\u{1b}]0;t\u{1b}\u{1b}\\x", "x"),
+            // the controls inside are still removed
+            ("\u{1b}Pa\u{8}\u{202e}b\u{1b}", "Pab"),
+            ("\u{1b}", ""),
+        ];
+        for (input, want) in cases {
+            assert_eq!(Sanitizer::clean(input), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn finish_ends_what_is_pending() {
+        let mut s = Sanitizer::new();
+        let mut out = String::new();
+        s.push("one \u{1b}_two", &mut out);
+        assert_eq!(out, "one ", "pending until the block ends");
+        s.finish(&mut out);
+        s.push("three\u{7}four", &mut out);
+        s.finish(&mut out);
+        assert_eq!(out, "one _twothreefour");
+        // a split sequence is still caught when no finish comes between
+        let mut out = String::new();
+        s.push("a\u{1b}]0;", &mut out);
+        s.push("x\u{7}b", &mut out);
+        s.finish(&mut out);
+        assert_eq!(out, "ab");
+    }
+
+    #[test]
+    fn long_sequences_are_taken_for_cut_off() {
+        let mut s = Sanitizer::new();
+        let mut out = String::new();
+        let input = format!("\u{1b}]{}", "x".repeat(MAX_STRING + 10));
+        s.push(&input, &mut out);
+        assert_eq!(out, input[1..], "written without waiting for the end");
+        let mut out = String::new();
+        let digits = "1;".repeat(MAX_ESCAPE);
+        s.push(&format!("\u{1b}[{digits}visible"), &mut out);
+        assert_eq!(out, format!("[{digits}visible"));
+        let mut out = String::new();
+        s.push(
+            &format!("\u{1b}{}visible", " ".repeat(MAX_ESCAPE + 1)),
+            &mut out,
+        );
+        assert!(out.ends_with("visible"), "{out:?}");
+    }
+
+    /// What must never reach the terminal (the fuzz target's list).
+    fn forbidden(c: char) -> bool {
+        matches!(c,
+            '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+            | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }
+
+    /// A small deterministic generator (xorshift64).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Text made mostly of the characters that steer the state machine.
+    fn random_text(rng: &mut Rng) -> String {
+        const ALPHABET: &[char] = &[
+            'a', 'Z', ' ', '\n', '\t', '\r', '\u{1b}', '\u{1b}', '[', ']', 'P', 'X', '^', '_',
+            '\\', '(', '0', '1', ';', 'm', '\u{7}', '\u{8}', '\u{7f}', '\u{90}', '\u{9b}',
+            '\u{9c}', '\u{9d}', 'é', '日', '\u{202e}', '\u{2066}',
+        ];
+        let len = rng.below(120);
+        (0..len)
+            .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+            .collect()
+    }
+
+    /// The fuzz target's properties, for inputs made here.
+    #[test]
+    fn properties_hold_for_generated_text() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..3000 {
+            let text = random_text(&mut rng);
+            let once = Sanitizer::clean(&text);
+            assert!(!once.chars().any(forbidden), "{text:?} → {once:?}");
+            let mut input = text.chars();
+            assert!(
+                once.chars().all(|c| input.any(|d| d == c)),
+                "not a subsequence: {text:?} → {once:?}"
+            );
+            if !text.chars().any(forbidden) {
+                assert_eq!(once, text);
+            }
+            assert_eq!(Sanitizer::clean(&once), once, "{text:?}");
+            // chunked at random points, finished at the end
+            let mut s = Sanitizer::new();
+            let mut out = String::new();
+            let mut rest = text.as_str();
+            while !rest.is_empty() {
+                let n = rng.below(6);
+                let at = rest.char_indices().nth(n).map_or(rest.len(), |(i, _)| i);
+                s.push(&rest[..at], &mut out);
+                rest = &rest[at..];
+            }
+            s.finish(&mut out);
+            assert_eq!(out, once, "chunking changed {text:?}");
+            // text after a sequence cut off survives its block's end, and
+            // the cap without an end
+            for opener in [
+                "\u{1b}]",
+                "\u{1b}P",
+                "\u{1b}_",
+                "\u{1b}[",
+                "\u{1b}[1;",
+                "\u{1b} ",
+            ] {
+                let marker = "§MARK§";
+                let cut = format!("{text}{opener}{marker}");
+                assert!(
+                    Sanitizer::clean(&cut).contains(marker),
+                    "{cut:?} → {:?}",
+                    Sanitizer::clean(&cut)
+                );
+                if round % 16 == 0 {
+                    let mut s = Sanitizer::new();
+                    let mut out = String::new();
+                    s.push(&format!("{cut}{}", "x".repeat(MAX_STRING + 1)), &mut out);
+                    assert!(out.contains(marker), "{cut:?} + filler → {out:?}");
+                }
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Line editing: history, multi-line input, completion of slash commands.
 
 use super::commands;
+use crate::cli::sanitize::is_dropped;
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
@@ -112,6 +113,12 @@ const MAX_CANDIDATES: usize = 500;
 /// what is typed (hidden ones only when that starts with `.`); directories
 /// end in `/`, files get a space. `None` when the word at the cursor is no
 /// mention.
+///
+/// Past `MAX_CANDIDATES` names, the first ones in order are offered and a
+/// last line says how many more there are; Tab still completes as far as
+/// all the names agree, so typing more of a name always reaches it. Names
+/// with a character the terminal would act on (controls, bidi overrides)
+/// are never offered.
 pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec<Pair>)> {
     let start = head
         .rfind(|c: char| c.is_whitespace())
@@ -127,26 +134,30 @@ pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec
     } else {
         cwd.join(dir_part)
     };
-    let mut found: Vec<(String, bool)> = std::fs::read_dir(&dir)
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
         .ok()?
         .filter_map(Result::ok)
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
-            if name.chars().any(char::is_control) {
+            if name.chars().any(|c| c.is_control() || is_dropped(c)) {
                 return None; // never put control characters on the screen
             }
             let hidden_ok = !name.starts_with('.') || prefix.starts_with('.');
-            (name.starts_with(prefix) && hidden_ok).then(|| {
-                let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
-                (name, is_dir)
-            })
+            (name.starts_with(prefix) && hidden_ok).then_some(name)
         })
-        .take(MAX_CANDIDATES)
         .collect();
-    found.sort();
-    let pairs = found
+    found.sort_unstable();
+    let more = found.len().saturating_sub(MAX_CANDIDATES);
+    // all the names agree as far as the first and the last do
+    let common = match (found.first(), found.last()) {
+        (Some(a), Some(b)) if more > 0 => common_prefix(a, b).to_owned(),
+        _ => String::new(),
+    };
+    found.truncate(MAX_CANDIDATES);
+    let mut pairs: Vec<Pair> = found
         .into_iter()
-        .map(|(name, is_dir)| {
+        .map(|name| {
+            let is_dir = std::fs::metadata(dir.join(&name)).is_ok_and(|m| m.is_dir());
             let tail = if is_dir { "/" } else { " " };
             Pair {
                 display: format!("{name}{}", if is_dir { "/" } else { "" }),
@@ -154,7 +165,25 @@ pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec
             }
         })
         .collect();
+    if more > 0 {
+        // what Tab inserts is what all candidates share: this one keeps it
+        // to what all the names share
+        pairs.push(Pair {
+            display: format!("… {more} more (type more of the name)"),
+            replacement: format!("@{dir_part}{common}"),
+        });
+    }
     Some((start, pairs))
+}
+
+/// The longest common prefix of `a` and `b`, on a character boundary.
+fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
+    let n = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    &a[..n]
 }
 
 impl Highlighter for ChatHelper {
@@ -274,5 +303,48 @@ mod tests {
         assert_eq!(names(complete_mention("see @.", cwd)).1, vec!["@.env "]);
         assert!(names(complete_mention("@nothing", cwd)).1.is_empty());
         assert!(complete_mention("@missing/dir/", cwd).is_none());
+    }
+
+    #[test]
+    fn many_matches_offer_the_first_in_order_and_reach_every_name() {
+        let d = tempfile::tempdir().unwrap();
+        for i in 0..3000 {
+            std::fs::write(d.path().join(format!("f{i:04}")), "").unwrap();
+        }
+        let (_, pairs) = complete_mention("@f", d.path()).unwrap();
+        assert_eq!(pairs.len(), MAX_CANDIDATES + 1);
+        let shown: Vec<&str> = pairs.iter().map(|p| p.replacement.as_str()).collect();
+        let first: Vec<String> = (0..MAX_CANDIDATES).map(|i| format!("@f{i:04} ")).collect();
+        assert_eq!(shown[..MAX_CANDIDATES], first[..]);
+        assert_eq!(
+            pairs[MAX_CANDIDATES].display,
+            "… 2500 more (type more of the name)"
+        );
+        // Tab inserts no more than all 3000 names share
+        assert_eq!(
+            rustyline::completion::longest_common_prefix(&pairs),
+            Some("@f")
+        );
+        // typing more reaches the last name
+        let (_, pairs) = complete_mention("@f29", d.path()).unwrap();
+        assert_eq!(pairs.len(), 100);
+        assert_eq!(pairs[99].replacement, "@f2999 ");
+        assert_eq!(names(complete_mention("@f2999", d.path())).1, ["@f2999 "]);
+    }
+
+    #[test]
+    fn names_the_terminal_would_act_on_are_not_offered() {
+        let d = tempfile::tempdir().unwrap();
+        for name in [
+            "ok.txt",
+            "evil\u{202e}txt.exe",
+            "iso\u{2066}x",
+            "bell\u{7}",
+            "c1\u{9b}x",
+        ] {
+            std::fs::write(d.path().join(name), "").unwrap();
+        }
+        assert_eq!(names(complete_mention("@", d.path())).1, ["@ok.txt "]);
+        assert!(names(complete_mention("@evil", d.path())).1.is_empty());
     }
 }

@@ -251,6 +251,7 @@ impl Renderer {
                     _ => {}
                 },
                 StreamEvent::ContentBlockStop { .. } => self.end_block(&mut out),
+                StreamEvent::MessageStop => self.finish_text(&mut out),
                 _ => {
                     self.dedup.event(e);
                     if let Some(t) = e.text_delta() {
@@ -321,6 +322,10 @@ impl Renderer {
                         }
                         _ => {}
                     }
+                }
+                if depth == 0 {
+                    // no sequence runs past its message
+                    self.finish_text(&mut out);
                 }
                 if a.is_synthetic() && depth == 0 {
                     // API errors the CLI reports as a made-up message
@@ -411,6 +416,8 @@ impl Renderer {
     fn end_block(&mut self, out: &mut String) {
         match self.block {
             Block::Text => {
+                // no sequence runs past its block
+                self.finish_text(out);
                 let mut tail = String::new();
                 self.markdown.finish(&mut tail);
                 out.push_str(&tail);
@@ -436,6 +443,17 @@ impl Renderer {
         }
         self.markdown.push(&clean, out);
         self.at_line_start = clean.ends_with('\n');
+    }
+
+    /// What the sanitizer holds of a sequence that was cut off goes out as
+    /// the block's text.
+    fn finish_text(&mut self, out: &mut String) {
+        let mut rest = String::new();
+        self.sanitizer.finish(&mut rest);
+        if !rest.is_empty() {
+            self.markdown.push(&rest, out);
+            self.at_line_start = rest.ends_with('\n');
+        }
     }
 
     fn thinking(&mut self, t: &str, out: &mut String) {
@@ -934,6 +952,47 @@ mod tests {
         assert_eq!(out.matches("Hello **world**").count(), 1, "{out:?}");
         assert!(!out.contains('\u{1b}'), "{out:?}");
         assert!(out.contains("── 1 turn · $0.0123 · 1.5s ──"), "{out:?}");
+    }
+
+    #[test]
+    fn a_cut_off_sequence_hides_no_later_answer() {
+        let mut r = renderer(false, false);
+        let turn = |id: &str, text: &str| {
+            vec![
+                json!({"type":"stream_event","event":{"type":"message_start","message":{"id":id}}}),
+                json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+                delta(text),
+                json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+                json!({"type":"stream_event","event":{"type":"message_stop"}}),
+                json!({"type":"assistant","message":{"id":id,"content":[{"type":"text","text":text}]}}),
+                json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":10}),
+            ]
+        };
+        let mut out = String::new();
+        for (id, text) in [
+            ("m1", "first \u{1b}_rest of first"),
+            ("m2", "second answer"),
+            ("m3", "third\u{7} answer"),
+        ] {
+            out.push_str(&feed(&mut r, &turn(id, text)));
+        }
+        assert!(out.contains("first _rest of first"), "{out:?}");
+        assert!(out.contains("second answer"), "{out:?}");
+        assert!(out.contains("third answer"), "{out:?}");
+        // an unstreamed message, and a block left open at the message's end
+        let out = feed(
+            &mut r,
+            &[
+                json!({"type":"assistant","message":{"id":"m4","content":[{"type":"text","text":"fourth \u{1b}]0;"}]}}),
+                json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+                delta("fifth \u{1b}["),
+                json!({"type":"stream_event","event":{"type":"message_stop"}}),
+                delta("sixth"),
+            ],
+        );
+        assert!(out.contains("fourth ]0;"), "{out:?}");
+        assert!(out.contains("fifth [sixth"), "{out:?}");
+        assert!(!out.contains('\u{1b}'), "{out:?}");
     }
 
     #[test]

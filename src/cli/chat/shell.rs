@@ -4,11 +4,16 @@
 //! working directory, in a session of its own (no controlling terminal: a
 //! command that wants to prompt on `/dev/tty` fails at once instead of
 //! stopping), with no stdin. Its output streams to the screen line by line,
-//! sanitized, under a `│` gutter. Ctrl-C stops the command (SIGINT to its
-//! group, SIGKILL two seconds later), not the chat; whatever it left running
-//! in its group is ended with it, and a chat that is killed or loses its
-//! terminal kills the group first. What it printed goes to Claude with the
-//! next prompt, in the tags the claude TUI uses:
+//! sanitized, under a `│` gutter; a line longer than 64 KiB is written in
+//! pieces of that size, so a command that prints no newline neither keeps
+//! its output off the screen nor grows the chat's memory. Ctrl-C stops the
+//! command (SIGINT to its group, SIGKILL two seconds later), not the chat;
+//! whatever it left running in its group is ended with it, and a chat that
+//! is killed or loses its terminal kills the group first. A chat killed
+//! hard (`kill -9`, a crash) takes the group with it too: a guard process
+//! kills it when the chat's end of a pipe closes, and on Linux the shell
+//! also gets a parent-death signal. What it printed
+//! goes to Claude with the next prompt, in the tags the claude TUI uses:
 //!
 //! ```text
 //! <bash-input>COMMAND</bash-input>
@@ -39,6 +44,41 @@ pub fn kill_running() {
     if pgid > 0 {
         // SAFETY: signals a process group this program started.
         unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        guard(0);
+    }
+}
+
+/// The guard: a `/bin/sh` in a process group of its own (no terminal
+/// signal reaches it) that outlives a chat killed hard. It reads process
+/// groups from its stdin, one a line (`0`: none); at the end of its stdin,
+/// when the chat exits or dies, it kills the last one. So a command dies
+/// with the chat with all it started, where the parent-death signal reaches
+/// only the shell.
+const GUARD_SCRIPT: &str =
+    r#"pg=0; while read -r p; do pg=$p; done; [ "$pg" -gt 0 ] && kill -9 -"$pg"; exit 0"#;
+
+static GUARD: std::sync::Mutex<Option<std::process::ChildStdin>> = std::sync::Mutex::new(None);
+
+/// Tell the guard which process group runs now (0: none), starting it the
+/// first time. Without a guard (no `/bin/sh`) commands run all the same.
+fn guard(pgid: i32) {
+    let mut g = GUARD.lock().unwrap_or_else(|e| e.into_inner());
+    if g.is_none() && pgid > 0 {
+        use std::os::unix::process::CommandExt;
+        *g = std::process::Command::new("/bin/sh")
+            .args(["-c", GUARD_SCRIPT])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn()
+            .ok()
+            .and_then(|mut c| c.stdin.take());
+    }
+    if let Some(stdin) = g.as_mut() {
+        if writeln!(stdin, "{pgid}").is_err() {
+            *g = None;
+        }
     }
 }
 
@@ -93,11 +133,17 @@ pub fn with_context(contexts: &[String], prompt: &str) -> String {
     }
 }
 
+/// The longest line the screen holds back waiting for its newline (64 KiB):
+/// past it, the line so far is written as a line of its own.
+const MAX_PARTIAL: usize = 64 * 1024;
+
 /// Output on the screen, a whole line at a time, under a gutter.
 #[derive(Debug)]
 pub struct Screen {
     gutter: String,
     sanitizer: Sanitizer,
+    /// The line so far, sanitized, with no newline (at most `MAX_PARTIAL`
+    /// bytes).
     partial: String,
     /// The start of a UTF-8 character cut by the end of a read.
     cut: Vec<u8>,
@@ -132,39 +178,62 @@ impl Screen {
         }
     }
 
-    /// Feed output; returns what to write (complete lines only).
+    /// Feed output; returns what to write (complete lines only, and lines
+    /// cut at `MAX_PARTIAL` bytes). Each byte is looked at a bounded number
+    /// of times, however long the line.
     pub fn push(&mut self, data: &[u8]) -> String {
         self.cut.extend_from_slice(data);
-        let keep = incomplete_tail(&self.cut);
-        let whole: Vec<u8> = self.cut.drain(..self.cut.len() - keep).collect();
+        let whole = self.cut.len() - incomplete_tail(&self.cut);
         let mut clean = String::new();
         self.sanitizer
-            .push(&String::from_utf8_lossy(&whole), &mut clean);
-        self.partial.push_str(&clean);
+            .push(&String::from_utf8_lossy(&self.cut[..whole]), &mut clean);
+        self.cut.drain(..whole);
         let mut out = String::new();
-        while let Some(i) = self.partial.find('\n') {
-            out.push_str(&self.gutter);
-            out.push_str(&self.partial[..i]);
-            out.push('\n');
-            self.partial.drain(..=i);
-        }
+        self.lines(&clean, &mut out);
         out
     }
 
-    /// The last line, if it had no newline.
+    /// Write the complete lines of `clean` after what is held, and hold the
+    /// rest (written as a line when it grows past `MAX_PARTIAL`).
+    fn lines(&mut self, mut clean: &str, out: &mut String) {
+        while let Some(i) = clean.find('\n') {
+            self.line(&clean[..i], out);
+            clean = &clean[i + 1..];
+        }
+        while self.partial.len() + clean.len() > MAX_PARTIAL {
+            let mut at = MAX_PARTIAL - self.partial.len();
+            while !clean.is_char_boundary(at) {
+                at -= 1;
+            }
+            self.line(&clean[..at], out);
+            clean = &clean[at..];
+        }
+        self.partial.push_str(clean);
+    }
+
+    /// One line: what is held, then `tail`.
+    fn line(&mut self, tail: &str, out: &mut String) {
+        out.push_str(&self.gutter);
+        out.push_str(&self.partial);
+        out.push_str(tail);
+        out.push('\n');
+        self.partial.clear();
+    }
+
+    /// The last line, if it had no newline (with what is left of a sequence
+    /// the output cut off).
     pub fn finish(&mut self) -> String {
-        if !self.cut.is_empty() {
-            let cut = std::mem::take(&mut self.cut);
-            let mut clean = String::new();
-            self.sanitizer
-                .push(&String::from_utf8_lossy(&cut), &mut clean);
-            self.partial.push_str(&clean);
+        let cut = std::mem::take(&mut self.cut);
+        let mut clean = String::new();
+        self.sanitizer
+            .push(&String::from_utf8_lossy(&cut), &mut clean);
+        self.sanitizer.finish(&mut clean);
+        let mut out = String::new();
+        self.lines(&clean, &mut out);
+        if !self.partial.is_empty() {
+            self.line("", &mut out);
         }
-        if self.partial.is_empty() {
-            return String::new();
-        }
-        let line = std::mem::take(&mut self.partial);
-        format!("{}{line}\n", self.gutter)
+        out
     }
 }
 
@@ -197,11 +266,27 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true);
-    // SAFETY: setsid is async-signal-safe; it makes the command a session
-    // and process group of its own, without a controlling terminal.
+    // SAFETY: only async-signal-safe calls between fork and exec. setsid
+    // makes the command a session and process group of its own, without a
+    // controlling terminal. On Linux the parent-death signal kills the
+    // command when the chat dies without its cleanup (kill -9, a crash);
+    // the kernel ties it to the forking thread, and the chat runs commands
+    // on its main thread (`block_on`). (`libc::prctl` as for the CLI in
+    // `transport::process`: rustix's safe call needs its `process` feature,
+    // and the closure is unsafe anyway.)
+    #[cfg(target_os = "linux")]
+    let parent = std::process::id() as libc::pid_t;
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::setsid();
+            #[cfg(target_os = "linux")]
+            {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+                // the chat may have died before prctl took effect
+                if libc::getppid() != parent {
+                    libc::raise(libc::SIGKILL);
+                }
+            }
             Ok(())
         });
     }
@@ -209,6 +294,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
     let pid = child.id().map(|p| p as i32);
     if let Some(p) = pid {
         RUNNING.store(p, Ordering::SeqCst);
+        guard(p);
     }
     let mut so = child.stdout.take();
     let mut se = child.stderr.take();
@@ -272,6 +358,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
     if let Some(p) = pid {
         // SAFETY: signals the command's own process group.
         unsafe { libc::kill(-p, libc::SIGKILL) };
+        guard(0);
     }
     RUNNING.store(0, Ordering::SeqCst);
     out.write_all(screen_out.finish().as_bytes())?;
@@ -413,6 +500,62 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert!(gone, "the background sleeper outlived the command");
+    }
+
+    #[test]
+    fn a_long_line_is_held_back_within_a_bound() {
+        let mut s = Screen::new(Style::plain());
+        let chunk = "é".repeat(32 * 1024) + "x"; // 64 KiB + 1: reads cut an "é"
+        let mut shown = Vec::new();
+        for _ in 0..512 {
+            let out = s.push(chunk.as_bytes());
+            assert!(s.partial.len() <= MAX_PARTIAL, "{}", s.partial.len());
+            shown.extend(out.lines().map(str::to_owned));
+        }
+        shown.extend(s.finish().lines().map(str::to_owned));
+        let mut bytes = 0;
+        for (i, l) in shown.iter().enumerate() {
+            let l = l.strip_prefix("  │ ").expect("a gutter");
+            assert!(l.len() <= MAX_PARTIAL, "{}", l.len());
+            if i + 1 < shown.len() {
+                assert!(l.len() > MAX_PARTIAL - 4, "a full line: {}", l.len());
+            }
+            bytes += l.len();
+        }
+        assert_eq!(bytes, 512 * chunk.len(), "nothing lost or added");
+        // newlines still end lines, held text first
+        let mut s = Screen::new(Style::plain());
+        assert_eq!(s.push(b"ab"), "");
+        assert_eq!(s.push(b"c\nd\ne\nf"), "  │ abc\n  │ d\n  │ e\n");
+        assert_eq!(s.finish(), "  │ f\n");
+    }
+
+    #[test]
+    fn a_cut_off_sequence_hides_no_output() {
+        let mut s = Screen::new(Style::plain());
+        let shown = s.push(b"before\x1b]0;\nline 1\n") + &s.push(b"\x1b_x") + &s.finish();
+        assert_eq!(shown, "  │ before]0;\n  │ line 1\n  │ _x\n");
+    }
+
+    #[tokio::test]
+    async fn an_unterminated_osc_loses_no_output_for_the_model() {
+        let mut out = Vec::new();
+        let cmd = "printf 'before\\033]0;'; echo; echo visible-line-1; echo visible-line-2 >&2; echo visible-line-3";
+        let ran = run(cmd, Path::new("/"), Style::plain(), &mut out)
+            .await
+            .unwrap();
+        let shown = String::from_utf8(out).unwrap();
+        for n in 1..=3 {
+            assert!(
+                shown.contains(&format!("  │ visible-line-{n}\n")),
+                "{shown}"
+            );
+        }
+        assert!(!shown.contains('\u{1b}'), "{shown:?}");
+        assert_eq!(
+            ran.context,
+            format!("<bash-input>{cmd}</bash-input>\n<bash-stdout>before]0;\nvisible-line-1\nvisible-line-3\n</bash-stdout><bash-stderr>visible-line-2\n</bash-stderr>")
+        );
     }
 
     #[test]
