@@ -47,19 +47,18 @@ fn read_bounded(r: impl Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
     Ok((buf.len() <= limit).then_some(buf))
 }
 
-fn read_stdin() -> io::Result<Option<String>> {
+fn read_stdin() -> anyhow::Result<Option<String>> {
     let stdin = io::stdin();
     if stdin.is_terminal() {
         return Ok(None);
     }
-    let Some(buf) = read_bounded(stdin.lock(), STDIN_LIMIT)? else {
-        eprintln!(
-            "claudio: stdin holds more than {} MiB, the most a prompt may be (the API takes 32 MB a request); nothing was sent",
+    let read = read_bounded(stdin.lock(), STDIN_LIMIT).context("failed to read stdin")?;
+    let Some(buf) = read else {
+        // nothing has started: a usage error, before anything is sent
+        return Err(crate::cli::exit::usage_error!(
+            "stdin holds more than {} MiB, the most a prompt may be (the API takes 32 MB a request); nothing was sent",
             STDIN_LIMIT >> 20
-        );
-        // Nothing has started (no CLI, no terminal mode, no output): end
-        // here, with the code of a usage error.
-        std::process::exit(Exit::Usage.code());
+        ));
     };
     Ok(Some(match String::from_utf8(buf) {
         Ok(s) => s,
@@ -91,9 +90,7 @@ fn read_schema(text: &str) -> anyhow::Result<serde_json::Value> {
 const REPORT_WAIT: Duration = Duration::from_secs(3);
 
 pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
-    let piped = tokio::task::spawn_blocking(read_stdin)
-        .await?
-        .context("failed to read stdin")?;
+    let piped = tokio::task::spawn_blocking(read_stdin).await??;
     let Some(prompt) = compose_prompt(&args.prompt, piped.as_deref()) else {
         eprintln!("claudio: ask needs a prompt: `claudio ask \"...\"` or text on stdin\n\nUsage: claudio ask [OPTIONS] [PROMPT]...");
         return Ok(Exit::Usage);
