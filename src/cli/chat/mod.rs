@@ -7,6 +7,7 @@ mod core;
 pub mod editor;
 pub mod keys;
 pub mod live;
+mod machine;
 pub mod render;
 pub mod repl;
 pub mod rewind;

@@ -7,11 +7,12 @@ use super::commands::{self, Input};
 use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, ChatEditor, PromptAction};
 use super::keys::{Keys, TermEvent};
+use super::machine::{Effect, End, Event, Parts, Work};
 use super::render::{RenderOptions, Renderer};
 use super::rewind;
 use super::shell;
 use super::state::SessionState;
-use super::typeahead::{Action, TypeAhead};
+use super::typeahead::TypeAhead;
 use crate::cli::approve::TtyApprover;
 use crate::cli::args::SessionArgs;
 use crate::cli::exit::Exit;
@@ -23,6 +24,7 @@ use claudio::protocol::ask::{ASK_USER_QUESTION, EXIT_PLAN_MODE};
 use claudio::{Client, Message, PermissionMode, PermissionResult, Priority, UserInput};
 use futures_util::FutureExt;
 use rustyline::error::ReadlineError;
+use std::collections::VecDeque;
 use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Write};
 use std::pin::Pin;
@@ -302,114 +304,115 @@ impl Chat<'_> {
     }
 
     async fn run_turn(&mut self, client: &Client, text: UserInput) -> anyhow::Result<TurnEnd> {
-        let mut sigint = signal(SignalKind::interrupt())?;
         client.send(text).await?;
-        self.ahead.eof = false;
-        let mut ticker = tokio::time::interval(Duration::from_millis(80));
-        let mut last_ctrl_c: Option<Instant> = None;
-        let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
         // Keys typed while the turn runs (only on a terminal).
-        let mut keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        let keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
             Keys::start()
         } else {
             None
         };
+        let end = self
+            .drive(client, keys, |p, now| Work::turn(p, now))
+            .await?;
+        Ok(match end {
+            End::Done => TurnEnd::Done,
+            End::SessionLost => TurnEnd::SessionLost,
+            End::Quit(exit) => TurnEnd::Quit(exit),
+            End::Failed(e) => anyhow::bail!("{e}"),
+        })
+    }
+
+    /// The parts of the chat its machine works on.
+    fn parts(&mut self) -> Parts<'_> {
+        Parts {
+            renderer: &mut self.renderer,
+            state: &mut self.state,
+            ahead: &mut self.ahead,
+        }
+    }
+
+    /// Run the chat's work ([`Work`]) to its end: the one loop that feeds
+    /// it events (keys, messages, requests, ticks, signals) and carries out
+    /// its effects.
+    async fn drive(
+        &mut self,
+        client: &Client,
+        mut keys: Option<Keys>,
+        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work, Vec<Effect<Approval>>),
+    ) -> anyhow::Result<End> {
+        let mut sigint = signal(SignalKind::interrupt())?;
         let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
-        // Each interjection is answered with a turn of its own.
-        let mut results_due = 1usize;
-        let footer = self
-            .renderer
-            .set_footer(self.ahead.footer(), Instant::now());
-        write_to(&mut self.out, &footer);
+        let mut ticker = tokio::time::interval(Duration::from_millis(80));
+        let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
+        let (mut work, first) = start(&mut self.parts(), Instant::now());
+        let mut effects: VecDeque<Effect<Approval>> = first.into();
         loop {
-            tokio::select! {
-                Some(input) = next_input(&mut keys) => {
-                    self.resized(&input);
-                    if let Some(Action::SendNow(text)) = self.ahead.input(&input) {
+            while let Some(effect) = effects.pop_front() {
+                let event = match effect {
+                    Effect::Write(text) => {
+                        write_to(&mut self.out, &text);
+                        None
+                    }
+                    Effect::SendNow(text) => {
                         let input = UserInput::new(text).priority(Priority::Now);
-                        if client.send(input).await.is_ok() {
-                            results_due += 1;
-                            let n = self.renderer.notice("sent now, cutting in");
-                            write_to(&mut self.out, &n);
-                        }
+                        client.send(input).await.is_ok().then_some(Event::SentNow)
                     }
-                    let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
-                    write_to(&mut self.out, &f);
-                }
-                Some(()) = cont.recv() => self.continued(keys.as_ref()),
-                m = client.next_message() => {
-                    let m = match m {
-                        None => return Ok(TurnEnd::SessionLost),
-                        Some(Err(claudio::Error::LineTooLong { limit })) => {
-                            let n = self.renderer.notice(&format!("skipped a message longer than {limit} bytes"));
-                            write_to(&mut self.out, &n);
-                            continue;
-                        }
-                        Some(Err(e)) => return Err(e.into()),
-                        Some(Ok(m)) => m,
-                    };
-                    if self.show(&m) && !is_automatic(&m) {
-                        results_due = results_due.saturating_sub(1);
-                        if results_due == 0 {
-                            let f = self.renderer.suspend();
-                            write_to(&mut self.out, &f);
-                            // Stop reading, then keep what was typed in the
-                            // last instant.
-                            self.finish_keys(keys);
-                            return Ok(TurnEnd::Done);
-                        }
+                    Effect::Interrupt => {
+                        interrupt = Box::pin(async move {
+                            let _ =
+                                tokio::time::timeout(Duration::from_secs(10), client.interrupt())
+                                    .await;
+                        });
+                        None
                     }
-                }
-                Some(a) = self.approvals.recv() => {
-                    // Show what the CLI wrote before it asked (the tool call,
-                    // and the plan an ExitPlanMode request refers to).
-                    let mut ended = false;
-                    while let Some(Some(m)) = client.next_message().now_or_never() {
-                        if let Ok(m) = m {
-                            if self.show(&m) && !is_automatic(&m) {
-                                results_due = results_due.saturating_sub(1);
-                                ended |= results_due == 0;
-                            }
+                    Effect::Ask(a) => {
+                        let interrupt = self.answer(a, keys.as_mut()).await;
+                        Some(Event::Answered { interrupt })
+                    }
+                    Effect::RestoreKeys => {
+                        if let Some(k) = &keys {
+                            k.restore_char_mode();
                         }
+                        None
                     }
-                    let text = self.renderer.suspend();
-                    write_to(&mut self.out, &text);
-                    let interrupt_now = self.answer(a, keys.as_mut()).await;
-                    if interrupt_now {
-                        let n = self.renderer.notice("denied; interrupting the turn");
-                        write_to(&mut self.out, &n);
-                    }
-                    if ended {
-                        let f = self.renderer.suspend();
-                        write_to(&mut self.out, &f);
+                    Effect::End(end) => {
+                        // what was typed in the last instant joins the type-ahead
                         self.finish_keys(keys);
-                        return Ok(TurnEnd::Done);
+                        return Ok(end);
                     }
-                    let f = self.renderer.set_footer(self.ahead.footer(), Instant::now());
-                    write_to(&mut self.out, &f);
-                }
-                _ = ticker.tick() => {
-                    let text = self.renderer.tick(Instant::now());
-                    write_to(&mut self.out, &text);
-                }
-                _ = &mut interrupt => {
-                    interrupt = Box::pin(pending());
-                }
-                _ = sigint.recv() => {
-                    let now = Instant::now();
-                    if last_ctrl_c.is_some_and(|t| now.duration_since(t) < Duration::from_secs(2)) {
-                        let n = self.renderer.notice("killed");
-                        write_to(&mut self.out, &n);
-                        return Ok(TurnEnd::Quit(Exit::Interrupted));
-                    }
-                    last_ctrl_c = Some(now);
-                    let n = self.renderer.notice("interrupting… (Ctrl-C again to quit)");
-                    write_to(&mut self.out, &n);
-                    interrupt = Box::pin(async move {
-                        let _ = tokio::time::timeout(Duration::from_secs(10), client.interrupt()).await;
-                    });
+                };
+                if let Some(e) = event {
+                    effects.extend(work.step(&mut self.parts(), e, Instant::now()));
                 }
             }
+            let event = tokio::select! {
+                Some(input) = next_input(&mut keys) => Event::Key(input),
+                Some(()) = cont.recv() => Event::Continued { width: terminal_width() },
+                m = client.next_message() => match m {
+                    None => Event::Closed,
+                    Some(Err(claudio::Error::LineTooLong { limit })) => Event::LongLine(limit),
+                    Some(Err(e)) => Event::Failed(e),
+                    Some(Ok(m)) => Event::Message(Box::new(m)),
+                },
+                Some(request) = self.approvals.recv() => {
+                    // what the CLI wrote before it asked (the tool call, and
+                    // the plan an ExitPlanMode request refers to)
+                    let mut before = Vec::new();
+                    while let Some(Some(m)) = client.next_message().now_or_never() {
+                        if let Ok(m) = m {
+                            before.push(m);
+                        }
+                    }
+                    Event::Request { before, request }
+                }
+                _ = ticker.tick() => Event::Tick,
+                _ = &mut interrupt => {
+                    interrupt = Box::pin(pending());
+                    continue;
+                }
+                _ = sigint.recv() => Event::CtrlC,
+            };
+            effects.extend(work.step(&mut self.parts(), event, Instant::now()));
         }
     }
 }
@@ -421,12 +424,6 @@ fn next_mode(mode: &str) -> PermissionMode {
         "acceptEdits" => PermissionMode::Plan,
         _ => PermissionMode::Default,
     }
-}
-
-/// The result of a turn the CLI started by itself (a background agent
-/// reporting: `origin.kind` `task-notification`), not one of the person's.
-fn is_automatic(m: &Message) -> bool {
-    matches!(m, Message::Result(r) if r.extra.contains_key("origin"))
 }
 
 fn is_mode_status(m: &Message) -> Option<&str> {
@@ -669,89 +666,16 @@ impl Chat<'_> {
     }
 
     async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
-        let mut sigint = signal(SignalKind::interrupt())?;
-        let mut ticker = tokio::time::interval(Duration::from_millis(80));
-        let mut keys = Keys::start();
-        let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
-        // a turn the CLI started by itself (an agent reporting)
-        let mut turn_open = false;
-        // once the agents are done: a moment for the report's turn to start
-        let mut settle: Option<Instant> = None;
         let prompt = self.plain_prompt();
-        let footer = |ahead: &TypeAhead| {
-            let mut lines: Vec<String> = ahead
-                .footer()
-                .into_iter()
-                .filter(|l| !l.starts_with("› "))
-                .collect();
-            lines.push(format!("{prompt}{}", ahead.typed.replace('\n', " ")));
-            lines
-        };
-        let f = self
-            .renderer
-            .set_footer(footer(&self.ahead), Instant::now());
-        write_to(&mut self.out, &f);
-        let end = loop {
-            // Ctrl-D on the empty line (also at the very end of the turn)
-            if std::mem::take(&mut self.ahead.eof) {
-                break AtWork::Quit;
-            }
-            if self.renderer.agents_running() == 0 && !turn_open {
-                let at = *settle.get_or_insert_with(|| Instant::now() + Duration::from_millis(400));
-                if Instant::now() >= at {
-                    break AtWork::Done;
-                }
-            } else {
-                settle = None;
-            }
-            tokio::select! {
-                Some(input) = next_input(&mut keys) => {
-                    self.resized(&input);
-                    if let Some(Action::SendNow(text)) = self.ahead.input(&input) {
-                        self.ahead.queued.push_front(text);
-                    }
-                    if !self.ahead.queued.is_empty() {
-                        break AtWork::Done;
-                    }
-                    let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
-                    write_to(&mut self.out, &f);
-                }
-                m = client.next_message() => match m {
-                    None => break AtWork::Done,
-                    Some(Err(_)) => {}
-                    Some(Ok(m)) => {
-                        if matches!(&m, Message::System(s) if matches!(&**s, claudio::SystemMessage::Init(_))) {
-                            turn_open = true;
-                        }
-                        if self.show(&m) {
-                            turn_open = false;
-                        }
-                    }
-                },
-                Some(a) = self.approvals.recv() => {
-                    let text = self.renderer.suspend();
-                    write_to(&mut self.out, &text);
-                    self.answer(a, keys.as_mut()).await;
-                    let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
-                    write_to(&mut self.out, &f);
-                }
-                Some(()) = cont.recv() => self.continued(keys.as_ref()),
-                _ = ticker.tick() => {
-                    let text = self.renderer.tick(Instant::now());
-                    write_to(&mut self.out, &text);
-                }
-                _ = sigint.recv() => {
-                    // Ctrl-C clears the line, as at the prompt
-                    self.ahead.typed.clear();
-                    let f = self.renderer.set_footer(footer(&self.ahead), Instant::now());
-                    write_to(&mut self.out, &f);
-                }
-            }
-        };
-        let f = self.renderer.suspend();
-        write_to(&mut self.out, &f);
-        self.finish_keys(keys);
-        Ok(end)
+        let end = self
+            .drive(client, Keys::start(), |p, now| {
+                Work::at_work(p, prompt, now)
+            })
+            .await?;
+        Ok(match end {
+            End::Quit(_) => AtWork::Quit,
+            _ => AtWork::Done,
+        })
     }
 
     /// Read a line at the prompt.
@@ -822,26 +746,6 @@ impl Chat<'_> {
             }
             _ => ask(keys, a, self.style, self.cwd.clone(), agent).await,
         }
-    }
-
-    /// A resize: the live region is drawn again at the new width.
-    fn resized(&mut self, input: &TermEvent) {
-        if let TermEvent::Resize(w, _) = input {
-            let r = self.renderer.resize(*w as usize, Instant::now());
-            write_to(&mut self.out, &r);
-        }
-    }
-
-    /// Back from Ctrl-Z (SIGCONT): the shell may have changed the terminal's
-    /// mode and wrote below the spinners.
-    fn continued(&mut self, keys: Option<&Keys>) {
-        if let Some(k) = keys {
-            k.restore_char_mode();
-        }
-        let r = self
-            .renderer
-            .resume_after_stop(terminal_width(), Instant::now());
-        write_to(&mut self.out, &r);
     }
 
     /// Stop reading keys; what was typed in the last instant joins the
