@@ -311,9 +311,7 @@ impl Chat<'_> {
         } else {
             None
         };
-        let end = self
-            .drive(client, keys, |p, now| Work::turn(p, now))
-            .await?;
+        let end = self.drive(client, keys, Work::turn).await?;
         Ok(match end {
             End::Done => TurnEnd::Done,
             End::SessionLost => TurnEnd::SessionLost,
