@@ -37,6 +37,52 @@ pub const ASK_USER_QUESTION: &str = "AskUserQuestion";
 /// The tool the model uses to leave plan mode with a plan.
 pub const EXIT_PLAN_MODE: &str = "ExitPlanMode";
 
+/// What a `can_use_tool` request asks of the person: the one place that
+/// tells a question or a plan from a tool to allow.
+///
+/// ```
+/// use claudio::protocol::ask::RequestKind;
+/// assert_eq!(RequestKind::of_tool("AskUserQuestion"), RequestKind::Questions);
+/// assert_eq!(RequestKind::of_tool("ExitPlanMode"), RequestKind::Plan);
+/// assert_eq!(RequestKind::of_tool("Bash"), RequestKind::Tool);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RequestKind {
+    /// A tool to allow or deny.
+    Tool,
+    /// The model's questions ([`ASK_USER_QUESTION`]): answer them with
+    /// [`answer_questions`].
+    Questions,
+    /// A plan to approve ([`EXIT_PLAN_MODE`]): answer with
+    /// [`approve_plan`] or a denial.
+    Plan,
+}
+
+impl RequestKind {
+    /// The kind of a request (or of a `tool_use` block) for this tool.
+    pub fn of_tool(name: &str) -> RequestKind {
+        match name {
+            ASK_USER_QUESTION => RequestKind::Questions,
+            EXIT_PLAN_MODE => RequestKind::Plan,
+            _ => RequestKind::Tool,
+        }
+    }
+
+    /// Whether the person is asked something other than allowing a tool
+    /// (a question or a plan): such a call is no tool line on the screen.
+    pub fn is_dialog(self) -> bool {
+        self != RequestKind::Tool
+    }
+}
+
+impl super::control::CanUseToolRequest {
+    /// What this request asks of the person.
+    pub fn kind(&self) -> RequestKind {
+        RequestKind::of_tool(&self.tool_name)
+    }
+}
+
 /// One of the model's questions (`AskUserQuestion` sends one to four).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -34,6 +34,14 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// A fresh answer; `can_expand` when a folded diff is shown.
+    pub fn new(can_expand: bool) -> Answer {
+        Answer {
+            can_expand,
+            ..Answer::default()
+        }
+    }
+
     /// Feed one key; returns the echo to write and, when decided, the outcome.
     pub fn key(&mut self, key: KeyEvent) -> (String, Option<Outcome>) {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
@@ -109,39 +117,6 @@ pub fn install_panic_restore() {
         let _ = io::stdout().write_all(b"\x1b[0m\x1b[?25h\n");
         previous(info);
     }));
-}
-
-/// Read keys until decided. A withdrawn request (`cancel`) or a failing
-/// terminal ends it with `None`: the caller denies.
-pub async fn read_answer(
-    keys: &mut Keys,
-    cancel: &Cancellation,
-    can_expand: bool,
-) -> io::Result<Option<Outcome>> {
-    let raw = keys.raw();
-    if !raw.ok() {
-        return Ok(None);
-    }
-    let mut out = io::stdout();
-    let mut answer = Answer {
-        can_expand,
-        ..Answer::default()
-    };
-    loop {
-        let (echo, outcome) = match keys.next_unless(Some(cancel)).await {
-            Next::TermEvent(TermEvent::Key(k)) => answer.key(k),
-            Next::TermEvent(TermEvent::Paste(text)) => (answer.paste(&text), None),
-            Next::TermEvent(TermEvent::Resize(..)) => continue,
-            Next::Cancelled | Next::Gone => return Ok(None),
-        };
-        if !echo.is_empty() {
-            out.write_all(echo.as_bytes())?;
-            out.flush()?;
-        }
-        if let Some(o) = outcome {
-            return Ok(Some(o));
-        }
-    }
 }
 
 /// Let the person choose from `picker` with single keys on a raw terminal,

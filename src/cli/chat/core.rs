@@ -1,7 +1,7 @@
 //! The chat's core: its state, its connection to the CLI, and its output.
 //! The prompt loop (`repl`) and the slash commands (`commands`) build on it.
 
-use super::asks::Approval;
+use super::dialog::Approval;
 use super::render::Renderer;
 use super::state::SessionState;
 use super::typeahead::TypeAhead;

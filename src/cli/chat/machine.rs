@@ -14,6 +14,7 @@
 //! the prompts typed ahead) is tested here without a terminal; the loop in
 //! `repl` only carries events in and effects out.
 
+use super::dialog::{Dialog, Done};
 use super::keys::TermEvent;
 use super::render::Renderer;
 use super::state::SessionState;
@@ -42,13 +43,19 @@ pub(super) enum Event<R> {
     Closed,
     /// The CLI's output failed.
     Failed(claudio::Error),
-    /// The CLI asks something (a tool to allow, a question, a plan). The
-    /// messages it wrote before asking, already received, come with it:
-    /// they are shown first (the tool call, the plan it refers to).
-    Request { before: Vec<Message>, request: R },
-    /// The person answered the last request; `interrupt` when they chose
-    /// to stop the turn too.
-    Answered { interrupt: bool },
+    /// The CLI asks something (a tool to allow, a question, a plan), to be
+    /// answered through `dialog`. The messages it wrote before asking,
+    /// already received, come with it: they are shown first (the tool
+    /// call, the plan it refers to).
+    Request {
+        before: Vec<Message>,
+        request: R,
+        dialog: Box<Dialog>,
+    },
+    /// The request being asked was withdrawn by the CLI.
+    Withdrawn,
+    /// The terminal is gone (no more keys).
+    KeysGone,
     /// An interjection ([`Effect::SendNow`]) went out.
     SentNow,
     /// Time passed (the spinners move, timers expire).
@@ -69,8 +76,11 @@ pub(super) enum Effect<R> {
     SendNow(String),
     /// Interrupt the turn (in the background, bounded).
     Interrupt,
-    /// Ask the person; the loop answers with [`Event::Answered`].
-    Ask(R),
+    /// Single keys on a raw terminal (a dialog is open), or back to the
+    /// chat's character mode.
+    Raw(bool),
+    /// Answer the request.
+    Reply(R, claudio::PermissionResult),
     /// Put the keys back in character mode (after Ctrl-Z).
     RestoreKeys,
     /// The work is over.
@@ -121,13 +131,22 @@ pub(super) struct Parts<'a> {
     pub ahead: &'a mut TypeAhead,
 }
 
+/// A request being asked.
+#[derive(Debug)]
+struct Asking<R> {
+    request: R,
+    dialog: Box<Dialog>,
+    /// The turn's result came with the request: the turn ends once it is
+    /// answered.
+    ended: bool,
+}
+
 /// The chat at work.
 #[derive(Debug)]
-pub(super) struct Work {
+pub(super) struct Work<R> {
     stage: Stage,
-    /// A request is being asked; the turn's end (if its result came with
-    /// the request) waits for the answer.
-    asking: Option<bool>,
+    /// A request being asked: keys go to its dialog.
+    asking: Option<Asking<R>>,
     ended: bool,
 }
 
@@ -145,9 +164,9 @@ fn is_automatic(m: &Message) -> bool {
     matches!(m, Message::Result(r) if r.extra.contains_key("origin"))
 }
 
-impl Work {
+impl<R> Work<R> {
     /// A turn was sent: its prompt's result is due.
-    pub(super) fn turn<R>(p: &mut Parts<'_>, now: Instant) -> (Work, Effects<R>) {
+    pub(super) fn turn(p: &mut Parts<'_>, now: Instant) -> (Work<R>, Effects<R>) {
         let work = Work {
             stage: Stage::Turn {
                 results_due: 1,
@@ -164,11 +183,11 @@ impl Work {
 
     /// Background agents are at work between prompts; `prompt` is the
     /// prompt line's label.
-    pub(super) fn at_work<R>(
+    pub(super) fn at_work(
         p: &mut Parts<'_>,
         prompt: String,
         now: Instant,
-    ) -> (Work, Effects<R>) {
+    ) -> (Work<R>, Effects<R>) {
         let mut work = Work {
             stage: Stage::AtWork {
                 turn_open: false,
@@ -191,15 +210,23 @@ impl Work {
         self.ended
     }
 
+    /// Whether a request is being asked (keys go to its dialog; the loop
+    /// reads nothing else from the CLI meanwhile).
+    pub(super) fn asking(&self) -> bool {
+        self.asking.is_some()
+    }
+
     /// Take in one event at time `now`.
-    pub(super) fn step<R>(
-        &mut self,
-        p: &mut Parts<'_>,
-        event: Event<R>,
-        now: Instant,
-    ) -> Effects<R> {
+    pub(super) fn step(&mut self, p: &mut Parts<'_>, event: Event<R>, now: Instant) -> Effects<R> {
         let mut out = Vec::new();
         if self.ended {
+            return out;
+        }
+        if self.asking.is_some() {
+            self.step_asking(p, event, now, &mut out);
+            if !self.ended {
+                self.check(p, now, &mut out);
+            }
             return out;
         }
         match event {
@@ -222,7 +249,11 @@ impl Work {
                     self.end(End::Failed(e.to_string()), &mut out);
                 }
             }
-            Event::Request { before, request } => {
+            Event::Request {
+                before,
+                request,
+                mut dialog,
+            } => {
                 // someone is at work: no settling while it is asked
                 if let Stage::AtWork { settle, .. } = &mut self.stage {
                     *settle = None;
@@ -233,22 +264,19 @@ impl Work {
                     ended |= self.count_result(p, m, now, &mut out);
                 }
                 write(&mut out, p.renderer.suspend());
-                self.asking = Some(ended);
-                out.push(Effect::Ask(request));
-            }
-            Event::Answered { interrupt } => {
-                let ended = self.asking.take().unwrap_or(false);
-                if interrupt {
-                    write(&mut out, p.renderer.notice("denied; interrupting the turn"));
-                }
-                if ended {
-                    write(&mut out, p.renderer.suspend());
-                    self.end(End::Done, &mut out);
-                } else {
-                    let footer = self.footer(p);
-                    write(&mut out, p.renderer.set_footer(footer, now));
+                out.push(Effect::Raw(true));
+                let step = dialog.start();
+                write(&mut out, step.write);
+                self.asking = Some(Asking {
+                    request,
+                    dialog,
+                    ended,
+                });
+                if let Some(done) = step.done {
+                    self.answered(p, done, now, &mut out);
                 }
             }
+            Event::Withdrawn | Event::KeysGone => {}
             Event::SentNow => {
                 if let Stage::Turn { results_due, .. } = &mut self.stage {
                     *results_due += 1;
@@ -268,19 +296,75 @@ impl Work {
         out
     }
 
-    fn end<R>(&mut self, end: End, out: &mut Effects<R>) {
+    /// While a request is asked: keys go to its dialog; it may be
+    /// withdrawn; the spinners wait.
+    fn step_asking(
+        &mut self,
+        p: &mut Parts<'_>,
+        event: Event<R>,
+        now: Instant,
+        out: &mut Effects<R>,
+    ) {
+        let Some(asking) = self.asking.as_mut() else {
+            return;
+        };
+        let step = match event {
+            Event::Key(input) => {
+                if let TermEvent::Resize(w, _) = &input {
+                    // drawn again once the dialog is over
+                    p.renderer.set_width(*w as usize);
+                }
+                asking.dialog.input(input)
+            }
+            Event::Withdrawn => asking.dialog.withdrawn(),
+            Event::KeysGone => asking.dialog.failed(),
+            Event::Continued { .. } => {
+                out.push(Effect::RestoreKeys);
+                out.push(Effect::Raw(true));
+                return;
+            }
+            // the rest waits for the answer (the loop does not read it)
+            _ => return,
+        };
+        write(out, step.write);
+        if let Some(done) = step.done {
+            self.answered(p, done, now, out);
+        }
+    }
+
+    /// The person answered: the reply goes out, the live region comes back,
+    /// or the turn ends if its result came with the request.
+    fn answered(&mut self, p: &mut Parts<'_>, done: Done, now: Instant, out: &mut Effects<R>) {
+        let Some(asking) = self.asking.take() else {
+            return;
+        };
+        out.push(Effect::Raw(false));
+        out.push(Effect::Reply(asking.request, done.result));
+        if done.interrupt {
+            write(out, p.renderer.notice("denied; interrupting the turn"));
+        }
+        if asking.ended {
+            write(out, p.renderer.suspend());
+            self.end(End::Done, out);
+        } else {
+            let footer = self.footer(p);
+            write(out, p.renderer.set_footer(footer, now));
+        }
+    }
+
+    fn end(&mut self, end: End, out: &mut Effects<R>) {
         self.ended = true;
         out.push(Effect::End(end));
     }
 
     /// The agents' work is over (or a prompt was typed): the live region
     /// goes, the prompt comes back.
-    fn end_at_work<R>(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
+    fn end_at_work(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
         write(out, p.renderer.suspend());
         self.end(End::Done, out);
     }
 
-    fn end_at_work_quit<R>(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
+    fn end_at_work_quit(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
         write(out, p.renderer.suspend());
         self.end(End::Quit(Exit::Success), out);
     }
@@ -303,7 +387,7 @@ impl Work {
         }
     }
 
-    fn key<R>(&mut self, p: &mut Parts<'_>, input: TermEvent, now: Instant, out: &mut Effects<R>) {
+    fn key(&mut self, p: &mut Parts<'_>, input: TermEvent, now: Instant, out: &mut Effects<R>) {
         if let TermEvent::Resize(w, _) = &input {
             write(out, p.renderer.resize(*w as usize, now));
         }
@@ -331,7 +415,7 @@ impl Work {
 
     /// Show a message; true when it is the result the turn was waiting for
     /// last (counted, not yet acted on).
-    fn count_result<R>(
+    fn count_result(
         &mut self,
         p: &mut Parts<'_>,
         m: &Message,
@@ -358,7 +442,7 @@ impl Work {
         }
     }
 
-    fn message<R>(&mut self, p: &mut Parts<'_>, m: &Message, now: Instant, out: &mut Effects<R>) {
+    fn message(&mut self, p: &mut Parts<'_>, m: &Message, now: Instant, out: &mut Effects<R>) {
         if self.count_result(p, m, now, out) && self.asking.is_none() {
             // stop reading; what was typed in the last instant is kept by
             // the loop
@@ -367,7 +451,7 @@ impl Work {
         }
     }
 
-    fn ctrl_c<R>(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
+    fn ctrl_c(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
         match &mut self.stage {
             Stage::Turn { last_ctrl_c, .. } => {
                 if last_ctrl_c.is_some_and(|t| now.duration_since(t) < DOUBLE_CTRL_C) {
@@ -394,7 +478,7 @@ impl Work {
     /// Between prompts: Ctrl-D on the empty line quits; once the agents
     /// are done and no report is being written, a moment for the report's
     /// turn to start, then back to the prompt.
-    fn check<R>(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
+    fn check(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
         if self.asking.is_some() {
             return;
         }
@@ -422,6 +506,7 @@ impl Work {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::chat::dialog::Dialog;
     use crate::cli::chat::render::RenderOptions;
     use crate::cli::style::Style;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -461,14 +546,14 @@ mod tests {
             self.t0 + Duration::from_millis(ms)
         }
 
-        fn turn(&mut self) -> Work {
+        fn turn(&mut self) -> Work<&'static str> {
             let now = self.t0;
-            Work::turn::<&str>(&mut self.parts(), now).0
+            Work::turn(&mut self.parts(), now).0
         }
 
         fn step(
             &mut self,
-            w: &mut Work,
+            w: &mut Work<&'static str>,
             e: Event<&'static str>,
             ms: u64,
         ) -> Vec<Effect<&'static str>> {
@@ -590,26 +675,100 @@ mod tests {
         assert_eq!(c.ahead.typed, "half", "the line being typed is kept");
     }
 
+    /// A request to run Bash, asked with a tool dialog.
+    fn request(before: Vec<Message>) -> Event<&'static str> {
+        let req: claudio::CanUseToolRequest =
+            serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
+        let dialog = Dialog::tool(
+            req,
+            ("Allow? ".into(), false),
+            String::new(),
+            Style::plain(),
+        );
+        Event::Request {
+            before,
+            request: "Bash",
+            dialog: Box::new(dialog),
+        }
+    }
+
+    fn replied<'a>(effects: &'a [Effect<&str>]) -> Option<&'a claudio::PermissionResult> {
+        effects.iter().find_map(|e| match e {
+            Effect::Reply("Bash", r) => Some(r),
+            _ => None,
+        })
+    }
+
     #[test]
     fn a_result_that_came_with_a_request_ends_the_turn_after_the_answer() {
         let mut c = Chat::new();
         let mut w = c.turn();
         let before = vec![Message::parse(result().to_string().as_bytes()).unwrap()];
-        let out = c.step(
-            &mut w,
-            Event::Request {
-                before,
-                request: "Bash",
-            },
-            1,
-        );
-        assert_eq!(out.last(), Some(&Effect::Ask("Bash")));
+        let out = c.step(&mut w, request(before), 1);
+        assert!(text(&out).ends_with("Allow? "), "{out:?}");
+        assert!(out.contains(&Effect::Raw(true)));
         assert_eq!(end(&out), None, "not while the person is asked");
-        // ticks while asking change nothing
-        assert_eq!(end(&c.step(&mut w, Event::Tick, 2)), None);
-        let out = c.step(&mut w, Event::Answered { interrupt: true }, 3);
+        assert!(w.asking());
+        // ticks and Ctrl-C while asking change nothing
+        assert!(c.step(&mut w, Event::Tick, 2).is_empty());
+        assert!(c.step(&mut w, Event::CtrlC, 2).is_empty());
+        // Esc: denied, and the turn is to stop
+        let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3);
         assert!(text(&out).contains("denied; interrupting the turn"));
+        assert!(out.contains(&Effect::Raw(false)));
+        assert!(matches!(
+            replied(&out),
+            Some(claudio::PermissionResult::Deny {
+                interrupt: true,
+                ..
+            })
+        ));
         assert_eq!(end(&out), Some(&End::Done));
+    }
+
+    #[test]
+    fn keys_answer_the_open_request_not_the_type_ahead() {
+        let mut c = Chat::new();
+        let mut w = c.turn();
+        for ch in "later".chars() {
+            c.step(&mut w, key(ch), 1);
+        }
+        c.step(&mut w, request(Vec::new()), 2);
+        let out = c.step(&mut w, key('y'), 3);
+        assert!(matches!(
+            replied(&out),
+            Some(claudio::PermissionResult::Allow { .. })
+        ));
+        assert!(!w.asking());
+        assert_eq!(c.ahead.typed, "later", "the typed line is untouched");
+        assert!(text(&out).contains("later"), "the footer is back: {out:?}");
+        assert_eq!(end(&out), None);
+    }
+
+    #[test]
+    fn a_request_withdrawn_while_it_is_asked_is_denied_and_the_turn_goes_on() {
+        let mut c = Chat::new();
+        let mut w = c.turn();
+        c.step(&mut w, request(Vec::new()), 1);
+        let out = c.step(&mut w, Event::Withdrawn, 2);
+        assert!(text(&out).contains("withdrawn"));
+        assert_eq!(
+            replied(&out),
+            Some(&claudio::PermissionResult::deny(
+                "The request was withdrawn."
+            ))
+        );
+        assert!(!w.asking());
+        // the turn goes on to its result
+        assert_eq!(end(&c.step(&mut w, msg(result()), 3)), Some(&End::Done));
+        // the terminal going away while asking: denied, never allowed
+        let mut w = c.turn();
+        c.step(&mut w, request(Vec::new()), 4);
+        let out = c.step(&mut w, Event::KeysGone, 5);
+        assert!(matches!(
+            replied(&out),
+            Some(claudio::PermissionResult::Deny { .. })
+        ));
     }
 
     #[test]
@@ -642,7 +801,7 @@ mod tests {
         assert_eq!(c.renderer.agents_running(), 1);
     }
 
-    fn at_work(c: &mut Chat, ms: u64) -> (Work, Vec<Effect<&'static str>>) {
+    fn at_work(c: &mut Chat, ms: u64) -> (Work<&'static str>, Vec<Effect<&'static str>>) {
         let now = c.at(ms);
         Work::at_work(&mut c.parts(), "› ".into(), now)
     }
@@ -719,18 +878,12 @@ mod tests {
     fn between_prompts_requests_are_asked_and_nothing_ends_meanwhile() {
         let mut c = Chat::new();
         let (mut w, _) = at_work(&mut c, 0);
-        let out = c.step(
-            &mut w,
-            Event::Request {
-                before: Vec::new(),
-                request: "Bash",
-            },
-            1,
-        );
-        assert_eq!(out.last(), Some(&Effect::Ask("Bash")));
+        let out = c.step(&mut w, request(Vec::new()), 1);
+        assert!(w.asking(), "{out:?}");
         // past the settle time, but a question is open
         assert_eq!(end(&c.step(&mut w, Event::Tick, 1000)), None);
-        let out = c.step(&mut w, Event::Answered { interrupt: false }, 1001);
+        let out = c.step(&mut w, key('n'), 1001);
+        assert!(replied(&out).is_some());
         assert_eq!(end(&out), None, "the settle time starts again");
         assert_eq!(end(&c.step(&mut w, Event::Tick, 1500)), Some(&End::Done));
     }

@@ -1,9 +1,9 @@
 //! The interactive chat.
 
 pub mod approval;
-pub mod asks;
 pub mod commands;
 mod core;
+mod dialog;
 pub mod editor;
 pub mod keys;
 pub mod live;

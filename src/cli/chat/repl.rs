@@ -1,12 +1,12 @@
 //! The interactive chat: one persistent session, a line editor, streamed
 //! answers, spinners, approvals on the terminal.
 
-use super::approval::{self, Outcome};
-use super::asks::{self, Approval};
+use super::approval;
 use super::commands::{self, Input};
 use super::core::{lock, terminal_width, Chat, Slot};
+use super::dialog::{Approval, Dialog};
 use super::editor::{self, ChatEditor, PromptAction};
-use super::keys::{Keys, TermEvent};
+use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Parts, Work};
 use super::render::{RenderOptions, Renderer};
 use super::rewind;
@@ -20,7 +20,7 @@ use crate::cli::picker::Picked;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use anyhow::Context as _;
-use claudio::protocol::ask::{ASK_USER_QUESTION, EXIT_PLAN_MODE};
+use claudio::protocol::ask::RequestKind;
 use claudio::{Client, Message, PermissionMode, PermissionResult, Priority, UserInput};
 use futures_util::FutureExt;
 use rustyline::error::ReadlineError;
@@ -336,7 +336,7 @@ impl Chat<'_> {
         &mut self,
         client: &Client,
         mut keys: Option<Keys>,
-        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work, Vec<Effect<Approval>>),
+        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work<Approval>, Vec<Effect<Approval>>),
     ) -> anyhow::Result<End> {
         let mut sigint = signal(SignalKind::interrupt())?;
         let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
@@ -344,6 +344,9 @@ impl Chat<'_> {
         let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
         let (mut work, first) = start(&mut self.parts(), Instant::now());
         let mut effects: VecDeque<Effect<Approval>> = first.into();
+        // while a dialog is open: single keys, and its request's withdrawal
+        let mut raw: Option<RawGuard> = None;
+        let mut open: Option<claudio::Cancellation> = None;
         loop {
             while let Some(effect) = effects.pop_front() {
                 let event = match effect {
@@ -363,9 +366,18 @@ impl Chat<'_> {
                         });
                         None
                     }
-                    Effect::Ask(a) => {
-                        let interrupt = self.answer(a, keys.as_mut()).await;
-                        Some(Event::Answered { interrupt })
+                    Effect::Raw(on) => {
+                        raw = if on {
+                            keys.as_ref().map(Keys::raw)
+                        } else {
+                            None
+                        };
+                        None
+                    }
+                    Effect::Reply(a, result) => {
+                        let _ = a.reply.send(result);
+                        open = None;
+                        None
                     }
                     Effect::RestoreKeys => {
                         if let Some(k) = &keys {
@@ -374,6 +386,7 @@ impl Chat<'_> {
                         None
                     }
                     Effect::End(end) => {
+                        drop(raw);
                         // what was typed in the last instant joins the type-ahead
                         self.finish_keys(keys);
                         return Ok(end);
@@ -383,16 +396,24 @@ impl Chat<'_> {
                     effects.extend(work.step(&mut self.parts(), e, Instant::now()));
                 }
             }
+            let asking = work.asking();
             let event = tokio::select! {
-                Some(input) = next_input(&mut keys) => Event::Key(input),
+                input = next_input(&mut keys) => match input {
+                    Some(input) => Event::Key(input),
+                    None => {
+                        keys = None;
+                        Event::KeysGone
+                    }
+                },
+                _ = withdrawn(open.as_ref()) => Event::Withdrawn,
                 Some(()) = cont.recv() => Event::Continued { width: terminal_width() },
-                m = client.next_message() => match m {
+                m = client.next_message(), if !asking => match m {
                     None => Event::Closed,
                     Some(Err(claudio::Error::LineTooLong { limit })) => Event::LongLine(limit),
                     Some(Err(e)) => Event::Failed(e),
                     Some(Ok(m)) => Event::Message(Box::new(m)),
                 },
-                Some(request) = self.approvals.recv() => {
+                Some(request) = self.approvals.recv(), if !asking => {
                     // what the CLI wrote before it asked (the tool call, and
                     // the plan an ExitPlanMode request refers to)
                     let mut before = Vec::new();
@@ -401,14 +422,16 @@ impl Chat<'_> {
                             before.push(m);
                         }
                     }
-                    Event::Request { before, request }
+                    let dialog = Box::new(self.dialog(&request, &before, keys.is_some()));
+                    open = Some(request.ctx.cancellation.clone());
+                    Event::Request { before, request, dialog }
                 }
-                _ = ticker.tick() => Event::Tick,
+                _ = ticker.tick(), if !asking => Event::Tick,
                 _ = &mut interrupt => {
                     interrupt = Box::pin(pending());
                     continue;
                 }
-                _ = sigint.recv() => Event::CtrlC,
+                _ = sigint.recv(), if !asking => Event::CtrlC,
             };
             effects.extend(work.step(&mut self.parts(), event, Instant::now()));
         }
@@ -692,58 +715,64 @@ impl Chat<'_> {
         Ok((ed, r))
     }
 
-    /// Ask the person about one request from the CLI: a question, a plan,
-    /// or a tool to allow; true when the turn is to be interrupted.
-    async fn answer(&mut self, a: Approval, keys: Option<&mut Keys>) -> bool {
-        let Some(keys) = keys else {
-            // nobody to ask: never allow silently
-            write_to(
-                &mut self.out,
-                &format!(
-                    "  {} no terminal to ask on: denied {}\n",
-                    self.style.red("✗"),
-                    Sanitizer::clean(&a.req.tool_name)
-                ),
+    /// The dialog that asks the person about one request from the CLI: a
+    /// tool to allow, the model's questions, or a plan (its text from the
+    /// request, else from the call the model wrote, among `before` or
+    /// earlier). Without a terminal, nobody is asked: denied, never allowed
+    /// silently.
+    fn dialog(&self, a: &Approval, before: &[Message], keys: bool) -> Dialog {
+        let style = self.style;
+        let req = &a.req;
+        if a.ctx.cancellation.is_cancelled() {
+            let result = PermissionResult::deny("The request was withdrawn.");
+            return Dialog::decided(String::new(), result, style);
+        }
+        if !keys {
+            let note = format!(
+                "  {} no terminal to ask on: denied {}\n",
+                style.red("✗"),
+                Sanitizer::clean(&req.tool_name)
             );
-            let _ = a
-                .reply
-                .send(crate::cli::approve::nobody_to_ask(&a.req.tool_name));
-            return false;
-        };
-        let width = self.renderer.width();
+            let result = crate::cli::approve::nobody_to_ask(&req.tool_name);
+            return Dialog::decided(note, result, style);
+        }
         // a sub-agent's request names its agent (`agent_id`, its task id)
-        let agent = a
-            .req
+        let agent = req
             .extra
             .get("agent_id")
             .and_then(|v| v.as_str())
             .and_then(|t| self.renderer.agent_by_task(t))
             .or_else(|| {
-                a.req
-                    .tool_use_id
+                req.tool_use_id
                     .as_deref()
                     .and_then(|id| self.renderer.agent_of(id))
             });
-        match a.req.tool_name.as_str() {
-            ASK_USER_QUESTION => {
-                asks::questions_in_chat(keys, a, self.style, width, agent).await;
-                false
-            }
-            EXIT_PLAN_MODE => {
-                let plan = claudio::protocol::ask::plan_text(&a.req.input)
+        let (width, height) = crossterm::terminal::size()
+            .map(|(w, h)| (w as usize, h as usize))
+            .unwrap_or((self.renderer.width(), 24));
+        let dialog = match req.kind() {
+            RequestKind::Questions => Dialog::questions(req, agent, style),
+            RequestKind::Plan => {
+                let plan = claudio::protocol::ask::plan_text(&req.input)
+                    .map(str::to_owned)
                     .or_else(|| {
-                        a.req
-                            .tool_use_id
-                            .as_deref()
-                            .and_then(|id| self.renderer.plan(id))
-                    })
-                    .map(str::to_owned);
-                // the new mode shows once the CLI confirms it (system/status)
-                asks::plan_in_chat(keys, a, plan, self.style, width, agent).await;
-                false
+                        let id = req.tool_use_id.as_deref()?;
+                        plan_in(before, id).or_else(|| self.renderer.plan(id).map(str::to_owned))
+                    });
+                Dialog::plan(req, plan, agent.as_deref(), style)
             }
-            _ => ask(keys, a, self.style, self.cwd.clone(), agent).await,
-        }
+            _ => {
+                let approver = TtyApprover::new(style, self.cwd.clone());
+                let (question, folded) = approver.render(req, false, agent.as_deref());
+                let full = if folded {
+                    approver.render(req, true, agent.as_deref()).0
+                } else {
+                    String::new()
+                };
+                Dialog::tool(req.clone(), (question, folded), full, style)
+            }
+        };
+        dialog.size(width, height)
     }
 
     /// Stop reading keys; what was typed in the last instant joins the
@@ -778,61 +807,23 @@ fn write_to(out: &mut io::Stdout, s: &str) {
     }
 }
 
-/// Ask the person about one tool; true when they chose to interrupt.
-async fn ask(
-    keys: &mut Keys,
-    a: Approval,
-    style: Style,
-    cwd: std::path::PathBuf,
-    agent: Option<String>,
-) -> bool {
-    if a.ctx.cancellation.is_cancelled() {
-        return false;
+/// The plan of the `ExitPlanMode` call `id`, among `messages`.
+fn plan_in(messages: &[Message], id: &str) -> Option<String> {
+    messages.iter().rev().find_map(|m| match m {
+        Message::Assistant(a) => a.message.content.iter().find_map(|b| match b {
+            claudio::ContentBlock::ToolUse(t) if t.id == id => {
+                claudio::protocol::ask::plan_text(&t.input).map(str::to_owned)
+            }
+            _ => None,
+        }),
+        _ => None,
+    })
+}
+
+/// Resolves when the request `open` is withdrawn; never without one.
+async fn withdrawn(open: Option<&claudio::Cancellation>) {
+    match open {
+        Some(c) => c.cancelled().await,
+        None => pending().await,
     }
-    let approver = TtyApprover::new(style, cwd);
-    let cancel = a.ctx.cancellation.clone();
-    let mut expanded = false;
-    let outcome = loop {
-        let (question, folded) = approver.render(&a.req, expanded, agent.as_deref());
-        write_to(&mut io::stdout(), &question);
-        let answer = approval::read_answer(keys, &cancel, folded).await;
-        if let Ok(Some(Outcome::ShowAll)) = answer {
-            expanded = true;
-            write_to(&mut io::stdout(), "\r\n");
-            continue;
-        }
-        break answer;
-    };
-    let (result, note, interrupt) = match outcome {
-        Ok(Some(Outcome::Decision(d))) => {
-            let note = match &d {
-                crate::cli::approve::Decision::AllowOnce => style.green("allowed once"),
-                crate::cli::approve::Decision::AllowSession => {
-                    style.green("allowed for this session")
-                }
-                crate::cli::approve::Decision::Deny(_) => style.red("denied"),
-            };
-            (d.into_result(&a.req), note, false)
-        }
-        Ok(Some(Outcome::DenyAndInterrupt)) => (
-            PermissionResult::deny_and_interrupt(
-                "The user denied this tool call and stopped the turn.",
-            ),
-            style.red("denied"),
-            true,
-        ),
-        Ok(None) if cancel.is_cancelled() => (
-            PermissionResult::deny("The request was withdrawn."),
-            style.dim("withdrawn"),
-            false,
-        ),
-        Ok(Some(Outcome::ShowAll)) | Ok(None) | Err(_) => (
-            PermissionResult::deny("The permission prompt failed; nothing was allowed."),
-            style.red("denied (the prompt failed)"),
-            false,
-        ),
-    };
-    write_to(&mut io::stdout(), &format!("\r\n  {}\n", note));
-    let _ = a.reply.send(result);
-    interrupt
 }

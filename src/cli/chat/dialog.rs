@@ -1,0 +1,590 @@
+//! Asking the person in the chat, as a state machine: a tool to allow, the
+//! model's questions, or a plan to approve. Keys in, text to write and, at
+//! the end, the answer out. No I/O: what needs the disk (a proposed edit's
+//! diff) is rendered before the dialog is made, and the keys come from the
+//! chat's one loop, so a request withdrawn while its picker is open, a
+//! resize or a paste are events like any other.
+
+use super::approval::{Answer, Outcome};
+use super::keys::TermEvent;
+use crate::cli::approve::Decision;
+use crate::cli::asking::{self, DECLINED};
+use crate::cli::picker::{redraw, Picked, Picker};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::truncate_width;
+use claudio::protocol::ask::{answer_questions, Question};
+use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
+use tokio::sync::oneshot;
+
+/// A tool approval waiting for the person.
+pub(crate) struct Approval {
+    pub(crate) req: CanUseToolRequest,
+    pub(crate) ctx: RequestContext,
+    pub(crate) reply: oneshot::Sender<PermissionResult>,
+}
+
+/// The answer given, once the dialog is over.
+#[derive(Debug, PartialEq)]
+pub(super) struct Done {
+    pub result: PermissionResult,
+    /// The person chose to stop the turn too.
+    pub interrupt: bool,
+}
+
+/// What one step of a dialog gives.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Step {
+    /// What to write to the screen.
+    pub write: String,
+    /// The answer, when the dialog is over.
+    pub done: Option<Done>,
+}
+
+/// Shows the cursor again (a picker hides it while it is drawn).
+const SHOW_CURSOR: &str = "\x1b[?25h";
+const HIDE_CURSOR: &str = "\x1b[?25l";
+
+/// A picker drawn in place under what is on the screen.
+#[derive(Debug)]
+struct Drawn {
+    picker: Picker,
+    /// How many lines the last drawing took.
+    shown: usize,
+}
+
+/// What the dialog is asking.
+#[derive(Debug)]
+enum Ask {
+    /// Allow a tool: `y`, `a`, `n`, a reason, `d` for the whole diff.
+    Tool {
+        req: Box<CanUseToolRequest>,
+        answer: Answer,
+        /// The question with the whole diff, when the first one folds it.
+        full: Option<String>,
+    },
+    /// The model's questions, one picker each.
+    Questions {
+        input: serde_json::Value,
+        questions: Vec<Question>,
+        at: usize,
+        answers: Vec<String>,
+        picker: Option<Drawn>,
+        agent: Option<String>,
+    },
+    /// A plan to approve.
+    Plan {
+        input: serde_json::Value,
+        plan: Option<String>,
+        picker: Option<Drawn>,
+    },
+    /// Decided before it starts (no terminal, a request that cannot be
+    /// read): the note to show and the answer.
+    Decided {
+        note: String,
+        result: Option<PermissionResult>,
+    },
+}
+
+/// One request being asked.
+#[derive(Debug)]
+pub(super) struct Dialog {
+    ask: Ask,
+    /// The first screen (the question, the plan, the tool call).
+    first: String,
+    style: Style,
+    width: usize,
+    height: usize,
+}
+
+impl Dialog {
+    /// Allow a tool: `question` as drawn with its diff folded (`folded`:
+    /// something was left out), `full` with all of it.
+    pub(super) fn tool(
+        req: CanUseToolRequest,
+        question: (String, bool),
+        full: String,
+        style: Style,
+    ) -> Dialog {
+        let (first, folded) = question;
+        Dialog {
+            ask: Ask::Tool {
+                req: Box::new(req),
+                answer: Answer::new(folded),
+                full: folded.then_some(full),
+            },
+            first,
+            style,
+            width: 80,
+            height: 24,
+        }
+    }
+
+    /// The model's questions; a request whose questions cannot be read is
+    /// denied, saying so.
+    pub(super) fn questions(
+        req: &CanUseToolRequest,
+        agent: Option<String>,
+        style: Style,
+    ) -> Dialog {
+        let Some(questions) = claudio::protocol::ask::questions(&req.input) else {
+            return Dialog::decided(
+                format!(
+                    "  {} the model asked questions claudio cannot read\n",
+                    style.red("✗")
+                ),
+                PermissionResult::deny(
+                    "The questions could not be read: each needs a `question` and `options`.",
+                ),
+                style,
+            );
+        };
+        Dialog {
+            ask: Ask::Questions {
+                input: req.input.clone(),
+                questions,
+                at: 0,
+                answers: Vec::new(),
+                picker: None,
+                agent,
+            },
+            first: String::new(),
+            style,
+            width: 80,
+            height: 24,
+        }
+    }
+
+    /// A plan to approve (`plan`: its text, as the model wrote it).
+    pub(super) fn plan(
+        req: &CanUseToolRequest,
+        plan: Option<String>,
+        agent: Option<&str>,
+        style: Style,
+    ) -> Dialog {
+        Dialog {
+            first: asking::plan_block(plan.as_deref(), agent, style),
+            ask: Ask::Plan {
+                input: req.input.clone(),
+                plan,
+                picker: None,
+            },
+            style,
+            width: 80,
+            height: 24,
+        }
+    }
+
+    /// Nobody to ask (no terminal): denied at once, saying so.
+    pub(super) fn decided(note: String, result: PermissionResult, style: Style) -> Dialog {
+        Dialog {
+            ask: Ask::Decided {
+                note,
+                result: Some(result),
+            },
+            first: String::new(),
+            style,
+            width: 80,
+            height: 24,
+        }
+    }
+
+    /// The terminal's size, for drawing pickers.
+    pub(super) fn size(mut self, width: usize, height: usize) -> Dialog {
+        (self.width, self.height) = (width.max(20), height.max(6));
+        self
+    }
+
+    /// Draw the first screen.
+    pub(super) fn start(&mut self) -> Step {
+        let mut step = Step {
+            write: std::mem::take(&mut self.first),
+            done: None,
+        };
+        match &mut self.ask {
+            Ask::Tool { .. } => {}
+            Ask::Decided { note, result } => {
+                step.write.push_str(note);
+                step.done = result.take().map(|result| Done {
+                    result,
+                    interrupt: false,
+                });
+            }
+            Ask::Questions { .. } => self.next_question(&mut step),
+            Ask::Plan { picker, .. } => {
+                let drawn = draw_new(asking::plan_picker(), self.style, self.width, self.height);
+                step.write.push_str(&drawn.1);
+                *picker = Some(drawn.0);
+            }
+        }
+        step
+    }
+
+    /// The next question's head and picker, or the answers when all are in.
+    fn next_question(&mut self, step: &mut Step) {
+        let Ask::Questions {
+            input,
+            questions,
+            at,
+            answers,
+            picker,
+            agent,
+        } = &mut self.ask
+        else {
+            return;
+        };
+        match questions.get(*at) {
+            Some(q) => {
+                step.write.push_str(&asking::question_head(
+                    q,
+                    *at,
+                    questions.len(),
+                    agent.as_deref(),
+                    self.style,
+                ));
+                let drawn = draw_new(
+                    asking::question_picker(q),
+                    self.style,
+                    self.width,
+                    self.height,
+                );
+                step.write.push_str(&drawn.1);
+                *picker = Some(drawn.0);
+            }
+            None => {
+                let pairs: Vec<(&str, String)> = questions
+                    .iter()
+                    .map(|q| q.question.as_str())
+                    .zip(answers.iter().cloned())
+                    .collect();
+                step.done = Some(Done {
+                    result: answer_questions(input, pairs),
+                    interrupt: false,
+                });
+            }
+        }
+    }
+
+    /// Take in a key, a paste or a resize.
+    pub(super) fn input(&mut self, event: TermEvent) -> Step {
+        let mut step = Step::default();
+        if let TermEvent::Resize(w, h) = event {
+            (self.width, self.height) = ((w as usize).max(20), (h as usize).max(6));
+            return step;
+        }
+        let style = self.style;
+        match &mut self.ask {
+            Ask::Decided { .. } => {}
+            Ask::Tool { req, answer, full } => {
+                let (echo, outcome) = match event {
+                    TermEvent::Key(k) => answer.key(k),
+                    TermEvent::Paste(text) => (answer.paste(&text), None),
+                    TermEvent::Resize(..) => return step,
+                };
+                step.write = echo;
+                let (result, note, interrupt) = match outcome {
+                    None => return step,
+                    Some(Outcome::ShowAll) => {
+                        // the whole diff, and the question again
+                        if let Some(all) = full.take() {
+                            step.write.push_str("\r\n");
+                            step.write.push_str(&all);
+                        }
+                        *answer = Answer::default();
+                        return step;
+                    }
+                    Some(Outcome::Decision(d)) => {
+                        let note = match &d {
+                            Decision::AllowOnce => style.green("allowed once"),
+                            Decision::AllowSession => style.green("allowed for this session"),
+                            Decision::Deny(_) => style.red("denied"),
+                        };
+                        (d.into_result(req), note, false)
+                    }
+                    Some(Outcome::DenyAndInterrupt) => (
+                        PermissionResult::deny_and_interrupt(
+                            "The user denied this tool call and stopped the turn.",
+                        ),
+                        style.red("denied"),
+                        true,
+                    ),
+                };
+                step.write.push_str(&format!("\r\n  {note}\n"));
+                step.done = Some(Done { result, interrupt });
+            }
+            Ask::Plan {
+                input,
+                plan,
+                picker,
+            } => {
+                let Some(d) = picker.as_mut() else {
+                    return step;
+                };
+                let Some(picked) = pick_key(d, event, style, self.width, self.height, &mut step)
+                else {
+                    return step;
+                };
+                let (result, note) = asking::plan_result(&picked, input, plan.as_deref());
+                let mark = if matches!(result, PermissionResult::Allow { .. }) {
+                    style.green("✓")
+                } else {
+                    style.yellow("•")
+                };
+                step.write
+                    .push_str(&format!("  {mark} {}\n", style.dim(note)));
+                step.done = Some(Done {
+                    result,
+                    interrupt: false,
+                });
+            }
+            Ask::Questions {
+                questions,
+                at,
+                answers,
+                picker,
+                ..
+            } => {
+                let Some(d) = picker.as_mut() else {
+                    return step;
+                };
+                let Some(picked) = pick_key(d, event, style, self.width, self.height, &mut step)
+                else {
+                    return step;
+                };
+                *picker = None;
+                match asking::answer_of(&questions[*at], &picked) {
+                    Some(answer) => {
+                        step.write.push_str(&format!(
+                            "  {} {}\n",
+                            style.green("✓"),
+                            Sanitizer::clean(&answer)
+                        ));
+                        answers.push(answer);
+                        *at += 1;
+                        self.next_question(&mut step);
+                    }
+                    None => {
+                        step.write
+                            .push_str(&format!("  {}\n", style.dim("declined to answer")));
+                        step.done = Some(Done {
+                            result: PermissionResult::deny(DECLINED),
+                            interrupt: false,
+                        });
+                    }
+                }
+            }
+        }
+        step
+    }
+
+    /// The terminal is gone: nothing was decided, so it is denied.
+    pub(super) fn failed(&mut self) -> Step {
+        let message = match self.ask {
+            Ask::Questions { .. } => "The question prompt failed; nothing was answered.",
+            Ask::Plan { .. } => "The plan prompt failed; nothing was approved.",
+            _ => "The permission prompt failed; nothing was allowed.",
+        };
+        let mut step = self.withdrawn();
+        step.write = format!("\r\n  {}\n", self.style.red("denied (the prompt failed)"));
+        step.done = Some(Done {
+            result: PermissionResult::deny(message),
+            interrupt: false,
+        });
+        step
+    }
+
+    /// The request was withdrawn (the CLI cancelled it): it ends, denied,
+    /// saying so.
+    pub(super) fn withdrawn(&mut self) -> Step {
+        let mut step = Step::default();
+        let open_picker = match &mut self.ask {
+            Ask::Questions { picker, .. } | Ask::Plan { picker, .. } => picker.take().is_some(),
+            _ => false,
+        };
+        if open_picker {
+            step.write.push_str("\r\n");
+            step.write.push_str(SHOW_CURSOR);
+        } else if matches!(self.ask, Ask::Tool { .. }) {
+            step.write.push_str("\r\n");
+        }
+        step.write
+            .push_str(&format!("  {}\n", self.style.dim("withdrawn")));
+        step.done = Some(Done {
+            result: PermissionResult::deny("The request was withdrawn."),
+            interrupt: false,
+        });
+        step
+    }
+}
+
+/// A picker's drawing: its lines (fitting the screen, to be redrawn in
+/// place) and, until a choice is made, the help line.
+fn lines(p: &Picker, style: Style, width: usize, height: usize) -> Vec<String> {
+    let mut lines = p.lines_within(style, width, height.saturating_sub(4));
+    lines.push(format!(
+        "  {}",
+        style.dim(&truncate_width(&p.help(), width.saturating_sub(2)))
+    ));
+    lines
+}
+
+fn draw_new(picker: Picker, style: Style, width: usize, height: usize) -> (Drawn, String) {
+    let now = lines(&picker, style, width, height);
+    let text = format!("{}{HIDE_CURSOR}", now.join("\r\n"));
+    (
+        Drawn {
+            picker,
+            shown: now.len(),
+        },
+        text,
+    )
+}
+
+/// Feed a picker; redraw it; on a choice, leave it drawn without its help.
+fn pick_key(
+    d: &mut Drawn,
+    event: TermEvent,
+    style: Style,
+    width: usize,
+    height: usize,
+    step: &mut Step,
+) -> Option<Picked> {
+    let decided = match event {
+        TermEvent::Key(k) => d.picker.key(k),
+        TermEvent::Paste(text) => {
+            d.picker.paste(&text);
+            None
+        }
+        TermEvent::Resize(..) => None,
+    };
+    let mut now = lines(&d.picker, style, width, height);
+    if decided.is_some() {
+        now.pop();
+    }
+    step.write.push_str(&redraw(d.shown, &now));
+    d.shown = now.len();
+    if decided.is_some() {
+        step.write.push_str("\r\n");
+        step.write.push_str(SHOW_CURSOR);
+    }
+    decided
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use serde_json::json;
+
+    fn key(c: KeyCode) -> TermEvent {
+        TermEvent::Key(KeyEvent::new(c, KeyModifiers::NONE))
+    }
+
+    fn req(v: serde_json::Value) -> CanUseToolRequest {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn plain(s: &str) -> String {
+        crate::cli::markdown::strip_sgr(s)
+    }
+
+    #[test]
+    fn a_tool_is_allowed_with_one_key_and_the_diff_unfolds_with_d() {
+        let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+        let mut d = Dialog::tool(
+            r.clone(),
+            ("Allow? ".into(), true),
+            "ALL OF IT Allow? ".into(),
+            Style::plain(),
+        );
+        assert_eq!(d.start().write, "Allow? ");
+        let s = d.input(key(KeyCode::Char('d')));
+        assert!(s.write.contains("ALL OF IT"), "{s:?}");
+        assert_eq!(s.done, None);
+        // once unfolded, `d` is text of a reason
+        let s = d.input(key(KeyCode::Char('y')));
+        assert!(plain(&s.write).contains("allowed once"));
+        let done = s.done.unwrap();
+        assert!(matches!(done.result, PermissionResult::Allow { .. }));
+        assert!(!done.interrupt);
+
+        let mut d = Dialog::tool(r, ("Allow? ".into(), false), String::new(), Style::plain());
+        d.start();
+        let done = d.input(key(KeyCode::Esc)).done.unwrap();
+        assert!(done.interrupt, "Esc denies and stops the turn");
+    }
+
+    #[test]
+    fn questions_are_picked_one_after_another() {
+        let r = req(json!({"tool_name":"AskUserQuestion","input":{"questions":[
+            {"question":"Which database?","header":"DB","multiSelect":false,
+             "options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","description":"a server"}]},
+            {"question":"Tests?","header":"T","multiSelect":false,
+             "options":[{"label":"Yes","description":""},{"label":"No","description":""}]}]}}));
+        let mut d = Dialog::questions(&r, None, Style::plain());
+        let s = d.start();
+        assert!(
+            s.write.contains("Which database?") && s.write.contains("SQLite"),
+            "{s:?}"
+        );
+        let s = d.input(key(KeyCode::Char('2')));
+        assert!(s.write.contains("✓ Postgres"), "{s:?}");
+        assert!(s.write.contains("Tests?"), "the next question: {s:?}");
+        let s = d.input(key(KeyCode::Char('1')));
+        let done = s.done.unwrap();
+        let PermissionResult::Allow { updated_input, .. } = done.result else {
+            panic!("{:?}", done.result)
+        };
+        let answers = &updated_input.unwrap()["answers"];
+        assert_eq!(answers["Which database?"], "Postgres");
+        assert_eq!(answers["Tests?"], "Yes");
+    }
+
+    #[test]
+    fn a_request_withdrawn_while_its_picker_is_open_is_denied_and_the_cursor_comes_back() {
+        let r = req(json!({"tool_name":"ExitPlanMode","input":{}}));
+        let mut d = Dialog::plan(&r, Some("1. do it".into()), None, Style::plain());
+        let s = d.start();
+        assert!(s.write.contains("do it") && s.write.contains(HIDE_CURSOR));
+        d.input(key(KeyCode::Down));
+        let s = d.withdrawn();
+        assert!(s.write.contains(SHOW_CURSOR) && s.write.contains("withdrawn"));
+        assert_eq!(
+            s.done.unwrap().result,
+            PermissionResult::deny("The request was withdrawn.")
+        );
+    }
+
+    #[test]
+    fn unreadable_questions_and_nobody_to_ask_are_decided_at_once() {
+        let r = req(json!({"tool_name":"AskUserQuestion","input":{"questions":"no"}}));
+        let s = Dialog::questions(&r, None, Style::plain()).start();
+        assert!(s.write.contains("cannot read"));
+        assert!(matches!(
+            s.done.unwrap().result,
+            PermissionResult::Deny { .. }
+        ));
+        let s = Dialog::decided(
+            "no terminal\n".into(),
+            PermissionResult::deny("x"),
+            Style::plain(),
+        )
+        .start();
+        assert_eq!(s.write, "no terminal\n");
+        assert!(s.done.is_some());
+    }
+
+    #[test]
+    fn a_plan_is_approved_from_its_picker() {
+        let r = req(json!({"tool_name":"ExitPlanMode","input":{}}));
+        let mut d = Dialog::plan(&r, Some("the plan".into()), Some("helper"), Style::plain());
+        let s = d.start();
+        assert!(s.write.contains("(from helper)"), "{s:?}");
+        let s = d.input(key(KeyCode::Char('1')));
+        assert!(s.write.contains("✓"), "{s:?}");
+        assert!(matches!(
+            s.done.unwrap().result,
+            PermissionResult::Allow { .. }
+        ));
+    }
+}
