@@ -11,9 +11,7 @@ use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::tool_summary;
-use claudio::protocol::ask::{
-    answer_questions, plan_text, questions, ASK_USER_QUESTION, EXIT_PLAN_MODE,
-};
+use claudio::protocol::ask::{answer_questions, plan_text, questions, RequestKind};
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -55,9 +53,9 @@ impl Drop for CancelFlag {
 /// The denial for a request when no terminal can ask the person: never
 /// allowed silently, and the model is told why.
 pub fn nobody_to_ask(tool_name: &str) -> PermissionResult {
-    match tool_name {
-        ASK_USER_QUESTION => PermissionResult::deny(asking::NOBODY_TO_ASK),
-        EXIT_PLAN_MODE => PermissionResult::deny(asking::NOBODY_TO_APPROVE),
+    match RequestKind::of_tool(tool_name) {
+        RequestKind::Questions => PermissionResult::deny(asking::NOBODY_TO_ASK),
+        RequestKind::Plan => PermissionResult::deny(asking::NOBODY_TO_APPROVE),
         _ => PermissionResult::deny(NO_TERMINAL),
     }
 }
@@ -157,7 +155,7 @@ impl TtyApprover {
         let _turn = self.one_at_a_time.lock().await;
         let cancel = CancelFlag::watch(&ctx.cancellation);
         let cancelled = cancel.flag.clone();
-        if req.tool_name == EXIT_PLAN_MODE && plan_text(&req.input).is_none() {
+        if req.kind() == RequestKind::Plan && plan_text(&req.input).is_none() {
             // the assistant's message with the plan is read beside this
             // request: give it a moment to arrive
             for _ in 0..20 {
@@ -177,9 +175,9 @@ impl TtyApprover {
                 PermissionResult::deny("The request was withdrawn.")
             }
             Ok(Err(e)) => {
-                let what = match req.tool_name.as_str() {
-                    ASK_USER_QUESTION => "could not ask the model's question",
-                    EXIT_PLAN_MODE => "could not show the plan for approval",
+                let what = match req.kind() {
+                    RequestKind::Questions => "could not ask the model's question",
+                    RequestKind::Plan => "could not show the plan for approval",
                     _ => "denied",
                 };
                 if !self.warned.swap(true, Ordering::SeqCst) {
@@ -204,9 +202,9 @@ impl TtyApprover {
             .read(true)
             .write(true)
             .open(&self.tty_path)?;
-        match req.tool_name.as_str() {
-            ASK_USER_QUESTION => return self.questions_blocking(&mut tty, req, cancelled),
-            EXIT_PLAN_MODE => return self.plan_blocking(&mut tty, req, cancelled),
+        match req.kind() {
+            RequestKind::Questions => return self.questions_blocking(&mut tty, req, cancelled),
+            RequestKind::Plan => return self.plan_blocking(&mut tty, req, cancelled),
             _ => {}
         }
         let mut expanded = false;

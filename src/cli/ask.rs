@@ -617,11 +617,7 @@ impl<W: Write> Output<W> {
         for b in blocks {
             let line = match b {
                 ContentBlock::ToolUse(t)
-                    if matches!(
-                        t.name.as_str(),
-                        claudio::protocol::ask::ASK_USER_QUESTION
-                            | claudio::protocol::ask::EXIT_PLAN_MODE
-                    ) =>
+                    if claudio::protocol::ask::RequestKind::of_tool(&t.name).is_dialog() =>
                 {
                     // asked on the terminal as a question, not shown as a tool
                     continue;

@@ -15,6 +15,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{one_line, tool_summary, truncate_width};
 use crate::cli::tasks::{self, TaskEvent};
+use claudio::protocol::ask::RequestKind;
 use claudio::protocol::{
     ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, ToolResultBlock,
 };
@@ -307,11 +308,7 @@ impl Renderer {
                                 self.agents.push(Agent::new(t.id.clone(), None, label, now));
                             }
                             // questions and plans show as their own prompt
-                            if matches!(
-                                t.name.as_str(),
-                                claudio::protocol::ask::ASK_USER_QUESTION
-                                    | claudio::protocol::ask::EXIT_PLAN_MODE
-                            ) {
+                            if RequestKind::of_tool(&t.name).is_dialog() {
                                 continue;
                             }
                             if !self.opts.live {
