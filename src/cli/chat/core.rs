@@ -1,5 +1,6 @@
 //! The chat's core: its state, its connection to the CLI, and its output.
-//! The prompt loop (`repl`) and the slash commands (`commands`) build on it.
+//! The prompt loop (`repl`), the slash commands (`commands`), the work
+//! loop (`work`, driving `machine`) and rewind (`rewind`) build on it.
 
 use super::dialog::Approval;
 use super::render::Renderer;

@@ -14,3 +14,4 @@ pub mod rewind;
 pub mod shell;
 pub mod state;
 pub mod typeahead;
+mod work;

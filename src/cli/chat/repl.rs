@@ -1,34 +1,23 @@
-//! The interactive chat: one persistent session, a line editor, streamed
-//! answers, spinners, approvals on the terminal.
+//! The interactive chat's prompt loop: one persistent session, the line
+//! editor, slash commands, Shift-Tab, `!` commands. While Claude works, the
+//! chat's machine runs (`work`, `machine`).
 
 use super::approval;
 use super::commands::{self, Input};
 use super::core::{lock, terminal_width, Chat, Slot};
-use super::dialog::{Approval, Dialog};
 use super::editor::{self, ChatEditor, PromptAction};
-use super::keys::{Keys, RawGuard, TermEvent};
-use super::machine::{Effect, End, Event, Parts, Work};
 use super::render::{RenderOptions, Renderer};
-use super::rewind;
 use super::shell;
 use super::state::SessionState;
 use super::typeahead::TypeAhead;
-use crate::cli::approve::TtyApprover;
 use crate::cli::args::SessionArgs;
 use crate::cli::exit::Exit;
-use crate::cli::picker::Picked;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use anyhow::Context as _;
-use claudio::protocol::ask::RequestKind;
-use claudio::{Client, Message, PermissionMode, PermissionResult, Priority, UserInput};
-use futures_util::FutureExt;
+use claudio::{Message, PermissionMode, UserInput};
 use rustyline::error::ReadlineError;
-use std::collections::VecDeque;
-use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Write};
-use std::pin::Pin;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::runtime::Runtime;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc;
@@ -66,23 +55,6 @@ fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
 pub struct ChatSettings {
     pub show_thinking: bool,
     pub history_size: usize,
-}
-
-/// How a turn ended.
-enum TurnEnd {
-    Done,
-    /// The CLI is gone; a fresh session is needed.
-    SessionLost,
-    /// Leave the program (second Ctrl-C).
-    Quit(Exit),
-}
-
-/// How a stretch of background work at the prompt ended.
-enum AtWork {
-    /// Back to the line editor (or a prompt was typed: it is queued).
-    Done,
-    /// Ctrl-D on an empty line.
-    Quit,
 }
 
 pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
@@ -148,8 +120,8 @@ pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyho
         // as they come.
         if chat.renderer.agents_running() > 0 && chat.initial.is_none() {
             match chat.agents_at_work() {
-                Ok(AtWork::Done) => {}
-                Ok(AtWork::Quit) => break Exit::Success,
+                Ok(super::work::AtWork::Done) => {}
+                Ok(super::work::AtWork::Quit) => break Exit::Success,
                 Err(e) => chat.error(&e),
             }
             if !chat.ahead.queued.is_empty() {
@@ -267,175 +239,6 @@ impl Chat<'_> {
         }
         Ok(None)
     }
-
-    fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
-        let rt = self.rt;
-        let client = self.client()?;
-        self.renderer.set_width(terminal_width());
-        let end = rt.block_on(self.run_turn(&client, text));
-        match end {
-            Ok(TurnEnd::Done) => Ok(None),
-            Ok(TurnEnd::Quit(exit)) => {
-                client.kill();
-                *lock(&self.client) = None;
-                Ok(Some(exit))
-            }
-            Ok(TurnEnd::SessionLost) | Err(_) => {
-                let out = self.renderer.abandon_turn();
-                self.write(&out);
-                if let Err(e) = end {
-                    self.error(&e);
-                }
-                // Keep the conversation: the next prompt resumes it.
-                let id = self.state.session_id.clone();
-                self.renderer.forget_session();
-                *lock(&self.client) = None;
-                let mut s = self.session.clone();
-                s.permission_mode = self.state.mode.clone();
-                if let Some(id) = id {
-                    s.resume = Some(id);
-                    s.continue_session = false;
-                }
-                self.start_connect(s)?;
-                self.info("the session ended; the next prompt starts it again");
-                Ok(None)
-            }
-        }
-    }
-
-    async fn run_turn(&mut self, client: &Client, text: UserInput) -> anyhow::Result<TurnEnd> {
-        client.send(text).await?;
-        // Keys typed while the turn runs (only on a terminal).
-        let keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
-            Keys::start()
-        } else {
-            None
-        };
-        let end = self.drive(client, keys, Work::turn).await?;
-        Ok(match end {
-            End::Done => TurnEnd::Done,
-            End::SessionLost => TurnEnd::SessionLost,
-            End::Quit(exit) => TurnEnd::Quit(exit),
-            End::Failed(e) => anyhow::bail!("{e}"),
-        })
-    }
-
-    /// The parts of the chat its machine works on.
-    fn parts(&mut self) -> Parts<'_> {
-        Parts {
-            renderer: &mut self.renderer,
-            state: &mut self.state,
-            ahead: &mut self.ahead,
-        }
-    }
-
-    /// Run the chat's work ([`Work`]) to its end: the one loop that feeds
-    /// it events (keys, messages, requests, ticks, signals) and carries out
-    /// its effects.
-    async fn drive(
-        &mut self,
-        client: &Client,
-        mut keys: Option<Keys>,
-        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work<Approval>, Vec<Effect<Approval>>),
-    ) -> anyhow::Result<End> {
-        let mut sigint = signal(SignalKind::interrupt())?;
-        let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
-        let mut ticker = tokio::time::interval(Duration::from_millis(80));
-        let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
-        let (mut work, first) = start(&mut self.parts(), Instant::now());
-        let mut effects: VecDeque<Effect<Approval>> = first.into();
-        // while a dialog is open: single keys, and its request's withdrawal
-        let mut raw: Option<RawGuard> = None;
-        let mut open: Option<claudio::Cancellation> = None;
-        loop {
-            while let Some(effect) = effects.pop_front() {
-                let event = match effect {
-                    Effect::Write(text) => {
-                        write_to(&mut self.out, &text);
-                        None
-                    }
-                    Effect::SendNow(text) => {
-                        let input = UserInput::new(text).priority(Priority::Now);
-                        client.send(input).await.is_ok().then_some(Event::SentNow)
-                    }
-                    Effect::Interrupt => {
-                        interrupt = Box::pin(async move {
-                            let _ =
-                                tokio::time::timeout(Duration::from_secs(10), client.interrupt())
-                                    .await;
-                        });
-                        None
-                    }
-                    Effect::Raw(on) => {
-                        raw = if on {
-                            keys.as_ref().map(Keys::raw)
-                        } else {
-                            None
-                        };
-                        None
-                    }
-                    Effect::Reply(a, result) => {
-                        let _ = a.reply.send(result);
-                        open = None;
-                        None
-                    }
-                    Effect::RestoreKeys => {
-                        if let Some(k) = &keys {
-                            k.restore_char_mode();
-                        }
-                        None
-                    }
-                    Effect::End(end) => {
-                        drop(raw);
-                        // what was typed in the last instant joins the type-ahead
-                        self.finish_keys(keys);
-                        return Ok(end);
-                    }
-                };
-                if let Some(e) = event {
-                    effects.extend(work.step(&mut self.parts(), e, Instant::now()));
-                }
-            }
-            let asking = work.asking();
-            let event = tokio::select! {
-                input = next_input(&mut keys) => match input {
-                    Some(input) => Event::Key(input),
-                    None => {
-                        keys = None;
-                        Event::KeysGone
-                    }
-                },
-                _ = withdrawn(open.as_ref()) => Event::Withdrawn,
-                Some(()) = cont.recv() => Event::Continued { width: terminal_width() },
-                m = client.next_message(), if !asking => match m {
-                    None => Event::Closed,
-                    Some(Err(claudio::Error::LineTooLong { limit })) => Event::LongLine(limit),
-                    Some(Err(e)) => Event::Failed(e),
-                    Some(Ok(m)) => Event::Message(Box::new(m)),
-                },
-                Some(request) = self.approvals.recv(), if !asking => {
-                    // what the CLI wrote before it asked (the tool call, and
-                    // the plan an ExitPlanMode request refers to)
-                    let mut before = Vec::new();
-                    while let Some(Some(m)) = client.next_message().now_or_never() {
-                        if let Ok(m) = m {
-                            before.push(m);
-                        }
-                    }
-                    let dialog = Box::new(self.dialog(&request, &before, keys.is_some()));
-                    open = Some(request.ctx.cancellation.clone());
-                    Event::Request { before, request, dialog }
-                }
-                _ = ticker.tick(), if !asking => Event::Tick,
-                _ = &mut interrupt => {
-                    interrupt = Box::pin(pending());
-                    continue;
-                }
-                _ = sigint.recv(), if !asking => Event::CtrlC,
-            };
-            effects.extend(work.step(&mut self.parts(), event, Instant::now()));
-        }
-    }
 }
 
 /// The mode after `mode` in Shift-Tab's cycle, as in the claude TUI.
@@ -546,159 +349,6 @@ impl Chat<'_> {
         Ok(())
     }
 
-    /// Choose from `picker` now (between turns).
-    fn pick_now(&mut self, picker: crate::cli::picker::Picker) -> anyhow::Result<Option<Picked>> {
-        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-            anyhow::bail!("rewind needs a terminal to choose on");
-        }
-        let (style, width) = (self.style, self.renderer.width());
-        self.rt.block_on(async {
-            let mut keys = Keys::start().context("no terminal to choose on")?;
-            Ok(approval::pick(&mut keys, None, picker, style, width).await?)
-        })
-    }
-
-    /// Esc Esc or `/rewind`: back to before one of this session's prompts.
-    /// Nothing changes until the person confirms. Returns the prompt's text,
-    /// for the input line, when the conversation went back.
-    fn rewind(&mut self) -> anyhow::Result<Option<String>> {
-        let Some(id) = self.state.session_id.clone() else {
-            self.info("nothing to rewind yet");
-            return Ok(None);
-        };
-        let store = claudio::store::Store::from_env()?;
-        let file = store.find(&id)?;
-        let prompts = rewind::past_prompts(
-            &claudio::store::read_conversation(&file.path)?,
-            &self.typed_prompts,
-        );
-        if prompts.is_empty() {
-            self.info("nothing to rewind yet");
-            return Ok(None);
-        }
-        let s = self.style;
-        self.write(&format!(
-            "\n  {} {}\n",
-            s.yellow("⟲"),
-            s.bold("Rewind to before which prompt?")
-        ));
-        let Some(Picked::Chosen(i, _)) = self.pick_now(rewind::prompt_picker(&prompts))? else {
-            self.info("rewind cancelled; nothing changed");
-            return Ok(None);
-        };
-        let Some(p) = i.first().and_then(|&i| prompts.get(i)).cloned() else {
-            return Ok(None);
-        };
-        let rt = self.rt;
-        let client = self.client()?;
-        let preview = rt
-            .block_on(client.preview_rewind_files(&p.uuid))
-            .unwrap_or_else(|e| {
-                // the dry run failed: say why, and offer the conversation only
-                serde_json::from_value(
-                    serde_json::json!({"canRewind": false, "error": e.to_string()}),
-                )
-                .unwrap_or_default()
-            });
-        let text = rewind::preview_text(&preview, &self.cwd, s);
-        self.write(&text);
-        let files = preview.can_rewind;
-        let actions: Vec<usize> = (0..rewind::ACTIONS.len())
-            .filter(|&a| files || a == 1 || a == 3)
-            .collect();
-        let choices = actions
-            .iter()
-            .map(|&a| crate::cli::picker::Choice::new(rewind::ACTIONS[a].0, rewind::ACTIONS[a].1))
-            .collect();
-        let picked = self.pick_now(crate::cli::picker::Picker::new(choices))?;
-        let action = match picked {
-            Some(Picked::Chosen(i, _)) => i.first().map(|&i| actions[i]).unwrap_or(3),
-            _ => 3,
-        };
-        let (restore_files, restore_talk) = match action {
-            0 => (true, true),
-            1 => (false, true),
-            2 => (true, false),
-            _ => {
-                self.info("rewind cancelled; nothing changed");
-                return Ok(None);
-            }
-        };
-        if restore_files {
-            rt.block_on(client.rewind_files(&p.uuid))?;
-            self.info("files restored");
-        }
-        if !restore_talk {
-            return Ok(None);
-        }
-        // The transcript is complete once the CLI has closed; the fork ends
-        // just before the prompt, and the session goes on from there.
-        drop(client);
-        self.close();
-        let mut next = self.session.clone();
-        next.continue_session = false;
-        // the mode the session is in now, not the one it started with
-        next.permission_mode = self.state.mode.clone();
-        next.cwd = Some(self.cwd.clone());
-        let forked = match &p.before {
-            Some(before) => store.fork(&id, Some(before), None).map(Some),
-            None => Ok(None),
-        };
-        let forked = match forked {
-            Ok(f) => f,
-            Err(e) => {
-                // go on with the session as it was
-                next.resume = Some(id.clone());
-                self.start_connect(next)?;
-                let files = if restore_files {
-                    " (the files were restored)"
-                } else {
-                    ""
-                };
-                return Err(anyhow::Error::new(e).context(format!(
-                    "could not rewind the conversation{files}; it goes on as it was"
-                )));
-            }
-        };
-        next.resume = forked;
-        self.state.session_id = next.resume.clone();
-        self.start_connect(next)?;
-        self.info(&format!(
-            "rewound to before “{}”; it is back in the input line",
-            crate::cli::summary::truncate_width(p.text.lines().next().unwrap_or(""), 40)
-        ));
-        Ok(Some(Sanitizer::clean(&p.text)))
-    }
-
-    /// Background agents are at work and nothing else is: show them live
-    /// and take the next prompt on the turn's own line (Enter sends it).
-    /// Their requests are asked at once. Ends when they are done and the
-    /// turn the CLI starts for their report has ended, when a prompt was
-    /// typed, or with Ctrl-D on an empty line.
-    fn agents_at_work(&mut self) -> anyhow::Result<AtWork> {
-        let Some(client) = lock(&self.client).clone() else {
-            return Ok(AtWork::Done);
-        };
-        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-            return Ok(AtWork::Done);
-        }
-        let rt = self.rt;
-        rt.block_on(self.at_work(&client))
-    }
-
-    async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
-        let prompt = self.plain_prompt();
-        let end = self
-            .drive(client, Keys::start(), |p, now| {
-                Work::at_work(p, prompt, now)
-            })
-            .await?;
-        Ok(match end {
-            End::Quit(_) => AtWork::Quit,
-            _ => AtWork::Done,
-        })
-    }
-
     /// Read a line at the prompt.
     fn read_line(
         &mut self,
@@ -713,117 +363,5 @@ impl Chat<'_> {
             ed.readline_with_initial(&prompt, (&before, &after))
         };
         Ok((ed, r))
-    }
-
-    /// The dialog that asks the person about one request from the CLI: a
-    /// tool to allow, the model's questions, or a plan (its text from the
-    /// request, else from the call the model wrote, among `before` or
-    /// earlier). Without a terminal, nobody is asked: denied, never allowed
-    /// silently.
-    fn dialog(&self, a: &Approval, before: &[Message], keys: bool) -> Dialog {
-        let style = self.style;
-        let req = &a.req;
-        if a.ctx.cancellation.is_cancelled() {
-            let result = PermissionResult::deny("The request was withdrawn.");
-            return Dialog::decided(String::new(), result, style);
-        }
-        if !keys {
-            let note = format!(
-                "  {} no terminal to ask on: denied {}\n",
-                style.red("✗"),
-                Sanitizer::clean(&req.tool_name)
-            );
-            let result = crate::cli::approve::nobody_to_ask(&req.tool_name);
-            return Dialog::decided(note, result, style);
-        }
-        // a sub-agent's request names its agent (`agent_id`, its task id)
-        let agent = req
-            .extra
-            .get("agent_id")
-            .and_then(|v| v.as_str())
-            .and_then(|t| self.renderer.agent_by_task(t))
-            .or_else(|| {
-                req.tool_use_id
-                    .as_deref()
-                    .and_then(|id| self.renderer.agent_of(id))
-            });
-        let (width, height) = crossterm::terminal::size()
-            .map(|(w, h)| (w as usize, h as usize))
-            .unwrap_or((self.renderer.width(), 24));
-        let dialog = match req.kind() {
-            RequestKind::Questions => Dialog::questions(req, agent, style),
-            RequestKind::Plan => {
-                let plan = claudio::protocol::ask::plan_text(&req.input)
-                    .map(str::to_owned)
-                    .or_else(|| {
-                        let id = req.tool_use_id.as_deref()?;
-                        plan_in(before, id).or_else(|| self.renderer.plan(id).map(str::to_owned))
-                    });
-                Dialog::plan(req, plan, agent.as_deref(), style)
-            }
-            _ => {
-                let approver = TtyApprover::new(style, self.cwd.clone());
-                let (question, folded) = approver.render(req, false, agent.as_deref());
-                let full = if folded {
-                    approver.render(req, true, agent.as_deref()).0
-                } else {
-                    String::new()
-                };
-                Dialog::tool(req.clone(), (question, folded), full, style)
-            }
-        };
-        dialog.size(width, height)
-    }
-
-    /// Stop reading keys; what was typed in the last instant joins the
-    /// type-ahead.
-    fn finish_keys(&mut self, keys: Option<Keys>) {
-        if let Some(k) = keys {
-            self.ahead.drain_after_turn(k.finish());
-        }
-    }
-
-    /// Render one message; true for a `result`.
-    fn show(&mut self, m: &Message) -> bool {
-        self.state.observe(m);
-        let text = self.renderer.message(m, &self.state, Instant::now());
-        write_to(&mut self.out, &text);
-        m.is_result()
-    }
-}
-
-/// The next key from the terminal, or never when there is none.
-async fn next_input(keys: &mut Option<Keys>) -> Option<TermEvent> {
-    match keys {
-        Some(k) => k.next().await,
-        None => pending().await,
-    }
-}
-
-fn write_to(out: &mut io::Stdout, s: &str) {
-    if !s.is_empty() {
-        let _ = out.write_all(s.as_bytes());
-        let _ = out.flush();
-    }
-}
-
-/// The plan of the `ExitPlanMode` call `id`, among `messages`.
-fn plan_in(messages: &[Message], id: &str) -> Option<String> {
-    messages.iter().rev().find_map(|m| match m {
-        Message::Assistant(a) => a.message.content.iter().find_map(|b| match b {
-            claudio::ContentBlock::ToolUse(t) if t.id == id => {
-                claudio::protocol::ask::plan_text(&t.input).map(str::to_owned)
-            }
-            _ => None,
-        }),
-        _ => None,
-    })
-}
-
-/// Resolves when the request `open` is withdrawn; never without one.
-async fn withdrawn(open: Option<&claudio::Cancellation>) {
-    match open {
-        Some(c) => c.cancelled().await,
-        None => pending().await,
     }
 }

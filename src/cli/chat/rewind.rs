@@ -2,13 +2,18 @@
 //! as they were then. What is listed and shown is worked out here, without
 //! a terminal; the chat asks and acts.
 
-use crate::cli::picker::{Choice, Picker};
+use super::approval;
+use super::core::Chat;
+use super::keys::Keys;
+use crate::cli::picker::{Choice, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use anyhow::Context as _;
 use claudio::store::Conversation;
 use claudio::RewindFiles;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::io::{self, IsTerminal};
 use std::path::Path;
 
 /// A prompt the session can go back to.
@@ -176,6 +181,132 @@ pub fn preview_text(preview: &RewindFiles, cwd: &Path, style: Style) -> String {
         out.push_str(&format!("    {}\n", Sanitizer::clean(&shown)));
     }
     out
+}
+
+impl Chat<'_> {
+    /// Choose from `picker` now (between turns).
+    fn pick_now(&mut self, picker: crate::cli::picker::Picker) -> anyhow::Result<Option<Picked>> {
+        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+            anyhow::bail!("rewind needs a terminal to choose on");
+        }
+        let (style, width) = (self.style, self.renderer.width());
+        self.rt.block_on(async {
+            let mut keys = Keys::start().context("no terminal to choose on")?;
+            Ok(approval::pick(&mut keys, None, picker, style, width).await?)
+        })
+    }
+
+    /// Esc Esc or `/rewind`: back to before one of this session's prompts.
+    /// Nothing changes until the person confirms. Returns the prompt's text,
+    /// for the input line, when the conversation went back.
+    pub(super) fn rewind(&mut self) -> anyhow::Result<Option<String>> {
+        let Some(id) = self.state.session_id.clone() else {
+            self.info("nothing to rewind yet");
+            return Ok(None);
+        };
+        let store = claudio::store::Store::from_env()?;
+        let file = store.find(&id)?;
+        let prompts = past_prompts(
+            &claudio::store::read_conversation(&file.path)?,
+            &self.typed_prompts,
+        );
+        if prompts.is_empty() {
+            self.info("nothing to rewind yet");
+            return Ok(None);
+        }
+        let s = self.style;
+        self.write(&format!(
+            "\n  {} {}\n",
+            s.yellow("⟲"),
+            s.bold("Rewind to before which prompt?")
+        ));
+        let Some(Picked::Chosen(i, _)) = self.pick_now(prompt_picker(&prompts))? else {
+            self.info("rewind cancelled; nothing changed");
+            return Ok(None);
+        };
+        let Some(p) = i.first().and_then(|&i| prompts.get(i)).cloned() else {
+            return Ok(None);
+        };
+        let rt = self.rt;
+        let client = self.client()?;
+        let preview = rt
+            .block_on(client.preview_rewind_files(&p.uuid))
+            .unwrap_or_else(|e| {
+                // the dry run failed: say why, and offer the conversation only
+                serde_json::from_value(
+                    serde_json::json!({"canRewind": false, "error": e.to_string()}),
+                )
+                .unwrap_or_default()
+            });
+        let text = preview_text(&preview, &self.cwd, s);
+        self.write(&text);
+        let files = preview.can_rewind;
+        let actions: Vec<usize> = (0..ACTIONS.len())
+            .filter(|&a| files || a == 1 || a == 3)
+            .collect();
+        let choices = actions
+            .iter()
+            .map(|&a| crate::cli::picker::Choice::new(ACTIONS[a].0, ACTIONS[a].1))
+            .collect();
+        let picked = self.pick_now(crate::cli::picker::Picker::new(choices))?;
+        let action = match picked {
+            Some(Picked::Chosen(i, _)) => i.first().map(|&i| actions[i]).unwrap_or(3),
+            _ => 3,
+        };
+        let (restore_files, restore_talk) = match action {
+            0 => (true, true),
+            1 => (false, true),
+            2 => (true, false),
+            _ => {
+                self.info("rewind cancelled; nothing changed");
+                return Ok(None);
+            }
+        };
+        if restore_files {
+            rt.block_on(client.rewind_files(&p.uuid))?;
+            self.info("files restored");
+        }
+        if !restore_talk {
+            return Ok(None);
+        }
+        // The transcript is complete once the CLI has closed; the fork ends
+        // just before the prompt, and the session goes on from there.
+        drop(client);
+        self.close();
+        let mut next = self.session.clone();
+        next.continue_session = false;
+        // the mode the session is in now, not the one it started with
+        next.permission_mode = self.state.mode.clone();
+        next.cwd = Some(self.cwd.clone());
+        let forked = match &p.before {
+            Some(before) => store.fork(&id, Some(before), None).map(Some),
+            None => Ok(None),
+        };
+        let forked = match forked {
+            Ok(f) => f,
+            Err(e) => {
+                // go on with the session as it was
+                next.resume = Some(id.clone());
+                self.start_connect(next)?;
+                let files = if restore_files {
+                    " (the files were restored)"
+                } else {
+                    ""
+                };
+                return Err(anyhow::Error::new(e).context(format!(
+                    "could not rewind the conversation{files}; it goes on as it was"
+                )));
+            }
+        };
+        next.resume = forked;
+        self.state.session_id = next.resume.clone();
+        self.start_connect(next)?;
+        self.info(&format!(
+            "rewound to before “{}”; it is back in the input line",
+            crate::cli::summary::truncate_width(p.text.lines().next().unwrap_or(""), 40)
+        ));
+        Ok(Some(Sanitizer::clean(&p.text)))
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,350 @@
+//! The chat at work: the one loop that feeds the chat's machine
+//! ([`Work`]) its events (keys, messages, requests, ticks, signals) and
+//! carries out its effects, for a turn and for the wait while background
+//! agents work between prompts.
+
+use super::core::{lock, terminal_width, Chat};
+use super::dialog::{Approval, Dialog};
+use super::keys::{Keys, RawGuard, TermEvent};
+use super::machine::{Effect, End, Event, Parts, Work};
+use crate::cli::approve::TtyApprover;
+use crate::cli::exit::Exit;
+use crate::cli::sanitize::Sanitizer;
+use claudio::protocol::ask::RequestKind;
+use claudio::{Client, Message, PermissionResult, Priority, UserInput};
+use futures_util::FutureExt;
+use std::collections::VecDeque;
+use std::future::{pending, Future};
+use std::io::{self, IsTerminal, Write};
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+use tokio::signal::unix::{signal, SignalKind};
+
+/// How a turn ended.
+pub(super) enum TurnEnd {
+    Done,
+    /// The CLI is gone; a fresh session is needed.
+    SessionLost,
+    /// Leave the program (second Ctrl-C).
+    Quit(Exit),
+}
+
+/// How a stretch of background work at the prompt ended.
+pub(super) enum AtWork {
+    /// Back to the line editor (or a prompt was typed: it is queued).
+    Done,
+    /// Ctrl-D on an empty line.
+    Quit,
+}
+
+impl Chat<'_> {
+    pub(super) fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
+        let rt = self.rt;
+        let client = self.client()?;
+        self.renderer.set_width(terminal_width());
+        let end = rt.block_on(self.run_turn(&client, text));
+        match end {
+            Ok(TurnEnd::Done) => Ok(None),
+            Ok(TurnEnd::Quit(exit)) => {
+                client.kill();
+                *lock(&self.client) = None;
+                Ok(Some(exit))
+            }
+            Ok(TurnEnd::SessionLost) | Err(_) => {
+                let out = self.renderer.abandon_turn();
+                self.write(&out);
+                if let Err(e) = end {
+                    self.error(&e);
+                }
+                // Keep the conversation: the next prompt resumes it.
+                let id = self.state.session_id.clone();
+                self.renderer.forget_session();
+                *lock(&self.client) = None;
+                let mut s = self.session.clone();
+                s.permission_mode = self.state.mode.clone();
+                if let Some(id) = id {
+                    s.resume = Some(id);
+                    s.continue_session = false;
+                }
+                self.start_connect(s)?;
+                self.info("the session ended; the next prompt starts it again");
+                Ok(None)
+            }
+        }
+    }
+
+    async fn run_turn(&mut self, client: &Client, text: UserInput) -> anyhow::Result<TurnEnd> {
+        client.send(text).await?;
+        // Keys typed while the turn runs (only on a terminal).
+        let keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
+            Keys::start()
+        } else {
+            None
+        };
+        let end = self.drive(client, keys, Work::turn).await?;
+        Ok(match end {
+            End::Done => TurnEnd::Done,
+            End::SessionLost => TurnEnd::SessionLost,
+            End::Quit(exit) => TurnEnd::Quit(exit),
+            End::Failed(e) => anyhow::bail!("{e}"),
+        })
+    }
+
+    /// The parts of the chat its machine works on.
+    fn parts(&mut self) -> Parts<'_> {
+        Parts {
+            renderer: &mut self.renderer,
+            state: &mut self.state,
+            ahead: &mut self.ahead,
+        }
+    }
+
+    /// Run the chat's work ([`Work`]) to its end: the one loop that feeds
+    /// it events (keys, messages, requests, ticks, signals) and carries out
+    /// its effects.
+    async fn drive(
+        &mut self,
+        client: &Client,
+        mut keys: Option<Keys>,
+        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work<Approval>, Vec<Effect<Approval>>),
+    ) -> anyhow::Result<End> {
+        let mut sigint = signal(SignalKind::interrupt())?;
+        let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
+        let mut ticker = tokio::time::interval(Duration::from_millis(80));
+        let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
+        let (mut work, first) = start(&mut self.parts(), Instant::now());
+        let mut effects: VecDeque<Effect<Approval>> = first.into();
+        // while a dialog is open: single keys, and its request's withdrawal
+        let mut raw: Option<RawGuard> = None;
+        let mut open: Option<claudio::Cancellation> = None;
+        loop {
+            while let Some(effect) = effects.pop_front() {
+                let event = match effect {
+                    Effect::Write(text) => {
+                        write_to(&mut self.out, &text);
+                        None
+                    }
+                    Effect::SendNow(text) => {
+                        let input = UserInput::new(text).priority(Priority::Now);
+                        client.send(input).await.is_ok().then_some(Event::SentNow)
+                    }
+                    Effect::Interrupt => {
+                        interrupt = Box::pin(async move {
+                            let _ =
+                                tokio::time::timeout(Duration::from_secs(10), client.interrupt())
+                                    .await;
+                        });
+                        None
+                    }
+                    Effect::Raw(on) => {
+                        raw = if on {
+                            keys.as_ref().map(Keys::raw)
+                        } else {
+                            None
+                        };
+                        None
+                    }
+                    Effect::Reply(a, result) => {
+                        let _ = a.reply.send(result);
+                        open = None;
+                        None
+                    }
+                    Effect::RestoreKeys => {
+                        if let Some(k) = &keys {
+                            k.restore_char_mode();
+                        }
+                        None
+                    }
+                    Effect::End(end) => {
+                        drop(raw);
+                        // what was typed in the last instant joins the type-ahead
+                        self.finish_keys(keys);
+                        return Ok(end);
+                    }
+                };
+                if let Some(e) = event {
+                    effects.extend(work.step(&mut self.parts(), e, Instant::now()));
+                }
+            }
+            let asking = work.asking();
+            let event = tokio::select! {
+                input = next_input(&mut keys) => match input {
+                    Some(input) => Event::Key(input),
+                    None => {
+                        keys = None;
+                        Event::KeysGone
+                    }
+                },
+                _ = withdrawn(open.as_ref()) => Event::Withdrawn,
+                Some(()) = cont.recv() => Event::Continued { width: terminal_width() },
+                m = client.next_message(), if !asking => match m {
+                    None => Event::Closed,
+                    Some(Err(claudio::Error::LineTooLong { limit })) => Event::LongLine(limit),
+                    Some(Err(e)) => Event::Failed(e),
+                    Some(Ok(m)) => Event::Message(Box::new(m)),
+                },
+                Some(request) = self.approvals.recv(), if !asking => {
+                    // what the CLI wrote before it asked (the tool call, and
+                    // the plan an ExitPlanMode request refers to)
+                    let mut before = Vec::new();
+                    while let Some(Some(m)) = client.next_message().now_or_never() {
+                        if let Ok(m) = m {
+                            before.push(m);
+                        }
+                    }
+                    let dialog = Box::new(self.dialog(&request, &before, keys.is_some()));
+                    open = Some(request.ctx.cancellation.clone());
+                    Event::Request { before, request, dialog }
+                }
+                _ = ticker.tick(), if !asking => Event::Tick,
+                _ = &mut interrupt => {
+                    interrupt = Box::pin(pending());
+                    continue;
+                }
+                _ = sigint.recv(), if !asking => Event::CtrlC,
+            };
+            effects.extend(work.step(&mut self.parts(), event, Instant::now()));
+        }
+    }
+
+    /// Background agents are at work and nothing else is: show them live
+    /// and take the next prompt on the turn's own line (Enter sends it).
+    /// Their requests are asked at once. Ends when they are done and the
+    /// turn the CLI starts for their report has ended, when a prompt was
+    /// typed, or with Ctrl-D on an empty line.
+    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<AtWork> {
+        let Some(client) = lock(&self.client).clone() else {
+            return Ok(AtWork::Done);
+        };
+        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+            return Ok(AtWork::Done);
+        }
+        let rt = self.rt;
+        rt.block_on(self.at_work(&client))
+    }
+
+    async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
+        let prompt = self.plain_prompt();
+        let end = self
+            .drive(client, Keys::start(), |p, now| {
+                Work::at_work(p, prompt, now)
+            })
+            .await?;
+        Ok(match end {
+            End::Quit(_) => AtWork::Quit,
+            _ => AtWork::Done,
+        })
+    }
+
+    /// The dialog that asks the person about one request from the CLI: a
+    /// tool to allow, the model's questions, or a plan (its text from the
+    /// request, else from the call the model wrote, among `before` or
+    /// earlier). Without a terminal, nobody is asked: denied, never allowed
+    /// silently.
+    fn dialog(&self, a: &Approval, before: &[Message], keys: bool) -> Dialog {
+        let style = self.style;
+        let req = &a.req;
+        if a.ctx.cancellation.is_cancelled() {
+            let result = PermissionResult::deny("The request was withdrawn.");
+            return Dialog::decided(String::new(), result, style);
+        }
+        if !keys {
+            let note = format!(
+                "  {} no terminal to ask on: denied {}\n",
+                style.red("✗"),
+                Sanitizer::clean(&req.tool_name)
+            );
+            let result = crate::cli::approve::nobody_to_ask(&req.tool_name);
+            return Dialog::decided(note, result, style);
+        }
+        // a sub-agent's request names its agent (`agent_id`, its task id)
+        let agent = req
+            .extra
+            .get("agent_id")
+            .and_then(|v| v.as_str())
+            .and_then(|t| self.renderer.agent_by_task(t))
+            .or_else(|| {
+                req.tool_use_id
+                    .as_deref()
+                    .and_then(|id| self.renderer.agent_of(id))
+            });
+        let (width, height) = crossterm::terminal::size()
+            .map(|(w, h)| (w as usize, h as usize))
+            .unwrap_or((self.renderer.width(), 24));
+        let dialog = match req.kind() {
+            RequestKind::Questions => Dialog::questions(req, agent, style),
+            RequestKind::Plan => {
+                let plan = claudio::protocol::ask::plan_text(&req.input)
+                    .map(str::to_owned)
+                    .or_else(|| {
+                        let id = req.tool_use_id.as_deref()?;
+                        plan_in(before, id).or_else(|| self.renderer.plan(id).map(str::to_owned))
+                    });
+                Dialog::plan(req, plan, agent.as_deref(), style)
+            }
+            _ => {
+                let approver = TtyApprover::new(style, self.cwd.clone());
+                let (question, folded) = approver.render(req, false, agent.as_deref());
+                let full = if folded {
+                    approver.render(req, true, agent.as_deref()).0
+                } else {
+                    String::new()
+                };
+                Dialog::tool(req.clone(), (question, folded), full, style)
+            }
+        };
+        dialog.size(width, height)
+    }
+
+    /// Stop reading keys; what was typed in the last instant joins the
+    /// type-ahead.
+    fn finish_keys(&mut self, keys: Option<Keys>) {
+        if let Some(k) = keys {
+            self.ahead.drain_after_turn(k.finish());
+        }
+    }
+
+    /// Render one message; true for a `result`.
+    pub(super) fn show(&mut self, m: &Message) -> bool {
+        self.state.observe(m);
+        let text = self.renderer.message(m, &self.state, Instant::now());
+        write_to(&mut self.out, &text);
+        m.is_result()
+    }
+}
+
+/// The next key from the terminal, or never when there is none.
+async fn next_input(keys: &mut Option<Keys>) -> Option<TermEvent> {
+    match keys {
+        Some(k) => k.next().await,
+        None => pending().await,
+    }
+}
+
+pub(super) fn write_to(out: &mut io::Stdout, s: &str) {
+    if !s.is_empty() {
+        let _ = out.write_all(s.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+/// The plan of the `ExitPlanMode` call `id`, among `messages`.
+fn plan_in(messages: &[Message], id: &str) -> Option<String> {
+    messages.iter().rev().find_map(|m| match m {
+        Message::Assistant(a) => a.message.content.iter().find_map(|b| match b {
+            claudio::ContentBlock::ToolUse(t) if t.id == id => {
+                claudio::protocol::ask::plan_text(&t.input).map(str::to_owned)
+            }
+            _ => None,
+        }),
+        _ => None,
+    })
+}
+
+/// Resolves when the request `open` is withdrawn; never without one.
+async fn withdrawn(open: Option<&claudio::Cancellation>) {
+    match open {
+        Some(c) => c.cancelled().await,
+        None => pending().await,
+    }
+}
