@@ -787,6 +787,46 @@ fn list_matches_the_typescript_sdk() {
     }
 }
 
+#[test]
+fn a_prompt_starting_with_a_tag_is_listed_unlike_the_sdk() {
+    let Some(sdk) = agent_sdk("a_prompt_starting_with_a_tag_is_listed_unlike_the_sdk") else {
+        return;
+    };
+    let t = damaged_store();
+    let id = "7a7a7a7a-0000-4000-8000-000000000001";
+    let lines = [
+        json!({"type":"user","uuid":"10000000-0000-4000-8000-0000000000a1","parentUuid":null,
+            "sessionId":id,"cwd":ROOT,"timestamp":"2026-01-02T10:00:00.000Z",
+            "message":{"role":"user","content":"<div class=\"x\">why is this not centered?</div>"}}),
+        json!({"type":"assistant","uuid":"10000000-0000-4000-8000-0000000000a2",
+            "parentUuid":"10000000-0000-4000-8000-0000000000a1","sessionId":id,
+            "timestamp":"2026-01-02T10:00:01.000Z",
+            "message":{"role":"assistant","content":[{"type":"text","text":"Use flex."}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    t.write(id, text.as_bytes());
+    let ours = t.store().list(&ListOptions::all()).unwrap();
+    let theirs = sdk_list(&sdk, t.config(), None, None);
+    // the one deliberate difference: the SDK loses this session
+    let div = ours.sessions.iter().find(|s| s.session_id == id).unwrap();
+    assert_eq!(
+        div.summary,
+        "<div class=\"x\">why is this not centered?</div>"
+    );
+    assert!(!theirs
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["sessionId"] == id));
+    // every other session, and every field, is the same
+    let rest: Vec<_> = ours
+        .sessions
+        .into_iter()
+        .filter(|s| s.session_id != id)
+        .collect();
+    assert_same_listing(&rest, &theirs, "all but the tagged prompt");
+}
+
 // ---- finding ----------------------------------------------------------------
 
 #[test]

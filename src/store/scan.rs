@@ -458,9 +458,12 @@ fn is_meta_line(line: &str) -> bool {
 
 /// The first prompt a person typed: the first user line that is not a tool
 /// result, meta or compaction summary and has displayable text. When only
-/// slash commands are found, the first command's name; else `""`.
+/// slash commands are found, the first command's name; when only the CLI's
+/// own notes, the first note's text (so the session is still listed); else
+/// `""`.
 pub(crate) fn first_prompt(head: &str) -> String {
     let mut fallback = String::new();
+    let mut first_note = String::new();
     for line in lines_with(head, USER, USER_SPACED) {
         if has(line, "\"tool_result\"")
             || is_meta_line(line)
@@ -475,8 +478,56 @@ pub(crate) fn first_prompt(head: &str) -> String {
         if let Some(p) = prompt_text(&v, &mut fallback) {
             return p;
         }
+        if first_note.is_empty() {
+            if let Some(t) = user_texts(&v).into_iter().find_map(shown_text) {
+                first_note = t;
+            }
+        }
     }
-    fallback
+    if fallback.is_empty() {
+        first_note
+    } else {
+        fallback
+    }
+}
+
+/// The texts of a user entry's message (its string, or its text blocks);
+/// none for a tool result.
+fn user_texts(entry: &Value) -> Vec<&str> {
+    let mut texts = Vec::new();
+    match entry.get("message").and_then(|m| m.get("content")) {
+        Some(Value::String(s)) => texts.push(s.as_str()),
+        Some(Value::Array(blocks)) => {
+            for b in blocks {
+                let Some(obj) = b.as_object() else { continue };
+                match obj.get("type").and_then(Value::as_str) {
+                    Some("tool_result") => return Vec::new(),
+                    Some("text") => {
+                        if let Some(Value::String(t)) = obj.get("text") {
+                            texts.push(t);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    texts
+}
+
+/// A text as a listing shows it: pasted-content wrappers removed, newlines
+/// as spaces, trimmed, cut to 200 UTF-16 units plus `…`; `None` when empty.
+fn shown_text(t: &str) -> Option<String> {
+    let joined = unwrap_pasted(t).replace('\n', " ");
+    let c = js_trim(&joined);
+    if c.is_empty() {
+        return None;
+    }
+    if utf16_len(c) > 200 {
+        return Some(format!("{}…", js_trim(utf16_prefix(c, 200))));
+    }
+    Some(c.to_owned())
 }
 
 /// `"Image"` or `"Document"` when the first such user line carries one, else `""`.
@@ -542,7 +593,7 @@ pub(crate) fn prompt_text(entry: &Value, command: &mut String) -> Option<String>
         if let Some(cmd) = between(c, "<bash-input>", "</bash-input>") {
             return Some(format!("! {}", js_trim(cmd)));
         }
-        if starts_with_tag_or_interruption(c) {
+        if is_cli_note(c) {
             continue;
         }
         if utf16_len(c) > 200 {
@@ -579,33 +630,63 @@ fn command_name(s: &str) -> Option<&str> {
     None
 }
 
-/// Whether a user entry's text is the CLI's own note (a tag such as
-/// `<task-notification>` or `<command-name>`, or an interruption), not
-/// something the person typed: the rule the SDK's listing uses.
+/// Whether a user entry's text is the CLI's own note (one of the tags the
+/// CLI writes, such as `<task-notification>` or `<command-name>`, or an
+/// interruption), not something the person typed.
+///
+/// This is narrower than the official SDKs' rule, which takes any text
+/// starting with a tag (`<div>`, a pasted XML error) for a note and so
+/// loses such a session from the listing: only the CLI's own tags
+/// ([`CLI_TAGS`], and the `local-command-`, `bash-` and `command-`
+/// families) are skipped here.
 pub fn is_cli_note(text: &str) -> bool {
-    starts_with_tag_or_interruption(text)
-}
-
-/// `/^(?:\s*<[a-z][\w-]*[\s>]|\[Request interrupted by user[^\]]*\])/`
-fn starts_with_tag_or_interruption(s: &str) -> bool {
     const INTERRUPTED: &str = "[Request interrupted by user";
-    if let Some(rest) = s.strip_prefix(INTERRUPTED) {
+    if let Some(rest) = text.strip_prefix(INTERRUPTED) {
         if rest.contains(']') {
             return true;
         }
     }
+    leading_tag(text).is_some_and(|tag| {
+        CLI_TAGS.contains(&tag)
+            || ["local-command-", "bash-", "command-"]
+                .iter()
+                .any(|p| tag.starts_with(p))
+    })
+}
+
+/// The tags the CLI 2.1.328 writes at the start of a user entry of its own
+/// (found in its binary beside the `local-command-`, `bash-` and
+/// `command-` families).
+pub(crate) const CLI_TAGS: &[&str] = &[
+    "task-notification",
+    "system-reminder",
+    "user-memory-input",
+    "user-prompt-submit-hook",
+    "new-diagnostics",
+    "teammate-message",
+    "cross-session-message",
+    "mcp-resource",
+    "autonomous-loop",
+    "autonomous-loop-dynamic",
+    "scheduled-task",
+    "remote-review",
+    "fork-boilerplate",
+    "tick",
+];
+
+/// The name of the tag `s` starts with (after blanks), as the SDK's rule
+/// reads one: `/^\s*<([a-z][\w-]*)[\s>]/`.
+fn leading_tag(s: &str) -> Option<&str> {
     let t = s.trim_start_matches(is_js_space);
-    let mut chars = t.chars();
-    if chars.next() != Some('<') || !chars.next().is_some_and(|c| c.is_ascii_lowercase()) {
-        return false;
+    let rest = t.strip_prefix('<')?;
+    if !rest.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None;
     }
-    let after = chars
-        .as_str()
-        .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    after
-        .chars()
-        .next()
-        .is_some_and(|c| c == '>' || is_js_space(c))
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(rest.len());
+    let after = rest[end..].chars().next()?;
+    (after == '>' || is_js_space(after)).then_some(&rest[..end])
 }
 
 /// Text with `<pasted_content id="abcd">…</pasted_content id="abcd">`
@@ -835,7 +916,23 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(first_prompt(&head), "real prompt");
-        assert_eq!(first_prompt(&head.replace("real prompt", "<x>")), "/clear");
+        // only the CLI's own notes after the command: its name
+        assert_eq!(
+            first_prompt(&head.replace("real prompt", "<task-notification>x")),
+            "/clear"
+        );
+        // a prompt that starts with a tag of the person's is a prompt (the SDK
+        // would skip it)
+        assert_eq!(
+            first_prompt(&head.replace("real prompt", "<div>my page</div>")),
+            "<div>my page</div>"
+        );
+        // nothing but the CLI's notes: the first one's text
+        let notes = r#"{"type":"user","message":{"content":"<local-command-stdout>done</local-command-stdout>"}}"#;
+        assert_eq!(
+            first_prompt(notes),
+            "<local-command-stdout>done</local-command-stdout>"
+        );
         assert_eq!(first_prompt(""), "");
     }
 
@@ -850,17 +947,19 @@ mod tests {
 
     #[test]
     fn tags_and_interruptions() {
-        assert!(starts_with_tag_or_interruption("<local-command-stdout>x"));
-        assert!(starts_with_tag_or_interruption("<a b"));
-        assert!(!starts_with_tag_or_interruption("<3 you"));
-        assert!(!starts_with_tag_or_interruption("<A>"));
-        assert!(!starts_with_tag_or_interruption("<abc"));
-        assert!(starts_with_tag_or_interruption(
-            "[Request interrupted by user for tool use]"
-        ));
-        assert!(!starts_with_tag_or_interruption(
-            "[Request interrupted by user"
-        ));
+        assert!(is_cli_note("<local-command-stdout>x"));
+        assert!(is_cli_note("  <task-notification>\n<status>"));
+        assert!(is_cli_note("<bash-stdout>x</bash-stdout>"));
+        assert!(is_cli_note("<command-message>init</command-message>"));
+        assert!(is_cli_note("[Request interrupted by user for tool use]"));
+        // the person's own tags are prompts
+        assert!(!is_cli_note("<div>hello</div>"));
+        assert!(!is_cli_note("<error code=\"1\">x</error>"));
+        assert!(!is_cli_note("<3 you"));
+        assert!(!is_cli_note("<A>"));
+        assert!(!is_cli_note("<bash-input"));
+        assert!(is_cli_note("[Request interrupted by user for tool use]"));
+        assert!(!is_cli_note("[Request interrupted by user"));
     }
 
     #[test]
