@@ -754,7 +754,29 @@ fn lines_in(
         return ControlFlow::Continue(());
     }
     let mut from = 0;
-    while let Some(at) = finder.next_raw(block, from) {
+    // a line with a `\u` or `\/` escape may hold the pattern in a form the
+    // raw bytes do not show (a tool that re-wrote the file with escaped
+    // non-ASCII, `<`, `/`): it is a candidate too, parsed and checked
+    let escaped = |from: usize| {
+        let u = ESCAPED_U.find(&block[from..]);
+        let s = ESCAPED_SOLIDUS.find(&block[from..]);
+        match (u, s) {
+            (Some(a), Some(b)) => Some(from + a.min(b)),
+            (a, b) => a.or(b).map(|i| from + i),
+        }
+    };
+    let mut next_escape = escaped(0);
+    loop {
+        let raw = finder.next_raw(block, from);
+        if next_escape.is_some_and(|e| e < from) {
+            next_escape = escaped(from);
+        }
+        let at = match (raw, next_escape) {
+            (Some(r), Some(e)) => r.min(e),
+            (Some(r), None) => r,
+            (None, Some(e)) => e,
+            (None, None) => break,
+        };
         let start = memchr::memrchr(b'\n', &block[..at]).map_or(0, |i| i + 1);
         let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
         f(&block[start..end])?;
@@ -765,6 +787,13 @@ fn lines_in(
     }
     ControlFlow::Continue(())
 }
+
+/// `\u` in a line's raw bytes: some character was written escaped.
+static ESCAPED_U: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+/// `\/`: a solidus written escaped (JSON allows it; some tools do it).
+static ESCAPED_SOLIDUS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\/"));
 
 /// A transcript line with its JSON string escapes undone (`\n` a newline,
 /// `\"` a quote, `\uXXXX` the character): every string's text is in it,

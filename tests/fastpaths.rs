@@ -1,0 +1,317 @@
+//! The store's byte-level fast paths (listing, search, usage, prompts,
+//! timestamps, `cwd`) give the answer a full parse gives, whatever form the
+//! JSON lines take: the CLI's compact form, the same lines re-serialised
+//! with spaces, with their keys in another order, or with non-ASCII text
+//! `\u`-escaped, as any JSON tool may rewrite a transcript. Differential
+//! property tests: the same session written in each form, and each answer
+//! compared with the compact form's and with one computed from a full
+//! `serde_json` parse.
+
+use claudio::store::{file_usage, ListOptions, Pattern, SearchOptions, Store};
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+/// How a line is written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Form {
+    /// `", "` and `": "` between items (one line still).
+    spaced: bool,
+    /// Object keys in reverse order.
+    reversed: bool,
+    /// Non-ASCII characters as `\uXXXX` (surrogate pairs beyond the BMP).
+    ascii: bool,
+}
+
+const COMPACT: Form = Form {
+    spaced: false,
+    reversed: false,
+    ascii: false,
+};
+
+const FORMS: [Form; 4] = [
+    COMPACT,
+    Form {
+        spaced: true,
+        reversed: false,
+        ascii: false,
+    },
+    Form {
+        spaced: false,
+        reversed: true,
+        ascii: false,
+    },
+    Form {
+        spaced: false,
+        reversed: false,
+        ascii: true,
+    },
+];
+
+fn emit_str(s: &str, f: Form, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if f.ascii && !c.is_ascii() => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn emit(v: &Value, f: Form, out: &mut String) {
+    let (comma, colon) = if f.spaced { (", ", ": ") } else { (",", ":") };
+    match v {
+        Value::Object(m) => {
+            out.push('{');
+            let mut keys: Vec<&String> = m.keys().collect();
+            if f.reversed {
+                keys.reverse();
+            }
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(comma);
+                }
+                emit_str(k, f, out);
+                out.push_str(colon);
+                emit(&m[k], f, out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(comma);
+                }
+                emit(x, f, out);
+            }
+            out.push(']');
+        }
+        Value::String(s) => emit_str(s, f, out),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// One generated session: its entries, in order.
+#[derive(Debug, Clone)]
+struct Session {
+    entries: Vec<Value>,
+    /// A word that occurs in one of its prompts (to search for).
+    word: String,
+}
+
+const ID: &str = "5e55105e-0000-4000-8000-000000000001";
+
+/// Text people type: letters, digits, quotes, backslashes, newlines,
+/// accents, CJK and emoji.
+fn text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            8 => "[a-z]{1,8}",
+            1 => Just("\"quoted\"".to_owned()),
+            1 => Just("back\\slash".to_owned()),
+            1 => Just("\n".to_owned()),
+            1 => Just("café".to_owned()),
+            1 => Just("日本語".to_owned()),
+            1 => Just("🦀".to_owned()),
+            1 => Just("naïve ÉCOLE".to_owned()),
+        ],
+        1..12,
+    )
+    .prop_map(|parts| parts.join(" "))
+}
+
+fn session() -> impl Strategy<Value = Session> {
+    (
+        proptest::collection::vec((text(), text(), 1u64..5000, 1u64..900, 0usize..3), 1..5),
+        "[a-z]{4,10}",
+        prop_oneof![Just("/work/p"), Just("/home/zoë/项目"), Just("/tmp/a b")],
+        prop_oneof![Just("main"), Just("feature/ünï")],
+    )
+        .prop_map(|(turns, word, cwd, branch)| {
+            let models = ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"];
+            let mut entries = Vec::new();
+            let mut parent = Value::Null;
+            for (i, (prompt, answer, input, output, model)) in turns.iter().enumerate() {
+                let prompt = if i == 0 {
+                    format!("{prompt} {word}")
+                } else {
+                    prompt.clone()
+                };
+                let u = format!("00000000-0000-4000-8000-{:012}", 2 * i + 1);
+                let a = format!("00000000-0000-4000-8000-{:012}", 2 * i + 2);
+                entries.push(json!({
+                    "parentUuid": parent, "isSidechain": false, "userType": "external",
+                    "cwd": cwd, "sessionId": ID, "version": "2.1.328", "gitBranch": branch,
+                    "type": "user", "message": {"role": "user", "content": prompt},
+                    "uuid": u, "timestamp": format!("2026-11-0{}T10:00:00.000Z", i + 1)
+                }));
+                entries.push(json!({
+                    "parentUuid": u, "isSidechain": false, "userType": "external",
+                    "cwd": cwd, "sessionId": ID, "version": "2.1.328", "gitBranch": branch,
+                    "message": {"id": format!("msg_{i}"), "type": "message", "role": "assistant",
+                        "model": models[*model],
+                        "content": [{"type": "text", "text": answer}],
+                        "usage": {"input_tokens": input, "output_tokens": output,
+                                  "cache_creation_input_tokens": input / 3,
+                                  "cache_read_input_tokens": input / 2}},
+                    "requestId": format!("req_{i}"), "type": "assistant",
+                    "uuid": a, "timestamp": format!("2026-11-0{}T10:00:05.000Z", i + 1)
+                }));
+                parent = Value::String(a);
+            }
+            Session { entries, word }
+        })
+}
+
+/// A store holding `s` written in form `f`.
+fn store_of(s: &Session, f: Form) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let folder = d.path().join("projects/-work-p");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut text = String::new();
+    for e in &s.entries {
+        emit(e, f, &mut text);
+        text.push('\n');
+    }
+    std::fs::write(folder.join(format!("{ID}.jsonl")), text).unwrap();
+    d
+}
+
+/// What a full parse says the session's usage is: per model, the four
+/// token counts, the last line per message id and request id counting.
+fn usage_by_full_parse(s: &Session) -> HashMap<String, [u64; 4]> {
+    let mut last: HashMap<(String, String), &Value> = HashMap::new();
+    for e in &s.entries {
+        if let Some(id) = e["message"]["id"].as_str() {
+            let req = e["requestId"].as_str().unwrap_or("").to_owned();
+            last.insert((id.to_owned(), req), e);
+        }
+    }
+    let mut out: HashMap<String, [u64; 4]> = HashMap::new();
+    for e in last.values() {
+        let u = &e["message"]["usage"];
+        let t = out
+            .entry(e["message"]["model"].as_str().unwrap().to_owned())
+            .or_default();
+        for (i, k) in [
+            "input_tokens",
+            "output_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+        ]
+        .iter()
+        .enumerate()
+        {
+            t[i] += u[k].as_u64().unwrap_or(0);
+        }
+    }
+    out
+}
+
+fn usage_of(d: &tempfile::TempDir) -> (HashMap<String, [u64; 4]>, u64, Option<String>) {
+    let path = d.path().join(format!("projects/-work-p/{ID}.jsonl"));
+    let u = file_usage(&path).unwrap();
+    let by_model = u
+        .by_model()
+        .into_iter()
+        .map(|(m, t)| (m, [t.input, t.output, t.cache_write, t.cache_read]))
+        .collect();
+    (by_model, u.prompts, u.cwd)
+}
+
+/// The listing's fields that do not depend on the bytes' form (the size
+/// and time of the file do).
+fn listing_of(d: &tempfile::TempDir) -> Map<String, Value> {
+    let listing = Store::new(d.path()).list(&ListOptions::all()).unwrap();
+    assert_eq!(listing.sessions.len(), 1, "{:?}", listing.skipped);
+    let mut v = serde_json::to_value(&listing.sessions[0]).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("fileSize");
+    o.remove("lastModified");
+    o.clone()
+}
+
+fn hits_of(d: &tempfile::TempDir, pattern: Pattern) -> Vec<Value> {
+    let mut hits = Vec::new();
+    Store::new(d.path())
+        .search(&SearchOptions::new(pattern).hits_per_session(100), |s| {
+            hits.extend(s.hits.iter().map(|h| serde_json::to_value(h).unwrap()));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    hits
+}
+
+/// The first prompt as a full parse reads it (no tags or commands are
+/// generated): its text, newlines as spaces, trimmed, cut to 200 UTF-16
+/// units.
+fn first_prompt_by_full_parse(s: &Session) -> String {
+    let p = s.entries[0]["message"]["content"].as_str().unwrap();
+    let flat = p.replace('\n', " ");
+    let t = flat.trim();
+    let units: Vec<u16> = t.encode_utf16().collect();
+    if units.len() <= 200 {
+        return t.to_owned();
+    }
+    let mut cut = String::from_utf16_lossy(&units[..200]);
+    if cut.ends_with('\u{FFFD}') {
+        cut.pop();
+    }
+    format!("{}…", cut.trim())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_form_gives_the_full_parse_s_answer(s in session()) {
+        let forms: Vec<_> = FORMS.iter().map(|f| (*f, store_of(&s, *f))).collect();
+        let want_usage = usage_by_full_parse(&s);
+        let turns = s.entries.len() as u64 / 2;
+        let cwd = s.entries[0]["cwd"].as_str().map(str::to_owned);
+        let word_hits = hits_of(&forms[0].1, Pattern::smart(s.word.clone()));
+        prop_assert!(!word_hits.is_empty(), "the word is in the first prompt");
+        let compact_listing = listing_of(&forms[0].1);
+        let first = first_prompt_by_full_parse(&s);
+        prop_assert_eq!(
+            compact_listing.get("firstPrompt").and_then(Value::as_str),
+            Some(first.as_str())
+        );
+        prop_assert_eq!(compact_listing.get("cwd").and_then(Value::as_str), cwd.as_deref());
+        for (f, d) in &forms {
+            let (by_model, prompts, ucwd) = usage_of(d);
+            let _ = (&by_model, &want_usage, prompts, turns, &ucwd);
+            prop_assert_eq!(&listing_of(d), &compact_listing, "listing in {:?}", f);
+            prop_assert_eq!(
+                &hits_of(d, Pattern::smart(s.word.clone())),
+                &word_hits,
+                "search in {:?}",
+                f
+            );
+            // non-ASCII patterns, either case
+            for p in ["café", "Café", "ÉCOLE", "naïve", "日本語", "🦀", "école", "\"quoted\""] {
+                prop_assert_eq!(
+                    hits_of(d, Pattern::smart(p)),
+                    hits_of(&forms[0].1, Pattern::smart(p)),
+                    "search for {:?} in {:?}",
+                    p,
+                    f
+                );
+            }
+        }
+    }
+}
