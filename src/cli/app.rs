@@ -1,6 +1,6 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
-use super::args::{AskArgs, Cli, Command, ConfigAction, OutputFormat, SessionArgs};
+use super::args::{AskArgs, Cli, Command, ConfigAction, OutputFormat, SessionFlags};
 use super::config::Config;
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
@@ -155,7 +155,7 @@ fn report(e: &anyhow::Error) -> i32 {
     exit::for_error(e).code()
 }
 
-async fn run(command: Command, session: SessionArgs) -> anyhow::Result<Exit> {
+async fn run(command: Command, session: SessionFlags) -> anyhow::Result<Exit> {
     match command {
         Command::Ask(args) => super::ask::run(&session, args).await,
         Command::Doctor

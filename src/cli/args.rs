@@ -34,7 +34,7 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
     #[command(flatten)]
-    pub session: SessionArgs,
+    pub session: SessionFlags,
     /// Don't show the model's thinking in the chat.
     #[arg(long)]
     pub hide_thinking: bool,
@@ -135,7 +135,7 @@ pub enum OutputFormat {
 
 /// Flags shared by the chat and `ask`: they shape the CLI session.
 #[derive(Debug, Args, Clone)]
-pub struct SessionArgs {
+pub struct SessionFlags {
     /// Model for the session (e.g. sonnet, opus, or a full model name).
     #[arg(long, global = true, env = "CLAUDIO_MODEL")]
     pub model: Option<String>,
@@ -195,7 +195,7 @@ pub struct SessionArgs {
     pub color: Option<ColorChoice>,
 }
 
-impl SessionArgs {
+impl SessionFlags {
     /// The color choice, `auto` when nothing set it.
     pub fn color_choice(&self) -> ColorChoice {
         self.color.unwrap_or(ColorChoice::Auto)

@@ -10,7 +10,7 @@ use super::render::{RenderOptions, Renderer};
 use super::shell;
 use super::state::SessionState;
 use super::typeahead::TypeAhead;
-use crate::cli::args::SessionArgs;
+use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
@@ -57,7 +57,7 @@ pub struct ChatSettings {
     pub history_size: usize,
 }
 
-pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
+pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
     claudio::transport::find_cli(session.cli_path.as_deref())?;
     approval::install_panic_restore();
