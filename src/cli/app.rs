@@ -4,7 +4,7 @@ use super::args::{AskArgs, Cli, Command, ConfigAction, OutputFormat, SessionFlag
 use super::config::Config;
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
-use super::sessions::{SessionsArgs, SessionsCommand, SessionsOutcome};
+use super::sessions::{SessionsAction, SessionsCommand, SessionsOutcome};
 use clap::{CommandFactory, Parser};
 use std::io::IsTerminal;
 
@@ -60,8 +60,8 @@ pub fn main() -> i32 {
     // wake-ups or allocator contention per message).
     let resuming = matches!(
         &cli.command,
-        Some(Command::Sessions(SessionsArgs {
-            command: SessionsCommand::Resume(_),
+        Some(Command::Sessions(SessionsCommand {
+            action: SessionsAction::Resume(_),
             ..
         }))
     );

@@ -46,7 +46,7 @@ pub enum Command {
     #[command(after_help = ASK_HELP)]
     Ask(AskArgs),
     /// List, show, resume, fork, rename, tag and delete sessions.
-    Sessions(super::sessions::SessionsArgs),
+    Sessions(super::sessions::SessionsCommand),
     /// Check that everything claudio needs is in place.
     #[command(
         after_help = "Checks the Claude Code CLI (path and version), whether credentials are configured \
@@ -238,13 +238,13 @@ mod tests {
 
     #[test]
     fn sessions_take_the_global_flags() {
-        use super::super::sessions::SessionsCommand;
+        use super::super::sessions::SessionsAction;
         let list = |argv: &[&str]| {
             let c = Cli::try_parse_from(argv).unwrap();
             let Some(Command::Sessions(s)) = c.command else {
                 panic!()
             };
-            let SessionsCommand::List(l) = s.command else {
+            let SessionsAction::List(l) = s.action else {
                 panic!()
             };
             l

@@ -26,22 +26,22 @@ Exit codes: 0 success, 1 failure (not found, unreadable, delete declined),
 /// `claudio sessions ...`
 #[derive(Debug, Args)]
 #[command(after_help = SESSIONS_HELP)]
-pub struct SessionsArgs {
+pub struct SessionsCommand {
     /// The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude].
     #[arg(long, value_name = "DIR", global = true)]
     pub config_dir: Option<PathBuf>,
     #[command(subcommand)]
-    pub command: SessionsCommand,
+    pub action: SessionsAction,
 }
 
 /// The `sessions` subcommands.
 #[derive(Debug, Subcommand)]
-pub enum SessionsCommand {
+pub enum SessionsAction {
     /// List sessions, newest first (this directory's, or --all).
     List(ListArgs),
     /// Show a session's conversation as the CLI would resume it.
-    #[command(after_help = SHOW_HELP, visible_alias = "show")]
-    Inspect(ShowArgs),
+    #[command(after_help = INSPECT_HELP, visible_alias = "show")]
+    Inspect(InspectArgs),
     /// Search inside past conversations: prompts and answers (--tools: tool
     /// calls too), newest sessions first.
     Search(search::SearchArgs),
@@ -61,7 +61,7 @@ pub enum SessionsCommand {
     Delete(DeleteArgs),
 }
 
-const SHOW_HELP: &str = "\
+const INSPECT_HELP: &str = "\
 The conversation is the chain the CLI resumes: from the newest main-chain
 message back through parentUuid. On a terminal, long output goes through
 $PAGER (else `less -R`).
@@ -94,9 +94,9 @@ pub struct ListArgs {
     pub long: bool,
 }
 
-/// Arguments of `sessions show`.
+/// Arguments of `sessions inspect`.
 #[derive(Debug, Args)]
-pub struct ShowArgs {
+pub struct InspectArgs {
     /// Session id or unique prefix.
     pub id: String,
     /// Print the entries as stored, one JSON object per line.
@@ -179,6 +179,6 @@ mod tests {
             TestCli::try_parse_from(["claudio", "sessions", "list", "--all", "--cwd", "/x"])
                 .is_err()
         );
-        assert!(SessionsCommand::has_subcommand("delete"));
+        assert!(SessionsAction::has_subcommand("delete"));
     }
 }

@@ -10,17 +10,17 @@ mod cells;
 mod conversation;
 mod delete;
 mod export;
+mod inspect;
 mod io;
 mod list;
 mod pager;
 mod search;
-mod show;
 #[cfg(test)]
 mod testing;
 mod time;
 mod usage;
 
-pub use args::{SessionsArgs, SessionsCommand};
+pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use cells::human_size;
 pub use io::SessionsOutcome;
 pub(crate) use time::relative_time;
@@ -33,43 +33,43 @@ use io::Io;
 use std::io::Write;
 
 /// Run `claudio sessions ...`.
-pub async fn run(args: SessionsArgs, color: ColorChoice) -> anyhow::Result<SessionsOutcome> {
+pub async fn run(args: SessionsCommand, color: ColorChoice) -> anyhow::Result<SessionsOutcome> {
     tokio::task::spawn_blocking(move || run_with(args, &mut Io::real(color)))
         .await
         .context("the sessions command stopped unexpectedly")?
 }
 
-fn run_with(args: SessionsArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let store = match &args.config_dir {
         Some(dir) => Store::new(dir),
         None => Store::from_env()?,
     };
-    let result = match args.command {
-        SessionsCommand::List(a) => list::list(&store, a, io),
-        SessionsCommand::Inspect(a) => show::show(&store, a, io),
-        SessionsCommand::Search(a) => search::search(&store, a, io),
-        SessionsCommand::Export(a) => export::export(&store, a, io),
-        SessionsCommand::Usage(a) => usage::usage(&store, a, io),
-        SessionsCommand::Resume(a) => resume(&store, &a.id),
-        SessionsCommand::Fork(a) => store
+    let result = match args.action {
+        SessionsAction::List(a) => list::list(&store, a, io),
+        SessionsAction::Inspect(a) => inspect::inspect(&store, a, io),
+        SessionsAction::Search(a) => search::search(&store, a, io),
+        SessionsAction::Export(a) => export::export(&store, a, io),
+        SessionsAction::Usage(a) => usage::usage(&store, a, io),
+        SessionsAction::Resume(a) => resume(&store, &a.id),
+        SessionsAction::Fork(a) => store
             .fork(&a.id, a.at.as_deref(), a.title.as_deref())
             .map_err(Into::into)
             .and_then(|id| {
                 writeln!(io.out, "{id}")?;
                 Ok(SessionsOutcome::Done(Exit::Success))
             }),
-        SessionsCommand::Rename(a) => store
+        SessionsAction::Rename(a) => store
             .rename(&a.id, &a.title)
             .map(|_| SessionsOutcome::Done(Exit::Success))
             .map_err(Into::into),
-        SessionsCommand::Tag(a) => {
+        SessionsAction::Tag(a) => {
             let tag = if a.clear { None } else { a.tag.as_deref() };
             store
                 .tag(&a.id, tag)
                 .map(|_| SessionsOutcome::Done(Exit::Success))
                 .map_err(Into::into)
         }
-        SessionsCommand::Delete(a) => delete::delete(&store, a, io),
+        SessionsAction::Delete(a) => delete::delete(&store, a, io),
     };
     // A bad id or an empty title is a usage error (2); the rest are failures.
     match result {

@@ -1,7 +1,7 @@
 //! What the sessions commands' tests share: `sessions` parsed alone, a
 //! store of two sessions, and a run with captured output.
 
-use super::args::SessionsArgs;
+use super::args::SessionsCommand;
 use super::io::{Io, SessionsOutcome};
 use super::run_with;
 use crate::cli::style::Style;
@@ -21,7 +21,7 @@ pub(super) struct TestCli {
 
 #[derive(Debug, clap::Subcommand)]
 pub(super) enum TestCommand {
-    Sessions(SessionsArgs),
+    Sessions(SessionsCommand),
 }
 
 #[derive(Clone, Default)]
