@@ -3,7 +3,7 @@
 
 use super::args::SessionsCommand;
 use super::io::{Io, SessionsOutcome};
-use super::run_with;
+use super::run::run_with;
 use crate::cli::style::Style;
 use clap::Parser;
 use serde_json::{json, Value};
