@@ -181,4 +181,27 @@ mod tests {
         );
         assert!(SessionsAction::has_subcommand("delete"));
     }
+
+    #[test]
+    fn sessions_take_the_global_flags() {
+        use crate::cli::args::{Cli, Command};
+        let list = |argv: &[&str]| {
+            let c = Cli::try_parse_from(argv).unwrap();
+            let Some(Command::Sessions(s)) = c.command else {
+                panic!()
+            };
+            let SessionsAction::List(l) = s.action else {
+                panic!()
+            };
+            l
+        };
+        let l = list(&[
+            "claudio", "--model", "x", "sessions", "list", "--cwd", "/d", "-n", "3", "--json",
+        ]);
+        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/d")));
+        assert_eq!((l.limit, l.json, l.all), (Some(3), true, false));
+        // The chat's global --cwd before `sessions` reaches the listing too.
+        let l = list(&["claudio", "--cwd", "/e", "sessions", "list"]);
+        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/e")));
+    }
 }

@@ -22,7 +22,7 @@ mod testing;
 mod time;
 mod usage;
 
-pub use args::{SessionsAction, SessionsCommand};
+pub use args::SessionsCommand;
 pub(crate) use cells::human_size;
 pub use io::SessionsOutcome;
 pub use run::run;

@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
-/// `claudio sessions ...` alone (its wiring under the real top-level
-/// flags is tested in args.rs).
+/// `claudio sessions ...` alone (args.rs tests its wiring under the real
+/// top-level flags too).
 #[derive(Debug, Parser)]
 #[command(name = "claudio")]
 pub(super) struct TestCli {
