@@ -211,15 +211,7 @@ impl Chat<'_> {
         match input {
             Input::Exit => return Ok(Some(Exit::Success)),
             // the chat's own commands
-            Input::Help
-            | Input::Model(_)
-            | Input::Mode(_)
-            | Input::Cost
-            | Input::Context
-            | Input::Mcp
-            | Input::New
-            | Input::Resume(_)
-            | Input::Sessions => self.command(input)?,
+            Input::Command(command) => self.command(command)?,
             Input::Prompt(typed) => {
                 let text = shell::with_context(&std::mem::take(&mut self.shell_context), &typed);
                 // the uuid is what /rewind names the prompt by
