@@ -783,3 +783,82 @@ fn effort_fallback_and_budget_reach_the_cli() {
         stderr(&o)
     );
 }
+
+/// A store with one session recorded in `work`: (its config dir, its id).
+fn store_with_a_session_in(work: &std::path::Path) -> (tempfile::TempDir, &'static str) {
+    let id = "cccccccc-3333-4333-8333-333333333333";
+    let config = tempfile::tempdir().unwrap();
+    let folder = config.path().join("projects/x");
+    std::fs::create_dir_all(&folder).unwrap();
+    let line =
+        json!({"type":"user","uuid":"u","parentUuid":null,"cwd":work,"message":{"content":"hi"}});
+    std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
+    (config, id)
+}
+
+/// What the fake CLI was started with: the id of `--resume=ID`, and its
+/// working directory.
+fn resumed(fake: &Fake) -> (Option<String>, std::path::PathBuf) {
+    let id = fake
+        .argv()
+        .iter()
+        .find_map(|a| a.strip_prefix("--resume=").map(str::to_owned));
+    let cwd = std::fs::read_to_string(fake.record.path().join("cwd")).unwrap();
+    (id, std::fs::canonicalize(cwd.trim()).unwrap())
+}
+
+#[test]
+fn claudio_alone_with_piped_stdin_asks() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![expect_user("what is this?"), result("a test")],
+    ]));
+    let o = run(claudio(&fake), Some(b"what is this?"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "a test\n");
+}
+
+#[test]
+fn sessions_resume_with_piped_stdin_asks_in_the_recorded_directory() {
+    let work = tempfile::tempdir().unwrap();
+    let (config, id) = store_with_a_session_in(work.path());
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![expect_user("go on"), result("went on")],
+    ]));
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .args(["sessions", "resume", &id[..8]]);
+    let o = run(c, Some(b"go on"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "went on\n");
+    assert_eq!(
+        resumed(&fake),
+        (
+            Some(id.to_owned()),
+            std::fs::canonicalize(work.path()).unwrap()
+        )
+    );
+}
+
+#[test]
+fn resume_by_prefix_runs_where_the_session_was_recorded() {
+    let work = tempfile::tempdir().unwrap();
+    let (config, id) = store_with_a_session_in(work.path());
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![expect_user("again"), result("ok")],
+    ]));
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .args(["-r", &id[..8], "ask", "again"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        resumed(&fake),
+        (
+            Some(id.to_owned()),
+            std::fs::canonicalize(work.path()).unwrap()
+        )
+    );
+}

@@ -1,15 +1,16 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
-use super::args::{AskArgs, Cli, Command, ConfigAction, OutputFormat, SessionArgs};
+use super::args::{AskArgs, Cli, Command, ConfigAction, SessionFlags};
 use super::config::Config;
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
-use super::sessions::{SessionsArgs, SessionsCommand, SessionsOutcome};
+use super::sessions::SessionsOutcome;
 use clap::{CommandFactory, Parser};
 use std::io::IsTerminal;
+use tokio::runtime::Runtime;
 
 pub fn main() -> i32 {
-    let mut cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() {
@@ -24,122 +25,136 @@ pub fn main() -> i32 {
     if cli.session.debug {
         init_debug_log();
     }
-    // Commands that need no config and no runtime.
-    match &cli.command {
-        Some(Command::Completions { shell }) => {
-            print_completions(*shell, &mut std::io::stdout());
-            return 0;
-        }
-        Some(Command::Man) => {
-            return match print_man(&mut std::io::stdout()) {
-                Ok(()) => 0,
-                Err(e) => report(&e.into()),
-            };
-        }
-        _ => {}
-    }
-    let loaded = Config::load();
-    if let Some(Command::Doctor) = cli.command {
-        if let Ok((c, _)) = &loaded {
-            c.apply(&mut cli.session);
-        }
-        return super::doctor::run(&cli.session, loaded).code();
-    }
-    let (config, path) = match loaded {
-        Ok(c) => c,
-        Err(e) => return report(&e),
-    };
-    if let Some(Command::Config { action }) = &cli.command {
-        return config_command(action, &config, path.as_deref()).code();
-    }
-    config.apply(&mut cli.session);
-
-    // The chat blocks its thread in the line editor between turns, so its
-    // session needs worker threads; everything else runs on one thread, which
-    // keeps the reader and the writer on the same core (no cross-thread
-    // wake-ups or allocator contention per message).
-    let resuming = matches!(
-        &cli.command,
-        Some(Command::Sessions(SessionsArgs {
-            command: SessionsCommand::Resume(_),
-            ..
-        }))
-    );
-    let chat = (cli.command.is_none() || resuming) && std::io::stdin().is_terminal();
-    let built = if chat {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-    } else {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-    };
-    let runtime = match built {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("claudio: failed to start the async runtime: {e}");
-            return Exit::Failure.code();
-        }
-    };
-    let piped = !std::io::stdin().is_terminal();
-    let settings = super::chat::repl::ChatSettings {
-        show_thinking: !cli.hide_thinking && config.show_thinking.unwrap_or(true),
-        history_size: config.history_size.unwrap_or(10_000),
-    };
-    // `-r ID` finds the session in any project and runs where it was recorded.
-    if let Some(id) = cli.session.resume.clone() {
-        if cli.session.cwd.is_none() {
-            if let Ok(target) = claudio::store::Store::from_env().and_then(|s| s.resume_target(&id))
-            {
-                cli.session.resume = Some(target.id);
-                cli.session.cwd = Some(target.cwd).filter(|d| d.is_dir());
-            }
-        }
-    }
-    let outcome = match cli.command {
-        // Not a terminal on stdin: behave as `ask` with stdin as the prompt.
-        None if piped => runtime.block_on(super::ask::run(
-            &cli.session,
-            AskArgs {
-                prompt: Vec::new(),
-                output_format: OutputFormat::Text,
-                json_schema: None,
-            },
-        )),
-        None => super::chat::repl::run(&runtime, &cli.session, settings),
-        Some(Command::Sessions(args)) => {
-            match runtime.block_on(super::sessions::run(args, cli.session.color_choice())) {
-                Ok(SessionsOutcome::Done(exit)) => Ok(exit),
-                Ok(SessionsOutcome::Resume { id, cwd }) => {
-                    cli.session.resume = Some(id);
-                    cli.session.continue_session = false;
-                    cli.session.cwd = Some(cwd);
-                    if piped {
-                        runtime.block_on(super::ask::run(
-                            &cli.session,
-                            AskArgs {
-                                prompt: Vec::new(),
-                                output_format: OutputFormat::Text,
-                                json_schema: None,
-                            },
-                        ))
-                    } else {
-                        super::chat::repl::run(&runtime, &cli.session, settings)
-                    }
-                }
-                Err(e) => Err(e),
-            }
-        }
-        Some(command) => runtime.block_on(run(command, cli.session)),
-    };
-    // Don't wait for blocking tasks (a permission prompt reading the terminal).
-    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    match outcome {
+    let command = cli.command.unwrap_or(Command::Chat);
+    match command.run(cli.session, cli.hide_thinking) {
         Ok(exit) => exit.code(),
         Err(e) => report(&e),
     }
+}
+
+impl Command {
+    /// Run the command. Each reads the config and starts a runtime only if
+    /// it needs them: `completions` and `man` need neither, and `doctor`
+    /// reports a broken config instead of failing on it.
+    fn run(self, mut flags: SessionFlags, hide_thinking: bool) -> anyhow::Result<Exit> {
+        match self {
+            Command::Completions { shell } => {
+                print_completions(shell, &mut std::io::stdout());
+                Ok(Exit::Success)
+            }
+            Command::Man => {
+                print_man(&mut std::io::stdout())?;
+                Ok(Exit::Success)
+            }
+            Command::Doctor => {
+                let loaded = Config::load();
+                if let Ok((c, _)) = &loaded {
+                    c.apply(&mut flags);
+                }
+                Ok(super::doctor::run(&flags, loaded))
+            }
+            Command::Config { action } => {
+                let (config, path) = Config::load()?;
+                Ok(config_command(&action, &config, path.as_deref()))
+            }
+            Command::Ask(args) => {
+                configure(&mut flags)?;
+                ask(flags, args)
+            }
+            Command::Chat => {
+                let config = configure(&mut flags)?;
+                converse(flags, &config, hide_thinking)
+            }
+            Command::Sessions(sessions) => {
+                let config = configure(&mut flags)?;
+                let color = flags.color_choice();
+                let outcome = on_runtime(Threads::One, |rt| {
+                    rt.block_on(super::sessions::run(sessions, color))
+                })?;
+                match outcome {
+                    SessionsOutcome::Done(exit) => Ok(exit),
+                    SessionsOutcome::Resume { id, cwd } => {
+                        flags.resume = Some(id);
+                        flags.continue_session = false;
+                        flags.cwd = Some(cwd);
+                        converse(flags, &config, hide_thinking)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Load the config file and apply it under the flags (flags win).
+fn configure(flags: &mut SessionFlags) -> anyhow::Result<Config> {
+    let (config, _) = Config::load()?;
+    config.apply(flags);
+    Ok(config)
+}
+
+/// The chat when stdin is a terminal; else `ask`, with stdin as the prompt.
+fn converse(flags: SessionFlags, config: &Config, hide_thinking: bool) -> anyhow::Result<Exit> {
+    if !std::io::stdin().is_terminal() {
+        return ask(flags, AskArgs::default());
+    }
+    let flags = find_resumed(flags);
+    let settings = super::chat::repl::ChatSettings {
+        show_thinking: !hide_thinking && config.show_thinking.unwrap_or(true),
+        history_size: config.history_size.unwrap_or(10_000),
+    };
+    on_runtime(Threads::Chat, |rt| {
+        super::chat::repl::run(rt, &flags, settings)
+    })
+}
+
+fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
+    let flags = find_resumed(flags);
+    on_runtime(Threads::One, |rt| {
+        rt.block_on(super::ask::run(&flags, args))
+    })
+}
+
+/// `-r ID` finds the session in any project and runs where it was recorded
+/// (unless `--cwd` says where).
+fn find_resumed(mut flags: SessionFlags) -> SessionFlags {
+    if let (Some(id), None) = (&flags.resume, &flags.cwd) {
+        if let Ok(target) = claudio::store::Store::from_env().and_then(|s| s.resume_target(id)) {
+            flags.resume = Some(target.id);
+            flags.cwd = Some(target.cwd).filter(|d| d.is_dir());
+        }
+    }
+    flags
+}
+
+/// The threads of a command's runtime.
+enum Threads {
+    /// One: the reader and the writer stay on the same core (no
+    /// cross-thread wake-ups or allocator contention per message).
+    One,
+    /// The chat blocks its thread in the line editor between turns, so its
+    /// session needs worker threads.
+    Chat,
+}
+
+/// Run `work` on a fresh runtime, then stop it without waiting for blocking
+/// tasks (a permission prompt reading the terminal).
+fn on_runtime<T>(
+    threads: Threads,
+    work: impl FnOnce(&Runtime) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let built = match threads {
+        Threads::One => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+        Threads::Chat => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build(),
+    };
+    let runtime = built.map_err(|e| anyhow::anyhow!("failed to start the async runtime: {e}"))?;
+    let outcome = work(&runtime);
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    outcome
 }
 
 fn report(e: &anyhow::Error) -> i32 {
@@ -153,19 +168,6 @@ fn report(e: &anyhow::Error) -> i32 {
     };
     eprintln!("claudio: {}{hint}", Sanitizer::clean(&format!("{e:#}")));
     exit::for_error(e).code()
-}
-
-async fn run(command: Command, session: SessionArgs) -> anyhow::Result<Exit> {
-    match command {
-        Command::Ask(args) => super::ask::run(&session, args).await,
-        Command::Doctor
-        | Command::Config { .. }
-        | Command::Completions { .. }
-        | Command::Man
-        | Command::Sessions(_) => {
-            unreachable!("handled before the runtime starts")
-        }
-    }
 }
 
 fn config_command(action: &ConfigAction, config: &Config, path: Option<&std::path::Path>) -> Exit {

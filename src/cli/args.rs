@@ -34,7 +34,7 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
     #[command(flatten)]
-    pub session: SessionArgs,
+    pub session: SessionFlags,
     /// Don't show the model's thinking in the chat.
     #[arg(long)]
     pub hide_thinking: bool,
@@ -46,7 +46,7 @@ pub enum Command {
     #[command(after_help = ASK_HELP)]
     Ask(AskArgs),
     /// List, show, resume, fork, rename, tag and delete sessions.
-    Sessions(super::sessions::SessionsArgs),
+    Sessions(super::sessions::SessionsCommand),
     /// Check that everything claudio needs is in place.
     #[command(
         after_help = "Checks the Claude Code CLI (path and version), whether credentials are configured \
@@ -70,6 +70,9 @@ pub enum Command {
     /// Print the man page (roff).
     #[command(after_help = "Example:\n  claudio man > ~/.local/share/man/man1/claudio.1")]
     Man,
+    /// No subcommand: the chat, or `ask` when stdin is piped.
+    #[command(skip)]
+    Chat,
 }
 
 const CONFIG_HELP: &str = "\
@@ -113,7 +116,9 @@ Examples:
 Exit codes: 0 success, 1 error result or CLI failure, 2 usage, 127 CLI not
 found, 130 interrupted.";
 
-#[derive(Debug, Args)]
+/// `ask`'s arguments; the default is what `claudio` alone on piped stdin
+/// runs: no prompt words, text out.
+#[derive(Debug, Default, Args)]
 pub struct AskArgs {
     /// The prompt (joined by spaces); piped stdin is appended.
     pub prompt: Vec<String>,
@@ -126,8 +131,9 @@ pub struct AskArgs {
     pub json_schema: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
+    #[default]
     Text,
     Json,
     StreamJson,
@@ -135,7 +141,7 @@ pub enum OutputFormat {
 
 /// Flags shared by the chat and `ask`: they shape the CLI session.
 #[derive(Debug, Args, Clone)]
-pub struct SessionArgs {
+pub struct SessionFlags {
     /// Model for the session (e.g. sonnet, opus, or a full model name).
     #[arg(long, global = true, env = "CLAUDIO_MODEL")]
     pub model: Option<String>,
@@ -195,7 +201,7 @@ pub struct SessionArgs {
     pub color: Option<ColorChoice>,
 }
 
-impl SessionArgs {
+impl SessionFlags {
     /// The color choice, `auto` when nothing set it.
     pub fn color_choice(&self) -> ColorChoice {
         self.color.unwrap_or(ColorChoice::Auto)
@@ -237,25 +243,23 @@ mod tests {
     }
 
     #[test]
-    fn sessions_take_the_global_flags() {
-        use super::super::sessions::SessionsCommand;
-        let list = |argv: &[&str]| {
-            let c = Cli::try_parse_from(argv).unwrap();
-            let Some(Command::Sessions(s)) = c.command else {
-                panic!()
-            };
-            let SessionsCommand::List(l) = s.command else {
-                panic!()
-            };
-            l
+    fn ask_by_default_is_ask_with_no_arguments() {
+        let Some(Command::Ask(a)) = Cli::try_parse_from(["claudio", "ask"]).unwrap().command else {
+            panic!()
         };
-        let l = list(&[
-            "claudio", "--model", "x", "sessions", "list", "--cwd", "/d", "-n", "3", "--json",
-        ]);
-        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/d")));
-        assert_eq!((l.limit, l.json, l.all), (Some(3), true, false));
-        // The chat's global --cwd before `sessions` reaches the listing too.
-        let l = list(&["claudio", "--cwd", "/e", "sessions", "list"]);
-        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/e")));
+        let d = AskArgs::default();
+        assert_eq!(
+            (a.prompt, a.output_format, a.json_schema),
+            (d.prompt, d.output_format, d.json_schema)
+        );
+    }
+
+    #[test]
+    fn the_chat_is_no_subcommand() {
+        assert!(Cli::try_parse_from(["claudio"]).unwrap().command.is_none());
+        assert!(Cli::try_parse_from(["claudio", "chat"]).is_err());
+        assert!(!Cli::command()
+            .get_subcommands()
+            .any(|c| c.get_name() == "chat"));
     }
 }

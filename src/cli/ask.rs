@@ -1,11 +1,11 @@
 //! `claudio ask`: one answer, made for shell pipelines.
 
 use super::approve::TtyApprover;
-use super::args::{AskArgs, OutputFormat, SessionArgs};
+use super::args::{AskArgs, OutputFormat, SessionFlags};
 use super::dedup::Dedup;
 use super::exit::Exit;
+use super::options::build_options;
 use super::sanitize::Sanitizer;
-use super::session::build_options;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::{one_line, tool_summary};
@@ -89,7 +89,7 @@ fn read_schema(text: &str) -> anyhow::Result<serde_json::Value> {
 /// CLI starts to report it (it starts within milliseconds when it does).
 const REPORT_WAIT: Duration = Duration::from_secs(3);
 
-pub async fn run(session: &SessionArgs, args: AskArgs) -> anyhow::Result<Exit> {
+pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     let piped = tokio::task::spawn_blocking(read_stdin).await??;
     let Some(prompt) = compose_prompt(&args.prompt, piped.as_deref()) else {
         eprintln!("claudio: ask needs a prompt: `claudio ask \"...\"` or text on stdin\n\nUsage: claudio ask [OPTIONS] [PROMPT]...");

@@ -2,7 +2,7 @@
 //! or the file named by `CLAUDIO_CONFIG`. Flags beat the environment, which
 //! beats the file. A bad file is an error naming the line and the key.
 
-use super::args::SessionArgs;
+use super::args::SessionFlags;
 use super::style::ColorChoice;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
@@ -72,7 +72,7 @@ impl Config {
     }
 
     /// Fill what the flags and the environment left unset.
-    pub fn apply(&self, s: &mut SessionArgs) {
+    pub fn apply(&self, s: &mut SessionFlags) {
         if s.model.is_none() {
             s.model.clone_from(&self.model);
         }

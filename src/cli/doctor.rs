@@ -1,7 +1,7 @@
 //! `claudio doctor`: is everything in place? Each problem comes with its fix.
 //! Credentials are reported as present or absent, never shown.
 
-use super::args::SessionArgs;
+use super::args::SessionFlags;
 use super::config::Config;
 use super::exit::Exit;
 use super::style::Style;
@@ -46,7 +46,7 @@ impl Report {
     }
 }
 
-pub fn run(session: &SessionArgs, config: anyhow::Result<(Config, Option<PathBuf>)>) -> Exit {
+pub fn run(session: &SessionFlags, config: anyhow::Result<(Config, Option<PathBuf>)>) -> Exit {
     let mut r = Report {
         style: Style::decide(
             session.color_choice(),
@@ -81,7 +81,7 @@ pub fn run(session: &SessionArgs, config: anyhow::Result<(Config, Option<PathBuf
     }
 }
 
-fn check_cli(r: &mut Report, session: &SessionArgs) {
+fn check_cli(r: &mut Report, session: &SessionFlags) {
     let path = match find_cli(session.cli_path.as_deref()) {
         Ok(p) => p,
         Err(e) => {

@@ -1,30 +1,115 @@
-//! Slash commands of the chat: parsing them, and running the chat's own.
+//! Slash commands of the chat: the table, parsing a line, `/help`, Tab
+//! completion, and running the chat's own.
+//!
+//! A new command is one entry in [`SLASH_COMMANDS`] and one handler: a
+//! [`ChatCommand`] variant run by `Chat::command`. The parser, `/help` and
+//! Tab completion read the table; a test checks that the README's table
+//! says the same.
 
 use super::core::{short_id, terminal_width, Chat};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 
-/// The chat's own commands; any other `/word` goes to Claude Code as typed.
-pub const COMMANDS: &[(&str, &str)] = &[
-    ("/help", "this list"),
-    ("/model", "show or switch the model: /model [NAME]"),
-    ("/mode", "show or switch the permission mode: /mode [MODE]"),
-    ("/cost", "turns, cost and time of this session"),
-    ("/context", "what fills the context window"),
-    ("/mcp", "MCP servers and their status"),
-    ("/new", "start a fresh session"),
-    ("/resume", "resume a session: /resume ID"),
-    ("/sessions", "recent sessions of this directory"),
-    (
-        "/rewind",
-        "go back to before a prompt, files too (also Esc Esc)",
-    ),
-    ("/exit", "end the chat (also Ctrl-D)"),
-    (
-        "!",
-        "run a shell command; its output goes to Claude with your next prompt: !cargo test",
-    ),
+/// One slash command.
+pub struct SlashCommand {
+    /// Its name, with the `/`.
+    pub name: &'static str,
+    /// Other names for it. Tab offers one only when no name fits.
+    pub aliases: &'static [&'static str],
+    /// What may follow the name, for `/help`: `[NAME]`, `ID`, or nothing.
+    pub arg: &'static str,
+    /// What it does, for `/help`.
+    pub about: &'static str,
+    /// The input it makes of the words after its name.
+    pub input: fn(Option<String>) -> Input,
+}
+
+/// The chat's slash commands; any other `/word` goes to Claude Code as typed.
+pub const SLASH_COMMANDS: &[SlashCommand] = &[
+    SlashCommand {
+        name: "/help",
+        aliases: &["/?"],
+        arg: "",
+        about: "this list",
+        input: |_| Input::Command(ChatCommand::Help),
+    },
+    SlashCommand {
+        name: "/model",
+        aliases: &[],
+        arg: "[NAME]",
+        about: "show or switch the model",
+        input: |arg| Input::Command(ChatCommand::Model(arg)),
+    },
+    SlashCommand {
+        name: "/mode",
+        aliases: &[],
+        arg: "[MODE]",
+        about: "show or switch the permission mode",
+        input: |arg| Input::Command(ChatCommand::Mode(arg)),
+    },
+    SlashCommand {
+        name: "/cost",
+        aliases: &[],
+        arg: "",
+        about: "turns, cost and time of this session",
+        input: |_| Input::Command(ChatCommand::Cost),
+    },
+    SlashCommand {
+        name: "/context",
+        aliases: &[],
+        arg: "",
+        about: "what fills the context window",
+        input: |_| Input::Command(ChatCommand::Context),
+    },
+    SlashCommand {
+        name: "/mcp",
+        aliases: &[],
+        arg: "",
+        about: "MCP servers and their status",
+        input: |_| Input::Command(ChatCommand::Mcp),
+    },
+    SlashCommand {
+        name: "/new",
+        aliases: &["/clear"],
+        arg: "",
+        about: "start a fresh session",
+        input: |_| Input::Command(ChatCommand::New),
+    },
+    SlashCommand {
+        name: "/resume",
+        aliases: &[],
+        arg: "ID",
+        about: "resume a session",
+        input: |arg| Input::Command(ChatCommand::Resume(arg)),
+    },
+    SlashCommand {
+        name: "/sessions",
+        aliases: &[],
+        arg: "",
+        about: "recent sessions of this directory",
+        input: |_| Input::Command(ChatCommand::Sessions),
+    },
+    SlashCommand {
+        name: "/rewind",
+        aliases: &[],
+        arg: "",
+        about: "go back to before a prompt, files too (also Esc Esc)",
+        input: |_| Input::Rewind,
+    },
+    SlashCommand {
+        name: "/exit",
+        aliases: &["/quit"],
+        arg: "",
+        about: "end the chat (also Ctrl-D)",
+        input: |_| Input::Exit,
+    },
 ];
+
+/// `!`, for `/help`: not a slash command, but typed at the same prompt.
+const SHELL: (&str, &str) = (
+    "!COMMAND",
+    "run a shell command; its output goes to Claude with your next prompt",
+);
 
 /// The chat's keys, for `/help` (the README's table says the same).
 pub const KEYS: &[(&str, &str)] = &[
@@ -60,6 +145,17 @@ pub enum Input {
     Prompt(String),
     /// `!command`: run it in the shell.
     Shell(String),
+    /// One of the chat's own commands, run by `Chat::command`.
+    Command(ChatCommand),
+    /// `/rewind`: the prompt loop picks a prompt to go back to.
+    Rewind,
+    /// `/exit`: the prompt loop ends the chat.
+    Exit,
+}
+
+/// The commands `Chat::command` runs, with the words after their name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChatCommand {
     Help,
     Model(Option<String>),
     Mode(Option<String>),
@@ -69,8 +165,6 @@ pub enum Input {
     New,
     Resume(Option<String>),
     Sessions,
-    Rewind,
-    Exit,
 }
 
 /// Parse a line from the editor. Multi-line input keeps its newlines;
@@ -86,25 +180,18 @@ pub fn parse(line: &str) -> Option<Input> {
     }
     let mut words = trimmed.splitn(2, char::is_whitespace);
     let head = words.next().unwrap_or("");
+    let Some(command) = SLASH_COMMANDS
+        .iter()
+        .find(|c| c.name == head || c.aliases.contains(&head))
+    else {
+        return Some(Input::Prompt(text.trim_end().to_owned()));
+    };
     let arg = words
         .next()
         .map(str::trim)
         .filter(|a| !a.is_empty())
         .map(str::to_owned);
-    Some(match head {
-        "/help" | "/?" => Input::Help,
-        "/model" => Input::Model(arg),
-        "/mode" => Input::Mode(arg),
-        "/cost" => Input::Cost,
-        "/context" => Input::Context,
-        "/mcp" => Input::Mcp,
-        "/new" | "/clear" => Input::New,
-        "/resume" => Input::Resume(arg),
-        "/sessions" => Input::Sessions,
-        "/rewind" => Input::Rewind,
-        "/exit" | "/quit" => Input::Exit,
-        _ => Input::Prompt(text.trim_end().to_owned()),
-    })
+    Some((command.input)(arg))
 }
 
 fn join_continuations(line: &str) -> String {
@@ -114,62 +201,94 @@ fn join_continuations(line: &str) -> String {
         .join("\n")
 }
 
-/// Commands starting with `prefix` (for tab completion).
+/// Commands starting with `prefix`, for Tab: the names, or the aliases
+/// when no name fits.
 pub fn complete(prefix: &str) -> Vec<&'static str> {
-    COMMANDS
+    let names: Vec<&'static str> = SLASH_COMMANDS
         .iter()
-        .map(|(c, _)| *c)
-        .filter(|c| c.starts_with('/') && c.starts_with(prefix))
+        .map(|c| c.name)
+        .filter(|n| n.starts_with(prefix))
+        .collect();
+    if !names.is_empty() {
+        return names;
+    }
+    SLASH_COMMANDS
+        .iter()
+        .flat_map(|c| c.aliases.iter().copied())
+        .filter(|a| a.starts_with(prefix))
         .collect()
+}
+
+/// What a command is called in `/help`: its name, what may follow it, and
+/// its aliases (`/model [NAME]`, `/new, /clear`).
+fn usage(c: &SlashCommand) -> String {
+    let mut text = c.name.to_owned();
+    if !c.arg.is_empty() {
+        text.push(' ');
+        text.push_str(c.arg);
+    }
+    for a in c.aliases {
+        text.push_str(", ");
+        text.push_str(a);
+    }
+    text
+}
+
+/// `/help`: the commands, `!`, and the keys, in two aligned columns.
+pub fn help(style: Style) -> String {
+    let commands: Vec<(String, &str)> = SLASH_COMMANDS
+        .iter()
+        .map(|c| (usage(c), c.about))
+        .chain([(SHELL.0.to_owned(), SHELL.1)])
+        .collect();
+    let keys: Vec<(String, &str)> = KEYS
+        .iter()
+        .map(|(k, what)| (k.to_string(), *what))
+        .collect();
+    let width = commands
+        .iter()
+        .chain(&keys)
+        .map(|(left, _)| left.chars().count())
+        .max()
+        .unwrap_or(0);
+    let row = |(left, right): &(String, &str)| {
+        format!("  {} {right}\n", style.bold(&format!("{left:<width$}")))
+    };
+    let mut text: String = commands.iter().map(row).collect();
+    text.push_str(&format!(
+        "  {}\n\n",
+        style.dim(
+            "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file."
+        )
+    ));
+    text.extend(keys.iter().map(row));
+    text
 }
 
 impl Chat<'_> {
     /// Run one of the chat's own commands (not a prompt, `!`, rewind or
     /// exit: the prompt loop does those).
-    pub(super) fn command(&mut self, input: Input) -> anyhow::Result<()> {
-        match input {
-            Input::Help => {
-                let mut text = String::new();
-                for (c, what) in COMMANDS {
-                    text.push_str(&format!(
-                        "  {} {}\n",
-                        self.style.bold(&format!("{c:<10}")),
-                        what
-                    ));
-                }
-                text.push_str(&format!(
-                    "  {}\n\n",
-                    self.style.dim(
-                        "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file."
-                    )
-                ));
-                for (k, what) in KEYS {
-                    text.push_str(&format!(
-                        "  {} {}\n",
-                        self.style.bold(&format!("{k:<10}")),
-                        what
-                    ));
-                }
-                self.write(&text);
-            }
-            Input::Model(None) => {
+    pub(super) fn command(&mut self, command: ChatCommand) -> anyhow::Result<()> {
+        match command {
+            ChatCommand::Help => self.write(&help(self.style)),
+            ChatCommand::Model(None) => {
                 let m = self.state.model.clone().unwrap_or_else(|| "default".into());
                 self.info(&format!("model: {m}"));
             }
-            Input::Model(Some(name)) => {
+            ChatCommand::Model(Some(name)) => {
                 let rt = self.rt;
                 let target = (name != "default").then_some(name.as_str());
                 rt.block_on(self.client()?.set_model(target))?;
                 self.state.model = target.map(str::to_owned);
                 self.info(&format!("model: {name} (from the next request)"));
             }
-            Input::Mode(None) => {
+            ChatCommand::Mode(None) => {
                 let m = self.state.mode.clone().unwrap_or_else(|| "default".into());
                 self.info(&format!(
                     "permission mode: {m} (default, acceptEdits, plan, bypassPermissions, dontAsk, auto)"
                 ));
             }
-            Input::Mode(Some(name)) => {
+            ChatCommand::Mode(Some(name)) => {
                 // a typo never reaches the CLI
                 let mode: claudio::PermissionMode = name.parse()?;
                 let rt = self.rt;
@@ -177,7 +296,7 @@ impl Chat<'_> {
                 self.state.mode = Some(mode.to_string());
                 self.info(&format!("permission mode: {mode}"));
             }
-            Input::Cost => {
+            ChatCommand::Cost => {
                 let t = self.state.totals.clone();
                 self.info(&format!(
                     "{} turn(s) · ${:.4} · {:.1}s ({:.1}s in the API)",
@@ -187,13 +306,13 @@ impl Chat<'_> {
                     t.api_duration.as_secs_f64()
                 ));
             }
-            Input::Context => {
+            ChatCommand::Context => {
                 let rt = self.rt;
                 let usage = rt.block_on(self.client()?.context_usage())?;
                 let chart = context_chart(&usage, self.style);
                 self.write(&chart);
             }
-            Input::Mcp => {
+            ChatCommand::Mcp => {
                 let rt = self.rt;
                 let status = rt.block_on(self.client()?.mcp_status())?;
                 if status.servers.is_empty() {
@@ -208,7 +327,7 @@ impl Chat<'_> {
                     self.info(&format!("{}: {}{why}", s.name, s.status));
                 }
             }
-            Input::New => {
+            ChatCommand::New => {
                 self.close();
                 let mut fresh = self.session.clone();
                 fresh.resume = None;
@@ -217,8 +336,8 @@ impl Chat<'_> {
                 self.start_connect(fresh)?;
                 self.info("new session");
             }
-            Input::Resume(None) => self.info("usage: /resume ID"),
-            Input::Resume(Some(id)) => {
+            ChatCommand::Resume(None) => self.info("usage: /resume ID"),
+            ChatCommand::Resume(Some(id)) => {
                 // found in any project; the CLI runs where it was recorded
                 let target = claudio::store::Store::from_env()?.resume_target(&id)?;
                 self.close();
@@ -233,8 +352,7 @@ impl Chat<'_> {
                 self.start_connect(s)?;
                 self.info(&format!("resuming {}", short_id(&target.id)));
             }
-            Input::Sessions => self.recent_sessions()?,
-            Input::Prompt(_) | Input::Shell(_) | Input::Rewind | Input::Exit => {}
+            ChatCommand::Sessions => self.recent_sessions()?,
         }
         Ok(())
     }
@@ -333,21 +451,27 @@ mod tests {
     #[test]
     fn parses_commands_and_prompts() {
         assert_eq!(parse("  "), None);
-        assert_eq!(parse("/help"), Some(Input::Help));
+        assert_eq!(parse("/help"), Some(Input::Command(ChatCommand::Help)));
         assert_eq!(
             parse("/model opus"),
-            Some(Input::Model(Some("opus".into())))
+            Some(Input::Command(ChatCommand::Model(Some("opus".into()))))
         );
-        assert_eq!(parse("/model"), Some(Input::Model(None)));
+        assert_eq!(
+            parse("/model"),
+            Some(Input::Command(ChatCommand::Model(None)))
+        );
         assert_eq!(
             parse("/mode  plan "),
-            Some(Input::Mode(Some("plan".into())))
+            Some(Input::Command(ChatCommand::Mode(Some("plan".into()))))
         );
         assert_eq!(parse("/exit"), Some(Input::Exit));
+        assert_eq!(parse("/quit now"), Some(Input::Exit));
+        assert_eq!(parse("/clear"), Some(Input::Command(ChatCommand::New)));
         assert_eq!(
             parse("/compact now"),
             Some(Input::Prompt("/compact now".into()))
         );
+        assert_eq!(parse("/help2"), Some(Input::Prompt("/help2".into())));
         assert_eq!(
             parse("fix it\\\nplease"),
             Some(Input::Prompt("fix it\nplease".into()))
@@ -360,21 +484,102 @@ mod tests {
         assert_eq!(parse("!"), Some(Input::Shell(String::new())));
     }
 
+    /// Each name and alias in the table parses to its command's input, with
+    /// or without words after it; no two commands make the same input.
     #[test]
-    fn help_names_every_key_and_command() {
+    fn the_parser_reads_the_table() {
+        let mut made: Vec<Input> = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        for c in SLASH_COMMANDS {
+            let bare = (c.input)(None);
+            assert!(
+                !matches!(bare, Input::Prompt(_) | Input::Shell(_)),
+                "{}",
+                c.name
+            );
+            assert!(!made.contains(&bare), "{} repeats a command", c.name);
+            for n in std::iter::once(&c.name).chain(c.aliases) {
+                assert!(n.starts_with('/') && !names.contains(n), "{n}");
+                names.push(n);
+                assert_eq!(parse(n), Some(bare.clone()), "{n}");
+                assert_eq!(
+                    parse(&format!(" {n}  some words ")),
+                    Some((c.input)(Some("some words".into()))),
+                    "{n}"
+                );
+            }
+            made.push(bare);
+        }
+    }
+
+    /// `/help` names every command, with what may follow it and its
+    /// aliases, `!`, and every key.
+    #[test]
+    fn help_names_every_command_and_key() {
+        let text = help(Style::plain());
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let has = |left: &str, right: &str| {
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("{left} ")) && l.ends_with(right))
+        };
+        for c in SLASH_COMMANDS {
+            assert!(has(&usage(c), c.about), "{}: {text}", c.name);
+        }
+        assert!(has("/model [NAME]", "show or switch the model"), "{text}");
+        assert!(has("/exit, /quit", "end the chat (also Ctrl-D)"), "{text}");
+        assert!(has(SHELL.0, SHELL.1), "{text}");
+        for (k, what) in KEYS {
+            assert!(has(k, what), "{k}: {text}");
+        }
         let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
         for k in ["Shift-Tab", "Esc Esc", "Tab", "Ctrl-C", "Alt-Enter"] {
             assert!(keys.contains(&k), "{k}");
         }
-        for c in ["/rewind", "/mode", "!"] {
-            assert!(COMMANDS.iter().any(|(n, _)| *n == c), "{c}");
-        }
+    }
+
+    /// The README's table of slash commands lists the table's commands, in
+    /// its order, each with what may follow it and its aliases.
+    #[test]
+    fn the_readme_lists_the_table() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+            .expect("README.md");
+        let start = readme
+            .find("\nSlash commands")
+            .expect("the README's slash commands");
+        let rows: Vec<(String, String, Vec<String>)> = readme[start..]
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .filter(|l| l.starts_with("| `/"))
+            .map(|l| {
+                let cell = l.split('|').nth(1).unwrap_or("");
+                // the code spans of the first cell: the usage, then the aliases
+                let spans: Vec<&str> = cell.split('`').skip(1).step_by(2).collect();
+                let (name, arg) = spans[0].split_once(' ').unwrap_or((spans[0], ""));
+                let aliases = spans[1..].iter().map(|a| a.to_string()).collect();
+                (name.to_owned(), arg.to_owned(), aliases)
+            })
+            .collect();
+        let table: Vec<(String, String, Vec<String>)> = SLASH_COMMANDS
+            .iter()
+            .map(|c| {
+                let aliases = c.aliases.iter().map(|a| a.to_string()).collect();
+                (c.name.to_owned(), c.arg.to_owned(), aliases)
+            })
+            .collect();
+        assert_eq!(rows, table);
     }
 
     #[test]
     fn completion() {
         assert_eq!(complete("/mo"), vec!["/model", "/mode"]);
         assert_eq!(complete("/x"), Vec::<&str>::new());
+        // aliases only when no name fits
+        assert_eq!(complete("/q"), vec!["/quit"]);
+        assert_eq!(complete("/c"), vec!["/cost", "/context"]);
+        assert_eq!(complete("/cl"), vec!["/clear"]);
+        assert_eq!(complete("/").len(), SLASH_COMMANDS.len());
     }
 
     #[test]

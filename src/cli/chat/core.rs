@@ -6,9 +6,9 @@ use super::dialog::Approval;
 use super::render::Renderer;
 use super::state::SessionState;
 use super::typeahead::TypeAhead;
-use crate::cli::args::SessionArgs;
+use crate::cli::args::SessionFlags;
+use crate::cli::options::build_options;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::session::build_options;
 use crate::cli::style::Style;
 use claudio::{Client, Options, PermissionResult};
 use std::io::{self, Write};
@@ -26,7 +26,7 @@ pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// The chat: one session at a time, its screen and its keys.
 pub(super) struct Chat<'a> {
     pub(super) rt: &'a Runtime,
-    pub(super) session: SessionArgs,
+    pub(super) session: SessionFlags,
     pub(super) style: Style,
     pub(super) renderer: Renderer,
     /// What the CLI said of the session: model, mode, id, totals.
@@ -95,7 +95,7 @@ impl Chat<'_> {
         }
     }
 
-    pub(super) fn start_connect(&mut self, session: SessionArgs) -> anyhow::Result<()> {
+    pub(super) fn start_connect(&mut self, session: SessionFlags) -> anyhow::Result<()> {
         let tx = self.approvals_tx.clone();
         let options: Options = build_options(&session)?
             .include_partial_messages(true)

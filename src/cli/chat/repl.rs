@@ -10,7 +10,7 @@ use super::render::{RenderOptions, Renderer};
 use super::shell;
 use super::state::SessionState;
 use super::typeahead::TypeAhead;
-use crate::cli::args::SessionArgs;
+use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
@@ -57,7 +57,7 @@ pub struct ChatSettings {
     pub history_size: usize,
 }
 
-pub fn run(rt: &Runtime, session: &SessionArgs, settings: ChatSettings) -> anyhow::Result<Exit> {
+pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
     claudio::transport::find_cli(session.cli_path.as_deref())?;
     approval::install_panic_restore();
@@ -211,15 +211,7 @@ impl Chat<'_> {
         match input {
             Input::Exit => return Ok(Some(Exit::Success)),
             // the chat's own commands
-            Input::Help
-            | Input::Model(_)
-            | Input::Mode(_)
-            | Input::Cost
-            | Input::Context
-            | Input::Mcp
-            | Input::New
-            | Input::Resume(_)
-            | Input::Sessions => self.command(input)?,
+            Input::Command(command) => self.command(command)?,
             Input::Prompt(typed) => {
                 let text = shell::with_context(&std::mem::take(&mut self.shell_context), &typed);
                 // the uuid is what /rewind names the prompt by

@@ -26,22 +26,22 @@ Exit codes: 0 success, 1 failure (not found, unreadable, delete declined),
 /// `claudio sessions ...`
 #[derive(Debug, Args)]
 #[command(after_help = SESSIONS_HELP)]
-pub struct SessionsArgs {
+pub struct SessionsCommand {
     /// The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude].
     #[arg(long, value_name = "DIR", global = true)]
     pub config_dir: Option<PathBuf>,
     #[command(subcommand)]
-    pub command: SessionsCommand,
+    pub action: SessionsAction,
 }
 
 /// The `sessions` subcommands.
 #[derive(Debug, Subcommand)]
-pub enum SessionsCommand {
+pub enum SessionsAction {
     /// List sessions, newest first (this directory's, or --all).
     List(ListArgs),
     /// Show a session's conversation as the CLI would resume it.
-    #[command(after_help = SHOW_HELP, visible_alias = "show")]
-    Inspect(ShowArgs),
+    #[command(after_help = INSPECT_HELP, visible_alias = "show")]
+    Inspect(InspectArgs),
     /// Search inside past conversations: prompts and answers (--tools: tool
     /// calls too), newest sessions first.
     Search(search::SearchArgs),
@@ -61,7 +61,7 @@ pub enum SessionsCommand {
     Delete(DeleteArgs),
 }
 
-const SHOW_HELP: &str = "\
+const INSPECT_HELP: &str = "\
 The conversation is the chain the CLI resumes: from the newest main-chain
 message back through parentUuid. On a terminal, long output goes through
 $PAGER (else `less -R`).
@@ -94,9 +94,9 @@ pub struct ListArgs {
     pub long: bool,
 }
 
-/// Arguments of `sessions show`.
+/// Arguments of `sessions inspect`.
 #[derive(Debug, Args)]
-pub struct ShowArgs {
+pub struct InspectArgs {
     /// Session id or unique prefix.
     pub id: String,
     /// Print the entries as stored, one JSON object per line.
@@ -179,6 +179,29 @@ mod tests {
             TestCli::try_parse_from(["claudio", "sessions", "list", "--all", "--cwd", "/x"])
                 .is_err()
         );
-        assert!(SessionsCommand::has_subcommand("delete"));
+        assert!(SessionsAction::has_subcommand("delete"));
+    }
+
+    #[test]
+    fn sessions_take_the_global_flags() {
+        use crate::cli::args::{Cli, Command};
+        let list = |argv: &[&str]| {
+            let c = Cli::try_parse_from(argv).unwrap();
+            let Some(Command::Sessions(s)) = c.command else {
+                panic!()
+            };
+            let SessionsAction::List(l) = s.action else {
+                panic!()
+            };
+            l
+        };
+        let l = list(&[
+            "claudio", "--model", "x", "sessions", "list", "--cwd", "/d", "-n", "3", "--json",
+        ]);
+        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/d")));
+        assert_eq!((l.limit, l.json, l.all), (Some(3), true, false));
+        // The chat's global --cwd before `sessions` reaches the listing too.
+        let l = list(&["claudio", "--cwd", "/e", "sessions", "list"]);
+        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/e")));
     }
 }

@@ -1,5 +1,6 @@
-//! `claudio sessions`: list, show, resume, fork, rename, tag and delete the
-//! transcripts the Claude Code CLI keeps (`claudio::store`).
+//! `claudio sessions`: list, inspect, search, export, count the usage of,
+//! resume, fork, rename, tag and delete the transcripts the Claude Code CLI
+//! keeps (`claudio::store`).
 //!
 //! Transcript text is untrusted: everything shown on a terminal goes through
 //! the [`Sanitizer`](super::sanitize::Sanitizer); `--json` output carries
@@ -10,202 +11,19 @@ mod cells;
 mod conversation;
 mod delete;
 mod export;
+mod inspect;
 mod io;
 mod list;
 mod pager;
+mod run;
 mod search;
-mod show;
 #[cfg(test)]
 mod testing;
 mod time;
 mod usage;
 
-pub use args::{SessionsArgs, SessionsCommand};
+pub use args::SessionsCommand;
 pub(crate) use cells::human_size;
 pub use io::SessionsOutcome;
+pub use run::run;
 pub(crate) use time::relative_time;
-
-use super::exit::Exit;
-use super::style::ColorChoice;
-use anyhow::Context;
-use claudio::store::{Store, StoreError};
-use io::Io;
-use std::io::Write;
-
-/// Run `claudio sessions ...`.
-pub async fn run(args: SessionsArgs, color: ColorChoice) -> anyhow::Result<SessionsOutcome> {
-    tokio::task::spawn_blocking(move || run_with(args, &mut Io::real(color)))
-        .await
-        .context("the sessions command stopped unexpectedly")?
-}
-
-fn run_with(args: SessionsArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
-    let store = match &args.config_dir {
-        Some(dir) => Store::new(dir),
-        None => Store::from_env()?,
-    };
-    let result = match args.command {
-        SessionsCommand::List(a) => list::list(&store, a, io),
-        SessionsCommand::Inspect(a) => show::show(&store, a, io),
-        SessionsCommand::Search(a) => search::search(&store, a, io),
-        SessionsCommand::Export(a) => export::export(&store, a, io),
-        SessionsCommand::Usage(a) => usage::usage(&store, a, io),
-        SessionsCommand::Resume(a) => resume(&store, &a.id),
-        SessionsCommand::Fork(a) => store
-            .fork(&a.id, a.at.as_deref(), a.title.as_deref())
-            .map_err(Into::into)
-            .and_then(|id| {
-                writeln!(io.out, "{id}")?;
-                Ok(SessionsOutcome::Done(Exit::Success))
-            }),
-        SessionsCommand::Rename(a) => store
-            .rename(&a.id, &a.title)
-            .map(|_| SessionsOutcome::Done(Exit::Success))
-            .map_err(Into::into),
-        SessionsCommand::Tag(a) => {
-            let tag = if a.clear { None } else { a.tag.as_deref() };
-            store
-                .tag(&a.id, tag)
-                .map(|_| SessionsOutcome::Done(Exit::Success))
-                .map_err(Into::into)
-        }
-        SessionsCommand::Delete(a) => delete::delete(&store, a, io),
-    };
-    // A bad id or an empty title is a usage error (2); the rest are failures.
-    match result {
-        Err(e) => match e.downcast_ref::<StoreError>() {
-            Some(se @ (StoreError::InvalidId(_) | StoreError::Empty(_))) => {
-                let msg = se.to_string();
-                io.warn(&msg);
-                Ok(SessionsOutcome::Done(Exit::Usage))
-            }
-            _ => Err(e),
-        },
-        ok => ok,
-    }
-}
-
-fn resume(store: &Store, id: &str) -> anyhow::Result<SessionsOutcome> {
-    let t = store.resume_target(id)?;
-    if !t.cwd.is_dir() {
-        anyhow::bail!(
-            "cannot resume {}: its working directory {} no longer exists",
-            t.id,
-            t.cwd.display()
-        );
-    }
-    Ok(SessionsOutcome::Resume {
-        id: t.id,
-        cwd: t.cwd,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::testing::*;
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn bad_and_ambiguous_ids() {
-        let d = store();
-        let r = run_args(
-            &["--config-dir", &cfg(&d), "show", "../../etc"],
-            "/nonexistent".as_ref(),
-            "/".as_ref(),
-        );
-        assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Usage));
-        assert!(
-            r.err.text().contains("invalid session id"),
-            "{}",
-            r.err.text()
-        );
-        let r = run_args(
-            &["--config-dir", &cfg(&d), "show", "aaaa"],
-            "/nonexistent".as_ref(),
-            "/".as_ref(),
-        );
-        let e = r.outcome.unwrap_err().to_string();
-        assert!(
-            e.contains("ambiguous") && e.contains(A) && e.contains(B),
-            "{e}"
-        );
-        let r = run_args(
-            &["--config-dir", &cfg(&d), "rename", A, "  "],
-            "/nonexistent".as_ref(),
-            "/".as_ref(),
-        );
-        assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Usage));
-    }
-
-    #[test]
-    fn rename_tag_fork() {
-        let d = store();
-        let c = cfg(&d);
-        let ok = |args: &[&str]| {
-            let r = run_args(args, "/nonexistent".as_ref(), "/".as_ref());
-            assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Success));
-            r.out.text()
-        };
-        ok(&["--config-dir", &c, "rename", B, "Second"]);
-        ok(&["--config-dir", &c, "tag", B, "wip"]);
-        let info = Store::new(d.path())
-            .info(&Store::new(d.path()).find(B).unwrap())
-            .unwrap();
-        assert_eq!(
-            (info.summary.as_str(), info.tag.as_deref()),
-            ("Second", Some("wip"))
-        );
-        ok(&["--config-dir", &c, "tag", B, "--clear"]);
-        let info = Store::new(d.path())
-            .info(&Store::new(d.path()).find(B).unwrap())
-            .unwrap();
-        assert_eq!(info.tag, None);
-        let r = run_args(
-            &["--config-dir", &c, "fork", A, "--at", &A1[..12]],
-            "/n".as_ref(),
-            "/".as_ref(),
-        );
-        assert!(r.outcome.unwrap_err().to_string().contains("is ambiguous"));
-        let new = ok(&["--config-dir", &c, "fork", A, "--at", A1]);
-        let new = new.trim();
-        assert!(claudio::store::is_uuid(new), "{new}");
-        let (_, conv) = Store::new(d.path()).conversation(new).unwrap();
-        assert_eq!(conv.entries.len(), 2);
-        // a fork with a title of its own
-        let titled = ok(&["--config-dir", &c, "fork", A, "--title", "the other road"]);
-        let s = Store::new(d.path());
-        let info = s.info(&s.find(titled.trim()).unwrap()).unwrap();
-        assert_eq!(info.custom_title.as_deref(), Some("the other road"));
-    }
-
-    #[test]
-    fn resume_gives_the_recorded_directory() {
-        let d = store();
-        let work = tempfile::tempdir().unwrap();
-        let folder = d.path().join("projects/x");
-        std::fs::create_dir_all(&folder).unwrap();
-        let id = "cccccccc-3333-4333-8333-333333333333";
-        let line = json!({"type":"user","uuid":"u","parentUuid":null,"cwd":work.path(),"message":{"content":"hi"}});
-        std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
-        let r = run_args(
-            &["--config-dir", &cfg(&d), "resume", "cccc"],
-            "/nonexistent".as_ref(),
-            "/".as_ref(),
-        );
-        assert_eq!(
-            r.outcome.unwrap(),
-            SessionsOutcome::Resume {
-                id: id.into(),
-                cwd: work.path().to_path_buf()
-            }
-        );
-        let r = run_args(
-            &["--config-dir", &cfg(&d), "resume", A],
-            "/nonexistent".as_ref(),
-            "/".as_ref(),
-        );
-        let e = r.outcome.unwrap_err().to_string();
-        assert!(e.contains("/work/proj no longer exists"), "{e}");
-    }
-}

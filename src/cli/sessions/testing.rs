@@ -1,17 +1,17 @@
 //! What the sessions commands' tests share: `sessions` parsed alone, a
 //! store of two sessions, and a run with captured output.
 
-use super::args::SessionsArgs;
+use super::args::SessionsCommand;
 use super::io::{Io, SessionsOutcome};
-use super::run_with;
+use super::run::run_with;
 use crate::cli::style::Style;
 use clap::Parser;
 use serde_json::{json, Value};
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
-/// `claudio sessions ...` alone (its wiring under the real top-level
-/// flags is tested in args.rs).
+/// `claudio sessions ...` alone (args.rs tests its wiring under the real
+/// top-level flags too).
 #[derive(Debug, Parser)]
 #[command(name = "claudio")]
 pub(super) struct TestCli {
@@ -21,7 +21,7 @@ pub(super) struct TestCli {
 
 #[derive(Debug, clap::Subcommand)]
 pub(super) enum TestCommand {
-    Sessions(SessionsArgs),
+    Sessions(SessionsCommand),
 }
 
 #[derive(Clone, Default)]

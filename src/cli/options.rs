@@ -1,10 +1,12 @@
 //! Turning command-line flags into library [`claudio::Options`].
 
-use super::args::SessionArgs;
+use super::args::SessionFlags;
 use super::sanitize::Sanitizer;
 use claudio::Options;
 
-pub fn build_options(a: &SessionArgs) -> anyhow::Result<Options> {
+/// The library [`Options`] the session's flags ask for; a bad value is an
+/// error naming its flag.
+pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
     let mut o = Options::default();
     o.cli_path = a.cli_path.clone();
     o.model = a.model.clone();

@@ -2,7 +2,7 @@
 //! when long; its stored lines with `--json`; the lines holding a pattern
 //! with `--grep`.
 
-use super::args::ShowArgs;
+use super::args::InspectArgs;
 use super::cells::flat;
 use super::conversation::{self, Chain};
 use super::io::{Io, SessionsOutcome};
@@ -13,7 +13,11 @@ use crate::cli::style::Style;
 use claudio::store::Store;
 use std::io::Write;
 
-pub(super) fn show(store: &Store, a: ShowArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+pub(super) fn inspect(
+    store: &Store,
+    a: InspectArgs,
+    io: &mut Io,
+) -> anyhow::Result<SessionsOutcome> {
     let (file, conv) = store.conversation(&a.id)?;
     let agents = if a.subagents {
         store.subagents(&file.id)?
@@ -149,10 +153,10 @@ mod tests {
     use super::super::testing::*;
 
     #[test]
-    fn show_renders_and_json_keeps_the_bytes() {
+    fn inspect_renders_and_json_keeps_the_bytes() {
         let d = store();
         let r = run_args(
-            &["--config-dir", &cfg(&d), "show", "aaaaaaaa"],
+            &["--config-dir", &cfg(&d), "inspect", "aaaaaaaa"],
             "/nonexistent".as_ref(),
             "/".as_ref(),
         );
