@@ -740,7 +740,7 @@ fn a_schema_that_is_not_json_is_refused_before_the_cli_starts() {
     let mut c = claudio(&fake);
     c.args(["ask", "--json-schema", "{not json", "count"]);
     let o = run(c, None);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("--json-schema: not JSON"),
         "{}",
