@@ -35,7 +35,7 @@
 //! ```
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
-pub mod client;
+mod client;
 mod error;
 mod handlers;
 mod mcp;
@@ -45,11 +45,14 @@ pub mod store;
 mod text;
 pub mod transport;
 
-/// Not part of the API: what the fuzz targets, benchmarks and integration
-/// tests reach inside. No stability promise; do not use.
+/// Not part of the API: what the fuzz targets, benchmarks, integration
+/// tests and the `claudio` program reach inside. No stability promise; do
+/// not use.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::store::headtail::read_head_tail;
+    pub use crate::store::scan::is_cli_note;
+    pub use crate::store::time::{format_iso_millis, parse_iso_millis};
     pub use crate::transport::framing::{Line, LineReader};
     pub use crate::transport::stderr::TAIL_BYTES;
 
@@ -60,7 +63,7 @@ pub mod __private {
     }
 }
 
-pub use client::{query, Client, Interrupted, ModeSet, ModelSet, Query, RawMessage, Turn};
+pub use client::{query, Client, Query, RawMessage, Turn};
 pub use error::{Error, HandlerError, Result};
 /// `next()`, `map()`, `collect()` on the streams this crate returns
 /// ([`query`], [`Client::receive_response`], [`Client::receive_messages`]).
@@ -77,8 +80,7 @@ pub use mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
 pub use options::{AgentDefinition, Options, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
     AssistantMessage, CanUseToolRequest, ContentBlock, ContextUsage, HookCallbackRequest,
-    HookEvent, HookInput, HookOutput, McpStatus, Message, PermissionMode, PermissionResult,
-    PermissionUpdate, Priority, ResultMessage, RewindFiles, ServerInfo, StreamEvent, SystemMessage,
-    UserInput, UserMessage,
+    HookEvent, HookInput, HookOutput, Interrupted, McpStatus, Message, ModeSet, ModelSet,
+    PermissionMode, PermissionResult, PermissionUpdate, Priority, ResultMessage, RewindFiles,
+    ServerInfo, StreamEvent, SystemMessage, UserInput, UserMessage,
 };
-pub use transport::StderrCallback;

@@ -8,7 +8,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 /// The MCP protocol version claudio's servers speak.
-pub const MCP_PROTOCOL_VERSION: &str = "2024-11-05";
+pub(crate) const MCP_PROTOCOL_VERSION: &str = "2024-11-05";
 
 /// What a tool returns.
 ///

@@ -13,9 +13,9 @@ use super::style::Style;
 use super::summary::tool_summary;
 use claudio::protocol::ask::{answer_questions, plan_text, questions, RequestKind};
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
+use rustix::event::{poll, PollFd, PollFlags};
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -377,27 +377,18 @@ impl TtyApprover {
 /// Read one line from the terminal, giving up when `cancelled` is set.
 /// End of file (a closed terminal) is an error.
 fn read_line_cancellable(tty: &mut File, cancelled: &AtomicBool) -> io::Result<String> {
-    let fd = tty.as_raw_fd();
     let mut line = Vec::new();
     loop {
         if cancelled.load(Ordering::SeqCst) {
             let _ = tty.write_all(b"\n  (withdrawn)\n");
             return Err(io::Error::new(io::ErrorKind::Interrupted, "withdrawn"));
         }
-        let mut pfd = libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
+        let mut pfd = [PollFd::new(&*tty, PollFlags::IN)];
+        let n = match poll(&mut pfd, Duration::from_millis(100).as_millis() as i32) {
+            Ok(n) => n,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => return Err(e.into()),
         };
-        // SAFETY: one valid pollfd.
-        let n = unsafe { libc::poll(&mut pfd, 1, Duration::from_millis(100).as_millis() as i32) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
         if n == 0 {
             continue;
         }

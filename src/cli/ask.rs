@@ -299,11 +299,8 @@ fn release_stdout() {
         return;
     }
     if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
-        use std::os::fd::AsRawFd;
-        // SAFETY: replaces fd 1 with an open descriptor; nothing is written after.
-        unsafe {
-            libc::dup2(null.as_raw_fd(), 1);
-        }
+        // nothing is written to stdout after
+        let _ = rustix::stdio::dup2_stdout(&null);
     }
 }
 

@@ -316,7 +316,7 @@ mod tests {
             None,
         );
         assert!(
-            matches!(&r, PermissionResult::Deny { message, interrupt: false } if message.ends_with("add tests")),
+            matches!(&r, PermissionResult::Deny { message, interrupt: false, .. } if message.ends_with("add tests")),
             "{r:?}"
         );
         assert_eq!(plan_from_line("2"), Picked::Chosen(vec![1], None));

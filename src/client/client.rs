@@ -4,8 +4,9 @@ use super::session::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::protocol::{
-    AccountInfo, AgentInfo, ContextUsage, McpSetServers, McpStatus, Message, ModelInfo,
-    PermissionMode, ResultMessage, RewindFiles, ServerInfo, SlashCommand, UserInput,
+    AccountInfo, AgentInfo, ContextUsage, Interrupted, McpSetServers, McpStatus, Message, ModeSet,
+    ModelInfo, ModelSet, PermissionMode, ResultMessage, RewindFiles, ServerInfo, SlashCommand,
+    UserInput,
 };
 use crate::transport::{find_cli, spawn, ExitInfo, SpawnSpec, Spawned};
 use futures_core::Stream;
@@ -388,7 +389,7 @@ impl Client {
     /// ```
     pub async fn interrupt(&self) -> Result<Interrupted> {
         let v = self.control("interrupt", json!({})).await?;
-        Ok(Interrupted::from_value(v))
+        Ok(decode_reply(v))
     }
 
     /// Switch the model (`None`: the default). Takes effect at the next request.
@@ -402,7 +403,7 @@ impl Client {
     /// ```
     pub async fn set_model(&self, model: Option<&str>) -> Result<ModelSet> {
         let v = self.control("set_model", json!({ "model": model })).await?;
-        Ok(ModelSet::from_value(v))
+        Ok(decode_reply(v))
     }
 
     /// Switch the permission mode. The CLI confirms a change with a
@@ -421,7 +422,7 @@ impl Client {
         let v = self
             .control("set_permission_mode", json!({ "mode": mode.as_str() }))
             .await?;
-        Ok(ModeSet::from_value(v))
+        Ok(decode_reply(v))
     }
 
     /// The slash commands and skills of the session (from `initialize`, as
@@ -788,81 +789,6 @@ impl Turn {
     }
 }
 
-/// The CLI's answer to [`Client::interrupt`].
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct Interrupted {
-    /// Messages that were queued behind the interrupted turn and are still
-    /// waiting (as the CLI lists them).
-    pub still_queued: Vec<Value>,
-    /// Fields claudio does not model, kept as sent.
-    pub extra: Map<String, Value>,
-}
-
-/// The CLI's answer to [`Client::set_model`].
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct ModelSet {
-    /// The model now in use (`None`: the default).
-    pub model: Option<String>,
-    /// Fields claudio does not model, kept as sent.
-    pub extra: Map<String, Value>,
-}
-
-/// The CLI's answer to [`Client::set_permission_mode`]. The CLI also sends
-/// a `system`/`status` message with `permissionMode` when the mode changed.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct ModeSet {
-    /// The mode now in effect.
-    pub mode: Option<PermissionMode>,
-    /// Fields claudio does not model, kept as sent.
-    pub extra: Map<String, Value>,
-}
-
-fn into_map(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
-}
-
-impl Interrupted {
-    fn from_value(v: Value) -> Interrupted {
-        let mut extra = into_map(v);
-        let still_queued = match extra.remove("still_queued") {
-            Some(Value::Array(a)) => a,
-            _ => Vec::new(),
-        };
-        Interrupted {
-            still_queued,
-            extra,
-        }
-    }
-}
-
-impl ModelSet {
-    fn from_value(v: Value) -> ModelSet {
-        let mut extra = into_map(v);
-        let model = match extra.remove("model") {
-            Some(Value::String(s)) => Some(s),
-            _ => None,
-        };
-        ModelSet { model, extra }
-    }
-}
-
-impl ModeSet {
-    fn from_value(v: Value) -> ModeSet {
-        let mut extra = into_map(v);
-        let mode = match extra.remove("mode") {
-            Some(Value::String(s)) => Some(PermissionMode::from_name(&s)),
-            _ => None,
-        };
-        ModeSet { mode, extra }
-    }
-}
-
 /// A reply's typed form; a reply of another shape gives the default (with
 /// nothing of it lost when it is an object: see the types' `extra`).
 fn decode_reply<T: serde::de::DeserializeOwned + Default>(v: Value) -> T {
@@ -872,28 +798,6 @@ fn decode_reply<T: serde::de::DeserializeOwned + Default>(v: Value) -> T {
 #[cfg(test)]
 mod answer_tests {
     use super::*;
-
-    #[test]
-    fn answers_decode_and_keep_the_rest() {
-        let i = Interrupted::from_value(json!({"still_queued":[{"uuid":"u"}],"new":1}));
-        assert_eq!(i.still_queued, vec![json!({"uuid":"u"})]);
-        assert_eq!(i.extra["new"], 1);
-        assert_eq!(
-            Interrupted::from_value(json!({})).still_queued,
-            Vec::<Value>::new()
-        );
-        assert_eq!(
-            ModelSet::from_value(json!({"model":"claude-sonnet-4-5"}))
-                .model
-                .as_deref(),
-            Some("claude-sonnet-4-5")
-        );
-        assert_eq!(ModelSet::from_value(json!({"model":null})).model, None);
-        assert_eq!(
-            ModeSet::from_value(json!({"mode":"plan"})).mode,
-            Some(PermissionMode::Plan)
-        );
-    }
 
     #[test]
     fn spawn_spec_takes_the_options_over_the_defaults() {

@@ -1,8 +1,9 @@
 //! One-shot queries.
 
-use super::client::{Client, Interrupted};
+use super::client::Client;
 use crate::error::{Error, Result};
 use crate::options::Options;
+use crate::protocol::Interrupted;
 use crate::protocol::{Message, UserInput};
 use futures_core::Stream;
 use std::pin::Pin;

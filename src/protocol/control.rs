@@ -307,10 +307,14 @@ pub struct PermissionRule {
     pub rule_content: Option<String>,
 }
 
-/// The answer to a `can_use_tool` request.
+/// The answer to a `can_use_tool` request. Built with its constructors
+/// ([`allow`](PermissionResult::allow), [`deny`](PermissionResult::deny) and
+/// the others), so that a later answer field or kind is no breaking change.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum PermissionResult {
     /// Let the tool run.
+    #[non_exhaustive]
     Allow {
         /// A changed input; `None` runs the tool with the input as asked.
         updated_input: Option<Value>,
@@ -318,6 +322,7 @@ pub enum PermissionResult {
         updated_permissions: Vec<PermissionUpdate>,
     },
     /// Refuse; the model sees `message` as the tool's error result.
+    #[non_exhaustive]
     Deny {
         /// Why, for the model.
         message: String,

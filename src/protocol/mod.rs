@@ -35,8 +35,8 @@ pub use names::{
     Effort, HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior, SettingSource,
 };
 pub use replies::{
-    AccountInfo, AgentInfo, ContextCategory, ContextUsage, McpServerStatus, McpSetServers,
-    McpStatus, ModelInfo, ModelUsage, ModelUsageMap, PermissionDenial, PermissionMode, RewindFiles,
-    ServerInfo, SlashCommand, UnknownMode, Usage,
+    AccountInfo, AgentInfo, ContextCategory, ContextUsage, Interrupted, McpServerStatus,
+    McpSetServers, McpStatus, ModeSet, ModelInfo, ModelSet, ModelUsage, ModelUsageMap,
+    PermissionDenial, PermissionMode, RewindFiles, ServerInfo, SlashCommand, UnknownMode, Usage,
 };
 pub use stream::{Delta, StreamEvent, StreamEventMessage};

@@ -362,6 +362,37 @@ reply!(
 );
 
 reply!(
+    /// The CLI's answer to [`Client::interrupt`](crate::Client::interrupt).
+    Interrupted {
+        /// Messages that were queued behind the interrupted turn and are
+        /// still waiting (as the CLI lists them).
+        #[serde(default, deserialize_with = "lenient")]
+        pub still_queued: Vec<Value>,
+    }
+);
+
+reply!(
+    /// The CLI's answer to [`Client::set_model`](crate::Client::set_model).
+    ModelSet {
+        /// The model now in use (`None`: the default).
+        #[serde(default, deserialize_with = "lenient")]
+        pub model: Option<String>,
+    }
+);
+
+reply!(
+    /// The CLI's answer to
+    /// [`Client::set_permission_mode`](crate::Client::set_permission_mode).
+    /// The CLI also sends a `system`/`status` message with `permissionMode`
+    /// when the mode changed.
+    ModeSet {
+        /// The mode now in effect.
+        #[serde(default, deserialize_with = "lenient")]
+        pub mode: Option<PermissionMode>,
+    }
+);
+
+reply!(
     /// The answer to [`Client::rewind_files`](crate::Client::rewind_files)
     /// and [`Client::preview_rewind_files`](crate::Client::preview_rewind_files).
     RewindFiles {
@@ -530,6 +561,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!(no.error.as_deref(), Some("File rewinding is not enabled."));
+    }
+
+    #[test]
+    fn control_answers_decode_and_keep_the_rest() {
+        let i: Interrupted =
+            serde_json::from_value(json!({"still_queued":[{"uuid":"u"}],"new":1})).unwrap();
+        assert_eq!(i.still_queued, vec![json!({"uuid":"u"})]);
+        assert_eq!(i.extra["new"], 1);
+        let none: Interrupted = serde_json::from_value(json!({})).unwrap();
+        assert!(none.still_queued.is_empty());
+        let m: ModelSet = serde_json::from_value(json!({"model":"claude-sonnet-4-5"})).unwrap();
+        assert_eq!(m.model.as_deref(), Some("claude-sonnet-4-5"));
+        let m: ModelSet = serde_json::from_value(json!({"model":null})).unwrap();
+        assert_eq!(m.model, None);
+        let m: ModeSet = serde_json::from_value(json!({"mode":"plan","x":1})).unwrap();
+        assert_eq!(m.mode, Some(PermissionMode::Plan));
+        assert_eq!(m.extra["x"], 1);
+        // a part of another shape is its default, the answer still decodes
+        let m: ModeSet = serde_json::from_value(json!({"mode":5})).unwrap();
+        assert_eq!(m.mode, None);
     }
 
     #[test]

@@ -3,12 +3,12 @@
 //! (compaction relinks, parallel tool calls put back in place).
 
 use super::error::{io_err, StoreResult};
+use super::lines::{Passed, Transcript};
 use super::scan::truthy;
 use crate::protocol::MessageContent;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
@@ -51,6 +51,9 @@ impl Entry {
 pub struct Conversation {
     /// The entries of the main chain in order (every entry type on it).
     pub entries: Vec<Entry>,
+    /// Lines of [`MAX_LINE`](super::MAX_LINE) bytes or more, passed over
+    /// unread: what they held is not in `entries`.
+    pub long_lines: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,9 +184,9 @@ impl Node {
 
 /// Read every chained entry of a transcript (one pass, one line in memory
 /// at a time). Lines that are not JSON are skipped.
-pub(crate) fn read_nodes(path: &Path) -> StoreResult<Vec<Node>> {
+pub(crate) fn read_nodes(path: &Path) -> StoreResult<(Vec<Node>, Passed)> {
     let mut out = Vec::new();
-    for_each_line(path, |offset, line| {
+    let passed = Transcript::open(path)?.each_line(|offset, line| {
         if memchr::memmem::find(line, b"\"uuid\"").is_none() {
             return;
         }
@@ -194,35 +197,7 @@ pub(crate) fn read_nodes(path: &Path) -> StoreResult<Vec<Node>> {
             }
         }
     })?;
-    Ok(out)
-}
-
-/// Call `f(offset, line)` for every non-blank line (leading blanks and the
-/// newline removed).
-pub(crate) fn for_each_line(path: &Path, mut f: impl FnMut(u64, &[u8])) -> StoreResult<()> {
-    let (file, _) = super::open::open_regular(path)?;
-    let mut r = BufReader::with_capacity(1 << 16, file);
-    let mut line = Vec::new();
-    let mut offset = 0u64;
-    loop {
-        line.clear();
-        let n = r.read_until(b'\n', &mut line).map_err(io_err(path))?;
-        if n == 0 {
-            break;
-        }
-        let start = offset;
-        offset += n as u64;
-        let mut body: &[u8] = &line;
-        if body.last() == Some(&b'\n') {
-            body = &body[..body.len() - 1];
-        }
-        let lead = body.iter().take_while(|b| **b <= 32).count();
-        if lead == body.len() {
-            continue;
-        }
-        f(start + lead as u64, &body[lead..]);
-    }
-    Ok(())
+    Ok((out, passed))
 }
 
 /// Entries by uuid, in first-seen order, the last copy winning.
@@ -591,7 +566,7 @@ pub(crate) fn conversation_nodes(all: &[Node]) -> (Graph, Vec<usize>) {
 /// # Ok::<(), claudio::store::StoreError>(())
 /// ```
 pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
-    let all = read_nodes(path)?;
+    let (all, passed) = read_nodes(path)?;
     let (g, chain) = conversation_nodes(&all);
     let (file, _) = super::open::open_regular(path)?;
     let mut entries = Vec::with_capacity(chain.len());
@@ -606,7 +581,10 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
         };
         entries.push(Entry { raw, value });
     }
-    Ok(Conversation { entries })
+    Ok(Conversation {
+        entries,
+        long_lines: passed.long_lines,
+    })
 }
 
 #[cfg(test)]

@@ -4,10 +4,11 @@
 //! without following a symbolic link, the line is written whole (after a
 //! newline if the file ends in a half-written line) and flushed to disk.
 
-use super::chain::{for_each_line, Kind, Node};
+use super::chain::{Kind, Node};
 use super::error::{io_err, StoreError, StoreResult};
 use super::headtail::read_head_tail;
 use super::ids::{new_uuid, IdQuery};
+use super::lines::{Transcript, MAX_LINE};
 use super::scan::{first_prompt, is_js_space, js_trim, last_entry_field};
 use super::time::{format_iso_millis, now_millis};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
@@ -221,7 +222,7 @@ pub(crate) fn fork(
     let at = at.map(IdQuery::parse).transpose()?;
     let mut nodes: Vec<Node> = Vec::new();
     let mut extras = Extras::default();
-    for_each_line(&src.path, |offset, line| {
+    let passed = Transcript::open(&src.path)?.each_line(|offset, line| {
         let text = String::from_utf8_lossy(line);
         let Ok(v) = serde_json::from_str::<Value>(&text) else {
             return;
@@ -272,6 +273,13 @@ pub(crate) fn fork(
             _ => {}
         }
     })?;
+    if passed.long_lines > 0 {
+        // a copy without that line would break the chain
+        return Err(StoreError::LineTooLong {
+            path: src.path.clone(),
+            max: MAX_LINE,
+        });
+    }
     if nodes.is_empty() {
         return Err(StoreError::NothingToFork(src.id.clone()));
     }
@@ -354,7 +362,7 @@ pub(crate) fn fork(
         let mut w = BufWriter::new(&file);
         let mut werr: Option<io::Error> = None;
         let last = kept.len() - 1;
-        for_each_line(&src.path, |offset, line| {
+        Transcript::open(&src.path)?.each_line(|offset, line| {
             if werr.is_some() {
                 return;
             }

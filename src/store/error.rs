@@ -94,6 +94,16 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    /// The transcript holds a line too long to be read (see
+    /// [`MAX_LINE`](super::MAX_LINE)), so it cannot be copied whole.
+    /// Nothing was written.
+    #[error("{} holds a line of {} MiB or more, which cannot be copied", path.display(), max >> 20)]
+    LineTooLong {
+        /// The transcript.
+        path: PathBuf,
+        /// The bound, in bytes.
+        max: usize,
+    },
     /// The transcript records no working directory to resume in.
     #[error("session {0} has no recorded working directory")]
     NoWorkingDirectory(String),

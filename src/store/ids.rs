@@ -5,7 +5,7 @@ use super::error::{StoreError, StoreResult};
 use std::io::Read;
 
 /// Shortest accepted id prefix, in hex digits.
-pub const MIN_PREFIX: usize = 4;
+const MIN_PREFIX: usize = 4;
 
 /// A checked id: a whole UUID or a prefix of one. Only lowercase hex digits
 /// and dashes at the UUID's dash positions get through, so an id can never
@@ -14,7 +14,7 @@ pub const MIN_PREFIX: usize = 4;
 pub enum IdQuery {
     /// A whole UUID (lowercased).
     Full(String),
-    /// A prefix of at least [`MIN_PREFIX`] hex digits (lowercased).
+    /// A prefix of at least 4 hex digits (lowercased).
     Prefix(String),
 }
 
@@ -27,7 +27,7 @@ impl IdQuery {
     /// assert_eq!(q, IdQuery::Prefix("b55ade39".into()));
     /// assert!(q.matches("b55ade39-3f1c-4d2e-9a8b-7c6d5e4f3a2b"));
     /// assert!(matches!(IdQuery::parse("../etc"), Err(StoreError::InvalidId(_))));
-    /// assert!(IdQuery::parse("b55").is_err()); // too short: at least `MIN_PREFIX` digits
+    /// assert!(IdQuery::parse("b55").is_err()); // too short: at least 4 digits
     /// # Ok::<(), StoreError>(())
     /// ```
     pub fn parse(input: &str) -> StoreResult<IdQuery> {

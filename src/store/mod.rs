@@ -9,37 +9,36 @@ mod chain;
 mod edit;
 mod error;
 mod handle;
-// reached by fuzzing and tests through `claudio::__private`
+// reached by fuzzing, tests and the program through `claudio::__private`
 pub(crate) mod headtail;
-mod ids;
+pub(crate) mod ids;
 mod info;
+mod lines;
 mod list;
 mod nonblocking;
 mod open;
 mod paths;
-mod scan;
-pub use scan::is_cli_note;
+pub(crate) mod scan;
 mod search;
 mod subagents;
-mod time;
+pub(crate) mod time;
 mod usage;
 
 pub use chain::{read_conversation, Conversation, Entry};
 pub use edit::SessionFile;
 pub use error::{StoreError, StoreResult};
 pub use handle::{ResumeTarget, Store};
-pub use ids::{is_uuid, new_uuid, IdQuery, MIN_PREFIX};
+pub use ids::{is_uuid, new_uuid, IdQuery};
 pub use info::{SessionInfo, SkipReason};
+pub use lines::MAX_LINE;
 pub use list::{ListOptions, Listing, Skipped};
 pub use nonblocking::AsyncStore;
 pub use paths::{default_config_dir, project_folder_name};
 pub use search::{
     HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits, MAX_HIT_LINE,
-    MAX_LINE,
 };
 pub use subagents::SubagentInfo;
-pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
-    estimate_cost, file_usage, price_of, FileUsage, MessageUsage, Price, SessionUsage, Tokens,
-    UsageListing, UsageSet, PRICES, PRICES_DATE,
+    estimate_cost, file_usage, FileUsage, MessageUsage, SessionUsage, Tokens, UsageListing,
+    UsageSet, PRICES_DATE,
 };

@@ -11,16 +11,16 @@
 //! first, each as soon as it and every newer one are done. Nothing is
 //! cached, so nothing is ever stale.
 
-use super::error::{io_err, StoreError, StoreResult};
+use super::error::{StoreError, StoreResult};
 use super::info::{scan_file, Scanned, SessionInfo};
+use super::lines::{Block, Transcript, MAX_LINE};
 use super::list::{all_candidates, dir_candidates, project_folders, Candidate};
 use super::Store;
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::io::Read;
 use std::ops::{ControlFlow, Range};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::UNIX_EPOCH;
@@ -317,17 +317,13 @@ impl Store {
             .min(dated.len().max(1));
         std::thread::scope(|s| {
             for _ in 0..workers {
-                s.spawn(|| {
-                    // one read buffer per worker, reused for every file
-                    let mut buf = vec![0u8; BLOCK];
-                    loop {
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((_, c)) = dated.get(i) else { break };
-                        results.put(i, search_file(c, opts, &finder, &mut buf));
+                s.spawn(|| loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
                     }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((_, c)) = dated.get(i) else { break };
+                    results.put(i, search_file(c, opts, &finder));
                 });
             }
             for i in 0..dated.len() {
@@ -576,20 +572,12 @@ fn find_literal(text: &str, needle: &str, ignore_case: bool) -> Vec<Range<usize>
     out
 }
 
-const BLOCK: usize = 1 << 20;
-
-/// The longest transcript line that is searched, in bytes. A longer one (a
-/// pasted file of hundreds of megabytes) is passed over, and the summary
-/// says so; memory stays within a few times this bound.
-pub const MAX_LINE: usize = 256 << 20;
-
 /// Search one transcript.
-fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut Vec<u8>) -> Found {
+fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) -> Found {
     let mut hits = Vec::new();
     let mut more = false;
     let limit = opts.hits_per_session.max(1);
-    let mut long_lines = 0;
-    let read = for_each_candidate_line(&c.path, finder, buf, &mut long_lines, |line| {
+    let mut on_line = |line: &[u8]| {
         // invalid UTF-8 is read as the listing reads it (U+FFFD), not skipped
         let parsed =
             serde_json::from_slice::<Value>(line).or_else(|e| match std::str::from_utf8(line) {
@@ -607,12 +595,15 @@ fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder, buf: &mut V
             hits.push(h);
         }
         ControlFlow::Continue(())
-    });
-    let mut problem = match read {
-        Err(e) => Some((c.path.clone(), unreadable_reason(&e))),
-        Ok(()) => None,
     };
-    if long_lines > 0 && problem.is_none() {
+    // the prefilter runs on whole blocks; only the lines it finds are parsed
+    let read = Transcript::open(&c.path)
+        .and_then(|t| t.blocks(|block| lines_in(block, finder, &mut on_line)));
+    let (mut problem, long_lines) = match read {
+        Err(e) => (Some((c.path.clone(), unreadable_reason(&e))), 0),
+        Ok(passed) => (None, passed.long_lines),
+    };
+    if long_lines > 0 {
         problem = Some((
             c.path.clone(),
             format!(
@@ -650,96 +641,15 @@ fn unreadable_reason(e: &StoreError) -> String {
     }
 }
 
-/// Call `f` with every line of `path` that may hold a hit: with a raw
-/// prefilter, the lines where it occurs; without, every line.
-fn for_each_candidate_line(
-    path: &Path,
-    finder: &Finder,
-    buf: &mut Vec<u8>,
-    long_lines: &mut usize,
-    mut f: impl FnMut(&[u8]) -> ControlFlow<()>,
-) -> StoreResult<()> {
-    let (mut file, _) = super::open::open_regular(path)?;
-    // one buffer, filled in place: `filled` bytes hold data, whole lines
-    // are searched, the partial last line moves to the front; a buffer
-    // grown for a long line goes back to its size after
-    if buf.len() > 4 * BLOCK {
-        buf.truncate(BLOCK);
-        buf.shrink_to(BLOCK);
-    }
-    if buf.len() < BLOCK {
-        buf.resize(BLOCK, 0);
-    }
-    let mut filled = 0;
-    // inside a line longer than MAX_LINE: its bytes are passed over
-    let mut skipping = false;
-    loop {
-        if filled == buf.len() {
-            if buf.len() >= MAX_LINE {
-                // a line past the bound is not held in memory: passed over
-                // to its end, and said
-                *long_lines += 1;
-                skipping = true;
-                filled = 0;
-            } else {
-                // a line longer than the buffer: make room for more of it
-                buf.resize((buf.len() * 2).min(MAX_LINE), 0);
-            }
-        }
-        let n = match file.read(&mut buf[filled..]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                // what was read is still searched
-                let _ = lines_in(&buf[..filled], finder, &mut f);
-                return Err(io_err(path)(e));
-            }
-        };
-        let eof = n == 0;
-        if skipping {
-            match memchr::memchr(b'\n', &buf[..n]) {
-                Some(i) => {
-                    buf.copy_within(i + 1..n, 0);
-                    filled = n - i - 1;
-                    skipping = false;
-                    continue;
-                }
-                None if eof => return Ok(()),
-                None => continue,
-            }
-        }
-        filled += n;
-        let end = if eof {
-            filled
-        } else {
-            match memchr::memrchr(b'\n', &buf[filled - n..filled]) {
-                Some(i) => filled - n + i + 1,
-                None => match memchr::memrchr(b'\n', &buf[..filled - n]) {
-                    Some(i) => i + 1,
-                    None => continue, // no whole line yet
-                },
-            }
-        };
-        if lines_in(&buf[..end], finder, &mut f).is_break() {
-            return Ok(());
-        }
-        buf.copy_within(end..filled, 0);
-        filled -= end;
-        if eof {
-            return Ok(());
-        }
-    }
-}
-
 /// The candidate lines of a block of whole lines.
 fn lines_in(
-    block: &[u8],
+    block: Block<'_>,
     finder: &Finder,
     f: &mut impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     if finder.raw.is_none() {
         let mut text = String::new();
-        for line in block.split(|&b| b == b'\n') {
+        for (_, line) in block.lines() {
             if line.is_empty() {
                 continue;
             }
@@ -753,13 +663,14 @@ fn lines_in(
         }
         return ControlFlow::Continue(());
     }
+    let bytes = block.bytes;
     let mut from = 0;
     // a line with a `\u` or `\/` escape may hold the pattern in a form the
     // raw bytes do not show (a tool that re-wrote the file with escaped
     // non-ASCII, `<`, `/`): it is a candidate too, parsed and checked
     let escaped = |from: usize| {
-        let u = ESCAPED_U.find(&block[from..]);
-        let s = ESCAPED_SOLIDUS.find(&block[from..]);
+        let u = ESCAPED_U.find(&bytes[from..]);
+        let s = ESCAPED_SOLIDUS.find(&bytes[from..]);
         match (u, s) {
             (Some(a), Some(b)) => Some(from + a.min(b)),
             (a, b) => a.or(b).map(|i| from + i),
@@ -767,7 +678,7 @@ fn lines_in(
     };
     let mut next_escape = escaped(0);
     loop {
-        let raw = finder.next_raw(block, from);
+        let raw = finder.next_raw(bytes, from);
         if next_escape.is_some_and(|e| e < from) {
             next_escape = escaped(from);
         }
@@ -777,11 +688,10 @@ fn lines_in(
             (None, Some(e)) => e,
             (None, None) => break,
         };
-        let start = memchr::memrchr(b'\n', &block[..at]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
-        f(&block[start..end])?;
-        from = end.min(block.len());
-        if from >= block.len() {
+        let line = block.line_at(at);
+        from = line.end;
+        f(&bytes[line])?;
+        if from >= bytes.len() {
             break;
         }
     }
@@ -1046,6 +956,10 @@ mod tests {
 {"text":"they SAY \"HI\"\nNOW ok"}
 "#;
         let mut lines = Vec::new();
+        let block = Block {
+            bytes: block,
+            offset: 0,
+        };
         let _ = lines_in(block, &f, &mut |l: &[u8]| {
             lines.push(l.to_vec());
             ControlFlow::Continue(())

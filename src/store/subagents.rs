@@ -2,8 +2,9 @@
 //! (`<session>/subagents/agent-<id>.jsonl`, with `agent-<id>.meta.json`),
 //! as the official SDKs' `listSubagents` / `getSubagentMessages` read them.
 
-use super::chain::{for_each_line, Entry};
+use super::chain::Entry;
 use super::error::{StoreError, StoreResult};
+use super::lines::Transcript;
 use super::open::read_small;
 use super::{SessionFile, Store};
 use serde::Serialize;
@@ -146,7 +147,8 @@ impl SessionFile {
             return Err(missing());
         }
         let mut out = Vec::new();
-        for_each_line(&path, |_, line| {
+        // a line too long to be read is passed over (see `MAX_LINE`)
+        Transcript::open(&path)?.each_line(|_, line| {
             let raw = String::from_utf8_lossy(line).into_owned();
             if let Ok(value) = serde_json::from_str::<Value>(&raw) {
                 if matches!(

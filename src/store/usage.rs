@@ -8,11 +8,12 @@
 //! (the final numbers: earlier lines of a streamed message can hold partial
 //! output counts). Only lines holding `"usage"` are parsed.
 
-use super::error::{io_err, StoreError, StoreResult};
+use super::error::{StoreError, StoreResult};
+use super::lines::{Block, Transcript};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::io::Read;
+use std::ops::{ControlFlow, Range};
 use std::path::Path;
 
 /// Tokens of one kind or another.
@@ -108,7 +109,7 @@ impl FileUsage {
 }
 
 /// Read what a transcript records about usage. Damaged lines are skipped.
-/// The file is read in 1 MiB blocks; only lines holding `"usage":{` or a
+/// The file is read in blocks; only lines holding `"usage":{` or a
 /// user entry are parsed.
 ///
 /// ```no_run
@@ -123,29 +124,22 @@ impl FileUsage {
 /// # Ok::<(), claudio::store::StoreError>(())
 /// ```
 pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
-    let (mut file, _) = super::open::open_regular(path)?;
-    read_usage(&mut file, path, true)
+    read_usage(Transcript::open(path)?, true)
 }
 
 /// [`file_usage`], counting prompts or not (one scan of each block less).
-fn read_usage(file: &mut std::fs::File, path: &Path, prompts: bool) -> StoreResult<FileUsage> {
-    thread_local! {
-        // one read buffer per thread, reused for every file: a fresh zeroed
-        // megabyte per file was a quarter of the time across a big store
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with(|b| {
-        let mut buf = b.take();
-        if buf.len() < BLOCK {
-            buf.resize(BLOCK, 0);
-        }
-        let out = read_usage_into(file, path, prompts, &mut buf);
-        if buf.len() > 8 * BLOCK {
-            buf = Vec::new(); // a giant line's buffer is not kept
-        }
-        b.replace(buf);
-        out
-    })
+/// A line too long to be read (see [`MAX_LINE`](super::MAX_LINE)) is
+/// passed over: a usage line is short, a giant one is a pasted prompt.
+fn read_usage(t: Transcript<'_>, prompts: bool) -> StoreResult<FileUsage> {
+    let mut acc = Acc {
+        skip_prompts: !prompts,
+        ..Acc::default()
+    };
+    t.blocks(|block| {
+        acc.block(block);
+        ControlFlow::Continue(())
+    })?;
+    Ok(acc.out)
 }
 
 /// Why a file could not be read, without its path (a listing names it).
@@ -154,48 +148,6 @@ fn reason_of(e: &StoreError) -> String {
         StoreError::Io { source, .. } => source.to_string(),
         StoreError::NotAFile(_) => "not a regular file".to_owned(),
         other => other.to_string(),
-    }
-}
-
-/// Read blocks of a transcript.
-const BLOCK: usize = 1 << 18;
-
-fn read_usage_into(
-    file: &mut std::fs::File,
-    path: &Path,
-    prompts: bool,
-    buf: &mut Vec<u8>,
-) -> StoreResult<FileUsage> {
-    let mut acc = Acc {
-        skip_prompts: !prompts,
-        ..Acc::default()
-    };
-    let mut filled = 0;
-    loop {
-        if filled == buf.len() {
-            buf.resize(buf.len() * 2, 0);
-        }
-        let n = match file.read(&mut buf[filled..]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(io_err(path)(e)),
-        };
-        let eof = n == 0;
-        filled += n;
-        let end = if eof {
-            filled
-        } else {
-            match memchr::memrchr(b'\n', &buf[..filled]) {
-                Some(i) => i + 1,
-                None => continue,
-            }
-        };
-        acc.block(&buf[..end]);
-        buf.copy_within(end..filled, 0);
-        filled -= end;
-        if eof {
-            return Ok(acc.out);
-        }
     }
 }
 
@@ -210,7 +162,10 @@ fn time_of(line: &[u8]) -> Option<i64> {
 #[cfg(test)]
 pub(crate) fn usage_of(data: &[u8]) -> FileUsage {
     let mut acc = Acc::default();
-    acc.block(data);
+    acc.block(Block {
+        bytes: data,
+        offset: 0,
+    });
     acc.out
 }
 
@@ -280,33 +235,27 @@ struct CwdLine<'a> {
     cwd: Option<std::borrow::Cow<'a, str>>,
 }
 
-/// The whole line around position `at` of `block`.
-fn line_at(block: &[u8], at: usize) -> (usize, usize) {
-    let start = memchr::memrchr(b'\n', &block[..at]).map_or(0, |i| i + 1);
-    let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
-    (start, end)
-}
-
 impl Acc {
     /// Take in a block of whole lines.
-    fn block(&mut self, block: &[u8]) {
+    fn block(&mut self, lines: Block<'_>) {
+        let block = lines.bytes;
         let f = finders();
         if self.out.first.is_none() {
             if let Some(at) = f.timestamp.find(block) {
-                let (s, e) = line_at(block, at);
+                let Range { start: s, end: e } = lines.line_at(at);
                 self.out.first = time_of(&block[s..e]);
             }
         }
         if self.out.cwd.is_none() {
             if let Some(at) = f.cwd.find(block) {
-                let (s, e) = line_at(block, at);
+                let Range { start: s, end: e } = lines.line_at(at);
                 if let Ok(l) = serde_json::from_slice::<CwdLine<'_>>(&block[s..e]) {
                     self.out.cwd = l.cwd.map(std::borrow::Cow::into_owned);
                 }
             }
         }
         if let Some(at) = f.timestamp_back.rfind(block) {
-            let (s, e) = line_at(block, at);
+            let Range { start: s, end: e } = lines.line_at(at);
             if let Some(t) = time_of(&block[s..e]) {
                 self.out.last = Some(t);
             }
@@ -318,7 +267,7 @@ impl Acc {
             .into_iter()
             .flatten();
         for at in users {
-            let (s, e) = line_at(block, at);
+            let Range { start: s, end: e } = lines.line_at(at);
             if s == last_line {
                 continue;
             }
@@ -335,7 +284,7 @@ impl Acc {
         }
         let mut last_line = usize::MAX;
         for at in f.usage.find_iter(block) {
-            let (s, e) = line_at(block, at);
+            let Range { start: s, end: e } = lines.line_at(at);
             if s == last_line {
                 continue;
             }
@@ -447,13 +396,14 @@ impl super::Store {
         };
         let (cands, mut skipped) = super::list::split_unreadable(cands);
         let read = super::list::parallel_map(&cands, |c| {
-            let (mut file, m) = super::open::open_regular(&c.path)?;
-            let ms = m
+            let t = Transcript::open(&c.path)?;
+            let ms = t
+                .meta()
                 .modified()
                 .ok()
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_millis() as i64);
-            let usage = read_usage(&mut file, &c.path, false)?;
+            let usage = read_usage(t, false)?;
             Ok(SessionUsage {
                 session_id: c.session_id.clone(),
                 path: c.path.clone(),
@@ -513,25 +463,27 @@ impl UsageSet {
 
 /// USD per million tokens: input, output, cache write, cache read.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Price {
+struct Price {
     /// Model-name prefix it applies to.
-    pub prefix: &'static str,
+    prefix: &'static str,
     /// Per million input tokens.
-    pub input: f64,
+    input: f64,
     /// Per million output tokens.
-    pub output: f64,
+    output: f64,
     /// Per million tokens written to the cache (5-minute cache).
-    pub cache_write: f64,
+    cache_write: f64,
     /// Per million tokens read from the cache.
-    pub cache_read: f64,
+    cache_read: f64,
 }
 
 /// When the built-in prices were taken from Anthropic's price list.
 pub const PRICES_DATE: &str = "2025-11-24";
 
 /// Anthropic's list prices, longest prefix first. Models not here have no
-/// price: their tokens are counted, their cost is not guessed.
-pub const PRICES: &[Price] = &[
+/// price: their tokens are counted, their cost is not guessed. The table is
+/// the library's own: users get a cost from [`estimate_cost`] and its date
+/// from [`PRICES_DATE`].
+const PRICES: &[Price] = &[
     Price {
         prefix: "claude-opus-4-5",
         input: 5.0,
@@ -584,13 +536,7 @@ pub const PRICES: &[Price] = &[
 ];
 
 /// The price of a model, if the table has it.
-///
-/// ```
-/// let price = claudio::store::price_of("claude-haiku-4-5-20251001").expect("listed");
-/// assert_eq!((price.input, price.output), (1.0, 5.0));
-/// assert!(claudio::store::price_of("gpt-4").is_none());
-/// ```
-pub fn price_of(model: &str) -> Option<&'static Price> {
+fn price_of(model: &str) -> Option<&'static Price> {
     PRICES.iter().find(|p| model.starts_with(p.prefix))
 }
 
@@ -705,5 +651,8 @@ mod tests {
             Some(15.0 + 75.0 + 1.5)
         );
         assert_eq!(estimate_cost("claude-opus-5-5", &t), None);
+        let price = price_of("claude-haiku-4-5-20251001").expect("listed");
+        assert_eq!((price.input, price.output), (1.0, 5.0));
+        assert!(price_of("gpt-4").is_none());
     }
 }

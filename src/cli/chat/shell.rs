@@ -28,6 +28,7 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use rustix::process::{self, Pid, Signal};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -38,12 +39,20 @@ use tokio::signal::unix::{signal, SignalKind};
 /// The process group of the command running now (0: none).
 static RUNNING: AtomicI32 = AtomicI32::new(0);
 
+/// Send `sig` to the process group `pgid` (nothing for an id that is not
+/// one).
+fn kill_group(pgid: i32, sig: Signal) {
+    if let Some(pid) = Pid::from_raw(pgid) {
+        let _ = process::kill_process_group(pid, sig);
+    }
+}
+
 /// Kill the running command's process group, if any (the chat is ending).
 pub fn kill_running() {
     let pgid = RUNNING.swap(0, Ordering::SeqCst);
     if pgid > 0 {
-        // SAFETY: signals a process group this program started.
-        unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        // a process group this program started
+        kill_group(pgid, Signal::Kill);
         guard(0);
     }
 }
@@ -266,25 +275,24 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true);
-    // SAFETY: only async-signal-safe calls between fork and exec. setsid
-    // makes the command a session and process group of its own, without a
-    // controlling terminal. On Linux the parent-death signal kills the
-    // command when the chat dies without its cleanup (kill -9, a crash);
-    // the kernel ties it to the forking thread, and the chat runs commands
-    // on its main thread (`block_on`). (`libc::prctl` as for the CLI in
-    // `transport::process`: rustix's safe call needs its `process` feature,
-    // and the closure is unsafe anyway.)
+    // setsid makes the command a session and process group of its own,
+    // without a controlling terminal. On Linux the parent-death signal kills
+    // the command when the chat dies without its cleanup (kill -9, a crash);
+    // the kernel ties it to the forking thread, and the chat runs commands on
+    // its main thread (`block_on`).
     #[cfg(target_os = "linux")]
-    let parent = std::process::id() as libc::pid_t;
+    let parent = process::getpid();
+    // SAFETY: between fork and exec only raw system calls run (rustix's, no
+    // allocation, no lock): they are async-signal-safe.
     unsafe {
         cmd.pre_exec(move || {
-            libc::setsid();
+            process::setsid()?;
             #[cfg(target_os = "linux")]
             {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
-                // the chat may have died before prctl took effect
-                if libc::getppid() != parent {
-                    libc::raise(libc::SIGKILL);
+                process::set_parent_process_death_signal(Some(Signal::Kill))?;
+                // the chat may have died before the signal was set
+                if process::getppid() != Some(parent) {
+                    process::kill_process(process::getpid(), Signal::Kill)?;
                 }
             }
             Ok(())
@@ -337,8 +345,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
             _ = sigint.recv() => {
                 interrupted = true;
                 if let Some(p) = pid {
-                    // SAFETY: signals the command's own process group.
-                    unsafe { libc::kill(-p, libc::SIGINT) };
+                    kill_group(p, Signal::Int);
                 }
                 kill_at.get_or_insert(tokio::time::Instant::now() + Duration::from_secs(2));
             },
@@ -347,8 +354,8 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
                     break;
                 }
                 if let Some(p) = pid {
-                    // SAFETY: as above; the command ignored SIGINT.
-                    unsafe { libc::kill(-p, libc::SIGKILL) };
+                    // the command ignored SIGINT
+                    kill_group(p, Signal::Kill);
                 }
                 kill_at = None;
             },
@@ -356,8 +363,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
     }
     // whatever the command left running in its group ends with it
     if let Some(p) = pid {
-        // SAFETY: signals the command's own process group.
-        unsafe { libc::kill(-p, libc::SIGKILL) };
+        kill_group(p, Signal::Kill);
         guard(0);
     }
     RUNNING.store(0, Ordering::SeqCst);

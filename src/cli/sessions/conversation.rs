@@ -147,7 +147,7 @@ impl Writer {
         self.speaker = Some(who);
         let st = self.st;
         let when = ts
-            .and_then(claudio::store::parse_iso_millis)
+            .and_then(claudio::__private::parse_iso_millis)
             .map(|ms| {
                 let (d, t) = local_time(ms);
                 if d != self.day {
