@@ -222,7 +222,14 @@ fn usage_by_full_parse(s: &Session) -> HashMap<String, [u64; 4]> {
     out
 }
 
-fn usage_of(d: &tempfile::TempDir) -> (HashMap<String, [u64; 4]>, u64, Option<String>) {
+type UsageSeen = (
+    HashMap<String, [u64; 4]>,
+    u64,
+    Option<String>,
+    [Option<i64>; 2],
+);
+
+fn usage_of(d: &tempfile::TempDir) -> UsageSeen {
     let path = d.path().join(format!("projects/-work-p/{ID}.jsonl"));
     let u = file_usage(&path).unwrap();
     let by_model = u
@@ -230,7 +237,7 @@ fn usage_of(d: &tempfile::TempDir) -> (HashMap<String, [u64; 4]>, u64, Option<St
         .into_iter()
         .map(|(m, t)| (m, [t.input, t.output, t.cache_write, t.cache_read]))
         .collect();
-    (by_model, u.prompts, u.cwd)
+    (by_model, u.prompts, u.cwd, [u.first, u.last])
 }
 
 /// The listing's fields that do not depend on the bytes' form (the size
@@ -281,6 +288,8 @@ proptest! {
     fn every_form_gives_the_full_parse_s_answer(s in session()) {
         let forms: Vec<_> = FORMS.iter().map(|f| (*f, store_of(&s, *f))).collect();
         let want_usage = usage_by_full_parse(&s);
+        let time = |e: &Value| claudio::__private::parse_iso_millis(e["timestamp"].as_str().unwrap());
+        let want_times = [time(&s.entries[0]), time(s.entries.last().unwrap())];
         let turns = s.entries.len() as u64 / 2;
         let cwd = s.entries[0]["cwd"].as_str().map(str::to_owned);
         let word_hits = hits_of(&forms[0].1, Pattern::smart(s.word.clone()));
@@ -293,8 +302,11 @@ proptest! {
         );
         prop_assert_eq!(compact_listing.get("cwd").and_then(Value::as_str), cwd.as_deref());
         for (f, d) in &forms {
-            let (by_model, prompts, ucwd) = usage_of(d);
-            let _ = (&by_model, &want_usage, prompts, turns, &ucwd);
+            let (by_model, prompts, ucwd, times) = usage_of(d);
+            prop_assert_eq!(times, want_times, "first and last times in {:?}", f);
+            prop_assert_eq!(&by_model, &want_usage, "usage in {:?}", f);
+            prop_assert_eq!(prompts, turns, "prompts in {:?}", f);
+            prop_assert_eq!(&ucwd, &cwd, "usage's cwd in {:?}", f);
             prop_assert_eq!(&listing_of(d), &compact_listing, "listing in {:?}", f);
             prop_assert_eq!(
                 &hits_of(d, Pattern::smart(s.word.clone())),

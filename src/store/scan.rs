@@ -637,7 +637,7 @@ fn command_name(s: &str) -> Option<&str> {
 /// This is narrower than the official SDKs' rule, which takes any text
 /// starting with a tag (`<div>`, a pasted XML error) for a note and so
 /// loses such a session from the listing: only the CLI's own tags
-/// ([`CLI_TAGS`], and the `local-command-`, `bash-` and `command-`
+/// (`CLI_TAGS`, and the `local-command-`, `bash-` and `command-`
 /// families) are skipped here.
 pub fn is_cli_note(text: &str) -> bool {
     const INTERRUPTED: &str = "[Request interrupted by user";

@@ -152,10 +152,16 @@ fn reason_of(e: &StoreError) -> String {
 }
 
 fn time_of(line: &[u8]) -> Option<i64> {
-    let key = b"\"timestamp\":\"";
-    let at = memchr::memmem::find(line, key)? + key.len();
-    let end = memchr::memchr(b'"', &line[at..])? + at;
-    super::time::parse_iso_millis(std::str::from_utf8(&line[at..end]).ok()?)
+    // the entry's own field, however the line is spaced or ordered
+    let l = serde_json::from_slice::<TimeLine<'_>>(line).ok()?;
+    super::time::parse_iso_millis(&l.timestamp?)
+}
+
+/// The one field of a line that is read for its time.
+#[derive(serde::Deserialize)]
+struct TimeLine<'a> {
+    #[serde(borrow)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
 }
 
 /// The usage recorded in transcript bytes.
@@ -208,7 +214,10 @@ struct UsageCounts {
     cache_read_input_tokens: Option<u64>,
 }
 
-/// The searchers of [`Acc::block`], built once.
+/// The searchers of [`Acc::block`], built once. Each looks for a key with
+/// its quotes only (`"usage"`, not `"usage":{`), so a line written with
+/// spaces or its keys in another order is found too; the line is then
+/// parsed, and only what it says counts.
 struct Finders {
     timestamp: memchr::memmem::Finder<'static>,
     timestamp_back: memchr::memmem::FinderRev<'static>,
@@ -220,11 +229,11 @@ struct Finders {
 fn finders() -> &'static Finders {
     static F: std::sync::OnceLock<Finders> = std::sync::OnceLock::new();
     F.get_or_init(|| Finders {
-        timestamp: memchr::memmem::Finder::new(b"\"timestamp\":\""),
-        timestamp_back: memchr::memmem::FinderRev::new(b"\"timestamp\":\""),
-        cwd: memchr::memmem::Finder::new(b"\"cwd\":\""),
-        user: memchr::memmem::Finder::new(b"\"type\":\"user\""),
-        usage: memchr::memmem::Finder::new(b"\"usage\":{"),
+        timestamp: memchr::memmem::Finder::new(b"\"timestamp\""),
+        timestamp_back: memchr::memmem::FinderRev::new(b"\"timestamp\""),
+        cwd: memchr::memmem::Finder::new(b"\"cwd\""),
+        user: memchr::memmem::Finder::new(b"\"user\""),
+        usage: memchr::memmem::Finder::new(b"\"usage\""),
     })
 }
 
@@ -240,25 +249,39 @@ impl Acc {
     fn block(&mut self, lines: Block<'_>) {
         let block = lines.bytes;
         let f = finders();
+        // a key found may be a nested one: the next line holding it is tried
         if self.out.first.is_none() {
-            if let Some(at) = f.timestamp.find(block) {
+            let mut from = 0;
+            while let Some(at) = f.timestamp.find(&block[from..]).map(|i| from + i) {
                 let Range { start: s, end: e } = lines.line_at(at);
                 self.out.first = time_of(&block[s..e]);
+                if self.out.first.is_some() {
+                    break;
+                }
+                from = e.max(at + 1);
             }
         }
         if self.out.cwd.is_none() {
-            if let Some(at) = f.cwd.find(block) {
+            let mut from = 0;
+            while let Some(at) = f.cwd.find(&block[from..]).map(|i| from + i) {
                 let Range { start: s, end: e } = lines.line_at(at);
                 if let Ok(l) = serde_json::from_slice::<CwdLine<'_>>(&block[s..e]) {
                     self.out.cwd = l.cwd.map(std::borrow::Cow::into_owned);
                 }
+                if self.out.cwd.is_some() {
+                    break;
+                }
+                from = e.max(at + 1);
             }
         }
-        if let Some(at) = f.timestamp_back.rfind(block) {
+        let mut before = block.len();
+        while let Some(at) = f.timestamp_back.rfind(&block[..before]) {
             let Range { start: s, end: e } = lines.line_at(at);
             if let Some(t) = time_of(&block[s..e]) {
                 self.out.last = Some(t);
+                break;
             }
+            before = s;
         }
         // the person's prompts: user lines that are not tool results
         let mut last_line = usize::MAX;
