@@ -153,6 +153,49 @@ async fn run_permission(expected: Value, answer: PermissionResult) -> Fake {
 }
 
 #[tokio::test]
+async fn a_plan_request_hands_the_handler_the_plan_the_session_saw() {
+    // the CLI 2.1.328 sends ExitPlanMode's request with an empty input: the
+    // plan is only in the assistant's tool_use block before it
+    let plan = "# Plan\n1. write the parser\n2. test it";
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            expect_user("plan it"),
+            system_init(),
+            assistant_tool_use(
+                "toolu_old",
+                "ExitPlanMode",
+                json!({"plan": "an older plan"}),
+            ),
+            assistant_tool_use("toolu_p", "ExitPlanMode", json!({"plan": plan})),
+            json!({"emit": {"type":"control_request","request_id":"perm-p","request":{
+                "subtype":"can_use_tool","tool_name":"ExitPlanMode","input":{},
+                "tool_use_id":"toolu_p"}}}),
+            json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"perm-p",
+                "response":{"behavior":"deny","message":"keep planning"}}}}),
+            result("done"),
+        ],
+    ]));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let options = fake
+        .options()
+        .can_use_tool(move |req: claudio::CanUseToolRequest, _ctx| {
+            let seen = s2.clone();
+            async move {
+                seen.lock().unwrap().push(req.plan().map(str::to_owned));
+                Ok(PermissionResult::deny("keep planning"))
+            }
+        });
+    let client = Client::connect(options).await.unwrap();
+    client.send("plan it").await.unwrap();
+    let msgs = collect_turn(&client).await;
+    assert_eq!(last_result(&msgs).result.as_deref(), Some("done"));
+    assert_eq!(*seen.lock().unwrap(), vec![Some(plan.to_owned())]);
+    assert!(client.close().await.unwrap().success());
+}
+
+#[tokio::test]
 async fn can_use_tool_allow_echoes_input() {
     run_permission(
         json!({"behavior":"allow","updatedInput":{"command":"touch a"}}),

@@ -11,7 +11,7 @@ use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::tool_summary;
-use claudio::protocol::ask::{answer_questions, plan_text, questions, RequestKind};
+use claudio::protocol::ask::{answer_questions, questions, RequestKind};
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use rustix::event::{poll, PollFd, PollFlags};
 use std::fs::File;
@@ -97,8 +97,6 @@ pub struct TtyApprover {
     one_at_a_time: tokio::sync::Mutex<()>,
     warned: AtomicBool,
     tty_path: std::path::PathBuf,
-    /// Plans of `ExitPlanMode` calls, by tool-use id.
-    plans: std::sync::Mutex<Vec<(String, String)>>,
     /// `ask`'s spinner line, taken away before a question is written.
     spinner: std::sync::OnceLock<Spinner>,
 }
@@ -117,28 +115,7 @@ impl TtyApprover {
             warned: AtomicBool::new(false),
             tty_path,
             spinner: std::sync::OnceLock::new(),
-            plans: std::sync::Mutex::new(Vec::new()),
         })
-    }
-
-    /// Remember the plan of an `ExitPlanMode` call, seen in the assistant's
-    /// message (the CLI's request carries an empty input).
-    pub fn note_plan(&self, tool_use_id: &str, plan: &str) {
-        let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
-        if plans.len() >= 8 {
-            plans.remove(0);
-        }
-        plans.push((tool_use_id.to_owned(), plan.to_owned()));
-    }
-
-    fn plan(&self, tool_use_id: Option<&str>) -> Option<String> {
-        let id = tool_use_id?;
-        let plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
-        plans
-            .iter()
-            .rev()
-            .find(|(i, _)| i == id)
-            .map(|(_, p)| p.clone())
     }
 
     /// Take `spinner` off the screen before each question.
@@ -155,16 +132,6 @@ impl TtyApprover {
         let _turn = self.one_at_a_time.lock().await;
         let cancel = CancelFlag::watch(&ctx.cancellation);
         let cancelled = cancel.flag.clone();
-        if req.kind() == RequestKind::Plan && plan_text(&req.input).is_none() {
-            // the assistant's message with the plan is read beside this
-            // request: give it a moment to arrive
-            for _ in 0..20 {
-                if self.plan(req.tool_use_id.as_deref()).is_some() {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-        }
         let me = self.clone();
         let req2 = req.clone();
         let answer = tokio::task::spawn_blocking(move || me.ask_blocking(&req2, &cancelled)).await;
@@ -268,9 +235,8 @@ impl TtyApprover {
         cancelled: &AtomicBool,
     ) -> io::Result<PermissionResult> {
         let s = self.style;
-        let plan = plan_text(&req.input)
-            .map(str::to_owned)
-            .or_else(|| self.plan(req.tool_use_id.as_deref()));
+        // the library hands over the plan of the call this request is for
+        let plan = req.plan().map(str::to_owned);
         let mut text = asking::plan_block(plan.as_deref(), None, s);
         for (i, (label, what)) in asking::PLAN_CHOICES.iter().enumerate() {
             text.push_str(&format!("    {}. {label}  {}\n", i + 1, s.dim(what)));

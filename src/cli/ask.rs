@@ -111,7 +111,6 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     if let Some(s) = &spinner {
         approver.hide_while_asking(s.clone());
     }
-    let plans = approver.clone();
     // with a schema, the answer is the object the model returns, not its text
     let structured = schema.is_some() && args.output_format == OutputFormat::Text;
     let mut options = build_options(session)?
@@ -148,7 +147,6 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         activity: (io::stderr().is_terminal()).then_some(stderr_style),
         tools: HashMap::new(),
         to_terminal,
-        plans,
         agents: Agents::default(),
         spinner: spinner.clone(),
         waiting_since: None,
@@ -343,8 +341,6 @@ struct Output<W: Write> {
     activity: Option<Style>,
     tools: HashMap<String, (String, String, Instant)>,
     to_terminal: bool,
-    /// Where plans of `ExitPlanMode` calls go, for the approval prompt.
-    plans: std::sync::Arc<TtyApprover>,
     agents: Agents,
     /// The spinner line on stderr (a terminal only).
     spinner: Option<Spinner>,
@@ -441,15 +437,6 @@ impl<W: Write> Output<W> {
                     style.dim(&Sanitizer::clean(&status))
                 );
                 self.activity_line(&line)?;
-            }
-        }
-        if let Message::Assistant(a) = &m.message {
-            for b in &a.message.content {
-                if let ContentBlock::ToolUse(t) = b {
-                    if let Some(plan) = claudio::protocol::ask::plan_text(&t.input) {
-                        self.plans.note_plan(&t.id, plan);
-                    }
-                }
             }
         }
         match self.format {
@@ -746,7 +733,6 @@ mod tests {
             activity: None,
             tools: HashMap::new(),
             to_terminal: true,
-            plans: TtyApprover::new(Style::plain(), std::env::temp_dir()),
             agents: Agents::default(),
             spinner: None,
             waiting_since: None,

@@ -107,6 +107,9 @@ pub(crate) struct Shared {
     exit: Mutex<Option<ExitInfo>>,
     closing: AtomicBool,
     session_id: Mutex<Option<String>>,
+    /// Plans of recent `ExitPlanMode` calls, by tool-use id (oldest first),
+    /// handed to the request that follows ([`CanUseToolRequest::plan`]).
+    plans: Mutex<std::collections::VecDeque<(String, String)>>,
     pub(crate) control_timeout: Duration,
     pub(crate) close_grace: Duration,
     inactivity_timeout: Option<Duration>,
@@ -147,6 +150,7 @@ impl Shared {
             exit: Mutex::new(None),
             closing: AtomicBool::new(false),
             session_id: Mutex::new(None),
+            plans: Mutex::new(std::collections::VecDeque::new()),
             control_timeout: options.control_timeout,
             close_grace: options.close_grace,
             inactivity_timeout: options.inactivity_timeout,
@@ -317,8 +321,18 @@ impl Shared {
             cancellation: cancellation.clone(),
         };
         let fut: BoxFuture<std::result::Result<Value, String>> = match req.request {
-            IncomingRequest::CanUseTool(r) => match &self.handlers.can_use_tool {
+            IncomingRequest::CanUseTool(mut r) => match &self.handlers.can_use_tool {
                 Some(h) => {
+                    // the plan this request is for, as its tool_use block had it
+                    if r.kind() == crate::protocol::ask::RequestKind::Plan {
+                        if let Some(id) = r.tool_use_id.as_deref() {
+                            r.seen_plan = lock(&self.plans)
+                                .iter()
+                                .rev()
+                                .find(|(call, _)| call == id)
+                                .map(|(_, plan)| plan.clone());
+                        }
+                    }
                     let input = r.input.clone();
                     let f = h.can_use_tool(r, ctx);
                     Box::pin(async move {
@@ -417,6 +431,24 @@ impl Shared {
                     }
                 }
             }
+            Message::Assistant(a) => {
+                // plans proposed, for the ExitPlanMode request that follows
+                for b in &a.message.content {
+                    if let crate::protocol::ContentBlock::ToolUse(t) = b {
+                        if crate::protocol::ask::RequestKind::of_tool(&t.name)
+                            == crate::protocol::ask::RequestKind::Plan
+                        {
+                            if let Some(plan) = crate::protocol::ask::plan_text(&t.input) {
+                                let mut plans = lock(&self.plans);
+                                if plans.len() == RECENT_PLANS {
+                                    plans.pop_front();
+                                }
+                                plans.push_back((t.id.clone(), plan.to_owned()));
+                            }
+                        }
+                    }
+                }
+            }
             Message::Result(r) => {
                 if let Some(id) = &r.session_id {
                     *lock(&self.session_id) = Some(id.clone());
@@ -475,6 +507,9 @@ async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read 
 }
 
 /// The reader task: route every line until the CLI's stdout ends.
+/// How many recent plans the session keeps for their requests.
+const RECENT_PLANS: usize = 8;
+
 pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: usize) {
     let mut reader = LineReader::new(stdout, max_line);
     let mut batch = 0;

@@ -143,10 +143,38 @@ pub struct CanUseToolRequest {
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+    /// The plan of the `ExitPlanMode` call this request is for, as the
+    /// session saw it in the model's `tool_use` block (the request itself
+    /// carries an empty input). See [`CanUseToolRequest::plan`].
+    #[serde(skip)]
+    pub(crate) seen_plan: Option<String>,
 }
 has_extra!(CanUseToolRequest);
 
 impl CanUseToolRequest {
+    /// For an `ExitPlanMode` request, the plan the model proposes: the
+    /// request's own `input.plan` if it has one, else the plan of the
+    /// `tool_use` block it is for, which the CLI 2.1.328 sends only in the
+    /// assistant message (the request's input is `{}`); the session keeps
+    /// the plans of recent calls to hand them over here. `None` for any
+    /// other tool, or when the call was not seen.
+    ///
+    /// ```
+    /// use claudio::{Options, PermissionResult};
+    /// let options = Options::default().can_use_tool(|req, _ctx| async move {
+    ///     if let Some(plan) = req.plan() {
+    ///         println!("the plan:\n{plan}");
+    ///     }
+    ///     Ok(PermissionResult::deny("not now"))
+    /// });
+    /// ```
+    pub fn plan(&self) -> Option<&str> {
+        if self.kind() != crate::protocol::ask::RequestKind::Plan {
+            return None;
+        }
+        crate::protocol::ask::plan_text(&self.input).or(self.seen_plan.as_deref())
+    }
+
     /// The CLI's reason as text, if it gave one.
     ///
     /// ```

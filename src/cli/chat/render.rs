@@ -100,9 +100,6 @@ pub struct Renderer {
     footer: Vec<String>,
     /// The spinners and typed-ahead lines under the answer (indicatif).
     live: Live,
-    /// Plans proposed by `ExitPlanMode` calls, by tool-use id (the CLI's
-    /// permission request carries an empty input).
-    plans: Vec<(String, String)>,
     /// Sub-agents of this session, oldest first.
     agents: Vec<Agent>,
 }
@@ -122,18 +119,8 @@ impl Renderer {
             tools: Vec::new(),
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
-            plans: Vec::new(),
             agents: Vec::new(),
         }
-    }
-
-    /// The plan of the `ExitPlanMode` call `tool_use_id`, if it was seen.
-    pub fn plan(&self, tool_use_id: &str) -> Option<&str> {
-        self.plans
-            .iter()
-            .rev()
-            .find(|(id, _)| id == tool_use_id)
-            .map(|(_, p)| p.as_str())
     }
 
     /// The label of the sub-agent that made the tool call `tool_use_id`
@@ -288,12 +275,6 @@ impl Renderer {
                         }
                         ContentBlock::ToolUse(t) => {
                             self.end_block(&mut out);
-                            if let Some(plan) = claudio::protocol::ask::plan_text(&t.input) {
-                                if self.plans.len() >= 8 {
-                                    self.plans.remove(0);
-                                }
-                                self.plans.push((t.id.clone(), plan.to_owned()));
-                            }
                             let tool = Tool {
                                 id: t.id.clone(),
                                 name: Sanitizer::clean(&t.name),
@@ -615,7 +596,6 @@ impl Renderer {
     pub fn forget_session(&mut self) {
         self.agents.clear();
         self.tools.clear();
-        self.plans.clear();
     }
 
     /// A sub-agent's text: a few dim lines under its name.
@@ -1140,7 +1120,6 @@ mod tests {
             ],
         );
         assert_eq!(out, "", "{out:?}");
-        assert_eq!(r.plan("p"), Some("# P"));
     }
 
     #[test]

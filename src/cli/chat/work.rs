@@ -192,7 +192,7 @@ impl Chat<'_> {
                             before.push(m);
                         }
                     }
-                    let dialog = Box::new(self.dialog(&request, &before, keys.is_some()));
+                    let dialog = Box::new(self.dialog(&request, keys.is_some()));
                     open = Some(request.ctx.cancellation.clone());
                     Event::Request { before, request, dialog }
                 }
@@ -237,11 +237,10 @@ impl Chat<'_> {
     }
 
     /// The dialog that asks the person about one request from the CLI: a
-    /// tool to allow, the model's questions, or a plan (its text from the
-    /// request, else from the call the model wrote, among `before` or
-    /// earlier). Without a terminal, nobody is asked: denied, never allowed
-    /// silently.
-    fn dialog(&self, a: &Approval, before: &[Message], keys: bool) -> Dialog {
+    /// tool to allow, the model's questions, or a plan (its text as the
+    /// library hands it over). Without a terminal, nobody is asked: denied,
+    /// never allowed silently.
+    fn dialog(&self, a: &Approval, keys: bool) -> Dialog {
         let style = self.style;
         let req = &a.req;
         if a.ctx.cancellation.is_cancelled() {
@@ -274,12 +273,8 @@ impl Chat<'_> {
         let dialog = match req.kind() {
             RequestKind::Questions => Dialog::questions(req, agent, style),
             RequestKind::Plan => {
-                let plan = claudio::protocol::ask::plan_text(&req.input)
-                    .map(str::to_owned)
-                    .or_else(|| {
-                        let id = req.tool_use_id.as_deref()?;
-                        plan_in(before, id).or_else(|| self.renderer.plan(id).map(str::to_owned))
-                    });
+                // the library hands over the plan of the call it is for
+                let plan = req.plan().map(str::to_owned);
                 Dialog::plan(req, plan, agent.as_deref(), style)
             }
             _ => {
@@ -326,19 +321,6 @@ pub(super) fn write_to(out: &mut io::Stdout, s: &str) {
         let _ = out.write_all(s.as_bytes());
         let _ = out.flush();
     }
-}
-
-/// The plan of the `ExitPlanMode` call `id`, among `messages`.
-fn plan_in(messages: &[Message], id: &str) -> Option<String> {
-    messages.iter().rev().find_map(|m| match m {
-        Message::Assistant(a) => a.message.content.iter().find_map(|b| match b {
-            claudio::ContentBlock::ToolUse(t) if t.id == id => {
-                claudio::protocol::ask::plan_text(&t.input).map(str::to_owned)
-            }
-            _ => None,
-        }),
-        _ => None,
-    })
 }
 
 /// Resolves when the request `open` is withdrawn; never without one.
