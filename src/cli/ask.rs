@@ -9,7 +9,7 @@ use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::{one_line, tool_summary};
-use super::tasks::{self, TaskEvent};
+use super::tasks;
 use anyhow::Context;
 use claudio::protocol::{ContentBlock, MessageContent, StreamEvent, StreamEventMessage};
 use claudio::{Client, Message, RawMessage, ResultMessage};
@@ -147,7 +147,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         activity: (io::stderr().is_terminal()).then_some(stderr_style),
         tools: HashMap::new(),
         to_terminal,
-        agents: Agents::default(),
+        agents: tasks::Agents::default(),
         spinner: spinner.clone(),
         waiting_since: None,
         structured,
@@ -222,12 +222,12 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 // a background agent reports in a turn of its own: the
                 // answer ends with the result after the last one finished
                 let is_result =
-                    m.message.is_result() && (out.agents.running.is_empty() || interrupted);
-                let were_running = !out.agents.running.is_empty();
+                    m.message.is_result() && (out.agents.background_running() == 0 || interrupted);
+                let were_running = out.agents.background_running() > 0;
                 if out.message(&m).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
-                if were_running && out.agents.running.is_empty() && result.is_some() {
+                if were_running && out.agents.background_running() == 0 && result.is_some() {
                     report_deadline = Some(tokio::time::Instant::now() + REPORT_WAIT);
                 }
                 if matches!(&m.message, Message::System(s) if matches!(&**s, claudio::SystemMessage::Init(_)))
@@ -236,7 +236,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 }
                 if let Message::Result(r) = m.message {
                     result = Some(*r);
-                    if !out.agents.running.is_empty() {
+                    if out.agents.background_running() > 0 {
                         out.waiting_since.get_or_insert_with(Instant::now);
                         if out.show_running().is_err() {
                             return Ok(quiet_exit(&client).await);
@@ -341,7 +341,9 @@ struct Output<W: Write> {
     activity: Option<Style>,
     tools: HashMap<String, (String, String, Instant)>,
     to_terminal: bool,
-    agents: Agents,
+    /// Sub-agents: their names, and which still work in the background
+    /// (the answer is not over until they report).
+    agents: tasks::Agents,
     /// The spinner line on stderr (a terminal only).
     spinner: Option<Spinner>,
     /// When a result came while background agents still worked.
@@ -361,63 +363,13 @@ impl<W: Write> Drop for Output<W> {
     }
 }
 
-/// Sub-agents: their names, and which still work in the background (the
-/// answer is not over until they report).
-#[derive(Debug, Default)]
-struct Agents {
-    /// The `Task` call's tool-use id → the agent's description.
-    labels: HashMap<String, String>,
-    /// Background agents still at work, by task id → the Task call's id.
-    running: HashMap<String, String>,
-}
-
-impl Agents {
-    fn label(&self, task_call: &str) -> String {
-        self.labels
-            .get(task_call)
-            .cloned()
-            .unwrap_or_else(|| "sub-agent".into())
-    }
-
-    fn track(&mut self, m: &Message) {
-        match m {
-            Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
-                for b in &a.message.content {
-                    if let ContentBlock::ToolUse(t) = b {
-                        if tasks::is_task_tool(&t.name) {
-                            self.labels
-                                .insert(t.id.clone(), tasks::task_call_label(&t.input));
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-        match tasks::event(m) {
-            Some(TaskEvent::Started {
-                task_id,
-                tool_use_id: Some(call),
-                background: true,
-                ..
-            }) => {
-                self.running.insert(task_id, call);
-            }
-            Some(TaskEvent::Ended { task_id, .. }) => {
-                self.running.remove(&task_id);
-            }
-            Some(TaskEvent::Running(ids)) => self.running.retain(|t, _| ids.contains(t)),
-            _ => {}
-        }
-    }
-}
-
 impl<W: Write> Output<W> {
     fn flush(&mut self) -> io::Result<()> {
         self.w.flush()
     }
 
     fn message(&mut self, m: &RawMessage) -> io::Result<()> {
-        self.agents.track(&m.message);
+        self.agents.observe(&m.message);
         if self.waiting_since.is_some() {
             self.show_running()?; // how many agents are left
         }
@@ -445,7 +397,7 @@ impl<W: Write> Output<W> {
                 self.w.write_all(b"\n")
             }
             OutputFormat::Json => {
-                if m.message.is_result() && self.agents.running.is_empty() {
+                if m.message.is_result() && self.agents.background_running() == 0 {
                     self.w.write_all(&m.raw)?;
                     self.w.write_all(b"\n")?;
                 }
@@ -689,7 +641,7 @@ impl<W: Write> Output<W> {
             .max_by_key(|(_, _, started)| *started)
             .map(|(name, summary, started)| (format!("{name}  {summary}"), *started));
         // else, after the answer: the background agents it waits for
-        let agents = self.agents.running.len();
+        let agents = self.agents.background_running();
         let waiting = self.waiting_since.filter(|_| agents > 0).map(|since| {
             let what = if agents == 1 { "agent" } else { "agents" };
             (format!("waiting for {agents} background {what}"), since)
@@ -733,7 +685,7 @@ mod tests {
             activity: None,
             tools: HashMap::new(),
             to_terminal: true,
-            agents: Agents::default(),
+            agents: tasks::Agents::default(),
             spinner: None,
             waiting_since: None,
             structured: false,

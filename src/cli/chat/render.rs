@@ -20,6 +20,7 @@ use claudio::protocol::{
     ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, ToolResultBlock,
 };
 use claudio::{Message, ResultMessage};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthStr;
 
@@ -46,15 +47,10 @@ struct Tool {
     parent: Option<String>,
 }
 
-/// A sub-agent started by a `Task` call.
+/// What the screen shows of a sub-agent (which agents exist, and which
+/// still work, is [`tasks::Agents`]'s).
 #[derive(Debug, Clone)]
-struct Agent {
-    /// The `Task` call's tool-use id (the sub-agent's `parent_tool_use_id`).
-    id: String,
-    /// The task id the CLI reports in `task_*` messages (and as `agent_id`
-    /// on the sub-agent's permission requests).
-    task_id: Option<String>,
-    label: String,
+struct AgentUi {
     started: Instant,
     /// The last `task_progress` description (`Running make a file`).
     progress: String,
@@ -62,22 +58,6 @@ struct Agent {
     spoke: bool,
     /// Whether its finish line was drawn.
     reported: bool,
-    done: bool,
-}
-
-impl Agent {
-    fn new(id: String, task_id: Option<String>, label: String, started: Instant) -> Agent {
-        Agent {
-            id,
-            task_id,
-            label,
-            started,
-            progress: String::new(),
-            spoke: false,
-            reported: false,
-            done: false,
-        }
-    }
 }
 
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
@@ -100,8 +80,10 @@ pub struct Renderer {
     footer: Vec<String>,
     /// The spinners and typed-ahead lines under the answer (indicatif).
     live: Live,
-    /// Sub-agents of this session, oldest first.
-    agents: Vec<Agent>,
+    /// Sub-agents of this session.
+    agents: tasks::Agents,
+    /// How each is shown, by its `Task` call.
+    agent_ui: HashMap<String, AgentUi>,
 }
 
 impl Renderer {
@@ -119,7 +101,8 @@ impl Renderer {
             tools: Vec::new(),
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
-            agents: Vec::new(),
+            agents: tasks::Agents::default(),
+            agent_ui: HashMap::new(),
         }
     }
 
@@ -138,15 +121,12 @@ impl Renderer {
     /// The label of the sub-agent with this task id (the `agent_id` on
     /// its permission requests).
     pub fn agent_by_task(&self, task_id: &str) -> Option<String> {
-        self.agents
-            .iter()
-            .find(|a| a.task_id.as_deref() == Some(task_id))
-            .map(|a| a.label.clone())
+        self.agents.by_task(task_id).map(|a| a.label.clone())
     }
 
     /// How many sub-agents are still at work.
     pub fn agents_running(&self) -> usize {
-        self.agents.iter().filter(|a| !a.done).count()
+        self.agents.running().count()
     }
 
     /// Switch spinners on or off.
@@ -156,11 +136,19 @@ impl Renderer {
     }
 
     fn agent_label(&self, task_tool_use_id: &str) -> String {
-        self.agents
-            .iter()
-            .find(|a| a.id == task_tool_use_id)
-            .map(|a| a.label.clone())
-            .unwrap_or_else(|| "sub-agent".into())
+        self.agents.label(task_tool_use_id)
+    }
+
+    /// How the agent of `call` is shown (from now, if it is new).
+    fn ui(&mut self, call: &str, now: Instant) -> &mut AgentUi {
+        self.agent_ui
+            .entry(call.to_owned())
+            .or_insert_with(|| AgentUi {
+                started: now,
+                progress: String::new(),
+                spoke: false,
+                reported: false,
+            })
     }
 
     pub fn width(&self) -> usize {
@@ -225,8 +213,17 @@ impl Renderer {
     pub fn message(&mut self, m: &Message, state: &SessionState, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
-        if let Some(ev) = tasks::event(m) {
+        if let Some(ev) = self.agents.observe(m) {
             self.task(ev, now);
+        }
+        let new: Vec<String> = self
+            .agents
+            .running()
+            .filter(|a| !self.agent_ui.contains_key(&a.call))
+            .map(|a| a.call.clone())
+            .collect();
+        for call in new {
+            self.ui(&call, now);
         }
         match m {
             Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => match &e.event {
@@ -284,10 +281,6 @@ impl Renderer {
                                 depth,
                                 parent: a.parent_tool_use_id.clone(),
                             };
-                            if depth == 0 && tasks::is_task_tool(&t.name) {
-                                let label = tasks::task_call_label(&t.input);
-                                self.agents.push(Agent::new(t.id.clone(), None, label, now));
-                            }
                             // questions and plans show as their own prompt
                             if RequestKind::of_tool(&t.name).is_dialog() {
                                 continue;
@@ -490,11 +483,7 @@ impl Renderer {
         let launched = !r.is_error() && tasks::is_background_launch(&text);
         if is_task && !launched {
             // a foreground agent that finished, or one that never started
-            for a in &mut self.agents {
-                if a.id == tool.id {
-                    a.done = true;
-                }
-            }
+            // (the tracker saw its result)
             self.drop_finished_calls();
         }
         if is_task && launched {
@@ -529,80 +518,47 @@ impl Renderer {
         }
     }
 
-    /// Task news: an agent starts, makes progress, or stops working (its
-    /// finish line comes with the `task_notification`).
+    /// Task news (the tracker has taken it in): progress to show, or an
+    /// agent that stopped working (its finish line comes with the
+    /// `task_notification`).
     fn task(&mut self, ev: TaskEvent, now: Instant) {
         match ev {
-            TaskEvent::Started {
-                task_id,
-                tool_use_id: Some(id),
-                description,
-                ..
-            } => match self.agents.iter_mut().find(|a| a.id == id) {
-                Some(a) => a.task_id = Some(task_id),
-                None => {
-                    let label = tasks::agent_label(description.as_deref());
-                    self.agents.push(Agent::new(id, Some(task_id), label, now));
-                }
-            },
-            TaskEvent::Started { .. } => {}
             TaskEvent::Progress {
                 task_id,
                 description,
             } => {
-                if let Some(a) = self
-                    .agents
-                    .iter_mut()
-                    .find(|a| a.task_id.as_deref() == Some(task_id.as_str()))
-                {
-                    a.progress = Sanitizer::clean(&one_line(&description, 60));
+                if let Some(call) = self.agents.by_task(&task_id).map(|a| a.call.clone()) {
+                    self.ui(&call, now).progress = Sanitizer::clean(&one_line(&description, 60));
                 }
             }
-            TaskEvent::Ended { task_id, .. } => {
-                for a in &mut self.agents {
-                    if a.task_id.as_deref() == Some(task_id.as_str()) {
-                        a.done = true;
-                    }
-                }
-                self.drop_finished_calls();
-            }
-            TaskEvent::Running(ids) => {
-                for a in &mut self.agents {
-                    if a.task_id.as_ref().is_some_and(|t| !ids.contains(t))
-                        && !self.tools.iter().any(|t| t.id == a.id)
-                    {
-                        a.done = true;
-                    }
-                }
-                self.drop_finished_calls();
-            }
+            TaskEvent::Ended { .. } | TaskEvent::Running(_) => self.drop_finished_calls(),
+            TaskEvent::Started { .. } => {}
         }
     }
 
     /// Forget the calls of agents that no longer work.
     fn drop_finished_calls(&mut self) {
-        let done: Vec<String> = self
-            .agents
-            .iter()
-            .filter(|a| a.done)
-            .map(|a| a.id.clone())
-            .collect();
-        self.tools
-            .retain(|t| t.parent.as_ref().is_none_or(|p| !done.contains(p)));
+        let agents = &self.agents;
+        self.tools.retain(|t| {
+            t.parent
+                .as_deref()
+                .is_none_or(|p| agents.get(p).is_none_or(|a| !a.done))
+        });
     }
 
     /// A new session (`/new`, `/resume`, rewind, a restart): nothing of the
     /// old one is running any more.
     pub fn forget_session(&mut self) {
         self.agents.clear();
+        self.agent_ui.clear();
         self.tools.clear();
     }
 
     /// A sub-agent's text: a few dim lines under its name.
     fn agent_text(&mut self, parent: &str, text: &str, out: &mut String) {
         let s = self.opts.style;
-        if let Some(a) = self.agents.iter_mut().find(|a| a.id == parent) {
-            a.spoke = true;
+        if self.agents.get(parent).is_some() {
+            self.ui(parent, Instant::now()).spoke = true;
         }
         let label = self.agent_label(parent);
         let text = Sanitizer::clean(text);
@@ -623,16 +579,23 @@ impl Renderer {
     /// `task_notification`: the sub-agent finished (or failed, or stopped).
     fn agent_done(&mut self, n: &claudio::protocol::TaskNotification, out: &mut String) {
         let s = self.opts.style;
-        let Some(a) = self
+        let Some(task) = n.task_id.as_deref() else {
+            return;
+        };
+        let Some((id, label)) = self
             .agents
-            .iter_mut()
-            .find(|a| n.task_id.is_some() && a.task_id == n.task_id && !a.reported)
+            .by_task(task)
+            .map(|a| (a.call.clone(), a.label.clone()))
         else {
             return;
         };
-        a.done = true;
-        a.reported = true;
-        let (id, label, spoke) = (a.id.clone(), a.label.clone(), a.spoke);
+        self.agents.finish(task);
+        let ui = self.ui(&id, Instant::now());
+        if ui.reported {
+            return;
+        }
+        ui.reported = true;
+        let spoke = ui.spoke;
         self.tools
             .retain(|t| t.parent.as_deref() != Some(id.as_str()));
         let status = n.status.clone().unwrap_or_else(|| "finished".into());
@@ -685,12 +648,7 @@ impl Renderer {
     fn result(&mut self, r: &ResultMessage, state: &SessionState, out: &mut String) {
         self.end_block(out);
         // a background agent's calls go on after the main turn's result
-        let running: Vec<String> = self
-            .agents
-            .iter()
-            .filter(|a| !a.done)
-            .map(|a| a.id.clone())
-            .collect();
+        let running: Vec<String> = self.agents.running().map(|a| a.call.clone()).collect();
         self.tools
             .retain(|t| t.parent.as_ref().is_some_and(|p| running.contains(p)));
         let s = self.opts.style;
@@ -778,26 +736,30 @@ impl Renderer {
             .width
             .saturating_sub(4 + live::TIME_COLUMNS)
             .max(10);
-        for a in self.agents.iter().filter(|a| !a.done) {
-            if self.tools.iter().any(|t| t.id == a.id) {
+        for a in self.agents.running() {
+            if self.tools.iter().any(|t| t.id == a.call) {
                 continue; // drawn with its Task line
             }
+            let (started, progress) = self
+                .agent_ui
+                .get(&a.call)
+                .map_or((now, ""), |u| (u.started, u.progress.as_str()));
             let text = format!(
                 "{}  {}",
                 a.label,
-                if a.progress.is_empty() {
+                if progress.is_empty() {
                     "working"
                 } else {
-                    &a.progress
+                    progress
                 },
             );
             lines.push(Line::Spinner {
-                key: format!("agent {}", a.id),
+                key: format!("agent {}", a.call),
                 indent: "  ".into(),
                 text: s.dim(&truncate_width(&text, room)),
-                ms: ms(a.started),
+                ms: ms(started),
             });
-            calls_of(&a.id, &mut lines);
+            calls_of(&a.call, &mut lines);
         }
         let room = self.opts.width.saturating_sub(3).max(10);
         for (i, f) in self.footer.iter().enumerate() {
