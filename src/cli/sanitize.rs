@@ -184,6 +184,7 @@ pub fn is_dropped(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn plain_text_passes() {
@@ -302,64 +303,55 @@ mod tests {
             | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     }
 
-    /// A small deterministic generator (xorshift64).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
-
     /// Text made mostly of the characters that steer the state machine.
-    fn random_text(rng: &mut Rng) -> String {
+    fn text() -> impl Strategy<Value = String> {
         const ALPHABET: &[char] = &[
             'a', 'Z', ' ', '\n', '\t', '\r', '\u{1b}', '\u{1b}', '[', ']', 'P', 'X', '^', '_',
             '\\', '(', '0', '1', ';', 'm', '\u{7}', '\u{8}', '\u{7f}', '\u{90}', '\u{9b}',
             '\u{9c}', '\u{9d}', 'é', '日', '\u{202e}', '\u{2066}',
         ];
-        let len = rng.below(120);
-        (0..len)
-            .map(|_| ALPHABET[rng.below(ALPHABET.len())])
-            .collect()
+        proptest::collection::vec(proptest::sample::select(ALPHABET), 0..120)
+            .prop_map(|cs| cs.into_iter().collect())
     }
 
-    /// The fuzz target's properties, for inputs made here.
-    #[test]
-    fn properties_hold_for_generated_text() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for round in 0..3000 {
-            let text = random_text(&mut rng);
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 1000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// The fuzz target's properties, for inputs made here.
+        #[test]
+        fn properties_hold_for_generated_text(
+            text in text(),
+            cuts in proptest::collection::vec(1usize..7, 1..40),
+        ) {
             let once = Sanitizer::clean(&text);
-            assert!(!once.chars().any(forbidden), "{text:?} → {once:?}");
+            prop_assert!(!once.chars().any(forbidden), "{:?} → {:?}", text, once);
             let mut input = text.chars();
-            assert!(
+            prop_assert!(
                 once.chars().all(|c| input.any(|d| d == c)),
-                "not a subsequence: {text:?} → {once:?}"
+                "not a subsequence: {:?} → {:?}", text, once
             );
             if !text.chars().any(forbidden) {
-                assert_eq!(once, text);
+                prop_assert_eq!(&once, &text);
             }
-            assert_eq!(Sanitizer::clean(&once), once, "{text:?}");
-            // chunked at random points, finished at the end
+            prop_assert_eq!(Sanitizer::clean(&once), once.clone());
+            // chunked at the given points, finished at the end
             let mut s = Sanitizer::new();
             let mut out = String::new();
             let mut rest = text.as_str();
+            let mut i = 0;
             while !rest.is_empty() {
-                let n = rng.below(6);
+                let n = cuts[i % cuts.len()];
+                i += 1;
                 let at = rest.char_indices().nth(n).map_or(rest.len(), |(i, _)| i);
                 s.push(&rest[..at], &mut out);
                 rest = &rest[at..];
             }
             s.finish(&mut out);
-            assert_eq!(out, once, "chunking changed {text:?}");
+            prop_assert_eq!(&out, &once, "chunking changed {:?}", text);
             // text after a sequence cut off survives its block's end, and
             // the cap without an end
             for opener in [
@@ -372,17 +364,11 @@ mod tests {
             ] {
                 let marker = "§MARK§";
                 let cut = format!("{text}{opener}{marker}");
-                assert!(
-                    Sanitizer::clean(&cut).contains(marker),
-                    "{cut:?} → {:?}",
-                    Sanitizer::clean(&cut)
-                );
-                if round % 16 == 0 {
-                    let mut s = Sanitizer::new();
-                    let mut out = String::new();
-                    s.push(&format!("{cut}{}", "x".repeat(MAX_STRING + 1)), &mut out);
-                    assert!(out.contains(marker), "{cut:?} + filler → {out:?}");
-                }
+                prop_assert!(Sanitizer::clean(&cut).contains(marker), "{:?}", cut);
+                let mut s = Sanitizer::new();
+                let mut out = String::new();
+                s.push(&format!("{cut}{}", "x".repeat(MAX_STRING + 1)), &mut out);
+                prop_assert!(out.contains(marker), "{:?} + filler", cut);
             }
         }
     }

@@ -317,10 +317,10 @@ impl Dialog {
                 plan,
                 picker,
             } => {
-                let Some(d) = picker.as_mut() else {
-                    return step;
-                };
-                let Some(picked) = pick_key(d, event, style, self.width, self.height, &mut step)
+                let (width, height) = (self.width, self.height);
+                let Some(picked) = picker
+                    .as_mut()
+                    .and_then(|d| pick_key(d, event, style, width, height, &mut step))
                 else {
                     return step;
                 };
@@ -344,10 +344,10 @@ impl Dialog {
                 picker,
                 ..
             } => {
-                let Some(d) = picker.as_mut() else {
-                    return step;
-                };
-                let Some(picked) = pick_key(d, event, style, self.width, self.height, &mut step)
+                let (width, height) = (self.width, self.height);
+                let Some(picked) = picker
+                    .as_mut()
+                    .and_then(|d| pick_key(d, event, style, width, height, &mut step))
                 else {
                     return step;
                 };
