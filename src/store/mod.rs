@@ -39,6 +39,6 @@ pub use search::{
 };
 pub use subagents::SubagentInfo;
 pub use usage::{
-    estimate_cost, file_usage, FileUsage, MessageUsage, SessionUsage, Tokens, UsageListing,
-    UsageSet, PRICES_DATE,
+    estimate_cost, file_usage, session_usage, FileUsage, MessageUsage, SessionUsage, SubagentUsage,
+    Tokens, UsageListing, UsageSet, PRICES_DATE,
 };

@@ -7,7 +7,9 @@ use super::time::local_time;
 use crate::cli::exit::Exit;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use claudio::store::{estimate_cost, FileUsage, Store, Tokens, UsageSet, PRICES_DATE};
+use claudio::store::{
+    estimate_cost, FileUsage, SessionUsage, Store, SubagentUsage, Tokens, UsageSet, PRICES_DATE,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -147,8 +149,9 @@ pub(super) fn long_cells(u: &FileUsage) -> [String; 2] {
 }
 
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
-/// and the estimate.
-pub(super) fn summary_line(u: &FileUsage) -> String {
+/// and the estimate, sub-agents included (as `usage` counts them).
+pub(super) fn summary_line(s: &SessionUsage) -> String {
+    let u = &s.total();
     let t = u.tokens();
     let models: Vec<String> = u
         .by_model()
@@ -169,6 +172,14 @@ pub(super) fn summary_line(u: &FileUsage) -> String {
         u.messages.len(),
         if u.messages.len() == 1 { "" } else { "s" }
     ));
+    let agents = s.subagents.len();
+    if agents > 0 {
+        let of: usize = s.subagents.iter().map(|a| a.usage.messages.len()).sum();
+        parts.push(format!(
+            "{agents} sub-agent{} ({of} of the requests)",
+            if agents == 1 { "" } else { "s" }
+        ));
+    }
     if let (Some(a), Some(b)) = (u.first, u.last) {
         let mins = (b - a).max(0) / 60_000;
         let (d, h) = local_time(a);
@@ -224,30 +235,53 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     io.warn_skipped(&listing.skipped);
     let sessions = listing.sessions;
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    // --by session: each session's sub-agents, under its row, oldest first
+    let mut agent_rows: BTreeMap<&str, Vec<(&SubagentUsage, Row)>> = BTreeMap::new();
     let mut seen = UsageSet::default();
     for s in &sessions {
-        for m in &s.usage.messages {
-            if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
-                continue;
+        // the session's own transcript, then each sub-agent's
+        let files = std::iter::once((None, &s.usage))
+            .chain(s.subagents.iter().map(|a| (Some(a), &a.usage)));
+        for (agent, file) in files {
+            for m in &file.messages {
+                if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
+                    continue;
+                }
+                let delta = seen.add_message(m);
+                if delta.total() == 0 {
+                    continue;
+                }
+                let when = m.at.unwrap_or(s.last_modified);
+                let key = match a.by {
+                    By::Day => local_time(when).0,
+                    By::Month => local_time(when).0[..7].to_owned(),
+                    By::Model => m.model.clone(),
+                    By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
+                    By::Session => s.session_id.clone(),
+                };
+                rows.entry(key)
+                    .or_default()
+                    .models
+                    .entry(m.model.clone())
+                    .or_default()
+                    .add(&delta);
+                if let (By::Session, Some(agent)) = (a.by, agent) {
+                    let list = agent_rows.entry(&s.session_id).or_default();
+                    let i = match list.iter().position(|(x, _)| std::ptr::eq(*x, agent)) {
+                        Some(i) => i,
+                        None => {
+                            list.push((agent, Row::default()));
+                            list.len() - 1
+                        }
+                    };
+                    list[i]
+                        .1
+                        .models
+                        .entry(m.model.clone())
+                        .or_default()
+                        .add(&delta);
+                }
             }
-            let delta = seen.add_message(m);
-            if delta.total() == 0 {
-                continue;
-            }
-            let when = m.at.unwrap_or(s.last_modified);
-            let key = match a.by {
-                By::Day => local_time(when).0,
-                By::Month => local_time(when).0[..7].to_owned(),
-                By::Model => m.model.clone(),
-                By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
-                By::Session => s.session_id.clone(),
-            };
-            rows.entry(key)
-                .or_default()
-                .models
-                .entry(m.model.clone())
-                .or_default()
-                .add(&delta);
         }
     }
     let mut total = Row::default();
@@ -276,9 +310,26 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 "costIsPartial": !a.no_cost && some_unpriced && priced,
             })
         };
+        let session_row = |k: &String, r: &Row| {
+            let mut v = row_json(k, r);
+            if let Some(agents) = agent_rows.get(k.as_str()) {
+                let list: Vec<serde_json::Value> = agents
+                    .iter()
+                    .map(|(agent, r)| {
+                        let mut v = row_json(&agent.agent.agent_id, r);
+                        v["agentId"] = serde_json::json!(agent.agent.agent_id);
+                        v["description"] = serde_json::json!(agent.agent.description);
+                        v["agentType"] = serde_json::json!(agent.agent.agent_type);
+                        v
+                    })
+                    .collect();
+                v["subagents"] = serde_json::json!(list);
+            }
+            v
+        };
         let v = serde_json::json!({
             "by": format!("{:?}", a.by).to_lowercase(),
-            "rows": rows.iter().map(|(k, r)| row_json(k, r)).collect::<Vec<_>>(),
+            "rows": rows.iter().map(|(k, r)| session_row(k, r)).collect::<Vec<_>>(),
             "total": row_json("total", &total),
             "pricesDate": PRICES_DATE,
             "unpricedModels": unpriced,
@@ -320,6 +371,10 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     };
     for (k, r) in &rows {
         table.push(line(k, r));
+        // a session's sub-agents, already in its row: what each spent
+        for (agent, r) in agent_rows.get(k.as_str()).into_iter().flatten() {
+            table.push(line(&agent_label(agent), r));
+        }
     }
     table.push(line("total", &total));
     let cols = if a.no_cost { 6 } else { 7 };
@@ -360,6 +415,10 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             out.push_str(&l);
         }
     }
+    if !agent_rows.is_empty() {
+        out.push_str(&st.dim("a session's row includes its sub-agents (↳ rows)"));
+        out.push('\n');
+    }
     if !a.no_cost {
         let mut note = format!("costs are estimates from Anthropic's list prices of {PRICES_DATE}");
         if !unpriced.is_empty() {
@@ -375,6 +434,21 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     io.out.write_all(out.as_bytes())?;
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// A sub-agent's row under its session: what it was asked to do, else
+/// its type, and its id.
+fn agent_label(a: &SubagentUsage) -> String {
+    let id: String = a.agent.agent_id.chars().take(8).collect();
+    match a
+        .agent
+        .description
+        .as_deref()
+        .or(a.agent.agent_type.as_deref())
+    {
+        Some(what) => format!("  ↳ {} ({id})", flat(what)),
+        None => format!("  ↳ sub-agent {id}"),
+    }
 }
 
 #[cfg(test)]
