@@ -381,3 +381,26 @@ fn sub_agents_count_in_their_session_and_show_under_it() {
         "{out}"
     );
 }
+
+#[test]
+fn by_block_rows_are_five_hour_windows_from_the_hour_of_their_first_message() {
+    let d = fixture();
+    let o = claudio(d.path(), &["usage", "--all", "--by", "block", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    // API messages at 2026-11-01 10:00 and 2026-11-02 09:00 UTC
+    let spans: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["start"].as_str().unwrap(), r["end"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            ("2026-11-01T10:00:00.000Z", "2026-11-01T15:00:00.000Z"),
+            ("2026-11-02T09:00:00.000Z", "2026-11-02T14:00:00.000Z")
+        ]
+    );
+    assert_eq!(rows[0]["key"], "2026-11-01 10:00–15:00", "{v}");
+    assert_eq!(v["total"]["output"], 150);
+}
