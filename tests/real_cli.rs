@@ -353,3 +353,174 @@ async fn sigterm_mid_turn_leaves_a_transcript_that_resumes() {
         "the resumed turn lacks the earlier prompt"
     );
 }
+
+/// One turn in which the model runs a foreground sub-agent: what the store
+/// counts for the session, sub-agents included, is what the CLI's own
+/// `result.modelUsage` says the turn used, model by model.
+#[tokio::test(flavor = "multi_thread")]
+async fn usage_with_a_sub_agent_equals_the_turn_s_model_usage() {
+    let w = world!("usage_with_a_sub_agent_equals_the_turn_s_model_usage");
+    let main = |r: &RecordedRequest| !r.is_subagent();
+    let sub = |r: &RecordedRequest| r.is_subagent();
+    w.api.push_matching(
+        main,
+        Reply::tool_use(
+            "Agent",
+            serde_json::json!({"description":"count files","prompt":"count the files here",
+                "subagent_type":"general-purpose","run_in_background":false}),
+        )
+        .with_output_tokens(10),
+    );
+    w.api
+        .push_matching(sub, Reply::text("There are 3 files.").with_output_tokens(5));
+    w.api.push_matching(
+        main,
+        Reply::text("The agent counted 3 files.").with_output_tokens(7),
+    );
+    let options = w
+        .options()
+        .can_use_tool(|_req: claudio::CanUseToolRequest, _ctx| async {
+            Ok(PermissionResult::allow())
+        });
+    let client = Client::connect(options).await.expect("connect");
+    client.send("how many files are there?").await.unwrap();
+    let msgs = turn(&client).await;
+    client.close().await.unwrap();
+    let r = result(&msgs);
+    assert_eq!(
+        r.result.as_deref(),
+        Some("The agent counted 3 files."),
+        "{r:?}"
+    );
+    assert!(
+        w.api
+            .requests()
+            .iter()
+            .any(|q| q.is_main() && q.is_subagent()),
+        "no sub-agent ran"
+    );
+    let session = r.session_id.clone().expect("a session id");
+
+    let store = claudio::store::Store::new(w.home.path().join(".claude"));
+    let u = store.session_usage(&session).expect("the session's usage");
+    assert_eq!(u.subagents.len(), 1, "{u:?}");
+    assert!(u.skipped.is_empty(), "{:?}", u.skipped);
+    let ours: std::collections::BTreeMap<String, (u64, u64)> = u
+        .total()
+        .by_model()
+        .into_iter()
+        .map(|(m, t)| (m, (t.input, t.output)))
+        .collect();
+    let cli: std::collections::BTreeMap<String, (u64, u64)> = r
+        .model_usage
+        .iter()
+        .map(|(m, t)| (m.clone(), (t.input_tokens, t.output_tokens)))
+        .collect();
+    eprintln!(
+        "session_usage total: {ours:?}; the file alone: {:?}; result.modelUsage: {cli:?}",
+        (u.usage.tokens().input, u.usage.tokens().output)
+    );
+    assert_eq!(ours, cli);
+    // the session's own file alone is short of it: the sub-agent's part
+    let alone = u.usage.tokens();
+    let agent = u.subagents[0].usage.tokens();
+    assert_eq!(agent.output, 5);
+    assert!(alone.output < u.total().tokens().output);
+    // the listing counts the same
+    let listing = store.usage(None).unwrap();
+    let s = listing
+        .sessions
+        .iter()
+        .find(|s| s.session_id == session)
+        .unwrap();
+    assert_eq!(s.total().tokens(), u.total().tokens());
+
+    // and `sessions usage --by session` shows the agent under its session
+    let out = w
+        .claudio()
+        .args(["sessions", "usage", "--all", "--by", "session"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(&session))
+        .unwrap_or_else(|| panic!("no row for the session:\n{text}"));
+    assert!(lines[at + 1].starts_with("  ↳ count files ("), "{text}");
+}
+
+/// A background sub-agent (what the `Agent` tool does by default): the
+/// CLI starts a second turn for its report. After it, what the store counts
+/// for the session, sub-agents included, is what the CLI's last
+/// `result.modelUsage` says the session used.
+#[tokio::test(flavor = "multi_thread")]
+async fn usage_with_a_background_agent_equals_the_session_s_model_usage() {
+    let w = world!("usage_with_a_background_agent_equals_the_session_s_model_usage");
+    let main = |r: &RecordedRequest| !r.is_subagent();
+    let sub = |r: &RecordedRequest| r.is_subagent();
+    w.api.push_matching(
+        main,
+        Reply::tool_use(
+            "Agent",
+            serde_json::json!({"description":"count files","prompt":"count the files here",
+                "subagent_type":"general-purpose"}),
+        )
+        .with_output_tokens(10),
+    );
+    // the agent answers after the main turn has ended, as a slow one would
+    w.api.push_matching(
+        sub,
+        Reply::text("There are 3 files.")
+            .with_output_tokens(5)
+            .with_initial_delay(std::time::Duration::from_millis(300)),
+    );
+    w.api
+        .push_matching(main, Reply::text("It is counting.").with_output_tokens(7));
+    w.api
+        .push_matching(main, Reply::text("It found 3 files.").with_output_tokens(9));
+    let options = w
+        .options()
+        .can_use_tool(|_req: claudio::CanUseToolRequest, _ctx| async {
+            Ok(PermissionResult::allow())
+        });
+    let client = Client::connect(options).await.expect("connect");
+    client.send("how many files are there?").await.unwrap();
+    let first = turn(&client).await;
+    // the turn the CLI starts for the agent's report
+    let report = turn(&client).await;
+    client.close().await.unwrap();
+    let r = result(&report);
+    assert_eq!(r.result.as_deref(), Some("It found 3 files."), "{r:?}");
+    let session = r.session_id.clone().expect("a session id");
+
+    let store = claudio::store::Store::new(w.home.path().join(".claude"));
+    let u = store.session_usage(&session).expect("the session's usage");
+    assert_eq!(u.subagents.len(), 1, "{u:?}");
+    let ours: std::collections::BTreeMap<String, (u64, u64)> = u
+        .total()
+        .by_model()
+        .into_iter()
+        .map(|(m, t)| (m, (t.input, t.output)))
+        .collect();
+    let of = |r: &claudio::ResultMessage| -> std::collections::BTreeMap<String, (u64, u64)> {
+        r.model_usage
+            .iter()
+            .map(|(m, t)| (m.clone(), (t.input_tokens, t.output_tokens)))
+            .collect()
+    };
+    eprintln!(
+        "session_usage total: {ours:?}; first result: {:?}; last result: {:?}",
+        of(result(&first)),
+        of(r)
+    );
+    assert_eq!(ours, of(r));
+}

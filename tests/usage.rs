@@ -256,3 +256,151 @@ fn list_long_adds_tokens_and_the_estimate() {
     let resumed = out.lines().find(|l| l.starts_with("bbbbbbbb")).unwrap();
     assert!(resumed.trim_end().ends_with('+'), "partly unpriced: {out}");
 }
+
+/// A session whose model ran a sub-agent: 1000 in / 100 out of its own
+/// (sonnet), and the agent's 500 in / 50 out (haiku) in its transcript
+/// beside it; and a link out of the store there, never read.
+fn with_agent() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        FIRST,
+        &[
+            prompt(FIRST, "count the files", "2026-11-01T10:00:00.000Z"),
+            assistant(
+                FIRST,
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                100,
+                "2026-11-01T10:00:01.000Z",
+            ),
+        ],
+        1_790_000_000,
+    );
+    let agents = d
+        .path()
+        .join(format!("projects/-work-shop/{FIRST}/subagents"));
+    std::fs::create_dir_all(&agents).unwrap();
+    let mut line: Value = serde_json::from_str(&assistant(
+        FIRST,
+        "s1",
+        "q1",
+        "claude-haiku-4-5",
+        50,
+        "2026-11-01T10:00:02.000Z",
+    ))
+    .unwrap();
+    line["isSidechain"] = json!(true);
+    line["message"]["usage"]["input_tokens"] = json!(500);
+    std::fs::write(agents.join("agent-a1b2c3d4e5.jsonl"), format!("{line}\n")).unwrap();
+    std::fs::write(
+        agents.join("agent-a1b2c3d4e5.meta.json"),
+        r#"{"agentType":"general-purpose","description":"count files"}"#,
+    )
+    .unwrap();
+    let outside = d.path().join("outside.jsonl");
+    std::fs::write(
+        &outside,
+        assistant(
+            FIRST,
+            "x",
+            "x",
+            "claude-haiku-4-5",
+            9999,
+            "2026-11-01T10:00:03.000Z",
+        ),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, agents.join("agent-out.jsonl")).unwrap();
+    d
+}
+
+#[test]
+fn sub_agents_count_in_their_session_and_show_under_it() {
+    let d = with_agent();
+    let o = claudio(d.path(), &["usage", "--all", "--by", "session", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["total"]["input"], 1500, "{v}");
+    assert_eq!(v["total"]["output"], 150, "{v}");
+    let row = &v["rows"][0];
+    assert_eq!(row["key"], FIRST);
+    assert_eq!(row["input"], 1500, "the session's row holds its agent");
+    let agent = &row["subagents"][0];
+    assert_eq!(agent["agentId"], "a1b2c3d4e5");
+    assert_eq!(agent["description"], "count files");
+    assert_eq!(agent["agentType"], "general-purpose");
+    assert_eq!(
+        (agent["input"].as_u64(), agent["output"].as_u64()),
+        (Some(500), Some(50))
+    );
+    assert_eq!(
+        row["subagents"].as_array().unwrap().len(),
+        1,
+        "the link is not read"
+    );
+    // the link is named, not read
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("agent-out.jsonl"), "{err}");
+
+    let o = claudio(d.path(), &["usage", "--all", "--by", "session"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[1].starts_with(FIRST), "{out}");
+    assert!(lines[2].starts_with("  ↳ count files (a1b2c3d4)"), "{out}");
+    assert!(lines[2].contains(" 500 "), "{out}");
+    assert!(out.contains("includes its sub-agents"), "{out}");
+    // by model: the agent's model is there
+    let o = claudio(d.path(), &["usage", "--all", "--by", "model", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let haiku = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"] == "claude-haiku-4-5")
+        .expect("the agent's model");
+    assert_eq!(haiku["output"], 50);
+
+    // list --long, list --json --usage and inspect say the same
+    let o = claudio(d.path(), &["list", "--all", "--long"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    // 1000 + 100 + 200 + 3000 of its own, 500 + 50 + 200 + 3000 of the agent's
+    assert!(out.lines().nth(1).unwrap().contains("8.1k"), "{out}");
+    let o = claudio(d.path(), &["list", "--all", "--json", "--usage"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["usage"]["input"], 1500, "{v}");
+    assert_eq!(v[0]["apiRequests"], 2);
+    assert_eq!(v[0]["prompts"], 1);
+    let o = claudio(d.path(), &["inspect", &FIRST[..8]]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    let second = out.lines().nth(1).unwrap();
+    assert!(second.contains("1.5k in · 150 out"), "{out}");
+    assert!(
+        second.contains("1 prompt · 2 API requests · 1 sub-agent (1 of the requests)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn by_block_rows_are_five_hour_windows_from_the_hour_of_their_first_message() {
+    let d = fixture();
+    let o = claudio(d.path(), &["usage", "--all", "--by", "block", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    // API messages at 2026-11-01 10:00 and 2026-11-02 09:00 UTC
+    let spans: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["start"].as_str().unwrap(), r["end"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            ("2026-11-01T10:00:00.000Z", "2026-11-01T15:00:00.000Z"),
+            ("2026-11-02T09:00:00.000Z", "2026-11-02T14:00:00.000Z")
+        ]
+    );
+    assert_eq!(rows[0]["key"], "2026-11-01 10:00–15:00", "{v}");
+    assert_eq!(v["total"]["output"], 150);
+}

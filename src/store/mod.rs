@@ -39,6 +39,7 @@ pub use search::{
 };
 pub use subagents::SubagentInfo;
 pub use usage::{
-    estimate_cost, file_usage, FileUsage, MessageUsage, SessionUsage, Tokens, UsageListing,
-    UsageSet, PRICES_DATE,
+    billing_windows, estimate_cost, file_usage, session_usage, BillingWindow, FileUsage,
+    MessageUsage, SessionUsage, SubagentUsage, Tokens, UsageListing, UsageSet, BILLING_WINDOW_MS,
+    PRICES_DATE,
 };

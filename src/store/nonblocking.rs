@@ -9,7 +9,7 @@ use super::info::SessionInfo;
 use super::list::{ListOptions, Listing};
 use super::search::{SearchOptions, SearchSummary, SessionHits};
 use super::subagents::SubagentInfo;
-use super::usage::UsageListing;
+use super::usage::{SessionUsage, UsageListing};
 use std::future::Future;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -291,6 +291,16 @@ impl AsyncStore {
     ) -> impl Future<Output = StoreResult<UsageListing>> + Send + 'static {
         let dir = dir.map(Path::to_path_buf);
         self.run(move |s| s.usage(dir.as_deref()))
+    }
+
+    /// [`Store::session_usage`]: what a session used, its sub-agents
+    /// included.
+    pub fn session_usage(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = StoreResult<SessionUsage>> + Send + 'static {
+        let id = id.to_owned();
+        self.run(move |s| s.session_usage(&id))
     }
 
     /// [`Store::subagents`]: the sub-agent runs of a session, oldest first.

@@ -9,7 +9,7 @@ use super::open::read_small;
 use super::{SessionFile, Store};
 use serde::Serialize;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 /// One sub-agent run of a session.
@@ -35,6 +35,84 @@ pub struct SubagentInfo {
     pub last_modified: i64,
 }
 
+/// The sub-agent runs beside the transcript at `session`, oldest first:
+/// the `agent-<id>.jsonl` files of `<session>/subagents`. With
+/// `regular_only`, only regular files; else every such name, so that one
+/// that is a link, a FIFO or a device can be named when the store's safe
+/// opener refuses it. A `<session>` or `subagents` folder that is a link is
+/// not followed: the session has no sub-agents.
+pub(crate) fn subagents_of(session: &Path, regular_only: bool) -> StoreResult<Vec<SubagentInfo>> {
+    let side = session.with_extension("");
+    let dir = side.join("subagents");
+    // most sessions have no folder: one lstat each, and no link followed
+    for d in [&side, &dir] {
+        match std::fs::symlink_metadata(d) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Ok(Vec::new()),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(Vec::new())
+            }
+            Err(e) => return Err(super::error::io_err(d)(e)),
+        }
+    }
+    let rd = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(Vec::new())
+        }
+        Err(e) => return Err(super::error::io_err(&dir)(e)),
+    };
+    let mut out = Vec::new();
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(agent) = name
+            .strip_prefix("agent-")
+            .and_then(|n| n.strip_suffix(".jsonl"))
+        else {
+            continue;
+        };
+        if !valid_agent_id(agent) || (regular_only && !e.file_type().is_ok_and(|t| t.is_file())) {
+            continue;
+        }
+        let meta: Value = read_small(&dir.join(format!("agent-{agent}.meta.json")), 1 << 20)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or(Value::Null);
+        let field = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_owned);
+        // the entry's own time (a link's, not its target's)
+        let last_modified = e
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_millis() as i64);
+        out.push(SubagentInfo {
+            agent_id: agent.to_owned(),
+            description: field("description"),
+            agent_type: field("agentType"),
+            tool_use_id: field("toolUseId"),
+            path: e.path(),
+            last_modified,
+        });
+    }
+    out.sort_by(|a, b| {
+        a.last_modified
+            .cmp(&b.last_modified)
+            .then(a.agent_id.cmp(&b.agent_id))
+    });
+    Ok(out)
+}
+
 fn valid_agent_id(id: &str) -> bool {
     !id.is_empty()
         && id
@@ -56,58 +134,7 @@ impl Store {
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn subagents(&self, id: &str) -> StoreResult<Vec<SubagentInfo>> {
-        let file = self.find(id)?;
-        let dir = file.path.with_extension("").join("subagents");
-        let rd = match std::fs::read_dir(&dir) {
-            Ok(rd) => rd,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) =>
-            {
-                return Ok(Vec::new())
-            }
-            Err(e) => return Err(super::error::io_err(&dir)(e)),
-        };
-        let mut out = Vec::new();
-        for e in rd.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let Some(agent) = name
-                .strip_prefix("agent-")
-                .and_then(|n| n.strip_suffix(".jsonl"))
-            else {
-                continue;
-            };
-            if !valid_agent_id(agent) || !e.file_type().is_ok_and(|t| t.is_file()) {
-                continue;
-            }
-            let meta: Value = read_small(&dir.join(format!("agent-{agent}.meta.json")), 1 << 20)
-                .ok()
-                .and_then(|b| serde_json::from_slice(&b).ok())
-                .unwrap_or(Value::Null);
-            let field = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_owned);
-            let last_modified = e
-                .metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_millis() as i64);
-            out.push(SubagentInfo {
-                agent_id: agent.to_owned(),
-                description: field("description"),
-                agent_type: field("agentType"),
-                tool_use_id: field("toolUseId"),
-                path: e.path(),
-                last_modified,
-            });
-        }
-        out.sort_by(|a, b| {
-            a.last_modified
-                .cmp(&b.last_modified)
-                .then(a.agent_id.cmp(&b.agent_id))
-        });
-        Ok(out)
+        subagents_of(&self.find(id)?.path, true)
     }
 
     /// A sub-agent's messages (user and assistant entries), in the order

@@ -10,11 +10,12 @@
 
 use super::error::{StoreError, StoreResult};
 use super::lines::{Block, Transcript};
+use super::subagents::SubagentInfo;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::ops::{ControlFlow, Range};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Tokens of one kind or another.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -108,9 +109,13 @@ impl FileUsage {
     }
 }
 
-/// Read what a transcript records about usage. Damaged lines are skipped.
-/// The file is read in blocks; only lines holding `"usage":{` or a
+/// Read what one transcript file records about usage. Damaged lines are
+/// skipped. The file is read in blocks; only lines holding `"usage"` or a
 /// user entry are parsed.
+///
+/// This is the file alone: a session's sub-agents write their own
+/// transcripts beside it, and [`session_usage`] (or
+/// [`Store::session_usage`](super::Store::session_usage)) counts them too.
 ///
 /// ```no_run
 /// use claudio::store::{estimate_cost, file_usage, Store};
@@ -363,19 +368,168 @@ fn is_prompt(v: &Value) -> bool {
         && super::scan::prompt_text(v, &mut String::new()).is_some()
 }
 
-/// One session's usage, for [`Store::usage`](super::Store::usage).
+/// One session's usage: its transcript's and its sub-agents'.
+///
+/// The CLI writes what a sub-agent (the `Agent` or `Task` tool) does to a
+/// transcript of its own, `<session>/subagents/agent-<id>.jsonl`, and what
+/// it spends is billed with the session. [`total`](SessionUsage::total)
+/// counts both; `usage` and `subagents` keep them apart.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SessionUsage {
     /// The session id (the file's name).
     pub session_id: String,
     /// The transcript.
-    pub path: std::path::PathBuf,
-    /// When the file was last written (ms since the epoch).
+    pub path: PathBuf,
+    /// When the transcript was last written (ms since the epoch).
     pub last_modified: i64,
-    /// What it records (`prompts` is not counted here: 0; see
-    /// [`file_usage`] for one session's).
+    /// What the session's own transcript records, without its sub-agents.
+    /// [`Store::usage`](super::Store::usage) does not count prompts (0);
+    /// [`session_usage`] does.
     pub usage: FileUsage,
+    /// Each sub-agent run's usage, oldest first.
+    pub subagents: Vec<SubagentUsage>,
+    /// Sub-agent transcripts that could not be read (links, FIFOs, devices,
+    /// files without permission): left out of the counts, and named here.
+    pub skipped: Vec<super::Skipped>,
+}
+
+/// What one sub-agent run of a session used.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SubagentUsage {
+    /// The run: its id, what it was asked to do, its type and transcript.
+    pub agent: SubagentInfo,
+    /// What its transcript records (`prompts` is 0: its prompt is the
+    /// model's, not the person's).
+    pub usage: FileUsage,
+}
+
+impl SessionUsage {
+    /// Every API message of the session, then of each sub-agent, as each
+    /// file records it (a message two files hold comes twice: count with a
+    /// [`UsageSet`], or use [`total`](SessionUsage::total)).
+    pub fn messages(&self) -> impl Iterator<Item = &MessageUsage> {
+        self.usage
+            .messages
+            .iter()
+            .chain(self.subagents.iter().flat_map(|a| a.usage.messages.iter()))
+    }
+
+    /// The session and its sub-agents as one: each API message once (the
+    /// last line seen wins, across files too), the session's prompts and
+    /// working directory, and the span of all of them. What the CLI bills
+    /// for the session.
+    ///
+    /// ```no_run
+    /// use claudio::store::Store;
+    /// let session = Store::from_env()?.session_usage("b55ade39")?;
+    /// let all = session.total();
+    /// println!(
+    ///     "{} tokens, {} of them by {} sub-agents",
+    ///     all.tokens().total(),
+    ///     all.tokens().total() - session.usage.tokens().total(),
+    ///     session.subagents.len()
+    /// );
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    pub fn total(&self) -> FileUsage {
+        let mut out = FileUsage {
+            messages: Vec::new(),
+            ..self.usage.clone()
+        };
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        for m in self.messages() {
+            match index.get(m.key.as_str()) {
+                Some(&i) => out.messages[i] = m.clone(),
+                None => {
+                    index.insert(&m.key, out.messages.len());
+                    out.messages.push(m.clone());
+                }
+            }
+        }
+        for a in &self.subagents {
+            out.first = min_some(out.first, a.usage.first);
+            out.last = max_some(out.last, a.usage.last);
+        }
+        out
+    }
+}
+
+fn min_some(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn max_some(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Read one session's usage: the transcript at `path` (prompts counted or
+/// not) and the sub-agent transcripts beside it, each opened as the store
+/// opens every file (a link, a FIFO or a device is refused, and named in
+/// `skipped`).
+fn read_session(path: &Path, prompts: bool) -> StoreResult<SessionUsage> {
+    let t = Transcript::open(path)?;
+    let last_modified = t
+        .meta()
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as i64);
+    let usage = read_usage(t, prompts)?;
+    let mut subagents = Vec::new();
+    let mut skipped = Vec::new();
+    let unreadable = |path: PathBuf, e: &StoreError| super::Skipped {
+        path,
+        reason: super::SkipReason::Unreadable(reason_of(e)),
+    };
+    match super::subagents::subagents_of(path, false) {
+        Ok(agents) => {
+            for agent in agents {
+                match Transcript::open(&agent.path).and_then(|t| read_usage(t, false)) {
+                    Ok(usage) => subagents.push(SubagentUsage { agent, usage }),
+                    Err(e) => skipped.push(unreadable(agent.path, &e)),
+                }
+            }
+        }
+        Err(e) => skipped.push(unreadable(path.with_extension("").join("subagents"), &e)),
+    }
+    Ok(SessionUsage {
+        session_id: path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        path: path.to_path_buf(),
+        last_modified,
+        usage,
+        subagents,
+        skipped,
+    })
+}
+
+/// Read what a session used: its transcript at `path` and its sub-agents'
+/// transcripts (`<session>/subagents/agent-*.jsonl`), prompts counted.
+/// [`Store::session_usage`](super::Store::session_usage) finds the file by
+/// id; [`file_usage`] reads one file alone.
+///
+/// ```no_run
+/// use claudio::store::{session_usage, Store};
+/// let file = Store::from_env()?.find("b55ade39")?;
+/// let session = session_usage(&file.path)?;
+/// for agent in &session.subagents {
+///     let what = agent.agent.description.as_deref().unwrap_or("");
+///     println!("{} ({what}): {} tokens", agent.agent.agent_id, agent.usage.tokens().total());
+/// }
+/// # Ok::<(), claudio::store::StoreError>(())
+/// ```
+pub fn session_usage(path: &Path) -> StoreResult<SessionUsage> {
+    read_session(path, true)
 }
 
 /// The usage of many sessions, and the files that could not be read.
@@ -392,8 +546,9 @@ pub struct UsageListing {
 impl super::Store {
     /// The usage of every session of `dir` (and its git worktrees), or of
     /// every project, oldest first (the order in which [`UsageSet`] counts a
-    /// resumed session's repeated messages once). Files are read on a few
-    /// threads; unreadable ones are left out and named in `skipped`.
+    /// resumed session's repeated messages once), each with its sub-agents.
+    /// Files are read on a few threads; unreadable ones are left out and
+    /// named in `skipped` (a sub-agent's also in its session's `skipped`).
     ///
     /// Counted across sessions with a [`UsageSet`], so that what a resumed
     /// session repeats is counted once:
@@ -404,8 +559,9 @@ impl super::Store {
     /// let mut counted = UsageSet::default();
     /// let mut cost = 0.0;
     /// for session in store.usage(None)?.sessions {
-    ///     for (model, tokens) in counted.add(&session.usage) {
-    ///         cost += estimate_cost(&model, &tokens).unwrap_or(0.0);
+    ///     // the session's own messages, then its sub-agents'
+    ///     for m in session.messages() {
+    ///         cost += estimate_cost(&m.model, &counted.add_message(m)).unwrap_or(0.0);
     ///     }
     /// }
     /// println!("about ${cost:.2} at list prices");
@@ -419,25 +575,17 @@ impl super::Store {
         };
         let (cands, mut skipped) = super::list::split_unreadable(cands);
         let read = super::list::parallel_map(&cands, |c| {
-            let t = Transcript::open(&c.path)?;
-            let ms = t
-                .meta()
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_millis() as i64);
-            let usage = read_usage(t, false)?;
-            Ok(SessionUsage {
-                session_id: c.session_id.clone(),
-                path: c.path.clone(),
-                last_modified: ms,
-                usage,
-            })
+            let mut u = read_session(&c.path, false)?;
+            u.session_id.clone_from(&c.session_id);
+            Ok::<_, StoreError>(u)
         });
         let mut out = Vec::new();
         for (c, r) in cands.iter().zip(read) {
             match r {
-                Ok(u) => out.push(u),
+                Ok(u) => {
+                    skipped.extend(u.skipped.iter().cloned());
+                    out.push(u);
+                }
                 Err(e) => skipped.push(super::Skipped {
                     path: c.path.clone(),
                     reason: super::SkipReason::Unreadable(reason_of(&e)),
@@ -449,6 +597,22 @@ impl super::Store {
             sessions: out,
             skipped,
         })
+    }
+
+    /// What session `id` (full id or unique prefix) used: [`session_usage`]
+    /// of its transcript, sub-agents included.
+    ///
+    /// ```no_run
+    /// use claudio::store::{estimate_cost, Store};
+    /// let session = Store::from_env()?.session_usage("b55ade39")?;
+    /// for (model, tokens) in session.total().by_model() {
+    ///     let cost = estimate_cost(&model, &tokens).map_or("no price".into(), |c| format!("${c:.4}"));
+    ///     println!("{model}: {} tokens, {cost}", tokens.total());
+    /// }
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    pub fn session_usage(&self, id: &str) -> StoreResult<SessionUsage> {
+        session_usage(&self.find(id)?.path)
     }
 }
 
@@ -482,6 +646,125 @@ impl UsageSet {
         v.sort_by(|a, b| a.0.cmp(&b.0));
         v
     }
+}
+
+/// How long a billing window of the subscription plans lasts: 5 hours.
+pub const BILLING_WINDOW_MS: i64 = 5 * 60 * 60 * 1000;
+
+/// One 5-hour billing window and what was used in it, as
+/// [`billing_windows`] finds them.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct BillingWindow {
+    /// When it starts: its first message's time, floored to the hour (UTC).
+    pub start: i64,
+    /// When it ends: `start` + [`BILLING_WINDOW_MS`].
+    pub end: i64,
+    /// Its first message's time (ms since the epoch).
+    pub first: i64,
+    /// Its last message's time.
+    pub last: i64,
+    /// Tokens by model.
+    pub models: std::collections::BTreeMap<String, Tokens>,
+    /// The API messages counted in it.
+    pub messages: usize,
+    /// Whether it is still open at the `now` it was found with.
+    pub active: bool,
+}
+
+impl BillingWindow {
+    /// All its tokens.
+    pub fn tokens(&self) -> Tokens {
+        let mut t = Tokens::default();
+        for m in self.models.values() {
+            t.add(m);
+        }
+        t
+    }
+
+    /// Tokens per minute from its first message to its last; `None` when
+    /// they are at the same time (no rate yet).
+    pub fn tokens_per_minute(&self) -> Option<f64> {
+        let minutes = (self.last - self.first) as f64 / 60_000.0;
+        (minutes > 0.0).then(|| self.tokens().total() as f64 / minutes)
+    }
+
+    /// For an open window, how many times what it holds it will hold at
+    /// its end if use goes on at the rate of [`tokens_per_minute`]
+    /// (ccusage's projection): multiply its tokens, or its cost, by this.
+    /// `None` when it is closed at `now` or has no rate yet.
+    ///
+    /// [`tokens_per_minute`]: BillingWindow::tokens_per_minute
+    pub fn projection_factor(&self, now: i64) -> Option<f64> {
+        if !self.active || self.last <= self.first {
+            return None;
+        }
+        let left = (self.end - now).max(0) as f64;
+        Some(1.0 + left / (self.last - self.first) as f64)
+    }
+}
+
+/// Group API messages into 5-hour billing windows, as ccusage reports the
+/// subscription plans' windows: a window starts at the first message after
+/// the previous one ended, floored to the hour (UTC), and lasts
+/// [`BILLING_WINDOW_MS`]; a message more than 5 hours after the window's
+/// last one starts a new window too. `messages` are (time in ms since the
+/// epoch, model, tokens), in any order; `now` decides which window is
+/// still open. Windows come oldest first; hours without use are no window.
+///
+/// ```
+/// use claudio::store::{billing_windows, Tokens};
+/// let hour = 3_600_000;
+/// let mut t = Tokens::default();
+/// t.output = 100;
+/// // 10:20, 12:00 and 16:30 on the epoch's first day
+/// let at = |h: f64| (h * hour as f64) as i64;
+/// let w = billing_windows(
+///     [(at(10.33), "m", t), (at(12.0), "m", t), (at(16.5), "m", t)],
+///     at(17.0),
+/// );
+/// assert_eq!(w.len(), 2);
+/// assert_eq!((w[0].start, w[0].end), (10 * hour, 15 * hour));
+/// assert_eq!(w[0].tokens().output, 200);
+/// assert_eq!(w[1].start, 16 * hour);
+/// assert!(w[1].active && !w[0].active);
+/// ```
+pub fn billing_windows<'a, I>(messages: I, now: i64) -> Vec<BillingWindow>
+where
+    I: IntoIterator<Item = (i64, &'a str, Tokens)>,
+{
+    let mut all: Vec<(i64, &str, Tokens)> = messages.into_iter().collect();
+    all.sort_by_key(|m| m.0);
+    let mut out: Vec<BillingWindow> = Vec::new();
+    for (at, model, tokens) in all {
+        let open = out
+            .last_mut()
+            .filter(|w| at - w.start <= BILLING_WINDOW_MS && at - w.last <= BILLING_WINDOW_MS);
+        let w = match open {
+            Some(w) => w,
+            None => {
+                let start = at.div_euclid(3_600_000) * 3_600_000;
+                out.push(BillingWindow {
+                    start,
+                    end: start + BILLING_WINDOW_MS,
+                    first: at,
+                    last: at,
+                    models: Default::default(),
+                    messages: 0,
+                    active: false,
+                });
+                out.last_mut().expect("just pushed")
+            }
+        };
+        w.last = at;
+        w.messages += 1;
+        w.models.entry(model.to_owned()).or_default().add(&tokens);
+    }
+    for w in &mut out {
+        // ccusage's rule: not ended, and the last message within 5 hours
+        w.active = now < w.end && now - w.last < BILLING_WINDOW_MS;
+    }
+    out
 }
 
 /// USD per million tokens: input, output, cache write, cache read.
@@ -654,6 +937,205 @@ mod tests {
         let added = set.add(&resumed);
         assert_eq!(added.iter().map(|(_, t)| t.output).sum::<u64>(), 7);
         assert_eq!(added.iter().map(|(_, t)| t.input).sum::<u64>(), 500);
+    }
+
+    #[test]
+    fn a_session_counts_its_sub_agents_once_and_never_a_link_or_fifo() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("projects/-work");
+        let id = "aaaaaaaa-1111-4111-8111-111111111111";
+        let main = dir.join(format!("{id}.jsonl"));
+        let agents = dir.join(id).join("subagents");
+        std::fs::create_dir_all(&agents).unwrap();
+        let prompt = json!({"type":"user","timestamp":"2026-11-01T10:00:00.000Z",
+            "cwd":"/work","message":{"content":"count the files"}});
+        std::fs::write(
+            &main,
+            [
+                prompt.to_string(),
+                line(
+                    "m1",
+                    "r1",
+                    "claude-sonnet-4-5",
+                    20,
+                    10,
+                    "2026-11-01T10:00:01.000Z",
+                ),
+            ]
+            .join("\n"),
+        )
+        .unwrap();
+        // the agent's two messages; the second also in a second file (the
+        // last line seen wins), and later than the session's last
+        std::fs::write(
+            agents.join("agent-a1.jsonl"),
+            [
+                line(
+                    "s1",
+                    "q1",
+                    "claude-haiku-4-5",
+                    30,
+                    3,
+                    "2026-11-01T10:00:02.000Z",
+                ),
+                line(
+                    "s2",
+                    "q2",
+                    "claude-haiku-4-5",
+                    40,
+                    4,
+                    "2026-11-01T10:00:03.000Z",
+                ),
+            ]
+            .join("\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            agents.join("agent-a2.jsonl"),
+            line(
+                "s2",
+                "q2",
+                "claude-haiku-4-5",
+                40,
+                5,
+                "2026-11-01T10:00:09.000Z",
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            agents.join("agent-a1.meta.json"),
+            r#"{"agentType":"general-purpose","description":"count"}"#,
+        )
+        .unwrap();
+        // never read: a link out of the store, and a FIFO
+        let outside = d.path().join("outside.jsonl");
+        std::fs::write(
+            &outside,
+            line(
+                "x",
+                "x",
+                "claude-haiku-4-5",
+                1_000_000,
+                1,
+                "2026-11-01T10:00:04.000Z",
+            ),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(&outside, agents.join("agent-out.jsonl")).unwrap();
+        let fifo = agents.join("agent-fifo.jsonl");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+
+        let s = session_usage(&main).unwrap();
+        assert_eq!(s.session_id, id);
+        assert_eq!(s.usage.tokens().input, 20, "the file alone");
+        assert_eq!(file_usage(&main).unwrap(), s.usage);
+        let mut ids: Vec<&str> = s
+            .subagents
+            .iter()
+            .map(|a| a.agent.agent_id.as_str())
+            .collect();
+        ids.sort_unstable();
+        assert_eq!(ids, ["a1", "a2"]);
+        let a1 = s
+            .subagents
+            .iter()
+            .find(|a| a.agent.agent_id == "a1")
+            .unwrap();
+        assert_eq!(a1.agent.description.as_deref(), Some("count"));
+        let mut odd: Vec<String> = s
+            .skipped
+            .iter()
+            .map(|k| k.path.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        odd.sort();
+        assert_eq!(odd, ["agent-fifo.jsonl", "agent-out.jsonl"]);
+        let all = s.total();
+        assert_eq!(all.messages.len(), 3, "s2 once");
+        let t = all.tokens();
+        assert_eq!((t.input, t.output), (20 + 30 + 40, 10 + 3 + 5));
+        assert_eq!(all.prompts, 1);
+        assert_eq!(all.cwd.as_deref(), Some("/work"));
+        assert_eq!(all.last.unwrap() - all.first.unwrap(), 9_000);
+        assert_eq!(s.messages().count(), 4, "as the files hold them");
+
+        // the listing: the same, and the odd files named
+        let store = super::super::Store::new(d.path());
+        let listing = store.usage(None).unwrap();
+        assert_eq!(listing.sessions.len(), 1);
+        assert_eq!(listing.sessions[0].total().tokens(), t);
+        assert_eq!(listing.sessions[0].usage.prompts, 0, "not counted there");
+        assert_eq!(listing.skipped.len(), 2);
+        assert_eq!(store.session_usage(&id[..8]).unwrap().total(), all);
+
+        // a linked sub-agent folder is not followed
+        std::fs::remove_dir_all(dir.join(id)).unwrap();
+        std::fs::create_dir_all(d.path().join("elsewhere/subagents")).unwrap();
+        std::fs::copy(&outside, d.path().join("elsewhere/subagents/agent-x.jsonl")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("elsewhere"), dir.join(id)).unwrap();
+        let s = session_usage(&main).unwrap();
+        assert!(s.subagents.is_empty() && s.skipped.is_empty());
+        assert_eq!(s.total().tokens().input, 20);
+    }
+
+    #[test]
+    fn billing_windows_start_at_the_hour_of_their_first_message() {
+        let ms = |s: &str| crate::store::time::parse_iso_millis(s).unwrap();
+        let t = |input: u64| Tokens {
+            input,
+            ..Tokens::default()
+        };
+        let msgs = [
+            // given out of order
+            (ms("2026-11-01T12:10:00.000Z"), "b", t(2)),
+            (ms("2026-11-01T10:40:00.000Z"), "a", t(1)),
+            // 15:00 exactly is still the first window (start + 5 h)
+            (ms("2026-11-01T15:00:00.000Z"), "a", t(4)),
+            // past it: a new window, floored to 15:00
+            (ms("2026-11-01T15:00:00.001Z"), "a", t(8)),
+            // a gap of more than 5 hours: a new window at 21:00
+            (ms("2026-11-01T21:30:00.000Z"), "a", t(16)),
+            (ms("2026-11-01T22:30:00.000Z"), "a", t(32)),
+        ];
+        let now = ms("2026-11-01T23:30:00.000Z");
+        let w = billing_windows(msgs, now);
+        let starts: Vec<i64> = w.iter().map(|w| w.start).collect();
+        assert_eq!(
+            starts,
+            [
+                ms("2026-11-01T10:00:00.000Z"),
+                ms("2026-11-01T15:00:00.000Z"),
+                ms("2026-11-01T21:00:00.000Z")
+            ]
+        );
+        let inputs: Vec<u64> = w.iter().map(|w| w.tokens().input).collect();
+        assert_eq!(inputs, [7, 8, 48]);
+        assert_eq!(w[0].models.len(), 2);
+        assert_eq!(
+            (w[0].messages, w[0].first),
+            (3, ms("2026-11-01T10:40:00.000Z"))
+        );
+        assert_eq!(w[2].end, ms("2026-11-02T02:00:00.000Z"));
+        let active: Vec<bool> = w.iter().map(|w| w.active).collect();
+        assert_eq!(active, [false, false, true]);
+
+        // the open window: 48 tokens in 60 minutes, 150 minutes left
+        let open = &w[2];
+        assert_eq!(open.tokens_per_minute(), Some(0.8));
+        assert_eq!(open.projection_factor(now), Some(1.0 + 150.0 / 60.0));
+        assert_eq!(w[0].projection_factor(now), None, "closed");
+        // one message: no rate yet
+        assert_eq!(w[1].tokens_per_minute(), None);
+        // at its end it is closed; later still, every window is
+        let at_end = billing_windows(msgs, ms("2026-11-02T02:00:00.000Z"));
+        assert!(at_end.iter().all(|w| !w.active));
+        assert!(billing_windows([], now).is_empty());
+        // a time before 1970 floors down too
+        let w = billing_windows([(-1, "a", t(1))], 0);
+        assert_eq!((w[0].start, w[0].active), (-3_600_000, true));
     }
 
     #[test]

@@ -71,9 +71,9 @@ pub(super) fn inspect(
         let entries = store.subagent_messages(&file.id, &agent.agent_id)?;
         text.push_str(&conversation::body(&entries, Chain::SubAgent, st));
     }
-    // what the session used, under its header line
-    match claudio::store::file_usage(&file.path) {
-        Ok(u) if !u.messages.is_empty() => {
+    // what the session used, its sub-agents included, under its header line
+    match claudio::store::session_usage(&file.path) {
+        Ok(u) if u.messages().next().is_some() => {
             let line = st.dim(&flat(&usage::summary_line(&u)));
             let at = text.find('\n').map_or(text.len(), |i| i + 1);
             text.insert_str(at, &format!("{line}\n"));

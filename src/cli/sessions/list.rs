@@ -32,7 +32,9 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
             .iter()
             .map(|s| {
                 let mut v = serde_json::to_value(s).unwrap_or_default();
-                if let (Some(o), Ok(u)) = (v.as_object_mut(), claudio::store::file_usage(&s.path)) {
+                // what `usage` counts for the session: its sub-agents too
+                let u = claudio::store::session_usage(&s.path).map(|u| u.total());
+                if let (Some(o), Ok(u)) = (v.as_object_mut(), u) {
                     for (k, x) in usage::json_fields(&u) {
                         o.insert(k.to_owned(), x);
                     }
@@ -54,8 +56,8 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
             listing
                 .sessions
                 .iter()
-                .map(|s| match claudio::store::file_usage(&s.path) {
-                    Ok(u) => usage::long_cells(&u),
+                .map(|s| match claudio::store::session_usage(&s.path) {
+                    Ok(u) => usage::long_cells(&u.total()),
                     Err(_) => ["?".into(), "?".into()],
                 })
                 .collect()

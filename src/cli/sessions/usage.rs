@@ -7,7 +7,10 @@ use super::time::local_time;
 use crate::cli::exit::Exit;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use claudio::store::{estimate_cost, FileUsage, Store, Tokens, UsageSet, PRICES_DATE};
+use claudio::store::{
+    billing_windows, estimate_cost, BillingWindow, FileUsage, SessionUsage, Store, SubagentUsage,
+    Tokens, UsageSet, PRICES_DATE,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,6 +23,8 @@ pub enum By {
     Model,
     Project,
     Session,
+    /// 5-hour billing windows, as the subscription plans count them.
+    Block,
 }
 
 /// Arguments of `sessions usage`.
@@ -31,7 +36,8 @@ pub struct UsageArgs {
     /// This directory's sessions (and its git worktrees') instead of the current one.
     #[arg(long, value_name = "DIR", conflicts_with = "all")]
     pub cwd: Option<PathBuf>,
-    /// Rows by day, month, model, project or session.
+    /// Rows by day, month, model, project, session, or 5-hour billing
+    /// window (block; the open one with its burn rate and projection).
     #[arg(long, value_enum, default_value_t = By::Day)]
     pub by: By,
     /// Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01).
@@ -147,8 +153,9 @@ pub(super) fn long_cells(u: &FileUsage) -> [String; 2] {
 }
 
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
-/// and the estimate.
-pub(super) fn summary_line(u: &FileUsage) -> String {
+/// and the estimate, sub-agents included (as `usage` counts them).
+pub(super) fn summary_line(s: &SessionUsage) -> String {
+    let u = &s.total();
     let t = u.tokens();
     let models: Vec<String> = u
         .by_model()
@@ -169,6 +176,14 @@ pub(super) fn summary_line(u: &FileUsage) -> String {
         u.messages.len(),
         if u.messages.len() == 1 { "" } else { "s" }
     ));
+    let agents = s.subagents.len();
+    if agents > 0 {
+        let of: usize = s.subagents.iter().map(|a| a.usage.messages.len()).sum();
+        parts.push(format!(
+            "{agents} sub-agent{} ({of} of the requests)",
+            if agents == 1 { "" } else { "s" }
+        ));
+    }
     if let (Some(a), Some(b)) = (u.first, u.last) {
         let mins = (b - a).max(0) / 60_000;
         let (d, h) = local_time(a);
@@ -224,31 +239,76 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     io.warn_skipped(&listing.skipped);
     let sessions = listing.sessions;
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    // --by session: each session's sub-agents, under its row, oldest first
+    let mut agent_rows: BTreeMap<&str, Vec<(&SubagentUsage, Row)>> = BTreeMap::new();
+    // --by block: each message's time, model and new tokens, windowed after
+    let mut timed: Vec<(i64, String, Tokens)> = Vec::new();
     let mut seen = UsageSet::default();
     for s in &sessions {
-        for m in &s.usage.messages {
-            if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
-                continue;
+        // the session's own transcript, then each sub-agent's
+        let files = std::iter::once((None, &s.usage))
+            .chain(s.subagents.iter().map(|a| (Some(a), &a.usage)));
+        for (agent, file) in files {
+            for m in &file.messages {
+                if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
+                    continue;
+                }
+                let delta = seen.add_message(m);
+                if delta.total() == 0 {
+                    continue;
+                }
+                let when = m.at.unwrap_or(s.last_modified);
+                if a.by == By::Block {
+                    timed.push((when, m.model.clone(), delta));
+                    continue;
+                }
+                let key = match a.by {
+                    By::Day => local_time(when).0,
+                    By::Month => local_time(when).0[..7].to_owned(),
+                    By::Model => m.model.clone(),
+                    By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
+                    By::Session | By::Block => s.session_id.clone(),
+                };
+                rows.entry(key)
+                    .or_default()
+                    .models
+                    .entry(m.model.clone())
+                    .or_default()
+                    .add(&delta);
+                if let (By::Session, Some(agent)) = (a.by, agent) {
+                    let list = agent_rows.entry(&s.session_id).or_default();
+                    let i = match list.iter().position(|(x, _)| std::ptr::eq(*x, agent)) {
+                        Some(i) => i,
+                        None => {
+                            list.push((agent, Row::default()));
+                            list.len() - 1
+                        }
+                    };
+                    list[i]
+                        .1
+                        .models
+                        .entry(m.model.clone())
+                        .or_default()
+                        .add(&delta);
+                }
             }
-            let delta = seen.add_message(m);
-            if delta.total() == 0 {
-                continue;
-            }
-            let when = m.at.unwrap_or(s.last_modified);
-            let key = match a.by {
-                By::Day => local_time(when).0,
-                By::Month => local_time(when).0[..7].to_owned(),
-                By::Model => m.model.clone(),
-                By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
-                By::Session => s.session_id.clone(),
-            };
-            rows.entry(key)
-                .or_default()
-                .models
-                .entry(m.model.clone())
-                .or_default()
-                .add(&delta);
         }
+    }
+    let windows = billing_windows(
+        timed.iter().map(|(at, m, t)| (*at, m.as_str(), *t)),
+        io.now_ms,
+    );
+    // a window's row: its start and end, local time (in order as strings)
+    let mut window_of: BTreeMap<String, &BillingWindow> = BTreeMap::new();
+    for w in &windows {
+        let key = window_key(w);
+        rows.insert(
+            key.clone(),
+            Row {
+                models: w.models.clone(),
+            },
+        );
+        window_of.insert(key, w);
     }
     let mut total = Row::default();
     for r in rows.values() {
@@ -276,9 +336,47 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 "costIsPartial": !a.no_cost && some_unpriced && priced,
             })
         };
+        let session_row = |k: &String, r: &Row| {
+            let mut v = row_json(k, r);
+            if let Some(w) = window_of.get(k) {
+                let iso = claudio::__private::format_iso_millis;
+                v["start"] = serde_json::json!(iso(w.start));
+                v["end"] = serde_json::json!(iso(w.end));
+                v["firstMessage"] = serde_json::json!(iso(w.first));
+                v["lastMessage"] = serde_json::json!(iso(w.last));
+                v["apiRequests"] = serde_json::json!(w.messages);
+                v["active"] = serde_json::json!(w.active);
+                if let Some(p) = Projection::of(w, r, io.now_ms) {
+                    let priced = !a.no_cost && r.any_priced();
+                    v["burnRate"] = serde_json::json!({
+                        "tokensPerMinute": p.tokens_per_minute,
+                        "costPerHour": priced.then_some(p.cost_per_hour),
+                    });
+                    v["projected"] = serde_json::json!({
+                        "tokens": p.tokens,
+                        "estimatedCostUsd": priced.then_some(p.cost),
+                        "remainingMinutes": p.minutes_left,
+                    });
+                }
+            }
+            if let Some(agents) = agent_rows.get(k.as_str()) {
+                let list: Vec<serde_json::Value> = agents
+                    .iter()
+                    .map(|(agent, r)| {
+                        let mut v = row_json(&agent.agent.agent_id, r);
+                        v["agentId"] = serde_json::json!(agent.agent.agent_id);
+                        v["description"] = serde_json::json!(agent.agent.description);
+                        v["agentType"] = serde_json::json!(agent.agent.agent_type);
+                        v
+                    })
+                    .collect();
+                v["subagents"] = serde_json::json!(list);
+            }
+            v
+        };
         let v = serde_json::json!({
             "by": format!("{:?}", a.by).to_lowercase(),
-            "rows": rows.iter().map(|(k, r)| row_json(k, r)).collect::<Vec<_>>(),
+            "rows": rows.iter().map(|(k, r)| session_row(k, r)).collect::<Vec<_>>(),
             "total": row_json("total", &total),
             "pricesDate": PRICES_DATE,
             "unpricedModels": unpriced,
@@ -319,7 +417,15 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         ]
     };
     for (k, r) in &rows {
+        if window_of.get(k).is_some_and(|w| w.active) {
+            table.push(line(&format!("{k} (open)"), r));
+            continue;
+        }
         table.push(line(k, r));
+        // a session's sub-agents, already in its row: what each spent
+        for (agent, r) in agent_rows.get(k.as_str()).into_iter().flatten() {
+            table.push(line(&agent_label(agent), r));
+        }
     }
     table.push(line("total", &total));
     let cols = if a.no_cost { 6 } else { 7 };
@@ -360,6 +466,17 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             out.push_str(&l);
         }
     }
+    for w in windows.iter().filter(|w| w.active) {
+        let r = Row {
+            models: w.models.clone(),
+        };
+        out.push_str(&flat(&open_window_line(w, &r, io.now_ms, !a.no_cost)));
+        out.push('\n');
+    }
+    if !agent_rows.is_empty() {
+        out.push_str(&st.dim("a session's row includes its sub-agents (↳ rows)"));
+        out.push('\n');
+    }
     if !a.no_cost {
         let mut note = format!("costs are estimates from Anthropic's list prices of {PRICES_DATE}");
         if !unpriced.is_empty() {
@@ -377,9 +494,188 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 
+/// A billing window's row: its start and end, local time
+/// (`2026-11-01 10:00–15:00`).
+fn window_key(w: &BillingWindow) -> String {
+    let (day, from) = local_time(w.start);
+    format!("{day} {from}–{}", local_time(w.end).1)
+}
+
+/// An open window at its present rate: per minute, per hour, and at its end.
+#[derive(Debug, PartialEq)]
+struct Projection {
+    tokens_per_minute: f64,
+    cost_per_hour: f64,
+    tokens: u64,
+    cost: f64,
+    minutes_left: i64,
+}
+
+impl Projection {
+    /// `None` for a closed window, or one with no rate yet (one message).
+    fn of(w: &BillingWindow, r: &Row, now: i64) -> Option<Projection> {
+        let factor = w.projection_factor(now)?;
+        let tokens_per_minute = w.tokens_per_minute()?;
+        let hours = (w.last - w.first) as f64 / 3_600_000.0;
+        let (cost, _) = r.cost();
+        Some(Projection {
+            tokens_per_minute,
+            cost_per_hour: cost / hours,
+            tokens: (w.tokens().total() as f64 * factor).round() as u64,
+            cost: cost * factor,
+            minutes_left: (w.end - now).max(0) / 60_000,
+        })
+    }
+}
+
+/// The line under the table for the window still open: time left, burn
+/// rate and what it comes to at the window's end.
+fn open_window_line(w: &BillingWindow, r: &Row, now: i64, with_cost: bool) -> String {
+    let left = (w.end - now).max(0) / 60_000;
+    let end = local_time(w.end).1;
+    let mut s = format!(
+        "open window: {}h{:02} left, until {end}",
+        left / 60,
+        left % 60
+    );
+    let Some(p) = Projection::of(w, r, now) else {
+        s.push_str(" · one request so far: no burn rate yet");
+        return s;
+    };
+    let (_, partial) = r.cost();
+    let priced = with_cost && r.any_priced();
+    let plus = if partial { "+" } else { "" };
+    s.push_str(&format!(
+        " · burning {} tokens/min",
+        short(p.tokens_per_minute.round() as u64)
+    ));
+    if priced {
+        s.push_str(&format!(" (${:.2}/h{plus})", p.cost_per_hour));
+    }
+    s.push_str(&format!(
+        " · projected at {end}: {} tokens",
+        short(p.tokens)
+    ));
+    if priced {
+        s.push_str(&format!(", ${:.2}{plus}", p.cost));
+    }
+    s
+}
+
+/// A sub-agent's row under its session: what it was asked to do, else
+/// its type, and its id.
+fn agent_label(a: &SubagentUsage) -> String {
+    let id: String = a.agent.agent_id.chars().take(8).collect();
+    match a
+        .agent
+        .description
+        .as_deref()
+        .or(a.agent.agent_type.as_deref())
+    {
+        Some(what) => format!("  ↳ {} ({id})", flat(what)),
+        None => format!("  ↳ sub-agent {id}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{cfg, run_args, A};
     use super::*;
+
+    /// A store with API messages at these times (the tests' `now` is
+    /// 2027-01-15T08:00:00Z), 600 input tokens each, priced as sonnet.
+    fn timed_store(times: &[&str]) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        let folder = d.path().join("projects/-work-proj");
+        std::fs::create_dir_all(&folder).unwrap();
+        let lines: Vec<String> = times
+            .iter()
+            .enumerate()
+            .map(|(i, ts)| {
+                serde_json::json!({"type":"assistant","requestId":format!("r{i}"),"timestamp":ts,
+                    "cwd":"/work/proj","message":{"id":format!("m{i}"),"model":"claude-sonnet-4-5",
+                    "usage":{"input_tokens":600,"output_tokens":0}}})
+                .to_string()
+            })
+            .collect();
+        std::fs::write(folder.join(format!("{A}.jsonl")), lines.join("\n")).unwrap();
+        d
+    }
+
+    #[test]
+    fn by_block_windows_and_the_open_one_s_rate_and_projection() {
+        let d = timed_store(&[
+            // a closed window: 22:00-03:00 UTC
+            "2027-01-14T22:10:00.000Z",
+            "2027-01-14T23:00:00.000Z",
+            // the open one: 06:00-11:00, 1,200 tokens in the hour from
+            // 06:30 to 07:30, three hours left at 08:00
+            "2027-01-15T06:30:00.000Z",
+            "2027-01-15T07:30:00.000Z",
+        ]);
+        let args = ["--config-dir", &cfg(&d), "usage", "--all", "--by", "block"];
+        let r = run_args(
+            &[&args[..], &["--json"]].concat(),
+            "/nonexistent".as_ref(),
+            "/".as_ref(),
+        );
+        r.outcome.unwrap();
+        let v: serde_json::Value = serde_json::from_str(&r.out.text()).unwrap();
+        assert_eq!(v["by"], "block");
+        let rows = v["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "{v}");
+        assert_eq!(rows[0]["start"], "2027-01-14T22:00:00.000Z");
+        assert_eq!(rows[0]["end"], "2027-01-15T03:00:00.000Z");
+        assert_eq!(rows[0]["active"], false);
+        assert!(rows[0].get("projected").is_none());
+        let open = &rows[1];
+        assert_eq!(open["start"], "2027-01-15T06:00:00.000Z");
+        assert_eq!(open["firstMessage"], "2027-01-15T06:30:00.000Z");
+        assert_eq!(
+            (open["active"].as_bool(), open["apiRequests"].as_u64()),
+            (Some(true), Some(2))
+        );
+        assert_eq!(open["input"], 1200);
+        assert_eq!(open["burnRate"]["tokensPerMinute"], 20.0);
+        // 1,200 tokens an hour at $3 per million
+        let per_hour = open["burnRate"]["costPerHour"].as_f64().unwrap();
+        assert!((per_hour - 0.0036).abs() < 1e-12, "{open}");
+        // at that rate for the three hours left: four times as much
+        assert_eq!(open["projected"]["tokens"], 4800);
+        assert_eq!(open["projected"]["remainingMinutes"], 180);
+        let cost = open["projected"]["estimatedCostUsd"].as_f64().unwrap();
+        assert!((cost - 0.0144).abs() < 1e-12, "{open}");
+        assert_eq!(v["total"]["input"], 2400);
+
+        let r = run_args(&args, "/nonexistent".as_ref(), "/".as_ref());
+        r.outcome.unwrap();
+        let out = r.out.text();
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[2].contains("(open)") && !lines[1].contains("(open)"),
+            "{out}"
+        );
+        let note = lines
+            .iter()
+            .find(|l| l.starts_with("open window"))
+            .expect(&out);
+        assert!(note.contains("3h00 left"), "{out}");
+        assert!(note.contains("burning 20 tokens/min ($0.00/h)"), "{out}");
+        assert!(note.contains(": 4.8k tokens, $0.01"), "{out}");
+        // with no rate yet: said so
+        let d = timed_store(&["2027-01-15T07:30:00.000Z"]);
+        let r = run_args(
+            &["--config-dir", &cfg(&d), "usage", "--all", "--by", "block"],
+            "/nonexistent".as_ref(),
+            "/".as_ref(),
+        );
+        r.outcome.unwrap();
+        assert!(
+            r.out.text().contains("no burn rate yet"),
+            "{}",
+            r.out.text()
+        );
+    }
 
     #[test]
     fn short_counts() {
