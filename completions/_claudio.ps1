@@ -118,7 +118,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
-            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project or session')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -303,7 +303,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         }
         'claudio;sessions;usage' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'This directory''s sessions (and its git worktrees'') instead of the current one')
-            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Rows by day, month, model, project or session')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Rows by day, month, model, project, session, or 5-hour billing window (block; the open one with its burn rate and projection)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)')
             [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
@@ -331,8 +331,8 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
             [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'claudio;sessions;resume' {
@@ -485,7 +485,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
-            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project or session')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
@@ -725,7 +725,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Show a session''s conversation as the CLI would resume it')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)')
-            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project or session')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block')
             [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Open the chat on a session, in the directory it was recorded in')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session into a new one with fresh ids; prints the new id')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')

@@ -2283,7 +2283,7 @@ _claudio() {
                     return 0
                     ;;
                 --by)
-                    COMPREPLY=($(compgen -W "day month model project session" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "day month model project session block" -- "${cur}"))
                     return 0
                     ;;
                 --since)

@@ -113,7 +113,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand show 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
-            cand usage 'Tokens and estimated cost, by day, month, model, project or session'
+            cand usage 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -292,7 +292,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;sessions;usage'= {
             cand --cwd 'This directory''s sessions (and its git worktrees'') instead of the current one'
-            cand --by 'Rows by day, month, model, project or session'
+            cand --by 'Rows by day, month, model, project, session, or 5-hour billing window (block; the open one with its burn rate and projection)'
             cand --since 'Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)'
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
             cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
@@ -320,8 +320,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand -v 'Show the CLI''s own stderr as it runs'
             cand --verbose 'Show the CLI''s own stderr as it runs'
             cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'claudio;sessions;resume'= {
             cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
@@ -468,7 +468,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
-            cand usage 'Tokens and estimated cost, by day, month, model, project or session'
+            cand usage 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
@@ -684,7 +684,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand inspect 'Show a session''s conversation as the CLI would resume it'
             cand search 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
             cand export 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
-            cand usage 'Tokens and estimated cost, by day, month, model, project or session'
+            cand usage 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
             cand resume 'Open the chat on a session, in the directory it was recorded in'
             cand fork 'Copy a session into a new one with fresh ids; prints the new id'
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'

@@ -47,7 +47,7 @@ pub enum SessionsAction {
     Search(search::SearchArgs),
     /// Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE).
     Export(export::ExportArgs),
-    /// Tokens and estimated cost, by day, month, model, project or session.
+    /// Tokens and estimated cost, by day, month, model, project, session or 5-hour block.
     Usage(usage::UsageArgs),
     /// Open the chat on a session, in the directory it was recorded in.
     Resume(IdArgs),
