@@ -1,15 +1,17 @@
 //! Searching inside past conversations: the person's prompts and the model's
 //! answers (and, on request, tool inputs and outputs).
 //!
-//! Brute force, made fast: each transcript is read in 1 MiB blocks and a
-//! literal pattern is first looked for in the raw bytes, in the form JSON
-//! gives it (a newline in the pattern is `\n` on disk, a quote `\"`). Only
-//! the lines where it occurs are parsed, and the match is then confirmed in
-//! the decoded text, in the fields that are searched. A custom matcher (a
-//! regex, from the program) has no such shortcut: every message line is
-//! parsed. Files are searched on a few threads; sessions come back newest
-//! first, each as soon as it and every newer one are done. Nothing is
-//! cached, so nothing is ever stale.
+//! Brute force, made fast: each transcript is read in blocks and a literal
+//! pattern is first looked for in the raw bytes, in the form JSON gives it
+//! (a quote in the pattern is `\"` on disk). Only the lines where it occurs
+//! are parsed, and the match is then confirmed in the decoded text, in the
+//! fields that are searched. A regex does the same with the literals that
+//! each of its matches holds ([`Pattern::Prefiltered`], found by the
+//! program as ripgrep finds them), all looked for at once; a custom matcher
+//! without them has no such shortcut: every message line is decoded. Files
+//! are searched on a few threads; sessions come back newest first, each as
+//! soon as it and every newer one are done. Nothing is cached, so nothing
+//! is ever stale.
 
 use super::error::{StoreError, StoreResult};
 use super::info::{scan_file, Scanned, SessionInfo};
@@ -63,8 +65,52 @@ pub enum Pattern {
     /// JSON escapes undone, as a prefilter: only lines where it finds
     /// something are parsed. Sound when a match inside a field's text is
     /// also a match in that line, which holds for regexes without anchors
-    /// or word boundaries (`^`, `$`, `\b`, `\B`, `\A`, `\z`).
+    /// or word boundaries (`^`, `$`, `\b`, `\B`, `\A`, `\z`) that, when
+    /// tools are searched, cannot match a newline: a tool's input and output
+    /// are searched as their strings joined by newlines, in an order the
+    /// line need not show.
     Scan(MatchFn),
+    /// A matcher with the literals that each of its matches contains: as
+    /// ripgrep does with a regex, the raw bytes of each block are searched
+    /// for the literals (in the form JSON gives them on disk) and only the
+    /// lines that hold one are parsed and matched. A line with a `\u` or
+    /// `\/` escape is always a candidate, as is one with invalid UTF-8 when a
+    /// literal has bytes of U+FFFD.
+    ///
+    /// `any_of` are bytes of the decoded text, every case variant that can
+    /// match included (a regex's required literals, as `regex-syntax`'s
+    /// literal extractor gives them); an empty list says that nothing can
+    /// match. A literal with a newline or another control character is
+    /// looked for by its longest part without one.
+    ///
+    /// ```
+    /// use claudio::store::Pattern;
+    /// use std::sync::Arc;
+    /// // "error" followed by a number: every match holds "error"
+    /// let p = Pattern::Prefiltered {
+    ///     matcher: Arc::new(|text: &str| {
+    ///         let mut found = Vec::new();
+    ///         for (i, _) in text.match_indices("error") {
+    ///             let digits = text[i + 5..].bytes().take_while(u8::is_ascii_digit).count();
+    ///             if digits > 0 {
+    ///                 found.push(i..i + 5 + digits);
+    ///             }
+    ///         }
+    ///         found
+    ///     }),
+    ///     any_of: vec![b"error".to_vec()],
+    ///     scan: true,
+    /// };
+    /// ```
+    Prefiltered {
+        /// Finds the matches in a field's decoded text.
+        matcher: MatchFn,
+        /// Every match contains one of these.
+        any_of: Vec<Vec<u8>>,
+        /// Also run `matcher` on each candidate line with its escapes
+        /// undone before parsing it, under the rule of [`Pattern::Scan`].
+        scan: bool,
+    },
 }
 
 impl std::fmt::Debug for Pattern {
@@ -77,6 +123,17 @@ impl std::fmt::Debug for Pattern {
                 .finish(),
             Pattern::Custom(_) => f.write_str("Custom(..)"),
             Pattern::Scan(_) => f.write_str("Scan(..)"),
+            Pattern::Prefiltered { any_of, scan, .. } => f
+                .debug_struct("Prefiltered")
+                .field(
+                    "any_of",
+                    &any_of
+                        .iter()
+                        .map(|l| String::from_utf8_lossy(l))
+                        .collect::<Vec<_>>(),
+                )
+                .field("scan", scan)
+                .finish_non_exhaustive(),
         }
     }
 }
@@ -393,15 +450,21 @@ impl Ordered {
     }
 }
 
-/// The raw-bytes prefilter (for literals) and the decoded-text matcher.
+/// The raw-bytes prefilter (a literal's, or a set of a regex's literals)
+/// and the decoded-text matcher.
 struct Finder {
-    /// The pattern as it appears inside a JSON string on disk.
+    /// The literal as it appears inside a JSON string on disk.
     raw: Option<Vec<u8>>,
     /// Compare the raw form ignoring ASCII case.
     raw_ignore_case: bool,
     /// Where to look first: a part of `raw` that case does not change
     /// (searched as is, fast), else its rarest byte (both cases).
     anchor: Anchor,
+    /// The JSON forms of literals one of which every match contains.
+    set: Option<aho_corasick::AhoCorasick>,
+    /// A line with invalid UTF-8 is a candidate too: it is decoded with
+    /// U+FFFD in place of the bad bytes, and a literal has bytes of U+FFFD.
+    invalid_utf8: bool,
     /// Run the matcher on unescaped lines first.
     scan: bool,
     matcher: MatchFn,
@@ -420,7 +483,11 @@ impl Finder {
     fn new(p: &Pattern) -> Finder {
         match p {
             Pattern::Literal { text, ignore_case } => {
-                let escaped = serde_json::to_string(text).unwrap_or_default();
+                // a tool's strings are searched joined by newlines: a
+                // pattern with one is looked for by its longest line, which
+                // lies inside one string
+                let piece = text.split('\n').max_by_key(|l| l.len()).unwrap_or("");
+                let escaped = serde_json::to_string(piece).unwrap_or_default();
                 let raw = escaped.as_bytes()[1..escaped.len().saturating_sub(1).max(1)].to_vec();
                 // folding case of non-ASCII letters changes their bytes:
                 // then no prefilter, every line is decoded
@@ -437,10 +504,13 @@ impl Finder {
                 };
                 let needle = text.clone();
                 let ic = *ignore_case;
+                let raw = (foldable && !raw.is_empty()).then_some(raw);
                 Finder {
-                    raw: (foldable && !raw.is_empty()).then_some(raw),
+                    invalid_utf8: raw.as_deref().is_some_and(touches_fffd),
+                    raw,
                     raw_ignore_case: ic,
                     anchor,
+                    set: None,
                     scan: false,
                     matcher: Arc::new(move |t: &str| find_literal(t, &needle, ic)),
                 }
@@ -449,14 +519,47 @@ impl Finder {
                 raw: None,
                 raw_ignore_case: false,
                 anchor: Anchor::Byte(0),
+                set: None,
+                invalid_utf8: false,
                 scan: matches!(p, Pattern::Scan(_)),
                 matcher: m.clone(),
             },
+            Pattern::Prefiltered {
+                matcher,
+                any_of,
+                scan,
+            } => {
+                // one literal without a usable form: no prefilter
+                let forms: Option<Vec<Vec<u8>>> = any_of.iter().map(|l| raw_form(l)).collect();
+                let set = forms.as_ref().and_then(|forms| {
+                    let mut forms = forms.clone();
+                    forms.sort_unstable();
+                    forms.dedup();
+                    aho_corasick::AhoCorasick::new(&forms).ok()
+                });
+                Finder {
+                    raw: None,
+                    raw_ignore_case: false,
+                    anchor: Anchor::Byte(0),
+                    invalid_utf8: set.is_some() && forms.iter().flatten().any(|f| touches_fffd(f)),
+                    set,
+                    scan: *scan,
+                    matcher: matcher.clone(),
+                }
+            }
         }
+    }
+
+    /// Whether some lines can be passed over unparsed.
+    fn filters(&self) -> bool {
+        self.raw.is_some() || self.set.is_some()
     }
 
     /// The next position in `hay` at or after `from` where the raw form occurs.
     fn next_raw(&self, hay: &[u8], from: usize) -> Option<usize> {
+        if let Some(set) = &self.set {
+            return set.find(&hay[from..]).map(|m| from + m.start());
+        }
         let raw = self.raw.as_deref()?;
         let fits = |start: usize| {
             start + raw.len() <= hay.len()
@@ -492,6 +595,38 @@ impl Finder {
             }
         }
     }
+}
+
+/// The form a piece of decoded text has on disk, in a line without `\u` or
+/// `\/` escapes (those lines are candidates anyway): `"` and `\` escaped,
+/// the rest as is. A control character (a newline, a tab) can be written in
+/// more than one way, and a tool's strings are searched joined by newlines:
+/// the longest part without one is used. `None` when no part is left.
+fn raw_form(text: &[u8]) -> Option<Vec<u8>> {
+    let piece = text
+        .split(|b| *b < 0x20)
+        .max_by_key(|p| p.len())
+        .filter(|p| !p.is_empty())?;
+    let mut out = Vec::with_capacity(piece.len() + 4);
+    for &b in piece {
+        if b == b'"' || b == b'\\' {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+    Some(out)
+}
+
+/// Whether an occurrence of `lit` in decoded text could share bytes with a
+/// U+FFFD (`EF BF BD`) that stands for invalid UTF-8 in the raw line: it
+/// holds the whole character, or starts with its end or ends with its start.
+fn touches_fffd(lit: &[u8]) -> bool {
+    const R: &[u8] = "\u{FFFD}".as_bytes();
+    memchr::memmem::find(lit, R).is_some()
+        || lit.starts_with(&R[2..])
+        || lit.starts_with(&R[1..])
+        || lit.ends_with(&R[..1])
+        || lit.ends_with(&R[..2])
 }
 
 /// The longest run of bytes that have no case (digits, punctuation).
@@ -647,19 +782,21 @@ fn lines_in(
     finder: &Finder,
     f: &mut impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    if finder.raw.is_none() {
-        let mut text = String::new();
+    let mut text = String::new();
+    // with `scan`, a line where the matcher finds nothing is passed over
+    let mut scanned = |line: &[u8]| {
+        if !finder.scan {
+            return true;
+        }
+        unescape_line(line, &mut text);
+        !(finder.matcher)(&text).is_empty()
+    };
+    if !finder.filters() || finder.invalid_utf8 && simdutf8::basic::from_utf8(block.bytes).is_err()
+    {
         for (_, line) in block.lines() {
-            if line.is_empty() {
-                continue;
+            if !line.is_empty() && scanned(line) {
+                f(line)?;
             }
-            if finder.scan {
-                unescape_line(line, &mut text);
-                if (finder.matcher)(&text).is_empty() {
-                    continue;
-                }
-            }
-            f(line)?;
         }
         return ControlFlow::Continue(());
     }
@@ -677,7 +814,7 @@ fn lines_in(
         }
     };
     let mut next_escape = escaped(0);
-    loop {
+    while from < bytes.len() {
         let raw = finder.next_raw(bytes, from);
         if next_escape.is_some_and(|e| e < from) {
             next_escape = escaped(from);
@@ -689,10 +826,9 @@ fn lines_in(
             (None, None) => break,
         };
         let line = block.line_at(at);
-        from = line.end;
-        f(&bytes[line])?;
-        if from >= bytes.len() {
-            break;
+        from = line.end + 1;
+        if scanned(&bytes[line.clone()]) {
+            f(&bytes[line])?;
         }
     }
     ControlFlow::Continue(())
@@ -950,8 +1086,10 @@ mod tests {
 
     #[test]
     fn the_raw_form_is_the_json_one() {
+        // a newline is left out: a tool's strings are searched joined by
+        // newlines, so the longest line of the pattern is looked for
         let f = Finder::new(&Pattern::smart("say \"hi\"\nnow"));
-        assert_eq!(f.raw.as_deref(), Some(br#"say \"hi\"\nnow"#.as_slice()));
+        assert_eq!(f.raw.as_deref(), Some(br#"say \"hi\""#.as_slice()));
         let block = br#"{"a":"x"}
 {"text":"they SAY \"HI\"\nNOW ok"}
 "#;

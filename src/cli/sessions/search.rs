@@ -7,12 +7,14 @@ use crate::cli::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
 use anyhow::Context;
 use clap::Args;
-use claudio::store::{HitKind, Pattern, SearchHit, SearchOptions, SessionHits, Store};
+use claudio::store::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SessionHits, Store};
 use regex_automata::{meta, nfa::thompson::WhichCaptures, util::syntax};
 use std::io::Write;
 use std::ops::{ControlFlow, Range};
 use std::path::PathBuf;
 use std::sync::Arc;
+
+mod literals;
 
 /// Arguments of `sessions search`.
 #[derive(Debug, Args)]
@@ -96,13 +98,9 @@ fn build_regex(pattern: &str, ignore_case: bool) -> anyhow::Result<meta::Regex> 
         .onepass_size_limit(Some(REGEX_NFA_LIMIT))
         .dfa_size_limit(Some(REGEX_NFA_LIMIT))
         .hybrid_cache_capacity(REGEX_DFA_CACHE);
-    let syntax = syntax::Config::new()
-        .case_insensitive(ignore_case)
-        // `^` and `$` are the ends of a line, as in grep
-        .multi_line(true);
     meta::Builder::new()
         .configure(config)
-        .syntax(syntax)
+        .syntax(syntax_config(ignore_case))
         .build(pattern)
         .map_err(|e| {
             let why = match (e.size_limit(), e.syntax_error()) {
@@ -121,22 +119,23 @@ fn build_regex(pattern: &str, ignore_case: bool) -> anyhow::Result<meta::Regex> 
         })
 }
 
+/// The regex's syntax options.
+fn syntax_config(ignore_case: bool) -> syntax::Config {
+    syntax::Config::new()
+        .case_insensitive(ignore_case)
+        // `^` and `$` are the ends of a line, as in grep
+        .multi_line(true)
+}
+
 fn pattern(a: &SearchArgs) -> anyhow::Result<Pattern> {
     let has_upper = a.pattern.chars().any(char::is_uppercase);
     let ignore_case = a.ignore_case || (!a.case_sensitive && !has_upper);
     if a.regex {
         let re = build_regex(&a.pattern, ignore_case)?;
-        let find = move |t: &str| re.find_iter(t).map(|m| m.range()).collect::<Vec<_>>();
-        // without anchors or word boundaries a regex can be tried on whole
-        // lines first (much faster); with them every message is parsed
-        let anchored = ["^", "$", "\\b", "\\B", "\\A", "\\z"]
-            .iter()
-            .any(|x| a.pattern.contains(x));
-        return Ok(if anchored {
-            Pattern::Custom(Arc::new(find))
-        } else {
-            Pattern::Scan(Arc::new(find))
-        });
+        let find: MatchFn = Arc::new(move |t: &str| re.find_iter(t).map(|m| m.range()).collect());
+        // its literals, from its syntax tree parsed as the regex was
+        let hir = syntax::parse_with(&a.pattern, &syntax_config(ignore_case)).ok();
+        return Ok(literals::regex_pattern(find, hir.as_ref(), a.tools));
     }
     if a.pattern.is_empty() {
         return Err(usage_error!("the pattern is empty"));
