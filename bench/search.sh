@@ -7,6 +7,7 @@
 #
 #   bench/search.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=5]
 # ripgrep: `pip install ripgrep` or `cargo install ripgrep` (`rg` on PATH).
+# Regexes: plain, with word boundaries, anchored at a line of a message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"; gb="${2:-2}"; runs="${3:-5}"
@@ -61,9 +62,17 @@ res = {"store_gb": round(sum(os.path.getsize(f) for f in files) / 1e9, 2), "file
 claudio = "target/release/claudio"
 res["literal"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", rare])}
 res["regex"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", "--regex", r"quokka-rare-\d+"])}
+# with a look-around: the candidate lines are parsed without a first match
+# on the whole line; `^` is a line of the decoded text (rg has no such
+# line: the nearest is the pattern without it)
+res["word"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", "--regex", r"\bquokka-rare-\d+\b"])}
+res["anchored"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", "--regex", r"^where is the quokka-rare-\d+"])}
 if shutil.which("rg"):
+    res["rg"] = subprocess.run(["rg", "--version"], stdout=subprocess.PIPE).stdout.decode().split("\n")[0]
     res["literal"]["rg -l -F -i"] = measure(["rg", "-l", "-F", "-i", rare, proj])
     res["regex"]["rg -l -i"] = measure(["rg", "-l", "-i", r"quokka-rare-\d+", proj])
+    res["word"]["rg -l -i"] = measure(["rg", "-l", "-i", r"\bquokka-rare-\d+\b", proj])
+    res["anchored"]["rg -l -i"] = measure(["rg", "-l", "-i", r"where is the quokka-rare-\d+", proj])
 res["literal"]["grep -rlFi"] = measure(["grep", "-rlFi", rare, proj])
 res["regex"]["grep -rliE"] = measure(["grep", "-rliE", "quokka-rare-[0-9]+", proj])
 print(json.dumps(res, indent=1))

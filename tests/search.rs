@@ -673,6 +673,8 @@ fn a_regex_s_literals_are_looked_for_in_the_raw_bytes() {
     assert_eq!(lits(r"\w+-rare-\d+", false).unwrap(), ["-rare-"]);
     assert_eq!(lits(r"\w+@example\.com", false).unwrap(), ["@example.com"]);
     assert_eq!(lits(r"\w+", false), None);
+    // the rarest set: not a common word of the text
+    assert_eq!(lits(r"^the\s+quokka\b", false).unwrap(), ["quokka"]);
     // case folded: every variant, the Kelvin sign with `k`
     let folded = lits(r"quokka-rare-\d+", true).unwrap();
     assert!(folded.len() > 1 && folded.len() <= 64, "{folded:?}");

@@ -2,8 +2,8 @@
 //! raw-bytes prefilter ([`Pattern::Prefiltered`]), found as ripgrep and the
 //! regex crate find them: `regex-syntax`'s literal extractor on the regex's
 //! syntax tree. Its prefixes, its suffixes and the prefixes of each tail of
-//! a top-level concatenation (an inner literal) are tried; the set that
-//! lets the fewest lines through is kept.
+//! a top-level concatenation (an inner literal) are tried; the set whose
+//! literals are rarest in transcripts is kept.
 //!
 //! tests/search.rs includes this file too (it uses only the library and
 //! `regex-syntax`), to check the prefilter against a search without one.
@@ -16,8 +16,9 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 /// (past the vectorised searcher's reach).
 const MAX_LITERALS: usize = 64;
 
-/// At most this many tails of a concatenation are tried.
-const MAX_TAILS: usize = 32;
+/// At most this many tails of a concatenation are tried (each one's
+/// extraction stops after a few literal bytes).
+const MAX_TAILS: usize = 256;
 
 /// How a regex is searched, from its syntax tree (parsed with the regex's
 /// own options; `None` when that failed, then every line is parsed):
@@ -56,10 +57,16 @@ pub fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
             seqs.push(prefixes(&Hir::concat(subs[i..].to_vec())));
         }
     }
-    seqs.iter()
-        .filter_map(|s| Some((score(s)?, s)))
-        .max_by_key(|(score, _)| *score)
-        .and_then(|(_, s)| s.literals())
+    // the first of the best: prefixes before suffixes before inner literals
+    let mut best: Option<(f64, &Seq)> = None;
+    for seq in &seqs {
+        if let Some(score) = score(seq) {
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, seq));
+            }
+        }
+    }
+    best.and_then(|(_, s)| s.literals())
         .map(|lits| lits.iter().map(|l| l.as_bytes().to_vec()).collect())
 }
 
@@ -77,21 +84,43 @@ fn suffixes(hir: &Hir) -> Seq {
     seq
 }
 
-/// How well a set filters, higher is better: long literals, few of them.
+/// How well a set filters, higher is better: about how many bits of
+/// surprise an occurrence of one of its literals carries, so that a set
+/// found once in a million bytes beats one found in every line (` the `).
 /// `None` for a set that cannot filter (infinite, or with an empty
 /// literal) or is too big.
-fn score(seq: &Seq) -> Option<i64> {
+fn score(seq: &Seq) -> Option<f64> {
     let lits = seq.literals()?;
     if lits.is_empty() {
-        return Some(i64::MAX); // nothing matches
+        return Some(f64::INFINITY); // nothing matches
     }
-    let shortest = lits.iter().map(|l| l.as_bytes().len()).min()?;
-    if shortest == 0 || lits.len() > MAX_LITERALS {
+    if lits.len() > MAX_LITERALS || lits.iter().any(|l| l.as_bytes().is_empty()) {
         return None;
     }
-    // a chance of 1/256 per byte, up to 5 bytes; times how many there are
-    let bits = lits.len().next_power_of_two().trailing_zeros() as i64;
-    Some(8 * shortest.min(5) as i64 - bits)
+    // how often any of them occurs: the sum of each one's chance
+    let chance: f64 = lits
+        .iter()
+        .map(|l| {
+            let bits: f64 = l.as_bytes().iter().map(|b| rarity(*b)).sum();
+            (-bits.min(48.0)).exp2()
+        })
+        .sum();
+    Some(-chance.log2())
+}
+
+/// About how rare a byte is in a transcript, in bits (minus the base-2
+/// log of its frequency): English text, code, JSON keys, ids and times.
+fn rarity(b: u8) -> f64 {
+    match b {
+        b' ' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' | b'"' => 4.0,
+        b'h' | b'l' | b'd' | b'c' | b'u' | b'm' | b'p' | b':' | b',' | b'0'..=b'9' => 5.5,
+        b'f' | b'g' | b'y' | b'w' | b'b' | b'v' | b'.' | b'-' | b'_' | b'/' | b'\\' => 7.0,
+        b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'=' | b'\'' => 7.0,
+        b'k' | b'x' | b'A'..=b'Z' => 9.0,
+        b'j' | b'q' | b'z' => 11.0,
+        0x80.. => 10.0,
+        _ => 9.0,
+    }
 }
 
 /// Whether a match of `hir` may hold a newline.
