@@ -104,7 +104,7 @@ mod tests {
     use super::super::testing::*;
     use super::*;
 
-    // Asking on a terminal: tests/sessions.rs, on a pseudo-terminal.
+    // Asking on a terminal: tests/it/sessions.rs, on a pseudo-terminal.
     #[test]
     fn without_a_terminal_only_yes_deletes() {
         let d = store();

@@ -5,7 +5,7 @@
 //! a top-level concatenation (an inner literal) are tried; the set whose
 //! literals are rarest in transcripts is kept.
 //!
-//! tests/search.rs includes this file too (it uses only the library and
+//! tests/it/search.rs includes this file too (it uses only the library and
 //! `regex-syntax`), to check the prefilter against a search without one.
 
 use claudio::store::{MatchFn, Pattern};

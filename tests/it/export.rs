@@ -1,6 +1,6 @@
 //! `sessions export` on the real CLI's transcripts (a sub-agent among them).
 
-mod common;
+use crate::common;
 
 use common::copy_tree;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 //! file left out is named on stderr, and nothing that acts on a terminal
 //! reaches one.
 
-mod common;
+use crate::common;
 
 use common::{wait_with_deadline, Pty};
 use serde_json::{json, Value};

@@ -1,6 +1,6 @@
 //! The library against the scripted fake CLI: turns, control routing, faults.
 
-mod common;
+use crate::common;
 
 use claudio::protocol::{ContentBlock, SystemMessage};
 use claudio::{
@@ -81,12 +81,11 @@ async fn query_streams_one_turn_and_closes() {
 
 #[tokio::test]
 async fn several_turns_on_one_client() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         turn("one", "first"),
         turn("two", "second"),
         turn("three", "third"),
-    ]));
+    ]);
     let client = Client::connect(fake.options().include_partial_messages(true))
         .await
         .unwrap();
@@ -157,25 +156,22 @@ async fn a_plan_request_hands_the_handler_the_plan_the_session_saw() {
     // the CLI 2.1.328 sends ExitPlanMode's request with an empty input: the
     // plan is only in the assistant's tool_use block before it
     let plan = "# Plan\n1. write the parser\n2. test it";
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("plan it"),
-            system_init(),
-            assistant_tool_use(
-                "toolu_old",
-                "ExitPlanMode",
-                json!({"plan": "an older plan"}),
-            ),
-            assistant_tool_use("toolu_p", "ExitPlanMode", json!({"plan": plan})),
-            json!({"emit": {"type":"control_request","request_id":"perm-p","request":{
+    let fake = Fake::after_init(vec![vec![
+        expect_user("plan it"),
+        system_init(),
+        assistant_tool_use(
+            "toolu_old",
+            "ExitPlanMode",
+            json!({"plan": "an older plan"}),
+        ),
+        assistant_tool_use("toolu_p", "ExitPlanMode", json!({"plan": plan})),
+        json!({"emit": {"type":"control_request","request_id":"perm-p","request":{
                 "subtype":"can_use_tool","tool_name":"ExitPlanMode","input":{},
                 "tool_use_id":"toolu_p"}}}),
-            json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"perm-p",
+        json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"perm-p",
                 "response":{"behavior":"deny","message":"keep planning"}}}}),
-            result("done"),
-        ],
-    ]));
+        result("done"),
+    ]]);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s2 = seen.clone();
     let options = fake
@@ -239,14 +235,11 @@ async fn can_use_tool_always_for_session() {
 
 #[tokio::test]
 async fn handler_error_becomes_error_response() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"emit": {"type":"control_request","request_id":"perm-9","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-            json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"perm-9","error":"the prompt broke"}}}),
-            result("after"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"emit": {"type":"control_request","request_id":"perm-9","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"perm-9","error":"the prompt broke"}}}),
+        result("after"),
+    ]]);
     let options = fake.options().can_use_tool(|_r, _c| async {
         Err::<PermissionResult, claudio::HandlerError>("the prompt broke".into())
     });
@@ -341,15 +334,12 @@ async fn mcp_requests_before_and_after_initialize() {
 
 #[tokio::test]
 async fn unknown_incoming_subtype_gets_an_error_and_the_session_goes_on() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"emit": {"type":"control_request","request_id":"x-1","request":{"subtype":"elicitation","q":1}}}),
-            json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"x-1","error":"Unsupported control request subtype: elicitation"}}}),
-            json!({"emit": {"type":"brand_new_type","data":[1,2,3]}}),
-            result("still here"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"emit": {"type":"control_request","request_id":"x-1","request":{"subtype":"elicitation","q":1}}}),
+        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"x-1","error":"Unsupported control request subtype: elicitation"}}}),
+        json!({"emit": {"type":"brand_new_type","data":[1,2,3]}}),
+        result("still here"),
+    ]]);
     let client = Client::connect(fake.options()).await.unwrap();
     let msgs = collect_turn(&client).await;
     assert!(msgs
@@ -361,8 +351,7 @@ async fn unknown_incoming_subtype_gets_an_error_and_the_session_goes_on() {
 
 #[tokio::test]
 async fn interrupt_ends_the_turn_and_the_session_goes_on() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         vec![
             expect_user("long"),
             system_init(),
@@ -372,7 +361,7 @@ async fn interrupt_ends_the_turn_and_the_session_goes_on() {
             json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}}),
         ],
         turn("next", "fine"),
-    ]));
+    ]);
     let client = Client::connect(fake.options().include_partial_messages(true))
         .await
         .unwrap();
@@ -395,15 +384,12 @@ async fn interrupt_ends_the_turn_and_the_session_goes_on() {
 
 #[tokio::test]
 async fn control_error_and_timeout_are_typed() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"expect": {"type":"control_request","request":{"subtype":"set_model"}}, "as": "sm"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"{{sm}}","error":"unknown model","error_code":"bad_model"}}}),
-            // never answers mcp_status
-            json!({"expect": {"type":"control_request","request":{"subtype":"mcp_status"}}}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"expect": {"type":"control_request","request":{"subtype":"set_model"}}, "as": "sm"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"{{sm}}","error":"unknown model","error_code":"bad_model"}}}),
+        // never answers mcp_status
+        json!({"expect": {"type":"control_request","request":{"subtype":"mcp_status"}}}),
+    ]]);
     let client = Client::connect(fake.options().control_timeout(Duration::from_millis(300)))
         .await
         .unwrap();
@@ -428,16 +414,13 @@ async fn control_error_and_timeout_are_typed() {
 
 #[tokio::test]
 async fn cancelled_request_gets_no_answer_and_handler_sees_it() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"emit": {"type":"control_request","request_id":"perm-c","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-            json!({"sleep_ms": 200}),
-            json!({"emit": {"type":"control_cancel_request","request_id":"perm-c"}}),
-            json!({"sleep_ms": 300}),
-            result("cancelled"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"emit": {"type":"control_request","request_id":"perm-c","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+        json!({"sleep_ms": 200}),
+        json!({"emit": {"type":"control_cancel_request","request_id":"perm-c"}}),
+        json!({"sleep_ms": 300}),
+        result("cancelled"),
+    ]]);
     let cancelled = Arc::new(AtomicUsize::new(0));
     let c2 = cancelled.clone();
     let options = fake
@@ -475,16 +458,13 @@ async fn cancelled_request_gets_no_answer_and_handler_sees_it() {
 
 #[tokio::test]
 async fn crash_mid_turn_is_an_error_with_the_stderr_tail() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("boom"),
-            system_init(),
-            delta("half"),
-            json!({"stderr": "Error: something exploded in the CLI"}),
-            json!({"crash": true}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("boom"),
+        system_init(),
+        delta("half"),
+        json!({"stderr": "Error: something exploded in the CLI"}),
+        json!({"crash": true}),
+    ]]);
     let client = Client::connect(fake.options().include_partial_messages(true))
         .await
         .unwrap();
@@ -544,17 +524,14 @@ async fn no_initialize_answer_times_out_and_kills() {
 
 #[tokio::test]
 async fn garbage_and_half_lines_are_skipped() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"emit_raw": "this is not json"}),
-            json!({"emit_raw": "{\"type\":\"assistant\",\"message\":"}),
-            json!({"emit_raw": "[1,2,3]"}),
-            json!({"emit_raw": ""}),
-            json!({"emit_raw": "\u{1b}[31mdebug output\u{1b}[0m"}),
-            result("survived"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"emit_raw": "this is not json"}),
+        json!({"emit_raw": "{\"type\":\"assistant\",\"message\":"}),
+        json!({"emit_raw": "[1,2,3]"}),
+        json!({"emit_raw": ""}),
+        json!({"emit_raw": "\u{1b}[31mdebug output\u{1b}[0m"}),
+        result("survived"),
+    ]]);
     let client = Client::connect(fake.options()).await.unwrap();
     let msgs = collect_turn(&client).await;
     assert_eq!(msgs.len(), 1);
@@ -564,10 +541,7 @@ async fn garbage_and_half_lines_are_skipped() {
 
 #[tokio::test]
 async fn a_20_mb_line_passes_whole() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![json!({"huge_line": 20_000_000}), result("big")],
-    ]));
+    let fake = Fake::after_init(vec![vec![json!({"huge_line": 20_000_000}), result("big")]]);
     let client = Client::connect(fake.options()).await.unwrap();
     let msgs = collect_turn(&client).await;
     let Message::User(u) = &msgs[0] else {
@@ -587,10 +561,10 @@ async fn a_20_mb_line_passes_whole() {
 
 #[tokio::test]
 async fn a_line_over_the_limit_is_an_error_and_reading_goes_on() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![json!({"huge_line": 2_000_000}), result("after the big one")],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"huge_line": 2_000_000}),
+        result("after the big one"),
+    ]]);
     let client = Client::connect(fake.options().max_line_bytes(1_000_000))
         .await
         .unwrap();
@@ -632,7 +606,7 @@ async fn a_stderr_flood_while_waiting_does_not_block() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn dropping_a_client_leaves_no_process() {
-    let fake = Fake::new(steps(vec![init(), vec![json!({"spawn_sleeper": 60})]]));
+    let fake = Fake::after_init(vec![vec![json!({"spawn_sleeper": 60})]]);
     let client = Client::connect(fake.options()).await.unwrap();
     let pid = fake.pid();
     let child = fake.child_pid();
@@ -647,14 +621,11 @@ async fn dropping_a_client_leaves_no_process() {
 
 #[test]
 fn dropping_the_runtime_kills_the_process_group() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"ignore_sigterm": true}),
-            json!({"spawn_sleeper": 60}),
-            json!({"hang": true}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"ignore_sigterm": true}),
+        json!({"spawn_sleeper": 60}),
+        json!({"hang": true}),
+    ]]);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let client = rt.block_on(Client::connect(fake.options())).unwrap();
     let (pid, child) = (fake.pid(), fake.child_pid());
@@ -675,10 +646,10 @@ fn dropping_the_runtime_kills_the_process_group() {
 #[tokio::test]
 async fn close_escalates_to_sigterm_then_sigkill() {
     // ignores stdin EOF and SIGTERM: only SIGKILL stops it
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![json!({"ignore_sigterm": true}), json!({"hang": true})],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"ignore_sigterm": true}),
+        json!({"hang": true}),
+    ]]);
     let client = Client::connect(fake.options().close_grace(Duration::from_millis(300)))
         .await
         .unwrap();
@@ -691,7 +662,7 @@ async fn close_escalates_to_sigterm_then_sigkill() {
     assert!(!alive(pid));
 
     // stops at SIGTERM when the CLI honours it
-    let fake = Fake::new(steps(vec![init(), vec![json!({"hang": true})]]));
+    let fake = Fake::after_init(vec![vec![json!({"hang": true})]]);
     let client = Client::connect(fake.options().close_grace(Duration::from_millis(300)))
         .await
         .unwrap();
@@ -701,15 +672,12 @@ async fn close_escalates_to_sigterm_then_sigkill() {
 
 #[tokio::test]
 async fn closing_mid_turn_interrupts_first() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("work"),
-            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "int"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{}}}}),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("work"),
+        json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "int"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{}}}}),
+        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}}),
+    ]]);
     let client = Client::connect(fake.options()).await.unwrap();
     client.send("work").await.unwrap();
     assert!(client.turn_open());
@@ -754,19 +722,16 @@ async fn messages_are_kept_while_a_control_answer_is_awaited() {
 
 #[tokio::test]
 async fn inactivity_timeout_fails_a_silent_turn_but_not_a_waiting_prompt() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("slow"),
-            // a person takes 1.5 s to answer: that silence does not count
-            json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-            json!({"expect": {"type":"control_response"}}),
-            delta("then"),
-            // the CLI goes quiet
-            json!({"sleep_ms": 5000}),
-            result("too late"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("slow"),
+        // a person takes 1.5 s to answer: that silence does not count
+        json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+        json!({"expect": {"type":"control_response"}}),
+        delta("then"),
+        // the CLI goes quiet
+        json!({"sleep_ms": 5000}),
+        result("too late"),
+    ]]);
     let options = fake
         .options()
         .include_partial_messages(true)
@@ -799,16 +764,13 @@ async fn inactivity_timeout_fails_a_silent_turn_but_not_a_waiting_prompt() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_stderr_tail_of_an_exit_always_holds_the_last_line() {
     for round in 0..30 {
-        let fake = Fake::new(steps(vec![
-            init(),
-            vec![
-                expect_user("go"),
-                json!({"stderr_flood": 40_000}),
-                json!({"sleep_ms": round % 3}),
-                json!({"stderr": "fatal: the real reason"}),
-                json!({"exit": 3}),
-            ],
-        ]));
+        let fake = Fake::after_init(vec![vec![
+            expect_user("go"),
+            json!({"stderr_flood": 40_000}),
+            json!({"sleep_ms": round % 3}),
+            json!({"stderr": "fatal: the real reason"}),
+            json!({"exit": 3}),
+        ]]);
         let client = Client::connect(fake.options()).await.unwrap();
         client.send("go").await.unwrap();
         let mut last = None;
@@ -870,8 +832,7 @@ async fn a_missing_working_directory_is_its_own_error() {
 
 #[tokio::test]
 async fn turn_collects_up_to_the_result_or_reports_the_exit() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         turn("one", "first answer"),
         vec![
             expect_user("two"),
@@ -879,7 +840,7 @@ async fn turn_collects_up_to_the_result_or_reports_the_exit() {
             json!({"stderr": "fatal: gone"}),
             json!({"exit": 2}),
         ],
-    ]));
+    ]);
     let client = Client::connect(fake.options()).await.unwrap();
     let t = client.turn("one").await.unwrap();
     assert_eq!(t.text(), "first answer");
@@ -894,17 +855,14 @@ async fn turn_collects_up_to_the_result_or_reports_the_exit() {
 
 #[tokio::test]
 async fn a_query_can_be_interrupted_while_it_is_read() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("long job"),
-            system_init(),
-            delta("working"),
-            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{"still_queued":[]}}}}),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("long job"),
+        system_init(),
+        delta("working"),
+        json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{"still_queued":[]}}}}),
+        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+    ]]);
     let mut q = query("long job", fake.options().include_partial_messages(true));
     // nothing to interrupt before the session starts
     assert!(matches!(q.interrupt().await, Err(Error::Closed)));

@@ -1,6 +1,6 @@
 //! The interactive chat on a pseudo-terminal, against the fake CLI.
 
-mod common;
+use crate::common;
 
 use common::term::Term;
 use common::*;
@@ -22,21 +22,18 @@ fn count(lines: &[Value], f: impl Fn(&Value) -> bool) -> usize {
 
 #[test]
 fn streams_an_answer_once_and_ctrl_d_leaves_nothing_behind() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("hello there"),
-            system_init(),
-            json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":"s"}}),
-            json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
-            delta("General "),
-            json!({"sleep_ms": 50}),
-            delta("Kenobi!"),
-            json!({"emit": {"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s"}}),
-            assistant_text("General Kenobi!"),
-            result("General Kenobi!"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("hello there"),
+        system_init(),
+        json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":"s"}}),
+        json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
+        delta("General "),
+        json!({"sleep_ms": 50}),
+        delta("Kenobi!"),
+        json!({"emit": {"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s"}}),
+        assistant_text("General Kenobi!"),
+        result("General Kenobi!"),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("hello there");
@@ -68,35 +65,32 @@ fn expect_answer(id: &str, response: Value) -> Value {
 
 #[test]
 fn approvals_with_y_a_n_and_a_reason() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("do things"),
-            assistant_tool_use("toolu_p1", "Bash", json!({"command":"touch one"})),
-            can_use_tool("p1", "touch one"),
-            expect_answer(
-                "p1",
-                json!({"behavior":"allow","updatedInput":{"command":"touch one"}}),
-            ),
-            can_use_tool("p2", "touch two"),
-            expect_answer(
-                "p2",
-                json!({"behavior":"allow","updatedInput":{"command":"touch two"},
+    let fake = Fake::after_init(vec![vec![
+        expect_user("do things"),
+        assistant_tool_use("toolu_p1", "Bash", json!({"command":"touch one"})),
+        can_use_tool("p1", "touch one"),
+        expect_answer(
+            "p1",
+            json!({"behavior":"allow","updatedInput":{"command":"touch one"}}),
+        ),
+        can_use_tool("p2", "touch two"),
+        expect_answer(
+            "p2",
+            json!({"behavior":"allow","updatedInput":{"command":"touch two"},
                 "updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch two"}],"behavior":"allow","destination":"session"}]}),
-            ),
-            can_use_tool("p3", "rm -rf /"),
-            expect_answer(
-                "p3",
-                json!({"behavior":"deny","message":"The user denied this tool call.","interrupt":false}),
-            ),
-            can_use_tool("p4", "curl evil"),
-            expect_answer(
-                "p4",
-                json!({"behavior":"deny","message":"The user denied this tool call: please stay offline","interrupt":false}),
-            ),
-            result("ok"),
-        ],
-    ]));
+        ),
+        can_use_tool("p3", "rm -rf /"),
+        expect_answer(
+            "p3",
+            json!({"behavior":"deny","message":"The user denied this tool call.","interrupt":false}),
+        ),
+        can_use_tool("p4", "curl evil"),
+        expect_answer(
+            "p4",
+            json!({"behavior":"deny","message":"The user denied this tool call: please stay offline","interrupt":false}),
+        ),
+        result("ok"),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("do things");
@@ -121,15 +115,12 @@ fn approvals_with_y_a_n_and_a_reason() {
 
 #[test]
 fn esc_denies_and_interrupts() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("go"),
-            can_use_tool("e1", "make install"),
-            expect_answer("e1", json!({"behavior":"deny","interrupt":true})),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("go"),
+        can_use_tool("e1", "make install"),
+        expect_answer("e1", json!({"behavior":"deny","interrupt":true})),
+        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("go");
@@ -143,8 +134,7 @@ fn esc_denies_and_interrupts() {
 
 #[test]
 fn ctrl_c_interrupts_and_the_next_prompt_works() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         vec![
             expect_user("long task"),
             system_init(),
@@ -154,7 +144,7 @@ fn ctrl_c_interrupts_and_the_next_prompt_works() {
             json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
         ],
         turn("and now?", "still here"),
-    ]));
+    ]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("long task");
@@ -171,15 +161,12 @@ fn ctrl_c_interrupts_and_the_next_prompt_works() {
 
 #[test]
 fn slash_model_and_mode_reach_the_cli() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"expect": {"type":"control_request","request":{"subtype":"set_model","model":"opus"}}, "as": "m"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"model":"opus"}}}}),
-            json!({"expect": {"type":"control_request","request":{"subtype":"set_permission_mode","mode":"plan"}}, "as": "p"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"plan"}}}}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"expect": {"type":"control_request","request":{"subtype":"set_model","model":"opus"}}, "as": "m"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"model":"opus"}}}}),
+        json!({"expect": {"type":"control_request","request":{"subtype":"set_permission_mode","mode":"plan"}}, "as": "p"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"plan"}}}}),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("/model opus");
@@ -206,14 +193,11 @@ fn slash_model_and_mode_reach_the_cli() {
 
 #[test]
 fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("boom"),
-            json!({"stderr": "fatal: out of cheese"}),
-            json!({"exit": 7}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("boom"),
+        json!({"stderr": "fatal: out of cheese"}),
+        json!({"exit": 7}),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("boom");
@@ -226,15 +210,12 @@ fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
 
 #[test]
 fn second_ctrl_c_within_two_seconds_kills_and_exits_130() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("stuck"),
-            delta("thinking hard"),
-            json!({"ignore_sigterm": true}),
-            json!({"hang": true}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("stuck"),
+        delta("thinking hard"),
+        json!({"ignore_sigterm": true}),
+        json!({"hang": true}),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("stuck");
@@ -255,15 +236,12 @@ fn an_edit_approval_shows_the_diff() {
     let file = dir.path().join("checkout.rs");
     std::fs::write(&file, "fn total() {\n    let total = subtotal - discount;\n    if total < 0 { panic!() }\n    total\n}\n").unwrap();
     let input = json!({"file_path": file, "old_string": "    if total < 0 { panic!() }\n", "new_string": "    let total = total.max(0);\n"});
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("fix it"),
-            json!({"emit": {"type":"control_request","request_id":"ed1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_ed1"}}}),
-            expect_answer("ed1", json!({"behavior":"allow","updatedInput":input})),
-            result("fixed"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("fix it"),
+        json!({"emit": {"type":"control_request","request_id":"ed1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_ed1"}}}),
+        expect_answer("ed1", json!({"behavior":"allow","updatedInput":input})),
+        result("fixed"),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("fix it");
@@ -291,8 +269,7 @@ fn an_edit_approval_shows_the_diff() {
 
 #[test]
 fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             system_init(),
@@ -302,7 +279,7 @@ fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
             result("first done"),
         ],
         turn("second", "second done"),
-    ]));
+    ]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("first");
@@ -324,18 +301,15 @@ fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
 
 #[test]
 fn an_interjection_goes_out_at_once_with_priority_now() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("long job"),
-            system_init(),
-            delta("step one of many\n"),
-            json!({"expect": {"type":"user","priority":"now","message":{"content":"stop, use the other file"}}}),
-            json!({"emit": {"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
-            delta("switching files\n"),
-            result("done with the other file"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("long job"),
+        system_init(),
+        delta("step one of many\n"),
+        json!({"expect": {"type":"user","priority":"now","message":{"content":"stop, use the other file"}}}),
+        json!({"emit": {"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+        delta("switching files\n"),
+        result("done with the other file"),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("long job");
@@ -349,8 +323,7 @@ fn an_interjection_goes_out_at_once_with_priority_now() {
 
 #[test]
 fn a_queued_prompt_can_be_taken_back() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             delta("busy\n"),
@@ -358,7 +331,7 @@ fn a_queued_prompt_can_be_taken_back() {
             result("first done"),
         ],
         turn("keep", "kept"),
-    ]));
+    ]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("first");
@@ -417,7 +390,7 @@ fn a_question_is_shown_with_its_options_and_a_digit_answers_it() {
         json!({"behavior":"allow","updatedInput":{"questions":q,"answers":{"Which database should we use?":"Postgres"}}}),
     ));
     script.push(result("ok"));
-    let fake = Fake::new(steps(vec![init(), script]));
+    let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("pick a db");
@@ -457,7 +430,7 @@ fn arrows_multi_select_and_an_own_answer() {
         json!({"behavior":"deny","message":"The user declined to answer the questions.","interrupt":false}),
     ));
     script.push(result("ok"));
-    let fake = Fake::new(steps(vec![init(), script]));
+    let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("pick");
@@ -487,21 +460,18 @@ fn arrows_multi_select_and_an_own_answer() {
 #[test]
 fn a_plan_is_shown_and_approved_with_auto_accept() {
     let plan = "# Plan\n\n1. Add a `checkout` test\n2. Fix the **rounding**";
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("make a plan"),
-            assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
-            json!({"emit": {"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+    let fake = Fake::after_init(vec![vec![
+        expect_user("make a plan"),
+        assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
+        json!({"emit": {"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
                 "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}}),
-            expect_answer(
-                "x1",
-                json!({"behavior":"allow","updatedInput":{"plan":plan},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}),
-            ),
-            json!({"emit": {"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}}),
-            result("ok"),
-        ],
-    ]));
+        expect_answer(
+            "x1",
+            json!({"behavior":"allow","updatedInput":{"plan":plan},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}),
+        ),
+        json!({"emit": {"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}}),
+        result("ok"),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("make a plan");
@@ -531,20 +501,17 @@ fn a_plan_is_shown_and_approved_with_auto_accept() {
 
 #[test]
 fn keep_planning_sends_the_feedback() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("plan it"),
-            assistant_tool_use("toolu_x2", "ExitPlanMode", json!({"plan": "1. do it"})),
-            json!({"emit": {"type":"control_request","request_id":"x2","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+    let fake = Fake::after_init(vec![vec![
+        expect_user("plan it"),
+        assistant_tool_use("toolu_x2", "ExitPlanMode", json!({"plan": "1. do it"})),
+        json!({"emit": {"type":"control_request","request_id":"x2","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
                 "input":{},"tool_use_id":"toolu_x2"}}}),
-            expect_answer(
-                "x2",
-                json!({"behavior":"deny","message":"The user wants to keep planning. Their feedback: add tests first","interrupt":false}),
-            ),
-            result("ok"),
-        ],
-    ]));
+        expect_answer(
+            "x2",
+            json!({"behavior":"deny","message":"The user wants to keep planning. Their feedback: add tests first","interrupt":false}),
+        ),
+        result("ok"),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("plan it");
@@ -561,11 +528,11 @@ fn keep_planning_sends_the_feedback() {
 #[test]
 fn a_shell_command_runs_and_its_output_goes_with_the_next_prompt() {
     let sent = "<bash-input>echo $((6*7)); printf 'bad\\033[2J\\n' >&2</bash-input>\n<bash-stdout>42\n</bash-stdout><bash-stderr>bad\n</bash-stderr>\n\nwhat is it?";
-    let fake = Fake::new(steps(vec![init(), {
+    let fake = Fake::after_init(vec![{
         let mut t = vec![expect_user(sent)];
         t.push(result("the answer"));
         t
-    }]));
+    }]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line(r"!echo $((6*7)); printf 'bad\033[2J\n' >&2");
@@ -672,7 +639,7 @@ fn a_prompt_typed_while_an_agent_works_is_sent_and_its_report_shows() {
         assistant_text("The agent reported 3 files."),
         json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":"r","session_id":"s","num_turns":1,"duration_ms":5,"origin":{"kind":"task-notification"}}}),
     ]);
-    let fake = Fake::new(steps(vec![init(), script]));
+    let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("start agent");
@@ -692,7 +659,7 @@ fn a_prompt_typed_while_an_agent_works_is_sent_and_its_report_shows() {
 #[test]
 fn ctrl_d_while_an_agent_works_ends_the_chat() {
     let script = background_agent_start("start agent");
-    let fake = Fake::new(steps(vec![init(), script]));
+    let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("start agent");
@@ -726,8 +693,7 @@ fn chat_in_a_shell(fake: &Fake) -> Term {
 
 #[test]
 fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         vec![
             expect_user("slow job"),
             system_init(),
@@ -737,7 +703,7 @@ fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
             result("slow done"),
         ],
         turn("after fg", "second answer"),
-    ]));
+    ]);
     let mut t = chat_in_a_shell(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("slow job");
@@ -786,21 +752,18 @@ fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
 #[test]
 fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
     let long = "x".repeat(150);
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("run it"),
-            system_init(),
-            assistant_tool_use(
-                "toolu_1",
-                "Bash",
-                json!({"command": format!("echo {long}")}),
-            ),
-            json!({"sleep_ms": 2500}),
-            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"session_id":"s"}}),
-            result("ran it"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("run it"),
+        system_init(),
+        assistant_tool_use(
+            "toolu_1",
+            "Bash",
+            json!({"command": format!("echo {long}")}),
+        ),
+        json!({"sleep_ms": 2500}),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"session_id":"s"}}),
+        result("ran it"),
+    ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("run it");
@@ -834,8 +797,7 @@ fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
 
 #[test]
 fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             system_init(),
@@ -844,7 +806,7 @@ fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
             result("first done"),
         ],
         turn("look at\nthese two lines", "seen both"),
-    ]));
+    ]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("first");

@@ -1,58 +1,32 @@
 //! `claudio ask` against the scripted fake CLI.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
-fn run(mut cmd: Command, stdin: Option<&[u8]>) -> Output {
-    cmd.stdin(if stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    })
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    if let Some(data) = stdin {
-        let mut s = child.stdin.take().unwrap();
-        let data = data.to_vec();
-        std::thread::spawn(move || {
-            let _ = s.write_all(&data);
-        });
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+/// `claudio ARGS` against `fake`, with no stdin, to its end.
+fn ask(fake: &Fake, args: &[&str]) -> Output {
+    let mut c = claudio(fake);
+    c.args(args);
+    run(c, None)
 }
 
 #[test]
 fn text_answer_streams_each_character_once() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("say hi"),
-            system_init(),
-            json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","model":"m"}},"session_id":"s"}}),
-            json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
-            delta("Hi "),
-            delta("there!"),
-            assistant_text("Hi there!"),
-            result("Hi there!"),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "say", "hi"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("say hi"),
+        system_init(),
+        json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","model":"m"}},"session_id":"s"}}),
+        json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
+        delta("Hi "),
+        delta("there!"),
+        assistant_text("Hi there!"),
+        result("Hi there!"),
+    ]]);
+    let o = ask(&fake, &["ask", "say", "hi"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "Hi there!\n");
     let argv = fake.argv();
@@ -61,20 +35,15 @@ fn text_answer_streams_each_character_once() {
 
 #[test]
 fn text_blocks_without_deltas_are_printed_once_each() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            assistant_text("Let me check."),
-            assistant_tool_use("toolu_1", "Read", json!({"file_path":"/x"})),
-            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"data"}]},"session_id":"s"}}),
-            json!({"emit": {"type":"assistant","message":{"id":"msg_9","role":"assistant","content":[{"type":"text","text":"Done."}]},"session_id":"s"}}),
-            result("Done."),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "q"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        assistant_text("Let me check."),
+        assistant_tool_use("toolu_1", "Read", json!({"file_path":"/x"})),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"data"}]},"session_id":"s"}}),
+        json!({"emit": {"type":"assistant","message":{"id":"msg_9","role":"assistant","content":[{"type":"text","text":"Done."}]},"session_id":"s"}}),
+        result("Done."),
+    ]]);
+    let o = ask(&fake, &["ask", "q"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "Let me check.\n\nDone.\n");
     // stderr is not a terminal: no tool activity there
@@ -83,10 +52,7 @@ fn text_blocks_without_deltas_are_printed_once_each() {
 
 #[test]
 fn piped_stdin_follows_the_prompt() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![json!({"expect": {"type":"user"}}), result("ok")],
-    ]));
+    let fake = Fake::after_init(vec![vec![json!({"expect": {"type":"user"}}), result("ok")]]);
     let mut c = claudio(&fake);
     c.args(["ask", "review", "this"]);
     let o = run(c, Some(b"diff --git a/x b/x\n+added\n"));
@@ -101,10 +67,10 @@ fn piped_stdin_follows_the_prompt() {
 #[test]
 fn stdin_alone_is_the_prompt_and_large_input_is_not_cut() {
     let big: String = "0123456789abcdef\n".repeat(1_500_000); // ~25 MB
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![json!({"expect": {"type":"user"}}), result("read it all")],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"expect": {"type":"user"}}),
+        result("read it all"),
+    ]]);
     let mut c = claudio(&fake);
     c.arg("ask");
     let o = run(c, Some(big.as_bytes()));
@@ -120,7 +86,7 @@ fn stdin_alone_is_the_prompt_and_large_input_is_not_cut() {
 #[test]
 fn stdin_over_the_limit_is_a_usage_error_and_nothing_is_sent() {
     let big = vec![b'x'; 64 * 1024 * 1024 + 1];
-    let fake = Fake::new(steps(vec![init(), turn("q", "never")]));
+    let fake = Fake::after_init(vec![turn("q", "never")]);
     let mut c = claudio(&fake);
     c.arg("ask");
     let o = run(c, Some(&big));
@@ -146,10 +112,8 @@ fn no_prompt_at_all_is_a_usage_error() {
 
 #[test]
 fn json_output_is_the_result_line_verbatim() {
-    let fake = Fake::new(steps(vec![init(), turn("q", "answer")]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "-o", "json", "q"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![turn("q", "answer")]);
+    let o = ask(&fake, &["ask", "-o", "json", "q"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert_eq!(text.lines().count(), 1, "{text}");
@@ -162,19 +126,14 @@ fn json_output_is_the_result_line_verbatim() {
 fn stream_json_passes_every_line_byte_exact() {
     // odd spacing and an escape sequence: must come out exactly as sent
     let odd = "{\"type\":\"assistant\",  \"message\":{\"id\":\"m\",\"content\":[{\"type\":\"text\",\"text\":\"\\u001b]52;c;AAAA\\u0007x\"}]},\"session_id\":\"s\"}";
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            system_init(),
-            json!({"emit_raw": odd}),
-            json!({"emit": {"type":"future_type","x":1}}),
-            result("x"),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "--output-format", "stream-json", "q"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        system_init(),
+        json!({"emit_raw": odd}),
+        json!({"emit": {"type":"future_type","x":1}}),
+        result("x"),
+    ]]);
+    let o = ask(&fake, &["ask", "--output-format", "stream-json", "q"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
@@ -192,30 +151,22 @@ fn stream_json_passes_every_line_byte_exact() {
 
 #[test]
 fn escape_sequences_pass_exactly_to_a_pipe() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            assistant_text("a\u{1b}[31mred\u{1b}[0m"),
-            result("x"),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "q"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        assistant_text("a\u{1b}[31mred\u{1b}[0m"),
+        result("x"),
+    ]]);
+    let o = ask(&fake, &["ask", "q"]);
     assert_eq!(stdout(&o), "a\u{1b}[31mred\u{1b}[0m\n");
 }
 
 #[test]
 fn escape_sequences_are_inert_on_a_terminal() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            assistant_text("safe\u{1b}]52;c;SGVsbG8=\u{7} \u{1b}[2Jtext\u{202e}"),
-            result("x"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        assistant_text("safe\u{1b}]52;c;SGVsbG8=\u{7} \u{1b}[2Jtext\u{202e}"),
+        result("x"),
+    ]]);
     let mut pty = Pty::open();
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
@@ -232,16 +183,11 @@ fn escape_sequences_are_inert_on_a_terminal() {
 
 #[test]
 fn error_result_exits_1_with_the_reason() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            json!({"emit": {"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s","errors":["reached the turn limit"]}}),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "q"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        json!({"emit": {"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s","errors":["reached the turn limit"]}}),
+    ]]);
+    let o = ask(&fake, &["ask", "q"]);
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
     assert!(
@@ -252,17 +198,12 @@ fn error_result_exits_1_with_the_reason() {
 
 #[test]
 fn cli_crash_exits_1_with_its_stderr() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            json!({"stderr": "TypeError: cannot read properties of undefined"}),
-            json!({"exit": 3}),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "q"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        json!({"stderr": "TypeError: cannot read properties of undefined"}),
+        json!({"exit": 3}),
+    ]]);
+    let o = ask(&fake, &["ask", "q"]);
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
     assert!(e.contains("exited with code 3"), "{e}");
@@ -303,9 +244,7 @@ fn a_cli_that_is_not_executable_says_so_and_exits_127() {
 #[test]
 fn a_missing_working_directory_is_named() {
     let fake = Fake::new(vec![]);
-    let mut c = claudio(&fake);
-    c.args(["--cwd", "/no/such/dir/x", "ask", "q"]);
-    let o = run(c, None);
+    let o = ask(&fake, &["--cwd", "/no/such/dir/x", "ask", "q"]);
     assert_ne!(o.status.code(), Some(0));
     let e = stderr(&o);
     assert!(e.contains("/no/such/dir/x"), "{e}");
@@ -424,17 +363,14 @@ fn closed_stdout_ends_quietly_and_leaves_no_process() {
 
 #[test]
 fn ctrl_c_interrupts_the_turn_and_exits_130() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            system_init(),
-            delta("working"),
-            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        system_init(),
+        delta("working"),
+        json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
+        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+    ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
         .stdin(Stdio::null())
@@ -453,15 +389,12 @@ fn ctrl_c_interrupts_the_turn_and_exits_130() {
 #[test]
 fn second_ctrl_c_kills_at_once() {
     // The CLI never answers the interrupt: only the second Ctrl-C ends it.
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            delta("busy"),
-            json!({"ignore_sigterm": true}),
-            json!({"hang": true}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        delta("busy"),
+        json!({"ignore_sigterm": true}),
+        json!({"hang": true}),
+    ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
         .stdin(Stdio::null())
@@ -520,18 +453,15 @@ fn sigterm_closes_the_cli_gracefully() {
 }
 
 fn activity_on_terminal_stderr(extra_env: &[(&str, &str)], args: &[&str]) -> String {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            json!({"sleep_ms": 300}),
-            assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
-            json!({"sleep_ms": 300}),
-            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
-            assistant_text("listed"),
-            result("listed"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        json!({"sleep_ms": 300}),
+        assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
+        json!({"sleep_ms": 300}),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
+        assistant_text("listed"),
+        result("listed"),
+    ]]);
     let mut pty = Pty::open();
     let mut c = claudio(&fake);
     c.args(args)
@@ -578,21 +508,16 @@ fn no_color_and_color_never_are_honoured() {
 
 #[test]
 fn no_spinner_when_stderr_is_no_terminal() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            json!({"sleep_ms": 300}),
-            assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
-            json!({"sleep_ms": 300}),
-            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
-            assistant_text("listed"),
-            result("listed"),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "q"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        json!({"sleep_ms": 300}),
+        assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
+        json!({"sleep_ms": 300}),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
+        assistant_text("listed"),
+        result("listed"),
+    ]]);
+    let o = ask(&fake, &["ask", "q"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "listed\n");
     assert_eq!(stderr(&o), "", "nothing drawn on a pipe");
@@ -600,7 +525,7 @@ fn no_spinner_when_stderr_is_no_terminal() {
 
 #[test]
 fn no_subcommand_with_piped_stdin_behaves_as_ask() {
-    let fake = Fake::new(steps(vec![init(), turn("what is this?", "a test")]));
+    let fake = Fake::after_init(vec![turn("what is this?", "a test")]);
     let c = claudio(&fake);
     let o = run(c, Some(b"what is this?"));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -611,11 +536,10 @@ fn no_subcommand_with_piped_stdin_behaves_as_ask() {
 fn stdout_ends_as_soon_as_the_answer_does() {
     // The CLI lingers 1.5 s after stdin closes (writing its transcript); the
     // reader of `ask`'s output must not wait for that.
-    let fake = Fake::new(steps(vec![
-        init(),
+    let fake = Fake::after_init(vec![
         turn("q", "quick"),
         vec![json!({"wait_stdin_eof": true}), json!({"sleep_ms": 1500})],
-    ]));
+    ]);
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
         .stdin(Stdio::null())
@@ -636,7 +560,7 @@ fn stdout_ends_as_soon_as_the_answer_does() {
 
 #[test]
 fn the_nested_session_guard_is_not_inherited() {
-    let fake = Fake::new(steps(vec![init(), turn("q", "a")]));
+    let fake = Fake::after_init(vec![turn("q", "a")]);
     let mut c = claudio(&fake);
     c.env("CLAUDECODE", "1").args(["ask", "q"]);
     let o = run(c, None);
@@ -650,26 +574,21 @@ fn the_nested_session_guard_is_not_inherited() {
 /// it: the answer is complete once the agent is done, without hanging.
 #[test]
 fn an_agent_ending_without_a_report_turn_does_not_hang_ask() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("start it"),
-            assistant_tool_use(
-                "task1",
-                "Agent",
-                json!({"description":"scan","prompt":"scan"}),
-            ),
-            json!({"emit": {"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"scan","is_backgrounded":true,"session_id":"s"}}),
-            json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]},"session_id":"s"}}),
-            assistant_text("Started the scan."),
-            result("Started the scan."),
-            json!({"sleep_ms": 300}),
-            json!({"emit": {"type":"system","subtype":"task_updated","task_id":"a1","patch":{"status":"killed"},"session_id":"s"}}),
-        ],
-    ]));
-    let mut c = claudio(&fake);
-    c.args(["ask", "start", "it"]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![vec![
+        expect_user("start it"),
+        assistant_tool_use(
+            "task1",
+            "Agent",
+            json!({"description":"scan","prompt":"scan"}),
+        ),
+        json!({"emit": {"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"scan","is_backgrounded":true,"session_id":"s"}}),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]},"session_id":"s"}}),
+        assistant_text("Started the scan."),
+        result("Started the scan."),
+        json!({"sleep_ms": 300}),
+        json!({"emit": {"type":"system","subtype":"task_updated","task_id":"a1","patch":{"status":"killed"},"session_id":"s"}}),
+    ]]);
+    let o = ask(&fake, &["ask", "start", "it"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "Started the scan.\n");
 }
@@ -722,9 +641,10 @@ fn json_schema_prints_the_object_the_model_returned() {
 #[test]
 fn json_schema_without_a_structured_answer_fails_and_says_so() {
     let fake = Fake::new(structured_turn(None));
-    let mut c = claudio(&fake);
-    c.args(["ask", "--json-schema", r#"{"type":"object"}"#, "count"]);
-    let o = run(c, None);
+    let o = ask(
+        &fake,
+        &["ask", "--json-schema", r#"{"type":"object"}"#, "count"],
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains("without the requested structure"),
@@ -737,9 +657,7 @@ fn json_schema_without_a_structured_answer_fails_and_says_so() {
 #[test]
 fn a_schema_that_is_not_json_is_refused_before_the_cli_starts() {
     let fake = Fake::new(vec![]);
-    let mut c = claudio(&fake);
-    c.args(["ask", "--json-schema", "{not json", "count"]);
-    let o = run(c, None);
+    let o = ask(&fake, &["ask", "--json-schema", "{not json", "count"]);
     assert_eq!(o.status.code(), Some(2), "a usage error");
     assert!(
         stderr(&o).contains("--json-schema: not JSON"),
@@ -750,19 +668,20 @@ fn a_schema_that_is_not_json_is_refused_before_the_cli_starts() {
 
 #[test]
 fn effort_fallback_and_budget_reach_the_cli() {
-    let fake = Fake::new(steps(vec![init(), turn("q", "answer")]));
-    let mut c = claudio(&fake);
-    c.args([
-        "ask",
-        "--effort",
-        "high",
-        "--fallback-model",
-        "claude-sonnet-4-5,claude-haiku-4-5",
-        "--max-budget-usd",
-        "0.5",
-        "q",
-    ]);
-    let o = run(c, None);
+    let fake = Fake::after_init(vec![turn("q", "answer")]);
+    let o = ask(
+        &fake,
+        &[
+            "ask",
+            "--effort",
+            "high",
+            "--fallback-model",
+            "claude-sonnet-4-5,claude-haiku-4-5",
+            "--max-budget-usd",
+            "0.5",
+            "q",
+        ],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let argv = fake.argv();
     for want in [
@@ -773,9 +692,7 @@ fn effort_fallback_and_budget_reach_the_cli() {
         assert!(argv.iter().any(|a| a == want), "{want} missing: {argv:?}");
     }
     // a budget that is no amount is refused
-    let mut c = claudio(&fake);
-    c.args(["ask", "--max-budget-usd=0", "q"]);
-    let o = run(c, None);
+    let o = ask(&fake, &["ask", "--max-budget-usd=0", "q"]);
     assert_ne!(o.status.code(), Some(0));
     assert!(
         stderr(&o).contains("must be a positive amount"),
@@ -809,10 +726,7 @@ fn resumed(fake: &Fake) -> (Option<String>, std::path::PathBuf) {
 
 #[test]
 fn claudio_alone_with_piped_stdin_asks() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![expect_user("what is this?"), result("a test")],
-    ]));
+    let fake = Fake::after_init(vec![vec![expect_user("what is this?"), result("a test")]]);
     let o = run(claudio(&fake), Some(b"what is this?"));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "a test\n");
@@ -822,10 +736,7 @@ fn claudio_alone_with_piped_stdin_asks() {
 fn sessions_resume_with_piped_stdin_asks_in_the_recorded_directory() {
     let work = tempfile::tempdir().unwrap();
     let (config, id) = store_with_a_session_in(work.path());
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![expect_user("go on"), result("went on")],
-    ]));
+    let fake = Fake::after_init(vec![vec![expect_user("go on"), result("went on")]]);
     let mut c = claudio(&fake);
     c.env("CLAUDE_CONFIG_DIR", config.path())
         .args(["sessions", "resume", &id[..8]]);
@@ -845,10 +756,7 @@ fn sessions_resume_with_piped_stdin_asks_in_the_recorded_directory() {
 fn resume_by_prefix_runs_where_the_session_was_recorded() {
     let work = tempfile::tempdir().unwrap();
     let (config, id) = store_with_a_session_in(work.path());
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![expect_user("again"), result("ok")],
-    ]));
+    let fake = Fake::after_init(vec![vec![expect_user("again"), result("ok")]]);
     let mut c = claudio(&fake);
     c.env("CLAUDE_CONFIG_DIR", config.path())
         .args(["-r", &id[..8], "ask", "again"]);

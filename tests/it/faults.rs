@@ -1,7 +1,7 @@
 //! The fault matrix: each fault ends in bounded time, with a clear message,
 //! the documented exit code, and no `claude` process left.
 
-mod common;
+use crate::common;
 
 use claudio::{Client, Error, Message, PermissionResult, StreamExt};
 use common::term::Term;
@@ -23,16 +23,13 @@ async fn turn(client: &Client) -> Vec<claudio::Result<Message>> {
 #[tokio::test]
 async fn duplicate_request_ids_each_get_an_answer() {
     let req = json!({"type":"control_request","request_id":"dup","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}});
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"emit": req}),
-            json!({"emit": req}),
-            json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
-            json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
-            result("both answered"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"emit": req}),
+        json!({"emit": req}),
+        json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
+        json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
+        result("both answered"),
+    ]]);
     let options = fake
         .options()
         .can_use_tool(|_r, _c| async { Ok(PermissionResult::deny("no")) });
@@ -47,14 +44,11 @@ async fn duplicate_request_ids_each_get_an_answer() {
 
 #[tokio::test]
 async fn a_response_to_an_unknown_id_is_ignored() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"never-sent","response":{}}}}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"also-never","error":"x"}}}),
-            result("fine"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"never-sent","response":{}}}}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"also-never","error":"x"}}}),
+        result("fine"),
+    ]]);
     let client = Client::connect(fake.options()).await.unwrap();
     let msgs = turn(&client).await;
     assert_eq!(msgs.len(), 1, "{msgs:?}");
@@ -63,14 +57,11 @@ async fn a_response_to_an_unknown_id_is_ignored() {
 
 #[tokio::test]
 async fn stdout_closing_without_a_result_is_an_error() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            delta("half an answer"),
-            json!({"exit": 0}),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        delta("half an answer"),
+        json!({"exit": 0}),
+    ]]);
     let client = Client::connect(fake.options().include_partial_messages(true))
         .await
         .unwrap();
@@ -110,15 +101,12 @@ fn a_cli_that_is_not_executable_is_not_found() {
 #[test]
 fn a_closed_terminal_denies() {
     // /dev/null as the terminal: opening works, reading gives end of file
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"rm -rf /"}}}}),
-            json!({"expect": {"type":"control_response","response":{"request_id":"p","response":{"behavior":"deny"}}}}),
-            result("denied"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"rm -rf /"}}}}),
+        json!({"expect": {"type":"control_response","response":{"request_id":"p","response":{"behavior":"deny"}}}}),
+        result("denied"),
+    ]]);
     let o = claudio(&fake)
         .env("CLAUDIO_TEST_TTY", "/dev/null")
         .args(["ask", "q"])
@@ -142,14 +130,11 @@ fn a_closed_terminal_denies() {
 #[test]
 fn a_handler_that_fails_never_allows() {
     // every failure path of the library's router: the CLI gets an error, not an allow
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-            json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"p1"}}}),
-            result("ok"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
+        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"p1"}}}),
+        result("ok"),
+    ]]);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let options = fake.options().can_use_tool(|_r, _c| async {
@@ -212,14 +197,11 @@ fn a_slow_reader_slows_the_cli_instead_of_filling_memory() {
 
 #[test]
 fn a_64_mb_line_passes_with_the_default_limit() {
-    let fake = Fake::new(steps(vec![
-        init(),
-        vec![
-            expect_user("q"),
-            json!({"huge_line": 64 * 1024 * 1024}),
-            result("ok"),
-        ],
-    ]));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        json!({"huge_line": 64 * 1024 * 1024}),
+        result("ok"),
+    ]]);
     let o = claudio(&fake)
         .args(["ask", "-o", "stream-json", "q"])
         .stdin(Stdio::null())

@@ -1,7 +1,7 @@
 //! End-to-end: claudio with the real Claude Code CLI (pinned 2.1.328) and a
 //! scripted Messages API on loopback.
 
-mod common;
+use crate::common;
 
 use claudio::{query, Client, Message, PermissionResult, StreamExt};
 use common::real::*;

@@ -2,7 +2,7 @@
 //! mode cycling, `@` paths, `!` commands, rewind and sub-agents, with the
 //! real Claude Code CLI (pinned 2.1.328) and a scripted Messages API.
 
-mod common;
+use crate::common;
 
 use common::real::*;
 use common::term::Term;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 // The sanitizer belongs to the binary, not the library.
-#[path = "../src/cli/sanitize.rs"]
+#[path = "../../src/cli/sanitize.rs"]
 mod sanitize;
 
 fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {

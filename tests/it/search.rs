@@ -1,6 +1,6 @@
 //! `sessions search`, on fixture stores: the library and the command.
 
-mod common;
+use crate::common;
 
 use common::copy_tree;
 
@@ -379,7 +379,7 @@ fn hostile_text_is_inert_on_a_terminal_and_exact_in_json() {
 
 // the program's own choice of prefilter (the file uses only the library and
 // regex-syntax)
-#[path = "../src/cli/sessions/search/literals.rs"]
+#[path = "../../src/cli/sessions/search/literals.rs"]
 mod literals;
 
 use claudio::store::MatchFn;

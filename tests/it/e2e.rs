@@ -2,9 +2,9 @@
 //! Code CLI (pinned 2.1.328) and the scripted Messages API on loopback.
 //!
 //! Each test skips loudly without `CLAUDIO_TEST_REAL_CLI` (and fails under
-//! `CI=true`), like `tests/real_cli.rs`.
+//! `CI=true`), like `tests/it/real_cli.rs`.
 
-mod common;
+use crate::common;
 
 use claudio::{
     query, Client, HookCallbackRequest, HookMatcher, HookOutput, McpServer, McpTool, Message,

@@ -1,11 +1,9 @@
 //! Running the real Claude Code CLI against the scripted Messages API.
-#![allow(dead_code)]
 
-#[path = "../support/mock_api.rs"]
+#[path = "../../support/mock_api.rs"]
 pub mod mock_api;
 
 use claudio::Options;
-#[allow(unused_imports)]
 pub use mock_api::{MockApi, RecordedRequest, Reply};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -96,7 +94,6 @@ impl World {
 }
 
 /// A world for this test, or a loud skip (see [`real_cli`]).
-#[allow(unused_macros)]
 macro_rules! world {
     ($name:expr) => {
         match $crate::common::real::real_cli($name) {
@@ -105,7 +102,6 @@ macro_rules! world {
         }
     };
 }
-#[allow(unused_imports)]
 pub(crate) use world;
 
 /// The longest any single turn may take here (a real turn takes ~50 ms).

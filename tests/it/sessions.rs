@@ -7,7 +7,7 @@
 //! `listSessions()` (npm `@anthropic-ai/claude-agent-sdk`, installed by
 //! `scripts/test`) over the same store and compares every field.
 
-mod common;
+use crate::common;
 
 use claudio::store::{ListOptions, SkipReason, Store, StoreError};
 use claudio::{Client, Message, PermissionResult, StreamExt};

@@ -1,20 +1,13 @@
 //! Config precedence and errors; `claudio doctor`.
 
-mod common;
+use crate::common;
 
 use common::*;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-fn run(mut c: Command) -> Output {
-    c.stdin(Stdio::null()).output().unwrap()
-}
-
+/// Both outputs, for messages that may go to either.
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    stdout(o) + &stderr(o)
 }
 
 fn model_flag(fake: &Fake) -> Option<String> {
@@ -34,7 +27,7 @@ fn flags_beat_environment_beat_the_file() {
         (&["--model", "from-flag"], Some("from-env"), "from-flag"),
     ];
     for (flags, env, want) in cases {
-        let fake = Fake::new(steps(vec![init(), turn("q", "a")]));
+        let fake = Fake::after_init(vec![turn("q", "a")]);
         let mut c = claudio(&fake);
         c.env("CLAUDIO_CONFIG", &cfg)
             .env_remove("CLAUDIO_MODEL")
@@ -44,7 +37,7 @@ fn flags_beat_environment_beat_the_file() {
         if let Some(v) = env {
             c.env("CLAUDIO_MODEL", v);
         }
-        let o = run(c);
+        let o = run(c, None);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         assert_eq!(model_flag(&fake).as_deref(), Some(want));
         assert!(fake.argv().iter().any(|a| a == "--allowedTools=Read"));
@@ -59,7 +52,7 @@ fn a_bad_config_file_is_a_clear_error() {
     let fake = Fake::new(vec![]);
     let mut c = claudio(&fake);
     c.env("CLAUDIO_CONFIG", &cfg).args(["ask", "q"]);
-    let o = run(c);
+    let o = run(c, None);
     assert_eq!(o.status.code(), Some(1));
     let t = text(&o);
     assert!(t.contains("line 3") && t.contains("colour"), "{t}");
@@ -68,7 +61,7 @@ fn a_bad_config_file_is_a_clear_error() {
     let mut c = claudio(&fake);
     c.env("CLAUDIO_CONFIG", dir.path().join("nope.toml"))
         .args(["ask", "q"]);
-    let o = run(c);
+    let o = run(c, None);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("nope.toml"));
 }
@@ -80,14 +73,14 @@ fn config_path_and_show() {
     std::fs::write(&cfg, "permission-mode = \"plan\"\n").unwrap();
     let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
     c.env("CLAUDIO_CONFIG", &cfg).args(["config", "path"]);
-    let o = run(c);
+    let o = run(c, None);
     assert_eq!(
         String::from_utf8_lossy(&o.stdout).trim(),
         cfg.display().to_string()
     );
     let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
     c.env("CLAUDIO_CONFIG", &cfg).args(["config", "show"]);
-    let o = run(c);
+    let o = run(c, None);
     assert!(String::from_utf8_lossy(&o.stdout).contains("permission-mode = \"plan\""));
 }
 
@@ -103,7 +96,7 @@ fn doctor(cli: &str, claude_dir: &std::path::Path, key: Option<&str>) -> Output 
     if let Some(k) = key {
         c.env("ANTHROPIC_API_KEY", k);
     }
-    run(c)
+    run(c, None)
 }
 
 #[test]

@@ -1,5 +1,4 @@
 //! Driving `claudio` on a pseudo-terminal, with a virtual screen (vt100).
-#![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd};
@@ -155,10 +154,6 @@ impl Term {
         // SAFETY: a valid winsize for the master's terminal.
         let rc = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &ws) };
         assert_eq!(rc, 0);
-    }
-
-    pub fn fd(&self) -> i32 {
-        self.master.as_raw_fd()
     }
 
     /// Wait for the program to exit.

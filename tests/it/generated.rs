@@ -1,5 +1,5 @@
 //! The committed completion scripts and man page are current, parse, and render.
-//! Regenerate them with `CLAUDIO_UPDATE_GENERATED=1 cargo test --test generated`.
+//! Regenerate them with `CLAUDIO_UPDATE_GENERATED=1 cargo test --test it generated`.
 
 use std::path::Path;
 use std::process::Command;
@@ -27,7 +27,7 @@ fn check_current(file: &str, fresh: &str) {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{file} is stale: run `CLAUDIO_UPDATE_GENERATED=1 cargo test --test generated` and commit"
+        "{file} is stale: run `CLAUDIO_UPDATE_GENERATED=1 cargo test --test it generated` and commit"
     );
 }
 

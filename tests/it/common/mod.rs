@@ -1,5 +1,4 @@
 //! Shared test support: the fake CLI, scenarios, recordings, process checks.
-#![allow(dead_code)]
 
 pub mod real;
 pub mod term;
@@ -32,6 +31,11 @@ pub struct Fake {
 }
 
 impl Fake {
+    /// The usual script: answer `initialize`, then play `parts` in order.
+    pub fn after_init(parts: Vec<Vec<Value>>) -> Fake {
+        Fake::new(steps(std::iter::once(init()).chain(parts).collect()))
+    }
+
     pub fn new(steps: Vec<Value>) -> Fake {
         Fake {
             record: tempfile::tempdir().unwrap(),
@@ -199,6 +203,37 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         .env("XDG_CONFIG_HOME", fake.record.path())
         .env("CLAUDIO_TEST_TTY", "/nonexistent/tty");
     c
+}
+
+/// Run `cmd` to its end, feeding it `stdin` (or nothing), capturing both
+/// outputs.
+pub fn run(mut cmd: std::process::Command, stdin: Option<&[u8]>) -> std::process::Output {
+    use std::process::Stdio;
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(data) = stdin {
+        let mut s = child.stdin.take().unwrap();
+        let data = data.to_vec();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = s.write_all(&data);
+        });
+    }
+    child.wait_with_output().unwrap()
+}
+
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A pseudo-terminal pair: the master side for the test, the slave's path.

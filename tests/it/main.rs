@@ -1,0 +1,22 @@
+//! claudio's integration tests, in one test binary: one link instead of
+//! seventeen, and the shared scaffolding (`common`) compiled once. Each
+//! module is one area; `cargo nextest run -E 'test(/^chat::/)'` runs one.
+
+mod common;
+
+mod ask;
+mod chat;
+mod client;
+mod config_doctor;
+mod daily_driver;
+mod e2e;
+mod export;
+mod fastpaths;
+mod faults;
+mod fuzz_regressions;
+mod generated;
+mod hostile;
+mod real_cli;
+mod search;
+mod sessions;
+mod usage;
