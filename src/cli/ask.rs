@@ -2,19 +2,16 @@
 
 use super::approve::TtyApprover;
 use super::args::{AskArgs, OutputFormat, SessionFlags};
-use super::dedup::Dedup;
 use super::exit::Exit;
 use super::options::build_options;
+use super::reading::{Call, Outcome, Reading, Seen};
 use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
-use super::summary::{one_line, tool_summary};
-use super::tasks;
+use super::summary::one_line;
 use anyhow::Context;
-use claudio::protocol::{ContentBlock, MessageContent, StreamEvent, StreamEventMessage};
 use claudio::{Client, Message, RawMessage, ResultMessage};
 use futures_util::FutureExt;
-use std::collections::HashMap;
 use std::future::{pending, Future};
 use std::io::{self, IsTerminal, Read, Write};
 use std::pin::Pin;
@@ -141,13 +138,11 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         format: args.output_format,
         sanitizer: to_terminal.then(Sanitizer::new),
         scratch: String::new(),
-        dedup: Dedup::default(),
+        reading: Reading::default(),
         wrote_text: false,
         at_line_start: true,
         activity: (io::stderr().is_terminal()).then_some(stderr_style),
-        tools: HashMap::new(),
         to_terminal,
-        agents: tasks::Agents::default(),
         spinner: spinner.clone(),
         waiting_since: None,
         structured,
@@ -222,12 +217,12 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 // a background agent reports in a turn of its own: the
                 // answer ends with the result after the last one finished
                 let is_result =
-                    m.message.is_result() && (out.agents.background_running() == 0 || interrupted);
-                let were_running = out.agents.background_running() > 0;
+                    m.message.is_result() && (out.reading.agents().background_running() == 0 || interrupted);
+                let were_running = out.reading.agents().background_running() > 0;
                 if out.message(&m).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
-                if were_running && out.agents.background_running() == 0 && result.is_some() {
+                if were_running && out.reading.agents().background_running() == 0 && result.is_some() {
                     report_deadline = Some(tokio::time::Instant::now() + REPORT_WAIT);
                 }
                 if matches!(&m.message, Message::System(s) if matches!(&**s, claudio::SystemMessage::Init(_)))
@@ -236,7 +231,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 }
                 if let Message::Result(r) = m.message {
                     result = Some(*r);
-                    if out.agents.background_running() > 0 {
+                    if out.reading.agents().background_running() > 0 {
                         out.waiting_since.get_or_insert_with(Instant::now);
                         if out.show_running().is_err() {
                             return Ok(quiet_exit(&client).await);
@@ -329,21 +324,21 @@ fn describe_error(r: &ResultMessage) -> String {
     Sanitizer::clean(&parts.join(": "))
 }
 
+/// `ask`'s sink over the shared [`Reading`]: the answer's text to stdout,
+/// tool activity and the spinner to stderr (a terminal only).
 struct Output<W: Write> {
     w: W,
     format: OutputFormat,
     sanitizer: Option<Sanitizer>,
     scratch: String,
-    dedup: Dedup,
+    /// The answer, the calls and the sub-agents (which still work in the
+    /// background: the answer is not over until they report).
+    reading: Reading,
     wrote_text: bool,
     at_line_start: bool,
     /// Tool activity on stderr (only when stderr is a terminal).
     activity: Option<Style>,
-    tools: HashMap<String, (String, String, Instant)>,
     to_terminal: bool,
-    /// Sub-agents: their names, and which still work in the background
-    /// (the answer is not over until they report).
-    agents: tasks::Agents,
     /// The spinner line on stderr (a terminal only).
     spinner: Option<Spinner>,
     /// When a result came while background agents still worked.
@@ -369,100 +364,58 @@ impl<W: Write> Output<W> {
     }
 
     fn message(&mut self, m: &RawMessage) -> io::Result<()> {
-        self.agents.observe(&m.message);
+        let mut seen = Vec::new();
+        self.reading
+            .read(&m.message, Instant::now(), &mut |s| seen.push(s));
         if self.waiting_since.is_some() {
             self.show_running()?; // how many agents are left
-        }
-        if let (Some(style), Message::System(sys)) = (self.activity, &m.message) {
-            if let claudio::SystemMessage::TaskNotification(n) = &**sys {
-                // a sub-agent finished
-                let call = n
-                    .extra
-                    .get("tool_use_id")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("");
-                let status = n.status.clone().unwrap_or_else(|| "finished".into());
-                let line = format!(
-                    "  {} {}  {}",
-                    style.green("●"),
-                    self.agents.label(call),
-                    style.dim(&Sanitizer::clean(&status))
-                );
-                self.activity_line(&line)?;
-            }
         }
         match self.format {
             OutputFormat::StreamJson => {
                 self.w.write_all(&m.raw)?;
-                self.w.write_all(b"\n")
+                return self.w.write_all(b"\n");
             }
             OutputFormat::Json => {
-                if m.message.is_result() && self.agents.background_running() == 0 {
+                if m.message.is_result() && self.reading.agents().background_running() == 0 {
                     self.w.write_all(&m.raw)?;
                     self.w.write_all(b"\n")?;
                 }
-                self.activity(&m.message)
             }
-            OutputFormat::Text => {
-                self.text(&m.message)?;
-                self.activity(&m.message)
-            }
+            OutputFormat::Text if self.structured => self.structured_output(&m.message)?,
+            OutputFormat::Text => {}
         }
-    }
-
-    fn text(&mut self, m: &Message) -> io::Result<()> {
-        if self.structured {
-            return self.structured_output(m);
-        }
-        match m {
-            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => {
-                self.dedup.event(e);
-                self.stream_event(e)
-            }
-            Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
-                // no sequence runs past its message
-                self.finish_text()?;
-                // An API error the CLI dressed as a message is not the answer:
-                // it is reported on stderr at the end.
-                if self.dedup.streamed(a) || a.is_synthetic() {
-                    return Ok(());
-                }
-                for b in &a.message.content {
-                    if let ContentBlock::Text(t) = b {
-                        self.separate()?;
-                        self.write_text(&t.text)?;
+        let text = self.format == OutputFormat::Text && !self.structured;
+        for s in seen {
+            match s {
+                Seen::TextStart if text => self.separate()?,
+                Seen::Text(t) if text => self.write_text(t)?,
+                Seen::BlockEnd | Seen::MessageEnd if text => self.finish_text()?,
+                Seen::Result(r) if text && !self.wrote_text => {
+                    if let (Some(t), false) = (&r.result, r.is_error) {
+                        self.write_text(t)?;
                         self.finish_text()?;
                     }
                 }
-                Ok(())
-            }
-            Message::Result(r) if !self.wrote_text => match &r.result {
-                Some(t) if !r.is_error => {
-                    self.write_text(t)?;
-                    self.finish_text()
+                Seen::ToolStarted(_) => self.show_running()?,
+                Seen::ToolEnded { call, outcome, .. } => {
+                    self.show_running()?;
+                    self.tool_line(&call, outcome)?;
                 }
-                _ => Ok(()),
-            },
-            _ => Ok(()),
-        }
-    }
-
-    fn stream_event(&mut self, e: &StreamEventMessage) -> io::Result<()> {
-        match (&e.event, e.text_delta()) {
-            (
-                StreamEvent::ContentBlockStart {
-                    content_block: ContentBlock::Text(_),
-                    ..
-                },
-                _,
-            ) => self.separate(),
-            (_, Some(t)) => self.write_text(t),
-            // no sequence runs past its block or message
-            (StreamEvent::ContentBlockStop { .. } | StreamEvent::MessageStop, _) => {
-                self.finish_text()
+                Seen::AgentEnded(end) => {
+                    if let Some(style) = self.activity {
+                        let line = format!(
+                            "  {} {}  {}",
+                            style.green("●"),
+                            end.label,
+                            style.dim(&end.status)
+                        );
+                        self.activity_line(&line)?;
+                    }
+                }
+                _ => {}
             }
-            _ => Ok(()),
         }
+        Ok(())
     }
 
     /// The object the model returned for `--json-schema`, as one line of
@@ -530,78 +483,37 @@ impl<W: Write> Output<W> {
         self.w.write_all(self.scratch.as_bytes())
     }
 
-    fn activity(&mut self, m: &Message) -> io::Result<()> {
+    /// A finished call's line on stderr (a terminal only).
+    fn tool_line(&mut self, call: &Call, outcome: Outcome) -> io::Result<()> {
         let Some(style) = self.activity else {
             return Ok(());
         };
-        let (parent, blocks): (Option<&str>, Vec<ContentBlock>) = match m {
-            Message::Assistant(a) => (a.parent_tool_use_id.as_deref(), a.message.content.clone()),
-            Message::User(u) => (
-                u.parent_tool_use_id.as_deref(),
-                match &u.message.content {
-                    MessageContent::Blocks(b) => b.clone(),
-                    MessageContent::Text(_) => Vec::new(),
-                },
-            ),
-            _ => return Ok(()),
-        };
         // a sub-agent's calls: indented, and named after the agent
-        let indent = match parent {
-            Some(p) => format!("    {} ", style.dim(&format!("{} ›", self.agents.label(p)))),
+        let indent = match &call.parent {
+            Some(p) => format!(
+                "    {} ",
+                style.dim(&format!("{} ›", self.reading.agents().label(p)))
+            ),
             None => "  ".to_owned(),
         };
-        for b in blocks {
-            let line = match b {
-                ContentBlock::ToolUse(t)
-                    if claudio::protocol::ask::RequestKind::of_tool(&t.name).is_dialog() =>
-                {
-                    // asked on the terminal as a question, not shown as a tool
-                    continue;
-                }
-                ContentBlock::ToolUse(t) => {
-                    // activity and the spinner both need stderr to be a
-                    // terminal: the spinner line shows the call while it runs
-                    let summary = Sanitizer::clean(&tool_summary(&t.name, &t.input));
-                    let name = Sanitizer::clean(&t.name);
-                    self.tools
-                        .insert(t.id.clone(), (name, summary, Instant::now()));
-                    self.show_running()?;
-                    continue;
-                }
-                ContentBlock::ToolResult(r) => {
-                    let Some((name, summary, started)) = self.tools.remove(&r.tool_use_id) else {
-                        continue;
-                    };
-                    self.show_running()?;
-                    if tasks::is_task_tool(&name) && tasks::is_background_launch(&r.text()) {
-                        let line = format!(
-                            "{indent}{} {}  {}  {}",
-                            style.cyan("⇢"),
-                            style.cyan(&name),
-                            summary,
-                            style.dim("working in the background")
-                        );
-                        self.activity_line(&line)?;
-                        continue;
-                    }
-                    let mark = if r.is_error() {
-                        style.red("✗")
-                    } else {
-                        style.green("✓")
-                    };
-                    let secs = started.elapsed().as_secs_f64();
-                    format!(
-                        "{indent}{mark} {}  {}  {}",
-                        style.cyan(&name),
-                        summary,
-                        style.dim(&format!("{secs:.1}s"))
-                    )
-                }
-                _ => continue,
-            };
-            self.activity_line(&line)?;
-        }
-        Ok(())
+        let (name, summary) = (style.cyan(&call.name), &call.summary);
+        let line = match outcome {
+            Outcome::Background => {
+                let cue = style.cyan("⇢");
+                let why = style.dim("working in the background");
+                format!("{indent}{cue} {name}  {summary}  {why}")
+            }
+            Outcome::Done | Outcome::Failed => {
+                let mark = if outcome == Outcome::Failed {
+                    style.red("✗")
+                } else {
+                    style.green("✓")
+                };
+                let secs = style.dim(&format!("{:.1}s", call.started.elapsed().as_secs_f64()));
+                format!("{indent}{mark} {name}  {summary}  {secs}")
+            }
+        };
+        self.activity_line(&line)
     }
 
     fn activity_line(&mut self, line: &str) -> io::Result<()> {
@@ -636,12 +548,13 @@ impl<W: Write> Output<W> {
             return Ok(());
         };
         let newest = self
-            .tools
-            .values()
-            .max_by_key(|(_, _, started)| *started)
-            .map(|(name, summary, started)| (format!("{name}  {summary}"), *started));
+            .reading
+            .calls()
+            .iter()
+            .max_by_key(|c| c.started)
+            .map(|c| (format!("{}  {}", c.name, c.summary), c.started));
         // else, after the answer: the background agents it waits for
-        let agents = self.agents.background_running();
+        let agents = self.reading.agents().background_running();
         let waiting = self.waiting_since.filter(|_| agents > 0).map(|since| {
             let what = if agents == 1 { "agent" } else { "agents" };
             (format!("waiting for {agents} background {what}"), since)
@@ -679,13 +592,11 @@ mod tests {
             format: OutputFormat::Text,
             sanitizer: Some(Sanitizer::new()),
             scratch: String::new(),
-            dedup: Dedup::default(),
+            reading: Reading::default(),
             wrote_text: false,
             at_line_start: true,
             activity: None,
-            tools: HashMap::new(),
             to_terminal: true,
-            agents: tasks::Agents::default(),
             spinner: None,
             waiting_since: None,
             structured: false,
@@ -731,7 +642,11 @@ mod tests {
             start,
             delta("five \u{1b}P"),
         ] {
-            out.text(&m).unwrap();
+            out.message(&RawMessage {
+                message: m,
+                raw: Vec::new(),
+            })
+            .unwrap();
         }
         out.finish().unwrap();
         let shown = String::from_utf8(out.w.clone()).unwrap();

@@ -9,18 +9,13 @@
 
 use super::live::{self, Line, Live};
 use super::state::SessionState;
-use crate::cli::dedup::Dedup;
 use crate::cli::markdown::Markdown;
+use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::{one_line, tool_summary, truncate_width};
-use crate::cli::tasks::{self, TaskEvent};
-use claudio::protocol::ask::RequestKind;
-use claudio::protocol::{
-    ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, ToolResultBlock,
-};
+use crate::cli::summary::{one_line, truncate_width};
+use claudio::protocol::{ApiRetry, ToolResultBlock};
 use claudio::{Message, ResultMessage};
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthStr;
 
@@ -35,31 +30,6 @@ pub struct RenderOptions {
     pub width: usize,
 }
 
-#[derive(Debug, Clone)]
-struct Tool {
-    id: String,
-    name: String,
-    summary: String,
-    detail: String,
-    started: Instant,
-    depth: usize,
-    /// The `Task` call whose sub-agent made this call.
-    parent: Option<String>,
-}
-
-/// What the screen shows of a sub-agent (which agents exist, and which
-/// still work, is [`tasks::Agents`]'s).
-#[derive(Debug, Clone)]
-struct AgentUi {
-    started: Instant,
-    /// The last `task_progress` description (`Running make a file`).
-    progress: String,
-    /// Whether its own text was shown (then the summary is not repeated).
-    spoke: bool,
-    /// Whether its finish line was drawn.
-    reported: bool,
-}
-
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
 enum Block {
     None,
@@ -69,21 +39,18 @@ enum Block {
 
 pub struct Renderer {
     opts: RenderOptions,
+    /// What the messages say: the answer, the calls, the agents (shared
+    /// with `ask`).
+    reading: Reading,
     sanitizer: Sanitizer,
     markdown: Markdown,
-    dedup: Dedup,
     block: Block,
     wrote_answer: bool,
     at_line_start: bool,
-    tools: Vec<Tool>,
     /// Lines under the spinners: prompts typed ahead.
     footer: Vec<String>,
     /// The spinners and typed-ahead lines under the answer (indicatif).
     live: Live,
-    /// Sub-agents of this session.
-    agents: tasks::Agents,
-    /// How each is shown, by its `Task` call.
-    agent_ui: HashMap<String, AgentUi>,
 }
 
 impl Renderer {
@@ -92,41 +59,34 @@ impl Renderer {
         let color = opts.style.enabled();
         Renderer {
             opts,
+            reading: Reading::default(),
             sanitizer: Sanitizer::new(),
             markdown: Markdown::new(color),
-            dedup: Dedup::default(),
             block: Block::None,
             wrote_answer: false,
             at_line_start: true,
-            tools: Vec::new(),
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
-            agents: tasks::Agents::default(),
-            agent_ui: HashMap::new(),
         }
     }
 
     /// The label of the sub-agent that made the tool call `tool_use_id`
     /// (`None` for the main agent's own calls).
     pub fn agent_of(&self, tool_use_id: &str) -> Option<String> {
-        let parent = self
-            .tools
-            .iter()
-            .find(|t| t.id == tool_use_id)?
-            .parent
-            .as_deref()?;
+        let calls = self.reading.calls();
+        let parent = calls.iter().find(|t| t.id == tool_use_id)?.parent.as_deref()?;
         Some(self.agent_label(parent))
     }
 
     /// The label of the sub-agent with this task id (the `agent_id` on
     /// its permission requests).
     pub fn agent_by_task(&self, task_id: &str) -> Option<String> {
-        self.agents.by_task(task_id).map(|a| a.label.clone())
+        self.reading.agents().by_task(task_id).map(|a| a.label.clone())
     }
 
     /// How many sub-agents are still at work.
     pub fn agents_running(&self) -> usize {
-        self.agents.running().count()
+        self.reading.agents().running().count()
     }
 
     /// Switch spinners on or off.
@@ -136,19 +96,7 @@ impl Renderer {
     }
 
     fn agent_label(&self, task_tool_use_id: &str) -> String {
-        self.agents.label(task_tool_use_id)
-    }
-
-    /// How the agent of `call` is shown (from now, if it is new).
-    fn ui(&mut self, call: &str, now: Instant) -> &mut AgentUi {
-        self.agent_ui
-            .entry(call.to_owned())
-            .or_insert_with(|| AgentUi {
-                started: now,
-                progress: String::new(),
-                spoke: false,
-                reported: false,
-            })
+        self.reading.agents().label(task_tool_use_id)
     }
 
     pub fn width(&self) -> usize {
@@ -192,7 +140,7 @@ impl Renderer {
 
     /// Whether tools are still running (the spinners need ticks).
     pub fn has_live(&self) -> bool {
-        (!self.tools.is_empty() || self.agents_running() > 0) && self.opts.live
+        (!self.reading.calls().is_empty() || self.agents_running() > 0) && self.opts.live
     }
 
     /// Show these lines under the answer (typed-ahead prompts), redrawn with
@@ -213,113 +161,55 @@ impl Renderer {
     pub fn message(&mut self, m: &Message, state: &SessionState, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
-        if let Some(ev) = self.agents.observe(m) {
-            self.task(ev, now);
-        }
-        let new: Vec<String> = self
-            .agents
-            .running()
-            .filter(|a| !self.agent_ui.contains_key(&a.call))
-            .map(|a| a.call.clone())
-            .collect();
-        for call in new {
-            self.ui(&call, now);
-        }
-        match m {
-            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => match &e.event {
-                StreamEvent::MessageStart { .. } => self.dedup.event(e),
-                StreamEvent::ContentBlockStart { content_block, .. } => match content_block {
-                    ContentBlock::Text(_) => self.begin_block(Block::Text, &mut out),
-                    ContentBlock::Thinking(_) if self.opts.show_thinking => {
-                        self.begin_block(Block::Thinking, &mut out)
-                    }
-                    _ => {}
-                },
-                StreamEvent::ContentBlockStop { .. } => self.end_block(&mut out),
-                StreamEvent::MessageStop => self.finish_text(&mut out),
-                _ => {
-                    self.dedup.event(e);
-                    if let Some(t) = e.text_delta() {
-                        self.text(t, &mut out);
-                    } else if let Some(t) = e.thinking_delta() {
-                        if self.block == Block::Thinking {
-                            self.thinking(t, &mut out);
-                        }
-                    }
-                }
-            },
-            Message::Assistant(a) => {
-                let depth = usize::from(a.parent_tool_use_id.is_some());
-                let streamed = depth == 0 && self.dedup.streamed(a);
-                for b in &a.message.content {
-                    match b {
-                        ContentBlock::Text(t) if depth == 0 && !streamed => {
-                            self.begin_block(Block::Text, &mut out);
-                            self.text(&t.text, &mut out);
-                            self.end_block(&mut out);
-                        }
-                        ContentBlock::Text(t) if depth > 0 => {
-                            if let Some(parent) = &a.parent_tool_use_id {
-                                self.agent_text(parent, &t.text, &mut out);
-                            }
-                        }
-                        ContentBlock::Thinking(t)
-                            if depth == 0 && !streamed && self.opts.show_thinking =>
-                        {
-                            self.begin_block(Block::Thinking, &mut out);
-                            self.thinking(&t.thinking, &mut out);
-                            self.end_block(&mut out);
-                        }
-                        ContentBlock::ToolUse(t) => {
-                            self.end_block(&mut out);
-                            let tool = Tool {
-                                id: t.id.clone(),
-                                name: Sanitizer::clean(&t.name),
-                                summary: Sanitizer::clean(&tool_summary(&t.name, &t.input)),
-                                detail: edit_counts(&t.name, &t.input),
-                                started: now,
-                                depth,
-                                parent: a.parent_tool_use_id.clone(),
-                            };
-                            // questions and plans show as their own prompt
-                            if RequestKind::of_tool(&t.name).is_dialog() {
-                                continue;
-                            }
-                            if !self.opts.live {
-                                let line = self.tool_line(&tool, "…", None);
-                                self.permanent_line(&line, &mut out);
-                            }
-                            self.tools.push(tool);
-                        }
-                        _ => {}
-                    }
-                }
-                if depth == 0 {
-                    // no sequence runs past its message
-                    self.finish_text(&mut out);
-                }
-                if a.is_synthetic() && depth == 0 {
-                    // API errors the CLI reports as a made-up message
-                    let text = Sanitizer::clean(&a.text());
-                    let line = format!("  {} {}", self.opts.style.red("✗"), text);
-                    self.permanent_line(&line, &mut out);
-                }
-            }
-            Message::User(u) => {
-                if let MessageContent::Blocks(blocks) = &u.message.content {
-                    for b in blocks {
-                        if let ContentBlock::ToolResult(r) = b {
-                            self.tool_done(r, now, &mut out);
-                        }
-                    }
-                }
-            }
-            Message::System(s) => self.system(s, &mut out),
-            Message::Result(r) => self.result(r, state, &mut out),
-            _ => {}
+        let mut seen = Vec::new();
+        self.reading.read(m, now, &mut |s| seen.push(s));
+        for s in seen {
+            self.show(s, state, now, &mut out);
         }
         self.draw_live(now, &mut out);
         out
+    }
+
+    fn show(&mut self, seen: Seen<'_>, state: &SessionState, now: Instant, out: &mut String) {
+        let s = self.opts.style;
+        match seen {
+            Seen::TextStart => self.begin_block(Block::Text, out),
+            Seen::Text(t) => self.text(t, out),
+            Seen::ThinkingStart if self.opts.show_thinking => {
+                self.begin_block(Block::Thinking, out)
+            }
+            Seen::Thinking(t) if self.block == Block::Thinking => self.thinking(t, out),
+            Seen::ThinkingStart | Seen::Thinking(_) => {}
+            Seen::BlockEnd => self.end_block(out),
+            Seen::MessageEnd => self.finish_text(out),
+            Seen::ToolStarted(call) => {
+                if !self.opts.live {
+                    let line = self.tool_line(&call, "…", None);
+                    self.permanent_line(&line, out);
+                }
+            }
+            Seen::ToolEnded {
+                call,
+                outcome,
+                result,
+            } => self.tool_done(&call, outcome, result, now, out),
+            Seen::AgentText { label, text } => self.agent_text(&label, text, out),
+            Seen::AgentEnded(end) => self.agent_done(&end, out),
+            Seen::ApiError(text) => {
+                // API errors the CLI reports as a made-up message
+                let line = format!("  {} {}", s.red("✗"), text);
+                self.permanent_line(&line, out);
+            }
+            Seen::Retry(r) => {
+                let line = format!("  {}", s.yellow(&retry_line(r)));
+                self.permanent_line(&line, out);
+            }
+            Seen::Compacted => {
+                let line = format!("  {}", s.dim("── context compacted ──"));
+                self.permanent_line(&line, out);
+            }
+            Seen::Result(r) => self.result(r, state, out),
+        }
     }
 
     /// Redraw the spinners.
@@ -357,7 +247,7 @@ impl Renderer {
     /// End of a turn that produced no `result` (the CLI died): forget tools.
     pub fn abandon_turn(&mut self) -> String {
         let out = self.suspend();
-        self.tools.clear();
+        self.reading.abandon_turn();
         self.markdown = Markdown::new(self.opts.style.enabled());
         self.block = Block::None;
         out
@@ -442,7 +332,7 @@ impl Renderer {
         self.at_line_start = true;
     }
 
-    fn tool_line(&self, t: &Tool, mark: &str, elapsed: Option<Duration>) -> String {
+    fn tool_line(&self, t: &Call, mark: &str, elapsed: Option<Duration>) -> String {
         let s = &self.opts.style;
         let (indent, body) = self.tool_parts(t);
         let time = elapsed
@@ -453,7 +343,7 @@ impl Renderer {
 
     /// A tool's line around its mark: the indent before it, and its name,
     /// summary and detail after it, cut to leave room for the time.
-    fn tool_parts(&self, t: &Tool) -> (String, String) {
+    fn tool_parts(&self, t: &Call) -> (String, String) {
         let s = &self.opts.style;
         let indent = match &t.parent {
             // a sub-agent's call: indented, and named after the agent
@@ -472,32 +362,28 @@ impl Renderer {
         (indent, format!("{}  {summary}{detail}", s.cyan(&t.name)))
     }
 
-    fn tool_done(&mut self, r: &ToolResultBlock, now: Instant, out: &mut String) {
-        let Some(pos) = self.tools.iter().position(|t| t.id == r.tool_use_id) else {
-            return;
-        };
-        let tool = self.tools.remove(pos);
+    fn tool_done(
+        &mut self,
+        tool: &Call,
+        outcome: Outcome,
+        r: &ToolResultBlock,
+        now: Instant,
+        out: &mut String,
+    ) {
         let s = self.opts.style;
-        let text = r.text();
-        let is_task = tool.parent.is_none() && tasks::is_task_tool(&tool.name);
-        let launched = !r.is_error() && tasks::is_background_launch(&text);
-        if is_task && !launched {
-            // a foreground agent that finished, or one that never started
-            // (the tracker saw its result)
-            self.drop_finished_calls();
-        }
-        if is_task && launched {
-            let line = self.tool_line(&tool, &s.cyan("⇢"), None);
+        if outcome == Outcome::Background {
+            let line = self.tool_line(tool, &s.cyan("⇢"), None);
             let line = format!("{line}  {}", s.dim("working in the background"));
             self.permanent_line(&line, out);
             return;
         }
-        let mark = if r.is_error() {
+        let text = r.text();
+        let mark = if outcome == Outcome::Failed {
             s.red("✗")
         } else {
             s.green("✓")
         };
-        let line = self.tool_line(&tool, &mark, Some(now.duration_since(tool.started)));
+        let line = self.tool_line(tool, &mark, Some(now.duration_since(tool.started)));
         self.permanent_line(&line, out);
         let text = Sanitizer::clean(&text);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -518,49 +404,15 @@ impl Renderer {
         }
     }
 
-    /// Task news (the tracker has taken it in): progress to show, or an
-    /// agent that stopped working (its finish line comes with the
-    /// `task_notification`).
-    fn task(&mut self, ev: TaskEvent, now: Instant) {
-        match ev {
-            TaskEvent::Progress {
-                task_id,
-                description,
-            } => {
-                if let Some(call) = self.agents.by_task(&task_id).map(|a| a.call.clone()) {
-                    self.ui(&call, now).progress = Sanitizer::clean(&one_line(&description, 60));
-                }
-            }
-            TaskEvent::Ended { .. } | TaskEvent::Running(_) => self.drop_finished_calls(),
-            TaskEvent::Started { .. } => {}
-        }
-    }
-
-    /// Forget the calls of agents that no longer work.
-    fn drop_finished_calls(&mut self) {
-        let agents = &self.agents;
-        self.tools.retain(|t| {
-            t.parent
-                .as_deref()
-                .is_none_or(|p| agents.get(p).is_none_or(|a| !a.done))
-        });
-    }
-
     /// A new session (`/new`, `/resume`, rewind, a restart): nothing of the
     /// old one is running any more.
     pub fn forget_session(&mut self) {
-        self.agents.clear();
-        self.agent_ui.clear();
-        self.tools.clear();
+        self.reading.forget_session();
     }
 
     /// A sub-agent's text: a few dim lines under its name.
-    fn agent_text(&mut self, parent: &str, text: &str, out: &mut String) {
+    fn agent_text(&mut self, label: &str, text: &str, out: &mut String) {
         let s = self.opts.style;
-        if self.agents.get(parent).is_some() {
-            self.ui(parent, Instant::now()).spoke = true;
-        }
-        let label = self.agent_label(parent);
         let text = Sanitizer::clean(text);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let prefix = format!("    {} ", s.dim(&format!("{label} ›")));
@@ -577,49 +429,19 @@ impl Renderer {
     }
 
     /// `task_notification`: the sub-agent finished (or failed, or stopped).
-    fn agent_done(&mut self, n: &claudio::protocol::TaskNotification, out: &mut String) {
+    fn agent_done(&mut self, end: &AgentEnd<'_>, out: &mut String) {
         let s = self.opts.style;
-        let Some(task) = n.task_id.as_deref() else {
-            return;
-        };
-        let Some((id, label)) = self
-            .agents
-            .by_task(task)
-            .map(|a| (a.call.clone(), a.label.clone()))
-        else {
-            return;
-        };
-        self.agents.finish(task);
-        let ui = self.ui(&id, Instant::now());
-        if ui.reported {
-            return;
-        }
-        ui.reported = true;
-        let spoke = ui.spoke;
-        self.tools
-            .retain(|t| t.parent.as_deref() != Some(id.as_str()));
-        let status = n.status.clone().unwrap_or_else(|| "finished".into());
-        let mark = match status.as_str() {
+        let mark = match end.status.as_str() {
             "completed" => s.green("●"),
             "failed" => s.red("●"),
             _ => s.yellow("●"),
         };
-        let usage = n.extra.get("usage");
-        let num = |k: &str| usage.and_then(|u| u.get(k)).and_then(|v| v.as_u64());
-        let mut facts = vec![Sanitizer::clean(&status)];
-        if let Some(ms) = num("duration_ms") {
-            facts.push(format!("{:.1}s", ms as f64 / 1000.0));
-        }
-        if let Some(t) = num("tool_uses") {
-            facts.push(format!("{t} tool call{}", if t == 1 { "" } else { "s" }));
-        }
-        let line = format!("  {mark} {}  {}", s.bold(&label), s.dim(&facts.join(" · ")));
+        let facts: Vec<&str> = std::iter::once(end.status.as_str())
+            .chain(end.facts.iter().map(String::as_str))
+            .collect();
+        let line = format!("  {mark} {}  {}", s.bold(&end.label), s.dim(&facts.join(" · ")));
         self.permanent_line(&line, out);
-        if let Some(summary) = n
-            .summary
-            .as_deref()
-            .filter(|t| !spoke && !t.trim().is_empty())
-        {
+        if let Some(summary) = end.summary {
             let room = self.opts.width.saturating_sub(6).max(10);
             let clean = Sanitizer::clean(summary);
             let first = clean.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -628,29 +450,9 @@ impl Renderer {
         }
     }
 
-    fn system(&mut self, s: &SystemMessage, out: &mut String) {
-        match s {
-            SystemMessage::ApiRetry(r) => {
-                let line = format!("  {}", self.opts.style.yellow(&retry_line(r)));
-                self.permanent_line(&line, out);
-            }
-            SystemMessage::TaskNotification(n) => self.agent_done(n, out),
-            SystemMessage::Other(v)
-                if v.get("subtype").and_then(|s| s.as_str()) == Some("compact_boundary") =>
-            {
-                let line = format!("  {}", self.opts.style.dim("── context compacted ──"));
-                self.permanent_line(&line, out);
-            }
-            _ => {}
-        }
-    }
-
     fn result(&mut self, r: &ResultMessage, state: &SessionState, out: &mut String) {
         self.end_block(out);
-        // a background agent's calls go on after the main turn's result
-        let running: Vec<String> = self.agents.running().map(|a| a.call.clone()).collect();
-        self.tools
-            .retain(|t| t.parent.as_ref().is_some_and(|p| running.contains(p)));
+        let running = self.agents_running();
         let s = self.opts.style;
         let turns = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
@@ -672,7 +474,7 @@ impl Renderer {
             "default" => String::new(),
             m => format!(" · {}", Sanitizer::clean(m)),
         };
-        let agents = match running.len() {
+        let agents = match running {
             0 => String::new(),
             1 => " · 1 agent still working".to_owned(),
             n => format!(" · {n} agents still working"),
@@ -687,7 +489,6 @@ impl Renderer {
         out.push('\n');
         self.at_line_start = true;
         self.wrote_answer = false;
-        self.dedup.clear();
         self.markdown = Markdown::new(s.enabled());
     }
 
@@ -700,14 +501,17 @@ impl Renderer {
     fn draw_live(&mut self, now: Instant, out: &mut String) {
         if !self.opts.live
             || !self.at_line_start
-            || (self.tools.is_empty() && self.footer.is_empty() && self.agents_running() == 0)
+            || (self.reading.calls().is_empty()
+                && self.footer.is_empty()
+                && self.agents_running() == 0)
         {
             return;
         }
         let s = self.opts.style;
         let ms = |since: Instant| now.saturating_duration_since(since).as_millis() as u64;
         let mut lines = Vec::new();
-        let tool = |t: &Tool| {
+        let calls = self.reading.calls();
+        let tool = |t: &Call| {
             let (indent, text) = self.tool_parts(t);
             Line::Spinner {
                 key: t.id.clone(),
@@ -718,15 +522,12 @@ impl Renderer {
         };
         // the running calls of the agent a Task call started
         let calls_of = |task: &str, lines: &mut Vec<Line>| {
-            for sub in self
-                .tools
-                .iter()
-                .filter(|x| x.parent.as_deref() == Some(task))
+            for sub in calls.iter().filter(|x| x.parent.as_deref() == Some(task))
             {
                 lines.push(tool(sub));
             }
         };
-        for t in self.tools.iter().filter(|t| t.parent.is_none()) {
+        for t in calls.iter().filter(|t| t.parent.is_none()) {
             lines.push(tool(t));
             // a foreground agent's calls, under its Task line
             calls_of(&t.id, &mut lines);
@@ -736,13 +537,13 @@ impl Renderer {
             .width
             .saturating_sub(4 + live::TIME_COLUMNS)
             .max(10);
-        for a in self.agents.running() {
-            if self.tools.iter().any(|t| t.id == a.call) {
+        for a in self.reading.agents().running() {
+            if calls.iter().any(|t| t.id == a.call) {
                 continue; // drawn with its Task line
             }
             let (started, progress) = self
-                .agent_ui
-                .get(&a.call)
+                .reading
+                .agent_ui(&a.call)
                 .map_or((now, ""), |u| (u.started, u.progress.as_str()));
             let text = format!(
                 "{}  {}",
@@ -793,321 +594,5 @@ fn retry_line(r: &ApiRetry) -> String {
     format!("↻ retrying ({attempt}{max}) in {secs:.1} s — {why}")
 }
 
-/// `(+N −M)` for edits, from the tool's input.
-fn edit_counts(name: &str, input: &serde_json::Value) -> String {
-    let lines = |k: &str| {
-        input
-            .get(k)
-            .and_then(|v| v.as_str())
-            .map(|s| s.lines().count())
-            .unwrap_or(0)
-    };
-    match name {
-        "Edit" => format!("(+{} −{})", lines("new_string"), lines("old_string")),
-        "Write" => format!("(+{})", lines("content")),
-        "MultiEdit" => {
-            let (mut add, mut del) = (0, 0);
-            for e in input
-                .get("edits")
-                .and_then(|e| e.as_array())
-                .into_iter()
-                .flatten()
-            {
-                add += e
-                    .get("new_string")
-                    .and_then(|v| v.as_str())
-                    .map(|s| s.lines().count())
-                    .unwrap_or(0);
-                del += e
-                    .get("old_string")
-                    .and_then(|v| v.as_str())
-                    .map(|s| s.lines().count())
-                    .unwrap_or(0);
-            }
-            format!("(+{add} −{del})")
-        }
-        _ => String::new(),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cli::markdown::strip_sgr;
-    use serde_json::json;
-
-    impl Renderer {
-        /// Render with a session state of its own (the tests' shortcut).
-        fn message_at(&mut self, m: &Message, now: Instant) -> String {
-            let state = SessionState::default();
-            self.message(m, &state, now)
-        }
-    }
-
-    fn msg(v: serde_json::Value) -> Message {
-        Message::parse(v.to_string().as_bytes()).unwrap()
-    }
-
-    fn renderer(color: bool, live: bool) -> Renderer {
-        let style = if color {
-            Style::decide(crate::cli::args::ColorChoice::Always, true)
-        } else {
-            Style::plain()
-        };
-        Renderer::new(RenderOptions {
-            style,
-            live,
-            show_thinking: true,
-            width: 80,
-        })
-    }
-
-    fn feed(r: &mut Renderer, msgs: &[serde_json::Value]) -> String {
-        let now = Instant::now();
-        msgs.iter()
-            .map(|m| r.message_at(&msg(m.clone()), now))
-            .collect()
-    }
-
-    fn delta(t: &str) -> serde_json::Value {
-        json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":t}}})
-    }
-
-    #[test]
-    fn streamed_text_is_shown_once() {
-        let mut r = renderer(false, false);
-        let out = feed(
-            &mut r,
-            &[
-                json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"m1"}}}),
-                json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
-                delta("Hel"),
-                delta("lo **world**\u{1b}[2J"),
-                json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
-                json!({"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hello **world**"}]}}),
-                json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":1500,"total_cost_usd":0.0123}),
-            ],
-        );
-        assert_eq!(out.matches("Hello **world**").count(), 1, "{out:?}");
-        assert!(!out.contains('\u{1b}'), "{out:?}");
-        assert!(out.contains("── 1 turn · $0.0123 · 1.5s ──"), "{out:?}");
-    }
-
-    #[test]
-    fn a_cut_off_sequence_hides_no_later_answer() {
-        let mut r = renderer(false, false);
-        let turn = |id: &str, text: &str| {
-            vec![
-                json!({"type":"stream_event","event":{"type":"message_start","message":{"id":id}}}),
-                json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
-                delta(text),
-                json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
-                json!({"type":"stream_event","event":{"type":"message_stop"}}),
-                json!({"type":"assistant","message":{"id":id,"content":[{"type":"text","text":text}]}}),
-                json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":10}),
-            ]
-        };
-        let mut out = String::new();
-        for (id, text) in [
-            ("m1", "first \u{1b}_rest of first"),
-            ("m2", "second answer"),
-            ("m3", "third\u{7} answer"),
-        ] {
-            out.push_str(&feed(&mut r, &turn(id, text)));
-        }
-        assert!(out.contains("first _rest of first"), "{out:?}");
-        assert!(out.contains("second answer"), "{out:?}");
-        assert!(out.contains("third answer"), "{out:?}");
-        // an unstreamed message, and a block left open at the message's end
-        let out = feed(
-            &mut r,
-            &[
-                json!({"type":"assistant","message":{"id":"m4","content":[{"type":"text","text":"fourth \u{1b}]0;"}]}}),
-                json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
-                delta("fifth \u{1b}["),
-                json!({"type":"stream_event","event":{"type":"message_stop"}}),
-                delta("sixth"),
-            ],
-        );
-        assert!(out.contains("fourth ]0;"), "{out:?}");
-        assert!(out.contains("fifth [sixth"), "{out:?}");
-        assert!(!out.contains('\u{1b}'), "{out:?}");
-    }
-
-    #[test]
-    fn tools_show_start_and_finish_with_preview() {
-        let mut r = renderer(false, false);
-        let out = feed(
-            &mut r,
-            &[
-                json!({"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo test"}}]}}),
-                json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a\nb\nc\nd\ne"}]}}),
-                json!({"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/x"}}]},"parent_tool_use_id":"task1"}),
-                json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"boom","is_error":true}]},"parent_tool_use_id":"task1"}),
-            ],
-        );
-        assert!(out.contains("  … Bash  cargo test\n"), "{out:?}");
-        assert!(out.contains("  ✓ Bash  cargo test  0.0s\n"), "{out:?}");
-        assert!(out.contains("│ a\n"));
-        assert!(out.contains("│ … 2 more lines\n"), "{out:?}");
-        assert!(
-            out.contains("    sub-agent › ✗ Read  /x"),
-            "sub-agent tools are indented: {out:?}"
-        );
-    }
-
-    #[test]
-    fn live_spinners_are_erased_before_text() {
-        let mut r = renderer(true, true);
-        let t0 = Instant::now();
-        let out = r.message_at(
-            &msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"sleep 1"}}]}})),
-            t0,
-        );
-        assert!(strip_sgr(&out).contains("⠋ Bash  sleep 1"), "{out:?}");
-        assert!(r.has_live());
-        let tick = r.tick(t0 + Duration::from_millis(250));
-        assert!(tick.starts_with("\r\x1b[2K"), "{tick:?}");
-        assert!(
-            strip_sgr(&tick).contains("⠸ Bash  sleep 1  0.2s"),
-            "{tick:?}"
-        );
-        let done = r.message_at(
-            &msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":""}]}})),
-            t0 + Duration::from_secs(1),
-        );
-        assert!(done.starts_with("\r\x1b[2K"));
-        assert!(
-            strip_sgr(&done).contains("✓ Bash  sleep 1  1.0s"),
-            "{done:?}"
-        );
-        assert!(!r.has_live());
-    }
-
-    #[test]
-    fn thinking_is_dimmed_or_hidden() {
-        let msgs = [
-            json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}}),
-            json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"pondering"}}}),
-            json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
-            json!({"type":"stream_event","event":{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}}),
-            delta("answer"),
-        ];
-        let mut r = renderer(true, false);
-        let out = feed(&mut r, &msgs);
-        assert!(
-            out.contains("\x1b[2mpondering")
-                || out.contains("\x1b[2m") && out.contains("pondering"),
-            "{out:?}"
-        );
-        assert!(strip_sgr(&out).contains("∴ thinking"));
-        let mut r = renderer(false, false);
-        r.opts.show_thinking = false;
-        let out = feed(&mut r, &msgs);
-        assert!(!out.contains("pondering"), "{out:?}");
-        assert!(out.contains("answer"));
-    }
-
-    #[test]
-    fn retries_and_synthetic_errors_are_shown() {
-        let mut r = renderer(false, false);
-        let out = feed(
-            &mut r,
-            &[
-                json!({"type":"system","subtype":"api_retry","attempt":3,"max_retries":10,"retry_delay_ms":2400,"error_status":529,"error":"overloaded"}),
-                json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","content":[{"type":"text","text":"API Error: 402 no credit"}]}}),
-            ],
-        );
-        assert!(
-            out.contains("↻ retrying (3/10) in 2.4 s — overloaded"),
-            "{out:?}"
-        );
-        assert!(out.contains("API Error: 402 no credit"), "{out:?}");
-    }
-
-    #[test]
-    fn a_background_agent_is_drawn_under_its_task() {
-        let mut r = renderer(false, true);
-        let t0 = Instant::now();
-        let mut out = String::new();
-        for m in [
-            json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
-            json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true}),
-            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully. (internal)"}]}]}}),
-            json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100}),
-        ] {
-            out.push_str(&r.message_at(&msg(m), t0));
-        }
-        assert!(
-            out.contains("⇢ Agent  count files  working in the background"),
-            "{out}"
-        );
-        assert!(!out.contains("Async agent launched"), "{out}");
-        assert!(out.contains("1 agent still working"), "{out}");
-        assert_eq!(r.agents_running(), 1);
-        // between prompts: no spinners, whole lines
-        r.suspend();
-        r.set_live(false);
-        let mut out = String::new();
-        for m in [
-            json!({"type":"assistant","message":{"id":"s1","content":[{"type":"tool_use","id":"b1","name":"Bash","input":{"command":"ls"}}]},"parent_tool_use_id":"task1","agent_id":"a1"}),
-            json!({"type":"system","subtype":"task_progress","task_id":"a1","description":"Running ls"}),
-            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"b1","content":"a\nb"}]},"parent_tool_use_id":"task1"}),
-            json!({"type":"assistant","message":{"id":"s2","content":[{"type":"text","text":"3 files\u{1b}[2J"}]},"parent_tool_use_id":"task1"}),
-            json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files","usage":{"tool_uses":1,"duration_ms":4200}}),
-        ] {
-            out.push_str(&r.message_at(&msg(m), t0));
-        }
-        assert_eq!(r.agent_by_task("a1").as_deref(), Some("count files"));
-        assert_eq!(r.agent_of("b1"), None, "finished calls are forgotten");
-        assert!(out.contains("    count files › ✓ Bash  ls"), "{out}");
-        assert!(out.contains("    count files › 3 files\n"), "{out}");
-        assert!(!out.contains('\u{1b}'), "{out:?}");
-        assert!(
-            out.contains("● count files  completed · 4.2s · 1 tool call"),
-            "{out}"
-        );
-        assert_eq!(r.agents_running(), 0);
-    }
-
-    #[test]
-    fn questions_and_plans_are_no_tool_lines() {
-        let mut r = renderer(false, false);
-        let out = feed(
-            &mut r,
-            &[
-                json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"q","name":"AskUserQuestion","input":{"questions":[]}}]}}),
-                json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"p","name":"ExitPlanMode","input":{"plan":"# P"}}]}}),
-                json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"q","content":"Your questions have been answered"}]}}),
-            ],
-        );
-        assert_eq!(out, "", "{out:?}");
-    }
-
-    #[test]
-    fn running_agents_and_their_calls_are_live() {
-        let mut r = renderer(false, true);
-        let t0 = Instant::now();
-        r.message_at(&msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"description":"scan"}}]}})), t0);
-        r.message_at(&msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]}})), t0);
-        let out = r.message_at(&msg(json!({"type":"assistant","message":{"id":"s","content":[{"type":"tool_use","id":"g1","name":"Bash","input":{"command":"sleep 5"}}]},"parent_tool_use_id":"task1"})), t0);
-        assert!(out.contains("scan  working"), "{out}");
-        assert!(out.contains("scan › ⠋ Bash  sleep 5"), "{out}");
-        assert_eq!(r.agent_of("g1").as_deref(), Some("scan"));
-    }
-
-    #[test]
-    fn long_summaries_fit_the_width() {
-        let mut r = renderer(false, false);
-        r.set_width(40);
-        let out = feed(
-            &mut r,
-            &[
-                json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"x".repeat(200)}}]}}),
-            ],
-        );
-        for line in out.lines() {
-            assert!(line.width() <= 40, "{line:?}");
-        }
-    }
-}
+mod tests;

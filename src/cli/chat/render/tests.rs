@@ -1,0 +1,280 @@
+//! The renderer, fed messages, with no terminal.
+
+use super::*;
+use crate::cli::markdown::strip_sgr;
+use serde_json::json;
+
+impl Renderer {
+    /// Render with a session state of its own (the tests' shortcut).
+    fn message_at(&mut self, m: &Message, now: Instant) -> String {
+        let state = SessionState::default();
+        self.message(m, &state, now)
+    }
+}
+
+fn msg(v: serde_json::Value) -> Message {
+    Message::parse(v.to_string().as_bytes()).unwrap()
+}
+
+fn renderer(color: bool, live: bool) -> Renderer {
+    let style = if color {
+        Style::decide(crate::cli::args::ColorChoice::Always, true)
+    } else {
+        Style::plain()
+    };
+    Renderer::new(RenderOptions {
+        style,
+        live,
+        show_thinking: true,
+        width: 80,
+    })
+}
+
+fn feed(r: &mut Renderer, msgs: &[serde_json::Value]) -> String {
+    let now = Instant::now();
+    msgs.iter()
+        .map(|m| r.message_at(&msg(m.clone()), now))
+        .collect()
+}
+
+fn delta(t: &str) -> serde_json::Value {
+    json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":t}}})
+}
+
+#[test]
+fn streamed_text_is_shown_once() {
+    let mut r = renderer(false, false);
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"m1"}}}),
+            json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+            delta("Hel"),
+            delta("lo **world**\u{1b}[2J"),
+            json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+            json!({"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hello **world**"}]}}),
+            json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":1500,"total_cost_usd":0.0123}),
+        ],
+    );
+    assert_eq!(out.matches("Hello **world**").count(), 1, "{out:?}");
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    assert!(out.contains("── 1 turn · $0.0123 · 1.5s ──"), "{out:?}");
+}
+
+#[test]
+fn a_cut_off_sequence_hides_no_later_answer() {
+    let mut r = renderer(false, false);
+    let turn = |id: &str, text: &str| {
+        vec![
+            json!({"type":"stream_event","event":{"type":"message_start","message":{"id":id}}}),
+            json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+            delta(text),
+            json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+            json!({"type":"stream_event","event":{"type":"message_stop"}}),
+            json!({"type":"assistant","message":{"id":id,"content":[{"type":"text","text":text}]}}),
+            json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":10}),
+        ]
+    };
+    let mut out = String::new();
+    for (id, text) in [
+        ("m1", "first \u{1b}_rest of first"),
+        ("m2", "second answer"),
+        ("m3", "third\u{7} answer"),
+    ] {
+        out.push_str(&feed(&mut r, &turn(id, text)));
+    }
+    assert!(out.contains("first _rest of first"), "{out:?}");
+    assert!(out.contains("second answer"), "{out:?}");
+    assert!(out.contains("third answer"), "{out:?}");
+    // an unstreamed message, and a block left open at the message's end
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m4","content":[{"type":"text","text":"fourth \u{1b}]0;"}]}}),
+            json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+            delta("fifth \u{1b}["),
+            json!({"type":"stream_event","event":{"type":"message_stop"}}),
+            delta("sixth"),
+        ],
+    );
+    assert!(out.contains("fourth ]0;"), "{out:?}");
+    assert!(out.contains("fifth [sixth"), "{out:?}");
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+}
+
+#[test]
+fn tools_show_start_and_finish_with_preview() {
+    let mut r = renderer(false, false);
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo test"}}]}}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a\nb\nc\nd\ne"}]}}),
+            json!({"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/x"}}]},"parent_tool_use_id":"task1"}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"boom","is_error":true}]},"parent_tool_use_id":"task1"}),
+        ],
+    );
+    assert!(out.contains("  … Bash  cargo test\n"), "{out:?}");
+    assert!(out.contains("  ✓ Bash  cargo test  0.0s\n"), "{out:?}");
+    assert!(out.contains("│ a\n"));
+    assert!(out.contains("│ … 2 more lines\n"), "{out:?}");
+    assert!(
+        out.contains("    sub-agent › ✗ Read  /x"),
+        "sub-agent tools are indented: {out:?}"
+    );
+}
+
+#[test]
+fn live_spinners_are_erased_before_text() {
+    let mut r = renderer(true, true);
+    let t0 = Instant::now();
+    let out = r.message_at(
+        &msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"sleep 1"}}]}})),
+        t0,
+    );
+    assert!(strip_sgr(&out).contains("⠋ Bash  sleep 1"), "{out:?}");
+    assert!(r.has_live());
+    let tick = r.tick(t0 + Duration::from_millis(250));
+    assert!(tick.starts_with("\r\x1b[2K"), "{tick:?}");
+    assert!(
+        strip_sgr(&tick).contains("⠸ Bash  sleep 1  0.2s"),
+        "{tick:?}"
+    );
+    let done = r.message_at(
+        &msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":""}]}})),
+        t0 + Duration::from_secs(1),
+    );
+    assert!(done.starts_with("\r\x1b[2K"));
+    assert!(
+        strip_sgr(&done).contains("✓ Bash  sleep 1  1.0s"),
+        "{done:?}"
+    );
+    assert!(!r.has_live());
+}
+
+#[test]
+fn thinking_is_dimmed_or_hidden() {
+    let msgs = [
+        json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}}),
+        json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"pondering"}}}),
+        json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+        json!({"type":"stream_event","event":{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}}),
+        delta("answer"),
+    ];
+    let mut r = renderer(true, false);
+    let out = feed(&mut r, &msgs);
+    assert!(
+        out.contains("\x1b[2mpondering")
+            || out.contains("\x1b[2m") && out.contains("pondering"),
+        "{out:?}"
+    );
+    assert!(strip_sgr(&out).contains("∴ thinking"));
+    let mut r = renderer(false, false);
+    r.opts.show_thinking = false;
+    let out = feed(&mut r, &msgs);
+    assert!(!out.contains("pondering"), "{out:?}");
+    assert!(out.contains("answer"));
+}
+
+#[test]
+fn retries_and_synthetic_errors_are_shown() {
+    let mut r = renderer(false, false);
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"system","subtype":"api_retry","attempt":3,"max_retries":10,"retry_delay_ms":2400,"error_status":529,"error":"overloaded"}),
+            json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","content":[{"type":"text","text":"API Error: 402 no credit"}]}}),
+        ],
+    );
+    assert!(
+        out.contains("↻ retrying (3/10) in 2.4 s — overloaded"),
+        "{out:?}"
+    );
+    assert!(out.contains("API Error: 402 no credit"), "{out:?}");
+}
+
+#[test]
+fn a_background_agent_is_drawn_under_its_task() {
+    let mut r = renderer(false, true);
+    let t0 = Instant::now();
+    let mut out = String::new();
+    for m in [
+        json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
+        json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully. (internal)"}]}]}}),
+        json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100}),
+    ] {
+        out.push_str(&r.message_at(&msg(m), t0));
+    }
+    assert!(
+        out.contains("⇢ Agent  count files  working in the background"),
+        "{out}"
+    );
+    assert!(!out.contains("Async agent launched"), "{out}");
+    assert!(out.contains("1 agent still working"), "{out}");
+    assert_eq!(r.agents_running(), 1);
+    // between prompts: no spinners, whole lines
+    r.suspend();
+    r.set_live(false);
+    let mut out = String::new();
+    for m in [
+        json!({"type":"assistant","message":{"id":"s1","content":[{"type":"tool_use","id":"b1","name":"Bash","input":{"command":"ls"}}]},"parent_tool_use_id":"task1","agent_id":"a1"}),
+        json!({"type":"system","subtype":"task_progress","task_id":"a1","description":"Running ls"}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"b1","content":"a\nb"}]},"parent_tool_use_id":"task1"}),
+        json!({"type":"assistant","message":{"id":"s2","content":[{"type":"text","text":"3 files\u{1b}[2J"}]},"parent_tool_use_id":"task1"}),
+        json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files","usage":{"tool_uses":1,"duration_ms":4200}}),
+    ] {
+        out.push_str(&r.message_at(&msg(m), t0));
+    }
+    assert_eq!(r.agent_by_task("a1").as_deref(), Some("count files"));
+    assert_eq!(r.agent_of("b1"), None, "finished calls are forgotten");
+    assert!(out.contains("    count files › ✓ Bash  ls"), "{out}");
+    assert!(out.contains("    count files › 3 files\n"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    assert!(
+        out.contains("● count files  completed · 4.2s · 1 tool call"),
+        "{out}"
+    );
+    assert_eq!(r.agents_running(), 0);
+}
+
+#[test]
+fn questions_and_plans_are_no_tool_lines() {
+    let mut r = renderer(false, false);
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"q","name":"AskUserQuestion","input":{"questions":[]}}]}}),
+            json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"p","name":"ExitPlanMode","input":{"plan":"# P"}}]}}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"q","content":"Your questions have been answered"}]}}),
+        ],
+    );
+    assert_eq!(out, "", "{out:?}");
+}
+
+#[test]
+fn running_agents_and_their_calls_are_live() {
+    let mut r = renderer(false, true);
+    let t0 = Instant::now();
+    r.message_at(&msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"description":"scan"}}]}})), t0);
+    r.message_at(&msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]}})), t0);
+    let out = r.message_at(&msg(json!({"type":"assistant","message":{"id":"s","content":[{"type":"tool_use","id":"g1","name":"Bash","input":{"command":"sleep 5"}}]},"parent_tool_use_id":"task1"})), t0);
+    assert!(out.contains("scan  working"), "{out}");
+    assert!(out.contains("scan › ⠋ Bash  sleep 5"), "{out}");
+    assert_eq!(r.agent_of("g1").as_deref(), Some("scan"));
+}
+
+#[test]
+fn long_summaries_fit_the_width() {
+    let mut r = renderer(false, false);
+    r.set_width(40);
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"x".repeat(200)}}]}}),
+        ],
+    );
+    for line in out.lines() {
+        assert!(line.width() <= 40, "{line:?}");
+    }
+}

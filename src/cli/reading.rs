@@ -1,0 +1,557 @@
+//! What a turn's messages mean, read once for the chat and for `ask`:
+//! which text is the answer (shown once, whether it was streamed or not),
+//! which tool calls run and how each ended, what the sub-agents do.
+//!
+//! [`Reading`] takes the messages in order and hands out what was [`Seen`];
+//! the chat's renderer and `ask`'s output are two sinks over it that decide
+//! only how it looks. No I/O here.
+
+use super::dedup::Dedup;
+use super::sanitize::Sanitizer;
+use super::summary::{one_line, tool_summary};
+use super::tasks::{self, TaskEvent};
+use claudio::protocol::ask::RequestKind;
+use claudio::protocol::{
+    ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, TaskNotification,
+    ToolResultBlock,
+};
+use claudio::{Message, ResultMessage};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A running tool call, as it is shown: name and summary inert.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    /// `(+N −M)` for edits.
+    pub detail: String,
+    pub started: Instant,
+    /// 0 for the main agent's calls, 1 for a sub-agent's.
+    pub depth: usize,
+    /// The `Task` call whose sub-agent made this call.
+    pub parent: Option<String>,
+}
+
+/// How a tool call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    Failed,
+    /// A `Task` call whose agent went on in the background.
+    Background,
+}
+
+/// A sub-agent that finished (or failed, or was stopped), once per agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentEnd<'m> {
+    pub label: String,
+    /// `completed`, `failed`, `stopped`…, inert.
+    pub status: String,
+    /// Duration and tool calls, when the CLI reported them.
+    pub facts: Vec<String>,
+    /// Its final report, unless its own text was already shown.
+    pub summary: Option<&'m str>,
+}
+
+/// One thing a message said, in the order it said it.
+#[derive(Debug, PartialEq)]
+pub enum Seen<'m> {
+    /// A text block of the answer begins.
+    TextStart,
+    /// Text of the answer, as the model wrote it: the sink makes it inert.
+    Text(&'m str),
+    /// A thinking block begins.
+    ThinkingStart,
+    Thinking(&'m str),
+    /// The block that was open ended.
+    BlockEnd,
+    /// The main agent's message ended: no escape sequence runs past it.
+    MessageEnd,
+    /// A tool call began (questions and plans are asked, not shown as
+    /// calls).
+    ToolStarted(Call),
+    /// A tool call ended.
+    ToolEnded {
+        call: Call,
+        outcome: Outcome,
+        result: &'m ToolResultBlock,
+    },
+    /// Text a sub-agent wrote.
+    AgentText { label: String, text: &'m str },
+    AgentEnded(AgentEnd<'m>),
+    /// An API error the CLI wrote as an assistant message (inert).
+    ApiError(String),
+    Retry(&'m ApiRetry),
+    Compacted,
+    /// The turn's result; the calls of agents still at work stay.
+    Result(&'m ResultMessage),
+}
+
+/// What the screen keeps of a sub-agent (which agents exist and which
+/// still work is [`tasks::Agents`]'s).
+#[derive(Debug, Clone)]
+pub struct AgentUi {
+    pub started: Instant,
+    /// The last `task_progress` description (`Running make a file`).
+    pub progress: String,
+    /// Whether its own text was shown (then its summary is not repeated).
+    spoke: bool,
+    /// Whether its end was seen.
+    reported: bool,
+}
+
+/// The session as the messages tell it: answer, calls, agents.
+#[derive(Debug, Default)]
+pub struct Reading {
+    dedup: Dedup,
+    calls: Vec<Call>,
+    agents: tasks::Agents,
+    agent_ui: HashMap<String, AgentUi>,
+}
+
+impl Reading {
+    /// Read one message; `seen` gets what it said, in order.
+    pub fn read<'m>(&mut self, m: &'m Message, now: Instant, seen: &mut impl FnMut(Seen<'m>)) {
+        if let Some(ev) = self.agents.observe(m) {
+            self.task(ev, now);
+        }
+        let new: Vec<String> = self
+            .agents
+            .running()
+            .filter(|a| !self.agent_ui.contains_key(&a.call))
+            .map(|a| a.call.clone())
+            .collect();
+        for call in new {
+            self.ui(&call, now);
+        }
+        match m {
+            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => {
+                self.dedup.event(e);
+                match &e.event {
+                    StreamEvent::ContentBlockStart { content_block, .. } => match content_block {
+                        ContentBlock::Text(_) => seen(Seen::TextStart),
+                        ContentBlock::Thinking(_) => seen(Seen::ThinkingStart),
+                        _ => {}
+                    },
+                    StreamEvent::ContentBlockStop { .. } => seen(Seen::BlockEnd),
+                    StreamEvent::MessageStop => seen(Seen::MessageEnd),
+                    _ => {
+                        if let Some(t) = e.text_delta() {
+                            seen(Seen::Text(t));
+                        } else if let Some(t) = e.thinking_delta() {
+                            seen(Seen::Thinking(t));
+                        }
+                    }
+                }
+            }
+            Message::Assistant(a) => {
+                let parent = a.parent_tool_use_id.as_deref();
+                let main = parent.is_none();
+                // text streamed as deltas is not shown again; an API error
+                // dressed as a message is reported as one, not as the answer
+                let shown = main && (self.dedup.streamed(a) || a.is_synthetic());
+                for b in &a.message.content {
+                    match b {
+                        ContentBlock::Text(t) if main && !shown => {
+                            seen(Seen::TextStart);
+                            seen(Seen::Text(&t.text));
+                            seen(Seen::BlockEnd);
+                        }
+                        ContentBlock::Text(t) => {
+                            if let Some(p) = parent {
+                                if self.agents.get(p).is_some() {
+                                    self.ui(p, now).spoke = true;
+                                }
+                                let label = self.agents.label(p);
+                                seen(Seen::AgentText {
+                                    label,
+                                    text: &t.text,
+                                });
+                            }
+                        }
+                        ContentBlock::Thinking(t) if main && !shown => {
+                            seen(Seen::ThinkingStart);
+                            seen(Seen::Thinking(&t.thinking));
+                            seen(Seen::BlockEnd);
+                        }
+                        // questions and plans show as their own prompt
+                        ContentBlock::ToolUse(t) if RequestKind::of_tool(&t.name).is_dialog() => {
+                            seen(Seen::BlockEnd)
+                        }
+                        ContentBlock::ToolUse(t) => {
+                            seen(Seen::BlockEnd);
+                            let call = Call {
+                                id: t.id.clone(),
+                                name: Sanitizer::clean(&t.name),
+                                summary: Sanitizer::clean(&tool_summary(&t.name, &t.input)),
+                                detail: edit_counts(&t.name, &t.input),
+                                started: now,
+                                depth: usize::from(!main),
+                                parent: a.parent_tool_use_id.clone(),
+                            };
+                            self.calls.push(call.clone());
+                            seen(Seen::ToolStarted(call));
+                        }
+                        _ => {}
+                    }
+                }
+                if main {
+                    seen(Seen::MessageEnd);
+                    if a.is_synthetic() {
+                        seen(Seen::ApiError(Sanitizer::clean(&a.text())));
+                    }
+                }
+            }
+            Message::User(u) => {
+                if let MessageContent::Blocks(blocks) = &u.message.content {
+                    for b in blocks {
+                        if let ContentBlock::ToolResult(r) = b {
+                            self.tool_result(r, seen);
+                        }
+                    }
+                }
+            }
+            Message::System(s) => match &**s {
+                SystemMessage::ApiRetry(r) => seen(Seen::Retry(r)),
+                SystemMessage::TaskNotification(n) => {
+                    if let Some(end) = self.agent_ended(n, now) {
+                        seen(Seen::AgentEnded(end));
+                    }
+                }
+                SystemMessage::Other(v)
+                    if v.get("subtype").and_then(|s| s.as_str()) == Some("compact_boundary") =>
+                {
+                    seen(Seen::Compacted)
+                }
+                _ => {}
+            },
+            Message::Result(r) => {
+                // a background agent's calls go on after the main turn's result
+                let agents = &self.agents;
+                self.calls.retain(|t| {
+                    t.parent
+                        .as_deref()
+                        .is_some_and(|p| agents.get(p).is_some_and(|a| !a.done))
+                });
+                self.dedup.clear();
+                seen(Seen::Result(r));
+            }
+            _ => {}
+        }
+    }
+
+    /// The calls still running, oldest first.
+    pub fn calls(&self) -> &[Call] {
+        &self.calls
+    }
+
+    /// The session's sub-agents.
+    pub fn agents(&self) -> &tasks::Agents {
+        &self.agents
+    }
+
+    /// How the agent of `call` is shown.
+    pub fn agent_ui(&self, call: &str) -> Option<&AgentUi> {
+        self.agent_ui.get(call)
+    }
+
+    /// The turn ended without a result (the CLI died): no call runs.
+    pub fn abandon_turn(&mut self) {
+        self.calls.clear();
+        self.dedup.clear();
+    }
+
+    /// A new session (`/new`, `/resume`, rewind, a restart): nothing of the
+    /// old one runs any more.
+    pub fn forget_session(&mut self) {
+        self.agents.clear();
+        self.agent_ui.clear();
+        self.calls.clear();
+        self.dedup.clear();
+    }
+
+    fn ui(&mut self, call: &str, now: Instant) -> &mut AgentUi {
+        self.agent_ui
+            .entry(call.to_owned())
+            .or_insert_with(|| AgentUi {
+                started: now,
+                progress: String::new(),
+                spoke: false,
+                reported: false,
+            })
+    }
+
+    fn tool_result<'m>(&mut self, r: &'m ToolResultBlock, seen: &mut impl FnMut(Seen<'m>)) {
+        let Some(pos) = self.calls.iter().position(|t| t.id == r.tool_use_id) else {
+            return;
+        };
+        let call = self.calls.remove(pos);
+        let is_task = call.parent.is_none() && tasks::is_task_tool(&call.name);
+        let launched = !r.is_error() && tasks::is_background_launch(&r.text());
+        if is_task && !launched {
+            // a foreground agent that finished, or one that never started
+            // (the tracker saw its result)
+            self.drop_finished_calls();
+        }
+        let outcome = match (is_task && launched, r.is_error()) {
+            (true, _) => Outcome::Background,
+            (false, true) => Outcome::Failed,
+            (false, false) => Outcome::Done,
+        };
+        seen(Seen::ToolEnded {
+            call,
+            outcome,
+            result: r,
+        });
+    }
+
+    /// Task news (the tracker has taken it in): progress to show, or an
+    /// agent that stopped working (its end comes with `task_notification`).
+    fn task(&mut self, ev: TaskEvent, now: Instant) {
+        match ev {
+            TaskEvent::Progress {
+                task_id,
+                description,
+            } => {
+                if let Some(call) = self.agents.by_task(&task_id).map(|a| a.call.clone()) {
+                    self.ui(&call, now).progress = Sanitizer::clean(&one_line(&description, 60));
+                }
+            }
+            TaskEvent::Ended { .. } | TaskEvent::Running(_) => self.drop_finished_calls(),
+            TaskEvent::Started { .. } => {}
+        }
+    }
+
+    /// Forget the calls of agents that no longer work.
+    fn drop_finished_calls(&mut self) {
+        let agents = &self.agents;
+        self.calls.retain(|t| {
+            t.parent
+                .as_deref()
+                .is_none_or(|p| agents.get(p).is_none_or(|a| !a.done))
+        });
+    }
+
+    /// `task_notification`: the sub-agent finished, once.
+    fn agent_ended<'m>(&mut self, n: &'m TaskNotification, now: Instant) -> Option<AgentEnd<'m>> {
+        let task = n.task_id.as_deref()?;
+        let (call, label) = self
+            .agents
+            .by_task(task)
+            .map(|a| (a.call.clone(), a.label.clone()))?;
+        self.agents.finish(task);
+        let ui = self.ui(&call, now);
+        if std::mem::replace(&mut ui.reported, true) {
+            return None;
+        }
+        let spoke = ui.spoke;
+        self.calls.retain(|t| t.parent.as_deref() != Some(&call));
+        let usage = n.extra.get("usage");
+        let num = |k: &str| usage.and_then(|u| u.get(k)).and_then(|v| v.as_u64());
+        let mut facts = Vec::new();
+        if let Some(ms) = num("duration_ms") {
+            facts.push(format!("{:.1}s", ms as f64 / 1000.0));
+        }
+        if let Some(t) = num("tool_uses") {
+            facts.push(format!("{t} tool call{}", if t == 1 { "" } else { "s" }));
+        }
+        Some(AgentEnd {
+            label,
+            status: Sanitizer::clean(n.status.as_deref().unwrap_or("finished")),
+            facts,
+            summary: n
+                .summary
+                .as_deref()
+                .filter(|t| !spoke && !t.trim().is_empty()),
+        })
+    }
+}
+
+/// `(+N −M)` for edits, from the tool's input.
+fn edit_counts(name: &str, input: &serde_json::Value) -> String {
+    let lines = |v: &serde_json::Value, k: &str| {
+        v.get(k)
+            .and_then(|v| v.as_str())
+            .map_or(0, |s| s.lines().count())
+    };
+    match name {
+        "Edit" => format!(
+            "(+{} −{})",
+            lines(input, "new_string"),
+            lines(input, "old_string")
+        ),
+        "Write" => format!("(+{})", lines(input, "content")),
+        "MultiEdit" => {
+            let edits = input.get("edits").and_then(|e| e.as_array());
+            let (add, del) = edits.into_iter().flatten().fold((0, 0), |(a, d), e| {
+                (a + lines(e, "new_string"), d + lines(e, "old_string"))
+            });
+            format!("(+{add} −{del})")
+        }
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn msg(v: serde_json::Value) -> Message {
+        Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    /// What `msgs` said, as short strings.
+    fn seen(r: &mut Reading, msgs: &[Message]) -> Vec<String> {
+        let mut out = Vec::new();
+        for m in msgs {
+            r.read(m, Instant::now(), &mut |s| {
+                out.push(match s {
+                    Seen::Text(t) => format!("text {t}"),
+                    Seen::ToolStarted(c) => format!("start {} {}", c.name, c.summary),
+                    Seen::ToolEnded { call, outcome, .. } => {
+                        format!("end {} {outcome:?}", call.name)
+                    }
+                    Seen::AgentText { label, text } => format!("agent {label}: {text}"),
+                    Seen::AgentEnded(e) => format!("ended {} {}", e.label, e.status),
+                    Seen::ApiError(t) => format!("error {t}"),
+                    Seen::Result(_) => "result".into(),
+                    other => format!("{other:?}"),
+                })
+            });
+        }
+        out
+    }
+
+    fn delta(t: &str) -> Message {
+        msg(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
+            "delta":{"type":"text_delta","text":t}},"session_id":"s"}))
+    }
+
+    fn assistant(id: &str, content: serde_json::Value) -> Message {
+        msg(json!({"type":"assistant","message":{"id":id,"role":"assistant","content":content},"session_id":"s"}))
+    }
+
+    #[test]
+    fn streamed_text_is_seen_once_and_unstreamed_text_whole() {
+        let mut r = Reading::default();
+        let start = msg(json!({"type":"stream_event","event":{"type":"message_start",
+            "message":{"id":"m1"}},"session_id":"s"}));
+        let got = seen(
+            &mut r,
+            &[
+                start,
+                delta("Hi "),
+                delta("there"),
+                assistant("m1", json!([{"type":"text","text":"Hi there"}])),
+                assistant("m2", json!([{"type":"text","text":"More"}])),
+            ],
+        );
+        assert_eq!(
+            got,
+            [
+                "text Hi ",
+                "text there",
+                "MessageEnd",
+                "TextStart",
+                "text More",
+                "BlockEnd",
+                "MessageEnd"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_api_error_is_an_error_not_the_answer() {
+        let mut r = Reading::default();
+        let m = msg(json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant",
+            "content":[{"type":"text","text":"API Error: 529 \u{1b}[2Joverloaded"}]},"session_id":"s"}));
+        let got = seen(&mut r, &[m]);
+        assert_eq!(got, ["MessageEnd", "error API Error: 529 overloaded"]);
+    }
+
+    #[test]
+    fn calls_run_until_their_result_and_questions_are_no_calls() {
+        let mut r = Reading::default();
+        let use_ = assistant(
+            "m",
+            json!([
+                {"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls\u{1b}]0;x\u{7}"}},
+                {"type":"tool_use","id":"q1","name":"AskUserQuestion","input":{}}
+            ]),
+        );
+        let got = seen(&mut r, &[use_]);
+        assert_eq!(got, ["BlockEnd", "start Bash ls", "BlockEnd", "MessageEnd"]);
+        assert_eq!(r.calls().len(), 1);
+        let res = msg(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"t1","content":"boom","is_error":true}]},"session_id":"s"}));
+        assert_eq!(seen(&mut r, &[res.clone()]), ["end Bash Failed"]);
+        assert!(r.calls().is_empty());
+        // a result for no known call says nothing
+        assert!(seen(&mut r, &[res]).is_empty());
+    }
+
+    #[test]
+    fn a_background_agent_keeps_its_calls_past_the_result_and_ends_once() {
+        let mut r = Reading::default();
+        let task = assistant(
+            "m",
+            json!([{"type":"tool_use","id":"task1","name":"Task","input":{"description":"dig"}}]),
+        );
+        let started = msg(json!({"type":"system","subtype":"task_started","task_id":"a1",
+            "tool_use_id":"task1","description":"dig","session_id":"s"}));
+        let launched = msg(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully"}]},"session_id":"s"}));
+        let sub = msg(json!({"type":"assistant","parent_tool_use_id":"task1","message":{"id":"s1","role":"assistant",
+            "content":[{"type":"text","text":"looking"},{"type":"tool_use","id":"sub1","name":"Read","input":{"file_path":"/a"}}]},"session_id":"s"}));
+        let result = msg(json!({"type":"result","subtype":"success","is_error":false,"session_id":"s"}));
+        let got = seen(&mut r, &[task, started, launched, sub, result]);
+        assert_eq!(
+            got,
+            [
+                "BlockEnd",
+                "start Task dig",
+                "MessageEnd",
+                "end Task Background",
+                "agent dig: looking",
+                "BlockEnd",
+                "start Read /a",
+                "result"
+            ]
+        );
+        assert_eq!(r.calls().len(), 1, "the agent's call runs on");
+        let done = msg(json!({"type":"system","subtype":"task_notification","task_id":"a1",
+            "status":"completed","summary":"found it","usage":{"duration_ms":1500,"tool_uses":1},"session_id":"s"}));
+        let mut ends = Vec::new();
+        for _ in 0..2 {
+            r.read(&done, Instant::now(), &mut |s| {
+                if let Seen::AgentEnded(e) = s {
+                    ends.push(e.clone());
+                }
+            });
+        }
+        assert_eq!(ends.len(), 1, "an agent ends once");
+        assert_eq!(ends[0].facts, ["1.5s", "1 tool call"]);
+        assert_eq!(ends[0].summary, None, "it spoke: no summary again");
+        assert!(r.calls().is_empty());
+    }
+
+    #[test]
+    fn edits_count_their_lines() {
+        assert_eq!(
+            edit_counts("Edit", &json!({"old_string":"a","new_string":"b\nc"})),
+            "(+2 −1)"
+        );
+        assert_eq!(edit_counts("Write", &json!({"content":"x\ny\nz"})), "(+3)");
+        assert_eq!(
+            edit_counts(
+                "MultiEdit",
+                &json!({"edits":[{"old_string":"a","new_string":"b"},{"old_string":"c\nd","new_string":""}]})
+            ),
+            "(+1 −3)"
+        );
+        assert_eq!(edit_counts("Bash", &json!({})), "");
+    }
+}
