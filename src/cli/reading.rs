@@ -79,7 +79,10 @@ pub enum Seen<'m> {
         result: &'m ToolResultBlock,
     },
     /// Text a sub-agent wrote.
-    AgentText { label: String, text: &'m str },
+    AgentText {
+        label: String,
+        text: &'m str,
+    },
     AgentEnded(AgentEnd<'m>),
     /// An API error the CLI wrote as an assistant message (inert).
     ApiError(String),
@@ -426,19 +429,25 @@ mod tests {
     }
 
     fn delta(t: &str) -> Message {
-        msg(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
-            "delta":{"type":"text_delta","text":t}},"session_id":"s"}))
+        msg(
+            json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
+            "delta":{"type":"text_delta","text":t}},"session_id":"s"}),
+        )
     }
 
     fn assistant(id: &str, content: serde_json::Value) -> Message {
-        msg(json!({"type":"assistant","message":{"id":id,"role":"assistant","content":content},"session_id":"s"}))
+        msg(
+            json!({"type":"assistant","message":{"id":id,"role":"assistant","content":content},"session_id":"s"}),
+        )
     }
 
     #[test]
     fn streamed_text_is_seen_once_and_unstreamed_text_whole() {
         let mut r = Reading::default();
-        let start = msg(json!({"type":"stream_event","event":{"type":"message_start",
-            "message":{"id":"m1"}},"session_id":"s"}));
+        let start = msg(
+            json!({"type":"stream_event","event":{"type":"message_start",
+            "message":{"id":"m1"}},"session_id":"s"}),
+        );
         let got = seen(
             &mut r,
             &[
@@ -466,8 +475,10 @@ mod tests {
     #[test]
     fn an_api_error_is_an_error_not_the_answer() {
         let mut r = Reading::default();
-        let m = msg(json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant",
-            "content":[{"type":"text","text":"API Error: 529 \u{1b}[2Joverloaded"}]},"session_id":"s"}));
+        let m = msg(
+            json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant",
+            "content":[{"type":"text","text":"API Error: 529 \u{1b}[2Joverloaded"}]},"session_id":"s"}),
+        );
         let got = seen(&mut r, &[m]);
         assert_eq!(got, ["MessageEnd", "error API Error: 529 overloaded"]);
     }
@@ -487,7 +498,10 @@ mod tests {
         assert_eq!(r.calls().len(), 1);
         let res = msg(json!({"type":"user","message":{"role":"user","content":[
             {"type":"tool_result","tool_use_id":"t1","content":"boom","is_error":true}]},"session_id":"s"}));
-        assert_eq!(seen(&mut r, &[res.clone()]), ["end Bash Failed"]);
+        assert_eq!(
+            seen(&mut r, std::slice::from_ref(&res)),
+            ["end Bash Failed"]
+        );
         assert!(r.calls().is_empty());
         // a result for no known call says nothing
         assert!(seen(&mut r, &[res]).is_empty());
@@ -500,13 +514,18 @@ mod tests {
             "m",
             json!([{"type":"tool_use","id":"task1","name":"Task","input":{"description":"dig"}}]),
         );
-        let started = msg(json!({"type":"system","subtype":"task_started","task_id":"a1",
-            "tool_use_id":"task1","description":"dig","session_id":"s"}));
+        let started = msg(
+            json!({"type":"system","subtype":"task_started","task_id":"a1",
+            "tool_use_id":"task1","description":"dig","session_id":"s"}),
+        );
         let launched = msg(json!({"type":"user","message":{"role":"user","content":[
             {"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully"}]},"session_id":"s"}));
-        let sub = msg(json!({"type":"assistant","parent_tool_use_id":"task1","message":{"id":"s1","role":"assistant",
-            "content":[{"type":"text","text":"looking"},{"type":"tool_use","id":"sub1","name":"Read","input":{"file_path":"/a"}}]},"session_id":"s"}));
-        let result = msg(json!({"type":"result","subtype":"success","is_error":false,"session_id":"s"}));
+        let sub = msg(
+            json!({"type":"assistant","parent_tool_use_id":"task1","message":{"id":"s1","role":"assistant",
+            "content":[{"type":"text","text":"looking"},{"type":"tool_use","id":"sub1","name":"Read","input":{"file_path":"/a"}}]},"session_id":"s"}),
+        );
+        let result =
+            msg(json!({"type":"result","subtype":"success","is_error":false,"session_id":"s"}));
         let got = seen(&mut r, &[task, started, launched, sub, result]);
         assert_eq!(
             got,
@@ -522,8 +541,10 @@ mod tests {
             ]
         );
         assert_eq!(r.calls().len(), 1, "the agent's call runs on");
-        let done = msg(json!({"type":"system","subtype":"task_notification","task_id":"a1",
-            "status":"completed","summary":"found it","usage":{"duration_ms":1500,"tool_uses":1},"session_id":"s"}));
+        let done = msg(
+            json!({"type":"system","subtype":"task_notification","task_id":"a1",
+            "status":"completed","summary":"found it","usage":{"duration_ms":1500,"tool_uses":1},"session_id":"s"}),
+        );
         let mut ends = Vec::new();
         for _ in 0..2 {
             r.read(&done, Instant::now(), &mut |s| {

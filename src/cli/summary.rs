@@ -83,6 +83,28 @@ pub fn truncate_width(s: &str, max: usize) -> String {
     out
 }
 
+/// `↻ retrying (3/10) in 2.4 s — overloaded`, inert.
+pub fn retry_line(r: &claudio::protocol::ApiRetry) -> String {
+    let why = match &r.error {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => v
+            .get("message")
+            .and_then(|m| m.as_str())
+            .map(str::to_owned)
+            .or_else(|| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
+            .unwrap_or_else(|| v.to_string()),
+        None => r
+            .error_status
+            .map(|s| format!("HTTP {s}"))
+            .unwrap_or_default(),
+    };
+    let secs = r.retry_delay_ms.unwrap_or(0.0) / 1000.0;
+    let attempt = r.attempt.unwrap_or(0);
+    let max = r.max_retries.map(|m| format!("/{m}")).unwrap_or_default();
+    let why = crate::cli::sanitize::Sanitizer::clean(&one_line(&why, 80));
+    format!("↻ retrying ({attempt}{max}) in {secs:.1} s — {why}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

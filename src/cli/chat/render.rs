@@ -13,8 +13,8 @@ use crate::cli::markdown::Markdown;
 use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::{one_line, truncate_width};
-use claudio::protocol::{ApiRetry, ToolResultBlock};
+use crate::cli::summary::{retry_line, truncate_width};
+use claudio::protocol::ToolResultBlock;
 use claudio::{Message, ResultMessage};
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthStr;
@@ -74,14 +74,21 @@ impl Renderer {
     /// (`None` for the main agent's own calls).
     pub fn agent_of(&self, tool_use_id: &str) -> Option<String> {
         let calls = self.reading.calls();
-        let parent = calls.iter().find(|t| t.id == tool_use_id)?.parent.as_deref()?;
+        let parent = calls
+            .iter()
+            .find(|t| t.id == tool_use_id)?
+            .parent
+            .as_deref()?;
         Some(self.agent_label(parent))
     }
 
     /// The label of the sub-agent with this task id (the `agent_id` on
     /// its permission requests).
     pub fn agent_by_task(&self, task_id: &str) -> Option<String> {
-        self.reading.agents().by_task(task_id).map(|a| a.label.clone())
+        self.reading
+            .agents()
+            .by_task(task_id)
+            .map(|a| a.label.clone())
     }
 
     /// How many sub-agents are still at work.
@@ -439,7 +446,11 @@ impl Renderer {
         let facts: Vec<&str> = std::iter::once(end.status.as_str())
             .chain(end.facts.iter().map(String::as_str))
             .collect();
-        let line = format!("  {mark} {}  {}", s.bold(&end.label), s.dim(&facts.join(" · ")));
+        let line = format!(
+            "  {mark} {}  {}",
+            s.bold(&end.label),
+            s.dim(&facts.join(" · "))
+        );
         self.permanent_line(&line, out);
         if let Some(summary) = end.summary {
             let room = self.opts.width.saturating_sub(6).max(10);
@@ -522,8 +533,7 @@ impl Renderer {
         };
         // the running calls of the agent a Task call started
         let calls_of = |task: &str, lines: &mut Vec<Line>| {
-            for sub in calls.iter().filter(|x| x.parent.as_deref() == Some(task))
-            {
+            for sub in calls.iter().filter(|x| x.parent.as_deref() == Some(task)) {
                 lines.push(tool(sub));
             }
         };
@@ -571,27 +581,6 @@ impl Renderer {
         }
         out.push_str(&self.live.draw(lines));
     }
-}
-
-fn retry_line(r: &ApiRetry) -> String {
-    let why = match &r.error {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(v) => v
-            .get("message")
-            .and_then(|m| m.as_str())
-            .map(str::to_owned)
-            .or_else(|| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
-            .unwrap_or_else(|| v.to_string()),
-        None => r
-            .error_status
-            .map(|s| format!("HTTP {s}"))
-            .unwrap_or_default(),
-    };
-    let secs = r.retry_delay_ms.unwrap_or(0.0) / 1000.0;
-    let attempt = r.attempt.unwrap_or(0);
-    let max = r.max_retries.map(|m| format!("/{m}")).unwrap_or_default();
-    let why = Sanitizer::clean(&one_line(&why, 80));
-    format!("↻ retrying ({attempt}{max}) in {secs:.1} s — {why}")
 }
 
 #[cfg(test)]

@@ -164,8 +164,7 @@ fn thinking_is_dimmed_or_hidden() {
     let mut r = renderer(true, false);
     let out = feed(&mut r, &msgs);
     assert!(
-        out.contains("\x1b[2mpondering")
-            || out.contains("\x1b[2m") && out.contains("pondering"),
+        out.contains("\x1b[2mpondering") || out.contains("\x1b[2m") && out.contains("pondering"),
         "{out:?}"
     );
     assert!(strip_sgr(&out).contains("∴ thinking"));

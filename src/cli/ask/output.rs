@@ -1,0 +1,368 @@
+//! `ask`'s output: the answer's text on stdout (byte-exact to a pipe,
+//! inert on a terminal), tool activity and the spinner on stderr.
+
+use crate::cli::args::OutputFormat;
+use crate::cli::reading::{Call, Outcome, Reading, Seen};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::spinner::Spinner;
+use crate::cli::style::Style;
+use claudio::{Message, RawMessage};
+use std::io::{self, Write};
+use std::time::Instant;
+
+/// `ask`'s sink over the shared [`Reading`]: the answer's text to stdout,
+/// tool activity and the spinner to stderr (a terminal only).
+pub struct Output<W: Write> {
+    w: W,
+    format: OutputFormat,
+    sanitizer: Option<Sanitizer>,
+    scratch: String,
+    /// The answer, the calls and the sub-agents (which still work in the
+    /// background: the answer is not over until they report).
+    pub reading: Reading,
+    wrote_text: bool,
+    at_line_start: bool,
+    /// Tool activity on stderr (only when stderr is a terminal).
+    activity: Option<Style>,
+    to_terminal: bool,
+    /// The spinner line on stderr (a terminal only).
+    spinner: Option<Spinner>,
+    /// When a result came while background agents still worked.
+    pub waiting_since: Option<Instant>,
+    /// `--json-schema` with `-o text`: print the result's structured output,
+    /// not the text.
+    structured: bool,
+}
+
+impl<W: Write> Drop for Output<W> {
+    fn drop(&mut self) {
+        // on every way out, the spinner line goes before anything else is
+        // written to stderr (an error, the reason for the exit code)
+        if let Some(s) = &self.spinner {
+            s.hide();
+        }
+    }
+}
+
+impl<W: Write> Output<W> {
+    pub fn new(
+        w: W,
+        format: OutputFormat,
+        to_terminal: bool,
+        activity: Option<Style>,
+        spinner: Option<Spinner>,
+        structured: bool,
+    ) -> Self {
+        Output {
+            w,
+            format,
+            sanitizer: to_terminal.then(Sanitizer::new),
+            scratch: String::new(),
+            reading: Reading::default(),
+            wrote_text: false,
+            at_line_start: true,
+            activity,
+            to_terminal,
+            spinner,
+            waiting_since: None,
+            structured,
+        }
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+
+    pub fn message(&mut self, m: &RawMessage) -> io::Result<()> {
+        let mut seen = Vec::new();
+        self.reading
+            .read(&m.message, Instant::now(), &mut |s| seen.push(s));
+        if self.waiting_since.is_some() {
+            self.show_running()?; // how many agents are left
+        }
+        match self.format {
+            OutputFormat::StreamJson => {
+                self.w.write_all(&m.raw)?;
+                return self.w.write_all(b"\n");
+            }
+            OutputFormat::Json => {
+                if m.message.is_result() && self.reading.agents().background_running() == 0 {
+                    self.w.write_all(&m.raw)?;
+                    self.w.write_all(b"\n")?;
+                }
+            }
+            OutputFormat::Text if self.structured => self.structured_output(&m.message)?,
+            OutputFormat::Text => {}
+        }
+        let text = self.format == OutputFormat::Text && !self.structured;
+        for s in seen {
+            match s {
+                Seen::TextStart if text => self.separate()?,
+                Seen::Text(t) if text => self.write_text(t)?,
+                Seen::BlockEnd | Seen::MessageEnd if text => self.finish_text()?,
+                Seen::Result(r) if text && !self.wrote_text => {
+                    if let (Some(t), false) = (&r.result, r.is_error) {
+                        self.write_text(t)?;
+                        self.finish_text()?;
+                    }
+                }
+                Seen::ToolStarted(_) => self.show_running()?,
+                Seen::ToolEnded { call, outcome, .. } => {
+                    self.show_running()?;
+                    self.tool_line(&call, outcome)?;
+                }
+                Seen::AgentEnded(end) => {
+                    if let Some(style) = self.activity {
+                        let line = format!(
+                            "  {} {}  {}",
+                            style.green("●"),
+                            end.label,
+                            style.dim(&end.status)
+                        );
+                        self.activity_line(&line)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The object the model returned for `--json-schema`, as one line of
+    /// JSON (byte-exact: no terminal sanitizing needed, JSON escapes controls).
+    fn structured_output(&mut self, m: &Message) -> io::Result<()> {
+        if let Message::Result(r) = m {
+            if let Some(v) = &r.structured_output {
+                serde_json::to_writer(&mut self.w, v)?;
+                self.w.write_all(b"\n")?;
+                self.wrote_text = true;
+                self.at_line_start = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// A blank line between separate text blocks.
+    fn separate(&mut self) -> io::Result<()> {
+        if self.wrote_text {
+            if !self.at_line_start {
+                self.w.write_all(b"\n")?;
+            }
+            self.w.write_all(b"\n")?;
+            self.at_line_start = true;
+        }
+        Ok(())
+    }
+
+    fn write_text(&mut self, t: &str) -> io::Result<()> {
+        if t.is_empty() {
+            return Ok(());
+        }
+        // the waiting is over; the answer may share the terminal
+        if let Some(s) = self.spinner.as_ref().filter(|s| s.shown()) {
+            s.hide();
+        }
+        let bytes = match &mut self.sanitizer {
+            Some(s) => {
+                self.scratch.clear();
+                s.push(t, &mut self.scratch);
+                self.scratch.as_bytes()
+            }
+            None => t.as_bytes(),
+        };
+        if let Some(&last) = bytes.last() {
+            self.at_line_start = last == b'\n';
+        }
+        self.wrote_text = true;
+        self.w.write_all(bytes)
+    }
+
+    /// What the sanitizer holds of a sequence that was cut off goes out as
+    /// text.
+    fn finish_text(&mut self) -> io::Result<()> {
+        let Some(s) = &mut self.sanitizer else {
+            return Ok(());
+        };
+        self.scratch.clear();
+        s.finish(&mut self.scratch);
+        if self.scratch.is_empty() {
+            return Ok(());
+        }
+        self.at_line_start = self.scratch.ends_with('\n');
+        self.wrote_text = true;
+        self.w.write_all(self.scratch.as_bytes())
+    }
+
+    /// A finished call's line on stderr (a terminal only).
+    fn tool_line(&mut self, call: &Call, outcome: Outcome) -> io::Result<()> {
+        let Some(style) = self.activity else {
+            return Ok(());
+        };
+        // a sub-agent's calls: indented, and named after the agent
+        let indent = match &call.parent {
+            Some(p) => format!(
+                "    {} ",
+                style.dim(&format!("{} ›", self.reading.agents().label(p)))
+            ),
+            None => "  ".to_owned(),
+        };
+        let (name, summary) = (style.cyan(&call.name), &call.summary);
+        let line = match outcome {
+            Outcome::Background => {
+                let cue = style.cyan("⇢");
+                let why = style.dim("working in the background");
+                format!("{indent}{cue} {name}  {summary}  {why}")
+            }
+            Outcome::Done | Outcome::Failed => {
+                let mark = if outcome == Outcome::Failed {
+                    style.red("✗")
+                } else {
+                    style.green("✓")
+                };
+                let secs = style.dim(&format!("{:.1}s", call.started.elapsed().as_secs_f64()));
+                format!("{indent}{mark} {name}  {summary}  {secs}")
+            }
+        };
+        self.activity_line(&line)
+    }
+
+    fn activity_line(&mut self, line: &str) -> io::Result<()> {
+        self.line_start()?;
+        self.above(|| {
+            let mut e = io::stderr().lock();
+            let _ = writeln!(e, "{line}");
+        });
+        Ok(())
+    }
+
+    /// Don't glue stderr's lines to a half-written answer line.
+    fn line_start(&mut self) -> io::Result<()> {
+        if self.to_terminal && !self.at_line_start {
+            self.w.write_all(b"\n")?;
+            self.at_line_start = true;
+        }
+        self.w.flush()
+    }
+
+    /// Run `f` (a write to stderr) with the spinner line out of the way.
+    pub fn above<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.spinner {
+            Some(s) => s.above(f),
+            None => f(),
+        }
+    }
+
+    /// The spinner shows the newest running tool, or goes when none runs.
+    pub fn show_running(&mut self) -> io::Result<()> {
+        let Some(spinner) = self.spinner.clone() else {
+            return Ok(());
+        };
+        let newest = self
+            .reading
+            .calls()
+            .iter()
+            .max_by_key(|c| c.started)
+            .map(|c| (format!("{}  {}", c.name, c.summary), c.started));
+        // else, after the answer: the background agents it waits for
+        let agents = self.reading.agents().background_running();
+        let waiting = self.waiting_since.filter(|_| agents > 0).map(|since| {
+            let what = if agents == 1 { "agent" } else { "agents" };
+            (format!("waiting for {agents} background {what}"), since)
+        });
+        match newest.or(waiting) {
+            Some((text, started)) => {
+                self.line_start()?;
+                spinner.show(text, started);
+            }
+            None => spinner.hide(),
+        }
+        Ok(())
+    }
+
+    pub fn finish(&mut self) -> io::Result<()> {
+        if let Some(s) = &self.spinner {
+            s.hide();
+        }
+        self.finish_text()?;
+        if self.format == OutputFormat::Text && self.wrote_text && !self.at_line_start {
+            self.w.write_all(b"\n")?;
+        }
+        self.w.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text output to a terminal, written into a buffer.
+    fn terminal_output() -> Output<Vec<u8>> {
+        Output {
+            w: Vec::new(),
+            format: OutputFormat::Text,
+            sanitizer: Some(Sanitizer::new()),
+            scratch: String::new(),
+            reading: Reading::default(),
+            wrote_text: false,
+            at_line_start: true,
+            activity: None,
+            to_terminal: true,
+            spinner: None,
+            waiting_since: None,
+            structured: false,
+        }
+    }
+
+    fn msg(v: serde_json::Value) -> Message {
+        Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_cut_off_sequence_hides_no_later_text() {
+        let delta = |t: &str| {
+            msg(
+                serde_json::json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":t}}}),
+            )
+        };
+        let start = msg(
+            serde_json::json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+        );
+        let stop = msg(
+            serde_json::json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+        );
+        let mut out = terminal_output();
+        for m in [
+            start.clone(),
+            delta("one \u{1b}_"),
+            delta("rest of one"),
+            stop,
+            start.clone(),
+            delta("two \u{1b}[1;"),
+            msg(serde_json::json!({"type":"stream_event","event":{"type":"message_stop"}})),
+            // the streamed message in full: not printed again
+            msg(
+                serde_json::json!({"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"streamed"}]}}),
+            ),
+            msg(
+                serde_json::json!({"type":"assistant","message":{"id":"u","content":[{"type":"text","text":"three \u{1b}]0;"}]}}),
+            ),
+            msg(
+                serde_json::json!({"type":"assistant","message":{"id":"v","content":[{"type":"text","text":"four"}]}}),
+            ),
+            start,
+            delta("five \u{1b}P"),
+        ] {
+            out.message(&RawMessage {
+                message: m,
+                raw: Vec::new(),
+            })
+            .unwrap();
+        }
+        out.finish().unwrap();
+        let shown = String::from_utf8(out.w.clone()).unwrap();
+        assert_eq!(
+            shown,
+            "one _rest of one\n\ntwo [1;\n\nthree ]0;\n\nfour\n\nfive P\n"
+        );
+    }
+}

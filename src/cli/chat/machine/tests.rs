@@ -1,0 +1,395 @@
+//! The chat's core driven by events, with no terminal: each behaviour
+//! that only the pseudo-terminal reached before.
+
+use super::*;
+use crate::cli::chat::dialog::Dialog;
+use crate::cli::chat::render::RenderOptions;
+use crate::cli::style::Style;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+
+struct Chat {
+    renderer: Renderer,
+    state: SessionState,
+    ahead: TypeAhead,
+    t0: Instant,
+}
+
+impl Chat {
+    fn new() -> Chat {
+        Chat {
+            renderer: Renderer::new(RenderOptions {
+                style: Style::plain(),
+                live: true,
+                show_thinking: false,
+                width: 80,
+            }),
+            state: SessionState::default(),
+            ahead: TypeAhead::default(),
+            t0: Instant::now(),
+        }
+    }
+
+    fn parts(&mut self) -> Parts<'_> {
+        Parts {
+            renderer: &mut self.renderer,
+            state: &mut self.state,
+            ahead: &mut self.ahead,
+        }
+    }
+
+    fn at(&self, ms: u64) -> Instant {
+        self.t0 + Duration::from_millis(ms)
+    }
+
+    fn turn(&mut self) -> Work<&'static str> {
+        let now = self.t0;
+        Work::turn(&mut self.parts(), now).0
+    }
+
+    fn step(
+        &mut self,
+        w: &mut Work<&'static str>,
+        e: Event<&'static str>,
+        ms: u64,
+    ) -> Vec<Effect<&'static str>> {
+        let now = self.at(ms);
+        w.step(&mut self.parts(), e, now)
+    }
+}
+
+fn msg(v: serde_json::Value) -> Event<&'static str> {
+    Event::Message(Box::new(Message::parse(v.to_string().as_bytes()).unwrap()))
+}
+
+fn result() -> serde_json::Value {
+    json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100})
+}
+
+fn report() -> serde_json::Value {
+    json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100,
+           "origin":{"kind":"task-notification"}})
+}
+
+fn key(c: char) -> Event<&'static str> {
+    Event::Key(TermEvent::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::NONE,
+    )))
+}
+
+fn special(code: KeyCode, m: KeyModifiers) -> Event<&'static str> {
+    Event::Key(TermEvent::Key(KeyEvent::new(code, m)))
+}
+
+fn text(effects: &[Effect<&str>]) -> String {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Write(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn end<'a>(effects: &'a [Effect<&str>]) -> Option<&'a End> {
+    effects.iter().find_map(|e| match e {
+        Effect::End(end) => Some(end),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_turn_ends_with_its_result() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"hello"}]}})), 10);
+    assert!(text(&out).contains("hello"), "{out:?}");
+    assert_eq!(end(&out), None);
+    let out = c.step(&mut w, msg(result()), 20);
+    assert_eq!(end(&out), Some(&End::Done));
+    assert!(w.ended());
+    // nothing after the end
+    assert!(c.step(&mut w, Event::Tick, 30).is_empty());
+}
+
+#[test]
+fn a_second_ctrl_c_within_two_seconds_quits() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::CtrlC, 0);
+    assert!(out.contains(&Effect::Interrupt), "{out:?}");
+    assert!(text(&out).contains("Ctrl-C again to quit"));
+    assert_eq!(end(&out), None);
+    // a second press, late: another interrupt
+    let out = c.step(&mut w, Event::CtrlC, 2500);
+    assert!(out.contains(&Effect::Interrupt), "{out:?}");
+    assert_eq!(end(&out), None);
+    // and one soon after it: quit
+    let out = c.step(&mut w, Event::CtrlC, 3000);
+    assert_eq!(end(&out), Some(&End::Quit(Exit::Interrupted)));
+    assert!(text(&out).contains("killed"));
+    assert!(!out.contains(&Effect::Interrupt));
+}
+
+#[test]
+fn each_interjection_is_owed_a_result_and_reports_are_not() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    for ch in "more".chars() {
+        c.step(&mut w, key(ch), 1);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::ALT), 2);
+    assert!(out.contains(&Effect::SendNow("more".into())), "{out:?}");
+    let out = c.step(&mut w, Event::SentNow, 3);
+    assert!(text(&out).contains("sent now, cutting in"));
+    // a background agent's report is not the person's result
+    assert_eq!(end(&c.step(&mut w, msg(report()), 4)), None);
+    assert_eq!(end(&c.step(&mut w, msg(result()), 5)), None);
+    assert_eq!(end(&c.step(&mut w, msg(result()), 6)), Some(&End::Done));
+}
+
+#[test]
+fn prompts_typed_during_a_turn_wait_for_its_end() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    for ch in "next one".chars() {
+        c.step(&mut w, key(ch), 1);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 2);
+    assert!(
+        text(&out).contains("next one"),
+        "the queue is shown: {out:?}"
+    );
+    assert!(!out.iter().any(|e| matches!(e, Effect::SendNow(_))));
+    for ch in "half".chars() {
+        c.step(&mut w, key(ch), 3);
+    }
+    let out = c.step(&mut w, msg(result()), 4);
+    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(c.ahead.queued, ["next one"]);
+    assert_eq!(c.ahead.typed, "half", "the line being typed is kept");
+}
+
+/// A request to run Bash, asked with a tool dialog.
+fn request(before: Vec<Message>) -> Event<&'static str> {
+    let req: claudio::CanUseToolRequest =
+        serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
+    let dialog = Dialog::tool(
+        req,
+        ("Allow? ".into(), false),
+        String::new(),
+        Style::plain(),
+    );
+    Event::Request {
+        before,
+        request: "Bash",
+        dialog: Box::new(dialog),
+    }
+}
+
+fn replied<'a>(effects: &'a [Effect<&str>]) -> Option<&'a claudio::PermissionResult> {
+    effects.iter().find_map(|e| match e {
+        Effect::Reply("Bash", r) => Some(r),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_result_that_came_with_a_request_ends_the_turn_after_the_answer() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let before = vec![Message::parse(result().to_string().as_bytes()).unwrap()];
+    let out = c.step(&mut w, request(before), 1);
+    assert!(text(&out).ends_with("Allow? "), "{out:?}");
+    assert!(out.contains(&Effect::Raw(true)));
+    assert_eq!(end(&out), None, "not while the person is asked");
+    assert!(w.asking());
+    // ticks and Ctrl-C while asking change nothing
+    assert!(c.step(&mut w, Event::Tick, 2).is_empty());
+    assert!(c.step(&mut w, Event::CtrlC, 2).is_empty());
+    // Esc: denied, and the turn is to stop
+    let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3);
+    assert!(text(&out).contains("denied; interrupting the turn"));
+    assert!(out.contains(&Effect::Raw(false)));
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Deny {
+            interrupt: true,
+            ..
+        })
+    ));
+    assert_eq!(end(&out), Some(&End::Done));
+}
+
+#[test]
+fn keys_answer_the_open_request_not_the_type_ahead() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    for ch in "later".chars() {
+        c.step(&mut w, key(ch), 1);
+    }
+    c.step(&mut w, request(Vec::new()), 2);
+    let out = c.step(&mut w, key('y'), 3);
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Allow { .. })
+    ));
+    assert!(!w.asking());
+    assert_eq!(c.ahead.typed, "later", "the typed line is untouched");
+    assert!(text(&out).contains("later"), "the footer is back: {out:?}");
+    assert_eq!(end(&out), None);
+}
+
+#[test]
+fn a_request_withdrawn_while_it_is_asked_is_denied_and_the_turn_goes_on() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(Vec::new()), 1);
+    let out = c.step(&mut w, Event::Withdrawn, 2);
+    assert!(text(&out).contains("withdrawn"));
+    assert_eq!(
+        replied(&out),
+        Some(&claudio::PermissionResult::deny(
+            "The request was withdrawn."
+        ))
+    );
+    assert!(!w.asking());
+    // the turn goes on to its result
+    assert_eq!(end(&c.step(&mut w, msg(result()), 3)), Some(&End::Done));
+    // the terminal going away while asking: denied, never allowed
+    let mut w = c.turn();
+    c.step(&mut w, request(Vec::new()), 4);
+    let out = c.step(&mut w, Event::KeysGone, 5);
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Deny { .. })
+    ));
+}
+
+#[test]
+fn the_session_ending_or_failing_ends_the_turn() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::LongLine(1024), 1);
+    assert!(text(&out).contains("skipped a message longer than 1024 bytes"));
+    assert_eq!(
+        end(&c.step(&mut w, Event::Closed, 2)),
+        Some(&End::SessionLost)
+    );
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 3);
+    assert!(matches!(end(&out), Some(End::Failed(_))), "{out:?}");
+}
+
+/// A turn that left an agent working in the background.
+fn agent_left_working(c: &mut Chat) {
+    let mut w = c.turn();
+    for m in [
+        json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
+        json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully."}]}]}}),
+        result(),
+    ] {
+        c.step(&mut w, msg(m), 5);
+    }
+    assert!(w.ended());
+    assert_eq!(c.renderer.agents_running(), 1);
+}
+
+fn at_work(c: &mut Chat, ms: u64) -> (Work<&'static str>, Vec<Effect<&'static str>>) {
+    let now = c.at(ms);
+    Work::at_work(&mut c.parts(), "› ".into(), now)
+}
+
+#[test]
+fn between_prompts_agents_report_and_then_the_prompt_comes_back() {
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, out) = at_work(&mut c, 10);
+    assert!(text(&out).contains("› "), "the prompt line: {out:?}");
+    assert_eq!(end(&out), None);
+    // time passes while it works
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 2000)), None);
+    // it is done; the CLI starts a turn of its own to report
+    let out = c.step(&mut w, msg(json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files"})), 3000);
+    assert!(text(&out).contains("3 files"), "{out:?}");
+    assert_eq!(end(&out), None, "a moment for the report's turn");
+    c.step(&mut w, msg(json!({"type":"system","subtype":"init","session_id":"s","model":"m","tools":[],"cwd":"/"})), 3100);
+    // the report's turn is open: no settling, however long it takes
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 9000)), None);
+    let out = c.step(&mut w, msg(json!({"type":"assistant","message":{"id":"r","content":[{"type":"text","text":"the agent counted 3 files"}]}})), 9100);
+    assert!(text(&out).contains("the agent counted 3 files"));
+    assert_eq!(end(&c.step(&mut w, msg(report()), 9200)), None);
+    // settled: back to the prompt after the settle time, not before
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 9300)), None);
+    let out = c.step(&mut w, Event::Tick, 9200 + SETTLE.as_millis() as u64 + 1);
+    assert_eq!(end(&out), Some(&End::Done));
+}
+
+#[test]
+fn with_no_agent_left_the_prompt_comes_back_after_the_settle_time() {
+    let mut c = Chat::new();
+    let (mut w, out) = at_work(&mut c, 0);
+    assert_eq!(end(&out), None);
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 399)), None);
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 400)), Some(&End::Done));
+}
+
+#[test]
+fn between_prompts_a_typed_prompt_ends_the_wait_and_ctrl_d_quits() {
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    for ch in "hi".chars() {
+        let out = c.step(&mut w, key(ch), 20);
+        assert!(
+            text(&out).contains("› h"),
+            "typed on the prompt line: {out:?}"
+        );
+    }
+    // Ctrl-C clears the line, as at the prompt
+    let out = c.step(&mut w, Event::CtrlC, 30);
+    assert!(!out.contains(&Effect::Interrupt));
+    assert_eq!(c.ahead.typed, "");
+    for ch in "go".chars() {
+        c.step(&mut w, key(ch), 40);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 50);
+    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(c.ahead.queued, ["go"]);
+
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    let out = c.step(
+        &mut w,
+        special(KeyCode::Char('d'), KeyModifiers::CONTROL),
+        20,
+    );
+    assert_eq!(end(&out), Some(&End::Quit(Exit::Success)));
+}
+
+#[test]
+fn between_prompts_requests_are_asked_and_nothing_ends_meanwhile() {
+    let mut c = Chat::new();
+    let (mut w, _) = at_work(&mut c, 0);
+    let out = c.step(&mut w, request(Vec::new()), 1);
+    assert!(w.asking(), "{out:?}");
+    // past the settle time, but a question is open
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 1000)), None);
+    let out = c.step(&mut w, key('n'), 1001);
+    assert!(replied(&out).is_some());
+    assert_eq!(end(&out), None, "the settle time starts again");
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 1500)), Some(&End::Done));
+}
+
+#[test]
+fn ctrl_z_and_resize_redraw() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::Continued { width: 60 }, 1);
+    assert_eq!(out.first(), Some(&Effect::RestoreKeys));
+    c.step(&mut w, Event::Key(TermEvent::Resize(50, 20)), 2);
+    assert_eq!(c.renderer.width(), 50);
+}
