@@ -139,7 +139,7 @@ impl TtyApprover {
         match answer {
             Ok(Ok(r)) => r,
             Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {
-                PermissionResult::deny("The request was withdrawn.")
+                PermissionResult::deny(asking::WITHDRAWN)
             }
             Ok(Err(e)) => {
                 let what = match req.kind() {

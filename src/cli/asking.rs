@@ -11,6 +11,8 @@ use claudio::PermissionResult;
 
 /// The denial when the person presses Esc at a question.
 pub const DECLINED: &str = "The user declined to answer the questions.";
+/// The denial when the CLI withdrew a request while it was being asked.
+pub const WITHDRAWN: &str = "The request was withdrawn.";
 /// The denial when nobody is at a terminal.
 pub const NOBODY_TO_ASK: &str = "Nobody is at a terminal to answer questions (claudio is running non-interactively). Do not ask again: choose a sensible default yourself and say which one you chose.";
 /// The denial of a plan when nobody is at a terminal.

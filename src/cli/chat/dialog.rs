@@ -410,7 +410,7 @@ impl Dialog {
         step.write
             .push_str(&format!("  {}\n", self.style.dim("withdrawn")));
         step.done = Some(Done {
-            result: PermissionResult::deny("The request was withdrawn."),
+            result: PermissionResult::deny(asking::WITHDRAWN),
             interrupt: false,
         });
         step

@@ -244,7 +244,7 @@ impl Chat<'_> {
         let style = self.style;
         let req = &a.req;
         if a.ctx.cancellation.is_cancelled() {
-            let result = PermissionResult::deny("The request was withdrawn.");
+            let result = PermissionResult::deny(crate::cli::asking::WITHDRAWN);
             return Dialog::decided(String::new(), result, style);
         }
         if !keys {
