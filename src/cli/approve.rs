@@ -12,6 +12,7 @@ use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::tool_summary;
 use claudio::protocol::ask::{answer_questions, questions, RequestKind};
+use claudio::protocol::PermissionDestination;
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use rustix::event::{poll, PollFd, PollFlags};
 use std::fs::File;
@@ -65,16 +66,25 @@ pub fn nobody_to_ask(tool_name: &str) -> PermissionResult {
 pub enum Decision {
     AllowOnce,
     AllowSession,
+    /// Always, in this project: the CLI keeps the rule in
+    /// `.claude/settings.local.json`.
+    AllowProject,
+    /// Always, in every project: the CLI keeps the rule in
+    /// `~/.claude/settings.json`.
+    AllowUser,
     Deny(String),
 }
 
 impl Decision {
-    /// Read an answer line: `y`, `a`, `n`, or a sentence (a denial with that reason).
+    /// Read an answer line: `y`, `a`, `p`, `u`, `n`, or a sentence (a denial
+    /// with that reason).
     pub fn parse(line: &str) -> Decision {
         let t = line.trim();
         match t.to_ascii_lowercase().as_str() {
             "y" | "yes" => Decision::AllowOnce,
             "a" | "always" => Decision::AllowSession,
+            "p" => Decision::AllowProject,
+            "u" => Decision::AllowUser,
             "" | "n" | "no" => Decision::Deny("The user denied this tool call.".into()),
             _ => Decision::Deny(format!("The user denied this tool call: {t}")),
         }
@@ -84,6 +94,12 @@ impl Decision {
         match self {
             Decision::AllowOnce => PermissionResult::allow(),
             Decision::AllowSession => PermissionResult::allow_always(req.session_rules()),
+            Decision::AllowProject => {
+                PermissionResult::allow_always(req.rules_for(PermissionDestination::LocalSettings))
+            }
+            Decision::AllowUser => {
+                PermissionResult::allow_always(req.rules_for(PermissionDestination::UserSettings))
+            }
             Decision::Deny(m) => PermissionResult::deny(m),
         }
     }
@@ -329,15 +345,35 @@ impl TtyApprover {
         if let Some(p) = &req.blocked_path {
             detail("path", p);
         }
-        out.push_str(&format!(
-            "  {} Allow?  {} yes  {} always this session  {} no  or type why not › ",
-            s.yellow("└"),
-            s.bold("[y]"),
-            s.bold("[a]"),
-            s.bold("[n]")
-        ));
+        // what "always" would keep, before the person chooses
+        detail("rule", &rule_text(req));
+        out.push_str(&format!("  {} {}", s.yellow("└"), choices(s)));
         (out, folded)
     }
+}
+
+/// The rules "always" keeps for this call: the CLI's own suggestion
+/// (`Bash(cargo test *)`), else the whole tool. Inert.
+pub fn rule_text(req: &CanUseToolRequest) -> String {
+    let rules = req.session_rules();
+    let shown: Vec<String> = rules
+        .iter()
+        .flat_map(|u| u.rules.iter().flatten())
+        .map(|r| Sanitizer::clean(&r.to_string()))
+        .collect();
+    shown.join(", ")
+}
+
+/// The answers to a tool's question, as one line.
+pub fn choices(s: &Style) -> String {
+    format!(
+        "Allow?  {} once  {} session  {} project  {} everywhere  {} no  or why not › ",
+        s.bold("[y]"),
+        s.bold("[a]"),
+        s.bold("[p⏎]"),
+        s.bold("[u⏎]"),
+        s.bold("[n]")
+    )
 }
 
 /// Read one line from the terminal, giving up when `cancelled` is set.
@@ -386,10 +422,48 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn always_keeps_the_cli_s_own_rule_where_the_person_chose() {
+        let req: CanUseToolRequest = serde_json::from_value(serde_json::json!({
+            "tool_name": "Bash", "input": {"command": "cargo test"},
+            "permission_suggestions": [
+                {"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"cargo test *"}],
+                 "behavior":"allow","destination":"localSettings"},
+                {"type":"setMode","mode":"acceptEdits","destination":"session"}]
+        }))
+        .unwrap();
+        assert_eq!(rule_text(&req), "Bash(cargo test *)");
+        for (d, dest) in [
+            (Decision::AllowSession, "session"),
+            (Decision::AllowProject, "localSettings"),
+            (Decision::AllowUser, "userSettings"),
+        ] {
+            let sent = d.into_result(&req).to_response(&req.input);
+            assert_eq!(
+                sent["updatedPermissions"],
+                serde_json::json!([{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"cargo test *"}],
+                    "behavior":"allow","destination":dest}]),
+                "{sent}"
+            );
+        }
+        let once = Decision::AllowOnce
+            .into_result(&req)
+            .to_response(&req.input);
+        assert!(once.get("updatedPermissions").is_none(), "{once}");
+        // no suggestion: the whole tool, shown as such
+        let bare: CanUseToolRequest =
+            serde_json::from_value(serde_json::json!({"tool_name":"Read\u{1b}[2J","input":{}}))
+                .unwrap();
+        assert_eq!(rule_text(&bare), "Read");
+    }
+
+    #[test]
     fn answers() {
         assert_eq!(Decision::parse("y\n"), Decision::AllowOnce);
         assert_eq!(Decision::parse(" YES "), Decision::AllowOnce);
         assert_eq!(Decision::parse("a"), Decision::AllowSession);
+        assert_eq!(Decision::parse("p"), Decision::AllowProject);
+        assert_eq!(Decision::parse(" U"), Decision::AllowUser);
+        assert!(matches!(Decision::parse("user"), Decision::Deny(_)));
         assert!(matches!(Decision::parse(""), Decision::Deny(_)));
         assert!(matches!(Decision::parse("n"), Decision::Deny(_)));
         assert_eq!(
@@ -411,6 +485,7 @@ mod tests {
         assert!(!text.contains('\u{7}'));
         assert!(text.contains("echo hi"));
         assert!(text.contains("/etc/x"));
-        assert!(text.contains("[a] always this session"));
+        assert!(text.contains("[a] session  [p⏎] project  [u⏎] everywhere"));
+        assert!(text.contains("│ rule    Bash"), "{text}");
     }
 }

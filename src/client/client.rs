@@ -627,6 +627,24 @@ impl Client {
         ))
     }
 
+    /// The permission rules in effect: from the settings files (user,
+    /// project, local), this session's approvals and the flags, each with
+    /// where it comes from; what the claude TUI's `/permissions` lists.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// for r in client.permission_rules().await?.rules {
+    ///     println!("{} {}  ({})", r.source, r.rule, r.editability);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn permission_rules(&self) -> Result<crate::protocol::PermissionRules> {
+        let mut reply = self.control("list_permission_rules", json!({})).await?;
+        Ok(decode_reply(
+            reply.get_mut("state").map(Value::take).unwrap_or(reply),
+        ))
+    }
+
     /// Undo the file changes made since the user message with this `uuid`
     /// (needs [`Options::file_checkpointing`]). An id with no checkpoint is
     /// an error; see [`Client::preview_rewind_files`] to ask first.

@@ -218,12 +218,41 @@ impl CanUseToolRequest {
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn session_rules(&self) -> Vec<PermissionUpdate> {
+        self.rules_for(PermissionDestination::Session)
+    }
+
+    /// The suggestions turned into allow rules kept in `destination`:
+    /// [`Session`](PermissionDestination::Session) for this session,
+    /// [`LocalSettings`](PermissionDestination::LocalSettings) for this
+    /// project (the CLI writes `.claude/settings.local.json` itself),
+    /// [`UserSettings`](PermissionDestination::UserSettings) for every
+    /// project (`~/.claude/settings.json`). Only `addRules` suggestions
+    /// count; when the CLI offered none, a rule for the whole tool is made.
+    ///
+    /// ```
+    /// use claudio::{protocol::PermissionDestination, CanUseToolRequest, PermissionResult};
+    /// use serde_json::json;
+    /// let req: CanUseToolRequest = serde_json::from_value(json!({
+    ///     "tool_name": "Bash",
+    ///     "input": {"command": "cargo test"},
+    ///     "permission_suggestions": [{"type": "addRules", "behavior": "allow",
+    ///         "rules": [{"toolName": "Bash", "ruleContent": "cargo test *"}],
+    ///         "destination": "localSettings"}],
+    /// }))?;
+    /// let rules = req.rules_for(PermissionDestination::LocalSettings);
+    /// let shown: Vec<String> = rules.iter().flat_map(|u| u.rules.iter().flatten())
+    ///     .map(|r| r.to_string()).collect();
+    /// assert_eq!(shown, ["Bash(cargo test *)"]); // what the person agrees to
+    /// let answer = PermissionResult::allow_always(rules); // in this project, from now on
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn rules_for(&self, destination: PermissionDestination) -> Vec<PermissionUpdate> {
         let mut out: Vec<PermissionUpdate> = self
             .permission_suggestions
             .iter()
             .filter(|s| s.kind == PermissionUpdateKind::AddRules)
             .map(|s| PermissionUpdate {
-                destination: Some(PermissionDestination::Session),
+                destination: Some(destination.clone()),
                 behavior: Some(s.behavior.clone().unwrap_or(RuleBehavior::Allow)),
                 ..s.clone()
             })
@@ -232,7 +261,7 @@ impl CanUseToolRequest {
             out.push(PermissionUpdate::allow_rule(
                 &self.tool_name,
                 None,
-                PermissionDestination::Session,
+                destination,
             ));
         }
         out
@@ -333,6 +362,17 @@ pub struct PermissionRule {
     /// What the rule is narrowed to (a command, a path pattern).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule_content: Option<String>,
+}
+
+/// A rule as settings files and `/permissions` write it: `Bash(npm test *)`,
+/// or the bare tool name.
+impl std::fmt::Display for PermissionRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.rule_content {
+            Some(c) => write!(f, "{}({c})", self.tool_name),
+            None => f.write_str(&self.tool_name),
+        }
+    }
 }
 
 /// The answer to a `can_use_tool` request. Built with its constructors

@@ -12,6 +12,7 @@ mod input;
 mod message;
 mod names;
 mod replies;
+mod rules;
 mod stream;
 
 pub use content::{
@@ -39,4 +40,5 @@ pub use replies::{
     McpSetServers, McpStatus, ModeSet, ModelInfo, ModelSet, ModelUsage, ModelUsageMap,
     PermissionDenial, PermissionMode, RewindFiles, ServerInfo, SlashCommand, UnknownMode, Usage,
 };
+pub use rules::{PermissionRules, RuleDescription, RuleEntry};
 pub use stream::{Delta, StreamEvent, StreamEventMessage};

@@ -301,6 +301,8 @@ fn approve_on_tty(answer: &str, expect_response: Value) {
         shown.contains("Bash") && shown.contains("touch x"),
         "{shown}"
     );
+    // the rule "always" would keep is shown before the choice
+    assert!(shown.contains("rule    Bash(touch x)"), "{shown}");
     pty.type_line(answer);
     let st = wait_with_deadline(&mut child, 20);
     let out = read_all(child.stdout.take());
@@ -324,6 +326,17 @@ fn tty_prompt_always_for_session() {
         json!({"behavior":"allow","updatedInput":{"command":"touch x"},
                "updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"session"}]}),
     );
+}
+
+#[test]
+fn tty_prompt_always_in_this_project_and_everywhere() {
+    for (key, destination) in [("p", "localSettings"), ("u", "userSettings")] {
+        approve_on_tty(
+            key,
+            json!({"behavior":"allow","updatedInput":{"command":"touch x"},
+                   "updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":destination}]}),
+        );
+    }
 }
 
 #[test]

@@ -239,7 +239,7 @@ fn esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it() {
     w.api.push(Reply::text("Hello to you."));
     let mut t = chat(&w, &[]);
     t.line("hello");
-    t.wait_for("turn ·");
+    t.wait_for("turns ·");
     t.wait_prompt();
     // two presses, far enough apart to be two keys even on a busy machine
     // (closer than 100 ms they read as one), within the 800 ms window
@@ -428,4 +428,54 @@ async fn the_sdk_answers_a_question_and_collects_the_turn() {
             .contains("\"Which database should we use?\"=\"SQLite\""),
         "{tr:?}"
     );
+}
+
+#[test]
+fn always_in_this_project_is_kept_by_the_cli_and_not_asked_again() {
+    let w = world!("always_in_this_project_is_kept_by_the_cli_and_not_asked_again");
+    let touch = || {
+        Reply::tool_use(
+            "Bash",
+            json!({"command":"touch kept-rule-file","description":"make a file"}),
+        )
+    };
+    w.api.push(touch());
+    w.api.push(Reply::text("Made it."));
+    let mut t = chat(&w, &[]);
+    t.line("make the file");
+    let screen = t.wait_for("Allow?");
+    // the rule is shown before the person chooses: the CLI's own suggestion
+    assert!(
+        screen.contains("rule    Bash(touch kept-rule-file *)"),
+        "{screen}"
+    );
+    t.line("p");
+    t.wait_for("allowed from now on in this project");
+    t.wait_for("Made it.");
+    t.wait_for("turns ·");
+    bye(t);
+    // written by the CLI itself, not by claudio
+    let local = std::fs::read_to_string(w.work.path().join(".claude/settings.local.json"))
+        .expect("the CLI wrote the project's local settings");
+    assert!(local.contains("Bash(touch kept-rule-file *)"), "{local}");
+    std::fs::remove_file(w.work.path().join("kept-rule-file")).unwrap();
+
+    // a second chat in the same folder runs the call without asking
+    w.api.push(touch());
+    w.api.push(Reply::text("Made it again."));
+    let mut t = chat(&w, &[]);
+    t.line("make the file again");
+    let screen = t.wait_for("Made it again.");
+    assert!(!screen.contains("Allow?"), "asked again: {screen}");
+    t.wait_for("turns ·");
+    // and /permissions lists it, as the CLI has it
+    t.line("/permissions");
+    let screen = t.wait_for("Any Bash command starting with");
+    assert!(screen.contains("this project, yours"), "{screen}");
+    assert!(
+        screen.contains("allow Bash(touch kept-rule-file *)"),
+        "{screen}"
+    );
+    bye(t);
+    assert!(w.work.path().join("kept-rule-file").exists());
 }

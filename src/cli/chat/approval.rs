@@ -1,6 +1,9 @@
 //! The chat's approval prompt: single keys on a raw terminal.
 //!
-//! `y` allows once, `a` always for this session, `n` (or Enter) denies, Esc
+//! `y` allows once, `a` always for this session, `n` (or Enter) denies;
+//! `p` then Enter always in this project, `u` then Enter always in every
+//! project (a rule that outlives the session takes two keys, so a reason
+//! typed as `use rg` never keeps one), Esc
 //! (or Ctrl-C) denies and interrupts the turn; any other text is a reason,
 //! sent back with the denial when Enter is pressed. The key handling is a
 //! pure state machine; the keys come from the chat's one key stream, in raw
@@ -207,6 +210,28 @@ mod tests {
             a.key(k(KeyCode::Enter)).1,
             Some(Outcome::Decision(Decision::parse("")))
         );
+    }
+
+    #[test]
+    fn a_rule_that_outlives_the_session_takes_enter_too() {
+        for (c, want) in [('p', Decision::AllowProject), ('u', Decision::AllowUser)] {
+            let mut a = Answer::default();
+            assert_eq!(
+                a.key(k(KeyCode::Char(c))).1,
+                None,
+                "{c} alone decides nothing"
+            );
+            assert_eq!(a.key(k(KeyCode::Enter)).1, Some(Outcome::Decision(want)));
+        }
+        // a reason that starts with one of them is a reason
+        let mut a = Answer::default();
+        for c in "p please not".chars() {
+            a.key(k(KeyCode::Char(c)));
+        }
+        assert!(matches!(
+            a.key(k(KeyCode::Enter)).1,
+            Some(Outcome::Decision(Decision::Deny(_)))
+        ));
     }
 
     #[test]

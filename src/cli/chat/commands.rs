@@ -7,6 +7,7 @@
 //! says the same.
 
 use super::core::{short_id, terminal_width, Chat};
+use super::reports::{context_chart, rules_list};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 
@@ -67,6 +68,13 @@ pub const SLASH_COMMANDS: &[SlashCommand] = &[
         arg: "",
         about: "MCP servers and their status",
         input: |_| Input::Command(ChatCommand::Mcp),
+    },
+    SlashCommand {
+        name: "/permissions",
+        aliases: &[],
+        arg: "",
+        about: "the permission rules in effect, and where each is kept",
+        input: |_| Input::Command(ChatCommand::Permissions),
     },
     SlashCommand {
         name: "/new",
@@ -162,6 +170,7 @@ pub enum ChatCommand {
     Cost,
     Context,
     Mcp,
+    Permissions,
     New,
     Resume(Option<String>),
     Sessions,
@@ -327,6 +336,12 @@ impl Chat<'_> {
                     self.info(&format!("{}: {}{why}", s.name, s.status));
                 }
             }
+            ChatCommand::Permissions => {
+                let rt = self.rt;
+                let rules = rt.block_on(self.client()?.permission_rules())?;
+                let list = rules_list(&rules, self.style);
+                self.write(&list);
+            }
             ChatCommand::New => {
                 self.close();
                 let mut fresh = self.session.clone();
@@ -384,63 +399,6 @@ impl Chat<'_> {
         text.push_str(&format!("  {}\n", self.style.dim("/resume ID to open one")));
         self.write(&text);
         Ok(())
-    }
-}
-
-fn context_chart(usage: &claudio::ContextUsage, style: Style) -> String {
-    let max = usage.max_tokens as f64;
-    let total = usage.total_tokens as f64;
-    let mut out = String::new();
-    let cats = &usage.categories;
-    let name_w = cats
-        .iter()
-        .map(|c| c.name.chars().count())
-        .max()
-        .unwrap_or(8)
-        .min(28);
-    const BAR: usize = 24;
-    for c in cats {
-        let name = Sanitizer::clean(&c.name);
-        let tokens = c.tokens as f64;
-        if tokens <= 0.0 {
-            continue;
-        }
-        let filled = if max > 0.0 {
-            ((tokens / max) * BAR as f64).ceil() as usize
-        } else {
-            0
-        }
-        .min(BAR);
-        let bar = format!(
-            "{}{}",
-            "█".repeat(filled),
-            style.dim(&"░".repeat(BAR - filled))
-        );
-        let name: String = name.chars().take(name_w).collect();
-        out.push_str(&format!(
-            "  {name:<name_w$} {bar} {}\n",
-            tokens_short(tokens)
-        ));
-    }
-    let pct = if max > 0.0 { total / max * 100.0 } else { 0.0 };
-    out.push_str(&format!(
-        "  {}\n",
-        style.bold(&format!(
-            "{} of {} tokens ({pct:.0}%)",
-            tokens_short(total),
-            tokens_short(max)
-        ))
-    ));
-    out
-}
-
-fn tokens_short(t: f64) -> String {
-    if t >= 1_000_000.0 {
-        format!("{:.1}M", t / 1_000_000.0)
-    } else if t >= 1000.0 {
-        format!("{:.0}k", t / 1000.0)
-    } else {
-        format!("{t:.0}")
     }
 }
 
@@ -580,18 +538,5 @@ mod tests {
         assert_eq!(complete("/c"), vec!["/cost", "/context"]);
         assert_eq!(complete("/cl"), vec!["/clear"]);
         assert_eq!(complete("/").len(), SLASH_COMMANDS.len());
-    }
-
-    #[test]
-    fn context_chart_draws_bars() {
-        let u = serde_json::from_value(serde_json::json!({"categories":[{"name":"messages","tokens":41000},{"name":"system prompt","tokens":3000},{"name":"free","tokens":0}],
-                       "totalTokens":44000,"maxTokens":200000})).unwrap();
-        let c = context_chart(&u, crate::cli::style::Style::plain());
-        assert!(c.contains("messages"), "{c}");
-        assert!(c.contains("█"), "{c}");
-        assert!(c.contains("41k"), "{c}");
-        assert!(c.contains("44k of 200k tokens (22%)"), "{c}");
-        assert!(!c.contains("free"));
-        assert_eq!(tokens_short(1_500_000.0), "1.5M");
     }
 }

@@ -297,6 +297,12 @@ impl Dialog {
                         let note = match &d {
                             Decision::AllowOnce => style.green("allowed once"),
                             Decision::AllowSession => style.green("allowed for this session"),
+                            Decision::AllowProject => {
+                                style.green("allowed from now on in this project")
+                            }
+                            Decision::AllowUser => {
+                                style.green("allowed from now on in every project")
+                            }
                             Decision::Deny(_) => style.red("denied"),
                         };
                         (d.into_result(req), note, false)

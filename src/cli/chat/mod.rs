@@ -10,6 +10,7 @@ pub mod live;
 mod machine;
 pub mod render;
 pub mod repl;
+mod reports;
 pub mod rewind;
 pub mod shell;
 pub mod state;
