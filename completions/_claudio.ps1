@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
             [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
             [CompletionResult]::new('--hide-thinking', '--hide-thinking', [CompletionResultType]::ParameterName, 'Don''t show the model''s thinking in the chat')
+            [CompletionResult]::new('--vi', '--vi', [CompletionResultType]::ParameterName, 'Edit the prompt with vi keys (`edit-mode = "vi"` in the config file)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

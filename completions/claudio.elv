@@ -41,6 +41,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --verbose 'Show the CLI''s own stderr as it runs'
             cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
             cand --hide-thinking 'Don''t show the model''s thinking in the chat'
+            cand --vi 'Edit the prompt with vi keys (`edit-mode = "vi"` in the config file)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_claudio_global_optspecs
-    string join \n model= permission-mode= allowed-tools= disallowed-tools= max-turns= effort= fallback-model= max-budget-usd= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= cli-path= v/verbose debug color= hide-thinking h/help V/version
+    string join \n model= permission-mode= allowed-tools= disallowed-tools= max-turns= effort= fallback-model= max-budget-usd= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= cli-path= v/verbose debug color= hide-thinking vi h/help V/version
 end
 
 function __fish_claudio_needs_command
@@ -50,6 +50,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -s c -l continue -d 'Conti
 complete -c claudio -n "__fish_claudio_needs_command" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_needs_command" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_needs_command" -l hide-thinking -d 'Don\'t show the model\'s thinking in the chat'
+complete -c claudio -n "__fish_claudio_needs_command" -l vi -d 'Edit the prompt with vi keys (`edit-mode = "vi"` in the config file)'
 complete -c claudio -n "__fish_claudio_needs_command" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_needs_command" -s V -l version -d 'Print version'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'

@@ -1,7 +1,7 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
-use super::args::{AskArgs, Cli, Command, ConfigAction, SessionFlags};
-use super::config::Config;
+use super::args::{AskArgs, ChatFlags, Cli, Command, ConfigAction, SessionFlags};
+use super::config::{Config, EditMode};
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
 use super::sessions::SessionsOutcome;
@@ -26,7 +26,7 @@ pub fn main() -> i32 {
         init_debug_log();
     }
     let command = cli.command.unwrap_or(Command::Chat);
-    match command.run(cli.session, cli.hide_thinking) {
+    match command.run(cli.session, cli.chat) {
         Ok(exit) => exit.code(),
         Err(e) => report(&e),
     }
@@ -36,7 +36,7 @@ impl Command {
     /// Run the command. Each reads the config and starts a runtime only if
     /// it needs them: `completions` and `man` need neither, and `doctor`
     /// reports a broken config instead of failing on it.
-    fn run(self, mut flags: SessionFlags, hide_thinking: bool) -> anyhow::Result<Exit> {
+    fn run(self, mut flags: SessionFlags, chat: ChatFlags) -> anyhow::Result<Exit> {
         match self {
             Command::Completions { shell } => {
                 print_completions(shell, &mut std::io::stdout());
@@ -63,7 +63,7 @@ impl Command {
             }
             Command::Chat => {
                 let config = configure(&mut flags)?;
-                converse(flags, &config, hide_thinking)
+                converse(flags, &config, &chat)
             }
             Command::Sessions(sessions) => {
                 let config = configure(&mut flags)?;
@@ -77,7 +77,7 @@ impl Command {
                         flags.resume = Some(id);
                         flags.continue_session = false;
                         flags.cwd = Some(cwd);
-                        converse(flags, &config, hide_thinking)
+                        converse(flags, &config, &chat)
                     }
                 }
             }
@@ -93,14 +93,15 @@ fn configure(flags: &mut SessionFlags) -> anyhow::Result<Config> {
 }
 
 /// The chat when stdin is a terminal; else `ask`, with stdin as the prompt.
-fn converse(flags: SessionFlags, config: &Config, hide_thinking: bool) -> anyhow::Result<Exit> {
+fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::Result<Exit> {
     if !std::io::stdin().is_terminal() {
         return ask(flags, AskArgs::default());
     }
     let flags = find_resumed(flags);
     let settings = super::chat::repl::ChatSettings {
-        show_thinking: !hide_thinking && config.show_thinking.unwrap_or(true),
+        show_thinking: !chat.hide_thinking && config.show_thinking.unwrap_or(true),
         history_size: config.history_size.unwrap_or(10_000),
+        vi: chat.vi || config.edit_mode == Some(EditMode::Vi),
     };
     on_runtime(Threads::Chat, |rt| {
         super::chat::repl::run(rt, &flags, settings)

@@ -35,9 +35,19 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub session: SessionFlags,
+    #[command(flatten)]
+    pub chat: ChatFlags,
+}
+
+/// How the chat shows and edits (the chat only).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ChatFlags {
     /// Don't show the model's thinking in the chat.
     #[arg(long)]
     pub hide_thinking: bool,
+    /// Edit the prompt with vi keys (`edit-mode = "vi"` in the config file).
+    #[arg(long)]
+    pub vi: bool,
 }
 
 #[derive(Debug, Subcommand)]

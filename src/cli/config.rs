@@ -31,6 +31,17 @@ pub struct Config {
     pub show_thinking: Option<bool>,
     /// How many lines the chat's history keeps.
     pub history_size: Option<usize>,
+    /// The prompt's keys: `emacs` (the default) or `vi`.
+    #[serde(alias = "edit_mode")]
+    pub edit_mode: Option<EditMode>,
+}
+
+/// The prompt's key bindings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EditMode {
+    Emacs,
+    Vi,
 }
 
 /// Where the config file is looked for, and whether it was named explicitly.
@@ -109,6 +120,23 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edit_mode_is_read_in_either_spelling() {
+        let p = Path::new("c.toml");
+        assert_eq!(
+            Config::parse("edit-mode = \"vi\"", p).unwrap().edit_mode,
+            Some(EditMode::Vi)
+        );
+        assert_eq!(
+            Config::parse("edit_mode = \"emacs\"", p).unwrap().edit_mode,
+            Some(EditMode::Emacs)
+        );
+        let bad = Config::parse("edit-mode = \"ed\"", p)
+            .unwrap_err()
+            .to_string();
+        assert!(bad.contains("line 1"), "{bad}");
+    }
 
     #[test]
     fn parses_all_keys() {

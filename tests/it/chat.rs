@@ -826,3 +826,64 @@ fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
     assert_eq!(users.len(), 2, "{users:?}");
     assert_eq!(users[1]["message"]["content"], "look at\nthese two lines");
 }
+
+#[test]
+fn ctrl_g_edits_the_line_in_the_editor_and_ctrl_r_finds_history() {
+    let fake = Fake::after_init(vec![
+        turn("write docs and tests", "on it"),
+        turn("write docs and tests", "again"),
+    ]);
+    // an "editor" that appends to the file, as a person typing would
+    let script = fake.record.path().join("editor.sh");
+    std::fs::write(&script, "#!/bin/sh\nprintf ' and tests' >> \"$1\"\n").unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env("VISUAL", &script);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"write docs");
+    t.send(b"\x07"); // Ctrl-G
+    t.wait_for("write docs and tests");
+    t.send(b"\r");
+    t.wait_for("on it");
+    t.wait_for("1 turn");
+    t.wait_prompt();
+    // Ctrl-R: reverse search through the history
+    t.send(b"\x12");
+    t.send(b"docs and");
+    t.wait_for("(reverse-i-search)`docs and': write docs and tests");
+    t.send(b"\r"); // takes the line found, and sends it
+    t.wait_for("again");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+#[test]
+fn vi_keys_edit_the_prompt_with_vi() {
+    let fake = Fake::after_init(vec![turn("hello", "hi")]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home).arg("--vi");
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"ello");
+    t.send(b"\x1b"); // command mode
+    std::thread::sleep(Duration::from_millis(300));
+    t.send(b"0ih"); // to the start, insert "h"
+    t.wait_for("hello");
+    t.send(b"\r");
+    t.wait_for("1 turn");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

@@ -239,7 +239,7 @@ fn esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it() {
     w.api.push(Reply::text("Hello to you."));
     let mut t = chat(&w, &[]);
     t.line("hello");
-    t.wait_for("turns ·");
+    t.wait_for("turn ·");
     t.wait_prompt();
     // two presses, far enough apart to be two keys even on a busy machine
     // (closer than 100 ms they read as one), within the 800 ms window

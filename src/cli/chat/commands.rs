@@ -136,6 +136,14 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("Esc Esc", "rewind (at an empty prompt)"),
     (
+        "Ctrl-G",
+        "edit the line in $VISUAL/$EDITOR (also Ctrl-X Ctrl-E)",
+    ),
+    (
+        "Ctrl-R",
+        "search the history backwards (Enter sends what it found)",
+    ),
+    (
         "Ctrl-C",
         "interrupt the turn (twice: quit); stop a !command",
     ),

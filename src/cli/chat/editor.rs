@@ -23,6 +23,8 @@ pub enum PromptAction {
     CycleMode { before: String, after: String },
     /// Esc Esc at an empty prompt.
     Rewind,
+    /// Ctrl-G (or Ctrl-X Ctrl-E): the line in `$VISUAL`/`$EDITOR`.
+    Edit { line: String },
 }
 
 /// Where the key handlers leave their [`PromptAction`].
@@ -44,6 +46,89 @@ impl ConditionalEventHandler for ShiftTab {
         });
         Some(Cmd::Interrupt)
     }
+}
+
+struct OpenEditor(Actions);
+
+impl ConditionalEventHandler for OpenEditor {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::Edit {
+            line: ctx.line().to_owned(),
+        });
+        Some(Cmd::Interrupt)
+    }
+}
+
+/// The editor to run: `$VISUAL`, else `$EDITOR`, else `vi` (a command line:
+/// `code --wait` works).
+pub fn editor_command(visual: Option<&str>, editor: Option<&str>) -> String {
+    [visual, editor]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|e| !e.is_empty())
+        .unwrap_or("vi")
+        .to_owned()
+}
+
+/// What the editor saved, as the prompt's new text: `None` when it is
+/// empty or unchanged (the line stays as it was). The newline editors add
+/// at the end goes.
+pub fn edited(before: &str, saved: &str) -> Option<String> {
+    let text = saved.strip_suffix('\n').unwrap_or(saved);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    (!text.trim().is_empty() && text != before).then(|| text.to_owned())
+}
+
+/// The person's editor, from the environment.
+pub fn editor_from_env() -> String {
+    let var = |k: &str| std::env::var(k).ok();
+    editor_command(var("VISUAL").as_deref(), var("EDITOR").as_deref())
+}
+
+/// A file of our own in the temporary folder, removed when dropped.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Open `line` in `command` (the terminal is the editor's meanwhile) and
+/// return what it saved; `None` when nothing changed.
+pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<String>> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let path =
+        std::env::temp_dir().join(format!("claudio-prompt-{}-{nanos}.md", std::process::id()));
+    // a new file only we can read: never one someone placed there
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)?;
+    let file = TempFile(path);
+    f.write_all(line.as_bytes())?;
+    drop(f);
+    // through the shell, so that an editor with arguments works; the file
+    // is passed as an argument, never spliced into the command
+    let status = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{command} \"$1\""))
+        .arg("sh")
+        .arg(&file.0)
+        .status()?;
+    if !status.success() {
+        return Err(std::io::Error::other(format!(
+            "the editor `{command}` ended with {status}; the prompt is as it was"
+        )));
+    }
+    let saved = std::fs::read(&file.0)?;
+    Ok(edited(line, &String::from_utf8_lossy(&saved)))
 }
 
 /// Two Esc presses within this time at an empty prompt open rewind.
@@ -220,10 +305,17 @@ pub fn history_path() -> Option<PathBuf> {
 
 pub fn new_editor(
     history_size: usize,
+    vi: bool,
     cwd: PathBuf,
     actions: Actions,
 ) -> rustyline::Result<ChatEditor> {
+    let mode = if vi {
+        rustyline::EditMode::Vi
+    } else {
+        rustyline::EditMode::Emacs
+    };
     let config = Config::builder()
+        .edit_mode(mode)
         .max_history_size(history_size)?
         .auto_add_history(false)
         .bracketed_paste(true)
@@ -241,12 +333,24 @@ pub fn new_editor(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
         EventHandler::Conditional(Box::new(ShiftTab(actions.clone()))),
     );
+    // vi needs Esc for its command mode: there, /rewind rewinds
+    if !vi {
+        ed.bind_sequence(
+            KeyEvent(KeyCode::Esc, Modifiers::NONE),
+            EventHandler::Conditional(Box::new(DoubleEsc {
+                actions: actions.clone(),
+                last: Mutex::new(None),
+            })),
+        );
+    }
+    // Ctrl-G, and Ctrl-X Ctrl-E as in bash: the line in $VISUAL/$EDITOR
     ed.bind_sequence(
-        KeyEvent(KeyCode::Esc, Modifiers::NONE),
-        EventHandler::Conditional(Box::new(DoubleEsc {
-            actions,
-            last: Mutex::new(None),
-        })),
+        KeyEvent::ctrl('G'),
+        EventHandler::Conditional(Box::new(OpenEditor(actions.clone()))),
+    );
+    ed.bind_sequence(
+        Event::KeySeq(vec![KeyEvent::ctrl('X'), KeyEvent::ctrl('E')]),
+        EventHandler::Conditional(Box::new(OpenEditor(actions))),
     );
     // Alt-Enter inserts a newline.
     ed.bind_sequence(
@@ -277,6 +381,45 @@ mod tests {
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
         let (start, pairs) = found.expect("a mention");
         (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn the_editor_is_visual_then_editor_then_vi() {
+        assert_eq!(
+            editor_command(Some("code --wait"), Some("nano")),
+            "code --wait"
+        );
+        assert_eq!(editor_command(Some(" "), Some("nano")), "nano");
+        assert_eq!(editor_command(None, None), "vi");
+    }
+
+    #[test]
+    fn only_a_changed_non_empty_text_replaces_the_line() {
+        assert_eq!(edited("fix it", "fix it\n"), None, "unchanged");
+        assert_eq!(edited("fix it", "\n"), None, "emptied");
+        assert_eq!(edited("fix it", "  \n\n"), None, "blank");
+        assert_eq!(
+            edited("fix it", "fix it\nand the docs\n").as_deref(),
+            Some("fix it\nand the docs")
+        );
+        assert_eq!(edited("", "new\r\n").as_deref(), Some("new"));
+    }
+
+    #[test]
+    fn the_editor_s_saved_text_comes_back() {
+        // an "editor" that appends a line: what a person typing would do
+        let d = tempfile::tempdir().unwrap();
+        let script = d.path().join("ed.sh");
+        std::fs::write(&script, "#!/bin/sh\nprintf ' and tests\\n' >> \"$1\"\n").unwrap();
+        std::process::Command::new("chmod")
+            .arg("+x")
+            .arg(&script)
+            .status()
+            .unwrap();
+        let got = edit_in_editor("write docs", &script.display().to_string()).unwrap();
+        assert_eq!(got.as_deref(), Some("write docs and tests"));
+        // an editor that fails changes nothing, and says so
+        assert!(edit_in_editor("write docs", "false").is_err());
     }
 
     #[test]

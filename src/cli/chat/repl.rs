@@ -55,6 +55,8 @@ fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
 pub struct ChatSettings {
     pub show_thinking: bool,
     pub history_size: usize,
+    /// vi keys at the prompt.
+    pub vi: bool,
 }
 
 pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
@@ -98,7 +100,12 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
 
     // what Shift-Tab and Esc Esc leave for the loop
     let actions = editor::Actions::default();
-    let mut ed = editor::new_editor(settings.history_size, chat.cwd.clone(), actions.clone())?;
+    let mut ed = editor::new_editor(
+        settings.history_size,
+        settings.vi,
+        chat.cwd.clone(),
+        actions.clone(),
+    )?;
     let exit = loop {
         chat.set_prompt(&mut ed);
         // Prompts typed ahead during the last turn go first, in order.
@@ -151,6 +158,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 chat.erase_prompt(&prompt, &format!("{before}{after}"))
             }
             Some(PromptAction::Rewind) => chat.erase_prompt(&prompt, ""),
+            Some(PromptAction::Edit { line }) => chat.erase_prompt(&prompt, line),
             None => {}
         }
         let line = match read {
@@ -168,6 +176,16 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                         Ok(None) => {}
                         Err(e) => chat.error(&e),
                     },
+                    Some(PromptAction::Edit { line }) => {
+                        let text = match editor::edit_in_editor(&line, &editor::editor_from_env()) {
+                            Ok(new) => new.unwrap_or(line),
+                            Err(e) => {
+                                chat.error(&anyhow::Error::from(e));
+                                line
+                            }
+                        };
+                        chat.initial = Some((text, String::new()));
+                    }
                     None => {}
                 }
                 continue;
