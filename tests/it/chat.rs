@@ -887,3 +887,31 @@ fn vi_keys_edit_the_prompt_with_vi() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+#[test]
+fn copy_puts_an_answer_on_the_terminal_s_clipboard_and_the_model_cannot() {
+    // the model's own OSC 52 is stripped; the person's /copy sends one
+    let evil = "take \u{1b}]52;c;cm0gLXJmIH4=\u{7}this";
+    let fake = Fake::after_init(vec![turn("first", "**one**"), turn("second", evil)]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("first");
+    t.wait_for("1 turn");
+    t.wait_prompt();
+    t.line("second");
+    t.wait_for_n("1 turn", 2);
+    t.wait_prompt();
+    assert!(!t.raw().contains("\u{1b}]52;"), "the model wrote OSC 52");
+    t.line("/copy 2");
+    t.wait_for("copied answer 2 (7 characters, 1 line) to the terminal (OSC 52)");
+    // base64 of "**one**", the answer's markdown source
+    assert!(
+        t.raw().contains("\u{1b}]52;c;KipvbmUqKg==\u{7}"),
+        "{:?}",
+        t.raw()
+    );
+    t.line("/copy 9");
+    t.wait_for("only 2 answers to copy");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

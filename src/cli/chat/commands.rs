@@ -6,6 +6,7 @@
 //! Tab completion read the table; a test checks that the README's table
 //! says the same.
 
+use super::clipboard;
 use super::core::{short_id, terminal_width, Chat};
 use super::reports::{context_chart, rules_list};
 use crate::cli::sanitize::Sanitizer;
@@ -89,6 +90,13 @@ pub const SLASH_COMMANDS: &[SlashCommand] = &[
         arg: "ID",
         about: "resume a session",
         input: |arg| Input::Command(ChatCommand::Resume(arg)),
+    },
+    SlashCommand {
+        name: "/copy",
+        aliases: &[],
+        arg: "[N]",
+        about: "copy the last answer (or the Nth last) as markdown to the clipboard",
+        input: |arg| Input::Command(ChatCommand::Copy(arg)),
     },
     SlashCommand {
         name: "/sessions",
@@ -182,6 +190,7 @@ pub enum ChatCommand {
     New,
     Resume(Option<String>),
     Sessions,
+    Copy(Option<String>),
 }
 
 /// Parse a line from the editor. Multi-line input keeps its newlines;
@@ -342,6 +351,17 @@ impl Chat<'_> {
                         .map(|e| format!(" ({e})"))
                         .unwrap_or_default();
                     self.info(&format!("{}: {}{why}", s.name, s.status));
+                }
+            }
+            ChatCommand::Copy(arg) => {
+                let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+                let answers = self.renderer.answers();
+                match clipboard::copy(answers, arg.as_deref(), terminal, &mut self.clipboard) {
+                    Ok((seq, said)) => {
+                        self.write(&seq);
+                        self.info(&said);
+                    }
+                    Err(why) => self.info(&why),
                 }
             }
             ChatCommand::Permissions => {
@@ -543,7 +563,7 @@ mod tests {
         assert_eq!(complete("/x"), Vec::<&str>::new());
         // aliases only when no name fits
         assert_eq!(complete("/q"), vec!["/quit"]);
-        assert_eq!(complete("/c"), vec!["/cost", "/context"]);
+        assert_eq!(complete("/c"), vec!["/cost", "/context", "/copy"]);
         assert_eq!(complete("/cl"), vec!["/clear"]);
         assert_eq!(complete("/").len(), SLASH_COMMANDS.len());
     }

@@ -51,6 +51,8 @@ pub(super) struct Chat<'a> {
     /// Prompts sent from this chat, by uuid, as typed (without the `!`
     /// context sent in front of them): what rewind lists and puts back.
     pub(super) typed_prompts: std::collections::HashMap<String, String>,
+    /// The system clipboard, for `/copy` (opened on first use).
+    pub(super) clipboard: super::clipboard::System,
 }
 
 impl Chat<'_> {

@@ -1,6 +1,7 @@
 //! The interactive chat.
 
 pub mod approval;
+mod clipboard;
 pub mod commands;
 mod core;
 mod dialog;

@@ -7,6 +7,7 @@
 //! again after — only when the answer is at the start of a line, so a
 //! half-written line is never torn.
 
+use super::clipboard::Answers;
 use super::live::{self, Line, Live};
 use super::state::SessionState;
 use crate::cli::markdown::Markdown;
@@ -51,6 +52,8 @@ pub struct Renderer {
     footer: Vec<String>,
     /// The spinners and typed-ahead lines under the answer (indicatif).
     live: Live,
+    /// The last answers' markdown source, for `/copy`.
+    answers: Answers,
 }
 
 impl Renderer {
@@ -67,6 +70,7 @@ impl Renderer {
             at_line_start: true,
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
+            answers: Answers::default(),
         }
     }
 
@@ -89,6 +93,11 @@ impl Renderer {
             .agents()
             .by_task(task_id)
             .map(|a| a.label.clone())
+    }
+
+    /// The last answers, for `/copy`.
+    pub fn answers(&self) -> &Answers {
+        &self.answers
     }
 
     /// How many sub-agents are still at work.
@@ -180,8 +189,14 @@ impl Renderer {
     fn show(&mut self, seen: Seen<'_>, state: &SessionState, now: Instant, out: &mut String) {
         let s = self.opts.style;
         match seen {
-            Seen::TextStart => self.begin_block(Block::Text, out),
-            Seen::Text(t) => self.text(t, out),
+            Seen::TextStart => {
+                self.answers.block();
+                self.begin_block(Block::Text, out)
+            }
+            Seen::Text(t) => {
+                self.answers.push(t);
+                self.text(t, out)
+            }
             Seen::ThinkingStart if self.opts.show_thinking => {
                 self.begin_block(Block::Thinking, out)
             }
@@ -215,7 +230,10 @@ impl Renderer {
                 let line = format!("  {}", s.dim("── context compacted ──"));
                 self.permanent_line(&line, out);
             }
-            Seen::Result(r) => self.result(r, state, out),
+            Seen::Result(r) => {
+                self.answers.end();
+                self.result(r, state, out)
+            }
         }
     }
 

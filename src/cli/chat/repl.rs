@@ -87,6 +87,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         initial: None,
         shell_context: Vec::new(),
         typed_prompts: Default::default(),
+        clipboard: Default::default(),
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,

@@ -1,0 +1,229 @@
+//! `/copy`: an answer to the clipboard. Through OSC 52, which the terminal
+//! carries out (so it works over SSH and in tmux with `set-clipboard on`),
+//! and through the system clipboard where there is one. The sanitizer still
+//! strips OSC 52 from everything the model writes: only the person's own
+//! `/copy` sends it.
+
+use base64::Engine;
+
+/// The answers the chat keeps for `/copy`, newest last.
+const KEPT: usize = 20;
+/// The longest answer kept whole (longer ones are cut, and say so).
+const MAX_ANSWER: usize = 4 * 1024 * 1024;
+
+/// The last answers' markdown source, as the model wrote it.
+#[derive(Debug, Default)]
+pub struct Answers {
+    kept: std::collections::VecDeque<String>,
+    current: String,
+    /// The current answer is past [`MAX_ANSWER`].
+    cut: bool,
+}
+
+impl Answers {
+    /// A text block of the answer begins.
+    pub fn block(&mut self) {
+        if !self.current.is_empty() {
+            self.push("\n\n");
+        }
+    }
+
+    /// Text of the answer.
+    pub fn push(&mut self, text: &str) {
+        if self.current.len() + text.len() > MAX_ANSWER {
+            let room = MAX_ANSWER.saturating_sub(self.current.len());
+            let mut end = room.min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.current.push_str(&text[..end]);
+            self.cut = true;
+        } else {
+            self.current.push_str(text);
+        }
+    }
+
+    /// The turn ended: its answer is kept.
+    pub fn end(&mut self) {
+        let mut answer = std::mem::take(&mut self.current);
+        if std::mem::take(&mut self.cut) {
+            answer.push_str("\n\n[cut: the answer was longer than 4 MiB]");
+        }
+        if answer.trim().is_empty() {
+            return;
+        }
+        if self.kept.len() == KEPT {
+            self.kept.pop_front();
+        }
+        self.kept.push_back(answer);
+    }
+
+    /// The `n`th-last answer (1 = the last).
+    pub fn nth_last(&self, n: usize) -> Option<&str> {
+        let i = self.kept.len().checked_sub(n.max(1))?;
+        self.kept.get(i).map(String::as_str)
+    }
+
+    /// How many answers are kept.
+    pub fn len(&self) -> usize {
+        self.kept.len()
+    }
+}
+
+/// The system clipboard, opened on the first `/copy` and kept for the
+/// session (on X11 the copied text lives as long as its owner does).
+#[derive(Default)]
+pub struct System(Option<arboard::Clipboard>);
+
+impl std::fmt::Debug for System {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "System(open)"
+        } else {
+            "System"
+        })
+    }
+}
+
+impl System {
+    /// Put `text` on the system clipboard; `Err` says why there is none
+    /// (no display over SSH, say).
+    pub fn set_text(&mut self, text: &str) -> Result<(), String> {
+        if self.0.is_none() {
+            self.0 = Some(arboard::Clipboard::new().map_err(|e| e.to_string())?);
+        }
+        let Some(c) = self.0.as_mut() else {
+            return Err("no clipboard".into());
+        };
+        c.set_text(text.to_owned()).map_err(|e| e.to_string())
+    }
+}
+
+/// Copy the `arg`th-last answer: the OSC 52 sequence to write (on a
+/// terminal), and what to tell the person.
+pub fn copy(
+    answers: &Answers,
+    arg: Option<&str>,
+    terminal: bool,
+    system: &mut System,
+) -> Result<(String, String), String> {
+    let n = which(arg)?;
+    let Some(text) = answers.nth_last(n) else {
+        return Err(match answers.len() {
+            0 => "no answer to copy yet".into(),
+            k => format!("only {k} answer{} to copy", if k == 1 { "" } else { "s" }),
+        });
+    };
+    let mut ways = Vec::new();
+    let seq = if terminal {
+        ways.push("the terminal (OSC 52)");
+        osc52(text)
+    } else {
+        String::new()
+    };
+    let why_not = match system.set_text(text) {
+        Ok(()) => {
+            ways.push("the system clipboard");
+            None
+        }
+        Err(e) => Some(e),
+    };
+    if ways.is_empty() {
+        return Err(format!(
+            "no clipboard: not a terminal, and no system clipboard ({})",
+            why_not.unwrap_or_default()
+        ));
+    }
+    Ok((
+        seq,
+        format!("copied {} to {}", summary(n, text), ways.join(" and ")),
+    ))
+}
+
+/// The OSC 52 sequence that puts `text` on the terminal's clipboard.
+pub fn osc52(text: &str) -> String {
+    let data = base64::engine::general_purpose::STANDARD.encode(text);
+    format!("\x1b]52;c;{data}\x07")
+}
+
+/// `/copy`'s argument: which answer, counted from the last (1).
+pub fn which(arg: Option<&str>) -> Result<usize, String> {
+    match arg.map(str::trim).filter(|a| !a.is_empty()) {
+        None => Ok(1),
+        Some(a) => match a.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!(
+                "usage: /copy [N]: N counts answers from the last (1), not {a:?}"
+            )),
+        },
+    }
+}
+
+/// What was copied, in words: `answer 2 (1,204 characters, 31 lines)`.
+pub fn summary(n: usize, text: &str) -> String {
+    let chars = text.chars().count();
+    let lines = text.lines().count();
+    let plural = |k: usize| if k == 1 { "" } else { "s" };
+    format!(
+        "answer {n} ({chars} character{}, {lines} line{})",
+        plural(chars),
+        plural(lines)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::sanitize::Sanitizer;
+
+    #[test]
+    fn answers_are_kept_newest_last_and_counted_from_the_end() {
+        let mut a = Answers::default();
+        for t in ["one", "two", "three"] {
+            a.block();
+            a.push(t);
+            a.block();
+            a.push("!");
+            a.end();
+        }
+        assert_eq!(a.nth_last(1), Some("three\n\n!"));
+        assert_eq!(a.nth_last(3), Some("one\n\n!"));
+        assert_eq!(a.nth_last(4), None);
+        // a turn with no text keeps nothing
+        a.end();
+        assert_eq!(a.len(), 3);
+        for i in 0..30 {
+            a.push(&format!("a{i}"));
+            a.end();
+        }
+        assert_eq!(a.len(), KEPT);
+        assert_eq!(a.nth_last(1), Some("a29"));
+    }
+
+    #[test]
+    fn a_huge_answer_is_cut_on_a_character_and_says_so() {
+        let mut a = Answers::default();
+        a.push(&"é".repeat(MAX_ANSWER));
+        a.end();
+        let kept = a.nth_last(1).unwrap();
+        assert!(kept.ends_with("[cut: the answer was longer than 4 MiB]"));
+        assert!(kept.len() < MAX_ANSWER + 100);
+    }
+
+    #[test]
+    fn osc52_carries_the_text_and_the_sanitizer_still_strips_it() {
+        let seq = osc52("hi ✓");
+        assert_eq!(seq, "\x1b]52;c;aGkg4pyT\x07");
+        // from the model, the same sequence never reaches the terminal
+        assert_eq!(Sanitizer::clean(&format!("a{seq}b")), "ab");
+    }
+
+    #[test]
+    fn which_answer() {
+        assert_eq!(which(None), Ok(1));
+        assert_eq!(which(Some(" 3 ")), Ok(3));
+        assert!(which(Some("0")).is_err());
+        assert!(which(Some("last")).is_err());
+        assert_eq!(summary(1, "a\nb"), "answer 1 (3 characters, 2 lines)");
+    }
+}
