@@ -479,3 +479,25 @@ fn always_in_this_project_is_kept_by_the_cli_and_not_asked_again() {
     bye(t);
     assert!(w.work.path().join("kept-rule-file").exists());
 }
+
+#[test]
+fn the_status_line_shows_context_and_the_settings_command_runs() {
+    let w = world!("the_status_line_shows_context_and_the_settings_command_runs");
+    // a status line as people write them for the claude TUI: JSON on stdin
+    let claude = w.home.path().join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let cmd = r#"read -r j; m=$(printf %s "$j" | grep -o '"permission_mode":"[a-zA-Z]*"'); printf '\033[36mSL %s\033[0m\n' "$m""#;
+    std::fs::write(
+        claude.join("settings.json"),
+        serde_json::to_string(&json!({"statusLine": {"type": "command", "command": cmd}})).unwrap(),
+    )
+    .unwrap();
+    w.api.push(Reply::text("Hello."));
+    let mut t = chat(&w, &[]);
+    t.line("hello");
+    let screen = t.wait_for(r#"SL "permission_mode":"default""#);
+    // the built-in part: how full the context is, and the mode
+    assert!(screen.contains("% context"), "{screen}");
+    assert!(screen.contains(" · default ──"), "{screen}");
+    bye(t);
+}

@@ -5,6 +5,7 @@
 use super::dialog::Approval;
 use super::render::Renderer;
 use super::state::SessionState;
+use super::status;
 use super::typeahead::TypeAhead;
 use crate::cli::args::SessionFlags;
 use crate::cli::options::build_options;
@@ -53,6 +54,8 @@ pub(super) struct Chat<'a> {
     pub(super) typed_prompts: std::collections::HashMap<String, String>,
     /// The system clipboard, for `/copy` (opened on first use).
     pub(super) clipboard: super::clipboard::System,
+    /// The turn count when the status line was last brought up to date.
+    pub(super) status_at: Option<u64>,
 }
 
 impl Chat<'_> {
@@ -141,6 +144,47 @@ impl Chat<'_> {
         let text = Sanitizer::clean(&format!("{e:#}"));
         let line = format!("  {} {}\n", self.style.red("✗"), text);
         self.write(&line);
+    }
+
+    /// Before a prompt: the git branch read again, and after a turn the
+    /// person's own `statusLine` command run (bounded), its lines shown.
+    pub(super) fn update_status(&mut self) {
+        self.state.branch = status::git_branch(&self.cwd);
+        let turns = self.state.totals.turns;
+        if std::mem::replace(&mut self.status_at, Some(turns)) == Some(turns) || turns == 0 {
+            return;
+        }
+        let Ok(claude_dir) = claudio::store::default_config_dir() else {
+            return;
+        };
+        let Some(command) = status::configured(&claude_dir, &self.cwd) else {
+            return;
+        };
+        let facts = status::Facts {
+            model: self.state.model.clone(),
+            mode: self.state.mode_name().to_owned(),
+            context_percent: self.state.context_percent(),
+            context_window: self.state.context_window,
+            last_usage: self.state.last_usage.clone(),
+            cost_usd: self.state.totals.cost_usd,
+            duration_ms: self.state.totals.duration.as_millis() as u64,
+            api_duration_ms: self.state.totals.api_duration.as_millis() as u64,
+            branch: self.state.branch.clone(),
+            session_id: self.state.session_id.clone(),
+            cwd: self.cwd.clone(),
+        };
+        let transcript = self.state.session_id.as_ref().and_then(|id| {
+            let store = claudio::store::Store::new(&claude_dir);
+            store.find(id).ok().map(|f| f.path.clone())
+        });
+        let input = status::input(&facts, transcript.as_deref());
+        match status::run(&command, &input, &self.cwd, self.style.enabled()) {
+            Ok(lines) => {
+                let text: String = lines.iter().map(|l| format!("  {l}\n")).collect();
+                self.write(&text);
+            }
+            Err(why) => self.info(&why),
+        }
     }
 
     pub(super) fn info(&mut self, text: &str) {

@@ -15,5 +15,6 @@ mod reports;
 pub mod rewind;
 pub mod shell;
 pub mod state;
+mod status;
 pub mod typeahead;
 mod work;

@@ -499,16 +499,21 @@ impl Renderer {
             .total_cost_usd
             .map(|c| format!(" · ${c:.4}"))
             .unwrap_or_default();
-        let mode = match state.mode_name() {
-            "default" => String::new(),
-            m => format!(" · {}", Sanitizer::clean(m)),
-        };
         let agents = match running {
             0 => String::new(),
             1 => " · 1 agent still working".to_owned(),
             n => format!(" · {n} agents still working"),
         };
-        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s{mode}{agents} ──");
+        // where the session stands: context, branch, mode (always)
+        let mut status = String::new();
+        if let Some(p) = state.context_percent() {
+            status.push_str(&format!(" · {p}% context"));
+        }
+        if let Some(b) = &state.branch {
+            status.push_str(&format!(" · ⎇ {}", Sanitizer::clean(b)));
+        }
+        status.push_str(&format!(" · {}", Sanitizer::clean(state.mode_name())));
+        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s{agents}{status} ──");
         if !self.at_line_start {
             out.push('\n');
         }

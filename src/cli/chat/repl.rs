@@ -88,6 +88,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         shell_context: Vec::new(),
         typed_prompts: Default::default(),
         clipboard: Default::default(),
+        status_at: None,
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -108,6 +109,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         actions.clone(),
     )?;
     let exit = loop {
+        chat.update_status();
         chat.set_prompt(&mut ed);
         // Prompts typed ahead during the last turn go first, in order.
         if let Some(next) = chat.ahead.queued.pop_front() {

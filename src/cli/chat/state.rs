@@ -21,6 +21,12 @@ pub struct SessionState {
     pub mode: Option<String>,
     pub session_id: Option<String>,
     pub totals: Totals,
+    /// The usage of the main agent's last API call (how full the context is).
+    pub last_usage: Option<serde_json::Value>,
+    /// The model's context window, from the last result's `modelUsage`.
+    pub context_window: Option<u64>,
+    /// The git branch of the session's folder (the chat reads it).
+    pub branch: Option<String>,
 }
 
 impl SessionState {
@@ -41,7 +47,20 @@ impl SessionState {
                 }
                 _ => {}
             },
+            Message::Assistant(a) if a.parent_tool_use_id.is_none() && !a.is_synthetic() => {
+                if let Some(u) = &a.message.usage {
+                    self.last_usage = Some(u.clone());
+                }
+            }
             Message::Result(r) => {
+                // the window of the model in use (else the largest named)
+                let windows = r.model_usage.iter().filter_map(|(name, u)| {
+                    u.context_window
+                        .map(|w| (Some(name) == self.model.as_ref(), w))
+                });
+                if let Some((_, w)) = windows.max() {
+                    self.context_window = Some(w);
+                }
                 self.totals.turns += r.num_turns.unwrap_or(0);
                 self.totals.duration += Duration::from_millis(r.duration_ms.unwrap_or(0));
                 self.totals.api_duration += Duration::from_millis(r.duration_api_ms.unwrap_or(0));
@@ -54,6 +73,11 @@ impl SessionState {
             }
             _ => {}
         }
+    }
+
+    /// How full the context is, in percent, when the CLI has said.
+    pub fn context_percent(&self) -> Option<u8> {
+        super::status::context_percent(self.last_usage.as_ref()?, self.context_window?)
     }
 
     /// The permission mode, `default` when none was named.

@@ -58,7 +58,10 @@ fn streamed_text_is_shown_once() {
     );
     assert_eq!(out.matches("Hello **world**").count(), 1, "{out:?}");
     assert!(!out.contains('\u{1b}'), "{out:?}");
-    assert!(out.contains("── 1 turn · $0.0123 · 1.5s ──"), "{out:?}");
+    assert!(
+        out.contains("── 1 turn · $0.0123 · 1.5s · default ──"),
+        "{out:?}"
+    );
 }
 
 #[test]
