@@ -151,7 +151,7 @@ impl Chat<'_> {
     pub(super) fn update_status(&mut self) {
         self.state.branch = status::git_branch(&self.cwd);
         let turns = self.state.totals.turns;
-        if std::mem::replace(&mut self.status_at, Some(turns)) == Some(turns) || turns == 0 {
+        if self.status_at.replace(turns) == Some(turns) || turns == 0 {
             return;
         }
         let Ok(claude_dir) = claudio::store::default_config_dir() else {
