@@ -113,8 +113,9 @@ pub struct Options {
     pub mcp_config: Vec<String>,
     /// Sub-agents, sent in `initialize`.
     pub agents: BTreeMap<String, AgentDefinition>,
-    /// Hooks by event name (`PreToolUse`, `PostToolUse`, ...), sent in `initialize`.
-    pub hooks: BTreeMap<String, Vec<HookMatcher>>,
+    /// Hooks by event (`PreToolUse`, `PostToolUse`, ...), sent in
+    /// `initialize`; [`Options::hook`] adds one.
+    pub hooks: BTreeMap<HookEvent, Vec<HookMatcher>>,
     /// In-process MCP servers.
     pub mcp_servers: Vec<McpServer>,
     /// Asked before each tool the CLI's rules don't already allow. Without
@@ -649,10 +650,7 @@ impl Options {
     /// println!("commands: {:?}", commands.lock().unwrap());
     /// ```
     pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
-        self.hooks
-            .entry(event.to_string())
-            .or_default()
-            .push(matcher);
+        self.hooks.entry(event).or_default().push(matcher);
         self
     }
 
