@@ -77,7 +77,7 @@ pub use handlers::{
     BoxFuture, Cancellation, HookHandler, HookMatcher, PermissionHandler, RequestContext,
 };
 pub use mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
-pub use options::{AgentDefinition, Options, DEFAULT_MAX_LINE_BYTES};
+pub use options::{AgentDefinition, Options, Sandbox, Thinking, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
     AssistantMessage, CanUseToolRequest, ContentBlock, ContextUsage, HookCallbackRequest,
     HookEvent, HookInput, HookOutput, Interrupted, McpStatus, Message, ModeSet, ModelSet,

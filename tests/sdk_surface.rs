@@ -440,7 +440,7 @@ fn store_info_takes_a_session_id_like_the_other_methods() {
     // a listing and a usage read twice are equal (PartialEq)
     let a = store.list(&ListOptions::all()).unwrap();
     assert_eq!(a, store.list(&ListOptions::all()).unwrap());
-    assert!(a.sessions.iter().any(|s| *s == by_id));
+    assert!(a.sessions.contains(&by_id));
     let u = store.session_usage(MULTI).unwrap();
     assert_eq!(u, store.session_usage(MULTI).unwrap());
 }
@@ -476,4 +476,426 @@ fn fork_takes_options() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+// ---- the same against the real CLI 2.1.328 ----------------------------------
+
+use common::real::{real_cli, Reply, World, TURN_LIMIT};
+
+/// A world for this test, or a loud skip (see `common::real::real_cli`).
+macro_rules! real_world {
+    ($name:expr) => {
+        match real_cli($name) {
+            Some(cli) => World::new(cli),
+            None => return,
+        }
+    };
+}
+
+/// Messages through the next `result` (bounded).
+async fn real_turn(client: &Client) -> Vec<Message> {
+    tokio::time::timeout(TURN_LIMIT, collect_turn(client))
+        .await
+        .expect("a result in time")
+}
+
+/// The test helper programs cargo builds as examples of this package.
+fn example_bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let mut dir = exe.parent().unwrap().to_path_buf();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let p = dir.join("examples").join(name);
+    assert!(
+        p.exists(),
+        "{} is missing (cargo test builds it)",
+        p.display()
+    );
+    p
+}
+
+/// A plan mode session whose model calls `ExitPlanMode` with `plan`, and
+/// whose handler approves it with `edited`; returns the tool_result the
+/// model got, what the handler was shown, and the turn's messages.
+async fn real_plan(
+    w: &World,
+    plan: &str,
+    edited: Option<&'static str>,
+    plan_file: bool,
+) -> (String, Option<Value>, Vec<Message>) {
+    let seen_input = Arc::new(Mutex::new(None));
+    let s2 = seen_input.clone();
+    let options = w
+        .options()
+        .permission_mode(PermissionMode::Plan)
+        .can_use_tool(move |req, _ctx| {
+            let s2 = s2.clone();
+            async move {
+                *s2.lock().unwrap() = Some(req.input.clone());
+                assert!(req.plan().is_some(), "{req:?}");
+                Ok(req.approve_plan(PermissionMode::AcceptEdits, edited))
+            }
+        });
+    let client = Client::connect(options).await.expect("connect");
+    if plan_file {
+        // a first turn tells where this session's plan file goes; the model
+        // of a real session writes it there, this test does it for it
+        w.api.push(Reply::text("Let me think."));
+        client.send("think first").await.unwrap();
+        real_turn(&client).await;
+        let body = w.main_requests()[0].body.to_string();
+        let at = body.find("/plans/").expect("the plan file's path");
+        let start = body[..at].rfind(['"', ' ', '`', '\n']).unwrap() + 1;
+        let end = at + body[at..].find(".md").unwrap() + 3;
+        let path = PathBuf::from(&body[start..end]);
+        assert!(path.starts_with(w.home.path()), "{path:?}");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, plan).unwrap();
+    }
+    let call = Reply::tool_use("ExitPlanMode", json!({ "plan": plan }));
+    let id = call.tool_use_id();
+    w.api.push(call);
+    w.api.push(Reply::text("Approved; starting."));
+    client.send("plan it").await.unwrap();
+    let msgs = real_turn(&client).await;
+    client.close().await.unwrap();
+    let reqs = w.main_requests();
+    let tr = reqs
+        .last()
+        .unwrap()
+        .tool_result_for(&id)
+        .expect("the tool result");
+    assert!(!tr.is_error, "{tr:?}");
+    let input = seen_input.lock().unwrap().clone();
+    (tr.content, input, msgs)
+}
+
+fn confirmed_mode(msgs: &[Message]) -> Option<PermissionMode> {
+    msgs.iter().find_map(|m| match m.as_system() {
+        Some(SystemMessage::Status(st)) => st.permission_mode.clone(),
+        _ => None,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_an_unedited_plan_is_not_called_edited() {
+    let w = real_world!("real_cli_an_unedited_plan_is_not_called_edited");
+    let (told, input, msgs) = real_plan(&w, "# Plan\n1. Add notes.txt", None, false).await;
+    // no plan file: the request had no plan, the answer gives none back
+    assert_eq!(input, Some(json!({})));
+    assert!(!told.contains("edited by user"), "{told}");
+    assert!(told.contains("approved exiting plan mode"), "{told}");
+    assert_eq!(confirmed_mode(&msgs), Some(PermissionMode::AcceptEdits));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_an_unedited_plan_file_is_approved_as_it_is() {
+    let w = real_world!("real_cli_an_unedited_plan_file_is_approved_as_it_is");
+    let plan = "# Plan\n1. Add notes.txt from the file";
+    let (told, input, _) = real_plan(&w, plan, None, true).await;
+    let input = input.unwrap();
+    assert_eq!(input["plan"], plan, "the CLI read the plan file");
+    assert!(
+        told.contains(&format!("## Approved Plan:\n{plan}")),
+        "{told}"
+    );
+    assert!(!told.contains("edited by user"), "{told}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_an_edited_plan_is_called_edited() {
+    let w = real_world!("real_cli_an_edited_plan_is_called_edited");
+    let edited = "# Plan\n1. Add notes.txt\n2. And a test";
+    let (told, _, _) = real_plan(&w, "# Plan\n1. Add notes.txt", Some(edited), false).await;
+    assert!(
+        told.contains(&format!("## Approved Plan (edited by user):\n{edited}")),
+        "{told}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_the_lines_between_turns_are_typed() {
+    let w = real_world!("real_cli_the_lines_between_turns_are_typed");
+    let client = Client::connect(w.options()).await.expect("connect");
+    w.api.push(Reply::text("first"));
+    client.turn("first").await.unwrap();
+    client.set_model(Some("claude-other-1")).await.unwrap();
+    client
+        .set_permission_mode(PermissionMode::AcceptEdits)
+        .await
+        .unwrap();
+    let uuid = claudio::store::new_uuid();
+    w.api.push(Reply::text("ok"));
+    client
+        .send(claudio::UserInput::from("hello").uuid(&uuid))
+        .await
+        .unwrap();
+    let msgs = real_turn(&client).await;
+    let set = msgs
+        .iter()
+        .find_map(|m| m.as_user().and_then(|u| u.local_command_stdout()))
+        .unwrap_or_else(|| panic!("no set_model line: {msgs:#?}"));
+    assert_eq!(set, "Set model to `claude-other-1`");
+    assert_eq!(confirmed_mode(&msgs), Some(PermissionMode::AcceptEdits));
+    let init = msgs.iter().find_map(Message::as_init).expect("init");
+    assert_eq!(init.permission_mode, Some(PermissionMode::AcceptEdits));
+    assert_eq!(init.model.as_deref(), Some("claude-other-1"));
+    let states: Vec<CommandState> = msgs
+        .iter()
+        .filter_map(Message::as_command_lifecycle)
+        .filter(|c| c.command_uuid.as_deref() == Some(uuid.as_str()))
+        .map(|c| c.state.clone())
+        .collect();
+    assert_eq!(states, [CommandState::Queued, CommandState::Started]);
+    assert!(
+        !msgs.iter().any(|m| matches!(m, Message::Unknown(_))),
+        "{msgs:#?}"
+    );
+    // `completed` opens the next stream
+    let next = tokio::time::timeout(TURN_LIMIT, client.next_message())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let c = next.as_command_lifecycle().expect("completed");
+    assert_eq!(
+        (c.command_uuid.as_deref(), &c.state),
+        (Some(uuid.as_str()), &CommandState::Completed)
+    );
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_settings_are_read_and_applied() {
+    let w = real_world!("real_cli_settings_are_read_and_applied");
+    let options = w.options().settings(json!({"env": {"CLAUDIO_PROBE": "1"}}));
+    let client = Client::connect(options).await.expect("connect");
+    let s = client.get_settings().await.unwrap();
+    let flag = s
+        .sources
+        .iter()
+        .find(|l| l.source == "flagSettings")
+        .expect("the --settings layer");
+    assert_eq!(flag.settings["env"]["CLAUDIO_PROBE"], "1");
+    assert_eq!(s.effective["env"]["CLAUDIO_PROBE"], "1");
+    assert!(s.applied.model.is_some(), "{s:?}");
+    client
+        .apply_flag_settings(json!({"effortLevel": "high"}))
+        .await
+        .unwrap();
+    let s = client.get_settings().await.unwrap();
+    assert_eq!(s.effective["effortLevel"], "high");
+    assert_eq!(s.applied.effort, Some(claudio::protocol::Effort::High));
+    w.api.push(Reply::text("ok"));
+    client.turn("go").await.unwrap();
+    let body = &w.main_requests()[0].body;
+    assert_eq!(body["output_config"]["effort"], "high", "{body}");
+    // one invalid value: nothing applied, the CLI says which
+    match client
+        .apply_flag_settings(json!({"permissions": "bogus"}))
+        .await
+    {
+        Err(Error::Control { message, .. }) => {
+            assert!(message.contains("permissions"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_mcp_tools_and_resources_are_reached_directly() {
+    let w = real_world!("real_cli_mcp_tools_and_resources_are_reached_directly");
+    let config = json!({"mcpServers": {"echo": {"type": "stdio",
+        "command": example_bin("mcp-echo").display().to_string(), "args": []}}});
+    let options = w.options().mcp_config(config.to_string());
+    let client = Client::connect(options).await.expect("connect");
+    let r = client
+        .mcp_call("mcp__echo__echo", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert_eq!(r.text(), "echo: hi", "{r:?}");
+    assert!(!r.is_error);
+    assert!(r.structured_content.is_none());
+    // a structured result: the CLI gives it, and its JSON text as content
+    let r = client
+        .mcp_call("mcp__echo__echo", json!({"text": "hi", "structured": true}))
+        .await
+        .unwrap();
+    assert_eq!(r.structured_content, Some(json!({"echoed": "hi"})));
+    assert_eq!(r.text(), r#"{"echoed":"hi"}"#);
+    let page = client
+        .read_mcp_resource("echo", "ui://echo/page")
+        .await
+        .unwrap();
+    assert_eq!(page.contents[0].uri, "ui://echo/page");
+    assert_eq!(page.contents[0].mime_type.as_deref(), Some("text/html"));
+    assert_eq!(page.contents[0].text.as_deref(), Some("<p>echo</p>"));
+    for (what, r) in [
+        (
+            "scheme",
+            client
+                .read_mcp_resource("echo", "file:///etc/passwd")
+                .await
+                .map(drop),
+        ),
+        (
+            "server",
+            client.mcp_call("mcp__nosrv__x", json!({})).await.map(drop),
+        ),
+    ] {
+        assert!(matches!(r, Err(Error::Control { .. })), "{what}: {r:?}");
+    }
+    // no model turn was needed
+    assert!(w.main_requests().is_empty());
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_background_tasks_and_their_output() {
+    let w = real_world!("real_cli_background_tasks_and_their_output");
+    w.api.push(Reply::tool_use(
+        "Bash",
+        json!({"command": "echo started; sleep 30", "description": "wait in the background",
+               "run_in_background": true}),
+    ));
+    w.api.push(Reply::text("Started it."));
+    let fg = Reply::tool_use(
+        "Bash",
+        json!({"command": "timeout 20 tail -f /dev/null", "description": "wait in the foreground"}),
+    );
+    let fg_id = fg.tool_use_id();
+    w.api.push(fg);
+    w.api.push(Reply::text("Moved on."));
+    let options = w
+        .options()
+        .can_use_tool(|_req, _ctx| async { Ok(claudio::PermissionResult::allow()) });
+    let client = Client::connect(options).await.expect("connect");
+    client.send("start a background job").await.unwrap();
+    let msgs = real_turn(&client).await;
+    let task = msgs
+        .iter()
+        .find_map(|m| match m.as_system() {
+            Some(SystemMessage::TaskStarted(t)) => t.task_id.clone(),
+            _ => None,
+        })
+        .expect("task_started");
+    // its output, while it runs
+    let mut out = client.get_task_output(&task).await.unwrap();
+    for _ in 0..50 {
+        if !out.output.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        out = client.get_task_output(&task).await.unwrap();
+    }
+    assert_eq!(out.output, "started\n");
+    assert_eq!((out.total_bytes, out.truncated), (8, false));
+    // a tool call that is not running: nothing to move
+    assert!(!client.background_tasks(Some("toolu_none")).await.unwrap());
+    // a foreground command, moved to the background while it runs
+    client.send("run it in the foreground").await.unwrap();
+    let seen = Mutex::new(Vec::new());
+    let started = async {
+        loop {
+            let m = client.next_message().await.unwrap().unwrap();
+            let mut line = format!("{m:?}");
+            line.truncate(300);
+            seen.lock().unwrap().push(line);
+            if let Some(SystemMessage::TaskStarted(t)) = m.as_system() {
+                if t.tool_use_id.as_deref() == Some(fg_id.as_str()) {
+                    return;
+                }
+            }
+        }
+    };
+    if tokio::time::timeout(TURN_LIMIT, started).await.is_err() {
+        panic!("no foreground task: {:#?}", seen.lock().unwrap());
+    }
+    assert!(client.background_tasks(None).await.unwrap());
+    let msgs = real_turn(&client).await;
+    assert!(msgs.last().unwrap().is_result());
+    let tr = w
+        .main_requests()
+        .last()
+        .unwrap()
+        .tool_result_for(&fg_id)
+        .unwrap();
+    assert!(tr.content.contains("backgrounded"), "{tr:?}");
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_thinking_reaches_the_request() {
+    let w = real_world!("real_cli_thinking_reaches_the_request");
+    let cases = [
+        (
+            w.options()
+                .model("claude-sonnet-4-5")
+                .thinking(claudio::Thinking::Enabled {
+                    budget_tokens: 5000,
+                }),
+            json!({"type": "enabled", "budget_tokens": 5000, "display": "updates"}),
+        ),
+        (
+            w.options()
+                .model("claude-sonnet-4-5")
+                .thinking(claudio::Thinking::Disabled),
+            json!({"type": "disabled"}),
+        ),
+        (
+            w.options()
+                .thinking_display(claudio::protocol::ThinkingDisplay::Summarized),
+            json!({"type": "adaptive", "display": "summarized"}),
+        ),
+    ];
+    for (i, (options, want)) in cases.into_iter().enumerate() {
+        w.api.push(Reply::text("ok"));
+        let msgs: Vec<Message> = claudio::query("hi", options)
+            .map(|m| m.expect("message"))
+            .collect()
+            .await;
+        assert!(msgs.last().unwrap().is_result());
+        assert_eq!(w.main_requests()[i].body["thinking"], want, "case {i}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_a_sandbox_that_cannot_run_refuses_to_start() {
+    let w = real_world!("real_cli_a_sandbox_that_cannot_run_refuses_to_start");
+    if which("bwrap") {
+        eprintln!("SKIPPED: bubblewrap is installed here; this checks the refusal without it");
+        return;
+    }
+    let r = Client::connect(w.options().sandbox(claudio::Sandbox::enabled())).await;
+    match r {
+        Err(Error::ProcessExited {
+            code: Some(1),
+            stderr_tail,
+            ..
+        }) => assert!(
+            stderr_tail.contains("sandbox required but unavailable"),
+            "{stderr_tail}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        w.main_requests().is_empty(),
+        "no model turn ran unsandboxed"
+    );
+    // allowed to degrade: it runs, and the settings say the sandbox is on
+    let options = w
+        .options()
+        .sandbox(claudio::Sandbox::enabled().fail_if_unavailable(false));
+    let client = Client::connect(options).await.expect("connect");
+    let s = client.get_settings().await.unwrap();
+    assert_eq!(s.effective["sandbox"]["enabled"], true, "{s:?}");
+    assert_eq!(s.effective["sandbox"]["failIfUnavailable"], false, "{s:?}");
+    client.close().await.unwrap();
+}
+
+fn which(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }

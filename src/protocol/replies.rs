@@ -461,10 +461,12 @@ reply!(
     /// The answer to [`Client::mcp_call`](crate::Client::mcp_call): the
     /// MCP server's `tools/call` result.
     McpCallResult {
-        /// The result's content blocks (`text`, `image`, ...; other kinds
-        /// are kept as [`ContentBlock::Unknown`](super::ContentBlock::Unknown)).
+        /// The result's content: blocks (`text`, `image`, ...; other kinds
+        /// are kept as [`ContentBlock::Unknown`](super::ContentBlock::Unknown)),
+        /// or a string: the CLI 2.1.328 hands a tool's `structuredContent`
+        /// over as its JSON text here (as the model would get it).
         #[serde(default, deserialize_with = "lenient")]
-        pub content: Vec<super::ContentBlock>,
+        pub content: super::MessageContent,
         /// Whether the tool reports a failure.
         #[serde(default, rename = "isError", deserialize_with = "lenient")]
         pub is_error: bool,
@@ -475,7 +477,7 @@ reply!(
 );
 
 impl McpCallResult {
-    /// The text blocks, joined by newlines.
+    /// The text: the string, or the text blocks joined by newlines.
     ///
     /// ```
     /// let r: claudio::protocol::McpCallResult = serde_json::from_value(serde_json::json!(
@@ -483,7 +485,7 @@ impl McpCallResult {
     /// assert_eq!(r.text(), "5");
     /// ```
     pub fn text(&self) -> String {
-        super::MessageContent::Blocks(self.content.clone()).text()
+        self.content.text()
     }
 }
 

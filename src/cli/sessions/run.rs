@@ -78,6 +78,18 @@ fn resume(store: &Store, id: &str) -> anyhow::Result<SessionsOutcome> {
     })
 }
 
+/// `sessions fork --at --title` as the library takes them.
+fn fork_options(at: Option<&str>, title: Option<&str>) -> claudio::store::ForkOptions {
+    let mut o = claudio::store::ForkOptions::new();
+    if let Some(at) = at {
+        o = o.at(at);
+    }
+    if let Some(title) = title {
+        o = o.title(title);
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
@@ -186,16 +198,4 @@ mod tests {
         let e = r.outcome.unwrap_err().to_string();
         assert!(e.contains("/work/proj no longer exists"), "{e}");
     }
-}
-
-/// `sessions fork --at --title` as the library takes them.
-fn fork_options(at: Option<&str>, title: Option<&str>) -> claudio::store::ForkOptions {
-    let mut o = claudio::store::ForkOptions::new();
-    if let Some(at) = at {
-        o = o.at(at);
-    }
-    if let Some(title) = title {
-        o = o.title(title);
-    }
-    o
 }
