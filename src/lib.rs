@@ -34,6 +34,9 @@
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+// docs.rs (`--cfg docsrs`, nightly): mark what a feature adds. The `cli`
+// feature adds the program only, so nothing is marked today.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod client;
 mod error;
