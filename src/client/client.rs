@@ -271,8 +271,8 @@ impl Client {
     ///   (none when the mode was already in force);
     /// - a [`Message::User`] whose
     ///   [`local_command_stdout`](crate::UserMessage::local_command_stdout)
-    ///   is ``Set model to `…` ``, right after [`Client::set_model`]
-    ///   (`is_replay` set; nothing was sent to the model);
+    ///   is ``Set model to `…` ``, right after [`Client::set_model`] once
+    ///   a turn has run (`is_replay` set; nothing was sent to the model);
     /// - [`Message::CommandLifecycle`] for a prompt sent with a `uuid`
     ///   ([`UserInput::uuid`]): `queued` and `started` come before its
     ///   turn's `system`/`init`, but `completed` comes right after its

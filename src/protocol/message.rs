@@ -791,8 +791,9 @@ impl UserMessage {
     /// The output of a command the CLI ran for the host, which it reports
     /// as a `user` line of `<local-command-stdout>…</local-command-stdout>`
     /// (`isReplay: true`). The CLI 2.1.328 writes one right after answering
-    /// [`Client::set_model`](crate::Client::set_model): ``Set model to
-    /// `claude-x` ``. `None` for any other line.
+    /// [`Client::set_model`](crate::Client::set_model) once a turn has run
+    /// (none before the first): ``Set model to `claude-x` ``. `None` for any
+    /// other line.
     ///
     /// ```
     /// use claudio::Message;
