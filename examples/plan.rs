@@ -1,10 +1,12 @@
 //! Plan mode: the model proposes a plan (`ExitPlanMode`), the program shows
 //! it and approves it with a mode change, so the edits that follow are
-//! accepted without asking ([`approve_plan`]).
+//! accepted without asking (`CanUseToolRequest::approve_plan`). The plan is
+//! approved as proposed, so the model is not told it was edited; a program
+//! that lets the person change it passes the changed text instead of `None`.
 //!
 //! `cargo run --example plan -- "Plan a README for this directory, then write it."`
 
-use claudio::protocol::ask::{approve_plan, RequestKind};
+use claudio::protocol::ask::RequestKind;
 use claudio::{Client, ContentBlock, Message, Options, PermissionMode, PermissionResult};
 
 #[tokio::main]
@@ -18,19 +20,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             if req.kind() != RequestKind::Plan {
                 return Ok(PermissionResult::allow());
             }
-            // the request's input is empty: the session hands over the plan
-            // the model wrote in its tool_use block
-            let plan = req.plan().map(str::to_owned);
+            // the request's input is empty unless the model wrote a plan
+            // file: the session hands over the plan of its tool_use block
             println!(
                 "--- the plan ---\n{}\n----------------",
-                plan.as_deref().unwrap_or("(none)")
+                req.plan().unwrap_or("(none)")
             );
-            // approve it; the edits that follow need no more asking
-            Ok(approve_plan(
-                PermissionMode::AcceptEdits,
-                &req.input,
-                plan.as_deref(),
-            ))
+            // approve it unedited; the edits that follow need no more asking
+            Ok(req.approve_plan(PermissionMode::AcceptEdits, None))
         });
     let client = Client::connect(options).await?;
     client.send(prompt).await?;

@@ -34,6 +34,9 @@
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+// docs.rs (`--cfg docsrs`, nightly): mark what a feature adds. The `cli`
+// feature adds the program only, so nothing is marked today.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod client;
 mod error;
@@ -77,7 +80,7 @@ pub use handlers::{
     BoxFuture, Cancellation, HookHandler, HookMatcher, PermissionHandler, RequestContext,
 };
 pub use mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
-pub use options::{AgentDefinition, Options, DEFAULT_MAX_LINE_BYTES};
+pub use options::{AgentDefinition, Options, Sandbox, Thinking, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
     AssistantMessage, CanUseToolRequest, ContentBlock, ContextUsage, HookCallbackRequest,
     HookEvent, HookInput, HookOutput, Interrupted, McpStatus, Message, ModeSet, ModelSet,

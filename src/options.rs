@@ -5,8 +5,10 @@ use crate::handlers::{HookMatcher, PermissionHandler, RequestContext};
 use crate::mcp::McpServer;
 use crate::protocol::{
     CanUseToolRequest, Effort, HookEvent, PermissionMode, PermissionResult, SettingSource,
+    ThinkingDisplay,
 };
 use crate::transport::StderrCallback;
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -85,6 +87,11 @@ pub struct Options {
     /// `--max-thinking-tokens`: the thinking budget, for models that take
     /// one (the adaptive models of 2.1.328 ignore it; see `effort`).
     pub max_thinking_tokens: Option<u32>,
+    /// How the model thinks (`--thinking`, or `--max-thinking-tokens` for
+    /// a budget); over `max_thinking_tokens` when both are set.
+    pub thinking: Option<Thinking>,
+    /// `--thinking-display`: how the thinking is shown.
+    pub thinking_display: Option<ThinkingDisplay>,
     /// `--max-budget-usd`: the turn ends with `error_max_budget_usd` once
     /// the session has cost this much.
     pub max_budget_usd: Option<f64>,
@@ -94,9 +101,10 @@ pub struct Options {
     pub json_schema: Option<Value>,
     /// `--setting-sources`: which settings files load (all when empty).
     pub setting_sources: Vec<SettingSource>,
-    /// `--settings`: more settings (JSON), over the files' (a sandbox is
-    /// configured here: `{"sandbox": {...}}`).
+    /// `--settings`: more settings (JSON), over the files'.
     pub settings: Option<Value>,
+    /// The sandbox for commands, merged into `settings` as `sandbox`.
+    pub sandbox: Option<Sandbox>,
     /// `--plugin-dir`: plugins to load from these directories.
     pub plugin_dirs: Vec<PathBuf>,
     /// `--resume-session-at`: resume the history up to this message (its
@@ -113,8 +121,9 @@ pub struct Options {
     pub mcp_config: Vec<String>,
     /// Sub-agents, sent in `initialize`.
     pub agents: BTreeMap<String, AgentDefinition>,
-    /// Hooks by event name (`PreToolUse`, `PostToolUse`, ...), sent in `initialize`.
-    pub hooks: BTreeMap<String, Vec<HookMatcher>>,
+    /// Hooks by event (`PreToolUse`, `PostToolUse`, ...), sent in
+    /// `initialize`; [`Options::hook`] adds one.
+    pub hooks: BTreeMap<HookEvent, Vec<HookMatcher>>,
     /// In-process MCP servers.
     pub mcp_servers: Vec<McpServer>,
     /// Asked before each tool the CLI's rules don't already allow. Without
@@ -159,10 +168,13 @@ impl Default for Options {
             fallback_models: Vec::new(),
             effort: None,
             max_thinking_tokens: None,
+            thinking: None,
+            thinking_display: None,
             max_budget_usd: None,
             json_schema: None,
             setting_sources: Vec::new(),
             settings: None,
+            sandbox: None,
             plugin_dirs: Vec::new(),
             resume_session_at: None,
             session_id: None,
@@ -203,11 +215,14 @@ impl std::fmt::Debug for Options {
             .field("include_partial_messages", &self.include_partial_messages)
             .field("fallback_models", &self.fallback_models)
             .field("effort", &self.effort)
+            .field("thinking", &self.thinking)
+            .field("thinking_display", &self.thinking_display)
             .field("max_budget_usd", &self.max_budget_usd)
             .field("json_schema", &self.json_schema.is_some())
             .field("setting_sources", &self.setting_sources)
             // settings may hold secrets (`env`): only whether there are any
             .field("settings", &self.settings.is_some())
+            .field("sandbox", &self.sandbox)
             .field("session_id", &self.session_id)
             .field("persist_session", &self.persist_session)
             .field("strict_mcp_config", &self.strict_mcp_config)
@@ -468,6 +483,102 @@ impl Options {
         self
     }
 
+    /// How the model thinks, as the TypeScript SDK's `thinking` option
+    /// maps it: [`Thinking::Enabled`] gives a budget
+    /// (`--max-thinking-tokens`), [`Thinking::Adaptive`] lets the model
+    /// decide (`--thinking=adaptive`), [`Thinking::Disabled`] turns it off
+    /// (`--thinking=disabled`). The CLI 2.1.328 applies a budget and
+    /// `Disabled` only to models that take them (e.g. `claude-sonnet-4-5`:
+    /// `"thinking":{"type":"enabled","budget_tokens":N}` /
+    /// `{"type":"disabled"}` in its requests); its own models think
+    /// adaptively whatever is set here: [`Options::effort`] is their knob.
+    ///
+    /// ```
+    /// use claudio::{Options, Thinking};
+    /// let options = Options::default()
+    ///     .model("claude-sonnet-4-5")
+    ///     .thinking(Thinking::Enabled { budget_tokens: 5_000 });
+    /// assert!(options.cli_args().contains(&"--max-thinking-tokens=5000".to_owned()));
+    /// let off = Options::default().thinking(Thinking::Disabled);
+    /// assert!(off.cli_args().contains(&"--thinking=disabled".to_owned()));
+    /// ```
+    pub fn thinking(mut self, thinking: Thinking) -> Self {
+        self.thinking = Some(thinking);
+        self
+    }
+
+    /// `--thinking-display`: how the model's thinking is shown
+    /// (`summarized`, `omitted`, `highlights`); the CLI 2.1.328 sends it as
+    /// the request's `thinking.display`.
+    ///
+    /// ```
+    /// use claudio::{protocol::ThinkingDisplay, Options};
+    /// let options = Options::default().thinking_display(ThinkingDisplay::Summarized);
+    /// assert!(options.cli_args().contains(&"--thinking-display=summarized".to_owned()));
+    /// ```
+    pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
+        self.thinking_display = Some(display);
+        self
+    }
+
+    /// Run commands in a sandbox (the CLI's `sandbox` settings, merged into
+    /// [`Options::settings`], which must then be a JSON object: keys set
+    /// here replace the same keys there).
+    /// As in the TypeScript SDK, a sandbox that is
+    /// [`enabled`](Sandbox::enabled) fails when it cannot run
+    /// (`failIfUnavailable`, on unless set), rather than run commands
+    /// unsandboxed: the CLI 2.1.328 then exits with 1 before it answers
+    /// `initialize`, so [`Client::connect`](crate::Client::connect) fails
+    /// with [`Error::ProcessExited`](crate::Error::ProcessExited), its
+    /// stderr saying "sandbox required but unavailable" (on Linux the
+    /// sandbox needs bubblewrap and socat).
+    ///
+    /// ```
+    /// use claudio::{Options, Sandbox};
+    /// let options = Options::default().sandbox(
+    ///     Sandbox::enabled()
+    ///         .auto_allow_bash(true)
+    ///         .allowed_domains(["github.com"]),
+    /// );
+    /// let args = options.cli_args();
+    /// let settings = args.iter().find_map(|a| a.strip_prefix("--settings=")).unwrap();
+    /// let v: serde_json::Value = serde_json::from_str(settings).unwrap();
+    /// assert_eq!(v["sandbox"]["failIfUnavailable"], true);
+    /// assert_eq!(v["sandbox"]["network"]["allowedDomains"][0], "github.com");
+    /// ```
+    pub fn sandbox(mut self, sandbox: Sandbox) -> Self {
+        self.sandbox = Some(sandbox);
+        self
+    }
+
+    /// `settings` with `sandbox` merged in, as `--settings` gets them.
+    fn effective_settings(&self) -> Option<Value> {
+        let Some(sandbox) = &self.sandbox else {
+            return self.settings.clone();
+        };
+        let mut settings = match &self.settings {
+            Some(Value::Object(m)) => m.clone(),
+            None => Map::new(),
+            Some(other) => {
+                // the TypeScript SDK refuses this too: nothing to merge into
+                tracing::warn!(settings = %other, "`settings` is not a JSON object; the sandbox replaces it");
+                Map::new()
+            }
+        };
+        let mut merged = match settings.remove("sandbox") {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        if let Ok(Value::Object(mine)) = serde_json::to_value(sandbox) {
+            merged.extend(mine);
+        }
+        if sandbox.enabled == Some(true) && !merged.contains_key("failIfUnavailable") {
+            merged.insert("failIfUnavailable".into(), Value::Bool(true));
+        }
+        settings.insert("sandbox".into(), Value::Object(merged));
+        Some(Value::Object(settings))
+    }
+
     /// `--max-budget-usd`: stop once the session has cost this much.
     ///
     /// See [`Options::max_turns`] for an example.
@@ -510,12 +621,12 @@ impl Options {
         self
     }
 
-    /// `--settings`: settings (JSON) over the files'.
+    /// `--settings`: settings (JSON) over the files'. A sandbox has its
+    /// own option, [`Options::sandbox`], merged into these.
     ///
     /// ```
     /// use serde_json::json;
     /// let options = claudio::Options::default().settings(json!({
-    ///     "sandbox": {"enabled": true},
     ///     "permissions": {"deny": ["Bash(curl:*)"]},
     /// }));
     /// ```
@@ -649,10 +760,7 @@ impl Options {
     /// println!("commands: {:?}", commands.lock().unwrap());
     /// ```
     pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
-        self.hooks
-            .entry(event.to_string())
-            .or_default()
-            .push(matcher);
+        self.hooks.entry(event).or_default().push(matcher);
         self
     }
 
@@ -829,8 +937,17 @@ impl Options {
         if let Some(e) = &self.effort {
             a.push(format!("--effort={e}"));
         }
-        if let Some(n) = self.max_thinking_tokens {
-            a.push(format!("--max-thinking-tokens={n}"));
+        match (&self.thinking, self.max_thinking_tokens) {
+            (Some(Thinking::Enabled { budget_tokens }), _) => {
+                a.push(format!("--max-thinking-tokens={budget_tokens}"))
+            }
+            (Some(Thinking::Adaptive), _) => a.push("--thinking=adaptive".into()),
+            (Some(Thinking::Disabled), _) => a.push("--thinking=disabled".into()),
+            (None, Some(n)) => a.push(format!("--max-thinking-tokens={n}")),
+            (None, None) => {}
+        }
+        if let Some(d) = &self.thinking_display {
+            a.push(format!("--thinking-display={d}"));
         }
         if let Some(usd) = self.max_budget_usd {
             a.push(format!("--max-budget-usd={usd}"));
@@ -842,7 +959,7 @@ impl Options {
             let names: Vec<&str> = self.setting_sources.iter().map(|s| s.as_str()).collect();
             a.push(format!("--setting-sources={}", names.join(",")));
         }
-        if let Some(settings) = &self.settings {
+        if let Some(settings) = self.effective_settings() {
             a.push(format!("--settings={settings}"));
         }
         for d in &self.plugin_dirs {
@@ -873,6 +990,96 @@ impl Options {
         }
         a.extend(self.extra_args.iter().cloned());
         a
+    }
+}
+
+/// How the model thinks ([`Options::thinking`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Thinking {
+    /// The model decides when and how much to think.
+    Adaptive,
+    /// A fixed budget of thinking tokens (models that take one).
+    Enabled {
+        /// The most tokens it may think with.
+        budget_tokens: u32,
+    },
+    /// No extended thinking (models that allow turning it off).
+    Disabled,
+}
+
+/// The sandbox for the commands the CLI runs ([`Options::sandbox`]): the
+/// `sandbox` block of the CLI's settings. Fields left `None` are not sent;
+/// `extra` takes what this type does not name (`credentials`, `ripgrep`, ...).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Sandbox {
+    /// Whether commands run in the sandbox.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// Refuse to start when the sandbox cannot run (default `true` when
+    /// `enabled`), rather than run commands unsandboxed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fail_if_unavailable: Option<bool>,
+    /// Run sandboxed Bash commands without asking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_allow_bash_if_sandboxed: Option<bool>,
+    /// Whether a command may ask to run outside the sandbox.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow_unsandboxed_commands: Option<bool>,
+    /// Network limits (`allowedDomains`, `allowLocalBinding`, ...).
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub network: Map<String, Value>,
+    /// File system limits (`allowWrite`, `denyWrite`, `denyRead`, ...).
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub filesystem: Map<String, Value>,
+    /// Any other key of the CLI's `sandbox` settings, as given.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Sandbox {
+    /// A sandbox that is on (and fails when it cannot run).
+    pub fn enabled() -> Sandbox {
+        Sandbox {
+            enabled: Some(true),
+            ..Sandbox::default()
+        }
+    }
+
+    /// Whether to refuse to start when the sandbox cannot run.
+    pub fn fail_if_unavailable(mut self, fail: bool) -> Sandbox {
+        self.fail_if_unavailable = Some(fail);
+        self
+    }
+
+    /// Run sandboxed Bash commands without asking.
+    pub fn auto_allow_bash(mut self, allow: bool) -> Sandbox {
+        self.auto_allow_bash_if_sandboxed = Some(allow);
+        self
+    }
+
+    /// The only domains commands may reach.
+    pub fn allowed_domains<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        domains: I,
+    ) -> Sandbox {
+        let list = domains
+            .into_iter()
+            .map(|d| Value::String(d.into()))
+            .collect();
+        self.network
+            .insert("allowedDomains".into(), Value::Array(list));
+        self
+    }
+
+    /// Paths commands may write beside the working directory.
+    pub fn allow_write<I: IntoIterator<Item = S>, S: Into<String>>(mut self, paths: I) -> Sandbox {
+        let list = paths.into_iter().map(|p| Value::String(p.into())).collect();
+        self.filesystem
+            .insert("allowWrite".into(), Value::Array(list));
+        self
     }
 }
 
@@ -918,7 +1125,7 @@ mod tests {
             .max_budget_usd(0.25)
             .json_schema(json!({"type":"object","properties":{"n":{"type":"integer"}}}))
             .setting_sources([SettingSource::User, SettingSource::Project])
-            .settings(json!({"sandbox":{"enabled":true}}))
+            .settings(json!({"env":{"TOKEN":"s3cret"}}))
             .plugin_dir("/p")
             .resume("r")
             .resume_session_at("u")
@@ -939,7 +1146,7 @@ mod tests {
             "{a:?}"
         );
         assert!(has("--setting-sources=user,project"));
-        assert!(has(r#"--settings={"sandbox":{"enabled":true}}"#));
+        assert!(has(r#"--settings={"env":{"TOKEN":"s3cret"}}"#));
         assert!(has("--plugin-dir=/p"));
         assert!(has("--resume-session-at=u"));
         assert!(has("--session-id=0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e"));
@@ -951,7 +1158,7 @@ mod tests {
             || x == "--no-session-persistence"
             || x == "--strict-mcp-config"));
         // settings never show in Debug (they may hold secrets)
-        assert!(!format!("{o:?}").contains("sandbox"));
+        assert!(!format!("{o:?}").contains("s3cret"));
     }
 
     #[test]
@@ -976,5 +1183,68 @@ mod tests {
         let s = format!("{o:?}");
         assert!(s.contains("ANTHROPIC_API_KEY"));
         assert!(!s.contains("sk-secret"));
+    }
+
+    #[test]
+    fn thinking_maps_to_the_flags_the_typescript_sdk_uses() {
+        let args = |o: Options| o.cli_args();
+        let has = |a: &[String], s: &str| a.iter().any(|x| x == s);
+        let a = args(Options::default().thinking(Thinking::Adaptive));
+        assert!(has(&a, "--thinking=adaptive"), "{a:?}");
+        // the typed option wins over the older budget
+        let a = args(
+            Options::default()
+                .max_thinking_tokens(100)
+                .thinking(Thinking::Enabled {
+                    budget_tokens: 5000,
+                }),
+        );
+        assert!(has(&a, "--max-thinking-tokens=5000"), "{a:?}");
+        assert!(!has(&a, "--max-thinking-tokens=100"), "{a:?}");
+        let a = args(Options::default().max_thinking_tokens(100));
+        assert!(has(&a, "--max-thinking-tokens=100"), "{a:?}");
+        assert!(!a.iter().any(|x| x.starts_with("--thinking")), "{a:?}");
+        let a = args(Options::default().thinking_display(ThinkingDisplay::Omitted));
+        assert!(has(&a, "--thinking-display=omitted"), "{a:?}");
+    }
+
+    #[test]
+    fn the_sandbox_merges_into_the_settings() {
+        let settings = |o: &Options| -> Value {
+            let a = o.cli_args();
+            let s = a
+                .iter()
+                .find_map(|x| x.strip_prefix("--settings="))
+                .unwrap();
+            serde_json::from_str(s).unwrap()
+        };
+        let o = Options::default()
+            .settings(json!({"permissions": {"deny": ["Bash(curl:*)"]},
+                             "sandbox": {"enabled": false, "excludedCommands": ["git"]}}))
+            .sandbox(
+                Sandbox::enabled()
+                    .auto_allow_bash(true)
+                    .allow_write(["/tmp/x"]),
+            );
+        let v = settings(&o);
+        assert_eq!(v["permissions"]["deny"][0], "Bash(curl:*)");
+        assert_eq!(
+            v["sandbox"],
+            json!({"enabled": true, "excludedCommands": ["git"], "failIfUnavailable": true,
+                   "autoAllowBashIfSandboxed": true, "filesystem": {"allowWrite": ["/tmp/x"]}})
+        );
+        // a choice made is kept
+        let o = Options::default().sandbox(Sandbox::enabled().fail_if_unavailable(false));
+        assert_eq!(settings(&o)["sandbox"]["failIfUnavailable"], false);
+        // not enabled: nothing is added
+        let o = Options::default().sandbox(Sandbox::default());
+        assert_eq!(settings(&o), json!({"sandbox": {}}));
+        // no sandbox: the settings as given
+        let o = Options::default().settings(json!({"model": "m"}));
+        assert_eq!(settings(&o), json!({"model": "m"}));
+        assert!(!Options::default()
+            .cli_args()
+            .iter()
+            .any(|x| x.starts_with("--settings")));
     }
 }

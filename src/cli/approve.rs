@@ -264,7 +264,7 @@ impl TtyApprover {
         tty.write_all(text.as_bytes())?;
         tty.flush()?;
         let line = read_line_cancellable(tty, cancelled)?;
-        Ok(asking::plan_result(&asking::plan_from_line(&line), &req.input, plan.as_deref()).0)
+        Ok(asking::plan_result(&asking::plan_from_line(&line), &req.input).0)
     }
 
     /// The question, made safe for the terminal; `true` when a long diff

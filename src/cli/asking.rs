@@ -192,18 +192,19 @@ pub fn plan_picker() -> Picker {
 }
 
 /// What a plan answer sends, and the note to show.
+/// An approval sends the request's input back unchanged: the plan was not
+/// edited here, and the model is not told it was.
 pub fn plan_result(
     picked: &Picked,
     request_input: &serde_json::Value,
-    plan: Option<&str>,
 ) -> (PermissionResult, &'static str) {
     match picked {
         Picked::Chosen(i, None) if i.as_slice() == [0] => (
-            approve_plan(claudio::PermissionMode::AcceptEdits, request_input, plan),
+            approve_plan(claudio::PermissionMode::AcceptEdits, request_input),
             "approved · accepting edits",
         ),
         Picked::Chosen(i, None) if i.as_slice() == [1] => (
-            approve_plan(claudio::PermissionMode::Default, request_input, plan),
+            approve_plan(claudio::PermissionMode::Default, request_input),
             "approved · approving each edit",
         ),
         Picked::Chosen(_, Some(feedback)) => (
@@ -302,21 +303,11 @@ mod tests {
         assert!(b.contains("Plan"), "{b}");
         assert!(!b.contains('\u{1b}'), "{b:?}");
         let none = json!({});
-        let (r, _) = plan_result(&Picked::Chosen(vec![0], None), &none, Some("p"));
-        assert_eq!(
-            r,
-            approve_plan(claudio::PermissionMode::AcceptEdits, &none, Some("p"))
-        );
-        let (r, _) = plan_result(&Picked::Chosen(vec![1], None), &none, None);
-        assert_eq!(
-            r,
-            approve_plan(claudio::PermissionMode::Default, &none, None)
-        );
-        let (r, _) = plan_result(
-            &Picked::Chosen(vec![], Some("add tests".into())),
-            &none,
-            None,
-        );
+        let (r, _) = plan_result(&Picked::Chosen(vec![0], None), &none);
+        assert_eq!(r, approve_plan(claudio::PermissionMode::AcceptEdits, &none));
+        let (r, _) = plan_result(&Picked::Chosen(vec![1], None), &none);
+        assert_eq!(r, approve_plan(claudio::PermissionMode::Default, &none));
+        let (r, _) = plan_result(&Picked::Chosen(vec![], Some("add tests".into())), &none);
         assert!(
             matches!(&r, PermissionResult::Deny { message, interrupt: false, .. } if message.ends_with("add tests")),
             "{r:?}"

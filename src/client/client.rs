@@ -4,9 +4,9 @@ use super::session::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::protocol::{
-    AccountInfo, AgentInfo, ContextUsage, Interrupted, McpSetServers, McpStatus, Message, ModeSet,
-    ModelInfo, ModelSet, PermissionMode, ResultMessage, RewindFiles, ServerInfo, SlashCommand,
-    UserInput,
+    AccountInfo, AgentInfo, ContextUsage, Interrupted, McpCallResult, McpResource, McpSetServers,
+    McpStatus, Message, ModeSet, ModelInfo, ModelSet, PermissionMode, ResultMessage, RewindFiles,
+    ServerInfo, Settings, SlashCommand, TaskOutput, UserInput,
 };
 use crate::transport::{find_cli, spawn, ExitInfo, SpawnSpec, Spawned};
 use futures_core::Stream;
@@ -263,9 +263,20 @@ impl Client {
     ///
     /// Messages come in the order the CLI wrote them, across turns. Some
     /// arrive between turns, in answer to a host request rather than a
-    /// prompt, and so open the next turn's stream:
-    /// - `system`/`status` with `permissionMode`, after
-    ///   [`Client::set_permission_mode`] or an approved plan;
+    /// prompt, and so open the next turn's stream (all seen with the CLI
+    /// 2.1.328):
+    /// - [`SystemMessage::Status`](crate::SystemMessage::Status) with
+    ///   [`permission_mode`](crate::protocol::SystemStatus::permission_mode)
+    ///   set, after [`Client::set_permission_mode`] or an approved plan
+    ///   (none when the mode was already in force);
+    /// - a [`Message::User`] whose
+    ///   [`local_command_stdout`](crate::UserMessage::local_command_stdout)
+    ///   is ``Set model to `…` ``, right after [`Client::set_model`] once
+    ///   a turn has run (`is_replay` set; nothing was sent to the model);
+    /// - [`Message::CommandLifecycle`] for a prompt sent with a `uuid`
+    ///   ([`UserInput::uuid`]): `queued` and `started` come before its
+    ///   turn's `system`/`init`, but `completed` comes right after its
+    ///   `result`, so it opens the next stream;
     /// - `system`/`task_*` and `background_tasks_changed` of background
     ///   sub-agents and shells, and, when one reports, a whole turn the CLI
     ///   starts by itself (its `result` carries `origin`);
@@ -594,6 +605,134 @@ impl Client {
         self.control("stop_task", json!({ "task_id": task_id }))
             .await
             .map(drop)
+    }
+
+    /// Move foreground work (a running Bash command, a sub-agent) to the
+    /// background, as Ctrl+B does in the claude TUI: its tool call returns
+    /// at once ("running in the background") and the turn goes on; the task
+    /// reports with `task_notification` when it ends. With `tool_use_id`,
+    /// only the task that tool call started.
+    ///
+    /// Returns whether something was moved, as the TypeScript SDK reads the
+    /// answer: the CLI 2.1.328 answers `{}` without `tool_use_id` (taken as
+    /// `true`) and `{"backgrounded":false}` for a `tool_use_id` that names
+    /// no foreground task.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// client.send("Run the whole test suite").await?;
+    /// // ... the person presses a key: go on while the tests run
+    /// client.background_tasks(None).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool> {
+        let fields = match tool_use_id {
+            Some(id) => json!({ "tool_use_id": id }),
+            None => json!({}),
+        };
+        let v = self.control("background_tasks", fields).await?;
+        Ok(v.get("backgrounded")
+            .and_then(Value::as_bool)
+            .unwrap_or(true))
+    }
+
+    /// The end of a background shell's (or Monitor's) output, while it runs
+    /// or after it ended: its id is in `task_started` and
+    /// `background_tasks_changed`. No model turn is involved.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client, task_id: &str) -> claudio::Result<()> {
+    /// let out = client.get_task_output(task_id).await?;
+    /// let cut = if out.truncated { "…" } else { "" };
+    /// println!("{cut}{} ({} bytes in all)", out.output, out.total_bytes);
+    /// # Ok(()) }
+    /// ```
+    pub async fn get_task_output(&self, task_id: &str) -> Result<TaskOutput> {
+        let v = self
+            .control("get_task_output", json!({ "task_id": task_id }))
+            .await?;
+        Ok(decode_reply(v))
+    }
+
+    /// The settings in force: merged, by layer, and what the session runs
+    /// with (model, effort).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// let settings = client.get_settings().await?;
+    /// for layer in &settings.sources {
+    ///     println!("{}: {} keys", layer.source, layer.settings.len());
+    /// }
+    /// println!("effort {:?}", settings.applied.effort);
+    /// # Ok(()) }
+    /// ```
+    pub async fn get_settings(&self) -> Result<Settings> {
+        Ok(decode_reply(self.control("get_settings", json!({})).await?))
+    }
+
+    /// Merge settings into the session's flag layer (over the settings
+    /// files, as `--settings` does); a `null` value removes a key. The next
+    /// request uses them (`{"effortLevel": "high"}`, `{"model": …}`). The
+    /// CLI refuses the whole call when one value is invalid, and keeps what
+    /// earlier calls set.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use serde_json::json;
+    /// client.apply_flag_settings(json!({"effortLevel": "high"})).await?;
+    /// client.turn("Think this one through").await?;
+    /// client.apply_flag_settings(json!({"effortLevel": null})).await?; // back again
+    /// # Ok(()) }
+    /// ```
+    pub async fn apply_flag_settings(&self, settings: Value) -> Result<()> {
+        self.control("apply_flag_settings", json!({ "settings": settings }))
+            .await
+            .map(drop)
+    }
+
+    /// Call a tool of an MCP server the CLI runs (stdio, http, ...)
+    /// directly, without a model turn and without a permission check.
+    /// `tool` is the full name, `mcp__SERVER__TOOL`. The CLI refuses
+    /// in-process servers ([`McpServer`](crate::McpServer): call your own
+    /// code) and servers that are not connected.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use serde_json::json;
+    /// let r = client.mcp_call("mcp__github__get_issue", json!({"number": 25})).await?;
+    /// if !r.is_error {
+    ///     println!("{}", r.text());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn mcp_call(&self, tool: &str, arguments: Value) -> Result<McpCallResult> {
+        let v = self
+            .control("mcp_call", json!({ "tool": tool, "arguments": arguments }))
+            .await?;
+        Ok(decode_reply(v))
+    }
+
+    /// Read a `ui://` resource (an MCP Apps widget, typically a tool's
+    /// `_meta.ui.resourceUri`) from an MCP server the CLI runs. The CLI
+    /// refuses other schemes. The content is a third party's: show it
+    /// sandboxed.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// let page = client.read_mcp_resource("charts", "ui://charts/bar").await?;
+    /// for part in &page.contents {
+    ///     println!("{} {:?}", part.uri, part.mime_type);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn read_mcp_resource(&self, server: &str, uri: &str) -> Result<McpResource> {
+        let v = self
+            .control(
+                "mcp_read_resource",
+                json!({ "serverName": server, "uri": uri }),
+            )
+            .await?;
+        Ok(decode_reply(v))
     }
 
     /// The MCP servers and their state.

@@ -73,7 +73,7 @@ impl Handlers {
                 }
                 list.push(entry);
             }
-            config.insert(event.clone(), Value::Array(list));
+            config.insert(event.to_string(), Value::Array(list));
         }
         let handlers = Handlers {
             can_use_tool: options.can_use_tool.clone(),
@@ -185,7 +185,13 @@ impl Shared {
         self.open_turns.load(Ordering::SeqCst) > 0
     }
 
+    /// The error for a call made after the session ended: [`Error::Closed`]
+    /// once the host closed it (whatever the CLI's exit), else how the CLI
+    /// ended on its own.
     fn terminal_error(&self) -> Error {
+        if self.closing.load(Ordering::SeqCst) {
+            return Error::Closed;
+        }
         match *lock(&self.exit) {
             Some(info) => self.supervisor.exit_error(info),
             None => Error::Closed,
@@ -589,7 +595,7 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         p.drain().map(|(_, v)| v).collect()
     };
     for p in pending {
-        let _ = p.tx.send(Err(shared.supervisor.exit_error(info)));
+        let _ = p.tx.send(Err(shared.terminal_error()));
     }
     let in_flight: Vec<InFlight> = lock(&shared.in_flight).drain().map(|(_, v)| v).collect();
     for f in in_flight {

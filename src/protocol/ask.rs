@@ -21,7 +21,7 @@
 //!             }
 //!             None => PermissionResult::deny("the questions could not be read"),
 //!         },
-//!         EXIT_PLAN_MODE => ask::approve_plan(PermissionMode::AcceptEdits, &req.input, None),
+//!         EXIT_PLAN_MODE => ask::approve_plan(PermissionMode::AcceptEdits, &req.input),
 //!         _ => PermissionResult::allow(),
 //!     })
 //! });
@@ -55,7 +55,7 @@ pub enum RequestKind {
     /// [`answer_questions`].
     Questions,
     /// A plan to approve ([`EXIT_PLAN_MODE`]): answer with
-    /// [`approve_plan`] or a denial.
+    /// [`approve_plan`], [`approve_edited_plan`] or a denial.
     Plan,
 }
 
@@ -189,40 +189,73 @@ pub fn plan_text(input: &Value) -> Option<&str> {
     input.get("plan").and_then(Value::as_str)
 }
 
-/// Approve a plan and switch the session to `mode` (`acceptEdits` to accept
-/// edits without asking, `default` to keep approving them one by one).
-/// `request_input` is the permission request's input: when it carries the
-/// plan (the CLI read it from its plan file) it goes back unchanged, so the
-/// CLI keeps the file as it is. Otherwise `plan` (from the assistant's
-/// `tool_use` block) goes back as `updatedInput.plan`: without it the model
-/// is told only that plan mode ended, not which plan was approved.
+/// Approve a plan as the model proposed it, and switch the session to
+/// `mode` (`acceptEdits` to accept edits without asking, `default` to keep
+/// approving them one by one). `request_input` is the permission request's
+/// input; it goes back unchanged, which is what an unedited approval is to
+/// the CLI 2.1.328 (probed):
+/// - when the model wrote a plan file, the input is `{"plan", "planFilePath"}`
+///   from that file, and the model is told `## Approved Plan:` and the plan;
+/// - when it did not, the input is `{}`, and the model is told "User has
+///   approved exiting plan mode. You can now proceed." (the plan is the one
+///   in its own `tool_use` block).
+///
+/// Sending a plan back that differs from the plan file (or with no file at
+/// all) makes the CLI tell the model `## Approved Plan (edited by user):`:
+/// only do that when the person changed it, with [`approve_edited_plan`].
 ///
 /// ```
 /// use claudio::{protocol::ask, PermissionMode};
 /// use serde_json::json;
-/// // the request came without the plan: it goes back from the `tool_use` block
-/// let answer = ask::approve_plan(PermissionMode::AcceptEdits, &json!({}), Some("# Plan"));
-/// let reply = answer.to_response(&json!({}));
-/// assert_eq!(reply["updatedInput"], json!({"plan": "# Plan"}));
+/// let input = json!({}); // the request's input: no plan file
+/// let reply = ask::approve_plan(PermissionMode::AcceptEdits, &input).to_response(&input);
+/// assert_eq!(reply["updatedInput"], json!({})); // not "edited by user"
 /// assert_eq!(reply["updatedPermissions"][0]["mode"], "acceptEdits");
 /// ```
 ///
-/// The [module's example](self) approves plans in a handler.
-pub fn approve_plan(
+/// The [module's example](self) approves plans in a handler;
+/// [`CanUseToolRequest::approve_plan`](super::CanUseToolRequest::approve_plan)
+/// picks between the two functions by comparing the person's text with the
+/// plan shown.
+pub fn approve_plan(mode: PermissionMode, request_input: &Value) -> PermissionResult {
+    PermissionResult::Allow {
+        updated_input: Some(request_input.clone()),
+        updated_permissions: vec![PermissionUpdate::set_mode(mode)],
+    }
+}
+
+/// Approve a plan the person changed: `edited` goes back as
+/// `updatedInput.plan` (the CLI writes it to its plan file), and the model
+/// is told `## Approved Plan (edited by user):` with it. When `edited` is
+/// the request's own plan, nothing was changed, and this is
+/// [`approve_plan`].
+///
+/// ```
+/// use claudio::{protocol::ask, PermissionMode};
+/// use serde_json::json;
+/// let input = json!({"plan": "# Plan\n1. x", "planFilePath": "/h/.claude/plans/p.md"});
+/// let edited = "# Plan\n1. x\n2. and tests";
+/// let reply = ask::approve_edited_plan(PermissionMode::Default, &input, edited)
+///     .to_response(&input);
+/// assert_eq!(reply["updatedInput"]["plan"], edited);
+/// assert_eq!(reply["updatedInput"]["planFilePath"], "/h/.claude/plans/p.md");
+/// // unchanged: the input goes back as it came
+/// let same = ask::approve_edited_plan(PermissionMode::Default, &input, "# Plan\n1. x");
+/// assert_eq!(same, ask::approve_plan(PermissionMode::Default, &input));
+/// ```
+pub fn approve_edited_plan(
     mode: PermissionMode,
     request_input: &Value,
-    plan: Option<&str>,
+    edited: &str,
 ) -> PermissionResult {
-    let input = match request_input {
-        Value::Object(m) if m.contains_key("plan") => m.clone(),
-        _ => {
-            let mut m = Map::new();
-            if let Some(p) = plan {
-                m.insert("plan".into(), Value::String(p.to_owned()));
-            }
-            m
-        }
+    if plan_text(request_input) == Some(edited) {
+        return approve_plan(mode, request_input);
+    }
+    let mut input = match request_input {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
     };
+    input.insert("plan".into(), Value::String(edited.to_owned()));
     PermissionResult::Allow {
         updated_input: Some(Value::Object(input)),
         updated_permissions: vec![PermissionUpdate::set_mode(mode)],
@@ -274,20 +307,34 @@ mod tests {
     }
 
     #[test]
-    fn plan_approval_sets_the_mode() {
-        let v = approve_plan(PermissionMode::AcceptEdits, &json!({}), Some("# P"))
-            .to_response(&json!({}));
+    fn plan_approval_sets_the_mode_and_echoes_the_input() {
+        let v = approve_plan(PermissionMode::AcceptEdits, &json!({})).to_response(&json!({}));
         assert_eq!(
             v,
-            json!({"behavior":"allow","updatedInput":{"plan":"# P"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]})
+            json!({"behavior":"allow","updatedInput":{},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]})
         );
-        let v = approve_plan(PermissionMode::Default, &json!({}), None).to_response(&json!({}));
-        assert_eq!(v["updatedInput"], json!({}));
         // the plan file's text, as the CLI sent it, goes back unchanged
         let from_file = json!({"plan":"# From file","planFilePath":"/p/x.md"});
-        let v = approve_plan(PermissionMode::Default, &from_file, Some("# Other"))
-            .to_response(&from_file);
+        let v = approve_plan(PermissionMode::Default, &from_file).to_response(&from_file);
         assert_eq!(v["updatedInput"], from_file);
+        assert_eq!(v["updatedPermissions"][0]["mode"], "default");
         assert_eq!(plan_text(&json!({"plan":"# P"})), Some("# P"));
+    }
+
+    #[test]
+    fn only_a_changed_plan_goes_back() {
+        let from_file = json!({"plan":"# From file","planFilePath":"/p/x.md"});
+        let v = approve_edited_plan(PermissionMode::Default, &from_file, "# Changed")
+            .to_response(&from_file);
+        assert_eq!(
+            v["updatedInput"],
+            json!({"plan":"# Changed","planFilePath":"/p/x.md"})
+        );
+        let same = approve_edited_plan(PermissionMode::Default, &from_file, "# From file");
+        assert_eq!(same, approve_plan(PermissionMode::Default, &from_file));
+        // no plan file: the edit is the whole input
+        let v = approve_edited_plan(PermissionMode::AcceptEdits, &json!({}), "# Mine")
+            .to_response(&json!({}));
+        assert_eq!(v["updatedInput"], json!({"plan":"# Mine"}));
     }
 }

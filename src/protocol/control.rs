@@ -175,6 +175,34 @@ impl CanUseToolRequest {
         crate::protocol::ask::plan_text(&self.input).or(self.seen_plan.as_deref())
     }
 
+    /// Approve this `ExitPlanMode` request and switch the session to
+    /// `mode`. `edited` is the plan as the person left it: when it is
+    /// `None` or the plan shown ([`CanUseToolRequest::plan`]), the approval
+    /// is unedited and the request's input goes back as it came
+    /// ([`approve_plan`](crate::protocol::ask::approve_plan)); otherwise the
+    /// changed plan goes back and the model is told the person edited it
+    /// ([`approve_edited_plan`](crate::protocol::ask::approve_edited_plan)).
+    ///
+    /// ```
+    /// use claudio::{Options, PermissionMode, PermissionResult};
+    /// use claudio::protocol::ask::RequestKind;
+    /// let options = Options::default().can_use_tool(|req, _ctx| async move {
+    ///     Ok(match req.kind() {
+    ///         // shown to a person, who approved it without a change
+    ///         RequestKind::Plan => req.approve_plan(PermissionMode::AcceptEdits, None),
+    ///         _ => PermissionResult::allow(),
+    ///     })
+    /// });
+    /// ```
+    pub fn approve_plan(&self, mode: PermissionMode, edited: Option<&str>) -> PermissionResult {
+        match edited {
+            Some(text) if Some(text) != self.plan() => {
+                crate::protocol::ask::approve_edited_plan(mode, &self.input, text)
+            }
+            _ => crate::protocol::ask::approve_plan(mode, &self.input),
+        }
+    }
+
     /// The CLI's reason as text, if it gave one.
     ///
     /// ```

@@ -2,7 +2,9 @@
 
 use super::content::{has_extra, ContentBlock, HasExtra, MessageContent};
 use super::control::{ControlCancelRequest, ControlRequest, ControlResponse};
-use super::replies::{lenient, McpServerStatus, ModelUsageMap, PermissionDenial, Usage};
+use super::replies::{
+    lenient, McpServerStatus, ModelUsageMap, PermissionDenial, PermissionMode, Usage,
+};
 use super::stream::{decode_tagged, StreamEventMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -31,6 +33,9 @@ pub enum Message {
     StreamEvent(Box<StreamEventMessage>),
     /// `result`: the end of a turn.
     Result(Box<ResultMessage>),
+    /// `command_lifecycle`: where a prompt sent with a `uuid` is (queued,
+    /// started, completed).
+    CommandLifecycle(Box<CommandLifecycle>),
     /// Anything else, as sent.
     Unknown(Value),
 }
@@ -122,6 +127,9 @@ fn parse_line(line: &str) -> Result<Routed, serde_json::Error> {
         "user" => decode_boxed(line).map(|m| Routed::Message(Message::User(m))),
         "stream_event" => decode_boxed(line).map(|m| Routed::Message(Message::StreamEvent(m))),
         "result" => decode_boxed(line).map(|m| Routed::Message(Message::Result(m))),
+        "command_lifecycle" => {
+            decode_boxed(line).map(|m| Routed::Message(Message::CommandLifecycle(m)))
+        }
         "system" => SystemMessage::decode(peek.subtype.as_deref(), line)
             .map(|m| Routed::Message(Message::System(Box::new(m)))),
         "control_request" => decode_boxed(line).map(Routed::Request),
@@ -201,6 +209,7 @@ impl Message {
             Message::User(_) => "user",
             Message::StreamEvent(_) => "stream_event",
             Message::Result(_) => "result",
+            Message::CommandLifecycle(_) => "command_lifecycle",
             Message::Unknown(v) => v.get("type").and_then(Value::as_str).unwrap_or(""),
         }
     }
@@ -215,6 +224,7 @@ impl Message {
             Message::User(m) => m.session_id.as_deref(),
             Message::StreamEvent(m) => m.session_id.as_deref(),
             Message::Result(m) => m.session_id.as_deref(),
+            Message::CommandLifecycle(m) => m.session_id.as_deref(),
             Message::Unknown(v) => v.get("session_id").and_then(Value::as_str),
         }
     }
@@ -334,6 +344,23 @@ impl Message {
         }
     }
 
+    /// The `command_lifecycle` payload, if this is one.
+    ///
+    /// ```
+    /// use claudio::{protocol::CommandState, Message};
+    /// let line = br#"{"type":"command_lifecycle","command_uuid":"u1","state":"started","session_id":"s1"}"#;
+    /// let msg = Message::parse(line)?;
+    /// let c = msg.as_command_lifecycle().expect("a lifecycle line");
+    /// assert_eq!((c.command_uuid.as_deref(), &c.state), (Some("u1"), &CommandState::Started));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn as_command_lifecycle(&self) -> Option<&CommandLifecycle> {
+        match self {
+            Message::CommandLifecycle(c) => Some(c),
+            _ => None,
+        }
+    }
+
     /// Whether this is the `result` that ends a turn.
     ///
     /// ```
@@ -426,9 +453,10 @@ pub struct SystemInit {
     /// The tools the model may call.
     #[serde(default)]
     pub tools: Vec<String>,
-    /// The permission mode.
-    #[serde(default)]
-    pub permission_mode: Option<String>,
+    /// The permission mode (a mode this crate does not know is kept as
+    /// [`PermissionMode::Other`]; a value of another shape reads as `None`).
+    #[serde(default, deserialize_with = "lenient")]
+    pub permission_mode: Option<PermissionMode>,
     /// MCP servers and their status.
     #[serde(default, rename = "mcp_servers", deserialize_with = "lenient")]
     pub mcp_servers: Vec<McpServerStatus>,
@@ -443,12 +471,33 @@ pub struct SystemInit {
     pub extra: Map<String, Value>,
 }
 
-/// `system`/`status`.
+/// `system`/`status`: the CLI is busy (`"status":"requesting"`), or a
+/// permission mode change is confirmed (`"status":null` with
+/// `permissionMode`, after [`Client::set_permission_mode`](crate::Client::set_permission_mode)
+/// or an approved plan; none when the mode was already set).
+///
+/// ```
+/// use claudio::{Message, PermissionMode, SystemMessage};
+/// let line = br#"{"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s1"}"#;
+/// if let Some(SystemMessage::Status(st)) = Message::parse(line)?.as_system() {
+///     assert_eq!(st.permission_mode, Some(PermissionMode::AcceptEdits));
+///     assert_eq!(st.status, None);
+/// }
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SystemStatus {
     /// e.g. `requesting`; `null` when the status clears.
     #[serde(default)]
     pub status: Option<String>,
+    /// The new permission mode, on the line that confirms a change.
+    #[serde(
+        default,
+        rename = "permissionMode",
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission_mode: Option<PermissionMode>,
     /// The session id.
     #[serde(default)]
     pub session_id: Option<String>,
@@ -612,6 +661,35 @@ pub struct UserContent {
     pub extra: Map<String, Value>,
 }
 
+/// A `command_lifecycle` line. A prompt sent with a `uuid`
+/// ([`UserInput::uuid`](crate::UserInput::uuid)) gets three, keyed by that
+/// uuid: `queued` when the CLI takes it, `started` before its turn's
+/// `system`/`init`, `completed` right after its turn's `result` (so it
+/// arrives in the stream after that turn, before the next).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandLifecycle {
+    /// The `uuid` the host put on its prompt.
+    #[serde(default)]
+    pub command_uuid: Option<String>,
+    /// Where the prompt is.
+    #[serde(default = "unknown_state")]
+    pub state: super::names::CommandState,
+    /// The line's own id.
+    #[serde(default)]
+    pub uuid: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(CommandLifecycle);
+
+fn unknown_state() -> super::names::CommandState {
+    super::names::CommandState::Other(String::new())
+}
+
 /// A `user` line: tool results, or a replayed prompt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -708,6 +786,32 @@ has_extra!(
     UserMessage,
     ResultMessage
 );
+
+impl UserMessage {
+    /// The output of a command the CLI ran for the host, which it reports
+    /// as a `user` line of `<local-command-stdout>…</local-command-stdout>`
+    /// (`isReplay: true`). The CLI 2.1.328 writes one right after answering
+    /// [`Client::set_model`](crate::Client::set_model) once a turn has run
+    /// (none before the first): ``Set model to `claude-x` ``. `None` for any
+    /// other line.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// let line = br#"{"type":"user","message":{"role":"user","content":"<local-command-stdout>Set model to `claude-x`</local-command-stdout>"},"isReplay":true}"#;
+    /// let msg = Message::parse(line)?;
+    /// let user = msg.as_user().expect("a user line");
+    /// assert_eq!(user.local_command_stdout(), Some("Set model to `claude-x`"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn local_command_stdout(&self) -> Option<&str> {
+        const OPEN: &str = "<local-command-stdout>";
+        const CLOSE: &str = "</local-command-stdout>";
+        match &self.message.content {
+            MessageContent::Text(t) => t.trim().strip_prefix(OPEN)?.strip_suffix(CLOSE),
+            MessageContent::Blocks(_) => None,
+        }
+    }
+}
 
 impl ResultMessage {
     /// Whether the turn was cut short by an interrupt.
@@ -896,7 +1000,7 @@ mod tests {
             panic!("{m:?}")
         };
         assert_eq!(i.session_id.as_deref(), Some("s1"));
-        assert_eq!(i.permission_mode.as_deref(), Some("default"));
+        assert_eq!(i.permission_mode, Some(PermissionMode::Default));
         assert_eq!(i.extra["newField"], 1);
         assert!(!i.extra.contains_key("type") && !i.extra.contains_key("subtype"));
         assert_eq!(m.session_id(), Some("s1"));

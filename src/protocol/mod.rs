@@ -29,16 +29,19 @@ pub(crate) use control::{ControlRequest, ControlResponse, IncomingRequest};
 pub use input::{Priority, UserInput};
 pub(crate) use message::Routed;
 pub use message::{
-    ApiMessage, ApiRetry, AssistantMessage, Message, ResultMessage, ResultSubtype, SystemInit,
-    SystemMessage, SystemStatus, TaskNotification, TaskStarted, UserContent, UserMessage,
+    ApiMessage, ApiRetry, AssistantMessage, CommandLifecycle, Message, ResultMessage,
+    ResultSubtype, SystemInit, SystemMessage, SystemStatus, TaskNotification, TaskStarted,
+    UserContent, UserMessage,
 };
 pub use names::{
-    Effort, HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior, SettingSource,
+    CommandState, Effort, HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior,
+    SettingSource, ThinkingDisplay,
 };
 pub use replies::{
-    AccountInfo, AgentInfo, ContextCategory, ContextUsage, Interrupted, McpServerStatus,
-    McpSetServers, McpStatus, ModeSet, ModelInfo, ModelSet, ModelUsage, ModelUsageMap,
-    PermissionDenial, PermissionMode, RewindFiles, ServerInfo, SlashCommand, UnknownMode, Usage,
+    AccountInfo, AgentInfo, AppliedSettings, ContextCategory, ContextUsage, Interrupted,
+    McpCallResult, McpResource, McpResourceContents, McpServerStatus, McpSetServers, McpStatus,
+    ModeSet, ModelInfo, ModelSet, ModelUsage, ModelUsageMap, PermissionDenial, PermissionMode,
+    RewindFiles, ServerInfo, Settings, SettingsLayer, SlashCommand, TaskOutput, UnknownMode, Usage,
 };
 pub use rules::{PermissionRules, RuleDescription, RuleEntry};
 pub use stream::{Delta, StreamEvent, StreamEventMessage};

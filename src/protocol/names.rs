@@ -7,7 +7,7 @@ use std::fmt;
 macro_rules! string_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal,)* }) => {
         $(#[$m])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum $name {
             $($(#[$vm])* $variant,)*
@@ -159,6 +159,32 @@ string_enum!(
     }
 );
 
+string_enum!(
+    /// Where a prompt sent with a `uuid` is
+    /// ([`CommandLifecycle`](super::CommandLifecycle)).
+    CommandState {
+        /// Taken in; it waits for the running turn, if any.
+        Queued = "queued",
+        /// Its turn begins (before that turn's `system`/`init`).
+        Started = "started",
+        /// Its turn ended (right after that turn's `result`).
+        Completed = "completed",
+    }
+);
+
+string_enum!(
+    /// How the model's thinking is shown
+    /// ([`Thinking`](crate::Thinking), `--thinking-display`).
+    ThinkingDisplay {
+        /// Summaries of the thinking.
+        Summarized = "summarized",
+        /// No thinking text.
+        Omitted = "omitted",
+        /// The highlights.
+        Highlights = "highlights",
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +203,11 @@ mod tests {
         assert_eq!(k, PermissionUpdateKind::Other("newKind".into()));
         assert_eq!(serde_json::to_value(&k).unwrap(), json!("newKind"));
         assert_eq!(RuleBehavior::Ask.to_string(), "ask");
+        let c: CommandState = serde_json::from_value(json!("completed")).unwrap();
+        assert_eq!(c, CommandState::Completed);
+        assert_eq!(
+            CommandState::from_name("paused"),
+            CommandState::Other("paused".into())
+        );
     }
 }

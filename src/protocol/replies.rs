@@ -415,6 +415,125 @@ reply!(
 );
 
 reply!(
+    /// The answer to [`Client::get_settings`](crate::Client::get_settings):
+    /// the settings in force, and the layers they come from.
+    Settings {
+        /// The merged settings, as the session uses them (`{}` when no
+        /// settings source loaded anything).
+        #[serde(default, deserialize_with = "lenient")]
+        pub effective: Map<String, Value>,
+        /// Each layer that loaded, lowest first: `userSettings`,
+        /// `projectSettings`, `localSettings`, then `flagSettings` (from
+        /// `--settings` and [`Client::apply_flag_settings`](crate::Client::apply_flag_settings)).
+        #[serde(default, deserialize_with = "lenient")]
+        pub sources: Vec<SettingsLayer>,
+        /// What the session runs with now (the model, the effort, ...).
+        #[serde(default, deserialize_with = "lenient")]
+        pub applied: AppliedSettings,
+    }
+);
+
+reply!(
+    /// One layer of [`Settings::sources`].
+    SettingsLayer {
+        /// `userSettings`, `projectSettings`, `localSettings`, `flagSettings`, ...
+        #[serde(default)]
+        pub source: String,
+        /// What this layer sets.
+        #[serde(default, deserialize_with = "lenient")]
+        pub settings: Map<String, Value>,
+    }
+);
+
+reply!(
+    /// What the session runs with ([`Settings::applied`]).
+    AppliedSettings {
+        /// The model in use (`claude-opus-5-5`).
+        #[serde(default, deserialize_with = "lenient")]
+        pub model: Option<String>,
+        /// The effort level in use; `None` when the model takes none.
+        #[serde(default, deserialize_with = "lenient")]
+        pub effort: Option<super::names::Effort>,
+    }
+);
+
+reply!(
+    /// The answer to [`Client::mcp_call`](crate::Client::mcp_call): the
+    /// MCP server's `tools/call` result.
+    McpCallResult {
+        /// The result's content: blocks (`text`, `image`, ...; other kinds
+        /// are kept as [`ContentBlock::Unknown`](super::ContentBlock::Unknown)),
+        /// or a string: the CLI 2.1.328 hands a tool's `structuredContent`
+        /// over as its JSON text here (as the model would get it).
+        #[serde(default, deserialize_with = "lenient")]
+        pub content: super::MessageContent,
+        /// Whether the tool reports a failure.
+        #[serde(default, rename = "isError", deserialize_with = "lenient")]
+        pub is_error: bool,
+        /// The tool's structured result, when it gives one.
+        #[serde(default, rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+        pub structured_content: Option<Value>,
+    }
+);
+
+impl McpCallResult {
+    /// The text: the string, or the text blocks joined by newlines.
+    ///
+    /// ```
+    /// let r: claudio::protocol::McpCallResult = serde_json::from_value(serde_json::json!(
+    ///     {"content": [{"type": "text", "text": "5"}]})).unwrap();
+    /// assert_eq!(r.text(), "5");
+    /// ```
+    pub fn text(&self) -> String {
+        self.content.text()
+    }
+}
+
+reply!(
+    /// The answer to [`Client::read_mcp_resource`](crate::Client::read_mcp_resource):
+    /// the server's `resources/read` result.
+    McpResource {
+        /// The resource's parts.
+        #[serde(default, deserialize_with = "lenient")]
+        pub contents: Vec<McpResourceContents>,
+    }
+);
+
+reply!(
+    /// One part of an [`McpResource`].
+    McpResourceContents {
+        /// Its `ui://` URI.
+        #[serde(default)]
+        pub uri: String,
+        /// Its media type (`text/html`).
+        #[serde(default, rename = "mimeType", deserialize_with = "lenient")]
+        pub mime_type: Option<String>,
+        /// Its text, for a text part.
+        #[serde(default, deserialize_with = "lenient")]
+        pub text: Option<String>,
+        /// Its bytes in base64, for a binary part.
+        #[serde(default, deserialize_with = "lenient")]
+        pub blob: Option<String>,
+    }
+);
+
+reply!(
+    /// The answer to [`Client::get_task_output`](crate::Client::get_task_output):
+    /// the end of a background shell's (or Monitor's) output.
+    TaskOutput {
+        /// The last 8 KiB at most, as UTF-8; empty when nothing was written yet.
+        #[serde(default, deserialize_with = "lenient")]
+        pub output: String,
+        /// The size of the whole output.
+        #[serde(default, deserialize_with = "lenient")]
+        pub total_bytes: u64,
+        /// Whether `output` is only the end of it.
+        #[serde(default, deserialize_with = "lenient")]
+        pub truncated: bool,
+    }
+);
+
+reply!(
     /// Token usage of a turn ([`ResultMessage::usage`](crate::ResultMessage::usage)).
     Usage {
         /// Input tokens not read from the cache.

@@ -29,7 +29,8 @@ pub enum StoreError {
         /// Every matching session id.
         candidates: Vec<String>,
     },
-    /// `--at` names no message of the session.
+    /// The message named (by full uuid or prefix, e.g.
+    /// [`ForkOptions::at`](super::ForkOptions::at)) is not in the session.
     #[error("no message {message} in session {session}")]
     MessageNotFound {
         /// The session searched.

@@ -163,8 +163,9 @@ impl Store {
         }
     }
 
-    /// What a listing shows for one session, read from the ends of its
-    /// transcript. The error says why there is nothing to show:
+    /// What a listing shows for one session (full id or unique prefix),
+    /// read from the ends of its transcript. The error says why there is
+    /// nothing to show: those of [`find`](Store::find), or
     /// [`StoreError::Io`] (unreadable), [`StoreError::NotAFile`] (a link or
     /// not a regular file), [`StoreError::EmptyFile`],
     /// [`StoreError::NoConversation`] (only metadata, or not a transcript),
@@ -174,15 +175,28 @@ impl Store {
     /// ```no_run
     /// use claudio::store::{Store, StoreError};
     /// let store = Store::from_env()?;
-    /// let file = store.find("b55ade39")?;
-    /// match store.info(&file) {
+    /// match store.info("b55ade39") {
     ///     Ok(info) => println!("{}: {}", info.session_id, info.summary),
     ///     Err(StoreError::ContinuedIn { next, .. }) => println!("continued in {next}"),
     ///     Err(e) => println!("not listed: {e}"),
     /// }
     /// # Ok::<(), StoreError>(())
     /// ```
-    pub fn info(&self, file: &SessionFile) -> StoreResult<SessionInfo> {
+    pub fn info(&self, id: &str) -> StoreResult<SessionInfo> {
+        self.info_file(&self.find(id)?)
+    }
+
+    /// [`info`](Store::info) for a file already [found](Store::find).
+    ///
+    /// ```no_run
+    /// use claudio::store::{Store, StoreError};
+    /// let store = Store::from_env()?;
+    /// let file = store.find("b55ade39")?;
+    /// let info = store.info_file(&file)?;
+    /// println!("{} in {}", info.summary, file.path.display());
+    /// # Ok::<(), StoreError>(())
+    /// ```
+    pub fn info_file(&self, file: &SessionFile) -> StoreResult<SessionInfo> {
         session_info(&file.path, &file.id)
     }
 
@@ -262,22 +276,25 @@ impl Store {
         Ok(file)
     }
 
-    /// Copy a session into a new one with fresh ids, up to and including
-    /// the message `at` (full uuid or unique prefix) if given, as the
-    /// TypeScript SDK's `forkSession` does. The copy is in the same project
-    /// folder, titled `title` if given (cleaned as [`rename`](Store::rename)
+    /// Copy a session into a new one with fresh ids, as the TypeScript
+    /// SDK's `forkSession` does: up to and including the message
+    /// [`ForkOptions::at`] if given (full uuid or unique prefix), else all of
+    /// it. The copy is in the same project folder, titled
+    /// [`ForkOptions::title`] if given (cleaned as [`rename`](Store::rename)
     /// cleans it; an empty one is [`StoreError::Empty`]), else after the
     /// original plus ` (fork)`. Returns the new session id.
     ///
     /// ```no_run
     /// # fn demo() -> Result<(), claudio::store::StoreError> {
-    /// use claudio::store::Store;
+    /// use claudio::store::{ForkOptions, Store};
     /// let store = Store::from_env()?;
-    /// let copy = store.fork("b55ade39", None, Some("Try another way"))?;
-    /// println!("forked into {copy}");
+    /// let copy = store.fork("b55ade39", &ForkOptions::new().title("Try another way"))?;
+    /// let whole = store.fork("b55ade39", &ForkOptions::default())?;
+    /// println!("forked into {copy} and {whole}");
     /// # Ok(()) }
     /// ```
-    pub fn fork(&self, id: &str, at: Option<&str>, title: Option<&str>) -> StoreResult<String> {
+    pub fn fork(&self, id: &str, options: &ForkOptions) -> StoreResult<String> {
+        let (at, title) = (options.at.as_deref(), options.title.as_deref());
         if let Some(at) = at {
             IdQuery::parse(at)?;
         }
@@ -343,5 +360,42 @@ impl Store {
         }
         out.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(out)
+    }
+}
+
+/// How [`Store::fork`] copies a session: up to which message, under which
+/// title. The default copies all of it, titled after the original.
+///
+/// ```
+/// use claudio::store::ForkOptions;
+/// let options = ForkOptions::new().at("3f2a9c1e").title("Before the refactor");
+/// assert_eq!(options.at.as_deref(), Some("3f2a9c1e"));
+/// assert_eq!(ForkOptions::default(), ForkOptions::new());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ForkOptions {
+    /// The last message to copy (full uuid or unique prefix); `None`: all.
+    pub at: Option<String>,
+    /// The copy's title; `None`: the original's plus ` (fork)`.
+    pub title: Option<String>,
+}
+
+impl ForkOptions {
+    /// All of the session, titled after the original.
+    pub fn new() -> ForkOptions {
+        ForkOptions::default()
+    }
+
+    /// Copy up to and including this message (full uuid or unique prefix).
+    pub fn at(mut self, message: impl Into<String>) -> ForkOptions {
+        self.at = Some(message.into());
+        self
+    }
+
+    /// Title the copy.
+    pub fn title(mut self, title: impl Into<String>) -> ForkOptions {
+        self.title = Some(title.into());
+        self
     }
 }

@@ -95,7 +95,7 @@ pub struct Skipped {
 }
 
 /// The sessions found, newest first, and the files that could not be read.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Listing {
     /// Newest first (by file modification time, then id).

@@ -27,7 +27,7 @@ mod usage;
 pub use chain::{read_conversation, Conversation, Entry};
 pub use edit::SessionFile;
 pub use error::{StoreError, StoreResult};
-pub use handle::{ResumeTarget, Store};
+pub use handle::{ForkOptions, ResumeTarget, Store};
 pub use ids::{is_uuid, new_uuid, IdQuery};
 pub use info::{SessionInfo, SkipReason};
 pub use lines::MAX_LINE;

@@ -4,7 +4,7 @@
 use super::chain::{Conversation, Entry};
 use super::edit::SessionFile;
 use super::error::{StoreError, StoreResult};
-use super::handle::{ResumeTarget, Store};
+use super::handle::{ForkOptions, ResumeTarget, Store};
 use super::info::SessionInfo;
 use super::list::{ListOptions, Listing};
 use super::search::{SearchOptions, SearchSummary, SessionHits};
@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), claudio::store::StoreError> {
-/// use claudio::store::{AsyncStore, ListOptions};
+/// use claudio::store::{AsyncStore, ForkOptions, ListOptions};
 ///
 /// let store = AsyncStore::from_env()?;
 /// let listing = store.list(&ListOptions::all().limit(10)).await?;
@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 /// }
 /// if let Some(newest) = listing.sessions.first() {
 ///     let copy = store
-///         .fork(&newest.session_id, None, Some("Another approach"))
+///         .fork(&newest.session_id, &ForkOptions::new().title("Another approach"))
 ///         .await?;
 ///     let (_, conversation) = store.conversation(&copy).await?;
 ///     println!("{copy}: {} entries", conversation.entries.len());
@@ -66,7 +66,7 @@ impl AsyncStore {
     /// The store of a Claude configuration folder (the one holding `projects/`).
     ///
     /// ```
-    /// use claudio::store::{AsyncStore, ListOptions};
+    /// use claudio::store::{AsyncStore, ForkOptions, ListOptions};
     /// let dir = std::env::temp_dir().join(format!("claudio-doc-async-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir)?;
     /// let store = AsyncStore::new(&dir);
@@ -128,14 +128,23 @@ impl AsyncStore {
         self.run(move |s| s.find(&id))
     }
 
-    /// [`Store::info`]: what a listing shows for one session, or why it
-    /// shows nothing.
+    /// [`Store::info`]: what a listing shows for one session (by id), or
+    /// why it shows nothing.
     pub fn info(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = StoreResult<SessionInfo>> + Send + 'static {
+        let id = id.to_owned();
+        self.run(move |s| s.info(&id))
+    }
+
+    /// [`Store::info_file`]: [`info`](AsyncStore::info) for a file already found.
+    pub fn info_file(
         &self,
         file: &SessionFile,
     ) -> impl Future<Output = StoreResult<SessionInfo>> + Send + 'static {
         let file = file.clone();
-        self.run(move |s| s.info(&file))
+        self.run(move |s| s.info_file(&file))
     }
 
     /// [`Store::resume_target`]: a session's id and recorded working directory.
@@ -176,20 +185,15 @@ impl AsyncStore {
         self.run(move |s| s.tag(&id, tag.as_deref()))
     }
 
-    /// [`Store::fork`]: copy a session into a new one, up to `at` if given,
-    /// titled `title` if given. Returns the new session id.
+    /// [`Store::fork`]: copy a session into a new one, as `options` say.
+    /// Returns the new session id.
     pub fn fork(
         &self,
         id: &str,
-        at: Option<&str>,
-        title: Option<&str>,
+        options: &ForkOptions,
     ) -> impl Future<Output = StoreResult<String>> + Send + 'static {
-        let (id, at, title) = (
-            id.to_owned(),
-            at.map(str::to_owned),
-            title.map(str::to_owned),
-        );
-        self.run(move |s| s.fork(&id, at.as_deref(), title.as_deref()))
+        let (id, options) = (id.to_owned(), options.clone());
+        self.run(move |s| s.fork(&id, &options))
     }
 
     /// [`Store::delete`]: delete a session and the folder beside it.

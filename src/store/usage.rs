@@ -374,7 +374,7 @@ fn is_prompt(v: &Value) -> bool {
 /// transcript of its own, `<session>/subagents/agent-<id>.jsonl`, and what
 /// it spends is billed with the session. [`total`](SessionUsage::total)
 /// counts both; `usage` and `subagents` keep them apart.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SessionUsage {
     /// The session id (the file's name).
@@ -395,7 +395,7 @@ pub struct SessionUsage {
 }
 
 /// What one sub-agent run of a session used.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SubagentUsage {
     /// The run: its id, what it was asked to do, its type and transcript.

@@ -467,7 +467,7 @@ fn a_plan_is_shown_and_approved_with_auto_accept() {
                 "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}}),
         expect_answer(
             "x1",
-            json!({"behavior":"allow","updatedInput":{"plan":plan},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}),
+            json!({"behavior":"allow","updatedInput":{},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}),
         ),
         json!({"emit": {"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}}),
         result("ok"),

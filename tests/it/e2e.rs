@@ -941,7 +941,6 @@ async fn a_plan_approved_through_the_library_switches_the_mode() {
                 Ok(claudio::protocol::ask::approve_plan(
                     claudio::PermissionMode::AcceptEdits,
                     &req.input,
-                    Some("# Plan\n1. Write hello.txt"),
                 ))
             }
         });
@@ -953,7 +952,7 @@ async fn a_plan_approved_through_the_library_switches_the_mode() {
     let confirmed = msgs.iter().any(|m| match m {
         Message::System(s) => match &**s {
             SystemMessage::Status(st) => {
-                st.extra.get("permissionMode") == Some(&json!("acceptEdits"))
+                st.permission_mode == Some(claudio::PermissionMode::AcceptEdits)
             }
             _ => false,
         },

@@ -17,6 +17,7 @@ mod fuzz_regressions;
 mod generated;
 mod hostile;
 mod real_cli;
+mod sdk_surface;
 mod search;
 mod sessions;
 mod usage;

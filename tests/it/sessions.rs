@@ -9,7 +9,7 @@
 
 use crate::common;
 
-use claudio::store::{ListOptions, SkipReason, Store, StoreError};
+use claudio::store::{ForkOptions, ListOptions, SkipReason, Store, StoreError};
 use claudio::{Client, Message, PermissionResult, StreamExt};
 use common::copy_tree;
 use common::real::*;
@@ -585,7 +585,7 @@ fn damaged_files_never_stop_a_listing() {
 fn info_says_why_a_session_shows_nothing() {
     let t = damaged_store();
     let s = t.store();
-    let info = |id: &str| s.info(&s.find(id).unwrap());
+    let info = |id: &str| s.info_file(&s.find(id).unwrap());
     // what the listing shows, for the ones it lists
     let listed = s.list(&ListOptions::all()).unwrap().sessions;
     for id in [MULTI, HALF_WRITTEN, BAD_UTF8, RENAMED, SIDE_TITLE, UPPER] {
@@ -613,7 +613,7 @@ fn info_says_why_a_session_shows_nothing() {
     // a transcript gone since it was found
     let file = s.find(MULTI).unwrap();
     std::fs::remove_file(&file.path).unwrap();
-    match s.info(&file) {
+    match s.info_file(&file) {
         Err(e @ StoreError::Io { .. }) => {
             assert_eq!(
                 e.to_string(),
@@ -759,7 +759,7 @@ fn list_matches_the_typescript_sdk() {
         return;
     };
     let t = damaged_store();
-    let fork = t.store().fork(MULTI, None, None).unwrap();
+    let fork = t.store().fork(MULTI, &ForkOptions::new()).unwrap();
     t.touch(&t.path_of(&fork));
     let store = t.store();
     let ours = store.list(&ListOptions::all()).unwrap();
@@ -862,7 +862,10 @@ fn ids_are_found_by_prefix_across_projects() {
             "{bad:?}"
         );
         assert!(
-            matches!(s.fork(bad, None, None), Err(StoreError::InvalidId(_))),
+            matches!(
+                s.fork(bad, &ForkOptions::new()),
+                Err(StoreError::InvalidId(_))
+            ),
             "{bad:?}"
         );
     }
@@ -1082,7 +1085,7 @@ fn appends_refuse_links_and_empty_files_and_mend_half_lines() {
 fn fork_copies_with_fresh_ids() {
     let t = TestStore::new();
     let s = t.store();
-    let new = s.fork(&MULTI[..8], None, None).unwrap();
+    let new = s.fork(&MULTI[..8], &ForkOptions::new()).unwrap();
     assert!(claudio::store::is_uuid(&new));
     let path = t.path_of(&new);
     assert_eq!(path.parent(), t.path_of(MULTI).parent());
@@ -1133,7 +1136,7 @@ fn fork_at_a_message_cuts_there() {
         .unwrap()
         .uuid()
         .to_owned();
-    let new = s.fork(MULTI, Some(&at[..10]), None).unwrap();
+    let new = s.fork(MULTI, &ForkOptions::new().at(&at[..10])).unwrap();
     let (_, copy) = s.conversation(&new).unwrap();
     assert_eq!(
         texts(&copy).last().map(String::as_str),
@@ -1141,11 +1144,14 @@ fn fork_at_a_message_cuts_there() {
     );
     assert!(!texts(&copy).iter().any(|t| t.contains("say bye")));
     assert!(matches!(
-        s.fork(MULTI, Some("12345678-1234-4234-8234-123456789012"), None),
+        s.fork(
+            MULTI,
+            &ForkOptions::new().at("12345678-1234-4234-8234-123456789012")
+        ),
         Err(StoreError::MessageNotFound { .. })
     ));
     assert!(matches!(
-        s.fork(MULTI, Some("../.."), None),
+        s.fork(MULTI, &ForkOptions::new().at("../..")),
         Err(StoreError::InvalidId(_))
     ));
     // Nothing on the main chain: no fork, no file left behind.
@@ -1153,7 +1159,7 @@ fn fork_at_a_message_cuts_there() {
     let count = || std::fs::read_dir(t.folder(ROOT_FOLDER)).unwrap().count();
     let files = count();
     assert!(matches!(
-        s.fork(SIDECHAIN_ONLY, None, None),
+        s.fork(SIDECHAIN_ONLY, &ForkOptions::new()),
         Err(StoreError::NothingToFork(_))
     ));
     assert_eq!(count(), files);
@@ -1166,7 +1172,10 @@ fn fork_with_a_title() {
     s.rename(MULTI, "The original").unwrap();
     let before = read(&t.path_of(MULTI));
     let new = s
-        .fork(&MULTI[..8], None, Some("  A \u{1b}[1mbranch\n"))
+        .fork(
+            &MULTI[..8],
+            &ForkOptions::new().title("  A \u{1b}[1mbranch\n"),
+        )
         .unwrap();
     let listed = s.list(&ListOptions::all()).unwrap().sessions;
     let title = |id: &str| {
@@ -1176,7 +1185,7 @@ fn fork_with_a_title() {
     // cleaned as rename cleans it: trimmed, control characters made spaces
     let want = "A  [1mbranch".to_owned();
     assert_eq!(title(&new), (want.clone(), Some(want.clone())));
-    assert_eq!(s.info(&s.find(&new).unwrap()).unwrap().summary, want);
+    assert_eq!(s.info_file(&s.find(&new).unwrap()).unwrap().summary, want);
     assert_eq!(
         title(MULTI),
         ("The original".to_owned(), Some("The original".to_owned()))
@@ -1197,9 +1206,9 @@ fn fork_with_a_title() {
     let (_, copy) = s.conversation(&new).unwrap();
     assert_eq!(texts(&copy), texts(&orig));
     // without one, the original's title plus " (fork)"
-    let plain = s.fork(MULTI, None, None).unwrap();
+    let plain = s.fork(MULTI, &ForkOptions::new()).unwrap();
     assert_eq!(
-        s.info(&s.find(&plain).unwrap()).unwrap().summary,
+        s.info_file(&s.find(&plain).unwrap()).unwrap().summary,
         "The original (fork)"
     );
     // an empty title is refused before anything is written
@@ -1210,7 +1219,7 @@ fn fork_with_a_title() {
     };
     let files = count();
     assert!(matches!(
-        s.fork(MULTI, None, Some(" \t\n")),
+        s.fork(MULTI, &ForkOptions::new().title(" \t\n")),
         Err(StoreError::Empty("title"))
     ));
     assert_eq!(count(), files);
@@ -1237,7 +1246,10 @@ async fn the_async_store_does_what_the_store_does() {
     assert_eq!(ids(&listed.sessions), [WORKTREE, LONG, REPO, MULTI, AGENT]);
     let file = a.find(&MULTI[..8]).await.unwrap();
     assert_eq!(file, s.find(MULTI).unwrap());
-    assert_eq!(a.info(&file).await.unwrap(), s.info(&file).unwrap());
+    assert_eq!(
+        a.info_file(&file).await.unwrap(),
+        s.info_file(&file).unwrap()
+    );
     assert_eq!(
         a.resume_target(LONG).await.unwrap(),
         s.resume_target(LONG).unwrap()
@@ -1297,15 +1309,18 @@ async fn the_async_store_does_what_the_store_does() {
     // changes
     a.rename(MULTI, "Renamed from async code").await.unwrap();
     a.tag(MULTI, Some("async")).await.unwrap();
-    let info = s.info(&s.find(MULTI).unwrap()).unwrap();
+    let info = s.info_file(&s.find(MULTI).unwrap()).unwrap();
     assert_eq!(
         (info.summary.as_str(), info.tag.as_deref()),
         ("Renamed from async code", Some("async"))
     );
     a.tag(MULTI, None).await.unwrap();
-    let fork = a.fork(MULTI, None, Some("An async fork")).await.unwrap();
+    let fork = a
+        .fork(MULTI, &ForkOptions::new().title("An async fork"))
+        .await
+        .unwrap();
     assert_eq!(
-        s.info(&s.find(&fork).unwrap()).unwrap().summary,
+        s.info_file(&s.find(&fork).unwrap()).unwrap().summary,
         "An async fork"
     );
     // a call's future owns what it needs: it can be spawned
@@ -1322,7 +1337,7 @@ async fn the_async_store_does_what_the_store_does() {
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        a.fork(MULTI, None, Some("  ")).await,
+        a.fork(MULTI, &ForkOptions::new().title("  ")).await,
         Err(StoreError::Empty("title"))
     ));
     assert!(matches!(

@@ -75,7 +75,6 @@ enum Ask {
     /// A plan to approve.
     Plan {
         input: serde_json::Value,
-        plan: Option<String>,
         picker: Option<Drawn>,
     },
     /// Decided before it starts (no terminal, a request that cannot be
@@ -166,7 +165,6 @@ impl Dialog {
             first: asking::plan_block(plan.as_deref(), agent, style),
             ask: Ask::Plan {
                 input: req.input.clone(),
-                plan,
                 picker: None,
             },
             style,
@@ -318,11 +316,7 @@ impl Dialog {
                 step.write.push_str(&format!("\r\n  {note}\n"));
                 step.done = Some(Done { result, interrupt });
             }
-            Ask::Plan {
-                input,
-                plan,
-                picker,
-            } => {
+            Ask::Plan { input, picker, .. } => {
                 let (width, height) = (self.width, self.height);
                 let Some(picked) = picker
                     .as_mut()
@@ -330,7 +324,7 @@ impl Dialog {
                 else {
                     return step;
                 };
-                let (result, note) = asking::plan_result(&picked, input, plan.as_deref());
+                let (result, note) = asking::plan_result(&picked, input);
                 let mark = if matches!(result, PermissionResult::Allow { .. }) {
                     style.green("✓")
                 } else {

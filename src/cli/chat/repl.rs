@@ -266,9 +266,7 @@ fn next_mode(mode: &str) -> PermissionMode {
 fn is_mode_status(m: &Message) -> Option<&str> {
     match m {
         Message::System(s) => match &**s {
-            claudio::SystemMessage::Status(s) => {
-                s.extra.get("permissionMode").and_then(|v| v.as_str())
-            }
+            claudio::SystemMessage::Status(s) => s.permission_mode.as_ref().map(|m| m.as_str()),
             _ => None,
         },
         _ => None,

@@ -279,7 +279,9 @@ impl Chat<'_> {
         next.permission_mode = self.state.mode.clone();
         next.cwd = Some(self.cwd.clone());
         let forked = match &p.before {
-            Some(before) => store.fork(&id, Some(before), None).map(Some),
+            Some(before) => store
+                .fork(&id, &claudio::store::ForkOptions::new().at(before.as_str()))
+                .map(Some),
             None => Ok(None),
         };
         let forked = match forked {

@@ -36,13 +36,17 @@ impl SessionState {
             Message::System(s) => match &**s {
                 SystemMessage::Init(i) => {
                     self.model = i.model.clone().or(self.model.take());
-                    self.mode = i.permission_mode.clone().or(self.mode.take());
+                    self.mode = i
+                        .permission_mode
+                        .as_ref()
+                        .map(|m| m.as_str().to_owned())
+                        .or(self.mode.take());
                     self.session_id = i.session_id.clone().or(self.session_id.take());
                 }
                 // a mode change (plan approved, Shift-Tab) is confirmed here
                 SystemMessage::Status(st) => {
-                    if let Some(m) = st.extra.get("permissionMode").and_then(|m| m.as_str()) {
-                        self.mode = Some(m.to_owned());
+                    if let Some(m) = &st.permission_mode {
+                        self.mode = Some(m.as_str().to_owned());
                     }
                 }
                 _ => {}

@@ -38,7 +38,7 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
     }
     if !a.yes {
         // without what it shows (a damaged file, say), the id alone
-        let info = store.info(&file).ok();
+        let info = store.info_file(&file).ok();
         let what = match &info {
             Some(i) => format!(
                 "{} “{}” ({}, {})",

@@ -530,7 +530,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
     let (file, conv) = store.conversation(&a.id)?;
     let entries: Vec<Value> = conv.entries.iter().map(|e| e.value.clone()).collect();
     let list = items(&entries, a.thinking, &|agent| agent_entries(&file, agent));
-    let info = store.info(&file).ok();
+    let info = store.info_file(&file).ok();
     let title = info
         .as_ref()
         .map(|i| i.summary.clone())

@@ -41,7 +41,7 @@ pub(super) fn inspect(
         return Ok(SessionsOutcome::Done(Exit::Success));
     }
     let st = io.out_style;
-    let info = match store.info(&file) {
+    let info = match store.info_file(&file) {
         Ok(i) => Some(i),
         Err(e) => {
             // an unreadable file is said so; one with nothing to list is not news here

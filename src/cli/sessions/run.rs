@@ -30,7 +30,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         SessionsAction::Usage(a) => usage::usage(&store, a, io),
         SessionsAction::Resume(a) => resume(&store, &a.id),
         SessionsAction::Fork(a) => store
-            .fork(&a.id, a.at.as_deref(), a.title.as_deref())
+            .fork(&a.id, &fork_options(a.at.as_deref(), a.title.as_deref()))
             .map_err(Into::into)
             .and_then(|id| {
                 writeln!(io.out, "{id}")?;
@@ -76,6 +76,18 @@ fn resume(store: &Store, id: &str) -> anyhow::Result<SessionsOutcome> {
         id: t.id,
         cwd: t.cwd,
     })
+}
+
+/// `sessions fork --at --title` as the library takes them.
+fn fork_options(at: Option<&str>, title: Option<&str>) -> claudio::store::ForkOptions {
+    let mut o = claudio::store::ForkOptions::new();
+    if let Some(at) = at {
+        o = o.at(at);
+    }
+    if let Some(title) = title {
+        o = o.title(title);
+    }
+    o
 }
 
 #[cfg(test)]
@@ -128,7 +140,7 @@ mod tests {
         ok(&["--config-dir", &c, "rename", B, "Second"]);
         ok(&["--config-dir", &c, "tag", B, "wip"]);
         let info = Store::new(d.path())
-            .info(&Store::new(d.path()).find(B).unwrap())
+            .info_file(&Store::new(d.path()).find(B).unwrap())
             .unwrap();
         assert_eq!(
             (info.summary.as_str(), info.tag.as_deref()),
@@ -136,7 +148,7 @@ mod tests {
         );
         ok(&["--config-dir", &c, "tag", B, "--clear"]);
         let info = Store::new(d.path())
-            .info(&Store::new(d.path()).find(B).unwrap())
+            .info_file(&Store::new(d.path()).find(B).unwrap())
             .unwrap();
         assert_eq!(info.tag, None);
         let r = run_args(
@@ -153,7 +165,7 @@ mod tests {
         // a fork with a title of its own
         let titled = ok(&["--config-dir", &c, "fork", A, "--title", "the other road"]);
         let s = Store::new(d.path());
-        let info = s.info(&s.find(titled.trim()).unwrap()).unwrap();
+        let info = s.info_file(&s.find(titled.trim()).unwrap()).unwrap();
         assert_eq!(info.custom_title.as_deref(), Some("the other road"));
     }
 
