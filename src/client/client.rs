@@ -1,6 +1,6 @@
 //! A multi-turn session with one CLI process.
 
-use super::session::{drive, Handlers, Incoming, Shared};
+use super::router::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::protocol::{

@@ -5,7 +5,7 @@
 mod client;
 mod query;
 mod queue;
-mod session;
+mod router;
 
 pub use client::{Client, RawMessage, Turn};
 pub use query::{query, Query};

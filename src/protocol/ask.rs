@@ -76,10 +76,61 @@ impl RequestKind {
     }
 }
 
+/// The request's kind and its plan are read here, beside the answers that
+/// go with them (the request type itself is the control protocol's).
 impl super::control::CanUseToolRequest {
     /// What this request asks of the person.
     pub fn kind(&self) -> RequestKind {
         RequestKind::of_tool(&self.tool_name)
+    }
+
+    /// For an `ExitPlanMode` request, the plan the model proposes: the
+    /// request's own `input.plan` if it has one, else the plan of the
+    /// `tool_use` block it is for, which the CLI 2.1.328 sends only in the
+    /// assistant message (the request's input is `{}`); the session keeps
+    /// the plans of recent calls to hand them over here. `None` for any
+    /// other tool, or when the call was not seen.
+    ///
+    /// ```
+    /// use claudio::{Options, PermissionResult};
+    /// let options = Options::default().can_use_tool(|req, _ctx| async move {
+    ///     if let Some(plan) = req.plan() {
+    ///         println!("the plan:\n{plan}");
+    ///     }
+    ///     Ok(PermissionResult::deny("not now"))
+    /// });
+    /// ```
+    pub fn plan(&self) -> Option<&str> {
+        if self.kind() != RequestKind::Plan {
+            return None;
+        }
+        plan_text(&self.input).or(self.seen_plan.as_deref())
+    }
+
+    /// Approve this `ExitPlanMode` request and switch the session to
+    /// `mode`. `edited` is the plan as the person left it: when it is
+    /// `None` or the plan shown ([`CanUseToolRequest::plan`]), the approval
+    /// is unedited and the request's input goes back as it came
+    /// ([`approve_plan`]); otherwise the
+    /// changed plan goes back and the model is told the person edited it
+    /// ([`approve_edited_plan`]).
+    ///
+    /// ```
+    /// use claudio::{Options, PermissionMode, PermissionResult};
+    /// use claudio::protocol::ask::RequestKind;
+    /// let options = Options::default().can_use_tool(|req, _ctx| async move {
+    ///     Ok(match req.kind() {
+    ///         // shown to a person, who approved it without a change
+    ///         RequestKind::Plan => req.approve_plan(PermissionMode::AcceptEdits, None),
+    ///         _ => PermissionResult::allow(),
+    ///     })
+    /// });
+    /// ```
+    pub fn approve_plan(&self, mode: PermissionMode, edited: Option<&str>) -> PermissionResult {
+        match edited {
+            Some(text) if Some(text) != self.plan() => approve_edited_plan(mode, &self.input, text),
+            _ => approve_plan(mode, &self.input),
+        }
     }
 }
 

@@ -1,5 +1,6 @@
-//! The shared core of a session: the reader task, the control router, and
-//! the writer.
+//! The router: the shared core of a session. The reader task routes each
+//! line the CLI writes (messages to the caller, control responses to their
+//! requests, control requests to the handlers), beside the writer.
 
 use super::queue::Queue;
 use crate::error::{Error, Result};
