@@ -22,3 +22,4 @@ pub mod spinner;
 pub mod style;
 pub mod summary;
 pub mod tasks;
+pub mod todos;

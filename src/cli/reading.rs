@@ -10,6 +10,7 @@ use super::dedup::Dedup;
 use super::sanitize::Sanitizer;
 use super::summary::{one_line, tool_summary};
 use super::tasks::{self, TaskEvent};
+use super::todos;
 use claudio::protocol::ask::RequestKind;
 use claudio::protocol::{
     ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, TaskNotification,
@@ -179,8 +180,12 @@ impl Reading {
                             seen(Seen::Thinking(&t.thinking));
                             seen(Seen::BlockEnd);
                         }
-                        // questions and plans show as their own prompt
-                        ContentBlock::ToolUse(t) if RequestKind::of_tool(&t.name).is_dialog() => {
+                        // questions and plans show as their own prompt, the
+                        // task list as a checklist
+                        ContentBlock::ToolUse(t)
+                            if RequestKind::of_tool(&t.name).is_dialog()
+                                || todos::is_todo_tool(&t.name) =>
+                        {
                             seen(Seen::BlockEnd)
                         }
                         ContentBlock::ToolUse(t) => {

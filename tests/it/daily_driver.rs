@@ -503,3 +503,36 @@ fn the_status_line_shows_context_and_the_settings_command_runs() {
     assert!(screen.contains(" · default ──"), "{screen}");
     bye(t);
 }
+
+#[test]
+fn the_model_s_task_list_is_a_checklist_and_todos_prints_it() {
+    let w = world!("the_model_s_task_list_is_a_checklist_and_todos_prints_it");
+    // the chat turns the CLI's task tools on; the model keeps a list
+    let create = Reply::tool_use(
+        "TaskCreate",
+        json!({"subject":"Write the parser tests","description":"cover the edge cases","activeForm":"Writing the parser tests"}),
+    );
+    let id = create.tool_use_id();
+    w.api.push(create);
+    w.api.push(Reply::tool_use(
+        "TaskUpdate",
+        json!({"taskId":"1","status":"completed"}),
+    ));
+    w.api.push(Reply::text("All done."));
+    let mut t = chat(&w, &[]);
+    t.line("plan and do it");
+    let screen = t.wait_for("All done.");
+    assert!(!screen.contains("Allow?"), "{screen}");
+    assert!(!screen.contains("No such tool"), "{screen}");
+    let screen = t.wait_for("turns ·");
+    assert!(screen.contains("tasks 1/1"), "{screen}");
+    assert!(screen.contains("☑ Write the parser tests"), "{screen}");
+    t.line("/todos");
+    t.wait_for_n("☑ Write the parser tests", 2);
+    bye(t);
+    // the tool worked for the model (2.1.328 offers it deferred, behind
+    // ToolSearch, once the chat turns the task tools on)
+    let tr = w.main_requests()[1].tool_result_for(&id).expect("a result");
+    assert!(!tr.is_error, "{tr:?}");
+    assert!(tr.content.contains("created"), "{tr:?}");
+}

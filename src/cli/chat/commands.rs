@@ -92,6 +92,13 @@ pub const SLASH_COMMANDS: &[SlashCommand] = &[
         input: |arg| Input::Command(ChatCommand::Resume(arg)),
     },
     SlashCommand {
+        name: "/todos",
+        aliases: &[],
+        arg: "",
+        about: "the model's task list (Ctrl-T shows or hides it while Claude works)",
+        input: |_| Input::Command(ChatCommand::Todos),
+    },
+    SlashCommand {
         name: "/copy",
         aliases: &[],
         arg: "[N]",
@@ -151,6 +158,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "Ctrl-R",
         "search the history backwards (Enter sends what it found)",
     ),
+    ("Ctrl-T", "while Claude works: show or hide the task list"),
     (
         "Ctrl-C",
         "interrupt the turn (twice: quit); stop a !command",
@@ -191,6 +199,7 @@ pub enum ChatCommand {
     Resume(Option<String>),
     Sessions,
     Copy(Option<String>),
+    Todos,
 }
 
 /// Parse a line from the editor. Multi-line input keeps its newlines;
@@ -364,6 +373,10 @@ impl Chat<'_> {
                     Err(why) => self.info(&why),
                 }
             }
+            ChatCommand::Todos => match self.renderer.todos_text() {
+                Some(list) => self.write(&list),
+                None => self.info("no task list in this session"),
+            },
             ChatCommand::Permissions => {
                 let rt = self.rt;
                 let rules = rt.block_on(self.client()?.permission_rules())?;

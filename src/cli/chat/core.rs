@@ -20,6 +20,9 @@ use tokio::sync::{mpsc, oneshot};
 /// The live session, shared with the signal watcher.
 pub(super) type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
 
+/// The CLI's switch for its task tools (`TaskCreate`, `TaskUpdate`, ...).
+const TODO_TOOLS: &str = "CLAUDE_CODE_ENABLE_TODO_TOOLS";
+
 pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -102,7 +105,13 @@ impl Chat<'_> {
 
     pub(super) fn start_connect(&mut self, session: SessionFlags) -> anyhow::Result<()> {
         let tx = self.approvals_tx.clone();
-        let options: Options = build_options(&session)?
+        let mut options: Options = build_options(&session)?;
+        // the task list, as the claude TUI has it (off in stream-json mode
+        // unless asked for); the person's own setting wins
+        if std::env::var_os(TODO_TOOLS).is_none() {
+            options = options.env(TODO_TOOLS, "1");
+        }
+        let options = options
             .include_partial_messages(true)
             // checkpoints make /rewind able to restore files
             .file_checkpointing(true)

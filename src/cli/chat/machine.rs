@@ -21,6 +21,7 @@ use super::state::SessionState;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
 use claudio::{Message, SystemMessage};
+use crossterm::event::{KeyCode, KeyModifiers};
 use std::time::{Duration, Instant};
 
 /// Within this long, a second Ctrl-C in a turn quits.
@@ -390,6 +391,13 @@ impl<R> Work<R> {
     fn key(&mut self, p: &mut Parts<'_>, input: TermEvent, now: Instant, out: &mut Effects<R>) {
         if let TermEvent::Resize(w, _) = &input {
             write(out, p.renderer.resize(*w as usize, now));
+        }
+        // Ctrl-T: the task list shown or hidden
+        if let TermEvent::Key(k) = &input {
+            if k.code == KeyCode::Char('t') && k.modifiers.contains(KeyModifiers::CONTROL) {
+                write(out, p.renderer.toggle_todos(now));
+                return;
+            }
         }
         let action = p.ahead.input(&input);
         match &self.stage {

@@ -15,6 +15,7 @@ use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{retry_line, truncate_width};
+use crate::cli::todos::Todos;
 use claudio::protocol::ToolResultBlock;
 use claudio::{Message, ResultMessage};
 use std::time::{Duration, Instant};
@@ -54,6 +55,11 @@ pub struct Renderer {
     live: Live,
     /// The last answers' markdown source, for `/copy`.
     answers: Answers,
+    /// The model's task list; shown under the spinners unless hidden
+    /// (Ctrl-T), and once more at the end of a turn that changed it.
+    todos: Todos,
+    show_todos: bool,
+    todos_changed: bool,
 }
 
 impl Renderer {
@@ -71,6 +77,9 @@ impl Renderer {
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
             answers: Answers::default(),
+            todos: Todos::default(),
+            show_todos: true,
+            todos_changed: false,
         }
     }
 
@@ -98,6 +107,24 @@ impl Renderer {
     /// The last answers, for `/copy`.
     pub fn answers(&self) -> &Answers {
         &self.answers
+    }
+
+    /// The task list as text (`/todos`), or `None` when there is none.
+    pub fn todos_text(&self) -> Option<String> {
+        if self.todos.is_empty() {
+            return None;
+        }
+        let lines = self.todos.lines(self.opts.style, self.opts.width);
+        Some(lines.iter().map(|l| format!("{l}\n")).collect())
+    }
+
+    /// Ctrl-T: show or hide the task list under the spinners.
+    pub fn toggle_todos(&mut self, now: Instant) -> String {
+        let mut out = String::new();
+        self.clear_live(&mut out);
+        self.show_todos = !self.show_todos;
+        self.draw_live(now, &mut out);
+        out
     }
 
     /// How many sub-agents are still at work.
@@ -177,6 +204,9 @@ impl Renderer {
     pub fn message(&mut self, m: &Message, state: &SessionState, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
+        if self.todos.observe(m) {
+            self.todos_changed = true;
+        }
         let mut seen = Vec::new();
         self.reading.read(m, now, &mut |s| seen.push(s));
         for s in seen {
@@ -433,6 +463,7 @@ impl Renderer {
     /// old one is running any more.
     pub fn forget_session(&mut self) {
         self.reading.forget_session();
+        self.todos.clear();
     }
 
     /// A sub-agent's text: a few dim lines under its name.
@@ -481,6 +512,17 @@ impl Renderer {
 
     fn result(&mut self, r: &ResultMessage, state: &SessionState, out: &mut String) {
         self.end_block(out);
+        // the list as the turn left it, when the turn changed it
+        if std::mem::take(&mut self.todos_changed) && !self.todos.is_empty() {
+            if !self.at_line_start {
+                out.push('\n');
+                self.at_line_start = true;
+            }
+            out.push('\n');
+            for line in self.todos.lines(self.opts.style, self.opts.width) {
+                self.permanent_line(&line, out);
+            }
+        }
         let running = self.agents_running();
         let s = self.opts.style;
         let turns = r.num_turns.unwrap_or(0);
@@ -526,6 +568,12 @@ impl Renderer {
         self.markdown = Markdown::new(s.enabled());
     }
 
+    /// The task list shows under the spinners: there is work left on it,
+    /// and Ctrl-T has not hidden it.
+    fn todos_live(&self) -> bool {
+        self.show_todos && self.todos.open()
+    }
+
     fn clear_live(&mut self, out: &mut String) {
         if self.live.rows() > 0 {
             out.push_str(&self.live.clear());
@@ -537,7 +585,8 @@ impl Renderer {
             || !self.at_line_start
             || (self.reading.calls().is_empty()
                 && self.footer.is_empty()
-                && self.agents_running() == 0)
+                && self.agents_running() == 0
+                && !self.todos_live())
         {
             return;
         }
@@ -594,6 +643,15 @@ impl Renderer {
                 ms: ms(started),
             });
             calls_of(&a.call, &mut lines);
+        }
+        if self.todos_live() {
+            let list = self.todos.lines(s, self.opts.width);
+            for (i, text) in list.into_iter().enumerate() {
+                lines.push(Line::Plain {
+                    key: format!("todo {i}"),
+                    text,
+                });
+            }
         }
         let room = self.opts.width.saturating_sub(3).max(10);
         for (i, f) in self.footer.iter().enumerate() {

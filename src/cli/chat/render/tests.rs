@@ -280,3 +280,34 @@ fn long_summaries_fit_the_width() {
         assert!(line.width() <= 40, "{line:?}");
     }
 }
+
+#[test]
+fn the_task_list_is_live_toggled_and_left_behind_at_the_end() {
+    let mut r = renderer(false, true);
+    let t0 = Instant::now();
+    let mut out = String::new();
+    for m in [
+        json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"c1","name":"TaskCreate","input":{"subject":"Write tests","activeForm":"Writing tests"}}]}}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"c1","content":"Task #1 created successfully: Write tests"}]},"tool_use_result":{"task":{"id":"1","subject":"Write tests"}}}),
+        json!({"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"u1","name":"TaskUpdate","input":{"taskId":"1","status":"in_progress"}}]}}),
+    ] {
+        out.push_str(&r.message_at(&msg(m), t0));
+    }
+    // no tool lines for the list's own tools: the checklist instead
+    assert!(!out.contains("TaskCreate"), "{out}");
+    assert!(out.contains("◐ Writing tests"), "{out}");
+    assert!(r.todos_text().unwrap().contains("tasks 0/1"));
+    // Ctrl-T hides it, and shows it again
+    let hidden = r.toggle_todos(t0);
+    assert!(!hidden.contains("Writing tests"), "{hidden:?}");
+    assert!(r.toggle_todos(t0).contains("◐ Writing tests"));
+    let end = r.message_at(
+        &msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":10})),
+        t0,
+    );
+    assert!(
+        end.contains("◐ Writing tests"),
+        "the list as the turn left it: {end}"
+    );
+    assert!(end.find("Writing tests") < end.find("── 1 turn"), "{end}");
+}
