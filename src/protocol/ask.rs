@@ -109,7 +109,7 @@ impl super::control::CanUseToolRequest {
 
     /// Approve this `ExitPlanMode` request and switch the session to
     /// `mode`. `edited` is the plan as the person left it: when it is
-    /// `None` or the plan shown ([`CanUseToolRequest::plan`]), the approval
+    /// `None` or the plan shown ([`plan`](Self::plan)), the approval
     /// is unedited and the request's input goes back as it came
     /// ([`approve_plan`]); otherwise the
     /// changed plan goes back and the model is told the person edited it
