@@ -40,7 +40,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -l system-prompt -d 'Repla
 complete -c claudio -n "__fish_claudio_needs_command" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_needs_command" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_needs_command" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_needs_command" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_needs_command" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -80,7 +80,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -l system-prompt -d
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand ask" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -107,7 +107,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -147,7 +147,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -179,7 +179,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -209,7 +209,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -241,7 +241,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -278,7 +278,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -314,7 +314,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l system-prompt -d 'Replace the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -344,7 +344,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -373,7 +373,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -400,7 +400,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -427,7 +427,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -455,7 +455,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -493,7 +493,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l system-prompt
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand doctor" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -519,7 +519,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_s
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -548,7 +548,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -574,7 +574,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -603,7 +603,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand completions" -l system-p
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand completions" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -629,7 +629,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand man" -l system-prompt -d
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand man" -s r -l resume -d 'Resume the session with this id' -r
+complete -c claudio -n "__fish_claudio_using_subcommand man" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''

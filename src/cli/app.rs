@@ -97,6 +97,26 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
     if !std::io::stdin().is_terminal() {
         return ask(flags, AskArgs::default());
     }
+    // `-r` with no id: the person picks one
+    let mut flags = flags;
+    if flags.resume.as_deref() == Some("") {
+        let store = claudio::store::Store::from_env()?;
+        let cwd = match &flags.cwd {
+            Some(d) => d.clone(),
+            None => std::env::current_dir()?,
+        };
+        let style =
+            super::style::Style::decide(flags.color_choice(), std::io::stdout().is_terminal());
+        match super::finder::pick(&store, &cwd, style)? {
+            Some(row) => {
+                flags.resume = Some(row.id);
+                if flags.cwd.is_none() {
+                    flags.cwd = row.cwd.map(std::path::PathBuf::from).filter(|d| d.is_dir());
+                }
+            }
+            None => return Ok(Exit::Success),
+        }
+    }
     let flags = find_resumed(flags);
     let settings = super::chat::repl::ChatSettings {
         show_thinking: !chat.hide_thinking && config.show_thinking.unwrap_or(true),
@@ -109,6 +129,11 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
 }
 
 fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
+    if flags.resume.as_deref() == Some("") {
+        return Err(super::exit::usage_error!(
+            "-r needs a session id here: the list to pick from needs a terminal (`claudio sessions list` shows the ids)"
+        ));
+    }
     let flags = find_resumed(flags);
     on_runtime(Threads::One, |rt| {
         rt.block_on(super::ask::run(&flags, args))

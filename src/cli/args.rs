@@ -188,8 +188,9 @@ pub struct SessionFlags {
     /// Working directory for the session.
     #[arg(long, global = true)]
     pub cwd: Option<PathBuf>,
-    /// Resume the session with this id.
-    #[arg(short = 'r', long, global = true)]
+    /// Resume the session with this id (an id prefix works); with no id,
+    /// pick one from a list (this directory's sessions; Ctrl-A: every project).
+    #[arg(short = 'r', long, global = true, num_args = 0..=1, default_missing_value = "", value_name = "ID")]
     pub resume: Option<String>,
     /// Continue the most recent session of this directory.
     #[arg(short = 'c', long = "continue", global = true)]

@@ -11,6 +11,7 @@ pub mod dedup;
 pub mod diff;
 pub mod doctor;
 pub mod exit;
+pub mod finder;
 pub mod highlight;
 pub mod markdown;
 pub mod options;

@@ -536,3 +536,40 @@ fn the_model_s_task_list_is_a_checklist_and_todos_prints_it() {
     assert!(!tr.is_error, "{tr:?}");
     assert!(tr.content.contains("created"), "{tr:?}");
 }
+
+#[test]
+fn the_resume_picker_resumes_the_chosen_session_and_it_goes_on() {
+    let w = world!("the_resume_picker_resumes_the_chosen_session_and_it_goes_on");
+    // two real sessions in this folder
+    for (prompt, answer) in [("remember the word teapot", "Noted."), ("what is 2+2", "4")] {
+        w.api.push(Reply::text(answer));
+        let out = w
+            .claudio()
+            .args(["ask", prompt])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    }
+    w.api.push(Reply::text("The word was teapot."));
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path()).arg("-r");
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("Resume a session");
+    assert!(screen.contains("of 2"), "{screen}");
+    // filtered as you type, the last exchange under the list
+    t.send(b"teapot");
+    let screen = t.wait_for("│ Noted.");
+    assert!(screen.contains("1 of 2"), "{screen}");
+    t.send(b"\r");
+    t.wait_for("Ctrl-D exits");
+    t.line("which word?");
+    t.wait_for("The word was teapot.");
+    bye(t);
+    // the conversation went on: the model got the earlier turn
+    let reqs = w.main_requests();
+    let last = reqs.last().unwrap();
+    let body = serde_json::to_string(&last.body).unwrap();
+    assert!(body.contains("remember the word teapot"), "{body}");
+    assert!(!body.contains("what is 2+2"), "the other session: {body}");
+}

@@ -87,8 +87,8 @@ pub const SLASH_COMMANDS: &[SlashCommand] = &[
     SlashCommand {
         name: "/resume",
         aliases: &[],
-        arg: "ID",
-        about: "resume a session",
+        arg: "[ID]",
+        about: "resume a session (no id: pick one from a list)",
         input: |arg| Input::Command(ChatCommand::Resume(arg)),
     },
     SlashCommand {
@@ -392,7 +392,13 @@ impl Chat<'_> {
                 self.start_connect(fresh)?;
                 self.info("new session");
             }
-            ChatCommand::Resume(None) => self.info("usage: /resume ID"),
+            ChatCommand::Resume(None) => {
+                let store = claudio::store::Store::from_env()?;
+                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.style)? {
+                    return self.command(ChatCommand::Resume(Some(row.id)));
+                }
+                self.info("nothing resumed");
+            }
             ChatCommand::Resume(Some(id)) => {
                 // found in any project; the CLI runs where it was recorded
                 let target = claudio::store::Store::from_env()?.resume_target(&id)?;

@@ -1,0 +1,612 @@
+//! The session finder: `claudio -r` with no id, and `/resume` with no id.
+//! This directory's sessions, newest first (Ctrl-A: every project), filtered
+//! as you type (title, first prompt, branch, tag, id); Tab switches to a
+//! full-text search of the conversations (the store's search); the last
+//! exchange of the highlighted session below; Enter resumes.
+//!
+//! [`Finder`] is pure (keys in, a step out; a drawing as lines), tested
+//! without a terminal; [`pick`] runs it on the terminal.
+
+use crate::cli::picker::redraw;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::{one_line, truncate_width};
+use claudio::store::SessionInfo;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::HashSet;
+
+/// Rows shown at once.
+const PAGE: usize = 10;
+
+/// One session, as the finder shows and filters it (inert text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub id: String,
+    pub title: String,
+    pub prompt: String,
+    pub branch: String,
+    pub tag: String,
+    pub cwd: Option<String>,
+    /// Milliseconds since the epoch.
+    pub modified: i64,
+    /// The session belongs to this directory (else: Ctrl-A's other projects).
+    pub here: bool,
+}
+
+impl Row {
+    pub fn from_info(s: &SessionInfo, here: bool) -> Row {
+        let clean = |t: &str| Sanitizer::clean(&one_line(t, 200));
+        Row {
+            id: s.session_id.clone(),
+            title: clean(&s.summary),
+            prompt: s.first_prompt.as_deref().map(clean).unwrap_or_default(),
+            branch: s.git_branch.as_deref().map(clean).unwrap_or_default(),
+            tag: s.tag.as_deref().map(clean).unwrap_or_default(),
+            cwd: s.cwd.clone(),
+            modified: s.last_modified,
+            here,
+        }
+    }
+
+    /// Every word of `query` is in one of its fields (case ignored).
+    fn matches(&self, query: &str) -> bool {
+        let hay = format!(
+            "{} {} {} {} {}",
+            self.title, self.prompt, self.branch, self.tag, self.id
+        )
+        .to_lowercase();
+        query
+            .to_lowercase()
+            .split_whitespace()
+            .all(|w| hay.contains(w))
+    }
+}
+
+/// What the finder wants done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Draw again.
+    Redraw,
+    /// Resume this session.
+    Resume(Row),
+    /// Esc: nothing.
+    Cancel,
+    /// Search the conversations for this text (every project or here), then
+    /// hand the ids found to [`Finder::found`].
+    Search { text: String, all: bool },
+    /// Show every project's sessions (load them, then [`Finder::set_rows`]).
+    LoadAll,
+}
+
+/// The finder's state.
+#[derive(Debug)]
+pub struct Finder {
+    rows: Vec<Row>,
+    /// Every project, not only this directory.
+    all: bool,
+    query: String,
+    /// Tab: the query searches inside the conversations.
+    full_text: bool,
+    /// The sessions the last search found, and for which text.
+    found: Option<(String, HashSet<String>)>,
+    shown: Vec<usize>,
+    cursor: usize,
+    /// The highlighted session's last exchange.
+    preview: Option<(String, Vec<String>)>,
+}
+
+impl Finder {
+    /// A finder over `rows`, newest first.
+    pub fn new(mut rows: Vec<Row>) -> Finder {
+        rows.sort_by_key(|r| std::cmp::Reverse(r.modified));
+        let mut f = Finder {
+            rows,
+            all: false,
+            query: String::new(),
+            full_text: false,
+            found: None,
+            shown: Vec::new(),
+            cursor: 0,
+            preview: None,
+        };
+        f.filter();
+        f
+    }
+
+    /// Every project's sessions (after [`Step::LoadAll`]).
+    pub fn set_rows(&mut self, rows: Vec<Row>) {
+        let selected = self.selected().map(|r| r.id.clone());
+        let mut rows = rows;
+        rows.sort_by_key(|r| std::cmp::Reverse(r.modified));
+        self.rows = rows;
+        self.filter();
+        if let Some(id) = selected {
+            if let Some(i) = self.shown.iter().position(|&i| self.rows[i].id == id) {
+                self.cursor = i;
+            }
+        }
+    }
+
+    /// The sessions a full-text search for `text` found.
+    pub fn found(&mut self, text: &str, ids: HashSet<String>) {
+        self.found = Some((text.to_owned(), ids));
+        self.filter();
+    }
+
+    /// The highlighted session.
+    pub fn selected(&self) -> Option<&Row> {
+        self.shown.get(self.cursor).map(|&i| &self.rows[i])
+    }
+
+    /// Set the highlighted session's last exchange (lines, inert).
+    pub fn set_preview(&mut self, id: &str, lines: Vec<String>) {
+        self.preview = Some((id.to_owned(), lines));
+    }
+
+    /// Whether the highlighted session's preview is missing.
+    pub fn wants_preview(&self) -> Option<&str> {
+        let row = self.selected()?;
+        match &self.preview {
+            Some((id, _)) if *id == row.id => None,
+            _ => Some(&row.id),
+        }
+    }
+
+    fn search_stale(&self) -> bool {
+        self.full_text
+            && !self.query.trim().is_empty()
+            && self.found.as_ref().is_none_or(|(t, _)| *t != self.query)
+    }
+
+    fn filter(&mut self) {
+        let q = self.query.trim();
+        self.shown = (0..self.rows.len())
+            .filter(|&i| {
+                let r = &self.rows[i];
+                if !self.all && !r.here {
+                    return false;
+                }
+                if self.full_text {
+                    return match &self.found {
+                        Some((_, ids)) if !q.is_empty() => ids.contains(&r.id),
+                        _ => true,
+                    };
+                }
+                r.matches(q)
+            })
+            .collect();
+        self.cursor = self.cursor.min(self.shown.len().saturating_sub(1));
+    }
+
+    /// One key.
+    pub fn key(&mut self, k: KeyEvent) -> Option<Step> {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        match k.code {
+            KeyCode::Esc => Some(Step::Cancel),
+            KeyCode::Char('c') | KeyCode::Char('d') if ctrl => Some(Step::Cancel),
+            KeyCode::Enter if self.search_stale() => Some(Step::Search {
+                text: self.query.clone(),
+                all: self.all,
+            }),
+            KeyCode::Enter => self.selected().cloned().map(Step::Resume),
+            KeyCode::Up => {
+                self.cursor = self.cursor.saturating_sub(1);
+                Some(Step::Redraw)
+            }
+            KeyCode::Char('p') if ctrl => self.key(KeyEvent::from(KeyCode::Up)),
+            KeyCode::Down => {
+                if self.cursor + 1 < self.shown.len() {
+                    self.cursor += 1;
+                }
+                Some(Step::Redraw)
+            }
+            KeyCode::Char('n') if ctrl => self.key(KeyEvent::from(KeyCode::Down)),
+            KeyCode::PageUp => {
+                self.cursor = self.cursor.saturating_sub(PAGE);
+                Some(Step::Redraw)
+            }
+            KeyCode::PageDown => {
+                self.cursor = (self.cursor + PAGE).min(self.shown.len().saturating_sub(1));
+                Some(Step::Redraw)
+            }
+            KeyCode::Char('a') if ctrl => {
+                self.all = !self.all;
+                let any_other = self.rows.iter().any(|r| !r.here);
+                if self.all && !any_other {
+                    return Some(Step::LoadAll);
+                }
+                self.found = None;
+                self.filter();
+                Some(Step::Redraw)
+            }
+            KeyCode::Tab => {
+                self.full_text = !self.full_text;
+                self.found = None;
+                self.filter();
+                Some(Step::Redraw)
+            }
+            KeyCode::Backspace => {
+                self.query.pop();
+                self.cursor = 0;
+                self.filter();
+                Some(Step::Redraw)
+            }
+            KeyCode::Char('u') if ctrl => {
+                self.query.clear();
+                self.cursor = 0;
+                self.filter();
+                Some(Step::Redraw)
+            }
+            KeyCode::Char(c) if !ctrl && !c.is_control() => {
+                self.query.push(c);
+                self.cursor = 0;
+                self.filter();
+                Some(Step::Redraw)
+            }
+            _ => None,
+        }
+    }
+
+    /// The drawing: a title line, the query, up to [`PAGE`] rows around
+    /// the highlighted one, its last exchange, and the keys.
+    pub fn lines(&self, style: Style, width: usize, now_ms: i64) -> Vec<String> {
+        let width = width.max(30);
+        let scope = if self.all {
+            "every project"
+        } else {
+            "this directory"
+        };
+        let mode = if self.full_text {
+            "search in conversations"
+        } else {
+            "filter"
+        };
+        let mut out = vec![format!(
+            "{} {}",
+            style.bold("Resume a session"),
+            style.dim(&format!(
+                "· {scope} · {} of {}",
+                self.shown.len(),
+                self.rows.iter().filter(|r| self.all || r.here).count()
+            ))
+        )];
+        let hint = if self.search_stale() {
+            style.dim("  (Enter searches)")
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "  {} {}{}",
+            style.dim(&format!("{mode} ›")),
+            truncate_width(&Sanitizer::clean(&self.query), width.saturating_sub(30)),
+            hint
+        ));
+        let start = self
+            .cursor
+            .saturating_sub(PAGE / 2)
+            .min(self.shown.len().saturating_sub(PAGE));
+        for (n, &i) in self.shown.iter().enumerate().skip(start).take(PAGE) {
+            let r = &self.rows[i];
+            let when = crate::cli::sessions::relative_time(now_ms, r.modified);
+            let mut what = r.title.clone();
+            if !r.branch.is_empty() {
+                what.push_str(&format!("  ⎇ {}", r.branch));
+            }
+            if !r.tag.is_empty() {
+                what.push_str(&format!("  #{}", r.tag));
+            }
+            let room = width.saturating_sub(24);
+            let text = format!("{:>9}  {}", when, truncate_width(&what, room));
+            let id: String = r.id.chars().take(8).collect();
+            let line = if n == self.cursor {
+                format!(
+                    "{} {} {}",
+                    style.cyan("›"),
+                    style.cyan(&id),
+                    style.bold(&text)
+                )
+            } else {
+                format!("  {} {}", style.dim(&id), text)
+            };
+            out.push(line);
+        }
+        if self.shown.is_empty() {
+            out.push(format!("  {}", style.dim("no session matches")));
+        }
+        if let (Some(row), Some((id, lines))) = (self.selected(), &self.preview) {
+            if *id == row.id {
+                for l in lines.iter().take(6) {
+                    out.push(format!(
+                        "    {} {}",
+                        style.dim("│"),
+                        truncate_width(l, width.saturating_sub(8))
+                    ));
+                }
+            }
+        }
+        out.push(
+            style.dim("  ↑↓ move · Enter resume · Tab search the text · Ctrl-A all projects · Esc"),
+        );
+        out
+    }
+}
+
+/// The last exchange of a conversation, as preview lines: the last prompt
+/// and the start of the answer to it (inert).
+pub fn last_exchange(prompt: Option<&str>, answer: Option<&str>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(p) = prompt {
+        out.push(format!("› {}", Sanitizer::clean(&one_line(p, 300))));
+    }
+    if let Some(a) = answer {
+        let clean = Sanitizer::clean(a);
+        out.extend(
+            clean
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .take(4)
+                .map(str::to_owned),
+        );
+    }
+    out
+}
+
+/// A conversation's last prompt (a person's text, not a tool's result or a
+/// note of the CLI's) and the answer after it.
+pub fn exchange(c: &claudio::store::Conversation) -> (Option<String>, Option<String>) {
+    use claudio::protocol::{ContentBlock, MessageContent};
+    let texts = |content: &MessageContent| -> Option<String> {
+        let t = match content {
+            MessageContent::Text(t) => t.clone(),
+            MessageContent::Blocks(blocks) => {
+                if blocks
+                    .iter()
+                    .any(|b| matches!(b, ContentBlock::ToolResult(_)))
+                {
+                    return None;
+                }
+                let parts: Vec<&str> = blocks
+                    .iter()
+                    .filter_map(|b| match b {
+                        ContentBlock::Text(t) => Some(t.text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                parts.join("\n")
+            }
+        };
+        (!t.trim().is_empty()).then_some(t)
+    };
+    let mut answer = None;
+    for e in c.entries.iter().rev() {
+        let Some(content) = e.content() else {
+            continue;
+        };
+        match e.kind() {
+            "assistant" if answer.is_none() => answer = texts(&content),
+            "user" => {
+                if let Some(p) = texts(&content).filter(|p| !claudio::__private::is_cli_note(p)) {
+                    return (Some(p), answer);
+                }
+            }
+            _ => {}
+        }
+    }
+    (None, answer)
+}
+
+/// The finder on the terminal: draws, reads keys, loads what a step asks
+/// for. `None` when the person cancelled.
+pub fn pick(
+    store: &claudio::store::Store,
+    cwd: &std::path::Path,
+    style: Style,
+) -> anyhow::Result<Option<Row>> {
+    use claudio::store::{ListOptions, Pattern, SearchOptions};
+    use std::io::Write;
+    let here = store.list(&ListOptions::for_dir(cwd.to_path_buf()))?;
+    let rows: Vec<Row> = here
+        .sessions
+        .iter()
+        .map(|s| Row::from_info(s, true))
+        .collect();
+    let mut finder = Finder::new(rows);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    let mut out = std::io::stdout();
+    crossterm::terminal::enable_raw_mode()?;
+    // raw mode ends on every way out
+    struct Cooked;
+    impl Drop for Cooked {
+        fn drop(&mut self) {
+            let _ = crossterm::terminal::disable_raw_mode();
+        }
+    }
+    let _cooked = Cooked;
+    let mut drawn = 0;
+    let picked = loop {
+        if let Some(id) = finder.wants_preview().map(str::to_owned) {
+            let lines = match store.conversation(&id) {
+                Ok((_, c)) => {
+                    let (prompt, answer) = exchange(&c);
+                    last_exchange(prompt.as_deref(), answer.as_deref())
+                }
+                Err(e) => vec![Sanitizer::clean(&e.to_string())],
+            };
+            finder.set_preview(&id, lines);
+        }
+        let width = crossterm::terminal::size().map_or(80, |(w, _)| w as usize);
+        let lines = finder.lines(style, width, now);
+        write!(out, "{}", redraw(drawn, &lines))?;
+        out.flush()?;
+        drawn = lines.len();
+        let crossterm::event::Event::Key(k) = crossterm::event::read()? else {
+            continue;
+        };
+        if k.kind != crossterm::event::KeyEventKind::Press {
+            continue;
+        }
+        match finder.key(k) {
+            Some(Step::Resume(row)) => break Some(row),
+            Some(Step::Cancel) => break None,
+            Some(Step::LoadAll) => {
+                let all = store.list(&ListOptions::default())?;
+                let mine: HashSet<&str> = here
+                    .sessions
+                    .iter()
+                    .map(|s| s.session_id.as_str())
+                    .collect();
+                let rows = all
+                    .sessions
+                    .iter()
+                    .map(|s| Row::from_info(s, mine.contains(s.session_id.as_str())))
+                    .collect();
+                finder.set_rows(rows);
+            }
+            Some(Step::Search { text, all }) => {
+                let mut opts = SearchOptions::new(Pattern::Literal {
+                    text: text.clone(),
+                    ignore_case: true,
+                });
+                if !all {
+                    opts.dir = Some(cwd.to_path_buf());
+                }
+                let mut ids = HashSet::new();
+                store.search(&opts, |found| {
+                    ids.insert(found.info.session_id);
+                    std::ops::ControlFlow::Continue(())
+                })?;
+                finder.found(&text, ids);
+            }
+            Some(Step::Redraw) | None => {}
+        }
+    };
+    write!(out, "{}\r\n", redraw(drawn, &[]))?;
+    out.flush()?;
+    Ok(picked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, title: &str, modified: i64, here: bool) -> Row {
+        Row {
+            id: id.into(),
+            title: title.into(),
+            prompt: format!("prompt of {title}"),
+            branch: if id.starts_with('b') {
+                "feature".into()
+            } else {
+                String::new()
+            },
+            tag: String::new(),
+            cwd: None,
+            modified,
+            here,
+        }
+    }
+
+    fn k(code: KeyCode) -> KeyEvent {
+        KeyEvent::from(code)
+    }
+
+    fn typed(f: &mut Finder, text: &str) {
+        for c in text.chars() {
+            f.key(k(KeyCode::Char(c)));
+        }
+    }
+
+    fn ids(f: &Finder) -> Vec<String> {
+        f.shown.iter().map(|&i| f.rows[i].id.clone()).collect()
+    }
+
+    #[test]
+    fn newest_first_filtered_as_you_type_and_enter_resumes() {
+        let mut f = Finder::new(vec![
+            row("a1", "fix the parser", 10, true),
+            row("b2", "write docs", 30, true),
+            row("c3", "parser speed", 20, true),
+            row("d4", "elsewhere", 40, false),
+        ]);
+        assert_eq!(ids(&f), ["b2", "c3", "a1"], "this directory, newest first");
+        typed(&mut f, "PARSER");
+        assert_eq!(ids(&f), ["c3", "a1"]);
+        f.key(k(KeyCode::Down));
+        assert_eq!(
+            f.key(k(KeyCode::Enter)),
+            Some(Step::Resume(row("a1", "fix the parser", 10, true)))
+        );
+        // words match any field: the branch here
+        f.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        typed(&mut f, "feature");
+        assert_eq!(ids(&f), ["b2"]);
+        assert_eq!(f.key(k(KeyCode::Esc)), Some(Step::Cancel));
+    }
+
+    #[test]
+    fn ctrl_a_shows_every_project_loading_them_once() {
+        let mut f = Finder::new(vec![row("a1", "here", 10, true)]);
+        let ctrl_a = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::CONTROL);
+        assert_eq!(f.key(ctrl_a), Some(Step::LoadAll));
+        f.set_rows(vec![
+            row("a1", "here", 10, true),
+            row("z9", "there", 50, false),
+        ]);
+        assert_eq!(ids(&f), ["z9", "a1"]);
+        assert_eq!(f.selected().unwrap().id, "a1", "the highlighted row stays");
+        assert_eq!(f.key(ctrl_a), Some(Step::Redraw));
+        assert_eq!(ids(&f), ["a1"]);
+        assert_eq!(f.key(ctrl_a), Some(Step::Redraw), "loaded once");
+        assert_eq!(ids(&f), ["z9", "a1"]);
+    }
+
+    #[test]
+    fn tab_searches_inside_the_conversations() {
+        let mut f = Finder::new(vec![row("a1", "one", 10, true), row("b2", "two", 20, true)]);
+        f.key(k(KeyCode::Tab));
+        typed(&mut f, "tokio");
+        // the text is not in any title: Enter asks for a search first
+        assert_eq!(
+            f.key(k(KeyCode::Enter)),
+            Some(Step::Search {
+                text: "tokio".into(),
+                all: false
+            })
+        );
+        f.found("tokio", HashSet::from(["a1".to_owned()]));
+        assert_eq!(ids(&f), ["a1"]);
+        assert!(matches!(f.key(k(KeyCode::Enter)), Some(Step::Resume(r)) if r.id == "a1"));
+        // typing more makes the results stale again
+        typed(&mut f, "::spawn");
+        assert!(matches!(
+            f.key(k(KeyCode::Enter)),
+            Some(Step::Search { .. })
+        ));
+    }
+
+    #[test]
+    fn the_drawing_names_scope_rows_and_preview_inertly() {
+        let mut f = Finder::new(vec![row("a1234567890", "fix \u{1b}[2Jit", 10, true)]);
+        f.rows[0].title = Sanitizer::clean(&f.rows[0].title);
+        assert_eq!(f.wants_preview(), Some("a1234567890"));
+        f.set_preview(
+            "a1234567890",
+            last_exchange(Some("why?"), Some("because\n\nreasons\u{1b}]0;x\u{7}")),
+        );
+        assert_eq!(f.wants_preview(), None);
+        let text = f.lines(Style::plain(), 80, 10 + 3_600_000).join("\n");
+        assert!(text.contains("this directory · 1 of 1"), "{text}");
+        assert!(text.contains("› a1234567"), "{text}");
+        assert!(text.contains("fix it"), "{text}");
+        assert!(
+            text.contains("│ › why?") && text.contains("│ reasons"),
+            "{text}"
+        );
+        assert!(!text.contains('\u{1b}'), "{text:?}");
+        for line in text.lines() {
+            assert!(unicode_width::UnicodeWidthStr::width(line) <= 80, "{line}");
+        }
+    }
+}
