@@ -5,6 +5,8 @@
 //! [`AsyncStore`] has the same methods for async code, run on Tokio's
 //! blocking pool.
 
+#[cfg(feature = "archive")]
+mod archive;
 mod chain;
 mod edit;
 mod error;
@@ -17,6 +19,8 @@ mod lines;
 mod list;
 mod nonblocking;
 mod open;
+#[cfg(feature = "archive")]
+mod packed;
 mod paths;
 pub(crate) mod scan;
 mod search;
@@ -24,6 +28,8 @@ mod subagents;
 pub(crate) mod time;
 mod usage;
 
+#[cfg(feature = "archive")]
+pub use archive::{ArchiveOptions, ArchiveSummary};
 pub use chain::{read_conversation, Conversation, Entry};
 pub use edit::SessionFile;
 pub use error::{StoreError, StoreResult};

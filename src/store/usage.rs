@@ -568,11 +568,7 @@ impl super::Store {
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn usage(&self, dir: Option<&Path>) -> StoreResult<UsageListing> {
-        let projects = self.projects_dir();
-        let cands = match dir {
-            Some(d) => super::list::dir_candidates(&projects, d, true)?,
-            None => super::list::all_candidates(&projects)?,
-        };
+        let cands = self.candidates(dir, true)?;
         let (cands, mut skipped) = super::list::split_unreadable(cands);
         let read = super::list::parallel_map(&cands, |c| {
             let mut u = read_session(&c.path, false)?;
