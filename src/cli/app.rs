@@ -1,10 +1,10 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
 use super::args::{AskArgs, Cli, Command, ConfigAction, SessionFlags};
-use super::config::Config;
+use super::config::{ArchiveMode, Config};
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
-use super::sessions::SessionsOutcome;
+use super::sessions::{SessionsAction, SessionsOutcome};
 use clap::{CommandFactory, Parser};
 use std::io::IsTerminal;
 use tokio::runtime::Runtime;
@@ -58,15 +58,20 @@ impl Command {
                 Ok(config_command(&action, &config, path.as_deref()))
             }
             Command::Ask(args) => {
-                configure(&mut flags)?;
+                let config = configure(&mut flags)?;
+                auto_archive(&config, None);
                 ask(flags, args)
             }
             Command::Chat => {
                 let config = configure(&mut flags)?;
+                auto_archive(&config, None);
                 converse(flags, &config, hide_thinking)
             }
             Command::Sessions(sessions) => {
                 let config = configure(&mut flags)?;
+                if !matches!(sessions.action, SessionsAction::Archive(_)) {
+                    auto_archive(&config, sessions.config_dir.clone());
+                }
                 let color = flags.color_choice();
                 let outcome = on_runtime(Threads::One, |rt| {
                     rt.block_on(super::sessions::run(sessions, color))
@@ -82,6 +87,13 @@ impl Command {
                 }
             }
         }
+    }
+}
+
+/// With `archive = "auto"`, archive the transcripts in the background.
+fn auto_archive(config: &Config, config_dir: Option<std::path::PathBuf>) {
+    if config.archive == Some(ArchiveMode::Auto) {
+        super::sessions::spawn_auto_archive(config_dir);
     }
 }
 

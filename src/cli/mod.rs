@@ -15,6 +15,7 @@ pub mod highlight;
 pub mod markdown;
 pub mod options;
 pub mod picker;
+pub mod retention;
 pub mod sanitize;
 pub mod sessions;
 pub mod spinner;

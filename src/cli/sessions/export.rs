@@ -548,6 +548,9 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
             " · {}",
             claudio::__private::format_iso_millis(i.last_modified)
         ));
+        if i.from_archive {
+            meta.push_str(" · from claudio's archive");
+        }
     }
     let text = match a.format {
         Format::Md => markdown(&title, &meta, &list, a.full),

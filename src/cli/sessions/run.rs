@@ -3,7 +3,7 @@
 
 use super::args::{SessionsAction, SessionsCommand};
 use super::io::{Io, SessionsOutcome};
-use super::{delete, export, inspect, list, search, usage};
+use super::{archive, delete, export, inspect, list, search, usage};
 use crate::cli::exit::Exit;
 use crate::cli::style::ColorChoice;
 use anyhow::Context;
@@ -18,17 +18,22 @@ pub async fn run(args: SessionsCommand, color: ColorChoice) -> anyhow::Result<Se
 }
 
 pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
-    let store = match &args.config_dir {
+    let mut store = match &args.config_dir {
         Some(dir) => Store::new(dir),
         None => Store::from_env()?,
     };
+    let reads_archive = !args.no_archive && !matches!(args.action, SessionsAction::Archive(_));
+    if let Some(dir) = archive::archive_dir().filter(|_| reads_archive) {
+        store = store.with_archive(dir);
+    }
     let result = match args.action {
         SessionsAction::List(a) => list::list(&store, a, io),
         SessionsAction::Inspect(a) => inspect::inspect(&store, a, io),
         SessionsAction::Search(a) => search::search(&store, a, io),
         SessionsAction::Export(a) => export::export(&store, a, io),
         SessionsAction::Usage(a) => usage::usage(&store, a, io),
-        SessionsAction::Resume(a) => resume(&store, &a.id),
+        SessionsAction::Resume(a) => resume(&store, &a.id, io),
+        SessionsAction::Archive(a) => archive::archive(&store, a.json, io),
         SessionsAction::Fork(a) => store
             .fork(&a.id, a.at.as_deref(), a.title.as_deref())
             .map_err(Into::into)
@@ -63,8 +68,18 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
     }
 }
 
-fn resume(store: &Store, id: &str) -> anyhow::Result<SessionsOutcome> {
-    let t = store.resume_target(id)?;
+fn resume(store: &Store, id: &str, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let file = store.find(id)?;
+    if archive::is_archived(&file.path) {
+        // the CLI deleted it: back into the store first, so it can resume
+        let back = store.restore(&file.id)?;
+        io.warn(&format!(
+            "restored session {} from the archive into {}",
+            back.id,
+            back.path.display()
+        ));
+    }
+    let t = store.resume_target(&file.id)?;
     if !t.cwd.is_dir() {
         anyhow::bail!(
             "cannot resume {}: its working directory {} no longer exists",

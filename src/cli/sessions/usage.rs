@@ -238,6 +238,12 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let listing = store.usage(dir.as_deref())?;
     io.warn_skipped(&listing.skipped);
     let sessions = listing.sessions;
+    // sessions only claudio's archive still holds
+    let archived: std::collections::HashSet<&str> = sessions
+        .iter()
+        .filter(|s| super::archive::is_archived(&s.path))
+        .map(|s| s.session_id.as_str())
+        .collect();
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     // --by session: each session's sub-agents, under its row, oldest first
     let mut agent_rows: BTreeMap<&str, Vec<(&SubagentUsage, Row)>> = BTreeMap::new();
@@ -338,6 +344,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         };
         let session_row = |k: &String, r: &Row| {
             let mut v = row_json(k, r);
+            if a.by == By::Session && archived.contains(k.as_str()) {
+                v["fromArchive"] = serde_json::json!(true);
+            }
             if let Some(w) = window_of.get(k) {
                 let iso = claudio::__private::format_iso_millis;
                 v["start"] = serde_json::json!(iso(w.start));
@@ -374,13 +383,16 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             }
             v
         };
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "by": format!("{:?}", a.by).to_lowercase(),
             "rows": rows.iter().map(|(k, r)| session_row(k, r)).collect::<Vec<_>>(),
             "total": row_json("total", &total),
             "pricesDate": PRICES_DATE,
             "unpricedModels": unpriced,
         });
+        if !archived.is_empty() {
+            v["archivedSessions"] = serde_json::json!(archived.len());
+        }
         let mut text = serde_json::to_string_pretty(&v)?;
         text.push('\n');
         io.write_json(&text)?;
@@ -390,6 +402,13 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     if rows.is_empty() {
         io.warn("no usage recorded in these sessions");
         return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    if !archived.is_empty() {
+        let n = archived.len();
+        io.warn(&format!(
+            "counting {n} archived session{} the CLI deleted (--no-archive leaves them out)",
+            if n == 1 { "" } else { "s" }
+        ));
     }
     let st = io.out_style;
     let head = [
