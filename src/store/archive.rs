@@ -191,7 +191,9 @@ impl Store {
     /// Bring an archived session back into the store (its transcript and
     /// sub-agents, decompressed into its project folder), so that the CLI
     /// can resume it. A session still in the store is left as it is.
-    /// Returns the live transcript.
+    /// Returns the live transcript. The restored files are dated now, not
+    /// when they were last written: the CLI would otherwise delete one
+    /// older than its `cleanupPeriodDays` again as it starts.
     ///
     /// ```no_run
     /// let store = claudio::store::Store::from_env()?.with_archive("/backup/claude");
@@ -226,8 +228,7 @@ impl Store {
                     unpack_to(&e.path(), &into.join(format!("{stem}.jsonl")))?;
                 } else if name.ends_with(".meta.json") {
                     let bytes = read_small(&e.path(), MAX_META)?;
-                    let mtime = e.metadata().and_then(|m| m.modified()).ok();
-                    write_new(&into.join(&name), mtime, |f| f.write_all(&bytes))?;
+                    write_new(&into.join(&name), None, |f| f.write_all(&bytes))?;
                 }
             }
         }
@@ -450,8 +451,7 @@ fn unpack_to(src: &Path, dst: &Path) -> StoreResult<()> {
         return Ok(());
     }
     let (mut data, _) = super::packed::stream(src).map_err(io_err(src))?;
-    let mtime = super::packed::header(src).map_err(io_err(src))?.mtime;
-    write_new(dst, Some(mtime), |out| io::copy(&mut data, out).map(|_| ()))?;
+    write_new(dst, None, |out| io::copy(&mut data, out).map(|_| ()))?;
     Ok(())
 }
 

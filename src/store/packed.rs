@@ -162,11 +162,6 @@ pub(crate) fn head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
     }))
 }
 
-/// The header of an archived file.
-pub(crate) fn header(path: &Path) -> io::Result<Header> {
-    open_packed(path).map(|(_, h)| h)
-}
-
 /// The whole transcript, decompressed as it is read (at most the size its
 /// header records).
 pub(crate) fn stream(path: &Path) -> io::Result<(Box<dyn Read + Send>, std::fs::Metadata)> {
