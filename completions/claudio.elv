@@ -101,6 +101,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -119,6 +120,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
             cand tag 'Tag a session (appends the CLI''s tag line)'
             cand delete 'Delete a session''s transcript (asks first, unless --yes)'
+            cand archive 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'claudio;sessions;list'= {
@@ -148,6 +150,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --usage 'With --json, add each session''s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower'
             cand -l 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
             cand --long 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -178,6 +181,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand --json 'Print the entries as stored, one JSON object per line'
             cand --subagents 'Also the session''s sub-agent runs, each after the conversation'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -208,6 +212,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand --json 'Print the entries as stored, one JSON object per line'
             cand --subagents 'Also the session''s sub-agent runs, each after the conversation'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -249,6 +254,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --ignore-case 'Case never matters'
             cand --tools 'Also search tool inputs and outputs'
             cand --json 'One JSON object per session, as found'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -282,6 +288,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand --full 'Keep every line of tool output (else the first 40 of each)'
             cand --thinking 'Include the model''s thinking'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -315,6 +322,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --all 'Every project''s sessions, not only this directory''s'
             cand --json 'Print JSON'
             cand --no-cost 'Leave the cost estimate out'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -342,6 +350,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -371,6 +380,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -398,6 +408,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -426,6 +437,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
             cand --clear 'Remove the tag'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -455,6 +467,36 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand -y 'Don''t ask for confirmation'
             cand --yes 'Don''t ask for confirmation'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;sessions;archive'= {
+            cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --effort 'How hard the model thinks'
+            cand --fallback-model 'Models to try, in order, when the model is overloaded (comma-separated or repeated)'
+            cand --max-budget-usd 'End the turn once the session has cost this much, in US dollars'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id'
+            cand --resume 'Resume the session with this id'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --json 'Print the summary as one JSON object'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -474,6 +516,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
             cand tag 'Tag a session (appends the CLI''s tag line)'
             cand delete 'Delete a session''s transcript (asks first, unless --yes)'
+            cand archive 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'claudio;sessions;help;list'= {
@@ -495,6 +538,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;sessions;help;tag'= {
         }
         &'claudio;sessions;help;delete'= {
+        }
+        &'claudio;sessions;help;archive'= {
         }
         &'claudio;sessions;help;help'= {
         }
@@ -690,6 +735,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
             cand tag 'Tag a session (appends the CLI''s tag line)'
             cand delete 'Delete a session''s transcript (asks first, unless --yes)'
+            cand archive 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it'
         }
         &'claudio;help;sessions;list'= {
         }
@@ -710,6 +756,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;sessions;tag'= {
         }
         &'claudio;help;sessions;delete'= {
+        }
+        &'claudio;help;sessions;archive'= {
         }
         &'claudio;help;doctor'= {
         }
