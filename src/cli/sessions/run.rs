@@ -9,6 +9,7 @@ use crate::cli::style::ColorChoice;
 use anyhow::Context;
 use claudio::store::{Store, StoreError};
 use std::io::Write;
+use std::path::PathBuf;
 
 /// Run `claudio sessions ...`.
 pub async fn run(args: SessionsCommand, color: ColorChoice) -> anyhow::Result<SessionsOutcome> {
@@ -23,7 +24,9 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         None => Store::from_env()?,
     };
     let reads_archive = !args.no_archive && !matches!(args.action, SessionsAction::Archive(_));
-    if let Some(dir) = archive::archive_dir().filter(|_| reads_archive) {
+    // an archive that is not there (or not ours to read) has nothing
+    let readable = |d: &PathBuf| std::fs::metadata(d).is_ok_and(|m| m.is_dir());
+    if let Some(dir) = archive::archive_dir().filter(|d| reads_archive && readable(d)) {
         store = store.with_archive(dir);
     }
     let result = match args.action {
