@@ -192,8 +192,8 @@ impl Store {
     /// sub-agents, decompressed into its project folder), so that the CLI
     /// can resume it. A session still in the store is left as it is.
     /// Returns the live transcript. The restored files are dated now, not
-    /// when they were last written: the CLI would otherwise delete one
-    /// older than its `cleanupPeriodDays` again as it starts.
+    /// when they were last written: the CLI's next cleanup would otherwise
+    /// delete one older than its `cleanupPeriodDays` again.
     ///
     /// ```no_run
     /// let store = claudio::store::Store::from_env()?.with_archive("/backup/claude");
