@@ -360,27 +360,37 @@ fn pack(src: &Path, dst: &Path) -> StoreResult<Copied> {
     if last[0] != b'\n' {
         return Ok(Copied::Busy); // a line is being written
     }
-    // the last 64 KiB in a frame of their own, for listings
-    let tail = super::headtail::HEAD_TAIL_BYTES as u64;
-    let split = if size > 2 * tail { size - tail } else { size };
+    // the first and the last 64 KiB in frames of their own, for listings
+    let ends = super::headtail::HEAD_TAIL_BYTES as u64;
+    let parts = if size > 2 * ends {
+        vec![ends, size - 2 * ends, ends]
+    } else {
+        vec![size]
+    };
     let mut header = Header {
         size,
         mtime,
         tail_at: 0,
         tail_from: 0,
+        head_end: 0,
     };
     let mut whole = true;
     let written = write_new(dst, Some(mtime), |out| {
         let mut w = BufWriter::with_capacity(1 << 16, &mut *out);
         w.write_all(&[0u8; HEADER_LEN])?;
         let mut reader = &file;
-        let mut w = compress(&mut reader, split, w)?;
-        whole &= w.1 == split;
-        if split < size && whole {
-            header.tail_at = w.0.stream_position()?;
-            header.tail_from = split;
-            w = compress(&mut reader, size - split, w.0)?;
-            whole &= w.1 == size - split;
+        let mut w = (w, 0);
+        for (i, len) in parts.iter().enumerate() {
+            match i {
+                1 => header.head_end = w.0.stream_position()?,
+                2 => {
+                    header.tail_at = w.0.stream_position()?;
+                    header.tail_from = size - ends;
+                }
+                _ => {}
+            }
+            w = compress(&mut reader, *len, w.0)?;
+            whole &= w.1 == *len;
         }
         w.0.flush()?;
         drop(w);
@@ -561,7 +571,7 @@ mod tests {
 
     #[test]
     fn big_and_small_transcripts_read_back_whole() {
-        for pad in [10, 5000] {
+        for pad in [10, 1500, 5000] {
             let text: String = (0..60).map(|i| line(i, pad)).collect();
             let (d, store, path) = store_with(&text);
             let archive = d.path().join("archive");

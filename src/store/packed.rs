@@ -2,10 +2,10 @@
 //! (see [`archive`](super::archive) for the layout and the writer).
 //!
 //! The file starts with a zstd skippable frame, the header, which holds the
-//! original file's size and modification time and where the frame holding
-//! its last 64 KiB starts; then the transcript, as one zstd frame (two for a
-//! file over 128 KiB: everything but the last 64 KiB, then those). A listing
-//! thus decompresses the first 64 KiB and the last frame only.
+//! original file's size and modification time and where its frames start;
+//! then the transcript, as one zstd frame (three for a file over 128 KiB:
+//! its first 64 KiB, the middle, its last 64 KiB). A listing thus
+//! decompresses the first and the last frame only, each in one call.
 
 use super::headtail::{open_nofollow, HeadTail, HEAD_TAIL_BYTES};
 use std::fs::File;
@@ -20,7 +20,7 @@ const MAGIC: u32 = 0x184D_2A5C;
 const TAG: &[u8; 8] = b"claudio1";
 /// The header: magic, frame size, then the payload.
 pub(crate) const HEADER_LEN: usize = 8 + PAYLOAD_LEN;
-const PAYLOAD_LEN: usize = 8 + 8 + 8 + 8 + 8 + 8;
+const PAYLOAD_LEN: usize = 8 + 8 + 8 + 8 + 8 + 8 + 8;
 
 /// What the header says of the original file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,8 @@ pub(crate) struct Header {
     pub tail_at: u64,
     /// Where that frame's content starts in the original file.
     pub tail_from: u64,
+    /// Where the frame after the first 64 KiB starts (0: one frame).
+    pub head_end: u64,
 }
 
 impl Header {
@@ -48,6 +50,7 @@ impl Header {
         out[32..40].copy_from_slice(&u64::from(d.subsec_nanos()).to_le_bytes());
         out[40..48].copy_from_slice(&self.tail_at.to_le_bytes());
         out[48..56].copy_from_slice(&self.tail_from.to_le_bytes());
+        out[56..64].copy_from_slice(&self.head_end.to_le_bytes());
         out
     }
 
@@ -69,6 +72,7 @@ impl Header {
             mtime,
             tail_at: u(40..48),
             tail_from: u(48..56),
+            head_end: u(56..64),
         })
     }
 
@@ -108,11 +112,25 @@ fn decoder(file: File, at: u64, max: u64) -> io::Result<impl Read> {
     Ok(zstd::stream::read::Decoder::with_buffer(BufReader::new(file))?.take(max))
 }
 
-/// Read up to `want` bytes.
-fn read_up_to(r: &mut impl Read, want: usize) -> io::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(want.min(HEAD_TAIL_BYTES));
-    r.take(want as u64).read_to_end(&mut out)?;
-    Ok(out)
+/// The compressed bytes `from..to` of `file`, decompressed: at most `max`
+/// bytes, with a decompressor kept per thread.
+fn frame(file: &File, from: u64, to: u64, max: usize) -> io::Result<Vec<u8>> {
+    thread_local! {
+        static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    if to < from || to - from > (max as u64) * 2 + 4096 {
+        return Err(not_archive());
+    }
+    let mut packed = vec![0u8; (to - from) as usize];
+    file.read_exact_at(&mut packed, from)?;
+    DCTX.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(zstd::bulk::Decompressor::new()?);
+        }
+        slot.as_mut().expect("made above").decompress(&packed, max)
+    })
 }
 
 /// The two ends of an archived transcript, with the original's size and
@@ -122,38 +140,29 @@ pub(crate) fn head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
     if h.size == 0 {
         return Ok(None);
     }
-    let mut head_r = decoder(f.try_clone()?, 0, h.size)?;
-    let head = read_up_to(&mut head_r, HEAD_TAIL_BYTES)?;
+    let len = f.metadata()?.len();
+    let ends = HEAD_TAIL_BYTES as u64;
+    let (head, tail) = if h.head_end > 0 {
+        // three frames: the first and the last are the ends
+        if h.tail_at < h.head_end || h.tail_from != h.size.saturating_sub(ends) {
+            return Err(not_archive());
+        }
+        let head = frame(&f, HEADER_LEN as u64, h.head_end, HEAD_TAIL_BYTES)?;
+        let tail = frame(&f, h.tail_at, len, HEAD_TAIL_BYTES)?;
+        (head, tail)
+    } else {
+        // one frame, of at most twice the ends
+        if h.size > 2 * ends {
+            return Err(not_archive());
+        }
+        let mut all = frame(&f, HEADER_LEN as u64, len, 2 * HEAD_TAIL_BYTES)?;
+        let tail = all[all.len().saturating_sub(HEAD_TAIL_BYTES)..].to_vec();
+        all.truncate(HEAD_TAIL_BYTES);
+        (all, tail)
+    };
     if head.is_empty() {
         return Ok(None);
     }
-    let tail = if h.size <= HEAD_TAIL_BYTES as u64 {
-        head.clone()
-    } else if h.tail_at > 0 && h.tail_from < h.size {
-        let mut r = decoder(f, h.tail_at, h.size - h.tail_from)?;
-        let mut all = Vec::new();
-        r.read_to_end(&mut all)?;
-        let cut = all.len().saturating_sub(HEAD_TAIL_BYTES);
-        all.split_off(cut)
-    } else {
-        // one frame: read on past the head, keeping the last 64 KiB
-        let mut keep: Vec<u8> = head.clone();
-        let mut buf = vec![0u8; 1 << 16];
-        loop {
-            let n = match head_r.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            keep.extend_from_slice(&buf[..n]);
-            if keep.len() > 4 * HEAD_TAIL_BYTES {
-                keep.drain(..keep.len() - HEAD_TAIL_BYTES);
-            }
-        }
-        let cut = keep.len().saturating_sub(HEAD_TAIL_BYTES);
-        keep.split_off(cut)
-    };
     Ok(Some(HeadTail {
         head: crate::text::into_string_lossy(head),
         tail: crate::text::into_string_lossy(tail),
@@ -223,6 +232,7 @@ mod tests {
             mtime: UNIX_EPOCH + Duration::new(1_700_000_000, 123_456_789),
             tail_at: 999,
             tail_from: 123_456 - 65_536,
+            head_end: 99,
         };
         assert_eq!(Header::parse(&h.to_bytes()), Some(h));
         let mut bad = h.to_bytes();
