@@ -224,6 +224,13 @@ fn archived_sessions_are_read_when_the_cli_deleted_them() {
     assert!(shown.contains("archived (the CLI deleted it)"), "{shown}");
     assert!(shown.contains("ask a sub-agent whether all is good"));
     assert!(shown.contains("a307f301b44dc750f"), "{shown}");
+    let (code, raw, err) = t.run(&["sessions", "inspect", AGENT, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("read from claudio's archive"), "{err}");
+    assert!(raw.lines().count() > 2);
+    for l in raw.lines() {
+        serde_json::from_str::<Value>(l).expect("the entries as stored");
+    }
 
     // never changed in the archive
     let (code, _, err) = t.run(&["sessions", "rename", AGENT, "new title"]);

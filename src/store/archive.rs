@@ -360,10 +360,10 @@ fn pack(src: &Path, dst: &Path) -> StoreResult<Copied> {
     if last[0] != b'\n' {
         return Ok(Copied::Busy); // a line is being written
     }
-    // the first and the last 64 KiB in frames of their own, for listings
+    // the last 64 KiB in a frame of their own, for listings
     let ends = super::headtail::HEAD_TAIL_BYTES as u64;
     let parts = if size > 2 * ends {
-        vec![ends, size - 2 * ends, ends]
+        vec![size - ends, ends]
     } else {
         vec![size]
     };
@@ -372,7 +372,6 @@ fn pack(src: &Path, dst: &Path) -> StoreResult<Copied> {
         mtime,
         tail_at: 0,
         tail_from: 0,
-        head_end: 0,
     };
     let mut whole = true;
     let written = write_new(dst, Some(mtime), |out| {
@@ -381,13 +380,9 @@ fn pack(src: &Path, dst: &Path) -> StoreResult<Copied> {
         let mut reader = &file;
         let mut w = (w, 0);
         for (i, len) in parts.iter().enumerate() {
-            match i {
-                1 => header.head_end = w.0.stream_position()?,
-                2 => {
-                    header.tail_at = w.0.stream_position()?;
-                    header.tail_from = size - ends;
-                }
-                _ => {}
+            if i == 1 {
+                header.tail_at = w.0.stream_position()?;
+                header.tail_from = size - ends;
             }
             w = compress(&mut reader, *len, w.0)?;
             whole &= w.1 == *len;

@@ -3,9 +3,10 @@
 //!
 //! The file starts with a zstd skippable frame, the header, which holds the
 //! original file's size and modification time and where its frames start;
-//! then the transcript, as one zstd frame (three for a file over 128 KiB:
-//! its first 64 KiB, the middle, its last 64 KiB). A listing thus
-//! decompresses the first and the last frame only, each in one call.
+//! then the transcript, as one zstd frame (two for a file over 128 KiB:
+//! all but its last 64 KiB, then those). A listing thus decompresses the
+//! first 64 KiB and the last frame only, with a decompressor kept per
+//! thread.
 
 use super::headtail::{open_nofollow, HeadTail, HEAD_TAIL_BYTES};
 use std::fs::File;
@@ -20,7 +21,7 @@ const MAGIC: u32 = 0x184D_2A5C;
 const TAG: &[u8; 8] = b"claudio1";
 /// The header: magic, frame size, then the payload.
 pub(crate) const HEADER_LEN: usize = 8 + PAYLOAD_LEN;
-const PAYLOAD_LEN: usize = 8 + 8 + 8 + 8 + 8 + 8 + 8;
+const PAYLOAD_LEN: usize = 8 + 8 + 8 + 8 + 8 + 8;
 
 /// What the header says of the original file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,8 +35,6 @@ pub(crate) struct Header {
     pub tail_at: u64,
     /// Where that frame's content starts in the original file.
     pub tail_from: u64,
-    /// Where the frame after the first 64 KiB starts (0: one frame).
-    pub head_end: u64,
 }
 
 impl Header {
@@ -50,7 +49,6 @@ impl Header {
         out[32..40].copy_from_slice(&u64::from(d.subsec_nanos()).to_le_bytes());
         out[40..48].copy_from_slice(&self.tail_at.to_le_bytes());
         out[48..56].copy_from_slice(&self.tail_from.to_le_bytes());
-        out[56..64].copy_from_slice(&self.head_end.to_le_bytes());
         out
     }
 
@@ -72,7 +70,6 @@ impl Header {
             mtime,
             tail_at: u(40..48),
             tail_from: u(48..56),
-            head_end: u(56..64),
         })
     }
 
@@ -112,24 +109,40 @@ fn decoder(file: File, at: u64, max: u64) -> io::Result<impl Read> {
     Ok(zstd::stream::read::Decoder::with_buffer(BufReader::new(file))?.take(max))
 }
 
-/// The compressed bytes `from..to` of `file`, decompressed: at most `max`
-/// bytes, with a decompressor kept per thread.
-fn frame(file: &File, from: u64, to: u64, max: usize) -> io::Result<Vec<u8>> {
-    thread_local! {
-        static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    if to < from || to - from > (max as u64) * 2 + 4096 {
-        return Err(not_archive());
-    }
-    let mut packed = vec![0u8; (to - from) as usize];
-    file.read_exact_at(&mut packed, from)?;
+thread_local! {
+    /// One decompressor per thread, reused from file to file.
+    static DCTX: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with this thread's decompressor.
+fn with_dctx<T>(
+    f: impl FnOnce(&mut zstd::zstd_safe::DCtx<'static>) -> io::Result<T>,
+) -> io::Result<T> {
     DCTX.with(|cell| {
         let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(zstd::bulk::Decompressor::new()?);
-        }
-        slot.as_mut().expect("made above").decompress(&packed, max)
+        let dctx = match slot.as_mut() {
+            Some(d) => d,
+            None => slot.insert(
+                zstd::zstd_safe::DCtx::try_create()
+                    .ok_or_else(|| io::Error::other("cannot make a zstd decompressor"))?,
+            ),
+        };
+        f(dctx)
+    })
+}
+
+/// The first `max` bytes of the frame at `at`.
+fn frame_start(file: &File, at: u64, max: usize) -> io::Result<Vec<u8>> {
+    let mut r = file;
+    r.seek(SeekFrom::Start(at))?;
+    with_dctx(|dctx| {
+        let mut d =
+            zstd::stream::read::Decoder::with_context(BufReader::with_capacity(16 << 10, r), dctx)
+                .single_frame();
+        let mut out = Vec::with_capacity(max.min(HEAD_TAIL_BYTES));
+        (&mut d).take(max as u64).read_to_end(&mut out)?;
+        Ok(out)
     })
 }
 
@@ -140,22 +153,21 @@ pub(crate) fn head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
     if h.size == 0 {
         return Ok(None);
     }
-    let len = f.metadata()?.len();
     let ends = HEAD_TAIL_BYTES as u64;
-    let (head, tail) = if h.head_end > 0 {
-        // three frames: the first and the last are the ends
-        if h.tail_at < h.head_end || h.tail_from != h.size.saturating_sub(ends) {
+    let (head, tail) = if h.tail_at > 0 {
+        // two frames: the last holds the last 64 KiB
+        if h.tail_from != h.size.saturating_sub(ends) {
             return Err(not_archive());
         }
-        let head = frame(&f, HEADER_LEN as u64, h.head_end, HEAD_TAIL_BYTES)?;
-        let tail = frame(&f, h.tail_at, len, HEAD_TAIL_BYTES)?;
+        let head = frame_start(&f, HEADER_LEN as u64, HEAD_TAIL_BYTES)?;
+        let tail = frame_start(&f, h.tail_at, HEAD_TAIL_BYTES)?;
         (head, tail)
     } else {
         // one frame, of at most twice the ends
         if h.size > 2 * ends {
             return Err(not_archive());
         }
-        let mut all = frame(&f, HEADER_LEN as u64, len, 2 * HEAD_TAIL_BYTES)?;
+        let mut all = frame_start(&f, HEADER_LEN as u64, 2 * HEAD_TAIL_BYTES)?;
         let tail = all[all.len().saturating_sub(HEAD_TAIL_BYTES)..].to_vec();
         all.truncate(HEAD_TAIL_BYTES);
         (all, tail)
@@ -232,7 +244,6 @@ mod tests {
             mtime: UNIX_EPOCH + Duration::new(1_700_000_000, 123_456_789),
             tail_at: 999,
             tail_from: 123_456 - 65_536,
-            head_end: 99,
         };
         assert_eq!(Header::parse(&h.to_bytes()), Some(h));
         let mut bad = h.to_bytes();
