@@ -550,3 +550,35 @@ fn a_deleted_session_is_restored_and_resumed_by_the_real_cli() {
     let list: Value = serde_json::from_str(&out).unwrap();
     assert!(session(&list, &id).unwrap().get("fromArchive").is_none());
 }
+
+#[test]
+fn dash_r_restores_a_deleted_session_too() {
+    let t = T::new();
+    assert_eq!(t.run(&["sessions", "archive"]).0, 0);
+    let transcript = t.projects().join(FOLDER).join(format!("{AGENT}.jsonl"));
+    let original = std::fs::read(&transcript).unwrap();
+    std::fs::remove_file(&transcript).unwrap();
+    std::fs::remove_dir_all(t.projects().join(FOLDER).join(AGENT)).unwrap();
+    let fake = common::Fake::new(common::steps(vec![common::init(), common::turn("q", "a")]));
+    let mut c = common::claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", t.cfg())
+        .env("CLAUDIO_ARCHIVE_DIR", t.archive())
+        .env("HOME", t.dir.path())
+        .args(["ask", "-r", &AGENT[..8], "q"]);
+    let (code, out, err) = run(&mut c);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "a\n");
+    assert!(err.contains("restored session"), "{err}");
+    assert!(
+        fake.argv().contains(&format!("--resume={AGENT}")),
+        "{:?}",
+        fake.argv()
+    );
+    assert_eq!(std::fs::read(&transcript).unwrap(), original);
+    let agent = t
+        .projects()
+        .join(FOLDER)
+        .join(AGENT)
+        .join("subagents/agent-a307f301b44dc750f.jsonl");
+    assert!(agent.is_file(), "sub-agents restored too");
+}

@@ -126,11 +126,16 @@ fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     })
 }
 
-/// `-r ID` finds the session in any project and runs where it was recorded
-/// (unless `--cwd` says where).
+/// `-r ID` finds the session in any project (restoring it from claudio's
+/// archive when the CLI deleted it) and runs where it was recorded (unless
+/// `--cwd` says where).
 fn find_resumed(mut flags: SessionFlags) -> SessionFlags {
     if let (Some(id), None) = (&flags.resume, &flags.cwd) {
-        if let Ok(target) = claudio::store::Store::from_env().and_then(|s| s.resume_target(id)) {
+        let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
+        let target = claudio::store::Store::from_env()
+            .map(super::sessions::with_archive)
+            .and_then(|s| super::sessions::resume_target(&s, id, &mut said));
+        if let Ok(target) = target {
             flags.resume = Some(target.id);
             flags.cwd = Some(target.cwd).filter(|d| d.is_dir());
         }

@@ -6,7 +6,7 @@
 use super::cells::human_size;
 use super::io::{Io, SessionsOutcome};
 use crate::cli::exit::Exit;
-use claudio::store::{ArchiveOptions, ArchiveSummary, Store};
+use claudio::store::{ArchiveOptions, ArchiveSummary, ResumeTarget, Store};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -29,6 +29,35 @@ pub fn archive_dir() -> Option<PathBuf> {
         Some(d) => Some(PathBuf::from(d)),
         None => dirs::data_dir().map(|d| d.join("claudio").join("archive")),
     }
+}
+
+/// `store` with claudio's archive read beside it, when there is one to
+/// read (a missing folder, or one that is not ours to read, has nothing).
+pub fn with_archive(store: Store) -> Store {
+    let readable = |d: &PathBuf| std::fs::metadata(d).is_ok_and(|m| m.is_dir());
+    match archive_dir().filter(readable) {
+        Some(dir) => store.with_archive(dir),
+        None => store,
+    }
+}
+
+/// Where to resume session `id`; a session only the archive holds is
+/// restored into the store first (`said` is told so).
+pub fn resume_target(
+    store: &Store,
+    id: &str,
+    said: &mut dyn FnMut(&str),
+) -> claudio::store::StoreResult<ResumeTarget> {
+    let file = store.find(id)?;
+    if is_archived(&file.path) {
+        let back = store.restore(&file.id)?;
+        said(&format!(
+            "restored session {} from the archive into {}",
+            back.id,
+            back.path.display()
+        ));
+    }
+    store.resume_target(&file.id)
 }
 
 /// Whether `path` is a transcript read from the archive.

@@ -23,7 +23,7 @@ mod testing;
 mod time;
 mod usage;
 
-pub use archive::{archive_dir, spawn_auto as spawn_auto_archive};
+pub use archive::{archive_dir, resume_target, spawn_auto as spawn_auto_archive, with_archive};
 pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use cells::human_size;
 pub use io::SessionsOutcome;

@@ -9,7 +9,6 @@ use crate::cli::style::ColorChoice;
 use anyhow::Context;
 use claudio::store::{Store, StoreError};
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Run `claudio sessions ...`.
 pub async fn run(args: SessionsCommand, color: ColorChoice) -> anyhow::Result<SessionsOutcome> {
@@ -23,11 +22,8 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         Some(dir) => Store::new(dir),
         None => Store::from_env()?,
     };
-    let reads_archive = !args.no_archive && !matches!(args.action, SessionsAction::Archive(_));
-    // an archive that is not there (or not ours to read) has nothing
-    let readable = |d: &PathBuf| std::fs::metadata(d).is_ok_and(|m| m.is_dir());
-    if let Some(dir) = archive::archive_dir().filter(|d| reads_archive && readable(d)) {
-        store = store.with_archive(dir);
+    if !args.no_archive && !matches!(args.action, SessionsAction::Archive(_)) {
+        store = archive::with_archive(store);
     }
     let result = match args.action {
         SessionsAction::List(a) => list::list(&store, a, io),
@@ -72,17 +68,8 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
 }
 
 fn resume(store: &Store, id: &str, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
-    let file = store.find(id)?;
-    if archive::is_archived(&file.path) {
-        // the CLI deleted it: back into the store first, so it can resume
-        let back = store.restore(&file.id)?;
-        io.warn(&format!(
-            "restored session {} from the archive into {}",
-            back.id,
-            back.path.display()
-        ));
-    }
-    let t = store.resume_target(&file.id)?;
+    // the CLI deleted it: back into the store first, so it can resume
+    let t = archive::resume_target(store, id, &mut |msg| io.warn(msg))?;
     if !t.cwd.is_dir() {
         anyhow::bail!(
             "cannot resume {}: its working directory {} no longer exists",
