@@ -4,7 +4,8 @@
 # (the incremental pass), and again with 100 transcripts touched (their
 # times put back afterwards); then listing the 10,000 sessions from the
 # archive alone (the CLI having deleted them all). Wall time and peak RSS of
-# each, the archive's size against the store's.
+# each (the median of three runs after a warming one, for the runs that can
+# be repeated), the archive's size against the store's.
 #
 #   bench/archive.sh [SESSIONS=10000] [TOTAL_GB=2]
 set -euo pipefail
@@ -18,7 +19,7 @@ archive="$(mktemp -d "$base/archive-XXXXXX")"
 empty="$(mktemp -d "$base/empty-XXXXXX")"
 trap 'rm -rf "$archive" "$empty"' EXIT
 python3 - "$store" "$archive" "$empty" <<'PY'
-import glob, json, os, random, subprocess, sys, time
+import glob, json, os, random, statistics, subprocess, sys, time
 store, archive, empty = sys.argv[1:4]
 timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
 claudio = "target/release/claudio"
@@ -33,6 +34,12 @@ def run(argv, config_dir):
     if timer:
         out["peak_rss_mb"] = round(int(p.stderr.decode().strip().splitlines()[-1]) / 1024, 1)
     return out, p.stdout
+def median_of(argv, config_dir, runs=3):
+    """The median wall time and peak RSS of `runs` runs, after one that warms."""
+    results = [run(argv, config_dir) for _ in range(runs + 1)][1:]
+    ms = statistics.median(m["ms"] for m, _ in results)
+    m, out = min(results, key=lambda r: abs(r[0]["ms"] - ms))
+    return m, out
 def size(root):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(root) for f in fs)
 files = glob.glob(os.path.join(store, "projects", "*", "*.jsonl"))
@@ -45,7 +52,7 @@ m, out = run([claudio, "sessions", "archive", "--json"], store)
 res["first"] = dict(m, **{k: json.loads(out)[k] for k in ("archived", "unchanged")})
 res["archive_gb"] = round(size(archive) / 1e9, 3)
 res["ratio"] = round(res["store_gb"] / max(res["archive_gb"], 1e-9), 1)
-m, out = run([claudio, "sessions", "archive", "--json"], store)
+m, out = median_of([claudio, "sessions", "archive", "--json"], store)
 res["again_unchanged"] = dict(m, **{k: json.loads(out)[k] for k in ("archived", "unchanged")})
 touched = random.Random(5).sample(files, 100)
 times = {f: os.stat(f) for f in touched}
@@ -57,9 +64,9 @@ try:
 finally:
     for f, st in times.items():
         os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
-m, out = run([claudio, "sessions", "list", "--all", "--json"], empty)
+m, out = median_of([claudio, "sessions", "list", "--all", "--json"], empty)
 res["list_from_archive"] = dict(m, sessions=len(json.loads(out)))
-m, out = run([claudio, "sessions", "list", "--all", "--json", "--no-archive"], store)
+m, out = median_of([claudio, "sessions", "list", "--all", "--json", "--no-archive"], store)
 res["list_live_for_comparison"] = dict(m, sessions=len(json.loads(out)))
 print(json.dumps(res, indent=1))
 PY
