@@ -582,3 +582,60 @@ fn dash_r_restores_a_deleted_session_too() {
         .join("subagents/agent-a307f301b44dc750f.jsonl");
     assert!(agent.is_file(), "sub-agents restored too");
 }
+
+#[test]
+fn a_hostile_archive_is_named_never_hangs() {
+    let t = T::new();
+    let folder = t.archive().join(FOLDER);
+    std::fs::create_dir_all(&folder).unwrap();
+    let name = |n: u8| format!("{n}{n}{n}{n}{n}{n}{n}{n}-0000-4000-8000-00000000000{n}.jsonl.zst");
+    // a FIFO, a link to a device, a link out of the archive, garbage, a
+    // header that claims a huge file over garbage
+    assert!(Command::new("mkfifo")
+        .arg(folder.join(name(1)))
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("/dev/zero", folder.join(name(2))).unwrap();
+    let good = t.projects().join(FOLDER).join(format!("{AGENT}.jsonl"));
+    std::os::unix::fs::symlink(&good, folder.join(name(3))).unwrap();
+    std::fs::write(folder.join(name(4)), b"not zstd at all\n").unwrap();
+    let mut lie = Vec::new();
+    lie.extend_from_slice(&0x184D_2A5Cu32.to_le_bytes());
+    lie.extend_from_slice(&48u32.to_le_bytes());
+    lie.extend_from_slice(b"claudio1");
+    lie.extend_from_slice(&u64::MAX.to_le_bytes()); // size
+    lie.extend_from_slice(&1_700_000_000u64.to_le_bytes());
+    lie.extend_from_slice(&0u64.to_le_bytes());
+    lie.extend_from_slice(&60u64.to_le_bytes()); // tail frame: garbage
+    lie.extend_from_slice(&(u64::MAX - 65_536).to_le_bytes());
+    lie.extend_from_slice(&[0xAB; 4096]);
+    std::fs::write(folder.join(name(5)), &lie).unwrap();
+    let live = t.json(&["sessions", "list", "--all", "--json", "--no-archive"]);
+    let (code, out, err) = t.run(&["sessions", "list", "--all", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let list: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(list, live, "nothing from the hostile archive is listed");
+    for n in 1..=5u8 {
+        assert!(
+            err.contains(&format!("{n}{n}{n}{n}{n}{n}{n}{n}")),
+            "{n} named: {err}"
+        );
+    }
+    for args in [
+        &["sessions", "search", "--all", "--json", "anything"][..],
+        &["sessions", "usage", "--all", "--json"][..],
+        &["sessions", "inspect", "55555555"][..],
+        &["sessions", "export", "44444444"][..],
+        &["sessions", "resume", "11111111"][..],
+    ] {
+        let (code, _, err) = t.run(args);
+        assert!(code == 0 || code == 1, "{args:?}: {code} {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    assert!(!t
+        .projects()
+        .join(FOLDER)
+        .join(name(1).replace(".zst", ""))
+        .exists());
+}
