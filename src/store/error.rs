@@ -119,7 +119,7 @@ pub enum StoreError {
     /// The session is only in an archive (the CLI deleted its transcript):
     /// it is read from there, but not changed. `Store::restore` brings it
     /// back into the store.
-    #[error("session {0} is only in the archive; restore it first (claudio sessions resume restores it)")]
+    #[error("session {0} is only in the archive (the CLI deleted it): restore it first")]
     OnlyInArchive(String),
     /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set.
     #[error("cannot find the Claude configuration folder: set CLAUDE_CONFIG_DIR or HOME")]

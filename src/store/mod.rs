@@ -1,5 +1,8 @@
 //! The CLI's transcript store: list, read, fork, rename, tag and delete the
-//! sessions the Claude Code CLI keeps under `~/.claude/projects`.
+//! sessions the Claude Code CLI keeps under `~/.claude/projects`; with the
+//! feature `archive`, keep them past the CLI's cleanup in a compressed
+//! archive that is read beside the store ([`Store::with_archive`],
+//! [`Store::archive_to`], [`Store::restore`]).
 //!
 //! [`Store`] does its reading and writing on the calling thread;
 //! [`AsyncStore`] has the same methods for async code, run on Tokio's

@@ -61,6 +61,10 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
                 io.warn(&msg);
                 Ok(SessionsOutcome::Done(Exit::Usage))
             }
+            Some(StoreError::OnlyInArchive(id)) => {
+                let msg = format!("{e}; `claudio sessions resume {id}` restores it");
+                Err(anyhow::anyhow!(msg))
+            }
             _ => Err(e),
         },
         ok => ok,
