@@ -239,8 +239,8 @@ pub fn print_man(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     man.render_extra_section(out)?;
     man.render_version_section(out)?;
     writeln!(out, ".SH \"EXIT STATUS\"\n.TP\n0\nsuccess\n.TP\n1\nthe run ended with an error result, or the CLI failed (its stderr is shown)\n.TP\n2\nusage error\n.TP\n127\nthe Claude Code CLI was not found or is not executable\n.TP\n130\ninterrupted (Ctrl-C)")?;
-    writeln!(out, ".SH ENVIRONMENT\n.TP\nCLAUDIO_CLI\npath of the claude executable\n.TP\nCLAUDIO_MODEL\ndefault model\n.TP\nCLAUDIO_PERMISSION_MODE\ndefault permission mode\n.TP\nCLAUDIO_CONFIG\npath of the config file\n.TP\nCLAUDE_CONFIG_DIR\nClaude Code's folder (transcripts under projects/)\n.TP\nNO_COLOR\nturn colors off")?;
-    writeln!(out, ".SH FILES\n.TP\n~/.config/claudio/config.toml\nsettings\n.TP\n~/.local/share/claudio/history\nthe chat's input history\n.TP\n~/.claude/projects/\nClaude Code's transcripts")?;
+    writeln!(out, ".SH ENVIRONMENT\n.TP\nCLAUDIO_CLI\npath of the claude executable\n.TP\nCLAUDIO_MODEL\ndefault model\n.TP\nCLAUDIO_PERMISSION_MODE\ndefault permission mode\n.TP\nCLAUDIO_CONFIG\npath of the config file\n.TP\nCLAUDIO_ARCHIVE_DIR\nclaudio's archive of transcripts\n.TP\nCLAUDE_CONFIG_DIR\nClaude Code's folder (transcripts under projects/)\n.TP\nNO_COLOR\nturn colors off")?;
+    writeln!(out, ".SH FILES\n.TP\n~/.config/claudio/config.toml\nsettings\n.TP\n~/.local/share/claudio/history\nthe chat's input history\n.TP\n~/.claude/projects/\nClaude Code's transcripts\n.TP\n~/.local/share/claudio/archive/\nclaudio's archive of them (claudio sessions archive)")?;
     Ok(())
 }
 
