@@ -30,7 +30,7 @@ use super::{SessionFile, SkipReason, Store};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, Write};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::SystemTime;
@@ -328,8 +328,6 @@ fn make_dir(dir: &Path) -> StoreResult<()> {
         .map_err(io_err(dir))
 }
 
-use std::os::unix::fs::DirBuilderExt;
-
 /// The size and time of a file as archived: from the header of a packed
 /// one, else from the file itself.
 fn archived_as(dst: &Path, packed: bool) -> Option<(u64, SystemTime)> {
@@ -590,6 +588,21 @@ mod tests {
             let s = run(&store, &archive);
             assert_eq!((s.archived, s.unchanged), (0, 1));
         }
+    }
+
+    #[test]
+    fn a_stopped_run_copies_nothing_more() {
+        let (d, store, _) = store_with(&line(1, 3));
+        let archive = d.path().join("archive");
+        let s = store
+            .archive_to(&archive, ArchiveOptions::default(), &AtomicBool::new(true))
+            .unwrap();
+        assert_eq!((s.archived, s.unchanged, s.busy), (0, 0, 0));
+        assert!(!archive
+            .join("-w")
+            .join(format!("{ID}{PACKED_EXT}"))
+            .exists());
+        assert_eq!(run(&store, &archive).archived, 1);
     }
 
     #[test]
