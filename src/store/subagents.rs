@@ -120,7 +120,7 @@ pub(crate) fn subagents_of(session: &Path, regular_only: bool) -> StoreResult<Ve
 
 /// The folder beside a transcript (`<session>.jsonl` or, archived,
 /// `<session>.jsonl.zst`): `<session>`.
-fn side_dir(session: &Path) -> PathBuf {
+pub(crate) fn side_dir(session: &Path) -> PathBuf {
     let name = session
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

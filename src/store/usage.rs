@@ -498,7 +498,10 @@ fn read_session(path: &Path, prompts: bool) -> StoreResult<SessionUsage> {
                 }
             }
         }
-        Err(e) => skipped.push(unreadable(path.with_extension("").join("subagents"), &e)),
+        Err(e) => skipped.push(unreadable(
+            super::subagents::side_dir(path).join("subagents"),
+            &e,
+        )),
     }
     Ok(SessionUsage {
         session_id: path
