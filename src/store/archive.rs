@@ -213,12 +213,13 @@ impl Store {
             .ok_or_else(|| StoreError::NotFound(file.id.clone()))?;
         let live_folder = self.projects_dir().join(folder);
         let dst = live_folder.join(format!("{}.jsonl", file.id));
-        make_dir(&live_folder)?;
+        make_real_dir(&live_folder)?;
         unpack_to(&file.path, &dst)?;
         let side = PathBuf::from(packed).join("subagents");
         if std::fs::symlink_metadata(&side).is_ok_and(|m| m.is_dir()) {
             let into = live_folder.join(&file.id).join("subagents");
-            make_dir(&into)?;
+            make_real_dir(&live_folder.join(&file.id))?;
+            make_real_dir(&into)?;
             for e in std::fs::read_dir(&side).map_err(io_err(&side))?.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
                 if !name.starts_with("agent-") || !e.file_type().is_ok_and(|t| t.is_file()) {
@@ -326,6 +327,16 @@ fn make_dir(dir: &Path) -> StoreResult<()> {
         .mode(0o700)
         .create(dir)
         .map_err(io_err(dir))
+}
+
+/// Make a folder of the store, never writing through a link: one that is
+/// a link or not a folder is [`StoreError::NotAFile`].
+fn make_real_dir(dir: &Path) -> StoreResult<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(StoreError::NotAFile(dir.to_path_buf())),
+        Err(_) => make_dir(dir),
+    }
 }
 
 /// The size and time of a file as archived: from the header of a packed
@@ -642,6 +653,13 @@ mod tests {
             store.rename(ID, "x"),
             Err(StoreError::OnlyInArchive(_))
         ));
+        // a project folder that is a link is not written through
+        let folder = path.parent().unwrap();
+        std::fs::rename(folder, d.path().join("moved")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("moved"), folder).unwrap();
+        assert!(matches!(store.restore(ID), Err(StoreError::NotAFile(_))));
+        std::fs::remove_file(folder).unwrap();
+        std::fs::rename(d.path().join("moved"), folder).unwrap();
         let back = store.restore(&ID[..8]).unwrap();
         assert_eq!(back.path, path);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
