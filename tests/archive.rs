@@ -417,7 +417,7 @@ fn doctor_reports_the_cleanup_period_and_what_goes_soon() {
     // no setting: the CLI's 30 days; nothing goes within a week
     let line = doctor_cleanup_line(&t);
     assert!(
-        line.contains("cleanupPeriodDays = 30 (the CLI's default)"),
+        line.contains("older than 30 days (cleanupPeriodDays, the CLI's default)"),
         "{line}"
     );
     assert!(line.contains("in the next 7 days: 0 sessions"), "{line}");
@@ -431,7 +431,10 @@ fn doctor_reports_the_cleanup_period_and_what_goes_soon() {
     .unwrap();
     let line = doctor_cleanup_line(&t);
     assert!(
-        line.contains(&format!("cleanupPeriodDays = 10 in {}", settings.display())),
+        line.contains(&format!(
+            "older than 10 days (cleanupPeriodDays in {})",
+            settings.display()
+        )),
         "{line}"
     );
     assert!(
@@ -452,7 +455,7 @@ fn doctor_reports_the_cleanup_period_and_what_goes_soon() {
     assert!(!line.contains("fix:"), "{line}");
     // 0: no cleanup
     std::fs::write(&settings, "{\"cleanupPeriodDays\": 0}").unwrap();
-    assert!(doctor_cleanup_line(&t).contains("off (cleanupPeriodDays = 0 in"));
+    assert!(doctor_cleanup_line(&t).contains("off (0: cleanupPeriodDays in"));
 }
 
 /// Done-when of issue 24: a real CLI session archived, deleted, still

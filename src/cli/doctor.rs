@@ -260,11 +260,11 @@ fn check_cleanup(r: &mut Report, auto: bool) {
     let cwd = std::env::current_dir().ok();
     let p = period(&settings_files(store.config_dir(), cwd.as_deref()));
     let from = match &p.from {
-        Some(f) => format!("cleanupPeriodDays = {} in {}", p.days, f.display()),
-        None => format!("cleanupPeriodDays = {} (the CLI's default)", p.days),
+        Some(f) => format!("cleanupPeriodDays in {}", f.display()),
+        None => "cleanupPeriodDays, the CLI's default".to_owned(),
     };
     if p.days == 0 {
-        r.line(Level::Ok, "cleanup", &format!("off ({from})"), None);
+        r.line(Level::Ok, "cleanup", &format!("off (0: {from})"), None);
         return;
     }
     let archive = super::sessions::archive_dir();
@@ -275,7 +275,7 @@ fn check_cleanup(r: &mut Report, auto: bool) {
         std::time::SystemTime::now(),
     );
     let mut detail = format!(
-        "the CLI deletes transcripts after {} days ({from}); in the next {SOON_DAYS} days: {} session{} ({})",
+        "the CLI deletes transcripts older than {} days ({from}); in the next {SOON_DAYS} days: {} session{} ({})",
         p.days,
         risk.sessions,
         if risk.sessions == 1 { "" } else { "s" },
