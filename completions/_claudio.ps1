@@ -107,6 +107,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -125,6 +126,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a session (appends the CLI''s tag line)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session''s transcript (asks first, unless --yes)')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -155,6 +157,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--usage', '--usage', [CompletionResultType]::ParameterName, 'With --json, add each session''s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)')
             [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -186,6 +189,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the entries as stored, one JSON object per line')
             [CompletionResult]::new('--subagents', '--subagents', [CompletionResultType]::ParameterName, 'Also the session''s sub-agent runs, each after the conversation')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -217,6 +221,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the entries as stored, one JSON object per line')
             [CompletionResult]::new('--subagents', '--subagents', [CompletionResultType]::ParameterName, 'Also the session''s sub-agent runs, each after the conversation')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -259,6 +264,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Case never matters')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Also search tool inputs and outputs')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per session, as found')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -293,6 +299,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
             [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Keep every line of tool output (else the first 40 of each)')
             [CompletionResult]::new('--thinking', '--thinking', [CompletionResultType]::ParameterName, 'Include the model''s thinking')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -327,6 +334,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every project''s sessions, not only this directory''s')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
             [CompletionResult]::new('--no-cost', '--no-cost', [CompletionResultType]::ParameterName, 'Leave the cost estimate out')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -355,6 +363,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -385,6 +394,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -413,6 +423,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -442,6 +453,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
             [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Remove the tag')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -472,6 +484,37 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Don''t ask for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Don''t ask for confirmation')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;sessions;archive' {
+            [CompletionResult]::new('--config-dir', '--config-dir', [CompletionResultType]::ParameterName, 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')
+            [CompletionResult]::new('--disallowed-tools', '--disallowed-tools', [CompletionResultType]::ParameterName, 'Tools never allowed (comma-separated or repeated)')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Stop after this many agent turns')
+            [CompletionResult]::new('--effort', '--effort', [CompletionResultType]::ParameterName, 'How hard the model thinks')
+            [CompletionResult]::new('--fallback-model', '--fallback-model', [CompletionResultType]::ParameterName, 'Models to try, in order, when the model is overloaded (comma-separated or repeated)')
+            [CompletionResult]::new('--max-budget-usd', '--max-budget-usd', [CompletionResultType]::ParameterName, 'End the turn once the session has cost this much, in US dollars')
+            [CompletionResult]::new('--system-prompt', '--system-prompt', [CompletionResultType]::ParameterName, 'Replace the system prompt')
+            [CompletionResult]::new('--append-system-prompt', '--append-system-prompt', [CompletionResultType]::ParameterName, 'Add to the system prompt')
+            [CompletionResult]::new('--add-dir', '--add-dir', [CompletionResultType]::ParameterName, 'Give the tools access to another directory (repeatable)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory for the session')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory''s sessions; Ctrl-A: every project)')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory''s sessions; Ctrl-A: every project)')
+            [CompletionResult]::new('--mcp-config', '--mcp-config', [CompletionResultType]::ParameterName, 'MCP server configuration: JSON text or a file (repeatable)')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the summary as one JSON object')
+            [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the most recent session of this directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the CLI''s own stderr as it runs')
@@ -492,6 +535,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a session (appends the CLI''s tag line)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session''s transcript (asks first, unless --yes)')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -523,6 +567,9 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;sessions;help;delete' {
+            break
+        }
+        'claudio;sessions;help;archive' {
             break
         }
         'claudio;sessions;help;help' {
@@ -732,6 +779,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title (appends the CLI''s custom-title line)')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a session (appends the CLI''s tag line)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session''s transcript (asks first, unless --yes)')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it')
             break
         }
         'claudio;help;sessions;list' {
@@ -762,6 +810,9 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;help;sessions;delete' {
+            break
+        }
+        'claudio;help;sessions;archive' {
             break
         }
         'claudio;help;doctor' {

@@ -82,6 +82,9 @@ _claudio() {
             claudio__subcmd__help__subcmd__config,show)
                 cmd="claudio__subcmd__help__subcmd__config__subcmd__show"
                 ;;
+            claudio__subcmd__help__subcmd__sessions,archive)
+                cmd="claudio__subcmd__help__subcmd__sessions__subcmd__archive"
+                ;;
             claudio__subcmd__help__subcmd__sessions,delete)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__delete"
                 ;;
@@ -111,6 +114,9 @@ _claudio() {
                 ;;
             claudio__subcmd__help__subcmd__sessions,usage)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__usage"
+                ;;
+            claudio__subcmd__sessions,archive)
+                cmd="claudio__subcmd__sessions__subcmd__archive"
                 ;;
             claudio__subcmd__sessions,delete)
                 cmd="claudio__subcmd__sessions__subcmd__delete"
@@ -147,6 +153,9 @@ _claudio() {
                 ;;
             claudio__subcmd__sessions,usage)
                 cmd="claudio__subcmd__sessions__subcmd__usage"
+                ;;
+            claudio__subcmd__sessions__subcmd__help,archive)
+                cmd="claudio__subcmd__sessions__subcmd__help__subcmd__archive"
                 ;;
             claudio__subcmd__sessions__subcmd__help,delete)
                 cmd="claudio__subcmd__sessions__subcmd__help__subcmd__delete"
@@ -956,8 +965,22 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help__subcmd__sessions)
-            opts="list inspect search export usage resume fork rename tag delete"
+            opts="list inspect search export usage resume fork rename tag delete archive"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__sessions__subcmd__archive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1192,7 +1215,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions)
-            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list inspect show search export usage resume fork rename tag delete help"
+            opts="-r -c -v -h --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help list inspect show search export usage resume fork rename tag delete archive help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1277,8 +1300,94 @@ _claudio() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        claudio__subcmd__sessions__subcmd__archive)
+            opts="-r -c -v -h --json --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disallowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-turns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --effort)
+                    COMPREPLY=($(compgen -W "low medium high xhigh max" -- "${cur}"))
+                    return 0
+                    ;;
+                --fallback-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-budget-usd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --append-system-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mcp-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         claudio__subcmd__sessions__subcmd__delete)
-            opts="-y -r -c -v -h --yes --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-y -r -c -v -h --yes --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1364,7 +1473,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__export)
-            opts="-f -o -r -c -v -h --format --output --full --thinking --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-f -o -r -c -v -h --format --output --full --thinking --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1466,7 +1575,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__fork)
-            opts="-r -c -v -h --at --title --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-r -c -v -h --at --title --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1560,8 +1669,22 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__help)
-            opts="list inspect search export usage resume fork rename tag delete help"
+            opts="list inspect search export usage resume fork rename tag delete archive help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__sessions__subcmd__help__subcmd__archive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1728,7 +1851,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__inspect)
-            opts="-r -c -v -h --json --subagents --grep --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-r -c -v -h --json --subagents --grep --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1818,7 +1941,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__list)
-            opts="-a -n -l -r -c -v -h --all --cwd --limit --json --usage --long --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-a -n -l -r -c -v -h --all --cwd --limit --json --usage --long --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1912,7 +2035,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__rename)
-            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-r -c -v -h --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1998,7 +2121,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__resume)
-            opts="-r -c -v -h --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-r -c -v -h --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2084,7 +2207,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__search)
-            opts="-a -e -s -i -n -r -c -v -h --all --cwd --regex --case-sensitive --ignore-case --tools --since --limit --hits --json --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-a -e -s -i -n -r -c -v -h --all --cwd --regex --case-sensitive --ignore-case --tools --since --limit --hits --json --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2186,7 +2309,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__tag)
-            opts="-r -c -v -h --clear --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-r -c -v -h --clear --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2272,7 +2395,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__usage)
-            opts="-a -r -c -v -h --all --cwd --by --since --json --no-cost --config-dir --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
+            opts="-a -r -c -v -h --all --cwd --by --since --json --no-cost --config-dir --no-archive --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --resume --continue --mcp-config --cli-path --verbose --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

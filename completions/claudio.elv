@@ -102,6 +102,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -120,6 +121,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
             cand tag 'Tag a session (appends the CLI''s tag line)'
             cand delete 'Delete a session''s transcript (asks first, unless --yes)'
+            cand archive 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'claudio;sessions;list'= {
@@ -149,6 +151,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --usage 'With --json, add each session''s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower'
             cand -l 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
             cand --long 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -179,6 +182,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand --json 'Print the entries as stored, one JSON object per line'
             cand --subagents 'Also the session''s sub-agent runs, each after the conversation'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -209,6 +213,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand --json 'Print the entries as stored, one JSON object per line'
             cand --subagents 'Also the session''s sub-agent runs, each after the conversation'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -250,6 +255,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --ignore-case 'Case never matters'
             cand --tools 'Also search tool inputs and outputs'
             cand --json 'One JSON object per session, as found'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -283,6 +289,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand --full 'Keep every line of tool output (else the first 40 of each)'
             cand --thinking 'Include the model''s thinking'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -316,6 +323,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --all 'Every project''s sessions, not only this directory''s'
             cand --json 'Print JSON'
             cand --no-cost 'Leave the cost estimate out'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -343,6 +351,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -372,6 +381,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -399,6 +409,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -427,6 +438,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
             cand --clear 'Remove the tag'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -456,6 +468,36 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand -y 'Don''t ask for confirmation'
             cand --yes 'Don''t ask for confirmation'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
+            cand -c 'Continue the most recent session of this directory'
+            cand --continue 'Continue the most recent session of this directory'
+            cand -v 'Show the CLI''s own stderr as it runs'
+            cand --verbose 'Show the CLI''s own stderr as it runs'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;sessions;archive'= {
+            cand --config-dir 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]'
+            cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
+            cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
+            cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'
+            cand --disallowed-tools 'Tools never allowed (comma-separated or repeated)'
+            cand --max-turns 'Stop after this many agent turns'
+            cand --effort 'How hard the model thinks'
+            cand --fallback-model 'Models to try, in order, when the model is overloaded (comma-separated or repeated)'
+            cand --max-budget-usd 'End the turn once the session has cost this much, in US dollars'
+            cand --system-prompt 'Replace the system prompt'
+            cand --append-system-prompt 'Add to the system prompt'
+            cand --add-dir 'Give the tools access to another directory (repeatable)'
+            cand --cwd 'Working directory for the session'
+            cand -r 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory''s sessions; Ctrl-A: every project)'
+            cand --resume 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory''s sessions; Ctrl-A: every project)'
+            cand --mcp-config 'MCP server configuration: JSON text or a file (repeatable)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --json 'Print the summary as one JSON object'
+            cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand -c 'Continue the most recent session of this directory'
             cand --continue 'Continue the most recent session of this directory'
             cand -v 'Show the CLI''s own stderr as it runs'
@@ -475,6 +517,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
             cand tag 'Tag a session (appends the CLI''s tag line)'
             cand delete 'Delete a session''s transcript (asks first, unless --yes)'
+            cand archive 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'claudio;sessions;help;list'= {
@@ -496,6 +539,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;sessions;help;tag'= {
         }
         &'claudio;sessions;help;delete'= {
+        }
+        &'claudio;sessions;help;archive'= {
         }
         &'claudio;sessions;help;help'= {
         }
@@ -691,6 +736,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand rename 'Set a session''s title (appends the CLI''s custom-title line)'
             cand tag 'Tag a session (appends the CLI''s tag line)'
             cand delete 'Delete a session''s transcript (asks first, unless --yes)'
+            cand archive 'Copy every transcript into claudio''s archive (compressed, only what changed), where the CLI''s cleanup does not reach it'
         }
         &'claudio;help;sessions;list'= {
         }
@@ -711,6 +757,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;sessions;tag'= {
         }
         &'claudio;help;sessions;delete'= {
+        }
+        &'claudio;help;sessions;archive'= {
         }
         &'claudio;help;doctor'= {
         }

@@ -90,45 +90,47 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -s c -l continue -d
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
 medium\t''
 high\t''
 xhigh\t''
 max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l cli-path -d 'Path of the `claude` executable' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "usage" -d 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "usage" -d 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cwd -d 'List this directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many sessions' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
@@ -157,6 +159,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print a JSON array with the fields of the TypeScript SDK\'s listSessions()'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l usage -d 'With --json, add each session\'s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s l -l long -d 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -187,6 +190,7 @@ always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l json -d 'Print the entries as stored, one JSON object per line'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -217,6 +221,7 @@ always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'Print the entries as stored, one JSON object per line'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -253,6 +258,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s i -l ignore-case -d 'Case never matters'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l tools -d 'Also search tool inputs and outputs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l json -d 'One JSON object per session, as found'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -286,6 +292,7 @@ always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l full -d 'Keep every line of tool output (else the first 40 of each)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l thinking -d 'Include the model\'s thinking'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -323,6 +330,7 @@ never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l json -d 'Print JSON'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-cost -d 'Leave the cost estimate out'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -350,6 +358,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -379,6 +388,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -406,6 +416,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -434,6 +445,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l clear -d 'Remove the tag'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -462,10 +474,40 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Don\'t ask for confirmation'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l max-turns -d 'Stop after this many agent turns' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
+medium\t''
+high\t''
+xhigh\t''
+max\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l system-prompt -d 'Replace the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l append-system-prompt -d 'Add to the system prompt' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l cwd -d 'Working directory for the session' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l json -d 'Print the summary as one JSON object'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s c -l continue -d 'Continue the most recent session of this directory'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
@@ -476,6 +518,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
@@ -656,5 +699,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_su
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "rename" -d 'Set a session\'s title (appends the CLI\'s custom-title line)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the path of the config file in use'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings the config file gives'

@@ -1,10 +1,10 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
 use super::args::{AskArgs, ChatFlags, Cli, Command, ConfigAction, SessionFlags};
-use super::config::{Config, EditMode};
+use super::config::{ArchiveMode, Config, EditMode};
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
-use super::sessions::SessionsOutcome;
+use super::sessions::{SessionsAction, SessionsOutcome};
 use clap::{CommandFactory, Parser};
 use std::io::IsTerminal;
 use tokio::runtime::Runtime;
@@ -58,15 +58,20 @@ impl Command {
                 Ok(config_command(&action, &config, path.as_deref()))
             }
             Command::Ask(args) => {
-                configure(&mut flags)?;
+                let config = configure(&mut flags)?;
+                auto_archive(&config, None);
                 ask(flags, args)
             }
             Command::Chat => {
                 let config = configure(&mut flags)?;
+                auto_archive(&config, None);
                 converse(flags, &config, &chat)
             }
             Command::Sessions(sessions) => {
                 let config = configure(&mut flags)?;
+                if !matches!(sessions.action, SessionsAction::Archive(_)) {
+                    auto_archive(&config, sessions.config_dir.clone());
+                }
                 let color = flags.color_choice();
                 let outcome = on_runtime(Threads::One, |rt| {
                     rt.block_on(super::sessions::run(sessions, color))
@@ -85,6 +90,13 @@ impl Command {
     }
 }
 
+/// With `archive = "auto"`, archive the transcripts in the background.
+fn auto_archive(config: &Config, config_dir: Option<std::path::PathBuf>) {
+    if config.archive == Some(ArchiveMode::Auto) {
+        super::sessions::spawn_auto_archive(config_dir);
+    }
+}
+
 /// Load the config file and apply it under the flags (flags win).
 fn configure(flags: &mut SessionFlags) -> anyhow::Result<Config> {
     let (config, _) = Config::load()?;
@@ -100,7 +112,7 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
     // `-r` with no id: the person picks one
     let mut flags = flags;
     if flags.resume.as_deref() == Some("") {
-        let store = claudio::store::Store::from_env()?;
+        let store = super::sessions::with_archive(claudio::store::Store::from_env()?);
         let cwd = match &flags.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -140,11 +152,16 @@ fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     })
 }
 
-/// `-r ID` finds the session in any project and runs where it was recorded
-/// (unless `--cwd` says where).
+/// `-r ID` finds the session in any project (restoring it from claudio's
+/// archive when the CLI deleted it) and runs where it was recorded (unless
+/// `--cwd` says where).
 fn find_resumed(mut flags: SessionFlags) -> SessionFlags {
     if let (Some(id), None) = (&flags.resume, &flags.cwd) {
-        if let Ok(target) = claudio::store::Store::from_env().and_then(|s| s.resume_target(id)) {
+        let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
+        let target = claudio::store::Store::from_env()
+            .map(super::sessions::with_archive)
+            .and_then(|s| super::sessions::resume_target(&s, id, &mut said));
+        if let Ok(target) = target {
             flags.resume = Some(target.id);
             flags.cwd = Some(target.cwd).filter(|d| d.is_dir());
         }
@@ -248,8 +265,8 @@ pub fn print_man(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     man.render_extra_section(out)?;
     man.render_version_section(out)?;
     writeln!(out, ".SH \"EXIT STATUS\"\n.TP\n0\nsuccess\n.TP\n1\nthe run ended with an error result, or the CLI failed (its stderr is shown)\n.TP\n2\nusage error\n.TP\n127\nthe Claude Code CLI was not found or is not executable\n.TP\n130\ninterrupted (Ctrl-C)")?;
-    writeln!(out, ".SH ENVIRONMENT\n.TP\nCLAUDIO_CLI\npath of the claude executable\n.TP\nCLAUDIO_MODEL\ndefault model\n.TP\nCLAUDIO_PERMISSION_MODE\ndefault permission mode\n.TP\nCLAUDIO_CONFIG\npath of the config file\n.TP\nCLAUDE_CONFIG_DIR\nClaude Code's folder (transcripts under projects/)\n.TP\nNO_COLOR\nturn colors off")?;
-    writeln!(out, ".SH FILES\n.TP\n~/.config/claudio/config.toml\nsettings\n.TP\n~/.local/share/claudio/history\nthe chat's input history\n.TP\n~/.claude/projects/\nClaude Code's transcripts")?;
+    writeln!(out, ".SH ENVIRONMENT\n.TP\nCLAUDIO_CLI\npath of the claude executable\n.TP\nCLAUDIO_MODEL\ndefault model\n.TP\nCLAUDIO_PERMISSION_MODE\ndefault permission mode\n.TP\nCLAUDIO_CONFIG\npath of the config file\n.TP\nCLAUDIO_ARCHIVE_DIR\nclaudio's archive of transcripts\n.TP\nCLAUDE_CONFIG_DIR\nClaude Code's folder (transcripts under projects/)\n.TP\nNO_COLOR\nturn colors off")?;
+    writeln!(out, ".SH FILES\n.TP\n~/.config/claudio/config.toml\nsettings\n.TP\n~/.local/share/claudio/history\nthe chat's input history\n.TP\n~/.claude/projects/\nClaude Code's transcripts\n.TP\n~/.local/share/claudio/archive/\nclaudio's archive of them (claudio sessions archive)")?;
     Ok(())
 }
 

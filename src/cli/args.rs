@@ -20,12 +20,14 @@ Environment:
   CLAUDIO_MODEL            default model (like --model)
   CLAUDIO_PERMISSION_MODE  default permission mode (like --permission-mode)
   CLAUDIO_CONFIG           path of the config file
+  CLAUDIO_ARCHIVE_DIR      claudio's archive of transcripts (`claudio sessions archive`)
   NO_COLOR                 turn colors off (same as --color never)
 
 Files:
   ~/.config/claudio/config.toml      settings (see `claudio config --help`)
   ~/.local/share/claudio/history     the chat's input history
-  ~/.claude/projects/                Claude Code's transcripts";
+  ~/.claude/projects/                Claude Code's transcripts
+  ~/.local/share/claudio/archive/    claudio's archive of them (`claudio sessions archive`)";
 
 /// A fast, sturdy terminal front end and Rust SDK for Claude Code.
 #[derive(Debug, Parser)]

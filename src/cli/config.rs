@@ -34,6 +34,9 @@ pub struct Config {
     /// The prompt's keys: `emacs` (the default) or `vi`.
     #[serde(alias = "edit_mode")]
     pub edit_mode: Option<EditMode>,
+    /// `auto`: every run archives the transcripts in the background
+    /// (`claudio sessions archive`); `off` (the default): only when asked.
+    pub archive: Option<ArchiveMode>,
 }
 
 /// The prompt's key bindings.
@@ -42,6 +45,16 @@ pub struct Config {
 pub enum EditMode {
     Emacs,
     Vi,
+}
+
+/// When transcripts are archived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArchiveMode {
+    /// In the background, at every run.
+    Auto,
+    /// Only by `claudio sessions archive`.
+    Off,
 }
 
 /// Where the config file is looked for, and whether it was named explicitly.
@@ -148,6 +161,11 @@ mod tests {
         assert_eq!(c.model.as_deref(), Some("opus"));
         assert_eq!(c.color, Some(ColorChoice::Never));
         assert_eq!(c.history_size, Some(50));
+        assert_eq!(c.archive, None);
+        let c = Config::parse("archive = \"auto\"\n", Path::new("c.toml")).unwrap();
+        assert_eq!(c.archive, Some(ArchiveMode::Auto));
+        let e = Config::parse("archive = \"always\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(e.to_string().contains("line 1"), "{e}");
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub fn run(session: &SessionFlags, config: anyhow::Result<(Config, Option<PathBu
     check_cli(&mut r, session);
     check_credentials(&mut r);
     check_store(&mut r);
+    let auto = matches!(&config, Ok((c, _)) if c.archive == Some(super::config::ArchiveMode::Auto));
+    check_cleanup(&mut r, auto);
     match config {
         Ok((_, Some(path))) => r.line(Level::Ok, "config", &path.display().to_string(), None),
         Ok((_, None)) => {
@@ -245,6 +247,59 @@ fn check_store(r: &mut Report) {
                 Some("check the folder's permissions"),
             ),
         },
+    }
+}
+
+/// The CLI's cleanup: the period in effect, what goes within a week, and
+/// whether claudio keeps it.
+fn check_cleanup(r: &mut Report, auto: bool) {
+    use super::retention::{at_risk, period, settings_files, SOON_DAYS};
+    let Ok(store) = claudio::store::Store::from_env() else {
+        return;
+    };
+    let cwd = std::env::current_dir().ok();
+    let p = period(&settings_files(store.config_dir(), cwd.as_deref()));
+    let from = match &p.from {
+        Some(f) => format!("cleanupPeriodDays in {}", f.display()),
+        None => "cleanupPeriodDays, the CLI's default".to_owned(),
+    };
+    if p.days == 0 {
+        r.line(Level::Ok, "cleanup", &format!("off (0: {from})"), None);
+        return;
+    }
+    let archive = super::sessions::archive_dir();
+    let risk = at_risk(
+        &store.projects_dir(),
+        p.days,
+        archive.as_deref(),
+        std::time::SystemTime::now(),
+    );
+    let mut detail = format!(
+        "the CLI deletes transcripts older than {} days ({from}); in the next {SOON_DAYS} days: {} session{} ({})",
+        p.days,
+        risk.sessions,
+        if risk.sessions == 1 { "" } else { "s" },
+        super::sessions::human_size(risk.bytes)
+    );
+    if risk.sessions > 0 {
+        detail.push_str(&format!(", {} not archived", risk.unarchived));
+    }
+    let archive_text = archive.as_ref().map_or_else(
+        || "claudio's archive".to_owned(),
+        |d| d.display().to_string(),
+    );
+    if auto {
+        detail.push_str(&format!("; archived automatically into {archive_text}"));
+        r.line(Level::Ok, "cleanup", &detail, None);
+    } else {
+        r.line(
+            Level::Warn,
+            "cleanup",
+            &detail,
+            Some(&format!(
+                "keep them: `archive = \"auto\"` in the config file (or `claudio sessions archive` now), into {archive_text}"
+            )),
+        );
     }
 }
 

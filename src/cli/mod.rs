@@ -17,6 +17,7 @@ pub mod markdown;
 pub mod options;
 pub mod picker;
 pub mod reading;
+pub mod retention;
 pub mod sanitize;
 pub mod sessions;
 pub mod spinner;

@@ -117,6 +117,11 @@ pub enum StoreError {
     /// Tokio runtime (the reason is `source()`).
     #[error("the async store needs a Tokio runtime")]
     NoRuntime(#[source] tokio::runtime::TryCurrentError),
+    /// The session is only in an archive (the CLI deleted its transcript):
+    /// it is read from there, but not changed. `Store::restore` brings it
+    /// back into the store.
+    #[error("session {0} is only in the archive (the CLI deleted it): restore it first")]
+    OnlyInArchive(String),
     /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set.
     #[error("cannot find the Claude configuration folder: set CLAUDE_CONFIG_DIR or HOME")]
     NoConfigDir,

@@ -6,7 +6,9 @@ use super::error::{StoreError, StoreResult};
 use super::headtail::read_head_tail;
 use super::ids::IdQuery;
 use super::info::{recorded_cwd, session_info, SessionInfo};
-use super::list::{all_candidates, dir_candidates, list_candidates, ListOptions, Listing};
+use super::list::{
+    all_candidates, dir_candidates, list_candidates, Candidate, ListOptions, Listing,
+};
 use super::paths::default_config_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,6 +27,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Store {
     config_dir: PathBuf,
+    /// Archives read beside `projects/` (see [`Store::with_archive`]).
+    archives: Vec<PathBuf>,
 }
 
 /// Where to resume a session: its id and the directory it was recorded in.
@@ -57,7 +61,86 @@ impl Store {
     pub fn new(config_dir: impl Into<PathBuf>) -> Store {
         Store {
             config_dir: config_dir.into(),
+            archives: Vec::new(),
         }
+    }
+
+    /// Also read the archive folder `dir` (as [`Store::archive_to`] writes
+    /// it): its sessions are listed, searched, counted and shown with the
+    /// store's, marked [`SessionInfo::from_archive`]. A session in both is
+    /// read from the store. Archived sessions are never changed: rename,
+    /// tag, fork and delete give [`StoreError::OnlyInArchive`], and
+    /// [`Store::restore`] brings one back. Call it again to add more
+    /// archives (the first one holding a session wins).
+    ///
+    /// ```
+    /// use claudio::store::Store;
+    /// let store = Store::new("/home/me/.claude").with_archive("/home/me/.local/share/claudio/archive");
+    /// assert_eq!(store.archive_dirs().len(), 1);
+    /// ```
+    #[cfg(feature = "archive")]
+    pub fn with_archive(mut self, dir: impl Into<PathBuf>) -> Store {
+        self.archives.push(dir.into());
+        self
+    }
+
+    /// The archive folders read beside the store (none unless
+    /// [`with_archive`](Store::with_archive) added one).
+    pub fn archive_dirs(&self) -> &[PathBuf] {
+        &self.archives
+    }
+
+    /// The transcripts of `dir` (and its worktrees) or of every project,
+    /// in the store and then in the archives; an archived session that is
+    /// also in the store (or an earlier archive) is left out.
+    pub(crate) fn candidates(
+        &self,
+        dir: Option<&Path>,
+        worktrees: bool,
+    ) -> StoreResult<Vec<Candidate>> {
+        let of = |root: &Path, packed: bool| match dir {
+            Some(d) => dir_candidates(root, d, worktrees, packed),
+            None => all_candidates(root, packed),
+        };
+        let mut out = of(&self.projects_dir(), false)?;
+        if self.archives.is_empty() {
+            return Ok(out);
+        }
+        let mut seen: std::collections::HashSet<String> = out
+            .iter()
+            .filter(|c| c.unreadable.is_none())
+            .map(|c| c.session_id.to_ascii_lowercase())
+            .collect();
+        for root in &self.archives {
+            let more = match of(root, true) {
+                Ok(more) => more,
+                // a missing archive has nothing; another fault is named
+                Err(e) => vec![Candidate::unreadable(root, &e)],
+            };
+            let mut here = Vec::new();
+            for c in more {
+                if c.unreadable.is_some() || !seen.contains(&c.session_id.to_ascii_lowercase()) {
+                    here.push(c);
+                }
+            }
+            seen.extend(
+                here.iter()
+                    .filter(|c| c.unreadable.is_none())
+                    .map(|c| c.session_id.to_ascii_lowercase()),
+            );
+            out.extend(here);
+        }
+        Ok(out)
+    }
+
+    /// [`find`](Store::find), for a change: a session only in an archive is
+    /// [`StoreError::OnlyInArchive`].
+    fn find_live(&self, id: &str) -> StoreResult<SessionFile> {
+        let file = self.find(id)?;
+        if super::open::is_packed(&file.path) {
+            return Err(StoreError::OnlyInArchive(file.id));
+        }
+        Ok(file)
     }
 
     /// The store the CLI uses: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
@@ -98,11 +181,7 @@ impl Store {
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn list(&self, opts: &ListOptions) -> StoreResult<Listing> {
-        let projects = self.projects_dir();
-        let cands = match &opts.dir {
-            Some(dir) => dir_candidates(&projects, dir, opts.include_worktrees)?,
-            None => all_candidates(&projects)?,
-        };
+        let cands = self.candidates(opts.dir.as_deref(), opts.include_worktrees)?;
         Ok(list_candidates(cands, opts))
     }
 
@@ -123,7 +202,7 @@ impl Store {
     pub fn find(&self, id: &str) -> StoreResult<SessionFile> {
         let q = IdQuery::parse(id)?;
         let mut by_id: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-        let (cands, _) = super::list::split_unreadable(all_candidates(&self.projects_dir())?);
+        let (cands, _) = super::list::split_unreadable(self.candidates(None, false)?);
         for c in cands {
             if q.matches(&c.session_id) {
                 by_id
@@ -147,10 +226,15 @@ impl Store {
                     .max_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
                 match newest {
                     Some((_, _, _, path)) => {
-                        let id = path
-                            .file_stem()
+                        let name = path
+                            .file_name()
                             .map(|s| s.to_string_lossy().into_owned())
                             .unwrap_or_default();
+                        let id = name
+                            .strip_suffix(super::open::PACKED_EXT)
+                            .or_else(|| name.strip_suffix(".jsonl"))
+                            .unwrap_or(&name)
+                            .to_owned();
                         Ok(SessionFile { id, path })
                     }
                     None => Err(StoreError::NotFound(q.as_str().to_owned())),
@@ -253,7 +337,7 @@ impl Store {
     /// ```
     pub fn rename(&self, id: &str, title: &str) -> StoreResult<SessionFile> {
         let title = clean_label(title, "title")?;
-        let file = self.find(id)?;
+        let file = self.find_live(id)?;
         append_line(&file.path, &title_line(&title, &file.id))?;
         Ok(file)
     }
@@ -268,7 +352,7 @@ impl Store {
     /// ```
     pub fn tag(&self, id: &str, tag: Option<&str>) -> StoreResult<SessionFile> {
         let tag = tag.map(|t| clean_label(t, "tag")).transpose()?;
-        let file = self.find(id)?;
+        let file = self.find_live(id)?;
         append_line(
             &file.path,
             &tag_line(tag.as_deref().unwrap_or(""), &file.id),
@@ -299,7 +383,7 @@ impl Store {
             IdQuery::parse(at)?;
         }
         let title = title.map(|t| clean_label(t, "title")).transpose()?;
-        let file = self.find(id)?;
+        let file = self.find_live(id)?;
         edit::fork(&file, at, title.as_deref())
     }
 
@@ -313,7 +397,7 @@ impl Store {
     /// then [`delete_file`](Store::delete_file) the file found: finding it
     /// again after asking could give another copy, written to meanwhile.
     pub fn delete(&self, id: &str) -> StoreResult<SessionFile> {
-        let file = self.find(id)?;
+        let file = self.find_live(id)?;
         self.delete_file(&file)?;
         Ok(file)
     }
@@ -341,7 +425,8 @@ impl Store {
     /// store merged from two machines). [`find`](Store::find) picks one.
     pub fn copies(&self, id: &str) -> StoreResult<Vec<SessionFile>> {
         let q = IdQuery::parse(id)?;
-        let (cands, _) = super::list::split_unreadable(all_candidates(&self.projects_dir())?);
+        let (cands, _) =
+            super::list::split_unreadable(all_candidates(&self.projects_dir(), false)?);
         let mut out: Vec<SessionFile> = cands
             .into_iter()
             .filter(|c| q.matches(&c.session_id))

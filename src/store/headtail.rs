@@ -55,6 +55,9 @@ fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
 /// Read the head and tail of a transcript. `Ok(None)` for an empty file;
 /// an error for a symbolic link, a non-regular file or a read failure.
 pub fn read_head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
+    if super::open::is_packed(path) {
+        return super::open::packed_head_tail(path);
+    }
     let f = open_nofollow(path)?;
     let meta = f.metadata()?;
     if !meta.is_file() {

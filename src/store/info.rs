@@ -51,6 +51,11 @@ pub struct SessionInfo {
     /// Whether the session is archived (absent when it never was).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub archived: Option<bool>,
+    /// Read from an archive ([`Store::with_archive`](super::Store::with_archive)):
+    /// the CLI no longer has the transcript. Not one of the SDK's fields;
+    /// absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_archive: bool,
     /// The transcript file.
     #[serde(skip)]
     pub path: PathBuf,
@@ -174,7 +179,13 @@ fn read_ends(
         .then(|| continued_in(&ht.tail))
         .flatten();
     if let Some(next) = next {
-        let other = path.with_file_name(format!("{next}.jsonl"));
+        let packed = super::open::is_packed(path);
+        let ext = if packed {
+            super::open::PACKED_EXT
+        } else {
+            ".jsonl"
+        };
+        let other = path.with_file_name(format!("{next}{ext}"));
         if has_messages(&other) {
             return Ends::ContinuedIn(next);
         }
@@ -185,6 +196,7 @@ fn read_ends(
     match build_info_with(session_id, ht, types, project_path, sidecar_title, archived) {
         Some(Built::Info(mut info)) => {
             info.path = path.to_path_buf();
+            info.from_archive = super::open::is_packed(path);
             Ends::Session(info)
         }
         Some(Built::Sidechain) => Ends::Sidechain,
@@ -284,6 +296,7 @@ fn build_info_with(
         tag,
         created_at,
         archived,
+        from_archive: false,
         path: PathBuf::new(),
     })))
 }
@@ -466,7 +479,7 @@ fn has_messages(path: &Path) -> bool {
     if ht.size <= HEAD_TAIL_BYTES as u64 {
         return false;
     }
-    let Ok(mut f) = super::headtail::open_nofollow(path) else {
+    let Ok((mut f, _)) = super::open::open_stream(path) else {
         return false;
     };
     let mut buf = vec![0u8; (1 << 20) + NEEDLE.len()];

@@ -10,7 +10,7 @@
 
 use super::error::{io_err, StoreResult};
 use std::cell::RefCell;
-use std::fs::{File, Metadata};
+use std::fs::Metadata;
 use std::io::Read;
 use std::ops::{ControlFlow, Range};
 use std::path::Path;
@@ -65,7 +65,7 @@ impl<'a> Block<'a> {
 /// A transcript opened to be read line by line, through
 /// [`open_regular`](super::open::open_regular) (no link, FIFO or device).
 pub(crate) struct Transcript<'p> {
-    file: File,
+    file: Box<dyn Read + Send>,
     meta: Metadata,
     path: &'p Path,
 }
@@ -80,7 +80,7 @@ pub(crate) struct Passed {
 impl<'p> Transcript<'p> {
     /// Open `path` if it is a regular file.
     pub(crate) fn open(path: &'p Path) -> StoreResult<Transcript<'p>> {
-        let (file, meta) = super::open::open_regular(path)?;
+        let (file, meta) = super::open::open_stream(path)?;
         Ok(Transcript { file, meta, path })
     }
 
@@ -133,7 +133,7 @@ impl<'p> Transcript<'p> {
 /// out, the partial last line moves to the front, and the buffer grows for
 /// a long line up to `max` ([`MAX_LINE`]).
 fn read_blocks(
-    file: &mut File,
+    file: &mut impl Read,
     buf: &mut Vec<u8>,
     max: usize,
     f: &mut impl FnMut(Block<'_>) -> ControlFlow<()>,
@@ -223,6 +223,7 @@ fn read_blocks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
 
     /// Every line handed out, with its offset, and what was passed over.
     fn lines_of(text: &[u8], buf_len: usize, max: usize) -> (Vec<(u64, Vec<u8>)>, Passed, usize) {

@@ -136,6 +136,19 @@ pub(crate) fn split_unreadable(cands: Vec<Candidate>) -> (Vec<Candidate>, Vec<Sk
 }
 
 impl Candidate {
+    /// A folder that could not be read, to be reported.
+    pub(crate) fn unreadable(path: &Path, e: &super::StoreError) -> Candidate {
+        Candidate {
+            session_id: String::new(),
+            path: path.to_path_buf(),
+            project_path: None,
+            worktrees: None,
+            mtime: None,
+            side: false,
+            unreadable: Some(e.to_string()),
+        }
+    }
+
     fn project(&self) -> Option<Project<'_>> {
         self.project_path.as_deref().map(|path| Project {
             path,
@@ -205,12 +218,19 @@ pub(crate) fn project_folders(projects: &Path) -> StoreResult<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The `<uuid>.jsonl` files of one project folder.
+/// The `<uuid>.jsonl` files of one project folder (`<uuid>.jsonl.zst` in
+/// an archive: `packed`).
 pub(crate) fn candidates_in(
     folder: &Path,
     project_path: Option<&Arc<str>>,
     worktrees: Option<&Arc<[String]>>,
+    packed: bool,
 ) -> Vec<Candidate> {
+    let ext = if packed {
+        super::open::PACKED_EXT
+    } else {
+        ".jsonl"
+    };
     let rd = match std::fs::read_dir(folder) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
@@ -231,7 +251,7 @@ pub(crate) fn candidates_in(
     for e in rd.flatten() {
         let name = e.file_name();
         let Some(name) = name.to_str() else { continue };
-        let Some(id) = name.strip_suffix(".jsonl") else {
+        let Some(id) = name.strip_suffix(ext) else {
             others.insert(name.to_owned());
             continue;
         };
@@ -255,12 +275,14 @@ pub(crate) fn candidates_in(
 }
 
 /// Every transcript of every project.
-pub(crate) fn all_candidates(projects: &Path) -> StoreResult<Vec<Candidate>> {
+pub(crate) fn all_candidates(projects: &Path, packed: bool) -> StoreResult<Vec<Candidate>> {
     let folders = project_folders(projects)?;
-    Ok(parallel_map(&folders, |f| candidates_in(f, None, None))
-        .into_iter()
-        .flatten()
-        .collect())
+    Ok(
+        parallel_map(&folders, |f| candidates_in(f, None, None, packed))
+            .into_iter()
+            .flatten()
+            .collect(),
+    )
 }
 
 /// The folders that hold sessions recorded in `path`: its own, and for a
@@ -308,7 +330,7 @@ fn folder_recorded_in(folder: &Path, path: &str) -> bool {
         .filter(|e| {
             e.file_name()
                 .to_str()
-                .is_some_and(|n| n.ends_with(".jsonl"))
+                .is_some_and(|n| n.ends_with(".jsonl") || n.ends_with(super::open::PACKED_EXT))
         })
         .any(|e| {
             matches!(
@@ -372,6 +394,7 @@ pub(crate) fn dir_candidates(
     projects: &Path,
     dir: &Path,
     include_worktrees: bool,
+    packed: bool,
 ) -> StoreResult<Vec<Candidate>> {
     let abs = if dir.is_absolute() {
         dir.to_path_buf()
@@ -388,7 +411,7 @@ pub(crate) fn dir_candidates(
     if worktrees.len() <= 1 {
         return Ok(folders_for(projects, &path)
             .iter()
-            .flat_map(|f| candidates_in(f, Some(&path), None))
+            .flat_map(|f| candidates_in(f, Some(&path), None, packed))
             .collect());
     }
     let mut own: Vec<String> = vec![path.to_string()];
@@ -400,7 +423,7 @@ pub(crate) fn dir_candidates(
         if let Some(n) = f.file_name() {
             seen.insert(n.to_string_lossy().into_owned());
         }
-        out.extend(candidates_in(&f, Some(&path), Some(&own)));
+        out.extend(candidates_in(&f, Some(&path), Some(&own), packed));
     }
     let mut wts: Vec<(Arc<str>, String)> = worktrees
         .iter()
@@ -420,7 +443,7 @@ pub(crate) fn dir_candidates(
                 && folder_recorded_in(&folder, wt);
             if name == *exact || by_prefix {
                 seen.insert(name.clone());
-                out.extend(candidates_in(&folder, Some(wt), Some(&own)));
+                out.extend(candidates_in(&folder, Some(wt), Some(&own), packed));
                 break;
             }
         }

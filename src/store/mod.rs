@@ -1,10 +1,15 @@
 //! The CLI's transcript store: list, read, fork, rename, tag and delete the
-//! sessions the Claude Code CLI keeps under `~/.claude/projects`.
+//! sessions the Claude Code CLI keeps under `~/.claude/projects`; with the
+//! feature `archive`, keep them past the CLI's cleanup in a compressed
+//! archive that is read beside the store ([`Store::with_archive`],
+//! [`Store::archive_to`], [`Store::restore`]).
 //!
 //! [`Store`] does its reading and writing on the calling thread;
 //! [`AsyncStore`] has the same methods for async code, run on Tokio's
 //! blocking pool.
 
+#[cfg(feature = "archive")]
+mod archive;
 mod chain;
 mod edit;
 mod error;
@@ -17,6 +22,8 @@ mod lines;
 mod list;
 mod nonblocking;
 mod open;
+#[cfg(feature = "archive")]
+mod packed;
 mod paths;
 pub(crate) mod scan;
 mod search;
@@ -24,6 +31,8 @@ mod subagents;
 pub(crate) mod time;
 mod usage;
 
+#[cfg(feature = "archive")]
+pub use archive::{ArchiveOptions, ArchiveSummary};
 pub use chain::{read_conversation, Conversation, Entry};
 pub use edit::SessionFile;
 pub use error::{StoreError, StoreResult};

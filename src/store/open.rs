@@ -12,8 +12,59 @@ use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::Path;
 
-/// Open `path` for reading if it is a regular file (not a link to one).
+/// The file name ending of an archived (compressed) transcript.
+pub(crate) const PACKED_EXT: &str = ".jsonl.zst";
+
+/// Whether `path` names an archived transcript, read through the archive's
+/// decompressor (which opens it as this module does).
+pub(crate) fn is_packed(path: &Path) -> bool {
+    path.as_os_str()
+        .as_encoded_bytes()
+        .ends_with(PACKED_EXT.as_bytes())
+}
+
+#[cfg(not(feature = "archive"))]
+fn no_archive() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        "an archived transcript (claudio was built without the `archive` feature)",
+    )
+}
+
+/// The two ends of an archived transcript.
+pub(crate) fn packed_head_tail(path: &Path) -> std::io::Result<Option<super::headtail::HeadTail>> {
+    #[cfg(feature = "archive")]
+    return super::packed::head_tail(path);
+    #[cfg(not(feature = "archive"))]
+    {
+        let _ = path;
+        Err(no_archive())
+    }
+}
+
+/// A transcript to read from its start: the file, or an archived one
+/// decompressed as it is read (with the archived file's metadata, whose
+/// time is the original's).
+pub(crate) fn open_stream(path: &Path) -> StoreResult<(Box<dyn Read + Send>, Metadata)> {
+    if is_packed(path) {
+        #[cfg(feature = "archive")]
+        return super::packed::stream(path).map_err(io_err(path));
+        #[cfg(not(feature = "archive"))]
+        return Err(io_err(path)(no_archive()));
+    }
+    let (f, m) = open_regular(path)?;
+    Ok((Box::new(f), m))
+}
+
+/// Open `path` for reading if it is a regular file (not a link to one). An
+/// archived transcript is given decompressed, in a temporary file.
 pub(crate) fn open_regular(path: &Path) -> StoreResult<(File, Metadata)> {
+    if is_packed(path) {
+        #[cfg(feature = "archive")]
+        return super::packed::unpacked(path).map_err(io_err(path));
+        #[cfg(not(feature = "archive"))]
+        return Err(io_err(path)(no_archive()));
+    }
     let file = super::headtail::open_nofollow(path).map_err(|e| {
         if e.raw_os_error() == Some(libc::ELOOP) {
             StoreError::NotAFile(path.to_path_buf())

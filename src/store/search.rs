@@ -16,7 +16,7 @@
 use super::error::{StoreError, StoreResult};
 use super::info::{scan_file, Scanned, SessionInfo};
 use super::lines::{Block, Transcript, MAX_LINE};
-use super::list::{all_candidates, dir_candidates, project_folders, Candidate};
+use super::list::{project_folders, Candidate};
 use super::Store;
 use serde::Serialize;
 use serde_json::Value;
@@ -319,16 +319,11 @@ impl Store {
         mut on_session: impl FnMut(SessionHits) -> ControlFlow<()>,
     ) -> StoreResult<SearchSummary> {
         let projects = self.projects_dir();
-        let cands = match &opts.dir {
-            Some(d) => dir_candidates(&projects, d, true)?,
-            None => {
-                // the folder itself must be readable; a missing one has nothing
-                if projects.exists() {
-                    project_folders(&projects)?;
-                }
-                all_candidates(&projects)?
-            }
-        };
+        if opts.dir.is_none() && projects.exists() {
+            // the folder itself must be readable; a missing one has nothing
+            project_folders(&projects)?;
+        }
+        let cands = self.candidates(opts.dir.as_deref(), true)?;
         let (cands, unreadable) = super::list::split_unreadable(cands);
         let mut dated: Vec<(i64, Candidate)> = cands
             .into_iter()

@@ -42,8 +42,13 @@ pub struct SubagentInfo {
 /// opener refuses it. A `<session>` or `subagents` folder that is a link is
 /// not followed: the session has no sub-agents.
 pub(crate) fn subagents_of(session: &Path, regular_only: bool) -> StoreResult<Vec<SubagentInfo>> {
-    let side = session.with_extension("");
+    let side = side_dir(session);
     let dir = side.join("subagents");
+    let ext = if super::open::is_packed(session) {
+        super::open::PACKED_EXT
+    } else {
+        ".jsonl"
+    };
     // most sessions have no folder: one lstat each, and no link followed
     for d in [&side, &dir] {
         match std::fs::symlink_metadata(d) {
@@ -77,7 +82,7 @@ pub(crate) fn subagents_of(session: &Path, regular_only: bool) -> StoreResult<Ve
         let name = e.file_name().to_string_lossy().into_owned();
         let Some(agent) = name
             .strip_prefix("agent-")
-            .and_then(|n| n.strip_suffix(".jsonl"))
+            .and_then(|n| n.strip_suffix(ext))
         else {
             continue;
         };
@@ -111,6 +116,20 @@ pub(crate) fn subagents_of(session: &Path, regular_only: bool) -> StoreResult<Ve
             .then(a.agent_id.cmp(&b.agent_id))
     });
     Ok(out)
+}
+
+/// The folder beside a transcript (`<session>.jsonl` or, archived,
+/// `<session>.jsonl.zst`): `<session>`.
+pub(crate) fn side_dir(session: &Path) -> PathBuf {
+    let name = session
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = name
+        .strip_suffix(super::open::PACKED_EXT)
+        .or_else(|| name.strip_suffix(".jsonl"))
+        .unwrap_or(&name);
+    session.with_file_name(stem)
 }
 
 fn valid_agent_id(id: &str) -> bool {
@@ -165,11 +184,14 @@ impl SessionFile {
         if !valid_agent_id(agent_id) {
             return Err(missing()); // never a path
         }
-        let path = self
-            .path
-            .with_extension("")
+        let ext = if super::open::is_packed(&self.path) {
+            super::open::PACKED_EXT
+        } else {
+            ".jsonl"
+        };
+        let path = side_dir(&self.path)
             .join("subagents")
-            .join(format!("agent-{agent_id}.jsonl"));
+            .join(format!("agent-{agent_id}{ext}"));
         if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             return Err(missing());
         }

@@ -498,7 +498,10 @@ fn read_session(path: &Path, prompts: bool) -> StoreResult<SessionUsage> {
                 }
             }
         }
-        Err(e) => skipped.push(unreadable(path.with_extension("").join("subagents"), &e)),
+        Err(e) => skipped.push(unreadable(
+            super::subagents::side_dir(path).join("subagents"),
+            &e,
+        )),
     }
     Ok(SessionUsage {
         session_id: path
@@ -568,11 +571,7 @@ impl super::Store {
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn usage(&self, dir: Option<&Path>) -> StoreResult<UsageListing> {
-        let projects = self.projects_dir();
-        let cands = match dir {
-            Some(d) => super::list::dir_candidates(&projects, d, true)?,
-            None => super::list::all_candidates(&projects)?,
-        };
+        let cands = self.candidates(dir, true)?;
         let (cands, mut skipped) = super::list::split_unreadable(cands);
         let read = super::list::parallel_map(&cands, |c| {
             let mut u = read_session(&c.path, false)?;

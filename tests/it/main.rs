@@ -4,6 +4,7 @@
 
 mod common;
 
+mod archive;
 mod ask;
 mod chat;
 mod client;

@@ -393,7 +393,7 @@ impl Chat<'_> {
                 self.info("new session");
             }
             ChatCommand::Resume(None) => {
-                let store = claudio::store::Store::from_env()?;
+                let store = crate::cli::sessions::with_archive(claudio::store::Store::from_env()?);
                 if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.style)? {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
@@ -401,7 +401,15 @@ impl Chat<'_> {
             }
             ChatCommand::Resume(Some(id)) => {
                 // found in any project; the CLI runs where it was recorded
-                let target = claudio::store::Store::from_env()?.resume_target(&id)?;
+                // an archived session the CLI deleted is restored first
+                let store = crate::cli::sessions::with_archive(claudio::store::Store::from_env()?);
+                let mut notes = Vec::new();
+                let target = crate::cli::sessions::resume_target(&store, &id, &mut |m| {
+                    notes.push(m.to_owned())
+                })?;
+                for n in notes {
+                    self.info(&n);
+                }
                 self.close();
                 let mut s = self.session.clone();
                 s.resume = Some(target.id.clone());

@@ -19,6 +19,13 @@ Examples:
   claudio sessions fork 3f2a9c1e --at MESSAGE_UUID
   claudio sessions rename 3f2a9c1e \"parser refactor\"
   claudio sessions delete 3f2a9c1e --yes
+  claudio sessions archive                  keep them past the CLI's cleanup
+
+Sessions the CLI deleted but `claudio sessions archive` kept are listed,
+searched, shown, exported and counted too (marked archived; --no-archive
+leaves them out); `resume` brings one back first. The archive is
+$CLAUDIO_ARCHIVE_DIR, else claudio/archive under $XDG_DATA_HOME
+(~/.local/share).
 
 Exit codes: 0 success, 1 failure (not found, unreadable, delete declined),
 2 usage (bad id, no terminal to confirm a delete without --yes).";
@@ -30,6 +37,9 @@ pub struct SessionsCommand {
     /// The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude].
     #[arg(long, value_name = "DIR", global = true)]
     pub config_dir: Option<PathBuf>,
+    /// Leave out the sessions only claudio's archive holds.
+    #[arg(long, global = true)]
+    pub no_archive: bool,
     #[command(subcommand)]
     pub action: SessionsAction,
 }
@@ -59,6 +69,30 @@ pub enum SessionsAction {
     Tag(TagArgs),
     /// Delete a session's transcript (asks first, unless --yes).
     Delete(DeleteArgs),
+    /// Copy every transcript into claudio's archive (compressed, only what
+    /// changed), where the CLI's cleanup does not reach it.
+    #[command(after_help = ARCHIVE_HELP)]
+    Archive(ArchiveArgs),
+}
+
+const ARCHIVE_HELP: &str = "\
+The CLI deletes transcripts older than cleanupPeriodDays (30 by default) when
+it starts; `claudio doctor` says how many it will delete soon. The archive
+keeps a zstd copy of each transcript and its sub-agents, under
+$CLAUDIO_ARCHIVE_DIR, else claudio/archive under $XDG_DATA_HOME
+(~/.local/share). Unchanged files are skipped; a transcript being written is
+archived on a later run; the CLI's own files are only read. With
+`archive = \"auto\"` in the config file every claudio run does this in the
+background.
+
+Exit codes: 0 done, 1 some files could not be read or written (named).";
+
+/// Arguments of `sessions archive`.
+#[derive(Debug, Args)]
+pub struct ArchiveArgs {
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 const INSPECT_HELP: &str = "\
@@ -180,6 +214,9 @@ mod tests {
                 .is_err()
         );
         assert!(SessionsAction::has_subcommand("delete"));
+        let c = TestCli::try_parse_from(["claudio", "sessions", "archive", "--json"]).unwrap();
+        assert!(format!("{c:?}").contains("Archive(ArchiveArgs { json: true })"));
+        assert!(TestCli::try_parse_from(["claudio", "sessions", "list", "--no-archive"]).is_ok());
     }
 
     #[test]

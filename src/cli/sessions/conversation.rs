@@ -34,6 +34,9 @@ pub(super) fn head(id: &str, info: Option<&SessionInfo>, st: Style) -> String {
         if let Some(b) = &i.git_branch {
             head.push_str(&format!(" · {}", flat(b)));
         }
+        if i.from_archive {
+            head.push_str(" · archived (the CLI deleted it)");
+        }
     }
     let mut out = st.bold(&head);
     out.push('\n');

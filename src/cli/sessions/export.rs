@@ -548,6 +548,9 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
             " · {}",
             claudio::__private::format_iso_millis(i.last_modified)
         ));
+        if i.from_archive {
+            meta.push_str(" · from claudio's archive");
+        }
     }
     let text = match a.format {
         Format::Md => markdown(&title, &meta, &list, a.full),
@@ -576,96 +579,4 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn sample() -> Vec<Value> {
-        vec![
-            json!({"type":"user","message":{"content":"fix the <b>bug</b> & ship"},"timestamp":"t0"}),
-            json!({"type":"assistant","message":{"content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"Sure:\n\n```rust\nlet x = 1;\n```\n- a *b*  \n"}]}}),
-            json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo `test`"}}]}}),
-            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok ```\n<script>alert(1)</script>","is_error":true}]}}),
-            json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Agent","input":{"description":"check"}}]}}),
-            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"launched"}]},"toolUseResult":{"agentId":"a1"}}),
-            json!({"type":"user","message":{"content":"[Request interrupted by user]"}}),
-            json!({"type":"user","message":{"content":"<task-notification>\n<status>completed</status>"}}),
-        ]
-    }
-
-    fn agent(id: &str) -> Option<Vec<Value>> {
-        (id == "a1").then(|| {
-            vec![
-                json!({"type":"user","message":{"content":"Check it."}}),
-                json!({"type":"assistant","message":{"content":[{"type":"text","text":"All good."}]}}),
-            ]
-        })
-    }
-
-    #[test]
-    fn markdown_keeps_the_model_s_text_byte_for_byte() {
-        let it = items(&sample(), false, &agent);
-        let md = markdown("T", "m", &it, false);
-        assert!(md.contains("## You\n\nfix the <b>bug</b> & ship\n"), "{md}");
-        assert!(
-            md.contains("## Claude\n\nSure:\n\n```rust\nlet x = 1;\n```\n- a *b*  \n"),
-            "{md}"
-        );
-        assert!(!md.contains("hmm"), "thinking only on request");
-        assert!(md.contains("**Bash** `` cargo `test` `` (error)"), "{md}");
-        // output with a fence inside gets a longer fence
-        assert!(
-            md.contains("````text\nok ```\n<script>alert(1)</script>\n````"),
-            "{md}"
-        );
-        // the sub-agent's run under its call
-        assert!(md.contains("> ## You\n> \n> Check it.\n"), "{md}");
-        assert!(md.contains("> All good."), "{md}");
-        assert!(!md.contains("interrupted"), "{md}");
-        assert!(!md.contains("task-notification"), "{md}");
-        assert!(
-            !md.contains("launched"),
-            "an agent's launch note is left out: {md}"
-        );
-        let with = markdown("T", "m", &items(&sample(), true, &agent), false);
-        assert!(with.contains("> hmm"), "{with}");
-    }
-
-    #[test]
-    fn html_is_inert_and_self_contained() {
-        let it = items(&sample(), false, &agent);
-        let page = html("<img src=x onerror=alert(1)>", "m\u{1b}[2J", &it, false);
-        assert!(!page.contains("<script"), "{page}");
-        assert!(!page.contains("<img"), "{page}");
-        assert!(
-            page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
-            "{page}"
-        );
-        assert!(
-            page.contains("fix the &lt;b&gt;bug&lt;/b&gt; &amp; ship"),
-            "{page}"
-        );
-        assert!(!page.contains('\u{1b}'));
-        assert!(
-            !page.contains("http://") && !page.contains("https://"),
-            "no network"
-        );
-        assert!(page.contains("<details><summary><b>Bash</b>"), "{page}");
-        assert!(page.contains("name=\"viewport\""));
-        assert!(page.contains("<div class=\"agent\">"), "{page}");
-    }
-
-    #[test]
-    fn long_output_is_cut_unless_full() {
-        let long: String = (0..100).map(|i| format!("line {i}\n")).collect();
-        assert!(cut_output(&long, false).ends_with("… 60 more lines"));
-        assert_eq!(cut_output(&long, true), long.trim_end());
-        let it = items(&sample(), false, &agent);
-        let json = serde_json::to_value(&it).unwrap();
-        assert_eq!(json[0]["kind"], "prompt");
-        assert_eq!(json[0]["text"], "fix the <b>bug</b> & ship");
-        assert_eq!(json[2]["kind"], "tool");
-        assert_eq!(json[2]["is_error"], true);
-        assert_eq!(json[3]["agent"][1]["text"], "All good.");
-    }
-}
+mod tests;

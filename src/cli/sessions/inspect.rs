@@ -25,6 +25,13 @@ pub(super) fn inspect(
         Vec::new()
     };
     if a.json {
+        if super::archive::is_archived(&file.path) {
+            // the entries are the bytes as stored: the mark goes to stderr
+            io.warn(&format!(
+                "session {} is read from claudio's archive (the CLI deleted it)",
+                file.id
+            ));
+        }
         for e in &conv.entries {
             if matches!(e.kind(), "user" | "assistant" | "system") {
                 io.write_json(&e.raw)?;

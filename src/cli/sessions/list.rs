@@ -95,6 +95,9 @@ fn render_table(sessions: &[SessionInfo], io: &Io, long: Option<&[[String; 2]]>)
             if let Some(tag) = s.tag.as_deref() {
                 title = format!("[{}] {title}", flat(tag));
             }
+            if s.from_archive {
+                title = format!("(archived) {title}");
+            }
             [
                 s.session_id.chars().take(8).collect(),
                 relative_time(io.now_ms, s.last_modified),

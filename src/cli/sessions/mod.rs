@@ -6,6 +6,7 @@
 //! the [`Sanitizer`](super::sanitize::Sanitizer); `--json` output carries
 //! the stored bytes unchanged.
 
+mod archive;
 mod args;
 mod cells;
 mod conversation;
@@ -22,7 +23,8 @@ mod testing;
 mod time;
 mod usage;
 
-pub use args::SessionsCommand;
+pub use archive::{archive_dir, resume_target, spawn_auto as spawn_auto_archive, with_archive};
+pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use cells::human_size;
 pub use io::SessionsOutcome;
 pub use run::run;

@@ -3,7 +3,7 @@
 
 use super::args::{SessionsAction, SessionsCommand};
 use super::io::{Io, SessionsOutcome};
-use super::{delete, export, inspect, list, search, usage};
+use super::{archive, delete, export, inspect, list, search, usage};
 use crate::cli::exit::Exit;
 use crate::cli::style::ColorChoice;
 use anyhow::Context;
@@ -18,17 +18,21 @@ pub async fn run(args: SessionsCommand, color: ColorChoice) -> anyhow::Result<Se
 }
 
 pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
-    let store = match &args.config_dir {
+    let mut store = match &args.config_dir {
         Some(dir) => Store::new(dir),
         None => Store::from_env()?,
     };
+    if !args.no_archive && !matches!(args.action, SessionsAction::Archive(_)) {
+        store = archive::with_archive(store);
+    }
     let result = match args.action {
         SessionsAction::List(a) => list::list(&store, a, io),
         SessionsAction::Inspect(a) => inspect::inspect(&store, a, io),
         SessionsAction::Search(a) => search::search(&store, a, io),
         SessionsAction::Export(a) => export::export(&store, a, io),
         SessionsAction::Usage(a) => usage::usage(&store, a, io),
-        SessionsAction::Resume(a) => resume(&store, &a.id),
+        SessionsAction::Resume(a) => resume(&store, &a.id, io),
+        SessionsAction::Archive(a) => archive::archive(&store, a.json, io),
         SessionsAction::Fork(a) => store
             .fork(&a.id, &fork_options(a.at.as_deref(), a.title.as_deref()))
             .map_err(Into::into)
@@ -57,14 +61,19 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
                 io.warn(&msg);
                 Ok(SessionsOutcome::Done(Exit::Usage))
             }
+            Some(StoreError::OnlyInArchive(id)) => {
+                let msg = format!("{e}; `claudio sessions resume {id}` restores it");
+                Err(anyhow::anyhow!(msg))
+            }
             _ => Err(e),
         },
         ok => ok,
     }
 }
 
-fn resume(store: &Store, id: &str) -> anyhow::Result<SessionsOutcome> {
-    let t = store.resume_target(id)?;
+fn resume(store: &Store, id: &str, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    // the CLI deleted it: back into the store first, so it can resume
+    let t = archive::resume_target(store, id, &mut |msg| io.warn(msg))?;
     if !t.cwd.is_dir() {
         anyhow::bail!(
             "cannot resume {}: its working directory {} no longer exists",

@@ -210,7 +210,7 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
 }
 
 fn write_json(io: &mut Io, s: &SessionHits) -> std::io::Result<()> {
-    let v = serde_json::json!({
+    let mut v = serde_json::json!({
         "sessionId": s.info.session_id,
         "summary": s.info.summary,
         "cwd": s.info.cwd,
@@ -218,6 +218,9 @@ fn write_json(io: &mut Io, s: &SessionHits) -> std::io::Result<()> {
         "hits": s.hits,
         "more": s.more,
     });
+    if s.info.from_archive {
+        v["fromArchive"] = serde_json::json!(true);
+    }
     let mut text = v.to_string();
     text.push('\n');
     io.write_json(&text)
@@ -246,6 +249,9 @@ fn render(s: &SessionHits, all: bool, io: &Io) -> String {
     let mut head = format!("{}  {}  ", st.cyan(&id), st.dim(&when));
     let used = width(&id) + width(&when) + 4;
     let mut title = flat(&s.info.summary);
+    if s.info.from_archive {
+        title = format!("(archived) {title}");
+    }
     if all {
         if let Some(cwd) = &s.info.cwd {
             title = format!("{title}  ({})", flat(cwd));

@@ -238,6 +238,12 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let listing = store.usage(dir.as_deref())?;
     io.warn_skipped(&listing.skipped);
     let sessions = listing.sessions;
+    // sessions only claudio's archive still holds
+    let archived: std::collections::HashSet<&str> = sessions
+        .iter()
+        .filter(|s| super::archive::is_archived(&s.path))
+        .map(|s| s.session_id.as_str())
+        .collect();
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     // --by session: each session's sub-agents, under its row, oldest first
     let mut agent_rows: BTreeMap<&str, Vec<(&SubagentUsage, Row)>> = BTreeMap::new();
@@ -338,6 +344,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         };
         let session_row = |k: &String, r: &Row| {
             let mut v = row_json(k, r);
+            if a.by == By::Session && archived.contains(k.as_str()) {
+                v["fromArchive"] = serde_json::json!(true);
+            }
             if let Some(w) = window_of.get(k) {
                 let iso = claudio::__private::format_iso_millis;
                 v["start"] = serde_json::json!(iso(w.start));
@@ -374,13 +383,16 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             }
             v
         };
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "by": format!("{:?}", a.by).to_lowercase(),
             "rows": rows.iter().map(|(k, r)| session_row(k, r)).collect::<Vec<_>>(),
             "total": row_json("total", &total),
             "pricesDate": PRICES_DATE,
             "unpricedModels": unpriced,
         });
+        if !archived.is_empty() {
+            v["archivedSessions"] = serde_json::json!(archived.len());
+        }
         let mut text = serde_json::to_string_pretty(&v)?;
         text.push('\n');
         io.write_json(&text)?;
@@ -390,6 +402,12 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     if rows.is_empty() {
         io.warn("no usage recorded in these sessions");
         return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    if !archived.is_empty() {
+        let n = archived.len();
+        io.warn(&format!(
+            "{n} archived session(s) counted (--no-archive: left out)"
+        ));
     }
     let st = io.out_style;
     let head = [
@@ -578,113 +596,4 @@ fn agent_label(a: &SubagentUsage) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::testing::{cfg, run_args, A};
-    use super::*;
-
-    /// A store with API messages at these times (the tests' `now` is
-    /// 2027-01-15T08:00:00Z), 600 input tokens each, priced as sonnet.
-    fn timed_store(times: &[&str]) -> tempfile::TempDir {
-        let d = tempfile::tempdir().unwrap();
-        let folder = d.path().join("projects/-work-proj");
-        std::fs::create_dir_all(&folder).unwrap();
-        let lines: Vec<String> = times
-            .iter()
-            .enumerate()
-            .map(|(i, ts)| {
-                serde_json::json!({"type":"assistant","requestId":format!("r{i}"),"timestamp":ts,
-                    "cwd":"/work/proj","message":{"id":format!("m{i}"),"model":"claude-sonnet-4-5",
-                    "usage":{"input_tokens":600,"output_tokens":0}}})
-                .to_string()
-            })
-            .collect();
-        std::fs::write(folder.join(format!("{A}.jsonl")), lines.join("\n")).unwrap();
-        d
-    }
-
-    #[test]
-    fn by_block_windows_and_the_open_one_s_rate_and_projection() {
-        let d = timed_store(&[
-            // a closed window: 22:00-03:00 UTC
-            "2027-01-14T22:10:00.000Z",
-            "2027-01-14T23:00:00.000Z",
-            // the open one: 06:00-11:00, 1,200 tokens in the hour from
-            // 06:30 to 07:30, three hours left at 08:00
-            "2027-01-15T06:30:00.000Z",
-            "2027-01-15T07:30:00.000Z",
-        ]);
-        let args = ["--config-dir", &cfg(&d), "usage", "--all", "--by", "block"];
-        let r = run_args(
-            &[&args[..], &["--json"]].concat(),
-            "/nonexistent".as_ref(),
-            "/".as_ref(),
-        );
-        r.outcome.unwrap();
-        let v: serde_json::Value = serde_json::from_str(&r.out.text()).unwrap();
-        assert_eq!(v["by"], "block");
-        let rows = v["rows"].as_array().unwrap();
-        assert_eq!(rows.len(), 2, "{v}");
-        assert_eq!(rows[0]["start"], "2027-01-14T22:00:00.000Z");
-        assert_eq!(rows[0]["end"], "2027-01-15T03:00:00.000Z");
-        assert_eq!(rows[0]["active"], false);
-        assert!(rows[0].get("projected").is_none());
-        let open = &rows[1];
-        assert_eq!(open["start"], "2027-01-15T06:00:00.000Z");
-        assert_eq!(open["firstMessage"], "2027-01-15T06:30:00.000Z");
-        assert_eq!(
-            (open["active"].as_bool(), open["apiRequests"].as_u64()),
-            (Some(true), Some(2))
-        );
-        assert_eq!(open["input"], 1200);
-        assert_eq!(open["burnRate"]["tokensPerMinute"], 20.0);
-        // 1,200 tokens an hour at $3 per million
-        let per_hour = open["burnRate"]["costPerHour"].as_f64().unwrap();
-        assert!((per_hour - 0.0036).abs() < 1e-12, "{open}");
-        // at that rate for the three hours left: four times as much
-        assert_eq!(open["projected"]["tokens"], 4800);
-        assert_eq!(open["projected"]["remainingMinutes"], 180);
-        let cost = open["projected"]["estimatedCostUsd"].as_f64().unwrap();
-        assert!((cost - 0.0144).abs() < 1e-12, "{open}");
-        assert_eq!(v["total"]["input"], 2400);
-
-        let r = run_args(&args, "/nonexistent".as_ref(), "/".as_ref());
-        r.outcome.unwrap();
-        let out = r.out.text();
-        let lines: Vec<&str> = out.lines().collect();
-        assert!(
-            lines[2].contains("(open)") && !lines[1].contains("(open)"),
-            "{out}"
-        );
-        let note = lines
-            .iter()
-            .find(|l| l.starts_with("open window"))
-            .expect(&out);
-        assert!(note.contains("3h00 left"), "{out}");
-        assert!(note.contains("burning 20 tokens/min ($0.00/h)"), "{out}");
-        assert!(note.contains(": 4.8k tokens, $0.01"), "{out}");
-        // with no rate yet: said so
-        let d = timed_store(&["2027-01-15T07:30:00.000Z"]);
-        let r = run_args(
-            &["--config-dir", &cfg(&d), "usage", "--all", "--by", "block"],
-            "/nonexistent".as_ref(),
-            "/".as_ref(),
-        );
-        r.outcome.unwrap();
-        assert!(
-            r.out.text().contains("no burn rate yet"),
-            "{}",
-            r.out.text()
-        );
-    }
-
-    #[test]
-    fn short_counts() {
-        assert_eq!(short(950), "950");
-        assert_eq!(short(1234), "1.2k");
-        assert_eq!(short(41_000), "41k");
-        assert_eq!(short(4_100_000), "4.1M");
-        assert_eq!(cost_text(1.234, false, true), "$1.23");
-        assert_eq!(cost_text(1.234, true, true), "$1.23+");
-        assert_eq!(cost_text(0.0, true, false), "—");
-    }
-}
+mod tests;

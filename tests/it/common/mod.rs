@@ -199,8 +199,9 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         .env_remove("CLAUDIO_MODEL")
         .env_remove("CLAUDIO_PERMISSION_MODE")
         .env_remove("CLAUDIO_CONFIG")
-        // the developer's own config file must not change the tests
+        // the developer's own config file and archive must not change the tests
         .env("XDG_CONFIG_HOME", fake.record.path())
+        .env("CLAUDIO_ARCHIVE_DIR", fake.record.path().join("archive"))
         .env("CLAUDIO_TEST_TTY", "/nonexistent/tty");
     c
 }

@@ -81,6 +81,7 @@ impl World {
             .env_remove("CLAUDIO_MODEL")
             .env_remove("CLAUDIO_PERMISSION_MODE")
             .env("XDG_CONFIG_HOME", self.home.path().join(".config"))
+            .env("CLAUDIO_ARCHIVE_DIR", self.home.path().join("archive"))
             .env("CLAUDIO_TEST_TTY", "/nonexistent/tty");
         for (k, v) in self.env() {
             c.env(k, v);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Archiving the big store (bench/gen_store.py): `claudio sessions archive`
+# into a fresh archive (every file compressed), again with nothing changed
+# (the incremental pass), and again with 100 transcripts touched (their
+# times put back afterwards); then listing, searching and counting the usage
+# of the 10,000 sessions from the archive alone (the CLI having deleted them
+# all), beside the same on the live store. Wall time and peak RSS of
+# each (the median of three runs after a warming one, for the runs that can
+# be repeated), the archive's size against the store's.
+#
+#   bench/archive.sh [SESSIONS=10000] [TOTAL_GB=2]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n="${1:-10000}"; gb="${2:-2}"
+base="${CLAUDIO_BENCH_DIR:-/tmp/claudio-bench}"
+store="$base/store-$n"
+[ -d "$store/projects" ] || python3 bench/gen_store.py "$store" "$n" "$gb"
+cargo build --release --quiet --bin claudio
+archive="$(mktemp -d "$base/archive-XXXXXX")"
+empty="$(mktemp -d "$base/empty-XXXXXX")"
+trap 'rm -rf "$archive" "$empty"' EXIT
+python3 - "$store" "$archive" "$empty" <<'PY'
+import glob, json, os, random, statistics, subprocess, sys, time
+store, archive, empty = sys.argv[1:4]
+timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
+claudio = "target/release/claudio"
+def run(argv, config_dir, ok=(0,)):
+    env = dict(os.environ, CLAUDE_CONFIG_DIR=config_dir, CLAUDIO_ARCHIVE_DIR=archive, NO_COLOR="1")
+    t = time.perf_counter()
+    p = subprocess.run(timer + argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - t
+    if p.returncode not in ok:
+        sys.exit(p.stderr.decode())
+    out = {"ms": round(wall * 1000)}
+    if timer:
+        out["peak_rss_mb"] = round(int(p.stderr.decode().strip().splitlines()[-1]) / 1024, 1)
+    return out, p.stdout
+def median_of(argv, config_dir, runs=3, ok=(0,)):
+    """The median wall time and peak RSS of `runs` runs, after one that warms."""
+    results = [run(argv, config_dir, ok) for _ in range(runs + 1)][1:]
+    ms = statistics.median(m["ms"] for m, _ in results)
+    m, out = min(results, key=lambda r: abs(r[0]["ms"] - ms))
+    return m, out
+def size(root):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(root) for f in fs)
+files = glob.glob(os.path.join(store, "projects", "*", "*.jsonl"))
+for f in files:  # warm the page cache, as the other benchmarks do
+    with open(f, "rb") as fh:
+        while fh.read(1 << 20):
+            pass
+res = {"sessions": len(files), "store_gb": round(size(os.path.join(store, "projects")) / 1e9, 2)}
+m, out = run([claudio, "sessions", "archive", "--json"], store)
+res["first"] = dict(m, **{k: json.loads(out)[k] for k in ("archived", "unchanged")})
+res["archive_gb"] = round(size(archive) / 1e9, 3)
+res["ratio"] = round(res["store_gb"] / max(res["archive_gb"], 1e-9), 1)
+m, out = median_of([claudio, "sessions", "archive", "--json"], store)
+res["again_unchanged"] = dict(m, **{k: json.loads(out)[k] for k in ("archived", "unchanged")})
+touched = random.Random(5).sample(files, 100)
+times = {f: os.stat(f) for f in touched}
+try:
+    for f in touched:
+        os.utime(f, None)
+    m, out = run([claudio, "sessions", "archive", "--json"], store)
+    res["again_100_changed"] = dict(m, **{k: json.loads(out)[k] for k in ("archived", "unchanged")})
+finally:
+    for f, st in times.items():
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+m, out = median_of([claudio, "sessions", "list", "--all", "--json"], empty)
+res["list_from_archive"] = dict(m, sessions=len(json.loads(out)))
+m, out = median_of([claudio, "sessions", "list", "--all", "--json", "--no-archive"], store)
+res["list_live_for_comparison"] = dict(m, sessions=len(json.loads(out)))
+# reading whole transcripts: a search (a word in none of them) and the usage
+m, _ = median_of([claudio, "sessions", "search", "--all", "--json", "quokka-absent-5150"], empty, ok=(0, 1))
+res["search_from_archive"] = m
+m, _ = median_of([claudio, "sessions", "search", "--all", "--json", "--no-archive", "quokka-absent-5150"], store, ok=(0, 1))
+res["search_live_for_comparison"] = m
+m, _ = median_of([claudio, "sessions", "usage", "--all", "--json"], empty)
+res["usage_from_archive"] = m
+m, _ = median_of([claudio, "sessions", "usage", "--all", "--json", "--no-archive"], store)
+res["usage_live_for_comparison"] = m
+print(json.dumps(res, indent=1))
+PY

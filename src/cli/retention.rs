@@ -1,0 +1,206 @@
+//! The CLI's transcript cleanup, as `claudio doctor` reports it: the
+//! `cleanupPeriodDays` in effect, and what the CLI will delete soon.
+//!
+//! CLI 2.1.328 deletes, when it starts, transcripts last written more than
+//! `cleanupPeriodDays` days ago (30 when no settings file sets it; 0 turns
+//! the cleanup off). It takes the value from its merged settings, later
+//! sources winning: the user's (`$CLAUDE_CONFIG_DIR/settings.json`, else
+//! `~/.claude/settings.json`), the project's (`.claude/settings.json` in the
+//! directory it starts in), the local one (`.claude/settings.local.json`)
+//! and the managed one (`/etc/claude-code/managed-settings.json`).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// The CLI's default period, in days.
+pub const DEFAULT_DAYS: u64 = 30;
+
+/// How far ahead doctor looks.
+pub const SOON_DAYS: u64 = 7;
+
+/// The period in effect and where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Period {
+    /// Days kept; 0: no cleanup.
+    pub days: u64,
+    /// The settings file that sets it; `None`: the CLI's default.
+    pub from: Option<PathBuf>,
+}
+
+/// The settings files the CLI reads, lowest precedence first.
+pub fn settings_files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = vec![config_dir.join("settings.json")];
+    if let Some(cwd) = cwd {
+        out.push(cwd.join(".claude").join("settings.json"));
+        out.push(cwd.join(".claude").join("settings.local.json"));
+    }
+    out.push(PathBuf::from("/etc/claude-code/managed-settings.json"));
+    out
+}
+
+/// The period the CLI would use with these settings files.
+pub fn period(files: &[PathBuf]) -> Period {
+    let mut p = Period {
+        days: DEFAULT_DAYS,
+        from: None,
+    };
+    for f in files {
+        // a settings file is small; a huge or odd one is not read
+        let Ok(meta) = std::fs::metadata(f) else {
+            continue;
+        };
+        if !meta.is_file() || meta.len() > 1 << 20 {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        if let Some(days) = v.get("cleanupPeriodDays").and_then(|d| d.as_u64()) {
+            p = Period {
+                days,
+                from: Some(f.clone()),
+            };
+        }
+    }
+    p
+}
+
+/// Transcripts (sessions and their sub-agents) the CLI deletes within
+/// `SOON_DAYS`: last written more than `days - SOON_DAYS` days ago.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AtRisk {
+    /// Sessions.
+    pub sessions: u64,
+    /// Their bytes, sub-agents included.
+    pub bytes: u64,
+    /// Those of them not in the archive as they are now.
+    pub unarchived: u64,
+}
+
+/// What the cleanup will take from `projects` within a week, and how much
+/// of it `archive` (if any) does not hold.
+pub fn at_risk(projects: &Path, days: u64, archive: Option<&Path>, now: SystemTime) -> AtRisk {
+    let mut out = AtRisk::default();
+    if days == 0 {
+        return out;
+    }
+    let keep = Duration::from_secs(days.saturating_sub(SOON_DAYS) * 86_400);
+    let Some(cutoff) = now.checked_sub(keep) else {
+        return out;
+    };
+    let Ok(folders) = std::fs::read_dir(projects) else {
+        return out;
+    };
+    for folder in folders.flatten() {
+        if !folder.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(files) = std::fs::read_dir(folder.path()) else {
+            continue;
+        };
+        for f in files.flatten() {
+            let name = f.file_name();
+            let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".jsonl")) else {
+                continue;
+            };
+            let Ok(meta) = f.metadata() else { continue };
+            let old = meta.modified().is_ok_and(|t| t < cutoff);
+            if !meta.is_file() || !old {
+                continue;
+            }
+            out.sessions += 1;
+            out.bytes += meta.len() + subagent_bytes(&folder.path().join(id));
+            let archived = archive.is_some_and(|a| {
+                let packed = a.join(folder.file_name()).join(format!("{id}.jsonl.zst"));
+                std::fs::metadata(packed)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| Some(t) == meta.modified().ok())
+            });
+            if !archived {
+                out.unarchived += 1;
+            }
+        }
+    }
+    out
+}
+
+fn subagent_bytes(side: &Path) -> u64 {
+    let dir = side.join("subagents");
+    if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+        return 0;
+    }
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn later_settings_files_win_and_the_default_is_30() {
+        let d = tempfile::tempdir().unwrap();
+        let user = d.path().join("settings.json");
+        let local = d.path().join("local.json");
+        assert_eq!(period(&[user.clone(), local.clone()]).days, 30);
+        std::fs::write(&user, r#"{"cleanupPeriodDays": 90}"#).unwrap();
+        std::fs::write(&local, r#"{"model": "opus"}"#).unwrap();
+        let p = period(&[user.clone(), local.clone()]);
+        assert_eq!((p.days, p.from.as_deref()), (90, Some(user.as_path())));
+        std::fs::write(&local, r#"{"cleanupPeriodDays": 10}"#).unwrap();
+        assert_eq!(period(&[user.clone(), local.clone()]).days, 10);
+        std::fs::write(&local, "not json").unwrap();
+        assert_eq!(period(&[user, local]).days, 90);
+    }
+
+    #[test]
+    fn old_transcripts_are_counted_and_archived_ones_told_apart() {
+        let d = tempfile::tempdir().unwrap();
+        let folder = d.path().join("projects/-w");
+        std::fs::create_dir_all(folder.join("a1/subagents")).unwrap();
+        std::fs::write(folder.join("a1.jsonl"), "x\n").unwrap();
+        std::fs::write(folder.join("a1/subagents/agent-1.jsonl"), "yy\n").unwrap();
+        std::fs::write(folder.join("b2.jsonl"), "zzzz\n").unwrap();
+        let now = SystemTime::now();
+        let old = now - Duration::from_secs(25 * 86_400);
+        let f = std::fs::File::options()
+            .write(true)
+            .open(folder.join("a1.jsonl"))
+            .unwrap();
+        f.set_modified(old).unwrap();
+        let projects = d.path().join("projects");
+        let r = at_risk(&projects, 30, None, now);
+        assert_eq!(
+            r,
+            AtRisk {
+                sessions: 1,
+                bytes: 5,
+                unarchived: 1
+            }
+        );
+        assert_eq!(at_risk(&projects, 40, None, now).sessions, 0);
+        assert_eq!(at_risk(&projects, 0, None, now).sessions, 0);
+        // archived as it is now: not at risk of being lost
+        let archive = d.path().join("archive");
+        std::fs::create_dir_all(archive.join("-w")).unwrap();
+        let copy = archive.join("-w/a1.jsonl.zst");
+        std::fs::write(&copy, "").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&copy)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert_eq!(at_risk(&projects, 30, Some(&archive), now).unarchived, 0);
+    }
+}

@@ -1,0 +1,200 @@
+//! `sessions archive`: copy the transcripts into claudio's archive (under
+//! the XDG data directory), where the CLI's cleanup does not reach them;
+//! and the same pass in the background when the config says
+//! `archive = "auto"`.
+
+use super::cells::human_size;
+use super::io::{Io, SessionsOutcome};
+use crate::cli::exit::Exit;
+use claudio::store::{ArchiveOptions, ArchiveSummary, ResumeTarget, Store};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, SystemTime};
+
+/// The environment variable naming the archive folder.
+pub const ARCHIVE_ENV: &str = "CLAUDIO_ARCHIVE_DIR";
+
+/// A background pass is skipped when the last one ended less than this ago.
+const AUTO_EVERY: Duration = Duration::from_secs(300);
+
+/// The file whose time says when the last background pass ended.
+const STAMP: &str = ".last-auto-archive";
+
+/// The archive folder: `$CLAUDIO_ARCHIVE_DIR`, else
+/// `claudio/archive` under the XDG data directory (`$XDG_DATA_HOME`, else
+/// `~/.local/share`).
+pub fn archive_dir() -> Option<PathBuf> {
+    match std::env::var_os(ARCHIVE_ENV).filter(|v| !v.is_empty()) {
+        Some(d) => Some(PathBuf::from(d)),
+        None => dirs::data_dir().map(|d| d.join("claudio").join("archive")),
+    }
+}
+
+/// `store` with claudio's archive read beside it, when there is one to
+/// read (a missing folder, or one that is not ours to read, has nothing).
+pub fn with_archive(store: Store) -> Store {
+    let readable = |d: &PathBuf| std::fs::metadata(d).is_ok_and(|m| m.is_dir());
+    match archive_dir().filter(readable) {
+        Some(dir) => store.with_archive(dir),
+        None => store,
+    }
+}
+
+/// Where to resume session `id`; a session only the archive holds is
+/// restored into the store first (`said` is told so).
+pub fn resume_target(
+    store: &Store,
+    id: &str,
+    said: &mut dyn FnMut(&str),
+) -> claudio::store::StoreResult<ResumeTarget> {
+    let file = store.find(id)?;
+    if is_archived(&file.path) {
+        let back = store.restore(&file.id)?;
+        said(&format!(
+            "restored session {} from the archive into {}",
+            back.id,
+            back.path.display()
+        ));
+    }
+    store.resume_target(&file.id)
+}
+
+/// Whether `path` is a transcript read from the archive.
+pub(super) fn is_archived(path: &Path) -> bool {
+    path.to_string_lossy().ends_with(".jsonl.zst")
+}
+
+pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let Some(dir) = archive_dir() else {
+        anyhow::bail!("cannot tell where to keep the archive: set {ARCHIVE_ENV} or HOME");
+    };
+    let s = store.archive_to(&dir, ArchiveOptions::default(), &AtomicBool::new(false))?;
+    for f in s.failed.iter().take(10) {
+        io.warn(&format!("not archived: {}: {}", f.path.display(), f.reason));
+    }
+    if s.failed.len() > 10 {
+        io.warn(&format!("… and {} more not archived", s.failed.len() - 10));
+    }
+    if json {
+        let mut v = serde_json::to_value(&s)?;
+        v["archive"] = serde_json::json!(dir.to_string_lossy());
+        io.write_json(&format!("{}\n", serde_json::to_string(&v)?))?;
+    } else {
+        writeln!(io.out, "{}", human(&s, &dir))?;
+    }
+    io.out.flush()?;
+    Ok(SessionsOutcome::Done(if s.failed.is_empty() {
+        Exit::Success
+    } else {
+        Exit::Failure
+    }))
+}
+
+/// The one-paragraph summary of a run.
+fn human(s: &ArchiveSummary, dir: &Path) -> String {
+    let files = |n: usize| format!("{n} file{}", if n == 1 { "" } else { "s" });
+    let mut out = format!(
+        "archived {} ({} → {}), {} unchanged",
+        files(s.archived),
+        human_size(s.bytes_in),
+        human_size(s.bytes_out),
+        s.unchanged
+    );
+    if s.busy > 0 {
+        out.push_str(&format!(
+            ", {} still being written (archived on a later run)",
+            s.busy
+        ));
+    }
+    if !s.failed.is_empty() {
+        out.push_str(&format!(", {} failed", s.failed.len()));
+    }
+    out.push_str(&format!(
+        "\nin {}",
+        crate::cli::sanitize::Sanitizer::clean(&dir.display().to_string())
+    ));
+    out
+}
+
+/// Start the background pass of `archive = "auto"`: a detached thread at
+/// the lowest CPU and I/O priority, one file at a time. The program never
+/// waits for it: a pass cut short by the exit leaves the archive whole
+/// (every file is written under a temporary name, then renamed).
+pub fn spawn_auto(config_dir: Option<PathBuf>) {
+    let Some(dir) = archive_dir() else { return };
+    let store = match config_dir {
+        Some(d) => Store::new(d),
+        None => match Store::from_env() {
+            Ok(s) => s,
+            Err(_) => return,
+        },
+    };
+    if !store.projects_dir().is_dir() || !due(&dir) {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("claudio-archive".into())
+        .spawn(move || {
+            lower_priority();
+            let stop = AtomicBool::new(false);
+            if let Ok(s) = store.archive_to(&dir, ArchiveOptions::default().threads(1), &stop) {
+                tracing::debug!(
+                    archived = s.archived,
+                    unchanged = s.unchanged,
+                    busy = s.busy,
+                    "background archive pass"
+                );
+                let _ = std::fs::write(dir.join(STAMP), b"");
+            }
+        });
+}
+
+/// Whether the last background pass ended long enough ago.
+fn due(dir: &Path) -> bool {
+    let last = std::fs::metadata(dir.join(STAMP)).and_then(|m| m.modified());
+    match last {
+        Ok(t) => SystemTime::now()
+            .duration_since(t)
+            .map_or(true, |age| age >= AUTO_EVERY),
+        Err(_) => true,
+    }
+}
+
+/// This thread yields to everything else: nice 19, idle I/O class.
+fn lower_priority() {
+    // SAFETY: plain system calls on the calling thread, no memory passed.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 19);
+        // IOPRIO_WHO_PROCESS (1), IOPRIO_CLASS_IDLE (3) << 13
+        libc::syscall(libc::SYS_ioprio_set, 1, tid, 3 << 13);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_says_what_was_done() {
+        let mut s = ArchiveSummary::default();
+        (s.archived, s.unchanged, s.busy, s.bytes_in, s.bytes_out) = (1, 4, 2, 2048, 300);
+        let text = human(&s, Path::new("/a"));
+        assert!(
+            text.starts_with("archived 1 file (2.0K → 300B), 4 unchanged, 2 still being written"),
+            "{text}"
+        );
+        assert!(text.ends_with("\nin /a"), "{text}");
+        assert!(is_archived(Path::new("/x/a.jsonl.zst")));
+        assert!(!is_archived(Path::new("/x/a.jsonl")));
+    }
+
+    #[test]
+    fn a_recent_pass_is_not_repeated() {
+        let d = tempfile::tempdir().unwrap();
+        assert!(due(d.path()));
+        std::fs::write(d.path().join(STAMP), b"").unwrap();
+        assert!(!due(d.path()));
+    }
+}
