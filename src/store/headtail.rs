@@ -52,12 +52,10 @@ fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
     Ok(crate::text::into_string_lossy(bytes))
 }
 
-/// Read the head and tail of a transcript. `Ok(None)` for an empty file;
-/// an error for a symbolic link, a non-regular file or a read failure.
-pub fn read_head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
-    if super::open::is_packed(path) {
-        return super::open::packed_head_tail(path);
-    }
+/// Read the head and tail of a plain (not archived) transcript. `Ok(None)`
+/// for an empty file; an error for a symbolic link, a non-regular file or
+/// a read failure. `open::read_head_tail` reads either kind.
+pub(crate) fn read_plain(path: &Path) -> io::Result<Option<HeadTail>> {
     let f = open_nofollow(path)?;
     let meta = f.metadata()?;
     if !meta.is_file() {
@@ -94,7 +92,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.jsonl");
         std::fs::write(&p, "{\"a\":1}\n").unwrap();
-        let ht = read_head_tail(&p).unwrap().unwrap();
+        let ht = read_plain(&p).unwrap().unwrap();
         assert_eq!(ht.head, "{\"a\":1}\n");
         assert_eq!(ht.tail, ht.head);
         assert_eq!(ht.size, 8);
@@ -109,7 +107,7 @@ mod tests {
         f.write_all(&vec![b'x'; 1 << 20]).unwrap();
         f.write_all(b"TAIL").unwrap();
         drop(f);
-        let ht = read_head_tail(&p).unwrap().unwrap();
+        let ht = read_plain(&p).unwrap().unwrap();
         assert_eq!(ht.head.len(), HEAD_TAIL_BYTES);
         assert_eq!(ht.tail.len(), HEAD_TAIL_BYTES);
         assert!(ht.head.starts_with("HEAD") && ht.tail.ends_with("TAIL"));
@@ -121,16 +119,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let empty = dir.path().join("e.jsonl");
         std::fs::write(&empty, "").unwrap();
-        assert!(read_head_tail(&empty).unwrap().is_none());
+        assert!(read_plain(&empty).unwrap().is_none());
         let bad = dir.path().join("b.jsonl");
         std::fs::write(&bad, b"{\"x\":\"\xff\xfe\"}\n").unwrap();
         assert_eq!(
-            read_head_tail(&bad).unwrap().unwrap().head,
+            read_plain(&bad).unwrap().unwrap().head,
             "{\"x\":\"\u{fffd}\u{fffd}\"}\n"
         );
         let link = dir.path().join("l.jsonl");
         std::os::unix::fs::symlink(&bad, &link).unwrap();
-        assert!(read_head_tail(&link).is_err());
-        assert!(read_head_tail(dir.path()).is_err());
+        assert!(read_plain(&link).is_err());
+        assert!(read_plain(dir.path()).is_err());
     }
 }

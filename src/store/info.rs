@@ -2,8 +2,9 @@
 //! its transcript by the same rules as the TypeScript SDK's `listSessions()`.
 
 use super::error::{io_err, StoreError, StoreResult};
-use super::headtail::{read_head_tail, HeadTail, HEAD_TAIL_BYTES};
+use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
+use super::open::read_head_tail;
 use super::paths::sanitize_path;
 use super::scan::{
     clean_title, first_entry_field, first_media_kind, first_prompt, first_string_field, has,

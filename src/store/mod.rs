@@ -21,7 +21,7 @@ mod info;
 mod lines;
 mod list;
 mod nonblocking;
-mod open;
+pub(crate) mod open;
 #[cfg(feature = "archive")]
 mod packed;
 mod paths;

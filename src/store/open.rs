@@ -31,8 +31,18 @@ fn no_archive() -> std::io::Error {
     )
 }
 
+/// Read the head and tail of a transcript, plain or archived. `Ok(None)`
+/// for an empty file; an error for a symbolic link, a non-regular file or
+/// a read failure.
+pub fn read_head_tail(path: &Path) -> std::io::Result<Option<super::headtail::HeadTail>> {
+    if is_packed(path) {
+        return packed_head_tail(path);
+    }
+    super::headtail::read_plain(path)
+}
+
 /// The two ends of an archived transcript.
-pub(crate) fn packed_head_tail(path: &Path) -> std::io::Result<Option<super::headtail::HeadTail>> {
+fn packed_head_tail(path: &Path) -> std::io::Result<Option<super::headtail::HeadTail>> {
     #[cfg(feature = "archive")]
     return super::packed::head_tail(path);
     #[cfg(not(feature = "archive"))]

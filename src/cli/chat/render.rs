@@ -8,7 +8,7 @@
 //! half-written line is never torn.
 
 use super::clipboard::Answers;
-use super::live::{self, Line, Live};
+use super::live::Live;
 use super::state::SessionState;
 use crate::cli::markdown::Markdown;
 use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
@@ -396,25 +396,9 @@ impl Renderer {
         format!("{indent}{mark} {body}{time}")
     }
 
-    /// A tool's line around its mark: the indent before it, and its name,
-    /// summary and detail after it, cut to leave room for the time.
+    /// A tool's line around its mark (see [`lines::tool_parts`]).
     fn tool_parts(&self, t: &Call) -> (String, String) {
-        let s = &self.opts.style;
-        let indent = match &t.parent {
-            // a sub-agent's call: indented, and named after the agent
-            Some(p) => format!("    {} ", s.dim(&format!("{} ›", self.agent_label(p)))),
-            None => "  ".repeat(t.depth + 1),
-        };
-        let detail = if t.detail.is_empty() {
-            String::new()
-        } else {
-            format!("  {}", s.dim(&t.detail))
-        };
-        // keep the whole line within the terminal width (no wrapping)
-        let fixed = indent.width() + 2 + t.name.width() + 2 + t.detail.width() + live::TIME_COLUMNS;
-        let room = self.opts.width.saturating_sub(fixed).max(10);
-        let summary = truncate_width(&t.summary, room);
-        (indent, format!("{}  {summary}{detail}", s.cyan(&t.name)))
+        lines::tool_parts(t, self.reading.agents(), self.opts.style, self.opts.width)
     }
 
     fn tool_done(
@@ -590,79 +574,21 @@ impl Renderer {
         {
             return;
         }
-        let s = self.opts.style;
-        let ms = |since: Instant| now.saturating_duration_since(since).as_millis() as u64;
-        let mut lines = Vec::new();
-        let calls = self.reading.calls();
-        let tool = |t: &Call| {
-            let (indent, text) = self.tool_parts(t);
-            Line::Spinner {
-                key: t.id.clone(),
-                indent,
-                text,
-                ms: ms(t.started),
-            }
-        };
-        // the running calls of the agent a Task call started
-        let calls_of = |task: &str, lines: &mut Vec<Line>| {
-            for sub in calls.iter().filter(|x| x.parent.as_deref() == Some(task)) {
-                lines.push(tool(sub));
-            }
-        };
-        for t in calls.iter().filter(|t| t.parent.is_none()) {
-            lines.push(tool(t));
-            // a foreground agent's calls, under its Task line
-            calls_of(&t.id, &mut lines);
-        }
-        let room = self
-            .opts
-            .width
-            .saturating_sub(4 + live::TIME_COLUMNS)
-            .max(10);
-        for a in self.reading.agents().running() {
-            if calls.iter().any(|t| t.id == a.call) {
-                continue; // drawn with its Task line
-            }
-            let (started, progress) = self
-                .reading
-                .agent_ui(&a.call)
-                .map_or((now, ""), |u| (u.started, u.progress.as_str()));
-            let text = format!(
-                "{}  {}",
-                a.label,
-                if progress.is_empty() {
-                    "working"
-                } else {
-                    progress
-                },
-            );
-            lines.push(Line::Spinner {
-                key: format!("agent {}", a.call),
-                indent: "  ".into(),
-                text: s.dim(&truncate_width(&text, room)),
-                ms: ms(started),
-            });
-            calls_of(&a.call, &mut lines);
-        }
-        if self.todos_live() {
-            let list = self.todos.lines(s, self.opts.width);
-            for (i, text) in list.into_iter().enumerate() {
-                lines.push(Line::Plain {
-                    key: format!("todo {i}"),
-                    text,
-                });
-            }
-        }
-        let room = self.opts.width.saturating_sub(3).max(10);
-        for (i, f) in self.footer.iter().enumerate() {
-            lines.push(Line::Plain {
-                key: format!("footer {i}"),
-                text: format!("  {}", s.dim(&truncate_width(f, room))),
-            });
-        }
+        let todos = self
+            .todos_live()
+            .then(|| self.todos.lines(self.opts.style, self.opts.width));
+        let lines = lines::live(
+            &self.reading,
+            self.opts.style,
+            self.opts.width,
+            now,
+            todos,
+            &self.footer,
+        );
         out.push_str(&self.live.draw(lines));
     }
 }
 
+mod lines;
 #[cfg(test)]
 mod tests;
