@@ -253,12 +253,12 @@ fn check_store(r: &mut Report) {
 /// The CLI's cleanup: the period in effect, what goes within a week, and
 /// whether claudio keeps it.
 fn check_cleanup(r: &mut Report, auto: bool) {
-    use super::retention::{at_risk, period, settings_files, SOON_DAYS};
+    use super::retention::{at_risk, period, SOON_DAYS};
     let Ok(store) = claudio::store::Store::from_env() else {
         return;
     };
     let cwd = std::env::current_dir().ok();
-    let p = period(&settings_files(store.config_dir(), cwd.as_deref()));
+    let p = period(&super::settings::files(store.config_dir(), cwd.as_deref()));
     let from = match &p.from {
         Some(f) => format!("cleanupPeriodDays in {}", f.display()),
         None => "cleanupPeriodDays, the CLI's default".to_owned(),

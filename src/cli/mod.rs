@@ -20,6 +20,7 @@ pub mod reading;
 pub mod retention;
 pub mod sanitize;
 pub mod sessions;
+pub mod settings;
 pub mod spinner;
 pub mod style;
 pub mod summary;

@@ -9,6 +9,7 @@
 //! directory it starts in), the local one (`.claude/settings.local.json`)
 //! and the managed one (`/etc/claude-code/managed-settings.json`).
 
+use super::settings;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -27,45 +28,19 @@ pub struct Period {
     pub from: Option<PathBuf>,
 }
 
-/// The settings files the CLI reads, lowest precedence first.
-pub fn settings_files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
-    let mut out = vec![config_dir.join("settings.json")];
-    if let Some(cwd) = cwd {
-        out.push(cwd.join(".claude").join("settings.json"));
-        out.push(cwd.join(".claude").join("settings.local.json"));
-    }
-    out.push(PathBuf::from("/etc/claude-code/managed-settings.json"));
-    out
-}
-
-/// The period the CLI would use with these settings files.
+/// The period the CLI would use with these settings files (lowest
+/// precedence first: [`settings::files`]).
 pub fn period(files: &[PathBuf]) -> Period {
-    let mut p = Period {
-        days: DEFAULT_DAYS,
-        from: None,
-    };
-    for f in files {
-        // a settings file is small; a huge or odd one is not read
-        let Ok(meta) = std::fs::metadata(f) else {
-            continue;
-        };
-        if !meta.is_file() || meta.len() > 1 << 20 {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(f) else {
-            continue;
-        };
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-            continue;
-        };
-        if let Some(days) = v.get("cleanupPeriodDays").and_then(|d| d.as_u64()) {
-            p = Period {
-                days,
-                from: Some(f.clone()),
-            };
-        }
+    match settings::lookup(files, "cleanupPeriodDays") {
+        Some((v, from)) if v.as_u64().is_some() => Period {
+            days: v.as_u64().unwrap_or(DEFAULT_DAYS),
+            from: Some(from),
+        },
+        _ => Period {
+            days: DEFAULT_DAYS,
+            from: None,
+        },
     }
-    p
 }
 
 /// Transcripts (sessions and their sub-agents) the CLI deletes within

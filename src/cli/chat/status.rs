@@ -7,6 +7,7 @@
 //! deadline.
 
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::settings;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -124,27 +125,16 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
     })
 }
 
-/// The `statusLine` command the person's Claude Code settings define: the
-/// project's local settings beat the project's, which beat the user's.
+/// The `statusLine` command the person's Claude Code settings define (the
+/// managed settings, then the project's local, the project's, the user's).
 pub fn configured(claude_dir: &Path, cwd: &Path) -> Option<String> {
-    let files = [
-        cwd.join(".claude/settings.local.json"),
-        cwd.join(".claude/settings.json"),
-        claude_dir.join("settings.json"),
-    ];
-    files.iter().find_map(|f| {
-        let m = std::fs::metadata(f).ok()?;
-        if !m.is_file() || m.len() > 1024 * 1024 {
-            return None;
-        }
-        let v: Value = serde_json::from_slice(&std::fs::read(f).ok()?).ok()?;
-        let s = v.get("statusLine")?;
-        if s.get("type").and_then(Value::as_str).unwrap_or("command") != "command" {
-            return None;
-        }
-        let c = s.get("command")?.as_str()?.trim();
-        (!c.is_empty()).then(|| c.to_owned())
-    })
+    let files = settings::files(claude_dir, Some(cwd));
+    let (s, _) = settings::lookup(&files, "statusLine")?;
+    if s.get("type").and_then(Value::as_str).unwrap_or("command") != "command" {
+        return None;
+    }
+    let c = s.get("command")?.as_str()?.trim();
+    (!c.is_empty()).then(|| c.to_owned())
 }
 
 /// Run a `statusLine` command with `input` on its stdin, in `cwd`; its

@@ -1,0 +1,69 @@
+//! Claude Code's own settings files, read (never written) where claudio
+//! follows what they say: the cleanup period `doctor` reports, the
+//! `statusLine` command the chat runs. The CLI 2.1.328 merges them, later
+//! ones winning: the user's (`$CLAUDE_CONFIG_DIR/settings.json`, else
+//! `~/.claude/settings.json`), the project's (`.claude/settings.json` in
+//! the directory it starts in), the local one (`.claude/settings.local.json`)
+//! and the managed one (`/etc/claude-code/managed-settings.json`).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The settings files the CLI reads, lowest precedence first.
+pub fn files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = vec![config_dir.join("settings.json")];
+    if let Some(cwd) = cwd {
+        out.push(cwd.join(".claude").join("settings.json"));
+        out.push(cwd.join(".claude").join("settings.local.json"));
+    }
+    out.push(PathBuf::from("/etc/claude-code/managed-settings.json"));
+    out
+}
+
+/// One settings file as JSON: `None` when it is missing, not a regular
+/// file, over 1 MiB (a settings file is small; a huge or odd one is not
+/// read) or not JSON.
+pub fn read(file: &Path) -> Option<Value> {
+    let meta = std::fs::metadata(file).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    serde_json::from_slice(&std::fs::read(file).ok()?).ok()
+}
+
+/// The value of `key` in effect, and the file it comes from (the last file
+/// that sets it).
+pub fn lookup(files: &[PathBuf], key: &str) -> Option<(Value, PathBuf)> {
+    files
+        .iter()
+        .rev()
+        .find_map(|f| Some((read(f)?.get(key)?.clone(), f.clone())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_file_that_sets_a_key_wins_and_odd_files_are_passed_over() {
+        let d = tempfile::tempdir().unwrap();
+        let (user, local, odd) = (
+            d.path().join("u.json"),
+            d.path().join("l.json"),
+            d.path().join("dir"),
+        );
+        std::fs::create_dir(&odd).unwrap();
+        std::fs::write(&user, r#"{"a": 1, "b": 1}"#).unwrap();
+        std::fs::write(&local, r#"{"a": 2} trailing"#).unwrap();
+        let files = [user.clone(), local.clone(), odd];
+        assert_eq!(
+            lookup(&files, "a"),
+            Some((1.into(), user.clone())),
+            "bad JSON is not read"
+        );
+        std::fs::write(&local, r#"{"a": 2}"#).unwrap();
+        assert_eq!(lookup(&files, "a"), Some((2.into(), local)));
+        assert_eq!(lookup(&files, "b"), Some((1.into(), user)));
+        assert_eq!(lookup(&files, "c"), None);
+    }
+}
