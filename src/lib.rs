@@ -83,7 +83,7 @@ pub use mcp::{McpServer, McpTool, ToolHandler, ToolOutput};
 pub use options::{AgentDefinition, Options, Sandbox, Thinking, DEFAULT_MAX_LINE_BYTES};
 pub use protocol::{
     AssistantMessage, CanUseToolRequest, ContentBlock, ContextUsage, HookCallbackRequest,
-    HookEvent, HookInput, HookOutput, Interrupted, McpStatus, Message, ModeSet, ModelSet,
-    PermissionMode, PermissionResult, PermissionUpdate, Priority, ResultMessage, RewindFiles,
-    ServerInfo, StreamEvent, SystemMessage, UserInput, UserMessage,
+    HookEvent, HookInput, HookOutput, ImageError, Interrupted, McpStatus, Message, ModeSet,
+    ModelSet, PermissionMode, PermissionResult, PermissionUpdate, Priority, ResultMessage,
+    RewindFiles, ServerInfo, StreamEvent, SystemMessage, UserInput, UserMessage,
 };

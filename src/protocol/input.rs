@@ -1,7 +1,9 @@
 //! What the host sends as a user turn.
 
 use super::content::{ContentBlock, MessageContent};
+use super::image::{Image, ImageError};
 use serde_json::{json, Value};
+use std::path::Path;
 
 /// When a message written during a running turn is taken (protocol.md §4).
 ///
@@ -75,6 +77,79 @@ impl UserInput {
             priority: None,
             parent_tool_use_id: None,
         }
+    }
+
+    /// A text message; add images with [`UserInput::image`] or
+    /// [`UserInput::image_file`].
+    ///
+    /// ```
+    /// use claudio::UserInput;
+    /// assert_eq!(UserInput::text("hi"), UserInput::from("hi"));
+    /// ```
+    pub fn text(text: impl Into<String>) -> Self {
+        UserInput::new(text.into())
+    }
+
+    /// Add an image, given its bytes: png, jpeg, gif or webp, told apart by
+    /// their magic bytes; within the API's limits
+    /// ([`crate::protocol::MAX_IMAGE_BYTES`], [`crate::protocol::MAX_IMAGE_SIDE`]).
+    /// The images go before the text, in the order they were added, as the
+    /// API's documentation recommends.
+    ///
+    /// Nothing is sent here, so a turn with a bad image fails whole: check
+    /// every image first, then send.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use claudio::UserInput;
+    /// let shot = std::fs::read("screenshot.png")?;
+    /// client.send(UserInput::text("What is wrong here?").image(shot)?).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn image(self, bytes: impl Into<Vec<u8>>) -> Result<Self, ImageError> {
+        Ok(self.with_image(&Image::from_bytes(bytes)?))
+    }
+
+    /// Add an image read from a file: as [`UserInput::image`], and an
+    /// error names the file.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use claudio::UserInput;
+    /// let input = UserInput::text("Compare these")
+    ///     .image_file("before.png")?
+    ///     .image_file("after.jpg")?;
+    /// client.send(input).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn image_file(self, path: impl AsRef<Path>) -> Result<Self, ImageError> {
+        Ok(self.with_image(&Image::from_file(path)?))
+    }
+
+    /// Add an image already checked.
+    ///
+    /// ```
+    /// use claudio::{protocol::Image, UserInput};
+    /// let gif = Image::from_bytes(&b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"[..]).unwrap();
+    /// let input = UserInput::text("and this?").with_image(&gif);
+    /// let content = &input.to_value()["message"]["content"];
+    /// assert_eq!(content[0]["type"], "image");
+    /// assert_eq!(content[1]["text"], "and this?");
+    /// ```
+    pub fn with_image(mut self, image: &Image) -> Self {
+        let mut blocks =
+            match std::mem::replace(&mut self.content, MessageContent::Blocks(Vec::new())) {
+                MessageContent::Text(t) if t.is_empty() => Vec::new(),
+                MessageContent::Text(t) => vec![ContentBlock::text(t)],
+                MessageContent::Blocks(b) => b,
+            };
+        let at = blocks
+            .iter()
+            .position(|b| !matches!(b, ContentBlock::Image(_)))
+            .unwrap_or(blocks.len());
+        blocks.insert(at, image.to_block());
+        self.content = MessageContent::Blocks(blocks);
+        self
     }
 
     /// Set the message's id.
@@ -175,5 +250,29 @@ mod tests {
         );
         let v = UserInput::from(vec![ContentBlock::text("a")]).to_value();
         assert_eq!(v["message"]["content"], json!([{"type":"text","text":"a"}]));
+    }
+
+    #[test]
+    fn images_go_before_the_text_in_order() {
+        let png = crate::protocol::image::tests::png(2, 3);
+        let v = UserInput::text("what is wrong?")
+            .image(png.clone())
+            .unwrap()
+            .image(&b"GIF89a\x01\x00\x01\x00"[..])
+            .unwrap()
+            .to_value();
+        let c = &v["message"]["content"];
+        assert_eq!(c[0]["source"]["media_type"], "image/png");
+        assert_eq!(c[0]["source"]["type"], "base64");
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(&png);
+        assert_eq!(c[0]["source"]["data"], data.as_str());
+        assert_eq!(c[1]["source"]["media_type"], "image/gif");
+        assert_eq!(c[2], json!({"type":"text","text":"what is wrong?"}));
+        assert_eq!(c.as_array().unwrap().len(), 3);
+        // an empty text adds no text block
+        let v = UserInput::text("").image(png).unwrap().to_value();
+        assert_eq!(v["message"]["content"].as_array().unwrap().len(), 1);
+        assert!(UserInput::text("x").image(&b"plain text"[..]).is_err());
     }
 }

@@ -8,6 +8,7 @@ pub mod ask;
 mod content;
 mod control;
 mod fast;
+mod image;
 mod input;
 mod message;
 mod names;
@@ -26,6 +27,9 @@ pub use control::{
     PermissionRule, PermissionUpdate,
 };
 pub(crate) use control::{ControlRequest, ControlResponse, IncomingRequest};
+pub use image::{
+    Image, ImageError, ImageFormat, MAX_IMAGE_BASE64_LEN, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE,
+};
 pub use input::{Priority, UserInput};
 pub(crate) use message::Routed;
 pub use message::{
