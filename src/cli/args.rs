@@ -141,6 +141,10 @@ pub struct AskArgs {
     /// the answer printed is the JSON object the model returned.
     #[arg(long, value_name = "SCHEMA")]
     pub json_schema: Option<String>,
+    /// Send this image (png, jpeg, gif or webp) beside the prompt; repeat for
+    /// more. An image piped on stdin is sent as an image too.
+    #[arg(long = "image", value_name = "FILE")]
+    pub image: Vec<std::path::PathBuf>,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -18,19 +18,10 @@ use std::pin::Pin;
 use std::time::{Duration, Instant};
 use tokio::signal::unix::{signal, SignalKind};
 
+mod input;
 mod output;
 
-/// Build the prompt from the arguments and piped stdin.
-pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<String> {
-    let arg = args.join(" ");
-    let piped = piped.filter(|s| !s.trim().is_empty());
-    match (arg.trim().is_empty(), piped) {
-        (true, None) => None,
-        (true, Some(p)) => Some(p.to_owned()),
-        (false, None) => Some(arg),
-        (false, Some(p)) => Some(format!("{arg}\n\n{p}")),
-    }
-}
+use input::{compose_input, Piped};
 
 /// The most piped input `ask` takes: 64 MiB. The Messages API refuses a
 /// request over 32 MB, so a longer prompt could never be answered; below
@@ -46,7 +37,7 @@ fn read_bounded(r: impl Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
     Ok((buf.len() <= limit).then_some(buf))
 }
 
-fn read_stdin() -> anyhow::Result<Option<String>> {
+fn read_stdin() -> anyhow::Result<Option<Piped>> {
     let stdin = io::stdin();
     if stdin.is_terminal() {
         return Ok(None);
@@ -59,13 +50,11 @@ fn read_stdin() -> anyhow::Result<Option<String>> {
             STDIN_LIMIT >> 20
         ));
     };
-    Ok(Some(match String::from_utf8(buf) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("claudio: stdin is not valid UTF-8; invalid bytes were replaced");
-            String::from_utf8_lossy(e.as_bytes()).into_owned()
-        }
-    }))
+    let (piped, replaced) = Piped::from_bytes(buf);
+    if replaced {
+        eprintln!("claudio: stdin is not valid UTF-8; invalid bytes were replaced");
+    }
+    Ok(Some(piped))
 }
 
 /// `--json-schema`'s value: the schema inline, or `@FILE`.
@@ -90,7 +79,8 @@ const REPORT_WAIT: Duration = Duration::from_secs(3);
 
 pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     let piped = tokio::task::spawn_blocking(read_stdin).await??;
-    let Some(prompt) = compose_prompt(&args.prompt, piped.as_deref()) else {
+    // every image is checked here, before anything starts
+    let Some(prompt) = compose_input(&args.prompt, piped, &args.image)? else {
         eprintln!("claudio: ask needs a prompt: `claudio ask \"...\"` or text on stdin\n\nUsage: claudio ask [OPTIONS] [PROMPT]...");
         return Ok(Exit::Usage);
     };
@@ -338,25 +328,5 @@ mod tests {
         // an endless input: no more than the limit and a byte are read
         let mut endless = io::repeat(b'x');
         assert_eq!(read_bounded(&mut endless, 1000).unwrap(), None);
-    }
-
-    #[test]
-    fn prompt_composition() {
-        let a = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            compose_prompt(&a(&["review", "this"]), None).unwrap(),
-            "review this"
-        );
-        assert_eq!(
-            compose_prompt(&a(&["review"]), Some("diff --git\n")).unwrap(),
-            "review\n\ndiff --git\n"
-        );
-        assert_eq!(
-            compose_prompt(&[], Some("just stdin")).unwrap(),
-            "just stdin"
-        );
-        assert_eq!(compose_prompt(&[], Some("  \n")), None);
-        assert_eq!(compose_prompt(&a(&["x"]), Some("")).unwrap(), "x");
-        assert_eq!(compose_prompt(&[], None), None);
     }
 }

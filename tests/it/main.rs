@@ -17,6 +17,7 @@ mod faults;
 mod fuzz_regressions;
 mod generated;
 mod hostile;
+mod images;
 mod real_cli;
 mod sdk_surface;
 mod search;

@@ -511,6 +511,24 @@ impl RecordedRequest {
             .map(|m| content_text(m.get("content")))
             .unwrap_or_default()
     }
+    /// The image blocks of the last user message, in order, as
+    /// `(media_type, base64 data)`.
+    pub fn last_user_images(&self) -> Vec<(String, String)> {
+        let Some(m) = self.last_user_message() else {
+            return Vec::new();
+        };
+        let Some(blocks) = m.get("content").and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("image"))
+            .map(|b| {
+                let s = |k: &str| b["source"][k].as_str().unwrap_or_default().to_string();
+                (s("media_type"), s("data"))
+            })
+            .collect()
+    }
     /// tool_result blocks of the last user message.
     pub fn tool_results(&self) -> Vec<ToolResult> {
         let Some(m) = self.last_user_message() else {

@@ -1,0 +1,155 @@
+//! Images in a user turn: `ask --image`, an image on stdin, a path pasted
+//! in the chat, Ctrl-V without a clipboard; the errors that send nothing.
+
+use crate::common;
+
+use base64::Engine as _;
+use common::real::*;
+use common::{claudio, run, stderr, Fake};
+
+/// A valid 1x1 png.
+fn png() -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+        .unwrap()
+}
+
+/// A 2x1 gif.
+fn gif() -> Vec<u8> {
+    b"GIF89a\x02\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff,\x00\x00\x00\x00\x02\x00\x01\x00\x00\x02\x02\x44\x01\x00;".to_vec()
+}
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The images of the one main request, and its last user text.
+fn sent(w: &World) -> (Vec<(String, String)>, String) {
+    let reqs = w.main_requests();
+    assert_eq!(reqs.len(), 1, "one turn");
+    (reqs[0].last_user_images(), reqs[0].last_user_text())
+}
+
+#[test]
+fn ask_image_reaches_the_api_as_an_image_block() {
+    let w = world!("ask_image_reaches_the_api_as_an_image_block");
+    std::fs::write(w.work.path().join("shot.png"), png()).unwrap();
+    std::fs::write(w.work.path().join("anim.gif"), gif()).unwrap();
+    w.api.push(Reply::text("A red button."));
+    let mut c = w.claudio();
+    c.args([
+        "ask",
+        "--image",
+        "shot.png",
+        "--image",
+        "anim.gif",
+        "what is wrong here?",
+    ]);
+    let out = run(c, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(common::stdout(&out).trim(), "A red button.");
+    let (images, text) = sent(&w);
+    assert_eq!(
+        images,
+        vec![
+            ("image/png".to_string(), b64(&png())),
+            ("image/gif".to_string(), b64(&gif()))
+        ]
+    );
+    assert!(text.contains("what is wrong here?"), "{text}");
+}
+
+#[test]
+fn ask_with_an_image_on_stdin_sends_it_as_an_image_block() {
+    let w = world!("ask_with_an_image_on_stdin_sends_it_as_an_image_block");
+    w.api.push(Reply::text("A blank square."));
+    let mut c = w.claudio();
+    c.args(["ask", "what is wrong here?"]);
+    let out = run(c, Some(&png()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (images, text) = sent(&w);
+    assert_eq!(images, vec![("image/png".to_string(), b64(&png()))]);
+    assert!(text.contains("what is wrong here?"), "{text}");
+    assert!(
+        !text.contains("PNG"),
+        "the image is not sent as text: {text}"
+    );
+}
+
+#[test]
+fn ask_refuses_a_file_that_is_not_an_image_and_sends_nothing() {
+    let fake = Fake::after_init(vec![common::turn("x", "never")]);
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "not a picture").unwrap();
+    let good = dir.path().join("good.png");
+    std::fs::write(&good, png()).unwrap();
+    let mut c = claudio(&fake);
+    c.arg("ask")
+        .arg("--image")
+        .arg(&good)
+        .arg("--image")
+        .arg(&notes)
+        .arg("x");
+    let out = run(c, None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "--image {}: not a png, jpeg, gif or webp image",
+            notes.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        fake.stdin_lines().is_empty(),
+        "nothing was sent: {:?}",
+        fake.stdin_lines()
+    );
+}
+
+#[test]
+fn ask_refuses_a_missing_file_and_an_image_over_the_limits() {
+    let fake = Fake::after_init(vec![common::turn("x", "never")]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = claudio(&fake);
+    c.arg("ask")
+        .arg("--image")
+        .arg(dir.path().join("gone.png"))
+        .arg("x");
+    let out = run(c, None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("gone.png"), "{}", stderr(&out));
+
+    // too big in bytes: a png header then padding past 3.75 MiB
+    let mut big = png();
+    big.resize(claudio::protocol::MAX_IMAGE_BYTES + 1, 0);
+    let mut c = claudio(&fake);
+    c.args(["ask", "x"]);
+    let out = run(c, Some(&big));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("stdin: the image is 3932161 bytes; the API takes at most 3932160 bytes"),
+        "{}",
+        stderr(&out)
+    );
+
+    // too many pixels: a gif that says 9000 wide
+    let mut wide = gif();
+    wide[6..8].copy_from_slice(&9000u16.to_le_bytes());
+    let mut c = claudio(&fake);
+    c.args(["ask", "x"]);
+    let out = run(c, Some(&wide));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("9000x1 pixels; the API takes at most 8000 pixels a side"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        fake.stdin_lines().is_empty(),
+        "nothing was sent: {:?}",
+        fake.stdin_lines()
+    );
+}
