@@ -62,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON')
             [CompletionResult]::new('--output-format', '--output-format', [CompletionResultType]::ParameterName, 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON')
             [CompletionResult]::new('--json-schema', '--json-schema', [CompletionResultType]::ParameterName, 'Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text` the answer printed is the JSON object the model returned')
+            [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Send this image (png, jpeg, gif or webp) beside the prompt; repeat for more. An image piped on stdin is sent as an image too')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the session (e.g. sonnet, opus, or a full model name)')
             [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto')
             [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"')

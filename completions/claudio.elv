@@ -58,6 +58,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand -o 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON'
             cand --output-format 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON'
             cand --json-schema 'Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text` the answer printed is the JSON object the model returned'
+            cand --image 'Send this image (png, jpeg, gif or webp) beside the prompt; repeat for more. An image piped on stdin is sent as an image too'
             cand --model 'Model for the session (e.g. sonnet, opus, or a full model name)'
             cand --permission-mode 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto'
             cand --allowed-tools 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"'

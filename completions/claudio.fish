@@ -64,6 +64,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -s o -l output-form
 json\t''
 stream-json\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l json-schema -d 'Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text` the answer printed is the JSON object the model returned' -r
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l image -d 'Send this image (png, jpeg, gif or webp) beside the prompt; repeat for more. An image piped on stdin is sent as an image too' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
