@@ -153,3 +153,95 @@ fn ask_refuses_a_missing_file_and_an_image_over_the_limits() {
         fake.stdin_lines()
     );
 }
+
+// ---- the chat ---------------------------------------------------------------
+
+fn real_chat(w: &World) -> common::term::Term {
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path());
+    let t = common::term::Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t
+}
+
+fn fake_chat(fake: &Fake) -> common::term::Term {
+    let mut c = claudio(fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    // no display: the system clipboard cannot be opened
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY");
+    let t = common::term::Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t
+}
+
+fn users(fake: &Fake) -> usize {
+    fake.stdin_lines()
+        .iter()
+        .filter(|l| l["type"] == "user")
+        .count()
+}
+
+#[test]
+fn a_path_pasted_in_the_chat_reaches_the_api_as_an_image_block() {
+    let w = world!("a_path_pasted_in_the_chat_reaches_the_api_as_an_image_block");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("my shot.png");
+    std::fs::write(&shot, png()).unwrap();
+    w.api.push(Reply::text("It is one pixel."));
+    let mut t = real_chat(&w);
+    t.wait_prompt();
+    t.send(b"what is in ");
+    // as a terminal pastes a dragged file: bracketed, quoted
+    let paste = format!("\x1b[200~'{}'\x1b[201~", shot.display());
+    t.send(paste.as_bytes());
+    t.send(b"?\r");
+    t.wait_for("image: image/png, 1x1, 1 KB");
+    t.wait_for("It is one pixel.");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    let (images, text) = sent(&w);
+    assert_eq!(images, vec![("image/png".to_string(), b64(&png()))]);
+    assert!(text.contains("what is in [Image #1]?"), "{text}");
+    assert!(
+        !text.contains("my shot.png"),
+        "the path is not sent: {text}"
+    );
+}
+
+#[test]
+fn a_pasted_path_to_a_file_that_is_not_an_image_sends_nothing() {
+    let fake = Fake::after_init(vec![]);
+    let dir = tempfile::tempdir().unwrap();
+    let fake_png = dir.path().join("notes.png");
+    std::fs::write(&fake_png, "just text").unwrap();
+    let mut t = fake_chat(&fake);
+    t.line(&format!("look at {}", fake_png.display()));
+    t.wait_for("nothing was sent");
+    t.wait_for("not a png, jpeg, gif or webp image");
+    // the line comes back to be fixed
+    t.wait_for(&format!("› look at {}", fake_png.display()));
+    t.ctrl_c();
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    assert_eq!(users(&fake), 0, "{:?}", fake.stdin_lines());
+}
+
+#[test]
+fn ctrl_v_without_a_clipboard_says_so_and_keeps_the_line() {
+    let fake = Fake::after_init(vec![]);
+    let mut t = fake_chat(&fake);
+    t.wait_prompt();
+    t.send(b"look at ");
+    t.send(b"\x16");
+    t.wait_for("no system clipboard here (no display: over SSH, or on a console)");
+    t.send(b"this");
+    t.wait_for("› look at this");
+    t.ctrl_c();
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    assert_eq!(users(&fake), 0, "{:?}", fake.stdin_lines());
+}

@@ -99,6 +99,49 @@ impl System {
     }
 }
 
+impl System {
+    /// The clipboard's image (Ctrl-V), encoded to png and checked against
+    /// the API's limits; `Err` is the one line to tell the person.
+    pub fn image(&mut self) -> Result<claudio::protocol::Image, String> {
+        if self.0.is_none() {
+            self.0 = Some(arboard::Clipboard::new().map_err(|_| {
+                "no system clipboard here (no display: over SSH, or on a console); \
+                 paste the image's path instead"
+                    .to_owned()
+            })?);
+        }
+        let Some(c) = self.0.as_mut() else {
+            return Err("no clipboard".into());
+        };
+        let data = c.get_image().map_err(|e| match e {
+            arboard::Error::ContentNotAvailable => {
+                "no image on the clipboard (copy one, or paste its path)".to_owned()
+            }
+            other => format!("cannot read an image from the clipboard: {other}"),
+        })?;
+        let png = rgba_to_png(data.width, data.height, &data.bytes)?;
+        claudio::protocol::Image::from_bytes(png).map_err(|e| format!("the clipboard's image: {e}"))
+    }
+}
+
+/// Encode RGBA pixels (as the clipboard gives them) as png.
+pub fn rgba_to_png(width: usize, height: usize, rgba: &[u8]) -> Result<Vec<u8>, String> {
+    use image::ImageEncoder;
+    let bad = || format!("the clipboard's image has a size it does not match ({width}x{height})");
+    let (w, h) = (
+        u32::try_from(width).map_err(|_| bad())?,
+        u32::try_from(height).map_err(|_| bad())?,
+    );
+    if width.checked_mul(height).and_then(|n| n.checked_mul(4)) != Some(rgba.len()) {
+        return Err(bad());
+    }
+    let mut out = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut out)
+        .write_image(rgba, w, h, image::ExtendedColorType::Rgba8)
+        .map_err(|e| format!("cannot encode the clipboard's image as png: {e}"))?;
+    Ok(out)
+}
+
 /// Copy the `arg`th-last answer: the OSC 52 sequence to write (on a
 /// terminal), and what to tell the person.
 pub fn copy(
@@ -225,5 +268,16 @@ mod tests {
         assert!(which(Some("0")).is_err());
         assert!(which(Some("last")).is_err());
         assert_eq!(summary(1, "a\nb"), "answer 1 (3 characters, 2 lines)");
+    }
+
+    #[test]
+    fn clipboard_pixels_become_a_png_the_api_takes() {
+        let rgba = [255, 0, 0, 255, 0, 0, 255, 128];
+        let png = rgba_to_png(2, 1, &rgba).unwrap();
+        let image = claudio::protocol::Image::from_bytes(png).unwrap();
+        assert_eq!(image.format(), claudio::protocol::ImageFormat::Png);
+        assert_eq!((image.width(), image.height()), (2, 1));
+        assert!(rgba_to_png(3, 1, &rgba).is_err(), "too few bytes");
+        assert!(rgba_to_png(usize::MAX, 2, &rgba).is_err());
     }
 }

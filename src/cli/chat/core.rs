@@ -57,6 +57,8 @@ pub(super) struct Chat<'a> {
     pub(super) typed_prompts: std::collections::HashMap<String, String>,
     /// The system clipboard, for `/copy` (opened on first use).
     pub(super) clipboard: super::clipboard::System,
+    /// Images pasted with Ctrl-V into the line being typed.
+    pub(super) pasted: super::images::Pending,
     /// The turn count when the status line was last brought up to date.
     pub(super) status_at: Option<u64>,
 }

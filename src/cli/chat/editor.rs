@@ -25,6 +25,8 @@ pub enum PromptAction {
     Rewind,
     /// Ctrl-G (or Ctrl-X Ctrl-E): the line in `$VISUAL`/`$EDITOR`.
     Edit { line: String },
+    /// Ctrl-V: the clipboard's image as a marker at the cursor.
+    PasteImage { before: String, after: String },
 }
 
 /// Where the key handlers leave their [`PromptAction`].
@@ -41,6 +43,19 @@ impl ConditionalEventHandler for ShiftTab {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
         let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::CycleMode {
+            before: line[..pos].to_owned(),
+            after: line[pos..].to_owned(),
+        });
+        Some(Cmd::Interrupt)
+    }
+}
+
+struct PasteImage(Actions);
+
+impl ConditionalEventHandler for PasteImage {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::PasteImage {
             before: line[..pos].to_owned(),
             after: line[pos..].to_owned(),
         });
@@ -343,6 +358,11 @@ pub fn new_editor(
             })),
         );
     }
+    // Ctrl-V: an image from the clipboard, as an [Image #N] marker
+    ed.bind_sequence(
+        KeyEvent::ctrl('V'),
+        EventHandler::Conditional(Box::new(PasteImage(actions.clone()))),
+    );
     // Ctrl-G, and Ctrl-X Ctrl-E as in bash: the line in $VISUAL/$EDITOR
     ed.bind_sequence(
         KeyEvent::ctrl('G'),

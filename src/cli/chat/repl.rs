@@ -6,6 +6,7 @@ use super::approval;
 use super::commands::{self, Input};
 use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, ChatEditor, PromptAction};
+use super::images;
 use super::render::{RenderOptions, Renderer};
 use super::shell;
 use super::state::SessionState;
@@ -88,6 +89,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         shell_context: Vec::new(),
         typed_prompts: Default::default(),
         clipboard: Default::default(),
+        pasted: Default::default(),
         status_at: None,
         cwd: match &session.cwd {
             Some(d) => d.clone(),
@@ -162,6 +164,9 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             }
             Some(PromptAction::Rewind) => chat.erase_prompt(&prompt, ""),
             Some(PromptAction::Edit { line }) => chat.erase_prompt(&prompt, line),
+            Some(PromptAction::PasteImage { before, after }) => {
+                chat.erase_prompt(&prompt, &format!("{before}{after}"))
+            }
             None => {}
         }
         let line = match read {
@@ -189,6 +194,10 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                         };
                         chat.initial = Some((text, String::new()));
                     }
+                    Some(PromptAction::PasteImage { before, after }) => {
+                        let before = chat.paste_image(before);
+                        chat.initial = Some((before, after));
+                    }
                     None => {}
                 }
                 continue;
@@ -212,6 +221,23 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
 }
 
 impl Chat<'_> {
+    /// Ctrl-V: the clipboard's image as a marker after `before`, or a line
+    /// saying why there is none.
+    fn paste_image(&mut self, before: String) -> String {
+        match self.clipboard.image() {
+            Ok(image) => {
+                let about = images::describe(&image);
+                let marker = self.pasted.add(image);
+                self.info(&format!("{marker} pasted: {about}"));
+                format!("{before}{marker}")
+            }
+            Err(why) => {
+                self.info(&why);
+                before
+            }
+        }
+    }
+
     fn set_prompt(&self, ed: &mut ChatEditor) {
         let plain = self.plain_prompt();
         let styled = match plain.rsplit_once("› ") {
@@ -234,11 +260,35 @@ impl Chat<'_> {
             // the chat's own commands
             Input::Command(command) => self.command(command)?,
             Input::Prompt(typed) => {
-                let text = shell::with_context(&std::mem::take(&mut self.shell_context), &typed);
+                // every image is checked before anything is sent
+                let home = dirs::home_dir();
+                let attached = match images::attach(
+                    &typed,
+                    &self.pasted,
+                    home.as_deref(),
+                    |p: &std::path::Path| claudio::protocol::Image::from_file(p),
+                ) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        self.error(&anyhow::Error::from(e).context("nothing was sent"));
+                        self.initial = Some((typed, String::new()));
+                        return Ok(None);
+                    }
+                };
+                self.pasted.clear();
+                for image in &attached.images {
+                    self.info(&format!("image: {}", images::describe(image)));
+                }
+                let text =
+                    shell::with_context(&std::mem::take(&mut self.shell_context), &attached.text);
+                let mut input = UserInput::new(text);
+                for image in &attached.images {
+                    input = input.with_image(image);
+                }
                 // the uuid is what /rewind names the prompt by
                 let uuid = claudio::store::new_uuid();
-                self.typed_prompts.insert(uuid.clone(), typed);
-                return self.turn(UserInput::new(text).uuid(uuid));
+                self.typed_prompts.insert(uuid.clone(), attached.text);
+                return self.turn(input.uuid(uuid));
             }
             Input::Shell(cmd) if cmd.is_empty() => self.info(
                 "usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)",
