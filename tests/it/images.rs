@@ -245,3 +245,40 @@ fn ctrl_v_without_a_clipboard_says_so_and_keeps_the_line() {
     assert_eq!(t.wait(30).code(), Some(0));
     assert_eq!(users(&fake), 0, "{:?}", fake.stdin_lines());
 }
+
+// ---- the transcript -----------------------------------------------------------
+
+#[test]
+fn inspect_and_export_show_the_transcript_s_image() {
+    let w = world!("inspect_and_export_show_the_transcript_s_image");
+    w.api.push(Reply::text("One pixel."));
+    let mut c = w.claudio();
+    c.args(["ask", "-o", "json", "what is this?"]);
+    let out = run(c, Some(&png()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = result["session_id"].as_str().unwrap().to_owned();
+    let config = w.home.path().join(".claude");
+    let sessions = |args: &[&str]| {
+        let mut c = w.claudio();
+        c.args(["sessions", "--config-dir"]).arg(&config).args(args);
+        let out = run(c, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        common::stdout(&out)
+    };
+    let shown = sessions(&["inspect", &id]);
+    assert!(shown.contains("[image: image/png, 1 KB]"), "{shown}");
+    assert!(shown.contains("what is this?"), "{shown}");
+    assert!(
+        !shown.contains("iVBOR"),
+        "no base64 on the terminal: {shown}"
+    );
+    let md = sessions(&["export", &id]);
+    assert!(md.contains("[image: image/png, 1 KB]"), "{md}");
+    let page = sessions(&["export", &id, "--format", "html"]);
+    let img = format!(
+        "<img alt=\"[image: image/png, 1 KB]\" src=\"data:image/png;base64,{}\">",
+        b64(&png())
+    );
+    assert!(page.contains(&img), "{page}");
+}

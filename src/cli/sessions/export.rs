@@ -61,6 +61,15 @@ pub enum Item {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Option<String>,
     },
+    /// An image the person attached: its marker (`[image: image/png, 12 KB]`)
+    /// and, when it is a checked png, jpeg, gif or webp, its base64 data.
+    Image {
+        marker: String,
+        #[serde(skip)]
+        data_uri: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
+    },
     /// The model's answer text (markdown).
     Answer {
         text: String,
@@ -118,6 +127,14 @@ pub fn items(
                                     timestamp: ts.clone(),
                                 });
                             }
+                        }
+                        Some("image") => {
+                            let source = b.get("source").unwrap_or(&Value::Null);
+                            out.push(Item::Image {
+                                marker: super::conversation::image_marker(source),
+                                data_uri: image_data_uri(source),
+                                timestamp: ts.clone(),
+                            });
                         }
                         Some("tool_result") => {
                             let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
@@ -187,6 +204,19 @@ pub fn items(
         }
     }
     out
+}
+
+/// A `data:` URI for an image block's source: only a checked png, jpeg,
+/// gif or webp, its base64 encoded again from the decoded bytes, so
+/// nothing but base64 text can reach the page.
+fn image_data_uri(source: &Value) -> Option<String> {
+    use base64::Engine as _;
+    let (format, bytes) = super::conversation::checked_image(source)?;
+    Some(format!(
+        "data:{};base64,{}",
+        format.media_type(),
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    ))
 }
 
 /// A tool result's text, as the protocol reads it (the string, or its text
@@ -319,6 +349,15 @@ fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
                 push(out, &contained(text));
                 speaker = "you";
             }
+            Item::Image { marker, .. } => {
+                if speaker != "you" {
+                    push(out, "");
+                    push(out, "## You");
+                }
+                push(out, "");
+                push(out, &contained(marker));
+                speaker = "you";
+            }
             Item::Answer { text, .. } => {
                 push(out, "");
                 if speaker != "claude" {
@@ -418,7 +457,7 @@ const CSS: &str = "\
 main{max-width:52rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.5rem 0}.meta{color:var(--muted);font-size:.85rem;margin:0 0 1.5rem}
 section{margin:1rem 0;padding:.75rem 1rem;border-radius:8px}section.you{background:var(--you)}section.claude{border-left:3px solid var(--line)}
 h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin:0 0 .4rem}
-.text{white-space:pre-wrap;overflow-wrap:anywhere}
+.text{white-space:pre-wrap;overflow-wrap:anywhere}.text img{max-width:100%;height:auto}
 details{margin:.5rem 0;border:1px solid var(--line);border-radius:6px;padding:.3rem .6rem}summary{cursor:pointer;overflow-wrap:anywhere}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--code);padding:.5rem;border-radius:4px;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;margin:.4rem 0}
 code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace}.err{color:#cf222e}.thinking{color:var(--muted);font-style:italic}
@@ -428,7 +467,7 @@ code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace}.err{color:#cf222e}.t
 /// One self-contained page: inline CSS, no scripts, every text escaped,
 /// tool output folded.
 pub fn html(title: &str, meta: &str, items: &[Item], full: bool) -> String {
-    let mut out = String::from("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
+    let mut out = String::from("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n");
     out.push_str(&format!(
         "<title>{}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<main>\n",
         esc(title)
@@ -458,6 +497,18 @@ fn html_items(items: &[Item], full: bool, out: &mut String) {
                 out.push_str(&format!(
                     "<section class=\"you\"><h2>You</h2><div class=\"text\">{}</div></section>\n",
                     esc(text)
+                ));
+            }
+            Item::Image {
+                marker, data_uri, ..
+            } => {
+                close(out, &mut open);
+                let body = match data_uri {
+                    Some(uri) => format!("<img alt=\"{}\" src=\"{uri}\">", esc(marker)),
+                    None => esc(marker),
+                };
+                out.push_str(&format!(
+                    "<section class=\"you\"><h2>You</h2><div class=\"text\">{body}</div></section>\n"
                 ));
             }
             Item::Answer { text, .. } => {

@@ -91,3 +91,47 @@ fn long_output_is_cut_unless_full() {
     assert_eq!(json[2]["is_error"], true);
     assert_eq!(json[3]["agent"][1]["text"], "All good.");
 }
+
+#[test]
+fn an_image_is_a_marker_and_inlined_only_when_checked() {
+    use base64::Engine as _;
+    let png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00";
+    let data = base64::engine::general_purpose::STANDARD.encode(png);
+    let image = |media: &str, data: &str| {
+        json!({"type":"user","message":{"content":[
+            {"type":"image","source":{"type":"base64","media_type":media,"data":data}},
+            {"type":"text","text":"what is wrong?"}]}})
+    };
+    let entries = vec![
+        image("image/png", &data),
+        // the media type lies about the bytes; an svg; base64 that is not
+        image("image/gif", &data),
+        image("image/svg+xml", &data),
+        image("image/png\"><script>x</script>", &data),
+        image("image/png", "iVBOR\"onerror=\"alert(1)"),
+    ];
+    let it = items(&entries, false, &|_| None);
+    let md = markdown("T", "m", &it, false);
+    assert!(
+        md.contains("## You\n\n[image: image/png, 1 KB]\n\n## You\n\nwhat is wrong?"),
+        "{md}"
+    );
+    assert_eq!(md.matches("[image]").count(), 4, "{md}");
+    let page = html("T", "m", &it, false);
+    assert_eq!(page.matches("<img ").count(), 1, "{page}");
+    assert!(
+        page.contains(&format!(
+            "<img alt=\"[image: image/png, 1 KB]\" src=\"data:image/png;base64,{data}\">"
+        )),
+        "{page}"
+    );
+    assert!(!page.contains("<script"), "{page}");
+    assert!(!page.contains("onerror"), "{page}");
+    assert!(page.contains("img-src data:"), "only data: images may load");
+    // JSON names the image, without its data
+    let v = serde_json::to_value(&it[0]).unwrap();
+    assert_eq!(
+        v,
+        json!({"kind":"image","marker":"[image: image/png, 1 KB]"})
+    );
+}
