@@ -199,7 +199,7 @@ fn a_path_pasted_in_the_chat_reaches_the_api_as_an_image_block() {
     let paste = format!("\x1b[200~'{}'\x1b[201~", shot.display());
     t.send(paste.as_bytes());
     t.send(b"?\r");
-    t.wait_for("image: image/png, 1x1, 1 KB");
+    t.wait_for("[Image #1] image/png, 1x1, 1 KB");
     t.wait_for("It is one pixel.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));

@@ -41,11 +41,11 @@ impl Pending {
 }
 
 /// A prompt ready to send: the text with its markers, and the images the
-/// markers stand for, in the order they appear.
+/// markers stand for (with their numbers), in the order they appear.
 #[derive(Debug)]
 pub struct Attached {
     pub text: String,
-    pub images: Vec<Image>,
+    pub images: Vec<(usize, Image)>,
 }
 
 /// Split a line as a shell would, keeping where each word is: quotes group,
@@ -190,9 +190,9 @@ pub fn attach(
             .iter()
             .chain(found.iter())
             .find(|(k, _)| *k == m);
-        if let Some((_, image)) = image {
-            if !images.contains(image) {
-                images.push(image.clone());
+        if let Some((n, image)) = image {
+            if !images.iter().any(|(k, _)| k == n) {
+                images.push((*n, image.clone()));
             }
         }
     }
@@ -323,9 +323,14 @@ mod tests {
             "[Image #1] vs [Image #2] and /tmp/missing.png, [Image #3]?"
         );
         assert_eq!(a.images.len(), 3);
-        assert_eq!(a.images[0].width(), 7);
-        assert_eq!(a.images[1].width(), 6); // "ab.png"
-                                            // a quoted path then punctuation
+        assert_eq!(a.images[0].1.width(), 7);
+        assert_eq!(a.images[1].1.width(), 6); // "ab.png"
+        let numbers: Vec<usize> = a.images.iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, [1, 2, 3]);
+        // the same marker twice sends its image once
+        let a = attach("[Image #1] [Image #1]", &pending, None, fake_load).unwrap();
+        assert_eq!(a.images.len(), 1);
+        // a quoted path then punctuation
         let a = attach("is '/a b.png'?", &Pending::default(), None, fake_load).unwrap();
         assert_eq!(a.text, "is [Image #1]?");
         // a marker deleted from the line drops its image; one typed for

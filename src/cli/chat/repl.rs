@@ -276,13 +276,14 @@ impl Chat<'_> {
                     }
                 };
                 self.pasted.clear();
-                for image in &attached.images {
-                    self.info(&format!("image: {}", images::describe(image)));
+                for (n, image) in &attached.images {
+                    let about = images::describe(image);
+                    self.info(&format!("{} {about}", images::marker(*n)));
                 }
                 let text =
                     shell::with_context(&std::mem::take(&mut self.shell_context), &attached.text);
                 let mut input = UserInput::new(text);
-                for image in &attached.images {
+                for (_, image) in &attached.images {
                     input = input.with_image(image);
                 }
                 // the uuid is what /rewind names the prompt by
