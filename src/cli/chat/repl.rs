@@ -286,9 +286,10 @@ impl Chat<'_> {
                 for (_, image) in &attached.images {
                     input = input.with_image(image);
                 }
-                // the uuid is what /rewind names the prompt by
+                // the uuid is what /rewind names the prompt by; it gets the
+                // line back as typed, so a pasted path attaches its image again
                 let uuid = claudio::store::new_uuid();
-                self.typed_prompts.insert(uuid.clone(), attached.text);
+                self.typed_prompts.insert(uuid.clone(), typed);
                 return self.turn(input.uuid(uuid));
             }
             Input::Shell(cmd) if cmd.is_empty() => self.info(
