@@ -160,6 +160,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("Ctrl-T", "while Claude works: show or hide the task list"),
     (
+        "Ctrl-V",
+        "paste the clipboard's image as [Image #N] (or paste an image's path)",
+    ),
+    (
         "Ctrl-C",
         "interrupt the turn (twice: quit); stop a !command",
     ),
@@ -546,7 +550,14 @@ mod tests {
             assert!(has(k, what), "{k}: {text}");
         }
         let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
-        for k in ["Shift-Tab", "Esc Esc", "Tab", "Ctrl-C", "Alt-Enter"] {
+        for k in [
+            "Shift-Tab",
+            "Esc Esc",
+            "Tab",
+            "Ctrl-C",
+            "Alt-Enter",
+            "Ctrl-V",
+        ] {
             assert!(keys.contains(&k), "{k}");
         }
     }
