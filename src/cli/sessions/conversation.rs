@@ -7,7 +7,6 @@ use super::time::local_time;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{one_line, tool_summary};
-use claudio::protocol::ImageFormat;
 use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
 use claudio::store::{Entry, SessionInfo};
 use serde_json::Value;
@@ -80,7 +79,7 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
                             }
                             ContentBlock::Image(i) => {
                                 w.speaker(Speaker::You, ts);
-                                w.attached(&image_marker(&i.source));
+                                w.attached(&super::images::marker(&i.source));
                             }
                             b if b.kind() == "document" => {
                                 w.speaker(Speaker::You, ts);
@@ -246,34 +245,6 @@ impl Writer {
     }
 }
 
-/// An image block's `source`, checked: one of the four formats the API
-/// takes, its base64 valid and its bytes of that format. `None` for anything
-/// else (a URL source, a damaged or foreign payload).
-pub(super) fn checked_image(source: &Value) -> Option<(ImageFormat, Vec<u8>)> {
-    use base64::Engine as _;
-    if source.get("type").and_then(Value::as_str) != Some("base64") {
-        return None;
-    }
-    let format = ImageFormat::from_media_type(source.get("media_type")?.as_str()?)?;
-    let data = source.get("data")?.as_str()?;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(data)
-        .ok()?;
-    (ImageFormat::sniff(&bytes) == Some(format)).then_some((format, bytes))
-}
-
-/// How a transcript's image shows: `[image: image/png, 12 KB]`, or
-/// `[image]` when it is not one the API takes.
-pub(super) fn image_marker(source: &Value) -> String {
-    match checked_image(source) {
-        Some((format, bytes)) => {
-            let kb = bytes.len().div_ceil(1024).max(1);
-            format!("[image: {}, {kb} KB]", format.media_type())
-        }
-        None => "[image]".to_owned(),
-    }
-}
-
 /// A tool result's text: the string, or its parts one per line, each one
 /// that is not text shown as its kind (`[image]`).
 fn result_text(r: &ToolResultBlock) -> String {
@@ -290,32 +261,5 @@ fn result_text(r: &ToolResultBlock) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         None => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn an_image_shows_as_its_type_and_size() {
-        use base64::Engine as _;
-        let mut gif = b"GIF89a\x01\x00\x01\x00".to_vec();
-        gif.resize(12 * 1024, 0);
-        let data = base64::engine::general_purpose::STANDARD.encode(&gif);
-        let src = |media: &str, data: &str| json!({"type":"base64","media_type":media,"data":data});
-        assert_eq!(
-            image_marker(&src("image/gif", &data)),
-            "[image: image/gif, 12 KB]"
-        );
-        // the bytes are not what the media type says; not base64; a URL
-        assert_eq!(image_marker(&src("image/png", &data)), "[image]");
-        assert_eq!(image_marker(&src("image/gif", "R0lG!!")), "[image]");
-        assert_eq!(
-            image_marker(&json!({"type":"url","url":"https://x"})),
-            "[image]"
-        );
-        assert_eq!(image_marker(&Value::Null), "[image]");
     }
 }

@@ -61,15 +61,8 @@ pub enum Item {
         #[serde(skip_serializing_if = "Option::is_none")]
         timestamp: Option<String>,
     },
-    /// An image the person attached: its marker (`[image: image/png, 12 KB]`)
-    /// and, when it is a checked png, jpeg, gif or webp, its base64 data.
-    Image {
-        marker: String,
-        #[serde(skip)]
-        data_uri: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        timestamp: Option<String>,
-    },
+    /// An image the person attached (`[image: image/png, 12 KB]`).
+    Image(super::images::Shown),
     /// The model's answer text (markdown).
     Answer {
         text: String,
@@ -128,14 +121,7 @@ pub fn items(
                                 });
                             }
                         }
-                        Some("image") => {
-                            let source = b.get("source").unwrap_or(&Value::Null);
-                            out.push(Item::Image {
-                                marker: super::conversation::image_marker(source),
-                                data_uri: image_data_uri(source),
-                                timestamp: ts.clone(),
-                            });
-                        }
+                        Some("image") => out.push(Item::Image(super::images::Shown::of(b))),
                         Some("tool_result") => {
                             let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
                             let Some(&i) = tools.get(id) else { continue };
@@ -204,19 +190,6 @@ pub fn items(
         }
     }
     out
-}
-
-/// A `data:` URI for an image block's source: only a checked png, jpeg,
-/// gif or webp, its base64 encoded again from the decoded bytes, so
-/// nothing but base64 text can reach the page.
-fn image_data_uri(source: &Value) -> Option<String> {
-    use base64::Engine as _;
-    let (format, bytes) = super::conversation::checked_image(source)?;
-    Some(format!(
-        "data:{};base64,{}",
-        format.media_type(),
-        base64::engine::general_purpose::STANDARD.encode(bytes)
-    ))
 }
 
 /// A tool result's text, as the protocol reads it (the string, or its text
@@ -349,13 +322,8 @@ fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
                 push(out, &contained(text));
                 speaker = "you";
             }
-            Item::Image { marker, .. } => {
-                if speaker != "you" {
-                    push(out, "");
-                    push(out, "## You");
-                }
-                push(out, "");
-                push(out, &contained(marker));
+            Item::Image(i) => {
+                push(out, &i.markdown(&contained(&i.marker), speaker == "you"));
                 speaker = "you";
             }
             Item::Answer { text, .. } => {
@@ -499,17 +467,9 @@ fn html_items(items: &[Item], full: bool, out: &mut String) {
                     esc(text)
                 ));
             }
-            Item::Image {
-                marker, data_uri, ..
-            } => {
+            Item::Image(i) => {
                 close(out, &mut open);
-                let body = match data_uri {
-                    Some(uri) => format!("<img alt=\"{}\" src=\"{uri}\">", esc(marker)),
-                    None => esc(marker),
-                };
-                out.push_str(&format!(
-                    "<section class=\"you\"><h2>You</h2><div class=\"text\">{body}</div></section>\n"
-                ));
+                out.push_str(&i.html(&esc(&i.marker)));
             }
             Item::Answer { text, .. } => {
                 if open != "claude" {

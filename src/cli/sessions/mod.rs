@@ -12,6 +12,7 @@ mod cells;
 mod conversation;
 mod delete;
 mod export;
+mod images;
 mod inspect;
 mod io;
 mod list;

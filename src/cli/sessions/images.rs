@@ -1,0 +1,108 @@
+//! An image in a transcript, for `inspect` and `export`: a marker that
+//! names it (`[image: image/png, 12 KB]`), and for the HTML export a `data:`
+//! URI built only from a checked image, so nothing else reaches the page.
+
+use claudio::protocol::ImageFormat;
+use serde_json::Value;
+
+/// An image block's `source`, checked: one of the four formats the API
+/// takes, its base64 valid and its bytes of that format. `None` for anything
+/// else (a URL source, a damaged or foreign payload).
+fn checked(source: &Value) -> Option<(ImageFormat, Vec<u8>)> {
+    use base64::Engine as _;
+    if source.get("type").and_then(Value::as_str) != Some("base64") {
+        return None;
+    }
+    let format = ImageFormat::from_media_type(source.get("media_type")?.as_str()?)?;
+    let data = source.get("data")?.as_str()?;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .ok()?;
+    (ImageFormat::sniff(&bytes) == Some(format)).then_some((format, bytes))
+}
+
+/// How a transcript's image shows: `[image: image/png, 12 KB]`, or
+/// `[image]` when it is not one the API takes.
+pub(super) fn marker(source: &Value) -> String {
+    match checked(source) {
+        Some((format, bytes)) => {
+            let kb = bytes.len().div_ceil(1024).max(1);
+            format!("[image: {}, {kb} KB]", format.media_type())
+        }
+        None => "[image]".to_owned(),
+    }
+}
+
+/// A `data:` URI for an image block's source: only a checked png, jpeg,
+/// gif or webp, its base64 encoded again from the decoded bytes, so
+/// nothing but base64 text can reach the page.
+fn data_uri(source: &Value) -> Option<String> {
+    use base64::Engine as _;
+    let (format, bytes) = checked(source)?;
+    Some(format!(
+        "data:{};base64,{}",
+        format.media_type(),
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    ))
+}
+
+/// An image as the export shows it: its marker, and for the HTML page its
+/// checked `data:` URI (not in the JSON export).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Shown {
+    pub marker: String,
+    #[serde(skip)]
+    pub data_uri: Option<String>,
+}
+
+impl Shown {
+    /// The image of a transcript's `image` block.
+    pub fn of(block: &Value) -> Shown {
+        let source = block.get("source").unwrap_or(&Value::Null);
+        Shown {
+            marker: marker(source),
+            data_uri: data_uri(source),
+        }
+    }
+
+    /// Its Markdown: the marker (given as made safe for the document),
+    /// under a `## You` heading unless the person's turn is already open.
+    pub fn markdown(&self, contained_marker: &str, under_you: bool) -> String {
+        let head = if under_you { "" } else { "\n## You\n" };
+        format!("{head}\n{contained_marker}")
+    }
+
+    /// Its HTML section: an `<img>` when there is a checked `data:` URI,
+    /// else the marker (given HTML-escaped).
+    pub fn html(&self, escaped_marker: &str) -> String {
+        let body = match &self.data_uri {
+            Some(uri) => format!("<img alt=\"{escaped_marker}\" src=\"{uri}\">"),
+            None => escaped_marker.to_owned(),
+        };
+        format!("<section class=\"you\"><h2>You</h2><div class=\"text\">{body}</div></section>\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_image_shows_as_its_type_and_size() {
+        use base64::Engine as _;
+        let mut gif = b"GIF89a\x01\x00\x01\x00".to_vec();
+        gif.resize(12 * 1024, 0);
+        let data = base64::engine::general_purpose::STANDARD.encode(&gif);
+        let src = |media: &str, data: &str| json!({"type":"base64","media_type":media,"data":data});
+        assert_eq!(
+            marker(&src("image/gif", &data)),
+            "[image: image/gif, 12 KB]"
+        );
+        // the bytes are not what the media type says; not base64; a URL
+        assert_eq!(marker(&src("image/png", &data)), "[image]");
+        assert_eq!(marker(&src("image/gif", "R0lG!!")), "[image]");
+        assert_eq!(marker(&json!({"type":"url","url":"https://x"})), "[image]");
+        assert_eq!(marker(&Value::Null), "[image]");
+    }
+}
