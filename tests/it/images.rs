@@ -282,3 +282,27 @@ fn inspect_and_export_show_the_transcript_s_image() {
     );
     assert!(page.contains(&img), "{page}");
 }
+
+#[test]
+fn claudio_alone_with_an_image_on_stdin_sends_an_image_block() {
+    // with the fake CLI: runs without the real one
+    let fake = Fake::after_init(vec![vec![
+        serde_json::json!({"expect": {"type":"user"}}),
+        common::system_init(),
+        common::assistant_text("A gif."),
+        common::result("A gif."),
+    ]]);
+    let out = run(claudio(&fake), Some(&gif()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(common::stdout(&out).trim(), "A gif.");
+    let users: Vec<_> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "user")
+        .collect();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(
+        users[0]["message"]["content"],
+        serde_json::json!([{"type":"image","source":{"type":"base64","media_type":"image/gif","data":b64(&gif())}}])
+    );
+}
