@@ -904,6 +904,7 @@ fn copy_puts_an_answer_on_the_terminal_s_clipboard_and_the_model_cannot() {
     assert!(!t.raw().contains("\u{1b}]52;"), "the model wrote OSC 52");
     t.line("/copy 2");
     t.wait_for("copied answer 2 (7 characters, 1 line) to the terminal (OSC 52)");
+    t.wait_prompt();
     // base64 of "**one**", the answer's markdown source
     assert!(
         t.raw().contains("\u{1b}]52;c;KipvbmUqKg==\u{7}"),
