@@ -3,6 +3,7 @@
 use super::approve::TtyApprover;
 use super::args::{AskArgs, OutputFormat, SessionFlags};
 use super::exit::Exit;
+use super::interrupt::{CtrlC, Press};
 use super::options::build_options;
 use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
@@ -138,6 +139,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut sighup = signal(SignalKind::hangup())?;
     let mut interrupted = false;
+    let mut ctrl_c = CtrlC::default();
     // The interrupt request runs beside the reading, so a second Ctrl-C is
     // seen at once even if the CLI is slow to answer the first.
     let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
@@ -166,7 +168,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                         continue;
                     }
                     _ = sigint.recv() => {
-                        if interrupted {
+                        if ctrl_c.press(Instant::now()) == Press::Quit {
                             client.kill();
                             return Ok(Exit::Interrupted);
                         }

@@ -13,6 +13,7 @@ pub mod doctor;
 pub mod exit;
 pub mod finder;
 pub mod highlight;
+pub mod interrupt;
 pub mod markdown;
 pub mod options;
 pub mod picker;

@@ -43,7 +43,7 @@ async fn run_turn(client: &Client, prompt: &str) -> Vec<Message> {
 }
 
 /// Regenerates `tests/fixtures/sessions/real/` with the real CLI:
-/// `CLAUDIO_TEST_REAL_CLI=... cargo test --test sessions -- --ignored generate`.
+/// `CLAUDIO_TEST_REAL_CLI=... cargo test --test it -- --ignored generate`.
 #[tokio::test(flavor = "multi_thread")]
 #[ignore]
 async fn generate_fixture_transcripts() {

@@ -20,12 +20,10 @@ use super::render::Renderer;
 use super::state::SessionState;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
+use crate::cli::interrupt::{CtrlC, Press};
 use claudio::{Message, SystemMessage};
 use crossterm::event::{KeyCode, KeyModifiers};
 use std::time::{Duration, Instant};
-
-/// Within this long, a second Ctrl-C in a turn quits.
-pub(super) const DOUBLE_CTRL_C: Duration = Duration::from_secs(2);
 
 /// After the last background agent is done: how long to wait for the turn
 /// the CLI starts to report it (it starts within milliseconds when it does).
@@ -110,8 +108,8 @@ enum Stage {
     Turn {
         /// Results still to come: one for the prompt, one per interjection.
         results_due: usize,
-        /// The last Ctrl-C, for the double press that quits.
-        last_ctrl_c: Option<Instant>,
+        /// Its Ctrl-C presses (a second one soon quits).
+        ctrl_c: CtrlC,
     },
     /// Between prompts, background agents at work, the next prompt typed
     /// on the prompt line under them.
@@ -171,7 +169,7 @@ impl<R> Work<R> {
         let work = Work {
             stage: Stage::Turn {
                 results_due: 1,
-                last_ctrl_c: None,
+                ctrl_c: CtrlC::default(),
             },
             asking: None,
             ended: false,
@@ -461,13 +459,12 @@ impl<R> Work<R> {
 
     fn ctrl_c(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
         match &mut self.stage {
-            Stage::Turn { last_ctrl_c, .. } => {
-                if last_ctrl_c.is_some_and(|t| now.duration_since(t) < DOUBLE_CTRL_C) {
+            Stage::Turn { ctrl_c, .. } => {
+                if ctrl_c.press(now) == Press::Quit {
                     write(out, p.renderer.notice("killed"));
                     self.end(End::Quit(Exit::Interrupted), out);
                     return;
                 }
-                *last_ctrl_c = Some(now);
                 write(
                     out,
                     p.renderer.notice("interrupting… (Ctrl-C again to quit)"),
