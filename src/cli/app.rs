@@ -112,7 +112,7 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
     // `-r` with no id: the person picks one
     let mut flags = flags;
     if flags.resume.as_deref() == Some("") {
-        let store = super::sessions::with_archive(claudio::store::Store::from_env()?);
+        let store = super::sessions::store_from_env()?;
         let cwd = match &flags.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -158,8 +158,7 @@ fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
 fn find_resumed(mut flags: SessionFlags) -> SessionFlags {
     if let (Some(id), None) = (&flags.resume, &flags.cwd) {
         let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
-        let target = claudio::store::Store::from_env()
-            .map(super::sessions::with_archive)
+        let target = super::sessions::store_from_env()
             .and_then(|s| super::sessions::resume_target(&s, id, &mut said));
         if let Ok(target) = target {
             flags.resume = Some(target.id);

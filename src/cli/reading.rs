@@ -91,6 +91,8 @@ pub enum Seen<'m> {
     Compacted,
     /// The turn's result; the calls of agents still at work stay.
     Result(&'m ResultMessage),
+    /// The model's task list changed (see [`Reading::todos`]).
+    Todos,
 }
 
 /// What the screen keeps of a sub-agent (which agents exist and which
@@ -113,11 +115,16 @@ pub struct Reading {
     calls: Vec<Call>,
     agents: tasks::Agents,
     agent_ui: HashMap<String, AgentUi>,
+    /// The model's task list.
+    todos: todos::Todos,
 }
 
 impl Reading {
     /// Read one message; `seen` gets what it said, in order.
     pub fn read<'m>(&mut self, m: &'m Message, now: Instant, seen: &mut impl FnMut(Seen<'m>)) {
+        if self.todos.observe(m) {
+            seen(Seen::Todos);
+        }
         if let Some(ev) = self.agents.observe(m) {
             self.task(ev, now);
         }
@@ -260,6 +267,11 @@ impl Reading {
         &self.agents
     }
 
+    /// The model's task list.
+    pub fn todos(&self) -> &todos::Todos {
+        &self.todos
+    }
+
     /// How the agent of `call` is shown.
     pub fn agent_ui(&self, call: &str) -> Option<&AgentUi> {
         self.agent_ui.get(call)
@@ -278,6 +290,7 @@ impl Reading {
         self.agent_ui.clear();
         self.calls.clear();
         self.dedup.clear();
+        self.todos.clear();
     }
 
     fn ui(&mut self, call: &str, now: Instant) -> &mut AgentUi {

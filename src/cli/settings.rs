@@ -20,15 +20,21 @@ pub fn files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
     out
 }
 
+/// A small text file of the person's (a settings file, `.git/HEAD`):
+/// `None` when it is missing, not a regular file or over `max` bytes.
+pub fn read_small_text(file: &Path, max: u64) -> Option<String> {
+    let meta = std::fs::metadata(file).ok()?;
+    if !meta.is_file() || meta.len() > max {
+        return None;
+    }
+    std::fs::read_to_string(file).ok()
+}
+
 /// One settings file as JSON: `None` when it is missing, not a regular
 /// file, over 1 MiB (a settings file is small; a huge or odd one is not
 /// read) or not JSON.
 pub fn read(file: &Path) -> Option<Value> {
-    let meta = std::fs::metadata(file).ok()?;
-    if !meta.is_file() || meta.len() > 1 << 20 {
-        return None;
-    }
-    serde_json::from_slice(&std::fs::read(file).ok()?).ok()
+    serde_json::from_str(&read_small_text(file, 1 << 20)?).ok()
 }
 
 /// The value of `key` in effect, and the file it comes from (the last file

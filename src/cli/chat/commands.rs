@@ -394,7 +394,7 @@ impl Chat<'_> {
                 self.info("new session");
             }
             ChatCommand::Resume(None) => {
-                let store = crate::cli::sessions::with_archive(claudio::store::Store::from_env()?);
+                let store = crate::cli::sessions::store_from_env()?;
                 if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.style)? {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
@@ -403,7 +403,7 @@ impl Chat<'_> {
             ChatCommand::Resume(Some(id)) => {
                 // found in any project; the CLI runs where it was recorded
                 // an archived session the CLI deleted is restored first
-                let store = crate::cli::sessions::with_archive(claudio::store::Store::from_env()?);
+                let store = crate::cli::sessions::store_from_env()?;
                 let mut notes = Vec::new();
                 let target = crate::cli::sessions::resume_target(&store, &id, &mut |m| {
                     notes.push(m.to_owned())

@@ -174,13 +174,11 @@ impl Chat<'_> {
         let facts = status::Facts {
             model: self.state.model.clone(),
             mode: self.state.mode_name().to_owned(),
-            context_percent: self.state.context_percent(),
             context_window: self.state.context_window,
             last_usage: self.state.last_usage.clone(),
             cost_usd: self.state.totals.cost_usd,
             duration_ms: self.state.totals.duration.as_millis() as u64,
             api_duration_ms: self.state.totals.api_duration.as_millis() as u64,
-            branch: self.state.branch.clone(),
             session_id: self.state.session_id.clone(),
             cwd: self.cwd.clone(),
         };

@@ -15,7 +15,6 @@ use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{retry_line, truncate_width};
-use crate::cli::todos::Todos;
 use claudio::protocol::ToolResultBlock;
 use claudio::{Message, ResultMessage};
 use std::time::{Duration, Instant};
@@ -55,9 +54,9 @@ pub struct Renderer {
     live: Live,
     /// The last answers' markdown source, for `/copy`.
     answers: Answers,
-    /// The model's task list; shown under the spinners unless hidden
-    /// (Ctrl-T), and once more at the end of a turn that changed it.
-    todos: Todos,
+    /// The model's task list (the reading's) shows under the spinners
+    /// unless hidden (Ctrl-T), and once more at the end of a turn that
+    /// changed it.
     show_todos: bool,
     todos_changed: bool,
 }
@@ -77,7 +76,6 @@ impl Renderer {
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
             answers: Answers::default(),
-            todos: Todos::default(),
             show_todos: true,
             todos_changed: false,
         }
@@ -111,10 +109,10 @@ impl Renderer {
 
     /// The task list as text (`/todos`), or `None` when there is none.
     pub fn todos_text(&self) -> Option<String> {
-        if self.todos.is_empty() {
+        if self.reading.todos().is_empty() {
             return None;
         }
-        let lines = self.todos.lines(self.opts.style, self.opts.width);
+        let lines = self.reading.todos().lines(self.opts.style, self.opts.width);
         Some(lines.iter().map(|l| format!("{l}\n")).collect())
     }
 
@@ -204,9 +202,6 @@ impl Renderer {
     pub fn message(&mut self, m: &Message, state: &SessionState, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
-        if self.todos.observe(m) {
-            self.todos_changed = true;
-        }
         let mut seen = Vec::new();
         self.reading.read(m, now, &mut |s| seen.push(s));
         for s in seen {
@@ -260,6 +255,7 @@ impl Renderer {
                 let line = format!("  {}", s.dim("── context compacted ──"));
                 self.permanent_line(&line, out);
             }
+            Seen::Todos => self.todos_changed = true,
             Seen::Result(r) => {
                 self.answers.end();
                 self.result(r, state, out)
@@ -447,7 +443,6 @@ impl Renderer {
     /// old one is running any more.
     pub fn forget_session(&mut self) {
         self.reading.forget_session();
-        self.todos.clear();
     }
 
     /// A sub-agent's text: a few dim lines under its name.
@@ -497,13 +492,13 @@ impl Renderer {
     fn result(&mut self, r: &ResultMessage, state: &SessionState, out: &mut String) {
         self.end_block(out);
         // the list as the turn left it, when the turn changed it
-        if std::mem::take(&mut self.todos_changed) && !self.todos.is_empty() {
+        if std::mem::take(&mut self.todos_changed) && !self.reading.todos().is_empty() {
             if !self.at_line_start {
                 out.push('\n');
                 self.at_line_start = true;
             }
             out.push('\n');
-            for line in self.todos.lines(self.opts.style, self.opts.width) {
+            for line in self.reading.todos().lines(self.opts.style, self.opts.width) {
                 self.permanent_line(&line, out);
             }
         }
@@ -555,7 +550,7 @@ impl Renderer {
     /// The task list shows under the spinners: there is work left on it,
     /// and Ctrl-T has not hidden it.
     fn todos_live(&self) -> bool {
-        self.show_todos && self.todos.open()
+        self.show_todos && self.reading.todos().open()
     }
 
     fn clear_live(&mut self, out: &mut String) {
@@ -576,7 +571,7 @@ impl Renderer {
         }
         let todos = self
             .todos_live()
-            .then(|| self.todos.lines(self.opts.style, self.opts.width));
+            .then(|| self.reading.todos().lines(self.opts.style, self.opts.width));
         let lines = lines::live(
             &self.reading,
             self.opts.style,

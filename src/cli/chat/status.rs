@@ -31,14 +31,14 @@ pub fn git_branch(dir: &Path) -> Option<String> {
             Some(m) if m.is_dir() => Some(git),
             // a worktree or submodule: `gitdir: <path>`
             Some(m) if m.is_file() => {
-                let text = small_file(&git)?;
+                let text = settings::read_small_text(&git, 4096)?;
                 let rel = text.strip_prefix("gitdir:")?.trim();
                 Some(d.join(rel))
             }
             _ => None,
         };
         if let Some(g) = git_dir {
-            let head = small_file(&g.join("HEAD"))?;
+            let head = settings::read_small_text(&g.join("HEAD"), 4096)?;
             let head = head.trim();
             let name = match head.strip_prefix("ref: refs/heads/") {
                 Some(branch) => branch.to_owned(),
@@ -51,41 +51,33 @@ pub fn git_branch(dir: &Path) -> Option<String> {
     None
 }
 
-/// A file of at most 4 KiB, as text (a regular file only: never a FIFO).
-fn small_file(p: &Path) -> Option<String> {
-    let m = std::fs::metadata(p).ok()?;
-    if !m.is_file() || m.len() > 4096 {
-        return None;
-    }
-    std::fs::read_to_string(p).ok()
-}
-
 /// How full the context is, in percent, from the last main-agent API
 /// call's usage and the model's window.
 pub fn context_percent(usage: &Value, window: u64) -> Option<u8> {
     if window == 0 {
         return None;
     }
-    let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
-    let used = n("input_tokens")
-        + n("cache_creation_input_tokens")
-        + n("cache_read_input_tokens")
-        + n("output_tokens");
-    Some(((used * 100) / window).min(100) as u8)
+    let (input, output) = tokens(usage);
+    Some((((input + output) * 100) / window).min(100) as u8)
 }
 
-/// What the status line shows; also what a `statusLine` command is told.
+/// An API call's input tokens (cached or not) and output tokens.
+fn tokens(usage: &Value) -> (u64, u64) {
+    let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let input = n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens");
+    (input, n("output_tokens"))
+}
+
+/// What a `statusLine` command is told of the session.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Facts {
     pub model: Option<String>,
     pub mode: String,
-    pub context_percent: Option<u8>,
     pub context_window: Option<u64>,
     pub last_usage: Option<Value>,
     pub cost_usd: f64,
     pub duration_ms: u64,
     pub api_duration_ms: u64,
-    pub branch: Option<String>,
     pub session_id: Option<String>,
     pub cwd: PathBuf,
 }
@@ -95,7 +87,8 @@ pub struct Facts {
 pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
     let cwd = f.cwd.display().to_string();
     let usage = f.last_usage.clone().unwrap_or(Value::Null);
-    let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let (input, output) = tokens(&usage);
+    let percent = f.context_window.and_then(|w| context_percent(&usage, w));
     json!({
         "hook_event_name": "Status",
         "session_id": f.session_id,
@@ -116,12 +109,12 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
         "context_window": {
             "context_window_size": f.context_window,
             "current_usage": usage,
-            "total_input_tokens": n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens"),
-            "total_output_tokens": n("output_tokens"),
-            "used_percentage": f.context_percent,
-            "remaining_percentage": f.context_percent.map(|p| 100 - p),
+            "total_input_tokens": input,
+            "total_output_tokens": output,
+            "used_percentage": percent,
+            "remaining_percentage": percent.map(|p| 100 - p),
         },
-        "exceeds_200k_tokens": n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens") > 200_000,
+        "exceeds_200k_tokens": input > 200_000,
     })
 }
 
@@ -278,8 +271,9 @@ mod tests {
         let f = Facts {
             model: Some("opus\u{1b}]0;x\u{7}".into()),
             mode: "plan".into(),
-            context_percent: Some(12),
-            branch: Some("main".into()),
+            // 24,000 of 200,000 tokens
+            last_usage: Some(json!({"input_tokens": 20_000, "output_tokens": 4000})),
+            context_window: Some(200_000),
             ..Facts::default()
         };
         let v = input(&f, None);

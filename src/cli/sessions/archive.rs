@@ -41,6 +41,12 @@ pub fn with_archive(store: Store) -> Store {
     }
 }
 
+/// The store of `$CLAUDE_CONFIG_DIR` (else `~/.claude`) with claudio's
+/// archive read beside it.
+pub fn store_from_env() -> claudio::store::StoreResult<Store> {
+    Store::from_env().map(with_archive)
+}
+
 /// Where to resume session `id`; a session only the archive holds is
 /// restored into the store first (`said` is told so).
 pub fn resume_target(

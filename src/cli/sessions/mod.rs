@@ -24,7 +24,7 @@ mod testing;
 mod time;
 mod usage;
 
-pub use archive::{archive_dir, resume_target, spawn_auto as spawn_auto_archive, with_archive};
+pub use archive::{archive_dir, resume_target, spawn_auto as spawn_auto_archive, store_from_env};
 pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use cells::human_size;
 pub use io::SessionsOutcome;
