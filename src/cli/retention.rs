@@ -31,12 +31,12 @@ pub struct Period {
 /// The period the CLI would use with these settings files (lowest
 /// precedence first: [`settings::files`]).
 pub fn period(files: &[PathBuf]) -> Period {
-    match settings::lookup(files, "cleanupPeriodDays") {
-        Some((v, from)) if v.as_u64().is_some() => Period {
-            days: v.as_u64().unwrap_or(DEFAULT_DAYS),
+    match settings::lookup(files, "cleanupPeriodDays").and_then(|(v, f)| Some((v.as_u64()?, f))) {
+        Some((days, from)) => Period {
+            days,
             from: Some(from),
         },
-        _ => Period {
+        None => Period {
             days: DEFAULT_DAYS,
             from: None,
         },

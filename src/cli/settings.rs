@@ -23,11 +23,24 @@ pub fn files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
 /// A small text file of the person's (a settings file, `.git/HEAD`):
 /// `None` when it is missing, not a regular file or over `max` bytes.
 pub fn read_small_text(file: &Path, max: u64) -> Option<String> {
-    let meta = std::fs::metadata(file).ok()?;
+    use std::io::Read;
+    // one open: what is checked is what is read (a link is followed, as
+    // the CLI follows it)
+    // non-blocking: a FIFO put in its place opens at once (and is then
+    // refused as no regular file) instead of hanging
+    let f = std::os::unix::fs::OpenOptionsExt::custom_flags(
+        std::fs::OpenOptions::new().read(true),
+        libc::O_NONBLOCK,
+    )
+    .open(file)
+    .ok()?;
+    let meta = f.metadata().ok()?;
     if !meta.is_file() || meta.len() > max {
         return None;
     }
-    std::fs::read_to_string(file).ok()
+    let mut text = String::new();
+    f.take(max + 1).read_to_string(&mut text).ok()?;
+    (text.len() as u64 <= max).then_some(text)
 }
 
 /// One settings file as JSON: `None` when it is missing, not a regular
@@ -71,5 +84,21 @@ mod tests {
         assert_eq!(lookup(&files, "a"), Some((2.into(), local)));
         assert_eq!(lookup(&files, "b"), Some((1.into(), user)));
         assert_eq!(lookup(&files, "c"), None);
+    }
+
+    #[test]
+    fn a_fifo_or_a_big_file_is_passed_over_at_once() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("settings.json");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        assert_eq!(read_small_text(&fifo, 100), None);
+        let big = d.path().join("big.json");
+        std::fs::write(&big, "x".repeat(101)).unwrap();
+        assert_eq!(read_small_text(&big, 100), None);
+        assert_eq!(read_small_text(&big, 101).map(|t| t.len()), Some(101));
     }
 }

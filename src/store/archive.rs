@@ -26,6 +26,7 @@ use super::ids::is_uuid;
 use super::list::{parallel_map, project_folders, Skipped};
 use super::open::{open_regular, read_small, PACKED_EXT};
 use super::packed::{Header, HEADER_LEN};
+use super::subagents::valid_agent_id;
 use super::{SessionFile, SkipReason, Store};
 use serde::Serialize;
 use std::fs::File;
@@ -274,7 +275,7 @@ fn jobs_of_entry(e: &std::fs::DirEntry, folder: &Path, into: &Path, jobs: &mut V
             continue;
         };
         if let Some(agent) = rest.strip_suffix(".jsonl") {
-            if valid_name(agent) {
+            if valid_agent_id(agent) {
                 jobs.push(Job {
                     src: a.path(),
                     dst: out.join(format!("agent-{agent}{PACKED_EXT}")),
@@ -282,7 +283,7 @@ fn jobs_of_entry(e: &std::fs::DirEntry, folder: &Path, into: &Path, jobs: &mut V
                 });
             }
         } else if let Some(agent) = rest.strip_suffix(".meta.json") {
-            if valid_name(agent) {
+            if valid_agent_id(agent) {
                 jobs.push(Job {
                     src: a.path(),
                     dst: out.join(an),
@@ -291,12 +292,6 @@ fn jobs_of_entry(e: &std::fs::DirEntry, folder: &Path, into: &Path, jobs: &mut V
             }
         }
     }
-}
-
-fn valid_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn reason_of(e: &StoreError) -> String {

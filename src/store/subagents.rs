@@ -132,7 +132,7 @@ pub(crate) fn side_dir(session: &Path) -> PathBuf {
     session.with_file_name(stem)
 }
 
-fn valid_agent_id(id: &str) -> bool {
+pub(super) fn valid_agent_id(id: &str) -> bool {
     !id.is_empty()
         && id
             .bytes()

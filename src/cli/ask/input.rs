@@ -2,7 +2,7 @@
 //! recognised by its magic bytes) and `--image` files, checked whole before
 //! anything is sent.
 
-use claudio::protocol::{Image, ImageFormat};
+use claudio::protocol::ImageFormat;
 use claudio::UserInput;
 use std::path::PathBuf;
 
@@ -57,23 +57,19 @@ pub fn compose_input(
         Some(Piped::Image(b)) => (compose_prompt(args, None), Some(b)),
         None => (compose_prompt(args, None), None),
     };
-    let mut images = Vec::new();
-    for path in image_files {
-        images.push(
-            Image::from_file(path).map_err(|e| crate::cli::exit::usage_error!("--image {}", e))?,
-        );
-    }
-    if let Some(bytes) = piped_image {
-        images.push(
-            Image::from_bytes(bytes).map_err(|e| crate::cli::exit::usage_error!("stdin: {e}"))?,
-        );
-    }
-    if text.is_none() && images.is_empty() {
+    if text.is_none() && image_files.is_empty() && piped_image.is_none() {
         return Ok(None);
     }
     let mut input = UserInput::text(text.unwrap_or_default());
-    for image in &images {
-        input = input.with_image(image);
+    for path in image_files {
+        input = input
+            .image_file(path)
+            .map_err(|e| crate::cli::exit::usage_error!("--image {}", e))?;
+    }
+    if let Some(bytes) = piped_image {
+        input = input
+            .image(bytes)
+            .map_err(|e| crate::cli::exit::usage_error!("stdin: {e}"))?;
     }
     Ok(Some(input))
 }

@@ -86,33 +86,29 @@ impl std::fmt::Debug for System {
 }
 
 impl System {
+    /// The clipboard, opened on first use.
+    fn open(&mut self) -> Result<&mut arboard::Clipboard, arboard::Error> {
+        Ok(match &mut self.0 {
+            Some(c) => c,
+            slot => slot.insert(arboard::Clipboard::new()?),
+        })
+    }
+
     /// Put `text` on the system clipboard; `Err` says why there is none
     /// (no display over SSH, say).
     pub fn set_text(&mut self, text: &str) -> Result<(), String> {
-        if self.0.is_none() {
-            self.0 = Some(arboard::Clipboard::new().map_err(|e| e.to_string())?);
-        }
-        let Some(c) = self.0.as_mut() else {
-            return Err("no clipboard".into());
-        };
+        let c = self.open().map_err(|e| e.to_string())?;
         c.set_text(text.to_owned()).map_err(|e| e.to_string())
     }
-}
 
-impl System {
     /// The clipboard's image (Ctrl-V), encoded to png and checked against
     /// the API's limits; `Err` is the one line to tell the person.
     pub fn image(&mut self) -> Result<claudio::protocol::Image, String> {
-        if self.0.is_none() {
-            self.0 = Some(arboard::Clipboard::new().map_err(|_| {
-                "no system clipboard here (no display: over SSH, or on a console); \
-                 paste the image's path instead"
-                    .to_owned()
-            })?);
-        }
-        let Some(c) = self.0.as_mut() else {
-            return Err("no clipboard".into());
-        };
+        let c = self.open().map_err(|_| {
+            "no system clipboard here (no display: over SSH, or on a console); \
+             paste the image's path instead"
+                .to_owned()
+        })?;
         let data = c.get_image().map_err(|e| match e {
             arboard::Error::ContentNotAvailable => {
                 "no image on the clipboard (copy one, or paste its path)".to_owned()

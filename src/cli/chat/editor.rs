@@ -37,28 +37,15 @@ pub fn take_action(actions: &Actions) -> Option<PromptAction> {
     actions.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
-struct ShiftTab(Actions);
+/// A key that stops the line editor with the line split at the cursor
+/// (Shift-Tab, Ctrl-V): the action is made of the two halves.
+struct AtCursor(Actions, fn(String, String) -> PromptAction);
 
-impl ConditionalEventHandler for ShiftTab {
+impl ConditionalEventHandler for AtCursor {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
         let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::CycleMode {
-            before: line[..pos].to_owned(),
-            after: line[pos..].to_owned(),
-        });
-        Some(Cmd::Interrupt)
-    }
-}
-
-struct PasteImage(Actions);
-
-impl ConditionalEventHandler for PasteImage {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::PasteImage {
-            before: line[..pos].to_owned(),
-            after: line[pos..].to_owned(),
-        });
+        let action = (self.1)(line[..pos].to_owned(), line[pos..].to_owned());
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(action);
         Some(Cmd::Interrupt)
     }
 }
@@ -346,7 +333,9 @@ pub fn new_editor(
     }));
     ed.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
-        EventHandler::Conditional(Box::new(ShiftTab(actions.clone()))),
+        EventHandler::Conditional(Box::new(AtCursor(actions.clone(), |before, after| {
+            PromptAction::CycleMode { before, after }
+        }))),
     );
     // vi needs Esc for its command mode: there, /rewind rewinds
     if !vi {
@@ -361,7 +350,9 @@ pub fn new_editor(
     // Ctrl-V: an image from the clipboard, as an [Image #N] marker
     ed.bind_sequence(
         KeyEvent::ctrl('V'),
-        EventHandler::Conditional(Box::new(PasteImage(actions.clone()))),
+        EventHandler::Conditional(Box::new(AtCursor(actions.clone(), |before, after| {
+            PromptAction::PasteImage { before, after }
+        }))),
     );
     // Ctrl-G, and Ctrl-X Ctrl-E as in bash: the line in $VISUAL/$EDITOR
     ed.bind_sequence(

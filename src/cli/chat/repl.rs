@@ -159,14 +159,12 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             _ => None,
         };
         match &action {
-            Some(PromptAction::CycleMode { before, after }) => {
-                chat.erase_prompt(&prompt, &format!("{before}{after}"))
-            }
+            Some(
+                PromptAction::CycleMode { before, after }
+                | PromptAction::PasteImage { before, after },
+            ) => chat.erase_prompt(&prompt, &format!("{before}{after}")),
             Some(PromptAction::Rewind) => chat.erase_prompt(&prompt, ""),
             Some(PromptAction::Edit { line }) => chat.erase_prompt(&prompt, line),
-            Some(PromptAction::PasteImage { before, after }) => {
-                chat.erase_prompt(&prompt, &format!("{before}{after}"))
-            }
             None => {}
         }
         let line = match read {

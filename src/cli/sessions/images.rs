@@ -7,8 +7,10 @@ use serde_json::Value;
 
 /// An image block's `source`, checked: one of the four formats the API
 /// takes, its base64 valid and its bytes of that format. `None` for anything
-/// else (a URL source, a damaged or foreign payload).
-fn checked(source: &Value) -> Option<(ImageFormat, Vec<u8>)> {
+/// else (a URL source, a damaged or foreign payload). With the format: the
+/// image's size in bytes, and its base64 text, which the strict decoder
+/// has accepted as canonical (nothing but base64 text).
+fn checked(source: &Value) -> Option<(ImageFormat, usize, &str)> {
     use base64::Engine as _;
     if source.get("type").and_then(Value::as_str) != Some("base64") {
         return None;
@@ -18,32 +20,22 @@ fn checked(source: &Value) -> Option<(ImageFormat, Vec<u8>)> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(data)
         .ok()?;
-    (ImageFormat::sniff(&bytes) == Some(format)).then_some((format, bytes))
+    (ImageFormat::sniff(&bytes) == Some(format)).then_some((format, bytes.len(), data))
+}
+
+/// `[image: image/png, 12 KB]`.
+fn named(format: ImageFormat, len: usize) -> String {
+    let kb = len.div_ceil(1024).max(1);
+    format!("[image: {}, {kb} KB]", format.media_type())
 }
 
 /// How a transcript's image shows: `[image: image/png, 12 KB]`, or
 /// `[image]` when it is not one the API takes.
 pub(super) fn marker(source: &Value) -> String {
     match checked(source) {
-        Some((format, bytes)) => {
-            let kb = bytes.len().div_ceil(1024).max(1);
-            format!("[image: {}, {kb} KB]", format.media_type())
-        }
+        Some((format, len, _)) => named(format, len),
         None => "[image]".to_owned(),
     }
-}
-
-/// A `data:` URI for an image block's source: only a checked png, jpeg,
-/// gif or webp, its base64 encoded again from the decoded bytes, so
-/// nothing but base64 text can reach the page.
-fn data_uri(source: &Value) -> Option<String> {
-    use base64::Engine as _;
-    let (format, bytes) = checked(source)?;
-    Some(format!(
-        "data:{};base64,{}",
-        format.media_type(),
-        base64::engine::general_purpose::STANDARD.encode(bytes)
-    ))
 }
 
 /// An image as the export shows it: its marker, and for the HTML page its
@@ -59,9 +51,16 @@ impl Shown {
     /// The image of a transcript's `image` block.
     pub fn of(block: &Value) -> Shown {
         let source = block.get("source").unwrap_or(&Value::Null);
-        Shown {
-            marker: marker(source),
-            data_uri: data_uri(source),
+        match checked(source) {
+            // a data: URI only for a checked png, jpeg, gif or webp
+            Some((format, len, data)) => Shown {
+                marker: named(format, len),
+                data_uri: Some(format!("data:{};base64,{data}", format.media_type())),
+            },
+            None => Shown {
+                marker: "[image]".to_owned(),
+                data_uri: None,
+            },
         }
     }
 
