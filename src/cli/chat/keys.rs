@@ -9,16 +9,27 @@
 //!
 //! The terminal is put in character mode without echo, with signals on:
 //! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
-//! shell's `fg` brings the turn back), and output keeps its newline
-//! translation. A picker that needs Ctrl-C as a key asks for [`Keys::raw`]
-//! for as long as it runs.
+//! shell's `fg` brings the turn back). A dialog that needs Ctrl-C as a key
+//! asks for [`Keys::raw`] for as long as it runs.
+//!
+//! In every mode set here, output processing is on (`OPOST`, `ONLCR`), even
+//! when the mode found was without it: a `\n` written while keys are read
+//! starts its line at the first column. Everything the chat writes during a
+//! turn (the tool call to allow, a question, a plan box, the notes after an
+//! answer) is text with plain newlines; without output processing each of
+//! its lines would start where the last one ended (a staircase). That is
+//! why the raw mode is not crossterm's (`cfmakeraw` turns `OPOST` off).
 
 use claudio::Cancellation;
 use crossterm::event::{Event, EventStream, KeyEvent, KeyEventKind};
 use futures_util::StreamExt;
-use rustix::termios::{self, InputModes, LocalModes, OptionalActions, SpecialCodeIndex, Termios};
+use rustix::termios::{
+    self, InputModes, LocalModes, OptionalActions, OutputModes, SpecialCodeIndex, Termios,
+};
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The terminal being read (standard input, or `/dev/tty` when that is a
@@ -51,12 +62,18 @@ impl Tty {
 }
 
 /// The character mode the chat reads keys in: no line editing, no echo,
-/// no flow control (Ctrl-S is a key), Enter as `\r`; signals and output
-/// processing unchanged.
-fn char_mode(saved: &Termios) -> Termios {
+/// no flow control (Ctrl-S is a key), Enter as `\r`, signals as they were;
+/// with `signals` off, Ctrl-C, Ctrl-Z and Ctrl-V arrive as keys too (raw).
+/// Output processing is on whatever `saved` had (see the module's notes).
+fn char_mode(saved: &Termios, signals: bool) -> Termios {
     let mut t = saved.clone();
     t.local_modes &= !(LocalModes::ICANON | LocalModes::ECHO);
     t.input_modes &= !(InputModes::IXON | InputModes::ICRNL);
+    if !signals {
+        t.local_modes &= !(LocalModes::ISIG | LocalModes::IEXTEN);
+        t.input_modes &= !(InputModes::INLCR | InputModes::IGNCR | InputModes::ISTRIP);
+    }
+    t.output_modes |= OutputModes::OPOST | OutputModes::ONLCR;
     t.special_codes[SpecialCodeIndex::VMIN] = 1;
     t.special_codes[SpecialCodeIndex::VTIME] = 0;
     t
@@ -68,6 +85,9 @@ pub struct Keys {
     tty: Tty,
     saved: Termios,
     stream: Option<EventStream>,
+    /// How many [`RawGuard`]s live: the mode goes back to character mode
+    /// when the last one is dropped, whatever the order.
+    raw: Arc<AtomicUsize>,
 }
 
 /// What [`Keys::next`] gives.
@@ -109,6 +129,7 @@ impl Keys {
             tty,
             saved,
             stream: None,
+            raw: Arc::default(),
         };
         keys.enter_char_mode().ok()?;
         keys.stream = Some(EventStream::new());
@@ -145,10 +166,20 @@ impl Keys {
     }
 
     /// Single keys with signals off (Ctrl-C and Ctrl-Z arrive as keys) until
-    /// the guard is dropped.
+    /// the guard is dropped; output processing stays on.
     pub fn raw(&self) -> RawGuard {
+        let fd = rustix::io::fcntl_dupfd_cloexec(self.tty.fd(), 0).ok();
+        let on = fd.as_ref().is_some_and(|fd| {
+            termios::tcsetattr(fd, OptionalActions::Now, &char_mode(&self.saved, false)).is_ok()
+        });
+        let fd = fd.filter(|_| on);
+        if fd.is_some() {
+            self.raw.fetch_add(1, Ordering::SeqCst);
+        }
         RawGuard {
-            on: crossterm::terminal::enable_raw_mode().is_ok(),
+            fd,
+            back: char_mode(&self.saved, true),
+            raw: self.raw.clone(),
         }
     }
 
@@ -161,7 +192,12 @@ impl Keys {
     /// Character mode, and bracketed paste: pasted text arrives whole, not
     /// as keys (Enter in it sends nothing).
     fn enter_char_mode(&self) -> rustix::io::Result<()> {
-        termios::tcsetattr(self.tty.fd(), OptionalActions::Now, &char_mode(&self.saved))?;
+        let signals = self.raw.load(Ordering::SeqCst) == 0;
+        termios::tcsetattr(
+            self.tty.fd(),
+            OptionalActions::Now,
+            &char_mode(&self.saved, signals),
+        )?;
         write_now(b"\x1b[?2004h");
         Ok(())
     }
@@ -194,21 +230,28 @@ impl Drop for Keys {
 
 /// Raw mode while it lives (see [`Keys::raw`]).
 pub struct RawGuard {
-    on: bool,
+    /// The terminal (its own descriptor), when it could be switched.
+    fd: Option<OwnedFd>,
+    /// The chat's character mode, to go back to.
+    back: Termios,
+    raw: Arc<AtomicUsize>,
 }
 
 impl RawGuard {
     /// Whether the terminal could be switched.
     pub fn ok(&self) -> bool {
-        self.on
+        self.fd.is_some()
     }
 }
 
 impl Drop for RawGuard {
     fn drop(&mut self) {
-        if self.on {
-            // crossterm restores what it found: the chat's character mode
-            let _ = crossterm::terminal::disable_raw_mode();
+        if let Some(fd) = &self.fd {
+            // the last guard puts the character mode back (a new guard may
+            // be made before the one it replaces is dropped)
+            if self.raw.fetch_sub(1, Ordering::SeqCst) == 1 {
+                let _ = termios::tcsetattr(fd, OptionalActions::Now, &self.back);
+            }
         }
     }
 }
@@ -217,4 +260,56 @@ fn write_now(b: &[u8]) {
     let mut out = io::stdout();
     let _ = out.write_all(b);
     let _ = out.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::FromRawFd;
+
+    /// A terminal's mode, as a pseudo-terminal has it, with output
+    /// processing off (as a raw mode left behind would have it).
+    fn without_output_processing() -> Termios {
+        let (mut m, mut s) = (0, 0);
+        // SAFETY: valid out-pointers; both fds become owned and are closed.
+        let rc = unsafe {
+            libc::openpty(
+                &mut m,
+                &mut s,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0);
+        let (_m, s) = unsafe { (OwnedFd::from_raw_fd(m), OwnedFd::from_raw_fd(s)) };
+        let mut t = termios::tcgetattr(&s).unwrap();
+        t.output_modes &= !(OutputModes::OPOST | OutputModes::ONLCR);
+        t
+    }
+
+    #[test]
+    fn every_mode_keeps_output_processing_so_a_newline_starts_a_line() {
+        let saved = without_output_processing();
+        for signals in [true, false] {
+            let t = char_mode(&saved, signals);
+            assert!(
+                t.output_modes
+                    .contains(OutputModes::OPOST | OutputModes::ONLCR),
+                "signals {signals}: {:?}",
+                t.output_modes
+            );
+            assert!(!t.local_modes.contains(LocalModes::ICANON));
+            assert!(!t.local_modes.contains(LocalModes::ECHO));
+        }
+        // raw: Ctrl-C and Ctrl-Z are keys
+        assert!(!char_mode(&saved, false)
+            .local_modes
+            .contains(LocalModes::ISIG));
+        let mut with_signals = saved.clone();
+        with_signals.local_modes |= LocalModes::ISIG;
+        assert!(char_mode(&with_signals, true)
+            .local_modes
+            .contains(LocalModes::ISIG));
+    }
 }
