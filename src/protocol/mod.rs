@@ -24,7 +24,7 @@ pub(crate) use control::{error_response, request_line, success_response};
 // the control protocol's envelopes: the client's business, never the user's
 pub use control::{
     CanUseToolRequest, HookCallbackRequest, HookInput, HookOutput, PermissionResult,
-    PermissionRule, PermissionUpdate,
+    PermissionRule, PermissionUpdate, SessionScope,
 };
 pub(crate) use control::{ControlRequest, ControlResponse, IncomingRequest};
 pub use image::{

@@ -302,7 +302,10 @@ fn approve_on_tty(answer: &str, expect_response: Value) {
         "{shown}"
     );
     // the rule "always" would keep is shown before the choice
-    assert!(shown.contains("rule    Bash(touch x)"), "{shown}");
+    assert!(
+        shown.contains("a       Bash(touch x), for this session"),
+        "{shown}"
+    );
     pty.type_line(answer);
     let st = wait_with_deadline(&mut child, 20);
     let out = read_all(child.stdout.take());

@@ -96,16 +96,19 @@ fn approvals_with_y_a_n_and_a_reason() {
     t.line("do things");
     t.wait_for_n("Allow?", 1);
     assert!(t.contents().contains("touch one"));
-    t.send(b"y");
+    t.line("y");
     t.wait_for_n("Allow?", 2);
-    t.send(b"a");
+    t.line("a");
     t.wait_for_n("Allow?", 3);
-    t.send(b"n");
+    t.line("n");
     t.wait_for_n("Allow?", 4);
     t.line("please stay offline");
     let screen = t.wait_for("1 turn");
     assert!(screen.contains("allowed once"), "{screen}");
-    assert!(screen.contains("allowed for this session"), "{screen}");
+    assert!(
+        screen.contains("allowed: Bash(touch two), for this session"),
+        "{screen}"
+    );
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     // the fake exits 3 on any answer it did not expect; it got them all
@@ -259,7 +262,7 @@ fn an_edit_approval_shows_the_diff() {
         screen.contains("2        let total = subtotal - discount;"),
         "{screen}"
     );
-    t.send(b"y");
+    t.line("y");
     t.wait_for("turn");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
@@ -903,7 +906,7 @@ fn copy_puts_an_answer_on_the_terminal_s_clipboard_and_the_model_cannot() {
     t.wait_prompt();
     assert!(!t.raw().contains("\u{1b}]52;"), "the model wrote OSC 52");
     t.line("/copy 2");
-    t.wait_for("copied answer 2 (7 characters, 1 line) to the terminal (OSC 52)");
+    t.wait_for("copied answer 2 (7 characters, 1 line) to the terminal's clipboard (OSC 52)");
     t.wait_prompt();
     // base64 of "**one**", the answer's markdown source
     assert!(

@@ -202,7 +202,7 @@ fn rewind_restores_the_files_and_the_conversation() {
     t.wait_prompt();
     t.line("write notes");
     t.wait_for("Allow?");
-    t.send(b"y");
+    t.line("y");
     t.wait_for("Wrote the notes.");
     t.wait_for_n("turn", 2);
     t.wait_prompt();
@@ -316,7 +316,7 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
     // prompt below it; its Bash call is asked about at once
     let screen = t.wait_for("Allow?");
     assert!(screen.contains("(from count files)"), "{screen}");
-    t.send(b"y");
+    t.line("y");
     t.wait_for("The agent counted 3 files.");
     let screen = t.wait_for("count files  completed");
     assert!(
@@ -448,7 +448,9 @@ fn always_in_this_project_is_kept_by_the_cli_and_not_asked_again() {
     let screen = t.wait_for("Allow?");
     // the rule is shown before the person chooses: the CLI's own suggestion
     assert!(
-        screen.contains("rule    Bash(touch kept-rule-file *)"),
+        screen.contains(
+            "p / u   Bash(touch kept-rule-file *), kept in this project / in every project"
+        ),
         "{screen}"
     );
     t.line("p");

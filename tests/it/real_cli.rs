@@ -238,7 +238,7 @@ fn chat_always_allow_is_not_asked_twice() {
     t.wait_for("Ctrl-D exits");
     t.line("make a file");
     t.wait_for("Allow?");
-    t.send(b"a");
+    t.line("a");
     t.wait_for("Made it.");
     t.wait_for("turns ·");
     assert!(w.work.path().join("first_file").exists());
@@ -294,7 +294,7 @@ fn chat_edit_approval_shows_the_diff_and_the_file_then_matches() {
     );
     assert!(screen.contains("4 -      total"), "{screen}");
     assert!(screen.contains("3 +      total.max(0)"), "{screen}");
-    t.send(b"y");
+    t.line("y");
     t.wait_for("Clamped at zero.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));

@@ -1,1 +1,152 @@
-//! Trust round three: regression tests (filled in by the work on issue 29/30).
+//! Approvals never widen what the person agreed to (issues 29.1, 33.1, 34):
+//! what "always" keeps is exactly what the CLI suggested, shown in full
+//! before the key; with no suggestion nothing is saved, and "this session"
+//! covers the same call only. Every choice ends with Enter, so a typed
+//! reason is never read as a choice.
+
+use crate::common::real::{world, Reply};
+use crate::common::term::Term;
+use crate::common::{self, init, steps, wait_with_deadline, Fake, Pty};
+use serde_json::{json, Value};
+use std::process::Stdio;
+
+/// The real CLI offers no rule for a command it cannot check (a nested
+/// `$(...)`): `a` then allows that very call for the session, and nothing
+/// else; `p` keeps nothing.
+#[test]
+fn session_choice_without_a_suggested_rule_covers_the_same_call_only() {
+    let w = world!("session_choice_without_a_suggested_rule_covers_the_same_call_only");
+    let first = "echo $(whoami) > out1.txt";
+    w.api.push(Reply::bash(first));
+    w.api.push(Reply::text("Wrote out1."));
+    w.api.push(Reply::bash("echo SECOND-CALL-RAN > out2.txt"));
+    w.api.push(Reply::text("Tried out2."));
+    w.api.push(Reply::bash(first));
+    w.api.push(Reply::text("Wrote out1 again."));
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path());
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("write out1");
+    let screen = t.wait_for("Allow?");
+    // the line says in words what `a` allows, and offers nothing to keep
+    assert!(
+        screen.contains("this exact call again, for this session"),
+        "{screen}"
+    );
+    assert!(!screen.contains("p project"), "{screen}");
+    // `p` is not offered: asked again, nothing saved
+    t.line("p");
+    t.wait_for("there is none to keep");
+    t.line("a");
+    t.wait_for("Wrote out1.");
+    t.wait_for("turns ·");
+    assert!(w.work.path().join("out1.txt").exists());
+    t.wait_prompt();
+
+    // a different command of the same tool is asked again
+    t.line("write out2");
+    // the first question was drawn twice (again after `p`)
+    t.wait_for("└ Allow?  y once · a session · p project");
+    t.wait_for_n("Allow?", 3);
+    t.line("n");
+    t.wait_for("Tried out2.");
+    t.wait_for_n("turns ·", 2);
+    assert!(
+        !w.work.path().join("out2.txt").exists(),
+        "a different Bash command ran without a question"
+    );
+    t.wait_prompt();
+
+    // the very same call is not asked again, and says why it ran
+    std::fs::remove_file(w.work.path().join("out1.txt")).unwrap();
+    t.line("write out1 again");
+    t.wait_for("Wrote out1 again.");
+    let screen = t.wait_for_n("turns ·", 3);
+    assert_eq!(screen.matches("Allow?").count(), 3, "{screen}");
+    assert!(
+        screen.contains("the same call was allowed for this session"),
+        "{screen}"
+    );
+    assert!(w.work.path().join("out1.txt").exists());
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    // nothing was kept in the project's settings
+    let local = w.work.path().join(".claude/settings.local.json");
+    let kept = std::fs::read_to_string(&local).unwrap_or_default();
+    assert!(!kept.contains("Bash"), "a rule was saved: {kept}");
+}
+
+/// A typed reason that starts with a choice's letter is a reason: the
+/// tool does not run and the model hears it (issue 33.1).
+#[test]
+fn a_reason_starting_with_a_choice_letter_denies_and_the_model_hears_it() {
+    let w = world!("a_reason_starting_with_a_choice_letter_denies_and_the_model_hears_it");
+    w.api.push(Reply::bash("touch reason-file"));
+    w.api.push(Reply::text("Understood."));
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path());
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("make a file");
+    t.wait_for("Allow?");
+    t.line("always ask before touching files");
+    t.wait_for("Understood.");
+    t.wait_for("turns ·");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    assert!(!w.work.path().join("reason-file").exists(), "the tool ran");
+    let reqs = w.main_requests();
+    let result = &reqs[1].tool_results()[0];
+    assert!(result.is_error, "{result:?}");
+    assert!(
+        result.content.contains("always ask before touching files"),
+        "{result:?}"
+    );
+}
+
+fn unchecked_bash_steps() -> Vec<Value> {
+    steps(vec![
+        init(),
+        vec![
+            common::expect_user("q"),
+            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
+                "tool_name":"Bash","input":{"command":"echo $(whoami) > f"},
+                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}}),
+            json!({"expect": {"type":"control_response","response":{"request_id":"p1","response":{"behavior":"allow"}}}}),
+            common::result("done"),
+        ],
+    ])
+}
+
+/// `ask`'s `/dev/tty` prompt: with no rule suggested, `p` keeps nothing
+/// (asked again) and `a` sends no rule for the whole tool.
+#[test]
+fn ask_tty_prompt_keeps_no_rule_the_cli_did_not_suggest() {
+    let fake = Fake::new(unchecked_bash_steps());
+    let mut pty = Pty::open();
+    let mut c = common::claudio(&fake);
+    c.args(["ask", "q"])
+        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let shown = pty.read_until("Allow?");
+    assert!(shown.contains("this exact call again"), "{shown}");
+    assert!(!shown.contains("project"), "{shown}");
+    pty.type_line("p");
+    pty.read_until("there is none to keep");
+    pty.type_line("a");
+    let st = wait_with_deadline(&mut child, 20);
+    assert_eq!(st.code(), Some(0));
+    let answers: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "control_response")
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    let r = &answers[0]["response"]["response"];
+    assert_eq!(r["behavior"], "allow", "{r}");
+    assert!(r.get("updatedPermissions").is_none(), "widened: {r}");
+}

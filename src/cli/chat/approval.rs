@@ -1,16 +1,17 @@
-//! The chat's approval prompt: single keys on a raw terminal.
+//! The chat's approval prompt: keys on a raw terminal.
 //!
-//! `y` allows once, `a` always for this session, `n` (or Enter) denies;
-//! `p` then Enter always in this project, `u` then Enter always in every
-//! project (a rule that outlives the session takes two keys, so a reason
-//! typed as `use rg` never keeps one), Esc
-//! (or Ctrl-C) denies and interrupts the turn; any other text is a reason,
-//! sent back with the denial when Enter is pressed. The key handling is a
-//! pure state machine; the keys come from the chat's one key stream, in raw
-//! mode for as long as the question is open.
+//! Every choice is a letter and Enter: `y` allows once, `a` for this
+//! session (as far as the CLI's suggestion reaches, said on screen), `p` in
+//! this project and `u` in every project (only when the CLI suggested a
+//! rule to keep), `n` or Enter alone denies, `d` shows a folded diff. Any
+//! other text is a reason, sent back with the denial: a reason that starts
+//! with a choice's letter ("always ask first") is read whole, never as the
+//! choice. Esc (or Ctrl-C) denies and interrupts the turn. The key handling
+//! is a pure state machine; the keys come from the chat's one key stream,
+//! in raw mode for as long as the question is open.
 
 use super::keys::{Keys, Next, TermEvent};
-use crate::cli::approve::Decision;
+use crate::cli::approve::{Decision, Offer};
 use crate::cli::picker::{redraw, Picked, Picker};
 use crate::cli::style::Style;
 use crate::cli::summary::truncate_width;
@@ -26,23 +27,33 @@ pub enum Outcome {
     DenyAndInterrupt,
     /// Show the folded part of the diff, then ask again.
     ShowAll,
+    /// A choice that is not offered: say why (the text), then ask again.
+    NotOffered(String),
 }
 
 /// Keys in, an outcome out (and what to echo).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Answer {
     typed: String,
     /// A folded diff is shown: `d` expands it.
     pub can_expand: bool,
+    offer: Offer,
 }
 
 impl Answer {
-    /// A fresh answer; `can_expand` when a folded diff is shown.
-    pub fn new(can_expand: bool) -> Answer {
+    /// A fresh answer to `offer`; `can_expand` when a folded diff is shown.
+    pub fn new(offer: Offer, can_expand: bool) -> Answer {
         Answer {
+            typed: String::new(),
             can_expand,
-            ..Answer::default()
+            offer,
         }
+    }
+
+    /// The same question again, nothing typed.
+    pub fn reset(&mut self, can_expand: bool) {
+        self.typed.clear();
+        self.can_expand = can_expand;
     }
 
     /// Feed one key; returns the echo to write and, when decided, the outcome.
@@ -54,8 +65,14 @@ impl Answer {
                 (String::new(), Some(Outcome::DenyAndInterrupt))
             }
             KeyCode::Enter => {
-                let d = Decision::parse(&self.typed);
-                (String::new(), Some(Outcome::Decision(d)))
+                if self.can_expand && self.typed.trim().eq_ignore_ascii_case("d") {
+                    return (String::new(), Some(Outcome::ShowAll));
+                }
+                let outcome = match Decision::parse(&self.typed, &self.offer) {
+                    Ok(d) => Outcome::Decision(d),
+                    Err(why) => Outcome::NotOffered(why),
+                };
+                (String::new(), Some(outcome))
             }
             KeyCode::Backspace => {
                 if self.typed.pop().is_some() {
@@ -64,24 +81,7 @@ impl Answer {
                     (String::new(), None)
                 }
             }
-            KeyCode::Char(c) if !ctrl => {
-                if self.typed.is_empty() {
-                    let quick = match c {
-                        'y' | 'Y' => Some(Decision::AllowOnce),
-                        'a' | 'A' => Some(Decision::AllowSession),
-                        'n' | 'N' => Some(Decision::parse("n")),
-                        _ => None,
-                    };
-                    if let Some(d) = quick {
-                        return (c.to_string(), Some(Outcome::Decision(d)));
-                    }
-                    if c == 'd' && self.can_expand {
-                        return (String::new(), Some(Outcome::ShowAll));
-                    }
-                }
-                if c.is_control() {
-                    return (String::new(), None);
-                }
+            KeyCode::Char(c) if !ctrl && !c.is_control() => {
                 self.typed.push(c);
                 (c.to_string(), None)
             }
@@ -91,10 +91,9 @@ impl Answer {
 
     /// Pasted text joins the reason (newlines become spaces).
     pub fn paste(&mut self, text: &str) -> String {
-        let clean: String = text
+        let clean: String = crate::cli::sanitize::Sanitizer::clean(text)
             .chars()
-            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-            .filter(|c| !c.is_control())
+            .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
             .collect();
         self.typed.push_str(&clean);
         clean
@@ -185,67 +184,82 @@ pub async fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use claudio::protocol::SessionScope;
 
     fn k(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
     }
 
-    #[test]
-    fn single_keys_decide_at_once() {
-        for (c, want) in [
-            ('y', Decision::AllowOnce),
-            ('a', Decision::AllowSession),
-            ('n', Decision::parse("n")),
-        ] {
-            let mut a = Answer::default();
-            assert_eq!(a.key(k(KeyCode::Char(c))).1, Some(Outcome::Decision(want)));
+    fn offer(keep: bool) -> Offer {
+        Offer {
+            session: SessionScope::ThisCall,
+            rules: if keep {
+                vec!["Bash(ls)".into()]
+            } else {
+                vec![]
+            },
         }
-        let mut a = Answer::default();
-        assert_eq!(a.key(k(KeyCode::Esc)).1, Some(Outcome::DenyAndInterrupt));
-        let mut a = Answer::default();
-        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(a.key(ctrl_c).1, Some(Outcome::DenyAndInterrupt));
-        let mut a = Answer::default();
-        assert_eq!(
-            a.key(k(KeyCode::Enter)).1,
-            Some(Outcome::Decision(Decision::parse("")))
-        );
     }
 
-    #[test]
-    fn a_rule_that_outlives_the_session_takes_enter_too() {
-        for (c, want) in [('p', Decision::AllowProject), ('u', Decision::AllowUser)] {
-            let mut a = Answer::default();
+    fn typed(a: &mut Answer, text: &str) -> Option<Outcome> {
+        for c in text.chars() {
             assert_eq!(
                 a.key(k(KeyCode::Char(c))).1,
                 None,
                 "{c} alone decides nothing"
             );
-            assert_eq!(a.key(k(KeyCode::Enter)).1, Some(Outcome::Decision(want)));
         }
-        // a reason that starts with one of them is a reason
-        let mut a = Answer::default();
-        for c in "p please not".chars() {
+        a.key(k(KeyCode::Enter)).1
+    }
+
+    #[test]
+    fn every_choice_is_a_letter_and_enter() {
+        for (text, want) in [
+            ("y", Decision::AllowOnce),
+            ("a", Decision::AllowSession),
+            ("p", Decision::AllowProject),
+            ("u", Decision::AllowUser),
+            (
+                "n",
+                Decision::Deny("The user denied this tool call.".into()),
+            ),
+            ("", Decision::Deny("The user denied this tool call.".into())),
+        ] {
+            let mut a = Answer::new(offer(true), false);
+            assert_eq!(typed(&mut a, text), Some(Outcome::Decision(want)), "{text}");
+        }
+        let mut a = Answer::new(offer(true), false);
+        assert_eq!(a.key(k(KeyCode::Esc)).1, Some(Outcome::DenyAndInterrupt));
+        let mut a = Answer::new(offer(true), false);
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(a.key(ctrl_c).1, Some(Outcome::DenyAndInterrupt));
+    }
+
+    #[test]
+    fn a_typed_reason_never_approves() {
+        // the reason starts with `a`, the session choice's letter
+        let mut a = Answer::new(offer(true), false);
+        assert_eq!(
+            typed(&mut a, "always ask before touching files"),
+            Some(Outcome::Decision(Decision::Deny(
+                "The user denied this tool call: always ask before touching files".into()
+            )))
+        );
+        let mut a = Answer::new(offer(true), false);
+        for c in "yes but use rg".chars() {
             a.key(k(KeyCode::Char(c)));
         }
         assert!(matches!(
             a.key(k(KeyCode::Enter)).1,
             Some(Outcome::Decision(Decision::Deny(_)))
         ));
-    }
-
-    #[test]
-    fn a_typed_reason_is_a_denial() {
-        let mut a = Answer::default();
-        for c in "use rg".chars() {
-            assert_eq!(a.key(k(KeyCode::Char(c))).1, None);
+        let mut a = Answer::new(offer(true), false);
+        for c in "use rgx".chars() {
+            a.key(k(KeyCode::Char(c)));
         }
-        // letters after the first are text, not shortcuts
-        assert_eq!(a.key(k(KeyCode::Char('y'))).1, None);
         a.key(k(KeyCode::Backspace));
-        let (_, o) = a.key(k(KeyCode::Enter));
         assert_eq!(
-            o,
+            a.key(k(KeyCode::Enter)).1,
             Some(Outcome::Decision(Decision::Deny(
                 "The user denied this tool call: use rg".into()
             )))
@@ -253,13 +267,34 @@ mod tests {
     }
 
     #[test]
+    fn keeping_a_rule_is_not_offered_without_one() {
+        let mut a = Answer::new(offer(false), false);
+        assert!(matches!(typed(&mut a, "p"), Some(Outcome::NotOffered(_))));
+    }
+
+    #[test]
+    fn d_and_enter_unfold_the_diff_only_when_folded() {
+        let mut a = Answer::new(offer(false), true);
+        assert_eq!(typed(&mut a, "d"), Some(Outcome::ShowAll));
+        let mut a = Answer::new(offer(false), true);
+        assert!(matches!(
+            typed(&mut a, "don't"),
+            Some(Outcome::Decision(Decision::Deny(_)))
+        ));
+        let mut a = Answer::new(offer(false), false);
+        assert!(matches!(
+            typed(&mut a, "d"),
+            Some(Outcome::Decision(Decision::Deny(_)))
+        ));
+    }
+
+    #[test]
     fn paste_joins_the_reason() {
-        let mut a = Answer::default();
+        let mut a = Answer::new(offer(false), false);
         a.key(k(KeyCode::Char('x')));
-        a.paste("two\nlines\u{1b}");
-        let (_, o) = a.key(k(KeyCode::Enter));
+        a.paste("two\nlines\u{1b}]0;t\u{7}");
         assert_eq!(
-            o,
+            a.key(k(KeyCode::Enter)).1,
             Some(Outcome::Decision(Decision::Deny(
                 "The user denied this tool call: xtwo lines".into()
             )))

@@ -7,7 +7,7 @@
 
 use super::approval::{Answer, Outcome};
 use super::keys::TermEvent;
-use crate::cli::approve::Decision;
+use crate::cli::approve::{choices, Decision, Offer, SessionGrants};
 use crate::cli::asking::{self, DECLINED};
 use crate::cli::picker::{redraw, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
@@ -30,6 +30,9 @@ pub(super) struct Done {
     pub result: PermissionResult,
     /// The person chose to stop the turn too.
     pub interrupt: bool,
+    /// The person allowed this exact call for the session (the CLI
+    /// suggested no rule): the chat remembers it.
+    pub grant: Option<Box<CanUseToolRequest>>,
 }
 
 /// What one step of a dialog gives.
@@ -59,6 +62,7 @@ enum Ask {
     /// Allow a tool: `y`, `a`, `n`, a reason, `d` for the whole diff.
     Tool {
         req: Box<CanUseToolRequest>,
+        offer: Offer,
         answer: Answer,
         /// The question with the whole diff, when the first one folds it.
         full: Option<String>,
@@ -106,10 +110,12 @@ impl Dialog {
         style: Style,
     ) -> Dialog {
         let (first, folded) = question;
+        let offer = Offer::of(&req);
         Dialog {
             ask: Ask::Tool {
                 req: Box::new(req),
-                answer: Answer::new(folded),
+                answer: Answer::new(offer.clone(), folded),
+                offer,
                 full: folded.then_some(full),
             },
             first,
@@ -206,6 +212,7 @@ impl Dialog {
                 step.done = result.take().map(|result| Done {
                     result,
                     interrupt: false,
+                    grant: None,
                 });
             }
             Ask::Questions { .. } => self.next_question(&mut step),
@@ -258,6 +265,7 @@ impl Dialog {
                 step.done = Some(Done {
                     result: answer_questions(input, pairs),
                     interrupt: false,
+                    grant: None,
                 });
             }
         }
@@ -273,14 +281,19 @@ impl Dialog {
         let style = self.style;
         match &mut self.ask {
             Ask::Decided { .. } => {}
-            Ask::Tool { req, answer, full } => {
+            Ask::Tool {
+                req,
+                offer,
+                answer,
+                full,
+            } => {
                 let (echo, outcome) = match event {
                     TermEvent::Key(k) => answer.key(k),
                     TermEvent::Paste(text) => (answer.paste(&text), None),
                     TermEvent::Resize(..) => return step,
                 };
                 step.write = echo;
-                let (result, note, interrupt) = match outcome {
+                let (result, note, interrupt, grant) = match outcome {
                     None => return step,
                     Some(Outcome::ShowAll) => {
                         // the whole diff, and the question again
@@ -288,22 +301,28 @@ impl Dialog {
                             step.write.push_str("\r\n");
                             step.write.push_str(&all);
                         }
-                        *answer = Answer::default();
+                        answer.reset(false);
+                        return step;
+                    }
+                    Some(Outcome::NotOffered(why)) => {
+                        step.write.push_str(&format!(
+                            "\r\n  {}\r\n  {}",
+                            style.yellow(&why),
+                            choices(&style, offer)
+                        ));
+                        answer.reset(full.is_some());
                         return step;
                     }
                     Some(Outcome::Decision(d)) => {
                         let note = match &d {
-                            Decision::AllowOnce => style.green("allowed once"),
-                            Decision::AllowSession => style.green("allowed for this session"),
-                            Decision::AllowProject => {
-                                style.green("allowed from now on in this project")
-                            }
-                            Decision::AllowUser => {
-                                style.green("allowed from now on in every project")
-                            }
-                            Decision::Deny(_) => style.red("denied"),
+                            Decision::Deny(_) => style.red(&d.note(offer)),
+                            _ => style.green(&d.note(offer)),
                         };
-                        (d.into_result(req), note, false)
+                        let grant = (d == Decision::AllowSession
+                            && offer.session == claudio::protocol::SessionScope::ThisCall)
+                            .then(|| req.clone());
+                        let result = d.into_result(req, &mut SessionGrants::default());
+                        (result, note, false, grant)
                     }
                     Some(Outcome::DenyAndInterrupt) => (
                         PermissionResult::deny_and_interrupt(
@@ -311,10 +330,15 @@ impl Dialog {
                         ),
                         style.red("denied"),
                         true,
+                        None,
                     ),
                 };
-                step.write.push_str(&format!("\r\n  {note}\n"));
-                step.done = Some(Done { result, interrupt });
+                step.write.push_str(&format!("\r\n  {note}\r\n"));
+                step.done = Some(Done {
+                    result,
+                    interrupt,
+                    grant,
+                });
             }
             Ask::Plan { input, picker, .. } => {
                 let (width, height) = (self.width, self.height);
@@ -335,6 +359,7 @@ impl Dialog {
                 step.done = Some(Done {
                     result,
                     interrupt: false,
+                    grant: None,
                 });
             }
             Ask::Questions {
@@ -369,6 +394,7 @@ impl Dialog {
                         step.done = Some(Done {
                             result: PermissionResult::deny(DECLINED),
                             interrupt: false,
+                            grant: None,
                         });
                     }
                 }
@@ -389,6 +415,7 @@ impl Dialog {
         step.done = Some(Done {
             result: PermissionResult::deny(message),
             interrupt: false,
+            grant: None,
         });
         step
     }
@@ -412,6 +439,7 @@ impl Dialog {
         step.done = Some(Done {
             result: PermissionResult::deny(asking::WITHDRAWN),
             interrupt: false,
+            grant: None,
         });
         step
     }
@@ -488,8 +516,16 @@ mod tests {
         crate::cli::markdown::strip_sgr(s)
     }
 
+    fn typed(d: &mut Dialog, text: &str) -> Step {
+        for c in text.chars() {
+            let s = d.input(key(KeyCode::Char(c)));
+            assert_eq!(s.done, None, "{c} alone decides nothing");
+        }
+        d.input(key(KeyCode::Enter))
+    }
+
     #[test]
-    fn a_tool_is_allowed_with_one_key_and_the_diff_unfolds_with_d() {
+    fn a_tool_is_allowed_with_a_letter_and_enter_and_the_diff_unfolds_with_d() {
         let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
         let mut d = Dialog::tool(
             r.clone(),
@@ -498,15 +534,37 @@ mod tests {
             Style::plain(),
         );
         assert_eq!(d.start().write, "Allow? ");
-        let s = d.input(key(KeyCode::Char('d')));
+        let s = typed(&mut d, "d");
         assert!(s.write.contains("ALL OF IT"), "{s:?}");
         assert_eq!(s.done, None);
-        // once unfolded, `d` is text of a reason
-        let s = d.input(key(KeyCode::Char('y')));
+        // once unfolded, `d` is a reason
+        let s = typed(&mut d, "y");
         assert!(plain(&s.write).contains("allowed once"));
+        assert!(
+            !s.write.replace("\r\n", "").contains('\n'),
+            "no bare newline: {s:?}"
+        );
         let done = s.done.unwrap();
         assert!(matches!(done.result, PermissionResult::Allow { .. }));
-        assert!(!done.interrupt);
+        assert!(!done.interrupt && done.grant.is_none());
+
+        // no rule suggested: `a` is this call only, and the chat is told to remember it
+        let mut d = Dialog::tool(
+            r.clone(),
+            ("Allow? ".into(), false),
+            String::new(),
+            Style::plain(),
+        );
+        d.start();
+        let s = typed(&mut d, "p");
+        assert_eq!(s.done, None, "nothing to keep: asked again");
+        assert!(s.write.contains("no rule"), "{s:?}");
+        let s = typed(&mut d, "a");
+        assert!(plain(&s.write).contains("this exact call again"), "{s:?}");
+        let done = s.done.unwrap();
+        assert_eq!(done.grant.as_deref(), Some(&r));
+        let sent = done.result.to_response(&r.input);
+        assert!(sent.get("updatedPermissions").is_none(), "{sent}");
 
         let mut d = Dialog::tool(r, ("Allow? ".into(), false), String::new(), Style::plain());
         d.start();

@@ -338,6 +338,9 @@ impl<R> Work<R> {
             return;
         };
         out.push(Effect::Raw(false));
+        if let Some(req) = &done.grant {
+            p.state.grants.remember(req);
+        }
         out.push(Effect::Reply(asking.request, done.result));
         if done.interrupt {
             write(out, p.renderer.notice("denied; interrupting the turn"));

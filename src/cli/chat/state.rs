@@ -27,6 +27,9 @@ pub struct SessionState {
     pub context_window: Option<u64>,
     /// The git branch of the session's folder (the chat reads it).
     pub branch: Option<String>,
+    /// Exact calls the person allowed for this session when the CLI
+    /// suggested no rule (not asked again; anything else is).
+    pub grants: crate::cli::approve::SessionGrants,
 }
 
 impl SessionState {

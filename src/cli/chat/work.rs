@@ -256,6 +256,17 @@ impl Chat<'_> {
             let result = crate::cli::approve::nobody_to_ask(&req.tool_name);
             return Dialog::decided(note, result, style);
         }
+        // the very call the person allowed for this session (no rule was
+        // suggested); any other call is asked
+        if req.kind() == RequestKind::Tool && self.state.grants.allows(req) {
+            let note = format!(
+                "  {} {}  {}\n",
+                style.green("✓"),
+                Sanitizer::clean(&req.tool_name),
+                style.dim(crate::cli::approve::SAME_CALL)
+            );
+            return Dialog::decided(note, PermissionResult::allow(), style);
+        }
         // a sub-agent's request names its agent (`agent_id`, its task id)
         let agent = req
             .extra

@@ -230,7 +230,11 @@ fn keys_answer_the_open_request_not_the_type_ahead() {
         c.step(&mut w, key(ch), 1);
     }
     c.step(&mut w, request(Vec::new()), 2);
-    let out = c.step(&mut w, key('y'), 3);
+    assert!(c
+        .step(&mut w, key('y'), 3)
+        .iter()
+        .all(|e| !matches!(e, Effect::Reply(..))));
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
     assert!(matches!(
         replied(&out),
         Some(claudio::PermissionResult::Allow { .. })
@@ -378,7 +382,8 @@ fn between_prompts_requests_are_asked_and_nothing_ends_meanwhile() {
     assert!(w.asking(), "{out:?}");
     // past the settle time, but a question is open
     assert_eq!(end(&c.step(&mut w, Event::Tick, 1000)), None);
-    let out = c.step(&mut w, key('n'), 1001);
+    c.step(&mut w, key('n'), 1001);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 1001);
     assert!(replied(&out).is_some());
     assert_eq!(end(&out), None, "the settle time starts again");
     assert_eq!(end(&c.step(&mut w, Event::Tick, 1500)), Some(&End::Done));
