@@ -129,7 +129,11 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
             None => return Ok(Exit::Success),
         }
     }
-    let flags = find_resumed(flags);
+    let mut flags = find_resumed(flags)?;
+    if flags.continue_session && flags.resume.is_none() && !has_session_here(&flags) {
+        eprintln!("claudio: no earlier session in this folder to continue; starting a new one");
+        flags.continue_session = false;
+    }
     let settings = super::chat::repl::ChatSettings {
         show_thinking: !chat.hide_thinking && config.show_thinking.unwrap_or(true),
         history_size: config.history_size.unwrap_or(10_000),
@@ -146,7 +150,7 @@ fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
             "-r needs a session id here: the list to pick from needs a terminal (`claudio sessions list` shows the ids)"
         ));
     }
-    let flags = find_resumed(flags);
+    let flags = find_resumed(flags)?;
     on_runtime(Threads::One, |rt| {
         rt.block_on(super::ask::run(&flags, args))
     })
@@ -155,17 +159,53 @@ fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
 /// `-r ID` finds the session in any project (restoring it from claudio's
 /// archive when the CLI deleted it) and runs where it was recorded (unless
 /// `--cwd` says where).
-fn find_resumed(mut flags: SessionFlags) -> SessionFlags {
-    if let (Some(id), None) = (&flags.resume, &flags.cwd) {
-        let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
-        let target = super::sessions::store_from_env()
-            .and_then(|s| super::sessions::resume_target(&s, id, &mut said));
-        if let Ok(target) = target {
-            flags.resume = Some(target.id);
-            flags.cwd = Some(target.cwd).filter(|d| d.is_dir());
-        }
+/// Whether `-c` has a session to continue in the chat's folder (when the
+/// store cannot be read, the CLI is left to decide).
+fn has_session_here(flags: &SessionFlags) -> bool {
+    let cwd = match &flags.cwd {
+        Some(d) => d.clone(),
+        None => match std::env::current_dir() {
+            Ok(d) => d,
+            Err(_) => return true,
+        },
+    };
+    let opts = claudio::store::ListOptions::for_dir(cwd).limit(1);
+    match super::sessions::store_from_env().map(|s| s.list(&opts)) {
+        Ok(Ok(listing)) => !listing.sessions.is_empty(),
+        _ => true,
     }
-    flags
+}
+
+/// A session that no transcript holds is a usage error (exit 2), said at
+/// once, not by the CLI at the first prompt.
+fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
+    use claudio::store::StoreError;
+    let Some(id) = flags.resume.clone() else {
+        return Ok(flags);
+    };
+    let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
+    let target = super::sessions::store_from_env()
+        .and_then(|s| super::sessions::resume_target(&s, &id, &mut said));
+    match target {
+        Ok(target) => {
+            flags.resume = Some(target.id);
+            if flags.cwd.is_none() {
+                flags.cwd = Some(target.cwd).filter(|d| d.is_dir());
+            }
+        }
+        Err(StoreError::NotFound(_)) => {
+            return Err(super::exit::usage_error!(
+                "no session {}: `claudio sessions list --all` shows every session, `claudio -r` picks one",
+                Sanitizer::clean(&id)
+            ))
+        }
+        Err(e @ (StoreError::InvalidId(_) | StoreError::Ambiguous { .. })) => {
+            return Err(super::exit::usage_error!("{}", Sanitizer::clean(&e.to_string())))
+        }
+        // the store cannot be read: the CLI may still know the session
+        Err(_) => {}
+    }
+    Ok(flags)
 }
 
 /// The threads of a command's runtime.

@@ -82,6 +82,15 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     let piped = tokio::task::spawn_blocking(read_stdin).await??;
     // every image is checked here, before anything starts
     let Some(prompt) = compose_input(&args.prompt, piped, &args.image)? else {
+        if let Some(id) = &session.resume {
+            // `claudio -r ID` or `sessions resume ID` with no terminal
+            eprintln!(
+                "claudio: resuming session {} as a chat needs a terminal; from a script, give the next prompt: `claudio ask -r {} \"...\"` (or pipe it in)",
+                crate::cli::sanitize::Sanitizer::clean(id),
+                crate::cli::sanitize::Sanitizer::clean(id)
+            );
+            return Ok(Exit::Usage);
+        }
         eprintln!("claudio: ask needs a prompt: `claudio ask \"...\"` or text on stdin\n\nUsage: claudio ask [OPTIONS] [PROMPT]...");
         return Ok(Exit::Usage);
     };

@@ -786,3 +786,33 @@ fn resume_by_prefix_runs_where_the_session_was_recorded() {
         )
     );
 }
+
+#[test]
+fn resuming_a_session_that_does_not_exist_fails_at_once() {
+    let config = tempfile::tempdir().unwrap();
+    let fake = Fake::after_init(vec![]);
+    for args in [&["-r", "abcd1234"][..], &["-r", "abcd1234", "ask", "go on"]] {
+        let mut c = claudio(&fake);
+        c.env("CLAUDE_CONFIG_DIR", config.path()).args(args);
+        let o = run(c, Some(b"go on"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("no session abcd1234"), "{}", stderr(&o));
+    }
+    assert!(fake.stdin_lines().is_empty(), "the CLI was started");
+}
+
+#[test]
+fn resuming_without_a_terminal_or_a_prompt_says_how() {
+    let work = tempfile::tempdir().unwrap();
+    let (config, id) = store_with_a_session_in(work.path());
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .args(["-r", &id[..8]]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("needs a terminal"), "{err}");
+    assert!(err.contains("claudio ask -r"), "{err}");
+    assert!(!err.contains("ask needs a prompt"), "{err}");
+}

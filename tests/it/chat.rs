@@ -919,3 +919,19 @@ fn copy_puts_an_answer_on_the_terminal_s_clipboard_and_the_model_cannot() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+#[test]
+fn continue_with_nothing_to_continue_says_so() {
+    let config = tempfile::tempdir().unwrap();
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path()).arg("-c");
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("Ctrl-D exits");
+    assert!(
+        screen.contains("no earlier session in this folder to continue"),
+        "{screen}"
+    );
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

@@ -59,6 +59,9 @@ pub struct Renderer {
     /// changed it.
     show_todos: bool,
     todos_changed: bool,
+    /// This turn's error was shown as it came (an API error the CLI
+    /// reports as a made-up message): the result does not repeat it.
+    error_shown: bool,
 }
 
 impl Renderer {
@@ -78,6 +81,7 @@ impl Renderer {
             answers: Answers::default(),
             show_todos: true,
             todos_changed: false,
+            error_shown: false,
         }
     }
 
@@ -244,8 +248,9 @@ impl Renderer {
             Seen::AgentEnded(end) => self.agent_done(&end, out),
             Seen::ApiError(text) => {
                 // API errors the CLI reports as a made-up message
-                let line = format!("  {} {}", s.red("✗"), text);
+                let line = format!("  {} {}", s.red("✗"), login_hint(&text));
                 self.permanent_line(&line, out);
+                self.error_shown = true;
             }
             Seen::Retry(r) => {
                 let line = format!("  {}", s.yellow(&retry_line(r)));
@@ -506,14 +511,27 @@ impl Renderer {
         let s = self.opts.style;
         let turns = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
+        let error_shown = std::mem::take(&mut self.error_shown);
         if r.is_error && !r.was_interrupted() {
-            let mut why = r.subtype.clone();
-            for e in &r.errors {
-                why.push_str(": ");
-                why.push_str(e);
+            // an error the CLI ends with subtype `success` (not logged in,
+            // prompt too long) was shown as it came; else its text says it
+            let why = if r.subtype == "success" {
+                (!error_shown)
+                    .then(|| r.result.clone().filter(|t| !t.trim().is_empty()))
+                    .flatten()
+                    .map(|t| login_hint(&Sanitizer::clean(&t)))
+            } else {
+                let mut why = r.subtype.clone();
+                for e in &r.errors {
+                    why.push_str(": ");
+                    why.push_str(e);
+                }
+                Some(Sanitizer::clean(&why))
+            };
+            if let Some(why) = why {
+                let line = format!("  {} {why}", s.red("✗"));
+                self.permanent_line(&line, out);
             }
-            let line = format!("  {} {}", s.red("✗"), Sanitizer::clean(&why));
-            self.permanent_line(&line, out);
         }
         let plural = if turns == 1 { "" } else { "s" };
         let cost = r
@@ -587,3 +605,16 @@ impl Renderer {
 mod lines;
 #[cfg(test)]
 mod tests;
+
+/// The CLI's "Please run /login" names a command the chat does not have:
+/// say how to log in from here.
+pub(crate) fn login_hint(text: &str) -> String {
+    if text.contains("/login") {
+        text.replace(
+            "Please run /login",
+            "run `claude` once to log in (or set ANTHROPIC_API_KEY), then try again",
+        )
+    } else {
+        text.to_owned()
+    }
+}

@@ -311,3 +311,31 @@ fn the_task_list_is_live_toggled_and_left_behind_at_the_end() {
     );
     assert!(end.find("Writing tests") < end.find("── 1 turn"), "{end}");
 }
+
+#[test]
+fn an_error_the_cli_ends_with_success_is_said_once_and_never_as_success() {
+    let mut r = renderer(false, false);
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","content":[{"type":"text","text":"Not logged in · Please run /login"}]}}),
+            json!({"type":"result","subtype":"success","is_error":true,"result":"Not logged in · Please run /login","num_turns":1,"duration_ms":5}),
+        ],
+    );
+    assert!(!out.contains("✗ success"), "{out:?}");
+    assert_eq!(out.matches("Not logged in").count(), 1, "{out:?}");
+    assert!(
+        out.contains("run `claude` once to log in (or set ANTHROPIC_API_KEY)"),
+        "{out:?}"
+    );
+    assert!(!out.contains("/login"), "{out:?}");
+    // with no message before it, the result's own text is the error
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"result","subtype":"success","is_error":true,"result":"Prompt is too long","num_turns":1,"duration_ms":5}),
+        ],
+    );
+    assert!(out.contains("✗ Prompt is too long"), "{out:?}");
+    assert!(!out.contains("success"), "{out:?}");
+}
