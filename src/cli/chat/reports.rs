@@ -68,10 +68,11 @@ pub fn rules_list(rules: &PermissionRules, style: Style) -> String {
             } else {
                 String::new()
             };
-            out.push_str(&format!(
-                "    {mark} {}{reading}{ignored}\n",
-                Sanitizer::clean(&r.rule)
-            ));
+            // a rule may hold a newline (a multi-line Bash command): each
+            // of its lines stays under the rule, never at the margin
+            let rule = Sanitizer::clean(&r.rule).replace('\n', "\n          ");
+            let reading = reading.replace('\n', "\n          ");
+            out.push_str(&format!("    {mark} {rule}{reading}{ignored}\n"));
         }
     }
     out.push_str(&format!(
@@ -175,5 +176,23 @@ mod tests {
         assert!(!text.contains('\u{1b}'), "{text:?}");
         let none = rules_list(&PermissionRules::default(), Style::plain());
         assert!(none.contains("no permission rules"), "{none}");
+    }
+
+    #[test]
+    fn a_rule_with_a_newline_stays_indented_under_its_mark() {
+        let rules: PermissionRules = serde_json::from_value(serde_json::json!({"rules":[
+            {"behavior":"allow","source":"session","rule":"Bash(echo a\nrm -rf /)","editability":"session"}]}))
+        .unwrap();
+        let text = rules_list(&rules, Style::plain());
+        for line in text.lines() {
+            assert!(
+                line.starts_with("  "),
+                "a line at the margin: {line:?} in\n{text}"
+            );
+        }
+        assert!(
+            text.contains("allow Bash(echo a\n          rm -rf /)"),
+            "{text}"
+        );
     }
 }

@@ -111,6 +111,17 @@ pub fn strip_shell_context(text: &str) -> &str {
     rest.trim_start_matches('\n')
 }
 
+/// What the chat says once it rewound to before `prompt`: its first line,
+/// made inert before it is shortened (cutting first could leave half an
+/// escape to be shown as text).
+pub fn rewound_notice(prompt: &str) -> String {
+    let clean = Sanitizer::clean(prompt);
+    format!(
+        "rewound to before “{}”; it is back in the input line",
+        crate::cli::summary::truncate_width(clean.lines().next().unwrap_or(""), 40)
+    )
+}
+
 /// The picker over the prompts, newest last, the cursor on the newest.
 pub fn prompt_picker(prompts: &[PastPrompt]) -> Picker {
     let choices = prompts
@@ -303,10 +314,7 @@ impl Chat<'_> {
         next.resume = forked;
         self.state.session_id = next.resume.clone();
         self.start_connect(next)?;
-        self.info(&format!(
-            "rewound to before “{}”; it is back in the input line",
-            crate::cli::summary::truncate_width(p.text.lines().next().unwrap_or(""), 40)
-        ));
+        self.info(&rewound_notice(&p.text));
         Ok(Some(Sanitizer::clean(&p.text)))
     }
 }
@@ -317,6 +325,19 @@ mod tests {
     use crate::cli::picker::Picked;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use serde_json::json;
+
+    #[test]
+    fn the_rewind_notice_shows_no_fragment_of_an_escape() {
+        let prompt = format!("{}\u{1b}]0;a long title to hide\u{7}tail", "x".repeat(36));
+        let notice = rewound_notice(&prompt);
+        assert_eq!(
+            notice,
+            format!(
+                "rewound to before “{}tail”; it is back in the input line",
+                "x".repeat(36)
+            )
+        );
+    }
 
     #[test]
     fn prompts_with_what_comes_before_them() {
