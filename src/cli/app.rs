@@ -10,6 +10,7 @@ use std::io::IsTerminal;
 use tokio::runtime::Runtime;
 
 pub fn main() -> i32 {
+    quiet_on_closed_stdout();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -39,7 +40,11 @@ impl Command {
     fn run(self, mut flags: SessionFlags, chat: ChatFlags) -> anyhow::Result<Exit> {
         match self {
             Command::Completions { shell } => {
-                print_completions(shell, &mut std::io::stdout());
+                // generated whole, then written: clap_complete panics on a
+                // write error, and a closed pipe (`| head -1`) is no error
+                let mut script = Vec::new();
+                print_completions(shell, &mut script);
+                std::io::Write::write_all(&mut std::io::stdout(), &script)?;
                 Ok(Exit::Success)
             }
             Command::Man => {
@@ -321,6 +326,25 @@ fn roff_escape(s: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A reader that stops early (`claudio config show | head -1`) is no
+/// error: `print!` panics on a closed pipe, so that one panic ends the
+/// program quietly with 0 instead of a backtrace and 101.
+fn quiet_on_closed_stdout() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        previous(info);
+    }));
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -935,3 +935,38 @@ fn continue_with_nothing_to_continue_says_so() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+#[test]
+fn typos_are_caught_before_they_cost_a_turn() {
+    // the CLI's own commands come with its answer to `initialize`
+    let fake = Fake::new(steps(vec![
+        vec![
+            json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{
+                "commands":[{"name":"compact","description":"","argumentHint":""}],
+                "models":[{"value":"default"},{"value":"sonnet"}]}}}}),
+        ],
+        turn("/compact now", "compacted"),
+    ]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("/cpy");
+    t.wait_for("unknown command /cpy: did you mean /copy?");
+    t.wait_prompt();
+    t.line("/model nonsense");
+    t.wait_for("no model nonsense here; the CLI offers default, sonnet");
+    t.wait_prompt();
+    // the CLI's own command goes as typed
+    t.line("/compact now");
+    t.wait_for("compacted");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // neither typo reached the CLI (the fake exits 3 on what it did not expect)
+    let sent = fake.stdin_lines();
+    assert_eq!(count(&sent, |l| l["type"] == "user"), 1, "{sent:?}");
+    assert_eq!(
+        count(&sent, |l| l["request"]["subtype"] == "set_model"),
+        0,
+        "{sent:?}"
+    );
+}

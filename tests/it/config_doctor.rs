@@ -133,3 +133,37 @@ fn doctor_reports_problems_with_fixes() {
     assert!(t.contains("not a directory"), "{t}");
     assert!(t.contains("bogus"), "{t}");
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_0() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    for args in [
+        &["completions", "bash"][..],
+        &["man"],
+        &["config", "show"],
+        &["--help"],
+    ] {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        let tmp = tempfile::tempdir().unwrap();
+        c.args(args)
+            .env("XDG_CONFIG_HOME", tmp.path())
+            .env_remove("CLAUDIO_CONFIG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        // the reader goes away before the first write, as `head` does once
+        // it has its line
+        drop(child.stdout.take());
+        let status = crate::common::wait_with_deadline(&mut child, 20);
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -11,6 +11,7 @@ use super::core::{short_id, terminal_width, Chat};
 use super::reports::{context_chart, rules_list};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use crate::cli::wrap::wrapped;
 
 /// One slash command.
 pub struct SlashCommand {
@@ -270,8 +271,8 @@ fn usage(c: &SlashCommand) -> String {
     text
 }
 
-/// `/help`: the commands, `!`, and the keys, in two aligned columns.
-pub fn help(style: Style) -> String {
+/// `/help`: the commands, `!`, and the keys, in two columns within `cols`.
+pub fn help(style: Style, cols: usize) -> String {
     let commands: Vec<(String, &str)> = SLASH_COMMANDS
         .iter()
         .map(|c| (usage(c), c.about))
@@ -287,16 +288,15 @@ pub fn help(style: Style) -> String {
         .map(|(left, _)| left.chars().count())
         .max()
         .unwrap_or(0);
+    let hang = " ".repeat(width + 3);
     let row = |(left, right): &(String, &str)| {
-        format!("  {} {right}\n", style.bold(&format!("{left:<width$}")))
+        let first = format!("  {} ", style.bold(&format!("{left:<width$}")));
+        wrapped(right, cols, &first, &hang)
     };
     let mut text: String = commands.iter().map(row).collect();
-    text.push_str(&format!(
-        "  {}\n\n",
-        style.dim(
-            "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file."
-        )
-    ));
+    let note =
+        "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file.";
+    text.push_str(&(wrapped(&style.dim(note), cols, "  ", "  ") + "\n"));
     text.extend(keys.iter().map(row));
     text
 }
@@ -306,15 +306,20 @@ impl Chat<'_> {
     /// exit: the prompt loop does those).
     pub(super) fn command(&mut self, command: ChatCommand) -> anyhow::Result<()> {
         match command {
-            ChatCommand::Help => self.write(&help(self.style)),
+            ChatCommand::Help => self.write(&help(self.style, terminal_width())),
             ChatCommand::Model(None) => {
                 let m = self.state.model.clone().unwrap_or_else(|| "default".into());
                 self.info(&format!("model: {m}"));
             }
             ChatCommand::Model(Some(name)) => {
                 let rt = self.rt;
+                let client = self.client()?;
+                if let Err(e) = super::typos::check_model(&name, &client.server_info().models) {
+                    self.info(&e);
+                    return Ok(());
+                }
                 let target = (name != "default").then_some(name.as_str());
-                rt.block_on(self.client()?.set_model(target))?;
+                rt.block_on(client.set_model(target))?;
                 self.state.model = target.map(str::to_owned);
                 self.info(&format!("model: {name} (from the next request)"));
             }
@@ -530,7 +535,7 @@ mod tests {
     /// aliases, `!`, and every key.
     #[test]
     fn help_names_every_command_and_key() {
-        let text = help(Style::plain());
+        let text = help(Style::plain(), 1000);
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         let has = |left: &str, right: &str| {
             lines

@@ -18,4 +18,5 @@ pub mod shell;
 pub mod state;
 mod status;
 pub mod typeahead;
+mod typos;
 mod work;

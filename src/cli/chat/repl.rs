@@ -258,25 +258,32 @@ impl Chat<'_> {
             // the chat's own commands
             Input::Command(command) => self.command(command)?,
             Input::Prompt(typed) => {
-                // every image is checked before anything is sent
+                // a `/word` no one knows is a typo, not a prompt
+                if typed.starts_with('/') {
+                    let client = self.client()?;
+                    let cli: Vec<String> = client
+                        .server_info()
+                        .commands
+                        .iter()
+                        .map(|c| c.name.clone())
+                        .collect();
+                    if let Some(note) = super::typos::unknown_command(&typed, &cli) {
+                        self.info(&note);
+                        return Ok(None);
+                    }
+                }
+                // the text goes as typed, each image beside it; a file that
+                // is no usable image is named, and the prompt goes all the same
                 let home = dirs::home_dir();
-                let attached = match images::attach(
+                let attached = images::attach(
                     &typed,
                     &self.pasted,
                     home.as_deref(),
                     |p: &std::path::Path| claudio::protocol::Image::from_file(p),
-                ) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        self.error(&anyhow::Error::from(e).context("nothing was sent"));
-                        self.initial = Some((typed, String::new()));
-                        return Ok(None);
-                    }
-                };
+                );
                 self.pasted.clear();
-                for (n, image) in &attached.images {
-                    let about = images::describe(image);
-                    self.info(&format!("{} {about}", images::marker(*n)));
+                for line in attached.lines() {
+                    self.info(&line);
                 }
                 let text =
                     shell::with_context(&std::mem::take(&mut self.shell_context), &attached.text);

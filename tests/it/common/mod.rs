@@ -142,7 +142,7 @@ pub fn gone_within(pid: i32, within: Duration) -> bool {
 pub fn init() -> Vec<Value> {
     vec![
         json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{"commands":[],"models":[{"value":"fake"}]}}}}),
+        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{"commands":[],"models":[{"value":"fake"},{"value":"opus"},{"value":"sonnet"}]}}}}),
     ]
 }
 
