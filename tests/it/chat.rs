@@ -970,3 +970,40 @@ fn typos_are_caught_before_they_cost_a_turn() {
         "{sent:?}"
     );
 }
+
+#[test]
+fn a_resumed_session_shows_its_last_exchanges() {
+    let work = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let id = "dddddddd-4444-4444-8444-444444444444";
+    let folder = config.path().join("projects/x");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut lines = String::new();
+    let mut parent = Value::Null;
+    for i in 1..=5 {
+        let (u, a) = (format!("u{i}"), format!("a{i}"));
+        lines.push_str(&format!(
+            "{}\n{}\n",
+            json!({"type":"user","uuid":u,"parentUuid":parent,"cwd":work.path(),"sessionId":id,
+                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":format!("question number {i}")}}),
+            json!({"type":"assistant","uuid":a,"parentUuid":u,"cwd":work.path(),"sessionId":id,
+                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("answer number {i}")}]}})
+        ));
+        parent = json!(a);
+    }
+    std::fs::write(folder.join(format!("{id}.jsonl")), lines).unwrap();
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .args(["-r", &id[..8]]);
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("resumed here");
+    for i in 3..=5 {
+        assert!(screen.contains(&format!("question number {i}")), "{screen}");
+        assert!(screen.contains(&format!("answer number {i}")), "{screen}");
+    }
+    assert!(!screen.contains("question number 2"), "{screen}");
+    assert!(screen.contains("2 earlier prompts"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

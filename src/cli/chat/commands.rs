@@ -427,6 +427,7 @@ impl Chat<'_> {
                 self.state.session_id = Some(target.id.clone());
                 self.start_connect(s)?;
                 self.info(&format!("resuming {}", short_id(&target.id)));
+                self.show_history(&target.id);
             }
             ChatCommand::Sessions => self.recent_sessions()?,
         }

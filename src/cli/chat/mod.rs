@@ -6,6 +6,7 @@ pub mod commands;
 mod core;
 mod dialog;
 pub mod editor;
+mod history;
 mod images;
 pub mod keys;
 pub mod live;

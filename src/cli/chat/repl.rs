@@ -99,6 +99,9 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     chat.state.model = session.model.clone();
     chat.state.mode = session.permission_mode.clone();
     chat.header();
+    if let Some(id) = &session.resume {
+        chat.show_history(id);
+    }
     watch_signals(rt, chat.client.clone())?;
     chat.start_connect(session.clone())?;
 

@@ -1,0 +1,41 @@
+//! What the chat shows when it resumes a session: the last exchanges, as
+//! `sessions inspect` draws them, so the person sees where they left off.
+
+use super::core::{short_id, Chat};
+
+/// How many of the last exchanges are shown.
+const SHOWN: usize = 3;
+
+impl Chat<'_> {
+    /// Show the end of session `id`'s conversation (nothing when it cannot
+    /// be read: the CLI still resumes it, and says so if it cannot).
+    pub(super) fn show_history(&mut self, id: &str) {
+        let Ok(store) = crate::cli::sessions::store_from_env() else {
+            return;
+        };
+        let Ok((file, conv)) = store.conversation(id) else {
+            return;
+        };
+        let Some((body, earlier)) =
+            crate::cli::sessions::last_exchanges(&conv.entries, SHOWN, self.style)
+        else {
+            return;
+        };
+        let s = self.style;
+        let head = if earlier == 0 {
+            "── the conversation so far ──".to_owned()
+        } else {
+            format!(
+                "── the last exchanges ({earlier} earlier prompt{}: claudio sessions inspect {}) ──",
+                if earlier == 1 { "" } else { "s" },
+                short_id(&file.id)
+            )
+        };
+        let mut out = format!("{}\n{body}", s.dim(&head));
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!("{}\n", s.dim("── resumed here ──")));
+        self.write(&out);
+    }
+}
