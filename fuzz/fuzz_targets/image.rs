@@ -1,6 +1,6 @@
 //! Image headers: any bytes. Sniffing and reading the width and height must
-//! never panic nor read past the input, and an image that passes the checks
-//! is within the API's limits.
+//! never panic nor read past the input, an image that passes the checks is
+//! within the API's limits, and text is never taken for an image.
 #![no_main]
 
 use claudio::protocol::{Image, ImageFormat, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE};
@@ -14,6 +14,15 @@ fuzz_target!(|data: &[u8]| {
         ImageFormat::Webp,
     ] {
         let _ = f.dimensions(data);
+    }
+    // text (UTF-8 with no control characters but whitespace) stays text,
+    // whatever signature it starts with
+    let text = std::str::from_utf8(data).is_ok_and(|t| {
+        t.chars()
+            .all(|c| !c.is_control() || c.is_ascii_whitespace())
+    });
+    if text {
+        assert_eq!(ImageFormat::sniff(data), None);
     }
     if let Ok(image) = Image::from_bytes(data) {
         assert_eq!(ImageFormat::sniff(data), Some(image.format()));

@@ -36,26 +36,25 @@ pub enum ImageFormat {
 }
 
 impl ImageFormat {
-    /// The format whose magic bytes start `bytes`, if it is one of the four.
+    /// The format of `bytes`, judged by the whole header and the structure
+    /// after it, never by a prefix alone: a png needs its IHDR chunk, a jpeg
+    /// a marker after its start, a gif a logical screen descriptor and a
+    /// well-formed first frame, a webp a first chunk that fits its RIFF
+    /// size. Bytes that read as text (UTF-8 with no control characters but
+    /// whitespace and ESC) are never an image, whatever they start with.
     ///
     /// ```
     /// use claudio::protocol::ImageFormat;
-    /// assert_eq!(ImageFormat::sniff(b"\x89PNG\r\n\x1a\n...."), Some(ImageFormat::Png));
-    /// assert_eq!(ImageFormat::sniff(b"GIF89a"), Some(ImageFormat::Gif));
+    /// let png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0";
+    /// assert_eq!(ImageFormat::sniff(png), Some(ImageFormat::Png));
+    /// let gif = b"GIF89a\x01\0\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02\x44\x01\0;";
+    /// assert_eq!(ImageFormat::sniff(gif), Some(ImageFormat::Gif));
+    /// // text that starts with a signature stays text
+    /// assert_eq!(ImageFormat::sniff(b"GIF89a is a format"), None);
     /// assert_eq!(ImageFormat::sniff(b"%PDF-1.7"), None);
     /// ```
     pub fn sniff(bytes: &[u8]) -> Option<Self> {
-        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-            Some(ImageFormat::Png)
-        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-            Some(ImageFormat::Jpeg)
-        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-            Some(ImageFormat::Gif)
-        } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-            Some(ImageFormat::Webp)
-        } else {
-            None
-        }
+        sniff(bytes, true)
     }
 
     /// The format of a media type (`image/png`, ...), if it is one of the four.
@@ -124,9 +123,176 @@ fn be32(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
 }
 
+fn le32(b: &[u8], at: usize) -> Option<u32> {
+    let s = b.get(at..at.checked_add(4)?)?;
+    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+}
+
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// The format of `b` by its signature and the structure after it. `whole`:
+/// `b` is all the data; else it is the start of a longer file, and a
+/// structure that runs on past its end still counts.
+fn sniff(b: &[u8], whole: bool) -> Option<ImageFormat> {
+    let format = if b.starts_with(PNG_SIGNATURE) {
+        // the first chunk is IHDR, 13 bytes long
+        (b.get(8..16)? == b"\0\0\0\x0dIHDR").then_some(ImageFormat::Png)?
+    } else if b.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        // start of image, then a marker (after any 0xFF fill) that may follow it
+        let marker = *b[2..].iter().find(|&&x| x != 0xFF)?;
+        matches!(marker, 0xC0..=0xCF | 0xDB..=0xFE).then_some(ImageFormat::Jpeg)?
+    } else if b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a") {
+        gif_walk(b).fits(whole).then_some(ImageFormat::Gif)?
+    } else if b.starts_with(b"RIFF") && b.get(8..12) == Some(&b"WEBP"[..]) {
+        webp_walk(b).fits(whole).then_some(ImageFormat::Webp)?
+    } else {
+        return None;
+    };
+    (!is_text(b, whole)).then_some(format)
+}
+
+/// Whether `b` reads as text: UTF-8 with no control characters but
+/// whitespace and ESC (coloured output). Not `whole`: `b` may end inside a
+/// character.
+fn is_text(b: &[u8], whole: bool) -> bool {
+    let allowed =
+        |c: char| !c.is_control() || matches!(c, '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1b');
+    // binary data shows a control byte early: most often no UTF-8 check is needed
+    if b.iter().any(|&x| x.is_ascii() && !allowed(char::from(x))) {
+        return false;
+    }
+    let text = match std::str::from_utf8(b) {
+        Ok(text) => text,
+        Err(e) if !whole && e.error_len().is_none() => {
+            match b.get(..e.valid_up_to()).map(std::str::from_utf8) {
+                Some(Ok(text)) => text,
+                _ => return false,
+            }
+        }
+        Err(_) => return false,
+    };
+    text.chars().all(allowed)
+}
+
+/// How far a walk through an image's structure got.
+enum Walk {
+    /// The structure holds, as far as it was checked.
+    Sound,
+    /// Sound so far, but the bytes end before it does.
+    Short,
+    /// Not this format's structure.
+    Broken,
+}
+
+impl Walk {
+    /// Sound, or cut short where only the start of the file is at hand.
+    fn fits(self, whole: bool) -> bool {
+        match self {
+            Walk::Sound => true,
+            Walk::Short => !whole,
+            Walk::Broken => false,
+        }
+    }
+}
+
+/// The size of a gif's colour table from the flags byte that announces it.
+fn gif_color_table(flags: u8) -> usize {
+    if flags & 0x80 == 0 {
+        0
+    } else {
+        3 << ((flags & 7) + 1)
+    }
+}
+
+/// Past a chain of gif data sub-blocks (a length byte, that many bytes,
+/// until a length of 0).
+fn gif_sub_blocks(b: &[u8], mut at: usize) -> Result<usize, Walk> {
+    loop {
+        let n = *b.get(at).ok_or(Walk::Short)?;
+        at += 1;
+        if n == 0 {
+            return Ok(at);
+        }
+        at += usize::from(n);
+    }
+}
+
+/// GIF: the signature, the logical screen descriptor (and its colour
+/// table), extension blocks, then a first frame whose descriptor, code size
+/// and data sub-blocks are whole.
+fn gif_walk(b: &[u8]) -> Walk {
+    let Some(&flags) = b.get(10) else {
+        return Walk::Short;
+    };
+    let mut at = 13 + gif_color_table(flags);
+    loop {
+        let Some(&block) = b.get(at) else {
+            return Walk::Short;
+        };
+        match block {
+            // an extension: its label, then data sub-blocks
+            0x21 => match gif_sub_blocks(b, at + 2) {
+                Ok(next) => at = next,
+                Err(walk) => return walk,
+            },
+            // a frame: position and size (8 bytes), flags, colour table,
+            // the LZW code size (2 to 8), data sub-blocks
+            0x2C => {
+                let Some(&flags) = b.get(at + 9) else {
+                    return Walk::Short;
+                };
+                at += 10 + gif_color_table(flags);
+                let Some(&code_size) = b.get(at) else {
+                    return Walk::Short;
+                };
+                if !(2..=8).contains(&code_size) {
+                    return Walk::Broken;
+                }
+                return match gif_sub_blocks(b, at + 1) {
+                    Ok(_) => Walk::Sound,
+                    Err(walk) => walk,
+                };
+            }
+            // the trailer before any frame, or no block at all
+            _ => return Walk::Broken,
+        }
+    }
+}
+
+/// WebP: `RIFF`, its size, `WEBP`, then a first chunk (VP8, VP8L or VP8X)
+/// that fits inside the RIFF size, and the RIFF size within the bytes.
+fn webp_walk(b: &[u8]) -> Walk {
+    let (Some(riff), Some(fourcc), Some(chunk)) = (le32(b, 4), b.get(12..16), le32(b, 16)) else {
+        return Walk::Short;
+    };
+    if !matches!(fourcc, b"VP8 " | b"VP8L" | b"VP8X") {
+        return Walk::Broken;
+    }
+    // the RIFF size counts "WEBP" and the chunk's header and data
+    if u64::from(chunk) + 12 > u64::from(riff) {
+        return Walk::Broken;
+    }
+    if (b.len() as u64) < u64::from(riff) + 8 {
+        return Walk::Short;
+    }
+    Walk::Sound
+}
+
 /// PNG: the signature, then the IHDR chunk (length 13) with width and height.
+/// The header's other fields must be ones the format defines.
 fn png_size(b: &[u8]) -> Option<(u32, u32)> {
     if b.get(12..16)? != b"IHDR" {
+        return None;
+    }
+    // bit depth, colour type, compression, filter, interlace
+    let [depth, color, compression, filter, interlace] = b.get(24..29)?.try_into().ok()?;
+    let depth_ok = match color {
+        0 => matches!(depth, 1 | 2 | 4 | 8 | 16),
+        3 => matches!(depth, 1 | 2 | 4 | 8),
+        2 | 4 | 6 => matches!(depth, 8 | 16),
+        _ => false,
+    };
+    if !depth_ok || compression != 0 || filter != 0 || interlace > 1 {
         return None;
     }
     Some((be32(b, 16)?, be32(b, 20)?))
@@ -163,7 +329,12 @@ fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
         }
         let is_sof = matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC);
         if is_sof {
-            // length(2) precision(1) height(2) width(2)
+            // length(2) precision(1) height(2) width(2) components(1), then
+            // 3 bytes a component
+            let components = *b.get(at + 7)?;
+            if components == 0 || len != 8 + 3 * usize::from(components) {
+                return None;
+            }
             let height = be16(b, at + 3)?;
             let width = be16(b, at + 5)?;
             return Some((width, height));
@@ -277,11 +448,61 @@ impl ImageError {
     }
 }
 
+/// How much of a file over the size limit is read to tell an image from
+/// something else.
+const HEAD_BYTES: u64 = 64 * 1024;
+
+/// Open `path` to read it if it is a regular file, following links: with
+/// its size. Anything else is an error saying what it is, before it is
+/// opened; what is opened is checked again (it may have changed in
+/// between). Non-blocking, so a FIFO put in its place opens at once
+/// instead of waiting for a writer; never the controlling terminal.
+fn open_regular(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let not_a_file = |meta: &std::fs::Metadata| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{}, not a regular file", file_kind(meta.file_type())),
+        )
+    };
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_a_file(&meta));
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_a_file(&meta));
+    }
+    Ok((file, meta.len()))
+}
+
+/// What a file that is not a regular file is.
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "an unknown kind of file"
+    }
+}
+
 /// An image checked against the API's limits, ready to become a content block.
 ///
 /// ```
 /// use claudio::protocol::{Image, ImageFormat};
-/// let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;";
+/// let gif = b"GIF89a\x01\0\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02\x44\x01\0;";
 /// let image = Image::from_bytes(gif).unwrap();
 /// assert_eq!(image.format(), ImageFormat::Gif);
 /// assert_eq!((image.width(), image.height()), (1, 1));
@@ -297,8 +518,9 @@ pub struct Image {
 }
 
 impl Image {
-    /// Check `bytes`: one of the four formats (by magic bytes), a readable
-    /// header, within the API's byte and pixel limits.
+    /// Check `bytes`: one of the four formats (by the whole header, see
+    /// [`ImageFormat::sniff`]), a readable header, within the API's byte and
+    /// pixel limits.
     pub fn from_bytes(bytes: impl Into<Vec<u8>>) -> Result<Self, ImageError> {
         let bytes = bytes.into();
         let format = ImageFormat::sniff(&bytes).ok_or(ImageError::NotAnImage { path: None })?;
@@ -327,32 +549,36 @@ impl Image {
         })
     }
 
-    /// Read and check a file. A file over the size limit is refused from its
-    /// metadata, without reading it.
+    /// Read and check a file. Only a regular file is read (a symbolic link
+    /// is followed to it): a FIFO, a device, a directory or a socket is
+    /// refused at once ([`ImageError::Read`], its source saying what the
+    /// file is), never read or waited on. At most [`MAX_IMAGE_BYTES`] + 1
+    /// bytes are read; a file over the limit by its size is judged from its
+    /// first 64 KiB.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, ImageError> {
+        use std::io::Read as _;
         let path = path.as_ref();
         let read = |source| ImageError::Read {
             path: path.to_path_buf(),
             source,
         };
-        let meta = std::fs::metadata(path).map_err(read)?;
-        if meta.is_file() && meta.len() > MAX_IMAGE_BYTES as u64 {
+        let (file, len) = open_regular(path).map_err(read)?;
+        let limit = MAX_IMAGE_BYTES as u64;
+        let want = if len > limit { HEAD_BYTES } else { limit + 1 };
+        let mut bytes = Vec::with_capacity(len.min(want) as usize);
+        file.take(want).read_to_end(&mut bytes).map_err(read)?;
+        if len > limit || bytes.len() as u64 > limit {
             // still say "not an image" for a large file that is not one
-            let mut head = [0u8; 16];
-            let n = std::fs::File::open(path)
-                .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-                .map_err(read)?;
-            let err = if ImageFormat::sniff(&head[..n]).is_some() {
+            let err = if sniff(&bytes, false).is_some() {
                 ImageError::TooLarge {
                     path: None,
-                    bytes: meta.len(),
+                    bytes: len.max(bytes.len() as u64),
                 }
             } else {
                 ImageError::NotAnImage { path: None }
             };
             return Err(err.with_path(path));
         }
-        let bytes = std::fs::read(path).map_err(read)?;
         Image::from_bytes(bytes).map_err(|e| e.with_path(path))
     }
 
@@ -412,10 +638,27 @@ pub(crate) mod tests {
     }
 
     fn webp(chunk: &[u8; 4], data: &[u8]) -> Vec<u8> {
-        let mut b = b"RIFF\0\0\0\0WEBP".to_vec();
+        let mut b = b"RIFF".to_vec();
+        b.extend_from_slice(&(12 + data.len() as u32).to_le_bytes());
+        b.extend_from_slice(b"WEBP");
         b.extend_from_slice(chunk);
         b.extend_from_slice(&(data.len() as u32).to_le_bytes());
         b.extend_from_slice(data);
+        b
+    }
+
+    /// A whole gif: screen descriptor with a 2-colour table, one frame.
+    pub(crate) fn gif(width: u16, height: u16) -> Vec<u8> {
+        let mut b = b"GIF89a".to_vec();
+        b.extend_from_slice(&width.to_le_bytes());
+        b.extend_from_slice(&height.to_le_bytes());
+        b.extend_from_slice(b"\x80\0\0\0\0\0\xff\xff\xff");
+        // a graphic control extension, then the frame
+        b.extend_from_slice(b"\x21\xf9\x04\x01\0\0\0\0");
+        b.extend_from_slice(b",\0\0\0\0");
+        b.extend_from_slice(&width.to_le_bytes());
+        b.extend_from_slice(&height.to_le_bytes());
+        b.extend_from_slice(b"\0\x02\x02\x44\x01\0;");
         b
     }
 
@@ -423,10 +666,10 @@ pub(crate) mod tests {
     fn sniffs_the_four_formats_and_nothing_else() {
         assert_eq!(ImageFormat::sniff(&png(1, 1)), Some(ImageFormat::Png));
         assert_eq!(ImageFormat::sniff(&jpeg(1, 1)), Some(ImageFormat::Jpeg));
-        assert_eq!(
-            ImageFormat::sniff(b"GIF87a\x01\x00"),
-            Some(ImageFormat::Gif)
-        );
+        assert_eq!(ImageFormat::sniff(&gif(2, 1)), Some(ImageFormat::Gif));
+        let mut gif87 = gif(2, 1);
+        gif87[4] = b'7';
+        assert_eq!(ImageFormat::sniff(&gif87), Some(ImageFormat::Gif));
         assert_eq!(
             ImageFormat::sniff(&webp(b"VP8X", &[0; 10])),
             Some(ImageFormat::Webp)
@@ -441,6 +684,121 @@ pub(crate) mod tests {
         ] {
             assert_eq!(ImageFormat::sniff(other), None, "{other:?}");
         }
+    }
+
+    #[test]
+    fn text_that_starts_with_a_signature_is_text() {
+        // "GIF89a is a format" once read as a 26912x8307 gif
+        for text in [
+            &b"GIF89a is a format"[..],
+            b"GIF87a and GIF89a are the two gif versions.\n",
+            b"RIFF....WEBPVP8 is how a webp begins",
+            "GIF89a, les formats d\u{2019}image\n".as_bytes(),
+        ] {
+            assert_eq!(
+                ImageFormat::sniff(text),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+            assert!(
+                matches!(Image::from_bytes(text), Err(ImageError::NotAnImage { .. })),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn any_text_after_any_signature_is_text() {
+        // what the fuzz target checks, over pseudo-random printable text
+        let mut x: u32 = 0x9e37_79b9;
+        let alphabet: Vec<char> = " \t\n,;!0123456789aAzZ\u{e9}\u{2019}\u{1F600}\x1b[m"
+            .chars()
+            .collect();
+        for signature in ["GIF89a", "GIF87a", "RIFF", "RIFF    WEBPVP8L", ""] {
+            for len in 0..120 {
+                let mut text = signature.to_owned();
+                for _ in 0..len {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    text.push(alphabet[x as usize % alphabet.len()]);
+                }
+                assert_eq!(ImageFormat::sniff(text.as_bytes()), None, "{text:?}");
+                assert_eq!(sniff(text.as_bytes(), false), None, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_signature_without_its_structure_is_not_an_image() {
+        let whole = gif(2, 1);
+        assert!(Image::from_bytes(whole.clone()).is_ok());
+        // the gif cut anywhere before its first frame's data ends
+        for n in 0..whole.len() - 1 {
+            assert_eq!(ImageFormat::sniff(&whole[..n]), None, "gif cut at {n}");
+        }
+        // the trailer where the first frame should be
+        let mut no_frame = whole[..13 + 6].to_vec();
+        no_frame.push(b';');
+        assert_eq!(ImageFormat::sniff(&no_frame), None);
+        // an LZW code size no encoder writes
+        let mut bad = whole.clone();
+        let at = bad.len() - 6;
+        assert_eq!(bad[at], 2);
+        bad[at] = 0;
+        assert_eq!(ImageFormat::sniff(&bad), None);
+        // a block that is none of the gif's
+        let mut bad = whole.clone();
+        bad[19] = b'x';
+        assert_eq!(ImageFormat::sniff(&bad), None);
+
+        // a png signature with no IHDR chunk after it
+        assert_eq!(ImageFormat::sniff(b"\x89PNG\r\n\x1a\n...."), None);
+        let mut p = png(1, 1);
+        p[11] = 14;
+        assert_eq!(ImageFormat::sniff(&p), None);
+        // a jpeg start with no marker after it
+        assert_eq!(ImageFormat::sniff(&[0xFF, 0xD8, 0xFF]), None);
+        assert_eq!(ImageFormat::sniff(&[0xFF, 0xD8, 0xFF, 0x00, 0x10]), None);
+        assert_eq!(ImageFormat::sniff(&[0xFF, 0xD8, 0xFF, 0xD9]), None);
+
+        // webp: a first chunk larger than the RIFF holds, a RIFF size past
+        // the end, an unknown first chunk
+        let w = webp(b"VP8X", &[0; 10]);
+        assert_eq!(ImageFormat::sniff(&w), Some(ImageFormat::Webp));
+        let mut big_chunk = w.clone();
+        big_chunk[16] = 11;
+        assert_eq!(ImageFormat::sniff(&big_chunk), None);
+        assert_eq!(ImageFormat::sniff(&w[..w.len() - 1]), None);
+        assert_eq!(ImageFormat::sniff(&webp(b"ALPH", &[0; 10])), None);
+    }
+
+    #[test]
+    fn a_png_header_with_undefined_fields_is_damaged() {
+        let mut p = png(4, 4);
+        p[24] = 3; // bit depth 3
+        assert!(matches!(
+            Image::from_bytes(p),
+            Err(ImageError::Damaged {
+                format: ImageFormat::Png,
+                ..
+            })
+        ));
+        let mut p = png(4, 4);
+        p[25] = 5; // colour type 5
+        assert!(matches!(
+            Image::from_bytes(p),
+            Err(ImageError::Damaged { .. })
+        ));
+        // a jpeg frame header whose length does not match its components
+        let mut j = jpeg(4, 4);
+        let at = j.len() - 10; // the component count
+        j[at] = 4;
+        assert!(matches!(
+            Image::from_bytes(j),
+            Err(ImageError::Damaged { .. })
+        ));
     }
 
     #[test]
@@ -579,6 +937,87 @@ pub(crate) mod tests {
         assert!(data.len() <= MAX_IMAGE_BASE64_LEN);
         let err = Image::from_bytes(png(0, 5)).unwrap_err();
         assert!(matches!(err, ImageError::Damaged { .. }), "{err}");
+    }
+
+    /// The error of `from_file`, with its source.
+    fn file_error(path: &Path) -> String {
+        let err = Image::from_file(path).unwrap_err();
+        match std::error::Error::source(&err) {
+            Some(source) => format!("{err}: {source}"),
+            None => err.to_string(),
+        }
+    }
+
+    #[test]
+    fn only_regular_files_are_read_and_never_more_than_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let good = d.join("good.png");
+        std::fs::write(&good, png(3, 4)).unwrap();
+        // a link to an image is followed
+        let link = d.join("link.png");
+        std::os::unix::fs::symlink(&good, &link).unwrap();
+        assert_eq!(Image::from_file(&link).unwrap().height(), 4);
+
+        // a FIFO: refused at once, never waited on for a writer
+        let fifo = d.join("fifo.png");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        assert_eq!(
+            file_error(&fifo),
+            format!("cannot read {}: a FIFO, not a regular file", fifo.display())
+        );
+        // a link to /dev/zero: refused, nothing read
+        let zero = d.join("zero.png");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        assert_eq!(
+            file_error(&zero),
+            format!(
+                "cannot read {}: a character device, not a regular file",
+                zero.display()
+            )
+        );
+        let folder = d.join("folder.png");
+        std::fs::create_dir(&folder).unwrap();
+        assert!(file_error(&folder).ends_with(": a directory, not a regular file"));
+        let socket = d.join("socket.png");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        assert!(file_error(&socket).ends_with(": a socket, not a regular file"));
+        // a loop of links
+        let a = d.join("a.png");
+        std::os::unix::fs::symlink(d.join("b.png"), &a).unwrap();
+        std::os::unix::fs::symlink(&a, d.join("b.png")).unwrap();
+        assert!(matches!(Image::from_file(&a), Err(ImageError::Read { .. })));
+
+        // a big text file that starts like a gif: judged by its start, as text
+        let text = d.join("big.gif");
+        let mut t = b"GIF89a is a format. ".repeat(MAX_IMAGE_BYTES / 20 + 10);
+        t.push(b'\n');
+        std::fs::write(&text, &t).unwrap();
+        assert_eq!(
+            file_error(&text),
+            format!("{}: not a png, jpeg, gif or webp image", text.display())
+        );
+        // text whose start has a webp's structure as far as it goes (its
+        // RIFF size runs past the part read): text all the same
+        let text = d.join("big.webp");
+        let mut t = b"RIFF    WEBPVP8L    /".to_vec();
+        t.resize(MAX_IMAGE_BYTES + 100, b'x');
+        std::fs::write(&text, &t).unwrap();
+        assert_eq!(
+            file_error(&text),
+            format!("{}: not a png, jpeg, gif or webp image", text.display())
+        );
+        // a big gif whose first frame runs on past the part read
+        let mut big = gif(2, 1);
+        big.truncate(big.len() - 3);
+        big.resize(MAX_IMAGE_BYTES + 100, 0xFF);
+        let big_gif = d.join("big-frame.gif");
+        std::fs::write(&big_gif, &big).unwrap();
+        assert!(matches!(
+            Image::from_file(&big_gif),
+            Err(ImageError::TooLarge { path: Some(_), .. })
+        ));
     }
 
     #[test]

@@ -130,7 +130,8 @@ impl UserInput {
     ///
     /// ```
     /// use claudio::{protocol::Image, UserInput};
-    /// let gif = Image::from_bytes(&b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"[..]).unwrap();
+    /// let gif = b"GIF89a\x01\0\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02\x44\x01\0;";
+    /// let gif = Image::from_bytes(&gif[..]).unwrap();
     /// let input = UserInput::text("and this?").with_image(&gif);
     /// let content = &input.to_value()["message"]["content"];
     /// assert_eq!(content[0]["type"], "image");
@@ -258,7 +259,7 @@ mod tests {
         let v = UserInput::text("what is wrong?")
             .image(png.clone())
             .unwrap()
-            .image(&b"GIF89a\x01\x00\x01\x00"[..])
+            .image(crate::protocol::image::tests::gif(1, 1))
             .unwrap()
             .to_value();
         let c = &v["message"]["content"];

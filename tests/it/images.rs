@@ -199,35 +199,42 @@ fn a_path_pasted_in_the_chat_reaches_the_api_as_an_image_block() {
     let paste = format!("\x1b[200~'{}'\x1b[201~", shot.display());
     t.send(paste.as_bytes());
     t.send(b"?\r");
-    t.wait_for("[Image #1] image/png, 1x1, 1 KB");
+    crate::trust_images::wait_for_words(
+        &t,
+        &format!("attached {}: image/png, 1x1, 1 KB", shot.display()),
+    );
     t.wait_for("It is one pixel.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
     let (images, text) = sent(&w);
     assert_eq!(images, vec![("image/png".to_string(), b64(&png()))]);
-    assert!(text.contains("what is in [Image #1]?"), "{text}");
+    // the line as typed: the model sees the path beside the image
     assert!(
-        !text.contains("my shot.png"),
-        "the path is not sent: {text}"
+        text.contains(&format!("what is in '{}'?", shot.display())),
+        "{text}"
     );
 }
 
 #[test]
-fn a_pasted_path_to_a_file_that_is_not_an_image_sends_nothing() {
-    let fake = Fake::after_init(vec![]);
+fn a_pasted_path_to_a_file_that_is_not_an_image_is_sent_as_text_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
     let fake_png = dir.path().join("notes.png");
     std::fs::write(&fake_png, "just text").unwrap();
+    let typed = format!("look at {}", fake_png.display());
+    let fake = Fake::after_init(vec![common::turn(&typed, "A text file.")]);
     let mut t = fake_chat(&fake);
-    t.line(&format!("look at {}", fake_png.display()));
-    t.wait_for("nothing was sent");
-    t.wait_for("not a png, jpeg, gif or webp image");
-    // the line comes back to be fixed
-    t.wait_for(&format!("› look at {}", fake_png.display()));
-    t.ctrl_c();
+    t.line(&typed);
+    crate::trust_images::wait_for_words(
+        &t,
+        &format!(
+            "not attached: {}: not a png, jpeg, gif or webp image",
+            fake_png.display()
+        ),
+    );
+    t.wait_for("A text file.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
-    assert_eq!(users(&fake), 0, "{:?}", fake.stdin_lines());
+    assert_eq!(users(&fake), 1, "{:?}", fake.stdin_lines());
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! What `ask` sends: the prompt words, piped stdin (text, or an image
-//! recognised by its magic bytes) and `--image` files, checked whole before
-//! anything is sent.
+//! recognised by its whole header and structure, never by a prefix) and
+//! `--image` files, checked whole before anything is sent.
 
 use claudio::protocol::ImageFormat;
 use claudio::UserInput;
@@ -11,13 +11,16 @@ use std::path::PathBuf;
 pub enum Piped {
     /// Text, appended to the prompt.
     Text(String),
-    /// A png, jpeg, gif or webp image (by its magic bytes), sent as an image block.
+    /// A png, jpeg, gif or webp image (by its whole header and structure),
+    /// sent as an image block.
     Image(Vec<u8>),
 }
 
 impl Piped {
-    /// Tell an image from text by its magic bytes; text that is not UTF-8
-    /// has its invalid bytes replaced (the caller is told).
+    /// Tell an image from text by the whole header and the data
+    /// ([`ImageFormat::sniff`]): text that starts like an image (`GIF89a is
+    /// a format`) stays text. Text that is not UTF-8 has its invalid bytes
+    /// replaced (the caller is told).
     pub fn from_bytes(buf: Vec<u8>) -> (Piped, bool) {
         if ImageFormat::sniff(&buf).is_some() {
             return (Piped::Image(buf), false);
@@ -64,7 +67,7 @@ pub fn compose_input(
     for path in image_files {
         input = input
             .image_file(path)
-            .map_err(|e| crate::cli::exit::usage_error!("--image {}", e))?;
+            .map_err(|e| crate::cli::exit::usage_error!("--image {}", with_causes(&e)))?;
     }
     if let Some(bytes) = piped_image {
         input = input
@@ -72,6 +75,19 @@ pub fn compose_input(
             .map_err(|e| crate::cli::exit::usage_error!("stdin: {e}"))?;
     }
     Ok(Some(input))
+}
+
+/// An error and its causes, on one line: `cannot read x.png: a FIFO, not a
+/// regular file`.
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 #[cfg(test)]
@@ -118,6 +134,23 @@ mod tests {
         assert_eq!(
             Piped::from_bytes(b"PNG is a format".to_vec()),
             (Piped::Text("PNG is a format".into()), false)
+        );
+        // text that starts with a gif's signature (once "26912x8307 pixels")
+        assert_eq!(
+            Piped::from_bytes(b"GIF89a is a format".to_vec()),
+            (Piped::Text("GIF89a is a format".into()), false)
+        );
+        assert_eq!(
+            Piped::from_bytes(b"RIFF....WEBP is how a webp starts".to_vec()),
+            (
+                Piped::Text("RIFF....WEBP is how a webp starts".into()),
+                false
+            )
+        );
+        // binary that starts like a gif but is none: text, its bytes replaced
+        assert_eq!(
+            Piped::from_bytes(b"GIF89a\x01\x00\x01\x00\xff".to_vec()),
+            (Piped::Text("GIF89a\u{1}\0\u{1}\0\u{fffd}".into()), true)
         );
         assert_eq!(
             Piped::from_bytes(b"a\xffb".to_vec()),
@@ -179,5 +212,29 @@ mod tests {
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_fifo_or_a_device_is_refused_at_once_with_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.png");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let zero = dir.path().join("zero.png");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for (path, what) in [(&fifo, "a FIFO"), (&zero, "a character device")] {
+            let err = compose_input(&a(&["x"]), None, std::slice::from_ref(path)).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "--image cannot read {}: {what}, not a regular file",
+                    path.display()
+                )
+            );
+            assert_eq!(
+                crate::cli::exit::for_error(&err),
+                crate::cli::exit::Exit::Usage
+            );
+        }
     }
 }

@@ -1,11 +1,15 @@
-//! Images in the chat: a pasted or dragged path to an image file, or Ctrl-V
-//! from the clipboard, becomes an `[Image #N]` marker in the line; on
-//! sending, each marker becomes an image block beside the text.
+//! Images in the chat: a path to an image file in the line, or Ctrl-V from
+//! the clipboard. The line is sent as typed: a path stays in the text, and
+//! its image goes beside it (a line under the prompt names it). Ctrl-V puts
+//! an `[Image #N]` marker in the line; each marker left in it sends its
+//! image.
 //!
 //! Terminals paste a dragged file as its path: bare, quoted (`'/a b.png'`),
 //! with `\ ` escapes (`/a\ b.png`) or as a `file://` URL. Only absolute paths
 //! (or `~/...`) with an image extension are taken, so a file name mentioned
-//! in a sentence ("fix logo.png") stays text.
+//! in a sentence ("fix logo.png") is not looked up. A path to a file that is
+//! not a usable image (not an image, too big, a FIFO, a device) attaches
+//! nothing and is named in a note; the prompt is sent all the same.
 
 use claudio::protocol::{Image, ImageError};
 use std::ops::Range;
@@ -40,12 +44,37 @@ impl Pending {
     }
 }
 
-/// A prompt ready to send: the text with its markers, and the images the
-/// markers stand for (with their numbers), in the order they appear.
+/// A prompt ready to send: the text as typed, the images to send beside
+/// it, and a note for each file passed over.
 #[derive(Debug)]
 pub struct Attached {
+    /// The line as typed: paths stay, Ctrl-V's markers stay.
     pub text: String,
-    pub images: Vec<(usize, Image)>,
+    /// Each image with what names it (its marker, or its path as typed), in
+    /// the order they appear in the line.
+    pub images: Vec<(String, Image)>,
+    /// Why a file named in the line was not attached.
+    pub notes: Vec<String>,
+}
+
+impl Attached {
+    /// The lines under the prompt: one naming each image sent
+    /// (`[Image #1] image/png, 800x600, 12 KB`, `attached /a/b.png:
+    /// image/png, ...`), one for each file passed over.
+    pub fn lines(&self) -> Vec<String> {
+        let named = self.images.iter().map(|(name, image)| {
+            if is_marker(name) {
+                format!("{name} {}", describe(image))
+            } else {
+                format!("attached {name}: {}", describe(image))
+            }
+        });
+        named.chain(self.notes.iter().cloned()).collect()
+    }
+}
+
+fn is_marker(name: &str) -> bool {
+    name.starts_with("[Image #")
 }
 
 /// Split a line as a shell would, keeping where each word is: quotes group,
@@ -123,80 +152,102 @@ pub fn pasted_path(word: &str, home: Option<&Path>) -> Option<PathBuf> {
     matches!(ext.as_str(), "png" | "jpg" | "jpeg" | "gif" | "webp").then_some(path)
 }
 
-/// Every `[Image #N]` in `text`, with N, in order.
-fn markers(text: &str) -> Vec<usize> {
+/// Every `[Image #N]` in `text`: where it starts, and N; in order.
+fn markers(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("[Image #") {
-        rest = &rest[at + "[Image #".len()..];
-        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        if !digits.is_empty() && rest[digits.len()..].starts_with(']') {
-            if let Ok(n) = digits.parse() {
-                out.push(n);
+    let mut from = 0;
+    while let Some(found) = text[from..].find("[Image #") {
+        let at = from + found;
+        from = at + "[Image #".len();
+        let rest = &text[from..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 && rest[digits..].starts_with(']') {
+            if let Ok(n) = rest[..digits].parse() {
+                out.push((at, n));
             }
         }
     }
     out
 }
 
-/// Turn the pasted image paths of `line` into markers (numbered after the
-/// Ctrl-V images), then gather the image of every marker in the text.
+/// An error and its causes, on one line.
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+/// Whether a failed load means only that no such file is here: the path
+/// is then just text.
+fn no_such_file(e: &ImageError) -> bool {
+    use std::io::ErrorKind::{NotADirectory, NotFound};
+    matches!(e, ImageError::Read { source, .. } if matches!(source.kind(), NotFound | NotADirectory))
+}
+
+/// Gather what goes beside `line`: the image of each Ctrl-V marker left in
+/// it, and the image of each path in it to an image file, in the order
+/// they appear. The text is never changed.
 ///
-/// A path to a file that does not exist stays text. A file that exists but
-/// is not an image the API takes is an error: the prompt is not sent.
+/// A path to no file is text and nothing more. A file that is not an image
+/// the API takes is passed over with a note naming it; the prompt is sent
+/// all the same.
 pub fn attach(
     line: &str,
     pending: &Pending,
     home: Option<&Path>,
     load: impl Fn(&Path) -> Result<Image, ImageError>,
-) -> Result<Attached, ImageError> {
-    let mut found: Vec<(usize, Image)> = Vec::new();
-    let mut text = String::with_capacity(line.len());
-    let mut last = 0;
-    let mut n = pending.next();
-    for (mut range, word) in words(line) {
+) -> Attached {
+    // (where in the line, what names it, the image)
+    let mut found: Vec<(usize, String, Image)> = Vec::new();
+    let mut notes = Vec::new();
+    let mut seen_numbers = Vec::new();
+    for (at, n) in markers(line) {
+        if seen_numbers.contains(&n) {
+            continue;
+        }
+        if let Some((_, image)) = pending.images.iter().find(|(k, _)| *k == n) {
+            seen_numbers.push(n);
+            found.push((at, marker(n), image.clone()));
+        }
+    }
+    let mut seen_paths: Vec<PathBuf> = Vec::new();
+    for (range, word) in words(line) {
         // "what is in /a/shot.png?": the punctuation after a path is the sentence's
         let bare = word.trim_end_matches(['?', '!', '.', ',', ';', ':', ')']);
         let cut = &word[bare.len()..];
         let Some(path) = pasted_path(&word, home).or_else(|| {
+            // not when the punctuation was inside quotes: '/a/b.png?' names "b.png?"
             line[range.clone()]
                 .ends_with(cut)
                 .then(|| pasted_path(bare, home))
                 .flatten()
-                .inspect(|_| range.end -= cut.len())
         }) else {
             continue;
         };
-        let image = match load(&path) {
-            Ok(image) => image,
-            Err(ImageError::Read { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
-                continue
-            }
-            Err(e) => return Err(e),
-        };
-        text.push_str(&line[last..range.start]);
-        text.push_str(&marker(n));
-        last = range.end;
-        found.push((n, image));
-        n += 1;
-    }
-    text.push_str(&line[last..]);
-    let mut images = Vec::new();
-    for m in markers(&text) {
-        let image = pending
-            .images
-            .iter()
-            .chain(found.iter())
-            .find(|(k, _)| *k == m);
-        if let Some((n, image)) = image {
-            if !images.iter().any(|(k, _)| k == n) {
-                images.push((*n, image.clone()));
-            }
+        if seen_paths.contains(&path) {
+            continue;
+        }
+        seen_paths.push(path.clone());
+        match load(&path) {
+            Ok(image) => found.push((range.start, path.display().to_string(), image)),
+            Err(e) if no_such_file(&e) => {}
+            Err(e) => notes.push(format!("not attached: {}", with_causes(&e))),
         }
     }
-    Ok(Attached { text, images })
+    found.sort_by_key(|(at, _, _)| *at);
+    Attached {
+        text: line.to_owned(),
+        images: found
+            .into_iter()
+            .map(|(_, name, image)| (name, image))
+            .collect(),
+        notes,
+    }
 }
 
 /// A one-line description of an image: `image/png, 800x600, 12 KB`.
@@ -305,37 +356,57 @@ mod tests {
     fn markers_are_found_in_order() {
         assert_eq!(
             markers("[Image #2] and [Image #1] [Image #x] [Image #3"),
-            [2, 1]
+            [(0, 2), (15, 1)]
         );
+        assert_eq!(markers("[Image #[Image #4]"), [(8, 4)]);
+    }
+
+    fn names(a: &Attached) -> Vec<&str> {
+        a.images.iter().map(|(name, _)| name.as_str()).collect()
     }
 
     #[test]
-    fn pasted_paths_become_markers_after_the_clipboard_ones() {
+    fn a_path_in_a_sentence_stays_in_the_text_and_its_image_goes_beside_it() {
+        let line = "my script copies /x/red.png into dist/";
+        let a = attach(line, &Pending::default(), None, fake_load);
+        assert_eq!(a.text, line, "the model gets the text as typed");
+        assert_eq!(names(&a), ["/x/red.png"]);
+        assert_eq!(a.lines(), ["attached /x/red.png: image/png, 7x1, 1 KB"]);
+        // a line that is only a dragged path keeps it too
+        let a = attach("'/tmp/my shot.png'", &Pending::default(), None, fake_load);
+        assert_eq!(a.text, "'/tmp/my shot.png'");
+        assert_eq!(names(&a), ["/tmp/my shot.png"]);
+    }
+
+    #[test]
+    fn clipboard_markers_and_paths_attach_in_the_order_of_the_line() {
         let mut pending = Pending::default();
         assert_eq!(
             pending.add(Image::from_bytes(png(7, 7)).unwrap()),
             "[Image #1]"
         );
         let line = "[Image #1] vs '/tmp/ab.png' and /tmp/missing.png, /tmp/c.gif?";
-        let a = attach(line, &pending, None, fake_load).unwrap();
-        assert_eq!(
-            a.text,
-            "[Image #1] vs [Image #2] and /tmp/missing.png, [Image #3]?"
-        );
-        assert_eq!(a.images.len(), 3);
+        let a = attach(line, &pending, None, fake_load);
+        assert_eq!(a.text, line);
+        assert_eq!(names(&a), ["[Image #1]", "/tmp/ab.png", "/tmp/c.gif"]);
         assert_eq!(a.images[0].1.width(), 7);
         assert_eq!(a.images[1].1.width(), 6); // "ab.png"
-        let numbers: Vec<usize> = a.images.iter().map(|(n, _)| *n).collect();
-        assert_eq!(numbers, [1, 2, 3]);
-        // the same marker twice sends its image once
-        let a = attach("[Image #1] [Image #1]", &pending, None, fake_load).unwrap();
-        assert_eq!(a.images.len(), 1);
-        // a quoted path then punctuation
-        let a = attach("is '/a b.png'?", &Pending::default(), None, fake_load).unwrap();
-        assert_eq!(a.text, "is [Image #1]?");
+        assert_eq!(a.lines()[0], "[Image #1] image/png, 7x7, 1 KB");
+        assert!(a.notes.is_empty(), "a missing file is only text");
+        // the same marker or path twice sends its image once
+        let a = attach(
+            "[Image #1] [Image #1] /a/b.png /a/b.png",
+            &pending,
+            None,
+            fake_load,
+        );
+        assert_eq!(names(&a), ["[Image #1]", "/a/b.png"]);
+        // punctuation inside quotes is the file's name
+        let a = attach("is '/a/b.png?'", &Pending::default(), None, fake_load);
+        assert!(a.images.is_empty());
         // a marker deleted from the line drops its image; one typed for
         // nothing stays text
-        let a = attach("only text [Image #9]", &pending, None, fake_load).unwrap();
+        let a = attach("only text [Image #9]", &pending, None, fake_load);
         assert_eq!(a.text, "only text [Image #9]");
         assert!(a.images.is_empty());
         pending.clear();
@@ -346,9 +417,59 @@ mod tests {
     }
 
     #[test]
-    fn a_file_that_is_not_an_image_stops_the_prompt() {
-        let err = attach("see /tmp/text.png", &Pending::default(), None, fake_load).unwrap_err();
-        assert!(matches!(err, ImageError::NotAnImage { .. }));
+    fn a_file_that_is_not_a_usable_image_is_named_and_the_prompt_still_goes() {
+        let line = "see /tmp/text.png and /tmp/ok.png";
+        let a = attach(line, &Pending::default(), None, fake_load);
+        assert_eq!(a.text, line);
+        assert_eq!(names(&a), ["/tmp/ok.png"]);
+        assert_eq!(
+            a.notes,
+            ["not attached: /tmp/text.png: not a png, jpeg, gif or webp image"]
+        );
+        assert_eq!(a.lines().len(), 2);
+    }
+
+    #[test]
+    fn a_fifo_a_device_or_a_big_file_is_passed_over_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let fifo = d.join("fifo.png");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let zero = d.join("zero.png");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let big = d.join("big.png");
+        let mut bytes = png(10, 10);
+        bytes.resize(claudio::protocol::MAX_IMAGE_BYTES + 1, 0);
+        std::fs::write(&big, bytes).unwrap();
+        let line = format!(
+            "compare {} with {} and {}",
+            fifo.display(),
+            zero.display(),
+            big.display()
+        );
+        let a = attach(&line, &Pending::default(), None, |p: &Path| {
+            Image::from_file(p)
+        });
+        assert_eq!(a.text, line);
+        assert!(a.images.is_empty());
+        assert_eq!(
+            a.notes,
+            [
+                format!(
+                    "not attached: cannot read {}: a FIFO, not a regular file",
+                    fifo.display()
+                ),
+                format!(
+                    "not attached: cannot read {}: a character device, not a regular file",
+                    zero.display()
+                ),
+                format!(
+                    "not attached: {}: the image is 3932161 bytes; the API takes at most 3932160 bytes per image (5 MiB as base64)",
+                    big.display()
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -90,7 +90,8 @@ mod tests {
     #[test]
     fn an_image_shows_as_its_type_and_size() {
         use base64::Engine as _;
-        let mut gif = b"GIF89a\x01\x00\x01\x00".to_vec();
+        let mut gif =
+            b"GIF89a\x01\0\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02\x44\x01\0;".to_vec();
         gif.resize(12 * 1024, 0);
         let data = base64::engine::general_purpose::STANDARD.encode(&gif);
         let src = |media: &str, data: &str| json!({"type":"base64","media_type":media,"data":data});
