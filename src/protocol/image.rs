@@ -134,21 +134,35 @@ const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 /// `b` is all the data; else it is the start of a longer file, and a
 /// structure that runs on past its end still counts.
 fn sniff(b: &[u8], whole: bool) -> Option<ImageFormat> {
-    let format = if b.starts_with(PNG_SIGNATURE) {
+    let format = signature(b)?;
+    let sound = match format {
         // the first chunk is IHDR, 13 bytes long
-        (b.get(8..16)? == b"\0\0\0\x0dIHDR").then_some(ImageFormat::Png)?
-    } else if b.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        ImageFormat::Png => b.get(8..16)? == b"\0\0\0\x0dIHDR",
         // start of image, then a marker (after any 0xFF fill) that may follow it
-        let marker = *b[2..].iter().find(|&&x| x != 0xFF)?;
-        matches!(marker, 0xC0..=0xCF | 0xDB..=0xFE).then_some(ImageFormat::Jpeg)?
-    } else if b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a") {
-        gif_walk(b).fits(whole).then_some(ImageFormat::Gif)?
-    } else if b.starts_with(b"RIFF") && b.get(8..12) == Some(&b"WEBP"[..]) {
-        webp_walk(b).fits(whole).then_some(ImageFormat::Webp)?
-    } else {
-        return None;
+        ImageFormat::Jpeg => {
+            let marker = *b[2..].iter().find(|&&x| x != 0xFF)?;
+            matches!(marker, 0xC0..=0xCF | 0xDB..=0xFE)
+        }
+        ImageFormat::Gif => gif_walk(b).fits(whole),
+        ImageFormat::Webp => webp_walk(b).fits(whole),
     };
-    (!is_text(b, whole)).then_some(format)
+    (sound && !is_text(b, whole)).then_some(format)
+}
+
+/// The format whose signature starts `b`: a prefix only, which text may
+/// have too (`GIF89a is a format`); [`sniff`] decides.
+fn signature(b: &[u8]) -> Option<ImageFormat> {
+    if b.starts_with(PNG_SIGNATURE) {
+        Some(ImageFormat::Png)
+    } else if b.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some(ImageFormat::Jpeg)
+    } else if b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a") {
+        Some(ImageFormat::Gif)
+    } else if b.starts_with(b"RIFF") && b.get(8..12) == Some(&b"WEBP"[..]) {
+        Some(ImageFormat::Webp)
+    } else {
+        None
+    }
 }
 
 /// Whether `b` reads as text: UTF-8 with no control characters but
@@ -386,8 +400,9 @@ pub enum ImageError {
         /// The file, when it came from one.
         path: Option<PathBuf>,
     },
-    /// The header is cut short or malformed: no width and height in it.
-    #[error("{}a damaged {} image (no width and height in its header)", path_prefix(.path), .format.media_type())]
+    /// Binary data with the format's signature, but its header or the
+    /// structure after it is cut short or malformed.
+    #[error("{}a damaged {} image (its header is cut short or malformed)", path_prefix(.path), .format.media_type())]
     Damaged {
         /// The file, when it came from one.
         path: Option<PathBuf>,
@@ -445,6 +460,16 @@ impl ImageError {
             ImageError::Read { .. } => {}
         }
         self
+    }
+}
+
+/// Why bytes that [`sniff`] does not take are refused: binary with a
+/// format's signature but not its structure is a damaged image; anything
+/// else (text that starts like one included) is no image.
+fn refusal(b: &[u8], whole: bool) -> ImageError {
+    match signature(b) {
+        Some(format) if !is_text(b, whole) => ImageError::Damaged { path: None, format },
+        _ => ImageError::NotAnImage { path: None },
     }
 }
 
@@ -523,7 +548,9 @@ impl Image {
     /// pixel limits.
     pub fn from_bytes(bytes: impl Into<Vec<u8>>) -> Result<Self, ImageError> {
         let bytes = bytes.into();
-        let format = ImageFormat::sniff(&bytes).ok_or(ImageError::NotAnImage { path: None })?;
+        let Some(format) = ImageFormat::sniff(&bytes) else {
+            return Err(refusal(&bytes, true));
+        };
         if bytes.len() > MAX_IMAGE_BYTES {
             return Err(ImageError::TooLarge {
                 path: None,
@@ -575,7 +602,7 @@ impl Image {
                     bytes: len.max(bytes.len() as u64),
                 }
             } else {
-                ImageError::NotAnImage { path: None }
+                refusal(&bytes, false)
             };
             return Err(err.with_path(path));
         }
@@ -734,9 +761,23 @@ pub(crate) mod tests {
     fn a_signature_without_its_structure_is_not_an_image() {
         let whole = gif(2, 1);
         assert!(Image::from_bytes(whole.clone()).is_ok());
-        // the gif cut anywhere before its first frame's data ends
+        // the gif cut anywhere before its first frame's data ends: binary
+        // with a gif's signature, so a damaged gif
         for n in 0..whole.len() - 1 {
             assert_eq!(ImageFormat::sniff(&whole[..n]), None, "gif cut at {n}");
+            if n > 6 {
+                let err = Image::from_bytes(&whole[..n]).unwrap_err();
+                assert!(
+                    matches!(
+                        err,
+                        ImageError::Damaged {
+                            format: ImageFormat::Gif,
+                            ..
+                        }
+                    ),
+                    "gif cut at {n}: {err}"
+                );
+            }
         }
         // the trailer where the first frame should be
         let mut no_frame = whole[..13 + 6].to_vec();
