@@ -36,6 +36,11 @@
 //! - [`Sanitizer::finish`], which callers call at the end of each block,
 //!   message or turn, so no sequence runs past one. [`Sanitizer::clean`]
 //!   finishes at the end of its text.
+//!
+//! [`Sanitizer::keeping_colors`] is the same filter but for one kind of
+//! sequence it lets through: a color (SGR: `ESC [`, then only digits, `;`
+//! and `:`, then `m`), for text whose colors are wanted (a `statusLine`
+//! command's output). Everything else is removed as above.
 
 /// Most characters a string sequence (OSC, DCS, ...) may hold before it is
 /// taken for cut off and written as text.
@@ -67,6 +72,8 @@ pub struct Sanitizer {
     pending: String,
     /// How many characters `pending` holds.
     pending_chars: usize,
+    /// Whether a color sequence (SGR) is written rather than dropped.
+    keep_colors: bool,
 }
 
 impl Sanitizer {
@@ -87,10 +94,28 @@ impl Sanitizer {
         self.flush(out);
     }
 
+    /// The same filter, but color sequences (`ESC [ 1;31 m`) are written:
+    /// only those, in their `ESC [` form, each whole.
+    pub fn keeping_colors() -> Self {
+        Self {
+            keep_colors: true,
+            ..Self::default()
+        }
+    }
+
     /// Filter a whole string at once.
     pub fn clean(input: &str) -> String {
+        Self::clean_with(Sanitizer::new(), input)
+    }
+
+    /// Filter a whole string at once, its colors kept (see
+    /// [`Sanitizer::keeping_colors`]).
+    pub fn clean_keeping_colors(input: &str) -> String {
+        Self::clean_with(Sanitizer::keeping_colors(), input)
+    }
+
+    fn clean_with(mut s: Sanitizer, input: &str) -> String {
         let mut out = String::with_capacity(input.len());
-        let mut s = Sanitizer::new();
         s.push(input, &mut out);
         s.finish(&mut out);
         out
@@ -120,6 +145,12 @@ impl Sanitizer {
                 _ => self.abort_at(c, out),
             },
             State::Csi => match c {
+                'm' if self.keep_colors && is_sgr(&self.pending) => {
+                    out.push('\u{1b}');
+                    out.push_str(&self.pending);
+                    out.push('m');
+                    self.drop_sequence();
+                }
                 '\u{40}'..='\u{7e}' => self.drop_sequence(),
                 '\u{20}'..='\u{3f}' => self.keep(c, MAX_ESCAPE, out),
                 _ => self.abort_at(c, out),
@@ -171,6 +202,15 @@ impl Sanitizer {
         self.flush(out);
         self.step(c, out);
     }
+}
+
+/// Whether a pending CSI (`[` and its parameters, from `ESC [`) is a color
+/// once `m` ends it: digits, `;` and `:` only.
+fn is_sgr(pending: &str) -> bool {
+    pending.strip_prefix('[').is_some_and(|p| {
+        p.bytes()
+            .all(|b| b.is_ascii_digit() || b == b';' || b == b':')
+    })
 }
 
 /// Characters that never reach the terminal: C0 controls (but `\n`, `\t`),
@@ -370,6 +410,70 @@ mod tests {
                 s.push(&format!("{cut}{}", "x".repeat(MAX_STRING + 1)), &mut out);
                 prop_assert!(out.contains(marker), "{:?} + filler", cut);
             }
+        }
+    }
+
+    #[test]
+    fn colors_are_kept_throughout_when_asked_and_nothing_else() {
+        let cases = [
+            // a color after a removed sequence is kept: the whole line
+            (
+                "\u{1b}[31mred\u{1b}[2J \u{1b}]0;t\u{7}\u{1b}[1;32mgreen\u{1b}[0m",
+                "\u{1b}[31mred \u{1b}[1;32mgreen\u{1b}[0m",
+            ),
+            ("\u{1b}[38:5:208mo\u{1b}[m", "\u{1b}[38:5:208mo\u{1b}[m"),
+            // not colors: private, intermediate, C1 form, other finals
+            ("\u{1b}[?25ma\u{1b}[1 mb\u{9b}31mc\u{1b}[31Hd", "abcd"),
+            // an ESC ends an OSC, as on a terminal; a cut-off color is text
+            ("\u{1b}]8;;\u{1b}[31m\u{7}x", "\u{1b}[31mx"),
+            ("\u{1b}[31", "[31"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(Sanitizer::clean_keeping_colors(input), want, "{input:?}");
+        }
+        // the default filter still removes colors
+        assert_eq!(Sanitizer::clean("\u{1b}[31mred\u{1b}[0m"), "red");
+    }
+
+    /// `text` with every color sequence (`ESC [ digits ; : m`) taken out,
+    /// and whether each ESC in it began one.
+    fn without_colors(text: &str) -> (String, bool) {
+        let mut out = String::new();
+        let mut all_colors = true;
+        let mut rest = text;
+        while let Some(i) = rest.find('\u{1b}') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let end = after
+                .strip_prefix('[')
+                .and_then(|p| p.find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':')))
+                .filter(|&e| after.as_bytes().get(e + 1) == Some(&b'm'));
+            match end {
+                Some(e) => rest = &after[e + 2..],
+                None => {
+                    all_colors = false;
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        (out, all_colors)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 1000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Keeping colors adds colors and nothing else to what `clean` gives.
+        #[test]
+        fn keeping_colors_adds_only_colors(text in text()) {
+            let kept = Sanitizer::clean_keeping_colors(&text);
+            let (plain, all_colors) = without_colors(&kept);
+            prop_assert!(all_colors, "{:?} → {:?}", text, kept);
+            prop_assert_eq!(plain, Sanitizer::clean(&text), "{:?} → {:?}", text, kept);
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Claude Code's own settings files, read (never written) where claudio
 //! follows what they say: the cleanup period `doctor` reports, the
-//! `statusLine` command the chat runs. The CLI 2.1.328 merges them, later
-//! ones winning: the user's (`$CLAUDE_CONFIG_DIR/settings.json`, else
-//! `~/.claude/settings.json`), the project's (`.claude/settings.json` in
-//! the directory it starts in), the local one (`.claude/settings.local.json`)
-//! and the managed one (`/etc/claude-code/managed-settings.json`).
+//! `statusLine` command the chat runs (unless `disableAllHooks`). The CLI
+//! 2.1.328 merges them, later ones winning: the user's
+//! (`$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`),
+//! the project's (`.claude/settings.json` in the directory it starts in),
+//! the local one (`.claude/settings.local.json`) and the managed one
+//! (`/etc/claude-code/managed-settings.json`).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

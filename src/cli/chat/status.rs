@@ -4,7 +4,8 @@
 //! Claude Code settings define `statusLine` (a command), it runs as the
 //! claude TUI runs it: the documented JSON on its stdin, its first lines
 //! shown (colors kept, every other control sequence removed), with a
-//! deadline.
+//! deadline over the whole exchange, and its process group killed at the
+//! end; `disableAllHooks` turns it off, as in the claude TUI.
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::settings;
@@ -120,8 +121,13 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
 
 /// The `statusLine` command the person's Claude Code settings define (the
 /// managed settings, then the project's local, the project's, the user's).
+/// None when `disableAllHooks` is true in the settings in effect: as in the
+/// claude TUI, that stops the status line command too.
 pub fn configured(claude_dir: &Path, cwd: &Path) -> Option<String> {
     let files = settings::files(claude_dir, Some(cwd));
+    if let Some((Value::Bool(true), _)) = settings::lookup(&files, "disableAllHooks") {
+        return None;
+    }
     let (s, _) = settings::lookup(&files, "statusLine")?;
     if s.get("type").and_then(Value::as_str).unwrap_or("command") != "command" {
         return None;
@@ -130,12 +136,28 @@ pub fn configured(claude_dir: &Path, cwd: &Path) -> Option<String> {
     (!c.is_empty()).then(|| c.to_owned())
 }
 
+/// How an exchange with a `statusLine` command ended.
+enum End {
+    /// The command (the shell) ended; what it wrote is all read.
+    Exited,
+    /// [`MAX_OUTPUT`] bytes were read: the rest is not wanted.
+    Full,
+    /// [`DEADLINE`] passed first.
+    Late,
+}
+
 /// Run a `statusLine` command with `input` on its stdin, in `cwd`; its
-/// first lines, made safe (SGR colors kept when `color`). A command that
-/// fails, prints nothing or outlives [`DEADLINE`] gives an error saying so;
-/// it is killed, with its process group.
+/// first lines, made safe (SGR colors kept when `color`). [`DEADLINE`]
+/// covers the whole exchange: the start, writing its input, every read of
+/// its output and waiting for it. What it starts goes with it: its process
+/// group is killed when the exchange ends, however it ends (a `cmd &` left
+/// behind, one that outlives the deadline, one that writes too much). The
+/// output read is at most [`MAX_OUTPUT`] bytes: more is cut off there, and
+/// the lines read are shown. A command that fails or outlives the
+/// deadline gives an error saying so; one that prints nothing, no lines.
 pub fn run(command: &str, input: &Value, cwd: &Path, color: bool) -> Result<Vec<String>, String> {
     use std::os::unix::process::CommandExt;
+    let until = Instant::now() + DEADLINE;
     let mut child = Command::new("/bin/sh")
         .arg("-c")
         .arg(command)
@@ -146,83 +168,130 @@ pub fn run(command: &str, input: &Value, cwd: &Path, color: bool) -> Result<Vec<
         .process_group(0)
         .spawn()
         .map_err(|e| format!("the status line command did not start: {e}"))?;
-    let body = input.to_string();
-    let mut stdin = child.stdin.take();
-    let writer = std::thread::spawn(move || {
-        if let Some(s) = stdin.as_mut() {
-            let _ = s.write_all(body.as_bytes());
+    let group = rustix::process::Pid::from_child(&child);
+    let exchange = exchange(&mut child, group, input.to_string().as_bytes(), until);
+    // the whole group: a script's own children go too. The shell is not
+    // reaped yet, so its id (the group's) names no other process group.
+    let _ = rustix::process::kill_process_group(group, rustix::process::Signal::Kill);
+    let status = child.wait();
+    let (out, end) = exchange.map_err(|e| format!("the status line command failed: {e}"))?;
+    match end {
+        End::Late => {
+            return Err(format!(
+                "the status line command took longer than {} s; skipped",
+                DEADLINE.as_secs()
+            ))
         }
-    });
-    let mut stdout = child.stdout.take().ok_or("no stdout")?;
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = (&mut stdout).take(MAX_OUTPUT as u64).read_to_end(&mut out);
-        out
-    });
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break Some(st),
-            Ok(None) if start.elapsed() < DEADLINE => std::thread::sleep(Duration::from_millis(5)),
-            _ => break None,
-        }
-    };
-    let Some(status) = status else {
-        // the whole group: a script's own children go too
-        let _ = rustix::process::kill_process_group(
-            rustix::process::Pid::from_child(&child),
-            rustix::process::Signal::Kill,
-        );
-        let _ = child.wait();
-        return Err(format!(
-            "the status line command took longer than {} s; skipped",
-            DEADLINE.as_secs()
-        ));
-    };
-    let _ = writer.join();
-    let out = reader.join().unwrap_or_default();
-    if !status.success() {
-        return Err(format!("the status line command ended with {status}"));
+        End::Exited => match status {
+            Ok(st) if !st.success() => {
+                return Err(format!("the status line command ended with {st}"))
+            }
+            Err(e) => return Err(format!("the status line command failed: {e}")),
+            Ok(_) => {}
+        },
+        // it was stopped here: how it ended says nothing
+        End::Full => {}
     }
     let text = String::from_utf8_lossy(&out);
-    let lines: Vec<String> = text
+    Ok(text
         .lines()
+        .filter(|l| !Sanitizer::clean(l).trim().is_empty())
         .map(|l| inert(l, color))
-        .filter(|l| !l.trim().is_empty())
         .take(MAX_LINES)
-        .collect();
-    Ok(lines)
+        .collect())
+}
+
+/// Give `child` its input and read its output until it ends (then what it
+/// wrote is still in the pipe, and is read at once), [`MAX_OUTPUT`] bytes
+/// are read, or `until` passes. Never blocks: both pipes are non-blocking
+/// and every wait is bounded by `until`. The shell is not reaped.
+fn exchange(
+    child: &mut std::process::Child,
+    shell: rustix::process::Pid,
+    mut input: &[u8],
+    until: Instant,
+) -> std::io::Result<(Vec<u8>, End)> {
+    use rustix::event::{poll, PollFd, PollFlags};
+    use rustix::process::{waitid, WaitId, WaitidOptions};
+    use std::io::ErrorKind;
+    let mut stdin = child.stdin.take();
+    let mut stdout = child.stdout.take();
+    if let Some(s) = &stdin {
+        rustix::io::ioctl_fionbio(s, true)?;
+    }
+    if let Some(s) = &stdout {
+        rustix::io::ioctl_fionbio(s, true)?;
+    }
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        // looked at before the reads: once it has ended, what it wrote is
+        // in the pipe, and the reads below take it all (what is left
+        // behind, `cmd &`, is not waited for)
+        let ended = waitid(
+            WaitId::Pid(shell),
+            WaitidOptions::EXITED | WaitidOptions::NOHANG | WaitidOptions::NOWAIT,
+        )?
+        .is_some();
+        if let Some(s) = stdin.as_mut() {
+            match s.write(input) {
+                Ok(n) => input = &input[n..],
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {}
+                // it does not read its input (a broken pipe): nothing to give
+                Err(_) => input = &[],
+            }
+            if input.is_empty() {
+                stdin = None;
+            }
+        }
+        while let Some(s) = stdout.as_mut() {
+            let room = (MAX_OUTPUT - out.len()).min(buf.len());
+            match s.read(&mut buf[..room]) {
+                Ok(0) => stdout = None,
+                Ok(n) => {
+                    out.extend_from_slice(&buf[..n]);
+                    if out.len() >= MAX_OUTPUT {
+                        return Ok((out, End::Full));
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) => return Err(e),
+            }
+        }
+        if ended {
+            return Ok((out, End::Exited));
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok((out, End::Late));
+        }
+        // until there is something to do, or a short while (its end is
+        // not a file descriptor to wait on)
+        let mut fds = Vec::with_capacity(2);
+        if let Some(s) = &stdout {
+            fds.push(PollFd::new(s, PollFlags::IN));
+        }
+        if let Some(s) = &stdin {
+            fds.push(PollFd::new(s, PollFlags::OUT));
+        }
+        let ms = left.as_millis().clamp(1, 10) as i32;
+        match poll(&mut fds, ms) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// `line` with every control sequence removed but colors (SGR: `ESC [ … m`),
-/// which are kept when `color`, else removed too.
+/// which are kept when `color`, else removed too; with colors, it ends with
+/// a reset.
 pub fn inert(line: &str, color: bool) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(i) = rest.find('\x1b') {
-        out.push_str(&Sanitizer::clean(&rest[..i]));
-        let after = &rest[i + 1..];
-        let sgr_len = after.strip_prefix('[').and_then(|p| {
-            let end = p.find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':'))?;
-            (p.as_bytes()[end] == b'm' && end <= 64).then_some(end + 2)
-        });
-        match sgr_len {
-            Some(n) => {
-                if color {
-                    out.push('\x1b');
-                    out.push_str(&after[..n]);
-                }
-                rest = &after[n..];
-            }
-            None => {
-                // not a color: the sanitizer takes the rest from the ESC on
-                out.push_str(&Sanitizer::clean(&rest[i..]));
-                rest = "";
-            }
-        }
+    if !color {
+        return Sanitizer::clean(line);
     }
-    out.push_str(&Sanitizer::clean(rest));
-    if color && out.contains('\x1b') {
+    let mut out = Sanitizer::clean_keeping_colors(line);
+    if out.contains('\x1b') {
         out.push_str("\x1b[0m");
     }
     out
@@ -324,5 +393,127 @@ mod tests {
         assert!(slow.contains("longer than 1 s"), "{slow}");
         let bad = run("exit 3", &json!({}), d.path(), false).unwrap_err();
         assert!(bad.contains("ended with"), "{bad}");
+    }
+
+    /// Whether `pid` is running (a zombie is not).
+    fn running(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()))
+            .map(|s| {
+                let state = s.rsplit(')').next().unwrap_or("").trim_start();
+                !state.starts_with('Z') && !state.starts_with('X')
+            })
+            .unwrap_or(false)
+    }
+
+    #[test]
+    fn disable_all_hooks_stops_the_status_line_command() {
+        let d = tempfile::tempdir().unwrap();
+        let (home, cwd) = (d.path().join("home"), d.path().join("work"));
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(cwd.join(".claude")).unwrap();
+        std::fs::write(
+            home.join("settings.json"),
+            r#"{"disableAllHooks":true,"statusLine":{"type":"command","command":"user.sh"}}"#,
+        )
+        .unwrap();
+        assert_eq!(configured(&home, &cwd), None);
+        // the settings in effect decide: a local `false` turns it back on
+        std::fs::write(
+            cwd.join(".claude/settings.local.json"),
+            r#"{"disableAllHooks":false}"#,
+        )
+        .unwrap();
+        assert_eq!(configured(&home, &cwd).as_deref(), Some("user.sh"));
+        // and a project that disables them stops the user's command
+        std::fs::write(
+            cwd.join(".claude/settings.local.json"),
+            r#"{"disableAllHooks":true}"#,
+        )
+        .unwrap();
+        assert_eq!(configured(&home, &cwd), None);
+    }
+
+    #[test]
+    fn a_child_left_behind_holding_the_output_neither_freezes_nor_survives() {
+        let d = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let lines = run(
+            "sleep 300 & echo $! > bg.pid; echo ok",
+            &json!({}),
+            d.path(),
+            false,
+        );
+        // generous: the deadline is 1 s, the old code waited for the sleep
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(lines, Ok(vec!["ok".to_owned()]));
+        let pid = std::fs::read_to_string(d.path().join("bg.pid")).unwrap();
+        let gone = Instant::now() + Duration::from_secs(20);
+        while running(&pid) && Instant::now() < gone {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!running(&pid), "the sleep survived");
+    }
+
+    #[test]
+    fn a_command_that_never_ends_its_output_is_cut_off_by_the_deadline() {
+        let d = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        // output held open, nothing written, stdin never read
+        let slow = run(
+            "sleep 300 & echo $! > bg.pid; exec sleep 300",
+            &json!({}),
+            d.path(),
+            false,
+        )
+        .unwrap_err();
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(slow.contains("longer than 1 s"), "{slow}");
+        let pid = std::fs::read_to_string(d.path().join("bg.pid")).unwrap();
+        let gone = Instant::now() + Duration::from_secs(20);
+        while running(&pid) && Instant::now() < gone {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!running(&pid), "the group was not killed");
+    }
+
+    #[test]
+    fn output_past_the_bound_shows_its_first_lines() {
+        let d = tempfile::tempdir().unwrap();
+        // 100 KB that ends, and output that never ends
+        for cmd in ["seq 1 20000", "yes 'a line'"] {
+            let start = Instant::now();
+            let lines = run(cmd, &json!({}), d.path(), false);
+            assert!(start.elapsed() < Duration::from_secs(20), "{cmd}");
+            let want: Vec<String> = match cmd {
+                "seq 1 20000" => vec!["1".into(), "2".into(), "3".into()],
+                _ => vec!["a line".into(); 3],
+            };
+            assert_eq!(lines, Ok(want), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn colors_after_another_sequence_on_the_line_are_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let cmd = r#"printf '\033[31mred\033[2J \033]0;title\007\033[32mgreen\033[0m \033[5Ahere\n\033[0m\n'"#;
+        let lines = run(cmd, &json!({}), d.path(), true).unwrap();
+        assert_eq!(
+            lines,
+            ["\u{1b}[31mred \u{1b}[32mgreen\u{1b}[0m here\u{1b}[0m"],
+            "a line of colors alone is not shown"
+        );
+        assert_eq!(
+            inert("a\u{1b}[1Hb\u{1b}[1;31mc\u{1b}]52;c;QQ==\u{7}", true),
+            "ab\u{1b}[1;31mc\u{1b}[0m"
+        );
+        assert_eq!(inert("a\u{1b}[1Hb\u{1b}[1;31mc", false), "abc");
     }
 }
