@@ -7,7 +7,7 @@ use crate::protocol::{
     CanUseToolRequest, Effort, HookEvent, PermissionMode, PermissionResult, SettingSource,
     ThinkingDisplay,
 };
-use crate::transport::StderrCallback;
+use crate::transport::{PrivateDir, StderrCallback};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -101,7 +101,8 @@ pub struct Options {
     pub json_schema: Option<Value>,
     /// `--setting-sources`: which settings files load (all when empty).
     pub setting_sources: Vec<SettingSource>,
-    /// `--settings`: more settings (JSON), over the files'.
+    /// More settings (JSON), over the files' (`--settings`, in a private
+    /// file: see [`Options::effective_settings`]).
     pub settings: Option<Value>,
     /// The sandbox for commands, merged into `settings` as `sandbox`.
     pub sandbox: Option<Sandbox>,
@@ -117,7 +118,9 @@ pub struct Options {
     pub persist_session: bool,
     /// `--strict-mcp-config`: only the MCP servers given here load.
     pub strict_mcp_config: bool,
-    /// `--mcp-config` values (JSON text or file paths).
+    /// MCP server configurations (JSON text or file paths); JSON text
+    /// goes in `initialize` or a private file, never on the command line
+    /// (see [`Options::mcp_config`]).
     pub mcp_config: Vec<String>,
     /// Sub-agents, sent in `initialize`.
     pub agents: BTreeMap<String, AgentDefinition>,
@@ -540,9 +543,7 @@ impl Options {
     ///         .auto_allow_bash(true)
     ///         .allowed_domains(["github.com"]),
     /// );
-    /// let args = options.cli_args();
-    /// let settings = args.iter().find_map(|a| a.strip_prefix("--settings=")).unwrap();
-    /// let v: serde_json::Value = serde_json::from_str(settings).unwrap();
+    /// let v = options.effective_settings().unwrap();
     /// assert_eq!(v["sandbox"]["failIfUnavailable"], true);
     /// assert_eq!(v["sandbox"]["network"]["allowedDomains"][0], "github.com");
     /// ```
@@ -551,8 +552,24 @@ impl Options {
         self
     }
 
-    /// `settings` with `sandbox` merged in, as `--settings` gets them.
-    fn effective_settings(&self) -> Option<Value> {
+    /// The settings the CLI gets: [`Options::settings`] with the
+    /// [sandbox](Options::sandbox) merged in. They may hold secrets (`env`,
+    /// `apiKeyHelper`), so [`Client::connect`](crate::Client::connect)
+    /// passes them in a private file (mode 0600, removed once the CLI has
+    /// ended) named with `--settings=PATH`, never on the command line.
+    ///
+    /// ```
+    /// use claudio::{Options, Sandbox};
+    /// use serde_json::json;
+    /// let options = Options::default()
+    ///     .settings(json!({"env": {"API_TOKEN": "s3cret"}}))
+    ///     .sandbox(Sandbox::enabled());
+    /// let settings = options.effective_settings().unwrap();
+    /// assert_eq!(settings["env"]["API_TOKEN"], "s3cret");
+    /// assert_eq!(settings["sandbox"]["enabled"], true);
+    /// assert!(!options.cli_args().iter().any(|a| a.contains("s3cret")));
+    /// ```
+    pub fn effective_settings(&self) -> Option<Value> {
         let Some(sandbox) = &self.sandbox else {
             return self.settings.clone();
         };
@@ -622,7 +639,9 @@ impl Options {
     }
 
     /// `--settings`: settings (JSON) over the files'. A sandbox has its
-    /// own option, [`Options::sandbox`], merged into these.
+    /// own option, [`Options::sandbox`], merged into these. They reach the
+    /// CLI in a private file, never on its command line (see
+    /// [`Options::effective_settings`]).
     ///
     /// ```
     /// use serde_json::json;
@@ -703,12 +722,44 @@ impl Options {
         self
     }
 
-    /// `--mcp-config` (JSON text or a file path); may be given several times.
+    /// MCP servers for the CLI to run: JSON text (`{"mcpServers": {...}}`)
+    /// or a file's path, as `--mcp-config` takes them; may be given several
+    /// times.
+    ///
+    /// A stdio server's `env` and an http server's `headers` usually hold
+    /// tokens, and every local user can read a process's command line
+    /// (`/proc/PID/cmdline`). So JSON text never goes on the CLI's command
+    /// line; [`Client::connect`](crate::Client::connect) hands it over
+    /// this way:
+    /// - `{"mcpServers": {...}}` goes in the `initialize` request
+    ///   (`mcpServers`, the CLI started with `--await-initialize`), as the
+    ///   TypeScript SDK sends it. The CLI says whether it loaded them
+    ///   (`mcp_servers_applied`); the CLI 2.1.326 and later does.
+    /// - When it did not (an older CLI refuses `--await-initialize` and
+    ///   exits; a missing `mcp_servers_applied` counts as not loaded), that
+    ///   process is stopped and the CLI started again with the text in a
+    ///   private file: mode 0600, created exclusively in a new mode-0700
+    ///   directory (under `$XDG_RUNTIME_DIR`, else the temporary
+    ///   directory), named with `--mcp-config=PATH`, and removed once the
+    ///   CLI has ended.
+    /// - Other JSON text (keys beside `mcpServers`, an in-process `sdk`
+    ///   server, text that does not parse) always goes in such a file.
+    ///
+    /// A path is passed as given. The servers start `pending` and connect
+    /// soon after `connect` returns: [`Client::mcp_status`](crate::Client::mcp_status)
+    /// tells. Secrets put in [`Options::extra_arg`] stay the caller's
+    /// business.
     ///
     /// ```
+    /// use serde_json::json;
+    /// let config = json!({"mcpServers": {"github": {
+    ///     "command": "github-mcp-server", "args": ["stdio"],
+    ///     "env": {"GITHUB_TOKEN": "ghp_…"}}}});
     /// let options = claudio::Options::default()
-    ///     .mcp_config(r#"{"mcpServers":{"fs":{"command":"mcp-fs","args":["."]}}}"#)
+    ///     .mcp_config(config.to_string())
     ///     .strict_mcp_config(true); // and none from the settings files
+    /// // the token is in no argument
+    /// assert!(!options.cli_args().iter().any(|a| a.contains("ghp_")));
     /// ```
     pub fn mcp_config(mut self, config: impl Into<String>) -> Self {
         self.mcp_config.push(config.into());
@@ -845,7 +896,9 @@ impl Options {
         self
     }
 
-    /// More CLI arguments, appended as given.
+    /// More CLI arguments, appended as given. They are on the command line,
+    /// which every local user can read: no secrets in them (settings and
+    /// MCP servers have their own options, which keep secrets off it).
     ///
     /// ```
     /// let options = claudio::Options::default().extra_arg("--debug");
@@ -868,7 +921,14 @@ impl Options {
         self
     }
 
-    /// The CLI's argv (without the program).
+    /// The CLI's argv (without the program), but for what may hold
+    /// secrets: the settings ([`Options::settings`], with the sandbox) and
+    /// MCP server configurations given as JSON ([`Options::mcp_config`]).
+    /// Every local user can read a process's command line
+    /// (`/proc/PID/cmdline`), so [`Client::connect`](crate::Client::connect)
+    /// hands those over in the `initialize` request (adding
+    /// `--await-initialize`) or in private files (adding `--settings=PATH`
+    /// and `--mcp-config=PATH`), never on the command line.
     ///
     /// ```
     /// let args = claudio::Options::default().model("sonnet").max_turns(2).cli_args();
@@ -877,6 +937,13 @@ impl Options {
     /// assert!(args.contains(&"--max-turns=2".to_owned()));
     /// ```
     pub fn cli_args(&self) -> Vec<String> {
+        let mut a = self.base_args();
+        a.extend(self.extra_args.iter().cloned());
+        a
+    }
+
+    /// The argv without `extra_args` and without what may hold secrets.
+    fn base_args(&self) -> Vec<String> {
         let mut a: Vec<String> = [
             "--output-format",
             "stream-json",
@@ -959,9 +1026,6 @@ impl Options {
             let names: Vec<&str> = self.setting_sources.iter().map(|s| s.as_str()).collect();
             a.push(format!("--setting-sources={}", names.join(",")));
         }
-        if let Some(settings) = self.effective_settings() {
-            a.push(format!("--settings={settings}"));
-        }
         for d in &self.plugin_dirs {
             a.push(format!("--plugin-dir={}", d.display()));
         }
@@ -978,9 +1042,12 @@ impl Options {
             a.push("--strict-mcp-config".into());
         }
         for c in &self.mcp_config {
-            a.push(format!("--mcp-config={c}"));
+            if let McpConfig::Path(path) = McpConfig::of(c) {
+                a.push(format!("--mcp-config={path}"));
+            }
         }
         if !self.mcp_servers.is_empty() {
+            // in-process servers: names only, nothing secret
             let servers: Map<String, Value> = self
                 .mcp_servers
                 .iter()
@@ -988,8 +1055,126 @@ impl Options {
                 .collect();
             a.push(format!("--mcp-config={}", json!({ "mcpServers": servers })));
         }
-        a.extend(self.extra_args.iter().cloned());
         a
+    }
+
+    /// The MCP servers of the JSON configurations that can go in the
+    /// `initialize` request (`mcpServers`), merged in order.
+    pub(crate) fn initialize_mcp_servers(&self) -> Map<String, Value> {
+        let mut servers = Map::new();
+        for c in &self.mcp_config {
+            if let McpConfig::Servers(map) = McpConfig::of(c) {
+                servers.extend(map);
+            }
+        }
+        servers
+    }
+
+    /// How to start the CLI, MCP configurations given as JSON going where
+    /// `delivery` says and the settings in a private file. The files go
+    /// with [`Launch::files`].
+    pub(crate) fn launch(&self, delivery: McpDelivery) -> std::io::Result<Launch> {
+        let mut args = self.base_args();
+        let mut files = None;
+        let mut secret_args = Vec::new();
+        if let Some(settings) = self.effective_settings() {
+            let path = private_file(&mut files, "settings.json", &settings.to_string())?;
+            secret_args.push(format!("--settings={}", path.display()));
+        }
+        let mut init_servers = Map::new();
+        for (i, c) in self.mcp_config.iter().enumerate() {
+            let text = match (McpConfig::of(c), delivery) {
+                (McpConfig::Path(_), _) => continue,
+                (McpConfig::Servers(map), McpDelivery::Initialize) => {
+                    init_servers.extend(map);
+                    continue;
+                }
+                (McpConfig::Servers(_), McpDelivery::Files) | (McpConfig::Other, _) => c,
+            };
+            let path = private_file(&mut files, &format!("mcp-config-{i}.json"), text)?;
+            secret_args.push(format!("--mcp-config={}", path.display()));
+        }
+        if !init_servers.is_empty() {
+            secret_args.push("--await-initialize".into());
+        }
+        args.extend(secret_args);
+        args.extend(self.extra_args.iter().cloned());
+        Ok(Launch {
+            args,
+            init_servers,
+            files,
+        })
+    }
+}
+
+/// Write `text` to a new file `name` of the private directory, made first
+/// when there is none yet.
+fn private_file(
+    files: &mut Option<PrivateDir>,
+    name: &str,
+    text: &str,
+) -> std::io::Result<PathBuf> {
+    let dir = match files {
+        Some(dir) => dir,
+        None => files.insert(PrivateDir::create()?),
+    };
+    dir.write(name, text.as_bytes())
+}
+
+/// Where MCP server configurations given as JSON go
+/// ([`Options::mcp_config`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum McpDelivery {
+    /// In the `initialize` request's `mcpServers`, the CLI started with
+    /// `--await-initialize` (CLI 2.1.326 and later).
+    Initialize,
+    /// In private files, each named with `--mcp-config=PATH`.
+    Files,
+}
+
+/// One start of the CLI: its argv, and what carries secrets elsewhere.
+#[derive(Debug)]
+pub(crate) struct Launch {
+    /// The argv, without the program.
+    pub args: Vec<String>,
+    /// `mcpServers` for the `initialize` request (empty: none).
+    pub init_servers: Map<String, Value>,
+    /// The private files `args` names; removed when dropped, so kept until
+    /// the CLI ends.
+    pub files: Option<PrivateDir>,
+}
+
+/// One `--mcp-config` value, as the CLI reads it.
+enum McpConfig<'a> {
+    /// A file's path: passed as given.
+    Path(&'a str),
+    /// `{"mcpServers": {...}}` and nothing else, no in-process (`sdk`)
+    /// server in it: can go in the `initialize` request.
+    Servers(Map<String, Value>),
+    /// Any other JSON text (or text meant as JSON that does not parse): a
+    /// private file, so nothing in it reaches the command line.
+    Other,
+}
+
+impl<'a> McpConfig<'a> {
+    fn of(config: &'a str) -> McpConfig<'a> {
+        let text = config.trim_start();
+        if !(text.starts_with('{') || text.starts_with('[')) {
+            return McpConfig::Path(config);
+        }
+        let Ok(Value::Object(mut top)) = serde_json::from_str::<Value>(text) else {
+            return McpConfig::Other;
+        };
+        match (top.remove("mcpServers"), top.is_empty()) {
+            (Some(Value::Object(servers)), true)
+                if servers.values().all(|s| {
+                    s.is_object() && s.get("type").and_then(Value::as_str) != Some("sdk")
+                }) =>
+            {
+                McpConfig::Servers(servers)
+            }
+            _ => McpConfig::Other,
+        }
     }
 }
 
@@ -1146,7 +1331,12 @@ mod tests {
             "{a:?}"
         );
         assert!(has("--setting-sources=user,project"));
-        assert!(has(r#"--settings={"env":{"TOKEN":"s3cret"}}"#));
+        // the settings may hold secrets: never on the command line
+        assert!(!a.iter().any(|x| x.contains("s3cret")), "{a:?}");
+        assert_eq!(
+            o.effective_settings(),
+            Some(json!({"env":{"TOKEN":"s3cret"}}))
+        );
         assert!(has("--plugin-dir=/p"));
         assert!(has("--resume-session-at=u"));
         assert!(has("--session-id=0b7d4e8a-9c55-4f0e-8d3c-4b5a3f2a9c1e"));
@@ -1210,14 +1400,7 @@ mod tests {
 
     #[test]
     fn the_sandbox_merges_into_the_settings() {
-        let settings = |o: &Options| -> Value {
-            let a = o.cli_args();
-            let s = a
-                .iter()
-                .find_map(|x| x.strip_prefix("--settings="))
-                .unwrap();
-            serde_json::from_str(s).unwrap()
-        };
+        let settings = |o: &Options| -> Value { o.effective_settings().unwrap() };
         let o = Options::default()
             .settings(json!({"permissions": {"deny": ["Bash(curl:*)"]},
                              "sandbox": {"enabled": false, "excludedCommands": ["git"]}}))
@@ -1246,5 +1429,50 @@ mod tests {
             .cli_args()
             .iter()
             .any(|x| x.starts_with("--settings")));
+        assert_eq!(Options::default().effective_settings(), None);
+    }
+
+    /// Every local user can read `/proc/PID/cmdline`: an MCP server's `env`
+    /// and `headers` and the settings' `env` stay off the command line.
+    #[test]
+    fn no_secret_on_the_command_line() {
+        let secret = "tok-9a2b-never-on-a-command-line";
+        let o = Options::default()
+            .mcp_config(
+                json!({"mcpServers": {
+                    "gh": {"type": "stdio", "command": "gh-mcp", "env": {"GITHUB_TOKEN": secret}},
+                    "web": {"type": "http", "url": "https://mcp.example/",
+                            "headers": {"Authorization": format!("Bearer {secret}")}}}})
+                .to_string(),
+            )
+            .mcp_config(format!(r#"{{"mcpServers": {{"bad": {secret}"#)) // not even JSON
+            .settings(json!({"env": {"API_TOKEN": secret}}));
+        let a = o.cli_args();
+        assert!(!a.iter().any(|x| x.contains(secret)), "{a:?}");
+    }
+
+    #[test]
+    fn mcp_configs_are_told_apart_as_the_cli_reads_them() {
+        let kind = |c: &str| match McpConfig::of(c) {
+            McpConfig::Path(p) => format!("path {p}"),
+            McpConfig::Servers(m) => format!("servers {}", m.len()),
+            McpConfig::Other => "other".into(),
+        };
+        assert_eq!(kind("/etc/mcp.json"), "path /etc/mcp.json");
+        assert_eq!(kind("relative/mcp.json"), "path relative/mcp.json");
+        assert_eq!(
+            kind(r#" {"mcpServers": {"a": {"command": "a"}}}"#),
+            "servers 1"
+        );
+        assert_eq!(kind(r#"{"mcpServers": {}}"#), "servers 0");
+        // not for `initialize`: another key, an in-process server, bad JSON
+        assert_eq!(kind(r#"{"mcpServers": {}, "x": 1}"#), "other");
+        assert_eq!(
+            kind(r#"{"mcpServers": {"c": {"type": "sdk", "name": "c"}}}"#),
+            "other"
+        );
+        assert_eq!(kind(r#"{"mcpServers": {"a": 1}}"#), "other");
+        assert_eq!(kind(r#"{"mcpServers": "#), "other");
+        assert_eq!(kind("[1]"), "other");
     }
 }

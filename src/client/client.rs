@@ -2,13 +2,13 @@
 
 use super::router::{drive, Handlers, Incoming, Shared};
 use crate::error::{Error, Result};
-use crate::options::Options;
+use crate::options::{Launch, McpDelivery, Options};
 use crate::protocol::{
     AccountInfo, AgentInfo, ContextUsage, Interrupted, McpCallResult, McpResource, McpSetServers,
     McpStatus, Message, ModeSet, ModelInfo, ModelSet, PermissionMode, ResultMessage, RewindFiles,
     ServerInfo, Settings, SlashCommand, TaskOutput, UserInput,
 };
-use crate::transport::{find_cli, spawn, ExitInfo, SpawnSpec, Spawned};
+use crate::transport::{find_cli, spawn, ExitInfo, SpawnSpec, Spawned, STDERR_DRAIN};
 use futures_core::Stream;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -103,15 +103,57 @@ impl Client {
     }
 
     async fn connect_inner(options: Options, keep_raw: bool) -> Result<Client> {
-        let started = std::time::Instant::now();
         let program = find_cli(options.cli_path.as_deref())?;
+        // MCP servers given as JSON go in `initialize`, as the TypeScript
+        // SDK sends them; a CLI that does not take them there gets them in
+        // a private file instead (never on its command line).
+        if !options.initialize_mcp_servers().is_empty() {
+            match Self::start(&program, &options, keep_raw, McpDelivery::Initialize).await {
+                Ok(client) => return Ok(client),
+                Err(Start::Failed(e)) => return Err(e),
+                Err(Start::NotApplied(why)) => tracing::warn!(
+                    why,
+                    "the CLI did not load the MCP servers sent in `initialize`; \
+                     starting it again with them in a private file"
+                ),
+            }
+        }
+        match Self::start(&program, &options, keep_raw, McpDelivery::Files).await {
+            Ok(client) => Ok(client),
+            Err(Start::Failed(e)) => Err(e),
+            // not asked for with files
+            Err(Start::NotApplied(why)) => Err(Error::Protocol(why)),
+        }
+    }
+
+    /// Start the CLI once, MCP servers given as JSON going as `delivery`
+    /// says, and complete the handshake.
+    async fn start(
+        program: &std::path::Path,
+        options: &Options,
+        keep_raw: bool,
+        delivery: McpDelivery,
+    ) -> std::result::Result<Client, Start> {
+        let started = std::time::Instant::now();
+        let launch = options.launch(delivery).map_err(|e| {
+            Start::Failed(Error::Spawn {
+                path: program.to_path_buf(),
+                source: std::io::Error::new(
+                    e.kind(),
+                    format!("could not write the settings and MCP servers to a private file: {e}"),
+                ),
+            })
+        })?;
+        let init_servers = launch.init_servers.clone();
         let Spawned {
             stdin,
             stdout,
             supervisor,
-        } = spawn(&spawn_spec(program, &options)).await?;
-        let (handlers, hooks) = Handlers::from_options(&options);
-        let shared = Shared::new(stdin, supervisor, handlers, &options, keep_raw);
+        } = spawn(&spawn_spec(program.to_path_buf(), options, launch))
+            .await
+            .map_err(Start::Failed)?;
+        let (handlers, hooks) = Handlers::from_options(options);
+        let shared = Shared::new(stdin, supervisor, handlers, options, keep_raw);
         let driver = tokio::spawn(drive(shared.clone(), stdout, options.max_line_bytes));
         let mut client = Client {
             shared,
@@ -126,6 +168,10 @@ impl Client {
         if !options.agents.is_empty() {
             init.insert("agents".into(), json!(options.agents));
         }
+        let servers_sent = !init_servers.is_empty();
+        if servers_sent {
+            init.insert("mcpServers".into(), Value::Object(init_servers));
+        }
         match client
             .shared
             .request("initialize", Value::Object(init), options.init_timeout)
@@ -136,17 +182,38 @@ impl Client {
                     ms = started.elapsed().as_millis() as u64,
                     "initialize answered"
                 );
+                // As the TypeScript SDK reads it: anything but `true` (a
+                // missing field included) is "not loaded".
+                let applied = info.get("mcp_servers_applied").and_then(Value::as_bool);
+                if servers_sent && applied != Some(true) {
+                    let _ = client.close().await;
+                    return Err(Start::NotApplied(format!(
+                        "mcp_servers_applied was {}",
+                        applied.map_or("missing".into(), |b| b.to_string())
+                    )));
+                }
                 client.server_info = decode_reply(info);
                 Ok(client)
             }
             Err(e) => {
-                let e = match e {
-                    Error::ControlTimeout { .. } => Error::InitTimeout(options.init_timeout),
-                    other => other,
-                };
                 client.closed.store(true, Ordering::SeqCst);
                 client.shared.supervisor.signal_group(libc::SIGKILL);
-                Err(e)
+                if servers_sent && matches!(e, Error::ProcessExited { .. } | Error::Io(_)) {
+                    // A CLI older than 2.1.326 refuses the flag and exits
+                    // (its last words may still be on their way).
+                    client.shared.supervisor.stderr_drained(STDERR_DRAIN).await;
+                    let tail = client.stderr_tail();
+                    if tail.contains("unknown option '--await-initialize'") {
+                        return Err(Start::NotApplied(format!(
+                            "the CLI refused --await-initialize: {}",
+                            tail.trim()
+                        )));
+                    }
+                }
+                Err(Start::Failed(match e {
+                    Error::ControlTimeout { .. } => Error::InitTimeout(options.init_timeout),
+                    other => other,
+                }))
             }
         }
     }
@@ -880,9 +947,19 @@ impl Client {
     }
 }
 
-/// How to start the CLI for these options: their arguments, their
-/// environment over the SDK's defaults, their directory and stderr callback.
-fn spawn_spec(program: PathBuf, options: &Options) -> SpawnSpec {
+/// Why one start of the CLI did not give a client.
+enum Start {
+    /// The CLI did not load the MCP servers sent in `initialize` (it was
+    /// stopped): start it again with them in files.
+    NotApplied(String),
+    /// Anything else: the error for the caller.
+    Failed(Error),
+}
+
+/// How to start the CLI for these options: the launch's arguments and
+/// files, the options' environment over the SDK's defaults, their directory
+/// and stderr callback.
+fn spawn_spec(program: PathBuf, options: &Options, launch: Launch) -> SpawnSpec {
     let mut env = BTreeMap::from([("CLAUDE_CODE_ENTRYPOINT".to_owned(), "sdk-rust".to_owned())]);
     if options.file_checkpointing {
         env.insert(
@@ -893,10 +970,11 @@ fn spawn_spec(program: PathBuf, options: &Options) -> SpawnSpec {
     env.extend(options.env.clone());
     SpawnSpec {
         program,
-        args: options.cli_args(),
+        args: launch.args,
         env,
         cwd: options.cwd.clone(),
         stderr: options.stderr.clone(),
+        files: launch.files.map(Arc::new),
     }
 }
 
@@ -964,17 +1042,102 @@ mod answer_tests {
             .env("CLAUDE_CODE_ENTRYPOINT", "mine")
             .env("K", "v")
             .model("sonnet");
-        let s = spawn_spec("/bin/claude".into(), &o);
+        let launch = o.launch(McpDelivery::Initialize).unwrap();
+        let s = spawn_spec("/bin/claude".into(), &o, launch);
         assert_eq!(s.program, PathBuf::from("/bin/claude"));
         assert_eq!(s.args, o.cli_args());
+        assert!(s.files.is_none());
         assert_eq!(s.cwd, Some(PathBuf::from("/w")));
         assert_eq!(s.env["CLAUDE_CODE_ENTRYPOINT"], "mine");
         assert_eq!(s.env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"], "true");
         assert_eq!(s.env["K"], "v");
-        let s = spawn_spec("c".into(), &Options::default());
+        let d = Options::default();
+        let s = spawn_spec("c".into(), &d, d.launch(McpDelivery::Files).unwrap());
         assert_eq!(s.env.len(), 1);
         assert_eq!(s.env["CLAUDE_CODE_ENTRYPOINT"], "sdk-rust");
         assert!(s.stderr.is_none());
         assert!(!format!("{s:?}").contains("sdk-rust"), "values stay hidden");
+    }
+
+    /// Every local user can read `/proc/PID/cmdline`: no token from an MCP
+    /// server's `env` or `headers`, nor from the settings, is in the argv
+    /// the CLI is started with, whichever way the servers go.
+    #[test]
+    fn no_secret_reaches_the_spawn_arguments() {
+        use std::os::unix::fs::PermissionsExt;
+        let secret = "tok-5e1f-never-on-a-command-line";
+        let servers = json!({
+            "gh": {"type": "stdio", "command": "gh-mcp", "args": [], "env": {"GITHUB_TOKEN": secret}},
+            "web": {"type": "http", "url": "https://mcp.example/",
+                    "headers": {"Authorization": format!("Bearer {secret}")}}});
+        let config = json!({ "mcpServers": servers }).to_string();
+        // not for `initialize` (another key): a private file either way
+        let odd = json!({"mcpServers": {"o": {"command": "o", "env": {"T": secret}}}, "x": 1});
+        let o = Options::default()
+            .mcp_config(&config)
+            .mcp_config(odd.to_string())
+            .mcp_config("/etc/claude/mcp.json")
+            .mcp_server(crate::McpServer::new("calc"))
+            .settings(json!({"env": {"API_TOKEN": secret}}))
+            .sandbox(crate::Sandbox::enabled())
+            .extra_arg("--debug");
+        assert!(!o.cli_args().iter().any(|a| a.contains(secret)));
+        let read = |arg: &str| -> Value {
+            let path = std::path::Path::new(arg);
+            let meta = std::fs::metadata(path).unwrap();
+            assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{arg}");
+            let dir = std::fs::metadata(path.parent().unwrap()).unwrap();
+            assert_eq!(dir.permissions().mode() & 0o777, 0o700, "{arg}");
+            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+        };
+        for delivery in [McpDelivery::Initialize, McpDelivery::Files] {
+            let launch = o.launch(delivery).unwrap();
+            let init = launch.init_servers.clone();
+            let s = spawn_spec("/bin/claude".into(), &o, launch);
+            let a = &s.args;
+            assert!(!a.iter().any(|x| x.contains(secret)), "{delivery:?}: {a:?}");
+            assert!(!format!("{s:?}").contains(secret));
+            // what does go there: paths, names, the user's own flags
+            assert!(a.contains(&"--mcp-config=/etc/claude/mcp.json".to_owned()));
+            assert!(a.contains(
+                &r#"--mcp-config={"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#.to_owned()
+            ));
+            assert_eq!(a.last().map(String::as_str), Some("--debug"));
+            let settings = a
+                .iter()
+                .find_map(|x| x.strip_prefix("--settings="))
+                .unwrap();
+            let settings = read(settings);
+            assert_eq!(settings["env"]["API_TOKEN"], secret);
+            assert_eq!(settings["sandbox"]["enabled"], true);
+            let files: Vec<Value> = a
+                .iter()
+                .filter_map(|x| x.strip_prefix("--mcp-config="))
+                .filter(|p| p.starts_with(&*s.files.as_ref().unwrap().path().to_string_lossy()))
+                .map(read)
+                .collect();
+            let awaits = a.iter().any(|x| x == "--await-initialize");
+            match delivery {
+                McpDelivery::Initialize => {
+                    assert!(awaits);
+                    assert_eq!(Value::Object(init), servers);
+                    assert_eq!(files, std::slice::from_ref(&odd));
+                }
+                McpDelivery::Files => {
+                    assert!(!awaits);
+                    assert!(init.is_empty());
+                    assert_eq!(files, [json!({ "mcpServers": servers }), odd.clone()]);
+                }
+            }
+            // the files go once the process has ended (the supervisor drops them)
+            let dir = s.files.as_ref().unwrap().path().to_owned();
+            drop(s);
+            assert!(!dir.exists());
+        }
+        // nothing to hide: no files, no `--await-initialize`
+        let plain = Options::default().mcp_config("/etc/claude/mcp.json");
+        let launch = plain.launch(McpDelivery::Initialize).unwrap();
+        assert!(launch.files.is_none() && launch.init_servers.is_empty());
+        assert_eq!(launch.args, plain.cli_args());
     }
 }

@@ -6,6 +6,7 @@
 //! ties that signal to the *thread* that forked, children are forked from one
 //! long-lived spawner thread, never from a pool thread that may exit.
 
+use super::private::PrivateDir;
 use super::stderr::{self, StderrCallback, StderrTail};
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
@@ -33,6 +34,9 @@ pub(crate) struct SpawnSpec {
     pub cwd: Option<PathBuf>,
     /// Sees each stderr line as it arrives.
     pub stderr: Option<StderrCallback>,
+    /// Private files `args` names (settings, MCP servers): kept while the
+    /// process runs, removed once it has ended.
+    pub files: Option<Arc<PrivateDir>>,
 }
 
 impl std::fmt::Debug for SpawnSpec {
@@ -44,6 +48,7 @@ impl std::fmt::Debug for SpawnSpec {
             .field("env", &self.env.keys().collect::<Vec<_>>())
             .field("cwd", &self.cwd)
             .field("stderr", &self.stderr.is_some())
+            .field("files", &self.files.as_ref().map(|d| d.path()))
             .finish()
     }
 }
@@ -194,6 +199,7 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let exited = Arc::new(AtomicBool::new(false));
     let (tx, status) = watch::channel(None);
     let flag = exited.clone();
+    let files = spec.files.clone();
     tokio::spawn(async move {
         let info = match child.wait().await {
             Ok(st) => {
@@ -209,6 +215,8 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
             },
         };
         flag.store(true, Ordering::SeqCst);
+        // The CLI is gone: its private files go before anyone hears so.
+        drop(files);
         let _ = tx.send(Some(info));
     });
     tracing::debug!(pid, program = %program.display(), "started the CLI");

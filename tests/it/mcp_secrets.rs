@@ -1,1 +1,321 @@
-//! Trust round three: regression tests (filled in by the work on issue 29/30).
+//! MCP secrets off the command line (issue 30, item 1). Every local user can
+//! read `/proc/PID/cmdline`, so an MCP server's `env` and `headers` and the
+//! settings' `env` must reach the CLI some other way: in the `initialize`
+//! request (CLI 2.1.326 and later, `--await-initialize`), or, for a CLI that
+//! does not load them from there, in a private file (mode 0600, removed when
+//! the CLI ends). Real-CLI tests first (skipped loudly without
+//! `CLAUDIO_TEST_REAL_CLI`), then the fake CLI for a reply that does not say
+//! `mcp_servers_applied`.
+
+use crate::common;
+
+use claudio::{Client, Options};
+use common::real::*;
+use common::*;
+use serde_json::{json, Value};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn example_bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let mut dir = exe.parent().unwrap().to_path_buf();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let p = dir.join("examples").join(name);
+    assert!(
+        p.exists(),
+        "{} is missing (cargo test builds it)",
+        p.display()
+    );
+    p
+}
+
+/// A token no other process can hold by chance.
+fn secret(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("tok-{tag}-{}-{nanos:x}-SECRET", std::process::id())
+}
+
+/// The arguments of process `pid`, as every local user can read them.
+fn cmdline(pid: u32) -> Vec<String> {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    raw.split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect()
+}
+
+/// Every process whose command line holds one of `needles`, with it.
+fn cmdlines_holding(needles: &[&str]) -> Vec<(u32, String)> {
+    let mut hits = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return hits;
+    };
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let line = cmdline(pid).join(" ");
+        if needles.iter().any(|n| line.contains(n)) {
+            hits.push((pid, line));
+        }
+    }
+    hits
+}
+
+/// The value of `--flag=VALUE` in `args`, for each time it is there.
+fn flag_values(args: &[String], flag: &str) -> Vec<String> {
+    let prefix = format!("{flag}=");
+    args.iter()
+        .filter_map(|a| a.strip_prefix(&prefix).map(str::to_owned))
+        .collect()
+}
+
+/// A private file: the owner's alone (0600), in a directory only the owner
+/// may enter (0700); its JSON.
+fn read_private(path: &Path) -> Value {
+    let meta = std::fs::symlink_metadata(path).expect("the private file exists");
+    assert!(meta.is_file(), "{}", path.display());
+    assert_eq!(
+        meta.permissions().mode() & 0o777,
+        0o600,
+        "{}",
+        path.display()
+    );
+    let dir = std::fs::symlink_metadata(path.parent().unwrap()).unwrap();
+    assert_eq!(
+        dir.permissions().mode() & 0o777,
+        0o700,
+        "{}",
+        path.display()
+    );
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Wait until the CLI has connected to MCP server `name`; its status entry.
+async fn connected(client: &Client, name: &str) -> Value {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let status = client.control("mcp_status", json!({})).await.unwrap();
+        let server = status["mcpServers"]
+            .as_array()
+            .and_then(|a| a.iter().find(|s| s["name"] == name))
+            .cloned();
+        if let Some(s) = &server {
+            if s["status"] == "connected" {
+                return s.clone();
+            }
+        }
+        assert!(Instant::now() < until, "{name} never connected: {status}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The MCP configuration of the tests: `mcp-echo` with a token in its
+/// `env` (it echoes with that token as its prefix, so a call shows the env
+/// arrived), and an http server with a token in its `headers`.
+fn config(env_token: &str, header_token: &str) -> Value {
+    json!({"mcpServers": {
+        "echo": {"type": "stdio", "command": example_bin("mcp-echo").display().to_string(),
+                 "args": [], "env": {"MCP_ECHO_PREFIX": format!("{env_token}: ")}},
+        "web": {"type": "http", "url": "http://127.0.0.1:9/mcp",
+                "headers": {"Authorization": format!("Bearer {header_token}")}}}})
+}
+
+/// Connected with the echo server working and no secret on any command
+/// line; returns the CLI's argv.
+async fn check_live_session(client: &Client, secrets: &[&str], env_token: &str) -> Vec<String> {
+    let args = cmdline(client.pid());
+    assert!(
+        args.iter().any(|a| a == "--input-format"),
+        "/proc/{}/cmdline is not readable: {args:?}",
+        client.pid()
+    );
+    let echo = connected(client, "echo").await;
+    let tools: Vec<&str> = echo["tools"]
+        .as_array()
+        .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(tools, ["echo"], "{echo}");
+    let r = client
+        .mcp_call("mcp__echo__echo", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert_eq!(r.text(), format!("{env_token}: hi"), "{r:?}");
+    // the CLI, the MCP server, and every other process: no secret
+    assert_eq!(cmdlines_holding(secrets), vec![]);
+    args
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_mcp_and_settings_secrets_stay_off_every_command_line() {
+    let w = world!("real_cli_mcp_and_settings_secrets_stay_off_every_command_line");
+    let (env_token, header_token, settings_token) =
+        (secret("env"), secret("header"), secret("settings"));
+    let options = w
+        .options()
+        .mcp_config(config(&env_token, &header_token).to_string())
+        .settings(json!({"env": {"CLAUDIO_SETTINGS_TOKEN": settings_token}}));
+    let client = Client::connect(options).await.expect("connect");
+    let secrets = [&*env_token, &*header_token, &*settings_token];
+    let args = check_live_session(&client, &secrets, &env_token).await;
+    // the servers went in `initialize`: no configuration file for them
+    assert!(args.iter().any(|a| a == "--await-initialize"), "{args:?}");
+    assert_eq!(flag_values(&args, "--mcp-config"), Vec::<String>::new());
+    // the http server was given (and failed: nothing listens there)
+    let status = client.mcp_status().await.unwrap();
+    assert!(status.servers.iter().any(|s| s.name == "web"), "{status:?}");
+    // the settings arrived, from a private file
+    let settings = flag_values(&args, "--settings");
+    let [settings] = &settings[..] else {
+        panic!("one --settings: {args:?}")
+    };
+    let path = PathBuf::from(settings);
+    assert_eq!(
+        read_private(&path)["env"]["CLAUDIO_SETTINGS_TOKEN"],
+        settings_token
+    );
+    let s = client.get_settings().await.unwrap();
+    assert_eq!(s.effective["env"]["CLAUDIO_SETTINGS_TOKEN"], settings_token);
+    client.close().await.unwrap();
+    assert!(!path.exists(), "{} outlived the CLI", path.display());
+    assert!(!path.parent().unwrap().exists());
+}
+
+/// A wrapper around the real CLI, running `body` (a shell fragment) first;
+/// each start appends its arguments to `starts.log` beside it.
+fn wrapper(dir: &Path, cli: &Path, body: &str) -> PathBuf {
+    let path = dir.join("claude-wrapper");
+    let log = dir.join("starts.log");
+    let script = format!(
+        "#!/bin/sh\necho \"$*\" >> '{}'\n{body}\nexec '{}' \"$@\"\n",
+        log.display(),
+        cli.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// With `body` making the CLI not load the servers from `initialize`:
+/// claudio starts it again with them in a private file, which works, holds
+/// no secret on a command line, and is gone after `close`.
+async fn falls_back_to_a_private_file(test: &str, body: &str) {
+    let w = world!(test);
+    let bin = tempfile::tempdir().unwrap();
+    let cli = wrapper(bin.path(), &w.cli, body);
+    let (env_token, header_token) = (secret("env"), secret("header"));
+    let options = w
+        .options()
+        .cli_path(&cli)
+        .mcp_config(config(&env_token, &header_token).to_string());
+    let client = Client::connect(options).await.expect("connect");
+    let args = check_live_session(&client, &[&env_token, &header_token], &env_token).await;
+    let starts = std::fs::read_to_string(bin.path().join("starts.log")).unwrap();
+    let starts: Vec<&str> = starts.lines().collect();
+    assert_eq!(starts.len(), 2, "{starts:?}");
+    assert!(starts[0].contains("--await-initialize"), "{starts:?}");
+    assert!(!starts[1].contains("--await-initialize"), "{starts:?}");
+    assert!(!args.iter().any(|a| a == "--await-initialize"), "{args:?}");
+    let files = flag_values(&args, "--mcp-config");
+    let [file] = &files[..] else {
+        panic!("one --mcp-config: {args:?}")
+    };
+    let file = PathBuf::from(file);
+    assert_eq!(read_private(&file), config(&env_token, &header_token));
+    client.close().await.unwrap();
+    assert!(!file.exists(), "{} outlived the CLI", file.display());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_that_did_not_load_the_servers_from_initialize_gets_a_private_file() {
+    // As a wrapper that drops the flag would: the CLI answers
+    // `mcp_servers_applied: false` and runs without them.
+    falls_back_to_a_private_file(
+        "real_cli_that_did_not_load_the_servers_from_initialize_gets_a_private_file",
+        r#"for a; do shift; [ "$a" = --await-initialize ] || set -- "$@" "$a"; done"#,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_older_than_await_initialize_gets_a_private_file() {
+    // As a CLI before 2.1.326 does: it does not know the flag, and exits.
+    falls_back_to_a_private_file(
+        "real_cli_older_than_await_initialize_gets_a_private_file",
+        r#"for a; do if [ "$a" = --await-initialize ]; then echo "error: unknown option '--await-initialize'" >&2; exit 1; fi; done"#,
+    )
+    .await;
+}
+
+/// A CLI whose answer to `initialize` does not say `mcp_servers_applied`
+/// (one older than 2.1.326 behind a wrapper that ate the flag): taken as
+/// "not loaded", as the TypeScript SDK does; the second start has the
+/// servers in a private file.
+#[tokio::test]
+async fn a_reply_without_mcp_servers_applied_means_not_loaded() {
+    let token = secret("fake");
+    let config = json!({"mcpServers": {"s": {"command": "srv", "env": {"TOKEN": token}}}});
+    let fake = Fake::after_init(vec![]);
+    let client = Client::connect(fake.options().mcp_config(config.to_string()))
+        .await
+        .expect("connect");
+    // the second start's argv (the fake records it as it starts)
+    let args = fake.argv();
+    assert!(!args.iter().any(|a| a.contains(&token)), "{args:?}");
+    assert_eq!(
+        cmdline(client.pid())[1..],
+        args[..],
+        "the live process's argv"
+    );
+    assert_eq!(cmdlines_holding(&[&token]), vec![]);
+    assert!(!args.iter().any(|a| a == "--await-initialize"), "{args:?}");
+    let files = flag_values(&args, "--mcp-config");
+    let [file] = &files[..] else {
+        panic!("one --mcp-config: {args:?}")
+    };
+    let file = PathBuf::from(file);
+    assert_eq!(read_private(&file), config);
+    // first start: the servers in `initialize`; second: not there
+    let inits: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["request"]["subtype"] == "initialize")
+        .collect();
+    assert_eq!(inits.len(), 2, "{inits:?}");
+    assert_eq!(inits[0]["request"]["mcpServers"], config["mcpServers"]);
+    assert!(inits[1]["request"].get("mcpServers").is_none());
+    client.close().await.unwrap();
+    assert!(!file.exists(), "{} outlived the CLI", file.display());
+}
+
+/// Options with nothing secret start the CLI once, with no private files
+/// and no `--await-initialize` (the fake answers like a 2.1.325 CLI).
+#[tokio::test]
+async fn nothing_to_hide_one_start_no_files() {
+    let fake = Fake::after_init(vec![]);
+    let options: Options = fake.options().mcp_config("/nonexistent/mcp.json");
+    let client = Client::connect(options).await.expect("connect");
+    let args = fake.argv();
+    assert!(!args.iter().any(|a| a == "--await-initialize"), "{args:?}");
+    assert!(
+        !args.iter().any(|a| a.starts_with("--settings")),
+        "{args:?}"
+    );
+    assert_eq!(
+        flag_values(&args, "--mcp-config"),
+        ["/nonexistent/mcp.json"]
+    );
+    let inits = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["request"]["subtype"] == "initialize")
+        .count();
+    assert_eq!(inits, 1);
+    client.close().await.unwrap();
+}

@@ -1,5 +1,6 @@
 //! `mcp-echo`: a stdio MCP server for the real-CLI tests. One tool, `echo`
-//! (its `text` argument back, prefixed `echo: `; with `structured: true`
+//! (its `text` argument back, prefixed `echo: `, or by `$MCP_ECHO_PREFIX`
+//! when set, which shows the server got its `env`; with `structured: true`
 //! also as `structuredContent`), and one `ui://` resource
 //! (`ui://echo/page`, a line of HTML). JSON-RPC, one message a line.
 
@@ -9,6 +10,7 @@ use std::io::{self, BufRead, Write};
 fn main() {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
+    let prefix = std::env::var("MCP_ECHO_PREFIX").unwrap_or_else(|_| "echo: ".into());
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
@@ -28,7 +30,8 @@ fn main() {
                                 "required": ["text"]}}]}),
             "tools/call" => {
                 let text = params["arguments"]["text"].as_str().unwrap_or("");
-                let mut r = json!({"content": [{"type": "text", "text": format!("echo: {text}")}]});
+                let mut r =
+                    json!({"content": [{"type": "text", "text": format!("{prefix}{text}")}]});
                 if params["arguments"]["structured"] == true {
                     r["structuredContent"] = json!({"echoed": text});
                 }
