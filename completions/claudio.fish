@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_claudio_global_optspecs
-    string join \n model= permission-mode= allowed-tools= disallowed-tools= max-turns= effort= fallback-model= max-budget-usd= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= cli-path= v/verbose debug color= hide-thinking vi h/help V/version
+    string join \n cli-path= debug color= model= permission-mode= allowed-tools= disallowed-tools= max-turns= effort= fallback-model= max-budget-usd= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= v/verbose hide-thinking vi h/help V/version
 end
 
 function __fish_claudio_needs_command
@@ -24,6 +24,10 @@ function __fish_claudio_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c claudio -n "__fish_claudio_needs_command" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_needs_command" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c claudio -n "__fish_claudio_needs_command" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
@@ -42,13 +46,9 @@ complete -c claudio -n "__fish_claudio_needs_command" -l add-dir -d 'Give the to
 complete -c claudio -n "__fish_claudio_needs_command" -l cwd -d 'Working directory for the session' -r -F
 complete -c claudio -n "__fish_claudio_needs_command" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
-complete -c claudio -n "__fish_claudio_needs_command" -l cli-path -d 'Path of the `claude` executable' -r -F
-complete -c claudio -n "__fish_claudio_needs_command" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c claudio -n "__fish_claudio_needs_command" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_needs_command" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_needs_command" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
-complete -c claudio -n "__fish_claudio_needs_command" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_needs_command" -l hide-thinking -d 'Don\'t show the model\'s thinking in the chat'
 complete -c claudio -n "__fish_claudio_needs_command" -l vi -d 'Edit the prompt with vi keys (`edit-mode = "vi"` in the config file)'
 complete -c claudio -n "__fish_claudio_needs_command" -s h -l help -d 'Print help'
@@ -92,31 +92,11 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -s v -l verbose -d 
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
@@ -135,23 +115,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cwd -d 'List this directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many sessions' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
@@ -161,30 +124,10 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l usage -d 'With --json, add each session\'s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s l -l long -d 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l grep -d 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
@@ -192,30 +135,10 @@ never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l json -d 'Print the entries as stored, one JSON object per line'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l grep -d 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
@@ -223,8 +146,6 @@ never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'Print the entries as stored, one JSON object per line'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l cwd -d 'This directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
@@ -232,23 +153,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s n -l limit -d 'At most this many sessions' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l hits -d 'At most this many hits per session' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
@@ -260,8 +164,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l tools -d 'Also search tool inputs and outputs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l json -d 'One JSON object per session, as found'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s f -l format -d 'The format' -r -f -a "md\t'Markdown, to paste into an issue or a doc'
@@ -269,24 +171,6 @@ html\t'One self-contained HTML page (no scripts, no network)'
 json\t'The visible conversation as one JSON array'"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to this file (else stdout)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
@@ -294,8 +178,6 @@ never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l full -d 'Keep every line of tool output (else the first 40 of each)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l thinking -d 'Include the model\'s thinking'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l cwd -d 'This directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
@@ -307,23 +189,6 @@ session\t''
 block\t'5-hour billing windows, as the subscription plans count them'"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l since -d 'Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
@@ -332,181 +197,59 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l json -d 'Print JSON'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-cost -d 'Leave the cost estimate out'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l at -d 'Copy only up to this message (its uuid or a unique prefix; see `show --json`)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l title -d 'The fork\'s title (else the original\'s, marked "(fork)")' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from rename" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l clear -d 'Remove the tag'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from tag" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Don\'t ask for confirmation'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l json -d 'Print the summary as one JSON object'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
@@ -521,166 +264,46 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand doctor" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -f -a "path" -d 'Print the path of the config file in use'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -f -a "show" -d 'Print the settings the config file gives'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and not __fish_seen_subcommand_from path show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print the path of the config file in use'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the settings the config file gives'
 complete -c claudio -n "__fish_claudio_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand completions" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l max-turns -d 'Stop after this many agent turns' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l effort -d 'How hard the model thinks' -r -f -a "low\t''
-medium\t''
-high\t''
-xhigh\t''
-max\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l fallback-model -d 'Models to try, in order, when the model is overloaded (comma-separated or repeated)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l max-budget-usd -d 'End the turn once the session has cost this much, in US dollars' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l system-prompt -d 'Replace the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l append-system-prompt -d 'Add to the system prompt' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand man" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand man" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand man" -s c -l continue -d 'Continue the most recent session of this directory'
-complete -c claudio -n "__fish_claudio_using_subcommand man" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand man" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config completions man help" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'

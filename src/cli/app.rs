@@ -5,14 +5,14 @@ use super::config::{ArchiveMode, Config, EditMode};
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
 use super::sessions::{SessionsAction, SessionsOutcome};
-use clap::{CommandFactory, Parser};
+use clap::{Args, CommandFactory};
 use std::io::IsTerminal;
 use tokio::runtime::Runtime;
 
 pub fn main() -> i32 {
     quiet_on_closed_stdout();
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
+    let (command, session, chat) = match parse(std::env::args_os()) {
+        Ok(parsed) => parsed,
         Err(e) => {
             let code = if e.use_stderr() {
                 Exit::Usage.code()
@@ -23,14 +23,77 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    if cli.session.debug {
+    if session.debug {
         init_debug_log();
     }
-    let command = cli.command.unwrap_or(Command::Chat);
-    match command.run(cli.session, cli.chat) {
+    match command.run(session, chat) {
         Ok(exit) => exit.code(),
         Err(e) => report(&e),
     }
+}
+
+/// The command line, read: the command, the session's flags (those after
+/// `ask` over those before it, the global ones in), the chat's. The chat's
+/// and `ask`'s own flags anywhere else are a usage error, as clap gives
+/// for any flag a command does not take.
+fn parse(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<(Command, SessionFlags, ChatFlags), clap::Error> {
+    use clap::parser::ValueSource;
+    use clap::FromArgMatches;
+    let mut cmd = Cli::command();
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    let given = |m: &clap::ArgMatches, id: &str| {
+        m.try_get_raw(id).is_ok() && m.value_source(id) == Some(ValueSource::CommandLine)
+    };
+    let names = super::args::session_flag_names();
+    let top: Vec<&str> = names
+        .iter()
+        .filter(|(id, _)| given(&matches, id))
+        .map(|(_, spelled)| spelled.as_str())
+        .collect();
+    let chat_only: Vec<String> = {
+        let c = ChatFlags::augment_args(clap::Command::new("x"));
+        c.get_arguments()
+            .filter(|a| given(&matches, a.get_id().as_str()))
+            .map(|a| format!("--{}", a.get_long().unwrap_or_default()))
+            .collect()
+    };
+    let mut not_here = |flags: &[&str], what: &str| {
+        cmd.error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!("{}: {what}", flags.join(", ")),
+        )
+    };
+    let mut session = cli.session;
+    let command = match cli.command {
+        None => Command::Chat,
+        Some(Command::Ask(mut args)) => {
+            if !chat_only.is_empty() {
+                let c: Vec<&str> = chat_only.iter().map(String::as_str).collect();
+                return Err(not_here(&c, "for the chat only, not `ask`"));
+            }
+            let sub = matches.subcommand_matches("ask");
+            let later = std::mem::take(&mut args.session);
+            session = session.with(later, |id| sub.is_some_and(|m| given(m, id)));
+            Command::Ask(args)
+        }
+        Some(other) => {
+            if !top.is_empty() {
+                let name = matches.subcommand_name().unwrap_or("this command");
+                return Err(not_here(
+                    &top,
+                    &format!("for the chat and `ask` only; `claudio {name}` takes none of them"),
+                ));
+            }
+            other
+        }
+    };
+    session.cli_path = cli.global.cli_path;
+    session.debug = cli.global.debug;
+    session.color = cli.global.color;
+    Ok((command, session, cli.chat))
 }
 
 impl Command {
@@ -73,6 +136,11 @@ impl Command {
                 converse(flags, &config, &chat)
             }
             Command::Sessions(sessions) => {
+                if sessions.no_archive && matches!(sessions.action, SessionsAction::Archive(_)) {
+                    return Err(super::exit::usage_error!(
+                        "--no-archive leaves the archive out of what is read; `sessions archive` writes it, so the two do not go together"
+                    ));
+                }
                 let config = configure(&mut flags)?;
                 if !matches!(sessions.action, SessionsAction::Archive(_)) {
                     auto_archive(&config, sessions.config_dir.clone());
@@ -362,4 +430,65 @@ fn init_debug_log() {
         .with_max_level(tracing::Level::DEBUG)
         .with_target(false)
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<(Command, SessionFlags, ChatFlags), clap::Error> {
+        parse(args.iter().map(Into::into))
+    }
+
+    #[test]
+    fn the_chat_s_flags_are_an_error_where_they_do_not_apply() {
+        for args in [
+            &["claudio", "--model", "opus", "sessions", "list"][..],
+            &["claudio", "-c", "doctor"],
+            &["claudio", "--max-budget-usd", "3", "config", "show"],
+            &["claudio", "--vi", "ask", "hi"],
+        ] {
+            let e = p(args).expect_err(&args.join(" "));
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            let text = e.to_string();
+            assert!(
+                text.contains("--model")
+                    || text.contains("-c")
+                    || text.contains("--max-budget-usd")
+                    || text.contains("--vi"),
+                "{text}"
+            );
+        }
+        // the global ones go anywhere
+        assert!(p(&["claudio", "--color", "never", "sessions", "list"]).is_ok());
+        assert!(p(&["claudio", "sessions", "list", "--debug"]).is_ok());
+    }
+
+    #[test]
+    fn ask_takes_the_session_s_flags_before_and_after_it() {
+        let (cmd, s, _) = p(&[
+            "claudio",
+            "--model",
+            "opus",
+            "--allowed-tools",
+            "Read",
+            "ask",
+            "--allowed-tools",
+            "Grep",
+            "--max-turns",
+            "3",
+            "hi",
+        ])
+        .unwrap();
+        assert!(matches!(cmd, Command::Ask(_)));
+        assert_eq!(s.model.as_deref(), Some("opus"));
+        assert_eq!(s.allowed_tools, ["Read", "Grep"]);
+        assert_eq!(s.max_turns, Some(3));
+        // after `ask` wins
+        let (_, s, _) = p(&[
+            "claudio", "--model", "opus", "ask", "--model", "haiku", "hi",
+        ])
+        .unwrap();
+        assert_eq!(s.model.as_deref(), Some("haiku"));
+    }
 }

@@ -36,9 +36,25 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
     #[command(flatten)]
+    pub global: GlobalFlags,
+    #[command(flatten)]
     pub session: SessionFlags,
     #[command(flatten)]
     pub chat: ChatFlags,
+}
+
+/// Flags every command takes.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct GlobalFlags {
+    /// Path of the `claude` executable.
+    #[arg(long, global = true, env = "CLAUDIO_CLI")]
+    pub cli_path: Option<PathBuf>,
+    /// Log claudio's own decisions on stderr (never secrets).
+    #[arg(long, global = true)]
+    pub debug: bool,
+    /// When to use colors [default: auto].
+    #[arg(long, value_enum, global = true)]
+    pub color: Option<ColorChoice>,
 }
 
 /// How the chat shows and edits (the chat only).
@@ -145,6 +161,9 @@ pub struct AskArgs {
     /// more. An image piped on stdin is sent as an image too.
     #[arg(long = "image", value_name = "FILE")]
     pub image: Vec<std::path::PathBuf>,
+    /// The session's flags given after `ask` (those before it count too).
+    #[command(flatten)]
+    pub session: SessionFlags,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -155,70 +174,120 @@ pub enum OutputFormat {
     StreamJson,
 }
 
-/// Flags shared by the chat and `ask`: they shape the CLI session.
-#[derive(Debug, Args, Clone)]
+/// Flags shared by the chat and `ask`: they shape the CLI session. Only
+/// the chat (no subcommand) and `ask` take them: elsewhere they are a
+/// usage error, not accepted and ignored.
+#[derive(Debug, Args, Clone, Default)]
 pub struct SessionFlags {
     /// Model for the session (e.g. sonnet, opus, or a full model name).
-    #[arg(long, global = true, env = "CLAUDIO_MODEL")]
+    #[arg(long, env = "CLAUDIO_MODEL")]
     pub model: Option<String>,
     /// Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto.
-    #[arg(long, global = true, env = "CLAUDIO_PERMISSION_MODE")]
+    #[arg(long, env = "CLAUDIO_PERMISSION_MODE")]
     pub permission_mode: Option<String>,
     /// Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)".
-    #[arg(long, global = true, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',')]
     pub allowed_tools: Vec<String>,
     /// Tools never allowed (comma-separated or repeated).
-    #[arg(long, global = true, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',')]
     pub disallowed_tools: Vec<String>,
     /// Stop after this many agent turns.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub max_turns: Option<u32>,
     /// How hard the model thinks.
-    #[arg(long, global = true, value_parser = ["low", "medium", "high", "xhigh", "max"])]
+    #[arg(long, value_parser = ["low", "medium", "high", "xhigh", "max"])]
     pub effort: Option<String>,
     /// Models to try, in order, when the model is overloaded (comma-separated or repeated).
-    #[arg(long, global = true, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',')]
     pub fallback_model: Vec<String>,
     /// End the turn once the session has cost this much, in US dollars.
-    #[arg(long, global = true, value_name = "USD")]
+    #[arg(long, value_name = "USD")]
     pub max_budget_usd: Option<f64>,
     /// Replace the system prompt.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub system_prompt: Option<String>,
     /// Add to the system prompt.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub append_system_prompt: Option<String>,
     /// Give the tools access to another directory (repeatable).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub add_dir: Vec<PathBuf>,
     /// Working directory for the session.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub cwd: Option<PathBuf>,
     /// Resume the session with this id (an id prefix works); with no id,
     /// pick one from a list (this directory's sessions; Ctrl-A: every project).
-    #[arg(short = 'r', long, global = true, num_args = 0..=1, default_missing_value = "", value_name = "ID")]
+    #[arg(short = 'r', long, num_args = 0..=1, default_missing_value = "", value_name = "ID")]
     pub resume: Option<String>,
     /// Continue the most recent session of this directory.
-    #[arg(short = 'c', long = "continue", global = true)]
+    #[arg(short = 'c', long = "continue")]
     pub continue_session: bool,
     /// MCP server configuration: JSON text or a file (repeatable).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub mcp_config: Vec<String>,
-    /// Path of the `claude` executable.
-    #[arg(long, global = true, env = "CLAUDIO_CLI")]
-    pub cli_path: Option<PathBuf>,
     /// Show the CLI's own stderr as it runs.
-    #[arg(short = 'v', long, global = true)]
+    #[arg(short = 'v', long)]
     pub verbose: bool,
-    /// Log claudio's own decisions on stderr (never secrets).
-    #[arg(long, global = true)]
+    /// From [`GlobalFlags`].
+    #[arg(skip)]
+    pub cli_path: Option<PathBuf>,
+    /// From [`GlobalFlags`].
+    #[arg(skip)]
     pub debug: bool,
-    /// When to use colors [default: auto].
-    #[arg(long, value_enum, global = true)]
+    /// From [`GlobalFlags`].
+    #[arg(skip)]
     pub color: Option<ColorChoice>,
 }
 
+/// The ids of the chat's and `ask`'s own flags, with how they are
+/// spelled, for saying which one does not apply.
+pub fn session_flag_names() -> Vec<(String, String)> {
+    let cmd = ChatFlags::augment_args(SessionFlags::augment_args(clap::Command::new("x")));
+    cmd.get_arguments()
+        .map(|a| {
+            let spelled = a
+                .get_long()
+                .map(|l| format!("--{l}"))
+                .or_else(|| a.get_short().map(|c| format!("-{c}")))
+                .unwrap_or_else(|| a.get_id().to_string());
+            (a.get_id().to_string(), spelled)
+        })
+        .collect()
+}
+
 impl SessionFlags {
+    /// These flags (given before `ask`) with `later`'s (given after it)
+    /// over them: what `later` has from the command line (`given` says
+    /// which ids) wins; lists add up.
+    pub fn with(mut self, later: SessionFlags, given: impl Fn(&str) -> bool) -> SessionFlags {
+        macro_rules! take {
+            ($($f:ident),*) => {$(
+                if given(stringify!($f)) {
+                    self.$f = later.$f;
+                }
+            )*};
+        }
+        take!(
+            model,
+            permission_mode,
+            max_turns,
+            effort,
+            max_budget_usd,
+            system_prompt,
+            append_system_prompt,
+            cwd,
+            resume
+        );
+        self.allowed_tools.extend(later.allowed_tools);
+        self.disallowed_tools.extend(later.disallowed_tools);
+        self.fallback_model.extend(later.fallback_model);
+        self.add_dir.extend(later.add_dir);
+        self.mcp_config.extend(later.mcp_config);
+        self.continue_session |= later.continue_session;
+        self.verbose |= later.verbose;
+        self
+    }
+
     /// The color choice, `auto` when nothing set it.
     pub fn color_choice(&self) -> ColorChoice {
         self.color.unwrap_or(ColorChoice::Auto)
@@ -256,7 +325,8 @@ mod tests {
         assert_eq!(a.prompt, ["hello", "world"]);
         assert_eq!(a.output_format, OutputFormat::Json);
         assert_eq!(c.session.model.as_deref(), Some("opus"));
-        assert_eq!(c.session.allowed_tools, ["Read", "Grep"]);
+        // after `ask`: its own copy, merged over the one before by app::parse
+        assert_eq!(a.session.allowed_tools, ["Read", "Grep"]);
     }
 
     #[test]

@@ -233,12 +233,16 @@ mod tests {
             l
         };
         let l = list(&[
-            "claudio", "--model", "x", "sessions", "list", "--cwd", "/d", "-n", "3", "--json",
+            "claudio", "--color", "never", "sessions", "list", "--cwd", "/d", "-n", "3", "--json",
         ]);
         assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/d")));
         assert_eq!((l.limit, l.json, l.all), (Some(3), true, false));
-        // The chat's global --cwd before `sessions` reaches the listing too.
-        let l = list(&["claudio", "--cwd", "/e", "sessions", "list"]);
-        assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/e")));
+        // the chat's flags are the chat's: not taken after `sessions`
+        for flag in ["--model", "--permission-mode", "--max-budget-usd"] {
+            assert!(
+                Cli::try_parse_from(["claudio", "sessions", "list", flag, "3"]).is_err(),
+                "{flag}"
+            );
+        }
     }
 }
