@@ -28,7 +28,8 @@
 //! ```
 
 use super::control::{PermissionResult, PermissionUpdate};
-use super::replies::PermissionMode;
+use super::names::Unanswered;
+use super::replies::{Capabilities, PermissionMode};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -224,6 +225,176 @@ pub fn answer_questions<'a>(
     PermissionResult::allow_with_input(Value::Object(updated))
 }
 
+/// What a skipped question is answered with: the text the model reads
+/// (`"Which database?"="[No preference]"`), as the TypeScript SDK 0.3.333
+/// names it.
+pub const NO_PREFERENCE: &str = "[No preference]";
+
+/// The capability (in `system`/`init`,
+/// [`SystemInit::capabilities`](super::SystemInit::capabilities)) that says
+/// the CLI takes `annotations[question].unanswered` in an answer. The CLI
+/// 2.1.328 and 2.1.332 both list it there (not in the `initialize`
+/// answer); a CLI without it may refuse the whole answer.
+pub const UNANSWERED_CAPABILITY: &str = "ask_user_question_unanswered_v1";
+
+/// The person's answer to one question ([`answer_each`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Answer {
+    /// The chosen label (several joined with `", "`), or typed text.
+    Text(String),
+    /// No preference: the person skipped the question. The model reads
+    /// [`NO_PREFERENCE`]; a CLI that has [`UNANSWERED_CAPABILITY`] is also
+    /// told the question was skipped ([`Unanswered::Skipped`], echoed in the
+    /// tool result's `annotations`).
+    Skipped,
+}
+
+impl From<String> for Answer {
+    fn from(text: String) -> Answer {
+        Answer::Text(text)
+    }
+}
+
+impl From<&str> for Answer {
+    fn from(text: &str) -> Answer {
+        Answer::Text(text.to_owned())
+    }
+}
+
+/// Allow `AskUserQuestion` with an [`Answer`] per question, keyed by
+/// question text: like [`answer_questions`], and a skipped question is
+/// answered [`NO_PREFERENCE`], with `annotations[question].unanswered =
+/// "skipped"` when `capabilities` (the session's `system`/`init` ones) has
+/// [`UNANSWERED_CAPABILITY`]. The CLI 2.1.332 then tells the model
+/// `The user answered: "Which database?"="[No preference]", ...` and echoes
+/// the annotation in the tool result. (A question left out of `answers`
+/// is not mentioned to the model at all, and with no answer at all it
+/// reads "The user did not answer the questions.")
+///
+/// ```
+/// use claudio::protocol::ask::{self, Answer};
+/// use claudio::protocol::Capabilities;
+/// use serde_json::json;
+/// let input = json!({"questions": [
+///     {"question": "Which database?", "options": [{"label": "SQLite"}]},
+///     {"question": "Which language?", "options": [{"label": "Go"}]}]});
+/// // the capabilities of the session's `system`/`init`
+/// let caps: Capabilities = [ask::UNANSWERED_CAPABILITY].into_iter().collect();
+/// let answers = [("Which database?", Answer::Skipped), ("Which language?", "Go".into())];
+/// let reply = ask::answer_each(&input, answers, &caps).to_response(&input);
+/// let sent = &reply["updatedInput"];
+/// assert_eq!(sent["answers"], json!({"Which database?": "[No preference]", "Which language?": "Go"}));
+/// assert_eq!(sent["annotations"], json!({"Which database?": {"unanswered": "skipped"}}));
+/// // a CLI that does not say it takes annotations gets the text only
+/// let reply = ask::answer_each(&input, [("Which database?", Answer::Skipped)],
+///     &Capabilities::default()).to_response(&input);
+/// assert!(reply["updatedInput"].get("annotations").is_none());
+/// ```
+pub fn answer_each<'a>(
+    input: &Value,
+    answers: impl IntoIterator<Item = (&'a str, Answer)>,
+    capabilities: &Capabilities,
+) -> PermissionResult {
+    let annotate = capabilities.has(UNANSWERED_CAPABILITY);
+    let mut updated = match input {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    let mut texts = Map::new();
+    let mut notes = match updated.remove("annotations") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    for (question, answer) in answers {
+        match answer {
+            Answer::Text(text) => {
+                texts.insert(question.to_owned(), Value::String(text));
+            }
+            Answer::Skipped => {
+                texts.insert(question.to_owned(), Value::String(NO_PREFERENCE.to_owned()));
+                if annotate {
+                    let note = notes
+                        .entry(question.to_owned())
+                        .or_insert_with(|| Value::Object(Map::new()));
+                    if !note.is_object() {
+                        *note = Value::Object(Map::new());
+                    }
+                    if let Value::Object(n) = note {
+                        n.insert(
+                            "unanswered".into(),
+                            Value::String(Unanswered::Skipped.as_str().to_owned()),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    updated.insert("answers".into(), Value::Object(texts));
+    if !notes.is_empty() {
+        updated.insert("annotations".into(), Value::Object(notes));
+    }
+    PermissionResult::allow_with_input(Value::Object(updated))
+}
+
+/// Every question skipped: what to answer when the person declines the
+/// whole dialog (no preference on any of them), so that the model reads
+/// that nobody chose and goes on with its own judgement. See
+/// [`answer_each`].
+///
+/// ```
+/// use claudio::protocol::{ask, Capabilities};
+/// use serde_json::json;
+/// let input = json!({"questions": [{"question": "Which database?", "options": []}]});
+/// let caps: Capabilities = [ask::UNANSWERED_CAPABILITY].into_iter().collect();
+/// let reply = ask::skip_questions(&input, &caps).to_response(&input);
+/// assert_eq!(reply["updatedInput"]["answers"]["Which database?"], ask::NO_PREFERENCE);
+/// assert_eq!(reply["updatedInput"]["annotations"]["Which database?"]["unanswered"], "skipped");
+/// ```
+pub fn skip_questions(input: &Value, capabilities: &Capabilities) -> PermissionResult {
+    let asked: Vec<String> = match input.get("questions").and_then(Value::as_array) {
+        Some(list) => list
+            .iter()
+            .filter_map(|q| q.get("question").and_then(Value::as_str))
+            .map(str::to_owned)
+            .collect(),
+        None => Vec::new(),
+    };
+    answer_each(
+        input,
+        asked.iter().map(|q| (q.as_str(), Answer::Skipped)),
+        capabilities,
+    )
+}
+
+/// How each question of an `AskUserQuestion` tool result went unanswered,
+/// by question text: the `annotations` the CLI echoes in the `user` line's
+/// `tool_use_result` (an unknown value is kept as
+/// [`Unanswered::Other`]).
+///
+/// ```
+/// use claudio::protocol::{ask, Unanswered};
+/// use serde_json::json;
+/// let result = json!({"answers": {"Which database?": "[No preference]"},
+///     "annotations": {"Which database?": {"unanswered": "skipped"}}});
+/// assert_eq!(ask::unanswered(&result), [("Which database?".to_owned(), Unanswered::Skipped)]);
+/// ```
+pub fn unanswered(tool_use_result: &Value) -> Vec<(String, Unanswered)> {
+    let Some(notes) = tool_use_result
+        .get("annotations")
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    notes
+        .iter()
+        .filter_map(|(q, note)| {
+            let how = note.get("unanswered")?.as_str()?;
+            Some((q.clone(), Unanswered::from_name(how)))
+        })
+        .collect()
+}
+
 /// The plan in an `ExitPlanMode` input (markdown). The CLI's request
 /// carries the plan file's text when the model wrote one, and an empty input
 /// otherwise: then the plan is in the assistant's `tool_use` block of the
@@ -334,6 +505,73 @@ mod tests {
             v["updatedInput"]["answers"],
             json!({"Which database?":"SQLite"})
         );
+    }
+
+    const Q1: &str = "Which database should we use?";
+    const Q2: &str = "Which language?";
+
+    fn two_questions() -> Value {
+        json!({"questions":[
+            {"question":Q1,"header":"DB","options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","description":"a server"}],"multiSelect":false},
+            {"question":Q2,"header":"Lang","options":[{"label":"Go","description":"go"},{"label":"Rust","description":"rust"}],"multiSelect":false}]})
+    }
+
+    #[test]
+    fn a_skipped_question_is_answered_as_the_real_cli_takes_it() {
+        let input = two_questions();
+        let caps: Capabilities = [UNANSWERED_CAPABILITY].into_iter().collect();
+        let r = answer_each(&input, [(Q1, Answer::Skipped), (Q2, "Go".into())], &caps);
+        let v = r.to_response(&input);
+        // the answer the CLI 2.1.332 was probed with (issue 30): the model
+        // read `The user answered: "Which database should we use?"="[No
+        // preference]", "Which language?"="Go". ...`
+        assert_eq!(
+            v["updatedInput"],
+            json!({"questions": input["questions"],
+                "answers": {Q1: "[No preference]", Q2: "Go"},
+                "annotations": {Q1: {"unanswered": "skipped"}}})
+        );
+        // without the capability: the text only
+        let v = answer_each(&input, [(Q1, Answer::Skipped)], &Capabilities::default())
+            .to_response(&input);
+        assert_eq!(v["updatedInput"]["answers"], json!({Q1: "[No preference]"}));
+        assert!(v["updatedInput"].get("annotations").is_none());
+        // plain answers are what `answer_questions` sends
+        let plain = answer_each(&input, [(Q2, Answer::from("Go"))], &caps);
+        assert_eq!(plain, answer_questions(&input, [(Q2, "Go".to_owned())]));
+        // all skipped
+        let v = skip_questions(&input, &caps).to_response(&input);
+        assert_eq!(
+            v["updatedInput"]["answers"],
+            json!({Q1: NO_PREFERENCE, Q2: NO_PREFERENCE})
+        );
+        assert_eq!(
+            v["updatedInput"]["annotations"],
+            json!({Q1: {"unanswered":"skipped"}, Q2: {"unanswered":"skipped"}})
+        );
+        // notes already there (a preview's) are kept beside it
+        let mut with_notes = input.clone();
+        with_notes["annotations"] = json!({Q1: {"notes": "small app"}, Q2: 3});
+        let v = answer_each(&with_notes, [(Q1, Answer::Skipped)], &caps).to_response(&input);
+        assert_eq!(
+            v["updatedInput"]["annotations"],
+            json!({Q1: {"notes": "small app", "unanswered": "skipped"}, Q2: 3})
+        );
+    }
+
+    #[test]
+    fn the_echoed_annotations_are_read_back() {
+        // the `tool_use_result` of the user line the CLI 2.1.332 wrote
+        let result = json!({"questions": two_questions()["questions"],
+            "answers": {Q1: "[No preference]", Q2: "Go"},
+            "annotations": {Q1: {"unanswered": "skipped"}}});
+        assert_eq!(unanswered(&result), [(Q1.to_owned(), Unanswered::Skipped)]);
+        let later = json!({"annotations": {Q2: {"unanswered": "timed_out"}, Q1: {"notes": "x"}}});
+        assert_eq!(
+            unanswered(&later),
+            [(Q2.to_owned(), Unanswered::Other("timed_out".into()))]
+        );
+        assert!(unanswered(&json!({"answers": {}})).is_empty());
     }
 
     #[test]

@@ -2,8 +2,9 @@
 
 use super::content::{has_extra, ContentBlock, HasExtra, MessageContent};
 use super::control::{ControlCancelRequest, ControlRequest, ControlResponse};
+use super::names::{OriginKind, OriginSubkind, StartupFailureReason};
 use super::replies::{
-    lenient, McpServerStatus, ModelUsageMap, PermissionDenial, PermissionMode, Usage,
+    lenient, Capabilities, McpServerStatus, ModelUsageMap, PermissionDenial, PermissionMode, Usage,
 };
 use super::stream::{decode_tagged, StreamEventMessage};
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,8 @@ pub enum Message {
     /// `command_lifecycle`: where a prompt sent with a `uuid` is (queued,
     /// started, completed).
     CommandLifecycle(Box<CommandLifecycle>),
+    /// `tool_progress`: a tool is still running.
+    ToolProgress(Box<ToolProgress>),
     /// Anything else, as sent.
     Unknown(Value),
 }
@@ -130,6 +133,7 @@ fn parse_line(line: &str) -> Result<Routed, serde_json::Error> {
         "command_lifecycle" => {
             decode_boxed(line).map(|m| Routed::Message(Message::CommandLifecycle(m)))
         }
+        "tool_progress" => decode_boxed(line).map(|m| Routed::Message(Message::ToolProgress(m))),
         "system" => SystemMessage::decode(peek.subtype.as_deref(), line)
             .map(|m| Routed::Message(Message::System(Box::new(m)))),
         "control_request" => decode_boxed(line).map(Routed::Request),
@@ -158,7 +162,7 @@ impl Message {
     /// assert_eq!(msg.kind(), "result");
     /// assert_eq!(msg.as_result().and_then(|r| r.result.as_deref()), Some("ok"));
     /// // a type this crate does not know is kept, not an error
-    /// let later = Message::parse(br#"{"type":"tool_progress","elapsed_time_seconds":3}"#)?;
+    /// let later = Message::parse(br#"{"type":"tool_use_summary","summary":"Ran ls"}"#)?;
     /// assert!(matches!(later, Message::Unknown(_)));
     /// assert!(Message::parse(b"not json").is_err());
     /// # Ok::<(), serde_json::Error>(())
@@ -210,6 +214,7 @@ impl Message {
             Message::StreamEvent(_) => "stream_event",
             Message::Result(_) => "result",
             Message::CommandLifecycle(_) => "command_lifecycle",
+            Message::ToolProgress(_) => "tool_progress",
             Message::Unknown(v) => v.get("type").and_then(Value::as_str).unwrap_or(""),
         }
     }
@@ -225,6 +230,7 @@ impl Message {
             Message::StreamEvent(m) => m.session_id.as_deref(),
             Message::Result(m) => m.session_id.as_deref(),
             Message::CommandLifecycle(m) => m.session_id.as_deref(),
+            Message::ToolProgress(m) => m.session_id.as_deref(),
             Message::Unknown(v) => v.get("session_id").and_then(Value::as_str),
         }
     }
@@ -361,6 +367,24 @@ impl Message {
         }
     }
 
+    /// The `tool_progress` payload, if this is one.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// let line = br#"{"type":"tool_progress","tool_use_id":"toolu_1","tool_name":"Bash","parent_tool_use_id":null,"elapsed_time_seconds":12,"description":"Running the tests","session_id":"s1"}"#;
+    /// let msg = Message::parse(line)?;
+    /// let p = msg.as_tool_progress().expect("a progress line");
+    /// assert_eq!(p.description.as_deref(), Some("Running the tests"));
+    /// assert_eq!(p.elapsed_time_seconds, Some(12.0));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn as_tool_progress(&self) -> Option<&ToolProgress> {
+        match self {
+            Message::ToolProgress(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// Whether this is the `result` that ends a turn.
     ///
     /// ```
@@ -466,6 +490,21 @@ pub struct SystemInit {
     /// The CLI's version.
     #[serde(default, rename = "claude_code_version")]
     pub claude_code_version: Option<String>,
+    /// The control protocol's features this CLI has (a longer list than
+    /// [`ServerInfo::capabilities`](super::ServerInfo::capabilities): e.g.
+    /// `ask_user_question_unanswered_v1`, `interrupt_receipt_v1`). Empty
+    /// from a CLI that lists none.
+    #[serde(default, skip_serializing_if = "Capabilities::is_empty")]
+    pub capabilities: Capabilities,
+    /// Whether Bash runs in the CLI's sandbox (CLI 2.1.332 and later;
+    /// `None` from an older one).
+    #[serde(
+        default,
+        rename = "sandbox_enabled",
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sandbox_enabled: Option<bool>,
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -686,6 +725,114 @@ pub struct CommandLifecycle {
 }
 has_extra!(CommandLifecycle);
 
+/// A `tool_progress` line: a tool call is still running (a heartbeat, a
+/// shell command's progress, a sub-agent's API retry). Typed from the
+/// TypeScript SDK 0.3.333 (`SDKToolProgressMessage`); the CLI 2.1.332 wrote
+/// none in the probes (a Bash command of 8 s, with and without partial
+/// messages).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolProgress {
+    /// The tool call (a heartbeat's own id for a heartbeat).
+    #[serde(default)]
+    pub tool_use_id: Option<String>,
+    /// The tool (or, for a hook's heartbeat, the hook event).
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    /// The call it belongs to (inside sub-agents; a heartbeat's call).
+    #[serde(default)]
+    pub parent_tool_use_id: Option<String>,
+    /// How long it has run.
+    #[serde(default, deserialize_with = "lenient")]
+    pub elapsed_time_seconds: Option<f64>,
+    /// The background task it runs as, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
+    /// What the call does, for people (new in the TypeScript SDK 0.3.333).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Set on a heartbeat (nothing new, still running).
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub heartbeat: Option<bool>,
+    /// The sub-agent's type, for a sub-agent's progress.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent_type: Option<String>,
+    /// The line's id.
+    #[serde(default)]
+    pub uuid: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// Fields claudio does not model (`subagent_retry`, ...), kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+has_extra!(ToolProgress);
+
+/// Where a user message or a result came from (`origin`; the TypeScript
+/// SDK's `SDKMessageOrigin`): a person, a channel, a peer session, a task's
+/// notification, ... One struct for all kinds: the fields of other kinds
+/// are `None`.
+///
+/// ```
+/// use claudio::protocol::{MessageOrigin, OriginKind, OriginSubkind};
+/// use serde_json::json;
+/// let o: MessageOrigin = serde_json::from_value(json!({
+///     "kind": "task-notification", "subkind": "external-event"}))?;
+/// assert_eq!(o.kind, Some(OriginKind::TaskNotification));
+/// // the server's notice of an event outside the session: its text can
+/// // quote a third party
+/// assert_eq!(o.subkind, Some(OriginSubkind::ExternalEvent));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct MessageOrigin {
+    /// `human`, `channel`, `peer`, `task-notification`, ...
+    #[serde(default, deserialize_with = "lenient")]
+    pub kind: Option<OriginKind>,
+    /// A channel's MCP server (`channel`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// Who sent it, as the sender says (`peer`, `observer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The sender's display name (`peer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The sending session's id (`peer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_session: Option<String>,
+    /// The background sub-agent that sent it (`peer`, `observer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sender_task_id: Option<String>,
+    /// The message body without the peer envelope (`peer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// What kind of task notification (`task-notification`): a scheduled
+    /// task, a peer's message, an external event, ...
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subkind: Option<OriginSubkind>,
+    /// Why a scheduled task fired (`scheduled`, `manual`, `retry`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_reason: Option<String>,
+    /// A background task's `run_id` (`task-notification`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// Fields claudio does not model (`fromMode`, `verifiedPeerPid`, ...),
+    /// kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
 fn unknown_state() -> super::names::CommandState {
     super::names::CommandState::Other(String::new())
 }
@@ -711,6 +858,13 @@ pub struct UserMessage {
     /// A tool's structured result (Bash: `stdout`, `stderr`, `interrupted`).
     #[serde(default, rename = "tool_use_result")]
     pub tool_use_result: Option<Value>,
+    /// Where the message came from, when the CLI says.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<MessageOrigin>,
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -774,6 +928,32 @@ pub struct ResultMessage {
     /// The API's last stop reason.
     #[serde(default)]
     pub stop_reason: Option<String>,
+    /// Why the CLI could not start, on the zeroed `error_during_execution`
+    /// result it writes before exiting on a known startup failure (`errors`
+    /// has the message). `None` on every other result.
+    ///
+    /// ```
+    /// use claudio::{protocol::StartupFailureReason, Message};
+    /// // the CLI 2.1.332 started in a directory that was removed (trimmed)
+    /// let line = br#"{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":0,"errors":["The current directory no longer exists (it was deleted or moved). Start Claude Code from an existing directory."],"startup_failure_reason":"cwd_unavailable","result_index":0}"#;
+    /// let msg = Message::parse(line)?;
+    /// let r = msg.as_result().expect("a result");
+    /// assert_eq!(r.startup_failure_reason, Some(StartupFailureReason::CwdUnavailable));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub startup_failure_reason: Option<StartupFailureReason>,
+    /// Where the turn's prompt came from, when the CLI says.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<MessageOrigin>,
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -1053,7 +1233,7 @@ mod tests {
 
     #[test]
     fn unknown_and_misshapen_lines_pass_through() {
-        let v = json!({"type":"tool_progress","tool_use_id":"t","elapsed":3});
+        let v = json!({"type":"tool_use_summary","summary":"s","preceding_tool_use_ids":[]});
         assert_eq!(parse(v.clone()), Message::Unknown(v));
         // `assistant` without `message`: kept raw, not an error.
         let v = json!({"type":"assistant","oops":true});
@@ -1085,6 +1265,155 @@ mod tests {
         assert!(Message::parse(b"not json").is_err());
         assert!(Message::parse(b"[1,2]").is_err());
         assert!(Message::parse(b"").is_err());
+    }
+
+    #[test]
+    fn init_capabilities_and_sandbox_are_typed() {
+        // the real CLI 2.1.332's system/init, trimmed (issue 30 probe)
+        let line = r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"5517114d-58c8-4364-87d8-fb14df5b85be","tools":["Task","AskUserQuestion","Bash"],"mcp_servers":[],"model":"claude-opus-5-5","permissionMode":"default","slash_commands":["verify"],"apiKeySource":"ANTHROPIC_API_KEY","claude_code_version":"2.1.332","output_style":"default","capabilities":["interrupt_receipt_v1","interrupt_cancel_queued_v1","interrupt_send_now_v1","interrupt_requeue_taken_v1","msg_lifecycle_v1","request_marker_lists_v1","ask_user_question_unanswered_v1","lifecycle_wakeup_source_v1","sdk_mcp_tools_list_changed","sdk_mcp_manifests","mcp_read_resource_v1","mcp_tool_ui_meta_v1","ui_surface_v1","mcp_call_result_not_for_model_v1","mcp_call_soft_error_result_v1","mcp_call_check_permissions_v1","voice_call_talk_line_v1","withdrawn_files_note_v2","withdrawn_tools_v1","ui_pane_widget_v1","reload_plugins_refuse_if_busy_v1","get_usage_detached_v1","silent_resend_files_v1"],"uuid":"b3c44a90-0eea-467d-bd49-52951be81c29","sandbox_enabled":false,"fast_mode_state":"off","view_mode":"default"}"#;
+        let m = Message::parse_str(line).unwrap();
+        let init = m.as_init().expect("an init");
+        assert_eq!(init.capabilities.len(), 23);
+        assert!(init.capabilities.has("ask_user_question_unanswered_v1"));
+        assert!(init.capabilities.has("mcp_call_soft_error_result_v1"));
+        assert_eq!(init.sandbox_enabled, Some(false));
+        assert!(!init.extra.contains_key("capabilities"));
+        assert!(!init.extra.contains_key("sandbox_enabled"));
+        assert_eq!(init.extra["view_mode"], "default");
+        let back = serde_json::to_value(init).unwrap();
+        assert_eq!(back["sandbox_enabled"], false);
+        assert_eq!(back["capabilities"].as_array().map(Vec::len), Some(23));
+        // 2.1.328 sends no sandbox_enabled; a CLI without capabilities none
+        let old = parse(
+            json!({"type":"system","subtype":"init","session_id":"s","capabilities":["interrupt_receipt_v1"]}),
+        );
+        let init = old.as_init().unwrap();
+        assert_eq!(init.sandbox_enabled, None);
+        assert!(init.capabilities.has("interrupt_receipt_v1"));
+        let back = serde_json::to_value(init).unwrap();
+        assert!(back.get("sandbox_enabled").is_none());
+        let bare = parse(json!({"type":"system","subtype":"init","session_id":"s"}));
+        assert!(bare.as_init().unwrap().capabilities.is_empty());
+        // another shape: the init is still an init
+        let odd = parse(
+            json!({"type":"system","subtype":"init","capabilities":{"x":1},"sandbox_enabled":"no"}),
+        );
+        let init = odd.as_init().expect("still an init");
+        assert!(init.capabilities.is_empty());
+        assert_eq!(init.sandbox_enabled, None);
+    }
+
+    #[test]
+    fn a_startup_failure_has_its_reason() {
+        // the real CLI 2.1.332 started in a removed directory, with
+        // CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1 (usage trimmed)
+        let line = r#"{"type":"result","subtype":"error_during_execution","duration_ms":0,"duration_api_ms":0,"is_error":true,"num_turns":0,"stop_reason":null,"session_id":"8885ac1f-661c-4a3f-a0a0-7409cea73f72","total_cost_usd":0,"usage":{"input_tokens":0,"output_tokens":0},"modelUsage":{},"permission_denials":[],"uuid":"b6ea2cae-c863-4294-b7dc-2741df74b0fe","errors":["The current directory no longer exists (it was deleted or moved). Start Claude Code from an existing directory."],"startup_failure_reason":"cwd_unavailable","result_index":0}"#;
+        let m = Message::parse_str(line).unwrap();
+        let r = m.as_result().expect("a result");
+        assert_eq!(
+            r.startup_failure_reason,
+            Some(StartupFailureReason::CwdUnavailable)
+        );
+        assert!(!r.extra.contains_key("startup_failure_reason"));
+        assert_eq!(r.extra["result_index"], 0);
+        let back = serde_json::to_value(r).unwrap();
+        assert_eq!(back["startup_failure_reason"], "cwd_unavailable");
+        // the reason new in the TypeScript SDK 0.3.333, and a later one
+        for (name, reason) in [
+            (
+                "sideload_flags_disabled",
+                StartupFailureReason::SideloadFlagsDisabled,
+            ),
+            (
+                "moon_phase",
+                StartupFailureReason::Other("moon_phase".into()),
+            ),
+        ] {
+            let m = parse(json!({"type":"result","subtype":"error_during_execution",
+                "is_error":true,"startup_failure_reason":name}));
+            let r = m.as_result().unwrap();
+            assert_eq!(r.startup_failure_reason.as_ref(), Some(&reason));
+            assert_eq!(
+                serde_json::to_value(r).unwrap()["startup_failure_reason"],
+                name
+            );
+        }
+        // an ordinary result has none, and writes none
+        let ok = parse(json!({"type":"result","subtype":"success","is_error":false}));
+        let r = ok.as_result().unwrap();
+        assert_eq!(r.startup_failure_reason, None);
+        assert!(serde_json::to_value(r)
+            .unwrap()
+            .get("startup_failure_reason")
+            .is_none());
+    }
+
+    #[test]
+    fn tool_progress_is_typed_with_its_description() {
+        // the shape of the TypeScript SDK 0.3.333's SDKToolProgressMessage
+        let v = json!({"type":"tool_progress","tool_use_id":"toolu_1","tool_name":"Bash",
+            "parent_tool_use_id":null,"elapsed_time_seconds":12,"task_id":"b4o5",
+            "uuid":"u","session_id":"s","description":"Running the test suite",
+            "subagent_retry":{"agent_id":"a","attempt":1}});
+        let m = parse(v.clone());
+        assert_eq!(m.kind(), "tool_progress");
+        assert_eq!(m.session_id(), Some("s"));
+        let p = m.as_tool_progress().expect("typed");
+        assert_eq!(p.description.as_deref(), Some("Running the test suite"));
+        assert_eq!(p.elapsed_time_seconds, Some(12.0));
+        assert_eq!(p.tool_name.as_deref(), Some("Bash"));
+        assert_eq!(p.extra["subagent_retry"]["attempt"], 1);
+        let mut back = serde_json::to_value(p).unwrap();
+        back["type"] = json!("tool_progress");
+        assert_eq!(back["description"], v["description"]);
+        assert_eq!(back["subagent_retry"], v["subagent_retry"]);
+        // a heartbeat: no description
+        let hb = parse(json!({"type":"tool_progress","tool_use_id":"t-heartbeat-0",
+            "tool_name":"PreToolUse","parent_tool_use_id":"t","elapsed_time_seconds":30,
+            "heartbeat":true}));
+        let p = hb.as_tool_progress().unwrap();
+        assert_eq!((p.heartbeat, p.description.as_deref()), (Some(true), None));
+        // another shape of a known field: still a progress line
+        let odd = parse(json!({"type":"tool_progress","elapsed_time_seconds":"soon"}));
+        assert_eq!(odd.as_tool_progress().unwrap().elapsed_time_seconds, None);
+    }
+
+    #[test]
+    fn origins_are_typed_and_unknown_kinds_kept() {
+        let v = json!({"type":"user","message":{"role":"user","content":"A webhook fired"},
+            "session_id":"s","origin":{"kind":"task-notification","subkind":"external-event",
+            "runId":"r1","fireReason":"api","later":true}});
+        let m = parse(v.clone());
+        let u = m.as_user().unwrap();
+        let o = u.origin.as_ref().expect("an origin");
+        assert_eq!(o.kind, Some(OriginKind::TaskNotification));
+        assert_eq!(o.subkind, Some(OriginSubkind::ExternalEvent));
+        assert_eq!(o.run_id.as_deref(), Some("r1"));
+        assert_eq!(o.fire_reason.as_deref(), Some("api"));
+        assert_eq!(o.extra["later"], true);
+        let back = serde_json::to_value(u).unwrap();
+        assert_eq!(back["origin"], v["origin"]);
+
+        let r = parse(json!({"type":"result","subtype":"success","is_error":false,
+            "origin":{"kind":"peer","from":"uds:/tmp/x.sock","fromSession":"local_1","verifiedPeerPid":7}}));
+        let o = r.as_result().unwrap().origin.clone().unwrap();
+        assert_eq!(o.kind, Some(OriginKind::Peer));
+        assert_eq!(o.from_session.as_deref(), Some("local_1"));
+        assert_eq!(o.extra["verifiedPeerPid"], 7);
+        let later: MessageOrigin =
+            serde_json::from_value(json!({"kind":"robot","subkind":"cron"})).unwrap();
+        assert_eq!(later.kind, Some(OriginKind::Other("robot".into())));
+        assert_eq!(later.subkind, Some(OriginSubkind::Other("cron".into())));
+        // an origin of another shape loses nothing else
+        let odd =
+            parse(json!({"type":"user","message":{"role":"user","content":"x"},"origin":"human"}));
+        assert_eq!(odd.as_user().unwrap().origin, None);
+        // none sent, none written
+        let plain = parse(json!({"type":"user","message":{"role":"user","content":"x"}}));
+        assert!(serde_json::to_value(plain.as_user().unwrap())
+            .unwrap()
+            .get("origin")
+            .is_none());
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod ask;
 mod content;
 mod control;
 mod fast;
+pub mod hooks;
 mod image;
 mod input;
 mod message;
@@ -33,19 +34,21 @@ pub use image::{
 pub use input::{Priority, UserInput};
 pub(crate) use message::Routed;
 pub use message::{
-    ApiMessage, ApiRetry, AssistantMessage, CommandLifecycle, Message, ResultMessage,
-    ResultSubtype, SystemInit, SystemMessage, SystemStatus, TaskNotification, TaskStarted,
-    UserContent, UserMessage,
+    ApiMessage, ApiRetry, AssistantMessage, CommandLifecycle, Message, MessageOrigin,
+    ResultMessage, ResultSubtype, SystemInit, SystemMessage, SystemStatus, TaskNotification,
+    TaskStarted, ToolProgress, UserContent, UserMessage,
 };
 pub use names::{
-    CommandState, Effort, HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior,
-    SettingSource, ThinkingDisplay,
+    CommandState, Effort, HookEvent, OriginKind, OriginSubkind, PermissionDestination,
+    PermissionUpdateKind, RuleBehavior, SettingSource, StartupFailureReason, ThinkingDisplay,
+    Unanswered,
 };
 pub use replies::{
-    AccountInfo, AgentInfo, AppliedSettings, ContextCategory, ContextUsage, Interrupted,
-    McpCallResult, McpResource, McpResourceContents, McpServerStatus, McpSetServers, McpStatus,
-    ModeSet, ModelInfo, ModelSet, ModelUsage, ModelUsageMap, PermissionDenial, PermissionMode,
-    RewindFiles, ServerInfo, Settings, SettingsLayer, SlashCommand, TaskOutput, UnknownMode, Usage,
+    AccountInfo, AgentInfo, AppliedSettings, Capabilities, ContextCategory, ContextUsage,
+    Interrupted, McpCallResult, McpResource, McpResourceContents, McpServerStatus, McpSetServers,
+    McpStatus, ModeSet, ModelInfo, ModelSet, ModelUsage, ModelUsageMap, PermissionDenial,
+    PermissionMode, RewindFiles, ServerInfo, Settings, SettingsLayer, SlashCommand, TaskOutput,
+    UnknownMode, Usage,
 };
 pub use rules::{PermissionRules, RuleDescription, RuleEntry};
 pub use stream::{Delta, StreamEvent, StreamEventMessage};

@@ -80,6 +80,477 @@ string_enum!(
         PreCompact = "PreCompact",
         /// A permission is asked for.
         PermissionRequest = "PermissionRequest",
+        /// Once after every tool call of a batch resolved, before the next
+        /// model request.
+        PostToolBatch = "PostToolBatch",
+        /// A slash command or MCP prompt was expanded.
+        UserPromptExpansion = "UserPromptExpansion",
+        /// The turn ended on an API error.
+        StopFailure = "StopFailure",
+        /// After the conversation was compacted.
+        PostCompact = "PostCompact",
+        /// Before the model changes (it may allow, deny or ask).
+        PreModelSwitch = "PreModelSwitch",
+        /// After the model changed.
+        PostModelSwitch = "PostModelSwitch",
+        /// A tool call was denied.
+        PermissionDenied = "PermissionDenied",
+        /// `claude --init` / maintenance runs.
+        Setup = "Setup",
+        /// A teammate went idle.
+        TeammateIdle = "TeammateIdle",
+        /// A task was created.
+        TaskCreated = "TaskCreated",
+        /// A task was completed.
+        TaskCompleted = "TaskCompleted",
+        /// An MCP server asks the person for input.
+        Elicitation = "Elicitation",
+        /// The person answered an MCP server's elicitation.
+        ElicitationResult = "ElicitationResult",
+        /// A settings file or the skills changed.
+        ConfigChange = "ConfigChange",
+        /// A worktree is to be made.
+        WorktreeCreate = "WorktreeCreate",
+        /// A worktree is to be removed.
+        WorktreeRemove = "WorktreeRemove",
+        /// A `CLAUDE.md` or rules file was loaded.
+        InstructionsLoaded = "InstructionsLoaded",
+        /// The working directory changed.
+        CwdChanged = "CwdChanged",
+        /// A watched file changed.
+        FileChanged = "FileChanged",
+        /// A directory was added (`/add-dir`).
+        DirectoryAdded = "DirectoryAdded",
+        /// Newly completed lines of a streaming assistant message (display
+        /// only).
+        MessageDisplay = "MessageDisplay",
+        /// Before a skill's or command's `` !`cmd` `` runs (CLI 2.1.332): the
+        /// host's only way to gate those commands. See
+        /// [`PreSkillShellCommandInput`](super::hooks::PreSkillShellCommandInput).
+        PreSkillShellCommand = "PreSkillShellCommand",
+    }
+);
+
+impl HookEvent {
+    /// Every event the TypeScript SDK 0.3.333 lists (`HOOK_EVENTS`), in
+    /// its order.
+    ///
+    /// ```
+    /// use claudio::HookEvent;
+    /// assert_eq!(HookEvent::KNOWN.len(), 34);
+    /// assert!(HookEvent::KNOWN.contains(&HookEvent::PreSkillShellCommand));
+    /// ```
+    pub const KNOWN: [HookEvent; 34] = [
+        HookEvent::PreToolUse,
+        HookEvent::PostToolUse,
+        HookEvent::PostToolUseFailure,
+        HookEvent::PostToolBatch,
+        HookEvent::Notification,
+        HookEvent::UserPromptSubmit,
+        HookEvent::UserPromptExpansion,
+        HookEvent::SessionStart,
+        HookEvent::SessionEnd,
+        HookEvent::Stop,
+        HookEvent::StopFailure,
+        HookEvent::SubagentStart,
+        HookEvent::SubagentStop,
+        HookEvent::PreCompact,
+        HookEvent::PostCompact,
+        HookEvent::PreModelSwitch,
+        HookEvent::PostModelSwitch,
+        HookEvent::PermissionRequest,
+        HookEvent::PermissionDenied,
+        HookEvent::Setup,
+        HookEvent::TeammateIdle,
+        HookEvent::TaskCreated,
+        HookEvent::TaskCompleted,
+        HookEvent::Elicitation,
+        HookEvent::ElicitationResult,
+        HookEvent::ConfigChange,
+        HookEvent::WorktreeCreate,
+        HookEvent::WorktreeRemove,
+        HookEvent::InstructionsLoaded,
+        HookEvent::CwdChanged,
+        HookEvent::FileChanged,
+        HookEvent::DirectoryAdded,
+        HookEvent::MessageDisplay,
+        HookEvent::PreSkillShellCommand,
+    ];
+}
+
+string_enum!(
+    /// What started a compaction ([`PreCompactInput`](super::hooks::PreCompactInput),
+    /// [`PostCompactInput`](super::hooks::PostCompactInput)).
+    CompactTrigger {
+        /// `/compact`.
+        Manual = "manual",
+        /// The context filled up.
+        Auto = "auto",
+    }
+);
+
+string_enum!(
+    /// What changed the model ([`ModelSwitchInput`](super::hooks::ModelSwitchInput)).
+    ModelSwitchSource {
+        /// `/model <name>`, the `/config` Model row, or fast mode.
+        Command = "command",
+        /// An interactive model picker.
+        Picker = "picker",
+        /// The host's `set_model` (SDK, Remote Control, IDE).
+        Sdk = "sdk",
+        /// An automatic fallback or another programmatic change
+        /// (`PostModelSwitch` only).
+        Auto = "auto",
+        /// Restored while resuming a session (`PostModelSwitch` only).
+        Resume = "resume",
+    }
+);
+
+string_enum!(
+    /// How long the prompt cache lives ([`ModelSwitchInput`](super::hooks::ModelSwitchInput)).
+    CacheTtl {
+        /// Five minutes.
+        FiveMinutes = "5m",
+        /// One hour.
+        OneHour = "1h",
+    }
+);
+
+string_enum!(
+    /// Where a model switch's cost estimate comes from
+    /// ([`ModelSwitchInput`](super::hooks::ModelSwitchInput)).
+    ModelPricing {
+        /// The managed `modelPricing` setting.
+        Configured = "configured",
+        /// The list price.
+        Catalog = "catalog",
+        /// The new model is unknown: the default tier was assumed.
+        Default = "default",
+    }
+);
+
+string_enum!(
+    /// Why a session ended ([`SessionEndInput`](super::hooks::SessionEndInput)).
+    ExitReason {
+        /// `/clear`.
+        Clear = "clear",
+        /// Another session was resumed.
+        Resume = "resume",
+        /// `/logout`.
+        Logout = "logout",
+        /// The person left the prompt.
+        PromptInputExit = "prompt_input_exit",
+        /// `other`: any other reason.
+        Else = "other",
+    }
+);
+
+string_enum!(
+    /// How a session started ([`SessionStartInput`](super::hooks::SessionStartInput)).
+    SessionStartSource {
+        /// A new session.
+        Startup = "startup",
+        /// A resumed one.
+        Resume = "resume",
+        /// After `/clear`.
+        Clear = "clear",
+        /// After a compaction.
+        Compact = "compact",
+        /// A fork.
+        Fork = "fork",
+    }
+);
+
+string_enum!(
+    /// What ran the `Setup` hooks ([`SetupInput`](super::hooks::SetupInput)).
+    SetupTrigger {
+        /// `--init`.
+        Init = "init",
+        /// `--maintenance`.
+        Maintenance = "maintenance",
+    }
+);
+
+string_enum!(
+    /// The API error a turn ended on ([`StopFailureInput`](super::hooks::StopFailureInput)).
+    AssistantError {
+        /// The credentials were refused.
+        AuthenticationFailed = "authentication_failed",
+        /// The OAuth organization is not allowed.
+        OauthOrgNotAllowed = "oauth_org_not_allowed",
+        /// The account is on hold.
+        AccountOnHold = "account_on_hold",
+        /// The account needs verifying.
+        VerificationRequired = "verification_required",
+        /// A billing problem.
+        BillingError = "billing_error",
+        /// Rate limited.
+        RateLimit = "rate_limit",
+        /// The API is overloaded.
+        Overloaded = "overloaded",
+        /// The request was invalid.
+        InvalidRequest = "invalid_request",
+        /// No such model.
+        ModelNotFound = "model_not_found",
+        /// The API failed.
+        ServerError = "server_error",
+        /// Not known.
+        Unknown = "unknown",
+        /// The answer hit the output token limit.
+        MaxOutputTokens = "max_output_tokens",
+        /// A cloud provider's credentials failed.
+        CloudCredentialError = "cloud_credential_error",
+    }
+);
+
+string_enum!(
+    /// What a prompt expanded from ([`UserPromptExpansionInput`](super::hooks::UserPromptExpansionInput)).
+    ExpansionType {
+        /// A slash command or skill.
+        SlashCommand = "slash_command",
+        /// An MCP prompt.
+        McpPrompt = "mcp_prompt",
+    }
+);
+
+string_enum!(
+    /// Who sent a prompt ([`UserPromptSubmitInput`](super::hooks::UserPromptSubmitInput)).
+    PromptSource {
+        /// The interactive composer.
+        User = "user",
+        /// A non-interactive entrypoint (`-p`, an SDK host).
+        Sdk = "sdk",
+        /// Another machine-made turn (peer or channel messages, task
+        /// notifications, auto-continuation).
+        System = "system",
+        /// A `/loop` wakeup.
+        LoopWakeup = "loop_wakeup",
+        /// A scheduled task fired.
+        ScheduleWakeup = "schedule_wakeup",
+        /// The poll-event channel.
+        PollEvent = "poll_event",
+    }
+);
+
+string_enum!(
+    /// What changed ([`ConfigChangeInput`](super::hooks::ConfigChangeInput)).
+    ConfigSource {
+        /// `~/.claude/settings.json`.
+        UserSettings = "user_settings",
+        /// `.claude/settings.json`.
+        ProjectSettings = "project_settings",
+        /// `.claude/settings.local.json`.
+        LocalSettings = "local_settings",
+        /// Managed policy settings.
+        PolicySettings = "policy_settings",
+        /// The skills.
+        Skills = "skills",
+    }
+);
+
+string_enum!(
+    /// How a directory was added ([`DirectoryAddedInput`](super::hooks::DirectoryAddedInput)).
+    DirectorySource {
+        /// `/add-dir`.
+        SlashCommand = "slash_command",
+        /// The SDK's `register_repo_root` request.
+        RegisterRepoRoot = "register_repo_root",
+    }
+);
+
+string_enum!(
+    /// What happened to a watched file ([`FileChangedInput`](super::hooks::FileChangedInput)).
+    FileEvent {
+        /// It changed.
+        Change = "change",
+        /// It appeared.
+        Add = "add",
+        /// It was removed.
+        Unlink = "unlink",
+    }
+);
+
+string_enum!(
+    /// Which instructions file was loaded ([`InstructionsLoadedInput`](super::hooks::InstructionsLoadedInput)).
+    MemoryType {
+        /// The person's own.
+        User = "User",
+        /// The project's.
+        Project = "Project",
+        /// The project's local one.
+        Local = "Local",
+        /// Managed.
+        Managed = "Managed",
+    }
+);
+
+string_enum!(
+    /// Why an instructions file was loaded ([`InstructionsLoadedInput`](super::hooks::InstructionsLoadedInput)).
+    LoadReason {
+        /// At the session's start.
+        SessionStart = "session_start",
+        /// Found walking into a directory.
+        NestedTraversal = "nested_traversal",
+        /// A path glob matched.
+        PathGlobMatch = "path_glob_match",
+        /// Included by another file.
+        Include = "include",
+        /// After a compaction.
+        Compact = "compact",
+    }
+);
+
+string_enum!(
+    /// How an MCP elicitation asks ([`ElicitationInput`](super::hooks::ElicitationInput)).
+    ElicitationMode {
+        /// A form.
+        Form = "form",
+        /// A URL to open.
+        Url = "url",
+    }
+);
+
+string_enum!(
+    /// How an MCP elicitation was answered ([`ElicitationResultInput`](super::hooks::ElicitationResultInput)).
+    ElicitationAction {
+        /// Accepted.
+        Accept = "accept",
+        /// Declined.
+        Decline = "decline",
+        /// Cancelled.
+        Cancel = "cancel",
+    }
+);
+
+string_enum!(
+    /// Who started loading a skill whose `` !`cmd` `` is about to run
+    /// ([`PreSkillShellCommandInput`](super::hooks::PreSkillShellCommandInput)).
+    InvokedBy {
+        /// The person typed it, or an SDK host sent it.
+        User = "user",
+        /// The model (the `Skill` tool, or a turn it scheduled).
+        Claude = "claude",
+        /// `other`: anything else (a sub-agent's preload, a channel
+        /// message), or not known.
+        Else = "other",
+    }
+);
+
+string_enum!(
+    /// How an `AskUserQuestion` question went unanswered
+    /// (`annotations[question].unanswered`; see
+    /// [`ask::Answer::Skipped`](super::ask::Answer::Skipped)).
+    Unanswered {
+        /// The person skipped it (no preference).
+        Skipped = "skipped",
+        /// The person sent a chat message instead.
+        RepliedInChat = "replied_in_chat",
+        /// The person closed the card.
+        Dismissed = "dismissed",
+    }
+);
+
+string_enum!(
+    /// Why the CLI could not start
+    /// ([`ResultMessage::startup_failure_reason`](super::ResultMessage::startup_failure_reason)):
+    /// set on the zeroed `error_during_execution` result a stream-json run
+    /// writes before it exits; `errors` has the message.
+    StartupFailureReason {
+        /// The organization pin and the API key disagree.
+        OrgPinApiKeyConflict = "org_pin_api_key_conflict",
+        /// The API provider is not allowed.
+        ProviderNotAllowed = "provider_not_allowed",
+        /// The organization could not be verified.
+        OrgVerifyFailed = "org_verify_failed",
+        /// The organization is not the pinned one.
+        OrgPinMismatch = "org_pin_mismatch",
+        /// The managed settings are invalid.
+        ManagedSettingsInvalid = "managed_settings_invalid",
+        /// Required remote settings could not be fetched.
+        RemoteSettingsRequiredUnavailable = "remote_settings_required_unavailable",
+        /// The gateway needs a sign-in.
+        GatewaySigninRequired = "gateway_signin_required",
+        /// The gateway refused access.
+        GatewayAccessDenied = "gateway_access_denied",
+        /// The proxy setting is invalid.
+        ProxyInvalid = "proxy_invalid",
+        /// The temporary directory cannot be used.
+        TempDirUnusable = "temp_dir_unusable",
+        /// The working directory no longer exists (seen with 2.1.332).
+        CwdUnavailable = "cwd_unavailable",
+        /// No shell to run the shell tool.
+        ShellToolMissing = "shell_tool_missing",
+        /// A background session holds the session.
+        SessionHeldByBackground = "session_held_by_background",
+        /// The worktree session cannot be resumed.
+        WorktreeResumeRefused = "worktree_resume_refused",
+        /// The worktree could not be verified.
+        WorktreeUnverified = "worktree_unverified",
+        /// The CLI is older than required.
+        CliVersionTooOld = "cli_version_too_old",
+        /// Bypass mode as root is refused.
+        BypassRoot = "bypass_root",
+        /// Required organization configuration could not be fetched.
+        OrgConfigRequiredUnavailable = "org_config_required_unavailable",
+        /// The organization configuration refused the session.
+        OrgConfigRefused = "org_config_refused",
+        /// A sandbox is required and unavailable.
+        SandboxRequiredUnavailable = "sandbox_required_unavailable",
+        /// Something came before `initialize`.
+        InitializeNotFirst = "initialize_not_first",
+        /// A config file is not valid JSON.
+        ConfigFileInvalid = "config_file_invalid",
+        /// The managed settings were not delivered.
+        ManagedSettingsNotDelivered = "managed_settings_not_delivered",
+        /// The `initialize` fields were not delivered.
+        InitializeFieldsNotDelivered = "initialize_fields_not_delivered",
+        /// Flags that load code from the side (plugin directories and the
+        /// like) are turned off (new in the TypeScript SDK 0.3.333).
+        SideloadFlagsDisabled = "sideload_flags_disabled",
+    }
+);
+
+string_enum!(
+    /// Where a user message or result came from
+    /// ([`MessageOrigin::kind`](super::MessageOrigin::kind)).
+    OriginKind {
+        /// A person at the keyboard.
+        Human = "human",
+        /// An MCP channel.
+        Channel = "channel",
+        /// Another session.
+        Peer = "peer",
+        /// A task's notification (see [`OriginSubkind`]).
+        TaskNotification = "task-notification",
+        /// The coordinator.
+        Coordinator = "coordinator",
+        /// Not classified.
+        Unclassified = "unclassified",
+        /// An observer.
+        Observer = "observer",
+        /// The CLI continued on its own.
+        AutoContinuation = "auto-continuation",
+        /// An observer's activity.
+        ObserverActivity = "observer-activity",
+    }
+);
+
+string_enum!(
+    /// What kind of task notification a message is
+    /// ([`MessageOrigin::subkind`](super::MessageOrigin::subkind)).
+    OriginSubkind {
+        /// A scheduled task's stored prompt fired.
+        ScheduledTrigger = "scheduled-trigger",
+        /// A co-member session's `SendMessage`.
+        PeerSendMessage = "peer-send-message",
+        /// Relayed from a project.
+        ProjectsRelay = "projects-relay",
+        /// The session's inbox.
+        SessionInbox = "session-inbox",
+        /// The server's notice of an event outside the session (a
+        /// webhook's); its text can quote a third party (new in the
+        /// TypeScript SDK 0.3.333).
+        ExternalEvent = "external-event",
     }
 );
 
@@ -203,6 +674,21 @@ mod tests {
         assert_eq!(k, PermissionUpdateKind::Other("newKind".into()));
         assert_eq!(serde_json::to_value(&k).unwrap(), json!("newKind"));
         assert_eq!(RuleBehavior::Ask.to_string(), "ask");
+        for e in HookEvent::KNOWN {
+            assert_eq!(HookEvent::from_name(e.as_str()), e);
+            assert!(!matches!(e, HookEvent::Other(_)));
+        }
+        let mut names: Vec<&str> = HookEvent::KNOWN.iter().map(HookEvent::as_str).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 34);
+        assert_eq!(
+            HookEvent::from_name("PreSkillShellCommand"),
+            HookEvent::PreSkillShellCommand
+        );
+        assert_eq!(ExitReason::from_name("other"), ExitReason::Else);
+        assert_eq!(InvokedBy::Else.as_str(), "other");
+        assert_eq!(CacheTtl::from_name("1h"), CacheTtl::OneHour);
         let c: CommandState = serde_json::from_value(json!("completed")).unwrap();
         assert_eq!(c, CommandState::Completed);
         assert_eq!(

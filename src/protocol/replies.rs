@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -187,8 +187,104 @@ reply!(
         /// The permission mode at the start.
         #[serde(default, deserialize_with = "lenient")]
         pub current_permission_mode: Option<PermissionMode>,
+        /// The control protocol's features this CLI has: detect a feature
+        /// with [`Capabilities::has`] rather than from the version. Empty
+        /// from a CLI that lists none. The list in `system`/`init`
+        /// ([`SystemInit::capabilities`](super::SystemInit::capabilities))
+        /// is longer: each place lists what concerns it.
+        #[serde(default, skip_serializing_if = "Capabilities::is_empty")]
+        pub capabilities: Capabilities,
+        /// Whether Bash runs in the CLI's sandbox (CLI 2.1.332 and later;
+        /// `None` from an older one).
+        #[serde(
+            default,
+            deserialize_with = "lenient",
+            skip_serializing_if = "Option::is_none"
+        )]
+        pub sandbox_enabled: Option<bool>,
     }
 );
+
+/// The protocol features a CLI says it has: the `capabilities` of its
+/// `initialize` answer ([`ServerInfo::capabilities`]) and of `system`/`init`
+/// ([`SystemInit::capabilities`](super::SystemInit::capabilities)), each a
+/// list of names such as `mcp_call_soft_error_result_v1`. A set: the order
+/// is not kept (it is written sorted), names this crate does not know are
+/// kept, and an entry that is not a string is skipped.
+///
+/// ```
+/// use claudio::protocol::Capabilities;
+/// use serde_json::json;
+/// let caps: Capabilities =
+///     serde_json::from_value(json!(["interrupt_receipt_v1", "mcp_call_soft_error_result_v1"]))?;
+/// assert!(caps.has("mcp_call_soft_error_result_v1"));
+/// assert!(!caps.has("a_later_feature_v1"));
+/// // a list from a later CLI, or none at all: still a set
+/// let none: Capabilities = serde_json::from_value(json!(null))?;
+/// assert!(none.is_empty());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Capabilities(BTreeSet<String>);
+
+impl Capabilities {
+    /// Whether the CLI has the feature `name` (e.g.
+    /// `ask_user_question_unanswered_v1`).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) {
+    /// if client.server_info().capabilities.has("mcp_call_soft_error_result_v1") {
+    ///     // a failed MCP tool comes back as a result with `isError`
+    /// }
+    /// # }
+    /// ```
+    pub fn has(&self, name: &str) -> bool {
+        self.0.contains(name)
+    }
+
+    /// The names, sorted.
+    ///
+    /// ```
+    /// let caps: claudio::protocol::Capabilities = ["b_v1", "a_v1"].into_iter().collect();
+    /// assert_eq!(caps.iter().collect::<Vec<_>>(), ["a_v1", "b_v1"]);
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.0.iter().map(String::as_str)
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none (a CLI that lists none, or an older one).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<S: Into<String>> FromIterator<S> for Capabilities {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        Capabilities(iter.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<'de> Deserialize<'de> for Capabilities {
+    /// Never fails: the strings of a list; anything else is no capability.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::Array(items) => items
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+            _ => Capabilities::default(),
+        })
+    }
+}
 
 reply!(
     /// A slash command or skill ([`ServerInfo::commands`]).
@@ -700,6 +796,68 @@ mod tests {
         // a part of another shape is its default, the answer still decodes
         let m: ModeSet = serde_json::from_value(json!({"mode":5})).unwrap();
         assert_eq!(m.mode, None);
+    }
+
+    #[test]
+    fn capabilities_and_sandbox_are_typed_from_the_real_answers() {
+        // the `initialize` answer of the real CLI 2.1.332 (commands, agents
+        // and models trimmed; docs/cli-2.1.328-observed.md, issue 30)
+        let line = r#"{"commands":[],"agents":[],"output_style":"default","available_output_styles":["default","Proactive","Concise","Explanatory","Learning"],"models":[],"account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"},"pid":21301,"fast_mode_state":"off","fast_mode_disabled_reason":"sdk_opt_in_required","claude_code_version":"2.1.332","current_permission_mode":"default","hook_on_failure_supported":true,"capabilities":["ui_surface_v1","mcp_call_result_not_for_model_v1","mcp_call_soft_error_result_v1","mcp_call_check_permissions_v1","voice_call_talk_line_v1","ui_pane_widget_v1","reload_plugins_refuse_if_busy_v1","get_usage_detached_v1"],"sandbox_enabled":false,"session_state":"idle"}"#;
+        let info: ServerInfo = serde_json::from_str(line).unwrap();
+        assert!(info.capabilities.has("mcp_call_soft_error_result_v1"));
+        assert!(info.capabilities.has("get_usage_detached_v1"));
+        assert!(!info.capabilities.has("ask_user_question_unanswered_v1"));
+        assert_eq!(info.capabilities.len(), 8);
+        assert_eq!(info.sandbox_enabled, Some(false));
+        assert!(!info.extra.contains_key("capabilities"));
+        assert!(!info.extra.contains_key("sandbox_enabled"));
+        assert_eq!(info.extra["session_state"], "idle");
+        // round trip: the same set, written sorted
+        let back = serde_json::to_value(&info).unwrap();
+        let again: ServerInfo = serde_json::from_value(back.clone()).unwrap();
+        assert_eq!(again, info);
+        let names: Vec<&str> = back["capabilities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted);
+        assert_eq!(back["sandbox_enabled"], false);
+
+        // 2.1.328: fewer capabilities, no sandbox_enabled
+        let old: ServerInfo = serde_json::from_value(json!({"claude_code_version":"2.1.328",
+            "capabilities":["ui_surface_v1","mcp_call_result_not_for_model_v1","mcp_call_check_permissions_v1",
+                "voice_call_talk_line_v1","ui_pane_widget_v1","reload_plugins_refuse_if_busy_v1"]}))
+        .unwrap();
+        assert!(!old.capabilities.has("mcp_call_soft_error_result_v1"));
+        assert_eq!(old.sandbox_enabled, None);
+        let back = serde_json::to_value(&old).unwrap();
+        assert!(back.get("sandbox_enabled").is_none());
+        // none at all: empty, and not written
+        let none: ServerInfo = serde_json::from_value(json!({})).unwrap();
+        assert!(none.capabilities.is_empty());
+        assert!(serde_json::to_value(&none)
+            .unwrap()
+            .get("capabilities")
+            .is_none());
+    }
+
+    #[test]
+    fn capabilities_keep_unknown_names_and_skip_what_is_no_name() {
+        let c: Capabilities =
+            serde_json::from_value(json!(["z_later_v9", 7, null, "a_v1", "a_v1"])).unwrap();
+        assert_eq!(c.iter().collect::<Vec<_>>(), ["a_v1", "z_later_v9"]);
+        let c: Capabilities = serde_json::from_value(json!({"a_v1": true})).unwrap();
+        assert!(c.is_empty());
+        let i: ServerInfo =
+            serde_json::from_value(json!({"capabilities":"x","sandbox_enabled":"yes"})).unwrap();
+        assert!(i.capabilities.is_empty());
+        assert_eq!(i.sandbox_enabled, None);
+        let built: Capabilities = ["b", "a"].into_iter().collect();
+        assert_eq!(serde_json::to_value(&built).unwrap(), json!(["a", "b"]));
     }
 
     #[test]

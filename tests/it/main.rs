@@ -21,6 +21,7 @@ mod images;
 mod mcp_secrets;
 mod real_cli;
 mod sdk_surface;
+mod sdk_types;
 mod search;
 mod sessions;
 mod trust_approve;
