@@ -78,9 +78,19 @@ impl Config {
         })
     }
 
-    /// Load the file in use. A missing default file is an empty config; a
-    /// missing file named by `CLAUDIO_CONFIG` is an error.
+    /// Load the file in use, and check the environment it goes with. A
+    /// missing default file is an empty config; a missing file named by
+    /// `CLAUDIO_CONFIG` is an error; a relative `CLAUDIO_ARCHIVE_DIR` is a
+    /// usage error (exit 2), before anything is read or created.
     pub fn load() -> anyhow::Result<(Config, Option<PathBuf>)> {
+        if let Err(msg) = super::sessions::archive_env() {
+            return Err(super::exit::usage_error!("{msg}"));
+        }
+        Config::load_file()
+    }
+
+    /// Load the file in use, as [`Config::load`] without the environment.
+    pub fn load_file() -> anyhow::Result<(Config, Option<PathBuf>)> {
         let Some((path, explicit)) = config_path() else {
             return Ok((Config::default(), None));
         };

@@ -58,8 +58,22 @@ pub fn run(session: &SessionFlags, config: anyhow::Result<(Config, Option<PathBu
     check_cli(&mut r, session);
     check_credentials(&mut r);
     check_store(&mut r);
+    // a bad CLAUDIO_ARCHIVE_DIR is its own problem, not the file's
+    let archive_env = super::sessions::archive_env();
+    let config = match config {
+        Err(_) if archive_env.is_err() => Config::load_file(),
+        c => c,
+    };
     let auto = matches!(&config, Ok((c, _)) if c.archive == Some(super::config::ArchiveMode::Auto));
     check_cleanup(&mut r, auto);
+    if let Err(msg) = archive_env {
+        r.line(
+            Level::Problem,
+            "archive",
+            &msg,
+            Some("set CLAUDIO_ARCHIVE_DIR to an absolute path, or unset it for the default (claudio/archive under the XDG data folder)"),
+        );
+    }
     match config {
         Ok((_, Some(path))) => r.line(Level::Ok, "config", &path.display().to_string(), None),
         Ok((_, None)) => {
@@ -220,26 +234,58 @@ fn check_store(r: &mut Report) {
             Some("move the file away; Claude Code keeps a folder there"),
         ),
         other => match other.and_then(|_| store_size(&dir)) {
-            Ok((n, bytes, 0)) => r.line(
+            Ok(c) if c.odd == 0 && c.passed.is_empty() => r.line(
                 Level::Ok,
                 "transcripts",
                 &format!(
-                    "{} ({n} sessions, {})",
+                    "{} ({} sessions, {})",
                     dir.display(),
-                    super::sessions::human_size(bytes)
+                    c.sessions,
+                    super::sessions::human_size(c.bytes)
                 ),
                 None,
             ),
-            Ok((n, bytes, odd)) => r.line(
-                Level::Warn,
-                "transcripts",
-                &format!(
-                    "{} ({n} sessions, {}; {odd} named like transcripts are not regular files)",
+            Ok(c) => {
+                let mut detail = format!(
+                    "{} ({} sessions, {}",
                     dir.display(),
-                    super::sessions::human_size(bytes)
-                ),
-                Some("links, FIFOs and devices there are never read; `claudio sessions list --all` names them"),
-            ),
+                    c.sessions,
+                    super::sessions::human_size(c.bytes)
+                );
+                if c.odd > 0 {
+                    detail.push_str(&format!(
+                        "; {} named like transcripts are not regular files",
+                        c.odd
+                    ));
+                }
+                if !c.passed.is_empty() {
+                    let named: Vec<String> = c
+                        .passed
+                        .iter()
+                        .take(3)
+                        .map(|(p, why)| format!("{}: {why}", p.display()))
+                        .collect();
+                    let more = c.passed.len().saturating_sub(3);
+                    detail.push_str(&format!(
+                        "; {} project folder{} not read (so not archived): {}{}",
+                        c.passed.len(),
+                        if c.passed.len() == 1 { "" } else { "s" },
+                        named.join("; "),
+                        if more > 0 {
+                            format!("; and {more} more")
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
+                detail.push(')');
+                let fix = if c.passed.is_empty() {
+                    "links, FIFOs and devices there are never read; `claudio sessions list --all` names them"
+                } else {
+                    "a folder claudio cannot read, or a link to a folder that is not yours, is never read: fix its permissions, or move the folder back into place"
+                };
+                r.line(Level::Warn, "transcripts", &detail, Some(fix))
+            }
             Err(e) => r.line(
                 Level::Problem,
                 "transcripts",
@@ -303,32 +349,53 @@ fn check_cleanup(r: &mut Report, auto: bool) {
     }
 }
 
-/// Sessions (regular `.jsonl` files), their bytes, and the other entries
-/// named like transcripts (links, FIFOs, devices: never read, not counted).
-fn store_size(dir: &Path) -> std::io::Result<(u64, u64, u64)> {
-    let (mut n, mut bytes, mut odd) = (0, 0, 0);
-    for project in std::fs::read_dir(dir)? {
-        let project = project?;
-        if !project.file_type()?.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(project.path())? {
-            let f = f?;
+/// What the store holds, as doctor counts it.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Count {
+    /// Sessions (regular `.jsonl` files), in the project folders the store
+    /// reads (links to a folder of the person's own included).
+    sessions: u64,
+    /// Their bytes.
+    bytes: u64,
+    /// Other entries named like transcripts (links, FIFOs, devices: never
+    /// read, not counted).
+    odd: u64,
+    /// Project folders not read, with why: unreadable ones, and links to a
+    /// folder of another user or to nothing.
+    passed: Vec<super::retention::Passed>,
+}
+
+fn store_size(dir: &Path) -> std::io::Result<Count> {
+    let (folders, passed) = super::retention::project_folders(dir)?;
+    let mut c = Count {
+        passed,
+        ..Count::default()
+    };
+    for project in folders {
+        let files = match std::fs::read_dir(&project) {
+            Ok(rd) => rd,
+            Err(e) => {
+                c.passed.push((project, format!("cannot read it: {e}")));
+                continue;
+            }
+        };
+        for f in files.flatten() {
             let name = f.file_name();
             if !name.to_string_lossy().ends_with(".jsonl") {
                 continue;
             }
             // the entry itself (a link is not followed)
-            let meta = f.metadata()?;
+            let Ok(meta) = f.metadata() else { continue };
             if meta.is_file() {
-                n += 1;
-                bytes += meta.len();
+                c.sessions += 1;
+                c.bytes += meta.len();
             } else if !meta.is_dir() {
-                odd += 1;
+                c.odd += 1;
             }
         }
     }
-    Ok((n, bytes, odd))
+    c.passed.sort();
+    Ok(c)
 }
 
 #[cfg(test)]

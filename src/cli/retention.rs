@@ -66,14 +66,11 @@ pub fn at_risk(projects: &Path, days: u64, archive: Option<&Path>, now: SystemTi
     let Some(cutoff) = now.checked_sub(keep) else {
         return out;
     };
-    let Ok(folders) = std::fs::read_dir(projects) else {
+    let Ok((folders, _)) = project_folders(projects) else {
         return out;
     };
-    for folder in folders.flatten() {
-        if !folder.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let Ok(files) = std::fs::read_dir(folder.path()) else {
+    for folder in folders {
+        let Ok(files) = std::fs::read_dir(&folder) else {
             continue;
         };
         for f in files.flatten() {
@@ -87,9 +84,12 @@ pub fn at_risk(projects: &Path, days: u64, archive: Option<&Path>, now: SystemTi
                 continue;
             }
             out.sessions += 1;
-            out.bytes += meta.len() + subagent_bytes(&folder.path().join(id));
+            out.bytes += meta.len() + subagent_bytes(&folder.join(id));
             let archived = archive.is_some_and(|a| {
-                let packed = a.join(folder.file_name()).join(format!("{id}.jsonl.zst"));
+                let Some(name) = folder.file_name() else {
+                    return false;
+                };
+                let packed = a.join(name).join(format!("{id}.jsonl.zst"));
                 std::fs::metadata(packed)
                     .and_then(|m| m.modified())
                     .is_ok_and(|t| Some(t) == meta.modified().ok())
@@ -100,6 +100,46 @@ pub fn at_risk(projects: &Path, days: u64, archive: Option<&Path>, now: SystemTi
         }
     }
     out
+}
+
+/// A folder passed over, and why.
+pub type Passed = (PathBuf, String);
+
+/// The project folders of `projects` as the store reads them: its
+/// sub-folders, and the links to a folder of the person's own (owned by
+/// the user claudio runs as); apart, the links to a folder that are not
+/// followed, with why.
+pub fn project_folders(projects: &Path) -> std::io::Result<(Vec<PathBuf>, Vec<Passed>)> {
+    use std::os::unix::fs::MetadataExt;
+    let (mut folders, mut passed) = (Vec::new(), Vec::new());
+    for e in std::fs::read_dir(projects)? {
+        let e = e?;
+        let t = e.file_type()?;
+        if t.is_dir() {
+            folders.push(e.path());
+        } else if t.is_symlink() {
+            // SAFETY: geteuid has no preconditions.
+            let me = unsafe { libc::geteuid() };
+            match std::fs::metadata(e.path()) {
+                Ok(m) if !m.is_dir() => {}
+                Ok(m) if m.uid() == me => folders.push(e.path()),
+                Ok(m) => passed.push((
+                    e.path(),
+                    format!(
+                        "a link to a folder of another user (uid {}): not followed",
+                        m.uid()
+                    ),
+                )),
+                Err(err) => passed.push((
+                    e.path(),
+                    format!("a link whose target cannot be reached: {err}"),
+                )),
+            }
+        }
+    }
+    folders.sort();
+    passed.sort();
+    Ok((folders, passed))
 }
 
 fn subagent_bytes(side: &Path) -> u64 {

@@ -13,25 +13,36 @@
 //!
 //! Each `.zst` file is zstd; its first frame is a skippable one holding the
 //! original's size and modification time, so that an unchanged file is
-//! skipped. A file is written under a temporary name and renamed into
-//! place: a run that is stopped leaves the archive as it was. A transcript
-//! being written (its last line unfinished, or its size or time changed
-//! while it was copied) is left for a later run. The CLI's files are only
-//! read, through the store's safe opener (no link, FIFO or device).
+//! skipped. The transcript follows in frames of [`CHUNK`] bytes, its last
+//! 64 KiB in a frame of their own.
+//!
+//! A file is written under a temporary name and renamed into place: a run
+//! that is stopped leaves the archive as it was. A pass that has the
+//! archive to itself (it holds a lock on the folder) names that file after
+//! the transcript (`.<name>.part`) and records in it, after each chunk, how
+//! much it holds: a pass cut short (claudio's exit ends the background
+//! one) is taken up by the next from its last chunk, and the next such
+//! pass removes every other temporary file, which only a dead pass can have
+//! left. A transcript being written (its last line unfinished, or its size
+//! or time changed while it was copied) is left for a later run. A
+//! transcript shorter than its archived copy never replaces it: transcripts
+//! only grow, and the fuller copy is kept (and said). The CLI's files are
+//! only read, through the store's safe opener (no link, FIFO or device).
 //!
 //! [`Store::with_archive`] reads an archive beside the live store.
 
 use super::error::{io_err, StoreError, StoreResult};
 use super::ids::is_uuid;
-use super::list::{parallel_map, project_folders, Skipped};
+use super::list::{parallel_map, project_folders};
 use super::open::{open_regular, read_small, PACKED_EXT};
 use super::packed::{Header, HEADER_LEN};
 use super::subagents::valid_agent_id;
-use super::{SessionFile, SkipReason, Store};
+use super::{SessionFile, Store};
 use serde::Serialize;
+use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Seek, Write};
-use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::SystemTime;
@@ -42,26 +53,41 @@ const LEVEL: i32 = 3;
 /// A sub-agent's `.meta.json` larger than this is not archived.
 const MAX_META: u64 = 1 << 20;
 
-/// A temporary file of a stopped run, older than this, is removed.
-const STALE_SECS: u64 = 3600;
+/// A transcript is compressed in frames of this many bytes (but its last
+/// 64 KiB): what a pass cut short loses at most, per file.
+pub(crate) const CHUNK: u64 = 4 << 20;
+
+/// The ending of the file a transcript is compressed into by a pass that
+/// has the archive to itself.
+const PART: &str = ".part";
+
+/// What a partly written `.part` file starts with, in place of the header
+/// it gets when it is finished.
+const PART_TAG: &[u8; 8] = b"claudioP";
 
 /// How to archive.
 ///
 /// ```
 /// use claudio::store::ArchiveOptions;
-/// let background = ArchiveOptions::default().threads(1);
+/// let background = ArchiveOptions::default().threads(1).if_alone(true);
 /// ```
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct ArchiveOptions {
     /// Files compressed at once (default: the cores, at most 8).
     pub threads: usize,
+    /// When another pass is writing the same archive: `false` (the
+    /// default) runs beside it (each file is written whole, by whichever
+    /// pass ends last); `true` does nothing, and
+    /// [`ArchiveSummary::another_pass`] says so.
+    pub if_alone: bool,
 }
 
 impl Default for ArchiveOptions {
     fn default() -> Self {
         ArchiveOptions {
             threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(8)),
+            if_alone: false,
         }
     }
 }
@@ -70,6 +96,12 @@ impl ArchiveOptions {
     /// Compress this many files at once (at least one).
     pub fn threads(mut self, n: usize) -> ArchiveOptions {
         self.threads = n.max(1);
+        self
+    }
+
+    /// Do nothing when another pass is writing the archive.
+    pub fn if_alone(mut self, yes: bool) -> ArchiveOptions {
+        self.if_alone = yes;
         self
     }
 }
@@ -86,25 +118,44 @@ pub struct ArchiveSummary {
     /// Files still being written (an unfinished last line, or changed while
     /// they were read): left for a later run.
     pub busy: usize,
-    /// Bytes read from the store for the files archived.
+    /// Bytes read from the store for the files archived (by this run: a
+    /// file taken up where a pass cut short left it counts what was left).
     pub bytes_in: u64,
     /// Bytes written to the archive for them.
     pub bytes_out: u64,
-    /// Files that could not be read or written, and why.
-    #[serde(serialize_with = "skipped_as_strings")]
-    pub failed: Vec<Skipped>,
+    /// Transcripts now shorter than their archived copy. A transcript only
+    /// grows, so the shorter one was cut or replaced: the archived copy,
+    /// which holds more, is kept, and the transcript is not archived.
+    pub shorter: Vec<NotArchived>,
+    /// Files (and project folders) that could not be read or written, and
+    /// why.
+    pub failed: Vec<NotArchived>,
+    /// Another pass was writing the archive, and
+    /// [`ArchiveOptions::if_alone`] asked to do nothing then.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub another_pass: bool,
 }
 
-fn skipped_as_strings<S: serde::Serializer>(v: &[Skipped], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(v.len()))?;
-    for k in v {
-        seq.serialize_element(&serde_json::json!({
-            "path": k.path.to_string_lossy(),
-            "reason": k.reason.to_string(),
-        }))?;
+/// A file that a run of [`Store::archive_to`] did not archive, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NotArchived {
+    /// The file (or project folder) in the store.
+    pub path: PathBuf,
+    /// Why, as a sentence to show: `cannot read it: …`, `cannot write
+    /// FILE: …` (a file of the archive), `a link to a folder of another
+    /// user …`.
+    pub reason: String,
+}
+
+impl Serialize for NotArchived {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_json::json!({
+            "path": self.path.to_string_lossy(),
+            "reason": self.reason,
+        })
+        .serialize(s)
     }
-    seq.end()
 }
 
 /// One file to copy.
@@ -115,17 +166,47 @@ struct Job {
     packed: bool,
 }
 
+#[derive(Debug, PartialEq, Eq)]
 enum Copied {
-    Archived { bytes_in: u64, bytes_out: u64 },
+    Archived {
+        bytes_in: u64,
+        bytes_out: u64,
+    },
     Unchanged,
     Busy,
+    /// The transcript has `size` bytes, its archived copy `archived`.
+    Shorter {
+        size: u64,
+        archived: u64,
+    },
+    /// The run was stopped in the middle of the file (what was compressed
+    /// is kept when the pass has the archive to itself).
+    Stopped,
+}
+
+/// How one run writes.
+struct Pass<'a> {
+    /// Whether to go on (checked before each file and after each chunk).
+    go_on: &'a (dyn Fn() -> bool + Sync),
+    /// The run holds the archive's lock: no other pass writes into it, so
+    /// it writes `.part` files, taken up by the next such run.
+    alone: bool,
+    /// The `.part` files found when the run started.
+    parts: HashSet<PathBuf>,
 }
 
 impl Store {
     /// Copy every transcript of this store, and its sub-agents, into the
     /// archive folder `archive` (created if missing); files already there
-    /// unchanged are skipped. `stop`, once set, ends the run between two
-    /// files (what was copied is kept, whole).
+    /// unchanged are skipped, and a transcript shorter than its archived
+    /// copy never replaces it ([`ArchiveSummary::shorter`]). `stop`, once
+    /// set, ends the run before the next file, or after the chunk being
+    /// compressed of a big one: what was compressed is kept, and the next
+    /// run goes on from it.
+    ///
+    /// A project folder that is a link is followed when its target is a
+    /// folder of the person's own (owned by the user the program runs
+    /// as); another is named in [`ArchiveSummary::failed`].
     ///
     /// ```no_run
     /// use claudio::store::{ArchiveOptions, Store};
@@ -143,8 +224,15 @@ impl Store {
     ) -> StoreResult<ArchiveSummary> {
         let archive = archive.as_ref();
         let mut summary = ArchiveSummary::default();
+        let (folders, links) = project_folders(&self.projects_dir())?;
+        for (path, why) in links {
+            summary.failed.push(NotArchived {
+                path,
+                reason: format!("{why}: not archived"),
+            });
+        }
         let mut jobs = Vec::new();
-        for folder in project_folders(&self.projects_dir())? {
+        for folder in folders {
             let Some(name) = folder.file_name() else {
                 continue;
             };
@@ -155,37 +243,61 @@ impl Store {
                         jobs_of_entry(&e, &folder, &into, &mut jobs);
                     }
                 }
-                Err(e) => summary.failed.push(Skipped {
+                Err(e) => summary.failed.push(NotArchived {
                     path: folder.clone(),
-                    reason: SkipReason::Unreadable(e.to_string()),
+                    reason: format!("cannot read the folder: {e}"),
                 }),
             }
         }
-        clean_stale(archive, &jobs);
+        make_dir(archive)?;
+        // held to the end of the run; the system releases it however the
+        // process ends
+        let lock = lock_alone(archive);
+        if lock.is_none() && opts.if_alone {
+            summary.another_pass = true;
+            return Ok(summary);
+        }
+        let go_on = || !stop.load(Ordering::Relaxed);
+        let pass = Pass {
+            go_on: &go_on,
+            alone: lock.is_some(),
+            parts: if lock.is_some() {
+                clean_dead(archive, &jobs)
+            } else {
+                HashSet::new()
+            },
+        };
         let results = if opts.threads <= 1 {
-            jobs.iter().map(|j| run_job(j, stop)).collect()
+            jobs.iter().map(|j| run_job(j, &pass)).collect()
         } else {
-            parallel_map(&jobs, |j| run_job(j, stop))
+            parallel_map(&jobs, |j| run_job(j, &pass))
         };
         for (job, r) in jobs.iter().zip(results) {
             match r {
-                Ok(Some(Copied::Archived {
+                Ok(Copied::Archived {
                     bytes_in,
                     bytes_out,
-                })) => {
+                }) => {
                     summary.archived += 1;
                     summary.bytes_in += bytes_in;
                     summary.bytes_out += bytes_out;
                 }
-                Ok(Some(Copied::Unchanged)) => summary.unchanged += 1,
-                Ok(Some(Copied::Busy)) => summary.busy += 1,
-                Ok(None) => {}
-                Err(e) => summary.failed.push(Skipped {
+                Ok(Copied::Unchanged) => summary.unchanged += 1,
+                Ok(Copied::Busy) => summary.busy += 1,
+                Ok(Copied::Shorter { size, archived }) => summary.shorter.push(NotArchived {
                     path: job.src.clone(),
-                    reason: SkipReason::Unreadable(reason_of(&e)),
+                    reason: format!(
+                        "{size} bytes, shorter than its archived copy ({archived} bytes), which is kept"
+                    ),
+                }),
+                Ok(Copied::Stopped) => {}
+                Err(e) => summary.failed.push(NotArchived {
+                    path: job.src.clone(),
+                    reason: reason_of(job, &e),
                 }),
             }
         }
+        drop(lock);
         Ok(summary)
     }
 
@@ -294,25 +406,32 @@ fn jobs_of_entry(e: &std::fs::DirEntry, folder: &Path, into: &Path, jobs: &mut V
     }
 }
 
-fn reason_of(e: &StoreError) -> String {
+/// Why a job failed: reading the transcript, or writing the archive.
+fn reason_of(job: &Job, e: &StoreError) -> String {
     use std::error::Error as _;
-    match e.source() {
-        Some(s) => format!("{e}: {s}"),
-        None => e.to_string(),
+    match e {
+        StoreError::Io { path, source } if *path == job.src => format!("cannot read it: {source}"),
+        StoreError::Io { path, source } => {
+            format!("cannot write {}: {source}", path.display())
+        }
+        other => match other.source() {
+            Some(s) => format!("{other}: {s}"),
+            None => other.to_string(),
+        },
     }
 }
 
-fn run_job(job: &Job, stop: &AtomicBool) -> StoreResult<Option<Copied>> {
-    if stop.load(Ordering::Relaxed) {
-        return Ok(None);
+fn run_job(job: &Job, pass: &Pass<'_>) -> StoreResult<Copied> {
+    if !(pass.go_on)() {
+        return Ok(Copied::Stopped);
     }
     if let Some(parent) = job.dst.parent() {
         make_dir(parent)?;
     }
     if job.packed {
-        pack(&job.src, &job.dst).map(Some)
+        pack(&job.src, &job.dst, pass)
     } else {
-        copy_plain(&job.src, &job.dst).map(Some)
+        copy_plain(&job.src, &job.dst)
     }
 }
 
@@ -334,6 +453,21 @@ fn make_real_dir(dir: &Path) -> StoreResult<()> {
     }
 }
 
+/// The archive folder, locked for this run when no other run holds it
+/// (an exclusive `flock` on the folder itself: nothing is added to it).
+fn lock_alone(archive: &Path) -> Option<File> {
+    use std::os::fd::AsRawFd;
+    let dir = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+        .open(archive)
+        .ok()?;
+    // SAFETY: flock on a descriptor this function owns, open until `dir`
+    // is dropped.
+    let rc = unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    (rc == 0).then_some(dir)
+}
+
 /// The size and time of a file as archived: from the header of a packed
 /// one, else from the file itself.
 fn archived_as(dst: &Path, packed: bool) -> Option<(u64, SystemTime)> {
@@ -347,13 +481,127 @@ fn archived_as(dst: &Path, packed: bool) -> Option<(u64, SystemTime)> {
     }
 }
 
+/// The `.part` file of `dst`.
+fn part_name(dst: &Path) -> PathBuf {
+    let name = dst
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    dst.with_file_name(format!(".{name}{PART}"))
+}
+
+/// The file a transcript is compressed into, before it is renamed into
+/// place: the transcript's `.part` file when the pass has the archive to
+/// itself (taken up where a pass cut short left it), else a file of this
+/// run's own.
+struct Partial {
+    file: File,
+    path: PathBuf,
+    /// A `.part` file: kept when the run ends before it is finished.
+    kept: bool,
+    /// Which transcript it is of (its device and inode).
+    of: (u64, u64),
+    /// Bytes of the transcript its finished chunks hold.
+    covered: u64,
+    /// Where those chunks end in the file.
+    end: u64,
+}
+
+impl Partial {
+    /// Open the file to compress the first `body` bytes of the transcript
+    /// `of` into: a `.part` file that holds some of them already is taken
+    /// up from its last chunk.
+    fn open(dst: &Path, pass: &Pass<'_>, of: (u64, u64), body: u64) -> StoreResult<Partial> {
+        let (path, kept) = if pass.alone {
+            (part_name(dst), true)
+        } else {
+            (tmp_name(dst), false)
+        };
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(kept)
+            .create_new(!kept)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        let meta = file.metadata().map_err(io_err(&path))?;
+        if !meta.is_file() {
+            return Err(StoreError::NotAFile(path));
+        }
+        let mut p = Partial {
+            file,
+            path,
+            kept,
+            of,
+            covered: 0,
+            end: HEADER_LEN as u64,
+        };
+        let mut b = [0u8; HEADER_LEN];
+        let u = |b: &[u8; HEADER_LEN], at: usize| {
+            u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+        };
+        let resumed = kept
+            && pass.parts.contains(&p.path)
+            && p.file.read_exact_at(&mut b, 0).is_ok()
+            && &b[0..8] == PART_TAG
+            && (u(&b, 8), u(&b, 16)) == of
+            && u(&b, 24) % CHUNK == 0
+            && u(&b, 24) <= body
+            && (HEADER_LEN as u64..=meta.len()).contains(&u(&b, 32));
+        if resumed {
+            (p.covered, p.end) = (u(&b, 24), u(&b, 32));
+        }
+        p.file.set_len(p.end).map_err(io_err(&p.path))?;
+        if !resumed {
+            p.record(0, HEADER_LEN as u64)?;
+        }
+        Ok(p)
+    }
+
+    /// Record that the file's first `end` bytes hold the transcript's first
+    /// `covered` bytes, in whole chunks.
+    fn record(&mut self, covered: u64, end: u64) -> StoreResult<()> {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(PART_TAG);
+        b[8..16].copy_from_slice(&self.of.0.to_le_bytes());
+        b[16..24].copy_from_slice(&self.of.1.to_le_bytes());
+        b[24..32].copy_from_slice(&covered.to_le_bytes());
+        b[32..40].copy_from_slice(&end.to_le_bytes());
+        self.file.write_all_at(&b, 0).map_err(io_err(&self.path))?;
+        (self.covered, self.end) = (covered, end);
+        Ok(())
+    }
+
+    /// Give the file up: a `.part` file is kept for the next run, unless
+    /// `drop_part`; another is removed.
+    fn give_up(self, drop_part: bool) {
+        if !self.kept || drop_part {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
 /// Compress one transcript into the archive.
-fn pack(src: &Path, dst: &Path) -> StoreResult<Copied> {
+fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     let (file, meta) = open_regular(src)?;
     let size = meta.len();
     let mtime = meta.modified().map_err(io_err(src))?;
-    if archived_as(dst, true) == Some((size, mtime)) {
+    let before = archived_as(dst, true);
+    let stale_part = || {
+        if pass.alone && pass.parts.contains(&part_name(dst)) {
+            let _ = std::fs::remove_file(part_name(dst));
+        }
+    };
+    if before == Some((size, mtime)) {
+        stale_part();
         return Ok(Copied::Unchanged);
+    }
+    if let Some((archived, _)) = before.filter(|(archived, _)| size < *archived) {
+        stale_part();
+        return Ok(Copied::Shorter { size, archived });
     }
     if size == 0 {
         return Ok(Copied::Busy); // just created
@@ -366,77 +614,170 @@ fn pack(src: &Path, dst: &Path) -> StoreResult<Copied> {
     }
     // the last 64 KiB in a frame of their own, for listings
     let ends = super::headtail::HEAD_TAIL_BYTES as u64;
-    let parts = if size > 2 * ends {
-        vec![size - ends, ends]
-    } else {
-        vec![size]
+    let body = if size > 2 * ends { size - ends } else { size };
+    let mut out = Partial::open(dst, pass, (meta.dev(), meta.ino()), body)?;
+    // where a pass cut short left it: what this run reads and writes
+    let (resumed_from, resumed_at) = (out.covered, out.end - HEADER_LEN as u64);
+    let done = compress_into(&file, src, &mut out, (size, mtime), body, pass);
+    let header = match done {
+        Ok(Some(h)) => h,
+        Ok(None) => {
+            out.give_up(false);
+            return Ok(Copied::Stopped);
+        }
+        Err(Failed::Busy { shrank }) => {
+            out.give_up(shrank);
+            return Ok(Copied::Busy);
+        }
+        Err(Failed::Store(e)) => {
+            out.give_up(false);
+            return Err(e);
+        }
     };
+    // the file must not have changed while it was read
+    let now = file.metadata().map_err(io_err(src))?;
+    if now.len() != size || now.modified().ok() != Some(mtime) {
+        let shrank = now.len() < out.covered;
+        out.give_up(shrank);
+        return Ok(Copied::Busy);
+    }
+    let finished = (|| {
+        out.file.write_all_at(&header.to_bytes(), 0)?;
+        out.file.set_modified(mtime)?;
+        let len = out.file.metadata()?.len();
+        std::fs::rename(&out.path, dst)?;
+        Ok(len)
+    })();
+    match finished {
+        Ok(len) => Ok(Copied::Archived {
+            bytes_in: size - resumed_from,
+            bytes_out: len.saturating_sub(resumed_at),
+        }),
+        Err(e) => {
+            // the finished header is in it: not one to take up
+            let _ = std::fs::remove_file(&out.path);
+            Err(io_err(dst)(e))
+        }
+    }
+}
+
+/// Why compressing a transcript ended early.
+enum Failed {
+    /// It changed while it was read (it `shrank`: what was compressed of
+    /// it is not to be taken up).
+    Busy {
+        shrank: bool,
+    },
+    Store(StoreError),
+}
+
+/// Compress the transcript `src` (`size` bytes: `body` of them in chunks,
+/// the rest as the last frame) into `out`, from where `out` was left; the
+/// header to give it when done, or `None` when the run was stopped.
+fn compress_into(
+    file: &File,
+    src: &Path,
+    out: &mut Partial,
+    (size, mtime): (u64, SystemTime),
+    body: u64,
+    pass: &Pass<'_>,
+) -> Result<Option<Header>, Failed> {
+    let mut reader = file;
+    reader
+        .seek(SeekFrom::Start(out.covered))
+        .map_err(|e| Failed::Store(io_err(src)(e)))?;
+    (&out.file)
+        .seek(SeekFrom::Start(out.end))
+        .map_err(|e| Failed::Store(io_err(&out.path)(e)))?;
     let mut header = Header {
         size,
         mtime,
         tail_at: 0,
         tail_from: 0,
     };
-    let mut whole = true;
-    let written = write_new(dst, Some(mtime), |out| {
-        let mut w = BufWriter::with_capacity(1 << 16, &mut *out);
-        w.write_all(&[0u8; HEADER_LEN])?;
-        let mut reader = &file;
-        let mut w = (w, 0);
-        for (i, len) in parts.iter().enumerate() {
-            if i == 1 {
-                header.tail_at = w.0.stream_position()?;
-                header.tail_from = size - ends;
+    let (mut pos, mut at) = (out.covered, out.end);
+    while pos < size {
+        let tail = pos >= body;
+        let len = if tail {
+            size - pos
+        } else {
+            CHUNK.min(body - pos)
+        };
+        if tail {
+            (header.tail_at, header.tail_from) = (at, pos);
+        }
+        let mut target = &out.file;
+        at += compress_part(&mut reader, len, &mut target).map_err(|e| match e {
+            PartError::Short => Failed::Busy { shrank: true },
+            PartError::Read(e) => Failed::Store(io_err(src)(e)),
+            PartError::Write(e) => Failed::Store(io_err(&out.path)(e)),
+        })?;
+        pos += len;
+        if len == CHUNK && !tail {
+            // a whole chunk: recorded, so that a run cut short keeps it
+            out.record(pos, at).map_err(Failed::Store)?;
+            if !(pass.go_on)() {
+                return Ok(None);
             }
-            w = compress(&mut reader, *len, w.0)?;
-            whole &= w.1 == *len;
         }
-        w.0.flush()?;
-        drop(w);
-        // the file must not have changed while it was read
-        let now = file.metadata()?;
-        whole &= now.len() == size && now.modified()? == mtime;
-        if !whole {
-            return Err(io::Error::other(Busy));
-        }
-        out.write_all_at(&header.to_bytes(), 0)
-    });
-    match written {
-        Ok(bytes_out) => Ok(Copied::Archived {
-            bytes_in: size,
-            bytes_out,
-        }),
-        Err(StoreError::Io { source, .. }) if source.get_ref().is_some_and(|e| e.is::<Busy>()) => {
-            Ok(Copied::Busy)
-        }
-        Err(e) => Err(e),
     }
+    Ok(Some(header))
 }
 
-/// Raised inside a write to give it up: the source changed.
-#[derive(Debug)]
-struct Busy;
-
-impl std::fmt::Display for Busy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the file changed while it was read")
-    }
+/// Why one frame could not be written.
+enum PartError {
+    /// The transcript ended before the bytes pledged.
+    Short,
+    Read(io::Error),
+    Write(io::Error),
 }
 
-impl std::error::Error for Busy {}
-
-/// Compress `len` bytes of `src` as one zstd frame onto `out`; gives `out`
-/// back with the number of bytes read.
-fn compress<W: Write>(src: &mut impl Read, len: u64, out: W) -> io::Result<(W, u64)> {
-    let mut enc = zstd::stream::write::Encoder::new(out, LEVEL)?;
-    enc.set_pledged_src_size(Some(len))?;
-    enc.include_contentsize(true)?;
-    let n = io::copy(&mut src.take(len), &mut enc)?;
-    if n != len {
-        // shorter than it was: the frame cannot be finished as pledged
-        return Err(io::Error::other(Busy));
+/// Compress `len` bytes of `src` as one zstd frame onto `out`; the
+/// frame's size.
+fn compress_part(src: &mut impl Read, len: u64, out: &mut impl Write) -> Result<u64, PartError> {
+    let mut counted = Counted {
+        inner: BufWriter::with_capacity(1 << 16, out),
+        n: 0,
+    };
+    let mut enc =
+        zstd::stream::write::Encoder::new(&mut counted, LEVEL).map_err(PartError::Write)?;
+    enc.set_pledged_src_size(Some(len))
+        .map_err(PartError::Write)?;
+    enc.include_contentsize(true).map_err(PartError::Write)?;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut left = len;
+    while left > 0 {
+        let want = buf.len().min(left as usize);
+        let n = match src.read(&mut buf[..want]) {
+            Ok(0) => return Err(PartError::Short),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(PartError::Read(e)),
+        };
+        enc.write_all(&buf[..n]).map_err(PartError::Write)?;
+        left -= n as u64;
     }
-    Ok((enc.finish()?, n))
+    enc.finish().map_err(PartError::Write)?;
+    counted.inner.flush().map_err(PartError::Write)?;
+    Ok(counted.n)
+}
+
+/// A writer that counts what goes through it.
+struct Counted<W> {
+    inner: W,
+    n: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(b)?;
+        self.n += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// Copy a small side file as it is.
@@ -509,12 +850,20 @@ fn write_new(
     result.map_err(io_err(dst))
 }
 
-/// Remove the temporary files a stopped run left in the folders written to.
-fn clean_stale(archive: &Path, jobs: &[Job]) {
+/// Remove what a dead pass left in the folders this run writes to: every
+/// temporary file, and the `.part` files of transcripts no longer in the
+/// store. Only a run that has the archive to itself calls this, so no
+/// other pass is writing them. The `.part` files kept are given back.
+fn clean_dead(archive: &Path, jobs: &[Job]) -> HashSet<PathBuf> {
+    let wanted: HashSet<PathBuf> = jobs
+        .iter()
+        .filter(|j| j.packed)
+        .map(|j| part_name(&j.dst))
+        .collect();
     let mut dirs: Vec<&Path> = jobs.iter().filter_map(|j| j.dst.parent()).collect();
     dirs.sort();
     dirs.dedup();
-    let now = SystemTime::now();
+    let mut kept = HashSet::new();
     for d in dirs.into_iter().filter(|d| d.starts_with(archive)) {
         let Ok(rd) = std::fs::read_dir(d) else {
             continue;
@@ -522,20 +871,23 @@ fn clean_stale(archive: &Path, jobs: &[Job]) {
         for e in rd.flatten() {
             let n = e.file_name();
             let n = n.to_string_lossy();
-            if !(n.starts_with('.') && n.ends_with(".tmp")) {
+            let part = n.ends_with(PART);
+            if !(n.starts_with('.') && (part || n.ends_with(".tmp"))) {
                 continue;
             }
-            let old = e
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| now.duration_since(t).ok())
-                .is_some_and(|age| age.as_secs() > STALE_SECS);
-            if old && e.file_type().is_ok_and(|t| t.is_file()) {
-                let _ = std::fs::remove_file(e.path());
+            // a link by such a name is removed too (never followed)
+            if !e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()) {
+                continue;
+            }
+            let path = e.path();
+            if part && wanted.contains(&path) {
+                kept.insert(path);
+            } else {
+                let _ = std::fs::remove_file(&path);
             }
         }
     }
+    kept
 }
 
 #[cfg(test)]
@@ -592,6 +944,68 @@ mod tests {
             let s = run(&store, &archive);
             assert_eq!((s.archived, s.unchanged), (0, 1));
         }
+    }
+
+    #[test]
+    fn a_run_stopped_in_a_big_file_keeps_its_chunks_for_the_next() {
+        // three chunks and the last 64 KiB, of text zstd cannot shrink much
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < 2 * CHUNK as usize + (CHUNK as usize) / 2 {
+            let hex: String = (0..64)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    format!("{seed:016x}")
+                })
+                .collect();
+            text.push_str(&line(i, 0).replace("prompt", &hex));
+            i += 1;
+        }
+        let (d, _store, path) = store_with(&text);
+        let dst = d
+            .path()
+            .join("archive/-w")
+            .join(format!("{ID}{PACKED_EXT}"));
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        let part = part_name(&dst);
+        fn pass(go_on: &(dyn Fn() -> bool + Sync), parts: HashSet<PathBuf>) -> Pass<'_> {
+            Pass {
+                go_on,
+                alone: true,
+                parts,
+            }
+        }
+        // stopped as soon as asked: after the first chunk
+        let stop = || false;
+        let first = pass(&stop, HashSet::new());
+        assert_eq!(pack(&path, &dst, &first).unwrap(), Copied::Stopped);
+        assert!(!dst.exists());
+        let held = std::fs::metadata(&part).unwrap().len();
+        assert!(held > HEADER_LEN as u64, "the first chunk is kept");
+        // the next run takes it up: it reads the rest only
+        let go = || true;
+        let next = pass(&go, HashSet::from([part.clone()]));
+        let Copied::Archived { bytes_in, .. } = pack(&path, &dst, &next).unwrap() else {
+            panic!("archived")
+        };
+        assert_eq!(bytes_in, text.len() as u64 - CHUNK);
+        assert!(!part.exists());
+        let (mut r, _) = super::super::packed::stream(&dst).unwrap();
+        let mut back = String::new();
+        r.read_to_string(&mut back).unwrap();
+        assert!(back == text, "the same text, whole");
+        let ht = super::super::packed::head_tail(&dst).unwrap().unwrap();
+        assert!(text.starts_with(&ht.head) && text.ends_with(&ht.tail));
+        // a `.part` file that is not one is not taken up
+        std::fs::write(&part, vec![0u8; 4096]).unwrap();
+        std::fs::write(&path, format!("{text}{}", line(i, 3))).unwrap();
+        let Copied::Archived { bytes_in, .. } = pack(&path, &dst, &next).unwrap() else {
+            panic!("archived")
+        };
+        assert_eq!(bytes_in, text.len() as u64 + line(i, 3).len() as u64);
     }
 
     #[test]

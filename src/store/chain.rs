@@ -2,14 +2,13 @@
 //! newest main-chain leaf back through `parentUuid`, with the CLI's repairs
 //! (compaction relinks, parallel tool calls put back in place).
 
-use super::error::{io_err, StoreResult};
+use super::error::StoreResult;
 use super::lines::{Passed, Transcript};
 use super::scan::truthy;
 use crate::protocol::MessageContent;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 /// One transcript line of the conversation.
@@ -568,14 +567,13 @@ pub(crate) fn conversation_nodes(all: &[Node]) -> (Graph, Vec<usize>) {
 pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
     let (all, passed) = read_nodes(path)?;
     let (g, chain) = conversation_nodes(&all);
-    let (file, _) = super::open::open_regular(path)?;
+    let spans: Vec<(u64, usize)> = chain
+        .iter()
+        .map(|&i| (g.nodes[i].offset, g.nodes[i].len))
+        .collect();
     let mut entries = Vec::with_capacity(chain.len());
-    for i in chain {
-        let n = &g.nodes[i];
-        let mut buf = vec![0u8; n.len];
-        file.read_exact_at(&mut buf, n.offset)
-            .map_err(io_err(path))?;
-        let raw = String::from_utf8_lossy(&buf).into_owned();
+    for buf in super::open::read_spans(path, &spans)? {
+        let raw = crate::text::into_string_lossy(buf);
         let Ok(value) = serde_json::from_str(&raw) else {
             continue;
         };

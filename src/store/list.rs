@@ -138,14 +138,19 @@ pub(crate) fn split_unreadable(cands: Vec<Candidate>) -> (Vec<Candidate>, Vec<Sk
 impl Candidate {
     /// A folder that could not be read, to be reported.
     pub(crate) fn unreadable(path: &Path, e: &super::StoreError) -> Candidate {
+        Candidate::passed(path.to_path_buf(), e.to_string())
+    }
+
+    /// A folder passed over, and why, to be reported.
+    fn passed(path: PathBuf, why: String) -> Candidate {
         Candidate {
             session_id: String::new(),
-            path: path.to_path_buf(),
+            path,
             project_path: None,
             worktrees: None,
             mtime: None,
             side: false,
-            unreadable: Some(e.to_string()),
+            unreadable: Some(why),
         }
     }
 
@@ -201,21 +206,55 @@ where
         .collect()
 }
 
-/// The sub-folders of the projects folder (not following links).
-pub(crate) fn project_folders(projects: &Path) -> StoreResult<Vec<PathBuf>> {
+/// A folder passed over, and why.
+pub(crate) type Passed = (PathBuf, String);
+
+/// The project folders of the projects folder: its sub-folders, and the
+/// links in it to a folder of the person's own (see [`linked_folder`]).
+/// The links to anything else that a folder could be (a folder of another
+/// user, a target that cannot be reached) are given back apart, with why,
+/// to be named; a link to a file is not a project folder.
+pub(crate) fn project_folders(projects: &Path) -> StoreResult<(Vec<PathBuf>, Vec<Passed>)> {
     let rd = match std::fs::read_dir(projects) {
         Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
         Err(e) => return Err(io_err(projects)(e)),
     };
-    let mut out = Vec::new();
+    let (mut out, mut links) = (Vec::new(), Vec::new());
     for e in rd.flatten() {
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
-            out.push(e.path());
+        match e.file_type() {
+            Ok(t) if t.is_dir() => out.push(e.path()),
+            Ok(t) if t.is_symlink() => match linked_folder(&e.path()) {
+                Ok(true) => out.push(e.path()),
+                Ok(false) => {}
+                Err(why) => links.push((e.path(), why)),
+            },
+            _ => {}
         }
     }
     out.sort();
-    Ok(out)
+    links.sort();
+    Ok((out, links))
+}
+
+/// Whether the link `path` is to a folder of the person's own: one owned
+/// by the user claudio runs as (a project folder moved to another disk and
+/// linked back). `Ok(false)`: a link to something else than a folder.
+/// `Err(why)`: a link to a folder of another user (never read: whoever
+/// could write the link could point it at someone's files), or one whose
+/// target cannot be reached.
+pub(crate) fn linked_folder(path: &Path) -> Result<bool, String> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_dir() => Ok(false),
+        // SAFETY: geteuid has no preconditions.
+        Ok(m) if m.uid() == unsafe { libc::geteuid() } => Ok(true),
+        Ok(m) => Err(format!(
+            "a link to a folder of another user (uid {}): not followed",
+            m.uid()
+        )),
+        Err(e) => Err(format!("a link whose target cannot be reached: {e}")),
+    }
 }
 
 /// The `<uuid>.jsonl` files of one project folder (`<uuid>.jsonl.zst` in
@@ -274,15 +313,30 @@ pub(crate) fn candidates_in(
     out
 }
 
-/// Every transcript of every project.
+/// Every transcript of every project (and the project folders passed
+/// over, to be named).
 pub(crate) fn all_candidates(projects: &Path, packed: bool) -> StoreResult<Vec<Candidate>> {
-    let folders = project_folders(projects)?;
-    Ok(
-        parallel_map(&folders, |f| candidates_in(f, None, None, packed))
+    let (folders, links) = project_folders(projects)?;
+    let mut out: Vec<Candidate> = parallel_map(&folders, |f| candidates_in(f, None, None, packed))
+        .into_iter()
+        .flatten()
+        .collect();
+    out.extend(
+        links
             .into_iter()
-            .flatten()
-            .collect(),
-    )
+            .map(|(path, why)| Candidate::passed(path, why)),
+    );
+    Ok(out)
+}
+
+/// Whether `path` is a project folder to read: a folder, or a link to a
+/// folder of the person's own.
+fn is_project_folder(path: &Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => true,
+        Ok(m) if m.file_type().is_symlink() => linked_folder(path) == Ok(true),
+        _ => false,
+    }
 }
 
 /// The folders that hold sessions recorded in `path`: its own, and for a
@@ -292,7 +346,7 @@ pub(crate) fn folders_for(projects: &Path, path: &str) -> Vec<PathBuf> {
     let name = project_folder_name(path);
     let exact = projects.join(&name);
     let mut out = Vec::new();
-    if exact.is_dir() {
+    if is_project_folder(&exact) {
         out.push(exact.clone());
     }
     if name.len() <= MAX_FOLDER_NAME {
@@ -304,12 +358,12 @@ pub(crate) fn folders_for(projects: &Path, path: &str) -> Vec<PathBuf> {
     };
     let mut more: Vec<PathBuf> = rd
         .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .filter(|e| {
             e.file_name()
                 .to_str()
                 .is_some_and(|n| n.starts_with(&prefix))
         })
+        .filter(|e| is_project_folder(&e.path()))
         .map(|e| e.path())
         .filter(|p| *p != exact && folder_recorded_in(p, path))
         .collect();
@@ -408,17 +462,28 @@ pub(crate) fn dir_candidates(
     } else {
         Vec::new()
     };
+    // the directory's own folder, a link that is not followed: named
+    let exact = projects.join(project_folder_name(&path));
+    let passed: Vec<Candidate> = match std::fs::symlink_metadata(&exact) {
+        Ok(m) if m.file_type().is_symlink() => match linked_folder(&exact) {
+            Err(why) => vec![Candidate::passed(exact, why)],
+            Ok(_) => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
     if worktrees.len() <= 1 {
-        return Ok(folders_for(projects, &path)
+        let mut out: Vec<Candidate> = folders_for(projects, &path)
             .iter()
             .flat_map(|f| candidates_in(f, Some(&path), None, packed))
-            .collect());
+            .collect();
+        out.extend(passed);
+        return Ok(out);
     }
     let mut own: Vec<String> = vec![path.to_string()];
     own.extend(worktrees.iter().cloned());
     let own: Arc<[String]> = own.into();
     let mut seen = HashSet::new();
-    let mut out = Vec::new();
+    let mut out = passed;
     for f in folders_for(projects, &path) {
         if let Some(n) = f.file_name() {
             seen.insert(n.to_string_lossy().into_owned());
@@ -430,7 +495,7 @@ pub(crate) fn dir_candidates(
         .map(|w| (Arc::from(w.as_str()), project_folder_name(w)))
         .collect();
     wts.sort_by_key(|(_, name)| std::cmp::Reverse(name.len()));
-    for folder in project_folders(projects)? {
+    for folder in project_folders(projects)?.0 {
         let Some(name) = folder.file_name().map(|n| n.to_string_lossy().into_owned()) else {
             continue;
         };

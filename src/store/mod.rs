@@ -32,7 +32,7 @@ pub(crate) mod time;
 mod usage;
 
 #[cfg(feature = "archive")]
-pub use archive::{ArchiveOptions, ArchiveSummary};
+pub use archive::{ArchiveOptions, ArchiveSummary, NotArchived};
 pub use chain::{read_conversation, Conversation, Entry};
 pub use edit::SessionFile;
 pub use error::{StoreError, StoreResult};

@@ -66,14 +66,16 @@ pub(crate) fn open_stream(path: &Path) -> StoreResult<(Box<dyn Read + Send>, Met
     Ok((Box::new(f), m))
 }
 
-/// Open `path` for reading if it is a regular file (not a link to one). An
-/// archived transcript is given decompressed, in a temporary file.
+/// Open `path` for reading if it is a regular file (not a link to one).
+/// An archived transcript is not opened this way: it is read as a stream
+/// ([`open_stream`], [`read_spans`]), never decompressed whole to a file or
+/// into memory.
 pub(crate) fn open_regular(path: &Path) -> StoreResult<(File, Metadata)> {
     if is_packed(path) {
-        #[cfg(feature = "archive")]
-        return super::packed::unpacked(path).map_err(io_err(path));
-        #[cfg(not(feature = "archive"))]
-        return Err(io_err(path)(no_archive()));
+        return Err(io_err(path)(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "an archived transcript is read as a stream",
+        )));
     }
     let file = super::headtail::open_nofollow(path).map_err(|e| {
         if e.raw_os_error() == Some(libc::ELOOP) {
@@ -87,6 +89,64 @@ pub(crate) fn open_regular(path: &Path) -> StoreResult<(File, Metadata)> {
         return Err(StoreError::NotAFile(path.to_path_buf()));
     }
     Ok((file, meta))
+}
+
+/// The bytes of each of `spans` (offset, length) of a transcript, in the
+/// order asked. A plain file is read where each span is. An archived one
+/// is decompressed once from its start up to the end of the last span,
+/// never held whole: what lies between the spans is passed over as it is
+/// read, and only the spans are kept.
+pub(crate) fn read_spans(path: &Path, spans: &[(u64, usize)]) -> StoreResult<Vec<Vec<u8>>> {
+    use std::io::Read as _;
+    if !is_packed(path) {
+        let (file, _) = open_regular(path)?;
+        return spans
+            .iter()
+            .map(|&(at, len)| {
+                let mut buf = vec![0u8; len];
+                std::os::unix::fs::FileExt::read_exact_at(&file, &mut buf, at)
+                    .map_err(io_err(path))?;
+                Ok(buf)
+            })
+            .collect();
+    }
+    let (mut data, _) = open_stream(path)?;
+    let mut order: Vec<usize> = (0..spans.len()).collect();
+    order.sort_by_key(|&i| spans[i]);
+    let mut out: Vec<Vec<u8>> = vec![Vec::new(); spans.len()];
+    let (mut pos, mut last) = (0u64, None::<usize>);
+    let short = || {
+        std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "the archived transcript is shorter than when it was read",
+        )
+    };
+    for i in order {
+        let (at, len) = spans[i];
+        if at < pos {
+            // inside the span read last (the same line asked again)
+            let Some(j) = last else {
+                return Err(io_err(path)(short()));
+            };
+            let from = (at - spans[j].0) as usize;
+            let Some(part) = out[j].get(from..from + len) else {
+                return Err(io_err(path)(short()));
+            };
+            out[i] = part.to_vec();
+            continue;
+        }
+        let gap = at - pos;
+        let skipped = std::io::copy(&mut (&mut data).take(gap), &mut std::io::sink())
+            .map_err(io_err(path))?;
+        if skipped != gap {
+            return Err(io_err(path)(short()));
+        }
+        let mut buf = vec![0u8; len];
+        data.read_exact(&mut buf).map_err(io_err(path))?;
+        out[i] = buf;
+        (pos, last) = (at + len as u64, Some(i));
+    }
+    Ok(out)
 }
 
 /// The whole of a small regular file (at most `max` bytes; a bigger one is

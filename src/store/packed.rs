@@ -2,11 +2,14 @@
 //! (see [`archive`](super::archive) for the layout and the writer).
 //!
 //! The file starts with a zstd skippable frame, the header, which holds the
-//! original file's size and modification time and where its frames start;
-//! then the transcript, as one zstd frame (two for a file over 128 KiB:
-//! all but its last 64 KiB, then those). A listing thus decompresses the
-//! first 64 KiB and the last frame only, with a decompressor kept per
-//! thread.
+//! original file's size and modification time and where its last frame
+//! starts; then the transcript, as one zstd frame for a file of up to
+//! 128 KiB, else all but its last 64 KiB in frames of 4 MiB (one in a file
+//! written before there were chunks) and those 64 KiB in a frame of their
+//! own. A listing thus decompresses the first 64 KiB and the last frame
+//! only, with a decompressor kept per thread. Everything else reads the
+//! transcript as a stream ([`stream`]): it is never decompressed whole, to
+//! a file or into memory.
 
 use super::headtail::{open_nofollow, HeadTail, HEAD_TAIL_BYTES};
 use std::fs::File;
@@ -43,10 +46,10 @@ impl Header {
         out[0..4].copy_from_slice(&MAGIC.to_le_bytes());
         out[4..8].copy_from_slice(&(PAYLOAD_LEN as u32).to_le_bytes());
         out[8..16].copy_from_slice(TAG);
-        let d = self.mtime.duration_since(UNIX_EPOCH).unwrap_or_default();
+        let (secs, nanos) = split_time(self.mtime);
         out[16..24].copy_from_slice(&self.size.to_le_bytes());
-        out[24..32].copy_from_slice(&d.as_secs().to_le_bytes());
-        out[32..40].copy_from_slice(&u64::from(d.subsec_nanos()).to_le_bytes());
+        out[24..32].copy_from_slice(&secs.to_le_bytes());
+        out[32..40].copy_from_slice(&u64::from(nanos).to_le_bytes());
         out[40..48].copy_from_slice(&self.tail_at.to_le_bytes());
         out[48..56].copy_from_slice(&self.tail_from.to_le_bytes());
         out
@@ -64,7 +67,7 @@ impl Header {
         if nanos >= 1_000_000_000 {
             return None;
         }
-        let mtime = UNIX_EPOCH.checked_add(Duration::new(u(24..32), nanos as u32))?;
+        let mtime = join_time(u(24..32) as i64, nanos as u32)?;
         Some(Header {
             size: u(16..24),
             mtime,
@@ -82,6 +85,36 @@ impl Header {
             Err(e) => Err(e),
         }
     }
+}
+
+/// A time as whole seconds from the epoch (negative before 1970) and the
+/// nanoseconds after them. The seconds are stored as an `i64` in two's
+/// complement: a time after 1970 reads as it did when they were a `u64`.
+fn split_time(t: SystemTime) -> (i64, u32) {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => (
+            i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+            d.subsec_nanos(),
+        ),
+        Err(e) => {
+            let d = e.duration();
+            let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+            match d.subsec_nanos() {
+                0 => (-secs, 0),
+                n => (-secs - 1, 1_000_000_000 - n),
+            }
+        }
+    }
+}
+
+/// [`split_time`] undone.
+fn join_time(secs: i64, nanos: u32) -> Option<SystemTime> {
+    let whole = if secs >= 0 {
+        UNIX_EPOCH.checked_add(Duration::from_secs(secs.unsigned_abs()))?
+    } else {
+        UNIX_EPOCH.checked_sub(Duration::from_secs(secs.unsigned_abs()))?
+    };
+    whole.checked_add(Duration::from_nanos(u64::from(nanos)))
 }
 
 fn not_archive() -> io::Error {
@@ -191,48 +224,6 @@ pub(crate) fn stream(path: &Path) -> io::Result<(Box<dyn Read + Send>, std::fs::
     Ok((Box::new(decoder(f, 0, h.size)?), meta))
 }
 
-/// The transcript decompressed into an unnamed temporary file, for readers
-/// that go back and forth in it; the file has the original's time.
-pub(crate) fn unpacked(path: &Path) -> io::Result<(File, std::fs::Metadata)> {
-    let (f, h) = open_packed(path)?;
-    let mut out = anonymous_file()?;
-    io::copy(&mut decoder(f, 0, h.size)?, &mut out)?;
-    out.set_modified(h.mtime)?;
-    let meta = out.metadata()?;
-    Ok((out, meta))
-}
-
-/// A temporary file with no name (removed when closed).
-fn anonymous_file() -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let dir = std::env::temp_dir();
-    let tmpfile = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_TMPFILE | libc::O_CLOEXEC)
-        .open(&dir);
-    match tmpfile {
-        Ok(f) => Ok(f),
-        Err(_) => {
-            // no O_TMPFILE here: a fresh name, removed at once
-            let name = dir.join(format!(
-                ".claudio-unpack-{}-{}",
-                std::process::id(),
-                super::ids::new_uuid()
-            ));
-            let f = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&name)?;
-            std::fs::remove_file(&name)?;
-            Ok(f)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +237,14 @@ mod tests {
             tail_from: 123_456 - 65_536,
         };
         assert_eq!(Header::parse(&h.to_bytes()), Some(h));
+        // before 1970, to the nanosecond
+        for (secs, nanos) in [(86_400 * 3650, 250), (1, 0), (0, 1), (0, 999_999_999)] {
+            let old = Header {
+                mtime: UNIX_EPOCH - Duration::new(secs, nanos),
+                ..h
+            };
+            assert_eq!(Header::parse(&old.to_bytes()), Some(old), "{secs} {nanos}");
+        }
         let mut bad = h.to_bytes();
         bad[8] = b'X';
         assert_eq!(Header::parse(&bad), None);

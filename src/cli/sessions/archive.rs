@@ -23,12 +23,32 @@ const STAMP: &str = ".last-auto-archive";
 
 /// The archive folder: `$CLAUDIO_ARCHIVE_DIR`, else
 /// `claudio/archive` under the XDG data directory (`$XDG_DATA_HOME`, else
-/// `~/.local/share`).
+/// `~/.local/share`). `None` when neither is known, or when the variable
+/// holds a relative path (a usage error: see [`archive_env`]).
 pub fn archive_dir() -> Option<PathBuf> {
-    match std::env::var_os(ARCHIVE_ENV).filter(|v| !v.is_empty()) {
-        Some(d) => Some(PathBuf::from(d)),
-        None => dirs::data_dir().map(|d| d.join("claudio").join("archive")),
+    match archive_env() {
+        Ok(Some(d)) => Some(d),
+        Ok(None) => dirs::data_dir().map(|d| d.join("claudio").join("archive")),
+        Err(_) => None,
     }
+}
+
+/// `$CLAUDIO_ARCHIVE_DIR`, when set. A relative path is an error (the
+/// message to show): resolved against the working directory, it would put
+/// copies of every project's transcripts wherever claudio happens to run.
+pub fn archive_env() -> Result<Option<PathBuf>, String> {
+    let Some(d) = std::env::var_os(ARCHIVE_ENV).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let d = PathBuf::from(d);
+    if d.is_relative() {
+        return Err(format!(
+            "{ARCHIVE_ENV} is a relative path ({}): set it to an absolute one, e.g. \"$HOME/{}\"",
+            crate::cli::sanitize::Sanitizer::clean(&d.display().to_string()),
+            crate::cli::sanitize::Sanitizer::clean(&d.display().to_string())
+        ));
+    }
+    Ok(Some(d))
 }
 
 /// `store` with claudio's archive read beside it, when there is one to
@@ -72,10 +92,26 @@ pub(super) fn is_archived(path: &Path) -> bool {
 }
 
 pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    if let Err(msg) = archive_env() {
+        return Err(crate::cli::exit::usage_error!("{msg}"));
+    }
     let Some(dir) = archive_dir() else {
         anyhow::bail!("cannot tell where to keep the archive: set {ARCHIVE_ENV} or HOME");
     };
     let s = store.archive_to(&dir, ArchiveOptions::default(), &AtomicBool::new(false))?;
+    for f in s.shorter.iter().take(10) {
+        io.warn(&format!(
+            "kept the archived copy of {}: the transcript is now {}",
+            f.path.display(),
+            f.reason
+        ));
+    }
+    if s.shorter.len() > 10 {
+        io.warn(&format!(
+            "… and {} more shorter than their archived copy, which is kept",
+            s.shorter.len() - 10
+        ));
+    }
     for f in s.failed.iter().take(10) {
         io.warn(&format!("not archived: {}: {}", f.path.display(), f.reason));
     }
@@ -113,6 +149,12 @@ fn human(s: &ArchiveSummary, dir: &Path) -> String {
             s.busy
         ));
     }
+    if !s.shorter.is_empty() {
+        out.push_str(&format!(
+            ", {} kept as archived (the transcript is shorter now)",
+            s.shorter.len()
+        ));
+    }
     if !s.failed.is_empty() {
         out.push_str(&format!(", {} failed", s.failed.len()));
     }
@@ -124,9 +166,11 @@ fn human(s: &ArchiveSummary, dir: &Path) -> String {
 }
 
 /// Start the background pass of `archive = "auto"`: a detached thread at
-/// the lowest CPU and I/O priority, one file at a time. The program never
-/// waits for it: a pass cut short by the exit leaves the archive whole
-/// (every file is written under a temporary name, then renamed).
+/// the lowest CPU and I/O priority, one file at a time, and none while
+/// another pass writes the archive. The program never waits for it: a pass
+/// cut short by the exit leaves the archive whole (every file is written
+/// under a temporary name, then renamed), and the next one goes on from
+/// the last chunk it compressed. The stamp is written when a pass ends.
 pub fn spawn_auto(config_dir: Option<PathBuf>) {
     let Some(dir) = archive_dir() else { return };
     let store = match config_dir {
@@ -144,14 +188,18 @@ pub fn spawn_auto(config_dir: Option<PathBuf>) {
         .spawn(move || {
             lower_priority();
             let stop = AtomicBool::new(false);
-            if let Ok(s) = store.archive_to(&dir, ArchiveOptions::default().threads(1), &stop) {
+            let opts = ArchiveOptions::default().threads(1).if_alone(true);
+            if let Ok(s) = store.archive_to(&dir, opts, &stop) {
                 tracing::debug!(
                     archived = s.archived,
                     unchanged = s.unchanged,
                     busy = s.busy,
+                    another_pass = s.another_pass,
                     "background archive pass"
                 );
-                let _ = std::fs::write(dir.join(STAMP), b"");
+                if !s.another_pass {
+                    let _ = std::fs::write(dir.join(STAMP), b"");
+                }
             }
         });
 }

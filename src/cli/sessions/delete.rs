@@ -9,9 +9,21 @@ use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use claudio::store::Store;
 use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 
 pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let file = store.find(&a.id)?;
+    if super::archive::is_archived(&file.path) {
+        // the CLI deleted it: the archive's copy is all there is left
+        let msg = format!(
+            "not deleting {}: the session is only in claudio's archive (the CLI deleted it), and `sessions delete` removes the CLI's transcript only. To remove the archived copy: {}",
+            file.id,
+            removal(&file.path)
+        );
+        io.warn(&msg);
+        return Ok(SessionsOutcome::Done(Exit::Failure));
+    }
+    let archived = archived_copies(store, &file.id);
     // the same session in other folders: said, and kept
     let others: Vec<_> = store
         .copies(&file.id)?
@@ -64,8 +76,13 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
                 return Ok(SessionsOutcome::Done(Exit::Usage));
             }
         };
+        let kept = if archived.is_empty() {
+            ""
+        } else {
+            " (its copy in claudio's archive is kept)"
+        };
         let question = format!(
-            "Delete session {}? {} ",
+            "Delete session {}{kept}? {} ",
             Sanitizer::clean(&what),
             io.err_style.bold("[y/N]")
         );
@@ -80,7 +97,54 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
     }
     // exactly the file shown: finding it again could give another copy
     store.delete_file(&file)?;
+    io.warn(&format!("deleted {}", file.path.display()));
+    for copy in &archived {
+        let msg = format!(
+            "the session's archived copy remains: {} (listed as archived, and read by search, export and resume). To remove it too: {}",
+            copy.display(),
+            removal(copy)
+        );
+        io.warn(&msg);
+    }
     Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// The archived copies of session `id` (`<archive>/<folder>/<id>.jsonl.zst`)
+/// in the archives the store reads and in claudio's own archive (read
+/// even with `--no-archive`: a delete that leaves a copy says so).
+fn archived_copies(store: &Store, id: &str) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = store.archive_dirs().to_vec();
+    roots.extend(super::archive::archive_dir());
+    roots.sort();
+    roots.dedup();
+    let mut out = Vec::new();
+    for root in roots {
+        let Ok(rd) = std::fs::read_dir(&root) else {
+            continue;
+        };
+        for folder in rd.flatten() {
+            let copy = folder.path().join(format!("{id}.jsonl.zst"));
+            if std::fs::symlink_metadata(&copy).is_ok_and(|m| m.is_file()) {
+                out.push(copy);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The command that removes an archived copy and its sub-agents' folder.
+fn removal(copy: &Path) -> String {
+    let quote = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', r"'\''"));
+    let side = copy
+        .to_str()
+        .and_then(|p| p.strip_suffix(".jsonl.zst"))
+        .map(PathBuf::from)
+        .filter(|d| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir()));
+    match side {
+        Some(d) => format!("rm {} && rm -r {}", quote(copy), quote(&d)),
+        None => format!("rm {}", quote(copy)),
+    }
 }
 
 /// One line from the terminal (up to 1 KiB).
