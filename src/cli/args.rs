@@ -68,6 +68,8 @@ pub struct ChatFlags {
     pub vi: bool,
 }
 
+// parsed once per run: `ask`'s flags inline cost nothing worth a box
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Ask once and print the answer (made for shell pipelines).

@@ -248,7 +248,8 @@ fn list_long_adds_tokens_and_the_estimate() {
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let out = String::from_utf8(o.stdout).unwrap();
     let head = out.lines().next().unwrap();
-    assert!(head.ends_with("TOKENS  EST. COST"), "{out}");
+    // piped: tab-separated
+    assert!(head.ends_with("TOKENS\tEST. COST"), "{out}");
     let first = out.lines().find(|l| l.starts_with("aaaaaaaa")).unwrap();
     // 1000 + 100 + 200 + 3000 tokens, priced as sonnet-4-5
     assert!(first.contains("4.3k"), "{out}");

@@ -14,7 +14,6 @@ use super::keys::{Keys, Next, TermEvent};
 use crate::cli::approve::{Decision, Offer};
 use crate::cli::picker::{redraw, Picked, Picker};
 use crate::cli::style::Style;
-use crate::cli::summary::truncate_width;
 use claudio::Cancellation;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::io::{self, Write};
@@ -48,6 +47,11 @@ impl Answer {
             can_expand,
             offer,
         }
+    }
+
+    /// What the choices do.
+    pub fn offer(&self) -> &Offer {
+        &self.offer
     }
 
     /// The same question again, nothing typed.
@@ -141,15 +145,7 @@ pub async fn pick(
     let mut height = crossterm::terminal::size()
         .map(|(_, h)| h as usize)
         .unwrap_or(24);
-    let draw = |p: &Picker, width: usize, height: usize| {
-        let mut lines = p.lines_within(style, width, height.saturating_sub(4));
-        lines.push(format!(
-            "  {}",
-            style.dim(&truncate_width(&p.help(), width.saturating_sub(2)))
-        ));
-        lines
-    };
-    let mut shown = draw(&picker, width, height);
+    let mut shown = picker.drawing(style, width, height, true);
     out.write_all(format!("{}\x1b[?25l", shown.join("\r\n")).as_bytes())?;
     out.flush()?;
     let result = loop {
@@ -165,10 +161,8 @@ pub async fn pick(
             }
             Next::Cancelled | Next::Gone => break None,
         };
-        let mut now = draw(&picker, width, height);
-        if decided.is_some() {
-            now.pop(); // the help line goes once a choice is made
-        }
+        // the help goes once a choice is made
+        let now = picker.drawing(style, width, height, decided.is_none());
         out.write_all(redraw(shown.len(), &now).as_bytes())?;
         out.flush()?;
         shown = now;

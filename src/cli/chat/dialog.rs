@@ -12,7 +12,6 @@ use crate::cli::asking::{self, DECLINED};
 use crate::cli::picker::{redraw, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::truncate_width;
 use claudio::protocol::ask::{answer_questions, Question};
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use tokio::sync::oneshot;
@@ -62,8 +61,7 @@ enum Ask {
     /// Allow a tool: `y`, `a`, `n`, a reason, `d` for the whole diff.
     Tool {
         req: Box<CanUseToolRequest>,
-        offer: Offer,
-        answer: Answer,
+        answer: Box<Answer>,
         /// The question with the whole diff, when the first one folds it.
         full: Option<String>,
     },
@@ -80,6 +78,10 @@ enum Ask {
     Plan {
         input: serde_json::Value,
         picker: Option<Drawn>,
+        /// The plan and the agent it is from, drawn at the start (at the
+        /// terminal's width).
+        plan: Option<String>,
+        agent: Option<String>,
     },
     /// Decided before it starts (no terminal, a request that cannot be
     /// read): the note to show and the answer.
@@ -114,8 +116,7 @@ impl Dialog {
         Dialog {
             ask: Ask::Tool {
                 req: Box::new(req),
-                answer: Answer::new(offer.clone(), folded),
-                offer,
+                answer: Box::new(Answer::new(offer, folded)),
                 full: folded.then_some(full),
             },
             first,
@@ -168,10 +169,12 @@ impl Dialog {
         style: Style,
     ) -> Dialog {
         Dialog {
-            first: asking::plan_block(plan.as_deref(), agent, style),
+            first: String::new(),
             ask: Ask::Plan {
                 input: req.input.clone(),
                 picker: None,
+                plan,
+                agent: agent.map(str::to_owned),
             },
             style,
             width: 80,
@@ -216,7 +219,18 @@ impl Dialog {
                 });
             }
             Ask::Questions { .. } => self.next_question(&mut step),
-            Ask::Plan { picker, .. } => {
+            Ask::Plan {
+                picker,
+                plan,
+                agent,
+                ..
+            } => {
+                step.write.push_str(&asking::plan_block(
+                    plan.as_deref(),
+                    agent.as_deref(),
+                    self.style,
+                    self.width,
+                ));
                 let drawn = draw_new(asking::plan_picker(), self.style, self.width, self.height);
                 step.write.push_str(&drawn.1);
                 *picker = Some(drawn.0);
@@ -246,6 +260,7 @@ impl Dialog {
                     questions.len(),
                     agent.as_deref(),
                     self.style,
+                    self.width,
                 ));
                 let drawn = draw_new(
                     asking::question_picker(q),
@@ -281,18 +296,15 @@ impl Dialog {
         let style = self.style;
         match &mut self.ask {
             Ask::Decided { .. } => {}
-            Ask::Tool {
-                req,
-                offer,
-                answer,
-                full,
-            } => {
+            Ask::Tool { req, answer, full } => {
                 let (echo, outcome) = match event {
                     TermEvent::Key(k) => answer.key(k),
                     TermEvent::Paste(text) => (answer.paste(&text), None),
                     TermEvent::Resize(..) => return step,
                 };
                 step.write = echo;
+                let offer = answer.offer().clone();
+                let offer = &offer;
                 let (result, note, interrupt, grant) = match outcome {
                     None => return step,
                     Some(Outcome::ShowAll) => {
@@ -445,19 +457,8 @@ impl Dialog {
     }
 }
 
-/// A picker's drawing: its lines (fitting the screen, to be redrawn in
-/// place) and, until a choice is made, the help line.
-fn lines(p: &Picker, style: Style, width: usize, height: usize) -> Vec<String> {
-    let mut lines = p.lines_within(style, width, height.saturating_sub(4));
-    lines.push(format!(
-        "  {}",
-        style.dim(&truncate_width(&p.help(), width.saturating_sub(2)))
-    ));
-    lines
-}
-
 fn draw_new(picker: Picker, style: Style, width: usize, height: usize) -> (Drawn, String) {
-    let now = lines(&picker, style, width, height);
+    let now = picker.drawing(style, width, height, true);
     let text = format!("{}{HIDE_CURSOR}", now.join("\r\n"));
     (
         Drawn {
@@ -485,10 +486,8 @@ fn pick_key(
         }
         TermEvent::Resize(..) => None,
     };
-    let mut now = lines(&d.picker, style, width, height);
-    if decided.is_some() {
-        now.pop();
-    }
+    // once a choice is made, the help goes
+    let now = d.picker.drawing(style, width, height, decided.is_none());
     step.write.push_str(&redraw(d.shown, &now));
     d.shown = now.len();
     if decided.is_some() {

@@ -64,7 +64,7 @@ fn last_prompts<'a>(values: impl Iterator<Item = &'a Value>, n: usize) -> Option
         .filter(|(_, v)| is_typed_prompt(v))
         .map(|(i, _)| i)
         .collect();
-    let k = prompts.len().checked_sub(n.max(1)).unwrap_or(0);
+    let k = prompts.len().saturating_sub(n.max(1));
     Some((*prompts.get(k)?, k))
 }
 

@@ -62,8 +62,25 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                 })
                 .collect()
         });
-        let table = render_table(&listing.sessions, io, long.as_deref());
+        // a terminal gets one screenful, newest first, and the count of
+        // the rest; a pipe gets every row
+        let cap = match (io.out_tty, a.limit) {
+            (true, None) => io
+                .size
+                .map_or(50, |(_, rows)| rows.saturating_sub(4).max(10)),
+            _ => usize::MAX,
+        };
+        let shown = &listing.sessions[..listing.sessions.len().min(cap)];
+        let table = render_table(shown, io, long.as_deref(), a.all);
         io.out.write_all(table.as_bytes())?;
+        let left = listing.sessions.len() - shown.len();
+        if left > 0 {
+            let more = format!(
+                "… {left} older session{} not shown (-n N shows more; piped, all are listed)",
+                if left == 1 { "" } else { "s" }
+            );
+            writeln!(io.out, "{}", io.out_style.dim(&more))?;
+        }
     }
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
@@ -84,13 +101,32 @@ fn write_json_lines<T: Serialize>(io: &mut Io, rows: &[T]) -> anyhow::Result<()>
     Ok(())
 }
 
-/// Columns: id, modified, title, branch, size; the title takes what the
-/// terminal width leaves.
-fn render_table(sessions: &[SessionInfo], io: &Io, long: Option<&[[String; 2]]>) -> String {
+/// The project a session ran in, short: `~/code/shop`.
+fn project(s: &SessionInfo) -> String {
+    let cwd = s.cwd.as_deref().unwrap_or("");
+    let home = dirs::home_dir().map(|h| h.display().to_string());
+    let short = match home {
+        Some(h) if !h.is_empty() && cwd.starts_with(&h) => format!("~{}", &cwd[h.len()..]),
+        _ => cwd.to_owned(),
+    };
+    flat(&short)
+}
+
+/// Columns: id, modified, (with --all) project, title, branch, size, and
+/// with --long tokens and the estimate. On a terminal the title takes what
+/// the width leaves; piped, the cells are tab-separated, whole (the full
+/// id), for `cut` and `awk`.
+fn render_table(
+    sessions: &[SessionInfo],
+    io: &Io,
+    long: Option<&[[String; 2]]>,
+    all: bool,
+) -> String {
     let st = io.out_style;
-    let rows: Vec<[String; 5]> = sessions
+    let rows: Vec<Vec<String>> = sessions
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             let mut title = flat(&s.summary);
             if let Some(tag) = s.tag.as_deref() {
                 title = format!("[{}] {title}", flat(tag));
@@ -98,17 +134,45 @@ fn render_table(sessions: &[SessionInfo], io: &Io, long: Option<&[[String; 2]]>)
             if s.from_archive {
                 title = format!("(archived) {title}");
             }
-            [
-                s.session_id.chars().take(8).collect(),
-                relative_time(io.now_ms, s.last_modified),
+            let id = if io.out_tty {
+                s.session_id.chars().take(8).collect()
+            } else {
+                flat(&s.session_id)
+            };
+            let mut row = vec![id, relative_time(io.now_ms, s.last_modified)];
+            if all {
+                row.push(project(s));
+            }
+            row.extend([
                 title,
                 s.git_branch.as_deref().map(flat).unwrap_or_default(),
                 human_size(s.file_size),
-            ]
+            ]);
+            if let Some(l) = long {
+                let [tok, cost] = l.get(i).cloned().unwrap_or_default();
+                row.extend([tok, cost]);
+            }
+            row
         })
         .collect();
-    let header = ["ID", "MODIFIED", "TITLE", "BRANCH", "SIZE"];
-    let long_header = ["TOKENS", "EST. COST"];
+    let mut header = vec!["ID", "MODIFIED"];
+    if all {
+        header.push("PROJECT");
+    }
+    header.extend(["TITLE", "BRANCH", "SIZE"]);
+    if long.is_some() {
+        header.extend(["TOKENS", "EST. COST"]);
+    }
+    if !io.out_tty {
+        let mut out = header.join("\t");
+        out.push('\n');
+        for r in &rows {
+            out.push_str(&r.join("\t"));
+            out.push('\n');
+        }
+        return out;
+    }
+    let title_at = if all { 3 } else { 2 };
     let w = |i: usize| {
         rows.iter()
             .map(|r| width(&r[i]))
@@ -116,57 +180,47 @@ fn render_table(sessions: &[SessionInfo], io: &Io, long: Option<&[[String; 2]]>)
             .max()
             .unwrap_or(0)
     };
-    let wl = |i: usize| {
-        long.map_or(0, |l| {
-            l.iter()
-                .map(|r| width(&r[i]))
-                .chain([long_header[i].len()])
-                .max()
-                .unwrap_or(0)
+    // every column its widest cell (branch and project at most 30), the
+    // title what is left
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| match header[i] {
+            "BRANCH" | "PROJECT" => w(i).min(30),
+            _ => w(i),
         })
-    };
-    let (w_id, w_mod, w_branch, w_size) = (w(0), w(1), w(3).min(30), w(4));
-    let (w_tok, w_cost) = (wl(0), wl(1));
-    let extra = if long.is_some() {
-        w_tok + w_cost + 4
-    } else {
-        0
-    };
-    let fixed = w_id + w_mod + w_branch + w_size + 8 + extra;
+        .collect();
+    let fixed: usize = widths
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != title_at)
+        .map(|(_, w)| w + 2)
+        .sum();
     let w_title = match io.size {
-        Some((cols, _)) if io.out_tty => cols.saturating_sub(fixed).max(10),
-        _ => usize::MAX,
+        Some((cols, _)) => cols.saturating_sub(fixed).max(10),
+        None => usize::MAX,
+    }
+    .min(widths[title_at]);
+    let right = |h: &str| matches!(h, "SIZE" | "TOKENS" | "EST. COST");
+    let line = |cells: &[&str], head: bool| {
+        let text: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let w = if i == title_at { w_title } else { widths[i] };
+                let c = cut(c, w);
+                if right(header[i]) {
+                    pad_left(&c, w)
+                } else {
+                    pad(&c, w)
+                }
+            })
+            .collect();
+        let text = text.join("  ").trim_end().to_owned();
+        format!("{}\n", if head { st.dim(&text) } else { text })
     };
-    let w_title = w_title.min(w(2));
-    let mut out = String::new();
-    let line = |cells: [&str; 5], more: Option<[&str; 2]>, out: &mut String, head: bool| {
-        let title = cut(cells[2], w_title);
-        let branch = cut(cells[3], w_branch);
-        let mut text = format!(
-            "{}  {}  {}  {}  {}",
-            pad(cells[0], w_id),
-            pad(cells[1], w_mod),
-            pad(&title, w_title),
-            pad(&branch, w_branch),
-            pad_left(cells[4], w_size)
-        );
-        if let Some([tok, cost]) = more {
-            text.push_str(&format!(
-                "  {}  {}",
-                pad_left(tok, w_tok),
-                pad_left(cost, w_cost)
-            ));
-        }
-        let text = text.trim_end().to_owned();
-        out.push_str(&if head { st.dim(&text) } else { text });
-        out.push('\n');
-    };
-    line(header, long.map(|_| long_header), &mut out, true);
-    for (i, r) in rows.iter().enumerate() {
-        let more = long
-            .and_then(|l| l.get(i))
-            .map(|m| [m[0].as_str(), m[1].as_str()]);
-        line([&r[0], &r[1], &r[2], &r[3], &r[4]], more, &mut out, false);
+    let mut out = line(&header, true);
+    for r in &rows {
+        let cells: Vec<&str> = r.iter().map(String::as_str).collect();
+        out.push_str(&line(&cells, false));
     }
     out
 }
@@ -213,16 +267,18 @@ mod tests {
         r.outcome.unwrap();
         let out = r.out.text();
         let lines: Vec<&str> = out.lines().collect();
-        assert!(lines[0].starts_with("ID"), "{out}");
+        // piped: tab-separated, whole cells
+        assert_eq!(lines[0], "ID\tMODIFIED\tTITLE\tBRANCH\tSIZE", "{out}");
         assert!(
-            lines[1].starts_with("aaaabbbb  16m ago   second session          "),
+            lines[1].starts_with(&format!("{B}\t16m ago\tsecond session\t\t")),
             "{out}"
         );
         assert!(lines[1].ends_with('B'), "{out}");
         assert!(
-            lines[2].starts_with("aaaaaaaa  2h ago    fix the bug     main"),
+            lines[2].starts_with(&format!("{A}\t2h ago\tfix the bug")),
             "{out}"
         );
+        assert!(lines[2].contains("\tmain\t"), "{out}");
         assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'));
         let r = run_args(
             &["--config-dir", &cfg(&d), "list"],
@@ -236,5 +292,34 @@ mod tests {
             "{}",
             r.err.text()
         );
+    }
+
+    #[test]
+    fn on_a_terminal_all_names_the_project_and_shows_one_screenful() {
+        let d = store();
+        let r = run_args_sized(
+            &["--config-dir", &cfg(&d), "list", "--all"],
+            "/nonexistent".as_ref(),
+            "/".as_ref(),
+            Some((100, 5)),
+        );
+        r.outcome.unwrap();
+        let out = r.out.text();
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("ID        MODIFIED  PROJECT"), "{out}");
+        assert!(lines[1].contains("/work/proj"), "{out}");
+        assert!(lines
+            .iter()
+            .all(|l| crate::cli::sessions::cells::width(l) <= 100));
+        // 5 rows leave room for no more than the floor of 10: both shown
+        assert!(!out.contains("not shown"), "{out}");
+        let r = run_args_sized(
+            &["--config-dir", &cfg(&d), "list", "--all", "-n", "1"],
+            "/nonexistent".as_ref(),
+            "/".as_ref(),
+            Some((100, 40)),
+        );
+        r.outcome.unwrap();
+        assert_eq!(r.out.text().lines().count(), 2, "{}", r.out.text());
     }
 }

@@ -50,6 +50,17 @@ pub(super) struct Run {
 }
 
 pub(super) fn run_args(args: &[&str], tty: &std::path::Path, cwd: &std::path::Path) -> Run {
+    run_args_sized(args, tty, cwd, None)
+}
+
+/// As [`run_args`], with stdout a terminal of `size` (columns, rows) when
+/// given.
+pub(super) fn run_args_sized(
+    args: &[&str],
+    tty: &std::path::Path,
+    cwd: &std::path::Path,
+    size: Option<(usize, usize)>,
+) -> Run {
     let mut argv = vec!["claudio", "sessions"];
     argv.extend_from_slice(args);
     let cli = TestCli::try_parse_from(argv).expect("arguments parse");
@@ -60,8 +71,8 @@ pub(super) fn run_args(args: &[&str], tty: &std::path::Path, cwd: &std::path::Pa
         err: Box::new(err.clone()),
         out_style: Style::plain(),
         err_style: Style::plain(),
-        out_tty: false,
-        size: None,
+        out_tty: size.is_some(),
+        size,
         tty: tty.to_path_buf(),
         now_ms: 1_800_000_000_000,
         cwd: Some(cwd.to_path_buf()),
