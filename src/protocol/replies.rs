@@ -364,29 +364,92 @@ reply!(
     }
 );
 
-reply!(
-    /// An MCP server and its state (in [`McpStatus`] and in `system/init`).
-    McpServerStatus {
-        /// The server's name.
-        #[serde(default)]
-        pub name: String,
-        /// `connected`, `failed`, `pending`, `needs-auth`, `disabled`, ...
-        #[serde(default)]
-        pub status: String,
-        /// Why it failed, when it did.
-        #[serde(default, deserialize_with = "lenient")]
-        pub error: Option<String>,
-        /// How it is reached (`stdio`, `sdk`, `http`, ...).
-        #[serde(default, deserialize_with = "lenient")]
-        pub transport: Option<String>,
-        /// Where it was configured (`dynamic`, `project`, ...).
-        #[serde(default, deserialize_with = "lenient")]
-        pub source: Option<String>,
-        /// Its configuration, as the CLI holds it.
-        #[serde(default)]
-        pub config: Option<Value>,
+/// An MCP server and its state (in [`McpStatus`] and in `system/init`).
+///
+/// The CLI echoes the server's configuration, an http server's `headers`
+/// (tokens) included. The data is kept as sent, but `Debug` shows every
+/// value under a `headers` or `env` key as `<redacted>` (the keys stay):
+///
+/// ```
+/// use claudio::protocol::McpServerStatus;
+/// let s: McpServerStatus = serde_json::from_value(serde_json::json!({
+///     "name": "web", "status": "failed", "config": {"type": "http",
+///     "url": "https://mcp.example.com", "headers": {"Authorization": "Bearer tok"}}}))?;
+/// assert_eq!(s.config.as_ref().unwrap()["headers"]["Authorization"], "Bearer tok");
+/// let shown = format!("{s:?}");
+/// assert!(shown.contains("Authorization") && !shown.contains("Bearer tok"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct McpServerStatus {
+    /// The server's name.
+    #[serde(default)]
+    pub name: String,
+    /// `connected`, `failed`, `pending`, `needs-auth`, `disabled`, ...
+    #[serde(default)]
+    pub status: String,
+    /// Why it failed, when it did.
+    #[serde(default, deserialize_with = "lenient")]
+    pub error: Option<String>,
+    /// How it is reached (`stdio`, `sdk`, `http`, ...).
+    #[serde(default, deserialize_with = "lenient")]
+    pub transport: Option<String>,
+    /// Where it was configured (`dynamic`, `project`, ...).
+    #[serde(default, deserialize_with = "lenient")]
+    pub source: Option<String>,
+    /// Its configuration, as the CLI holds it (an http server's `headers`
+    /// included; `Debug` redacts them).
+    #[serde(default)]
+    pub config: Option<Value>,
+    /// Fields claudio does not model, kept as sent.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl fmt::Debug for McpServerStatus {
+    /// As derived, but the values under `headers` and `env` (at any depth
+    /// of `config` and `extra`) show as `<redacted>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpServerStatus")
+            .field("name", &self.name)
+            .field("status", &self.status)
+            .field("error", &self.error)
+            .field("transport", &self.transport)
+            .field("source", &self.source)
+            .field("config", &self.config.as_ref().map(redact_secrets))
+            .field("extra", &redact_secrets(&Value::Object(self.extra.clone())))
+            .finish()
     }
-);
+}
+
+/// A copy of `v` where every value under a `headers` or `env` key (an MCP
+/// server's tokens) is `<redacted>`; the keys are kept.
+fn redact_secrets(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let secret = k == "headers" || k == "env";
+                    let v = match v {
+                        Value::Object(inner) if secret => Value::Object(
+                            inner
+                                .keys()
+                                .map(|name| (name.clone(), Value::from("<redacted>")))
+                                .collect(),
+                        ),
+                        Value::Null => Value::Null,
+                        _ if secret => Value::from("<redacted>"),
+                        _ => redact_secrets(v),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(redact_secrets).collect()),
+        other => other.clone(),
+    }
+}
 
 reply!(
     /// The answer to [`Client::mcp_set_servers`](crate::Client::mcp_set_servers).
@@ -869,5 +932,65 @@ mod tests {
         let c: ContextUsage =
             serde_json::from_value(json!({"totalTokens":-1,"maxTokens":10})).unwrap();
         assert_eq!((c.total_tokens, c.max_tokens), (0, 10));
+    }
+
+    #[test]
+    fn mcp_server_status_debug_redacts_headers_and_env_and_keeps_the_data() {
+        // the `mcp_status` answer of the real CLI 2.1.332 for an http server
+        // (2.1.328 answers the same), plus an `env` as a stdio server has it
+        let line = r#"{"mcpServers":[{"name":"web","status":"failed","error":"ECONNREFUSED: Unable to connect. Is the computer able to access the url?","config":{"type":"http","url":"http://127.0.0.1:9/mcp","headers":{"Authorization":"Bearer tok-HDR-456"}},"transport":"http","scope":"dynamic","source":"dynamic"},{"name":"gh","status":"connected","config":{"type":"stdio","command":"gh-mcp","args":["stdio"],"env":{"GITHUB_TOKEN":"ghp_ENV123"}},"later":{"headers":{"X-Api-Key":"k-EXTRA-789"},"env":"s-PLAIN-000","more":[{"env":["K=s-LIST-111"]}]}}]}"#;
+        let status: McpStatus = serde_json::from_str(line).unwrap();
+        let shown = format!("{status:?}");
+        let pretty = format!("{status:#?}");
+        for secret in [
+            "tok-HDR-456",
+            "ghp_ENV123",
+            "k-EXTRA-789",
+            "s-PLAIN-000",
+            "s-LIST-111",
+        ] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+            assert!(!pretty.contains(secret), "{secret} in {pretty}");
+        }
+        // the names stay, and everything else is shown
+        for kept in [
+            "Authorization",
+            "GITHUB_TOKEN",
+            "X-Api-Key",
+            "<redacted>",
+            "gh-mcp",
+            "http://127.0.0.1:9/mcp",
+            "ECONNREFUSED",
+            "scope",
+        ] {
+            assert!(shown.contains(kept), "{kept} not in {shown}");
+        }
+        // the data itself is intact, and goes back out as it came
+        let web = &status.servers[0];
+        assert_eq!(
+            web.config.as_ref().unwrap()["headers"]["Authorization"],
+            "Bearer tok-HDR-456"
+        );
+        assert_eq!(
+            status.servers[1].config.as_ref().unwrap()["env"]["GITHUB_TOKEN"],
+            "ghp_ENV123"
+        );
+        assert_eq!(status.servers[1].extra["later"]["env"], "s-PLAIN-000");
+        let back = serde_json::to_value(&status).unwrap();
+        let sent: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(back["mcpServers"][0], sent["mcpServers"][0]);
+        assert_eq!(
+            back["mcpServers"][1]["config"],
+            sent["mcpServers"][1]["config"]
+        );
+        assert_eq!(
+            back["mcpServers"][1]["later"],
+            sent["mcpServers"][1]["later"]
+        );
+        // `system/init` lists its servers with the same type
+        let init: super::super::SystemInit = serde_json::from_value(json!({"subtype":"init",
+            "mcp_servers":[{"name":"web","status":"pending","config":{"headers":{"A":"Bearer tok-HDR-456"}}}]}))
+        .unwrap();
+        assert!(!format!("{init:?}").contains("tok-HDR-456"));
     }
 }
