@@ -850,10 +850,37 @@ fn write_new(
     result.map_err(io_err(dst))
 }
 
-/// Remove what a dead pass left in the folders this run writes to: every
-/// temporary file, and the `.part` files of transcripts no longer in the
+/// Whether the temporary file `name` (`.<file>.<pid>-<n>.tmp`) is of a
+/// process that is gone, or was left more than an hour ago (its process
+/// id taken since by another).
+fn dead_tmp(name: &str, path: &Path) -> bool {
+    let pid = name
+        .strip_suffix(".tmp")
+        .and_then(|n| n.rsplit_once('.'))
+        .and_then(|(_, id)| id.split_once('-'))
+        .and_then(|(pid, _)| pid.parse::<libc::pid_t>().ok())
+        .filter(|pid| *pid > 0);
+    let gone = pid.is_none_or(|pid| {
+        // SAFETY: signal 0 only checks that the process exists.
+        let rc = unsafe { libc::kill(pid, 0) };
+        rc != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+    });
+    let old = || {
+        std::fs::symlink_metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age.as_secs() > 3600)
+    };
+    gone || old()
+}
+
+/// Remove what a dead pass left in the folders this run writes to: the
+/// temporary files of processes that are gone (a pass beside this one,
+/// which does not have the archive to itself, writes under its own
+/// process id), and the `.part` files of transcripts no longer in the
 /// store. Only a run that has the archive to itself calls this, so no
-/// other pass is writing them. The `.part` files kept are given back.
+/// other pass writes `.part` files. The `.part` files kept are given back.
 fn clean_dead(archive: &Path, jobs: &[Job]) -> HashSet<PathBuf> {
     let wanted: HashSet<PathBuf> = jobs
         .iter()
@@ -882,7 +909,7 @@ fn clean_dead(archive: &Path, jobs: &[Job]) -> HashSet<PathBuf> {
             let path = e.path();
             if part && wanted.contains(&path) {
                 kept.insert(path);
-            } else {
+            } else if part || dead_tmp(&n, &path) {
                 let _ = std::fs::remove_file(&path);
             }
         }

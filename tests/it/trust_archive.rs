@@ -400,11 +400,12 @@ fn a_dead_pass_s_temporary_files_are_removed_when_the_next_starts() {
     let h = Home::new();
     std::fs::write(h.transcript(), prompts(ID, 1)).unwrap();
     assert_eq!(h.json(&["sessions", "archive", "--json"])["archived"], 1);
-    // what a pass killed a moment ago left (written just now)
+    // what a pass killed a moment ago left (written just now, by a
+    // process id no process can have)
     let folder = h.archive().join("-w");
     let dead = [
-        folder.join(format!(".{ID}.jsonl.zst.4242-0.tmp")),
-        folder.join(format!(".{ID}.jsonl.zst.4242-1.tmp")),
+        folder.join(format!(".{ID}.jsonl.zst.999999999-0.tmp")),
+        folder.join(format!(".{ID}.jsonl.zst.999999999-1.tmp")),
         // the partial copy of a transcript the CLI has deleted since
         folder.join(".5e55a10e-0000-4000-8000-00000000dead.jsonl.zst.part"),
     ];
@@ -417,6 +418,12 @@ fn a_dead_pass_s_temporary_files_are_removed_when_the_next_starts() {
         assert!(!f.exists(), "{} is left", f.display());
     }
     assert_eq!(common::walk(&h.archive()), [h.packed()]);
+    // a pass still running beside (this test's own process) is left alone
+    let live = folder.join(format!(".{ID}.jsonl.zst.{}-0.tmp", std::process::id()));
+    std::fs::write(&live, b"being written").unwrap();
+    std::fs::write(h.transcript(), prompts(ID, 3)).unwrap();
+    assert_eq!(h.json(&["sessions", "archive", "--json"])["archived"], 1);
+    assert!(live.exists(), "a live pass's file is removed");
 }
 
 // ---- 11: reading an archived session -------------------------------------------
