@@ -8,11 +8,12 @@
 use super::approval::{Answer, Outcome};
 use super::keys::TermEvent;
 use crate::cli::approve::{choices, Decision, Offer, SessionGrants};
-use crate::cli::asking::{self, DECLINED};
+use crate::cli::asking;
 use crate::cli::picker::{redraw, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use claudio::protocol::ask::{answer_questions, Question};
+use claudio::protocol::ask::{self, answer_each, answer_questions, Question};
+use claudio::protocol::Capabilities;
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use tokio::sync::oneshot;
 
@@ -375,6 +376,7 @@ impl Dialog {
                 });
             }
             Ask::Questions {
+                input,
                 questions,
                 at,
                 answers,
@@ -401,10 +403,24 @@ impl Dialog {
                         self.next_question(&mut step);
                     }
                     None => {
-                        step.write
-                            .push_str(&format!("  {}\n", style.dim("declined to answer")));
+                        // what was answered stays answered; the rest is
+                        // "no preference", as the claude TUI answers a
+                        // skipped question (the model goes on, not stuck
+                        // on a refusal)
+                        step.write.push_str(&format!(
+                            "  {}\n",
+                            style.dim("skipped: the model is told you have no preference")
+                        ));
+                        let pairs = questions.iter().enumerate().map(|(i, q)| {
+                            let a = match answers.get(i) {
+                                Some(text) if i < *at => ask::Answer::Text(text.clone()),
+                                _ => ask::Answer::Skipped,
+                            };
+                            (q.question.as_str(), a)
+                        });
+                        let result = answer_each(input, pairs, &Capabilities::default());
                         step.done = Some(Done {
-                            result: PermissionResult::deny(DECLINED),
+                            result,
                             interrupt: false,
                             grant: None,
                         });
@@ -569,6 +585,26 @@ mod tests {
         d.start();
         let done = d.input(key(KeyCode::Esc)).done.unwrap();
         assert!(done.interrupt, "Esc denies and stops the turn");
+    }
+
+    #[test]
+    fn a_skipped_question_is_no_preference_and_earlier_answers_stay() {
+        let r = req(json!({"tool_name":"AskUserQuestion","input":{"questions":[
+            {"question":"Which database?","header":"DB","multiSelect":false,
+             "options":[{"label":"SQLite","description":""},{"label":"Postgres","description":""}]},
+            {"question":"Tests?","header":"T","multiSelect":false,
+             "options":[{"label":"Yes","description":""},{"label":"No","description":""}]}]}}));
+        let mut d = Dialog::questions(&r, None, Style::plain());
+        d.start();
+        d.input(key(KeyCode::Char('1')));
+        let s = d.input(key(KeyCode::Esc));
+        assert!(s.write.contains("no preference"), "{s:?}");
+        let PermissionResult::Allow { updated_input, .. } = s.done.unwrap().result else {
+            panic!("a skip is an answer, not a refusal")
+        };
+        let answers = &updated_input.unwrap()["answers"];
+        assert_eq!(answers["Which database?"], "SQLite");
+        assert_eq!(answers["Tests?"], "[No preference]");
     }
 
     #[test]
