@@ -225,11 +225,8 @@ impl Store {
         let archive = archive.as_ref();
         let mut summary = ArchiveSummary::default();
         let (folders, links) = project_folders(&self.projects_dir())?;
-        for (path, why) in links {
-            summary.failed.push(NotArchived {
-                path,
-                reason: format!("{why}: not archived"),
-            });
+        for (path, reason) in links {
+            summary.failed.push(NotArchived { path, reason });
         }
         let mut jobs = Vec::new();
         for folder in folders {
