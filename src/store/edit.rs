@@ -123,14 +123,60 @@ pub(crate) fn tag_line(tag: &str, session_id: &str) -> String {
 }
 
 /// Delete a transcript and the folder beside it (sub-agents, side files).
-/// Symbolic links are removed, never followed.
+/// Symbolic links are removed, never followed. A running CLI may still be
+/// writing a sub-agent's transcript into that folder: its removal is tried
+/// again ([`remove_tree`]).
 pub(crate) fn delete(file: &SessionFile) -> StoreResult<()> {
     std::fs::remove_file(&file.path).map_err(io_err(&file.path))?;
     let side = file.side_dir();
     match std::fs::symlink_metadata(&side) {
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(&side).map_err(io_err(&side)),
+        Ok(m) if m.is_dir() => {
+            remove_tree(&side, |d: &Path| std::fs::remove_dir_all(d), REMOVE_PAUSE)
+        }
         Ok(_) => std::fs::remove_file(&side).map_err(io_err(&side)),
         Err(_) => Ok(()),
+    }
+}
+
+/// How many times [`remove_tree`] tries.
+const REMOVE_TRIES: u32 = 3;
+
+/// The pause after the first failed try; the pause after try `n` is `n`
+/// times this (50 ms, then 100 ms), as the TypeScript SDK's
+/// `deleteSession` waits.
+const REMOVE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Remove the folder `dir` and everything in it with `remove`, trying
+/// again up to [`REMOVE_TRIES`] times in all when it fails because the
+/// folder is not empty or busy (`ENOTEMPTY`, `EBUSY`): a file written into
+/// it meanwhile, by a CLI still running the session. A folder already gone
+/// is fine. Any other failure is not retried. After the last try the
+/// error says that a program may still be writing there.
+fn remove_tree(
+    dir: &Path,
+    mut remove: impl FnMut(&Path) -> io::Result<()>,
+    pause: std::time::Duration,
+) -> StoreResult<()> {
+    let mut tried = 0;
+    loop {
+        tried += 1;
+        let e = match remove(dir) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => e,
+        };
+        let busy = matches!(e.raw_os_error(), Some(libc::ENOTEMPTY | libc::EBUSY));
+        if !busy {
+            return Err(io_err(dir)(e));
+        }
+        if tried >= REMOVE_TRIES {
+            let why = format!(
+                "still there after {REMOVE_TRIES} tries to delete it ({e}): a program may be \
+                 writing to it, such as a running Claude Code session; stop it and try again"
+            );
+            return Err(io_err(dir)(io::Error::new(e.kind(), why)));
+        }
+        std::thread::sleep(pause * tried);
     }
 }
 
@@ -586,5 +632,119 @@ fn fork_title(src: &SessionFile) -> String {
         "Forked session".into()
     } else {
         title
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::error::chain;
+    use std::time::Duration;
+
+    fn os_error(code: i32) -> io::Error {
+        io::Error::from_raw_os_error(code)
+    }
+
+    #[test]
+    fn a_folder_written_to_while_it_is_removed_is_removed_on_a_later_try() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("5517114d").join("subagents");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("agent-a.jsonl"), "{}\n").unwrap();
+        let side = tmp.path().join("5517114d");
+        let mut calls = 0;
+        // the first try meets a file the CLI wrote meanwhile (rmdir says
+        // ENOTEMPTY), the second one removes everything
+        let r = remove_tree(
+            &side,
+            |d: &Path| {
+                calls += 1;
+                if calls == 1 {
+                    std::fs::write(d.join("subagents").join("agent-b.jsonl"), "{}\n")?;
+                    return Err(os_error(libc::ENOTEMPTY));
+                }
+                std::fs::remove_dir_all(d)
+            },
+            Duration::from_millis(1),
+        );
+        r.unwrap();
+        assert_eq!(calls, 2);
+        assert!(!side.exists());
+    }
+
+    #[test]
+    fn busy_is_tried_three_times_then_says_who_may_be_writing() {
+        let tmp = tempfile::tempdir().unwrap();
+        for code in [libc::ENOTEMPTY, libc::EBUSY] {
+            let mut calls = 0;
+            let e = remove_tree(
+                tmp.path(),
+                |_: &Path| {
+                    calls += 1;
+                    Err(os_error(code))
+                },
+                Duration::from_millis(1),
+            )
+            .unwrap_err();
+            assert_eq!(calls, 3);
+            let text = chain(&e);
+            assert!(text.contains(&tmp.path().display().to_string()), "{text}");
+            assert!(text.contains("still there after 3 tries"), "{text}");
+            assert!(text.contains("running Claude Code session"), "{text}");
+            match e {
+                StoreError::Io { source, .. } => assert_eq!(
+                    source.kind(),
+                    os_error(code).kind(),
+                    "the system's kind is kept"
+                ),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn other_failures_are_not_retried_and_a_folder_gone_is_fine() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut calls = 0;
+        let e = remove_tree(
+            tmp.path(),
+            |_: &Path| {
+                calls += 1;
+                Err(os_error(libc::EACCES))
+            },
+            Duration::from_millis(1),
+        )
+        .unwrap_err();
+        assert_eq!(calls, 1);
+        assert!(!chain(&e).contains("tries"), "{}", chain(&e));
+        let mut calls = 0;
+        remove_tree(
+            tmp.path(),
+            |_: &Path| {
+                calls += 1;
+                Err(os_error(libc::ENOENT))
+            },
+            Duration::from_millis(1),
+        )
+        .unwrap();
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn delete_removes_the_transcript_and_its_sub_agents() {
+        let tmp = tempfile::tempdir().unwrap();
+        let id = "5517114d-58c8-4364-87d8-fb14df5b85be";
+        let file = SessionFile {
+            id: id.into(),
+            path: tmp.path().join(format!("{id}.jsonl")),
+        };
+        std::fs::write(&file.path, "{}\n").unwrap();
+        let agents = file.side_dir().join("subagents");
+        std::fs::create_dir_all(&agents).unwrap();
+        std::fs::write(agents.join("agent-a.jsonl"), "{}\n").unwrap();
+        delete(&file).unwrap();
+        assert!(!file.path.exists());
+        assert!(!file.side_dir().exists());
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
     }
 }
