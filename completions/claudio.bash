@@ -37,6 +37,9 @@ _claudio() {
             claudio,sessions)
                 cmd="claudio__subcmd__sessions"
                 ;;
+            claudio,statusline)
+                cmd="claudio__subcmd__statusline"
+                ;;
             claudio__subcmd__config,help)
                 cmd="claudio__subcmd__config__subcmd__help"
                 ;;
@@ -75,6 +78,9 @@ _claudio() {
                 ;;
             claudio__subcmd__help,sessions)
                 cmd="claudio__subcmd__help__subcmd__sessions"
+                ;;
+            claudio__subcmd__help,statusline)
+                cmd="claudio__subcmd__help__subcmd__statusline"
                 ;;
             claudio__subcmd__help__subcmd__config,path)
                 cmd="claudio__subcmd__help__subcmd__config__subcmd__path"
@@ -197,7 +203,7 @@ _claudio() {
 
     case "${cmd}" in
         claudio)
-            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --hide-thinking --vi --help --version ask sessions doctor config completions man help"
+            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --hide-thinking --vi --help --version ask sessions doctor config statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -521,7 +527,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__doctor)
-            opts="-h --cli-path --debug --color --help"
+            opts="-v -h --verbose --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -543,7 +549,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help)
-            opts="ask sessions doctor config completions man help"
+            opts="ask sessions doctor config statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -825,6 +831,20 @@ _claudio() {
         claudio__subcmd__help__subcmd__sessions__subcmd__usage)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__statusline)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1406,6 +1426,32 @@ _claudio() {
                     return 0
                     ;;
                 --config-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__statusline)
+            opts="-h --format --cli-path --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

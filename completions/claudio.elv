@@ -50,6 +50,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
+            cand statusline 'Print one status line for the claude TUI (its `statusLine` command)'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -304,6 +305,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;doctor'= {
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
+            cand -v 'Say more: every place the CLI was looked for'
+            cand --verbose 'Say more: every place the CLI was looked for'
             cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -343,6 +346,14 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;config;help;help'= {
         }
+        &'claudio;statusline'= {
+            cand --format 'The line''s template: placeholders in braces (listed below)'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'claudio;completions'= {
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
@@ -362,6 +373,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
+            cand statusline 'Print one status line for the claude TUI (its `statusLine` command)'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -412,6 +424,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;config;path'= {
         }
         &'claudio;help;config;show'= {
+        }
+        &'claudio;help;statusline'= {
         }
         &'claudio;help;completions'= {
         }

@@ -114,12 +114,20 @@ impl Command {
                 print_man(&mut std::io::stdout())?;
                 Ok(Exit::Success)
             }
-            Command::Doctor => {
+            Command::Statusline(args) => {
+                // the config's `color` under --color; a broken config is
+                // no reason to show no status
+                if let Ok((c, _)) = Config::load() {
+                    c.apply(&mut flags);
+                }
+                super::statusline::run(args, flags.color_choice())
+            }
+            Command::Doctor { verbose } => {
                 let loaded = Config::load();
                 if let Ok((c, _)) = &loaded {
                     c.apply(&mut flags);
                 }
-                Ok(super::doctor::run(&flags, loaded))
+                Ok(super::doctor::run(&flags, loaded, verbose))
             }
             Command::Config { action } => {
                 let (config, path) = Config::load()?;

@@ -82,13 +82,20 @@ pub enum Command {
         after_help = "Checks the Claude Code CLI (path and version), whether credentials are configured \
 (never showing them), the transcript store, and the config file. Exit 0 when all is well, 1 otherwise."
     )]
-    Doctor,
+    Doctor {
+        /// Say more: every place the CLI was looked for.
+        #[arg(short, long)]
+        verbose: bool,
+    },
     /// Show the config file's path or its settings.
     #[command(after_help = CONFIG_HELP)]
     Config {
         #[command(subcommand)]
         action: ConfigAction,
     },
+    /// Print one status line for the claude TUI (its `statusLine` command).
+    #[command(after_help = super::statusline::HELP)]
+    Statusline(super::statusline::StatuslineArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  claudio completions bash > ~/.local/share/bash-completion/completions/claudio\n  claudio completions zsh > ~/.zfunc/_claudio\n  claudio completions fish > ~/.config/fish/completions/claudio.fish"

@@ -46,7 +46,11 @@ impl Report {
     }
 }
 
-pub fn run(session: &SessionFlags, config: anyhow::Result<(Config, Option<PathBuf>)>) -> Exit {
+pub fn run(
+    session: &SessionFlags,
+    config: anyhow::Result<(Config, Option<PathBuf>)>,
+    verbose: bool,
+) -> Exit {
     let mut r = Report {
         style: Style::decide(
             session.color_choice(),
@@ -55,7 +59,7 @@ pub fn run(session: &SessionFlags, config: anyhow::Result<(Config, Option<PathBu
         problems: 0,
         out: String::new(),
     };
-    check_cli(&mut r, session);
+    check_cli(&mut r, session, verbose);
     check_credentials(&mut r);
     check_store(&mut r);
     // a bad CLAUDIO_ARCHIVE_DIR is its own problem, not the file's
@@ -97,9 +101,34 @@ pub fn run(session: &SessionFlags, config: anyhow::Result<(Config, Option<PathBu
     }
 }
 
-fn check_cli(r: &mut Report, session: &SessionFlags) {
+fn check_cli(r: &mut Report, session: &SessionFlags, verbose: bool) {
     let path = match find_cli(session.cli_path.as_deref()) {
         Ok(p) => p,
+        Err(claudio::Error::CliNotFound { searched }) => {
+            // one line; the places only when asked for (`--verbose`)
+            let detail = if verbose {
+                format!(
+                    "not found; looked in: {}",
+                    searched
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                format!(
+                    "not found (looked in {} places: $PATH and the usual installs; --verbose lists them)",
+                    searched.len()
+                )
+            };
+            r.line(
+                Level::Problem,
+                "claude",
+                &detail,
+                Some("npm install -g @anthropic-ai/claude-code, or name it with --cli-path or CLAUDIO_CLI"),
+            );
+            return;
+        }
         Err(e) => {
             r.line(
                 Level::Problem,
@@ -327,8 +356,10 @@ fn check_cleanup(r: &mut Report, auto: bool) {
         if risk.sessions == 1 { "" } else { "s" },
         super::sessions::human_size(risk.bytes)
     );
-    if risk.sessions > 0 {
+    if risk.unarchived > 0 {
         detail.push_str(&format!(", {} not archived", risk.unarchived));
+    } else if risk.sessions > 0 {
+        detail.push_str(", all archived");
     }
     let archive_text = archive.as_ref().map_or_else(
         || "claudio's archive".to_owned(),
@@ -336,6 +367,16 @@ fn check_cleanup(r: &mut Report, auto: bool) {
     );
     if auto {
         detail.push_str(&format!("; archived automatically into {archive_text}"));
+        r.line(Level::Ok, "cleanup", &detail, None);
+    } else if risk.unarchived == 0 {
+        // nothing of yours goes unkept this week: no alarm; the way to keep
+        // them is said once, unless there is nothing to keep
+        let empty = store_size(&store.projects_dir()).map_or(true, |c| c.sessions == 0);
+        if !empty {
+            detail.push_str(&format!(
+                "; to keep them past it: `archive = \"auto\"` in the config file, into {archive_text}"
+            ));
+        }
         r.line(Level::Ok, "cleanup", &detail, None);
     } else {
         r.line(

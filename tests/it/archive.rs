@@ -450,7 +450,7 @@ fn doctor_reports_the_cleanup_period_and_what_goes_soon() {
     )
     .unwrap();
     let line = doctor_cleanup_line(&t);
-    assert!(line.contains("1 session (3B), 0 not archived"), "{line}");
+    assert!(line.contains("1 session (3B), all archived"), "{line}");
     assert!(line.contains("archived automatically into"), "{line}");
     assert!(!line.contains("fix:"), "{line}");
     // 0: no cleanup

@@ -167,3 +167,40 @@ fn a_closed_pipe_ends_quietly_with_0() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn doctor_is_calm_on_an_empty_store_and_short_when_the_cli_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("projects")).unwrap();
+    std::fs::write(dir.path().join("no-config.toml"), "").unwrap();
+    let run_doctor = |verbose: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.arg("doctor")
+            .env_remove("CLAUDIO_CLI")
+            .env("PATH", "/nonexistent")
+            .env("HOME", dir.path())
+            .env("CLAUDE_CONFIG_DIR", dir.path())
+            .env("CLAUDIO_CONFIG", dir.path().join("no-config.toml"))
+            .env("CLAUDIO_ARCHIVE_DIR", dir.path().join("archive"))
+            .env("ANTHROPIC_API_KEY", "x");
+        if verbose {
+            c.arg("--verbose");
+        }
+        run(c, None)
+    };
+    let o = run_doctor(false);
+    let t = text(&o);
+    let claude = t.lines().find(|l| l.contains("claude")).unwrap_or("");
+    assert!(claude.contains("not found (looked in"), "{t}");
+    assert!(claude.chars().count() < 160, "one short line: {claude}");
+    // an empty store: nothing to warn about, nothing to archive
+    let cleanup = t.lines().find(|l| l.contains("cleanup")).unwrap_or("");
+    assert!(!cleanup.contains("not archived"), "{t}");
+    assert!(!t.contains("keep them:"), "{t}");
+    let o = run_doctor(true);
+    let t = text(&o);
+    assert!(
+        t.contains(".local/bin/claude") && t.contains("/usr/local/bin/claude"),
+        "--verbose lists the places: {t}"
+    );
+}
