@@ -14,13 +14,16 @@ pub fn main() -> i32 {
     let (command, session, chat) = match parse(std::env::args_os()) {
         Ok(parsed) => parsed,
         Err(e) => {
-            let code = if e.use_stderr() {
-                Exit::Usage.code()
-            } else {
-                0
-            };
-            let _ = e.print();
-            return code;
+            if !e.use_stderr() {
+                // --help, --version
+                let _ = e.print();
+                return 0;
+            }
+            // one prefix for every error claudio prints
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            eprint!("claudio: {text}");
+            return Exit::Usage.code();
         }
     };
     if session.debug {
@@ -372,7 +375,20 @@ pub fn print_man(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     man.render_synopsis_section(out)?;
     man.render_description_section(out)?;
     man.render_options_section(out)?;
-    man.render_subcommands_section(out)?;
+    // the commands, described in sections of this page (clap_mangen's own
+    // list points to claudio-ask(1) and the like, which are not shipped)
+    writeln!(out, ".SH COMMANDS")?;
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        writeln!(out, ".TP\n\\fB{}\\fR", sub.get_name())?;
+        if let Some(about) = sub.get_about() {
+            writeln!(
+                out,
+                "{} (see \\fBCLAUDIO {}\\fR below)",
+                roff_escape(&about.to_string()),
+                sub.get_name().to_uppercase()
+            )?;
+        }
+    }
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         writeln!(out, ".SH \"CLAUDIO {}\"", sub.get_name().to_uppercase())?;
         if let Some(about) = sub.get_about() {
@@ -394,6 +410,17 @@ fn roff_escape(s: &str) -> String {
     s.lines()
         .map(|l| {
             let l = l.replace('\\', "\\\\");
+            // groff reads ASCII: anything else by its code point (→ is \[u2192])
+            let l: String = l
+                .chars()
+                .map(|c| {
+                    if c.is_ascii() {
+                        c.to_string()
+                    } else {
+                        format!("\\[u{:04X}]", c as u32)
+                    }
+                })
+                .collect();
             if l.starts_with('.') || l.starts_with('\'') {
                 format!("\\&{l}")
             } else {

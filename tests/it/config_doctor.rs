@@ -204,3 +204,20 @@ fn doctor_is_calm_on_an_empty_store_and_short_when_the_cli_is_missing() {
         "--verbose lists the places: {t}"
     );
 }
+
+#[test]
+fn every_usage_error_has_claudio_s_prefix_and_exit_2() {
+    for args in [
+        &["sessions", "list", "--bogus"][..],
+        &["--model", "x", "doctor"],
+        &["ask", "--output-format", "yaml", "hi"],
+    ] {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.args(args);
+        let o = run(c, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.starts_with("claudio: "), "{args:?}: {err}");
+        assert!(!err.contains("error:"), "{args:?}: {err}");
+    }
+}
