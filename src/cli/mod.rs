@@ -23,6 +23,7 @@ pub mod sanitize;
 pub mod sessions;
 pub mod settings;
 pub mod spinner;
+pub mod statusline;
 pub mod style;
 pub mod summary;
 pub mod tasks;

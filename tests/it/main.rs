@@ -24,6 +24,7 @@ mod sdk_surface;
 mod sdk_types;
 mod search;
 mod sessions;
+mod statusline;
 mod trust_approve;
 mod trust_archive;
 mod trust_images;

@@ -17,7 +17,7 @@ mod reports;
 pub mod rewind;
 pub mod shell;
 pub mod state;
-mod status;
+pub(crate) mod status;
 pub mod typeahead;
 mod typos;
 mod work;

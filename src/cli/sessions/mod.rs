@@ -33,3 +33,4 @@ pub(crate) use conversation::last_exchanges;
 pub use io::SessionsOutcome;
 pub use run::run;
 pub(crate) use time::relative_time;
+pub(crate) use usage::{short, OpenWindow};

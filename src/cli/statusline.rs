@@ -1,0 +1,724 @@
+//! `claudio statusline`: the one line a `statusLine` command of the claude
+//! TUI prints. Claude Code runs the command after every message, with a
+//! JSON on its stdin (the session, its transcript, the model, the working
+//! directory, the cost so far, how full the context is); this reads it and
+//! prints the model, the context share, the session's cost and today's,
+//! the open 5-hour window and the git branch.
+//!
+//! It is called often, so it is cheap: no process, no network; stdin is
+//! read up to [`MAX_INPUT`] bytes and for at most [`INPUT_DEADLINE`]; today's
+//! cost and the 5-hour window read only the transcripts written since the
+//! start of the day or the last ten hours (one `lstat` per transcript to
+//! tell), through the store's bounded readers; and the store is not read
+//! at all when the template shows neither.
+//!
+//! Bad or missing input prints [`NO_STATUS`] and the reason on stderr, and
+//! exits 0: what a status line prints is shown only when it succeeds, and
+//! a short line says more than an empty one. A bad `--format` is a usage
+//! error (exit 2).
+
+use crate::cli::exit::{usage_error, Exit};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::sessions::{short, OpenWindow};
+use crate::cli::style::{ColorChoice, Style};
+use claudio::store::{
+    billing_windows, estimate_cost, session_usage, SessionUsage, Store, Tokens, UsageSet,
+    BILLING_WINDOW_MS,
+};
+use serde_json::Value;
+use std::io::{IsTerminal, Write};
+use std::os::fd::AsFd;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The most bytes read from stdin: Claude Code's JSON is a few KiB.
+pub const MAX_INPUT: usize = 1 << 20;
+/// How long stdin is waited for, over the whole read.
+pub const INPUT_DEADLINE: Duration = Duration::from_secs(2);
+/// What is printed when there is nothing to show (the reason goes to stderr).
+pub const NO_STATUS: &str = "claudio: no status";
+/// The line without `--format`.
+pub const DEFAULT_FORMAT: &str =
+    "{model} · {context} ctx · {session_cost} session · {today_cost} today · {block} · {branch}";
+/// The separator between a template's segments: one whose placeholders
+/// are all empty is left out, with its separator.
+const SEP: &str = " · ";
+/// How far back the transcripts are read for the 5-hour window: two
+/// windows, so the one open now starts where it does.
+const LOOKBACK_MS: i64 = 2 * BILLING_WINDOW_MS;
+/// A model's context window when the JSON does not say: 200k tokens, or
+/// 1M for a `[1m]` model.
+const DEFAULT_WINDOW: u64 = 200_000;
+const LONG_WINDOW: u64 = 1_000_000;
+
+/// `--help`'s text after the options.
+pub const HELP: &str = "\
+Reads the JSON Claude Code gives a `statusLine` command on stdin and prints
+one line. In ~/.claude/settings.json:
+
+  \"statusLine\": {\"type\": \"command\", \"command\": \"claudio statusline\"}
+
+Placeholders of --format (`{{` and `}}` are braces):
+  {model}          the model's name (model.display_name, else model.id)
+  {model_id}       the model's id
+  {context}        how full the context window is: 42%
+  {context_tokens} the tokens in it and the window: 84k/200k
+  {session_cost}   this session's cost: $1.23 (cost.total_cost_usd, else
+                   estimated from its transcript)
+  {today_cost}     every session's estimated cost today (local time)
+  {block}          the open 5-hour window: 5h: 3h12m left, $2.10/h → $9.80
+  {block_left}     the time left in it: 3h12m
+  {block_cost}     its estimated cost so far: $3.40
+  {burn_rate}      its cost per hour so far: $2.10/h
+  {projected}      its cost at its end at that rate: $9.80
+  {branch}         the git branch (read from .git/HEAD)
+  {dir}            the name of the working directory
+
+The default: {model} · {context} ctx · {session_cost} session · {today_cost} today · {block} · {branch}
+Segments are separated by ` · `; a segment whose placeholders are all empty
+is left out. A `+` after a cost: some models have no price (a lower bound).
+Estimates use Anthropic's list prices, as `claudio sessions usage` does;
+`{block}` counts as `sessions usage --by block` does.
+
+Colors follow --color and NO_COLOR (stdout is a pipe under Claude Code:
+`auto` colors unless NO_COLOR is set or TERM is dumb).
+
+Never starts a process or uses the network. Reads stdin for at most 2 s and
+1 MiB; reads only the transcripts written today or in the last 10 hours,
+and none when the line shows neither {today_cost} nor a block field.
+
+Exit codes: 0, also when the JSON is missing or bad (it prints
+`claudio: no status` and the reason on stderr); 2 for a bad --format.";
+
+/// Arguments of `claudio statusline`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct StatuslineArgs {
+    /// The line's template: placeholders in braces (listed below).
+    #[arg(long, value_name = "TEMPLATE")]
+    pub format: Option<String>,
+}
+
+/// What a template shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Model,
+    ModelId,
+    Context,
+    ContextTokens,
+    SessionCost,
+    TodayCost,
+    Block,
+    BlockLeft,
+    BlockCost,
+    BurnRate,
+    Projected,
+    Branch,
+    Dir,
+}
+
+const FIELDS: &[(&str, Field)] = &[
+    ("model", Field::Model),
+    ("model_id", Field::ModelId),
+    ("context", Field::Context),
+    ("context_tokens", Field::ContextTokens),
+    ("session_cost", Field::SessionCost),
+    ("today_cost", Field::TodayCost),
+    ("block", Field::Block),
+    ("block_left", Field::BlockLeft),
+    ("block_cost", Field::BlockCost),
+    ("burn_rate", Field::BurnRate),
+    ("projected", Field::Projected),
+    ("branch", Field::Branch),
+    ("dir", Field::Dir),
+];
+
+impl Field {
+    /// Whether it needs the recent transcripts of every session.
+    fn needs_store(self) -> bool {
+        matches!(
+            self,
+            Field::TodayCost
+                | Field::Block
+                | Field::BlockLeft
+                | Field::BlockCost
+                | Field::BurnRate
+                | Field::Projected
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    Field(Field),
+}
+
+/// A parsed `--format`: its segments, split at [`SEP`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Template {
+    segments: Vec<Vec<Piece>>,
+}
+
+impl Template {
+    fn parse(t: &str) -> Result<Template, String> {
+        let mut pieces = Vec::new();
+        let mut text = String::new();
+        let mut chars = t.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    text.push('{');
+                }
+                '}' if chars.peek() == Some(&'}') => {
+                    chars.next();
+                    text.push('}');
+                }
+                '{' => {
+                    let mut name = String::new();
+                    loop {
+                        match chars.next() {
+                            Some('}') => break,
+                            Some(c) if name.len() < 64 => name.push(c),
+                            _ => return Err(format!("`{{{name}` is not closed with `}}`")),
+                        }
+                    }
+                    let Some(&(_, f)) = FIELDS.iter().find(|(n, _)| *n == name) else {
+                        let known: Vec<String> =
+                            FIELDS.iter().map(|(n, _)| format!("{{{n}}}")).collect();
+                        return Err(format!(
+                            "no placeholder {{{name}}}; there are {}",
+                            known.join(", ")
+                        ));
+                    };
+                    if !text.is_empty() {
+                        pieces.push(Piece::Text(std::mem::take(&mut text)));
+                    }
+                    pieces.push(Piece::Field(f));
+                }
+                // one line: a newline or tab in the template is a space
+                '\n' | '\r' | '\t' => text.push(' '),
+                c => text.push(c),
+            }
+        }
+        if !text.is_empty() {
+            pieces.push(Piece::Text(text));
+        }
+        let mut segments = vec![Vec::new()];
+        for p in pieces {
+            match p {
+                Piece::Text(s) => {
+                    let mut parts = s.split(SEP);
+                    if let Some(first) = parts.next().filter(|f| !f.is_empty()) {
+                        segments.last_mut().into_iter().for_each(|seg| {
+                            seg.push(Piece::Text(first.to_owned()));
+                        });
+                    }
+                    for part in parts {
+                        let mut seg = Vec::new();
+                        if !part.is_empty() {
+                            seg.push(Piece::Text(part.to_owned()));
+                        }
+                        segments.push(seg);
+                    }
+                }
+                f => {
+                    if let Some(seg) = segments.last_mut() {
+                        seg.push(f);
+                    }
+                }
+            }
+        }
+        Ok(Template { segments })
+    }
+
+    fn fields(&self) -> impl Iterator<Item = Field> + '_ {
+        self.segments.iter().flatten().filter_map(|p| match p {
+            Piece::Field(f) => Some(*f),
+            Piece::Text(_) => None,
+        })
+    }
+
+    /// The line: each segment whose placeholders are not all empty. The
+    /// template's own text keeps its colors; every other control is
+    /// removed, as from the values.
+    fn render(&self, facts: &Facts, st: Style) -> String {
+        let mut kept = Vec::new();
+        for seg in &self.segments {
+            let mut out = String::new();
+            let (mut fields, mut empty) = (0, 0);
+            for p in seg {
+                match p {
+                    Piece::Text(t) => out.push_str(&Sanitizer::clean_keeping_colors(t)),
+                    Piece::Field(f) => {
+                        fields += 1;
+                        let v = facts.value(*f);
+                        if v.is_empty() {
+                            empty += 1;
+                        } else {
+                            out.push_str(&facts.paint(*f, &v, st));
+                        }
+                    }
+                }
+            }
+            if fields > 0 && fields == empty {
+                continue;
+            }
+            kept.push(out);
+        }
+        kept.join(SEP)
+    }
+}
+
+/// A cost, and whether some models had no price (a lower bound then).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Cost {
+    usd: f64,
+    partial: bool,
+}
+
+impl Cost {
+    fn text(&self) -> String {
+        dollars(self.usd, self.partial)
+    }
+}
+
+fn dollars(usd: f64, partial: bool) -> String {
+    format!("${usd:.2}{}", if partial { "+" } else { "" })
+}
+
+/// `3h12m`, `45m`.
+fn duration(minutes: i64) -> String {
+    if minutes >= 60 {
+        format!("{}h{:02}m", minutes / 60, minutes % 60)
+    } else {
+        format!("{minutes}m")
+    }
+}
+
+/// What the line can say; `None` where it cannot tell.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Facts {
+    model: Option<String>,
+    model_id: Option<String>,
+    /// Percent of the context window in use.
+    context: Option<f64>,
+    /// Tokens in the context, and the window.
+    context_tokens: Option<(u64, u64)>,
+    session_cost: Option<Cost>,
+    today_cost: Option<Cost>,
+    block: Option<OpenWindow>,
+    branch: Option<String>,
+    dir: Option<String>,
+}
+
+impl Facts {
+    /// A field's text, made inert and one line; empty when unknown.
+    fn value(&self, f: Field) -> String {
+        let b = self.block.as_ref();
+        let priced = b.filter(|b| !b.unpriced);
+        let v = match f {
+            Field::Model => self.model.clone().or_else(|| self.model_id.clone()),
+            Field::ModelId => self.model_id.clone(),
+            Field::Context => self.context.map(|p| format!("{:.0}%", p.clamp(0.0, 999.0))),
+            Field::ContextTokens => self
+                .context_tokens
+                .map(|(n, w)| format!("{}/{}", short(n), short(w))),
+            Field::SessionCost => self.session_cost.map(|c| c.text()),
+            Field::TodayCost => self.today_cost.map(|c| c.text()),
+            Field::Block => b.map(|b| {
+                let mut s = format!("5h: {} left", duration(b.minutes_left));
+                if let (false, Some(rate), Some(end)) = (b.unpriced, b.cost_per_hour, b.projected) {
+                    let plus = if b.partial { "+" } else { "" };
+                    s.push_str(&format!(
+                        ", ${rate:.2}/h{plus} → {}",
+                        dollars(end, b.partial)
+                    ));
+                }
+                s
+            }),
+            Field::BlockLeft => b.map(|b| duration(b.minutes_left)),
+            Field::BlockCost => priced.map(|b| dollars(b.cost, b.partial)),
+            Field::BurnRate => priced.and_then(|b| {
+                let plus = if b.partial { "+" } else { "" };
+                b.cost_per_hour.map(|r| format!("${r:.2}/h{plus}"))
+            }),
+            Field::Projected => priced.and_then(|b| b.projected.map(|p| dollars(p, b.partial))),
+            Field::Branch => self.branch.clone(),
+            Field::Dir => self.dir.clone(),
+        };
+        v.map(|s| one_line(&s)).unwrap_or_default()
+    }
+
+    /// A field's text in its color.
+    fn paint(&self, f: Field, v: &str, st: Style) -> String {
+        match f {
+            Field::Model | Field::ModelId => st.cyan(v),
+            Field::Context => match self.context {
+                Some(p) if p >= 80.0 => st.red(v),
+                Some(p) if p >= 50.0 => st.yellow(v),
+                _ => st.green(v),
+            },
+            Field::SessionCost | Field::TodayCost => st.bold(v),
+            Field::Branch => st.green(v),
+            _ => st.dim(v),
+        }
+    }
+}
+
+/// Text from outside made inert, on one line.
+fn one_line(s: &str) -> String {
+    Sanitizer::clean(s)
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect()
+}
+
+/// What the line is made from, out of Claude Code's JSON.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Input {
+    session_id: Option<String>,
+    transcript: Option<PathBuf>,
+    dir: Option<PathBuf>,
+    model_id: Option<String>,
+    model_name: Option<String>,
+    cost_usd: Option<f64>,
+    context_percent: Option<f64>,
+    context_size: Option<u64>,
+    /// The tokens of the last API call (input, cache and output).
+    context_usage: Option<u64>,
+}
+
+/// Read Claude Code's JSON. `notes` gets what was passed over.
+fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(
+            "no input on stdin: it takes the JSON Claude Code gives a statusLine command".into(),
+        );
+    }
+    let v: Value = serde_json::from_slice(bytes).map_err(|e| format!("stdin is not JSON: {e}"))?;
+    let Value::Object(_) = &v else {
+        return Err("stdin is not a JSON object".into());
+    };
+    let text = |p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let path = |p: &str, notes: &mut Vec<String>| {
+        let s = text(p)?;
+        let path = PathBuf::from(&s);
+        if path.is_relative() {
+            notes.push(format!(
+                "{p} is a relative path ({}): not read",
+                one_line(&s)
+            ));
+            return None;
+        }
+        Some(path)
+    };
+    let usage = v
+        .pointer("/context_window/current_usage")
+        .filter(|u| u.is_object());
+    let context_usage = usage.map(|u| {
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+        n("input_tokens")
+            + n("cache_creation_input_tokens")
+            + n("cache_read_input_tokens")
+            + n("output_tokens")
+    });
+    Ok(Input {
+        session_id: text("/session_id"),
+        transcript: path("/transcript_path", notes),
+        dir: path("/workspace/current_dir", notes).or_else(|| path("/cwd", notes)),
+        model_id: text("/model/id"),
+        model_name: text("/model/display_name"),
+        cost_usd: v
+            .pointer("/cost/total_cost_usd")
+            .and_then(Value::as_f64)
+            .filter(|c| c.is_finite() && *c >= 0.0),
+        context_percent: v
+            .pointer("/context_window/used_percentage")
+            .and_then(Value::as_f64)
+            .filter(|p| p.is_finite()),
+        context_size: v
+            .pointer("/context_window/context_window_size")
+            .and_then(Value::as_u64)
+            .filter(|n| *n > 0),
+        context_usage,
+    })
+}
+
+/// Read stdin: at most `max` bytes, until `until`. Done at its end, or as
+/// soon as what was read is a whole JSON value (a writer that leaves the
+/// pipe open is not waited for). Never blocks past `until`: each read
+/// follows a `poll` that says there is something to read.
+fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Vec<u8>, String> {
+    use rustix::event::{poll, PollFd, PollFlags};
+    use rustix::io::Errno;
+    let fd = fd.as_fd();
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(format!(
+                "no complete JSON on stdin within {} s",
+                INPUT_DEADLINE.as_secs()
+            ));
+        }
+        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+        match poll(&mut fds, left.as_millis().clamp(1, i32::MAX as u128) as i32) {
+            Ok(0) | Err(Errno::INTR) => continue,
+            Ok(_) => {}
+            Err(e) => return Err(format!("stdin cannot be read: {e}")),
+        }
+        let room = (max + 1 - out.len()).min(buf.len());
+        match rustix::io::read(fd, &mut buf[..room]) {
+            Ok(0) => return Ok(out),
+            Ok(n) => {
+                out.extend_from_slice(&buf[..n]);
+                if out.len() > max {
+                    return Err(format!("stdin holds more than {} KiB", max / 1024));
+                }
+                let ends = out.iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
+                if ends && serde_json::from_slice::<serde::de::IgnoredAny>(&out).is_ok() {
+                    return Ok(out);
+                }
+            }
+            Err(Errno::INTR) | Err(Errno::AGAIN) => continue,
+            Err(e) => return Err(format!("stdin cannot be read: {e}")),
+        }
+    }
+}
+
+/// Milliseconds since the epoch, now.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The start of the local day (the zone `TZ` names, else the system's)
+/// that holds `now`.
+fn start_of_day(now: i64) -> Option<i64> {
+    let t = jiff::Timestamp::from_millisecond(now).ok()?;
+    let z = t.to_zoned_datetime(jiff::tz::TimeZone::system());
+    Some(z.start_of_day().ok()?.timestamp().as_millisecond())
+}
+
+/// What every session spent since `today` (ms), and the 5-hour window
+/// open at `now`, from the sessions given (oldest first, as
+/// [`Store::usage_since`] gives them). Each API message is counted once,
+/// as `sessions usage` counts them; one with no time counts at its file's.
+fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Option<OpenWindow>) {
+    let since = today.min(now - LOOKBACK_MS);
+    let mut seen = UsageSet::default();
+    let mut today_cost = Cost::default();
+    let mut timed: Vec<(i64, &str, Tokens)> = Vec::new();
+    for s in sessions {
+        for m in s.messages() {
+            let when = m.at.unwrap_or(s.last_modified);
+            if when < since {
+                continue;
+            }
+            let delta = seen.add_message(m);
+            if delta.total() == 0 {
+                continue;
+            }
+            if when >= today {
+                match estimate_cost(&m.model, &delta) {
+                    Some(c) => today_cost.usd += c,
+                    None => today_cost.partial = true,
+                }
+            }
+            timed.push((when, m.model.as_str(), delta));
+        }
+    }
+    let windows = billing_windows(timed, now);
+    let open = windows
+        .iter()
+        .rev()
+        .find(|w| w.active)
+        .map(|w| OpenWindow::of(w, now));
+    (today_cost, open)
+}
+
+/// The context share from a transcript: its last API call's tokens over
+/// the window.
+fn context_of(s: &SessionUsage, window: u64) -> Option<(f64, u64)> {
+    let last = s.usage.messages.last()?;
+    let n = last.tokens.total();
+    Some((n as f64 * 100.0 / window as f64, n))
+}
+
+/// What the line says, from the input, the store (when the template needs
+/// it; `None`: not read) and the times. `notes` gets what could not be read.
+fn gather(
+    input: &Input,
+    store: Option<&Store>,
+    needs_store: bool,
+    now: i64,
+    today: i64,
+    notes: &mut Vec<String>,
+) -> Facts {
+    let mut f = Facts {
+        model: input.model_name.clone(),
+        model_id: input.model_id.clone(),
+        ..Facts::default()
+    };
+    let mut recent = Vec::new();
+    if let (true, Some(store)) = (needs_store, store) {
+        let since = today.min(now - LOOKBACK_MS);
+        match store.usage_since(None, since) {
+            Ok(listing) => {
+                for k in &listing.skipped {
+                    notes.push(format!(
+                        "passed over {}: {}",
+                        one_line(&k.path.display().to_string()),
+                        k.reason
+                    ));
+                }
+                recent = listing.sessions;
+                let (cost, block) = today_and_block(&recent, today, now);
+                f.today_cost = Some(cost);
+                f.block = block;
+            }
+            Err(e) => notes.push(format!("the transcripts could not be read: {e}")),
+        }
+    }
+    let window = input.context_size.unwrap_or_else(|| {
+        let id = input.model_id.as_deref().unwrap_or("").to_ascii_lowercase();
+        if id.contains("[1m]") {
+            LONG_WINDOW
+        } else {
+            DEFAULT_WINDOW
+        }
+    });
+    f.context = input.context_percent;
+    if let Some(n) = input.context_usage {
+        f.context_tokens = Some((n, window));
+        f.context = f.context.or(Some(n as f64 * 100.0 / window as f64));
+    }
+    f.session_cost = input.cost_usd.map(|usd| Cost {
+        usd,
+        partial: false,
+    });
+    // the transcript, only when the JSON leaves something out
+    if f.context.is_none() || f.session_cost.is_none() {
+        let found = input.session_id.as_deref().and_then(|id| {
+            recent
+                .iter()
+                .find(|s| s.session_id.eq_ignore_ascii_case(id))
+        });
+        let read;
+        let session = match (found, &input.transcript) {
+            (Some(s), _) => Some(s),
+            (None, Some(path)) => match session_usage(path) {
+                Ok(s) => {
+                    read = s;
+                    Some(&read)
+                }
+                Err(e) => {
+                    notes.push(format!("the transcript could not be read: {e}"));
+                    None
+                }
+            },
+            (None, None) => None,
+        };
+        if let Some(s) = session {
+            if f.context.is_none() {
+                if let Some((p, n)) = context_of(s, window) {
+                    f.context = Some(p);
+                    f.context_tokens = Some((n, window));
+                }
+            }
+            if f.session_cost.is_none() {
+                let mut c = Cost::default();
+                for (model, t) in s.total().by_model() {
+                    match estimate_cost(&model, &t) {
+                        Some(usd) => c.usd += usd,
+                        None => c.partial = true,
+                    }
+                }
+                f.session_cost = Some(c);
+            }
+        }
+    }
+    if let Some(dir) = &input.dir {
+        f.branch = crate::cli::chat::status::git_branch(dir);
+        f.dir = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    }
+    f
+}
+
+/// The store, unless `CLAUDE_CONFIG_DIR` is relative (it would be read
+/// against whatever directory Claude Code runs the command in).
+fn store(notes: &mut Vec<String>) -> Option<Store> {
+    if let Some(d) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        if Path::new(&d).is_relative() {
+            notes.push(format!(
+                "CLAUDE_CONFIG_DIR is a relative path ({}): the transcripts are not read",
+                one_line(&d.to_string_lossy())
+            ));
+            return None;
+        }
+    }
+    match Store::from_env() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            notes.push(format!("the transcripts cannot be found: {e}"));
+            None
+        }
+    }
+}
+
+/// `claudio statusline`.
+pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
+    let template = Template::parse(args.format.as_deref().unwrap_or(DEFAULT_FORMAT))
+        .map_err(|e| usage_error!("--format: {e}"))?;
+    // Claude Code reads stdout through a pipe and shows colors: `auto`
+    // colors unless NO_COLOR or a dumb TERM says not to
+    let style = Style::decide(color, true);
+    let mut notes = Vec::new();
+    let stdin = std::io::stdin();
+    let input = if stdin.is_terminal() {
+        Err("stdin is a terminal: claudio statusline reads the JSON Claude Code gives a statusLine command".to_owned())
+    } else {
+        read_input(&stdin, MAX_INPUT, Instant::now() + INPUT_DEADLINE)
+            .and_then(|b| parse_input(&b, &mut notes))
+    };
+    let line = match input {
+        Err(why) => {
+            notes.push(why);
+            NO_STATUS.to_owned()
+        }
+        Ok(input) => {
+            let needs_store = template.fields().any(Field::needs_store);
+            let store = needs_store.then(|| store(&mut notes)).flatten();
+            let now = now_ms();
+            let today = start_of_day(now).unwrap_or(now - 86_400_000);
+            let facts = gather(&input, store.as_ref(), needs_store, now, today, &mut notes);
+            let line = template.render(&facts, style);
+            if Sanitizer::clean(&line).trim().is_empty() {
+                notes
+                    .push("nothing to show: the JSON has none of the fields the line shows".into());
+                NO_STATUS.to_owned()
+            } else {
+                line
+            }
+        }
+    };
+    let mut err = std::io::stderr().lock();
+    for n in &notes {
+        let _ = writeln!(err, "claudio statusline: {n}");
+    }
+    let mut out = std::io::stdout().lock();
+    // a closed pipe is no error: nobody is reading
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    Ok(Exit::Success)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,379 @@
+use super::*;
+use serde_json::json;
+
+fn ms(s: &str) -> i64 {
+    claudio::__private::parse_iso_millis(s).expect("a time")
+}
+
+fn facts() -> Facts {
+    Facts {
+        model: Some("Opus 4.5".into()),
+        model_id: Some("claude-opus-4-5".into()),
+        context: Some(42.4),
+        context_tokens: Some((84_000, 200_000)),
+        session_cost: Some(Cost {
+            usd: 1.234,
+            partial: false,
+        }),
+        today_cost: Some(Cost {
+            usd: 4.5,
+            partial: true,
+        }),
+        block: Some(OpenWindow {
+            minutes_left: 192,
+            cost: 3.4,
+            cost_per_hour: Some(2.1),
+            projected: Some(9.8),
+            partial: false,
+            unpriced: false,
+        }),
+        branch: Some("main".into()),
+        dir: Some("work".into()),
+    }
+}
+
+fn render(t: &str, f: &Facts) -> String {
+    Template::parse(t)
+        .unwrap()
+        .render(f, Style::decide(ColorChoice::Never, true))
+}
+
+#[test]
+fn the_default_line_and_every_placeholder() {
+    assert_eq!(
+        render(DEFAULT_FORMAT, &facts()),
+        "Opus 4.5 · 42% ctx · $1.23 session · $4.50+ today · 5h: 3h12m left, $2.10/h → $9.80 · main"
+    );
+    assert_eq!(
+        render(
+            "{model_id}|{context_tokens}|{block_left}|{block_cost}|{burn_rate}|{projected}|{dir}",
+            &facts()
+        ),
+        "claude-opus-4-5|84k/200k|3h12m|$3.40|$2.10/h|$9.80|work"
+    );
+    // braces doubled are braces; a newline in the template is a space
+    assert_eq!(render("{{{model}}}\nx", &facts()), "{Opus 4.5} x");
+}
+
+#[test]
+fn a_segment_with_nothing_to_show_is_left_out_with_its_separator() {
+    let f = Facts {
+        model_id: Some("claude-sonnet-4-5".into()),
+        session_cost: Some(Cost::default()),
+        ..Facts::default()
+    };
+    // {model} falls back to the id; no context, no today, no block, no branch
+    assert_eq!(
+        render(DEFAULT_FORMAT, &f),
+        "claude-sonnet-4-5 · $0.00 session"
+    );
+    // text without a placeholder stays; a segment with one known stays
+    assert_eq!(
+        render("a · {branch} b · {model}", &f),
+        "a · claude-sonnet-4-5"
+    );
+    // a block with no rate yet, and one of models with no price
+    let mut f = facts();
+    f.block.as_mut().unwrap().cost_per_hour = None;
+    f.block.as_mut().unwrap().projected = None;
+    assert_eq!(render("{block}|{burn_rate}", &f), "5h: 3h12m left|");
+    let mut f = facts();
+    f.block.as_mut().unwrap().unpriced = true;
+    assert_eq!(render("{block}|{block_cost}", &f), "5h: 3h12m left|");
+    f.block.as_mut().unwrap().minutes_left = 5;
+    assert_eq!(render("{block_left}", &f), "5m");
+}
+
+#[test]
+fn a_bad_template_is_refused() {
+    assert!(Template::parse("{nope}").unwrap_err().contains("{model}"));
+    assert!(Template::parse("{model")
+        .unwrap_err()
+        .contains("not closed"));
+    assert!(Template::parse("}").is_ok(), "a lone brace is text");
+}
+
+#[test]
+fn colors_only_when_wanted_and_nothing_else_gets_through() {
+    let on = Template::parse("{model} {context}")
+        .unwrap()
+        .render(&facts(), Style::decide(ColorChoice::Always, false));
+    assert_eq!(on, "\x1b[36mOpus 4.5\x1b[0m \x1b[32m42%\x1b[0m");
+    let mut f = facts();
+    f.context = Some(85.0);
+    let off = Template::parse("{model} {context}")
+        .unwrap()
+        .render(&f, Style::decide(ColorChoice::Never, true));
+    assert_eq!(off, "Opus 4.5 85%");
+    // the JSON's text: no escape, no newline, no bidi override
+    f.model = Some("evil\x1b]52;c;aGk=\x07\n\u{202e}x\x1b[2J".into());
+    f.branch = Some("b\rr".into());
+    let line = render("{model} {branch}", &f);
+    assert_eq!(line, "evil x br");
+    // the template's own colors are kept, other controls are not
+    assert_eq!(
+        render("\x1b[1m{dir}\x1b[0m\x1b]0;t\x07", &f),
+        "\x1b[1mwork\x1b[0m"
+    );
+}
+
+#[test]
+fn bad_or_missing_json_says_why() {
+    let mut notes = Vec::new();
+    let mut err = |b: &[u8]| parse_input(b, &mut notes).unwrap_err();
+    assert!(err(b"").contains("no input"));
+    assert!(err(b" \n\t").contains("no input"));
+    assert!(err(b"{bad").contains("not JSON"));
+    assert!(err(b"[1,2]").contains("not a JSON object"));
+    assert!(err(b"\"x\"").contains("not a JSON object"));
+    // reordered, spaced, escaped: the same
+    let i = parse_input(
+        br#" { "model" : { "display_name" : "S\u0032", "id":"claude-sonnet-4-5" },
+              "cwd":"rel/dir", "transcript_path": "/t.jsonl",
+              "cost": {"total_cost_usd": -1},
+              "context_window": {"used_percentage": null, "context_window_size": 1000,
+                "current_usage": {"input_tokens": 100, "cache_read_input_tokens": 150,
+                  "cache_creation_input_tokens": 50, "output_tokens": 20}} } "#,
+        &mut notes,
+    )
+    .unwrap();
+    assert_eq!(i.model_name.as_deref(), Some("S2"));
+    assert_eq!(i.dir, None, "a relative path is not read");
+    assert!(notes.iter().any(|n| n.contains("/cwd is a relative path")));
+    assert_eq!(i.transcript.as_deref(), Some(Path::new("/t.jsonl")));
+    assert_eq!(i.cost_usd, None, "a negative cost is no cost");
+    assert_eq!((i.context_percent, i.context_size), (None, Some(1000)));
+    assert_eq!(i.context_usage, Some(320));
+    let f = gather(&i, None, false, 0, 0, &mut notes);
+    assert_eq!(f.context_tokens, Some((320, 1000)));
+    assert_eq!(f.context, Some(32.0));
+}
+
+#[test]
+fn stdin_is_read_bounded_and_never_waited_for_past_its_deadline() {
+    use std::os::unix::net::UnixStream;
+    let soon = || Instant::now() + Duration::from_millis(300);
+    // a whole JSON value is enough: the writer may keep the pipe open
+    let (mut w, r) = UnixStream::pair().unwrap();
+    w.write_all(b"{\"a\": {\"b\": 1}}\n").unwrap();
+    let started = Instant::now();
+    assert_eq!(
+        read_input(&r, 1024, soon()).unwrap(),
+        b"{\"a\": {\"b\": 1}}\n"
+    );
+    assert!(started.elapsed() < Duration::from_millis(250));
+    // half a value, and nothing more: the deadline
+    let (mut w, r) = UnixStream::pair().unwrap();
+    w.write_all(b"{\"a\": 1").unwrap();
+    assert!(read_input(&r, 1024, soon())
+        .unwrap_err()
+        .contains("no complete JSON"));
+    // nothing at all, the writer gone: empty
+    let (w, r) = UnixStream::pair().unwrap();
+    drop(w);
+    assert_eq!(read_input(&r, 1024, soon()).unwrap(), b"");
+    // past the bound: refused without reading on
+    let (mut w, r) = UnixStream::pair().unwrap();
+    w.write_all(&[b' '; 2000]).unwrap();
+    assert!(read_input(&r, 1024, soon())
+        .unwrap_err()
+        .contains("more than 1 KiB"));
+    // an endless source (/dev/zero) is cut at the bound too
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    assert!(read_input(&zero, 4096, soon()).is_err());
+}
+
+fn usage_line(id: &str, model: &str, input: u64, output: u64, ts: &str) -> String {
+    json!({"type":"assistant","requestId":format!("r-{id}"),"timestamp":ts,"sessionId":"s",
+        "message":{"id":id,"model":model,"role":"assistant","content":[],
+        "usage":{"input_tokens":input,"output_tokens":output,
+            "cache_creation_input_tokens":0,"cache_read_input_tokens":0}}})
+    .to_string()
+}
+
+/// A transcript in `store`, last written at `mtime`.
+fn transcript(store: &Path, id: &str, lines: &[String], mtime: &str) -> PathBuf {
+    let dir = store.join("projects/-work");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{id}.jsonl"));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let at = std::time::UNIX_EPOCH + Duration::from_millis(ms(mtime) as u64);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(at)
+        .unwrap();
+    path
+}
+
+#[test]
+fn today_and_the_open_window_from_the_recent_transcripts_only() {
+    let d = tempfile::tempdir().unwrap();
+    let s = "claude-sonnet-4-5";
+    // yesterday's session: never read (written before the day began)
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000001",
+        &[usage_line(
+            "y1",
+            s,
+            10_000_000,
+            0,
+            "2026-10-31T19:00:00.000Z",
+        )],
+        "2026-10-31T20:00:00.000Z",
+    );
+    // today's: a message of yesterday it resumes (not today's), $3 at
+    // 09:10 and $15 at 11:10
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000002",
+        &[
+            usage_line("old", s, 1_000_000, 0, "2026-10-31T23:00:00.000Z"),
+            usage_line("m1", s, 1_000_000, 0, "2026-11-01T09:10:00.000Z"),
+            usage_line("m2", s, 0, 1_000_000, "2026-11-01T11:10:00.000Z"),
+        ],
+        "2026-11-01T11:10:00.000Z",
+    );
+    // another that repeats m2 (counted once)
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000003",
+        &[usage_line(
+            "m2",
+            s,
+            0,
+            1_000_000,
+            "2026-11-01T11:10:00.000Z",
+        )],
+        "2026-11-01T12:00:00.000Z",
+    );
+    let store = Store::new(d.path());
+    let now = ms("2026-11-01T12:30:00.000Z");
+    let today = ms("2026-11-01T00:00:00.000Z");
+    let listing = store.usage_since(None, today).unwrap();
+    assert_eq!(listing.sessions.len(), 2, "yesterday's file is not read");
+    let (cost, block) = today_and_block(&listing.sessions, today, now);
+    assert_eq!(
+        cost,
+        Cost {
+            usd: 18.0,
+            partial: false
+        }
+    );
+    // the window 09:00–14:00: 90 minutes left, $18 in 2 hours, and
+    // 1 + 90/120 times that at its end
+    let b = block.unwrap();
+    assert_eq!(b.minutes_left, 90);
+    assert_eq!(b.cost, 18.0);
+    assert_eq!(b.cost_per_hour, Some(9.0));
+    assert_eq!(b.projected, Some(18.0 * 1.75));
+    assert!(!b.partial && !b.unpriced);
+    // at 14:00 it has ended: no open window, today's cost the same
+    let (_, closed) = today_and_block(&listing.sessions, today, ms("2026-11-01T14:00:00.000Z"));
+    assert_eq!(closed, None);
+
+    // a model with no price: a lower bound
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000004",
+        &[usage_line(
+            "u1",
+            "some-model",
+            5,
+            5,
+            "2026-11-01T12:00:00.000Z",
+        )],
+        "2026-11-01T12:00:00.000Z",
+    );
+    let listing = store.usage_since(None, today).unwrap();
+    let (cost, block) = today_and_block(&listing.sessions, today, now);
+    assert!(cost.partial && cost.usd == 18.0);
+    assert!(block.unwrap().partial);
+
+    // the whole line from the JSON and the store, at those times
+    let input = Input {
+        session_id: Some("aaaaaaaa-0000-4000-8000-000000000002".into()),
+        model_id: Some(s.into()),
+        ..Input::default()
+    };
+    let mut notes = Vec::new();
+    let f = gather(&input, Some(&store), true, now, today, &mut notes);
+    assert!(notes.is_empty(), "{notes:?}");
+    // no cost and no context in the JSON: from the session's transcript
+    // (m2's million tokens of a 200k window)
+    assert_eq!(
+        render(DEFAULT_FORMAT, &f),
+        "claude-sonnet-4-5 · 500% ctx · $21.00 session · $18.00+ today · 5h: 1h30m left, $6.35/h+ → $27.53+"
+    );
+}
+
+#[test]
+fn the_context_share_from_a_transcript_outside_the_recent_ones() {
+    let d = tempfile::tempdir().unwrap();
+    let path = transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000005",
+        &[
+            usage_line(
+                "a",
+                "claude-opus-4-5",
+                1_000,
+                10,
+                "2026-10-01T10:00:00.000Z",
+            ),
+            usage_line(
+                "b",
+                "claude-opus-4-5",
+                100_000,
+                0,
+                "2026-10-01T10:01:00.000Z",
+            ),
+        ],
+        "2026-10-01T10:01:00.000Z",
+    );
+    let input = Input {
+        transcript: Some(path),
+        model_id: Some("claude-opus-4-5[1m]".into()),
+        ..Input::default()
+    };
+    let mut notes = Vec::new();
+    let f = gather(&input, None, false, 0, 0, &mut notes);
+    assert_eq!(f.context, Some(10.0), "100k of a 1M window");
+    assert_eq!(f.context_tokens, Some((100_000, 1_000_000)));
+    assert_eq!(render("{session_cost}", &f), "$0.51");
+    // a transcript that is not a file: said, and the rest still shown
+    let input = Input {
+        transcript: Some(d.path().to_path_buf()),
+        model_name: Some("Opus".into()),
+        ..Input::default()
+    };
+    let f = gather(&input, None, false, 0, 0, &mut notes);
+    assert_eq!(render(DEFAULT_FORMAT, &f), "Opus");
+    assert!(notes
+        .iter()
+        .any(|n| n.contains("transcript could not be read")));
+}
+
+#[test]
+fn the_branch_and_directory_come_from_the_workspace() {
+    let d = tempfile::tempdir().unwrap();
+    let repo = d.path().join("proj");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/feat/x\n").unwrap();
+    let input = Input {
+        dir: Some(repo.join("src")),
+        ..Input::default()
+    };
+    let f = gather(&input, None, false, 0, 0, &mut Vec::new());
+    assert_eq!(render("{branch} {dir}", &f), "feat/x src");
+}
+
+#[test]
+fn the_day_starts_at_local_midnight() {
+    let now = now_ms();
+    let t = start_of_day(now).unwrap();
+    assert!(t <= now && now - t < 25 * 3_600_000);
+}

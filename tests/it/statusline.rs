@@ -1,0 +1,315 @@
+//! `claudio statusline`: Claude Code's status JSON on stdin, one line out,
+//! over a small store with a session today and one yesterday.
+
+use crate::common::{run, stderr, stdout, wait_with_deadline, Pty};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+const TODAY: &str = "aaaaaaaa-1111-4111-8111-111111111111";
+const YESTERDAY: &str = "bbbbbbbb-2222-4222-8222-222222222222";
+const HOUR: i64 = 3_600_000;
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+fn iso(ms: i64) -> String {
+    claudio::__private::format_iso_millis(ms)
+}
+
+fn assistant(id: &str, input: u64, output: u64, at: i64) -> String {
+    json!({"type":"assistant","sessionId":"s","requestId":format!("r-{id}"),"timestamp":iso(at),
+        "uuid":id,"cwd":"/work","message":{"id":id,"model":"claude-sonnet-4-5","role":"assistant",
+        "content":[{"type":"text","text":"x"}],
+        "usage":{"input_tokens":input,"output_tokens":output,
+            "cache_creation_input_tokens":0,"cache_read_input_tokens":0}}})
+    .to_string()
+}
+
+fn write(dir: &Path, id: &str, lines: &[String], mtime: i64) -> PathBuf {
+    let p = dir.join(format!("projects/-work/{id}.jsonl"));
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let f = std::fs::File::options().write(true).open(&p).unwrap();
+    f.set_modified(UNIX_EPOCH + Duration::from_millis(mtime as u64))
+        .unwrap();
+    p
+}
+
+/// The store, the repository the session works in, and the times used.
+struct World {
+    dir: tempfile::TempDir,
+    transcript: PathBuf,
+    repo: PathBuf,
+    /// When today's message was sent.
+    sent: i64,
+}
+
+/// Today (UTC: the tests run with TZ=UTC): one message, $3 (a million
+/// input tokens of Sonnet), and in the same file one of yesterday,
+/// resumed ($15, not today's). Yesterday: a session last written then
+/// ($15). Both of yesterday's are more than 10 hours before now, so no
+/// 5-hour window holds them.
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let now = now_ms();
+    let midnight = now.div_euclid(24 * HOUR) * 24 * HOUR;
+    let sent = (now - 60_000).max(midnight);
+    let old = midnight - 11 * HOUR;
+    let transcript = write(
+        dir.path(),
+        TODAY,
+        &[
+            assistant("old", 0, 1_000_000, old),
+            assistant("m1", 1_000_000, 0, sent),
+        ],
+        sent,
+    );
+    write(
+        dir.path(),
+        YESTERDAY,
+        &[assistant("y1", 0, 1_000_000, old)],
+        old,
+    );
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    World {
+        dir,
+        transcript,
+        repo,
+        sent,
+    }
+}
+
+impl World {
+    /// What Claude Code gives the command, in the shape of its docs.
+    fn input(&self) -> Value {
+        let cwd = self.repo.display().to_string();
+        json!({
+            "hook_event_name": "Status",
+            "session_id": TODAY,
+            "transcript_path": self.transcript.display().to_string(),
+            "cwd": cwd,
+            "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
+            "workspace": {"current_dir": cwd, "project_dir": cwd},
+            "version": "2.1.332",
+            "output_style": {"name": "default"},
+            "cost": {"total_cost_usd": 3.5, "total_duration_ms": 1000, "total_api_duration_ms": 900,
+                "total_lines_added": 0, "total_lines_removed": 0},
+            "context_window": {"total_input_tokens": 24000, "total_output_tokens": 100,
+                "context_window_size": 200000, "used_percentage": 12, "remaining_percentage": 88,
+                "current_usage": {"input_tokens": 4000, "output_tokens": 100,
+                    "cache_creation_input_tokens": 0, "cache_read_input_tokens": 20000}},
+            "exceeds_200k_tokens": false
+        })
+    }
+
+    fn claudio(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.arg("statusline")
+            .args(args)
+            .env("CLAUDE_CONFIG_DIR", self.dir.path())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            .env("CLAUDIO_ARCHIVE_DIR", self.dir.path().join("archive"))
+            .env("TZ", "UTC")
+            .env("NO_COLOR", "1")
+            .env_remove("CLAUDIO_CONFIG")
+            .env_remove("TERM");
+        c
+    }
+}
+
+const NO_BLOCK: &str =
+    "{model} · {context} ctx · {session_cost} session · {today_cost} today · {branch}";
+
+#[test]
+fn statusline_prints_the_line_for_claude_codes_json() {
+    let w = world();
+    let o = run(
+        w.claudio(&["--format", NO_BLOCK]),
+        Some(w.input().to_string().as_bytes()),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // today: $3, yesterday's $15 (its own session, and the message resumed
+    // into today's) not
+    assert_eq!(
+        stdout(&o),
+        "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n"
+    );
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn statusline_default_line_has_the_open_five_hour_window() {
+    let w = world();
+    // the window of the one message today: from its hour, 5 hours; with one
+    // request there is no rate yet
+    let end = w.sent.div_euclid(HOUR) * HOUR + 5 * HOUR;
+    let left = |now: i64| {
+        let m = (end - now).max(0) / 60_000;
+        if m >= 60 {
+            format!("{}h{:02}m", m / 60, m % 60)
+        } else {
+            format!("{m}m")
+        }
+    };
+    let before = left(now_ms());
+    let o = run(w.claudio(&[]), Some(w.input().to_string().as_bytes()));
+    let after = left(now_ms());
+    let line = |l: &str| {
+        format!("Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · 5h: {l} left · main\n")
+    };
+    let out = stdout(&o);
+    assert!(out == line(&before) || out == line(&after), "{out}");
+}
+
+#[test]
+fn statusline_colors_follow_no_color_and_the_color_flag() {
+    let w = world();
+    let input = w.input().to_string();
+    let fmt = ["--format", "{model}"];
+    let mut c = w.claudio(&fmt);
+    c.env_remove("NO_COLOR");
+    // a pipe, as under Claude Code: colors
+    assert_eq!(
+        stdout(&run(c, Some(input.as_bytes()))),
+        "\x1b[36mSonnet 4.5\x1b[0m\n"
+    );
+    // NO_COLOR
+    assert_eq!(
+        stdout(&run(w.claudio(&fmt), Some(input.as_bytes()))),
+        "Sonnet 4.5\n"
+    );
+    // --color always beats NO_COLOR; --color never beats a terminal's wish
+    let mut c = w.claudio(&fmt);
+    c.arg("--color").arg("always");
+    assert_eq!(
+        stdout(&run(c, Some(input.as_bytes()))),
+        "\x1b[36mSonnet 4.5\x1b[0m\n"
+    );
+    let mut c = w.claudio(&fmt);
+    c.env_remove("NO_COLOR").args(["--color", "never"]);
+    assert_eq!(stdout(&run(c, Some(input.as_bytes()))), "Sonnet 4.5\n");
+}
+
+#[test]
+fn statusline_bad_json_prints_a_short_line_and_why() {
+    let w = world();
+    for (given, why) in [
+        (&b"{\"model\": "[..], "stdin is not JSON"),
+        (b"[1, 2]", "not a JSON object"),
+        (b"", "no input on stdin"),
+        (b"\n", "no input on stdin"),
+    ] {
+        let o = run(w.claudio(&[]), Some(given));
+        assert!(o.status.success());
+        assert_eq!(stdout(&o), "claudio: no status\n");
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
+    // stdin closed from the start (/dev/null)
+    let o = run(w.claudio(&[]), None);
+    assert_eq!(stdout(&o), "claudio: no status\n");
+    // a bad template is a usage error, said before stdin is read
+    let o = run(w.claudio(&["--format", "{cost}"]), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no placeholder {cost}"));
+}
+
+#[test]
+fn statusline_does_not_wait_for_a_terminal_or_a_silent_pipe() {
+    let w = world();
+    // stdin a terminal: not read at all
+    let pty = Pty::open();
+    let mut c = w.claudio(&[]);
+    c.stdin(Stdio::from(pty.slave.try_clone().unwrap()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    wait_with_deadline(&mut child, 20);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&o), "claudio: no status\n");
+    assert!(stderr(&o).contains("stdin is a terminal"));
+    // a pipe that stays open and says nothing: given up at its deadline
+    let mut c = w.claudio(&[]);
+    c.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let _keep_open = child.stdin.take();
+    wait_with_deadline(&mut child, 20);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&o), "claudio: no status\n");
+    assert!(stderr(&o).contains("no complete JSON"), "{}", stderr(&o));
+    // a whole JSON and the pipe left open: the line at once
+    let mut c = w.claudio(&["--format", "{model}"]);
+    c.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut input, w.input().to_string().as_bytes()).unwrap();
+    wait_with_deadline(&mut child, 20);
+    drop(input);
+    assert_eq!(stdout(&child.wait_with_output().unwrap()), "Sonnet 4.5\n");
+}
+
+#[test]
+fn statusline_reads_the_transcript_when_the_json_leaves_out_cost_and_context() {
+    let w = world();
+    let mut input = w.input();
+    input.as_object_mut().unwrap().remove("cost");
+    input.as_object_mut().unwrap().remove("context_window");
+    let o = run(
+        w.claudio(&["--format", "{context} · {context_tokens} · {session_cost}"]),
+        Some(input.to_string().as_bytes()),
+    );
+    // the last request: a million tokens of a 200k window; the session's
+    // two messages, $15 + $3
+    assert_eq!(stdout(&o), "500% · 1.0M/200k · $18.00\n");
+
+    // the transcript a FIFO: not waited for, and said
+    let fifo = w.dir.path().join("fifo.jsonl");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    input["transcript_path"] = json!(fifo.display().to_string());
+    input["session_id"] = json!("cccccccc-3333-4333-8333-333333333333");
+    let mut cmd = w.claudio(&["--format", "{model} · {context} · {session_cost}"]);
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut pipe, input.to_string().as_bytes()).unwrap();
+    drop(pipe);
+    wait_with_deadline(&mut child, 20);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&o), "Sonnet 4.5\n");
+    assert!(
+        stderr(&o).contains("transcript could not be read"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn statusline_escapes_in_the_json_never_reach_the_terminal() {
+    let w = world();
+    let mut input = w.input();
+    input["model"]["display_name"] = json!("x\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\ny\u{202e}");
+    std::fs::write(w.repo.join(".git/HEAD"), "ref: refs/heads/b\u{1b}[31mad\n").unwrap();
+    let mut c = w.claudio(&["--format", "{model} {branch}"]);
+    c.env_remove("NO_COLOR");
+    let o = run(c, Some(input.to_string().as_bytes()));
+    assert_eq!(
+        stdout(&o),
+        "\x1b[36mx y\x1b[0m \x1b[32mbad\x1b[0m\n",
+        "only its own colors"
+    );
+}
