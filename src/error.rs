@@ -96,6 +96,47 @@ pub enum Error {
         code: Option<String>,
     },
 
+    /// An MCP tool called with [`Client::mcp_call`](crate::Client::mcp_call)
+    /// failed: the CLI reached its server, and the tool answered an error
+    /// result or the server a JSON-RPC error. `message` is the text the CLI
+    /// relays: the error result's text, or the server's error message.
+    ///
+    /// A CLI that lists the capability `mcp_call_soft_error_result_v1`
+    /// (2.1.332 and later) hands a tool's error result back as a result
+    /// instead, with [`McpCallResult::is_error`](crate::protocol::McpCallResult::is_error)
+    /// set. It still fails this way for a server's JSON-RPC error, and for
+    /// an error result it does not hand back whole: one with neither a text
+    /// block nor structured content, or over 64 000 characters of JSON.
+    ///
+    /// When the CLI itself refuses the call, the error is
+    /// [`Error::Control`] instead: the server is not connected or is an
+    /// in-process one ([`McpServer`](crate::McpServer)), the name is not
+    /// `mcp__SERVER__TOOL`, the server needs authentication, a permission
+    /// check refused the call, or the connection closed during it. The two
+    /// are told apart by the CLI's own wording of its refusals, which
+    /// claudio knows for the CLI 2.1.328 to 2.1.332.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::Error;
+    /// use serde_json::json;
+    /// match client.mcp_call("mcp__github__get_issue", json!({"number": 25})).await {
+    ///     Ok(r) if r.is_error => println!("the tool failed: {}", r.text()),
+    ///     Ok(r) => println!("{}", r.text()),
+    ///     Err(Error::McpToolFailed { message, .. }) => println!("the tool failed: {message}"),
+    ///     Err(Error::Control { message, .. }) => println!("not called: {message}"),
+    ///     Err(other) => return Err(other),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    #[error("the MCP tool `{tool}` failed: {message}")]
+    McpToolFailed {
+        /// The tool, as it was called (`mcp__SERVER__TOOL`).
+        tool: String,
+        /// Why, as the CLI relays it.
+        message: String,
+    },
+
     /// A line on the CLI's stdout exceeded the configured limit.
     #[error("a line from the Claude Code CLI is longer than the limit of {limit} bytes (raise it with `Options::max_line_bytes`)")]
     LineTooLong {
@@ -256,6 +297,19 @@ mod tests {
             chain(&e),
             format!("could not start the Claude Code CLI at /x/claude: {reason}")
         );
+    }
+
+    #[test]
+    fn a_failed_mcp_tool_names_the_tool_and_its_words() {
+        let e = Error::McpToolFailed {
+            tool: "mcp__echo__fail".into(),
+            message: "failed: hi".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "the MCP tool `mcp__echo__fail` failed: failed: hi"
+        );
+        assert!(std::error::Error::source(&e).is_none());
     }
 
     #[test]

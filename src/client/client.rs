@@ -759,24 +759,52 @@ impl Client {
 
     /// Call a tool of an MCP server the CLI runs (stdio, http, ...)
     /// directly, without a model turn and without a permission check.
-    /// `tool` is the full name, `mcp__SERVER__TOOL`. The CLI refuses
-    /// in-process servers ([`McpServer`](crate::McpServer): call your own
-    /// code) and servers that are not connected.
+    /// `tool` is the full name, `mcp__SERVER__TOOL`. A server still
+    /// connecting (`pending`) is waited for.
+    ///
+    /// A tool that fails:
+    /// - a CLI that lists the capability `mcp_call_soft_error_result_v1`
+    ///   (2.1.332 and later) is asked for the tool's own error result
+    ///   (`soft_error_result`): it comes back as `Ok` with
+    ///   [`is_error`](McpCallResult::is_error) set, and the tool's content;
+    /// - an older CLI, or an error the CLI cannot hand back so (a server's
+    ///   JSON-RPC error, an error result with no text block), gives
+    ///   [`Error::McpToolFailed`] with the error's text.
+    ///
+    /// The CLI refusing the call gives [`Error::Control`]: a server that
+    /// is not connected or is in-process ([`McpServer`](crate::McpServer):
+    /// call your own code), a name that is not `mcp__SERVER__TOOL`, ...
     ///
     /// ```no_run
     /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::Error;
     /// use serde_json::json;
-    /// let r = client.mcp_call("mcp__github__get_issue", json!({"number": 25})).await?;
-    /// if !r.is_error {
-    ///     println!("{}", r.text());
+    /// match client.mcp_call("mcp__github__get_issue", json!({"number": 25})).await {
+    ///     Ok(r) if !r.is_error => println!("{}", r.text()),
+    ///     // the same failure, from a CLI with soft errors and from an older one
+    ///     Ok(r) => eprintln!("get_issue failed: {}", r.text()),
+    ///     Err(Error::McpToolFailed { message, .. }) => eprintln!("get_issue failed: {message}"),
+    ///     Err(e) => return Err(e), // not called (Error::Control), the session gone, ...
     /// }
     /// # Ok(()) }
     /// ```
     pub async fn mcp_call(&self, tool: &str, arguments: Value) -> Result<McpCallResult> {
-        let v = self
-            .control("mcp_call", json!({ "tool": tool, "arguments": arguments }))
-            .await?;
-        Ok(decode_reply(v))
+        let mut fields = json!({ "tool": tool, "arguments": arguments });
+        if self.server_info.capabilities.has(MCP_CALL_SOFT_ERRORS) {
+            fields["soft_error_result"] = Value::Bool(true);
+        }
+        match self.control("mcp_call", fields).await {
+            Ok(v) => Ok(decode_reply(v)),
+            Err(Error::Control { message, code, .. })
+                if !cli_refused_mcp_call(&message, code.as_deref()) =>
+            {
+                Err(Error::McpToolFailed {
+                    tool: tool.to_owned(),
+                    message,
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Read a `ui://` resource (an MCP Apps widget, typically a tool's
@@ -1024,6 +1052,43 @@ impl Turn {
     }
 }
 
+/// The capability of a CLI that hands a failed MCP tool's error result
+/// back from `mcp_call` when asked (`soft_error_result`; CLI 2.1.332).
+const MCP_CALL_SOFT_ERRORS: &str = "mcp_call_soft_error_result_v1";
+
+/// How the CLI (2.1.328 to 2.1.332) words its own refusals of `mcp_call`:
+/// each starts with one of these (docs/cli-2.1.328-observed.md).
+const MCP_CALL_REFUSALS: [&str; 10] = [
+    // a bad request, an in-process server, a cancelled or staged call
+    "mcp_call",
+    "staged mcp_call",
+    "Not a fully-qualified MCP tool name",
+    "MCP server not connected",
+    // permission checks, results held back or over a limit
+    "The tool did not run",
+    "The tool ran, ",
+    "URL elicitation required",
+    // tools only the model may call
+    "This session's desktop takes calls only through its tools",
+    // the connection closed during the call, or before it ran
+    "MCP connection ",
+    "MCP session expired for ",
+];
+
+/// Whether an `mcp_call` control error is the CLI's refusal of the call
+/// (an error code, or one of its own wordings) rather than the tool's or
+/// its server's failure, whose text the CLI relays as it is.
+fn cli_refused_mcp_call(message: &str, code: Option<&str>) -> bool {
+    let server_said = |what: &str| message.starts_with("MCP server ") && message.contains(what);
+    code.is_some()
+        || MCP_CALL_REFUSALS.iter().any(|p| message.starts_with(p))
+        // "Tools of MCP server 'X' ... can only be called by the model"
+        || (message.starts_with("Tools of MCP server ") && message.contains("called by the model"))
+        || server_said(" requires authentication")
+        || server_said(" sent a response over ")
+        || server_said(" sent a message that was too large")
+}
+
 /// A reply's typed form; a reply of another shape gives the default (with
 /// nothing of it lost when it is an object: see the types' `extra`).
 fn decode_reply<T: serde::de::DeserializeOwned + Default>(v: Value) -> T {
@@ -1033,6 +1098,52 @@ fn decode_reply<T: serde::de::DeserializeOwned + Default>(v: Value) -> T {
 #[cfg(test)]
 mod answer_tests {
     use super::*;
+
+    /// The CLI's refusals of `mcp_call`, as 2.1.328 and 2.1.332 word them
+    /// (seen, or read in the CLI's code), stay `Error::Control`; what a
+    /// failing tool or server says becomes `Error::McpToolFailed`.
+    #[test]
+    fn mcp_call_refusals_are_told_from_failed_tools() {
+        for refusal in [
+            "MCP server not connected: nosrv",
+            "mcp_call does not support SDK MCP servers. SDK servers are caller-provided \u{2014} invoke calc directly.",
+            "Not a fully-qualified MCP tool name: echo",
+            "mcp_call: tool must be a string",
+            "mcp_call: check_permissions must be a boolean",
+            "mcp_call cancelled by client: echo",
+            "staged mcp_call is disabled",
+            "The tool did not run: check_permissions is not available here.",
+            "The tool ran, and its result was held back: too big",
+            "The tool ran, but its result is over the 100000-character limit of an mcp_call",
+            "MCP server gh requires authentication \u{2014} send mcp_authenticate and retry mcp_call: 401",
+            "MCP server gh sent a response over Claude Code's 10 MB limit, so this mcp_call got no result.",
+            "MCP server gh sent a message that was too large or could not be parsed, so Claude Code closed the connection",
+            "MCP connection to gh closed during the call \u{2014} send mcp_reconnect",
+            "MCP connection closed before the call ran on gh \u{2014} send mcp_reconnect and retry mcp_call: x",
+            "MCP session expired for gh \u{2014} send mcp_reconnect and retry mcp_call: x",
+            "URL elicitation required (open URL, then retry mcp_call): https://example.com",
+            "This session's desktop takes calls only through its tools.",
+            "Tools of MCP server 'remote-browser' (the cloud browser) can only be called by the model in this session",
+        ] {
+            assert!(cli_refused_mcp_call(refusal, None), "{refusal}");
+        }
+        // an error code is the CLI's own
+        assert!(cli_refused_mcp_call(
+            "anything",
+            Some("mcp_call_refusal_limit")
+        ));
+        for failure in [
+            "failed: hi",
+            "broken: hi",
+            "",
+            "(detail withheld)",
+            "MCP error -32001: Request timed out",
+            "MCP server quota exceeded", // a tool's words that start like the CLI's
+            "mcp server not connected: lower case is the tool's",
+        ] {
+            assert!(!cli_refused_mcp_call(failure, None), "{failure}");
+        }
+    }
 
     #[test]
     fn spawn_spec_takes_the_options_over_the_defaults() {

@@ -390,6 +390,127 @@ async fn the_host_requests_send_their_fields_and_decode_their_answers() {
         find("mcp_read_resource"),
         [json!({"subtype":"mcp_read_resource","serverName":"echo","uri":"ui://echo/page"})]
     );
+    // a CLI without `mcp_call_soft_error_result_v1`: not asked for soft errors
+    assert_eq!(
+        find("mcp_call"),
+        [
+            json!({"subtype":"mcp_call","tool":"mcp__echo__echo","arguments":{"text":"hi"}}),
+            json!({"subtype":"mcp_call","tool":"mcp__calc__add","arguments":{}})
+        ]
+    );
+}
+
+/// A failed MCP tool, told from the CLI refusing the call (issue 30, item
+/// 2): a CLI with `mcp_call_soft_error_result_v1` is asked for the tool's
+/// error result and hands it back as a result with `isError`; without it,
+/// the CLI's error carries the tool's text and becomes `McpToolFailed`.
+/// The CLI's own refusals stay `Control`. The answers are the real CLI's
+/// (2.1.332 and 2.1.328, docs/cli-2.1.328-observed.md).
+#[tokio::test]
+async fn mcp_call_asks_for_soft_errors_when_the_cli_has_them_and_tells_failures_from_refusals() {
+    for soft in [true, false] {
+        let caps = if soft {
+            json!([
+                "mcp_call_result_not_for_model_v1",
+                "mcp_call_soft_error_result_v1"
+            ])
+        } else {
+            json!(["mcp_call_result_not_for_model_v1"])
+        };
+        let failed = |r: &str| -> Value {
+            if soft {
+                json!({"subtype":"success","request_id":r,
+                    "response":{"content":[{"type":"text","text":"failed: hi"}],"isError":true}})
+            } else {
+                json!({"subtype":"error","request_id":r,"error":"failed: hi"})
+            }
+        };
+        let refuse = |r: &str, words: &str| json!({"subtype":"error","request_id":r,"error":words});
+        let fake = Fake::new(steps(vec![
+            vec![
+                json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
+                emit(
+                    json!({"type":"control_response","response":{"subtype":"success",
+                    "request_id":"{{init}}","response":{"commands":[],"capabilities":caps}}}),
+                ),
+            ],
+            vec![
+                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "a"}),
+                emit(json!({"type":"control_response","response":failed("{{a}}")})),
+            ],
+            vec![
+                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "b"}),
+                emit(json!({"type":"control_response","response":refuse("{{b}}", "broken: hi")})),
+            ],
+            vec![
+                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "c"}),
+                emit(json!({"type":"control_response",
+                    "response":refuse("{{c}}", "MCP server not connected: nosrv")})),
+            ],
+            vec![
+                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "d"}),
+                emit(json!({"type":"control_response","response":refuse("{{d}}",
+                    "mcp_call does not support SDK MCP servers. SDK servers are caller-provided \u{2014} invoke calc directly.")})),
+            ],
+        ]));
+        let client = Client::connect(fake.options()).await.unwrap();
+        let r = client
+            .mcp_call("mcp__echo__fail", json!({"text": "hi"}))
+            .await;
+        if soft {
+            let r = r.unwrap();
+            assert!(r.is_error, "{r:?}");
+            assert_eq!(r.text(), "failed: hi");
+        } else {
+            match r {
+                Err(Error::McpToolFailed { tool, message }) => {
+                    assert_eq!(
+                        (tool.as_str(), message.as_str()),
+                        ("mcp__echo__fail", "failed: hi")
+                    )
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // a server's JSON-RPC error fails the tool with every CLI
+        match client
+            .mcp_call("mcp__echo__broken", json!({"text": "hi"}))
+            .await
+        {
+            Err(Error::McpToolFailed { tool, message }) => {
+                assert_eq!(
+                    (tool.as_str(), message.as_str()),
+                    ("mcp__echo__broken", "broken: hi")
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        for (tool, words) in [
+            ("mcp__nosrv__x", "not connected"),
+            ("mcp__calc__add", "SDK MCP"),
+        ] {
+            match client.mcp_call(tool, json!({})).await {
+                Err(Error::Control {
+                    subtype, message, ..
+                }) => {
+                    assert_eq!(subtype, "mcp_call");
+                    assert!(message.contains(words), "{message}");
+                }
+                other => panic!("{tool}: {other:?}"),
+            }
+        }
+        client.close().await.unwrap();
+        let calls: Vec<Value> = fake
+            .stdin_lines()
+            .into_iter()
+            .filter(|l| l["request"]["subtype"] == "mcp_call")
+            .collect();
+        assert_eq!(calls.len(), 4);
+        for c in &calls {
+            let asked = c["request"].get("soft_error_result").cloned();
+            assert_eq!(asked, soft.then_some(json!(true)), "{c}");
+        }
+    }
 }
 
 // ---- 6. hooks by event, the store by id -------------------------------------
@@ -746,6 +867,84 @@ async fn real_cli_mcp_tools_and_resources_are_reached_directly() {
         ),
     ] {
         assert!(matches!(r, Err(Error::Control { .. })), "{what}: {r:?}");
+    }
+    // no model turn was needed
+    assert!(w.main_requests().is_empty());
+    client.close().await.unwrap();
+}
+
+/// Issue 30, item 2, against the real CLI: a tool that fails (an error
+/// result) comes back as a result with `is_error` from a CLI that lists
+/// `mcp_call_soft_error_result_v1`, and as `Error::McpToolFailed` from one
+/// that does not; a server's JSON-RPC error is `McpToolFailed` with both;
+/// the CLI refusing the call is `Error::Control`. Decided by the
+/// capability, never by the version.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_a_failed_mcp_tool_is_told_from_a_refused_call() {
+    let w = real_world!("real_cli_a_failed_mcp_tool_is_told_from_a_refused_call");
+    let config = json!({"mcpServers": {
+        "echo": {"type": "stdio", "command": example_bin("mcp-echo").display().to_string(), "args": []},
+        "dead": {"type": "stdio", "command": "/nonexistent/mcp-server", "args": []}}});
+    let options = w
+        .options()
+        .mcp_config(config.to_string())
+        .mcp_server(claudio::McpServer::new("calc"));
+    let client = Client::connect(options).await.expect("connect");
+    let soft = client
+        .server_info()
+        .capabilities
+        .has("mcp_call_soft_error_result_v1");
+    eprintln!("mcp_call_soft_error_result_v1: {soft}");
+
+    let r = client
+        .mcp_call("mcp__echo__fail", json!({"text": "hi"}))
+        .await;
+    if soft {
+        let r = r.expect("the tool's error result");
+        assert!(r.is_error, "{r:?}");
+        assert_eq!(r.text(), "failed: hi", "{r:?}");
+    } else {
+        match r {
+            Err(Error::McpToolFailed { tool, message }) => {
+                assert_eq!(tool, "mcp__echo__fail");
+                assert_eq!(message, "failed: hi");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    match client
+        .mcp_call("mcp__echo__broken", json!({"text": "hi"}))
+        .await
+    {
+        Err(Error::McpToolFailed { tool, message }) => {
+            assert_eq!(tool, "mcp__echo__broken");
+            assert!(message.contains("broken: hi"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // a tool that works is still a plain result
+    let r = client
+        .mcp_call("mcp__echo__echo", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert!(!r.is_error, "{r:?}");
+    assert_eq!(r.text(), "echo: hi");
+    // the CLI refusing the call, in its own words
+    for (tool, words) in [
+        ("mcp__nosrv__x", "MCP server not connected: nosrv"),
+        ("mcp__dead__x", "MCP server not connected: dead"),
+        ("mcp__calc__add", "does not support SDK MCP servers"),
+        ("echo", "Not a fully-qualified MCP tool name"),
+    ] {
+        match client.mcp_call(tool, json!({})).await {
+            Err(Error::Control {
+                subtype, message, ..
+            }) => {
+                assert_eq!(subtype, "mcp_call");
+                assert!(message.contains(words), "{tool}: {message}");
+            }
+            other => panic!("{tool}: {other:?}"),
+        }
     }
     // no model turn was needed
     assert!(w.main_requests().is_empty());

@@ -1,8 +1,14 @@
-//! `mcp-echo`: a stdio MCP server for the real-CLI tests. One tool, `echo`
-//! (its `text` argument back, prefixed `echo: `, or by `$MCP_ECHO_PREFIX`
-//! when set, which shows the server got its `env`; with `structured: true`
-//! also as `structuredContent`), and one `ui://` resource
-//! (`ui://echo/page`, a line of HTML). JSON-RPC, one message a line.
+//! `mcp-echo`: a stdio MCP server for the real-CLI tests. Three tools:
+//! - `echo`: its `text` argument back, prefixed `echo: `, or by
+//!   `$MCP_ECHO_PREFIX` when set, which shows the server got its `env`;
+//!   with `structured: true` also as `structuredContent`;
+//! - `fail`: a tool that fails: a result with `isError: true` and the text
+//!   `failed: TEXT`;
+//! - `broken`: a JSON-RPC error (`-32603`, `broken: TEXT`) instead of a
+//!   result; any other name gets one too (`-32602`, `no tool "NAME"`).
+//!
+//! And one `ui://` resource (`ui://echo/page`, a line of HTML). JSON-RPC,
+//! one message a line.
 
 use serde_json::{json, Value};
 use std::io::{self, BufRead, Write};
@@ -25,9 +31,33 @@ fn main() {
                 "protocolVersion": params["protocolVersion"].as_str().unwrap_or("2025-06-18"),
                 "capabilities": {"tools": {}, "resources": {}},
                 "serverInfo": {"name": "echo", "version": "1"}}),
-            "tools/list" => json!({"tools": [{"name": "echo", "description": "echo text back",
-                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
-                                "required": ["text"]}}]}),
+            "tools/list" => {
+                let schema = json!({"type": "object",
+                    "properties": {"text": {"type": "string"}}, "required": ["text"]});
+                json!({"tools": [
+                    {"name": "echo", "description": "echo text back", "inputSchema": schema},
+                    {"name": "fail", "description": "always fails", "inputSchema": schema},
+                    {"name": "broken", "description": "answers a JSON-RPC error",
+                     "inputSchema": schema}]})
+            }
+            "tools/call" if params["name"] == "fail" => {
+                let text = params["arguments"]["text"].as_str().unwrap_or("");
+                json!({"content": [{"type": "text", "text": format!("failed: {text}")}],
+                       "isError": true})
+            }
+            "tools/call" if params["name"] != "echo" => {
+                let (code, message) = if params["name"] == "broken" {
+                    let text = params["arguments"]["text"].as_str().unwrap_or("");
+                    (-32603, format!("broken: {text}"))
+                } else {
+                    (-32602, format!("no tool {}", params["name"]))
+                };
+                let e = json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": code, "message": message}});
+                let _ = writeln!(out, "{e}");
+                let _ = out.flush();
+                continue;
+            }
             "tools/call" => {
                 let text = params["arguments"]["text"].as_str().unwrap_or("");
                 let mut r =
