@@ -127,6 +127,22 @@ impl Spinner {
     }
 }
 
+/// `text` with a spinner and its time on stderr while `work` runs, on a
+/// terminal only (nothing when stderr is piped); the line is gone when it
+/// returns. For long work that prints nothing until it is done
+/// (`sessions archive`, `list --long`).
+pub fn while_working<R>(style: Style, text: &str, work: impl FnOnce() -> R) -> R {
+    let spinner = Spinner::on_stderr(style);
+    if let Some(s) = &spinner {
+        s.show(text.to_owned(), Instant::now());
+    }
+    let r = work();
+    if let Some(s) = &spinner {
+        s.hide();
+    }
+    r
+}
+
 /// `⠋ text  1.2s`: the frame cyan and the time dim, when colors are on;
 /// the time is the bar's own.
 fn line_style(style: Style) -> ProgressStyle {

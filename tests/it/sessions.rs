@@ -1487,3 +1487,44 @@ async fn resume_from_another_directory_with_the_real_cli() {
         Some("assistant: You asked me to remember PINEAPPLE.")
     );
 }
+
+/// Long work says what it does on a terminal, and nothing when piped.
+#[test]
+fn archive_shows_a_spinner_on_a_terminal_and_nothing_when_piped() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("claude/projects/-w");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("0d9c1a52-6f5e-4c36-9d0b-0a4d3f6e1b7c.jsonl"),
+        "{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n",
+    )
+    .unwrap();
+    let cmd = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.args(["sessions", "archive"])
+            .env("CLAUDE_CONFIG_DIR", dir.path().join("claude"))
+            .env("CLAUDIO_ARCHIVE_DIR", dir.path().join("archive"))
+            .env("XDG_CONFIG_HOME", dir.path().join("xdg"))
+            .env_remove("CLAUDIO_CONFIG");
+        c
+    };
+    let mut t = common::term::Term::spawn(cmd());
+    assert_eq!(t.wait(30).code(), Some(0));
+    // the pty's reader may still be catching up with what was written
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while !t.raw().contains("archiving transcripts into") && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        t.raw().contains("archiving transcripts into"),
+        "{}",
+        t.raw()
+    );
+    let o = common::run(cmd(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(
+        !common::stderr(&o).contains("archiving transcripts"),
+        "{}",
+        common::stderr(&o)
+    );
+}

@@ -98,7 +98,10 @@ pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<
     let Some(dir) = archive_dir() else {
         anyhow::bail!("cannot tell where to keep the archive: set {ARCHIVE_ENV} or HOME");
     };
-    let s = store.archive_to(&dir, ArchiveOptions::default(), &AtomicBool::new(false))?;
+    let what = format!("archiving transcripts into {}", dir.display());
+    let s = crate::cli::spinner::while_working(io.err_style, &what, || {
+        store.archive_to(&dir, ArchiveOptions::default(), &AtomicBool::new(false))
+    })?;
     for f in s.shorter.iter().take(10) {
         io.warn(&format!(
             "kept the archived copy of {}: the transcript is now {}",

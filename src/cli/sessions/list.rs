@@ -24,24 +24,31 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
     if let Some(n) = a.limit {
         opts = opts.limit(n);
     }
-    let listing = store.list(&opts)?;
+    let listing =
+        crate::cli::spinner::while_working(io.err_style, "listing sessions", || store.list(&opts))?;
     io.warn_skipped(&listing.skipped);
     if a.json && a.usage {
-        let rows: Vec<serde_json::Value> = listing
-            .sessions
-            .iter()
-            .map(|s| {
-                let mut v = serde_json::to_value(s).unwrap_or_default();
-                // what `usage` counts for the session: its sub-agents too
-                let u = claudio::store::session_usage(&s.path).map(|u| u.total());
-                if let (Some(o), Ok(u)) = (v.as_object_mut(), u) {
-                    for (k, x) in usage::json_fields(&u) {
-                        o.insert(k.to_owned(), x);
-                    }
-                }
-                v
-            })
-            .collect();
+        let rows: Vec<serde_json::Value> = crate::cli::spinner::while_working(
+            io.err_style,
+            "reading each session's usage",
+            || {
+                listing
+                    .sessions
+                    .iter()
+                    .map(|s| {
+                        let mut v = serde_json::to_value(s).unwrap_or_default();
+                        // what `usage` counts for the session: its sub-agents too
+                        let u = claudio::store::session_usage(&s.path).map(|u| u.total());
+                        if let (Some(o), Ok(u)) = (v.as_object_mut(), u) {
+                            for (k, x) in usage::json_fields(&u) {
+                                o.insert(k.to_owned(), x);
+                            }
+                        }
+                        v
+                    })
+                    .collect()
+            },
+        );
         write_json_lines(io, &rows)?;
     } else if a.json {
         write_json_lines(io, &listing.sessions)?;
@@ -53,14 +60,16 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
         io.warn(&msg);
     } else {
         let long: Option<Vec<[String; 2]>> = a.long.then(|| {
-            listing
-                .sessions
-                .iter()
-                .map(|s| match claudio::store::session_usage(&s.path) {
-                    Ok(u) => usage::long_cells(&u.total()),
-                    Err(_) => ["?".into(), "?".into()],
-                })
-                .collect()
+            crate::cli::spinner::while_working(io.err_style, "reading each session's usage", || {
+                listing
+                    .sessions
+                    .iter()
+                    .map(|s| match claudio::store::session_usage(&s.path) {
+                        Ok(u) => usage::long_cells(&u.total()),
+                        Err(_) => ["?".into(), "?".into()],
+                    })
+                    .collect()
+            })
         });
         // a terminal gets one screenful, newest first, and the count of
         // the rest; a pipe gets every row
