@@ -4,10 +4,14 @@
 //!
 //! `cargo run --example mcp_call -- SERVER_COMMAND TOOL [ARGUMENTS_JSON]`
 //!
-//! With the test server of this repository (`cargo build --example mcp-echo`):
+//! With the test server of this repository (`cargo build --example mcp-echo`;
+//! `MCP_ECHO_FAILING=1` gives it its failing tools, and the CLI passes its
+//! environment on to the servers it starts):
 //! - `... -- target/debug/examples/mcp-echo echo '{"text": "hi"}'` prints `echo: hi`;
-//! - `... -- target/debug/examples/mcp-echo fail '{"text": "hi"}'`: the tool fails;
-//! - `... -- target/debug/examples/mcp-echo nosuch`: the tool's server answers an error.
+//! - `MCP_ECHO_FAILING=1 cargo run ... -- target/debug/examples/mcp-echo fail '{"text": "hi"}'`:
+//!   the tool fails;
+//! - `... -- target/debug/examples/mcp-echo nosuch`: the server answers an error;
+//! - `... -- /nonexistent/server x`: the CLI does not call it.
 
 use claudio::{Client, Error, Options};
 use serde_json::{json, Value};

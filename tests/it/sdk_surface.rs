@@ -883,7 +883,8 @@ async fn real_cli_mcp_tools_and_resources_are_reached_directly() {
 async fn real_cli_a_failed_mcp_tool_is_told_from_a_refused_call() {
     let w = real_world!("real_cli_a_failed_mcp_tool_is_told_from_a_refused_call");
     let config = json!({"mcpServers": {
-        "echo": {"type": "stdio", "command": example_bin("mcp-echo").display().to_string(), "args": []},
+        "echo": {"type": "stdio", "command": example_bin("mcp-echo").display().to_string(), "args": [],
+                 "env": {"MCP_ECHO_FAILING": "1"}},
         "dead": {"type": "stdio", "command": "/nonexistent/mcp-server", "args": []}}});
     let options = w
         .options()

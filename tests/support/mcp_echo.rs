@@ -1,11 +1,15 @@
-//! `mcp-echo`: a stdio MCP server for the real-CLI tests. Three tools:
+//! `mcp-echo`: a stdio MCP server for the real-CLI tests. One tool:
 //! - `echo`: its `text` argument back, prefixed `echo: `, or by
 //!   `$MCP_ECHO_PREFIX` when set, which shows the server got its `env`;
-//!   with `structured: true` also as `structuredContent`;
+//!   with `structured: true` also as `structuredContent`.
+//!
+//! With `MCP_ECHO_FAILING=1` in its environment, two more:
 //! - `fail`: a tool that fails: a result with `isError: true` and the text
 //!   `failed: TEXT`;
 //! - `broken`: a JSON-RPC error (`-32603`, `broken: TEXT`) instead of a
-//!   result; any other name gets one too (`-32602`, `no tool "NAME"`).
+//!   result.
+//!
+//! Any other name gets a JSON-RPC error (`-32602`, `no tool "NAME"`).
 //!
 //! And one `ui://` resource (`ui://echo/page`, a line of HTML). JSON-RPC,
 //! one message a line.
@@ -17,6 +21,7 @@ fn main() {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let prefix = std::env::var("MCP_ECHO_PREFIX").unwrap_or_else(|_| "echo: ".into());
+    let failing = std::env::var("MCP_ECHO_FAILING").as_deref() == Ok("1");
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
@@ -34,19 +39,26 @@ fn main() {
             "tools/list" => {
                 let schema = json!({"type": "object",
                     "properties": {"text": {"type": "string"}}, "required": ["text"]});
-                json!({"tools": [
-                    {"name": "echo", "description": "echo text back", "inputSchema": schema},
-                    {"name": "fail", "description": "always fails", "inputSchema": schema},
-                    {"name": "broken", "description": "answers a JSON-RPC error",
-                     "inputSchema": schema}]})
+                let mut tools = vec![
+                    json!({"name": "echo", "description": "echo text back", "inputSchema": schema}),
+                ];
+                if failing {
+                    tools.push(json!({"name": "fail", "description": "always fails",
+                        "inputSchema": schema}));
+                    tools.push(
+                        json!({"name": "broken", "description": "answers a JSON-RPC error",
+                        "inputSchema": schema}),
+                    );
+                }
+                json!({ "tools": tools })
             }
-            "tools/call" if params["name"] == "fail" => {
+            "tools/call" if failing && params["name"] == "fail" => {
                 let text = params["arguments"]["text"].as_str().unwrap_or("");
                 json!({"content": [{"type": "text", "text": format!("failed: {text}")}],
                        "isError": true})
             }
             "tools/call" if params["name"] != "echo" => {
-                let (code, message) = if params["name"] == "broken" {
+                let (code, message) = if failing && params["name"] == "broken" {
                     let text = params["arguments"]["text"].as_str().unwrap_or("");
                     (-32603, format!("broken: {text}"))
                 } else {
