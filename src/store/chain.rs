@@ -42,6 +42,105 @@ impl Entry {
     pub fn content(&self) -> Option<MessageContent> {
         MessageContent::deserialize(self.value.get("message")?.get("content")?).ok()
     }
+
+    /// One transcript line, parsed (`raw` is kept as given).
+    ///
+    /// ```
+    /// let e = claudio::store::Entry::parse(r#"{"type":"user","message":{"content":"hi"}}"#)?;
+    /// assert_eq!(e.prompt().as_deref(), Some("hi"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn parse(line: &str) -> Result<Entry, serde_json::Error> {
+        Ok(Entry {
+            raw: line.to_owned(),
+            value: serde_json::from_str(line)?,
+        })
+    }
+
+    /// The text of a user entry's message: the string, or its text blocks
+    /// joined by a newline; `None` for a tool result (or no text).
+    fn user_text(&self) -> Option<String> {
+        if self.kind() != "user" {
+            return None;
+        }
+        let text = match self.value.get("message")?.get("content")? {
+            Value::String(s) => s.clone(),
+            Value::Array(blocks) => {
+                if blocks
+                    .iter()
+                    .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+                {
+                    return None;
+                }
+                blocks
+                    .iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+            _ => return None,
+        };
+        (!text.trim().is_empty()).then_some(text)
+    }
+
+    /// Whether this is a user entry the CLI wrote itself, not the person: a
+    /// meta entry (`isMeta`), a compaction summary, or a note such as
+    /// `<task-notification>` or an interruption ([`is_cli_note`](super::is_cli_note)).
+    pub fn is_note(&self) -> bool {
+        if self.kind() != "user" {
+            return false;
+        }
+        let flag = |k: &str| self.value.get(k).and_then(Value::as_bool) == Some(true);
+        flag("isMeta")
+            || flag("isCompactSummary")
+            || self
+                .user_text()
+                .is_some_and(|t| super::scan::is_cli_note(t.trim()))
+    }
+
+    /// The prompt the person typed, when this entry is one: a user entry's
+    /// text (its text blocks joined by a newline), not a tool result, a
+    /// side chain's entry or a [note](Self::is_note).
+    ///
+    /// ```
+    /// use claudio::store::Entry;
+    /// let typed = Entry::parse(r#"{"type":"user","message":{"content":[{"type":"text","text":"fix it"}]}}"#)?;
+    /// assert_eq!(typed.prompt().as_deref(), Some("fix it"));
+    /// let note = Entry::parse(r#"{"type":"user","message":{"content":"<task-notification>done</task-notification>"}}"#)?;
+    /// assert!(note.is_note() && note.prompt().is_none());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn prompt(&self) -> Option<String> {
+        if self.is_note() || self.value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+            return None;
+        }
+        self.user_text()
+    }
+
+    /// The assistant's answer in this entry: its text blocks joined by a
+    /// newline; `None` for other entries, or one with no text (a tool call
+    /// alone).
+    ///
+    /// ```
+    /// let e = claudio::store::Entry::parse(
+    ///     r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Done."},{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}"#)?;
+    /// assert_eq!(e.answer().as_deref(), Some("Done."));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn answer(&self) -> Option<String> {
+        if self.kind() != "assistant" {
+            return None;
+        }
+        let blocks = self.value.get("message")?.get("content")?.as_array()?;
+        let text = blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n");
+        (!text.trim().is_empty()).then_some(text)
+    }
 }
 
 /// The conversation of a session, oldest first.

@@ -43,10 +43,12 @@ pub use lines::MAX_LINE;
 pub use list::{ListOptions, Listing, Skipped};
 pub use nonblocking::AsyncStore;
 pub use paths::{default_config_dir, project_folder_name};
+pub use scan::is_cli_note;
 pub use search::{
     HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits, MAX_HIT_LINE,
 };
 pub use subagents::SubagentInfo;
+pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
     billing_windows, estimate_cost, file_usage, session_usage, BillingWindow, FileUsage,
     MessageUsage, SessionUsage, SubagentUsage, Tokens, UsageListing, UsageSet, BILLING_WINDOW_MS,

@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// UTC (JavaScript would use local time; transcripts always carry `Z`).
 ///
 /// ```
-/// use claudio::__private::{format_iso_millis, parse_iso_millis};
+/// use claudio::store::{format_iso_millis, parse_iso_millis};
 /// let ms = parse_iso_millis("2026-01-02T03:04:05.678Z").expect("a date-time");
 /// assert_eq!(format_iso_millis(ms), "2026-01-02T03:04:05.678Z");
 /// assert_eq!(parse_iso_millis("1970-01-01T00:00:01+01:00"), Some(-3_599_000));
@@ -145,7 +145,7 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 /// `2026-01-02T03:04:05.678Z`, as JavaScript's `toISOString`.
 ///
 /// ```
-/// assert_eq!(claudio::__private::format_iso_millis(0), "1970-01-01T00:00:00.000Z");
+/// assert_eq!(claudio::store::format_iso_millis(0), "1970-01-01T00:00:00.000Z");
 /// ```
 pub fn format_iso_millis(millis: i64) -> String {
     let days = millis.div_euclid(86_400_000);

@@ -95,7 +95,7 @@ fn typed_text(v: &Value) -> Option<String> {
         _ => return None,
     };
     let text = strip_shell_context(&text).trim().to_owned();
-    let notice = claudio::__private::is_cli_note(&text);
+    let notice = claudio::store::is_cli_note(&text);
     (!text.is_empty() && !notice).then_some(text)
 }
 

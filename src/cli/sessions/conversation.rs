@@ -52,50 +52,21 @@ pub(super) fn head(id: &str, info: Option<&SessionInfo>, st: Style) -> String {
 /// what the chat shows when it resumes a session. `None` when no prompt
 /// was typed.
 pub(crate) fn last_exchanges(entries: &[Entry], n: usize, st: Style) -> Option<(String, usize)> {
-    let (first, earlier) = last_prompts(entries.iter().map(|e| &e.value), n)?;
+    let (first, earlier) = last_prompts(entries, n)?;
     Some((body(&entries[first..], Chain::Main, st), earlier))
 }
 
 /// Where the `n`th-last typed prompt is, and how many prompts come before
 /// it; `None` when no prompt was typed.
-fn last_prompts<'a>(values: impl Iterator<Item = &'a Value>, n: usize) -> Option<(usize, usize)> {
-    let prompts: Vec<usize> = values
+fn last_prompts(entries: &[Entry], n: usize) -> Option<(usize, usize)> {
+    let prompts: Vec<usize> = entries
+        .iter()
         .enumerate()
-        .filter(|(_, v)| is_typed_prompt(v))
+        .filter(|(_, e)| e.prompt().is_some())
         .map(|(i, _)| i)
         .collect();
     let k = prompts.len().saturating_sub(n.max(1));
     Some((*prompts.get(k)?, k))
-}
-
-/// A prompt the person typed: a user entry of text, not a tool result, a
-/// meta entry, a compaction summary nor a note of the CLI's own.
-fn is_typed_prompt(v: &Value) -> bool {
-    if v.get("type").and_then(Value::as_str) != Some("user")
-        || v.get("isMeta").and_then(Value::as_bool) == Some(true)
-        || v.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
-        || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
-    {
-        return false;
-    }
-    let text = match v.pointer("/message/content") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => {
-            if blocks
-                .iter()
-                .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
-            {
-                return false;
-            }
-            blocks
-                .iter()
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
-        _ => return false,
-    };
-    !text.trim().is_empty() && !claudio::__private::is_cli_note(text.trim())
 }
 
 /// The entries, oldest first: each turn under a line naming who speaks and
@@ -205,7 +176,7 @@ impl Writer {
         self.speaker = Some(who);
         let st = self.st;
         let when = ts
-            .and_then(claudio::__private::parse_iso_millis)
+            .and_then(claudio::store::parse_iso_millis)
             .map(|ms| {
                 let (d, t) = local_time(ms);
                 if d != self.day {
@@ -321,17 +292,20 @@ mod tests {
 
     #[test]
     fn the_last_exchanges_start_at_a_typed_prompt() {
-        let e = [
-            serde_json::json!({"type":"user","message":{"content":"first"}}),
-            serde_json::json!({"type":"assistant","message":{"content":[{"type":"text","text":"one"}]}}),
-            serde_json::json!({"type":"user","message":{"content":"second"}}),
-            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}),
-            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"a"}]}}),
-            serde_json::json!({"type":"user","isMeta":true,"message":{"content":"caveat"}}),
-            serde_json::json!({"type":"assistant","message":{"content":[{"type":"text","text":"two"}]}}),
-        ];
-        assert_eq!(last_prompts(e.iter(), 1), Some((2, 1)));
-        assert_eq!(last_prompts(e.iter(), 5), Some((0, 0)));
-        assert_eq!(last_prompts(e[3..].iter(), 3), None, "no typed prompt");
+        let e: Vec<Entry> = [
+            r#"{"type":"user","message":{"content":"first"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"one"}]}}"#,
+            r#"{"type":"user","message":{"content":"second"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"a"}]}}"#,
+            r#"{"type":"user","isMeta":true,"message":{"content":"caveat"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"two"}]}}"#,
+        ]
+        .iter()
+        .map(|l| Entry::parse(l).unwrap())
+        .collect();
+        assert_eq!(last_prompts(&e, 1), Some((2, 1)));
+        assert_eq!(last_prompts(&e, 5), Some((0, 0)));
+        assert_eq!(last_prompts(&e[3..], 3), None, "no typed prompt");
     }
 }

@@ -103,7 +103,7 @@ pub fn items(
             .map(str::to_owned);
         let content = v.get("message").and_then(|m| m.get("content"));
         match (v.get("type").and_then(Value::as_str), content) {
-            (Some("user"), Some(Value::String(s))) if !claudio::__private::is_cli_note(s) => {
+            (Some("user"), Some(Value::String(s))) if !claudio::store::is_cli_note(s) => {
                 out.push(Item::Prompt {
                     text: s.clone(),
                     timestamp: ts,
@@ -114,7 +114,7 @@ pub fn items(
                     match b.get("type").and_then(Value::as_str) {
                         Some("text") => {
                             let t = b.get("text").and_then(Value::as_str).unwrap_or("");
-                            if !claudio::__private::is_cli_note(t) {
+                            if !claudio::store::is_cli_note(t) {
                                 out.push(Item::Prompt {
                                     text: t.to_owned(),
                                     timestamp: ts.clone(),
@@ -557,7 +557,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
         }
         meta.push_str(&format!(
             " · {}",
-            claudio::__private::format_iso_millis(i.last_modified)
+            claudio::store::format_iso_millis(i.last_modified)
         ));
         if i.from_archive {
             meta.push_str(" · from claudio's archive");

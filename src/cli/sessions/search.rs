@@ -70,10 +70,10 @@ pub(super) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
             return Ok(now_ms - n.max(0) * ms);
         }
     }
-    if let Some(ms) = claudio::__private::parse_iso_millis(&format!("{s}T00:00:00.000Z")) {
+    if let Some(ms) = claudio::store::parse_iso_millis(&format!("{s}T00:00:00.000Z")) {
         return Ok(ms);
     }
-    claudio::__private::parse_iso_millis(s).ok_or_else(|| {
+    claudio::store::parse_iso_millis(s).ok_or_else(|| {
         usage_error!(
             "--since {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
             crate::cli::summary::one_line(s, 40)

@@ -19,7 +19,7 @@ pub(crate) fn relative_time(now_ms: i64, then_ms: i64) -> String {
 pub(super) fn local_time(ms: i64) -> (String, String) {
     let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
         // beyond the years jiff knows (±9999): shown in UTC
-        let iso = claudio::__private::format_iso_millis(ms);
+        let iso = claudio::store::format_iso_millis(ms);
         return (iso[..10].to_owned(), iso[11..16].to_owned());
     };
     let d = jiff::tz::TimeZone::system().to_datetime(t);
