@@ -626,7 +626,9 @@ reply!(
         /// over as its JSON text here (as the model would get it).
         #[serde(default, deserialize_with = "lenient")]
         pub content: super::MessageContent,
-        /// Whether the tool reports a failure.
+        /// Whether the tool reports a failure. Set only by a CLI that lists
+        /// `mcp_call_soft_error_result_v1` (2.1.332+); with an older one a
+        /// failed tool is [`Error::McpToolFailed`](crate::Error::McpToolFailed).
         #[serde(default, rename = "isError", deserialize_with = "lenient")]
         pub is_error: bool,
         /// The tool's structured result, when it gives one.
