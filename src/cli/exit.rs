@@ -1,5 +1,18 @@
 //! Exit codes, as documented in `--help`, the man page and the README.
 
+/// An error and its causes, on one line: `cannot read x.png: a FIFO, not a
+/// regular file`.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 /// How claudio ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {

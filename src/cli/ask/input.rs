@@ -65,9 +65,9 @@ pub fn compose_input(
     }
     let mut input = UserInput::text(text.unwrap_or_default());
     for path in image_files {
-        input = input
-            .image_file(path)
-            .map_err(|e| crate::cli::exit::usage_error!("--image {}", with_causes(&e)))?;
+        input = input.image_file(path).map_err(|e| {
+            crate::cli::exit::usage_error!("--image {}", crate::cli::exit::with_causes(&e))
+        })?;
     }
     if let Some(bytes) = piped_image {
         input = input
@@ -75,19 +75,6 @@ pub fn compose_input(
             .map_err(|e| crate::cli::exit::usage_error!("stdin: {e}"))?;
     }
     Ok(Some(input))
-}
-
-/// An error and its causes, on one line: `cannot read x.png: a FIFO, not a
-/// regular file`.
-fn with_causes(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
 }
 
 #[cfg(test)]

@@ -170,18 +170,6 @@ fn markers(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// An error and its causes, on one line.
-fn with_causes(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
-
 /// Whether a failed load means only that no such file is here: the path
 /// is then just text.
 fn no_such_file(e: &ImageError) -> bool {
@@ -236,7 +224,10 @@ pub fn attach(
         match load(&path) {
             Ok(image) => found.push((range.start, path.display().to_string(), image)),
             Err(e) if no_such_file(&e) => {}
-            Err(e) => notes.push(format!("not attached: {}", with_causes(&e))),
+            Err(e) => notes.push(format!(
+                "not attached: {}",
+                crate::cli::exit::with_causes(&e)
+            )),
         }
     }
     found.sort_by_key(|(at, _, _)| *at);
