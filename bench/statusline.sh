@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `claudio statusline` (what Claude Code runs after every message) beside
+# `claudio sessions usage --all --json` over the big store (bench/gen_store.py),
+# warm cache, wall time and peak RSS (medians). The goal (#32): the status
+# line under a fifth of `sessions usage --all`.
+#
+#   bench/statusline.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=5] [TODAY=20]
+#
+# TODAY sessions are made "written today" for the run (their mtime set to
+# now, and put back after), so the status line reads them for today's cost
+# and the 5-hour window, as it would on a day of work; the rest are stat'ed
+# only. The status JSON is the shape Claude Code gives a statusLine command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n="${1:-10000}"; gb="${2:-2}"; runs="${3:-5}"; today="${4:-20}"
+store="${CLAUDIO_BENCH_DIR:-/tmp/claudio-bench}/store-$n"
+[ -d "$store/projects" ] || python3 bench/gen_store.py "$store" "$n" "$gb"
+cargo build --release --quiet --bin claudio
+python3 - "$store" "$runs" "$today" <<'PY'
+import glob, json, os, statistics, subprocess, sys, time
+store, runs, today = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+env = dict(os.environ, CLAUDE_CONFIG_DIR=store, NO_COLOR="1")
+timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
+files = sorted(glob.glob(os.path.join(store, "projects", "*", "*.jsonl")))
+recent = files[:: max(1, len(files) // max(today, 1))][:today]
+saved = {p: os.stat(p) for p in recent}
+session = recent[0] if recent else files[0]
+status = json.dumps({
+    "hook_event_name": "Status",
+    "session_id": os.path.basename(session)[:-6],
+    "transcript_path": session,
+    "cwd": os.getcwd(),
+    "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
+    "workspace": {"current_dir": os.getcwd(), "project_dir": os.getcwd()},
+    "version": "2.1.332",
+    "output_style": {"name": "default"},
+    "cost": {"total_cost_usd": 1.25, "total_duration_ms": 60000, "total_api_duration_ms": 30000,
+             "total_lines_added": 0, "total_lines_removed": 0},
+    "context_window": {"total_input_tokens": 50000, "total_output_tokens": 2000,
+                       "context_window_size": 200000, "used_percentage": 26,
+                       "remaining_percentage": 74,
+                       "current_usage": {"input_tokens": 2000, "output_tokens": 500,
+                                         "cache_creation_input_tokens": 1000,
+                                         "cache_read_input_tokens": 49000}},
+    "exceeds_200k_tokens": False,
+}).encode()
+def measure(argv, stdin=None):
+    walls, rss, out = [], [], b""
+    for i in range(runs + 1):  # the first run warms the cache
+        t = time.perf_counter()
+        p = subprocess.run(timer + argv, env=env, input=stdin,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if i:
+            walls.append(time.perf_counter() - t)
+            if timer:
+                rss.append(int(p.stderr.decode().strip().splitlines()[-1]) / 1024)
+        out = p.stdout
+    res = {"ms": round(statistics.median(walls) * 1000, 1)}
+    if rss:
+        res["peak_rss_mb"] = round(statistics.median(rss), 1)
+    return res, out
+try:
+    now = time.time()
+    for p in recent:
+        os.utime(p, (now, now))
+    usage, _ = measure(["target/release/claudio", "sessions", "usage", "--all", "--json"])
+    line, out = measure(["target/release/claudio", "statusline"], status)
+finally:
+    for p, st in saved.items():
+        os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+res = {
+    "claudio sessions usage --all --json": usage,
+    f"claudio statusline ({len(recent)} of {len(files)} written today)": line,
+    "ratio": round(line["ms"] / usage["ms"], 3),
+    "line": out.decode(errors="replace").strip(),
+}
+print(json.dumps(res, indent=1, ensure_ascii=False))
+PY
