@@ -150,3 +150,41 @@ fn ask_tty_prompt_keeps_no_rule_the_cli_did_not_suggest() {
     assert_eq!(r["behavior"], "allow", "{r}");
     assert!(r.get("updatedPermissions").is_none(), "widened: {r}");
 }
+
+/// What `a` allowed "for this session" (no rule suggested: the same call)
+/// ends with the session: after /clear the same call is asked again.
+#[test]
+fn a_session_grant_ends_with_the_session() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            common::expect_user("go"),
+            json!({"emit": {"type":"control_request","request_id":"g1","request":{"subtype":"can_use_tool",
+                "tool_name":"Bash","input":{"command":"rm -rf build"}}}}),
+            json!({"expect": {"type":"control_response","response":{"request_id":"g1","response":{"behavior":"allow"}}}}),
+            common::result("ok"),
+        ],
+    ]));
+    let mut t = Term::spawn(common::claudio(&fake));
+    t.wait_for("Ctrl-D exits");
+    t.line("go");
+    t.wait_for("Allow?");
+    t.line("a");
+    t.wait_for("1 turn");
+    t.wait_prompt();
+    t.line("/clear");
+    t.wait_for("new session");
+    t.wait_prompt();
+    t.line("go");
+    // asked again, not allowed by the last session's grant
+    t.wait_for_n("└ Allow?", 2);
+    t.line("y");
+    t.wait_for_n("1 turn", 2);
+    let screen = t.contents();
+    assert!(
+        !screen.contains("the same call was allowed for this session"),
+        "{screen}"
+    );
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

@@ -395,6 +395,8 @@ impl Chat<'_> {
                 fresh.resume = None;
                 fresh.continue_session = false;
                 self.state.session_id = None;
+                // what was allowed "for this session" was for that one
+                self.state.grants = Default::default();
                 self.start_connect(fresh)?;
                 self.info("new session");
             }
@@ -425,6 +427,7 @@ impl Chat<'_> {
                     s.cwd = Some(target.cwd);
                 }
                 self.state.session_id = Some(target.id.clone());
+                self.state.grants = Default::default();
                 self.start_connect(s)?;
                 self.info(&format!("resuming {}", short_id(&target.id)));
                 self.show_history(&target.id);

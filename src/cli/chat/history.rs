@@ -5,6 +5,9 @@ use super::core::{short_id, Chat};
 
 /// How many of the last exchanges are shown.
 const SHOWN: usize = 3;
+/// At most this many of their lines (a pasted log in a prompt must not
+/// flood the screen): the last ones, after a line saying how many went.
+const MAX_LINES: usize = 60;
 
 impl Chat<'_> {
     /// Show the end of session `id`'s conversation (nothing when it cannot
@@ -30,6 +33,20 @@ impl Chat<'_> {
                 if earlier == 1 { "" } else { "s" },
                 short_id(&file.id)
             )
+        };
+        let lines: Vec<&str> = body.lines().collect();
+        let body = if lines.len() > MAX_LINES {
+            let cut = lines.len() - MAX_LINES;
+            format!(
+                "{}\n{}",
+                s.dim(&format!(
+                    "… {cut} lines above (claudio sessions inspect {})",
+                    short_id(&file.id)
+                )),
+                lines[cut..].join("\n")
+            )
+        } else {
+            body
         };
         let mut out = format!("{}\n{body}", s.dim(&head));
         if !out.ends_with('\n') {

@@ -160,7 +160,7 @@ fn write<R>(out: &mut Effects<R>, text: String) {
 /// The result of a turn the CLI started by itself (a background agent
 /// reporting: `origin.kind` `task-notification`), not one of the person's.
 fn is_automatic(m: &Message) -> bool {
-    matches!(m, Message::Result(r) if r.extra.contains_key("origin"))
+    matches!(m, Message::Result(r) if r.origin.is_some())
 }
 
 impl<R> Work<R> {
