@@ -389,6 +389,17 @@ struct Input {
     context_usage: Option<u64>,
 }
 
+/// The largest transcript the status line reads when the JSON leaves out
+/// the cost or the context (Claude Code sends both; a session's transcript
+/// is rarely past a few MiB).
+const MAX_TRANSCRIPT: u64 = 64 << 20;
+
+/// Whether `path` is bigger than [`MAX_TRANSCRIPT`] (not a regular file is
+/// the reader's to refuse).
+fn too_big(path: &std::path::Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_TRANSCRIPT)
+}
+
 /// Read Claude Code's JSON. `notes` gets what was passed over.
 fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -615,6 +626,17 @@ fn gather(
         let read;
         let session = match (found, &input.transcript) {
             (Some(s), _) => Some(s),
+            // read only a transcript of a size a session has (a huge or
+            // odd file named in the JSON is not read: the line must be
+            // instant)
+            (None, Some(path)) if too_big(path) => {
+                notes.push(format!(
+                    "the transcript is over {} MiB, not read: {}",
+                    MAX_TRANSCRIPT >> 20,
+                    path.display()
+                ));
+                None
+            }
             (None, Some(path)) => match session_usage(path) {
                 Ok(s) => {
                     read = s;
@@ -712,7 +734,8 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     };
     let mut err = std::io::stderr().lock();
     for n in &notes {
-        let _ = writeln!(err, "claudio statusline: {n}");
+        // a path or an error may carry escapes from the JSON: inert, one line
+        let _ = writeln!(err, "claudio statusline: {}", one_line(n));
     }
     let mut out = std::io::stdout().lock();
     // a closed pipe is no error: nobody is reading

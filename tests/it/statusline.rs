@@ -313,3 +313,48 @@ fn statusline_escapes_in_the_json_never_reach_the_terminal() {
         "only its own colors"
     );
 }
+
+#[test]
+fn statusline_notes_are_inert_and_a_huge_transcript_is_not_read() {
+    let w = world();
+    let mut input = w.input();
+    input.as_object_mut().unwrap().remove("cost");
+    input.as_object_mut().unwrap().remove("context_window");
+    input["session_id"] = json!("cccccccc-3333-4333-8333-333333333333");
+    // a path with escapes: the note that names it stays inert
+    input["transcript_path"] = json!(format!(
+        "{}/\u{1b}]0;PWN\u{7}\u{1b}[2J/x.jsonl",
+        w.dir.path().display()
+    ));
+    let o = run(
+        w.claudio(&["--format", "{model} · {session_cost}"]),
+        Some(input.to_string().as_bytes()),
+    );
+    assert_eq!(stdout(&o), "Sonnet 4.5\n");
+    let err = stderr(&o);
+    assert!(err.contains("transcript could not be read"), "{err}");
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    // a huge transcript (sparse: no disk used) is passed over, said so
+    let huge = w.dir.path().join("huge.jsonl");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    input["transcript_path"] = json!(huge.display().to_string());
+    let mut cmd = w.claudio(&["--format", "{model} · {session_cost}"]);
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut pipe, input.to_string().as_bytes()).unwrap();
+    drop(pipe);
+    wait_with_deadline(&mut child, 20);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&o), "Sonnet 4.5\n");
+    assert!(
+        stderr(&o).contains("over 64 MiB, not read"),
+        "{}",
+        stderr(&o)
+    );
+}
