@@ -11,6 +11,7 @@ use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::tool_summary;
+use super::wrap::{wrap_exact, wrapped};
 use claudio::protocol::ask::{answer_questions, questions, RequestKind};
 use claudio::protocol::{PermissionDestination, SessionScope};
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
@@ -319,14 +320,14 @@ impl TtyApprover {
         }
         let offer = Offer::of(req);
         let mut expanded = false;
-        let (mut question, mut folded) = self.render(req, expanded, None);
+        let (mut question, mut folded) = self.render(req, expanded, None, tty_width());
         loop {
             tty.write_all(question.as_bytes())?;
             tty.flush()?;
             let line = read_line_cancellable(&mut tty, cancelled)?;
             if folded && !expanded && line.trim() == "d" {
                 expanded = true;
-                (question, folded) = self.render(req, expanded, None);
+                (question, folded) = self.render(req, expanded, None, tty_width());
                 continue;
             }
             match Decision::parse(&line, &offer) {
@@ -366,7 +367,7 @@ impl TtyApprover {
         for (i, q) in qs.iter().enumerate() {
             let text = format!(
                 "{}{}  {} ",
-                asking::question_head(q, i, qs.len(), None, s),
+                asking::question_head(q, i, qs.len(), None, s, tty_width()),
                 asking::numbered_options(q, s),
                 s.dim(if q.multi_select {
                     "numbers (1,3), or your own answer; Enter alone declines ›"
@@ -398,7 +399,7 @@ impl TtyApprover {
         let s = self.style;
         // the library hands over the plan of the call this request is for
         let plan = req.plan().map(str::to_owned);
-        let mut text = asking::plan_block(plan.as_deref(), None, s);
+        let mut text = asking::plan_block(plan.as_deref(), None, s, tty_width());
         for (i, (label, what)) in asking::PLAN_CHOICES.iter().enumerate() {
             text.push_str(&format!("    {}. {label}  {}\n", i + 1, s.dim(what)));
         }
@@ -412,13 +413,15 @@ impl TtyApprover {
         Ok(asking::plan_result(&asking::plan_from_line(&line), &req.input).0)
     }
 
-    /// The question, made safe for the terminal; `true` when a long diff
-    /// was folded (`d` shows all of it).
+    /// The question, made safe for the terminal, each row within `width`
+    /// (a long line wraps inside the box, under its label); `true` when a
+    /// long diff was folded (`d` shows all of it).
     pub fn render(
         &self,
         req: &CanUseToolRequest,
         expanded: bool,
         agent: Option<&str>,
+        width: usize,
     ) -> (String, bool) {
         let s = &self.style;
         let clean = Sanitizer::clean;
@@ -437,44 +440,50 @@ impl TtyApprover {
         let from = agent
             .map(|a| format!("  {}", s.dim(&format!("(from {})", clean(a)))))
             .unwrap_or_default();
-        out.push_str(&format!(
-            "\n  {} {}  {}{counts}{from}\n",
-            s.yellow("┌"),
+        let side = format!("  {} ", s.yellow("│"));
+        let head = format!(
+            "{}  {}{counts}{from}",
             s.bold(&clean(&req.tool_name)),
             clean(&summary)
+        );
+        out.push('\n');
+        out.push_str(&wrapped(
+            &head,
+            width,
+            &format!("  {} ", s.yellow("┌")),
+            &side,
         ));
         let mut folded = false;
         match &rendered {
             Ok(r) => {
+                // a long line of code wraps under the code, past the numbers
+                let code = format!("{side}{:9}", "");
                 for line in &r.lines {
-                    out.push_str(&format!("  {} {line}\n", s.yellow("│")));
+                    for row in wrap_exact(line, width, &side, &code) {
+                        out.push_str(&row);
+                        out.push('\n');
+                    }
                 }
                 if r.folded > 0 {
                     folded = true;
-                    out.push_str(&format!(
-                        "  {} {}\n",
-                        s.yellow("│"),
-                        s.dim(&format!(
-                            "… {} more lines — d then Enter shows all",
-                            r.folded
-                        ))
-                    ));
+                    let more = format!("… {} more lines — d then Enter shows all", r.folded);
+                    out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
                 }
             }
             Err(why) if !why.is_empty() => {
-                out.push_str(&format!("  {} {}\n", s.yellow("│"), s.dim(&clean(why))));
+                out.push_str(&wrapped(&s.dim(&clean(why)), width, &side, &side));
             }
             Err(_) => {}
         }
         let mut detail = |label: &str, text: &str| {
+            let under = format!("{side}{:8}", "");
             for (i, line) in text.lines().enumerate() {
                 let label = if i == 0 { label } else { "" };
-                out.push_str(&format!(
-                    "  {} {}{}\n",
-                    s.yellow("│"),
-                    s.dim(&format!("{label:<8}")),
-                    clean(line)
-                ));
+                let first = format!("{side}{}", s.dim(&format!("{label:<8}")));
+                for row in wrap_exact(&clean(line), width, &first, &under) {
+                    out.push_str(&row);
+                    out.push('\n');
+                }
             }
         };
         if req.tool_name == "Bash" {
@@ -505,7 +514,14 @@ impl TtyApprover {
                 ),
             );
         }
-        out.push_str(&format!("  {} {}", s.yellow("└"), choices(s, &offer)));
+        // the answer is typed after the last row
+        let end = wrap_exact(
+            &choices(s, &offer),
+            width,
+            &format!("  {} ", s.yellow("└")),
+            "    ",
+        );
+        out.push_str(&end.join("\n"));
         (out, folded)
     }
 }
@@ -525,6 +541,11 @@ pub fn choices(s: &Style, offer: &Offer) -> String {
         s.bold("a"),
         s.bold("n"),
     )
+}
+
+/// The terminal's width, for `ask`'s questions on it (80 when unknown).
+fn tty_width() -> usize {
+    crossterm::terminal::size().map_or(80, |(w, _)| w as usize)
 }
 
 /// Read one line from the terminal, giving up when `cancelled` is set.
@@ -712,7 +733,7 @@ mod tests {
                 "rules":[{"toolName":"Bash","ruleContent":"echo \u{1b}[31mhi"}]}]
         }));
         let a = TtyApprover::new(Style::plain(), std::env::temp_dir());
-        let (text, _) = a.render(&r, false, None);
+        let (text, _) = a.render(&r, false, None, 80);
         assert!(!text.contains('\u{1b}'), "{text:?}");
         assert!(!text.contains('\u{7}'));
         assert!(text.contains("echo hi"));
@@ -727,7 +748,7 @@ mod tests {
         );
         assert!(text.contains("y once · a session · p project · u everywhere · n no"));
         let bare = req(json!({"tool_name":"Read\u{1b}[2J","input":{}}));
-        let (text, _) = a.render(&bare, false, None);
+        let (text, _) = a.render(&bare, false, None, 80);
         assert!(text.contains("│ a       this exact call again"), "{text}");
         assert!(!text.contains("p / u"), "{text}");
     }

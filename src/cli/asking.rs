@@ -6,6 +6,7 @@ use super::markdown::Markdown;
 use super::picker::{Choice, Picked, Picker};
 use super::sanitize::Sanitizer;
 use super::style::Style;
+use super::wrap::wrapped;
 use claudio::protocol::ask::{approve_plan, Question};
 use claudio::PermissionResult;
 
@@ -20,13 +21,15 @@ pub const NOBODY_TO_APPROVE: &str = "Nobody is at a terminal to approve the plan
 /// The row for an answer of the person's own.
 pub const OTHER: &str = "Type your own answer";
 
-/// The lines above a question's options.
+/// The lines above a question's options, each row within `width` (a long
+/// question wraps under itself).
 pub fn question_head(
     q: &Question,
     index: usize,
     count: usize,
     agent: Option<&str>,
     style: Style,
+    width: usize,
 ) -> String {
     let clean = Sanitizer::clean;
     let mut chip = clean(q.header.trim());
@@ -41,13 +44,13 @@ pub fn question_head(
     let from = agent
         .map(|a| format!("  {}", style.dim(&format!("(from {})", clean(a)))))
         .unwrap_or_default();
+    let head = format!("{}{of}{from}", style.bold(&chip));
     let mut out = format!(
-        "\n  {} {}{of}{from}\n",
-        style.yellow("?"),
-        style.bold(&chip)
+        "\n{}",
+        wrapped(&head, width, &format!("  {} ", style.yellow("?")), "    ")
     );
     for line in clean(&q.question).lines() {
-        out.push_str(&format!("  {line}\n"));
+        out.push_str(&wrapped(line, width, "  ", "  "));
     }
     if q.multi_select {
         out.push_str(&format!("  {}\n", style.dim("(choose any number)")));
@@ -147,8 +150,9 @@ pub const PLAN_CHOICES: [(&str, &str); 3] = [
     ),
 ];
 
-/// The plan, drawn like an answer (markdown), in a box.
-pub fn plan_block(plan: Option<&str>, agent: Option<&str>, style: Style) -> String {
+/// The plan, drawn like an answer (markdown), in a box within `width` (a
+/// long line wraps inside the box, under its own indent).
+pub fn plan_block(plan: Option<&str>, agent: Option<&str>, style: Style, width: usize) -> String {
     let from = agent
         .map(|a| {
             format!(
@@ -175,8 +179,9 @@ pub fn plan_block(plan: Option<&str>, agent: Option<&str>, style: Style) -> Stri
         }
         _ => style.dim("(the plan was not shown to claudio)") + "\n",
     };
+    let side = format!("  {} ", style.yellow("│"));
     for line in body.trim_end_matches('\n').split('\n') {
-        out.push_str(&format!("  {} {line}\n", style.yellow("│")));
+        out.push_str(&wrapped(line, width, &side, &side));
     }
     out.push_str(&format!("  {}\n", style.yellow("└")));
     out
@@ -250,7 +255,7 @@ mod tests {
 
     #[test]
     fn head_shows_header_question_and_agent() {
-        let h = question_head(&q(true), 0, 2, Some("count files"), Style::plain());
+        let h = question_head(&q(true), 0, 2, Some("count files"), Style::plain(), 80);
         assert!(h.contains("? DB  1/2  (from count files)"), "{h}");
         assert!(h.contains("  Which db?\n"), "{h}");
         assert!(h.contains("choose any number"), "{h}");
@@ -298,7 +303,12 @@ mod tests {
 
     #[test]
     fn plans_render_as_markdown_and_answer() {
-        let b = plan_block(Some("# Plan\n1. add `x`\n\u{1b}[2J"), None, Style::plain());
+        let b = plan_block(
+            Some("# Plan\n1. add `x`\n\u{1b}[2J"),
+            None,
+            Style::plain(),
+            80,
+        );
         assert!(b.contains("│ "), "{b}");
         assert!(b.contains("Plan"), "{b}");
         assert!(!b.contains('\u{1b}'), "{b:?}");

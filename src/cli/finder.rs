@@ -11,6 +11,7 @@ use crate::cli::picker::redraw;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{one_line, truncate_width};
+use crate::cli::wrap::wrap;
 use claudio::store::SessionInfo;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashSet;
@@ -261,7 +262,7 @@ impl Finder {
         } else {
             "filter"
         };
-        let mut out = vec![format!(
+        let head = format!(
             "{} {}",
             style.bold("Resume a session"),
             style.dim(&format!(
@@ -269,7 +270,8 @@ impl Finder {
                 self.shown.len(),
                 self.rows.iter().filter(|r| self.all || r.here).count()
             ))
-        )];
+        );
+        let mut out = wrap(&head, width, "", "");
         let hint = if self.search_stale() {
             style.dim("  (Enter searches)")
         } else {
@@ -324,9 +326,8 @@ impl Finder {
                 }
             }
         }
-        out.push(
-            style.dim("  ↑↓ move · Enter resume · Tab search the text · Ctrl-A all projects · Esc"),
-        );
+        let keys = "↑↓ move · Enter resume · Tab search the text · Ctrl-A all projects · Esc";
+        out.extend(wrap(&style.dim(keys), width, "  ", "  "));
         out
     }
 }

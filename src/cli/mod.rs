@@ -28,3 +28,4 @@ pub mod style;
 pub mod summary;
 pub mod tasks;
 pub mod todos;
+pub mod wrap;

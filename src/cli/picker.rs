@@ -12,7 +12,7 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::truncate_width;
+use crate::cli::wrap::{visible_width, wrap};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use unicode_width::UnicodeWidthStr;
 
@@ -175,31 +175,63 @@ impl Picker {
         self.lines_within(style, width, usize::MAX)
     }
 
-    /// The rows as drawn, at most `max_rows` of them: a longer list shows
-    /// the part around the cursor, with a line saying how many are above
-    /// and below (a drawing taller than the screen could not be redrawn).
+    /// The rows as drawn, at most `max_rows` lines: a longer list shows
+    /// the part around the cursor, with a line saying how many rows are
+    /// above and below (a drawing taller than the screen could not be
+    /// redrawn). A row longer than `width` wraps under its text: nothing
+    /// the person must read is cut.
     pub fn lines_within(&self, style: Style, width: usize, max_rows: usize) -> Vec<String> {
-        let all = self.all_lines(style, width);
+        let rows = self.all_rows(style, width);
+        let total: usize = rows.iter().map(Vec::len).sum();
         let max_rows = max_rows.max(3);
-        if all.len() <= max_rows {
-            return all;
+        if total <= max_rows {
+            return rows.concat();
         }
+        // the cursor's row, then rows above it up to half the room, then
+        // below it, then above again while there is room
         let room = max_rows - 2;
-        let start = self.cursor.saturating_sub(room / 2).min(all.len() - room);
-        let end = start + room;
+        let at = self.cursor.min(rows.len() - 1);
+        let (mut start, mut end) = (at, at + 1);
+        let mut used = rows[at].len();
+        while start > 0 && used + rows[start - 1].len() <= room / 2 + rows[at].len() {
+            start -= 1;
+            used += rows[start].len();
+        }
+        while end < rows.len() && used + rows[end].len() <= room {
+            used += rows[end].len();
+            end += 1;
+        }
+        while start > 0 && used + rows[start - 1].len() <= room {
+            start -= 1;
+            used += rows[start].len();
+        }
         let mut out = Vec::with_capacity(max_rows);
-        out.push(format!("    {}", style.dim(&format!("↑ {} more", start))));
-        out.extend(all[start..end].iter().cloned());
+        out.push(format!("    {}", style.dim(&format!("↑ {start} more"))));
+        out.extend(rows[start..end].concat().into_iter().take(room));
         out.push(format!(
             "    {}",
-            style.dim(&format!("↓ {} more", all.len() - end))
+            style.dim(&format!("↓ {} more", rows.len() - end))
         ));
         out
     }
 
-    fn all_lines(&self, style: Style, width: usize) -> Vec<String> {
+    /// The drawing under a question: the rows within `height` and, unless
+    /// a choice was made (`help` false), the key help, wrapped in `width`.
+    pub fn drawing(&self, style: Style, width: usize, height: usize, help: bool) -> Vec<String> {
+        let help = if help {
+            wrap(&style.dim(&self.help()), width, "  ", "  ")
+        } else {
+            Vec::new()
+        };
+        let mut lines = self.lines_within(style, width, height.saturating_sub(3 + help.len()));
+        lines.extend(help);
+        lines
+    }
+
+    /// Each row's lines: the pointer, the mark, the label and, dimmed, the
+    /// description, wrapped under the label's text.
+    fn all_rows(&self, style: Style, width: usize) -> Vec<Vec<String>> {
         let mut out = Vec::new();
-        let fit = |s: &str, used: usize| truncate_width(s, width.saturating_sub(used).max(8));
         for (i, c) in self.choices.iter().enumerate() {
             let here = i == self.cursor;
             let pointer = if here { style.cyan("›") } else { " ".into() };
@@ -212,35 +244,34 @@ impl Picker {
             } else {
                 String::new()
             };
-            let label_plain = format!("{}. {}", i + 1, Sanitizer::clean(&c.label));
-            let used = 4 + if self.multi { 4 } else { 0 };
-            let label = fit(&label_plain, used);
-            let label_w = label.width();
-            let label = if here { style.bold(&label) } else { label };
-            let mut line = format!("  {pointer} {mark}{label}");
+            let label = format!("{}. {}", i + 1, Sanitizer::clean(&c.label));
+            let mut text = if here { style.bold(&label) } else { label };
             let desc = Sanitizer::clean(&c.description);
-            let desc = desc.lines().next().unwrap_or("").trim();
-            let room = width.saturating_sub(used + label_w + 3);
-            if !desc.is_empty() && room >= 8 {
-                line.push_str("  ");
-                line.push_str(&style.dim(&truncate_width(desc, room)));
+            let desc = desc.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !desc.is_empty() {
+                text.push_str("  ");
+                text.push_str(&style.dim(&desc));
             }
-            out.push(line);
+            let first = format!("  {pointer} {mark}");
+            let rest = " ".repeat(visible_width(&first));
+            out.push(wrap(&text, width, &first, &rest));
         }
         if let Some(label) = &self.other {
             let i = self.choices.len();
             let here = self.cursor == i;
             let pointer = if here { style.cyan("›") } else { " ".into() };
-            let text = if self.typed.is_empty() {
-                style.dim(&fit(&format!("{}. {label}", i + 1), 4))
+            let first = format!("  {pointer} ");
+            let rows = if self.typed.is_empty() {
+                let text = style.dim(&format!("{}. {label}", i + 1));
+                wrap(&text, width, &first, "    ")
             } else {
                 let typed = Sanitizer::clean(&self.typed);
                 // the end of a long answer is what is being typed
                 let room = width.saturating_sub(8).max(8);
                 let shown = tail_width(&typed, room);
-                format!("{}. {shown}", i + 1)
+                vec![format!("{first}{}. {shown}", i + 1)]
             };
-            out.push(format!("  {pointer} {text}"));
+            out.push(rows);
         }
         out
     }
@@ -403,7 +434,18 @@ mod tests {
             assert!(strip_sgr(l).width() <= 40, "{l:?}");
         }
         assert!(strip_sgr(&lines[0]).contains("› 1. evillabel"), "{lines:?}");
-        assert!(strip_sgr(&lines[3]).contains("4. Other"), "{lines:?}");
+        assert_eq!(strip_sgr(&lines[1]), "    2. Postgres", "{lines:?}");
+        assert!(
+            strip_sgr(lines.last().unwrap()).contains("4. Other"),
+            "{lines:?}"
+        );
+        // nothing is cut: the long description is all there, under its label
+        let xs: usize = lines
+            .iter()
+            .map(|l| strip_sgr(l).matches('x').count())
+            .sum();
+        assert_eq!(xs, 300, "{lines:?}");
+        assert!(strip_sgr(&lines[2]).starts_with("       x"), "{lines:?}");
     }
 
     #[test]

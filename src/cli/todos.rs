@@ -8,7 +8,8 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::{one_line, truncate_width};
+use crate::cli::summary::one_line;
+use crate::cli::wrap::wrap;
 use claudio::protocol::{ContentBlock, MessageContent};
 use claudio::Message;
 use serde_json::Value;
@@ -232,37 +233,29 @@ impl Todos {
         *self = Todos::default();
     }
 
-    /// The checklist, one line a task, each within `width`: `☐` to do,
-    /// `◐` running (with its running form), `☑` done (dimmed).
+    /// The checklist, each row within `width` (a long task wraps under
+    /// its text, nothing is cut): `☐` to do, `◐` running (with its running
+    /// form), `☑` done (dimmed).
     pub fn lines(&self, style: Style, width: usize) -> Vec<String> {
         let done = self
             .list
             .iter()
             .filter(|t| t.status == Status::Completed)
             .count();
-        let room = width.saturating_sub(6).max(10);
         let mut out = vec![format!(
             "  {}",
             style.dim(&format!("tasks {done}/{}", self.list.len()))
         )];
         for t in &self.list {
-            let line = match t.status {
-                Status::Pending => format!("  ☐ {}", truncate_width(&t.subject, room)),
-                Status::InProgress => {
-                    let what = t.active.as_deref().unwrap_or(&t.subject);
-                    format!(
-                        "  {} {}",
-                        style.yellow("◐"),
-                        style.bold(&truncate_width(what, room))
-                    )
-                }
-                Status::Completed => format!(
-                    "  {} {}",
-                    style.green("☑"),
-                    style.dim(&truncate_width(&t.subject, room))
+            let (mark, text) = match t.status {
+                Status::Pending => ("☐".to_owned(), t.subject.clone()),
+                Status::InProgress => (
+                    style.yellow("◐"),
+                    style.bold(t.active.as_deref().unwrap_or(&t.subject)),
                 ),
+                Status::Completed => (style.green("☑"), style.dim(&t.subject)),
             };
-            out.push(line);
+            out.extend(wrap(&text, width, &format!("  {mark} "), "    "));
         }
         out
     }

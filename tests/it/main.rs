@@ -20,6 +20,7 @@ mod hostile;
 mod images;
 mod mcp_secrets;
 mod real_cli;
+mod screens;
 mod sdk_surface;
 mod sdk_types;
 mod search;

@@ -11,6 +11,7 @@ use crate::cli::args::SessionFlags;
 use crate::cli::options::build_options;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use crate::cli::wrap::wrapped;
 use claudio::{Client, Options, PermissionResult};
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -81,12 +82,11 @@ impl Chat<'_> {
         if let Some(id) = &self.session.resume {
             parts.push(format!("resuming {}", short_id(id)));
         }
-        let _ = writeln!(self.out, "{}", s.dim(&Sanitizer::clean(&parts.join(" · "))));
-        let _ = writeln!(
-            self.out,
-            "{}\n",
-            s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits")
-        );
+        let width = terminal_width();
+        let about = s.dim(&Sanitizer::clean(&parts.join(" · ")));
+        let keys = s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits");
+        let text = wrapped(&about, width, "", "") + &wrapped(&keys, width, "", "");
+        let _ = writeln!(self.out, "{text}");
     }
 
     pub(super) fn plain_prompt(&self) -> String {
@@ -151,10 +151,17 @@ impl Chat<'_> {
         }
     }
 
+    /// An error: `✗` and its text, each line wrapped under the first.
     pub(super) fn error(&mut self, e: &anyhow::Error) {
         let text = Sanitizer::clean(&format!("{e:#}"));
-        let line = format!("  {} {}\n", self.style.red("✗"), text);
-        self.write(&line);
+        let first = format!("  {} ", self.style.red("✗"));
+        let width = terminal_width();
+        let out: String = text
+            .split('\n')
+            .enumerate()
+            .map(|(i, l)| wrapped(l, width, if i == 0 { &first } else { "    " }, "    "))
+            .collect();
+        self.write(&out);
     }
 
     /// Before a prompt: the git branch read again, and after a turn the
@@ -189,7 +196,11 @@ impl Chat<'_> {
         let input = status::input(&facts, transcript.as_deref());
         match status::run(&command, &input, &self.cwd, self.style.enabled()) {
             Ok(lines) => {
-                let text: String = lines.iter().map(|l| format!("  {l}\n")).collect();
+                let width = terminal_width();
+                let text: String = lines
+                    .iter()
+                    .map(|l| wrapped(l, width, "  ", "  "))
+                    .collect();
                 self.write(&text);
             }
             Err(why) => self.info(&why),
@@ -197,8 +208,12 @@ impl Chat<'_> {
     }
 
     pub(super) fn info(&mut self, text: &str) {
-        let line = format!("  {}\n", Sanitizer::clean(text));
-        self.write(&line);
+        let width = terminal_width();
+        let out: String = Sanitizer::clean(text)
+            .split('\n')
+            .map(|l| wrapped(l, width, "  ", "  "))
+            .collect();
+        self.write(&out);
     }
 
     pub(super) fn close(&mut self) {

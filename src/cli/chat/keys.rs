@@ -1,5 +1,6 @@
-//! The chat's one source of keys while Claude works: crossterm's
-//! [`EventStream`] on the terminal.
+//! The chat's one source of keys while Claude works: a thread reading the
+//! terminal with crossterm, stopped (and waited for) before the line editor
+//! reads again.
 //!
 //! The line editor (rustyline) owns the keyboard at the prompt. From the
 //! moment a prompt is sent until the next one is read, [`Keys`] does: the
@@ -19,18 +20,32 @@
 //! answer) is text with plain newlines; without output processing each of
 //! its lines would start where the last one ended (a staircase). That is
 //! why the raw mode is not crossterm's (`cfmakeraw` turns `OPOST` off).
+//!
+//! The keys are read by a thread of claudio's own, not by crossterm's
+//! `EventStream`: a dropped stream can leave crossterm's thread waiting on
+//! the terminal, and when the line editor then takes the keys typed at the
+//! prompt, that thread blocks in a read while holding crossterm's reader,
+//! so the next turn froze in `EventStream::new`. The thread here looks at a
+//! stop flag between short polls, and [`Keys::finish`] waits for it to end.
 
 use claudio::Cancellation;
-use crossterm::event::{Event, EventStream, KeyEvent, KeyEventKind};
-use futures_util::StreamExt;
+use crossterm::event::{Event, KeyEvent, KeyEventKind};
 use rustix::termios::{
     self, InputModes, LocalModes, OptionalActions, OutputModes, SpecialCodeIndex, Termios,
 };
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How often the reading thread looks at its stop flag (a key arriving
+/// ends the wait at once).
+const POLL: Duration = Duration::from_millis(40);
+/// How long stopping waits for the thread (it is inside a read of a key
+/// split in two, at worst).
+const STOP_WAIT: Duration = Duration::from_millis(500);
 
 /// The terminal being read (standard input, or `/dev/tty` when that is a
 /// pipe).
@@ -84,7 +99,7 @@ fn char_mode(saved: &Termios, signals: bool) -> Termios {
 pub struct Keys {
     tty: Tty,
     saved: Termios,
-    stream: Option<EventStream>,
+    reader: Option<Reader>,
     /// How many [`RawGuard`]s live: the mode goes back to character mode
     /// when the last one is dropped, whatever the order.
     raw: Arc<AtomicUsize>,
@@ -128,19 +143,19 @@ impl Keys {
         let mut keys = Keys {
             tty,
             saved,
-            stream: None,
+            reader: None,
             raw: Arc::default(),
         };
         keys.enter_char_mode().ok()?;
-        keys.stream = Some(EventStream::new());
+        keys.reader = Some(Reader::start().ok()?);
         Some(keys)
     }
 
     /// The next key, paste or resize; `None` when the terminal is gone.
     pub async fn next(&mut self) -> Option<TermEvent> {
-        let stream = self.stream.as_mut()?;
+        let reader = self.reader.as_mut()?;
         loop {
-            match stream.next().await? {
+            match reader.events.recv().await? {
                 Ok(e) => {
                     if let Some(i) = TermEvent::of(e) {
                         return Some(i);
@@ -207,14 +222,67 @@ impl Keys {
     /// editor that reads next.
     pub fn finish(mut self) -> Vec<TermEvent> {
         let mut left = Vec::new();
-        // dropping the stream stops its reader thread; what it read stays
-        // queued inside crossterm, and polling without a wait takes it
-        drop(self.stream.take());
-        while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
-            match crossterm::event::read() {
-                Ok(e) => left.extend(TermEvent::of(e)),
-                Err(_) => break,
+        if let Some(reader) = self.reader.take() {
+            // what the thread read and sent, then what crossterm still holds
+            for e in reader.stop() {
+                left.extend(TermEvent::of(e));
             }
+            while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
+                match crossterm::event::read() {
+                    Ok(e) => left.extend(TermEvent::of(e)),
+                    Err(_) => break,
+                }
+            }
+        }
+        left
+    }
+}
+
+/// The thread that reads the terminal while [`Keys`] lives.
+struct Reader {
+    events: mpsc::UnboundedReceiver<io::Result<Event>>,
+    stop: Arc<AtomicBool>,
+    /// Closed when the thread ends.
+    ended: std::sync::mpsc::Receiver<()>,
+}
+
+impl Reader {
+    fn start() -> io::Result<Reader> {
+        let (tx, events) = mpsc::unbounded_channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (ended_tx, ended) = std::sync::mpsc::channel::<()>();
+        let stopped = stop.clone();
+        std::thread::Builder::new()
+            .name("claudio-keys".into())
+            .spawn(move || {
+                let _ended = ended_tx;
+                while !stopped.load(Ordering::SeqCst) {
+                    let next = match crossterm::event::poll(POLL) {
+                        Ok(false) => continue,
+                        Ok(true) => crossterm::event::read(),
+                        Err(e) => Err(e),
+                    };
+                    let failed = next.is_err();
+                    if tx.send(next).is_err() || failed {
+                        return;
+                    }
+                }
+            })?;
+        Ok(Reader {
+            events,
+            stop,
+            ended,
+        })
+    }
+
+    /// Stop the thread and wait for it to end (bounded); what it read and
+    /// was not taken yet.
+    fn stop(mut self) -> Vec<Event> {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = self.ended.recv_timeout(STOP_WAIT);
+        let mut left = Vec::new();
+        while let Ok(e) = self.events.try_recv() {
+            left.extend(e.ok());
         }
         left
     }
@@ -222,7 +290,9 @@ impl Keys {
 
 impl Drop for Keys {
     fn drop(&mut self) {
-        drop(self.stream.take());
+        if let Some(reader) = self.reader.take() {
+            reader.stop();
+        }
         write_now(b"\x1b[?2004l");
         let _ = termios::tcsetattr(self.tty.fd(), OptionalActions::Now, &self.saved);
     }

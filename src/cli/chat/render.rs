@@ -15,6 +15,7 @@ use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{retry_line, truncate_width};
+use crate::cli::wrap::{wrap, wrapped};
 use claudio::protocol::ToolResultBlock;
 use claudio::{Message, ResultMessage};
 use std::time::{Duration, Instant};
@@ -248,8 +249,10 @@ impl Renderer {
             Seen::AgentEnded(end) => self.agent_done(&end, out),
             Seen::ApiError(text) => {
                 // API errors the CLI reports as a made-up message
-                let line = format!("  {} {}", s.red("✗"), login_hint(&text));
-                self.permanent_line(&line, out);
+                let first = format!("  {} ", s.red("✗"));
+                for line in wrap(&login_hint(&text), self.opts.width, &first, "    ") {
+                    self.permanent_line(&line, out);
+                }
                 self.error_shown = true;
             }
             Seen::Retry(r) => {
@@ -529,8 +532,10 @@ impl Renderer {
                 Some(Sanitizer::clean(&why))
             };
             if let Some(why) = why {
-                let line = format!("  {} {why}", s.red("✗"));
-                self.permanent_line(&line, out);
+                let first = format!("  {} ", s.red("✗"));
+                for line in wrap(&why, self.opts.width, &first, "    ") {
+                    self.permanent_line(&line, out);
+                }
             }
         }
         let plural = if turns == 1 { "" } else { "s" };
@@ -557,9 +562,7 @@ impl Renderer {
             out.push('\n');
         }
         out.push('\n');
-        out.push_str("  ");
-        out.push_str(&s.dim(&footer));
-        out.push('\n');
+        out.push_str(&wrapped(&s.dim(&footer), self.opts.width, "  ", "  "));
         self.at_line_start = true;
         self.wrote_answer = false;
         self.markdown = Markdown::new(s.enabled());

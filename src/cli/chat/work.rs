@@ -290,9 +290,9 @@ impl Chat<'_> {
             }
             _ => {
                 let approver = TtyApprover::new(style, self.cwd.clone());
-                let (question, folded) = approver.render(req, false, agent.as_deref());
+                let (question, folded) = approver.render(req, false, agent.as_deref(), width);
                 let full = if folded {
-                    approver.render(req, true, agent.as_deref()).0
+                    approver.render(req, true, agent.as_deref(), width).0
                 } else {
                     String::new()
                 };

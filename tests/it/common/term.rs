@@ -18,11 +18,16 @@ pub const COLS: u16 = 100;
 
 impl Term {
     /// Start `cmd` with a new pty as its controlling terminal and stdio.
-    pub fn spawn(mut cmd: Command) -> Term {
+    pub fn spawn(cmd: Command) -> Term {
+        Term::spawn_sized(cmd, ROWS, COLS)
+    }
+
+    /// [`Term::spawn`] on a terminal of `rows` × `cols`.
+    pub fn spawn_sized(mut cmd: Command, rows: u16, cols: u16) -> Term {
         let (mut m, mut s) = (0, 0);
         let ws = libc::winsize {
-            ws_row: ROWS,
-            ws_col: COLS,
+            ws_row: rows,
+            ws_col: cols,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
@@ -45,7 +50,7 @@ impl Term {
             });
         }
         let child = cmd.spawn().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
         let mut reader = master.try_clone().unwrap();
         let mut answer = master.try_clone().unwrap();
@@ -78,6 +83,22 @@ impl Term {
 
     pub fn contents(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// The screen's rows as they are drawn, one string per row (a long
+    /// line the terminal wrapped is two rows), trailing spaces trimmed.
+    pub fn rows(&self) -> Vec<String> {
+        let p = self.screen.lock().unwrap();
+        let (_, cols) = p.screen().size();
+        p.screen()
+            .rows(0, cols)
+            .map(|r| r.trim_end().to_owned())
+            .collect()
+    }
+
+    /// The screen's size: rows, columns.
+    pub fn size(&self) -> (u16, u16) {
+        self.screen.lock().unwrap().screen().size()
     }
 
     /// Everything written so far, escape sequences included.

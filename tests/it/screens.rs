@@ -1,0 +1,608 @@
+//! Whole screens, positions included: each dialog and state of the chat
+//! drawn on a virtual terminal (vt100) and compared, row by row and column
+//! by column, with the screen kept in `tests/it/screens/NAME.COLS.txt`.
+//!
+//! A word-based check passes on a staircase (each line starting where the
+//! last one ended) and on a line cut mid-path; these do not. Every scenario
+//! runs at 40, 80 and 160 columns (`screens::NAME::w40` …).
+//!
+//! The kept file is the screen's rows, trailing spaces trimmed, down to the
+//! last row with text, after a first line naming the size (`80x30`). The
+//! cursor is not compared. `CLAUDIO_UPDATE_SCREENS=1` writes the files
+//! anew; a failure shows every row, the differing ones as `-` (kept) and
+//! `+` (drawn). A screen is taken once it has stopped changing, so nothing
+//! caught mid-frame is compared. Masked: claudio's version in the header,
+//! and the digits of times in seconds (see [`masked`]). Paths are the
+//! same on every run: the chat runs in `~/proj` of a home of its own, and
+//! the tool calls name files relative to it.
+
+use crate::common;
+
+use common::term::Term;
+use common::*;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const ROWS: u16 = 30;
+
+/// One scenario at each width: `screens::NAME::w40`, `w80`, `w160`.
+macro_rules! at_widths {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn w40() {
+                super::$name(40)
+            }
+            #[test]
+            fn w80() {
+                super::$name(80)
+            }
+            #[test]
+            fn w160() {
+                super::$name(160)
+            }
+        }
+    )*};
+}
+
+// ---- the comparison --------------------------------------------------------
+
+fn kept(name: &str, cols: u16) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/it/screens")
+        .join(format!("{name}.{cols}.txt"))
+}
+
+/// What varies between builds or runs, masked: claudio's version in the
+/// header becomes `VERSION`, and the digits of a time in seconds (`0.7s`,
+/// how long a tool took, counting the time its approval waited) become `#`
+/// (same width, so positions still compare).
+fn masked(row: &str) -> String {
+    let row = row.replace(
+        &format!("claudio {}", env!("CARGO_PKG_VERSION")),
+        "claudio VERSION",
+    );
+    let chars: Vec<char> = row.chars().collect();
+    let mut out: Vec<char> = chars.clone();
+    let mut i = 0;
+    while i < chars.len() {
+        // digits, a point, one digit, `s`, then the end or a space
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let timer = i > start
+            && (start == 0 || !chars[start - 1].is_alphanumeric())
+            && chars.get(i) == Some(&'.')
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit)
+            && chars.get(i + 2) == Some(&'s')
+            && chars.get(i + 3).is_none_or(|c| *c == ' ');
+        if timer {
+            for c in &mut out[start..i + 2] {
+                if c.is_ascii_digit() {
+                    *c = '#';
+                }
+            }
+            i += 3;
+        } else if i == start {
+            i += 1;
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The screen as it is kept: its size, then its rows (trailing spaces
+/// trimmed) down to the last one with text.
+fn shot(t: &Term) -> String {
+    let rows = t.rows();
+    let (h, w) = t.size();
+    let last = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(0, |i| i + 1);
+    let mut out = format!("{w}x{h}\n");
+    for r in &rows[..last] {
+        out.push_str(&masked(r));
+        out.push('\n');
+    }
+    out
+}
+
+/// Wait until the screen shows `needle` and has not changed for a while
+/// (a spinner never stops: a screen with one never settles).
+fn settle(t: &Term, needle: &str) -> String {
+    let until = Instant::now() + Duration::from_secs(30);
+    let mut last = shot(t);
+    let mut since = Instant::now();
+    loop {
+        std::thread::sleep(Duration::from_millis(50));
+        let now = shot(t);
+        if now != last {
+            last = now;
+            since = Instant::now();
+        } else if last.contains(needle) && since.elapsed() > Duration::from_millis(600) {
+            return last;
+        }
+        if Instant::now() > until {
+            let raw = t.raw();
+            let tail: String = raw
+                .chars()
+                .rev()
+                .take(800)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            panic!("the screen never settled showing {needle:?}:\n{last}\nlast bytes written: {tail:?}");
+        }
+    }
+}
+
+/// Compare the settled screen (showing `needle`) with the kept one.
+fn check(t: &Term, name: &str, needle: &str) {
+    let drawn = settle(t, needle);
+    let (_, cols) = t.size();
+    let path = kept(name, cols);
+    if std::env::var_os("CLAUDIO_UPDATE_SCREENS").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &drawn).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; CLAUDIO_UPDATE_SCREENS=1 writes it. Drawn:\n{drawn}",
+            path.display()
+        )
+    });
+    if want != drawn {
+        panic!(
+            "the screen differs from {} (- kept, + drawn; CLAUDIO_UPDATE_SCREENS=1 keeps the drawn one):\n{}",
+            path.display(),
+            diff(&want, &drawn)
+        );
+    }
+}
+
+/// Row by row (screens are positional: row 5 is row 5 in both).
+fn diff(want: &str, got: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    let mut out = String::new();
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = (a.get(i), b.get(i));
+        if x == y {
+            out.push_str(&format!("  {:>2}|{}\n", i, x.unwrap_or(&"")));
+        } else {
+            if let Some(x) = x {
+                out.push_str(&format!("- {i:>2}|{x}\n"));
+            }
+            if let Some(y) = y {
+                out.push_str(&format!("+ {i:>2}|{y}\n"));
+            }
+        }
+    }
+    out
+}
+
+// ---- the chat on a terminal of a given width --------------------------------
+
+/// The chat at `cols` × [`ROWS`], in `~/proj` of its own home (so the
+/// header names the same folder on every run), clock in UTC.
+fn chat(fake: &Fake, cols: u16) -> Term {
+    chat_sized(fake, ROWS, cols)
+}
+
+fn chat_sized(fake: &Fake, rows: u16, cols: u16) -> Term {
+    let home = fake.record.path().join("home");
+    let proj = home.join("proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    let mut c = claudio(fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env("TZ", "UTC")
+        .current_dir(&proj);
+    let t = Term::spawn_sized(c, rows, cols);
+    t.wait_for("Ctrl-D exits");
+    // typed before the line editor reads, a line would be echoed twice
+    t.wait_prompt();
+    t
+}
+
+fn bye(mut t: Term) {
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+}
+
+fn ask_question(id: &str, questions: Value) -> Vec<Value> {
+    vec![
+        assistant_tool_use(
+            &format!("toolu_{id}"),
+            "AskUserQuestion",
+            json!({ "questions": questions.clone() }),
+        ),
+        json!({"emit": {"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
+            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}}),
+    ]
+}
+
+fn db_question(multi: bool) -> Value {
+    json!([{"question":"Which database should we use for the session store, given that it must run on a laptop?","header":"Database","multiSelect":multi,
+        "options":[{"label":"SQLite","description":"one file, no server"},
+                   {"label":"Postgres","description":"a server, more features"},
+                   {"label":"Redis","description":"in memory"}]}])
+}
+
+// ---- the scenarios ---------------------------------------------------------
+
+at_widths!(
+    question_single,
+    question_multi,
+    plan,
+    help,
+    error,
+    task_list,
+    status_line,
+    rewind,
+    resume,
+    approve_bash,
+    approve_edit,
+    approve_write,
+);
+
+fn question_single(cols: u16) {
+    let q = db_question(false);
+    let mut script = vec![expect_user("pick a db")];
+    script.extend(ask_question("q1", q));
+    script.push(json!({"expect": {"type":"control_response"}}));
+    script.extend([assistant_text("Postgres it is."), result("Postgres it is.")]);
+    let fake = Fake::after_init(vec![script]);
+    let mut t = chat(&fake, cols);
+    t.line("pick a db");
+    check(&t, "question_single", "esc declines");
+    t.send(b"2");
+    check(&t, "question_single_answered", "1 turn");
+    bye(t);
+}
+
+fn question_multi(cols: u16) {
+    let q = db_question(true);
+    let mut script = vec![expect_user("pick dbs")];
+    script.extend(ask_question("q1", q));
+    script.push(json!({"expect": {"type":"control_response"}}));
+    script.extend([assistant_text("Both, then."), result("Both, then.")]);
+    let fake = Fake::after_init(vec![script]);
+    let mut t = chat(&fake, cols);
+    t.line("pick dbs");
+    t.wait_for("space toggles");
+    t.send(b" ");
+    t.send(b"\x1b[B");
+    t.send(b"\x1b[B");
+    t.send(b" ");
+    check(&t, "question_multi", "[x] 3. Redis");
+    t.send(b"\r");
+    check(&t, "question_multi_answered", "1 turn");
+    bye(t);
+}
+
+fn plan(cols: u16) {
+    let plan = "# Plan\n\n1. Add a `checkout` test that covers the rounding of totals in /src/billing/checkout/totals.rs\n2. Fix the **rounding**";
+    let fake = Fake::after_init(vec![vec![
+        expect_user("make a plan"),
+        assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
+        json!({"emit": {"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}}),
+        json!({"expect": {"type":"control_response"}}),
+        json!({"emit": {"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}}),
+        result("ok"),
+    ]]);
+    let mut t = chat(&fake, cols);
+    t.line("make a plan");
+    check(&t, "plan", "esc");
+    t.send(b"1");
+    check(&t, "plan_approved", "1 turn");
+    bye(t);
+}
+
+fn help(cols: u16) {
+    let fake = Fake::after_init(vec![]);
+    let mut t = chat_sized(&fake, 90, cols);
+    t.line("/help");
+    check(&t, "help", "Ctrl-D");
+    bye(t);
+}
+
+fn error(cols: u16) {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("boom"),
+        json!({"stderr": "fatal: the model could not be reached (connection reset by peer while reading the answer)"}),
+        json!({"exit": 7}),
+    ]]);
+    let mut t = chat(&fake, cols);
+    t.line("boom");
+    check(&t, "error", "starts it again");
+    bye(t);
+}
+
+fn task_list(cols: u16) {
+    let todos = json!({"todos":[
+        {"content":"Write the parser tests for every edge case of the config file","status":"completed","activeForm":"Writing the parser tests"},
+        {"content":"Fix the rounding","status":"in_progress","activeForm":"Fixing the rounding of totals in the checkout"},
+        {"content":"Update the docs","status":"pending","activeForm":"Updating the docs"}]});
+    let fake = Fake::after_init(vec![vec![
+        expect_user("plan and do it"),
+        system_init(),
+        assistant_tool_use("toolu_t1", "TodoWrite", todos),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_t1","content":"ok"}]},"parent_tool_use_id":null,"session_id":"sess-1"}}),
+        assistant_text("On it."),
+        result("On it."),
+    ]]);
+    let mut t = chat(&fake, cols);
+    t.line("plan and do it");
+    t.wait_for("1 turn");
+    // typed before the prompt, it would be a prompt typed ahead
+    t.wait_prompt();
+    t.line("/todos");
+    check(&t, "task_list", "Update the docs");
+    bye(t);
+}
+
+/// A uuid-shaped session id (what the store looks sessions up by).
+const SESSION: &str = "5c0e3e11-0000-4000-8000-000000000001";
+
+fn session_init() -> Value {
+    json!({"emit": {"type":"system","subtype":"init","session_id":SESSION,"model":"fake-model","cwd":"/tmp","tools":["Bash"],"permissionMode":"default","mcp_servers":[]}})
+}
+
+/// A whole turn in the session [`SESSION`].
+fn session_turn(prompt: &str, answer: &str) -> Vec<Value> {
+    vec![
+        expect_user(prompt),
+        session_init(),
+        assistant_text(answer),
+        json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":answer,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}}),
+    ]
+}
+
+/// The store's folder for the chat's working directory (`~/proj`).
+fn project_dir(fake: &Fake) -> PathBuf {
+    let proj = fake.record.path().join("home/proj");
+    let name: String = proj
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    fake.record.path().join("home/.claude/projects").join(name)
+}
+
+/// A transcript of `prompts` (each answered) as session `id`, last written
+/// on 2 January 2020 (the pickers show dates, not "just now").
+fn transcript(fake: &Fake, id: &str, prompts: &[(&str, &str)]) {
+    let dir = project_dir(fake);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cwd = fake.record.path().join("home/proj");
+    let mut lines = Vec::new();
+    let mut parent = Value::Null;
+    for (i, (prompt, answer)) in prompts.iter().enumerate() {
+        let (u, a) = (
+            format!("00000000-0000-4000-8000-{:012}", 2 * i + 1),
+            format!("00000000-0000-4000-8000-{:012}", 2 * i + 2),
+        );
+        let at = format!("2020-01-02T03:{:02}:00.000Z", i);
+        lines.push(json!({"parentUuid":parent,"isSidechain":false,"type":"user","message":{"role":"user","content":prompt},
+            "uuid":u,"timestamp":at,"cwd":cwd,"sessionId":id,"version":"2.1.328"}));
+        lines.push(json!({"parentUuid":u,"isSidechain":false,"type":"assistant","message":{"id":format!("msg_{i}"),"role":"assistant","model":"fake-model",
+            "content":[{"type":"text","text":answer}]},"uuid":a,"timestamp":at,"cwd":cwd,"sessionId":id,"version":"2.1.328"}));
+        parent = Value::String(a);
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let path = dir.join(format!("{id}.jsonl"));
+    std::fs::write(&path, text).unwrap();
+    let when = std::time::UNIX_EPOCH + Duration::from_secs(1_577_934_000);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+fn status_line(cols: u16) {
+    let fake = Fake::after_init(vec![session_turn("hello", "Hello to you.")]);
+    let home = fake.record.path().join("home");
+    let git = home.join("proj/.git");
+    std::fs::create_dir_all(&git).unwrap();
+    std::fs::write(git.join("HEAD"), "ref: refs/heads/feature/screen-tests\n").unwrap();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    let cmd =
+        "printf 'build ok · 3 files changed under src/billing/checkout since the last commit\\n'";
+    std::fs::write(
+        home.join(".claude/settings.json"),
+        json!({"statusLine": {"type": "command", "command": cmd}}).to_string(),
+    )
+    .unwrap();
+    let mut t = chat(&fake, cols);
+    t.line("hello");
+    check(&t, "status_line", "build ok");
+    bye(t);
+}
+
+fn rewind(cols: u16) {
+    let fake = Fake::after_init(vec![
+        session_turn("hello", "Hello to you."),
+        session_turn("write the notes", "Wrote the notes."),
+        vec![
+            json!({"expect": {"type":"control_request","request":{"subtype":"rewind_files"}}, "as": "rw"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{rw}}",
+                "response":{"canRewind":true,"filesChanged":["NOTES"],"insertions":12,"deletions":0}}}}),
+        ],
+    ]);
+    // the dry run names the file by its full path
+    let notes = fake.record.path().join("home/proj/docs/notes.txt");
+    let steps: Vec<Value> = fake
+        .steps
+        .iter()
+        .map(|v| {
+            serde_json::from_str(&v.to_string().replace("NOTES", &notes.display().to_string()))
+                .unwrap()
+        })
+        .collect();
+    let fake = Fake { steps, ..fake };
+    let mut t = chat(&fake, cols);
+    t.line("hello");
+    t.wait_for("1 turn");
+    t.wait_prompt();
+    t.line("write the notes");
+    t.wait_for_n("1 turn", 2);
+    t.wait_prompt();
+    transcript(
+        &fake,
+        SESSION,
+        &[
+            ("hello", "Hello to you."),
+            ("write the notes", "Wrote the notes."),
+        ],
+    );
+    t.line("/rewind");
+    check(&t, "rewind", "esc");
+    t.send(b"2");
+    check(&t, "rewind_actions", "Never mind");
+    t.send(b"4");
+    check(&t, "rewind_cancelled", "nothing changed");
+    bye(t);
+}
+
+fn resume(cols: u16) {
+    let fake = Fake::after_init(vec![]);
+    transcript(
+        &fake,
+        "11111111-2222-4333-8444-555555555555",
+        &[(
+            "remember the word teapot, and keep it for the next session we have",
+            "Noted: teapot.",
+        )],
+    );
+    transcript(
+        &fake,
+        "66666666-7777-4888-8999-000000000000",
+        &[("what is 2+2", "4")],
+    );
+    let mut t = chat(&fake, cols);
+    t.line("/resume");
+    check(&t, "resume", "Resume a session");
+    t.send(b"\x1b");
+    check(&t, "resume_cancelled", "nothing resumed");
+    bye(t);
+}
+
+/// A Bash call the CLI cannot check, with a rule it suggests.
+fn approve_bash(cols: u16) {
+    let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
+    let fake = Fake::after_init(vec![vec![
+        expect_user("find it"),
+        session_init(),
+        assistant_tool_use("toolu_b1", "Bash", json!({"command":command})),
+        json!({"emit": {"type":"control_request","request_id":"b1","request":{"subtype":"can_use_tool","tool_name":"Bash",
+            "input":{"command":command},"description":"Find where the totals are rounded",
+            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs:*"}],"behavior":"allow","destination":"localSettings"}],
+            "tool_use_id":"toolu_b1"}}}),
+        json!({"expect": {"type":"control_response"}}),
+        // the tool's spinner is drawn again meanwhile; it must not stay
+        json!({"sleep_ms": 600}),
+        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b1","is_error":true,"content":"The user denied this tool call."}]},"parent_tool_use_id":null,"session_id":SESSION}}),
+        assistant_text("Understood."),
+        result("Understood."),
+    ]]);
+    let mut t = chat(&fake, cols);
+    t.line("find it");
+    check(&t, "approve_bash", "Enter ›");
+    t.line("n");
+    check(&t, "approve_bash_denied", "1 turn");
+    bye(t);
+}
+
+/// An edit, with its diff.
+fn approve_edit(cols: u16) {
+    let fake = Fake::after_init(vec![]);
+    let file = fake.record.path().join("home/proj/src/checkout.rs");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "fn total(subtotal: i64, discount: i64) -> i64 {\n    let total = subtotal - discount;\n    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n    total\n}\n").unwrap();
+    // relative to the chat's folder, so the screen is the same on every run
+    let input = json!({"file_path": "src/checkout.rs", "old_string": "    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n", "new_string": "    let total = total.max(0);\n"});
+    let fake = Fake {
+        steps: steps(vec![
+            init(),
+            vec![
+                expect_user("fix it"),
+                session_init(),
+                assistant_tool_use("toolu_e1", "Edit", input.clone()),
+                json!({"emit": {"type":"control_request","request_id":"e1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_e1",
+                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}}),
+                json!({"expect": {"type":"control_response"}}),
+                json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e1","content":"The file has been updated."}]},"parent_tool_use_id":null,"session_id":SESSION}}),
+                assistant_text("Fixed."),
+                result("Fixed."),
+            ],
+        ]),
+        ..fake
+    };
+    let mut t = chat(&fake, cols);
+    t.line("fix it");
+    check(&t, "approve_edit", "Enter ›");
+    t.line("y");
+    check(&t, "approve_edit_allowed", "1 turn");
+    bye(t);
+}
+
+/// A new file.
+fn approve_write(cols: u16) {
+    let fake = Fake::after_init(vec![]);
+    let input = json!({"file_path": "docs/rounding.md", "content": "# Rounding\n\nTotals are rounded half to even, once, at the end of the checkout.\n"});
+    let fake = Fake {
+        steps: steps(vec![
+            init(),
+            vec![
+                expect_user("write it down"),
+                session_init(),
+                assistant_tool_use("toolu_w1", "Write", input.clone()),
+                json!({"emit": {"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool","tool_name":"Write","input":input,"tool_use_id":"toolu_w1",
+                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}}),
+                json!({"expect": {"type":"control_response"}}),
+                json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_w1","content":"File created."}]},"parent_tool_use_id":null,"session_id":SESSION}}),
+                assistant_text("Written."),
+                result("Written."),
+            ],
+        ]),
+        ..fake
+    };
+    let mut t = chat(&fake, cols);
+    t.line("write it down");
+    check(&t, "approve_write", "Enter ›");
+    t.line("a");
+    check(&t, "approve_write_allowed", "1 turn");
+    bye(t);
+}
+
+/// Once after a resize: the chat starts at 160 columns and is narrowed to
+/// 40 at the prompt; the question that follows is drawn at 40.
+#[test]
+fn after_a_resize() {
+    let q = db_question(true);
+    let mut script = vec![expect_user("pick dbs")];
+    script.extend(ask_question("q1", q));
+    script.push(json!({"expect": {"type":"control_response"}}));
+    script.extend([assistant_text("Both, then."), result("Both, then.")]);
+    let fake = Fake::after_init(vec![script]);
+    let mut t = chat(&fake, 160);
+    t.wait_prompt();
+    t.resize(ROWS, 40);
+    // the screen as it was, cut at the new width; the next drawing fits it
+    std::thread::sleep(Duration::from_millis(300));
+    t.line("pick dbs");
+    t.wait_for("Which database");
+    t.send(b"1");
+    check(&t, "after_a_resize", "[x] 1. SQLite");
+    t.send(b"\r");
+    check(&t, "after_a_resize_answered", "1 turn");
+    bye(t);
+}
