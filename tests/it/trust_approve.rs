@@ -188,3 +188,47 @@ fn a_session_grant_ends_with_the_session() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// `ask`'s terminal prompt: keys typed before the question was shown
+/// answer nothing (a `y` meant for something else never allows a tool).
+#[test]
+fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            common::expect_user("q"),
+            json!({"sleep_ms": 1500}),
+            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
+                "tool_name":"Bash","input":{"command":"rm -rf ~/important"}}}}),
+            json!({"expect": {"type":"control_response","response":{"request_id":"p1","response":{"behavior":"deny"}}}}),
+            common::result("done"),
+        ],
+    ]));
+    let mut pty = Pty::open();
+    let mut c = common::claudio(&fake);
+    c.args(["ask", "q"])
+        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    // typed long before the question
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pty.type_line("y");
+    pty.read_until("Allow?");
+    // the question waits for its own answer
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pty.type_line("n");
+    let st = wait_with_deadline(&mut child, 20);
+    assert_eq!(st.code(), Some(0));
+    let answers: Vec<Value> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "control_response")
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!(
+        answers[0]["response"]["response"]["behavior"], "deny",
+        "{answers:?}"
+    );
+}
