@@ -495,11 +495,10 @@ impl TtyApprover {
         };
         // whatever the head line could not show, in full, before any choice
         match req.input.get("command").and_then(|v| v.as_str()) {
-            Some(cmd) if req.tool_name == "Bash" => {
-                if cut || cmd.lines().count() > 1 {
-                    detail("command", cmd);
-                }
+            Some(cmd) if req.tool_name == "Bash" && (cut || cmd.lines().count() > 1) => {
+                detail("command", cmd);
             }
+            Some(_) if req.tool_name == "Bash" => {}
             _ if cut => {
                 let full = serde_json::to_string_pretty(&req.input).unwrap_or_default();
                 detail("input", &full);
@@ -788,7 +787,7 @@ mod tests {
         let joined = text
             .lines()
             .map(|l| {
-                l.trim_start_matches(|c| c == ' ' || c == '│')
+                l.trim_start_matches([' ', '│'])
                     .trim_start_matches("command")
                     .trim()
             })

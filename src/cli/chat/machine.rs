@@ -343,7 +343,7 @@ impl<R> Work<R> {
         }
         out.push(Effect::Reply(asking.request, done.result));
         if done.interrupt {
-            write(out, p.renderer.notice("denied; interrupting the turn"));
+            write(out, p.renderer.notice("interrupting the turn"));
         }
         if asking.ended {
             write(out, p.renderer.suspend());

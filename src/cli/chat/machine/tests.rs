@@ -210,7 +210,12 @@ fn a_result_that_came_with_a_request_ends_the_turn_after_the_answer() {
     assert!(c.step(&mut w, Event::CtrlC, 2).is_empty());
     // Esc: denied, and the turn is to stop
     let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3);
-    assert!(text(&out).contains("denied; interrupting the turn"));
+    assert!(text(&out).contains("interrupting the turn"));
+    assert_eq!(
+        text(&out).matches("denied").count(),
+        1,
+        "said once: {out:?}"
+    );
     assert!(out.contains(&Effect::Raw(false)));
     assert!(matches!(
         replied(&out),
