@@ -270,7 +270,10 @@ impl Chat<'_> {
                         .iter()
                         .map(|c| c.name.clone())
                         .collect();
-                    if let Some(note) = super::typos::unknown_command(&typed, &cli) {
+                    let ours = commands::SLASH_COMMANDS
+                        .iter()
+                        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
+                    if let Some(note) = super::typos::unknown_command(&typed, ours, &cli) {
                         self.info(&note);
                         return Ok(None);
                     }

@@ -2,14 +2,18 @@
 //! the chat's nor of the CLI's, and a model name the CLI does not offer.
 //! Pure: the CLI's lists (from its `initialize` answer) in, a note out.
 
-use super::commands::SLASH_COMMANDS;
 use claudio::protocol::ModelInfo;
 
-/// `text`, when it is a `/word` that neither the chat nor the CLI knows
-/// (its commands and skills, `cli`): what to tell the person, with the
-/// nearest name. `None`: it goes to the CLI as typed. A path (`/etc/hosts
-/// is odd`) is a prompt, and with no list from the CLI nothing is refused.
-pub fn unknown_command(text: &str, cli: &[String]) -> Option<String> {
+/// `text`, when it is a `/word` that neither the chat (`ours`, with their
+/// `/`) nor the CLI knows (its commands and skills, `cli`): what to tell
+/// the person, with the nearest name. `None`: it goes to the CLI as typed.
+/// A path (`/etc/hosts is odd`) is a prompt, and with no list from the CLI
+/// nothing is refused.
+pub fn unknown_command<'a>(
+    text: &str,
+    ours: impl Iterator<Item = &'a str>,
+    cli: &[String],
+) -> Option<String> {
     let head = text.split_whitespace().next()?;
     let name = head.strip_prefix('/')?;
     let word = !name.is_empty()
@@ -19,11 +23,10 @@ pub fn unknown_command(text: &str, cli: &[String]) -> Option<String> {
     if !word || cli.is_empty() {
         return None;
     }
-    let ours = SLASH_COMMANDS
-        .iter()
-        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
-        .map(|n| n.trim_start_matches('/').to_owned());
-    let known: Vec<String> = ours.chain(cli.iter().cloned()).collect();
+    let known: Vec<String> = ours
+        .map(|n| n.trim_start_matches('/').to_owned())
+        .chain(cli.iter().cloned())
+        .collect();
     if known.iter().any(|k| k == name) {
         return None;
     }
@@ -107,23 +110,29 @@ fn distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
 
+    const OURS: [&str; 4] = ["/copy", "/help", "/?", "/model"];
+
     fn cli() -> Vec<String> {
         ["compact", "init", "review", "my-skill:run"]
             .map(String::from)
             .to_vec()
     }
 
+    fn unknown_command_t(text: &str, cli: &[String]) -> Option<String> {
+        unknown_command(text, OURS.into_iter(), cli)
+    }
+
     #[test]
     fn an_unknown_command_is_caught_with_the_nearest_name() {
         assert_eq!(
-            unknown_command("/cpy", &cli()).as_deref(),
+            unknown_command_t("/cpy", &cli()).as_deref(),
             Some("unknown command /cpy: did you mean /copy? (/help lists them)")
         );
         assert_eq!(
-            unknown_command("/compcat now", &cli()).as_deref(),
+            unknown_command_t("/compcat now", &cli()).as_deref(),
             Some("unknown command /compcat: did you mean /compact? (/help lists them)")
         );
-        assert!(unknown_command("/foo", &cli())
+        assert!(unknown_command_t("/foo", &cli())
             .unwrap()
             .starts_with("unknown command /foo"));
         // the CLI's own commands and skills, the chat's, and prompts go
@@ -137,12 +146,12 @@ mod tests {
             "/ alone",
             "fix /foo",
         ] {
-            assert_eq!(unknown_command(ok, &cli()), None, "{ok}");
+            assert_eq!(unknown_command_t(ok, &cli()), None, "{ok}");
         }
         // no list from the CLI: nothing is refused
-        assert_eq!(unknown_command("/foo", &[]), None);
+        assert_eq!(unknown_command_t("/foo", &[]), None);
         // the name is shown inert
-        let hostile = unknown_command("/x\u{1b}]0;t\u{7}", &cli());
+        let hostile = unknown_command_t("/x\u{1b}]0;t\u{7}", &cli());
         assert_eq!(hostile, None, "not a command word: a prompt");
     }
 
