@@ -515,6 +515,11 @@ impl Renderer {
         let turns = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
         let error_shown = std::mem::take(&mut self.error_shown);
+        if r.was_interrupted() {
+            // "interrupting…" was said at Ctrl-C; this is its end
+            let line = format!("  {}", s.yellow("⏹ interrupted"));
+            self.permanent_line(&line, out);
+        }
         if r.is_error && !r.was_interrupted() {
             // an error the CLI ends with subtype `success` (not logged in,
             // prompt too long) was shown as it came; else its text says it

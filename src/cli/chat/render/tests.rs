@@ -339,3 +339,17 @@ fn an_error_the_cli_ends_with_success_is_said_once_and_never_as_success() {
     assert!(out.contains("✗ Prompt is too long"), "{out:?}");
     assert!(!out.contains("success"), "{out:?}");
 }
+
+#[test]
+fn an_interrupted_turn_says_it_was_interrupted() {
+    let mut r = renderer(false, false);
+    let out = feed(
+        &mut r,
+        &[
+            delta("half an ans"),
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"terminal_reason":"aborted_streaming","num_turns":1,"duration_ms":5}),
+        ],
+    );
+    assert!(out.contains("⏹ interrupted"), "{out:?}");
+    assert!(!out.contains("✗"), "an interruption is no error: {out:?}");
+}
