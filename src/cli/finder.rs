@@ -386,7 +386,7 @@ pub fn exchange(c: &claudio::store::Conversation) -> (Option<String>, Option<Str
         match e.kind() {
             "assistant" if answer.is_none() => answer = texts(&content),
             "user" => {
-                if let Some(p) = texts(&content).filter(|p| !claudio::__private::is_cli_note(p)) {
+                if let Some(p) = texts(&content).filter(|p| !claudio::store::is_cli_note(p)) {
                     return (Some(p), answer);
                 }
             }

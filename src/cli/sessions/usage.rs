@@ -348,7 +348,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 v["fromArchive"] = serde_json::json!(true);
             }
             if let Some(w) = window_of.get(k) {
-                let iso = claudio::__private::format_iso_millis;
+                let iso = claudio::store::format_iso_millis;
                 v["start"] = serde_json::json!(iso(w.start));
                 v["end"] = serde_json::json!(iso(w.end));
                 v["firstMessage"] = serde_json::json!(iso(w.first));

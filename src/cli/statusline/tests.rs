@@ -2,7 +2,7 @@ use super::*;
 use serde_json::json;
 
 fn ms(s: &str) -> i64 {
-    claudio::__private::parse_iso_millis(s).expect("a time")
+    claudio::store::parse_iso_millis(s).expect("a time")
 }
 
 fn facts() -> Facts {
