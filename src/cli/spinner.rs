@@ -83,6 +83,9 @@ impl Spinner {
             .with_message(text)
             .with_elapsed(since.elapsed());
         b.enable_steady_tick(Duration::from_millis(80));
+        // drawn now, not at the first tick: work shorter than a tick is
+        // said too
+        b.tick();
         st.bar = Some(b);
     }
 

@@ -123,9 +123,11 @@ pub struct ArchiveSummary {
     pub bytes_in: u64,
     /// Bytes written to the archive for them.
     pub bytes_out: u64,
-    /// Transcripts now shorter than their archived copy. A transcript only
-    /// grows, so the shorter one was cut or replaced: the archived copy,
-    /// which holds more, is kept, and the transcript is not archived.
+    /// Transcripts now shorter than their archived copy, or that no longer
+    /// begin as it does (rewritten, not appended to: compared over the
+    /// first 64 KiB). A transcript only grows, so such a one was cut or
+    /// replaced: the archived copy, which holds what it lost, is kept, and
+    /// the transcript is not archived (the reason says which).
     pub shorter: Vec<NotArchived>,
     /// Files (and project folders) that could not be read or written, and
     /// why.
@@ -179,6 +181,9 @@ enum Copied {
         size: u64,
         archived: u64,
     },
+    /// The transcript does not begin as its archived copy does: it was
+    /// rewritten, not appended to, so the copy holds what it lost.
+    Rewritten,
     /// The run was stopped in the middle of the file (what was compressed
     /// is kept when the pass has the archive to itself).
     Stopped,
@@ -286,6 +291,11 @@ impl Store {
                     reason: format!(
                         "{size} bytes, shorter than its archived copy ({archived} bytes), which is kept"
                     ),
+                }),
+                Ok(Copied::Rewritten) => summary.shorter.push(NotArchived {
+                    path: job.src.clone(),
+                    reason: "rewritten: it no longer begins as its archived copy does, which is kept"
+                        .into(),
                 }),
                 Ok(Copied::Stopped) => {}
                 Err(e) => summary.failed.push(NotArchived {
@@ -581,6 +591,29 @@ impl Partial {
     }
 }
 
+/// How much of a transcript's beginning is compared with its archived copy.
+const SAME_HEAD: u64 = 64 * 1024;
+
+/// Whether `file` begins as the archived copy `dst` (of `archived` bytes)
+/// does, over its first 64 KiB. A copy that cannot be read says nothing
+/// against it (`true`): a damaged copy may be replaced.
+fn begins_alike(file: &std::fs::File, dst: &Path, archived: u64) -> bool {
+    use std::io::Read;
+    let n = archived.min(SAME_HEAD) as usize;
+    let mut live = vec![0u8; n];
+    if file.read_exact_at(&mut live, 0).is_err() {
+        return true;
+    }
+    let Ok((stream, _)) = super::open::open_stream(dst) else {
+        return true;
+    };
+    let mut kept = Vec::with_capacity(n);
+    if stream.take(n as u64).read_to_end(&mut kept).is_err() || kept.len() != n {
+        return true;
+    }
+    live == kept
+}
+
 /// Compress one transcript into the archive.
 fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     let (file, meta) = open_regular(src)?;
@@ -599,6 +632,14 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     if let Some((archived, _)) = before.filter(|(archived, _)| size < *archived) {
         stale_part();
         return Ok(Copied::Shorter { size, archived });
+    }
+    // transcripts only grow: a longer one that begins otherwise was
+    // rewritten, and replacing the copy would lose what it held
+    if let Some((archived, _)) = before {
+        if !begins_alike(&file, dst, archived) {
+            stale_part();
+            return Ok(Copied::Rewritten);
+        }
     }
     if size == 0 {
         return Ok(Copied::Busy); // just created

@@ -161,6 +161,31 @@ fn a_shorter_transcript_never_replaces_its_fuller_archived_copy() {
     assert_eq!(h.archived_prompts(ID).len(), 4);
 }
 
+#[test]
+fn a_rewritten_transcript_never_replaces_its_archived_copy_even_when_longer() {
+    let h = Home::new();
+    std::fs::write(h.transcript(), prompts(ID, 3)).unwrap();
+    assert_eq!(h.json(&["sessions", "archive", "--json"])["archived"], 1);
+    // longer than the copy, but not the copy with more after it
+    let rewritten = prompts(ID, 5).replace("prompt number 1", "PROMPT NUMBER 1");
+    std::fs::write(h.transcript(), rewritten).unwrap();
+    let (code, out, err) = h.run(&["sessions", "archive", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(s["archived"], 0, "{s}");
+    let kept = s["shorter"].as_array().expect("said in the summary");
+    assert_eq!(kept.len(), 1, "{s}");
+    assert!(
+        kept[0]["reason"].as_str().unwrap().contains("rewritten"),
+        "{s}"
+    );
+    // the archived copy still holds what the transcript lost
+    assert_eq!(
+        h.archived_prompts(ID),
+        ["prompt number 1", "prompt number 2", "prompt number 3"]
+    );
+}
+
 // ---- 8: project folders that are links ----------------------------------------
 
 #[test]
