@@ -17,8 +17,10 @@
 //! a short line says more than an empty one. A bad `--format` is a usage
 //! error (exit 2).
 
+// text from outside made inert, on one line: the sessions' cell cleaner
 use crate::cli::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::sessions::flat as one_line;
 use crate::cli::sessions::{short, OpenWindow};
 use crate::cli::style::{ColorChoice, Style};
 use claudio::store::{
@@ -364,14 +366,6 @@ impl Facts {
             _ => st.dim(v),
         }
     }
-}
-
-/// Text from outside made inert, on one line.
-fn one_line(s: &str) -> String {
-    Sanitizer::clean(s)
-        .chars()
-        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
-        .collect()
 }
 
 /// What the line is made from, out of Claude Code's JSON.

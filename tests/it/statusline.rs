@@ -280,16 +280,10 @@ fn statusline_reads_the_transcript_when_the_json_leaves_out_cost_and_context() {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     input["transcript_path"] = json!(fifo.display().to_string());
     input["session_id"] = json!("cccccccc-3333-4333-8333-333333333333");
-    let mut cmd = w.claudio(&["--format", "{model} · {context} · {session_cost}"]);
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut pipe, input.to_string().as_bytes()).unwrap();
-    drop(pipe);
-    wait_with_deadline(&mut child, 20);
-    let o = child.wait_with_output().unwrap();
+    let o = run_bounded(
+        w.claudio(&["--format", "{model} · {context} · {session_cost}"]),
+        &input,
+    );
     assert_eq!(stdout(&o), "Sonnet 4.5\n");
     assert!(
         stderr(&o).contains("transcript could not be read"),
@@ -341,7 +335,17 @@ fn statusline_notes_are_inert_and_a_huge_transcript_is_not_read() {
         .set_len(3 << 30)
         .unwrap();
     input["transcript_path"] = json!(huge.display().to_string());
-    let mut cmd = w.claudio(&["--format", "{model} · {session_cost}"]);
+    let o = run_bounded(w.claudio(&["--format", "{model} · {session_cost}"]), &input);
+    assert_eq!(stdout(&o), "Sonnet 4.5\n");
+    assert!(
+        stderr(&o).contains("over 64 MiB, not read"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Run `cmd` with `input` on stdin, killed (and failed) past 20 s.
+fn run_bounded(mut cmd: Command, input: &Value) -> std::process::Output {
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -350,11 +354,5 @@ fn statusline_notes_are_inert_and_a_huge_transcript_is_not_read() {
     std::io::Write::write_all(&mut pipe, input.to_string().as_bytes()).unwrap();
     drop(pipe);
     wait_with_deadline(&mut child, 20);
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(stdout(&o), "Sonnet 4.5\n");
-    assert!(
-        stderr(&o).contains("over 64 MiB, not read"),
-        "{}",
-        stderr(&o)
-    );
+    child.wait_with_output().unwrap()
 }

@@ -124,14 +124,7 @@ fn unchecked_bash_steps() -> Vec<Value> {
 #[test]
 fn ask_tty_prompt_keeps_no_rule_the_cli_did_not_suggest() {
     let fake = Fake::new(unchecked_bash_steps());
-    let mut pty = Pty::open();
-    let mut c = common::claudio(&fake);
-    c.args(["ask", "q"])
-        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
+    let (mut pty, mut child) = ask_on_a_tty(&fake);
     let shown = pty.read_until("Allow?");
     assert!(shown.contains("this exact call again"), "{shown}");
     assert!(!shown.contains("project"), "{shown}");
@@ -140,11 +133,7 @@ fn ask_tty_prompt_keeps_no_rule_the_cli_did_not_suggest() {
     pty.type_line("a");
     let st = wait_with_deadline(&mut child, 20);
     assert_eq!(st.code(), Some(0));
-    let answers: Vec<Value> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "control_response")
-        .collect();
+    let answers = control_answers(&fake);
     assert_eq!(answers.len(), 1, "{answers:?}");
     let r = &answers[0]["response"]["response"];
     assert_eq!(r["behavior"], "allow", "{r}");
@@ -204,14 +193,7 @@ fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
             common::result("done"),
         ],
     ]));
-    let mut pty = Pty::open();
-    let mut c = common::claudio(&fake);
-    c.args(["ask", "q"])
-        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
+    let (mut pty, mut child) = ask_on_a_tty(&fake);
     // typed long before the question
     std::thread::sleep(std::time::Duration::from_millis(300));
     pty.type_line("y");
@@ -221,14 +203,31 @@ fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
     pty.type_line("n");
     let st = wait_with_deadline(&mut child, 20);
     assert_eq!(st.code(), Some(0));
-    let answers: Vec<Value> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "control_response")
-        .collect();
+    let answers = control_answers(&fake);
     assert_eq!(answers.len(), 1, "{answers:?}");
     assert_eq!(
         answers[0]["response"]["response"]["behavior"], "deny",
         "{answers:?}"
     );
+}
+
+/// `claudio ask q` with its questions on a pty of the test's.
+fn ask_on_a_tty(fake: &Fake) -> (Pty, std::process::Child) {
+    let pty = Pty::open();
+    let mut c = common::claudio(fake);
+    c.args(["ask", "q"])
+        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = c.spawn().unwrap();
+    (pty, child)
+}
+
+/// The answers claudio sent the fake CLI's control requests.
+fn control_answers(fake: &Fake) -> Vec<Value> {
+    fake.stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "control_response")
+        .collect()
 }

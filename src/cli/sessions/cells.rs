@@ -5,7 +5,7 @@ use crate::cli::sanitize::Sanitizer;
 
 /// One line of inert text: controls and escape sequences removed, line
 /// breaks and tabs made spaces.
-pub(super) fn flat(s: &str) -> String {
+pub(crate) fn flat(s: &str) -> String {
     Sanitizer::clean(s)
         .chars()
         .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })

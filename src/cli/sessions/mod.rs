@@ -28,7 +28,7 @@ pub use archive::{
     archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive, store_from_env,
 };
 pub use args::{SessionsAction, SessionsCommand};
-pub(crate) use cells::human_size;
+pub(crate) use cells::{flat, human_size};
 pub(crate) use conversation::last_exchanges;
 pub use io::SessionsOutcome;
 pub use run::run;
