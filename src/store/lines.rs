@@ -84,6 +84,16 @@ impl<'p> Transcript<'p> {
         Ok(Transcript { file, meta, path })
     }
 
+    /// A transcript already opened (a plain file read from where it
+    /// stands: block offsets count from there).
+    pub(crate) fn from_parts(
+        file: Box<dyn Read + Send>,
+        meta: Metadata,
+        path: &'p Path,
+    ) -> Transcript<'p> {
+        Transcript { file, meta, path }
+    }
+
     /// The file's metadata, as opened.
     pub(crate) fn meta(&self) -> &Metadata {
         &self.meta

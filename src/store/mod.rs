@@ -30,6 +30,7 @@ mod search;
 mod subagents;
 pub(crate) mod time;
 mod usage;
+mod usage_index;
 
 #[cfg(feature = "archive")]
 pub use archive::{ArchiveOptions, ArchiveSummary, NotArchived};

@@ -11,6 +11,7 @@
 use super::error::{StoreError, StoreResult};
 use super::lines::{Block, Transcript};
 use super::subagents::SubagentInfo;
+use super::usage_index::{Index, Scope};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -136,15 +137,33 @@ pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
 /// A line too long to be read (see [`MAX_LINE`](super::MAX_LINE)) is
 /// passed over: a usage line is short, a giant one is a pasted prompt.
 fn read_usage(t: Transcript<'_>, prompts: bool) -> StoreResult<FileUsage> {
+    scan_usage(t, prompts, None, |_| {}).map(|(u, _)| u)
+}
+
+/// [`read_usage`] carried on from `start` (what the lines before where `t`
+/// stands record), with `watch` shown each block as it is read.
+pub(super) fn scan_usage(
+    t: Transcript<'_>,
+    prompts: bool,
+    start: Option<FileUsage>,
+    mut watch: impl FnMut(Block<'_>),
+) -> StoreResult<(FileUsage, super::lines::Passed)> {
     let mut acc = Acc {
         skip_prompts: !prompts,
         ..Acc::default()
     };
-    t.blocks(|block| {
+    if let Some(u) = start {
+        for (i, m) in u.messages.iter().enumerate() {
+            acc.index.insert(m.key.clone(), i);
+        }
+        acc.out = u;
+    }
+    let passed = t.blocks(|block| {
+        watch(block);
         acc.block(block);
         ControlFlow::Continue(())
     })?;
-    Ok(acc.out)
+    Ok((acc.out, passed))
 }
 
 /// Why a file could not be read, without its path (a listing names it).
@@ -474,15 +493,25 @@ fn max_some(a: Option<i64>, b: Option<i64>) -> Option<i64> {
 /// not) and the sub-agent transcripts beside it, each opened as the store
 /// opens every file (a link, a FIFO or a device is refused, and named in
 /// `skipped`).
-fn read_session(path: &Path, prompts: bool) -> StoreResult<SessionUsage> {
-    let t = Transcript::open(path)?;
-    let last_modified = t
-        .meta()
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_millis() as i64);
-    let usage = read_usage(t, prompts)?;
+///
+/// With `ix`, each file is looked up in the usage index first, and read
+/// only when it changed since it was indexed.
+fn read_session(path: &Path, prompts: bool, ix: Option<&Index>) -> StoreResult<SessionUsage> {
+    let read_file = |path: &Path, prompts: bool| -> StoreResult<(FileUsage, i64)> {
+        if let Some(ix) = ix {
+            let r = ix.read(path, prompts)?;
+            return Ok((r.usage, r.modified_ms));
+        }
+        let t = Transcript::open(path)?;
+        let last_modified = t
+            .meta()
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_millis() as i64);
+        Ok((read_usage(t, prompts)?, last_modified))
+    };
+    let (usage, last_modified) = read_file(path, prompts)?;
     let mut subagents = Vec::new();
     let mut skipped = Vec::new();
     let unreadable = |path: PathBuf, e: &StoreError| super::Skipped {
@@ -492,8 +521,8 @@ fn read_session(path: &Path, prompts: bool) -> StoreResult<SessionUsage> {
     match super::subagents::subagents_of(path, false) {
         Ok(agents) => {
             for agent in agents {
-                match Transcript::open(&agent.path).and_then(|t| read_usage(t, false)) {
-                    Ok(usage) => subagents.push(SubagentUsage { agent, usage }),
+                match read_file(&agent.path, false) {
+                    Ok((usage, _)) => subagents.push(SubagentUsage { agent, usage }),
                     Err(e) => skipped.push(unreadable(agent.path, &e)),
                 }
             }
@@ -532,7 +561,12 @@ fn read_session(path: &Path, prompts: bool) -> StoreResult<SessionUsage> {
 /// # Ok::<(), claudio::store::StoreError>(())
 /// ```
 pub fn session_usage(path: &Path) -> StoreResult<SessionUsage> {
-    read_session(path, true)
+    let ix = Index::open();
+    let out = read_session(path, true, ix.as_ref());
+    if let Some(ix) = ix {
+        ix.finish(None, true);
+    }
+    out
 }
 
 /// The usage of many sessions, and the files that could not be read.
@@ -573,7 +607,8 @@ impl super::Store {
     pub fn usage(&self, dir: Option<&Path>) -> StoreResult<UsageListing> {
         let cands = self.candidates(dir, true)?;
         let (cands, skipped) = super::list::split_unreadable(cands);
-        Ok(read_listing(&cands, skipped))
+        let scope = scope_of(&cands);
+        Ok(read_listing(&cands, skipped, &scope))
     }
 
     /// [`usage`](Self::usage), but only of the transcripts last written at
@@ -595,6 +630,7 @@ impl super::Store {
     pub fn usage_since(&self, dir: Option<&Path>, since: i64) -> StoreResult<UsageListing> {
         let cands = self.candidates(dir, true)?;
         let (mut cands, skipped) = super::list::split_unreadable(cands);
+        let scope = scope_of(&cands);
         cands.retain(|c| {
             std::fs::symlink_metadata(&c.path)
                 .ok()
@@ -602,21 +638,39 @@ impl super::Store {
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .is_none_or(|d| d.as_millis() as i64 >= since)
         });
-        Ok(read_listing(&cands, skipped))
+        Ok(read_listing(&cands, skipped, &scope))
+    }
+}
+
+/// The folders a listing read, and the transcripts it found in them: what
+/// the usage index may forget (a transcript no longer there).
+fn scope_of(cands: &[super::list::Candidate]) -> Scope {
+    Scope {
+        folders: cands
+            .iter()
+            .filter_map(|c| c.path.parent().map(Path::to_path_buf))
+            .collect(),
+        found: cands.iter().map(|c| c.path.clone()).collect(),
     }
 }
 
 /// Read the sessions of `cands` on a few threads, oldest first; what
-/// cannot be read joins `skipped`.
+/// cannot be read joins `skipped`. Through the usage index when there is
+/// one; `scope` says what it may forget.
 fn read_listing(
     cands: &[super::list::Candidate],
     mut skipped: Vec<super::Skipped>,
+    scope: &Scope,
 ) -> UsageListing {
+    let ix = Index::open();
     let read = super::list::parallel_map(cands, |c| {
-        let mut u = read_session(&c.path, false)?;
+        let mut u = read_session(&c.path, false, ix.as_ref())?;
         u.session_id.clone_from(&c.session_id);
         Ok::<_, StoreError>(u)
     });
+    if let Some(ix) = ix {
+        ix.finish(Some(scope), false);
+    }
     let mut out = Vec::new();
     for (c, r) in cands.iter().zip(read) {
         match r {

@@ -1,0 +1,361 @@
+use super::*;
+use serde_json::json;
+use std::sync::atomic::AtomicI64;
+
+/// [`RACY_NS`] in these tests: none, so that a file written just now is
+/// taken from the index (each test that rewrites a file in place changes
+/// its size, or waits, so that its times differ).
+pub(super) static RACY: AtomicI64 = AtomicI64::new(0);
+
+fn line(id: &str, input: u64, ts: &str) -> String {
+    json!({"type":"assistant","requestId":format!("r{id}"),"timestamp":ts,
+        "message":{"id":id,"model":"claude-sonnet-4-5","usage":{"input_tokens":input,"output_tokens":1}}})
+    .to_string()
+        + "\n"
+}
+
+fn prompt(text: &str) -> String {
+    json!({"type":"user","timestamp":"2026-11-01T10:00:00.000Z","cwd":"/w","message":{"content":text}})
+        .to_string()
+        + "\n"
+}
+
+/// A full read of `path`, without any index.
+fn full(path: &Path, prompts: bool) -> FileUsage {
+    let mut u = super::super::usage::file_usage(path).unwrap();
+    if !prompts {
+        u.prompts = 0;
+    }
+    u
+}
+
+/// One read through the index at `file`: the answer, and how many files
+/// were read whole and read on.
+fn through(file: &Path, path: &Path, prompts: bool) -> (FileUsage, (usize, usize)) {
+    let ix = Index::at(file.to_path_buf());
+    let r = ix.read(path, prompts).unwrap();
+    let counts = *Index::lock(&ix.counts);
+    ix.finish(None, false);
+    (r.usage, counts)
+}
+
+fn append(path: &Path, s: &str) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(s.as_bytes()).unwrap();
+}
+
+#[test]
+fn a_record_round_trips() {
+    let u = FileUsage {
+        messages: vec![
+            MessageUsage {
+                key: "m1\u{0}r1".into(),
+                model: "claude-opus-4-5".into(),
+                tokens: Tokens {
+                    input: 1,
+                    output: u64::MAX,
+                    cache_write: 0,
+                    cache_read: 300,
+                },
+                at: Some(-5),
+            },
+            MessageUsage {
+                key: "m2\u{0}".into(),
+                model: "".into(),
+                tokens: Tokens::default(),
+                at: None,
+            },
+        ],
+        prompts: 7,
+        cwd: Some("/wörk".into()),
+        first: Some(i64::MIN),
+        last: Some(i64::MAX),
+    };
+    let h = Head {
+        key: Key {
+            dev: 1,
+            ino: 2,
+            size: 3,
+            mtime: -4,
+            mtime_ns: 5,
+            ctime: 6,
+            ctime_ns: 999_999_999,
+        },
+        read_at: 8,
+        boundary: NOT_RESUMABLE,
+        head_sum: 9,
+        tail_sum: 10,
+        prompts: true,
+    };
+    let b = encode(&h, &u);
+    assert_eq!(decode_head(&b), Some(h));
+    assert_eq!(decode_usage(&b), Some(u));
+    // cut anywhere, or with a byte more: not a record
+    for n in HEAD_LEN..b.len() {
+        assert_eq!(decode_usage(&b[..n]), None, "cut at {n}");
+    }
+    let mut longer = b.to_vec();
+    longer.push(0);
+    assert_eq!(decode_usage(&longer), None);
+}
+
+#[test]
+fn an_index_file_is_whole_or_ignored() {
+    let mut map = Map::new();
+    map.insert(
+        b"/a/b.jsonl".as_slice().into(),
+        encode(
+            &Head {
+                key: Key {
+                    dev: 1,
+                    ino: 1,
+                    size: 1,
+                    mtime: 1,
+                    mtime_ns: 1,
+                    ctime: 1,
+                    ctime_ns: 1,
+                },
+                read_at: 0,
+                boundary: 0,
+                head_sum: 0,
+                tail_sum: 0,
+                prompts: false,
+            },
+            &FileUsage::default(),
+        ),
+    );
+    let data = serialize(&map);
+    assert_eq!(parse(&data), Some(map.clone()));
+    assert_eq!(parse(&serialize(&Map::new())), Some(Map::new()));
+    for n in 0..data.len() {
+        assert_eq!(parse(&data[..n]), None, "truncated to {n}");
+    }
+    for i in 0..data.len() {
+        let mut bad = data.clone();
+        bad[i] ^= 0x40;
+        assert_eq!(parse(&bad), None, "byte {i} changed");
+    }
+    assert_eq!(parse(b"garbage"), None);
+}
+
+#[test]
+fn an_unchanged_file_is_not_read_an_appended_one_only_from_where_it_was() {
+    let d = tempfile::tempdir().unwrap();
+    let idx = d.path().join("cache/usage-index");
+    let t = d.path().join("t.jsonl");
+    std::fs::write(
+        &t,
+        prompt("hi") + &line("m1", 10, "2026-11-01T10:00:01.000Z"),
+    )
+    .unwrap();
+
+    let (u, n) = through(&idx, &t, true);
+    assert_eq!((u, n), (full(&t, true), (1, 0)), "the first time: read");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&idx), 0o600);
+    assert_eq!(mode(idx.parent().unwrap()), 0o700);
+    let (u, n) = through(&idx, &t, true);
+    assert_eq!((u, n), (full(&t, true), (0, 0)), "unchanged: not read");
+    // without prompts: the same record, prompts 0
+    let (u, n) = through(&idx, &t, false);
+    assert_eq!((u, n), (full(&t, false), (0, 0)));
+
+    // appended: the new lines only; the last line of a message wins
+    append(
+        &t,
+        &(line("m1", 12, "2026-11-01T10:00:02.000Z") + &prompt("more")),
+    );
+    let (u, n) = through(&idx, &t, true);
+    assert_eq!((u.clone(), n), (full(&t, true), (0, 1)));
+    assert_eq!(u.prompts, 2);
+    assert_eq!(u.tokens().input, 12);
+
+    // a line being written (no newline yet): read on, but not from there
+    append(&t, r#"{"type":"assistant","message":{"id":"m2"#);
+    let (u, n) = through(&idx, &t, true);
+    assert_eq!((u, n), (full(&t, true), (0, 1)));
+    append(&t, "\"}}\n");
+    append(&t, &line("m3", 5, "2026-11-01T10:00:03.000Z"));
+    let (u, n) = through(&idx, &t, true);
+    assert_eq!((u, n), (full(&t, true), (1, 0)), "read whole");
+
+    // grown past 4 KiB, then appended to: read on
+    for i in 0..40 {
+        append(&t, &line(&format!("x{i}"), i, "2026-11-01T10:00:04.000Z"));
+    }
+    assert_eq!(through(&idx, &t, true), (full(&t, true), (0, 1)));
+    append(&t, &line("y", 1, "2026-11-01T10:00:05.000Z"));
+    assert_eq!(through(&idx, &t, true), (full(&t, true), (0, 1)));
+
+    // rewritten, longer, at its start: read whole
+    let text = std::fs::read_to_string(&t).unwrap();
+    std::fs::write(&t, text.replacen("hi", "ho", 1) + &prompt("x")).unwrap();
+    assert_eq!(through(&idx, &t, true), (full(&t, true), (1, 0)));
+    // rewritten near its end (the same start), longer: read whole
+    let text = std::fs::read_to_string(&t).unwrap();
+    let cut = text.len() - 30;
+    std::fs::write(&t, format!("{} {}", &text[..cut], &text[cut..])).unwrap();
+    assert_eq!(through(&idx, &t, true), (full(&t, true), (1, 0)));
+    // shrunk: read whole
+    std::fs::write(&t, line("z", 3, "2026-11-01T10:00:06.000Z")).unwrap();
+    assert_eq!(through(&idx, &t, true), (full(&t, true), (1, 0)));
+    // replaced by another file: read whole
+    let other = d.path().join("o.jsonl");
+    std::fs::write(
+        &other,
+        line("w", 4, "2026-11-01T10:00:07.000Z") + &prompt("p"),
+    )
+    .unwrap();
+    std::fs::rename(&other, &t).unwrap();
+    assert_eq!(through(&idx, &t, true), (full(&t, true), (1, 0)));
+}
+
+#[test]
+fn a_file_changed_lately_is_checked_again() {
+    RACY.store(RACY_NS, std::sync::atomic::Ordering::Relaxed);
+    let d = tempfile::tempdir().unwrap();
+    let idx = d.path().join("usage-index");
+    let t = d.path().join("t.jsonl");
+    std::fs::write(&t, line("a", 1, "2026-11-01T10:00:01.000Z")).unwrap();
+    assert_eq!(through(&idx, &t, false).1, (1, 0));
+    // the same size, at once (maybe within one tick of the clock)
+    std::fs::write(&t, line("b", 2, "2026-11-01T10:00:01.000Z")).unwrap();
+    let (u, n) = through(&idx, &t, false);
+    assert_eq!(u, full(&t, false));
+    assert_eq!(n, (1, 0), "checked again, and found changed");
+    let (_, n) = through(&idx, &t, false);
+    assert_eq!(n, (0, 1), "still checked: its ends, then nothing to read");
+    RACY.store(0, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The index file as someone else may have left it: each time, the answer
+/// is the full read's, nothing hangs, and the index is rebuilt as a file
+/// of the user's own where it can be.
+#[test]
+fn a_hostile_index_file_is_ignored_and_rebuilt() {
+    let d = tempfile::tempdir().unwrap();
+    let t = d.path().join("t.jsonl");
+    std::fs::write(
+        &t,
+        prompt("hi") + &line("m1", 10, "2026-11-01T10:00:01.000Z"),
+    )
+    .unwrap();
+    let want = full(&t, true);
+    let cache = d.path().join("cache");
+    std::fs::create_dir(&cache).unwrap();
+    let idx = cache.join("usage-index");
+    let rebuilt = |idx: &Path| {
+        let m = std::fs::symlink_metadata(idx).unwrap();
+        assert!(m.is_file(), "a regular file again");
+        assert!(parse(&std::fs::read(idx).unwrap()).is_some());
+    };
+    let fresh = || *CACHE.lock().unwrap() = None; // as a new process
+
+    // a FIFO: not waited on
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&idx)
+        .status()
+        .unwrap()
+        .success());
+    fresh();
+    assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
+    rebuilt(&idx);
+
+    // a link to a file elsewhere: not read, not written through
+    let elsewhere = d.path().join("elsewhere");
+    std::fs::copy(&idx, &elsewhere).unwrap();
+    let before = std::fs::read(&elsewhere).unwrap();
+    std::fs::remove_file(&idx).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &idx).unwrap();
+    fresh();
+    assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)), "not read");
+    rebuilt(&idx);
+    assert_eq!(
+        std::fs::read(&elsewhere).unwrap(),
+        before,
+        "not written through"
+    );
+    // a link to /dev/zero
+    std::fs::remove_file(&idx).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &idx).unwrap();
+    fresh();
+    assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
+    rebuilt(&idx);
+
+    // huge (sparse): not read
+    std::fs::remove_file(&idx).unwrap();
+    let f = std::fs::File::create(&idx).unwrap();
+    f.set_len(MAX_INDEX + 1).unwrap();
+    drop(f);
+    fresh();
+    assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
+    rebuilt(&idx);
+
+    // truncated, damaged, garbage
+    let whole = std::fs::read(&idx).unwrap();
+    let mut damaged = whole.clone();
+    let last = damaged.len() - 20;
+    damaged[last] ^= 1;
+    for bad in [
+        &whole[..whole.len() / 2],
+        &damaged[..],
+        b"garbage".as_slice(),
+        b"",
+    ] {
+        std::fs::write(&idx, bad).unwrap();
+        fresh();
+        assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
+        rebuilt(&idx);
+    }
+    // writable by others: not trusted
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&idx, std::fs::Permissions::from_mode(0o666)).unwrap();
+    fresh();
+    assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
+    rebuilt(&idx);
+
+    // a folder: used as none, left as it is
+    std::fs::remove_file(&idx).unwrap();
+    std::fs::create_dir(&idx).unwrap();
+    fresh();
+    assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
+    assert_eq!(through(&idx, &t, true).0, want);
+    assert!(idx.is_dir());
+    std::fs::remove_dir(&idx).unwrap();
+
+    // a folder that cannot be written: the answer still
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o500)).unwrap();
+        fresh();
+        assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
+        assert!(!idx.exists());
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
+    } else {
+        eprintln!("skipped the unwritable folder: root writes anywhere");
+    }
+    // no temporary file is left behind
+    let left: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(
+        left.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")),
+        "{left:?}"
+    );
+}
+
+#[test]
+fn a_relative_cache_folder_is_no_index() {
+    // the one test here that reads the environment; nextest gives each
+    // test its own process
+    std::env::set_var(CACHE_ENV, "relative/dir");
+    assert_eq!(index_path(), None);
+    std::env::set_var(CACHE_ENV, "");
+    assert_eq!(index_path(), None);
+    std::env::set_var(CACHE_ENV, "/abs/dir");
+    assert_eq!(index_path(), Some(PathBuf::from("/abs/dir/usage-index")));
+    std::env::remove_var(CACHE_ENV);
+}
