@@ -96,6 +96,6 @@ wait_for " ── "
 sleep 0.5
 # The whole window, history included, as text (-e: with its colors); the
 # trailing empty lines cut.
-tmux capture-pane -p -J -S - $capture_flags -t "$session" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+tmux capture-pane -p -S - $capture_flags -t "$session" | sed -e 's/ *$//' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 tmux send-keys -t "$session" C-d
 for _ in $(seq 50); do tmux has-session -t "$session" 2>/dev/null || break; sleep 0.1; done
