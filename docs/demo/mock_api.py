@@ -13,6 +13,7 @@ Only the standard library is used.
 """
 
 import json
+import os
 import sys
 import threading
 import time
@@ -52,7 +53,7 @@ FORK_HELPER_MARKERS = (
     "[SUGGESTION MODE:",
     "Your task is to create a detailed summary of the conversation so far",
 )
-DELAY = 0.02  # seconds between streamed pieces, so the answer visibly streams
+DELAY = float(os.environ.get("DEMO_DELAY", "0.02"))  # seconds between streamed words
 
 lock = threading.Lock()
 step = 0
