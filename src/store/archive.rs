@@ -478,7 +478,7 @@ fn lock_alone(archive: &Path) -> Option<File> {
 /// The size and time of a file as archived: from the header of a packed
 /// one, else from the file itself.
 fn archived_as(dst: &Path, packed: bool) -> Option<(u64, SystemTime)> {
-    let f = super::headtail::open_nofollow(dst).ok()?;
+    let f = super::open::open_nofollow(dst).ok()?;
     if packed {
         let h = Header::read(&f).ok()??;
         Some((h.size, h.mtime))

@@ -1,8 +1,9 @@
 //! Reading only the first and last 64 KiB of a transcript.
 
+use super::open::open_nofollow;
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -21,15 +22,6 @@ pub struct HeadTail {
     pub size: u64,
     /// The modification time when it was opened.
     pub modified: SystemTime,
-}
-
-/// Open a file for reading without following a symbolic link at its last
-/// component and without blocking on a FIFO.
-pub(crate) fn open_nofollow(path: &Path) -> io::Result<File> {
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)
 }
 
 /// Up to [`HEAD_TAIL_BYTES`] from `offset`, as text. Valid UTF-8 (nearly

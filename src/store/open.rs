@@ -10,6 +10,7 @@
 use super::error::{io_err, StoreError, StoreResult};
 use std::fs::{File, Metadata};
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// The file name ending of an archived (compressed) transcript.
@@ -29,6 +30,15 @@ fn no_archive() -> std::io::Error {
         std::io::ErrorKind::Unsupported,
         "an archived transcript (claudio was built without the `archive` feature)",
     )
+}
+
+/// Open a file for reading without following a symbolic link at its last
+/// component and without blocking on a FIFO.
+pub(crate) fn open_nofollow(path: &Path) -> std::io::Result<File> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
 }
 
 /// Read the head and tail of a transcript, plain or archived. `Ok(None)`
@@ -77,7 +87,7 @@ pub(crate) fn open_regular(path: &Path) -> StoreResult<(File, Metadata)> {
             "an archived transcript is read as a stream",
         )));
     }
-    let file = super::headtail::open_nofollow(path).map_err(|e| {
+    let file = open_nofollow(path).map_err(|e| {
         if e.raw_os_error() == Some(libc::ELOOP) {
             StoreError::NotAFile(path.to_path_buf())
         } else {

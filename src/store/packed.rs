@@ -11,7 +11,8 @@
 //! transcript as a stream ([`stream`]): it is never decompressed whole, to
 //! a file or into memory.
 
-use super::headtail::{open_nofollow, HeadTail, HEAD_TAIL_BYTES};
+use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
+use super::open::open_nofollow;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
