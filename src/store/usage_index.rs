@@ -421,7 +421,7 @@ fn serialize(map: &Map) -> Vec<u8> {
 /// there, a link, not a regular file, not the user's own or writable by
 /// others, too big, or not a whole index.
 fn load(file: &Path) -> Map {
-    let Ok(f) = super::headtail::open_nofollow(file) else {
+    let Ok(f) = super::open::open_nofollow(file) else {
         return Map::new();
     };
     let Ok(m) = f.metadata() else {
@@ -619,7 +619,7 @@ impl Index {
         rec: Option<(Head, &Box<[u8]>)>,
     ) -> StoreResult<(FileUsage, i64, Option<Box<[u8]>>)> {
         if let Some((h, b)) = rec {
-            let seen = super::headtail::open_nofollow(path).and_then(|f| f.metadata());
+            let seen = super::open::open_nofollow(path).and_then(|f| f.metadata());
             if let Ok(m) = seen {
                 if m.is_file() && self.holds(&h, &Key::of(&m), prompts) {
                     if let Some(u) = decode_usage(b) {

@@ -31,3 +31,4 @@ mod trust_archive;
 mod trust_images;
 mod trust_status;
 mod usage;
+mod usage_index;
