@@ -735,11 +735,12 @@ impl Index {
                 saved: None,
             },
         };
+        let mut missing = HashMap::new();
         let gone: Vec<Box<[u8]>> = scope
             .map(|s| {
                 base.map
                     .keys()
-                    .filter(|k| !visited.contains(*k) && is_gone(k, s))
+                    .filter(|k| !visited.contains(*k) && is_gone(k, s, &mut missing))
                     .cloned()
                     .collect()
             })
@@ -767,7 +768,7 @@ impl Index {
 /// Whether the record of `name` is of a transcript that `scope` shows is
 /// gone: in one of its folders (itself, or its session's for a sub-agent's
 /// transcript), and not found there.
-fn is_gone(name: &[u8], scope: &Scope) -> bool {
+fn is_gone(name: &[u8], scope: &Scope, missing: &mut HashMap<PathBuf, bool>) -> bool {
     let path = Path::new(std::ffi::OsStr::from_bytes(name));
     let Some(parent) = path.parent() else {
         return false;
@@ -788,8 +789,11 @@ fn is_gone(name: &[u8], scope: &Scope) -> bool {
             }
         }
     }
-    // another store's: gone with its folder
-    matches!(std::fs::symlink_metadata(parent), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+    // another store's: gone with its folder (one lstat a folder)
+    *missing.entry(parent.to_path_buf()).or_insert_with(|| {
+        matches!(std::fs::symlink_metadata(parent),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+    })
 }
 
 /// The first and last [`EDGE`] bytes before `h.boundary` of `file`, if

@@ -359,3 +359,64 @@ fn a_relative_cache_folder_is_no_index() {
     assert_eq!(index_path(), Some(PathBuf::from("/abs/dir/usage-index")));
     std::env::remove_var(CACHE_ENV);
 }
+
+#[test]
+fn the_index_forgets_transcripts_that_are_gone_and_only_those() {
+    let d = tempfile::tempdir().unwrap();
+    let cache = d.path().join("cache");
+    std::env::set_var(CACHE_ENV, &cache);
+    let idx = cache.join(FILE_NAME);
+    let ids = [
+        "aaaaaaaa-1111-4111-8111-111111111111",
+        "bbbbbbbb-2222-4222-8222-222222222222",
+    ];
+    let write = |config: &Path, id: &str| {
+        let p = config.join("projects/-p").join(format!("{id}.jsonl"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, line(id, 5, "2026-11-01T10:00:01.000Z")).unwrap();
+        p
+    };
+    let names = || {
+        let mut v: Vec<String> = load(&idx)
+            .keys()
+            .map(|k| String::from_utf8_lossy(k).into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let one = d.path().join("one");
+    let other = d.path().join("other");
+    let a = write(&one, ids[0]);
+    let b = write(&one, ids[1]);
+    let c = write(&other, ids[0]);
+    let store = super::super::Store::new(&one);
+    assert_eq!(store.usage(None).unwrap().sessions.len(), 2);
+    super::super::Store::new(&other).usage(None).unwrap();
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    assert_eq!(names(), {
+        let mut v = vec![s(&a), s(&b), s(&c)];
+        v.sort();
+        v
+    });
+    // one deleted, the other store gone: both forgotten, the rest kept
+    std::fs::remove_file(&b).unwrap();
+    std::fs::remove_dir_all(&other).unwrap();
+    std::fs::write(&a, line("x", 6, "2026-11-01T10:00:02.000Z") + "\n").unwrap();
+    assert_eq!(store.usage(None).unwrap().sessions.len(), 1);
+    assert_eq!(names(), [s(&a)]);
+    // a listing of recent transcripts keeps the older ones' records
+    let b = write(&one, ids[1]);
+    store.usage(None).unwrap();
+    let old = UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    for p in [&a, &b] {
+        let f = std::fs::File::options().write(true).open(p).unwrap();
+        f.set_modified(old).unwrap();
+    }
+    let c = write(&one, "cccccccc-3333-4333-8333-333333333333");
+    let recent = store.usage_since(None, 1_500_000_000_000).unwrap();
+    assert_eq!(recent.sessions.len(), 1);
+    let mut want = vec![s(&a), s(&b), s(&c)];
+    want.sort();
+    assert_eq!(names(), want);
+    std::env::remove_var(CACHE_ENV);
+}
