@@ -37,7 +37,7 @@ fn streams_an_answer_once_and_ctrl_d_leaves_nothing_behind() {
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("hello there");
-    let screen = t.wait_for("1 turn");
+    let screen = t.wait_for("1 API call");
     assert_eq!(screen.matches("General Kenobi!").count(), 1, "{screen}");
     let pid = fake.pid();
     t.ctrl_d();
@@ -103,7 +103,7 @@ fn approvals_with_y_a_n_and_a_reason() {
     t.line("n");
     t.wait_for_n("Allow?", 4);
     t.line("please stay offline");
-    let screen = t.wait_for("1 turn");
+    let screen = t.wait_for("1 API call");
     assert!(screen.contains("allowed once"), "{screen}");
     assert!(
         screen.contains("allowed: Bash(touch two), for this session"),
@@ -130,7 +130,7 @@ fn esc_denies_and_interrupts() {
     t.wait_for("Allow?");
     t.send(b"\x1b");
     t.wait_for("interrupting the turn");
-    t.wait_for("turn");
+    t.wait_for("API call");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
@@ -154,7 +154,7 @@ fn ctrl_c_interrupts_and_the_next_prompt_works() {
     t.wait_for("working on it");
     t.ctrl_c();
     t.wait_for("interrupting");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     t.wait_prompt();
     t.line("and now?");
     t.wait_for("still here");
@@ -263,7 +263,7 @@ fn an_edit_approval_shows_the_diff() {
         "{screen}"
     );
     t.line("y");
-    t.wait_for("turn");
+    t.wait_for("API call");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     // asking never writes
@@ -290,7 +290,7 @@ fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
     t.line("second");
     t.wait_for("queued 1/1 › second");
     t.wait_for("second done");
-    t.wait_for_n("turn", 2);
+    t.wait_for_n("API call", 2);
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     let users: Vec<Value> = fake
@@ -319,7 +319,7 @@ fn an_interjection_goes_out_at_once_with_priority_now() {
     t.wait_for("step one of many");
     t.send(b"stop, use the other file\x1b\r"); // Alt-Enter
     t.wait_for("switching files");
-    t.wait_for_n("turn ·", 2);
+    t.wait_for_n("API call ·", 2);
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
@@ -406,7 +406,7 @@ fn a_question_is_shown_with_its_options_and_a_digit_answers_it() {
     assert!(screen.contains("4. Type your own answer"), "{screen}");
     assert!(!screen.contains("Allow?"), "not an approval: {screen}");
     t.send(b"2");
-    let screen = t.wait_for("1 turn");
+    let screen = t.wait_for("1 API call");
     assert!(screen.contains("✓ Postgres"), "{screen}");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
@@ -454,7 +454,7 @@ fn arrows_multi_select_and_an_own_answer() {
     t.wait_for_n("Which database", 3);
     std::thread::sleep(Duration::from_millis(200));
     t.send(b"\x1b");
-    let screen = t.wait_for("1 turn");
+    let screen = t.wait_for("1 API call");
     assert!(
         screen.contains("skipped: the model is told you have no preference"),
         "{screen}"
@@ -488,7 +488,7 @@ fn a_plan_is_shown_and_approved_with_auto_accept() {
     assert!(screen.contains("1. Yes, and auto-accept edits"), "{screen}");
     assert!(screen.contains("3. No, keep planning"), "{screen}");
     t.send(b"1");
-    let screen = t.wait_for("1 turn");
+    let screen = t.wait_for("1 API call");
     assert!(screen.contains("approved · accepting edits"), "{screen}");
     assert!(
         screen.contains("acceptEdits ──"),
@@ -525,7 +525,7 @@ fn keep_planning_sends_the_feedback() {
     t.send(b"add tests first");
     t.wait_for("add tests first");
     t.send(b"\r");
-    let screen = t.wait_for("1 turn");
+    let screen = t.wait_for("1 API call");
     assert!(screen.contains("keep planning"), "{screen}");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
@@ -549,7 +549,7 @@ fn a_shell_command_runs_and_its_output_goes_with_the_next_prompt() {
     assert!(!t.raw().contains("\x1b[2J"), "sanitized");
     t.wait_prompt();
     t.line("what is it?");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
@@ -724,7 +724,7 @@ fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
     t.wait_for("step two");
     t.line("after fg");
     t.wait_for("second answer");
-    t.wait_for_n("turn", 2);
+    t.wait_for_n("API call", 2);
     t.ctrl_d();
     // the shell's prompt again, under the chat
     let until = std::time::Instant::now() + Duration::from_secs(20);
@@ -794,7 +794,7 @@ fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
         assert!(std::time::Instant::now() < until, "not redrawn:\n{screen}");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let screen = t.wait_for("1 turn");
+    let screen = t.wait_for("1 API call");
     // nothing of the old, wider drawing is left
     assert_eq!(screen.matches("echo xxx").count(), 1, "{screen}");
     t.ctrl_d();
@@ -861,7 +861,7 @@ fn ctrl_g_edits_the_line_in_the_editor_and_ctrl_r_finds_history() {
     t.wait_for("write docs and tests");
     t.send(b"\r");
     t.wait_for("on it");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     t.wait_prompt();
     // Ctrl-R: reverse search through the history
     t.send(b"\x12");
@@ -889,7 +889,7 @@ fn vi_keys_edit_the_prompt_with_vi() {
     t.send(b"0ih"); // to the start, insert "h"
     t.wait_for("hello");
     t.send(b"\r");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
@@ -902,10 +902,10 @@ fn copy_puts_an_answer_on_the_terminal_s_clipboard_and_the_model_cannot() {
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("first");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     t.wait_prompt();
     t.line("second");
-    t.wait_for_n("1 turn", 2);
+    t.wait_for_n("1 API call", 2);
     t.wait_prompt();
     assert!(!t.raw().contains("\u{1b}]52;"), "the model wrote OSC 52");
     t.line("/copy 2");

@@ -73,7 +73,7 @@ fn choosing_an_option_answers_the_model() {
     assert!(!screen.contains("Allow?"), "{screen}");
     t.send(b"2");
     t.wait_for("Postgres it is.");
-    t.wait_for("turns ·");
+    t.wait_for("API calls ·");
     bye(t);
     let reqs = w.main_requests();
     let tr = reqs[1].tool_result_for(&id).expect("a tool result");
@@ -123,7 +123,7 @@ fn approving_a_plan_with_auto_accept_switches_the_cli_to_accept_edits() {
     assert!(screen.contains("1. Add notes.txt"), "{screen}");
     t.send(b"1");
     t.wait_for("Starting.");
-    let screen = t.wait_for("turns ·");
+    let screen = t.wait_for("API calls ·");
     assert!(screen.contains("acceptEdits ──"), "{screen}");
     bye(t);
     let tr = w.main_requests()[1].tool_result_for(&id).unwrap();
@@ -152,7 +152,7 @@ fn shift_tab_cycles_the_mode_and_the_cli_confirms_it() {
     t.send(b"\x15"); // Ctrl-U
     t.line("write the file");
     t.wait_for("Wrote it without asking.");
-    let screen = t.wait_for("turns ·");
+    let screen = t.wait_for("API calls ·");
     assert!(
         !screen.contains("Allow?"),
         "acceptEdits asks nothing: {screen}"
@@ -204,7 +204,7 @@ fn rewind_restores_the_files_and_the_conversation() {
     t.wait_for("Allow?");
     t.line("y");
     t.wait_for("Wrote the notes.");
-    t.wait_for_n("turn", 2);
+    t.wait_for_n("API call", 2);
     t.wait_prompt();
     assert!(path.exists());
     t.line("/rewind");
@@ -241,7 +241,7 @@ fn esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it() {
     w.api.push(Reply::text("Hello to you."));
     let mut t = chat(&w, &[]);
     t.line("hello");
-    t.wait_for("turn ·");
+    t.wait_for("API call ·");
     t.wait_prompt();
     // two presses, far enough apart to be two keys even on a busy machine
     // (closer than 100 ms they read as one), within the 800 ms window
@@ -308,7 +308,7 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
     let mut t = chat(&w, &[]);
     t.line("count the files in the background");
     t.wait_for("The agent is on it.");
-    let screen = t.wait_for("turns ·");
+    let screen = t.wait_for("API calls ·");
     assert!(screen.contains("count files"), "{screen}");
     assert!(screen.contains("working in the background"), "{screen}");
     assert!(screen.contains("1 agent still working"), "{screen}");
@@ -456,7 +456,7 @@ fn always_in_this_project_is_kept_by_the_cli_and_not_asked_again() {
     t.line("p");
     t.wait_for("allowed from now on in this project");
     t.wait_for("Made it.");
-    t.wait_for("turns ·");
+    t.wait_for("API calls ·");
     bye(t);
     // written by the CLI itself, not by claudio
     let local = std::fs::read_to_string(w.work.path().join(".claude/settings.local.json"))
@@ -471,7 +471,7 @@ fn always_in_this_project_is_kept_by_the_cli_and_not_asked_again() {
     t.line("make the file again");
     let screen = t.wait_for("Made it again.");
     assert!(!screen.contains("Allow?"), "asked again: {screen}");
-    t.wait_for("turns ·");
+    t.wait_for("API calls ·");
     // and /permissions lists it, as the CLI has it
     t.line("/permissions");
     let screen = t.wait_for("Any Bash command starting with");
@@ -526,7 +526,7 @@ fn the_model_s_task_list_is_a_checklist_and_todos_prints_it() {
     let screen = t.wait_for("All done.");
     assert!(!screen.contains("Allow?"), "{screen}");
     assert!(!screen.contains("No such tool"), "{screen}");
-    let screen = t.wait_for("turns ·");
+    let screen = t.wait_for("API calls ·");
     assert!(screen.contains("tasks 1/1"), "{screen}");
     assert!(screen.contains("☑ Write the parser tests"), "{screen}");
     t.line("/todos");

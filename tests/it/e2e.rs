@@ -617,7 +617,7 @@ fn chat_shows_the_retry_then_the_answer() {
         screen.contains("529") || screen.contains("overloaded"),
         "{screen}"
     );
-    t.wait_for("1 turn ·");
+    t.wait_for("1 API call ·");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
 }

@@ -9,6 +9,7 @@ mod ask;
 mod chat;
 mod client;
 mod config_doctor;
+mod cost;
 mod daily_driver;
 mod e2e;
 mod export;

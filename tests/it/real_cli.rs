@@ -251,12 +251,12 @@ fn chat_always_allow_is_not_asked_twice() {
     t.wait_for("Allow?");
     t.line("a");
     t.wait_for("Made it.");
-    t.wait_for("turns ·");
+    t.wait_for("API calls ·");
     assert!(w.work.path().join("first_file").exists());
     t.wait_prompt();
     t.line("once more");
     t.wait_for("Made it again.");
-    let screen = t.wait_for_n("turns ·", 2);
+    let screen = t.wait_for_n("API calls ·", 2);
     assert_eq!(
         screen.matches("Allow?").count(),
         1,

@@ -260,7 +260,7 @@ fn question_single(cols: u16) {
     t.line("pick a db");
     check(&t, "question_single", "esc declines");
     t.send(b"2");
-    check(&t, "question_single_answered", "1 turn");
+    check(&t, "question_single_answered", "1 API call");
     bye(t);
 }
 
@@ -280,7 +280,7 @@ fn question_multi(cols: u16) {
     t.send(b" ");
     check(&t, "question_multi", "[x] 3. Redis");
     t.send(b"\r");
-    check(&t, "question_multi_answered", "1 turn");
+    check(&t, "question_multi_answered", "1 API call");
     bye(t);
 }
 
@@ -299,7 +299,7 @@ fn plan(cols: u16) {
     t.line("make a plan");
     check(&t, "plan", "esc");
     t.send(b"1");
-    check(&t, "plan_approved", "1 turn");
+    check(&t, "plan_approved", "1 API call");
     bye(t);
 }
 
@@ -338,7 +338,7 @@ fn task_list(cols: u16) {
     ]]);
     let mut t = chat(&fake, cols);
     t.line("plan and do it");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     // typed before the prompt, it would be a prompt typed ahead
     t.wait_prompt();
     t.line("/todos");
@@ -450,10 +450,10 @@ fn rewind(cols: u16) {
     let fake = Fake { steps, ..fake };
     let mut t = chat(&fake, cols);
     t.line("hello");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     t.wait_prompt();
     t.line("write the notes");
-    t.wait_for_n("1 turn", 2);
+    t.wait_for_n("1 API call", 2);
     t.wait_prompt();
     transcript(
         &fake,
@@ -517,7 +517,7 @@ fn approve_bash(cols: u16) {
     t.line("find it");
     check(&t, "approve_bash", "Enter ›");
     t.line("n");
-    check(&t, "approve_bash_denied", "1 turn");
+    check(&t, "approve_bash_denied", "1 API call");
     bye(t);
 }
 
@@ -550,7 +550,7 @@ fn approve_edit(cols: u16) {
     t.line("fix it");
     check(&t, "approve_edit", "Enter ›");
     t.line("y");
-    check(&t, "approve_edit_allowed", "1 turn");
+    check(&t, "approve_edit_allowed", "1 API call");
     bye(t);
 }
 
@@ -579,7 +579,7 @@ fn approve_write(cols: u16) {
     t.line("write it down");
     check(&t, "approve_write", "Enter ›");
     t.line("a");
-    check(&t, "approve_write_allowed", "1 turn");
+    check(&t, "approve_write_allowed", "1 API call");
     bye(t);
 }
 
@@ -603,6 +603,6 @@ fn after_a_resize() {
     t.send(b"1");
     check(&t, "after_a_resize", "[x] 1. SQLite");
     t.send(b"\r");
-    check(&t, "after_a_resize_answered", "1 turn");
+    check(&t, "after_a_resize_answered", "1 API call");
     bye(t);
 }

@@ -40,7 +40,7 @@ fn session_choice_without_a_suggested_rule_covers_the_same_call_only() {
     t.wait_for("there is none to keep");
     t.line("a");
     t.wait_for("Wrote out1.");
-    t.wait_for("turns ·");
+    t.wait_for("API calls ·");
     assert!(w.work.path().join("out1.txt").exists());
     t.wait_prompt();
 
@@ -51,7 +51,7 @@ fn session_choice_without_a_suggested_rule_covers_the_same_call_only() {
     t.wait_for_n("Allow?", 3);
     t.line("n");
     t.wait_for("Tried out2.");
-    t.wait_for_n("turns ·", 2);
+    t.wait_for_n("API calls ·", 2);
     assert!(
         !w.work.path().join("out2.txt").exists(),
         "a different Bash command ran without a question"
@@ -62,7 +62,7 @@ fn session_choice_without_a_suggested_rule_covers_the_same_call_only() {
     std::fs::remove_file(w.work.path().join("out1.txt")).unwrap();
     t.line("write out1 again");
     t.wait_for("Wrote out1 again.");
-    let screen = t.wait_for_n("turns ·", 3);
+    let screen = t.wait_for_n("API calls ·", 3);
     assert_eq!(screen.matches("Allow?").count(), 3, "{screen}");
     assert!(
         screen.contains("the same call was allowed for this session"),
@@ -92,7 +92,7 @@ fn a_reason_starting_with_a_choice_letter_denies_and_the_model_hears_it() {
     t.wait_for("Allow?");
     t.line("always ask before touching files");
     t.wait_for("Understood.");
-    t.wait_for("turns ·");
+    t.wait_for("API calls ·");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
     assert!(!w.work.path().join("reason-file").exists(), "the tool ran");
@@ -159,7 +159,7 @@ fn a_session_grant_ends_with_the_session() {
     t.line("go");
     t.wait_for("Allow?");
     t.line("a");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     t.wait_prompt();
     t.line("/clear");
     t.wait_for("new session");
@@ -168,7 +168,7 @@ fn a_session_grant_ends_with_the_session() {
     // asked again, not allowed by the last session's grant
     t.wait_for_n("└ Allow?", 2);
     t.line("y");
-    t.wait_for_n("1 turn", 2);
+    t.wait_for_n("1 API call", 2);
     let screen = t.contents();
     assert!(
         !screen.contains("the same call was allowed for this session"),

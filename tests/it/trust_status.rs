@@ -108,7 +108,7 @@ fn disable_all_hooks_stops_the_status_line_command() {
     settings["disableAllHooks"] = json!(true);
     let (mut t, work) = chat(&fake, settings);
     t.line("hello");
-    t.wait_for("1 turn");
+    t.wait_for("1 API call");
     // the command runs (or not) before the next prompt is shown
     t.wait_prompt();
     let screen = t.contents();

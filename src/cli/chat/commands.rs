@@ -339,13 +339,7 @@ impl Chat<'_> {
             }
             ChatCommand::Cost => {
                 let t = self.state.totals.clone();
-                self.info(&format!(
-                    "{} turn(s) · ${:.4} · {:.1}s ({:.1}s in the API)",
-                    t.turns,
-                    t.cost_usd,
-                    t.duration.as_secs_f64(),
-                    t.api_duration.as_secs_f64()
-                ));
+                self.info(&cost_report(&t));
             }
             ChatCommand::Context => {
                 let rt = self.rt;
@@ -427,6 +421,7 @@ impl Chat<'_> {
                     s.cwd = Some(target.cwd);
                 }
                 self.state.session_id = Some(target.id.clone());
+                self.state.resuming = true;
                 self.state.grants = Default::default();
                 self.start_connect(s)?;
                 self.info(&format!("resuming {}", short_id(&target.id)));
@@ -467,9 +462,53 @@ impl Chat<'_> {
     }
 }
 
+/// `/cost`: the session as the end-of-turn line says it, then this chat.
+fn cost_report(t: &super::state::Totals) -> String {
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let session = t
+        .session_cost_usd
+        .map_or("no cost reported yet".to_owned(), |c| format!("${c:.4}"));
+    let mut line = format!("session {session}");
+    let chat = format!(
+        "{} · {} · {:.1}s ({:.1}s in the API)",
+        plural(t.prompts, "prompt", "prompts"),
+        plural(t.api_calls, "API call", "API calls"),
+        t.duration.as_secs_f64(),
+        t.api_duration.as_secs_f64()
+    );
+    if t.session_cost_usd
+        .is_some_and(|c| (c - t.cost_usd).abs() > 5e-5)
+    {
+        line.push_str(&format!(" · this chat ${:.4}, {chat}", t.cost_usd));
+    } else {
+        line.push_str(&format!(" · this chat: {chat}"));
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cost_says_the_session_as_the_end_line_does_then_the_chat() {
+        let mut t = super::super::state::Totals::default();
+        (t.prompts, t.api_calls, t.cost_usd) = (2, 5, 0.021);
+        t.session_cost_usd = Some(0.021);
+        t.duration = std::time::Duration::from_millis(3100);
+        t.api_duration = std::time::Duration::from_millis(2000);
+        assert_eq!(
+            cost_report(&t),
+            "session $0.0210 · this chat: 2 prompts · 5 API calls · 3.1s (2.0s in the API)"
+        );
+        t.session_cost_usd = Some(0.5);
+        t.prompts = 1;
+        t.api_calls = 1;
+        assert_eq!(
+            cost_report(&t),
+            "session $0.5000 · this chat $0.0210, 1 prompt · 1 API call · 3.1s (2.0s in the API)"
+        );
+    }
 
     #[test]
     fn parses_commands_and_prompts() {

@@ -168,7 +168,7 @@ impl Chat<'_> {
     /// person's own `statusLine` command run (bounded), its lines shown.
     pub(super) fn update_status(&mut self) {
         self.state.branch = status::git_branch(&self.cwd);
-        let turns = self.state.totals.turns;
+        let turns = self.state.totals.prompts;
         if self.status_at.replace(turns) == Some(turns) || turns == 0 {
             return;
         }
@@ -183,7 +183,7 @@ impl Chat<'_> {
             mode: self.state.mode_name().to_owned(),
             context_window: self.state.context_window,
             last_usage: self.state.last_usage.clone(),
-            cost_usd: self.state.totals.cost_usd,
+            cost_usd: self.state.totals.session_cost_usd.unwrap_or(0.0),
             duration_ms: self.state.totals.duration.as_millis() as u64,
             api_duration_ms: self.state.totals.api_duration.as_millis() as u64,
             session_id: self.state.session_id.clone(),

@@ -512,7 +512,7 @@ impl Renderer {
         }
         let running = self.agents_running();
         let s = self.opts.style;
-        let turns = r.num_turns.unwrap_or(0);
+        let calls = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
         let error_shown = std::mem::take(&mut self.error_shown);
         if r.was_interrupted() {
@@ -543,11 +543,19 @@ impl Renderer {
                 }
             }
         }
-        let plural = if turns == 1 { "" } else { "s" };
-        let cost = r
-            .total_cost_usd
-            .map(|c| format!(" · ${c:.4}"))
-            .unwrap_or_default();
+        let plural = if calls == 1 { "" } else { "s" };
+        // what this prompt cost, then the session so far (as `/cost` says)
+        let t = &state.totals;
+        let mut cost = String::new();
+        if let Some(session) = t.session_cost_usd {
+            match t.last_prompt_usd {
+                // a prompt that cost nothing (a local command) says only the session
+                Some(p) if p >= 5e-5 && (p - session).abs() > 5e-5 => {
+                    cost = format!(" · +${p:.4} · ${session:.4} session")
+                }
+                _ => cost = format!(" · ${session:.4} session"),
+            }
+        }
         let agents = match running {
             0 => String::new(),
             1 => " · 1 agent still working".to_owned(),
@@ -562,7 +570,7 @@ impl Renderer {
             status.push_str(&format!(" · ⎇ {}", Sanitizer::clean(b)));
         }
         status.push_str(&format!(" · {}", Sanitizer::clean(state.mode_name())));
-        let footer = format!("── {turns} turn{plural}{cost} · {secs:.1}s{agents}{status} ──");
+        let footer = format!("── {calls} API call{plural} · {secs:.1}s{cost}{agents}{status} ──");
         if !self.at_line_start {
             out.push('\n');
         }

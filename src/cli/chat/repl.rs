@@ -78,7 +78,10 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         session: session.clone(),
         style,
         renderer,
-        state: SessionState::default(),
+        state: SessionState {
+            resuming: session.resume.is_some() || session.continue_session,
+            ..SessionState::default()
+        },
         client: Slot::default(),
         connecting: None,
         approvals_tx,

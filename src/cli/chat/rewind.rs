@@ -313,6 +313,7 @@ impl Chat<'_> {
         };
         next.resume = forked;
         self.state.session_id = next.resume.clone();
+        self.state.resuming = true;
         self.state.grants = Default::default();
         self.start_connect(next)?;
         self.info(&rewound_notice(&p.text));

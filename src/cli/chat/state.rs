@@ -5,13 +5,69 @@
 use claudio::{Message, SystemMessage};
 use std::time::Duration;
 
-/// Totals over the session, for the end-of-turn line and `/cost`.
+/// Totals for the end-of-turn line and `/cost`.
+///
+/// The CLI's `total_cost_usd` is the session's running total, not the
+/// prompt's: it grows with each prompt of one process and is restored when
+/// the CLI resumes the session (seen with 2.1.332). So it
+/// is never summed; a prompt's cost is the step from the last total.
 #[derive(Debug, Default, Clone)]
 pub struct Totals {
-    pub turns: u64,
+    /// Prompts answered in this chat (results seen).
+    pub prompts: u64,
+    /// API calls made in this chat (the CLI's `num_turns`, summed).
+    pub api_calls: u64,
+    /// What this chat's prompts cost, over every session it held.
     pub cost_usd: f64,
+    /// The current session's cost as the CLI counts it (its last
+    /// `total_cost_usd`, earlier runs of a resumed session included).
+    pub session_cost_usd: Option<f64>,
+    /// What the last prompt cost, when it can be told: not for the first
+    /// prompt of a session this chat did not start (the CLI's total may
+    /// include what the session cost before).
+    pub last_prompt_usd: Option<f64>,
     pub duration: Duration,
     pub api_duration: Duration,
+    /// The session and total the CLI last reported.
+    reported: Option<(String, f64)>,
+}
+
+impl Totals {
+    /// Take in a result's figures. `fresh` says the session began in this
+    /// chat with this prompt (so its first total is all this prompt's).
+    fn result(&mut self, session: Option<&str>, total: Option<f64>, fresh: bool) {
+        self.prompts += 1;
+        let (Some(session), Some(total)) = (session, total) else {
+            self.last_prompt_usd = None;
+            return;
+        };
+        let step = match &self.reported {
+            // the same CLI's running total grew by this prompt; one that is
+            // lower is a new CLI that did not restore it
+            Some((s, last)) if s == session => {
+                Some(if total >= *last { total - last } else { total })
+            }
+            _ if fresh => Some(total),
+            _ => None,
+        };
+        match step {
+            Some(step) => {
+                self.cost_usd += step;
+                self.session_cost_usd = Some(
+                    self.session_cost_usd
+                        .filter(|_| self.reported.as_ref().is_some_and(|(s, _)| s == session))
+                        .unwrap_or(0.0)
+                        + step,
+                );
+            }
+            None => {
+                self.cost_usd += total;
+                self.session_cost_usd = Some(total);
+            }
+        }
+        self.last_prompt_usd = step;
+        self.reported = Some((session.to_owned(), total));
+    }
 }
 
 /// The session's state, as the CLI last told it.
@@ -30,6 +86,9 @@ pub struct SessionState {
     /// Exact calls the person allowed for this session when the CLI
     /// suggested no rule (not asked again; anything else is).
     pub grants: crate::cli::approve::SessionGrants,
+    /// The next result is the first of a session this chat did not start
+    /// (`-r`, `-c`, `/resume`, a rewind): its cost total may hold earlier runs.
+    pub resuming: bool,
 }
 
 impl SessionState {
@@ -68,12 +127,12 @@ impl SessionState {
                 if let Some((_, w)) = windows.max() {
                     self.context_window = Some(w);
                 }
-                self.totals.turns += r.num_turns.unwrap_or(0);
+                let fresh = !std::mem::take(&mut self.resuming);
+                self.totals.api_calls += r.num_turns.unwrap_or(0);
+                self.totals
+                    .result(r.session_id.as_deref(), r.total_cost_usd, fresh);
                 self.totals.duration += Duration::from_millis(r.duration_ms.unwrap_or(0));
                 self.totals.api_duration += Duration::from_millis(r.duration_api_ms.unwrap_or(0));
-                if let Some(c) = r.total_cost_usd {
-                    self.totals.cost_usd += c;
-                }
                 if let Some(id) = &r.session_id {
                     self.session_id = Some(id.clone());
                 }
@@ -123,12 +182,62 @@ mod tests {
             json!({"type":"system","subtype":"status","permissionMode":"acceptEdits"}),
         ));
         assert_eq!(s.mode_name(), "acceptEdits");
-        for _ in 0..2 {
-            s.observe(&msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":2,"duration_ms":1500,"total_cost_usd":0.25,"session_id":"s2"})));
+        for total in [0.25, 0.5] {
+            s.observe(&msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":2,"duration_ms":1500,"total_cost_usd":total,"session_id":"s2"})));
         }
-        assert_eq!(s.totals.turns, 4);
+        assert_eq!(s.totals.api_calls, 4);
+        assert_eq!(s.totals.prompts, 2);
         assert_eq!(s.totals.duration, Duration::from_secs(3));
-        assert!((s.totals.cost_usd - 0.5).abs() < 1e-9);
         assert_eq!(s.session_id.as_deref(), Some("s2"));
+    }
+
+    fn result(s: &mut SessionState, session: &str, total: f64) {
+        s.observe(&msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"total_cost_usd":total,"session_id":session})));
+    }
+
+    fn close(a: Option<f64>, b: f64) -> bool {
+        a.is_some_and(|a| (a - b).abs() < 1e-9)
+    }
+
+    #[test]
+    fn the_cli_total_is_a_running_total_never_summed() {
+        // what 2.1.332 sends for two prompts of 0.0105 each in one process
+        let mut s = SessionState::default();
+        result(&mut s, "a", 0.0105);
+        assert!(
+            close(s.totals.last_prompt_usd, 0.0105),
+            "a session begun here"
+        );
+        result(&mut s, "a", 0.021);
+        assert!(close(s.totals.last_prompt_usd, 0.0105));
+        assert!(close(s.totals.session_cost_usd, 0.021));
+        assert!((s.totals.cost_usd - 0.021).abs() < 1e-9, "not 0.0315");
+        // the CLI started again and restored its total (a resume): a step
+        result(&mut s, "a", 0.0315);
+        assert!(close(s.totals.last_prompt_usd, 0.0105));
+        assert!(close(s.totals.session_cost_usd, 0.0315));
+        // started again without it: the total begins anew
+        result(&mut s, "a", 0.0105);
+        assert!(close(s.totals.last_prompt_usd, 0.0105));
+        assert!(close(s.totals.session_cost_usd, 0.042));
+        assert!((s.totals.cost_usd - 0.042).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_resumed_session_first_total_is_the_session_not_the_prompt() {
+        let mut s = SessionState {
+            resuming: true,
+            ..SessionState::default()
+        };
+        result(&mut s, "old", 0.5);
+        assert_eq!(s.totals.last_prompt_usd, None, "earlier runs may be in it");
+        assert!(close(s.totals.session_cost_usd, 0.5));
+        result(&mut s, "old", 0.6);
+        assert!(close(s.totals.last_prompt_usd, 0.1));
+        // /clear: a new session begun here, this chat's total goes on
+        result(&mut s, "new", 0.2);
+        assert!(close(s.totals.last_prompt_usd, 0.2));
+        assert!(close(s.totals.session_cost_usd, 0.2));
+        assert!((s.totals.cost_usd - 0.8).abs() < 1e-9);
     }
 }

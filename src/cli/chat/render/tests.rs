@@ -37,6 +37,37 @@ fn feed(r: &mut Renderer, msgs: &[serde_json::Value]) -> String {
         .collect()
 }
 
+/// Feed as the chat does: the session's state takes each message first.
+fn feed_with(r: &mut Renderer, state: &mut SessionState, msgs: &[serde_json::Value]) -> String {
+    let now = Instant::now();
+    msgs.iter()
+        .map(|m| {
+            let m = msg(m.clone());
+            state.observe(&m);
+            r.message(&m, state, now)
+        })
+        .collect()
+}
+
+#[test]
+fn the_end_line_names_api_calls_and_the_cost_of_prompt_and_session() {
+    let mut r = renderer(false, false);
+    let mut state = SessionState::default();
+    let result = |total: f64| json!({"type":"result","subtype":"success","is_error":false,"num_turns":3,"duration_ms":1500,"total_cost_usd":total,"session_id":"s"});
+    let first = feed_with(&mut r, &mut state, &[result(0.0105)]);
+    assert!(
+        first.contains("── 3 API calls · 1.5s · $0.0105 session · default ──"),
+        "{first:?}"
+    );
+    // the CLI's total is the session's running total: the second prompt
+    // cost the step, and the session what the CLI says (as `/cost` does)
+    let second = feed_with(&mut r, &mut state, &[result(0.021)]);
+    assert!(
+        second.contains("── 3 API calls · 1.5s · +$0.0105 · $0.0210 session · default ──"),
+        "{second:?}"
+    );
+}
+
 fn delta(t: &str) -> serde_json::Value {
     json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":t}}})
 }
@@ -53,15 +84,12 @@ fn streamed_text_is_shown_once() {
             delta("lo **world**\u{1b}[2J"),
             json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
             json!({"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hello **world**"}]}}),
-            json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":1500,"total_cost_usd":0.0123}),
+            json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":1500,"total_cost_usd":0.0123,"session_id":"s"}),
         ],
     );
     assert_eq!(out.matches("Hello **world**").count(), 1, "{out:?}");
     assert!(!out.contains('\u{1b}'), "{out:?}");
-    assert!(
-        out.contains("── 1 turn · $0.0123 · 1.5s · default ──"),
-        "{out:?}"
-    );
+    assert!(out.contains("── 1 API call · 1.5s · default ──"), "{out:?}");
 }
 
 #[test]
@@ -309,7 +337,10 @@ fn the_task_list_is_live_toggled_and_left_behind_at_the_end() {
         end.contains("◐ Writing tests"),
         "the list as the turn left it: {end}"
     );
-    assert!(end.find("Writing tests") < end.find("── 1 turn"), "{end}");
+    assert!(
+        end.find("Writing tests") < end.find("── 1 API call"),
+        "{end}"
+    );
 }
 
 #[test]
