@@ -356,3 +356,60 @@ fn run_bounded(mut cmd: Command, input: &Value) -> std::process::Output {
     wait_with_deadline(&mut child, 20);
     child.wait_with_output().unwrap()
 }
+
+/// `claudio statusline` as the chat's own `statusLine` command, the real
+/// CLI behind the chat: the line shows the model the CLI reported and the
+/// session's cost as the end-of-turn line says it (issue 32.1).
+#[test]
+fn statusline_is_the_status_line_of_claudios_own_chat() {
+    use crate::common::real::{world, Reply};
+    use crate::common::term::Term;
+    let w = world!("statusline_is_the_status_line_of_claudios_own_chat");
+    w.api.push(Reply::text("Hello from the model."));
+    let claude = w.home.path().join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let command = format!(
+        "{} statusline --format 'SL[{{model}} · {{session_cost}} session · {{context}} ctx]'",
+        env!("CARGO_BIN_EXE_claudio")
+    );
+    std::fs::write(
+        claude.join("settings.json"),
+        json!({"statusLine": {"type": "command", "command": command}}).to_string(),
+    )
+    .unwrap();
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path())
+        .env("XDG_CACHE_HOME", w.home.path().join(".cache"))
+        .env("NO_COLOR", "1");
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("hi");
+    t.wait_for("Hello from the model.");
+    let screen = t.wait_for("SL[");
+    let end = screen.lines().find(|l| l.contains("API call")).unwrap();
+    let line = screen.lines().find(|l| l.contains("SL[")).unwrap();
+    // the model the CLI named, as the chat's prompt shows it
+    let model = w.main_requests()[0].model().unwrap().to_owned();
+    assert!(line.contains(&format!("SL[{model} · ")), "{line} / {model}");
+    // the session's cost, the same figure as the end-of-turn line
+    let cost = end
+        .split(" session")
+        .next()
+        .and_then(|h| h.rsplit(' ').next())
+        .unwrap();
+    assert!(cost.starts_with('$'), "{end}");
+    // (the status line rounds to cents)
+    let shown = line
+        .split(" session")
+        .next()
+        .and_then(|h| h.rsplit(' ').next())
+        .unwrap();
+    let dollars = |s: &str| s.trim_start_matches('$').parse::<f64>().unwrap();
+    assert!(
+        (dollars(shown) - dollars(cost)).abs() < 0.005,
+        "{line} / {end}"
+    );
+    assert!(line.contains("% ctx]"), "{line}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

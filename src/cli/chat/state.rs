@@ -9,7 +9,7 @@ use std::time::Duration;
 ///
 /// The CLI's `total_cost_usd` is the session's running total, not the
 /// prompt's: it grows with each prompt of one process and is restored when
-/// the CLI resumes the session (seen with 2.1.332). So it
+/// the CLI resumes the session (seen with 2.1.328 and 2.1.332). So it
 /// is never summed; a prompt's cost is the step from the last total.
 #[derive(Debug, Default, Clone)]
 pub struct Totals {
