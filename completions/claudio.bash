@@ -285,13 +285,13 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__ask)
-            opts="-o -r -c -v -h --output-format --json-schema --image --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --cli-path --debug --color --help"
+            opts="-o -r -c -v -h --output --json --json-schema --image --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --output-format)
+                --output)
                     COMPREPLY=($(compgen -W "text json stream-json" -- "${cur}"))
                     return 0
                     ;;
@@ -905,12 +905,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__archive)
-            opts="-h --json --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-o -h --output --json --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
                 --config-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -957,26 +965,34 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__export)
-            opts="-f -o -h --format --output --full --thinking --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-o -O -f -h --output --output-file --format --full --thinking --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
+                    return 0
+                    ;;
+                --output-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -O)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
                     return 0
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config-dir)
@@ -1215,12 +1231,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__inspect)
-            opts="-h --json --subagents --grep --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-o -e -s -i -h --output --json --subagents --grep --regex --case-sensitive --ignore-case --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
                 --grep)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1245,7 +1269,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__list)
-            opts="-a -n -l -h --all --cwd --limit --json --usage --long --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-a -n -o -l -h --all --cwd --limit --since --output --json --long --usage --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1261,6 +1285,18 @@ _claudio() {
                     ;;
                 -n)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
                     return 0
                     ;;
                 --config-dir)
@@ -1335,7 +1371,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__search)
-            opts="-a -e -s -i -n -h --all --cwd --regex --case-sensitive --ignore-case --tools --since --limit --hits --json --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-a -e -s -i -n -o -h --all --cwd --regex --case-sensitive --ignore-case --tools --since --limit --hits --output --json --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1359,6 +1395,14 @@ _claudio() {
                     ;;
                 --hits)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
                     return 0
                     ;;
                 --config-dir)
@@ -1407,7 +1451,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__usage)
-            opts="-a -h --all --cwd --by --since --json --no-cost --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-a -n -o -h --all --cwd --by --since --limit --output --json --no-cost --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1423,6 +1467,22 @@ _claudio() {
                     ;;
                 --since)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
                     return 0
                     ;;
                 --config-dir)

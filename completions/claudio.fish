@@ -61,7 +61,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -f -a "statusline" -d 'Pri
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c claudio -n "__fish_claudio_using_subcommand ask" -s o -l output-format -d 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON' -r -f -a "text\t''
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -s o -l output -d 'What to print: the answer text, the final result as JSON, or every CLI message as NDJSON (stream-json, also spelled ndjson)' -r -f -a "text\t''
 json\t''
 stream-json\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l json-schema -d 'Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text` the answer printed is the JSON object the model returned' -r
@@ -88,6 +88,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cli-path -d 'Pat
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l json -d 'The old spelling of `-o json`'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -104,7 +105,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "show" -d 'Show a session\'s conversation as the CLI would resume it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -O FILE)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "usage" -d 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
@@ -114,38 +115,54 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cwd -d 'List this directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many sessions' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many sessions (the newest)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l since -d 'Only sessions written to since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s o -l output -d 'text (a table), json (one array) or ndjson (one session a line)' -r -f -a "text\t''
+json\t''
+ndjson\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print a JSON array with the fields of the TypeScript SDK\'s listSessions()'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l usage -d 'With --json, add each session\'s usage (tokens, models, prompts, API requests, estimated cost). Reads whole transcripts, so it is slower'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s l -l long -d 'Add columns: total tokens and the estimated cost (reads whole transcripts, so it is slower)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'The old spelling of `-o json`'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s l -l long -d 'With each session\'s usage: in the table, total tokens and the estimated cost; in JSON, tokens, models, prompts, API requests and the estimate. Reads whole transcripts, so it is slower'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l usage -d 'The old spelling of `--long` with JSON'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s o -l output -d 'text (the conversation), ndjson (the entries as stored, one a line) or json (one array of them)' -r -f -a "text\t''
+json\t''
+ndjson\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l grep -d 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l json -d 'Print the entries as stored, one JSON object per line'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l json -d 'The old spelling of `-o ndjson`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s e -l regex -d 'The --grep pattern is a regular expression (Rust regex syntax)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s s -l case-sensitive -d 'Case always matters to --grep'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s i -l ignore-case -d 'Case never matters to --grep'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s o -l output -d 'text (the conversation), ndjson (the entries as stored, one a line) or json (one array of them)' -r -f -a "text\t''
+json\t''
+ndjson\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l grep -d 'Jump to the lines holding this text (smart case): on a terminal the pager opens at the first, with every one marked; in a pipe only those lines are printed, each after who said it' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'Print the entries as stored, one JSON object per line'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'The old spelling of `-o ndjson`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s e -l regex -d 'The --grep pattern is a regular expression (Rust regex syntax)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s s -l case-sensitive -d 'Case always matters to --grep'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s i -l ignore-case -d 'Case never matters to --grep'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
@@ -153,6 +170,9 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l since -d 'Only sessions written to since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s n -l limit -d 'At most this many sessions' -r
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l hits -d 'At most this many hits per session' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s o -l output -d 'text, json (one array of sessions) or ndjson (a session a line, as found)' -r -f -a "text\t''
+json\t''
+ndjson\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -163,14 +183,17 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s s -l case-sensitive -d 'Case always matters'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s i -l ignore-case -d 'Case never matters'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l tools -d 'Also search tool inputs and outputs'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l json -d 'One JSON object per session, as found'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l json -d 'The old spelling of `-o ndjson`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s f -l format -d 'The format' -r -f -a "md\t'Markdown, to paste into an issue or a doc'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s o -l output -d 'md, html or json [default: md]' -r -f -a "md\t'Markdown, to paste into an issue or a doc'
 html\t'One self-contained HTML page (no scripts, no network)'
 json\t'The visible conversation as one JSON array'"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to this file (else stdout)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s O -l output-file -d 'Write to this file (else stdout)' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s f -l format -d 'The old spelling of `-o FORMAT`' -r -f -a "md\t'Markdown, to paste into an issue or a doc'
+html\t'One self-contained HTML page (no scripts, no network)'
+json\t'The visible conversation as one JSON array'"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -189,13 +212,17 @@ project\t''
 session\t''
 block\t'5-hour billing windows, as the subscription plans count them'"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l since -d 'Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s n -l limit -d 'Count only this many sessions (the newest)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s o -l output -d 'text (a table), json (one object) or ndjson (a row a line, then the total)' -r -f -a "text\t''
+json\t''
+ndjson\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l json -d 'Print JSON'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l json -d 'The old spelling of `-o json`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-cost -d 'Leave the cost estimate out'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -244,19 +271,22 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s o -l output -d 'text, or json (the summary as one object on one line; ndjson is the same)' -r -f -a "text\t''
+json\t''
+ndjson\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l json -d 'Print the summary as one JSON object'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l json -d 'The old spelling of `-o json`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -O FILE)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "usage" -d 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'
@@ -326,7 +356,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "export" -d 'Write a conversation as Markdown, HTML or JSON (stdout, or -O FILE)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "usage" -d 'Tokens and estimated cost, by day, month, model, project, session or 5-hour block'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "resume" -d 'Open the chat on a session, in the directory it was recorded in'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "fork" -d 'Copy a session into a new one with fresh ids; prints the new id'

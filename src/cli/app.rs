@@ -77,6 +77,10 @@ fn parse(
                 let c: Vec<&str> = chat_only.iter().map(String::as_str).collect();
                 return Err(not_here(&c, "for the chat only, not `ask`"));
             }
+            if args.json {
+                // the old spelling of `-o json`
+                args.output_format = super::args::OutputFormat::Json;
+            }
             let sub = matches.subcommand_matches("ask");
             let later = std::mem::take(&mut args.session);
             session = session.with(later, |id| sub.is_some_and(|m| given(m, id)));
@@ -497,6 +501,37 @@ mod tests {
         // the global ones go anywhere
         assert!(p(&["claudio", "--color", "never", "sessions", "list"]).is_ok());
         assert!(p(&["claudio", "sessions", "list", "--debug"]).is_ok());
+    }
+
+    #[test]
+    fn ask_s_output_is_o_and_the_old_spellings_still_work() {
+        use crate::cli::args::OutputFormat;
+        let format = |args: &[&str]| match p(args).unwrap().0 {
+            Command::Ask(a) => a.output_format,
+            _ => panic!("{args:?}"),
+        };
+        assert_eq!(format(&["claudio", "ask", "hi"]), OutputFormat::Text);
+        assert_eq!(
+            format(&["claudio", "ask", "-o", "json", "hi"]),
+            OutputFormat::Json
+        );
+        assert_eq!(
+            format(&["claudio", "ask", "--output", "json", "hi"]),
+            OutputFormat::Json
+        );
+        assert_eq!(
+            format(&["claudio", "ask", "--json", "hi"]),
+            OutputFormat::Json
+        );
+        assert_eq!(
+            format(&["claudio", "ask", "--output-format", "stream-json", "hi"]),
+            OutputFormat::StreamJson
+        );
+        assert_eq!(
+            format(&["claudio", "ask", "-o", "ndjson", "hi"]),
+            OutputFormat::StreamJson
+        );
+        assert!(p(&["claudio", "ask", "--json", "-o", "text", "hi"]).is_err());
     }
 
     #[test]

@@ -11,6 +11,13 @@ Examples:
   git diff | claudio ask \"review this\"      piped text is added after the prompt
   claudio ask -o json \"hi\" | jq .result     the final result as JSON
 
+Output (every command that prints data says it the same way):
+  -o FORMAT    text (the default), json (one JSON document) or ndjson (one
+               JSON object a line); `ask` calls its ndjson stream-json, as
+               the CLI does; `sessions export` takes md, html or json
+  -O FILE      write to a file instead of stdout (`sessions export`)
+  JSON field names are camelCase, as in Claude Code's transcripts.
+
 Exit codes:
   0 success · 1 the run ended with an error or the CLI failed · 2 usage
   127 the Claude Code CLI was not found or not executable · 130 interrupted (Ctrl-C)
@@ -159,9 +166,20 @@ found, 130 interrupted.";
 pub struct AskArgs {
     /// The prompt (joined by spaces); piped stdin is appended.
     pub prompt: Vec<String>,
-    /// What to print: the answer text, the final result as JSON, or every CLI message as NDJSON.
-    #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Text)]
+    /// What to print: the answer text, the final result as JSON, or every
+    /// CLI message as NDJSON (stream-json, also spelled ndjson).
+    #[arg(
+        short = 'o',
+        long = "output",
+        alias = "output-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value_t = OutputFormat::Text
+    )]
     pub output_format: OutputFormat,
+    /// The old spelling of `-o json`.
+    #[arg(long, hide = true, conflicts_with = "output_format")]
+    pub json: bool,
     /// Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text`
     /// the answer printed is the JSON object the model returned.
     #[arg(long, value_name = "SCHEMA")]
@@ -180,6 +198,8 @@ pub enum OutputFormat {
     #[default]
     Text,
     Json,
+    // the CLI's own name for its NDJSON (`--output-format stream-json`)
+    #[value(alias = "ndjson")]
     StreamJson,
 }
 

@@ -41,21 +41,61 @@ fn markdown_html_and_json_of_a_session_with_a_sub_agent() {
     assert!(md.contains("> Check that all is good."), "{md}");
 
     let out = d.path().join("page.html");
-    let html = export(d.path(), &["-f", "html", "-o", out.to_str().unwrap()]);
+    let html = export(d.path(), &["-o", "html", "-O", out.to_str().unwrap()]);
     assert_eq!(html.status.code(), Some(0), "{html:?}");
-    assert!(html.stdout.is_empty(), "-o writes the file, not stdout");
+    assert!(html.stdout.is_empty(), "-O writes the file, not stdout");
+    assert!(html.stderr.is_empty(), "{html:?}");
     let page = std::fs::read_to_string(&out).unwrap();
     assert!(page.starts_with("<!doctype html>"));
     assert!(!page.contains("<script"));
     assert!(page.contains("Check that all is good."));
 
-    let json = export(d.path(), &["--format", "json"]);
+    let json = export(d.path(), &["--output", "json"]);
     let v: Value = serde_json::from_slice(&json.stdout).unwrap();
     let items = v.as_array().unwrap();
     assert!(items.iter().any(|i| i["kind"] == "prompt"));
     assert!(items
         .iter()
         .any(|i| i["kind"] == "tool" && i["agent"].is_array()));
+    // field names are camelCase, as in every other JSON output
+    let tool = items.iter().find(|i| i["kind"] == "tool").unwrap();
+    assert_eq!(tool["isError"], false, "{tool}");
+    assert!(!String::from_utf8_lossy(&json.stdout).contains("\"is_error\""));
+}
+
+#[test]
+fn the_old_spellings_still_work() {
+    let d = store();
+    let new = export(d.path(), &["-o", "json"]).stdout;
+    // -f FORMAT was the format
+    for old in [
+        &["-f", "json"][..],
+        &["--format", "json"],
+        &["-f", "json", "-o", "json"],
+    ] {
+        let o = export(d.path(), old);
+        assert_eq!(o.status.code(), Some(0), "{old:?}: {o:?}");
+        assert_eq!(o.stdout, new, "{old:?}");
+    }
+    // -o FILE was the file: still written, with a word on the new spelling
+    let out = d.path().join("old.html");
+    let o = export(d.path(), &["-f", "html", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(o.stdout.is_empty());
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .starts_with("<!doctype html>"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("-O "), "{err}");
+    // two formats, or two files, are a usage error
+    for clash in [
+        &["-o", "md", "-f", "html"][..],
+        &["-o", "x.md", "-O", "y.md"],
+    ] {
+        let o = export(d.path(), clash);
+        assert_eq!(o.status.code(), Some(2), "{clash:?}: {o:?}");
+    }
+    assert!(!d.path().join("x.md").exists() && !d.path().join("y.md").exists());
 }
 
 #[test]

@@ -125,3 +125,49 @@ fn every_command_has_help_and_version_works() {
     assert!(claudio(&["ask", "--help"]).contains("Examples:"));
     assert!(claudio(&["--version"]).starts_with("claudio "));
 }
+
+/// One spelling per concept in the help: `-o FORMAT` for what to print,
+/// `-O FILE` for where; the old ones (`--json`, `-f`, `--output-format`,
+/// `list --usage`) still parse but are not shown.
+#[test]
+fn help_shows_one_vocabulary_and_hides_the_old_spellings() {
+    for (args, old) in [
+        (&["ask", "--help"][..], &["--output-format", "--json "][..]),
+        (&["sessions", "list", "--help"], &["--json", "--usage"]),
+        (&["sessions", "search", "--help"], &["--json"]),
+        (&["sessions", "usage", "--help"], &["--json"]),
+        (&["sessions", "inspect", "--help"], &["--json"]),
+        (&["sessions", "archive", "--help"], &["--json"]),
+        (&["sessions", "export", "--help"], &["--format", "-f,"]),
+    ] {
+        let help = claudio(args);
+        assert!(help.contains("-o, --output <FORMAT>"), "{args:?}: {help}");
+        for o in old {
+            let flags: Vec<&str> = help
+                .lines()
+                .filter(|l| l.trim_start().starts_with('-'))
+                .collect();
+            assert!(
+                !flags.iter().any(|l| l.contains(o)),
+                "{args:?} shows {o}: {flags:?}"
+            );
+        }
+    }
+    assert!(claudio(&["sessions", "export", "--help"]).contains("-O, --output-file <FILE>"));
+    // documented once, at the top
+    let top = claudio(&["--help"]);
+    assert!(
+        top.contains("-o FORMAT") && top.contains("camelCase"),
+        "{top}"
+    );
+    // and the old spellings parse (their output is tested with each command)
+    for args in [
+        &["ask", "--json", "--help"][..],
+        &["ask", "--output-format", "stream-json", "--help"],
+        &["ask", "-o", "ndjson", "--help"],
+        &["sessions", "list", "--json", "--usage", "--help"],
+        &["sessions", "export", "x", "-f", "json", "--help"],
+    ] {
+        claudio(args);
+    }
+}

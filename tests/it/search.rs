@@ -351,6 +351,45 @@ fn the_command_s_regex_json_and_no_match() {
 }
 
 #[test]
+fn output_json_is_one_array_and_ndjson_a_session_a_line() {
+    let f = Fixture::standard();
+    let o = claudio_search(&f, &["--all", "-o", "ndjson", "checkout"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let nd = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<Value> = nd
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one object a line"))
+        .collect();
+    assert!(lines.len() >= 2, "{nd}");
+    // the old spelling is NDJSON, as it was
+    let old = claudio_search(&f, &["--all", "--json", "checkout"]);
+    assert_eq!(String::from_utf8(old.stdout).unwrap(), nd);
+    let o = claudio_search(&f, &["--all", "-o", "json", "checkout"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc.as_array().unwrap(), &lines);
+    // no match: still a document (and exit 1, as grep)
+    let o = claudio_search(&f, &["--all", "-o", "json", "nothing-like-this"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), "[]\n");
+    let o = claudio_search(&f, &["--all", "-o", "ndjson", "nothing-like-this"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    // a reader that stops early is no error
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(f.dir.path())
+        .args(["search", "--all", "-o", "json", "checkout"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(matches!(out.status.code(), Some(0)), "{out:?}");
+}
+
+#[test]
 fn hostile_text_is_inert_on_a_terminal_and_exact_in_json() {
     let f = Fixture::new();
     f.write(

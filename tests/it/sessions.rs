@@ -1528,3 +1528,143 @@ fn archive_shows_a_spinner_on_a_terminal_and_nothing_when_piped() {
         common::stderr(&o)
     );
 }
+
+// ---- one vocabulary: -o, --since, --grep --regex ------------------------------
+
+fn sessions_cmd(config: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--no-archive", "--config-dir"])
+        .arg(config)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn ndjson(out: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one object a line"))
+        .collect()
+}
+
+#[test]
+fn list_output_formats_and_since() {
+    let t = TestStore::new();
+    let c = t.config();
+    let o = sessions_cmd(c, &["list", "--all", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // the old spelling: the same array
+    assert_eq!(
+        sessions_cmd(c, &["list", "--all", "--json"]).stdout,
+        o.stdout
+    );
+    let o = sessions_cmd(c, &["list", "--all", "-o", "ndjson"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let lines = ndjson(&o.stdout);
+    assert_eq!(doc.as_array().unwrap(), &lines);
+    let order: Vec<&str> = lines
+        .iter()
+        .map(|v| v["sessionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, [WORKTREE, LONG, REPO, MULTI, AGENT]);
+    // --since: written at 08:04 and 08:05 (UTC, 2027-01-15), not before
+    let since = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["list", "--all", "-o", "ndjson"];
+        all.extend_from_slice(args);
+        let o = sessions_cmd(c, &all);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        ndjson(&o.stdout)
+            .iter()
+            .map(|v| v["sessionId"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        since(&["--since", "2027-01-15T08:03:30.000Z"]),
+        [WORKTREE, LONG]
+    );
+    // -n counts after --since
+    assert_eq!(
+        since(&["--since", "2027-01-15T08:02:30.000Z", "-n", "2"]),
+        [WORKTREE, LONG]
+    );
+    assert_eq!(since(&["--since", "2027-01-16"]), Vec::<String>::new());
+    assert_eq!(since(&["--since", "2027-01-15"]).len(), 5);
+    // empty: an empty array, or nothing
+    let o = sessions_cmd(c, &["list", "--all", "--since", "2027-01-16", "-o", "json"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "[]\n");
+    // the table says why it is empty
+    let o = sessions_cmd(c, &["list", "--all", "--since", "2027-01-16"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no sessions since then"),
+        "{o:?}"
+    );
+    let o = sessions_cmd(c, &["list", "--all", "--since", "someday"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    // -o and the old --json together are a usage error
+    let o = sessions_cmd(c, &["list", "--json", "-o", "ndjson"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}
+
+#[test]
+fn inspect_output_formats_keep_the_stored_bytes() {
+    let t = TestStore::new();
+    let c = t.config();
+    let o = sessions_cmd(c, &["inspect", &MULTI[..8], "-o", "ndjson"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let stored = String::from_utf8(o.stdout.clone()).unwrap();
+    // the old spelling is NDJSON, as it was
+    assert_eq!(
+        sessions_cmd(c, &["inspect", &MULTI[..8], "--json"]).stdout,
+        o.stdout
+    );
+    // every line is a line of the transcript, byte for byte
+    let file = String::from_utf8(read(&t.path_of(MULTI))).unwrap();
+    assert!(stored.lines().count() > 2);
+    for l in stored.lines() {
+        assert!(file.lines().any(|f| f == l), "{l}");
+    }
+    // -o json: the same entries as one array, each line as stored
+    let o = sessions_cmd(c, &["inspect", &MULTI[..8], "-o", "json"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc.as_array().unwrap(), &ndjson(stored.as_bytes()));
+    for l in stored.lines() {
+        assert!(text.contains(l));
+    }
+    // --grep picks from the text: not with JSON
+    let o = sessions_cmd(c, &["inspect", &MULTI[..8], "-o", "json", "--grep", "x"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}
+
+#[test]
+fn inspect_grep_takes_a_regex_with_regex_and_text_without() {
+    let t = TestStore::new();
+    let c = t.config();
+    let grep = |args: &[&str]| {
+        let mut all = vec!["inspect", &MULTI[..8]];
+        all.extend_from_slice(args);
+        sessions_cmd(c, &all)
+    };
+    // "only . and ..": a regex dot is any character, a literal one a dot
+    let o = grep(&["--grep", "only . and"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let literal = String::from_utf8(o.stdout).unwrap();
+    assert!(literal.contains("only . and .."), "{literal}");
+    let o = grep(&["--grep", "only x and"]);
+    assert_eq!(o.status.code(), Some(1), "literal: no match");
+    let o = grep(&["--grep", r"only \S and \.+", "--regex"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), literal);
+    let o = grep(&["--grep", r"ONLY \S AND", "-e"]);
+    assert_eq!(o.status.code(), Some(1), "a capital: case matters");
+    let o = grep(&["--grep", r"ONLY \S AND", "-e", "-i"]);
+    assert_eq!(o.status.code(), Some(0), "-i: it does not");
+    let o = grep(&["--grep", "(", "--regex"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a valid regex"));
+    // --regex without --grep says so
+    assert_eq!(grep(&["--regex"]).status.code(), Some(2));
+}

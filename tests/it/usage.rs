@@ -232,12 +232,25 @@ fn list_json_with_usage_adds_fields_and_keeps_the_sdk_s() {
     assert_eq!(resumed["apiRequests"], 2);
     assert_eq!(resumed["prompts"], 2);
     assert_eq!(resumed["costIsPartial"], true);
-    // --usage needs --json
-    assert_ne!(
-        claudio(d.path(), &["list", "--all", "--usage"])
-            .status
-            .code(),
-        Some(0)
+    // one flag for "with usage": --long adds the fields to -o json and
+    // -o ndjson; the old --json --usage is the same document
+    let long = claudio(d.path(), &["list", "--all", "-o", "json", "--long"]);
+    assert_eq!(long.status.code(), Some(0), "{long:?}");
+    let long: Value = serde_json::from_slice(&long.stdout).unwrap();
+    assert_eq!(long.as_array().unwrap(), with);
+    let nd = claudio(d.path(), &["list", "--all", "-o", "ndjson", "-l"]);
+    let lines: Vec<Value> = String::from_utf8(nd.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(&lines, with);
+    // --usage alone, once an error, is the old spelling of --long
+    let old = claudio(d.path(), &["list", "--all", "--usage"]);
+    assert_eq!(old.status.code(), Some(0), "{old:?}");
+    assert_eq!(
+        old.stdout,
+        claudio(d.path(), &["list", "--all", "--long"]).stdout
     );
 }
 
@@ -345,10 +358,17 @@ fn sub_agents_count_in_their_session_and_show_under_it() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("agent-out.jsonl"), "{err}");
 
+    // the JSON keeps the whole id, and gives the title
+    assert_eq!(row["title"], "count the files", "{v}");
     let o = claudio(d.path(), &["usage", "--all", "--by", "session"]);
     let out = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[1].starts_with(FIRST), "{out}");
+    // the table: the short id and the title
+    assert!(
+        lines[1].starts_with(&format!("{}  count the files ", &FIRST[..8])),
+        "{out}"
+    );
+    assert!(!out.contains(FIRST), "{out}");
     assert!(lines[2].starts_with("  ↳ count files (a1b2c3d4)"), "{out}");
     assert!(lines[2].contains(" 500 "), "{out}");
     assert!(out.contains("includes its sub-agents"), "{out}");
@@ -404,4 +424,70 @@ fn by_block_rows_are_five_hour_windows_from_the_hour_of_their_first_message() {
     );
     assert_eq!(rows[0]["key"], "2026-11-01 10:00–15:00", "{v}");
     assert_eq!(v["total"]["output"], 150);
+}
+
+#[test]
+fn usage_limit_counts_the_newest_sessions() {
+    let d = fixture();
+    let json = |args: &[&str]| -> Value {
+        let o = claudio(d.path(), args);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let all = json(&["usage", "--all", "--by", "session", "-o", "json"]);
+    let keys = |v: &Value| -> Vec<String> {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // oldest first, as the days are
+    assert_eq!(keys(&all), [FIRST, RESUMED]);
+    assert_eq!(all["rows"][0]["output"], 100);
+    // -n 1: the newest session alone; the message it repeats from the
+    // first now counts for it
+    let one = json(&["usage", "--all", "--by", "session", "-n", "1", "-o", "json"]);
+    assert_eq!(keys(&one), [RESUMED]);
+    assert_eq!(one["rows"][0]["output"], 150, "{one}");
+    assert_eq!(one["total"]["output"], 150);
+    let by_day = json(&["usage", "--all", "--limit", "1", "-o", "json"]);
+    assert_eq!(by_day["total"]["output"], 150, "{by_day}");
+    assert_eq!(
+        json(&["usage", "--all", "-n", "0", "-o", "json"])["total"]["output"],
+        0
+    );
+}
+
+#[test]
+fn usage_json_is_one_object_and_ndjson_its_rows_then_the_rest() {
+    let d = fixture();
+    let o = claudio(d.path(), &["usage", "--all", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // the old spelling gives the same document
+    let old = claudio(d.path(), &["usage", "--all", "--json"]);
+    assert_eq!(old.stdout, o.stdout);
+    let o = claudio(d.path(), &["usage", "--all", "-o", "ndjson"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one object a line"))
+        .collect();
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(lines.len(), rows.len() + 1, "{text}");
+    assert_eq!(&lines[..rows.len()], rows.as_slice());
+    let mut rest = doc.clone();
+    rest.as_object_mut().unwrap().remove("rows");
+    assert_eq!(lines[rows.len()], rest);
+    assert_eq!(lines[rows.len()]["total"]["output"], 150);
+    // --json and -o together are one request too many
+    assert_eq!(
+        claudio(d.path(), &["usage", "--json", "-o", "ndjson"])
+            .status
+            .code(),
+        Some(2)
+    );
 }

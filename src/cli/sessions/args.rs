@@ -1,8 +1,37 @@
 //! The arguments of `claudio sessions` and its subcommands.
 
 use super::{export, search, usage};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
+
+/// What a sessions command prints: `-o FORMAT` on `list`, `search`,
+/// `usage`, `inspect` and `archive`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    // for people: a table or text (tab-separated when piped)
+    #[default]
+    Text,
+    // one JSON document: a listing is one array
+    Json,
+    // one compact JSON object per line, written as found
+    Ndjson,
+}
+
+impl Output {
+    /// `-o`, or what the old `--json` printed (`old`) when it was given.
+    pub fn or_old_json(self, json: bool, old: Output) -> Output {
+        if json {
+            old
+        } else {
+            self
+        }
+    }
+
+    /// JSON of either shape.
+    pub fn is_json(self) -> bool {
+        self != Output::Text
+    }
+}
 
 const SESSIONS_HELP: &str = "\
 Sessions are the transcripts the Claude Code CLI writes under
@@ -10,11 +39,27 @@ $CLAUDE_CONFIG_DIR/projects (else ~/.claude/projects), one folder per working
 directory. An ID is a full session id or a unique prefix of at least 4 hex
 digits (`claudio sessions list` shows 8).
 
+The commands that read many sessions take the same flags: -a/--all (every
+project, not only this directory's), --cwd DIR (that directory's), -n/--limit N
+(the N newest sessions), --since WHEN (written since: 30m, 12h, 7d, 2w, or a
+date such as 2026-11-01). Patterns (search, inspect --grep) are literal text,
+case mattering only when they hold a capital; -e/--regex makes them a regex,
+-s and -i decide the case.
+
+Output: -o text (the default), -o json (one JSON document; a listing is one
+array) or -o ndjson (one compact JSON object per line, as found), on list,
+search, usage, inspect and archive; export takes -o md, html or json, and
+-O FILE. JSON field names are camelCase, as in the CLI's transcripts; the
+text in them is the transcripts' own, byte for byte. Each command's --help
+names its fields. (Old spellings still work: --json, export -f FORMAT and
+-o FILE, list --usage.)
+
 Examples:
   claudio sessions list                     this directory's sessions, newest first
   claudio sessions list --all --limit 20    every project
+  claudio sessions list --since 2d -o ndjson | jq -r .summary
   claudio sessions show 3f2a9c1e            the conversation, in a pager when long
-  claudio sessions show 3f2a9c1e --json | jq -r .type
+  claudio sessions show 3f2a9c1e -o ndjson | jq -r .type
   claudio sessions resume 3f2a9c1e          chat on, in the directory it ran in
   claudio sessions fork 3f2a9c1e --at MESSAGE_UUID
   claudio sessions rename 3f2a9c1e \"parser refactor\"
@@ -48,16 +93,20 @@ pub struct SessionsCommand {
 #[derive(Debug, Subcommand)]
 pub enum SessionsAction {
     /// List sessions, newest first (this directory's, or --all).
+    #[command(after_help = LIST_HELP)]
     List(ListArgs),
     /// Show a session's conversation as the CLI would resume it.
     #[command(after_help = INSPECT_HELP, visible_alias = "show")]
     Inspect(InspectArgs),
     /// Search inside past conversations: prompts and answers (--tools: tool
     /// calls too), newest sessions first.
+    #[command(after_help = search::HELP)]
     Search(search::SearchArgs),
-    /// Write a conversation as Markdown, HTML or JSON (stdout, or -o FILE).
+    /// Write a conversation as Markdown, HTML or JSON (stdout, or -O FILE).
+    #[command(after_help = export::HELP)]
     Export(export::ExportArgs),
     /// Tokens and estimated cost, by day, month, model, project, session or 5-hour block.
+    #[command(after_help = usage::HELP)]
     Usage(usage::UsageArgs),
     /// Open the chat on a session, in the directory it was recorded in.
     Resume(IdArgs),
@@ -85,14 +134,28 @@ archived on a later run; the CLI's own files are only read. With
 `archive = \"auto\"` in the config file every claudio run does this in the
 background.
 
+-o json (or ndjson: the same one line) prints the summary as one object:
+archived, unchanged, busy, bytesIn, bytesOut, shorter and failed ({path,
+reason} each), anotherPass when set, and archive (its folder).
+
 Exit codes: 0 done, 1 some files could not be read or written (named).";
 
 /// Arguments of `sessions archive`.
 #[derive(Debug, Args)]
 pub struct ArchiveArgs {
-    /// Print the summary as one JSON object.
-    #[arg(long)]
+    /// text, or json (the summary as one object on one line; ndjson is the same).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub output: Output,
+    /// The old spelling of `-o json`.
+    #[arg(long, hide = true, conflicts_with = "output")]
     pub json: bool,
+}
+
+impl ArchiveArgs {
+    /// What to print.
+    pub fn output(&self) -> Output {
+        self.output.or_old_json(self.json, Output::Json)
+    }
 }
 
 const INSPECT_HELP: &str = "\
@@ -100,8 +163,23 @@ The conversation is the chain the CLI resumes: from the newest main-chain
 message back through parentUuid. On a terminal, long output goes through
 $PAGER (else `less -R`).
 
---json prints the chain's user, assistant and system entries, one JSON object
-per line, exactly as stored in the transcript.";
+-o ndjson prints the chain's user, assistant and system entries (then the
+sub-agents' with --subagents), one JSON object per line, exactly as stored in
+the transcript; -o json prints them as one array, an entry a line.
+
+--grep PATTERN takes literal text (smart case: case matters only when the
+pattern has a capital); with -e/--regex it is a regex (Rust syntax), and -s
+or -i decide the case.";
+
+const LIST_HELP: &str = "\
+-o json prints one array, -o ndjson one object per line, each with the fields
+of the TypeScript SDK's listSessions(): sessionId, summary, lastModified,
+fileSize, customTitle, firstPrompt, gitBranch, cwd, tag, createdAt, archived
+(and fromArchive for a session only claudio's archive holds). With --long, also
+usage {input, output, cacheWrite, cacheRead}, models, prompts, apiRequests,
+firstActivity, lastActivity, estimatedCostUsd and costIsPartial.
+
+Piped, the table is tab-separated with whole ids, for cut and awk.";
 
 /// Arguments of `sessions list`.
 #[derive(Debug, Args)]
@@ -112,20 +190,38 @@ pub struct ListArgs {
     /// List this directory's sessions (and its git worktrees') instead of the current one.
     #[arg(long, value_name = "DIR", conflicts_with = "all")]
     pub cwd: Option<PathBuf>,
-    /// At most this many sessions.
+    /// At most this many sessions (the newest).
     #[arg(short = 'n', long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Print a JSON array with the fields of the TypeScript SDK's listSessions().
-    #[arg(long)]
+    /// Only sessions written to since then: 30m, 12h, 7d, 2w, or a date (2026-11-01).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// text (a table), json (one array) or ndjson (one session a line).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub output: Output,
+    /// The old spelling of `-o json`.
+    #[arg(long, hide = true, conflicts_with = "output")]
     pub json: bool,
-    /// With --json, add each session's usage (tokens, models, prompts, API
-    /// requests, estimated cost). Reads whole transcripts, so it is slower.
-    #[arg(long, requires = "json")]
-    pub usage: bool,
-    /// Add columns: total tokens and the estimated cost (reads whole
-    /// transcripts, so it is slower).
-    #[arg(short, long, conflicts_with = "json")]
+    /// With each session's usage: in the table, total tokens and the
+    /// estimated cost; in JSON, tokens, models, prompts, API requests and
+    /// the estimate. Reads whole transcripts, so it is slower.
+    #[arg(short, long)]
     pub long: bool,
+    /// The old spelling of `--long` with JSON.
+    #[arg(long, hide = true)]
+    pub usage: bool,
+}
+
+impl ListArgs {
+    /// What to print.
+    pub fn output(&self) -> Output {
+        self.output.or_old_json(self.json, Output::Json)
+    }
+
+    /// Whether each session's usage is read.
+    pub fn with_usage(&self) -> bool {
+        self.long || self.usage
+    }
 }
 
 /// Arguments of `sessions inspect`.
@@ -133,8 +229,11 @@ pub struct ListArgs {
 pub struct InspectArgs {
     /// Session id or unique prefix.
     pub id: String,
-    /// Print the entries as stored, one JSON object per line.
-    #[arg(long)]
+    /// text (the conversation), ndjson (the entries as stored, one a line) or json (one array of them).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub output: Output,
+    /// The old spelling of `-o ndjson`.
+    #[arg(long, hide = true, conflicts_with = "output")]
     pub json: bool,
     /// Also the session's sub-agent runs, each after the conversation.
     #[arg(long)]
@@ -144,6 +243,27 @@ pub struct InspectArgs {
     /// those lines are printed, each after who said it.
     #[arg(long, value_name = "PATTERN")]
     pub grep: Option<String>,
+    /// The --grep pattern is a regular expression (Rust regex syntax).
+    #[arg(short = 'e', long, requires = "grep")]
+    pub regex: bool,
+    /// Case always matters to --grep.
+    #[arg(short = 's', long, requires = "grep")]
+    pub case_sensitive: bool,
+    /// Case never matters to --grep.
+    #[arg(
+        short = 'i',
+        long,
+        requires = "grep",
+        conflicts_with = "case_sensitive"
+    )]
+    pub ignore_case: bool,
+}
+
+impl InspectArgs {
+    /// What to print.
+    pub fn output(&self) -> Output {
+        self.output.or_old_json(self.json, Output::Ndjson)
+    }
 }
 
 /// A session id.
@@ -215,7 +335,7 @@ mod tests {
         );
         assert!(SessionsAction::has_subcommand("delete"));
         let c = TestCli::try_parse_from(["claudio", "sessions", "archive", "--json"]).unwrap();
-        assert!(format!("{c:?}").contains("Archive(ArchiveArgs { json: true })"));
+        assert!(format!("{c:?}").contains("json: true"), "{c:?}");
         assert!(TestCli::try_parse_from(["claudio", "sessions", "list", "--no-archive"]).is_ok());
     }
 
@@ -236,7 +356,7 @@ mod tests {
             "claudio", "--color", "never", "sessions", "list", "--cwd", "/d", "-n", "3", "--json",
         ]);
         assert_eq!(l.cwd.as_deref(), Some(std::path::Path::new("/d")));
-        assert_eq!((l.limit, l.json, l.all), (Some(3), true, false));
+        assert_eq!((l.limit, l.output(), l.all), (Some(3), Output::Json, false));
         // the chat's flags are the chat's: not taken after `sessions`
         for flag in ["--model", "--permission-mode", "--max-budget-usd"] {
             assert!(

@@ -6,7 +6,7 @@
 //! run under the call that started it, thinking only with `--thinking`.
 
 use super::io::{Io, SessionsOutcome};
-use crate::cli::exit::Exit;
+use crate::cli::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::summary::tool_summary;
 use anyhow::Context;
@@ -29,17 +29,76 @@ pub enum Format {
     Json,
 }
 
+/// What `export -o` names: a format, or (the old spelling of `-O`) a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Format(Format),
+    File(PathBuf),
+}
+
+/// `-o`'s parser: md, html or json is the format; any other value was
+/// the file to write when `-o` meant that, and still is (with a warning).
+/// Help and completions offer the formats only.
+#[derive(Debug, Clone, Copy)]
+struct TargetParser;
+
+impl clap::builder::TypedValueParser for TargetParser {
+    type Value = Target;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Target, clap::Error> {
+        Ok(
+            match value.to_str().and_then(|v| Format::from_str(v, false).ok()) {
+                Some(f) => Target::Format(f),
+                None => Target::File(PathBuf::from(value)),
+            },
+        )
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            Format::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// `export --help`'s notes.
+pub(super) const HELP: &str = "\
+-o json prints the visible conversation as one array of items, each with a
+kind: prompt {text, timestamp}, image {marker}, answer {text, timestamp},
+thinking {text}, tool {id, name, input (as recorded), output, isError, agent
+(a sub-agent's run: items again)}.
+
+-o was the file to write before it was the format: a value other than md,
+html or json is still taken as the file (with a warning); -O FILE says it.
+
+Examples:
+  claudio sessions export 3f2a9c1e -O notes.md
+  claudio sessions export 3f2a9c1e -o html -O session.html
+  claudio sessions export 3f2a9c1e -o json | jq '.[] | select(.kind == \"tool\") | .name'";
+
 /// Arguments of `sessions export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Session id or unique prefix.
     pub id: String,
-    /// The format.
-    #[arg(short, long, value_enum, default_value_t = Format::Md)]
-    pub format: Format,
+    /// md, html or json [default: md].
+    #[arg(short = 'o', long, value_name = "FORMAT", value_parser = TargetParser)]
+    pub output: Option<Target>,
     /// Write to this file (else stdout).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    #[arg(short = 'O', long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+    /// The old spelling of `-o FORMAT`.
+    #[arg(short = 'f', long, value_enum, hide = true)]
+    pub format: Option<Format>,
     /// Keep every line of tool output (else the first 40 of each).
     #[arg(long)]
     pub full: bool,
@@ -53,7 +112,11 @@ const OUTPUT_LINES: usize = 40;
 
 /// One visible piece of a conversation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Item {
     /// What the person typed.
     Prompt {
@@ -537,7 +600,43 @@ fn agent_entries(file: &SessionFile, agent_id: &str) -> Option<Vec<Value>> {
     Some(entries.into_iter().map(|e| e.value).collect())
 }
 
+/// The format and the file (`None`: stdout) that `-o`, `-O` and the old
+/// `-f` and `-o FILE` ask for; two formats or two files are a usage error.
+fn target(a: &ExportArgs, io: &mut Io) -> anyhow::Result<(Format, Option<PathBuf>)> {
+    let (format, old_file) = match &a.output {
+        Some(Target::Format(f)) => (Some(*f), None),
+        Some(Target::File(p)) => (None, Some(p.clone())),
+        None => (None, None),
+    };
+    let format = match (format, a.format) {
+        (Some(o), Some(f)) if o != f => {
+            return Err(usage_error!(
+                "-o and -f name two formats: give one, with -o"
+            ))
+        }
+        (o, f) => o.or(f).unwrap_or(Format::Md),
+    };
+    let file = match (old_file, &a.output_file) {
+        (Some(p), Some(_)) => {
+            return Err(usage_error!(
+                "-o {} is not a format (md, html or json)",
+                Sanitizer::clean(&p.display().to_string())
+            ))
+        }
+        (Some(p), None) => {
+            io.warn(&format!(
+                "-o is the format now (md, html or json): writing {0}, but say it with -O {0}",
+                p.display()
+            ));
+            Some(p)
+        }
+        (None, f) => f.clone(),
+    };
+    Ok((format, file))
+}
+
 pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let (format, out_file) = target(&a, io)?;
     let (file, conv) = store.conversation(&a.id)?;
     let entries: Vec<Value> = conv.entries.iter().map(|e| e.value.clone()).collect();
     let list = items(&entries, a.thinking, &|agent| agent_entries(&file, agent));
@@ -563,7 +662,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
             meta.push_str(" · from claudio's archive");
         }
     }
-    let text = match a.format {
+    let text = match format {
         Format::Md => markdown(&title, &meta, &list, a.full),
         Format::Html => html(&title, &meta, &list, a.full),
         Format::Json => {
@@ -572,7 +671,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
             s
         }
     };
-    match &a.output {
+    match &out_file {
         Some(p) => std::fs::write(p, text.as_bytes())
             .with_context(|| format!("could not write {}", p.display()))?,
         // on a terminal, nothing in it may act on the terminal; to a file

@@ -2,13 +2,13 @@
 //! when long; its stored lines with `--json`; the lines holding a pattern
 //! with `--grep`.
 
-use super::args::InspectArgs;
+use super::args::{InspectArgs, Output};
 use super::cells::flat;
 use super::conversation::{self, Chain};
-use super::io::{Io, SessionsOutcome};
+use super::io::{Io, JsonRows, SessionsOutcome};
 use super::pager::{page, page_at};
 use super::usage;
-use crate::cli::exit::Exit;
+use crate::cli::exit::{usage_error, Exit};
 use crate::cli::style::Style;
 use claudio::store::Store;
 use std::io::Write;
@@ -24,7 +24,24 @@ pub(super) fn inspect(
     } else {
         Vec::new()
     };
-    if a.json {
+    let output = a.output();
+    if output.is_json() && a.grep.is_some() {
+        return Err(usage_error!(
+            "--grep picks lines of the conversation as shown: it does not go with -o {}",
+            if output == Output::Json {
+                "json"
+            } else {
+                "ndjson"
+            }
+        ));
+    }
+    let grep = a
+        .grep
+        .as_deref()
+        .filter(|p| !p.is_empty())
+        .map(|p| Grep::new(p, &a))
+        .transpose()?;
+    if output.is_json() {
         if super::archive::is_archived(&file.path) {
             // the entries are the bytes as stored: the mark goes to stderr
             io.warn(&format!(
@@ -32,18 +49,19 @@ pub(super) fn inspect(
                 file.id
             ));
         }
+        // each entry's bytes as stored, in either shape
+        let mut rows = JsonRows::new(output);
         for e in &conv.entries {
             if matches!(e.kind(), "user" | "assistant" | "system") {
-                io.write_json(&e.raw)?;
-                io.out.write_all(b"\n")?;
+                rows.push(io, &e.raw)?;
             }
         }
         for agent in &agents {
             for e in store.subagent_messages(&file.id, &agent.agent_id)? {
-                io.write_json(&e.raw)?;
-                io.out.write_all(b"\n")?;
+                rows.push(io, &e.raw)?;
             }
         }
+        rows.finish(io)?;
         io.out.flush()?;
         return Ok(SessionsOutcome::Done(Exit::Success));
     }
@@ -88,9 +106,14 @@ pub(super) fn inspect(
         Ok(_) => {}
         Err(e) => io.warn(&format!("usage not shown: {:#}", anyhow::Error::new(e))),
     }
-    if let Some(pattern) = a.grep.as_deref().filter(|p| !p.is_empty()) {
-        let (marked, hits) = grep_marks(&text, pattern, st);
+    if let Some(grep) = grep {
+        let (marked, hits, mut found) = grep_marks(&text, &grep, st);
+        if !a.regex {
+            // less looks for the text as typed, folding case as we did
+            found = a.grep.iter().cloned().collect();
+        }
         if hits == 0 {
+            let pattern = a.grep.as_deref().unwrap_or_default();
             io.warn(&format!("no line of this conversation holds {pattern:?}"));
             return Ok(SessionsOutcome::Done(Exit::Failure));
         }
@@ -99,8 +122,9 @@ pub(super) fn inspect(
             io.out.flush()?;
             return Ok(SessionsOutcome::Done(Exit::Success));
         }
-        // the pager opens at the first marked line
-        if page_at(&text, pattern).is_ok() {
+        // the pager opens at the first marked line, every match marked:
+        // less is given the text that matched, not our regex
+        if page_at(&text, &found, grep.ignore_case && !a.regex).is_ok() {
             return Ok(SessionsOutcome::Done(Exit::Success));
         }
         io.out.write_all(marked.as_bytes())?;
@@ -118,19 +142,53 @@ pub(super) fn inspect(
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 
-/// The lines of a rendered conversation that hold `pattern` (smart case),
-/// each after who said it (`you`, `claude`, or a sub-agent's line), and how
-/// many there were.
-fn grep_marks(text: &str, pattern: &str, st: Style) -> (String, usize) {
-    let fold = !pattern.chars().any(char::is_uppercase);
-    let want = if fold {
-        pattern.to_lowercase()
-    } else {
-        pattern.to_owned()
-    };
+/// `--grep`'s pattern: literal text or (with `--regex`) a regex, smart
+/// case unless `-s` or `-i` says.
+struct Grep {
+    find: Find,
+    ignore_case: bool,
+}
+
+enum Find {
+    Literal(String),
+    Regex(regex_automata::meta::Regex),
+}
+
+impl Grep {
+    fn new(pattern: &str, a: &InspectArgs) -> anyhow::Result<Grep> {
+        let has_upper = pattern.chars().any(char::is_uppercase);
+        let ignore_case = a.ignore_case || (!a.case_sensitive && !has_upper);
+        let find = if a.regex {
+            Find::Regex(super::search::build_regex(pattern, ignore_case)?)
+        } else if ignore_case {
+            Find::Literal(pattern.to_lowercase())
+        } else {
+            Find::Literal(pattern.to_owned())
+        };
+        Ok(Grep { find, ignore_case })
+    }
+
+    /// Whether `line` holds the pattern (a regex: a match that is not empty).
+    fn holds(&self, line: &str) -> bool {
+        match &self.find {
+            Find::Regex(re) => re.find_iter(line).any(|m| !m.is_empty()),
+            Find::Literal(want) if self.ignore_case => line.to_lowercase().contains(want.as_str()),
+            Find::Literal(want) => line.contains(want.as_str()),
+        }
+    }
+}
+
+/// At most this many different matched texts are given to the pager to mark.
+const MARKED_MAX: usize = 64;
+
+/// The lines of a rendered conversation that hold `grep`'s pattern, each
+/// after who said it (`you`, `claude`, or a sub-agent's line); how many
+/// there were; and the texts that matched (for the pager to find).
+fn grep_marks(text: &str, grep: &Grep, st: Style) -> (String, usize, Vec<String>) {
     let mut speaker = String::new();
     let mut out = String::new();
     let mut hits = 0;
+    let mut found: Vec<String> = Vec::new();
     for line in text.lines() {
         let plain = crate::cli::markdown::strip_sgr(line);
         let head = plain.split(" · ").next().unwrap_or("");
@@ -138,21 +196,25 @@ fn grep_marks(text: &str, pattern: &str, st: Style) -> (String, usize) {
             speaker = plain.clone();
             continue;
         }
-        let hay = if fold {
-            plain.to_lowercase()
-        } else {
-            plain.clone()
-        };
-        if hay.contains(&want) {
-            hits += 1;
-            out.push_str(&format!(
-                "{} {}\n",
-                st.dim(&format!("{speaker} ›")),
-                plain.trim_start()
-            ));
+        if !grep.holds(&plain) {
+            continue;
         }
+        hits += 1;
+        if let Find::Regex(re) = &grep.find {
+            for m in re.find_iter(&plain).filter(|m| !m.is_empty()) {
+                let text = &plain[m.range()];
+                if found.len() < MARKED_MAX && !found.iter().any(|f| f == text) {
+                    found.push(text.to_owned());
+                }
+            }
+        }
+        out.push_str(&format!(
+            "{} {}\n",
+            st.dim(&format!("{speaker} ›")),
+            plain.trim_start()
+        ));
     }
-    (out, hits)
+    (out, hits, found)
 }
 
 #[cfg(test)]

@@ -94,6 +94,58 @@ impl Io {
     }
 }
 
+/// JSON rows written as they come: `-o json` makes them one array (an
+/// element a line, `[]` for none), `-o ndjson` one object a line.
+pub(super) struct JsonRows {
+    array: bool,
+    written: usize,
+}
+
+impl JsonRows {
+    pub(super) fn new(output: super::args::Output) -> JsonRows {
+        JsonRows {
+            array: output == super::args::Output::Json,
+            written: 0,
+        }
+    }
+
+    /// One row: its JSON text, on one line.
+    pub(super) fn push(&mut self, io: &mut Io, row: &str) -> io::Result<()> {
+        if self.array {
+            io.write_json(if self.written == 0 { "[\n" } else { ",\n" })?;
+            io.write_json(row)?;
+        } else {
+            io.write_json(row)?;
+            io.write_json("\n")?;
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    /// The array's end (nothing more for NDJSON).
+    pub(super) fn finish(self, io: &mut Io) -> io::Result<()> {
+        match (self.array, self.written) {
+            (false, _) => Ok(()),
+            (true, 0) => io.write_json("[]\n"),
+            (true, _) => io.write_json("\n]\n"),
+        }
+    }
+
+    /// Every row of `rows`, then the end.
+    pub(super) fn write_all<T: serde::Serialize>(
+        output: super::args::Output,
+        io: &mut Io,
+        rows: &[T],
+    ) -> anyhow::Result<()> {
+        let mut w = JsonRows::new(output);
+        for r in rows {
+            w.push(io, &serde_json::to_string(r)?)?;
+        }
+        w.finish(io)?;
+        Ok(())
+    }
+}
+
 /// [`Io::write_json`]'s escaping.
 pub(super) fn json_for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
     let acts = |c: char| matches!(c, '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');

@@ -2,16 +2,22 @@
 
 use super::args::ListArgs;
 use super::cells::{cut, flat, human_size, pad, pad_left, width};
-use super::io::{Io, SessionsOutcome};
+use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::relative_time;
 use super::usage;
 use crate::cli::exit::Exit;
 use anyhow::Context;
 use claudio::store::{ListOptions, SessionInfo, Store};
-use serde::Serialize;
 use std::io::Write;
 
 pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    let output = a.output();
+    let with_usage = a.with_usage();
+    let since = a
+        .since
+        .as_deref()
+        .map(|s| super::time::parse_since(s, io.now_ms))
+        .transpose()?;
     let mut opts = if a.all {
         ListOptions::all()
     } else {
@@ -21,13 +27,21 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
             .context("cannot tell the current directory; pass --cwd or --all")?;
         ListOptions::for_dir(dir)
     };
-    if let Some(n) = a.limit {
+    // with --since the newest N are those left after it
+    if let (Some(n), None) = (a.limit, since) {
         opts = opts.limit(n);
     }
-    let listing =
+    let mut listing =
         crate::cli::spinner::while_working(io.err_style, "listing sessions", || store.list(&opts))?;
     io.warn_skipped(&listing.skipped);
-    if a.json && a.usage {
+    if let Some(t) = since {
+        // newest first: those written since then come first
+        listing.sessions.retain(|s| s.last_modified >= t);
+        if let Some(n) = a.limit {
+            listing.sessions.truncate(n);
+        }
+    }
+    if output.is_json() && with_usage {
         let rows: Vec<serde_json::Value> = crate::cli::spinner::while_working(
             io.err_style,
             "reading each session's usage",
@@ -49,17 +63,19 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                     .collect()
             },
         );
-        write_json_lines(io, &rows)?;
-    } else if a.json {
-        write_json_lines(io, &listing.sessions)?;
+        JsonRows::write_all(output, io, &rows)?;
+    } else if output.is_json() {
+        JsonRows::write_all(output, io, &listing.sessions)?;
     } else if listing.sessions.is_empty() {
-        let msg = match &opts.dir {
-            Some(d) => format!("no sessions for {} (try --all)", d.display()),
-            None => format!("no sessions in {}", store.projects_dir().display()),
+        let msg = match (&opts.dir, since) {
+            (Some(d), Some(_)) => format!("no sessions for {} since then", d.display()),
+            (Some(d), None) => format!("no sessions for {} (try --all)", d.display()),
+            (None, Some(_)) => "no sessions since then".to_owned(),
+            (None, None) => format!("no sessions in {}", store.projects_dir().display()),
         };
         io.warn(&msg);
     } else {
-        let long: Option<Vec<[String; 2]>> = a.long.then(|| {
+        let long: Option<Vec<[String; 2]>> = with_usage.then(|| {
             crate::cli::spinner::while_working(io.err_style, "reading each session's usage", || {
                 listing
                     .sessions
@@ -93,21 +109,6 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
     }
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
-}
-
-/// A JSON array, one element per line.
-fn write_json_lines<T: Serialize>(io: &mut Io, rows: &[T]) -> anyhow::Result<()> {
-    if rows.is_empty() {
-        io.write_json("[]\n")?;
-        return Ok(());
-    }
-    io.write_json("[\n")?;
-    for (i, r) in rows.iter().enumerate() {
-        let sep = if i + 1 < rows.len() { "," } else { "" };
-        io.write_json(&format!("{}{sep}\n", serde_json::to_string(r)?))?;
-    }
-    io.write_json("]\n")?;
-    Ok(())
 }
 
 /// The project a session ran in, short: `~/code/shop`.

@@ -3,28 +3,20 @@
 
 use std::io::{self, Write};
 
-/// Page `text` opened at the first line holding `pattern` (less's `-p`,
-/// which also marks every one); errors if the pager cannot start.
-pub(super) fn page_at(text: &str, pattern: &str) -> io::Result<()> {
-    let mut escaped = String::new();
-    if !pattern.chars().any(char::is_uppercase) {
-        escaped.push_str("(?i)");
+/// Page `text` opened at the first line holding one of `needles` (less's
+/// `-p`, which also marks every one), case folded when `fold`; errors if
+/// the pager cannot start.
+pub(super) fn page_at(text: &str, needles: &[String], fold: bool) -> io::Result<()> {
+    if needles.is_empty() {
+        return page(text);
     }
-    for c in pattern.chars() {
-        if "\\.^$|?*+()[]{}".contains(c) {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    // less takes -i for case; a regex flag it may not know, so use -I
-    let fold = escaped.starts_with("(?i)");
-    let pat = escaped.trim_start_matches("(?i)");
     let mut cmd = std::process::Command::new("less");
     cmd.arg("-R");
     if fold {
+        // less takes -i for case; a regex flag it may not know, so use -I
         cmd.arg("-I");
     }
-    cmd.arg(format!("-p{pat}"))
+    cmd.arg(format!("-p{}", less_pattern(needles)))
         .stdin(std::process::Stdio::piped());
     let mut child = cmd.spawn()?;
     if let Some(mut stdin) = child.stdin.take() {
@@ -32,6 +24,26 @@ pub(super) fn page_at(text: &str, pattern: &str) -> io::Result<()> {
     }
     child.wait()?;
     Ok(())
+}
+
+/// A regex for less that finds any of `needles` as text: each escaped,
+/// joined by `|`.
+fn less_pattern(needles: &[String]) -> String {
+    let escape = |n: &str| {
+        let mut e = String::new();
+        for c in n.chars() {
+            if "\\.^$|?*+()[]{}".contains(c) {
+                e.push('\\');
+            }
+            e.push(c);
+        }
+        e
+    };
+    needles
+        .iter()
+        .map(|n| escape(n))
+        .collect::<Vec<_>>()
+        .join("|")
 }
 
 /// Send text through `$PAGER` (else `less -R`); errors if it cannot start.
@@ -54,4 +66,13 @@ pub(super) fn page(text: &str) -> io::Result<()> {
     }
     child.wait()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn less_is_given_the_texts_escaped() {
+        let p = super::less_pattern(&["a.b".into(), "(x|y)".into(), r"c:\d".into()]);
+        assert_eq!(p, r"a\.b|\(x\|y\)|c:\\d");
+    }
 }

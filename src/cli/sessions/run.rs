@@ -32,7 +32,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         SessionsAction::Export(a) => export::export(&store, a, io),
         SessionsAction::Usage(a) => usage::usage(&store, a, io),
         SessionsAction::Resume(a) => resume(&store, &a.id, io),
-        SessionsAction::Archive(a) => archive::archive(&store, a.json, io),
+        SessionsAction::Archive(a) => archive::archive(&store, a.output().is_json(), io),
         SessionsAction::Fork(a) => store
             .fork(&a.id, &fork_options(a.at.as_deref(), a.title.as_deref()))
             .map_err(Into::into)

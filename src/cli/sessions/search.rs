@@ -1,7 +1,8 @@
 //! `claudio sessions search PATTERN`: the store's search, printed as found.
 
+use super::args::Output;
 use super::cells::{cut, flat, width};
-use super::io::{Io, SessionsOutcome};
+use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::relative_time;
 use crate::cli::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
@@ -49,36 +50,29 @@ pub struct SearchArgs {
     /// At most this many hits per session.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub hits: usize,
-    /// One JSON object per session, as found.
-    #[arg(long)]
+    /// text, json (one array of sessions) or ndjson (a session a line, as found).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub output: Output,
+    /// The old spelling of `-o ndjson`.
+    #[arg(long, hide = true, conflicts_with = "output")]
     pub json: bool,
 }
 
-/// `--since`: a span back from now (`30m`, `12h`, `7d`, `2w`) or a date
-/// (`2026-11-01`, midnight UTC), in ms since the epoch.
-pub(super) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
-    let s = s.trim();
-    let unit = |c: char| match c {
-        'm' => Some(60_000i64),
-        'h' => Some(3_600_000),
-        'd' => Some(86_400_000),
-        'w' => Some(7 * 86_400_000),
-        _ => None,
-    };
-    if let Some(last) = s.chars().last() {
-        if let (Some(ms), Ok(n)) = (unit(last), s[..s.len() - 1].parse::<i64>()) {
-            return Ok(now_ms - n.max(0) * ms);
-        }
+/// `search --help`'s notes.
+pub(super) const HELP: &str = "\
+-o ndjson prints a session a line as it is found, -o json one array of them.
+Each has sessionId, summary, cwd, lastModified, hits (each {kind: prompt,
+answer, tool_input or tool_output; line; ranges [{start, end}], byte offsets
+in line; uuid; timestamp}), more (it has more hits than shown), and
+fromArchive for a session only claudio's archive holds.
+
+Exit codes: 0 found, 1 no match (grep's), 2 usage (a bad regex).";
+
+impl SearchArgs {
+    /// What to print.
+    pub fn output(&self) -> Output {
+        self.output.or_old_json(self.json, Output::Ndjson)
     }
-    if let Some(ms) = claudio::store::parse_iso_millis(&format!("{s}T00:00:00.000Z")) {
-        return Ok(ms);
-    }
-    claudio::store::parse_iso_millis(s).ok_or_else(|| {
-        usage_error!(
-            "--since {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
-            crate::cli::summary::one_line(s, 40)
-        )
-    })
 }
 
 /// The most a regex's compiled form (its NFA) may take, and the most its
@@ -91,7 +85,7 @@ const REGEX_DFA_CACHE: usize = 8 << 20;
 /// A regex for finding match ranges only. It is compiled without capture
 /// groups (a group costs memory in every state of the matcher: `(.)`
 /// repeated 2000 times took gigabytes), and its size is bounded.
-fn build_regex(pattern: &str, ignore_case: bool) -> anyhow::Result<meta::Regex> {
+pub(super) fn build_regex(pattern: &str, ignore_case: bool) -> anyhow::Result<meta::Regex> {
     let config = meta::Config::new()
         .which_captures(WhichCaptures::Implicit)
         .nfa_size_limit(Some(REGEX_NFA_LIMIT))
@@ -159,15 +153,17 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
         opts = opts.dir(dir);
     }
     if let Some(s) = &a.since {
-        opts = opts.since(parse_since(s, io.now_ms)?);
+        opts = opts.since(super::time::parse_since(s, io.now_ms)?);
     }
     if let Some(n) = a.limit {
         opts = opts.limit(n);
     }
+    let output = a.output();
+    let mut rows = JsonRows::new(output);
     let mut failed: Option<std::io::Error> = None;
     let summary = store.search(&opts, |s| {
-        let written = if a.json {
-            write_json(io, &s)
+        let written = if output.is_json() {
+            rows.push(io, &json_row(&s)).and_then(|_| io.out.flush())
         } else {
             let text = render(&s, a.all, io);
             io.out
@@ -182,6 +178,9 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
             }
         }
     })?;
+    if failed.is_none() && output.is_json() {
+        failed = rows.finish(io).err();
+    }
     if let Some(e) = failed {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return Ok(SessionsOutcome::Done(Exit::Success));
@@ -193,9 +192,10 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
         io.warn(&msg);
     }
     io.out.flush()?;
-    // no match is exit 1, as grep says it, in either format (JSON prints nothing)
+    // no match is exit 1, as grep says it, in every format (NDJSON prints
+    // nothing, JSON an empty array)
     if summary.sessions == 0 {
-        if !a.json {
+        if !output.is_json() {
             let msg = format!(
                 "no matches in {} session{}{}",
                 summary.files,
@@ -209,7 +209,8 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 
-fn write_json(io: &mut Io, s: &SessionHits) -> std::io::Result<()> {
+/// A session's hits as one line of JSON.
+fn json_row(s: &SessionHits) -> String {
     let mut v = serde_json::json!({
         "sessionId": s.info.session_id,
         "summary": s.info.summary,
@@ -221,9 +222,7 @@ fn write_json(io: &mut Io, s: &SessionHits) -> std::io::Result<()> {
     if s.info.from_archive {
         v["fromArchive"] = serde_json::json!(true);
     }
-    let mut text = v.to_string();
-    text.push('\n');
-    io.write_json(&text)
+    v.to_string()
 }
 
 fn kind_label(k: HitKind) -> &'static str {
@@ -366,20 +365,6 @@ fn tail_cols(s: &str, cols: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn since_takes_spans_and_dates() {
-        let now = 10 * 86_400_000;
-        assert_eq!(parse_since("2d", now).unwrap(), 8 * 86_400_000);
-        assert_eq!(parse_since("30m", now).unwrap(), now - 1_800_000);
-        assert_eq!(parse_since("1w", now).unwrap(), 3 * 86_400_000);
-        assert_eq!(
-            parse_since("1970-01-02", now).unwrap(),
-            86_400_000,
-            "a date is midnight UTC"
-        );
-        assert!(parse_since("soon", now).is_err());
-    }
 
     #[test]
     fn lines_split_around_matches_and_stay_inert() {

@@ -1,17 +1,18 @@
 //! `claudio sessions usage`: tokens and estimated cost, added up by day,
 //! month, model, project or session; and the usage line of `inspect`.
 
+use super::args::Output;
 use super::cells::{cut, flat, pad, pad_left, width};
-use super::io::{Io, SessionsOutcome};
+use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::local_time;
 use crate::cli::exit::Exit;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{
-    billing_windows, estimate_cost, BillingWindow, FileUsage, SessionUsage, Store, SubagentUsage,
-    Tokens, UsageSet, PRICES_DATE,
+    billing_windows, estimate_cost, BillingWindow, FileUsage, ListOptions, SessionUsage, Store,
+    SubagentUsage, Tokens, UsageSet, PRICES_DATE,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -43,13 +44,42 @@ pub struct UsageArgs {
     /// Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01).
     #[arg(long, value_name = "WHEN")]
     pub since: Option<String>,
-    /// Print JSON.
-    #[arg(long)]
+    /// Count only this many sessions (the newest).
+    #[arg(short = 'n', long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// text (a table), json (one object) or ndjson (a row a line, then the total).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub output: Output,
+    /// The old spelling of `-o json`.
+    #[arg(long, hide = true, conflicts_with = "output")]
     pub json: bool,
     /// Leave the cost estimate out.
     #[arg(long)]
     pub no_cost: bool,
 }
+
+impl UsageArgs {
+    /// What to print.
+    pub fn output(&self) -> Output {
+        self.output.or_old_json(self.json, Output::Json)
+    }
+}
+
+/// `usage --help`'s notes.
+pub(super) const HELP: &str = "\
+-o json prints one object: by, rows, total, pricesDate, unpricedModels (and
+archivedSessions when the archive added some). -o ndjson prints each row on a
+line, then that object without its rows. A row has key (the day, month,
+model, project, full session id or window), input, output, cacheWrite,
+cacheRead, models, estimatedCostUsd and costIsPartial; by session also title,
+fromArchive and subagents (rows with agentId, description, agentType); by
+block also start, end, firstMessage, lastMessage, apiRequests, active,
+burnRate and projected.
+
+Examples:
+  claudio sessions usage --all --by month
+  claudio sessions usage --by session --since 7d -n 10
+  claudio sessions usage --all --by block -o json | jq '.rows[] | select(.active)'";
 
 /// One row: tokens by model.
 #[derive(Debug, Default)]
@@ -232,14 +262,39 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let since = a
         .since
         .as_deref()
-        .map(|s| super::search::parse_since(s, io.now_ms))
+        .map(|s| super::time::parse_since(s, io.now_ms))
         .transpose()?;
     // oldest first: a resumed session's file repeats what came before it
     let listing = store.usage(dir.as_deref())?;
     io.warn_skipped(&listing.skipped);
-    let sessions = listing.sessions;
+    let mut sessions = listing.sessions;
+    if let Some(n) = a.limit {
+        // the n newest, still oldest first
+        let mut newest: Vec<(i64, usize)> = sessions
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.last_modified, i))
+            .collect();
+        newest.sort_unstable_by(|x, y| y.cmp(x));
+        let keep: HashSet<usize> = newest.into_iter().take(n).map(|(_, i)| i).collect();
+        let mut i = 0;
+        sessions.retain(|_| {
+            i += 1;
+            keep.contains(&(i - 1))
+        });
+    }
+    // --by session: titles, and the rows in the order the sessions were last written
+    let titles = if a.by == By::Session {
+        session_titles(store, dir.as_deref())
+    } else {
+        HashMap::new()
+    };
+    let written: HashMap<&str, i64> = sessions
+        .iter()
+        .map(|s| (s.session_id.as_str(), s.last_modified))
+        .collect();
     // sessions only claudio's archive still holds
-    let archived: std::collections::HashSet<&str> = sessions
+    let archived: HashSet<&str> = sessions
         .iter()
         .filter(|s| super::archive::is_archived(&s.path))
         .map(|s| s.session_id.as_str())
@@ -322,13 +377,21 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             total.models.entry(m.clone()).or_default().add(t);
         }
     }
+    // in time order: by day, month and block the keys are; by session, when
+    // each was last written (oldest first, as the days)
+    let mut ordered: Vec<(&String, &Row)> = rows.iter().collect();
+    if a.by == By::Session {
+        ordered.sort_by_key(|(k, _)| (written.get(k.as_str()).copied(), k.as_str()));
+    }
     let unpriced: BTreeSet<&String> = total
         .models
         .iter()
         .filter(|(m, t)| estimate_cost(m, t).is_none())
         .map(|(m, _)| m)
         .collect();
-    if a.json {
+    let output = a.output();
+    let now = io.now_ms;
+    if output.is_json() {
         let row_json = |key: &str, r: &Row| {
             let t = r.tokens();
             let (cost, some_unpriced) = r.cost();
@@ -344,6 +407,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         };
         let session_row = |k: &String, r: &Row| {
             let mut v = row_json(k, r);
+            if let Some(t) = titles.get(k.as_str()) {
+                v["title"] = serde_json::json!(t);
+            }
             if a.by == By::Session && archived.contains(k.as_str()) {
                 v["fromArchive"] = serde_json::json!(true);
             }
@@ -355,7 +421,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 v["lastMessage"] = serde_json::json!(iso(w.last));
                 v["apiRequests"] = serde_json::json!(w.messages);
                 v["active"] = serde_json::json!(w.active);
-                if let Some(p) = Projection::of(w, r, io.now_ms) {
+                if let Some(p) = Projection::of(w, r, now) {
                     let priced = !a.no_cost && r.any_priced();
                     v["burnRate"] = serde_json::json!({
                         "tokensPerMinute": p.tokens_per_minute,
@@ -385,7 +451,6 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         };
         let mut v = serde_json::json!({
             "by": format!("{:?}", a.by).to_lowercase(),
-            "rows": rows.iter().map(|(k, r)| session_row(k, r)).collect::<Vec<_>>(),
             "total": row_json("total", &total),
             "pricesDate": PRICES_DATE,
             "unpricedModels": unpriced,
@@ -393,9 +458,21 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         if !archived.is_empty() {
             v["archivedSessions"] = serde_json::json!(archived.len());
         }
-        let mut text = serde_json::to_string_pretty(&v)?;
-        text.push('\n');
-        io.write_json(&text)?;
+        let rows_json = ordered.iter().map(|(k, r)| session_row(k, r));
+        if output == Output::Ndjson {
+            // each row, then the rest of the document on the last line
+            let mut lines = JsonRows::new(output);
+            for row in rows_json {
+                lines.push(io, &row.to_string())?;
+            }
+            lines.push(io, &v.to_string())?;
+            lines.finish(io)?;
+        } else {
+            v["rows"] = serde_json::json!(rows_json.collect::<Vec<_>>());
+            let mut text = serde_json::to_string_pretty(&v)?;
+            text.push('\n');
+            io.write_json(&text)?;
+        }
         io.out.flush()?;
         return Ok(SessionsOutcome::Done(Exit::Success));
     }
@@ -434,12 +511,19 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             cost_text(c, partial, r.any_priced()),
         ]
     };
-    for (k, r) in &rows {
+    for (k, r) in ordered {
         if window_of.get(k).is_some_and(|w| w.active) {
             table.push(line(&format!("{k} (open)"), r));
             continue;
         }
-        table.push(line(k, r));
+        if a.by == By::Session {
+            table.push(line(
+                &session_label(k, titles.get(k.as_str()), archived.contains(k.as_str())),
+                r,
+            ));
+        } else {
+            table.push(line(k, r));
+        }
         // a session's sub-agents, already in its row: what each spent
         for (agent, r) in agent_rows.get(k.as_str()).into_iter().flatten() {
             table.push(line(&agent_label(agent), r));
@@ -510,6 +594,38 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     io.out.write_all(out.as_bytes())?;
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// The titles of the sessions `dir` (or every project) holds, by id; none
+/// when they cannot be listed (the rows keep their ids).
+fn session_titles(store: &Store, dir: Option<&std::path::Path>) -> HashMap<String, String> {
+    let opts = match dir {
+        Some(d) => ListOptions::for_dir(d),
+        None => ListOptions::all(),
+    };
+    store
+        .list(&opts)
+        .map(|l| {
+            l.sessions
+                .into_iter()
+                .map(|s| (s.session_id, s.summary))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A session's row in the table: its short id and its title.
+fn session_label(id: &str, title: Option<&String>, archived: bool) -> String {
+    let short: String = id.chars().take(8).collect();
+    let mut label = short;
+    if archived {
+        label.push_str("  (archived)");
+    }
+    if let Some(t) = title.filter(|t| !t.trim().is_empty()) {
+        label.push_str("  ");
+        label.push_str(&flat(t));
+    }
+    label
 }
 
 /// A billing window's row: its start and end, local time

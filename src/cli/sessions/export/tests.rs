@@ -88,7 +88,9 @@ fn long_output_is_cut_unless_full() {
     assert_eq!(json[0]["kind"], "prompt");
     assert_eq!(json[0]["text"], "fix the <b>bug</b> & ship");
     assert_eq!(json[2]["kind"], "tool");
-    assert_eq!(json[2]["is_error"], true);
+    // field names are camelCase, as in every other JSON output
+    assert_eq!(json[2]["isError"], true);
+    assert!(json[2].get("is_error").is_none());
     assert_eq!(json[3]["agent"][1]["text"], "All good.");
 }
 
