@@ -5,7 +5,7 @@ use super::literal::find_literal;
 use super::unescape::unescape_line;
 use super::{MatchFn, Pattern};
 use crate::store::lines::Block;
-use std::ops::{ControlFlow, Range};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// The raw-bytes prefilter (a literal's, or a set of a regex's literals)
@@ -15,12 +15,18 @@ pub(super) struct Finder {
     raw: Option<Vec<u8>>,
     /// Compare the raw form ignoring ASCII case.
     raw_ignore_case: bool,
-    /// Where to look first: a part of `raw` that case does not change
-    /// (searched as is, fast), else its rarest byte (both cases).
-    anchor: Anchor,
-    /// The JSON forms of literals one of which every match contains, and
-    /// the escapes `\u` and `\/`.
-    set: Option<aho_corasick::AhoCorasick>,
+    /// Where in `raw` the window that `set` looks for starts: a match of
+    /// one of the literal's patterns at `i` is the literal at `i - window`
+    /// if the rest of it is there too.
+    window: usize,
+    /// Everything that makes a line a candidate, looked for in one pass:
+    /// the literal's window in each of its case variants (or the JSON
+    /// forms of literals one of which every match contains), then the
+    /// escapes `\u` and `\/`.
+    set: Option<Set>,
+    /// The patterns of `set` before this one are the literal's (the rest
+    /// are the escapes).
+    literals: usize,
     /// A line with invalid UTF-8 is a candidate too: it is decoded with
     /// U+FFFD in place of the bad bytes, and a literal has bytes of U+FFFD.
     invalid_utf8: bool,
@@ -29,13 +35,61 @@ pub(super) struct Finder {
     pub(super) matcher: MatchFn,
 }
 
-pub(super) enum Anchor {
-    /// `raw` itself (case matters).
-    Whole(memchr::memmem::Finder<'static>),
-    /// A caseless run of `raw` starting at this offset.
-    Run(usize, memchr::memmem::Finder<'static>),
-    /// The byte at this offset, either case.
-    Byte(usize),
+/// A set of byte strings searched for at once.
+enum Set {
+    /// Teddy, the vectorised searcher, for up to 64 patterns.
+    Packed(aho_corasick::packed::Searcher),
+    /// More patterns, or a processor without Teddy.
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+/// The escapes that make a line a candidate: a line with a `\u` or `\/`
+/// may hold the pattern in a form the raw bytes do not show (a tool that
+/// re-wrote the file with escaped non-ASCII, `<`, `/`). `\u` is looked for
+/// with the hex digit that follows it (three bytes let the vectorised
+/// searcher tell it from `\"` and `\n` at once); `\/` only when the
+/// pattern has a `/` (only a `/` can be written so).
+fn escapes(solidus: bool) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = b"0123456789abcdefABCDEF"
+        .iter()
+        .map(|&h| vec![b'\\', b'u', h])
+        .collect();
+    if solidus {
+        out.push(b"\\/".to_vec());
+    }
+    out
+}
+
+impl Set {
+    /// Leftmost-first: Teddy is only used with it; any match finds its line.
+    fn new(patterns: &[Vec<u8>]) -> Option<Set> {
+        if patterns.len() <= 64 {
+            let mut b = aho_corasick::packed::Config::new()
+                .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+                .builder();
+            b.extend(patterns);
+            if let Some(s) = b.build() {
+                return Some(Set::Packed(s));
+            }
+        }
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(patterns)
+            .ok()
+            .map(Set::Automaton)
+    }
+
+    /// The first match at or after `from`: which pattern, and where.
+    fn find(&self, hay: &[u8], from: usize) -> Option<(usize, usize)> {
+        match self {
+            Set::Packed(s) => s
+                .find_in(hay, aho_corasick::Span::from(from..hay.len()))
+                .map(|m| (m.pattern().as_usize(), m.start())),
+            Set::Automaton(a) => a
+                .find(aho_corasick::Input::new(hay).range(from..))
+                .map(|m| (m.pattern().as_usize(), m.start())),
+        }
+    }
 }
 
 impl Finder {
@@ -51,25 +105,28 @@ impl Finder {
                 // folding case of non-ASCII letters changes their bytes:
                 // then no prefilter, every line is decoded
                 let foldable = !*ignore_case || text.is_ascii();
-                let anchor = if !*ignore_case {
-                    Anchor::Whole(memchr::memmem::Finder::new(&raw).into_owned())
-                } else {
-                    match caseless_run(&raw) {
-                        Some(r) if r.len() >= 3 => {
-                            Anchor::Run(r.start, memchr::memmem::Finder::new(&raw[r]).into_owned())
-                        }
-                        _ => Anchor::Byte(rarest(&raw)),
-                    }
-                };
                 let needle = text.clone();
                 let ic = *ignore_case;
                 let raw = (foldable && !raw.is_empty()).then_some(raw);
+                // the whole literal when case matters; else its rarest
+                // window of three bytes, in each case (a match is checked)
+                let (window, mut patterns) = match raw.as_deref() {
+                    Some(raw) if ic => {
+                        let k = rarest_window(raw);
+                        (k, case_variants(&raw[k..(k + WINDOW).min(raw.len())]))
+                    }
+                    Some(raw) => (0, vec![raw.to_vec()]),
+                    None => (0, Vec::new()),
+                };
+                let literals = patterns.len();
+                patterns.extend(escapes(text.contains('/')));
                 Finder {
                     invalid_utf8: raw.as_deref().is_some_and(touches_fffd),
+                    set: raw.is_some().then(|| Set::new(&patterns)).flatten(),
                     raw,
                     raw_ignore_case: ic,
-                    anchor,
-                    set: None,
+                    window,
+                    literals,
                     scan: false,
                     matcher: Arc::new(move |t: &str| find_literal(t, &needle, ic)),
                 }
@@ -77,8 +134,9 @@ impl Finder {
             Pattern::Custom(m) | Pattern::Scan(m) => Finder {
                 raw: None,
                 raw_ignore_case: false,
-                anchor: Anchor::Byte(0),
+                window: 0,
                 set: None,
+                literals: 0,
                 invalid_utf8: false,
                 scan: matches!(p, Pattern::Scan(_)),
                 matcher: m.clone(),
@@ -90,26 +148,25 @@ impl Finder {
             } => {
                 // one literal without a usable form: no prefilter
                 let forms: Option<Vec<Vec<u8>>> = any_of.iter().map(|l| raw_form(l)).collect();
+                let mut literals = 0;
                 let set = forms.as_ref().and_then(|forms| {
                     let mut forms = forms.clone();
                     forms.sort_unstable();
                     forms.dedup();
-                    // the escapes that make a line a candidate, in the same
-                    // pass (two more passes over each block took as long)
-                    forms.extend([b"\\u".to_vec(), b"\\/".to_vec()]);
-                    // leftmost-first: the vectorised searcher (Teddy) is
-                    // only used with it; any match finds its line
-                    aho_corasick::AhoCorasick::builder()
-                        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                        .build(&forms)
-                        .ok()
+                    literals = forms.len();
+                    // the escapes, in the same pass (two more passes over
+                    // each block took as long)
+                    let solidus = any_of.iter().any(|l| l.contains(&b'/'));
+                    forms.extend(escapes(solidus));
+                    Set::new(&forms)
                 });
                 Finder {
                     raw: None,
                     raw_ignore_case: false,
-                    anchor: Anchor::Byte(0),
+                    window: 0,
                     invalid_utf8: set.is_some() && forms.iter().flatten().any(|f| touches_fffd(f)),
                     set,
+                    literals,
                     scan: *scan,
                     matcher: matcher.clone(),
                 }
@@ -119,49 +176,72 @@ impl Finder {
 
     /// Whether some lines can be passed over unparsed.
     pub(super) fn filters(&self) -> bool {
-        self.raw.is_some() || self.set.is_some()
+        self.set.is_some()
     }
 
-    /// The next position in `hay` at or after `from` where the raw form occurs.
-    pub(super) fn next_raw(&self, hay: &[u8], from: usize) -> Option<usize> {
-        if let Some(set) = &self.set {
-            return set.find(&hay[from..]).map(|m| from + m.start());
-        }
-        let raw = self.raw.as_deref()?;
-        let fits = |start: usize| {
-            start + raw.len() <= hay.len()
-                && (!self.raw_ignore_case && &hay[start..start + raw.len()] == raw
-                    || self.raw_ignore_case
-                        && hay[start..start + raw.len()].eq_ignore_ascii_case(raw))
-        };
-        match &self.anchor {
-            Anchor::Whole(f) => f.find(&hay[from..]).map(|i| i + from),
-            Anchor::Run(k, f) => {
-                let mut at = from + k;
-                while at <= hay.len() {
-                    let i = f.find(&hay[at..])? + at;
-                    if fits(i - k) {
-                        return Some(i - k);
+    /// The next position in `hay` at or after `from` that makes its line a
+    /// candidate: where the raw form occurs, or an escape.
+    pub(super) fn next_raw(&self, hay: &[u8], mut from: usize) -> Option<usize> {
+        let set = self.set.as_ref()?;
+        loop {
+            let (pattern, at) = set.find(hay, from)?;
+            let Some(raw) = self.raw.as_deref().filter(|_| pattern < self.literals) else {
+                return Some(at);
+            };
+            // the window matched: the literal must be around it
+            let fits = at.checked_sub(self.window).filter(|&start| {
+                hay.get(start..start + raw.len()).is_some_and(|h| {
+                    if self.raw_ignore_case {
+                        h.eq_ignore_ascii_case(raw)
+                    } else {
+                        h == raw
                     }
-                    at = i + 1;
-                }
-                None
+                })
+            });
+            if fits.is_some() {
+                return fits;
             }
-            Anchor::Byte(k) => {
-                let b = raw[*k];
-                let (lo, up) = (b.to_ascii_lowercase(), b.to_ascii_uppercase());
-                let mut at = from + k;
-                while at < hay.len() {
-                    let i = memchr::memchr2(lo, up, &hay[at..])? + at;
-                    if fits(i - k) {
-                        return Some(i - k);
-                    }
-                    at = i + 1;
-                }
-                None
-            }
+            from = at + 1;
         }
     }
+}
+
+/// The length of the window of a caseless literal that is looked for.
+const WINDOW: usize = 3;
+
+/// Where the window of [`WINDOW`] bytes of `raw` starts whose bytes are
+/// rarest in transcripts (digits and punctuation before letters).
+pub(super) fn rarest_window(raw: &[u8]) -> usize {
+    let w = WINDOW.min(raw.len());
+    (0..=raw.len() - w)
+        .max_by_key(|&k| {
+            let rank: usize = raw[k..k + w].iter().map(|&b| rank(b).min(64)).sum();
+            (rank, std::cmp::Reverse(k))
+        })
+        .unwrap_or(0)
+}
+
+/// Every way of writing `bytes` with its ASCII letters in either case.
+fn case_variants(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = vec![Vec::with_capacity(bytes.len())];
+    for &b in bytes {
+        let (lo, up) = (b.to_ascii_lowercase(), b.to_ascii_uppercase());
+        if lo == up {
+            out.iter_mut().for_each(|v| v.push(b));
+        } else {
+            out = out
+                .into_iter()
+                .flat_map(|v| {
+                    let mut w = v.clone();
+                    w.push(up);
+                    let mut v = v;
+                    v.push(lo);
+                    [v, w]
+                })
+                .collect();
+        }
+    }
+    out
 }
 
 /// The form a piece of decoded text has on disk, in a line without `\u` or
@@ -196,36 +276,12 @@ pub(super) fn touches_fffd(lit: &[u8]) -> bool {
         || lit.ends_with(&R[..2])
 }
 
-/// The longest run of bytes that have no case (digits, punctuation).
-pub(super) fn caseless_run(raw: &[u8]) -> Option<Range<usize>> {
-    let mut best: Option<Range<usize>> = None;
-    let mut start = None;
-    for (i, b) in raw.iter().chain([&b'a']).enumerate() {
-        if b.is_ascii_alphabetic() {
-            if let Some(s) = start.take() {
-                if best.as_ref().is_none_or(|r: &Range<usize>| i - s > r.len()) {
-                    best = Some(s..i);
-                }
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    best
-}
-
-/// The index of the byte least likely to occur in a transcript.
-pub(super) fn rarest(raw: &[u8]) -> usize {
-    // rough frequency of bytes in transcripts, commonest first: letters,
-    // JSON punctuation, digits
+/// How rare a byte is in transcripts: the higher, the rarer (from a rough
+/// frequency, commonest first: letters, JSON punctuation, digits).
+fn rank(b: u8) -> usize {
     const COMMON: &[u8] = b"\" e:,taoinsrhldcu{}mpfgywbv.-_0123456789k/x\\jqz";
-    let rank = |b: u8| {
-        let l = b.to_ascii_lowercase();
-        COMMON.iter().position(|&c| c == l).unwrap_or(usize::MAX)
-    };
-    (0..raw.len())
-        .max_by_key(|&i| (rank(raw[i]), std::cmp::Reverse(i)))
-        .unwrap_or(0)
+    let l = b.to_ascii_lowercase();
+    COMMON.iter().position(|&c| c == l).unwrap_or(usize::MAX)
 }
 
 /// The candidate lines of a block of whole lines.
@@ -254,49 +310,19 @@ pub(super) fn lines_in(
     }
     let bytes = block.bytes;
     let mut from = 0;
-    // a line with a `\u` or `\/` escape may hold the pattern in a form the
-    // raw bytes do not show (a tool that re-wrote the file with escaped
-    // non-ASCII, `<`, `/`): it is a candidate too, parsed and checked
-    let escaped = |from: usize| {
-        let u = ESCAPED_U.find(&bytes[from..]);
-        let s = ESCAPED_SOLIDUS.find(&bytes[from..]);
-        match (u, s) {
-            (Some(a), Some(b)) => Some(from + a.min(b)),
-            (a, b) => a.or(b).map(|i| from + i),
-        }
-    };
-    // the set has them already
-    let mut next_escape = if finder.set.is_some() {
-        None
-    } else {
-        escaped(0)
-    };
-    while from < bytes.len() {
-        let raw = finder.next_raw(bytes, from);
-        if next_escape.is_some_and(|e| e < from) {
-            next_escape = escaped(from);
-        }
-        let at = match (raw, next_escape) {
-            (Some(r), Some(e)) => r.min(e),
-            (Some(r), None) => r,
-            (None, Some(e)) => e,
-            (None, None) => break,
-        };
+    // one pass for the pattern and the escapes (see `escapes`)
+    while let Some(at) = finder.next_raw(bytes, from) {
         let line = block.line_at(at);
         from = line.end + 1;
         if scanned(&bytes[line.clone()]) {
             f(&bytes[line])?;
         }
+        if from >= bytes.len() {
+            break;
+        }
     }
     ControlFlow::Continue(())
 }
-
-/// `\u` in a line's raw bytes: some character was written escaped.
-pub(super) static ESCAPED_U: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
-/// `\/`: a solidus written escaped (JSON allows it; some tools do it).
-pub(super) static ESCAPED_SOLIDUS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\/"));
 
 #[cfg(test)]
 mod tests {
@@ -324,18 +350,87 @@ mod tests {
             lines,
             vec![br#"{"text":"they SAY \"HI\"\nNOW ok"}"#.to_vec()]
         );
-        // the anchors: a caseless run, the rarest byte
-        assert_eq!(caseless_run(b"quokka-rare-7731"), Some(11..16));
-        assert!(matches!(
-            Finder::new(&Pattern::smart("quokka-rare-7731")).anchor,
-            Anchor::Run(11, _)
-        ));
-        assert!(matches!(
-            Finder::new(&Pattern::smart("zebra")).anchor,
-            Anchor::Byte(0)
-        ));
+        // the window: the rarest three bytes (a caseless run first)
+        assert_eq!(rarest_window(b"quokka-rare-7731"), 12);
+        assert_eq!(rarest_window(b"zebra"), 0);
+        assert_eq!(rarest_window(b"ab"), 0);
+        let f = Finder::new(&Pattern::smart("zebra"));
+        assert_eq!((f.window, f.literals), (0, 8), "zeb in each case");
+        assert_eq!(Finder::new(&Pattern::smart("Zebra")).literals, 1);
         // a non-ASCII pattern folded: no prefilter
         assert!(Finder::new(&Pattern::smart("école")).raw.is_none());
         assert!(Finder::new(&Pattern::smart("École")).raw.is_some());
+    }
+
+    /// The candidate lines of `block` for `p`.
+    fn candidates(p: &Pattern, block: &[u8]) -> Vec<Vec<u8>> {
+        let f = Finder::new(p);
+        let mut lines = Vec::new();
+        let _ = lines_in(
+            Block {
+                bytes: block,
+                offset: 0,
+            },
+            &f,
+            &mut |l: &[u8]| {
+                lines.push(l.to_vec());
+                ControlFlow::Continue(())
+            },
+        );
+        lines
+    }
+
+    #[test]
+    fn a_window_that_does_not_grow_into_the_literal_is_passed_over() {
+        // `-77` occurs first without the rest; the literal at a line's start
+        let block = b"{\"a\":\"x-773\"}\nquokka-rare-7731 \\/\n{\"b\":\"QUOKKA-RARE-7731\"}\n";
+        let want: Vec<Vec<u8>> = vec![
+            b"quokka-rare-7731 \\/".to_vec(),
+            b"{\"b\":\"QUOKKA-RARE-7731\"}".to_vec(),
+        ];
+        assert_eq!(candidates(&Pattern::smart("quokka-rare-7731"), block), want);
+        // case matters: no exact one; a `\/` counts only for a pattern
+        // with a `/`, a `\u` always
+        assert!(candidates(&Pattern::smart("QUOKKA-rare"), block).is_empty());
+        assert_eq!(
+            candidates(&Pattern::smart("QUOKKA/rare"), block),
+            want[..1].to_vec()
+        );
+        let escaped = b"{\"a\":\"caf\\u00e9\"}\n{\"b\":\"\\\"u1\"}\n";
+        assert_eq!(
+            candidates(&Pattern::smart("CAF"), escaped),
+            vec![b"{\"a\":\"caf\\u00e9\"}".to_vec()]
+        );
+        assert!(candidates(&Pattern::smart("zzz"), b"{\"a\":\"zz\"}\n").is_empty());
+        // a one-byte literal
+        assert_eq!(candidates(&Pattern::smart("q"), block).len(), 2);
+    }
+
+    proptest::proptest! {
+        /// The candidates are exactly the lines whose raw bytes hold the
+        /// literal's JSON form (in either ASCII case when case is folded)
+        /// or an escape: `\u` and a hex digit, or `\/` when the literal has
+        /// a `/`.
+        #[test]
+        fn candidates_are_the_lines_that_hold_the_form_or_an_escape(
+            lines in proptest::collection::vec("[abAB7\\-\"\\\\/ug ]{0,24}", 0..12),
+            needle in "[abAB7/\\-]{1,5}",
+            fold in proptest::bool::ANY,
+        ) {
+            let block: Vec<u8> = lines.iter().flat_map(|l| l.bytes().chain([b'\n'])).collect();
+            let p = Pattern::Literal { text: needle.clone(), ignore_case: fold };
+            let raw = needle.as_bytes();
+            let holds = |l: &[u8]| {
+                l.windows(raw.len()).any(|w| if fold { w.eq_ignore_ascii_case(raw) } else { w == raw })
+                    || l.windows(3).any(|w| w[..2] == *b"\\u" && w[2].is_ascii_hexdigit())
+                    || needle.contains('/') && l.windows(2).any(|w| w == b"\\/")
+            };
+            let want: Vec<Vec<u8>> = lines
+                .iter()
+                .map(|l| l.as_bytes().to_vec())
+                .filter(|l| holds(l))
+                .collect();
+            proptest::prop_assert_eq!(candidates(&p, &block), want);
+        }
     }
 }
