@@ -152,19 +152,33 @@ pub const ACTIONS: [(&str, &str); 4] = [
 ];
 
 /// The files a rewind would change, from the CLI's dry run.
-pub fn preview_text(preview: &RewindFiles, cwd: &Path, style: Style) -> String {
+fn cannot_restore(why: &str, style: Style) -> String {
+    format!(
+        "  {}\n",
+        style.yellow(&format!(
+            "files cannot be restored: {}",
+            Sanitizer::clean(why)
+        ))
+    )
+}
+
+pub fn preview_text(
+    preview: &Result<RewindFiles, claudio::Error>,
+    cwd: &Path,
+    style: Style,
+) -> String {
+    let preview = match preview {
+        Ok(p) => p,
+        // the dry run failed: say why (its own words), the conversation
+        // alone can still be rewound
+        Err(e) => return cannot_restore(&crate::cli::exit::with_causes(e), style),
+    };
     if !preview.can_rewind {
         let why = preview
             .error
             .as_deref()
             .unwrap_or("the CLI cannot rewind files here");
-        return format!(
-            "  {}\n",
-            style.yellow(&format!(
-                "files cannot be restored: {}",
-                Sanitizer::clean(why)
-            ))
-        );
+        return cannot_restore(why, style);
     }
     let files = &preview.files_changed;
     if files.is_empty() {
@@ -240,18 +254,11 @@ impl Chat<'_> {
         };
         let rt = self.rt;
         let client = self.client()?;
-        let preview = rt
-            .block_on(client.preview_rewind_files(&p.uuid))
-            .unwrap_or_else(|e| {
-                // the dry run failed: say why, and offer the conversation only
-                serde_json::from_value(
-                    serde_json::json!({"canRewind": false, "error": e.to_string()}),
-                )
-                .unwrap_or_default()
-            });
+        let preview = rt.block_on(client.preview_rewind_files(&p.uuid));
         let text = preview_text(&preview, &self.cwd, s);
         self.write(&text);
-        let files = preview.can_rewind;
+        // a failed dry run offers the conversation only
+        let files = preview.as_ref().is_ok_and(|p| p.can_rewind);
         let actions: Vec<usize> = (0..ACTIONS.len())
             .filter(|&a| files || a == 1 || a == 3)
             .collect();
@@ -373,7 +380,7 @@ mod tests {
     #[test]
     fn preview_lists_files_relative_to_the_session() {
         let cwd = Path::new("/w");
-        let typed = |v| serde_json::from_value::<RewindFiles>(v).unwrap();
+        let typed = |v| Ok(serde_json::from_value::<RewindFiles>(v).unwrap());
         let p = typed(
             json!({"canRewind":true,"filesChanged":["/w/new.txt","/elsewhere/x\u{1b}[2J"],"insertions":1,"deletions":5}),
         );
@@ -385,5 +392,12 @@ mod tests {
         assert!(preview_text(&none, cwd, Style::plain()).contains("no files changed"));
         let off = typed(json!({"canRewind":false,"error":"File rewinding is not enabled."}));
         assert!(preview_text(&off, cwd, Style::plain()).contains("not enabled"));
+        // a dry run that failed says its error, the OS reason kept
+        let failed = Err(claudio::Error::Io(std::io::Error::from_raw_os_error(32)));
+        let t = preview_text(&failed, cwd, Style::plain());
+        assert!(
+            t.contains("files cannot be restored: ") && t.contains("Broken pipe"),
+            "{t}"
+        );
     }
 }
