@@ -496,7 +496,14 @@ fn max_some(a: Option<i64>, b: Option<i64>) -> Option<i64> {
 ///
 /// With `ix`, each file is looked up in the usage index first, and read
 /// only when it changed since it was indexed.
-fn read_session(path: &Path, prompts: bool, ix: Option<&Index>) -> StoreResult<SessionUsage> {
+/// `side`: whether the folder may hold the session's own (of its
+/// sub-agents); a listing knows when it holds none, and looks no further.
+fn read_session(
+    path: &Path,
+    prompts: bool,
+    ix: Option<&Index>,
+    side: bool,
+) -> StoreResult<SessionUsage> {
     let read_file = |path: &Path, prompts: bool| -> StoreResult<(FileUsage, i64)> {
         if let Some(ix) = ix {
             let r = ix.read(path, prompts)?;
@@ -518,7 +525,12 @@ fn read_session(path: &Path, prompts: bool, ix: Option<&Index>) -> StoreResult<S
         path,
         reason: super::SkipReason::Unreadable(reason_of(e)),
     };
-    match super::subagents::subagents_of(path, false) {
+    let agents = if side {
+        super::subagents::subagents_of(path, false)
+    } else {
+        Ok(Vec::new())
+    };
+    match agents {
         Ok(agents) => {
             for agent in agents {
                 match read_file(&agent.path, false) {
@@ -562,7 +574,7 @@ fn read_session(path: &Path, prompts: bool, ix: Option<&Index>) -> StoreResult<S
 /// ```
 pub fn session_usage(path: &Path) -> StoreResult<SessionUsage> {
     let ix = Index::open();
-    let out = read_session(path, true, ix.as_ref());
+    let out = read_session(path, true, ix.as_ref(), true);
     if let Some(ix) = ix {
         ix.finish(None, true);
     }
@@ -664,7 +676,7 @@ fn read_listing(
 ) -> UsageListing {
     let ix = Index::open();
     let read = super::list::parallel_map(cands, |c| {
-        let mut u = read_session(&c.path, false, ix.as_ref())?;
+        let mut u = read_session(&c.path, false, ix.as_ref(), c.side)?;
         u.session_id.clone_from(&c.session_id);
         Ok::<_, StoreError>(u)
     });
