@@ -294,8 +294,8 @@ pub fn help(style: Style, cols: usize) -> String {
         wrapped(right, cols, &first, &hang)
     };
     let mut text: String = commands.iter().map(row).collect();
-    let note =
-        "Other /commands go to Claude Code. A trailing \\ continues a line. @path mentions a file.";
+    let note = "Claude Code's own /commands and skills go to it as typed; a /word neither \
+                knows is caught. A trailing \\ continues a line. @path mentions a file.";
     text.push_str(&(wrapped(&style.dim(note), cols, "  ", "  ") + "\n"));
     text.extend(keys.iter().map(row));
     text
