@@ -285,7 +285,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__ask)
-            opts="-o -r -c -v -h --output --json --json-schema --image --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --cli-path --debug --color --help"
+            opts="-o -r -c -v -h --output --json-schema --image --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -905,7 +905,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__archive)
-            opts="-o -h --output --json --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-o -h --output --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -965,7 +965,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__export)
-            opts="-o -O -f -h --output --output-file --format --full --thinking --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-o -O -h --output --output-file --full --thinking --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -985,14 +985,6 @@ _claudio() {
                     ;;
                 -O)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
-                    return 0
-                    ;;
-                -f)
-                    COMPREPLY=($(compgen -W "md html json" -- "${cur}"))
                     return 0
                     ;;
                 --config-dir)
@@ -1231,7 +1223,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__inspect)
-            opts="-o -e -s -i -h --output --json --subagents --grep --regex --case-sensitive --ignore-case --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-o -e -s -i -h --output --subagents --grep --regex --case-sensitive --ignore-case --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1269,7 +1261,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__list)
-            opts="-a -n -o -l -h --all --cwd --limit --since --output --json --long --usage --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-a -n -o -l -h --all --cwd --limit --since --output --long --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1371,7 +1363,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__search)
-            opts="-a -e -s -i -n -o -h --all --cwd --regex --case-sensitive --ignore-case --tools --since --limit --hits --output --json --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-a -e -s -i -n -o -h --all --cwd --regex --case-sensitive --ignore-case --tools --since --limit --hits --output --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1451,7 +1443,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__usage)
-            opts="-a -n -o -h --all --cwd --by --since --limit --output --json --no-cost --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-a -n -o -h --all --cwd --by --since --limit --output --no-cost --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

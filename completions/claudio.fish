@@ -88,7 +88,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cli-path -d 'Pat
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand ask" -l json -d 'The old spelling of `-o json`'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -126,9 +125,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'The old spelling of `-o json`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s l -l long -d 'With each session\'s usage: in the table, total tokens and the estimated cost; in JSON, tokens, models, prompts, API requests and the estimate. Reads whole transcripts, so it is slower'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l usage -d 'The old spelling of `--long` with JSON'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -141,7 +138,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l json -d 'The old spelling of `-o ndjson`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s e -l regex -d 'The --grep pattern is a regular expression (Rust regex syntax)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect" -s s -l case-sensitive -d 'Case always matters to --grep'
@@ -158,7 +154,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l json -d 'The old spelling of `-o ndjson`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -l subagents -d 'Also the session\'s sub-agent runs, each after the conversation'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s e -l regex -d 'The --grep pattern is a regular expression (Rust regex syntax)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from show" -s s -l case-sensitive -d 'Case always matters to --grep'
@@ -183,7 +178,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s s -l case-sensitive -d 'Case always matters'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s i -l ignore-case -d 'Case never matters'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l tools -d 'Also search tool inputs and outputs'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l json -d 'The old spelling of `-o ndjson`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
@@ -191,9 +185,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 html\t'One self-contained HTML page (no scripts, no network)'
 json\t'The visible conversation as one JSON array'"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s O -l output-file -d 'Write to this file (else stdout)' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s f -l format -d 'The old spelling of `-o FORMAT`' -r -f -a "md\t'Markdown, to paste into an issue or a doc'
-html\t'One self-contained HTML page (no scripts, no network)'
-json\t'The visible conversation as one JSON array'"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -222,7 +213,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l json -d 'The old spelling of `-o json`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-cost -d 'Leave the cost estimate out'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
@@ -279,7 +269,6 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l json -d 'The old spelling of `-o json`'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from archive" -s h -l help -d 'Print help'

@@ -365,9 +365,46 @@ fn config_command(action: &ConfigAction, config: &Config, path: Option<&std::pat
     Exit::Success
 }
 
-/// The completion script for `shell`.
+/// The completion script for `shell`: the flags `--help` shows, not the
+/// hidden old spellings (clap_complete offers every flag it is given).
 pub fn print_completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
-    clap_complete::generate(shell, &mut Cli::command(), "claudio", out);
+    let mut cmd = Cli::command();
+    cmd.build();
+    clap_complete::generate(shell, &mut shown(&cmd), "claudio", out);
+}
+
+/// A built command again, without its hidden flags: its name, about,
+/// aliases, arguments and subcommands (what a completion script uses),
+/// the help flags and the help subcommand copied as they were built.
+fn shown(cmd: &clap::Command) -> clap::Command {
+    // clap takes names as &'static str (without its `string` feature): the
+    // few names of a completion script, made once by a command that then
+    // exits, are leaked
+    let name: &'static str = Box::leak(cmd.get_name().to_owned().into_boxed_str());
+    let aliases: Vec<&'static str> = cmd
+        .get_visible_aliases()
+        .map(|a| &*Box::leak(a.to_owned().into_boxed_str()))
+        .collect();
+    let mut c = clap::Command::new(name)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .disable_help_subcommand(true)
+        .visible_aliases(aliases);
+    if let Some(about) = cmd.get_about() {
+        c = c.about(about.clone());
+    }
+    if cmd.get_version().is_some() {
+        // only claudio's own: its version flag is copied below
+        c = c.version(env!("CARGO_PKG_VERSION"));
+    }
+    for a in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+        // propagated already: each command has its own copy
+        c = c.arg(a.clone().global(false));
+    }
+    for sub in cmd.get_subcommands() {
+        c = c.subcommand(shown(sub));
+    }
+    c
 }
 
 /// The man page, with its subcommands.

@@ -50,6 +50,9 @@ fn completions_are_current_and_parse() {
     ] {
         let script = claudio(&["completions", shell]);
         assert!(script.contains("claudio"));
+        // the flags --help shows, not the hidden old spellings
+        assert!(script.contains("output-file"), "{shell}");
+        assert!(!script.contains("old spelling"), "{shell}");
         check_current(file, &script);
     }
     let bash = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/claudio.bash");
