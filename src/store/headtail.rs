@@ -1,7 +1,7 @@
 //! Reading only the first and last 64 KiB of a transcript.
 
 use super::open::open_nofollow;
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -50,6 +50,11 @@ fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
 pub(crate) fn read_plain(path: &Path) -> io::Result<Option<HeadTail>> {
     let f = open_nofollow(path)?;
     let meta = f.metadata()?;
+    read_opened(&f, &meta)
+}
+
+/// [`read_plain`] of a file already opened, with its metadata as opened.
+pub(crate) fn read_opened(f: &File, meta: &Metadata) -> io::Result<Option<HeadTail>> {
     if !meta.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -57,12 +62,12 @@ pub(crate) fn read_plain(path: &Path) -> io::Result<Option<HeadTail>> {
         ));
     }
     let size = meta.len();
-    let head = read_text(&f, 0, size)?;
+    let head = read_text(f, 0, size)?;
     if head.is_empty() {
         return Ok(None);
     }
     let tail = if size > HEAD_TAIL_BYTES as u64 {
-        read_text(&f, size - HEAD_TAIL_BYTES as u64, size)?
+        read_text(f, size - HEAD_TAIL_BYTES as u64, size)?
     } else {
         head.clone()
     };

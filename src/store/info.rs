@@ -111,7 +111,18 @@ pub(crate) fn scan_file(
     project: Option<Project<'_>>,
     side: bool,
 ) -> Scanned {
-    let ht = match read_head_tail(path) {
+    scan_ends(path, session_id, read_head_tail(path), project, side)
+}
+
+/// [`scan_file`] given the transcript's ends as read.
+pub(crate) fn scan_ends(
+    path: &Path,
+    session_id: &str,
+    ends: std::io::Result<Option<HeadTail>>,
+    project: Option<Project<'_>>,
+    side: bool,
+) -> Scanned {
+    let ht = match ends {
         Ok(Some(ht)) => ht,
         Ok(None) => return Scanned::Skipped(SkipReason::Empty),
         Err(e) => return Scanned::Skipped(SkipReason::Unreadable(e.to_string())),

@@ -281,6 +281,69 @@ fn first_prompt_by_full_parse(s: &Session) -> String {
     format!("{}…", cut.trim())
 }
 
+/// The hits a full parse gives for a lowercase ASCII word (matched in any
+/// case): each line of a prompt or an answer where it occurs, with every
+/// match in it, in transcript order.
+fn hits_by_full_parse(s: &Session, word: &str) -> Vec<(String, String, Vec<[u64; 2]>, String)> {
+    let mut out = Vec::new();
+    for e in &s.entries {
+        let texts: Vec<(&str, &str)> = match e["type"].as_str() {
+            Some("user") => e["message"]["content"]
+                .as_str()
+                .map(|t| ("prompt", t))
+                .into_iter()
+                .collect(),
+            _ => e["message"]["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|b| b["type"] == "text")
+                .filter_map(|b| b["text"].as_str().map(|t| ("answer", t)))
+                .collect(),
+        };
+        for (kind, text) in texts {
+            for line in text.split('\n') {
+                let (b, w) = (line.as_bytes(), word.as_bytes());
+                let mut ranges = Vec::new();
+                let mut i = 0;
+                while i + w.len() <= b.len() {
+                    if b[i..i + w.len()].eq_ignore_ascii_case(w) {
+                        ranges.push([i as u64, (i + w.len()) as u64]);
+                        i += w.len();
+                    } else {
+                        i += 1;
+                    }
+                }
+                if !ranges.is_empty() {
+                    let uuid = e["uuid"].as_str().unwrap_or("").to_owned();
+                    out.push((kind.to_owned(), line.to_owned(), ranges, uuid));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A search's hits in the shape of [`hits_by_full_parse`].
+fn hits_seen(hits: &[Value]) -> Vec<(String, String, Vec<[u64; 2]>, String)> {
+    hits.iter()
+        .map(|h| {
+            let ranges = h["ranges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| [r["start"].as_u64().unwrap(), r["end"].as_u64().unwrap()])
+                .collect();
+            (
+                h["kind"].as_str().unwrap().to_owned(),
+                h["line"].as_str().unwrap().to_owned(),
+                ranges,
+                h["uuid"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 48,
@@ -305,6 +368,20 @@ proptest! {
         let cwd = s.entries[0]["cwd"].as_str().map(str::to_owned);
         let word_hits = hits_of(&forms[0].1, Pattern::smart(s.word.clone()));
         prop_assert!(!word_hits.is_empty(), "the word is in the first prompt");
+        // the prefilter's candidate lines and the classification hide no hit
+        prop_assert_eq!(hits_seen(&word_hits), hits_by_full_parse(&s, &s.word));
+        let upper = s.word.to_uppercase();
+        prop_assert_eq!(
+            hits_seen(&hits_of(&forms[0].1, Pattern::Literal { text: upper, ignore_case: true })),
+            hits_by_full_parse(&s, &s.word)
+        );
+        // a sub-agent's transcript (its first entry on a side chain) is no
+        // session: its hits are not shown, in any form
+        let mut side = s.clone();
+        side.entries[0]["isSidechain"] = json!(true);
+        for f in FORMS {
+            prop_assert!(hits_of(&store_of(&side, f), Pattern::smart(s.word.clone())).is_empty());
+        }
         let compact_listing = listing_of(&forms[0].1);
         let first = first_prompt_by_full_parse(&s);
         prop_assert_eq!(

@@ -4,39 +4,80 @@ use super::extract::hits_in_entry;
 use super::prefilter::{lines_in, Finder};
 use super::{Found, SearchOptions, SessionHits};
 use crate::store::error::StoreError;
-use crate::store::info::{scan_file, Scanned};
+use crate::store::headtail::read_opened;
+use crate::store::info::{scan_ends, Scanned};
 use crate::store::lines::{Transcript, MAX_LINE};
 use crate::store::list::Candidate;
+use crate::store::open::{is_packed, open_regular, read_head_tail};
 use serde_json::Value;
+use std::fs::File;
+use std::io::Read;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
-/// Search one transcript.
+/// Search one transcript. It is classified (a session of its own, a
+/// sub-agent's transcript, one continued in another file) when its first
+/// hit is found, from its two ends: one that is not a session is read no
+/// further, and one without hits is never classified. A plain transcript
+/// is opened once for both.
 pub(super) fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) -> Found {
+    let opened = if is_packed(&c.path) {
+        Transcript::open(&c.path).map(|t| (t, None))
+    } else {
+        open_regular(&c.path).map(|(file, meta)| {
+            let file = Arc::new(file);
+            let reader = Box::new(Shared(Arc::clone(&file)));
+            (Transcript::from_parts(reader, meta, &c.path), Some(file))
+        })
+    };
     let mut hits = Vec::new();
     let mut more = false;
+    // what the transcript is, once it has a hit
+    let mut kind: Option<Scanned> = None;
     let limit = opts.hits_per_session.max(1);
-    let mut on_line = |line: &[u8]| {
-        // invalid UTF-8 is read as the listing reads it (U+FFFD), not skipped
-        let parsed =
-            serde_json::from_slice::<Value>(line).or_else(|e| match std::str::from_utf8(line) {
-                Ok(_) => Err(e),
-                Err(_) => serde_json::from_str::<Value>(&String::from_utf8_lossy(line)),
-            });
-        let Ok(v) = parsed else {
-            return ControlFlow::Continue(()); // a damaged line: skip it
+    let read = opened.and_then(|(transcript, file)| {
+        let meta = transcript.meta().clone();
+        let classify = || {
+            let ends = match &file {
+                Some(f) => read_opened(f, &meta),
+                None => read_head_tail(&c.path),
+            };
+            scan_ends(&c.path, &c.session_id, ends, None, c.side)
         };
-        for h in hits_in_entry(&v, opts.tools, &finder.matcher) {
-            if hits.len() == limit {
-                more = true;
-                return ControlFlow::Break(());
+        let mut on_line = |line: &[u8]| {
+            // invalid UTF-8 is read as the listing reads it (U+FFFD), not
+            // skipped
+            let parsed =
+                serde_json::from_slice::<Value>(line).or_else(|e| {
+                    match std::str::from_utf8(line) {
+                        Ok(_) => Err(e),
+                        Err(_) => serde_json::from_str::<Value>(&String::from_utf8_lossy(line)),
+                    }
+                });
+            let Ok(v) = parsed else {
+                return ControlFlow::Continue(()); // a damaged line: skip it
+            };
+            for h in hits_in_entry(&v, opts.tools, &finder.matcher) {
+                if kind.is_none() {
+                    let k = classify();
+                    let session = matches!(k, Scanned::Session(_));
+                    kind = Some(k);
+                    if !session {
+                        return ControlFlow::Break(());
+                    }
+                }
+                if hits.len() == limit {
+                    more = true;
+                    return ControlFlow::Break(());
+                }
+                hits.push(h);
             }
-            hits.push(h);
-        }
-        ControlFlow::Continue(())
-    };
-    // the prefilter runs on whole blocks; only the lines it finds are parsed
-    let read = Transcript::open(&c.path)
-        .and_then(|t| t.blocks(|block| lines_in(block, finder, &mut on_line)));
+            ControlFlow::Continue(())
+        };
+        // the prefilter runs on whole blocks; only the lines it finds are
+        // parsed
+        transcript.blocks(|block| lines_in(block, finder, &mut on_line))
+    });
     let (mut problem, long_lines) = match read {
         Err(e) => (Some((c.path.clone(), unreadable_reason(&e))), 0),
         Ok(passed) => (None, passed.long_lines),
@@ -51,22 +92,27 @@ pub(super) fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) 
             ),
         ));
     }
-    if hits.is_empty() {
-        return Found {
-            hits: None,
-            problem,
-        };
-    }
-    let hits = match scan_file(&c.path, &c.session_id, None, true) {
-        Scanned::Session(info) => Some(Box::new(SessionHits {
+    let hits = match kind {
+        Some(Scanned::Session(info)) if !hits.is_empty() => Some(Box::new(SessionHits {
             info: *info,
             hits,
             more,
         })),
-        // a sub-agent's transcript, or one continued in another file
+        // no hits; a sub-agent's transcript, or one continued in another
+        // file
         _ => None,
     };
     Found { hits, problem }
+}
+
+/// A file shared between the reader of its lines and the reader of its
+/// ends (which reads at offsets, leaving the position as it is).
+struct Shared(Arc<File>);
+
+impl Read for Shared {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        (&*self.0).read(buf)
+    }
 }
 
 /// Why a transcript could not be searched, without its path (the summary
