@@ -153,6 +153,298 @@ fn unit_width(unit: &str) -> usize {
     }
 }
 
+/// Marks, at the start of a line, that the line is written as it is (a
+/// code line, a drawn table): [`Filler`] does not break it.
+pub const RAW_LINE: char = '\0';
+
+/// The columns a tab takes in text that is filled (its tab stop is not
+/// known when the word before it may still move to the next row).
+const TAB: &str = "    ";
+
+/// Streamed text placed on the terminal word by word: a word is written
+/// once the space after it arrives (or its line ends), on this row if it
+/// fits and on the next one if not, under the line's indent. Only the
+/// word being written is held, never more than a row of it: a word longer
+/// than a row is broken where the row ends.
+///
+/// Every row starts with the margin (a thinking block's indent). A line's
+/// own indent (its leading spaces, and a list or quote marker after them)
+/// is repeated on the rows it wraps to. Colour sequences take no room;
+/// those open at a break are closed before it and opened again after the
+/// next row's indent. A line that starts with [`RAW_LINE`] is written as
+/// it is, the marker dropped. With no width, nothing is broken and only
+/// the margin is added.
+///
+/// The output depends on the text alone, not on how it was cut into
+/// pieces; the width is read as each word is placed.
+#[derive(Debug, Clone, Default)]
+pub struct Filler {
+    width: Option<usize>,
+    margin: String,
+    /// Columns written on this row, margin and indent included.
+    used: usize,
+    /// Something was written on this row (at least its margin).
+    started: bool,
+    /// Text, not only indent, was written on this row.
+    content: bool,
+    /// This row continues a wrapped line (its indent is the hang).
+    cont: bool,
+    /// The colours open in what was written.
+    open: String,
+    /// The word being held, after the spaces before it (colour sequences
+    /// among them); `split` is where the word starts.
+    held: String,
+    split: usize,
+    spaces: usize,
+    word: usize,
+    in_word: bool,
+    /// The word's first characters, colours aside (to know a list marker).
+    plain: String,
+    /// At a line's first word (which decides the hang).
+    first: bool,
+    hang: usize,
+    raw: bool,
+}
+
+impl Filler {
+    /// A filler for rows of `width` columns (none: never broken), each
+    /// starting with `margin`.
+    pub fn new(width: Option<usize>, margin: &str) -> Self {
+        Filler {
+            width,
+            margin: margin.to_owned(),
+            first: true,
+            ..Default::default()
+        }
+    }
+
+    /// The terminal changed width: the next words are placed in the new one.
+    pub fn set_width(&mut self, width: Option<usize>) {
+        self.width = width;
+    }
+
+    /// The columns a row has for text after the margin.
+    pub fn room(&self) -> Option<usize> {
+        self.width
+            .map(|w| w.saturating_sub(visible_width(&self.margin)))
+    }
+
+    /// Nothing is written on the current row yet (the cursor is at its start).
+    pub fn at_row_start(&self) -> bool {
+        !self.started
+    }
+
+    /// Something else wrote on the terminal and ended its line: the next
+    /// text starts a row (and a line) of its own.
+    pub fn new_row(&mut self) {
+        self.used = 0;
+        self.started = false;
+        self.content = false;
+        self.cont = false;
+        self.first = true;
+        self.hang = 0;
+        self.raw = false;
+    }
+
+    pub fn push(&mut self, text: &str, out: &mut String) {
+        for unit in units(text) {
+            self.unit(unit, out);
+        }
+    }
+
+    /// Write what is held and close the colours: the text is over.
+    pub fn finish(&mut self, out: &mut String) {
+        self.place(true, out);
+        if !self.open.is_empty() {
+            if self.started {
+                out.push_str("\x1b[0m");
+            }
+            self.open.clear();
+        }
+        self.first = true;
+        self.raw = false;
+    }
+
+    fn unit(&mut self, unit: &str, out: &mut String) {
+        if unit == "\n" {
+            self.place(true, out);
+            if !self.open.is_empty() && self.started {
+                // opened again on the next row
+                out.push_str("\x1b[0m");
+            }
+            out.push('\n');
+            self.new_row();
+            return;
+        }
+        if unit.starts_with(RAW_LINE) {
+            if !self.started && self.held.is_empty() {
+                self.raw = true;
+            }
+            return;
+        }
+        if self.raw || self.width.is_none() {
+            self.start_row(out);
+            if unit.starts_with('\x1b') {
+                note_colour(unit, &mut self.open);
+            } else {
+                self.content = true;
+            }
+            self.used += unit_width(unit);
+            out.push_str(unit);
+            return;
+        }
+        if unit == " " || unit == "\t" {
+            if self.in_word {
+                self.place(false, out);
+            }
+            self.held.push_str(if unit == " " { " " } else { TAB });
+            self.spaces += if unit == " " { 1 } else { TAB.len() };
+            self.split = self.held.len();
+            return;
+        }
+        self.held.push_str(unit);
+        if unit.starts_with('\x1b') {
+            if !self.in_word {
+                self.split = self.held.len();
+            }
+            return;
+        }
+        self.in_word = true;
+        self.word += unit_width(unit);
+        if self.plain.len() < 8 {
+            self.plain.push_str(unit);
+        }
+        // never more than a row held: a longer word is broken anyway
+        if self.word > self.width.unwrap_or(usize::MAX) {
+            self.place(false, out);
+            self.in_word = true;
+        }
+    }
+
+    /// Write the held word: on this row if it fits, else on the next.
+    fn place(&mut self, line_end: bool, out: &mut String) {
+        if self.held.is_empty() {
+            return;
+        }
+        let held = std::mem::take(&mut self.held);
+        let (spaces, word) = held.split_at(self.split);
+        let width = self.width.unwrap_or(usize::MAX);
+        if self.first && self.word > 0 {
+            // the line's first word: its indent (and marker) is the hang
+            self.first = false;
+            let marker = is_marker(&self.plain);
+            let room = self.room().unwrap_or(usize::MAX);
+            let hang = self.spaces + if marker { self.word + 1 } else { 0 };
+            self.hang = hang.min(room / 2);
+            self.start_row(out);
+            let lead = self.spaces.min(width.saturating_sub(self.used));
+            self.write_spaces(spaces, lead, out);
+            self.write_word(word, out);
+        } else if self.spaces == 0 && self.word > 0 {
+            // the rest of a word too long for a row: it goes on where it is
+            self.start_row(out);
+            self.write_spaces(spaces, 0, out);
+            self.write_word(word, out);
+        } else if self.word == 0 && line_end {
+            // spaces at the end of a line: only what fits
+            self.start_row(out);
+            let n = self.spaces.min(width.saturating_sub(self.used));
+            self.write_spaces(spaces, n, out);
+        } else if self.used + self.spaces + self.word <= width || !self.content {
+            self.start_row(out);
+            let n = if self.content {
+                self.spaces
+            } else {
+                self.spaces.min(width.saturating_sub(self.used))
+            };
+            self.write_spaces(spaces, n, out);
+            self.write_word(word, out);
+        } else {
+            // the break takes the spaces
+            self.break_row(out);
+            self.start_row(out);
+            self.write_spaces(spaces, 0, out);
+            self.write_word(word, out);
+        }
+        self.split = 0;
+        self.spaces = 0;
+        self.word = 0;
+        self.in_word = false;
+        self.plain.clear();
+    }
+
+    /// The spaces part of the held text: its colours, and `n` spaces.
+    fn write_spaces(&mut self, spaces: &str, n: usize, out: &mut String) {
+        let mut left = n;
+        for unit in units(spaces) {
+            if unit.starts_with('\x1b') {
+                note_colour(unit, &mut self.open);
+                out.push_str(unit);
+            } else if left > 0 {
+                out.push(' ');
+                left -= 1;
+                self.used += 1;
+            }
+        }
+    }
+
+    /// A word, broken where the row ends if it is longer than a row.
+    fn write_word(&mut self, word: &str, out: &mut String) {
+        let width = self.width.unwrap_or(usize::MAX);
+        for unit in units(word) {
+            if unit.starts_with('\x1b') {
+                note_colour(unit, &mut self.open);
+                out.push_str(unit);
+                continue;
+            }
+            let w = unit_width(unit);
+            if self.content && self.used + w > width {
+                self.break_row(out);
+                self.start_row(out);
+            }
+            out.push_str(unit);
+            self.used += w;
+            self.content = true;
+        }
+    }
+
+    /// End the row; the line goes on on the next one, under its indent.
+    fn break_row(&mut self, out: &mut String) {
+        if !self.open.is_empty() {
+            out.push_str("\x1b[0m");
+        }
+        out.push('\n');
+        self.used = 0;
+        self.started = false;
+        self.content = false;
+        self.cont = true;
+    }
+
+    /// The row's margin, indent and open colours, once.
+    fn start_row(&mut self, out: &mut String) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        out.push_str(&self.margin);
+        self.used = visible_width(&self.margin);
+        if self.cont {
+            out.extend(std::iter::repeat_n(' ', self.hang));
+            self.used += self.hang;
+        }
+        out.push_str(&self.open);
+    }
+}
+
+/// A list item's or a quote's marker: `-`, `*`, `+`, `•`, `>`, `1.`, `1)`.
+fn is_marker(word: &str) -> bool {
+    if ["-", "*", "+", "•", ">"].contains(&word) {
+        return true;
+    }
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && digits <= 3 && matches!(&word[digits..], "." | ")")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,5 +511,97 @@ mod tests {
             rows,
             ["\x1b[2mone two\x1b[0m", "\x1b[2mthree four\x1b[0m", "five"]
         );
+    }
+
+    /// Fill `text`, cut into pieces at `cuts`, at `width`.
+    fn fill(text: &str, cuts: &[usize], width: usize, margin: &str) -> String {
+        let mut f = Filler::new(Some(width), margin);
+        let mut out = String::new();
+        let mut at = 0;
+        for &c in cuts {
+            if c > at && c < text.len() && text.is_char_boundary(c) {
+                f.push(&text[at..c], &mut out);
+                at = c;
+            }
+        }
+        f.push(&text[at..], &mut out);
+        f.finish(&mut out);
+        out
+    }
+
+    #[test]
+    fn a_filler_breaks_between_words_not_inside_them() {
+        let text = "The quick brown fox jumps over the lazy dog and keeps running.\n";
+        assert_eq!(
+            fill(text, &[], 20, ""),
+            "The quick brown fox\njumps over the lazy\ndog and keeps\nrunning.\n"
+        );
+        // the same, however the text came in
+        for cut in 0..text.len() {
+            assert_eq!(fill(text, &[cut], 20, ""), fill(text, &[], 20, ""), "{cut}");
+        }
+    }
+
+    #[test]
+    fn a_filler_keeps_the_margin_and_the_list_indent() {
+        let text =
+            "- one two three four five six\n  1. seven eight nine ten\nplain words here again\n";
+        assert_eq!(
+            fill(text, &[], 16, "  "),
+            "  - one two\n    three four\n    five six\n    1. seven\n       eight\n       nine ten\n  plain words\n  here again\n"
+        );
+    }
+
+    #[test]
+    fn a_word_longer_than_a_row_is_broken_and_never_held_whole() {
+        let word = "x".repeat(25);
+        let mut f = Filler::new(Some(10), "");
+        let mut out = String::new();
+        f.push(&format!("ab {word}"), &mut out);
+        // more than a row of it arrived: a row is out already
+        assert!(out.contains("xxxxxxxxxx"), "{out:?}");
+        f.push(" cd", &mut out);
+        f.finish(&mut out);
+        assert_eq!(out, "ab\nxxxxxxxxxx\nxxxxxxxxxx\nxxxxx cd");
+    }
+
+    #[test]
+    fn a_filler_counts_columns_not_colours_and_reopens_them() {
+        let text = "\x1b[1mbold words that wrap\x1b[0m then plain\n";
+        let out = fill(text, &[], 12, "");
+        assert_eq!(
+            out,
+            "\x1b[1mbold words\x1b[0m\n\x1b[1mthat wrap\x1b[0m\nthen plain\n"
+        );
+        // wide characters take two columns
+        assert_eq!(
+            fill("日本語 日本語 日本語", &[], 14, ""),
+            "日本語 日本語\n日本語"
+        );
+    }
+
+    #[test]
+    fn raw_lines_are_left_whole_and_no_width_breaks_nothing() {
+        let code =
+            format!("{RAW_LINE}fn main() {{ println!(\"a long line of code\"); }}\nnext words\n");
+        assert_eq!(
+            fill(&code, &[], 12, ""),
+            "fn main() { println!(\"a long line of code\"); }\nnext words\n"
+        );
+        let mut f = Filler::new(None, "  ");
+        let mut out = String::new();
+        f.push("a line far longer than any terminal\n\tsecond\n", &mut out);
+        f.finish(&mut out);
+        assert_eq!(out, "  a line far longer than any terminal\n  \tsecond\n");
+    }
+
+    #[test]
+    fn the_width_is_read_as_each_word_is_placed() {
+        let mut f = Filler::new(Some(40), "");
+        let mut out = String::new();
+        f.push("one two three ", &mut out);
+        f.set_width(Some(10));
+        f.push("four five six\n", &mut out);
+        assert_eq!(out, "one two three\nfour five\nsix\n");
     }
 }

@@ -606,3 +606,81 @@ fn after_a_resize() {
     check(&t, "after_a_resize_answered", "1 API call");
     bye(t);
 }
+
+// ---- answers filled to the width (#33.5) ------------------------------------
+
+at_widths!(wrapped_answer, table_answer);
+
+fn stream_event(event: Value) -> Value {
+    json!({"emit": {"type":"stream_event","event":event,"parent_tool_use_id":null,"session_id":SESSION}})
+}
+
+/// `text` in deltas of seven characters (words cut anywhere), as block `index`.
+fn streamed_block(index: usize, kind: &str, text: &str) -> Vec<Value> {
+    let (start, delta, field) = match kind {
+        "thinking" => (
+            json!({"type":"thinking","thinking":""}),
+            "thinking_delta",
+            "thinking",
+        ),
+        _ => (json!({"type":"text","text":""}), "text_delta", "text"),
+    };
+    let mut steps = vec![stream_event(
+        json!({"type":"content_block_start","index":index,"content_block":start}),
+    )];
+    let chars: Vec<char> = text.chars().collect();
+    for piece in chars.chunks(7) {
+        let piece: String = piece.iter().collect();
+        steps.push(stream_event(
+            json!({"type":"content_block_delta","index":index,"delta":{"type":delta, field: piece}}),
+        ));
+    }
+    steps.push(stream_event(
+        json!({"type":"content_block_stop","index":index}),
+    ));
+    steps
+}
+
+/// A turn whose answer streams: thinking (when any), then text.
+fn streamed_turn(prompt: &str, thinking: &str, text: &str) -> Vec<Value> {
+    let mut steps = vec![
+        expect_user(prompt),
+        session_init(),
+        stream_event(
+            json!({"type":"message_start","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":[]}}),
+        ),
+    ];
+    let mut content = Vec::new();
+    if !thinking.is_empty() {
+        steps.extend(streamed_block(0, "thinking", thinking));
+        content.push(json!({"type":"thinking","thinking":thinking,"signature":"x"}));
+    }
+    steps.extend(streamed_block(1, "text", text));
+    content.push(json!({"type":"text","text":text}));
+    steps.push(stream_event(json!({"type":"message_stop"})));
+    steps.push(json!({"emit": {"type":"assistant","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":content},"parent_tool_use_id":null,"session_id":SESSION}}));
+    steps.push(json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":text,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}}));
+    steps
+}
+
+/// A long paragraph, a list and a thinking block: broken between words,
+/// each wrapped row under its line's indent.
+fn wrapped_answer(cols: u16) {
+    let thinking = "The person asks how the totals are rounded; the checkout module rounds once, at the end, half to even.";
+    let text = "Totals are rounded once, at the very end of the checkout, half to even, so that a long basket of small prices never drifts by a cent.\n\n- The rounding lives in src/billing/checkout/totals.rs, next to the tax rules.\n- Discounts apply before it.";
+    let fake = Fake::after_init(vec![streamed_turn("how is it rounded", thinking, text)]);
+    let mut t = chat(&fake, cols);
+    t.line("how is it rounded");
+    check(&t, "wrapped_answer", "API call");
+    bye(t);
+}
+
+/// A markdown table, drawn as aligned columns that fit the width.
+fn table_answer(cols: u16) {
+    let text = "Here are the stores:\n\n| Store | Size | Notes |\n|:------|-----:|-------|\n| SQLite | 1 | one file on the laptop, no server to run |\n| Postgres | 20 | a server, with more features than we need |\n\nSQLite fits.";
+    let fake = Fake::after_init(vec![streamed_turn("compare them", "", text)]);
+    let mut t = chat(&fake, cols);
+    t.line("compare them");
+    check(&t, "table_answer", "API call");
+    bye(t);
+}

@@ -15,7 +15,7 @@ use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{retry_line, truncate_width};
-use crate::cli::wrap::{wrap, wrapped};
+use crate::cli::wrap::{wrap, wrapped, Filler};
 use claudio::protocol::ToolResultBlock;
 use claudio::{Message, ResultMessage};
 use std::time::{Duration, Instant};
@@ -46,6 +46,9 @@ pub struct Renderer {
     reading: Reading,
     sanitizer: Sanitizer,
     markdown: Markdown,
+    /// The thinking's rows, under its heading (filled to the width on a
+    /// terminal, as the answer's are).
+    thinking: Filler,
     block: Block,
     wrote_answer: bool,
     at_line_start: bool,
@@ -68,12 +71,13 @@ pub struct Renderer {
 impl Renderer {
     pub fn new(opts: RenderOptions) -> Self {
         let (live_style, live_width) = (opts.style, opts.width);
-        let color = opts.style.enabled();
+        let fill = opts.live.then_some(opts.width);
         Renderer {
+            markdown: fresh_markdown(&opts),
+            thinking: Filler::new(fill, "  "),
             opts,
             reading: Reading::default(),
             sanitizer: Sanitizer::new(),
-            markdown: Markdown::new(color),
             block: Block::None,
             wrote_answer: false,
             at_line_start: true,
@@ -152,6 +156,10 @@ impl Renderer {
     pub fn set_width(&mut self, width: usize) {
         self.opts.width = width.max(20);
         self.live.set_width(self.opts.width);
+        // the answer is filled to the width on a terminal
+        let fill = self.opts.live.then_some(self.opts.width);
+        self.markdown.set_width(fill);
+        self.thinking.set_width(fill);
     }
 
     /// The terminal changed width: the live region is drawn again to fit.
@@ -307,7 +315,7 @@ impl Renderer {
     pub fn abandon_turn(&mut self) -> String {
         let out = self.suspend();
         self.reading.abandon_turn();
-        self.markdown = Markdown::new(self.opts.style.enabled());
+        self.markdown = fresh_markdown(&self.opts);
         self.block = Block::None;
         out
     }
@@ -323,11 +331,14 @@ impl Renderer {
         }
         if kind == Block::Thinking {
             out.push_str(&self.opts.style.dim("∴ thinking"));
-            out.push_str("\n  ");
+            out.push('\n');
+            self.thinking.new_row();
             if self.opts.style.enabled() {
-                out.push_str("\x1b[2m");
+                self.thinking.push("\x1b[2m", out);
             }
-            self.at_line_start = false;
+            self.at_line_start = true;
+        } else {
+            self.markdown.new_row();
         }
         self.block = kind;
         self.wrote_answer = true;
@@ -340,12 +351,16 @@ impl Renderer {
                 self.finish_text(out);
                 let mut tail = String::new();
                 self.markdown.finish(&mut tail);
+                if let Some(empty) = self.markdown.at_row_start() {
+                    self.at_line_start = empty;
+                } else if !tail.is_empty() {
+                    self.at_line_start = tail.ends_with('\n');
+                }
                 out.push_str(&tail);
             }
             Block::Thinking => {
-                if self.opts.style.enabled() {
-                    out.push_str("\x1b[0m");
-                }
+                self.thinking.finish(out);
+                self.at_line_start = self.thinking.at_row_start();
             }
             Block::None => {}
         }
@@ -362,7 +377,10 @@ impl Renderer {
             return;
         }
         self.markdown.push(&clean, out);
-        self.at_line_start = clean.ends_with('\n');
+        self.at_line_start = self
+            .markdown
+            .at_row_start()
+            .unwrap_or(clean.ends_with('\n'));
     }
 
     /// What the sanitizer holds of a sequence that was cut off goes out as
@@ -372,14 +390,14 @@ impl Renderer {
         self.sanitizer.finish(&mut rest);
         if !rest.is_empty() {
             self.markdown.push(&rest, out);
-            self.at_line_start = rest.ends_with('\n');
+            self.at_line_start = self.markdown.at_row_start().unwrap_or(rest.ends_with('\n'));
         }
     }
 
     fn thinking(&mut self, t: &str, out: &mut String) {
         let clean = Sanitizer::clean(t);
-        out.push_str(&clean.replace('\n', "\n  "));
-        self.at_line_start = false;
+        self.thinking.push(&clean, out);
+        self.at_line_start = self.thinking.at_row_start();
     }
 
     fn permanent_line(&mut self, line: &str, out: &mut String) {
@@ -389,6 +407,9 @@ impl Renderer {
         out.push_str(line);
         out.push('\n');
         self.at_line_start = true;
+        // a block's text goes on below it, on a row of its own
+        self.markdown.new_row();
+        self.thinking.new_row();
     }
 
     fn tool_line(&self, t: &Call, mark: &str, elapsed: Option<Duration>) -> String {
@@ -578,7 +599,7 @@ impl Renderer {
         out.push_str(&wrapped(&s.dim(&footer), self.opts.width, "  ", "  "));
         self.at_line_start = true;
         self.wrote_answer = false;
-        self.markdown = Markdown::new(s.enabled());
+        self.markdown = fresh_markdown(&self.opts);
     }
 
     /// The task list shows under the spinners: there is work left on it,
@@ -621,6 +642,14 @@ impl Renderer {
 mod lines;
 #[cfg(test)]
 mod tests;
+
+/// The answer's styler: filled to the width on a terminal, as it is
+/// written to a pipe.
+fn fresh_markdown(opts: &RenderOptions) -> Markdown {
+    let mut m = Markdown::new(opts.style.enabled());
+    m.set_width(opts.live.then_some(opts.width));
+    m
+}
 
 /// The CLI's "Please run /login" names a command the chat does not have:
 /// say how to log in from here.

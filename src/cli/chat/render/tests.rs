@@ -384,3 +384,56 @@ fn an_interrupted_turn_says_it_was_interrupted() {
     assert!(out.contains("⏹ interrupted"), "{out:?}");
     assert!(!out.contains("✗"), "an interruption is no error: {out:?}");
 }
+
+/// Thinking and text streamed in deltas of `n` characters.
+fn streamed(thinking: &str, text: &str, n: usize) -> Vec<serde_json::Value> {
+    let pieces = |s: &str| -> Vec<String> {
+        let chars: Vec<char> = s.chars().collect();
+        chars.chunks(n).map(|c| c.iter().collect()).collect()
+    };
+    let mut msgs = vec![
+        json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}}),
+    ];
+    for p in pieces(thinking) {
+        msgs.push(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":p}}}));
+    }
+    msgs.push(json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}));
+    msgs.push(json!({"type":"stream_event","event":{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}}));
+    for p in pieces(text) {
+        msgs.push(delta(&p));
+    }
+    msgs.push(json!({"type":"stream_event","event":{"type":"content_block_stop","index":1}}));
+    msgs
+}
+
+#[test]
+fn on_a_terminal_the_answer_and_its_thinking_break_between_words() {
+    let thinking = "weighing the options\nfor the store carefully";
+    let text = "SQLite keeps everything in one file on the laptop.\n- a list item that wraps under its text";
+    for color in [false, true] {
+        let mut r = renderer(color, true);
+        r.set_width(24);
+        let out = strip_sgr(&feed(&mut r, &streamed(thinking, text, 5)));
+        assert_eq!(
+            out,
+            "∴ thinking\n  weighing the options\n  for the store\n  carefully\n\nSQLite keeps everything\nin one file on the\nlaptop.\n- a list item that wraps\n  under its text",
+            "color {color}"
+        );
+    }
+    // to a pipe: as written
+    let mut r = renderer(false, false);
+    r.set_width(24);
+    let out = feed(&mut r, &streamed(thinking, text, 5));
+    assert!(out.contains(&format!("\n{text}")), "{out:?}");
+}
+
+#[test]
+fn a_resize_fills_the_next_words_to_the_new_width() {
+    let mut r = renderer(false, true);
+    let now = Instant::now();
+    let mut out = feed(&mut r, &[delta("one two three four ")]);
+    out.push_str(&r.resize(20, now));
+    out.push_str(&feed(&mut r, &[delta("five six seven eight nine ten\n")]));
+    // at 80 columns, then 20 (the narrowest the renderer takes)
+    assert_eq!(out, "one two three four\nfive six seven eight\nnine ten\n");
+}
