@@ -514,7 +514,7 @@ pub(crate) struct Scope {
 /// The index for one read of the store: lookups, and what was read anew.
 pub(crate) struct Index {
     file: PathBuf,
-    map: Arc<Map>,
+    map: std::sync::OnceLock<Arc<Map>>,
     /// Started (ns since the epoch): a file changed after this less
     /// [`RACY_NS`] is read again next time.
     now: i64,
@@ -554,30 +554,35 @@ impl Index {
 
     /// The index kept in `file`.
     pub(crate) fn at(file: PathBuf) -> Index {
-        let map = {
-            let mut c = cache();
-            match c.as_ref() {
-                Some(c) if c.file == file => c.map.clone(),
-                _ => {
-                    let map = Arc::new(load(&file));
-                    *c = Some(Cached {
-                        file: file.clone(),
-                        map: map.clone(),
-                        saved: None,
-                    });
-                    map
-                }
-            }
-        };
         Index {
             file,
-            map,
+            map: std::sync::OnceLock::new(),
             now: now_ns(),
             fresh: Mutex::new(Vec::new()),
             visited: Mutex::new(Vec::new()),
             #[cfg(test)]
             counts: Mutex::new((0, 0)),
         }
+    }
+
+    /// The records: loaded at the first lookup (a read of recent
+    /// transcripts that finds none does not load them).
+    fn map(&self) -> &Arc<Map> {
+        self.map.get_or_init(|| {
+            let mut c = cache();
+            match c.as_ref() {
+                Some(c) if c.file == self.file => c.map.clone(),
+                _ => {
+                    let map = Arc::new(load(&self.file));
+                    *c = Some(Cached {
+                        file: self.file.clone(),
+                        map: map.clone(),
+                        saved: None,
+                    });
+                    map
+                }
+            }
+        })
     }
 
     fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -589,7 +594,10 @@ impl Index {
     pub(crate) fn read(&self, path: &Path, prompts: bool) -> StoreResult<Indexed> {
         let name: Box<[u8]> = path.as_os_str().as_bytes().into();
         Self::lock(&self.visited).push(name.clone());
-        let rec = self.map.get(&name).and_then(|b| Some((decode_head(b)?, b)));
+        let rec = self
+            .map()
+            .get(&name)
+            .and_then(|b| Some((decode_head(b)?, b)));
         // unchanged: one lstat, the file not opened (a change of its mode
         // or owner changes its ctime, and so its key)
         if let Some((h, b)) = rec {
@@ -728,6 +736,10 @@ impl Index {
             visited,
             ..
         } = self;
+        // nothing looked up: nothing learnt
+        let Some(map) = map.into_inner() else {
+            return;
+        };
         let fresh = fresh.into_inner().unwrap_or_else(|p| p.into_inner());
         let visited: HashSet<Box<[u8]>> = visited
             .into_inner()
@@ -736,7 +748,10 @@ impl Index {
             .collect();
         let mut c = cache();
         let mut base = match c.take() {
-            Some(c) if c.file == file => c,
+            Some(c) if c.file == file => {
+                drop(map); // the one copy left is changed in place
+                c
+            }
             _ => Cached {
                 file: file.clone(),
                 map,
