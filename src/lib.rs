@@ -45,6 +45,7 @@ mod mcp;
 mod options;
 pub mod protocol;
 pub mod store;
+pub mod tasks;
 mod text;
 pub mod transport;
 

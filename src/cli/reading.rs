@@ -9,12 +9,12 @@
 use super::dedup::Dedup;
 use super::sanitize::Sanitizer;
 use super::summary::{one_line, tool_summary};
-use super::tasks::{self, TaskEvent};
+use super::tasks;
 use super::todos;
 use claudio::protocol::ask::RequestKind;
 use claudio::protocol::{
     ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, TaskNotification,
-    ToolResultBlock,
+    TaskProgress, ToolResultBlock,
 };
 use claudio::{Message, ResultMessage};
 use std::collections::HashMap;
@@ -125,14 +125,14 @@ impl Reading {
         if self.todos.observe(m) {
             seen(Seen::Todos);
         }
-        if let Some(ev) = self.agents.observe(m) {
-            self.task(ev, now);
+        if self.agents.observe(m) {
+            self.drop_finished_calls();
         }
         let new: Vec<String> = self
             .agents
             .running()
-            .filter(|a| !self.agent_ui.contains_key(&a.call))
-            .map(|a| a.call.clone())
+            .filter(|a| !self.agent_ui.contains_key(a.call))
+            .map(|a| a.call.to_owned())
             .collect();
         for call in new {
             self.ui(&call, now);
@@ -172,7 +172,7 @@ impl Reading {
                         }
                         ContentBlock::Text(t) => {
                             if let Some(p) = parent {
-                                if self.agents.get(p).is_some() {
+                                if self.agents.knows(p) {
                                     self.ui(p, now).spoke = true;
                                 }
                                 let label = self.agents.label(p);
@@ -230,26 +230,20 @@ impl Reading {
             }
             Message::System(s) => match &**s {
                 SystemMessage::ApiRetry(r) => seen(Seen::Retry(r)),
+                SystemMessage::TaskProgress(p) => self.progress(p, now),
                 SystemMessage::TaskNotification(n) => {
                     if let Some(end) = self.agent_ended(n, now) {
                         seen(Seen::AgentEnded(end));
                     }
                 }
-                SystemMessage::Other(v)
-                    if v.get("subtype").and_then(|s| s.as_str()) == Some("compact_boundary") =>
-                {
-                    seen(Seen::Compacted)
-                }
+                SystemMessage::CompactBoundary(_) => seen(Seen::Compacted),
                 _ => {}
             },
             Message::Result(r) => {
                 // a background agent's calls go on after the main turn's result
                 let agents = &self.agents;
-                self.calls.retain(|t| {
-                    t.parent
-                        .as_deref()
-                        .is_some_and(|p| agents.get(p).is_some_and(|a| !a.done))
-                });
+                self.calls
+                    .retain(|t| t.parent.as_deref().is_some_and(|p| !agents.is_done(p)));
                 self.dedup.clear();
                 seen(Seen::Result(r));
             }
@@ -328,20 +322,14 @@ impl Reading {
         });
     }
 
-    /// Task news (the tracker has taken it in): progress to show, or an
-    /// agent that stopped working (its end comes with `task_notification`).
-    fn task(&mut self, ev: TaskEvent, now: Instant) {
-        match ev {
-            TaskEvent::Progress {
-                task_id,
-                description,
-            } => {
-                if let Some(call) = self.agents.by_task(&task_id).map(|a| a.call.clone()) {
-                    self.ui(&call, now).progress = Sanitizer::clean(&one_line(&description, 60));
-                }
-            }
-            TaskEvent::Ended { .. } | TaskEvent::Running(_) => self.drop_finished_calls(),
-            TaskEvent::Started { .. } => {}
+    /// `task_progress`: what the agent does now, to show.
+    fn progress(&mut self, p: &TaskProgress, now: Instant) {
+        let Some(task) = p.task_id.as_deref() else {
+            return;
+        };
+        if let Some(call) = self.agents.by_task(task).map(|a| a.call.to_owned()) {
+            let doing = p.description.as_deref().unwrap_or_default();
+            self.ui(&call, now).progress = Sanitizer::clean(&one_line(doing, 60));
         }
     }
 
@@ -351,7 +339,7 @@ impl Reading {
         self.calls.retain(|t| {
             t.parent
                 .as_deref()
-                .is_none_or(|p| agents.get(p).is_none_or(|a| !a.done))
+                .is_none_or(|p| !agents.knows(p) || !agents.is_done(p))
         });
     }
 
@@ -361,26 +349,24 @@ impl Reading {
         let (call, label) = self
             .agents
             .by_task(task)
-            .map(|a| (a.call.clone(), a.label.clone()))?;
-        self.agents.finish(task);
+            .map(|a| (a.call.to_owned(), a.label))?;
         let ui = self.ui(&call, now);
         if std::mem::replace(&mut ui.reported, true) {
             return None;
         }
         let spoke = ui.spoke;
         self.calls.retain(|t| t.parent.as_deref() != Some(&call));
-        let usage = n.extra.get("usage");
-        let num = |k: &str| usage.and_then(|u| u.get(k)).and_then(|v| v.as_u64());
+        let usage = n.usage.as_ref();
         let mut facts = Vec::new();
-        if let Some(ms) = num("duration_ms") {
+        if let Some(ms) = usage.and_then(|u| u.duration_ms) {
             facts.push(format!("{:.1}s", ms as f64 / 1000.0));
         }
-        if let Some(t) = num("tool_uses") {
+        if let Some(t) = usage.and_then(|u| u.tool_uses) {
             facts.push(format!("{t} tool call{}", if t == 1 { "" } else { "s" }));
         }
         Some(AgentEnd {
             label,
-            status: Sanitizer::clean(n.status.as_deref().unwrap_or("finished")),
+            status: Sanitizer::clean(n.status.as_ref().map_or("finished", |s| s.as_str())),
             facts,
             summary: n
                 .summary

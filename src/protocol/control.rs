@@ -22,6 +22,8 @@ has_extra!(ControlRequest);
 /// A request from the CLI, by `subtype`.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+// one per request the CLI makes, decoded and handed on once: not worth a box
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum IncomingRequest {
     /// May a tool run? (`can_use_tool`)
     CanUseTool(CanUseToolRequest),
@@ -135,6 +137,11 @@ pub struct CanUseToolRequest {
     /// For MCP tools: the server (`{"name":...,"source":...}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_server: Option<Value>,
+    /// The sub-agent whose call this is (its task id, as in
+    /// [`TaskStarted::task_id`](super::TaskStarted::task_id)); `None` for
+    /// the main agent's calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
     /// Set on tools that ask the person something rather than for
     /// permission (`AskUserQuestion`, `ExitPlanMode`): a plain allow is not
     /// an answer; see [`crate::protocol::ask`].
@@ -859,7 +866,9 @@ mod tests {
         };
         assert_eq!(r.tool_name, "Bash");
         assert_eq!(r.reason().as_deref(), Some("outside"));
-        assert_eq!(r.extra["agent_id"], "x");
+        // a sub-agent's request names it
+        assert_eq!(r.agent_id.as_deref(), Some("x"));
+        assert!(!r.extra.contains_key("agent_id"));
         let rules = r.session_rules();
         assert_eq!(rules.len(), 1);
         assert_eq!(

@@ -3,10 +3,9 @@
 use super::content::{has_extra, ContentBlock, HasExtra, MessageContent};
 use super::control::{ControlCancelRequest, ControlRequest, ControlResponse};
 use super::names::{OriginKind, OriginSubkind, StartupFailureReason};
-use super::replies::{
-    lenient, Capabilities, McpServerStatus, ModelUsageMap, PermissionDenial, PermissionMode, Usage,
-};
+use super::replies::{lenient, ModelUsageMap, PermissionDenial, Usage};
 use super::stream::{decode_tagged, StreamEventMessage};
+use super::system::{SystemInit, SystemMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -397,230 +396,6 @@ impl Message {
         matches!(self, Message::Result(_))
     }
 }
-
-/// A `system` line, by `subtype`.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum SystemMessage {
-    /// `init`: sent at the start of every turn.
-    Init(SystemInit),
-    /// `status`: e.g. `requesting`.
-    Status(SystemStatus),
-    /// `api_retry`: the CLI retries a failed API request.
-    ApiRetry(ApiRetry),
-    /// `task_started`: a sub-agent began.
-    TaskStarted(TaskStarted),
-    /// `task_notification`: a sub-agent finished or reports.
-    TaskNotification(TaskNotification),
-    /// Any other subtype (`task_updated`, `background_tasks_changed`,
-    /// `compact_boundary`, ...), as sent.
-    Other(Value),
-}
-
-impl SystemMessage {
-    fn decode(subtype: Option<&str>, line: &str) -> Result<Self, serde_json::Error> {
-        fn sys<T: serde::de::DeserializeOwned + HasExtra>(
-            line: &str,
-        ) -> Result<T, serde_json::Error> {
-            let mut t: T = decode_tagged(line)?;
-            t.extra_mut().remove("subtype");
-            Ok(t)
-        }
-        Ok(match subtype {
-            Some("init") => SystemMessage::Init(sys(line)?),
-            Some("status") => SystemMessage::Status(sys(line)?),
-            Some("api_retry") => SystemMessage::ApiRetry(sys(line)?),
-            Some("task_started") => SystemMessage::TaskStarted(sys(line)?),
-            Some("task_notification") => SystemMessage::TaskNotification(sys(line)?),
-            _ => SystemMessage::Other(serde_json::from_str(line)?),
-        })
-    }
-
-    /// The `subtype`.
-    pub fn subtype(&self) -> &str {
-        match self {
-            SystemMessage::Init(_) => "init",
-            SystemMessage::Status(_) => "status",
-            SystemMessage::ApiRetry(_) => "api_retry",
-            SystemMessage::TaskStarted(_) => "task_started",
-            SystemMessage::TaskNotification(_) => "task_notification",
-            SystemMessage::Other(v) => v.get("subtype").and_then(Value::as_str).unwrap_or(""),
-        }
-    }
-
-    /// The session id, if the line carries one.
-    pub fn session_id(&self) -> Option<&str> {
-        match self {
-            SystemMessage::Init(m) => m.session_id.as_deref(),
-            SystemMessage::Status(m) => m.session_id.as_deref(),
-            SystemMessage::ApiRetry(m) => m.session_id.as_deref(),
-            SystemMessage::TaskStarted(m) => m.session_id.as_deref(),
-            SystemMessage::TaskNotification(m) => m.session_id.as_deref(),
-            SystemMessage::Other(v) => v.get("session_id").and_then(Value::as_str),
-        }
-    }
-}
-
-/// `system`/`init`: the session as the CLI sees it at the start of a turn.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SystemInit {
-    /// The session id.
-    #[serde(default, rename = "session_id")]
-    pub session_id: Option<String>,
-    /// The model in use.
-    #[serde(default)]
-    pub model: Option<String>,
-    /// The working directory.
-    #[serde(default)]
-    pub cwd: Option<String>,
-    /// The tools the model may call.
-    #[serde(default)]
-    pub tools: Vec<String>,
-    /// The permission mode (a mode this crate does not know is kept as
-    /// [`PermissionMode::Other`]; a value of another shape reads as `None`).
-    #[serde(default, deserialize_with = "lenient")]
-    pub permission_mode: Option<PermissionMode>,
-    /// MCP servers and their status.
-    #[serde(default, rename = "mcp_servers", deserialize_with = "lenient")]
-    pub mcp_servers: Vec<McpServerStatus>,
-    /// Slash commands.
-    #[serde(default, rename = "slash_commands")]
-    pub slash_commands: Vec<String>,
-    /// The CLI's version.
-    #[serde(default, rename = "claude_code_version")]
-    pub claude_code_version: Option<String>,
-    /// The control protocol's features this CLI has (a longer list than
-    /// [`ServerInfo::capabilities`](super::ServerInfo::capabilities): e.g.
-    /// `ask_user_question_unanswered_v1`, `interrupt_receipt_v1`). Empty
-    /// from a CLI that lists none.
-    #[serde(default, skip_serializing_if = "Capabilities::is_empty")]
-    pub capabilities: Capabilities,
-    /// Whether Bash runs in the CLI's sandbox (CLI 2.1.332 and later;
-    /// `None` from an older one).
-    #[serde(
-        default,
-        rename = "sandbox_enabled",
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub sandbox_enabled: Option<bool>,
-    /// Fields claudio does not model, kept as sent.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// `system`/`status`: the CLI is busy (`"status":"requesting"`), or a
-/// permission mode change is confirmed (`"status":null` with
-/// `permissionMode`, after [`Client::set_permission_mode`](crate::Client::set_permission_mode)
-/// or an approved plan; none when the mode was already set).
-///
-/// ```
-/// use claudio::{Message, PermissionMode, SystemMessage};
-/// let line = br#"{"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s1"}"#;
-/// if let Some(SystemMessage::Status(st)) = Message::parse(line)?.as_system() {
-///     assert_eq!(st.permission_mode, Some(PermissionMode::AcceptEdits));
-///     assert_eq!(st.status, None);
-/// }
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SystemStatus {
-    /// e.g. `requesting`; `null` when the status clears.
-    #[serde(default)]
-    pub status: Option<String>,
-    /// The new permission mode, on the line that confirms a change.
-    #[serde(
-        default,
-        rename = "permissionMode",
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub permission_mode: Option<PermissionMode>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// Fields claudio does not model, kept as sent.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// `system`/`api_retry`: an API request failed and will be tried again.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ApiRetry {
-    /// This attempt's number (from 1).
-    #[serde(default)]
-    pub attempt: Option<u32>,
-    /// How many attempts the CLI makes.
-    #[serde(default)]
-    pub max_retries: Option<u32>,
-    /// How long until the next attempt.
-    #[serde(default)]
-    pub retry_delay_ms: Option<f64>,
-    /// The HTTP status that failed, if any.
-    #[serde(default)]
-    pub error_status: Option<u16>,
-    /// The error (text or object).
-    #[serde(default)]
-    pub error: Option<Value>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// Fields claudio does not model, kept as sent.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// `system`/`task_started`: a sub-agent began.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskStarted {
-    /// The task's id.
-    #[serde(default)]
-    pub task_id: Option<String>,
-    /// The `Task` tool call that started it.
-    #[serde(default)]
-    pub tool_use_id: Option<String>,
-    /// What it does.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// The agent type.
-    #[serde(default)]
-    pub subagent_type: Option<String>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// Fields claudio does not model, kept as sent.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// `system`/`task_notification`: a sub-agent's status.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskNotification {
-    /// The task's id.
-    #[serde(default)]
-    pub task_id: Option<String>,
-    /// `completed`, `failed`, ...
-    #[serde(default)]
-    pub status: Option<String>,
-    /// What it did.
-    #[serde(default)]
-    pub summary: Option<String>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: Option<String>,
-    /// Fields claudio does not model, kept as sent.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-has_extra!(
-    SystemInit,
-    SystemStatus,
-    ApiRetry,
-    TaskStarted,
-    TaskNotification
-);
 
 /// An API message (the `message` field of `assistant` lines).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1104,6 +879,7 @@ impl ResultSubtype {
 mod tests {
     use super::*;
     use crate::protocol::stream::{Delta, StreamEvent};
+    use crate::protocol::PermissionMode;
     use serde_json::json;
 
     fn parse(v: Value) -> Message {
@@ -1238,7 +1014,7 @@ mod tests {
         // `assistant` without `message`: kept raw, not an error.
         let v = json!({"type":"assistant","oops":true});
         assert_eq!(parse(v.clone()), Message::Unknown(v));
-        let v = json!({"type":"system","subtype":"compact_boundary","x":1});
+        let v = json!({"type":"system","subtype":"moon_phase","x":1});
         assert_eq!(
             parse(v.clone()),
             Message::System(Box::new(SystemMessage::Other(v)))

@@ -16,6 +16,7 @@ mod names;
 mod replies;
 mod rules;
 mod stream;
+mod system;
 
 pub use content::{
     ContentBlock, ImageBlock, MessageContent, RedactedThinkingBlock, TextBlock, ThinkingBlock,
@@ -34,14 +35,13 @@ pub use image::{
 pub use input::{Priority, UserInput};
 pub(crate) use message::Routed;
 pub use message::{
-    ApiMessage, ApiRetry, AssistantMessage, CommandLifecycle, Message, MessageOrigin,
-    ResultMessage, ResultSubtype, SystemInit, SystemMessage, SystemStatus, TaskNotification,
-    TaskStarted, ToolProgress, UserContent, UserMessage,
+    ApiMessage, AssistantMessage, CommandLifecycle, Message, MessageOrigin, ResultMessage,
+    ResultSubtype, ToolProgress, UserContent, UserMessage,
 };
 pub use names::{
-    CommandState, Effort, HookEvent, OriginKind, OriginSubkind, PermissionDestination,
-    PermissionUpdateKind, RuleBehavior, SettingSource, StartupFailureReason, ThinkingDisplay,
-    Unanswered,
+    CommandState, CompactTrigger, Effort, HookEvent, OriginKind, OriginSubkind,
+    PermissionDestination, PermissionUpdateKind, RuleBehavior, SettingSource, StartupFailureReason,
+    TaskStatus, ThinkingDisplay, Unanswered,
 };
 pub use replies::{
     AccountInfo, AgentInfo, AppliedSettings, Capabilities, ContextCategory, ContextUsage,
@@ -52,3 +52,8 @@ pub use replies::{
 };
 pub use rules::{PermissionRules, RuleDescription, RuleEntry};
 pub use stream::{Delta, StreamEvent, StreamEventMessage};
+pub use system::{
+    ApiRetry, BackgroundTask, BackgroundTasksChanged, CompactBoundary, CompactMetadata, SystemInit,
+    SystemMessage, SystemStatus, TaskNotification, TaskPatch, TaskProgress, TaskStarted,
+    TaskUpdated, TaskUsage,
+};

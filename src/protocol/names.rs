@@ -180,7 +180,8 @@ impl HookEvent {
 
 string_enum!(
     /// What started a compaction ([`PreCompactInput`](super::hooks::PreCompactInput),
-    /// [`PostCompactInput`](super::hooks::PostCompactInput)).
+    /// [`PostCompactInput`](super::hooks::PostCompactInput),
+    /// [`CompactMetadata`](super::CompactMetadata)).
     CompactTrigger {
         /// `/compact`.
         Manual = "manual",
@@ -656,6 +657,55 @@ string_enum!(
     }
 );
 
+string_enum!(
+    /// Where a background task or sub-agent is (`status` of
+    /// `task_notification`, `patch.status` of `task_updated`). See
+    /// [`TaskStatus::is_final`].
+    TaskStatus {
+        /// Registered, not started.
+        Pending = "pending",
+        /// At work.
+        Running = "running",
+        /// Paused; it may go on.
+        Paused = "paused",
+        /// Finished its work.
+        Completed = "completed",
+        /// Ended in an error.
+        Failed = "failed",
+        /// Killed (by the person, the host or the CLI).
+        Killed = "killed",
+        /// Stopped (`task_notification`'s word for a killed task).
+        Stopped = "stopped",
+    }
+);
+
+impl TaskStatus {
+    /// Whether a task in this status does no more work: completed, failed,
+    /// killed or stopped. `cancelled`, `canceled` and `error` (not in the
+    /// TypeScript SDK 0.3.333's list, but ending words) count as final too;
+    /// any other name this crate does not know does not (a task is taken as
+    /// working until a final word comes, or a `background_tasks_changed`
+    /// list leaves it out).
+    ///
+    /// ```
+    /// use claudio::protocol::TaskStatus;
+    /// assert!(TaskStatus::Completed.is_final());
+    /// assert!(!TaskStatus::Running.is_final());
+    /// assert!(TaskStatus::from_name("cancelled").is_final());
+    /// assert!(!TaskStatus::from_name("thinking").is_final());
+    /// ```
+    pub fn is_final(&self) -> bool {
+        match self {
+            TaskStatus::Completed
+            | TaskStatus::Failed
+            | TaskStatus::Killed
+            | TaskStatus::Stopped => true,
+            TaskStatus::Pending | TaskStatus::Running | TaskStatus::Paused => false,
+            TaskStatus::Other(s) => matches!(s.as_str(), "cancelled" | "canceled" | "error"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -695,5 +745,8 @@ mod tests {
             CommandState::from_name("paused"),
             CommandState::Other("paused".into())
         );
+        let t: TaskStatus = serde_json::from_value(json!("killed")).unwrap();
+        assert_eq!(t, TaskStatus::Killed);
+        assert_eq!(CompactTrigger::from_name("auto"), CompactTrigger::Auto);
     }
 }

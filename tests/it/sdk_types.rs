@@ -207,3 +207,103 @@ async fn a_skipped_question_reaches_the_model_as_no_preference() {
         [(q1.to_owned(), Unanswered::Skipped)]
     );
 }
+
+/// A background sub-agent that runs a command, and a shell command run in
+/// the background, against the real CLI: every `task_*`,
+/// `background_tasks_changed` line decodes to its typed subtype (none is
+/// `Other`) and is written back as it came; the library's tracker follows
+/// both tasks from start to end.
+#[tokio::test(flavor = "multi_thread")]
+async fn task_lines_are_typed_written_back_and_tracked() {
+    use claudio::tasks::Tracker;
+    use claudio::SystemMessage;
+    let w = world!("task_lines_are_typed_written_back_and_tracked");
+    let main = |r: &RecordedRequest| !r.is_subagent();
+    let sub = |r: &RecordedRequest| r.is_subagent();
+    let agent = Reply::tool_use(
+        "Agent",
+        json!({"description":"count files","prompt":"count them","subagent_type":"general-purpose"}),
+    );
+    let agent_call = agent.tool_use_id();
+    w.api.push_matching(main, agent);
+    w.api.push_matching(main, Reply::text("Started it."));
+    // the agent waits until the main turn ended, runs a command, reports
+    w.api.push_matching(
+        sub,
+        Reply::bash("ls").with_initial_delay(Duration::from_millis(1500)),
+    );
+    w.api.push_matching(sub, Reply::text("Found 0 files."));
+    // the turns the CLI starts for the reports
+    for _ in 0..3 {
+        w.api.push_matching(main, Reply::text("Noted."));
+    }
+    let options = w
+        .options()
+        .can_use_tool(|_req, _ctx| async { Ok(PermissionResult::allow()) });
+    let client = tokio::time::timeout(
+        Duration::from_secs(60),
+        Client::connect_keeping_raw(options),
+    )
+    .await
+    .expect("connect timed out")
+    .expect("connect");
+    client.send("count the files").await.unwrap();
+    let mut tracker = Tracker::default();
+    let mut subtypes = Vec::new();
+    let mut ended = false;
+    let read = async {
+        while let Some(line) = client.next_raw().await {
+            let line = line.expect("a line");
+            tracker.observe(&line.message);
+            if let Some(s) = line.message.as_system() {
+                let sent: serde_json::Value = serde_json::from_slice(&line.raw).unwrap();
+                assert!(!matches!(s, SystemMessage::Other(_)), "{sent}");
+                if s.subtype() != "init" {
+                    // nothing lost, nothing added (init's capabilities are
+                    // a set: their order is not kept)
+                    assert_eq!(s.to_value(), sent);
+                }
+                subtypes.push(s.subtype().to_owned());
+                match s {
+                    SystemMessage::TaskStarted(t) => {
+                        assert_eq!(t.is_backgrounded, Some(true), "{sent}");
+                        assert_eq!(t.task_type.as_deref(), Some("local_agent"), "{sent}");
+                    }
+                    SystemMessage::TaskProgress(p) => {
+                        assert!(p.description.is_some() && p.usage.is_some(), "{sent}")
+                    }
+                    _ => {}
+                }
+                if let SystemMessage::TaskNotification(n) = s {
+                    assert!(n.status.as_ref().is_some_and(|s| s.is_final()), "{sent}");
+                    assert!(
+                        n.usage.as_ref().is_some_and(|u| u.tool_uses.is_some()),
+                        "{sent}"
+                    );
+                    ended = true;
+                }
+            }
+            if ended && line.message.is_result() {
+                return;
+            }
+        }
+    };
+    tokio::time::timeout(TURN_LIMIT * 2, read)
+        .await
+        .unwrap_or_else(|_| panic!("no report in time: {subtypes:?}"));
+    client.close().await.unwrap();
+    for want in [
+        "task_started",
+        "task_progress",
+        "task_updated",
+        "task_notification",
+        "background_tasks_changed",
+    ] {
+        assert!(subtypes.iter().any(|s| s == want), "{want}: {subtypes:?}");
+    }
+    let task = tracker.get(&agent_call).expect("the agent is tracked");
+    assert!(task.background && task.done, "{task:?}");
+    assert_eq!(task.description.as_deref(), Some("count files"));
+    assert!(task.task_id.is_some());
+    assert_eq!(tracker.running().count(), 0);
+}

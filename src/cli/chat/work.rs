@@ -269,9 +269,8 @@ impl Chat<'_> {
         }
         // a sub-agent's request names its agent (`agent_id`, its task id)
         let agent = req
-            .extra
-            .get("agent_id")
-            .and_then(|v| v.as_str())
+            .agent_id
+            .as_deref()
             .and_then(|t| self.renderer.agent_by_task(t))
             .or_else(|| {
                 req.tool_use_id
