@@ -26,7 +26,8 @@ pub(super) fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) 
     } else {
         open_regular(&c.path).map(|(file, meta)| {
             let file = Arc::new(file);
-            let reader = Box::new(Shared(Arc::clone(&file)));
+            // read to the size it had when opened: no read to find its end
+            let reader = Box::new(Shared(Arc::clone(&file)).take(meta.len()));
             (Transcript::from_parts(reader, meta, &c.path), Some(file))
         })
     };
