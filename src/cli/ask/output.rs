@@ -1,7 +1,12 @@
 //! `ask`'s output: the answer's text on stdout (byte-exact to a pipe,
 //! inert on a terminal), tool activity and the spinner on stderr.
+//!
+//! On a terminal the text is also filled to its width as the chat's is
+//! (lines broken between words, tables drawn as columns), without colour:
+//! the width is read as the text comes, so a resize applies to what follows.
 
 use crate::cli::args::OutputFormat;
+use crate::cli::markdown::Markdown;
 use crate::cli::reading::{Call, Outcome, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::spinner::Spinner;
@@ -17,6 +22,12 @@ pub struct Output<W: Write> {
     format: OutputFormat,
     sanitizer: Option<Sanitizer>,
     scratch: String,
+    /// On a terminal: the text filled to its width.
+    fill: Option<Markdown>,
+    /// The text filled, before it is written.
+    filled: String,
+    /// The terminal's width, read as the text comes.
+    width: fn() -> usize,
     /// The answer, the calls and the sub-agents (which still work in the
     /// background: the answer is not over until they report).
     pub reading: Reading,
@@ -53,11 +64,19 @@ impl<W: Write> Output<W> {
         spinner: Option<Spinner>,
         structured: bool,
     ) -> Self {
+        let fill = (to_terminal && format == OutputFormat::Text && !structured).then(|| {
+            let mut m = Markdown::new(false);
+            m.set_width(Some(terminal_width()));
+            m
+        });
         Output {
             w,
             format,
             sanitizer: to_terminal.then(Sanitizer::new),
             scratch: String::new(),
+            fill,
+            filled: String::new(),
+            width: terminal_width,
             reading: Reading::default(),
             wrote_text: false,
             at_line_start: true,
@@ -151,6 +170,9 @@ impl<W: Write> Output<W> {
             self.w.write_all(b"\n")?;
             self.at_line_start = true;
         }
+        if let Some(m) = &mut self.fill {
+            m.new_row();
+        }
         Ok(())
     }
 
@@ -170,10 +192,17 @@ impl<W: Write> Output<W> {
             }
             None => t.as_bytes(),
         };
+        self.wrote_text = true;
+        if let Some(m) = &mut self.fill {
+            m.set_width(Some((self.width)()));
+            self.filled.clear();
+            m.push(&self.scratch, &mut self.filled);
+            self.at_line_start = m.at_row_start().unwrap_or(self.at_line_start);
+            return self.w.write_all(self.filled.as_bytes());
+        }
         if let Some(&last) = bytes.last() {
             self.at_line_start = last == b'\n';
         }
-        self.wrote_text = true;
         self.w.write_all(bytes)
     }
 
@@ -185,6 +214,17 @@ impl<W: Write> Output<W> {
         };
         self.scratch.clear();
         s.finish(&mut self.scratch);
+        if let Some(m) = &mut self.fill {
+            // the block is over: what the filler holds goes out too
+            self.filled.clear();
+            m.push(&self.scratch, &mut self.filled);
+            m.finish(&mut self.filled);
+            self.at_line_start = m.at_row_start().unwrap_or(self.at_line_start);
+            if !self.filled.is_empty() {
+                self.wrote_text = true;
+            }
+            return self.w.write_all(self.filled.as_bytes());
+        }
         if self.scratch.is_empty() {
             return Ok(());
         }
@@ -240,6 +280,9 @@ impl<W: Write> Output<W> {
         if self.to_terminal && !self.at_line_start {
             self.w.write_all(b"\n")?;
             self.at_line_start = true;
+            if let Some(m) = &mut self.fill {
+                m.new_row();
+            }
         }
         self.w.flush()
     }
@@ -291,6 +334,11 @@ impl<W: Write> Output<W> {
     }
 }
 
+/// The terminal's width now (stdout is one).
+fn terminal_width() -> usize {
+    crossterm::terminal::size().map_or(80, |(w, _)| usize::from(w).max(20))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +350,9 @@ mod tests {
             format: OutputFormat::Text,
             sanitizer: Some(Sanitizer::new()),
             scratch: String::new(),
+            fill: None,
+            filled: String::new(),
+            width: terminal_width,
             reading: Reading::default(),
             wrote_text: false,
             at_line_start: true,
@@ -363,6 +414,47 @@ mod tests {
         assert_eq!(
             shown,
             "one _rest of one\n\ntwo [1;\n\nthree ]0;\n\nfour\n\nfive P\n"
+        );
+    }
+
+    #[test]
+    fn on_a_terminal_the_text_is_filled_to_its_width() {
+        let mut out = terminal_output();
+        let mut m = Markdown::new(false);
+        m.set_width(Some(24));
+        out.fill = Some(m);
+        out.width = || 24;
+        let start = msg(
+            serde_json::json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}),
+        );
+        let delta = |t: &str| {
+            msg(
+                serde_json::json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":t}}}),
+            )
+        };
+        let text = "Totals are rounded once, at the end.\n\n| a | b |\n|---|--:|\n| one | 1 |\n| three | 33 |\n";
+        let mut msgs = vec![start];
+        let chars: Vec<char> = text.chars().collect();
+        msgs.extend(
+            chars
+                .chunks(5)
+                .map(|c| delta(&c.iter().collect::<String>())),
+        );
+        msgs.push(msg(
+            serde_json::json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
+        ));
+        for m in msgs {
+            out.message(&RawMessage {
+                message: m,
+                raw: Vec::new(),
+            })
+            .unwrap();
+        }
+        out.finish().unwrap();
+        let shown = String::from_utf8(out.w.clone()).unwrap();
+        assert_eq!(
+            shown,
+            "Totals are rounded once,\nat the end.\n\na     │  b\n──────┼───\none   │  1\nthree │ 33\n"
         );
     }
 }
