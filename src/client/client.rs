@@ -197,7 +197,7 @@ impl Client {
             }
             Err(e) => {
                 client.closed.store(true, Ordering::SeqCst);
-                client.shared.supervisor.signal_group(libc::SIGKILL);
+                client.shared.supervisor.signal_group(rustix::process::Signal::Kill);
                 if servers_sent && matches!(e, Error::ProcessExited { .. } | Error::Io(_)) {
                     // A CLI older than 2.1.326 refuses the flag and exits
                     // (its last words may still be on their way).
@@ -942,7 +942,7 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub fn kill(&self) {
-        self.shared.supervisor.signal_group(libc::SIGKILL);
+        self.shared.supervisor.signal_group(rustix::process::Signal::Kill);
     }
 
     /// End the session gracefully: stdin is closed, the CLI finishes its
@@ -1020,7 +1020,7 @@ impl Drop for Client {
                     shared.shutdown().await;
                 });
             }
-            Err(_) => shared.supervisor.signal_group(libc::SIGKILL),
+            Err(_) => shared.supervisor.signal_group(rustix::process::Signal::Kill),
         }
     }
 }

@@ -463,16 +463,15 @@ fn make_real_dir(dir: &Path) -> StoreResult<()> {
 /// The archive folder, locked for this run when no other run holds it
 /// (an exclusive `flock` on the folder itself: nothing is added to it).
 fn lock_alone(archive: &Path) -> Option<File> {
-    use std::os::fd::AsRawFd;
+    use rustix::fs::{flock, FlockOperation};
     let dir = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
         .open(archive)
         .ok()?;
-    // SAFETY: flock on a descriptor this function owns, open until `dir`
-    // is dropped.
-    let rc = unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    (rc == 0).then_some(dir)
+    // held until `dir` is dropped
+    flock(&dir, FlockOperation::NonBlockingLockExclusive).ok()?;
+    Some(dir)
 }
 
 /// The size and time of a file as archived: from the header of a packed
@@ -896,12 +895,11 @@ fn dead_tmp(name: &str, path: &Path) -> bool {
         .strip_suffix(".tmp")
         .and_then(|n| n.rsplit_once('.'))
         .and_then(|(_, id)| id.split_once('-'))
-        .and_then(|(pid, _)| pid.parse::<libc::pid_t>().ok())
-        .filter(|pid| *pid > 0);
+        .and_then(|(pid, _)| pid.parse().ok())
+        .and_then(rustix::process::Pid::from_raw);
+    // signal 0 only checks that the process exists
     let gone = pid.is_none_or(|pid| {
-        // SAFETY: signal 0 only checks that the process exists.
-        let rc = unsafe { libc::kill(pid, 0) };
-        rc != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+        rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
     });
     let old = || {
         std::fs::symlink_metadata(path)

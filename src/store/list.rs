@@ -247,8 +247,7 @@ pub(crate) fn linked_folder(path: &Path) -> Result<bool, String> {
     use std::os::unix::fs::MetadataExt;
     match std::fs::metadata(path) {
         Ok(m) if !m.is_dir() => Ok(false),
-        // SAFETY: geteuid has no preconditions.
-        Ok(m) if m.uid() == unsafe { libc::geteuid() } => Ok(true),
+        Ok(m) if m.uid() == rustix::process::geteuid().as_raw() => Ok(true),
         Ok(m) => Err(format!(
             "a link to a folder of another user (uid {}): not followed",
             m.uid()

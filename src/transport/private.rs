@@ -128,7 +128,7 @@ mod tests {
         assert!(meta.is_dir());
         assert_eq!(meta.permissions().mode() & 0o777, 0o700);
         // SAFETY: plain syscall.
-        assert_eq!(meta.uid(), unsafe { libc::geteuid() });
+        assert_eq!(meta.uid(), rustix::process::geteuid().as_raw());
         let f = dir.write("a.json", b"{\"k\":1}").unwrap();
         assert_eq!(std::fs::read(&f).unwrap(), b"{\"k\":1}");
         let meta = std::fs::symlink_metadata(&f).unwrap();

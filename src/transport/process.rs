@@ -9,6 +9,7 @@
 use super::private::PrivateDir;
 use super::stderr::{self, StderrCallback, StderrTail};
 use crate::error::{Error, Result};
+use rustix::process::{kill_process_group, Pid, Signal};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -144,14 +145,16 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     }
     #[cfg(target_os = "linux")]
     {
-        let parent = std::process::id() as libc::pid_t;
-        // SAFETY: only async-signal-safe calls between fork and exec.
+        use rustix::process::{getpid, getppid, kill_process, set_parent_process_death_signal};
+        let parent = getpid();
+        // SAFETY: between fork and exec only async-signal-safe calls run:
+        // rustix makes these three plain system calls, allocating nothing.
         unsafe {
             cmd.pre_exec(move || {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
-                // The parent may have died before prctl took effect.
-                if libc::getppid() != parent {
-                    libc::raise(libc::SIGTERM);
+                let _ = set_parent_process_death_signal(Some(Signal::Term));
+                // The parent may have died before the signal was set.
+                if getppid() != Some(parent) {
+                    let _ = kill_process(getpid(), Signal::Term);
                 }
                 Ok(())
             });
@@ -268,12 +271,12 @@ impl Supervisor {
         tokio::time::timeout(d, self.wait()).await.ok()
     }
 
-    /// Send `signal` to the whole process group, unless the CLI already ended.
-    pub(crate) fn signal_group(&self, signal: i32) {
-        if self.pid > 0 && !self.exited.load(Ordering::SeqCst) {
-            // SAFETY: plain syscall; the group is ours (created at spawn).
-            unsafe {
-                libc::killpg(self.pid, signal);
+    /// Send `signal` to the whole process group (ours: created at spawn),
+    /// unless the CLI already ended.
+    pub(crate) fn signal_group(&self, signal: Signal) {
+        if let Some(group) = Pid::from_raw(self.pid) {
+            if !self.exited.load(Ordering::SeqCst) {
+                let _ = kill_process_group(group, signal);
             }
         }
     }
@@ -290,12 +293,12 @@ impl Supervisor {
                     pid = self.pid,
                     "the CLI did not exit after stdin closed; SIGTERM"
                 );
-                self.signal_group(libc::SIGTERM);
+                self.signal_group(Signal::Term);
                 match self.wait_timeout(grace).await {
                     Some(info) => info,
                     None => {
                         tracing::debug!(pid = self.pid, "the CLI ignored SIGTERM; SIGKILL");
-                        self.signal_group(libc::SIGKILL);
+                        self.signal_group(Signal::Kill);
                         self.wait().await
                     }
                 }
@@ -309,11 +312,8 @@ impl Supervisor {
     /// (tool processes it started and did not stop). While any member lives,
     /// the kernel does not reuse the group's id, so this cannot hit a stranger.
     fn kill_leftovers(&self) {
-        if self.pid > 0 {
-            // SAFETY: plain syscall on our own process group.
-            unsafe {
-                libc::killpg(self.pid, libc::SIGKILL);
-            }
+        if let Some(group) = Pid::from_raw(self.pid) {
+            let _ = kill_process_group(group, Signal::Kill);
         }
     }
 
@@ -345,6 +345,6 @@ impl Supervisor {
 
 impl Drop for Supervisor {
     fn drop(&mut self) {
-        self.signal_group(libc::SIGKILL);
+        self.signal_group(Signal::Kill);
     }
 }
