@@ -95,6 +95,13 @@ pub(crate) fn index_path() -> Option<PathBuf> {
 /// Path bytes to record bytes.
 type Map = HashMap<Box<[u8]>, Box<[u8]>>;
 
+/// A record made anew: the path's bytes and the record's.
+type Entry = (Box<[u8]>, Box<[u8]>);
+
+/// What reading a file gave: its usage, when it was written (ms since
+/// the epoch), and its new record if it was read.
+type FileRead = (FileUsage, i64, Option<Box<[u8]>>);
+
 /// What identifies one version of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Key {
@@ -518,7 +525,7 @@ pub(crate) struct Index {
     /// Started (ns since the epoch): a file changed after this less
     /// [`RACY_NS`] is read again next time.
     now: i64,
-    fresh: Mutex<Vec<(Box<[u8]>, Box<[u8]>)>>,
+    fresh: Mutex<Vec<Entry>>,
     visited: Mutex<Vec<Box<[u8]>>>,
     /// Files read whole, and read on from where they were read to.
     #[cfg(test)]
@@ -597,7 +604,7 @@ impl Index {
         let rec = self
             .map()
             .get(&name)
-            .and_then(|b| Some((decode_head(b)?, b)));
+            .and_then(|b| Some((decode_head(b)?, &b[..])));
         // unchanged: one lstat, the file not opened (a change of its mode
         // or owner changes its ctime, and so its key)
         if let Some((h, b)) = rec {
@@ -641,8 +648,8 @@ impl Index {
         &self,
         path: &Path,
         prompts: bool,
-        rec: Option<(Head, &Box<[u8]>)>,
-    ) -> StoreResult<(FileUsage, i64, Option<Box<[u8]>>)> {
+        rec: Option<(Head, &[u8])>,
+    ) -> StoreResult<FileRead> {
         let _ = rec; // an archived transcript is used as it is or read whole
         #[cfg(test)]
         {
@@ -668,8 +675,8 @@ impl Index {
         &self,
         path: &Path,
         prompts: bool,
-        rec: Option<(Head, &Box<[u8]>)>,
-    ) -> StoreResult<(FileUsage, i64, Option<Box<[u8]>>)> {
+        rec: Option<(Head, &[u8])>,
+    ) -> StoreResult<FileRead> {
         let (mut file, meta) = super::open::open_regular(path)?;
         let key = Key::of(&meta);
         let ms = modified_ms(&meta);
