@@ -2,7 +2,7 @@
 
 use super::open::open_nofollow;
 use std::fs::{File, Metadata};
-use std::io::{self, Read, Seek};
+use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::time::SystemTime;
@@ -50,40 +50,7 @@ fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
 pub(crate) fn read_plain(path: &Path) -> io::Result<Option<HeadTail>> {
     let f = open_nofollow(path)?;
     let meta = f.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    // The file was just opened (its position is 0): read in order into
-    // buffers that are not zeroed first (a `pread` needs a zeroed one,
-    // which cost as much as a tenth of a listing).
-    let size = meta.len();
-    let head = read_next(&f, size.min(HEAD_TAIL_BYTES as u64))?;
-    if head.is_empty() {
-        return Ok(None);
-    }
-    let tail = if size > HEAD_TAIL_BYTES as u64 {
-        (&f).seek(io::SeekFrom::Start(size - HEAD_TAIL_BYTES as u64))?;
-        read_next(&f, HEAD_TAIL_BYTES as u64)?
-    } else {
-        head.clone()
-    };
-    Ok(Some(HeadTail {
-        head,
-        tail,
-        size,
-        modified: meta.modified()?,
-    }))
-}
-
-/// Up to `want` bytes from where `f` stands, as text (shorter if the file
-/// shrank meanwhile).
-fn read_next(f: &File, want: u64) -> io::Result<String> {
-    let mut bytes = Vec::with_capacity(want as usize);
-    f.take(want).read_to_end(&mut bytes)?;
-    Ok(crate::text::into_string_lossy(bytes))
+    read_opened(&f, &meta)
 }
 
 /// [`read_plain`] of a file already opened, with its metadata as opened.
