@@ -3,7 +3,8 @@
 # `claudio sessions search --all` beside ripgrep and grep listing the files
 # that match, with the same matching rules (a lowercase literal under smart
 # case is `rg -l -F -i`), warm cache, wall time and peak RSS (medians).
-# A rare literal is planted in 5 transcripts (their times kept).
+# A rare literal is planted in 5 transcripts, and a frequent word ("Frog",
+# searched as `frog`) in every sixth (1,667 of 10,000), their times kept.
 #
 #   bench/search.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=5]
 # ripgrep: `pip install ripgrep` or `cargo install ripgrep` (`rg` on PATH).
@@ -35,6 +36,20 @@ if not any(has(f) for f in files[:0] + random.Random(3).sample(files, 5)):
         with open(f, "a") as fh:
             fh.write(line + "\n")
         os.utime(f, (st.st_atime, st.st_mtime))
+# the frequent word: a prompt at the end of every sixth transcript
+for f in files[::6]:
+    with open(f, "rb") as fh:
+        fh.seek(max(0, os.path.getsize(f) - 4096))
+        if b"the Frog" in fh.read():
+            continue
+    st = os.stat(f)
+    sid = os.path.basename(f)[:-6]
+    line = json.dumps({"type": "user", "message": {"role": "user", "content": "and where did the Frog go?"},
+                       "uuid": "00000000-0000-4000-8000-00000000f0f0", "parentUuid": None, "sessionId": sid,
+                       "timestamp": "2026-11-02T10:00:00.000Z", "isSidechain": False})
+    with open(f, "a") as fh:
+        fh.write(line + "\n")
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
 PY
 python3 - "$store" "$runs" <<'PY'
 import glob, json, os, shutil, statistics, subprocess, sys, time
@@ -61,6 +76,10 @@ files = glob.glob(os.path.join(proj, "*", "*.jsonl"))
 res = {"store_gb": round(sum(os.path.getsize(f) for f in files) / 1e9, 2), "files": len(files)}
 claudio = "target/release/claudio"
 res["literal"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", rare])}
+# a frequent word (in 1,667 sessions): every hit is parsed and its session
+# listed; as a literal and as a regex with word boundaries
+res["frequent"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", "frog"])}
+res["frequent_word"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", "--regex", r"\bfrog\b"])}
 res["regex"] = {"claudio": measure([claudio, "sessions", "search", "--all", "--json", "--regex", r"quokka-rare-\d+"])}
 # with a look-around: the candidate lines are parsed without a first match
 # on the whole line; `^` is a line of the decoded text (rg has no such
@@ -70,6 +89,8 @@ res["anchored"] = {"claudio": measure([claudio, "sessions", "search", "--all", "
 if shutil.which("rg"):
     res["rg"] = subprocess.run(["rg", "--version"], stdout=subprocess.PIPE).stdout.decode().split("\n")[0]
     res["literal"]["rg -l -F -i"] = measure(["rg", "-l", "-F", "-i", rare, proj])
+    res["frequent"]["rg -l -i -F"] = measure(["rg", "-l", "-i", "-F", "frog", proj])
+    res["frequent_word"]["rg -l -i"] = measure(["rg", "-l", "-i", r"\bfrog\b", proj])
     res["regex"]["rg -l -i"] = measure(["rg", "-l", "-i", r"quokka-rare-\d+", proj])
     res["word"]["rg -l -i"] = measure(["rg", "-l", "-i", r"\bquokka-rare-\d+\b", proj])
     res["anchored"]["rg -l -i"] = measure(["rg", "-l", "-i", r"where is the quokka-rare-\d+", proj])

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Session listing on a big store: `claudio sessions list --all --json`, warm
 # cache, wall time and peak RSS (medians), beside the TypeScript SDK's
-# listSessions() on the same store.
+# listSessions() on the same store, and beside ripgrep reading each file
+# once (`rg -l -F -m1 sessionId`: one read of 64 KiB a file; the listing
+# reads both ends).
 #
 #   bench/sessions.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=5]
 set -euo pipefail
@@ -29,6 +31,10 @@ def measure(argv):
     return statistics.median(walls), statistics.median(rss)
 ours = measure(["target/release/claudio", "sessions", "list", "--all", "--json"])
 out = {"claudio_ms": round(ours[0] * 1000), "claudio_peak_rss_mb": round(ours[1], 1)}
+import shutil
+if shutil.which("rg"):
+    rg = measure(["rg", "-l", "-F", "-m1", "sessionId", os.path.join(store, "projects")])
+    out.update({"rg_l_m1_ms": round(rg[0] * 1000), "ratio_to_rg": round(ours[0] / rg[0], 2)})
 if os.path.isfile(os.path.join(sdk, "sdk.mjs")):
     theirs = measure(["node", "tests/fixtures/sessions/list_sessions.mjs", sdk, "all"])
     if theirs[0] is None:
