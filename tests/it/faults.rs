@@ -244,3 +244,34 @@ fn the_terminal_closing_under_the_chat_closes_the_cli_gracefully() {
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), "complete");
     assert!(gone_within(fake.pid(), Duration::from_secs(5)));
 }
+
+/// The host killed outright (no cleanup runs, the CLI's stdin is not even
+/// read): the parent-death signal the library sets at spawn stops the CLI,
+/// which runs in a process group of its own.
+#[test]
+fn a_host_killed_outright_takes_the_cli_with_it() {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        system_init(),
+        delta("working"),
+        // deaf: reads no stdin, so only a signal can end it
+        json!({"sleep_ms": 60000}),
+    ]]);
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    assert_eq!(first_bytes(&mut child, 7), b"working");
+    let cli = fake.pid();
+    assert!(alive(cli));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let gone = gone_within(cli, Duration::from_secs(5));
+    if !gone {
+        // SAFETY: a plain kill(2) of what the test started.
+        unsafe { libc::kill(cli, libc::SIGKILL) };
+    }
+    assert!(gone, "the CLI outlived its host");
+}
