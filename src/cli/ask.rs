@@ -3,21 +3,20 @@
 use super::approve::TtyApprover;
 use super::args::{AskArgs, OutputFormat, SessionFlags};
 use super::exit::Exit;
-use super::interrupt::{CtrlC, Press};
+use super::interrupt::Press;
 use super::options::build_options;
 use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::one_line;
+use super::turn::events::{Seen, Signal, Signals, Source, Wait};
+use super::turn::{After, Turn};
 use anyhow::Context;
 use claudio::{Client, Message, ResultMessage};
-use futures_util::FutureExt;
 use output::Output;
-use std::future::{pending, Future};
+use std::future::pending;
 use std::io::{self, IsTerminal, Read};
-use std::pin::Pin;
-use std::time::{Duration, Instant};
-use tokio::signal::unix::{signal, SignalKind};
+use std::time::Instant;
 
 mod input;
 mod output;
@@ -73,10 +72,6 @@ fn read_schema(text: &str) -> anyhow::Result<serde_json::Value> {
     anyhow::ensure!(v.is_object(), "{what}: a JSON Schema is an object");
     Ok(v)
 }
-
-/// How long to wait, once the last background agent ended, for the turn the
-/// CLI starts to report it (it starts within milliseconds when it does).
-const REPORT_WAIT: Duration = Duration::from_secs(3);
 
 pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     let piped = tokio::task::spawn_blocking(read_stdin).await??;
@@ -144,117 +139,92 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         structured,
     );
 
-    let mut sigint = signal(SignalKind::interrupt())?;
-    let mut sigterm = signal(SignalKind::terminate())?;
-    let mut sighup = signal(SignalKind::hangup())?;
-    let mut interrupted = false;
-    let mut ctrl_c = CtrlC::default();
-    // The interrupt request runs beside the reading, so a second Ctrl-C is
-    // seen at once even if the CLI is slow to answer the first.
-    let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
+    let signals = Signals::new(&[Signal::Interrupt, Signal::Terminate, Signal::Hangup])?;
+    let mut source = Source::new(&client, signals);
+    // a background agent reports in a turn of its own: the answer ends
+    // with the result after the last one finished (and its report)
+    let mut turn = Turn::prompt(After::Agents);
     let mut result: Option<ResultMessage> = None;
-    // set when the last background agent ended after a result
-    let mut report_deadline: Option<tokio::time::Instant> = None;
     let mut failure: Option<claudio::Error> = None;
 
     loop {
         // Flush only when nothing else is waiting: one write per burst.
-        let next = match client.next_raw().now_or_never() {
+        let next = match source.ready() {
             Some(n) => n,
             None => {
                 if out.flush().is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
-                let report_due = report_deadline;
-                tokio::select! {
-                    n = client.next_raw() => n,
-                    // the agents are done, a result is in, and no turn
-                    // started for their report: the answer is complete
-                    _ = async { tokio::time::sleep_until(report_due.unwrap_or_else(tokio::time::Instant::now)).await },
-                        if report_due.is_some() => break,
-                    _ = &mut interrupt => {
-                        interrupt = Box::pin(pending());
-                        continue;
-                    }
-                    _ = sigint.recv() => {
-                        if ctrl_c.press(Instant::now()) == Press::Quit {
-                            client.kill();
-                            return Ok(Exit::Interrupted);
-                        }
-                        interrupted = true;
-                        let c = &client;
-                        interrupt = Box::pin(async move {
-                            let _ = tokio::time::timeout(Duration::from_secs(10), c.interrupt()).await;
-                        });
-                        continue;
-                    }
-                    _ = sigterm.recv() => {
-                        drop(interrupt);
-                        let _ = client.close().await;
-                        return Ok(Exit::Signal(libc::SIGTERM));
-                    }
-                    _ = sighup.recv() => {
-                        drop(interrupt);
-                        let _ = client.close().await;
-                        return Ok(Exit::Signal(libc::SIGHUP));
-                    }
-                }
+                let wait = Wait {
+                    due: turn.deadline(),
+                    ..Wait::default()
+                };
+                source.next(pending::<()>(), wait).await
             }
         };
+        let now = Instant::now();
         match next {
-            None => break,
-            Some(Err(claudio::Error::LineTooLong { limit })) => {
-                out.above(|| eprintln!("claudio: skipped a message longer than {limit} bytes"));
-            }
-            Some(Err(e)) => {
-                failure = Some(e);
-                break;
-            }
-            Some(Ok(m)) => {
-                // a background agent reports in a turn of its own: the
-                // answer ends with the result after the last one finished
-                let is_result = m.message.is_result()
-                    && (out.reading.agents().background_running() == 0 || interrupted);
-                let were_running = out.reading.agents().background_running() > 0;
+            Seen::Message(m) => {
                 if out.message(&m).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
-                if were_running
-                    && out.reading.agents().background_running() == 0
-                    && result.is_some()
-                {
-                    report_deadline = Some(tokio::time::Instant::now() + REPORT_WAIT);
-                }
-                if matches!(&m.message, Message::System(s) if matches!(&**s, claudio::SystemMessage::Init(_)))
-                {
-                    report_deadline = None;
-                }
+                let agents = out.reading.agents().background_running();
+                let over = turn.message(&m.message, agents, now);
                 if let Message::Result(r) = m.message {
                     result = Some(*r);
-                    if out.reading.agents().background_running() > 0 {
+                    if !over && turn.waiting_for_agents() && agents > 0 {
                         out.waiting_since.get_or_insert_with(Instant::now);
                         if out.show_running().is_err() {
                             return Ok(quiet_exit(&client).await);
                         }
                     }
                 }
-                if is_result {
+                if over {
                     break;
                 }
             }
+            // the agents are done, a result is in, and no turn started
+            // for their report: the answer is complete
+            Seen::Due | Seen::Tick => {
+                let agents = out.reading.agents().background_running();
+                if turn.tick(agents, now) {
+                    break;
+                }
+            }
+            Seen::Closed => break,
+            Seen::LongLine(limit) => {
+                out.above(|| eprintln!("claudio: skipped a message longer than {limit} bytes"));
+            }
+            Seen::Failed(e) => {
+                failure = Some(e);
+                break;
+            }
+            Seen::Signal(Signal::Interrupt) => {
+                if turn.ctrl_c(now) == Press::Quit {
+                    client.kill();
+                    return Ok(Exit::Interrupted);
+                }
+                source.interrupt();
+            }
+            Seen::Signal(sig @ (Signal::Terminate | Signal::Hangup)) => {
+                drop(source);
+                let _ = client.close().await;
+                return Ok(Exit::Signal(sig.number()));
+            }
+            Seen::Signal(Signal::Continue) | Seen::Front(()) => {}
         }
     }
     if out.finish().is_err() {
         return Ok(quiet_exit(&client).await);
     }
     drop(out);
-    drop(interrupt);
+    drop(source);
     // The answer is complete: let the next program in the pipeline see the
     // end of it now, while the CLI takes its ~50 ms to finish the transcript.
     release_stdout();
     let _ = client.close().await;
 
-    if interrupted {
+    if turn.interrupted() {
         return Ok(Exit::Interrupted);
     }
     if let Some(e) = failure {

@@ -28,4 +28,5 @@ pub mod style;
 pub mod summary;
 pub mod tasks;
 pub mod todos;
+pub mod turn;
 pub mod wrap;

@@ -81,6 +81,24 @@ impl PermissionMode {
         PermissionMode::Auto,
     ];
 
+    /// The mode after this one in Shift-Tab's cycle, as the claude TUI has
+    /// it: `default` → `acceptEdits` → `plan` → `default`. Every other
+    /// mode (`bypassPermissions` included: the cycle never enters it) goes
+    /// back to `default`.
+    ///
+    /// ```
+    /// use claudio::PermissionMode;
+    /// assert_eq!(PermissionMode::Default.next_in_cycle(), PermissionMode::AcceptEdits);
+    /// assert_eq!(PermissionMode::Plan.next_in_cycle(), PermissionMode::Default);
+    /// ```
+    pub fn next_in_cycle(&self) -> PermissionMode {
+        match self {
+            PermissionMode::Default => PermissionMode::AcceptEdits,
+            PermissionMode::AcceptEdits => PermissionMode::Plan,
+            _ => PermissionMode::Default,
+        }
+    }
+
     /// A mode from the CLI's name for it; unknown names are kept as
     /// [`PermissionMode::Other`].
     pub fn from_name(name: &str) -> PermissionMode {

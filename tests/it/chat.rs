@@ -194,6 +194,39 @@ fn slash_model_and_mode_reach_the_cli() {
     assert_eq!(t.wait(20).code(), Some(0));
 }
 
+/// Shift-Tab waits for the CLI to confirm the new mode; a request the CLI
+/// sends in that moment is asked at once (it was left unanswered, the CLI
+/// waiting on it, while the chat read on past it).
+#[test]
+fn a_request_right_after_shift_tab_is_asked() {
+    let fake = Fake::after_init(vec![
+        vec![
+            json!({"expect": {"type":"control_request","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}, "as": "p"}),
+            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"acceptEdits"}}}}),
+            can_use_tool("m1", "touch after"),
+            expect_answer(
+                "m1",
+                json!({"behavior":"allow","updatedInput":{"command":"touch after"}}),
+            ),
+            json!({"emit": {"type":"system","subtype":"status","permissionMode":"acceptEdits","session_id":"s"}}),
+        ],
+        turn("and now?", "still here"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.send(b"\x1b[Z");
+    let screen = t.wait_for("Allow?");
+    assert!(screen.contains("touch after"), "{screen}");
+    t.line("y");
+    t.wait_for("acceptEdits ›");
+    t.line("and now?");
+    t.wait_for("still here");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let sent = fake.stdin_lines();
+    assert_eq!(count(&sent, |l| l["type"] == "control_response"), 1);
+}
+
 #[test]
 fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
     let fake = Fake::after_init(vec![vec![

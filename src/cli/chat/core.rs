@@ -46,6 +46,9 @@ pub(super) struct Chat<'a> {
     pub(super) out: io::Stdout,
     /// What was typed while Claude worked.
     pub(super) ahead: TypeAhead,
+    /// Ctrl-D on an empty line was typed in the instant a turn ended: the
+    /// wait for background agents after it ends the chat.
+    pub(super) ctrl_d_left: bool,
     /// The session's working directory (for diffs of relative paths).
     pub(super) cwd: std::path::PathBuf,
     /// The input line to start the next prompt with (before and after the

@@ -8,11 +8,15 @@
 //! ticks, Ctrl-C, SIGCONT) and answering with what to do ([`Effect`]: write
 //! to the screen, send an interjection, interrupt, ask the person, end).
 //!
-//! The machine does no I/O and reads no clock: every event carries the
-//! time. So each behaviour of the chat at work (the double Ctrl-C, the
-//! settle time after the agents finish, the results an interjection is owed,
-//! the prompts typed ahead) is tested here without a terminal; the loop in
-//! `repl` only carries events in and effects out.
+//! A third, short stretch: Shift-Tab's switch of the permission mode, while
+//! the CLI confirms it (its requests meanwhile are asked as in a turn).
+//!
+//! Whether the work is over (the results owed, the reports of background
+//! agents, the settle time, the double Ctrl-C) is the turn tracker's
+//! ([`crate::cli::turn::Turn`]), which `ask` uses too. The machine does no
+//! I/O and reads no clock: every event carries the time. So each behaviour
+//! of the chat at work is tested here without a terminal; the loop in
+//! `work` only carries events in and effects out.
 
 use super::dialog::{Dialog, Done};
 use super::keys::TermEvent;
@@ -20,14 +24,17 @@ use super::render::Renderer;
 use super::state::SessionState;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
-use crate::cli::interrupt::{CtrlC, Press};
-use claudio::{Message, SystemMessage};
+use crate::cli::interrupt::Press;
+#[cfg(test)]
+use crate::cli::turn::SETTLE;
+use crate::cli::turn::{After, Turn};
+use claudio::{Message, PermissionMode, SystemMessage};
 use crossterm::event::{KeyCode, KeyModifiers};
 use std::time::{Duration, Instant};
 
-/// After the last background agent is done: how long to wait for the turn
-/// the CLI starts to report it (it starts within milliseconds when it does).
-pub(super) const SETTLE: Duration = Duration::from_millis(400);
+/// How long Shift-Tab waits for the CLI to confirm the new mode with a
+/// `system`/`status` message (it says yes to the request first).
+pub(super) const MODE_WAIT: Duration = Duration::from_secs(1);
 
 /// What happens to the chat at work.
 #[derive(Debug)]
@@ -55,6 +62,9 @@ pub(super) enum Event<R> {
     Withdrawn,
     /// The terminal is gone (no more keys).
     KeysGone,
+    /// Ctrl-D on an empty line (the terminal's end of input): between
+    /// prompts it leaves the chat; in a turn it is nothing.
+    Eof,
     /// An interjection ([`Effect::SendNow`]) went out.
     SentNow,
     /// Time passed (the spinners move, timers expire).
@@ -104,22 +114,20 @@ pub(super) enum End {
 /// What the machine is doing.
 #[derive(Debug)]
 enum Stage {
-    /// A turn the person started.
-    Turn {
-        /// Results still to come: one for the prompt, one per interjection.
-        results_due: usize,
-        /// Its Ctrl-C presses (a second one soon quits).
-        ctrl_c: CtrlC,
-    },
+    /// A turn the person started (it ends with its answer).
+    Turn(Turn),
     /// Between prompts, background agents at work, the next prompt typed
     /// on the prompt line under them.
     AtWork {
-        /// A turn the CLI started by itself (an agent reporting) is open.
-        turn_open: bool,
-        /// When the agents were seen done, waiting for that turn to start.
-        settle: Option<Instant>,
+        turn: Turn,
         /// The prompt line's label.
         prompt: String,
+    },
+    /// Shift-Tab switched the permission mode: waiting for the CLI to
+    /// confirm it, until `until`.
+    Mode {
+        next: PermissionMode,
+        until: Instant,
     },
 }
 
@@ -157,24 +165,25 @@ fn write<R>(out: &mut Effects<R>, text: String) {
     }
 }
 
-/// The result of a turn the CLI started by itself (a background agent
-/// reporting: `origin.kind` `task-notification`), not one of the person's.
-fn is_automatic(m: &Message) -> bool {
-    matches!(m, Message::Result(r) if r.origin.is_some())
+/// The mode a `system`/`status` message confirms.
+fn confirmed_mode(m: &Message) -> Option<&PermissionMode> {
+    match m {
+        Message::System(s) => match &**s {
+            SystemMessage::Status(s) => s.permission_mode.as_ref(),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 impl<R> Work<R> {
     /// A turn was sent: its prompt's result is due.
     pub(super) fn turn(p: &mut Parts<'_>, now: Instant) -> (Work<R>, Effects<R>) {
         let work = Work {
-            stage: Stage::Turn {
-                results_due: 1,
-                ctrl_c: CtrlC::default(),
-            },
+            stage: Stage::Turn(Turn::prompt(After::Answer)),
             asking: None,
             ended: false,
         };
-        p.ahead.eof = false;
         let mut out = Vec::new();
         write(&mut out, p.renderer.set_footer(p.ahead.footer(), now));
         (work, out)
@@ -189,8 +198,7 @@ impl<R> Work<R> {
     ) -> (Work<R>, Effects<R>) {
         let mut work = Work {
             stage: Stage::AtWork {
-                turn_open: false,
-                settle: None,
+                turn: Turn::agents(),
                 prompt,
             },
             asking: None,
@@ -201,6 +209,22 @@ impl<R> Work<R> {
         write(&mut out, p.renderer.set_footer(footer, now));
         work.check(p, now, &mut out);
         (work, out)
+    }
+
+    /// Shift-Tab asked the CLI for the mode `next`, and it said yes: its
+    /// confirmation is awaited (what it sends meanwhile is shown, what it
+    /// asks is asked). Without one within [`MODE_WAIT`], the mode is taken
+    /// as switched.
+    pub(super) fn mode(next: PermissionMode, now: Instant) -> (Work<R>, Effects<R>) {
+        let work = Work {
+            stage: Stage::Mode {
+                next,
+                until: now + MODE_WAIT,
+            },
+            asking: None,
+            ended: false,
+        };
+        (work, Vec::new())
     }
 
     /// Whether the work is over (an [`Effect::End`] was given).
@@ -232,7 +256,7 @@ impl<R> Work<R> {
             Event::Key(input) => self.key(p, input, now, &mut out),
             Event::Message(m) => self.message(p, &m, now, &mut out),
             Event::LongLine(limit) => {
-                if matches!(self.stage, Stage::Turn { .. }) {
+                if !matches!(self.stage, Stage::AtWork { .. }) {
                     let n = p
                         .renderer
                         .notice(&format!("skipped a message longer than {limit} bytes"));
@@ -240,11 +264,11 @@ impl<R> Work<R> {
                 }
             }
             Event::Closed => match self.stage {
-                Stage::Turn { .. } => self.end(End::SessionLost, &mut out),
                 Stage::AtWork { .. } => self.end_at_work(p, &mut out),
+                Stage::Turn(_) | Stage::Mode { .. } => self.end(End::SessionLost, &mut out),
             },
             Event::Failed(e) => {
-                if matches!(self.stage, Stage::Turn { .. }) {
+                if !matches!(self.stage, Stage::AtWork { .. }) {
                     self.end(End::Failed(e.to_string()), &mut out);
                 }
             }
@@ -254,8 +278,8 @@ impl<R> Work<R> {
                 mut dialog,
             } => {
                 // someone is at work: no settling while it is asked
-                if let Stage::AtWork { settle, .. } = &mut self.stage {
-                    *settle = None;
+                if let Stage::AtWork { turn, .. } = &mut self.stage {
+                    turn.hold();
                 }
                 // what the CLI wrote before it asked, then the question
                 let mut ended = false;
@@ -276,9 +300,10 @@ impl<R> Work<R> {
                 }
             }
             Event::Withdrawn | Event::KeysGone => {}
+            Event::Eof => self.eof(p, &mut out),
             Event::SentNow => {
-                if let Stage::Turn { results_due, .. } = &mut self.stage {
-                    *results_due += 1;
+                if let Stage::Turn(turn) = &mut self.stage {
+                    turn.sent_now();
                     write(&mut out, p.renderer.notice("sent now, cutting in"));
                 }
             }
@@ -375,7 +400,7 @@ impl<R> Work<R> {
     /// prompts, the prompt line being typed).
     fn footer(&self, p: &Parts<'_>) -> Vec<String> {
         match &self.stage {
-            Stage::Turn { .. } => p.ahead.footer(),
+            Stage::Turn(_) | Stage::Mode { .. } => p.ahead.footer(),
             Stage::AtWork { prompt, .. } => {
                 let mut lines: Vec<String> = p
                     .ahead
@@ -402,12 +427,22 @@ impl<R> Work<R> {
         }
         let action = p.ahead.input(&input);
         match &self.stage {
-            Stage::Turn { .. } => {
+            Stage::Turn(_) => {
                 if let Some(Action::SendNow(text)) = action {
                     out.push(Effect::SendNow(text));
                 }
             }
+            Stage::Mode { .. } => {
+                // nothing to cut into: it goes first when the prompt is back
+                if let Some(Action::SendNow(text)) = action {
+                    p.ahead.queued.push_front(text);
+                }
+            }
             Stage::AtWork { .. } => {
+                if action == Some(Action::Eof) {
+                    self.eof(p, out);
+                    return;
+                }
                 if let Some(Action::SendNow(text)) = action {
                     p.ahead.queued.push_front(text);
                 }
@@ -422,8 +457,8 @@ impl<R> Work<R> {
         write(out, p.renderer.set_footer(footer, now));
     }
 
-    /// Show a message; true when it is the result the turn was waiting for
-    /// last (counted, not yet acted on).
+    /// Show a message; true when the work is over with it (counted, not
+    /// yet acted on).
     fn count_result(
         &mut self,
         p: &mut Parts<'_>,
@@ -433,21 +468,10 @@ impl<R> Work<R> {
     ) -> bool {
         p.state.observe(m);
         write(out, p.renderer.message(m, p.state, now));
+        let agents = p.renderer.agents_running();
         match &mut self.stage {
-            Stage::Turn { results_due, .. } if m.is_result() && !is_automatic(m) => {
-                *results_due = results_due.saturating_sub(1);
-                *results_due == 0
-            }
-            Stage::Turn { .. } => false,
-            Stage::AtWork { turn_open, .. } => {
-                if matches!(m, Message::System(s) if matches!(&**s, SystemMessage::Init(_))) {
-                    *turn_open = true;
-                }
-                if m.is_result() {
-                    *turn_open = false;
-                }
-                false
-            }
+            Stage::Turn(turn) | Stage::AtWork { turn, .. } => turn.message(m, agents, now),
+            Stage::Mode { .. } => confirmed_mode(m).is_some(),
         }
     }
 
@@ -460,10 +484,17 @@ impl<R> Work<R> {
         }
     }
 
+    /// Ctrl-D on the empty line: between prompts, the chat ends.
+    fn eof(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
+        if let Stage::AtWork { .. } = self.stage {
+            self.end_at_work_quit(p, out);
+        }
+    }
+
     fn ctrl_c(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
         match &mut self.stage {
-            Stage::Turn { ctrl_c, .. } => {
-                if ctrl_c.press(now) == Press::Quit {
+            Stage::Turn(turn) => {
+                if turn.ctrl_c(now) == Press::Quit {
                     write(out, p.renderer.notice("killed"));
                     self.end(End::Quit(Exit::Interrupted), out);
                     return;
@@ -474,6 +505,7 @@ impl<R> Work<R> {
                 );
                 out.push(Effect::Interrupt);
             }
+            Stage::Mode { .. } => {}
             Stage::AtWork { .. } => {
                 // Ctrl-C clears the line, as at the prompt
                 p.ahead.typed.clear();
@@ -483,30 +515,27 @@ impl<R> Work<R> {
         }
     }
 
-    /// Between prompts: Ctrl-D on the empty line quits; once the agents
-    /// are done and no report is being written, a moment for the report's
-    /// turn to start, then back to the prompt.
+    /// Between prompts: once the agents are done and no report is being
+    /// written, a moment for the report's turn to start, then back to the
+    /// prompt. Shift-Tab's wait for the CLI's confirmation runs out.
     fn check(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
         if self.asking.is_some() {
             return;
         }
-        let Stage::AtWork {
-            turn_open, settle, ..
-        } = &mut self.stage
-        else {
-            return;
-        };
-        if std::mem::take(&mut p.ahead.eof) {
-            self.end_at_work_quit(p, out);
-            return;
-        }
-        if p.renderer.agents_running() == 0 && !*turn_open {
-            let at = *settle.get_or_insert(now + SETTLE);
-            if now >= at {
-                self.end_at_work(p, out);
+        match &mut self.stage {
+            Stage::Turn(_) => {}
+            Stage::AtWork { turn, .. } => {
+                if turn.tick(p.renderer.agents_running(), now) {
+                    self.end_at_work(p, out);
+                }
             }
-        } else {
-            *settle = None;
+            Stage::Mode { next, until } => {
+                if now >= *until {
+                    // the CLI said yes but sent no status line
+                    p.state.mode = Some(next.to_string());
+                    self.end_at_work(p, out);
+                }
+            }
         }
     }
 }

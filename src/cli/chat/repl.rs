@@ -15,12 +15,11 @@ use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use claudio::{Message, PermissionMode, UserInput};
+use crate::cli::turn::events::{Signal, Signals};
+use claudio::{PermissionMode, UserInput};
 use rustyline::error::ReadlineError;
 use std::io::{self, IsTerminal, Write};
-use std::time::Duration;
 use tokio::runtime::Runtime;
-use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc;
 
 /// On SIGTERM or SIGHUP (the terminal closed), close the session gracefully
@@ -28,13 +27,9 @@ use tokio::sync::mpsc;
 fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
     let saved = rustix::termios::tcgetattr(io::stdin()).ok();
     let _guard = rt.enter();
-    let mut term = signal(SignalKind::terminate())?;
-    let mut hup = signal(SignalKind::hangup())?;
+    let mut signals = Signals::new(&[Signal::Terminate, Signal::Hangup])?;
     rt.spawn(async move {
-        let sig = tokio::select! {
-            _ = term.recv() => libc::SIGTERM,
-            _ = hup.recv() => libc::SIGHUP,
-        };
+        let sig = signals.recv(false).await.number();
         let current = lock(&slot).clone();
         if let Some(c) = current {
             let _ = c.close().await;
@@ -88,6 +83,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         approvals,
         out: io::stdout(),
         ahead: TypeAhead::default(),
+        ctrl_d_left: false,
         initial: None,
         shell_context: Vec::new(),
         typed_prompts: Default::default(),
@@ -178,10 +174,14 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             Err(ReadlineError::Interrupted) => {
                 match action {
                     Some(PromptAction::CycleMode { before, after }) => {
-                        if let Err(e) = chat.cycle_mode() {
-                            chat.error(&e);
-                        }
                         chat.initial = Some((before, after));
+                        let next =
+                            PermissionMode::from_name(chat.state.mode_name()).next_in_cycle();
+                        match chat.switch_mode(next) {
+                            Ok(None) => {}
+                            Ok(Some(exit)) => break exit,
+                            Err(e) => chat.error(&e),
+                        }
                     }
                     Some(PromptAction::Rewind) => match chat.rewind() {
                         Ok(Some(text)) => chat.initial = Some((text, String::new())),
@@ -320,25 +320,6 @@ impl Chat<'_> {
     }
 }
 
-/// The mode after `mode` in Shift-Tab's cycle, as in the claude TUI.
-fn next_mode(mode: &str) -> PermissionMode {
-    match mode {
-        "default" => PermissionMode::AcceptEdits,
-        "acceptEdits" => PermissionMode::Plan,
-        _ => PermissionMode::Default,
-    }
-}
-
-fn is_mode_status(m: &Message) -> Option<&str> {
-    match m {
-        Message::System(s) => match &**s {
-            claudio::SystemMessage::Status(s) => s.permission_mode.as_ref().map(|m| m.as_str()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 impl Chat<'_> {
     /// Remove the prompt line the line editor left when a key stopped it.
     fn erase_prompt(&mut self, prompt: &str, line: &str) {
@@ -365,43 +346,6 @@ impl Chat<'_> {
             })
             .sum();
         self.write(&format!("\x1b[{rows}A\r\x1b[J"));
-    }
-
-    /// Shift-Tab: switch to the next permission mode; the CLI confirms it
-    /// with a `system`/`status` message.
-    fn cycle_mode(&mut self) -> anyhow::Result<()> {
-        let next = next_mode(self.state.mode_name());
-        let client = self.client()?;
-        let rt = self.rt;
-        let confirmed = rt.block_on(async {
-            client.set_permission_mode(next.clone()).await?;
-            // the answer says yes; the status line confirms the switch
-            let wait = tokio::time::sleep(Duration::from_secs(1));
-            tokio::pin!(wait);
-            loop {
-                tokio::select! {
-                    m = client.next_message() => match m {
-                        Some(Ok(m)) => {
-                            let mode = is_mode_status(&m).map(str::to_owned);
-                            self.show(&m);
-                            if let Some(mode) = mode {
-                                return Ok::<_, anyhow::Error>(Some(mode));
-                            }
-                        }
-                        Some(Err(_)) => {}
-                        None => return Ok(None),
-                    },
-                    _ = &mut wait => return Ok(None),
-                }
-            }
-        })?;
-        let out = self.renderer.suspend();
-        self.write(&out);
-        if confirmed.is_none() {
-            // the CLI said yes but sent no status line (mode unchanged)
-            self.state.mode = Some(next.to_string());
-        }
-        Ok(())
     }
 
     /// `!command`: run it, show its output, keep it for the next prompt.

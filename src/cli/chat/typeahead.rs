@@ -18,6 +18,8 @@ pub enum Action {
     Redraw,
     /// Send this text now, as an interjection.
     SendNow(String),
+    /// Ctrl-D on an empty line: the end, where it means that.
+    Eof,
 }
 
 /// The line being typed and the prompts waiting for the turn to end.
@@ -25,8 +27,6 @@ pub enum Action {
 pub struct TypeAhead {
     pub typed: String,
     pub queued: VecDeque<String>,
-    /// Ctrl-D was pressed on an empty line.
-    pub eof: bool,
 }
 
 impl TypeAhead {
@@ -67,12 +67,7 @@ impl TypeAhead {
                 Some(Action::Redraw)
             }
             // Ctrl-D: on an empty line, the end (where it means that)
-            KeyCode::Char('d') if ctrl => {
-                if self.typed.is_empty() {
-                    self.eof = true;
-                }
-                None
-            }
+            KeyCode::Char('d') if ctrl => self.typed.is_empty().then_some(Action::Eof),
             KeyCode::Char('u') if ctrl => {
                 self.typed.clear();
                 Some(Action::Redraw)
@@ -106,13 +101,18 @@ impl TypeAhead {
     }
 
     /// Take in the keys left when a turn has ended: nothing can be sent
-    /// "now" any more, so such a prompt goes first in the queue.
-    pub fn drain_after_turn(&mut self, left: Vec<TermEvent>) {
+    /// "now" any more, so such a prompt goes first in the queue. True when
+    /// Ctrl-D on an empty line was among them.
+    pub fn drain_after_turn(&mut self, left: Vec<TermEvent>) -> bool {
+        let mut eof = false;
         for i in &left {
-            if let Some(Action::SendNow(text)) = self.input(i) {
-                self.queued.push_front(text);
+            match self.input(i) {
+                Some(Action::SendNow(text)) => self.queued.push_front(text),
+                Some(Action::Eof) => eof = true,
+                _ => {}
             }
         }
+        eof
     }
 
     /// The lines to show under the answer: the queue (dim) and the line
@@ -170,7 +170,7 @@ mod tests {
         let mut left = typed("later\rurgent");
         left.push(alt_enter());
         left.extend(typed("draft é"));
-        t.drain_after_turn(left);
+        assert!(!t.drain_after_turn(left));
         assert_eq!(t.queued, ["urgent", "queued", "later"]);
         assert_eq!(t.typed, "draft é");
     }
@@ -204,13 +204,14 @@ mod tests {
     }
 
     #[test]
-    fn ctrl_d_on_an_empty_line_is_noted() {
+    fn ctrl_d_on_an_empty_line_is_the_end() {
         let mut t = TypeAhead::default();
         feed(&mut t, typed("x"));
-        feed(&mut t, vec![ctrl('d')]);
-        assert!(!t.eof, "not with text on the line");
-        feed(&mut t, vec![key(KeyCode::Backspace), ctrl('d')]);
-        assert!(t.eof);
+        assert_eq!(t.input(&ctrl('d')), None, "not with text on the line");
+        feed(&mut t, vec![key(KeyCode::Backspace)]);
+        assert_eq!(t.input(&ctrl('d')), Some(Action::Eof));
+        // in the keys left when a turn ended, too
+        assert!(t.drain_after_turn(vec![ctrl('d')]));
     }
 
     #[test]

@@ -10,24 +10,13 @@ use super::machine::{Effect, End, Event, Parts, Work};
 use crate::cli::approve::TtyApprover;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::turn::events::{Seen, Signal, Signals, Source, Wait};
 use claudio::protocol::ask::RequestKind;
-use claudio::{Client, Message, PermissionResult, Priority, UserInput};
-use futures_util::FutureExt;
+use claudio::{Client, PermissionMode, PermissionResult, Priority, UserInput};
 use std::collections::VecDeque;
-use std::future::{pending, Future};
+use std::future::pending;
 use std::io::{self, IsTerminal, Write};
-use std::pin::Pin;
 use std::time::{Duration, Instant};
-use tokio::signal::unix::{signal, SignalKind};
-
-/// How a turn ended.
-pub(super) enum TurnEnd {
-    Done,
-    /// The CLI is gone; a fresh session is needed.
-    SessionLost,
-    /// Leave the program (second Ctrl-C).
-    Quit(Exit),
-}
 
 /// How a stretch of background work at the prompt ended.
 pub(super) enum AtWork {
@@ -42,15 +31,39 @@ impl Chat<'_> {
         let rt = self.rt;
         let client = self.client()?;
         self.renderer.set_width(terminal_width());
-        let end = rt.block_on(self.run_turn(&client, text));
+        let end = rt.block_on(async {
+            client.send(text).await?;
+            self.drive(&client, terminal_keys(), Work::turn).await
+        });
+        self.after(&client, end)
+    }
+
+    /// Shift-Tab: ask the CLI for the mode `next`, then take in what it
+    /// sends until it confirms the switch (its requests meanwhile are
+    /// asked, as in a turn). A refusal is an error; the session goes on.
+    pub(super) fn switch_mode(&mut self, next: PermissionMode) -> anyhow::Result<Option<Exit>> {
+        let rt = self.rt;
+        let client = self.client()?;
+        rt.block_on(client.set_permission_mode(next.clone()))?;
+        let end = rt.block_on(self.drive(&client, terminal_keys(), |_, now| Work::mode(next, now)));
+        self.after(&client, end)
+    }
+
+    /// After the work: on to the next prompt, out of the program, or (the
+    /// CLI gone or failed) the session started again, the conversation kept.
+    fn after(&mut self, client: &Client, end: anyhow::Result<End>) -> anyhow::Result<Option<Exit>> {
+        let end = match end {
+            Ok(End::Failed(e)) => Err(anyhow::anyhow!("{e}")),
+            other => other,
+        };
         match end {
-            Ok(TurnEnd::Done) => Ok(None),
-            Ok(TurnEnd::Quit(exit)) => {
+            Ok(End::Done) => Ok(None),
+            Ok(End::Quit(exit)) => {
                 client.kill();
                 *lock(&self.client) = None;
                 Ok(Some(exit))
             }
-            Ok(TurnEnd::SessionLost) | Err(_) => {
+            Ok(End::SessionLost | End::Failed(_)) | Err(_) => {
                 let out = self.renderer.abandon_turn();
                 self.write(&out);
                 if let Err(e) = end {
@@ -73,23 +86,6 @@ impl Chat<'_> {
         }
     }
 
-    async fn run_turn(&mut self, client: &Client, text: UserInput) -> anyhow::Result<TurnEnd> {
-        client.send(text).await?;
-        // Keys typed while the turn runs (only on a terminal).
-        let keys = if io::stdin().is_terminal() && io::stdout().is_terminal() {
-            Keys::start()
-        } else {
-            None
-        };
-        let end = self.drive(client, keys, Work::turn).await?;
-        Ok(match end {
-            End::Done => TurnEnd::Done,
-            End::SessionLost => TurnEnd::SessionLost,
-            End::Quit(exit) => TurnEnd::Quit(exit),
-            End::Failed(e) => anyhow::bail!("{e}"),
-        })
-    }
-
     /// The parts of the chat its machine works on.
     fn parts(&mut self) -> Parts<'_> {
         Parts {
@@ -100,7 +96,8 @@ impl Chat<'_> {
     }
 
     /// Run the chat's work ([`Work`]) to its end: the one loop that feeds
-    /// it events (keys, messages, requests, ticks, signals) and carries out
+    /// it events (the CLI's messages, signals and ticks from the turn's
+    /// [`Source`], and the chat's own keys and requests) and carries out
     /// its effects.
     async fn drive(
         &mut self,
@@ -108,10 +105,8 @@ impl Chat<'_> {
         mut keys: Option<Keys>,
         start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work<Approval>, Vec<Effect<Approval>>),
     ) -> anyhow::Result<End> {
-        let mut sigint = signal(SignalKind::interrupt())?;
-        let mut cont = signal(SignalKind::from_raw(libc::SIGCONT))?;
-        let mut ticker = tokio::time::interval(Duration::from_millis(80));
-        let mut interrupt: Pin<Box<dyn Future<Output = ()> + Send + '_>> = Box::pin(pending());
+        let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
+        let mut source = Source::new(client, signals).ticking(TICK);
         let (mut work, first) = start(&mut self.parts(), Instant::now());
         let mut effects: VecDeque<Effect<Approval>> = first.into();
         // while a dialog is open: single keys, and its request's withdrawal
@@ -129,11 +124,7 @@ impl Chat<'_> {
                         client.send(input).await.is_ok().then_some(Event::SentNow)
                     }
                     Effect::Interrupt => {
-                        interrupt = Box::pin(async move {
-                            let _ =
-                                tokio::time::timeout(Duration::from_secs(10), client.interrupt())
-                                    .await;
-                        });
+                        source.interrupt();
                         None
                     }
                     Effect::Raw(on) => {
@@ -167,41 +158,44 @@ impl Chat<'_> {
                 }
             }
             let asking = work.asking();
-            let event = tokio::select! {
-                input = next_input(&mut keys) => match input {
-                    Some(input) => Event::Key(input),
-                    None => {
-                        keys = None;
-                        Event::KeysGone
-                    }
-                },
-                _ = withdrawn(open.as_ref()) => Event::Withdrawn,
-                Some(()) = cont.recv() => Event::Continued { width: terminal_width() },
-                m = client.next_message(), if !asking => match m {
-                    None => Event::Closed,
-                    Some(Err(claudio::Error::LineTooLong { limit })) => Event::LongLine(limit),
-                    Some(Err(e)) => Event::Failed(e),
-                    Some(Ok(m)) => Event::Message(Box::new(m)),
-                },
-                Some(request) = self.approvals.recv(), if !asking => {
+            let front = front_input(&mut keys, open.as_ref(), &mut self.approvals, asking);
+            let wait = Wait { asking, due: None };
+            let event = match source.next(front, wait).await {
+                Seen::Front(Front::Key(Some(input))) => Event::Key(input),
+                Seen::Front(Front::Key(None)) => {
+                    keys = None;
+                    Event::KeysGone
+                }
+                Seen::Front(Front::Withdrawn) => Event::Withdrawn,
+                Seen::Front(Front::Request(request)) => {
+                    let request = *request;
                     // what the CLI wrote before it asked (the tool call, and
                     // the plan an ExitPlanMode request refers to)
                     let mut before = Vec::new();
-                    while let Some(Some(m)) = client.next_message().now_or_never() {
-                        if let Ok(m) = m {
-                            before.push(m);
+                    while let Some(m) = source.ready::<()>() {
+                        if let Seen::Message(m) = m {
+                            before.push(m.message);
                         }
                     }
                     let dialog = Box::new(self.dialog(&request, keys.is_some()));
                     open = Some(request.ctx.cancellation.clone());
-                    Event::Request { before, request, dialog }
+                    Event::Request {
+                        before,
+                        request,
+                        dialog,
+                    }
                 }
-                _ = ticker.tick(), if !asking => Event::Tick,
-                _ = &mut interrupt => {
-                    interrupt = Box::pin(pending());
-                    continue;
-                }
-                _ = sigint.recv(), if !asking => Event::CtrlC,
+                Seen::Message(m) => Event::Message(Box::new(m.message)),
+                Seen::LongLine(limit) => Event::LongLine(limit),
+                Seen::Failed(e) => Event::Failed(e),
+                Seen::Closed => Event::Closed,
+                Seen::Tick | Seen::Due => Event::Tick,
+                Seen::Signal(Signal::Interrupt) => Event::CtrlC,
+                Seen::Signal(Signal::Continue) => Event::Continued {
+                    width: terminal_width(),
+                },
+                // SIGTERM and SIGHUP are the chat's signal watcher's
+                Seen::Signal(Signal::Terminate | Signal::Hangup) => continue,
             };
             effects.extend(work.step(&mut self.parts(), event, Instant::now()));
         }
@@ -225,9 +219,14 @@ impl Chat<'_> {
 
     async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
         let prompt = self.plain_prompt();
+        let eof = std::mem::take(&mut self.ctrl_d_left);
         let end = self
             .drive(client, Keys::start(), |p, now| {
-                Work::at_work(p, prompt, now)
+                let (mut work, mut out) = Work::at_work(p, prompt, now);
+                if eof {
+                    out.extend(work.step(p, Event::Eof, now));
+                }
+                (work, out)
             })
             .await?;
         Ok(match end {
@@ -304,25 +303,54 @@ impl Chat<'_> {
     /// Stop reading keys; what was typed in the last instant joins the
     /// type-ahead.
     fn finish_keys(&mut self, keys: Option<Keys>) {
-        if let Some(k) = keys {
-            self.ahead.drain_after_turn(k.finish());
-        }
-    }
-
-    /// Render one message; true for a `result`.
-    pub(super) fn show(&mut self, m: &Message) -> bool {
-        self.state.observe(m);
-        let text = self.renderer.message(m, &self.state, Instant::now());
-        write_to(&mut self.out, &text);
-        m.is_result()
+        // Ctrl-D in the instant the turn ended: for the wait after it
+        self.ctrl_d_left = match keys {
+            Some(k) => self.ahead.drain_after_turn(k.finish()),
+            None => false,
+        };
     }
 }
 
-/// The next key from the terminal, or never when there is none.
-async fn next_input(keys: &mut Option<Keys>) -> Option<TermEvent> {
-    match keys {
-        Some(k) => k.next().await,
-        None => pending().await,
+/// How often the spinners move.
+const TICK: Duration = Duration::from_millis(80);
+
+/// The chat's own input while it works, beside the CLI's messages.
+enum Front {
+    /// A key (`None`: the terminal is gone).
+    Key(Option<TermEvent>),
+    /// The request being asked was withdrawn.
+    Withdrawn,
+    /// The CLI asks something.
+    Request(Box<Approval>),
+}
+
+/// The keys typed while Claude works (only on a terminal).
+fn terminal_keys() -> Option<Keys> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        Keys::start()
+    } else {
+        None
+    }
+}
+
+/// The next of the chat's own inputs: a key, the withdrawal of the request
+/// `open`, or (unless one is being asked) a new request.
+async fn front_input(
+    keys: &mut Option<Keys>,
+    open: Option<&claudio::Cancellation>,
+    approvals: &mut tokio::sync::mpsc::Receiver<Approval>,
+    asking: bool,
+) -> Front {
+    let key = async {
+        match keys {
+            Some(k) => k.next().await,
+            None => pending().await,
+        }
+    };
+    tokio::select! {
+        k = key => Front::Key(k),
+        _ = withdrawn(open) => Front::Withdrawn,
+        Some(request) = approvals.recv(), if !asking => Front::Request(Box::new(request)),
     }
 }
 

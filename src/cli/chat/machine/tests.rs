@@ -341,8 +341,9 @@ fn with_no_agent_left_the_prompt_comes_back_after_the_settle_time() {
     let mut c = Chat::new();
     let (mut w, out) = at_work(&mut c, 0);
     assert_eq!(end(&out), None);
-    assert_eq!(end(&c.step(&mut w, Event::Tick, 399)), None);
-    assert_eq!(end(&c.step(&mut w, Event::Tick, 400)), Some(&End::Done));
+    let settle = SETTLE.as_millis() as u64;
+    assert_eq!(end(&c.step(&mut w, Event::Tick, settle - 1)), None);
+    assert_eq!(end(&c.step(&mut w, Event::Tick, settle)), Some(&End::Done));
 }
 
 #[test]
@@ -386,12 +387,21 @@ fn between_prompts_requests_are_asked_and_nothing_ends_meanwhile() {
     let out = c.step(&mut w, request(Vec::new()), 1);
     assert!(w.asking(), "{out:?}");
     // past the settle time, but a question is open
-    assert_eq!(end(&c.step(&mut w, Event::Tick, 1000)), None);
-    c.step(&mut w, key('n'), 1001);
-    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 1001);
+    let settle = SETTLE.as_millis() as u64;
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 1 + settle * 2)), None);
+    let answered = 2 + settle * 2;
+    c.step(&mut w, key('n'), answered);
+    let out = c.step(
+        &mut w,
+        special(KeyCode::Enter, KeyModifiers::NONE),
+        answered,
+    );
     assert!(replied(&out).is_some());
     assert_eq!(end(&out), None, "the settle time starts again");
-    assert_eq!(end(&c.step(&mut w, Event::Tick, 1500)), Some(&End::Done));
+    let out = c.step(&mut w, Event::Tick, answered + settle - 1);
+    assert_eq!(end(&out), None);
+    let out = c.step(&mut w, Event::Tick, answered + settle);
+    assert_eq!(end(&out), Some(&End::Done));
 }
 
 #[test]
@@ -402,4 +412,97 @@ fn ctrl_z_and_resize_redraw() {
     assert_eq!(out.first(), Some(&Effect::RestoreKeys));
     c.step(&mut w, Event::Key(TermEvent::Resize(50, 20)), 2);
     assert_eq!(c.renderer.width(), 50);
+}
+
+fn mode_status(mode: &str) -> Event<&'static str> {
+    msg(json!({"type":"system","subtype":"status","permissionMode":mode}))
+}
+
+#[test]
+fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
+    let mut c = Chat::new();
+    let (mut w, out) = Work::mode(PermissionMode::AcceptEdits, c.at(0));
+    assert_eq!(end(&out), None);
+    // the CLI asks something in the instant after it said yes
+    let out = c.step(&mut w, request(Vec::new()), 1);
+    assert!(w.asking(), "the request is asked: {out:?}");
+    assert!(text(&out).contains("Allow?"), "{out:?}");
+    c.step(&mut w, key('y'), 200);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 200);
+    assert!(
+        matches!(replied(&out), Some(claudio::PermissionResult::Allow { .. })),
+        "{out:?}"
+    );
+    assert_eq!(end(&out), None, "the confirmation is still awaited");
+    let out = c.step(&mut w, mode_status("acceptEdits"), 300);
+    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(c.state.mode_name(), "acceptEdits");
+
+    // long past the wait: the question stays open until it is answered
+    let mut c = Chat::new();
+    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    c.step(&mut w, request(Vec::new()), 1);
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 5000)), None);
+    c.step(&mut w, key('n'), 5001);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5001);
+    assert!(replied(&out).is_some(), "{out:?}");
+    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(c.state.mode_name(), "plan");
+}
+
+#[test]
+fn shift_tab_without_a_confirmation_takes_the_mode_as_switched() {
+    let mut c = Chat::new();
+    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    let wait = MODE_WAIT.as_millis() as u64;
+    assert_eq!(end(&c.step(&mut w, Event::Tick, wait - 1)), None);
+    assert_eq!(end(&c.step(&mut w, Event::Tick, wait)), Some(&End::Done));
+    assert_eq!(c.state.mode_name(), "plan");
+}
+
+#[test]
+fn shift_tab_shows_what_goes_wrong_meanwhile() {
+    let mut c = Chat::new();
+    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    let out = c.step(&mut w, Event::LongLine(1024), 1);
+    assert!(text(&out).contains("skipped a message longer than 1024 bytes"));
+    assert_eq!(end(&out), None);
+    let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 2);
+    assert!(matches!(end(&out), Some(End::Failed(_))), "{out:?}");
+    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    let out = c.step(&mut w, Event::Closed, 3);
+    assert_eq!(end(&out), Some(&End::SessionLost));
+}
+
+#[test]
+fn ctrl_d_during_a_turn_does_not_end_the_wait_for_agents_after_it() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(
+        &mut w,
+        special(KeyCode::Char('d'), KeyModifiers::CONTROL),
+        1,
+    );
+    for m in [
+        json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
+        json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true}),
+        result(),
+    ] {
+        c.step(&mut w, msg(m), 5);
+    }
+    assert!(w.ended());
+    let (_, out) = at_work(&mut c, 10);
+    assert_eq!(end(&out), None, "{out:?}");
+}
+
+#[test]
+fn ctrl_d_left_from_the_turn_ends_the_wait_for_agents() {
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    let out = c.step(&mut w, Event::Eof, 11);
+    assert_eq!(end(&out), Some(&End::Quit(Exit::Success)));
+    // in a turn it is nothing
+    let mut w = c.turn();
+    assert_eq!(end(&c.step(&mut w, Event::Eof, 12)), None);
 }

@@ -1,0 +1,196 @@
+//! Where the work's events come from: the one place that waits for the
+//! CLI's messages, for signals and for the settle deadline, and that runs
+//! the interrupt request beside them. `ask` and the chat both read their
+//! events here; the chat adds its keys and requests as its own input.
+
+use claudio::{Client, RawMessage};
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::task::Poll;
+use std::time::{Duration, Instant};
+use tokio::signal::unix::{signal, SignalKind};
+
+/// How long the interrupt request may take before it is given up (the
+/// CLI ends the turn with a result when it takes it).
+const INTERRUPT_WAIT: Duration = Duration::from_secs(10);
+
+/// A signal, as an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// SIGINT: Ctrl-C.
+    Interrupt,
+    /// SIGTERM: asked to stop.
+    Terminate,
+    /// SIGHUP: the terminal closed.
+    Hangup,
+    /// SIGCONT: back from Ctrl-Z.
+    Continue,
+}
+
+impl Signal {
+    /// The signal's number (an exit by it is 128 + this).
+    pub fn number(self) -> i32 {
+        match self {
+            Signal::Interrupt => libc::SIGINT,
+            Signal::Terminate => libc::SIGTERM,
+            Signal::Hangup => libc::SIGHUP,
+            Signal::Continue => libc::SIGCONT,
+        }
+    }
+}
+
+/// The signals a front end takes, as one stream of [`Signal`]s.
+pub struct Signals {
+    streams: Vec<(Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    /// Take these signals from now on (inside the runtime).
+    pub fn new(which: &[Signal]) -> io::Result<Signals> {
+        let streams = which
+            .iter()
+            .map(|&s| Ok((s, signal(SignalKind::from_raw(s.number()))?)))
+            .collect::<io::Result<_>>()?;
+        Ok(Signals { streams })
+    }
+
+    /// The next signal; with `ctrl_c` false, SIGINT waits (it is seen at
+    /// the next call that takes it).
+    pub async fn recv(&mut self, ctrl_c: bool) -> Signal {
+        std::future::poll_fn(|cx| {
+            for (s, stream) in &mut self.streams {
+                if *s == Signal::Interrupt && !ctrl_c {
+                    continue;
+                }
+                if let Poll::Ready(Some(())) = stream.poll_recv(cx) {
+                    return Poll::Ready(*s);
+                }
+            }
+            Poll::Pending
+        })
+        .await
+    }
+}
+
+/// What happened.
+#[derive(Debug)]
+pub enum Seen<X> {
+    /// A message from the CLI.
+    Message(Box<RawMessage>),
+    /// The CLI sent a line longer than the limit; it was skipped.
+    LongLine(usize),
+    /// The CLI's output failed.
+    Failed(claudio::Error),
+    /// The CLI's output ended.
+    Closed,
+    Signal(Signal),
+    /// The deadline passed.
+    Due,
+    /// The front end's ticker (its spinners move).
+    Tick,
+    /// The front end's own input (the chat's keys and requests).
+    Front(X),
+}
+
+/// What to wait for besides the CLI's messages.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Wait {
+    /// Read nothing from the CLI, take no ticks and no Ctrl-C (someone is
+    /// being asked something: the answer comes first).
+    pub asking: bool,
+    /// The work is over at this time unless something happens first.
+    pub due: Option<Instant>,
+}
+
+/// The events of one stretch of work with `client`.
+pub struct Source<'c> {
+    client: &'c Client,
+    signals: Signals,
+    ticker: Option<tokio::time::Interval>,
+    /// The interrupt request, running beside the reading, so a second
+    /// Ctrl-C is seen at once even if the CLI is slow to answer the first.
+    interrupting: Option<Pin<Box<dyn Future<Output = ()> + Send + 'c>>>,
+}
+
+fn seen<X>(m: Option<claudio::Result<RawMessage>>) -> Seen<X> {
+    match m {
+        None => Seen::Closed,
+        Some(Err(claudio::Error::LineTooLong { limit })) => Seen::LongLine(limit),
+        Some(Err(e)) => Seen::Failed(e),
+        Some(Ok(m)) => Seen::Message(Box::new(m)),
+    }
+}
+
+impl<'c> Source<'c> {
+    pub fn new(client: &'c Client, signals: Signals) -> Source<'c> {
+        Source {
+            client,
+            signals,
+            ticker: None,
+            interrupting: None,
+        }
+    }
+
+    /// A [`Seen::Tick`] every `period`.
+    pub fn ticking(mut self, period: Duration) -> Source<'c> {
+        self.ticker = Some(tokio::time::interval(period));
+        self
+    }
+
+    /// Interrupt the turn, in the background and bounded.
+    pub fn interrupt(&mut self) {
+        let client = self.client;
+        self.interrupting = Some(Box::pin(async move {
+            let _ = tokio::time::timeout(INTERRUPT_WAIT, client.interrupt()).await;
+        }));
+    }
+
+    /// A message already received, without waiting.
+    pub fn ready<X>(&self) -> Option<Seen<X>> {
+        use futures_util::FutureExt;
+        self.client.next_raw().now_or_never().map(seen)
+    }
+
+    /// The next event: a message, a signal, the deadline, a tick, or the
+    /// front end's own input (`front`; `std::future::pending()` for none).
+    pub async fn next<X>(&mut self, front: impl Future<Output = X>, wait: Wait) -> Seen<X> {
+        tokio::pin!(front);
+        let Source {
+            client,
+            signals,
+            ticker,
+            interrupting,
+        } = self;
+        let client = *client;
+        let due = wait.due.map(tokio::time::Instant::from_std);
+        loop {
+            let running = async {
+                match interrupting.as_mut() {
+                    Some(f) => f.await,
+                    None => std::future::pending().await,
+                }
+            };
+            let tick = async {
+                match ticker.as_mut() {
+                    Some(t) => t.tick().await,
+                    None => std::future::pending().await,
+                }
+            };
+            let seen = tokio::select! {
+                m = client.next_raw(), if !wait.asking => Some(seen(m)),
+                s = signals.recv(!wait.asking) => Some(Seen::Signal(s)),
+                _ = async { tokio::time::sleep_until(due.unwrap_or_else(tokio::time::Instant::now)).await },
+                    if due.is_some() => Some(Seen::Due),
+                x = &mut front => Some(Seen::Front(x)),
+                _ = tick, if !wait.asking => Some(Seen::Tick),
+                // the interrupt request is done (answered or given up)
+                _ = running => None,
+            };
+            match seen {
+                Some(seen) => return seen,
+                None => *interrupting = None,
+            }
+        }
+    }
+}
