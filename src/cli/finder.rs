@@ -1,8 +1,9 @@
 //! The session finder: `claudio -r` with no id, and `/resume` with no id.
 //! This directory's sessions, newest first (Ctrl-A: every project), filtered
-//! as you type (title, first prompt, branch, tag, id); Tab switches to a
-//! full-text search of the conversations (the store's search); the last
-//! exchange of the highlighted session below; Enter resumes.
+//! as you type, as fzf filters (title, first prompt, branch, tag; the id by
+//! its letters together; see [`fuzzy`]); Tab switches to a full-text search
+//! of the conversations (the store's search); the last exchange of the
+//! highlighted session below; Enter resumes.
 //!
 //! [`Finder`] is pure (keys in, a step out; a drawing as lines), tested
 //! without a terminal; [`pick`] runs it on the terminal.
@@ -48,19 +49,31 @@ impl Row {
             here,
         }
     }
+}
 
-    /// Every word of `query` is in one of its fields (case ignored).
-    fn matches(&self, query: &str) -> bool {
-        let hay = format!(
-            "{} {} {} {} {}",
-            self.title, self.prompt, self.branch, self.tag, self.id
-        )
-        .to_lowercase();
-        query
-            .to_lowercase()
-            .split_whitespace()
-            .all(|w| hay.contains(w))
+/// A row's fields folded to lower case, once (not at every keystroke).
+#[derive(Debug)]
+struct Folded([String; 5]);
+
+impl Folded {
+    fn of(r: &Row) -> Folded {
+        Folded([&r.title, &r.prompt, &r.branch, &r.tag, &r.id].map(|f| fuzzy::fold(f)))
     }
+}
+
+/// How well `r` matches `q` (`None`: it does not).
+fn score(q: &fuzzy::Query, r: &Row, folded: &Folded) -> Option<fuzzy::Score> {
+    let [title, prompt, branch, tag, id] = &folded.0;
+    q.score(
+        [
+            (r.title.as_str(), title.as_str(), true),
+            (r.prompt.as_str(), prompt.as_str(), true),
+            (r.branch.as_str(), branch.as_str(), true),
+            (r.tag.as_str(), tag.as_str(), true),
+            (r.id.as_str(), id.as_str(), false),
+        ]
+        .into_iter(),
+    )
 }
 
 /// What the finder wants done.
@@ -83,6 +96,8 @@ pub enum Step {
 #[derive(Debug)]
 pub struct Finder {
     rows: Vec<Row>,
+    /// `rows`' fields folded, in the same order.
+    folded: Vec<Folded>,
     /// Every project, not only this directory.
     all: bool,
     query: String,
@@ -101,6 +116,7 @@ impl Finder {
     pub fn new(mut rows: Vec<Row>) -> Finder {
         rows.sort_by_key(|r| std::cmp::Reverse(r.modified));
         let mut f = Finder {
+            folded: rows.iter().map(Folded::of).collect(),
             rows,
             all: false,
             query: String::new(),
@@ -119,6 +135,7 @@ impl Finder {
         let selected = self.selected().map(|r| r.id.clone());
         let mut rows = rows;
         rows.sort_by_key(|r| std::cmp::Reverse(r.modified));
+        self.folded = rows.iter().map(Folded::of).collect();
         self.rows = rows;
         self.filter();
         if let Some(id) = selected {
@@ -159,23 +176,35 @@ impl Finder {
             && self.found.as_ref().is_none_or(|(t, _)| *t != self.query)
     }
 
+    /// The rows to show, in order: in scope, then found by the search or
+    /// matched by the filter (best first, newest first among equals).
     fn filter(&mut self) {
-        let q = self.query.trim();
-        self.shown = (0..self.rows.len())
-            .filter(|&i| {
-                let r = &self.rows[i];
-                if !self.all && !r.here {
-                    return false;
-                }
-                if self.full_text {
-                    return match &self.found {
-                        Some((_, ids)) if !q.is_empty() => ids.contains(&r.id),
-                        _ => true,
-                    };
-                }
-                r.matches(q)
-            })
-            .collect();
+        let all = self.all;
+        let in_scope = |r: &Row| all || r.here;
+        if self.full_text {
+            let q = self.query.trim();
+            self.shown = (0..self.rows.len())
+                .filter(|&i| {
+                    let r = &self.rows[i];
+                    in_scope(r)
+                        && match &self.found {
+                            Some((_, ids)) if !q.is_empty() => ids.contains(&r.id),
+                            _ => true,
+                        }
+                })
+                .collect();
+        } else {
+            let q = fuzzy::Query::new(&self.query);
+            let mut scored: Vec<(fuzzy::Score, usize)> = (0..self.rows.len())
+                .filter(|&i| in_scope(&self.rows[i]))
+                .filter_map(|i| Some((score(&q, &self.rows[i], &self.folded[i])?, i)))
+                .collect();
+            if !q.is_empty() {
+                // stable: equals stay newest first
+                scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+            }
+            self.shown = scored.into_iter().map(|(_, i)| i).collect();
+        }
         self.cursor = self.cursor.min(self.shown.len().saturating_sub(1));
     }
 
@@ -272,17 +301,16 @@ impl Finder {
             ))
         );
         let mut out = wrap(&head, width, "", "");
-        let hint = if self.search_stale() {
-            style.dim("  (Enter searches)")
-        } else {
-            String::new()
-        };
-        out.push(format!(
-            "  {} {}{}",
+        // the query, then what Enter does with it when that is not plain
+        let mut query = format!(
+            "{} {}",
             style.dim(&format!("{mode} ›")),
-            truncate_width(&Sanitizer::clean(&self.query), width.saturating_sub(30)),
-            hint
-        ));
+            truncate_width(&Sanitizer::clean(&self.query), width.saturating_sub(30))
+        );
+        if self.search_stale() {
+            query.push_str(&format!("  {}", style.dim("(Enter searches)")));
+        }
+        out.extend(wrap(&query, width, "  ", "    "));
         let start = self
             .cursor
             .saturating_sub(PAGE / 2)
@@ -326,9 +354,33 @@ impl Finder {
                 }
             }
         }
-        let keys = "↑↓ move · Enter resume · Tab search the text · Ctrl-A all projects · Esc";
-        out.extend(wrap(&style.dim(keys), width, "  ", "  "));
+        out.extend(wrap(&style.dim(&self.keys()), width, "  ", "  "));
         out
+    }
+
+    /// What each key does now (short: one line at 80 columns).
+    pub fn keys(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.shown.is_empty() {
+            parts.push("↑↓ move");
+        }
+        if self.search_stale() {
+            parts.push("Enter search");
+        } else if !self.shown.is_empty() {
+            parts.push("Enter resume");
+        }
+        parts.push(if self.full_text {
+            "Tab back to filter"
+        } else {
+            "Tab search text"
+        });
+        parts.push(if self.all {
+            "Ctrl-A here only"
+        } else {
+            "Ctrl-A all projects"
+        });
+        parts.push("Esc cancel");
+        parts.join(" · ")
     }
 }
 
@@ -487,6 +539,8 @@ pub fn pick(
     out.flush()?;
     Ok(picked)
 }
+
+mod fuzzy;
 
 #[cfg(test)]
 mod tests;

@@ -276,17 +276,35 @@ impl Picker {
         out
     }
 
-    /// The key help line under the rows.
+    /// The key help line under the rows: what each key does now (once an
+    /// answer is being typed, digits and space are its text, and Enter
+    /// sends it).
     pub fn help(&self) -> String {
         let mut parts = vec!["↑/↓ move"];
-        if self.multi {
-            parts.push("space toggles");
-            parts.push("enter confirms");
+        if !self.typed.is_empty() && self.on_other() {
+            parts.push("enter sends your answer");
+            parts.push("ctrl-u clears it");
+        } else if !self.typed.is_empty() {
+            // the typed answer stays on its row; Enter takes this one
+            parts.push(if self.multi {
+                "space toggles"
+            } else {
+                "enter chooses"
+            });
+            if self.multi {
+                parts.push("enter confirms");
+            }
+            parts.push("typing adds to your answer");
         } else {
-            parts.push("enter or a digit chooses");
-        }
-        if self.other.is_some() {
-            parts.push("or type your own");
+            if self.multi {
+                parts.push("space toggles");
+                parts.push("enter confirms");
+            } else {
+                parts.push("enter or a digit chooses");
+            }
+            if self.other.is_some() {
+                parts.push("or type your own");
+            }
         }
         parts.push("esc declines");
         parts.join(" · ")
@@ -408,6 +426,51 @@ mod tests {
         let mut p = Picker::new(abc());
         assert_eq!(p.key(k(KeyCode::Char('x'))), None);
         assert_eq!(p.typed(), "");
+    }
+
+    #[test]
+    fn the_help_says_what_the_keys_do_while_an_answer_is_typed() {
+        let mut p = Picker::new(abc()).other("Type something");
+        assert_eq!(
+            p.help(),
+            "↑/↓ move · enter or a digit chooses · or type your own · esc declines"
+        );
+        for c in "use 2".chars() {
+            p.key(k(KeyCode::Char(c)));
+        }
+        assert_eq!(
+            p.help(),
+            "↑/↓ move · enter sends your answer · ctrl-u clears it · esc declines"
+        );
+        // on an option again: Enter takes it, typing goes on with the answer
+        p.key(k(KeyCode::Up));
+        assert_eq!(
+            p.help(),
+            "↑/↓ move · enter chooses · typing adds to your answer · esc declines"
+        );
+        assert_eq!(
+            p.clone().key(k(KeyCode::Enter)),
+            Some(Picked::Chosen(vec![2], None))
+        );
+        p.key(k(KeyCode::Char('!')));
+        assert_eq!(p.typed(), "use 2!");
+        let ctrl_u = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);
+        p.key(ctrl_u);
+        assert!(
+            p.help().contains("enter or a digit chooses"),
+            "{}",
+            p.help()
+        );
+        // multi-select: space is text while typing
+        let mut p = Picker::new(abc()).multi(true).other("Other");
+        assert_eq!(
+            p.help(),
+            "↑/↓ move · space toggles · enter confirms · or type your own · esc declines"
+        );
+        p.key(k(KeyCode::Char('x')));
+        p.key(k(KeyCode::Char(' ')));
+        assert_eq!(p.typed(), "x ");
+        assert!(p.help().contains("enter sends your answer"), "{}", p.help());
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod sdk_types;
 mod search;
 mod sessions;
 mod statusline;
+mod tidy_screen;
 mod trust_approve;
 mod trust_archive;
 mod trust_images;

@@ -495,6 +495,38 @@ fn resume(cols: u16) {
     bye(t);
 }
 
+at_widths!(resume_filtered);
+
+/// The session finder as it is used: a fuzzy filter typed, then Tab to
+/// search inside the conversations; the keys line says what each key does
+/// in each state.
+fn resume_filtered(cols: u16) {
+    let fake = Fake::after_init(vec![]);
+    transcript(
+        &fake,
+        "11111111-2222-4333-8444-555555555555",
+        &[(
+            "remember the word teapot, and keep it for the next session we have",
+            "Noted: teapot.",
+        )],
+    );
+    transcript(
+        &fake,
+        "66666666-7777-4888-8999-000000000000",
+        &[("what is 2+2", "4")],
+    );
+    let mut t = chat(&fake, cols);
+    t.line("/resume");
+    t.wait_for("Resume a session");
+    t.send(b"rmb tpot");
+    check(&t, "resume_filtered", "filter › rmb tpot");
+    t.send(b"\t");
+    check(&t, "resume_search", "search in conversations");
+    t.send(b"\x1b");
+    check(&t, "resume_cancelled", "nothing resumed");
+    bye(t);
+}
+
 /// A Bash call the CLI cannot check, with a rule it suggests.
 fn approve_bash(cols: u16) {
     let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";

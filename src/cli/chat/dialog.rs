@@ -12,6 +12,7 @@ use crate::cli::asking;
 use crate::cli::picker::{redraw, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use crate::cli::wrap::{visible_width, wrap};
 use claudio::protocol::ask::{self, answer_each, answer_questions, Question};
 use claudio::protocol::Capabilities;
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
@@ -54,6 +55,14 @@ struct Drawn {
     picker: Picker,
     /// How many lines the last drawing took.
     shown: usize,
+    /// How many rows of the screen it took (a line wider than the screen
+    /// takes more than one).
+    rows: usize,
+    /// The rows drawn above it that belong to it (a question's head).
+    above: usize,
+    /// The screen may have changed under it since (a resize): what is
+    /// where is no longer known, so nothing is erased.
+    moved: bool,
 }
 
 /// What the dialog is asking.
@@ -255,22 +264,25 @@ impl Dialog {
         };
         match questions.get(*at) {
             Some(q) => {
-                step.write.push_str(&asking::question_head(
+                let head = asking::question_head(
                     q,
                     *at,
                     questions.len(),
                     agent.as_deref(),
                     self.style,
                     self.width,
-                ));
-                let drawn = draw_new(
+                );
+                step.write.push_str(&head);
+                let (mut drawn, text) = draw_new(
                     asking::question_picker(q),
                     self.style,
                     self.width,
                     self.height,
                 );
-                step.write.push_str(&drawn.1);
-                *picker = Some(drawn.0);
+                // the head's blank first line stays: the rest is the question's
+                drawn.above = screen_rows(head.strip_prefix('\n').unwrap_or(&head), self.width);
+                step.write.push_str(&text);
+                *picker = Some(drawn);
             }
             None => {
                 let pairs: Vec<(&str, String)> = questions
@@ -292,6 +304,15 @@ impl Dialog {
         let mut step = Step::default();
         if let TermEvent::Resize(w, h) = event {
             (self.width, self.height) = ((w as usize).max(20), (h as usize).max(6));
+            if let Ask::Questions {
+                picker: Some(d), ..
+            }
+            | Ask::Plan {
+                picker: Some(d), ..
+            } = &mut self.ask
+            {
+                d.moved = true;
+            }
             return step;
         }
         let style = self.style;
@@ -361,6 +382,9 @@ impl Dialog {
                 else {
                     return step;
                 };
+                if let Some(d) = picker.as_mut() {
+                    settle(d, style, width, height, &mut step);
+                }
                 let (result, note) = asking::plan_result(&picked, input);
                 let mark = if matches!(result, PermissionResult::Allow { .. }) {
                     style.green("✓")
@@ -390,41 +414,33 @@ impl Dialog {
                 else {
                     return step;
                 };
-                *picker = None;
-                match asking::answer_of(&questions[*at], &picked) {
+                let Some(mut d) = picker.take() else {
+                    return step;
+                };
+                let answer = asking::answer_of(&questions[*at], &picked);
+                if !d.moved && d.above + d.rows <= height {
+                    // the question and its options make way for one line
+                    // with the answer (what they took on the screen is
+                    // known: nothing moved, and none of it scrolled away)
+                    let line = collapsed(&questions[*at], answer.as_deref(), style, width);
+                    step.write.push_str(&redraw(d.above + d.rows, &line));
+                    step.write.push_str("\r\n");
+                    step.write.push_str(SHOW_CURSOR);
+                } else {
+                    settle(&mut d, style, width, height, &mut step);
+                    let said = match &answer {
+                        Some(a) => format!("{} {}", style.green("✓"), Sanitizer::clean(a)),
+                        None => style.dim(SKIPPED),
+                    };
+                    step.write.push_str(&format!("  {said}\n"));
+                }
+                match answer {
                     Some(answer) => {
-                        step.write.push_str(&format!(
-                            "  {} {}\n",
-                            style.green("✓"),
-                            Sanitizer::clean(&answer)
-                        ));
                         answers.push(answer);
                         *at += 1;
                         self.next_question(&mut step);
                     }
-                    None => {
-                        // what was answered stays answered; the rest is
-                        // "no preference", as the claude TUI answers a
-                        // skipped question (the model goes on, not stuck
-                        // on a refusal)
-                        step.write.push_str(&format!(
-                            "  {}\n",
-                            style.dim("skipped: the model is told you have no preference")
-                        ));
-                        let pairs = questions.iter().enumerate().map(|(i, q)| {
-                            let a = match answers.get(i) {
-                                Some(text) if i < *at => ask::Answer::Text(text.clone()),
-                                _ => ask::Answer::Skipped,
-                            };
-                            (q.question.as_str(), a)
-                        });
-                        let result = answer_each(input, pairs, &Capabilities::default());
-                        step.done = Some(Done {
-                            result,
-                            interrupt: false,
-                            grant: None,
-                        });
-                    }
+                    None => step.done = Some(skipped(input, questions, answers, *at)),
                 }
             }
         }
@@ -473,6 +489,56 @@ impl Dialog {
     }
 }
 
+/// What a skipped question says.
+const SKIPPED: &str = "skipped: the model is told you have no preference";
+
+/// The answer when a question is skipped: what was answered stays
+/// answered; the rest is "no preference", as the claude TUI answers a
+/// skipped question (the model goes on, not stuck on a refusal).
+fn skipped(
+    input: &serde_json::Value,
+    questions: &[Question],
+    answers: &[String],
+    at: usize,
+) -> Done {
+    let pairs = questions.iter().enumerate().map(|(i, q)| {
+        let a = match answers.get(i) {
+            Some(text) if i < at => ask::Answer::Text(text.clone()),
+            _ => ask::Answer::Skipped,
+        };
+        (q.question.as_str(), a)
+    });
+    Done {
+        result: answer_each(input, pairs, &Capabilities::default()),
+        interrupt: false,
+        grant: None,
+    }
+}
+
+/// An answered question in one line (wrapped at the width): its header
+/// and the answer, or that it was skipped.
+fn collapsed(q: &Question, answer: Option<&str>, style: Style, width: usize) -> Vec<String> {
+    let mut chip = Sanitizer::clean(q.header.trim());
+    if chip.is_empty() {
+        chip = "Question".into();
+    }
+    let one_line = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = match answer {
+        Some(a) => one_line(&Sanitizer::clean(a)),
+        None => style.dim(SKIPPED),
+    };
+    let text = format!("{} {} {said}", style.bold(&one_line(&chip)), style.dim("—"));
+    wrap(&text, width, &format!("  {} ", style.yellow("?")), "    ")
+}
+
+/// The rows `text` takes on a screen `width` columns wide: each of its
+/// lines one row, or more when wider than the screen.
+fn screen_rows(text: &str, width: usize) -> usize {
+    text.lines()
+        .map(|l| visible_width(l).div_ceil(width.max(1)).max(1))
+        .sum()
+}
+
 fn draw_new(picker: Picker, style: Style, width: usize, height: usize) -> (Drawn, String) {
     let now = picker.drawing(style, width, height, true);
     let text = format!("{}{HIDE_CURSOR}", now.join("\r\n"));
@@ -480,12 +546,15 @@ fn draw_new(picker: Picker, style: Style, width: usize, height: usize) -> (Drawn
         Drawn {
             picker,
             shown: now.len(),
+            rows: now.iter().map(|l| screen_rows(l, width)).sum(),
+            above: 0,
+            moved: false,
         },
         text,
     )
 }
 
-/// Feed a picker; redraw it; on a choice, leave it drawn without its help.
+/// Feed a picker; redraw it while no choice is made.
 fn pick_key(
     d: &mut Drawn,
     event: TermEvent,
@@ -502,15 +571,23 @@ fn pick_key(
         }
         TermEvent::Resize(..) => None,
     };
-    // once a choice is made, the help goes
-    let now = d.picker.drawing(style, width, height, decided.is_none());
-    step.write.push_str(&redraw(d.shown, &now));
-    d.shown = now.len();
-    if decided.is_some() {
-        step.write.push_str("\r\n");
-        step.write.push_str(SHOW_CURSOR);
+    if decided.is_none() {
+        let now = d.picker.drawing(style, width, height, true);
+        step.write.push_str(&redraw(d.shown, &now));
+        d.shown = now.len();
+        d.rows = now.iter().map(|l| screen_rows(l, width)).sum();
     }
     decided
+}
+
+/// A choice was made: leave the picker drawn without its help, and the
+/// cursor under it.
+fn settle(d: &mut Drawn, style: Style, width: usize, height: usize, step: &mut Step) {
+    let now = d.picker.drawing(style, width, height, false);
+    step.write.push_str(&redraw(d.shown, &now));
+    d.shown = now.len();
+    step.write.push_str("\r\n");
+    step.write.push_str(SHOW_CURSOR);
 }
 
 #[cfg(test)]
@@ -621,7 +698,7 @@ mod tests {
             "{s:?}"
         );
         let s = d.input(key(KeyCode::Char('2')));
-        assert!(s.write.contains("✓ Postgres"), "{s:?}");
+        assert!(s.write.contains("? DB — Postgres"), "{s:?}");
         assert!(s.write.contains("Tests?"), "the next question: {s:?}");
         let s = d.input(key(KeyCode::Char('1')));
         let done = s.done.unwrap();
@@ -631,6 +708,110 @@ mod tests {
         let answers = &updated_input.unwrap()["answers"];
         assert_eq!(answers["Which database?"], "Postgres");
         assert_eq!(answers["Tests?"], "Yes");
+    }
+
+    /// What the dialog wrote, on a terminal of `rows` × `cols` (output
+    /// processing on: `\n` starts a line), after a line of the chat's: the
+    /// screen's rows.
+    fn screen(writes: &[String], rows: u16, cols: u16) -> Vec<String> {
+        let mut t = vt100::Parser::new(rows, cols, 0);
+        t.process(b"> pick a db\r\n");
+        for w in writes {
+            t.process(w.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes());
+        }
+        t.screen()
+            .rows(0, cols)
+            .map(|l| l.trim_end().to_owned())
+            .collect()
+    }
+
+    /// The rows from `at` to the next blank one, trimmed, as one line.
+    fn block(s: &[String], at: usize) -> String {
+        s[at..]
+            .iter()
+            .take_while(|l| !l.is_empty())
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A question on databases (`long`: one that wraps), then one on
+    /// tests unless `alone`.
+    fn db_questions(long: bool) -> CanUseToolRequest {
+        let q = if long {
+            "Which database should we use for the session store, given that it must run on a laptop with no server?"
+        } else {
+            "Which database?"
+        };
+        req(json!({"tool_name":"AskUserQuestion","input":{"questions":[
+            {"question":q,"header":"Database","multiSelect":false,
+             "options":[{"label":"SQLite","description":"one file, no server"},{"label":"Postgres","description":"a server"}]},
+            {"question":"Tests?","header":"T","multiSelect":false,
+             "options":[{"label":"Yes","description":""},{"label":"No","description":""}]}]}}))
+    }
+
+    fn db_question_alone(long: bool) -> CanUseToolRequest {
+        let mut r = db_questions(long);
+        if let Some(qs) = r.input["questions"].as_array_mut() {
+            qs.truncate(1);
+        }
+        r
+    }
+
+    #[test]
+    fn an_answered_question_collapses_to_one_line() {
+        for (cols, long) in [(80, false), (20, true), (33, true)] {
+            let mut d = Dialog::questions(&db_questions(long), None, Style::plain()).size(cols, 30);
+            let mut writes = vec![d.start().write];
+            writes.push(d.input(key(KeyCode::Char('2'))).write);
+            let s = screen(&writes, 30, cols as u16);
+            assert_eq!(s[0], "> pick a db", "{cols}: {s:#?}");
+            assert_eq!(s[1], "", "{cols}: {s:#?}");
+            assert_eq!(block(&s, 2), "? Database — Postgres", "{cols}: {s:#?}");
+            let rows = if cols < 23 { 2 } else { 1 };
+            assert!(s[2].starts_with("  ? Database"), "{cols}: {s:#?}");
+            assert!(
+                !s.iter()
+                    .any(|l| l.contains("SQLite") || l.contains("Which")),
+                "{cols}: {s:#?}"
+            );
+            let next = 2 + rows + 1;
+            assert!(
+                s[next].starts_with("  ? T"),
+                "the next question under it: {s:#?}"
+            );
+            // skipping the next one says so, in its place
+            writes.push(d.input(key(KeyCode::Esc)).write);
+            let s = screen(&writes, 30, cols as u16);
+            assert_eq!(block(&s, 2), "? Database — Postgres", "{cols}: {s:#?}");
+            assert_eq!(
+                block(&s, next),
+                "? T — skipped: the model is told you have no preference",
+                "{cols}: {s:#?}"
+            );
+            assert!(!s.iter().any(|l| l.contains("Yes")), "{s:#?}");
+        }
+    }
+
+    #[test]
+    fn nothing_is_erased_when_the_question_scrolled_or_the_screen_was_resized() {
+        // 12 rows: the long question and its options do not fit
+        let mut d = Dialog::questions(&db_question_alone(true), None, Style::plain()).size(20, 12);
+        let mut writes = vec![d.start().write];
+        writes.push(d.input(key(KeyCode::Char('2'))).write);
+        let s = screen(&writes, 12, 20);
+        assert!(s.iter().any(|l| l.contains("2. Postgres")), "{s:#?}");
+        assert!(s.iter().any(|l| l == "  ✓ Postgres"), "{s:#?}");
+        assert!(!s.iter().any(|l| l.contains("? Database —")), "{s:#?}");
+        // a resize while asked: the options stay, the answer under them
+        let mut d = Dialog::questions(&db_question_alone(false), None, Style::plain()).size(80, 30);
+        let mut writes = vec![d.start().write];
+        d.input(TermEvent::Resize(80, 30));
+        writes.push(d.input(key(KeyCode::Char('1'))).write);
+        let s = screen(&writes, 30, 80);
+        assert_eq!(s[0], "> pick a db", "{s:#?}");
+        assert!(s.iter().any(|l| l.contains("1. SQLite")), "{s:#?}");
+        assert!(s.iter().any(|l| l == "  ✓ SQLite"), "{s:#?}");
     }
 
     #[test]

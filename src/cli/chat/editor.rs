@@ -11,6 +11,7 @@ use rustyline::{
 };
 use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -50,11 +51,44 @@ impl ConditionalEventHandler for AtCursor {
     }
 }
 
-struct OpenEditor(Actions);
+/// Whether the line editor is in its history search (Ctrl-R, Ctrl-S).
+///
+/// rustyline tells a key handler nothing of it ([`EventContext`] has the
+/// line, the cursor and the mode only), but every time it draws the line
+/// it asks the helper for the prompt, saying whether it is the default one
+/// or the search's own `(reverse-i-search)` prompt: the helper notes that
+/// here, and the keys that must act differently in a search read it. It
+/// is true from the search's first drawing (before any key of it is read)
+/// until the line is drawn with the default prompt again, which every way
+/// out of the search does but a key that does nothing (rustyline leaves
+/// the search prompt on the screen then, and a later Ctrl-G is ignored).
+#[derive(Debug, Clone, Default)]
+struct Searching(Arc<AtomicBool>);
+
+impl Searching {
+    fn now(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    fn set(&self, on: bool) {
+        self.0.store(on, Ordering::SeqCst);
+    }
+}
+
+/// Ctrl-G (or Ctrl-X Ctrl-E): the line in the editor; during a history
+/// search, Ctrl-G cancels the search instead and brings the line back as
+/// it was, as readline does (`searching`: the search it looks at).
+struct OpenEditor {
+    actions: Actions,
+    searching: Option<Searching>,
+}
 
 impl ConditionalEventHandler for OpenEditor {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::Edit {
+        if self.searching.as_ref().is_some_and(Searching::now) {
+            return Some(Cmd::Abort);
+        }
+        *self.actions.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::Edit {
             line: ctx.line().to_owned(),
         });
         Some(Cmd::Interrupt)
@@ -154,11 +188,18 @@ const DOUBLE_ESC: Duration = Duration::from_millis(800);
 struct DoubleEsc {
     actions: Actions,
     last: Mutex<Option<Instant>>,
+    searching: Searching,
 }
 
 impl ConditionalEventHandler for DoubleEsc {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if self.searching.now() {
+            // Esc ends a history search on the line found (as readline's
+            // does), drawn again with the chat's prompt
+            *last = None;
+            return Some(Cmd::Repaint);
+        }
         if !ctx.line().is_empty() {
             *last = None;
             return Some(Cmd::Noop);
@@ -180,6 +221,8 @@ pub struct ChatHelper {
     pub styled_prompt: String,
     /// The session's working directory, where `@` paths are completed.
     pub cwd: PathBuf,
+    /// Noted at each drawing: the history search's prompt is shown.
+    searching: Searching,
 }
 
 impl Completer for ChatHelper {
@@ -294,6 +337,7 @@ impl Highlighter for ChatHelper {
         prompt: &'p str,
         default: bool,
     ) -> Cow<'b, str> {
+        self.searching.set(!default);
         if default && !self.styled_prompt.is_empty() {
             Cow::Borrowed(&self.styled_prompt)
         } else {
@@ -342,9 +386,11 @@ pub fn new_editor(
         .keyseq_timeout(Some(100))
         .build();
     let mut ed: ChatEditor = Editor::with_config(config)?;
+    let searching = Searching::default();
     ed.set_helper(Some(ChatHelper {
         styled_prompt: String::new(),
         cwd,
+        searching: searching.clone(),
     }));
     ed.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
@@ -359,6 +405,7 @@ pub fn new_editor(
             EventHandler::Conditional(Box::new(DoubleEsc {
                 actions: actions.clone(),
                 last: Mutex::new(None),
+                searching: searching.clone(),
             })),
         );
     }
@@ -369,14 +416,21 @@ pub fn new_editor(
             PromptAction::PasteImage { before, after }
         }))),
     );
-    // Ctrl-G, and Ctrl-X Ctrl-E as in bash: the line in $VISUAL/$EDITOR
+    // Ctrl-G, and Ctrl-X Ctrl-E as in bash: the line in $VISUAL/$EDITOR;
+    // in a history search, Ctrl-G cancels it (readline's abort)
     ed.bind_sequence(
         KeyEvent::ctrl('G'),
-        EventHandler::Conditional(Box::new(OpenEditor(actions.clone()))),
+        EventHandler::Conditional(Box::new(OpenEditor {
+            actions: actions.clone(),
+            searching: Some(searching),
+        })),
     );
     ed.bind_sequence(
         Event::KeySeq(vec![KeyEvent::ctrl('X'), KeyEvent::ctrl('E')]),
-        EventHandler::Conditional(Box::new(OpenEditor(actions))),
+        EventHandler::Conditional(Box::new(OpenEditor {
+            actions,
+            searching: None,
+        })),
     );
     // Alt-Enter inserts a newline.
     ed.bind_sequence(

@@ -42,7 +42,7 @@ fn newest_first_filtered_as_you_type_and_enter_resumes() {
         row("d4", "elsewhere", 40, false),
     ]);
     assert_eq!(ids(&f), ["b2", "c3", "a1"], "this directory, newest first");
-    typed(&mut f, "PARSER");
+    typed(&mut f, "parser");
     assert_eq!(ids(&f), ["c3", "a1"]);
     f.key(k(KeyCode::Down));
     assert_eq!(
@@ -118,5 +118,153 @@ fn the_drawing_names_scope_rows_and_preview_inertly() {
     assert!(!text.contains('\u{1b}'), "{text:?}");
     for line in text.lines() {
         assert!(unicode_width::UnicodeWidthStr::width(line) <= 80, "{line}");
+    }
+}
+
+#[test]
+fn the_filter_is_fuzzy_and_ranks_substrings_then_tight_matches_then_newest() {
+    let mut f = Finder::new(vec![
+        row("a1", "Write me a haiku", 10, true),
+        row("a2", "wire the rate keeper hook unit", 50, true),
+        row("a3", "nothing alike", 60, true),
+        row("a4", "write a haiku again", 5, true),
+    ]);
+    typed(&mut f, "wrt hku");
+    // both haiku rows match as tightly; the newer first; the scattered one last
+    assert_eq!(ids(&f), ["a1", "a4", "a2"]);
+    // a word as typed outranks any scattered match, however new
+    f.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    typed(&mut f, "hook");
+    assert_eq!(ids(&f), ["a2"]);
+    f.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    typed(&mut f, "haiku");
+    assert_eq!(ids(&f)[..2], ["a1", "a4"]);
+    // smart case: a capital makes the case count
+    f.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    typed(&mut f, "Wrt");
+    assert_eq!(ids(&f), ["a1"]);
+    // an id by its letters together, never scattered
+    f.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    typed(&mut f, "a3");
+    assert_eq!(ids(&f), ["a3"]);
+    // no query: newest first again
+    f.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert_eq!(ids(&f), ["a3", "a2", "a1", "a4"]);
+}
+
+#[test]
+fn the_keys_line_says_what_each_key_does_now() {
+    let mut f = Finder::new(vec![row("a1", "one", 10, true)]);
+    assert_eq!(
+        f.keys(),
+        "↑↓ move · Enter resume · Tab search text · Ctrl-A all projects · Esc cancel"
+    );
+    typed(&mut f, "zzz");
+    assert_eq!(
+        f.keys(),
+        "Tab search text · Ctrl-A all projects · Esc cancel",
+        "nothing shown: nothing to move to or resume"
+    );
+    assert_eq!(f.key(k(KeyCode::Enter)), None);
+    f.key(k(KeyCode::Tab));
+    assert_eq!(
+        f.keys(),
+        "↑↓ move · Enter search · Tab back to filter · Ctrl-A all projects · Esc cancel"
+    );
+    assert!(matches!(
+        f.key(k(KeyCode::Enter)),
+        Some(Step::Search { .. })
+    ));
+    f.found("zzz", HashSet::from(["a1".to_owned()]));
+    assert_eq!(
+        f.keys(),
+        "↑↓ move · Enter resume · Tab back to filter · Ctrl-A all projects · Esc cancel"
+    );
+    assert!(matches!(f.key(k(KeyCode::Enter)), Some(Step::Resume(_))));
+    f.found("zzz", HashSet::new());
+    assert_eq!(
+        f.keys(),
+        "Tab back to filter · Ctrl-A all projects · Esc cancel"
+    );
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    f.key(ctrl('u'));
+    assert_eq!(f.key(ctrl('a')), Some(Step::LoadAll));
+    f.set_rows(vec![
+        row("a1", "one", 10, true),
+        row("z9", "two", 20, false),
+    ]);
+    assert_eq!(
+        f.keys(),
+        "↑↓ move · Enter resume · Tab back to filter · Ctrl-A here only · Esc cancel"
+    );
+    // each key does what the line says
+    assert_eq!(ids(&f), ["z9", "a1"]);
+    f.key(ctrl('a'));
+    assert_eq!(ids(&f), ["a1"], "here only");
+    f.key(k(KeyCode::Tab));
+    assert!(f.keys().contains("Tab search text"), "{}", f.keys());
+    assert_eq!(f.key(k(KeyCode::Esc)), Some(Step::Cancel));
+    // every state's line fits 80 columns (with its indent)
+    for line in [
+        "↑↓ move · Enter search · Tab back to filter · Ctrl-A all projects · Esc cancel",
+        "↑↓ move · Enter resume · Tab back to filter · Ctrl-A all projects · Esc cancel",
+    ] {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) + 2 <= 80,
+            "{line}"
+        );
+    }
+}
+
+/// What the filter costs: ten thousand sessions, a query typed letter by
+/// letter (run with `--ignored --nocapture`; a measurement, not a test of
+/// time: nothing is asserted about it).
+#[test]
+#[ignore]
+fn ten_thousand_sessions_measured() {
+    let words = [
+        "fix", "the", "parser", "write", "docs", "haiku", "tokio", "spawn", "rounding", "totals",
+    ];
+    let rows: Vec<Row> = (0..10_000)
+        .map(|i| {
+            let title: Vec<&str> = (0..8)
+                .map(|j| words[(i * 7 + j * 3) % words.len()])
+                .collect();
+            let mut r = row(
+                &format!("{i:08x}-0000-4000-8000-000000000000"),
+                &title.join(" "),
+                i as i64,
+                true,
+            );
+            r.prompt = title.repeat(3).join(" ");
+            r
+        })
+        .collect();
+    let mut f = Finder::new(rows);
+    let started = std::time::Instant::now();
+    typed(&mut f, "wrt hku tot");
+    let per_key = started.elapsed() / 11;
+    println!(
+        "10,000 sessions: {per_key:?} a keystroke, {} shown",
+        f.shown.len()
+    );
+}
+
+#[test]
+fn the_query_line_wraps_at_a_word_never_cut() {
+    let mut f = Finder::new(vec![row("a1", "one", 10, true)]);
+    f.key(k(KeyCode::Tab));
+    typed(&mut f, "rmb tpot");
+    let lines = f.lines(Style::plain(), 40, 0);
+    let at = lines
+        .iter()
+        .position(|l| l == "  search in conversations › rmb tpot")
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert_eq!(lines[at + 1], "    (Enter searches)", "{lines:#?}");
+    for l in &lines {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(l.as_str()) <= 40,
+            "{l}"
+        );
     }
 }
