@@ -420,3 +420,58 @@ fn the_index_forgets_transcripts_that_are_gone_and_only_those() {
     assert_eq!(names(), want);
     std::env::remove_var(CACHE_ENV);
 }
+
+#[test]
+fn writers_at_once_leave_one_whole_index() {
+    let d = tempfile::tempdir().unwrap();
+    let idx = d.path().join("cache/usage-index");
+    let maps: Vec<Map> = (0..4u8)
+        .map(|w| {
+            (0..200u32)
+                .map(|i| {
+                    let path: Box<[u8]> = format!("/p/{w}/{i}.jsonl").into_bytes().into();
+                    let rec = encode(
+                        &Head {
+                            key: Key {
+                                dev: w as u64,
+                                ino: i as u64,
+                                size: 0,
+                                mtime: 0,
+                                mtime_ns: 0,
+                                ctime: 0,
+                                ctime_ns: 0,
+                            },
+                            read_at: 0,
+                            boundary: NOT_RESUMABLE,
+                            head_sum: 0,
+                            tail_sum: 0,
+                            prompts: false,
+                        },
+                        &FileUsage::default(),
+                    );
+                    (path, rec)
+                })
+                .collect()
+        })
+        .collect();
+    let (maps, idx) = (&maps, &idx);
+    std::thread::scope(|s| {
+        for m in maps {
+            s.spawn(move || {
+                for _ in 0..20 {
+                    save(idx, m).unwrap();
+                    // a reader meanwhile sees a whole index, never a part
+                    let seen = load(idx);
+                    assert!(maps.contains(&seen), "{} records", seen.len());
+                }
+            });
+        }
+    });
+    assert!(maps.contains(&load(idx)));
+    let names: Vec<_> = std::fs::read_dir(idx.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names, ["usage-index"], "no temporary file left");
+}
