@@ -599,6 +599,15 @@ impl super::Store {
     /// Files are read on a few threads; unreadable ones are left out and
     /// named in `skipped` (a sub-agent's also in its session's `skipped`).
     ///
+    /// What each transcript records is kept in a usage index in claudio's
+    /// cache folder (`$CLAUDIO_CACHE_DIR`, else `$XDG_CACHE_HOME/claudio`,
+    /// else `~/.cache/claudio`; a relative `$CLAUDIO_CACHE_DIR` turns it
+    /// off): an unchanged transcript is not read again, an appended one
+    /// only from where it was read to. The answers are a full read's; the
+    /// index is safe to delete, and one that cannot be used is rebuilt or
+    /// done without. [`session_usage`] and
+    /// [`usage_since`](Self::usage_since) use it too.
+    ///
     /// Counted across sessions with a [`UsageSet`], so that what a resumed
     /// session repeats is counted once:
     ///
