@@ -82,10 +82,11 @@ impl Spinner {
             .with_style(line_style(self.style))
             .with_message(text)
             .with_elapsed(since.elapsed());
-        b.enable_steady_tick(Duration::from_millis(80));
         // drawn now, not at the first tick: work shorter than a tick is
-        // said too
+        // said too (before the ticker: with one installed, `tick` does
+        // nothing and the first draw waits for the ticker's thread)
         b.tick();
+        b.enable_steady_tick(Duration::from_millis(80));
         st.bar = Some(b);
     }
 
