@@ -284,6 +284,27 @@ fn question_multi(cols: u16) {
     bye(t);
 }
 
+at_widths!(question_typed);
+
+/// An answer of one's own being typed: the help says what Enter and the
+/// keys do now (digits and space are text).
+fn question_typed(cols: u16) {
+    let q = db_question(false);
+    let mut script = vec![expect_user("pick a db")];
+    script.extend(ask_question("q1", q));
+    script.push(json!({"expect": {"type":"control_response"}}));
+    script.extend([assistant_text("Both it is."), result("Both it is.")]);
+    let fake = Fake::after_init(vec![script]);
+    let mut t = chat(&fake, cols);
+    t.line("pick a db");
+    t.wait_for("esc declines");
+    t.send(b"use 2 of them");
+    check(&t, "question_typed", "ctrl-u clears it");
+    t.send(b"\r");
+    check(&t, "question_typed_answered", "Both it is.");
+    bye(t);
+}
+
 fn plan(cols: u16) {
     let plan = "# Plan\n\n1. Add a `checkout` test that covers the rounding of totals in /src/billing/checkout/totals.rs\n2. Fix the **rounding**";
     let fake = Fake::after_init(vec![vec![
