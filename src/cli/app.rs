@@ -195,7 +195,11 @@ fn configure(flags: &mut SessionFlags) -> anyhow::Result<Config> {
 /// The chat when stdin is a terminal; else `ask`, with stdin as the prompt.
 fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::Result<Exit> {
     if !std::io::stdin().is_terminal() {
-        return ask(flags, AskArgs::default());
+        let args = AskArgs {
+            from_chat: true,
+            ..AskArgs::default()
+        };
+        return ask(flags, args);
     }
     // `-r` with no id: the person picks one
     let mut flags = flags;

@@ -166,6 +166,10 @@ found, 130 interrupted.";
 pub struct AskArgs {
     /// The prompt (joined by spaces); piped stdin is appended.
     pub prompt: Vec<String>,
+    /// `claudio` with no terminal on stdin came here (not `claudio ask`):
+    /// an empty stdin is told in the chat's terms.
+    #[arg(skip)]
+    pub from_chat: bool,
     /// What to print: the answer text, the final result as JSON, or every
     /// CLI message as NDJSON (stream-json, also spelled ndjson).
     #[arg(

@@ -86,7 +86,11 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             );
             return Ok(Exit::Usage);
         }
-        eprintln!("claudio: ask needs a prompt: `claudio ask \"...\"` or text on stdin\n\nUsage: claudio ask [OPTIONS] [PROMPT]...");
+        if args.from_chat {
+            eprintln!("claudio: the chat needs a terminal, and nothing came on stdin: run `claudio` in a terminal, or pipe a prompt in (`echo \"...\" | claudio`, `claudio ask \"...\"`)");
+        } else {
+            eprintln!("claudio: ask needs a prompt: `claudio ask \"...\"` or text on stdin\n\nUsage: claudio ask [OPTIONS] [PROMPT]...");
+        }
         return Ok(Exit::Usage);
     };
 

@@ -14,6 +14,7 @@ mod daily_driver;
 mod e2e;
 mod export;
 mod fastpaths;
+mod first_hour;
 mod faults;
 mod fuzz_regressions;
 mod generated;
