@@ -95,6 +95,19 @@ impl Markdown {
         }
     }
 
+    /// Part of a word is held by the filler.
+    pub fn holds_word(&self) -> bool {
+        self.fill.as_ref().is_some_and(Filler::holds_word)
+    }
+
+    /// The text paused inside a word: show what came of it (see
+    /// [`Filler::show_held`]).
+    pub fn show_held(&mut self, out: &mut String) {
+        if let Some(f) = &mut self.fill {
+            f.show_held(out);
+        }
+    }
+
     /// Feed a chunk of (already sanitized) text; styled text is appended to `out`.
     pub fn push(&mut self, text: &str, out: &mut String) {
         if self.fill.is_none() {

@@ -246,6 +246,19 @@ impl Filler {
         self.raw = false;
     }
 
+    /// Part of a word is held (its end has not come yet).
+    pub fn holds_word(&self) -> bool {
+        self.word > 0
+    }
+
+    /// The text paused inside a word: write what came of it now, where it
+    /// would go (the rest follows it, broken at the row's end if it must).
+    pub fn show_held(&mut self, out: &mut String) {
+        if self.word > 0 {
+            self.place(false, out);
+        }
+    }
+
     pub fn push(&mut self, text: &str, out: &mut String) {
         for unit in units(text) {
             self.unit(unit, out);

@@ -23,6 +23,10 @@ use unicode_width::UnicodeWidthStr;
 
 const PREVIEW_LINES: usize = 3;
 
+/// A word the answer stopped in the middle of is shown after this long
+/// (until then it is held, to be placed whole).
+const SHOW_HELD: Duration = Duration::from_millis(200);
+
 #[derive(Debug, Clone)]
 pub struct RenderOptions {
     pub style: Style,
@@ -49,6 +53,8 @@ pub struct Renderer {
     /// The thinking's rows, under its heading (filled to the width on a
     /// terminal, as the answer's are).
     thinking: Filler,
+    /// When the answer's (or thinking's) text last came.
+    text_came: Instant,
     block: Block,
     wrote_answer: bool,
     at_line_start: bool,
@@ -75,6 +81,7 @@ impl Renderer {
         Renderer {
             markdown: fresh_markdown(&opts),
             thinking: Filler::new(fill, "  "),
+            text_came: Instant::now(),
             opts,
             reading: Reading::default(),
             sanitizer: Sanitizer::new(),
@@ -232,13 +239,17 @@ impl Renderer {
                 self.begin_block(Block::Text, out)
             }
             Seen::Text(t) => {
+                self.text_came = now;
                 self.answers.push(t);
                 self.text(t, out)
             }
             Seen::ThinkingStart if self.opts.show_thinking => {
                 self.begin_block(Block::Thinking, out)
             }
-            Seen::Thinking(t) if self.block == Block::Thinking => self.thinking(t, out),
+            Seen::Thinking(t) if self.block == Block::Thinking => {
+                self.text_came = now;
+                self.thinking(t, out)
+            }
             Seen::ThinkingStart | Seen::Thinking(_) => {}
             Seen::BlockEnd => self.end_block(out),
             Seen::MessageEnd => self.finish_text(out),
@@ -282,11 +293,35 @@ impl Renderer {
     /// Redraw the spinners.
     pub fn tick(&mut self, now: Instant) -> String {
         let mut out = String::new();
+        if now.saturating_duration_since(self.text_came) >= SHOW_HELD {
+            self.show_held(now, &mut out);
+        }
         if self.has_live() && self.at_line_start {
             self.clear_live(&mut out);
             self.draw_live(now, &mut out);
         }
         out
+    }
+
+    /// The text paused in the middle of a word: what came of it is shown.
+    fn show_held(&mut self, now: Instant, out: &mut String) {
+        let held = match self.block {
+            Block::Text => self.markdown.holds_word(),
+            Block::Thinking => self.thinking.holds_word(),
+            Block::None => false,
+        };
+        if !held {
+            return;
+        }
+        self.clear_live(out);
+        if self.block == Block::Text {
+            self.markdown.show_held(out);
+            self.at_line_start = self.markdown.at_row_start().unwrap_or(false);
+        } else {
+            self.thinking.show_held(out);
+            self.at_line_start = self.thinking.at_row_start();
+        }
+        self.draw_live(now, out);
     }
 
     /// Erase the live region and end a half-written line: the screen is

@@ -437,3 +437,20 @@ fn a_resize_fills_the_next_words_to_the_new_width() {
     // at 80 columns, then 20 (the narrowest the renderer takes)
     assert_eq!(out, "one two three four\nfive six seven eight\nnine ten\n");
 }
+
+#[test]
+fn a_pause_inside_a_word_shows_what_came_of_it() {
+    let mut r = renderer(false, true);
+    let start = Instant::now();
+    let out = r.message_at(&msg(delta("working on it")), start);
+    assert_eq!(out, "working on");
+    // not at once: the word may go on
+    assert_eq!(r.tick(start + Duration::from_millis(80)), "");
+    assert_eq!(r.tick(start + Duration::from_millis(250)), " it");
+    // the rest of it follows it, unbroken
+    let out = r.message_at(
+        &msg(delta("ems done\n")),
+        start + Duration::from_millis(300),
+    );
+    assert_eq!(out, "ems done\n");
+}
