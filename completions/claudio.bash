@@ -222,7 +222,7 @@ _claudio() {
                     return 0
                     ;;
                 --permission-mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "default acceptEdits plan bypassPermissions dontAsk auto" -- "${cur}"))
                     return 0
                     ;;
                 --allowed-tools)
@@ -312,7 +312,7 @@ _claudio() {
                     return 0
                     ;;
                 --permission-mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "default acceptEdits plan bypassPermissions dontAsk auto" -- "${cur}"))
                     return 0
                     ;;
                 --allowed-tools)

@@ -29,7 +29,12 @@ complete -c claudio -n "__fish_claudio_needs_command" -l color -d 'When to use c
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_needs_command" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_needs_command" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_needs_command" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r -f -a "default\t''
+acceptEdits\t''
+plan\t''
+bypassPermissions\t''
+dontAsk\t''
+auto\t''"
 complete -c claudio -n "__fish_claudio_needs_command" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l max-turns -d 'Stop after this many agent turns' -r
@@ -67,7 +72,12 @@ stream-json\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l json-schema -d 'Answer in this shape: a JSON Schema, inline or `@FILE`. With `-o text` the answer printed is the JSON object the model returned' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l image -d 'Send this image (png, jpeg, gif or webp) beside the prompt; repeat for more. An image piped on stdin is sent as an image too' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l model -d 'Model for the session (e.g. sonnet, opus, or a full model name)' -r
-complete -c claudio -n "__fish_claudio_using_subcommand ask" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l permission-mode -d 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto' -r -f -a "default\t''
+acceptEdits\t''
+plan\t''
+bypassPermissions\t''
+dontAsk\t''
+auto\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l allowed-tools -d 'Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)"' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l disallowed-tools -d 'Tools never allowed (comma-separated or repeated)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l max-turns -d 'Stop after this many agent turns' -r

@@ -207,6 +207,41 @@ pub enum OutputFormat {
     StreamJson,
 }
 
+/// A permission mode the flag and the config file name: the known modes,
+/// spelled as the CLI spells them (`acceptEdits`); anything else is a usage
+/// error naming the known ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize, serde::Serialize)]
+#[value(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub enum Mode {
+    Default,
+    AcceptEdits,
+    Plan,
+    BypassPermissions,
+    DontAsk,
+    Auto,
+}
+
+impl Mode {
+    /// The mode the CLI calls `name`, if it is one of these.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        <Mode as ValueEnum>::from_str(name, false).ok()
+    }
+}
+
+impl From<Mode> for claudio::PermissionMode {
+    fn from(m: Mode) -> claudio::PermissionMode {
+        match m {
+            Mode::Default => claudio::PermissionMode::Default,
+            Mode::AcceptEdits => claudio::PermissionMode::AcceptEdits,
+            Mode::Plan => claudio::PermissionMode::Plan,
+            Mode::BypassPermissions => claudio::PermissionMode::BypassPermissions,
+            Mode::DontAsk => claudio::PermissionMode::DontAsk,
+            Mode::Auto => claudio::PermissionMode::Auto,
+        }
+    }
+}
+
 /// Flags shared by the chat and `ask`: they shape the CLI session. Only
 /// the chat (no subcommand) and `ask` take them: elsewhere they are a
 /// usage error, not accepted and ignored.
@@ -216,8 +251,8 @@ pub struct SessionFlags {
     #[arg(long, env = "CLAUDIO_MODEL")]
     pub model: Option<String>,
     /// Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto.
-    #[arg(long, env = "CLAUDIO_PERMISSION_MODE")]
-    pub permission_mode: Option<String>,
+    #[arg(long, env = "CLAUDIO_PERMISSION_MODE", hide_possible_values = true)]
+    pub permission_mode: Option<Mode>,
     /// Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)".
     #[arg(long, value_delimiter = ',')]
     pub allowed_tools: Vec<String>,

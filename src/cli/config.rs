@@ -2,7 +2,7 @@
 //! or the file named by `CLAUDIO_CONFIG`. Flags beat the environment, which
 //! beats the file. A bad file is an error naming the line and the key.
 
-use super::args::SessionFlags;
+use super::args::{Mode, SessionFlags};
 use super::style::ColorChoice;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ pub struct Config {
     /// Default model.
     pub model: Option<String>,
     /// Default permission mode.
-    pub permission_mode: Option<String>,
+    pub permission_mode: Option<Mode>,
     /// Tools allowed without asking.
     pub allowed_tools: Option<Vec<String>>,
     /// Tools never allowed.
@@ -111,7 +111,7 @@ impl Config {
             s.model.clone_from(&self.model);
         }
         if s.permission_mode.is_none() {
-            s.permission_mode.clone_from(&self.permission_mode);
+            s.permission_mode = self.permission_mode;
         }
         if s.allowed_tools.is_empty() {
             s.allowed_tools = self.allowed_tools.clone().unwrap_or_default();
@@ -194,5 +194,31 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 1"), "{e}");
+    }
+
+    #[test]
+    fn the_permission_mode_is_one_the_cli_knows() {
+        let p = Path::new("c.toml");
+        let c = Config::parse("permission-mode = \"acceptEdits\"\n", p).unwrap();
+        assert_eq!(c.permission_mode, Some(Mode::AcceptEdits));
+        let e = Config::parse("model = \"opus\"\npermission-mode = \"yolo\"\n", p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2") && e.contains("acceptEdits"), "{e}");
+        // every mode the library knows, spelled the same in the flag and
+        // the file, and none more
+        for known in claudio::PermissionMode::KNOWN {
+            let name = known.as_str();
+            let mode = Mode::from_name(name).unwrap();
+            assert_eq!(claudio::PermissionMode::from(mode), known);
+            let c = Config::parse(&format!("permission-mode = \"{name}\""), p).unwrap();
+            assert_eq!(c.permission_mode, Some(mode));
+        }
+        use clap::ValueEnum;
+        assert_eq!(
+            Mode::value_variants().len(),
+            claudio::PermissionMode::KNOWN.len()
+        );
+        assert_eq!(Mode::from_name("accept-edits"), None);
     }
 }

@@ -10,23 +10,7 @@ pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
     let mut o = Options::default();
     o.cli_path = a.cli_path.clone();
     o.model = a.model.clone();
-    o.permission_mode = match a.permission_mode.as_deref() {
-        None => None,
-        Some(name) => match claudio::PermissionMode::from_name(name) {
-            claudio::PermissionMode::Other(_) => {
-                let known: Vec<&str> = claudio::PermissionMode::KNOWN
-                    .iter()
-                    .map(|m| m.as_str())
-                    .collect();
-                return Err(super::exit::usage_error!(
-                    "--permission-mode {}: not a permission mode (one of {})",
-                    Sanitizer::clean(&crate::cli::summary::one_line(name, 40)),
-                    known.join(", ")
-                ));
-            }
-            mode => Some(mode),
-        },
-    };
+    o.permission_mode = a.permission_mode.map(Into::into);
     o.allowed_tools = a.allowed_tools.clone();
     o.disallowed_tools = a.disallowed_tools.clone();
     o.max_turns = a.max_turns;

@@ -96,7 +96,9 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         },
     };
     chat.state.model = session.model.clone();
-    chat.state.mode = session.permission_mode.clone();
+    chat.state.mode = session
+        .permission_mode
+        .map(|m| claudio::PermissionMode::from(m).to_string());
     chat.header();
     if let Some(id) = &session.resume {
         chat.show_history(id);

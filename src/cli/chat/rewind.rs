@@ -294,7 +294,12 @@ impl Chat<'_> {
         let mut next = self.session.clone();
         next.continue_session = false;
         // the mode the session is in now, not the one it started with
-        next.permission_mode = self.state.mode.clone();
+        next.permission_mode = self
+            .state
+            .mode
+            .as_deref()
+            .and_then(crate::cli::args::Mode::from_name)
+            .or(next.permission_mode);
         next.cwd = Some(self.cwd.clone());
         let forked = match &p.before {
             Some(before) => store

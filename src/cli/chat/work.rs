@@ -8,6 +8,7 @@ use super::dialog::{Approval, Dialog};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Parts, Work};
 use crate::cli::approve::TtyApprover;
+use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::turn::events::{Seen, Signal, Signals, Source, Wait};
@@ -74,7 +75,13 @@ impl Chat<'_> {
                 self.renderer.forget_session();
                 *lock(&self.client) = None;
                 let mut s = self.session.clone();
-                s.permission_mode = self.state.mode.clone();
+                // a mode this program does not know: the one it was started with
+                s.permission_mode = self
+                    .state
+                    .mode
+                    .as_deref()
+                    .and_then(Mode::from_name)
+                    .or(s.permission_mode);
                 if let Some(id) = id {
                     s.resume = Some(id);
                     s.continue_session = false;
