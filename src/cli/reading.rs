@@ -131,8 +131,8 @@ impl Reading {
         let new: Vec<String> = self
             .agents
             .running()
-            .filter(|a| !self.agent_ui.contains_key(a.call))
-            .map(|a| a.call.to_owned())
+            .filter(|a| !self.agent_ui.contains_key(&a.call))
+            .map(|a| a.call)
             .collect();
         for call in new {
             self.ui(&call, now);
@@ -327,7 +327,7 @@ impl Reading {
         let Some(task) = p.task_id.as_deref() else {
             return;
         };
-        if let Some(call) = self.agents.by_task(task).map(|a| a.call.to_owned()) {
+        if let Some(call) = self.agents.by_task(task).map(|a| a.call) {
             let doing = p.description.as_deref().unwrap_or_default();
             self.ui(&call, now).progress = Sanitizer::clean(&one_line(doing, 60));
         }
@@ -346,10 +346,7 @@ impl Reading {
     /// `task_notification`: the sub-agent finished, once.
     fn agent_ended<'m>(&mut self, n: &'m TaskNotification, now: Instant) -> Option<AgentEnd<'m>> {
         let task = n.task_id.as_deref()?;
-        let (call, label) = self
-            .agents
-            .by_task(task)
-            .map(|a| (a.call.to_owned(), a.label))?;
+        let (call, label) = self.agents.by_task(task).map(|a| (a.call, a.label))?;
         let ui = self.ui(&call, now);
         if std::mem::replace(&mut ui.reported, true) {
             return None;

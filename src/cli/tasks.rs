@@ -18,20 +18,20 @@ pub fn agent_label(description: Option<&str>) -> String {
 
 /// One sub-agent (or background task), as it is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Agent<'a> {
+pub struct Agent {
     /// The `Task` call that started it (its sub-agent's messages carry it
     /// as `parent_tool_use_id`).
-    pub call: &'a str,
+    pub call: String,
     /// What it is called on screen.
     pub label: String,
     /// It works in the background (its report comes in a turn of its own).
     pub background: bool,
 }
 
-impl<'a> Agent<'a> {
-    fn of(t: &'a Task) -> Agent<'a> {
+impl Agent {
+    fn of(t: &Task) -> Agent {
         Agent {
-            call: &t.call,
+            call: t.call.clone(),
             label: agent_label(t.description.as_deref()),
             background: t.background,
         }
@@ -62,7 +62,7 @@ impl Agents {
     }
 
     /// The agent with this task id.
-    pub fn by_task(&self, task_id: &str) -> Option<Agent<'_>> {
+    pub fn by_task(&self, task_id: &str) -> Option<Agent> {
         self.tracker.by_task(task_id).map(Agent::of)
     }
 
@@ -75,7 +75,7 @@ impl Agents {
     }
 
     /// The agents still at work, oldest first.
-    pub fn running(&self) -> impl Iterator<Item = Agent<'_>> {
+    pub fn running(&self) -> impl Iterator<Item = Agent> + '_ {
         self.tracker.running().map(Agent::of)
     }
 
@@ -114,7 +114,7 @@ mod tests {
         assert_eq!(a.background_running(), 1);
         let bg = a.by_task("t2").unwrap();
         assert_eq!(
-            (bg.call, bg.label.as_str(), bg.background),
+            (bg.call.as_str(), bg.label.as_str(), bg.background),
             ("bg", "count", true)
         );
         assert!(a.observe(&msg(json!({"type":"system","subtype":"task_notification","task_id":"t2","status":"completed"}))));

@@ -197,7 +197,10 @@ impl Client {
             }
             Err(e) => {
                 client.closed.store(true, Ordering::SeqCst);
-                client.shared.supervisor.signal_group(rustix::process::Signal::Kill);
+                client
+                    .shared
+                    .supervisor
+                    .signal_group(rustix::process::Signal::Kill);
                 if servers_sent && matches!(e, Error::ProcessExited { .. } | Error::Io(_)) {
                     // A CLI older than 2.1.326 refuses the flag and exits
                     // (its last words may still be on their way).
@@ -942,7 +945,9 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub fn kill(&self) {
-        self.shared.supervisor.signal_group(rustix::process::Signal::Kill);
+        self.shared
+            .supervisor
+            .signal_group(rustix::process::Signal::Kill);
     }
 
     /// End the session gracefully: stdin is closed, the CLI finishes its
@@ -1020,7 +1025,9 @@ impl Drop for Client {
                     shared.shutdown().await;
                 });
             }
-            Err(_) => shared.supervisor.signal_group(rustix::process::Signal::Kill),
+            Err(_) => shared
+                .supervisor
+                .signal_group(rustix::process::Signal::Kill),
         }
     }
 }

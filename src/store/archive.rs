@@ -898,9 +898,8 @@ fn dead_tmp(name: &str, path: &Path) -> bool {
         .and_then(|(pid, _)| pid.parse().ok())
         .and_then(rustix::process::Pid::from_raw);
     // signal 0 only checks that the process exists
-    let gone = pid.is_none_or(|pid| {
-        rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
-    });
+    let gone = pid
+        .is_none_or(|pid| rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH));
     let old = || {
         std::fs::symlink_metadata(path)
             .and_then(|m| m.modified())
