@@ -164,6 +164,9 @@ fn inspect_grep_prints_the_lines_that_hold_the_pattern() {
             .output()
             .unwrap()
     };
+    // an empty pattern is a usage error, as in search
+    let o = run(&["--grep", ""]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
     let o = run(&["--subagents", "--grep", "report: ALL"]);
     assert_eq!(o.status.code(), Some(1), "case matters with a capital");
     let o = run(&["--subagents", "--grep", "report: all"]);
@@ -178,4 +181,66 @@ fn inspect_grep_prints_the_lines_that_hold_the_pattern() {
         !out.contains("Check that all is good"),
         "only hit lines: {out}"
     );
+}
+
+/// `-O FILE` writes the file whole or not at all (an old file is replaced
+/// only by a whole new one, a link is replaced and not written through), a
+/// FIFO is refused at once rather than hanging, and `-O -` is stdout.
+#[test]
+fn output_file_is_written_whole_never_through_a_link_or_into_a_fifo() {
+    use std::os::unix::fs::symlink;
+    let d = store();
+    let stdout = export(d.path(), &["-o", "md"]).stdout;
+    assert!(!stdout.is_empty());
+    // -O - is stdout
+    let o = export(d.path(), &["-o", "md", "-O", "-"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(o.stdout, stdout);
+    assert!(!d.path().join("-").exists());
+    // an old file is replaced, with no temporary file left beside it
+    let out = d.path().join("notes.md");
+    std::fs::write(&out, "old notes").unwrap();
+    let o = export(d.path(), &["-o", "md", "-O", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(std::fs::read(&out).unwrap(), stdout);
+    let left: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // a link: replaced by the file, its target untouched
+    let target = d.path().join("target.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let link = d.path().join("link.md");
+    symlink(&target, &link).unwrap();
+    let o = export(d.path(), &["-o", "md", "-O", link.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    assert!(!std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&link).unwrap(), stdout);
+    // a FIFO with no reader: refused at once, not a hang
+    let fifo = d.path().join("pipe");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.args(["sessions", "--config-dir"])
+        .arg(d.path())
+        .args(["export", &AGENT[..8], "-o", "md", "-O"])
+        .arg(&fifo);
+    let mut child = c
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let st = common::wait_with_deadline(&mut child, 20);
+    assert_eq!(st.code(), Some(1));
+    let err = common::read_all(child.stderr.take());
+    assert!(err.contains("not a regular file"), "{err}");
 }

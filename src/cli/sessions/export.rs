@@ -635,6 +635,59 @@ fn target(a: &ExportArgs, io: &mut Io) -> anyhow::Result<(Format, Option<PathBuf
     Ok((format, file))
 }
 
+/// Write `bytes` as the file `path`, whole or not at all: into a new file
+/// beside it, synced, then renamed over it (a link at `path` is replaced,
+/// never written through). What is there must be a regular file or a
+/// link: a FIFO would hang the export, a device or folder is no file to
+/// replace. A failed write leaves the old file as it was, and no
+/// temporary file behind.
+fn write_whole(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() && !m.file_type().is_symlink() => {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "it is not a regular file (use -O - for stdout)",
+            ))
+        }
+        _ => {}
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("export".into(), |n| n.to_string_lossy());
+    for n in 0..100u32 {
+        let tmp = dir.join(format!(".{name}.claudio-{}-{n}.tmp", std::process::id()));
+        let mut f = match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+            .mode(0o666)
+            .open(&tmp)
+        {
+            Ok(f) => f,
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        };
+        let done = f
+            .write_all(bytes)
+            .and_then(|()| f.sync_all())
+            .and_then(|()| std::fs::rename(&tmp, path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        return done;
+    }
+    Err(Error::new(
+        ErrorKind::AlreadyExists,
+        "no free temporary name beside it",
+    ))
+}
+
 pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let (format, out_file) = target(&a, io)?;
     let (file, conv) = store.conversation(&a.id)?;
@@ -671,8 +724,9 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
             s
         }
     };
-    match &out_file {
-        Some(p) => std::fs::write(p, text.as_bytes())
+    // `-O -` is stdout
+    match &out_file.filter(|p| p.as_os_str() != "-") {
+        Some(p) => write_whole(p, text.as_bytes())
             .with_context(|| format!("could not write {}", p.display()))?,
         // on a terminal, nothing in it may act on the terminal; to a file
         // or a pipe, every byte as recorded

@@ -35,12 +35,10 @@ pub(super) fn inspect(
             }
         ));
     }
-    let grep = a
-        .grep
-        .as_deref()
-        .filter(|p| !p.is_empty())
-        .map(|p| Grep::new(p, &a))
-        .transpose()?;
+    if a.grep.as_deref() == Some("") {
+        return Err(usage_error!("--grep: the pattern is empty"));
+    }
+    let grep = a.grep.as_deref().map(|p| Grep::new(p, &a)).transpose()?;
     if output.is_json() {
         if super::archive::is_archived(&file.path) {
             // the entries are the bytes as stored: the mark goes to stderr

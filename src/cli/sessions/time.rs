@@ -45,15 +45,23 @@ pub(super) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
             return Ok(now_ms.saturating_sub(n.max(0).saturating_mul(ms)));
         }
     }
-    if let Some(ms) = claudio::store::parse_iso_millis(&format!("{s}T00:00:00.000Z")) {
+    // a date that is one (not 2026-02-30, which would roll into March)
+    let midnight = |date: &str| {
+        claudio::store::parse_iso_millis(&format!("{date}T00:00:00.000Z"))
+            .filter(|&ms| claudio::store::format_iso_millis(ms).starts_with(date))
+    };
+    if let Some(ms) = midnight(s) {
         return Ok(ms);
     }
-    claudio::store::parse_iso_millis(s).ok_or_else(|| {
-        crate::cli::exit::usage_error!(
-            "--since {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
-            crate::cli::summary::one_line(s, 40)
-        )
-    })
+    let real_day = s.get(..10).and_then(midnight).is_some();
+    claudio::store::parse_iso_millis(s)
+        .filter(|_| real_day)
+        .ok_or_else(|| {
+            crate::cli::exit::usage_error!(
+                "--since {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
+                crate::cli::summary::one_line(s, 40)
+            )
+        })
 }
 
 #[cfg(test)]
@@ -72,6 +80,11 @@ mod tests {
             "a date is midnight UTC"
         );
         assert!(parse_since("soon", now).is_err());
+        // no day rolls into the next month
+        assert!(parse_since("2026-02-30", now).is_err());
+        assert!(parse_since("2026-02-30T10:00:00Z", now).is_err());
+        assert!(parse_since("2028-02-29", now).is_ok());
+        assert!(parse_since("2026-02-28T10:00:00Z", now).is_ok());
         // a span too long for the clock is all of time, not an overflow
         assert!(parse_since("999999999999999999w", now).unwrap() < 0);
     }

@@ -268,7 +268,8 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let listing = store.usage(dir.as_deref())?;
     io.warn_skipped(&listing.skipped);
     let mut sessions = listing.sessions;
-    if let Some(n) = a.limit {
+    // `-n 0` is no limit, as in list and search
+    if let Some(n) = a.limit.filter(|&n| n > 0) {
         // the n newest, still oldest first
         let mut newest: Vec<(i64, usize)> = sessions
             .iter()
