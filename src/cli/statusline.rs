@@ -428,10 +428,15 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, String> {
         .filter(|u| u.is_object());
     let context_usage = usage.map(|u| {
         let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-        n("input_tokens")
-            + n("cache_creation_input_tokens")
-            + n("cache_read_input_tokens")
-            + n("output_tokens")
+        // numbers from stdin: summed without overflow
+        [
+            "input_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+            "output_tokens",
+        ]
+        .into_iter()
+        .fold(0u64, |sum, k| sum.saturating_add(n(k)))
     });
     Ok(Input {
         session_id: text("/session_id"),
@@ -612,11 +617,16 @@ fn gather(
     });
     // the transcript, only when the JSON leaves something out
     if f.context.is_none() || f.session_cost.is_none() {
-        let found = input.session_id.as_deref().and_then(|id| {
-            recent
-                .iter()
-                .find(|s| s.session_id.eq_ignore_ascii_case(id))
-        });
+        // the transcript the JSON names, else the session of its id (an id
+        // can be in two projects: the named file is the one)
+        let found = match &input.transcript {
+            Some(path) => recent.iter().find(|s| &s.path == path),
+            None => input.session_id.as_deref().and_then(|id| {
+                recent
+                    .iter()
+                    .find(|s| s.session_id.eq_ignore_ascii_case(id))
+            }),
+        };
         let read;
         let session = match (found, &input.transcript) {
             (Some(s), _) => Some(s),

@@ -377,3 +377,46 @@ fn the_day_starts_at_local_midnight() {
     let t = start_of_day(now).unwrap();
     assert!(t <= now && now - t < 25 * 3_600_000);
 }
+
+/// One session id in two projects: the transcript the JSON names is the
+/// one read, not the first of that id (found by the attack round).
+#[test]
+fn the_named_transcript_wins_over_another_with_the_same_id() {
+    let d = tempfile::tempdir().unwrap();
+    let id = "aaaaaaaa-0000-4000-8000-000000000009";
+    let s = "claude-sonnet-4-5";
+    let at = "2026-11-01T11:00:00.000Z";
+    let big = transcript(d.path(), id, &[usage_line("x", s, 1_000_000, 0, at)], at);
+    // the same id in another project, 10 tokens
+    let other = d.path().join("projects/-other");
+    std::fs::create_dir_all(&other).unwrap();
+    let small = other.join(format!("{id}.jsonl"));
+    std::fs::write(&small, usage_line("y", s, 10, 0, at) + "\n").unwrap();
+    let store = Store::new(d.path());
+    let (now, today) = (
+        ms("2026-11-01T12:00:00.000Z"),
+        ms("2026-11-01T00:00:00.000Z"),
+    );
+    for (named, tokens) in [(&small, 10), (&big, 1_000_000)] {
+        let input = Input {
+            session_id: Some(id.into()),
+            transcript: Some(named.clone()),
+            model_id: Some(s.into()),
+            ..Input::default()
+        };
+        let mut notes = Vec::new();
+        let f = gather(&input, Some(&store), true, now, today, &mut notes);
+        assert_eq!(f.context_tokens, Some((tokens, 200_000)), "{named:?}");
+    }
+}
+
+/// Token counts on stdin at the top of u64 add up without overflow.
+#[test]
+fn huge_token_counts_on_stdin_do_not_overflow() {
+    let json = json!({"context_window": {"current_usage": {
+        "input_tokens": u64::MAX, "output_tokens": u64::MAX,
+        "cache_creation_input_tokens": 1, "cache_read_input_tokens": 1}}});
+    let mut notes = Vec::new();
+    let input = parse_input(json.to_string().as_bytes(), &mut notes).unwrap();
+    assert_eq!(input.context_usage, Some(u64::MAX));
+}
