@@ -628,8 +628,7 @@ impl super::Store {
     pub fn usage(&self, dir: Option<&Path>) -> StoreResult<UsageListing> {
         let cands = self.candidates(dir, true)?;
         let (cands, skipped) = super::list::split_unreadable(cands);
-        let scope = scope_of(&cands);
-        Ok(read_listing(&cands, skipped, &scope))
+        Ok(read_listing(&cands, skipped, &cands))
     }
 
     /// [`usage`](Self::usage), but only of the transcripts last written at
@@ -650,38 +649,44 @@ impl super::Store {
     /// ```
     pub fn usage_since(&self, dir: Option<&Path>, since: i64) -> StoreResult<UsageListing> {
         let cands = self.candidates(dir, true)?;
-        let (mut cands, skipped) = super::list::split_unreadable(cands);
-        let scope = scope_of(&cands);
-        cands.retain(|c| {
-            std::fs::symlink_metadata(&c.path)
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .is_none_or(|d| d.as_millis() as i64 >= since)
-        });
-        Ok(read_listing(&cands, skipped, &scope))
+        let (cands, skipped) = super::list::split_unreadable(cands);
+        let recent: Vec<super::list::Candidate> = cands
+            .iter()
+            .filter(|c| {
+                std::fs::symlink_metadata(&c.path)
+                    .ok()
+                    .and_then(|m| m.modified().ok())
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .is_none_or(|d| d.as_millis() as i64 >= since)
+            })
+            .cloned()
+            .collect();
+        Ok(read_listing(&recent, skipped, &cands))
     }
 }
 
 /// The folders a listing read, and the transcripts it found in them: what
 /// the usage index may forget (a transcript no longer there).
 fn scope_of(cands: &[super::list::Candidate]) -> Scope {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = |p: &Path| -> Box<[u8]> { p.as_os_str().as_bytes().into() };
     Scope {
         folders: cands
             .iter()
-            .filter_map(|c| c.path.parent().map(Path::to_path_buf))
+            .filter_map(|c| c.path.parent().map(bytes))
             .collect(),
-        found: cands.iter().map(|c| c.path.clone()).collect(),
+        found: cands.iter().map(|c| bytes(&c.path)).collect(),
     }
 }
 
 /// Read the sessions of `cands` on a few threads, oldest first; what
 /// cannot be read joins `skipped`. Through the usage index when there is
-/// one; `scope` says what it may forget.
+/// one; what it may forget is what is not among `found` (the transcripts
+/// the listing found, read or not).
 fn read_listing(
     cands: &[super::list::Candidate],
     mut skipped: Vec<super::Skipped>,
-    scope: &Scope,
+    found: &[super::list::Candidate],
 ) -> UsageListing {
     let ix = Index::open();
     let read = super::list::parallel_map(cands, |c| {
@@ -690,7 +695,7 @@ fn read_listing(
         Ok::<_, StoreError>(u)
     });
     if let Some(ix) = ix {
-        ix.finish(Some(scope), false);
+        ix.finish(Some(&|| scope_of(found)), false);
     }
     let mut out = Vec::new();
     for (c, r) in cands.iter().zip(read) {

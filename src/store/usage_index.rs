@@ -518,8 +518,10 @@ fn cache() -> std::sync::MutexGuard<'static, Option<Cached>> {
 /// of transcripts in `folders` (and of their sub-agents) that were not
 /// among the transcripts found there (`found`).
 pub(crate) struct Scope {
-    pub(crate) folders: HashSet<PathBuf>,
-    pub(crate) found: HashSet<PathBuf>,
+    /// The folders' paths, as bytes.
+    pub(crate) folders: HashSet<Box<[u8]>>,
+    /// The transcripts' paths, as bytes.
+    pub(crate) found: HashSet<Box<[u8]>>,
 }
 
 /// The index for one read of the store: lookups, and what was read anew.
@@ -750,7 +752,7 @@ impl Index {
     /// Put what was read anew into the index, drop what `scope` says is
     /// gone, and write the index if it changed (for a single session's
     /// read, `throttle`: at most once per [`SAVE_EVERY`]).
-    pub(crate) fn finish(self, scope: Option<&Scope>, throttle: bool) {
+    pub(crate) fn finish(self, scope: Option<&dyn Fn() -> Scope>, throttle: bool) {
         let Index {
             file,
             map,
@@ -781,7 +783,9 @@ impl Index {
             },
         };
         let mut missing = HashMap::new();
+        let scope = scope.map(|f| f());
         let gone: Vec<Box<[u8]>> = scope
+            .as_ref()
             .map(|s| {
                 base.map
                     .keys()
@@ -818,19 +822,23 @@ fn is_gone(name: &[u8], scope: &Scope, missing: &mut HashMap<PathBuf, bool>) -> 
     let Some(parent) = path.parent() else {
         return false;
     };
-    if scope.folders.contains(parent) {
-        return !scope.found.contains(path);
+    let b = |p: &Path| p.as_os_str().as_bytes().to_vec().into_boxed_slice();
+    if scope.folders.contains(parent.as_os_str().as_bytes()) {
+        return !scope.found.contains(name);
     }
     // <folder>/<session>/subagents/agent-<id>.jsonl
     if parent.file_name().is_some_and(|n| n == "subagents") {
         if let Some(side) = parent.parent() {
-            if side.parent().is_some_and(|f| scope.folders.contains(f)) {
-                let mut plain = side.as_os_str().to_owned();
-                plain.push(".jsonl");
-                let mut packed = side.as_os_str().to_owned();
-                packed.push(super::open::PACKED_EXT);
-                return !scope.found.contains(Path::new(&plain))
-                    && !scope.found.contains(Path::new(&packed));
+            if side
+                .parent()
+                .is_some_and(|f| scope.folders.contains(f.as_os_str().as_bytes()))
+            {
+                let mut plain = b(side).into_vec();
+                plain.extend_from_slice(b".jsonl");
+                let mut packed = b(side).into_vec();
+                packed.extend_from_slice(super::open::PACKED_EXT.as_bytes());
+                return !scope.found.contains(plain.as_slice())
+                    && !scope.found.contains(packed.as_slice());
             }
         }
     }
