@@ -464,7 +464,8 @@ async fn usage_with_a_sub_agent_equals_the_turn_s_model_usage() {
     let lines: Vec<&str> = text.lines().collect();
     let at = lines
         .iter()
-        .position(|l| l.starts_with(&session))
+        // the table names a session by its short id and title
+        .position(|l| l.starts_with(&session[..8]))
         .unwrap_or_else(|| panic!("no row for the session:\n{text}"));
     assert!(lines[at + 1].starts_with("  ↳ count files ("), "{text}");
 }
