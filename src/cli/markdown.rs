@@ -95,6 +95,12 @@ impl Markdown {
         }
     }
 
+    /// Where the cursor is on the answer's current row, and the colours
+    /// open there (`None` when not filling).
+    pub fn row(&self) -> Option<(usize, &str)> {
+        self.fill.as_ref().map(Filler::row)
+    }
+
     /// Part of a word is held by the filler.
     pub fn holds_word(&self) -> bool {
         self.fill.as_ref().is_some_and(Filler::holds_word)

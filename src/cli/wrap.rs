@@ -246,6 +246,12 @@ impl Filler {
         self.raw = false;
     }
 
+    /// Where the cursor is on the current row (columns written, margin and
+    /// indent included) and the colours open there.
+    pub fn row(&self) -> (usize, &str) {
+        (self.used, &self.open)
+    }
+
     /// Part of a word is held (its end has not come yet).
     pub fn holds_word(&self) -> bool {
         self.word > 0

@@ -185,6 +185,8 @@ impl<R> Work<R> {
             ended: false,
         };
         let mut out = Vec::new();
+        // the turn's status line, from now to its result
+        write(&mut out, p.renderer.begin_turn(now));
         write(&mut out, p.renderer.set_footer(p.ahead.footer(), now));
         (work, out)
     }

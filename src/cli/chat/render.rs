@@ -8,7 +8,7 @@
 //! half-written line is never torn.
 
 use super::clipboard::Answers;
-use super::live::Live;
+use super::live::{Line, Live};
 use super::state::SessionState;
 use crate::cli::markdown::Markdown;
 use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
@@ -72,6 +72,17 @@ pub struct Renderer {
     /// This turn's error was shown as it came (an API error the CLI
     /// reports as a made-up message): the result does not repeat it.
     error_shown: bool,
+    /// A turn is under way since then: its status line shows in the live
+    /// region until its result.
+    working: Option<Instant>,
+    /// The characters of answer and thinking streamed this turn (the
+    /// status line's token estimate).
+    streamed: usize,
+    /// The block whose filler wrote the current row last.
+    last_block: Block,
+    /// The live region hangs under a half-written row: the column the
+    /// cursor goes back to on that row, and the colours open there.
+    hung: Option<(usize, String)>,
 }
 
 impl Renderer {
@@ -94,6 +105,10 @@ impl Renderer {
             show_todos: true,
             todos_changed: false,
             error_shown: false,
+            working: None,
+            streamed: 0,
+            last_block: Block::None,
+            hung: None,
         }
     }
 
@@ -175,7 +190,11 @@ impl Renderer {
     pub fn resize(&mut self, width: usize, now: Instant) -> String {
         let mut out = String::new();
         let rows = self.live.rows();
-        if rows > 0 {
+        if rows > 0 && self.hung.take().is_some() {
+            // the region hangs under the half-written row the cursor is on
+            out.push_str("\x1b[J");
+            self.live.forget();
+        } else if rows > 0 {
             if rows > 1 {
                 out.push_str(&format!("\x1b[{}A", rows - 1));
             }
@@ -192,6 +211,7 @@ impl Renderer {
     /// region stays as it was; a new one is drawn where the cursor is.
     pub fn resume_after_stop(&mut self, width: usize, now: Instant) -> String {
         self.live.forget();
+        self.hung = None;
         self.at_line_start = true;
         self.set_width(width);
         let mut out = String::new();
@@ -201,7 +221,19 @@ impl Renderer {
 
     /// Whether tools are still running (the spinners need ticks).
     pub fn has_live(&self) -> bool {
-        (!self.reading.calls().is_empty() || self.agents_running() > 0) && self.opts.live
+        (!self.reading.calls().is_empty() || self.agents_running() > 0 || self.working.is_some())
+            && self.opts.live
+    }
+
+    /// A prompt was sent: the turn's status line (spinner, elapsed time,
+    /// tokens, the interrupt key) shows under its output until its result.
+    pub fn begin_turn(&mut self, now: Instant) -> String {
+        let mut out = String::new();
+        self.clear_live(&mut out);
+        self.working = Some(now);
+        self.streamed = 0;
+        self.draw_live(now, &mut out);
+        out
     }
 
     /// Show these lines under the answer (typed-ahead prompts), redrawn with
@@ -240,6 +272,7 @@ impl Renderer {
             }
             Seen::Text(t) => {
                 self.text_came = now;
+                self.streamed += t.chars().count();
                 self.answers.push(t);
                 self.text(t, out)
             }
@@ -248,9 +281,11 @@ impl Renderer {
             }
             Seen::Thinking(t) if self.block == Block::Thinking => {
                 self.text_came = now;
+                self.streamed += t.chars().count();
                 self.thinking(t, out)
             }
-            Seen::ThinkingStart | Seen::Thinking(_) => {}
+            Seen::Thinking(t) => self.streamed += t.chars().count(),
+            Seen::ThinkingStart => {}
             Seen::BlockEnd => self.end_block(out),
             Seen::MessageEnd => self.finish_text(out),
             Seen::ToolStarted(call) => {
@@ -284,6 +319,8 @@ impl Renderer {
             }
             Seen::Todos => self.todos_changed = true,
             Seen::Result(r) => {
+                // the turn is over: its status line goes
+                self.working = None;
                 self.answers.end();
                 self.result(r, state, out)
             }
@@ -296,7 +333,7 @@ impl Renderer {
         if now.saturating_duration_since(self.text_came) >= SHOW_HELD {
             self.show_held(now, &mut out);
         }
-        if self.has_live() && self.at_line_start {
+        if self.has_live() {
             self.clear_live(&mut out);
             self.draw_live(now, &mut out);
         }
@@ -349,6 +386,7 @@ impl Renderer {
     /// End of a turn that produced no `result` (the CLI died): forget tools.
     pub fn abandon_turn(&mut self) -> String {
         let out = self.suspend();
+        self.working = None;
         self.reading.abandon_turn();
         self.markdown = fresh_markdown(&self.opts);
         self.block = Block::None;
@@ -398,6 +436,9 @@ impl Renderer {
                 self.at_line_start = self.thinking.at_row_start();
             }
             Block::None => {}
+        }
+        if self.block != Block::None {
+            self.last_block = self.block;
         }
         self.block = Block::None;
     }
@@ -644,21 +685,95 @@ impl Renderer {
     }
 
     fn clear_live(&mut self, out: &mut String) {
-        if self.live.rows() > 0 {
-            out.push_str(&self.live.clear());
+        let rows = self.live.rows();
+        if rows == 0 {
+            return;
         }
+        if self.hung.is_some() {
+            // down to the region's last row, where it was left drawn
+            out.push_str(&format!("\x1b[{rows}B"));
+        }
+        out.push_str(&self.live.clear());
+        if let Some((col, _)) = self.hung.take() {
+            // back to the end of the half-written row (its colours are
+            // still open: clearing sets none)
+            out.push_str("\x1b[A\r");
+            if col > 0 {
+                out.push_str(&format!("\x1b[{col}C"));
+            }
+        }
+    }
+
+    /// Where the cursor is on the half-written row, and the colours open
+    /// there (from the filler that wrote it).
+    fn row(&self) -> Option<(usize, String)> {
+        let block = match self.block {
+            Block::None => self.last_block,
+            b => b,
+        };
+        match block {
+            Block::Text => self.markdown.row().map(|(c, o)| (c, o.to_owned())),
+            Block::Thinking => {
+                let (c, o) = self.thinking.row();
+                Some((c, o.to_owned()))
+            }
+            Block::None => None,
+        }
+    }
+
+    /// The turn's status line: `⠋ Working · 12s · ↓ ~1.2k tokens ·
+    /// Ctrl-C to interrupt` (the tokens an estimate from the characters
+    /// streamed, a token being about four).
+    fn status_line(&self, now: Instant) -> Option<Line> {
+        let since = self.working?;
+        let s = self.opts.style;
+        let elapsed = now.saturating_duration_since(since);
+        let ms = elapsed.as_millis() as u64;
+        let secs = format!("{}s", elapsed.as_secs());
+        let tokens = self.streamed / 4;
+        let tokens = (tokens > 0).then(|| format!("↓ ~{} tokens", compact(tokens)));
+        let line = |facts: &[Option<&str>]| {
+            let facts: Vec<&str> = facts.iter().flatten().copied().collect();
+            format!("Working · {}", facts.join(" · "))
+        };
+        let key = Some("Ctrl-C to interrupt");
+        let room = self.opts.width.saturating_sub(5).max(10);
+        let mut text = line(&[Some(&secs), tokens.as_deref(), key]);
+        if text.width() > room {
+            // narrow: the interrupt key matters more than the tokens
+            text = line(&[Some(&secs), key]);
+        }
+        Some(Line::Plain {
+            key: "status".into(),
+            text: format!(
+                "  {} {}",
+                s.cyan(&crate::cli::spinner::frame(ms).to_string()),
+                s.dim(&truncate_width(&text, room))
+            ),
+        })
     }
 
     fn draw_live(&mut self, now: Instant, out: &mut String) {
         if !self.opts.live
-            || !self.at_line_start
             || (self.reading.calls().is_empty()
                 && self.footer.is_empty()
                 && self.agents_running() == 0
+                && self.working.is_none()
                 && !self.todos_live())
         {
             return;
         }
+        // under a half-written row: drawn on the rows below it, the cursor
+        // back where the row's next text goes
+        let hang = if self.at_line_start {
+            None
+        } else {
+            match self.row() {
+                // a full row's cursor waits to wrap: nothing is drawn
+                Some((col, open)) if col > 0 && col < self.opts.width => Some((col, open)),
+                _ => return,
+            }
+        };
         let todos = self
             .todos_live()
             .then(|| self.reading.todos().lines(self.opts.style, self.opts.width));
@@ -668,15 +783,39 @@ impl Renderer {
             self.opts.width,
             now,
             todos,
+            self.status_line(now),
             &self.footer,
         );
+        if lines.is_empty() {
+            return;
+        }
+        let Some((col, open)) = hang else {
+            out.push_str(&self.live.draw(lines));
+            return;
+        };
+        if !open.is_empty() {
+            out.push_str("\x1b[0m");
+        }
+        out.push_str("\r\n");
         out.push_str(&self.live.draw(lines));
+        let rows = self.live.rows();
+        out.push_str(&format!("\x1b[{rows}A\r\x1b[{col}C{open}"));
+        self.hung = Some((col, open));
     }
 }
 
 mod lines;
 #[cfg(test)]
 mod tests;
+
+/// A count as it is said at a glance: `950`, `1.2k`, `34k`.
+fn compact(n: usize) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1000..=9999 => format!("{:.1}k", n as f64 / 1000.0),
+        _ => format!("{}k", n / 1000),
+    }
+}
 
 /// The answer's styler: filled to the width on a terminal, as it is
 /// written to a pipe.

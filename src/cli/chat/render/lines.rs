@@ -39,6 +39,7 @@ pub(super) fn live(
     width: usize,
     now: Instant,
     todos: Option<Vec<String>>,
+    status: Option<Line>,
     footer: &[String],
 ) -> Vec<Line> {
     let ms = |since: Instant| now.saturating_duration_since(since).as_millis() as u64;
@@ -93,6 +94,8 @@ pub(super) fn live(
             text,
         });
     }
+    // the turn's status line, the prompts typed ahead under it
+    lines.extend(status);
     let room = width.saturating_sub(3).max(10);
     for (i, f) in footer.iter().enumerate() {
         lines.push(Line::Plain {

@@ -454,3 +454,162 @@ fn a_pause_inside_a_word_shows_what_came_of_it() {
     );
     assert_eq!(out, "ems done\n");
 }
+
+/// A terminal `rows` high and 40 columns wide that the renderer's output
+/// goes to (line feeds as a terminal's output processing makes them).
+struct Screen(vt100::Parser);
+
+impl Screen {
+    fn new(rows: u16) -> Screen {
+        Screen(vt100::Parser::new(rows, 40, 0))
+    }
+
+    fn put(&mut self, out: &str) -> &mut Self {
+        self.0.process(out.replace('\n', "\r\n").as_bytes());
+        self
+    }
+
+    fn rows(&self) -> Vec<String> {
+        // row by row (a row that wrapped is not joined to the next)
+        let mut rows: Vec<String> = self
+            .0
+            .screen()
+            .rows(0, 40)
+            .map(|l| l.trim_end().to_owned())
+            .collect();
+        while rows.last().is_some_and(String::is_empty) {
+            rows.pop();
+        }
+        rows
+    }
+
+    fn cursor(&self) -> (u16, u16) {
+        self.0.screen().cursor_position()
+    }
+}
+
+#[test]
+fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
+    for color in [false, true] {
+        let mut r = renderer(color, true);
+        r.set_width(40);
+        let mut screen = Screen::new(8);
+        let t0 = Instant::now();
+        screen.put(&r.begin_turn(t0));
+        assert_eq!(
+            screen.rows(),
+            ["  ⠋ Working · 0s · Ctrl-C to interrupt"],
+            "color {color}"
+        );
+        assert!(r.has_live(), "the status line ticks");
+        // a word held, then shown after a pause: the status line under it
+        let t1 = t0 + Duration::from_millis(500);
+        screen.put(&r.message_at(&msg(delta("Hello there wor")), t1));
+        screen.put(&r.tick(t0 + Duration::from_secs(3)));
+        let rows = screen.rows();
+        assert_eq!(rows[0], "Hello there wor", "color {color}");
+        // (40 columns: no room for the tokens)
+        assert!(rows[1].starts_with("  ⠧ Working · 3s · Ctrl-C to interrupt"), "{rows:?}");
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(screen.cursor(), (0, 15), "the next text goes on the row");
+        // a prompt typed ahead shows under it at once
+        screen.put(&r.set_footer(vec!["queued 1/1 › next".into()], t1));
+        assert_eq!(screen.rows()[2], "  queued 1/1 › next", "color {color}");
+        assert_eq!(screen.cursor(), (0, 15));
+        // more text: the region is cleared first, drawn again under it
+        let t2 = t0 + Duration::from_secs(4);
+        let more = "ld, and the rest of a long line that wraps.\nNext ";
+        screen.put(&r.message_at(&msg(delta(more)), t2));
+        let rows = screen.rows();
+        assert_eq!(
+            rows[..3],
+            [
+                "Hello there world, and the rest of a",
+                "long line that wraps.",
+                "Next",
+            ],
+            "color {color}"
+        );
+        assert!(rows[3].starts_with("  ⠋ Working · 4s · Ctrl-C"), "{rows:?}");
+        assert_eq!(rows[4], "  queued 1/1 › next");
+        assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1);
+        assert_eq!(screen.cursor(), (2, 4));
+        // the turn ends: no status line, no queued line is left behind
+        screen.put(&r.message_at(
+            &msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":7000})),
+            t2,
+        ));
+        screen.put(&r.suspend());
+        let rows = screen.rows();
+        assert!(!rows.iter().any(|l| l.contains("Working") || l.contains("queued")), "{rows:?}");
+        assert_eq!(rows[2], "Next", "color {color}");
+        assert!(!r.has_live());
+    }
+}
+
+#[test]
+fn the_status_line_is_none_of_a_pipes_output() {
+    let mut r = renderer(false, false);
+    let t0 = Instant::now();
+    assert_eq!(r.begin_turn(t0), "");
+    let out = r.message_at(&msg(delta("some text ")), t0);
+    assert_eq!(out, "some text ");
+    assert_eq!(r.tick(t0 + Duration::from_secs(3)), "");
+}
+
+#[test]
+fn a_resize_under_a_half_written_row_leaves_one_status_line() {
+    let mut r = renderer(false, true);
+    r.set_width(40);
+    let mut screen = Screen::new(8);
+    let t0 = Instant::now();
+    screen.put(&r.begin_turn(t0));
+    screen.put(&r.message_at(&msg(delta("half a row ")), t0));
+    screen.put(&r.resize(30, t0 + Duration::from_secs(1)));
+    let rows = screen.rows();
+    assert_eq!(rows[0], "half a row");
+    assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1, "{rows:?}");
+    assert_eq!(screen.cursor(), (0, 10));
+}
+
+#[test]
+fn thinking_goes_on_dim_after_the_status_line_drawn_under_it() {
+    let mut r = renderer(true, true);
+    r.set_width(40);
+    let mut screen = Screen::new(8);
+    let t0 = Instant::now();
+    screen.put(&r.begin_turn(t0));
+    let msgs = streamed("weighing the options carefully", "", 100);
+    // the thinking up to a pause after its second word
+    screen.put(&r.message_at(&msg(msgs[0].clone()), t0));
+    screen.put(&r.message_at(
+        &msg(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"weighing the "}}})),
+        t0,
+    ));
+    let tick = r.tick(t0 + Duration::from_secs(2));
+    screen.put(&tick);
+    // the dim is closed for the region and opened again after it
+    assert!(tick.contains("\x1b[0m\r\n"), "{tick:?}");
+    assert!(tick.ends_with("\x1b[2m"), "{tick:?}");
+    let rows = screen.rows();
+    assert_eq!(rows[1], "  weighing the", "{rows:?}");
+    assert!(rows[2].contains(" Working · 2s · Ctrl-C to interrupt"), "{rows:?}");
+    screen.put(&r.message_at(
+        &msg(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"options "}}})),
+        t0 + Duration::from_secs(2),
+    ));
+    let rows = screen.rows();
+    assert_eq!(rows[1], "  weighing the options", "{rows:?}");
+    assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1);
+}
+
+#[test]
+fn the_status_line_counts_the_tokens_where_there_is_room() {
+    let mut r = renderer(false, true);
+    let t0 = Instant::now();
+    let mut out = r.begin_turn(t0);
+    out.push_str(&r.message_at(&msg(delta(&"word ".repeat(1000))), t0));
+    out.push_str(&r.tick(t0 + Duration::from_secs(12)));
+    // 5000 characters streamed: about 1.2k tokens, an estimate
+    assert!(out.contains("Working · 12s · ↓ ~1.2k tokens · Ctrl-C to interrupt"), "{out:?}");
+}
