@@ -169,6 +169,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "Ctrl-S/X",
         "while Claude works: send the oldest queued prompt now / drop the newest",
     ),
+    (
+        "Up",
+        "while Claude works, on an empty line: the newest queued prompt back to edit",
+    ),
     ("Ctrl-D", "end the chat"),
 ];
 

@@ -2,8 +2,8 @@
 //!
 //! Enter queues the line (sent when the turn ends); Alt-Enter sends it at
 //! once as an interjection (`priority: now`); Ctrl-S sends the oldest queued
-//! prompt at once; Ctrl-X removes the newest queued one; Ctrl-U clears the
-//! line; pasted text joins the line whole, newlines and all. The key
+//! prompt at once; Ctrl-X drops the newest queued one; Up on an empty line
+//! takes it back onto the line to edit; Ctrl-U clears the line; pasted text joins the line whole, newlines and all. The key
 //! handling is a pure state machine over the keys [`super::keys::Keys`]
 //! reads.
 
@@ -77,9 +77,16 @@ impl TypeAhead {
                 Some(q) => Some(Action::SendNow(q)),
                 None => Some(Action::Redraw),
             },
-            // take back the newest queued prompt
+            // drop the newest queued prompt
             KeyCode::Char('x') if ctrl => {
                 self.queued.pop_back();
+                Some(Action::Redraw)
+            }
+            // on an empty line: the newest queued prompt back on the line,
+            // to edit (out of the queue until Enter queues it again)
+            KeyCode::Up if self.typed.is_empty() && !ctrl && !alt => {
+                let back = self.queued.pop_back()?;
+                self.typed = back;
                 Some(Action::Redraw)
             }
             KeyCode::Char(c) if !ctrl && !alt && !c.is_control() => {
@@ -195,12 +202,13 @@ mod tests {
         feed(
             &mut t,
             vec![
+                key(KeyCode::Char('x')),
                 key(KeyCode::Up),
                 key(KeyCode::F(5)),
-                key(KeyCode::Char('x')),
             ],
         );
         assert_eq!(t.typed, "x");
+        assert_eq!(t.queued.len(), 2);
     }
 
     #[test]
@@ -227,6 +235,24 @@ mod tests {
         let a = feed(&mut t, vec![ctrl('s')]);
         assert!(a.contains(&Action::SendNow("one".into())));
         assert!(t.queued.is_empty());
+    }
+
+    #[test]
+    fn up_on_an_empty_line_takes_the_newest_queued_prompt_back_to_edit() {
+        let mut t = TypeAhead::default();
+        feed(&mut t, typed("one\rtwo\r"));
+        assert_eq!(t.input(&key(KeyCode::Up)), Some(Action::Redraw));
+        assert_eq!(t.typed, "two");
+        assert_eq!(t.queued, ["one"]);
+        // not with text on the line: it stays as typed
+        assert_eq!(t.input(&key(KeyCode::Up)), None);
+        assert_eq!(t.queued, ["one"]);
+        feed(&mut t, typed("!\r"));
+        assert_eq!(t.queued, ["one", "two!"]);
+        // nothing queued: nothing happens
+        let mut t = TypeAhead::default();
+        assert_eq!(t.input(&key(KeyCode::Up)), None);
+        assert!(t.typed.is_empty());
     }
 
     #[test]

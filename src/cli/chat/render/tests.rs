@@ -509,7 +509,10 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         let rows = screen.rows();
         assert_eq!(rows[0], "Hello there wor", "color {color}");
         // (40 columns: no room for the tokens)
-        assert!(rows[1].starts_with("  ⠧ Working · 3s · Ctrl-C to interrupt"), "{rows:?}");
+        assert!(
+            rows[1].starts_with("  ⠧ Working · 3s · Ctrl-C to interrupt"),
+            "{rows:?}"
+        );
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!(screen.cursor(), (0, 15), "the next text goes on the row");
         // a prompt typed ahead shows under it at once
@@ -541,7 +544,12 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         ));
         screen.put(&r.suspend());
         let rows = screen.rows();
-        assert!(!rows.iter().any(|l| l.contains("Working") || l.contains("queued")), "{rows:?}");
+        assert!(
+            !rows
+                .iter()
+                .any(|l| l.contains("Working") || l.contains("queued")),
+            "{rows:?}"
+        );
         assert_eq!(rows[2], "Next", "color {color}");
         assert!(!r.has_live());
     }
@@ -568,7 +576,11 @@ fn a_resize_under_a_half_written_row_leaves_one_status_line() {
     screen.put(&r.resize(30, t0 + Duration::from_secs(1)));
     let rows = screen.rows();
     assert_eq!(rows[0], "half a row");
-    assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1, "{rows:?}");
+    assert_eq!(
+        rows.iter().filter(|l| l.contains("Working")).count(),
+        1,
+        "{rows:?}"
+    );
     assert_eq!(screen.cursor(), (0, 10));
 }
 
@@ -593,7 +605,10 @@ fn thinking_goes_on_dim_after_the_status_line_drawn_under_it() {
     assert!(tick.ends_with("\x1b[2m"), "{tick:?}");
     let rows = screen.rows();
     assert_eq!(rows[1], "  weighing the", "{rows:?}");
-    assert!(rows[2].contains(" Working · 2s · Ctrl-C to interrupt"), "{rows:?}");
+    assert!(
+        rows[2].contains(" Working · 2s · Ctrl-C to interrupt"),
+        "{rows:?}"
+    );
     screen.put(&r.message_at(
         &msg(json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"options "}}})),
         t0 + Duration::from_secs(2),
@@ -611,5 +626,8 @@ fn the_status_line_counts_the_tokens_where_there_is_room() {
     out.push_str(&r.message_at(&msg(delta(&"word ".repeat(1000))), t0));
     out.push_str(&r.tick(t0 + Duration::from_secs(12)));
     // 5000 characters streamed: about 1.2k tokens, an estimate
-    assert!(out.contains("Working · 12s · ↓ ~1.2k tokens · Ctrl-C to interrupt"), "{out:?}");
+    assert!(
+        out.contains("Working · 12s · ↓ ~1.2k tokens · Ctrl-C to interrupt"),
+        "{out:?}"
+    );
 }
