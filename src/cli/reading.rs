@@ -256,6 +256,14 @@ impl Reading {
         &self.calls
     }
 
+    /// The call `id` runs from `now` (it was allowed, or refused, at
+    /// `now`): its time is what it took, not what the person took to decide.
+    pub fn call_runs(&mut self, id: &str, now: Instant) {
+        if let Some(c) = self.calls.iter_mut().find(|c| c.id == id) {
+            c.started = now;
+        }
+    }
+
     /// The session's sub-agents.
     pub fn agents(&self) -> &tasks::Agents {
         &self.agents

@@ -113,6 +113,29 @@ pub(super) struct Dialog {
 }
 
 impl Dialog {
+    /// The tool call this dialog asks to run, when it asks that.
+    pub(super) fn call(&self) -> Option<&str> {
+        match &self.ask {
+            Ask::Tool { req, .. } => req.tool_use_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The screen changed under the dialog (the chat was stopped and
+    /// brought back: a shell wrote meanwhile): what is where is no longer
+    /// known, so nothing it drew is erased when it folds.
+    pub(super) fn screen_changed(&mut self) {
+        if let Ask::Questions {
+            picker: Some(d), ..
+        }
+        | Ask::Plan {
+            picker: Some(d), ..
+        } = &mut self.ask
+        {
+            d.moved = true;
+        }
+    }
+
     /// Allow a tool: `question` as drawn with its diff folded (`folded`:
     /// something was left out), `full` with all of it.
     pub(super) fn tool(
@@ -811,6 +834,15 @@ mod tests {
         let s = screen(&writes, 30, 80);
         assert_eq!(s[0], "> pick a db", "{s:#?}");
         assert!(s.iter().any(|l| l.contains("1. SQLite")), "{s:#?}");
+        assert!(s.iter().any(|l| l == "  ✓ SQLite"), "{s:#?}");
+        // stopped and brought back (Ctrl-Z, fg): a shell may have written
+        // under it, so nothing is erased either
+        let mut d = Dialog::questions(&db_question_alone(false), None, Style::plain()).size(80, 30);
+        let mut writes = vec![d.start().write];
+        d.screen_changed();
+        writes.push(d.input(key(KeyCode::Char('1'))).write);
+        let s = screen(&writes, 30, 80);
+        assert_eq!(s[0], "> pick a db", "{s:#?}");
         assert!(s.iter().any(|l| l == "  ✓ SQLite"), "{s:#?}");
     }
 

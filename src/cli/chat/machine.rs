@@ -345,6 +345,7 @@ impl<R> Work<R> {
             Event::Withdrawn => asking.dialog.withdrawn(),
             Event::KeysGone => asking.dialog.failed(),
             Event::Continued { .. } => {
+                asking.dialog.screen_changed();
                 out.push(Effect::RestoreKeys);
                 out.push(Effect::Raw(true));
                 return;
@@ -365,6 +366,10 @@ impl<R> Work<R> {
             return;
         };
         out.push(Effect::Raw(false));
+        // the tool runs from now: its time does not count the deciding
+        if let Some(call) = asking.dialog.call() {
+            p.renderer.call_runs(call, now);
+        }
         if let Some(req) = &done.grant {
             p.state.grants.remember(req);
         }

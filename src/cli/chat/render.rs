@@ -175,6 +175,11 @@ impl Renderer {
         self.opts.width
     }
 
+    /// The call `id` runs from `now` (its approval was answered).
+    pub fn call_runs(&mut self, id: &str, now: Instant) {
+        self.reading.call_runs(id, now);
+    }
+
     pub fn set_width(&mut self, width: usize) {
         self.opts.width = width.max(20);
         self.live.set_width(self.opts.width);

@@ -506,3 +506,47 @@ fn ctrl_d_left_from_the_turn_ends_the_wait_for_agents() {
     let mut w = c.turn();
     assert_eq!(end(&c.step(&mut w, Event::Eof, 12)), None);
 }
+
+/// A tool's time starts when it is allowed to run, not when the model
+/// asked for it: 5 s of deciding are not the tool's (issue 33.6).
+#[test]
+fn a_tool_s_time_leaves_out_the_deciding() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(
+        &mut w,
+        msg(
+            json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[
+            {"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}),
+        ),
+        0,
+    );
+    let req: claudio::CanUseToolRequest = serde_json::from_value(
+        json!({"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}),
+    )
+    .unwrap();
+    let dialog = Dialog::tool(
+        req,
+        ("Allow? ".into(), false),
+        String::new(),
+        Style::plain(),
+    );
+    let ask = Event::Request {
+        before: Vec::new(),
+        request: "Bash",
+        dialog: Box::new(dialog),
+    };
+    c.step(&mut w, ask, 10);
+    c.step(&mut w, key('y'), 5_000);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5_000);
+    assert!(replied(&out).is_some(), "{out:?}");
+    let out = c.step(
+        &mut w,
+        msg(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"toolu_1","content":"a\nb"}]}})),
+        5_300,
+    );
+    let shown = text(&out);
+    assert!(shown.contains("0.3s"), "{shown:?}");
+    assert!(!shown.contains("5.3s"), "{shown:?}");
+}
