@@ -89,7 +89,31 @@ fn masked(row: &str) -> String {
             i += 1;
         }
     }
-    out.into_iter().collect()
+    let row: String = out.into_iter().collect();
+    working_masked(&row)
+}
+
+/// The turn's status line moves while it waits: its spinner frame becomes
+/// `⠿` and the digits of its elapsed seconds `#` (so a screen with it
+/// settles, and compares).
+fn working_masked(row: &str) -> String {
+    let Some(at) = row.find("Working · ") else {
+        return row.to_owned();
+    };
+    let (head, tail) = row.split_at(at);
+    let head: String = head
+        .chars()
+        .map(|c| {
+            if ('\u{2800}'..='\u{28ff}').contains(&c) {
+                '⠿'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let rest = &tail["Working · ".len()..];
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    format!("{head}Working · {}{}", "#".repeat(digits), &rest[digits..])
 }
 
 /// The screen as it is kept: its size, then its rows (trailing spaces
@@ -735,5 +759,45 @@ fn table_answer(cols: u16) {
     let mut t = chat(&fake, cols);
     t.line("compare them");
     check(&t, "table_answer", "API call");
+    bye(t);
+}
+
+// ---- the turn's status line (#33.2) -----------------------------------------
+
+at_widths!(streaming_pause);
+
+/// The answer stops mid-line for seconds: the status line shows under the
+/// half-written row (spinner, time, the interrupt key), and a prompt typed
+/// meanwhile shows, dimmed, under it. At the end neither is left.
+fn streaming_pause(cols: u16) {
+    let mut script = vec![
+        expect_user("explain the store"),
+        session_init(),
+        stream_event(
+            json!({"type":"message_start","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":[]}}),
+        ),
+    ];
+    let first = "The store keeps every session in one SQLite file; the";
+    let rest = " index is rebuilt when the file is newer than it.";
+    script.extend(
+        streamed_block(0, "text", first)
+            .into_iter()
+            .take(1 + first.len().div_ceil(7)),
+    );
+    script.push(json!({"sleep_ms": 5000}));
+    script.push(stream_event(
+        json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":rest}}),
+    ));
+    script.push(stream_event(json!({"type":"content_block_stop","index":0})));
+    let text = format!("{first}{rest}");
+    script.push(json!({"emit": {"type":"assistant","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":SESSION}}));
+    script.push(json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":text,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}}));
+    let fake = Fake::after_init(vec![script, turn("and the index?", "It is rebuilt.")]);
+    let mut t = chat(&fake, cols);
+    t.line("explain the store");
+    check(&t, "streaming_pause", "Ctrl-C");
+    t.send(b"and the index?\r");
+    check(&t, "streaming_pause_queued", "› and the index?");
+    check(&t, "streaming_pause_done", "It is rebuilt.");
     bye(t);
 }
