@@ -5,7 +5,7 @@ use crate::common;
 use common::term::Term;
 use common::*;
 use serde_json::{json, Value};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn chat(fake: &Fake) -> Term {
     let mut c = claudio(fake);
@@ -385,6 +385,67 @@ fn a_queued_prompt_can_be_taken_back() {
         .filter(|l| l["type"] == "user")
         .collect();
     assert_eq!(users.len(), 2, "{users:?}");
+}
+
+/// Wait (at most 20 s) until the screen is as `f` wants it.
+fn screen_until(t: &Term, f: impl Fn(&str) -> bool) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while !f(&t.contents()) {
+        assert!(Instant::now() < until, "never came:\n{}", t.contents());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A text-only answer stops mid-row: the turn's status line shows under
+/// it, a prompt typed meanwhile shows (dimmed) at once, Ctrl-X drops the
+/// newest queued one, Up takes one back to edit; what is queued at the
+/// result is sent then, and only that (#33.2).
+#[test]
+fn a_prompt_typed_during_a_text_only_stream_shows_at_once() {
+    let fake = Fake::after_init(vec![
+        vec![
+            expect_user("first"),
+            delta("still typing the ans"),
+            json!({"sleep_ms": 4000}),
+            delta("wer\n"),
+            result("first done"),
+        ],
+        turn("keep it!", "kept"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("first");
+    // mid-row: no tool, no line end, yet the turn says it is at work
+    t.wait_for("still typing the ans");
+    t.wait_for("Ctrl-C to interrupt");
+    t.line("keep it");
+    t.wait_for("queued 1/1 › keep it");
+    t.line("drop this");
+    t.wait_for("queued 2/2 › drop this");
+    t.send(b"\x18"); // Ctrl-X: the newest goes
+    screen_until(&t, |s| !s.contains("drop this"));
+    t.send(b"\x1b[A"); // Up: the newest back on the line, out of the queue
+    screen_until(&t, |s| !s.contains("queued 1/1"));
+    t.send(b"!\r");
+    t.wait_for("queued 1/1 › keep it!");
+    t.wait_for("kept");
+    let screen = t.contents();
+    assert!(!screen.contains("Working"), "no status line left: {screen}");
+    assert_eq!(
+        screen.matches("still typing the answer").count(),
+        1,
+        "{screen}"
+    );
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users: Vec<String> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "user")
+        .map(|l| l["message"]["content"].to_string())
+        .collect();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert!(users[1].contains("keep it!"), "{users:?}");
 }
 
 #[test]
