@@ -295,7 +295,8 @@ fn describe_error(r: &ResultMessage) -> String {
                 .unwrap_or_else(|| "unknown error".into()),
         );
     }
-    Sanitizer::clean(&parts.join(": "))
+    // "Please run /login" names a command `ask` has not: say how to log in
+    crate::cli::chat::render::login_hint(&Sanitizer::clean(&parts.join(": ")))
 }
 
 #[cfg(test)]

@@ -20,3 +20,23 @@ fn the_chat_without_a_terminal_or_a_prompt_says_what_to_do() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("ask needs a prompt"), "{}", stderr(&o));
 }
+
+/// Not logged in: `ask` says how to log in (the CLI's "run /login" names a
+/// command only its own TUI has).
+#[test]
+fn ask_not_logged_in_says_how_to_log_in() {
+    use crate::common::{claudio, expect_user, Fake};
+    use serde_json::json;
+    let fake = Fake::after_init(vec![vec![
+        expect_user("hi"),
+        json!({"emit": {"type":"result","subtype":"success","is_error":true,
+            "result":"Not logged in · Please run /login","session_id":"s","num_turns":1}}),
+    ]]);
+    let mut c = claudio(&fake);
+    c.args(["ask", "hi"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("run `claude` once to log in"), "{e}");
+    assert!(!e.contains("/login"), "{e}");
+}

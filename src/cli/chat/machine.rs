@@ -271,7 +271,8 @@ impl<R> Work<R> {
             },
             Event::Failed(e) => {
                 if !matches!(self.stage, Stage::AtWork { .. }) {
-                    self.end(End::Failed(e.to_string()), &mut out);
+                    // the error with its causes (an OS error's reason)
+                    self.end(End::Failed(crate::cli::exit::with_causes(&e)), &mut out);
                 }
             }
             Event::Request {

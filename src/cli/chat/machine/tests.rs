@@ -289,6 +289,14 @@ fn the_session_ending_or_failing_ends_the_turn() {
     let mut w = c.turn();
     let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 3);
     assert!(matches!(end(&out), Some(End::Failed(_))), "{out:?}");
+    // an OS error keeps its reason
+    let mut w = c.turn();
+    let broken = claudio::Error::Io(std::io::Error::from_raw_os_error(32));
+    let out = c.step(&mut w, Event::Failed(broken), 4);
+    match end(&out) {
+        Some(End::Failed(why)) => assert!(why.contains("Broken pipe"), "{why}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// A turn that left an agent working in the background.
