@@ -119,7 +119,7 @@ pub enum Command {
     Chat,
 }
 
-const CONFIG_HELP: &str = "\
+pub(crate) const CONFIG_HELP: &str = "\
 The file is claudio/config.toml under your config directory (on Linux
 ~/.config/claudio/config.toml), or the file named by CLAUDIO_CONFIG.
 Flags beat environment variables, which beat the file.
@@ -132,7 +132,9 @@ Example config.toml:
   cli-path = \"/usr/local/bin/claude\"
   color = \"auto\"          # auto, always, never
   show-thinking = true
-  history-size = 10000";
+  history-size = 10000
+  edit-mode = \"emacs\"     # emacs, vi
+  archive = \"off\"         # off, auto (archive every run)";
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {

@@ -144,6 +144,24 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 mod tests {
     use super::*;
 
+    /// `claudio config --help`'s example names every key, and parses.
+    #[test]
+    fn the_help_example_has_every_key() {
+        let help = crate::cli::args::CONFIG_HELP;
+        let example: String = help
+            .split("Example config.toml:\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .map(|l| l.trim_start().to_owned() + "\n")
+            .collect();
+        let c = Config::parse(&example, Path::new("example.toml")).unwrap();
+        let shown = serde_json::to_value(&c).unwrap();
+        for (key, value) in shown.as_object().unwrap() {
+            assert!(!value.is_null(), "the example leaves out {key}");
+        }
+    }
+
     #[test]
     fn edit_mode_is_read_in_either_spelling() {
         let p = Path::new("c.toml");
