@@ -34,9 +34,13 @@ pub struct Tokens {
 }
 
 impl Tokens {
-    /// All kinds together.
+    /// All kinds together (at most `u64::MAX`: a count past it stays
+    /// there).
     pub fn total(&self) -> u64 {
-        self.input + self.output + self.cache_write + self.cache_read
+        self.input
+            .saturating_add(self.output)
+            .saturating_add(self.cache_write)
+            .saturating_add(self.cache_read)
     }
 
     /// What `self` has beyond `old`, kind by kind (never below zero).
@@ -49,12 +53,13 @@ impl Tokens {
         }
     }
 
-    /// Add another count.
+    /// Add another count (each kind at most `u64::MAX`: a transcript's
+    /// numbers are not trusted to stay small).
     pub fn add(&mut self, o: &Tokens) {
-        self.input += o.input;
-        self.output += o.output;
-        self.cache_write += o.cache_write;
-        self.cache_read += o.cache_read;
+        self.input = self.input.saturating_add(o.input);
+        self.output = self.output.saturating_add(o.output);
+        self.cache_write = self.cache_write.saturating_add(o.cache_write);
+        self.cache_read = self.cache_read.saturating_add(o.cache_read);
     }
 }
 
@@ -856,16 +861,17 @@ where
     all.sort_by_key(|m| m.0);
     let mut out: Vec<BillingWindow> = Vec::new();
     for (at, model, tokens) in all {
-        let open = out
-            .last_mut()
-            .filter(|w| at - w.start <= BILLING_WINDOW_MS && at - w.last <= BILLING_WINDOW_MS);
+        let open = out.last_mut().filter(|w| {
+            at.saturating_sub(w.start) <= BILLING_WINDOW_MS
+                && at.saturating_sub(w.last) <= BILLING_WINDOW_MS
+        });
         let w = match open {
             Some(w) => w,
             None => {
                 let start = at.div_euclid(3_600_000) * 3_600_000;
                 out.push(BillingWindow {
                     start,
-                    end: start + BILLING_WINDOW_MS,
+                    end: start.saturating_add(BILLING_WINDOW_MS),
                     first: at,
                     last: at,
                     models: Default::default(),
@@ -881,7 +887,7 @@ where
     }
     for w in &mut out {
         // ccusage's rule: not ended, and the last message within 5 hours
-        w.active = now < w.end && now - w.last < BILLING_WINDOW_MS;
+        w.active = now < w.end && now.saturating_sub(w.last) < BILLING_WINDOW_MS;
     }
     out
 }
@@ -997,6 +1003,71 @@ mod tests {
         json!({"type":"assistant","requestId":req,"timestamp":ts,"message":{"id":id,"model":model,
             "usage":{"input_tokens":input,"output_tokens":output,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}})
         .to_string()
+    }
+
+    /// A transcript's numbers are not trusted: counts at `u64::MAX` stay
+    /// there when summed (no panic in a debug build, no wrap in a release
+    /// one), in a file, a session, a set and a billing window.
+    #[test]
+    fn token_counts_saturate_instead_of_overflowing() {
+        let max = u64::MAX;
+        let text = [
+            line(
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                max,
+                max,
+                "2026-11-01T10:00:01.000Z",
+            ),
+            line(
+                "m2",
+                "r2",
+                "claude-sonnet-4-5",
+                max,
+                1,
+                "2026-11-01T10:00:02.000Z",
+            ),
+            line(
+                "m3",
+                "r3",
+                "claude-opus-4-5",
+                5,
+                max,
+                "2026-11-01T10:00:03.000Z",
+            ),
+        ]
+        .join("\n")
+            + "\n";
+        let u = usage_of(text.as_bytes());
+        assert_eq!(u.messages.len(), 3);
+        assert_eq!(u.messages[0].tokens.input, max, "read as written");
+        let t = u.tokens();
+        assert_eq!((t.input, t.output, t.cache_write), (max, max, 30));
+        assert_eq!(t.total(), max);
+        assert_eq!(u.messages[2].tokens.total(), max);
+        let by = u.by_model();
+        assert_eq!(by.len(), 2);
+        assert!(by.iter().all(|(_, t)| t.total() == max));
+        let mut set = UsageSet::default();
+        let added = set.add(&u);
+        assert!(added.iter().all(|(_, t)| t.output == max));
+        let at = super::super::time::parse_iso_millis("2026-11-01T10:00:00Z").unwrap();
+        let w = billing_windows(
+            u.messages
+                .iter()
+                .map(|m| (m.at.unwrap_or(at), m.model.as_str(), m.tokens)),
+            at,
+        );
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].tokens().total(), max);
+        assert!(w[0].tokens_per_minute().is_some_and(f64::is_finite));
+        // a session of such files, and its sub-agents: the same
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.jsonl");
+        std::fs::write(&p, &text).unwrap();
+        let s = read_session(&p, true, None, true).unwrap();
+        assert_eq!(s.total().tokens().total(), max);
     }
 
     #[test]
