@@ -507,6 +507,7 @@ impl<R> Work<R> {
                     self.end(End::Quit(Exit::Interrupted), out);
                     return;
                 }
+                p.renderer.interrupting();
                 write(
                     out,
                     p.renderer.notice("interrupting… (Ctrl-C again to quit)"),

@@ -78,6 +78,8 @@ pub struct Renderer {
     /// The characters of answer and thinking streamed this turn (the
     /// status line's token estimate).
     streamed: usize,
+    /// Ctrl-C asked the turn to stop: the status line says so.
+    interrupting: bool,
     /// The block whose filler wrote the current row last.
     last_block: Block,
     /// The live region hangs under a half-written row: the column the
@@ -107,6 +109,7 @@ impl Renderer {
             error_shown: false,
             working: None,
             streamed: 0,
+            interrupting: false,
             last_block: Block::None,
             hung: None,
         }
@@ -237,6 +240,7 @@ impl Renderer {
         self.clear_live(&mut out);
         self.working = Some(now);
         self.streamed = 0;
+        self.interrupting = false;
         self.draw_live(now, &mut out);
         out
     }
@@ -726,6 +730,12 @@ impl Renderer {
         }
     }
 
+    /// Ctrl-C: the turn is being interrupted (its status line says so,
+    /// and no longer offers the key).
+    pub fn interrupting(&mut self) {
+        self.interrupting = true;
+    }
+
     /// The turn's status line: `⠋ Working · 12s · ↓ ~1.2k tokens ·
     /// Ctrl-C to interrupt` (the tokens an estimate from the characters
     /// streamed, a token being about four).
@@ -739,9 +749,14 @@ impl Renderer {
         let tokens = (tokens > 0).then(|| format!("↓ ~{} tokens", compact(tokens)));
         let line = |facts: &[Option<&str>]| {
             let facts: Vec<&str> = facts.iter().flatten().copied().collect();
-            format!("Working · {}", facts.join(" · "))
+            let doing = if self.interrupting {
+                "Interrupting"
+            } else {
+                "Working"
+            };
+            format!("{doing} · {}", facts.join(" · "))
         };
-        let key = Some("Ctrl-C to interrupt");
+        let key = (!self.interrupting).then_some("Ctrl-C to interrupt");
         let room = self.opts.width.saturating_sub(5).max(10);
         let mut text = line(&[Some(&secs), tokens.as_deref(), key]);
         if text.width() > room {

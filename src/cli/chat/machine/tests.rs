@@ -558,3 +558,36 @@ fn a_tool_s_time_leaves_out_the_deciding() {
     assert!(shown.contains("0.3s"), "{shown:?}");
     assert!(!shown.contains("5.3s"), "{shown:?}");
 }
+
+#[test]
+fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
+    let mut c = Chat::new();
+    let t0 = c.t0;
+    let (mut w, first) = Work::<&'static str>::turn(&mut c.parts(), t0);
+    assert!(
+        text(&first).contains("Working · 0s · Ctrl-C to interrupt"),
+        "{first:?}"
+    );
+    // a text-only stream, paused mid-row: the line still ticks, under it
+    let delta = json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
+        "delta":{"type":"text_delta","text":"half a row "}}});
+    let out = c.step(&mut w, msg(delta), 100);
+    assert!(text(&out).contains("half a row"), "{out:?}");
+    let out = c.step(&mut w, Event::Tick, 3100);
+    assert!(text(&out).contains("Working · 3s"), "{out:?}");
+    // a prompt typed meanwhile shows under it at once
+    for ch in "next".chars() {
+        c.step(&mut w, key(ch), 3200);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3300);
+    assert!(text(&out).contains("queued 1/1 › next"), "{out:?}");
+    // Ctrl-C: the line says the turn is being interrupted
+    c.step(&mut w, Event::CtrlC, 3400);
+    let out = c.step(&mut w, Event::Tick, 3500);
+    assert!(text(&out).contains("Interrupting · 3s"), "{out:?}");
+    assert!(!text(&out).contains("Ctrl-C to interrupt"), "{out:?}");
+    let out = c.step(&mut w, msg(result()), 4000);
+    assert_eq!(end(&out), Some(&End::Done));
+    assert!(!text(&out).contains("Working"), "{out:?}");
+    assert!(!c.renderer.has_live(), "nothing left to tick");
+}
