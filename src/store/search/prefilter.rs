@@ -157,8 +157,19 @@ impl Finder {
                     // the escapes, in the same pass (two more passes over
                     // each block took as long)
                     let solidus = any_of.iter().any(|l| l.contains(&b'/'));
-                    forms.extend(escapes(solidus));
-                    Set::new(&forms)
+                    if forms.len() <= 16 {
+                        forms.extend(escapes(solidus));
+                        return Set::new(&forms);
+                    }
+                    // more literals: the vectorised searcher's buckets
+                    // fill up and the automaton's rare-byte search is
+                    // faster, with the escapes' two-byte forms
+                    forms.extend([b"\\u".to_vec(), b"\\/".to_vec()]);
+                    aho_corasick::AhoCorasick::builder()
+                        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                        .build(&forms)
+                        .ok()
+                        .map(Set::Automaton)
                 });
                 Finder {
                     raw: None,
