@@ -16,12 +16,19 @@
 //! used as it is only when all of them are the same and the file had not
 //! changed for [`RACY_NS`] when it was read (a file changed twice within
 //! one tick of the file system's clock keeps its times: "racily clean", as
-//! git calls it). Otherwise, a plain transcript that grew by appending (the
-//! same inode, no shorter than where it was read to, and the same first
-//! and last [`EDGE`] bytes of what was read) is read from there on, the
-//! totals carried on; any other change reads it whole. An archived
-//! transcript (compressed) is never appended to: it is used as it is or
-//! read whole.
+//! git calls it). Otherwise, a plain transcript that grew (the same inode,
+//! bigger than it was, and the same first [`EDGE`] bytes, the last
+//! [`EDGE`] bytes before where it was read to and [`EDGE`] bytes from its
+//! middle) is read on from where it was read to, the totals carried on;
+//! any other change reads it whole: a file of the same size with other
+//! times (rewritten in place), smaller, another inode, or a sample that
+//! differs. The CLI only appends to a transcript; what is not detected is
+//! a rewrite by something else that both grows the file and leaves the
+//! three samples as they were (an edit elsewhere in what was read, then
+//! an append), or that keeps the size and every time (within one tick of
+//! the file system's clock, and [`RACY_NS`] of the read before). An
+//! archived transcript (compressed) is never appended to: it is used as it
+//! is or read whole.
 //!
 //! The file is written to a temporary file beside it (mode 0600, in a
 //! folder made 0700) and renamed over the old one, so a reader sees the old
@@ -70,8 +77,9 @@ pub(crate) const RACY_NS: i64 = 3_000_000_000;
 const SAVE_EVERY: Duration = Duration::from_secs(1);
 
 const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
-const VERSION: u32 = 1;
-/// `boundary` of a record that cannot be read on from.
+const VERSION: u32 = 2;
+/// `boundary` of a record that cannot be read on from (and `mid_at` of
+/// one without a middle sample).
 const NOT_RESUMABLE: u64 = u64::MAX;
 
 /// The index file, if the cache folder can be used.
@@ -147,6 +155,11 @@ struct Head {
     /// `boundary`.
     head_sum: u64,
     tail_sum: u64,
+    /// Where a sample of [`EDGE`] bytes from the middle of what was read
+    /// starts ([`NOT_RESUMABLE`]: none, the ends cover it all), and its
+    /// checksum.
+    mid_at: u64,
+    mid_sum: u64,
     /// Whether prompts were counted.
     prompts: bool,
 }
@@ -265,7 +278,7 @@ fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
     for v in [k.mtime, k.mtime_ns, k.ctime, k.ctime_ns, h.read_at] {
         o.u64(v as u64);
     }
-    for v in [h.boundary, h.head_sum, h.tail_sum] {
+    for v in [h.boundary, h.head_sum, h.tail_sum, h.mid_at, h.mid_sum] {
         o.u64(v);
     }
     o.0.push(h.prompts as u8);
@@ -304,7 +317,7 @@ fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
 }
 
 /// The fixed part of a record; the rest (the usage) is after it.
-const HEAD_LEN: usize = 11 * 8 + 1;
+const HEAD_LEN: usize = 13 * 8 + 1;
 
 fn decode_head(b: &[u8]) -> Option<Head> {
     let mut i = In(b);
@@ -314,6 +327,7 @@ fn decode_head(b: &[u8]) -> Option<Head> {
         *v = i.u64()? as i64;
     }
     let (boundary, head_sum, tail_sum) = (i.u64()?, i.u64()?, i.u64()?);
+    let (mid_at, mid_sum) = (i.u64()?, i.u64()?);
     let prompts = match i.u8()? {
         0 => false,
         1 => true,
@@ -333,6 +347,8 @@ fn decode_head(b: &[u8]) -> Option<Head> {
         boundary,
         head_sum,
         tail_sum,
+        mid_at,
+        mid_sum,
         prompts,
     })
 }
@@ -671,6 +687,8 @@ impl Index {
             boundary: NOT_RESUMABLE,
             head_sum: 0,
             tail_sum: 0,
+            mid_at: NOT_RESUMABLE,
+            mid_sum: 0,
             prompts,
         };
         let rec = encode(&head, &u);
@@ -693,9 +711,13 @@ impl Index {
                     return Ok((u, ms, None));
                 }
             }
+            // read on only from a file that grew (or is as it was, but
+            // was changed too lately to be trusted): one of the same size
+            // with other times was rewritten in place
             if h.key.dev == key.dev
                 && h.key.ino == key.ino
                 && h.boundary != NOT_RESUMABLE
+                && (key.size > h.key.size || key == h.key)
                 && key.size >= h.boundary
                 && (h.prompts || !prompts)
             {
@@ -720,9 +742,16 @@ impl Index {
                 c.0 += 1
             }
         }
+        // the middle sample, taken before the read (a change after it only
+        // makes it not match next time)
+        let mid = mid_sample(&file, key.size);
         let t = Transcript::from_parts(Box::new(file), meta, path);
         let (u, _) = super::usage::scan_usage(t, count_prompts, carried, |b| cap.block(from, b))?;
         let resumable = cap.contiguous && cap.boundary == cap.next;
+        let (mid_at, mid_sum) = match mid {
+            Some((at, sum)) if resumable && at + EDGE as u64 <= cap.boundary => (at, sum),
+            _ => (NOT_RESUMABLE, 0),
+        };
         // checked, unchanged, and still too new to be trusted without a
         // check: the record stays as it is (nothing to write)
         if was.is_some_and(|h: Head| {
@@ -743,6 +772,8 @@ impl Index {
             },
             head_sum: checksum(&cap.head[..cap.head.len().min(cap.boundary as usize)]),
             tail_sum: checksum(&cap.tail),
+            mid_at,
+            mid_sum,
             prompts: count_prompts,
         };
         let rec = encode(&head, &u);
@@ -867,7 +898,31 @@ fn edges(file: &File, h: &Head) -> Option<(Vec<u8>, Vec<u8>)> {
         file.read_exact_at(&mut t, tail_from).ok()?;
         t
     };
-    (checksum(&tail) == h.tail_sum).then_some((head, tail))
+    if checksum(&tail) != h.tail_sum {
+        return None;
+    }
+    if h.mid_at != NOT_RESUMABLE {
+        let mut mid = vec![0u8; EDGE];
+        file.read_exact_at(&mut mid, h.mid_at).ok()?;
+        if h.mid_at.checked_add(EDGE as u64)? > b || checksum(&mid) != h.mid_sum {
+            return None;
+        }
+    }
+    Some((head, tail))
+}
+
+/// Where the middle sample of a file of `size` bytes starts, and the
+/// checksum of its [`EDGE`] bytes; `None` for a file whose first and last
+/// [`EDGE`] bytes leave less than that between them.
+fn mid_sample(file: &File, size: u64) -> Option<(u64, u64)> {
+    let e = EDGE as u64;
+    if size < 3 * e {
+        return None;
+    }
+    let at = size / 2 - e / 2;
+    let mut mid = vec![0u8; EDGE];
+    file.read_exact_at(&mut mid, at).ok()?;
+    Some((at, checksum(&mid)))
 }
 
 /// What is kept of the bytes read: the first [`EDGE`], the last [`EDGE`]

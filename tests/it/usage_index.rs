@@ -1,7 +1,8 @@
 //! The usage index gives the answers a full read gives. A differential
 //! property test: a store (and its archive) changed by random steps (lines
 //! appended, a line half written, a transcript rewritten, shrunk, replaced,
-//! archived, deleted; a sub-agent's transcript appended to), and after
+//! archived, deleted, edited in place (the same size, or then appended
+//! to); a sub-agent's transcript appended to), and after
 //! each step `Store::usage`, `Store::usage_since` and `session_usage`
 //! through the index (kept in a cache folder across the steps) compared
 //! with the same calls without one (`CLAUDIO_CACHE_DIR` set to a relative
@@ -42,6 +43,13 @@ enum Step {
     Delete { s: usize },
     /// A line appended to the sub-agent transcript of session `s`.
     Agent { s: usize, line: Line },
+    /// Many messages appended (a file past the index's samples).
+    Bulk { s: usize, seed: u8 },
+    /// A digit changed in place at `at`/256 of the file (the same size),
+    /// its modification time a second on.
+    Edit { s: usize, at: u8 },
+    /// Edited so, then appended to.
+    EditAppend { s: usize, at: u8, lines: Vec<Line> },
 }
 
 #[derive(Debug, Clone)]
@@ -107,7 +115,10 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (s.clone(), lines()).prop_map(|(s, lines)| Step::Replace { s, lines }),
         1 => Just(Step::Archive),
         1 => s.clone().prop_map(|s| Step::Delete { s }),
-        1 => (s, line()).prop_map(|(s, line)| Step::Agent { s, line }),
+        1 => (s.clone(), line()).prop_map(|(s, line)| Step::Agent { s, line }),
+        1 => (s.clone(), any::<u8>()).prop_map(|(s, seed)| Step::Bulk { s, seed }),
+        2 => (s.clone(), any::<u8>()).prop_map(|(s, at)| Step::Edit { s, at }),
+        2 => (s, any::<u8>(), lines()).prop_map(|(s, at, lines)| Step::EditAppend { s, at, lines }),
     ]
 }
 
@@ -145,8 +156,50 @@ impl World {
         f.write_all(text.as_bytes()).unwrap();
     }
 
+    /// Change one digit of `path` at or after `at`/256 of it (else before)
+    /// to another, in place, and move its modification time a second on.
+    fn edit(path: &Path, at: u8) {
+        use std::os::unix::fs::FileExt;
+        let Ok(mut text) = std::fs::read(path) else {
+            return;
+        };
+        let from = text.len() * at as usize / 256;
+        let Some(i) = (from..text.len())
+            .chain((0..from).rev())
+            .find(|&i| text[i].is_ascii_digit())
+        else {
+            return;
+        };
+        // never a leading 0: a number stays a number
+        text[i] = if text[i] == b'9' { b'8' } else { text[i] + 1 };
+        let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        f.write_all_at(&text[i..i + 1], i as u64).unwrap();
+        let m = f.metadata().unwrap().modified().unwrap();
+        f.set_modified(m + std::time::Duration::from_secs(1))
+            .unwrap();
+    }
+
     fn apply(&self, st: &Step) {
         match st {
+            Step::Bulk { s, seed } => {
+                let lines: Vec<Line> = (0..60u16)
+                    .map(|i| Line::Usage {
+                        msg: (i as u8).wrapping_add(*seed) % 6,
+                        input: i.wrapping_mul(*seed as u16 + 1),
+                        output: i,
+                        minute: seed.wrapping_add(i as u8),
+                    })
+                    .collect();
+                Self::append(&self.transcript(*s), &Self::text(&lines, *s))
+            }
+            Step::Edit { s, at } => Self::edit(&self.transcript(*s), *at),
+            Step::EditAppend { s, at, lines } => {
+                let p = self.transcript(*s);
+                if p.exists() {
+                    Self::edit(&p, *at);
+                    Self::append(&p, &Self::text(lines, *s));
+                }
+            }
             Step::Append { s, lines } => Self::append(&self.transcript(*s), &Self::text(lines, *s)),
             Step::Partial { s, line, cut } => {
                 let text = render(line, *s);
@@ -304,6 +357,34 @@ fn appended_rewritten_shrunk_archived_and_deleted() {
             line: u(4, 41),
         },
         Step::Delete { s: 0 },
+    ])
+    .unwrap();
+}
+
+/// Edited in place in the middle of a long transcript, the same size or
+/// then appended to: read whole each time, never carried on from the old
+/// totals.
+#[test]
+fn edited_in_place_then_appended() {
+    check(&[
+        Step::Bulk { s: 0, seed: 3 },
+        Step::Bulk { s: 0, seed: 4 },
+        Step::Edit { s: 0, at: 128 },
+        Step::Edit { s: 0, at: 60 },
+        Step::EditAppend {
+            s: 0,
+            at: 128,
+            lines: vec![Line::Prompt(1)],
+        },
+        Step::EditAppend {
+            s: 0,
+            at: 250,
+            lines: vec![Line::Garbage],
+        },
+        Step::Append {
+            s: 0,
+            lines: vec![Line::Prompt(2)],
+        },
     ])
     .unwrap();
 }

@@ -85,6 +85,8 @@ fn a_record_round_trips() {
         boundary: NOT_RESUMABLE,
         head_sum: 9,
         tail_sum: 10,
+        mid_at: 11,
+        mid_sum: 12,
         prompts: true,
     };
     let b = encode(&h, &u);
@@ -119,6 +121,8 @@ fn an_index_file_is_whole_or_ignored() {
                 boundary: 0,
                 head_sum: 0,
                 tail_sum: 0,
+                mid_at: NOT_RESUMABLE,
+                mid_sum: 0,
                 prompts: false,
             },
             &FileUsage::default(),
@@ -209,6 +213,64 @@ fn an_unchanged_file_is_not_read_an_appended_one_only_from_where_it_was() {
     .unwrap();
     std::fs::rename(&other, &t).unwrap();
     assert_eq!(through(&idx, &t, true), (full(&t, true), (1, 0)));
+}
+
+/// Change, in place, the first digit of the `input_tokens` value after
+/// byte `near` of `path` (the size kept), and move its modification time
+/// a second on (so it is not the same version to its times).
+fn edit_in_place(path: &Path, near: usize) {
+    let mut text = std::fs::read(path).unwrap();
+    let key = b"\"input_tokens\":";
+    let at = near + memchr::memmem::find(&text[near..], key).unwrap() + key.len();
+    text[at] = if text[at] == b'9' { b'8' } else { text[at] + 1 };
+    let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    f.write_all_at(&text[at..at + 1], at as u64).unwrap();
+    let m = f.metadata().unwrap().modified().unwrap();
+    f.set_modified(m + Duration::from_secs(1)).unwrap();
+}
+
+/// 200 messages: a file well past three samples of [`EDGE`] bytes.
+fn long_transcript(path: &Path) {
+    let text: String = (0..200)
+        .map(|i| line(&format!("m{i}"), 100 + i, "2026-11-01T10:00:01.000Z"))
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_file_rewritten_in_place_in_its_middle_is_read_whole() {
+    let d = tempfile::tempdir().unwrap();
+    let idx = d.path().join("usage-index");
+    let t = d.path().join("t.jsonl");
+    long_transcript(&t);
+    let size = std::fs::metadata(&t).unwrap().len() as usize;
+    assert!(size > 8 * EDGE, "{size}");
+    assert_eq!(through(&idx, &t, false).1, (1, 0));
+
+    // the same size, other times: read whole (its ends are as they were)
+    edit_in_place(&t, size / 3);
+    assert_eq!(std::fs::metadata(&t).unwrap().len() as usize, size);
+    let (u, n) = through(&idx, &t, false);
+    assert_eq!(u, full(&t, false), "the edit is counted");
+    assert_eq!(n, (1, 0), "read whole");
+
+    // edited in its middle, then appended to: the middle sample tells
+    edit_in_place(&t, size / 2 - 200);
+    append(&t, &line("late", 7, "2026-11-01T10:00:02.000Z"));
+    let (u, n) = through(&idx, &t, false);
+    assert_eq!(u, full(&t, false), "the edit is counted");
+    assert_eq!(n, (1, 0), "read whole");
+
+    // edited at the end of what was read, then appended to: the last
+    // EDGE bytes tell
+    let size = std::fs::metadata(&t).unwrap().len() as usize;
+    edit_in_place(&t, size - 300);
+    append(&t, &line("later", 8, "2026-11-01T10:00:03.000Z"));
+    assert_eq!(through(&idx, &t, false), (full(&t, false), (1, 0)));
+
+    // only appended to: still read on from where it was read to
+    append(&t, &line("last", 9, "2026-11-01T10:00:04.000Z"));
+    assert_eq!(through(&idx, &t, false), (full(&t, false), (0, 1)));
 }
 
 #[test]
@@ -445,6 +507,8 @@ fn writers_at_once_leave_one_whole_index() {
                             boundary: NOT_RESUMABLE,
                             head_sum: 0,
                             tail_sum: 0,
+                            mid_at: NOT_RESUMABLE,
+                            mid_sum: 0,
                             prompts: false,
                         },
                         &FileUsage::default(),
