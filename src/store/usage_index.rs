@@ -33,7 +33,8 @@
 //! The file is written to a temporary file beside it (mode 0600, in a
 //! folder made 0700) and renamed over the old one, so a reader sees the old
 //! index or the new one; two processes writing at once both succeed and the
-//! last one's stays. A header (magic, version) and a trailer (the records'
+//! last one's stays; a temporary file left by a process that died while
+//! writing is removed at the next write. A header (magic, version) and a trailer (the records'
 //! count and a checksum) make a torn or foreign file be ignored and
 //! rebuilt: so the file is not flushed to disk before the rename (a crash
 //! costs at most one full read; a flush would cost every status line a
@@ -475,6 +476,7 @@ fn save(file: &Path, map: &Map) -> std::io::Result<()> {
             .mode(0o700)
             .create(dir)?;
     }
+    sweep(dir);
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let nanos = SystemTime::now()
@@ -505,6 +507,48 @@ fn save(file: &Path, map: &Map) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// Remove the temporary files (`.usage-index.<pid>.<nanos>.<n>.tmp`) in
+/// `dir` that a process left when it died while writing the index: of a
+/// process that is gone, or more than an hour old (its process id may be
+/// another's since). Another process's file that is being written is
+/// left; nothing here fails.
+fn sweep(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{FILE_NAME}.");
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix.as_str()))
+            .and_then(|n| n.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let pid = rest
+            .split('.')
+            .next()
+            .and_then(|p| p.parse::<i32>().ok())
+            .and_then(rustix::process::Pid::from_raw);
+        // signal 0 only checks that the process exists
+        let gone = pid.is_none_or(|pid| {
+            rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+        });
+        let path = e.path();
+        let old = || {
+            std::fs::symlink_metadata(&path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| SystemTime::now().duration_since(t).ok())
+                .is_some_and(|age| age.as_secs() > 3600)
+        };
+        if gone || old() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 /// [`RACY_NS`], which the unit tests set lower (they change files faster).

@@ -539,3 +539,54 @@ fn writers_at_once_leave_one_whole_index() {
         .collect();
     assert_eq!(names, ["usage-index"], "no temporary file left");
 }
+
+/// A process that died while writing the index left its temporary file:
+/// the next write removes it (a process that is gone, or a file more than
+/// an hour old), and leaves a live process's and any other file.
+#[test]
+fn a_dead_writers_temporary_file_is_swept() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("cache");
+    std::fs::create_dir_all(&dir).unwrap();
+    let idx = dir.join("usage-index");
+    // a process that is gone: a child, waited for
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let me = std::process::id();
+    let tmp = |pid: u32, n: u32| dir.join(format!(".usage-index.{pid}.123.{n}.tmp"));
+    let junk = |p: &Path| std::fs::write(p, vec![0u8; 4096]).unwrap();
+    let (of_dead, of_mine, of_mine_old, garbled, other) = (
+        tmp(dead, 0),
+        tmp(me, 1),
+        tmp(me, 2),
+        dir.join(".usage-index.x.tmp"),
+        dir.join(".something.1.tmp"),
+    );
+    for p in [&of_dead, &of_mine, &of_mine_old, &garbled, &other] {
+        junk(p);
+    }
+    let f = std::fs::File::options()
+        .write(true)
+        .open(&of_mine_old)
+        .unwrap();
+    f.set_modified(SystemTime::now() - Duration::from_secs(7200))
+        .unwrap();
+
+    save(&idx, &Map::new()).unwrap();
+    assert!(!of_dead.exists(), "a dead process's");
+    assert!(!of_mine_old.exists(), "more than an hour old");
+    assert!(!garbled.exists(), "no process's");
+    assert!(of_mine.exists(), "a live process's, new");
+    assert!(other.exists(), "not the index's");
+    assert_eq!(load(&idx), Map::new());
+
+    // a write that fails (the index is a folder) fails no read
+    let d2 = tempfile::tempdir().unwrap();
+    let idx2 = d2.path().join("usage-index");
+    std::fs::create_dir_all(idx2.join("x")).unwrap();
+    let t = d2.path().join("t.jsonl");
+    std::fs::write(&t, line("m", 3, "2026-11-01T10:00:01.000Z")).unwrap();
+    assert_eq!(through(&idx2, &t, false).0, full(&t, false));
+    assert!(idx2.is_dir());
+}
