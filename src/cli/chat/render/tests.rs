@@ -455,13 +455,17 @@ fn a_pause_inside_a_word_shows_what_came_of_it() {
     assert_eq!(out, "ems done\n");
 }
 
-/// A terminal `rows` high and 40 columns wide that the renderer's output
+/// A terminal `rows` high and 40 columns wide (or as sized) that the renderer's output
 /// goes to (line feeds as a terminal's output processing makes them).
-struct Screen(vt100::Parser);
+struct Screen(vt100::Parser, u16);
 
 impl Screen {
     fn new(rows: u16) -> Screen {
-        Screen(vt100::Parser::new(rows, 40, 0))
+        Screen::sized(rows, 40)
+    }
+
+    fn sized(rows: u16, cols: u16) -> Screen {
+        Screen(vt100::Parser::new(rows, cols, 0), cols)
     }
 
     fn put(&mut self, out: &str) -> &mut Self {
@@ -474,7 +478,7 @@ impl Screen {
         let mut rows: Vec<String> = self
             .0
             .screen()
-            .rows(0, 40)
+            .rows(0, self.1)
             .map(|l| l.trim_end().to_owned())
             .collect();
         while rows.last().is_some_and(String::is_empty) {
@@ -630,4 +634,39 @@ fn the_status_line_counts_the_tokens_where_there_is_room() {
         out.contains("Working · 12s · ↓ ~1.2k tokens · Ctrl-C to interrupt"),
         "{out:?}"
     );
+}
+
+#[test]
+fn a_running_tool_shows_above_the_status_line_and_both_go_in_place() {
+    let mut r = renderer(false, true);
+    r.set_width(60);
+    let mut screen = Screen::sized(8, 60);
+    let t0 = Instant::now();
+    screen.put(&r.begin_turn(t0));
+    screen.put(&r.message_at(&msg(delta("Let me look.\n")), t0));
+    screen.put(&r.message_at(
+        &msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}})),
+        t0,
+    ));
+    screen.put(&r.tick(t0 + Duration::from_millis(1500)));
+    let rows = screen.rows();
+    assert_eq!(rows[0], "Let me look.");
+    assert!(rows[1].ends_with(" Bash  ls  1.5s"), "{rows:?}");
+    assert!(
+        rows[2].ends_with(" Working · 1s · ↓ ~3 tokens · Ctrl-C to interrupt"),
+        "{rows:?}"
+    );
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    screen.put(&r.message_at(
+        &msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a\nb"}]}})),
+        t0 + Duration::from_secs(2),
+    ));
+    let rows = screen.rows();
+    assert!(rows[1].starts_with("  ✓ Bash  ls  2.0s"), "{rows:?}");
+    assert_eq!(
+        rows.iter().filter(|l| l.contains("Working")).count(),
+        1,
+        "{rows:?}"
+    );
+    assert!(rows.last().unwrap().contains("Working · 2s"), "{rows:?}");
 }
