@@ -54,7 +54,7 @@ pub mod transport;
 /// not use.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::store::open::read_head_tail;
+    pub use crate::store::either::read_head_tail;
     pub use crate::store::scan::is_cli_note;
     pub use crate::store::time::{format_iso_millis, parse_iso_millis};
     pub use crate::transport::framing::{Line, LineReader};

@@ -680,7 +680,7 @@ mod tests {
             !g.allows(&other),
             "another command of the same tool is asked"
         );
-        let choices = crate::cli::markdown::strip_sgr(&choices(&Style::plain(), &offer));
+        let choices = crate::cli::wrap::strip_sgr(&choices(&Style::plain(), &offer));
         assert!(
             !choices.contains("project") && !choices.contains("everywhere"),
             "{choices}"

@@ -15,7 +15,7 @@
 //! must); too narrow for its columns, its rows are shown as text.
 
 use super::highlight::highlight_line;
-use super::wrap::{visible_width, Filler, RAW_LINE};
+use super::wrap::{strip_sgr, visible_width, Filler, RAW_LINE};
 
 const RESET: &str = "\x1b[0m";
 const BOLD: &str = "\x1b[1m";
@@ -644,24 +644,6 @@ fn inline_styled(text: &str) -> String {
     m.flush_star(None, &mut out);
     if m.bold || m.italic || m.code {
         out.push_str(RESET);
-    }
-    out
-}
-
-/// Strip SGR sequences (our own styling) from text.
-pub fn strip_sgr(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        if c == '\x1b' && it.peek() == Some(&'[') {
-            for d in it.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
     }
     out
 }

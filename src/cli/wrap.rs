@@ -111,7 +111,7 @@ pub fn visible_width(s: &str) -> usize {
 
 /// The text's own indent: its leading spaces and a list marker after them.
 fn hang_width(text: &str) -> usize {
-    let plain = crate::cli::markdown::strip_sgr(text);
+    let plain = strip_sgr(text);
     let body = plain.trim_start_matches(' ');
     let lead = plain.len() - body.len();
     let marker = if ["- ", "* ", "• ", "+ "].iter().any(|m| body.starts_with(m)) {
@@ -462,6 +462,24 @@ fn is_marker(word: &str) -> bool {
     }
     let digits = word.chars().take_while(char::is_ascii_digit).count();
     digits > 0 && digits <= 3 && matches!(&word[digits..], "." | ")")
+}
+
+/// Strip SGR sequences (our own styling) from text.
+pub fn strip_sgr(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\x1b' && it.peek() == Some(&'[') {
+            for d in it.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

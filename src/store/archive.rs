@@ -603,7 +603,7 @@ fn begins_alike(file: &std::fs::File, dst: &Path, archived: u64) -> bool {
     if file.read_exact_at(&mut live, 0).is_err() {
         return true;
     }
-    let Ok((stream, _)) = super::open::open_stream(dst) else {
+    let Ok((stream, _)) = super::either::open_stream(dst) else {
         return true;
     };
     let mut kept = Vec::with_capacity(n);
@@ -996,7 +996,7 @@ mod tests {
             r.read_to_string(&mut back).unwrap();
             assert_eq!(back, text);
             let ht = super::super::packed::head_tail(&packed).unwrap().unwrap();
-            let live = super::super::open::read_head_tail(&path).unwrap().unwrap();
+            let live = super::super::either::read_head_tail(&path).unwrap().unwrap();
             assert_eq!(
                 (ht.head, ht.tail, ht.size),
                 (live.head, live.tail, live.size)

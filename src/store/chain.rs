@@ -671,7 +671,7 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
         .map(|&i| (g.nodes[i].offset, g.nodes[i].len))
         .collect();
     let mut entries = Vec::with_capacity(chain.len());
-    for buf in super::open::read_spans(path, &spans)? {
+    for buf in super::either::read_spans(path, &spans)? {
         let raw = crate::text::into_string_lossy(buf);
         let Ok(value) = serde_json::from_str(&raw) else {
             continue;

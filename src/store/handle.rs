@@ -8,7 +8,7 @@ use super::info::{recorded_cwd, session_info, SessionInfo};
 use super::list::{
     all_candidates, dir_candidates, list_candidates, Candidate, ListOptions, Listing,
 };
-use super::open::read_head_tail;
+use super::either::read_head_tail;
 use super::paths::default_config_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

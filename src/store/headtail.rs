@@ -46,7 +46,7 @@ fn read_text(f: &File, offset: u64, size: u64) -> io::Result<String> {
 
 /// Read the head and tail of a plain (not archived) transcript. `Ok(None)`
 /// for an empty file; an error for a symbolic link, a non-regular file or
-/// a read failure. `open::read_head_tail` reads either kind.
+/// a read failure. `either::read_head_tail` reads either kind.
 pub(crate) fn read_plain(path: &Path) -> io::Result<Option<HeadTail>> {
     let f = open_nofollow(path)?;
     let meta = f.metadata()?;

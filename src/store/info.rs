@@ -4,7 +4,7 @@
 use super::error::{io_err, StoreError, StoreResult};
 use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
-use super::open::read_head_tail;
+use super::either::read_head_tail;
 use super::paths::sanitize_path;
 use super::scan::{
     clean_title, first_entry_field, first_media_kind, first_prompt, first_string_field, has,
@@ -491,7 +491,7 @@ fn has_messages(path: &Path) -> bool {
     if ht.size <= HEAD_TAIL_BYTES as u64 {
         return false;
     }
-    let Ok((mut f, _)) = super::open::open_stream(path) else {
+    let Ok((mut f, _)) = super::either::open_stream(path) else {
         return false;
     };
     let mut buf = vec![0u8; (1 << 20) + NEEDLE.len()];

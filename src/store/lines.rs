@@ -80,7 +80,7 @@ pub(crate) struct Passed {
 impl<'p> Transcript<'p> {
     /// Open `path` if it is a regular file.
     pub(crate) fn open(path: &'p Path) -> StoreResult<Transcript<'p>> {
-        let (file, meta) = super::open::open_stream(path)?;
+        let (file, meta) = super::either::open_stream(path)?;
         Ok(Transcript { file, meta, path })
     }
 

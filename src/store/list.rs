@@ -387,7 +387,7 @@ fn folder_recorded_in(folder: &Path, path: &str) -> bool {
         })
         .any(|e| {
             matches!(
-                super::open::read_head_tail(&e.path()),
+                super::either::read_head_tail(&e.path()),
                 Ok(Some(ht)) if recorded_cwd(&ht).is_some_and(|c| sanitize_path(&c) == want)
             )
         })

@@ -21,6 +21,7 @@ mod info;
 mod lines;
 mod list;
 mod nonblocking;
+pub(crate) mod either;
 pub(crate) mod open;
 #[cfg(feature = "archive")]
 mod packed;

@@ -628,7 +628,7 @@ mod tests {
     }
 
     fn plain(s: &str) -> String {
-        crate::cli::markdown::strip_sgr(s)
+        crate::cli::wrap::strip_sgr(s)
     }
 
     fn typed(d: &mut Dialog, text: &str) -> Step {

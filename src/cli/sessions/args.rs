@@ -1,37 +1,9 @@
 //! The arguments of `claudio sessions` and its subcommands.
 
+pub use super::io::Output;
 use super::{export, search, usage};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
-
-/// What a sessions command prints: `-o FORMAT` on `list`, `search`,
-/// `usage`, `inspect` and `archive`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
-pub enum Output {
-    // for people: a table or text (tab-separated when piped)
-    #[default]
-    Text,
-    // one JSON document: a listing is one array
-    Json,
-    // one compact JSON object per line, written as found
-    Ndjson,
-}
-
-impl Output {
-    /// `-o`, or what the old `--json` printed (`old`) when it was given.
-    pub fn or_old_json(self, json: bool, old: Output) -> Output {
-        if json {
-            old
-        } else {
-            self
-        }
-    }
-
-    /// JSON of either shape.
-    pub fn is_json(self) -> bool {
-        self != Output::Text
-    }
-}
 
 const SESSIONS_HELP: &str = "\
 Sessions are the transcripts the Claude Code CLI writes under

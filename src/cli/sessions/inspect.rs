@@ -2,9 +2,10 @@
 //! when long; its stored lines with `--json`; the lines holding a pattern
 //! with `--grep`.
 
-use super::args::{InspectArgs, Output};
+use super::args::InspectArgs;
 use super::cells::flat;
 use super::conversation::{self, Chain};
+use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::pager::{page, page_at};
 use super::usage;
@@ -188,7 +189,7 @@ fn grep_marks(text: &str, grep: &Grep, st: Style) -> (String, usize, Vec<String>
     let mut hits = 0;
     let mut found: Vec<String> = Vec::new();
     for line in text.lines() {
-        let plain = crate::cli::markdown::strip_sgr(line);
+        let plain = crate::cli::wrap::strip_sgr(line);
         let head = plain.split(" · ").next().unwrap_or("");
         if matches!(head, "you" | "claude") || plain.starts_with("── sub-agent") {
             speaker = plain.clone();

@@ -7,6 +7,35 @@ use crate::cli::style::{ColorChoice, Style};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
+/// What a sessions command prints: `-o FORMAT` on `list`, `search`,
+/// `usage`, `inspect` and `archive`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    // for people: a table or text (tab-separated when piped)
+    #[default]
+    Text,
+    // one JSON document: a listing is one array
+    Json,
+    // one compact JSON object per line, written as found
+    Ndjson,
+}
+
+impl Output {
+    /// `-o`, or what the old `--json` printed (`old`) when it was given.
+    pub fn or_old_json(self, json: bool, old: Output) -> Output {
+        if json {
+            old
+        } else {
+            self
+        }
+    }
+
+    /// JSON of either shape.
+    pub fn is_json(self) -> bool {
+        self != Output::Text
+    }
+}
+
 /// What `claudio sessions` asks of its caller.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionsOutcome {
@@ -102,9 +131,9 @@ pub(super) struct JsonRows {
 }
 
 impl JsonRows {
-    pub(super) fn new(output: super::args::Output) -> JsonRows {
+    pub(super) fn new(output: Output) -> JsonRows {
         JsonRows {
-            array: output == super::args::Output::Json,
+            array: output == Output::Json,
             written: 0,
         }
     }
@@ -133,7 +162,7 @@ impl JsonRows {
 
     /// Every row of `rows`, then the end.
     pub(super) fn write_all<T: serde::Serialize>(
-        output: super::args::Output,
+        output: Output,
         io: &mut Io,
         rows: &[T],
     ) -> anyhow::Result<()> {

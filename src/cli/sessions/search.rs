@@ -1,6 +1,6 @@
 //! `claudio sessions search PATTERN`: the store's search, printed as found.
 
-use super::args::Output;
+use super::io::Output;
 use super::cells::{cut, flat, width};
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::relative_time;

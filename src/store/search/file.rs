@@ -3,12 +3,13 @@
 use super::extract::hits_in_entry;
 use super::prefilter::{lines_in, Finder};
 use super::{Found, SearchOptions, SessionHits};
+use crate::store::either::read_head_tail;
 use crate::store::error::StoreError;
 use crate::store::headtail::read_opened;
 use crate::store::info::{scan_ends, Scanned};
 use crate::store::lines::{Transcript, MAX_LINE};
 use crate::store::list::Candidate;
-use crate::store::open::{is_packed, open_regular, read_head_tail};
+use crate::store::open::{is_packed, open_regular};
 use serde_json::Value;
 use std::fs::File;
 use std::io::Read;

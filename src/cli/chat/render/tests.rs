@@ -1,7 +1,7 @@
 //! The renderer, fed messages, with no terminal.
 
 use super::*;
-use crate::cli::markdown::strip_sgr;
+use crate::cli::wrap::strip_sgr;
 use serde_json::json;
 
 impl Renderer {
