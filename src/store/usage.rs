@@ -328,7 +328,7 @@ impl Acc {
             if memchr::memmem::find(line, b"\"tool_result\"").is_some() {
                 continue;
             }
-            if let Ok(v) = serde_json::from_slice::<Value>(line) {
+            if let Ok(v) = crate::protocol::from_slice_lenient::<Value>(line) {
                 if v.get("type").and_then(Value::as_str) == Some("user") && is_prompt(&v) {
                     self.out.prompts += 1;
                 }
@@ -582,6 +582,32 @@ pub fn session_usage(path: &Path) -> StoreResult<SessionUsage> {
     let out = read_session(path, true, ix.as_ref(), true);
     if let Some(ix) = ix {
         ix.finish(None, true);
+    }
+    out
+}
+
+/// [`session_usage`] of each of `paths`, in their order, read on a few
+/// threads: what a listing that shows each session's usage calls once, so
+/// that the usage index is written once, at the end, with all it learnt
+/// (one [`session_usage`] call after another writes it at most once a
+/// second, and not after the last).
+///
+/// ```no_run
+/// use claudio::store::{sessions_usage, Store};
+/// let listing = Store::from_env()?.list(&Default::default())?;
+/// let paths: Vec<_> = listing.sessions.iter().map(|s| s.path.clone()).collect();
+/// for (s, u) in listing.sessions.iter().zip(sessions_usage(&paths)) {
+///     let tokens = u.map_or(0, |u| u.total().tokens().total());
+///     println!("{}: {tokens} tokens", s.session_id);
+/// }
+/// # Ok::<(), claudio::store::StoreError>(())
+/// ```
+pub fn sessions_usage<P: AsRef<Path> + Sync>(paths: &[P]) -> Vec<StoreResult<SessionUsage>> {
+    let ix = Index::open();
+    let out =
+        super::list::parallel_map(paths, |p| read_session(p.as_ref(), true, ix.as_ref(), true));
+    if let Some(ix) = ix {
+        ix.finish(None, false);
     }
     out
 }

@@ -34,11 +34,11 @@
 //! folder made 0700) and renamed over the old one, so a reader sees the old
 //! index or the new one; two processes writing at once both succeed and the
 //! last one's stays; a temporary file left by a process that died while
-//! writing is removed at the next write. A header (magic, version) and a trailer (the records'
-//! count and a checksum) make a torn or foreign file be ignored and
-//! rebuilt: so the file is not flushed to disk before the rename (a crash
-//! costs at most one full read; a flush would cost every status line a
-//! disk write).
+//! writing is removed at the next write. A header (magic, version) and a
+//! trailer (the records' count and a checksum) make a torn or foreign file
+//! be ignored and rebuilt: so the file is not flushed to disk before the
+//! rename (a crash costs at most one full read; a flush would cost every
+//! status line a disk write).
 
 use super::error::StoreResult;
 use super::lines::{Block, Transcript};

@@ -388,3 +388,57 @@ fn edited_in_place_then_appended() {
     ])
     .unwrap();
 }
+
+/// `sessions list -l` (and `-o json -l`) writes the usage index once, at
+/// its end, with every session: a second listing finds each transcript
+/// as it was indexed and writes nothing (a listing that indexed only some
+/// would read the rest whole, and write the index again).
+#[test]
+fn a_long_listing_indexes_every_session_at_once() {
+    use std::os::unix::fs::MetadataExt;
+    let d = tempfile::tempdir().unwrap();
+    let config = d.path().join("config");
+    let folder = config.join("projects/-work-p");
+    std::fs::create_dir_all(&folder).unwrap();
+    for i in 0..30u16 {
+        let id = format!("dddddddd-{i:04}-4444-8444-444444444444");
+        let lines = [
+            Line::Prompt(i as u8),
+            Line::Usage {
+                msg: 1,
+                input: 100 + i,
+                output: i,
+                minute: 1,
+            },
+        ];
+        let text: String = lines.iter().map(|l| render(l, 0) + "\n").collect();
+        std::fs::write(folder.join(format!("{id}.jsonl")), text).unwrap();
+    }
+    let cache = d.path().join("cache");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(["sessions", "--config-dir"])
+            .arg(&config)
+            .args(args)
+            .env("CLAUDIO_CACHE_DIR", &cache)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        o.stdout
+    };
+    let stamp = || {
+        let m = std::fs::metadata(cache.join("usage-index")).unwrap();
+        (m.ino(), m.mtime(), m.mtime_nsec(), m.len())
+    };
+    let first = run(&["list", "--all", "-l"]);
+    let written = stamp();
+    for _ in 0..2 {
+        assert_eq!(run(&["list", "--all", "-l"]), first);
+        assert_eq!(stamp(), written, "nothing new to write");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&["list", "--all", "-o", "json", "-l"])).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 30);
+    assert_eq!(stamp(), written, "nothing new to write");
+}

@@ -46,13 +46,18 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
             io.err_style,
             "reading each session's usage",
             || {
+                // one read of them all: the usage index written once
+                let paths: Vec<&std::path::Path> =
+                    listing.sessions.iter().map(|s| s.path.as_path()).collect();
+                let usages = claudio::store::sessions_usage(&paths);
                 listing
                     .sessions
                     .iter()
-                    .map(|s| {
+                    .zip(usages)
+                    .map(|(s, u)| {
                         let mut v = serde_json::to_value(s).unwrap_or_default();
                         // what `usage` counts for the session: its sub-agents too
-                        let u = claudio::store::session_usage(&s.path).map(|u| u.total());
+                        let u = u.map(|u| u.total());
                         if let (Some(o), Ok(u)) = (v.as_object_mut(), u) {
                             for (k, x) in usage::json_fields(&u) {
                                 o.insert(k.to_owned(), x);
@@ -77,10 +82,11 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
     } else {
         let long: Option<Vec<[String; 2]>> = with_usage.then(|| {
             crate::cli::spinner::while_working(io.err_style, "reading each session's usage", || {
-                listing
-                    .sessions
-                    .iter()
-                    .map(|s| match claudio::store::session_usage(&s.path) {
+                let paths: Vec<&std::path::Path> =
+                    listing.sessions.iter().map(|s| s.path.as_path()).collect();
+                claudio::store::sessions_usage(&paths)
+                    .into_iter()
+                    .map(|u| match u {
                         Ok(u) => usage::long_cells(&u.total()),
                         Err(_) => ["?".into(), "?".into()],
                     })

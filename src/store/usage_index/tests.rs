@@ -590,3 +590,37 @@ fn a_dead_writers_temporary_file_is_swept() {
     assert_eq!(through(&idx2, &t, false).0, full(&t, false));
     assert!(idx2.is_dir());
 }
+
+/// A listing that shows each session's usage reads them with one
+/// `sessions_usage` call: the index is written once, at its end, with all
+/// of them, so that the next listing (another process) reads none.
+#[test]
+fn a_listing_of_every_sessions_usage_indexes_them_all() {
+    let d = tempfile::tempdir().unwrap();
+    let cache = d.path().join("cache");
+    std::env::set_var(CACHE_ENV, &cache);
+    let idx = cache.join(FILE_NAME);
+    let paths: Vec<PathBuf> = (0..40)
+        .map(|i| {
+            let p = d.path().join(format!("s{i}.jsonl"));
+            std::fs::write(&p, line(&format!("m{i}"), i, "2026-11-01T10:00:01.000Z")).unwrap();
+            p
+        })
+        .collect();
+    let first = super::super::usage::sessions_usage(&paths);
+    assert_eq!(first.len(), 40);
+    for (i, u) in first.iter().enumerate() {
+        assert_eq!(u.as_ref().unwrap().total().tokens().input, i as u64);
+    }
+    // another process: only what is on disk
+    *super::cache() = None;
+    assert_eq!(load(&idx).len(), 40, "every session indexed");
+    let mut reads = (0, 0);
+    for p in &paths {
+        let (u, n) = through(&idx, p, true);
+        assert_eq!(u, full(p, true));
+        reads = (reads.0 + n.0, reads.1 + n.1);
+    }
+    assert_eq!(reads, (0, 0), "none read again");
+    std::env::remove_var(CACHE_ENV);
+}
