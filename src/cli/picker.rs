@@ -345,7 +345,7 @@ pub fn redraw(old: usize, new: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::markdown::strip_sgr;
+    use crate::cli::wrap::strip_sgr;
 
     fn k(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
