@@ -61,7 +61,8 @@ impl Routed {
         if let Some(m) = super::fast::stream_delta(line) {
             return Ok(Routed::Message(Message::StreamEvent(Box::new(m))));
         }
-        parse_line(line)
+        // a lone surrogate escape (a string cut inside an emoji) is U+FFFD
+        super::or_mended(line, parse_line)
     }
 }
 
@@ -187,7 +188,9 @@ impl Message {
         if let Some(m) = super::fast::stream_delta(line) {
             return Ok(Message::StreamEvent(Box::new(m)));
         }
-        Self::parse_general(line)
+        // a lone surrogate escape (`JSON.stringify` of a string cut inside
+        // an emoji) is read as U+FFFD, not a reason to drop the line
+        super::or_mended(line, Self::parse_general)
     }
 
     /// [`Message::parse_str`] without its fast path (for differential tests
@@ -884,6 +887,34 @@ mod tests {
 
     fn parse(v: Value) -> Message {
         Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_lone_surrogate_escape_is_read_as_a_replacement_character() {
+        // `JSON.stringify` of a string cut inside an emoji: serde_json alone
+        // refuses the line, and the message (here a tool's result, then a
+        // streamed delta and a control request) was dropped
+        let line = br#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"zebra \ud83d"}]},"session_id":"s"}"#;
+        assert!(serde_json::from_slice::<Value>(line).is_err());
+        let m = Message::parse(line).unwrap();
+        assert_eq!(m.kind(), "user");
+        assert!(m.as_user().is_some());
+        assert!(format!("{m:?}").contains("zebra \u{FFFD}"), "{m:?}");
+        let delta = br#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\udc00b"}},"session_id":"s"}"#;
+        let Message::StreamEvent(e) = Message::parse(delta).unwrap() else {
+            panic!("a stream event")
+        };
+        assert_eq!(
+            e.event,
+            StreamEvent::ContentBlockDelta {
+                index: 0,
+                delta: Delta::Text("a\u{FFFD}b".into())
+            }
+        );
+        let req = br#"{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"echo \ud83d"},"tool_use_id":"t2"}}"#;
+        assert!(matches!(Routed::parse(req).unwrap(), Routed::Request(_)));
+        // still not JSON: still an error
+        assert!(Message::parse(br#"{"type":"user","x":"\ud83d""#).is_err());
     }
 
     #[test]

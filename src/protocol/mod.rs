@@ -16,6 +16,7 @@ mod names;
 mod replies;
 mod rules;
 mod stream;
+mod surrogates;
 mod system;
 
 pub use content::{
@@ -52,6 +53,7 @@ pub use replies::{
 };
 pub use rules::{PermissionRules, RuleDescription, RuleEntry};
 pub use stream::{Delta, StreamEvent, StreamEventMessage};
+pub(crate) use surrogates::{from_slice_lenient, from_str_lenient, or_mended};
 pub use system::{
     ApiRetry, BackgroundTask, BackgroundTasksChanged, CompactBoundary, CompactMetadata, SystemInit,
     SystemMessage, SystemStatus, TaskNotification, TaskPatch, TaskProgress, TaskStarted,

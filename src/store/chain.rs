@@ -53,7 +53,7 @@ impl Entry {
     pub fn parse(line: &str) -> Result<Entry, serde_json::Error> {
         Ok(Entry {
             raw: line.to_owned(),
-            value: serde_json::from_str(line)?,
+            value: crate::protocol::from_str_lenient(line)?,
         })
     }
 
@@ -289,7 +289,7 @@ pub(crate) fn read_nodes(path: &Path) -> StoreResult<(Vec<Node>, Passed)> {
             return;
         }
         let text = String::from_utf8_lossy(line);
-        if let Ok(v) = serde_json::from_str::<Value>(&text) {
+        if let Ok(v) = crate::protocol::from_str_lenient::<Value>(&text) {
             if let Some(n) = Node::from_value(&v, offset, line.len()) {
                 out.push(n);
             }
@@ -673,7 +673,7 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
     let mut entries = Vec::with_capacity(chain.len());
     for buf in super::either::read_spans(path, &spans)? {
         let raw = crate::text::into_string_lossy(buf);
-        let Ok(value) = serde_json::from_str(&raw) else {
+        let Ok(value) = crate::protocol::from_str_lenient(&raw) else {
             continue;
         };
         entries.push(Entry { raw, value });
@@ -689,6 +689,35 @@ mod tests {
     use super::*;
     use crate::protocol::ContentBlock;
     use serde_json::json;
+
+    #[test]
+    fn a_lone_surrogate_escape_does_not_cut_the_conversation() {
+        // `JSON.stringify` of strings cut inside an emoji: the prompt, the
+        // tool call and its result were skipped, the chain cut at them
+        let lines = [
+            r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"find zebra \ud83d"}}"#,
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Grep","input":{"pattern":"\udc00"}}]}}"#,
+            r#"{"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"zebra \ud83d\ud83d\ude00"}]}}"#,
+            r#"{"type":"assistant","uuid":"a2","parentUuid":"u2","message":{"role":"assistant","content":[{"type":"text","text":"done"}]}}"#,
+        ];
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.jsonl");
+        std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+        let c = read_conversation(&p).unwrap();
+        let uuids: Vec<&str> = c.entries.iter().map(Entry::uuid).collect();
+        assert_eq!(uuids, ["u1", "a1", "u2", "a2"]);
+        assert_eq!(
+            c.entries[0].prompt().as_deref(),
+            Some("find zebra \u{FFFD}")
+        );
+        assert_eq!(
+            c.entries[0].raw, lines[0],
+            "the raw line is kept as written"
+        );
+        let result = c.entries[2].value.pointer("/message/content/0/content");
+        assert_eq!(result, Some(&json!("zebra \u{FFFD}😀")));
+        assert!(Entry::parse(lines[1]).is_ok());
+    }
 
     fn entry(value: Value) -> Entry {
         Entry {

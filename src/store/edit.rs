@@ -270,7 +270,7 @@ pub(crate) fn fork(
     let mut extras = Extras::default();
     let passed = Transcript::open(&src.path)?.each_line(|offset, line| {
         let text = String::from_utf8_lossy(line);
-        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+        let Ok(v) = crate::protocol::from_str_lenient::<Value>(&text) else {
             return;
         };
         if let Some(n) = Node::from_value(&v, offset, line.len()) {
@@ -416,7 +416,7 @@ pub(crate) fn fork(
                 return;
             };
             let text = String::from_utf8_lossy(line);
-            let Ok(mut e) = serde_json::from_str::<Ordered>(&text) else {
+            let Ok(mut e) = crate::protocol::from_str_lenient::<Ordered>(&text) else {
                 return;
             };
             let old = kept[*i].uuid.as_str();

@@ -407,7 +407,7 @@ impl Archived {
                 {
                     return false;
                 }
-                let Ok(v) = serde_json::from_str::<Value>(l) else {
+                let Ok(v) = crate::protocol::from_str_lenient::<Value>(l) else {
                     return false;
                 };
                 let ts = v
@@ -442,7 +442,7 @@ fn continued_in(tail: &str) -> Option<String> {
         if !is_mark && !is_message {
             continue;
         }
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
+        let Ok(v) = crate::protocol::from_str_lenient::<Value>(line) else {
             continue;
         };
         if is_mark && v.get("type").and_then(Value::as_str) == Some("continued-in") {
@@ -554,6 +554,29 @@ mod tests {
         assert_eq!(i.created_at, Some(1000));
         assert_eq!(i.last_modified, 1234);
         assert_eq!(i.custom_title, None);
+    }
+
+    #[test]
+    fn a_prompt_with_a_lone_surrogate_escape_is_listed() {
+        // `JSON.stringify` of a prompt cut inside an emoji: the session's
+        // only prompt was not read, and it was not listed
+        let text = r#"{"type":"user","message":{"content":"fix \ud83d"},"cwd":"/w","gitBranch":"m\udc00","timestamp":"1970-01-01T00:00:01.000Z"}"#;
+        let i = info(text).expect("listed");
+        assert_eq!(i.first_prompt.as_deref(), Some("fix \u{FFFD}"));
+        assert_eq!(i.summary, "fix \u{FFFD}");
+        assert_eq!(i.git_branch.as_deref(), Some("m\u{FFFD}"));
+    }
+
+    #[test]
+    fn the_structured_output_note_is_not_a_prompt() {
+        // the note `ask --json-schema` adds when the model answers with text
+        let text = [
+            r#"{"type":"user","message":{"content":"<command-name>/review</command-name>"}}"#,
+            r#"{"type":"user","message":{"content":"[structured-output-enforce] You MUST call the StructuredOutput tool to complete this request. Call this tool now."}}"#,
+        ]
+        .join("\n");
+        let i = info(&text).unwrap();
+        assert_eq!(i.first_prompt.as_deref(), Some("/review"));
     }
 
     #[test]

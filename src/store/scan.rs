@@ -225,7 +225,8 @@ fn unescape(raw: &str) -> String {
     if !raw.contains('\\') {
         return raw.to_owned();
     }
-    serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_owned())
+    crate::protocol::from_str_lenient::<String>(&format!("\"{raw}\""))
+        .unwrap_or_else(|_| raw.to_owned())
 }
 
 /// Scan a JSON string body starting at byte `start`; the index of its
@@ -278,10 +279,13 @@ pub(crate) fn last_string_field(text: &str, key: &str) -> Option<String> {
 /// Parse a JSON text and pick some top-level fields. `Err` when it is not
 /// JSON; `Ok(None)` when it is JSON but not an object.
 pub(crate) fn top_fields(line: &str, keys: &[&str]) -> Result<Option<Vec<Option<Value>>>, ()> {
-    let mut de = serde_json::Deserializer::from_str(line);
-    let out = Fields { keys }.deserialize(&mut de).map_err(|_| ())?;
-    de.end().map_err(|_| ())?;
-    Ok(out)
+    // a lone surrogate escape is read as U+FFFD, as every parse reads it
+    crate::protocol::or_mended(line, |line| {
+        let mut de = serde_json::Deserializer::from_str(line);
+        let out = Fields { keys }.deserialize(&mut de).map_err(|_| ())?;
+        de.end().map_err(|_| ())?;
+        Ok(out)
+    })
 }
 
 struct Fields<'k> {
@@ -472,7 +476,7 @@ pub(crate) fn first_prompt(head: &str) -> String {
         {
             continue;
         }
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
+        let Ok(v) = crate::protocol::from_str_lenient::<Value>(line) else {
             continue;
         };
         if let Some(p) = prompt_text(&v, &mut fallback) {
@@ -641,6 +645,12 @@ fn command_name(s: &str) -> Option<&str> {
 /// families) are skipped here.
 pub fn is_cli_note(text: &str) -> bool {
     const INTERRUPTED: &str = "[Request interrupted by user";
+    // the note `ask --json-schema` adds when the model answers with text:
+    // "[structured-output-enforce] You MUST call the StructuredOutput tool…"
+    const ENFORCE: &str = "[structured-output-enforce]";
+    if text.trim_start_matches(is_js_space).starts_with(ENFORCE) {
+        return true;
+    }
     if let Some(rest) = text.strip_prefix(INTERRUPTED) {
         if rest.contains(']') {
             return true;
@@ -960,6 +970,12 @@ mod tests {
         assert!(!is_cli_note("<bash-input"));
         assert!(is_cli_note("[Request interrupted by user for tool use]"));
         assert!(!is_cli_note("[Request interrupted by user"));
+        assert!(is_cli_note(
+            "[structured-output-enforce] You MUST call the StructuredOutput tool to complete this request. Call this tool now."
+        ));
+        assert!(is_cli_note(" [structured-output-enforce]"));
+        assert!(!is_cli_note("[structured-output] x"));
+        assert!(!is_cli_note("see [structured-output-enforce]"));
     }
 
     #[test]

@@ -199,7 +199,7 @@ impl SessionFile {
         // a line too long to be read is passed over (see `MAX_LINE`)
         Transcript::open(&path)?.each_line(|_, line| {
             let raw = String::from_utf8_lossy(line).into_owned();
-            if let Ok(value) = serde_json::from_str::<Value>(&raw) {
+            if let Ok(value) = crate::protocol::from_str_lenient::<Value>(&raw) {
                 if matches!(
                     value.get("type").and_then(Value::as_str),
                     Some("user" | "assistant")

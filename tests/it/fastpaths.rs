@@ -59,6 +59,10 @@ fn emit_str(s: &str, f: Form, out: &mut String) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // a lone surrogate, as `JSON.stringify` writes a string cut
+            // inside an emoji: every parse reads it as U+FFFD
+            '\u{FFFD}' if f.reversed => out.push_str("\\udc00"),
+            '\u{FFFD}' => out.push_str("\\ud83d"),
             c if f.ascii && !c.is_ascii() => {
                 let mut units = [0u16; 2];
                 for u in c.encode_utf16(&mut units) {
@@ -116,7 +120,9 @@ struct Session {
 const ID: &str = "5e55105e-0000-4000-8000-000000000001";
 
 /// Text people type: letters, digits, quotes, backslashes, newlines,
-/// accents, CJK and emoji.
+/// accents, CJK and emoji; an emoji cut in half (U+FFFD here, written as a
+/// lone surrogate escape); a Kelvin sign and a long s (`K` lowercases to
+/// an ASCII `k`, `ſ` to itself).
 fn text() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         prop_oneof![
@@ -128,6 +134,10 @@ fn text() -> impl Strategy<Value = String> {
             1 => Just("日本語".to_owned()),
             1 => Just("🦀".to_owned()),
             1 => Just("naïve ÉCOLE".to_owned()),
+            1 => Just("\u{FFFD}".to_owned()),
+            1 => Just("cut\u{FFFD}🦀".to_owned()),
+            1 => Just("\u{212A}ey".to_owned()),
+            1 => Just("\u{17F}ea".to_owned()),
         ],
         1..12,
     )
@@ -281,9 +291,44 @@ fn first_prompt_by_full_parse(s: &Session) -> String {
     format!("{}…", cut.trim())
 }
 
-/// The hits a full parse gives for a lowercase ASCII word (matched in any
-/// case): each line of a prompt or an answer where it occurs, with every
-/// match in it, in transcript order.
+/// Where `word` (lowercase) occurs in `line` in any case, as Unicode
+/// lowercases each character (so a Kelvin sign is a `k`): byte ranges.
+fn caseless_ranges(line: &str, word: &str) -> Vec<[u64; 2]> {
+    let w: Vec<char> = word.chars().collect();
+    let mut ranges = Vec::new();
+    let mut i = 0;
+    while i < line.len() {
+        let (mut k, mut end, mut ok) = (0, i, true);
+        for (off, c) in line[i..].char_indices() {
+            if k == w.len() {
+                break;
+            }
+            for lc in c.to_lowercase() {
+                if w.get(k) == Some(&lc) {
+                    k += 1;
+                } else {
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok {
+                break;
+            }
+            end = i + off + c.len_utf8();
+        }
+        if ok && k == w.len() {
+            ranges.push([i as u64, end as u64]);
+            i = end;
+        } else {
+            i += line[i..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    ranges
+}
+
+/// The hits a full parse gives for a lowercase word (matched in any case):
+/// each line of a prompt or an answer where it occurs, with every match in
+/// it, in transcript order.
 fn hits_by_full_parse(s: &Session, word: &str) -> Vec<(String, String, Vec<[u64; 2]>, String)> {
     let mut out = Vec::new();
     for e in &s.entries {
@@ -303,17 +348,7 @@ fn hits_by_full_parse(s: &Session, word: &str) -> Vec<(String, String, Vec<[u64;
         };
         for (kind, text) in texts {
             for line in text.split('\n') {
-                let (b, w) = (line.as_bytes(), word.as_bytes());
-                let mut ranges = Vec::new();
-                let mut i = 0;
-                while i + w.len() <= b.len() {
-                    if b[i..i + w.len()].eq_ignore_ascii_case(w) {
-                        ranges.push([i as u64, (i + w.len()) as u64]);
-                        i += w.len();
-                    } else {
-                        i += 1;
-                    }
-                }
+                let ranges = caseless_ranges(line, word);
                 if !ranges.is_empty() {
                     let uuid = e["uuid"].as_str().unwrap_or("").to_owned();
                     out.push((kind.to_owned(), line.to_owned(), ranges, uuid));
@@ -400,6 +435,24 @@ proptest! {
                 &hits_of(d, Pattern::smart(s.word.clone())),
                 &word_hits,
                 "search in {:?}",
+                f
+            );
+            // a word with a `k` found in `Key` (the raw bytes have none), a
+            // word with an `s` not in `ſea`, a cut emoji (a lone surrogate
+            // escape on disk) found as U+FFFD
+            for w in ["key", "sea", "\u{FFFD}"] {
+                prop_assert_eq!(
+                    hits_seen(&hits_of(d, Pattern::smart(w))),
+                    hits_by_full_parse(&s, w),
+                    "search for {:?} in {:?}",
+                    w,
+                    f
+                );
+            }
+            prop_assert_eq!(
+                hits_seen(&hits_of(d, Pattern::Literal { text: "KEY".into(), ignore_case: true })),
+                hits_by_full_parse(&s, "key"),
+                "search for KEY in {:?}",
                 f
             );
             // non-ASCII patterns, either case

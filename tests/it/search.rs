@@ -150,6 +150,64 @@ fn tools_only_when_asked() {
     assert_eq!(found[0].hits[0].kind, HitKind::ToolInput);
 }
 
+/// `JSON.stringify` writes a string cut inside an emoji with a lone
+/// surrogate escape (`\ud83d`); serde_json refuses such a line, which was
+/// skipped: the tool result, the prompt, the whole session in the listing.
+#[test]
+fn a_lone_surrogate_escape_loses_no_line() {
+    let f = Fixture::new();
+    let lines = [
+        entry("user", A, 0, json!("find the PLACEHOLDER")),
+        entry(
+            "assistant",
+            A,
+            1,
+            json!([{"type":"tool_use","id":"t1","name":"Grep","input":{"pattern":"zebra"}}]),
+        ),
+        entry(
+            "user",
+            A,
+            2,
+            json!([{"type":"tool_result","tool_use_id":"t1","content":"zebra PLACEHOLDER"}]),
+        ),
+        entry(
+            "assistant",
+            A,
+            3,
+            json!([{"type":"text","text":"found it"}]),
+        ),
+    ]
+    .map(|l| l.replace("PLACEHOLDER", "\\ud83d"));
+    f.write(A, &lines, 1_800_000_000);
+    let found = search(
+        &f.store(),
+        SearchOptions::new(Pattern::smart("zebra")).tools(true),
+    );
+    assert_eq!(ids(&found), ["aaaaaaaa"]);
+    let kinds: Vec<HitKind> = found[0].hits.iter().map(|h| h.kind).collect();
+    assert_eq!(kinds, [HitKind::ToolInput, HitKind::ToolOutput]);
+    assert_eq!(found[0].hits[1].line, "zebra \u{FFFD}");
+    // the only prompt has one: the session is still listed, with it
+    assert_eq!(
+        found[0].info.first_prompt.as_deref(),
+        Some("find the \u{FFFD}")
+    );
+    let listing = f.store().list(&claudio::store::ListOptions::all()).unwrap();
+    assert_eq!(listing.sessions.len(), 1, "{:?}", listing.skipped);
+    // export keeps the whole conversation
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(f.dir.path())
+        .args(["export", &A[..8], "-f", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("find the \u{FFFD}"), "{out}");
+    assert!(out.contains("zebra \u{FFFD}"), "{out}");
+    assert!(out.contains("found it"), "{out}");
+}
+
 #[test]
 fn escaped_quotes_and_newlines_match_as_written() {
     let f = Fixture::standard();

@@ -47,15 +47,16 @@ pub(super) fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) 
             scan_ends(&c.path, &c.session_id, ends, None, c.side)
         };
         let mut on_line = |line: &[u8]| {
-            // invalid UTF-8 is read as the listing reads it (U+FFFD), not
-            // skipped
-            let parsed =
-                serde_json::from_slice::<Value>(line).or_else(|e| {
-                    match std::str::from_utf8(line) {
-                        Ok(_) => Err(e),
-                        Err(_) => serde_json::from_str::<Value>(&String::from_utf8_lossy(line)),
+            // invalid UTF-8 and lone surrogate escapes are read as the
+            // listing reads them (U+FFFD), not skipped
+            let parsed = crate::protocol::from_slice_lenient::<Value>(line).or_else(|e| {
+                match std::str::from_utf8(line) {
+                    Ok(_) => Err(e),
+                    Err(_) => {
+                        crate::protocol::from_str_lenient::<Value>(&String::from_utf8_lossy(line))
                     }
-                });
+                }
+            });
             let Ok(v) = parsed else {
                 return ControlFlow::Continue(()); // a damaged line: skip it
             };

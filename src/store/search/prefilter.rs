@@ -120,6 +120,9 @@ impl Finder {
                 };
                 let literals = patterns.len();
                 patterns.extend(escapes(text.contains('/')));
+                if ic && raw.is_some() {
+                    patterns.extend(folds_to_ascii(text));
+                }
                 Finder {
                     invalid_utf8: raw.as_deref().is_some_and(touches_fffd),
                     set: raw.is_some().then(|| Set::new(&patterns)).flatten(),
@@ -215,6 +218,24 @@ impl Finder {
             from = at + 1;
         }
     }
+}
+
+/// The characters beyond ASCII whose lowercase is an ASCII letter, as
+/// [`find_literal`] folds case: the Kelvin sign `K` (U+212A) is a `k`.
+/// (The only other, `İ` U+0130, lowercases to `i` and a combining dot,
+/// which only a pattern beyond ASCII matches; the long s `ſ` is its own
+/// lowercase.)
+const FOLDS_TO_ASCII: &[(char, u8)] = &[('\u{212A}', b'k')];
+
+/// The UTF-8 bytes of the characters that a caseless search for `text`
+/// matches in decoded text although its raw bytes do not show it: a line
+/// with one is a candidate (like an escape) and is checked whole.
+fn folds_to_ascii(text: &str) -> Vec<Vec<u8>> {
+    FOLDS_TO_ASCII
+        .iter()
+        .filter(|(_, a)| text.bytes().any(|b| b.to_ascii_lowercase() == *a))
+        .map(|(c, _)| c.to_string().into_bytes())
+        .collect()
 }
 
 /// The length of the window of a caseless literal that is looked for.
@@ -417,6 +438,32 @@ mod tests {
         assert_eq!(candidates(&Pattern::smart("q"), block).len(), 2);
     }
 
+    #[test]
+    fn a_kelvin_sign_is_a_k_when_case_is_folded() {
+        // `K` (U+212A) lowercases to an ASCII `k`: the full check finds
+        // "kelvin" in "Kelvin"; its raw bytes (E2 84 AA) have no `k`
+        let block = "{\"a\":\"\u{212A}elvin\"}\n{\"b\":\"\u{17F}ea\"}\n".as_bytes();
+        assert_eq!(find_literal("\u{212A}elvin", "kelvin", true), vec![0..8]);
+        assert_eq!(
+            candidates(&Pattern::smart("kelvin"), block),
+            vec!["{\"a\":\"\u{212A}elvin\"}".as_bytes().to_vec()]
+        );
+        // case matters, or no `k`: no candidate
+        assert!(candidates(&Pattern::smart("Kelvin"), block).is_empty());
+        assert!(candidates(&Pattern::smart("elvix"), block).is_empty());
+        // the long s is its own lowercase: no match, no need for a candidate
+        assert!(find_literal("\u{17F}ea", "sea", true).is_empty());
+        // what folds to ASCII is listed: every other character beyond
+        // ASCII lowercases to none, or (U+0130) to more than one
+        for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+            let lower: Vec<char> = c.to_lowercase().collect();
+            if lower.iter().any(char::is_ascii) {
+                let listed = FOLDS_TO_ASCII.iter().any(|(f, _)| *f == c);
+                assert!(listed || lower.len() > 1, "{c:?} folds to {lower:?}");
+            }
+        }
+    }
+
     proptest::proptest! {
         /// The candidates are exactly the lines whose raw bytes hold the
         /// literal's JSON form (in either ASCII case when case is folded)
@@ -424,8 +471,8 @@ mod tests {
         /// a `/`.
         #[test]
         fn candidates_are_the_lines_that_hold_the_form_or_an_escape(
-            lines in proptest::collection::vec("[abAB7\\-\"\\\\/ug ]{0,24}", 0..12),
-            needle in "[abAB7/\\-]{1,5}",
+            lines in proptest::collection::vec("[abkAB7\\-\"\\\\/ug \u{212A}\u{17F}]{0,24}", 0..12),
+            needle in "[abkAB7/\\-]{1,5}",
             fold in proptest::bool::ANY,
         ) {
             let block: Vec<u8> = lines.iter().flat_map(|l| l.bytes().chain([b'\n'])).collect();
@@ -435,6 +482,8 @@ mod tests {
                 l.windows(raw.len()).any(|w| if fold { w.eq_ignore_ascii_case(raw) } else { w == raw })
                     || l.windows(3).any(|w| w[..2] == *b"\\u" && w[2].is_ascii_hexdigit())
                     || needle.contains('/') && l.windows(2).any(|w| w == b"\\/")
+                    // a Kelvin sign, for a caseless `k`
+                    || fold && needle.contains(['k', 'K']) && l.windows(3).any(|w| w == "\u{212A}".as_bytes())
             };
             let want: Vec<Vec<u8>> = lines
                 .iter()
