@@ -327,15 +327,7 @@ impl Dialog {
         let mut step = Step::default();
         if let TermEvent::Resize(w, h) = event {
             (self.width, self.height) = ((w as usize).max(20), (h as usize).max(6));
-            if let Ask::Questions {
-                picker: Some(d), ..
-            }
-            | Ask::Plan {
-                picker: Some(d), ..
-            } = &mut self.ask
-            {
-                d.moved = true;
-            }
+            self.screen_changed();
             return step;
         }
         let style = self.style;
