@@ -33,6 +33,7 @@
 use crate::protocol::{ContentBlock, MessageContent, SystemMessage};
 use crate::Message;
 use serde_json::Value;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Whether a tool starts a sub-agent (the API names it `Agent`, the CLI's
 /// tool list `Task`; both are taken).
@@ -85,11 +86,44 @@ pub struct Task {
     call_open: bool,
 }
 
+/// How many finished tasks a [`Tracker`] keeps at least (it drops older
+/// finished ones, now and then, so that a long session, or a stream that
+/// starts task after task, does not keep them all).
+const FINISHED_KEPT: usize = 1_000;
+
 /// The session's sub-agents and background tasks, from its messages. See
 /// the [module](self) for an example.
+///
+/// Each message costs time in its own size, not in the number of tasks
+/// seen: tasks are found through maps by tool call and by task id, and
+/// finished tasks beyond the last 1,000 are dropped (now and then, so
+/// that a session that starts task after task does not keep them all).
 #[derive(Debug, Clone, Default)]
 pub struct Tracker {
     tasks: Vec<Task>,
+    /// `tasks` index by `call` (one task per call).
+    by_call: HashMap<String, usize>,
+    /// `tasks` indexes by task id (several calls may name one).
+    by_id: HashMap<String, Ids>,
+    /// The task ids that some task waits on in the background list for.
+    idle_ids: HashSet<String>,
+    /// Tasks at work in the background.
+    background_running: usize,
+    /// Tasks done (and still kept).
+    finished: usize,
+}
+
+/// The tasks of one task id, by what can still change them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Ids {
+    /// All of them, oldest first.
+    all: BTreeSet<usize>,
+    /// Not done: a final status ends them.
+    working: BTreeSet<usize>,
+    /// Not in the background: a patch moves them there.
+    foreground: BTreeSet<usize>,
+    /// Not done, call returned: a background list without them ends them.
+    idle: BTreeSet<usize>,
 }
 
 impl Tracker {
@@ -97,12 +131,12 @@ impl Tracker {
     /// working because of it (its call returned in the foreground, a
     /// final status, a background list without it).
     pub fn observe(&mut self, m: &Message) -> bool {
-        match m {
+        let ended = match m {
             Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
                 for b in &a.message.content {
                     if let ContentBlock::ToolUse(t) = b {
-                        if is_task_tool(&t.name) && self.get(&t.id).is_none() {
-                            self.tasks.push(Task {
+                        if is_task_tool(&t.name) && !self.by_call.contains_key(&t.id) {
+                            self.push(Task {
                                 call: t.id.clone(),
                                 task_id: None,
                                 description: call_description(&t.input),
@@ -125,27 +159,31 @@ impl Tracker {
                     let ContentBlock::ToolResult(r) = b else {
                         continue;
                     };
-                    let Some(t) = self.tasks.iter_mut().find(|t| t.call == r.tool_use_id) else {
+                    let Some(&i) = self.by_call.get(&r.tool_use_id) else {
                         continue;
                     };
-                    if !t.call_open {
+                    if !self.tasks[i].call_open {
                         continue;
                     }
-                    t.call_open = false;
-                    if !r.is_error() && (t.background || is_background_launch(&r.text())) {
-                        t.background = true;
-                    } else if !t.done {
-                        // a foreground agent that finished, or one that
-                        // never started
-                        t.done = true;
-                        ended = true;
-                    }
+                    ended |= self.update(i, |t| {
+                        t.call_open = false;
+                        if !r.is_error() && (t.background || is_background_launch(&r.text())) {
+                            t.background = true;
+                            false
+                        } else {
+                            // a foreground agent that finished, or one that
+                            // never started
+                            !std::mem::replace(&mut t.done, true)
+                        }
+                    });
                 }
                 ended
             }
             Message::System(s) => self.system(s),
             _ => false,
-        }
+        };
+        self.compact();
+        ended
     }
 
     fn system(&mut self, s: &SystemMessage) -> bool {
@@ -155,8 +193,8 @@ impl Tracker {
                     return false;
                 };
                 let background = t.is_backgrounded == Some(true);
-                match self.tasks.iter_mut().find(|a| &a.call == call) {
-                    Some(a) => {
+                match self.by_call.get(call) {
+                    Some(&i) => self.update(i, |a| {
                         a.task_id = Some(task_id.clone());
                         a.background |= background;
                         if a.task_type.is_none() {
@@ -165,8 +203,8 @@ impl Tracker {
                         if a.description.is_none() {
                             a.description.clone_from(&t.description);
                         }
-                    }
-                    None => self.tasks.push(Task {
+                    }),
+                    None => self.push(Task {
                         call: call.clone(),
                         task_id: Some(task_id.clone()),
                         description: t.description.clone(),
@@ -184,8 +222,13 @@ impl Tracker {
                 };
                 let patch = u.patch.as_ref();
                 if patch.and_then(|p| p.is_backgrounded) == Some(true) {
-                    for t in self.by_task_mut(task_id) {
-                        t.background = true;
+                    let moved = self
+                        .by_id
+                        .get(task_id)
+                        .map(|e| e.foreground.iter().copied().collect::<Vec<_>>())
+                        .unwrap_or_default();
+                    for i in moved {
+                        self.update(i, |t| t.background = true);
                     }
                 }
                 if u.status().is_some_and(|s| s.is_final()) {
@@ -200,53 +243,144 @@ impl Tracker {
                 None => false,
             },
             SystemMessage::BackgroundTasksChanged(c) => {
-                let live: Vec<&str> = c
+                let live: HashSet<&str> = c
                     .tasks
                     .iter()
                     .filter_map(|t| t.task_id.as_deref())
                     .collect();
-                let mut ended = false;
-                for t in &mut self.tasks {
-                    let gone = t.task_id.as_deref().is_some_and(|id| !live.contains(&id));
-                    // a call still open is a foreground task: not in the list
-                    if gone && !t.call_open && !t.done {
-                        t.done = true;
-                        ended = true;
-                    }
+                // only ids some task waits on are looked at: those not in
+                // the list end, the rest are paid for by the list itself
+                let gone: Vec<usize> = self
+                    .idle_ids
+                    .iter()
+                    .filter(|id| !live.contains(id.as_str()))
+                    .flat_map(|id| self.by_id[id].idle.iter().copied())
+                    .collect();
+                // a call still open is a foreground task: not in the list
+                for &i in &gone {
+                    self.update(i, |t| t.done = true);
                 }
-                ended
+                !gone.is_empty()
             }
             _ => false,
         }
     }
 
-    fn by_task_mut<'a>(&'a mut self, task_id: &'a str) -> impl Iterator<Item = &'a mut Task> {
-        self.tasks
-            .iter_mut()
-            .filter(move |t| t.task_id.as_deref() == Some(task_id))
+    fn end(&mut self, task_id: &str) -> bool {
+        let working: Vec<usize> = self
+            .by_id
+            .get(task_id)
+            .map(|e| e.working.iter().copied().collect())
+            .unwrap_or_default();
+        for &i in &working {
+            self.update(i, |t| t.done = true);
+        }
+        !working.is_empty()
     }
 
-    fn end(&mut self, task_id: &str) -> bool {
-        let mut ended = false;
-        for t in self.by_task_mut(task_id) {
-            ended |= !std::mem::replace(&mut t.done, true);
+    fn push(&mut self, task: Task) {
+        let i = self.tasks.len();
+        self.by_call.insert(task.call.clone(), i);
+        self.tasks.push(task);
+        self.index(i);
+    }
+
+    /// Change task `i`, keeping the maps and counts in step.
+    fn update<R>(&mut self, i: usize, change: impl FnOnce(&mut Task) -> R) -> R {
+        self.unindex(i);
+        let r = change(&mut self.tasks[i]);
+        self.index(i);
+        r
+    }
+
+    fn index(&mut self, i: usize) {
+        let t = &self.tasks[i];
+        self.finished += usize::from(t.done);
+        self.background_running += usize::from(!t.done && t.background);
+        let Some(id) = &t.task_id else {
+            return;
+        };
+        let e = self.by_id.entry(id.clone()).or_default();
+        e.all.insert(i);
+        if !t.done {
+            e.working.insert(i);
         }
-        ended
+        if !t.background {
+            e.foreground.insert(i);
+        }
+        if !t.done && !t.call_open {
+            e.idle.insert(i);
+            if !self.idle_ids.contains(id) {
+                self.idle_ids.insert(id.clone());
+            }
+        }
+    }
+
+    fn unindex(&mut self, i: usize) {
+        let t = &self.tasks[i];
+        self.finished -= usize::from(t.done);
+        self.background_running -= usize::from(!t.done && t.background);
+        let Some(id) = &t.task_id else {
+            return;
+        };
+        let Some(e) = self.by_id.get_mut(id) else {
+            return;
+        };
+        e.all.remove(&i);
+        e.working.remove(&i);
+        e.foreground.remove(&i);
+        e.idle.remove(&i);
+        if e.idle.is_empty() {
+            self.idle_ids.remove(id);
+        }
+        if e.all.is_empty() {
+            self.by_id.remove(id);
+        }
+    }
+
+    /// Drop the oldest finished tasks beyond the last [`FINISHED_KEPT`],
+    /// once there are at least as many to drop as half the tasks kept (so
+    /// rebuilding the maps costs each task O(1), amortised).
+    fn compact(&mut self) {
+        let excess = self.finished.saturating_sub(FINISHED_KEPT);
+        if excess < FINISHED_KEPT.max(self.tasks.len() / 2) {
+            return;
+        }
+        let mut dropped = 0;
+        self.tasks.retain(|t| {
+            let drop = t.done && dropped < excess;
+            dropped += usize::from(drop);
+            !drop
+        });
+        self.reindex();
+    }
+
+    fn reindex(&mut self) {
+        self.by_call.clear();
+        self.by_id.clear();
+        self.idle_ids.clear();
+        self.background_running = 0;
+        self.finished = 0;
+        for i in 0..self.tasks.len() {
+            self.by_call.insert(self.tasks[i].call.clone(), i);
+            self.index(i);
+        }
     }
 
     /// The task its tool call started.
     pub fn get(&self, call: &str) -> Option<&Task> {
-        self.tasks.iter().find(|t| t.call == call)
+        self.by_call.get(call).map(|&i| &self.tasks[i])
     }
 
-    /// The task with this task id.
+    /// The task with this task id (the oldest, when several calls named
+    /// it).
     pub fn by_task(&self, task_id: &str) -> Option<&Task> {
-        self.tasks
-            .iter()
-            .find(|t| t.task_id.as_deref() == Some(task_id))
+        let e = self.by_id.get(task_id)?;
+        e.all.first().map(|&i| &self.tasks[i])
     }
 
-    /// Every task seen, oldest first.
+    /// Every task at work and the last finished ones (at least the last
+    /// 1,000; older finished ones are dropped), oldest first.
     pub fn tasks(&self) -> &[Task] {
         &self.tasks
     }
@@ -259,13 +393,13 @@ impl Tracker {
     /// How many tasks still work in the background (a turn's `result` does
     /// not end them: their reports come later).
     pub fn background_running(&self) -> usize {
-        self.running().filter(|t| t.background).count()
+        self.background_running
     }
 
     /// A new session (a restart, another session resumed): none of the old
     /// one's tasks works any more.
     pub fn clear(&mut self) {
-        self.tasks.clear();
+        *self = Tracker::default();
     }
 }
 
@@ -420,5 +554,134 @@ mod tests {
         ));
         t.observe(&msg(json!({"type":"system","subtype":"task_updated"})));
         assert!(t.tasks().is_empty());
+    }
+
+    impl Tracker {
+        /// The maps and counts say what the tasks say.
+        fn assert_in_step(&self) {
+            let mut fresh = Tracker {
+                tasks: self.tasks.clone(),
+                ..Tracker::default()
+            };
+            fresh.reindex();
+            assert_eq!(self.by_call, fresh.by_call);
+            assert_eq!(self.by_id, fresh.by_id);
+            assert_eq!(self.idle_ids, fresh.idle_ids);
+            assert_eq!(self.background_running, fresh.background_running);
+            assert_eq!(self.finished, fresh.finished);
+            assert_eq!(self.by_call.len(), self.tasks.len(), "one task per call");
+            assert_eq!(
+                self.background_running,
+                self.running().filter(|t| t.background).count()
+            );
+        }
+    }
+
+    fn started(id: &str, call: &str) -> Message {
+        msg(
+            json!({"type":"system","subtype":"task_started","task_id":id,
+            "tool_use_id":call,"task_type":"local_bash","is_backgrounded":true}),
+        )
+    }
+
+    fn notified(id: &str) -> Message {
+        msg(
+            json!({"type":"system","subtype":"task_notification","task_id":id,
+            "status":"completed"}),
+        )
+    }
+
+    #[test]
+    fn the_maps_stay_in_step_through_every_kind_of_change() {
+        let mut t = Tracker::default();
+        let steps = [
+            call("c1", "Task", json!({"description":"one"})),
+            call("c2", "Agent", json!({})),
+            started("t1", "c1"),
+            started("t1", "c2"), // two calls, one task id
+            started("t2", "c3"),
+            msg(
+                json!({"type":"system","subtype":"task_updated","task_id":"t1",
+                "patch":{"is_backgrounded":true}}),
+            ),
+            result("c1", "Async agent launched"),
+            started("t3", "c1"), // its task id changes
+            msg(json!({"type":"system","subtype":"background_tasks_changed",
+                "tasks":[{"task_id":"t3"}]})),
+            result("c2", "done"),
+            notified("t3"),
+            msg(
+                json!({"type":"system","subtype":"task_updated","task_id":"t1",
+                "patch":{"status":"failed"}}),
+            ),
+        ];
+        for m in &steps {
+            t.observe(m);
+            t.assert_in_step();
+        }
+        assert_eq!(t.tasks().len(), 3);
+        assert_eq!(t.running().count(), 0);
+        assert_eq!(t.by_task("t3").unwrap().call, "c1");
+        assert_eq!(t.by_task("t1").unwrap().call, "c2");
+    }
+
+    #[test]
+    fn twenty_thousand_background_tasks_start_are_listed_and_end() {
+        const N: usize = 20_000;
+        let mut t = Tracker::default();
+        for i in 0..N {
+            assert!(!t.observe(&started(&format!("t{i}"), &format!("c{i}"))));
+        }
+        assert_eq!(t.background_running(), N);
+        let listed: Vec<Value> = (0..N).map(|i| json!({"task_id":format!("t{i}")})).collect();
+        let listed = msg(json!({"type":"system","subtype":"background_tasks_changed",
+            "tasks":listed}));
+        assert!(!t.observe(&listed), "every task is listed");
+        t.assert_in_step();
+        for i in 0..N {
+            assert!(t.observe(&notified(&format!("t{i}"))), "t{i} ends");
+            assert!(!t.observe(&notified(&format!("t{i}"))), "t{i} ends once");
+            assert_eq!(t.background_running(), N - i - 1);
+            if i % 1_000 == 0 {
+                t.assert_in_step();
+            }
+        }
+        t.assert_in_step();
+        // the finished ones kept are bounded, and the newest
+        assert!(t.tasks().len() <= 3 * FINISHED_KEPT, "{}", t.tasks().len());
+        assert!(t.tasks().len() >= FINISHED_KEPT);
+        assert!(t.by_task(&format!("t{}", N - 1)).unwrap().done);
+        assert!(t.get("c0").is_none(), "the oldest finished one is dropped");
+        // a list without the (finished) tasks ends none
+        assert!(!t.observe(&msg(
+            json!({"type":"system","subtype":"background_tasks_changed","tasks":[]})
+        )));
+    }
+
+    #[test]
+    fn twenty_thousand_calls_on_one_task_id_end_together() {
+        const N: usize = 20_000;
+        let mut t = Tracker::default();
+        let patch = msg(
+            json!({"type":"system","subtype":"task_updated","task_id":"same",
+            "patch":{"is_backgrounded":true}}),
+        );
+        for i in 0..N {
+            t.observe(&call(&format!("c{i}"), "Task", json!({})));
+            t.observe(&msg(json!({"type":"system","subtype":"task_started",
+                "task_id":"same","tool_use_id":format!("c{i}")})));
+            t.observe(&patch);
+            t.observe(&msg(
+                json!({"type":"system","subtype":"background_tasks_changed",
+                "tasks":[{"task_id":"same"}]}),
+            ));
+        }
+        t.assert_in_step();
+        assert_eq!(t.background_running(), N);
+        assert_eq!(t.by_task("same").unwrap().call, "c0");
+        assert!(t.observe(&notified("same")));
+        assert!(!t.observe(&notified("same")));
+        assert_eq!(t.running().count(), 0);
+        t.assert_in_step();
     }
 }
