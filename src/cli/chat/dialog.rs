@@ -331,6 +331,7 @@ impl Dialog {
             return step;
         }
         let style = self.style;
+        let width = self.width;
         match &mut self.ask {
             Ask::Decided { .. } => {}
             Ask::Tool { req, answer, full } => {
@@ -382,7 +383,12 @@ impl Dialog {
                         None,
                     ),
                 };
-                step.write.push_str(&format!("\r\n  {note}\r\n"));
+                // a long note wraps under its indent, never to column 0
+                for line in wrap(&note, width, "  ", "    ") {
+                    step.write.push_str("\r\n");
+                    step.write.push_str(&line);
+                }
+                step.write.push_str("\r\n");
                 step.done = Some(Done {
                     result,
                     interrupt,

@@ -49,6 +49,9 @@ pub struct Renderer {
     /// with `ask`).
     reading: Reading,
     sanitizer: Sanitizer,
+    /// The thinking's own: a sequence cut across its deltas is removed
+    /// whole, as the answer's is.
+    thinking_sanitizer: Sanitizer,
     markdown: Markdown,
     /// The thinking's rows, under its heading (filled to the width on a
     /// terminal, as the answer's are).
@@ -98,6 +101,7 @@ impl Renderer {
             opts,
             reading: Reading::default(),
             sanitizer: Sanitizer::new(),
+            thinking_sanitizer: Sanitizer::new(),
             block: Block::None,
             wrote_answer: false,
             at_line_start: true,
@@ -441,6 +445,9 @@ impl Renderer {
                 out.push_str(&tail);
             }
             Block::Thinking => {
+                let mut rest = String::new();
+                self.thinking_sanitizer.finish(&mut rest);
+                self.thinking.push(&rest, out);
                 self.thinking.finish(out);
                 self.at_line_start = self.thinking.at_row_start();
             }
@@ -480,7 +487,8 @@ impl Renderer {
     }
 
     fn thinking(&mut self, t: &str, out: &mut String) {
-        let clean = Sanitizer::clean(t);
+        let mut clean = String::new();
+        self.thinking_sanitizer.push(t, &mut clean);
         self.thinking.push(&clean, out);
         self.at_line_start = self.thinking.at_row_start();
     }

@@ -670,3 +670,20 @@ fn a_running_tool_shows_above_the_status_line_and_both_go_in_place() {
     );
     assert!(rows.last().unwrap().contains("Working · 2s"), "{rows:?}");
 }
+
+/// A sequence cut across thinking deltas is removed whole, as in the
+/// answer: none of its parameters is left as text (found by the attack
+/// round).
+#[test]
+fn a_sequence_cut_across_thinking_deltas_leaves_nothing_behind() {
+    let thinking = "A \u{1b}[31mred\u{1b}[0m B \u{1b}[2J C \u{1b}]0;title\u{7} D";
+    for n in 1..=4 {
+        let mut r = renderer(false, false);
+        let out = feed(&mut r, &streamed(thinking, "ok", n));
+        assert!(!out.contains('\u{1b}'), "{n}: {out:?}");
+        for junk in ["[31m", "[0m", "2J", "]0;", "title"] {
+            assert!(!out.contains(junk), "{n}: {junk} in {out:?}");
+        }
+        assert!(out.contains("A red B  C  D") || out.contains("A red B C D"), "{n}: {out:?}");
+    }
+}
