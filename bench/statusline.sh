@@ -10,16 +10,23 @@
 # now, and put back after), so the status line reads them for today's cost
 # and the 5-hour window, as it would on a day of work; the rest are stat'ed
 # only. The status JSON is the shape Claude Code gives a statusLine command.
+#
+# The usage index is in a cache folder of the run's own, filled (every
+# transcript) by the `sessions usage --all` runs; the status line is timed
+# with it and without it (`CLAUDIO_CACHE_DIR=off`): with it must never be
+# slower. CLAUDIO_BIN times another build of claudio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"; gb="${2:-2}"; runs="${3:-5}"; today="${4:-20}"
 store="${CLAUDIO_BENCH_DIR:-/tmp/claudio-bench}/store-$n"
 [ -d "$store/projects" ] || python3 bench/gen_store.py "$store" "$n" "$gb"
-cargo build --release --quiet --bin claudio
-python3 - "$store" "$runs" "$today" <<'PY'
-import glob, json, os, statistics, subprocess, sys, time
-store, runs, today = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-env = dict(os.environ, CLAUDE_CONFIG_DIR=store, NO_COLOR="1")
+bin="${CLAUDIO_BIN:-target/release/claudio}"
+[ -n "${CLAUDIO_BIN:-}" ] || cargo build --release --quiet --bin claudio
+python3 - "$store" "$runs" "$today" "$bin" <<'PY'
+import glob, json, os, shutil, statistics, subprocess, sys, tempfile, time
+store, runs, today, exe = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+scratch = tempfile.mkdtemp(prefix="claudio-statusline-bench-")
+env = dict(os.environ, CLAUDE_CONFIG_DIR=store, NO_COLOR="1", CLAUDIO_CACHE_DIR=scratch)
 timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
 files = sorted(glob.glob(os.path.join(store, "projects", "*", "*.jsonl")))
 recent = files[:: max(1, len(files) // max(today, 1))][:today]
@@ -44,7 +51,7 @@ status = json.dumps({
                                          "cache_read_input_tokens": 49000}},
     "exceeds_200k_tokens": False,
 }).encode()
-def measure(argv, stdin=None):
+def measure(argv, stdin=None, env=env):
     walls, rss, out = [], [], b""
     for i in range(runs + 1):  # the first run warms the cache
         t = time.perf_counter()
@@ -63,14 +70,28 @@ try:
     now = time.time()
     for p in recent:
         os.utime(p, (now, now))
-    usage, _ = measure(["target/release/claudio", "sessions", "usage", "--all", "--json"])
-    line, out = measure(["target/release/claudio", "statusline"], status)
+    usage, _ = measure([exe, "sessions", "usage", "--all", "--json"])
+    time.sleep(3.5)  # past the index's "changed lately" window
+    # with and without the index in turn, so that both see the same load
+    line, off, out, out_off = [], [], b"", b""
+    for _ in range(3):
+        r, out = measure([exe, "statusline"], status)
+        line.append(r)
+        r, out_off = measure([exe, "statusline"], status, dict(env, CLAUDIO_CACHE_DIR="off"))
+        off.append(r)
+    assert out == out_off, (out, out_off)
+    line = {k: statistics.median(r[k] for r in line) for k in line[0]}
+    off = {k: statistics.median(r[k] for r in off) for k in off[0]}
 finally:
     for p, st in saved.items():
         os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    index = os.path.join(scratch, "usage-index")
+    index_kb = round(os.path.getsize(index) / 1024) if os.path.exists(index) else 0
+    shutil.rmtree(scratch, ignore_errors=True)
 res = {
-    "claudio sessions usage --all --json": usage,
+    f"claudio sessions usage --all --json (index warm, {index_kb} KiB)": usage,
     f"claudio statusline ({len(recent)} of {len(files)} written today)": line,
+    "claudio statusline, no index": off,
     "ratio": round(line["ms"] / usage["ms"], 3),
     "line": out.decode(errors="replace").strip(),
 }

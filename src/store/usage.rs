@@ -681,19 +681,59 @@ impl super::Store {
     pub fn usage_since(&self, dir: Option<&Path>, since: i64) -> StoreResult<UsageListing> {
         let cands = self.candidates(dir, true)?;
         let (cands, skipped) = super::list::split_unreadable(cands);
+        let mut cost = 0u64;
         let recent: Vec<super::list::Candidate> = cands
             .iter()
             .filter(|c| {
-                std::fs::symlink_metadata(&c.path)
-                    .ok()
+                let m = std::fs::symlink_metadata(&c.path).ok();
+                let recent = m
+                    .as_ref()
                     .and_then(|m| m.modified().ok())
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .is_none_or(|d| d.as_millis() as i64 >= since)
+                    .is_none_or(|d| d.as_millis() as i64 >= since);
+                if recent {
+                    cost = cost.saturating_add(read_cost(&c.path, m.as_ref()));
+                }
+                recent
             })
             .cloned()
             .collect();
-        Ok(read_listing(&recent, skipped, &cands))
+        Ok(read_listing_with(
+            &recent,
+            skipped,
+            &cands,
+            worth_the_index(cost),
+        ))
     }
+}
+
+/// What reading the transcript at `path` whole costs, in bytes of the
+/// usage index loaded in the same time. Measured with bench/statusline.sh
+/// (10,000 sessions, a 3.7 MB index): loading the index costs about 4 ms
+/// a MB, reading a transcript about 0.2 ms a MB (its lines are skipped by
+/// a search for the usage field) and 10 µs to open; so a transcript's
+/// byte counts for 1/32 of an index byte, an archived one's (decompressed)
+/// for 1/4, and opening a file for 4 KiB.
+fn read_cost(path: &Path, m: Option<&std::fs::Metadata>) -> u64 {
+    let size = m.map_or(0, |m| m.len());
+    let bytes = if super::open::is_packed(path) {
+        size / 4
+    } else {
+        size / 32
+    };
+    bytes.saturating_add(4 << 10)
+}
+
+/// Whether reading a few recent transcripts through the usage index is
+/// cheaper than reading them whole: loading the index costs about its
+/// size, so a status line that reads today's few transcripts does
+/// without it (and is never slower for it).
+fn worth_the_index(cost: u64) -> bool {
+    let Some(file) = super::usage_index::index_path() else {
+        return false;
+    };
+    // no index yet: nothing to load, and this read starts it
+    std::fs::symlink_metadata(file).map_or(true, |m| cost > m.len())
 }
 
 /// The folders a listing read, and the transcripts it found in them: what
@@ -716,10 +756,20 @@ fn scope_of(cands: &[super::list::Candidate]) -> Scope {
 /// the listing found, read or not).
 fn read_listing(
     cands: &[super::list::Candidate],
-    mut skipped: Vec<super::Skipped>,
+    skipped: Vec<super::Skipped>,
     found: &[super::list::Candidate],
 ) -> UsageListing {
-    let ix = Index::open();
+    read_listing_with(cands, skipped, found, true)
+}
+
+/// [`read_listing`], through the usage index only if `index`.
+fn read_listing_with(
+    cands: &[super::list::Candidate],
+    mut skipped: Vec<super::Skipped>,
+    found: &[super::list::Candidate],
+    index: bool,
+) -> UsageListing {
+    let ix = if index { Index::open() } else { None };
     let read = super::list::parallel_map(cands, |c| {
         let mut u = read_session(&c.path, false, ix.as_ref(), c.side)?;
         u.session_id.clone_from(&c.session_id);

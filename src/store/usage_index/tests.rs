@@ -624,3 +624,47 @@ fn a_listing_of_every_sessions_usage_indexes_them_all() {
     assert_eq!(reads, (0, 0), "none read again");
     std::env::remove_var(CACHE_ENV);
 }
+
+/// `usage_since` over a few small recent transcripts (a status line's)
+/// reads them without loading a big index: loading it would cost more
+/// than the reads it saves. The answers are the same.
+#[test]
+fn a_few_recent_transcripts_are_read_without_loading_a_big_index() {
+    let d = tempfile::tempdir().unwrap();
+    let cache = d.path().join("cache");
+    std::env::set_var(CACHE_ENV, &cache);
+    let idx = cache.join(FILE_NAME);
+    let folder = d.path().join("config/projects/-w");
+    std::fs::create_dir_all(&folder).unwrap();
+    for i in 0..3 {
+        let id = format!("eeeeeeee-000{i}-4444-8444-444444444444");
+        let p = folder.join(format!("{id}.jsonl"));
+        std::fs::write(&p, line(&format!("m{i}"), i, "2026-11-01T10:00:01.000Z")).unwrap();
+    }
+    let store = crate::store::Store::new(d.path().join("config"));
+    let full = store.usage(None).unwrap();
+    // the index of a big store: many other transcripts' records
+    *super::cache() = None;
+    let mut map = load(&idx);
+    assert_eq!(map.len(), 3);
+    let (_, rec) = map
+        .iter()
+        .next()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .unwrap();
+    for i in 0..5000 {
+        map.insert(format!("/other/{i}.jsonl").into_bytes().into(), rec.clone());
+    }
+    save(&idx, &map).unwrap();
+    let since = store.usage_since(None, 0).unwrap();
+    assert!(super::cache().is_none(), "the index was not loaded");
+    assert_eq!(since.sessions, full.sessions);
+    // an index smaller than what reading them costs: through it
+    *super::cache() = None;
+    map.retain(|k, _| !k.starts_with(b"/other/"));
+    save(&idx, &map).unwrap();
+    let since = store.usage_since(None, 0).unwrap();
+    assert!(super::cache().is_some(), "the index was loaded");
+    assert_eq!(since.sessions, store.usage(None).unwrap().sessions);
+    std::env::remove_var(CACHE_ENV);
+}
