@@ -38,6 +38,11 @@ enum Mode {
     Row,
 }
 
+/// The most rows, and bytes, of a table held to align it (an answer's
+/// table that never ends must not hold the whole answer).
+const MAX_TABLE_ROWS: usize = 200;
+const MAX_TABLE_BYTES: usize = 64 << 10;
+
 #[derive(Debug, Default)]
 pub struct Markdown {
     color: bool,
@@ -186,6 +191,12 @@ impl Markdown {
         if self.table.len() == 2 && !is_separator(&self.table[1]) {
             let first = self.table.remove(0);
             self.replay(&[first], out);
+        }
+        // a table is held to align it, but not without bound: past this
+        // the rows held are drawn, and what comes after is text
+        let held: usize = self.table.iter().map(String::len).sum();
+        if self.table.len() >= MAX_TABLE_ROWS || held >= MAX_TABLE_BYTES {
+            self.flush_table(out);
         }
     }
 
@@ -773,6 +784,33 @@ mod tests {
         let end = TABLE.trim_end_matches("\nAfter the table.\n");
         let out = strip_sgr(&render_at(&[end], 80, true));
         assert!(out.ends_with("Postgres │   20 │   a server\n"), "{out:?}");
+    }
+
+    /// A table that never ends is not held whole: the first rows are drawn
+    /// as they reach the bound, while the table still streams (found by
+    /// the attack round: 400k rows were held until the end).
+    #[test]
+    fn a_long_table_is_drawn_as_it_comes_not_held_whole() {
+        let mut m = Markdown::new(false);
+        m.set_width(Some(80));
+        let mut out = String::new();
+        m.push("| n | square |\n|---|---|\n", &mut out);
+        for i in 0..(MAX_TABLE_ROWS * 3) {
+            m.push(&format!("| {i} | {} |\n", i * i), &mut out);
+            assert!(
+                m.table.len() <= MAX_TABLE_ROWS,
+                "held {} rows",
+                m.table.len()
+            );
+        }
+        assert!(out.contains("│"), "drawn while it streams: {out:?}");
+        assert!(out.contains("199"), "{out:?}");
+        m.finish(&mut out);
+        // every row is there once
+        for i in [0, 199, 200, 599] {
+            let cell = format!("{}", i * i);
+            assert!(out.contains(&cell), "{i}");
+        }
     }
 
     #[test]

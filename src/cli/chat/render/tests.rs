@@ -684,6 +684,9 @@ fn a_sequence_cut_across_thinking_deltas_leaves_nothing_behind() {
         for junk in ["[31m", "[0m", "2J", "]0;", "title"] {
             assert!(!out.contains(junk), "{n}: {junk} in {out:?}");
         }
-        assert!(out.contains("A red B  C  D") || out.contains("A red B C D"), "{n}: {out:?}");
+        assert!(
+            out.contains("A red B  C  D") || out.contains("A red B C D"),
+            "{n}: {out:?}"
+        );
     }
 }
