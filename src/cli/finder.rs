@@ -20,6 +20,9 @@ use std::collections::HashSet;
 /// Rows shown at once.
 const PAGE: usize = 10;
 
+/// The most keys read at once before the finder draws again.
+const BATCH: usize = 4096;
+
 /// One session, as the finder shows and filters it (inert text).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
@@ -109,6 +112,12 @@ pub struct Finder {
     cursor: usize,
     /// The highlighted session's last exchange.
     preview: Option<(String, Vec<String>)>,
+    /// The query and scope `shown` was filtered for (filter mode only): a
+    /// query that extends it filters only the rows in `shown`.
+    filtered: Option<(String, bool)>,
+    /// The query changed and the rows were not filtered again yet
+    /// ([`Finder::press`]).
+    unsettled: bool,
 }
 
 impl Finder {
@@ -125,6 +134,8 @@ impl Finder {
             shown: Vec::new(),
             cursor: 0,
             preview: None,
+            filtered: None,
+            unsettled: false,
         };
         f.filter();
         f
@@ -137,6 +148,7 @@ impl Finder {
         rows.sort_by_key(|r| std::cmp::Reverse(r.modified));
         self.folded = rows.iter().map(Folded::of).collect();
         self.rows = rows;
+        self.filtered = None;
         self.filter();
         if let Some(id) = selected {
             if let Some(i) = self.shown.iter().position(|&i| self.rows[i].id == id) {
@@ -178,7 +190,11 @@ impl Finder {
 
     /// The rows to show, in order: in scope, then found by the search or
     /// matched by the filter (best first, newest first among equals).
+    /// When the query extends the one `shown` was filtered for (in the
+    /// same scope), only the rows shown are scored again: a longer query
+    /// matches no row the shorter one did not.
     fn filter(&mut self) {
+        self.unsettled = false;
         let all = self.all;
         let in_scope = |r: &Row| all || r.here;
         if self.full_text {
@@ -193,27 +209,74 @@ impl Finder {
                         }
                 })
                 .collect();
+            self.filtered = None;
         } else {
-            let q = fuzzy::Query::new(&self.query);
-            let mut scored: Vec<(fuzzy::Score, usize)> = (0..self.rows.len())
-                .filter(|&i| in_scope(&self.rows[i]))
+            let (used, _) = fuzzy::capped(&self.query);
+            let narrowing = self
+                .filtered
+                .as_ref()
+                .is_some_and(|(q, a)| *a == all && used.starts_with(q.as_str()));
+            let candidates = if narrowing {
+                std::mem::take(&mut self.shown)
+            } else {
+                (0..self.rows.len())
+                    .filter(|&i| in_scope(&self.rows[i]))
+                    .collect()
+            };
+            let q = fuzzy::Query::new(used);
+            let mut scored: Vec<(fuzzy::Score, usize)> = candidates
+                .into_iter()
                 .filter_map(|i| Some((score(&q, &self.rows[i], &self.folded[i])?, i)))
                 .collect();
-            if !q.is_empty() {
-                // stable: equals stay newest first
-                scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-            }
+            // best first; equals newest first (the rows' order)
+            scored.sort_unstable_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
             self.shown = scored.into_iter().map(|(_, i)| i).collect();
+            self.filtered = Some((used.to_owned(), all));
         }
         self.cursor = self.cursor.min(self.shown.len().saturating_sub(1));
     }
 
-    /// One key.
+    /// One key, the rows filtered after it.
     pub fn key(&mut self, k: KeyEvent) -> Option<Step> {
+        let step = self.press(k);
+        self.settle();
+        step
+    }
+
+    /// One key of several read at once: a change to the query is made,
+    /// the rows filtered for it only by the next key that needs them or by
+    /// [`Finder::settle`] (a pasted text is filtered once, not per letter).
+    pub fn press(&mut self, k: KeyEvent) -> Option<Step> {
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
         match k.code {
-            KeyCode::Esc => Some(Step::Cancel),
-            KeyCode::Char('c') | KeyCode::Char('d') if ctrl => Some(Step::Cancel),
+            KeyCode::Esc => return Some(Step::Cancel),
+            KeyCode::Char('c') | KeyCode::Char('d') if ctrl => return Some(Step::Cancel),
+            KeyCode::Backspace => {
+                self.query.pop();
+            }
+            KeyCode::Char('u') if ctrl => self.query.clear(),
+            KeyCode::Char(c) if !ctrl && !c.is_control() => self.query.push(c),
+            _ => {
+                self.settle();
+                return self.act(k);
+            }
+        }
+        self.cursor = 0;
+        self.unsettled = true;
+        Some(Step::Redraw)
+    }
+
+    /// Filter the rows for the query, if [`Finder::press`] changed it.
+    pub fn settle(&mut self) {
+        if self.unsettled {
+            self.filter();
+        }
+    }
+
+    /// A key other than one that edits the query or cancels.
+    fn act(&mut self, k: KeyEvent) -> Option<Step> {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        match k.code {
             KeyCode::Enter if self.search_stale() => Some(Step::Search {
                 text: self.query.clone(),
                 all: self.all,
@@ -255,24 +318,6 @@ impl Finder {
                 self.filter();
                 Some(Step::Redraw)
             }
-            KeyCode::Backspace => {
-                self.query.pop();
-                self.cursor = 0;
-                self.filter();
-                Some(Step::Redraw)
-            }
-            KeyCode::Char('u') if ctrl => {
-                self.query.clear();
-                self.cursor = 0;
-                self.filter();
-                Some(Step::Redraw)
-            }
-            KeyCode::Char(c) if !ctrl && !c.is_control() => {
-                self.query.push(c);
-                self.cursor = 0;
-                self.filter();
-                Some(Step::Redraw)
-            }
             _ => None,
         }
     }
@@ -302,11 +347,24 @@ impl Finder {
         );
         let mut out = wrap(&head, width, "", "");
         // the query, then what Enter does with it when that is not plain
+        // a query cut for matching says so; the end of a long one is shown
+        let (used, cut) = fuzzy::capped(&self.query);
+        let note = match (self.full_text, cut) {
+            (false, true) if used.split_whitespace().count() == fuzzy::MAX_WORDS => {
+                format!("(first {} words used)", fuzzy::MAX_WORDS)
+            }
+            (false, true) => format!("(first {} characters used)", fuzzy::MAX_CHARS),
+            _ => String::new(),
+        };
+        let room = width.saturating_sub(30 + note.chars().count());
         let mut query = format!(
             "{} {}",
             style.dim(&format!("{mode} ›")),
-            truncate_width(&Sanitizer::clean(&self.query), width.saturating_sub(30))
+            tail_width(&Sanitizer::clean(&self.query), room)
         );
+        if !note.is_empty() {
+            query.push_str(&format!("  {}", style.dim(&note)));
+        }
         if self.search_stale() {
             query.push_str(&format!("  {}", style.dim("(Enter searches)")));
         }
@@ -382,6 +440,26 @@ impl Finder {
         parts.push("Esc cancel");
         parts.join(" · ")
     }
+}
+
+/// The end of `s` in at most `max` columns, `…` in front when cut (the end
+/// of a long query is where one types).
+fn tail_width(s: &str, max: usize) -> String {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    if s.width() <= max {
+        return s.to_owned();
+    }
+    let mut kept = Vec::new();
+    let mut w = 0;
+    for c in s.chars().rev() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw + 1 > max {
+            break;
+        }
+        kept.push(c);
+        w += cw;
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
 /// The last exchange of a conversation, as preview lines: the last prompt
@@ -478,7 +556,7 @@ pub fn pick(
     }
     let _cooked = Cooked;
     let mut drawn = 0;
-    let picked = loop {
+    let picked = 'keys: loop {
         if let Some(id) = finder.wants_preview().map(str::to_owned) {
             let lines = match store.conversation(&id) {
                 Ok((_, c)) => {
@@ -494,46 +572,55 @@ pub fn pick(
         write!(out, "{}", redraw(drawn, &lines))?;
         out.flush()?;
         drawn = lines.len();
-        let crossterm::event::Event::Key(k) = crossterm::event::read()? else {
-            continue;
-        };
-        if k.kind != crossterm::event::KeyEventKind::Press {
-            continue;
-        }
-        match finder.key(k) {
-            Some(Step::Resume(row)) => break Some(row),
-            Some(Step::Cancel) => break None,
-            Some(Step::LoadAll) => {
-                let all = store.list(&ListOptions::default())?;
-                let mine: HashSet<&str> = here
-                    .sessions
-                    .iter()
-                    .map(|s| s.session_id.as_str())
-                    .collect();
-                let rows = all
-                    .sessions
-                    .iter()
-                    .map(|s| Row::from_info(s, mine.contains(s.session_id.as_str())))
-                    .collect();
-                finder.set_rows(rows);
-            }
-            Some(Step::Search { text, all }) => {
-                let mut opts = SearchOptions::new(Pattern::Literal {
-                    text: text.clone(),
-                    ignore_case: true,
-                });
-                if !all {
-                    opts.dir = Some(cwd.to_path_buf());
+        // every key already waiting (a paste), the rows filtered once
+        let mut keys = Vec::new();
+        loop {
+            if let crossterm::event::Event::Key(k) = crossterm::event::read()? {
+                if k.kind == crossterm::event::KeyEventKind::Press {
+                    keys.push(k);
                 }
-                let mut ids = HashSet::new();
-                store.search(&opts, |found| {
-                    ids.insert(found.info.session_id);
-                    std::ops::ControlFlow::Continue(())
-                })?;
-                finder.found(&text, ids);
             }
-            Some(Step::Redraw) | None => {}
+            if keys.len() >= BATCH || !crossterm::event::poll(std::time::Duration::ZERO)? {
+                break;
+            }
         }
+        for k in keys {
+            match finder.press(k) {
+                Some(Step::Resume(row)) => break 'keys Some(row),
+                Some(Step::Cancel) => break 'keys None,
+                Some(Step::LoadAll) => {
+                    let all = store.list(&ListOptions::default())?;
+                    let mine: HashSet<&str> = here
+                        .sessions
+                        .iter()
+                        .map(|s| s.session_id.as_str())
+                        .collect();
+                    let rows = all
+                        .sessions
+                        .iter()
+                        .map(|s| Row::from_info(s, mine.contains(s.session_id.as_str())))
+                        .collect();
+                    finder.set_rows(rows);
+                }
+                Some(Step::Search { text, all }) => {
+                    let mut opts = SearchOptions::new(Pattern::Literal {
+                        text: text.clone(),
+                        ignore_case: true,
+                    });
+                    if !all {
+                        opts.dir = Some(cwd.to_path_buf());
+                    }
+                    let mut ids = HashSet::new();
+                    store.search(&opts, |found| {
+                        ids.insert(found.info.session_id);
+                        std::ops::ControlFlow::Continue(())
+                    })?;
+                    finder.found(&text, ids);
+                }
+                Some(Step::Redraw) | None => {}
+            }
+        }
+        finder.settle();
     };
     write!(out, "{}\r\n", redraw(drawn, &[]))?;
     out.flush()?;

@@ -25,6 +25,39 @@ const RUN: i32 = 6;
 const GAP_START: i32 = -3;
 const GAP_MORE: i32 = -1;
 
+/// The most words of a query used for matching; the rest is ignored.
+pub const MAX_WORDS: usize = 8;
+/// The most characters of a query used for matching.
+pub const MAX_CHARS: usize = 256;
+
+/// The part of `query` used for matching (at most [`MAX_WORDS`] words and
+/// [`MAX_CHARS`] characters, cut before the first word past them), and
+/// whether anything was cut. Typing more onto a query only ever extends
+/// this part or leaves it as it was, so the rows a longer query matches
+/// are among those the shorter one did.
+pub fn capped(query: &str) -> (&str, bool) {
+    let mut end = query
+        .char_indices()
+        .nth(MAX_CHARS)
+        .map_or(query.len(), |(at, _)| at);
+    let mut words = 0;
+    let mut in_word = false;
+    for (at, c) in query[..end].char_indices() {
+        if c.is_whitespace() {
+            in_word = false;
+        } else if !in_word {
+            in_word = true;
+            words += 1;
+            if words > MAX_WORDS {
+                end = at;
+                break;
+            }
+        }
+    }
+    let cut = end < query.len() && !query[end..].trim().is_empty();
+    (&query[..end], cut)
+}
+
 /// Folded to lower case letter by letter (never by context, so a
 /// substring's folding is a substring of the folding).
 pub fn fold(s: &str) -> String {
@@ -57,7 +90,9 @@ pub struct Score {
 }
 
 impl Query {
+    /// The query's words, only those [`capped`] keeps.
     pub fn new(query: &str) -> Query {
+        let (query, _) = capped(query);
         let exact_case = query.chars().any(char::is_uppercase);
         let terms = query
             .split_whitespace()
@@ -72,14 +107,10 @@ impl Query {
         Query { terms, exact_case }
     }
 
-    /// No word: everything matches.
-    pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
-    }
-
     /// Whether every word is in one of `fields` (each given as it is,
     /// folded, and whether a scattered match counts: an id's letters are
     /// found together or not at all), and how well; `None` when one is not.
+    /// Stops at the first word that is in no field.
     pub fn score<'a>(
         &self,
         fields: impl Iterator<Item = (&'a str, &'a str, bool)> + Clone,

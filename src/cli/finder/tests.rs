@@ -268,3 +268,118 @@ fn the_query_line_wraps_at_a_word_never_cut() {
         );
     }
 }
+
+#[test]
+fn only_the_first_words_and_characters_of_a_query_are_used_and_the_line_says_so() {
+    let mut f = Finder::new(vec![
+        row("a1", "e e e e e e e e", 10, true),
+        row("c2", "nothing", 20, true),
+    ]);
+    // 300 one-letter words: the first 8 are matched, the rest ignored
+    typed(&mut f, &"e ".repeat(300));
+    assert_eq!(ids(&f), ["a1"]);
+    typed(&mut f, "zzz");
+    assert_eq!(ids(&f), ["a1"], "a word past the eighth is not used");
+    let text = f.lines(Style::plain(), 100, 0).join("\n");
+    assert!(text.contains("› …e e e"), "{text}");
+    assert!(text.contains("e e zzz  (first 8 words used)"), "{text}");
+    // one long word: its first 256 characters are used
+    f.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert!(!f
+        .lines(Style::plain(), 100, 0)
+        .join("\n")
+        .contains("only the first"));
+    typed(&mut f, "prompt");
+    typed(&mut f, &"x".repeat(300));
+    assert!(ids(&f).is_empty());
+    assert_eq!(fuzzy::capped(&f.query).0.chars().count(), fuzzy::MAX_CHARS);
+    assert!(fuzzy::capped(&f.query).1);
+    let text = f.lines(Style::plain(), 100, 0).join("\n");
+    assert!(text.contains("xxx  (first 256 characters used)"), "{text}");
+    // under the caps, nothing is cut
+    assert_eq!(fuzzy::capped("a b c "), ("a b c ", false));
+    assert_eq!(
+        fuzzy::capped("1 2 3 4 5 6 7 8 9"),
+        ("1 2 3 4 5 6 7 8 ", true)
+    );
+    assert_eq!(
+        fuzzy::capped("1 2 3 4 5 6 7 8   "),
+        ("1 2 3 4 5 6 7 8   ", false)
+    );
+}
+
+#[test]
+fn the_query_line_shows_the_end_of_a_long_query() {
+    let mut f = Finder::new(vec![row("a1", "x", 10, true)]);
+    let query = format!("START{}THE-END", "m".repeat(200));
+    typed(&mut f, &query);
+    let lines = f.lines(Style::plain(), 80, 0);
+    let line = lines.iter().find(|l| l.contains("filter ›")).unwrap();
+    assert!(line.contains("…mmm"), "{line}");
+    assert!(line.contains("THE-END"), "{line}");
+    assert!(!line.contains("START"), "{line}");
+    // the line still fits
+    assert!(
+        unicode_width::UnicodeWidthStr::width(line.as_str()) <= 80,
+        "{line}"
+    );
+}
+
+#[test]
+fn keys_pressed_together_are_filtered_once_and_esc_still_cancels() {
+    let rows = || {
+        vec![
+            row("a1", "fix the parser", 10, true),
+            row("b2", "write docs", 30, true),
+            row("c3", "parser speed", 20, true),
+        ]
+    };
+    let mut f = Finder::new(rows());
+    for c in "parser".chars() {
+        assert_eq!(f.press(k(KeyCode::Char(c))), Some(Step::Redraw));
+    }
+    assert!(f.unsettled, "not filtered per letter");
+    // a key that needs the rows filters first
+    f.key(k(KeyCode::Down));
+    assert!(!f.unsettled);
+    assert_eq!(ids(&f), ["c3", "a1"]);
+    assert_eq!(f.selected().map(|r| r.id.as_str()), Some("a1"));
+    for c in " spd".chars() {
+        f.press(k(KeyCode::Char(c)));
+    }
+    assert_eq!(f.press(k(KeyCode::Esc)), Some(Step::Cancel));
+    f.settle();
+    assert_eq!(ids(&f), ["c3"]);
+}
+
+proptest::proptest! {
+    /// Filtering only the rows the shorter query matched (as typing
+    /// does) shows the same rows, in the same order, as filtering all.
+    #[test]
+    fn filtering_as_you_type_matches_a_fresh_filter(
+        titles in proptest::collection::vec("[abcAB é-]{0,12}", 0..12),
+        // `<`: Backspace
+        keys in "[abcAB é<<-]{0,30}",
+        ctrl_a_at in 0usize..40,
+    ) {
+        let rows: Vec<Row> = titles
+            .iter()
+            .enumerate()
+            .map(|(n, t)| row(&format!("{n:x}"), t, (n % 4) as i64, n % 3 != 0))
+            .collect();
+        let mut f = Finder::new(rows);
+        for (n, key) in keys.chars().enumerate() {
+            if n == ctrl_a_at {
+                f.key(KeyEvent::new(KeyCode::Char('a'), KeyModifiers::CONTROL));
+            }
+            match key {
+                '<' => f.key(k(KeyCode::Backspace)),
+                c => f.key(k(KeyCode::Char(c))),
+            };
+            let typed = ids(&f);
+            f.filtered = None;
+            f.filter();
+            proptest::prop_assert_eq!(typed, ids(&f), "query {:?}", f.query);
+        }
+    }
+}
