@@ -48,7 +48,11 @@ enum Step {
     /// A digit changed in place at `at`/256 of the file (the same size),
     /// its modification time a second on.
     Edit { s: usize, at: u8 },
-    /// Edited so, then appended to.
+    /// Edited so in its first 4 KiB (`at` < 128) or its last (else), then
+    /// appended to: where an edit of a file that grew is always seen (the
+    /// index samples what it read at both ends and in the middle; an
+    /// edit between the samples of a file that then grew is not seen, by
+    /// design: the CLI only appends).
     EditAppend { s: usize, at: u8, lines: Vec<Line> },
 }
 
@@ -159,13 +163,32 @@ impl World {
     /// Change one digit of `path` at or after `at`/256 of it (else before)
     /// to another, in place, and move its modification time a second on.
     fn edit(path: &Path, at: u8) {
+        Self::edit_in(path, |len| (0, len, len * at as usize / 256));
+    }
+
+    /// [`edit`](Self::edit) in the first 4 KiB (`at` < 128) or the last.
+    fn edit_end(path: &Path, at: u8) {
+        const K4: usize = 4096;
+        Self::edit_in(path, |len| {
+            if at < 128 {
+                (0, len.min(K4), len.min(K4) * at as usize / 128)
+            } else {
+                let lo = len.saturating_sub(K4);
+                (lo, len, lo + (len - lo) * (at as usize - 128) / 128)
+            }
+        });
+    }
+
+    /// Change one digit in `range(len)` = (low, high, from): the first at
+    /// or after `from`, else the last before it.
+    fn edit_in(path: &Path, range: impl Fn(usize) -> (usize, usize, usize)) {
         use std::os::unix::fs::FileExt;
         let Ok(mut text) = std::fs::read(path) else {
             return;
         };
-        let from = text.len() * at as usize / 256;
-        let Some(i) = (from..text.len())
-            .chain((0..from).rev())
+        let (lo, hi, from) = range(text.len());
+        let Some(i) = (from..hi)
+            .chain((lo..from).rev())
             .find(|&i| text[i].is_ascii_digit())
         else {
             return;
@@ -196,7 +219,7 @@ impl World {
             Step::EditAppend { s, at, lines } => {
                 let p = self.transcript(*s);
                 if p.exists() {
-                    Self::edit(&p, *at);
+                    Self::edit_end(&p, *at);
                     Self::append(&p, &Self::text(lines, *s));
                 }
             }
