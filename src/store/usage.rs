@@ -668,6 +668,9 @@ impl super::Store {
     /// the open 5-hour window) without reading every transcript: a message
     /// recorded since then is in a file written since then. A transcript
     /// whose time cannot be read is read (and named if it cannot be).
+    /// The usage index is used only when reading the recent transcripts
+    /// whole would cost more than loading it (a status line reading a few
+    /// of today's does without it).
     ///
     /// ```no_run
     /// use claudio::store::Store;
