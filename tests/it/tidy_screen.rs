@@ -217,3 +217,57 @@ fn a_question_taller_than_the_screen_is_left_as_it_was() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// `sessions` one-exchange transcripts in `home/proj`'s project, each
+/// prompt full of `e`s (every one matches a query of `e`s).
+fn many_sessions(fake: &Fake, sessions: usize) -> PathBuf {
+    let home = fake.record.path().join("home");
+    let proj = home.join("proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    let name: String = proj
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let dir = home.join(".claude/projects").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    for s in 0..sessions {
+        let id = format!("{s:08}-0000-4000-8000-000000000000");
+        let u = json!({"parentUuid":null,"isSidechain":false,"type":"user",
+            "message":{"role":"user","content":format!("see every e here e e e e e e e e e {s}")},
+            "uuid":"00000000-0000-4000-8000-000000000001","timestamp":"2020-01-02T03:00:00.000Z",
+            "cwd":proj,"sessionId":id,"version":"2.1.328"});
+        let a = json!({"parentUuid":"00000000-0000-4000-8000-000000000001","isSidechain":false,"type":"assistant",
+            "message":{"id":"msg_1","role":"assistant","model":"fake-model","content":[{"type":"text","text":"seen"}]},
+            "uuid":"00000000-0000-4000-8000-000000000002","timestamp":"2020-01-02T03:00:00.000Z",
+            "cwd":proj,"sessionId":id,"version":"2.1.328"});
+        std::fs::write(dir.join(format!("{id}.jsonl")), format!("{u}\n{a}\n")).unwrap();
+    }
+    home
+}
+
+/// A paste of 600 characters into the session finder, then Esc: the keys
+/// waiting are filtered for together (not row by row per key, each key
+/// against every word typed), so Esc closes the finder within the
+/// harness's usual wait.
+#[test]
+fn esc_after_a_long_paste_into_the_session_finder_closes_it() {
+    let fake = Fake::after_init(vec![]);
+    let home = many_sessions(&fake, 400);
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .current_dir(home.join("proj"));
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.line("/resume");
+    t.wait_for("Resume a session");
+    t.wait_for("of 400");
+    t.send("e ".repeat(300).as_bytes());
+    t.send(b"\x1b");
+    t.wait_for("nothing resumed");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
