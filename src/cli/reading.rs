@@ -108,6 +108,27 @@ pub struct AgentUi {
     reported: bool,
 }
 
+/// The calls whose agents a message may start: the main agent's `Task`
+/// calls, a `task_started`'s call.
+fn started_calls(m: &Message) -> Vec<&str> {
+    match m {
+        Message::Assistant(a) if a.parent_tool_use_id.is_none() => a
+            .message
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::ToolUse(t) if tasks::is_task_tool(&t.name) => Some(t.id.as_str()),
+                _ => None,
+            })
+            .collect(),
+        Message::System(s) => match &**s {
+            SystemMessage::TaskStarted(t) => t.tool_use_id.as_deref().into_iter().collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
 /// The session as the messages tell it: answer, calls, agents.
 #[derive(Debug, Default)]
 pub struct Reading {
@@ -128,14 +149,12 @@ impl Reading {
         if self.agents.observe(m) {
             self.drop_finished_calls();
         }
-        let new: Vec<String> = self
-            .agents
-            .running()
-            .filter(|a| !self.agent_ui.contains_key(&a.call))
-            .map(|a| a.call)
-            .collect();
-        for call in new {
-            self.ui(&call, now);
+        // an agent is new only through the message that starts it (looking
+        // through all that run, every message, cost time in their number)
+        for call in started_calls(m) {
+            if !self.agents.is_done(call) && !self.agent_ui.contains_key(call) {
+                self.ui(call, now);
+            }
         }
         match m {
             Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => {
@@ -583,5 +602,39 @@ mod tests {
             "(+1 −3)"
         );
         assert_eq!(edit_counts("Bash", &json!({})), "");
+    }
+
+    #[test]
+    fn twenty_thousand_background_tasks_each_get_their_ui_and_end_once() {
+        const N: usize = 20_000;
+        let mut r = Reading::default();
+        let started: Vec<Message> = (0..N)
+            .map(|i| {
+                msg(
+                    json!({"type":"system","subtype":"task_started","task_id":format!("t{i}"),
+                    "tool_use_id":format!("c{i}"),"description":format!("job {i}"),
+                    "is_backgrounded":true}),
+                )
+            })
+            .collect();
+        assert!(seen(&mut r, &started).is_empty());
+        assert_eq!(r.agents().background_running(), N);
+        assert!((0..N).all(|i| r.agent_ui(&format!("c{i}")).is_some()));
+        let listed: Vec<serde_json::Value> =
+            (0..N).map(|i| json!({"task_id":format!("t{i}")})).collect();
+        let mut msgs = vec![msg(
+            json!({"type":"system","subtype":"background_tasks_changed","tasks":listed}),
+        )];
+        for i in 0..N {
+            let done = msg(json!({"type":"system","subtype":"task_notification",
+                "task_id":format!("t{i}"),"status":"completed"}));
+            msgs.push(done.clone());
+            msgs.push(done);
+        }
+        let got = seen(&mut r, &msgs);
+        assert_eq!(got.len(), N, "each ends once");
+        assert_eq!(got[0], "ended job 0 completed");
+        assert_eq!(got[N - 1], format!("ended job {} completed", N - 1));
+        assert_eq!(r.agents().background_running(), 0);
     }
 }
