@@ -996,7 +996,9 @@ mod tests {
             r.read_to_string(&mut back).unwrap();
             assert_eq!(back, text);
             let ht = super::super::packed::head_tail(&packed).unwrap().unwrap();
-            let live = super::super::either::read_head_tail(&path).unwrap().unwrap();
+            let live = super::super::either::read_head_tail(&path)
+                .unwrap()
+                .unwrap();
             assert_eq!(
                 (ht.head, ht.tail, ht.size),
                 (live.head, live.tail, live.size)

@@ -5,10 +5,10 @@
 //! newline if the file ends in a half-written line) and flushed to disk.
 
 use super::chain::{Kind, Node};
+use super::either::read_head_tail;
 use super::error::{io_err, StoreError, StoreResult};
 use super::ids::{new_uuid, IdQuery};
 use super::lines::{Transcript, MAX_LINE};
-use super::either::read_head_tail;
 use super::scan::{first_prompt, is_js_space, js_trim, last_entry_field};
 use super::time::{format_iso_millis, now_millis};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};

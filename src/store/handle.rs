@@ -2,13 +2,13 @@
 
 use super::chain::{read_conversation, Conversation};
 use super::edit::{self, append_line, clean_label, tag_line, title_line, SessionFile};
+use super::either::read_head_tail;
 use super::error::{StoreError, StoreResult};
 use super::ids::IdQuery;
 use super::info::{recorded_cwd, session_info, SessionInfo};
 use super::list::{
     all_candidates, dir_candidates, list_candidates, Candidate, ListOptions, Listing,
 };
-use super::either::read_head_tail;
 use super::paths::default_config_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! What a listing shows about one session, read from the head and tail of
 //! its transcript by the same rules as the TypeScript SDK's `listSessions()`.
 
+use super::either::read_head_tail;
 use super::error::{io_err, StoreError, StoreResult};
 use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
-use super::either::read_head_tail;
 use super::paths::sanitize_path;
 use super::scan::{
     clean_title, first_entry_field, first_media_kind, first_prompt, first_string_field, has,

@@ -15,13 +15,13 @@ mod edit;
 mod error;
 mod handle;
 // reached by fuzzing, tests and the program through `claudio::__private`
+pub(crate) mod either;
 pub(crate) mod headtail;
 pub(crate) mod ids;
 mod info;
 mod lines;
 mod list;
 mod nonblocking;
-pub(crate) mod either;
 pub(crate) mod open;
 #[cfg(feature = "archive")]
 mod packed;

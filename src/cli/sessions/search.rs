@@ -1,7 +1,7 @@
 //! `claudio sessions search PATTERN`: the store's search, printed as found.
 
-use super::io::Output;
 use super::cells::{cut, flat, width};
+use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::relative_time;
 use crate::cli::exit::{usage_error, Exit};

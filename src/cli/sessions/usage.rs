@@ -1,8 +1,8 @@
 //! `claudio sessions usage`: tokens and estimated cost, added up by day,
 //! month, model, project or session; and the usage line of `inspect`.
 
-use super::io::Output;
 use super::cells::{cut, flat, pad, pad_left, width};
+use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::local_time;
 use crate::cli::exit::Exit;
