@@ -32,6 +32,7 @@ mod subagents;
 pub(crate) mod time;
 mod usage;
 mod usage_index;
+mod usage_read;
 
 #[cfg(feature = "archive")]
 pub use archive::{ArchiveOptions, ArchiveSummary, NotArchived};
@@ -52,7 +53,7 @@ pub use search::{
 pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
-    billing_windows, estimate_cost, file_usage, session_usage, sessions_usage, BillingWindow,
-    FileUsage, MessageUsage, SessionUsage, SubagentUsage, Tokens, UsageListing, UsageSet,
-    BILLING_WINDOW_MS, PRICES_DATE,
+    billing_windows, estimate_cost, file_usage, BillingWindow, FileUsage, MessageUsage,
+    SessionUsage, SubagentUsage, Tokens, UsageListing, UsageSet, BILLING_WINDOW_MS, PRICES_DATE,
 };
+pub use usage_read::{session_usage, sessions_usage};

@@ -11,7 +11,6 @@
 use super::error::{StoreError, StoreResult};
 use super::lines::{Block, Transcript};
 use super::subagents::SubagentInfo;
-use super::usage_index::{Index, Scope};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -120,7 +119,7 @@ impl FileUsage {
 /// user entry are parsed.
 ///
 /// This is the file alone: a session's sub-agents write their own
-/// transcripts beside it, and [`session_usage`] (or
+/// transcripts beside it, and [`session_usage`](super::session_usage) (or
 /// [`Store::session_usage`](super::Store::session_usage)) counts them too.
 ///
 /// ```no_run
@@ -141,7 +140,7 @@ pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
 /// [`file_usage`], counting prompts or not (one scan of each block less).
 /// A line too long to be read (see [`MAX_LINE`](super::MAX_LINE)) is
 /// passed over: a usage line is short, a giant one is a pasted prompt.
-fn read_usage(t: Transcript<'_>, prompts: bool) -> StoreResult<FileUsage> {
+pub(super) fn read_usage(t: Transcript<'_>, prompts: bool) -> StoreResult<FileUsage> {
     scan_usage(t, prompts, None, |_| {}).map(|(u, _)| u)
 }
 
@@ -172,7 +171,7 @@ pub(super) fn scan_usage(
 }
 
 /// Why a file could not be read, without its path (a listing names it).
-fn reason_of(e: &StoreError) -> String {
+pub(super) fn reason_of(e: &StoreError) -> String {
     match e {
         StoreError::Io { source, .. } => source.to_string(),
         StoreError::NotAFile(_) => "not a regular file".to_owned(),
@@ -409,7 +408,7 @@ pub struct SessionUsage {
     pub last_modified: i64,
     /// What the session's own transcript records, without its sub-agents.
     /// [`Store::usage`](super::Store::usage) does not count prompts (0);
-    /// [`session_usage`] does.
+    /// [`session_usage`](super::session_usage) does.
     pub usage: FileUsage,
     /// Each sub-agent run's usage, oldest first.
     pub subagents: Vec<SubagentUsage>,
@@ -494,124 +493,6 @@ fn max_some(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     }
 }
 
-/// Read one session's usage: the transcript at `path` (prompts counted or
-/// not) and the sub-agent transcripts beside it, each opened as the store
-/// opens every file (a link, a FIFO or a device is refused, and named in
-/// `skipped`).
-///
-/// With `ix`, each file is looked up in the usage index first, and read
-/// only when it changed since it was indexed.
-/// `side`: whether the folder may hold the session's own (of its
-/// sub-agents); a listing knows when it holds none, and looks no further.
-fn read_session(
-    path: &Path,
-    prompts: bool,
-    ix: Option<&Index>,
-    side: bool,
-) -> StoreResult<SessionUsage> {
-    let read_file = |path: &Path, prompts: bool| -> StoreResult<(FileUsage, i64)> {
-        if let Some(ix) = ix {
-            let r = ix.read(path, prompts)?;
-            return Ok((r.usage, r.modified_ms));
-        }
-        let t = Transcript::open(path)?;
-        let last_modified = t
-            .meta()
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_millis() as i64);
-        Ok((read_usage(t, prompts)?, last_modified))
-    };
-    let (usage, last_modified) = read_file(path, prompts)?;
-    let mut subagents = Vec::new();
-    let mut skipped = Vec::new();
-    let unreadable = |path: PathBuf, e: &StoreError| super::Skipped {
-        path,
-        reason: super::SkipReason::Unreadable(reason_of(e)),
-    };
-    let agents = if side {
-        super::subagents::subagents_of(path, false)
-    } else {
-        Ok(Vec::new())
-    };
-    match agents {
-        Ok(agents) => {
-            for agent in agents {
-                match read_file(&agent.path, false) {
-                    Ok((usage, _)) => subagents.push(SubagentUsage { agent, usage }),
-                    Err(e) => skipped.push(unreadable(agent.path, &e)),
-                }
-            }
-        }
-        Err(e) => skipped.push(unreadable(
-            super::subagents::side_dir(path).join("subagents"),
-            &e,
-        )),
-    }
-    Ok(SessionUsage {
-        session_id: path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        path: path.to_path_buf(),
-        last_modified,
-        usage,
-        subagents,
-        skipped,
-    })
-}
-
-/// Read what a session used: its transcript at `path` and its sub-agents'
-/// transcripts (`<session>/subagents/agent-*.jsonl`), prompts counted.
-/// [`Store::session_usage`](super::Store::session_usage) finds the file by
-/// id; [`file_usage`] reads one file alone.
-///
-/// ```no_run
-/// use claudio::store::{session_usage, Store};
-/// let file = Store::from_env()?.find("b55ade39")?;
-/// let session = session_usage(&file.path)?;
-/// for agent in &session.subagents {
-///     let what = agent.agent.description.as_deref().unwrap_or("");
-///     println!("{} ({what}): {} tokens", agent.agent.agent_id, agent.usage.tokens().total());
-/// }
-/// # Ok::<(), claudio::store::StoreError>(())
-/// ```
-pub fn session_usage(path: &Path) -> StoreResult<SessionUsage> {
-    let ix = Index::open();
-    let out = read_session(path, true, ix.as_ref(), true);
-    if let Some(ix) = ix {
-        ix.finish(None, true);
-    }
-    out
-}
-
-/// [`session_usage`] of each of `paths`, in their order, read on a few
-/// threads: what a listing that shows each session's usage calls once, so
-/// that the usage index is written once, at the end, with all it learnt
-/// (one [`session_usage`] call after another writes it at most once a
-/// second, and not after the last).
-///
-/// ```no_run
-/// use claudio::store::{sessions_usage, Store};
-/// let listing = Store::from_env()?.list(&Default::default())?;
-/// let paths: Vec<_> = listing.sessions.iter().map(|s| s.path.clone()).collect();
-/// for (s, u) in listing.sessions.iter().zip(sessions_usage(&paths)) {
-///     let tokens = u.map_or(0, |u| u.total().tokens().total());
-///     println!("{}: {tokens} tokens", s.session_id);
-/// }
-/// # Ok::<(), claudio::store::StoreError>(())
-/// ```
-pub fn sessions_usage<P: AsRef<Path> + Sync>(paths: &[P]) -> Vec<StoreResult<SessionUsage>> {
-    let ix = Index::open();
-    let out =
-        super::list::parallel_map(paths, |p| read_session(p.as_ref(), true, ix.as_ref(), true));
-    if let Some(ix) = ix {
-        ix.finish(None, false);
-    }
-    out
-}
-
 /// The usage of many sessions, and the files that could not be read.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -621,202 +502,6 @@ pub struct UsageListing {
     /// Transcripts (and project folders) that could not be read: links,
     /// FIFOs, devices, files without permission. Left out, and named here.
     pub skipped: Vec<super::Skipped>,
-}
-
-impl super::Store {
-    /// The usage of every session of `dir` (and its git worktrees), or of
-    /// every project, oldest first (the order in which [`UsageSet`] counts a
-    /// resumed session's repeated messages once), each with its sub-agents.
-    /// Files are read on a few threads; unreadable ones are left out and
-    /// named in `skipped` (a sub-agent's also in its session's `skipped`).
-    ///
-    /// What each transcript records is kept in a usage index in claudio's
-    /// cache folder (`$CLAUDIO_CACHE_DIR`, else `$XDG_CACHE_HOME/claudio`,
-    /// else `~/.cache/claudio`; a relative `$CLAUDIO_CACHE_DIR` turns it
-    /// off): an unchanged transcript is not read again, an appended one
-    /// only from where it was read to. The answers are a full read's; the
-    /// index is safe to delete, and one that cannot be used is rebuilt or
-    /// done without. [`session_usage`] and
-    /// [`usage_since`](Self::usage_since) use it too.
-    ///
-    /// Counted across sessions with a [`UsageSet`], so that what a resumed
-    /// session repeats is counted once:
-    ///
-    /// ```no_run
-    /// use claudio::store::{estimate_cost, Store, UsageSet};
-    /// let store = Store::from_env()?;
-    /// let mut counted = UsageSet::default();
-    /// let mut cost = 0.0;
-    /// for session in store.usage(None)?.sessions {
-    ///     // the session's own messages, then its sub-agents'
-    ///     for m in session.messages() {
-    ///         cost += estimate_cost(&m.model, &counted.add_message(m)).unwrap_or(0.0);
-    ///     }
-    /// }
-    /// println!("about ${cost:.2} at list prices");
-    /// # Ok::<(), claudio::store::StoreError>(())
-    /// ```
-    pub fn usage(&self, dir: Option<&Path>) -> StoreResult<UsageListing> {
-        let cands = self.candidates(dir, true)?;
-        let (cands, skipped) = super::list::split_unreadable(cands);
-        Ok(read_listing(&cands, skipped, &cands))
-    }
-
-    /// [`usage`](Self::usage), but only of the transcripts last written at
-    /// or after `since` (ms since the epoch): one `lstat` per transcript,
-    /// and only the recent ones are read. For what was used lately (today,
-    /// the open 5-hour window) without reading every transcript: a message
-    /// recorded since then is in a file written since then. A transcript
-    /// whose time cannot be read is read (and named if it cannot be).
-    /// The usage index is used only when reading the recent transcripts
-    /// whole would cost more than loading it (a status line reading a few
-    /// of today's does without it).
-    ///
-    /// ```no_run
-    /// use claudio::store::Store;
-    /// let day_ago = std::time::SystemTime::now()
-    ///     .duration_since(std::time::UNIX_EPOCH)
-    ///     .map_or(0, |d| d.as_millis() as i64 - 86_400_000);
-    /// let recent = Store::from_env()?.usage_since(None, day_ago)?;
-    /// println!("{} sessions written in the last 24 hours", recent.sessions.len());
-    /// # Ok::<(), claudio::store::StoreError>(())
-    /// ```
-    pub fn usage_since(&self, dir: Option<&Path>, since: i64) -> StoreResult<UsageListing> {
-        let cands = self.candidates(dir, true)?;
-        let (cands, skipped) = super::list::split_unreadable(cands);
-        let mut cost = 0u64;
-        let recent: Vec<super::list::Candidate> = cands
-            .iter()
-            .filter(|c| {
-                let m = std::fs::symlink_metadata(&c.path).ok();
-                let recent = m
-                    .as_ref()
-                    .and_then(|m| m.modified().ok())
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .is_none_or(|d| d.as_millis() as i64 >= since);
-                if recent {
-                    cost = cost.saturating_add(read_cost(&c.path, m.as_ref()));
-                }
-                recent
-            })
-            .cloned()
-            .collect();
-        Ok(read_listing_with(
-            &recent,
-            skipped,
-            &cands,
-            worth_the_index(cost),
-        ))
-    }
-}
-
-/// What reading the transcript at `path` whole costs, in bytes of the
-/// usage index loaded in the same time. Measured with bench/statusline.sh
-/// (10,000 sessions, a 3.7 MB index): loading the index costs about 4 ms
-/// a MB, reading a transcript about 0.2 ms a MB (its lines are skipped by
-/// a search for the usage field) and 10 µs to open; so a transcript's
-/// byte counts for 1/32 of an index byte, an archived one's (decompressed)
-/// for 1/4, and opening a file for 4 KiB.
-fn read_cost(path: &Path, m: Option<&std::fs::Metadata>) -> u64 {
-    let size = m.map_or(0, |m| m.len());
-    let bytes = if super::open::is_packed(path) {
-        size / 4
-    } else {
-        size / 32
-    };
-    bytes.saturating_add(4 << 10)
-}
-
-/// Whether reading a few recent transcripts through the usage index is
-/// cheaper than reading them whole: loading the index costs about its
-/// size, so a status line that reads today's few transcripts does
-/// without it (and is never slower for it).
-fn worth_the_index(cost: u64) -> bool {
-    let Some(file) = super::usage_index::index_path() else {
-        return false;
-    };
-    // no index yet: nothing to load, and this read starts it
-    std::fs::symlink_metadata(file).map_or(true, |m| cost > m.len())
-}
-
-/// The folders a listing read, and the transcripts it found in them: what
-/// the usage index may forget (a transcript no longer there).
-fn scope_of(cands: &[super::list::Candidate]) -> Scope {
-    use std::os::unix::ffi::OsStrExt;
-    let bytes = |p: &Path| -> Box<[u8]> { p.as_os_str().as_bytes().into() };
-    Scope {
-        folders: cands
-            .iter()
-            .filter_map(|c| c.path.parent().map(bytes))
-            .collect(),
-        found: cands.iter().map(|c| bytes(&c.path)).collect(),
-    }
-}
-
-/// Read the sessions of `cands` on a few threads, oldest first; what
-/// cannot be read joins `skipped`. Through the usage index when there is
-/// one; what it may forget is what is not among `found` (the transcripts
-/// the listing found, read or not).
-fn read_listing(
-    cands: &[super::list::Candidate],
-    skipped: Vec<super::Skipped>,
-    found: &[super::list::Candidate],
-) -> UsageListing {
-    read_listing_with(cands, skipped, found, true)
-}
-
-/// [`read_listing`], through the usage index only if `index`.
-fn read_listing_with(
-    cands: &[super::list::Candidate],
-    mut skipped: Vec<super::Skipped>,
-    found: &[super::list::Candidate],
-    index: bool,
-) -> UsageListing {
-    let ix = if index { Index::open() } else { None };
-    let read = super::list::parallel_map(cands, |c| {
-        let mut u = read_session(&c.path, false, ix.as_ref(), c.side)?;
-        u.session_id.clone_from(&c.session_id);
-        Ok::<_, StoreError>(u)
-    });
-    if let Some(ix) = ix {
-        ix.finish(Some(&|| scope_of(found)), false);
-    }
-    let mut out = Vec::new();
-    for (c, r) in cands.iter().zip(read) {
-        match r {
-            Ok(u) => {
-                skipped.extend(u.skipped.iter().cloned());
-                out.push(u);
-            }
-            Err(e) => skipped.push(super::Skipped {
-                path: c.path.clone(),
-                reason: super::SkipReason::Unreadable(reason_of(&e)),
-            }),
-        }
-    }
-    out.sort_by_key(|s| (s.usage.first.unwrap_or(s.last_modified), s.last_modified));
-    UsageListing {
-        sessions: out,
-        skipped,
-    }
-}
-
-impl super::Store {
-    /// What session `id` (full id or unique prefix) used: [`session_usage`]
-    /// of its transcript, sub-agents included.
-    ///
-    /// ```no_run
-    /// use claudio::store::{estimate_cost, Store};
-    /// let session = Store::from_env()?.session_usage("b55ade39")?;
-    /// for (model, tokens) in session.total().by_model() {
-    ///     let cost = estimate_cost(&model, &tokens).map_or("no price".into(), |c| format!("${c:.4}"));
-    ///     println!("{model}: {} tokens, {cost}", tokens.total());
-    /// }
-    /// # Ok::<(), claudio::store::StoreError>(())
-    /// ```
-    pub fn session_usage(&self, id: &str) -> StoreResult<SessionUsage> {
-        session_usage(&self.find(id)?.path)
-    }
 }
 
 /// Usage across files: each API message once, the last line seen winning
@@ -1076,6 +761,7 @@ pub fn estimate_cost(model: &str, tokens: &Tokens) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::usage_read::{read_session, session_usage};
     use serde_json::json;
 
     fn line(id: &str, req: &str, model: &str, input: u64, output: u64, ts: &str) -> String {

@@ -607,7 +607,7 @@ fn a_listing_of_every_sessions_usage_indexes_them_all() {
             p
         })
         .collect();
-    let first = super::super::usage::sessions_usage(&paths);
+    let first = super::super::usage_read::sessions_usage(&paths);
     assert_eq!(first.len(), 40);
     for (i, u) in first.iter().enumerate() {
         assert_eq!(u.as_ref().unwrap().total().tokens().input, i as u64);
