@@ -517,7 +517,6 @@ async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read 
 const RECENT_PLANS: usize = 8;
 
 /// The reader task: route every line until the CLI's stdout ends.
-
 pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: usize) {
     let mut reader = LineReader::new(stdout, max_line);
     let mut batch = 0;
