@@ -1,10 +1,10 @@
 //! `claudio ask`: one answer, made for shell pipelines.
 
-use super::approve::TtyApprover;
 use super::args::{AskArgs, OutputFormat, SessionFlags};
 use super::exit::Exit;
 use super::interrupt::Press;
 use super::options::build_options;
+use super::requests::tty::TtyPrompts;
 use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
@@ -103,11 +103,11 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         Some(d) => d.clone(),
         None => std::env::current_dir()?,
     };
-    let approver = TtyApprover::new(stderr_style, cwd);
+    let prompts = TtyPrompts::new(stderr_style, cwd);
     // one spinner line on stderr, when that is a terminal
     let spinner = Spinner::on_stderr(stderr_style);
     if let Some(s) = &spinner {
-        approver.hide_while_asking(s.clone());
+        prompts.hide_while_asking(s.clone());
     }
     // with a schema, the answer is the object the model returns, not its text
     let structured = schema.is_some() && args.output_format == OutputFormat::Text;
@@ -117,7 +117,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         options = options.json_schema(schema);
     }
     options = options.can_use_tool(move |req, ctx| {
-        let a = approver.clone();
+        let a = prompts.clone();
         async move { Ok(a.decide(req, ctx).await) }
     });
 

@@ -1,14 +1,11 @@
 //! The `claudio` program: argument parsing, `ask`, rendering, prompts.
 
 pub mod app;
-pub mod approve;
 pub mod args;
 pub mod ask;
-pub mod asking;
 pub mod chat;
 pub mod config;
 pub mod dedup;
-pub mod diff;
 pub mod doctor;
 pub mod exit;
 pub mod finder;
@@ -18,6 +15,7 @@ pub mod markdown;
 pub mod options;
 pub mod picker;
 pub mod reading;
+pub mod requests;
 pub mod retention;
 pub mod sanitize;
 pub mod sessions;

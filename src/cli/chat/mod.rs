@@ -1,6 +1,5 @@
 //! The interactive chat.
 
-pub mod approval;
 mod clipboard;
 pub mod commands;
 mod core;
@@ -11,6 +10,7 @@ mod images;
 pub mod keys;
 pub mod live;
 mod machine;
+pub mod pick;
 pub mod render;
 pub mod repl;
 mod reports;

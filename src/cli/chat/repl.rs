@@ -2,11 +2,11 @@
 //! editor, slash commands, Shift-Tab, `!` commands. While Claude works, the
 //! chat's machine runs (`work`, `machine`).
 
-use super::approval;
 use super::commands::{self, Input};
 use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, ChatEditor, PromptAction};
 use super::images;
+use super::pick;
 use super::render::{RenderOptions, Renderer};
 use super::shell;
 use super::state::SessionState;
@@ -58,7 +58,7 @@ pub struct ChatSettings {
 pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
     claudio::transport::find_cli(session.cli_path.as_deref())?;
-    approval::install_panic_restore();
+    pick::install_panic_restore();
     let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
     let (approvals_tx, approvals) = mpsc::channel(16);
     let width = terminal_width();

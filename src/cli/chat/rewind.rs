@@ -2,9 +2,9 @@
 //! as they were then. What is listed and shown is worked out here, without
 //! a terminal; the chat asks and acts.
 
-use super::approval;
 use super::core::Chat;
 use super::keys::Keys;
+use super::pick;
 use crate::cli::picker::{Choice, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
@@ -217,7 +217,7 @@ impl Chat<'_> {
         let (style, width) = (self.style, self.renderer.width());
         self.rt.block_on(async {
             let mut keys = Keys::start().context("no terminal to choose on")?;
-            Ok(approval::pick(&mut keys, None, picker, style, width).await?)
+            Ok(pick::pick(&mut keys, None, picker, style, width).await?)
         })
     }
 

@@ -85,7 +85,7 @@ pub struct SessionState {
     pub branch: Option<String>,
     /// Exact calls the person allowed for this session when the CLI
     /// suggested no rule (not asked again; anything else is).
-    pub grants: crate::cli::approve::SessionGrants,
+    pub grants: crate::cli::requests::tool::SessionGrants,
     /// The next result is the first of a session this chat did not start
     /// (`-r`, `-c`, `/resume`, a rewind): its cost total may hold earlier runs.
     pub resuming: bool,

@@ -7,9 +7,9 @@ use super::core::{lock, terminal_width, Chat};
 use super::dialog::{Approval, Dialog};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Parts, Work};
-use crate::cli::approve::TtyApprover;
 use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
+use crate::cli::requests::{self, diff, tool};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::turn::events::{Seen, Signal, Signals, Source, Wait};
 use claudio::protocol::ask::RequestKind;
@@ -250,7 +250,7 @@ impl Chat<'_> {
         let style = self.style;
         let req = &a.req;
         if a.ctx.cancellation.is_cancelled() {
-            let result = PermissionResult::deny(crate::cli::asking::WITHDRAWN);
+            let result = PermissionResult::deny(requests::WITHDRAWN);
             return Dialog::decided(String::new(), result, style);
         }
         if !keys {
@@ -259,7 +259,7 @@ impl Chat<'_> {
                 style.red("✗"),
                 Sanitizer::clean(&req.tool_name)
             );
-            let result = crate::cli::approve::nobody_to_ask(&req.tool_name);
+            let result = requests::nobody_to_ask(&req.tool_name);
             return Dialog::decided(note, result, style);
         }
         // the very call the person allowed for this session (no rule was
@@ -269,7 +269,7 @@ impl Chat<'_> {
                 "  {} {}  {}\n",
                 style.green("✓"),
                 Sanitizer::clean(&req.tool_name),
-                style.dim(crate::cli::approve::SAME_CALL)
+                style.dim(tool::SAME_CALL)
             );
             return Dialog::decided(note, PermissionResult::allow(), style);
         }
@@ -294,14 +294,9 @@ impl Chat<'_> {
                 Dialog::plan(req, plan, agent.as_deref(), style)
             }
             _ => {
-                let approver = TtyApprover::new(style, self.cwd.clone());
-                let (question, folded) = approver.render(req, false, agent.as_deref(), width);
-                let full = if folded {
-                    approver.render(req, true, agent.as_deref(), width).0
-                } else {
-                    String::new()
-                };
-                Dialog::tool(req.clone(), (question, folded), full, style)
+                let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
+                let shown = tool::Shown::new(req, change.as_ref(), agent.as_deref(), style, width);
+                Dialog::tool(req.clone(), shown, style)
             }
         };
         dialog.size(width, height)

@@ -4,6 +4,7 @@
 use super::*;
 use crate::cli::chat::dialog::Dialog;
 use crate::cli::chat::render::RenderOptions;
+use crate::cli::requests::tool::Shown;
 use crate::cli::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
@@ -175,12 +176,11 @@ fn prompts_typed_during_a_turn_wait_for_its_end() {
 fn request(before: Vec<Message>) -> Event<&'static str> {
     let req: claudio::CanUseToolRequest =
         serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
-    let dialog = Dialog::tool(
-        req,
-        ("Allow? ".into(), false),
-        String::new(),
-        Style::plain(),
-    );
+    let shown = Shown {
+        folded: "Allow? ".into(),
+        whole: None,
+    };
+    let dialog = Dialog::tool(req, shown, Style::plain());
     Event::Request {
         before,
         request: "Bash",
@@ -533,12 +533,11 @@ fn a_tool_s_time_leaves_out_the_deciding() {
         json!({"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}),
     )
     .unwrap();
-    let dialog = Dialog::tool(
-        req,
-        ("Allow? ".into(), false),
-        String::new(),
-        Style::plain(),
-    );
+    let shown = Shown {
+        folded: "Allow? ".into(),
+        whole: None,
+    };
+    let dialog = Dialog::tool(req, shown, Style::plain());
     let ask = Event::Request {
         before: Vec::new(),
         request: "Bash",
