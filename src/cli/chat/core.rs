@@ -4,7 +4,7 @@
 
 use super::dialog::Approval;
 use super::render::Renderer;
-use super::state::SessionState;
+use super::state::Session;
 use super::status;
 use super::typeahead::TypeAhead;
 use crate::cli::args::SessionFlags;
@@ -31,11 +31,13 @@ pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// The chat: one session at a time, its screen and its keys.
 pub(super) struct Chat<'a> {
     pub(super) rt: &'a Runtime,
-    pub(super) session: SessionFlags,
+    /// The flags the chat was started with (what a new session starts from).
+    pub(super) flags: SessionFlags,
     pub(super) style: Style,
     pub(super) renderer: Renderer,
-    /// What the CLI said of the session: model, mode, id, totals.
-    pub(super) state: SessionState,
+    /// What the session has seen: model, mode, id, totals; the answer, the
+    /// calls, the agents, the task list; the answers for `/copy`.
+    pub(super) session: Session,
     /// The live session; shared with the signal watcher, which closes it
     /// gracefully on SIGTERM or SIGHUP (a closed terminal).
     pub(super) client: Slot,
@@ -71,18 +73,18 @@ impl Chat<'_> {
     pub(super) fn header(&mut self) {
         let s = self.style;
         let cwd = self
-            .session
+            .flags
             .cwd
             .clone()
             .or_else(|| std::env::current_dir().ok())
             .map(|p| tilde(&p))
             .unwrap_or_default();
         let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
-        if let Some(m) = &self.session.model {
+        if let Some(m) = &self.flags.model {
             parts.push(m.clone());
         }
         parts.push(cwd);
-        if let Some(id) = &self.session.resume {
+        if let Some(id) = &self.flags.resume {
             parts.push(format!("resuming {}", short_id(id)));
         }
         let width = terminal_width();
@@ -94,10 +96,16 @@ impl Chat<'_> {
 
     pub(super) fn plain_prompt(&self) -> String {
         let mut parts = Vec::new();
-        if let Some(m) = &self.state.model {
+        if let Some(m) = &self.session.state.model {
             parts.push(short_model(m));
         }
-        if let Some(mode) = self.state.mode.as_deref().filter(|m| *m != "default") {
+        if let Some(mode) = self
+            .session
+            .state
+            .mode
+            .as_deref()
+            .filter(|m| *m != "default")
+        {
             parts.push(mode.to_owned());
         }
         let label = Sanitizer::clean(&parts.join(" · "));
@@ -170,8 +178,8 @@ impl Chat<'_> {
     /// Before a prompt: the git branch read again, and after a turn the
     /// person's own `statusLine` command run (bounded), its lines shown.
     pub(super) fn update_status(&mut self) {
-        self.state.branch = status::git_branch(&self.cwd);
-        let turns = self.state.totals.prompts;
+        self.session.state.branch = status::git_branch(&self.cwd);
+        let turns = self.session.state.totals.prompts;
         if self.status_at.replace(turns) == Some(turns) || turns == 0 {
             return;
         }
@@ -182,17 +190,17 @@ impl Chat<'_> {
             return;
         };
         let facts = status::Facts {
-            model: self.state.model.clone(),
-            mode: self.state.mode_name().to_owned(),
-            context_window: self.state.context_window,
-            last_usage: self.state.last_usage.clone(),
-            cost_usd: self.state.totals.session_cost_usd.unwrap_or(0.0),
-            duration_ms: self.state.totals.duration.as_millis() as u64,
-            api_duration_ms: self.state.totals.api_duration.as_millis() as u64,
-            session_id: self.state.session_id.clone(),
+            model: self.session.state.model.clone(),
+            mode: self.session.state.mode_name().to_owned(),
+            context_window: self.session.state.context_window,
+            last_usage: self.session.state.last_usage.clone(),
+            cost_usd: self.session.state.totals.session_cost_usd.unwrap_or(0.0),
+            duration_ms: self.session.state.totals.duration.as_millis() as u64,
+            api_duration_ms: self.session.state.totals.api_duration.as_millis() as u64,
+            session_id: self.session.state.session_id.clone(),
             cwd: self.cwd.clone(),
         };
-        let transcript = self.state.session_id.as_ref().and_then(|id| {
+        let transcript = self.session.state.session_id.as_ref().and_then(|id| {
             let store = claudio::store::Store::new(&claude_dir);
             store.find(id).ok().map(|f| f.path.clone())
         });
@@ -220,7 +228,7 @@ impl Chat<'_> {
     }
 
     pub(super) fn close(&mut self) {
-        self.renderer.forget_session();
+        self.session.forget();
         if let Some(h) = self.connecting.take() {
             h.abort();
         }

@@ -9,7 +9,7 @@ use super::images;
 use super::pick;
 use super::render::{RenderOptions, Renderer};
 use super::shell;
-use super::state::SessionState;
+use super::state::{Session, SessionState};
 use super::typeahead::TypeAhead;
 use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
@@ -70,12 +70,15 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     });
     let mut chat = Chat {
         rt,
-        session: session.clone(),
+        flags: session.clone(),
         style,
         renderer,
-        state: SessionState {
-            resuming: session.resume.is_some() || session.continue_session,
-            ..SessionState::default()
+        session: Session {
+            state: SessionState {
+                resuming: session.resume.is_some() || session.continue_session,
+                ..SessionState::default()
+            },
+            ..Session::default()
         },
         client: Slot::default(),
         connecting: None,
@@ -95,8 +98,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             None => std::env::current_dir()?,
         },
     };
-    chat.state.model = session.model.clone();
-    chat.state.mode = session
+    chat.session.state.model = session.model.clone();
+    chat.session.state.mode = session
         .permission_mode
         .map(|m| claudio::PermissionMode::from(m).to_string());
     chat.header();
@@ -134,7 +137,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         // While background agents work, the prompt is the turn's own line
         // under the live spinners: their progress, requests and report show
         // as they come.
-        if chat.renderer.agents_running() > 0 && chat.initial.is_none() {
+        if chat.session.agents_running() > 0 && chat.initial.is_none() {
             match chat.agents_at_work() {
                 Ok(super::work::AtWork::Done) => {}
                 Ok(super::work::AtWork::Quit) => break Exit::Success,
@@ -177,8 +180,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 match action {
                     Some(PromptAction::CycleMode { before, after }) => {
                         chat.initial = Some((before, after));
-                        let next =
-                            PermissionMode::from_name(chat.state.mode_name()).next_in_cycle();
+                        let next = PermissionMode::from_name(chat.session.state.mode_name())
+                            .next_in_cycle();
                         match chat.switch_mode(next) {
                             Ok(None) => {}
                             Ok(Some(exit)) => break exit,

@@ -225,7 +225,7 @@ impl Chat<'_> {
     /// Nothing changes until the person confirms. Returns the prompt's text,
     /// for the input line, when the conversation went back.
     pub(super) fn rewind(&mut self) -> anyhow::Result<Option<String>> {
-        let Some(id) = self.state.session_id.clone() else {
+        let Some(id) = self.session.state.session_id.clone() else {
             self.info("nothing to rewind yet");
             return Ok(None);
         };
@@ -291,10 +291,11 @@ impl Chat<'_> {
         // just before the prompt, and the session goes on from there.
         drop(client);
         self.close();
-        let mut next = self.session.clone();
+        let mut next = self.flags.clone();
         next.continue_session = false;
         // the mode the session is in now, not the one it started with
         next.permission_mode = self
+            .session
             .state
             .mode
             .as_deref()
@@ -324,9 +325,9 @@ impl Chat<'_> {
             }
         };
         next.resume = forked;
-        self.state.session_id = next.resume.clone();
-        self.state.resuming = true;
-        self.state.grants = Default::default();
+        self.session.state.session_id = next.resume.clone();
+        self.session.state.resuming = true;
+        self.session.state.grants = Default::default();
         self.start_connect(next)?;
         self.info(&rewound_notice(&p.text));
         Ok(Some(Sanitizer::clean(&p.text)))

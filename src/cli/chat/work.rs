@@ -66,17 +66,19 @@ impl Chat<'_> {
             }
             Ok(End::SessionLost | End::Failed(_)) | Err(_) => {
                 let out = self.renderer.abandon_turn();
+                self.session.reading.abandon_turn();
                 self.write(&out);
                 if let Err(e) = end {
                     self.error(&e);
                 }
                 // Keep the conversation: the next prompt resumes it.
-                let id = self.state.session_id.clone();
-                self.renderer.forget_session();
+                let id = self.session.state.session_id.clone();
+                self.session.forget();
                 *lock(&self.client) = None;
-                let mut s = self.session.clone();
+                let mut s = self.flags.clone();
                 // a mode this program does not know: the one it was started with
                 s.permission_mode = self
+                    .session
                     .state
                     .mode
                     .as_deref()
@@ -97,7 +99,7 @@ impl Chat<'_> {
     fn parts(&mut self) -> Parts<'_> {
         Parts {
             renderer: &mut self.renderer,
-            state: &mut self.state,
+            session: &mut self.session,
             ahead: &mut self.ahead,
         }
     }
@@ -264,7 +266,7 @@ impl Chat<'_> {
         }
         // the very call the person allowed for this session (no rule was
         // suggested); any other call is asked
-        if req.kind() == RequestKind::Tool && self.state.grants.allows(req) {
+        if req.kind() == RequestKind::Tool && self.session.state.grants.allows(req) {
             let note = format!(
                 "  {} {}  {}\n",
                 style.green("✓"),
@@ -277,11 +279,11 @@ impl Chat<'_> {
         let agent = req
             .agent_id
             .as_deref()
-            .and_then(|t| self.renderer.agent_by_task(t))
+            .and_then(|t| self.session.agent_by_task(t))
             .or_else(|| {
                 req.tool_use_id
                     .as_deref()
-                    .and_then(|id| self.renderer.agent_of(id))
+                    .and_then(|id| self.session.agent_of(id))
             });
         let (width, height) = crossterm::terminal::size()
             .map(|(w, h)| (w as usize, h as usize))

@@ -11,7 +11,7 @@ use serde_json::json;
 
 struct Chat {
     renderer: Renderer,
-    state: SessionState,
+    session: Session,
     ahead: TypeAhead,
     t0: Instant,
 }
@@ -25,7 +25,7 @@ impl Chat {
                 show_thinking: false,
                 width: 80,
             }),
-            state: SessionState::default(),
+            session: Session::default(),
             ahead: TypeAhead::default(),
             t0: Instant::now(),
         }
@@ -34,7 +34,7 @@ impl Chat {
     fn parts(&mut self) -> Parts<'_> {
         Parts {
             renderer: &mut self.renderer,
-            state: &mut self.state,
+            session: &mut self.session,
             ahead: &mut self.ahead,
         }
     }
@@ -311,7 +311,7 @@ fn agent_left_working(c: &mut Chat) {
         c.step(&mut w, msg(m), 5);
     }
     assert!(w.ended());
-    assert_eq!(c.renderer.agents_running(), 1);
+    assert_eq!(c.session.agents_running(), 1);
 }
 
 fn at_work(c: &mut Chat, ms: u64) -> (Work<&'static str>, Vec<Effect<&'static str>>) {
@@ -444,7 +444,7 @@ fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     assert_eq!(end(&out), None, "the confirmation is still awaited");
     let out = c.step(&mut w, mode_status("acceptEdits"), 300);
     assert_eq!(end(&out), Some(&End::Done));
-    assert_eq!(c.state.mode_name(), "acceptEdits");
+    assert_eq!(c.session.state.mode_name(), "acceptEdits");
 
     // long past the wait: the question stays open until it is answered
     let mut c = Chat::new();
@@ -455,7 +455,7 @@ fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5001);
     assert!(replied(&out).is_some(), "{out:?}");
     assert_eq!(end(&out), Some(&End::Done));
-    assert_eq!(c.state.mode_name(), "plan");
+    assert_eq!(c.session.state.mode_name(), "plan");
 }
 
 #[test]
@@ -465,7 +465,7 @@ fn shift_tab_without_a_confirmation_takes_the_mode_as_switched() {
     let wait = MODE_WAIT.as_millis() as u64;
     assert_eq!(end(&c.step(&mut w, Event::Tick, wait - 1)), None);
     assert_eq!(end(&c.step(&mut w, Event::Tick, wait)), Some(&End::Done));
-    assert_eq!(c.state.mode_name(), "plan");
+    assert_eq!(c.session.state.mode_name(), "plan");
 }
 
 #[test]
@@ -588,5 +588,5 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
     let out = c.step(&mut w, msg(result()), 4000);
     assert_eq!(end(&out), Some(&End::Done));
     assert!(!text(&out).contains("Working"), "{out:?}");
-    assert!(!c.renderer.has_live(), "nothing left to tick");
+    assert!(!c.renderer.has_live(&c.session), "nothing left to tick");
 }
