@@ -7,6 +7,7 @@ use super::commands::{self, Input};
 use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, ChatEditor, PromptAction};
 use super::images;
+use super::machine::End;
 use super::render::{RenderOptions, Renderer};
 use super::shell;
 use super::state::{Session, SessionState};
@@ -138,9 +139,11 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         // under the live spinners: their progress, requests and report show
         // as they come.
         if chat.session.agents_running() > 0 && chat.initial.is_none() {
+            // Ctrl-D on the empty line under them ends the chat; the
+            // session lost or failed is the next prompt's to find
             match chat.agents_at_work() {
-                Ok(super::work::AtWork::Done) => {}
-                Ok(super::work::AtWork::Quit) => break Exit::Success,
+                Ok(End::Quit(exit)) => break exit,
+                Ok(End::Done | End::SessionLost | End::Failed(_)) => {}
                 Err(e) => chat.error(&e),
             }
             if !chat.ahead.queued.is_empty() {

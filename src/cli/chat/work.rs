@@ -1,12 +1,12 @@
 //! The chat at work: the one loop that feeds the chat's machine
-//! ([`Work`]) its events (keys, messages, requests, ticks, signals) and
+//! ([`Machine`], in `machine.rs`) its events (keys, messages, requests, ticks, signals) and
 //! carries out its effects, for a turn and for the wait while background
 //! agents work between prompts.
 
 use super::core::{lock, terminal_width, Chat};
 use super::dialog::{Approval, Dialog};
 use super::keys::{Keys, RawGuard, TermEvent};
-use super::machine::{Effect, End, Event, Parts, Work};
+use super::machine::{Effect, End, Event, Machine, Parts};
 use crate::cli::approve::TtyApprover;
 use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
@@ -19,14 +19,6 @@ use std::future::pending;
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-/// How a stretch of background work at the prompt ended.
-pub(super) enum AtWork {
-    /// Back to the line editor (or a prompt was typed: it is queued).
-    Done,
-    /// Ctrl-D on an empty line.
-    Quit,
-}
-
 impl Chat<'_> {
     pub(super) fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
@@ -34,7 +26,7 @@ impl Chat<'_> {
         self.renderer.set_width(terminal_width());
         let end = rt.block_on(async {
             client.send(text).await?;
-            self.drive(&client, terminal_keys(), Work::turn).await
+            self.drive(&client, terminal_keys(), Machine::turn).await
         });
         self.after(&client, end)
     }
@@ -46,7 +38,8 @@ impl Chat<'_> {
         let rt = self.rt;
         let client = self.client()?;
         rt.block_on(client.set_permission_mode(next.clone()))?;
-        let end = rt.block_on(self.drive(&client, terminal_keys(), |_, now| Work::mode(next, now)));
+        let end =
+            rt.block_on(self.drive(&client, terminal_keys(), |_, now| Machine::mode(next, now)));
         self.after(&client, end)
     }
 
@@ -104,7 +97,7 @@ impl Chat<'_> {
         }
     }
 
-    /// Run the chat's work ([`Work`]) to its end: the one loop that feeds
+    /// Run the chat's work ([`Machine`]) to its end: the one loop that feeds
     /// it events (the CLI's messages, signals and ticks from the turn's
     /// [`Source`], and the chat's own keys and requests) and carries out
     /// its effects.
@@ -112,7 +105,7 @@ impl Chat<'_> {
         &mut self,
         client: &Client,
         mut keys: Option<Keys>,
-        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work<Approval>, Vec<Effect<Approval>>),
+        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Machine<Approval>, Vec<Effect<Approval>>),
     ) -> anyhow::Result<End> {
         let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
         let mut source = Source::new(client, signals).ticking(TICK);
@@ -214,34 +207,30 @@ impl Chat<'_> {
     /// and take the next prompt on the turn's own line (Enter sends it).
     /// Their requests are asked at once. Ends when they are done and the
     /// turn the CLI starts for their report has ended, when a prompt was
-    /// typed, or with Ctrl-D on an empty line.
-    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<AtWork> {
+    /// typed, or with Ctrl-D on an empty line ([`End::Quit`]); how it
+    /// ended is the machine's [`End`], as a turn's is.
+    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<End> {
         let Some(client) = lock(&self.client).clone() else {
-            return Ok(AtWork::Done);
+            return Ok(End::Done);
         };
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-            return Ok(AtWork::Done);
+            return Ok(End::Done);
         }
         let rt = self.rt;
         rt.block_on(self.at_work(&client))
     }
 
-    async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
+    async fn at_work(&mut self, client: &Client) -> anyhow::Result<End> {
         let prompt = self.plain_prompt();
         let eof = std::mem::take(&mut self.ctrl_d_left);
-        let end = self
-            .drive(client, Keys::start(), |p, now| {
-                let (mut work, mut out) = Work::at_work(p, prompt, now);
-                if eof {
-                    out.extend(work.step(p, Event::Eof, now));
-                }
-                (work, out)
-            })
-            .await?;
-        Ok(match end {
-            End::Quit(_) => AtWork::Quit,
-            _ => AtWork::Done,
+        self.drive(client, Keys::start(), |p, now| {
+            let (mut work, mut out) = Machine::at_work(p, prompt, now);
+            if eof {
+                out.extend(work.step(p, Event::Eof, now));
+            }
+            (work, out)
         })
+        .await
     }
 
     /// The dialog that asks the person about one request from the CLI: a
