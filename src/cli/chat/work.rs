@@ -23,7 +23,7 @@ impl Chat<'_> {
     pub(super) fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
         let client = self.client()?;
-        self.renderer.set_width(terminal_width());
+        self.screen.renderer.set_width(terminal_width());
         let end = rt.block_on(async {
             client.send(text).await?;
             self.drive(&client, terminal_keys(), Machine::turn).await
@@ -54,11 +54,11 @@ impl Chat<'_> {
             Ok(End::Done) => Ok(None),
             Ok(End::Quit(exit)) => {
                 client.kill();
-                *lock(&self.client) = None;
+                *lock(&self.conn.client) = None;
                 Ok(Some(exit))
             }
             Ok(End::SessionLost | End::Failed(_)) | Err(_) => {
-                let out = self.renderer.abandon_turn();
+                let out = self.screen.renderer.abandon_turn();
                 self.session.reading.abandon_turn();
                 self.write(&out);
                 if let Err(e) = end {
@@ -67,7 +67,7 @@ impl Chat<'_> {
                 // Keep the conversation: the next prompt resumes it.
                 let id = self.session.state.session_id.clone();
                 self.session.forget();
-                *lock(&self.client) = None;
+                *lock(&self.conn.client) = None;
                 let mut s = self.flags.clone();
                 // a mode this program does not know: the one it was started with
                 s.permission_mode = self
@@ -91,7 +91,7 @@ impl Chat<'_> {
     /// The parts of the chat its machine works on.
     fn parts(&mut self) -> Parts<'_> {
         Parts {
-            renderer: &mut self.renderer,
+            renderer: &mut self.screen.renderer,
             session: &mut self.session,
             ahead: &mut self.ahead,
         }
@@ -118,7 +118,7 @@ impl Chat<'_> {
             while let Some(effect) = effects.pop_front() {
                 let event = match effect {
                     Effect::Write(text) => {
-                        write_to(&mut self.out, &text);
+                        write_to(&mut self.screen.out, &text);
                         None
                     }
                     Effect::SendNow(text) => {
@@ -160,7 +160,7 @@ impl Chat<'_> {
                 }
             }
             let asking = work.asking();
-            let front = front_input(&mut keys, open.as_ref(), &mut self.approvals, asking);
+            let front = front_input(&mut keys, open.as_ref(), &mut self.conn.approvals, asking);
             let wait = Wait { asking, due: None };
             let event = match source.next(front, wait).await {
                 Seen::Front(Front::Key(Some(input))) => Event::Key(input),
@@ -210,7 +210,7 @@ impl Chat<'_> {
     /// typed, or with Ctrl-D on an empty line ([`End::Quit`]); how it
     /// ended is the machine's [`End`], as a turn's is.
     pub(super) fn agents_at_work(&mut self) -> anyhow::Result<End> {
-        let Some(client) = lock(&self.client).clone() else {
+        let Some(client) = lock(&self.conn.client).clone() else {
             return Ok(End::Done);
         };
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
@@ -238,7 +238,7 @@ impl Chat<'_> {
     /// library hands it over). Without a terminal, nobody is asked: denied,
     /// never allowed silently.
     fn dialog(&self, a: &Approval, keys: bool) -> Dialog {
-        let style = self.style;
+        let style = self.screen.style;
         let req = &a.req;
         if a.ctx.cancellation.is_cancelled() {
             let result = PermissionResult::deny(crate::cli::asking::WITHDRAWN);
@@ -276,7 +276,7 @@ impl Chat<'_> {
             });
         let (width, height) = crossterm::terminal::size()
             .map(|(w, h)| (w as usize, h as usize))
-            .unwrap_or((self.renderer.width(), 24));
+            .unwrap_or((self.screen.renderer.width(), 24));
         let dialog = match req.kind() {
             RequestKind::Questions => Dialog::questions(req, agent, style),
             RequestKind::Plan => {
