@@ -310,7 +310,7 @@ impl Chat<'_> {
     /// exit: the prompt loop does those).
     pub(super) fn command(&mut self, command: ChatCommand) -> anyhow::Result<()> {
         match command {
-            ChatCommand::Help => self.write(&help(self.style, terminal_width())),
+            ChatCommand::Help => self.write(&help(self.screen.style, terminal_width())),
             ChatCommand::Model(None) => {
                 let m = self
                     .session
@@ -358,7 +358,7 @@ impl Chat<'_> {
             ChatCommand::Context => {
                 let rt = self.rt;
                 let usage = rt.block_on(self.client()?.context_usage())?;
-                let chart = context_chart(&usage, self.style);
+                let chart = context_chart(&usage, self.screen.style);
                 self.write(&chart);
             }
             ChatCommand::Mcp => {
@@ -388,7 +388,10 @@ impl Chat<'_> {
                 }
             }
             ChatCommand::Todos => {
-                match self.session.todos_text(self.style, self.renderer.width()) {
+                match self
+                    .session
+                    .todos_text(self.screen.style, self.screen.renderer.width())
+                {
                     Some(list) => self.write(&list),
                     None => self.info("no task list in this session"),
                 }
@@ -396,7 +399,7 @@ impl Chat<'_> {
             ChatCommand::Permissions => {
                 let rt = self.rt;
                 let rules = rt.block_on(self.client()?.permission_rules())?;
-                let list = rules_list(&rules, self.style);
+                let list = rules_list(&rules, self.screen.style);
                 self.write(&list);
             }
             ChatCommand::New => {
@@ -412,7 +415,7 @@ impl Chat<'_> {
             }
             ChatCommand::Resume(None) => {
                 let store = crate::cli::sessions::store_from_env()?;
-                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.style)? {
+                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.screen.style)? {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
                 self.info("nothing resumed");
@@ -467,12 +470,15 @@ impl Chat<'_> {
             let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.summary), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
-                self.style.cyan(&short_id(&s.session_id)),
-                self.style.dim(&when),
+                self.screen.style.cyan(&short_id(&s.session_id)),
+                self.screen.style.dim(&when),
                 title
             ));
         }
-        text.push_str(&format!("  {}\n", self.style.dim("/resume ID to open one")));
+        text.push_str(&format!(
+            "  {}\n",
+            self.screen.style.dim("/resume ID to open one")
+        ));
         self.write(&text);
         Ok(())
     }

@@ -1,51 +1,38 @@
-//! The chat's core: its state, its connection to the CLI, and its output.
+//! The chat's core: the chat as three parts (its connection to the CLI,
+//! its screen, what its session has seen) and what the prompt side keeps.
 //! The prompt loop (`repl`), the slash commands (`commands`), the work
 //! loop (`work`, driving `machine`) and rewind (`rewind`) build on it.
 
-use super::dialog::Approval;
-use super::render::Renderer;
+use super::connection::Connection;
+use super::screen::Screen;
 use super::state::Session;
 use super::status;
 use super::typeahead::TypeAhead;
 use crate::cli::args::SessionFlags;
-use crate::cli::options::build_options;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
 use crate::cli::wrap::wrapped;
-use claudio::{Client, Options, PermissionResult};
-use std::io::{self, Write};
+use claudio::Client;
+use std::io::Write;
 use std::sync::Arc;
 use tokio::runtime::Runtime;
-use tokio::sync::{mpsc, oneshot};
 
-/// The live session, shared with the signal watcher.
-pub(super) type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
-
-/// The CLI's switch for its task tools (`TaskCreate`, `TaskUpdate`, ...).
-const TODO_TOOLS: &str = "CLAUDE_CODE_ENABLE_TODO_TOOLS";
-
-pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
+pub(super) use super::connection::{lock, Slot};
+pub(super) use super::screen::terminal_width;
 
 /// The chat: one session at a time, its screen and its keys.
 pub(super) struct Chat<'a> {
     pub(super) rt: &'a Runtime,
     /// The flags the chat was started with (what a new session starts from).
     pub(super) flags: SessionFlags,
-    pub(super) style: Style,
-    pub(super) renderer: Renderer,
+    /// The connection to the CLI: the live session, the one being made,
+    /// the channel its requests come on.
+    pub(super) conn: Connection,
+    /// Where the chat writes, how, and the renderer (the answer's filler,
+    /// the live region, the width).
+    pub(super) screen: Screen,
     /// What the session has seen: model, mode, id, totals; the answer, the
     /// calls, the agents, the task list; the answers for `/copy`.
     pub(super) session: Session,
-    /// The live session; shared with the signal watcher, which closes it
-    /// gracefully on SIGTERM or SIGHUP (a closed terminal).
-    pub(super) client: Slot,
-    /// A connection being made in the background (the prompt shows at once).
-    pub(super) connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
-    pub(super) approvals_tx: mpsc::Sender<Approval>,
-    pub(super) approvals: mpsc::Receiver<Approval>,
-    pub(super) out: io::Stdout,
     /// What was typed while Claude worked.
     pub(super) ahead: TypeAhead,
     /// Ctrl-D on an empty line was typed in the instant a turn ended: the
@@ -71,7 +58,7 @@ pub(super) struct Chat<'a> {
 
 impl Chat<'_> {
     pub(super) fn header(&mut self) {
-        let s = self.style;
+        let s = self.screen.style;
         let cwd = self
             .flags
             .cwd
@@ -91,7 +78,7 @@ impl Chat<'_> {
         let about = s.dim(&Sanitizer::clean(&parts.join(" · ")));
         let keys = s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits");
         let text = wrapped(&about, width, "", "") + &wrapped(&keys, width, "", "");
-        let _ = writeln!(self.out, "{text}");
+        let _ = writeln!(self.screen.out, "{text}");
     }
 
     pub(super) fn plain_prompt(&self) -> String {
@@ -116,63 +103,23 @@ impl Chat<'_> {
         }
     }
 
-    pub(super) fn start_connect(&mut self, session: SessionFlags) -> anyhow::Result<()> {
-        let tx = self.approvals_tx.clone();
-        let mut options: Options = build_options(&session)?;
-        // the task list, as the claude TUI has it (off in stream-json mode
-        // unless asked for); the person's own setting wins
-        if std::env::var_os(TODO_TOOLS).is_none() {
-            options = options.env(TODO_TOOLS, "1");
-        }
-        let options = options
-            .include_partial_messages(true)
-            // checkpoints make /rewind able to restore files
-            .file_checkpointing(true)
-            .can_use_tool(move |req, ctx| {
-                let tx = tx.clone();
-                async move {
-                    let (reply, answer) = oneshot::channel();
-                    let denied =
-                        || PermissionResult::deny("The permission prompt is not available.");
-                    if tx.send(Approval { req, ctx, reply }).await.is_err() {
-                        return Ok(denied());
-                    }
-                    Ok(answer.await.unwrap_or_else(|_| denied()))
-                }
-            });
-        self.connecting = Some(self.rt.spawn(Client::connect(options)));
-        Ok(())
+    /// Start connecting a session with these flags, in the background.
+    pub(super) fn start_connect(&mut self, flags: SessionFlags) -> anyhow::Result<()> {
+        self.conn.start(self.rt, &flags)
     }
 
     /// The session, waiting for the connection if it is still being made.
     pub(super) fn client(&mut self) -> anyhow::Result<Arc<Client>> {
-        if let Some(handle) = self.connecting.take() {
-            let client = self.rt.block_on(handle)??;
-            *lock(&self.client) = Some(Arc::new(client));
-        }
-        lock(&self.client)
-            .clone()
-            .ok_or_else(|| anyhow::anyhow!("no session; /new starts one"))
+        self.conn.client(self.rt)
     }
 
     pub(super) fn write(&mut self, s: &str) {
-        if !s.is_empty() {
-            let _ = self.out.write_all(s.as_bytes());
-            let _ = self.out.flush();
-        }
+        self.screen.write(s);
     }
 
     /// An error: `✗` and its text, each line wrapped under the first.
     pub(super) fn error(&mut self, e: &anyhow::Error) {
-        let text = Sanitizer::clean(&format!("{e:#}"));
-        let first = format!("  {} ", self.style.red("✗"));
-        let width = terminal_width();
-        let out: String = text
-            .split('\n')
-            .enumerate()
-            .map(|(i, l)| wrapped(l, width, if i == 0 { &first } else { "    " }, "    "))
-            .collect();
-        self.write(&out);
+        self.screen.error(e);
     }
 
     /// Before a prompt: the git branch read again, and after a turn the
@@ -205,7 +152,7 @@ impl Chat<'_> {
             store.find(id).ok().map(|f| f.path.clone())
         });
         let input = status::input(&facts, transcript.as_deref());
-        match status::run(&command, &input, &self.cwd, self.style.enabled()) {
+        match status::run(&command, &input, &self.cwd, self.screen.style.enabled()) {
             Ok(lines) => {
                 let width = terminal_width();
                 let text: String = lines
@@ -219,30 +166,13 @@ impl Chat<'_> {
     }
 
     pub(super) fn info(&mut self, text: &str) {
-        let width = terminal_width();
-        let out: String = Sanitizer::clean(text)
-            .split('\n')
-            .map(|l| wrapped(l, width, "  ", "  "))
-            .collect();
-        self.write(&out);
+        self.screen.info(text);
     }
 
     pub(super) fn close(&mut self) {
         self.session.forget();
-        if let Some(h) = self.connecting.take() {
-            h.abort();
-        }
-        let current = lock(&self.client).take();
-        if let Some(c) = current {
-            let _ = self.rt.block_on(c.close());
-        }
+        self.conn.close(self.rt);
     }
-}
-
-pub(super) fn terminal_width() -> usize {
-    crossterm::terminal::size()
-        .map(|(w, _)| w as usize)
-        .unwrap_or(80)
 }
 
 pub(super) fn tilde(p: &std::path::Path) -> String {

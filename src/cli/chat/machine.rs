@@ -3,7 +3,7 @@
 //! While Claude works, two things can be going on: a turn the person
 //! started (it ends with its `result`), or, between prompts, background
 //! agents still at work (their progress and their report's turn show live,
-//! under the prompt line). Both are one machine, [`Work`], fed the events
+//! under the prompt line). Both are one machine, [`Machine`], fed the events
 //! the terminal and the CLI produce ([`Event`]: keys, messages, requests,
 //! ticks, Ctrl-C, SIGCONT) and answering with what to do ([`Effect`]: write
 //! to the screen, send an interjection, interrupt, ask the person, end).
@@ -100,7 +100,9 @@ pub(super) enum Effect<R> {
     End(End),
 }
 
-/// How the chat's work ended.
+/// How the chat's work ended: a turn, Shift-Tab's wait, or the agents at
+/// work between prompts (one name for all three: the loop after them acts
+/// on each end the same way).
 #[derive(Debug, PartialEq)]
 pub(super) enum End {
     /// The turn ended, or the agents are done (or a prompt was typed: it is
@@ -152,9 +154,9 @@ struct Asking<R> {
     ended: bool,
 }
 
-/// The chat at work.
+/// The chat at work: the machine (`work.rs` runs the loop that feeds it).
 #[derive(Debug)]
-pub(super) struct Work<R> {
+pub(super) struct Machine<R> {
     stage: Stage,
     /// A request being asked: keys go to its dialog.
     asking: Option<Asking<R>>,
@@ -222,10 +224,10 @@ fn confirmed_mode(m: &Message) -> Option<&PermissionMode> {
     }
 }
 
-impl<R> Work<R> {
+impl<R> Machine<R> {
     /// A turn was sent: its prompt's result is due.
-    pub(super) fn turn(p: &mut Parts<'_>, now: Instant) -> (Work<R>, Effects<R>) {
-        let work = Work {
+    pub(super) fn turn(p: &mut Parts<'_>, now: Instant) -> (Machine<R>, Effects<R>) {
+        let work = Machine {
             stage: Stage::Turn(Turn::prompt(After::Answer)),
             asking: None,
             ended: false,
@@ -243,8 +245,8 @@ impl<R> Work<R> {
         p: &mut Parts<'_>,
         prompt: String,
         now: Instant,
-    ) -> (Work<R>, Effects<R>) {
-        let mut work = Work {
+    ) -> (Machine<R>, Effects<R>) {
+        let mut work = Machine {
             stage: Stage::AtWork {
                 turn: Turn::agents(),
                 prompt,
@@ -262,8 +264,8 @@ impl<R> Work<R> {
     /// confirmation is awaited (what it sends meanwhile is shown, what it
     /// asks is asked). Without one within [`MODE_WAIT`], the mode is taken
     /// as switched.
-    pub(super) fn mode(next: PermissionMode, now: Instant) -> (Work<R>, Effects<R>) {
-        let work = Work {
+    pub(super) fn mode(next: PermissionMode, now: Instant) -> (Machine<R>, Effects<R>) {
+        let work = Machine {
             stage: Stage::Mode {
                 next,
                 until: now + MODE_WAIT,

@@ -2,6 +2,7 @@
 
 mod clipboard;
 pub mod commands;
+mod connection;
 mod core;
 mod dialog;
 pub mod editor;
@@ -15,6 +16,7 @@ pub mod render;
 pub mod repl;
 mod reports;
 pub mod rewind;
+mod screen;
 pub mod shell;
 pub mod state;
 pub(crate) mod status;

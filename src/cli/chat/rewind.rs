@@ -214,7 +214,7 @@ impl Chat<'_> {
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
-        let (style, width) = (self.style, self.renderer.width());
+        let (style, width) = (self.screen.style, self.screen.renderer.width());
         self.rt.block_on(async {
             let mut keys = Keys::start().context("no terminal to choose on")?;
             Ok(pick::pick(&mut keys, None, picker, style, width).await?)
@@ -239,7 +239,7 @@ impl Chat<'_> {
             self.info("nothing to rewind yet");
             return Ok(None);
         }
-        let s = self.style;
+        let s = self.screen.style;
         self.write(&format!(
             "\n  {} {}\n",
             s.yellow("⟲"),
