@@ -269,7 +269,7 @@ impl Reading {
                         // questions and plans show as their own prompt, the
                         // task list as a checklist
                         ContentBlock::ToolUse(t)
-                            if RequestKind::of_tool(&t.name).is_dialog()
+                            if RequestKind::of_tool(&t.name) != RequestKind::Tool
                                 || todos::is_todo_tool(&t.name) =>
                         {
                             seen(Seen::BlockEnd)
