@@ -3,6 +3,7 @@
 pub mod app;
 pub mod args;
 pub mod ask;
+pub mod billing;
 pub mod chat;
 pub mod config;
 pub mod dedup;
@@ -14,6 +15,7 @@ pub mod interrupt;
 pub mod markdown;
 pub mod options;
 pub mod picker;
+pub mod pricing;
 pub mod reading;
 pub mod requests;
 pub mod retention;

@@ -414,7 +414,7 @@ impl Chat<'_> {
                 self.info("new session");
             }
             ChatCommand::Resume(None) => {
-                let store = crate::cli::sessions::store_from_env()?;
+                let store = claudio::store::Store::open(None)?;
                 if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.screen.style)? {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
@@ -423,7 +423,7 @@ impl Chat<'_> {
             ChatCommand::Resume(Some(id)) => {
                 // found in any project; the CLI runs where it was recorded
                 // an archived session the CLI deleted is restored first
-                let store = crate::cli::sessions::store_from_env()?;
+                let store = claudio::store::Store::open(None)?;
                 let mut notes = Vec::new();
                 let target = crate::cli::sessions::resume_target(&store, &id, &mut |m| {
                     notes.push(m.to_owned())
@@ -452,7 +452,7 @@ impl Chat<'_> {
     }
 
     fn recent_sessions(&mut self) -> anyhow::Result<()> {
-        let store = claudio::store::Store::from_env()?;
+        let store = claudio::store::Store::open(None)?;
         let listing =
             store.list(&claudio::store::ListOptions::for_dir(self.cwd.clone()).limit(10))?;
         if listing.sessions.is_empty() {

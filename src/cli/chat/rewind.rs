@@ -229,7 +229,7 @@ impl Chat<'_> {
             self.info("nothing to rewind yet");
             return Ok(None);
         };
-        let store = claudio::store::Store::from_env()?;
+        let store = claudio::store::Store::open(None)?;
         let file = store.find(&id)?;
         let prompts = past_prompts(
             &claudio::store::read_conversation(&file.path)?,
