@@ -19,7 +19,8 @@ pub mod pricing;
 pub mod reading;
 pub mod requests;
 pub mod retention;
-pub mod sanitize;
+// the terminal sanitizer is the library's (`claudio::sanitize`)
+pub use claudio::sanitize;
 pub mod sessions;
 pub mod settings;
 pub mod spinner;
