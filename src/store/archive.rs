@@ -349,7 +349,7 @@ impl Store {
                     unpack_to(&e.path(), &into.join(format!("{stem}.jsonl")))?;
                 } else if name.ends_with(".meta.json") {
                     let bytes = read_small(&e.path(), MAX_META)?;
-                    write_new(&into.join(&name), None, |f| f.write_all(&bytes))?;
+                    write_new(&into.join(&name), None, Put::Keep, |f| f.write_all(&bytes))?;
                 }
             }
         }
@@ -825,7 +825,7 @@ fn copy_plain(src: &Path, dst: &Path) -> StoreResult<Copied> {
         return Ok(Copied::Unchanged);
     }
     let bytes = read_small(src, MAX_META)?;
-    let out = write_new(dst, Some(mtime), |f| f.write_all(&bytes))?;
+    let out = write_new(dst, Some(mtime), Put::Replace, |f| f.write_all(&bytes))?;
     Ok(Copied::Archived {
         bytes_in: bytes.len() as u64,
         bytes_out: out,
@@ -838,8 +838,19 @@ fn unpack_to(src: &Path, dst: &Path) -> StoreResult<()> {
         return Ok(());
     }
     let (mut data, _) = super::packed::stream(src).map_err(io_err(src))?;
-    write_new(dst, None, |out| io::copy(&mut data, out).map(|_| ()))?;
+    write_new(dst, None, Put::Keep, |out| {
+        io::copy(&mut data, out).map(|_| ())
+    })?;
     Ok(())
+}
+
+/// How [`write_new`] puts its file in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Put {
+    /// Over what is there.
+    Replace,
+    /// Only where nothing is: what is there is kept.
+    Keep,
 }
 
 static TMP_SEQ: AtomicU64 = AtomicU64::new(0);
@@ -857,10 +868,14 @@ fn tmp_name(dst: &Path) -> PathBuf {
 }
 
 /// Write a file under a temporary name beside `dst`, give it `mtime`, and
-/// rename it into place (replacing `dst`). Returns its size.
+/// put it in place: renamed over `dst` with [`Put::Replace`] (the
+/// archive's copy), linked only if `dst` is not there with [`Put::Keep`]
+/// (a restored transcript: one the CLI wrote meanwhile is never replaced).
+/// Returns its size.
 fn write_new(
     dst: &Path,
     mtime: Option<SystemTime>,
+    put: Put,
     fill: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> StoreResult<u64> {
     let tmp = tmp_name(dst);
@@ -878,7 +893,19 @@ fn write_new(
         }
         let len = f.metadata()?.len();
         drop(f);
-        std::fs::rename(&tmp, dst)?;
+        match put {
+            Put::Replace => std::fs::rename(&tmp, dst)?,
+            Put::Keep => match std::fs::hard_link(&tmp, dst) {
+                Ok(()) => std::fs::remove_file(&tmp)?,
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    std::fs::remove_file(&tmp)?;
+                    return Ok(0);
+                }
+                // a file system without hard links: the caller's check
+                // that nothing was there is all there is
+                Err(_) => std::fs::rename(&tmp, dst)?,
+            },
+        }
         Ok(len)
     })();
     if result.is_err() {
@@ -1175,5 +1202,33 @@ mod tests {
             store.clone().without_archives().resume_target(ID),
             Err(StoreError::NotFound(_))
         ));
+    }
+
+    /// A restored transcript goes in only where none is: one the CLI
+    /// wrote after the check (a session resumed meanwhile) is kept whole,
+    /// and no temporary file is left beside it.
+    #[test]
+    fn a_restore_never_replaces_a_transcript_that_appeared_meanwhile() {
+        let d = tempfile::tempdir().unwrap();
+        let dst = d.path().join(format!("{ID}.jsonl"));
+        let fill = |f: &mut File| f.write_all(b"restored\n");
+        std::fs::write(&dst, "live, and longer\n").unwrap();
+        assert_eq!(write_new(&dst, None, Put::Keep, fill).unwrap(), 0);
+        assert_eq!(std::fs::read_to_string(&dst).unwrap(), "live, and longer\n");
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            1,
+            "no .tmp left"
+        );
+        std::fs::remove_file(&dst).unwrap();
+        assert_eq!(write_new(&dst, None, Put::Keep, fill).unwrap(), 9);
+        assert_eq!(std::fs::read_to_string(&dst).unwrap(), "restored\n");
+        // the archive's own copy is replaced, as before
+        assert_eq!(
+            write_new(&dst, None, Put::Replace, |f| f.write_all(b"x")).unwrap(),
+            1
+        );
+        assert_eq!(std::fs::read_to_string(&dst).unwrap(), "x");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
     }
 }

@@ -147,7 +147,8 @@ impl AsyncStore {
         self.run(move |s| s.info_file(&file))
     }
 
-    /// [`Store::resume_target`]: a session's id and recorded working directory.
+    /// [`Store::resume_target`]: a session's id and recorded working
+    /// directory (a session only an archive holds is restored first).
     pub fn resume_target(
         &self,
         id: &str,
