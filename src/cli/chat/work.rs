@@ -93,7 +93,7 @@ impl Chat<'_> {
         Parts {
             renderer: &mut self.screen.renderer,
             session: &mut self.session,
-            ahead: &mut self.ahead,
+            ahead: &mut self.prompt.ahead,
         }
     }
 
@@ -222,7 +222,7 @@ impl Chat<'_> {
 
     async fn at_work(&mut self, client: &Client) -> anyhow::Result<End> {
         let prompt = self.plain_prompt();
-        let eof = std::mem::take(&mut self.ctrl_d_left);
+        let eof = self.prompt.take_eof();
         self.drive(client, Keys::start(), |p, now| {
             let (mut work, mut out) = Machine::at_work(p, prompt, now);
             if eof {
@@ -294,13 +294,10 @@ impl Chat<'_> {
     }
 
     /// Stop reading keys; what was typed in the last instant joins the
-    /// type-ahead.
+    /// type-ahead (Ctrl-D among it: for the wait after the turn).
     fn finish_keys(&mut self, keys: Option<Keys>) {
-        // Ctrl-D in the instant the turn ended: for the wait after it
-        self.ctrl_d_left = match keys {
-            Some(k) => self.ahead.drain_after_turn(k.finish()),
-            None => false,
-        };
+        let left = keys.map(Keys::finish).unwrap_or_default();
+        self.prompt.turn_ended(left);
     }
 }
 
