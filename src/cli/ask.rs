@@ -10,7 +10,7 @@ use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::one_line;
-use super::turn::events::{Seen, Signal, Signals, Source, Wait};
+use super::turn::events::{Happened, Signal, Signals, Source, Wait};
 use super::turn::{After, Turn};
 use anyhow::Context;
 use claudio::{Client, Message, ResultMessage};
@@ -173,7 +173,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         };
         let now = Instant::now();
         match next {
-            Seen::Message(m) => {
+            Happened::Message(m) => {
                 let seen = reading.seen(&m.message, now);
                 if out.message(&m, seen, &reading).is_err() {
                     return Ok(quiet_exit(&client).await);
@@ -195,33 +195,33 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             }
             // the agents are done, a result is in, and no turn started
             // for their report: the answer is complete
-            Seen::Due | Seen::Tick => {
+            Happened::Due | Happened::Tick => {
                 let agents = reading.agents().background_running();
                 if turn.tick(agents, now) {
                     break;
                 }
             }
-            Seen::Closed => break,
-            Seen::LongLine(limit) => {
+            Happened::Closed => break,
+            Happened::LongLine(limit) => {
                 out.above(|| eprintln!("claudio: skipped a message longer than {limit} bytes"));
             }
-            Seen::Failed(e) => {
+            Happened::Failed(e) => {
                 failure = Some(e);
                 break;
             }
-            Seen::Signal(Signal::Interrupt) => {
+            Happened::Signal(Signal::Interrupt) => {
                 if turn.ctrl_c(now) == Press::Quit {
                     client.kill();
                     return Ok(Exit::Interrupted);
                 }
                 source.interrupt();
             }
-            Seen::Signal(sig @ (Signal::Terminate | Signal::Hangup)) => {
+            Happened::Signal(sig @ (Signal::Terminate | Signal::Hangup)) => {
                 drop(source);
                 let _ = client.close().await;
                 return Ok(Exit::Signal(sig.number()));
             }
-            Seen::Signal(Signal::Continue) | Seen::Front(()) => {}
+            Happened::Signal(Signal::Continue) | Happened::Front(()) => {}
         }
     }
     if out.finish().is_err() {

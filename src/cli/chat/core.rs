@@ -1,13 +1,13 @@
-//! The chat's core: the chat as three parts (its connection to the CLI,
-//! its screen, what its session has seen) and what the prompt side keeps.
+//! The chat's core: the chat as its parts (its connection to the CLI, its
+//! screen, what its session has seen, its prompt side).
 //! The prompt loop (`repl`), the slash commands (`commands`), the work
 //! loop (`work`, driving `machine`) and rewind (`rewind`) build on it.
 
 use super::connection::Connection;
+use super::prompt::PromptSide;
 use super::screen::Screen;
 use super::state::Session;
 use super::status;
-use super::typeahead::TypeAhead;
 use crate::cli::args::SessionFlags;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::wrap::wrapped;
@@ -33,27 +33,14 @@ pub(super) struct Chat<'a> {
     /// What the session has seen: model, mode, id, totals; the answer, the
     /// calls, the agents, the task list; the answers for `/copy`.
     pub(super) session: Session,
-    /// What was typed while Claude worked.
-    pub(super) ahead: TypeAhead,
-    /// Ctrl-D on an empty line was typed in the instant a turn ended: the
-    /// wait for background agents after it ends the chat.
-    pub(super) ctrl_d_left: bool,
+    /// The prompt side: what the next prompt starts with (the line typed
+    /// while Claude worked, a rewound or edited one), the prompts queued,
+    /// what it owes (`!` output, pasted images), the prompts as typed.
+    pub(super) prompt: PromptSide,
     /// The session's working directory (for diffs of relative paths).
     pub(super) cwd: std::path::PathBuf,
-    /// The input line to start the next prompt with (before and after the
-    /// cursor): kept across Shift-Tab, or a rewound prompt to edit.
-    pub(super) initial: Option<(String, String)>,
-    /// What `!` commands printed, sent with the next prompt.
-    pub(super) shell_context: Vec<String>,
-    /// Prompts sent from this chat, by uuid, as typed (without the `!`
-    /// context sent in front of them): what rewind lists and puts back.
-    pub(super) typed_prompts: std::collections::HashMap<String, String>,
-    /// The system clipboard, for `/copy` (opened on first use).
+    /// The system clipboard, for `/copy` and Ctrl-V (opened on first use).
     pub(super) clipboard: super::clipboard::System,
-    /// Images pasted with Ctrl-V into the line being typed.
-    pub(super) pasted: super::images::Pending,
-    /// The turn count when the status line was last brought up to date.
-    pub(super) status_at: Option<u64>,
 }
 
 impl Chat<'_> {
@@ -126,8 +113,7 @@ impl Chat<'_> {
     /// person's own `statusLine` command run (bounded), its lines shown.
     pub(super) fn update_status(&mut self) {
         self.session.state.branch = status::git_branch(&self.cwd);
-        let turns = self.session.state.totals.prompts;
-        if self.status_at.replace(turns) == Some(turns) || turns == 0 {
+        if !self.prompt.status_due(self.session.state.totals.prompts) {
             return;
         }
         let Ok(claude_dir) = claudio::store::default_config_dir() else {

@@ -12,6 +12,7 @@ pub mod keys;
 pub mod live;
 mod machine;
 pub mod pick;
+mod prompt;
 pub mod render;
 pub mod repl;
 mod reports;

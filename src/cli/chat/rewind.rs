@@ -233,7 +233,7 @@ impl Chat<'_> {
         let file = store.find(&id)?;
         let prompts = past_prompts(
             &claudio::store::read_conversation(&file.path)?,
-            &self.typed_prompts,
+            self.prompt.typed(),
         );
         if prompts.is_empty() {
             self.info("nothing to rewind yet");

@@ -11,7 +11,7 @@ use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
 use crate::cli::requests::{self, diff, tool};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::turn::events::{Seen, Signal, Signals, Source, Wait};
+use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
 use claudio::protocol::ask::RequestKind;
 use claudio::{Client, PermissionMode, PermissionResult, Priority, UserInput};
 use std::collections::VecDeque;
@@ -93,7 +93,7 @@ impl Chat<'_> {
         Parts {
             renderer: &mut self.screen.renderer,
             session: &mut self.session,
-            ahead: &mut self.ahead,
+            ahead: &mut self.prompt.ahead,
         }
     }
 
@@ -163,19 +163,19 @@ impl Chat<'_> {
             let front = front_input(&mut keys, open.as_ref(), &mut self.conn.approvals, asking);
             let wait = Wait { asking, due: None };
             let event = match source.next(front, wait).await {
-                Seen::Front(Front::Key(Some(input))) => Event::Key(input),
-                Seen::Front(Front::Key(None)) => {
+                Happened::Front(Front::Key(Some(input))) => Event::Key(input),
+                Happened::Front(Front::Key(None)) => {
                     keys = None;
                     Event::KeysGone
                 }
-                Seen::Front(Front::Withdrawn) => Event::Withdrawn,
-                Seen::Front(Front::Request(request)) => {
+                Happened::Front(Front::Withdrawn) => Event::Withdrawn,
+                Happened::Front(Front::Request(request)) => {
                     let request = *request;
                     // what the CLI wrote before it asked (the tool call, and
                     // the plan an ExitPlanMode request refers to)
                     let mut before = Vec::new();
                     while let Some(m) = source.ready::<()>() {
-                        if let Seen::Message(m) = m {
+                        if let Happened::Message(m) = m {
                             before.push(m.message);
                         }
                     }
@@ -187,17 +187,17 @@ impl Chat<'_> {
                         dialog,
                     }
                 }
-                Seen::Message(m) => Event::Message(Box::new(m.message)),
-                Seen::LongLine(limit) => Event::LongLine(limit),
-                Seen::Failed(e) => Event::Failed(e),
-                Seen::Closed => Event::Closed,
-                Seen::Tick | Seen::Due => Event::Tick,
-                Seen::Signal(Signal::Interrupt) => Event::CtrlC,
-                Seen::Signal(Signal::Continue) => Event::Continued {
+                Happened::Message(m) => Event::Message(Box::new(m.message)),
+                Happened::LongLine(limit) => Event::LongLine(limit),
+                Happened::Failed(e) => Event::Failed(e),
+                Happened::Closed => Event::Closed,
+                Happened::Tick | Happened::Due => Event::Tick,
+                Happened::Signal(Signal::Interrupt) => Event::CtrlC,
+                Happened::Signal(Signal::Continue) => Event::Continued {
                     width: terminal_width(),
                 },
                 // SIGTERM and SIGHUP are the chat's signal watcher's
-                Seen::Signal(Signal::Terminate | Signal::Hangup) => continue,
+                Happened::Signal(Signal::Terminate | Signal::Hangup) => continue,
             };
             effects.extend(work.step(&mut self.parts(), event, Instant::now()));
         }
@@ -222,7 +222,7 @@ impl Chat<'_> {
 
     async fn at_work(&mut self, client: &Client) -> anyhow::Result<End> {
         let prompt = self.plain_prompt();
-        let eof = std::mem::take(&mut self.ctrl_d_left);
+        let eof = self.prompt.take_eof();
         self.drive(client, Keys::start(), |p, now| {
             let (mut work, mut out) = Machine::at_work(p, prompt, now);
             if eof {
@@ -294,13 +294,10 @@ impl Chat<'_> {
     }
 
     /// Stop reading keys; what was typed in the last instant joins the
-    /// type-ahead.
+    /// type-ahead (Ctrl-D among it: for the wait after the turn).
     fn finish_keys(&mut self, keys: Option<Keys>) {
-        // Ctrl-D in the instant the turn ended: for the wait after it
-        self.ctrl_d_left = match keys {
-            Some(k) => self.ahead.drain_after_turn(k.finish()),
-            None => false,
-        };
+        let left = keys.map(Keys::finish).unwrap_or_default();
+        self.prompt.turn_ended(left);
     }
 }
 
