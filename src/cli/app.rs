@@ -14,16 +14,16 @@ pub fn main() -> i32 {
     let (command, session, chat) = match parse(std::env::args_os()) {
         Ok(parsed) => parsed,
         Err(e) => {
-            if !e.use_stderr() {
+            if e.use_stderr() {
+                // one prefix for every error claudio prints
+                let text = e.render().to_string();
+                let text = text.strip_prefix("error: ").unwrap_or(&text);
+                eprint!("claudio: {text}");
+            } else {
                 // --help, --version
                 let _ = e.print();
-                return 0;
             }
-            // one prefix for every error claudio prints
-            let text = e.render().to_string();
-            let text = text.strip_prefix("error: ").unwrap_or(&text);
-            eprint!("claudio: {text}");
-            return Exit::Usage.code();
+            return exit::for_error(&e.into()).code();
         }
     };
     if session.debug {
@@ -204,7 +204,7 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
     // `-r` with no id: the person picks one
     let mut flags = flags;
     if flags.resume.as_deref() == Some("") {
-        let store = super::sessions::store_from_env()?;
+        let store = claudio::store::Store::open(None)?;
         let cwd = match &flags.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -262,7 +262,7 @@ fn has_session_here(flags: &SessionFlags) -> bool {
         },
     };
     let opts = claudio::store::ListOptions::for_dir(cwd).limit(1);
-    match super::sessions::store_from_env().map(|s| s.list(&opts)) {
+    match claudio::store::Store::open(None).map(|s| s.list(&opts)) {
         Ok(Ok(listing)) => !listing.sessions.is_empty(),
         _ => true,
     }
@@ -276,7 +276,7 @@ fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
         return Ok(flags);
     };
     let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
-    let target = super::sessions::store_from_env()
+    let target = claudio::store::Store::open(None)
         .and_then(|s| super::sessions::resume_target(&s, &id, &mut said));
     match target {
         Ok(target) => {
@@ -601,5 +601,52 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(s.model.as_deref(), Some("haiku"));
+    }
+
+    /// Exit 2 is decided in one place, `exit::for_error`: each kind of
+    /// usage error, whoever finds it, gets it; `--help` and `--version`
+    /// get 0; everything else 1.
+    #[test]
+    fn every_kind_of_usage_error_exits_2() {
+        use super::exit::{for_error, usage_error};
+        use claudio::store::StoreError;
+        let clap = |args: &[&str]| -> anyhow::Error {
+            match p(args) {
+                Err(e) => e.into(),
+                Ok(_) => panic!("{args:?} parsed"),
+            }
+        };
+        for args in [
+            // an unknown flag, an unknown command
+            &["claudio", "--nope"][..],
+            &["claudio", "frobnicate"],
+            // a bad value, a missing value, a missing argument
+            &["claudio", "sessions", "list", "-o", "xml"],
+            &["claudio", "--model"],
+            &["claudio", "sessions", "rename"],
+            // a session flag where it does not apply, a chat flag in `ask`
+            &["claudio", "-c", "doctor"],
+            &["claudio", "--vi", "ask", "hi"],
+        ] {
+            assert_eq!(for_error(&clap(args)), Exit::Usage, "{args:?}");
+        }
+        for args in [
+            &["claudio", "--help"][..],
+            &["claudio", "--version"],
+            &["claudio", "sessions", "--help"],
+        ] {
+            assert_eq!(for_error(&clap(args)), Exit::Success, "{args:?}");
+        }
+        // claudio's own checks, however deep in the chain
+        assert_eq!(for_error(&usage_error!("--grep: empty")), Exit::Usage);
+        let deep = usage_error!("--image x: a FIFO").context("reading the prompt");
+        assert_eq!(for_error(&deep), Exit::Usage);
+        // what the store refuses of what was typed: an id, a blank title
+        let store = |e: StoreError| for_error(&e.into());
+        assert_eq!(store(StoreError::InvalidId("../x".into())), Exit::Usage);
+        assert_eq!(store(StoreError::Empty("title")), Exit::Usage);
+        // the rest are failures
+        assert_eq!(store(StoreError::NotFound("abcd".into())), Exit::Failure);
+        assert_eq!(for_error(&anyhow::anyhow!("no network")), Exit::Failure);
     }
 }

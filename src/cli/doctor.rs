@@ -242,7 +242,7 @@ fn check_credentials(r: &mut Report) {
 }
 
 fn check_store(r: &mut Report) {
-    let Some(dir) = claudio::store::Store::from_env()
+    let Some(dir) = claudio::store::Store::open(None)
         .ok()
         .map(|s| s.projects_dir())
     else {
@@ -329,7 +329,7 @@ fn check_store(r: &mut Report) {
 /// whether claudio keeps it.
 fn check_cleanup(r: &mut Report, auto: bool) {
     use super::retention::{at_risk, period, SOON_DAYS};
-    let Ok(store) = claudio::store::Store::from_env() else {
+    let Ok(store) = claudio::store::Store::open(None) else {
         return;
     };
     let cwd = std::env::current_dir().ok();

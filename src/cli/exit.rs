@@ -64,9 +64,31 @@ macro_rules! usage_error {
 }
 pub(crate) use usage_error;
 
-/// The exit code for an error that ended the program.
+/// The exit code for an error that ended the program, and the one place
+/// that decides a usage error (2): clap's own (an unknown flag, a bad or
+/// missing value, a flag where it does not apply), a [`UsageError`] (a
+/// flag's value or a pattern claudio checks itself, a relative path from
+/// the environment, no terminal to confirm on), and a session id or title
+/// the store refuses (`../x`, a blank title). `--help` and `--version`
+/// come as clap errors too: 0.
 pub fn for_error(e: &anyhow::Error) -> Exit {
-    if e.chain().any(|c| c.is::<UsageError>()) {
+    if let Some(c) = e.downcast_ref::<clap::Error>() {
+        return if c.use_stderr() {
+            Exit::Usage
+        } else {
+            Exit::Success
+        };
+    }
+    let usage = |c: &(dyn std::error::Error + 'static)| {
+        c.is::<UsageError>()
+            || matches!(
+                c.downcast_ref::<claudio::store::StoreError>(),
+                Some(
+                    claudio::store::StoreError::InvalidId(_) | claudio::store::StoreError::Empty(_)
+                )
+            )
+    };
+    if e.chain().any(usage) {
         return Exit::Usage;
     }
     match e.downcast_ref::<claudio::Error>() {

@@ -18,15 +18,14 @@
 //! error (exit 2).
 
 // text from outside made inert, on one line: the sessions' cell cleaner
+use crate::cli::billing::{billing_windows, BILLING_WINDOW_MS};
 use crate::cli::exit::{usage_error, Exit};
+use crate::cli::pricing::estimate_cost;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::sessions::flat as one_line;
 use crate::cli::sessions::{short, OpenWindow};
 use crate::cli::style::{ColorChoice, Style};
-use claudio::store::{
-    billing_windows, estimate_cost, session_usage, SessionUsage, Store, Tokens, UsageSet,
-    BILLING_WINDOW_MS,
-};
+use claudio::store::{session_usage, SessionUsage, Store, Tokens, UsageSet};
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
@@ -691,7 +690,7 @@ fn store(notes: &mut Vec<String>) -> Option<Store> {
             return None;
         }
     }
-    match Store::from_env() {
+    match Store::open(None) {
         Ok(s) => Some(s),
         Err(e) => {
             notes.push(format!("the transcripts cannot be found: {e}"));

@@ -1136,4 +1136,44 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         assert!(!store.list(&ListOptions::all()).unwrap().sessions[0].from_archive);
     }
+
+    /// The CLI deleted the transcript; the archive holds it: the resume
+    /// target is the live transcript, restored whole (the session's
+    /// sub-agents too), dated now, and a second call leaves it as it is.
+    #[test]
+    fn a_session_only_the_archive_holds_is_restored_to_be_resumed() {
+        let text: String = (0..3).map(|i| line(i, 10)).collect();
+        let (d, store, path) = store_with(&text);
+        let agents = path.with_extension("").join("subagents");
+        std::fs::create_dir_all(&agents).unwrap();
+        std::fs::write(agents.join("agent-a1.jsonl"), line(9, 1)).unwrap();
+        let archive = d.path().join("archive");
+        run(&store, &archive);
+        let store = store.with_archive(&archive);
+        std::fs::remove_dir_all(path.with_extension("")).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(store.find(ID).unwrap().is_archived());
+        let t = store.resume_target(&ID[..8]).unwrap();
+        assert!(t.restored);
+        assert_eq!((t.id.as_str(), t.path.as_path()), (ID, path.as_path()));
+        assert_eq!(t.cwd, Path::new("/w"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        assert_eq!(
+            std::fs::read_to_string(agents.join("agent-a1.jsonl")).unwrap(),
+            line(9, 1)
+        );
+        assert!(!store.find(ID).unwrap().is_archived());
+        // in the store now: resumed as it is, nothing restored again
+        let longer = format!("{text}{}", line(3, 10));
+        std::fs::write(&path, &longer).unwrap();
+        let again = store.resume_target(ID).unwrap();
+        assert!(!again.restored);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), longer);
+        // without the archive: not found
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(
+            store.clone().without_archives().resume_target(ID),
+            Err(StoreError::NotFound(_))
+        ));
+    }
 }

@@ -30,6 +30,13 @@ pub struct SessionFile {
 }
 
 impl SessionFile {
+    /// Whether the transcript is read from an archive (the CLI deleted
+    /// its own): it is not changed there, and
+    /// [`Store::restore`](super::Store::restore) brings it back.
+    pub fn is_archived(&self) -> bool {
+        super::open::is_packed(&self.path)
+    }
+
     /// The project folder holding the transcript.
     pub fn project_dir(&self) -> &Path {
         self.path.parent().unwrap_or(Path::new(""))

@@ -125,6 +125,11 @@ pub enum StoreError {
     /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set.
     #[error("cannot find the Claude configuration folder: set CLAUDE_CONFIG_DIR or HOME")]
     NoConfigDir,
+    /// `$CLAUDIO_ARCHIVE_DIR` holds a relative path: resolved against the
+    /// working directory, it would put copies of every project's
+    /// transcripts wherever the program happens to run.
+    #[error("CLAUDIO_ARCHIVE_DIR is a relative path ({}): set it to an absolute one", .0.display())]
+    RelativeArchiveDir(PathBuf),
 }
 
 /// A result with [`StoreError`].

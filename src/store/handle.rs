@@ -40,8 +40,12 @@ pub struct ResumeTarget {
     /// The working directory recorded in the transcript (the CLI must be
     /// started there to find the session).
     pub cwd: PathBuf,
-    /// The transcript.
+    /// The transcript (in the store: a session only an archive held is
+    /// restored first, see `restored`).
     pub path: PathBuf,
+    /// Whether the session was only in an archive (the CLI had deleted
+    /// it) and was restored into the store to be resumed.
+    pub restored: bool,
 }
 
 impl Store {
@@ -141,6 +145,47 @@ impl Store {
             return Err(StoreError::OnlyInArchive(file.id));
         }
         Ok(file)
+    }
+
+    /// The store claudio reads: the configuration folder `config_dir`, else
+    /// the CLI's ([`Store::from_env`]); with the feature `archive`, and
+    /// claudio's archive ([`default_archive_dir`]) read beside it when that
+    /// folder is there. An archive that cannot be named (a relative
+    /// `$CLAUDIO_ARCHIVE_DIR`, no `HOME`) or is not a folder is not read:
+    /// the store is opened without one.
+    ///
+    /// ```
+    /// use claudio::store::Store;
+    /// let store = Store::open(Some(std::path::Path::new("/home/me/.claude")))?;
+    /// assert_eq!(store.projects_dir(), std::path::Path::new("/home/me/.claude/projects"));
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    ///
+    /// [`default_archive_dir`]: super::default_archive_dir
+    pub fn open(config_dir: Option<&Path>) -> StoreResult<Store> {
+        let store = match config_dir {
+            Some(d) => Store::new(d),
+            None => Store::from_env()?,
+        };
+        #[cfg(feature = "archive")]
+        if let Ok(dir) = super::paths::default_archive_dir() {
+            if std::fs::metadata(&dir).is_ok_and(|m| m.is_dir()) {
+                return Ok(store.with_archive(dir));
+            }
+        }
+        Ok(store)
+    }
+
+    /// The same store without the archives read beside it.
+    ///
+    /// ```
+    /// use claudio::store::Store;
+    /// let store = Store::new("/home/me/.claude").without_archives();
+    /// assert!(store.archive_dirs().is_empty());
+    /// ```
+    pub fn without_archives(mut self) -> Store {
+        self.archives.clear();
+        self
     }
 
     /// The store the CLI uses: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
@@ -286,6 +331,9 @@ impl Store {
 
     /// Find a session for resuming from anywhere: its id and recorded
     /// working directory (where it was moved to, else its first `cwd`).
+    /// A session only an archive holds (the CLI deleted its transcript)
+    /// is [restored](Store::restore) into the store first, so that the
+    /// CLI finds it: [`ResumeTarget::restored`] says so.
     ///
     /// ```no_run
     /// # fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -295,7 +343,15 @@ impl Store {
     /// # let _ = options; Ok(()) }
     /// ```
     pub fn resume_target(&self, id: &str) -> StoreResult<ResumeTarget> {
-        let file = self.find(id)?;
+        #[allow(unused_mut)]
+        let mut file = self.find(id)?;
+        #[allow(unused_mut)]
+        let mut restored = false;
+        #[cfg(feature = "archive")]
+        if file.is_archived() {
+            file = self.restore(&file.id)?;
+            restored = true;
+        }
         let ht = read_head_tail(&file.path)
             .map_err(super::error::io_err(&file.path))?
             .ok_or_else(|| StoreError::EmptyFile(file.path.clone()))?;
@@ -306,6 +362,7 @@ impl Store {
             id: file.id,
             cwd: PathBuf::from(cwd),
             path: file.path,
+            restored,
         })
     }
 

@@ -1,8 +1,8 @@
 //! The CLI's transcript store: list, read, fork, rename, tag and delete the
 //! sessions the Claude Code CLI keeps under `~/.claude/projects`; with the
 //! feature `archive`, keep them past the CLI's cleanup in a compressed
-//! archive that is read beside the store ([`Store::with_archive`],
-//! [`Store::archive_to`], [`Store::restore`]).
+//! archive that is read beside the store ([`Store::open`],
+//! [`Store::with_archive`], [`Store::archive_to`], [`Store::restore`]).
 //!
 //! [`Store`] does its reading and writing on the calling thread;
 //! [`AsyncStore`] has the same methods for async code, run on Tokio's
@@ -45,6 +45,8 @@ pub use info::{SessionInfo, SkipReason};
 pub use lines::MAX_LINE;
 pub use list::{ListOptions, Listing, Skipped};
 pub use nonblocking::AsyncStore;
+#[cfg(feature = "archive")]
+pub use paths::{default_archive_dir, ARCHIVE_DIR_ENV};
 pub use paths::{default_config_dir, project_folder_name};
 pub use scan::is_cli_note;
 pub use search::{
@@ -53,7 +55,7 @@ pub use search::{
 pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
-    billing_windows, estimate_cost, file_usage, BillingWindow, FileUsage, MessageUsage,
-    SessionUsage, SubagentUsage, Tokens, UsageListing, UsageSet, BILLING_WINDOW_MS, PRICES_DATE,
+    file_usage, FileUsage, MessageUsage, SessionUsage, SubagentUsage, Tokens, UsageListing,
+    UsageSet,
 };
 pub use usage_read::{session_usage, sessions_usage};

@@ -24,6 +24,44 @@ pub fn default_config_dir() -> StoreResult<PathBuf> {
     }
 }
 
+/// The environment variable naming claudio's archive folder (absolute).
+#[cfg(feature = "archive")]
+pub const ARCHIVE_DIR_ENV: &str = "CLAUDIO_ARCHIVE_DIR";
+
+/// claudio's archive of transcripts (the folder [`Store::archive_to`]
+/// writes, kept past the CLI's cleanup): `$CLAUDIO_ARCHIVE_DIR`, else
+/// `claudio/archive` under the XDG data directory (`$XDG_DATA_HOME` when
+/// absolute, else `~/.local/share`). A relative `$CLAUDIO_ARCHIVE_DIR` is
+/// [`StoreError::RelativeArchiveDir`]; with no `HOME` either,
+/// [`StoreError::NoConfigDir`]. The folder may not exist yet.
+///
+/// ```
+/// let dir = claudio::store::default_archive_dir();
+/// assert!(dir.map_or(true, |d| d.is_absolute()));
+/// ```
+///
+/// [`Store::archive_to`]: super::Store::archive_to
+#[cfg(feature = "archive")]
+pub fn default_archive_dir() -> StoreResult<PathBuf> {
+    if let Some(dir) = std::env::var_os(ARCHIVE_DIR_ENV).filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        if dir.is_relative() {
+            return Err(StoreError::RelativeArchiveDir(dir));
+        }
+        return Ok(dir);
+    }
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".local").join("share"))
+        })
+        .ok_or(StoreError::NoConfigDir)?;
+    Ok(data.join("claudio").join("archive"))
+}
+
 /// Every character outside `[A-Za-z0-9]` becomes `-` (one per UTF-16 code
 /// unit, as the CLI does it: a character outside the BMP gives two):
 /// `/home/me/my_app` → `-home-me-my-app`.

@@ -123,13 +123,12 @@ impl FileUsage {
 /// [`Store::session_usage`](super::Store::session_usage)) counts them too.
 ///
 /// ```no_run
-/// use claudio::store::{estimate_cost, file_usage, Store};
+/// use claudio::store::{file_usage, Store};
 /// let file = Store::from_env()?.find("b55ade39")?;
 /// let usage = file_usage(&file.path)?;
 /// println!("{} prompts, {} API requests", usage.prompts, usage.messages.len());
 /// for (model, tokens) in usage.by_model() {
-///     let cost = estimate_cost(&model, &tokens).map_or("no price".into(), |c| format!("${c:.4}"));
-///     println!("{model}: {} tokens, {cost}", tokens.total());
+///     println!("{model}: {} tokens", tokens.total());
 /// }
 /// # Ok::<(), claudio::store::StoreError>(())
 /// ```
@@ -429,6 +428,12 @@ pub struct SubagentUsage {
 }
 
 impl SessionUsage {
+    /// Whether the transcript is read from an archive (the CLI deleted
+    /// its own).
+    pub fn is_archived(&self) -> bool {
+        super::open::is_packed(&self.path)
+    }
+
     /// Every API message of the session, then of each sub-agent, as each
     /// file records it (a message two files hold comes twice: count with a
     /// [`UsageSet`], or use [`total`](SessionUsage::total)).
@@ -536,228 +541,6 @@ impl UsageSet {
     }
 }
 
-/// How long a billing window of the subscription plans lasts: 5 hours.
-pub const BILLING_WINDOW_MS: i64 = 5 * 60 * 60 * 1000;
-
-/// One 5-hour billing window and what was used in it, as
-/// [`billing_windows`] finds them.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct BillingWindow {
-    /// When it starts: its first message's time, floored to the hour (UTC).
-    pub start: i64,
-    /// When it ends: `start` + [`BILLING_WINDOW_MS`].
-    pub end: i64,
-    /// Its first message's time (ms since the epoch).
-    pub first: i64,
-    /// Its last message's time.
-    pub last: i64,
-    /// Tokens by model.
-    pub models: std::collections::BTreeMap<String, Tokens>,
-    /// The API messages counted in it.
-    pub messages: usize,
-    /// Whether it is still open at the `now` it was found with.
-    pub active: bool,
-}
-
-impl BillingWindow {
-    /// All its tokens.
-    pub fn tokens(&self) -> Tokens {
-        let mut t = Tokens::default();
-        for m in self.models.values() {
-            t.add(m);
-        }
-        t
-    }
-
-    /// Tokens per minute from its first message to its last; `None` when
-    /// they are at the same time (no rate yet).
-    pub fn tokens_per_minute(&self) -> Option<f64> {
-        let minutes = (self.last - self.first) as f64 / 60_000.0;
-        (minutes > 0.0).then(|| self.tokens().total() as f64 / minutes)
-    }
-
-    /// For an open window, how many times what it holds it will hold at
-    /// its end if use goes on at the rate of [`tokens_per_minute`]
-    /// (ccusage's projection): multiply its tokens, or its cost, by this.
-    /// `None` when it is closed at `now` or has no rate yet.
-    ///
-    /// [`tokens_per_minute`]: BillingWindow::tokens_per_minute
-    pub fn projection_factor(&self, now: i64) -> Option<f64> {
-        if !self.active || self.last <= self.first {
-            return None;
-        }
-        let left = (self.end - now).max(0) as f64;
-        Some(1.0 + left / (self.last - self.first) as f64)
-    }
-}
-
-/// Group API messages into 5-hour billing windows, as ccusage reports the
-/// subscription plans' windows: a window starts at the first message after
-/// the previous one ended, floored to the hour (UTC), and lasts
-/// [`BILLING_WINDOW_MS`]; a message more than 5 hours after the window's
-/// last one starts a new window too. `messages` are (time in ms since the
-/// epoch, model, tokens), in any order; `now` decides which window is
-/// still open. Windows come oldest first; hours without use are no window.
-///
-/// ```
-/// use claudio::store::{billing_windows, Tokens};
-/// let hour = 3_600_000;
-/// let mut t = Tokens::default();
-/// t.output = 100;
-/// // 10:20, 12:00 and 16:30 on the epoch's first day
-/// let at = |h: f64| (h * hour as f64) as i64;
-/// let w = billing_windows(
-///     [(at(10.33), "m", t), (at(12.0), "m", t), (at(16.5), "m", t)],
-///     at(17.0),
-/// );
-/// assert_eq!(w.len(), 2);
-/// assert_eq!((w[0].start, w[0].end), (10 * hour, 15 * hour));
-/// assert_eq!(w[0].tokens().output, 200);
-/// assert_eq!(w[1].start, 16 * hour);
-/// assert!(w[1].active && !w[0].active);
-/// ```
-pub fn billing_windows<'a, I>(messages: I, now: i64) -> Vec<BillingWindow>
-where
-    I: IntoIterator<Item = (i64, &'a str, Tokens)>,
-{
-    let mut all: Vec<(i64, &str, Tokens)> = messages.into_iter().collect();
-    all.sort_by_key(|m| m.0);
-    let mut out: Vec<BillingWindow> = Vec::new();
-    for (at, model, tokens) in all {
-        let open = out.last_mut().filter(|w| {
-            at.saturating_sub(w.start) <= BILLING_WINDOW_MS
-                && at.saturating_sub(w.last) <= BILLING_WINDOW_MS
-        });
-        let w = match open {
-            Some(w) => w,
-            None => {
-                let start = at.div_euclid(3_600_000) * 3_600_000;
-                out.push(BillingWindow {
-                    start,
-                    end: start.saturating_add(BILLING_WINDOW_MS),
-                    first: at,
-                    last: at,
-                    models: Default::default(),
-                    messages: 0,
-                    active: false,
-                });
-                out.last_mut().expect("just pushed")
-            }
-        };
-        w.last = at;
-        w.messages += 1;
-        w.models.entry(model.to_owned()).or_default().add(&tokens);
-    }
-    for w in &mut out {
-        // ccusage's rule: not ended, and the last message within 5 hours
-        w.active = now < w.end && now.saturating_sub(w.last) < BILLING_WINDOW_MS;
-    }
-    out
-}
-
-/// USD per million tokens: input, output, cache write, cache read.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Price {
-    /// Model-name prefix it applies to.
-    prefix: &'static str,
-    /// Per million input tokens.
-    input: f64,
-    /// Per million output tokens.
-    output: f64,
-    /// Per million tokens written to the cache (5-minute cache).
-    cache_write: f64,
-    /// Per million tokens read from the cache.
-    cache_read: f64,
-}
-
-/// When the built-in prices were taken from Anthropic's price list.
-pub const PRICES_DATE: &str = "2025-11-24";
-
-/// Anthropic's list prices, longest prefix first. Models not here have no
-/// price: their tokens are counted, their cost is not guessed. The table is
-/// the library's own: users get a cost from [`estimate_cost`] and its date
-/// from [`PRICES_DATE`].
-const PRICES: &[Price] = &[
-    Price {
-        prefix: "claude-opus-4-5",
-        input: 5.0,
-        output: 25.0,
-        cache_write: 6.25,
-        cache_read: 0.5,
-    },
-    Price {
-        prefix: "claude-opus-4",
-        input: 15.0,
-        output: 75.0,
-        cache_write: 18.75,
-        cache_read: 1.5,
-    },
-    Price {
-        prefix: "claude-sonnet-4",
-        input: 3.0,
-        output: 15.0,
-        cache_write: 3.75,
-        cache_read: 0.3,
-    },
-    Price {
-        prefix: "claude-3-7-sonnet",
-        input: 3.0,
-        output: 15.0,
-        cache_write: 3.75,
-        cache_read: 0.3,
-    },
-    Price {
-        prefix: "claude-3-5-sonnet",
-        input: 3.0,
-        output: 15.0,
-        cache_write: 3.75,
-        cache_read: 0.3,
-    },
-    Price {
-        prefix: "claude-haiku-4-5",
-        input: 1.0,
-        output: 5.0,
-        cache_write: 1.25,
-        cache_read: 0.1,
-    },
-    Price {
-        prefix: "claude-3-5-haiku",
-        input: 0.8,
-        output: 4.0,
-        cache_write: 1.0,
-        cache_read: 0.08,
-    },
-];
-
-/// The price of a model, if the table has it.
-fn price_of(model: &str) -> Option<&'static Price> {
-    PRICES.iter().find(|p| model.starts_with(p.prefix))
-}
-
-/// An estimate of what `tokens` of `model` cost, in USD; `None` when the
-/// model has no price in the table.
-///
-/// ```
-/// use claudio::store::{estimate_cost, Tokens};
-/// let mut tokens = Tokens::default();
-/// tokens.input = 1_000_000;
-/// tokens.output = 100_000;
-/// // Sonnet 4.x: $3 per million tokens in, $15 per million out
-/// assert_eq!(estimate_cost("claude-sonnet-4-5-20250929", &tokens), Some(4.5));
-/// assert_eq!(estimate_cost("some-other-model", &tokens), None);
-/// ```
-pub fn estimate_cost(model: &str, tokens: &Tokens) -> Option<f64> {
-    let p = price_of(model)?;
-    let m = |n: u64, per: f64| n as f64 * per / 1e6;
-    Some(
-        m(tokens.input, p.input)
-            + m(tokens.output, p.output)
-            + m(tokens.cache_write, p.cache_write)
-            + m(tokens.cache_read, p.cache_read),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -772,7 +555,8 @@ mod tests {
 
     /// A transcript's numbers are not trusted: counts at `u64::MAX` stay
     /// there when summed (no panic in a debug build, no wrap in a release
-    /// one), in a file, a session, a set and a billing window.
+    /// one), in a file, a session and a set (and a billing window:
+    /// `claudio`'s `cli::billing` tests).
     #[test]
     fn token_counts_saturate_instead_of_overflowing() {
         let max = u64::MAX;
@@ -817,16 +601,6 @@ mod tests {
         let mut set = UsageSet::default();
         let added = set.add(&u);
         assert!(added.iter().all(|(_, t)| t.output == max));
-        let at = super::super::time::parse_iso_millis("2026-11-01T10:00:00Z").unwrap();
-        let w = billing_windows(
-            u.messages
-                .iter()
-                .map(|m| (m.at.unwrap_or(at), m.model.as_str(), m.tokens)),
-            at,
-        );
-        assert_eq!(w.len(), 1);
-        assert_eq!(w[0].tokens().total(), max);
-        assert!(w[0].tokens_per_minute().is_some_and(f64::is_finite));
         // a session of such files, and its sub-agents: the same
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("s.jsonl");
@@ -1034,85 +808,5 @@ mod tests {
         let s = session_usage(&main).unwrap();
         assert!(s.subagents.is_empty() && s.skipped.is_empty());
         assert_eq!(s.total().tokens().input, 20);
-    }
-
-    #[test]
-    fn billing_windows_start_at_the_hour_of_their_first_message() {
-        let ms = |s: &str| crate::store::time::parse_iso_millis(s).unwrap();
-        let t = |input: u64| Tokens {
-            input,
-            ..Tokens::default()
-        };
-        let msgs = [
-            // given out of order
-            (ms("2026-11-01T12:10:00.000Z"), "b", t(2)),
-            (ms("2026-11-01T10:40:00.000Z"), "a", t(1)),
-            // 15:00 exactly is still the first window (start + 5 h)
-            (ms("2026-11-01T15:00:00.000Z"), "a", t(4)),
-            // past it: a new window, floored to 15:00
-            (ms("2026-11-01T15:00:00.001Z"), "a", t(8)),
-            // a gap of more than 5 hours: a new window at 21:00
-            (ms("2026-11-01T21:30:00.000Z"), "a", t(16)),
-            (ms("2026-11-01T22:30:00.000Z"), "a", t(32)),
-        ];
-        let now = ms("2026-11-01T23:30:00.000Z");
-        let w = billing_windows(msgs, now);
-        let starts: Vec<i64> = w.iter().map(|w| w.start).collect();
-        assert_eq!(
-            starts,
-            [
-                ms("2026-11-01T10:00:00.000Z"),
-                ms("2026-11-01T15:00:00.000Z"),
-                ms("2026-11-01T21:00:00.000Z")
-            ]
-        );
-        let inputs: Vec<u64> = w.iter().map(|w| w.tokens().input).collect();
-        assert_eq!(inputs, [7, 8, 48]);
-        assert_eq!(w[0].models.len(), 2);
-        assert_eq!(
-            (w[0].messages, w[0].first),
-            (3, ms("2026-11-01T10:40:00.000Z"))
-        );
-        assert_eq!(w[2].end, ms("2026-11-02T02:00:00.000Z"));
-        let active: Vec<bool> = w.iter().map(|w| w.active).collect();
-        assert_eq!(active, [false, false, true]);
-
-        // the open window: 48 tokens in 60 minutes, 150 minutes left
-        let open = &w[2];
-        assert_eq!(open.tokens_per_minute(), Some(0.8));
-        assert_eq!(open.projection_factor(now), Some(1.0 + 150.0 / 60.0));
-        assert_eq!(w[0].projection_factor(now), None, "closed");
-        // one message: no rate yet
-        assert_eq!(w[1].tokens_per_minute(), None);
-        // at its end it is closed; later still, every window is
-        let at_end = billing_windows(msgs, ms("2026-11-02T02:00:00.000Z"));
-        assert!(at_end.iter().all(|w| !w.active));
-        assert!(billing_windows([], now).is_empty());
-        // a time before 1970 floors down too
-        let w = billing_windows([(-1, "a", t(1))], 0);
-        assert_eq!((w[0].start, w[0].active), (-3_600_000, true));
-    }
-
-    #[test]
-    fn costs_are_estimated_only_for_known_models() {
-        let t = Tokens {
-            input: 1_000_000,
-            output: 1_000_000,
-            cache_write: 0,
-            cache_read: 1_000_000,
-        };
-        assert_eq!(
-            estimate_cost("claude-sonnet-4-5-20250929", &t),
-            Some(3.0 + 15.0 + 0.3)
-        );
-        assert_eq!(estimate_cost("claude-opus-4-5", &t), Some(5.0 + 25.0 + 0.5));
-        assert_eq!(
-            estimate_cost("claude-opus-4-1", &t),
-            Some(15.0 + 75.0 + 1.5)
-        );
-        assert_eq!(estimate_cost("claude-opus-5-5", &t), None);
-        let price = price_of("claude-haiku-4-5-20251001").expect("listed");
-        assert_eq!((price.input, price.output), (1.0, 5.0));
-        assert!(price_of("gpt-4").is_none());
     }
 }

@@ -42,7 +42,7 @@
 
 use super::error::StoreResult;
 use super::lines::{Block, Transcript};
-use super::usage::{FileUsage, MessageUsage, Tokens};
+use super::usage::FileUsage;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, Metadata};
 use std::io::{Read, Seek, Write};
@@ -51,6 +51,9 @@ use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+mod record;
+use record::*;
 
 /// The environment variable naming claudio's cache folder (absolute).
 pub(crate) const CACHE_ENV: &str = "CLAUDIO_CACHE_DIR";
@@ -77,12 +80,6 @@ pub(crate) const RACY_NS: i64 = 3_000_000_000;
 /// [`session_usage`]: super::usage::session_usage
 const SAVE_EVERY: Duration = Duration::from_secs(1);
 
-const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
-const VERSION: u32 = 2;
-/// `boundary` of a record that cannot be read on from (and `mid_at` of
-/// one without a middle sample).
-const NOT_RESUMABLE: u64 = u64::MAX;
-
 /// The index file, if the cache folder can be used.
 pub(crate) fn index_path() -> Option<PathBuf> {
     let abs = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
@@ -103,345 +100,12 @@ pub(crate) fn index_path() -> Option<PathBuf> {
     Some(dir.join(FILE_NAME))
 }
 
-/// Path bytes to record bytes.
-type Map = HashMap<Box<[u8]>, Box<[u8]>>;
-
 /// A record made anew: the path's bytes and the record's.
 type Entry = (Box<[u8]>, Box<[u8]>);
 
 /// What reading a file gave: its usage, when it was written (ms since
 /// the epoch), and its new record if it was read.
 type FileRead = (FileUsage, i64, Option<Box<[u8]>>);
-
-/// What identifies one version of a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Key {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: i64,
-    mtime_ns: i64,
-    ctime: i64,
-    ctime_ns: i64,
-}
-
-impl Key {
-    fn of(m: &Metadata) -> Key {
-        Key {
-            dev: m.dev(),
-            ino: m.ino(),
-            size: m.size(),
-            mtime: m.mtime(),
-            mtime_ns: m.mtime_nsec(),
-            ctime: m.ctime(),
-            ctime_ns: m.ctime_nsec(),
-        }
-    }
-
-    fn ctime_total_ns(&self) -> i128 {
-        self.ctime as i128 * 1_000_000_000 + self.ctime_ns as i128
-    }
-}
-
-/// A record's fixed part: how to tell whether it still holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Head {
-    key: Key,
-    /// When the file was read (ns since the epoch).
-    read_at: i64,
-    /// The end of the last whole line read ([`NOT_RESUMABLE`]: not
-    /// to be read on from).
-    boundary: u64,
-    /// The checksums of the first and the last [`EDGE`] bytes before
-    /// `boundary`.
-    head_sum: u64,
-    tail_sum: u64,
-    /// Where a sample of [`EDGE`] bytes from the middle of what was read
-    /// starts ([`NOT_RESUMABLE`]: none, the ends cover it all), and its
-    /// checksum.
-    mid_at: u64,
-    mid_sum: u64,
-    /// Whether prompts were counted.
-    prompts: bool,
-}
-
-/// A 64-bit checksum (not a defence against anyone: against a torn write
-/// or a changed file).
-pub(crate) fn checksum(b: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (b.len() as u64).wrapping_mul(K);
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
-        let mut x = [0u8; 8];
-        x.copy_from_slice(w);
-        h = (h ^ u64::from_le_bytes(x)).wrapping_mul(K).rotate_left(31);
-    }
-    for &x in words.remainder() {
-        h = (h ^ x as u64).wrapping_mul(K).rotate_left(31);
-    }
-    h ^ (h >> 29)
-}
-
-// ---- encoding
-
-struct Out(Vec<u8>);
-
-impl Out {
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn var(&mut self, mut v: u64) {
-        while v >= 0x80 {
-            self.0.push(v as u8 | 0x80);
-            v >>= 7;
-        }
-        self.0.push(v as u8);
-    }
-    fn ivar(&mut self, v: i64) {
-        self.var(((v << 1) ^ (v >> 63)) as u64);
-    }
-    fn bytes(&mut self, b: &[u8]) {
-        self.var(b.len() as u64);
-        self.0.extend_from_slice(b);
-    }
-    fn opt_i64(&mut self, v: Option<i64>) {
-        match v {
-            Some(v) => {
-                self.0.push(1);
-                self.ivar(v);
-            }
-            None => self.0.push(0),
-        }
-    }
-}
-
-struct In<'a>(&'a [u8]);
-
-impl<'a> In<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        Some(a)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        let mut x = [0u8; 8];
-        x.copy_from_slice(self.take(8)?);
-        Some(u64::from_le_bytes(x))
-    }
-    fn u32(&mut self) -> Option<u32> {
-        let mut x = [0u8; 4];
-        x.copy_from_slice(self.take(4)?);
-        Some(u32::from_le_bytes(x))
-    }
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.take(1)?[0])
-    }
-    fn var(&mut self) -> Option<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.u8()?;
-            v |= ((b & 0x7f) as u64).checked_shl(shift)?;
-            if b & 0x80 == 0 {
-                return Some(v);
-            }
-        }
-        None
-    }
-    fn ivar(&mut self) -> Option<i64> {
-        let v = self.var()?;
-        Some((v >> 1) as i64 ^ -((v & 1) as i64))
-    }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = usize::try_from(self.var()?).ok()?;
-        self.take(n)
-    }
-    fn string(&mut self) -> Option<String> {
-        std::str::from_utf8(self.bytes()?).ok().map(str::to_owned)
-    }
-    fn opt_i64(&mut self) -> Option<Option<i64>> {
-        match self.u8()? {
-            0 => Some(None),
-            1 => Some(Some(self.ivar()?)),
-            _ => None,
-        }
-    }
-}
-
-fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
-    let mut o = Out(Vec::with_capacity(96 + u.messages.len() * 96));
-    let k = &h.key;
-    for v in [k.dev, k.ino, k.size] {
-        o.u64(v);
-    }
-    for v in [k.mtime, k.mtime_ns, k.ctime, k.ctime_ns, h.read_at] {
-        o.u64(v as u64);
-    }
-    for v in [h.boundary, h.head_sum, h.tail_sum, h.mid_at, h.mid_sum] {
-        o.u64(v);
-    }
-    o.0.push(h.prompts as u8);
-    o.var(u.prompts);
-    match &u.cwd {
-        Some(c) => {
-            o.0.push(1);
-            o.bytes(c.as_bytes());
-        }
-        None => o.0.push(0),
-    }
-    o.opt_i64(u.first);
-    o.opt_i64(u.last);
-    // the models once each, then each message's model by its number
-    let mut models: Vec<&str> = Vec::new();
-    for m in &u.messages {
-        if !models.contains(&m.model.as_str()) {
-            models.push(&m.model);
-        }
-    }
-    o.var(models.len() as u64);
-    for m in &models {
-        o.bytes(m.as_bytes());
-    }
-    o.var(u.messages.len() as u64);
-    for m in &u.messages {
-        o.bytes(m.key.as_bytes());
-        o.var(models.iter().position(|x| *x == m.model).unwrap_or(0) as u64);
-        let t = &m.tokens;
-        for v in [t.input, t.output, t.cache_write, t.cache_read] {
-            o.var(v);
-        }
-        o.opt_i64(m.at);
-    }
-    o.0.into_boxed_slice()
-}
-
-/// The fixed part of a record; the rest (the usage) is after it.
-const HEAD_LEN: usize = 13 * 8 + 1;
-
-fn decode_head(b: &[u8]) -> Option<Head> {
-    let mut i = In(b);
-    let (dev, ino, size) = (i.u64()?, i.u64()?, i.u64()?);
-    let mut s = [0i64; 5];
-    for v in &mut s {
-        *v = i.u64()? as i64;
-    }
-    let (boundary, head_sum, tail_sum) = (i.u64()?, i.u64()?, i.u64()?);
-    let (mid_at, mid_sum) = (i.u64()?, i.u64()?);
-    let prompts = match i.u8()? {
-        0 => false,
-        1 => true,
-        _ => return None,
-    };
-    Some(Head {
-        key: Key {
-            dev,
-            ino,
-            size,
-            mtime: s[0],
-            mtime_ns: s[1],
-            ctime: s[2],
-            ctime_ns: s[3],
-        },
-        read_at: s[4],
-        boundary,
-        head_sum,
-        tail_sum,
-        mid_at,
-        mid_sum,
-        prompts,
-    })
-}
-
-fn decode_usage(b: &[u8]) -> Option<FileUsage> {
-    let mut i = In(b.get(HEAD_LEN..)?);
-    let mut u = FileUsage {
-        prompts: i.var()?,
-        ..FileUsage::default()
-    };
-    u.cwd = match i.u8()? {
-        0 => None,
-        1 => Some(i.string()?),
-        _ => return None,
-    };
-    u.first = i.opt_i64()?;
-    u.last = i.opt_i64()?;
-    let n = usize::try_from(i.var()?).ok()?;
-    let mut models = Vec::with_capacity(n.min(1024));
-    for _ in 0..n {
-        models.push(i.string()?);
-    }
-    let n = usize::try_from(i.var()?).ok()?;
-    // each message takes at least 8 bytes: a count past that is damage
-    if n > i.0.len() / 8 {
-        return None;
-    }
-    u.messages.reserve(n);
-    for _ in 0..n {
-        let key = i.string()?;
-        let model = models.get(usize::try_from(i.var()?).ok()?)?.clone();
-        let tokens = Tokens {
-            input: i.var()?,
-            output: i.var()?,
-            cache_write: i.var()?,
-            cache_read: i.var()?,
-        };
-        let at = i.opt_i64()?;
-        u.messages.push(MessageUsage {
-            key,
-            model,
-            tokens,
-            at,
-        });
-    }
-    i.0.is_empty().then_some(u)
-}
-
-// ---- the file
-
-/// The records of an index file's bytes; `None` if it is not one whole.
-fn parse(data: &[u8]) -> Option<Map> {
-    let body = data.strip_prefix(MAGIC.as_slice())?;
-    let mut i = In(body);
-    if i.u32()? != VERSION {
-        return None;
-    }
-    let records_at = data.len() - i.0.len();
-    let trailer_at = data.len().checked_sub(16)?;
-    if trailer_at < records_at {
-        return None;
-    }
-    let mut t = In(&data[trailer_at..]);
-    let (count, sum) = (t.u64()?, t.u64()?);
-    if checksum(&data[..trailer_at]) != sum {
-        return None;
-    }
-    let mut i = In(&data[records_at..trailer_at]);
-    let mut map = Map::with_capacity(usize::try_from(count).ok()?.min(1 << 20));
-    while !i.0.is_empty() {
-        let path = i.bytes()?;
-        let rec = i.bytes()?;
-        decode_head(rec)?;
-        map.insert(path.into(), rec.into());
-    }
-    (map.len() as u64 == count).then_some(map)
-}
-
-fn serialize(map: &Map) -> Vec<u8> {
-    let size: usize = map.iter().map(|(p, r)| p.len() + r.len() + 8).sum();
-    let mut o = Out(Vec::with_capacity(size + 64));
-    o.0.extend_from_slice(MAGIC);
-    o.0.extend_from_slice(&VERSION.to_le_bytes());
-    for (p, r) in map {
-        o.bytes(p);
-        o.bytes(r);
-    }
-    let sum = checksum(&o.0);
-    o.u64(map.len() as u64);
-    o.u64(sum);
-    o.0
-}
 
 /// The index at `file`, or an empty one when it cannot be used: not
 /// there, a link, not a regular file, not the user's own or writable by

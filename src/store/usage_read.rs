@@ -146,17 +146,17 @@ impl super::Store {
     /// session repeats is counted once:
     ///
     /// ```no_run
-    /// use claudio::store::{estimate_cost, Store, UsageSet};
+    /// use claudio::store::{Store, UsageSet};
     /// let store = Store::from_env()?;
     /// let mut counted = UsageSet::default();
-    /// let mut cost = 0.0;
+    /// let mut output = 0u64;
     /// for session in store.usage(None)?.sessions {
     ///     // the session's own messages, then its sub-agents'
     ///     for m in session.messages() {
-    ///         cost += estimate_cost(&m.model, &counted.add_message(m)).unwrap_or(0.0);
+    ///         output = output.saturating_add(counted.add_message(m).output);
     ///     }
     /// }
-    /// println!("about ${cost:.2} at list prices");
+    /// println!("{output} output tokens, each counted once");
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn usage(&self, dir: Option<&Path>) -> StoreResult<UsageListing> {
@@ -309,11 +309,10 @@ impl super::Store {
     /// of its transcript, sub-agents included.
     ///
     /// ```no_run
-    /// use claudio::store::{estimate_cost, Store};
+    /// use claudio::store::Store;
     /// let session = Store::from_env()?.session_usage("b55ade39")?;
     /// for (model, tokens) in session.total().by_model() {
-    ///     let cost = estimate_cost(&model, &tokens).map_or("no price".into(), |c| format!("${c:.4}"));
-    ///     println!("{model}: {} tokens, {cost}", tokens.total());
+    ///     println!("{model}: {} tokens", tokens.total());
     /// }
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```

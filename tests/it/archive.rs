@@ -53,6 +53,7 @@ impl T {
         let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
         c.env("CLAUDE_CONFIG_DIR", self.cfg())
             .env("CLAUDIO_ARCHIVE_DIR", self.archive())
+            .env("CLAUDIO_CACHE_DIR", self.dir.path().join("cache"))
             .env("HOME", self.dir.path())
             .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
             .env("CLAUDIO_CLI", "/nonexistent/claude")
@@ -552,6 +553,32 @@ fn a_deleted_session_is_restored_and_resumed_by_the_real_cli() {
     let (_, out, _) = run(&mut claudio(&["sessions", "list", "--all", "--json"]));
     let list: Value = serde_json::from_str(&out).unwrap();
     assert!(session(&list, &id).unwrap().get("fromArchive").is_none());
+
+    // 5. archived and deleted again, then `claudio ask -r`: the library's
+    // resume_target restores it as well, and the CLI goes on once more
+    std::fs::File::options()
+        .write(true)
+        .open(&transcript)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let (code, out, err) = run(&mut claudio(&["sessions", "archive", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert!(s["archived"].as_u64().unwrap() >= 1, "the longer copy: {s}");
+    std::fs::remove_file(&transcript).unwrap();
+    w.api.push(Reply::text("Still pineapple."));
+    let (code, out, err) = run(&mut claudio(&["ask", "-r", &id[..8], "and now?"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("restored session"), "{err}");
+    assert_eq!(out, "Still pineapple.\n");
+    let last = w.main_requests().pop().unwrap();
+    assert!(
+        last.body_contains("It was pineapple."),
+        "the resumed turn lacks the restored answer"
+    );
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    assert!(text.contains("It was pineapple.") && text.contains("Still pineapple."));
 }
 
 #[test]

@@ -1419,6 +1419,7 @@ fn delete_asks_on_the_terminal_first() {
             .arg(d.path())
             .args(["delete", &id[..8]])
             .env("CLAUDIO_TEST_TTY", pty.slave_path())
+            .env("CLAUDIO_ARCHIVE_DIR", d.path().join(".claudio-archive"))
             .env("XDG_CONFIG_HOME", d.path())
             .env_remove("CLAUDIO_CONFIG")
             .output()
@@ -1504,6 +1505,7 @@ fn archive_shows_a_spinner_on_a_terminal_and_nothing_when_piped() {
         c.args(["sessions", "archive"])
             .env("CLAUDE_CONFIG_DIR", dir.path().join("claude"))
             .env("CLAUDIO_ARCHIVE_DIR", dir.path().join("archive"))
+            .env("CLAUDIO_CACHE_DIR", dir.path().join("cache"))
             .env("XDG_CONFIG_HOME", dir.path().join("xdg"))
             .env_remove("CLAUDIO_CONFIG");
         c
@@ -1537,6 +1539,7 @@ fn sessions_cmd(config: &Path, args: &[&str]) -> std::process::Output {
         .arg(config)
         .args(args)
         .env("NO_COLOR", "1")
+        .env("CLAUDIO_CACHE_DIR", config.join(".claudio-cache"))
         .output()
         .unwrap()
 }
@@ -1667,4 +1670,82 @@ fn inspect_grep_takes_a_regex_with_regex_and_text_without() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a valid regex"));
     // --regex without --grep says so
     assert_eq!(grep(&["--regex"]).status.code(), Some(2));
+}
+
+/// Each kind of usage error ends the program with 2 and one `claudio: `
+/// line, whether clap, claudio's own checks or the store find it.
+#[test]
+fn every_kind_of_usage_error_exits_2() {
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("claude");
+    std::fs::create_dir_all(cfg.join("projects/-w")).unwrap();
+    let id = "0e5c0a2f-1111-4222-8333-444455556666";
+    let line = json!({"type":"user","uuid":"u1","parentUuid":null,"sessionId":id,
+        "cwd":"/w","timestamp":"2026-01-01T10:00:00.000Z",
+        "message":{"role":"user","content":"hello"}});
+    std::fs::write(
+        cfg.join(format!("projects/-w/{id}.jsonl")),
+        format!("{line}\n"),
+    )
+    .unwrap();
+    let run = |args: &[&str], archive: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(args)
+            .env("CLAUDE_CONFIG_DIR", &cfg)
+            .env("CLAUDIO_ARCHIVE_DIR", archive)
+            .env("CLAUDIO_CACHE_DIR", d.path().join("cache"))
+            .env("XDG_CONFIG_HOME", d.path().join("xdg"))
+            .env("HOME", d.path())
+            .env("CLAUDIO_TEST_TTY", "/nonexistent/tty")
+            .env("NO_COLOR", "1")
+            .env_remove("CLAUDIO_CONFIG")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let archive = d.path().join("archive");
+    let cases: [(&[&str], &Path, &str); 10] = [
+        (&["--nope"], &archive, "unexpected argument"),
+        (
+            &["sessions", "list", "-o", "xml"],
+            &archive,
+            "invalid value",
+        ),
+        (&["sessions", "rename"], &archive, "required"),
+        (&["-c", "doctor"], &archive, "for the chat and `ask` only"),
+        (
+            &["sessions", "inspect", "../../etc"],
+            &archive,
+            "invalid session id",
+        ),
+        (&["sessions", "rename", &id[..8], "  "], &archive, "title"),
+        (
+            &["sessions", "inspect", &id[..8], "--grep", ""],
+            &archive,
+            "--grep",
+        ),
+        (&["sessions", "delete", &id[..8]], &archive, "pass --yes"),
+        (
+            &["sessions", "list"],
+            Path::new("rel/archive"),
+            "relative path",
+        ),
+        (
+            &["sessions", "--no-archive", "archive"],
+            &archive,
+            "do not go together",
+        ),
+    ];
+    for (args, archive, says) in cases {
+        let o = run(args, archive);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("claudio: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+    let o = run(&["--help"], &archive);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(cfg.join(format!("projects/-w/{id}.jsonl")).exists());
 }

@@ -118,6 +118,7 @@ impl World {
             .env("CLAUDE_CONFIG_DIR", self.dir.path())
             .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
             .env("CLAUDIO_ARCHIVE_DIR", self.dir.path().join("archive"))
+            .env("CLAUDIO_CACHE_DIR", self.dir.path().join("cache"))
             .env("TZ", "UTC")
             .env("NO_COLOR", "1")
             .env_remove("CLAUDIO_CONFIG")

@@ -51,6 +51,7 @@ impl Home {
         let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
         c.env("CLAUDE_CONFIG_DIR", self.cfg())
             .env("CLAUDIO_ARCHIVE_DIR", self.archive())
+            .env("CLAUDIO_CACHE_DIR", self.dir.path().join("cache"))
             .env("HOME", self.dir.path())
             .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
             .env("XDG_DATA_HOME", self.dir.path().join("data"))

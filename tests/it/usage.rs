@@ -3,7 +3,7 @@
 //! resumed session's files.
 
 use serde_json::{json, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -103,8 +103,18 @@ fn claudio(d: &Path, args: &[&str]) -> std::process::Output {
         .args(args)
         .env("NO_COLOR", "1")
         .env("TZ", "UTC")
+        .envs(own_cache(d))
         .output()
         .unwrap()
+}
+
+/// The usage index and the archive of the fixture's own, beside it: never
+/// the developer's `~/.cache/claudio` or `~/.local/share/claudio`.
+fn own_cache(d: &Path) -> [(&'static str, PathBuf); 2] {
+    [
+        ("CLAUDIO_CACHE_DIR", d.join(".claudio-cache")),
+        ("CLAUDIO_ARCHIVE_DIR", d.join(".claudio-archive")),
+    ]
 }
 
 #[test]
@@ -176,6 +186,7 @@ fn days_are_those_of_the_zone_tz_names() {
             .arg(d.path())
             .args(["usage", "--all", "--by", "day", "--json"])
             .env("TZ", tz)
+            .envs(own_cache(d.path()))
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{o:?}");

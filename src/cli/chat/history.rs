@@ -13,18 +13,18 @@ impl Chat<'_> {
     /// Show the end of session `id`'s conversation (nothing when it cannot
     /// be read: the CLI still resumes it, and says so if it cannot).
     pub(super) fn show_history(&mut self, id: &str) {
-        let Ok(store) = crate::cli::sessions::store_from_env() else {
+        let Ok(store) = claudio::store::Store::open(None) else {
             return;
         };
         let Ok((file, conv)) = store.conversation(id) else {
             return;
         };
         let Some((body, earlier)) =
-            crate::cli::sessions::last_exchanges(&conv.entries, SHOWN, self.style)
+            crate::cli::sessions::last_exchanges(&conv.entries, SHOWN, self.screen.style)
         else {
             return;
         };
-        let s = self.style;
+        let s = self.screen.style;
         let head = if earlier == 0 {
             "── the conversation so far ──".to_owned()
         } else {

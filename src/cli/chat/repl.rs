@@ -2,14 +2,17 @@
 //! editor, slash commands, Shift-Tab, `!` commands. While Claude works, the
 //! chat's machine runs (`work`, `machine`).
 
-use super::approval;
 use super::commands::{self, Input};
+use super::connection::Connection;
 use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, ChatEditor, PromptAction};
 use super::images;
+use super::machine::End;
+use super::pick;
 use super::render::{RenderOptions, Renderer};
+use super::screen::Screen;
 use super::shell;
-use super::state::SessionState;
+use super::state::{Session, SessionState};
 use super::typeahead::TypeAhead;
 use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
@@ -20,7 +23,6 @@ use claudio::{PermissionMode, UserInput};
 use rustyline::error::ReadlineError;
 use std::io::{self, IsTerminal, Write};
 use tokio::runtime::Runtime;
-use tokio::sync::mpsc;
 
 /// On SIGTERM or SIGHUP (the terminal closed), close the session gracefully
 /// (its transcript complete), put the terminal back, and exit 128+N.
@@ -58,9 +60,8 @@ pub struct ChatSettings {
 pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
     claudio::transport::find_cli(session.cli_path.as_deref())?;
-    approval::install_panic_restore();
+    pick::install_panic_restore();
     let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
-    let (approvals_tx, approvals) = mpsc::channel(16);
     let width = terminal_width();
     let renderer = Renderer::new(RenderOptions {
         style,
@@ -70,18 +71,20 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     });
     let mut chat = Chat {
         rt,
-        session: session.clone(),
-        style,
-        renderer,
-        state: SessionState {
-            resuming: session.resume.is_some() || session.continue_session,
-            ..SessionState::default()
+        flags: session.clone(),
+        conn: Connection::new(),
+        screen: Screen {
+            out: io::stdout(),
+            style,
+            renderer,
         },
-        client: Slot::default(),
-        connecting: None,
-        approvals_tx,
-        approvals,
-        out: io::stdout(),
+        session: Session {
+            state: SessionState {
+                resuming: session.resume.is_some() || session.continue_session,
+                ..SessionState::default()
+            },
+            ..Session::default()
+        },
         ahead: TypeAhead::default(),
         ctrl_d_left: false,
         initial: None,
@@ -95,15 +98,15 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             None => std::env::current_dir()?,
         },
     };
-    chat.state.model = session.model.clone();
-    chat.state.mode = session
+    chat.session.state.model = session.model.clone();
+    chat.session.state.mode = session
         .permission_mode
         .map(|m| claudio::PermissionMode::from(m).to_string());
     chat.header();
     if let Some(id) = &session.resume {
         chat.show_history(id);
     }
-    watch_signals(rt, chat.client.clone())?;
+    watch_signals(rt, chat.conn.client.clone())?;
     chat.start_connect(session.clone())?;
 
     // what Shift-Tab and Esc Esc leave for the loop
@@ -119,7 +122,11 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         chat.set_prompt(&mut ed);
         // Prompts typed ahead during the last turn go first, in order.
         if let Some(next) = chat.ahead.queued.pop_front() {
-            let echo = format!("{}{}\n", chat.style.bold("› "), Sanitizer::clean(&next));
+            let echo = format!(
+                "{}{}\n",
+                chat.screen.style.bold("› "),
+                Sanitizer::clean(&next)
+            );
             chat.write(&echo);
             let _ = ed.add_history_entry(next.trim_end());
             if let Some(input) = commands::parse(&next) {
@@ -134,10 +141,12 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         // While background agents work, the prompt is the turn's own line
         // under the live spinners: their progress, requests and report show
         // as they come.
-        if chat.renderer.agents_running() > 0 && chat.initial.is_none() {
+        if chat.session.agents_running() > 0 && chat.initial.is_none() {
+            // Ctrl-D on the empty line under them ends the chat; the
+            // session lost or failed is the next prompt's to find
             match chat.agents_at_work() {
-                Ok(super::work::AtWork::Done) => {}
-                Ok(super::work::AtWork::Quit) => break Exit::Success,
+                Ok(End::Quit(exit)) => break exit,
+                Ok(End::Done | End::SessionLost | End::Failed(_)) => {}
                 Err(e) => chat.error(&e),
             }
             if !chat.ahead.queued.is_empty() {
@@ -177,8 +186,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 match action {
                     Some(PromptAction::CycleMode { before, after }) => {
                         chat.initial = Some((before, after));
-                        let next =
-                            PermissionMode::from_name(chat.state.mode_name()).next_in_cycle();
+                        let next = PermissionMode::from_name(chat.session.state.mode_name())
+                            .next_in_cycle();
                         match chat.switch_mode(next) {
                             Ok(None) => {}
                             Ok(Some(exit)) => break exit,
@@ -248,9 +257,13 @@ impl Chat<'_> {
         let plain = self.plain_prompt();
         let styled = match plain.rsplit_once("› ") {
             Some((label, _)) if !label.is_empty() => {
-                format!("{}{}", self.style.dim(label), self.style.bold("› "))
+                format!(
+                    "{}{}",
+                    self.screen.style.dim(label),
+                    self.screen.style.bold("› ")
+                )
             }
-            _ => self.style.bold(&plain),
+            _ => self.screen.style.bold(&plain),
         };
         if let Some(h) = ed.helper_mut() {
             h.styled_prompt = styled;
@@ -353,7 +366,7 @@ impl Chat<'_> {
     /// `!command`: run it, show its output, keep it for the next prompt.
     fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
         let rt = self.rt;
-        let (style, cwd) = (self.style, self.cwd.clone());
+        let (style, cwd) = (self.screen.style, self.cwd.clone());
         let mut out = io::stdout();
         let ran = rt.block_on(shell::run(cmd, &cwd, style, &mut out))?;
         let mark = if ran.ok {

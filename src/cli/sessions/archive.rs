@@ -6,14 +6,13 @@
 use super::cells::human_size;
 use super::io::{Io, SessionsOutcome};
 use crate::cli::exit::Exit;
-use claudio::store::{ArchiveOptions, ArchiveSummary, ResumeTarget, Store};
+use claudio::store::{
+    ArchiveOptions, ArchiveSummary, ResumeTarget, Store, StoreError, ARCHIVE_DIR_ENV,
+};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime};
-
-/// The environment variable naming the archive folder.
-pub const ARCHIVE_ENV: &str = "CLAUDIO_ARCHIVE_DIR";
 
 /// A background pass is skipped when the last one ended less than this ago.
 const AUTO_EVERY: Duration = Duration::from_secs(300);
@@ -21,74 +20,46 @@ const AUTO_EVERY: Duration = Duration::from_secs(300);
 /// The file whose time says when the last background pass ended.
 const STAMP: &str = ".last-auto-archive";
 
-/// The archive folder: `$CLAUDIO_ARCHIVE_DIR`, else
-/// `claudio/archive` under the XDG data directory (`$XDG_DATA_HOME`, else
-/// `~/.local/share`). `None` when neither is known, or when the variable
-/// holds a relative path (a usage error: see [`archive_env`]).
+/// The archive folder ([`claudio::store::default_archive_dir`]); `None`
+/// when it cannot be named (no `HOME`, or a relative
+/// `$CLAUDIO_ARCHIVE_DIR`: a usage error, see [`archive_env`]).
 pub fn archive_dir() -> Option<PathBuf> {
-    match archive_env() {
-        Ok(Some(d)) => Some(d),
-        Ok(None) => dirs::data_dir().map(|d| d.join("claudio").join("archive")),
-        Err(_) => None,
+    claudio::store::default_archive_dir().ok()
+}
+
+/// Whether `$CLAUDIO_ARCHIVE_DIR` is usable; a relative path is an error
+/// (the message to show): resolved against the working directory, it
+/// would put copies of every project's transcripts wherever claudio
+/// happens to run.
+pub fn archive_env() -> Result<(), String> {
+    match claudio::store::default_archive_dir() {
+        Err(StoreError::RelativeArchiveDir(d)) => {
+            let d = crate::cli::sanitize::Sanitizer::clean(&d.display().to_string());
+            Err(format!(
+                "{ARCHIVE_DIR_ENV} is a relative path ({d}): set it to an absolute one, e.g. \"$HOME/{d}\""
+            ))
+        }
+        _ => Ok(()),
     }
 }
 
-/// `$CLAUDIO_ARCHIVE_DIR`, when set. A relative path is an error (the
-/// message to show): resolved against the working directory, it would put
-/// copies of every project's transcripts wherever claudio happens to run.
-pub fn archive_env() -> Result<Option<PathBuf>, String> {
-    let Some(d) = std::env::var_os(ARCHIVE_ENV).filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let d = PathBuf::from(d);
-    if d.is_relative() {
-        return Err(format!(
-            "{ARCHIVE_ENV} is a relative path ({}): set it to an absolute one, e.g. \"$HOME/{}\"",
-            crate::cli::sanitize::Sanitizer::clean(&d.display().to_string()),
-            crate::cli::sanitize::Sanitizer::clean(&d.display().to_string())
-        ));
-    }
-    Ok(Some(d))
-}
-
-/// `store` with claudio's archive read beside it, when there is one to
-/// read (a missing folder, or one that is not ours to read, has nothing).
-pub fn with_archive(store: Store) -> Store {
-    let readable = |d: &PathBuf| std::fs::metadata(d).is_ok_and(|m| m.is_dir());
-    match archive_dir().filter(readable) {
-        Some(dir) => store.with_archive(dir),
-        None => store,
-    }
-}
-
-/// The store of `$CLAUDE_CONFIG_DIR` (else `~/.claude`) with claudio's
-/// archive read beside it.
-pub fn store_from_env() -> claudio::store::StoreResult<Store> {
-    Store::from_env().map(with_archive)
-}
-
-/// Where to resume session `id`; a session only the archive holds is
-/// restored into the store first (`said` is told so).
+/// Where to resume session `id` ([`Store::resume_target`]: a session only
+/// the archive holds is restored into the store first); `said` is told
+/// when one was.
 pub fn resume_target(
     store: &Store,
     id: &str,
     said: &mut dyn FnMut(&str),
 ) -> claudio::store::StoreResult<ResumeTarget> {
-    let file = store.find(id)?;
-    if is_archived(&file.path) {
-        let back = store.restore(&file.id)?;
+    let t = store.resume_target(id)?;
+    if t.restored {
         said(&format!(
             "restored session {} from the archive into {}",
-            back.id,
-            back.path.display()
+            t.id,
+            t.path.display()
         ));
     }
-    store.resume_target(&file.id)
-}
-
-/// Whether `path` is a transcript read from the archive.
-pub(super) fn is_archived(path: &Path) -> bool {
-    path.to_string_lossy().ends_with(".jsonl.zst")
+    Ok(t)
 }
 
 pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
@@ -96,7 +67,7 @@ pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<
         return Err(crate::cli::exit::usage_error!("{msg}"));
     }
     let Some(dir) = archive_dir() else {
-        anyhow::bail!("cannot tell where to keep the archive: set {ARCHIVE_ENV} or HOME");
+        anyhow::bail!("cannot tell where to keep the archive: set {ARCHIVE_DIR_ENV} or HOME");
     };
     let what = format!("archiving transcripts into {}", dir.display());
     let s = crate::cli::spinner::while_working(io.err_style, &what, || {
@@ -176,12 +147,8 @@ fn human(s: &ArchiveSummary, dir: &Path) -> String {
 /// the last chunk it compressed. The stamp is written when a pass ends.
 pub fn spawn_auto(config_dir: Option<PathBuf>) {
     let Some(dir) = archive_dir() else { return };
-    let store = match config_dir {
-        Some(d) => Store::new(d),
-        None => match Store::from_env() {
-            Ok(s) => s,
-            Err(_) => return,
-        },
+    let Ok(store) = Store::open(config_dir.as_deref()) else {
+        return;
     };
     if !store.projects_dir().is_dir() || !due(&dir) {
         return;
@@ -243,8 +210,6 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("\nin /a"), "{text}");
-        assert!(is_archived(Path::new("/x/a.jsonl.zst")));
-        assert!(!is_archived(Path::new("/x/a.jsonl")));
     }
 
     #[test]

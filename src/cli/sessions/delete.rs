@@ -5,7 +5,7 @@ use super::args::DeleteArgs;
 use super::cells::{cut, flat, human_size};
 use super::io::{Io, SessionsOutcome};
 use super::time::relative_time;
-use crate::cli::exit::Exit;
+use crate::cli::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
 use claudio::store::Store;
 use std::io::{self, Read, Write};
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let file = store.find(&a.id)?;
-    if super::archive::is_archived(&file.path) {
+    if file.is_archived() {
         // the CLI deleted it: the archive's copy is all there is left
         let msg = format!(
             "not deleting {}: the session is only in claudio's archive (the CLI deleted it), and `sessions delete` removes the CLI's transcript only. To remove the archived copy: {}",
@@ -68,12 +68,10 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
         {
             Ok(t) => t,
             Err(_) => {
-                let msg = format!(
+                return Err(usage_error!(
                     "not deleting {}: no terminal to confirm on; pass --yes to delete without asking",
                     file.id
-                );
-                io.warn(&msg);
-                return Ok(SessionsOutcome::Done(Exit::Usage));
+                ));
             }
         };
         let kept = if archived.is_empty() {
@@ -179,8 +177,9 @@ mod tests {
             "/nonexistent/tty".as_ref(),
             "/".as_ref(),
         );
-        assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Usage));
-        assert!(r.err.text().contains("pass --yes"), "{}", r.err.text());
+        let e = r.outcome.unwrap_err();
+        assert_eq!(crate::cli::exit::for_error(&e), Exit::Usage);
+        assert!(e.to_string().contains("pass --yes"), "{e}");
         assert!(path.exists());
         let r = run_args(
             &["--config-dir", &c, "delete", A, "--yes"],

@@ -41,7 +41,7 @@ pub(super) fn inspect(
     }
     let grep = a.grep.as_deref().map(|p| Grep::new(p, &a)).transpose()?;
     if output.is_json() {
-        if super::archive::is_archived(&file.path) {
+        if file.is_archived() {
             // the entries are the bytes as stored: the mark goes to stderr
             io.warn(&format!(
                 "session {} is read from claudio's archive (the CLI deleted it)",

@@ -24,9 +24,7 @@ mod testing;
 mod time;
 mod usage;
 
-pub use archive::{
-    archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive, store_from_env,
-};
+pub use archive::{archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive};
 pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use cells::{flat, human_size};
 pub(crate) use conversation::last_exchanges;

@@ -18,12 +18,10 @@ pub async fn run(args: SessionsCommand, color: ColorChoice) -> anyhow::Result<Se
 }
 
 pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
-    let mut store = match &args.config_dir {
-        Some(dir) => Store::new(dir),
-        None => Store::from_env()?,
-    };
-    if !args.no_archive && !matches!(args.action, SessionsAction::Archive(_)) {
-        store = archive::with_archive(store);
+    let mut store = Store::open(args.config_dir.as_deref())?;
+    // `sessions archive` writes it; `--no-archive` leaves it out
+    if args.no_archive || matches!(args.action, SessionsAction::Archive(_)) {
+        store = store.without_archives();
     }
     let result = match args.action {
         SessionsAction::List(a) => list::list(&store, a, io),
@@ -53,14 +51,9 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         }
         SessionsAction::Delete(a) => delete::delete(&store, a, io),
     };
-    // A bad id or an empty title is a usage error (2); the rest are failures.
+    // a bad id or an empty title is a usage error: `exit::for_error` says so
     match result {
         Err(e) => match e.downcast_ref::<StoreError>() {
-            Some(se @ (StoreError::InvalidId(_) | StoreError::Empty(_))) => {
-                let msg = se.to_string();
-                io.warn(&msg);
-                Ok(SessionsOutcome::Done(Exit::Usage))
-            }
             Some(StoreError::OnlyInArchive(id)) => {
                 let msg = format!("{e}; `claudio sessions resume {id}` restores it");
                 Err(anyhow::anyhow!(msg))
@@ -113,12 +106,9 @@ mod tests {
             "/nonexistent".as_ref(),
             "/".as_ref(),
         );
-        assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Usage));
-        assert!(
-            r.err.text().contains("invalid session id"),
-            "{}",
-            r.err.text()
-        );
+        let e = r.outcome.unwrap_err();
+        assert_eq!(crate::cli::exit::for_error(&e), Exit::Usage);
+        assert!(e.to_string().contains("invalid session id"), "{e}");
         let r = run_args(
             &["--config-dir", &cfg(&d), "show", "aaaa"],
             "/nonexistent".as_ref(),
@@ -134,7 +124,8 @@ mod tests {
             "/nonexistent".as_ref(),
             "/".as_ref(),
         );
-        assert_eq!(r.outcome.unwrap(), SessionsOutcome::Done(Exit::Usage));
+        let e = r.outcome.unwrap_err();
+        assert_eq!(crate::cli::exit::for_error(&e), Exit::Usage);
     }
 
     #[test]

@@ -5,12 +5,13 @@ use super::cells::{cut, flat, pad, pad_left, width};
 use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::local_time;
+use crate::cli::billing::{billing_windows, BillingWindow};
 use crate::cli::exit::Exit;
+use crate::cli::pricing::{estimate_cost, PRICES_DATE};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{
-    billing_windows, estimate_cost, BillingWindow, FileUsage, ListOptions, SessionUsage, Store,
-    SubagentUsage, Tokens, UsageSet, PRICES_DATE,
+    FileUsage, ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
@@ -297,7 +298,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     // sessions only claudio's archive still holds
     let archived: HashSet<&str> = sessions
         .iter()
-        .filter(|s| super::archive::is_archived(&s.path))
+        .filter(|s| s.is_archived())
         .map(|s| s.session_id.as_str())
         .collect();
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();

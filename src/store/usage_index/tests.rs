@@ -1,4 +1,5 @@
 use super::*;
+use crate::store::usage::{MessageUsage, Tokens};
 use serde_json::json;
 use std::sync::atomic::AtomicI64;
 

@@ -1,0 +1,348 @@
+//! The usage index's records and file format: what identifies a version
+//! of a transcript, a record's bytes (its head, then the usage), and the
+//! index file whole (magic, version, records, count and checksum). Pure:
+//! bytes in, bytes out; reading and writing the file is the index's.
+
+use crate::store::usage::{FileUsage, MessageUsage, Tokens};
+use std::collections::HashMap;
+use std::fs::Metadata;
+use std::os::unix::fs::MetadataExt;
+
+pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
+pub(super) const VERSION: u32 = 2;
+/// `boundary` of a record that cannot be read on from (and `mid_at` of
+/// one without a middle sample).
+pub(super) const NOT_RESUMABLE: u64 = u64::MAX;
+
+/// Path bytes to record bytes.
+pub(super) type Map = HashMap<Box<[u8]>, Box<[u8]>>;
+
+/// What identifies one version of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Key {
+    pub(super) dev: u64,
+    pub(super) ino: u64,
+    pub(super) size: u64,
+    pub(super) mtime: i64,
+    pub(super) mtime_ns: i64,
+    pub(super) ctime: i64,
+    pub(super) ctime_ns: i64,
+}
+
+impl Key {
+    pub(super) fn of(m: &Metadata) -> Key {
+        Key {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mtime: m.mtime(),
+            mtime_ns: m.mtime_nsec(),
+            ctime: m.ctime(),
+            ctime_ns: m.ctime_nsec(),
+        }
+    }
+
+    pub(super) fn ctime_total_ns(&self) -> i128 {
+        self.ctime as i128 * 1_000_000_000 + self.ctime_ns as i128
+    }
+}
+
+/// A record's fixed part: how to tell whether it still holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Head {
+    pub(super) key: Key,
+    /// When the file was read (ns since the epoch).
+    pub(super) read_at: i64,
+    /// The end of the last whole line read ([`NOT_RESUMABLE`]: not
+    /// to be read on from).
+    pub(super) boundary: u64,
+    /// The checksums of the first and the last `EDGE` bytes before
+    /// `boundary`.
+    pub(super) head_sum: u64,
+    pub(super) tail_sum: u64,
+    /// Where a sample of `EDGE` bytes from the middle of what was read
+    /// starts ([`NOT_RESUMABLE`]: none, the ends cover it all), and its
+    /// checksum.
+    pub(super) mid_at: u64,
+    pub(super) mid_sum: u64,
+    /// Whether prompts were counted.
+    pub(super) prompts: bool,
+}
+
+/// A 64-bit checksum (not a defence against anyone: against a torn write
+/// or a changed file).
+pub(super) fn checksum(b: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (b.len() as u64).wrapping_mul(K);
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(x)).wrapping_mul(K).rotate_left(31);
+    }
+    for &x in words.remainder() {
+        h = (h ^ x as u64).wrapping_mul(K).rotate_left(31);
+    }
+    h ^ (h >> 29)
+}
+
+// ---- encoding
+
+pub(super) struct Out(pub(super) Vec<u8>);
+
+impl Out {
+    pub(super) fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    pub(super) fn var(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.0.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
+    }
+    pub(super) fn ivar(&mut self, v: i64) {
+        self.var(((v << 1) ^ (v >> 63)) as u64);
+    }
+    pub(super) fn bytes(&mut self, b: &[u8]) {
+        self.var(b.len() as u64);
+        self.0.extend_from_slice(b);
+    }
+    pub(super) fn opt_i64(&mut self, v: Option<i64>) {
+        match v {
+            Some(v) => {
+                self.0.push(1);
+                self.ivar(v);
+            }
+            None => self.0.push(0),
+        }
+    }
+}
+
+pub(super) struct In<'a>(pub(super) &'a [u8]);
+
+impl<'a> In<'a> {
+    pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+    pub(super) fn u64(&mut self) -> Option<u64> {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(self.take(8)?);
+        Some(u64::from_le_bytes(x))
+    }
+    pub(super) fn u32(&mut self) -> Option<u32> {
+        let mut x = [0u8; 4];
+        x.copy_from_slice(self.take(4)?);
+        Some(u32::from_le_bytes(x))
+    }
+    pub(super) fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    pub(super) fn var(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            v |= ((b & 0x7f) as u64).checked_shl(shift)?;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    }
+    pub(super) fn ivar(&mut self) -> Option<i64> {
+        let v = self.var()?;
+        Some((v >> 1) as i64 ^ -((v & 1) as i64))
+    }
+    pub(super) fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = usize::try_from(self.var()?).ok()?;
+        self.take(n)
+    }
+    pub(super) fn string(&mut self) -> Option<String> {
+        std::str::from_utf8(self.bytes()?).ok().map(str::to_owned)
+    }
+    pub(super) fn opt_i64(&mut self) -> Option<Option<i64>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => Some(Some(self.ivar()?)),
+            _ => None,
+        }
+    }
+}
+
+pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
+    let mut o = Out(Vec::with_capacity(96 + u.messages.len() * 96));
+    let k = &h.key;
+    for v in [k.dev, k.ino, k.size] {
+        o.u64(v);
+    }
+    for v in [k.mtime, k.mtime_ns, k.ctime, k.ctime_ns, h.read_at] {
+        o.u64(v as u64);
+    }
+    for v in [h.boundary, h.head_sum, h.tail_sum, h.mid_at, h.mid_sum] {
+        o.u64(v);
+    }
+    o.0.push(h.prompts as u8);
+    o.var(u.prompts);
+    match &u.cwd {
+        Some(c) => {
+            o.0.push(1);
+            o.bytes(c.as_bytes());
+        }
+        None => o.0.push(0),
+    }
+    o.opt_i64(u.first);
+    o.opt_i64(u.last);
+    // the models once each, then each message's model by its number
+    let mut models: Vec<&str> = Vec::new();
+    for m in &u.messages {
+        if !models.contains(&m.model.as_str()) {
+            models.push(&m.model);
+        }
+    }
+    o.var(models.len() as u64);
+    for m in &models {
+        o.bytes(m.as_bytes());
+    }
+    o.var(u.messages.len() as u64);
+    for m in &u.messages {
+        o.bytes(m.key.as_bytes());
+        o.var(models.iter().position(|x| *x == m.model).unwrap_or(0) as u64);
+        let t = &m.tokens;
+        for v in [t.input, t.output, t.cache_write, t.cache_read] {
+            o.var(v);
+        }
+        o.opt_i64(m.at);
+    }
+    o.0.into_boxed_slice()
+}
+
+/// The fixed part of a record; the rest (the usage) is after it.
+pub(super) const HEAD_LEN: usize = 13 * 8 + 1;
+
+pub(super) fn decode_head(b: &[u8]) -> Option<Head> {
+    let mut i = In(b);
+    let (dev, ino, size) = (i.u64()?, i.u64()?, i.u64()?);
+    let mut s = [0i64; 5];
+    for v in &mut s {
+        *v = i.u64()? as i64;
+    }
+    let (boundary, head_sum, tail_sum) = (i.u64()?, i.u64()?, i.u64()?);
+    let (mid_at, mid_sum) = (i.u64()?, i.u64()?);
+    let prompts = match i.u8()? {
+        0 => false,
+        1 => true,
+        _ => return None,
+    };
+    Some(Head {
+        key: Key {
+            dev,
+            ino,
+            size,
+            mtime: s[0],
+            mtime_ns: s[1],
+            ctime: s[2],
+            ctime_ns: s[3],
+        },
+        read_at: s[4],
+        boundary,
+        head_sum,
+        tail_sum,
+        mid_at,
+        mid_sum,
+        prompts,
+    })
+}
+
+pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
+    let mut i = In(b.get(HEAD_LEN..)?);
+    let mut u = FileUsage {
+        prompts: i.var()?,
+        ..FileUsage::default()
+    };
+    u.cwd = match i.u8()? {
+        0 => None,
+        1 => Some(i.string()?),
+        _ => return None,
+    };
+    u.first = i.opt_i64()?;
+    u.last = i.opt_i64()?;
+    let n = usize::try_from(i.var()?).ok()?;
+    let mut models = Vec::with_capacity(n.min(1024));
+    for _ in 0..n {
+        models.push(i.string()?);
+    }
+    let n = usize::try_from(i.var()?).ok()?;
+    // each message takes at least 8 bytes: a count past that is damage
+    if n > i.0.len() / 8 {
+        return None;
+    }
+    u.messages.reserve(n);
+    for _ in 0..n {
+        let key = i.string()?;
+        let model = models.get(usize::try_from(i.var()?).ok()?)?.clone();
+        let tokens = Tokens {
+            input: i.var()?,
+            output: i.var()?,
+            cache_write: i.var()?,
+            cache_read: i.var()?,
+        };
+        let at = i.opt_i64()?;
+        u.messages.push(MessageUsage {
+            key,
+            model,
+            tokens,
+            at,
+        });
+    }
+    i.0.is_empty().then_some(u)
+}
+
+// ---- the file
+
+/// The records of an index file's bytes; `None` if it is not one whole.
+pub(super) fn parse(data: &[u8]) -> Option<Map> {
+    let body = data.strip_prefix(MAGIC.as_slice())?;
+    let mut i = In(body);
+    if i.u32()? != VERSION {
+        return None;
+    }
+    let records_at = data.len() - i.0.len();
+    let trailer_at = data.len().checked_sub(16)?;
+    if trailer_at < records_at {
+        return None;
+    }
+    let mut t = In(&data[trailer_at..]);
+    let (count, sum) = (t.u64()?, t.u64()?);
+    if checksum(&data[..trailer_at]) != sum {
+        return None;
+    }
+    let mut i = In(&data[records_at..trailer_at]);
+    let mut map = Map::with_capacity(usize::try_from(count).ok()?.min(1 << 20));
+    while !i.0.is_empty() {
+        let path = i.bytes()?;
+        let rec = i.bytes()?;
+        decode_head(rec)?;
+        map.insert(path.into(), rec.into());
+    }
+    (map.len() as u64 == count).then_some(map)
+}
+
+pub(super) fn serialize(map: &Map) -> Vec<u8> {
+    let size: usize = map.iter().map(|(p, r)| p.len() + r.len() + 8).sum();
+    let mut o = Out(Vec::with_capacity(size + 64));
+    o.0.extend_from_slice(MAGIC);
+    o.0.extend_from_slice(&VERSION.to_le_bytes());
+    for (p, r) in map {
+        o.bytes(p);
+        o.bytes(r);
+    }
+    let sum = checksum(&o.0);
+    o.u64(map.len() as u64);
+    o.u64(sum);
+    o.0
+}
