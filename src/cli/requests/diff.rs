@@ -7,12 +7,15 @@
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use serde_json::Value;
-use similar::{ChangeTag, TextDiff};
+use similar::{ChangeTag, DiffTag, TextDiff};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Lines shown before a long diff is folded.
 pub const FOLD_AT: usize = 40;
+/// Most lines `d` shows of a folded diff: a file of millions of lines is
+/// not drawn whole (the rest is counted, and said).
+pub const SHOW_AT_MOST: usize = 2000;
 /// Files larger than this are not diffed.
 const MAX_FILE: u64 = 16 * 1024 * 1024;
 
@@ -242,6 +245,19 @@ pub struct Rendered {
     pub folded: usize,
 }
 
+impl Rendered {
+    /// The same diff folded after `at` lines.
+    pub fn folded_at(&self, at: usize) -> Rendered {
+        let keep = self.lines.len().min(at);
+        Rendered {
+            lines: self.lines[..keep].to_vec(),
+            added: self.added,
+            removed: self.removed,
+            folded: self.folded + (self.lines.len() - keep),
+        }
+    }
+}
+
 /// Render `change` with line numbers and three lines of context; fold after
 /// `limit` lines (`None`: show everything).
 pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
@@ -260,54 +276,67 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
         .diff_lines(&old, &new);
     let mut lines = Vec::new();
     let (mut added, mut removed) = (0, 0);
+    // past the limit lines are counted, never formatted
+    let mut folded = 0;
+    let push = |lines: &mut Vec<String>, folded: &mut usize, line: &dyn Fn() -> String| {
+        if limit.is_none_or(|l| lines.len() < l) {
+            lines.push(line());
+        } else {
+            *folded += 1;
+        }
+    };
     if change.before.is_none() {
-        lines.push(style.dim("(new file)"));
+        push(&mut lines, &mut folded, &|| style.dim("(new file)"));
     } else if crlf {
-        lines.push(style.dim("(CRLF line endings)"));
+        push(&mut lines, &mut folded, &|| {
+            style.dim("(CRLF line endings)")
+        });
     }
     for (i, group) in diff.grouped_ops(3).iter().enumerate() {
         if i > 0 {
-            lines.push(style.dim("   ┈"));
+            push(&mut lines, &mut folded, &|| style.dim("   ┈"));
         }
         for op in group {
-            for c in diff.iter_changes(op) {
+            // counted by its ranges; only the lines shown are gone through
+            let (tag, old, new) = op.as_tag_tuple();
+            let (gone, come) = match tag {
+                DiffTag::Equal => (0, 0),
+                DiffTag::Delete => (old.len(), 0),
+                DiffTag::Insert => (0, new.len()),
+                DiffTag::Replace => (old.len(), new.len()),
+            };
+            (removed, added) = (removed + gone, added + come);
+            let n = if tag == DiffTag::Equal {
+                old.len()
+            } else {
+                gone + come
+            };
+            let room = limit.map_or(n, |l| l.saturating_sub(lines.len()).min(n));
+            folded += n - room;
+            for c in diff.iter_changes(op).take(room) {
                 let text = Sanitizer::clean(c.value().trim_end_matches('\n'));
-                let line = match c.tag() {
+                lines.push(match c.tag() {
                     ChangeTag::Equal => format!(
                         "{:>5}    {}",
                         c.old_index().map(|n| n + 1).unwrap_or(0),
                         style.dim(&text)
                     ),
-                    ChangeTag::Delete => {
-                        removed += 1;
-                        style.red(&format!(
-                            "{:>5} -  {}",
-                            c.old_index().map(|n| n + 1).unwrap_or(0),
-                            text
-                        ))
-                    }
-                    ChangeTag::Insert => {
-                        added += 1;
-                        style.green(&format!(
-                            "{:>5} +  {}",
-                            c.new_index().map(|n| n + 1).unwrap_or(0),
-                            text
-                        ))
-                    }
-                };
-                lines.push(line);
+                    ChangeTag::Delete => style.red(&format!(
+                        "{:>5} -  {}",
+                        c.old_index().map(|n| n + 1).unwrap_or(0),
+                        text
+                    )),
+                    ChangeTag::Insert => style.green(&format!(
+                        "{:>5} +  {}",
+                        c.new_index().map(|n| n + 1).unwrap_or(0),
+                        text
+                    )),
+                });
             }
         }
     }
     if added == 0 && removed == 0 {
-        lines.push(style.dim("(no change)"));
-    }
-    let mut folded = 0;
-    if let Some(limit) = limit {
-        if lines.len() > limit {
-            folded = lines.len() - limit;
-            lines.truncate(limit);
-        }
+        push(&mut lines, &mut folded, &|| style.dim("(no change)"));
     }
     Rendered {
         lines,
