@@ -310,8 +310,12 @@ impl Store {
 
     /// Bring an archived session back into the store (its transcript and
     /// sub-agents, decompressed into its project folder), so that the CLI
-    /// can resume it. A session still in the store is left as it is.
-    /// Returns the live transcript. The restored files are dated now, not
+    /// can resume it. A session still in the store is left as it is, and
+    /// so is any file of it in the store, or written there while it is
+    /// restored (the CLI resuming it, another restore): an archived copy
+    /// never replaces one. A copy cut short (fewer bytes than it records)
+    /// is an error, and nothing is restored from it. Returns the live
+    /// transcript. The restored files are dated now, not
     /// when they were last written: the CLI's next cleanup would otherwise
     /// delete one older than its `cleanupPeriodDays` again.
     ///
@@ -832,14 +836,27 @@ fn copy_plain(src: &Path, dst: &Path) -> StoreResult<Copied> {
     })
 }
 
-/// Decompress an archived file to `dst`; one already there is kept.
+/// Decompress an archived file to `dst`, whole: as many bytes as its
+/// header records, else (a file cut short) an error and nothing written.
+/// A file already at `dst`, or put there meanwhile (the CLI resuming it,
+/// another restore), is kept: never replaced by the archive's copy.
 fn unpack_to(src: &Path, dst: &Path) -> StoreResult<()> {
     if std::fs::symlink_metadata(dst).is_ok() {
         return Ok(());
     }
-    let (mut data, _) = super::packed::stream(src).map_err(io_err(src))?;
+    let (mut data, size) = super::packed::stream_sized(src).map_err(io_err(src))?;
     write_new(dst, None, Put::Keep, |out| {
-        io::copy(&mut data, out).map(|_| ())
+        let n = io::copy(&mut data, out)?;
+        if n != size {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the archived copy {} is cut short: {n} of its {size} bytes",
+                    src.display()
+                ),
+            ));
+        }
+        Ok(())
     })?;
     Ok(())
 }
@@ -1230,5 +1247,113 @@ mod tests {
         );
         assert_eq!(std::fs::read_to_string(&dst).unwrap(), "x");
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// An archived file cut short (its last frame lost, which zstd reads
+    /// as a clean end, or cut inside a frame) is never restored as a
+    /// shorter transcript: the restore fails and leaves nothing behind.
+    #[test]
+    fn a_truncated_archive_is_not_restored_short() {
+        let text: String = (0..400).map(|i| line(i, 1000)).collect();
+        let (d, store, path) = store_with(&text);
+        let archive = d.path().join("archive");
+        run(&store, &archive);
+        std::fs::remove_file(&path).unwrap();
+        let packed = archive.join("-w").join(format!("{ID}{PACKED_EXT}"));
+        let h = Header::read(&File::open(&packed).unwrap())
+            .unwrap()
+            .unwrap();
+        assert!(h.tail_at > 0, "two frames at least");
+        let whole = std::fs::read(&packed).unwrap();
+        let store = store.with_archive(&archive);
+        for cut in [h.tail_at, h.tail_at + 9] {
+            std::fs::write(&packed, &whole[..cut as usize]).unwrap();
+            assert!(store.restore(ID).is_err(), "cut at {cut}");
+            assert!(
+                !path.exists(),
+                "cut at {cut}: a shorter transcript was restored"
+            );
+            assert!(store.resume_target(ID).is_err());
+            assert_eq!(names_in(path.parent().unwrap()), Vec::<String>::new());
+        }
+        // whole again: restored byte for byte
+        std::fs::write(&packed, &whole).unwrap();
+        assert!(store.resume_target(ID).unwrap().restored);
+        assert!(std::fs::read(&path).unwrap() == text.as_bytes());
+    }
+
+    /// The transcript is gone but its sub-agents' files are still in the
+    /// store, newer than the archive's: a restore keeps them.
+    #[test]
+    fn a_restore_keeps_the_sub_agent_files_still_in_the_store() {
+        let text: String = (0..3).map(|i| line(i, 10)).collect();
+        let (d, store, path) = store_with(&text);
+        let agents = path.with_extension("").join("subagents");
+        std::fs::create_dir_all(&agents).unwrap();
+        let (meta, agent) = (
+            agents.join("agent-a1.meta.json"),
+            agents.join("agent-a1.jsonl"),
+        );
+        std::fs::write(&agent, line(9, 1)).unwrap();
+        std::fs::write(&meta, r#"{"agentType":"old"}"#).unwrap();
+        let archive = d.path().join("archive");
+        run(&store, &archive);
+        let newer = format!("{}{}", line(9, 1), line(10, 1));
+        std::fs::write(&agent, &newer).unwrap();
+        std::fs::write(&meta, r#"{"agentType":"new","more":1}"#).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let t = store.with_archive(&archive).resume_target(ID).unwrap();
+        assert!(t.restored);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        assert_eq!(std::fs::read_to_string(&agent).unwrap(), newer);
+        assert_eq!(
+            std::fs::read_to_string(&meta).unwrap(),
+            r#"{"agentType":"new","more":1}"#
+        );
+    }
+
+    /// A transcript written while a restore unpacks the archive's copy
+    /// (the CLI resuming it after another restore, a second restore beside
+    /// it) is never replaced by that copy.
+    #[test]
+    fn a_transcript_that_appears_while_it_is_restored_is_kept() {
+        let text: String = (0..20_000).map(|i| line(i, 1000)).collect();
+        let (d, store, path) = store_with(&text);
+        let archive = d.path().join("archive");
+        run(&store, &archive);
+        std::fs::remove_file(&path).unwrap();
+        let store = store.with_archive(&archive);
+        let folder = path.parent().unwrap().to_owned();
+        let restoring = std::thread::spawn(move || store.restore(ID));
+        let live = line(1, 0);
+        let mut caught = false;
+        while !restoring.is_finished() && !path.exists() {
+            if names_in(&folder).iter().any(|n| n.ends_with(".tmp")) {
+                std::fs::write(&path, &live).unwrap();
+                caught = true;
+                break;
+            }
+        }
+        let restored = restoring.join().unwrap();
+        if !caught {
+            eprintln!("skipped: the restore ended before its temporary file was seen");
+            return;
+        }
+        assert!(
+            std::fs::read_to_string(&path).unwrap() == live,
+            "the live transcript was replaced by the archive's copy"
+        );
+        assert_eq!(restored.unwrap().path, path);
+        assert!(!names_in(&folder).iter().any(|n| n.ends_with(".tmp")));
     }
 }

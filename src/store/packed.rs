@@ -217,6 +217,13 @@ pub(crate) fn head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
     }))
 }
 
+/// [`stream`], with the size the header records: what the whole
+/// transcript comes to (a stream that ends short of it was cut).
+pub(crate) fn stream_sized(path: &Path) -> io::Result<(Box<dyn Read + Send>, u64)> {
+    let (f, h) = open_packed(path)?;
+    Ok((Box::new(decoder(f, 0, h.size)?), h.size))
+}
+
 /// The whole transcript, decompressed as it is read (at most the size its
 /// header records).
 pub(crate) fn stream(path: &Path) -> io::Result<(Box<dyn Read + Send>, std::fs::Metadata)> {

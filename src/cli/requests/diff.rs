@@ -7,12 +7,15 @@
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use serde_json::Value;
-use similar::{ChangeTag, TextDiff};
+use similar::{ChangeTag, DiffTag, TextDiff};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Lines shown before a long diff is folded.
 pub const FOLD_AT: usize = 40;
+/// Most lines `d` shows of a folded diff: a file of millions of lines is
+/// not drawn whole (the rest is counted, and said).
+pub const SHOW_AT_MOST: usize = 2000;
 /// Files larger than this are not diffed.
 const MAX_FILE: u64 = 16 * 1024 * 1024;
 
@@ -43,7 +46,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
         return Some(Err("the request names no file".into()));
     };
     let path = cwd.join(raw_path);
-    Some(match tool {
+    let change = match tool {
         "Write" => read(&path).map(|before| Change {
             path: path.clone(),
             before,
@@ -87,24 +90,56 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
             })
         }),
         _ => notebook(&path, input),
-    })
+    };
+    // the new text is the request's: no bigger than a file that is diffed
+    Some(change.and_then(|c| match c.after.len() as u64 {
+        n if n > MAX_FILE => Err(format!("the new text is too large to diff ({n} bytes)")),
+        _ => Ok(c),
+    }))
 }
 
+/// The file a tool would change, as text; `None` when it does not exist.
+/// Only a regular file is read (a link is followed, as the tool follows
+/// it): a FIFO, a device or a socket is named and never opened, and the
+/// file is opened without blocking and read to at most [`MAX_FILE`] + 1
+/// bytes, so no path a request names can freeze the approval.
 fn read(path: &Path) -> Result<Option<String>, Unavailable> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let check = |m: &std::fs::Metadata| -> Result<(), Unavailable> {
+        if m.is_dir() {
+            Err(format!("{} is a directory", path.display()))
+        } else if !m.is_file() {
+            Err(format!(
+                "{} is not a regular file (a FIFO, a device or a socket); no diff shown",
+                path.display()
+            ))
+        } else if m.len() > MAX_FILE {
+            Err(too_large(path, m.len()))
+        } else {
+            Ok(())
+        }
+    };
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        Ok(m) if m.is_dir() => return Err(format!("{} is a directory", path.display())),
-        Ok(m) if m.len() > MAX_FILE => {
-            return Err(format!(
-                "{} is too large to diff ({} bytes)",
-                path.display(),
-                m.len()
-            ))
-        }
-        Ok(_) => {}
+        Err(e) => return Err(cannot(e)),
+        Ok(m) => check(&m)?,
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // what is opened is checked again: it may have been swapped meanwhile
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(cannot)?;
+    check(&file.metadata().map_err(cannot)?)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(too_large(path, bytes.len() as u64));
+    }
     if bytes.contains(&0) {
         return Err(format!(
             "{} is a binary file; no diff shown",
@@ -114,6 +149,10 @@ fn read(path: &Path) -> Result<Option<String>, Unavailable> {
     String::from_utf8(bytes)
         .map(Some)
         .map_err(|_| format!("{} is not UTF-8 text; no diff shown", path.display()))
+}
+
+fn too_large(path: &Path, len: u64) -> Unavailable {
+    format!("{} is too large to diff ({len} bytes)", path.display())
 }
 
 fn read_existing(path: &Path) -> Result<String, Unavailable> {
@@ -131,6 +170,16 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
         };
         if old.is_empty() || !text.contains(&old) {
             return Err("the text to replace is not in the file (it may have changed)".into());
+        }
+        // what the edit comes to is bounded before it is made: one
+        // character replaced everywhere by a long text would be gigabytes
+        let times = if all { text.matches(&old).count() } else { 1 };
+        let grows = (new.len() as u64).saturating_sub(old.len() as u64);
+        let size = (text.len() as u64).saturating_add(grows.saturating_mul(times as u64));
+        if size > MAX_FILE {
+            return Err(format!(
+                "the change is too large to diff (it comes to {size} bytes)"
+            ));
         }
         text = if all {
             text.replace(&old, &new)
@@ -196,6 +245,19 @@ pub struct Rendered {
     pub folded: usize,
 }
 
+impl Rendered {
+    /// The same diff folded after `at` lines.
+    pub fn folded_at(&self, at: usize) -> Rendered {
+        let keep = self.lines.len().min(at);
+        Rendered {
+            lines: self.lines[..keep].to_vec(),
+            added: self.added,
+            removed: self.removed,
+            folded: self.folded + (self.lines.len() - keep),
+        }
+    }
+}
+
 /// Render `change` with line numbers and three lines of context; fold after
 /// `limit` lines (`None`: show everything).
 pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
@@ -214,54 +276,67 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
         .diff_lines(&old, &new);
     let mut lines = Vec::new();
     let (mut added, mut removed) = (0, 0);
+    // past the limit lines are counted, never formatted
+    let mut folded = 0;
+    let push = |lines: &mut Vec<String>, folded: &mut usize, line: &dyn Fn() -> String| {
+        if limit.is_none_or(|l| lines.len() < l) {
+            lines.push(line());
+        } else {
+            *folded += 1;
+        }
+    };
     if change.before.is_none() {
-        lines.push(style.dim("(new file)"));
+        push(&mut lines, &mut folded, &|| style.dim("(new file)"));
     } else if crlf {
-        lines.push(style.dim("(CRLF line endings)"));
+        push(&mut lines, &mut folded, &|| {
+            style.dim("(CRLF line endings)")
+        });
     }
     for (i, group) in diff.grouped_ops(3).iter().enumerate() {
         if i > 0 {
-            lines.push(style.dim("   ┈"));
+            push(&mut lines, &mut folded, &|| style.dim("   ┈"));
         }
         for op in group {
-            for c in diff.iter_changes(op) {
+            // counted by its ranges; only the lines shown are gone through
+            let (tag, old, new) = op.as_tag_tuple();
+            let (gone, come) = match tag {
+                DiffTag::Equal => (0, 0),
+                DiffTag::Delete => (old.len(), 0),
+                DiffTag::Insert => (0, new.len()),
+                DiffTag::Replace => (old.len(), new.len()),
+            };
+            (removed, added) = (removed + gone, added + come);
+            let n = if tag == DiffTag::Equal {
+                old.len()
+            } else {
+                gone + come
+            };
+            let room = limit.map_or(n, |l| l.saturating_sub(lines.len()).min(n));
+            folded += n - room;
+            for c in diff.iter_changes(op).take(room) {
                 let text = Sanitizer::clean(c.value().trim_end_matches('\n'));
-                let line = match c.tag() {
+                lines.push(match c.tag() {
                     ChangeTag::Equal => format!(
                         "{:>5}    {}",
                         c.old_index().map(|n| n + 1).unwrap_or(0),
                         style.dim(&text)
                     ),
-                    ChangeTag::Delete => {
-                        removed += 1;
-                        style.red(&format!(
-                            "{:>5} -  {}",
-                            c.old_index().map(|n| n + 1).unwrap_or(0),
-                            text
-                        ))
-                    }
-                    ChangeTag::Insert => {
-                        added += 1;
-                        style.green(&format!(
-                            "{:>5} +  {}",
-                            c.new_index().map(|n| n + 1).unwrap_or(0),
-                            text
-                        ))
-                    }
-                };
-                lines.push(line);
+                    ChangeTag::Delete => style.red(&format!(
+                        "{:>5} -  {}",
+                        c.old_index().map(|n| n + 1).unwrap_or(0),
+                        text
+                    )),
+                    ChangeTag::Insert => style.green(&format!(
+                        "{:>5} +  {}",
+                        c.new_index().map(|n| n + 1).unwrap_or(0),
+                        text
+                    )),
+                });
             }
         }
     }
     if added == 0 && removed == 0 {
-        lines.push(style.dim("(no change)"));
-    }
-    let mut folded = 0;
-    if let Some(limit) = limit {
-        if lines.len() > limit {
-            folded = lines.len() - limit;
-            lines.truncate(limit);
-        }
+        push(&mut lines, &mut folded, &|| style.dim("(no change)"));
     }
     Rendered {
         lines,
@@ -410,5 +485,92 @@ mod tests {
         let r = plain(&c, None);
         assert_eq!((r.added, r.removed), (2, 2));
         assert!(!r.lines.join("").contains('\u{1b}'));
+    }
+
+    /// Run `proposed` on another thread: a read that blocks (a FIFO with
+    /// no writer) or never ends (`/dev/zero`) fails the test instead of
+    /// freezing it.
+    fn proposed_within(
+        tool: &'static str,
+        input: Value,
+        cwd: &Path,
+    ) -> Option<Result<Change, Unavailable>> {
+        let cwd = cwd.to_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(proposed(tool, &input, &cwd));
+        });
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("the approval's diff froze reading the file")
+    }
+
+    /// A tool call names the file to diff: a FIFO (no writer: opening it
+    /// blocks), a device that never ends, or a link to one must not freeze
+    /// the approval (the chat's loop reads the diff) or fill the memory.
+    #[test]
+    fn a_fifo_or_a_device_is_not_read_for_the_diff() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        for tool in ["Write", "Edit"] {
+            let e = proposed_within(
+                tool,
+                json!({"file_path": fifo, "content": "x", "old_string": "a", "new_string": "b"}),
+                d.path(),
+            )
+            .unwrap()
+            .unwrap_err();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+        let zero = d.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for path in [Path::new("/dev/zero"), &zero, Path::new("/dev/urandom")] {
+            let e = proposed_within(
+                "Write",
+                json!({"file_path": path, "content": "x"}),
+                d.path(),
+            )
+            .unwrap()
+            .unwrap_err();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+        // a link to a regular file is diffed as the tool would write it
+        let real = file(d.path(), "real.txt", b"one\n");
+        let link = d.path().join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let c = proposed_within(
+            "Write",
+            json!({"file_path": link, "content": "two\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.before.as_deref(), Some("one\n"));
+    }
+
+    /// `replace_all` of one character by a long text in a big file would
+    /// come to gigabytes: the change is refused before it is made.
+    #[test]
+    fn an_edit_that_comes_to_more_than_the_bound_is_not_made() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "a.txt", &[b'a'; 64 * 1024]);
+        let e = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string": "a", "new_string": "b".repeat(1024), "replace_all": true}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.contains("too large"), "{e}");
+        // one replacement of the same: shown
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string": "a", "new_string": "b".repeat(1024)}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.after.len(), 64 * 1024 - 1 + 1024);
     }
 }

@@ -336,18 +336,29 @@ impl Shown {
         style: Style,
         width: usize,
     ) -> Shown {
-        let (folded, was_folded) = screen(req, change, false, agent, style, width);
-        let whole = was_folded.then(|| screen(req, change, true, agent, style, width).0);
+        // the diff is made once (a big one takes a while), and folded
+        let rendered = match change {
+            Some(Ok(c)) => Ok(diff::render(c, style, Some(diff::SHOW_AT_MOST))),
+            Some(Err(why)) => Err(why.clone()),
+            None => Err(String::new()),
+        };
+        let first = match &rendered {
+            Ok(r) => Ok(r.folded_at(diff::FOLD_AT)),
+            Err(why) => Err(why.clone()),
+        };
+        let (folded, was_folded) = screen(req, &first, false, agent, style, width);
+        let whole = was_folded.then(|| screen(req, &rendered, true, agent, style, width).0);
         Shown { folded, whole }
     }
 }
 
 /// The question, made safe for the terminal, each row within `width` (a
-/// long line wraps inside the box, under its label); `true` when a long
-/// diff was folded (`d` shows all of it).
-pub fn screen(
+/// long line wraps inside the box, under its label); `rendered` is the
+/// proposed change's diff, or why there is none; `true` when the diff was
+/// folded (`d` shows the rest: `expanded`).
+fn screen(
     req: &CanUseToolRequest,
-    change: Option<&Result<Change, Unavailable>>,
+    rendered: &Result<diff::Rendered, Unavailable>,
     expanded: bool,
     agent: Option<&str>,
     style: Style,
@@ -361,11 +372,6 @@ pub fn screen(
     let summary = tool_summary(&req.tool_name, &req.input);
     // the head line shows the first 120 characters of one line
     let cut = summary.ends_with('…');
-    let rendered = match change {
-        Some(Ok(c)) => Ok(diff::render(c, *s, (!expanded).then_some(diff::FOLD_AT))),
-        Some(Err(why)) => Err(why.clone()),
-        None => Err(String::new()),
-    };
     let counts = match &rendered {
         Ok(r) => format!("  {}", s.dim(&format!("(+{} −{})", r.added, r.removed))),
         Err(_) => String::new(),
@@ -387,7 +393,7 @@ pub fn screen(
         &side,
     ));
     let mut folded = false;
-    match &rendered {
+    match rendered {
         Ok(r) => {
             // a long line of code wraps under the code, past the numbers
             let code = format!("{side}{:9}", "");
@@ -397,7 +403,10 @@ pub fn screen(
                     out.push('\n');
                 }
             }
-            if r.folded > 0 {
+            if r.folded > 0 && expanded {
+                let more = format!("… {} more lines, too many to show", r.folded);
+                out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
+            } else if r.folded > 0 {
                 folded = true;
                 let more = format!("… {} more lines — d then Enter shows all", r.folded);
                 out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
