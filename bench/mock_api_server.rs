@@ -3,9 +3,6 @@
 //!
 //! `cargo run --release --example mock-api`
 
-#[path = "../tests/support/mock_api.rs"]
-mod mock_api;
-
 fn main() {
     let api = mock_api::MockApi::start();
     api.set_default_text("Hi! How can I help?");

@@ -1,4 +1,4 @@
-//! The terminal sanitizer (`src/cli/sanitize.rs`, part of the binary): any
+//! The terminal sanitizer (`claudio::sanitize`): any
 //! text, any chunking. No control character survives (C0 but `\n` and `\t`,
 //! ESC, DEL, C1) and no bidi override; the sanitizer only removes (the
 //! output is a subsequence of the input, and text with nothing to remove
@@ -13,11 +13,8 @@
 //! valid UTF-8 with `from_utf8_lossy`.
 #![no_main]
 
-#[path = "../../src/cli/sanitize.rs"]
-mod sanitize;
-
+use claudio::sanitize::{Sanitizer, MAX_STRING};
 use libfuzzer_sys::fuzz_target;
-use sanitize::{Sanitizer, MAX_STRING};
 
 /// What must never reach the terminal.
 fn forbidden(c: char) -> bool {

@@ -1,15 +1,16 @@
 //! `claudio ask`: one answer, made for shell pipelines.
 
-use super::approve::TtyApprover;
 use super::args::{AskArgs, OutputFormat, SessionFlags};
 use super::exit::Exit;
 use super::interrupt::Press;
 use super::options::build_options;
+use super::reading::Reading;
+use super::requests::tty::TtyPrompts;
 use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::one_line;
-use super::turn::events::{Seen, Signal, Signals, Source, Wait};
+use super::turn::events::{Happened, Signal, Signals, Source, Wait};
 use super::turn::{After, Turn};
 use anyhow::Context;
 use claudio::{Client, Message, ResultMessage};
@@ -103,11 +104,11 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         Some(d) => d.clone(),
         None => std::env::current_dir()?,
     };
-    let approver = TtyApprover::new(stderr_style, cwd);
+    let prompts = TtyPrompts::new(stderr_style, cwd);
     // one spinner line on stderr, when that is a terminal
     let spinner = Spinner::on_stderr(stderr_style);
     if let Some(s) = &spinner {
-        approver.hide_while_asking(s.clone());
+        prompts.hide_while_asking(s.clone());
     }
     // with a schema, the answer is the object the model returns, not its text
     let structured = schema.is_some() && args.output_format == OutputFormat::Text;
@@ -117,7 +118,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         options = options.json_schema(schema);
     }
     options = options.can_use_tool(move |req, ctx| {
-        let a = approver.clone();
+        let a = prompts.clone();
         async move { Ok(a.decide(req, ctx).await) }
     });
 
@@ -148,6 +149,10 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     // a background agent reports in a turn of its own: the answer ends
     // with the result after the last one finished (and its report)
     let mut turn = Turn::prompt(After::Agents);
+    // what the session's messages said: the answer, the calls, the agents
+    // (which still work in the background: the answer is not over until
+    // they report)
+    let mut reading = Reading::default();
     let mut result: Option<ResultMessage> = None;
     let mut failure: Option<claudio::Error> = None;
 
@@ -168,17 +173,18 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         };
         let now = Instant::now();
         match next {
-            Seen::Message(m) => {
-                if out.message(&m).is_err() {
+            Happened::Message(m) => {
+                let seen = reading.seen(&m.message, now);
+                if out.message(&m, seen, &reading).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
-                let agents = out.reading.agents().background_running();
+                let agents = reading.agents().background_running();
                 let over = turn.message(&m.message, agents, now);
                 if let Message::Result(r) = m.message {
                     result = Some(*r);
                     if !over && turn.waiting_for_agents() && agents > 0 {
                         out.waiting_since.get_or_insert_with(Instant::now);
-                        if out.show_running().is_err() {
+                        if out.show_running(&reading).is_err() {
                             return Ok(quiet_exit(&client).await);
                         }
                     }
@@ -189,33 +195,33 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             }
             // the agents are done, a result is in, and no turn started
             // for their report: the answer is complete
-            Seen::Due | Seen::Tick => {
-                let agents = out.reading.agents().background_running();
+            Happened::Due | Happened::Tick => {
+                let agents = reading.agents().background_running();
                 if turn.tick(agents, now) {
                     break;
                 }
             }
-            Seen::Closed => break,
-            Seen::LongLine(limit) => {
+            Happened::Closed => break,
+            Happened::LongLine(limit) => {
                 out.above(|| eprintln!("claudio: skipped a message longer than {limit} bytes"));
             }
-            Seen::Failed(e) => {
+            Happened::Failed(e) => {
                 failure = Some(e);
                 break;
             }
-            Seen::Signal(Signal::Interrupt) => {
+            Happened::Signal(Signal::Interrupt) => {
                 if turn.ctrl_c(now) == Press::Quit {
                     client.kill();
                     return Ok(Exit::Interrupted);
                 }
                 source.interrupt();
             }
-            Seen::Signal(sig @ (Signal::Terminate | Signal::Hangup)) => {
+            Happened::Signal(sig @ (Signal::Terminate | Signal::Hangup)) => {
                 drop(source);
                 let _ = client.close().await;
                 return Ok(Exit::Signal(sig.number()));
             }
-            Seen::Signal(Signal::Continue) | Seen::Front(()) => {}
+            Happened::Signal(Signal::Continue) | Happened::Front(()) => {}
         }
     }
     if out.finish().is_err() {

@@ -1,15 +1,12 @@
 //! The `claudio` program: argument parsing, `ask`, rendering, prompts.
 
 pub mod app;
-pub mod approve;
 pub mod args;
 pub mod ask;
-pub mod asking;
 pub mod billing;
 pub mod chat;
 pub mod config;
 pub mod dedup;
-pub mod diff;
 pub mod doctor;
 pub mod exit;
 pub mod finder;
@@ -20,8 +17,10 @@ pub mod options;
 pub mod picker;
 pub mod pricing;
 pub mod reading;
+pub mod requests;
 pub mod retention;
-pub mod sanitize;
+// the terminal sanitizer is the library's (`claudio::sanitize`)
+pub use claudio::sanitize;
 pub mod sessions;
 pub mod settings;
 pub mod spinner;

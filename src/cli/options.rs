@@ -32,6 +32,9 @@ pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
     o.resume = a.resume.clone();
     o.continue_conversation = a.continue_session;
     o.mcp_config = a.mcp_config.clone();
+    if a.mcp_config.iter().any(|c| inline_secrets(c)) {
+        warn_inline_secrets();
+    }
     if let Some(cwd) = &a.cwd {
         anyhow::ensure!(cwd.is_dir(), "--cwd {}: not a directory", cwd.display());
         o.cwd = Some(cwd.clone());
@@ -40,4 +43,60 @@ pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
         o = o.on_stderr(|line| eprintln!("{}", Sanitizer::clean(line)));
     }
     Ok(o)
+}
+
+/// Whether an `--mcp-config` value is JSON text (not a file) that gives a
+/// server `env` or `headers`: the usual home of tokens. claudio keeps it off
+/// the CLI's command line, but claudio's own command line, where the person
+/// typed it, is readable by every user of the machine (`ps`) for as long as
+/// the session runs.
+fn inline_secrets(config: &str) -> bool {
+    let Ok(serde_json::Value::Object(top)) = serde_json::from_str(config.trim_start()) else {
+        return false;
+    };
+    let Some(serde_json::Value::Object(servers)) = top.get("mcpServers") else {
+        return false;
+    };
+    servers.values().any(|server| {
+        ["env", "headers"].iter().any(
+            |key| matches!(server.get(*key), Some(serde_json::Value::Object(m)) if !m.is_empty()),
+        )
+    })
+}
+
+/// Says once per run (a chat connects again on `/resume`) that secrets given
+/// as text can be read by others, and how to keep them in a file. The value
+/// itself is never printed.
+fn warn_inline_secrets() {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "claudio: warning: --mcp-config text with `env` or `headers` can be read by \
+             other users of this machine (`ps`) while claudio runs; put it in a file \
+             readable only by you and pass its path: --mcp-config servers.json"
+        );
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inline_secrets;
+
+    #[test]
+    fn text_with_env_or_headers_is_flagged_and_files_are_not() {
+        let env = r#"{"mcpServers":{"gh":{"command":"gh-mcp","env":{"GITHUB_TOKEN":"ghp_x"}}}}"#;
+        let headers = r#" {"mcpServers":{"api":{"type":"http","url":"https://x","headers":{"Authorization":"Bearer t"}}}}"#;
+        assert!(inline_secrets(env));
+        assert!(inline_secrets(headers));
+        // No secrets given, or a path: nothing to say.
+        assert!(!inline_secrets(
+            r#"{"mcpServers":{"e":{"command":"echo","env":{}}}}"#
+        ));
+        assert!(!inline_secrets(
+            r#"{"mcpServers":{"e":{"command":"echo"}}}"#
+        ));
+        assert!(!inline_secrets("servers.json"));
+        assert!(!inline_secrets("/home/me/.config/mcp.json"));
+        assert!(!inline_secrets("{not json"));
+    }
 }

@@ -2,8 +2,10 @@
 //! approval, the prompt to rewind to.
 //!
 //! Keys in, an outcome out; drawing is text out. Pure, so it is tested
-//! without a terminal: `Picker::key` decides, `Picker::lines` draws, and
-//! `redraw` turns two drawings into what to write.
+//! without a terminal: `Picker::key` decides, `Picker::lines` draws,
+//! `redraw` turns two drawings into what to write, and `InPlace` is a
+//! picker drawn in place under the screen's last line, as the chat's
+//! dialog and the rewind picker draw it.
 //!
 //! Keys: a digit picks that option (toggles it under multi-select); ↑/↓
 //! move; Space toggles (multi-select); Enter chooses; any other character
@@ -340,6 +342,135 @@ pub fn redraw(old: usize, new: &[String]) -> String {
     out.push_str("\r\x1b[J");
     out.push_str(&new.join("\r\n"));
     out
+}
+
+/// Shows the cursor again (a picker drawn in place hides it).
+pub const SHOW_CURSOR: &str = "\x1b[?25h";
+const HIDE_CURSOR: &str = "\x1b[?25l";
+
+/// A picker drawn in place under what is already on the screen, redrawn as
+/// keys come, with the cursor hidden until a choice is made: text out, for
+/// whoever writes it (the chat's dialog, the rewind picker).
+#[derive(Debug)]
+pub struct InPlace {
+    picker: Picker,
+    style: Style,
+    width: usize,
+    height: usize,
+    /// How many lines the last drawing took.
+    shown: usize,
+    /// How many rows of the screen it took (a line wider than the screen
+    /// takes more than one).
+    rows: usize,
+    /// The rows drawn above it that belong to it (a question's head).
+    above: usize,
+    /// The screen may have changed under it since (a resize): what is
+    /// where is no longer known, so nothing is erased.
+    moved: bool,
+}
+
+impl InPlace {
+    /// Draw `picker` (with its key help) on a screen `width` × `height`:
+    /// the picker, and the text to write.
+    pub fn start(picker: Picker, style: Style, width: usize, height: usize) -> (InPlace, String) {
+        let now = picker.drawing(style, width, height, true);
+        let text = format!("{}{HIDE_CURSOR}", now.join("\r\n"));
+        let drawn = InPlace {
+            picker,
+            style,
+            width,
+            height,
+            shown: now.len(),
+            rows: now.iter().map(|l| screen_rows(l, width)).sum(),
+            above: 0,
+            moved: false,
+        };
+        (drawn, text)
+    }
+
+    /// `text` drawn just above the picker belongs to it: it goes too when
+    /// the picker is replaced ([`InPlace::replace`]).
+    pub fn owns_above(mut self, text: &str) -> InPlace {
+        self.above = screen_rows(text, self.width);
+        self
+    }
+
+    /// Feed one key: what to write (the picker redrawn while nothing is
+    /// chosen) and, once chosen, the choice (then [`InPlace::settle`] or
+    /// [`InPlace::replace`]).
+    pub fn key(&mut self, key: KeyEvent) -> (String, Option<Picked>) {
+        match self.picker.key(key) {
+            Some(picked) => (String::new(), Some(picked)),
+            None => (self.redraw(), None),
+        }
+    }
+
+    /// Pasted text joins the typed answer; the picker redrawn.
+    pub fn paste(&mut self, text: &str) -> String {
+        self.picker.paste(text);
+        self.redraw()
+    }
+
+    /// The screen is now `width` × `height`, or was written over (`None`):
+    /// what is where is no longer known, so nothing drawn before is erased
+    /// by [`InPlace::replace`].
+    pub fn screen_changed(&mut self, size: Option<(usize, usize)>) {
+        if let Some((w, h)) = size {
+            (self.width, self.height) = (w, h);
+        }
+        self.moved = true;
+    }
+
+    /// The picker drawn again (after a resize, say).
+    pub fn redraw(&mut self) -> String {
+        let now = self
+            .picker
+            .drawing(self.style, self.width, self.height, true);
+        let text = redraw(self.shown, &now);
+        self.shown = now.len();
+        self.rows = now.iter().map(|l| screen_rows(l, self.width)).sum();
+        text
+    }
+
+    /// A choice was made: the picker stays drawn without its help, and the
+    /// cursor comes back under it.
+    pub fn settle(&mut self) -> String {
+        let now = self
+            .picker
+            .drawing(self.style, self.width, self.height, false);
+        let mut text = redraw(self.shown, &now);
+        self.shown = now.len();
+        text.push_str("\r\n");
+        text.push_str(SHOW_CURSOR);
+        text
+    }
+
+    /// A choice was made: the picker and what it owns above make way for
+    /// `lines`, when what they took is known (nothing moved, none of it
+    /// scrolled away); `None` when it is not.
+    pub fn replace(&self, lines: &[String]) -> Option<String> {
+        let rows = self.above + self.rows;
+        (!self.moved && rows <= self.height).then(|| {
+            let mut text = redraw(rows, lines);
+            text.push_str("\r\n");
+            text.push_str(SHOW_CURSOR);
+            text
+        })
+    }
+
+    /// Nothing was chosen (the request went away): the cursor comes back
+    /// under the picker.
+    pub fn close(self) -> String {
+        format!("\r\n{SHOW_CURSOR}")
+    }
+}
+
+/// The rows `text` takes on a screen `width` columns wide: each of its
+/// lines one row, or more when wider than the screen.
+pub fn screen_rows(text: &str, width: usize) -> usize {
+    text.lines()
+        .map(|l| visible_width(l).div_ceil(width.max(1)).max(1))
+        .sum()
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use claudio::protocol::{
     TaskProgress, ToolResultBlock,
 };
 use claudio::{Message, ResultMessage};
-use std::collections::HashMap;
+use std::collections::{btree_map, BTreeMap, HashMap};
 use std::time::Instant;
 
 /// A running tool call, as it is shown: name and summary inert.
@@ -37,7 +37,7 @@ pub struct Call {
 
 /// How a tool call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum CallEnd {
     Done,
     Failed,
     /// A `Task` call whose agent went on in the background.
@@ -76,7 +76,7 @@ pub enum Seen<'m> {
     /// A tool call ended.
     ToolEnded {
         call: Call,
-        outcome: Outcome,
+        end: CallEnd,
         result: &'m ToolResultBlock,
     },
     /// Text a sub-agent wrote.
@@ -129,11 +129,64 @@ fn started_calls(m: &Message) -> Vec<&str> {
     }
 }
 
+/// The calls still running, in the order they began, each found by its id
+/// at once: N calls and then their N results cost N steps, not N².
+#[derive(Debug, Default)]
+struct Running {
+    /// The calls, by the order they began in.
+    calls: BTreeMap<u64, Call>,
+    /// Where each call stands in that order, by its id.
+    order: HashMap<String, u64>,
+    next: u64,
+}
+
+impl Running {
+    /// A call begins (one with the id of a call still running takes its
+    /// place: ids are not reused).
+    fn push(&mut self, call: Call) {
+        let n = self.next;
+        self.next += 1;
+        if let Some(old) = self.order.insert(call.id.clone(), n) {
+            self.calls.remove(&old);
+        }
+        self.calls.insert(n, call);
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Call> {
+        let n = self.order.remove(id)?;
+        self.calls.remove(&n)
+    }
+
+    fn get(&self, id: &str) -> Option<&Call> {
+        self.calls.get(self.order.get(id)?)
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut Call> {
+        self.calls.get_mut(self.order.get(id)?)
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(&Call) -> bool) {
+        let order = &mut self.order;
+        self.calls.retain(|_, c| {
+            let kept = keep(c);
+            if !kept {
+                order.remove(&c.id);
+            }
+            kept
+        });
+    }
+
+    fn clear(&mut self) {
+        self.calls.clear();
+        self.order.clear();
+    }
+}
+
 /// The session as the messages tell it: answer, calls, agents.
 #[derive(Debug, Default)]
 pub struct Reading {
     dedup: Dedup,
-    calls: Vec<Call>,
+    calls: Running,
     agents: tasks::Agents,
     agent_ui: HashMap<String, AgentUi>,
     /// The model's task list.
@@ -141,6 +194,13 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// Read one message: what it said, in order.
+    pub fn seen<'m>(&mut self, m: &'m Message, now: Instant) -> Vec<Seen<'m>> {
+        let mut seen = Vec::new();
+        self.read(m, now, &mut |s| seen.push(s));
+        seen
+    }
+
     /// Read one message; `seen` gets what it said, in order.
     pub fn read<'m>(&mut self, m: &'m Message, now: Instant, seen: &mut impl FnMut(Seen<'m>)) {
         if self.todos.observe(m) {
@@ -209,7 +269,7 @@ impl Reading {
                         // questions and plans show as their own prompt, the
                         // task list as a checklist
                         ContentBlock::ToolUse(t)
-                            if RequestKind::of_tool(&t.name).is_dialog()
+                            if RequestKind::of_tool(&t.name) != RequestKind::Tool
                                 || todos::is_todo_tool(&t.name) =>
                         {
                             seen(Seen::BlockEnd)
@@ -271,14 +331,19 @@ impl Reading {
     }
 
     /// The calls still running, oldest first.
-    pub fn calls(&self) -> &[Call] {
-        &self.calls
+    pub fn calls(&self) -> btree_map::Values<'_, u64, Call> {
+        self.calls.calls.values()
+    }
+
+    /// The running call `id`.
+    pub fn call(&self, id: &str) -> Option<&Call> {
+        self.calls.get(id)
     }
 
     /// The call `id` runs from `now` (it was allowed, or refused, at
     /// `now`): its time is what it took, not what the person took to decide.
     pub fn call_runs(&mut self, id: &str, now: Instant) {
-        if let Some(c) = self.calls.iter_mut().find(|c| c.id == id) {
+        if let Some(c) = self.calls.get_mut(id) {
             c.started = now;
         }
     }
@@ -326,10 +391,9 @@ impl Reading {
     }
 
     fn tool_result<'m>(&mut self, r: &'m ToolResultBlock, seen: &mut impl FnMut(Seen<'m>)) {
-        let Some(pos) = self.calls.iter().position(|t| t.id == r.tool_use_id) else {
+        let Some(call) = self.calls.remove(&r.tool_use_id) else {
             return;
         };
-        let call = self.calls.remove(pos);
         let is_task = call.parent.is_none() && tasks::is_task_tool(&call.name);
         let launched = !r.is_error() && tasks::is_background_launch(&r.text());
         if is_task && !launched {
@@ -337,14 +401,14 @@ impl Reading {
             // (the tracker saw its result)
             self.drop_finished_calls();
         }
-        let outcome = match (is_task && launched, r.is_error()) {
-            (true, _) => Outcome::Background,
-            (false, true) => Outcome::Failed,
-            (false, false) => Outcome::Done,
+        let end = match (is_task && launched, r.is_error()) {
+            (true, _) => CallEnd::Background,
+            (false, true) => CallEnd::Failed,
+            (false, false) => CallEnd::Done,
         };
         seen(Seen::ToolEnded {
             call,
-            outcome,
+            end,
             result: r,
         });
     }
@@ -442,8 +506,8 @@ mod tests {
                 out.push(match s {
                     Seen::Text(t) => format!("text {t}"),
                     Seen::ToolStarted(c) => format!("start {} {}", c.name, c.summary),
-                    Seen::ToolEnded { call, outcome, .. } => {
-                        format!("end {} {outcome:?}", call.name)
+                    Seen::ToolEnded { call, end, .. } => {
+                        format!("end {} {end:?}", call.name)
                     }
                     Seen::AgentText { label, text } => format!("agent {label}: {text}"),
                     Seen::AgentEnded(e) => format!("ended {} {}", e.label, e.status),
@@ -530,7 +594,7 @@ mod tests {
             seen(&mut r, std::slice::from_ref(&res)),
             ["end Bash Failed"]
         );
-        assert!(r.calls().is_empty());
+        assert_eq!(r.calls().len(), 0);
         // a result for no known call says nothing
         assert!(seen(&mut r, &[res]).is_empty());
     }
@@ -584,7 +648,7 @@ mod tests {
         assert_eq!(ends.len(), 1, "an agent ends once");
         assert_eq!(ends[0].facts, ["1.5s", "1 tool call"]);
         assert_eq!(ends[0].summary, None, "it spoke: no summary again");
-        assert!(r.calls().is_empty());
+        assert_eq!(r.calls().len(), 0);
     }
 
     #[test]
@@ -602,6 +666,28 @@ mod tests {
             "(+1 −3)"
         );
         assert_eq!(edit_counts("Bash", &json!({})), "");
+    }
+
+    #[test]
+    fn fifty_thousand_calls_then_their_results_each_end_once() {
+        // each result finds its call at once: N calls, then N results,
+        // cost N steps, not N² (a list searched and shifted per result)
+        const N: usize = 50_000;
+        let mut r = Reading::default();
+        let uses: Vec<serde_json::Value> = (0..N)
+            .map(|i| json!({"type":"tool_use","id":format!("c{i}"),"name":"Bash","input":{"command":"true"}}))
+            .collect();
+        let results: Vec<serde_json::Value> = (0..N)
+            .map(|i| json!({"type":"tool_result","tool_use_id":format!("c{i}"),"content":"ok"}))
+            .collect();
+        let call = assistant("m", serde_json::Value::Array(uses));
+        let done = msg(
+            json!({"type":"user","message":{"role":"user","content":results},"session_id":"s"}),
+        );
+        let got = seen(&mut r, &[call, done]);
+        let ended: Vec<&String> = got.iter().filter(|s| s.starts_with("end ")).collect();
+        assert_eq!(ended.len(), N, "each ends once");
+        assert_eq!(r.calls().len(), 0);
     }
 
     #[test]

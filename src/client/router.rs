@@ -513,10 +513,10 @@ async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read 
     Read::Message(message, raw, size)
 }
 
-/// The reader task: route every line until the CLI's stdout ends.
 /// How many recent plans the session keeps for their requests.
 const RECENT_PLANS: usize = 8;
 
+/// The reader task: route every line until the CLI's stdout ends.
 pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: usize) {
     let mut reader = LineReader::new(stdout, max_line);
     let mut batch = 0;

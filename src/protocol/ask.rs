@@ -69,12 +69,6 @@ impl RequestKind {
             _ => RequestKind::Tool,
         }
     }
-
-    /// Whether the person is asked something other than allowing a tool
-    /// (a question or a plan): such a call is no tool line on the screen.
-    pub fn is_dialog(self) -> bool {
-        self != RequestKind::Tool
-    }
 }
 
 /// The request's kind and its plan are read here, beside the answers that

@@ -2,6 +2,7 @@
 
 use crate::common;
 
+use common::term::Term;
 use common::*;
 use serde_json::{json, Value};
 use std::process::{Output, Stdio};
@@ -19,8 +20,12 @@ fn text_answer_streams_each_character_once() {
     let fake = Fake::after_init(vec![vec![
         expect_user("say hi"),
         system_init(),
-        json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","model":"m"}},"session_id":"s"}}),
-        json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","model":"m"}},"session_id":"s"}),
+        ),
+        Step::Emit(
+            json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}),
+        ),
         delta("Hi "),
         delta("there!"),
         assistant_text("Hi there!"),
@@ -39,8 +44,12 @@ fn text_blocks_without_deltas_are_printed_once_each() {
         expect_user("q"),
         assistant_text("Let me check."),
         assistant_tool_use("toolu_1", "Read", json!({"file_path":"/x"})),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"data"}]},"session_id":"s"}}),
-        json!({"emit": {"type":"assistant","message":{"id":"msg_9","role":"assistant","content":[{"type":"text","text":"Done."}]},"session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"data"}]},"session_id":"s"}),
+        ),
+        Step::Emit(
+            json!({"type":"assistant","message":{"id":"msg_9","role":"assistant","content":[{"type":"text","text":"Done."}]},"session_id":"s"}),
+        ),
         result("Done."),
     ]]);
     let o = ask(&fake, &["ask", "q"]);
@@ -52,7 +61,10 @@ fn text_blocks_without_deltas_are_printed_once_each() {
 
 #[test]
 fn piped_stdin_follows_the_prompt() {
-    let fake = Fake::after_init(vec![vec![json!({"expect": {"type":"user"}}), result("ok")]]);
+    let fake = Fake::after_init(vec![vec![
+        Step::expect(json!({"type":"user"})),
+        result("ok"),
+    ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "review", "this"]);
     let o = run(c, Some(b"diff --git a/x b/x\n+added\n"));
@@ -68,7 +80,7 @@ fn piped_stdin_follows_the_prompt() {
 fn stdin_alone_is_the_prompt_and_large_input_is_not_cut() {
     let big: String = "0123456789abcdef\n".repeat(1_500_000); // ~25 MB
     let fake = Fake::after_init(vec![vec![
-        json!({"expect": {"type":"user"}}),
+        Step::expect(json!({"type":"user"})),
         result("read it all"),
     ]]);
     let mut c = claudio(&fake);
@@ -129,8 +141,8 @@ fn stream_json_passes_every_line_byte_exact() {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
         system_init(),
-        json!({"emit_raw": odd}),
-        json!({"emit": {"type":"future_type","x":1}}),
+        Step::EmitRaw(odd.into()),
+        Step::Emit(json!({"type":"future_type","x":1})),
         result("x"),
     ]]);
     let o = ask(&fake, &["ask", "--output-format", "stream-json", "q"]);
@@ -167,11 +179,11 @@ fn escape_sequences_are_inert_on_a_terminal() {
         assistant_text("safe\u{1b}]52;c;SGVsbG8=\u{7} \u{1b}[2Jtext\u{202e}"),
         result("x"),
     ]]);
-    let mut pty = Pty::open();
+    let mut pty = Term::open();
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
         .stdin(Stdio::null())
-        .stdout(pty.slave.try_clone().unwrap())
+        .stdout(pty.slave())
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();
     let seen = pty.read_until("text");
@@ -185,7 +197,9 @@ fn escape_sequences_are_inert_on_a_terminal() {
 fn error_result_exits_1_with_the_reason() {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
-        json!({"emit": {"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s","errors":["reached the turn limit"]}}),
+        Step::Emit(
+            json!({"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s","errors":["reached the turn limit"]}),
+        ),
     ]]);
     let o = ask(&fake, &["ask", "q"]);
     assert_eq!(o.status.code(), Some(1));
@@ -200,8 +214,8 @@ fn error_result_exits_1_with_the_reason() {
 fn cli_crash_exits_1_with_its_stderr() {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
-        json!({"stderr": "TypeError: cannot read properties of undefined"}),
-        json!({"exit": 3}),
+        Step::Stderr("TypeError: cannot read properties of undefined".into()),
+        Step::Exit(3),
     ]]);
     let o = ask(&fake, &["ask", "q"]);
     assert_eq!(o.status.code(), Some(1));
@@ -251,14 +265,18 @@ fn a_missing_working_directory_is_named() {
     assert!(!e.contains("could not start"), "{e}");
 }
 
-fn permission_steps(expect_response: Value) -> Vec<Value> {
+fn permission_steps(expect_response: Value) -> Vec<Step> {
     steps(vec![
         init(),
         vec![
             expect_user("q"),
-            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch x"},
-            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"localSettings"}]}}}),
-            json!({"expect": {"type":"control_response","response":{"request_id":"p1","response":expect_response}}}),
+            Step::Emit(
+                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch x"},
+            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"localSettings"}]}}),
+            ),
+            Step::expect(
+                json!({"type":"control_response","response":{"request_id":"p1","response":expect_response}}),
+            ),
             result("done"),
         ],
     ])
@@ -288,10 +306,10 @@ fn without_a_terminal_tools_are_denied_with_a_message() {
 
 fn approve_on_tty(answer: &str, expect_response: Value) {
     let fake = Fake::new(permission_steps(expect_response));
-    let mut pty = Pty::open();
+    let mut pty = Term::open();
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
-        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+        .env("CLAUDIO_TEST_TTY", pty.slave_path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -355,7 +373,7 @@ fn closed_stdout_ends_quietly_and_leaves_no_process() {
     let mut s = steps(vec![init(), vec![expect_user("q"), system_init()]]);
     for i in 0..2000 {
         s.push(delta(&format!("line {i}\n")));
-        s.push(json!({"sleep_ms": 1}));
+        s.push(Step::SleepMs(1));
     }
     s.push(result("x"));
     let fake = Fake::new(s);
@@ -383,9 +401,16 @@ fn ctrl_c_interrupts_the_turn_and_exits_130() {
         expect_user("q"),
         system_init(),
         delta("working"),
-        json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
-        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+            "i",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+        ),
+        Step::Emit(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}),
+        ),
     ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
@@ -408,8 +433,8 @@ fn second_ctrl_c_kills_at_once() {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
         delta("busy"),
-        json!({"ignore_sigterm": true}),
-        json!({"hang": true}),
+        Step::IgnoreSigterm,
+        Step::Hang,
     ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
@@ -442,11 +467,21 @@ fn sigterm_closes_the_cli_gracefully() {
         vec![
             expect_user("q"),
             delta("working"),
-            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
-            json!({"wait_stdin_eof": true}),
-            json!({"write_file": {"path": marker.display().to_string(), "content": "transcript complete"}}),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+                "i",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+            ),
+            Step::Emit(
+                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}),
+            ),
+            Step::WaitStdinEof,
+            Step::WriteFile {
+                path: marker.display().to_string(),
+                content: "transcript complete".into(),
+            },
         ],
     ]);
     for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
@@ -471,19 +506,21 @@ fn sigterm_closes_the_cli_gracefully() {
 fn activity_on_terminal_stderr(extra_env: &[(&str, &str)], args: &[&str]) -> String {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
-        json!({"sleep_ms": 300}),
+        Step::SleepMs(300),
         assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
-        json!({"sleep_ms": 300}),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
+        Step::SleepMs(300),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}),
+        ),
         assistant_text("listed"),
         result("listed"),
     ]]);
-    let mut pty = Pty::open();
+    let mut pty = Term::open();
     let mut c = claudio(&fake);
     c.args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(pty.slave.try_clone().unwrap());
+        .stderr(pty.slave());
     for (k, v) in extra_env {
         c.env(k, v);
     }
@@ -526,10 +563,12 @@ fn no_color_and_color_never_are_honoured() {
 fn no_spinner_when_stderr_is_no_terminal() {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
-        json!({"sleep_ms": 300}),
+        Step::SleepMs(300),
         assistant_tool_use("toolu_7", "Bash", json!({"command":"ls -la"})),
-        json!({"sleep_ms": 300}),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}}),
+        Step::SleepMs(300),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"total 0"}]},"session_id":"s"}),
+        ),
         assistant_text("listed"),
         result("listed"),
     ]]);
@@ -554,7 +593,7 @@ fn stdout_ends_as_soon_as_the_answer_does() {
     // reader of `ask`'s output must not wait for that.
     let fake = Fake::after_init(vec![
         turn("q", "quick"),
-        vec![json!({"wait_stdin_eof": true}), json!({"sleep_ms": 1500})],
+        vec![Step::WaitStdinEof, Step::SleepMs(1500)],
     ]);
     let mut c = claudio(&fake);
     c.args(["ask", "q"])
@@ -597,12 +636,18 @@ fn an_agent_ending_without_a_report_turn_does_not_hang_ask() {
             "Agent",
             json!({"description":"scan","prompt":"scan"}),
         ),
-        json!({"emit": {"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"scan","is_backgrounded":true,"session_id":"s"}}),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]},"session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"scan","is_backgrounded":true,"session_id":"s"}),
+        ),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"Async agent launched successfully."}]},"session_id":"s"}),
+        ),
         assistant_text("Started the scan."),
         result("Started the scan."),
-        json!({"sleep_ms": 300}),
-        json!({"emit": {"type":"system","subtype":"task_updated","task_id":"a1","patch":{"status":"killed"},"session_id":"s"}}),
+        Step::SleepMs(300),
+        Step::Emit(
+            json!({"type":"system","subtype":"task_updated","task_id":"a1","patch":{"status":"killed"},"session_id":"s"}),
+        ),
     ]]);
     let o = ask(&fake, &["ask", "start", "it"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -616,7 +661,7 @@ fn dir_with_file(name: &str, content: &str) -> tempfile::TempDir {
     d
 }
 
-fn structured_turn(structured: Option<Value>) -> Vec<Value> {
+fn structured_turn(structured: Option<Value>) -> Vec<Step> {
     let mut result = json!({"type":"result","subtype":"success","is_error":false,
         "result":"{\"n\":42}","session_id":"s","num_turns":2});
     if let Some(v) = structured {
@@ -624,7 +669,11 @@ fn structured_turn(structured: Option<Value>) -> Vec<Value> {
     }
     steps(vec![
         init(),
-        vec![expect_user("count"), system_init(), json!({"emit": result})],
+        vec![
+            expect_user("count"),
+            system_init(),
+            Step::Emit(json!(result)),
+        ],
     ])
 }
 

@@ -25,12 +25,18 @@ fn streams_an_answer_once_and_ctrl_d_leaves_nothing_behind() {
     let fake = Fake::after_init(vec![vec![
         expect_user("hello there"),
         system_init(),
-        json!({"emit": {"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":"s"}}),
-        json!({"emit": {"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":"s"}),
+        ),
+        Step::Emit(
+            json!({"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}},"session_id":"s"}),
+        ),
         delta("General "),
-        json!({"sleep_ms": 50}),
+        Step::SleepMs(50),
         delta("Kenobi!"),
-        json!({"emit": {"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s"}),
+        ),
         assistant_text("General Kenobi!"),
         result("General Kenobi!"),
     ]]);
@@ -52,15 +58,19 @@ fn streams_an_answer_once_and_ctrl_d_leaves_nothing_behind() {
         .contains("hello there"));
 }
 
-fn can_use_tool(id: &str, command: &str) -> Value {
-    json!({"emit": {"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"Bash",
+fn can_use_tool(id: &str, command: &str) -> Step {
+    Step::Emit(
+        json!({"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"Bash",
         "input":{"command":command},"description":"run it",
         "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":command}],"behavior":"allow","destination":"localSettings"}],
-        "tool_use_id":format!("toolu_{id}")}}})
+        "tool_use_id":format!("toolu_{id}")}}),
+    )
 }
 
-fn expect_answer(id: &str, response: Value) -> Value {
-    json!({"expect": {"type":"control_response","response":{"request_id":id,"response":response}}})
+fn expect_answer(id: &str, response: Value) -> Step {
+    Step::expect(
+        json!({"type":"control_response","response":{"request_id":id,"response":response}}),
+    )
 }
 
 #[test]
@@ -122,7 +132,9 @@ fn esc_denies_and_interrupts() {
         expect_user("go"),
         can_use_tool("e1", "make install"),
         expect_answer("e1", json!({"behavior":"deny","interrupt":true})),
-        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
+        Step::Emit(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}),
+        ),
     ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
@@ -142,9 +154,16 @@ fn ctrl_c_interrupts_and_the_next_prompt_works() {
             expect_user("long task"),
             system_init(),
             delta("working on it"),
-            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+                "i",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+            ),
+            Step::Emit(
+                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+            ),
         ],
         turn("and now?", "still here"),
     ]);
@@ -165,10 +184,20 @@ fn ctrl_c_interrupts_and_the_next_prompt_works() {
 #[test]
 fn slash_model_and_mode_reach_the_cli() {
     let fake = Fake::after_init(vec![vec![
-        json!({"expect": {"type":"control_request","request":{"subtype":"set_model","model":"opus"}}, "as": "m"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"model":"opus"}}}}),
-        json!({"expect": {"type":"control_request","request":{"subtype":"set_permission_mode","mode":"plan"}}, "as": "p"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"plan"}}}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"set_model","model":"opus"}}),
+            "m",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"model":"opus"}}}),
+        ),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"set_permission_mode","mode":"plan"}}),
+            "p",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"plan"}}}),
+        ),
     ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
@@ -201,14 +230,21 @@ fn slash_model_and_mode_reach_the_cli() {
 fn a_request_right_after_shift_tab_is_asked() {
     let fake = Fake::after_init(vec![
         vec![
-            json!({"expect": {"type":"control_request","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}, "as": "p"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"acceptEdits"}}}}),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}),
+                "p",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"acceptEdits"}}}),
+            ),
             can_use_tool("m1", "touch after"),
             expect_answer(
                 "m1",
                 json!({"behavior":"allow","updatedInput":{"command":"touch after"}}),
             ),
-            json!({"emit": {"type":"system","subtype":"status","permissionMode":"acceptEdits","session_id":"s"}}),
+            Step::Emit(
+                json!({"type":"system","subtype":"status","permissionMode":"acceptEdits","session_id":"s"}),
+            ),
         ],
         turn("and now?", "still here"),
     ]);
@@ -231,8 +267,8 @@ fn a_request_right_after_shift_tab_is_asked() {
 fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
     let fake = Fake::after_init(vec![vec![
         expect_user("boom"),
-        json!({"stderr": "fatal: out of cheese"}),
-        json!({"exit": 7}),
+        Step::Stderr("fatal: out of cheese".into()),
+        Step::Exit(7),
     ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
@@ -249,8 +285,8 @@ fn second_ctrl_c_within_two_seconds_kills_and_exits_130() {
     let fake = Fake::after_init(vec![vec![
         expect_user("stuck"),
         delta("thinking hard"),
-        json!({"ignore_sigterm": true}),
-        json!({"hang": true}),
+        Step::IgnoreSigterm,
+        Step::Hang,
     ]]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
@@ -274,7 +310,9 @@ fn an_edit_approval_shows_the_diff() {
     let input = json!({"file_path": file, "old_string": "    if total < 0 { panic!() }\n", "new_string": "    let total = total.max(0);\n"});
     let fake = Fake::after_init(vec![vec![
         expect_user("fix it"),
-        json!({"emit": {"type":"control_request","request_id":"ed1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_ed1"}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"ed1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_ed1"}}),
+        ),
         expect_answer("ed1", json!({"behavior":"allow","updatedInput":input})),
         result("fixed"),
     ]]);
@@ -311,7 +349,7 @@ fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
             system_init(),
             delta("working on the first\n"),
             // the person types the next prompt now; it must wait for the result
-            json!({"expect_silence_ms": 1500}),
+            Step::ExpectSilenceMs(1500),
             result("first done"),
         ],
         turn("second", "second done"),
@@ -326,11 +364,7 @@ fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
     t.wait_for_n("API call", 2);
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
-    let users: Vec<Value> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "user")
-        .collect();
+    let users = fake.user_lines();
     assert_eq!(users.len(), 2);
     assert_eq!(users[1]["message"]["content"], "second");
 }
@@ -341,8 +375,12 @@ fn an_interjection_goes_out_at_once_with_priority_now() {
         expect_user("long job"),
         system_init(),
         delta("step one of many\n"),
-        json!({"expect": {"type":"user","priority":"now","message":{"content":"stop, use the other file"}}}),
-        json!({"emit": {"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+        Step::expect(
+            json!({"type":"user","priority":"now","message":{"content":"stop, use the other file"}}),
+        ),
+        Step::Emit(
+            json!({"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+        ),
         delta("switching files\n"),
         result("done with the other file"),
     ]]);
@@ -363,7 +401,7 @@ fn a_queued_prompt_can_be_taken_back() {
         vec![
             expect_user("first"),
             delta("busy\n"),
-            json!({"sleep_ms": 1500}),
+            Step::SleepMs(1500),
             result("first done"),
         ],
         turn("keep", "kept"),
@@ -379,11 +417,7 @@ fn a_queued_prompt_can_be_taken_back() {
     t.wait_for("kept");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
-    let users: Vec<Value> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "user")
-        .collect();
+    let users = fake.user_lines();
     assert_eq!(users.len(), 2, "{users:?}");
 }
 
@@ -406,7 +440,7 @@ fn a_prompt_typed_during_a_text_only_stream_shows_at_once() {
         vec![
             expect_user("first"),
             delta("still typing the ans"),
-            json!({"sleep_ms": 4000}),
+            Step::SleepMs(4000),
             delta("wer\n"),
             result("first done"),
         ],
@@ -439,9 +473,8 @@ fn a_prompt_typed_during_a_text_only_stream_shows_at_once() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     let users: Vec<String> = fake
-        .stdin_lines()
+        .user_lines()
         .into_iter()
-        .filter(|l| l["type"] == "user")
         .map(|l| l["message"]["content"].to_string())
         .collect();
     assert_eq!(users.len(), 2, "{users:?}");
@@ -458,15 +491,17 @@ fn a_missing_cli_ends_the_chat_at_once_with_127() {
     assert_eq!(t.wait(20).code(), Some(127));
 }
 
-fn ask_question(id: &str, questions: Value) -> Vec<Value> {
+fn ask_question(id: &str, questions: Value) -> Vec<Step> {
     vec![
         assistant_tool_use(
             &format!("toolu_{id}"),
             "AskUserQuestion",
             json!({ "questions": questions.clone() }),
         ),
-        json!({"emit": {"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
-            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
+            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}),
+        ),
     ]
 }
 
@@ -565,13 +600,17 @@ fn a_plan_is_shown_and_approved_with_auto_accept() {
     let fake = Fake::after_init(vec![vec![
         expect_user("make a plan"),
         assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
-        json!({"emit": {"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
-                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}),
+        ),
         expect_answer(
             "x1",
             json!({"behavior":"allow","updatedInput":{},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}),
         ),
-        json!({"emit": {"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}),
+        ),
         result("ok"),
     ]]);
     let mut t = chat(&fake);
@@ -606,8 +645,10 @@ fn keep_planning_sends_the_feedback() {
     let fake = Fake::after_init(vec![vec![
         expect_user("plan it"),
         assistant_tool_use("toolu_x2", "ExitPlanMode", json!({"plan": "1. do it"})),
-        json!({"emit": {"type":"control_request","request_id":"x2","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
-                "input":{},"tool_use_id":"toolu_x2"}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"x2","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+                "input":{},"tool_use_id":"toolu_x2"}}),
+        ),
         expect_answer(
             "x2",
             json!({"behavior":"deny","message":"The user wants to keep planning. Their feedback: add tests first","interrupt":false}),
@@ -696,8 +737,8 @@ fn a_shell_command_dies_with_a_chat_killed_hard() {
         .parse()
         .unwrap();
     assert!(group_alive(pgid));
-    t.child.kill().unwrap(); // SIGKILL: the chat's cleanup never runs
-    t.child.wait().unwrap();
+    t.child().kill().unwrap(); // SIGKILL: the chat's cleanup never runs
+    t.child().wait().unwrap();
     // a bound only to fail instead of hanging
     let mut gone = false;
     for _ in 0..1500 {
@@ -712,7 +753,7 @@ fn a_shell_command_dies_with_a_chat_killed_hard() {
     assert!(gone, "the command outlived the chat");
 }
 
-fn background_agent_start(prompt: &str) -> Vec<Value> {
+fn background_agent_start(prompt: &str) -> Vec<Step> {
     vec![
         expect_user(prompt),
         assistant_tool_use(
@@ -720,8 +761,12 @@ fn background_agent_start(prompt: &str) -> Vec<Value> {
             "Agent",
             json!({"description":"count files","prompt":"count"}),
         ),
-        json!({"emit": {"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true,"session_id":"s"}}),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully."}]}]},"parent_tool_use_id":null,"session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true,"session_id":"s"}),
+        ),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully."}]}]},"parent_tool_use_id":null,"session_id":"s"}),
+        ),
         result("launched"),
     ]
 }
@@ -733,13 +778,13 @@ fn a_prompt_typed_while_an_agent_works_is_sent_and_its_report_shows() {
         expect_user("while it works"),
         assistant_text("meanwhile, an answer"),
         result("meanwhile"),
-        json!({"sleep_ms": 200}),
-        json!({"emit": {"type":"system","subtype":"task_progress","task_id":"a1","tool_use_id":"task1","description":"Running ls","session_id":"s"}}),
-        json!({"sleep_ms": 300}),
-        json!({"emit": {"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files","usage":{"tool_uses":1,"duration_ms":900},"session_id":"s"}}),
+        Step::SleepMs(200),
+        Step::Emit(json!({"type":"system","subtype":"task_progress","task_id":"a1","tool_use_id":"task1","description":"Running ls","session_id":"s"})),
+        Step::SleepMs(300),
+        Step::Emit(json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files","usage":{"tool_uses":1,"duration_ms":900},"session_id":"s"})),
         system_init(),
         assistant_text("The agent reported 3 files."),
-        json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":"r","session_id":"s","num_turns":1,"duration_ms":5,"origin":{"kind":"task-notification"}}}),
+        Step::Emit(json!({"type":"result","subtype":"success","is_error":false,"result":"r","session_id":"s","num_turns":1,"duration_ms":5,"origin":{"kind":"task-notification"}})),
     ]);
     let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake);
@@ -800,7 +845,7 @@ fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
             expect_user("slow job"),
             system_init(),
             delta("step one\n"),
-            json!({"sleep_ms": 2500}),
+            Step::SleepMs(2500),
             delta("step two\n"),
             result("slow done"),
         ],
@@ -842,11 +887,7 @@ fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
     }
     t.line("exit");
     assert_eq!(t.wait(20).code(), Some(0));
-    let users: Vec<Value> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "user")
-        .collect();
+    let users = fake.user_lines();
     assert_eq!(users.len(), 2, "{users:?}");
     assert_eq!(users[1]["message"]["content"], "after fg");
 }
@@ -862,8 +903,10 @@ fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
             "Bash",
             json!({"command": format!("echo {long}")}),
         ),
-        json!({"sleep_ms": 2500}),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"session_id":"s"}}),
+        Step::SleepMs(2500),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"session_id":"s"}),
+        ),
         result("ran it"),
     ]]);
     let mut t = chat(&fake);
@@ -904,7 +947,7 @@ fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
             expect_user("first"),
             system_init(),
             delta("busy\n"),
-            json!({"expect_silence_ms": 1200}),
+            Step::ExpectSilenceMs(1200),
             result("first done"),
         ],
         turn("look at\nthese two lines", "seen both"),
@@ -920,11 +963,7 @@ fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
     t.wait_for("seen both");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
-    let users: Vec<Value> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "user")
-        .collect();
+    let users = fake.user_lines();
     assert_eq!(users.len(), 2, "{users:?}");
     assert_eq!(users[1]["message"]["content"], "look at\nthese two lines");
 }
@@ -1040,10 +1079,15 @@ fn typos_are_caught_before_they_cost_a_turn() {
     // the CLI's own commands come with its answer to `initialize`
     let fake = Fake::new(steps(vec![
         vec![
-            json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"initialize"}}),
+                "init",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{
                 "commands":[{"name":"compact","description":"","argumentHint":""}],
-                "models":[{"value":"default"},{"value":"sonnet"}]}}}}),
+                "models":[{"value":"default"},{"value":"sonnet"}]}}}),
+            ),
         ],
         turn("/compact now", "compacted"),
     ]));

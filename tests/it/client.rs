@@ -46,8 +46,11 @@ async fn query_streams_one_turn_and_closes() {
         init(),
         turn("hello", "Hi there!"),
         vec![
-            json!({"wait_stdin_eof": true}),
-            json!({"write_file": {"path": marker.display().to_string(), "content": "ok"}}),
+            Step::WaitStdinEof,
+            Step::WriteFile {
+                path: marker.display().to_string(),
+                content: "ok".into(),
+            },
         ],
     ]);
 
@@ -103,18 +106,22 @@ async fn several_turns_on_one_client() {
     assert!(gone_within(pid, Duration::from_secs(5)));
 }
 
-fn permission_scenario(expected_response: Value) -> Vec<Value> {
+fn permission_scenario(expected_response: Value) -> Vec<Step> {
     steps(vec![
         init(),
         vec![
             expect_user("run it"),
             system_init(),
             assistant_tool_use("toolu_1", "Bash", json!({"command":"touch a"})),
-            json!({"emit": {"type":"control_request","request_id":"perm-1","request":{
+            Step::Emit(
+                json!({"type":"control_request","request_id":"perm-1","request":{
                 "subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch a"},
                 "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch a"}],"behavior":"allow","destination":"localSettings"}],
-                "tool_use_id":"toolu_1"}}}),
-            json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"perm-1","response":expected_response}}}),
+                "tool_use_id":"toolu_1"}}),
+            ),
+            Step::expect(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"perm-1","response":expected_response}}),
+            ),
             result("done"),
         ],
     ])
@@ -165,11 +172,15 @@ async fn a_plan_request_hands_the_handler_the_plan_the_session_saw() {
             json!({"plan": "an older plan"}),
         ),
         assistant_tool_use("toolu_p", "ExitPlanMode", json!({"plan": plan})),
-        json!({"emit": {"type":"control_request","request_id":"perm-p","request":{
+        Step::Emit(
+            json!({"type":"control_request","request_id":"perm-p","request":{
                 "subtype":"can_use_tool","tool_name":"ExitPlanMode","input":{},
-                "tool_use_id":"toolu_p"}}}),
-        json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"perm-p",
-                "response":{"behavior":"deny","message":"keep planning"}}}}),
+                "tool_use_id":"toolu_p"}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"perm-p",
+                "response":{"behavior":"deny","message":"keep planning"}}}),
+        ),
         result("done"),
     ]]);
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -236,8 +247,12 @@ async fn can_use_tool_always_for_session() {
 #[tokio::test]
 async fn handler_error_becomes_error_response() {
     let fake = Fake::after_init(vec![vec![
-        json!({"emit": {"type":"control_request","request_id":"perm-9","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"perm-9","error":"the prompt broke"}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"perm-9","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"subtype":"error","request_id":"perm-9","error":"the prompt broke"}}),
+        ),
         result("after"),
     ]]);
     let options = fake.options().can_use_tool(|_r, _c| async {
@@ -252,14 +267,23 @@ async fn handler_error_becomes_error_response() {
 #[tokio::test]
 async fn hook_callback_is_routed_and_registered_at_initialize() {
     let fake = Fake::new(vec![
-        json!({"expect": {"type":"control_request","request":{"subtype":"initialize",
-            "hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}}}, "as": "init"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"initialize",
+            "hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}}}),
+            "init",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}),
+        ),
         expect_user("go"),
-        json!({"emit": {"type":"control_request","request_id":"h-1","request":{"subtype":"hook_callback","callback_id":"hook_0","tool_use_id":"toolu_b1",
-            "input":{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}}}}),
-        json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"h-1","response":{
-            "continue":true,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"h-1","request":{"subtype":"hook_callback","callback_id":"hook_0","tool_use_id":"toolu_b1",
+            "input":{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"h-1","response":{
+            "continue":true,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}}}),
+        ),
         result("ok"),
     ]);
     let seen = Arc::new(AtomicUsize::new(0));
@@ -304,17 +328,38 @@ fn calc_server() -> McpServer {
 async fn mcp_requests_before_and_after_initialize() {
     // The CLI talks to in-process servers before it answers `initialize`.
     let fake = Fake::new(vec![
-        json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
-        json!({"emit": {"type":"control_request","request_id":"m-1","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}}}}),
-        json!({"expect": {"type":"control_response","response":{"request_id":"m-1","response":{"mcp_response":{"id":0,"result":{"serverInfo":{"name":"calc"}}}}}}}),
-        json!({"emit": {"type":"control_request","request_id":"m-2","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","method":"notifications/initialized"}}}}),
-        json!({"expect": {"type":"control_response","response":{"request_id":"m-2","response":{"mcp_response":{}}}}}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"initialize"}}),
+            "init",
+        ),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"m-1","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"m-1","response":{"mcp_response":{"id":0,"result":{"serverInfo":{"name":"calc"}}}}}}),
+        ),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"m-2","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","method":"notifications/initialized"}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"m-2","response":{"mcp_response":{}}}}),
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}),
+        ),
         expect_user("add"),
-        json!({"emit": {"type":"control_request","request_id":"m-3","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}}}}),
-        json!({"expect": {"type":"control_response","response":{"request_id":"m-3","response":{"mcp_response":{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"5"}],"isError":false}}}}}}),
-        json!({"emit": {"type":"control_request","request_id":"m-4","request":{"subtype":"mcp_message","server_name":"nope","message":{"jsonrpc":"2.0","id":6,"method":"tools/list"}}}}),
-        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"m-4"}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"m-3","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"m-3","response":{"mcp_response":{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"5"}],"isError":false}}}}}),
+        ),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"m-4","request":{"subtype":"mcp_message","server_name":"nope","message":{"jsonrpc":"2.0","id":6,"method":"tools/list"}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"subtype":"error","request_id":"m-4"}}),
+        ),
         result("5"),
     ]);
     let client = Client::connect(fake.options().mcp_server(calc_server()))
@@ -335,9 +380,13 @@ async fn mcp_requests_before_and_after_initialize() {
 #[tokio::test]
 async fn unknown_incoming_subtype_gets_an_error_and_the_session_goes_on() {
     let fake = Fake::after_init(vec![vec![
-        json!({"emit": {"type":"control_request","request_id":"x-1","request":{"subtype":"elicitation","q":1}}}),
-        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"x-1","error":"Unsupported control request subtype: elicitation"}}}),
-        json!({"emit": {"type":"brand_new_type","data":[1,2,3]}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"x-1","request":{"subtype":"elicitation","q":1}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"subtype":"error","request_id":"x-1","error":"Unsupported control request subtype: elicitation"}}),
+        ),
+        Step::Emit(json!({"type":"brand_new_type","data":[1,2,3]})),
         result("still here"),
     ]]);
     let client = Client::connect(fake.options()).await.unwrap();
@@ -356,9 +405,16 @@ async fn interrupt_ends_the_turn_and_the_session_goes_on() {
             expect_user("long"),
             system_init(),
             delta("partial "),
-            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "int"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{"still_queued":[]}}}}),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}}),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+                "int",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{"still_queued":[]}}}),
+            ),
+            Step::Emit(
+                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}),
+            ),
         ],
         turn("next", "fine"),
     ]);
@@ -385,10 +441,15 @@ async fn interrupt_ends_the_turn_and_the_session_goes_on() {
 #[tokio::test]
 async fn control_error_and_timeout_are_typed() {
     let fake = Fake::after_init(vec![vec![
-        json!({"expect": {"type":"control_request","request":{"subtype":"set_model"}}, "as": "sm"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"{{sm}}","error":"unknown model","error_code":"bad_model"}}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"set_model"}}),
+            "sm",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"error","request_id":"{{sm}}","error":"unknown model","error_code":"bad_model"}}),
+        ),
         // never answers mcp_status
-        json!({"expect": {"type":"control_request","request":{"subtype":"mcp_status"}}}),
+        Step::expect(json!({"type":"control_request","request":{"subtype":"mcp_status"}})),
     ]]);
     let client = Client::connect(fake.options().control_timeout(Duration::from_millis(300)))
         .await
@@ -415,10 +476,12 @@ async fn control_error_and_timeout_are_typed() {
 #[tokio::test]
 async fn cancelled_request_gets_no_answer_and_handler_sees_it() {
     let fake = Fake::after_init(vec![vec![
-        json!({"emit": {"type":"control_request","request_id":"perm-c","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-        json!({"sleep_ms": 200}),
-        json!({"emit": {"type":"control_cancel_request","request_id":"perm-c"}}),
-        json!({"sleep_ms": 300}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"perm-c","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}),
+        ),
+        Step::SleepMs(200),
+        Step::Emit(json!({"type":"control_cancel_request","request_id":"perm-c"})),
+        Step::SleepMs(300),
         result("cancelled"),
     ]]);
     let cancelled = Arc::new(AtomicUsize::new(0));
@@ -462,8 +525,8 @@ async fn crash_mid_turn_is_an_error_with_the_stderr_tail() {
         expect_user("boom"),
         system_init(),
         delta("half"),
-        json!({"stderr": "Error: something exploded in the CLI"}),
-        json!({"crash": true}),
+        Step::Stderr("Error: something exploded in the CLI".into()),
+        Step::Crash,
     ]]);
     let client = Client::connect(fake.options().include_partial_messages(true))
         .await
@@ -500,8 +563,8 @@ async fn crash_mid_turn_is_an_error_with_the_stderr_tail() {
 #[tokio::test]
 async fn exit_before_initialize_is_a_clear_error() {
     let fake = Fake::new(vec![
-        json!({"stderr": "fatal: not logged in"}),
-        json!({"exit": 1}),
+        Step::Stderr("fatal: not logged in".into()),
+        Step::Exit(1),
     ]);
     let err = Client::connect(fake.options()).await.err().unwrap();
     match &err {
@@ -513,7 +576,7 @@ async fn exit_before_initialize_is_a_clear_error() {
 
 #[tokio::test]
 async fn no_initialize_answer_times_out_and_kills() {
-    let fake = Fake::new(vec![json!({"hang": true})]);
+    let fake = Fake::new(vec![Step::Hang]);
     let err = Client::connect(fake.options().init_timeout(Duration::from_millis(500)))
         .await
         .err()
@@ -525,11 +588,11 @@ async fn no_initialize_answer_times_out_and_kills() {
 #[tokio::test]
 async fn garbage_and_half_lines_are_skipped() {
     let fake = Fake::after_init(vec![vec![
-        json!({"emit_raw": "this is not json"}),
-        json!({"emit_raw": "{\"type\":\"assistant\",\"message\":"}),
-        json!({"emit_raw": "[1,2,3]"}),
-        json!({"emit_raw": ""}),
-        json!({"emit_raw": "\u{1b}[31mdebug output\u{1b}[0m"}),
+        Step::EmitRaw("this is not json".into()),
+        Step::EmitRaw("{\"type\":\"assistant\",\"message\":".into()),
+        Step::EmitRaw("[1,2,3]".into()),
+        Step::EmitRaw("".into()),
+        Step::EmitRaw("\u{1b}[31mdebug output\u{1b}[0m".into()),
         result("survived"),
     ]]);
     let client = Client::connect(fake.options()).await.unwrap();
@@ -541,7 +604,7 @@ async fn garbage_and_half_lines_are_skipped() {
 
 #[tokio::test]
 async fn a_20_mb_line_passes_whole() {
-    let fake = Fake::after_init(vec![vec![json!({"huge_line": 20_000_000}), result("big")]]);
+    let fake = Fake::after_init(vec![vec![Step::HugeLine(20_000_000), result("big")]]);
     let client = Client::connect(fake.options()).await.unwrap();
     let msgs = collect_turn(&client).await;
     let Message::User(u) = &msgs[0] else {
@@ -562,7 +625,7 @@ async fn a_20_mb_line_passes_whole() {
 #[tokio::test]
 async fn a_line_over_the_limit_is_an_error_and_reading_goes_on() {
     let fake = Fake::after_init(vec![vec![
-        json!({"huge_line": 2_000_000}),
+        Step::HugeLine(2_000_000),
         result("after the big one"),
     ]]);
     let client = Client::connect(fake.options().max_line_bytes(1_000_000))
@@ -586,9 +649,14 @@ async fn a_stderr_flood_while_waiting_does_not_block() {
     // 10 MB of stderr before the CLI answers initialize: if stderr were not
     // drained, the CLI would block on its stderr pipe and never answer.
     let fake = Fake::new(vec![
-        json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
-        json!({"stderr_flood": 10_000_000}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"initialize"}}),
+            "init",
+        ),
+        Step::StderrFlood(10_000_000),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}),
+        ),
         result("flooded"),
     ]);
     let client = Client::connect(fake.options()).await.unwrap();
@@ -606,7 +674,7 @@ async fn a_stderr_flood_while_waiting_does_not_block() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn dropping_a_client_leaves_no_process() {
-    let fake = Fake::after_init(vec![vec![json!({"spawn_sleeper": 60})]]);
+    let fake = Fake::after_init(vec![vec![Step::SpawnSleeper(60)]]);
     let client = Client::connect(fake.options()).await.unwrap();
     let pid = fake.pid();
     let child = fake.child_pid();
@@ -622,9 +690,9 @@ async fn dropping_a_client_leaves_no_process() {
 #[test]
 fn dropping_the_runtime_kills_the_process_group() {
     let fake = Fake::after_init(vec![vec![
-        json!({"ignore_sigterm": true}),
-        json!({"spawn_sleeper": 60}),
-        json!({"hang": true}),
+        Step::IgnoreSigterm,
+        Step::SpawnSleeper(60),
+        Step::Hang,
     ]]);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let client = rt.block_on(Client::connect(fake.options())).unwrap();
@@ -646,10 +714,7 @@ fn dropping_the_runtime_kills_the_process_group() {
 #[tokio::test]
 async fn close_escalates_to_sigterm_then_sigkill() {
     // ignores stdin EOF and SIGTERM: only SIGKILL stops it
-    let fake = Fake::after_init(vec![vec![
-        json!({"ignore_sigterm": true}),
-        json!({"hang": true}),
-    ]]);
+    let fake = Fake::after_init(vec![vec![Step::IgnoreSigterm, Step::Hang]]);
     let client = Client::connect(fake.options().close_grace(Duration::from_millis(300)))
         .await
         .unwrap();
@@ -662,7 +727,7 @@ async fn close_escalates_to_sigterm_then_sigkill() {
     assert!(!alive(pid));
 
     // stops at SIGTERM when the CLI honours it
-    let fake = Fake::after_init(vec![vec![json!({"hang": true})]]);
+    let fake = Fake::after_init(vec![vec![Step::Hang]]);
     let client = Client::connect(fake.options().close_grace(Duration::from_millis(300)))
         .await
         .unwrap();
@@ -674,9 +739,16 @@ async fn close_escalates_to_sigterm_then_sigkill() {
 async fn closing_mid_turn_interrupts_first() {
     let fake = Fake::after_init(vec![vec![
         expect_user("work"),
-        json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "int"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{}}}}),
-        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+            "int",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{int}}","response":{}}}),
+        ),
+        Step::Emit(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"sess-1","terminal_reason":"aborted_streaming"}),
+        ),
     ]]);
     let client = Client::connect(fake.options()).await.unwrap();
     client.send("work").await.unwrap();
@@ -700,11 +772,14 @@ async fn messages_are_kept_while_a_control_answer_is_awaited() {
     // A consumer that is not reading must not block a control answer that
     // arrives behind many messages (no deadlock between the two).
     let mut s = init();
-    s.push(json!({"expect": {"type":"control_request","request":{"subtype":"get_context_usage"}}, "as": "cu"}));
+    s.push(Step::expect_as(
+        json!({"type":"control_request","request":{"subtype":"get_context_usage"}}),
+        "cu",
+    ));
     for _ in 0..300 {
-        s.push(json!({"huge_line": 100_000}));
+        s.push(Step::HugeLine(100_000));
     }
-    s.push(json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{cu}}","response":{"totalTokens":7}}}}));
+    s.push(Step::Emit(json!({"type":"control_response","response":{"subtype":"success","request_id":"{{cu}}","response":{"totalTokens":7}}})));
     let fake = Fake::new(s);
     let client = Client::connect(fake.options()).await.unwrap();
     let usage = tokio::time::timeout(Duration::from_secs(20), client.context_usage())
@@ -725,11 +800,13 @@ async fn inactivity_timeout_fails_a_silent_turn_but_not_a_waiting_prompt() {
     let fake = Fake::after_init(vec![vec![
         expect_user("slow"),
         // a person takes 1.5 s to answer: that silence does not count
-        json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-        json!({"expect": {"type":"control_response"}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}),
+        ),
+        Step::expect(json!({"type":"control_response"})),
         delta("then"),
         // the CLI goes quiet
-        json!({"sleep_ms": 5000}),
+        Step::SleepMs(5000),
         result("too late"),
     ]]);
     let options = fake
@@ -766,10 +843,10 @@ async fn the_stderr_tail_of_an_exit_always_holds_the_last_line() {
     for round in 0..30 {
         let fake = Fake::after_init(vec![vec![
             expect_user("go"),
-            json!({"stderr_flood": 40_000}),
-            json!({"sleep_ms": round % 3}),
-            json!({"stderr": "fatal: the real reason"}),
-            json!({"exit": 3}),
+            Step::StderrFlood(40_000),
+            Step::SleepMs(round % 3),
+            Step::Stderr("fatal: the real reason".into()),
+            Step::Exit(3),
         ]]);
         let client = Client::connect(fake.options()).await.unwrap();
         client.send("go").await.unwrap();
@@ -795,10 +872,10 @@ async fn the_stderr_tail_of_an_exit_always_holds_the_last_line() {
         }
         // and a CLI that dies before it answers `initialize`
         let fake = Fake::new(vec![
-            json!({"stderr_flood": 40_000}),
-            json!({"sleep_ms": round % 3}),
-            json!({"stderr": "fatal: no credentials"}),
-            json!({"exit": 3}),
+            Step::StderrFlood(40_000),
+            Step::SleepMs(round % 3),
+            Step::Stderr("fatal: no credentials".into()),
+            Step::Exit(3),
         ]);
         match Client::connect(fake.options()).await {
             Err(e) => {
@@ -837,8 +914,8 @@ async fn turn_collects_up_to_the_result_or_reports_the_exit() {
         vec![
             expect_user("two"),
             system_init(),
-            json!({"stderr": "fatal: gone"}),
-            json!({"exit": 2}),
+            Step::Stderr("fatal: gone".into()),
+            Step::Exit(2),
         ],
     ]);
     let client = Client::connect(fake.options()).await.unwrap();
@@ -859,9 +936,16 @@ async fn a_query_can_be_interrupted_while_it_is_read() {
         expect_user("long job"),
         system_init(),
         delta("working"),
-        json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{"still_queued":[]}}}}),
-        json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}}),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+            "i",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{"still_queued":[]}}}),
+        ),
+        Step::Emit(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+        ),
     ]]);
     let mut q = query("long job", fake.options().include_partial_messages(true));
     // nothing to interrupt before the session starts

@@ -24,10 +24,10 @@ async fn turn(client: &Client) -> Vec<claudio::Result<Message>> {
 async fn duplicate_request_ids_each_get_an_answer() {
     let req = json!({"type":"control_request","request_id":"dup","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}});
     let fake = Fake::after_init(vec![vec![
-        json!({"emit": req}),
-        json!({"emit": req}),
-        json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
-        json!({"expect": {"type":"control_response","response":{"request_id":"dup"}}}),
+        Step::Emit(json!(req)),
+        Step::Emit(json!(req)),
+        Step::expect(json!({"type":"control_response","response":{"request_id":"dup"}})),
+        Step::expect(json!({"type":"control_response","response":{"request_id":"dup"}})),
         result("both answered"),
     ]]);
     let options = fake
@@ -45,8 +45,12 @@ async fn duplicate_request_ids_each_get_an_answer() {
 #[tokio::test]
 async fn a_response_to_an_unknown_id_is_ignored() {
     let fake = Fake::after_init(vec![vec![
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"never-sent","response":{}}}}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"error","request_id":"also-never","error":"x"}}}),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"never-sent","response":{}}}),
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"error","request_id":"also-never","error":"x"}}),
+        ),
         result("fine"),
     ]]);
     let client = Client::connect(fake.options()).await.unwrap();
@@ -60,7 +64,7 @@ async fn stdout_closing_without_a_result_is_an_error() {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
         delta("half an answer"),
-        json!({"exit": 0}),
+        Step::Exit(0),
     ]]);
     let client = Client::connect(fake.options().include_partial_messages(true))
         .await
@@ -103,8 +107,12 @@ fn a_closed_terminal_denies() {
     // /dev/null as the terminal: opening works, reading gives end of file
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
-        json!({"emit": {"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"rm -rf /"}}}}),
-        json!({"expect": {"type":"control_response","response":{"request_id":"p","response":{"behavior":"deny"}}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"rm -rf /"}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"p","response":{"behavior":"deny"}}}),
+        ),
         result("denied"),
     ]]);
     let o = claudio(&fake)
@@ -131,8 +139,12 @@ fn a_closed_terminal_denies() {
 fn a_handler_that_fails_never_allows() {
     // every failure path of the library's router: the CLI gets an error, not an allow
     let fake = Fake::after_init(vec![vec![
-        json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}}),
-        json!({"expect": {"type":"control_response","response":{"subtype":"error","request_id":"p1"}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}),
+        ),
+        Step::expect(
+            json!({"type":"control_response","response":{"subtype":"error","request_id":"p1"}}),
+        ),
         result("ok"),
     ]]);
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -199,7 +211,7 @@ fn a_slow_reader_slows_the_cli_instead_of_filling_memory() {
 fn a_64_mb_line_passes_with_the_default_limit() {
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
-        json!({"huge_line": 64 * 1024 * 1024}),
+        Step::HugeLine(64 * 1024 * 1024),
         result("ok"),
     ]]);
     let o = claudio(&fake)
@@ -223,11 +235,21 @@ fn the_terminal_closing_under_the_chat_closes_the_cli_gracefully() {
         vec![
             expect_user("work"),
             delta("busy"),
-            json!({"expect": {"type":"control_request","request":{"subtype":"interrupt"}}, "as": "i"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}}),
-            json!({"emit": {"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}}),
-            json!({"wait_stdin_eof": true}),
-            json!({"write_file": {"path": marker.display().to_string(), "content": "complete"}}),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+                "i",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+            ),
+            Step::Emit(
+                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}),
+            ),
+            Step::WaitStdinEof,
+            Step::WriteFile {
+                path: marker.display().to_string(),
+                content: "complete".into(),
+            },
         ],
     ]);
     let home = fake.record.path().join("home");
@@ -238,7 +260,7 @@ fn the_terminal_closing_under_the_chat_closes_the_cli_gracefully() {
     t.line("work");
     t.wait_for("busy");
     let started = Instant::now();
-    signal(&t.child, libc::SIGHUP);
+    signal(t.child(), libc::SIGHUP);
     assert_eq!(t.wait(20).code(), Some(129));
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), "complete");
@@ -255,7 +277,7 @@ fn a_host_killed_outright_takes_the_cli_with_it() {
         system_init(),
         delta("working"),
         // deaf: reads no stdin, so only a signal can end it
-        json!({"sleep_ms": 60000}),
+        Step::SleepMs(60000),
     ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "q"])

@@ -25,12 +25,12 @@ fn the_chat_without_a_terminal_or_a_prompt_says_what_to_do() {
 /// command only its own TUI has).
 #[test]
 fn ask_not_logged_in_says_how_to_log_in() {
-    use crate::common::{claudio, expect_user, Fake};
+    use crate::common::{claudio, expect_user, Fake, Step};
     use serde_json::json;
     let fake = Fake::after_init(vec![vec![
         expect_user("hi"),
-        json!({"emit": {"type":"result","subtype":"success","is_error":true,
-            "result":"Not logged in · Please run /login","session_id":"s","num_turns":1}}),
+        Step::Emit(json!({"type":"result","subtype":"success","is_error":true,
+            "result":"Not logged in · Please run /login","session_id":"s","num_turns":1})),
     ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "hi"]);

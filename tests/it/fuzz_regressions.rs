@@ -3,10 +3,6 @@
 
 use std::path::Path;
 
-// The sanitizer belongs to the binary, not the library.
-#[path = "../../src/cli/sanitize.rs"]
-mod sanitize;
-
 fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fuzz/regressions")
@@ -76,7 +72,7 @@ fn transcript_regressions() {
 /// The sanitize target's checks for one input (the first byte picks the
 /// chunk sizes, the rest is the text).
 fn check_sanitize(name: &str, data: &[u8]) {
-    use sanitize::{is_dropped, Sanitizer, MAX_STRING};
+    use claudio::sanitize::{is_dropped, Sanitizer, MAX_STRING};
     let Some((&k, rest)) = data.split_first() else {
         return;
     };

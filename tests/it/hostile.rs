@@ -7,7 +7,8 @@
 
 use crate::common;
 
-use common::{wait_with_deadline, Pty};
+use common::term::Term;
+use common::wait_with_deadline;
 use serde_json::{json, Value};
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
@@ -210,34 +211,19 @@ impl Hostile {
 
     /// Run on a terminal: everything written to it.
     fn run_on_tty(&self, args: &[&str]) -> String {
-        let Pty {
-            master,
-            slave,
-            slave_path,
-        } = Pty::open();
         // read as it is written (a full terminal would block the writer)
-        let mut reader = master;
-        let read = std::thread::spawn(move || {
-            let mut seen = Vec::new();
-            let mut buf = [0u8; 8192];
-            // EIO once the last writer is gone
-            while let Ok(n @ 1..) = reader.read(&mut buf) {
-                seen.extend_from_slice(&buf[..n]);
-            }
-            seen
-        });
+        let term = Term::open();
         let mut c = self.command(args);
         c.stdin(Stdio::null())
-            .stdout(Stdio::from(slave.try_clone().unwrap()))
-            .stderr(Stdio::from(slave.try_clone().unwrap()))
-            .env("CLAUDIO_TEST_TTY", &slave_path)
+            .stdout(Stdio::from(term.slave()))
+            .stderr(Stdio::from(term.slave()))
+            .env("CLAUDIO_TEST_TTY", term.slave_path())
             .env("PAGER", "cat");
         let mut child = c.spawn().unwrap();
         drop(c);
-        drop(slave);
         let status = wait_with_deadline(&mut child, 30);
         assert!(status.code().is_some(), "{args:?}: {status:?}");
-        String::from_utf8_lossy(&read.join().unwrap()).into_owned()
+        term.output_to_end()
     }
 }
 
@@ -489,12 +475,12 @@ fn delete_removes_the_copy_it_showed() {
         .unwrap()
         .set_modified(old)
         .unwrap();
-    let mut pty = Pty::open();
+    let mut pty = Term::open();
     let mut child = Command::new(env!("CARGO_BIN_EXE_claudio"))
         .args(["sessions", "--config-dir"])
         .arg(d.path())
         .args(["delete", &id[..8]])
-        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+        .env("CLAUDIO_TEST_TTY", pty.slave_path())
         .env("XDG_CONFIG_HOME", d.path())
         .env_remove("CLAUDIO_CONFIG")
         .stderr(Stdio::piped())

@@ -5,7 +5,7 @@ use crate::common;
 
 use base64::Engine as _;
 use common::real::*;
-use common::{claudio, run, stderr, Fake};
+use common::{claudio, run, stderr, Fake, Step};
 
 /// A valid 1x1 png.
 fn png() -> Vec<u8> {
@@ -178,13 +178,6 @@ fn fake_chat(fake: &Fake) -> common::term::Term {
     t
 }
 
-fn users(fake: &Fake) -> usize {
-    fake.stdin_lines()
-        .iter()
-        .filter(|l| l["type"] == "user")
-        .count()
-}
-
 #[test]
 fn a_path_pasted_in_the_chat_reaches_the_api_as_an_image_block() {
     let w = world!("a_path_pasted_in_the_chat_reaches_the_api_as_an_image_block");
@@ -234,7 +227,7 @@ fn a_pasted_path_to_a_file_that_is_not_an_image_is_sent_as_text_with_a_note() {
     t.wait_for("A text file.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
-    assert_eq!(users(&fake), 1, "{:?}", fake.stdin_lines());
+    assert_eq!(fake.user_lines().len(), 1, "{:?}", fake.stdin_lines());
 }
 
 #[test]
@@ -250,7 +243,7 @@ fn ctrl_v_without_a_clipboard_says_so_and_keeps_the_line() {
     t.ctrl_c();
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
-    assert_eq!(users(&fake), 0, "{:?}", fake.stdin_lines());
+    assert_eq!(fake.user_lines().len(), 0, "{:?}", fake.stdin_lines());
 }
 
 // ---- the transcript -----------------------------------------------------------
@@ -294,7 +287,7 @@ fn inspect_and_export_show_the_transcript_s_image() {
 fn claudio_alone_with_an_image_on_stdin_sends_an_image_block() {
     // with the fake CLI: runs without the real one
     let fake = Fake::after_init(vec![vec![
-        serde_json::json!({"expect": {"type":"user"}}),
+        Step::expect(serde_json::json!({"type":"user"})),
         common::system_init(),
         common::assistant_text("A gif."),
         common::result("A gif."),
@@ -302,11 +295,7 @@ fn claudio_alone_with_an_image_on_stdin_sends_an_image_block() {
     let out = run(claudio(&fake), Some(&gif()));
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(common::stdout(&out).trim(), "A gif.");
-    let users: Vec<_> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "user")
-        .collect();
+    let users = fake.user_lines();
     assert_eq!(users.len(), 1, "{users:?}");
     assert_eq!(
         users[0]["message"]["content"],

@@ -319,3 +319,38 @@ async fn nothing_to_hide_one_start_no_files() {
     assert_eq!(inits, 1);
     client.close().await.unwrap();
 }
+
+/// `claudio ask --mcp-config TEXT` with a token in it: the CLI's command line
+/// is clean, and claudio says (once, without the token) that its own
+/// command line is not, and how to keep the token in a file instead.
+#[test]
+fn inline_config_with_a_token_is_warned_about_once_without_the_token() {
+    let token = "ghp_inline_secret_4242";
+    let config =
+        json!({"mcpServers": {"gh": {"command": "gh-mcp", "env": {"GITHUB_TOKEN": token}}}})
+            .to_string();
+    let fake = Fake::after_init(vec![vec![expect_user("hi"), result("ok")]]);
+    let mut c = claudio(&fake);
+    c.args([
+        "ask",
+        "--mcp-config",
+        &config,
+        "--mcp-config",
+        &config,
+        "hi",
+    ]);
+    let o = run(c, None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("--mcp-config text").count(), 1, "{err}");
+    assert!(err.contains("put it in a file"), "{err}");
+    assert!(!err.contains(token), "{err}");
+    assert!(!fake.argv().iter().any(|a| a.contains(token)));
+
+    // A file path: nothing to warn about.
+    let fake = Fake::after_init(vec![vec![expect_user("hi"), result("ok")]]);
+    let mut c = claudio(&fake);
+    c.args(["ask", "--mcp-config", "/nonexistent/servers.json", "hi"]);
+    let o = run(c, None);
+    assert!(!stderr(&o).contains("--mcp-config text"), "{}", stderr(&o));
+}

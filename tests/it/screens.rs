@@ -237,15 +237,17 @@ fn bye(mut t: Term) {
     assert_eq!(t.wait(30).code(), Some(0));
 }
 
-fn ask_question(id: &str, questions: Value) -> Vec<Value> {
+fn ask_question(id: &str, questions: Value) -> Vec<Step> {
     vec![
         assistant_tool_use(
             &format!("toolu_{id}"),
             "AskUserQuestion",
             json!({ "questions": questions.clone() }),
         ),
-        json!({"emit": {"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
-            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
+            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}),
+        ),
     ]
 }
 
@@ -277,7 +279,7 @@ fn question_single(cols: u16) {
     let q = db_question(false);
     let mut script = vec![expect_user("pick a db")];
     script.extend(ask_question("q1", q));
-    script.push(json!({"expect": {"type":"control_response"}}));
+    script.push(Step::expect(json!({"type":"control_response"})));
     script.extend([assistant_text("Postgres it is."), result("Postgres it is.")]);
     let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake, cols);
@@ -292,7 +294,7 @@ fn question_multi(cols: u16) {
     let q = db_question(true);
     let mut script = vec![expect_user("pick dbs")];
     script.extend(ask_question("q1", q));
-    script.push(json!({"expect": {"type":"control_response"}}));
+    script.push(Step::expect(json!({"type":"control_response"})));
     script.extend([assistant_text("Both, then."), result("Both, then.")]);
     let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake, cols);
@@ -316,7 +318,7 @@ fn question_typed(cols: u16) {
     let q = db_question(false);
     let mut script = vec![expect_user("pick a db")];
     script.extend(ask_question("q1", q));
-    script.push(json!({"expect": {"type":"control_response"}}));
+    script.push(Step::expect(json!({"type":"control_response"})));
     script.extend([assistant_text("Both it is."), result("Both it is.")]);
     let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake, cols);
@@ -334,10 +336,14 @@ fn plan(cols: u16) {
     let fake = Fake::after_init(vec![vec![
         expect_user("make a plan"),
         assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
-        json!({"emit": {"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
-                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}}),
-        json!({"expect": {"type":"control_response"}}),
-        json!({"emit": {"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
+                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}),
+        ),
+        Step::expect(json!({"type":"control_response"})),
+        Step::Emit(
+            json!({"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}),
+        ),
         result("ok"),
     ]]);
     let mut t = chat(&fake, cols);
@@ -359,8 +365,8 @@ fn help(cols: u16) {
 fn error(cols: u16) {
     let fake = Fake::after_init(vec![vec![
         expect_user("boom"),
-        json!({"stderr": "fatal: the model could not be reached (connection reset by peer while reading the answer)"}),
-        json!({"exit": 7}),
+        Step::Stderr("fatal: the model could not be reached (connection reset by peer while reading the answer)".into()),
+        Step::Exit(7),
     ]]);
     let mut t = chat(&fake, cols);
     t.line("boom");
@@ -377,7 +383,9 @@ fn task_list(cols: u16) {
         expect_user("plan and do it"),
         system_init(),
         assistant_tool_use("toolu_t1", "TodoWrite", todos),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_t1","content":"ok"}]},"parent_tool_use_id":null,"session_id":"sess-1"}}),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_t1","content":"ok"}]},"parent_tool_use_id":null,"session_id":"sess-1"}),
+        ),
         assistant_text("On it."),
         result("On it."),
     ]]);
@@ -394,17 +402,21 @@ fn task_list(cols: u16) {
 /// A uuid-shaped session id (what the store looks sessions up by).
 const SESSION: &str = "5c0e3e11-0000-4000-8000-000000000001";
 
-fn session_init() -> Value {
-    json!({"emit": {"type":"system","subtype":"init","session_id":SESSION,"model":"fake-model","cwd":"/tmp","tools":["Bash"],"permissionMode":"default","mcp_servers":[]}})
+fn session_init() -> Step {
+    Step::Emit(
+        json!({"type":"system","subtype":"init","session_id":SESSION,"model":"fake-model","cwd":"/tmp","tools":["Bash"],"permissionMode":"default","mcp_servers":[]}),
+    )
 }
 
 /// A whole turn in the session [`SESSION`].
-fn session_turn(prompt: &str, answer: &str) -> Vec<Value> {
+fn session_turn(prompt: &str, answer: &str) -> Vec<Step> {
     vec![
         expect_user(prompt),
         session_init(),
         assistant_text(answer),
-        json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":answer,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}}),
+        Step::Emit(
+            json!({"type":"result","subtype":"success","is_error":false,"result":answer,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}),
+        ),
     ]
 }
 
@@ -473,26 +485,24 @@ fn status_line(cols: u16) {
 }
 
 fn rewind(cols: u16) {
-    let fake = Fake::after_init(vec![
+    let mut fake = Fake::new(vec![]);
+    // the dry run names the file by its full path
+    let notes = fake.record.path().join("home/proj/docs/notes.txt");
+    fake.steps = steps(vec![
+        init(),
         session_turn("hello", "Hello to you."),
         session_turn("write the notes", "Wrote the notes."),
         vec![
-            json!({"expect": {"type":"control_request","request":{"subtype":"rewind_files"}}, "as": "rw"}),
-            json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{rw}}",
-                "response":{"canRewind":true,"filesChanged":["NOTES"],"insertions":12,"deletions":0}}}}),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"rewind_files"}}),
+                "rw",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{rw}}",
+                "response":{"canRewind":true,"filesChanged":[notes.display().to_string()],"insertions":12,"deletions":0}}}),
+            ),
         ],
     ]);
-    // the dry run names the file by its full path
-    let notes = fake.record.path().join("home/proj/docs/notes.txt");
-    let steps: Vec<Value> = fake
-        .steps
-        .iter()
-        .map(|v| {
-            serde_json::from_str(&v.to_string().replace("NOTES", &notes.display().to_string()))
-                .unwrap()
-        })
-        .collect();
-    let fake = Fake { steps, ..fake };
     let mut t = chat(&fake, cols);
     t.line("hello");
     t.wait_for("1 API call");
@@ -579,14 +589,18 @@ fn approve_bash(cols: u16) {
         expect_user("find it"),
         session_init(),
         assistant_tool_use("toolu_b1", "Bash", json!({"command":command})),
-        json!({"emit": {"type":"control_request","request_id":"b1","request":{"subtype":"can_use_tool","tool_name":"Bash",
+        Step::Emit(
+            json!({"type":"control_request","request_id":"b1","request":{"subtype":"can_use_tool","tool_name":"Bash",
             "input":{"command":command},"description":"Find where the totals are rounded",
             "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs:*"}],"behavior":"allow","destination":"localSettings"}],
-            "tool_use_id":"toolu_b1"}}}),
-        json!({"expect": {"type":"control_response"}}),
+            "tool_use_id":"toolu_b1"}}),
+        ),
+        Step::expect(json!({"type":"control_response"})),
         // the tool's spinner is drawn again meanwhile; it must not stay
-        json!({"sleep_ms": 600}),
-        json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b1","is_error":true,"content":"The user denied this tool call."}]},"parent_tool_use_id":null,"session_id":SESSION}}),
+        Step::SleepMs(600),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b1","is_error":true,"content":"The user denied this tool call."}]},"parent_tool_use_id":null,"session_id":SESSION}),
+        ),
         assistant_text("Understood."),
         result("Understood."),
     ]]);
@@ -613,10 +627,14 @@ fn approve_edit(cols: u16) {
                 expect_user("fix it"),
                 session_init(),
                 assistant_tool_use("toolu_e1", "Edit", input.clone()),
-                json!({"emit": {"type":"control_request","request_id":"e1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_e1",
-                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}}),
-                json!({"expect": {"type":"control_response"}}),
-                json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e1","content":"The file has been updated."}]},"parent_tool_use_id":null,"session_id":SESSION}}),
+                Step::Emit(
+                    json!({"type":"control_request","request_id":"e1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_e1",
+                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}),
+                ),
+                Step::expect(json!({"type":"control_response"})),
+                Step::Emit(
+                    json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e1","content":"The file has been updated."}]},"parent_tool_use_id":null,"session_id":SESSION}),
+                ),
                 assistant_text("Fixed."),
                 result("Fixed."),
             ],
@@ -642,10 +660,14 @@ fn approve_write(cols: u16) {
                 expect_user("write it down"),
                 session_init(),
                 assistant_tool_use("toolu_w1", "Write", input.clone()),
-                json!({"emit": {"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool","tool_name":"Write","input":input,"tool_use_id":"toolu_w1",
-                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}}),
-                json!({"expect": {"type":"control_response"}}),
-                json!({"emit": {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_w1","content":"File created."}]},"parent_tool_use_id":null,"session_id":SESSION}}),
+                Step::Emit(
+                    json!({"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool","tool_name":"Write","input":input,"tool_use_id":"toolu_w1",
+                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}),
+                ),
+                Step::expect(json!({"type":"control_response"})),
+                Step::Emit(
+                    json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_w1","content":"File created."}]},"parent_tool_use_id":null,"session_id":SESSION}),
+                ),
                 assistant_text("Written."),
                 result("Written."),
             ],
@@ -667,7 +689,7 @@ fn after_a_resize() {
     let q = db_question(true);
     let mut script = vec![expect_user("pick dbs")];
     script.extend(ask_question("q1", q));
-    script.push(json!({"expect": {"type":"control_response"}}));
+    script.push(Step::expect(json!({"type":"control_response"})));
     script.extend([assistant_text("Both, then."), result("Both, then.")]);
     let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake, 160);
@@ -688,12 +710,14 @@ fn after_a_resize() {
 
 at_widths!(wrapped_answer, table_answer);
 
-fn stream_event(event: Value) -> Value {
-    json!({"emit": {"type":"stream_event","event":event,"parent_tool_use_id":null,"session_id":SESSION}})
+fn stream_event(event: Value) -> Step {
+    Step::Emit(
+        json!({"type":"stream_event","event":event,"parent_tool_use_id":null,"session_id":SESSION}),
+    )
 }
 
 /// `text` in deltas of seven characters (words cut anywhere), as block `index`.
-fn streamed_block(index: usize, kind: &str, text: &str) -> Vec<Value> {
+fn streamed_block(index: usize, kind: &str, text: &str) -> Vec<Step> {
     let (start, delta, field) = match kind {
         "thinking" => (
             json!({"type":"thinking","thinking":""}),
@@ -719,7 +743,7 @@ fn streamed_block(index: usize, kind: &str, text: &str) -> Vec<Value> {
 }
 
 /// A turn whose answer streams: thinking (when any), then text.
-fn streamed_turn(prompt: &str, thinking: &str, text: &str) -> Vec<Value> {
+fn streamed_turn(prompt: &str, thinking: &str, text: &str) -> Vec<Step> {
     let mut steps = vec![
         expect_user(prompt),
         session_init(),
@@ -735,8 +759,8 @@ fn streamed_turn(prompt: &str, thinking: &str, text: &str) -> Vec<Value> {
     steps.extend(streamed_block(1, "text", text));
     content.push(json!({"type":"text","text":text}));
     steps.push(stream_event(json!({"type":"message_stop"})));
-    steps.push(json!({"emit": {"type":"assistant","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":content},"parent_tool_use_id":null,"session_id":SESSION}}));
-    steps.push(json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":text,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}}));
+    steps.push(Step::Emit(json!({"type":"assistant","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":content},"parent_tool_use_id":null,"session_id":SESSION})));
+    steps.push(Step::Emit(json!({"type":"result","subtype":"success","is_error":false,"result":text,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001})));
     steps
 }
 
@@ -784,14 +808,14 @@ fn streaming_pause(cols: u16) {
             .into_iter()
             .take(1 + first.len().div_ceil(7)),
     );
-    script.push(json!({"sleep_ms": 5000}));
+    script.push(Step::SleepMs(5000));
     script.push(stream_event(
         json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":rest}}),
     ));
     script.push(stream_event(json!({"type":"content_block_stop","index":0})));
     let text = format!("{first}{rest}");
-    script.push(json!({"emit": {"type":"assistant","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":SESSION}}));
-    script.push(json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":text,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}}));
+    script.push(Step::Emit(json!({"type":"assistant","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":SESSION})));
+    script.push(Step::Emit(json!({"type":"result","subtype":"success","is_error":false,"result":text,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001})));
     let fake = Fake::after_init(vec![script, turn("and the index?", "It is rebuilt.")]);
     let mut t = chat(&fake, cols);
     t.line("explain the store");

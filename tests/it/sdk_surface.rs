@@ -24,10 +24,6 @@ async fn collect_turn(client: &Client) -> Vec<Message> {
     out
 }
 
-fn emit(v: Value) -> Value {
-    json!({ "emit": v })
-}
-
 // ---- 1. after close(), every call says Closed ------------------------------
 
 #[tokio::test]
@@ -60,7 +56,7 @@ async fn after_close_every_call_fails_with_closed() {
 #[tokio::test]
 async fn a_cli_that_exits_by_itself_is_not_closed_but_exited() {
     // the host did not close it: the error says how the CLI ended
-    let fake = Fake::new(steps(vec![init(), vec![json!({"exit": 0})]]));
+    let fake = Fake::new(steps(vec![init(), vec![Step::Exit(0)]]));
     let client = Client::connect(fake.options()).await.unwrap();
     // the reader sees the exit, then every call reports it
     while let Some(m) = client.next_message().await {
@@ -91,40 +87,48 @@ async fn the_permission_mode_and_the_lines_between_turns_are_typed() {
     let fake = Fake::new(steps(vec![
         init(),
         vec![
-            json!({"expect": {"type":"control_request","request":{"subtype":"set_model","model":"claude-x"}}, "as": "m"}),
-            emit(
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"set_model","model":"claude-x"}}),
+                "m",
+            ),
+            Step::Emit(
                 json!({"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"model":"claude-x"}}}),
             ),
-            emit(
+            Step::Emit(
                 json!({"type":"user","message":{"role":"user","content":"<local-command-stdout>Set model to `claude-x`</local-command-stdout>"},"session_id":"sess-1","parent_tool_use_id":null,"uuid":"u-1","isReplay":true}),
             ),
-            json!({"expect": {"type":"control_request","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}, "as": "p"}),
-            emit(
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}),
+                "p",
+            ),
+            Step::Emit(
                 json!({"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"acceptEdits"}}}),
             ),
-            emit(
+            Step::Emit(
                 json!({"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","uuid":"u-2","session_id":"sess-1"}),
             ),
-            json!({"expect": {"type":"user","uuid":uuid}}),
-            emit(
+            Step::expect(json!({"type":"user","uuid":uuid})),
+            Step::Emit(
                 json!({"type":"command_lifecycle","command_uuid":uuid,"state":"queued","uuid":"u-3","session_id":"sess-1"}),
             ),
-            emit(
+            Step::Emit(
                 json!({"type":"command_lifecycle","command_uuid":uuid,"state":"started","uuid":"u-4","session_id":"sess-1"}),
             ),
-            emit(
+            Step::Emit(
                 json!({"type":"system","subtype":"init","session_id":"sess-1","model":"claude-x","tools":[],"permissionMode":"acceptEdits","mcp_servers":[]}),
             ),
             result("ok"),
-            emit(
+            Step::Emit(
                 json!({"type":"command_lifecycle","command_uuid":uuid,"state":"completed","uuid":"u-5","session_id":"sess-1"}),
             ),
             // a later CLI: a mode and a state this crate does not know
-            emit(
+            Step::Emit(
                 json!({"type":"system","subtype":"init","session_id":"sess-1","permissionMode":"laterMode"}),
             ),
-            emit(json!({"type":"command_lifecycle","command_uuid":uuid,"state":"paused","new":1})),
-            emit(json!({"type":"system","subtype":"init","permissionMode":7})),
+            Step::Emit(
+                json!({"type":"command_lifecycle","command_uuid":uuid,"state":"paused","new":1}),
+            ),
+            Step::Emit(json!({"type":"system","subtype":"init","permissionMode":7})),
         ],
     ]));
     let client = Client::connect(fake.options()).await.unwrap();
@@ -195,12 +199,14 @@ async fn answer_a_plan(edited: Option<&'static str>) -> Value {
             expect_user("plan it"),
             system_init(),
             assistant_tool_use("toolu_p", "ExitPlanMode", json!({ "plan": plan })),
-            emit(
+            Step::Emit(
                 json!({"type":"control_request","request_id":"perm-p","request":{
                 "subtype":"can_use_tool","tool_name":"ExitPlanMode","display_name":"ExitPlanMode",
                 "input":{},"tool_use_id":"toolu_p","requires_user_interaction":true}}),
             ),
-            json!({"expect": {"type":"control_response","response":{"subtype":"success","request_id":"perm-p"}}}),
+            Step::expect(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"perm-p"}}),
+            ),
             result("done"),
         ],
     ]));
@@ -252,7 +258,7 @@ async fn an_edited_plan_goes_back_edited() {
 
 /// Read request `subtype` (its fields a subset of `fields`) and answer it
 /// with `reply` (`None`: a success without payload, as 2.1.328 sends some).
-fn answer(subtype: &str, fields: Value, reply: Option<Value>) -> Vec<Value> {
+fn answer(subtype: &str, fields: Value, reply: Option<Value>) -> Vec<Step> {
     let mut request = fields;
     request["subtype"] = json!(subtype);
     let mut response = json!({"subtype":"success","request_id":"{{r}}"});
@@ -260,8 +266,8 @@ fn answer(subtype: &str, fields: Value, reply: Option<Value>) -> Vec<Value> {
         response["response"] = r;
     }
     vec![
-        json!({"expect": {"type":"control_request","request":request}, "as": "r"}),
-        emit(json!({"type":"control_response","response":response})),
+        Step::expect_as(json!({"type":"control_request","request":request}), "r"),
+        Step::Emit(json!({"type":"control_response","response":response})),
     ]
 }
 
@@ -309,8 +315,11 @@ async fn the_host_requests_send_their_fields_and_decode_their_answers() {
         ),
         // a refusal keeps the CLI's words
         vec![
-            json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "e"}),
-            emit(
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"mcp_call"}}),
+                "e",
+            ),
+            Step::Emit(
                 json!({"type":"control_response","response":{"subtype":"error","request_id":"{{e}}",
                 "error":"mcp_call does not support SDK MCP servers. SDK servers are caller-provided — invoke calc directly."}}),
             ),
@@ -428,28 +437,45 @@ async fn mcp_call_asks_for_soft_errors_when_the_cli_has_them_and_tells_failures_
         let refuse = |r: &str, words: &str| json!({"subtype":"error","request_id":r,"error":words});
         let fake = Fake::new(steps(vec![
             vec![
-                json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
-                emit(
+                Step::expect_as(
+                    json!({"type":"control_request","request":{"subtype":"initialize"}}),
+                    "init",
+                ),
+                Step::Emit(
                     json!({"type":"control_response","response":{"subtype":"success",
                     "request_id":"{{init}}","response":{"commands":[],"capabilities":caps}}}),
                 ),
             ],
             vec![
-                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "a"}),
-                emit(json!({"type":"control_response","response":failed("{{a}}")})),
+                Step::expect_as(
+                    json!({"type":"control_request","request":{"subtype":"mcp_call"}}),
+                    "a",
+                ),
+                Step::Emit(json!({"type":"control_response","response":failed("{{a}}")})),
             ],
             vec![
-                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "b"}),
-                emit(json!({"type":"control_response","response":refuse("{{b}}", "broken: hi")})),
+                Step::expect_as(
+                    json!({"type":"control_request","request":{"subtype":"mcp_call"}}),
+                    "b",
+                ),
+                Step::Emit(
+                    json!({"type":"control_response","response":refuse("{{b}}", "broken: hi")}),
+                ),
             ],
             vec![
-                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "c"}),
-                emit(json!({"type":"control_response",
+                Step::expect_as(
+                    json!({"type":"control_request","request":{"subtype":"mcp_call"}}),
+                    "c",
+                ),
+                Step::Emit(json!({"type":"control_response",
                     "response":refuse("{{c}}", "MCP server not connected: nosrv")})),
             ],
             vec![
-                json!({"expect": {"type":"control_request","request":{"subtype":"mcp_call"}}, "as": "d"}),
-                emit(json!({"type":"control_response","response":refuse("{{d}}",
+                Step::expect_as(
+                    json!({"type":"control_request","request":{"subtype":"mcp_call"}}),
+                    "d",
+                ),
+                Step::Emit(json!({"type":"control_response","response":refuse("{{d}}",
                     "mcp_call does not support SDK MCP servers. SDK servers are caller-provided \u{2014} invoke calc directly.")})),
             ],
         ]));
@@ -518,9 +544,12 @@ async fn mcp_call_asks_for_soft_errors_when_the_cli_has_them_and_tells_failures_
 #[tokio::test]
 async fn hooks_are_keyed_by_their_event() {
     let fake = Fake::new(steps(vec![vec![
-        json!({"expect": {"type":"control_request","request":{"subtype":"initialize",
-            "hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}}}, "as": "init"}),
-        emit(
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"initialize",
+            "hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"]}]}}}),
+            "init",
+        ),
+        Step::Emit(
             json!({"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{}}}),
         ),
     ]]));

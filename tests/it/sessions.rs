@@ -1416,13 +1416,13 @@ fn delete_asks_on_the_terminal_first() {
     std::fs::write(&path, format!("{line}\n")).unwrap();
     // A terminal answering no, then yes.
     for (answer, code, exists) in [("n", 1, true), ("yes", 0, false)] {
-        let mut pty = common::Pty::open();
+        let mut pty = common::term::Term::open();
         pty.type_line(answer);
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
             .args(["sessions", "--config-dir"])
             .arg(d.path())
             .args(["delete", &id[..8]])
-            .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+            .env("CLAUDIO_TEST_TTY", pty.slave_path())
             .env("CLAUDIO_ARCHIVE_DIR", d.path().join(".claudio-archive"))
             .env("XDG_CONFIG_HOME", d.path())
             .env_remove("CLAUDIO_CONFIG")

@@ -1,7 +1,8 @@
 //! `claudio statusline`: Claude Code's status JSON on stdin, one line out,
 //! over a small store with a session today and one yesterday.
 
-use crate::common::{run, stderr, stdout, wait_with_deadline, Pty};
+use crate::common::term::Term;
+use crate::common::{run, stderr, stdout, wait_with_deadline};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -226,9 +227,9 @@ fn statusline_bad_json_prints_a_short_line_and_why() {
 fn statusline_does_not_wait_for_a_terminal_or_a_silent_pipe() {
     let w = world();
     // stdin a terminal: not read at all
-    let pty = Pty::open();
+    let pty = Term::open();
     let mut c = w.claudio(&[]);
-    c.stdin(Stdio::from(pty.slave.try_clone().unwrap()))
+    c.stdin(Stdio::from(pty.slave()))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();

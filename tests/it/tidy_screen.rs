@@ -6,7 +6,7 @@ use crate::common;
 
 use common::term::Term;
 use common::*;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::path::PathBuf;
 
 /// A home of its own, with `history` as the line editor's history.
@@ -107,11 +107,7 @@ fn ctrl_g_in_a_history_search_cancels_it_and_brings_the_line_back() {
     t.send(b"\x15"); // Ctrl-U: the line goes
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
-    let users: Vec<Value> = fake
-        .stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "user")
-        .collect();
+    let users = fake.user_lines();
     assert_eq!(users.len(), 1, "{users:?}");
     assert_eq!(users[0]["message"]["content"], "draft it");
 }
@@ -138,7 +134,7 @@ fn esc_in_a_history_search_keeps_the_line_found_with_the_chat_s_prompt() {
     assert_eq!(t.wait(20).code(), Some(0));
 }
 
-fn question(long: bool) -> Vec<Value> {
+fn question(long: bool) -> Vec<Step> {
     let text = if long {
         "Which database should we use for the session store, given that it must run on a laptop with no server at all?"
     } else {
@@ -154,9 +150,11 @@ fn question(long: bool) -> Vec<Value> {
             "AskUserQuestion",
             json!({ "questions": questions.clone() }),
         ),
-        json!({"emit": {"type":"control_request","request_id":"q1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
-            "input":{"questions":questions},"tool_use_id":"toolu_q1","requires_user_interaction":true,"permission_suggestions":[]}}}),
-        json!({"expect": {"type":"control_response"}}),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"q1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
+            "input":{"questions":questions},"tool_use_id":"toolu_q1","requires_user_interaction":true,"permission_suggestions":[]}}),
+        ),
+        Step::expect(json!({"type":"control_response"})),
         assistant_text("Postgres it is."),
         result("Postgres it is."),
     ]

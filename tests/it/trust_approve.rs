@@ -6,7 +6,7 @@
 
 use crate::common::real::{world, Reply};
 use crate::common::term::Term;
-use crate::common::{self, init, steps, wait_with_deadline, Fake, Pty};
+use crate::common::{self, init, steps, wait_with_deadline, Fake, Step};
 use serde_json::{json, Value};
 use std::process::Stdio;
 
@@ -105,15 +105,19 @@ fn a_reason_starting_with_a_choice_letter_denies_and_the_model_hears_it() {
     );
 }
 
-fn unchecked_bash_steps() -> Vec<Value> {
+fn unchecked_bash_steps() -> Vec<Step> {
     steps(vec![
         init(),
         vec![
             common::expect_user("q"),
-            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
+            Step::Emit(
+                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
                 "tool_name":"Bash","input":{"command":"echo $(whoami) > f"},
-                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}}),
-            json!({"expect": {"type":"control_response","response":{"request_id":"p1","response":{"behavior":"allow"}}}}),
+                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}),
+            ),
+            Step::expect(
+                json!({"type":"control_response","response":{"request_id":"p1","response":{"behavior":"allow"}}}),
+            ),
             common::result("done"),
         ],
     ])
@@ -148,9 +152,13 @@ fn a_session_grant_ends_with_the_session() {
         init(),
         vec![
             common::expect_user("go"),
-            json!({"emit": {"type":"control_request","request_id":"g1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"rm -rf build"}}}}),
-            json!({"expect": {"type":"control_response","response":{"request_id":"g1","response":{"behavior":"allow"}}}}),
+            Step::Emit(
+                json!({"type":"control_request","request_id":"g1","request":{"subtype":"can_use_tool",
+                "tool_name":"Bash","input":{"command":"rm -rf build"}}}),
+            ),
+            Step::expect(
+                json!({"type":"control_response","response":{"request_id":"g1","response":{"behavior":"allow"}}}),
+            ),
             common::result("ok"),
         ],
     ]));
@@ -186,10 +194,14 @@ fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
         init(),
         vec![
             common::expect_user("q"),
-            json!({"sleep_ms": 1500}),
-            json!({"emit": {"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"rm -rf ~/important"}}}}),
-            json!({"expect": {"type":"control_response","response":{"request_id":"p1","response":{"behavior":"deny"}}}}),
+            Step::SleepMs(1500),
+            Step::Emit(
+                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
+                "tool_name":"Bash","input":{"command":"rm -rf ~/important"}}}),
+            ),
+            Step::expect(
+                json!({"type":"control_response","response":{"request_id":"p1","response":{"behavior":"deny"}}}),
+            ),
             common::result("done"),
         ],
     ]));
@@ -212,11 +224,11 @@ fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
 }
 
 /// `claudio ask q` with its questions on a pty of the test's.
-fn ask_on_a_tty(fake: &Fake) -> (Pty, std::process::Child) {
-    let pty = Pty::open();
+fn ask_on_a_tty(fake: &Fake) -> (Term, std::process::Child) {
+    let pty = Term::open();
     let mut c = common::claudio(fake);
     c.args(["ask", "q"])
-        .env("CLAUDIO_TEST_TTY", &pty.slave_path)
+        .env("CLAUDIO_TEST_TTY", pty.slave_path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

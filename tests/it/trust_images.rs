@@ -10,8 +10,8 @@ use crate::common;
 
 use base64::Engine as _;
 use common::term::Term;
-use common::{claudio, stderr, stdout, Fake};
-use serde_json::{json, Value};
+use common::{claudio, stderr, stdout, Fake, Step};
+use serde_json::json;
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -94,13 +94,6 @@ fn run_within(mut c: Command, secs: u64) -> (Output, i64) {
     (output, max_rss)
 }
 
-fn users(fake: &Fake) -> Vec<Value> {
-    fake.stdin_lines()
-        .into_iter()
-        .filter(|l| l["type"] == "user")
-        .collect()
-}
-
 // ---- ask --image: only regular files, never waited on, never read whole ----
 
 #[test]
@@ -122,7 +115,7 @@ fn ask_image_of_a_fifo_exits_2_at_once_naming_it() {
         "{}",
         stderr(&out)
     );
-    assert!(users(&fake).is_empty(), "nothing was sent");
+    assert!(fake.user_lines().is_empty(), "nothing was sent");
 }
 
 #[test]
@@ -149,7 +142,7 @@ fn ask_image_of_a_link_to_dev_zero_errors_without_reading_it() {
         "{}",
         stderr(&out)
     );
-    assert!(users(&fake).is_empty(), "nothing was sent");
+    assert!(fake.user_lines().is_empty(), "nothing was sent");
 }
 
 // ---- piped text that starts like an image stays text ----------------------
@@ -163,7 +156,7 @@ fn piped_text_that_starts_with_gif89a_is_sent_as_text() {
     let out = common::run(c, Some(b"GIF89a is a format"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out).trim(), "It is.");
-    let sent = users(&fake);
+    let sent = fake.user_lines();
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(sent[0]["message"]["content"], "GIF89a is a format");
 }
@@ -171,14 +164,14 @@ fn piped_text_that_starts_with_gif89a_is_sent_as_text() {
 #[test]
 fn piped_text_that_starts_like_a_webp_is_sent_as_text_with_the_prompt() {
     let fake = Fake::after_init(vec![vec![
-        json!({"expect": {"type":"user"}}),
+        Step::expect(json!({"type":"user"})),
         common::result("ok"),
     ]]);
     let mut c = claudio(&fake);
     c.args(["ask", "what", "is", "this?"]);
     let out = common::run(c, Some(b"RIFF....WEBPVP8 begins a lossy webp\n"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let sent = users(&fake);
+    let sent = fake.user_lines();
     assert_eq!(
         sent[0]["message"]["content"],
         "what is this?\n\nRIFF....WEBPVP8 begins a lossy webp\n"
@@ -223,9 +216,9 @@ pub(crate) fn wait_for_words(t: &Term, text: &str) {
 }
 
 /// A turn that takes any user line and answers `answer`.
-fn any_turn(answer: &str) -> Vec<Value> {
+fn any_turn(answer: &str) -> Vec<Step> {
     vec![
-        json!({"expect": {"type":"user"}}),
+        Step::expect(json!({"type":"user"})),
         common::system_init(),
         common::assistant_text(answer),
         common::result(answer),
@@ -249,7 +242,7 @@ fn a_path_in_a_sentence_reaches_the_model_as_typed_with_its_image_beside_it() {
     t.wait_for("Copied.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
-    let sent = users(&fake);
+    let sent = fake.user_lines();
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(
         sent[0]["message"]["content"],
@@ -307,7 +300,7 @@ fn files_that_are_no_usable_image_are_named_and_the_prompt_still_goes() {
     t.wait_for("Noted.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
-    let sent = users(&fake);
+    let sent = fake.user_lines();
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(sent[0]["message"]["content"], typed, "the prompt as typed");
 }

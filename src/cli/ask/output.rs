@@ -7,7 +7,7 @@
 
 use crate::cli::args::OutputFormat;
 use crate::cli::markdown::Markdown;
-use crate::cli::reading::{Call, Outcome, Reading, Seen};
+use crate::cli::reading::{Call, CallEnd, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::spinner::Spinner;
 use crate::cli::style::Style;
@@ -15,7 +15,8 @@ use claudio::{Message, RawMessage};
 use std::io::{self, Write};
 use std::time::Instant;
 
-/// `ask`'s sink over the shared [`Reading`]: the answer's text to stdout,
+/// `ask`'s sink over the shared [`Reading`]: what each message said, and
+/// the reading `ask` keeps of its session, in; the answer's text to stdout,
 /// tool activity and the spinner to stderr (a terminal only).
 pub struct Output<W: Write> {
     w: W,
@@ -28,9 +29,6 @@ pub struct Output<W: Write> {
     filled: String,
     /// The terminal's width, read as the text comes.
     width: fn() -> usize,
-    /// The answer, the calls and the sub-agents (which still work in the
-    /// background: the answer is not over until they report).
-    pub reading: Reading,
     wrote_text: bool,
     at_line_start: bool,
     /// Tool activity on stderr (only when stderr is a terminal).
@@ -77,7 +75,6 @@ impl<W: Write> Output<W> {
             fill,
             filled: String::new(),
             width: terminal_width,
-            reading: Reading::default(),
             wrote_text: false,
             at_line_start: true,
             activity,
@@ -92,12 +89,15 @@ impl<W: Write> Output<W> {
         self.w.flush()
     }
 
-    pub fn message(&mut self, m: &RawMessage) -> io::Result<()> {
-        let mut seen = Vec::new();
-        self.reading
-            .read(&m.message, Instant::now(), &mut |s| seen.push(s));
+    /// Show what the message `m` said (`seen`); `reading` has taken it in.
+    pub fn message(
+        &mut self,
+        m: &RawMessage,
+        seen: Vec<Seen<'_>>,
+        reading: &Reading,
+    ) -> io::Result<()> {
         if self.waiting_since.is_some() {
-            self.show_running()?; // how many agents are left
+            self.show_running(reading)?; // how many agents are left
         }
         match self.format {
             OutputFormat::StreamJson => {
@@ -105,7 +105,7 @@ impl<W: Write> Output<W> {
                 return self.w.write_all(b"\n");
             }
             OutputFormat::Json => {
-                if m.message.is_result() && self.reading.agents().background_running() == 0 {
+                if m.message.is_result() && reading.agents().background_running() == 0 {
                     self.w.write_all(&m.raw)?;
                     self.w.write_all(b"\n")?;
                 }
@@ -125,10 +125,10 @@ impl<W: Write> Output<W> {
                         self.finish_text()?;
                     }
                 }
-                Seen::ToolStarted(_) => self.show_running()?,
-                Seen::ToolEnded { call, outcome, .. } => {
-                    self.show_running()?;
-                    self.tool_line(&call, outcome)?;
+                Seen::ToolStarted(_) => self.show_running(reading)?,
+                Seen::ToolEnded { call, end, .. } => {
+                    self.show_running(reading)?;
+                    self.tool_line(&call, end, reading)?;
                 }
                 Seen::AgentEnded(end) => {
                     if let Some(style) = self.activity {
@@ -234,7 +234,7 @@ impl<W: Write> Output<W> {
     }
 
     /// A finished call's line on stderr (a terminal only).
-    fn tool_line(&mut self, call: &Call, outcome: Outcome) -> io::Result<()> {
+    fn tool_line(&mut self, call: &Call, end: CallEnd, reading: &Reading) -> io::Result<()> {
         let Some(style) = self.activity else {
             return Ok(());
         };
@@ -242,19 +242,19 @@ impl<W: Write> Output<W> {
         let indent = match &call.parent {
             Some(p) => format!(
                 "    {} ",
-                style.dim(&format!("{} ›", self.reading.agents().label(p)))
+                style.dim(&format!("{} ›", reading.agents().label(p)))
             ),
             None => "  ".to_owned(),
         };
         let (name, summary) = (style.cyan(&call.name), &call.summary);
-        let line = match outcome {
-            Outcome::Background => {
+        let line = match end {
+            CallEnd::Background => {
                 let cue = style.cyan("⇢");
                 let why = style.dim("working in the background");
                 format!("{indent}{cue} {name}  {summary}  {why}")
             }
-            Outcome::Done | Outcome::Failed => {
-                let mark = if outcome == Outcome::Failed {
+            CallEnd::Done | CallEnd::Failed => {
+                let mark = if end == CallEnd::Failed {
                     style.red("✗")
                 } else {
                     style.green("✓")
@@ -296,18 +296,16 @@ impl<W: Write> Output<W> {
     }
 
     /// The spinner shows the newest running tool, or goes when none runs.
-    pub fn show_running(&mut self) -> io::Result<()> {
+    pub fn show_running(&mut self, reading: &Reading) -> io::Result<()> {
         let Some(spinner) = self.spinner.clone() else {
             return Ok(());
         };
-        let newest = self
-            .reading
+        let newest = reading
             .calls()
-            .iter()
             .max_by_key(|c| c.started)
             .map(|c| (format!("{}  {}", c.name, c.summary), c.started));
         // else, after the answer: the background agents it waits for
-        let agents = self.reading.agents().background_running();
+        let agents = reading.agents().background_running();
         let waiting = self.waiting_since.filter(|_| agents > 0).map(|since| {
             let what = if agents == 1 { "agent" } else { "agents" };
             (format!("waiting for {agents} background {what}"), since)
@@ -353,7 +351,6 @@ mod tests {
             fill: None,
             filled: String::new(),
             width: terminal_width,
-            reading: Reading::default(),
             wrote_text: false,
             at_line_start: true,
             activity: None,
@@ -366,6 +363,16 @@ mod tests {
 
     fn msg(v: serde_json::Value) -> Message {
         Message::parse(v.to_string().as_bytes()).unwrap()
+    }
+
+    /// The message read, then shown, as `ask` does.
+    fn feed(out: &mut Output<Vec<u8>>, reading: &mut Reading, m: Message) {
+        let m = RawMessage {
+            message: m,
+            raw: Vec::new(),
+        };
+        let seen = reading.seen(&m.message, Instant::now());
+        out.message(&m, seen, reading).unwrap();
     }
 
     #[test]
@@ -382,6 +389,7 @@ mod tests {
             serde_json::json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
         );
         let mut out = terminal_output();
+        let mut reading = Reading::default();
         for m in [
             start.clone(),
             delta("one \u{1b}_"),
@@ -403,11 +411,7 @@ mod tests {
             start,
             delta("five \u{1b}P"),
         ] {
-            out.message(&RawMessage {
-                message: m,
-                raw: Vec::new(),
-            })
-            .unwrap();
+            feed(&mut out, &mut reading, m);
         }
         out.finish().unwrap();
         let shown = String::from_utf8(out.w.clone()).unwrap();
@@ -420,6 +424,7 @@ mod tests {
     #[test]
     fn on_a_terminal_the_text_is_filled_to_its_width() {
         let mut out = terminal_output();
+        let mut reading = Reading::default();
         let mut m = Markdown::new(false);
         m.set_width(Some(24));
         out.fill = Some(m);
@@ -444,11 +449,7 @@ mod tests {
             serde_json::json!({"type":"stream_event","event":{"type":"content_block_stop","index":0}}),
         ));
         for m in msgs {
-            out.message(&RawMessage {
-                message: m,
-                raw: Vec::new(),
-            })
-            .unwrap();
+            feed(&mut out, &mut reading, m);
         }
         out.finish().unwrap();
         let shown = String::from_utf8(out.w.clone()).unwrap();

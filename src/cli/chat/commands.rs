@@ -310,9 +310,14 @@ impl Chat<'_> {
     /// exit: the prompt loop does those).
     pub(super) fn command(&mut self, command: ChatCommand) -> anyhow::Result<()> {
         match command {
-            ChatCommand::Help => self.write(&help(self.style, terminal_width())),
+            ChatCommand::Help => self.write(&help(self.screen.style, terminal_width())),
             ChatCommand::Model(None) => {
-                let m = self.state.model.clone().unwrap_or_else(|| "default".into());
+                let m = self
+                    .session
+                    .state
+                    .model
+                    .clone()
+                    .unwrap_or_else(|| "default".into());
                 self.info(&format!("model: {m}"));
             }
             ChatCommand::Model(Some(name)) => {
@@ -324,11 +329,16 @@ impl Chat<'_> {
                 }
                 let target = (name != "default").then_some(name.as_str());
                 rt.block_on(client.set_model(target))?;
-                self.state.model = target.map(str::to_owned);
+                self.session.state.model = target.map(str::to_owned);
                 self.info(&format!("model: {name} (from the next request)"));
             }
             ChatCommand::Mode(None) => {
-                let m = self.state.mode.clone().unwrap_or_else(|| "default".into());
+                let m = self
+                    .session
+                    .state
+                    .mode
+                    .clone()
+                    .unwrap_or_else(|| "default".into());
                 self.info(&format!(
                     "permission mode: {m} (default, acceptEdits, plan, bypassPermissions, dontAsk, auto)"
                 ));
@@ -338,17 +348,17 @@ impl Chat<'_> {
                 let mode: claudio::PermissionMode = name.parse()?;
                 let rt = self.rt;
                 rt.block_on(self.client()?.set_permission_mode(mode.clone()))?;
-                self.state.mode = Some(mode.to_string());
+                self.session.state.mode = Some(mode.to_string());
                 self.info(&format!("permission mode: {mode}"));
             }
             ChatCommand::Cost => {
-                let t = self.state.totals.clone();
+                let t = self.session.state.totals.clone();
                 self.info(&cost_report(&t));
             }
             ChatCommand::Context => {
                 let rt = self.rt;
                 let usage = rt.block_on(self.client()?.context_usage())?;
-                let chart = context_chart(&usage, self.style);
+                let chart = context_chart(&usage, self.screen.style);
                 self.write(&chart);
             }
             ChatCommand::Mcp => {
@@ -368,7 +378,7 @@ impl Chat<'_> {
             }
             ChatCommand::Copy(arg) => {
                 let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
-                let answers = self.renderer.answers();
+                let answers = &self.session.answers;
                 match clipboard::copy(answers, arg.as_deref(), terminal, &mut self.clipboard) {
                     Ok((seq, said)) => {
                         self.write(&seq);
@@ -377,30 +387,35 @@ impl Chat<'_> {
                     Err(why) => self.info(&why),
                 }
             }
-            ChatCommand::Todos => match self.renderer.todos_text() {
-                Some(list) => self.write(&list),
-                None => self.info("no task list in this session"),
-            },
+            ChatCommand::Todos => {
+                match self
+                    .session
+                    .todos_text(self.screen.style, self.screen.renderer.width())
+                {
+                    Some(list) => self.write(&list),
+                    None => self.info("no task list in this session"),
+                }
+            }
             ChatCommand::Permissions => {
                 let rt = self.rt;
                 let rules = rt.block_on(self.client()?.permission_rules())?;
-                let list = rules_list(&rules, self.style);
+                let list = rules_list(&rules, self.screen.style);
                 self.write(&list);
             }
             ChatCommand::New => {
                 self.close();
-                let mut fresh = self.session.clone();
+                let mut fresh = self.flags.clone();
                 fresh.resume = None;
                 fresh.continue_session = false;
-                self.state.session_id = None;
+                self.session.state.session_id = None;
                 // what was allowed "for this session" was for that one
-                self.state.grants = Default::default();
+                self.session.state.grants = Default::default();
                 self.start_connect(fresh)?;
                 self.info("new session");
             }
             ChatCommand::Resume(None) => {
                 let store = claudio::store::Store::open(None)?;
-                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.style)? {
+                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.screen.style)? {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
                 self.info("nothing resumed");
@@ -417,16 +432,16 @@ impl Chat<'_> {
                     self.info(&n);
                 }
                 self.close();
-                let mut s = self.session.clone();
+                let mut s = self.flags.clone();
                 s.resume = Some(target.id.clone());
                 s.continue_session = false;
                 if target.cwd.is_dir() {
                     self.cwd = target.cwd.clone();
                     s.cwd = Some(target.cwd);
                 }
-                self.state.session_id = Some(target.id.clone());
-                self.state.resuming = true;
-                self.state.grants = Default::default();
+                self.session.state.session_id = Some(target.id.clone());
+                self.session.state.resuming = true;
+                self.session.state.grants = Default::default();
                 self.start_connect(s)?;
                 self.info(&format!("resuming {}", short_id(&target.id)));
                 self.show_history(&target.id);
@@ -455,12 +470,15 @@ impl Chat<'_> {
             let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.summary), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
-                self.style.cyan(&short_id(&s.session_id)),
-                self.style.dim(&when),
+                self.screen.style.cyan(&short_id(&s.session_id)),
+                self.screen.style.dim(&when),
                 title
             ));
         }
-        text.push_str(&format!("  {}\n", self.style.dim("/resume ID to open one")));
+        text.push_str(&format!(
+            "  {}\n",
+            self.screen.style.dim("/resume ID to open one")
+        ));
         self.write(&text);
         Ok(())
     }

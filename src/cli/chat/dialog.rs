@@ -1,24 +1,24 @@
-//! Asking the person in the chat, as a state machine: a tool to allow, the
-//! model's questions, or a plan to approve. Keys in, text to write and, at
-//! the end, the answer out. No I/O: what needs the disk (a proposed edit's
-//! diff) is rendered before the dialog is made, and the keys come from the
-//! chat's one loop, so a request withdrawn while its picker is open, a
-//! resize or a paste are events like any other.
+//! The chat's front end for requests from the model: one request asked in
+//! the chat's screen, as a state machine over the models of
+//! `crate::cli::requests` (a tool approval, the model's questions, a plan).
+//! Keys in, text to write and, at the end, the answer out. No I/O: what
+//! needs the disk (a proposed edit's diff) is read before the dialog is
+//! made, and the keys come from the chat's one loop, so a request withdrawn
+//! while its picker is open, a resize or a paste are events like any other.
 
-use super::approval::{Answer, Outcome};
 use super::keys::TermEvent;
-use crate::cli::approve::{choices, Decision, Offer, SessionGrants};
-use crate::cli::asking;
-use crate::cli::picker::{redraw, Picked, Picker};
+use crate::cli::picker::{InPlace, Picked};
+use crate::cli::requests::question::{self, Questions};
+use crate::cli::requests::tool::{self, Offer, Shown, ToolAnswer, ToolChoice};
+use crate::cli::requests::{plan, WITHDRAWN};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::wrap::{visible_width, wrap};
-use claudio::protocol::ask::{self, answer_each, answer_questions, Question};
-use claudio::protocol::Capabilities;
+use crate::cli::wrap::wrap;
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use tokio::sync::oneshot;
 
-/// A tool approval waiting for the person.
+/// A request from the CLI waiting for the person (any kind), and where its
+/// answer goes.
 pub(crate) struct Approval {
     pub(crate) req: CanUseToolRequest,
     pub(crate) ctx: RequestContext,
@@ -36,6 +36,17 @@ pub(super) struct Done {
     pub grant: Option<Box<CanUseToolRequest>>,
 }
 
+impl Done {
+    /// The answer, and nothing else to do.
+    fn answer(result: PermissionResult) -> Done {
+        Done {
+            result,
+            interrupt: false,
+            grant: None,
+        }
+    }
+}
+
 /// What one step of a dialog gives.
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Step {
@@ -45,49 +56,26 @@ pub(super) struct Step {
     pub done: Option<Done>,
 }
 
-/// Shows the cursor again (a picker hides it while it is drawn).
-const SHOW_CURSOR: &str = "\x1b[?25h";
-const HIDE_CURSOR: &str = "\x1b[?25l";
-
-/// A picker drawn in place under what is on the screen.
+/// The request being asked, and where its answer stands.
 #[derive(Debug)]
-struct Drawn {
-    picker: Picker,
-    /// How many lines the last drawing took.
-    shown: usize,
-    /// How many rows of the screen it took (a line wider than the screen
-    /// takes more than one).
-    rows: usize,
-    /// The rows drawn above it that belong to it (a question's head).
-    above: usize,
-    /// The screen may have changed under it since (a resize): what is
-    /// where is no longer known, so nothing is erased.
-    moved: bool,
-}
-
-/// What the dialog is asking.
-#[derive(Debug)]
-enum Ask {
-    /// Allow a tool: `y`, `a`, `n`, a reason, `d` for the whole diff.
+enum State {
+    /// A tool approval: `y`, `a`, `n`, a reason, `d` for the whole diff.
     Tool {
         req: Box<CanUseToolRequest>,
-        answer: Box<Answer>,
+        answer: Box<ToolAnswer>,
         /// The question with the whole diff, when the first one folds it.
-        full: Option<String>,
+        whole: Option<String>,
     },
     /// The model's questions, one picker each.
     Questions {
-        input: serde_json::Value,
-        questions: Vec<Question>,
-        at: usize,
-        answers: Vec<String>,
-        picker: Option<Drawn>,
+        questions: Questions,
+        picker: Option<InPlace>,
         agent: Option<String>,
     },
     /// A plan to approve.
     Plan {
         input: serde_json::Value,
-        picker: Option<Drawn>,
+        picker: Option<InPlace>,
         /// The plan and the agent it is from, drawn at the start (at the
         /// terminal's width).
         plan: Option<String>,
@@ -104,7 +92,7 @@ enum Ask {
 /// One request being asked.
 #[derive(Debug)]
 pub(super) struct Dialog {
-    ask: Ask,
+    state: State,
     /// The first screen (the question, the plan, the tool call).
     first: String,
     style: Style,
@@ -113,10 +101,20 @@ pub(super) struct Dialog {
 }
 
 impl Dialog {
+    fn of(state: State, first: String, style: Style) -> Dialog {
+        Dialog {
+            state,
+            first,
+            style,
+            width: 80,
+            height: 24,
+        }
+    }
+
     /// The tool call this dialog asks to run, when it asks that.
     pub(super) fn call(&self) -> Option<&str> {
-        match &self.ask {
-            Ask::Tool { req, .. } => req.tool_use_id.as_deref(),
+        match &self.state {
+            State::Tool { req, .. } => req.tool_use_id.as_deref(),
             _ => None,
         }
     }
@@ -125,38 +123,31 @@ impl Dialog {
     /// brought back: a shell wrote meanwhile): what is where is no longer
     /// known, so nothing it drew is erased when it folds.
     pub(super) fn screen_changed(&mut self) {
-        if let Ask::Questions {
+        self.picker_screen_changed(None);
+    }
+
+    fn picker_screen_changed(&mut self, size: Option<(usize, usize)>) {
+        if let State::Questions {
             picker: Some(d), ..
         }
-        | Ask::Plan {
+        | State::Plan {
             picker: Some(d), ..
-        } = &mut self.ask
+        } = &mut self.state
         {
-            d.moved = true;
+            d.screen_changed(size);
         }
     }
 
-    /// Allow a tool: `question` as drawn with its diff folded (`folded`:
-    /// something was left out), `full` with all of it.
-    pub(super) fn tool(
-        req: CanUseToolRequest,
-        question: (String, bool),
-        full: String,
-        style: Style,
-    ) -> Dialog {
-        let (first, folded) = question;
+    /// A tool approval: its question as [`Shown`] (with the whole diff too
+    /// when the first screen folds it).
+    pub(super) fn tool(req: CanUseToolRequest, shown: Shown, style: Style) -> Dialog {
         let offer = Offer::of(&req);
-        Dialog {
-            ask: Ask::Tool {
-                req: Box::new(req),
-                answer: Box::new(Answer::new(offer, folded)),
-                full: folded.then_some(full),
-            },
-            first,
-            style,
-            width: 80,
-            height: 24,
-        }
+        let state = State::Tool {
+            req: Box::new(req),
+            answer: Box::new(ToolAnswer::new(offer, shown.whole.is_some())),
+            whole: shown.whole,
+        };
+        Dialog::of(state, shown.folded, style)
     }
 
     /// The model's questions; a request whose questions cannot be read is
@@ -166,31 +157,24 @@ impl Dialog {
         agent: Option<String>,
         style: Style,
     ) -> Dialog {
-        let Some(questions) = claudio::protocol::ask::questions(&req.input) else {
-            return Dialog::decided(
+        match Questions::of(req) {
+            Ok(questions) => Dialog::of(
+                State::Questions {
+                    questions,
+                    picker: None,
+                    agent,
+                },
+                String::new(),
+                style,
+            ),
+            Err(denied) => Dialog::decided(
                 format!(
                     "  {} the model asked questions claudio cannot read\n",
                     style.red("✗")
                 ),
-                PermissionResult::deny(
-                    "The questions could not be read: each needs a `question` and `options`.",
-                ),
+                denied,
                 style,
-            );
-        };
-        Dialog {
-            ask: Ask::Questions {
-                input: req.input.clone(),
-                questions,
-                at: 0,
-                answers: Vec::new(),
-                picker: None,
-                agent,
-            },
-            first: String::new(),
-            style,
-            width: 80,
-            height: 24,
+            ),
         }
     }
 
@@ -201,32 +185,22 @@ impl Dialog {
         agent: Option<&str>,
         style: Style,
     ) -> Dialog {
-        Dialog {
-            first: String::new(),
-            ask: Ask::Plan {
-                input: req.input.clone(),
-                picker: None,
-                plan,
-                agent: agent.map(str::to_owned),
-            },
-            style,
-            width: 80,
-            height: 24,
-        }
+        let state = State::Plan {
+            input: req.input.clone(),
+            picker: None,
+            plan,
+            agent: agent.map(str::to_owned),
+        };
+        Dialog::of(state, String::new(), style)
     }
 
     /// Nobody to ask (no terminal): denied at once, saying so.
     pub(super) fn decided(note: String, result: PermissionResult, style: Style) -> Dialog {
-        Dialog {
-            ask: Ask::Decided {
-                note,
-                result: Some(result),
-            },
-            first: String::new(),
-            style,
-            width: 80,
-            height: 24,
-        }
+        let state = State::Decided {
+            note,
+            result: Some(result),
+        };
+        Dialog::of(state, String::new(), style)
     }
 
     /// The terminal's size, for drawing pickers.
@@ -241,32 +215,29 @@ impl Dialog {
             write: std::mem::take(&mut self.first),
             done: None,
         };
-        match &mut self.ask {
-            Ask::Tool { .. } => {}
-            Ask::Decided { note, result } => {
+        match &mut self.state {
+            State::Tool { .. } => {}
+            State::Decided { note, result } => {
                 step.write.push_str(note);
-                step.done = result.take().map(|result| Done {
-                    result,
-                    interrupt: false,
-                    grant: None,
-                });
+                step.done = result.take().map(Done::answer);
             }
-            Ask::Questions { .. } => self.next_question(&mut step),
-            Ask::Plan {
+            State::Questions { .. } => self.next_question(&mut step),
+            State::Plan {
                 picker,
                 plan,
                 agent,
                 ..
             } => {
-                step.write.push_str(&asking::plan_block(
+                step.write.push_str(&plan::block(
                     plan.as_deref(),
                     agent.as_deref(),
                     self.style,
                     self.width,
                 ));
-                let drawn = draw_new(asking::plan_picker(), self.style, self.width, self.height);
-                step.write.push_str(&drawn.1);
-                *picker = Some(drawn.0);
+                let (drawn, text) =
+                    InPlace::start(plan::picker(), self.style, self.width, self.height);
+                step.write.push_str(&text);
+                *picker = Some(drawn);
             }
         }
         step
@@ -274,51 +245,26 @@ impl Dialog {
 
     /// The next question's head and picker, or the answers when all are in.
     fn next_question(&mut self, step: &mut Step) {
-        let Ask::Questions {
-            input,
+        let State::Questions {
             questions,
-            at,
-            answers,
             picker,
             agent,
-        } = &mut self.ask
+        } = &mut self.state
         else {
             return;
         };
-        match questions.get(*at) {
+        match questions.current() {
             Some(q) => {
-                let head = asking::question_head(
-                    q,
-                    *at,
-                    questions.len(),
-                    agent.as_deref(),
-                    self.style,
-                    self.width,
-                );
+                let head = questions.head(agent.as_deref(), self.style, self.width);
                 step.write.push_str(&head);
-                let (mut drawn, text) = draw_new(
-                    asking::question_picker(q),
-                    self.style,
-                    self.width,
-                    self.height,
-                );
+                let (drawn, text) =
+                    InPlace::start(question::picker(q), self.style, self.width, self.height);
                 // the head's blank first line stays: the rest is the question's
-                drawn.above = screen_rows(head.strip_prefix('\n').unwrap_or(&head), self.width);
+                let drawn = drawn.owns_above(head.strip_prefix('\n').unwrap_or(&head));
                 step.write.push_str(&text);
                 *picker = Some(drawn);
             }
-            None => {
-                let pairs: Vec<(&str, String)> = questions
-                    .iter()
-                    .map(|q| q.question.as_str())
-                    .zip(answers.iter().cloned())
-                    .collect();
-                step.done = Some(Done {
-                    result: answer_questions(input, pairs),
-                    interrupt: false,
-                    grant: None,
-                });
-            }
+            None => step.done = questions.result().map(Done::answer),
         }
     }
 
@@ -327,57 +273,45 @@ impl Dialog {
         let mut step = Step::default();
         if let TermEvent::Resize(w, h) = event {
             (self.width, self.height) = ((w as usize).max(20), (h as usize).max(6));
-            self.screen_changed();
+            self.picker_screen_changed(Some((self.width, self.height)));
             return step;
         }
         let style = self.style;
         let width = self.width;
-        match &mut self.ask {
-            Ask::Decided { .. } => {}
-            Ask::Tool { req, answer, full } => {
-                let (echo, outcome) = match event {
+        match &mut self.state {
+            State::Decided { .. } => {}
+            State::Tool { req, answer, whole } => {
+                let (echo, choice) = match event {
                     TermEvent::Key(k) => answer.key(k),
                     TermEvent::Paste(text) => (answer.paste(&text), None),
                     TermEvent::Resize(..) => return step,
                 };
                 step.write = echo;
                 let offer = answer.offer().clone();
-                let offer = &offer;
-                let (result, note, interrupt, grant) = match outcome {
+                let (result, note, interrupt, grant) = match choice {
                     None => return step,
-                    Some(Outcome::ShowAll) => {
+                    Some(ToolChoice::ShowWholeDiff) => {
                         // the whole diff, and the question again
-                        if let Some(all) = full.take() {
+                        if let Some(all) = whole.take() {
                             step.write.push_str("\r\n");
                             step.write.push_str(&all);
                         }
                         answer.reset(false);
                         return step;
                     }
-                    Some(Outcome::NotOffered(why)) => {
-                        step.write.push_str(&format!(
-                            "\r\n  {}\r\n  {}",
-                            style.yellow(&why),
-                            choices(&style, offer)
-                        ));
-                        answer.reset(full.is_some());
+                    Some(ToolChoice::NotOffered(why)) => {
+                        let again = tool::ask_again(&why, &offer, style);
+                        step.write.push_str("\r\n");
+                        step.write.push_str(&again.replace('\n', "\r\n"));
+                        answer.reset(whole.is_some());
                         return step;
                     }
-                    Some(Outcome::Decision(d)) => {
-                        let note = match &d {
-                            Decision::Deny(_) => style.red(&d.note(offer)),
-                            _ => style.green(&d.note(offer)),
-                        };
-                        let grant = (d == Decision::AllowSession
-                            && offer.session == claudio::protocol::SessionScope::ThisCall)
-                            .then(|| req.clone());
-                        let result = d.into_result(req, &mut SessionGrants::default());
-                        (result, note, false, grant)
+                    Some(ToolChoice::Decided(d)) => {
+                        let grant = d.grants_this_call(req).then(|| req.clone());
+                        (d.result(req), d.styled_note(&offer, style), false, grant)
                     }
-                    Some(Outcome::DenyAndInterrupt) => (
-                        PermissionResult::deny_and_interrupt(
-                            "The user denied this tool call and stopped the turn.",
-                        ),
+                    Some(ToolChoice::DenyAndStop) => (
+                        PermissionResult::deny_and_interrupt(tool::DENIED_AND_STOPPED),
                         style.red("denied"),
                         true,
                         None,
@@ -395,18 +329,14 @@ impl Dialog {
                     grant,
                 });
             }
-            Ask::Plan { input, picker, .. } => {
-                let (width, height) = (self.width, self.height);
-                let Some(picked) = picker
-                    .as_mut()
-                    .and_then(|d| pick_key(d, event, style, width, height, &mut step))
-                else {
+            State::Plan { input, picker, .. } => {
+                let Some(picked) = picker.as_mut().and_then(|d| feed(d, event, &mut step)) else {
                     return step;
                 };
                 if let Some(d) = picker.as_mut() {
-                    settle(d, style, width, height, &mut step);
+                    step.write.push_str(&d.settle());
                 }
-                let (result, note) = asking::plan_result(&picked, input);
+                let (result, note) = plan::result(&picked, input);
                 let mark = if matches!(result, PermissionResult::Allow { .. }) {
                     style.green("✓")
                 } else {
@@ -414,54 +344,38 @@ impl Dialog {
                 };
                 step.write
                     .push_str(&format!("  {mark} {}\n", style.dim(note)));
-                step.done = Some(Done {
-                    result,
-                    interrupt: false,
-                    grant: None,
-                });
+                step.done = Some(Done::answer(result));
             }
-            Ask::Questions {
-                input,
-                questions,
-                at,
-                answers,
-                picker,
-                ..
+            State::Questions {
+                questions, picker, ..
             } => {
-                let (width, height) = (self.width, self.height);
-                let Some(picked) = picker
-                    .as_mut()
-                    .and_then(|d| pick_key(d, event, style, width, height, &mut step))
-                else {
+                let Some(picked) = picker.as_mut().and_then(|d| feed(d, event, &mut step)) else {
                     return step;
                 };
-                let Some(mut d) = picker.take() else {
+                let (Some(mut d), Some(q)) = (picker.take(), questions.current()) else {
                     return step;
                 };
-                let answer = asking::answer_of(&questions[*at], &picked);
-                if !d.moved && d.above + d.rows <= height {
-                    // the question and its options make way for one line
-                    // with the answer (what they took on the screen is
-                    // known: nothing moved, and none of it scrolled away)
-                    let line = collapsed(&questions[*at], answer.as_deref(), style, width);
-                    step.write.push_str(&redraw(d.above + d.rows, &line));
-                    step.write.push_str("\r\n");
-                    step.write.push_str(SHOW_CURSOR);
-                } else {
-                    settle(&mut d, style, width, height, &mut step);
-                    let said = match &answer {
-                        Some(a) => format!("{} {}", style.green("✓"), Sanitizer::clean(a)),
-                        None => style.dim(SKIPPED),
-                    };
-                    step.write.push_str(&format!("  {said}\n"));
+                let answer = question::answer_of(q, &picked);
+                // the question and its options make way for one line with
+                // the answer, when what they took on the screen is known
+                let line = question::answered(q, answer.as_deref(), style, width);
+                match d.replace(&line) {
+                    Some(text) => step.write.push_str(&text),
+                    None => {
+                        step.write.push_str(&d.settle());
+                        let said = match &answer {
+                            Some(a) => format!("{} {}", style.green("✓"), Sanitizer::clean(a)),
+                            None => style.dim(question::SKIPPED),
+                        };
+                        step.write.push_str(&format!("  {said}\n"));
+                    }
                 }
                 match answer {
                     Some(answer) => {
-                        answers.push(answer);
-                        *at += 1;
+                        questions.answer(answer);
                         self.next_question(&mut step);
                     }
-                    None => step.done = Some(skipped(input, questions, answers, *at)),
+                    None => step.done = Some(Done::answer(questions.skip_rest())),
                 }
             }
         }
@@ -470,18 +384,14 @@ impl Dialog {
 
     /// The terminal is gone: nothing was decided, so it is denied.
     pub(super) fn failed(&mut self) -> Step {
-        let message = match self.ask {
-            Ask::Questions { .. } => "The question prompt failed; nothing was answered.",
-            Ask::Plan { .. } => "The plan prompt failed; nothing was approved.",
+        let message = match self.state {
+            State::Questions { .. } => "The question prompt failed; nothing was answered.",
+            State::Plan { .. } => "The plan prompt failed; nothing was approved.",
             _ => "The permission prompt failed; nothing was allowed.",
         };
         let mut step = self.withdrawn();
         step.write = format!("\r\n  {}\n", self.style.red("denied (the prompt failed)"));
-        step.done = Some(Done {
-            result: PermissionResult::deny(message),
-            interrupt: false,
-            grant: None,
-        });
+        step.done = Some(Done::answer(PermissionResult::deny(message)));
         step
     }
 
@@ -489,126 +399,32 @@ impl Dialog {
     /// saying so.
     pub(super) fn withdrawn(&mut self) -> Step {
         let mut step = Step::default();
-        let open_picker = match &mut self.ask {
-            Ask::Questions { picker, .. } | Ask::Plan { picker, .. } => picker.take().is_some(),
-            _ => false,
+        let open_picker = match &mut self.state {
+            State::Questions { picker, .. } | State::Plan { picker, .. } => picker.take(),
+            _ => None,
         };
-        if open_picker {
-            step.write.push_str("\r\n");
-            step.write.push_str(SHOW_CURSOR);
-        } else if matches!(self.ask, Ask::Tool { .. }) {
+        if let Some(d) = open_picker {
+            step.write.push_str(&d.close());
+        } else if matches!(self.state, State::Tool { .. }) {
             step.write.push_str("\r\n");
         }
         step.write
             .push_str(&format!("  {}\n", self.style.dim("withdrawn")));
-        step.done = Some(Done {
-            result: PermissionResult::deny(asking::WITHDRAWN),
-            interrupt: false,
-            grant: None,
-        });
+        step.done = Some(Done::answer(PermissionResult::deny(WITHDRAWN)));
         step
     }
 }
 
-/// What a skipped question says.
-const SKIPPED: &str = "skipped: the model is told you have no preference";
-
-/// The answer when a question is skipped: what was answered stays
-/// answered; the rest is "no preference", as the claude TUI answers a
-/// skipped question (the model goes on, not stuck on a refusal).
-fn skipped(
-    input: &serde_json::Value,
-    questions: &[Question],
-    answers: &[String],
-    at: usize,
-) -> Done {
-    let pairs = questions.iter().enumerate().map(|(i, q)| {
-        let a = match answers.get(i) {
-            Some(text) if i < at => ask::Answer::Text(text.clone()),
-            _ => ask::Answer::Skipped,
-        };
-        (q.question.as_str(), a)
-    });
-    Done {
-        result: answer_each(input, pairs, &Capabilities::default()),
-        interrupt: false,
-        grant: None,
-    }
-}
-
-/// An answered question in one line (wrapped at the width): its header
-/// and the answer, or that it was skipped.
-fn collapsed(q: &Question, answer: Option<&str>, style: Style, width: usize) -> Vec<String> {
-    let mut chip = Sanitizer::clean(q.header.trim());
-    if chip.is_empty() {
-        chip = "Question".into();
-    }
-    let one_line = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    let said = match answer {
-        Some(a) => one_line(&Sanitizer::clean(a)),
-        None => style.dim(SKIPPED),
+/// Feed a picker a key or a paste: what to write goes to `step`; the
+/// choice, once made.
+fn feed(d: &mut InPlace, event: TermEvent, step: &mut Step) -> Option<Picked> {
+    let (text, picked) = match event {
+        TermEvent::Key(k) => d.key(k),
+        TermEvent::Paste(text) => (d.paste(&text), None),
+        TermEvent::Resize(..) => (d.redraw(), None),
     };
-    let text = format!("{} {} {said}", style.bold(&one_line(&chip)), style.dim("—"));
-    wrap(&text, width, &format!("  {} ", style.yellow("?")), "    ")
-}
-
-/// The rows `text` takes on a screen `width` columns wide: each of its
-/// lines one row, or more when wider than the screen.
-fn screen_rows(text: &str, width: usize) -> usize {
-    text.lines()
-        .map(|l| visible_width(l).div_ceil(width.max(1)).max(1))
-        .sum()
-}
-
-fn draw_new(picker: Picker, style: Style, width: usize, height: usize) -> (Drawn, String) {
-    let now = picker.drawing(style, width, height, true);
-    let text = format!("{}{HIDE_CURSOR}", now.join("\r\n"));
-    (
-        Drawn {
-            picker,
-            shown: now.len(),
-            rows: now.iter().map(|l| screen_rows(l, width)).sum(),
-            above: 0,
-            moved: false,
-        },
-        text,
-    )
-}
-
-/// Feed a picker; redraw it while no choice is made.
-fn pick_key(
-    d: &mut Drawn,
-    event: TermEvent,
-    style: Style,
-    width: usize,
-    height: usize,
-    step: &mut Step,
-) -> Option<Picked> {
-    let decided = match event {
-        TermEvent::Key(k) => d.picker.key(k),
-        TermEvent::Paste(text) => {
-            d.picker.paste(&text);
-            None
-        }
-        TermEvent::Resize(..) => None,
-    };
-    if decided.is_none() {
-        let now = d.picker.drawing(style, width, height, true);
-        step.write.push_str(&redraw(d.shown, &now));
-        d.shown = now.len();
-        d.rows = now.iter().map(|l| screen_rows(l, width)).sum();
-    }
-    decided
-}
-
-/// A choice was made: leave the picker drawn without its help, and the
-/// cursor under it.
-fn settle(d: &mut Drawn, style: Style, width: usize, height: usize, step: &mut Step) {
-    let now = d.picker.drawing(style, width, height, false);
-    step.write.push_str(&redraw(d.shown, &now));
-    d.shown = now.len();
-    step.write.push_str("\r\n");
-    step.write.push_str(SHOW_CURSOR);
+    step.write.push_str(&text);
+    picked
 }
 
 #[cfg(test)]
@@ -623,6 +439,13 @@ mod tests {
 
     fn req(v: serde_json::Value) -> CanUseToolRequest {
         serde_json::from_value(v).unwrap()
+    }
+
+    fn allow() -> Shown {
+        Shown {
+            folded: "Allow? ".into(),
+            whole: None,
+        }
     }
 
     fn plain(s: &str) -> String {
@@ -642,8 +465,10 @@ mod tests {
         let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
         let mut d = Dialog::tool(
             r.clone(),
-            ("Allow? ".into(), true),
-            "ALL OF IT Allow? ".into(),
+            Shown {
+                folded: "Allow? ".into(),
+                whole: Some("ALL OF IT Allow? ".into()),
+            },
             Style::plain(),
         );
         assert_eq!(d.start().write, "Allow? ");
@@ -662,12 +487,7 @@ mod tests {
         assert!(!done.interrupt && done.grant.is_none());
 
         // no rule suggested: `a` is this call only, and the chat is told to remember it
-        let mut d = Dialog::tool(
-            r.clone(),
-            ("Allow? ".into(), false),
-            String::new(),
-            Style::plain(),
-        );
+        let mut d = Dialog::tool(r.clone(), allow(), Style::plain());
         d.start();
         let s = typed(&mut d, "p");
         assert_eq!(s.done, None, "nothing to keep: asked again");
@@ -679,7 +499,7 @@ mod tests {
         let sent = done.result.to_response(&r.input);
         assert!(sent.get("updatedPermissions").is_none(), "{sent}");
 
-        let mut d = Dialog::tool(r, ("Allow? ".into(), false), String::new(), Style::plain());
+        let mut d = Dialog::tool(r, allow(), Style::plain());
         d.start();
         let done = d.input(key(KeyCode::Esc)).done.unwrap();
         assert!(done.interrupt, "Esc denies and stops the turn");
@@ -849,10 +669,10 @@ mod tests {
         let r = req(json!({"tool_name":"ExitPlanMode","input":{}}));
         let mut d = Dialog::plan(&r, Some("1. do it".into()), None, Style::plain());
         let s = d.start();
-        assert!(s.write.contains("do it") && s.write.contains(HIDE_CURSOR));
+        assert!(s.write.contains("do it") && s.write.contains("\x1b[?25l"));
         d.input(key(KeyCode::Down));
         let s = d.withdrawn();
-        assert!(s.write.contains(SHOW_CURSOR) && s.write.contains("withdrawn"));
+        assert!(s.write.contains(crate::cli::picker::SHOW_CURSOR) && s.write.contains("withdrawn"));
         assert_eq!(
             s.done.unwrap().result,
             PermissionResult::deny("The request was withdrawn.")

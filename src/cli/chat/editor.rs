@@ -1,4 +1,7 @@
 //! Line editing: history, multi-line input, completion of slash commands.
+//! The keys the chat handles itself (Shift-Tab, Esc Esc, Ctrl-G, Ctrl-V)
+//! stop the editor, and the reading gives back what they ask as a value
+//! ([`Read::Action`]).
 
 use super::commands;
 use crate::cli::sanitize::is_dropped;
@@ -16,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A key at the prompt that the chat handles itself: the line editor stops
-/// (as for Ctrl-C) and leaves this behind.
+/// (as for Ctrl-C) and the reading gives this back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PromptAction {
     /// Shift-Tab: the next permission mode; the line as it was, split at
@@ -30,23 +33,36 @@ pub enum PromptAction {
     PasteImage { before: String, after: String },
 }
 
-/// Where the key handlers leave their [`PromptAction`].
-pub type Actions = Arc<Mutex<Option<PromptAction>>>;
+/// Where a key handler leaves its [`PromptAction`] for [`LineEditor::read`].
+///
+/// rustyline forces a shared slot here: a key handler is given `&self`
+/// and can only answer with a [`Cmd`], and `Cmd::Interrupt` ends the
+/// reading with a bare `ReadlineError::Interrupted`. So the handler leaves
+/// the action here before interrupting, and the reader takes it at once
+/// (handlers must be `Send + Sync`, hence the mutex). It never leaves this
+/// file: the chat gets the action as a value, [`Read::Action`].
+#[derive(Debug, Clone, Default)]
+struct Left(Arc<Mutex<Option<PromptAction>>>);
 
-/// Take the action a key left, if any.
-pub fn take_action(actions: &Actions) -> Option<PromptAction> {
-    actions.lock().unwrap_or_else(|e| e.into_inner()).take()
+impl Left {
+    fn leave(&self, action: PromptAction) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(action);
+    }
+
+    fn take(&self) -> Option<PromptAction> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
 }
 
 /// A key that stops the line editor with the line split at the cursor
 /// (Shift-Tab, Ctrl-V): the action is made of the two halves.
-struct AtCursor(Actions, fn(String, String) -> PromptAction);
+struct AtCursor(Left, fn(String, String) -> PromptAction);
 
 impl ConditionalEventHandler for AtCursor {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
         let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
-        let action = (self.1)(line[..pos].to_owned(), line[pos..].to_owned());
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(action);
+        self.0
+            .leave((self.1)(line[..pos].to_owned(), line[pos..].to_owned()));
         Some(Cmd::Interrupt)
     }
 }
@@ -79,7 +95,7 @@ impl Searching {
 /// search, Ctrl-G cancels the search instead and brings the line back as
 /// it was, as readline does (`searching`: the search it looks at).
 struct OpenEditor {
-    actions: Actions,
+    left: Left,
     searching: Option<Searching>,
 }
 
@@ -88,7 +104,7 @@ impl ConditionalEventHandler for OpenEditor {
         if self.searching.as_ref().is_some_and(Searching::now) {
             return Some(Cmd::Abort);
         }
-        *self.actions.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::Edit {
+        self.left.leave(PromptAction::Edit {
             line: ctx.line().to_owned(),
         });
         Some(Cmd::Interrupt)
@@ -186,7 +202,7 @@ pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<Strin
 const DOUBLE_ESC: Duration = Duration::from_millis(800);
 
 struct DoubleEsc {
-    actions: Actions,
+    left: Left,
     last: Mutex<Option<Instant>>,
     searching: Searching,
 }
@@ -207,7 +223,7 @@ impl ConditionalEventHandler for DoubleEsc {
         let now = Instant::now();
         if last.is_some_and(|t| now.duration_since(t) < DOUBLE_ESC) {
             *last = None;
-            *self.actions.lock().unwrap_or_else(|e| e.into_inner()) = Some(PromptAction::Rewind);
+            self.left.leave(PromptAction::Rewind);
             return Some(Cmd::Interrupt);
         }
         *last = Some(now);
@@ -216,11 +232,11 @@ impl ConditionalEventHandler for DoubleEsc {
 }
 
 #[derive(rustyline::Helper, rustyline::Hinter)]
-pub struct ChatHelper {
+struct ChatHelper {
     /// The prompt as shown (styled); rustyline is given the plain one.
-    pub styled_prompt: String,
+    styled_prompt: String,
     /// The session's working directory, where `@` paths are completed.
-    pub cwd: PathBuf,
+    cwd: PathBuf,
     /// Noted at each drawing: the history search's prompt is shown.
     searching: Searching,
 }
@@ -357,18 +373,92 @@ impl Validator for ChatHelper {
     }
 }
 
-pub type ChatEditor = Editor<ChatHelper, rustyline::history::FileHistory>;
+type ChatEditor = Editor<ChatHelper, rustyline::history::FileHistory>;
 
 /// Where the history lives: `$XDG_DATA_HOME/claudio/history` or the platform's data dir.
 pub fn history_path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("claudio").join("history"))
 }
 
-pub fn new_editor(
+/// What reading a line at the prompt gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Read {
+    /// Enter: the line.
+    Line(String),
+    /// A key the chat handles itself stopped the editor.
+    Action(PromptAction),
+    /// Ctrl-C.
+    Interrupted,
+    /// Ctrl-D on an empty line.
+    Eof,
+}
+
+/// The line editor at the chat's prompt: rustyline with the chat's keys,
+/// its history and its completion.
+pub struct LineEditor {
+    ed: ChatEditor,
+    /// What the chat's keys leave (see [`Left`]).
+    left: Left,
+}
+
+impl LineEditor {
+    pub fn new(history_size: usize, vi: bool, cwd: PathBuf) -> rustyline::Result<LineEditor> {
+        let left = Left::default();
+        let ed = new_editor(history_size, vi, cwd, left.clone())?;
+        Ok(LineEditor { ed, left })
+    }
+
+    /// Read a line after `prompt` (plain: [`LineEditor::set_prompt`]'s
+    /// styled one is shown), starting with `before` and `after` the cursor.
+    pub fn read(&mut self, prompt: &str, before: &str, after: &str) -> rustyline::Result<Read> {
+        let r = if before.is_empty() && after.is_empty() {
+            self.ed.readline(prompt)
+        } else {
+            self.ed.readline_with_initial(prompt, (before, after))
+        };
+        match r {
+            Ok(line) => Ok(Read::Line(line)),
+            Err(rustyline::error::ReadlineError::Interrupted) => Ok(match self.left.take() {
+                Some(action) => Read::Action(action),
+                None => Read::Interrupted,
+            }),
+            Err(rustyline::error::ReadlineError::Eof) => Ok(Read::Eof),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The prompt as shown, and the folder `@` paths complete in.
+    pub fn set_prompt(&mut self, styled: String, cwd: &std::path::Path) {
+        if let Some(h) = self.ed.helper_mut() {
+            h.styled_prompt = styled;
+            if h.cwd != cwd {
+                h.cwd = cwd.to_path_buf();
+            }
+        }
+    }
+
+    /// Keep `line` in the history (without its trailing blanks).
+    pub fn add_history(&mut self, line: &str) {
+        let _ = self.ed.add_history_entry(line.trim_end());
+    }
+
+    pub fn save_history(&mut self) {
+        if let Some(p) = history_path() {
+            if let Some(dir) = p.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            if let Err(e) = self.ed.save_history(&p) {
+                tracing::debug!(error = %e, "could not save the history");
+            }
+        }
+    }
+}
+
+fn new_editor(
     history_size: usize,
     vi: bool,
     cwd: PathBuf,
-    actions: Actions,
+    left: Left,
 ) -> rustyline::Result<ChatEditor> {
     let mode = if vi {
         rustyline::EditMode::Vi
@@ -394,7 +484,7 @@ pub fn new_editor(
     }));
     ed.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
-        EventHandler::Conditional(Box::new(AtCursor(actions.clone(), |before, after| {
+        EventHandler::Conditional(Box::new(AtCursor(left.clone(), |before, after| {
             PromptAction::CycleMode { before, after }
         }))),
     );
@@ -403,7 +493,7 @@ pub fn new_editor(
         ed.bind_sequence(
             KeyEvent(KeyCode::Esc, Modifiers::NONE),
             EventHandler::Conditional(Box::new(DoubleEsc {
-                actions: actions.clone(),
+                left: left.clone(),
                 last: Mutex::new(None),
                 searching: searching.clone(),
             })),
@@ -412,7 +502,7 @@ pub fn new_editor(
     // Ctrl-V: an image from the clipboard, as an [Image #N] marker
     ed.bind_sequence(
         KeyEvent::ctrl('V'),
-        EventHandler::Conditional(Box::new(AtCursor(actions.clone(), |before, after| {
+        EventHandler::Conditional(Box::new(AtCursor(left.clone(), |before, after| {
             PromptAction::PasteImage { before, after }
         }))),
     );
@@ -421,14 +511,14 @@ pub fn new_editor(
     ed.bind_sequence(
         KeyEvent::ctrl('G'),
         EventHandler::Conditional(Box::new(OpenEditor {
-            actions: actions.clone(),
+            left: left.clone(),
             searching: Some(searching),
         })),
     );
     ed.bind_sequence(
         Event::KeySeq(vec![KeyEvent::ctrl('X'), KeyEvent::ctrl('E')]),
         EventHandler::Conditional(Box::new(OpenEditor {
-            actions,
+            left,
             searching: None,
         })),
     );
@@ -441,17 +531,6 @@ pub fn new_editor(
         let _ = ed.load_history(&p);
     }
     Ok(ed)
-}
-
-pub fn save_history(ed: &mut ChatEditor) {
-    if let Some(p) = history_path() {
-        if let Some(dir) = p.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        if let Err(e) = ed.save_history(&p) {
-            tracing::debug!(error = %e, "could not save the history");
-        }
-    }
 }
 
 #[cfg(test)]

@@ -20,11 +20,11 @@ impl Chat<'_> {
             return;
         };
         let Some((body, earlier)) =
-            crate::cli::sessions::last_exchanges(&conv.entries, SHOWN, self.style)
+            crate::cli::sessions::last_exchanges(&conv.entries, SHOWN, self.screen.style)
         else {
             return;
         };
-        let s = self.style;
+        let s = self.screen.style;
         let head = if earlier == 0 {
             "── the conversation so far ──".to_owned()
         } else {

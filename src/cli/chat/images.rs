@@ -37,11 +37,6 @@ impl Pending {
     fn next(&self) -> usize {
         self.images.iter().map(|(n, _)| *n).max().unwrap_or(0) + 1
     }
-
-    /// Forget them all (the prompt was sent).
-    pub fn clear(&mut self) {
-        self.images.clear();
-    }
 }
 
 /// A prompt ready to send: the text as typed, the images to send beside
@@ -400,11 +395,6 @@ mod tests {
         let a = attach("only text [Image #9]", &pending, None, fake_load);
         assert_eq!(a.text, "only text [Image #9]");
         assert!(a.images.is_empty());
-        pending.clear();
-        assert_eq!(
-            pending.add(Image::from_bytes(png(1, 1)).unwrap()),
-            "[Image #1]"
-        );
     }
 
     #[test]

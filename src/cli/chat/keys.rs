@@ -4,9 +4,11 @@
 //!
 //! The line editor (rustyline) owns the keyboard at the prompt. From the
 //! moment a prompt is sent until the next one is read, [`Keys`] does: the
-//! type-ahead, approvals, and the question, plan and rewind pickers all take
-//! their keys from the same stream, inside the turn's `select!`, so nothing
-//! is read twice and nothing waits for a reader to let go.
+//! type-ahead, approvals, and the question and plan pickers all take their
+//! keys from the same stream, inside the turn's `select!`, so nothing is
+//! read twice and nothing waits for a reader to let go. Between turns, when
+//! the line editor has let go, a picker shown at the prompt (`/rewind`'s)
+//! starts a [`Keys`] of its own and finishes it before the prompt returns.
 //!
 //! The terminal is put in character mode without echo, with signals on:
 //! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the

@@ -3,7 +3,7 @@
 //! While Claude works, two things can be going on: a turn the person
 //! started (it ends with its `result`), or, between prompts, background
 //! agents still at work (their progress and their report's turn show live,
-//! under the prompt line). Both are one machine, [`Work`], fed the events
+//! under the prompt line). Both are one machine, [`Machine`], fed the events
 //! the terminal and the CLI produce ([`Event`]: keys, messages, requests,
 //! ticks, Ctrl-C, SIGCONT) and answering with what to do ([`Effect`]: write
 //! to the screen, send an interjection, interrupt, ask the person, end).
@@ -17,11 +17,15 @@
 //! I/O and reads no clock: every event carries the time. So each behaviour
 //! of the chat at work is tested here without a terminal; the loop in
 //! `work` only carries events in and effects out.
+//!
+//! Each message is taken into the [`Session`] once, and the machine decides
+//! from it; what the screen is to show ([`Draw`]) is drawn once the step
+//! has decided, in order, by the renderer.
 
 use super::dialog::{Dialog, Done};
 use super::keys::TermEvent;
-use super::render::Renderer;
-use super::state::SessionState;
+use super::render::{Draw, Renderer};
+use super::state::Session;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::Press;
@@ -96,7 +100,9 @@ pub(super) enum Effect<R> {
     End(End),
 }
 
-/// How the chat's work ended.
+/// How the chat's work ended: a turn, Shift-Tab's wait, or the agents at
+/// work between prompts (one name for all three: the loop after them acts
+/// on each end the same way).
 #[derive(Debug, PartialEq)]
 pub(super) enum End {
     /// The turn ended, or the agents are done (or a prompt was typed: it is
@@ -134,7 +140,7 @@ enum Stage {
 /// The parts of the chat the machine works on.
 pub(super) struct Parts<'a> {
     pub renderer: &'a mut Renderer,
-    pub state: &'a mut SessionState,
+    pub session: &'a mut Session,
     pub ahead: &'a mut TypeAhead,
 }
 
@@ -148,9 +154,9 @@ struct Asking<R> {
     ended: bool,
 }
 
-/// The chat at work.
+/// The chat at work: the machine (`work.rs` runs the loop that feeds it).
 #[derive(Debug)]
-pub(super) struct Work<R> {
+pub(super) struct Machine<R> {
     stage: Stage,
     /// A request being asked: keys go to its dialog.
     asking: Option<Asking<R>>,
@@ -159,9 +165,51 @@ pub(super) struct Work<R> {
 
 type Effects<R> = Vec<Effect<R>>;
 
-fn write<R>(out: &mut Effects<R>, text: String) {
-    if !text.is_empty() {
-        out.push(Effect::Write(text));
+/// What one step does, in order: its effects, and what the screen is to
+/// show (drawn as the step ends, from the session as the step left it).
+struct Out<'m, R> {
+    items: Vec<Item<'m, R>>,
+}
+
+enum Item<'m, R> {
+    Effect(Effect<R>),
+    Draw(Draw<'m>),
+}
+
+impl<'m, R> Out<'m, R> {
+    fn new() -> Self {
+        Out { items: Vec::new() }
+    }
+
+    fn push(&mut self, e: Effect<R>) {
+        self.items.push(Item::Effect(e));
+    }
+
+    fn draw(&mut self, d: Draw<'m>) {
+        self.items.push(Item::Draw(d));
+    }
+
+    fn write(&mut self, text: String) {
+        if !text.is_empty() {
+            self.push(Effect::Write(text));
+        }
+    }
+
+    /// The effects, each thing to show drawn as text where it stands.
+    fn drawn(self, p: &mut Parts<'_>, now: Instant) -> Effects<R> {
+        let mut effects = Vec::with_capacity(self.items.len());
+        for item in self.items {
+            match item {
+                Item::Effect(e) => effects.push(e),
+                Item::Draw(d) => {
+                    let text = p.renderer.draw(d, p.session, now);
+                    if !text.is_empty() {
+                        effects.push(Effect::Write(text));
+                    }
+                }
+            }
+        }
+        effects
     }
 }
 
@@ -176,19 +224,19 @@ fn confirmed_mode(m: &Message) -> Option<&PermissionMode> {
     }
 }
 
-impl<R> Work<R> {
+impl<R> Machine<R> {
     /// A turn was sent: its prompt's result is due.
-    pub(super) fn turn(p: &mut Parts<'_>, now: Instant) -> (Work<R>, Effects<R>) {
-        let work = Work {
+    pub(super) fn turn(p: &mut Parts<'_>, now: Instant) -> (Machine<R>, Effects<R>) {
+        let work = Machine {
             stage: Stage::Turn(Turn::prompt(After::Answer)),
             asking: None,
             ended: false,
         };
-        let mut out = Vec::new();
+        let mut out = Out::new();
         // the turn's status line, from now to its result
-        write(&mut out, p.renderer.begin_turn(now));
-        write(&mut out, p.renderer.set_footer(p.ahead.footer(), now));
-        (work, out)
+        out.draw(Draw::BeginTurn);
+        out.draw(Draw::Footer(p.ahead.footer()));
+        (work, out.drawn(p, now))
     }
 
     /// Background agents are at work between prompts; `prompt` is the
@@ -197,8 +245,8 @@ impl<R> Work<R> {
         p: &mut Parts<'_>,
         prompt: String,
         now: Instant,
-    ) -> (Work<R>, Effects<R>) {
-        let mut work = Work {
+    ) -> (Machine<R>, Effects<R>) {
+        let mut work = Machine {
             stage: Stage::AtWork {
                 turn: Turn::agents(),
                 prompt,
@@ -206,19 +254,18 @@ impl<R> Work<R> {
             asking: None,
             ended: false,
         };
-        let mut out = Vec::new();
-        let footer = work.footer(p);
-        write(&mut out, p.renderer.set_footer(footer, now));
+        let mut out = Out::new();
+        out.draw(Draw::Footer(work.footer(p)));
         work.check(p, now, &mut out);
-        (work, out)
+        (work, out.drawn(p, now))
     }
 
     /// Shift-Tab asked the CLI for the mode `next`, and it said yes: its
     /// confirmation is awaited (what it sends meanwhile is shown, what it
     /// asks is asked). Without one within [`MODE_WAIT`], the mode is taken
     /// as switched.
-    pub(super) fn mode(next: PermissionMode, now: Instant) -> (Work<R>, Effects<R>) {
-        let work = Work {
+    pub(super) fn mode(next: PermissionMode, now: Instant) -> (Machine<R>, Effects<R>) {
+        let work = Machine {
             stage: Stage::Mode {
                 next,
                 until: now + MODE_WAIT,
@@ -243,84 +290,119 @@ impl<R> Work<R> {
 
     /// Take in one event at time `now`.
     pub(super) fn step(&mut self, p: &mut Parts<'_>, event: Event<R>, now: Instant) -> Effects<R> {
-        let mut out = Vec::new();
         if self.ended {
-            return out;
+            return Vec::new();
         }
         if self.asking.is_some() {
+            let mut out = Out::new();
             self.step_asking(p, event, now, &mut out);
             if !self.ended {
                 self.check(p, now, &mut out);
             }
-            return out;
+            return out.drawn(p, now);
         }
+        // the messages an event brings are kept until what they said is drawn
         match event {
-            Event::Key(input) => self.key(p, input, now, &mut out),
-            Event::Message(m) => self.message(p, &m, now, &mut out),
-            Event::LongLine(limit) => {
-                if !matches!(self.stage, Stage::AtWork { .. }) {
-                    let n = p
-                        .renderer
-                        .notice(&format!("skipped a message longer than {limit} bytes"));
-                    write(&mut out, n);
-                }
-            }
-            Event::Closed => match self.stage {
-                Stage::AtWork { .. } => self.end_at_work(p, &mut out),
-                Stage::Turn(_) | Stage::Mode { .. } => self.end(End::SessionLost, &mut out),
-            },
-            Event::Failed(e) => {
-                if !matches!(self.stage, Stage::AtWork { .. }) {
-                    // the error with its causes (an OS error's reason)
-                    self.end(End::Failed(crate::cli::exit::with_causes(&e)), &mut out);
-                }
+            Event::Message(m) => {
+                let mut out = Out::new();
+                self.message(p, &m, now, &mut out);
+                self.checked(p, now, out)
             }
             Event::Request {
                 before,
                 request,
-                mut dialog,
+                dialog,
             } => {
-                // someone is at work: no settling while it is asked
-                if let Stage::AtWork { turn, .. } = &mut self.stage {
-                    turn.hold();
-                }
-                // what the CLI wrote before it asked, then the question
-                let mut ended = false;
-                for m in &before {
-                    ended |= self.count_result(p, m, now, &mut out);
-                }
-                write(&mut out, p.renderer.suspend());
-                out.push(Effect::Raw(true));
-                let step = dialog.start();
-                write(&mut out, step.write);
-                self.asking = Some(Asking {
-                    request,
-                    dialog,
-                    ended,
-                });
-                if let Some(done) = step.done {
-                    self.answered(p, done, now, &mut out);
-                }
+                let mut out = Out::new();
+                self.request(p, &before, request, dialog, now, &mut out);
+                self.checked(p, now, out)
             }
-            Event::Withdrawn | Event::KeysGone => {}
-            Event::Eof => self.eof(p, &mut out),
-            Event::SentNow => {
-                if let Stage::Turn(turn) = &mut self.stage {
-                    turn.sent_now();
-                    write(&mut out, p.renderer.notice("sent now, cutting in"));
-                }
-            }
-            Event::Tick => write(&mut out, p.renderer.tick(now)),
-            Event::CtrlC => self.ctrl_c(p, now, &mut out),
-            Event::Continued { width } => {
-                out.push(Effect::RestoreKeys);
-                write(&mut out, p.renderer.resume_after_stop(width, now));
+            event => {
+                let mut out = Out::new();
+                self.other(p, event, now, &mut out);
+                self.checked(p, now, out)
             }
         }
+    }
+
+    /// The step's end: timers checked, what to show drawn.
+    fn checked<'m>(&mut self, p: &mut Parts<'_>, now: Instant, mut out: Out<'m, R>) -> Effects<R> {
         if !self.ended {
             self.check(p, now, &mut out);
         }
-        out
+        out.drawn(p, now)
+    }
+
+    /// The CLI asks something: what it wrote before it asked is shown, then
+    /// the question.
+    fn request<'m>(
+        &mut self,
+        p: &mut Parts<'_>,
+        before: &'m [Message],
+        request: R,
+        mut dialog: Box<Dialog>,
+        now: Instant,
+        out: &mut Out<'m, R>,
+    ) {
+        // someone is at work: no settling while it is asked
+        if let Stage::AtWork { turn, .. } = &mut self.stage {
+            turn.hold();
+        }
+        let mut ended = false;
+        for m in before {
+            ended |= self.count_result(p, m, now, out);
+        }
+        out.draw(Draw::Suspend);
+        out.push(Effect::Raw(true));
+        let step = dialog.start();
+        out.write(step.write);
+        self.asking = Some(Asking {
+            request,
+            dialog,
+            ended,
+        });
+        if let Some(done) = step.done {
+            self.answered(p, done, now, out);
+        }
+    }
+
+    /// Any event but a message or a request, while nothing is asked.
+    fn other(&mut self, p: &mut Parts<'_>, event: Event<R>, now: Instant, out: &mut Out<'_, R>) {
+        match event {
+            Event::Key(input) => self.key(p, input, out),
+            Event::LongLine(limit) => {
+                if !matches!(self.stage, Stage::AtWork { .. }) {
+                    let text = format!("skipped a message longer than {limit} bytes");
+                    out.draw(Draw::Notice(text));
+                }
+            }
+            Event::Closed => match self.stage {
+                Stage::AtWork { .. } => self.end_at_work(out),
+                Stage::Turn(_) | Stage::Mode { .. } => self.end(End::SessionLost, out),
+            },
+            Event::Failed(e) => {
+                if !matches!(self.stage, Stage::AtWork { .. }) {
+                    // the error with its causes (an OS error's reason)
+                    self.end(End::Failed(crate::cli::exit::with_causes(&e)), out);
+                }
+            }
+            Event::Withdrawn | Event::KeysGone => {}
+            Event::Eof => self.eof(out),
+            Event::SentNow => {
+                if let Stage::Turn(turn) = &mut self.stage {
+                    turn.sent_now();
+                    out.draw(Draw::Notice("sent now, cutting in".into()));
+                }
+            }
+            Event::Tick => out.draw(Draw::Tick),
+            Event::CtrlC => self.ctrl_c(p, now, out),
+            Event::Continued { width } => {
+                out.push(Effect::RestoreKeys);
+                out.draw(Draw::Continued(width));
+            }
+            // taken by `step`
+            Event::Message(_) | Event::Request { .. } => {}
+        }
     }
 
     /// While a request is asked: keys go to its dialog; it may be
@@ -330,7 +412,7 @@ impl<R> Work<R> {
         p: &mut Parts<'_>,
         event: Event<R>,
         now: Instant,
-        out: &mut Effects<R>,
+        out: &mut Out<'_, R>,
     ) {
         let Some(asking) = self.asking.as_mut() else {
             return;
@@ -339,7 +421,7 @@ impl<R> Work<R> {
             Event::Key(input) => {
                 if let TermEvent::Resize(w, _) = &input {
                     // drawn again once the dialog is over
-                    p.renderer.set_width(*w as usize);
+                    out.draw(Draw::Width(*w as usize));
                 }
                 asking.dialog.input(input)
             }
@@ -354,7 +436,7 @@ impl<R> Work<R> {
             // the rest waits for the answer (the loop does not read it)
             _ => return,
         };
-        write(out, step.write);
+        out.write(step.write);
         if let Some(done) = step.done {
             self.answered(p, done, now, out);
         }
@@ -362,45 +444,44 @@ impl<R> Work<R> {
 
     /// The person answered: the reply goes out, the live region comes back,
     /// or the turn ends if its result came with the request.
-    fn answered(&mut self, p: &mut Parts<'_>, done: Done, now: Instant, out: &mut Effects<R>) {
+    fn answered(&mut self, p: &mut Parts<'_>, done: Done, now: Instant, out: &mut Out<'_, R>) {
         let Some(asking) = self.asking.take() else {
             return;
         };
         out.push(Effect::Raw(false));
         // the tool runs from now: its time does not count the deciding
         if let Some(call) = asking.dialog.call() {
-            p.renderer.call_runs(call, now);
+            p.session.reading.call_runs(call, now);
         }
         if let Some(req) = &done.grant {
-            p.state.grants.remember(req);
+            p.session.state.grants.remember(req);
         }
         out.push(Effect::Reply(asking.request, done.result));
         if done.interrupt {
-            write(out, p.renderer.notice("interrupting the turn"));
+            out.draw(Draw::Notice("interrupting the turn".into()));
         }
         if asking.ended {
-            write(out, p.renderer.suspend());
+            out.draw(Draw::Suspend);
             self.end(End::Done, out);
         } else {
-            let footer = self.footer(p);
-            write(out, p.renderer.set_footer(footer, now));
+            out.draw(Draw::Footer(self.footer(p)));
         }
     }
 
-    fn end(&mut self, end: End, out: &mut Effects<R>) {
+    fn end(&mut self, end: End, out: &mut Out<'_, R>) {
         self.ended = true;
         out.push(Effect::End(end));
     }
 
     /// The agents' work is over (or a prompt was typed): the live region
     /// goes, the prompt comes back.
-    fn end_at_work(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
-        write(out, p.renderer.suspend());
+    fn end_at_work(&mut self, out: &mut Out<'_, R>) {
+        out.draw(Draw::Suspend);
         self.end(End::Done, out);
     }
 
-    fn end_at_work_quit(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
-        write(out, p.renderer.suspend());
+    fn end_at_work_quit(&mut self, out: &mut Out<'_, R>) {
+        out.draw(Draw::Suspend);
         self.end(End::Quit(Exit::Success), out);
     }
 
@@ -422,14 +503,14 @@ impl<R> Work<R> {
         }
     }
 
-    fn key(&mut self, p: &mut Parts<'_>, input: TermEvent, now: Instant, out: &mut Effects<R>) {
+    fn key(&mut self, p: &mut Parts<'_>, input: TermEvent, out: &mut Out<'_, R>) {
         if let TermEvent::Resize(w, _) = &input {
-            write(out, p.renderer.resize(*w as usize, now));
+            out.draw(Draw::Resize(*w as usize));
         }
         // Ctrl-T: the task list shown or hidden
         if let TermEvent::Key(k) = &input {
             if k.code == KeyCode::Char('t') && k.modifiers.contains(KeyModifiers::CONTROL) {
-                write(out, p.renderer.toggle_todos(now));
+                out.draw(Draw::ToggleTodos);
                 return;
             }
         }
@@ -448,7 +529,7 @@ impl<R> Work<R> {
             }
             Stage::AtWork { .. } => {
                 if action == Some(Action::Eof) {
-                    self.eof(p, out);
+                    self.eof(out);
                     return;
                 }
                 if let Some(Action::SendNow(text)) = action {
@@ -456,70 +537,70 @@ impl<R> Work<R> {
                 }
                 if !p.ahead.queued.is_empty() {
                     // a prompt typed: the loop sends it
-                    self.end_at_work(p, out);
+                    self.end_at_work(out);
                     return;
                 }
             }
         }
-        let footer = self.footer(p);
-        write(out, p.renderer.set_footer(footer, now));
+        out.draw(Draw::Footer(self.footer(p)));
     }
 
-    /// Show a message; true when the work is over with it (counted, not
-    /// yet acted on).
-    fn count_result(
+    /// Take a message in and show it; true when the work is over with it
+    /// (counted, not yet acted on).
+    fn count_result<'m>(
         &mut self,
         p: &mut Parts<'_>,
-        m: &Message,
+        m: &'m Message,
         now: Instant,
-        out: &mut Effects<R>,
+        out: &mut Out<'m, R>,
     ) -> bool {
-        p.state.observe(m);
-        write(out, p.renderer.message(m, p.state, now));
-        let agents = p.renderer.agents_running();
+        out.draw(Draw::Seen(p.session.see(m, now)));
+        let agents = p.session.agents_running();
         match &mut self.stage {
             Stage::Turn(turn) | Stage::AtWork { turn, .. } => turn.message(m, agents, now),
             Stage::Mode { .. } => confirmed_mode(m).is_some(),
         }
     }
 
-    fn message(&mut self, p: &mut Parts<'_>, m: &Message, now: Instant, out: &mut Effects<R>) {
+    fn message<'m>(
+        &mut self,
+        p: &mut Parts<'_>,
+        m: &'m Message,
+        now: Instant,
+        out: &mut Out<'m, R>,
+    ) {
         if self.count_result(p, m, now, out) && self.asking.is_none() {
             // stop reading; what was typed in the last instant is kept by
             // the loop
-            write(out, p.renderer.suspend());
+            out.draw(Draw::Suspend);
             self.end(End::Done, out);
         }
     }
 
     /// Ctrl-D on the empty line: between prompts, the chat ends.
-    fn eof(&mut self, p: &mut Parts<'_>, out: &mut Effects<R>) {
+    fn eof(&mut self, out: &mut Out<'_, R>) {
         if let Stage::AtWork { .. } = self.stage {
-            self.end_at_work_quit(p, out);
+            self.end_at_work_quit(out);
         }
     }
 
-    fn ctrl_c(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
+    fn ctrl_c(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Out<'_, R>) {
         match &mut self.stage {
             Stage::Turn(turn) => {
                 if turn.ctrl_c(now) == Press::Quit {
-                    write(out, p.renderer.notice("killed"));
+                    out.draw(Draw::Notice("killed".into()));
                     self.end(End::Quit(Exit::Interrupted), out);
                     return;
                 }
-                p.renderer.interrupting();
-                write(
-                    out,
-                    p.renderer.notice("interrupting… (Ctrl-C again to quit)"),
-                );
+                out.draw(Draw::Interrupting);
+                out.draw(Draw::Notice("interrupting… (Ctrl-C again to quit)".into()));
                 out.push(Effect::Interrupt);
             }
             Stage::Mode { .. } => {}
             Stage::AtWork { .. } => {
                 // Ctrl-C clears the line, as at the prompt
                 p.ahead.typed.clear();
-                let footer = self.footer(p);
-                write(out, p.renderer.set_footer(footer, now));
+                out.draw(Draw::Footer(self.footer(p)));
             }
         }
     }
@@ -527,22 +608,22 @@ impl<R> Work<R> {
     /// Between prompts: once the agents are done and no report is being
     /// written, a moment for the report's turn to start, then back to the
     /// prompt. Shift-Tab's wait for the CLI's confirmation runs out.
-    fn check(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Effects<R>) {
+    fn check(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Out<'_, R>) {
         if self.asking.is_some() {
             return;
         }
         match &mut self.stage {
             Stage::Turn(_) => {}
             Stage::AtWork { turn, .. } => {
-                if turn.tick(p.renderer.agents_running(), now) {
-                    self.end_at_work(p, out);
+                if turn.tick(p.session.agents_running(), now) {
+                    self.end_at_work(out);
                 }
             }
             Stage::Mode { next, until } => {
                 if now >= *until {
                     // the CLI said yes but sent no status line
-                    p.state.mode = Some(next.to_string());
-                    self.end_at_work(p, out);
+                    p.session.state.mode = Some(next.to_string());
+                    self.end_at_work(out);
                 }
             }
         }

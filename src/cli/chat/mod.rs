@@ -1,8 +1,8 @@
 //! The interactive chat.
 
-pub mod approval;
 mod clipboard;
 pub mod commands;
+mod connection;
 mod core;
 mod dialog;
 pub mod editor;
@@ -11,10 +11,13 @@ mod images;
 pub mod keys;
 pub mod live;
 mod machine;
+pub mod pick;
+mod prompt;
 pub mod render;
 pub mod repl;
 mod reports;
 pub mod rewind;
+mod screen;
 pub mod shell;
 pub mod state;
 pub(crate) mod status;

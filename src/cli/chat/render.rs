@@ -1,5 +1,7 @@
-//! The chat's renderer: messages in, terminal text out. No I/O here, so it
-//! is tested without a terminal.
+//! The chat's renderer: what was seen in, terminal text out, drawn from
+//! the [`Session`] as it stands (the renderer owns only the screen: the
+//! answer's filler, the live region, where the cursor is). No I/O here, so
+//! it is tested without a terminal.
 //!
 //! Permanent output (answer text, finished tool lines, notices) scrolls up;
 //! below it a live region shows one spinner line per running tool. Before
@@ -7,17 +9,16 @@
 //! again after — only when the answer is at the start of a line, so a
 //! half-written line is never torn.
 
-use super::clipboard::Answers;
 use super::live::{Line, Live};
-use super::state::SessionState;
+use super::state::Session;
 use crate::cli::markdown::Markdown;
-use crate::cli::reading::{AgentEnd, Call, Outcome, Reading, Seen};
+use crate::cli::reading::{AgentEnd, Call, CallEnd, Seen};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{retry_line, truncate_width};
 use crate::cli::wrap::{wrap, wrapped, Filler};
 use claudio::protocol::ToolResultBlock;
-use claudio::{Message, ResultMessage};
+use claudio::ResultMessage;
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthStr;
 
@@ -43,11 +44,36 @@ enum Block {
     Thinking,
 }
 
+/// What the screen is to show, drawn in order with the session as it
+/// stands (see [`Renderer::draw`]).
+#[derive(Debug)]
+pub enum Draw<'m> {
+    /// What a message said (the session has taken it in).
+    Seen(Vec<Seen<'m>>),
+    /// A prompt was sent: the turn's status line shows until its result.
+    BeginTurn,
+    /// These lines under the live region (see [`Renderer::set_footer`]).
+    Footer(Vec<String>),
+    /// The live region goes, a half-written line is ended.
+    Suspend,
+    /// A notice line between the answer's lines.
+    Notice(String),
+    /// Time passed: the spinners move.
+    Tick,
+    /// The terminal is this wide now, drawn again to fit.
+    Resize(usize),
+    /// The terminal is this wide now; nothing is drawn (a dialog is open).
+    Width(usize),
+    /// Back from Ctrl-Z at this width.
+    Continued(usize),
+    /// Ctrl-T: the task list shown or hidden.
+    ToggleTodos,
+    /// Ctrl-C: the turn is being interrupted.
+    Interrupting,
+}
+
 pub struct Renderer {
     opts: RenderOptions,
-    /// What the messages say: the answer, the calls, the agents (shared
-    /// with `ask`).
-    reading: Reading,
     sanitizer: Sanitizer,
     /// The thinking's own: a sequence cut across its deltas is removed
     /// whole, as the answer's is.
@@ -65,8 +91,6 @@ pub struct Renderer {
     footer: Vec<String>,
     /// The spinners and typed-ahead lines under the answer (indicatif).
     live: Live,
-    /// The last answers' markdown source, for `/copy`.
-    answers: Answers,
     /// The model's task list (the reading's) shows under the spinners
     /// unless hidden (Ctrl-T), and once more at the end of a turn that
     /// changed it.
@@ -99,7 +123,6 @@ impl Renderer {
             thinking: Filler::new(fill, "  "),
             text_came: Instant::now(),
             opts,
-            reading: Reading::default(),
             sanitizer: Sanitizer::new(),
             thinking_sanitizer: Sanitizer::new(),
             block: Block::None,
@@ -107,7 +130,6 @@ impl Renderer {
             at_line_start: true,
             footer: Vec::new(),
             live: Live::new(live_style, live_width),
-            answers: Answers::default(),
             show_todos: true,
             todos_changed: false,
             error_shown: false,
@@ -119,53 +141,36 @@ impl Renderer {
         }
     }
 
-    /// The label of the sub-agent that made the tool call `tool_use_id`
-    /// (`None` for the main agent's own calls).
-    pub fn agent_of(&self, tool_use_id: &str) -> Option<String> {
-        let calls = self.reading.calls();
-        let parent = calls
-            .iter()
-            .find(|t| t.id == tool_use_id)?
-            .parent
-            .as_deref()?;
-        Some(self.agent_label(parent))
-    }
-
-    /// The label of the sub-agent with this task id (the `agent_id` on
-    /// its permission requests).
-    pub fn agent_by_task(&self, task_id: &str) -> Option<String> {
-        self.reading
-            .agents()
-            .by_task(task_id)
-            .map(|a| a.label.clone())
-    }
-
-    /// The last answers, for `/copy`.
-    pub fn answers(&self) -> &Answers {
-        &self.answers
-    }
-
-    /// The task list as text (`/todos`), or `None` when there is none.
-    pub fn todos_text(&self) -> Option<String> {
-        if self.reading.todos().is_empty() {
-            return None;
+    /// Draw one thing the machine asked for, with the session as it stands.
+    pub fn draw(&mut self, d: Draw<'_>, session: &Session, now: Instant) -> String {
+        match d {
+            Draw::Seen(seen) => self.show(seen, session, now),
+            Draw::BeginTurn => self.begin_turn(session, now),
+            Draw::Footer(lines) => self.set_footer(lines, session, now),
+            Draw::Suspend => self.suspend(),
+            Draw::Notice(text) => self.notice(&text),
+            Draw::Tick => self.tick(session, now),
+            Draw::Resize(width) => self.resize(width, session, now),
+            Draw::Width(width) => {
+                self.set_width(width);
+                String::new()
+            }
+            Draw::Continued(width) => self.resume_after_stop(width, session, now),
+            Draw::ToggleTodos => self.toggle_todos(session, now),
+            Draw::Interrupting => {
+                self.interrupting = true;
+                String::new()
+            }
         }
-        let lines = self.reading.todos().lines(self.opts.style, self.opts.width);
-        Some(lines.iter().map(|l| format!("{l}\n")).collect())
     }
 
     /// Ctrl-T: show or hide the task list under the spinners.
-    pub fn toggle_todos(&mut self, now: Instant) -> String {
+    pub fn toggle_todos(&mut self, session: &Session, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
         self.show_todos = !self.show_todos;
-        self.draw_live(now, &mut out);
+        self.draw_live(session, now, &mut out);
         out
-    }
-
-    /// How many sub-agents are still at work.
-    pub fn agents_running(&self) -> usize {
-        self.reading.agents().running().count()
     }
 
     /// Switch spinners on or off.
@@ -174,17 +179,8 @@ impl Renderer {
         self.opts.live = live;
     }
 
-    fn agent_label(&self, task_tool_use_id: &str) -> String {
-        self.reading.agents().label(task_tool_use_id)
-    }
-
     pub fn width(&self) -> usize {
         self.opts.width
-    }
-
-    /// The call `id` runs from `now` (its approval was answered).
-    pub fn call_runs(&mut self, id: &str, now: Instant) {
-        self.reading.call_runs(id, now);
     }
 
     pub fn set_width(&mut self, width: usize) {
@@ -199,7 +195,7 @@ impl Renderer {
     /// The terminal changed width: the live region is drawn again to fit.
     /// The old one is erased from its top row to the end of the screen, so
     /// rows the terminal re-wrapped below it go too.
-    pub fn resize(&mut self, width: usize, now: Instant) -> String {
+    pub fn resize(&mut self, width: usize, session: &Session, now: Instant) -> String {
         let mut out = String::new();
         let rows = self.live.rows();
         if rows > 0 && self.hung.take().is_some() {
@@ -214,79 +210,75 @@ impl Renderer {
             self.live.forget();
         }
         self.set_width(width);
-        self.draw_live(now, &mut out);
+        self.draw_live(session, now, &mut out);
         out
     }
 
     /// The process was stopped (Ctrl-Z) and continued: the shell wrote
     /// below the live region, and the cursor is on a fresh line. The old
     /// region stays as it was; a new one is drawn where the cursor is.
-    pub fn resume_after_stop(&mut self, width: usize, now: Instant) -> String {
+    pub fn resume_after_stop(&mut self, width: usize, session: &Session, now: Instant) -> String {
         self.live.forget();
         self.hung = None;
         self.at_line_start = true;
         self.set_width(width);
         let mut out = String::new();
-        self.draw_live(now, &mut out);
+        self.draw_live(session, now, &mut out);
         out
     }
 
     /// Whether tools are still running (the spinners need ticks).
-    pub fn has_live(&self) -> bool {
-        (!self.reading.calls().is_empty() || self.agents_running() > 0 || self.working.is_some())
+    pub fn has_live(&self, session: &Session) -> bool {
+        (session.reading.calls().len() > 0
+            || session.agents_running() > 0
+            || self.working.is_some())
             && self.opts.live
     }
 
     /// A prompt was sent: the turn's status line (spinner, elapsed time,
     /// tokens, the interrupt key) shows under its output until its result.
-    pub fn begin_turn(&mut self, now: Instant) -> String {
+    pub fn begin_turn(&mut self, session: &Session, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
         self.working = Some(now);
         self.streamed = 0;
         self.interrupting = false;
-        self.draw_live(now, &mut out);
+        self.draw_live(session, now, &mut out);
         out
     }
 
     /// Show these lines under the answer (typed-ahead prompts), redrawn with
     /// the spinners and never through the answer's text.
-    pub fn set_footer(&mut self, lines: Vec<String>, now: Instant) -> String {
+    pub fn set_footer(&mut self, lines: Vec<String>, session: &Session, now: Instant) -> String {
         let mut out = String::new();
         if !self.opts.live || lines == self.footer {
             return out;
         }
         self.clear_live(&mut out);
         self.footer = lines;
-        self.draw_live(now, &mut out);
+        self.draw_live(session, now, &mut out);
         out
     }
 
-    /// Render one message. `state` is the session's, already updated with
-    /// this message (the end-of-turn line names its mode).
-    pub fn message(&mut self, m: &Message, state: &SessionState, now: Instant) -> String {
+    /// Show what one message said. `session` has taken the message in (the
+    /// end-of-turn line names its mode).
+    pub fn show(&mut self, seen: Vec<Seen<'_>>, session: &Session, now: Instant) -> String {
         let mut out = String::new();
         self.clear_live(&mut out);
-        let mut seen = Vec::new();
-        self.reading.read(m, now, &mut |s| seen.push(s));
         for s in seen {
-            self.show(s, state, now, &mut out);
+            self.show_one(s, session, now, &mut out);
         }
-        self.draw_live(now, &mut out);
+        self.draw_live(session, now, &mut out);
         out
     }
 
-    fn show(&mut self, seen: Seen<'_>, state: &SessionState, now: Instant, out: &mut String) {
+    fn show_one(&mut self, seen: Seen<'_>, session: &Session, now: Instant, out: &mut String) {
         let s = self.opts.style;
         match seen {
-            Seen::TextStart => {
-                self.answers.block();
-                self.begin_block(Block::Text, out)
-            }
+            Seen::TextStart => self.begin_block(Block::Text, out),
             Seen::Text(t) => {
                 self.text_came = now;
                 self.streamed += t.chars().count();
-                self.answers.push(t);
                 self.text(t, out)
             }
             Seen::ThinkingStart if self.opts.show_thinking => {
@@ -303,15 +295,13 @@ impl Renderer {
             Seen::MessageEnd => self.finish_text(out),
             Seen::ToolStarted(call) => {
                 if !self.opts.live {
-                    let line = self.tool_line(&call, "…", None);
+                    let line = self.tool_line(&call, session, "…", None);
                     self.permanent_line(&line, out);
                 }
             }
-            Seen::ToolEnded {
-                call,
-                outcome,
-                result,
-            } => self.tool_done(&call, outcome, result, now, out),
+            Seen::ToolEnded { call, end, result } => {
+                self.tool_done(&call, end, result, session, now, out)
+            }
             Seen::AgentText { label, text } => self.agent_text(&label, text, out),
             Seen::AgentEnded(end) => self.agent_done(&end, out),
             Seen::ApiError(text) => {
@@ -334,27 +324,26 @@ impl Renderer {
             Seen::Result(r) => {
                 // the turn is over: its status line goes
                 self.working = None;
-                self.answers.end();
-                self.result(r, state, out)
+                self.result(r, session, out)
             }
         }
     }
 
     /// Redraw the spinners.
-    pub fn tick(&mut self, now: Instant) -> String {
+    pub fn tick(&mut self, session: &Session, now: Instant) -> String {
         let mut out = String::new();
         if now.saturating_duration_since(self.text_came) >= SHOW_HELD {
-            self.show_held(now, &mut out);
+            self.show_held(session, now, &mut out);
         }
-        if self.has_live() {
+        if self.has_live(session) {
             self.clear_live(&mut out);
-            self.draw_live(now, &mut out);
+            self.draw_live(session, now, &mut out);
         }
         out
     }
 
     /// The text paused in the middle of a word: what came of it is shown.
-    fn show_held(&mut self, now: Instant, out: &mut String) {
+    fn show_held(&mut self, session: &Session, now: Instant, out: &mut String) {
         let held = match self.block {
             Block::Text => self.markdown.holds_word(),
             Block::Thinking => self.thinking.holds_word(),
@@ -371,7 +360,7 @@ impl Renderer {
             self.thinking.show_held(out);
             self.at_line_start = self.thinking.at_row_start();
         }
-        self.draw_live(now, out);
+        self.draw_live(session, now, out);
     }
 
     /// Erase the live region and end a half-written line: the screen is
@@ -396,11 +385,11 @@ impl Renderer {
         out
     }
 
-    /// End of a turn that produced no `result` (the CLI died): forget tools.
+    /// End of a turn that produced no `result` (the CLI died); the
+    /// session forgets its calls.
     pub fn abandon_turn(&mut self) -> String {
         let out = self.suspend();
         self.working = None;
-        self.reading.abandon_turn();
         self.markdown = fresh_markdown(&self.opts);
         self.block = Block::None;
         out
@@ -505,9 +494,15 @@ impl Renderer {
         self.thinking.new_row();
     }
 
-    fn tool_line(&self, t: &Call, mark: &str, elapsed: Option<Duration>) -> String {
+    fn tool_line(
+        &self,
+        t: &Call,
+        session: &Session,
+        mark: &str,
+        elapsed: Option<Duration>,
+    ) -> String {
         let s = &self.opts.style;
-        let (indent, body) = self.tool_parts(t);
+        let (indent, body) = self.tool_parts(t, session);
         let time = elapsed
             .map(|d| format!("  {}", s.dim(&format!("{:.1}s", d.as_secs_f64()))))
             .unwrap_or_default();
@@ -515,32 +510,35 @@ impl Renderer {
     }
 
     /// A tool's line around its mark (see [`lines::tool_parts`]).
-    fn tool_parts(&self, t: &Call) -> (String, String) {
-        lines::tool_parts(t, self.reading.agents(), self.opts.style, self.opts.width)
+    fn tool_parts(&self, t: &Call, session: &Session) -> (String, String) {
+        let agents = session.reading.agents();
+        lines::tool_parts(t, agents, self.opts.style, self.opts.width)
     }
 
     fn tool_done(
         &mut self,
         tool: &Call,
-        outcome: Outcome,
+        end: CallEnd,
         r: &ToolResultBlock,
+        session: &Session,
         now: Instant,
         out: &mut String,
     ) {
         let s = self.opts.style;
-        if outcome == Outcome::Background {
-            let line = self.tool_line(tool, &s.cyan("⇢"), None);
+        if end == CallEnd::Background {
+            let line = self.tool_line(tool, session, &s.cyan("⇢"), None);
             let line = format!("{line}  {}", s.dim("working in the background"));
             self.permanent_line(&line, out);
             return;
         }
         let text = r.text();
-        let mark = if outcome == Outcome::Failed {
+        let mark = if end == CallEnd::Failed {
             s.red("✗")
         } else {
             s.green("✓")
         };
-        let line = self.tool_line(tool, &mark, Some(now.duration_since(tool.started)));
+        let elapsed = Some(now.duration_since(tool.started));
+        let line = self.tool_line(tool, session, &mark, elapsed);
         self.permanent_line(&line, out);
         let text = Sanitizer::clean(&text);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -559,12 +557,6 @@ impl Renderer {
             );
             self.permanent_line(&l, out);
         }
-    }
-
-    /// A new session (`/new`, `/resume`, rewind, a restart): nothing of the
-    /// old one is running any more.
-    pub fn forget_session(&mut self) {
-        self.reading.forget_session();
     }
 
     /// A sub-agent's text: a few dim lines under its name.
@@ -611,20 +603,21 @@ impl Renderer {
         }
     }
 
-    fn result(&mut self, r: &ResultMessage, state: &SessionState, out: &mut String) {
+    fn result(&mut self, r: &ResultMessage, session: &Session, out: &mut String) {
         self.end_block(out);
+        let todos = session.reading.todos();
         // the list as the turn left it, when the turn changed it
-        if std::mem::take(&mut self.todos_changed) && !self.reading.todos().is_empty() {
+        if std::mem::take(&mut self.todos_changed) && !todos.is_empty() {
             if !self.at_line_start {
                 out.push('\n');
                 self.at_line_start = true;
             }
             out.push('\n');
-            for line in self.reading.todos().lines(self.opts.style, self.opts.width) {
+            for line in todos.lines(self.opts.style, self.opts.width) {
                 self.permanent_line(&line, out);
             }
         }
-        let running = self.agents_running();
+        let running = session.agents_running();
         let s = self.opts.style;
         let calls = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
@@ -659,6 +652,7 @@ impl Renderer {
         }
         let plural = if calls == 1 { "" } else { "s" };
         // what this prompt cost, then the session so far (as `/cost` says)
+        let state = &session.state;
         let t = &state.totals;
         let mut cost = String::new();
         if let Some(session) = t.session_cost_usd {
@@ -697,8 +691,8 @@ impl Renderer {
 
     /// The task list shows under the spinners: there is work left on it,
     /// and Ctrl-T has not hidden it.
-    fn todos_live(&self) -> bool {
-        self.show_todos && self.reading.todos().open()
+    fn todos_live(&self, session: &Session) -> bool {
+        self.show_todos && session.reading.todos().open()
     }
 
     fn clear_live(&mut self, out: &mut String) {
@@ -738,12 +732,6 @@ impl Renderer {
         }
     }
 
-    /// Ctrl-C: the turn is being interrupted (its status line says so,
-    /// and no longer offers the key).
-    pub fn interrupting(&mut self) {
-        self.interrupting = true;
-    }
-
     /// The turn's status line: `⠋ Working · 12s · ↓ ~1.2k tokens ·
     /// Ctrl-C to interrupt` (the tokens an estimate from the characters
     /// streamed, a token being about four).
@@ -781,13 +769,13 @@ impl Renderer {
         })
     }
 
-    fn draw_live(&mut self, now: Instant, out: &mut String) {
+    fn draw_live(&mut self, session: &Session, now: Instant, out: &mut String) {
         if !self.opts.live
-            || (self.reading.calls().is_empty()
+            || (session.reading.calls().len() == 0
                 && self.footer.is_empty()
-                && self.agents_running() == 0
+                && session.agents_running() == 0
                 && self.working.is_none()
-                && !self.todos_live())
+                && !self.todos_live(session))
         {
             return;
         }
@@ -802,11 +790,14 @@ impl Renderer {
                 _ => return,
             }
         };
-        let todos = self
-            .todos_live()
-            .then(|| self.reading.todos().lines(self.opts.style, self.opts.width));
+        let todos = self.todos_live(session).then(|| {
+            session
+                .reading
+                .todos()
+                .lines(self.opts.style, self.opts.width)
+        });
         let lines = lines::live(
-            &self.reading,
+            &session.reading,
             self.opts.style,
             self.opts.width,
             now,

@@ -2,25 +2,26 @@
 //! editor, slash commands, Shift-Tab, `!` commands. While Claude works, the
 //! chat's machine runs (`work`, `machine`).
 
-use super::approval;
 use super::commands::{self, Input};
+use super::connection::Connection;
 use super::core::{lock, terminal_width, Chat, Slot};
-use super::editor::{self, ChatEditor, PromptAction};
+use super::editor::{self, LineEditor, PromptAction, Read};
 use super::images;
+use super::machine::End;
+use super::pick;
+use super::prompt::{Line, Next, PromptSide};
 use super::render::{RenderOptions, Renderer};
+use super::screen::Screen;
 use super::shell;
-use super::state::SessionState;
-use super::typeahead::TypeAhead;
+use super::state::{Session, SessionState};
 use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::turn::events::{Signal, Signals};
 use claudio::{PermissionMode, UserInput};
-use rustyline::error::ReadlineError;
 use std::io::{self, IsTerminal, Write};
 use tokio::runtime::Runtime;
-use tokio::sync::mpsc;
 
 /// On SIGTERM or SIGHUP (the terminal closed), close the session gracefully
 /// (its transcript complete), put the terminal back, and exit 128+N.
@@ -58,9 +59,8 @@ pub struct ChatSettings {
 pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
     claudio::transport::find_cli(session.cli_path.as_deref())?;
-    approval::install_panic_restore();
+    pick::install_panic_restore();
     let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
-    let (approvals_tx, approvals) = mpsc::channel(16);
     let width = terminal_width();
     let renderer = Renderer::new(RenderOptions {
         style,
@@ -70,194 +70,186 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     });
     let mut chat = Chat {
         rt,
-        session: session.clone(),
-        style,
-        renderer,
-        state: SessionState {
-            resuming: session.resume.is_some() || session.continue_session,
-            ..SessionState::default()
+        flags: session.clone(),
+        conn: Connection::new(),
+        screen: Screen {
+            out: io::stdout(),
+            style,
+            renderer,
         },
-        client: Slot::default(),
-        connecting: None,
-        approvals_tx,
-        approvals,
-        out: io::stdout(),
-        ahead: TypeAhead::default(),
-        ctrl_d_left: false,
-        initial: None,
-        shell_context: Vec::new(),
-        typed_prompts: Default::default(),
+        session: Session {
+            state: SessionState {
+                resuming: session.resume.is_some() || session.continue_session,
+                ..SessionState::default()
+            },
+            ..Session::default()
+        },
+        prompt: PromptSide::default(),
         clipboard: Default::default(),
-        pasted: Default::default(),
-        status_at: None,
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
         },
     };
-    chat.state.model = session.model.clone();
-    chat.state.mode = session
+    chat.session.state.model = session.model.clone();
+    chat.session.state.mode = session
         .permission_mode
         .map(|m| claudio::PermissionMode::from(m).to_string());
     chat.header();
     if let Some(id) = &session.resume {
         chat.show_history(id);
     }
-    watch_signals(rt, chat.client.clone())?;
+    watch_signals(rt, chat.conn.client.clone())?;
     chat.start_connect(session.clone())?;
 
-    // what Shift-Tab and Esc Esc leave for the loop
-    let actions = editor::Actions::default();
-    let mut ed = editor::new_editor(
-        settings.history_size,
-        settings.vi,
-        chat.cwd.clone(),
-        actions.clone(),
-    )?;
+    let mut ed = LineEditor::new(settings.history_size, settings.vi, chat.cwd.clone())?;
     let exit = loop {
         chat.update_status();
         chat.set_prompt(&mut ed);
-        // Prompts typed ahead during the last turn go first, in order.
-        if let Some(next) = chat.ahead.queued.pop_front() {
-            let echo = format!("{}{}\n", chat.style.bold("› "), Sanitizer::clean(&next));
-            chat.write(&echo);
-            let _ = ed.add_history_entry(next.trim_end());
-            if let Some(input) = commands::parse(&next) {
-                match chat.handle(input) {
-                    Ok(None) => {}
-                    Ok(Some(exit)) => break exit,
+        let agents = chat.session.agents_running() > 0;
+        let start = match chat.prompt.next(agents) {
+            // Prompts typed ahead during the last turn go first, in order.
+            Next::Queued(next) => {
+                let echo = format!(
+                    "{}{}\n",
+                    chat.screen.style.bold("› "),
+                    Sanitizer::clean(&next)
+                );
+                chat.write(&echo);
+                ed.add_history(&next);
+                if let Some(input) = commands::parse(&next) {
+                    match chat.handle(input) {
+                        Ok(None) => {}
+                        Ok(Some(exit)) => break exit,
+                        Err(e) => chat.error(&e),
+                    }
+                }
+                continue;
+            }
+            // While background agents work, the prompt is the turn's own
+            // line under the live spinners: their progress, requests and
+            // report show as they come.
+            Next::Agents => {
+                // Ctrl-D on the empty line under them ends the chat; the
+                // session lost or failed is the next prompt's to find
+                match chat.agents_at_work() {
+                    Ok(End::Quit(exit)) => break exit,
+                    Ok(End::Done | End::SessionLost | End::Failed(_)) => {}
                     Err(e) => chat.error(&e),
                 }
-            }
-            continue;
-        }
-        // While background agents work, the prompt is the turn's own line
-        // under the live spinners: their progress, requests and report show
-        // as they come.
-        if chat.renderer.agents_running() > 0 && chat.initial.is_none() {
-            match chat.agents_at_work() {
-                Ok(super::work::AtWork::Done) => {}
-                Ok(super::work::AtWork::Quit) => break Exit::Success,
-                Err(e) => chat.error(&e),
-            }
-            if !chat.ahead.queued.is_empty() {
-                continue;
-            }
-        }
-        let draft = std::mem::take(&mut chat.ahead.typed);
-        let (before, after) = match chat.initial.take() {
-            Some(initial) => {
-                // a line typed during the last turn stays within reach
-                if !draft.trim().is_empty() {
-                    let _ = ed.add_history_entry(draft.trim_end());
+                if chat.prompt.has_queued() {
+                    continue;
                 }
-                initial
+                chat.prompt.start()
             }
-            None => (draft, String::new()),
+            Next::Read(start) => start,
         };
+        // a line typed during the last turn stays within reach
+        if let Some(typed) = &start.to_history {
+            ed.add_history(typed);
+        }
         let prompt = chat.plain_prompt();
-        let (back, read) = chat.read_line(ed, prompt.clone(), before, after)?;
-        ed = back;
-        let action = match &read {
-            Err(ReadlineError::Interrupted) => editor::take_action(&actions),
-            _ => None,
-        };
-        match &action {
-            Some(
-                PromptAction::CycleMode { before, after }
-                | PromptAction::PasteImage { before, after },
-            ) => chat.erase_prompt(&prompt, &format!("{before}{after}")),
-            Some(PromptAction::Rewind) => chat.erase_prompt(&prompt, ""),
-            Some(PromptAction::Edit { line }) => chat.erase_prompt(&prompt, line),
-            None => {}
-        }
-        let line = match read {
-            Ok(l) => l,
-            Err(ReadlineError::Interrupted) => {
-                match action {
-                    Some(PromptAction::CycleMode { before, after }) => {
-                        chat.initial = Some((before, after));
-                        let next =
-                            PermissionMode::from_name(chat.state.mode_name()).next_in_cycle();
-                        match chat.switch_mode(next) {
-                            Ok(None) => {}
-                            Ok(Some(exit)) => break exit,
-                            Err(e) => chat.error(&e),
-                        }
-                    }
-                    Some(PromptAction::Rewind) => match chat.rewind() {
-                        Ok(Some(text)) => chat.initial = Some((text, String::new())),
-                        Ok(None) => {}
-                        Err(e) => chat.error(&e),
-                    },
-                    Some(PromptAction::Edit { line }) => {
-                        let text = match editor::edit_in_editor(&line, &editor::editor_from_env()) {
-                            Ok(new) => new.unwrap_or(line),
-                            Err(e) => {
-                                chat.error(&anyhow::Error::from(e));
-                                line
-                            }
-                        };
-                        chat.initial = Some((text, String::new()));
-                    }
-                    Some(PromptAction::PasteImage { before, after }) => {
-                        let before = chat.paste_image(before);
-                        chat.initial = Some((before, after));
-                    }
-                    None => {}
+        let Line { before, after } = start.line;
+        let line = match ed.read(&prompt, &before, &after)? {
+            Read::Line(line) => line,
+            Read::Eof => break Exit::Success,
+            Read::Interrupted => continue,
+            Read::Action(action) => {
+                if let Some(exit) = chat.prompt_action(&prompt, action) {
+                    break exit;
                 }
                 continue;
             }
-            Err(ReadlineError::Eof) => break Exit::Success,
-            Err(e) => return Err(e.into()),
         };
         let Some(input) = commands::parse(&line) else {
             continue;
         };
-        let _ = ed.add_history_entry(line.trim_end());
+        ed.add_history(&line);
         match chat.handle(input) {
             Ok(None) => {}
             Ok(Some(exit)) => break exit,
             Err(e) => chat.error(&e),
         }
     };
-    editor::save_history(&mut ed);
+    ed.save_history();
     chat.close();
     Ok(exit)
 }
 
 impl Chat<'_> {
-    /// Ctrl-V: the clipboard's image as a marker after `before`, or a line
-    /// saying why there is none.
-    fn paste_image(&mut self, before: String) -> String {
-        match self.clipboard.image() {
-            Ok(image) => {
-                let about = images::describe(&image);
-                let marker = self.pasted.add(image);
-                self.info(&format!("{marker} pasted: {about}"));
-                format!("{before}{marker}")
+    /// A key the chat handles itself stopped the line editor at `prompt`:
+    /// its line goes from the screen, the key's work is done, and what the
+    /// next prompt starts with is fed to the prompt side. `Some` when the
+    /// chat ends.
+    fn prompt_action(&mut self, prompt: &str, action: PromptAction) -> Option<Exit> {
+        match action {
+            PromptAction::CycleMode { before, after } => {
+                self.erase_prompt(prompt, &format!("{before}{after}"));
+                self.prompt.mode_cycled(Line { before, after });
+                let next =
+                    PermissionMode::from_name(self.session.state.mode_name()).next_in_cycle();
+                match self.switch_mode(next) {
+                    Ok(None) => {}
+                    Ok(Some(exit)) => return Some(exit),
+                    Err(e) => self.error(&e),
+                }
             }
+            PromptAction::Rewind => {
+                self.erase_prompt(prompt, "");
+                match self.rewind() {
+                    Ok(Some(text)) => self.prompt.rewound(text),
+                    Ok(None) => {}
+                    Err(e) => self.error(&e),
+                }
+            }
+            PromptAction::Edit { line } => {
+                self.erase_prompt(prompt, &line);
+                let text = match editor::edit_in_editor(&line, &editor::editor_from_env()) {
+                    Ok(new) => new.unwrap_or(line),
+                    Err(e) => {
+                        self.error(&anyhow::Error::from(e));
+                        line
+                    }
+                };
+                self.prompt.edited(text);
+            }
+            PromptAction::PasteImage { before, after } => {
+                self.erase_prompt(prompt, &format!("{before}{after}"));
+                self.paste_image(Line { before, after });
+            }
+        }
+        None
+    }
+
+    /// Ctrl-V: the clipboard's image as a marker at the cursor, or a line
+    /// saying why there is none.
+    fn paste_image(&mut self, line: Line) {
+        let image = match self.clipboard.image() {
+            Ok(image) => Some(image),
             Err(why) => {
                 self.info(&why);
-                before
+                None
             }
+        };
+        let about = image.as_ref().map(images::describe);
+        if let (Some(marker), Some(about)) = (self.prompt.pasted(line, image), about) {
+            self.info(&format!("{marker} pasted: {about}"));
         }
     }
 
-    fn set_prompt(&self, ed: &mut ChatEditor) {
+    fn set_prompt(&self, ed: &mut LineEditor) {
         let plain = self.plain_prompt();
         let styled = match plain.rsplit_once("› ") {
             Some((label, _)) if !label.is_empty() => {
-                format!("{}{}", self.style.dim(label), self.style.bold("› "))
+                format!(
+                    "{}{}",
+                    self.screen.style.dim(label),
+                    self.screen.style.bold("› ")
+                )
             }
-            _ => self.style.bold(&plain),
+            _ => self.screen.style.bold(&plain),
         };
-        if let Some(h) = ed.helper_mut() {
-            h.styled_prompt = styled;
-            if h.cwd != self.cwd {
-                h.cwd = self.cwd.clone();
-            }
-        }
+        ed.set_prompt(styled, &self.cwd);
     }
 
     fn handle(&mut self, input: Input) -> anyhow::Result<Option<Exit>> {
@@ -283,29 +275,26 @@ impl Chat<'_> {
                         return Ok(None);
                     }
                 }
+                // the uuid is what /rewind names the prompt by; it gets the
+                // line back as typed, so a pasted path attaches its image again
+                let uuid = claudio::store::new_uuid();
+                let owed = self.prompt.send(uuid.clone(), &typed);
                 // the text goes as typed, each image beside it; a file that
                 // is no usable image is named, and the prompt goes all the same
                 let home = dirs::home_dir();
                 let attached = images::attach(
                     &typed,
-                    &self.pasted,
+                    &owed.pasted,
                     home.as_deref(),
                     |p: &std::path::Path| claudio::protocol::Image::from_file(p),
                 );
-                self.pasted.clear();
                 for line in attached.lines() {
                     self.info(&line);
                 }
-                let text =
-                    shell::with_context(&std::mem::take(&mut self.shell_context), &attached.text);
-                let mut input = UserInput::new(text);
+                let mut input = UserInput::new(shell::with_context(&owed.shell, &attached.text));
                 for (_, image) in &attached.images {
                     input = input.with_image(image);
                 }
-                // the uuid is what /rewind names the prompt by; it gets the
-                // line back as typed, so a pasted path attaches its image again
-                let uuid = claudio::store::new_uuid();
-                self.typed_prompts.insert(uuid.clone(), typed);
                 return self.turn(input.uuid(uuid));
             }
             Input::Shell(cmd) if cmd.is_empty() => self.info(
@@ -314,15 +303,13 @@ impl Chat<'_> {
             Input::Shell(cmd) => self.shell(&cmd)?,
             Input::Rewind => {
                 if let Some(text) = self.rewind()? {
-                    self.initial = Some((text, String::new()));
+                    self.prompt.rewound(text);
                 }
             }
         }
         Ok(None)
     }
-}
 
-impl Chat<'_> {
     /// Remove the prompt line the line editor left when a key stopped it.
     fn erase_prompt(&mut self, prompt: &str, line: &str) {
         use unicode_width::UnicodeWidthStr;
@@ -353,7 +340,7 @@ impl Chat<'_> {
     /// `!command`: run it, show its output, keep it for the next prompt.
     fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
         let rt = self.rt;
-        let (style, cwd) = (self.style, self.cwd.clone());
+        let (style, cwd) = (self.screen.style, self.cwd.clone());
         let mut out = io::stdout();
         let ran = rt.block_on(shell::run(cmd, &cwd, style, &mut out))?;
         let mark = if ran.ok {
@@ -368,23 +355,7 @@ impl Chat<'_> {
         );
         // `\r`: over the terminal's `^C` echo, if any
         self.write(&format!("\r  {mark} {}\n", style.dim(&note)));
-        self.shell_context.push(ran.context);
+        self.prompt.shell_ran(ran.context);
         Ok(())
-    }
-
-    /// Read a line at the prompt.
-    fn read_line(
-        &mut self,
-        mut ed: ChatEditor,
-        prompt: String,
-        before: String,
-        after: String,
-    ) -> anyhow::Result<(ChatEditor, rustyline::Result<String>)> {
-        let r = if before.is_empty() && after.is_empty() {
-            ed.readline(&prompt)
-        } else {
-            ed.readline_with_initial(&prompt, (&before, &after))
-        };
-        Ok((ed, r))
     }
 }

@@ -2,9 +2,9 @@
 //! as they were then. What is listed and shown is worked out here, without
 //! a terminal; the chat asks and acts.
 
-use super::approval;
 use super::core::Chat;
 use super::keys::Keys;
+use super::pick;
 use crate::cli::picker::{Choice, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
@@ -214,10 +214,10 @@ impl Chat<'_> {
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
-        let (style, width) = (self.style, self.renderer.width());
+        let (style, width) = (self.screen.style, self.screen.renderer.width());
         self.rt.block_on(async {
             let mut keys = Keys::start().context("no terminal to choose on")?;
-            Ok(approval::pick(&mut keys, None, picker, style, width).await?)
+            Ok(pick::pick(&mut keys, None, picker, style, width).await?)
         })
     }
 
@@ -225,7 +225,7 @@ impl Chat<'_> {
     /// Nothing changes until the person confirms. Returns the prompt's text,
     /// for the input line, when the conversation went back.
     pub(super) fn rewind(&mut self) -> anyhow::Result<Option<String>> {
-        let Some(id) = self.state.session_id.clone() else {
+        let Some(id) = self.session.state.session_id.clone() else {
             self.info("nothing to rewind yet");
             return Ok(None);
         };
@@ -233,13 +233,13 @@ impl Chat<'_> {
         let file = store.find(&id)?;
         let prompts = past_prompts(
             &claudio::store::read_conversation(&file.path)?,
-            &self.typed_prompts,
+            self.prompt.typed(),
         );
         if prompts.is_empty() {
             self.info("nothing to rewind yet");
             return Ok(None);
         }
-        let s = self.style;
+        let s = self.screen.style;
         self.write(&format!(
             "\n  {} {}\n",
             s.yellow("⟲"),
@@ -291,10 +291,11 @@ impl Chat<'_> {
         // just before the prompt, and the session goes on from there.
         drop(client);
         self.close();
-        let mut next = self.session.clone();
+        let mut next = self.flags.clone();
         next.continue_session = false;
         // the mode the session is in now, not the one it started with
         next.permission_mode = self
+            .session
             .state
             .mode
             .as_deref()
@@ -324,9 +325,9 @@ impl Chat<'_> {
             }
         };
         next.resume = forked;
-        self.state.session_id = next.resume.clone();
-        self.state.resuming = true;
-        self.state.grants = Default::default();
+        self.session.state.session_id = next.resume.clone();
+        self.session.state.resuming = true;
+        self.session.state.grants = Default::default();
         self.start_connect(next)?;
         self.info(&rewound_notice(&p.text));
         Ok(Some(Sanitizer::clean(&p.text)))

@@ -1,9 +1,85 @@
-//! What the chat knows of its session: the model, the permission mode, the
-//! session's id and the totals, kept up to date from the CLI's messages.
-//! The renderer draws with it; commands, the prompt and rewind read it.
+//! What the chat knows of its session, owned once ([`Session`]): the
+//! model, the permission mode, the session's id and the totals; what its
+//! messages mean (the answer, the calls, the agents, the task list); the
+//! last answers for `/copy`. The machine takes each message in here once;
+//! the renderer draws from it; commands, the prompt and rewind read it.
 
+use super::clipboard::Answers;
+use crate::cli::reading::{Reading, Seen};
+use crate::cli::style::Style;
 use claudio::{Message, SystemMessage};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// What the session has seen, owned once.
+#[derive(Debug, Default)]
+pub struct Session {
+    /// What the CLI said of the session: model, mode, id, totals.
+    pub state: SessionState,
+    /// What its messages mean: the answer, the calls, the agents, the
+    /// task list (read the same way by `ask`).
+    pub reading: Reading,
+    /// The last answers' markdown source, for `/copy`.
+    pub answers: Answers,
+}
+
+impl Session {
+    /// Take in one message: what it said, in order, for the screen.
+    pub fn see<'m>(&mut self, m: &'m Message, now: Instant) -> Vec<Seen<'m>> {
+        self.state.observe(m);
+        let seen = self.reading.seen(m, now);
+        for s in &seen {
+            match s {
+                Seen::TextStart => self.answers.block(),
+                Seen::Text(t) => self.answers.push(t),
+                Seen::Result(_) => self.answers.end(),
+                _ => {}
+            }
+        }
+        seen
+    }
+
+    /// How many sub-agents are still at work.
+    pub fn agents_running(&self) -> usize {
+        self.reading.agents().running().count()
+    }
+
+    /// The label of the sub-agent that made the tool call `tool_use_id`
+    /// (`None` for the main agent's own calls).
+    pub fn agent_of(&self, tool_use_id: &str) -> Option<String> {
+        let parent = self.reading.call(tool_use_id)?.parent.as_deref()?;
+        Some(self.reading.agents().label(parent))
+    }
+
+    /// The label of the sub-agent with this task id (the `agent_id` on
+    /// its permission requests).
+    pub fn agent_by_task(&self, task_id: &str) -> Option<String> {
+        self.reading
+            .agents()
+            .by_task(task_id)
+            .map(|a| a.label.clone())
+    }
+
+    /// The task list as text (`/todos`), or `None` when there is none.
+    pub fn todos_text(&self, style: Style, width: usize) -> Option<String> {
+        let todos = self.reading.todos();
+        if todos.is_empty() {
+            return None;
+        }
+        Some(
+            todos
+                .lines(style, width)
+                .iter()
+                .map(|l| format!("{l}\n"))
+                .collect(),
+        )
+    }
+
+    /// A new session (`/new`, `/resume`, rewind, a restart): nothing of the
+    /// old one is running any more.
+    pub fn forget(&mut self) {
+        self.reading.forget_session();
+    }
+}
 
 /// Totals for the end-of-turn line and `/cost`.
 ///
@@ -85,7 +161,7 @@ pub struct SessionState {
     pub branch: Option<String>,
     /// Exact calls the person allowed for this session when the CLI
     /// suggested no rule (not asked again; anything else is).
-    pub grants: crate::cli::approve::SessionGrants,
+    pub grants: crate::cli::requests::tool::SessionGrants,
     /// The next result is the first of a session this chat did not start
     /// (`-r`, `-c`, `/resume`, a rewind): its cost total may hold earlier runs.
     pub resuming: bool,

@@ -1,17 +1,17 @@
 //! The chat at work: the one loop that feeds the chat's machine
-//! ([`Work`]) its events (keys, messages, requests, ticks, signals) and
+//! ([`Machine`], in `machine.rs`) its events (keys, messages, requests, ticks, signals) and
 //! carries out its effects, for a turn and for the wait while background
 //! agents work between prompts.
 
 use super::core::{lock, terminal_width, Chat};
 use super::dialog::{Approval, Dialog};
 use super::keys::{Keys, RawGuard, TermEvent};
-use super::machine::{Effect, End, Event, Parts, Work};
-use crate::cli::approve::TtyApprover;
+use super::machine::{Effect, End, Event, Machine, Parts};
 use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
+use crate::cli::requests::{self, diff, tool};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::turn::events::{Seen, Signal, Signals, Source, Wait};
+use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
 use claudio::protocol::ask::RequestKind;
 use claudio::{Client, PermissionMode, PermissionResult, Priority, UserInput};
 use std::collections::VecDeque;
@@ -19,22 +19,14 @@ use std::future::pending;
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-/// How a stretch of background work at the prompt ended.
-pub(super) enum AtWork {
-    /// Back to the line editor (or a prompt was typed: it is queued).
-    Done,
-    /// Ctrl-D on an empty line.
-    Quit,
-}
-
 impl Chat<'_> {
     pub(super) fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
         let client = self.client()?;
-        self.renderer.set_width(terminal_width());
+        self.screen.renderer.set_width(terminal_width());
         let end = rt.block_on(async {
             client.send(text).await?;
-            self.drive(&client, terminal_keys(), Work::turn).await
+            self.drive(&client, terminal_keys(), Machine::turn).await
         });
         self.after(&client, end)
     }
@@ -46,7 +38,8 @@ impl Chat<'_> {
         let rt = self.rt;
         let client = self.client()?;
         rt.block_on(client.set_permission_mode(next.clone()))?;
-        let end = rt.block_on(self.drive(&client, terminal_keys(), |_, now| Work::mode(next, now)));
+        let end =
+            rt.block_on(self.drive(&client, terminal_keys(), |_, now| Machine::mode(next, now)));
         self.after(&client, end)
     }
 
@@ -61,22 +54,24 @@ impl Chat<'_> {
             Ok(End::Done) => Ok(None),
             Ok(End::Quit(exit)) => {
                 client.kill();
-                *lock(&self.client) = None;
+                *lock(&self.conn.client) = None;
                 Ok(Some(exit))
             }
             Ok(End::SessionLost | End::Failed(_)) | Err(_) => {
-                let out = self.renderer.abandon_turn();
+                let out = self.screen.renderer.abandon_turn();
+                self.session.reading.abandon_turn();
                 self.write(&out);
                 if let Err(e) = end {
                     self.error(&e);
                 }
                 // Keep the conversation: the next prompt resumes it.
-                let id = self.state.session_id.clone();
-                self.renderer.forget_session();
-                *lock(&self.client) = None;
-                let mut s = self.session.clone();
+                let id = self.session.state.session_id.clone();
+                self.session.forget();
+                *lock(&self.conn.client) = None;
+                let mut s = self.flags.clone();
                 // a mode this program does not know: the one it was started with
                 s.permission_mode = self
+                    .session
                     .state
                     .mode
                     .as_deref()
@@ -96,13 +91,13 @@ impl Chat<'_> {
     /// The parts of the chat its machine works on.
     fn parts(&mut self) -> Parts<'_> {
         Parts {
-            renderer: &mut self.renderer,
-            state: &mut self.state,
-            ahead: &mut self.ahead,
+            renderer: &mut self.screen.renderer,
+            session: &mut self.session,
+            ahead: &mut self.prompt.ahead,
         }
     }
 
-    /// Run the chat's work ([`Work`]) to its end: the one loop that feeds
+    /// Run the chat's work ([`Machine`]) to its end: the one loop that feeds
     /// it events (the CLI's messages, signals and ticks from the turn's
     /// [`Source`], and the chat's own keys and requests) and carries out
     /// its effects.
@@ -110,7 +105,7 @@ impl Chat<'_> {
         &mut self,
         client: &Client,
         mut keys: Option<Keys>,
-        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Work<Approval>, Vec<Effect<Approval>>),
+        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Machine<Approval>, Vec<Effect<Approval>>),
     ) -> anyhow::Result<End> {
         let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
         let mut source = Source::new(client, signals).ticking(TICK);
@@ -123,7 +118,7 @@ impl Chat<'_> {
             while let Some(effect) = effects.pop_front() {
                 let event = match effect {
                     Effect::Write(text) => {
-                        write_to(&mut self.out, &text);
+                        write_to(&mut self.screen.out, &text);
                         None
                     }
                     Effect::SendNow(text) => {
@@ -165,22 +160,22 @@ impl Chat<'_> {
                 }
             }
             let asking = work.asking();
-            let front = front_input(&mut keys, open.as_ref(), &mut self.approvals, asking);
+            let front = front_input(&mut keys, open.as_ref(), &mut self.conn.approvals, asking);
             let wait = Wait { asking, due: None };
             let event = match source.next(front, wait).await {
-                Seen::Front(Front::Key(Some(input))) => Event::Key(input),
-                Seen::Front(Front::Key(None)) => {
+                Happened::Front(Front::Key(Some(input))) => Event::Key(input),
+                Happened::Front(Front::Key(None)) => {
                     keys = None;
                     Event::KeysGone
                 }
-                Seen::Front(Front::Withdrawn) => Event::Withdrawn,
-                Seen::Front(Front::Request(request)) => {
+                Happened::Front(Front::Withdrawn) => Event::Withdrawn,
+                Happened::Front(Front::Request(request)) => {
                     let request = *request;
                     // what the CLI wrote before it asked (the tool call, and
                     // the plan an ExitPlanMode request refers to)
                     let mut before = Vec::new();
                     while let Some(m) = source.ready::<()>() {
-                        if let Seen::Message(m) = m {
+                        if let Happened::Message(m) = m {
                             before.push(m.message);
                         }
                     }
@@ -192,17 +187,17 @@ impl Chat<'_> {
                         dialog,
                     }
                 }
-                Seen::Message(m) => Event::Message(Box::new(m.message)),
-                Seen::LongLine(limit) => Event::LongLine(limit),
-                Seen::Failed(e) => Event::Failed(e),
-                Seen::Closed => Event::Closed,
-                Seen::Tick | Seen::Due => Event::Tick,
-                Seen::Signal(Signal::Interrupt) => Event::CtrlC,
-                Seen::Signal(Signal::Continue) => Event::Continued {
+                Happened::Message(m) => Event::Message(Box::new(m.message)),
+                Happened::LongLine(limit) => Event::LongLine(limit),
+                Happened::Failed(e) => Event::Failed(e),
+                Happened::Closed => Event::Closed,
+                Happened::Tick | Happened::Due => Event::Tick,
+                Happened::Signal(Signal::Interrupt) => Event::CtrlC,
+                Happened::Signal(Signal::Continue) => Event::Continued {
                     width: terminal_width(),
                 },
                 // SIGTERM and SIGHUP are the chat's signal watcher's
-                Seen::Signal(Signal::Terminate | Signal::Hangup) => continue,
+                Happened::Signal(Signal::Terminate | Signal::Hangup) => continue,
             };
             effects.extend(work.step(&mut self.parts(), event, Instant::now()));
         }
@@ -212,34 +207,30 @@ impl Chat<'_> {
     /// and take the next prompt on the turn's own line (Enter sends it).
     /// Their requests are asked at once. Ends when they are done and the
     /// turn the CLI starts for their report has ended, when a prompt was
-    /// typed, or with Ctrl-D on an empty line.
-    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<AtWork> {
-        let Some(client) = lock(&self.client).clone() else {
-            return Ok(AtWork::Done);
+    /// typed, or with Ctrl-D on an empty line ([`End::Quit`]); how it
+    /// ended is the machine's [`End`], as a turn's is.
+    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<End> {
+        let Some(client) = lock(&self.conn.client).clone() else {
+            return Ok(End::Done);
         };
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-            return Ok(AtWork::Done);
+            return Ok(End::Done);
         }
         let rt = self.rt;
         rt.block_on(self.at_work(&client))
     }
 
-    async fn at_work(&mut self, client: &Client) -> anyhow::Result<AtWork> {
+    async fn at_work(&mut self, client: &Client) -> anyhow::Result<End> {
         let prompt = self.plain_prompt();
-        let eof = std::mem::take(&mut self.ctrl_d_left);
-        let end = self
-            .drive(client, Keys::start(), |p, now| {
-                let (mut work, mut out) = Work::at_work(p, prompt, now);
-                if eof {
-                    out.extend(work.step(p, Event::Eof, now));
-                }
-                (work, out)
-            })
-            .await?;
-        Ok(match end {
-            End::Quit(_) => AtWork::Quit,
-            _ => AtWork::Done,
+        let eof = self.prompt.take_eof();
+        self.drive(client, Keys::start(), |p, now| {
+            let (mut work, mut out) = Machine::at_work(p, prompt, now);
+            if eof {
+                out.extend(work.step(p, Event::Eof, now));
+            }
+            (work, out)
         })
+        .await
     }
 
     /// The dialog that asks the person about one request from the CLI: a
@@ -247,10 +238,10 @@ impl Chat<'_> {
     /// library hands it over). Without a terminal, nobody is asked: denied,
     /// never allowed silently.
     fn dialog(&self, a: &Approval, keys: bool) -> Dialog {
-        let style = self.style;
+        let style = self.screen.style;
         let req = &a.req;
         if a.ctx.cancellation.is_cancelled() {
-            let result = PermissionResult::deny(crate::cli::asking::WITHDRAWN);
+            let result = PermissionResult::deny(requests::WITHDRAWN);
             return Dialog::decided(String::new(), result, style);
         }
         if !keys {
@@ -259,17 +250,17 @@ impl Chat<'_> {
                 style.red("✗"),
                 Sanitizer::clean(&req.tool_name)
             );
-            let result = crate::cli::approve::nobody_to_ask(&req.tool_name);
+            let result = requests::nobody_to_ask(&req.tool_name);
             return Dialog::decided(note, result, style);
         }
         // the very call the person allowed for this session (no rule was
         // suggested); any other call is asked
-        if req.kind() == RequestKind::Tool && self.state.grants.allows(req) {
+        if req.kind() == RequestKind::Tool && self.session.state.grants.allows(req) {
             let note = format!(
                 "  {} {}  {}\n",
                 style.green("✓"),
                 Sanitizer::clean(&req.tool_name),
-                style.dim(crate::cli::approve::SAME_CALL)
+                style.dim(tool::SAME_CALL)
             );
             return Dialog::decided(note, PermissionResult::allow(), style);
         }
@@ -277,15 +268,15 @@ impl Chat<'_> {
         let agent = req
             .agent_id
             .as_deref()
-            .and_then(|t| self.renderer.agent_by_task(t))
+            .and_then(|t| self.session.agent_by_task(t))
             .or_else(|| {
                 req.tool_use_id
                     .as_deref()
-                    .and_then(|id| self.renderer.agent_of(id))
+                    .and_then(|id| self.session.agent_of(id))
             });
         let (width, height) = crossterm::terminal::size()
             .map(|(w, h)| (w as usize, h as usize))
-            .unwrap_or((self.renderer.width(), 24));
+            .unwrap_or((self.screen.renderer.width(), 24));
         let dialog = match req.kind() {
             RequestKind::Questions => Dialog::questions(req, agent, style),
             RequestKind::Plan => {
@@ -294,27 +285,19 @@ impl Chat<'_> {
                 Dialog::plan(req, plan, agent.as_deref(), style)
             }
             _ => {
-                let approver = TtyApprover::new(style, self.cwd.clone());
-                let (question, folded) = approver.render(req, false, agent.as_deref(), width);
-                let full = if folded {
-                    approver.render(req, true, agent.as_deref(), width).0
-                } else {
-                    String::new()
-                };
-                Dialog::tool(req.clone(), (question, folded), full, style)
+                let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
+                let shown = tool::Shown::new(req, change.as_ref(), agent.as_deref(), style, width);
+                Dialog::tool(req.clone(), shown, style)
             }
         };
         dialog.size(width, height)
     }
 
     /// Stop reading keys; what was typed in the last instant joins the
-    /// type-ahead.
+    /// type-ahead (Ctrl-D among it: for the wait after the turn).
     fn finish_keys(&mut self, keys: Option<Keys>) {
-        // Ctrl-D in the instant the turn ended: for the wait after it
-        self.ctrl_d_left = match keys {
-            Some(k) => self.ahead.drain_after_turn(k.finish()),
-            None => false,
-        };
+        let left = keys.map(Keys::finish).unwrap_or_default();
+        self.prompt.turn_ended(left);
     }
 }
 

@@ -78,7 +78,7 @@ impl Io {
             err_style: Style::for_stderr(color),
             out_tty,
             size: if out_tty { terminal_size() } else { None },
-            // a test seam (see approve.rs), not a setting
+            // a test seam (see requests/tty.rs), not a setting
             tty: std::env::var_os("CLAUDIO_TEST_TTY")
                 .map(Into::into)
                 .unwrap_or_else(|| "/dev/tty".into()),

@@ -73,9 +73,10 @@ impl Signals {
     }
 }
 
-/// What happened.
+/// What happened while [`Source::next`] waited (what a message itself
+/// means is `reading`'s `Seen`).
 #[derive(Debug)]
-pub enum Seen<X> {
+pub enum Happened<X> {
     /// A message from the CLI.
     Message(Box<RawMessage>),
     /// The CLI sent a line longer than the limit; it was skipped.
@@ -113,12 +114,12 @@ pub struct Source<'c> {
     interrupting: Option<Pin<Box<dyn Future<Output = ()> + Send + 'c>>>,
 }
 
-fn seen<X>(m: Option<claudio::Result<RawMessage>>) -> Seen<X> {
+fn happened<X>(m: Option<claudio::Result<RawMessage>>) -> Happened<X> {
     match m {
-        None => Seen::Closed,
-        Some(Err(claudio::Error::LineTooLong { limit })) => Seen::LongLine(limit),
-        Some(Err(e)) => Seen::Failed(e),
-        Some(Ok(m)) => Seen::Message(Box::new(m)),
+        None => Happened::Closed,
+        Some(Err(claudio::Error::LineTooLong { limit })) => Happened::LongLine(limit),
+        Some(Err(e)) => Happened::Failed(e),
+        Some(Ok(m)) => Happened::Message(Box::new(m)),
     }
 }
 
@@ -132,7 +133,7 @@ impl<'c> Source<'c> {
         }
     }
 
-    /// A [`Seen::Tick`] every `period`.
+    /// A [`Happened::Tick`] every `period`.
     pub fn ticking(mut self, period: Duration) -> Source<'c> {
         self.ticker = Some(tokio::time::interval(period));
         self
@@ -147,14 +148,14 @@ impl<'c> Source<'c> {
     }
 
     /// A message already received, without waiting.
-    pub fn ready<X>(&self) -> Option<Seen<X>> {
+    pub fn ready<X>(&self) -> Option<Happened<X>> {
         use futures_util::FutureExt;
-        self.client.next_raw().now_or_never().map(seen)
+        self.client.next_raw().now_or_never().map(happened)
     }
 
     /// The next event: a message, a signal, the deadline, a tick, or the
     /// front end's own input (`front`; `std::future::pending()` for none).
-    pub async fn next<X>(&mut self, front: impl Future<Output = X>, wait: Wait) -> Seen<X> {
+    pub async fn next<X>(&mut self, front: impl Future<Output = X>, wait: Wait) -> Happened<X> {
         tokio::pin!(front);
         let Source {
             client,
@@ -178,12 +179,12 @@ impl<'c> Source<'c> {
                 }
             };
             let seen = tokio::select! {
-                m = client.next_raw(), if !wait.asking => Some(seen(m)),
-                s = signals.recv(!wait.asking) => Some(Seen::Signal(s)),
+                m = client.next_raw(), if !wait.asking => Some(happened(m)),
+                s = signals.recv(!wait.asking) => Some(Happened::Signal(s)),
                 _ = async { tokio::time::sleep_until(due.unwrap_or_else(tokio::time::Instant::now)).await },
-                    if due.is_some() => Some(Seen::Due),
-                x = &mut front => Some(Seen::Front(x)),
-                _ = tick, if !wait.asking => Some(Seen::Tick),
+                    if due.is_some() => Some(Happened::Due),
+                x = &mut front => Some(Happened::Front(x)),
+                _ = tick, if !wait.asking => Some(Happened::Tick),
                 // the interrupt request is done (answered or given up)
                 _ = running => None,
             };

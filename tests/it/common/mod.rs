@@ -1,10 +1,14 @@
-//! Shared test support: the fake CLI, scenarios, recordings, process checks.
+//! Shared test support: the fake CLI, its typed scripts (`steps`), recordings,
+//! process checks, the pseudo-terminal (`term`), the real CLI (`real`).
 
 pub mod real;
+pub mod steps;
 pub mod term;
 
+pub use steps::*;
+
 use claudio::Options;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -27,16 +31,16 @@ pub fn fake_cli() -> PathBuf {
 /// A scenario run by the fake CLI, plus the folder it records into.
 pub struct Fake {
     pub record: tempfile::TempDir,
-    pub steps: Vec<Value>,
+    pub steps: Vec<Step>,
 }
 
 impl Fake {
     /// The usual script: answer `initialize`, then play `parts` in order.
-    pub fn after_init(parts: Vec<Vec<Value>>) -> Fake {
+    pub fn after_init(parts: Vec<Vec<Step>>) -> Fake {
         Fake::new(steps(std::iter::once(init()).chain(parts).collect()))
     }
 
-    pub fn new(steps: Vec<Value>) -> Fake {
+    pub fn new(steps: Vec<Step>) -> Fake {
         Fake {
             record: tempfile::tempdir().unwrap(),
             steps,
@@ -46,7 +50,8 @@ impl Fake {
     /// The scenario, written to a file (big scenarios don't fit in the environment).
     pub fn scenario_file(&self) -> String {
         let p = self.record.path().join("scenario.json");
-        std::fs::write(&p, Value::Array(self.steps.clone()).to_string()).unwrap();
+        let steps = self.steps.iter().map(Step::to_json).collect();
+        std::fs::write(&p, Value::Array(steps).to_string()).unwrap();
         p.display().to_string()
     }
 
@@ -71,6 +76,14 @@ impl Fake {
             .unwrap_or_default()
             .lines()
             .map(|l| serde_json::from_str(l).unwrap_or(Value::String(l.into())))
+            .collect()
+    }
+
+    /// The user turns among [`Fake::stdin_lines`]: the prompts claudio sent.
+    pub fn user_lines(&self) -> Vec<Value> {
+        self.stdin_lines()
+            .into_iter()
+            .filter(|l| l["type"] == "user")
             .collect()
     }
 
@@ -136,57 +149,6 @@ pub fn gone_within(pid: i32, within: Duration) -> bool {
     !alive(pid)
 }
 
-// ---- scenario building blocks -------------------------------------------
-
-/// Read `initialize` and answer it.
-pub fn init() -> Vec<Value> {
-    vec![
-        json!({"expect": {"type":"control_request","request":{"subtype":"initialize"}}, "as": "init"}),
-        json!({"emit": {"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{"commands":[],"models":[{"value":"fake"},{"value":"opus"},{"value":"sonnet"}]}}}}),
-    ]
-}
-
-pub fn expect_user(text: &str) -> Value {
-    json!({"expect": {"type":"user","message":{"role":"user","content":text}}})
-}
-
-pub fn system_init() -> Value {
-    json!({"emit": {"type":"system","subtype":"init","session_id":"sess-1","model":"fake-model","cwd":"/tmp","tools":["Bash"],"permissionMode":"default","mcp_servers":[]}})
-}
-
-pub fn delta(text: &str) -> Value {
-    json!({"emit": {"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}},"parent_tool_use_id":null,"session_id":"sess-1"}})
-}
-
-pub fn assistant_text(text: &str) -> Value {
-    json!({"emit": {"type":"assistant","message":{"id":"msg_1","model":"fake-model","role":"assistant","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":"sess-1"}})
-}
-
-pub fn assistant_tool_use(id: &str, name: &str, input: Value) -> Value {
-    json!({"emit": {"type":"assistant","message":{"id":"msg_2","model":"fake-model","role":"assistant","content":[{"type":"tool_use","id":id,"name":name,"input":input}]},"parent_tool_use_id":null,"session_id":"sess-1"}})
-}
-
-pub fn result(text: &str) -> Value {
-    json!({"emit": {"type":"result","subtype":"success","is_error":false,"result":text,"session_id":"sess-1","num_turns":1,"duration_ms":5,"total_cost_usd":0.001,"terminal_reason":"completed"}})
-}
-
-/// A whole turn: read the prompt, stream `answer` in two deltas, end it.
-pub fn turn(prompt: &str, answer: &str) -> Vec<Value> {
-    let (a, b) = answer.split_at(answer.len() / 2);
-    vec![
-        expect_user(prompt),
-        system_init(),
-        delta(a),
-        delta(b),
-        assistant_text(answer),
-        result(answer),
-    ]
-}
-
-pub fn steps(parts: Vec<Vec<Value>>) -> Vec<Value> {
-    parts.into_iter().flatten().collect()
-}
-
 // ---- running the claudio binary -------------------------------------------
 
 /// The `claudio` binary with the fake CLI and its scenario in the environment.
@@ -235,76 +197,6 @@ pub fn stdout(o: &std::process::Output) -> String {
 
 pub fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A pseudo-terminal pair: the master side for the test, the slave's path.
-pub struct Pty {
-    pub master: std::fs::File,
-    pub slave_path: PathBuf,
-    pub slave: std::fs::File,
-}
-
-impl Pty {
-    pub fn open() -> Pty {
-        use std::os::fd::FromRawFd;
-        let (mut m, mut s) = (0, 0);
-        let mut name = [0 as libc::c_char; 128];
-        // SAFETY: out-pointers are valid; the fds become owned Files.
-        let rc = unsafe {
-            libc::openpty(
-                &mut m,
-                &mut s,
-                name.as_mut_ptr(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(rc, 0, "openpty failed");
-        let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
-            .to_string_lossy()
-            .into_owned();
-        Pty {
-            master: unsafe { std::fs::File::from_raw_fd(m) },
-            slave_path: PathBuf::from(path),
-            slave: unsafe { std::fs::File::from_raw_fd(s) },
-        }
-    }
-
-    /// Read from the master until `needle` shows up (or panic after 10 s).
-    pub fn read_until(&mut self, needle: &str) -> String {
-        use std::io::Read;
-        use std::os::fd::AsRawFd;
-        let mut seen = Vec::new();
-        let until = Instant::now() + Duration::from_secs(10);
-        loop {
-            if String::from_utf8_lossy(&seen).contains(needle) {
-                return String::from_utf8_lossy(&seen).into_owned();
-            }
-            assert!(
-                Instant::now() < until,
-                "never saw {needle:?}; got {:?}",
-                String::from_utf8_lossy(&seen)
-            );
-            let mut pfd = libc::pollfd {
-                fd: self.master.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            if unsafe { libc::poll(&mut pfd, 1, 100) } > 0 {
-                let mut buf = [0u8; 4096];
-                match self.master.read(&mut buf) {
-                    Ok(n) if n > 0 => seen.extend_from_slice(&buf[..n]),
-                    _ => std::thread::sleep(Duration::from_millis(10)),
-                }
-            }
-        }
-    }
-
-    pub fn type_line(&mut self, text: &str) {
-        use std::io::Write;
-        self.master.write_all(text.as_bytes()).unwrap();
-        self.master.write_all(b"\n").unwrap();
-    }
 }
 
 /// Wait for a child with a deadline; kill it and panic if it hangs.

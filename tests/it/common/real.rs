@@ -1,8 +1,5 @@
 //! Running the real Claude Code CLI against the scripted Messages API.
 
-#[path = "../../support/mock_api.rs"]
-pub mod mock_api;
-
 use claudio::Options;
 pub use mock_api::{MockApi, RecordedRequest, Reply};
 use std::path::{Path, PathBuf};

@@ -1,16 +1,32 @@
-//! Driving `claudio` on a pseudo-terminal, with a virtual screen (vt100).
+//! The one pseudo-terminal harness: a pty whose output is read as it comes,
+//! kept whole and drawn on a virtual screen (vt100).
+//!
+//! Two ways in: [`Term::spawn`] runs a program with the pty as its
+//! controlling terminal and stdio (the chat), answering its cursor-position
+//! queries as a real terminal does; [`Term::open`] only opens one, for the
+//! test to hand its [`Term::slave`] or [`Term::slave_path`] to a program
+//! (`CLAUDIO_TEST_TTY`, or stdout on a terminal) and talk to it with
+//! [`Term::read_until`] and [`Term::type_line`].
 
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 pub struct Term {
-    pub child: Child,
+    child: Option<Child>,
     master: std::fs::File,
+    /// The test's own handle on the slave side ([`Term::open`] only).
+    slave: Option<std::fs::File>,
+    slave_path: PathBuf,
     screen: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
+    /// How much of `raw` [`Term::read_until`] has handed out.
+    read_to: usize,
+    reader: Option<JoinHandle<()>>,
 }
 
 pub const ROWS: u16 = 40;
@@ -24,19 +40,8 @@ impl Term {
 
     /// [`Term::spawn`] on a terminal of `rows` × `cols`.
     pub fn spawn_sized(mut cmd: Command, rows: u16, cols: u16) -> Term {
-        let (mut m, mut s) = (0, 0);
-        let ws = libc::winsize {
-            ws_row: rows,
-            ws_col: cols,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        // SAFETY: valid out-pointers.
-        let rc =
-            unsafe { libc::openpty(&mut m, &mut s, std::ptr::null_mut(), std::ptr::null(), &ws) };
-        assert_eq!(rc, 0);
-        let master = unsafe { std::fs::File::from_raw_fd(m) };
-        let slave = unsafe { std::fs::File::from_raw_fd(s) };
+        let ws = winsize(rows, cols);
+        let (master, slave, slave_path) = openpty(Some(&ws));
         cmd.stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave))
@@ -50,14 +55,38 @@ impl Term {
             });
         }
         let child = cmd.spawn().unwrap();
+        let mut t = Term::reading(master, None, slave_path, rows, cols, true);
+        t.child = Some(child);
+        t
+    }
+
+    /// A new pty for the test to hand out. Its size is left unset (0 × 0, as
+    /// a pty nobody sized reports); its screen is [`ROWS`] × [`COLS`].
+    pub fn open() -> Term {
+        let (master, slave, slave_path) = openpty(None);
+        Term::reading(master, Some(slave), slave_path, ROWS, COLS, false)
+    }
+
+    /// Start the thread that reads the master side as it is written (a
+    /// full terminal would block the writer), into the raw record and the
+    /// screen; with `answer_cursor`, cursor-position queries are answered.
+    fn reading(
+        master: std::fs::File,
+        slave: Option<std::fs::File>,
+        slave_path: PathBuf,
+        rows: u16,
+        cols: u16,
+        answer_cursor: bool,
+    ) -> Term {
         let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
         let mut reader = master.try_clone().unwrap();
         let mut answer = master.try_clone().unwrap();
         let (sc, rw) = (screen.clone(), raw.clone());
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             loop {
+                // EIO once the last holder of the slave side is gone
                 let n = match reader.read(&mut buf) {
                     Ok(0) | Err(_) => return,
                     Ok(n) => n,
@@ -67,18 +96,43 @@ impl Term {
                 let mut p = sc.lock().unwrap();
                 p.process(chunk);
                 // answer cursor-position queries like a real terminal
-                if chunk.windows(4).any(|w| w == b"\x1b[6n") {
+                if answer_cursor && chunk.windows(4).any(|w| w == b"\x1b[6n") {
                     let (r, c) = p.screen().cursor_position();
                     let _ = answer.write_all(format!("\x1b[{};{}R", r + 1, c + 1).as_bytes());
                 }
             }
         });
         Term {
-            child,
+            child: None,
             master,
+            slave,
+            slave_path,
             screen,
             raw,
+            read_to: 0,
+            reader: Some(reader),
         }
+    }
+
+    /// The program [`Term::spawn`] started.
+    pub fn child(&mut self) -> &mut Child {
+        self.child
+            .as_mut()
+            .expect("a Term::spawn terminal (Term::open runs no program)")
+    }
+
+    /// A handle on the slave side, for a program's stdio ([`Term::open`]).
+    pub fn slave(&self) -> std::fs::File {
+        self.slave
+            .as_ref()
+            .expect("a Term::open terminal (Term::spawn gave its slave away)")
+            .try_clone()
+            .unwrap()
+    }
+
+    /// The slave side's path (`/dev/pts/N`), for `CLAUDIO_TEST_TTY`.
+    pub fn slave_path(&self) -> &Path {
+        &self.slave_path
     }
 
     pub fn contents(&self) -> String {
@@ -106,6 +160,35 @@ impl Term {
         String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
     }
 
+    /// Wait (10 s at most) until what was written since the last call holds
+    /// `needle`; return all of that, escape sequences included.
+    pub fn read_until(&mut self, needle: &str) -> String {
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
+            let (seen, end) = {
+                let raw = self.raw.lock().unwrap();
+                let seen = String::from_utf8_lossy(&raw[self.read_to..]).into_owned();
+                (seen, raw.len())
+            };
+            if seen.contains(needle) {
+                self.read_to = end;
+                return seen;
+            }
+            assert!(Instant::now() < until, "never saw {needle:?}; got {seen:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Close the test's handle on the slave side ([`Term::open`]) and wait
+    /// for every other holder to close it: everything ever written.
+    pub fn output_to_end(mut self) -> String {
+        drop(self.slave.take());
+        if let Some(reader) = self.reader.take() {
+            reader.join().unwrap();
+        }
+        self.raw()
+    }
+
     /// Wait until the screen shows `needle` `n` times.
     pub fn wait_for_n(&self, needle: &str, n: usize) -> String {
         let until = Instant::now() + Duration::from_secs(20);
@@ -130,9 +213,16 @@ impl Term {
         self.master.flush().unwrap();
     }
 
+    /// `text` and Enter (a carriage return, as a terminal sends it).
     pub fn line(&mut self, text: &str) {
         self.send(text.as_bytes());
         self.send(b"\r");
+    }
+
+    /// `text` and a newline: an answer to a line prompt.
+    pub fn type_line(&mut self, text: &str) {
+        self.send(text.as_bytes());
+        self.send(b"\n");
     }
 
     pub fn ctrl_c(&mut self) {
@@ -166,12 +256,7 @@ impl Term {
     /// follows, and the program gets SIGWINCH.
     pub fn resize(&mut self, rows: u16, cols: u16) {
         self.screen.lock().unwrap().set_size(rows, cols);
-        let ws = libc::winsize {
-            ws_row: rows,
-            ws_col: cols,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
+        let ws = winsize(rows, cols);
         // SAFETY: a valid winsize for the master's terminal.
         let rc = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &ws) };
         assert_eq!(rc, 0);
@@ -179,13 +264,52 @@ impl Term {
 
     /// Wait for the program to exit.
     pub fn wait(&mut self, secs: u64) -> std::process::ExitStatus {
-        super::wait_with_deadline(&mut self.child, secs)
+        super::wait_with_deadline(self.child(), secs)
     }
 }
 
 impl Drop for Term {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn winsize(rows: u16, cols: u16) -> libc::winsize {
+    libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    }
+}
+
+/// A new pty pair (sized when `ws` is given): master, slave, slave's path.
+fn openpty(ws: Option<&libc::winsize>) -> (std::fs::File, std::fs::File, PathBuf) {
+    let (mut m, mut s) = (0, 0);
+    let mut name = [0 as libc::c_char; 128];
+    // SAFETY: valid out-pointers (the name buffer is larger than any pty
+    // name); the fds become owned Files.
+    let rc = unsafe {
+        libc::openpty(
+            &mut m,
+            &mut s,
+            name.as_mut_ptr(),
+            std::ptr::null(),
+            ws.map_or(std::ptr::null(), |w| w as *const libc::winsize),
+        )
+    };
+    assert_eq!(rc, 0, "openpty failed");
+    let path = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
+    unsafe {
+        (
+            std::fs::File::from_raw_fd(m),
+            std::fs::File::from_raw_fd(s),
+            PathBuf::from(path),
+        )
     }
 }

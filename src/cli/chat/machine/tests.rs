@@ -4,13 +4,14 @@
 use super::*;
 use crate::cli::chat::dialog::Dialog;
 use crate::cli::chat::render::RenderOptions;
+use crate::cli::requests::tool::Shown;
 use crate::cli::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 struct Chat {
     renderer: Renderer,
-    state: SessionState,
+    session: Session,
     ahead: TypeAhead,
     t0: Instant,
 }
@@ -24,7 +25,7 @@ impl Chat {
                 show_thinking: false,
                 width: 80,
             }),
-            state: SessionState::default(),
+            session: Session::default(),
             ahead: TypeAhead::default(),
             t0: Instant::now(),
         }
@@ -33,7 +34,7 @@ impl Chat {
     fn parts(&mut self) -> Parts<'_> {
         Parts {
             renderer: &mut self.renderer,
-            state: &mut self.state,
+            session: &mut self.session,
             ahead: &mut self.ahead,
         }
     }
@@ -42,14 +43,14 @@ impl Chat {
         self.t0 + Duration::from_millis(ms)
     }
 
-    fn turn(&mut self) -> Work<&'static str> {
+    fn turn(&mut self) -> Machine<&'static str> {
         let now = self.t0;
-        Work::turn(&mut self.parts(), now).0
+        Machine::turn(&mut self.parts(), now).0
     }
 
     fn step(
         &mut self,
-        w: &mut Work<&'static str>,
+        w: &mut Machine<&'static str>,
         e: Event<&'static str>,
         ms: u64,
     ) -> Vec<Effect<&'static str>> {
@@ -175,12 +176,11 @@ fn prompts_typed_during_a_turn_wait_for_its_end() {
 fn request(before: Vec<Message>) -> Event<&'static str> {
     let req: claudio::CanUseToolRequest =
         serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
-    let dialog = Dialog::tool(
-        req,
-        ("Allow? ".into(), false),
-        String::new(),
-        Style::plain(),
-    );
+    let shown = Shown {
+        folded: "Allow? ".into(),
+        whole: None,
+    };
+    let dialog = Dialog::tool(req, shown, Style::plain());
     Event::Request {
         before,
         request: "Bash",
@@ -311,12 +311,12 @@ fn agent_left_working(c: &mut Chat) {
         c.step(&mut w, msg(m), 5);
     }
     assert!(w.ended());
-    assert_eq!(c.renderer.agents_running(), 1);
+    assert_eq!(c.session.agents_running(), 1);
 }
 
-fn at_work(c: &mut Chat, ms: u64) -> (Work<&'static str>, Vec<Effect<&'static str>>) {
+fn at_work(c: &mut Chat, ms: u64) -> (Machine<&'static str>, Vec<Effect<&'static str>>) {
     let now = c.at(ms);
-    Work::at_work(&mut c.parts(), "› ".into(), now)
+    Machine::at_work(&mut c.parts(), "› ".into(), now)
 }
 
 #[test]
@@ -429,7 +429,7 @@ fn mode_status(mode: &str) -> Event<&'static str> {
 #[test]
 fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     let mut c = Chat::new();
-    let (mut w, out) = Work::mode(PermissionMode::AcceptEdits, c.at(0));
+    let (mut w, out) = Machine::mode(PermissionMode::AcceptEdits, c.at(0));
     assert_eq!(end(&out), None);
     // the CLI asks something in the instant after it said yes
     let out = c.step(&mut w, request(Vec::new()), 1);
@@ -444,40 +444,40 @@ fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     assert_eq!(end(&out), None, "the confirmation is still awaited");
     let out = c.step(&mut w, mode_status("acceptEdits"), 300);
     assert_eq!(end(&out), Some(&End::Done));
-    assert_eq!(c.state.mode_name(), "acceptEdits");
+    assert_eq!(c.session.state.mode_name(), "acceptEdits");
 
     // long past the wait: the question stays open until it is answered
     let mut c = Chat::new();
-    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
     c.step(&mut w, request(Vec::new()), 1);
     assert_eq!(end(&c.step(&mut w, Event::Tick, 5000)), None);
     c.step(&mut w, key('n'), 5001);
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5001);
     assert!(replied(&out).is_some(), "{out:?}");
     assert_eq!(end(&out), Some(&End::Done));
-    assert_eq!(c.state.mode_name(), "plan");
+    assert_eq!(c.session.state.mode_name(), "plan");
 }
 
 #[test]
 fn shift_tab_without_a_confirmation_takes_the_mode_as_switched() {
     let mut c = Chat::new();
-    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
     let wait = MODE_WAIT.as_millis() as u64;
     assert_eq!(end(&c.step(&mut w, Event::Tick, wait - 1)), None);
     assert_eq!(end(&c.step(&mut w, Event::Tick, wait)), Some(&End::Done));
-    assert_eq!(c.state.mode_name(), "plan");
+    assert_eq!(c.session.state.mode_name(), "plan");
 }
 
 #[test]
 fn shift_tab_shows_what_goes_wrong_meanwhile() {
     let mut c = Chat::new();
-    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
     let out = c.step(&mut w, Event::LongLine(1024), 1);
     assert!(text(&out).contains("skipped a message longer than 1024 bytes"));
     assert_eq!(end(&out), None);
     let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 2);
     assert!(matches!(end(&out), Some(End::Failed(_))), "{out:?}");
-    let (mut w, _) = Work::mode(PermissionMode::Plan, c.at(0));
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
     let out = c.step(&mut w, Event::Closed, 3);
     assert_eq!(end(&out), Some(&End::SessionLost));
 }
@@ -533,12 +533,11 @@ fn a_tool_s_time_leaves_out_the_deciding() {
         json!({"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}),
     )
     .unwrap();
-    let dialog = Dialog::tool(
-        req,
-        ("Allow? ".into(), false),
-        String::new(),
-        Style::plain(),
-    );
+    let shown = Shown {
+        folded: "Allow? ".into(),
+        whole: None,
+    };
+    let dialog = Dialog::tool(req, shown, Style::plain());
     let ask = Event::Request {
         before: Vec::new(),
         request: "Bash",
@@ -563,7 +562,7 @@ fn a_tool_s_time_leaves_out_the_deciding() {
 fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
     let mut c = Chat::new();
     let t0 = c.t0;
-    let (mut w, first) = Work::<&'static str>::turn(&mut c.parts(), t0);
+    let (mut w, first) = Machine::<&'static str>::turn(&mut c.parts(), t0);
     assert!(
         text(&first).contains("Working · 0s · Ctrl-C to interrupt"),
         "{first:?}"
@@ -589,5 +588,5 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
     let out = c.step(&mut w, msg(result()), 4000);
     assert_eq!(end(&out), Some(&End::Done));
     assert!(!text(&out).contains("Working"), "{out:?}");
-    assert!(!c.renderer.has_live(), "nothing left to tick");
+    assert!(!c.renderer.has_live(&c.session), "nothing left to tick");
 }

@@ -57,18 +57,18 @@ pub(super) fn live(
     };
     // the running calls of the agent a Task call started
     let calls_of = |task: &str, lines: &mut Vec<Line>| {
-        for sub in calls.iter().filter(|x| x.parent.as_deref() == Some(task)) {
+        for sub in calls.clone().filter(|x| x.parent.as_deref() == Some(task)) {
             lines.push(tool(sub));
         }
     };
-    for t in calls.iter().filter(|t| t.parent.is_none()) {
+    for t in calls.clone().filter(|t| t.parent.is_none()) {
         lines.push(tool(t));
         // a foreground agent's calls, under its Task line
         calls_of(&t.id, &mut lines);
     }
     let room = width.saturating_sub(4 + live::TIME_COLUMNS).max(10);
     for a in agents.running() {
-        if calls.iter().any(|t| t.id == a.call) {
+        if reading.call(&a.call).is_some() {
             continue; // drawn with its Task line
         }
         let (started, progress) = reading

@@ -4,11 +4,87 @@ use super::*;
 use crate::cli::wrap::strip_sgr;
 use serde_json::json;
 
-impl Renderer {
+use crate::cli::chat::state::SessionState;
+use claudio::Message;
+
+/// The renderer with a session of its own, as the chat holds them: the
+/// session takes each message in, the renderer draws from it.
+struct R {
+    r: Renderer,
+    session: Session,
+}
+
+impl std::ops::Deref for R {
+    type Target = Renderer;
+    fn deref(&self) -> &Renderer {
+        &self.r
+    }
+}
+
+impl std::ops::DerefMut for R {
+    fn deref_mut(&mut self) -> &mut Renderer {
+        &mut self.r
+    }
+}
+
+impl R {
     /// Render with a session state of its own (the tests' shortcut).
     fn message_at(&mut self, m: &Message, now: Instant) -> String {
-        let state = SessionState::default();
-        self.message(m, &state, now)
+        let seen = self.session.see(m, now);
+        let state = std::mem::take(&mut self.session.state);
+        let out = self.r.show(seen, &self.session, now);
+        self.session.state = state;
+        out
+    }
+
+    /// Render with `state`, which takes the message in.
+    fn message(&mut self, m: &Message, state: &mut SessionState, now: Instant) -> String {
+        std::mem::swap(&mut self.session.state, state);
+        let seen = self.session.see(m, now);
+        let out = self.r.show(seen, &self.session, now);
+        std::mem::swap(&mut self.session.state, state);
+        out
+    }
+
+    fn tick(&mut self, now: Instant) -> String {
+        self.r.tick(&self.session, now)
+    }
+
+    fn has_live(&self) -> bool {
+        self.r.has_live(&self.session)
+    }
+
+    fn begin_turn(&mut self, now: Instant) -> String {
+        self.r.begin_turn(&self.session, now)
+    }
+
+    fn set_footer(&mut self, lines: Vec<String>, now: Instant) -> String {
+        self.r.set_footer(lines, &self.session, now)
+    }
+
+    fn resize(&mut self, width: usize, now: Instant) -> String {
+        self.r.resize(width, &self.session, now)
+    }
+
+    fn toggle_todos(&mut self, now: Instant) -> String {
+        self.r.toggle_todos(&self.session, now)
+    }
+
+    fn agents_running(&self) -> usize {
+        self.session.agents_running()
+    }
+
+    fn agent_by_task(&self, task_id: &str) -> Option<String> {
+        self.session.agent_by_task(task_id)
+    }
+
+    fn agent_of(&self, tool_use_id: &str) -> Option<String> {
+        self.session.agent_of(tool_use_id)
+    }
+
+    fn todos_text(&self) -> Option<String> {
+        self.session
+            .todos_text(self.r.opts.style, self.r.opts.width)
     }
 }
 
@@ -16,21 +92,24 @@ fn msg(v: serde_json::Value) -> Message {
     Message::parse(v.to_string().as_bytes()).unwrap()
 }
 
-fn renderer(color: bool, live: bool) -> Renderer {
+fn renderer(color: bool, live: bool) -> R {
     let style = if color {
         Style::decide(crate::cli::args::ColorChoice::Always, true)
     } else {
         Style::plain()
     };
-    Renderer::new(RenderOptions {
-        style,
-        live,
-        show_thinking: true,
-        width: 80,
-    })
+    R {
+        r: Renderer::new(RenderOptions {
+            style,
+            live,
+            show_thinking: true,
+            width: 80,
+        }),
+        session: Session::default(),
+    }
 }
 
-fn feed(r: &mut Renderer, msgs: &[serde_json::Value]) -> String {
+fn feed(r: &mut R, msgs: &[serde_json::Value]) -> String {
     let now = Instant::now();
     msgs.iter()
         .map(|m| r.message_at(&msg(m.clone()), now))
@@ -38,12 +117,11 @@ fn feed(r: &mut Renderer, msgs: &[serde_json::Value]) -> String {
 }
 
 /// Feed as the chat does: the session's state takes each message first.
-fn feed_with(r: &mut Renderer, state: &mut SessionState, msgs: &[serde_json::Value]) -> String {
+fn feed_with(r: &mut R, state: &mut SessionState, msgs: &[serde_json::Value]) -> String {
     let now = Instant::now();
     msgs.iter()
         .map(|m| {
             let m = msg(m.clone());
-            state.observe(&m);
             r.message(&m, state, now)
         })
         .collect()

@@ -4,9 +4,6 @@
 //! syntax tree. Its prefixes, its suffixes and the prefixes of each tail of
 //! a top-level concatenation (an inner literal) are tried; the set whose
 //! literals are rarest in transcripts is kept.
-//!
-//! tests/it/search.rs includes this file too (it uses only the library and
-//! `regex-syntax`), to check the prefilter against a search without one.
 
 use claudio::store::{MatchFn, Pattern};
 use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
@@ -141,3 +138,6 @@ pub fn may_match_newline(hir: &Hir) -> bool {
         HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().any(may_match_newline),
     }
 }
+
+#[cfg(test)]
+mod tests;

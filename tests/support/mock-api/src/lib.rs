@@ -1,11 +1,11 @@
 //! A scripted stand-in for the Anthropic Messages API, for end-to-end tests
 //! that run the real `claude` CLI with `ANTHROPIC_BASE_URL` pointed here.
 //!
-//! Include it from an integration test with
-//! `#[path = "support/mock_api.rs"] mod mock_api;`. It uses only std and
+//! A crate of its own (a dev-dependency of claudio), used by the
+//! integration tests and the benchmark server. It uses only std and
 //! serde_json.
 //!
-//! ```ignore
+//! ```no_run
 //! let api = mock_api::MockApi::start();
 //! api.push(mock_api::Reply::bash("touch SOMEFILE"));
 //! api.push(mock_api::Reply::text("Done."));
@@ -95,7 +95,6 @@ use serde_json::{json, Value};
 
 /// Markers in the last user message of forked helper queries that look like
 /// a main turn otherwise (side question, prompt suggestion, compaction).
-#[allow(dead_code)]
 pub const FORK_HELPER_MARKERS: &[&str] = &[
     "This is a side question from the user",
     "[SUGGESTION MODE:",
@@ -103,16 +102,13 @@ pub const FORK_HELPER_MARKERS: &[&str] = &[
 ];
 
 /// Text used for main requests when the script is empty.
-#[allow(dead_code)]
 pub const DEFAULT_TEXT: &str = "OK (mock default reply).";
 
 /// Text answered to side (helper) requests.
-#[allow(dead_code)]
 pub const SIDE_TEXT: &str = "Mock side answer.";
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-#[allow(dead_code)]
 fn next_id() -> u64 {
     NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
@@ -122,7 +118,6 @@ fn next_id() -> u64 {
 // ---------------------------------------------------------------------------
 
 /// One content block of a scripted assistant message.
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub enum Block {
     /// Streamed as one `text_delta` per chunk.
@@ -141,7 +136,6 @@ pub enum Block {
 }
 
 /// A scripted answer for one main `POST /v1/messages`.
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub enum Reply {
     Message {
@@ -165,7 +159,6 @@ pub enum Reply {
     },
 }
 
-#[allow(dead_code)]
 fn split_words(text: &str, words_per_chunk: usize) -> Vec<String> {
     // Split keeping whitespace attached to the preceding word.
     let mut chunks = Vec::new();
@@ -191,7 +184,6 @@ fn split_words(text: &str, words_per_chunk: usize) -> Vec<String> {
     chunks
 }
 
-#[allow(dead_code)]
 fn split_chars(s: &str, n: usize) -> Vec<String> {
     let chars: Vec<char> = s.chars().collect();
     if chars.is_empty() {
@@ -200,7 +192,6 @@ fn split_chars(s: &str, n: usize) -> Vec<String> {
     chars.chunks(n.max(1)).map(|c| c.iter().collect()).collect()
 }
 
-#[allow(dead_code)]
 impl Reply {
     /// A message with the given blocks; stop_reason is `tool_use` when any
     /// block is a tool_use, else `end_turn`.
@@ -362,7 +353,6 @@ impl Reply {
     }
 }
 
-#[allow(dead_code)]
 impl Block {
     pub fn text(text: &str) -> Block {
         Block::Text {
@@ -395,7 +385,6 @@ impl Block {
 // Recorded requests
 // ---------------------------------------------------------------------------
 
-#[allow(dead_code)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RequestKind {
     /// Agent-loop turn (main thread or sub-agent): consumes the script.
@@ -406,7 +395,6 @@ pub enum RequestKind {
     Other,
 }
 
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub struct ToolResult {
     pub tool_use_id: String,
@@ -415,7 +403,6 @@ pub struct ToolResult {
     pub is_error: bool,
 }
 
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub struct RecordedRequest {
     /// Order of arrival, from 0.
@@ -437,7 +424,6 @@ pub struct RecordedRequest {
     pub conn: usize,
 }
 
-#[allow(dead_code)]
 impl RecordedRequest {
     /// The path without the query string.
     pub fn path_only(&self) -> &str {
@@ -576,7 +562,6 @@ impl RecordedRequest {
     }
 }
 
-#[allow(dead_code)]
 fn content_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
@@ -592,11 +577,9 @@ fn content_text(content: Option<&Value>) -> String {
 /// Marker of the environment block the CLI puts into the messages of every
 /// agent-loop request (main thread and sub-agents, any model, any system
 /// prompt); one-shot helpers do not carry it.
-#[allow(dead_code)]
 pub const ENVIRONMENT_MARKER: &str = "You have been invoked in the following environment";
 
 /// Classify a request (see the module docs).
-#[allow(dead_code)]
 pub fn classify(method: &str, path: &str, body: &Value) -> RequestKind {
     let p = path.split('?').next().unwrap_or("");
     if method != "POST" || !p.starts_with("/v1/messages") {
@@ -664,13 +647,11 @@ struct Inner {
 }
 
 /// The mock server. Dropping it stops accepting connections.
-#[allow(dead_code)]
 pub struct MockApi {
     inner: Arc<Inner>,
     addr: SocketAddr,
 }
 
-#[allow(dead_code)]
 impl MockApi {
     /// Bind 127.0.0.1:0 and serve in background threads.
     pub fn start() -> MockApi {

@@ -1,5 +1,24 @@
 //! Making untrusted text inert before it reaches a terminal.
 //!
+//! Every program that shows text it does not control (a model's answer, a
+//! tool's output, a transcript read back) on a terminal needs this; the
+//! `claudio` program passes all such text through it.
+//!
+//! ```
+//! use claudio::sanitize::Sanitizer;
+//!
+//! // a whole string: the window title change is gone, the text stays
+//! assert_eq!(Sanitizer::clean("\u{1b}]0;pwned\u{7}hello"), "hello");
+//!
+//! // a stream: a sequence split across two chunks is still caught
+//! let mut s = Sanitizer::new();
+//! let mut out = String::new();
+//! s.push("red: \u{1b}[3", &mut out);
+//! s.push("1mstop", &mut out);
+//! s.finish(&mut out);
+//! assert_eq!(out, "red: stop");
+//! ```
+//!
 //! Model output, tool output and transcripts may carry escape sequences that
 //! move the cursor, retitle the window, write the clipboard (OSC 52), hide
 //! links (OSC 8), or reorder text (bidi overrides). On a terminal they are
@@ -77,6 +96,8 @@ pub struct Sanitizer {
 }
 
 impl Sanitizer {
+    /// A filter that removes every sequence (see [`Sanitizer::keeping_colors`]
+    /// for one that keeps colors).
     pub fn new() -> Self {
         Self::default()
     }
@@ -115,7 +136,8 @@ impl Sanitizer {
     /// hide what it holds (`echo safe; \e]0;$(curl …|sh)\a` runs the
     /// `$(…)`). Newlines and tabs stay.
     ///
-    /// ```ignore
+    /// ```
+    /// # use claudio::sanitize::Sanitizer;
     /// assert_eq!(Sanitizer::visible("a\u{1b}]0;x\u{7}b"), "a\\e]0;x\\ab");
     /// ```
     pub fn visible(input: &str) -> String {

@@ -1,9 +1,11 @@
-//! What a file-changing tool would do, as a unified diff, for the approval
-//! prompt. Computed from the request's input and the file on disk at the
-//! moment of asking; nothing is ever written.
+//! What a file-changing tool would do, as a unified diff, for a tool
+//! approval. Computed from the request's input and the file on disk at the
+//! moment of asking (the one read of the disk a request needs: its front
+//! end does it and hands the change to [`super::tool`]); nothing is ever
+//! written.
 
-use super::sanitize::Sanitizer;
-use super::style::Style;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 use std::path::{Path, PathBuf};

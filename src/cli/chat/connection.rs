@@ -1,0 +1,97 @@
+//! The chat's connection to the CLI: the live session (shared with the
+//! signal watcher), the one being made in the background, and the channel
+//! the CLI's requests (a tool to allow, a question, a plan) come on.
+
+use super::dialog::Approval;
+use crate::cli::args::SessionFlags;
+use crate::cli::options::build_options;
+use claudio::{Client, Options, PermissionResult};
+use std::sync::Arc;
+use tokio::runtime::Runtime;
+use tokio::sync::{mpsc, oneshot};
+
+/// The live session, shared with the signal watcher.
+pub(super) type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
+
+/// The CLI's switch for its task tools (`TaskCreate`, `TaskUpdate`, ...).
+const TODO_TOOLS: &str = "CLAUDE_CODE_ENABLE_TODO_TOOLS";
+
+pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The connection to the CLI.
+pub(super) struct Connection {
+    /// The live session; shared with the signal watcher, which closes it
+    /// gracefully on SIGTERM or SIGHUP (a closed terminal).
+    pub(super) client: Slot,
+    /// A connection being made in the background (the prompt shows at once).
+    pub(super) connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
+    approvals_tx: mpsc::Sender<Approval>,
+    /// The CLI's requests, as they come.
+    pub(super) approvals: mpsc::Receiver<Approval>,
+}
+
+impl Connection {
+    /// No session yet.
+    pub(super) fn new() -> Self {
+        let (approvals_tx, approvals) = mpsc::channel(16);
+        Connection {
+            client: Slot::default(),
+            connecting: None,
+            approvals_tx,
+            approvals,
+        }
+    }
+
+    /// Start connecting a session with these flags, in the background.
+    pub(super) fn start(&mut self, rt: &Runtime, flags: &SessionFlags) -> anyhow::Result<()> {
+        let tx = self.approvals_tx.clone();
+        let mut options: Options = build_options(flags)?;
+        // the task list, as the claude TUI has it (off in stream-json mode
+        // unless asked for); the person's own setting wins
+        if std::env::var_os(TODO_TOOLS).is_none() {
+            options = options.env(TODO_TOOLS, "1");
+        }
+        let options = options
+            .include_partial_messages(true)
+            // checkpoints make /rewind able to restore files
+            .file_checkpointing(true)
+            .can_use_tool(move |req, ctx| {
+                let tx = tx.clone();
+                async move {
+                    let (reply, answer) = oneshot::channel();
+                    let denied =
+                        || PermissionResult::deny("The permission prompt is not available.");
+                    if tx.send(Approval { req, ctx, reply }).await.is_err() {
+                        return Ok(denied());
+                    }
+                    Ok(answer.await.unwrap_or_else(|_| denied()))
+                }
+            });
+        self.connecting = Some(rt.spawn(Client::connect(options)));
+        Ok(())
+    }
+
+    /// The session, waiting for the connection if it is still being made.
+    pub(super) fn client(&mut self, rt: &Runtime) -> anyhow::Result<Arc<Client>> {
+        if let Some(handle) = self.connecting.take() {
+            let client = rt.block_on(handle)??;
+            *lock(&self.client) = Some(Arc::new(client));
+        }
+        lock(&self.client)
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("no session; /new starts one"))
+    }
+
+    /// The session closed (and one being made given up).
+    pub(super) fn close(&mut self, rt: &Runtime) {
+        if let Some(h) = self.connecting.take() {
+            h.abort();
+        }
+        let current = lock(&self.client).take();
+        if let Some(c) = current {
+            let _ = rt.block_on(c.close());
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The chat's screen: where it writes, how it styles, and the renderer
+//! (the answer's filler, the live region, the width).
+
+use super::render::Renderer;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::wrap::wrapped;
+use std::io::{self, Write};
+
+/// The chat's screen.
+pub(super) struct Screen {
+    pub(super) out: io::Stdout,
+    pub(super) style: Style,
+    pub(super) renderer: Renderer,
+}
+
+impl Screen {
+    pub(super) fn write(&mut self, s: &str) {
+        if !s.is_empty() {
+            let _ = self.out.write_all(s.as_bytes());
+            let _ = self.out.flush();
+        }
+    }
+
+    /// An error: `✗` and its text, each line wrapped under the first.
+    pub(super) fn error(&mut self, e: &anyhow::Error) {
+        let text = Sanitizer::clean(&format!("{e:#}"));
+        let first = format!("  {} ", self.style.red("✗"));
+        let width = terminal_width();
+        let out: String = text
+            .split('\n')
+            .enumerate()
+            .map(|(i, l)| wrapped(l, width, if i == 0 { &first } else { "    " }, "    "))
+            .collect();
+        self.write(&out);
+    }
+
+    /// A note, each line indented and wrapped.
+    pub(super) fn info(&mut self, text: &str) {
+        let width = terminal_width();
+        let out: String = Sanitizer::clean(text)
+            .split('\n')
+            .map(|l| wrapped(l, width, "  ", "  "))
+            .collect();
+        self.write(&out);
+    }
+}
+
+pub(super) fn terminal_width() -> usize {
+    crossterm::terminal::size()
+        .map(|(w, _)| w as usize)
+        .unwrap_or(80)
+}

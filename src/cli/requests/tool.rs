@@ -1,0 +1,467 @@
+//! A tool approval: may this tool call run? What is shown (the call, its
+//! diff, what each choice allows), what an answer means, and what each
+//! answer sends. Pure: the diff is read by the front end
+//! ([`super::diff::proposed`]) and handed in.
+//!
+//! Every choice is a letter and Enter: `y` allows once, `a` for this
+//! session (as far as the CLI's suggestion reaches, said on screen), `p` in
+//! this project and `u` in every project (only when the CLI suggested a
+//! rule to keep), `n` or Enter alone denies, `d` shows a folded diff. Any
+//! other text is a reason, sent back with the denial: a reason that starts
+//! with a choice's letter ("always ask first") is read whole, never as the
+//! choice. In the chat, Esc (or Ctrl-C) denies and stops the turn.
+
+use super::diff::{self, Change, Unavailable};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::tool_summary;
+use crate::cli::wrap::{wrap_exact, wrapped};
+use claudio::protocol::{PermissionDestination, SessionScope};
+use claudio::{CanUseToolRequest, PermissionResult};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// The message the model gets when nobody can be asked.
+pub const NO_TERMINAL: &str =
+    "no terminal to ask the user; pass --allowed-tools or --permission-mode";
+
+/// What the note says when a call is allowed because the same call was
+/// allowed for this session.
+pub const SAME_CALL: &str = "allowed: the same call was allowed for this session";
+
+/// The denial when the person presses Esc (the turn stops too).
+pub const DENIED_AND_STOPPED: &str = "The user denied this tool call and stopped the turn.";
+
+/// The person's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    AllowOnce,
+    /// For this session, as far as [`Offer::session`] reaches: the CLI's
+    /// own rule, its own mode suggestion, or this exact call.
+    AllowSession,
+    /// Always, in this project: the CLI keeps the rule it suggested in
+    /// `.claude/settings.local.json`. Offered only with a suggested rule.
+    AllowProject,
+    /// Always, in every project: the CLI keeps the rule it suggested in
+    /// `~/.claude/settings.json`. Offered only with a suggested rule.
+    AllowUser,
+    Deny(String),
+}
+
+/// What the choices of one approval do, worked out before it is shown, so
+/// what the person reads is what a key does. Never wider than what the CLI
+/// suggested: with no suggested rule nothing is saved, and "this session"
+/// covers the same call only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    /// What `a` allows.
+    pub session: SessionScope,
+    /// The rules `p` and `u` keep, as shown (inert); empty: `p` and `u`
+    /// are not offered.
+    pub rules: Vec<String>,
+}
+
+impl Offer {
+    pub fn of(req: &CanUseToolRequest) -> Offer {
+        let rules = req
+            .session_rules()
+            .iter()
+            .flat_map(|u| u.rules.iter().flatten())
+            .map(|r| Sanitizer::visible(&r.to_string()))
+            .collect();
+        Offer {
+            session: req.session_scope(),
+            rules,
+        }
+    }
+
+    /// Whether a rule can be kept past the session (`p`, `u`).
+    pub fn can_keep(&self) -> bool {
+        !self.rules.is_empty()
+    }
+
+    /// What `a` allows, in words.
+    pub fn session_words(&self) -> String {
+        match &self.session {
+            SessionScope::Rules(_) => format!("{}, for this session", self.rules.join(", ")),
+            SessionScope::Mode(_) => "every file edit, for this session (accept edits)".into(),
+            _ => "this exact call again, for this session (the CLI suggested no rule)".into(),
+        }
+    }
+}
+
+/// Calls the person allowed "for this session" when the CLI suggested no
+/// rule: the same tool with the same input is not asked again; anything
+/// else is.
+#[derive(Debug, Default, Clone)]
+pub struct SessionGrants(std::collections::HashSet<(String, String)>);
+
+impl SessionGrants {
+    fn key(req: &CanUseToolRequest) -> (String, String) {
+        (req.tool_name.clone(), req.input.to_string())
+    }
+
+    /// Remember `req`'s exact call.
+    pub fn remember(&mut self, req: &CanUseToolRequest) {
+        self.0.insert(Self::key(req));
+    }
+
+    /// Whether `req` is a call the person already allowed for the session.
+    pub fn allows(&self, req: &CanUseToolRequest) -> bool {
+        self.0.contains(&Self::key(req))
+    }
+}
+
+impl Decision {
+    /// Read an answer line: `y`, `a`, `p`, `u` (when `offer` can keep a
+    /// rule), `n`, or a sentence (a denial with that reason). `Err` is what
+    /// to tell the person when they chose what is not offered.
+    pub fn parse(line: &str, offer: &Offer) -> Result<Decision, String> {
+        let t = line.trim();
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "y" | "yes" => Decision::AllowOnce,
+            "a" | "always" => Decision::AllowSession,
+            "p" | "u" if !offer.can_keep() => {
+                return Err(
+                    "the CLI suggested no rule for this call, so there is none to keep: y, a or n"
+                        .into(),
+                )
+            }
+            "p" => Decision::AllowProject,
+            "u" => Decision::AllowUser,
+            "" | "n" | "no" => Decision::Deny("The user denied this tool call.".into()),
+            _ => Decision::Deny(format!("The user denied this tool call: {t}")),
+        })
+    }
+
+    /// The answer to send for `req`. "This session" with no rule suggested
+    /// sends a plain allow: the front end remembers the call
+    /// ([`Decision::grants_this_call`]).
+    pub fn result(&self, req: &CanUseToolRequest) -> PermissionResult {
+        let keep = |dest| match req.rules_for(dest) {
+            // never widened: nothing suggested, nothing kept
+            rules if rules.is_empty() => PermissionResult::allow(),
+            rules => PermissionResult::allow_always(rules),
+        };
+        match self {
+            Decision::AllowOnce => PermissionResult::allow(),
+            Decision::AllowSession => match req.session_scope() {
+                scope @ (SessionScope::Rules(_) | SessionScope::Mode(_)) => {
+                    PermissionResult::allow_always(scope.updates())
+                }
+                _ => PermissionResult::allow(),
+            },
+            Decision::AllowProject => keep(PermissionDestination::LocalSettings),
+            Decision::AllowUser => keep(PermissionDestination::UserSettings),
+            Decision::Deny(m) => PermissionResult::deny(m.clone()),
+        }
+    }
+
+    /// Whether this answer allows `req`'s exact call for the session,
+    /// which the front end then remembers ([`SessionGrants`]): "this
+    /// session" when the CLI suggested no rule or mode to keep it by.
+    pub fn grants_this_call(&self, req: &CanUseToolRequest) -> bool {
+        *self == Decision::AllowSession
+            && !matches!(
+                req.session_scope(),
+                SessionScope::Rules(_) | SessionScope::Mode(_)
+            )
+    }
+
+    /// What the screen says once it is decided.
+    pub fn note(&self, offer: &Offer) -> String {
+        match self {
+            Decision::AllowOnce => "allowed once".into(),
+            Decision::AllowSession => format!("allowed: {}", offer.session_words()),
+            Decision::AllowProject => {
+                format!(
+                    "allowed from now on in this project: {}",
+                    offer.rules.join(", ")
+                )
+            }
+            Decision::AllowUser => {
+                format!(
+                    "allowed from now on in every project: {}",
+                    offer.rules.join(", ")
+                )
+            }
+            Decision::Deny(_) => "denied".into(),
+        }
+    }
+
+    /// The note, green for an allow and red for a denial.
+    pub fn styled_note(&self, offer: &Offer, style: Style) -> String {
+        match self {
+            Decision::Deny(_) => style.red(&self.note(offer)),
+            _ => style.green(&self.note(offer)),
+        }
+    }
+}
+
+/// What one answer to a tool approval comes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolChoice {
+    Decided(Decision),
+    /// Deny, and stop the turn (Esc in the chat).
+    DenyAndStop,
+    /// Show the folded part of the diff, then ask again.
+    ShowWholeDiff,
+    /// A choice that is not offered: say why (the text), then ask again
+    /// ([`ask_again`]).
+    NotOffered(String),
+}
+
+impl ToolChoice {
+    /// Read a whole answer line: `d` shows the rest of a folded diff
+    /// (`can_expand`), anything else is a [`Decision`], or what is not
+    /// offered.
+    pub fn of_line(line: &str, offer: &Offer, can_expand: bool) -> ToolChoice {
+        if can_expand && line.trim().eq_ignore_ascii_case("d") {
+            return ToolChoice::ShowWholeDiff;
+        }
+        match Decision::parse(line, offer) {
+            Ok(d) => ToolChoice::Decided(d),
+            Err(why) => ToolChoice::NotOffered(why),
+        }
+    }
+}
+
+/// An answer typed key by key on a raw terminal (the chat): keys in, a
+/// [`ToolChoice`] out at Enter (and what to echo).
+#[derive(Debug)]
+pub struct ToolAnswer {
+    typed: String,
+    /// A folded diff is shown: `d` expands it.
+    can_expand: bool,
+    offer: Offer,
+}
+
+impl ToolAnswer {
+    /// A fresh answer to `offer`; `can_expand` when a folded diff is shown.
+    pub fn new(offer: Offer, can_expand: bool) -> ToolAnswer {
+        ToolAnswer {
+            typed: String::new(),
+            can_expand,
+            offer,
+        }
+    }
+
+    /// What the choices do.
+    pub fn offer(&self) -> &Offer {
+        &self.offer
+    }
+
+    /// The same question again, nothing typed.
+    pub fn reset(&mut self, can_expand: bool) {
+        self.typed.clear();
+        self.can_expand = can_expand;
+    }
+
+    /// Feed one key; returns the echo to write and, when decided, the choice.
+    pub fn key(&mut self, key: KeyEvent) -> (String, Option<ToolChoice>) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => (String::new(), Some(ToolChoice::DenyAndStop)),
+            KeyCode::Char('c') | KeyCode::Char('d') if ctrl => {
+                (String::new(), Some(ToolChoice::DenyAndStop))
+            }
+            KeyCode::Enter => {
+                let choice = ToolChoice::of_line(&self.typed, &self.offer, self.can_expand);
+                (String::new(), Some(choice))
+            }
+            KeyCode::Backspace => {
+                if self.typed.pop().is_some() {
+                    ("\x08 \x08".into(), None)
+                } else {
+                    (String::new(), None)
+                }
+            }
+            KeyCode::Char(c) if !ctrl && !c.is_control() => {
+                self.typed.push(c);
+                (c.to_string(), None)
+            }
+            _ => (String::new(), None),
+        }
+    }
+
+    /// Pasted text joins the reason (newlines become spaces).
+    pub fn paste(&mut self, text: &str) -> String {
+        let clean: String = Sanitizer::clean(text)
+            .chars()
+            .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+            .collect();
+        self.typed.push_str(&clean);
+        clean
+    }
+}
+
+/// The answers to a tool's question, as one line: `p` and `u` only when
+/// there is a suggested rule to keep. Every choice ends with Enter, so a
+/// reason that starts with one of the letters is read whole.
+pub fn choices(s: &Style, offer: &Offer) -> String {
+    let keep = if offer.can_keep() {
+        format!("{} project · {} everywhere · ", s.bold("p"), s.bold("u"))
+    } else {
+        String::new()
+    };
+    format!(
+        "Allow?  {} once · {} session · {keep}{} no · or why not; Enter › ",
+        s.bold("y"),
+        s.bold("a"),
+        s.bold("n"),
+    )
+}
+
+/// The question again after a choice that is not offered (`why`), on two
+/// lines, the answer typed after the last.
+pub fn ask_again(why: &str, offer: &Offer, style: Style) -> String {
+    format!("  {}\n  {}", style.yellow(why), choices(&style, offer))
+}
+
+/// What a tool approval shows: the question with a long diff folded and,
+/// when something was folded, with all of it (`d` shows it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub folded: String,
+    pub whole: Option<String>,
+}
+
+impl Shown {
+    /// The question for `req`, each row within `width`; `change` is the
+    /// proposed edit, as [`diff::proposed`] read it; `agent`, the sub-agent
+    /// that asks.
+    pub fn new(
+        req: &CanUseToolRequest,
+        change: Option<&Result<Change, Unavailable>>,
+        agent: Option<&str>,
+        style: Style,
+        width: usize,
+    ) -> Shown {
+        let (folded, was_folded) = screen(req, change, false, agent, style, width);
+        let whole = was_folded.then(|| screen(req, change, true, agent, style, width).0);
+        Shown { folded, whole }
+    }
+}
+
+/// The question, made safe for the terminal, each row within `width` (a
+/// long line wraps inside the box, under its label); `true` when a long
+/// diff was folded (`d` shows all of it).
+pub fn screen(
+    req: &CanUseToolRequest,
+    change: Option<&Result<Change, Unavailable>>,
+    expanded: bool,
+    agent: Option<&str>,
+    style: Style,
+    width: usize,
+) -> (String, bool) {
+    let s = &style;
+    // what the person says yes to is shown whole: a control sequence
+    // is made visible, never removed with what it holds
+    let clean = Sanitizer::visible;
+    let mut out = String::new();
+    let summary = tool_summary(&req.tool_name, &req.input);
+    // the head line shows the first 120 characters of one line
+    let cut = summary.ends_with('…');
+    let rendered = match change {
+        Some(Ok(c)) => Ok(diff::render(c, *s, (!expanded).then_some(diff::FOLD_AT))),
+        Some(Err(why)) => Err(why.clone()),
+        None => Err(String::new()),
+    };
+    let counts = match &rendered {
+        Ok(r) => format!("  {}", s.dim(&format!("(+{} −{})", r.added, r.removed))),
+        Err(_) => String::new(),
+    };
+    let from = agent
+        .map(|a| format!("  {}", s.dim(&format!("(from {})", clean(a)))))
+        .unwrap_or_default();
+    let side = format!("  {} ", s.yellow("│"));
+    let head = format!(
+        "{}  {}{counts}{from}",
+        s.bold(&clean(&req.tool_name)),
+        clean(&summary)
+    );
+    out.push('\n');
+    out.push_str(&wrapped(
+        &head,
+        width,
+        &format!("  {} ", s.yellow("┌")),
+        &side,
+    ));
+    let mut folded = false;
+    match &rendered {
+        Ok(r) => {
+            // a long line of code wraps under the code, past the numbers
+            let code = format!("{side}{:9}", "");
+            for line in &r.lines {
+                for row in wrap_exact(line, width, &side, &code) {
+                    out.push_str(&row);
+                    out.push('\n');
+                }
+            }
+            if r.folded > 0 {
+                folded = true;
+                let more = format!("… {} more lines — d then Enter shows all", r.folded);
+                out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
+            }
+        }
+        Err(why) if !why.is_empty() => {
+            out.push_str(&wrapped(&s.dim(&clean(why)), width, &side, &side));
+        }
+        Err(_) => {}
+    }
+    let mut detail = |label: &str, text: &str| {
+        let under = format!("{side}{:8}", "");
+        for (i, line) in text.lines().enumerate() {
+            let label = if i == 0 { label } else { "" };
+            let first = format!("{side}{}", s.dim(&format!("{label:<8}")));
+            for row in wrap_exact(&clean(line), width, &first, &under) {
+                out.push_str(&row);
+                out.push('\n');
+            }
+        }
+    };
+    // whatever the head line could not show, in full, before any choice
+    match req.input.get("command").and_then(|v| v.as_str()) {
+        Some(cmd) if req.tool_name == "Bash" && (cut || cmd.lines().count() > 1) => {
+            detail("command", cmd);
+        }
+        Some(_) if req.tool_name == "Bash" => {}
+        _ if cut => {
+            let full = serde_json::to_string_pretty(&req.input).unwrap_or_default();
+            detail("input", &full);
+        }
+        _ => {}
+    }
+    if let Some(d) = &req.description {
+        detail("why", d);
+    }
+    if let Some(r) = req.reason() {
+        detail("reason", &r);
+    }
+    if let Some(p) = &req.blocked_path {
+        detail("path", p);
+    }
+    // what each "always" would allow, in full, before the person chooses
+    let offer = Offer::of(req);
+    detail("a", &offer.session_words());
+    if offer.can_keep() {
+        detail(
+            "p / u",
+            &format!(
+                "{}, kept in this project / in every project",
+                offer.rules.join(", ")
+            ),
+        );
+    }
+    // the answer is typed after the last row
+    let end = wrap_exact(
+        &choices(s, &offer),
+        width,
+        &format!("  {} ", s.yellow("└")),
+        "    ",
+    );
+    out.push_str(&end.join("\n"));
+    (out, folded)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,293 @@
+//! `ask`'s front end: each request asked on the controlling terminal
+//! (`/dev/tty`), a line at a time, so it works even when stdin and stdout
+//! are pipes, as ssh and sudo do. No terminal, a closed terminal, or any
+//! error while asking means "deny": a tool never runs unless the person
+//! said so.
+
+use super::question::{self, Questions};
+use super::tool::{self, Offer, SessionGrants, Shown, ToolChoice};
+use super::{diff, nobody_to_ask, plan, WITHDRAWN};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::spinner::Spinner;
+use crate::cli::style::Style;
+use claudio::protocol::ask::RequestKind;
+use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
+use rustix::event::{poll, PollFd, PollFlags};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A request's cancellation as a flag a blocking prompt can poll. It is
+/// also set when this value is dropped (the request's future went away).
+pub struct CancelFlag {
+    pub flag: Arc<AtomicBool>,
+    watcher: tokio::task::JoinHandle<()>,
+}
+
+impl CancelFlag {
+    pub fn watch(c: &claudio::Cancellation) -> CancelFlag {
+        let flag = Arc::new(AtomicBool::new(false));
+        let (f, c) = (flag.clone(), c.clone());
+        let watcher = tokio::spawn(async move {
+            c.cancelled().await;
+            f.store(true, Ordering::SeqCst);
+        });
+        CancelFlag { flag, watcher }
+    }
+}
+
+impl Drop for CancelFlag {
+    fn drop(&mut self) {
+        self.watcher.abort();
+        self.flag.store(true, Ordering::SeqCst);
+    }
+}
+
+/// `ask`'s prompts: each request asked on `/dev/tty`, one at a time.
+pub struct TtyPrompts {
+    style: Style,
+    /// Where relative paths in tool inputs point.
+    cwd: std::path::PathBuf,
+    one_at_a_time: tokio::sync::Mutex<()>,
+    warned: AtomicBool,
+    tty_path: std::path::PathBuf,
+    /// `ask`'s spinner line, taken away before a question is written.
+    spinner: std::sync::OnceLock<Spinner>,
+    /// Exact calls allowed for this session (no rule was suggested).
+    grants: std::sync::Mutex<SessionGrants>,
+}
+
+impl TtyPrompts {
+    pub fn new(style: Style, cwd: std::path::PathBuf) -> Arc<Self> {
+        // A test seam, not a setting: tests point the question at a file
+        // that is no terminal (the answer must then be "deny").
+        let tty_path = std::env::var_os("CLAUDIO_TEST_TTY")
+            .map(Into::into)
+            .unwrap_or_else(|| "/dev/tty".into());
+        Arc::new(TtyPrompts {
+            style,
+            cwd,
+            one_at_a_time: tokio::sync::Mutex::new(()),
+            warned: AtomicBool::new(false),
+            tty_path,
+            spinner: std::sync::OnceLock::new(),
+            grants: std::sync::Mutex::new(SessionGrants::default()),
+        })
+    }
+
+    /// Take `spinner` off the screen before each question.
+    pub fn hide_while_asking(&self, spinner: Spinner) {
+        let _ = self.spinner.set(spinner);
+    }
+
+    /// Answer one `can_use_tool` request.
+    pub async fn decide(
+        self: Arc<Self>,
+        req: CanUseToolRequest,
+        ctx: RequestContext,
+    ) -> PermissionResult {
+        let _turn = self.one_at_a_time.lock().await;
+        let cancel = CancelFlag::watch(&ctx.cancellation);
+        let cancelled = cancel.flag.clone();
+        let me = self.clone();
+        let req2 = req.clone();
+        let answer =
+            tokio::task::spawn_blocking(move || me.answer_blocking(&req2, &cancelled)).await;
+        drop(cancel);
+        match answer {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {
+                PermissionResult::deny(WITHDRAWN)
+            }
+            Ok(Err(e)) => {
+                let what = match req.kind() {
+                    RequestKind::Questions => "could not ask the model's question",
+                    RequestKind::Plan => "could not show the plan for approval",
+                    _ => "denied",
+                };
+                if !self.warned.swap(true, Ordering::SeqCst) {
+                    eprintln!(
+                        "claudio: {what} {}: cannot ask on the terminal ({e}); pass --allowed-tools or --permission-mode to allow tools in advance",
+                        Sanitizer::clean(&req.tool_name)
+                    );
+                }
+                nobody_to_ask(&req.tool_name)
+            }
+            Err(_) => PermissionResult::deny("The permission prompt failed."),
+        }
+    }
+
+    /// Ask about `req` and wait for the answer, giving up when `cancelled`.
+    fn answer_blocking(
+        &self,
+        req: &CanUseToolRequest,
+        cancelled: &AtomicBool,
+    ) -> io::Result<PermissionResult> {
+        let _paused = self.spinner.get().map(Spinner::pause);
+        let mut tty = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&self.tty_path)?;
+        // what was typed before the question was shown answers nothing (as
+        // sudo does): a `y` meant for something else must not allow this
+        let _ = rustix::termios::tcflush(&tty, rustix::termios::QueueSelector::IFlush);
+        match req.kind() {
+            RequestKind::Questions => self.questions_blocking(&mut tty, req, cancelled),
+            RequestKind::Plan => self.plan_blocking(&mut tty, req, cancelled),
+            _ => self.tool_blocking(&mut tty, req, cancelled),
+        }
+    }
+
+    /// A tool approval, answered with a typed line.
+    fn tool_blocking(
+        &self,
+        tty: &mut File,
+        req: &CanUseToolRequest,
+        cancelled: &AtomicBool,
+    ) -> io::Result<PermissionResult> {
+        let grants = || self.grants.lock().unwrap_or_else(|e| e.into_inner());
+        if grants().allows(req) {
+            let note = format!(
+                "  {} {}  {}\n",
+                self.style.green("✓"),
+                Sanitizer::clean(&req.tool_name),
+                self.style.dim(tool::SAME_CALL)
+            );
+            tty.write_all(note.as_bytes())?;
+            return Ok(PermissionResult::allow());
+        }
+        let offer = Offer::of(req);
+        let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
+        let mut shown = Shown::new(req, change.as_ref(), None, self.style, tty_width());
+        let mut question = shown.folded;
+        loop {
+            tty.write_all(question.as_bytes())?;
+            tty.flush()?;
+            let line = read_line_cancellable(tty, cancelled)?;
+            match ToolChoice::of_line(&line, &offer, shown.whole.is_some()) {
+                ToolChoice::ShowWholeDiff => question = shown.whole.take().unwrap_or_default(),
+                ToolChoice::NotOffered(why) => question = tool::ask_again(&why, &offer, self.style),
+                ToolChoice::Decided(d) => {
+                    let note = d.styled_note(&offer, self.style);
+                    tty.write_all(format!("  {note}\n").as_bytes())?;
+                    if d.grants_this_call(req) {
+                        grants().remember(req);
+                    }
+                    return Ok(d.result(req));
+                }
+                ToolChoice::DenyAndStop => {
+                    return Ok(PermissionResult::deny_and_interrupt(
+                        tool::DENIED_AND_STOPPED,
+                    ))
+                }
+            }
+        }
+    }
+
+    /// The model's questions, one at a time, answered with a typed line.
+    fn questions_blocking(
+        &self,
+        tty: &mut File,
+        req: &CanUseToolRequest,
+        cancelled: &AtomicBool,
+    ) -> io::Result<PermissionResult> {
+        let s = self.style;
+        let mut questions = match Questions::of(req) {
+            Ok(q) => q,
+            Err(denied) => return Ok(denied),
+        };
+        while let Some(q) = questions.current() {
+            let text = format!(
+                "{}{}  {} ",
+                questions.head(None, s, tty_width()),
+                question::numbered(q, s),
+                s.dim(if q.multi_select {
+                    "numbers (1,3), or your own answer; Enter alone declines ›"
+                } else {
+                    "a number, or your own answer; Enter alone declines ›"
+                })
+            );
+            tty.write_all(text.as_bytes())?;
+            tty.flush()?;
+            let line = read_line_cancellable(tty, cancelled)?;
+            match question::answer_from_line(q, &line) {
+                Some(a) => questions.answer(a),
+                None => {
+                    tty.write_all(format!("  {}\n", s.dim("declined")).as_bytes())?;
+                    return Ok(PermissionResult::deny(question::DECLINED));
+                }
+            }
+        }
+        Ok(questions
+            .result()
+            .unwrap_or_else(|| PermissionResult::deny(question::DECLINED)))
+    }
+
+    /// A plan to approve, answered with a typed line.
+    fn plan_blocking(
+        &self,
+        tty: &mut File,
+        req: &CanUseToolRequest,
+        cancelled: &AtomicBool,
+    ) -> io::Result<PermissionResult> {
+        let s = self.style;
+        // the library hands over the plan of the call this request is for
+        let mut text = plan::block(req.plan(), None, s, tty_width());
+        text.push_str(&plan::numbered(s));
+        text.push_str(&format!(
+            "  {} ",
+            s.dim("1, 2, 3, or what to change; Enter alone rejects the plan ›")
+        ));
+        tty.write_all(text.as_bytes())?;
+        tty.flush()?;
+        let line = read_line_cancellable(tty, cancelled)?;
+        Ok(plan::result(&plan::from_line(&line), &req.input).0)
+    }
+}
+
+/// The terminal's width, for `ask`'s questions on it (80 when unknown).
+fn tty_width() -> usize {
+    crossterm::terminal::size().map_or(80, |(w, _)| w as usize)
+}
+
+/// Read one line from the terminal, giving up when `cancelled` is set.
+/// End of file (a closed terminal) is an error.
+fn read_line_cancellable(tty: &mut File, cancelled: &AtomicBool) -> io::Result<String> {
+    let mut line = Vec::new();
+    loop {
+        if cancelled.load(Ordering::SeqCst) {
+            let _ = tty.write_all(b"\n  (withdrawn)\n");
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "withdrawn"));
+        }
+        let mut pfd = [PollFd::new(&*tty, PollFlags::IN)];
+        let n = match poll(&mut pfd, Duration::from_millis(100).as_millis() as i32) {
+            Ok(n) => n,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => return Err(e.into()),
+        };
+        if n == 0 {
+            continue;
+        }
+        let mut buf = [0u8; 256];
+        let got = tty.read(&mut buf)?;
+        if got == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the terminal closed",
+            ));
+        }
+        line.extend_from_slice(&buf[..got]);
+        if let Some(i) = line.iter().position(|&b| b == b'\n') {
+            line.truncate(i);
+            return Ok(String::from_utf8_lossy(&line).into_owned());
+        }
+        if line.len() > 64 * 1024 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "answer too long",
+            ));
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! The regex prefilter checked against a search without one, on fixture
+//! stores (moved here from tests/it/search.rs, which included this file).
+
+use super::*;
+use claudio::store::{SearchOptions, Store};
+use proptest::prelude::*;
+use regex_automata::{meta, util::syntax};
+use serde_json::{json, Value};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
+
+/// A store in a temporary folder, its sessions in one project.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let f = Fixture {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(f.folder()).unwrap();
+        f
+    }
+
+    fn folder(&self) -> std::path::PathBuf {
+        self.dir.path().join("projects/-work-shop")
+    }
+
+    fn store(&self) -> Store {
+        Store::new(self.dir.path())
+    }
+}
+
+/// A regex as the program builds it, its matcher and its syntax tree.
+fn regex_of(pattern: &str, ignore_case: bool) -> Option<(MatchFn, regex_syntax::hir::Hir)> {
+    let config = syntax::Config::new()
+        .case_insensitive(ignore_case)
+        .multi_line(true);
+    let re = meta::Builder::new().syntax(config).build(pattern).ok()?;
+    let hir = syntax::parse_with(pattern, &config).ok()?;
+    let find: MatchFn = Arc::new(move |t: &str| re.find_iter(t).map(|m| m.range()).collect());
+    Some((find, hir))
+}
+
+/// Every session's hits, as JSON, newest first.
+fn all_hits(store: &Store, pattern: Pattern, tools: bool) -> Vec<Value> {
+    let opts = SearchOptions::new(pattern)
+        .tools(tools)
+        .hits_per_session(1000);
+    let mut found = Vec::new();
+    store
+        .search(&opts, |s| {
+            found.push(s);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    found
+        .into_iter()
+        .map(|s| json!({"id": s.info.session_id, "hits": s.hits, "more": s.more}))
+        .collect()
+}
+
+/// How a transcript line is written on disk.
+#[derive(Debug, Clone, Copy)]
+enum Form {
+    /// As the CLI writes it.
+    Compact,
+    /// Non-ASCII as `\uXXXX` (surrogate pairs beyond the BMP).
+    Ascii,
+    /// `/` as `\/`.
+    Solidus,
+    /// A space after each `:` and `,` between items.
+    Spaced,
+    /// `¤` written as the byte 0xFF (invalid UTF-8, read as U+FFFD).
+    Invalid,
+}
+
+const FORMS: [Form; 5] = [
+    Form::Compact,
+    Form::Ascii,
+    Form::Solidus,
+    Form::Spaced,
+    Form::Invalid,
+];
+
+/// A compact JSON line in another form.
+fn rewrite(line: &str, form: Form) -> Vec<u8> {
+    let mut out = String::new();
+    let (mut in_str, mut esc) = (false, false);
+    for c in line.chars() {
+        match form {
+            Form::Ascii if !c.is_ascii() => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+                continue;
+            }
+            Form::Solidus if c == '/' => {
+                out.push_str("\\/");
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else if c == '"' {
+            in_str = true;
+        } else if matches!(form, Form::Spaced) && (c == ':' || c == ',') {
+            out.push(' ');
+        }
+    }
+    match form {
+        Form::Invalid => {
+            let mut bytes = Vec::new();
+            for c in out.chars() {
+                match c {
+                    '¤' => bytes.push(0xFF),
+                    c => bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                }
+            }
+            bytes
+        }
+        _ => out.into_bytes(),
+    }
+}
+
+/// The lines of one session: a prompt, an answer with a tool call (its
+/// input's keys out of the order a parse gives), a tool's output.
+fn session_lines(id: &str, texts: &[String]) -> Vec<String> {
+    let s = |i: usize| serde_json::to_string(&texts[i % texts.len()]).unwrap();
+    let head = |n: usize| {
+        format!(
+            r#""uuid":"{id}-{n}","sessionId":"{id}","cwd":"/work/shop","timestamp":"2026-11-01T10:00:0{n}.000Z","isSidechain":false"#
+        )
+    };
+    vec![
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":{}}},{}}}"#,
+            s(0),
+            head(0)
+        ),
+        format!(
+            r#"{{"type":"assistant","message":{{"role":"assistant","content":[{{"type":"text","text":{}}},{{"type":"tool_use","id":"t1","name":{},"input":{{"zeta":{},"alpha":[{}]}}}}]}},{}}}"#,
+            s(1),
+            s(2),
+            s(3),
+            s(4),
+            head(1)
+        ),
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":[{{"type":"text","text":{}}},{{"type":"text","text":{}}}]}},{{"type":"text","text":{}}}]}},{}}}"#,
+            s(5),
+            s(6),
+            s(7),
+            head(2)
+        ),
+    ]
+}
+
+/// Pieces of transcript text: case pairs (the Kelvin sign and the long s
+/// fold with `k` and `s`), escapes, a newline, `/`, non-ASCII.
+const TEXT: &[&str] = &[
+    "a",
+    "b",
+    "k",
+    "K",
+    "\u{212A}",
+    "s",
+    "S",
+    "\u{17F}",
+    "é",
+    "É",
+    "\"",
+    "\\",
+    "/",
+    "\n",
+    "\t",
+    "1",
+    "7",
+    " ",
+    "{",
+    ":",
+    ",",
+    "-",
+    "quokka",
+    "QUOKKA-rare-77",
+    "¤",
+    "\u{FFFD}",
+    "😀",
+    "ab",
+];
+
+/// Pieces of regexes (literals, classes, anchors), each with a text it
+/// matches.
+const ATOMS: &[(&str, &str)] = &[
+    ("a", "a"),
+    ("b", "b"),
+    ("k", "k"),
+    ("K", "K"),
+    ("s", "s"),
+    ("é", "é"),
+    ("\"", "\""),
+    (r#"say "hi""#, r#"say "hi""#),
+    (r"\\", "\\"),
+    (r"a\\b", "a\\b"),
+    ("/", "/"),
+    ("a/b", "a/b"),
+    (r"\n", "\n"),
+    (r"\t", "\t"),
+    ("1", "1"),
+    ("-", "-"),
+    ("[ab]", "b"),
+    ("[^a]", "\n"),
+    (r"\d", "7"),
+    (r"\w", "k"),
+    (r"\s", "\n"),
+    (".", "é"),
+    ("quokka", "quokka"),
+    ("rare", "rare"),
+    (r"\x{FFFD}", "\u{FFFD}"),
+    ("¤", "¤"),
+    (r"\x{212A}", "\u{212A}"),
+    ("ſ", "ſ"),
+    ("😀", "😀"),
+    ("^", ""),
+    ("$", ""),
+    (r"\b", ""),
+    (":", ":"),
+    (",", ","),
+];
+
+/// A regex drawn from a small grammar, with a text it may match (anchors
+/// aside).
+fn regex_strategy() -> impl Strategy<Value = (String, String)> {
+    let leaf = prop::sample::select(ATOMS).prop_map(|(r, t)| (r.to_owned(), t.to_owned()));
+    leaf.prop_recursive(4, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 1..5).prop_map(|v| {
+                let (r, t): (Vec<String>, Vec<String>) = v.into_iter().unzip();
+                (r.concat(), t.concat())
+            }),
+            (inner.clone(), inner.clone(), any::<bool>()).prop_map(|((a, ta), (b, tb), first)| {
+                (format!("(?:{a}|{b})"), if first { ta } else { tb })
+            }),
+            (
+                inner,
+                prop::sample::select(&["*", "+", "?", "{1,3}", "{2}"][..])
+            )
+                .prop_map(|((a, t), op)| {
+                    let times = if op == "{2}" { 2 } else { 1 };
+                    (format!("(?:{a}){op}"), t.repeat(times))
+                }),
+        ]
+    })
+}
+
+fn text_strategy() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TEXT), 0..10).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The prefiltered search (raw bytes first, then the lines it lets
+    /// through) finds exactly what parsing every line finds, whatever form
+    /// the lines take.
+    #[test]
+    fn the_regex_prefilter_never_changes_the_hits(
+        (pattern, example) in regex_strategy(),
+        ignore_case in any::<bool>(),
+        upper in any::<bool>(),
+        tools in any::<bool>(),
+        mut texts in prop::collection::vec(text_strategy(), 8),
+        at in 0..8usize,
+    ) {
+        // the text a match may come from, in one of the strings
+        let example = if upper { example.to_uppercase() } else { example };
+        texts[at].push_str(&example);
+        let Some((find, hir)) = regex_of(&pattern, ignore_case) else {
+            return Err(TestCaseError::reject("not a regex"));
+        };
+        let f = Fixture::new();
+        for (i, form) in FORMS.iter().enumerate() {
+            let id = format!("{i:08}-1111-4111-8111-111111111111");
+            let mut bytes = Vec::new();
+            for line in session_lines(&id, &texts) {
+                bytes.extend(rewrite(&line, *form));
+                bytes.push(b'\n');
+            }
+            let p = f.folder().join(format!("{id}.jsonl"));
+            std::fs::write(&p, bytes).unwrap();
+            let file = std::fs::File::options().write(true).open(&p).unwrap();
+            file.set_modified(UNIX_EPOCH + Duration::from_secs(1_800_000_000 + i as u64)).unwrap();
+        }
+        let store = f.store();
+        let want = all_hits(&store, Pattern::Custom(find.clone()), tools);
+        let fast = regex_pattern(find, Some(&hir), tools);
+        let got = all_hits(&store, fast.clone(), tools);
+        prop_assert_eq!(got, want, "{:?} with {:?}", pattern, fast);
+    }
+}
+
+#[test]
+fn a_regex_s_literals_are_looked_for_in_the_raw_bytes() {
+    let lits = |p: &str, ic: bool| {
+        let (_, hir) = regex_of(p, ic).unwrap();
+        required_literals(&hir).map(|mut l| {
+            l.sort();
+            l.into_iter()
+                .map(|l| String::from_utf8_lossy(&l).into_owned())
+                .collect::<Vec<_>>()
+        })
+    };
+    // a prefix; an inner literal; a suffix; nothing to look for
+    assert_eq!(lits(r"quokka-rare-\d+", false).unwrap(), ["quokka-rare-"]);
+    assert_eq!(lits(r"\w+-rare-\d+", false).unwrap(), ["-rare-"]);
+    assert_eq!(lits(r"\w+@example\.com", false).unwrap(), ["@example.com"]);
+    assert_eq!(lits(r"\w+", false), None);
+    // the rarest set: not a common word of the text
+    assert_eq!(lits(r"^the\s+quokka\b", false).unwrap(), ["quokka"]);
+    // case folded: every variant, the Kelvin sign with `k`
+    let folded = lits(r"quokka-rare-\d+", true).unwrap();
+    assert!(folded.len() > 1 && folded.len() <= 64, "{folded:?}");
+    assert!(
+        folded
+            .iter()
+            .all(|l| l.eq_ignore_ascii_case(&folded[0]) || l.contains('\u{212A}')),
+        "{folded:?}"
+    );
+    // anchored: the prefilter, without the line scan; with tools a match
+    // across a newline is not looked for in a line
+    let pat = |p: &str, tools: bool| {
+        let (find, hir) = regex_of(p, false).unwrap();
+        format!("{:?}", regex_pattern(find, Some(&hir), tools))
+    };
+    assert!(pat(r"^quokka\d", false).starts_with("Prefiltered { any_of: [\"quokka\"], scan: false"));
+    assert!(pat(r"quokka\s+rare", false).contains("scan: true"));
+    assert!(pat(r"quokka\s+rare", true).contains("scan: false"));
+    assert!(pat(r"quokka[^x]rare", true).contains("scan: false"));
+    assert!(pat(r"quokka rare", true).contains("scan: true"));
+    assert_eq!(pat(r"\w+\s", false), "Scan(..)");
+    assert_eq!(pat(r"^\w+", false), "Custom(..)");
+}

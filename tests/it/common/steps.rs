@@ -1,0 +1,202 @@
+//! The fake CLI's script, typed: a [`Step`] is one thing the fake does
+//! (tests/support/fake_claude.rs says what each does), and
+//! [`Step::to_json`] writes it as the JSON the fake reads. A misspelt step
+//! is a compile error, not a fake that exits 2 in the middle of a test.
+//! What the CLI would say (an `emit`'s line, an `expect`'s pattern) stays
+//! JSON: that is the protocol the tests check claudio against.
+//!
+//! The building blocks below script the usual exchanges: `initialize`, a
+//! prompt, a streamed answer, a result.
+
+use serde_json::{json, Value};
+
+/// One step of the fake CLI's script.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Read a stdin line; `pattern` must be a recursive subset of it. With
+    /// a `name`, its `request_id` is kept for `{{name}}` in later steps.
+    Expect {
+        pattern: Value,
+        name: Option<String>,
+    },
+    /// Write `line` as one compact JSON line (`{{name}}` replaced).
+    Emit(Value),
+    /// Write this text and a newline, as it is (not JSON, or broken JSON).
+    EmitRaw(String),
+    /// Write a valid `user` tool-result line of about this many bytes.
+    HugeLine(u64),
+    /// Write this line to stderr.
+    Stderr(String),
+    /// Write about this many bytes of noise to stderr, then `END-OF-FLOOD`.
+    StderrFlood(u64),
+    /// Sleep this many milliseconds.
+    SleepMs(u64),
+    /// Exit with this code.
+    Exit(i32),
+    /// Abort (no core file).
+    Crash,
+    /// Sleep forever.
+    Hang,
+    /// Ignore SIGTERM from now on.
+    IgnoreSigterm,
+    /// Read stdin until it closes.
+    WaitStdinEof,
+    /// Nothing may arrive on stdin for this many milliseconds (else exit 3).
+    ExpectSilenceMs(u64),
+    /// Start `sleep SECS`, never waited for; its pid goes to `child.pid`.
+    SpawnSleeper(u64),
+    /// Write `content` to the file at `path` (replacing it).
+    WriteFile { path: String, content: String },
+}
+
+impl Step {
+    /// Read a stdin line that `pattern` matches.
+    pub fn expect(pattern: Value) -> Step {
+        Step::Expect {
+            pattern,
+            name: None,
+        }
+    }
+
+    /// Read a stdin line that `pattern` matches, and keep its `request_id`
+    /// for `{{name}}`.
+    pub fn expect_as(pattern: Value, name: &str) -> Step {
+        Step::Expect {
+            pattern,
+            name: Some(name.to_owned()),
+        }
+    }
+
+    /// The step as the fake reads it.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Step::Expect {
+                pattern,
+                name: None,
+            } => json!({ "expect": pattern }),
+            Step::Expect {
+                pattern,
+                name: Some(name),
+            } => json!({ "expect": pattern, "as": name }),
+            Step::Emit(line) => json!({ "emit": line }),
+            Step::EmitRaw(text) => json!({ "emit_raw": text }),
+            Step::HugeLine(bytes) => json!({ "huge_line": bytes }),
+            Step::Stderr(text) => json!({ "stderr": text }),
+            Step::StderrFlood(bytes) => json!({ "stderr_flood": bytes }),
+            Step::SleepMs(ms) => json!({ "sleep_ms": ms }),
+            Step::Exit(code) => json!({ "exit": code }),
+            Step::Crash => json!({ "crash": true }),
+            Step::Hang => json!({ "hang": true }),
+            Step::IgnoreSigterm => json!({ "ignore_sigterm": true }),
+            Step::WaitStdinEof => json!({ "wait_stdin_eof": true }),
+            Step::ExpectSilenceMs(ms) => json!({ "expect_silence_ms": ms }),
+            Step::SpawnSleeper(secs) => json!({ "spawn_sleeper": secs }),
+            Step::WriteFile { path, content } => {
+                json!({ "write_file": { "path": path, "content": content } })
+            }
+        }
+    }
+}
+
+// ---- scenario building blocks -------------------------------------------
+
+/// Read `initialize` and answer it.
+pub fn init() -> Vec<Step> {
+    vec![
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"initialize"}}),
+            "init",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{"commands":[],"models":[{"value":"fake"},{"value":"opus"},{"value":"sonnet"}]}}}),
+        ),
+    ]
+}
+
+pub fn expect_user(text: &str) -> Step {
+    Step::expect(json!({"type":"user","message":{"role":"user","content":text}}))
+}
+
+pub fn system_init() -> Step {
+    Step::Emit(
+        json!({"type":"system","subtype":"init","session_id":"sess-1","model":"fake-model","cwd":"/tmp","tools":["Bash"],"permissionMode":"default","mcp_servers":[]}),
+    )
+}
+
+pub fn delta(text: &str) -> Step {
+    Step::Emit(
+        json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}},"parent_tool_use_id":null,"session_id":"sess-1"}),
+    )
+}
+
+pub fn assistant_text(text: &str) -> Step {
+    Step::Emit(
+        json!({"type":"assistant","message":{"id":"msg_1","model":"fake-model","role":"assistant","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":"sess-1"}),
+    )
+}
+
+pub fn assistant_tool_use(id: &str, name: &str, input: Value) -> Step {
+    Step::Emit(
+        json!({"type":"assistant","message":{"id":"msg_2","model":"fake-model","role":"assistant","content":[{"type":"tool_use","id":id,"name":name,"input":input}]},"parent_tool_use_id":null,"session_id":"sess-1"}),
+    )
+}
+
+pub fn result(text: &str) -> Step {
+    Step::Emit(
+        json!({"type":"result","subtype":"success","is_error":false,"result":text,"session_id":"sess-1","num_turns":1,"duration_ms":5,"total_cost_usd":0.001,"terminal_reason":"completed"}),
+    )
+}
+
+/// A whole turn: read the prompt, stream `answer` in two deltas, end it.
+pub fn turn(prompt: &str, answer: &str) -> Vec<Step> {
+    let (a, b) = answer.split_at(answer.len() / 2);
+    vec![
+        expect_user(prompt),
+        system_init(),
+        delta(a),
+        delta(b),
+        assistant_text(answer),
+        result(answer),
+    ]
+}
+
+pub fn steps(parts: Vec<Vec<Step>>) -> Vec<Step> {
+    parts.into_iter().flatten().collect()
+}
+
+#[test]
+fn every_step_is_written_as_the_fake_reads_it() {
+    let all = [
+        (
+            Step::expect_as(json!({"type":"user"}), "u"),
+            json!({"expect": {"type":"user"}, "as": "u"}),
+        ),
+        (
+            Step::expect(json!({"type":"user"})),
+            json!({"expect": {"type":"user"}}),
+        ),
+        (Step::Emit(json!({"a":1})), json!({"emit": {"a":1}})),
+        (Step::EmitRaw("x".into()), json!({"emit_raw": "x"})),
+        (Step::HugeLine(9), json!({"huge_line": 9})),
+        (Step::Stderr("e".into()), json!({"stderr": "e"})),
+        (Step::StderrFlood(9), json!({"stderr_flood": 9})),
+        (Step::SleepMs(9), json!({"sleep_ms": 9})),
+        (Step::Exit(-1), json!({"exit": -1})),
+        (Step::Crash, json!({"crash": true})),
+        (Step::Hang, json!({"hang": true})),
+        (Step::IgnoreSigterm, json!({"ignore_sigterm": true})),
+        (Step::WaitStdinEof, json!({"wait_stdin_eof": true})),
+        (Step::ExpectSilenceMs(9), json!({"expect_silence_ms": 9})),
+        (Step::SpawnSleeper(9), json!({"spawn_sleeper": 9})),
+        (
+            Step::WriteFile {
+                path: "/p".into(),
+                content: "c".into(),
+            },
+            json!({"write_file": {"path": "/p", "content": "c"}}),
+        ),
+    ];
+    for (step, want) in all {
+        assert_eq!(step.to_json(), want, "{step:?}");
+    }
+}
