@@ -690,8 +690,10 @@ fn store(notes: &mut Vec<String>) -> Option<Store> {
             return None;
         }
     }
+    // the CLI's own transcripts only: what the line counts is recent, and
+    // the archive's folders are not walked again at every refresh
     match Store::open(None) {
-        Ok(s) => Some(s),
+        Ok(s) => Some(s.without_archives()),
         Err(e) => {
             notes.push(format!("the transcripts cannot be found: {e}"));
             None

@@ -85,6 +85,10 @@ pub(crate) fn index_path() -> Option<PathBuf> {
     let abs = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
     let dir = match std::env::var_os(CACHE_ENV) {
         Some(v) => abs(v)?,
+        // the unit tests never touch the developer's cache
+        #[cfg(test)]
+        None => std::env::temp_dir().join("claudio-test-cache"),
+        #[cfg(not(test))]
         None => match std::env::var_os("XDG_CACHE_HOME").and_then(abs) {
             Some(x) => x.join("claudio"),
             None => {

@@ -135,6 +135,7 @@ fn sub_agents_are_listed_shown_and_deleted_with_their_session() {
         .arg(d.path())
         .args(["inspect", &AGENT[..8], "--subagents"])
         .env("NO_COLOR", "1")
+        .env("CLAUDIO_CACHE_DIR", d.path().join(".claudio-cache"))
         .output()
         .unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
@@ -161,6 +162,7 @@ fn inspect_grep_prints_the_lines_that_hold_the_pattern() {
             .args(["inspect", &AGENT[..8]])
             .args(args)
             .env("NO_COLOR", "1")
+            .env("CLAUDIO_CACHE_DIR", d.path().join(".claudio-cache"))
             .output()
             .unwrap()
     };

@@ -165,6 +165,8 @@ impl Hostile {
             .env("XDG_CONFIG_HOME", self.config())
             // no archive but the store's own folder: none of the host's
             .env("XDG_DATA_HOME", self.config())
+            // the usage index too: never the developer's
+            .env("CLAUDIO_CACHE_DIR", self.config().join(".claudio-cache"))
             .env_remove("CLAUDIO_ARCHIVE_DIR")
             .env_remove("CLAUDIO_CONFIG");
         if is_root() && self.locked {
@@ -687,8 +689,10 @@ fn an_unclosed_fence_does_not_swallow_the_export() {
 // reaped by wait4, which clippy does not see
 #[allow(clippy::zombie_processes)]
 fn peak_memory(args: &[&str]) -> (i32, String, u64) {
+    let cache = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_claudio"))
         .args(args)
+        .env("CLAUDIO_CACHE_DIR", cache.path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

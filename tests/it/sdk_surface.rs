@@ -591,6 +591,11 @@ fn store_info_takes_a_session_id_like_the_other_methods() {
     let a = store.list(&ListOptions::all()).unwrap();
     assert_eq!(a, store.list(&ListOptions::all()).unwrap());
     assert!(a.sessions.contains(&by_id));
+    // the usage index of a folder of its own, never the developer's (nextest
+    // runs each test in a process of its own: the only thread reading the
+    // environment)
+    let cache = tempfile::tempdir().unwrap();
+    std::env::set_var("CLAUDIO_CACHE_DIR", cache.path());
     let u = store.session_usage(MULTI).unwrap();
     assert_eq!(u, store.session_usage(MULTI).unwrap());
 }

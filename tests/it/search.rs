@@ -369,6 +369,7 @@ fn the_command_prints_sessions_and_hits() {
         .args(["sessions", "--config-dir"])
         .arg(f.dir.path())
         .args(["inspect", id])
+        .env("CLAUDIO_CACHE_DIR", f.dir.path().join(".claudio-cache"))
         .output()
         .unwrap();
     assert_eq!(o2.status.code(), Some(0), "{o2:?}");

@@ -1279,6 +1279,10 @@ async fn the_async_store_does_what_the_store_does() {
     assert_eq!(summary.sessions, 1);
     assert_eq!(rx.recv().await.as_deref(), Some(MULTI));
 
+    // the usage index of a folder of its own, never the developer's (nextest
+    // runs each test in a process of its own)
+    let cache = tempfile::tempdir().unwrap();
+    std::env::set_var("CLAUDIO_CACHE_DIR", cache.path());
     let usage = a.usage(None).await.unwrap();
     let sync_usage = s.usage(None).unwrap();
     assert_eq!(

@@ -134,7 +134,9 @@ impl Chat<'_> {
             cwd: self.cwd.clone(),
         };
         let transcript = self.session.state.session_id.as_ref().and_then(|id| {
-            let store = claudio::store::Store::open(Some(&claude_dir)).ok()?;
+            let store = claudio::store::Store::open(Some(&claude_dir))
+                .ok()?
+                .without_archives();
             store.find(id).ok().map(|f| f.path.clone())
         });
         let input = status::input(&facts, transcript.as_deref());

@@ -20,7 +20,7 @@ mod pager;
 mod run;
 mod search;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod time;
 mod usage;
 

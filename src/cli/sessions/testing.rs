@@ -61,6 +61,7 @@ pub(super) fn run_args_sized(
     cwd: &std::path::Path,
     size: Option<(usize, usize)>,
 ) -> Run {
+    own_cache();
     let mut argv = vec!["claudio", "sessions"];
     argv.extend_from_slice(args);
     let cli = TestCli::try_parse_from(argv).expect("arguments parse");
@@ -133,4 +134,17 @@ pub(super) fn store() -> tempfile::TempDir {
 
 pub(super) fn cfg(d: &tempfile::TempDir) -> String {
     d.path().display().to_string()
+}
+
+/// The usage index in a folder of the tests' own, never the developer's
+/// `~/.cache/claudio` (nextest runs each test in a process of its own: the
+/// only thread reading the environment).
+pub(crate) fn own_cache() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if std::env::var_os("CLAUDIO_CACHE_DIR").is_none() {
+            let dir = std::env::temp_dir().join("claudio-test-cache");
+            std::env::set_var("CLAUDIO_CACHE_DIR", dir);
+        }
+    });
 }

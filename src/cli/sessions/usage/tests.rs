@@ -6,6 +6,7 @@ use super::*;
 /// A store with API messages at these times (the tests' `now` is
 /// 2027-01-15T08:00:00Z), 600 input tokens each, priced as sonnet.
 fn timed_store(times: &[&str]) -> tempfile::TempDir {
+    crate::cli::sessions::testing::own_cache();
     let d = tempfile::tempdir().unwrap();
     let folder = d.path().join("projects/-work-proj");
     std::fs::create_dir_all(&folder).unwrap();
