@@ -13,11 +13,11 @@ pub(crate) fn to_str(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
 /// `bytes` as a `String` without a copy when they are valid UTF-8, else
 /// with each invalid sequence as U+FFFD (as Node's `Buffer.toString` gives).
 pub(crate) fn into_string_lossy(bytes: Vec<u8>) -> String {
-    if simdutf8::basic::from_utf8(&bytes).is_ok() {
-        // SAFETY: just validated as UTF-8.
-        unsafe { String::from_utf8_unchecked(bytes) }
-    } else {
-        String::from_utf8_lossy(&bytes).into_owned()
+    // std's check has an ASCII fast path, and keeps the library's only
+    // `unsafe` the one around `pre_exec`
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     }
 }
 

@@ -121,8 +121,7 @@ fn load(file: &Path) -> Map {
     let Ok(m) = f.metadata() else {
         return Map::new();
     };
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
+    let me = rustix::process::geteuid().as_raw();
     if !m.is_file() || m.len() > MAX_INDEX || m.uid() != me || m.mode() & 0o022 != 0 {
         return Map::new();
     }

@@ -388,8 +388,7 @@ fn a_hostile_index_file_is_ignored_and_rebuilt() {
     std::fs::remove_dir(&idx).unwrap();
 
     // a folder that cannot be written: the answer still
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !rustix::process::geteuid().is_root() {
         std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o500)).unwrap();
         fresh();
         assert_eq!(through(&idx, &t, true), (want.clone(), (1, 0)));
