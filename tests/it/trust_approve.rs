@@ -110,11 +110,9 @@ fn unchecked_bash_steps() -> Vec<Step> {
         init(),
         vec![
             common::expect_user("q"),
-            Step::Emit(
-                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"echo $(whoami) > f"},
-                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}),
-            ),
+            common::can_use_tool("p1", "Bash", json!({"command":"echo $(whoami) > f"}))
+                .suggest_accept_edits()
+                .emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"p1","response":{"behavior":"allow"}}}),
             ),
@@ -152,10 +150,7 @@ fn a_session_grant_ends_with_the_session() {
         init(),
         vec![
             common::expect_user("go"),
-            Step::Emit(
-                json!({"type":"control_request","request_id":"g1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"rm -rf build"}}}),
-            ),
+            common::can_use_tool("g1", "Bash", json!({"command":"rm -rf build"})).emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"g1","response":{"behavior":"allow"}}}),
             ),
@@ -195,10 +190,7 @@ fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
         vec![
             common::expect_user("q"),
             Step::SleepMs(1500),
-            Step::Emit(
-                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"rm -rf ~/important"}}}),
-            ),
+            common::can_use_tool("p1", "Bash", json!({"command":"rm -rf ~/important"})).emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"p1","response":{"behavior":"deny"}}}),
             ),
