@@ -28,13 +28,13 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use crate::cli::turn::events::{Signal as Sig, Signals};
 use rustix::process::{self, Pid, Signal};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncReadExt;
-use crate::cli::turn::events::{Signal as Sig, Signals};
 
 /// The process group of the command running now (0: none).
 static RUNNING: AtomicI32 = AtomicI32::new(0);
