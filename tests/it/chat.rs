@@ -1134,3 +1134,53 @@ fn a_resumed_session_shows_its_last_exchanges() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// `-c` resumes the folder's latest session by its id, and shows where it
+/// stands as `-r` does (it showed nothing: the CLI was told `--continue`
+/// and claudio did not know which session that was).
+#[test]
+fn continue_shows_the_latest_session_here() {
+    let work = tempfile::tempdir().unwrap();
+    let work_path = std::fs::canonicalize(work.path()).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let folder = config
+        .path()
+        .join("projects")
+        .join(claudio::store::project_folder_name(
+            work_path.to_str().unwrap(),
+        ));
+    std::fs::create_dir_all(&folder).unwrap();
+    let write = |id: &str, question: &str| {
+        let lines = format!(
+            "{}\n{}\n",
+            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":work_path,"sessionId":id,
+                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
+            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":work_path,"sessionId":id,
+                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
+        );
+        std::fs::write(folder.join(format!("{id}.jsonl")), lines).unwrap();
+    };
+    let older = "eeeeeeee-5555-4555-8555-555555555555";
+    let newer = "ffffffff-6666-4666-8666-666666666666";
+    write(older, "the older question");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write(newer, "the newer question");
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .current_dir(&work_path)
+        .arg("-c");
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("resumed here");
+    assert!(
+        screen.contains("the answer to the newer question"),
+        "{screen}"
+    );
+    assert!(!screen.contains("the older question"), "{screen}");
+    assert!(screen.contains("resuming ffffffff"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let argv = fake.argv();
+    assert!(argv.contains(&format!("--resume={newer}")), "{argv:?}");
+    assert!(!argv.iter().any(|a| a == "--continue"), "{argv:?}");
+}

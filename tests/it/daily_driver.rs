@@ -597,3 +597,31 @@ fn the_resume_picker_resumes_the_chosen_session_and_it_goes_on() {
     assert!(body.contains("remember the word teapot"), "{body}");
     assert!(!body.contains("what is 2+2"), "the other session: {body}");
 }
+
+#[test]
+fn continue_resumes_the_latest_session_here_and_shows_it() {
+    let w = world!("continue_resumes_the_latest_session_here_and_shows_it");
+    for (prompt, answer) in [("what is 2+2", "4"), ("remember the word kettle", "Noted.")] {
+        w.api.push(Reply::text(answer));
+        let out = w
+            .claudio()
+            .args(["ask", prompt])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    }
+    w.api.push(Reply::text("The word was kettle."));
+    let mut t = chat(&w, &["-c"]);
+    // where the conversation stands, before the first prompt
+    let screen = t.wait_for("resumed here");
+    assert!(screen.contains("remember the word kettle"), "{screen}");
+    assert!(!screen.contains("what is 2+2"), "{screen}");
+    t.line("which word?");
+    t.wait_for("The word was kettle.");
+    bye(t);
+    let reqs = w.main_requests();
+    let body = serde_json::to_string(&reqs.last().unwrap().body).unwrap();
+    assert!(body.contains("remember the word kettle"), "{body}");
+    assert!(!body.contains("what is 2+2"), "the older session: {body}");
+}

@@ -13,9 +13,7 @@ pub(super) fn page_at(text: &str, needles: &[String], fold: bool) -> io::Result<
 
 /// `$PAGER` when set to something.
 fn pager_var() -> Option<String> {
-    std::env::var("PAGER")
-        .ok()
-        .filter(|p| !p.trim().is_empty())
+    std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty())
 }
 
 /// The pager's words: `pager` (else `less -R`), and when it is less and
@@ -97,8 +95,14 @@ mod tests {
         assert_eq!(argv(None, false), ["less", "-R", "-pfrog"]);
         assert_eq!(argv(None, true), ["less", "-R", "-I", "-pfrog"]);
         assert_eq!(argv(Some("most"), false), ["most"]);
-        assert_eq!(argv(Some("bat --paging=always"), false), ["bat", "--paging=always"]);
-        assert_eq!(argv(Some("/usr/bin/less -S"), false), ["/usr/bin/less", "-S", "-pfrog"]);
+        assert_eq!(
+            argv(Some("bat --paging=always"), false),
+            ["bat", "--paging=always"]
+        );
+        assert_eq!(
+            argv(Some("/usr/bin/less -S"), false),
+            ["/usr/bin/less", "-S", "-pfrog"]
+        );
         assert_eq!(super::argv(Some("cat".into()), &[], false), ["cat"]);
         assert_eq!(super::argv(None, &[], false), ["less", "-R"]);
     }
