@@ -131,8 +131,10 @@ fn chat_in_a_project(fake: &Fake, trust: Option<bool>, turns: usize) -> (Term, P
     )
     .unwrap();
     if let Some(accepted) = trust {
+        // the folder as the chat's getcwd names it
+        let key = std::fs::canonicalize(&work).unwrap();
         let state =
-            json!({"projects": {work.to_str().unwrap(): {"hasTrustDialogAccepted": accepted}}});
+            json!({"projects": {key.to_str().unwrap(): {"hasTrustDialogAccepted": accepted}}});
         std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
     }
     let mut c = claudio(fake);
