@@ -183,12 +183,11 @@ impl Chat<'_> {
                     // what was typed before the dialog is drawn (the keys
                     // read meanwhile: making it can take a while, a big
                     // file's diff) is the type-ahead's, never its answer
-                    for k in keys.as_mut().map(Keys::ready).unwrap_or_default() {
-                        effects.extend(work.step(&mut self.parts(), Event::Key(k), Instant::now()));
-                    }
+                    let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
                     open = Some(request.ctx.cancellation.clone());
                     Event::Request {
                         before,
+                        typed_before,
                         request,
                         dialog,
                     }
