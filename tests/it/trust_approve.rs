@@ -235,3 +235,80 @@ fn control_answers(fake: &Fake) -> Vec<Value> {
         .filter(|l| l["type"] == "control_response")
         .collect()
 }
+
+/// The chat: keys typed before a tool's question is on the screen (while
+/// it is made: a big file's diff takes a while) are the type-ahead's, and
+/// never answer it; `y` and Enter typed then queue a prompt `y`.
+#[test]
+fn chat_keys_typed_before_the_question_is_shown_answer_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    let line = "0123456\n";
+    let text = line.repeat((16 * 1024 * 1024 - 1) / line.len());
+    std::fs::write(&big, text).unwrap();
+    let marker = dir.path().join("asked");
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            common::expect_user("go"),
+            Step::Emit(
+                json!({"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool",
+                "tool_name":"Write","input":{"file_path":big,"content":"small\n"}}}),
+            ),
+            Step::WriteFile {
+                path: marker.display().to_string(),
+                content: "asked".into(),
+            },
+            Step::expect(
+                json!({"type":"control_response","response":{"request_id":"w1","response":{"behavior":"deny"}}}),
+            ),
+            common::result("done"),
+            common::expect_user("y"),
+            common::result("ok"),
+        ],
+    ]));
+    let mut t = Term::spawn(common::claudio(&fake));
+    t.wait_for("Ctrl-D exits");
+    t.line("go");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !marker.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the request never went out"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // the request is with the chat, its question not on the screen yet
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let early = !t.contents().contains("Allow?");
+    t.send(b"y\r");
+    t.wait_for("Allow?");
+    if !early {
+        eprintln!("skipped: the question was on the screen before the keys were typed");
+        return;
+    }
+    t.line("n");
+    // answered once: by the `n` typed for it, or by the keys before it
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let screen = loop {
+        let c = t.contents();
+        if c.contains("allowed once") || c.contains("denied") {
+            break c;
+        }
+        assert!(std::time::Instant::now() < until, "never answered:\n{c}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(
+        !screen.contains("allowed once"),
+        "keys typed before the question answered it:\n{screen}"
+    );
+    t.wait_for_n("API call", 2);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let answers = control_answers(&fake);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!(
+        answers[0]["response"]["response"]["behavior"], "deny",
+        "keys typed before the question answered it: {answers:?}"
+    );
+}

@@ -183,9 +183,14 @@ impl Chat<'_> {
                         }
                     }
                     let dialog = Box::new(self.dialog(&request, keys.is_some()));
+                    // what was typed before the dialog is drawn (the keys
+                    // read meanwhile: making it can take a while, a big
+                    // file's diff) is the type-ahead's, never its answer
+                    let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
                     open = Some(request.ctx.cancellation.clone());
                     Event::Request {
                         before,
+                        typed_before,
                         request,
                         dialog,
                     }
