@@ -914,6 +914,11 @@ fn write_new(
             f.set_modified(t)?;
         }
         let len = f.metadata()?.len();
+        if put == Put::Keep {
+            // a restored transcript is on the disk before it is in place
+            // (a crash must not leave an empty one that looks restored)
+            f.sync_all()?;
+        }
         drop(f);
         match put {
             Put::Replace => std::fs::rename(&tmp, dst)?,
@@ -923,9 +928,22 @@ fn write_new(
                     std::fs::remove_file(&tmp)?;
                     return Ok(0);
                 }
-                // a file system without hard links: the caller's check
-                // that nothing was there is all there is
-                Err(_) => std::fs::rename(&tmp, dst)?,
+                // a file system without hard links: a rename that never
+                // replaces what is there
+                Err(_) => match rustix::fs::renameat_with(
+                    rustix::fs::CWD,
+                    &tmp,
+                    rustix::fs::CWD,
+                    dst,
+                    rustix::fs::RenameFlags::NOREPLACE,
+                ) {
+                    Ok(()) => {}
+                    Err(rustix::io::Errno::EXIST) => {
+                        std::fs::remove_file(&tmp)?;
+                        return Ok(0);
+                    }
+                    Err(e) => return Err(e.into()),
+                },
             },
         }
         Ok(len)

@@ -132,11 +132,20 @@ fn read(path: &Path) -> Result<Option<String>, Unavailable> {
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
         .open(path)
         .map_err(cannot)?;
-    check(&file.metadata().map_err(cannot)?)?;
+    let opened = file.metadata().map_err(cannot)?;
+    check(&opened)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE + 1)
         .read_to_end(&mut bytes)
         .map_err(cannot)?;
+    // a file the kernel makes as it is read (`/proc/self/environ`: this
+    // process's secrets) says it is empty and is not: never shown
+    if opened.len() == 0 && !bytes.is_empty() {
+        return Err(format!(
+            "{} is made by the system as it is read (not a file on disk); no diff shown",
+            path.display()
+        ));
+    }
     if bytes.len() as u64 > MAX_FILE {
         return Err(too_large(path, bytes.len() as u64));
     }
@@ -546,6 +555,41 @@ mod tests {
         });
         rx.recv_timeout(Duration::from_secs(10))
             .expect("the approval's diff froze reading the file")
+    }
+
+    /// A file the kernel makes as it is read says it is empty: its text
+    /// (the environment of claudio, with its keys) is never the diff's
+    /// "before" on the screen.
+    #[test]
+    fn a_file_the_system_makes_is_not_shown() {
+        let d = tempfile::tempdir().unwrap();
+        for path in [
+            "/proc/self/environ",
+            "/proc/self/cmdline",
+            "/proc/self/status",
+        ] {
+            for tool in ["Write", "Edit"] {
+                let e = proposed_within(
+                    tool,
+                    json!({"file_path": path, "content": "x", "old_string": "PATH", "new_string": "P"}),
+                    d.path(),
+                )
+                .unwrap()
+                .unwrap_err();
+                assert!(e.contains("made by the system"), "{path}: {e}");
+                assert!(!e.contains("PATH="), "{e}");
+            }
+        }
+        // a real empty file is still one
+        let empty = file(d.path(), "empty.txt", b"");
+        let c = proposed_within(
+            "Write",
+            json!({"file_path": empty, "content": "a\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(plain(&c, None).added, 1);
     }
 
     /// A tool call names the file to diff: a FIFO (no writer: opening it

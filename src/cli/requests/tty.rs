@@ -284,7 +284,8 @@ fn read_line_cancellable(tty: &mut impl Tty, cancelled: &AtomicBool) -> io::Resu
             ));
         }
         line.extend_from_slice(&buf[..got]);
-        if let Some(i) = line.iter().position(|&b| b == b'\n') {
+        // Enter is `\n`, or `\r` on a terminal left in raw mode
+        if let Some(i) = line.iter().position(|&b| b == b'\n' || b == b'\r') {
             line.truncate(i);
             return Ok(String::from_utf8_lossy(&line).into_owned());
         }
@@ -390,6 +391,15 @@ mod tests {
                 "{line:?}: {shown}"
             );
         }
+        // Enter on a terminal left in raw mode is `\r` (it waited for
+        // `\n` to the end of its bound, then denied)
+        let (got, shown) = ask_tool(&r, &["y\r"]);
+        assert_eq!(got.unwrap(), PermissionResult::allow(), "{shown}");
+        let (got, _) = ask_tool(&r, &["n\r\n"]);
+        assert_eq!(
+            got.unwrap(),
+            PermissionResult::deny("The user denied this tool call.")
+        );
         // `p` with no rule to keep: said, and asked again
         let (got, shown) = ask_tool(&r, &["p\n", "y\n"]);
         assert_eq!(got.unwrap(), PermissionResult::allow());
