@@ -223,6 +223,7 @@ fn chat_sized(fake: &Fake, rows: u16, cols: u16) -> Term {
     let mut c = claudio(fake);
     c.env("XDG_DATA_HOME", &home)
         .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
         .env("TZ", "UTC")
         .current_dir(&proj);
     let t = Term::spawn_sized(c, rows, cols);
@@ -273,6 +274,7 @@ at_widths!(
     approve_bash,
     approve_edit,
     approve_write,
+    chosen_model,
 );
 
 fn question_single(cols: u16) {
@@ -396,6 +398,26 @@ fn task_list(cols: u16) {
     t.wait_prompt();
     t.line("/todos");
     check(&t, "task_list", "Update the docs");
+    bye(t);
+}
+
+/// The model the settings name is in the header and the prompt from the
+/// first prompt on, and the prompt stays as it was when the CLI names the
+/// model it resolved (no jump from `›` to `fake-model ›`).
+fn chosen_model(cols: u16) {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("hi"),
+        system_init(),
+        assistant_text("Hello."),
+        result("Hello."),
+    ]]);
+    let claude = fake.record.path().join("home/.claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::fs::write(claude.join("settings.json"), r#"{"model": "sonnet"}"#).unwrap();
+    let mut t = chat(&fake, cols);
+    t.line("hi");
+    t.wait_for("1 API call");
+    check(&t, "chosen_model", "1 API call");
     bye(t);
 }
 

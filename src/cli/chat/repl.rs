@@ -92,6 +92,11 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         },
     };
     chat.session.state.model = session.model.clone();
+    chat.session.state.chosen_model = session.model.clone().or_else(|| {
+        let claude_dir = claudio::store::default_config_dir().ok()?;
+        let files = crate::cli::settings::files(&claude_dir, Some(&chat.cwd));
+        crate::cli::settings::chosen_model(&files, std::env::var("ANTHROPIC_MODEL").ok())
+    });
     chat.session.state.mode = session
         .permission_mode
         .map(|m| claudio::PermissionMode::from(m).to_string());
