@@ -14,7 +14,8 @@
 //! caught mid-frame is compared. Masked: claudio's version in the header,
 //! and the digits of times in seconds (see [`masked`]). Paths are the
 //! same on every run: the chat runs in `~/proj` of a home of its own, and
-//! the tool calls name files relative to it.
+//! shows the files the tool calls name (absolute, as the CLI names them)
+//! relative to it.
 
 use crate::common;
 
@@ -640,8 +641,9 @@ fn approve_edit(cols: u16) {
     let file = fake.record.path().join("home/proj/src/checkout.rs");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, "fn total(subtotal: i64, discount: i64) -> i64 {\n    let total = subtotal - discount;\n    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n    total\n}\n").unwrap();
-    // relative to the chat's folder, so the screen is the same on every run
-    let input = json!({"file_path": "src/checkout.rs", "old_string": "    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n", "new_string": "    let total = total.max(0);\n"});
+    // absolute, as the CLI names it: shown relative to the chat's folder
+    let file = std::fs::canonicalize(&file).unwrap();
+    let input = json!({"file_path": file, "old_string": "    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n", "new_string": "    let total = total.max(0);\n"});
     let fake = Fake {
         steps: steps(vec![
             init(),
@@ -674,7 +676,13 @@ fn approve_edit(cols: u16) {
 /// A new file.
 fn approve_write(cols: u16) {
     let fake = Fake::after_init(vec![]);
-    let input = json!({"file_path": "docs/rounding.md", "content": "# Rounding\n\nTotals are rounded half to even, once, at the end of the checkout.\n"});
+    // absolute, as the CLI names it: shown relative to the chat's folder
+    let proj = fake.record.path().join("home/proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    let file = std::fs::canonicalize(&proj)
+        .unwrap()
+        .join("docs/rounding.md");
+    let input = json!({"file_path": file, "content": "# Rounding\n\nTotals are rounded half to even, once, at the end of the checkout.\n"});
     let fake = Fake {
         steps: steps(vec![
             init(),
