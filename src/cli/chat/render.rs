@@ -120,7 +120,7 @@ impl Renderer {
         let fill = opts.live.then_some(opts.width);
         Renderer {
             markdown: fresh_markdown(&opts),
-            thinking: Filler::new(fill, "  "),
+            thinking: Filler::new(fill, THINKING_MARGIN),
             text_came: Instant::now(),
             opts,
             sanitizer: Sanitizer::new(),
@@ -405,6 +405,7 @@ impl Renderer {
             self.at_line_start = true;
         }
         if kind == Block::Thinking {
+            out.push_str(ANSWER_MARGIN);
             out.push_str(&self.opts.style.dim("∴ thinking"));
             out.push('\n');
             self.thinking.new_row();
@@ -836,10 +837,18 @@ fn compact(n: usize) -> String {
     }
 }
 
+/// Where the answer's rows start: under the tool lines' marks, as the
+/// notices and the footer do (the prompt alone starts at the edge).
+pub(crate) const ANSWER_MARGIN: &str = "  ";
+/// A thinking block's rows: under its label, which stands at the answer's
+/// margin.
+const THINKING_MARGIN: &str = "    ";
+
 /// The answer's styler: filled to the width on a terminal, as it is
 /// written to a pipe.
 fn fresh_markdown(opts: &RenderOptions) -> Markdown {
     let mut m = Markdown::new(opts.style.enabled());
+    m.set_margin(ANSWER_MARGIN);
     m.set_width(opts.live.then_some(opts.width));
     m
 }
