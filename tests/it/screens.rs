@@ -218,10 +218,16 @@ fn chat(fake: &Fake, cols: u16) -> Term {
 }
 
 fn chat_sized(fake: &Fake, rows: u16, cols: u16) -> Term {
+    chat_with(fake, rows, cols, &[])
+}
+
+/// [`chat_sized`], claudio given `args`.
+fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
     let home = fake.record.path().join("home");
     let proj = home.join("proj");
     std::fs::create_dir_all(&proj).unwrap();
     let mut c = claudio(fake);
+    c.args(args);
     c.env("XDG_DATA_HOME", &home)
         .env("HOME", &home)
         .env_remove("CLAUDE_CONFIG_DIR")
@@ -276,6 +282,7 @@ at_widths!(
     approve_edit,
     approve_write,
     chosen_model,
+    resumed_history,
 );
 
 fn question_single(cols: u16) {
@@ -485,6 +492,66 @@ fn transcript(fake: &Fake, id: &str, prompts: &[(&str, &str)]) {
         .unwrap()
         .set_modified(when)
         .unwrap();
+}
+
+/// `claudio -r ID`: the last exchanges above the prompt, drawn as a live
+/// turn is (the prompt after `›`, the answer at its margin, the tool's
+/// line with its mark, relative path, time and preview), dimmed.
+fn resumed_history(cols: u16) {
+    let fake = Fake::after_init(vec![]);
+    let dir = project_dir(&fake);
+    std::fs::create_dir_all(&dir).unwrap();
+    let proj = fake.record.path().join("home/proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    let file = std::fs::canonicalize(&proj)
+        .unwrap()
+        .join("src/checkout.rs");
+    let line = |uuid: &str, parent: Value, at: &str, kind: &str, message: Value| {
+        json!({"parentUuid":parent,"isSidechain":false,"type":kind,"message":message,"uuid":uuid,
+            "timestamp":format!("2020-01-02T03:00:{at}Z"),"cwd":proj,"sessionId":SESSION,"version":"2.1.328"})
+    };
+    let lines = [
+        line(
+            "00000000-0000-4000-8000-000000000001",
+            Value::Null,
+            "00.000",
+            "user",
+            json!({"role":"user","content":"why do the checkout tests fail?"}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000002",
+            json!("00000000-0000-4000-8000-000000000001"),
+            "01.000",
+            "assistant",
+            json!({"id":"msg_1","role":"assistant","model":"fake-model","content":[{"type":"text","text":"Let me read the checkout module first, where the totals are rounded."}]}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000003",
+            json!("00000000-0000-4000-8000-000000000002"),
+            "01.000",
+            "assistant",
+            json!({"id":"msg_1","role":"assistant","model":"fake-model","content":[{"type":"tool_use","id":"toolu_r1","name":"Read","input":{"file_path":file}}]}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000004",
+            json!("00000000-0000-4000-8000-000000000003"),
+            "01.400",
+            "user",
+            json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_r1","content":"fn total(subtotal: i64, discount: i64) -> i64 {\n    subtotal - discount\n}\n"}]}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000005",
+            json!("00000000-0000-4000-8000-000000000004"),
+            "02.000",
+            "assistant",
+            json!({"id":"msg_2","role":"assistant","model":"fake-model","content":[{"type":"text","text":"A discount above the subtotal makes the total negative."}]}),
+        ),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join(format!("{SESSION}.jsonl")), text).unwrap();
+    let t = chat_with(&fake, ROWS, cols, &["-r", &SESSION[..8]]);
+    check(&t, "resumed_history", "resumed here");
+    bye(t);
 }
 
 fn status_line(cols: u16) {
