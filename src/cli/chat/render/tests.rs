@@ -641,6 +641,34 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
     }
 }
 
+/// A word shown in part during a pause (the status line under it), whose
+/// rest then overflows the row: it moves whole to the next row, the
+/// status line under it again (#5).
+#[test]
+fn a_word_shown_in_a_pause_moves_whole_when_it_overflows() {
+    for color in [false, true] {
+        let mut r = renderer(color, true);
+        r.set_width(20);
+        let mut screen = Screen::sized(8, 20);
+        let t0 = Instant::now();
+        screen.put(&r.begin_turn(t0));
+        screen.put(&r.message_at(&msg(delta("Hello there wor")), t0));
+        screen.put(&r.tick(t0 + Duration::from_secs(1)));
+        assert_eq!(screen.rows()[0], "  Hello there wor", "color {color}");
+        let t1 = t0 + Duration::from_secs(2);
+        screen.put(&r.message_at(&msg(delta("ldwide news ")), t1));
+        screen.put(&r.tick(t0 + Duration::from_secs(3)));
+        let rows = screen.rows();
+        assert_eq!(
+            rows[..2],
+            ["  Hello there", "  worldwide news"],
+            "color {color}"
+        );
+        assert!(rows[2].contains("Working · 3s"), "{rows:?}");
+        assert_eq!(rows.len(), 3, "{rows:?}");
+    }
+}
+
 #[test]
 fn the_status_line_is_none_of_a_pipes_output() {
     let mut r = renderer(false, false);
