@@ -491,12 +491,7 @@ impl<R> Machine<R> {
         match &self.stage {
             Stage::Turn(_) | Stage::Mode { .. } => p.ahead.footer(),
             Stage::AtWork { prompt, .. } => {
-                let mut lines: Vec<String> = p
-                    .ahead
-                    .footer()
-                    .into_iter()
-                    .filter(|l| !l.starts_with("› "))
-                    .collect();
+                let mut lines = p.ahead.queued_lines();
                 lines.push(format!("{prompt}{}", p.ahead.typed.replace('\n', " ")));
                 lines
             }

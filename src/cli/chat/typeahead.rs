@@ -125,16 +125,33 @@ impl TypeAhead {
     /// The lines to show under the answer: the queue (dim) and the line
     /// being typed.
     pub fn footer(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        let n = self.queued.len();
-        for (i, q) in self.queued.iter().enumerate() {
-            let first = q.lines().next().unwrap_or("");
-            lines.push(format!("queued {}/{n} › {first}", i + 1));
-        }
-        if !self.typed.is_empty() || n > 0 {
+        let mut lines = self.queued_lines();
+        if !self.typed.is_empty() || !self.queued.is_empty() {
             lines.push(format!("› {}", self.typed.replace(['\n', '\t'], " ")));
         }
         lines
+    }
+}
+
+impl TypeAhead {
+    /// The queued prompts as they will be sent, each `› ` and its first
+    /// line, the first saying once that they wait (`· queued`, `· 2
+    /// queued`).
+    pub fn queued_lines(&self) -> Vec<String> {
+        let n = self.queued.len();
+        let note = match n {
+            1 => "  · queued".to_owned(),
+            n => format!("  · {n} queued"),
+        };
+        self.queued
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let first = q.lines().next().unwrap_or("");
+                let note = if i == 0 { note.as_str() } else { "" };
+                format!("› {first}{note}")
+            })
+            .collect()
     }
 }
 
@@ -267,7 +284,7 @@ mod tests {
         assert_eq!(t.queued, ["see line one\nline\ttwo[31m"]);
         assert_eq!(
             t.footer(),
-            vec!["queued 1/1 › see line one".to_string(), "› ".to_string()]
+            vec!["› see line one  · queued".to_string(), "› ".to_string()]
         );
     }
 }

@@ -602,8 +602,8 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!(screen.cursor(), (0, 17), "the next text goes on the row");
         // a prompt typed ahead shows under it at once
-        screen.put(&r.set_footer(vec!["queued 1/1 › next".into()], t1));
-        assert_eq!(screen.rows()[2], "  queued 1/1 › next", "color {color}");
+        screen.put(&r.set_footer(vec!["› next  · queued".into()], t1));
+        assert_eq!(screen.rows()[2], "  › next  · queued", "color {color}");
         assert_eq!(screen.cursor(), (0, 17));
         // more text: the region is cleared first, drawn again under it
         let t2 = t0 + Duration::from_secs(4);
@@ -620,7 +620,7 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
             "color {color}"
         );
         assert!(rows[3].starts_with("  ⠋ Working · 4s · Ctrl-C"), "{rows:?}");
-        assert_eq!(rows[4], "  queued 1/1 › next");
+        assert_eq!(rows[4], "  › next  · queued");
         assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1);
         assert_eq!(screen.cursor(), (2, 6));
         // the turn ends: no status line, no queued line is left behind
