@@ -221,11 +221,25 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
             None => return Ok(Exit::Success),
         }
     }
-    let mut flags = find_resumed(flags)?;
-    if flags.continue_session && flags.resume.is_none() && !has_session_here(&flags) {
-        eprintln!("claudio: no earlier session in this folder to continue; starting a new one");
-        flags.continue_session = false;
+    // `-c`: the folder's latest session, resumed by its id, so that the
+    // chat can show where it stands as `-r` does
+    if flags.continue_session && flags.resume.is_none() {
+        match latest_session_here(&flags) {
+            Some(Some(id)) => {
+                flags.resume = Some(id);
+                flags.continue_session = false;
+            }
+            Some(None) => {
+                eprintln!(
+                    "claudio: no earlier session in this folder to continue; starting a new one"
+                );
+                flags.continue_session = false;
+            }
+            // the store cannot be read: the CLI finds it
+            None => {}
+        }
     }
+    let flags = find_resumed(flags)?;
     let settings = super::chat::repl::ChatSettings {
         show_thinking: !chat.hide_thinking && config.show_thinking.unwrap_or(true),
         history_size: config.history_size.unwrap_or(10_000),
@@ -248,28 +262,22 @@ fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     })
 }
 
-/// `-r ID` finds the session in any project (restoring it from claudio's
-/// archive when the CLI deleted it) and runs where it was recorded (unless
-/// `--cwd` says where).
-/// Whether `-c` has a session to continue in the chat's folder (when the
-/// store cannot be read, the CLI is left to decide).
-fn has_session_here(flags: &SessionFlags) -> bool {
+/// The session `-c` continues: the chat folder's latest (`Some(None)`:
+/// none; `None`: the store cannot be read, and the CLI is left to decide).
+fn latest_session_here(flags: &SessionFlags) -> Option<Option<String>> {
     let cwd = match &flags.cwd {
         Some(d) => d.clone(),
-        None => match std::env::current_dir() {
-            Ok(d) => d,
-            Err(_) => return true,
-        },
+        None => std::env::current_dir().ok()?,
     };
     let opts = claudio::store::ListOptions::for_dir(cwd).limit(1);
-    match claudio::store::Store::open(None).map(|s| s.list(&opts)) {
-        Ok(Ok(listing)) => !listing.sessions.is_empty(),
-        _ => true,
-    }
+    let listing = claudio::store::Store::open(None).ok()?.list(&opts).ok()?;
+    Some(listing.sessions.into_iter().next().map(|s| s.session_id))
 }
 
-/// A session that no transcript holds is a usage error (exit 2), said at
-/// once, not by the CLI at the first prompt.
+/// `-r ID` finds the session in any project (restoring it from claudio's
+/// archive when the CLI deleted it) and runs where it was recorded (unless
+/// `--cwd` says where). A session that no transcript holds is a usage
+/// error (exit 2), said at once, not by the CLI at the first prompt.
 fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
     use claudio::store::StoreError;
     let Some(id) = flags.resume.clone() else {

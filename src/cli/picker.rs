@@ -246,7 +246,11 @@ impl Picker {
             } else {
                 String::new()
             };
-            let label = format!("{}. {}", i + 1, Sanitizer::clean(&c.label));
+            // one row: a newline in a label would draw a row not counted
+            // here, and could draw another choice that is not there
+            let label = Sanitizer::clean(&c.label);
+            let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
+            let label = format!("{}. {label}", i + 1);
             let mut text = if here { style.bold(&label) } else { label };
             let desc = Sanitizer::clean(&c.description);
             let desc = desc.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -640,6 +644,22 @@ mod tests {
             .sum();
         assert_eq!(xs, 300, "{lines:?}");
         assert!(strip_sgr(&lines[2]).starts_with("       x"), "{lines:?}");
+    }
+
+    /// A label is one row: a newline in it would draw a row the picker
+    /// does not count (each redraw then lands a row off), and could draw
+    /// what looks like another choice under it.
+    #[test]
+    fn a_label_with_newlines_is_one_row() {
+        let mut choices = abc();
+        choices[0].label = "SQLite\n  › 2. Postgres\r\n\u{2028}x".into();
+        let p = Picker::new(choices);
+        let lines = p.lines(Style::plain(), 80);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        for l in &lines {
+            assert!(!l.contains(['\n', '\r', '\u{2028}']), "{l:?}");
+        }
+        assert!(lines[0].contains("1. SQLite › 2. Postgres x"), "{lines:?}");
     }
 
     #[test]

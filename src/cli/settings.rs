@@ -22,6 +22,60 @@ pub fn files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
     out
 }
 
+/// The CLI's own state file, where the claude TUI records the folders the
+/// person trusted: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`.
+pub fn state_file() -> Option<PathBuf> {
+    let dir = std::env::var_os("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .filter(|d| !d.as_os_str().is_empty())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(PathBuf::from)
+        })?;
+    Some(dir.join(".claude.json"))
+}
+
+/// The most of the CLI's state file read (it keeps every project's
+/// history; a bigger or odd one is not trusted to say anything).
+const MAX_STATE_FILE: u64 = 64 << 20;
+
+/// Whether the person trusted `cwd` as the claude TUI records it: the
+/// folder or one above it has `hasTrustDialogAccepted` in `state` (see
+/// [`state_file`]). `CLAUDE_CODE_SANDBOXED` trusts every folder and
+/// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` ignores the record, as in the CLI.
+pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set("CLAUDE_CODE_SANDBOXED") {
+        return true;
+    }
+    if set("CLAUDE_CODE_IGNORE_PERSISTED_TRUST") {
+        return false;
+    }
+    let Some(Ok(config)) = state
+        .and_then(|f| read_small_text(f, MAX_STATE_FILE))
+        .map(|t| serde_json::from_str::<Value>(&t))
+    else {
+        return false;
+    };
+    let Some(projects) = config.get("projects").and_then(Value::as_object) else {
+        return false;
+    };
+    let accepted = |dir: &Path| {
+        dir.to_str()
+            .and_then(|d| projects.get(d))
+            .and_then(|p| p.get("hasTrustDialogAccepted"))
+            == Some(&Value::Bool(true))
+    };
+    // as given, and with its links resolved (the CLI records either)
+    let real = std::fs::canonicalize(cwd).ok();
+    let trusted = [Some(cwd), real.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|c| c.ancestors().any(accepted));
+    trusted
+}
+
 /// A small text file of the person's (a settings file, `.git/HEAD`):
 /// `None` when it is missing, not a regular file or over `max` bytes.
 pub fn read_small_text(file: &Path, max: u64) -> Option<String> {

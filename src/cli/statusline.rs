@@ -387,10 +387,22 @@ struct Input {
 /// is rarely past a few MiB).
 const MAX_TRANSCRIPT: u64 = 64 << 20;
 
-/// Whether `path` is bigger than [`MAX_TRANSCRIPT`] (not a regular file is
-/// the reader's to refuse).
+/// Whether the session at `path` (its transcript and its sub-agents'
+/// files, which are read with it) is bigger than [`MAX_TRANSCRIPT`] (not
+/// a regular file is the reader's to refuse).
 fn too_big(path: &std::path::Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_TRANSCRIPT)
+    let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| if m.is_file() { m.len() } else { 0 });
+    let mut total = size(path);
+    let agents = path.with_extension("").join("subagents");
+    if let Ok(rd) = std::fs::read_dir(agents) {
+        for e in rd.flatten() {
+            total = total.saturating_add(size(&e.path()));
+            if total > MAX_TRANSCRIPT {
+                break;
+            }
+        }
+    }
+    total > MAX_TRANSCRIPT
 }
 
 /// Read Claude Code's JSON. `notes` gets what was passed over.
@@ -629,12 +641,20 @@ fn gather(
         let read;
         let session = match (found, &input.transcript) {
             (Some(s), _) => Some(s),
-            // read only a transcript of a size a session has (a huge or
-            // odd file named in the JSON is not read: the line must be
-            // instant)
+            // read only a transcript, `<session>.jsonl` (an archived one
+            // decompresses to what its header says: without end), and of
+            // a size a session has (a huge or odd file named in the JSON
+            // is not read: the line must be instant)
+            (None, Some(path)) if path.extension().is_none_or(|e| e != "jsonl") => {
+                notes.push(format!(
+                    "the transcript is not a .jsonl file, not read: {}",
+                    path.display()
+                ));
+                None
+            }
             (None, Some(path)) if too_big(path) => {
                 notes.push(format!(
-                    "the transcript is over {} MiB, not read: {}",
+                    "the transcript and its sub-agents are over {} MiB, not read: {}",
                     MAX_TRANSCRIPT >> 20,
                     path.display()
                 ));

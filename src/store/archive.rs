@@ -314,7 +314,9 @@ impl Store {
     /// so is any file of it in the store, or written there while it is
     /// restored (the CLI resuming it, another restore): an archived copy
     /// never replaces one. A copy cut short (fewer bytes than it records)
-    /// is an error, and nothing is restored from it. Returns the live
+    /// is an error, and nothing is restored from it; the transcript goes
+    /// in last, so a restore that fails on a sub-agent's file leaves the
+    /// session in the archive, to be restored again. Returns the live
     /// transcript. The restored files are dated now, not
     /// when they were last written: the CLI's next cleanup would otherwise
     /// delete one older than its `cleanupPeriodDays` again.
@@ -338,7 +340,9 @@ impl Store {
         let live_folder = self.projects_dir().join(folder);
         let dst = live_folder.join(format!("{}.jsonl", file.id));
         make_real_dir(&live_folder)?;
-        unpack_to(&file.path, &dst)?;
+        // the sub-agents first: the transcript in the store says the
+        // session is back, so a restore that fails before it is done again
+        // whole by the next, never taken for done with them missing
         let side = PathBuf::from(packed).join("subagents");
         if std::fs::symlink_metadata(&side).is_ok_and(|m| m.is_dir()) {
             let into = live_folder.join(&file.id).join("subagents");
@@ -357,6 +361,7 @@ impl Store {
                 }
             }
         }
+        unpack_to(&file.path, &dst)?;
         Ok(SessionFile {
             id: file.id,
             path: dst,
@@ -1290,6 +1295,45 @@ mod tests {
         std::fs::write(&packed, &whole).unwrap();
         assert!(store.resume_target(ID).unwrap().restored);
         assert!(std::fs::read(&path).unwrap() == text.as_bytes());
+    }
+
+    /// A restore that fails on a sub-agent's file (its archived copy cut
+    /// short, the disk full) leaves the session out of the store: the
+    /// transcript, whose presence says the session is back, goes in last,
+    /// so the next restore does the whole of it again, never resuming a
+    /// session whose sub-agents are silently missing.
+    #[test]
+    fn a_restore_that_fails_on_a_sub_agent_leaves_the_session_to_restore_again() {
+        let text: String = (0..3).map(|i| line(i, 10)).collect();
+        let (d, store, path) = store_with(&text);
+        let agents = path.with_extension("").join("subagents");
+        std::fs::create_dir_all(&agents).unwrap();
+        let agent = agents.join("agent-a1.jsonl");
+        let agent_text: String = (0..50).map(|i| line(i, 100)).collect();
+        std::fs::write(&agent, &agent_text).unwrap();
+        let archive = d.path().join("archive");
+        run(&store, &archive);
+        std::fs::remove_dir_all(path.with_extension("")).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let packed = archive
+            .join("-w")
+            .join(ID)
+            .join("subagents")
+            .join(format!("agent-a1{PACKED_EXT}"));
+        let whole = std::fs::read(&packed).unwrap();
+        std::fs::write(&packed, &whole[..whole.len() - 20]).unwrap();
+        let store = store.with_archive(&archive);
+        assert!(store.resume_target(ID).is_err());
+        assert!(
+            !path.exists(),
+            "the session looks restored, its sub-agent is not"
+        );
+        assert!(store.find(ID).unwrap().is_archived());
+        // the archive whole again: all of it comes back
+        std::fs::write(&packed, &whole).unwrap();
+        assert!(store.resume_target(ID).unwrap().restored);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        assert_eq!(std::fs::read_to_string(&agent).unwrap(), agent_text);
     }
 
     /// The transcript is gone but its sub-agents' files are still in the

@@ -270,10 +270,9 @@ fn permission_steps(expect_response: Value) -> Vec<Step> {
         init(),
         vec![
             expect_user("q"),
-            Step::Emit(
-                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch x"},
-            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch x"}],"behavior":"allow","destination":"localSettings"}]}}),
-            ),
+            can_use_tool("p1", "Bash", json!({"command":"touch x"}))
+                .suggest_rule("Bash", "touch x")
+                .emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"p1","response":expect_response}}),
             ),

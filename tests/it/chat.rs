@@ -58,13 +58,12 @@ fn streams_an_answer_once_and_ctrl_d_leaves_nothing_behind() {
         .contains("hello there"));
 }
 
-fn can_use_tool(id: &str, command: &str) -> Step {
-    Step::Emit(
-        json!({"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"Bash",
-        "input":{"command":command},"description":"run it",
-        "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":command}],"behavior":"allow","destination":"localSettings"}],
-        "tool_use_id":format!("toolu_{id}")}}),
-    )
+fn bash_request(id: &str, command: &str) -> Step {
+    can_use_tool(id, "Bash", json!({ "command": command }))
+        .with("description", json!("run it"))
+        .suggest_rule("Bash", command)
+        .with("tool_use_id", json!(format!("toolu_{id}")))
+        .emit()
 }
 
 fn expect_answer(id: &str, response: Value) -> Step {
@@ -78,23 +77,23 @@ fn approvals_with_y_a_n_and_a_reason() {
     let fake = Fake::after_init(vec![vec![
         expect_user("do things"),
         assistant_tool_use("toolu_p1", "Bash", json!({"command":"touch one"})),
-        can_use_tool("p1", "touch one"),
+        bash_request("p1", "touch one"),
         expect_answer(
             "p1",
             json!({"behavior":"allow","updatedInput":{"command":"touch one"}}),
         ),
-        can_use_tool("p2", "touch two"),
+        bash_request("p2", "touch two"),
         expect_answer(
             "p2",
             json!({"behavior":"allow","updatedInput":{"command":"touch two"},
                 "updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"touch two"}],"behavior":"allow","destination":"session"}]}),
         ),
-        can_use_tool("p3", "rm -rf /"),
+        bash_request("p3", "rm -rf /"),
         expect_answer(
             "p3",
             json!({"behavior":"deny","message":"The user denied this tool call.","interrupt":false}),
         ),
-        can_use_tool("p4", "curl evil"),
+        bash_request("p4", "curl evil"),
         expect_answer(
             "p4",
             json!({"behavior":"deny","message":"The user denied this tool call: please stay offline","interrupt":false}),
@@ -130,7 +129,7 @@ fn approvals_with_y_a_n_and_a_reason() {
 fn esc_denies_and_interrupts() {
     let fake = Fake::after_init(vec![vec![
         expect_user("go"),
-        can_use_tool("e1", "make install"),
+        bash_request("e1", "make install"),
         expect_answer("e1", json!({"behavior":"deny","interrupt":true})),
         Step::Emit(
             json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","terminal_reason":"aborted_streaming"}),
@@ -237,7 +236,7 @@ fn a_request_right_after_shift_tab_is_asked() {
             Step::Emit(
                 json!({"type":"control_response","response":{"subtype":"success","request_id":"{{p}}","response":{"mode":"acceptEdits"}}}),
             ),
-            can_use_tool("m1", "touch after"),
+            bash_request("m1", "touch after"),
             expect_answer(
                 "m1",
                 json!({"behavior":"allow","updatedInput":{"command":"touch after"}}),
@@ -310,9 +309,9 @@ fn an_edit_approval_shows_the_diff() {
     let input = json!({"file_path": file, "old_string": "    if total < 0 { panic!() }\n", "new_string": "    let total = total.max(0);\n"});
     let fake = Fake::after_init(vec![vec![
         expect_user("fix it"),
-        Step::Emit(
-            json!({"type":"control_request","request_id":"ed1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_ed1"}}),
-        ),
+        can_use_tool("ed1", "Edit", input.clone())
+            .with("tool_use_id", json!("toolu_ed1"))
+            .emit(),
         expect_answer("ed1", json!({"behavior":"allow","updatedInput":input})),
         result("fixed"),
     ]]);
@@ -493,20 +492,6 @@ fn a_missing_cli_ends_the_chat_at_once_with_127() {
     assert_eq!(t.wait(20).code(), Some(127));
 }
 
-fn ask_question(id: &str, questions: Value) -> Vec<Step> {
-    vec![
-        assistant_tool_use(
-            &format!("toolu_{id}"),
-            "AskUserQuestion",
-            json!({ "questions": questions.clone() }),
-        ),
-        Step::Emit(
-            json!({"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
-            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}),
-        ),
-    ]
-}
-
 fn db_question(multi: bool) -> Value {
     json!([{"question":"Which database should we use?","header":"Database","multiSelect":multi,
         "options":[{"label":"SQLite","description":"one file, no server"},
@@ -602,10 +587,10 @@ fn a_plan_is_shown_and_approved_with_auto_accept() {
     let fake = Fake::after_init(vec![vec![
         expect_user("make a plan"),
         assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
-        Step::Emit(
-            json!({"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
-                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}),
-        ),
+        can_use_tool("x1", "ExitPlanMode", json!({}))
+            .with("tool_use_id", json!("toolu_x1"))
+            .with("requires_user_interaction", json!(true))
+            .emit(),
         expect_answer(
             "x1",
             json!({"behavior":"allow","updatedInput":{},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}),
@@ -647,10 +632,9 @@ fn keep_planning_sends_the_feedback() {
     let fake = Fake::after_init(vec![vec![
         expect_user("plan it"),
         assistant_tool_use("toolu_x2", "ExitPlanMode", json!({"plan": "1. do it"})),
-        Step::Emit(
-            json!({"type":"control_request","request_id":"x2","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
-                "input":{},"tool_use_id":"toolu_x2"}}),
-        ),
+        can_use_tool("x2", "ExitPlanMode", json!({}))
+            .with("tool_use_id", json!("toolu_x2"))
+            .emit(),
         expect_answer(
             "x2",
             json!({"behavior":"deny","message":"The user wants to keep planning. Their feedback: add tests first","interrupt":false}),
@@ -1151,4 +1135,54 @@ fn a_resumed_session_shows_its_last_exchanges() {
     assert!(screen.contains("2 earlier prompts"), "{screen}");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
+}
+
+/// `-c` resumes the folder's latest session by its id, and shows where it
+/// stands as `-r` does (it showed nothing: the CLI was told `--continue`
+/// and claudio did not know which session that was).
+#[test]
+fn continue_shows_the_latest_session_here() {
+    let work = tempfile::tempdir().unwrap();
+    let work_path = std::fs::canonicalize(work.path()).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let folder = config
+        .path()
+        .join("projects")
+        .join(claudio::store::project_folder_name(
+            work_path.to_str().unwrap(),
+        ));
+    std::fs::create_dir_all(&folder).unwrap();
+    let write = |id: &str, question: &str| {
+        let lines = format!(
+            "{}\n{}\n",
+            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":work_path,"sessionId":id,
+                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
+            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":work_path,"sessionId":id,
+                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
+        );
+        std::fs::write(folder.join(format!("{id}.jsonl")), lines).unwrap();
+    };
+    let older = "eeeeeeee-5555-4555-8555-555555555555";
+    let newer = "ffffffff-6666-4666-8666-666666666666";
+    write(older, "the older question");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write(newer, "the newer question");
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .current_dir(&work_path)
+        .arg("-c");
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("resumed here");
+    assert!(
+        screen.contains("the answer to the newer question"),
+        "{screen}"
+    );
+    assert!(!screen.contains("the older question"), "{screen}");
+    assert!(screen.contains("resuming ffffffff"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let argv = fake.argv();
+    assert!(argv.contains(&format!("--resume={newer}")), "{argv:?}");
+    assert!(!argv.iter().any(|a| a == "--continue"), "{argv:?}");
 }

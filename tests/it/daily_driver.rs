@@ -561,11 +561,9 @@ fn the_model_s_task_list_is_a_checklist_and_todos_prints_it() {
     assert!(tr.content.contains("created"), "{tr:?}");
 }
 
-#[test]
-fn the_resume_picker_resumes_the_chosen_session_and_it_goes_on() {
-    let w = world!("the_resume_picker_resumes_the_chosen_session_and_it_goes_on");
-    // two real sessions in this folder
-    for (prompt, answer) in [("remember the word teapot", "Noted."), ("what is 2+2", "4")] {
+/// One real session in this folder for each prompt and answer, in order.
+fn sessions_of(w: &World, exchanges: &[(&str, &str)]) {
+    for (prompt, answer) in exchanges {
         w.api.push(Reply::text(answer));
         let out = w
             .claudio()
@@ -575,6 +573,16 @@ fn the_resume_picker_resumes_the_chosen_session_and_it_goes_on() {
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{out:?}");
     }
+}
+
+#[test]
+fn the_resume_picker_resumes_the_chosen_session_and_it_goes_on() {
+    let w = world!("the_resume_picker_resumes_the_chosen_session_and_it_goes_on");
+    // two real sessions in this folder
+    sessions_of(
+        &w,
+        &[("remember the word teapot", "Noted."), ("what is 2+2", "4")],
+    );
     w.api.push(Reply::text("The word was teapot."));
     let mut c = w.claudio();
     c.env("XDG_DATA_HOME", w.home.path()).arg("-r");
@@ -596,4 +604,26 @@ fn the_resume_picker_resumes_the_chosen_session_and_it_goes_on() {
     let body = serde_json::to_string(&last.body).unwrap();
     assert!(body.contains("remember the word teapot"), "{body}");
     assert!(!body.contains("what is 2+2"), "the other session: {body}");
+}
+
+#[test]
+fn continue_resumes_the_latest_session_here_and_shows_it() {
+    let w = world!("continue_resumes_the_latest_session_here_and_shows_it");
+    sessions_of(
+        &w,
+        &[("what is 2+2", "4"), ("remember the word kettle", "Noted.")],
+    );
+    w.api.push(Reply::text("The word was kettle."));
+    let mut t = chat(&w, &["-c"]);
+    // where the conversation stands, before the first prompt
+    let screen = t.wait_for("resumed here");
+    assert!(screen.contains("remember the word kettle"), "{screen}");
+    assert!(!screen.contains("what is 2+2"), "{screen}");
+    t.line("which word?");
+    t.wait_for("The word was kettle.");
+    bye(t);
+    let reqs = w.main_requests();
+    let body = serde_json::to_string(&reqs.last().unwrap().body).unwrap();
+    assert!(body.contains("remember the word kettle"), "{body}");
+    assert!(!body.contains("what is 2+2"), "the older session: {body}");
 }

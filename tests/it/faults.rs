@@ -22,10 +22,10 @@ async fn turn(client: &Client) -> Vec<claudio::Result<Message>> {
 
 #[tokio::test]
 async fn duplicate_request_ids_each_get_an_answer() {
-    let req = json!({"type":"control_request","request_id":"dup","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}});
+    let req = can_use_tool("dup", "Bash", json!({})).emit();
     let fake = Fake::after_init(vec![vec![
-        Step::Emit(json!(req)),
-        Step::Emit(json!(req)),
+        req.clone(),
+        req,
         Step::expect(json!({"type":"control_response","response":{"request_id":"dup"}})),
         Step::expect(json!({"type":"control_response","response":{"request_id":"dup"}})),
         result("both answered"),
@@ -107,9 +107,7 @@ fn a_closed_terminal_denies() {
     // /dev/null as the terminal: opening works, reading gives end of file
     let fake = Fake::after_init(vec![vec![
         expect_user("q"),
-        Step::Emit(
-            json!({"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"rm -rf /"}}}),
-        ),
+        can_use_tool("p", "Bash", json!({"command":"rm -rf /"})).emit(),
         Step::expect(
             json!({"type":"control_response","response":{"request_id":"p","response":{"behavior":"deny"}}}),
         ),
@@ -139,9 +137,7 @@ fn a_closed_terminal_denies() {
 fn a_handler_that_fails_never_allows() {
     // every failure path of the library's router: the CLI gets an error, not an allow
     let fake = Fake::after_init(vec![vec![
-        Step::Emit(
-            json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}),
-        ),
+        can_use_tool("p1", "Bash", json!({})).emit(),
         Step::expect(
             json!({"type":"control_response","response":{"subtype":"error","request_id":"p1"}}),
         ),

@@ -245,20 +245,6 @@ fn bye(mut t: Term) {
     assert_eq!(t.wait(30).code(), Some(0));
 }
 
-fn ask_question(id: &str, questions: Value) -> Vec<Step> {
-    vec![
-        assistant_tool_use(
-            &format!("toolu_{id}"),
-            "AskUserQuestion",
-            json!({ "questions": questions.clone() }),
-        ),
-        Step::Emit(
-            json!({"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
-            "input":{"questions":questions},"tool_use_id":format!("toolu_{id}"),"requires_user_interaction":true,"permission_suggestions":[]}}),
-        ),
-    ]
-}
-
 fn db_question(multi: bool) -> Value {
     json!([{"question":"Which database should we use for the session store, given that it must run on a laptop?","header":"Database","multiSelect":multi,
         "options":[{"label":"SQLite","description":"one file, no server"},

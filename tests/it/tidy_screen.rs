@@ -143,21 +143,15 @@ fn question(long: bool) -> Vec<Step> {
     let questions = json!([{"question":text,"header":"Database","multiSelect":false,
         "options":[{"label":"SQLite","description":"one file, no server"},
                    {"label":"Postgres","description":"a server, more features"}]}]);
-    vec![
-        expect_user("pick a db"),
-        assistant_tool_use(
-            "toolu_q1",
-            "AskUserQuestion",
-            json!({ "questions": questions.clone() }),
-        ),
-        Step::Emit(
-            json!({"type":"control_request","request_id":"q1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
-            "input":{"questions":questions},"tool_use_id":"toolu_q1","requires_user_interaction":true,"permission_suggestions":[]}}),
-        ),
-        Step::expect(json!({"type":"control_response"})),
-        assistant_text("Postgres it is."),
-        result("Postgres it is."),
-    ]
+    steps(vec![
+        vec![expect_user("pick a db")],
+        ask_question("q1", questions),
+        vec![
+            Step::expect(json!({"type":"control_response"})),
+            assistant_text("Postgres it is."),
+            result("Postgres it is."),
+        ],
+    ])
 }
 
 /// The chat at `rows` × `cols`, asked the question (the fake must

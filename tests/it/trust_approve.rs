@@ -110,11 +110,9 @@ fn unchecked_bash_steps() -> Vec<Step> {
         init(),
         vec![
             common::expect_user("q"),
-            Step::Emit(
-                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"echo $(whoami) > f"},
-                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}),
-            ),
+            common::can_use_tool("p1", "Bash", json!({"command":"echo $(whoami) > f"}))
+                .suggest_accept_edits()
+                .emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"p1","response":{"behavior":"allow"}}}),
             ),
@@ -152,10 +150,7 @@ fn a_session_grant_ends_with_the_session() {
         init(),
         vec![
             common::expect_user("go"),
-            Step::Emit(
-                json!({"type":"control_request","request_id":"g1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"rm -rf build"}}}),
-            ),
+            common::can_use_tool("g1", "Bash", json!({"command":"rm -rf build"})).emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"g1","response":{"behavior":"allow"}}}),
             ),
@@ -195,10 +190,7 @@ fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
         vec![
             common::expect_user("q"),
             Step::SleepMs(1500),
-            Step::Emit(
-                json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool",
-                "tool_name":"Bash","input":{"command":"rm -rf ~/important"}}}),
-            ),
+            common::can_use_tool("p1", "Bash", json!({"command":"rm -rf ~/important"})).emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"p1","response":{"behavior":"deny"}}}),
             ),
@@ -242,4 +234,81 @@ fn control_answers(fake: &Fake) -> Vec<Value> {
         .into_iter()
         .filter(|l| l["type"] == "control_response")
         .collect()
+}
+
+/// The chat: keys typed before a tool's question is on the screen (while
+/// it is made: a big file's diff takes a while) are the type-ahead's, and
+/// never answer it; `y` and Enter typed then queue a prompt `y`.
+#[test]
+fn chat_keys_typed_before_the_question_is_shown_answer_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    let line = "0123456\n";
+    let text = line.repeat((16 * 1024 * 1024 - 1) / line.len());
+    std::fs::write(&big, text).unwrap();
+    let marker = dir.path().join("asked");
+    let fake = Fake::new(steps(vec![
+        init(),
+        vec![
+            common::expect_user("go"),
+            Step::Emit(
+                json!({"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool",
+                "tool_name":"Write","input":{"file_path":big,"content":"small\n"}}}),
+            ),
+            Step::WriteFile {
+                path: marker.display().to_string(),
+                content: "asked".into(),
+            },
+            Step::expect(
+                json!({"type":"control_response","response":{"request_id":"w1","response":{"behavior":"deny"}}}),
+            ),
+            common::result("done"),
+            common::expect_user("y"),
+            common::result("ok"),
+        ],
+    ]));
+    let mut t = Term::spawn(common::claudio(&fake));
+    t.wait_for("Ctrl-D exits");
+    t.line("go");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !marker.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the request never went out"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // the request is with the chat, its question not on the screen yet
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let early = !t.contents().contains("Allow?");
+    t.send(b"y\r");
+    t.wait_for("Allow?");
+    if !early {
+        eprintln!("skipped: the question was on the screen before the keys were typed");
+        return;
+    }
+    t.line("n");
+    // answered once: by the `n` typed for it, or by the keys before it
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let screen = loop {
+        let c = t.contents();
+        if c.contains("allowed once") || c.contains("denied") {
+            break c;
+        }
+        assert!(std::time::Instant::now() < until, "never answered:\n{c}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(
+        !screen.contains("allowed once"),
+        "keys typed before the question answered it:\n{screen}"
+    );
+    t.wait_for_n("API call", 2);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let answers = control_answers(&fake);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!(
+        answers[0]["response"]["response"]["behavior"], "deny",
+        "keys typed before the question answered it: {answers:?}"
+    );
 }

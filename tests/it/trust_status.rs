@@ -116,3 +116,69 @@ fn disable_all_hooks_stops_the_status_line_command() {
     bye(t);
     assert!(!work.join("ran").exists(), "the command ran");
 }
+
+/// The chat in `work`, whose own `.claude/settings.json` (a repository's,
+/// written by its author) defines a status line command; `trust` is what
+/// `~/.claude.json` records of the folder, as the claude TUI writes it.
+fn chat_in_a_project(fake: &Fake, trust: Option<bool>, turns: usize) -> (Term, PathBuf) {
+    let home = fake.record.path().join("home");
+    let work = fake.record.path().join("work");
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(work.join(".claude")).unwrap();
+    std::fs::write(
+        work.join(".claude/settings.json"),
+        status_line("touch ran; echo status-ran").to_string(),
+    )
+    .unwrap();
+    if let Some(accepted) = trust {
+        // the folder as the chat's getcwd names it
+        let key = std::fs::canonicalize(&work).unwrap();
+        let state =
+            json!({"projects": {key.to_str().unwrap(): {"hasTrustDialogAccepted": accepted}}});
+        std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
+    }
+    let mut c = claudio(fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .env_remove("CLAUDE_CODE_IGNORE_PERSISTED_TRUST")
+        .current_dir(&work);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    for (i, answer) in ["Hi.", "Hi again."].iter().take(turns).enumerate() {
+        t.line(&format!("hello {i}"));
+        t.wait_for(answer);
+        // the command runs (or not) before the next prompt is shown
+        t.wait_prompt();
+    }
+    (t, work)
+}
+
+#[test]
+fn a_cloned_project_s_status_line_command_waits_for_the_person_s_trust() {
+    let two = || Fake::after_init(vec![turn("hello 0", "Hi."), turn("hello 1", "Hi again.")]);
+    // never opened in the claude TUI, or not trusted there: not run, said once
+    for trust in [None, Some(false)] {
+        let fake = two();
+        let (t, work) = chat_in_a_project(&fake, trust, 2);
+        let screen = t.contents();
+        assert!(!screen.contains("status-ran"), "{screen}");
+        assert_eq!(
+            screen
+                .matches("is not run: this folder is not trusted")
+                .count(),
+            1,
+            "{screen}"
+        );
+        assert!(screen.contains(".claude/settings.json"), "{screen}");
+        bye(t);
+        assert!(!work.join("ran").exists(), "the project's command ran");
+    }
+    // trusted in the claude TUI: it runs as there
+    let fake = two();
+    let (t, work) = chat_in_a_project(&fake, Some(true), 1);
+    t.wait_for("status-ran");
+    bye(t);
+    assert!(work.join("ran").exists());
+}

@@ -2,7 +2,7 @@
 //! signal watcher), the one being made in the background, and the channel
 //! the CLI's requests (a tool to allow, a question, a plan) come on.
 
-use super::dialog::Approval;
+use super::dialog::PendingRequest;
 use crate::cli::args::SessionFlags;
 use crate::cli::options::build_options;
 use claudio::{Client, Options, PermissionResult};
@@ -27,26 +27,26 @@ pub(super) struct Connection {
     pub(super) client: Slot,
     /// A connection being made in the background (the prompt shows at once).
     pub(super) connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
-    approvals_tx: mpsc::Sender<Approval>,
+    requests_tx: mpsc::Sender<PendingRequest>,
     /// The CLI's requests, as they come.
-    pub(super) approvals: mpsc::Receiver<Approval>,
+    pub(super) requests: mpsc::Receiver<PendingRequest>,
 }
 
 impl Connection {
     /// No session yet.
     pub(super) fn new() -> Self {
-        let (approvals_tx, approvals) = mpsc::channel(16);
+        let (requests_tx, requests) = mpsc::channel(16);
         Connection {
             client: Slot::default(),
             connecting: None,
-            approvals_tx,
-            approvals,
+            requests_tx,
+            requests,
         }
     }
 
     /// Start connecting a session with these flags, in the background.
     pub(super) fn start(&mut self, rt: &Runtime, flags: &SessionFlags) -> anyhow::Result<()> {
-        let tx = self.approvals_tx.clone();
+        let tx = self.requests_tx.clone();
         let mut options: Options = build_options(flags)?;
         // the task list, as the claude TUI has it (off in stream-json mode
         // unless asked for); the person's own setting wins
@@ -63,7 +63,7 @@ impl Connection {
                     let (reply, answer) = oneshot::channel();
                     let denied =
                         || PermissionResult::deny("The permission prompt is not available.");
-                    if tx.send(Approval { req, ctx, reply }).await.is_err() {
+                    if tx.send(PendingRequest { req, ctx, reply }).await.is_err() {
                         return Ok(denied());
                     }
                     Ok(answer.await.unwrap_or_else(|_| denied()))

@@ -122,8 +122,16 @@ impl Chat<'_> {
         let Ok(claude_dir) = claudio::store::default_config_dir() else {
             return;
         };
-        let Some(command) = status::configured(&claude_dir, &self.cwd) else {
-            return;
+        let state = crate::cli::settings::state_file();
+        let command = match status::configured(&claude_dir, state.as_deref(), &self.cwd) {
+            None => return,
+            Some(status::Configured::Run(c)) => c,
+            Some(status::Configured::Untrusted(file)) => {
+                if self.prompt.first_untrusted_status() {
+                    self.info(&status::untrusted_note(&file, &self.cwd));
+                }
+                return;
+            }
         };
         let facts = status::Facts {
             model: self.session.state.model.clone(),

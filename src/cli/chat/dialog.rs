@@ -19,7 +19,7 @@ use tokio::sync::oneshot;
 
 /// A request from the CLI waiting for the person (any kind), and where its
 /// answer goes.
-pub(crate) struct Approval {
+pub(crate) struct PendingRequest {
     pub(crate) req: CanUseToolRequest,
     pub(crate) ctx: RequestContext,
     pub(crate) reply: oneshot::Sender<PermissionResult>,

@@ -168,6 +168,20 @@ impl Keys {
         }
     }
 
+    /// The keys read and not taken yet, without waiting for more: what
+    /// was typed before what is drawn next.
+    pub fn ready(&mut self) -> Vec<TermEvent> {
+        let mut out = Vec::new();
+        let Some(reader) = self.reader.as_mut() else {
+            return out;
+        };
+        // the terminal gone: `next` says so (the channel closes after it)
+        while let Ok(Ok(e)) = reader.events.try_recv() {
+            out.extend(TermEvent::of(e));
+        }
+        out
+    }
+
     /// The next input, unless the request it answers is withdrawn first.
     pub async fn next_unless(&mut self, cancel: Option<&Cancellation>) -> Next {
         let cancelled = async {

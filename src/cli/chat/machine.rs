@@ -29,6 +29,7 @@ use super::state::Session;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::Press;
+use crate::cli::sanitize::Sanitizer;
 #[cfg(test)]
 use crate::cli::turn::SETTLE;
 use crate::cli::turn::{After, Turn};
@@ -56,9 +57,12 @@ pub(super) enum Event<R> {
     /// The CLI asks something (a tool to allow, a question, a plan), to be
     /// answered through `dialog`. The messages it wrote before asking,
     /// already received, come with it: they are shown first (the tool
-    /// call, the plan it refers to).
+    /// call, the plan it refers to). So do the keys read before its
+    /// question is drawn (while it was made): the type-ahead's, never its
+    /// answer.
     Request {
         before: Vec<Message>,
+        typed_before: Vec<TermEvent>,
         request: R,
         dialog: Box<Dialog>,
     },
@@ -310,10 +314,12 @@ impl<R> Machine<R> {
             }
             Event::Request {
                 before,
+                typed_before,
                 request,
                 dialog,
             } => {
                 let mut out = Out::new();
+                self.typed_before(p, typed_before, &mut out);
                 self.request(p, &before, request, dialog, now, &mut out);
                 self.checked(p, now, out)
             }
@@ -331,6 +337,26 @@ impl<R> Machine<R> {
             self.check(p, now, &mut out);
         }
         out.drawn(p, now)
+    }
+
+    /// Keys typed before a request's question is drawn: the type-ahead's.
+    /// They end nothing (the request is asked whatever they were): a
+    /// prompt they finish is queued, one to send now is sent in a turn.
+    fn typed_before(&mut self, p: &mut Parts<'_>, keys: Vec<TermEvent>, out: &mut Out<'_, R>) {
+        if keys.is_empty() {
+            return;
+        }
+        for k in &keys {
+            if let TermEvent::Resize(w, _) = k {
+                out.draw(Draw::Resize(*w as usize));
+            }
+            match (p.ahead.input(k), &self.stage) {
+                (Some(Action::SendNow(text)), Stage::Turn(_)) => out.push(Effect::SendNow(text)),
+                (Some(Action::SendNow(text)), _) => p.ahead.queued.push_front(text),
+                _ => {}
+            }
+        }
+        out.draw(Draw::Footer(self.footer(p)));
     }
 
     /// The CLI asks something: what it wrote before it asked is shown, then
@@ -492,7 +518,8 @@ impl<R> Machine<R> {
             Stage::Turn(_) | Stage::Mode { .. } => p.ahead.footer(),
             Stage::AtWork { prompt, .. } => {
                 let mut lines = p.ahead.queued_lines();
-                lines.push(format!("{prompt}{}", p.ahead.typed.replace('\n', " ")));
+                let typed = p.ahead.typed.replace(['\n', '\t'], " ");
+                lines.push(format!("{prompt}{}", Sanitizer::clean(&typed)));
                 lines
             }
         }

@@ -28,13 +28,13 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use crate::cli::turn::events::{Signal as Sig, Signals};
 use rustix::process::{self, Pid, Signal};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncReadExt;
-use tokio::signal::unix::{signal, SignalKind};
 
 /// The process group of the command running now (0: none).
 static RUNNING: AtomicI32 = AtomicI32::new(0);
@@ -308,7 +308,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
     let mut se = child.stderr.take();
     let (mut cap_out, mut cap_err) = (Capture::default(), Capture::default());
     let (mut screen_out, mut screen_err) = (Screen::new(style), Screen::new(style));
-    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut sigint = Signals::new(&[Sig::Interrupt])?;
     let (mut b1, mut b2) = (vec![0u8; 16 * 1024], vec![0u8; 16 * 1024]);
     let mut interrupted = false;
     let mut status: Option<std::process::ExitStatus> = None;
@@ -342,7 +342,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
                 status = Some(s?);
                 grace = Some(tokio::time::Instant::now() + Duration::from_millis(300));
             },
-            _ = sigint.recv() => {
+            _ = sigint.recv(true) => {
                 interrupted = true;
                 if let Some(p) = pid {
                     kill_group(p, Signal::Int);

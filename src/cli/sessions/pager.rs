@@ -4,22 +4,49 @@
 use std::io::{self, Write};
 
 /// Page `text` opened at the first line holding one of `needles` (less's
-/// `-p`, which also marks every one), case folded when `fold`; errors if
-/// the pager cannot start.
+/// `-p`, which also marks every one), case folded when `fold`, when the
+/// pager is less (`$PAGER`, else `less -R`); another `$PAGER` gets the
+/// text as [`page`] gives it. Errors if the pager cannot start.
 pub(super) fn page_at(text: &str, needles: &[String], fold: bool) -> io::Result<()> {
-    if needles.is_empty() {
-        return page(text);
+    run(&argv(pager_var(), needles, fold), text)
+}
+
+/// `$PAGER` when set to something.
+fn pager_var() -> Option<String> {
+    std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty())
+}
+
+/// The pager's words: `pager` (else `less -R`), and when it is less and
+/// there is something to find, the options that open it there.
+fn argv(pager: Option<String>, needles: &[String], fold: bool) -> Vec<String> {
+    let pager = pager.unwrap_or_else(|| "less -R".into());
+    let mut words: Vec<String> = pager.split_whitespace().map(str::to_owned).collect();
+    if words.is_empty() {
+        words.push("less".into());
     }
-    let mut cmd = std::process::Command::new("less");
-    cmd.arg("-R");
-    if fold {
-        // less takes -i for case; a regex flag it may not know, so use -I
-        cmd.arg("-I");
+    let is_less = std::path::Path::new(&words[0])
+        .file_name()
+        .is_some_and(|n| n == "less");
+    if is_less && !needles.is_empty() {
+        if fold {
+            // less takes -i for case; a regex flag it may not know, so use -I
+            words.push("-I".into());
+        }
+        words.push(format!("-p{}", less_pattern(needles)));
     }
-    cmd.arg(format!("-p{}", less_pattern(needles)))
-        .stdin(std::process::Stdio::piped());
+    words
+}
+
+/// Start `argv` with `text` on its stdin and wait for it.
+fn run(argv: &[String], text: &str) -> io::Result<()> {
+    let mut cmd = std::process::Command::new(&argv[0]);
+    cmd.args(&argv[1..]).stdin(std::process::Stdio::piped());
+    if std::env::var_os("LESS").is_none() {
+        cmd.env("LESS", "FRX");
+    }
     let mut child = cmd.spawn()?;
     if let Some(mut stdin) = child.stdin.take() {
+        // A pager closed early (q) is not an error.
         let _ = stdin.write_all(text.as_bytes());
     }
     child.wait()?;
@@ -48,24 +75,7 @@ fn less_pattern(needles: &[String]) -> String {
 
 /// Send text through `$PAGER` (else `less -R`); errors if it cannot start.
 pub(super) fn page(text: &str) -> io::Result<()> {
-    let pager = std::env::var("PAGER")
-        .ok()
-        .filter(|p| !p.trim().is_empty())
-        .unwrap_or_else(|| "less -R".into());
-    let mut words = pager.split_whitespace();
-    let prog = words.next().unwrap_or("less");
-    let mut cmd = std::process::Command::new(prog);
-    cmd.args(words).stdin(std::process::Stdio::piped());
-    if std::env::var_os("LESS").is_none() {
-        cmd.env("LESS", "FRX");
-    }
-    let mut child = cmd.spawn()?;
-    if let Some(mut stdin) = child.stdin.take() {
-        // A pager closed early (q) is not an error.
-        let _ = stdin.write_all(text.as_bytes());
-    }
-    child.wait()?;
-    Ok(())
+    run(&argv(pager_var(), &[], false), text)
 }
 
 #[cfg(test)]
@@ -74,5 +84,26 @@ mod tests {
     fn less_is_given_the_texts_escaped() {
         let p = super::less_pattern(&["a.b".into(), "(x|y)".into(), r"c:\d".into()]);
         assert_eq!(p, r"a\.b|\(x\|y\)|c:\\d");
+    }
+
+    /// `inspect --grep` opens less at the first hit; a `$PAGER` of the
+    /// person's that is not less is used as it is (it was ignored).
+    #[test]
+    fn the_person_s_pager_is_used_and_less_is_opened_at_the_hit() {
+        let hits = ["frog".to_owned()];
+        let argv = |pager: Option<&str>, fold| super::argv(pager.map(str::to_owned), &hits, fold);
+        assert_eq!(argv(None, false), ["less", "-R", "-pfrog"]);
+        assert_eq!(argv(None, true), ["less", "-R", "-I", "-pfrog"]);
+        assert_eq!(argv(Some("most"), false), ["most"]);
+        assert_eq!(
+            argv(Some("bat --paging=always"), false),
+            ["bat", "--paging=always"]
+        );
+        assert_eq!(
+            argv(Some("/usr/bin/less -S"), false),
+            ["/usr/bin/less", "-S", "-pfrog"]
+        );
+        assert_eq!(super::argv(Some("cat".into()), &[], false), ["cat"]);
+        assert_eq!(super::argv(None, &[], false), ["less", "-R"]);
     }
 }

@@ -345,8 +345,10 @@ fn the_context_share_from_a_transcript_outside_the_recent_ones() {
     assert_eq!(f.context_tokens, Some((100_000, 1_000_000)));
     assert_eq!(render("{session_cost}", &f), "$0.51");
     // a transcript that is not a file: said, and the rest still shown
+    let folder = d.path().join("folder.jsonl");
+    std::fs::create_dir(&folder).unwrap();
     let input = Input {
-        transcript: Some(d.path().to_path_buf()),
+        transcript: Some(folder),
         model_name: Some("Opus".into()),
         ..Input::default()
     };
@@ -420,4 +422,109 @@ fn huge_token_counts_on_stdin_do_not_overflow() {
     let mut notes = Vec::new();
     let input = parse_input(json.to_string().as_bytes(), &mut notes).unwrap();
     assert_eq!(input.context_usage, Some(u64::MAX));
+}
+
+/// `gather` for a transcript path from the JSON, on another thread: one
+/// that blocks or never ends fails the test instead of freezing it.
+fn gather_within(transcript: PathBuf) -> (Facts, Vec<String>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let input = Input {
+            transcript: Some(transcript),
+            model_name: Some("Opus".into()),
+            ..Input::default()
+        };
+        let mut notes = Vec::new();
+        let f = gather(&input, None, false, 0, 0, &mut notes);
+        let _ = tx.send((f, notes));
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("the status line read the transcript path for over 20 s")
+}
+
+/// A zstd frame of `n` blocks of 128 KiB of `byte` each (RLE blocks:
+/// four bytes each), after a claudio archive header that says `size`.
+fn packed_bomb(size: u64, n: usize, byte: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&0x184D_2A5Cu32.to_le_bytes());
+    out.extend_from_slice(&48u32.to_le_bytes());
+    out.extend_from_slice(b"claudio1");
+    for v in [size, 1_700_000_000, 0, 0, 0] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&0xFD2F_B528u32.to_le_bytes());
+    out.push(0x00); // no content size, no checksum, a window descriptor
+    out.push(7 << 3); // a 128 KiB window
+    for i in 0..n {
+        let last = u32::from(i + 1 == n);
+        let h = last | (1 << 1) | ((128 * 1024) << 3);
+        out.extend_from_slice(&h.to_le_bytes()[..3]);
+        out.push(byte);
+    }
+    out
+}
+
+/// The JSON names the transcript: a FIFO, `/dev/zero` or a link to it, a
+/// folder, or a file that decompresses without end is never read (what
+/// Claude Code names is a `.jsonl` of the store), and the line is still
+/// shown with what the JSON holds.
+#[test]
+fn a_transcript_path_that_is_no_transcript_is_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("fifo.jsonl");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let zero = d.path().join("zero.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    // 8 GiB of one byte in 256 KiB, said to be 1 TiB
+    let bomb = d
+        .path()
+        .join("aaaaaaaa-0000-4000-8000-000000000009.jsonl.zst");
+    std::fs::write(&bomb, packed_bomb(1 << 40, 64 * 1024, b'a')).unwrap();
+    for path in [
+        fifo,
+        zero,
+        PathBuf::from("/dev/zero"),
+        d.path().to_path_buf(),
+        bomb,
+    ] {
+        let (f, notes) = gather_within(path.clone());
+        assert_eq!(render(DEFAULT_FORMAT, &f), "Opus", "{path:?}");
+        assert!(f.session_cost.is_none(), "{path:?}");
+        assert!(!notes.is_empty(), "{path:?}: said");
+    }
+}
+
+/// A transcript of a size a session has, with a sub-agent's past the
+/// bound beside it: the bound is the whole session's, so neither is read.
+#[test]
+fn a_session_whose_sub_agents_are_past_the_bound_is_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    let id = "aaaaaaaa-0000-4000-8000-000000000008";
+    let path = d.path().join(format!("{id}.jsonl"));
+    std::fs::write(
+        &path,
+        usage_line(
+            "a",
+            "claude-opus-4-5",
+            1_000,
+            10,
+            "2026-10-01T10:00:00.000Z",
+        ) + "\n",
+    )
+    .unwrap();
+    let agents = d.path().join(id).join("subagents");
+    std::fs::create_dir_all(&agents).unwrap();
+    let agent = std::fs::File::create(agents.join("agent-a1.jsonl")).unwrap();
+    agent.set_len(MAX_TRANSCRIPT + 1).unwrap();
+    let (f, notes) = gather_within(path.clone());
+    assert_eq!(render(DEFAULT_FORMAT, &f), "Opus", "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("over 64 MiB")), "{notes:?}");
+    // a sub-agent of a size one has: read with it
+    agent.set_len(0).unwrap();
+    let (f, notes) = gather_within(path);
+    assert_eq!(render("{session_cost}", &f), "$0.01", "{notes:?}");
 }

@@ -160,8 +160,88 @@ pub fn turn(prompt: &str, answer: &str) -> Vec<Step> {
     ]
 }
 
+/// A `can_use_tool` control request the fake sends: `tool` wants to run
+/// with `input`. The rest of the request's fields are added with
+/// [`CanUseTool::with`]; [`CanUseTool::emit`] makes it a step.
+pub fn can_use_tool(id: &str, tool: &str, input: Value) -> CanUseTool {
+    CanUseTool {
+        id: id.to_owned(),
+        request: json!({"subtype":"can_use_tool","tool_name":tool,"input":input}),
+    }
+}
+
+/// A `can_use_tool` request being built (see [`can_use_tool`]).
+#[derive(Debug, Clone)]
+pub struct CanUseTool {
+    id: String,
+    request: Value,
+}
+
+impl CanUseTool {
+    /// The request with one more field (`tool_use_id`, `description`,
+    /// `permission_suggestions`, `requires_user_interaction`, ...).
+    pub fn with(mut self, field: &str, value: Value) -> CanUseTool {
+        self.request[field] = value;
+        self
+    }
+
+    /// The CLI suggests keeping `tool(rule)` in the project's local settings.
+    pub fn suggest_rule(self, tool: &str, rule: &str) -> CanUseTool {
+        self.with(
+            "permission_suggestions",
+            json!([{"type":"addRules","rules":[{"toolName":tool,"ruleContent":rule}],"behavior":"allow","destination":"localSettings"}]),
+        )
+    }
+
+    /// The CLI suggests switching to `acceptEdits` for the session.
+    pub fn suggest_accept_edits(self) -> CanUseTool {
+        self.with(
+            "permission_suggestions",
+            json!([{"type":"setMode","mode":"acceptEdits","destination":"session"}]),
+        )
+    }
+
+    /// The request as the line the fake writes.
+    pub fn emit(self) -> Step {
+        Step::Emit(json!({"type":"control_request","request_id":self.id,"request":self.request}))
+    }
+}
+
+/// The model asks `questions` (an `AskUserQuestion` tool call, then the
+/// CLI's request to show it), as the real CLI does.
+pub fn ask_question(id: &str, questions: Value) -> Vec<Step> {
+    let tool_use_id = format!("toolu_{id}");
+    vec![
+        assistant_tool_use(
+            &tool_use_id,
+            "AskUserQuestion",
+            json!({ "questions": questions.clone() }),
+        ),
+        can_use_tool(id, "AskUserQuestion", json!({ "questions": questions }))
+            .with("tool_use_id", json!(tool_use_id))
+            .with("requires_user_interaction", json!(true))
+            .with("permission_suggestions", json!([]))
+            .emit(),
+    ]
+}
+
 pub fn steps(parts: Vec<Vec<Step>>) -> Vec<Step> {
     parts.into_iter().flatten().collect()
+}
+
+#[test]
+fn a_built_request_is_the_line_the_cli_writes() {
+    let built = can_use_tool("p1", "Bash", json!({"command":"ls"}))
+        .with("tool_use_id", json!("toolu_p1"))
+        .suggest_rule("Bash", "ls")
+        .emit();
+    assert_eq!(
+        built,
+        Step::Emit(
+            json!({"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_p1",
+            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"ls"}],"behavior":"allow","destination":"localSettings"}]}})
+        )
+    );
 }
 
 #[test]

@@ -183,6 +183,7 @@ fn request(before: Vec<Message>) -> Event<&'static str> {
     let dialog = Dialog::tool(req, shown, Style::plain());
     Event::Request {
         before,
+        typed_before: Vec::new(),
         request: "Bash",
         dialog: Box::new(dialog),
     }
@@ -540,6 +541,7 @@ fn a_tool_s_time_leaves_out_the_deciding() {
     let dialog = Dialog::tool(req, shown, Style::plain());
     let ask = Event::Request {
         before: Vec::new(),
+        typed_before: Vec::new(),
         request: "Bash",
         dialog: Box::new(dialog),
     };
@@ -589,4 +591,60 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
     assert_eq!(end(&out), Some(&End::Done));
     assert!(!text(&out).contains("Working"), "{out:?}");
     assert!(!c.renderer.has_live(&c.session), "nothing left to tick");
+}
+
+/// A request whose question was made while keys were read: those keys
+/// are typed ahead, never its answer; the question waits for its own.
+fn request_typed_before(typed: &str) -> Event<&'static str> {
+    let Event::Request {
+        before,
+        request,
+        dialog,
+        ..
+    } = request(Vec::new())
+    else {
+        unreachable!()
+    };
+    let typed_before = typed
+        .chars()
+        .map(|ch| {
+            let code = if ch == '\r' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(ch)
+            };
+            TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE))
+        })
+        .collect();
+    Event::Request {
+        before,
+        typed_before,
+        request,
+        dialog,
+    }
+}
+
+#[test]
+fn keys_typed_before_a_question_is_drawn_answer_nothing() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, request_typed_before("y\r"), 1);
+    assert!(replied(&out).is_none(), "{out:?}");
+    assert!(text(&out).ends_with("Allow? "), "{out:?}");
+    assert_eq!(c.ahead.queued, ["y"], "typed ahead");
+    c.step(&mut w, key('n'), 2);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    assert!(
+        matches!(replied(&out), Some(claudio::PermissionResult::Deny { .. })),
+        "{out:?}"
+    );
+    // between prompts, a prompt finished by them ends nothing: the
+    // request is still asked
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    let out = c.step(&mut w, request_typed_before("next\r"), 20);
+    assert_eq!(end(&out), None, "{out:?}");
+    assert!(w.asking(), "the question is asked");
+    assert_eq!(c.ahead.queued, ["next"]);
 }
