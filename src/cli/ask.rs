@@ -104,6 +104,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         Some(d) => d.clone(),
         None => std::env::current_dir()?,
     };
+    let here = super::summary::Here::new(&cwd);
     let prompts = TtyPrompts::new(stderr_style, cwd);
     // one spinner line on stderr, when that is a terminal
     let spinner = Spinner::on_stderr(stderr_style);
@@ -152,7 +153,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     // what the session's messages said: the answer, the calls, the agents
     // (which still work in the background: the answer is not over until
     // they report)
-    let mut reading = Reading::default();
+    let mut reading = Reading::at(here);
     let mut result: Option<ResultMessage> = None;
     let mut failure: Option<claudio::Error> = None;
 

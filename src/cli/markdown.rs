@@ -13,6 +13,10 @@
 //! `|---|` row, then rows) is held until its first non-table line and
 //! drawn as aligned columns that fit the width (cells wrapped when they
 //! must); too narrow for its columns, its rows are shown as text.
+//!
+//! Given a margin ([`Markdown::set_margin`], the chat's answers), every
+//! row starts with it, code and tables included, and the width is the
+//! row's whole: the text fills what the margin leaves.
 
 use super::highlight::highlight_line;
 use super::wrap::{strip_sgr, visible_width, Filler, RAW_LINE};
@@ -65,6 +69,8 @@ pub struct Markdown {
     table: Vec<String>,
     /// Rows that made no table, written as text (not read as rows again).
     replaying: bool,
+    /// What every row starts with (the chat's answer is indented).
+    margin: String,
 }
 
 impl Markdown {
@@ -81,9 +87,18 @@ impl Markdown {
     pub fn set_width(&mut self, width: Option<usize>) {
         match (&mut self.fill, width) {
             (Some(f), w) => f.set_width(w),
-            (None, Some(w)) => self.fill = Some(Filler::new(Some(w), "")),
+            (None, Some(w)) => self.fill = Some(Filler::new(Some(w), &self.margin)),
+            (None, None) if !self.margin.is_empty() => {
+                self.fill = Some(Filler::new(None, &self.margin))
+            }
             (None, None) => {}
         }
+    }
+
+    /// Start every row with `margin` (set before any text, with the
+    /// width after it: [`Markdown::set_width`], `None` too).
+    pub fn set_margin(&mut self, margin: &str) {
+        self.margin = margin.to_owned();
     }
 
     /// Nothing of the answer is written on the terminal's current row
@@ -180,8 +195,10 @@ impl Markdown {
             f.finish(out);
             f
         });
+        let margin = std::mem::take(&mut self.margin);
         *self = Markdown::new(self.color);
         self.fill = fill;
+        self.margin = margin;
     }
 
     /// A table's row has ended: held with the table's others. A first row
@@ -730,7 +747,13 @@ mod tests {
 
     /// Render at `width` columns, the text cut into `chunks`.
     fn render_at(chunks: &[&str], width: usize, color: bool) -> String {
+        render_in(chunks, width, color, "")
+    }
+
+    /// [`render_at`], every row starting with `margin`.
+    fn render_in(chunks: &[&str], width: usize, color: bool, margin: &str) -> String {
         let mut m = Markdown::new(color);
+        m.set_margin(margin);
         m.set_width(Some(width));
         let mut out = String::new();
         for c in chunks {
@@ -759,6 +782,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The chat's answer: every row at the margin, code and tables too,
+    /// and within the width; to a pipe (no width) the margin still leads.
+    #[test]
+    fn a_margin_starts_every_row_and_the_width_holds_it() {
+        let text =
+            "Some words that run on past the width.\n```\ncode\n```\n- a list item that wraps\n";
+        let out = strip_sgr(&render_in(&[text], 24, true, "  "));
+        assert_eq!(
+            out,
+            "  Some words that run on\n  past the width.\n  ```\n  code\n  ```\n  - a list item that\n    wraps\n"
+        );
+        let table = strip_sgr(&render_in(&[TABLE], 40, true, "  "));
+        assert!(
+            table.lines().all(|l| l.is_empty() || l.starts_with("  ")),
+            "{table}"
+        );
+        assert!(table.lines().all(|l| l.width() <= 40), "{table}");
+        let mut m = Markdown::new(false);
+        m.set_margin("  ");
+        m.set_width(None);
+        let mut out = String::new();
+        m.push("one\ntwo\n", &mut out);
+        m.finish(&mut out);
+        m.push("three\n", &mut out);
+        m.finish(&mut out);
+        assert_eq!(out, "  one\n  two\n  three\n", "kept after a block ends");
     }
 
     #[test]
@@ -852,6 +903,7 @@ mod tests {
             width in 10usize..60,
             cuts in proptest::collection::vec(0usize..400, 0..6),
             long in proptest::option::of(("[a-z]{61,90}", 0usize..60)),
+            margin in prop_oneof![Just(""), Just("  ")],
         ) {
             let mut text = String::new();
             for (i, (w, sep)) in words.iter().zip(&seps).enumerate() {
@@ -872,11 +924,14 @@ mod tests {
                 at = c;
             }
             chunks.push(&text[at..]);
-            let styled = render_at(&chunks, width, true);
-            prop_assert_eq!(&styled, &render_at(&[&text], width, true));
+            // the same room for the text with a margin as without
+            let width = width + margin.len();
+            let styled = render_in(&chunks, width, true, margin);
+            prop_assert_eq!(&styled, &render_in(&[&text], width, true, margin));
             let out = strip_sgr(&styled);
             for line in out.lines() {
                 prop_assert!(UnicodeWidthStr::width(line) <= width, "{:?} wider than {}", line, width);
+                prop_assert!(line.is_empty() || line.starts_with(margin), "{:?} not at the margin", line);
             }
             let letters = |s: &str| s.split_whitespace().collect::<String>();
             prop_assert_eq!(letters(&text), letters(&out));

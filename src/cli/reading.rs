@@ -8,7 +8,7 @@
 
 use super::dedup::Dedup;
 use super::sanitize::Sanitizer;
-use super::summary::{one_line, tool_summary};
+use super::summary::{one_line, tool_summary_at, Here};
 use super::tasks;
 use super::todos;
 use claudio::protocol::ask::RequestKind;
@@ -191,9 +191,20 @@ pub struct Reading {
     agent_ui: HashMap<String, AgentUi>,
     /// The model's task list.
     todos: todos::Todos,
+    /// Where the person is: a call's paths are shown from there.
+    here: Here,
 }
 
 impl Reading {
+    /// A reading whose calls show their paths from `here`
+    /// ([`Here::show`]); [`Reading::default`] shows them exact.
+    pub fn at(here: Here) -> Reading {
+        Reading {
+            here,
+            ..Reading::default()
+        }
+    }
+
     /// Read one message: what it said, in order.
     pub fn seen<'m>(&mut self, m: &'m Message, now: Instant) -> Vec<Seen<'m>> {
         let mut seen = Vec::new();
@@ -279,7 +290,9 @@ impl Reading {
                             let call = Call {
                                 id: t.id.clone(),
                                 name: Sanitizer::clean(&t.name),
-                                summary: Sanitizer::clean(&tool_summary(&t.name, &t.input)),
+                                summary: Sanitizer::clean(&tool_summary_at(
+                                    &t.name, &t.input, &self.here,
+                                )),
                                 detail: edit_counts(&t.name, &t.input),
                                 started: now,
                                 depth: usize::from(!main),

@@ -1,6 +1,7 @@
 //! Claude Code's own settings files, read (never written) where claudio
 //! follows what they say: the cleanup period `doctor` reports, the
-//! `statusLine` command the chat runs (unless `disableAllHooks`). The CLI
+//! `statusLine` command the chat runs (unless `disableAllHooks`), the
+//! model the chat's prompt names before the CLI has said. The CLI
 //! 2.1.328 merges them, later ones winning: the user's
 //! (`$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`),
 //! the project's (`.claude/settings.json` in the directory it starts in),
@@ -114,6 +115,17 @@ pub fn lookup(files: &[PathBuf], key: &str) -> Option<(Value, PathBuf)> {
         .find_map(|f| Some((read(f)?.get(key)?.clone(), f.clone())))
 }
 
+/// The model the person chose, as they named it, before the CLI says
+/// which one it resolved: `ANTHROPIC_MODEL` (`env`), else the settings'
+/// `model` (the CLI's order, below `--model` and `/model`).
+pub fn chosen_model(files: &[PathBuf], env: Option<String>) -> Option<String> {
+    env.filter(|m| !m.is_empty())
+        .or_else(|| match lookup(files, "model")?.0 {
+            Value::String(m) if !m.is_empty() => Some(m),
+            _ => None,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +167,24 @@ mod tests {
         std::fs::write(&big, "x".repeat(101)).unwrap();
         assert_eq!(read_small_text(&big, 100), None);
         assert_eq!(read_small_text(&big, 101).map(|t| t.len()), Some(101));
+    }
+
+    #[test]
+    fn the_chosen_model_is_the_environments_else_the_settings() {
+        let d = tempfile::tempdir().unwrap();
+        let user = d.path().join("u.json");
+        std::fs::write(&user, r#"{"model": "sonnet"}"#).unwrap();
+        let files = [user.clone()];
+        assert_eq!(chosen_model(&files, None).as_deref(), Some("sonnet"));
+        assert_eq!(
+            chosen_model(&files, Some("opus".into())).as_deref(),
+            Some("opus")
+        );
+        assert_eq!(
+            chosen_model(&files, Some(String::new())).as_deref(),
+            Some("sonnet")
+        );
+        std::fs::write(&user, r#"{"model": 3}"#).unwrap();
+        assert_eq!(chosen_model(&files, None), None);
     }
 }

@@ -51,7 +51,7 @@ impl Style {
         Style::decide(choice, std::io::stderr().is_terminal())
     }
 
-    #[cfg(test)]
+    /// No colours (text drawn to be styled as a whole afterwards).
     pub fn plain() -> Style {
         Style { color: false }
     }

@@ -176,7 +176,11 @@ const TAB: &str = "    ";
 /// the margin is added.
 ///
 /// The output depends on the text alone, not on how it was cut into
-/// pieces; the width is read as each word is placed.
+/// pieces; the width is read as each word is placed. A word's first part
+/// shown during a pause ([`Filler::show_held`]) after other text on its
+/// row is taken back when the rest would overflow the row: erased, and
+/// the word written whole on the next row, so the screen ends as it would
+/// have without the pause.
 #[derive(Debug, Clone, Default)]
 pub struct Filler {
     width: Option<usize>,
@@ -204,6 +208,21 @@ pub struct Filler {
     first: bool,
     hang: usize,
     raw: bool,
+    /// A word's first part, shown during a pause after other text on its
+    /// row (taken back if the rest overflows the row).
+    shown: Option<Shown>,
+    /// Placing the held part of a word the text paused in.
+    pausing: bool,
+}
+
+/// A word's part shown during a pause: the column its spaces start at,
+/// the colours open after them, and what was written of it.
+#[derive(Debug, Clone)]
+struct Shown {
+    col: usize,
+    open: String,
+    text: String,
+    width: usize,
 }
 
 impl Filler {
@@ -244,6 +263,7 @@ impl Filler {
         self.first = true;
         self.hang = 0;
         self.raw = false;
+        self.shown = None;
     }
 
     /// Where the cursor is on the current row (columns written, margin and
@@ -261,7 +281,9 @@ impl Filler {
     /// would go (the rest follows it, broken at the row's end if it must).
     pub fn show_held(&mut self, out: &mut String) {
         if self.word > 0 {
+            self.pausing = true;
             self.place(false, out);
+            self.pausing = false;
         }
     }
 
@@ -348,6 +370,7 @@ impl Filler {
         let held = std::mem::take(&mut self.held);
         let (spaces, word) = held.split_at(self.split);
         let width = self.width.unwrap_or(usize::MAX);
+        let shown = self.shown.take();
         if self.first && self.word > 0 {
             // the line's first word: its indent (and marker) is the hang
             self.first = false;
@@ -359,6 +382,37 @@ impl Filler {
             let lead = self.spaces.min(width.saturating_sub(self.used));
             self.write_spaces(spaces, lead, out);
             self.write_word(word, out);
+        } else if let Some(sh) = shown.filter(|_| self.spaces == 0 && self.word > 0) {
+            if self.used + self.word > width {
+                // the part shown during a pause and its spaces are taken
+                // back: the word goes whole to the next row, as it would
+                // have without the pause
+                if !self.open.is_empty() {
+                    out.push_str("\x1b[0m");
+                }
+                out.push('\r');
+                if sh.col > 0 {
+                    out.push_str(&format!("\x1b[{}C", sh.col));
+                }
+                out.push_str("\x1b[K");
+                self.used = sh.col;
+                self.open = sh.open;
+                self.break_row(out);
+                self.start_row(out);
+                self.write_word(&sh.text, out);
+                self.write_spaces(spaces, 0, out);
+                self.write_word(word, out);
+            } else {
+                // it fits: the part shown grows
+                self.start_row(out);
+                self.write_spaces(spaces, 0, out);
+                self.write_word(word, out);
+                self.shown = Some(Shown {
+                    text: sh.text + &held,
+                    width: sh.width + self.word,
+                    ..sh
+                });
+            }
         } else if self.spaces == 0 && self.word > 0 {
             // the rest of a word too long for a row: it goes on where it is
             self.start_row(out);
@@ -371,12 +425,24 @@ impl Filler {
             self.write_spaces(spaces, n, out);
         } else if self.used + self.spaces + self.word <= width || !self.content {
             self.start_row(out);
+            let after_text = self.content;
+            let col = self.used;
             let n = if self.content {
                 self.spaces
             } else {
                 self.spaces.min(width.saturating_sub(self.used))
             };
             self.write_spaces(spaces, n, out);
+            if self.pausing && after_text && self.word > 0 {
+                // a part of a word, after other text: taken back if the
+                // rest overflows the row
+                self.shown = Some(Shown {
+                    col,
+                    open: self.open.clone(),
+                    text: word.to_owned(),
+                    width: self.word,
+                });
+            }
             self.write_word(word, out);
         } else {
             // the break takes the spaces
@@ -640,5 +706,91 @@ mod tests {
         f.set_width(Some(10));
         f.push("four five six\n", &mut out);
         assert_eq!(out, "one two three\nfour five\nsix\n");
+    }
+
+    /// What `out` leaves on a terminal `width` columns wide (line feeds
+    /// as a terminal's output processing makes them), row by row.
+    fn screen(out: &str, width: usize) -> Vec<String> {
+        let mut t = vt100::Parser::new(60, width as u16, 0);
+        t.process(out.replace('\n', "\r\n").as_bytes());
+        let rows: Vec<String> = t
+            .screen()
+            .rows(0, width as u16)
+            .map(|r| r.trim_end().to_owned())
+            .collect();
+        let last = rows
+            .iter()
+            .rposition(|r| !r.is_empty())
+            .map_or(0, |i| i + 1);
+        rows[..last].to_vec()
+    }
+
+    /// Fill `text` cut at `cuts`, the text pausing (a word's part shown)
+    /// after the pieces whose end is in `pauses`.
+    fn fill_pausing(text: &str, cuts: &[usize], pauses: &[usize], width: usize) -> String {
+        let mut f = Filler::new(Some(width), "  ");
+        let mut out = String::new();
+        let mut at = 0;
+        for &c in cuts {
+            if c > at && c < text.len() && text.is_char_boundary(c) {
+                f.push(&text[at..c], &mut out);
+                if pauses.contains(&c) {
+                    f.show_held(&mut out);
+                }
+                at = c;
+            }
+        }
+        f.push(&text[at..], &mut out);
+        f.finish(&mut out);
+        out
+    }
+
+    /// A word shown in part during a pause, whose rest then overflows the
+    /// row: taken back and written whole on the next row (#5).
+    #[test]
+    fn a_word_shown_in_a_pause_moves_whole_when_its_rest_overflows() {
+        let text = "the index is rebuilt when the file is newer\n";
+        let at = text.find("rebuilt").unwrap() + 3;
+        let paused = fill_pausing(text, &[at], &[at], 20);
+        assert_eq!(
+            screen(&paused, 20),
+            ["  the index is", "  rebuilt when the", "  file is newer"]
+        );
+        assert_eq!(screen(&paused, 20), screen(&fill(text, &[], 20, "  "), 20));
+        // shown, and still fitting: it goes on where it is
+        let short = "the index is new\n";
+        let at = short.find("new").unwrap() + 1;
+        let out = fill_pausing(short, &[at], &[at], 20);
+        assert_eq!(out, "  the index is new\n");
+    }
+
+    proptest::proptest! {
+        /// However the text came in and wherever it paused, the screen
+        /// ends as it would have without a pause.
+        #[test]
+        fn pauses_leave_the_screen_as_without_them(
+            words in proptest::collection::vec("[a-z]{1,9}|\x1b\\[1m[a-z]{1,4}\x1b\\[0m|- ", 1..40),
+            seps in proptest::collection::vec(proptest::prop_oneof![5 => proptest::strategy::Just(" "), 1 => proptest::strategy::Just("\n")], 40),
+            width in 12usize..40,
+            cuts in proptest::collection::vec(0usize..300, 0..12),
+            pause_every in 1usize..3,
+        ) {
+            let mut text = String::new();
+            for (w, sep) in words.iter().zip(&seps) {
+                text.push_str(w);
+                text.push_str(sep);
+            }
+            // colour sequences come whole (the markdown styler makes them)
+            let inside_sgr = |c: usize| {
+                text[..c].rfind('\x1b').is_some_and(|e| !text[e..c].contains('m'))
+            };
+            let mut cuts: Vec<usize> = cuts.into_iter().filter(|&c| c < text.len() && text.is_char_boundary(c) && !inside_sgr(c)).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let pauses: Vec<usize> = cuts.iter().copied().step_by(pause_every).collect();
+            let paused = fill_pausing(&text, &cuts, &pauses, width);
+            let whole = fill(&text, &[], width, "  ");
+            proptest::prop_assert_eq!(screen(&paused, width), screen(&whole, width), "{:?}", paused);
+        }
     }
 }

@@ -358,7 +358,7 @@ fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
     t.line("first");
     t.wait_for("working on the first");
     t.line("second");
-    t.wait_for("queued 1/1 › second");
+    t.wait_for("› second  · queued");
     t.wait_for("second done");
     t.wait_for_n("API call", 2);
     t.ctrl_d();
@@ -411,7 +411,8 @@ fn a_queued_prompt_can_be_taken_back() {
     t.wait_for("busy");
     t.line("keep");
     t.line("drop this");
-    t.wait_for("queued 2/2 › drop this");
+    t.wait_for("› keep  · 2 queued");
+    t.wait_for("› drop this");
     t.send(b"\x18"); // Ctrl-X
     t.wait_for("kept");
     t.ctrl_d();
@@ -452,15 +453,16 @@ fn a_prompt_typed_during_a_text_only_stream_shows_at_once() {
     t.wait_for("still typing the ans");
     t.wait_for("Ctrl-C to interrupt");
     t.line("keep it");
-    t.wait_for("queued 1/1 › keep it");
+    t.wait_for("› keep it  · queued");
     t.line("drop this");
-    t.wait_for("queued 2/2 › drop this");
+    t.wait_for("› keep it  · 2 queued");
+    t.wait_for("› drop this");
     t.send(b"\x18"); // Ctrl-X: the newest goes
     screen_until(&t, |s| !s.contains("drop this"));
     t.send(b"\x1b[A"); // Up: the newest back on the line, out of the queue
-    screen_until(&t, |s| !s.contains("queued 1/1"));
+    screen_until(&t, |s| !s.contains("queued"));
     t.send(b"!\r");
-    t.wait_for("queued 1/1 › keep it!");
+    t.wait_for("› keep it!  · queued");
     t.wait_for("kept");
     let screen = t.contents();
     assert!(!screen.contains("Working"), "no status line left: {screen}");

@@ -14,7 +14,8 @@
 //! caught mid-frame is compared. Masked: claudio's version in the header,
 //! and the digits of times in seconds (see [`masked`]). Paths are the
 //! same on every run: the chat runs in `~/proj` of a home of its own, and
-//! the tool calls name files relative to it.
+//! shows the files the tool calls name (absolute, as the CLI names them)
+//! relative to it.
 
 use crate::common;
 
@@ -217,12 +218,19 @@ fn chat(fake: &Fake, cols: u16) -> Term {
 }
 
 fn chat_sized(fake: &Fake, rows: u16, cols: u16) -> Term {
+    chat_with(fake, rows, cols, &[])
+}
+
+/// [`chat_sized`], claudio given `args`.
+fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
     let home = fake.record.path().join("home");
     let proj = home.join("proj");
     std::fs::create_dir_all(&proj).unwrap();
     let mut c = claudio(fake);
+    c.args(args);
     c.env("XDG_DATA_HOME", &home)
         .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
         .env("TZ", "UTC")
         .current_dir(&proj);
     let t = Term::spawn_sized(c, rows, cols);
@@ -259,6 +267,8 @@ at_widths!(
     approve_bash,
     approve_edit,
     approve_write,
+    chosen_model,
+    resumed_history,
 );
 
 fn question_single(cols: u16) {
@@ -385,6 +395,26 @@ fn task_list(cols: u16) {
     bye(t);
 }
 
+/// The model the settings name is in the header and the prompt from the
+/// first prompt on, and the prompt stays as it was when the CLI names the
+/// model it resolved (no jump from `›` to `fake-model ›`).
+fn chosen_model(cols: u16) {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("hi"),
+        system_init(),
+        assistant_text("Hello."),
+        result("Hello."),
+    ]]);
+    let claude = fake.record.path().join("home/.claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::fs::write(claude.join("settings.json"), r#"{"model": "sonnet"}"#).unwrap();
+    let mut t = chat(&fake, cols);
+    t.line("hi");
+    t.wait_for("1 API call");
+    check(&t, "chosen_model", "1 API call");
+    bye(t);
+}
+
 /// A uuid-shaped session id (what the store looks sessions up by).
 const SESSION: &str = "5c0e3e11-0000-4000-8000-000000000001";
 
@@ -448,6 +478,66 @@ fn transcript(fake: &Fake, id: &str, prompts: &[(&str, &str)]) {
         .unwrap()
         .set_modified(when)
         .unwrap();
+}
+
+/// `claudio -r ID`: the last exchanges above the prompt, drawn as a live
+/// turn is (the prompt after `›`, the answer at its margin, the tool's
+/// line with its mark, relative path, time and preview), dimmed.
+fn resumed_history(cols: u16) {
+    let fake = Fake::after_init(vec![]);
+    let dir = project_dir(&fake);
+    std::fs::create_dir_all(&dir).unwrap();
+    let proj = fake.record.path().join("home/proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    let file = std::fs::canonicalize(&proj)
+        .unwrap()
+        .join("src/checkout.rs");
+    let line = |uuid: &str, parent: Value, at: &str, kind: &str, message: Value| {
+        json!({"parentUuid":parent,"isSidechain":false,"type":kind,"message":message,"uuid":uuid,
+            "timestamp":format!("2020-01-02T03:00:{at}Z"),"cwd":proj,"sessionId":SESSION,"version":"2.1.328"})
+    };
+    let lines = [
+        line(
+            "00000000-0000-4000-8000-000000000001",
+            Value::Null,
+            "00.000",
+            "user",
+            json!({"role":"user","content":"why do the checkout tests fail?"}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000002",
+            json!("00000000-0000-4000-8000-000000000001"),
+            "01.000",
+            "assistant",
+            json!({"id":"msg_1","role":"assistant","model":"fake-model","content":[{"type":"text","text":"Let me read the checkout module first, where the totals are rounded."}]}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000003",
+            json!("00000000-0000-4000-8000-000000000002"),
+            "01.000",
+            "assistant",
+            json!({"id":"msg_1","role":"assistant","model":"fake-model","content":[{"type":"tool_use","id":"toolu_r1","name":"Read","input":{"file_path":file}}]}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000004",
+            json!("00000000-0000-4000-8000-000000000003"),
+            "01.400",
+            "user",
+            json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_r1","content":"fn total(subtotal: i64, discount: i64) -> i64 {\n    subtotal - discount\n}\n"}]}),
+        ),
+        line(
+            "00000000-0000-4000-8000-000000000005",
+            json!("00000000-0000-4000-8000-000000000004"),
+            "02.000",
+            "assistant",
+            json!({"id":"msg_2","role":"assistant","model":"fake-model","content":[{"type":"text","text":"A discount above the subtotal makes the total negative."}]}),
+        ),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join(format!("{SESSION}.jsonl")), text).unwrap();
+    let t = chat_with(&fake, ROWS, cols, &["-r", &SESSION[..8]]);
+    check(&t, "resumed_history", "resumed here");
+    bye(t);
 }
 
 fn status_line(cols: u16) {
@@ -604,8 +694,9 @@ fn approve_edit(cols: u16) {
     let file = fake.record.path().join("home/proj/src/checkout.rs");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, "fn total(subtotal: i64, discount: i64) -> i64 {\n    let total = subtotal - discount;\n    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n    total\n}\n").unwrap();
-    // relative to the chat's folder, so the screen is the same on every run
-    let input = json!({"file_path": "src/checkout.rs", "old_string": "    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n", "new_string": "    let total = total.max(0);\n"});
+    // absolute, as the CLI names it: shown relative to the chat's folder
+    let file = std::fs::canonicalize(&file).unwrap();
+    let input = json!({"file_path": file, "old_string": "    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n", "new_string": "    let total = total.max(0);\n"});
     let fake = Fake {
         steps: steps(vec![
             init(),
@@ -638,7 +729,13 @@ fn approve_edit(cols: u16) {
 /// A new file.
 fn approve_write(cols: u16) {
     let fake = Fake::after_init(vec![]);
-    let input = json!({"file_path": "docs/rounding.md", "content": "# Rounding\n\nTotals are rounded half to even, once, at the end of the checkout.\n"});
+    // absolute, as the CLI names it: shown relative to the chat's folder
+    let proj = fake.record.path().join("home/proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    let file = std::fs::canonicalize(&proj)
+        .unwrap()
+        .join("docs/rounding.md");
+    let input = json!({"file_path": file, "content": "# Rounding\n\nTotals are rounded half to even, once, at the end of the checkout.\n"});
     let fake = Fake {
         steps: steps(vec![
             init(),

@@ -330,6 +330,7 @@ impl Chat<'_> {
                 let target = (name != "default").then_some(name.as_str());
                 rt.block_on(client.set_model(target))?;
                 self.session.state.model = target.map(str::to_owned);
+                self.session.state.chosen_model = target.map(str::to_owned);
                 self.info(&format!("model: {name} (from the next request)"));
             }
             ChatCommand::Mode(None) => {

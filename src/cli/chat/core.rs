@@ -54,7 +54,7 @@ impl Chat<'_> {
             .map(|p| tilde(&p))
             .unwrap_or_default();
         let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
-        if let Some(m) = &self.flags.model {
+        if let Some(m) = &self.session.state.chosen_model {
             parts.push(m.clone());
         }
         parts.push(cwd);
@@ -68,9 +68,12 @@ impl Chat<'_> {
         let _ = writeln!(self.screen.out, "{text}");
     }
 
+    /// The prompt: the model the person chose and the mode unless it is
+    /// `default`, then `›`; the same before and after the CLI names its
+    /// model (with none chosen, a bare `›` throughout).
     pub(super) fn plain_prompt(&self) -> String {
         let mut parts = Vec::new();
-        if let Some(m) = &self.session.state.model {
+        if let Some(m) = &self.session.state.chosen_model {
             parts.push(short_model(m));
         }
         if let Some(mode) = self

@@ -1,7 +1,21 @@
-//! What the chat shows when it resumes a session: the last exchanges, as
-//! `sessions inspect` draws them, so the person sees where they left off.
+//! What the chat shows when it resumes a session: the last exchanges, so
+//! the person sees where they left off. They are drawn as a live turn is
+//! (`› ` and the prompt, the answer at its margin, a tool's line with its
+//! mark, time and preview), by the same renderer fed the transcript's
+//! entries, and dimmed: what is past reads as past.
 
 use super::core::{short_id, Chat};
+use super::render::{Draw, Renderer};
+use super::state::Session;
+use crate::cli::reading::Reading;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::Here;
+use crate::cli::wrap::wrap;
+use claudio::store::Entry;
+use claudio::Message;
+use serde_json::Value;
+use std::time::{Duration, Instant};
 
 /// How many of the last exchanges are shown.
 const SHOWN: usize = 3;
@@ -19,40 +33,137 @@ impl Chat<'_> {
         let Ok((file, conv)) = store.conversation(id) else {
             return;
         };
-        let Some((body, earlier)) =
-            crate::cli::sessions::last_exchanges(&conv.entries, SHOWN, self.screen.style)
+        let Some((first, earlier)) = crate::cli::sessions::last_prompts(&conv.entries, SHOWN)
         else {
             return;
         };
-        let s = self.screen.style;
-        let head = if earlier == 0 {
-            "── the conversation so far ──".to_owned()
-        } else {
-            format!(
-                "── the last exchanges ({earlier} earlier prompt{}: claudio sessions inspect {}) ──",
-                if earlier == 1 { "" } else { "s" },
-                short_id(&file.id)
-            )
-        };
-        let lines: Vec<&str> = body.lines().collect();
-        let body = if lines.len() > MAX_LINES {
-            let cut = lines.len() - MAX_LINES;
-            format!(
-                "{}\n{}",
-                s.dim(&format!(
-                    "… {cut} lines above (claudio sessions inspect {})",
-                    short_id(&file.id)
-                )),
-                lines[cut..].join("\n")
-            )
-        } else {
-            body
-        };
-        let mut out = format!("{}\n{body}", s.dim(&head));
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-        out.push_str(&format!("{}\n", s.dim("── resumed here ──")));
+        let here = Here::new(&self.cwd);
+        let width = self.screen.renderer.width();
+        let body = replay(&conv.entries[first..], &here, width);
+        let out = framed(&body, earlier, &short_id(&file.id), self.screen.style);
         self.write(&out);
+    }
+}
+
+/// The entries (from a typed prompt on) as a live turn draws them, plain,
+/// each row within `width`.
+pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
+    let mut session = Session {
+        reading: Reading::at(here.clone()),
+        ..Session::default()
+    };
+    let mut r = Renderer::for_history(Style::plain(), width);
+    let mut out = String::new();
+    // the entries' own times: a tool's line says how long it took
+    let start = Instant::now();
+    let first = entries.iter().find_map(millis);
+    let mut now = start;
+    for e in entries {
+        let v = &e.value;
+        let side = v.get("isSidechain") == Some(&Value::Bool(true));
+        if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
+            continue;
+        }
+        if let (Some(at), Some(first)) = (millis(e), first) {
+            now = now.max(start + Duration::from_millis(at.saturating_sub(first)));
+        }
+        if let Some(prompt) = e.prompt() {
+            out.push_str(&r.draw(Draw::Suspend, &session, now));
+            let prompt = Sanitizer::clean(prompt.trim_end());
+            for (i, line) in prompt.lines().enumerate() {
+                let lead = if i == 0 { "› " } else { "  " };
+                for row in wrap(line, width, lead, "  ") {
+                    out.push_str(&row);
+                    out.push('\n');
+                }
+            }
+            continue;
+        }
+        if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") {
+            out.push_str(&r.draw(Draw::Notice("conversation compacted".into()), &session, now));
+            continue;
+        }
+        if !matches!(e.kind(), "user" | "assistant") || e.is_note() {
+            continue;
+        }
+        let Ok(m) = Message::parse(v.to_string().as_bytes()) else {
+            continue;
+        };
+        let seen = session.see(&m, now);
+        out.push_str(&r.draw(Draw::Seen(seen), &session, now));
+    }
+    out.push_str(&r.draw(Draw::Suspend, &session, now));
+    out
+}
+
+/// An entry's time, in milliseconds since the epoch.
+fn millis(e: &Entry) -> Option<u64> {
+    e.timestamp()
+        .and_then(claudio::store::parse_iso_millis)
+        .and_then(|ms| u64::try_from(ms).ok())
+}
+
+/// The replayed exchanges between their head and `resumed here`, dimmed
+/// row by row, the earliest rows left out past [`MAX_LINES`].
+fn framed(body: &str, earlier: usize, id: &str, s: Style) -> String {
+    let head = if earlier == 0 {
+        "── the conversation so far ──".to_owned()
+    } else {
+        format!(
+            "── the last exchanges ({earlier} earlier prompt{}: claudio sessions inspect {id}) ──",
+            if earlier == 1 { "" } else { "s" },
+        )
+    };
+    let lines: Vec<&str> = body.trim_end_matches('\n').lines().collect();
+    let mut out = format!("{}\n", s.dim(&head));
+    let cut = lines.len().saturating_sub(MAX_LINES);
+    if cut > 0 {
+        let more = format!("… {cut} lines above (claudio sessions inspect {id})");
+        out.push_str(&format!("{}\n", s.dim(&more)));
+    }
+    for line in &lines[cut..] {
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str(&format!("{}\n", s.dim(line)));
+        }
+    }
+    out.push_str(&format!("{}\n", s.dim("── resumed here ──")));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(lines: &[serde_json::Value]) -> Vec<Entry> {
+        lines
+            .iter()
+            .map(|l| Entry::parse(&l.to_string()).unwrap())
+            .collect()
+    }
+
+    /// Drawn as a live turn is: the prompt after `›`, the answer at its
+    /// margin and filled to the width, a tool's line with its mark, file
+    /// relative to the working directory, time and preview; no TUI glyphs.
+    #[test]
+    fn the_last_exchanges_are_drawn_as_a_live_turn() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:00.000Z","message":{"role":"user","content":"fix the rounding"}}),
+            serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Let me look at the totals, which are rounded in one place only."}]}}),
+            serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/home/u/proj/src/totals.rs"}}]}}),
+            serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:03.500Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"fn total() {}\n"}]}}),
+            serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:04.000Z","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Fixed."}]}}),
+        ]);
+        let here = Here::with_home(std::path::Path::new("/home/u/proj"), None);
+        let out = replay(&e, &here, 40);
+        assert_eq!(
+            out,
+            "› fix the rounding\n  Let me look at the totals, which are\n  rounded in one place only.\n  ✓ Read  src/totals.rs  2.5s\n    │ fn total() {}\n\n  Fixed.\n"
+        );
+        assert!(!out.contains('⏺') && !out.contains('⎿'));
+        let framed = framed(&out, 0, "5c0e3e11", Style::plain());
+        assert!(framed.starts_with("── the conversation so far ──\n› fix"));
+        assert!(framed.ends_with("  Fixed.\n── resumed here ──\n"));
     }
 }

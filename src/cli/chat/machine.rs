@@ -29,6 +29,7 @@ use super::state::Session;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::Press;
+use crate::cli::sanitize::Sanitizer;
 #[cfg(test)]
 use crate::cli::turn::SETTLE;
 use crate::cli::turn::{After, Turn};
@@ -516,13 +517,9 @@ impl<R> Machine<R> {
         match &self.stage {
             Stage::Turn(_) | Stage::Mode { .. } => p.ahead.footer(),
             Stage::AtWork { prompt, .. } => {
-                let mut lines: Vec<String> = p
-                    .ahead
-                    .footer()
-                    .into_iter()
-                    .filter(|l| !l.starts_with("› "))
-                    .collect();
-                lines.push(format!("{prompt}{}", p.ahead.typed.replace('\n', " ")));
+                let mut lines = p.ahead.queued_lines();
+                let typed = p.ahead.typed.replace(['\n', '\t'], " ");
+                lines.push(format!("{prompt}{}", Sanitizer::clean(&typed)));
                 lines
             }
         }

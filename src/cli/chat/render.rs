@@ -112,6 +112,8 @@ pub struct Renderer {
     /// The live region hangs under a half-written row: the column the
     /// cursor goes back to on that row, and the colours open there.
     hung: Option<(usize, String)>,
+    /// Drawing a transcript's past ([`Renderer::for_history`]).
+    past: bool,
 }
 
 impl Renderer {
@@ -120,7 +122,7 @@ impl Renderer {
         let fill = opts.live.then_some(opts.width);
         Renderer {
             markdown: fresh_markdown(&opts),
-            thinking: Filler::new(fill, "  "),
+            thinking: Filler::new(fill, THINKING_MARGIN),
             text_came: Instant::now(),
             opts,
             sanitizer: Sanitizer::new(),
@@ -138,7 +140,23 @@ impl Renderer {
             interrupting: false,
             last_block: Block::None,
             hung: None,
+            past: false,
         }
+    }
+
+    /// A renderer for what happened before (a resumed session's last
+    /// exchanges): filled to `width` as on a terminal, with nothing live
+    /// (no spinners, no status line; a tool's line once, when it ended).
+    pub fn for_history(style: Style, width: usize) -> Self {
+        let mut r = Renderer::new(RenderOptions {
+            style,
+            live: false,
+            show_thinking: false,
+            width,
+        });
+        r.past = true;
+        r.set_width(width);
+        r
     }
 
     /// Draw one thing the machine asked for, with the session as it stands.
@@ -187,7 +205,7 @@ impl Renderer {
         self.opts.width = width.max(20);
         self.live.set_width(self.opts.width);
         // the answer is filled to the width on a terminal
-        let fill = self.opts.live.then_some(self.opts.width);
+        let fill = (self.opts.live || self.past).then_some(self.opts.width);
         self.markdown.set_width(fill);
         self.thinking.set_width(fill);
     }
@@ -294,7 +312,7 @@ impl Renderer {
             Seen::BlockEnd => self.end_block(out),
             Seen::MessageEnd => self.finish_text(out),
             Seen::ToolStarted(call) => {
-                if !self.opts.live {
+                if !self.opts.live && !self.past {
                     let line = self.tool_line(&call, session, "…", None);
                     self.permanent_line(&line, out);
                 }
@@ -405,6 +423,7 @@ impl Renderer {
             self.at_line_start = true;
         }
         if kind == Block::Thinking {
+            out.push_str(ANSWER_MARGIN);
             out.push_str(&self.opts.style.dim("∴ thinking"));
             out.push('\n');
             self.thinking.new_row();
@@ -836,10 +855,18 @@ fn compact(n: usize) -> String {
     }
 }
 
+/// Where the answer's rows start: under the tool lines' marks, as the
+/// notices and the footer do (the prompt alone starts at the edge).
+pub(crate) const ANSWER_MARGIN: &str = "  ";
+/// A thinking block's rows: under its label, which stands at the answer's
+/// margin.
+const THINKING_MARGIN: &str = "    ";
+
 /// The answer's styler: filled to the width on a terminal, as it is
 /// written to a pipe.
 fn fresh_markdown(opts: &RenderOptions) -> Markdown {
     let mut m = Markdown::new(opts.style.enabled());
+    m.set_margin(ANSWER_MARGIN);
     m.set_width(opts.live.then_some(opts.width));
     m
 }

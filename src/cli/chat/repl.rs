@@ -18,6 +18,7 @@ use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
+use crate::cli::summary::Here;
 use crate::cli::turn::events::{Signal, Signals};
 use claudio::{PermissionMode, UserInput};
 use std::io::{self, IsTerminal, Write};
@@ -91,7 +92,13 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             None => std::env::current_dir()?,
         },
     };
+    chat.session.reading = crate::cli::reading::Reading::at(Here::new(&chat.cwd));
     chat.session.state.model = session.model.clone();
+    chat.session.state.chosen_model = session.model.clone().or_else(|| {
+        let claude_dir = claudio::store::default_config_dir().ok()?;
+        let files = crate::cli::settings::files(&claude_dir, Some(&chat.cwd));
+        crate::cli::settings::chosen_model(&files, std::env::var("ANTHROPIC_MODEL").ok())
+    });
     chat.session.state.mode = session
         .permission_mode
         .map(|m| claudio::PermissionMode::from(m).to_string());

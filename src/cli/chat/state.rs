@@ -149,7 +149,13 @@ impl Totals {
 /// The session's state, as the CLI last told it.
 #[derive(Debug, Default, Clone)]
 pub struct SessionState {
+    /// The model the CLI named (its `init`), else the one asked for.
     pub model: Option<String>,
+    /// The model the person chose, as they named it (`--model`,
+    /// `ANTHROPIC_MODEL`, the settings' `model`, `/model NAME`): the one the
+    /// prompt names, known from the first prompt on and not changed when
+    /// the CLI names the model it resolved (`opus` stays `opus`).
+    pub chosen_model: Option<String>,
     pub mode: Option<String>,
     pub session_id: Option<String>,
     pub totals: Totals,

@@ -1,6 +1,6 @@
 //! The status line: where the session stands, after every turn. Built in:
 //! how full the context is, the git branch and the permission mode, in the
-//! end-of-turn line (beside the turn's cost; the prompt names the model). When the person's
+//! end-of-turn line (beside the turn's cost; the prompt names the model chosen). When the person's
 //! Claude Code settings define `statusLine` (a command), it runs as the
 //! claude TUI runs it: the documented JSON on its stdin, its first lines
 //! shown (colors kept, every other control sequence removed), with a

@@ -126,21 +126,34 @@ impl TypeAhead {
     /// The lines to show under the answer: the queue (dim) and the line
     /// being typed.
     pub fn footer(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        let n = self.queued.len();
-        for (i, q) in self.queued.iter().enumerate() {
-            let first = q.lines().next().unwrap_or("");
-            lines.push(format!(
-                "queued {}/{n} › {}",
-                i + 1,
-                Sanitizer::clean(first)
-            ));
-        }
-        if !self.typed.is_empty() || n > 0 {
+        let mut lines = self.queued_lines();
+        if !self.typed.is_empty() || !self.queued.is_empty() {
             let typed = Sanitizer::clean(&self.typed.replace(['\n', '\t'], " "));
             lines.push(format!("› {typed}"));
         }
         lines
+    }
+}
+
+impl TypeAhead {
+    /// The queued prompts as they will be sent, each `› ` and its first
+    /// line, the first saying once that they wait (`· queued`, `· 2
+    /// queued`).
+    pub fn queued_lines(&self) -> Vec<String> {
+        let n = self.queued.len();
+        let note = match n {
+            1 => "  · queued".to_owned(),
+            n => format!("  · {n} queued"),
+        };
+        self.queued
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let first = q.lines().next().unwrap_or("");
+                let note = if i == 0 { note.as_str() } else { "" };
+                format!("› {}{note}", Sanitizer::clean(first))
+            })
+            .collect()
     }
 }
 
@@ -276,7 +289,7 @@ mod tests {
         for l in t.footer() {
             assert!(!l.contains(['\u{202e}', '\u{2066}', '\u{2069}']), "{l:?}");
         }
-        assert_eq!(t.footer(), ["queued 1/1 › rm txt.exex", "› and"]);
+        assert_eq!(t.footer(), ["› rm txt.exex  · queued", "› and"]);
     }
 
     #[test]
@@ -291,7 +304,7 @@ mod tests {
         assert_eq!(t.queued, ["see line one\nline\ttwo[31m"]);
         assert_eq!(
             t.footer(),
-            vec!["queued 1/1 › see line one".to_string(), "› ".to_string()]
+            vec!["› see line one  · queued".to_string(), "› ".to_string()]
         );
     }
 }

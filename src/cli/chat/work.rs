@@ -11,6 +11,7 @@ use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
 use crate::cli::requests::{self, diff, tool};
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::summary::Here;
 use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
 use claudio::protocol::ask::RequestKind;
 use claudio::{Client, PermissionMode, PermissionResult, Priority, UserInput};
@@ -294,7 +295,9 @@ impl Chat<'_> {
             }
             _ => {
                 let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
-                let shown = tool::Shown::new(req, change.as_ref(), agent.as_deref(), style, width);
+                let here = Here::new(&self.cwd);
+                let shown =
+                    tool::Shown::new(req, change.as_ref(), agent.as_deref(), &here, style, width);
                 Dialog::tool(req.clone(), shown, style)
             }
         };

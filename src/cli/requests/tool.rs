@@ -14,7 +14,7 @@
 use super::diff::{self, Change, Unavailable};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::tool_summary;
+use crate::cli::summary::{tool_summary_at, Here};
 use crate::cli::wrap::{wrap_exact, wrapped};
 use claudio::protocol::{PermissionDestination, SessionScope};
 use claudio::{CanUseToolRequest, PermissionResult};
@@ -328,11 +328,12 @@ pub struct Shown {
 impl Shown {
     /// The question for `req`, each row within `width`; `change` is the
     /// proposed edit, as [`diff::proposed`] read it; `agent`, the sub-agent
-    /// that asks.
+    /// that asks; its paths shown from `here`.
     pub fn new(
         req: &CanUseToolRequest,
         change: Option<&Result<Change, Unavailable>>,
         agent: Option<&str>,
+        here: &Here,
         style: Style,
         width: usize,
     ) -> Shown {
@@ -346,8 +347,8 @@ impl Shown {
             Ok(r) => Ok(r.folded_at(diff::FOLD_AT)),
             Err(why) => Err(why.clone()),
         };
-        let (folded, was_folded) = screen(req, &first, false, agent, style, width);
-        let whole = was_folded.then(|| screen(req, &rendered, true, agent, style, width).0);
+        let (folded, was_folded) = screen(req, &first, false, agent, here, style, width);
+        let whole = was_folded.then(|| screen(req, &rendered, true, agent, here, style, width).0);
         Shown { folded, whole }
     }
 }
@@ -361,6 +362,7 @@ fn screen(
     rendered: &Result<diff::Rendered, Unavailable>,
     expanded: bool,
     agent: Option<&str>,
+    here: &Here,
     style: Style,
     width: usize,
 ) -> (String, bool) {
@@ -369,7 +371,7 @@ fn screen(
     // is made visible, never removed with what it holds
     let clean = Sanitizer::visible;
     let mut out = String::new();
-    let summary = tool_summary(&req.tool_name, &req.input);
+    let summary = tool_summary_at(&req.tool_name, &req.input, here);
     // the head line shows the first 120 characters of one line
     let cut = summary.ends_with('…');
     let counts = match &rendered {

@@ -10,6 +10,7 @@ use super::{diff, nobody_to_ask, plan, WITHDRAWN};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::spinner::Spinner;
 use crate::cli::style::Style;
+use crate::cli::summary::Here;
 use claudio::protocol::ask::RequestKind;
 use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
 use rustix::event::{poll, PollFd, PollFlags};
@@ -165,7 +166,8 @@ impl TtyPrompts {
         }
         let offer = Offer::of(req);
         let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
-        let mut shown = Shown::new(req, change.as_ref(), None, self.style, tty_width());
+        let here = Here::new(&self.cwd);
+        let mut shown = Shown::new(req, change.as_ref(), None, &here, self.style, tty_width());
         let mut question = shown.folded;
         loop {
             tty.write_all(question.as_bytes())?;

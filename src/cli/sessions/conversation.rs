@@ -47,18 +47,9 @@ pub(super) fn head(id: &str, info: Option<&SessionInfo>, st: Style) -> String {
     out
 }
 
-/// The last `n` exchanges (from the `n`th-last prompt the person typed to
-/// the end), as [`body`] draws them, and how many prompts came before:
-/// what the chat shows when it resumes a session. `None` when no prompt
-/// was typed.
-pub(crate) fn last_exchanges(entries: &[Entry], n: usize, st: Style) -> Option<(String, usize)> {
-    let (first, earlier) = last_prompts(entries, n)?;
-    Some((body(&entries[first..], Chain::Main, st), earlier))
-}
-
 /// Where the `n`th-last typed prompt is, and how many prompts come before
 /// it; `None` when no prompt was typed.
-fn last_prompts(entries: &[Entry], n: usize) -> Option<(usize, usize)> {
+pub(crate) fn last_prompts(entries: &[Entry], n: usize) -> Option<(usize, usize)> {
     let prompts: Vec<usize> = entries
         .iter()
         .enumerate()

@@ -27,7 +27,7 @@ mod usage;
 pub use archive::{archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive};
 pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use cells::{flat, human_size};
-pub(crate) use conversation::last_exchanges;
+pub(crate) use conversation::last_prompts;
 pub use io::SessionsOutcome;
 pub use run::run;
 pub(crate) use time::relative_time;

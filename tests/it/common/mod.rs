@@ -159,6 +159,7 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         .env("FAKE_CLAUDE_RECORD", fake.record.path())
         .env_remove("NO_COLOR")
         .env_remove("CLAUDIO_MODEL")
+        .env_remove("ANTHROPIC_MODEL")
         .env_remove("CLAUDIO_PERMISSION_MODE")
         .env_remove("CLAUDIO_CONFIG")
         // the developer's own config file and archive must not change the tests

@@ -581,7 +581,7 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
         c.step(&mut w, key(ch), 3200);
     }
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3300);
-    assert!(text(&out).contains("queued 1/1 › next"), "{out:?}");
+    assert!(text(&out).contains("› next  · queued"), "{out:?}");
     // Ctrl-C: the line says the turn is being interrupted
     c.step(&mut w, Event::CtrlC, 3400);
     let out = c.step(&mut w, Event::Tick, 3500);

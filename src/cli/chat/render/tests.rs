@@ -494,15 +494,16 @@ fn on_a_terminal_the_answer_and_its_thinking_break_between_words() {
         let out = strip_sgr(&feed(&mut r, &streamed(thinking, text, 5)));
         assert_eq!(
             out,
-            "∴ thinking\n  weighing the options\n  for the store\n  carefully\n\nSQLite keeps everything\nin one file on the\nlaptop.\n- a list item that wraps\n  under its text",
+            "  ∴ thinking\n    weighing the options\n    for the store\n    carefully\n\n  SQLite keeps\n  everything in one file\n  on the laptop.\n  - a list item that\n    wraps under its text",
             "color {color}"
         );
     }
-    // to a pipe: as written
+    // to a pipe: as written, each line at the answer's margin
     let mut r = renderer(false, false);
     r.set_width(24);
     let out = feed(&mut r, &streamed(thinking, text, 5));
-    assert!(out.contains(&format!("\n{text}")), "{out:?}");
+    let indented = text.replace('\n', "\n  ");
+    assert!(out.contains(&format!("\n  {indented}")), "{out:?}");
 }
 
 #[test]
@@ -513,7 +514,10 @@ fn a_resize_fills_the_next_words_to_the_new_width() {
     out.push_str(&r.resize(20, now));
     out.push_str(&feed(&mut r, &[delta("five six seven eight nine ten\n")]));
     // at 80 columns, then 20 (the narrowest the renderer takes)
-    assert_eq!(out, "one two three four\nfive six seven eight\nnine ten\n");
+    assert_eq!(
+        out,
+        "  one two three four\n  five six seven\n  eight nine ten\n"
+    );
 }
 
 #[test]
@@ -521,7 +525,7 @@ fn a_pause_inside_a_word_shows_what_came_of_it() {
     let mut r = renderer(false, true);
     let start = Instant::now();
     let out = r.message_at(&msg(delta("working on it")), start);
-    assert_eq!(out, "working on");
+    assert_eq!(out, "  working on");
     // not at once: the word may go on
     assert_eq!(r.tick(start + Duration::from_millis(80)), "");
     assert_eq!(r.tick(start + Duration::from_millis(250)), " it");
@@ -589,18 +593,18 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         screen.put(&r.message_at(&msg(delta("Hello there wor")), t1));
         screen.put(&r.tick(t0 + Duration::from_secs(3)));
         let rows = screen.rows();
-        assert_eq!(rows[0], "Hello there wor", "color {color}");
+        assert_eq!(rows[0], "  Hello there wor", "color {color}");
         // (40 columns: no room for the tokens)
         assert!(
             rows[1].starts_with("  ⠧ Working · 3s · Ctrl-C to interrupt"),
             "{rows:?}"
         );
         assert_eq!(rows.len(), 2, "{rows:?}");
-        assert_eq!(screen.cursor(), (0, 15), "the next text goes on the row");
+        assert_eq!(screen.cursor(), (0, 17), "the next text goes on the row");
         // a prompt typed ahead shows under it at once
-        screen.put(&r.set_footer(vec!["queued 1/1 › next".into()], t1));
-        assert_eq!(screen.rows()[2], "  queued 1/1 › next", "color {color}");
-        assert_eq!(screen.cursor(), (0, 15));
+        screen.put(&r.set_footer(vec!["› next  · queued".into()], t1));
+        assert_eq!(screen.rows()[2], "  › next  · queued", "color {color}");
+        assert_eq!(screen.cursor(), (0, 17));
         // more text: the region is cleared first, drawn again under it
         let t2 = t0 + Duration::from_secs(4);
         let more = "ld, and the rest of a long line that wraps.\nNext ";
@@ -609,16 +613,16 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         assert_eq!(
             rows[..3],
             [
-                "Hello there world, and the rest of a",
-                "long line that wraps.",
-                "Next",
+                "  Hello there world, and the rest of a",
+                "  long line that wraps.",
+                "  Next",
             ],
             "color {color}"
         );
         assert!(rows[3].starts_with("  ⠋ Working · 4s · Ctrl-C"), "{rows:?}");
-        assert_eq!(rows[4], "  queued 1/1 › next");
+        assert_eq!(rows[4], "  › next  · queued");
         assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1);
-        assert_eq!(screen.cursor(), (2, 4));
+        assert_eq!(screen.cursor(), (2, 6));
         // the turn ends: no status line, no queued line is left behind
         screen.put(&r.message_at(
             &msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":7000})),
@@ -632,8 +636,36 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
                 .any(|l| l.contains("Working") || l.contains("queued")),
             "{rows:?}"
         );
-        assert_eq!(rows[2], "Next", "color {color}");
+        assert_eq!(rows[2], "  Next", "color {color}");
         assert!(!r.has_live());
+    }
+}
+
+/// A word shown in part during a pause (the status line under it), whose
+/// rest then overflows the row: it moves whole to the next row, the
+/// status line under it again (#5).
+#[test]
+fn a_word_shown_in_a_pause_moves_whole_when_it_overflows() {
+    for color in [false, true] {
+        let mut r = renderer(color, true);
+        r.set_width(20);
+        let mut screen = Screen::sized(8, 20);
+        let t0 = Instant::now();
+        screen.put(&r.begin_turn(t0));
+        screen.put(&r.message_at(&msg(delta("Hello there wor")), t0));
+        screen.put(&r.tick(t0 + Duration::from_secs(1)));
+        assert_eq!(screen.rows()[0], "  Hello there wor", "color {color}");
+        let t1 = t0 + Duration::from_secs(2);
+        screen.put(&r.message_at(&msg(delta("ldwide news ")), t1));
+        screen.put(&r.tick(t0 + Duration::from_secs(3)));
+        let rows = screen.rows();
+        assert_eq!(
+            rows[..2],
+            ["  Hello there", "  worldwide news"],
+            "color {color}"
+        );
+        assert!(rows[2].contains("Working · 3s"), "{rows:?}");
+        assert_eq!(rows.len(), 3, "{rows:?}");
     }
 }
 
@@ -643,7 +675,7 @@ fn the_status_line_is_none_of_a_pipes_output() {
     let t0 = Instant::now();
     assert_eq!(r.begin_turn(t0), "");
     let out = r.message_at(&msg(delta("some text ")), t0);
-    assert_eq!(out, "some text ");
+    assert_eq!(out, "  some text ");
     assert_eq!(r.tick(t0 + Duration::from_secs(3)), "");
 }
 
@@ -657,13 +689,13 @@ fn a_resize_under_a_half_written_row_leaves_one_status_line() {
     screen.put(&r.message_at(&msg(delta("half a row ")), t0));
     screen.put(&r.resize(30, t0 + Duration::from_secs(1)));
     let rows = screen.rows();
-    assert_eq!(rows[0], "half a row");
+    assert_eq!(rows[0], "  half a row");
     assert_eq!(
         rows.iter().filter(|l| l.contains("Working")).count(),
         1,
         "{rows:?}"
     );
-    assert_eq!(screen.cursor(), (0, 10));
+    assert_eq!(screen.cursor(), (0, 12));
 }
 
 #[test]
@@ -686,7 +718,7 @@ fn thinking_goes_on_dim_after_the_status_line_drawn_under_it() {
     assert!(tick.contains("\x1b[0m\r\n"), "{tick:?}");
     assert!(tick.ends_with("\x1b[2m"), "{tick:?}");
     let rows = screen.rows();
-    assert_eq!(rows[1], "  weighing the", "{rows:?}");
+    assert_eq!(rows[1], "    weighing the", "{rows:?}");
     assert!(
         rows[2].contains(" Working · 2s · Ctrl-C to interrupt"),
         "{rows:?}"
@@ -696,7 +728,7 @@ fn thinking_goes_on_dim_after_the_status_line_drawn_under_it() {
         t0 + Duration::from_secs(2),
     ));
     let rows = screen.rows();
-    assert_eq!(rows[1], "  weighing the options", "{rows:?}");
+    assert_eq!(rows[1], "    weighing the options", "{rows:?}");
     assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1);
 }
 
@@ -728,7 +760,7 @@ fn a_running_tool_shows_above_the_status_line_and_both_go_in_place() {
     ));
     screen.put(&r.tick(t0 + Duration::from_millis(1500)));
     let rows = screen.rows();
-    assert_eq!(rows[0], "Let me look.");
+    assert_eq!(rows[0], "  Let me look.");
     assert!(rows[1].ends_with(" Bash  ls  1.5s"), "{rows:?}");
     assert!(
         rows[2].ends_with(" Working · 1s · ↓ ~3 tokens · Ctrl-C to interrupt"),
