@@ -670,34 +670,42 @@ impl Renderer {
             }
         }
         let plural = if calls == 1 { "" } else { "s" };
-        // what this prompt cost, then the session so far (as `/cost` says)
+        // what this prompt cost, then the session so far (as `/cost` says);
+        // each part with the rank it goes in when the row is too narrow
+        // (lower goes first; none stays)
         let state = &session.state;
         let t = &state.totals;
-        let mut cost = String::new();
+        let mut parts: Vec<(String, Option<u8>)> = vec![
+            (format!("{calls} API call{plural}"), None),
+            (format!("{secs:.1}s"), Some(2)),
+        ];
         if let Some(session) = t.session_cost_usd {
             match t.last_prompt_usd {
                 // a prompt that cost nothing (a local command) says only the session
                 Some(p) if p >= 5e-5 && (p - session).abs() > 5e-5 => {
-                    cost = format!(" · +${p:.4} · ${session:.4} session")
+                    parts.push((format!("+${p:.4}"), Some(4)));
                 }
-                _ => cost = format!(" · ${session:.4} session"),
+                _ => {}
             }
+            parts.push((format!("${session:.4} session"), None));
         }
-        let agents = match running {
-            0 => String::new(),
-            1 => " · 1 agent still working".to_owned(),
-            n => format!(" · {n} agents still working"),
-        };
-        // where the session stands: context, branch, mode (always)
-        let mut status = String::new();
+        match running {
+            0 => {}
+            1 => parts.push(("1 agent still working".to_owned(), None)),
+            n => parts.push((format!("{n} agents still working"), None)),
+        }
+        // where the session stands: context, branch, mode (the default
+        // mode goes first, another stays)
         if let Some(p) = state.context_percent() {
-            status.push_str(&format!(" · {p}% context"));
+            parts.push((format!("{p}% context"), Some(3)));
         }
         if let Some(b) = &state.branch {
-            status.push_str(&format!(" · ⎇ {}", Sanitizer::clean(b)));
+            parts.push((format!("⎇ {}", Sanitizer::clean(b)), Some(1)));
         }
-        status.push_str(&format!(" · {}", Sanitizer::clean(state.mode_name())));
-        let footer = format!("── {calls} API call{plural} · {secs:.1}s{cost}{agents}{status} ──");
+        let mode = Sanitizer::clean(state.mode_name());
+        let rank = (mode == "default").then_some(0);
+        parts.push((mode, rank));
+        let footer = end_line(parts, self.opts.width.saturating_sub(2));
         if !self.at_line_start {
             out.push('\n');
         }
@@ -843,6 +851,33 @@ impl Renderer {
 }
 
 mod lines;
+/// The end-of-turn line, `── a · b · c ──`, in `room` columns: the
+/// parts with a rank left out, lowest first, until it fits (wrapped if
+/// what stays is still too wide).
+fn end_line(mut parts: Vec<(String, Option<u8>)>, room: usize) -> String {
+    let line = |parts: &[(String, Option<u8>)]| {
+        let texts: Vec<&str> = parts.iter().map(|(t, _)| t.as_str()).collect();
+        format!("── {} ──", texts.join(" · "))
+    };
+    loop {
+        let text = line(&parts);
+        if crate::cli::wrap::visible_width(&text) <= room {
+            return text;
+        }
+        let lowest = parts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, rank))| rank.map(|r| (r, i)))
+            .min();
+        match lowest {
+            Some((_, i)) => {
+                parts.remove(i);
+            }
+            None => return text,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

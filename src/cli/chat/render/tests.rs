@@ -800,3 +800,50 @@ fn a_sequence_cut_across_thinking_deltas_leaves_nothing_behind() {
         );
     }
 }
+
+/// The end-of-turn line fits its row: the default mode, then the branch,
+/// the time, the context and this prompt's cost are left out in turn;
+/// the calls, the session's cost, agents at work and a mode other than
+/// the default stay (it wrapped at 80 columns, `default ──` alone on a
+/// second row).
+#[test]
+fn the_end_line_fits_its_row_leaving_out_the_least_first() {
+    let parts = |mode: &str| {
+        vec![
+            ("1 API call".to_owned(), None),
+            ("0.2s".to_owned(), Some(2)),
+            ("+$0.0576".to_owned(), Some(4)),
+            ("$0.2303 session".to_owned(), None),
+            ("1% context".to_owned(), Some(3)),
+            ("⎇ main".to_owned(), Some(1)),
+            (mode.to_owned(), (mode == "default").then_some(0)),
+        ]
+    };
+    let whole =
+        "── 1 API call · 0.2s · +$0.0576 · $0.2303 session · 1% context · ⎇ main · default ──";
+    assert_eq!(super::end_line(parts("default"), 200), whole);
+    assert_eq!(
+        super::end_line(parts("default"), 78),
+        "── 1 API call · 0.2s · +$0.0576 · $0.2303 session · 1% context · ⎇ main ──"
+    );
+    assert_eq!(
+        super::end_line(parts("plan"), 72),
+        "── 1 API call · 0.2s · +$0.0576 · $0.2303 session · 1% context · plan ──"
+    );
+    assert_eq!(
+        super::end_line(parts("plan"), 41),
+        "── 1 API call · $0.2303 session · plan ──"
+    );
+    // what must stay is kept, too wide or not (the row wraps it)
+    assert_eq!(
+        super::end_line(parts("acceptEdits"), 10),
+        "── 1 API call · $0.2303 session · acceptEdits ──"
+    );
+    for room in [20, 40, 60, 78, 120] {
+        let line = super::end_line(parts("default"), room);
+        assert!(
+            crate::cli::wrap::visible_width(&line) <= room.max(44),
+            "{room}: {line}"
+        );
+    }
+}
