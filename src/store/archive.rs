@@ -340,6 +340,9 @@ impl Store {
         let live_folder = self.projects_dir().join(folder);
         let dst = live_folder.join(format!("{}.jsonl", file.id));
         make_real_dir(&live_folder)?;
+        // what a restore killed before its end left in the store
+        sweep_dead_tmps(&live_folder, &format!(".{}.jsonl.", file.id));
+        sweep_dead_tmps(&live_folder.join(&file.id).join("subagents"), ".agent-");
         // the sub-agents first: the transcript in the store says the
         // session is back, so a restore that fails before it is done again
         // whole by the next, never taken for done with them missing
@@ -977,6 +980,26 @@ fn dead_tmp(name: &str, path: &Path) -> bool {
     gone || old()
 }
 
+/// Remove from `dir` the temporary files named `<prefix>….tmp` of
+/// processes that are gone (see [`dead_tmp`]); a link by such a name is
+/// removed, never followed.
+fn sweep_dead_tmps(dir: &Path, prefix: &str) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let n = e.file_name();
+        let n = n.to_string_lossy();
+        if !(n.starts_with(prefix) && n.ends_with(".tmp")) {
+            continue;
+        }
+        let path = e.path();
+        if e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()) && dead_tmp(&n, &path) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
 /// Remove what a dead pass left in the folders this run writes to: the
 /// temporary files of processes that are gone (a pass beside this one,
 /// which does not have the archive to itself, writes under its own
@@ -1280,6 +1303,33 @@ mod tests {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// A restore killed before its end left its temporary file in the
+    /// store: the next restore removes it (one of a process still alive
+    /// is left alone).
+    #[test]
+    fn a_restore_sweeps_what_a_killed_one_left() {
+        let text: String = (0..3).map(|i| line(i, 10)).collect();
+        let (d, store, path) = store_with(&text);
+        let archive = d.path().join("archive");
+        run(&store, &archive);
+        std::fs::remove_file(&path).unwrap();
+        let folder = path.parent().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        let dead = folder.join(format!(".{ID}.jsonl.{gone}-0.tmp"));
+        let alive = folder.join(format!(".{ID}.jsonl.{}-7.tmp", std::process::id()));
+        let other = folder.join(format!(".other.jsonl.{gone}-0.tmp"));
+        for f in [&dead, &alive, &other] {
+            std::fs::write(f, "half a transcript").unwrap();
+        }
+        let t = store.with_archive(&archive).resume_target(ID).unwrap();
+        assert!(t.restored);
+        assert!(!dead.exists(), "the dead restore's file is left");
+        assert!(alive.exists() && other.exists());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 
     /// An archived file cut short (its last frame lost, which zstd reads
