@@ -41,7 +41,8 @@ const MAX_STATE_FILE: u64 = 64 << 20;
 
 /// Whether the person trusted `cwd` as the claude TUI records it: the
 /// folder or one above it has `hasTrustDialogAccepted` in `state` (see
-/// [`state_file`]). `CLAUDE_CODE_SANDBOXED` trusts every folder and
+/// [`state_file`]), the folder named with its links resolved.
+/// `CLAUDE_CODE_SANDBOXED` trusts every folder and
 /// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` ignores the record, as in the CLI.
 pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
@@ -66,12 +67,13 @@ pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
             .and_then(|p| p.get("hasTrustDialogAccepted"))
             == Some(&Value::Bool(true))
     };
-    // as given, and with its links resolved (the CLI records either)
-    let real = std::fs::canonicalize(cwd).ok();
-    let trusted = [Some(cwd), real.as_deref()]
-        .into_iter()
-        .flatten()
-        .any(|c| c.ancestors().any(accepted));
+    // the folder as getcwd names it, as the CLI started there sees and
+    // records it: a `..` or a link in the name given must not lend it the
+    // trust of a folder it passes through
+    let Ok(real) = std::fs::canonicalize(cwd) else {
+        return false;
+    };
+    let trusted = real.ancestors().any(accepted);
     trusted
 }
 
@@ -139,6 +141,48 @@ mod tests {
         assert_eq!(lookup(&files, "a"), Some((2.into(), local)));
         assert_eq!(lookup(&files, "b"), Some((1.into(), user)));
         assert_eq!(lookup(&files, "c"), None);
+    }
+
+    fn trusting(state: &Path, dirs: &[&Path]) {
+        let projects: serde_json::Map<String, Value> = dirs
+            .iter()
+            .map(|d| {
+                let key = d.to_str().unwrap().to_owned();
+                (key, serde_json::json!({"hasTrustDialogAccepted": true}))
+            })
+            .collect();
+        let config = serde_json::json!({ "projects": projects });
+        std::fs::write(state, config.to_string()).unwrap();
+    }
+
+    /// The folder is named as getcwd names it (as the CLI started there
+    /// sees it): a `..` or a link in the name given (`--cwd`, a
+    /// transcript's recorded folder) does not lend it the trust of a
+    /// folder it passes through.
+    #[test]
+    fn trust_is_of_the_folder_itself_not_of_the_way_it_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let (mine, clone) = (root.join("mine"), root.join("clone"));
+        std::fs::create_dir_all(&mine).unwrap();
+        std::fs::create_dir_all(&clone).unwrap();
+        let state = root.join(".claude.json");
+        trusting(&state, &[&mine]);
+        assert!(trusted(Some(&state), &mine));
+        assert!(trusted(Some(&state), &mine.join("../mine")));
+        assert!(!trusted(Some(&state), &clone));
+        assert!(
+            !trusted(Some(&state), &mine.join("../clone")),
+            "a sibling named through the trusted folder"
+        );
+        std::os::unix::fs::symlink(&clone, mine.join("link")).unwrap();
+        assert!(
+            !trusted(Some(&state), &mine.join("link")),
+            "a link in the trusted folder to one outside it"
+        );
+        // a link to the trusted folder is that folder
+        std::os::unix::fs::symlink(&mine, root.join("to-mine")).unwrap();
+        assert!(trusted(Some(&state), &root.join("to-mine")));
     }
 
     #[test]

@@ -382,12 +382,15 @@ mod tests {
 
     #[test]
     fn the_settings_decide_the_command_local_first() {
-        let d = tempfile::tempdir().unwrap();
-        let (home, cwd) = (d.path().join("home"), d.path().join("work"));
+        let t = tempfile::tempdir().unwrap();
+        // the folders as getcwd names them (the temporary folder may be linked)
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let d = &d;
+        let (home, cwd) = (d.join("home"), d.join("work"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
         let runs = |c: &str| Some(Configured::Run(c.to_owned()));
-        let state = d.path().join(".claude.json");
+        let state = d.join(".claude.json");
         assert_eq!(configured(&home, Some(&state), &cwd), None);
         std::fs::write(
             home.join("settings.json"),
@@ -412,7 +415,7 @@ mod tests {
         );
         std::fs::write(
             &state,
-            json!({"projects": {d.path().to_str().unwrap(): {"hasTrustDialogAccepted": true}}})
+            json!({"projects": {d.to_str().unwrap(): {"hasTrustDialogAccepted": true}}})
                 .to_string(),
         )
         .unwrap();
@@ -424,10 +427,13 @@ mod tests {
     /// says false trusts nothing.
     #[test]
     fn trust_is_what_the_claude_tui_recorded() {
-        let d = tempfile::tempdir().unwrap();
-        let cwd = d.path().join("a/b");
+        let t = tempfile::tempdir().unwrap();
+        // the folders as getcwd names them (the temporary folder may be linked)
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let d = &d;
+        let cwd = d.join("a/b");
         std::fs::create_dir_all(&cwd).unwrap();
-        let state = d.path().join(".claude.json");
+        let state = d.join(".claude.json");
         let write = |v: serde_json::Value| std::fs::write(&state, v.to_string()).unwrap();
         assert!(!settings::trusted(Some(&state), &cwd), "no file");
         let key = |p: &Path| p.to_str().unwrap().to_owned();
@@ -435,7 +441,7 @@ mod tests {
         assert!(!settings::trusted(Some(&state), &cwd));
         write(json!({"projects": {key(&cwd.join("c")): {"hasTrustDialogAccepted": true}}}));
         assert!(!settings::trusted(Some(&state), &cwd), "a folder below");
-        write(json!({"projects": {key(&d.path().join("a")): {"hasTrustDialogAccepted": true}}}));
+        write(json!({"projects": {key(&d.join("a")): {"hasTrustDialogAccepted": true}}}));
         assert!(settings::trusted(Some(&state), &cwd), "a folder above");
         write(json!({"projects": {key(&cwd): {"hasTrustDialogAccepted": "yes"}}}));
         assert!(!settings::trusted(Some(&state), &cwd));
