@@ -40,8 +40,9 @@ pub fn state_file() -> Option<PathBuf> {
 const MAX_STATE_FILE: u64 = 64 << 20;
 
 /// Whether the person trusted `cwd` as the claude TUI records it: the
-/// folder or one above it has `hasTrustDialogAccepted` in `state` (see
-/// [`state_file`]), the folder named with its links resolved.
+/// folder or one above it, up to the root of the git repository it is in,
+/// has `hasTrustDialogAccepted` in `state` (see [`state_file`]), the
+/// folder named with its links resolved.
 /// `CLAUDE_CODE_SANDBOXED` trusts every folder and
 /// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` ignores the record, as in the CLI.
 pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
@@ -73,8 +74,18 @@ pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
     let Ok(real) = std::fs::canonicalize(cwd) else {
         return false;
     };
-    let trusted = real.ancestors().any(accepted);
-    trusted
+    // inside a git repository, as in the CLI, the walk stops at its root
+    // (the first folder up holding `.git`): a repository cloned into a
+    // trusted folder is not trusted by that folder's record
+    for dir in real.ancestors() {
+        if accepted(dir) {
+            return true;
+        }
+        if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+            return false;
+        }
+    }
+    false
 }
 
 /// A small text file of the person's (a settings file, `.git/HEAD`):
@@ -183,6 +194,38 @@ mod tests {
         // a link to the trusted folder is that folder
         std::os::unix::fs::symlink(&mine, root.join("to-mine")).unwrap();
         assert!(trusted(Some(&state), &root.join("to-mine")));
+    }
+
+    /// Inside a git repository the walk up stops at its root, as in the
+    /// CLI: a repository cloned into a trusted folder (or under a record
+    /// of `/`) is not trusted by it; a folder that is no repository is.
+    #[test]
+    fn a_repository_cloned_into_a_trusted_folder_is_not_trusted_by_it() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let (src, plain, repo) = (
+            root.join("src"),
+            root.join("src/notes"),
+            root.join("src/clone"),
+        );
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("sub")).unwrap();
+        std::fs::create_dir_all(&plain).unwrap();
+        let state = root.join(".claude.json");
+        for above in [&src, &root, Path::new("/")] {
+            trusting(&state, &[above]);
+            assert!(trusted(Some(&state), &plain), "{above:?}");
+            assert!(!trusted(Some(&state), &repo), "{above:?}");
+            assert!(!trusted(Some(&state), &repo.join("sub")), "{above:?}");
+        }
+        // its own record, or a `.git` file's (a linked worktree) root's
+        trusting(&state, &[&repo]);
+        assert!(trusted(Some(&state), &repo.join("sub")));
+        std::fs::remove_dir(repo.join(".git")).unwrap();
+        std::fs::write(repo.join("sub/.git"), "gitdir: /elsewhere\n").unwrap();
+        assert!(!trusted(Some(&state), &repo.join("sub")));
+        trusting(&state, &[&repo.join("sub")]);
+        assert!(trusted(Some(&state), &repo.join("sub")));
     }
 
     #[test]
