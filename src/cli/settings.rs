@@ -8,6 +8,7 @@
 //! (`/etc/claude-code/managed-settings.json`).
 
 use serde_json::Value;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The settings files the CLI reads, lowest precedence first.
@@ -24,15 +25,19 @@ pub fn files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
 /// The CLI's own state file, where the claude TUI records the folders the
 /// person trusted: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`.
 pub fn state_file() -> Option<PathBuf> {
-    let dir = std::env::var_os("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .filter(|d| !d.as_os_str().is_empty())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(PathBuf::from)
-        })?;
-    Some(dir.join(".claude.json"))
+    state_file_in(
+        std::env::var_os("CLAUDE_CONFIG_DIR"),
+        std::env::var_os("HOME"),
+    )
+}
+
+/// [`state_file`] given `CLAUDE_CONFIG_DIR` and `HOME`. A relative one
+/// names none: resolved against the folder claudio runs in, it would be a
+/// file the project itself could hold, trusting itself.
+fn state_file_in(config_dir: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let set = |v: Option<OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    let dir = set(config_dir).or_else(|| set(home))?;
+    dir.is_absolute().then(|| dir.join(".claude.json"))
 }
 
 /// The most of the CLI's state file read (it keeps every project's
@@ -226,6 +231,31 @@ mod tests {
         assert!(!trusted(Some(&state), &repo.join("sub")));
         trusting(&state, &[&repo.join("sub")]);
         assert!(trusted(Some(&state), &repo.join("sub")));
+    }
+
+    /// A relative `CLAUDE_CONFIG_DIR` (or `HOME`) would name a state file
+    /// in the chat's folder, which a repository could ship trusting
+    /// itself: it names none, and nothing is trusted.
+    #[test]
+    fn a_relative_config_dir_names_no_state_file() {
+        let s =
+            |c: Option<&str>, h: Option<&str>| state_file_in(c.map(Into::into), h.map(Into::into));
+        assert_eq!(
+            s(None, Some("/home/me")),
+            Some("/home/me/.claude.json".into())
+        );
+        assert_eq!(
+            s(Some("/cfg dir"), Some("/home/me")),
+            Some("/cfg dir/.claude.json".into())
+        );
+        assert_eq!(
+            s(Some(""), Some("/home/me")),
+            Some("/home/me/.claude.json".into())
+        );
+        assert_eq!(s(Some(".claude"), Some("/home/me")), None);
+        assert_eq!(s(Some("cfg/"), None), None);
+        assert_eq!(s(None, Some("home")), None);
+        assert_eq!(s(None, None), None);
     }
 
     #[test]
