@@ -139,11 +139,20 @@ pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option
     if c.is_empty() {
         return None;
     }
-    let of_the_project = from.starts_with(cwd.join(".claude"));
+    let of_the_project = from.starts_with(cwd.join(".claude")) && !own_folder(claude_dir, cwd);
     if of_the_project && !settings::trusted(state, cwd) {
         return Some(Configured::Untrusted(from));
     }
     Some(Configured::Run(c.to_owned()))
+}
+
+/// Whether the folder's `.claude` is the person's own config folder (the
+/// chat runs in their home): its settings are theirs, not a project's. A
+/// relative config folder is no one's own.
+fn own_folder(claude_dir: &Path, cwd: &Path) -> bool {
+    let real = |d: &Path| std::fs::canonicalize(d).ok();
+    claude_dir.is_absolute()
+        && real(claude_dir).is_some_and(|c| real(&cwd.join(".claude")) == Some(c))
 }
 
 /// The `statusLine` command in effect, see [`configured`].
@@ -420,6 +429,48 @@ mod tests {
         )
         .unwrap();
         assert_eq!(configured(&home, Some(&state), &cwd), runs("local.sh"));
+    }
+
+    /// In the home folder the person's own settings are also the folder's
+    /// `.claude/` ones (`~/.claude/settings.json`): they are the person's,
+    /// and their command runs there as anywhere (it was held back as a
+    /// project's, waiting for a trust the CLI never records for home).
+    #[test]
+    fn in_the_home_folder_the_person_s_own_command_runs() {
+        let t = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let (home, work) = (d.join("home"), d.join("work"));
+        let claude = home.join(".claude");
+        std::fs::create_dir_all(&claude).unwrap();
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::write(
+            claude.join("settings.json"),
+            r#"{"statusLine":{"type":"command","command":"mine.sh"}}"#,
+        )
+        .unwrap();
+        let state = home.join(".claude.json");
+        let runs = Some(Configured::Run("mine.sh".into()));
+        assert_eq!(configured(&claude, Some(&state), &home), runs);
+        // named through a link, it is still the person's own folder
+        std::os::unix::fs::symlink(&home, d.join("me")).unwrap();
+        assert_eq!(configured(&d.join("me/.claude"), Some(&state), &home), runs);
+        // a folder whose own settings say otherwise still waits for trust
+        std::fs::create_dir_all(work.join(".claude")).unwrap();
+        let theirs = work.join(".claude/settings.json");
+        std::fs::write(
+            &theirs,
+            r#"{"statusLine":{"type":"command","command":"theirs.sh"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            configured(&claude, Some(&state), &work),
+            Some(Configured::Untrusted(theirs))
+        );
+        // a relative config folder is no one's own
+        assert_eq!(
+            configured(Path::new(".claude"), Some(&state), &home),
+            Some(Configured::Untrusted(claude.join("settings.json")))
+        );
     }
 
     /// A folder is trusted when it or one above it was accepted in the
