@@ -275,6 +275,12 @@ fn latest_session_here(flags: &SessionFlags) -> Option<Option<String>> {
         .include_worktrees(false)
         .limit(1);
     let listing = claudio::store::Store::open(None).ok()?.list(&opts).ok()?;
+    // the newer transcripts that could not be read are named, not passed
+    // over in silence: the session continued is not the newest file
+    for s in &listing.skipped {
+        let msg = format!("-c passed over {}: {}", s.path.display(), s.reason);
+        eprintln!("claudio: {}", crate::cli::sanitize::Sanitizer::clean(&msg));
+    }
     Some(listing.sessions.into_iter().next().map(|s| s.session_id))
 }
 

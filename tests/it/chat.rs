@@ -1245,3 +1245,80 @@ fn continue_keeps_to_this_worktree() {
     let argv = fake.argv();
     assert!(argv.contains(&format!("--resume={here}")), "{argv:?}");
 }
+
+/// `-c` passes over the newer transcripts that are no session of this
+/// folder (a FIFO, a link to `/dev/zero`, an empty file, a sub-agent's,
+/// one recorded in another folder whose name maps to the same project
+/// folder) without hanging, continues the newest real one, and names the
+/// newer files it could not read (it passed over them in silence).
+#[test]
+fn continue_passes_over_odd_newer_transcripts_and_names_them() {
+    let work = tempfile::tempdir().unwrap();
+    let work = std::fs::canonicalize(work.path()).unwrap();
+    let (here, twin) = (work.join("a-b"), work.join("a/b"));
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&twin).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let name = claudio::store::project_folder_name(here.to_str().unwrap());
+    assert_eq!(
+        name,
+        claudio::store::project_folder_name(twin.to_str().unwrap())
+    );
+    let folder = config.path().join("projects").join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let session = |id: &str, dir: &std::path::Path, question: &str, side: bool| {
+        format!(
+            "{}\n{}\n",
+            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":dir,"sessionId":id,"isSidechain":side,
+                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
+            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":dir,"sessionId":id,"isSidechain":side,
+                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
+        )
+    };
+    let file = |id: &str| folder.join(format!("{id}.jsonl"));
+    let good = "10000000-0000-4000-8000-000000000001";
+    std::fs::write(file(good), session(good, &here, "the real question", false)).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    let twin_id = "20000000-0000-4000-8000-000000000002";
+    std::fs::write(
+        file(twin_id),
+        session(twin_id, &twin, "the twin's question", false),
+    )
+    .unwrap();
+    let agent = "30000000-0000-4000-8000-000000000003";
+    std::fs::write(
+        file(agent),
+        session(agent, &here, "a sub-agent's task", true),
+    )
+    .unwrap();
+    let empty = "40000000-0000-4000-8000-000000000004";
+    std::fs::write(file(empty), "").unwrap();
+    let fifo = "50000000-0000-4000-8000-000000000005";
+    let made = std::process::Command::new("mkfifo")
+        .arg(file(fifo))
+        .status();
+    assert!(made.unwrap().success());
+    let zero = "60000000-0000-4000-8000-000000000006";
+    std::os::unix::fs::symlink("/dev/zero", file(zero)).unwrap();
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .current_dir(&here)
+        .arg("-c");
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("resumed here");
+    assert!(
+        screen.contains("the answer to the real question"),
+        "{screen}"
+    );
+    for other in ["twin", "sub-agent"] {
+        assert!(!screen.contains(other), "{other}: {screen}");
+    }
+    // (the link is dated by /dev/zero, older than every session: not reached)
+    for passed in [fifo, empty] {
+        assert!(screen.contains(passed), "{passed} not named: {screen}");
+    }
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert!(fake.argv().contains(&format!("--resume={good}")));
+}
