@@ -66,11 +66,17 @@ fn less_pattern(needles: &[String]) -> String {
         }
         e
     };
-    needles
+    let pattern = needles
         .iter()
         .map(|n| escape(n))
         .collect::<Vec<_>>()
-        .join("|")
+        .join("|");
+    // at its start `!` and `@` are less's search modifiers (`!`: the lines
+    // NOT matching), not text: a bracket makes them text
+    match pattern.chars().next() {
+        Some(c @ ('!' | '@')) => format!("[{c}]{}", &pattern[1..]),
+        _ => pattern,
+    }
 }
 
 /// Send text through `$PAGER` (else `less -R`); errors if it cannot start.
@@ -84,6 +90,16 @@ mod tests {
     fn less_is_given_the_texts_escaped() {
         let p = super::less_pattern(&["a.b".into(), "(x|y)".into(), r"c:\d".into()]);
         assert_eq!(p, r"a\.b|\(x\|y\)|c:\\d");
+    }
+
+    /// A text starting with `!` opened less at the first line NOT holding
+    /// it (`-p!x` is less's "lines not matching x"); `@` is a modifier too.
+    #[test]
+    fn a_leading_search_modifier_is_text_for_less() {
+        let p = |n: &str| super::less_pattern(&[n.to_owned(), "b!".into()]);
+        assert_eq!(p("!important"), "[!]important|b!");
+        assert_eq!(p("@me"), "[@]me|b!");
+        assert_eq!(p("a!"), "a!|b!");
     }
 
     /// `inspect --grep` opens less at the first hit; a `$PAGER` of the
