@@ -5,10 +5,19 @@ use std::io::{self, Write};
 
 /// Page `text` opened at the first line holding one of `needles` (less's
 /// `-p`, which also marks every one), case folded when `fold`, when the
-/// pager is less (`$PAGER`, else `less -R`); another `$PAGER` gets the
-/// text as [`page`] gives it. Errors if the pager cannot start.
-pub(super) fn page_at(text: &str, needles: &[String], fold: bool) -> io::Result<()> {
-    run(&argv(pager_var(), needles, fold), text)
+/// pager is less (`$PAGER`, else `less -R`). Another `$PAGER` cannot be
+/// opened at a line: it gets `hits`, the lines that hold them, as they are
+/// printed off a terminal. Errors if the pager cannot start.
+pub(super) fn page_at(text: &str, hits: &str, needles: &[String], fold: bool) -> io::Result<()> {
+    let argv = argv(pager_var(), needles, fold);
+    run(&argv, if is_less(&argv) { text } else { hits })
+}
+
+/// Whether the pager `argv` starts is less.
+fn is_less(argv: &[String]) -> bool {
+    argv.first()
+        .and_then(|p| std::path::Path::new(p).file_name())
+        .is_some_and(|n| n == "less")
 }
 
 /// `$PAGER` when set to something.
@@ -24,10 +33,7 @@ fn argv(pager: Option<String>, needles: &[String], fold: bool) -> Vec<String> {
     if words.is_empty() {
         words.push("less".into());
     }
-    let is_less = std::path::Path::new(&words[0])
-        .file_name()
-        .is_some_and(|n| n == "less");
-    if is_less && !needles.is_empty() {
+    if is_less(&words) && !needles.is_empty() {
         if fold {
             // less takes -i for case; a regex flag it may not know, so use -I
             words.push("-I".into());
