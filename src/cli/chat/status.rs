@@ -128,8 +128,25 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
 /// a repository just cloned must not run a command of its author's.
 pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option<Configured> {
     let files = settings::files(claude_dir, Some(cwd));
-    if let Some((Value::Bool(true), _)) = settings::lookup(&files, "disableAllHooks") {
-        return None;
+    let of_the_project =
+        |f: &Path| f.starts_with(cwd.join(".claude")) && !own_folder(claude_dir, cwd);
+    match settings::lookup(&files, "disableAllHooks") {
+        Some((Value::Bool(true), _)) => return None,
+        // an untrusted project cannot turn back on what the person's own
+        // settings turned off: its `false` does not count
+        Some((Value::Bool(false), from))
+            if of_the_project(&from) && !settings::trusted(state, cwd) =>
+        {
+            let theirs: Vec<PathBuf> = files
+                .iter()
+                .filter(|f| !of_the_project(f))
+                .cloned()
+                .collect();
+            if let Some((Value::Bool(true), _)) = settings::lookup(&theirs, "disableAllHooks") {
+                return None;
+            }
+        }
+        _ => {}
     }
     let (s, from) = settings::lookup(&files, "statusLine")?;
     if s.get("type").and_then(Value::as_str).unwrap_or("command") != "command" {
@@ -139,8 +156,7 @@ pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option
     if c.is_empty() {
         return None;
     }
-    let of_the_project = from.starts_with(cwd.join(".claude")) && !own_folder(claude_dir, cwd);
-    if of_the_project && !settings::trusted(state, cwd) {
+    if of_the_project(&from) && !settings::trusted(state, cwd) {
         return Some(Configured::Untrusted(from));
     }
     Some(Configured::Run(c.to_owned()))
@@ -539,8 +555,9 @@ mod tests {
 
     #[test]
     fn disable_all_hooks_stops_the_status_line_command() {
-        let d = tempfile::tempdir().unwrap();
-        let (home, cwd) = (d.path().join("home"), d.path().join("work"));
+        let t = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let (home, cwd) = (d.join("home"), d.join("work"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
         std::fs::write(
@@ -549,14 +566,19 @@ mod tests {
         )
         .unwrap();
         let runs = |c: &str| Some(Configured::Run(c.to_owned()));
-        let state = d.path().join(".claude.json");
+        let state = d.join(".claude.json");
         assert_eq!(configured(&home, Some(&state), &cwd), None);
-        // the settings in effect decide: a local `false` turns it back on
+        // the settings in effect decide: a local `false` turns it back on,
+        // in a folder the person trusted only (a repository just cloned
+        // turned the person's own `true` off)
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"disableAllHooks":false}"#,
         )
         .unwrap();
+        assert_eq!(configured(&home, Some(&state), &cwd), None);
+        let trust = json!({"projects": {cwd.to_str().unwrap(): {"hasTrustDialogAccepted": true}}});
+        std::fs::write(&state, trust.to_string()).unwrap();
         assert_eq!(configured(&home, Some(&state), &cwd), runs("user.sh"));
         // and a project that disables them stops the user's command
         std::fs::write(
