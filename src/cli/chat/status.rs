@@ -122,12 +122,35 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
 /// The `statusLine` command the person's Claude Code settings define (the
 /// managed settings, then the project's local, the project's, the user's).
 /// None when `disableAllHooks` is true in the settings in effect: as in the
-/// claude TUI, that stops the status line command too. A command from the
+/// claude TUI, that stops the status line command too; with the managed
+/// settings' `allowManagedHooksOnly`, only theirs runs. A command from the
 /// project's own settings runs only in a folder the person trusted in the
 /// claude TUI (`state`: the CLI's state file, see [`settings::trusted`]):
 /// a repository just cloned must not run a command of its author's.
 pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option<Configured> {
-    let files = settings::files(claude_dir, Some(cwd));
+    configured_in(
+        settings::files(claude_dir, Some(cwd)),
+        claude_dir,
+        state,
+        cwd,
+    )
+}
+
+/// [`configured`] given the settings files, the managed one last. When it
+/// says `allowManagedHooksOnly`, only its own command runs, as in the CLI.
+fn configured_in(
+    mut files: Vec<PathBuf>,
+    claude_dir: &Path,
+    state: Option<&Path>,
+    cwd: &Path,
+) -> Option<Configured> {
+    let managed_only = |m: &PathBuf| {
+        settings::read(m).and_then(|v| v.get("allowManagedHooksOnly").cloned())
+            == Some(Value::Bool(true))
+    };
+    if files.last().is_some_and(managed_only) {
+        files.drain(..files.len() - 1);
+    }
     let of_the_project =
         |f: &Path| f.starts_with(cwd.join(".claude")) && !own_folder(claude_dir, cwd);
     match settings::lookup(&files, "disableAllHooks") {
@@ -587,6 +610,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(configured(&home, Some(&state), &cwd), None);
+    }
+
+    /// The managed settings' `allowManagedHooksOnly` leaves only their own
+    /// command, as in the CLI: the person's and the project's ran anyway.
+    #[test]
+    fn managed_hooks_only_leaves_only_the_managed_command() {
+        let t = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let (home, cwd) = (d.join("home"), d.join("work"));
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(cwd.join(".claude")).unwrap();
+        let user = r#"{"statusLine":{"type":"command","command":"user.sh"}}"#;
+        std::fs::write(home.join("settings.json"), user).unwrap();
+        let managed = d.join("managed-settings.json");
+        let mut files = settings::files(&home, Some(&cwd));
+        *files.last_mut().unwrap() = managed.clone();
+        let state = d.join(".claude.json");
+        let got = || configured_in(files.clone(), &home, Some(&state), &cwd);
+        assert_eq!(got(), Some(Configured::Run("user.sh".into())));
+        std::fs::write(&managed, r#"{"allowManagedHooksOnly":true}"#).unwrap();
+        assert_eq!(got(), None);
+        let both = r#"{"allowManagedHooksOnly":true,"statusLine":{"command":"managed.sh"}}"#;
+        std::fs::write(&managed, both).unwrap();
+        assert_eq!(got(), Some(Configured::Run("managed.sh".into())));
+        std::fs::write(&managed, r#"{"allowManagedHooksOnly":false}"#).unwrap();
+        assert_eq!(got(), Some(Configured::Run("user.sh".into())));
     }
 
     #[test]
