@@ -45,9 +45,10 @@ fn state_file_in(config_dir: Option<OsString>, home: Option<OsString>) -> Option
 const MAX_STATE_FILE: u64 = 64 << 20;
 
 /// Whether the person trusted `cwd` as the claude TUI records it: the
-/// folder or one above it, up to the root of the git repository it is in,
-/// has `hasTrustDialogAccepted` in `state` (see [`state_file`]), the
-/// folder named with its links resolved.
+/// folder or one above it, up to the root of the git repository it is in
+/// (for a linked worktree, also the main worktree's root, where the CLI
+/// records it), has `hasTrustDialogAccepted` in `state` (see
+/// [`state_file`]), the folder named with its links resolved.
 /// `CLAUDE_CODE_SANDBOXED` trusts every folder and
 /// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` ignores the record, as in the CLI.
 pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
@@ -87,10 +88,31 @@ pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
             return true;
         }
         if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
-            return false;
+            // a linked worktree's trust is recorded for the repository's
+            // main worktree, as the CLI records and reads it
+            return main_worktree(dir).is_some_and(|m| accepted(&m));
         }
     }
     false
+}
+
+/// The root of the main worktree of the linked worktree at `root`, as git
+/// links them both ways: its `.git` file names `<main>/.git/worktrees/<n>`,
+/// whose `gitdir` names that `.git` file back (a `.git` file written to
+/// point at another repository is not its worktree). None for anything
+/// else: a main worktree, a bare repository, a link that does not hold.
+fn main_worktree(root: &Path) -> Option<PathBuf> {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let dotgit = root.join(".git");
+    let text = read_small_text(&dotgit, 4096)?;
+    let gitdir = root.join(text.trim().strip_prefix("gitdir:")?.trim());
+    let back = read_small_text(&gitdir.join("gitdir"), 4096)?;
+    if real(&gitdir.join(back.trim())) != real(&dotgit) {
+        return None;
+    }
+    let common = read_small_text(&gitdir.join("commondir"), 4096)?;
+    let common = real(&gitdir.join(common.trim()))?;
+    (common.file_name()? == ".git").then(|| common.parent().map(Path::to_path_buf))?
 }
 
 /// A small text file of the person's (a settings file, `.git/HEAD`):
@@ -256,6 +278,44 @@ mod tests {
         assert_eq!(s(Some("cfg/"), None), None);
         assert_eq!(s(None, Some("home")), None);
         assert_eq!(s(None, None), None);
+    }
+
+    /// The CLI records (and reads) a linked worktree's trust under the
+    /// repository's main worktree: trusted there, the worktree is trusted
+    /// (it never was: the note asked for a trust the person had given). A
+    /// `.git` file merely naming that repository is not its worktree.
+    #[test]
+    fn a_linked_worktree_is_trusted_by_its_repository_s_record() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let (repo, wt, forged) = (root.join("repo"), root.join("wt"), root.join("forged"));
+        std::fs::create_dir_all(&repo).unwrap();
+        std::fs::create_dir_all(&forged).unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(args)
+                .current_dir(&repo)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+        };
+        git(&["init", "-q", "-b", "main"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+        git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+        std::fs::create_dir_all(wt.join("sub")).unwrap();
+        let link = std::fs::read_to_string(wt.join(".git")).unwrap();
+        std::fs::write(forged.join(".git"), &link).unwrap();
+        let state = root.join(".claude.json");
+        assert!(!trusted(Some(&state), &wt));
+        trusting(&state, &[&repo]);
+        assert!(trusted(Some(&state), &wt));
+        assert!(trusted(Some(&state), &wt.join("sub")));
+        assert!(!trusted(Some(&state), &forged), "a .git file naming it");
+        // the worktree's own record is not the one the CLI reads, but it
+        // is the folder's: it counts too
+        trusting(&state, &[&wt]);
+        assert!(trusted(Some(&state), &wt.join("sub")));
     }
 
     #[test]
