@@ -269,8 +269,18 @@ fn latest_session_here(flags: &SessionFlags) -> Option<Option<String>> {
         Some(d) => d.clone(),
         None => std::env::current_dir().ok()?,
     };
-    let opts = claudio::store::ListOptions::for_dir(cwd).limit(1);
+    // this folder's own, as the CLI's --continue reads them: a newer
+    // session of another worktree is not this folder's latest
+    let opts = claudio::store::ListOptions::for_dir(cwd)
+        .include_worktrees(false)
+        .limit(1);
     let listing = claudio::store::Store::open(None).ok()?.list(&opts).ok()?;
+    // the newer transcripts that could not be read are named, not passed
+    // over in silence: the session continued is not the newest file
+    for s in &listing.skipped {
+        let msg = format!("-c passed over {}: {}", s.path.display(), s.reason);
+        eprintln!("claudio: {}", crate::cli::sanitize::Sanitizer::clean(&msg));
+    }
     Some(listing.sessions.into_iter().next().map(|s| s.session_id))
 }
 

@@ -9,6 +9,7 @@
 //! (`/etc/claude-code/managed-settings.json`).
 
 use serde_json::Value;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The settings files the CLI reads, lowest precedence first.
@@ -25,15 +26,19 @@ pub fn files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
 /// The CLI's own state file, where the claude TUI records the folders the
 /// person trusted: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`.
 pub fn state_file() -> Option<PathBuf> {
-    let dir = std::env::var_os("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .filter(|d| !d.as_os_str().is_empty())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(PathBuf::from)
-        })?;
-    Some(dir.join(".claude.json"))
+    state_file_in(
+        std::env::var_os("CLAUDE_CONFIG_DIR"),
+        std::env::var_os("HOME"),
+    )
+}
+
+/// [`state_file`] given `CLAUDE_CONFIG_DIR` and `HOME`. A relative one
+/// names none: resolved against the folder claudio runs in, it would be a
+/// file the project itself could hold, trusting itself.
+fn state_file_in(config_dir: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let set = |v: Option<OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    let dir = set(config_dir).or_else(|| set(home))?;
+    dir.is_absolute().then(|| dir.join(".claude.json"))
 }
 
 /// The most of the CLI's state file read (it keeps every project's
@@ -41,8 +46,11 @@ pub fn state_file() -> Option<PathBuf> {
 const MAX_STATE_FILE: u64 = 64 << 20;
 
 /// Whether the person trusted `cwd` as the claude TUI records it: the
-/// folder or one above it has `hasTrustDialogAccepted` in `state` (see
-/// [`state_file`]). `CLAUDE_CODE_SANDBOXED` trusts every folder and
+/// folder or one above it, up to the root of the git repository it is in
+/// (for a linked worktree, also the main worktree's root, where the CLI
+/// records it), has `hasTrustDialogAccepted` in `state` (see
+/// [`state_file`]), the folder named with its links resolved.
+/// `CLAUDE_CODE_SANDBOXED` trusts every folder and
 /// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` ignores the record, as in the CLI.
 pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
@@ -67,13 +75,45 @@ pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
             .and_then(|p| p.get("hasTrustDialogAccepted"))
             == Some(&Value::Bool(true))
     };
-    // as given, and with its links resolved (the CLI records either)
-    let real = std::fs::canonicalize(cwd).ok();
-    let trusted = [Some(cwd), real.as_deref()]
-        .into_iter()
-        .flatten()
-        .any(|c| c.ancestors().any(accepted));
-    trusted
+    // the folder as getcwd names it, as the CLI started there sees and
+    // records it: a `..` or a link in the name given must not lend it the
+    // trust of a folder it passes through
+    let Ok(real) = std::fs::canonicalize(cwd) else {
+        return false;
+    };
+    // inside a git repository, as in the CLI, the walk stops at its root
+    // (the first folder up holding `.git`): a repository cloned into a
+    // trusted folder is not trusted by that folder's record
+    for dir in real.ancestors() {
+        if accepted(dir) {
+            return true;
+        }
+        if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+            // a linked worktree's trust is recorded for the repository's
+            // main worktree, as the CLI records and reads it
+            return main_worktree(dir).is_some_and(|m| accepted(&m));
+        }
+    }
+    false
+}
+
+/// The root of the main worktree of the linked worktree at `root`, as git
+/// links them both ways: its `.git` file names `<main>/.git/worktrees/<n>`,
+/// whose `gitdir` names that `.git` file back (a `.git` file written to
+/// point at another repository is not its worktree). None for anything
+/// else: a main worktree, a bare repository, a link that does not hold.
+fn main_worktree(root: &Path) -> Option<PathBuf> {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let dotgit = root.join(".git");
+    let text = read_small_text(&dotgit, 4096)?;
+    let gitdir = root.join(text.trim().strip_prefix("gitdir:")?.trim());
+    let back = read_small_text(&gitdir.join("gitdir"), 4096)?;
+    if real(&gitdir.join(back.trim())) != real(&dotgit) {
+        return None;
+    }
+    let common = read_small_text(&gitdir.join("commondir"), 4096)?;
+    let common = real(&gitdir.join(common.trim()))?;
+    (common.file_name()? == ".git").then(|| common.parent().map(Path::to_path_buf))?
 }
 
 /// A small text file of the person's (a settings file, `.git/HEAD`):
@@ -151,6 +191,143 @@ mod tests {
         assert_eq!(lookup(&files, "a"), Some((2.into(), local)));
         assert_eq!(lookup(&files, "b"), Some((1.into(), user)));
         assert_eq!(lookup(&files, "c"), None);
+    }
+
+    fn trusting(state: &Path, dirs: &[&Path]) {
+        let projects: serde_json::Map<String, Value> = dirs
+            .iter()
+            .map(|d| {
+                let key = d.to_str().unwrap().to_owned();
+                (key, serde_json::json!({"hasTrustDialogAccepted": true}))
+            })
+            .collect();
+        let config = serde_json::json!({ "projects": projects });
+        std::fs::write(state, config.to_string()).unwrap();
+    }
+
+    /// The folder is named as getcwd names it (as the CLI started there
+    /// sees it): a `..` or a link in the name given (`--cwd`, a
+    /// transcript's recorded folder) does not lend it the trust of a
+    /// folder it passes through.
+    #[test]
+    fn trust_is_of_the_folder_itself_not_of_the_way_it_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let (mine, clone) = (root.join("mine"), root.join("clone"));
+        std::fs::create_dir_all(&mine).unwrap();
+        std::fs::create_dir_all(&clone).unwrap();
+        let state = root.join(".claude.json");
+        trusting(&state, &[&mine]);
+        assert!(trusted(Some(&state), &mine));
+        assert!(trusted(Some(&state), &mine.join("../mine")));
+        assert!(!trusted(Some(&state), &clone));
+        assert!(
+            !trusted(Some(&state), &mine.join("../clone")),
+            "a sibling named through the trusted folder"
+        );
+        std::os::unix::fs::symlink(&clone, mine.join("link")).unwrap();
+        assert!(
+            !trusted(Some(&state), &mine.join("link")),
+            "a link in the trusted folder to one outside it"
+        );
+        // a link to the trusted folder is that folder
+        std::os::unix::fs::symlink(&mine, root.join("to-mine")).unwrap();
+        assert!(trusted(Some(&state), &root.join("to-mine")));
+    }
+
+    /// Inside a git repository the walk up stops at its root, as in the
+    /// CLI: a repository cloned into a trusted folder (or under a record
+    /// of `/`) is not trusted by it; a folder that is no repository is.
+    #[test]
+    fn a_repository_cloned_into_a_trusted_folder_is_not_trusted_by_it() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let (src, plain, repo) = (
+            root.join("src"),
+            root.join("src/notes"),
+            root.join("src/clone"),
+        );
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("sub")).unwrap();
+        std::fs::create_dir_all(&plain).unwrap();
+        let state = root.join(".claude.json");
+        for above in [&src, &root, Path::new("/")] {
+            trusting(&state, &[above]);
+            assert!(trusted(Some(&state), &plain), "{above:?}");
+            assert!(!trusted(Some(&state), &repo), "{above:?}");
+            assert!(!trusted(Some(&state), &repo.join("sub")), "{above:?}");
+        }
+        // its own record, or a `.git` file's (a linked worktree) root's
+        trusting(&state, &[&repo]);
+        assert!(trusted(Some(&state), &repo.join("sub")));
+        std::fs::remove_dir(repo.join(".git")).unwrap();
+        std::fs::write(repo.join("sub/.git"), "gitdir: /elsewhere\n").unwrap();
+        assert!(!trusted(Some(&state), &repo.join("sub")));
+        trusting(&state, &[&repo.join("sub")]);
+        assert!(trusted(Some(&state), &repo.join("sub")));
+    }
+
+    /// A relative `CLAUDE_CONFIG_DIR` (or `HOME`) would name a state file
+    /// in the chat's folder, which a repository could ship trusting
+    /// itself: it names none, and nothing is trusted.
+    #[test]
+    fn a_relative_config_dir_names_no_state_file() {
+        let s =
+            |c: Option<&str>, h: Option<&str>| state_file_in(c.map(Into::into), h.map(Into::into));
+        assert_eq!(
+            s(None, Some("/home/me")),
+            Some("/home/me/.claude.json".into())
+        );
+        assert_eq!(
+            s(Some("/cfg dir"), Some("/home/me")),
+            Some("/cfg dir/.claude.json".into())
+        );
+        assert_eq!(
+            s(Some(""), Some("/home/me")),
+            Some("/home/me/.claude.json".into())
+        );
+        assert_eq!(s(Some(".claude"), Some("/home/me")), None);
+        assert_eq!(s(Some("cfg/"), None), None);
+        assert_eq!(s(None, Some("home")), None);
+        assert_eq!(s(None, None), None);
+    }
+
+    /// The CLI records (and reads) a linked worktree's trust under the
+    /// repository's main worktree: trusted there, the worktree is trusted
+    /// (it never was: the note asked for a trust the person had given). A
+    /// `.git` file merely naming that repository is not its worktree.
+    #[test]
+    fn a_linked_worktree_is_trusted_by_its_repository_s_record() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let (repo, wt, forged) = (root.join("repo"), root.join("wt"), root.join("forged"));
+        std::fs::create_dir_all(&repo).unwrap();
+        std::fs::create_dir_all(&forged).unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(args)
+                .current_dir(&repo)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+        };
+        git(&["init", "-q", "-b", "main"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+        git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+        std::fs::create_dir_all(wt.join("sub")).unwrap();
+        let link = std::fs::read_to_string(wt.join(".git")).unwrap();
+        std::fs::write(forged.join(".git"), &link).unwrap();
+        let state = root.join(".claude.json");
+        assert!(!trusted(Some(&state), &wt));
+        trusting(&state, &[&repo]);
+        assert!(trusted(Some(&state), &wt));
+        assert!(trusted(Some(&state), &wt.join("sub")));
+        assert!(!trusted(Some(&state), &forged), "a .git file naming it");
+        // the worktree's own record is not the one the CLI reads, but it
+        // is the folder's: it counts too
+        trusting(&state, &[&wt]);
+        assert!(trusted(Some(&state), &wt.join("sub")));
     }
 
     #[test]

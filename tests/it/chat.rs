@@ -1186,3 +1186,141 @@ fn continue_shows_the_latest_session_here() {
     assert!(argv.contains(&format!("--resume={newer}")), "{argv:?}");
     assert!(!argv.iter().any(|a| a == "--continue"), "{argv:?}");
 }
+
+/// `-c` continues this folder's latest session, as the CLI's `--continue`
+/// does (it reads the folder's own sessions), not a newer one of another
+/// worktree of the same repository: it took that one, and the chat moved
+/// into the other worktree.
+#[test]
+fn continue_keeps_to_this_worktree() {
+    let work = tempfile::tempdir().unwrap();
+    let work = std::fs::canonicalize(work.path()).unwrap();
+    let (repo, wt) = (work.join("repo"), work.join("repo-wt"));
+    std::fs::create_dir_all(&repo).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+    git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+    let config = tempfile::tempdir().unwrap();
+    let write = |id: &str, dir: &std::path::Path, question: &str| {
+        let folder = config
+            .path()
+            .join("projects")
+            .join(claudio::store::project_folder_name(dir.to_str().unwrap()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let lines = format!(
+            "{}\n{}\n",
+            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":dir,"sessionId":id,
+                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
+            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":dir,"sessionId":id,
+                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
+        );
+        std::fs::write(folder.join(format!("{id}.jsonl")), lines).unwrap();
+    };
+    let here = "eeeeeeee-5555-4555-8555-555555555555";
+    let there = "ffffffff-6666-4666-8666-666666666666";
+    write(here, &repo, "the question here");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write(there, &wt, "the other worktree's question");
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .current_dir(&repo)
+        .arg("-c");
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("resumed here");
+    assert!(
+        screen.contains("the answer to the question here"),
+        "{screen}"
+    );
+    assert!(!screen.contains("other worktree"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let argv = fake.argv();
+    assert!(argv.contains(&format!("--resume={here}")), "{argv:?}");
+}
+
+/// `-c` passes over the newer transcripts that are no session of this
+/// folder (a FIFO, a link to `/dev/zero`, an empty file, a sub-agent's,
+/// one recorded in another folder whose name maps to the same project
+/// folder) without hanging, continues the newest real one, and names the
+/// newer files it could not read (it passed over them in silence).
+#[test]
+fn continue_passes_over_odd_newer_transcripts_and_names_them() {
+    let work = tempfile::tempdir().unwrap();
+    let work = std::fs::canonicalize(work.path()).unwrap();
+    let (here, twin) = (work.join("a-b"), work.join("a/b"));
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&twin).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let name = claudio::store::project_folder_name(here.to_str().unwrap());
+    assert_eq!(
+        name,
+        claudio::store::project_folder_name(twin.to_str().unwrap())
+    );
+    let folder = config.path().join("projects").join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let session = |id: &str, dir: &std::path::Path, question: &str, side: bool| {
+        format!(
+            "{}\n{}\n",
+            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":dir,"sessionId":id,"isSidechain":side,
+                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
+            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":dir,"sessionId":id,"isSidechain":side,
+                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
+        )
+    };
+    let file = |id: &str| folder.join(format!("{id}.jsonl"));
+    let good = "10000000-0000-4000-8000-000000000001";
+    std::fs::write(file(good), session(good, &here, "the real question", false)).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    let twin_id = "20000000-0000-4000-8000-000000000002";
+    std::fs::write(
+        file(twin_id),
+        session(twin_id, &twin, "the twin's question", false),
+    )
+    .unwrap();
+    let agent = "30000000-0000-4000-8000-000000000003";
+    std::fs::write(
+        file(agent),
+        session(agent, &here, "a sub-agent's task", true),
+    )
+    .unwrap();
+    let empty = "40000000-0000-4000-8000-000000000004";
+    std::fs::write(file(empty), "").unwrap();
+    let fifo = "50000000-0000-4000-8000-000000000005";
+    let made = std::process::Command::new("mkfifo")
+        .arg(file(fifo))
+        .status();
+    assert!(made.unwrap().success());
+    let zero = "60000000-0000-4000-8000-000000000006";
+    std::os::unix::fs::symlink("/dev/zero", file(zero)).unwrap();
+    let fake = Fake::after_init(vec![]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDE_CONFIG_DIR", config.path())
+        .current_dir(&here)
+        .arg("-c");
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("resumed here");
+    assert!(
+        screen.contains("the answer to the real question"),
+        "{screen}"
+    );
+    for other in ["twin", "sub-agent"] {
+        assert!(!screen.contains(other), "{other}: {screen}");
+    }
+    // (the link is dated by /dev/zero, older than every session: not reached)
+    for passed in [fifo, empty] {
+        assert!(screen.contains(passed), "{passed} not named: {screen}");
+    }
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert!(fake.argv().contains(&format!("--resume={good}")));
+}

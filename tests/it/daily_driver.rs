@@ -627,3 +627,74 @@ fn continue_resumes_the_latest_session_here_and_shows_it() {
     assert!(body.contains("remember the word kettle"), "{body}");
     assert!(!body.contains("what is 2+2"), "the older session: {body}");
 }
+
+/// `-c` in a repository continues the repository's own latest session, as
+/// the CLI's `--continue` does (checked here with the real CLI), not a
+/// newer one of its worktree (claudio took that one).
+#[test]
+fn continue_in_a_repository_passes_over_its_worktree_as_the_cli_does() {
+    let w = world!("continue_in_a_repository_passes_over_its_worktree_as_the_cli_does");
+    let repo = std::fs::canonicalize(w.work.path()).unwrap();
+    let wt = std::fs::canonicalize(w.home.path()).unwrap().join("wt");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+    git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+    sessions_of(&w, &[("remember the word kettle", "Noted.")]);
+    // a newer session in the worktree
+    let in_the_worktree = || {
+        w.api.push(Reply::text("Noted."));
+        let out = w
+            .claudio()
+            .current_dir(&wt)
+            .args(["ask", "remember the word teapot"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    };
+    in_the_worktree();
+    let last_body = || {
+        let reqs = w.main_requests();
+        serde_json::to_string(&reqs.last().unwrap().body).unwrap()
+    };
+    // claudio's
+    w.api.push(Reply::text("The word was kettle."));
+    let mut t = chat(&w, &["-c"]);
+    let screen = t.wait_for("resumed here");
+    assert!(!screen.contains("teapot"), "{screen}");
+    t.line("which word now?");
+    t.wait_for("The word was kettle.");
+    bye(t);
+    let body = last_body();
+    assert!(body.contains("which word now?"), "{body}");
+    assert!(
+        !body.contains("teapot"),
+        "claudio took the worktree's: {body}"
+    );
+    // the CLI's own choice in the repository, the worktree's newest again
+    in_the_worktree();
+    w.api.push(Reply::text("kettle"));
+    let out = std::process::Command::new(&w.cli)
+        .envs(w.env())
+        .current_dir(&repo)
+        .args(["-p", "--continue", "which word?"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let body = last_body();
+    assert!(body.contains("remember the word kettle"), "{body}");
+    assert!(
+        !body.contains("teapot"),
+        "the CLI took the worktree's: {body}"
+    );
+}

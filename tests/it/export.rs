@@ -246,3 +246,34 @@ fn output_file_is_written_whole_never_through_a_link_or_into_a_fifo() {
     let err = common::read_all(child.stderr.take());
     assert!(err.contains("not a regular file"), "{err}");
 }
+
+/// With a `$PAGER` that is not less (`cat`, `most`), which cannot be
+/// opened at a line, `inspect --grep` pages the lines that hold the
+/// pattern, as it prints them off a terminal: it paged the whole
+/// conversation, and the hits were nowhere to be seen.
+#[test]
+fn inspect_grep_through_another_pager_shows_the_hits() {
+    let d = store();
+    let term = common::term::Term::open();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.args(["sessions", "--config-dir"])
+        .arg(d.path())
+        .args(["inspect", &AGENT[..8], "--grep", "whether all"])
+        .env("NO_COLOR", "1")
+        .env("CLAUDIO_CACHE_DIR", d.path().join(".claudio-cache"))
+        .env("PAGER", "cat")
+        .env("CLAUDIO_TEST_TTY", term.slave_path())
+        .stdin(std::process::Stdio::null())
+        .stdout(term.slave())
+        .stderr(term.slave());
+    let mut child = c.spawn().unwrap();
+    drop(c);
+    let status = common::wait_with_deadline(&mut child, 30);
+    assert_eq!(status.code(), Some(0));
+    let out = term.output_to_end();
+    assert!(
+        out.contains("› ask a sub-agent whether all is good"),
+        "{out}"
+    );
+    assert!(!out.contains("The sub-agent says all is good."), "{out}");
+}

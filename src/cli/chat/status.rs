@@ -122,14 +122,54 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
 /// The `statusLine` command the person's Claude Code settings define (the
 /// managed settings, then the project's local, the project's, the user's).
 /// None when `disableAllHooks` is true in the settings in effect: as in the
-/// claude TUI, that stops the status line command too. A command from the
+/// claude TUI, that stops the status line command too; with the managed
+/// settings' `allowManagedHooksOnly`, only theirs runs. A command from the
 /// project's own settings runs only in a folder the person trusted in the
 /// claude TUI (`state`: the CLI's state file, see [`settings::trusted`]):
 /// a repository just cloned must not run a command of its author's.
 pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option<Configured> {
-    let files = settings::files(claude_dir, Some(cwd));
-    if let Some((Value::Bool(true), _)) = settings::lookup(&files, "disableAllHooks") {
-        return None;
+    configured_in(
+        settings::files(claude_dir, Some(cwd)),
+        claude_dir,
+        state,
+        cwd,
+    )
+}
+
+/// [`configured`] given the settings files, the managed one last. When it
+/// says `allowManagedHooksOnly`, only its own command runs, as in the CLI.
+fn configured_in(
+    mut files: Vec<PathBuf>,
+    claude_dir: &Path,
+    state: Option<&Path>,
+    cwd: &Path,
+) -> Option<Configured> {
+    let managed_only = |m: &PathBuf| {
+        settings::read(m).and_then(|v| v.get("allowManagedHooksOnly").cloned())
+            == Some(Value::Bool(true))
+    };
+    if files.last().is_some_and(managed_only) {
+        files.drain(..files.len() - 1);
+    }
+    let of_the_project =
+        |f: &Path| f.starts_with(cwd.join(".claude")) && !own_folder(claude_dir, cwd);
+    match settings::lookup(&files, "disableAllHooks") {
+        Some((Value::Bool(true), _)) => return None,
+        // an untrusted project cannot turn back on what the person's own
+        // settings turned off: its `false` does not count
+        Some((Value::Bool(false), from))
+            if of_the_project(&from) && !settings::trusted(state, cwd) =>
+        {
+            let theirs: Vec<PathBuf> = files
+                .iter()
+                .filter(|f| !of_the_project(f))
+                .cloned()
+                .collect();
+            if let Some((Value::Bool(true), _)) = settings::lookup(&theirs, "disableAllHooks") {
+                return None;
+            }
+        }
+        _ => {}
     }
     let (s, from) = settings::lookup(&files, "statusLine")?;
     if s.get("type").and_then(Value::as_str).unwrap_or("command") != "command" {
@@ -139,11 +179,19 @@ pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option
     if c.is_empty() {
         return None;
     }
-    let of_the_project = from.starts_with(cwd.join(".claude"));
-    if of_the_project && !settings::trusted(state, cwd) {
+    if of_the_project(&from) && !settings::trusted(state, cwd) {
         return Some(Configured::Untrusted(from));
     }
     Some(Configured::Run(c.to_owned()))
+}
+
+/// Whether the folder's `.claude` is the person's own config folder (the
+/// chat runs in their home): its settings are theirs, not a project's. A
+/// relative config folder is no one's own.
+fn own_folder(claude_dir: &Path, cwd: &Path) -> bool {
+    let real = |d: &Path| std::fs::canonicalize(d).ok();
+    claude_dir.is_absolute()
+        && real(claude_dir).is_some_and(|c| real(&cwd.join(".claude")) == Some(c))
 }
 
 /// The `statusLine` command in effect, see [`configured`].
@@ -382,12 +430,15 @@ mod tests {
 
     #[test]
     fn the_settings_decide_the_command_local_first() {
-        let d = tempfile::tempdir().unwrap();
-        let (home, cwd) = (d.path().join("home"), d.path().join("work"));
+        let t = tempfile::tempdir().unwrap();
+        // the folders as getcwd names them (the temporary folder may be linked)
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let d = &d;
+        let (home, cwd) = (d.join("home"), d.join("work"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
         let runs = |c: &str| Some(Configured::Run(c.to_owned()));
-        let state = d.path().join(".claude.json");
+        let state = d.join(".claude.json");
         assert_eq!(configured(&home, Some(&state), &cwd), None);
         std::fs::write(
             home.join("settings.json"),
@@ -412,11 +463,53 @@ mod tests {
         );
         std::fs::write(
             &state,
-            json!({"projects": {d.path().to_str().unwrap(): {"hasTrustDialogAccepted": true}}})
+            json!({"projects": {d.to_str().unwrap(): {"hasTrustDialogAccepted": true}}})
                 .to_string(),
         )
         .unwrap();
         assert_eq!(configured(&home, Some(&state), &cwd), runs("local.sh"));
+    }
+
+    /// In the home folder the person's own settings are also the folder's
+    /// `.claude/` ones (`~/.claude/settings.json`): they are the person's,
+    /// and their command runs there as anywhere (it was held back as a
+    /// project's, waiting for a trust the CLI never records for home).
+    #[test]
+    fn in_the_home_folder_the_person_s_own_command_runs() {
+        let t = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let (home, work) = (d.join("home"), d.join("work"));
+        let claude = home.join(".claude");
+        std::fs::create_dir_all(&claude).unwrap();
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::write(
+            claude.join("settings.json"),
+            r#"{"statusLine":{"type":"command","command":"mine.sh"}}"#,
+        )
+        .unwrap();
+        let state = home.join(".claude.json");
+        let runs = Some(Configured::Run("mine.sh".into()));
+        assert_eq!(configured(&claude, Some(&state), &home), runs);
+        // named through a link, it is still the person's own folder
+        std::os::unix::fs::symlink(&home, d.join("me")).unwrap();
+        assert_eq!(configured(&d.join("me/.claude"), Some(&state), &home), runs);
+        // a folder whose own settings say otherwise still waits for trust
+        std::fs::create_dir_all(work.join(".claude")).unwrap();
+        let theirs = work.join(".claude/settings.json");
+        std::fs::write(
+            &theirs,
+            r#"{"statusLine":{"type":"command","command":"theirs.sh"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            configured(&claude, Some(&state), &work),
+            Some(Configured::Untrusted(theirs))
+        );
+        // a relative config folder is no one's own
+        assert_eq!(
+            configured(Path::new(".claude"), Some(&state), &home),
+            Some(Configured::Untrusted(claude.join("settings.json")))
+        );
     }
 
     /// A folder is trusted when it or one above it was accepted in the
@@ -424,10 +517,13 @@ mod tests {
     /// says false trusts nothing.
     #[test]
     fn trust_is_what_the_claude_tui_recorded() {
-        let d = tempfile::tempdir().unwrap();
-        let cwd = d.path().join("a/b");
+        let t = tempfile::tempdir().unwrap();
+        // the folders as getcwd names them (the temporary folder may be linked)
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let d = &d;
+        let cwd = d.join("a/b");
         std::fs::create_dir_all(&cwd).unwrap();
-        let state = d.path().join(".claude.json");
+        let state = d.join(".claude.json");
         let write = |v: serde_json::Value| std::fs::write(&state, v.to_string()).unwrap();
         assert!(!settings::trusted(Some(&state), &cwd), "no file");
         let key = |p: &Path| p.to_str().unwrap().to_owned();
@@ -435,7 +531,7 @@ mod tests {
         assert!(!settings::trusted(Some(&state), &cwd));
         write(json!({"projects": {key(&cwd.join("c")): {"hasTrustDialogAccepted": true}}}));
         assert!(!settings::trusted(Some(&state), &cwd), "a folder below");
-        write(json!({"projects": {key(&d.path().join("a")): {"hasTrustDialogAccepted": true}}}));
+        write(json!({"projects": {key(&d.join("a")): {"hasTrustDialogAccepted": true}}}));
         assert!(settings::trusted(Some(&state), &cwd), "a folder above");
         write(json!({"projects": {key(&cwd): {"hasTrustDialogAccepted": "yes"}}}));
         assert!(!settings::trusted(Some(&state), &cwd));
@@ -482,8 +578,9 @@ mod tests {
 
     #[test]
     fn disable_all_hooks_stops_the_status_line_command() {
-        let d = tempfile::tempdir().unwrap();
-        let (home, cwd) = (d.path().join("home"), d.path().join("work"));
+        let t = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let (home, cwd) = (d.join("home"), d.join("work"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
         std::fs::write(
@@ -492,14 +589,19 @@ mod tests {
         )
         .unwrap();
         let runs = |c: &str| Some(Configured::Run(c.to_owned()));
-        let state = d.path().join(".claude.json");
+        let state = d.join(".claude.json");
         assert_eq!(configured(&home, Some(&state), &cwd), None);
-        // the settings in effect decide: a local `false` turns it back on
+        // the settings in effect decide: a local `false` turns it back on,
+        // in a folder the person trusted only (a repository just cloned
+        // turned the person's own `true` off)
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"disableAllHooks":false}"#,
         )
         .unwrap();
+        assert_eq!(configured(&home, Some(&state), &cwd), None);
+        let trust = json!({"projects": {cwd.to_str().unwrap(): {"hasTrustDialogAccepted": true}}});
+        std::fs::write(&state, trust.to_string()).unwrap();
         assert_eq!(configured(&home, Some(&state), &cwd), runs("user.sh"));
         // and a project that disables them stops the user's command
         std::fs::write(
@@ -508,6 +610,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(configured(&home, Some(&state), &cwd), None);
+    }
+
+    /// The managed settings' `allowManagedHooksOnly` leaves only their own
+    /// command, as in the CLI: the person's and the project's ran anyway.
+    #[test]
+    fn managed_hooks_only_leaves_only_the_managed_command() {
+        let t = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(t.path()).unwrap();
+        let (home, cwd) = (d.join("home"), d.join("work"));
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(cwd.join(".claude")).unwrap();
+        let user = r#"{"statusLine":{"type":"command","command":"user.sh"}}"#;
+        std::fs::write(home.join("settings.json"), user).unwrap();
+        let managed = d.join("managed-settings.json");
+        let mut files = settings::files(&home, Some(&cwd));
+        *files.last_mut().unwrap() = managed.clone();
+        let state = d.join(".claude.json");
+        let got = || configured_in(files.clone(), &home, Some(&state), &cwd);
+        assert_eq!(got(), Some(Configured::Run("user.sh".into())));
+        std::fs::write(&managed, r#"{"allowManagedHooksOnly":true}"#).unwrap();
+        assert_eq!(got(), None);
+        let both = r#"{"allowManagedHooksOnly":true,"statusLine":{"command":"managed.sh"}}"#;
+        std::fs::write(&managed, both).unwrap();
+        assert_eq!(got(), Some(Configured::Run("managed.sh".into())));
+        std::fs::write(&managed, r#"{"allowManagedHooksOnly":false}"#).unwrap();
+        assert_eq!(got(), Some(Configured::Run("user.sh".into())));
     }
 
     #[test]

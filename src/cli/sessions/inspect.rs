@@ -122,8 +122,9 @@ pub(super) fn inspect(
             return Ok(SessionsOutcome::Done(Exit::Success));
         }
         // the pager opens at the first marked line, every match marked:
-        // less is given the text that matched, not our regex
-        if page_at(&text, &found, grep.ignore_case && !a.regex).is_ok() {
+        // less is given the text that matched, not our regex (another
+        // pager, the lines that hold it)
+        if page_at(&text, &marked, &found, grep.ignore_case && !a.regex).is_ok() {
             return Ok(SessionsOutcome::Done(Exit::Success));
         }
         io.out.write_all(marked.as_bytes())?;

@@ -5,10 +5,19 @@ use std::io::{self, Write};
 
 /// Page `text` opened at the first line holding one of `needles` (less's
 /// `-p`, which also marks every one), case folded when `fold`, when the
-/// pager is less (`$PAGER`, else `less -R`); another `$PAGER` gets the
-/// text as [`page`] gives it. Errors if the pager cannot start.
-pub(super) fn page_at(text: &str, needles: &[String], fold: bool) -> io::Result<()> {
-    run(&argv(pager_var(), needles, fold), text)
+/// pager is less (`$PAGER`, else `less -R`). Another `$PAGER` cannot be
+/// opened at a line: it gets `hits`, the lines that hold them, as they are
+/// printed off a terminal. Errors if the pager cannot start.
+pub(super) fn page_at(text: &str, hits: &str, needles: &[String], fold: bool) -> io::Result<()> {
+    let argv = argv(pager_var(), needles, fold);
+    run(&argv, if is_less(&argv) { text } else { hits })
+}
+
+/// Whether the pager `argv` starts is less.
+fn is_less(argv: &[String]) -> bool {
+    argv.first()
+        .and_then(|p| std::path::Path::new(p).file_name())
+        .is_some_and(|n| n == "less")
 }
 
 /// `$PAGER` when set to something.
@@ -24,10 +33,7 @@ fn argv(pager: Option<String>, needles: &[String], fold: bool) -> Vec<String> {
     if words.is_empty() {
         words.push("less".into());
     }
-    let is_less = std::path::Path::new(&words[0])
-        .file_name()
-        .is_some_and(|n| n == "less");
-    if is_less && !needles.is_empty() {
+    if is_less(&words) && !needles.is_empty() {
         if fold {
             // less takes -i for case; a regex flag it may not know, so use -I
             words.push("-I".into());
@@ -66,11 +72,17 @@ fn less_pattern(needles: &[String]) -> String {
         }
         e
     };
-    needles
+    let pattern = needles
         .iter()
         .map(|n| escape(n))
         .collect::<Vec<_>>()
-        .join("|")
+        .join("|");
+    // at its start `!` and `@` are less's search modifiers (`!`: the lines
+    // NOT matching), not text: a bracket makes them text
+    match pattern.chars().next() {
+        Some(c @ ('!' | '@')) => format!("[{c}]{}", &pattern[1..]),
+        _ => pattern,
+    }
 }
 
 /// Send text through `$PAGER` (else `less -R`); errors if it cannot start.
@@ -84,6 +96,16 @@ mod tests {
     fn less_is_given_the_texts_escaped() {
         let p = super::less_pattern(&["a.b".into(), "(x|y)".into(), r"c:\d".into()]);
         assert_eq!(p, r"a\.b|\(x\|y\)|c:\\d");
+    }
+
+    /// A text starting with `!` opened less at the first line NOT holding
+    /// it (`-p!x` is less's "lines not matching x"); `@` is a modifier too.
+    #[test]
+    fn a_leading_search_modifier_is_text_for_less() {
+        let p = |n: &str| super::less_pattern(&[n.to_owned(), "b!".into()]);
+        assert_eq!(p("!important"), "[!]important|b!");
+        assert_eq!(p("@me"), "[@]me|b!");
+        assert_eq!(p("a!"), "a!|b!");
     }
 
     /// `inspect --grep` opens less at the first hit; a `$PAGER` of the
