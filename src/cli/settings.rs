@@ -9,8 +9,10 @@
 //! (`/etc/claude-code/managed-settings.json`).
 
 use serde_json::Value;
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// The settings files the CLI reads, lowest precedence first.
 pub fn files(config_dir: &Path, cwd: Option<&Path>) -> Vec<PathBuf> {
@@ -60,21 +62,10 @@ pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
     if set("CLAUDE_CODE_IGNORE_PERSISTED_TRUST") {
         return false;
     }
-    let Some(Ok(config)) = state
-        .and_then(|f| read_small_text(f, MAX_STATE_FILE))
-        .map(|t| serde_json::from_str::<Value>(&t))
-    else {
+    let Some(projects) = state.and_then(trusted_folders) else {
         return false;
     };
-    let Some(projects) = config.get("projects").and_then(Value::as_object) else {
-        return false;
-    };
-    let accepted = |dir: &Path| {
-        dir.to_str()
-            .and_then(|d| projects.get(d))
-            .and_then(|p| p.get("hasTrustDialogAccepted"))
-            == Some(&Value::Bool(true))
-    };
+    let accepted = |dir: &Path| dir.to_str().is_some_and(|d| projects.contains(d));
     // the folder as getcwd names it, as the CLI started there sees and
     // records it: a `..` or a link in the name given must not lend it the
     // trust of a folder it passes through
@@ -95,6 +86,55 @@ pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
         }
     }
     false
+}
+
+/// The folders the state file records as trusted; `None` when it cannot
+/// be read (missing, no regular file, too big, no JSON). The file keeps
+/// every project's history and can be tens of megabytes, and the chat asks
+/// before each prompt: it is read again only when it changed.
+fn trusted_folders(state: &Path) -> Option<Arc<HashSet<String>>> {
+    use std::os::unix::fs::MetadataExt;
+    type Seen = Option<(PathBuf, [i64; 7], Arc<HashSet<String>>)>;
+    static LAST: Mutex<Seen> = Mutex::new(None);
+    let m = std::fs::metadata(state).ok()?;
+    let id = [
+        m.dev() as i64,
+        m.ino() as i64,
+        m.size() as i64,
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec(),
+    ];
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((p, seen, folders)) = last.as_ref() {
+        if p == state && *seen == id {
+            return Some(folders.clone());
+        }
+    }
+    /// Only what is needed of the file: the rest is skipped, not built.
+    #[derive(serde::Deserialize)]
+    struct State {
+        #[serde(default)]
+        projects: std::collections::HashMap<String, Project>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Project {
+        #[serde(rename = "hasTrustDialogAccepted", default)]
+        accepted: Value,
+    }
+    let text = read_small_text(state, MAX_STATE_FILE)?;
+    let parsed: State = serde_json::from_str(&text).ok()?;
+    let folders: Arc<HashSet<String>> = Arc::new(
+        parsed
+            .projects
+            .into_iter()
+            .filter(|(_, p)| p.accepted == Value::Bool(true))
+            .map(|(k, _)| k)
+            .collect(),
+    );
+    *last = Some((state.to_owned(), id, folders.clone()));
+    Some(folders)
 }
 
 /// The root of the main worktree of the linked worktree at `root`, as git
