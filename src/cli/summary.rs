@@ -113,13 +113,19 @@ fn compact(v: &Value) -> String {
 }
 
 /// The first line of `s`, cut to `max` characters with an ellipsis; a
-/// multi-line text says so with `…`.
+/// multi-line text says so with `…`. A tab is a space: the row's width
+/// counts it as one column (the terminal moved what followed to its next
+/// tab stop, past the width of a tool's line).
 pub fn one_line(s: &str, max: usize) -> String {
     let trimmed = s.trim();
     let mut lines = trimmed.lines();
     let first = lines.next().unwrap_or("");
     let more = lines.next().is_some();
-    let mut out: String = first.chars().take(max).collect();
+    let mut out: String = first
+        .chars()
+        .take(max)
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
     if first.chars().count() > max || more {
         out.push('…');
     }
@@ -216,6 +222,7 @@ mod tests {
         );
         assert_eq!(show("/home/u/proj/~/x"), "./~/x", "never read as home");
         assert_eq!(show("src/lib.rs"), "src/lib.rs");
+        assert_eq!(show("/home/u/proj/a\tb.rs"), "a b.rs", "a tab is a column");
         assert_eq!(
             tool_summary_at("Grep", &json!({"pattern":"a","path":"/home/u/proj"}), &here),
             "/a/ in ."

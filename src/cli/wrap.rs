@@ -423,6 +423,8 @@ impl Filler {
             self.start_row(out);
             let n = self.spaces.min(width.saturating_sub(self.used));
             self.write_spaces(spaces, n, out);
+            // what takes no room (a combining mark after a pause)
+            self.write_word(word, out);
         } else if self.used + self.spaces + self.word <= width || !self.content {
             self.start_row(out);
             let after_text = self.content;
@@ -762,6 +764,25 @@ mod tests {
         let at = short.find("new").unwrap() + 1;
         let out = fill_pausing(short, &[at], &[at], 20);
         assert_eq!(out, "  the index is new\n");
+    }
+
+    /// A mark that takes no room (a combining accent, a variation
+    /// selector) coming after a pause at a line's end is written: it was
+    /// held as a word of no width and dropped with the line's spaces.
+    #[test]
+    fn a_mark_of_no_width_after_a_pause_is_kept() {
+        for text in [
+            "see the cafe\u{301}\n",
+            "I \u{2764}\u{fe0f}\n",
+            "a b\u{200d}\n",
+        ] {
+            let at = text
+                .rfind(|c: char| c.is_alphanumeric() || c == '\u{2764}')
+                .unwrap();
+            let at = at + text[at..].chars().next().unwrap().len_utf8();
+            let paused = fill_pausing(text, &[at], &[at], 20);
+            assert_eq!(paused, fill(text, &[], 20, "  "), "{text:?}");
+        }
     }
 
     proptest::proptest! {

@@ -268,6 +268,7 @@ at_widths!(
     approve_edit,
     approve_write,
     chosen_model,
+    hostile_model,
     resumed_history,
 );
 
@@ -412,6 +413,30 @@ fn chosen_model(cols: u16) {
     t.line("hi");
     t.wait_for("1 API call");
     check(&t, "chosen_model", "1 API call");
+    bye(t);
+}
+
+/// A model's name from a project's settings is untrusted text: in the
+/// header and the prompt it is one line, inert, cut to 40 columns (a
+/// newline in it put the prompt on two rows, a tab moved it off its
+/// columns, and a long one filled the row before the typed text).
+fn hostile_model(cols: u16) {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("hi"),
+        system_init(),
+        assistant_text("Hello."),
+        result("Hello."),
+    ]]);
+    let home = fake.record.path().join("home");
+    let settings = home.join("proj/.claude");
+    std::fs::create_dir_all(&settings).unwrap();
+    let model = format!("so\nnet\t\u{1b}]0;pwn\u{7}{}", "x".repeat(100));
+    let text = serde_json::to_string(&json!({ "model": model })).unwrap();
+    std::fs::write(settings.join("settings.json"), text).unwrap();
+    let mut t = chat(&fake, cols);
+    t.line("hi");
+    t.wait_for("1 API call");
+    check(&t, "hostile_model", "1 API call");
     bye(t);
 }
 

@@ -10,6 +10,8 @@ use super::state::Session;
 use super::status;
 use crate::cli::args::SessionFlags;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::sessions::flat;
+use crate::cli::summary::truncate_width;
 use crate::cli::wrap::wrapped;
 use claudio::Client;
 use std::io::Write;
@@ -55,9 +57,9 @@ impl Chat<'_> {
             .unwrap_or_default();
         let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
         if let Some(m) = &self.session.state.chosen_model {
-            parts.push(m.clone());
+            parts.push(model_label(m, HEADER_MODEL_COLUMNS));
         }
-        parts.push(cwd);
+        parts.push(flat(&cwd));
         if let Some(id) = &self.flags.resume {
             parts.push(format!("resuming {}", short_id(id)));
         }
@@ -74,7 +76,9 @@ impl Chat<'_> {
     pub(super) fn plain_prompt(&self) -> String {
         let mut parts = Vec::new();
         if let Some(m) = &self.session.state.chosen_model {
-            parts.push(short_model(m));
+            // a third of the row at most, the typed text's room kept
+            let room = (terminal_width() / 3).clamp(8, PROMPT_MODEL_COLUMNS);
+            parts.push(model_label(&short_model(m), room));
         }
         if let Some(mode) = self
             .session
@@ -83,9 +87,9 @@ impl Chat<'_> {
             .as_deref()
             .filter(|m| *m != "default")
         {
-            parts.push(mode.to_owned());
+            parts.push(flat(mode));
         }
-        let label = Sanitizer::clean(&parts.join(" · "));
+        let label = parts.join(" · ");
         if label.is_empty() {
             "› ".into()
         } else {
@@ -188,6 +192,17 @@ pub(super) fn short_id(id: &str) -> String {
 }
 
 /// `claude-opus-5-5` → `opus-5-5`.
+/// The most columns a model's name takes in the prompt (a third of the
+/// row on a narrower terminal) and in the header.
+const PROMPT_MODEL_COLUMNS: usize = 40;
+const HEADER_MODEL_COLUMNS: usize = 80;
+
+/// A model's name as the prompt and the header show it: one line of inert
+/// text (it may come from a project's settings), cut to `room` columns.
+fn model_label(m: &str, room: usize) -> String {
+    truncate_width(&flat(m), room)
+}
+
 pub(super) fn short_model(m: &str) -> String {
     m.strip_prefix("claude-").unwrap_or(m).to_owned()
 }

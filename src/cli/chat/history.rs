@@ -72,7 +72,10 @@ pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
             let prompt = Sanitizer::clean(prompt.trim_end());
             for (i, line) in prompt.lines().enumerate() {
                 let lead = if i == 0 { "› " } else { "  " };
-                for row in wrap(line, width, lead, "  ") {
+                // a tab as the answer's filler takes it: columns the
+                // row's width counts
+                let line = line.replace('\t', "    ");
+                for row in wrap(&line, width, lead, "  ") {
                     out.push_str(&row);
                     out.push('\n');
                 }
@@ -165,5 +168,16 @@ mod tests {
         let framed = framed(&out, 0, "5c0e3e11", Style::plain());
         assert!(framed.starts_with("── the conversation so far ──\n› fix"));
         assert!(framed.ends_with("  Fixed.\n── resumed here ──\n"));
+    }
+
+    /// A prompt with tabs is drawn within the width: the rows counted a
+    /// tab as nothing and the terminal moved what followed past the edge.
+    #[test]
+    fn a_prompt_with_tabs_stays_within_the_width() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"one\ttwo\tthree\tfour\tfive"}}),
+        ]);
+        let out = replay(&e, &Here::default(), 20);
+        assert_eq!(out, "› one    two\n  three    four\n  five\n");
     }
 }

@@ -14,6 +14,7 @@ use super::state::Session;
 use crate::cli::markdown::Markdown;
 use crate::cli::reading::{AgentEnd, Call, CallEnd, Seen};
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::sessions::flat;
 use crate::cli::style::Style;
 use crate::cli::summary::{retry_line, truncate_width};
 use crate::cli::wrap::{wrap, wrapped, Filler};
@@ -700,9 +701,11 @@ impl Renderer {
             parts.push((format!("{p}% context"), Some(3)));
         }
         if let Some(b) = &state.branch {
-            parts.push((format!("⎇ {}", Sanitizer::clean(b)), Some(1)));
+            parts.push((format!("⎇ {}", flat(b)), Some(1)));
         }
-        let mode = Sanitizer::clean(state.mode_name());
+        // one row: a newline or a tab in a field (a `.git/HEAD` of any
+        // text, the CLI's mode) would break it or move it off its columns
+        let mode = flat(state.mode_name()).trim().to_owned();
         let rank = (mode == "default").then_some(0);
         parts.push((mode, rank));
         let footer = end_line(parts, self.opts.width.saturating_sub(2));

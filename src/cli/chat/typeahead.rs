@@ -9,6 +9,7 @@
 
 use super::keys::TermEvent;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::sessions::flat;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 
@@ -149,9 +150,11 @@ impl TypeAhead {
             .iter()
             .enumerate()
             .map(|(i, q)| {
-                let first = q.lines().next().unwrap_or("");
+                // its first line with text, one row: a tab would take
+                // columns the row's width did not count
+                let first = q.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
                 let note = if i == 0 { note.as_str() } else { "" };
-                format!("› {}{note}", Sanitizer::clean(first))
+                format!("› {}{note}", flat(first.trim()))
             })
             .collect()
     }
@@ -306,5 +309,19 @@ mod tests {
             t.footer(),
             vec!["› see line one  · queued".to_string(), "› ".to_string()]
         );
+    }
+
+    /// A queued prompt is drawn on one row that fits: a tab in it is a
+    /// space (the row's width counted it as nothing, and the terminal
+    /// moved what followed to its next tab stop, past the width), and a
+    /// prompt pasted with blank lines first shows its first line of text.
+    #[test]
+    fn a_queued_prompt_is_one_row_of_text() {
+        let mut t = TypeAhead::default();
+        t.input(&TermEvent::Paste("a\tb\tc".into()));
+        feed(&mut t, typed("\r"));
+        t.input(&TermEvent::Paste("\n \n\tsecond\nmore".into()));
+        feed(&mut t, typed("\r"));
+        assert_eq!(t.queued_lines(), ["› a b c  · 2 queued", "› second"]);
     }
 }

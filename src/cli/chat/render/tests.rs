@@ -847,3 +847,24 @@ fn the_end_line_fits_its_row_leaving_out_the_least_first() {
         );
     }
 }
+
+/// The end-of-turn line is one row whatever the branch (`.git/HEAD` may
+/// hold any text) and the mode the CLI names: a newline broke it, the
+/// rest at the screen's edge, and a tab moved what followed off its
+/// columns.
+#[test]
+fn the_end_line_is_one_row_whatever_the_branch_and_mode() {
+    let mut r = renderer(false, true);
+    r.set_width(120);
+    let mut state = SessionState {
+        branch: Some("ma\tin\nx".into()),
+        mode: Some("pl\nan\t\u{1b}[2J".into()),
+        ..SessionState::default()
+    };
+    let result = json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100,"total_cost_usd":0.5,"session_id":"s"});
+    let out = feed_with(&mut r, &mut state, &[result]);
+    assert_eq!(
+        out,
+        "\n  ── 1 API call · 0.1s · $0.5000 session · ⎇ ma in x · pl an ──\n"
+    );
+}
