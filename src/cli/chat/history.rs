@@ -40,7 +40,13 @@ impl Chat<'_> {
         let here = Here::new(&self.cwd);
         let width = self.screen.renderer.width();
         let body = replay(&conv.entries[first..], &here, width);
-        let out = framed(&body, earlier, &short_id(&file.id), self.screen.style);
+        let out = framed(
+            &body,
+            earlier,
+            &short_id(&file.id),
+            self.screen.style,
+            width,
+        );
         self.write(&out);
     }
 }
@@ -107,8 +113,15 @@ fn millis(e: &Entry) -> Option<u64> {
 }
 
 /// The replayed exchanges between their head and `resumed here`, dimmed
-/// row by row, the earliest rows left out past [`MAX_LINES`].
-fn framed(body: &str, earlier: usize, id: &str, s: Style) -> String {
+/// row by row, the earliest rows left out past [`MAX_LINES`]; the head
+/// and the note of what was left out wrapped to `width`.
+fn framed(body: &str, earlier: usize, id: &str, s: Style, width: usize) -> String {
+    let dim_rows = |text: &str| -> String {
+        crate::cli::wrap::wrap(text, width, "", "")
+            .iter()
+            .map(|row| format!("{}\n", s.dim(row)))
+            .collect()
+    };
     let head = if earlier == 0 {
         "── the conversation so far ──".to_owned()
     } else {
@@ -118,11 +131,11 @@ fn framed(body: &str, earlier: usize, id: &str, s: Style) -> String {
         )
     };
     let lines: Vec<&str> = body.trim_end_matches('\n').lines().collect();
-    let mut out = format!("{}\n", s.dim(&head));
+    let mut out = dim_rows(&head);
     let cut = lines.len().saturating_sub(MAX_LINES);
     if cut > 0 {
         let more = format!("… {cut} lines above (claudio sessions inspect {id})");
-        out.push_str(&format!("{}\n", s.dim(&more)));
+        out.push_str(&dim_rows(&more));
     }
     for line in &lines[cut..] {
         if line.is_empty() {
@@ -138,6 +151,29 @@ fn framed(body: &str, earlier: usize, id: &str, s: Style) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The head and the note of rows left out keep to the width (they ran
+    /// past 40 columns).
+    #[test]
+    fn the_frame_s_own_lines_keep_to_the_width() {
+        let body: String = (0..100).map(|i| format!("row {i}\n")).collect();
+        let out = framed(&body, 12, "5c0e3e11", Style::plain(), 40);
+        for row in out.lines() {
+            assert!(
+                crate::cli::wrap::visible_width(row) <= 40,
+                "{row:?} in\n{out}"
+            );
+        }
+        let joined = out.replace('\n', " ");
+        assert!(
+            joined.contains("(12 earlier prompts: claudio sessions inspect 5c0e3e11) ──"),
+            "{out}"
+        );
+        assert!(
+            joined.contains("lines above (claudio sessions inspect 5c0e3e11)"),
+            "{out}"
+        );
+    }
 
     fn entries(lines: &[serde_json::Value]) -> Vec<Entry> {
         lines
@@ -165,7 +201,7 @@ mod tests {
             "› fix the rounding\n  Let me look at the totals, which are\n  rounded in one place only.\n  ✓ Read  src/totals.rs  2.5s\n    │ fn total() {}\n\n  Fixed.\n"
         );
         assert!(!out.contains('⏺') && !out.contains('⎿'));
-        let framed = framed(&out, 0, "5c0e3e11", Style::plain());
+        let framed = framed(&out, 0, "5c0e3e11", Style::plain(), 80);
         assert!(framed.starts_with("── the conversation so far ──\n› fix"));
         assert!(framed.ends_with("  Fixed.\n── resumed here ──\n"));
     }
