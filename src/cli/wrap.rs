@@ -213,6 +213,8 @@ pub struct Filler {
     shown: Option<Shown>,
     /// Placing the held part of a word the text paused in.
     pausing: bool,
+    /// Where this row's text starts (after its margin and indent).
+    row_start: usize,
 }
 
 /// A word's part shown during a pause: the column its spaces start at,
@@ -485,7 +487,9 @@ impl Filler {
                 continue;
             }
             let w = unit_width(unit);
-            if self.content && self.used + w > width {
+            // past the row's end: to the next row, unless nothing but its
+            // margin and indent is before it (the next would be the same)
+            if self.used + w > width && (self.content || self.used > self.row_start) {
                 self.break_row(out);
                 self.start_row(out);
             }
@@ -519,6 +523,7 @@ impl Filler {
             out.extend(std::iter::repeat_n(' ', self.hang));
             self.used += self.hang;
         }
+        self.row_start = self.used;
         out.push_str(&self.open);
     }
 }
@@ -769,6 +774,28 @@ mod tests {
     /// A mark that takes no room (a combining accent, a variation
     /// selector) coming after a pause at a line's end is written: it was
     /// held as a word of no width and dropped with the line's spaces.
+    /// Spaces that reach the row's end, then a word: the word goes to the
+    /// next row (it was written past the width when the row held nothing
+    /// but those spaces; found by the attack round).
+    #[test]
+    fn a_word_after_spaces_to_the_row_s_end_goes_to_the_next_row() {
+        for (width, text) in [
+            (7, "世世aa世世aaaa世aa世世aaa世世aaa \t a \n"),
+            (10, "abc\n          x\n"),
+            (8, "a\t\t\tb\n"),
+        ] {
+            let mut f = Filler::new(Some(width), "  ");
+            let mut out = String::new();
+            f.push(text, &mut out);
+            f.finish(&mut out);
+            for row in out.lines() {
+                assert!(visible_width(row) <= width, "{width}: {row:?} in {out:?}");
+            }
+            let words = |s: &str| s.split_whitespace().collect::<String>();
+            assert_eq!(words(&out), words(text), "{out:?}");
+        }
+    }
+
     #[test]
     fn a_mark_of_no_width_after_a_pause_is_kept() {
         for text in [
