@@ -1196,19 +1196,7 @@ fn continue_keeps_to_this_worktree() {
     let work = tempfile::tempdir().unwrap();
     let work = std::fs::canonicalize(work.path()).unwrap();
     let (repo, wt) = (work.join("repo"), work.join("repo-wt"));
-    std::fs::create_dir_all(&repo).unwrap();
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-            .args(args)
-            .current_dir(&repo)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-    };
-    git(&["init", "-q", "-b", "main"]);
-    git(&["commit", "-q", "--allow-empty", "-m", "init"]);
-    git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+    common::git_repo_with_worktree(&repo, &wt);
     let config = tempfile::tempdir().unwrap();
     let write = |id: &str, dir: &std::path::Path, question: &str| {
         let folder = config

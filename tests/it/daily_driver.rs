@@ -636,18 +636,7 @@ fn continue_in_a_repository_passes_over_its_worktree_as_the_cli_does() {
     let w = world!("continue_in_a_repository_passes_over_its_worktree_as_the_cli_does");
     let repo = std::fs::canonicalize(w.work.path()).unwrap();
     let wt = std::fs::canonicalize(w.home.path()).unwrap().join("wt");
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-            .args(args)
-            .current_dir(&repo)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-    };
-    git(&["init", "-q", "-b", "main"]);
-    git(&["commit", "-q", "--allow-empty", "-m", "init"]);
-    git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+    common::git_repo_with_worktree(&repo, &wt);
     sessions_of(&w, &[("remember the word kettle", "Noted.")]);
     // a newer session in the worktree
     let in_the_worktree = || {

@@ -272,3 +272,21 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A git repository at `repo` (one empty commit) with a linked worktree
+/// at `wt` on branch `wt`.
+pub fn git_repo_with_worktree(repo: &std::path::Path, wt: &std::path::Path) {
+    std::fs::create_dir_all(repo).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+    git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+}
