@@ -840,5 +840,32 @@ mod tests {
             let whole = fill(&text, &[], width, "  ");
             proptest::prop_assert_eq!(screen(&paused, width), screen(&whole, width), "{:?}", paused);
         }
+
+        /// The same with wide characters, combining marks, tabs and runs
+        /// of spaces, on narrow rows too; and no row over the width.
+        #[test]
+        fn pauses_leave_the_screen_as_without_them_in_any_script(
+            words in proptest::collection::vec("[a-z]{1,9}|[世界a]{1,5}|e\u{301}[a-z]{0,3}|\u{2764}\u{fe0f}|- ", 1..40),
+            seps in proptest::collection::vec(proptest::prop_oneof![5 => proptest::strategy::Just(" "), 1 => proptest::strategy::Just("\n"), 1 => proptest::strategy::Just("\t"), 1 => proptest::strategy::Just("   ")], 40),
+            width in 6usize..40,
+            cuts in proptest::collection::vec(0usize..300, 0..12),
+            pause_every in 1usize..3,
+        ) {
+            let mut text = String::new();
+            for (w, sep) in words.iter().zip(&seps) {
+                text.push_str(w);
+                text.push_str(sep);
+            }
+            let mut cuts: Vec<usize> = cuts.into_iter().filter(|&c| c < text.len() && text.is_char_boundary(c)).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let pauses: Vec<usize> = cuts.iter().copied().step_by(pause_every).collect();
+            let paused = fill_pausing(&text, &cuts, &pauses, width);
+            let whole = fill(&text, &[], width, "  ");
+            for row in whole.lines() {
+                proptest::prop_assert!(visible_width(row) <= width, "{:?} in {:?}", row, whole);
+            }
+            proptest::prop_assert_eq!(screen(&paused, width), screen(&whole, width), "{:?}", paused);
+        }
     }
 }
