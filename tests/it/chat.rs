@@ -1137,6 +1137,18 @@ fn a_resumed_session_shows_its_last_exchanges() {
     assert_eq!(t.wait(20).code(), Some(0));
 }
 
+/// A session's transcript of one exchange run in `dir`: `question`, and
+/// `the answer to {question}` (marked a sub-agent's when `side`).
+fn one_exchange(id: &str, dir: &std::path::Path, question: &str, side: bool) -> String {
+    format!(
+        "{}\n{}\n",
+        json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":dir,"sessionId":id,"isSidechain":side,
+            "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
+        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":dir,"sessionId":id,"isSidechain":side,
+            "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
+    )
+}
+
 /// `-c` resumes the folder's latest session by its id, and shows where it
 /// stands as `-r` does (it showed nothing: the CLI was told `--continue`
 /// and claudio did not know which session that was).
@@ -1153,13 +1165,7 @@ fn continue_shows_the_latest_session_here() {
         ));
     std::fs::create_dir_all(&folder).unwrap();
     let write = |id: &str, question: &str| {
-        let lines = format!(
-            "{}\n{}\n",
-            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":work_path,"sessionId":id,
-                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
-            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":work_path,"sessionId":id,
-                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
-        );
+        let lines = one_exchange(id, &work_path, question, false);
         std::fs::write(folder.join(format!("{id}.jsonl")), lines).unwrap();
     };
     let older = "eeeeeeee-5555-4555-8555-555555555555";
@@ -1204,13 +1210,7 @@ fn continue_keeps_to_this_worktree() {
             .join("projects")
             .join(claudio::store::project_folder_name(dir.to_str().unwrap()));
         std::fs::create_dir_all(&folder).unwrap();
-        let lines = format!(
-            "{}\n{}\n",
-            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":dir,"sessionId":id,
-                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
-            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":dir,"sessionId":id,
-                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
-        );
+        let lines = one_exchange(id, dir, question, false);
         std::fs::write(folder.join(format!("{id}.jsonl")), lines).unwrap();
     };
     let here = "eeeeeeee-5555-4555-8555-555555555555";
@@ -1256,29 +1256,24 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
     );
     let folder = config.path().join("projects").join(name);
     std::fs::create_dir_all(&folder).unwrap();
-    let session = |id: &str, dir: &std::path::Path, question: &str, side: bool| {
-        format!(
-            "{}\n{}\n",
-            json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":dir,"sessionId":id,"isSidechain":side,
-                "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":question}}),
-            json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":dir,"sessionId":id,"isSidechain":side,
-                "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":format!("the answer to {question}")}]}})
-        )
-    };
     let file = |id: &str| folder.join(format!("{id}.jsonl"));
     let good = "10000000-0000-4000-8000-000000000001";
-    std::fs::write(file(good), session(good, &here, "the real question", false)).unwrap();
+    std::fs::write(
+        file(good),
+        one_exchange(good, &here, "the real question", false),
+    )
+    .unwrap();
     std::thread::sleep(Duration::from_millis(20));
     let twin_id = "20000000-0000-4000-8000-000000000002";
     std::fs::write(
         file(twin_id),
-        session(twin_id, &twin, "the twin's question", false),
+        one_exchange(twin_id, &twin, "the twin's question", false),
     )
     .unwrap();
     let agent = "30000000-0000-4000-8000-000000000003";
     std::fs::write(
         file(agent),
-        session(agent, &here, "a sub-agent's task", true),
+        one_exchange(agent, &here, "a sub-agent's task", true),
     )
     .unwrap();
     let empty = "40000000-0000-4000-8000-000000000004";

@@ -153,13 +153,14 @@ fn configured_in(
     }
     let of_the_project =
         |f: &Path| f.starts_with(cwd.join(".claude")) && !own_folder(claude_dir, cwd);
+    // asked at most once (it walks the folders up and reads the state file)
+    let trust = std::cell::OnceCell::new();
+    let trusted = || *trust.get_or_init(|| settings::trusted(state, cwd));
     match settings::lookup(&files, "disableAllHooks") {
         Some((Value::Bool(true), _)) => return None,
         // an untrusted project cannot turn back on what the person's own
         // settings turned off: its `false` does not count
-        Some((Value::Bool(false), from))
-            if of_the_project(&from) && !settings::trusted(state, cwd) =>
-        {
+        Some((Value::Bool(false), from)) if of_the_project(&from) && !trusted() => {
             let theirs: Vec<PathBuf> = files
                 .iter()
                 .filter(|f| !of_the_project(f))
@@ -179,7 +180,7 @@ fn configured_in(
     if c.is_empty() {
         return None;
     }
-    if of_the_project(&from) && !settings::trusted(state, cwd) {
+    if of_the_project(&from) && !trusted() {
         return Some(Configured::Untrusted(from));
     }
     Some(Configured::Run(c.to_owned()))
