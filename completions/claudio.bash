@@ -203,7 +203,7 @@ _claudio() {
 
     case "${cmd}" in
         claudio)
-            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --hide-thinking --vi --help --version ask sessions doctor config statusline completions man help"
+            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --hide-thinking --vi --help --version ask sessions doctor config statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -285,7 +285,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__ask)
-            opts="-o -r -c -v -h --output --json-schema --image --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --cli-path --debug --color --help"
+            opts="-o -r -c -v -h --output --json-schema --image --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_claudio_global_optspecs
-    string join \n cli-path= debug color= model= permission-mode= allowed-tools= disallowed-tools= max-turns= effort= fallback-model= max-budget-usd= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= v/verbose hide-thinking vi h/help V/version
+    string join \n cli-path= debug color= model= permission-mode= allowed-tools= disallowed-tools= max-turns= effort= fallback-model= max-budget-usd= system-prompt= append-system-prompt= add-dir= cwd= r/resume= c/continue mcp-config= v/verbose trust-workspace hide-thinking vi h/help V/version
 end
 
 function __fish_claudio_needs_command
@@ -54,6 +54,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -l mcp-config -d 'MCP serv
 complete -c claudio -n "__fish_claudio_needs_command" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_needs_command" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_needs_command" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_needs_command" -l trust-workspace -d 'Load this folder\'s project settings (hooks, MCP servers, statusLine) without asking, for this run only, though it is not trusted: for scripts and CI'
 complete -c claudio -n "__fish_claudio_needs_command" -l hide-thinking -d 'Don\'t show the model\'s thinking in the chat'
 complete -c claudio -n "__fish_claudio_needs_command" -l vi -d 'Edit the prompt with vi keys (`edit-mode = "vi"` in the config file)'
 complete -c claudio -n "__fish_claudio_needs_command" -s h -l help -d 'Print help'
@@ -100,6 +101,7 @@ always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s c -l continue -d 'Continue the most recent session of this directory'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s v -l verbose -d 'Show the CLI\'s own stderr as it runs'
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -l trust-workspace -d 'Load this folder\'s project settings (hooks, MCP servers, statusLine) without asking, for this run only, though it is not trusted: for scripts and CI'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and not __fish_seen_subcommand_from list inspect show search export usage resume fork rename tag delete archive help" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F

@@ -298,6 +298,15 @@ pub struct SessionFlags {
     /// Show the CLI's own stderr as it runs.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+    /// Load this folder's project settings (hooks, MCP servers, statusLine)
+    /// without asking, for this run only, though it is not trusted: for
+    /// scripts and CI.
+    #[arg(long)]
+    pub trust_workspace: bool,
+    /// Start the CLI without the folder's project settings (it is not
+    /// trusted): set by the trust check, not a flag.
+    #[arg(skip)]
+    pub without_project_settings: bool,
     /// From [`GlobalFlags`].
     #[arg(skip)]
     pub cli_path: Option<PathBuf>,
@@ -355,6 +364,7 @@ impl SessionFlags {
         self.mcp_config.extend(later.mcp_config);
         self.continue_session |= later.continue_session;
         self.verbose |= later.verbose;
+        self.trust_workspace |= later.trust_workspace;
         self
     }
 

@@ -74,6 +74,46 @@ fn read_schema(text: &str) -> anyhow::Result<serde_json::Value> {
     Ok(v)
 }
 
+/// `ask` in a folder not trusted yet: its project settings are left out,
+/// unless `--trust-workspace` says to load them or the person, asked on
+/// the terminal, trusts it (asked only when they would load something).
+/// Without a terminal the note names the flag.
+fn settle_trust(flags: &mut SessionFlags, cwd: &std::path::Path, style: Style) {
+    use super::trust;
+    if flags.trust_workspace {
+        return;
+    }
+    let trust::Check::Untrusted(folder) = trust::check(cwd) else {
+        return;
+    };
+    flags.without_project_settings = true;
+    if folder.loads.is_empty() {
+        // nothing of the project's is left out
+        return;
+    }
+    match super::requests::tty::ask_trust(&folder, style) {
+        Ok(true) => {
+            flags.without_project_settings = false;
+            if let Err(e) = trust::record_trust(&folder) {
+                eprintln!(
+                    "claudio: trusted for this run only: the trust could not be recorded ({e})"
+                );
+            }
+        }
+        Ok(false) => eprintln!(
+            "claudio: {}",
+            trust::left_out(&folder, "pass --trust-workspace to load them")
+        ),
+        Err(_) => eprintln!(
+            "claudio: {}",
+            trust::left_out(
+                &folder,
+                "pass --trust-workspace to load them (no terminal to ask on)"
+            )
+        ),
+    }
+}
+
 pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     let piped = tokio::task::spawn_blocking(read_stdin).await??;
     // every image is checked here, before anything starts
@@ -104,6 +144,9 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         Some(d) => d.clone(),
         None => std::env::current_dir()?,
     };
+    let mut session = session.clone();
+    settle_trust(&mut session, &cwd, stderr_style);
+    let session = &session;
     let here = super::summary::Here::new(&cwd);
     let prompts = TtyPrompts::new(stderr_style, cwd);
     // one spinner line on stderr, when that is a terminal

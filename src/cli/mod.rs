@@ -29,5 +29,6 @@ pub mod style;
 pub mod summary;
 pub mod tasks;
 pub mod todos;
+pub mod trust;
 pub mod turn;
 pub mod wrap;

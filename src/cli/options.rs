@@ -39,6 +39,10 @@ pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
         anyhow::ensure!(cwd.is_dir(), "--cwd {}: not a directory", cwd.display());
         o.cwd = Some(cwd.clone());
     }
+    if a.without_project_settings {
+        // no `.claude/settings*.json` of the project, and no `.mcp.json`
+        o.setting_sources = vec![claudio::protocol::SettingSource::User];
+    }
     if a.verbose {
         o = o.on_stderr(|line| eprintln!("{}", Sanitizer::clean(line)));
     }

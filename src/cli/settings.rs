@@ -88,6 +88,20 @@ pub fn trusted(state: Option<&Path>, cwd: &Path) -> bool {
     false
 }
 
+/// Where the claude TUI records the trust of the folder `real` (links
+/// resolved): the root of the git repository it is in (the first folder
+/// up holding `.git`; for a linked worktree, its main worktree's root),
+/// else `real` itself. As the CLI 2.1.332 writes it when its trust dialog
+/// is accepted (`projects[<git root ?? cwd>]`).
+pub fn trust_root(real: &Path) -> PathBuf {
+    for dir in real.ancestors() {
+        if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+            return main_worktree(dir).unwrap_or_else(|| dir.to_owned());
+        }
+    }
+    real.to_owned()
+}
+
 /// The folders the state file records as trusted; `None` when it cannot
 /// be read (missing, no regular file, too big, no JSON). The file keeps
 /// every project's history and can be tens of megabytes, and the chat asks

@@ -33,5 +33,6 @@ mod trust_approve;
 mod trust_archive;
 mod trust_images;
 mod trust_status;
+mod trust_workspace;
 mod usage;
 mod usage_index;

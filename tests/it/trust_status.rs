@@ -146,6 +146,11 @@ fn chat_in_a_project(fake: &Fake, trust: Option<bool>, turns: usize) -> (Term, P
         .current_dir(&work);
     let mut t = Term::spawn(c);
     t.wait_for("Ctrl-D exits");
+    if trust != Some(true) {
+        // not trusted: the chat asks first, and here is told no
+        t.wait_for("Do you trust the files in this folder?");
+        t.line("n");
+    }
     for (i, answer) in ["Hi.", "Hi again."].iter().take(turns).enumerate() {
         t.line(&format!("hello {i}"));
         t.wait_for(answer);
@@ -158,7 +163,9 @@ fn chat_in_a_project(fake: &Fake, trust: Option<bool>, turns: usize) -> (Term, P
 #[test]
 fn a_cloned_project_s_status_line_command_waits_for_the_person_s_trust() {
     let two = || Fake::after_init(vec![turn("hello 0", "Hi."), turn("hello 1", "Hi again.")]);
-    // never opened in the claude TUI, or not trusted there: not run, said once
+    // never opened in the claude TUI, or not trusted there, and not
+    // trusted when asked: not run, and one message says what was left out
+    // (the CLI's project settings and the status line are one check)
     for trust in [None, Some(false)] {
         let fake = two();
         let (t, work) = chat_in_a_project(&fake, trust, 2);
@@ -166,14 +173,21 @@ fn a_cloned_project_s_status_line_command_waits_for_the_person_s_trust() {
         assert!(!screen.contains("status-ran"), "{screen}");
         assert_eq!(
             screen
-                .matches("is not run: this folder is not trusted")
+                .matches(
+                    "this folder is not trusted: its project settings were not loaded (statusLine)"
+                )
                 .count(),
             1,
             "{screen}"
         );
-        assert!(screen.contains(".claude/settings.json"), "{screen}");
+        assert!(!screen.contains("is not run"), "a second message: {screen}");
         bye(t);
         assert!(!work.join("ran").exists(), "the project's command ran");
+        assert!(
+            fake.argv().contains(&"--setting-sources=user".to_owned()),
+            "{:?}",
+            fake.argv()
+        );
     }
     // trusted in the claude TUI: it runs as there
     let fake = two();

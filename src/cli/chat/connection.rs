@@ -30,6 +30,9 @@ pub(super) struct Connection {
     requests_tx: mpsc::Sender<PendingRequest>,
     /// The CLI's requests, as they come.
     pub(super) requests: mpsc::Receiver<PendingRequest>,
+    /// The folder whose trust was settled, and whether its project
+    /// settings load there (asked once a folder).
+    pub(super) trust: Option<(std::path::PathBuf, bool)>,
 }
 
 impl Connection {
@@ -41,6 +44,7 @@ impl Connection {
             connecting: None,
             requests_tx,
             requests,
+            trust: None,
         }
     }
 

@@ -12,6 +12,7 @@ use crate::cli::args::SessionFlags;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::sessions::flat;
 use crate::cli::summary::truncate_width;
+use crate::cli::trust;
 use crate::cli::wrap::wrapped;
 use claudio::Client;
 use std::io::Write;
@@ -97,9 +98,72 @@ impl Chat<'_> {
         }
     }
 
-    /// Start connecting a session with these flags, in the background.
-    pub(super) fn start_connect(&mut self, flags: SessionFlags) -> anyhow::Result<()> {
+    /// Start connecting a session with these flags, in the background;
+    /// in a folder not trusted yet, first ask whether to trust it (the
+    /// CLI's stream-json mode would load its project settings unasked).
+    pub(super) fn start_connect(&mut self, mut flags: SessionFlags) -> anyhow::Result<()> {
+        let cwd = flags.cwd.clone().unwrap_or_else(|| self.cwd.clone());
+        flags.without_project_settings = !self.project_settings(&cwd, flags.trust_workspace);
         self.conn.start(self.rt, &flags)
+    }
+
+    /// Whether the CLI in `cwd` loads the folder's project settings: it is
+    /// trusted, `--trust-workspace` says so, or the person says so now.
+    /// Asked once a folder.
+    pub(super) fn project_settings(&mut self, cwd: &std::path::Path, forced: bool) -> bool {
+        if let Some((dir, loads)) = &self.conn.trust {
+            if dir == cwd {
+                return *loads;
+            }
+        }
+        let loads = forced
+            || match trust::check(cwd) {
+                trust::Check::Trusted => true,
+                trust::Check::Untrusted(folder) => self.ask_trust(&folder),
+            };
+        self.conn.trust = Some((cwd.to_owned(), loads));
+        loads
+    }
+
+    /// The trust question, asked on the terminal before the CLI starts;
+    /// the answer is recorded where the claude TUI records it.
+    fn ask_trust(&mut self, folder: &trust::Folder) -> bool {
+        let s = self.screen.style;
+        let mut text: String = trust::question(folder)
+            .lines()
+            .map(|l| format!("  {l}\n"))
+            .collect();
+        text.push_str(&format!("  {} ", s.bold(trust::ASK)));
+        self.write(&text);
+        let _ = self.screen.out.flush();
+        let answer = rustix::io::dup(std::io::stdin())
+            .map_err(std::io::Error::from)
+            .and_then(|fd| trust::read_answer(&mut std::fs::File::from(fd)));
+        match answer {
+            Ok(line) if trust::yes(&line) => {
+                if let Err(e) = trust::record_trust(folder) {
+                    self.info(&format!(
+                        "trusted for this session only: the trust could not be recorded ({e})"
+                    ));
+                } else if folder.home {
+                    self.info("trusted for this session");
+                } else {
+                    self.info("trusted");
+                }
+                true
+            }
+            Ok(_) => {
+                self.info(&trust::left_out(
+                    folder,
+                    "claudio asks again next time, or trust it in claude",
+                ));
+                false
+            }
+            Err(e) => {
+                self.info(&trust::left_out(folder, &format!("could not ask ({e})")));
+                false
+            }
+        }
     }
 
     /// The session, waiting for the connection if it is still being made.
@@ -126,16 +190,10 @@ impl Chat<'_> {
         let Ok(claude_dir) = claudio::store::default_config_dir() else {
             return;
         };
-        let state = crate::cli::settings::state_file();
-        let command = match status::configured(&claude_dir, state.as_deref(), &self.cwd) {
-            None => return,
-            Some(status::Configured::Run(c)) => c,
-            Some(status::Configured::Untrusted(file)) => {
-                if self.prompt.first_untrusted_status() {
-                    self.info(&status::untrusted_note(&file, &self.cwd));
-                }
-                return;
-            }
+        // the one trust check: what the CLI was started with
+        let project = self.project_settings(&self.cwd.clone(), self.flags.trust_workspace);
+        let Some(command) = status::configured(&claude_dir, project, &self.cwd) else {
+            return;
         };
         let facts = status::Facts {
             model: self.session.state.model.clone(),

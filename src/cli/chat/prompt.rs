@@ -78,8 +78,6 @@ pub(super) struct PromptSide {
     typed: HashMap<String, String>,
     /// The turn count when the status line was last brought up to date.
     status_at: Option<u64>,
-    /// The project's `statusLine` command was said not to run (once).
-    untrusted_status_told: bool,
 }
 
 impl PromptSide {
@@ -181,12 +179,6 @@ impl PromptSide {
     /// turn (`turns`: how many so far), not before the first.
     pub fn status_due(&mut self, turns: u64) -> bool {
         self.status_at.replace(turns) != Some(turns) && turns != 0
-    }
-
-    /// Whether this is the first time the project's untrusted `statusLine`
-    /// command is skipped (it is said once, not after every turn).
-    pub fn first_untrusted_status(&mut self) -> bool {
-        !std::mem::replace(&mut self.untrusted_status_told, true)
     }
 }
 

@@ -123,15 +123,15 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
 /// managed settings, then the project's local, the project's, the user's).
 /// None when `disableAllHooks` is true in the settings in effect: as in the
 /// claude TUI, that stops the status line command too; with the managed
-/// settings' `allowManagedHooksOnly`, only theirs runs. A command from the
-/// project's own settings runs only in a folder the person trusted in the
-/// claude TUI (`state`: the CLI's state file, see [`settings::trusted`]):
-/// a repository just cloned must not run a command of its author's.
-pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option<Configured> {
+/// settings' `allowManagedHooksOnly`, only theirs runs. `project`: whether
+/// the folder's project settings load (it is trusted, see
+/// [`crate::cli::trust`]); when they do not, the CLI starts without them
+/// and their command is not run either: one check, one message.
+pub fn configured(claude_dir: &Path, project: bool, cwd: &Path) -> Option<String> {
     configured_in(
         settings::files(claude_dir, Some(cwd)),
         claude_dir,
-        state,
+        project,
         cwd,
     )
 }
@@ -141,9 +141,9 @@ pub fn configured(claude_dir: &Path, state: Option<&Path>, cwd: &Path) -> Option
 fn configured_in(
     mut files: Vec<PathBuf>,
     claude_dir: &Path,
-    state: Option<&Path>,
+    project: bool,
     cwd: &Path,
-) -> Option<Configured> {
+) -> Option<String> {
     let managed_only = |m: &PathBuf| {
         settings::read(m).and_then(|v| v.get("allowManagedHooksOnly").cloned())
             == Some(Value::Bool(true))
@@ -153,37 +153,18 @@ fn configured_in(
     }
     let of_the_project =
         |f: &Path| f.starts_with(cwd.join(".claude")) && !own_folder(claude_dir, cwd);
-    // asked at most once (it walks the folders up and reads the state file)
-    let trust = std::cell::OnceCell::new();
-    let trusted = || *trust.get_or_init(|| settings::trusted(state, cwd));
-    match settings::lookup(&files, "disableAllHooks") {
-        Some((Value::Bool(true), _)) => return None,
-        // an untrusted project cannot turn back on what the person's own
-        // settings turned off: its `false` does not count
-        Some((Value::Bool(false), from)) if of_the_project(&from) && !trusted() => {
-            let theirs: Vec<PathBuf> = files
-                .iter()
-                .filter(|f| !of_the_project(f))
-                .cloned()
-                .collect();
-            if let Some((Value::Bool(true), _)) = settings::lookup(&theirs, "disableAllHooks") {
-                return None;
-            }
-        }
-        _ => {}
+    if !project {
+        files.retain(|f| !of_the_project(f));
     }
-    let (s, from) = settings::lookup(&files, "statusLine")?;
+    if let Some((Value::Bool(true), _)) = settings::lookup(&files, "disableAllHooks") {
+        return None;
+    }
+    let (s, _) = settings::lookup(&files, "statusLine")?;
     if s.get("type").and_then(Value::as_str).unwrap_or("command") != "command" {
         return None;
     }
     let c = s.get("command")?.as_str()?.trim();
-    if c.is_empty() {
-        return None;
-    }
-    if of_the_project(&from) && !trusted() {
-        return Some(Configured::Untrusted(from));
-    }
-    Some(Configured::Run(c.to_owned()))
+    (!c.is_empty()).then(|| c.to_owned())
 }
 
 /// Whether the folder's `.claude` is the person's own config folder (the
@@ -193,25 +174,6 @@ fn own_folder(claude_dir: &Path, cwd: &Path) -> bool {
     let real = |d: &Path| std::fs::canonicalize(d).ok();
     claude_dir.is_absolute()
         && real(claude_dir).is_some_and(|c| real(&cwd.join(".claude")) == Some(c))
-}
-
-/// The `statusLine` command in effect, see [`configured`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Configured {
-    /// Run this command.
-    Run(String),
-    /// This project settings file defines one, and the folder is not
-    /// trusted: it is not run.
-    Untrusted(PathBuf),
-}
-
-/// What the chat says, once, of a project's command it did not run.
-pub fn untrusted_note(file: &Path, cwd: &Path) -> String {
-    let shown = file.strip_prefix(cwd).unwrap_or(file);
-    format!(
-        "the statusLine command in {} is not run: this folder is not trusted. Open it once in claude and trust it, or set the command in your own settings.",
-        shown.display()
-    )
 }
 
 /// How an exchange with a `statusLine` command ended.
@@ -438,43 +400,27 @@ mod tests {
         let (home, cwd) = (d.join("home"), d.join("work"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
-        let runs = |c: &str| Some(Configured::Run(c.to_owned()));
-        let state = d.join(".claude.json");
-        assert_eq!(configured(&home, Some(&state), &cwd), None);
+        let runs = |c: &str| Some(c.to_owned());
+        assert_eq!(configured(&home, true, &cwd), None);
         std::fs::write(
             home.join("settings.json"),
             r#"{"statusLine":{"type":"command","command":"user.sh"}}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, Some(&state), &cwd), runs("user.sh"));
+        assert_eq!(configured(&home, true, &cwd), runs("user.sh"));
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"statusLine":{"type":"command","command":"local.sh"}}"#,
         )
         .unwrap();
-        // the project's own command waits for the person's trust
-        let local = cwd.join(".claude/settings.local.json");
-        assert_eq!(
-            configured(&home, Some(&state), &cwd),
-            Some(Configured::Untrusted(local.clone()))
-        );
-        assert_eq!(
-            configured(&home, None, &cwd),
-            Some(Configured::Untrusted(local))
-        );
-        std::fs::write(
-            &state,
-            json!({"projects": {d.to_str().unwrap(): {"hasTrustDialogAccepted": true}}})
-                .to_string(),
-        )
-        .unwrap();
-        assert_eq!(configured(&home, Some(&state), &cwd), runs("local.sh"));
+        assert_eq!(configured(&home, true, &cwd), runs("local.sh"));
+        // without the project's settings (not trusted), the person's own
+        assert_eq!(configured(&home, false, &cwd), runs("user.sh"));
     }
 
     /// In the home folder the person's own settings are also the folder's
     /// `.claude/` ones (`~/.claude/settings.json`): they are the person's,
-    /// and their command runs there as anywhere (it was held back as a
-    /// project's, waiting for a trust the CLI never records for home).
+    /// and their command runs there as anywhere, trusted or not.
     #[test]
     fn in_the_home_folder_the_person_s_own_command_runs() {
         let t = tempfile::tempdir().unwrap();
@@ -488,29 +434,22 @@ mod tests {
             r#"{"statusLine":{"type":"command","command":"mine.sh"}}"#,
         )
         .unwrap();
-        let state = home.join(".claude.json");
-        let runs = Some(Configured::Run("mine.sh".into()));
-        assert_eq!(configured(&claude, Some(&state), &home), runs);
+        let runs = Some("mine.sh".to_owned());
+        assert_eq!(configured(&claude, false, &home), runs);
         // named through a link, it is still the person's own folder
         std::os::unix::fs::symlink(&home, d.join("me")).unwrap();
-        assert_eq!(configured(&d.join("me/.claude"), Some(&state), &home), runs);
-        // a folder whose own settings say otherwise still waits for trust
+        assert_eq!(configured(&d.join("me/.claude"), false, &home), runs);
+        // a folder whose own settings say otherwise waits for trust
         std::fs::create_dir_all(work.join(".claude")).unwrap();
-        let theirs = work.join(".claude/settings.json");
         std::fs::write(
-            &theirs,
+            work.join(".claude/settings.json"),
             r#"{"statusLine":{"type":"command","command":"theirs.sh"}}"#,
         )
         .unwrap();
-        assert_eq!(
-            configured(&claude, Some(&state), &work),
-            Some(Configured::Untrusted(theirs))
-        );
+        assert_eq!(configured(&claude, false, &work), runs, "not trusted");
+        assert_eq!(configured(&claude, true, &work), Some("theirs.sh".into()));
         // a relative config folder is no one's own
-        assert_eq!(
-            configured(Path::new(".claude"), Some(&state), &home),
-            Some(Configured::Untrusted(claude.join("settings.json")))
-        );
+        assert_eq!(configured(Path::new(".claude"), false, &home), None);
     }
 
     /// A folder is trusted when it or one above it was accepted in the
@@ -589,28 +528,25 @@ mod tests {
             r#"{"disableAllHooks":true,"statusLine":{"type":"command","command":"user.sh"}}"#,
         )
         .unwrap();
-        let runs = |c: &str| Some(Configured::Run(c.to_owned()));
-        let state = d.join(".claude.json");
-        assert_eq!(configured(&home, Some(&state), &cwd), None);
+        let runs = |c: &str| Some(c.to_owned());
+        assert_eq!(configured(&home, true, &cwd), None);
         // the settings in effect decide: a local `false` turns it back on,
-        // in a folder the person trusted only (a repository just cloned
+        // where the project's settings load only (a repository just cloned
         // turned the person's own `true` off)
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"disableAllHooks":false}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, Some(&state), &cwd), None);
-        let trust = json!({"projects": {cwd.to_str().unwrap(): {"hasTrustDialogAccepted": true}}});
-        std::fs::write(&state, trust.to_string()).unwrap();
-        assert_eq!(configured(&home, Some(&state), &cwd), runs("user.sh"));
+        assert_eq!(configured(&home, false, &cwd), None);
+        assert_eq!(configured(&home, true, &cwd), runs("user.sh"));
         // and a project that disables them stops the user's command
         std::fs::write(
             cwd.join(".claude/settings.local.json"),
             r#"{"disableAllHooks":true}"#,
         )
         .unwrap();
-        assert_eq!(configured(&home, Some(&state), &cwd), None);
+        assert_eq!(configured(&home, true, &cwd), None);
     }
 
     /// The managed settings' `allowManagedHooksOnly` leaves only their own
@@ -627,16 +563,15 @@ mod tests {
         let managed = d.join("managed-settings.json");
         let mut files = settings::files(&home, Some(&cwd));
         *files.last_mut().unwrap() = managed.clone();
-        let state = d.join(".claude.json");
-        let got = || configured_in(files.clone(), &home, Some(&state), &cwd);
-        assert_eq!(got(), Some(Configured::Run("user.sh".into())));
+        let got = || configured_in(files.clone(), &home, true, &cwd);
+        assert_eq!(got(), Some("user.sh".into()));
         std::fs::write(&managed, r#"{"allowManagedHooksOnly":true}"#).unwrap();
         assert_eq!(got(), None);
         let both = r#"{"allowManagedHooksOnly":true,"statusLine":{"command":"managed.sh"}}"#;
         std::fs::write(&managed, both).unwrap();
-        assert_eq!(got(), Some(Configured::Run("managed.sh".into())));
+        assert_eq!(got(), Some("managed.sh".into()));
         std::fs::write(&managed, r#"{"allowManagedHooksOnly":false}"#).unwrap();
-        assert_eq!(got(), Some(Configured::Run("user.sh".into())));
+        assert_eq!(got(), Some("user.sh".into()));
     }
 
     #[test]

@@ -67,11 +67,7 @@ pub struct TtyPrompts {
 
 impl TtyPrompts {
     pub fn new(style: Style, cwd: std::path::PathBuf) -> Arc<Self> {
-        // A test seam, not a setting: tests point the question at a file
-        // that is no terminal (the answer must then be "deny").
-        let tty_path = std::env::var_os("CLAUDIO_TEST_TTY")
-            .map(Into::into)
-            .unwrap_or_else(|| "/dev/tty".into());
+        let tty_path = tty_path();
         Arc::new(TtyPrompts {
             style,
             cwd,
@@ -252,6 +248,37 @@ impl TtyPrompts {
         let line = read_line_cancellable(tty, cancelled)?;
         Ok(plan::result(&plan::from_line(&line), &req.input).0)
     }
+}
+
+/// Where `ask` asks: `/dev/tty` (a test points it elsewhere).
+fn tty_path() -> std::path::PathBuf {
+    // A test seam, not a setting: tests point the question at a file
+    // that is no terminal (the answer must then be "deny").
+    std::env::var_os("CLAUDIO_TEST_TTY")
+        .map(Into::into)
+        .unwrap_or_else(|| "/dev/tty".into())
+}
+
+/// The trust question (see [`crate::cli::trust`]) asked on the terminal:
+/// whether the person trusts `folder`. An error when there is no terminal
+/// to ask on.
+pub fn ask_trust(folder: &crate::cli::trust::Folder, style: Style) -> io::Result<bool> {
+    use crate::cli::trust;
+    let mut tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(tty_path())?;
+    if !rustix::termios::isatty(&tty) {
+        return Err(io::Error::other("not a terminal"));
+    }
+    let mut text: String = trust::question(folder)
+        .lines()
+        .map(|l| format!("  {l}\n"))
+        .collect();
+    text.push_str(&format!("  {} ", style.bold(trust::ASK)));
+    tty.write_all(text.as_bytes())?;
+    tty.flush()?;
+    Ok(trust::yes(&trust::read_answer(&mut tty)?))
 }
 
 /// The terminal's width, for `ask`'s questions on it (80 when unknown).

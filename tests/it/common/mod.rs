@@ -165,7 +165,11 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         // the developer's own config file and archive must not change the tests
         .env("XDG_CONFIG_HOME", fake.record.path())
         .env("CLAUDIO_ARCHIVE_DIR", fake.record.path().join("archive"))
-        .env("CLAUDIO_TEST_TTY", "/nonexistent/tty");
+        .env("CLAUDIO_TEST_TTY", "/nonexistent/tty")
+        // every folder trusted (the CLI's own switch): the trust question
+        // has tests of its own (trust_workspace), which take this away
+        .env("CLAUDE_CODE_SANDBOXED", "1")
+        .env_remove("CLAUDE_CODE_IGNORE_PERSISTED_TRUST");
     c
 }
 

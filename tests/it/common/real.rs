@@ -33,12 +33,31 @@ pub const API_KEY: &str = "sk-ant-test-0000-SECRET-never-print";
 
 impl World {
     pub fn new(cli: PathBuf) -> World {
+        let w = World::untrusted(cli);
+        // the working folder trusted, as the claude TUI records it (the
+        // trust question has tests of its own: `World::untrusted`)
+        let work = std::fs::canonicalize(w.work.path()).unwrap();
+        std::fs::create_dir_all(w.home.path().join(".claude")).unwrap();
+        let state = serde_json::json!({
+            "projects": {work.to_str().unwrap(): {"hasTrustDialogAccepted": true}}
+        });
+        std::fs::write(w.state_file(), state.to_string()).unwrap();
+        w
+    }
+
+    /// A world whose working folder was never trusted.
+    pub fn untrusted(cli: PathBuf) -> World {
         World {
             cli,
             home: tempfile::tempdir().unwrap(),
             work: tempfile::tempdir().unwrap(),
             api: MockApi::start(),
         }
+    }
+
+    /// The CLI's state file, where trust is recorded.
+    pub fn state_file(&self) -> PathBuf {
+        self.home.path().join(".claude/.claude.json")
     }
 
     /// The environment the CLI needs (protocol.md §1).
