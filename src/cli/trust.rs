@@ -123,7 +123,7 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
     }
     let mut out = Vec::new();
     if !hooks.is_empty() {
-        out.push(format!("hooks {}", hooks.join(", ")));
+        out.push(format!("hooks {}", some(&hooks)));
     }
     let mcp = cwd.join(".mcp.json");
     if std::fs::symlink_metadata(&mcp).is_ok() {
@@ -134,11 +134,11 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
         {
             Some(servers) if servers.is_empty() => {}
             Some(servers) => {
-                let names: Vec<&str> = servers.keys().map(String::as_str).collect();
+                let names: Vec<String> = servers.keys().cloned().collect();
                 out.push(format!(
                     "MCP server{} {} (.mcp.json)",
                     if names.len() == 1 { "" } else { "s" },
-                    names.join(", ")
+                    some(&names)
                 ));
             }
             None => unreadable.push(".mcp.json".to_owned()),
@@ -146,7 +146,7 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
     }
     out.extend(others);
     if !env.is_empty() {
-        out.push(format!("env {}", env.join(", ")));
+        out.push(format!("env {}", some(&env)));
     }
     if allow > 0 {
         out.push(format!(
@@ -163,6 +163,23 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
     out.into_iter()
         .map(|s| crate::cli::sessions::flat(&s))
         .collect()
+}
+
+/// The most names listed of one kind (hooks, servers, variables); the
+/// rest are counted.
+const NAMES_SHOWN: usize = 8;
+
+/// Names, each cut to 40 columns, at most [`NAMES_SHOWN`] of them.
+fn some(names: &[String]) -> String {
+    let mut shown: Vec<String> = names
+        .iter()
+        .take(NAMES_SHOWN)
+        .map(|n| crate::cli::summary::truncate_width(&crate::cli::sessions::flat(n), 40))
+        .collect();
+    if names.len() > NAMES_SHOWN {
+        shown.push(format!("and {} more", names.len() - NAMES_SHOWN));
+    }
+    shown.join(", ")
 }
 
 /// The question, as the chat and `ask` put it (without the answer's
@@ -501,6 +518,7 @@ pub fn read_answer(tty: &mut (impl Read + std::os::fd::AsFd)) -> io::Result<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use std::os::unix::fs::PermissionsExt;
 
     /// The state file as the CLI writes it (`JSON.stringify(c, null, 2)`).
@@ -723,6 +741,25 @@ mod tests {
             ],
             "{got:?}"
         );
+    }
+
+    /// A settings file naming a thousand hooks is said in one bounded line.
+    #[test]
+    fn many_names_are_counted_not_listed() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join(".claude")).unwrap();
+        let hooks: serde_json::Map<String, Value> = (0..1000)
+            .map(|i| (format!("Event{i}{}", "x".repeat(100)), Value::Array(vec![])))
+            .collect();
+        std::fs::write(
+            d.path().join(".claude/settings.json"),
+            json!({ "hooks": hooks }).to_string(),
+        )
+        .unwrap();
+        let got = what_would_load(d.path());
+        assert_eq!(got.len(), 1);
+        assert!(got[0].ends_with("and 992 more"), "{}", got[0]);
+        assert!(got[0].len() < 600, "{}", got[0].len());
     }
 
     #[test]
