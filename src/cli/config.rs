@@ -13,7 +13,7 @@ pub const CONFIG_ENV: &str = "CLAUDIO_CONFIG";
 
 /// What the file may set.
 #[derive(Debug, Default, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub struct Config {
     /// Default model.
     pub model: Option<String>,
@@ -78,6 +78,51 @@ impl Config {
         })
     }
 
+    /// The keys of a config file's text this version does not know, each
+    /// with a warning naming the nearest known key. They are passed over
+    /// (a key from a newer version, or a typo), not an error: one unknown
+    /// key made every command, `config show` too, exit 1.
+    pub fn unknown_keys(text: &str, path: &Path) -> Vec<String> {
+        const KNOWN: [&str; 11] = [
+            "model",
+            "permission-mode",
+            "allowed-tools",
+            "disallowed-tools",
+            "cli-path",
+            "color",
+            "show-thinking",
+            "history-size",
+            "edit-mode",
+            "edit_mode",
+            "archive",
+        ];
+        let Ok(table) = text.parse::<toml::Table>() else {
+            return Vec::new();
+        };
+        table
+            .keys()
+            .filter(|k| !KNOWN.contains(&k.as_str()))
+            .map(|k| {
+                let key = super::sessions::flat(k);
+                // a swap of two letters is 2 edits: up to 2, or a third of
+                // a long key
+                let k2 = k.replace('_', "-");
+                let limit = (k2.chars().count() / 3).clamp(2, 3);
+                let near = KNOWN
+                    .iter()
+                    .map(|n| (super::chat::typos::distance(&k2, n), *n))
+                    .filter(|(d, _)| *d <= limit)
+                    .min()
+                    .map(|(_, n)| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default();
+                format!(
+                    "claudio: config file {}: unknown key `{key}` passed over{near}",
+                    path.display()
+                )
+            })
+            .collect()
+    }
+
     /// Load the file in use, and check the environment it goes with. A
     /// missing default file is an empty config; a missing file named by
     /// `CLAUDIO_CONFIG` is an error; a relative `CLAUDIO_ARCHIVE_DIR` is a
@@ -95,7 +140,13 @@ impl Config {
             return Ok((Config::default(), None));
         };
         match std::fs::read_to_string(&path) {
-            Ok(text) => Ok((Config::parse(&text, &path)?, Some(path))),
+            Ok(text) => {
+                let config = Config::parse(&text, &path)?;
+                for warning in Config::unknown_keys(&text, &path) {
+                    eprintln!("{warning}");
+                }
+                Ok((config, Some(path)))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {
                 Ok((Config::default(), None))
             }
@@ -196,14 +247,27 @@ mod tests {
         assert!(e.to_string().contains("line 1"), "{e}");
     }
 
+    /// An unknown key is passed over with a warning naming the nearest
+    /// known one; the rest of the file still counts.
+    #[test]
+    fn an_unknown_key_is_a_warning_not_an_error() {
+        let text = "model = \"opus\"\nmodle = \"x\"\ntheme = \"dark\"\n";
+        let p = Path::new("/x/c.toml");
+        let c = Config::parse(text, p).unwrap();
+        assert_eq!(c.model.as_deref(), Some("opus"));
+        let w = Config::unknown_keys(text, p);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].contains("`modle`") && w[0].contains("`model`"),
+            "{w:?}"
+        );
+        assert!(w[0].contains("/x/c.toml"), "{w:?}");
+        assert!(w[1].contains("`theme`") && !w[1].contains("mean"), "{w:?}");
+        assert!(Config::unknown_keys("edit_mode = \"vi\"", p).is_empty());
+    }
+
     #[test]
     fn errors_name_line_and_key() {
-        let e = Config::parse("model = \"opus\"\nmodle = \"x\"\n", Path::new("/x/c.toml"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("line 2"), "{e}");
-        assert!(e.contains("modle"), "{e}");
-        assert!(e.contains("/x/c.toml"), "{e}");
         let e = Config::parse("color = \"purple\"\n", Path::new("c.toml"))
             .unwrap_err()
             .to_string();

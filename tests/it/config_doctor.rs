@@ -48,14 +48,14 @@ fn flags_beat_environment_beat_the_file() {
 fn a_bad_config_file_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("config.toml");
-    std::fs::write(&cfg, "model = \"x\"\n\ncolour = \"never\"\n").unwrap();
+    std::fs::write(&cfg, "model = \"x\"\n\ncolor = \"purple\"\n").unwrap();
     let fake = Fake::new(vec![]);
     let mut c = claudio(&fake);
     c.env("CLAUDIO_CONFIG", &cfg).args(["ask", "q"]);
     let o = run(c, None);
     assert_eq!(o.status.code(), Some(1));
     let t = text(&o);
-    assert!(t.contains("line 3") && t.contains("colour"), "{t}");
+    assert!(t.contains("line 3") && t.contains("purple"), "{t}");
     assert!(t.contains(&cfg.display().to_string()), "{t}");
     // a named file that is missing is an error too, not a silent default
     let mut c = claudio(&fake);
@@ -64,6 +64,44 @@ fn a_bad_config_file_is_a_clear_error() {
     let o = run(c, None);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("nope.toml"));
+}
+
+/// One unknown key (a typo, or a key of a newer version) is a warning
+/// naming it and the nearest known key, said once, and every command goes
+/// on: it made even `config show` exit 1.
+#[test]
+fn an_unknown_config_key_is_a_warning_and_the_command_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "theme = \"dark\"\ncolour = \"never\"\npermission-mode = \"plan\"\n",
+    )
+    .unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.env("CLAUDIO_CONFIG", &cfg).args(["config", "show"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        stdout(&o).contains("permission-mode = \"plan\""),
+        "{}",
+        text(&o)
+    );
+    let err = stderr(&o);
+    assert_eq!(err.matches("unknown key `theme`").count(), 1, "{err}");
+    assert_eq!(err.matches("unknown key `colour`").count(), 1, "{err}");
+    assert!(err.contains("did you mean `color`?"), "{err}");
+    // and a session starts with the rest of the file in effect
+    let fake = Fake::after_init(vec![turn("q", "a")]);
+    let mut c = claudio(&fake);
+    c.env("CLAUDIO_CONFIG", &cfg).args(["ask", "q"]);
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        fake.argv().iter().any(|a| a == "--permission-mode=plan"),
+        "{:?}",
+        fake.argv()
+    );
 }
 
 #[test]

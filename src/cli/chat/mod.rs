@@ -22,5 +22,5 @@ pub mod shell;
 pub mod state;
 pub(crate) mod status;
 pub mod typeahead;
-mod typos;
+pub(crate) mod typos;
 mod work;

@@ -87,7 +87,7 @@ fn nearest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<
 }
 
 /// Levenshtein distance, by characters.
-fn distance(a: &str, b: &str) -> usize {
+pub(crate) fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
