@@ -286,6 +286,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Don''t ask for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Don''t ask for confirmation')
+            [CompletionResult]::new('--archived-too', '--archived-too', [CompletionResultType]::ParameterName, 'Also delete the session''s copies in claudio''s archive (with their sub-agents), in the same step: what a leaked secret needs')
             [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the sessions only claudio''s archive holds')
             [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

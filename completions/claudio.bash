@@ -939,7 +939,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__delete)
-            opts="-y -h --yes --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-y -h --yes --archived-too --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -270,6 +270,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --color 'When to use colors [default: auto]'
             cand -y 'Don''t ask for confirmation'
             cand --yes 'Don''t ask for confirmation'
+            cand --archived-too 'Also delete the session''s copies in claudio''s archive (with their sub-agents), in the same step: what a leaked secret needs'
             cand --no-archive 'Leave out the sessions only claudio''s archive holds'
             cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
             cand -h 'Print help'

@@ -597,6 +597,37 @@ fn delete_says_the_archived_copy_remains_and_refuses_to_remove_it() {
     assert!(err.contains("rm '"), "how to remove it: {err}");
 }
 
+/// `--archived-too` deletes the CLI's transcript and the archived copy in
+/// one step (a leaked secret took two), and the confirmation says which
+/// copies go; with only the archived copy left, it deletes that.
+#[test]
+fn delete_archived_too_removes_every_copy_in_one_step() {
+    let h = Home::new();
+    std::fs::write(h.transcript(), prompts(ID, 2)).unwrap();
+    assert_eq!(h.json(&["sessions", "archive", "--json"])["archived"], 1);
+    let (code, _, err) = h.run(&["sessions", "delete", &ID[..8], "--yes", "--archived-too"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!h.transcript().exists());
+    assert!(!h.packed().exists(), "the archived copy is gone too: {err}");
+    assert!(!err.contains("remains"), "{err}");
+    assert!(
+        err.contains(&format!("deleted {} (archived)", h.packed().display())),
+        "{err}"
+    );
+    let list = h.json(&["sessions", "list", "--all", "--json"]);
+    assert_eq!(list.as_array().map(Vec::len), Some(0), "{list}");
+    // only in the archive: --archived-too deletes it
+    std::fs::write(h.transcript(), prompts(ID, 2)).unwrap();
+    assert_eq!(h.json(&["sessions", "archive", "--json"])["archived"], 1);
+    std::fs::remove_file(h.transcript()).unwrap();
+    let (code, _, err) = h.run(&["sessions", "delete", &ID[..8], "--yes"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--archived-too"), "{err}");
+    let (code, _, err) = h.run(&["sessions", "delete", &ID[..8], "--yes", "--archived-too"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!h.packed().exists(), "{err}");
+}
+
 // ---- 13: before 1970 ----------------------------------------------------------------
 
 #[test]

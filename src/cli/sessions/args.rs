@@ -288,6 +288,10 @@ pub struct DeleteArgs {
     /// Don't ask for confirmation.
     #[arg(short, long)]
     pub yes: bool,
+    /// Also delete the session's copies in claudio's archive (with their
+    /// sub-agents), in the same step: what a leaked secret needs.
+    #[arg(long)]
+    pub archived_too: bool,
 }
 
 #[cfg(test)]

@@ -13,22 +13,23 @@ use std::path::{Path, PathBuf};
 
 pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     let file = store.find(&a.id)?;
-    if file.is_archived() {
+    let archived = archived_copies(store, &file.id);
+    if file.is_archived() && !a.archived_too {
         // the CLI deleted it: the archive's copy is all there is left
         let msg = format!(
-            "not deleting {}: the session is only in claudio's archive (the CLI deleted it), and `sessions delete` removes the CLI's transcript only. To remove the archived copy: {}",
+            "not deleting {}: the session is only in claudio's archive (the CLI deleted it). To remove the archived copy: `claudio sessions delete {} --archived-too`, or {}",
+            file.id,
             file.id,
             removal(&file.path)
         );
         io.warn(&msg);
         return Ok(SessionsOutcome::Done(Exit::Failure));
     }
-    let archived = archived_copies(store, &file.id);
     // the same session in other folders: said, and kept
     let others: Vec<_> = store
         .copies(&file.id)?
         .into_iter()
-        .filter(|c| c.path != file.path)
+        .filter(|c| c.path != file.path && !c.is_archived())
         .collect();
     if !others.is_empty() {
         let list: Vec<String> = others
@@ -48,6 +49,18 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
         );
         io.warn(&msg);
     }
+    // what goes: the CLI's transcript (unless the CLI deleted it), and
+    // with --archived-too every archived copy
+    let live = (!file.is_archived()).then(|| file.clone());
+    let packed: Vec<PathBuf> = if a.archived_too {
+        let mut p = archived.clone();
+        if file.is_archived() && !p.contains(&file.path) {
+            p.push(file.path.clone());
+        }
+        p
+    } else {
+        Vec::new()
+    };
     if !a.yes {
         // without what it shows (a damaged file, say), the id alone
         let info = store.info_file(&file).ok();
@@ -74,13 +87,22 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
                 ));
             }
         };
-        let kept = if archived.is_empty() {
-            ""
-        } else {
-            " (its copy in claudio's archive is kept)"
+        let copies = |n: usize| if n == 1 { "copy" } else { "copies" };
+        let which = match (live.is_some(), packed.len(), archived.len()) {
+            (true, 0, 0) => String::new(),
+            (true, 0, n) => format!(
+                " (its {} in claudio's archive {} kept)",
+                copies(n),
+                if n == 1 { "is" } else { "are" }
+            ),
+            (true, n, _) => format!(" and its {} in claudio's archive", copies(n)),
+            (false, n, _) => format!(
+                " (its {} in claudio's archive: the CLI deleted its transcript)",
+                copies(n)
+            ),
         };
         let question = format!(
-            "Delete session {}{kept}? {} ",
+            "Delete session {}{which}? {} ",
             Sanitizer::clean(&what),
             io.err_style.bold("[y/N]")
         );
@@ -93,18 +115,45 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
             return Ok(SessionsOutcome::Done(Exit::Failure));
         }
     }
-    // exactly the file shown: finding it again could give another copy
-    store.delete_file(&file)?;
-    io.warn(&format!("deleted {}", file.path.display()));
-    for copy in &archived {
-        let msg = format!(
-            "the session's archived copy remains: {} (listed as archived, and read by search, export and resume). To remove it too: {}",
-            copy.display(),
-            removal(copy)
-        );
-        io.warn(&msg);
+    if let Some(live) = &live {
+        // exactly the file shown: finding it again could give another copy
+        store.delete_file(live)?;
+        io.warn(&format!("deleted {}", live.path.display()));
+    }
+    for copy in &packed {
+        remove_archived(copy).map_err(|e| {
+            anyhow::anyhow!("could not delete the archived copy {}: {e}", copy.display())
+        })?;
+        io.warn(&format!("deleted {} (archived)", copy.display()));
+    }
+    if !a.archived_too {
+        for copy in &archived {
+            let msg = format!(
+                "the session's archived copy remains: {} (listed as archived, and read by search, export and resume). To remove it too: `claudio sessions delete {} --archived-too`, or {}",
+                copy.display(),
+                file.id,
+                removal(copy)
+            );
+            io.warn(&msg);
+        }
     }
     Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// Remove an archived copy and its sub-agents' folder beside it (a link
+/// in its place is removed, never followed).
+fn remove_archived(copy: &Path) -> io::Result<()> {
+    std::fs::remove_file(copy)?;
+    if let Some(side) = copy
+        .to_str()
+        .and_then(|p| p.strip_suffix(".jsonl.zst"))
+        .map(PathBuf::from)
+    {
+        if std::fs::symlink_metadata(&side).is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(&side)?;
+        }
+    }
+    Ok(())
 }
 
 /// The archived copies of session `id` (`<archive>/<folder>/<id>.jsonl.zst`)
