@@ -38,7 +38,12 @@ Files:
 
 /// A fast, sturdy terminal front end and Rust SDK for Claude Code.
 #[derive(Debug, Parser)]
-#[command(name = "claudio", version, about, after_help = AFTER_HELP)]
+#[command(
+    name = "claudio",
+    version,
+    about = "A terminal chat, a pipeline tool and a session manager for Claude Code: answers stream as they are written, every tool asks before it runs, and past sessions are found, resumed, exported and priced.",
+    after_help = AFTER_HELP
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
