@@ -41,7 +41,7 @@ Files:
 #[command(
     name = "claudio",
     version,
-    about = "A terminal chat, a pipeline tool and a session manager for Claude Code: answers stream as they are written, every tool asks before it runs, and past sessions are found, resumed, exported and priced.",
+    about = "A terminal chat, a pipeline tool and a session manager for Claude Code: answers stream as they are written, tool calls are shown and approved at the terminal, and past sessions are found, resumed, exported and priced.",
     after_help = AFTER_HELP
 )]
 pub struct Cli {
