@@ -43,7 +43,7 @@ impl Row {
         let clean = |t: &str| Sanitizer::clean(&one_line(t, 200));
         Row {
             id: s.session_id.clone(),
-            title: clean(&s.summary),
+            title: clean(&s.title),
             prompt: s.first_prompt.as_deref().map(clean).unwrap_or_default(),
             branch: s.git_branch.as_deref().map(clean).unwrap_or_default(),
             tag: s.tag.as_deref().map(clean).unwrap_or_default(),

@@ -7,8 +7,9 @@ use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
 use super::paths::sanitize_path;
 use super::scan::{
-    clean_title, first_entry_field, first_media_kind, first_prompt, first_string_field, has,
-    last_entry_field, last_string_field, last_titles, prompt_text, EntryTypes,
+    clean_title, first_entry_field, first_media_kind, first_prompt, first_real_prompt,
+    first_string_field, has, last_entry_field, last_string_field, last_titles, prompt_text,
+    EntryTypes,
 };
 use super::time::{millis_of, parse_iso_millis};
 use serde::Serialize;
@@ -60,6 +61,15 @@ pub struct SessionInfo {
     /// The transcript file.
     #[serde(skip)]
     pub path: PathBuf,
+    /// The title a person reads, one rule everywhere claudio shows a
+    /// session: the custom title (set with rename, or the CLI's), else the
+    /// compaction summary, else the first prompt typed as a prompt (a `!`
+    /// command, a slash command or a note of the CLI's is never a title),
+    /// else `Image`/`Document`, else [`summary`](Self::summary). Not one
+    /// of the SDK's fields (`summary` is the SDK's: it prefers the last
+    /// prompt, so a session ending with `!ls` was titled `! ls`).
+    #[serde(skip)]
+    pub title: String,
 }
 
 /// Why a file was left out of a listing.
@@ -280,6 +290,12 @@ fn build_info_with(
         .or_else(|| nonempty(last_entry_field(tail, "summary", None, false)))
         .or_else(|| first.clone())
         .or_else(|| nonempty(Some(first_media_kind(head).to_owned())))?;
+    let title = custom_title
+        .clone()
+        .or_else(|| nonempty(last_entry_field(tail, "summary", None, false)))
+        .or_else(|| nonempty(first_real_prompt(head)))
+        .or_else(|| nonempty(Some(first_media_kind(head).to_owned())))
+        .unwrap_or_else(|| summary.clone());
     let git_branch = nonempty(last_string_field(tail, "gitBranch"))
         .or_else(|| nonempty(first_string_field(head, "gitBranch")));
     let relocated = if types.compact(EntryTypes::RELOCATED) {
@@ -299,6 +315,7 @@ fn build_info_with(
     Some(Built::Info(Box::new(SessionInfo {
         session_id: session_id.to_owned(),
         summary,
+        title,
         last_modified: millis_of(ht.modified),
         file_size: ht.size,
         custom_title,
@@ -533,6 +550,36 @@ mod tests {
             Built::Info(i) => Some(*i),
             Built::Sidechain => None,
         }
+    }
+
+    /// One title rule: the custom title, else the compaction summary, else
+    /// the first prompt typed as a prompt; a `!` command, a slash command
+    /// or a note never is one (the SDK's `summary`, kept as it is, takes
+    /// the last prompt: `! python3 -m unittest`).
+    #[test]
+    fn the_title_is_never_a_shell_command_or_a_note() {
+        let base = [
+            r#"{"type":"user","message":{"content":"<command-name>/clear</command-name>"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-input>ls -la</bash-input>"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-stdout>a b</bash-stdout><bash-stderr></bash-stderr>"}}"#,
+            r#"{"type":"user","message":{"content":"fix the big discount test"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-input>python3 -m unittest 2>&1 | tail -3</bash-input>"}}"#,
+            r#"{"type":"last-prompt","lastPrompt":"! python3 -m unittest 2>&1 | tail -3"}"#,
+        ]
+        .join("\n");
+        let i = info(&base).unwrap();
+        assert_eq!(
+            i.summary, "! python3 -m unittest 2>&1 | tail -3",
+            "the SDK's"
+        );
+        assert_eq!(i.title, "fix the big discount test");
+        let summed = format!("{base}\n{{\"type\":\"summary\",\"summary\":\"Discount clamp\"}}");
+        assert_eq!(info(&summed).unwrap().title, "Discount clamp");
+        let named = format!("{summed}\n{{\"type\":\"custom-title\",\"customTitle\":\"Mine\"}}");
+        assert_eq!(info(&named).unwrap().title, "Mine");
+        // only commands: the SDK's summary, as there is nothing better
+        let only = r#"{"type":"user","message":{"content":"<bash-input>ls</bash-input>"}}"#;
+        assert_eq!(info(only).unwrap().title, "! ls");
     }
 
     #[test]

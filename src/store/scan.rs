@@ -495,6 +495,33 @@ pub(crate) fn first_prompt(head: &str) -> String {
     }
 }
 
+/// The first prompt a person typed as a prompt, for a title: not a `!`
+/// command (`<bash-input>`), a slash command or a note of the CLI's.
+pub(crate) fn first_real_prompt(head: &str) -> Option<String> {
+    for line in lines_with(head, USER, USER_SPACED) {
+        if has(line, "\"tool_result\"")
+            || is_meta_line(line)
+            || has(line, "\"isCompactSummary\":true")
+            || has(line, "\"isCompactSummary\": true")
+        {
+            continue;
+        }
+        let Ok(v) = crate::protocol::from_str_lenient::<Value>(line) else {
+            continue;
+        };
+        if user_texts(&v)
+            .iter()
+            .any(|t| t.trim_start().starts_with("<bash-"))
+        {
+            continue;
+        }
+        if let Some(p) = prompt_text(&v, &mut String::new()) {
+            return Some(p);
+        }
+    }
+    None
+}
+
 /// The texts of a user entry's message (its string, or its text blocks);
 /// none for a tool result.
 fn user_texts(entry: &Value) -> Vec<&str> {

@@ -468,7 +468,7 @@ impl Chat<'_> {
         let mut text = String::new();
         for s in &listing.sessions {
             let when = crate::cli::sessions::relative_time(now, s.last_modified);
-            let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.summary), width);
+            let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.title), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
                 self.screen.style.cyan(&short_id(&s.session_id)),

@@ -68,7 +68,7 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
             Some(i) => format!(
                 "{} “{}” ({}, {})",
                 &file.id,
-                cut(&flat(&i.summary), 60),
+                cut(&flat(&i.title), 60),
                 human_size(i.file_size),
                 relative_time(io.now_ms, i.last_modified)
             ),

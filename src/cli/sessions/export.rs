@@ -696,7 +696,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
     let info = store.info_file(&file).ok();
     let title = info
         .as_ref()
-        .map(|i| i.summary.clone())
+        .map(|i| i.title.clone())
         .filter(|t| !t.trim().is_empty())
         .unwrap_or_else(|| format!("Session {}", file.id));
     let mut meta = format!("Claude Code session {}", file.id);

@@ -143,7 +143,7 @@ fn render_table(
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let mut title = flat(&s.summary);
+            let mut title = flat(&s.title);
             if let Some(tag) = s.tag.as_deref() {
                 title = format!("[{}] {title}", flat(tag));
             }

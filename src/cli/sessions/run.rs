@@ -98,6 +98,51 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// `list`, `search` and `export` title a session by one rule: a `!`
+    /// command sent last is not its title (it was: `! python3 -m
+    /// unittest 2>&1 | tail -3`).
+    #[test]
+    fn a_shell_command_sent_last_is_not_the_title() {
+        let d = tempfile::tempdir().unwrap();
+        let folder = d.path().join("projects/-work-proj");
+        std::fs::create_dir_all(&folder).unwrap();
+        let line = |v: serde_json::Value| format!("{v}\n");
+        let mut t = String::new();
+        t += &line(
+            json!({"type":"user","uuid":U1,"parentUuid":null,"sessionId":A,"cwd":"/work/proj",
+            "timestamp":"2026-01-01T10:00:00.000Z","message":{"role":"user","content":"fix the big discount test"}}),
+        );
+        t += &line(
+            json!({"type":"assistant","uuid":A1,"parentUuid":U1,"sessionId":A,"timestamp":"2026-01-01T10:00:05.000Z",
+            "message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Done."}]}}),
+        );
+        t += &line(
+            json!({"type":"user","uuid":U9,"parentUuid":A1,"sessionId":A,"timestamp":"2026-01-01T10:01:00.000Z",
+            "message":{"role":"user","content":"<bash-input>python3 -m unittest 2>&1 | tail -3</bash-input>"}}),
+        );
+        t += &line(
+            json!({"type":"last-prompt","lastPrompt":"! python3 -m unittest 2>&1 | tail -3","sessionId":A}),
+        );
+        std::fs::write(folder.join(format!("{A}.jsonl")), t).unwrap();
+        let c = cfg(&d);
+        let tty = std::path::Path::new("/nonexistent/tty");
+        for args in [
+            &["--config-dir", &c, "list", "--all"][..],
+            &["--config-dir", &c, "search", "discount", "--all"],
+            &["--config-dir", &c, "export", A],
+        ] {
+            let r = run_args(args, tty, "/".as_ref());
+            let out = r.out.text();
+            assert!(r.outcome.is_ok(), "{args:?}: {}", r.err.text());
+            assert!(out.contains("fix the big discount test"), "{args:?}: {out}");
+            if args[2] != "export" {
+                assert!(!out.contains("unittest"), "{args:?}: {out}");
+            } else {
+                assert!(out.starts_with("# fix the big discount test"), "{out}");
+            }
+        }
+    }
+
     #[test]
     fn bad_and_ambiguous_ids() {
         let d = store();

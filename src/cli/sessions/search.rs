@@ -247,7 +247,7 @@ fn render(s: &SessionHits, all: bool, io: &Io) -> String {
     let when = relative_time(io.now_ms, s.info.last_modified);
     let mut head = format!("{}  {}  ", st.cyan(&id), st.dim(&when));
     let used = width(&id) + width(&when) + 4;
-    let mut title = flat(&s.info.summary);
+    let mut title = flat(&s.info.title);
     if s.info.from_archive {
         title = format!("(archived) {title}");
     }

@@ -610,7 +610,7 @@ fn session_titles(store: &Store, dir: Option<&std::path::Path>) -> HashMap<Strin
         .map(|l| {
             l.sessions
                 .into_iter()
-                .map(|s| (s.session_id, s.summary))
+                .map(|s| (s.session_id, s.title))
                 .collect()
         })
         .unwrap_or_default()
