@@ -85,8 +85,9 @@ impl Entry {
     }
 
     /// Whether this is a user entry the CLI wrote itself, not the person: a
-    /// meta entry (`isMeta`), a compaction summary, or a note such as
-    /// `<task-notification>` or an interruption ([`is_cli_note`](super::is_cli_note)).
+    /// meta entry (`isMeta`), a compaction summary, a note such as
+    /// `<task-notification>` or an interruption ([`is_cli_note`](super::is_cli_note)),
+    /// or `!` commands alone (see [`shell_runs`](Self::shell_runs)).
     pub fn is_note(&self) -> bool {
         if self.kind() != "user" {
             return false;
@@ -94,14 +95,22 @@ impl Entry {
         let flag = |k: &str| self.value.get(k).and_then(Value::as_bool) == Some(true);
         flag("isMeta")
             || flag("isCompactSummary")
-            || self
-                .user_text()
-                .is_some_and(|t| super::scan::is_cli_note(t.trim()))
+            || self.user_text().is_some_and(|t| {
+                let (runs, rest) = split_shell(&t);
+                let rest = rest.trim();
+                if rest.is_empty() {
+                    !runs.is_empty() || super::scan::is_cli_note(t.trim())
+                } else {
+                    super::scan::is_cli_note(rest)
+                }
+            })
     }
 
     /// The prompt the person typed, when this entry is one: a user entry's
     /// text (its text blocks joined by a newline), not a tool result, a
-    /// side chain's entry or a [note](Self::is_note).
+    /// side chain's entry or a [note](Self::is_note). The `!` commands sent
+    /// in front of it ([`shell_runs`](Self::shell_runs)) are left out: a
+    /// prompt sent after a `!` command is a prompt.
     ///
     /// ```
     /// use claudio::store::Entry;
@@ -109,13 +118,36 @@ impl Entry {
     /// assert_eq!(typed.prompt().as_deref(), Some("fix it"));
     /// let note = Entry::parse(r#"{"type":"user","message":{"content":"<task-notification>done</task-notification>"}}"#)?;
     /// assert!(note.is_note() && note.prompt().is_none());
+    /// let after = Entry::parse(r#"{"type":"user","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a\n</bash-stdout><bash-stderr></bash-stderr>\n\nwhy a?"}}"#)?;
+    /// assert_eq!(after.prompt().as_deref(), Some("why a?"));
+    /// assert_eq!(after.shell_runs()[0].command.as_deref(), Some("ls"));
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn prompt(&self) -> Option<String> {
         if self.is_note() || self.value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
             return None;
         }
+        let text = self.user_text()?;
+        let (runs, rest) = split_shell(&text);
+        if runs.is_empty() {
+            return Some(text);
+        }
+        let rest = rest.trim_start_matches(['\n', '\r']).trim_end();
+        (!rest.trim().is_empty()).then(|| rest.to_owned())
+    }
+
+    /// The `!` commands at the start of a user entry, as the claude TUI
+    /// writes them (`<bash-input>`, then `<bash-stdout>` and `<bash-stderr>`,
+    /// in one entry or the next) and as claudio's chat sends them in front
+    /// of the next prompt. Empty for any other entry.
+    pub fn shell_runs(&self) -> Vec<ShellRun> {
+        if self.kind() != "user" || self.value.get("isMeta").and_then(Value::as_bool) == Some(true)
+        {
+            return Vec::new();
+        }
         self.user_text()
+            .map(|t| split_shell(&t).0)
+            .unwrap_or_default()
     }
 
     /// The assistant's answer in this entry: its text blocks joined by a
@@ -140,6 +172,65 @@ impl Entry {
             .collect::<Vec<_>>()
             .join("\n");
         (!text.trim().is_empty()).then_some(text)
+    }
+}
+
+/// A `!` command the person ran, and what it printed, as a transcript
+/// keeps it ([`Entry::shell_runs`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ShellRun {
+    /// The command (`None` for output whose command is in an entry
+    /// before).
+    pub command: Option<String>,
+    /// What it wrote to stdout.
+    pub stdout: String,
+    /// What it wrote to stderr (with a note of a failing exit status).
+    pub stderr: String,
+}
+
+/// The `!` command blocks at the start of `text`, and the text after them.
+/// A block whose closing tag is missing ends them (it is text).
+fn split_shell(text: &str) -> (Vec<ShellRun>, &str) {
+    let mut runs: Vec<ShellRun> = Vec::new();
+    let mut rest = text;
+    loop {
+        let t = rest.trim_start();
+        let block = |tag: &str| -> Option<(&str, &str)> {
+            let open = format!("<{tag}>");
+            let close = format!("</{tag}>");
+            let body = t.strip_prefix(open.as_str())?;
+            let end = body.find(close.as_str())?;
+            Some((&body[..end], &body[end + close.len()..]))
+        };
+        if let Some((cmd, after)) = block("bash-input") {
+            runs.push(ShellRun {
+                command: Some(cmd.trim().to_owned()),
+                ..ShellRun::default()
+            });
+            rest = after;
+        } else if let Some((out, after)) = block("bash-stdout") {
+            if runs
+                .last()
+                .is_none_or(|r| !r.stdout.is_empty() || !r.stderr.is_empty())
+            {
+                runs.push(ShellRun::default());
+            }
+            if let Some(r) = runs.last_mut() {
+                r.stdout = out.to_owned();
+            }
+            rest = after;
+        } else if let Some((err, after)) = block("bash-stderr") {
+            if runs.last().is_none_or(|r| !r.stderr.is_empty()) {
+                runs.push(ShellRun::default());
+            }
+            if let Some(r) = runs.last_mut() {
+                r.stderr = err.to_owned();
+            }
+            rest = after;
+        } else {
+            return (runs, rest);
+        }
     }
 }
 
@@ -686,6 +777,40 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
 
 #[cfg(test)]
 mod tests {
+    /// The `!` command blocks, in one entry (claudio's chat) or spread
+    /// over two (the claude TUI), and what follows them.
+    #[test]
+    fn shell_runs_and_the_prompt_after_them() {
+        let e = |t: &str| {
+            super::Entry::parse(
+                &serde_json::json!({"type":"user","message":{"content":t}}).to_string(),
+            )
+            .unwrap()
+        };
+        let both = e("<bash-input> make </bash-input>\n<bash-stdout>ok\n</bash-stdout><bash-stderr>warn\n</bash-stderr>\n<bash-input>ls</bash-input>\n<bash-stdout></bash-stdout><bash-stderr></bash-stderr>\n\nnow fix\nit");
+        let runs = both.shell_runs();
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0].command.as_deref(), Some("make"));
+        assert_eq!(
+            (runs[0].stdout.as_str(), runs[0].stderr.as_str()),
+            ("ok\n", "warn\n")
+        );
+        assert_eq!(both.prompt().as_deref(), Some("now fix\nit"));
+        assert!(!both.is_note());
+        let alone = e("<bash-input>ls</bash-input>");
+        assert!(alone.is_note() && alone.prompt().is_none());
+        let output = e("<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>");
+        assert_eq!(output.shell_runs()[0].command, None);
+        assert!(output.is_note());
+        // an unclosed block is text, not a command
+        let open = e("<bash-input>ls and more");
+        assert!(open.shell_runs().is_empty());
+        // a note after the commands is still a note
+        let note = e("<bash-input>ls</bash-input><task-notification>x</task-notification>");
+        assert!(note.is_note() && note.prompt().is_none());
+        assert_eq!(e("plain").prompt().as_deref(), Some("plain"));
+    }
+
     use super::*;
     use crate::protocol::ContentBlock;
     use serde_json::json;

@@ -36,7 +36,7 @@ mod usage_read;
 
 #[cfg(feature = "archive")]
 pub use archive::{ArchiveOptions, ArchiveSummary, NotArchived};
-pub use chain::{read_conversation, Conversation, Entry};
+pub use chain::{read_conversation, Conversation, Entry, ShellRun};
 pub use edit::SessionFile;
 pub use error::{StoreError, StoreResult};
 pub use handle::{ForkOptions, ResumeTarget, Store};

@@ -10,7 +10,7 @@ use super::state::Session;
 use crate::cli::reading::Reading;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::Here;
+use crate::cli::summary::{truncate_width, Here};
 use crate::cli::wrap::wrap;
 use claudio::store::Entry;
 use claudio::Message;
@@ -73,6 +73,13 @@ pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
         if let (Some(at), Some(first)) = (millis(e), first) {
             now = now.max(start + Duration::from_millis(at.saturating_sub(first)));
         }
+        let runs = e.shell_runs();
+        if !runs.is_empty() {
+            out.push_str(&r.draw(Draw::Suspend, &session, now));
+            for run in &runs {
+                out.push_str(&shell_rows(run, width));
+            }
+        }
         if let Some(prompt) = e.prompt() {
             out.push_str(&r.draw(Draw::Suspend, &session, now));
             let prompt = Sanitizer::clean(prompt.trim_end());
@@ -102,6 +109,36 @@ pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
         out.push_str(&r.draw(Draw::Seen(seen), &session, now));
     }
     out.push_str(&r.draw(Draw::Suspend, &session, now));
+    out
+}
+
+/// The most output lines of one `!` command a resumed history shows.
+const SHELL_LINES: usize = 12;
+
+/// A `!` command as the chat showed it: `› !command`, then what it printed
+/// under a `│` gutter (its first [`SHELL_LINES`] lines, the rest counted).
+fn shell_rows(run: &claudio::store::ShellRun, width: usize) -> String {
+    let mut out = String::new();
+    if let Some(cmd) = &run.command {
+        let cmd = Sanitizer::clean(cmd).replace('\t', "    ");
+        for (i, line) in cmd.lines().enumerate() {
+            let lead = if i == 0 { "› !" } else { "  " };
+            for row in wrap(line, width, lead, "  ") {
+                out.push_str(&row);
+                out.push('\n');
+            }
+        }
+    }
+    let printed = Sanitizer::clean(&format!("{}{}", run.stdout, run.stderr));
+    let lines: Vec<&str> = printed.lines().collect();
+    let room = width.saturating_sub(4).max(1);
+    for line in lines.iter().take(SHELL_LINES) {
+        let line = line.replace('\t', "    ");
+        out.push_str(&format!("  │ {}\n", truncate_width(&line, room)));
+    }
+    if lines.len() > SHELL_LINES {
+        out.push_str(&format!("  │ … {} more lines\n", lines.len() - SHELL_LINES));
+    }
     out
 }
 
@@ -204,6 +241,34 @@ mod tests {
         let framed = framed(&out, 0, "5c0e3e11", Style::plain(), 80);
         assert!(framed.starts_with("── the conversation so far ──\n› fix"));
         assert!(framed.ends_with("  Fixed.\n── resumed here ──\n"));
+    }
+
+    /// A prompt sent after a `!` command is drawn, after the command and
+    /// what it printed, as the chat showed them; it vanished, and its
+    /// answer ran on from the one before.
+    #[test]
+    fn a_prompt_sent_after_a_shell_command_is_drawn() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"<bash-input>ls</bash-input>\n<bash-stdout>a.txt\n</bash-stdout><bash-stderr></bash-stderr>\n\nwhy is a.txt here?"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Two."}]}}),
+        ]);
+        let out = replay(&e, &Here::default(), 40);
+        // drawn as a second prompt typed alone is
+        let plain = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"why is a.txt here?"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Two."}]}}),
+        ]);
+        let plain = replay(&plain, &Here::default(), 40);
+        assert_eq!(
+            out,
+            plain.replace("› why", "› !ls\n  │ a.txt\n› why"),
+            "{out}"
+        );
+        assert!(out.contains("› why is a.txt here?\n"), "{out}");
     }
 
     /// A prompt with tabs is drawn within the width: the rows counted a

@@ -76,7 +76,19 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
             continue;
         }
         let ts = e.timestamp();
+        let runs = e.shell_runs();
         match e.kind() {
+            // `!` commands, as the chat showed them, then the prompt sent
+            // after them (it is the person's, not a note of the CLI's)
+            "user" if !runs.is_empty() => {
+                w.speaker(Speaker::You, ts);
+                for run in &runs {
+                    w.shell(run);
+                }
+                if let Some(p) = e.prompt() {
+                    w.text(&p);
+                }
+            }
             "user" if v.get("isMeta") != Some(&Value::Bool(true)) => match e.content() {
                 Some(MessageContent::Text(s)) => {
                     w.speaker(Speaker::You, ts);
@@ -198,6 +210,22 @@ impl Writer {
         }
     }
 
+    /// A `!` command: `!command`, then what it printed under a `│` gutter.
+    fn shell(&mut self, run: &claudio::store::ShellRun) {
+        if let Some(cmd) = &run.command {
+            for (i, line) in Sanitizer::clean(cmd).lines().enumerate() {
+                self.out.push_str(if i == 0 { "!" } else { " " });
+                self.out.push_str(line);
+                self.out.push('\n');
+            }
+        }
+        let printed = Sanitizer::clean(&format!("{}{}", run.stdout, run.stderr));
+        for line in printed.trim_end().lines() {
+            self.out.push_str(&self.st.dim(&format!("│ {line}")));
+            self.out.push('\n');
+        }
+    }
+
     /// Thinking: marked `✻` and dimmed.
     fn thinking(&mut self, text: &str) {
         for (i, line) in Sanitizer::clean(text.trim_end()).lines().enumerate() {
@@ -280,6 +308,26 @@ fn result_text(r: &ToolResultBlock) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `sessions show` draws a `!` command as the chat did, and the prompt
+    /// sent after it as a prompt (it printed the raw tags).
+    #[test]
+    fn shell_commands_are_shown_as_the_chat_showed_them() {
+        let e: Vec<Entry> = [
+            r#"{"type":"user","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a.txt\n</bash-stdout><bash-stderr></bash-stderr>\n\nwhy a.txt?"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Because."}]}}"#,
+            r#"{"type":"user","message":{"content":"<bash-input>pwd</bash-input>"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-stdout>/w</bash-stdout><bash-stderr></bash-stderr>"}}"#,
+        ]
+        .iter()
+        .map(|l| Entry::parse(l).unwrap())
+        .collect();
+        let out = body(&e, Chain::Main, Style::plain());
+        assert!(!out.contains("<bash"), "{out}");
+        assert!(out.contains("!ls\n│ a.txt\nwhy a.txt?\n"), "{out}");
+        assert!(out.contains("!pwd\n│ /w\n"), "{out}");
+        assert_eq!(last_prompts(&e, 1), Some((0, 0)), "the prompt after `!ls`");
+    }
 
     #[test]
     fn the_last_exchanges_start_at_a_typed_prompt() {
