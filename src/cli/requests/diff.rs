@@ -11,6 +11,8 @@ use similar::{ChangeTag, DiffTag, TextDiff};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod matching;
+
 /// Lines shown before a long diff is folded.
 pub const FOLD_AT: usize = 40;
 /// Most lines `d` shows of a folded diff: a file of millions of lines is
@@ -168,22 +170,55 @@ fn read_existing(path: &Path) -> Result<String, Unavailable> {
     read(path)?.ok_or_else(|| format!("{} does not exist", path.display()))
 }
 
-/// Apply edits as the tool would; CRLF files are matched with `\n` text too.
+/// Apply edits as the CLI's Edit makes them ([`matching`]: curly and
+/// straight quotes taken as the same, the new text re-styled as the file
+/// writes it); CRLF files are matched with `\n` text too. `Err` when the
+/// CLI would not make the edit either.
 fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailable> {
     let mut text = before.to_owned();
     for &(old, new, all) in edits {
-        let (old, new) = if !text.contains(old) && text.contains("\r\n") {
-            (old.replace('\n', "\r\n"), new.replace('\n', "\r\n"))
-        } else {
-            (old.to_owned(), new.to_owned())
-        };
-        if old.is_empty() || !text.contains(&old) {
-            return Err("the text to replace is not in the file (it may have changed)".into());
+        if old.is_empty() {
+            // the CLI writes the new text into an empty file only
+            if edits.len() == 1 && text.trim().is_empty() {
+                text = new.to_owned();
+                continue;
+            }
+            return Err("the text to replace is empty, and the file is not".into());
         }
+        let crlf = |s: &str| s.replace('\n', "\r\n");
+        let (old, new, actual) = match matching::actual(&text, old) {
+            Some(a) => (old.to_owned(), new.to_owned(), a),
+            None if text.contains("\r\n") => {
+                let (old, new) = (crlf(old), crlf(new));
+                match matching::actual(&text, &old) {
+                    Some(a) => (old, new, a),
+                    None => return Err(NOT_FOUND.into()),
+                }
+            }
+            None => return Err(NOT_FOUND.into()),
+        };
+        let new = matching::restyle(&old, &actual, &new);
+        let times = text.matches(actual.as_str()).count();
+        if !all && times > 1 {
+            return Err(format!(
+                "the text to replace is in the file {times} times, and replace_all is not set: the CLI refuses the edit"
+            ));
+        }
+        // deleting text that ends a line deletes the line ending too
+        let eol = format!("{actual}\n");
+        let actual = if new.is_empty() && !actual.ends_with('\n') && text.contains(&eol) {
+            eol
+        } else {
+            actual
+        };
         // what the edit comes to is bounded before it is made: one
         // character replaced everywhere by a long text would be gigabytes
-        let times = if all { text.matches(&old).count() } else { 1 };
-        let grows = (new.len() as u64).saturating_sub(old.len() as u64);
+        let times = if all {
+            text.matches(&actual).count()
+        } else {
+            1
+        };
+        let grows = (new.len() as u64).saturating_sub(actual.len() as u64);
         let size = (text.len() as u64).saturating_add(grows.saturating_mul(times as u64));
         if size > MAX_FILE {
             return Err(format!(
@@ -191,13 +226,15 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
             ));
         }
         text = if all {
-            text.replace(&old, &new)
+            text.replace(&actual, &new)
         } else {
-            text.replacen(&old, &new, 1)
+            text.replacen(&actual, &new, 1)
         };
     }
     Ok(text)
 }
+
+const NOT_FOUND: &str = "the text to replace is not in the file (it may have changed)";
 
 fn notebook(path: &Path, input: &Value) -> Result<Change, Unavailable> {
     let src = input
@@ -361,6 +398,126 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
         removed,
         folded,
     }
+}
+
+/// Longest piece of one line of a request's raw input drawn as one line:
+/// a longer line goes on in the next, so folding by lines bounds the rows.
+pub const RAW_PIECE: usize = 200;
+
+/// What a file-changing call gives the CLI to act on, drawn as it is, for
+/// when its result cannot be shown ([`proposed`] is `Err`): an Edit's
+/// `old_string` (red) and `new_string` (green), each edit's of a
+/// MultiEdit, a Write's `content`, a NotebookEdit's `new_source`. Made
+/// visible (an escape sequence shows, inert), a long line cut in pieces of
+/// [`RAW_PIECE`] characters, folded after `limit` lines (the rest counted,
+/// never formatted). `None` for a tool that changes no file.
+pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Option<Rendered> {
+    let text = |v: &Value, k: &str| match v.get(k) {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    // (label, text, removed)
+    let mut parts: Vec<(String, String, bool)> = Vec::new();
+    let mut edit = |label: &str, e: &Value| {
+        let every = e.get("replace_all").and_then(Value::as_bool) == Some(true);
+        let what = if every {
+            "old_string (replace_all: every place it is)"
+        } else {
+            "old_string"
+        };
+        parts.push((format!("{label}{what}"), text(e, "old_string"), true));
+        parts.push((format!("{label}new_string"), text(e, "new_string"), false));
+    };
+    match tool {
+        "Edit" => edit("", input),
+        "MultiEdit" => {
+            let edits = input
+                .get("edits")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            for (i, e) in edits.iter().enumerate() {
+                edit(&format!("edit {} of {}: ", i + 1, edits.len()), e);
+            }
+        }
+        "Write" => parts.push(("content".into(), text(input, "content"), false)),
+        "NotebookEdit" => {
+            let mode = input
+                .get("edit_mode")
+                .and_then(Value::as_str)
+                .unwrap_or("replace");
+            let cell = input.get("cell_id").and_then(Value::as_str).unwrap_or("?");
+            let label = format!("new_source ({mode}, cell {cell})");
+            parts.push((label, text(input, "new_source"), false));
+        }
+        _ => return None,
+    }
+    let mut r = Rendered {
+        lines: Vec::new(),
+        added: 0,
+        removed: 0,
+        folded: 0,
+    };
+    let room = |r: &Rendered| limit.is_none_or(|l| r.lines.len() < l);
+    for (label, body, removed) in parts {
+        if room(&r) {
+            r.lines
+                .push(style.dim(&format!("{}:", Sanitizer::visible(&label))));
+        } else {
+            r.folded += 1;
+        }
+        if body.is_empty() {
+            if room(&r) {
+                r.lines.push(style.dim("      (empty)"));
+            } else {
+                r.folded += 1;
+            }
+            continue;
+        }
+        for (n, line) in body.split('\n').enumerate() {
+            if removed {
+                r.removed += 1;
+            } else {
+                r.added += 1;
+            }
+            if !room(&r) {
+                // counted, never formatted
+                r.folded += line.chars().count().div_ceil(RAW_PIECE).max(1);
+                continue;
+            }
+            let mut rest = line;
+            let mut first = true;
+            loop {
+                let cut = rest
+                    .char_indices()
+                    .nth(RAW_PIECE)
+                    .map_or(rest.len(), |(i, _)| i);
+                let (piece, more) = rest.split_at(cut);
+                let mark = match (first, removed) {
+                    (false, _) => format!("{:>5} ↪  ", ""),
+                    (true, true) => format!("{:>5} -  ", n + 1),
+                    (true, false) => format!("{:>5} +  ", n + 1),
+                };
+                let shown = format!("{mark}{}", Sanitizer::visible(piece));
+                r.lines.push(if removed {
+                    style.red(&shown)
+                } else {
+                    style.green(&shown)
+                });
+                first = false;
+                rest = more;
+                if rest.is_empty() {
+                    break;
+                }
+                if !room(&r) {
+                    r.folded += rest.chars().count().div_ceil(RAW_PIECE);
+                    break;
+                }
+            }
+        }
+    }
+    Some(r)
 }
 
 #[cfg(test)]
@@ -651,7 +808,11 @@ mod tests {
         .unwrap()
         .unwrap_err();
         assert!(e.contains("too large"), "{e}");
-        // one replacement of the same: shown
+        // one replacement of the same (the CLI makes one only when the
+        // text is there once): shown
+        let mut once = vec![b'c'; 64 * 1024 - 1];
+        once.push(b'a');
+        let p = file(d.path(), "once.txt", &once);
         let c = proposed(
             "Edit",
             &json!({"file_path": p, "old_string": "a", "new_string": "b".repeat(1024)}),
