@@ -2,18 +2,38 @@
 //! CLI finds the text to replace with curly and straight quotes taken as
 //! the same, and `\uXXXX` escapes either way, and re-styles the new text
 //! as the file writes it. What the approval showed as added is, line for
-//! line, what the file holds after `y`.
+//! line, what the file holds after `y`. (The CLI also turns tags the model
+//! writes short back into the file's own before it asks: claudio is given
+//! that text.)
 
 use crate::common::real::{world, Reply};
 use crate::common::term::Term;
 use serde_json::json;
+use std::time::{Duration, Instant};
 
-/// The added lines of the newest approval on `screen`: (line number, text).
-fn added(screen: &str) -> Vec<(usize, String)> {
-    let last = screen
-        .rfind("┌ Edit")
-        .expect("an Edit approval on the screen");
-    screen[last..]
+/// The approval of an Edit to `name`, once its question is drawn (the
+/// earlier approvals may have scrolled away).
+fn approval_of(t: &Term, name: &str) -> String {
+    let head = format!("┌ Edit  {name}");
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let screen = t.contents();
+        if let Some(at) = screen.rfind(&head) {
+            if screen[at..].contains("Allow?") {
+                return screen[at..].to_owned();
+            }
+        }
+        assert!(
+            Instant::now() < until,
+            "never saw the approval of {name}:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The added lines of an approval: (line number, text).
+fn added(approval: &str) -> Vec<(usize, String)> {
+    approval
         .lines()
         .filter_map(|row| {
             let (_, code) = row.split_once("│ ")?;
@@ -49,6 +69,15 @@ fn what_an_edit_approval_shows_is_what_the_cli_writes() {
             "\"name\": \"café → naïve\"",
             "\"name\": \"caf\\u00e9 \\u2192 na\\u00efve\"",
         ),
+        // the CLI turns a tag the model writes short back into the file's
+        // own before it asks (claudio is given the text as the CLI has it)
+        (
+            "tags.txt",
+            "x\n<function_results>ok\n",
+            "<fnr>ok",
+            "<fnr>ok then  ",
+            "<function_results>ok then",
+        ),
     ];
     for (name, text, old, new, _) in &cases {
         let path = w.work.path().join(name).display().to_string();
@@ -61,22 +90,22 @@ fn what_an_edit_approval_shows_is_what_the_cli_writes() {
             json!({"file_path": path, "old_string": old, "new_string": new}),
         ));
     }
-    w.api.push(Reply::text("All three edited."));
+    w.api.push(Reply::text("All edited."));
     let mut c = w.claudio();
     c.env("XDG_DATA_HOME", w.home.path());
     let mut t = Term::spawn(c);
     t.wait_for("Ctrl-D exits");
-    t.line("edit the three files");
+    t.line("edit the files");
     let mut shown = Vec::new();
-    for (i, (name, ..)) in cases.iter().enumerate() {
-        let screen = t.wait_for_n("Allow?", i + 1);
+    for (name, ..) in &cases {
+        let screen = approval_of(&t, name);
         assert!(!screen.contains("not in the file"), "{name}: {screen}");
         let lines = added(&screen);
         assert_eq!(lines.len(), 1, "{name}: {screen}");
         shown.push(lines[0].clone());
         t.line("y");
     }
-    t.wait_for("All three edited.");
+    t.wait_for("All edited.");
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
     for ((name, _, _, _, expected), (n, line)) in cases.iter().zip(&shown) {

@@ -54,7 +54,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
             before,
             after: s("content").unwrap_or("").to_owned(),
         }),
-        "Edit" => read_existing(&path).and_then(|before| {
+        "Edit" => read(&path).and_then(|before| {
             let edit = (
                 s("old_string").unwrap_or(""),
                 s("new_string").unwrap_or(""),
@@ -63,11 +63,20 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
             );
-            apply(&before, &[edit]).map(|after| Change {
-                path: path.clone(),
-                before: Some(before),
-                after,
-            })
+            match before {
+                // an Edit with no text to replace makes a new file
+                None if edit.0.is_empty() => Ok(Change {
+                    path: path.clone(),
+                    before: None,
+                    after: edit.1.to_owned(),
+                }),
+                None => Err(format!("{} does not exist", path.display())),
+                Some(before) => apply(&before, &[edit]).map(|after| Change {
+                    path: path.clone(),
+                    before: Some(before),
+                    after,
+                }),
+            }
         }),
         "MultiEdit" => read_existing(&path).and_then(|before| {
             let edits: Vec<(&str, &str, bool)> = input
@@ -177,6 +186,13 @@ fn read_existing(path: &Path) -> Result<String, Unavailable> {
 fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailable> {
     let mut text = before.to_owned();
     for &(old, new, all) in edits {
+        // a new text past the bound is not diffed (nor re-styled)
+        if new.len() as u64 > MAX_FILE {
+            return Err(format!(
+                "the new text is too large to diff ({} bytes)",
+                new.len()
+            ));
+        }
         if old.is_empty() {
             // the CLI writes the new text into an empty file only
             if edits.len() == 1 && text.trim().is_empty() {
@@ -462,8 +478,9 @@ pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Opt
     let room = |r: &Rendered| limit.is_none_or(|l| r.lines.len() < l);
     for (label, body, removed) in parts {
         if room(&r) {
-            r.lines
-                .push(style.dim(&format!("{}:", Sanitizer::visible(&label))));
+            // one row: a line break in a field (a cell id) shows as `\n`
+            let label = Sanitizer::visible(&label).replace('\n', "\\n");
+            r.lines.push(style.dim(&format!("{label}:")));
         } else {
             r.folded += 1;
         }
@@ -821,5 +838,70 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(c.after.len(), 64 * 1024 - 1 + 1024);
+    }
+
+    fn edit(file: &Path, old: &str, new: &str) -> Result<Change, Unavailable> {
+        let d = file.parent().unwrap();
+        proposed(
+            "Edit",
+            &json!({"file_path": file, "old_string": old, "new_string": new}),
+            d,
+        )
+        .unwrap()
+    }
+
+    /// The CLI's matching, from the other side: curly quotes in the old
+    /// text find straight ones, a quote after a wide character closes, a
+    /// text found more than once is refused as the CLI refuses it, and
+    /// deleting text that ends a line deletes the line.
+    #[test]
+    fn edits_are_made_as_the_cli_makes_them() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "q.txt", "a = \"x\"\n".as_bytes());
+        let c = edit(&p, "a = \u{201C}x\u{201D}", "a = \u{201C}y\u{201D}").unwrap();
+        assert_eq!(c.after, "a = \u{201C}y\u{201D}\n");
+        let p = file(d.path(), "e.txt", "\u{1F600}\u{201C}a\u{201D}\n".as_bytes());
+        let c = edit(&p, "\u{1F600}\"a\"", "\u{1F600}\"b\" (\"c\")").unwrap();
+        assert_eq!(c.after, "\u{1F600}\u{201D}b\u{201D} (\u{201C}c\u{201D})\n");
+        let p = file(d.path(), "twice.txt", b"x = 1\nx = 1\n");
+        let e = edit(&p, "x = 1", "x = 2").unwrap_err();
+        assert!(e.contains("2 times") && e.contains("refuses"), "{e}");
+        let p = file(d.path(), "del.txt", b"keep\ndrop me\nkeep too\n");
+        assert_eq!(edit(&p, "drop me", "").unwrap().after, "keep\nkeep too\n");
+        // an escaped character, its surrogate pair too; half a pair is no text
+        let p = file(d.path(), "u.txt", "smile \u{1F600}\n".as_bytes());
+        let c = edit(&p, "smile \\ud83d\\ude00", "smile \\ud83d\\ude01").unwrap();
+        assert_eq!(c.after, "smile \u{1F601}\n");
+        assert!(edit(&p, "smile \\ud83d", "x").is_err());
+        // an Edit with no old text makes a new file; on a file with text it
+        // is refused
+        let c = edit(&d.path().join("new.txt"), "", "fresh\n").unwrap();
+        assert_eq!((c.before, c.after.as_str()), (None, "fresh\n"));
+        assert!(edit(&p, "", "x").unwrap_err().contains("empty"));
+    }
+
+    /// Text made to be hard for the matching: a huge non-ASCII old text
+    /// against a file of escapes is not searched (no pattern of tens of
+    /// megabytes), and a huge new text is not re-styled, each said.
+    #[test]
+    fn hostile_text_is_bounded() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "esc.txt", "\\u00e9".repeat(200_000).as_bytes());
+        let old = "\u{e9}".repeat(100_000);
+        let e = edit(&p, &old, "x").unwrap_err();
+        assert!(e.contains("not in the file"), "{e}");
+        let p = file(d.path(), "q.txt", "\u{201C}a\u{201D}\n".as_bytes());
+        let new = "\"".repeat(MAX_FILE as usize + 1);
+        let e = edit(&p, "\"a\"", &new).unwrap_err();
+        assert!(e.contains("too large"), "{e}");
+        // the raw input of a notebook's cell id stays on its row
+        let r = raw(
+            "NotebookEdit",
+            &json!({"notebook_path": "n.ipynb", "cell_id": "c1\nFAKE ROW", "new_source": "x"}),
+            Style::plain(),
+            None,
+        )
+        .unwrap();
+        assert!(r.lines.iter().all(|l| !l.contains('\n')), "{:?}", r.lines);
     }
 }

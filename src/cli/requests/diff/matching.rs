@@ -21,6 +21,10 @@
 use regex_automata::meta;
 use std::sync::OnceLock;
 
+/// Longest old text (bytes) looked for as `\uXXXX` escapes: its pattern
+/// is compiled, a few times its size.
+const MAX_ESCAPED_SEARCH: usize = 64 * 1024;
+
 const LEFT_SINGLE: char = '\u{2018}';
 const RIGHT_SINGLE: char = '\u{2019}';
 const LEFT_DOUBLE: char = '\u{201C}';
@@ -264,6 +268,11 @@ fn backslashes_before(s: &[u8], at: usize) -> usize {
 /// and only if the same text is not found earlier.
 fn escaped_in(old: &str, text: &str) -> Option<String> {
     let o = old.as_bytes();
+    // the pattern is some times the old text: a long one is not searched
+    // (the approval then shows the raw input)
+    if o.len() > MAX_ESCAPED_SEARCH {
+        return None;
+    }
     if backslashes_before(o, o.len()) % 2 == 1 {
         return None;
     }
