@@ -376,6 +376,11 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
             let room = limit.map_or(n, |l| l.saturating_sub(lines.len()).min(n));
             folded += n - room;
             for c in diff.iter_changes(op).take(room) {
+                // a long line's later pieces may have filled the screen
+                if limit.is_some_and(|l| lines.len() >= l) {
+                    folded += 1;
+                    continue;
+                }
                 // what the file will hold is read whole before the person
                 // says yes: a sequence is made visible, never dropped with
                 // what it holds (a line ending, CRLF too, is no content)
@@ -384,24 +389,38 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
                     .strip_suffix("\r\n")
                     .or_else(|| v.strip_suffix('\n'))
                     .unwrap_or(v);
-                let text = Sanitizer::visible(line);
-                lines.push(match c.tag() {
-                    ChangeTag::Equal => format!(
-                        "{:>5}    {}",
-                        c.old_index().map(|n| n + 1).unwrap_or(0),
-                        style.dim(&text)
-                    ),
-                    ChangeTag::Delete => style.red(&format!(
-                        "{:>5} -  {}",
-                        c.old_index().map(|n| n + 1).unwrap_or(0),
-                        text
-                    )),
-                    ChangeTag::Insert => style.green(&format!(
-                        "{:>5} +  {}",
-                        c.new_index().map(|n| n + 1).unwrap_or(0),
-                        text
-                    )),
-                });
+                let (n, sign) = match c.tag() {
+                    ChangeTag::Equal => (c.old_index(), ' '),
+                    ChangeTag::Delete => (c.old_index(), '-'),
+                    ChangeTag::Insert => (c.new_index(), '+'),
+                };
+                let n = n.map_or(0, |n| n + 1);
+                // a long line in pieces, each a line of the fold
+                let mut rest = line;
+                let mut first = true;
+                loop {
+                    let (piece, more) = rest.split_at(piece_end(rest));
+                    let text = Sanitizer::visible(piece);
+                    let mark = if first {
+                        format!("{n:>5} {sign}  ")
+                    } else {
+                        format!("{:>5} ↪  ", "")
+                    };
+                    lines.push(match c.tag() {
+                        ChangeTag::Equal => format!("{mark}{}", style.dim(&text)),
+                        ChangeTag::Delete => style.red(&format!("{mark}{text}")),
+                        ChangeTag::Insert => style.green(&format!("{mark}{text}")),
+                    });
+                    first = false;
+                    rest = more;
+                    if rest.is_empty() {
+                        break;
+                    }
+                    if limit.is_some_and(|l| lines.len() >= l) {
+                        folded += rest.chars().count().div_ceil(PIECE);
+                        break;
+                    }
+                }
             }
         }
     }
@@ -416,16 +435,24 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
     }
 }
 
-/// Longest piece of one line of a request's raw input drawn as one line:
-/// a longer line goes on in the next, so folding by lines bounds the rows.
-pub const RAW_PIECE: usize = 200;
+/// Longest piece of one line of a diff or of a request's raw input drawn
+/// as one line (characters): a longer line goes on in the next, marked
+/// `↪`, so folding by lines bounds the rows a screen gets.
+pub const PIECE: usize = 200;
+
+/// Where the first piece of `line` ends (a byte index).
+fn piece_end(line: &str) -> usize {
+    line.char_indices()
+        .nth(PIECE)
+        .map_or(line.len(), |(i, _)| i)
+}
 
 /// What a file-changing call gives the CLI to act on, drawn as it is, for
 /// when its result cannot be shown ([`proposed`] is `Err`): an Edit's
 /// `old_string` (red) and `new_string` (green), each edit's of a
 /// MultiEdit, a Write's `content`, a NotebookEdit's `new_source`. Made
 /// visible (an escape sequence shows, inert), a long line cut in pieces of
-/// [`RAW_PIECE`] characters, folded after `limit` lines (the rest counted,
+/// [`PIECE`] characters, folded after `limit` lines (the rest counted,
 /// never formatted). `None` for a tool that changes no file.
 pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Option<Rendered> {
     let text = |v: &Value, k: &str| match v.get(k) {
@@ -500,17 +527,13 @@ pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Opt
             }
             if !room(&r) {
                 // counted, never formatted
-                r.folded += line.chars().count().div_ceil(RAW_PIECE).max(1);
+                r.folded += line.chars().count().div_ceil(PIECE).max(1);
                 continue;
             }
             let mut rest = line;
             let mut first = true;
             loop {
-                let cut = rest
-                    .char_indices()
-                    .nth(RAW_PIECE)
-                    .map_or(rest.len(), |(i, _)| i);
-                let (piece, more) = rest.split_at(cut);
+                let (piece, more) = rest.split_at(piece_end(rest));
                 let mark = match (first, removed) {
                     (false, _) => format!("{:>5} ↪  ", ""),
                     (true, true) => format!("{:>5} -  ", n + 1),
@@ -528,7 +551,7 @@ pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Opt
                     break;
                 }
                 if !room(&r) {
-                    r.folded += rest.chars().count().div_ceil(RAW_PIECE);
+                    r.folded += rest.chars().count().div_ceil(PIECE);
                     break;
                 }
             }

@@ -615,9 +615,37 @@ fn the_raw_input_is_inert_and_bounded() {
     assert!(shown.folded.contains("d then Enter shows all"));
     let whole = shown.whole.expect("folded: d shows more");
     assert!(
-        whole.len() < diff::SHOW_AT_MOST * (diff::RAW_PIECE + 100) * 2,
+        whole.len() < diff::SHOW_AT_MOST * (diff::PIECE + 100) * 2,
         "{}",
         whole.len()
     );
     assert!(whole.contains("more lines, too many to show"));
+}
+
+/// A Write of one line of 10 MB: its diff is cut in pieces like the raw
+/// input, so the first screen has a bounded number of rows (it had one
+/// row per 67 characters: 150,000), and `d` shows a bounded part.
+#[test]
+fn a_diff_of_one_huge_line_is_drawn_in_pieces() {
+    let d = tempfile::tempdir().unwrap();
+    let shown = shown_for(
+        "Write",
+        json!({"file_path": d.path().join("one.txt"), "content": "word ".repeat(2 << 20)}),
+        d.path(),
+    );
+    let rows = shown.folded.lines().count();
+    assert!(rows < diff::FOLD_AT * 5, "{rows} rows");
+    assert!(shown.folded.contains("(+1 −0)"), "{}", &shown.folded[..400]);
+    assert!(
+        shown.folded.contains("    1 +  word"),
+        "{}",
+        &shown.folded[..600]
+    );
+    assert!(shown.folded.contains("      ↪  word"));
+    let whole = shown.whole.expect("folded: d shows more");
+    assert!(
+        whole.len() < diff::SHOW_AT_MOST * (diff::PIECE + 100) * 2,
+        "{}",
+        whole.len()
+    );
 }
