@@ -20,6 +20,8 @@ pub const FOLD_AT: usize = 40;
 pub const SHOW_AT_MOST: usize = 2000;
 /// Files larger than this are not diffed.
 const MAX_FILE: u64 = 16 * 1024 * 1024;
+/// The most edits × file bytes a MultiEdit's diff goes through.
+const MAX_WORK: u64 = 256 * 1024 * 1024;
 
 /// A proposed change to one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,6 +186,16 @@ fn read_existing(path: &Path) -> Result<String, Unavailable> {
 /// writes it); CRLF files are matched with `\n` text too. `Err` when the
 /// CLI would not make the edit either.
 fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailable> {
+    // each edit reads the whole text a few times: thousands of edits of
+    // a big file would freeze the approval
+    let work = (edits.len() as u64).saturating_mul(before.len() as u64);
+    if work > MAX_WORK {
+        return Err(format!(
+            "{} edits of a file of {} bytes are too many to diff",
+            edits.len(),
+            before.len()
+        ));
+    }
     let mut text = before.to_owned();
     for &(old, new, all) in edits {
         // a new text past the bound is not diffed (nor re-styled)
@@ -926,5 +938,33 @@ mod tests {
         )
         .unwrap();
         assert!(r.lines.iter().all(|l| !l.contains('\n')), "{:?}", r.lines);
+    }
+
+    /// A MultiEdit of thousands of edits on a big file is not diffed (each
+    /// edit reads the whole text): said at once, not a frozen approval.
+    #[test]
+    fn too_many_edits_of_a_big_file_are_not_diffed() {
+        let d = tempfile::tempdir().unwrap();
+        let body: String = (0..400_000).map(|i| format!("line {i:07}\n")).collect();
+        let p = file(d.path(), "big.txt", body.as_bytes());
+        let edits: Vec<Value> = (0..100)
+            .map(|i| json!({"old_string": format!("line {i:07}\n"), "new_string": "x\n"}))
+            .collect();
+        let e = proposed(
+            "MultiEdit",
+            &json!({"file_path": p, "edits": edits}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.contains("too many to diff"), "{e}");
+        let c = proposed(
+            "MultiEdit",
+            &json!({"file_path": p, "edits": edits[..10]}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert!(c.after.starts_with("x\nx\n"));
     }
 }

@@ -649,3 +649,24 @@ fn a_diff_of_one_huge_line_is_drawn_in_pieces() {
         whole.len()
     );
 }
+
+/// A path the head line cuts is told whole on its own row; the input is
+/// not printed as JSON below it (with a 5 MB `new_string`, that was one
+/// line of 5 MB on the screen).
+#[test]
+fn a_long_path_is_told_whole_and_the_input_is_not_dumped() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("x".repeat(150));
+    std::fs::create_dir(&dir).unwrap();
+    let p = dir.join("a.txt");
+    std::fs::write(&p, "one\n").unwrap();
+    let shown = shown_for(
+        "Edit",
+        json!({"file_path": p, "old_string": "absent", "new_string": "word ".repeat(1 << 20)}),
+        d.path(),
+    );
+    let s = &shown.folded;
+    assert!(s.lines().count() < diff::FOLD_AT * 5, "{s}");
+    assert!(s.contains("│ file    "), "{s}");
+    assert!(!s.contains("\"new_string\""), "{s}");
+}
