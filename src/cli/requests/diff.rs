@@ -60,10 +60,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
             let edit = (
                 s("old_string").unwrap_or(""),
                 s("new_string").unwrap_or(""),
-                input
-                    .get("replace_all")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
+                replace_all(input),
             );
             match before {
                 // an Edit with no text to replace makes a new file
@@ -90,9 +87,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
                     (
                         e.get("old_string").and_then(Value::as_str).unwrap_or(""),
                         e.get("new_string").and_then(Value::as_str).unwrap_or(""),
-                        e.get("replace_all")
-                            .and_then(Value::as_bool)
-                            .unwrap_or(false),
+                        replace_all(e),
                     )
                 })
                 .collect();
@@ -109,6 +104,16 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
         n if n > MAX_FILE => Err(format!("the new text is too large to diff ({n} bytes)")),
         _ => Ok(c),
     }))
+}
+
+/// An edit's `replace_all`, read as the CLI's schema reads it (a boolean,
+/// or the text `"true"` / `"false"`).
+fn replace_all(edit: &Value) -> bool {
+    match edit.get("replace_all") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) => s == "true",
+        _ => false,
+    }
 }
 
 /// The file a tool would change, as text; `None` when it does not exist.
@@ -475,7 +480,7 @@ pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Opt
     // (label, text, removed)
     let mut parts: Vec<(String, String, bool)> = Vec::new();
     let mut edit = |label: &str, e: &Value| {
-        let every = e.get("replace_all").and_then(Value::as_bool) == Some(true);
+        let every = replace_all(e);
         let what = if every {
             "old_string (replace_all: every place it is)"
         } else {
@@ -901,6 +906,15 @@ mod tests {
         let p = file(d.path(), "twice.txt", b"x = 1\nx = 1\n");
         let e = edit(&p, "x = 1", "x = 2").unwrap_err();
         assert!(e.contains("2 times") && e.contains("refuses"), "{e}");
+        // `replace_all` as the CLI's schema reads it: "true" is true
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string": "x = 1", "new_string": "x = 2", "replace_all": "true"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.after, "x = 2\nx = 2\n");
         let p = file(d.path(), "del.txt", b"keep\ndrop me\nkeep too\n");
         assert_eq!(edit(&p, "drop me", "").unwrap().after, "keep\nkeep too\n");
         // an escaped character, its surrogate pair too; half a pair is no text
