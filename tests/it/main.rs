@@ -12,6 +12,7 @@ mod config_doctor;
 mod cost;
 mod daily_driver;
 mod e2e;
+mod edit_matching;
 mod export;
 mod fastpaths;
 mod faults;

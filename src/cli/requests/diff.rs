@@ -11,6 +11,8 @@ use similar::{ChangeTag, DiffTag, TextDiff};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod matching;
+
 /// Lines shown before a long diff is folded.
 pub const FOLD_AT: usize = 40;
 /// Most lines `d` shows of a folded diff: a file of millions of lines is
@@ -18,6 +20,8 @@ pub const FOLD_AT: usize = 40;
 pub const SHOW_AT_MOST: usize = 2000;
 /// Files larger than this are not diffed.
 const MAX_FILE: u64 = 16 * 1024 * 1024;
+/// The most edits × file bytes a MultiEdit's diff goes through.
+const MAX_WORK: u64 = 256 * 1024 * 1024;
 
 /// A proposed change to one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,20 +56,26 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
             before,
             after: s("content").unwrap_or("").to_owned(),
         }),
-        "Edit" => read_existing(&path).and_then(|before| {
+        "Edit" => read(&path).and_then(|before| {
             let edit = (
                 s("old_string").unwrap_or(""),
                 s("new_string").unwrap_or(""),
-                input
-                    .get("replace_all")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
+                replace_all(input),
             );
-            apply(&before, &[edit]).map(|after| Change {
-                path: path.clone(),
-                before: Some(before),
-                after,
-            })
+            match before {
+                // an Edit with no text to replace makes a new file
+                None if edit.0.is_empty() => Ok(Change {
+                    path: path.clone(),
+                    before: None,
+                    after: edit.1.to_owned(),
+                }),
+                None => Err(format!("{} does not exist", path.display())),
+                Some(before) => apply(&before, &[edit]).map(|after| Change {
+                    path: path.clone(),
+                    before: Some(before),
+                    after,
+                }),
+            }
         }),
         "MultiEdit" => read_existing(&path).and_then(|before| {
             let edits: Vec<(&str, &str, bool)> = input
@@ -77,9 +87,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
                     (
                         e.get("old_string").and_then(Value::as_str).unwrap_or(""),
                         e.get("new_string").and_then(Value::as_str).unwrap_or(""),
-                        e.get("replace_all")
-                            .and_then(Value::as_bool)
-                            .unwrap_or(false),
+                        replace_all(e),
                     )
                 })
                 .collect();
@@ -96,6 +104,16 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
         n if n > MAX_FILE => Err(format!("the new text is too large to diff ({n} bytes)")),
         _ => Ok(c),
     }))
+}
+
+/// An edit's `replace_all`, read as the CLI's schema reads it (a boolean,
+/// or the text `"true"` / `"false"`).
+fn replace_all(edit: &Value) -> bool {
+    match edit.get("replace_all") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) => s == "true",
+        _ => false,
+    }
 }
 
 /// The file a tool would change, as text; `None` when it does not exist.
@@ -168,22 +186,72 @@ fn read_existing(path: &Path) -> Result<String, Unavailable> {
     read(path)?.ok_or_else(|| format!("{} does not exist", path.display()))
 }
 
-/// Apply edits as the tool would; CRLF files are matched with `\n` text too.
+/// Apply edits as the CLI's Edit makes them ([`matching`]: curly and
+/// straight quotes taken as the same, the new text re-styled as the file
+/// writes it); CRLF files are matched with `\n` text too. `Err` when the
+/// CLI would not make the edit either.
 fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailable> {
+    // each edit reads the whole text a few times: thousands of edits of
+    // a big file would freeze the approval
+    let work = (edits.len() as u64).saturating_mul(before.len() as u64);
+    if work > MAX_WORK {
+        return Err(format!(
+            "{} edits of a file of {} bytes are too many to diff",
+            edits.len(),
+            before.len()
+        ));
+    }
     let mut text = before.to_owned();
     for &(old, new, all) in edits {
-        let (old, new) = if !text.contains(old) && text.contains("\r\n") {
-            (old.replace('\n', "\r\n"), new.replace('\n', "\r\n"))
-        } else {
-            (old.to_owned(), new.to_owned())
-        };
-        if old.is_empty() || !text.contains(&old) {
-            return Err("the text to replace is not in the file (it may have changed)".into());
+        // a new text past the bound is not diffed (nor re-styled)
+        if new.len() as u64 > MAX_FILE {
+            return Err(format!(
+                "the new text is too large to diff ({} bytes)",
+                new.len()
+            ));
         }
+        if old.is_empty() {
+            // the CLI writes the new text into an empty file only
+            if edits.len() == 1 && text.trim().is_empty() {
+                text = new.to_owned();
+                continue;
+            }
+            return Err("the text to replace is empty, and the file is not".into());
+        }
+        let crlf = |s: &str| s.replace('\n', "\r\n");
+        let (old, new, actual) = match matching::actual(&text, old) {
+            Some(a) => (old.to_owned(), new.to_owned(), a),
+            None if text.contains("\r\n") => {
+                let (old, new) = (crlf(old), crlf(new));
+                match matching::actual(&text, &old) {
+                    Some(a) => (old, new, a),
+                    None => return Err(NOT_FOUND.into()),
+                }
+            }
+            None => return Err(NOT_FOUND.into()),
+        };
+        let new = matching::restyle(&old, &actual, &new);
+        let times = text.matches(actual.as_str()).count();
+        if !all && times > 1 {
+            return Err(format!(
+                "the text to replace is in the file {times} times, and replace_all is not set: the CLI refuses the edit"
+            ));
+        }
+        // deleting text that ends a line deletes the line ending too
+        let eol = format!("{actual}\n");
+        let actual = if new.is_empty() && !actual.ends_with('\n') && text.contains(&eol) {
+            eol
+        } else {
+            actual
+        };
         // what the edit comes to is bounded before it is made: one
         // character replaced everywhere by a long text would be gigabytes
-        let times = if all { text.matches(&old).count() } else { 1 };
-        let grows = (new.len() as u64).saturating_sub(old.len() as u64);
+        let times = if all {
+            text.matches(&actual).count()
+        } else {
+            1
+        };
+        let grows = (new.len() as u64).saturating_sub(actual.len() as u64);
         let size = (text.len() as u64).saturating_add(grows.saturating_mul(times as u64));
         if size > MAX_FILE {
             return Err(format!(
@@ -191,13 +259,15 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
             ));
         }
         text = if all {
-            text.replace(&old, &new)
+            text.replace(&actual, &new)
         } else {
-            text.replacen(&old, &new, 1)
+            text.replacen(&actual, &new, 1)
         };
     }
     Ok(text)
 }
+
+const NOT_FOUND: &str = "the text to replace is not in the file (it may have changed)";
 
 fn notebook(path: &Path, input: &Value) -> Result<Change, Unavailable> {
     let src = input
@@ -323,6 +393,11 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
             let room = limit.map_or(n, |l| l.saturating_sub(lines.len()).min(n));
             folded += n - room;
             for c in diff.iter_changes(op).take(room) {
+                // a long line's later pieces may have filled the screen
+                if limit.is_some_and(|l| lines.len() >= l) {
+                    folded += 1;
+                    continue;
+                }
                 // what the file will hold is read whole before the person
                 // says yes: a sequence is made visible, never dropped with
                 // what it holds (a line ending, CRLF too, is no content)
@@ -331,24 +406,38 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
                     .strip_suffix("\r\n")
                     .or_else(|| v.strip_suffix('\n'))
                     .unwrap_or(v);
-                let text = Sanitizer::visible(line);
-                lines.push(match c.tag() {
-                    ChangeTag::Equal => format!(
-                        "{:>5}    {}",
-                        c.old_index().map(|n| n + 1).unwrap_or(0),
-                        style.dim(&text)
-                    ),
-                    ChangeTag::Delete => style.red(&format!(
-                        "{:>5} -  {}",
-                        c.old_index().map(|n| n + 1).unwrap_or(0),
-                        text
-                    )),
-                    ChangeTag::Insert => style.green(&format!(
-                        "{:>5} +  {}",
-                        c.new_index().map(|n| n + 1).unwrap_or(0),
-                        text
-                    )),
-                });
+                let (n, sign) = match c.tag() {
+                    ChangeTag::Equal => (c.old_index(), ' '),
+                    ChangeTag::Delete => (c.old_index(), '-'),
+                    ChangeTag::Insert => (c.new_index(), '+'),
+                };
+                let n = n.map_or(0, |n| n + 1);
+                // a long line in pieces, each a line of the fold
+                let mut rest = line;
+                let mut first = true;
+                loop {
+                    let (piece, more) = rest.split_at(piece_end(rest));
+                    let text = Sanitizer::visible(piece);
+                    let mark = if first {
+                        format!("{n:>5} {sign}  ")
+                    } else {
+                        format!("{:>5} ↪  ", "")
+                    };
+                    lines.push(match c.tag() {
+                        ChangeTag::Equal => format!("{mark}{}", style.dim(&text)),
+                        ChangeTag::Delete => style.red(&format!("{mark}{text}")),
+                        ChangeTag::Insert => style.green(&format!("{mark}{text}")),
+                    });
+                    first = false;
+                    rest = more;
+                    if rest.is_empty() {
+                        break;
+                    }
+                    if limit.is_some_and(|l| lines.len() >= l) {
+                        folded += rest.chars().count().div_ceil(PIECE);
+                        break;
+                    }
+                }
             }
         }
     }
@@ -361,6 +450,131 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
         removed,
         folded,
     }
+}
+
+/// Longest piece of one line of a diff or of a request's raw input drawn
+/// as one line (characters): a longer line goes on in the next, marked
+/// `↪`, so folding by lines bounds the rows a screen gets.
+pub const PIECE: usize = 200;
+
+/// Where the first piece of `line` ends (a byte index).
+fn piece_end(line: &str) -> usize {
+    line.char_indices()
+        .nth(PIECE)
+        .map_or(line.len(), |(i, _)| i)
+}
+
+/// What a file-changing call gives the CLI to act on, drawn as it is, for
+/// when its result cannot be shown ([`proposed`] is `Err`): an Edit's
+/// `old_string` (red) and `new_string` (green), each edit's of a
+/// MultiEdit, a Write's `content`, a NotebookEdit's `new_source`. Made
+/// visible (an escape sequence shows, inert), a long line cut in pieces of
+/// [`PIECE`] characters, folded after `limit` lines (the rest counted,
+/// never formatted). `None` for a tool that changes no file.
+pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Option<Rendered> {
+    let text = |v: &Value, k: &str| match v.get(k) {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    // (label, text, removed)
+    let mut parts: Vec<(String, String, bool)> = Vec::new();
+    let mut edit = |label: &str, e: &Value| {
+        let every = replace_all(e);
+        let what = if every {
+            "old_string (replace_all: every place it is)"
+        } else {
+            "old_string"
+        };
+        parts.push((format!("{label}{what}"), text(e, "old_string"), true));
+        parts.push((format!("{label}new_string"), text(e, "new_string"), false));
+    };
+    match tool {
+        "Edit" => edit("", input),
+        "MultiEdit" => {
+            let edits = input
+                .get("edits")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            for (i, e) in edits.iter().enumerate() {
+                edit(&format!("edit {} of {}: ", i + 1, edits.len()), e);
+            }
+        }
+        "Write" => parts.push(("content".into(), text(input, "content"), false)),
+        "NotebookEdit" => {
+            let mode = input
+                .get("edit_mode")
+                .and_then(Value::as_str)
+                .unwrap_or("replace");
+            let cell = input.get("cell_id").and_then(Value::as_str).unwrap_or("?");
+            let label = format!("new_source ({mode}, cell {cell})");
+            parts.push((label, text(input, "new_source"), false));
+        }
+        _ => return None,
+    }
+    let mut r = Rendered {
+        lines: Vec::new(),
+        added: 0,
+        removed: 0,
+        folded: 0,
+    };
+    let room = |r: &Rendered| limit.is_none_or(|l| r.lines.len() < l);
+    for (label, body, removed) in parts {
+        if room(&r) {
+            // one row: a line break in a field (a cell id) shows as `\n`
+            let label = Sanitizer::visible(&label).replace('\n', "\\n");
+            r.lines.push(style.dim(&format!("{label}:")));
+        } else {
+            r.folded += 1;
+        }
+        if body.is_empty() {
+            if room(&r) {
+                r.lines.push(style.dim("      (empty)"));
+            } else {
+                r.folded += 1;
+            }
+            continue;
+        }
+        for (n, line) in body.split('\n').enumerate() {
+            if removed {
+                r.removed += 1;
+            } else {
+                r.added += 1;
+            }
+            if !room(&r) {
+                // counted, never formatted
+                r.folded += line.chars().count().div_ceil(PIECE).max(1);
+                continue;
+            }
+            let mut rest = line;
+            let mut first = true;
+            loop {
+                let (piece, more) = rest.split_at(piece_end(rest));
+                let mark = match (first, removed) {
+                    (false, _) => format!("{:>5} ↪  ", ""),
+                    (true, true) => format!("{:>5} -  ", n + 1),
+                    (true, false) => format!("{:>5} +  ", n + 1),
+                };
+                let shown = format!("{mark}{}", Sanitizer::visible(piece));
+                r.lines.push(if removed {
+                    style.red(&shown)
+                } else {
+                    style.green(&shown)
+                });
+                first = false;
+                rest = more;
+                if rest.is_empty() {
+                    break;
+                }
+                if !room(&r) {
+                    r.folded += rest.chars().count().div_ceil(PIECE);
+                    break;
+                }
+            }
+        }
+    }
+    Some(r)
 }
 
 #[cfg(test)]
@@ -651,7 +865,11 @@ mod tests {
         .unwrap()
         .unwrap_err();
         assert!(e.contains("too large"), "{e}");
-        // one replacement of the same: shown
+        // one replacement of the same (the CLI makes one only when the
+        // text is there once): shown
+        let mut once = vec![b'c'; 64 * 1024 - 1];
+        once.push(b'a');
+        let p = file(d.path(), "once.txt", &once);
         let c = proposed(
             "Edit",
             &json!({"file_path": p, "old_string": "a", "new_string": "b".repeat(1024)}),
@@ -660,5 +878,107 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(c.after.len(), 64 * 1024 - 1 + 1024);
+    }
+
+    fn edit(file: &Path, old: &str, new: &str) -> Result<Change, Unavailable> {
+        let d = file.parent().unwrap();
+        proposed(
+            "Edit",
+            &json!({"file_path": file, "old_string": old, "new_string": new}),
+            d,
+        )
+        .unwrap()
+    }
+
+    /// The CLI's matching, from the other side: curly quotes in the old
+    /// text find straight ones, a quote after a wide character closes, a
+    /// text found more than once is refused as the CLI refuses it, and
+    /// deleting text that ends a line deletes the line.
+    #[test]
+    fn edits_are_made_as_the_cli_makes_them() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "q.txt", "a = \"x\"\n".as_bytes());
+        let c = edit(&p, "a = \u{201C}x\u{201D}", "a = \u{201C}y\u{201D}").unwrap();
+        assert_eq!(c.after, "a = \u{201C}y\u{201D}\n");
+        let p = file(d.path(), "e.txt", "\u{1F600}\u{201C}a\u{201D}\n".as_bytes());
+        let c = edit(&p, "\u{1F600}\"a\"", "\u{1F600}\"b\" (\"c\")").unwrap();
+        assert_eq!(c.after, "\u{1F600}\u{201D}b\u{201D} (\u{201C}c\u{201D})\n");
+        let p = file(d.path(), "twice.txt", b"x = 1\nx = 1\n");
+        let e = edit(&p, "x = 1", "x = 2").unwrap_err();
+        assert!(e.contains("2 times") && e.contains("refuses"), "{e}");
+        // `replace_all` as the CLI's schema reads it: "true" is true
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string": "x = 1", "new_string": "x = 2", "replace_all": "true"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.after, "x = 2\nx = 2\n");
+        let p = file(d.path(), "del.txt", b"keep\ndrop me\nkeep too\n");
+        assert_eq!(edit(&p, "drop me", "").unwrap().after, "keep\nkeep too\n");
+        // an escaped character, its surrogate pair too; half a pair is no text
+        let p = file(d.path(), "u.txt", "smile \u{1F600}\n".as_bytes());
+        let c = edit(&p, "smile \\ud83d\\ude00", "smile \\ud83d\\ude01").unwrap();
+        assert_eq!(c.after, "smile \u{1F601}\n");
+        assert!(edit(&p, "smile \\ud83d", "x").is_err());
+        // an Edit with no old text makes a new file; on a file with text it
+        // is refused
+        let c = edit(&d.path().join("new.txt"), "", "fresh\n").unwrap();
+        assert_eq!((c.before, c.after.as_str()), (None, "fresh\n"));
+        assert!(edit(&p, "", "x").unwrap_err().contains("empty"));
+    }
+
+    /// Text made to be hard for the matching: a huge non-ASCII old text
+    /// against a file of escapes is not searched (no pattern of tens of
+    /// megabytes), and a huge new text is not re-styled, each said.
+    #[test]
+    fn hostile_text_is_bounded() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "esc.txt", "\\u00e9".repeat(200_000).as_bytes());
+        let old = "\u{e9}".repeat(100_000);
+        let e = edit(&p, &old, "x").unwrap_err();
+        assert!(e.contains("not in the file"), "{e}");
+        let p = file(d.path(), "q.txt", "\u{201C}a\u{201D}\n".as_bytes());
+        let new = "\"".repeat(MAX_FILE as usize + 1);
+        let e = edit(&p, "\"a\"", &new).unwrap_err();
+        assert!(e.contains("too large"), "{e}");
+        // the raw input of a notebook's cell id stays on its row
+        let r = raw(
+            "NotebookEdit",
+            &json!({"notebook_path": "n.ipynb", "cell_id": "c1\nFAKE ROW", "new_source": "x"}),
+            Style::plain(),
+            None,
+        )
+        .unwrap();
+        assert!(r.lines.iter().all(|l| !l.contains('\n')), "{:?}", r.lines);
+    }
+
+    /// A MultiEdit of thousands of edits on a big file is not diffed (each
+    /// edit reads the whole text): said at once, not a frozen approval.
+    #[test]
+    fn too_many_edits_of_a_big_file_are_not_diffed() {
+        let d = tempfile::tempdir().unwrap();
+        let body: String = (0..400_000).map(|i| format!("line {i:07}\n")).collect();
+        let p = file(d.path(), "big.txt", body.as_bytes());
+        let edits: Vec<Value> = (0..100)
+            .map(|i| json!({"old_string": format!("line {i:07}\n"), "new_string": "x\n"}))
+            .collect();
+        let e = proposed(
+            "MultiEdit",
+            &json!({"file_path": p, "edits": edits}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.contains("too many to diff"), "{e}");
+        let c = proposed(
+            "MultiEdit",
+            &json!({"file_path": p, "edits": edits[..10]}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert!(c.after.starts_with("x\nx\n"));
     }
 }

@@ -337,15 +337,22 @@ impl Shown {
         style: Style,
         width: usize,
     ) -> Shown {
-        // the diff is made once (a big one takes a while), and folded
+        // the diff is made once (a big one takes a while), and folded;
+        // when there is none, what the CLI will act on is shown as it is
         let rendered = match change {
             Some(Ok(c)) => Ok(diff::render(c, style, Some(diff::SHOW_AT_MOST))),
-            Some(Err(why)) => Err(why.clone()),
-            None => Err(String::new()),
+            Some(Err(why)) => Err((
+                why.clone(),
+                diff::raw(&req.tool_name, &req.input, style, Some(diff::SHOW_AT_MOST)),
+            )),
+            None => Err((String::new(), None)),
         };
         let first = match &rendered {
             Ok(r) => Ok(r.folded_at(diff::FOLD_AT)),
-            Err(why) => Err(why.clone()),
+            Err((why, raw)) => Err((
+                why.clone(),
+                raw.as_ref().map(|r| r.folded_at(diff::FOLD_AT)),
+            )),
         };
         let (folded, was_folded) = screen(req, &first, false, agent, here, style, width);
         let whole = was_folded.then(|| screen(req, &rendered, true, agent, here, style, width).0);
@@ -353,13 +360,19 @@ impl Shown {
     }
 }
 
+/// A tool approval's body: the proposed change's diff, or why there is
+/// none with, for a tool that changes a file, the raw input the CLI will
+/// act on ([`diff::raw`]).
+type Body = Result<diff::Rendered, (Unavailable, Option<diff::Rendered>)>;
+
 /// The question, made safe for the terminal, each row within `width` (a
 /// long line wraps inside the box, under its label); `rendered` is the
-/// proposed change's diff, or why there is none; `true` when the diff was
-/// folded (`d` shows the rest: `expanded`).
+/// proposed change's diff, or why there is none and the raw input; `true`
+/// when the diff or the raw input was folded (`d` shows the rest:
+/// `expanded`).
 fn screen(
     req: &CanUseToolRequest,
-    rendered: &Result<diff::Rendered, Unavailable>,
+    rendered: &Body,
     expanded: bool,
     agent: Option<&str>,
     here: &Here,
@@ -374,7 +387,7 @@ fn screen(
     let summary = tool_summary_at(&req.tool_name, &req.input, here);
     // the head line shows the first 120 characters of one line
     let cut = summary.ends_with('…');
-    let counts = match &rendered {
+    let counts = match rendered {
         Ok(r) => format!("  {}", s.dim(&format!("(+{} −{})", r.added, r.removed))),
         Err(_) => String::new(),
     };
@@ -395,29 +408,34 @@ fn screen(
         &side,
     ));
     let mut folded = false;
-    match rendered {
-        Ok(r) => {
-            // a long line of code wraps under the code, past the numbers
-            let code = format!("{side}{:9}", "");
-            for line in &r.lines {
-                for row in wrap_exact(line, width, &side, &code) {
-                    out.push_str(&row);
-                    out.push('\n');
-                }
-            }
-            if r.folded > 0 && expanded {
-                let more = format!("… {} more lines, too many to show", r.folded);
-                out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
-            } else if r.folded > 0 {
-                folded = true;
-                let more = format!("… {} more lines — d then Enter shows all", r.folded);
-                out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
+    let (why, lines) = match rendered {
+        Ok(r) => (None, Some(r)),
+        Err((why, raw)) => (Some(why), raw.as_ref()),
+    };
+    if let Some(why) = why.filter(|w| !w.is_empty()) {
+        out.push_str(&wrapped(&s.dim(&clean(why)), width, &side, &side));
+        if lines.is_some() {
+            let given = "so here is what the CLI is given, as it is:";
+            out.push_str(&wrapped(&s.dim(given), width, &side, &side));
+        }
+    }
+    if let Some(r) = lines {
+        // a long line of code wraps under the code, past the numbers
+        let code = format!("{side}{:9}", "");
+        for line in &r.lines {
+            for row in wrap_exact(line, width, &side, &code) {
+                out.push_str(&row);
+                out.push('\n');
             }
         }
-        Err(why) if !why.is_empty() => {
-            out.push_str(&wrapped(&s.dim(&clean(why)), width, &side, &side));
+        if r.folded > 0 && expanded {
+            let more = format!("… {} more lines, too many to show", r.folded);
+            out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
+        } else if r.folded > 0 {
+            folded = true;
+            let more = format!("… {} more lines — d then Enter shows all", r.folded);
+            out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
         }
-        Err(_) => {}
     }
     let mut detail = |label: &str, text: &str| {
         let under = format!("{side}{:8}", "");
@@ -436,6 +454,15 @@ fn screen(
             detail("command", cmd);
         }
         Some(_) if req.tool_name == "Bash" => {}
+        // a file tool's text is the diff's or the raw input's (bounded,
+        // folded): only its path is told whole here
+        _ if cut && file_tool(&req.tool_name) => {
+            let path = ["file_path", "notebook_path"]
+                .iter()
+                .find_map(|k| req.input.get(*k).and_then(|v| v.as_str()))
+                .unwrap_or("");
+            detail("file", path);
+        }
         _ if cut => {
             let full = serde_json::to_string_pretty(&req.input).unwrap_or_default();
             detail("input", &full);
@@ -472,6 +499,11 @@ fn screen(
     );
     out.push_str(&end.join("\n"));
     (out, folded)
+}
+
+/// A tool whose approval shows a diff, or the raw text it writes.
+fn file_tool(name: &str) -> bool {
+    matches!(name, "Edit" | "MultiEdit" | "Write" | "NotebookEdit")
 }
 
 #[cfg(test)]
