@@ -533,6 +533,8 @@ fn start_of_day(now: i64) -> Option<i64> {
 /// open at `now`, from the sessions given (oldest first, as
 /// [`Store::usage_since`] gives them). Each API message is counted once,
 /// as `sessions usage` counts them; one with no time counts at its file's.
+/// A message dated after `now` (a wrong clock, an edited line) is not
+/// today's, and its window is never the open one.
 fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Option<OpenWindow>) {
     let since = today.min(now - LOOKBACK_MS);
     let mut seen = UsageSet::default();
@@ -548,7 +550,7 @@ fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Op
             if delta.total() == 0 {
                 continue;
             }
-            if when >= today {
+            if (today..=now).contains(&when) {
                 match estimate_cost(&m.model, &delta) {
                     Some(c) => today_cost.usd += c,
                     None => today_cost.partial = true,
