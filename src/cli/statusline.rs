@@ -525,7 +525,7 @@ fn now_ms() -> i64 {
 /// that holds `now`.
 fn start_of_day(now: i64) -> Option<i64> {
     let t = jiff::Timestamp::from_millisecond(now).ok()?;
-    let z = t.to_zoned_datetime(jiff::tz::TimeZone::system());
+    let z = t.to_zoned_datetime(crate::cli::sessions::local_zone().clone());
     Some(z.start_of_day().ok()?.timestamp().as_millisecond())
 }
 
