@@ -749,6 +749,7 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
             let now = now_ms();
             let today = start_of_day(now).unwrap_or(now - 86_400_000);
             let facts = gather(&input, store.as_ref(), needs_store, now, today, &mut notes);
+            notes.extend(crate::cli::sessions::zone_note());
             let line = template.render(&facts, style);
             if Sanitizer::clean(&line).trim().is_empty() {
                 notes

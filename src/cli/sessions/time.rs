@@ -46,19 +46,31 @@ const ZONEINFO_DIRS: &[&str] = &[
 /// the environment: a file is opened without blocking (a FIFO never
 /// waits), only a regular file is read, and at most [`MAX_TZIF`] bytes of
 /// it (`/dev/zero` never grows the process). A `TZ` that cannot be used
-/// is said once on stderr, in one line, and the times are UTC.
+/// gives UTC, and [`zone_note`] says why (nothing is printed here: the
+/// chat's screen calls this too).
 pub(crate) fn local_zone() -> &'static jiff::tz::TimeZone {
-    static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
+    &zone().0
+}
+
+/// The zone [`local_zone`] found, and why `TZ` could not be used.
+static ZONE: std::sync::OnceLock<(jiff::tz::TimeZone, Option<String>)> = std::sync::OnceLock::new();
+
+fn zone() -> &'static (jiff::tz::TimeZone, Option<String>) {
     ZONE.get_or_init(|| {
-        let (zone, note) = zone_from(
+        zone_from(
             std::env::var_os("TZ").as_deref(),
             std::env::var_os("TZDIR").as_deref(),
-        );
-        if let Some(note) = note {
-            eprintln!("claudio: {}", super::flat(&note));
-        }
-        zone
+        )
     })
+}
+
+/// Why `TZ` could not be used, once a local time was needed, and only the
+/// first time it is asked for: one line for stderr.
+pub(crate) fn zone_note() -> Option<String> {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let note = ZONE.get()?.1.as_deref()?;
+    let first = !SAID.swap(true, std::sync::atomic::Ordering::Relaxed);
+    first.then(|| super::flat(note))
 }
 
 /// The zone of `tz` (the value of `TZ`, `None` when unset) with `tzdir`
