@@ -291,32 +291,37 @@ fn first_prompt_by_full_parse(s: &Session) -> String {
     format!("{}…", cut.trim())
 }
 
-/// Where `word` (lowercase) occurs in `line` in any case, as Unicode
-/// lowercases each character (so a Kelvin sign is a `k`): byte ranges.
+/// Where `word` (lowercase) occurs in `line` in any case, as ripgrep folds
+/// case (Unicode simple case folding, one character for one: a Kelvin sign
+/// is a `k`, a long s an `s`): byte ranges.
 fn caseless_ranges(line: &str, word: &str) -> Vec<[u64; 2]> {
-    let w: Vec<char> = word.chars().collect();
+    let classes: Vec<Vec<char>> =
+        word.chars()
+            .map(|c| {
+                let mut class = regex_syntax::hir::ClassUnicode::new([
+                    regex_syntax::hir::ClassUnicodeRange::new(c, c),
+                ]);
+                class.case_fold_simple();
+                class
+                    .ranges()
+                    .iter()
+                    .flat_map(|r| r.start()..=r.end())
+                    .collect()
+            })
+            .collect();
     let mut ranges = Vec::new();
     let mut i = 0;
     while i < line.len() {
-        let (mut k, mut end, mut ok) = (0, i, true);
-        for (off, c) in line[i..].char_indices() {
-            if k == w.len() {
-                break;
+        let mut chars = line[i..].char_indices();
+        let mut end = i;
+        let whole = classes.iter().all(|class| match chars.next() {
+            Some((off, c)) if class.contains(&c) => {
+                end = i + off + c.len_utf8();
+                true
             }
-            for lc in c.to_lowercase() {
-                if w.get(k) == Some(&lc) {
-                    k += 1;
-                } else {
-                    ok = false;
-                    break;
-                }
-            }
-            if !ok {
-                break;
-            }
-            end = i + off + c.len_utf8();
-        }
-        if ok && k == w.len() {
+            _ => false,
+        });
+        if whole {
             ranges.push([i as u64, end as u64]);
             i = end;
         } else {
@@ -437,8 +442,8 @@ proptest! {
                 "search in {:?}",
                 f
             );
-            // a word with a `k` found in `Key` (the raw bytes have none), a
-            // word with an `s` not in `ſea`, a cut emoji (a lone surrogate
+            // a word with a `k` found in `Key` and one with an `s` in `ſea`
+            // (the raw bytes have neither), a cut emoji (a lone surrogate
             // escape on disk) found as U+FFFD
             for w in ["key", "sea", "\u{FFFD}"] {
                 prop_assert_eq!(
