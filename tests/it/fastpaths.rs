@@ -22,12 +22,15 @@ struct Form {
     reversed: bool,
     /// Non-ASCII characters as `\uXXXX` (surrogate pairs beyond the BMP).
     ascii: bool,
+    /// Each key's first letter as a `\u00XX` escape (`"\u0075sage"`).
+    keys: bool,
 }
 
 const COMPACT: Form = Form {
     spaced: false,
     reversed: false,
     ascii: false,
+    keys: false,
 };
 
 const FORMS: [Form; 4] = [
@@ -36,18 +39,29 @@ const FORMS: [Form; 4] = [
         spaced: true,
         reversed: false,
         ascii: false,
+        keys: false,
     },
     Form {
         spaced: false,
         reversed: true,
         ascii: false,
+        keys: false,
     },
     Form {
         spaced: false,
         reversed: false,
         ascii: true,
+        keys: false,
     },
 ];
+
+/// Keys with `\u` escapes: the usage counts them as the same keys. (Not
+/// one of [`FORMS`]: the listing follows the SDK's textual rules, which
+/// do not read them.)
+const KEYS: Form = Form {
+    keys: true,
+    ..COMPACT
+};
 
 fn emit_str(s: &str, f: Form, out: &mut String) {
     out.push('"');
@@ -88,7 +102,13 @@ fn emit(v: &Value, f: Form, out: &mut String) {
                 if i > 0 {
                     out.push_str(comma);
                 }
-                emit_str(k, f, out);
+                if f.keys && k.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    let mut rest = String::new();
+                    emit_str(&k[1..], f, &mut rest);
+                    out.push_str(&format!("\"\\u{:04x}{}", k.as_bytes()[0], &rest[1..]));
+                } else {
+                    emit_str(k, f, out);
+                }
                 out.push_str(colon);
                 emit(&m[k], f, out);
             }
@@ -422,6 +442,12 @@ proptest! {
         for f in FORMS {
             prop_assert!(hits_of(&store_of(&side, f), Pattern::smart(s.word.clone())).is_empty());
         }
+        let (by_model, prompts, ucwd, times) = usage_of(&store_of(&s, KEYS));
+        prop_assert_eq!(
+            (&by_model, prompts, &ucwd, times),
+            (&want_usage, turns, &cwd, want_times),
+            "usage with escaped keys"
+        );
         let compact_listing = listing_of(&forms[0].1);
         let first = first_prompt_by_full_parse(&s);
         prop_assert_eq!(
