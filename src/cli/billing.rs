@@ -24,7 +24,11 @@ pub struct BillingWindow {
     pub models: std::collections::BTreeMap<String, Tokens>,
     /// The API messages counted in it.
     pub messages: usize,
-    /// Whether it is still open at the `now` it was found with.
+    /// Whether it is open at the `now` it was found with: its first
+    /// message is at or before `now`, it has not ended, and its last
+    /// message is within 5 hours. Messages dated after `now` (a clock that
+    /// was wrong, a hand-edited line) are a window of their own, listed but
+    /// never open.
     pub active: bool,
 }
 
@@ -64,7 +68,8 @@ impl BillingWindow {
 /// subscription plans' windows: a window starts at the first message after
 /// the previous one ended, floored to the hour (UTC), and lasts
 /// [`BILLING_WINDOW_MS`]; a message more than 5 hours after the window's
-/// last one starts a new window too. `messages` are (time in ms since the
+/// last one starts a new window too, and so does one dated after `now`
+/// that would join a window begun by `now` (a window holds no future). `messages` are (time in ms since the
 /// epoch, model, tokens), in any order; `now` decides which window is
 /// still open. Windows come oldest first; hours without use are no window.
 pub fn billing_windows<'a, I>(messages: I, now: i64) -> Vec<BillingWindow>
@@ -78,6 +83,9 @@ where
         let open = out.last_mut().filter(|w| {
             at.saturating_sub(w.start) <= BILLING_WINDOW_MS
                 && at.saturating_sub(w.last) <= BILLING_WINDOW_MS
+                // a message dated after now never joins a window begun by
+                // then: the window that holds now counts no future
+                && (at <= now || w.first > now)
         });
         let w = match open {
             Some(w) => w,
@@ -100,8 +108,10 @@ where
         w.models.entry(model.to_owned()).or_default().add(&tokens);
     }
     for w in &mut out {
-        // ccusage's rule: not ended, and the last message within 5 hours
-        w.active = now < w.end && now.saturating_sub(w.last) < BILLING_WINDOW_MS;
+        // ccusage's rule: not ended, and the last message within 5 hours;
+        // and a window holds now only if it has begun (one dated in 2099
+        // is not open today)
+        w.active = w.first <= now && now < w.end && now.saturating_sub(w.last) < BILLING_WINDOW_MS;
     }
     out
 }
@@ -190,5 +200,52 @@ mod tests {
         // a time before 1970 floors down too
         let w = billing_windows([(-1, "a", t(1))], 0);
         assert_eq!((w[0].start, w[0].active), (-3_600_000, true));
+    }
+
+    /// A message dated in the future (2099) is a window of its own that
+    /// is never open: the window that holds now stays the open one, and
+    /// one that starts after now (even within the hour) is not open.
+    #[test]
+    fn a_window_that_starts_after_now_is_never_open() {
+        let ms = |s: &str| claudio::store::parse_iso_millis(s).unwrap();
+        let t = |input: u64| {
+            let mut t = Tokens::default();
+            t.input = input;
+            t
+        };
+        let now = ms("2026-11-01T10:30:00.000Z");
+        let w = billing_windows(
+            [
+                (ms("2026-11-01T10:10:00.000Z"), "a", t(1)),
+                (ms("2099-01-01T00:00:00.000Z"), "a", t(2)),
+            ],
+            now,
+        );
+        let active: Vec<bool> = w.iter().map(|w| w.active).collect();
+        assert_eq!(active, [true, false]);
+        // the future window alone: listed, not open
+        let w = billing_windows([(ms("2099-01-01T00:00:00.000Z"), "a", t(2))], now);
+        assert_eq!((w.len(), w[0].active), (1, false));
+        // a message at 11:05 when it is 10:30: its window starts at 11:00
+        let w = billing_windows([(ms("2026-11-01T11:05:00.000Z"), "a", t(2))], now);
+        assert_eq!(
+            (w[0].start, w[0].active),
+            (ms("2026-11-01T11:00:00.000Z"), false)
+        );
+        // one at 10:45: a window of its own (from 10:00, still not open),
+        // not a part of the open one, whose rate it would change
+        let w = billing_windows(
+            [
+                (ms("2026-11-01T10:10:00.000Z"), "a", t(1)),
+                (ms("2026-11-01T10:45:00.000Z"), "a", t(2)),
+            ],
+            now,
+        );
+        let seen: Vec<(u64, bool)> = w.iter().map(|w| (w.tokens().input, w.active)).collect();
+        assert_eq!(seen, [(1, true), (2, false)]);
+        assert_eq!(w[0].tokens_per_minute(), None);
+        // at its start it is open
+        let w = billing_windows([(now, "a", t(2))], now);
+        assert!(w[0].active);
     }
 }

@@ -525,7 +525,7 @@ fn now_ms() -> i64 {
 /// that holds `now`.
 fn start_of_day(now: i64) -> Option<i64> {
     let t = jiff::Timestamp::from_millisecond(now).ok()?;
-    let z = t.to_zoned_datetime(jiff::tz::TimeZone::system());
+    let z = t.to_zoned_datetime(crate::cli::sessions::local_zone().clone());
     Some(z.start_of_day().ok()?.timestamp().as_millisecond())
 }
 
@@ -533,6 +533,8 @@ fn start_of_day(now: i64) -> Option<i64> {
 /// open at `now`, from the sessions given (oldest first, as
 /// [`Store::usage_since`] gives them). Each API message is counted once,
 /// as `sessions usage` counts them; one with no time counts at its file's.
+/// A message dated after `now` (a wrong clock, an edited line) is not
+/// today's, and its window is never the open one.
 fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Option<OpenWindow>) {
     let since = today.min(now - LOOKBACK_MS);
     let mut seen = UsageSet::default();
@@ -548,7 +550,7 @@ fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Op
             if delta.total() == 0 {
                 continue;
             }
-            if when >= today {
+            if (today..=now).contains(&when) {
                 match estimate_cost(&m.model, &delta) {
                     Some(c) => today_cost.usd += c,
                     None => today_cost.partial = true,
@@ -747,6 +749,7 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
             let now = now_ms();
             let today = start_of_day(now).unwrap_or(now - 86_400_000);
             let facts = gather(&input, store.as_ref(), needs_store, now, today, &mut notes);
+            notes.extend(crate::cli::sessions::zone_note());
             let line = template.render(&facts, style);
             if Sanitizer::clean(&line).trim().is_empty() {
                 notes

@@ -202,6 +202,20 @@ pub(crate) fn usage_of(data: &[u8]) -> FileUsage {
     acc.out
 }
 
+/// [`usage_of`] with every line parsed, none found by a key first.
+#[cfg(test)]
+pub(crate) fn usage_of_every_line(data: &[u8]) -> FileUsage {
+    let mut acc = Acc {
+        every_line: true,
+        ..Acc::default()
+    };
+    acc.block(Block {
+        bytes: data,
+        offset: 0,
+    });
+    acc.out
+}
+
 #[derive(Default)]
 struct Acc {
     /// Leave `prompts` at 0 (what [`Store::usage`](super::Store::usage) needs
@@ -209,6 +223,8 @@ struct Acc {
     skip_prompts: bool,
     out: FileUsage,
     index: HashMap<String, usize>,
+    /// Parse every line, found by no key (the tests' full parse).
+    every_line: bool,
 }
 
 /// What a usage line is read for.
@@ -271,26 +287,120 @@ struct CwdLine<'a> {
     cwd: Option<std::borrow::Cow<'a, str>>,
 }
 
+/// The `\u00XX` escapes in `block` that write an ASCII letter: where
+/// each starts, and the letter. A key can be written with them
+/// (`"\u0075sage"` is the key `"usage"`), so a line with one that writes
+/// a letter of a key is a candidate for that key too. Usually none.
+fn letter_escapes(block: &[u8]) -> Vec<(usize, u8)> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    memchr::memmem::find_iter(block, b"\\u00")
+        .filter_map(|at| {
+            let hi = hex(*block.get(at + 4)?)?;
+            let lo = hex(*block.get(at + 5)?)?;
+            let c = (hi * 16 + lo) as u8;
+            c.is_ascii_alphabetic().then_some((at, c))
+        })
+        .collect()
+}
+
+/// Where the lines that may hold a key are in a block: the key as written
+/// (with its quotes, found by `fwd` and `back`), and `extra` (sorted): the
+/// escapes of one of its letters, or in the tests' full parse every line.
+struct Hits<'f> {
+    fwd: Option<&'f memchr::memmem::Finder<'static>>,
+    back: Option<&'f memchr::memmem::FinderRev<'static>>,
+    extra: Vec<usize>,
+}
+
+impl Hits<'_> {
+    /// The first at or after `from`.
+    fn next_from(&self, block: &[u8], from: usize) -> Option<usize> {
+        let a = self
+            .fwd
+            .and_then(|f| f.find(&block[from..]))
+            .map(|i| from + i);
+        let i = self.extra.partition_point(|&x| x < from);
+        let b = self.extra.get(i).copied();
+        match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The last before `before`.
+    fn prev_before(&self, block: &[u8], before: usize) -> Option<usize> {
+        let a = self.back.and_then(|f| f.rfind(&block[..before]));
+        let i = self.extra.partition_point(|&x| x < before);
+        let b = i.checked_sub(1).map(|i| self.extra[i]);
+        a.max(b)
+    }
+
+    /// All of them, in order.
+    fn all(&self, block: &[u8]) -> Vec<usize> {
+        let mut out: Vec<usize> = match self.fwd {
+            Some(f) => f.find_iter(block).collect(),
+            None => Vec::new(),
+        };
+        if !self.extra.is_empty() {
+            out.extend(&self.extra);
+            out.sort_unstable();
+        }
+        out
+    }
+}
+
 impl Acc {
     /// Take in a block of whole lines.
     fn block(&mut self, lines: Block<'_>) {
         let block = lines.bytes;
         let f = finders();
+        let escapes = letter_escapes(block);
+        let every: Vec<usize> = if self.every_line {
+            lines
+                .lines()
+                .map(|(o, _)| (o - lines.offset) as usize)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hits = |fwd, back, key: &[u8]| {
+            if self.every_line {
+                return Hits {
+                    fwd: None,
+                    back: None,
+                    extra: every.clone(),
+                };
+            }
+            Hits {
+                fwd: Some(fwd),
+                back,
+                extra: escapes
+                    .iter()
+                    .filter(|(_, c)| key.contains(c))
+                    .map(|&(at, _)| at)
+                    .collect(),
+            }
+        };
+        let timestamps = hits(&f.timestamp, Some(&f.timestamp_back), b"timestamp");
         // a key found may be a nested one: the next line holding it is tried
         if self.out.first.is_none() {
             let mut from = 0;
-            while let Some(at) = f.timestamp.find(&block[from..]).map(|i| from + i) {
+            while let Some(at) = timestamps.next_from(block, from) {
                 let Range { start: s, end: e } = lines.line_at(at);
                 self.out.first = time_of(&block[s..e]);
                 if self.out.first.is_some() {
                     break;
                 }
                 from = e.max(at + 1);
+                if from >= block.len() {
+                    break;
+                }
             }
         }
         if self.out.cwd.is_none() {
+            let cwds = hits(&f.cwd, None, b"cwd");
             let mut from = 0;
-            while let Some(at) = f.cwd.find(&block[from..]).map(|i| from + i) {
+            while let Some(at) = cwds.next_from(block, from) {
                 let Range { start: s, end: e } = lines.line_at(at);
                 if let Ok(l) = serde_json::from_slice::<CwdLine<'_>>(&block[s..e]) {
                     self.out.cwd = l.cwd.map(std::borrow::Cow::into_owned);
@@ -299,10 +409,13 @@ impl Acc {
                     break;
                 }
                 from = e.max(at + 1);
+                if from >= block.len() {
+                    break;
+                }
             }
         }
         let mut before = block.len();
-        while let Some(at) = f.timestamp_back.rfind(&block[..before]) {
+        while let Some(at) = timestamps.prev_before(block, before) {
             let Range { start: s, end: e } = lines.line_at(at);
             if let Some(t) = time_of(&block[s..e]) {
                 self.out.last = Some(t);
@@ -310,12 +423,14 @@ impl Acc {
             }
             before = s;
         }
+        let users = if self.skip_prompts {
+            Vec::new()
+        } else {
+            hits(&f.user, None, b"user").all(block)
+        };
+        let usages = hits(&f.usage, None, b"usage").all(block);
         // the person's prompts: user lines that are not tool results
         let mut last_line = usize::MAX;
-        let users = (!self.skip_prompts)
-            .then(|| f.user.find_iter(block))
-            .into_iter()
-            .flatten();
         for at in users {
             let Range { start: s, end: e } = lines.line_at(at);
             if s == last_line {
@@ -333,7 +448,7 @@ impl Acc {
             }
         }
         let mut last_line = usize::MAX;
-        for at in f.usage.find_iter(block) {
+        for at in usages {
             let Range { start: s, end: e } = lines.line_at(at);
             if s == last_line {
                 continue;
@@ -545,7 +660,232 @@ impl UsageSet {
 mod tests {
     use super::*;
     use crate::store::usage_read::{read_session, session_usage};
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// `k` as a JSON key (quoted), each letter whose bit is set in `mask`
+    /// written as a `\u` escape (in upper-case hex when `upper`).
+    fn key(k: &str, mask: u64, upper: bool) -> String {
+        let mut out = String::from("\"");
+        for (i, c) in k.chars().enumerate() {
+            if mask >> (i % 64) & 1 == 1 {
+                let e = format!("\\u{:04x}", c as u32);
+                out.push_str(&if upper {
+                    e.to_uppercase().replace("\\U", "\\u")
+                } else {
+                    e
+                });
+            } else {
+                out.push(c);
+            }
+        }
+        out + "\""
+    }
+
+    /// A JSON object of these members, its keys escaped as the next masks
+    /// of `rng` say, spaced or not.
+    fn obj(members: &[(&str, String)], rng: &mut u64, spaced: bool) -> String {
+        let sep = if spaced { ", " } else { "," };
+        let colon = if spaced { ": " } else { ":" };
+        let body: Vec<String> = members
+            .iter()
+            .map(|(k, v)| {
+                // xorshift: a mask of its own for each key
+                *rng ^= *rng << 13;
+                *rng ^= *rng >> 7;
+                *rng ^= *rng << 17;
+                let mask = if *rng % 3 == 0 { 0 } else { *rng >> 8 };
+                format!("{}{colon}{v}", key(k, mask, *rng & 2 == 2))
+            })
+            .collect();
+        format!("{{{}}}", body.join(sep))
+    }
+
+    /// One transcript line of `kind`: an API message's usage (0, 1), a
+    /// prompt (2), a tool result (3), a line with no entry (4).
+    fn escaped_line(kind: u8, id: u8, n: u64, rng: &mut u64, spaced: bool) -> String {
+        let q = |s: &str| serde_json::to_string(s).unwrap();
+        let ts = q(&format!("2026-11-0{}T10:00:{:02}.000Z", 1 + id % 3, n % 60));
+        match kind {
+            0 | 1 => {
+                let usage = obj(
+                    &[
+                        ("input_tokens", n.to_string()),
+                        ("output_tokens", (n * 7 % 101).to_string()),
+                        ("cache_read_input_tokens", "5".into()),
+                    ],
+                    rng,
+                    spaced,
+                );
+                let message = obj(
+                    &[
+                        ("id", q(&format!("m{id}"))),
+                        ("model", q("claude-sonnet-4-5")),
+                        ("usage", usage),
+                    ],
+                    rng,
+                    spaced,
+                );
+                let mut m = vec![
+                    ("type", q("assistant")),
+                    ("message", message),
+                    ("requestId", q(&format!("r{id}"))),
+                    ("timestamp", ts),
+                ];
+                if kind == 1 {
+                    m.reverse();
+                    m.push(("cwd", q("/w/\u{e9}")));
+                }
+                obj(&m, rng, spaced)
+            }
+            2 | 3 => {
+                let content = if kind == 2 {
+                    q(&format!("prompt {n}"))
+                } else {
+                    format!(
+                        "[{}]",
+                        obj(
+                            &[
+                                ("type", q("tool_result")),
+                                ("tool_use_id", q("t")),
+                                ("content", q("out"))
+                            ],
+                            rng,
+                            spaced
+                        )
+                    )
+                };
+                let message = obj(&[("role", q("user")), ("content", content)], rng, spaced);
+                obj(
+                    &[
+                        ("type", q("user")),
+                        ("message", message),
+                        ("cwd", q(&format!("/w{id}"))),
+                        ("timestamp", ts),
+                    ],
+                    rng,
+                    spaced,
+                )
+            }
+            _ => obj(&[("note", q("usage \\u0075 text"))], rng, spaced),
+        }
+    }
+
+    /// What a full parse of each line (serde_json's, no byte finder)
+    /// says: the API messages (the last line of each id + requestId
+    /// wins), the first and last time, the first working directory.
+    fn full_parse(data: &[u8]) -> (Vec<MessageUsage>, Option<i64>, Option<i64>, Option<String>) {
+        let mut msgs: Vec<MessageUsage> = Vec::new();
+        let (mut first, mut last, mut cwd) = (None, None, None);
+        for line in data.split(|b| *b == b'\n') {
+            let Ok(v) = serde_json::from_slice::<Value>(line) else {
+                continue;
+            };
+            let at = v["timestamp"]
+                .as_str()
+                .and_then(crate::store::time::parse_iso_millis);
+            if at.is_some() {
+                first = first.or(at);
+                last = at;
+            }
+            cwd = cwd.or(v["cwd"].as_str().map(str::to_owned));
+            let m = &v["message"];
+            let Some(u) = m.get("usage").filter(|_| v["type"] == "assistant") else {
+                continue;
+            };
+            let n = |k: &str| u[k].as_u64().unwrap_or(0);
+            let key = format!(
+                "{}\u{0}{}",
+                m["id"].as_str().unwrap_or(""),
+                v["requestId"].as_str().unwrap_or("")
+            );
+            let mu = MessageUsage {
+                key: key.clone(),
+                model: m["model"].as_str().unwrap_or("").to_owned(),
+                tokens: Tokens {
+                    input: n("input_tokens"),
+                    output: n("output_tokens"),
+                    cache_write: n("cache_creation_input_tokens"),
+                    cache_read: n("cache_read_input_tokens"),
+                },
+                at,
+            };
+            match msgs.iter_mut().find(|x| x.key == key) {
+                Some(x) => *x = mu,
+                None => msgs.push(mu),
+            }
+        }
+        (msgs, first, last, cwd)
+    }
+
+    /// The `"usage"` key, or any other, written with `\u` escapes
+    /// (`"\u0075sage"`) is the same key: the byte finder counts such a line
+    /// as a full parse does (it missed them: the fourth attack round).
+    #[test]
+    fn an_escaped_usage_key_counts() {
+        let plain = line(
+            "m1",
+            "r1",
+            "claude-sonnet-4-5",
+            7,
+            3,
+            "2026-11-01T10:00:00.000Z",
+        );
+        let escaped = plain
+            .replace("\"usage\"", "\"\\u0075sage\"")
+            .replace("\"timestamp\"", "\"time\\u0073tamp\"")
+            .replace("\"cwd\"", "\"\\u0063wd\"");
+        assert!(escaped.contains("\\u0075sage"));
+        let u = usage_of(escaped.as_bytes());
+        assert_eq!(u.messages.len(), 1, "{escaped}");
+        assert_eq!(u.tokens().input, 7);
+        assert_eq!(
+            u.first,
+            crate::store::time::parse_iso_millis("2026-11-01T10:00:00.000Z")
+        );
+        assert_eq!(u.last, u.first);
+        let cwd = "{\"\\u0063wd\":\"/w\"}\n".to_owned() + &escaped;
+        assert_eq!(usage_of(cwd.as_bytes()).cwd.as_deref(), Some("/w"));
+    }
+
+    proptest::proptest! {
+        /// The byte finder (a key, or an escape of one of its letters)
+        /// gives what a full parse of every line gives, with keys written
+        /// plain, `\u`-escaped in either case, spaced and reordered; and
+        /// the usage index, read whole and read on after an append, too.
+        #[test]
+        fn the_byte_finder_equals_a_full_parse_with_escaped_keys(
+            lines in proptest::collection::vec((0u8..5, 0u8..4, 0u64..1000, proptest::bool::ANY), 0..12),
+            seed in 1u64..u64::MAX,
+            cut in 0usize..12,
+        ) {
+            let mut rng = seed;
+            let text: Vec<String> = lines
+                .iter()
+                .map(|&(kind, id, n, spaced)| escaped_line(kind, id, n, &mut rng, spaced))
+                .collect();
+            let data = text.iter().map(|l| format!("{l}\n")).collect::<String>();
+            let got = usage_of(data.as_bytes());
+            let (msgs, first, last, cwd) = full_parse(data.as_bytes());
+            proptest::prop_assert_eq!(&got.messages, &msgs, "{}", data);
+            proptest::prop_assert_eq!((got.first, got.last, &got.cwd), (first, last, &cwd));
+            let every = usage_of_every_line(data.as_bytes());
+            proptest::prop_assert_eq!(got.prompts, every.prompts, "{}", data);
+            // through the usage index: read whole, then read on
+            let d = tempfile::tempdir().unwrap();
+            let path = d.path().join("t.jsonl");
+            let cut = cut.min(text.len());
+            let head: String = text[..cut].iter().map(|l| format!("{l}\n")).collect();
+            std::fs::write(&path, &head).unwrap();
+            let ix = crate::store::usage_index::Index::at(d.path().join("index"));
+            let _ = ix.read(&path, true).unwrap();
+            ix.finish(None, false);
+            std::fs::write(&path, &data).unwrap();
+            let ix = crate::store::usage_index::Index::at(d.path().join("index"));
+            let r = ix.read(&path, true).unwrap();
+            ix.finish(None, false);
+            proptest::prop_assert_eq!(r.usage, got);
+        }
+    }
 
     fn line(id: &str, req: &str, model: &str, input: u64, output: u64, ts: &str) -> String {
         json!({"type":"assistant","requestId":req,"timestamp":ts,"message":{"id":id,"model":model,

@@ -22,12 +22,15 @@ struct Form {
     reversed: bool,
     /// Non-ASCII characters as `\uXXXX` (surrogate pairs beyond the BMP).
     ascii: bool,
+    /// Each key's first letter as a `\u00XX` escape (`"\u0075sage"`).
+    keys: bool,
 }
 
 const COMPACT: Form = Form {
     spaced: false,
     reversed: false,
     ascii: false,
+    keys: false,
 };
 
 const FORMS: [Form; 4] = [
@@ -36,18 +39,29 @@ const FORMS: [Form; 4] = [
         spaced: true,
         reversed: false,
         ascii: false,
+        keys: false,
     },
     Form {
         spaced: false,
         reversed: true,
         ascii: false,
+        keys: false,
     },
     Form {
         spaced: false,
         reversed: false,
         ascii: true,
+        keys: false,
     },
 ];
+
+/// Keys with `\u` escapes: the usage counts them as the same keys. (Not
+/// one of [`FORMS`]: the listing follows the SDK's textual rules, which
+/// do not read them.)
+const KEYS: Form = Form {
+    keys: true,
+    ..COMPACT
+};
 
 fn emit_str(s: &str, f: Form, out: &mut String) {
     out.push('"');
@@ -88,7 +102,13 @@ fn emit(v: &Value, f: Form, out: &mut String) {
                 if i > 0 {
                     out.push_str(comma);
                 }
-                emit_str(k, f, out);
+                if f.keys && k.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    let mut rest = String::new();
+                    emit_str(&k[1..], f, &mut rest);
+                    out.push_str(&format!("\"\\u{:04x}{}", k.as_bytes()[0], &rest[1..]));
+                } else {
+                    emit_str(k, f, out);
+                }
                 out.push_str(colon);
                 emit(&m[k], f, out);
             }
@@ -291,32 +311,37 @@ fn first_prompt_by_full_parse(s: &Session) -> String {
     format!("{}…", cut.trim())
 }
 
-/// Where `word` (lowercase) occurs in `line` in any case, as Unicode
-/// lowercases each character (so a Kelvin sign is a `k`): byte ranges.
+/// Where `word` (lowercase) occurs in `line` in any case, as ripgrep folds
+/// case (Unicode simple case folding, one character for one: a Kelvin sign
+/// is a `k`, a long s an `s`): byte ranges.
 fn caseless_ranges(line: &str, word: &str) -> Vec<[u64; 2]> {
-    let w: Vec<char> = word.chars().collect();
+    let classes: Vec<Vec<char>> =
+        word.chars()
+            .map(|c| {
+                let mut class = regex_syntax::hir::ClassUnicode::new([
+                    regex_syntax::hir::ClassUnicodeRange::new(c, c),
+                ]);
+                class.case_fold_simple();
+                class
+                    .ranges()
+                    .iter()
+                    .flat_map(|r| r.start()..=r.end())
+                    .collect()
+            })
+            .collect();
     let mut ranges = Vec::new();
     let mut i = 0;
     while i < line.len() {
-        let (mut k, mut end, mut ok) = (0, i, true);
-        for (off, c) in line[i..].char_indices() {
-            if k == w.len() {
-                break;
+        let mut chars = line[i..].char_indices();
+        let mut end = i;
+        let whole = classes.iter().all(|class| match chars.next() {
+            Some((off, c)) if class.contains(&c) => {
+                end = i + off + c.len_utf8();
+                true
             }
-            for lc in c.to_lowercase() {
-                if w.get(k) == Some(&lc) {
-                    k += 1;
-                } else {
-                    ok = false;
-                    break;
-                }
-            }
-            if !ok {
-                break;
-            }
-            end = i + off + c.len_utf8();
-        }
-        if ok && k == w.len() {
+            _ => false,
+        });
+        if whole {
             ranges.push([i as u64, end as u64]);
             i = end;
         } else {
@@ -417,6 +442,12 @@ proptest! {
         for f in FORMS {
             prop_assert!(hits_of(&store_of(&side, f), Pattern::smart(s.word.clone())).is_empty());
         }
+        let (by_model, prompts, ucwd, times) = usage_of(&store_of(&s, KEYS));
+        prop_assert_eq!(
+            (&by_model, prompts, &ucwd, times),
+            (&want_usage, turns, &cwd, want_times),
+            "usage with escaped keys"
+        );
         let compact_listing = listing_of(&forms[0].1);
         let first = first_prompt_by_full_parse(&s);
         prop_assert_eq!(
@@ -437,8 +468,8 @@ proptest! {
                 "search in {:?}",
                 f
             );
-            // a word with a `k` found in `Key` (the raw bytes have none), a
-            // word with an `s` not in `ſea`, a cut emoji (a lone surrogate
+            // a word with a `k` found in `Key` and one with an `s` in `ſea`
+            // (the raw bytes have neither), a cut emoji (a lone surrogate
             // escape on disk) found as U+FFFD
             for w in ["key", "sea", "\u{FFFD}"] {
                 prop_assert_eq!(

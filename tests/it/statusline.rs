@@ -346,6 +346,30 @@ fn statusline_notes_are_inert_and_a_huge_transcript_is_not_read() {
     );
 }
 
+/// `TZ` naming a FIFO made the status line wait for ever (the fourth
+/// attack round): the day is UTC's, and stderr says why in one line.
+#[test]
+fn statusline_with_tz_naming_a_fifo_is_utc_and_says_so() {
+    let w = world();
+    let fifo = w.dir.path().join("tz-fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut cmd = w.claudio(&["--format", NO_BLOCK]);
+    cmd.env("TZ", &fifo);
+    let o = run_bounded(cmd, &w.input());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n"
+    );
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("not a regular file; times are shown in UTC"),
+        "{err}"
+    );
+}
+
 /// Run `cmd` with `input` on stdin, killed (and failed) past 20 s.
 fn run_bounded(mut cmd: Command, input: &Value) -> std::process::Output {
     cmd.stdin(Stdio::piped())

@@ -207,6 +207,45 @@ fn days_are_those_of_the_zone_tz_names() {
     assert_eq!(days("Nowhere/Atlantis"), ["2026-11-01", "2026-11-02"]);
 }
 
+/// `TZ` naming a FIFO blocked `sessions usage` for ever (the fourth
+/// attack round): now it is not waited on, the days are UTC's, and one
+/// line says why.
+#[test]
+fn a_tz_naming_a_fifo_is_utc_with_a_note() {
+    let d = fixture();
+    let fifo = d.path().join("tz-fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(d.path())
+        .args(["usage", "--all", "--by", "day", "--json"])
+        .env("TZ", &fifo)
+        .envs(own_cache(d.path()))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::common::wait_with_deadline(&mut child, 60);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let days: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(days, ["2026-11-01", "2026-11-02"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("not a regular file; times are shown in UTC"),
+        "{err}"
+    );
+}
+
 #[test]
 fn inspect_shows_the_session_s_usage() {
     let d = fixture();

@@ -107,8 +107,9 @@ pub(super) fn inspect(
     }
     if let Some(grep) = grep {
         let (marked, hits, mut found) = grep_marks(&text, &grep, st);
-        if !a.regex {
-            // less looks for the text as typed, folding case as we did
+        if !a.regex && !grep.ignore_case {
+            // less looks for the text as typed (with case folded, for the
+            // texts that matched: less does not fold `ſ` with `s`)
             found = a.grep.iter().cloned().collect();
         }
         if hits == 0 {
@@ -161,7 +162,10 @@ impl Grep {
         let find = if a.regex {
             Find::Regex(super::search::build_regex(pattern, ignore_case)?)
         } else if ignore_case {
-            Find::Literal(pattern.to_lowercase())
+            // the literal as a regex: case folded as `search` and ripgrep
+            // fold it (`ſecret` holds "secret"; lower-casing both did not)
+            let escaped = regex_syntax::escape(pattern);
+            Find::Regex(super::search::build_regex(&escaped, true)?)
         } else {
             Find::Literal(pattern.to_owned())
         };
@@ -172,7 +176,6 @@ impl Grep {
     fn holds(&self, line: &str) -> bool {
         match &self.find {
             Find::Regex(re) => re.find_iter(line).any(|m| !m.is_empty()),
-            Find::Literal(want) if self.ignore_case => line.to_lowercase().contains(want.as_str()),
             Find::Literal(want) => line.contains(want.as_str()),
         }
     }
@@ -220,6 +223,53 @@ fn grep_marks(text: &str, grep: &Grep, st: Style) -> (String, usize, Vec<String>
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+
+    /// `inspect --grep`, `show --grep` and `search` fold case as `search
+    /// -e` and ripgrep do: `secret` is in `ſecret`, `σίσυφος` in `ΣΊΣΥΦΟΣ`
+    /// (lower-casing both found neither: the fourth attack round).
+    #[test]
+    fn grep_and_search_fold_case_as_ripgrep() {
+        let d = store();
+        let c = "cccccccc-3333-4333-8333-333333333333";
+        let line = serde_json::json!({"type":"user","uuid":"30000000-0000-4000-8000-000000000001",
+            "parentUuid":null,"sessionId":c,"cwd":"/work/proj","timestamp":"2026-01-03T10:00:00.000Z",
+            "message":{"role":"user","content":"the \u{17F}ecret of \u{3A3}\u{38A}\u{3A3}\u{3A5}\u{3A6}\u{39F}\u{3A3}"}});
+        std::fs::write(
+            d.path().join(format!("projects/-work-proj/{c}.jsonl")),
+            format!("{line}\n"),
+        )
+        .unwrap();
+        let dir = cfg(&d);
+        let run = |args: &[&str]| {
+            let args = [&["--config-dir", dir.as_str()][..], args].concat();
+            let r = run_args(&args, "/nonexistent".as_ref(), "/".as_ref());
+            let found = matches!(
+                r.outcome,
+                Ok(super::SessionsOutcome::Done(
+                    crate::cli::exit::Exit::Success
+                ))
+            );
+            (found, r.out.text())
+        };
+        for cmd in ["inspect", "show"] {
+            for grep in [&["secret"][..], &["SECRET", "-i"], &["σίσυφος"]] {
+                let args = [&[cmd, &c[..8], "--grep"][..], grep].concat();
+                let (found, out) = run(&args);
+                assert!(found && out.contains("\u{17F}ecret"), "{args:?}: {out}");
+            }
+            // case matters: not found
+            let (found, _) = run(&[cmd, &c[..8], "--grep", "SECRET"]);
+            assert!(!found);
+        }
+        for args in [
+            &["search", "--all", "secret"][..],
+            &["search", "--all", "-i", "SECRET"],
+            &["search", "--all", "σίσυφος"],
+        ] {
+            let (found, out) = run(args);
+            assert!(found && out.contains("cccccccc"), "{args:?}: {out}");
+        }
+    }
 
     #[test]
     fn inspect_renders_and_json_keeps_the_bytes() {

@@ -30,5 +30,5 @@ pub(crate) use cells::{flat, human_size};
 pub(crate) use conversation::last_prompts;
 pub use io::SessionsOutcome;
 pub use run::run;
-pub(crate) use time::relative_time;
+pub(crate) use time::{local_zone, relative_time, zone_note};
 pub(crate) use usage::{short, OpenWindow};

@@ -51,6 +51,9 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         }
         SessionsAction::Delete(a) => delete::delete(&store, a, io),
     };
+    if let Some(note) = super::time::zone_note() {
+        io.warn(&note);
+    }
     // a bad id or an empty title is a usage error: `exit::for_error` says so
     match result {
         Err(e) => match e.downcast_ref::<StoreError>() {

@@ -374,6 +374,42 @@ fn the_branch_and_directory_come_from_the_workspace() {
     assert_eq!(render("{branch} {dir}", &f), "feat/x src");
 }
 
+/// A message dated 2099 neither opens the 5-hour window (it said
+/// `5h: 631815h20m left`) nor counts toward today's cost (found by the
+/// fourth attack round).
+#[test]
+fn a_message_dated_in_the_future_is_not_today_nor_the_open_window() {
+    let d = tempfile::tempdir().unwrap();
+    let s = "claude-sonnet-4-5";
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000005",
+        &[
+            usage_line("m1", s, 1_000_000, 0, "2026-11-01T09:10:00.000Z"),
+            usage_line("f1", s, 0, 1_000_000, "2099-01-01T00:00:00.000Z"),
+        ],
+        "2026-11-01T11:10:00.000Z",
+    );
+    let store = Store::new(d.path());
+    let now = ms("2026-11-01T12:30:00.000Z");
+    let today = ms("2026-11-01T00:00:00.000Z");
+    let listing = store.usage_since(None, today).unwrap();
+    let (cost, block) = today_and_block(&listing.sessions, today, now);
+    assert_eq!(
+        cost,
+        Cost {
+            usd: 3.0,
+            partial: false
+        },
+        "the 2099 message is not today's"
+    );
+    let b = block.unwrap();
+    assert_eq!((b.minutes_left, b.cost), (90, 3.0), "the window of 09:00");
+    // past that window's end, no window is open: not the one of 2099
+    let (_, none) = today_and_block(&listing.sessions, today, ms("2026-11-01T14:00:00.000Z"));
+    assert_eq!(none, None);
+}
+
 #[test]
 fn the_day_starts_at_local_midnight() {
     let now = now_ms();

@@ -1,7 +1,7 @@
 //! The raw-bytes prefilter: which lines of a block of transcript lines
 //! may hold a match, found without decoding them.
 
-use super::literal::find_literal;
+use super::literal::{fold_class, Literal};
 use super::unescape::unescape_line;
 use super::{MatchFn, Pattern};
 use crate::store::lines::Block;
@@ -105,7 +105,7 @@ impl Finder {
                 // folding case of non-ASCII letters changes their bytes:
                 // then no prefilter, every line is decoded
                 let foldable = !*ignore_case || text.is_ascii();
-                let needle = text.clone();
+                let lit = Literal::new(text, *ignore_case);
                 let ic = *ignore_case;
                 let raw = (foldable && !raw.is_empty()).then_some(raw);
                 // the whole literal when case matters; else its rarest
@@ -131,7 +131,7 @@ impl Finder {
                     window,
                     literals,
                     scan: false,
-                    matcher: Arc::new(move |t: &str| find_literal(t, &needle, ic)),
+                    matcher: Arc::new(move |t: &str| lit.find(t)),
                 }
             }
             Pattern::Custom(m) | Pattern::Scan(m) => Finder {
@@ -220,22 +220,21 @@ impl Finder {
     }
 }
 
-/// The characters beyond ASCII whose lowercase is an ASCII letter, as
-/// [`find_literal`] folds case: the Kelvin sign `K` (U+212A) is a `k`.
-/// (The only other, `İ` U+0130, lowercases to `i` and a combining dot,
-/// which only a pattern beyond ASCII matches; the long s `ſ` is its own
-/// lowercase.)
-const FOLDS_TO_ASCII: &[(char, u8)] = &[('\u{212A}', b'k')];
-
-/// The UTF-8 bytes of the characters that a caseless search for `text`
-/// matches in decoded text although its raw bytes do not show it: a line
+/// The UTF-8 bytes of the characters beyond ASCII that a caseless search
+/// for the ASCII `text` matches in decoded text although its raw bytes do
+/// not show it (the Kelvin sign `K` for a `k`, the long s `ſ` for an `s`:
+/// their simple case folding classes, as [`Literal`] folds case): a line
 /// with one is a candidate (like an escape) and is checked whole.
 fn folds_to_ascii(text: &str) -> Vec<Vec<u8>> {
-    FOLDS_TO_ASCII
-        .iter()
-        .filter(|(_, a)| text.bytes().any(|b| b.to_ascii_lowercase() == *a))
-        .map(|(c, _)| c.to_string().into_bytes())
-        .collect()
+    let mut out: Vec<Vec<u8>> = text
+        .chars()
+        .flat_map(fold_class)
+        .filter(|c| !c.is_ascii())
+        .map(|c| c.to_string().into_bytes())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The length of the window of a caseless literal that is looked for.
@@ -358,6 +357,7 @@ pub(super) fn lines_in(
 
 #[cfg(test)]
 mod tests {
+    use super::super::literal::find_literal;
     use super::*;
 
     #[test]
@@ -439,29 +439,33 @@ mod tests {
     }
 
     #[test]
-    fn a_kelvin_sign_is_a_k_when_case_is_folded() {
-        // `K` (U+212A) lowercases to an ASCII `k`: the full check finds
-        // "kelvin" in "Kelvin"; its raw bytes (E2 84 AA) have no `k`
+    fn a_kelvin_sign_is_a_k_and_a_long_s_an_s_when_case_is_folded() {
+        // `K` (U+212A) folds with an ASCII `k`, `ſ` (U+017F) with an `s`:
+        // the full check finds "kelvin" in "Kelvin"; their raw bytes
+        // (E2 84 AA, C5 BF) have no `k` or `s`
         let block = "{\"a\":\"\u{212A}elvin\"}\n{\"b\":\"\u{17F}ea\"}\n".as_bytes();
         assert_eq!(find_literal("\u{212A}elvin", "kelvin", true), vec![0..8]);
         assert_eq!(
             candidates(&Pattern::smart("kelvin"), block),
             vec!["{\"a\":\"\u{212A}elvin\"}".as_bytes().to_vec()]
         );
-        // case matters, or no `k`: no candidate
+        assert_eq!(
+            candidates(&Pattern::smart("sea"), block),
+            vec!["{\"b\":\"\u{17F}ea\"}".as_bytes().to_vec()]
+        );
+        // case matters, or no `k` or `s`: no candidate
         assert!(candidates(&Pattern::smart("Kelvin"), block).is_empty());
         assert!(candidates(&Pattern::smart("elvix"), block).is_empty());
-        // the long s is its own lowercase: no match, no need for a candidate
-        assert!(find_literal("\u{17F}ea", "sea", true).is_empty());
-        // what folds to ASCII is listed: every other character beyond
-        // ASCII lowercases to none, or (U+0130) to more than one
-        for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
-            let lower: Vec<char> = c.to_lowercase().collect();
-            if lower.iter().any(char::is_ascii) {
-                let listed = FOLDS_TO_ASCII.iter().any(|(f, _)| *f == c);
-                assert!(listed || lower.len() > 1, "{c:?} folds to {lower:?}");
-            }
-        }
+        assert_eq!(find_literal("\u{17F}ea", "sea", true), vec![0..4]);
+        // every character beyond ASCII that folds with an ASCII one is
+        // one of these two
+        assert_eq!(
+            folds_to_ascii("abcdefghijklmnopqrstuvwxyz"),
+            [
+                "\u{17F}".as_bytes().to_vec(),
+                "\u{212A}".as_bytes().to_vec()
+            ]
+        );
     }
 
     proptest::proptest! {
@@ -472,7 +476,7 @@ mod tests {
         #[test]
         fn candidates_are_the_lines_that_hold_the_form_or_an_escape(
             lines in proptest::collection::vec("[abkAB7\\-\"\\\\/ug \u{212A}\u{17F}]{0,24}", 0..12),
-            needle in "[abkAB7/\\-]{1,5}",
+            needle in "[abksAB7/\\-]{1,5}",
             fold in proptest::bool::ANY,
         ) {
             let block: Vec<u8> = lines.iter().flat_map(|l| l.bytes().chain([b'\n'])).collect();
@@ -484,6 +488,8 @@ mod tests {
                     || needle.contains('/') && l.windows(2).any(|w| w == b"\\/")
                     // a Kelvin sign, for a caseless `k`
                     || fold && needle.contains(['k', 'K']) && l.windows(3).any(|w| w == "\u{212A}".as_bytes())
+                    // a long s, for a caseless `s`
+                    || fold && needle.contains(['s', 'S']) && l.windows(2).any(|w| w == "\u{17F}".as_bytes())
             };
             let want: Vec<Vec<u8>> = lines
                 .iter()

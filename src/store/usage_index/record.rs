@@ -9,7 +9,10 @@ use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
 
 pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
-pub(super) const VERSION: u32 = 2;
+/// The format, and what its records were counted by: 3 since a line with
+/// `\u`-escaped keys counts (an index of version 2 holds counts made
+/// without them, and is rebuilt).
+pub(super) const VERSION: u32 = 3;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;

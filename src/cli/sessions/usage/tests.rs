@@ -99,6 +99,43 @@ fn by_block_windows_and_the_open_one_s_rate_and_projection() {
     );
 }
 
+/// A message dated 2099 is listed in a window and a day of its own, and
+/// that window is never the open one (it was, found by the fourth attack
+/// round).
+#[test]
+fn a_window_dated_in_the_future_is_listed_but_never_open() {
+    let d = timed_store(&["2027-01-15T07:30:00.000Z", "2099-01-01T00:10:00.000Z"]);
+    let args = ["--config-dir", &cfg(&d), "usage", "--all", "--by", "block"];
+    let r = run_args(
+        &[&args[..], &["--json"]].concat(),
+        "/nonexistent".as_ref(),
+        "/".as_ref(),
+    );
+    r.outcome.unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.out.text()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{v}");
+    assert_eq!(rows[0]["active"], true, "{v}");
+    assert_eq!(rows[1]["start"], "2099-01-01T00:00:00.000Z");
+    assert_eq!(rows[1]["active"], false, "{v}");
+    assert!(rows[1].get("projected").is_none(), "{v}");
+    let r = run_args(&args, "/nonexistent".as_ref(), "/".as_ref());
+    r.outcome.unwrap();
+    let out = r.out.text();
+    let open: Vec<&str> = out.lines().filter(|l| l.contains("(open)")).collect();
+    assert_eq!(open.len(), 1, "{out}");
+    assert!(!open[0].contains("2099"), "{out}");
+    assert!(!out.contains("631"), "no window of decades: {out}");
+    // by day: in a day of its own
+    let r = run_args(
+        &["--config-dir", &cfg(&d), "usage", "--all", "--json"],
+        "/nonexistent".as_ref(),
+        "/".as_ref(),
+    );
+    r.outcome.unwrap();
+    assert!(r.out.text().contains("2099-01-01"), "{}", r.out.text());
+}
+
 #[test]
 fn short_counts() {
     assert_eq!(short(950), "950");

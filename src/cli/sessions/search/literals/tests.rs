@@ -310,6 +310,117 @@ proptest! {
     }
 }
 
+/// Characters whose case folds in ways beyond ASCII: the long s, the
+/// Kelvin sign, the sigmas (final too), Greek with a tonos, sharp s, the
+/// Turkish i's; and ASCII around them.
+const CASED: &[&str] = &[
+    "s", "S", "\u{17F}", "k", "K", "\u{212A}", "σ", "ς", "Σ", "ί", "Ί", "ΐ", "é", "É", "ß", "ẞ",
+    "i", "I", "İ", "ı", "e", "c", "E", "\"", " ", "/",
+];
+
+/// `text` with each character replaced by one of its case folding class
+/// (as regex-syntax folds it), the `pick`s choosing which.
+fn fold_variant(text: &str, picks: &[usize]) -> String {
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut class =
+                regex_syntax::hir::ClassUnicode::new([regex_syntax::hir::ClassUnicodeRange::new(
+                    c, c,
+                )]);
+            class.case_fold_simple();
+            let all: Vec<char> = class
+                .ranges()
+                .iter()
+                .flat_map(|r| r.start()..=r.end())
+                .collect();
+            all[picks[i % picks.len()] % all.len()]
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A literal and the regex of the same text find the same hits, and
+    /// both what a matcher run on every line finds, with case folded or
+    /// not: one folding rule, ripgrep's (`sessions search secret` found
+    /// nothing in `ſecret`, which `search -e secret` found: the fourth
+    /// attack round). The lines are written in every form (`\u`-escaped,
+    /// spaced ...), so the literal's raw-bytes prefilter is checked too.
+    #[test]
+    fn a_literal_and_its_regex_fold_case_alike(
+        needle in prop::collection::vec(prop::sample::select(CASED), 1..5),
+        picks in prop::collection::vec(0usize..4, 1..6),
+        ignore_case in any::<bool>(),
+        tools in any::<bool>(),
+        mut texts in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(CASED), 0..8).prop_map(|v| v.concat()),
+            8,
+        ),
+        at in 0..8usize,
+    ) {
+        let needle = needle.concat();
+        texts[at].push_str(&fold_variant(&needle, &picks));
+        let escaped = regex_syntax::escape(&needle);
+        let (find, hir) = regex_of(&escaped, ignore_case).expect("an escaped literal is a regex");
+        let f = Fixture::new();
+        for (i, form) in FORMS.iter().enumerate() {
+            let id = format!("{i:08}-1111-4111-8111-111111111111");
+            let mut bytes = Vec::new();
+            for line in session_lines(&id, &texts) {
+                bytes.extend(rewrite(&line, *form));
+                bytes.push(b'\n');
+            }
+            let p = f.folder().join(format!("{id}.jsonl"));
+            std::fs::write(&p, bytes).unwrap();
+            let file = std::fs::File::options().write(true).open(&p).unwrap();
+            file.set_modified(UNIX_EPOCH + Duration::from_secs(1_800_000_000 + i as u64)).unwrap();
+        }
+        let store = f.store();
+        let full = all_hits(&store, Pattern::Custom(find.clone()), tools);
+        let literal = all_hits(
+            &store,
+            Pattern::Literal { text: needle.clone(), ignore_case },
+            tools,
+        );
+        prop_assert_eq!(&literal, &full, "literal {:?}", needle);
+        let regex = all_hits(&store, regex_pattern(find, Some(&hir), tools), tools);
+        prop_assert_eq!(&regex, &full, "regex {:?}", escaped);
+    }
+}
+
+/// The repros of the fourth attack round: a literal finds what `-e` finds.
+#[test]
+fn a_literal_finds_what_its_regex_finds_in_unicode_case() {
+    let f = Fixture::new();
+    let id = "00000000-1111-4111-8111-111111111111";
+    let texts: Vec<String> = ["the ſecret is out", "ΣΊΣΥΦΟΣ rolls"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let lines = session_lines(id, &texts).join("\n") + "\n";
+    std::fs::write(f.folder().join(format!("{id}.jsonl")), lines).unwrap();
+    let store = f.store();
+    for (needle, ic) in [("secret", true), ("SECRET", true), ("σίσυφος", true)] {
+        let hits = all_hits(
+            &store,
+            Pattern::Literal {
+                text: needle.into(),
+                ignore_case: ic,
+            },
+            false,
+        );
+        assert_eq!(hits.len(), 1, "{needle}: {hits:?}");
+        let (find, hir) = regex_of(&regex_syntax::escape(needle), ic).unwrap();
+        assert_eq!(
+            all_hits(&store, regex_pattern(find, Some(&hir), false), false),
+            hits,
+            "{needle}"
+        );
+    }
+}
+
 #[test]
 fn a_regex_s_literals_are_looked_for_in_the_raw_bytes() {
     let lits = |p: &str, ic: bool| {
