@@ -492,11 +492,17 @@ fn write_atomic(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     result
 }
 
-/// Read the answer to the question: one line from `tty`, at most 4 KiB
-/// (what was typed before the question was asked is thrown away first).
+/// Throw away what was typed before the question is shown (as sudo
+/// does): a `y` meant for something else must not trust a folder. Called
+/// before the question is written, so that an answer typed as soon as it
+/// shows is kept.
+pub fn discard_typeahead(tty: &impl std::os::fd::AsFd) {
+    let _ = rustix::termios::tcflush(tty, rustix::termios::QueueSelector::IFlush);
+}
+
+/// Read the answer to the question: one line from `tty`, at most 4 KiB.
 /// End of input is "no".
-pub fn read_answer(tty: &mut (impl Read + std::os::fd::AsFd)) -> io::Result<String> {
-    let _ = rustix::termios::tcflush(&*tty, rustix::termios::QueueSelector::IFlush);
+pub fn read_answer(tty: &mut impl Read) -> io::Result<String> {
     let mut line = Vec::new();
     let mut byte = [0u8; 1];
     loop {

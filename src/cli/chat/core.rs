@@ -134,6 +134,7 @@ impl Chat<'_> {
             .map(|l| format!("  {l}\n"))
             .collect();
         text.push_str(&format!("  {} ", s.bold(trust::ASK)));
+        trust::discard_typeahead(&std::io::stdin());
         self.write(&text);
         let _ = self.screen.out.flush();
         let answer = rustix::io::dup(std::io::stdin())

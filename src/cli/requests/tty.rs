@@ -276,6 +276,7 @@ pub fn ask_trust(folder: &crate::cli::trust::Folder, style: Style) -> io::Result
         .map(|l| format!("  {l}\n"))
         .collect();
     text.push_str(&format!("  {} ", style.bold(trust::ASK)));
+    trust::discard_typeahead(&tty);
     tty.write_all(text.as_bytes())?;
     tty.flush()?;
     Ok(trust::yes(&trust::read_answer(&mut tty)?))

@@ -22,6 +22,29 @@ pub(super) fn cut(s: &str, max: usize) -> String {
     crate::cli::summary::truncate_width(s, max)
 }
 
+/// At most `max` columns, cut from the left with `…` when too long: a
+/// path's last components, which tell projects apart.
+pub(super) fn cut_left(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1; // the `…`
+    for c in s.chars().rev() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > max {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    kept.reverse();
+    format!("…{}", kept.into_iter().collect::<String>())
+}
+
 pub(super) fn pad(s: &str, w: usize) -> String {
     if w == usize::MAX {
         return s.to_owned();

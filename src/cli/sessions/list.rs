@@ -1,7 +1,7 @@
 //! `sessions list`: a table of sessions, newest first, or their JSON.
 
 use super::args::ListArgs;
-use super::cells::{cut, flat, human_size, pad, pad_left, width};
+use super::cells::{cut, cut_left, flat, human_size, pad, pad_left, width};
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::relative_time;
 use super::usage;
@@ -222,7 +222,14 @@ fn render_table(
             .enumerate()
             .map(|(i, c)| {
                 let w = if i == title_at { w_title } else { widths[i] };
-                let c = cut(c, w);
+                // a project's path is cut from the left: its last
+                // components tell projects apart (cut from the right,
+                // every row read `~/…/projects/…`)
+                let c = if header[i] == "PROJECT" {
+                    cut_left(c, w)
+                } else {
+                    cut(c, w)
+                };
                 if right(header[i]) {
                     pad_left(&c, w)
                 } else {
@@ -243,6 +250,7 @@ fn render_table(
 
 #[cfg(test)]
 mod tests {
+    use super::super::cells::cut_left;
     use super::super::testing::*;
     use super::super::SessionsOutcome;
     use crate::cli::exit::Exit;
@@ -308,6 +316,37 @@ mod tests {
             "{}",
             r.err.text()
         );
+    }
+
+    /// Long project paths keep their last components: cut from the right,
+    /// every row read the same `~/work/clients/…` prefix.
+    #[test]
+    fn a_long_project_path_is_cut_from_the_left() {
+        assert_eq!(
+            cut_left("/home/me/work/clients/acme/shop", 11),
+            "…/acme/shop"
+        );
+        assert_eq!(cut_left("short", 12), "short");
+        assert_eq!(cut_left("/a/世界", 4), "…界");
+        let d = store();
+        let long = "/work/a-very-long-folder-name-shared-by-everything/clients/acme-shop";
+        for f in std::fs::read_dir(d.path().join("projects/-work-proj")).unwrap() {
+            let p = f.unwrap().path();
+            let t = std::fs::read_to_string(&p)
+                .unwrap()
+                .replace("/work/proj", long);
+            std::fs::write(&p, t).unwrap();
+        }
+        let r = run_args_sized(
+            &["--config-dir", &cfg(&d), "list", "--all"],
+            "/nonexistent".as_ref(),
+            "/".as_ref(),
+            Some((100, 10)),
+        );
+        r.outcome.unwrap();
+        let out = r.out.text();
+        assert!(out.lines().nth(1).unwrap().contains("…"), "{out}");
+        assert!(out.contains("clients/acme-shop"), "{out}");
     }
 
     #[test]
