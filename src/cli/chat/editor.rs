@@ -56,6 +56,13 @@ impl Left {
 
 /// A key that stops the line editor with the line split at the cursor
 /// (Shift-Tab, Ctrl-V): the action is made of the two halves.
+///
+/// It stops the editor as Enter does ([`Cmd::AcceptLine`]), not as Ctrl-C
+/// does: rustyline keeps what it read past the key only when a line is
+/// accepted (an interrupt drops its read buffer), and the next prompt
+/// takes it in. So two Shift-Tabs in one read (a fast typist, a paste)
+/// are two presses, and what was typed right after the key is kept.
+/// [`LineEditor::read`] gives the left action back, never the line.
 struct AtCursor(Left, fn(String, String) -> PromptAction);
 
 impl ConditionalEventHandler for AtCursor {
@@ -63,7 +70,7 @@ impl ConditionalEventHandler for AtCursor {
         let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
         self.0
             .leave((self.1)(line[..pos].to_owned(), line[pos..].to_owned()));
-        Some(Cmd::Interrupt)
+        Some(Cmd::AcceptLine)
     }
 }
 
@@ -417,7 +424,11 @@ impl LineEditor {
             self.ed.readline_with_initial(prompt, (before, after))
         };
         match r {
-            Ok(line) => Ok(Read::Line(line)),
+            // a key the chat handles stopped the editor as Enter does
+            Ok(line) => Ok(match self.left.take() {
+                Some(action) => Read::Action(action),
+                None => Read::Line(line),
+            }),
             Err(rustyline::error::ReadlineError::Interrupted) => Ok(match self.left.take() {
                 Some(action) => Read::Action(action),
                 None => Read::Interrupted,

@@ -763,7 +763,7 @@ impl Renderer {
     }
 
     /// The turn's status line: `⠋ Working · 12s · ↓ ~1.2k tokens ·
-    /// Ctrl-C to interrupt` (the tokens an estimate from the characters
+    /// Esc to interrupt` (the tokens an estimate from the characters
     /// streamed, a token being about four).
     fn status_line(&self, now: Instant) -> Option<Line> {
         let since = self.working?;
@@ -782,7 +782,7 @@ impl Renderer {
             };
             format!("{doing} · {}", facts.join(" · "))
         };
-        let key = (!self.interrupting).then_some("Ctrl-C to interrupt");
+        let key = (!self.interrupting).then_some("Esc to interrupt");
         let room = self.opts.width.saturating_sub(5).max(10);
         let mut text = line(&[Some(&secs), tokens.as_deref(), key]);
         if text.width() > room {

@@ -193,12 +193,21 @@ impl Chat<'_> {
             PromptAction::CycleMode { before, after } => {
                 self.erase_prompt(prompt, &format!("{before}{after}"));
                 self.prompt.mode_cycled(Line { before, after });
-                let next =
-                    PermissionMode::from_name(self.session.state.mode_name()).next_in_cycle();
-                match self.switch_mode(next) {
-                    Ok(None) => {}
-                    Ok(Some(exit)) => return Some(exit),
-                    Err(e) => self.error(&e),
+                // one switch per press: presses made while one was being
+                // confirmed count too
+                self.prompt.ahead.cycles = 1;
+                while self.prompt.ahead.cycles > 0 {
+                    self.prompt.ahead.cycles -= 1;
+                    let next =
+                        PermissionMode::from_name(self.session.state.mode_name()).next_in_cycle();
+                    match self.switch_mode(next) {
+                        Ok(None) => {}
+                        Ok(Some(exit)) => return Some(exit),
+                        Err(e) => {
+                            self.prompt.ahead.cycles = 0;
+                            self.error(&e);
+                        }
+                    }
                 }
             }
             PromptAction::Rewind => {

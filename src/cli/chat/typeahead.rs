@@ -22,6 +22,8 @@ pub enum Action {
     SendNow(String),
     /// Ctrl-D on an empty line: the end, where it means that.
     Eof,
+    /// Shift-Tab: the next permission mode, where it means that.
+    CycleMode,
 }
 
 /// The line being typed and the prompts waiting for the turn to end.
@@ -29,6 +31,9 @@ pub enum Action {
 pub struct TypeAhead {
     pub typed: String,
     pub queued: VecDeque<String>,
+    /// Shift-Tab presses still owed a mode switch (pressed while the
+    /// last switch was being confirmed): each press counts.
+    pub cycles: usize,
 }
 
 impl TypeAhead {
@@ -64,6 +69,7 @@ impl TypeAhead {
                 }
                 Some(Action::Redraw)
             }
+            KeyCode::BackTab => Some(Action::CycleMode),
             KeyCode::Backspace => {
                 self.typed.pop();
                 Some(Action::Redraw)
@@ -97,6 +103,21 @@ impl TypeAhead {
             }
             _ => None,
         }
+    }
+
+    /// The queued prompts back on the line, oldest first, one per line,
+    /// before what is being typed; true when there were any.
+    pub fn unqueue(&mut self) -> bool {
+        if self.queued.is_empty() {
+            return false;
+        }
+        let mut lines: Vec<String> = self.queued.drain(..).collect();
+        let typed = std::mem::take(&mut self.typed);
+        if !typed.trim().is_empty() {
+            lines.push(typed);
+        }
+        self.typed = lines.join("\n");
+        true
     }
 
     /// Pasted text joins the line as it is (line breaks kept, other control

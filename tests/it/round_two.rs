@@ -1,0 +1,132 @@
+//! The first hour, round two (issue 40): Esc, the queue at an interrupt,
+//! Shift-Tab counted, `@` paths with spaces, failed tool calls, the CLI's
+//! diagnostics; on a pseudo-terminal, against the fake CLI.
+
+use crate::common;
+
+use common::term::Term;
+use common::*;
+use serde_json::json;
+
+fn chat(fake: &Fake) -> Term {
+    let mut c = claudio(fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t
+}
+
+/// A turn that works until it is interrupted, then ends as the CLI ends
+/// an interrupted turn.
+fn interrupted_turn(prompt: &str) -> Vec<Step> {
+    vec![
+        expect_user(prompt),
+        system_init(),
+        delta("working on it\n"),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+            "i",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+        ),
+        Step::Emit(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+        ),
+    ]
+}
+
+/// Esc (or Ctrl-C) while Claude works interrupts the turn, and the prompts
+/// queued behind it come back to the line, oldest first, to edit or send:
+/// none is sent by itself (#40.1, #40.4). Before, Esc was ignored (the
+/// fake waited for an interrupt that never came) and Ctrl-C sent the
+/// first queued prompt at once.
+fn an_interrupt_brings_the_queue_back(key: &[u8]) {
+    let fake = Fake::after_init(vec![
+        interrupted_turn("long task"),
+        turn("one\ntwo, edited", "both done"),
+    ]);
+    let mut t = chat(&fake);
+    t.line("long task");
+    t.wait_for("working on it");
+    t.wait_for("Esc to interrupt");
+    t.line("one");
+    t.line("two");
+    t.wait_for("› one  · 2 queued");
+    t.send(key);
+    t.wait_for("⏹ interrupted");
+    // the prompt comes back with the queue on its line, one per line
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let rows = t.rows();
+        let at = rows.iter().rposition(|r| r.ends_with("› one"));
+        if at.is_some_and(|at| rows.get(at + 1).is_some_and(|r| r == "two")) {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "{rows:#?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let screen = t.contents();
+    assert!(!screen.contains("queued"), "{screen}");
+    assert_eq!(fake.user_lines().len(), 1, "nothing sent by itself");
+    t.send(b", edited\r");
+    t.wait_for("both done");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "one\ntwo, edited");
+}
+
+#[test]
+fn esc_interrupts_while_claude_works_and_the_queue_comes_back() {
+    an_interrupt_brings_the_queue_back(b"\x1b");
+}
+
+#[test]
+fn ctrl_c_with_queued_prompts_brings_them_back_to_the_line() {
+    an_interrupt_brings_the_queue_back(b"\x03");
+}
+
+fn mode_switch(mode: &str, id: &str) -> Vec<Step> {
+    vec![
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"set_permission_mode","mode":mode}}),
+            id,
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":format!("{{{{{id}}}}}"),"response":{"mode":mode}}}),
+        ),
+        Step::Emit(
+            json!({"type":"system","subtype":"status","permissionMode":mode,"session_id":"s"}),
+        ),
+    ]
+}
+
+/// Two Shift-Tabs in one read (a fast typist, a paste) are two presses:
+/// default → acceptEdits → plan, and what was typed right after them is
+/// kept (#40.6). Before, the second press and the text were dropped with
+/// the line editor's read buffer, leaving the more permissive acceptEdits.
+#[test]
+fn two_shift_tabs_in_one_read_advance_two_modes() {
+    let mut parts = vec![mode_switch("acceptEdits", "a"), mode_switch("plan", "p")];
+    parts.push(turn("plan it", "a plan"));
+    let fake = Fake::after_init(parts);
+    let mut t = chat(&fake);
+    t.wait_prompt();
+    t.send(b"\x1b[Z\x1b[Zplan");
+    t.wait_for("plan › plan");
+    t.send(b" it\r");
+    t.wait_for("a plan");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let modes: Vec<String> = fake
+        .stdin_lines()
+        .iter()
+        .filter(|l| l["request"]["subtype"] == "set_permission_mode")
+        .map(|l| l["request"]["mode"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(modes, ["acceptEdits", "plan"]);
+}
