@@ -130,3 +130,41 @@ fn two_shift_tabs_in_one_read_advance_two_modes() {
         .collect();
     assert_eq!(modes, ["acceptEdits", "plan"]);
 }
+
+mod real {
+    use super::super::common;
+    use common::real::*;
+    use common::term::Term;
+
+    fn chat(w: &World, args: &[&str]) -> Term {
+        let mut c = w.claudio();
+        c.env("XDG_DATA_HOME", w.home.path()).args(args);
+        let t = Term::spawn(c);
+        t.wait_for("Ctrl-D exits");
+        t
+    }
+
+    /// Esc at an approval is an interrupt like Ctrl-C: `⏹ interrupted`,
+    /// never the CLI's internal `[ede_diagnostic] …` line, which shows only
+    /// under `--verbose` (#40.3).
+    #[test]
+    fn esc_at_an_approval_is_an_interrupt_and_the_cli_s_diagnostic_stays_hidden() {
+        for verbose in [false, true] {
+            let w =
+                world!("esc_at_an_approval_is_an_interrupt_and_the_cli_s_diagnostic_stays_hidden");
+            w.api.push(Reply::bash("touch never_made"));
+            w.api.push(Reply::text("unused"));
+            let args: &[&str] = if verbose { &["--verbose"] } else { &[] };
+            let mut t = chat(&w, args);
+            t.line("make a file");
+            t.wait_for("Allow?");
+            t.send(b"\x1b");
+            let screen = t.wait_for("API call");
+            assert!(screen.contains("⏹ interrupted"), "{screen}");
+            assert_eq!(screen.contains("ede_diagnostic"), verbose, "{screen}");
+            assert!(!w.work.path().join("never_made").exists());
+            t.ctrl_d();
+            assert_eq!(t.wait(30).code(), Some(0));
+        }
+    }
+}

@@ -63,12 +63,13 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     pick::install_panic_restore();
     let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
     let width = terminal_width();
-    let renderer = Renderer::new(RenderOptions {
+    let mut renderer = Renderer::new(RenderOptions {
         style,
         live: io::stdout().is_terminal(),
         show_thinking: settings.show_thinking,
         width,
     });
+    renderer.set_verbose(session.verbose);
     let mut chat = Chat {
         rt,
         flags: session.clone(),

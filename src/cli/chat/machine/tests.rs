@@ -723,3 +723,62 @@ fn shift_tab_pressed_while_a_switch_is_confirmed_counts() {
     assert_eq!(c.ahead.cycles, 0);
     assert!(c.ahead.typed.is_empty());
 }
+
+/// The CLI's internal diagnostics in a result's errors stay off the
+/// screen (its TUI hides them too); other errors are said (#40.3).
+#[test]
+fn a_cli_diagnostic_in_a_result_is_not_shown() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(
+        &mut w,
+        msg(json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use",
+                      "disk full"]})),
+        10,
+    );
+    let shown = text(&out);
+    assert!(
+        shown.contains("✗ error_during_execution: disk full"),
+        "{shown}"
+    );
+    assert!(!shown.contains("ede_diagnostic"), "{shown}");
+    // under --verbose it is there
+    let mut c = Chat::new();
+    c.renderer.set_verbose(true);
+    let mut w = c.turn();
+    let out = c.step(
+        &mut w,
+        msg(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user"]}),
+        ),
+        10,
+    );
+    assert!(
+        text(&out).contains("[ede_diagnostic] result_type=user"),
+        "{out:?}"
+    );
+}
+
+/// Esc at a question is an interrupt: the error result the CLI ends the
+/// turn with reads `⏹ interrupted` (#40.3).
+#[test]
+fn esc_at_a_question_ends_as_an_interrupt() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(Vec::new()), 1);
+    c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2);
+    let out = c.step(
+        &mut w,
+        msg(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user"]}),
+        ),
+        3,
+    );
+    let shown = text(&out);
+    assert!(shown.contains("⏹ interrupted"), "{shown}");
+    assert!(!shown.contains("✗"), "{shown}");
+    assert_eq!(end(&out), Some(&End::Done));
+}
