@@ -168,3 +168,47 @@ mod real {
         }
     }
 }
+
+/// Calls the CLI rejected get their `✗` line with the reason, even those
+/// not drawn as tool lines (a plan, the task list's tools), and a rejected
+/// `TodoWrite` draws no task list (#40.5). Before, both were hidden and
+/// the rejected list was drawn.
+#[test]
+fn rejected_calls_get_their_failure_line_and_change_no_state() {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("plan and track it"),
+        system_init(),
+        assistant_tool_use("p1", "ExitPlanMode", json!({"plan":"1. do it"})),
+        Step::Emit(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"p1","is_error":true,
+             "content":"<tool_use_error>You are not in plan mode. This tool is only for exiting plan mode after writing a plan.</tool_use_error>"}]},
+            "parent_tool_use_id":null,"session_id":"sess-1"})),
+        assistant_tool_use(
+            "w1",
+            "TodoWrite",
+            json!({"todos":[{"content":"ghost task","status":"in_progress","activeForm":"Haunting"}]}),
+        ),
+        Step::Emit(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"w1","is_error":true,
+             "content":"<tool_use_error>Error: No such tool available: TodoWrite</tool_use_error>"}]},
+            "parent_tool_use_id":null,"session_id":"sess-1"})),
+        assistant_text("Done anyway."),
+        result("Done anyway."),
+    ]]);
+    let mut t = chat(&fake);
+    t.line("plan and track it");
+    let screen = t.wait_for("API call");
+    assert!(screen.contains("✗ ExitPlanMode"), "{screen}");
+    assert!(screen.contains("You are not in plan mode"), "{screen}");
+    assert!(screen.contains("✗ TodoWrite"), "{screen}");
+    assert!(
+        screen.contains("No such tool available: TodoWrite"),
+        "{screen}"
+    );
+    assert!(!screen.contains("tool_use_error"), "{screen}");
+    assert!(!screen.contains("ghost task"), "{screen}");
+    assert!(!screen.contains("Haunting"), "{screen}");
+    assert!(!screen.contains("tasks 0/1"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

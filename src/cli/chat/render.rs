@@ -561,6 +561,14 @@ impl Renderer {
             return;
         }
         let text = r.text();
+        // the CLI's wrapper around a tool's error is not part of the reason
+        let text = match text.trim().strip_prefix("<tool_use_error>") {
+            Some(inner) => inner
+                .strip_suffix("</tool_use_error>")
+                .unwrap_or(inner)
+                .to_owned(),
+            None => text,
+        };
         let mark = if end == CallEnd::Failed {
             s.red("✗")
         } else {

@@ -396,6 +396,7 @@ fn the_task_list_is_live_toggled_and_left_behind_at_the_end() {
         json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"c1","name":"TaskCreate","input":{"subject":"Write tests","activeForm":"Writing tests"}}]}}),
         json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"c1","content":"Task #1 created successfully: Write tests"}]},"tool_use_result":{"task":{"id":"1","subject":"Write tests"}}}),
         json!({"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"u1","name":"TaskUpdate","input":{"taskId":"1","status":"in_progress"}}]}}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"u1","content":"Updated task #1 status"}]}}),
     ] {
         out.push_str(&r.message_at(&msg(m), t0));
     }
