@@ -144,6 +144,49 @@ mod real {
         t
     }
 
+    /// An `@` path with spaces: Tab quotes it as the CLI reads it, a
+    /// folder's quote stays open and Tab goes on inside it, and the quoted
+    /// paths reach the model as reads of the files; an `@` word that names
+    /// no file is said before the prompt goes (#40.2). Before, Tab wrote
+    /// `@notes file.txt`, which attached nothing and said nothing.
+    #[test]
+    fn an_at_path_with_spaces_is_quoted_by_tab_and_reaches_the_model() {
+        let w = world!("an_at_path_with_spaces_is_quoted_by_tab_and_reaches_the_model");
+        let work = w.work.path();
+        std::fs::write(work.join("notes file.txt"), "zebra-quokka-7731\n").unwrap();
+        std::fs::create_dir(work.join("my docs")).unwrap();
+        std::fs::write(work.join("my docs/Screen Shot 1.txt"), "okapi-2288\n").unwrap();
+        w.api.push(Reply::text("A zebra and an okapi."));
+        let mut t = chat(&w, &[]);
+        t.send(b"summarize @note");
+        t.send(b"\t");
+        t.wait_for(r#"summarize @"notes file.txt""#);
+        t.send(b"and @my");
+        t.send(b"\t");
+        t.wait_for(r#"and @"my docs/"#);
+        t.send(b"Scr");
+        t.send(b"\t");
+        t.wait_for(r#"@"my docs/Screen Shot 1.txt""#);
+        t.send(b"not @nowhere.txt\r");
+        t.wait_for("@nowhere.txt names no file here");
+        t.wait_for("A zebra and an okapi.");
+        t.ctrl_d();
+        assert_eq!(t.wait(30).code(), Some(0));
+        let req = &w.main_requests()[0];
+        assert!(
+            req.body_contains("zebra-quokka-7731"),
+            "the first file was read"
+        );
+        assert!(req.body_contains("okapi-2288"), "the second file was read");
+        let text = req.last_user_text();
+        assert!(
+            text.contains(
+                r#"summarize @"notes file.txt" and @"my docs/Screen Shot 1.txt" not @nowhere.txt"#
+            ),
+            "{text}"
+        );
+    }
+
     /// Esc at an approval is an interrupt like Ctrl-C: `⏹ interrupted`,
     /// never the CLI's internal `[ede_diagnostic] …` line, which shows only
     /// under `--verbose` (#40.3).

@@ -299,6 +299,11 @@ impl Chat<'_> {
                 // the text goes as typed, each image beside it; a file that
                 // is no usable image is named, and the prompt goes all the same
                 let home = dirs::home_dir();
+                // an @ path that names no file attaches nothing: said, and
+                // the prompt goes all the same (the CLI expands the others)
+                for note in super::mentions::unfound(&typed, &self.cwd, home.as_deref()) {
+                    self.info(&note);
+                }
                 let attached = images::attach(
                     &typed,
                     &owed.pasted,
