@@ -69,7 +69,11 @@ fn an_interrupt_brings_the_queue_back(key: &[u8]) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let screen = t.contents();
-    assert!(!screen.contains("queued"), "{screen}");
+    assert!(!screen.contains("· 2 queued"), "{screen}");
+    assert!(
+        screen.contains("the queued prompts are back on the line"),
+        "{screen}"
+    );
     assert_eq!(fake.user_lines().len(), 1, "nothing sent by itself");
     t.send(b", edited\r");
     t.wait_for("both done");

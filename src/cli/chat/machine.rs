@@ -491,7 +491,9 @@ impl<R> Machine<R> {
             }
             out.draw(Draw::Interrupting);
             out.draw(Draw::Notice("interrupting the turn".into()));
-            p.ahead.unqueue();
+            if let Some(back) = p.ahead.unqueue() {
+                out.draw(Draw::Notice(back));
+            }
         }
         if asking.ended {
             out.draw(Draw::Suspend);
@@ -651,7 +653,8 @@ impl<R> Machine<R> {
         out.draw(Draw::Interrupting);
         out.draw(Draw::Notice(notice.into()));
         out.push(Effect::Interrupt);
-        if p.ahead.unqueue() {
+        if let Some(back) = p.ahead.unqueue() {
+            out.draw(Draw::Notice(back));
             out.draw(Draw::Footer(self.footer(p)));
         }
     }

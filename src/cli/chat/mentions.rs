@@ -12,12 +12,15 @@
 //! unquoted path (`see @notes.txt,`) are not part of the name looked up.
 
 use crate::cli::sessions::flat;
+use crate::cli::summary::truncate_width;
 use std::path::{Path, PathBuf};
 
 /// At most this many `@` words are looked up in one prompt (a pasted log
 /// full of `@` costs no more than that), and at most this many notes said.
 const MAX_LOOKED_UP: usize = 100;
 const MAX_NOTES: usize = 5;
+/// The most columns of a name a note shows.
+const NAME_COLUMNS: usize = 80;
 /// How many following words are tried when an unquoted `@word` names
 /// nothing, to find the file with spaces it was cut from.
 const MAX_JOINED: usize = 8;
@@ -77,15 +80,16 @@ fn resolve(name: &str, cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
     Some(cwd.join(name))
 }
 
-/// The name looked up: without a `#L…` line range, and (unquoted) without
-/// the closing punctuation of the sentence around it.
+/// The name the CLI looks up, as 2.1.332 does: an unquoted word loses
+/// every character after its last ASCII letter, digit or `_` (the
+/// sentence's punctuation, and a folder's `/`), then a `#L…` line range.
 fn looked_up(name: &str, quoted: bool) -> &str {
-    let name = name.split('#').next().unwrap_or(name);
-    if quoted {
+    let name = if quoted {
         name
     } else {
-        name.trim_end_matches(['.', ',', ';', '!', '?', ')', ']', '}', '\'', '"'])
-    }
+        name.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+    };
+    name.split('#').next().unwrap_or(name)
 }
 
 fn exists(name: &str, cwd: &Path, home: Option<&Path>) -> bool {
@@ -99,6 +103,8 @@ fn exists(name: &str, cwd: &Path, home: Option<&Path>) -> bool {
 pub fn unfound(line: &str, cwd: &Path, home: Option<&Path>) -> Vec<String> {
     let mut notes = Vec::new();
     let mut more = 0;
+    // one line of inert text, cut (a pasted word can be a megabyte)
+    let show = |s: &str| truncate_width(&flat(s), NAME_COLUMNS);
     for m in mentions(line).into_iter().take(MAX_LOOKED_UP) {
         let name = looked_up(m.name, m.quoted);
         if name.is_empty() || name.starts_with("agent-") || name.contains(':') {
@@ -112,9 +118,12 @@ pub fn unfound(line: &str, cwd: &Path, home: Option<&Path>) -> Vec<String> {
             continue;
         }
         let shown = if m.quoted {
-            format!("@\"{}\"", flat(m.name))
+            format!("@\"{}\"", show(m.name))
+        } else if !m.name.starts_with(name) || m.name.len() > name.len() + 1 {
+            // the CLI cut more than a closing mark: say what it looks for
+            format!("@{} (looked up as \"{}\")", show(m.name), show(name))
         } else {
-            format!("@{}", flat(m.name))
+            format!("@{}", show(m.name))
         };
         // `@notes file.txt`: the file with a space it was cut from
         let mut joined = name.to_owned();
@@ -130,7 +139,7 @@ pub fn unfound(line: &str, cwd: &Path, home: Option<&Path>) -> Vec<String> {
         notes.push(match meant {
             Some(file) if !file.contains('"') => format!(
                 "{shown} names no file here, so nothing is attached for it; for \"{f}\" write @\"{f}\" (Tab after @ quotes it)",
-                f = flat(&file)
+                f = show(&file)
             ),
             _ => format!("{shown} names no file here, so nothing is attached for it (sent as text)"),
         });
@@ -169,6 +178,7 @@ mod tests {
         std::fs::write(d.path().join("notes file.txt"), "x").unwrap();
         std::fs::write(d.path().join("plain.txt"), "x").unwrap();
         std::fs::create_dir(d.path().join("my docs")).unwrap();
+        std::fs::create_dir(d.path().join("src")).unwrap();
         let cwd = d.path();
         // found: quoted, plain, a folder, with a line range, in a sentence
         for ok in [
@@ -177,6 +187,8 @@ mod tests {
             r#"in @"my docs/""#,
             "lines @plain.txt#L1-2",
             "see @plain.txt, then",
+            "see (@plain.txt).",
+            "in @src/ (a folder, its slash cut as the CLI cuts it)",
             "ask @agent-reviewer and @server:res://x",
             "me@example.org",
         ] {
@@ -198,6 +210,18 @@ mod tests {
             notes,
             ["@missing.rs names no file here, so nothing is attached for it (sent as text)"]
         );
+        // the CLI cuts what follows the last ASCII letter or digit: a
+        // name ending in another character is not found
+        std::fs::write(cwd.join("café"), "x").unwrap();
+        let notes = unfound("@café", cwd, None);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with(r#"@café (looked up as "caf") names no file"#),
+            "{notes:?}"
+        );
+        // a pasted megabyte of a word is said in one short line
+        let notes = unfound(&format!("@{}", "x".repeat(1 << 20)), cwd, None);
+        assert!(notes[0].chars().count() < 300, "{}", notes[0].len());
         // a terminal's escape in the word is not drawn as one
         let notes = unfound("@x\u{1b}]0;t\u{7}", cwd, None);
         assert!(!notes[0].contains('\u{1b}'), "{notes:?}");

@@ -152,7 +152,11 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             }
             Next::Read(start) => start,
         };
-        // a line typed during the last turn stays within reach
+        // a line typed during the last turn stays within reach, and so do
+        // the queued commands an interrupt put aside
+        for held in std::mem::take(&mut chat.prompt.ahead.held) {
+            ed.add_history(&held);
+        }
         if let Some(typed) = &start.to_history {
             ed.add_history(typed);
         }

@@ -696,7 +696,11 @@ fn an_interrupt_puts_the_queued_prompts_back_on_the_line() {
         };
         assert!(c.ahead.queued.is_empty(), "{how}: {:?}", c.ahead.queued);
         assert_eq!(c.ahead.typed, "one\ntwo\ndra", "{how}");
-        assert!(!text(&out).contains("queued"), "{how}: {out:?}");
+        assert!(!text(&out).contains("· 2 queued"), "{how}: {out:?}");
+        assert!(
+            text(&out).contains("the queued prompts are back on the line"),
+            "{how}: {out:?}"
+        );
         assert!(text(&out).contains("› one two dra"), "{how}: {out:?}");
         let out = c.step(&mut w, msg(result()), 4);
         assert_eq!(end(&out), Some(&End::Done), "{how}");
