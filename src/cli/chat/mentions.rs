@@ -6,10 +6,14 @@
 //! The prompt is sent all the same: a word like `@channel` may be meant as
 //! text.
 //!
-//! Left alone (they are not paths): `@agent-…` (an agent), words with a
-//! `:` (an MCP resource, `@server:uri`), and `@` inside a word (an e-mail
-//! address). A `#L10-20` line range and closing punctuation after an
-//! unquoted path (`see @notes.txt,`) are not part of the name looked up.
+//! Said only of what looks like a path (a `/`, a `.`, `~`, quotes) or a
+//! bare word cut from a file's name (`@notes file.txt`): `@channel` or a
+//! Java `@Override` is text. Left alone: `@agent-…` (an agent), words with
+//! a `:` (an MCP resource, `@server:uri`) or code's `(`, `=`, `"`, `@`
+//! inside a word (an e-mail address), and fenced code blocks. A `#L10-20`
+//! line range and what follows an unquoted name's last ASCII letter or
+//! digit (`see @notes.txt,`) are not part of the name looked up, as the
+//! CLI does it.
 
 use crate::cli::sessions::flat;
 use crate::cli::summary::truncate_width;
@@ -33,12 +37,38 @@ struct Mention<'a> {
     after: Vec<&'a str>,
 }
 
-/// The mentions in `line`, in order.
+/// Where `line`'s fenced code blocks (```) are: byte ranges.
+fn fences(line: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut open = None;
+    let mut at = 0;
+    for l in line.split_inclusive('\n') {
+        if l.trim_start().starts_with("```") {
+            match open.take() {
+                Some(start) => out.push(start..at + l.len()),
+                None => open = Some(at),
+            }
+        }
+        at += l.len();
+    }
+    if let Some(start) = open {
+        out.push(start..line.len());
+    }
+    out
+}
+
+/// The mentions in `line`, in order (none inside a fenced code block:
+/// `@property` there is Python, not a path).
 fn mentions(line: &str) -> Vec<Mention<'_>> {
     let mut out = Vec::new();
     let mut from = 0;
+    let code = fences(line);
     while let Some(i) = line[from..].find('@').map(|i| from + i) {
         from = i + 1;
+        if let Some(block) = code.iter().find(|r| r.contains(&i)) {
+            from = block.end;
+            continue;
+        }
         // only at a word's start
         if line[..i]
             .chars()
@@ -107,14 +137,10 @@ pub fn unfound(line: &str, cwd: &Path, home: Option<&Path>) -> Vec<String> {
     let show = |s: &str| truncate_width(&flat(s), NAME_COLUMNS);
     for m in mentions(line).into_iter().take(MAX_LOOKED_UP) {
         let name = looked_up(m.name, m.quoted);
-        if name.is_empty() || name.starts_with("agent-") || name.contains(':') {
+        if name.is_empty() || name.starts_with("agent-") || name.contains([':', '(', '=', '"']) {
             continue;
         }
         if exists(name, cwd, home) {
-            continue;
-        }
-        if notes.len() == MAX_NOTES {
-            more += 1;
             continue;
         }
         let shown = if m.quoted {
@@ -135,6 +161,19 @@ pub fn unfound(line: &str, cwd: &Path, home: Option<&Path>) -> Vec<String> {
                 meant = Some(joined.clone());
                 break;
             }
+        }
+        // a bare word (`@channel`, `@Override`) is said only when it was
+        // cut from a file's name; a path (`/`, `.`, `~`, quotes) always is
+        let path_like = m.quoted
+            || name.contains(['/', '.'])
+            || name.starts_with('~')
+            || (name != m.name && exists(m.name, cwd, home));
+        if meant.is_none() && !path_like {
+            continue;
+        }
+        if notes.len() == MAX_NOTES {
+            more += 1;
+            continue;
         }
         notes.push(match meant {
             Some(file) if !file.contains('"') => format!(
@@ -191,6 +230,9 @@ mod tests {
             "in @src/ (a folder, its slash cut as the CLI cuts it)",
             "ask @agent-reviewer and @server:res://x",
             "me@example.org",
+            "ping @channel about it",
+            "```\n@property\ndef x(self): ...\n@app.route(\"/\")\n```",
+            "    @dataclass(frozen=True)",
         ] {
             assert!(
                 unfound(ok, cwd, None).is_empty(),
@@ -220,17 +262,17 @@ mod tests {
             "{notes:?}"
         );
         // a pasted megabyte of a word is said in one short line
-        let notes = unfound(&format!("@{}", "x".repeat(1 << 20)), cwd, None);
+        let notes = unfound(&format!("@x.{}", "x".repeat(1 << 20)), cwd, None);
         assert!(notes[0].chars().count() < 300, "{}", notes[0].len());
         // a terminal's escape in the word is not drawn as one
-        let notes = unfound("@x\u{1b}]0;t\u{7}", cwd, None);
+        let notes = unfound("@x.txt\u{1b}]0;t\u{7}", cwd, None);
         assert!(!notes[0].contains('\u{1b}'), "{notes:?}");
     }
 
     #[test]
     fn a_line_full_of_at_words_says_a_few_and_counts_the_rest() {
         let d = tempfile::tempdir().unwrap();
-        let line: String = (0..10_000).map(|i| format!("@n{i} ")).collect();
+        let line: String = (0..10_000).map(|i| format!("@n{i}.txt ")).collect();
         let notes = unfound(&line, d.path(), None);
         assert_eq!(notes.len(), MAX_NOTES + 1, "{notes:?}");
         assert_eq!(
