@@ -55,6 +55,17 @@ fn an_interrupt_brings_the_queue_back(key: &[u8]) {
     t.line("one");
     t.line("two");
     t.wait_for("› one  · 2 queued");
+    // an arrow and Alt-b start with Esc, and are no Esc
+    t.send(b"\x1b[C\x1bbz");
+    t.wait_for("› z");
+    assert!(!t.contents().contains("interrupting"), "{}", t.contents());
+    t.send(b"\x7f");
+    // (Ctrl-C is a signal: it would overtake the Backspace still unread)
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while t.contents().contains("› z") {
+        assert!(std::time::Instant::now() < until, "{}", t.contents());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     t.send(key);
     t.wait_for("⏹ interrupted");
     // the prompt comes back with the queue on its line, one per line
