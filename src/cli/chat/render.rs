@@ -936,7 +936,7 @@ const THINKING_MARGIN: &str = "    ";
 /// written to a pipe.
 /// An error line the CLI writes about its own internals (`[ede_diagnostic]
 /// result_type=user …`, `[session_crash] …`), which its TUI leaves out.
-fn is_cli_diagnostic(e: &str) -> bool {
+pub(crate) fn is_cli_diagnostic(e: &str) -> bool {
     let e = e.trim_start();
     e.starts_with("[ede_diagnostic]") || e.starts_with("[session_crash]")
 }
