@@ -165,6 +165,9 @@ impl TypeAhead {
             match self.input(i) {
                 Some(Action::SendNow(text)) => self.queued.push_front(text),
                 Some(Action::Eof) => eof = true,
+                // counted for a mode switch under way (the prompt loop
+                // forgets it otherwise)
+                Some(Action::CycleMode) => self.cycles += 1,
                 _ => {}
             }
         }

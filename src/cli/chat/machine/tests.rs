@@ -720,6 +720,10 @@ fn shift_tab_pressed_while_a_switch_is_confirmed_counts() {
     let out = c.step(&mut w, mode_status("acceptEdits"), 3);
     assert_eq!(end(&out), Some(&End::Done));
     assert_eq!(c.ahead.cycles, 2, "owed to the prompt loop");
+    // one pressed in the instant the wait ended counts too
+    let shift_tab = TermEvent::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    c.ahead.drain_after_turn(vec![shift_tab]);
+    assert_eq!(c.ahead.cycles, 3);
     // in a turn, Shift-Tab types nothing and switches nothing
     let mut c = Chat::new();
     let mut w = c.turn();
