@@ -298,7 +298,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         Some(r) if r.is_error => {
             eprintln!(
                 "claudio: the run ended with an error: {}",
-                describe_error(&r)
+                describe_error(&r, session.verbose)
             );
             Ok(Exit::Failure)
         }
@@ -328,7 +328,9 @@ async fn quiet_exit(client: &Client) -> Exit {
     Exit::Success
 }
 
-fn describe_error(r: &ResultMessage) -> String {
+/// A failed run's error, in one line; the CLI's internal diagnostics
+/// (`[ede_diagnostic] …`) only under `--verbose`.
+fn describe_error(r: &ResultMessage, verbose: bool) -> String {
     // API errors end with subtype `success` and `is_error`: say only the error.
     let mut parts = Vec::new();
     if r.subtype != "success" {
@@ -337,7 +339,12 @@ fn describe_error(r: &ResultMessage) -> String {
     if let Some(t) = &r.result {
         parts.push(t.clone());
     }
-    parts.extend(r.errors.iter().cloned());
+    parts.extend(
+        r.errors
+            .iter()
+            .filter(|e| verbose || !crate::cli::chat::render::is_cli_diagnostic(e))
+            .cloned(),
+    );
     if parts.is_empty() {
         parts.push(
             r.terminal_reason
@@ -352,6 +359,20 @@ fn describe_error(r: &ResultMessage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cli_diagnostic_is_said_only_under_verbose() {
+        let m = claudio::Message::parse(
+            br#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["[ede_diagnostic] result_type=user","disk full"]}"#,
+        )
+        .unwrap();
+        let r = m.as_result().unwrap();
+        assert_eq!(
+            describe_error(r, false),
+            "error_during_execution: disk full"
+        );
+        assert!(describe_error(r, true).contains("[ede_diagnostic] result_type=user"));
+    }
 
     #[test]
     fn stdin_is_read_up_to_its_limit() {

@@ -187,6 +187,9 @@ impl Running {
 pub struct Reading {
     dedup: Dedup,
     calls: Running,
+    /// The calls not shown as tool lines (questions, plans, the task
+    /// list's tools): shown only if they fail, with the reason.
+    quiet: Running,
     agents: tasks::Agents,
     agent_ui: HashMap<String, AgentUi>,
     /// The model's task list.
@@ -279,12 +282,6 @@ impl Reading {
                         }
                         // questions and plans show as their own prompt, the
                         // task list as a checklist
-                        ContentBlock::ToolUse(t)
-                            if RequestKind::of_tool(&t.name) != RequestKind::Tool
-                                || todos::is_todo_tool(&t.name) =>
-                        {
-                            seen(Seen::BlockEnd)
-                        }
                         ContentBlock::ToolUse(t) => {
                             seen(Seen::BlockEnd);
                             let call = Call {
@@ -298,8 +295,14 @@ impl Reading {
                                 depth: usize::from(!main),
                                 parent: a.parent_tool_use_id.clone(),
                             };
-                            self.calls.push(call.clone());
-                            seen(Seen::ToolStarted(call));
+                            if RequestKind::of_tool(&t.name) != RequestKind::Tool
+                                || todos::is_todo_tool(&t.name)
+                            {
+                                self.quiet.push(call);
+                            } else {
+                                self.calls.push(call.clone());
+                                seen(Seen::ToolStarted(call));
+                            }
                         }
                         _ => {}
                     }
@@ -334,8 +337,9 @@ impl Reading {
             Message::Result(r) => {
                 // a background agent's calls go on after the main turn's result
                 let agents = &self.agents;
-                self.calls
-                    .retain(|t| t.parent.as_deref().is_some_and(|p| !agents.is_done(p)));
+                let going = |t: &Call| t.parent.as_deref().is_some_and(|p| !agents.is_done(p));
+                self.calls.retain(going);
+                self.quiet.retain(going);
                 self.dedup.clear();
                 seen(Seen::Result(r));
             }
@@ -379,6 +383,7 @@ impl Reading {
     /// The turn ended without a result (the CLI died): no call runs.
     pub fn abandon_turn(&mut self) {
         self.calls.clear();
+        self.quiet.clear();
         self.dedup.clear();
     }
 
@@ -388,6 +393,7 @@ impl Reading {
         self.agents.clear();
         self.agent_ui.clear();
         self.calls.clear();
+        self.quiet.clear();
         self.dedup.clear();
         self.todos.clear();
     }
@@ -405,6 +411,17 @@ impl Reading {
 
     fn tool_result<'m>(&mut self, r: &'m ToolResultBlock, seen: &mut impl FnMut(Seen<'m>)) {
         let Some(call) = self.calls.remove(&r.tool_use_id) else {
+            // a call not shown as a line (a question, a plan, the task
+            // list's tools) is shown when it failed: every failure is said
+            if let Some(call) = self.quiet.remove(&r.tool_use_id) {
+                if r.is_error() {
+                    seen(Seen::ToolEnded {
+                        call,
+                        end: CallEnd::Failed,
+                        result: r,
+                    });
+                }
+            }
             return;
         };
         let is_task = call.parent.is_none() && tasks::is_task_tool(&call.name);
@@ -610,6 +627,20 @@ mod tests {
         assert_eq!(r.calls().len(), 0);
         // a result for no known call says nothing
         assert!(seen(&mut r, &[res]).is_empty());
+        // a question (not a tool line) that failed is said; one that
+        // succeeded is not (#40.5)
+        let failed = msg(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"q1","content":"no","is_error":true}]},"session_id":"s"}));
+        assert_eq!(seen(&mut r, &[failed]), ["end AskUserQuestion Failed"]);
+        let plan = assistant(
+            "m2",
+            json!([{"type":"tool_use","id":"p1","name":"ExitPlanMode","input":{}}]),
+        );
+        seen(&mut r, &[plan]);
+        assert_eq!(r.calls().len(), 0, "not drawn as running");
+        let ok = msg(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"p1","content":"approved"}]},"session_id":"s"}));
+        assert!(seen(&mut r, &[ok]).is_empty());
     }
 
     #[test]

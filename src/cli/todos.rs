@@ -56,11 +56,18 @@ pub struct Todo {
 }
 
 /// The session's task list.
+///
+/// A call changes it only once its result says it succeeded: the CLI
+/// rejects a tool it does not have (`TodoWrite` on 2.1.328: "No such tool
+/// available"), and such a call's list was never the session's.
 #[derive(Debug, Default)]
 pub struct Todos {
     list: Vec<Todo>,
     /// `TaskCreate` calls waiting for their id, by `tool_use_id`.
     creating: HashMap<String, usize>,
+    /// The task tools' calls waiting for their result: name and input, by
+    /// `tool_use_id` (until the turn's result).
+    pending: HashMap<String, (String, Value)>,
 }
 
 fn text(v: &Value, k: &str) -> Option<String> {
@@ -75,13 +82,15 @@ impl Todos {
         match m {
             // the main agent's list (a sub-agent's tasks are its own)
             Message::Assistant(a) if a.parent_tool_use_id.is_none() => {
-                let mut changed = false;
                 for b in &a.message.content {
                     if let ContentBlock::ToolUse(t) = b {
-                        changed |= self.call(&t.id, &t.name, &t.input);
+                        if is_todo_tool(&t.name) {
+                            let call = (t.name.clone(), t.input.clone());
+                            self.pending.insert(t.id.clone(), call);
+                        }
                     }
                 }
-                changed
+                false
             }
             Message::User(u) if u.parent_tool_use_id.is_none() => {
                 let MessageContent::Blocks(blocks) = &u.message.content else {
@@ -90,10 +99,23 @@ impl Todos {
                 let mut changed = false;
                 for b in blocks {
                     if let ContentBlock::ToolResult(r) = b {
+                        // a failed call changes nothing
+                        let Some((name, input)) = self.pending.remove(&r.tool_use_id) else {
+                            continue;
+                        };
+                        if r.is_error() {
+                            continue;
+                        }
+                        changed |= self.call(&r.tool_use_id, &name, &input);
                         changed |= self.result(&r.tool_use_id, u.tool_use_result.as_ref());
                     }
                 }
                 changed
+            }
+            // the main turn is over: a call still waiting never ran
+            Message::Result(_) => {
+                self.pending.clear();
+                false
             }
             _ => false,
         }
@@ -282,75 +304,91 @@ mod tests {
             {"type":"tool_result","tool_use_id":id,"content":"ok"}]},"tool_use_result":structured,"session_id":"s"}))
     }
 
+    /// A call and its successful result (`structured`: its
+    /// `tool_use_result`); whether the list changed.
+    fn done(t: &mut Todos, id: &str, name: &str, input: Value, structured: Value) -> bool {
+        let called = t.observe(&call(id, name, input));
+        assert!(!called, "a call changes nothing before its result");
+        t.observe(&result(id, structured))
+    }
+
     #[test]
     fn the_cli_s_task_tools_build_the_list() {
         // as 2.1.328 answers them (probed)
         let mut t = Todos::default();
-        assert!(t.observe(&call(
+        assert!(done(
+            &mut t,
             "c1",
             "TaskCreate",
-            json!({"subject":"Write tests","description":"d","activeForm":"Writing tests"})
-        )));
-        assert!(!t.observe(&result(
-            "c1",
+            json!({"subject":"Write tests","description":"d","activeForm":"Writing tests"}),
             json!({"task":{"id":"1","subject":"Write tests"}})
-        )));
-        t.observe(&call(
+        ));
+        done(
+            &mut t,
             "c2",
             "TaskCreate",
             json!({"subject":"Fix \u{1b}[2Jbug","description":"d"}),
-        ));
-        t.observe(&result(
-            "c2",
             json!({"task":{"id":"2","subject":"Fix bug"}}),
-        ));
-        assert!(t.observe(&call(
+        );
+        assert!(done(
+            &mut t,
             "u1",
             "TaskUpdate",
-            json!({"taskId":"1","status":"in_progress"})
-        )));
+            json!({"taskId":"1","status":"in_progress"}),
+            json!({"success":true})
+        ));
         let shown = t.lines(Style::plain(), 80).join("\n");
         assert_eq!(shown, "  tasks 0/2\n  ◐ Writing tests\n  ☐ Fix bug");
-        t.observe(&call(
+        done(
+            &mut t,
             "u2",
             "TaskUpdate",
             json!({"taskId":"1","status":"completed"}),
-        ));
-        t.observe(&call(
+            json!({}),
+        );
+        done(
+            &mut t,
             "u3",
             "TaskUpdate",
             json!({"taskId":"2","status":"deleted"}),
-        ));
+            json!({}),
+        );
         assert_eq!(
             t.lines(Style::plain(), 80).join("\n"),
             "  tasks 1/1\n  ☑ Write tests"
         );
         assert!(!t.open());
         // an update for an unknown task changes nothing
-        assert!(!t.observe(&call(
+        assert!(!done(
+            &mut t,
             "u4",
             "TaskUpdate",
-            json!({"taskId":"9","status":"completed"})
-        )));
+            json!({"taskId":"9","status":"completed"}),
+            json!({})
+        ));
     }
 
     #[test]
     fn task_list_results_are_the_truth_and_todo_write_replaces_all() {
         let mut t = Todos::default();
-        t.observe(&call("l", "TaskList", json!({})));
-        assert!(t.observe(&result(
+        assert!(done(
+            &mut t,
             "l",
+            "TaskList",
+            json!({}),
             json!({"tasks":[
             {"id":"1","subject":"a","status":"completed","blockedBy":[]},
             {"id":"2","subject":"b","status":"pending","blockedBy":[]}]})
-        )));
+        ));
         assert!(t.open());
-        assert!(t.observe(&call(
+        assert!(done(
+            &mut t,
             "w",
             "TodoWrite",
             json!({"todos":[
-            {"content":"only","status":"in_progress","activeForm":"Doing only"}]})
-        )));
+            {"content":"only","status":"in_progress","activeForm":"Doing only"}]}),
+            json!({})
+        ));
         assert_eq!(t.lines(Style::plain(), 80)[1], "  ◐ Doing only");
         // a sub-agent's calls are not the session's list
         let sub = msg(
@@ -358,6 +396,29 @@ mod tests {
             "content":[{"type":"tool_use","id":"x","name":"TaskCreate","input":{"subject":"theirs"}}]},"session_id":"s"}),
         );
         assert!(!t.observe(&sub));
+        assert!(!t.observe(&result("x", json!({"task":{"id":"9"}}))));
         assert!(is_todo_tool("TaskUpdate") && !is_todo_tool("Task"));
+    }
+
+    /// A call the CLI rejected (`is_error`: TodoWrite on a CLI without it,
+    /// "No such tool available") changes nothing; nor does one that never
+    /// got its result before the turn ended (#40.5).
+    #[test]
+    fn only_calls_that_succeeded_change_the_list() {
+        let mut t = Todos::default();
+        let write = json!({"todos":[{"content":"ghost","status":"pending","activeForm":"x"}]});
+        assert!(!t.observe(&call("w", "TodoWrite", write.clone())));
+        let rejected = msg(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"w","is_error":true,
+             "content":"<tool_use_error>Error: No such tool available: TodoWrite</tool_use_error>"}]},"session_id":"s"}));
+        assert!(!t.observe(&rejected));
+        assert!(t.is_empty(), "{:?}", t.list);
+        // no result before the turn's end: it never ran
+        t.observe(&call("w2", "TodoWrite", write));
+        t.observe(&msg(
+            json!({"type":"result","subtype":"success","is_error":false}),
+        ));
+        assert!(!t.observe(&result("w2", json!({}))));
+        assert!(t.is_empty());
     }
 }

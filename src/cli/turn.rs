@@ -146,7 +146,13 @@ impl Turn {
         press
     }
 
-    /// Whether Ctrl-C was pressed.
+    /// Esc: interrupt the turn (it never quits); false when it was
+    /// interrupted already (nothing more to do).
+    pub fn esc(&mut self) -> bool {
+        !std::mem::replace(&mut self.interrupted, true)
+    }
+
+    /// Whether Ctrl-C (or Esc) was pressed.
     pub fn interrupted(&self) -> bool {
         self.interrupted
     }

@@ -451,7 +451,7 @@ fn a_prompt_typed_during_a_text_only_stream_shows_at_once() {
     t.line("first");
     // mid-row: no tool, no line end, yet the turn says it is at work
     t.wait_for("still typing the ans");
-    t.wait_for("Ctrl-C to interrupt");
+    t.wait_for("Esc to interrupt");
     t.line("keep it");
     t.wait_for("› keep it  · queued");
     t.line("drop this");

@@ -23,6 +23,7 @@ mod hostile;
 mod images;
 mod mcp_secrets;
 mod real_cli;
+mod round_two;
 mod screens;
 mod sdk_surface;
 mod sdk_types;

@@ -150,6 +150,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "Shift-Tab",
         "next permission mode: default → acceptEdits → plan",
     ),
+    ("Esc", "while Claude works: interrupt the turn"),
     ("Esc Esc", "rewind (at an empty prompt)"),
     (
         "Ctrl-G",
@@ -163,7 +164,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl-V", "paste the clipboard's image as [Image #N]"),
     (
         "Ctrl-C",
-        "interrupt the turn (twice: quit); stop a !command",
+        "interrupt the turn (twice: quit; queued prompts come back to the line); stop a !command",
     ),
     (
         "Ctrl-S/X",

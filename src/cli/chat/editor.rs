@@ -56,6 +56,13 @@ impl Left {
 
 /// A key that stops the line editor with the line split at the cursor
 /// (Shift-Tab, Ctrl-V): the action is made of the two halves.
+///
+/// It stops the editor as Enter does ([`Cmd::AcceptLine`]), not as Ctrl-C
+/// does: rustyline keeps what it read past the key only when a line is
+/// accepted (an interrupt drops its read buffer), and the next prompt
+/// takes it in. So two Shift-Tabs in one read (a fast typist, a paste)
+/// are two presses, and what was typed right after the key is kept.
+/// [`LineEditor::read`] gives the left action back, never the line.
 struct AtCursor(Left, fn(String, String) -> PromptAction);
 
 impl ConditionalEventHandler for AtCursor {
@@ -63,7 +70,7 @@ impl ConditionalEventHandler for AtCursor {
         let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
         self.0
             .leave((self.1)(line[..pos].to_owned(), line[pos..].to_owned()));
-        Some(Cmd::Interrupt)
+        Some(Cmd::AcceptLine)
     }
 }
 
@@ -275,17 +282,29 @@ const MAX_CANDIDATES: usize = 500;
 /// end in `/`, files get a space. `None` when the word at the cursor is no
 /// mention.
 ///
+/// A name with a blank is quoted as the CLI reads it, `@"notes file.txt" `,
+/// and a folder's stays open, `@"my docs/`, so that Tab goes on completing
+/// inside the quotes (whatever the names there). When one of the names
+/// offered needs quotes, all are quoted: they then share what was typed,
+/// and typing more of a name still narrows them. A name with a `"` cannot
+/// be quoted, so it is offered only where no quotes are needed.
+///
 /// Past `MAX_CANDIDATES` names, the first ones in order are offered and a
 /// last line says how many more there are; Tab still completes as far as
 /// all the names agree, so typing more of a name always reaches it. Names
 /// with a character the terminal would act on (controls, bidi overrides)
 /// are never offered.
 pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec<Pair>)> {
-    let start = head
-        .rfind(|c: char| c.is_whitespace())
-        .map(|i| i + head[i..].chars().next().map_or(1, char::len_utf8))
-        .unwrap_or(0);
-    let word = head[start..].strip_prefix('@')?;
+    let (start, word, quoted) = match open_quoted_mention(head) {
+        Some(at) => (at, &head[at + 2..], true),
+        None => {
+            let start = head
+                .rfind(|c: char| c.is_whitespace())
+                .map(|i| i + head[i..].chars().next().map_or(1, char::len_utf8))
+                .unwrap_or(0);
+            (start, head[start..].strip_prefix('@')?, false)
+        }
+    };
     let (dir_part, prefix) = match word.rfind('/') {
         Some(i) => (&word[..=i], &word[i + 1..]),
         None => ("", word),
@@ -307,6 +326,11 @@ pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec
             (name.starts_with(prefix) && hidden_ok).then_some(name)
         })
         .collect();
+    // quoted if typed so, or if a name offered needs it
+    let quote = quoted || found.iter().any(|n| n.contains(char::is_whitespace));
+    if quote {
+        found.retain(|n| !n.contains('"'));
+    }
     found.sort_unstable();
     let more = found.len().saturating_sub(MAX_CANDIDATES);
     // all the names agree as far as the first and the last do
@@ -315,14 +339,19 @@ pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec
         _ => String::new(),
     };
     found.truncate(MAX_CANDIDATES);
+    let open = if quote { "@\"" } else { "@" };
     let mut pairs: Vec<Pair> = found
         .into_iter()
         .map(|name| {
             let is_dir = std::fs::metadata(dir.join(&name)).is_ok_and(|m| m.is_dir());
-            let tail = if is_dir { "/" } else { " " };
+            let tail = match (is_dir, quote) {
+                (true, _) => "/",
+                (false, true) => "\" ",
+                (false, false) => " ",
+            };
             Pair {
                 display: format!("{name}{}", if is_dir { "/" } else { "" }),
-                replacement: format!("@{dir_part}{name}{tail}"),
+                replacement: format!("{open}{dir_part}{name}{tail}"),
             }
         })
         .collect();
@@ -331,10 +360,21 @@ pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec
         // to what all the names share
         pairs.push(Pair {
             display: format!("… {more} more (type more of the name)"),
-            replacement: format!("@{dir_part}{common}"),
+            replacement: format!("{open}{dir_part}{common}"),
         });
     }
     Some((start, pairs))
+}
+
+/// Where the quoted mention the cursor is in starts (`@"` at a word's
+/// start, its quote not closed yet), if it is in one.
+fn open_quoted_mention(head: &str) -> Option<usize> {
+    let at = head.rfind("@\"")?;
+    let word_start = head[..at]
+        .chars()
+        .next_back()
+        .is_none_or(char::is_whitespace);
+    (word_start && !head[at + 2..].contains('"')).then_some(at)
 }
 
 /// The longest common prefix of `a` and `b`, on a character boundary.
@@ -417,7 +457,11 @@ impl LineEditor {
             self.ed.readline_with_initial(prompt, (before, after))
         };
         match r {
-            Ok(line) => Ok(Read::Line(line)),
+            // a key the chat handles stopped the editor as Enter does
+            Ok(line) => Ok(match self.left.take() {
+                Some(action) => Read::Action(action),
+                None => Read::Line(line),
+            }),
             Err(rustyline::error::ReadlineError::Interrupted) => Ok(match self.left.take() {
                 Some(action) => Read::Action(action),
                 None => Read::Interrupted,
@@ -620,6 +664,59 @@ mod tests {
         assert_eq!(names(complete_mention("see @.", cwd)).1, vec!["@.env "]);
         assert!(names(complete_mention("@nothing", cwd)).1.is_empty());
         assert!(complete_mention("@missing/dir/", cwd).is_none());
+    }
+
+    /// A name with a space is quoted as the CLI reads it, a folder's
+    /// quote stays open, and Tab goes on inside the quotes (#40.2).
+    #[test]
+    fn names_with_spaces_are_quoted_and_completed_inside_the_quotes() {
+        let d = tempfile::tempdir().unwrap();
+        let cwd = d.path();
+        std::fs::write(cwd.join("notes file.txt"), "").unwrap();
+        std::fs::create_dir_all(cwd.join("my docs/deeper")).unwrap();
+        std::fs::write(cwd.join("my docs/Screen Shot 1.png"), "").unwrap();
+        std::fs::write(cwd.join("my docs/plain.txt"), "").unwrap();
+        std::fs::write(cwd.join("my docs/say \"hi\""), "").unwrap();
+        assert_eq!(
+            names(complete_mention("and @note", cwd)),
+            (4, vec![r#"@"notes file.txt" "#.to_owned()])
+        );
+        assert_eq!(
+            names(complete_mention("@my", cwd)),
+            (0, vec![r#"@"my docs/"#.to_owned()])
+        );
+        // inside the quotes, every name is quoted; one with a quote is
+        // left out (it cannot be written so)
+        assert_eq!(
+            names(complete_mention(r#"see @"my docs/"#, cwd)),
+            (
+                4,
+                vec![
+                    r#"@"my docs/Screen Shot 1.png" "#.to_owned(),
+                    r#"@"my docs/deeper/"#.to_owned(),
+                    r#"@"my docs/plain.txt" "#.to_owned(),
+                ]
+            )
+        );
+        assert_eq!(
+            names(complete_mention(r#"@"my docs/Scr"#, cwd)).1,
+            [r#"@"my docs/Screen Shot 1.png" "#]
+        );
+        // a closed quote ends the mention: the next word is a new one
+        assert!(complete_mention(r#"@"notes file.txt" and"#, cwd).is_none());
+        assert_eq!(
+            names(complete_mention(r#"@"notes file.txt" @no"#, cwd)),
+            (18, vec![r#"@"notes file.txt" "#.to_owned()])
+        );
+        // an unquoted word ends at the blank: `docs/pl` is no mention
+        assert!(complete_mention("@my docs/pl", cwd).is_none());
+        // all quoted when one needs it: what is typed stays their prefix
+        std::fs::write(cwd.join("notes.txt"), "").unwrap();
+        let (_, pairs) = complete_mention("@note", cwd).unwrap();
+        assert_eq!(
+            rustyline::completion::longest_common_prefix(&pairs),
+            Some(r#"@"notes"#)
+        );
     }
 
     #[test]

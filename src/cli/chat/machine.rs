@@ -484,7 +484,16 @@ impl<R> Machine<R> {
         }
         out.push(Effect::Reply(asking.request, done.result));
         if done.interrupt {
+            // Esc at a question: the CLI ends the turn; an interrupt like
+            // any other (the queue comes back to the line)
+            if let Stage::Turn(turn) = &mut self.stage {
+                turn.esc();
+            }
+            out.draw(Draw::Interrupting);
             out.draw(Draw::Notice("interrupting the turn".into()));
+            if let Some(back) = p.ahead.unqueue() {
+                out.draw(Draw::Notice(back));
+            }
         }
         if asking.ended {
             out.draw(Draw::Suspend);
@@ -535,6 +544,16 @@ impl<R> Machine<R> {
                 out.draw(Draw::ToggleTodos);
                 return;
             }
+            // Esc (alone: an arrow or Alt-x arrives as one key of its own)
+            // interrupts the turn, as in the claude TUI; never quits
+            if k.code == KeyCode::Esc && k.modifiers.is_empty() {
+                if let Stage::Turn(turn) = &mut self.stage {
+                    if turn.esc() {
+                        self.interrupting(p, "interrupting…", out);
+                    }
+                    return;
+                }
+            }
         }
         let action = p.ahead.input(&input);
         match &self.stage {
@@ -543,12 +562,13 @@ impl<R> Machine<R> {
                     out.push(Effect::SendNow(text));
                 }
             }
-            Stage::Mode { .. } => {
+            Stage::Mode { .. } => match action {
                 // nothing to cut into: it goes first when the prompt is back
-                if let Some(Action::SendNow(text)) = action {
-                    p.ahead.queued.push_front(text);
-                }
-            }
+                Some(Action::SendNow(text)) => p.ahead.queued.push_front(text),
+                // pressed again while the switch is confirmed: one more
+                Some(Action::CycleMode) => p.ahead.cycles += 1,
+                _ => {}
+            },
             Stage::AtWork { .. } => {
                 if action == Some(Action::Eof) {
                     self.eof(out);
@@ -614,9 +634,7 @@ impl<R> Machine<R> {
                     self.end(End::Quit(Exit::Interrupted), out);
                     return;
                 }
-                out.draw(Draw::Interrupting);
-                out.draw(Draw::Notice("interrupting… (Ctrl-C again to quit)".into()));
-                out.push(Effect::Interrupt);
+                self.interrupting(p, "interrupting… (Ctrl-C again to quit)", out);
             }
             Stage::Mode { .. } => {}
             Stage::AtWork { .. } => {
@@ -624,6 +642,20 @@ impl<R> Machine<R> {
                 p.ahead.typed.clear();
                 out.draw(Draw::Footer(self.footer(p)));
             }
+        }
+    }
+
+    /// The turn is being interrupted (Ctrl-C or Esc): said, asked of the
+    /// CLI, and the prompts queued behind it come back to the line being
+    /// typed, oldest first, to edit or send (as in the claude TUI): none
+    /// goes out by itself once the interrupted turn ends.
+    fn interrupting(&mut self, p: &mut Parts<'_>, notice: &str, out: &mut Out<'_, R>) {
+        out.draw(Draw::Interrupting);
+        out.draw(Draw::Notice(notice.into()));
+        out.push(Effect::Interrupt);
+        if let Some(back) = p.ahead.unqueue() {
+            out.draw(Draw::Notice(back));
+            out.draw(Draw::Footer(self.footer(p)));
         }
     }
 

@@ -11,6 +11,7 @@ mod images;
 pub mod keys;
 pub mod live;
 mod machine;
+mod mentions;
 pub mod pick;
 mod prompt;
 pub mod render;

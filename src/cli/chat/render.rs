@@ -115,6 +115,8 @@ pub struct Renderer {
     hung: Option<(usize, String)>,
     /// Drawing a transcript's past ([`Renderer::for_history`]).
     past: bool,
+    /// `--verbose`: the CLI's internal diagnostics in a result are shown.
+    verbose: bool,
 }
 
 impl Renderer {
@@ -142,7 +144,14 @@ impl Renderer {
             last_block: Block::None,
             hung: None,
             past: false,
+            verbose: false,
         }
+    }
+
+    /// `--verbose`: show the CLI's internal diagnostics (`[ede_diagnostic]
+    /// …`) where a result names them.
+    pub fn set_verbose(&mut self, on: bool) {
+        self.verbose = on;
     }
 
     /// A renderer for what happened before (a resumed session's last
@@ -552,6 +561,14 @@ impl Renderer {
             return;
         }
         let text = r.text();
+        // the CLI's wrapper around a tool's error is not part of the reason
+        let text = match text.trim().strip_prefix("<tool_use_error>") {
+            Some(inner) => inner
+                .strip_suffix("</tool_use_error>")
+                .unwrap_or(inner)
+                .to_owned(),
+            None => text,
+        };
         let mark = if end == CallEnd::Failed {
             s.red("✗")
         } else {
@@ -642,12 +659,24 @@ impl Renderer {
         let calls = r.num_turns.unwrap_or(0);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
         let error_shown = std::mem::take(&mut self.error_shown);
-        if r.was_interrupted() {
+        // an interrupt is an interrupt, whatever key made it: Esc at a
+        // question ends with an error the CLI names by its internals
+        let interrupted =
+            r.was_interrupted() || (std::mem::take(&mut self.interrupting) && r.is_error);
+        if interrupted {
             // "interrupting…" was said at Ctrl-C; this is its end
             let line = format!("  {}", s.yellow("⏹ interrupted"));
             self.permanent_line(&line, out);
+            // what the CLI said of it, under --verbose only
+            if self.verbose && r.is_error && !r.errors.is_empty() {
+                let said: Vec<String> = r.errors.iter().map(|e| Sanitizer::clean(e)).collect();
+                for line in wrap(&said.join("; "), self.opts.width, "    ", "    ") {
+                    let line = s.dim(&line);
+                    self.permanent_line(&line, out);
+                }
+            }
         }
-        if r.is_error && !r.was_interrupted() {
+        if r.is_error && !interrupted {
             // an error the CLI ends with subtype `success` (not logged in,
             // prompt too long) was shown as it came; else its text says it
             let why = if r.subtype == "success" {
@@ -657,7 +686,10 @@ impl Renderer {
                     .map(|t| login_hint(&Sanitizer::clean(&t)))
             } else {
                 let mut why = r.subtype.clone();
-                for e in &r.errors {
+                // the CLI's own diagnostics (its TUI hides them too) only
+                // under --verbose
+                let shown = |e: &&String| self.verbose || !is_cli_diagnostic(e);
+                for e in r.errors.iter().filter(shown) {
                     why.push_str(": ");
                     why.push_str(e);
                 }
@@ -763,7 +795,7 @@ impl Renderer {
     }
 
     /// The turn's status line: `⠋ Working · 12s · ↓ ~1.2k tokens ·
-    /// Ctrl-C to interrupt` (the tokens an estimate from the characters
+    /// Esc to interrupt` (the tokens an estimate from the characters
     /// streamed, a token being about four).
     fn status_line(&self, now: Instant) -> Option<Line> {
         let since = self.working?;
@@ -782,7 +814,7 @@ impl Renderer {
             };
             format!("{doing} · {}", facts.join(" · "))
         };
-        let key = (!self.interrupting).then_some("Ctrl-C to interrupt");
+        let key = (!self.interrupting).then_some("Esc to interrupt");
         let room = self.opts.width.saturating_sub(5).max(10);
         let mut text = line(&[Some(&secs), tokens.as_deref(), key]);
         if text.width() > room {
@@ -902,6 +934,13 @@ const THINKING_MARGIN: &str = "    ";
 
 /// The answer's styler: filled to the width on a terminal, as it is
 /// written to a pipe.
+/// An error line the CLI writes about its own internals (`[ede_diagnostic]
+/// result_type=user …`, `[session_crash] …`), which its TUI leaves out.
+pub(crate) fn is_cli_diagnostic(e: &str) -> bool {
+    let e = e.trim_start();
+    e.starts_with("[ede_diagnostic]") || e.starts_with("[session_crash]")
+}
+
 fn fresh_markdown(opts: &RenderOptions) -> Markdown {
     let mut m = Markdown::new(opts.style.enabled());
     m.set_margin(ANSWER_MARGIN);

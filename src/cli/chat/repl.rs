@@ -63,12 +63,13 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     pick::install_panic_restore();
     let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
     let width = terminal_width();
-    let renderer = Renderer::new(RenderOptions {
+    let mut renderer = Renderer::new(RenderOptions {
         style,
         live: io::stdout().is_terminal(),
         show_thinking: settings.show_thinking,
         width,
     });
+    renderer.set_verbose(session.verbose);
     let mut chat = Chat {
         rt,
         flags: session.clone(),
@@ -151,7 +152,11 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             }
             Next::Read(start) => start,
         };
-        // a line typed during the last turn stays within reach
+        // a line typed during the last turn stays within reach, and so do
+        // the queued commands an interrupt put aside
+        for held in std::mem::take(&mut chat.prompt.ahead.held) {
+            ed.add_history(&held);
+        }
         if let Some(typed) = &start.to_history {
             ed.add_history(typed);
         }
@@ -193,12 +198,21 @@ impl Chat<'_> {
             PromptAction::CycleMode { before, after } => {
                 self.erase_prompt(prompt, &format!("{before}{after}"));
                 self.prompt.mode_cycled(Line { before, after });
-                let next =
-                    PermissionMode::from_name(self.session.state.mode_name()).next_in_cycle();
-                match self.switch_mode(next) {
-                    Ok(None) => {}
-                    Ok(Some(exit)) => return Some(exit),
-                    Err(e) => self.error(&e),
+                // one switch per press: presses made while one was being
+                // confirmed count too
+                self.prompt.ahead.cycles = 1;
+                while self.prompt.ahead.cycles > 0 {
+                    self.prompt.ahead.cycles -= 1;
+                    let next =
+                        PermissionMode::from_name(self.session.state.mode_name()).next_in_cycle();
+                    match self.switch_mode(next) {
+                        Ok(None) => {}
+                        Ok(Some(exit)) => return Some(exit),
+                        Err(e) => {
+                            self.prompt.ahead.cycles = 0;
+                            self.error(&e);
+                        }
+                    }
                 }
             }
             PromptAction::Rewind => {
@@ -289,6 +303,11 @@ impl Chat<'_> {
                 // the text goes as typed, each image beside it; a file that
                 // is no usable image is named, and the prompt goes all the same
                 let home = dirs::home_dir();
+                // an @ path that names no file attaches nothing: said, and
+                // the prompt goes all the same (the CLI expands the others)
+                for note in super::mentions::unfound(&typed, &self.cwd, home.as_deref()) {
+                    self.info(&note);
+                }
                 let attached = images::attach(
                     &typed,
                     &owed.pasted,

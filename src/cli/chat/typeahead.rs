@@ -10,6 +10,7 @@
 use super::keys::TermEvent;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::sessions::flat;
+use crate::cli::summary::truncate_width;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 
@@ -22,6 +23,8 @@ pub enum Action {
     SendNow(String),
     /// Ctrl-D on an empty line: the end, where it means that.
     Eof,
+    /// Shift-Tab: the next permission mode, where it means that.
+    CycleMode,
 }
 
 /// The line being typed and the prompts waiting for the turn to end.
@@ -29,6 +32,11 @@ pub enum Action {
 pub struct TypeAhead {
     pub typed: String,
     pub queued: VecDeque<String>,
+    /// Queued commands an interrupt put aside: for the history.
+    pub held: Vec<String>,
+    /// Shift-Tab presses still owed a mode switch (pressed while the
+    /// last switch was being confirmed): each press counts.
+    pub cycles: usize,
 }
 
 impl TypeAhead {
@@ -64,6 +72,7 @@ impl TypeAhead {
                 }
                 Some(Action::Redraw)
             }
+            KeyCode::BackTab => Some(Action::CycleMode),
             KeyCode::Backspace => {
                 self.typed.pop();
                 Some(Action::Redraw)
@@ -99,6 +108,44 @@ impl TypeAhead {
         }
     }
 
+    /// The queued prompts back on the line, oldest first, one per line,
+    /// before what is being typed; true when there were any.
+    ///
+    /// A `!command` or `/command` is joined to nothing: joined, the lines
+    /// after it would be its arguments (`!make test` and `fix it` would run
+    /// `fix it` in the shell). When it is not alone, it goes to the
+    /// history instead ([`TypeAhead::held`], Up brings it back), and the
+    /// notice returned says so.
+    pub fn unqueue(&mut self) -> Option<String> {
+        if self.queued.is_empty() {
+            return None;
+        }
+        let mut lines: Vec<String> = self.queued.drain(..).collect();
+        let typed = std::mem::take(&mut self.typed);
+        if !typed.trim().is_empty() {
+            lines.push(typed);
+        }
+        let mut notice = String::from("the queued prompts are back on the line, to edit or send");
+        if lines.len() > 1 {
+            let (commands, prompts): (Vec<String>, Vec<String>) =
+                lines.into_iter().partition(|l| is_command(l));
+            if !commands.is_empty() {
+                let shown: Vec<String> = commands
+                    .iter()
+                    .map(|c| truncate_width(&flat(c.trim()), 40))
+                    .collect();
+                notice = format!(
+                    "{notice}; not joined to them, in the history (Up): {}",
+                    shown.join(", ")
+                );
+                self.held.extend(commands);
+            }
+            lines = prompts;
+        }
+        self.typed = lines.join("\n");
+        Some(notice)
+    }
+
     /// Pasted text joins the line as it is (line breaks kept, other control
     /// characters left out).
     pub fn paste(&mut self, text: &str) {
@@ -118,6 +165,9 @@ impl TypeAhead {
             match self.input(i) {
                 Some(Action::SendNow(text)) => self.queued.push_front(text),
                 Some(Action::Eof) => eof = true,
+                // counted for a mode switch under way (the prompt loop
+                // forgets it otherwise)
+                Some(Action::CycleMode) => self.cycles += 1,
                 _ => {}
             }
         }
@@ -160,9 +210,39 @@ impl TypeAhead {
     }
 }
 
+/// Whether a line is a command of the chat's (`!…`, `/…`), not a prompt.
+fn is_command(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('!') || t.starts_with('/')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An interrupt joins the queued prompts on the line; a command among
+    /// them is joined to nothing (its lines would be its arguments) and
+    /// goes to the history (#40.4).
+    #[test]
+    fn unqueue_joins_prompts_and_holds_commands_apart() {
+        let mut t = TypeAhead::default();
+        assert_eq!(t.unqueue(), None);
+        feed(&mut t, typed("!make test\rfix it\r/model opus\rdraft"));
+        let notice = t.unqueue().unwrap();
+        assert_eq!(t.typed, "fix it\ndraft");
+        assert_eq!(t.held, ["!make test", "/model opus"]);
+        assert!(
+            notice.ends_with("(Up): !make test, /model opus"),
+            "{notice}"
+        );
+        assert!(t.queued.is_empty());
+        // a command alone comes back to the line as it was
+        let mut t = TypeAhead::default();
+        feed(&mut t, typed("!make test\r"));
+        t.unqueue();
+        assert_eq!(t.typed, "!make test");
+        assert!(t.held.is_empty());
+    }
 
     fn key(code: KeyCode) -> TermEvent {
         TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE))

@@ -566,7 +566,7 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
     let t0 = c.t0;
     let (mut w, first) = Machine::<&'static str>::turn(&mut c.parts(), t0);
     assert!(
-        text(&first).contains("Working · 0s · Ctrl-C to interrupt"),
+        text(&first).contains("Working · 0s · Esc to interrupt"),
         "{first:?}"
     );
     // a text-only stream, paused mid-row: the line still ticks, under it
@@ -586,7 +586,7 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
     c.step(&mut w, Event::CtrlC, 3400);
     let out = c.step(&mut w, Event::Tick, 3500);
     assert!(text(&out).contains("Interrupting · 3s"), "{out:?}");
-    assert!(!text(&out).contains("Ctrl-C to interrupt"), "{out:?}");
+    assert!(!text(&out).contains("Esc to interrupt"), "{out:?}");
     let out = c.step(&mut w, msg(result()), 4000);
     assert_eq!(end(&out), Some(&End::Done));
     assert!(!text(&out).contains("Working"), "{out:?}");
@@ -647,4 +647,146 @@ fn keys_typed_before_a_question_is_drawn_answer_nothing() {
     assert_eq!(end(&out), None, "{out:?}");
     assert!(w.asking(), "the question is asked");
     assert_eq!(c.ahead.queued, ["next"]);
+}
+
+/// Esc while Claude works interrupts the turn, as in the claude TUI; a
+/// second Esc neither interrupts again nor quits (#40.1).
+#[test]
+fn esc_interrupts_the_turn_and_never_quits() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 10);
+    assert!(out.contains(&Effect::Interrupt), "{out:?}");
+    assert!(text(&out).contains("interrupting…"), "{out:?}");
+    assert!(!text(&out).contains("again to quit"), "{out:?}");
+    let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 20);
+    assert!(!out.contains(&Effect::Interrupt), "{out:?}");
+    assert_eq!(end(&out), None);
+    // Alt-x is a key of its own, not an Esc
+    let out = c.step(&mut w, special(KeyCode::Char('x'), KeyModifiers::ALT), 30);
+    assert!(!out.contains(&Effect::Interrupt), "{out:?}");
+    // the interrupted turn ends with its first result
+    let out = c.step(&mut w, msg(result()), 40);
+    assert_eq!(end(&out), Some(&End::Done));
+}
+
+/// An interrupt (Ctrl-C, Esc, Esc at a question) puts the queued prompts
+/// back on the line, oldest first, before what was being typed: none is
+/// sent by itself when the interrupted turn ends (#40.4).
+#[test]
+fn an_interrupt_puts_the_queued_prompts_back_on_the_line() {
+    for how in ["ctrl-c", "esc", "esc at a question"] {
+        let mut c = Chat::new();
+        let mut w = c.turn();
+        for ch in "one\rtwo\rdra".chars() {
+            let k = match ch {
+                '\r' => special(KeyCode::Enter, KeyModifiers::NONE),
+                ch => key(ch),
+            };
+            c.step(&mut w, k, 1);
+        }
+        assert_eq!(c.ahead.queued, ["one", "two"]);
+        let out = match how {
+            "ctrl-c" => c.step(&mut w, Event::CtrlC, 2),
+            "esc" => c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2),
+            _ => {
+                c.step(&mut w, request(Vec::new()), 2);
+                c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3)
+            }
+        };
+        assert!(c.ahead.queued.is_empty(), "{how}: {:?}", c.ahead.queued);
+        assert_eq!(c.ahead.typed, "one\ntwo\ndra", "{how}");
+        assert!(!text(&out).contains("· 2 queued"), "{how}: {out:?}");
+        assert!(
+            text(&out).contains("the queued prompts are back on the line"),
+            "{how}: {out:?}"
+        );
+        assert!(text(&out).contains("› one two dra"), "{how}: {out:?}");
+        let out = c.step(&mut w, msg(result()), 4);
+        assert_eq!(end(&out), Some(&End::Done), "{how}");
+        assert!(c.ahead.queued.is_empty(), "{how}");
+    }
+}
+
+/// Shift-Tab pressed again while the CLI confirms a switch is counted:
+/// each press is a switch (#40.6).
+#[test]
+fn shift_tab_pressed_while_a_switch_is_confirmed_counts() {
+    let mut c = Chat::new();
+    let (mut w, _) = Machine::mode(PermissionMode::AcceptEdits, c.at(0));
+    c.step(&mut w, special(KeyCode::BackTab, KeyModifiers::SHIFT), 1);
+    c.step(&mut w, special(KeyCode::BackTab, KeyModifiers::SHIFT), 2);
+    assert_eq!(c.ahead.cycles, 2);
+    let out = c.step(&mut w, mode_status("acceptEdits"), 3);
+    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(c.ahead.cycles, 2, "owed to the prompt loop");
+    // one pressed in the instant the wait ended counts too
+    let shift_tab = TermEvent::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    c.ahead.drain_after_turn(vec![shift_tab]);
+    assert_eq!(c.ahead.cycles, 3);
+    // in a turn, Shift-Tab types nothing and switches nothing
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, special(KeyCode::BackTab, KeyModifiers::SHIFT), 1);
+    assert_eq!(c.ahead.cycles, 0);
+    assert!(c.ahead.typed.is_empty());
+}
+
+/// The CLI's internal diagnostics in a result's errors stay off the
+/// screen (its TUI hides them too); other errors are said (#40.3).
+#[test]
+fn a_cli_diagnostic_in_a_result_is_not_shown() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(
+        &mut w,
+        msg(json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use",
+                      "disk full"]})),
+        10,
+    );
+    let shown = text(&out);
+    assert!(
+        shown.contains("✗ error_during_execution: disk full"),
+        "{shown}"
+    );
+    assert!(!shown.contains("ede_diagnostic"), "{shown}");
+    // under --verbose it is there
+    let mut c = Chat::new();
+    c.renderer.set_verbose(true);
+    let mut w = c.turn();
+    let out = c.step(
+        &mut w,
+        msg(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user"]}),
+        ),
+        10,
+    );
+    assert!(
+        text(&out).contains("[ede_diagnostic] result_type=user"),
+        "{out:?}"
+    );
+}
+
+/// Esc at a question is an interrupt: the error result the CLI ends the
+/// turn with reads `⏹ interrupted` (#40.3).
+#[test]
+fn esc_at_a_question_ends_as_an_interrupt() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(Vec::new()), 1);
+    c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2);
+    let out = c.step(
+        &mut w,
+        msg(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user"]}),
+        ),
+        3,
+    );
+    let shown = text(&out);
+    assert!(shown.contains("⏹ interrupted"), "{shown}");
+    assert!(!shown.contains("✗"), "{shown}");
+    assert_eq!(end(&out), Some(&End::Done));
 }

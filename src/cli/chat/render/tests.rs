@@ -396,6 +396,7 @@ fn the_task_list_is_live_toggled_and_left_behind_at_the_end() {
         json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"c1","name":"TaskCreate","input":{"subject":"Write tests","activeForm":"Writing tests"}}]}}),
         json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"c1","content":"Task #1 created successfully: Write tests"}]},"tool_use_result":{"task":{"id":"1","subject":"Write tests"}}}),
         json!({"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"u1","name":"TaskUpdate","input":{"taskId":"1","status":"in_progress"}}]}}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"u1","content":"Updated task #1 status"}]}}),
     ] {
         out.push_str(&r.message_at(&msg(m), t0));
     }
@@ -584,7 +585,7 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         screen.put(&r.begin_turn(t0));
         assert_eq!(
             screen.rows(),
-            ["  ⠋ Working · 0s · Ctrl-C to interrupt"],
+            ["  ⠋ Working · 0s · Esc to interrupt"],
             "color {color}"
         );
         assert!(r.has_live(), "the status line ticks");
@@ -596,7 +597,7 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         assert_eq!(rows[0], "  Hello there wor", "color {color}");
         // (40 columns: no room for the tokens)
         assert!(
-            rows[1].starts_with("  ⠧ Working · 3s · Ctrl-C to interrupt"),
+            rows[1].starts_with("  ⠧ Working · 3s · Esc to interrupt"),
             "{rows:?}"
         );
         assert_eq!(rows.len(), 2, "{rows:?}");
@@ -619,7 +620,7 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
             ],
             "color {color}"
         );
-        assert!(rows[3].starts_with("  ⠋ Working · 4s · Ctrl-C"), "{rows:?}");
+        assert!(rows[3].starts_with("  ⠋ Working · 4s · Esc"), "{rows:?}");
         assert_eq!(rows[4], "  › next  · queued");
         assert_eq!(rows.iter().filter(|l| l.contains("Working")).count(), 1);
         assert_eq!(screen.cursor(), (2, 6));
@@ -720,7 +721,7 @@ fn thinking_goes_on_dim_after_the_status_line_drawn_under_it() {
     let rows = screen.rows();
     assert_eq!(rows[1], "    weighing the", "{rows:?}");
     assert!(
-        rows[2].contains(" Working · 2s · Ctrl-C to interrupt"),
+        rows[2].contains(" Working · 2s · Esc to interrupt"),
         "{rows:?}"
     );
     screen.put(&r.message_at(
@@ -741,7 +742,7 @@ fn the_status_line_counts_the_tokens_where_there_is_room() {
     out.push_str(&r.tick(t0 + Duration::from_secs(12)));
     // 5000 characters streamed: about 1.2k tokens, an estimate
     assert!(
-        out.contains("Working · 12s · ↓ ~1.2k tokens · Ctrl-C to interrupt"),
+        out.contains("Working · 12s · ↓ ~1.2k tokens · Esc to interrupt"),
         "{out:?}"
     );
 }
@@ -763,7 +764,7 @@ fn a_running_tool_shows_above_the_status_line_and_both_go_in_place() {
     assert_eq!(rows[0], "  Let me look.");
     assert!(rows[1].ends_with(" Bash  ls  1.5s"), "{rows:?}");
     assert!(
-        rows[2].ends_with(" Working · 1s · ↓ ~3 tokens · Ctrl-C to interrupt"),
+        rows[2].ends_with(" Working · 1s · ↓ ~3 tokens · Esc to interrupt"),
         "{rows:?}"
     );
     assert_eq!(rows.len(), 3, "{rows:?}");
