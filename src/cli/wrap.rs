@@ -325,14 +325,24 @@ impl Filler {
             }
             return;
         }
+        if self.width.is_some() && unit.chars().next().is_some_and(disputed) {
+            // on a terminal: a character it counts otherwise is left out
+            return;
+        }
         if self.raw || self.width.is_none() {
             self.start_row(out);
+            // a tab on a terminal: spaces, counted as they are drawn
+            let unit = if unit == "\t" && self.width.is_some() {
+                TAB
+            } else {
+                unit
+            };
             if unit.starts_with('\x1b') {
                 note_colour(unit, &mut self.open);
             } else {
                 self.content = true;
             }
-            self.used += unit_width(unit);
+            self.used += visible_width(unit);
             out.push_str(unit);
             return;
         }
@@ -535,6 +545,79 @@ fn is_marker(word: &str) -> bool {
     }
     let digits = word.chars().take_while(char::is_ascii_digit).count();
     digits > 0 && digits <= 3 && matches!(&word[digits..], "." | ")")
+}
+
+/// A character the terminals and claudio count differently, left out of
+/// what is drawn on a terminal: the soft hyphen (no column here, one in
+/// glibc and tmux, so the next word was drawn a column early), the
+/// zero-width joiner (tmux draws a joined sequence in 2 columns, here each
+/// emoji takes 2), the variation selectors and the emoji skin-tone
+/// modifiers (emoji presentation: 2 columns in some terminals, 1 in
+/// others), the Hangul fillers (no column here, 2 in glibc and tmux).
+/// Without them every terminal and claudio agree on each character.
+pub fn disputed(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{200d}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{e0100}'..='\u{e01ef}'
+            | '\u{1f3fb}'..='\u{1f3ff}'
+            | '\u{3164}'
+            | '\u{ffa0}'
+    )
+}
+
+/// `s` as it is drawn on a terminal: without the [`disputed`] characters.
+pub fn undisputed(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(disputed) {
+        s.chars()
+            .filter(|&c| !disputed(c))
+            .collect::<String>()
+            .into()
+    } else {
+        s.into()
+    }
+}
+
+/// One row of at most `width` columns, as the terminal counts them: the
+/// [`disputed`] characters left out, tabs as spaces, other controls
+/// dropped, and cut with `…` when it is wider (the colours it opened
+/// closed after the cut).
+pub fn fit_row(s: &str, width: usize) -> String {
+    let mut clean = String::with_capacity(s.len());
+    for unit in units(s) {
+        match unit.chars().next() {
+            Some('\t') => clean.push_str(TAB),
+            // a lone control (a sequence is one unit, kept)
+            Some(c) if c.is_control() && unit.len() == c.len_utf8() => {}
+            Some(c) if disputed(c) => {}
+            _ => clean.push_str(unit),
+        }
+    }
+    if visible_width(&clean) <= width {
+        return clean;
+    }
+    let mut out = String::with_capacity(clean.len());
+    let mut used = 0;
+    let mut open = String::new();
+    for unit in units(&clean) {
+        let w = unit_width(unit);
+        if unit.starts_with('\x1b') {
+            note_colour(unit, &mut open);
+        } else if used + w + 1 > width {
+            break;
+        }
+        out.push_str(unit);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    if !open.is_empty() {
+        out.push_str("\x1b[0m");
+    }
+    out
 }
 
 /// Strip SGR sequences (our own styling) from text.
