@@ -98,3 +98,46 @@ fn sixty_calls_on_an_80x24_terminal_fold_and_each_ends_in_the_scrollback_once() 
     );
     assert!(!text.contains("more running"), "{text}");
 }
+
+/// The chat's peak memory (VmHWM), in bytes.
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// 1,000 calls in one message, on a real terminal: the chat writes at
+/// most 2 MB and stays within 60 MB (it wrote 117 MB, and grew to 130 MB,
+/// before).
+#[test]
+fn a_thousand_calls_write_at_most_2_mb_in_at_most_60_mb() {
+    let n = 1000;
+    let mut turn = vec![expect_user("run them"), system_init()];
+    turn.extend((0..n).map(started));
+    turn.extend((0..n).map(ended));
+    turn.push(result("done"));
+    let fake = Fake::after_init(vec![turn]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn_sized(c, 24, 80);
+    t.wait_for("Ctrl-D exits");
+    let before = t.raw().len();
+    t.line("run them");
+    t.wait_for("1 API call");
+    let written = t.raw().len() - before;
+    let pid = t.child().id();
+    let peak = peak_rss(pid);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert!(written <= 2_000_000, "1,000 calls wrote {written} bytes");
+    if peak == 0 {
+        eprintln!("SKIPPED: no /proc/{pid}/status, the chat's memory is not checked");
+    } else {
+        assert!(peak <= 60 << 20, "the chat grew to {peak} bytes");
+    }
+}
