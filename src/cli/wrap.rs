@@ -568,6 +568,16 @@ pub fn disputed(c: char) -> bool {
     )
 }
 
+/// A colour sequence: `ESC [`, digits, `;` and `:`, then `m`.
+fn is_sgr(unit: &str) -> bool {
+    unit.strip_prefix("\x1b[")
+        .and_then(|u| u.strip_suffix('m'))
+        .is_some_and(|p| {
+            p.bytes()
+                .all(|b| b.is_ascii_digit() || b == b';' || b == b':')
+        })
+}
+
 /// `s` as it is drawn on a terminal: without the [`disputed`] characters.
 pub fn undisputed(s: &str) -> std::borrow::Cow<'_, str> {
     if s.chars().any(disputed) {
@@ -589,8 +599,10 @@ pub fn fit_row(s: &str, width: usize) -> String {
     for unit in units(s) {
         match unit.chars().next() {
             Some('\t') => clean.push_str(TAB),
-            // a lone control (a sequence is one unit, kept)
-            Some(c) if c.is_control() && unit.len() == c.len_utf8() => {}
+            // a colour is the one sequence a row holds (its own styling)
+            Some('\x1b') if is_sgr(unit) => clean.push_str(unit),
+            // any other sequence, a control, a bidi override: never drawn
+            Some(c) if c.is_control() || crate::cli::sanitize::is_dropped(c) => {}
             Some(c) if disputed(c) => {}
             _ => clean.push_str(unit),
         }
@@ -641,6 +653,35 @@ pub fn strip_sgr(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A live row holds no sequence but colours, no control, no bidi
+    /// override and no character the terminals count otherwise, and fits
+    /// its width as the terminal counts it (threats.md classes 2, 11).
+    #[test]
+    fn a_fitted_row_is_inert_and_fits() {
+        let hostile = "a\x1b]52;c;ZXZpbA==\x07b\x1b[2J\x1b[10;1H\x1b[201~\u{9b}31m\u{202e}evil\u{2066}\
+            \r\x08\nnext\tcol \u{ad}soft 👨\u{200d}👩\u{200d}👧 ❤\u{fe0f} \u{3164}\x1b[36mcyan\x1b[0m 漢字漢字漢字";
+        for width in [1, 5, 10, 20, 40, 200] {
+            let row = fit_row(hostile, width);
+            for unit in units(&row) {
+                let c = unit.chars().next().unwrap();
+                assert!(
+                    !c.is_control() || is_sgr(unit),
+                    "{width}: {unit:?} in {row:?}"
+                );
+                assert!(
+                    !crate::cli::sanitize::is_dropped(c) || is_sgr(unit),
+                    "{row:?}"
+                );
+                assert!(!disputed(c), "{row:?}");
+            }
+            assert!(visible_width(&row) <= width.max(1), "{width}: {row:?}");
+        }
+        assert_eq!(
+            fit_row("\x1b[36mcyan text\x1b[0m", 6),
+            "\x1b[36mcyan …\x1b[0m"
+        );
+    }
 
     #[test]
     fn breaks_at_spaces_and_keeps_the_indent() {

@@ -8,7 +8,7 @@ use crate::cli::style::Style;
 use crate::cli::summary::truncate_width;
 use crate::cli::tasks::{Agent, Agents};
 use crate::cli::wrap::{undisputed, visible_width};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// A tool's line around its mark: the indent before it, and its name,
@@ -60,8 +60,8 @@ enum CallRow<'r> {
 /// What does not fit is folded into a row that counts it. The work is
 /// linear in the calls, and only the rows shown are made.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn live<'r>(
-    reading: &'r Reading,
+pub(super) fn live(
+    reading: &Reading,
     s: Style,
     width: usize,
     now: Instant,
@@ -73,31 +73,71 @@ pub(super) fn live<'r>(
     let ms = |since: Instant| now.saturating_duration_since(since).as_millis() as u64;
     let calls = reading.calls();
     let agents = reading.agents();
-    // the calls each agent's Task call started, in the order they came
+    // the working agents whose Task call is not running: a row of their own
+    let lone: Vec<Agent> = agents
+        .running()
+        .filter(|a| reading.call(&a.call).is_none())
+        .collect();
+    let lone_ids: HashSet<&str> = lone.iter().map(|a| a.call.as_str()).collect();
+    // a sub-agent's call is drawn under its Task line or its agent's row
+    let drawn_under =
+        |p: &str| lone_ids.contains(p) || reading.call(p).is_some_and(|t| t.parent.is_none());
+    // how many rows they all take (one cheap pass: only the rows shown are
+    // made, so each change costs the calls' count, not their rows)
+    let any_subs = reading.sub_calls() > 0;
+    let total = lone.len()
+        + if any_subs {
+            calls
+                .clone()
+                .filter(|c| c.parent.as_deref().is_none_or(drawn_under))
+                .count()
+        } else {
+            calls.len()
+        };
+    let call_rows_wanted = total.min(MAX_CALL_ROWS);
+    // the first rows, in order: each call, the calls its agent started
+    let mut order: Vec<CallRow<'_>> = Vec::new();
+    let heads: Vec<CallRow<'_>> = calls
+        .clone()
+        .filter(|t| t.parent.is_none())
+        .take(call_rows_wanted)
+        .map(CallRow::Call)
+        .chain(
+            lone.iter()
+                .take(call_rows_wanted)
+                .map(|a| CallRow::Agent(a.clone())),
+        )
+        .collect();
     let mut subs: HashMap<&str, Vec<&Call>> = HashMap::new();
-    for c in calls.clone() {
-        if let Some(p) = c.parent.as_deref() {
-            subs.entry(p).or_default().push(c);
+    if any_subs {
+        let wanted: HashSet<&str> = heads
+            .iter()
+            .map(|h| match h {
+                CallRow::Call(t) => t.id.as_str(),
+                CallRow::Agent(a) => a.call.as_str(),
+            })
+            .collect();
+        for c in calls.clone() {
+            if let Some(p) = c.parent.as_deref().filter(|p| wanted.contains(p)) {
+                let list = subs.entry(p).or_default();
+                if list.len() < call_rows_wanted {
+                    list.push(c);
+                }
+            }
         }
     }
-    let mut order: Vec<CallRow<'_>> = Vec::new();
-    let with_subs = |order: &mut Vec<CallRow<'r>>, id: &str| {
-        if let Some(list) = subs.get(id) {
+    for head in heads {
+        if order.len() >= call_rows_wanted {
+            break;
+        }
+        let id = match &head {
+            CallRow::Call(t) => t.id.clone(),
+            CallRow::Agent(a) => a.call.clone(),
+        };
+        order.push(head);
+        if let Some(list) = subs.get(id.as_str()) {
             order.extend(list.iter().map(|c| CallRow::Call(c)));
         }
-    };
-    for t in calls.clone().filter(|t| t.parent.is_none()) {
-        order.push(CallRow::Call(t));
-        // a foreground agent's calls, under its Task line
-        with_subs(&mut order, &t.id);
-    }
-    for a in agents.running() {
-        if reading.call(&a.call).is_some() {
-            continue; // drawn with its Task line
-        }
-        let id = a.call.clone();
-        order.push(CallRow::Agent(a));
-        with_subs(&mut order, &id);
     }
     let todos = todos.unwrap_or_default();
     // the rows each part gets: the status line first, then the prompt
@@ -110,13 +150,13 @@ pub(super) fn live<'r>(
     };
     let status_rows = take(usize::from(status.is_some()));
     let typing_rows = take(footer.len().min(1));
-    let call_rows = take(order.len().min(MAX_CALL_ROWS));
+    let call_rows = take(call_rows_wanted);
     let todo_rows = take(todos.len());
     let footer_rows = typing_rows + take(footer.len() - typing_rows);
 
     let mut lines = Vec::new();
     let room = width.saturating_sub(4 + live::TIME_COLUMNS).max(10);
-    let shown = if call_rows < order.len() {
+    let shown = if call_rows < total {
         call_rows.saturating_sub(1)
     } else {
         call_rows
@@ -151,8 +191,8 @@ pub(super) fn live<'r>(
             }
         });
     }
-    if call_rows > 0 && shown < order.len() {
-        let more = order.len() - shown;
+    if call_rows > 0 && shown < total {
+        let more = total - shown;
         let text = if shown == 0 {
             format!("… {more} running")
         } else {

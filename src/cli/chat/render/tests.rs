@@ -1109,3 +1109,57 @@ fn in_tmux_a_hard_corpus_streamed_draws_as_drawn_afresh() {
         assert_eq!(streamed, fresh, "seed {seed}");
     }
 }
+
+/// On a short screen every part of the live region folds: the calls to
+/// a count, the queued prompts to a count above the one being typed; the
+/// status line and the prompt being typed stay. The region is never
+/// taller than the screen less 2 rows (threats.md class 9).
+#[test]
+fn on_a_short_screen_the_live_region_folds_to_fit() {
+    for height in [3, 5, 8, 12, 40] {
+        let mut r = renderer(false, true);
+        r.set_width(40);
+        r.set_height(height);
+        let mut screen = Screen::sized(height as u16, 40);
+        let t0 = Instant::now();
+        screen.put(&r.begin_turn(t0));
+        for i in 0..30 {
+            screen.put(&r.message_at(&msg(call_started(i)), t0));
+        }
+        let footer: Vec<String> = (0..6)
+            .map(|i| format!("› queued {i}"))
+            .chain(["› typing".to_owned()])
+            .collect();
+        screen.put(&r.set_footer(footer, t0));
+        screen.put(&r.tick(t0 + Duration::from_secs(1)));
+        let rows = screen.rows();
+        assert!(rows.len() <= height - 2, "{height}: {rows:#?}");
+        assert!(
+            rows.iter().any(|l| l.contains("Working")),
+            "{height}: {rows:#?}"
+        );
+        if height >= 4 {
+            assert!(
+                rows.iter().any(|l| l.contains("› typing")),
+                "{height}: {rows:#?}"
+            );
+        }
+        if height >= 5 {
+            assert!(
+                rows.iter()
+                    .any(|l| l.contains("more running") || l.contains("30 running")),
+                "{height}: {rows:#?}"
+            );
+        }
+        let calls = rows.iter().filter(|l| l.contains("Bash  echo")).count();
+        assert!(calls <= 9, "{height}: {rows:#?}");
+        if height >= 40 {
+            assert_eq!(calls, 9, "{rows:#?}");
+            assert!(
+                rows.iter().any(|l| l.contains("… 21 more running")),
+                "{rows:#?}"
+            );
+            assert!(rows.iter().any(|l| l.contains("› queued 0")), "{rows:#?}");
+        }
+    }
+}
