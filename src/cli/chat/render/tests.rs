@@ -919,7 +919,7 @@ fn the_bytes_written_are_linear_in_the_tool_calls_of_a_message() {
 /// Characters the terminals and claudio may count differently (#39 item 9).
 const HARD: &str = "alpha\u{ad}beta charlie 👨\u{200d}👩\u{200d}👧 family ❤\u{fe0f} heart \
     ☺\u{fe0e} e\u{301}clair ±α① ambiguous\ttab ｗｉｄｅ 漢字 👍🏽 ok \u{3164}filler \
-    soft\u{ad}hyphen delta echo foxtrot golf hotel india juliet kilo lima mike\n\
+    soft\u{ad}hyphen delta\u{2028} echo foxtrot golf hotel india juliet kilo lima mike\n\
     - a list item with soft\u{ad}hyphens and a family 👩\u{200d}👩\u{200d}👦 more words \
     to wrap around the row\n";
 
