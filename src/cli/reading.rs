@@ -138,6 +138,9 @@ struct Running {
     /// Where each call stands in that order, by its id.
     order: HashMap<String, u64>,
     next: u64,
+    /// How many of the calls are a sub-agent's (the live region draws
+    /// the others without a pass over them all).
+    subs: usize,
 }
 
 impl Running {
@@ -147,14 +150,19 @@ impl Running {
         let n = self.next;
         self.next += 1;
         if let Some(old) = self.order.insert(call.id.clone(), n) {
-            self.calls.remove(&old);
+            if let Some(gone) = self.calls.remove(&old) {
+                self.subs -= usize::from(gone.parent.is_some());
+            }
         }
+        self.subs += usize::from(call.parent.is_some());
         self.calls.insert(n, call);
     }
 
     fn remove(&mut self, id: &str) -> Option<Call> {
         let n = self.order.remove(id)?;
-        self.calls.remove(&n)
+        let gone = self.calls.remove(&n)?;
+        self.subs -= usize::from(gone.parent.is_some());
+        Some(gone)
     }
 
     fn get(&self, id: &str) -> Option<&Call> {
@@ -167,10 +175,12 @@ impl Running {
 
     fn retain(&mut self, mut keep: impl FnMut(&Call) -> bool) {
         let order = &mut self.order;
+        let subs = &mut self.subs;
         self.calls.retain(|_, c| {
             let kept = keep(c);
             if !kept {
                 order.remove(&c.id);
+                *subs -= usize::from(c.parent.is_some());
             }
             kept
         });
@@ -179,6 +189,7 @@ impl Running {
     fn clear(&mut self) {
         self.calls.clear();
         self.order.clear();
+        self.subs = 0;
     }
 }
 
@@ -350,6 +361,11 @@ impl Reading {
     /// The calls still running, oldest first.
     pub fn calls(&self) -> btree_map::Values<'_, u64, Call> {
         self.calls.calls.values()
+    }
+
+    /// How many running calls are a sub-agent's.
+    pub fn sub_calls(&self) -> usize {
+        self.calls.subs
     }
 
     /// The running call `id`.

@@ -325,14 +325,24 @@ impl Filler {
             }
             return;
         }
+        if self.width.is_some() && unit.chars().next().is_some_and(disputed) {
+            // on a terminal: a character it counts otherwise is left out
+            return;
+        }
         if self.raw || self.width.is_none() {
             self.start_row(out);
+            // a tab on a terminal: spaces, counted as they are drawn
+            let unit = if unit == "\t" && self.width.is_some() {
+                TAB
+            } else {
+                unit
+            };
             if unit.starts_with('\x1b') {
                 note_colour(unit, &mut self.open);
             } else {
                 self.content = true;
             }
-            self.used += unit_width(unit);
+            self.used += visible_width(unit);
             out.push_str(unit);
             return;
         }
@@ -537,6 +547,96 @@ fn is_marker(word: &str) -> bool {
     digits > 0 && digits <= 3 && matches!(&word[digits..], "." | ")")
 }
 
+/// A character the terminals and claudio count differently, left out of
+/// what is drawn on a terminal: the soft hyphen (no column here, one in
+/// glibc and tmux, so the next word was drawn a column early), the
+/// zero-width joiner (tmux draws a joined sequence in 2 columns, here each
+/// emoji takes 2), the variation selectors and the emoji skin-tone
+/// modifiers (emoji presentation: 2 columns in some terminals, 1 in
+/// others), the Hangul fillers (no column here, 2 in glibc and tmux), the
+/// line and paragraph separators (one column here, none in tmux).
+/// Without them the terminals tried (vt100, tmux 3.3 with glibc 2.36) and
+/// claudio agree on each character of Unicode 14; a character newer than
+/// the terminal's tables may still be counted otherwise.
+pub fn disputed(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{200d}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{e0100}'..='\u{e01ef}'
+            | '\u{1f3fb}'..='\u{1f3ff}'
+            | '\u{3164}'
+            | '\u{ffa0}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
+}
+
+/// A colour sequence: `ESC [`, digits, `;` and `:`, then `m`.
+fn is_sgr(unit: &str) -> bool {
+    unit.strip_prefix("\x1b[")
+        .and_then(|u| u.strip_suffix('m'))
+        .is_some_and(|p| {
+            p.bytes()
+                .all(|b| b.is_ascii_digit() || b == b';' || b == b':')
+        })
+}
+
+/// `s` as it is drawn on a terminal: without the [`disputed`] characters.
+pub fn undisputed(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(disputed) {
+        s.chars()
+            .filter(|&c| !disputed(c))
+            .collect::<String>()
+            .into()
+    } else {
+        s.into()
+    }
+}
+
+/// One row of at most `width` columns, as the terminal counts them: the
+/// [`disputed`] characters left out, tabs as spaces, other controls
+/// dropped, and cut with `…` when it is wider (the colours it opened
+/// closed after the cut).
+pub fn fit_row(s: &str, width: usize) -> String {
+    let mut clean = String::with_capacity(s.len());
+    for unit in units(s) {
+        match unit.chars().next() {
+            Some('\t') => clean.push_str(TAB),
+            // a colour is the one sequence a row holds (its own styling)
+            Some('\x1b') if is_sgr(unit) => clean.push_str(unit),
+            // any other sequence, a control, a bidi override: never drawn
+            Some(c) if c.is_control() || crate::cli::sanitize::is_dropped(c) => {}
+            Some(c) if disputed(c) => {}
+            _ => clean.push_str(unit),
+        }
+    }
+    if visible_width(&clean) <= width {
+        return clean;
+    }
+    let mut out = String::with_capacity(clean.len());
+    let mut used = 0;
+    let mut open = String::new();
+    for unit in units(&clean) {
+        let w = unit_width(unit);
+        if unit.starts_with('\x1b') {
+            note_colour(unit, &mut open);
+        } else if used + w + 1 > width {
+            break;
+        }
+        out.push_str(unit);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    if !open.is_empty() {
+        out.push_str("\x1b[0m");
+    }
+    out
+}
+
 /// Strip SGR sequences (our own styling) from text.
 pub fn strip_sgr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -558,6 +658,35 @@ pub fn strip_sgr(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A live row holds no sequence but colours, no control, no bidi
+    /// override and no character the terminals count otherwise, and fits
+    /// its width as the terminal counts it (threats.md classes 2, 11).
+    #[test]
+    fn a_fitted_row_is_inert_and_fits() {
+        let hostile = "a\x1b]52;c;ZXZpbA==\x07b\x1b[2J\x1b[10;1H\x1b[201~\u{9b}31m\u{202e}evil\u{2066}\
+            \r\x08\nnext\tcol \u{ad}soft 👨\u{200d}👩\u{200d}👧 ❤\u{fe0f} \u{3164}\x1b[36mcyan\x1b[0m 漢字漢字漢字";
+        for width in [1, 5, 10, 20, 40, 200] {
+            let row = fit_row(hostile, width);
+            for unit in units(&row) {
+                let c = unit.chars().next().unwrap();
+                assert!(
+                    !c.is_control() || is_sgr(unit),
+                    "{width}: {unit:?} in {row:?}"
+                );
+                assert!(
+                    !crate::cli::sanitize::is_dropped(c) || is_sgr(unit),
+                    "{row:?}"
+                );
+                assert!(!disputed(c), "{row:?}");
+            }
+            assert!(visible_width(&row) <= width.max(1), "{width}: {row:?}");
+        }
+        assert_eq!(
+            fit_row("\x1b[36mcyan text\x1b[0m", 6),
+            "\x1b[36mcyan …\x1b[0m"
+        );
+    }
 
     #[test]
     fn breaks_at_spaces_and_keeps_the_indent() {

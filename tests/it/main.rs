@@ -21,6 +21,7 @@ mod fuzz_regressions;
 mod generated;
 mod hostile;
 mod images;
+mod live_region;
 mod mcp_secrets;
 mod real_cli;
 mod round_two;

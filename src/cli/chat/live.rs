@@ -1,23 +1,21 @@
-//! The live region under the answer: a spinner bar per running tool and
-//! agent, and the lines typed ahead, drawn by indicatif.
+//! The live region under the answer: a spinner row per running tool and
+//! agent, the task list, the turn's status line and the lines typed ahead.
 //!
-//! The bars live in a [`MultiProgress`] whose draw target is not the
-//! terminal but a buffer ([`ProgressDrawTarget::term_like`]): indicatif lays
-//! the region out, moves over it and clears it, and the renderer hands what
-//! it drew to the chat with the rest of its output. So the region is only
-//! ever drawn where the renderer allows it (never inside a streamed line),
-//! and it is ticked by the chat's own timer: no drawing thread.
+//! The region is drawn by the renderer's own hand, as terminal text handed
+//! to the chat with the rest of its output: so it is only ever drawn where
+//! the renderer allows it (never inside a streamed line), ticked by the
+//! chat's own timer, and a pure function of the renderer's clock (the
+//! spinner frame and the elapsed time come from a line's milliseconds).
 //!
-//! Drawing stays a pure function of the renderer's clock: the spinner frame
-//! and the elapsed time are computed from a bar's position, which the
-//! renderer sets to the milliseconds since the tool started.
+//! What it writes is bounded by the region, never by what it stands for:
+//! each row is cut to the width (as the terminal counts it: see
+//! [`fit_row`]), the renderer folds the region to fit the screen, and a
+//! change rewrites the rows from the first that changed only (a new call
+//! under a folded list rewrites the fold's count, not every row).
 
-use crate::cli::spinner::timed_style;
+use crate::cli::spinner::frame;
 use crate::cli::style::Style;
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use std::io;
-use std::sync::atomic::{AtomicU16, Ordering};
-use std::sync::{Arc, Mutex};
+use crate::cli::wrap::fit_row;
 
 /// One line of the region.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,231 +32,114 @@ pub enum Line {
     Plain { key: String, text: String },
 }
 
-impl Line {
-    fn key(&self) -> &str {
-        match self {
-            Line::Spinner { key, .. } | Line::Plain { key, .. } => key,
-        }
-    }
-}
-
 /// The columns the elapsed time takes after a spinner's text (`  12.3s`).
 pub const TIME_COLUMNS: usize = 8;
 
-/// What indicatif draws on: the renderer's output.
-#[derive(Debug, Default)]
-struct Buffer {
-    out: Mutex<String>,
-    width: AtomicU16,
-}
-
-#[derive(Debug, Clone, Default)]
-struct Target(Arc<Buffer>);
-
-impl Target {
-    fn push(&self, s: &str) {
-        self.0
-            .out
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push_str(s);
-    }
-
-    fn take(&self) -> String {
-        std::mem::take(&mut *self.0.out.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-}
-
-impl indicatif::TermLike for Target {
-    fn width(&self) -> u16 {
-        self.0.width.load(Ordering::Relaxed)
-    }
-
-    fn height(&self) -> u16 {
-        // the renderer keeps the region small; never cut it short
-        u16::MAX
-    }
-
-    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.push(&format!("\x1b[{n}A"));
-        }
-        Ok(())
-    }
-
-    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.push(&format!("\x1b[{n}B"));
-        }
-        Ok(())
-    }
-
-    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.push(&format!("\x1b[{n}C"));
-        }
-        Ok(())
-    }
-
-    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.push(&format!("\x1b[{n}D"));
-        }
-        Ok(())
-    }
-
-    fn write_line(&self, s: &str) -> io::Result<()> {
-        self.push(s);
-        self.push("\n");
-        Ok(())
-    }
-
-    fn write_str(&self, s: &str) -> io::Result<()> {
-        self.push(s);
-        Ok(())
-    }
-
-    fn clear_line(&self) -> io::Result<()> {
-        self.push("\r\x1b[2K");
-        Ok(())
-    }
-
-    fn flush(&self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The bars, and the lines they show.
+/// The rows on the screen, as drawn.
 pub struct Live {
-    multi: MultiProgress,
-    target: Target,
-    bars: Vec<(Line, ProgressBar)>,
-    spinner: ProgressStyle,
-    plain: ProgressStyle,
+    style: Style,
+    width: usize,
+    /// The rows drawn (none: the region is not on the screen). The cursor
+    /// is at the end of the last one.
+    drawn: Vec<String>,
 }
 
 impl Live {
     pub fn new(style: Style, width: usize) -> Live {
-        let target = Target::default();
-        let multi = MultiProgress::with_draw_target(ProgressDrawTarget::term_like(Box::new(
-            target.clone(),
-        )));
-        let live = Live {
-            multi,
-            target,
-            bars: Vec::new(),
-            spinner: spinner_style(style),
-            plain: ProgressStyle::with_template("{msg}").expect("a valid template"),
+        let mut live = Live {
+            style,
+            width: 1,
+            drawn: Vec::new(),
         };
         live.set_width(width);
         live
     }
 
-    pub fn set_width(&self, width: usize) {
-        let w = width.clamp(1, u16::MAX as usize) as u16;
-        self.target.0.width.store(w, Ordering::Relaxed);
+    pub fn set_width(&mut self, width: usize) {
+        self.width = width.max(1);
     }
 
     /// How many rows the region takes.
     pub fn rows(&self) -> usize {
-        self.bars.len()
+        self.drawn.len()
     }
 
-    /// Show `lines`, in place of what the region showed; returns what to
-    /// write.
+    /// Show `lines` where the cursor is (at the start of a row), the
+    /// region not being on the screen; returns what to write. The cursor
+    /// ends at the end of the last row.
     pub fn draw(&mut self, lines: Vec<Line>) -> String {
-        let same = self.bars.len() == lines.len()
-            && self
-                .bars
-                .iter()
-                .zip(&lines)
-                .all(|((l, _), n)| l.key() == n.key());
-        if !same {
-            // other bars: indicatif clears the old region as it draws anew
-            for (_, bar) in self.bars.drain(..) {
-                self.multi.remove(&bar);
-            }
-            for line in lines {
-                // made whole before it joins: one draw each
-                let bar = match &line {
-                    Line::Spinner {
-                        indent, text, ms, ..
-                    } => ProgressBar::new_spinner()
-                        .with_style(self.spinner.clone())
-                        .with_prefix(indent.clone())
-                        .with_message(text.clone())
-                        .with_position(*ms),
-                    Line::Plain { text, .. } => ProgressBar::new_spinner()
-                        .with_style(self.plain.clone())
-                        .with_message(text.clone()),
-                };
-                let bar = self.multi.add(bar);
-                bar.tick();
-                self.bars.push((line, bar));
-            }
-        } else {
-            for ((old, bar), new) in self.bars.iter_mut().zip(lines) {
-                set(bar, &new, Some(old));
-                *old = new;
-            }
-        }
-        self.target.take()
+        // (a region still on the screen goes first)
+        let mut out = self.clear();
+        self.drawn = lines.iter().map(|l| self.row(l)).collect();
+        out.push_str(&self.drawn.join("\r\n"));
+        out
     }
 
-    /// Erase the region (the cursor ends where it began); returns what to
-    /// write.
-    pub fn clear(&mut self) -> String {
-        let _ = self.multi.clear();
-        for (_, bar) in self.bars.drain(..) {
-            self.multi.remove(&bar);
+    /// Show `lines` in place of the region on the screen, rewriting from
+    /// the first row that changed; returns what to write, `None` when no
+    /// row changed (nothing to write, the cursor stays). The cursor is at
+    /// the end of the region's last row, or (`above`) on the row above its
+    /// first; it ends at the end of the new last row. Both the region and
+    /// `lines` have rows (else [`Live::clear`] and [`Live::draw`]).
+    pub fn update(&mut self, lines: Vec<Line>, above: bool) -> Option<String> {
+        let new: Vec<String> = lines.iter().map(|l| self.row(l)).collect();
+        if self.drawn.is_empty() || new.is_empty() {
+            return None;
         }
-        self.target.take()
+        let old = &self.drawn;
+        let same = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+        if same == old.len() && same == new.len() {
+            return None;
+        }
+        // the first row rewritten: one on the screen now and still there
+        let first = same.min(old.len() - 1).min(new.len() - 1);
+        let mut out = String::new();
+        if above {
+            out.push_str(&format!("\x1b[{}B", first + 1));
+        } else if old.len() - 1 > first {
+            out.push_str(&format!("\x1b[{}A", old.len() - 1 - first));
+        }
+        out.push_str("\r\x1b[J");
+        out.push_str(&new[first..].join("\r\n"));
+        self.drawn = new;
+        Some(out)
+    }
+
+    /// Erase the region (the cursor ends at the start of its first row,
+    /// where it began); returns what to write.
+    pub fn clear(&mut self) -> String {
+        let rows = std::mem::take(&mut self.drawn).len();
+        match rows {
+            0 => String::new(),
+            1 => "\r\x1b[J".to_owned(),
+            n => format!("\x1b[{}A\r\x1b[J", n - 1),
+        }
     }
 
     /// Forget the region without erasing it (the screen moved on: the
     /// process was stopped and continued, or the terminal was resized).
     pub fn forget(&mut self) {
-        // a fresh target knows of no lines on the screen
-        self.multi
-            .set_draw_target(ProgressDrawTarget::term_like(Box::new(self.target.clone())));
-        for (_, bar) in self.bars.drain(..) {
-            self.multi.remove(&bar);
-        }
-        self.target.take();
+        self.drawn.clear();
     }
-}
 
-/// Bring one bar up to `new`: one draw per bar.
-fn set(bar: &ProgressBar, new: &Line, old: Option<&Line>) {
-    match new {
-        Line::Spinner {
-            indent, text, ms, ..
-        } => {
-            let (old_indent, old_text) = match old {
-                Some(Line::Spinner { indent, text, .. }) => (Some(indent), Some(text)),
-                _ => (None, None),
-            };
-            if old_indent != Some(indent) {
-                bar.set_prefix(indent.clone());
+    /// A line as its row is drawn, within the width.
+    fn row(&self, line: &Line) -> String {
+        let s = self.style;
+        let text = match line {
+            Line::Spinner {
+                indent, text, ms, ..
+            } => {
+                let secs = format!("{:.1}s", *ms as f64 / 1000.0);
+                format!(
+                    "{indent}{} {text}  {}",
+                    s.cyan(&frame(*ms).to_string()),
+                    s.dim(&secs)
+                )
             }
-            if old_text != Some(text) {
-                bar.set_message(text.clone());
-            }
-            let ms = *ms;
-            bar.update(|s| s.set_pos(ms));
-        }
-        Line::Plain { text, .. } => {
-            if !matches!(old, Some(Line::Plain { text: t, .. }) if t == text) {
-                bar.set_message(text.clone());
-            }
-        }
+            Line::Plain { text, .. } => text.clone(),
+        };
+        fit_row(&text, self.width)
     }
-}
-
-/// `{indent}{frame} {text}  {secs}`: the frame cyan, the time dim.
-fn spinner_style(style: Style) -> ProgressStyle {
-    // the position is the milliseconds since the tool started
-    timed_style("{prefix}{frame} {msg}  {secs}", style, ProgressState::pos)
 }
 
 #[cfg(test)]

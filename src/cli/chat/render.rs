@@ -17,13 +17,16 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::sessions::flat;
 use crate::cli::style::Style;
 use crate::cli::summary::{retry_line, truncate_width};
-use crate::cli::wrap::{wrap, wrapped, Filler};
+use crate::cli::wrap::{undisputed, wrap, wrapped, Filler};
 use claudio::protocol::ToolResultBlock;
 use claudio::ResultMessage;
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthStr;
 
 const PREVIEW_LINES: usize = 3;
+
+/// The terminal's rows until the chat says ([`Renderer::set_height`]).
+const DEFAULT_HEIGHT: usize = 24;
 
 /// A word the answer stopped in the middle of is shown after this long
 /// (until then it is held, to be placed whole).
@@ -117,6 +120,8 @@ pub struct Renderer {
     past: bool,
     /// `--verbose`: the CLI's internal diagnostics in a result are shown.
     verbose: bool,
+    /// The terminal's rows: the live region stays within them.
+    height: usize,
 }
 
 impl Renderer {
@@ -145,6 +150,7 @@ impl Renderer {
             hung: None,
             past: false,
             verbose: false,
+            height: DEFAULT_HEIGHT,
         }
     }
 
@@ -209,6 +215,19 @@ impl Renderer {
 
     pub fn width(&self) -> usize {
         self.opts.width
+    }
+
+    /// The terminal has this many rows: the live region is folded to fit
+    /// (from its next draw).
+    pub fn set_height(&mut self, height: usize) {
+        self.height = height.max(1);
+    }
+
+    /// The most rows the live region takes: the screen's, less one for
+    /// the half-written row it may hang under and one to spare, so that
+    /// every move over it stays on the screen.
+    fn live_room(&self) -> usize {
+        self.height.saturating_sub(2).max(1)
     }
 
     pub fn set_width(&mut self, width: usize) {
@@ -291,11 +310,19 @@ impl Renderer {
     /// Show what one message said. `session` has taken the message in (the
     /// end-of-turn line names its mode).
     pub fn show(&mut self, seen: Vec<Seen<'_>>, session: &Session, now: Instant) -> String {
-        let mut out = String::new();
-        self.clear_live(&mut out);
+        let mut body = String::new();
         for s in seen {
-            self.show_one(s, session, now, &mut out);
+            self.show_one(s, session, now, &mut body);
         }
+        let mut out = String::new();
+        if body.is_empty() {
+            // nothing above the region: only its rows that changed (a call
+            // that started under a folded list changes its count)
+            self.refresh_live(session, now, &mut out);
+            return out;
+        }
+        self.clear_live(&mut out);
+        out.push_str(&body);
         self.draw_live(session, now, &mut out);
         out
     }
@@ -364,8 +391,7 @@ impl Renderer {
             self.show_held(session, now, &mut out);
         }
         if self.has_live(session) {
-            self.clear_live(&mut out);
-            self.draw_live(session, now, &mut out);
+            self.refresh_live(session, now, &mut out);
         }
         out
     }
@@ -483,6 +509,10 @@ impl Renderer {
         }
         let mut clean = String::new();
         self.sanitizer.push(t, &mut clean);
+        if self.opts.live || self.past {
+            // on a terminal: what it counts otherwise is left out
+            clean = undisputed(&clean).into_owned();
+        }
         if clean.is_empty() {
             return;
         }
@@ -831,7 +861,15 @@ impl Renderer {
         })
     }
 
-    fn draw_live(&mut self, session: &Session, now: Instant, out: &mut String) {
+    /// The live region's lines as things stand, and the half-written row
+    /// it hangs under (its column, the colours open there); `None` when
+    /// nothing is to be drawn.
+    #[allow(clippy::type_complexity)]
+    fn live_lines(
+        &self,
+        session: &Session,
+        now: Instant,
+    ) -> Option<(Vec<Line>, Option<(usize, String)>)> {
         if !self.opts.live
             || (session.reading.calls().len() == 0
                 && self.footer.is_empty()
@@ -839,7 +877,7 @@ impl Renderer {
                 && self.working.is_none()
                 && !self.todos_live(session))
         {
-            return;
+            return None;
         }
         // under a half-written row: drawn on the rows below it, the cursor
         // back where the row's next text goes
@@ -849,7 +887,7 @@ impl Renderer {
             match self.row() {
                 // a full row's cursor waits to wrap: nothing is drawn
                 Some((col, open)) if col > 0 && col < self.opts.width => Some((col, open)),
-                _ => return,
+                _ => return None,
             }
         };
         let todos = self.todos_live(session).then(|| {
@@ -866,10 +904,15 @@ impl Renderer {
             todos,
             self.status_line(now),
             &self.footer,
+            self.live_room(),
         );
-        if lines.is_empty() {
+        (!lines.is_empty()).then_some((lines, hang))
+    }
+
+    fn draw_live(&mut self, session: &Session, now: Instant, out: &mut String) {
+        let Some((lines, hang)) = self.live_lines(session, now) else {
             return;
-        }
+        };
         let Some((col, open)) = hang else {
             out.push_str(&self.live.draw(lines));
             return;
@@ -879,9 +922,51 @@ impl Renderer {
         }
         out.push_str("\r\n");
         out.push_str(&self.live.draw(lines));
-        let rows = self.live.rows();
-        out.push_str(&format!("\x1b[{rows}A\r\x1b[{col}C{open}"));
+        self.back_to_row(col, &open, out);
         self.hung = Some((col, open));
+    }
+
+    /// From the region's last row back up to the half-written row it
+    /// hangs under, where the row's next text goes.
+    fn back_to_row(&self, col: usize, open: &str, out: &mut String) {
+        out.push_str(&format!("\x1b[{}A\r", self.live.rows()));
+        if col > 0 {
+            out.push_str(&format!("\x1b[{col}C"));
+        }
+        out.push_str(open);
+    }
+
+    /// The region drawn again where it is, only its rows that changed
+    /// (nothing was written above it since it was drawn); drawn afresh
+    /// when it was not on the screen, or hangs elsewhere now.
+    fn refresh_live(&mut self, session: &Session, now: Instant, out: &mut String) {
+        if self.live.rows() == 0 {
+            self.draw_live(session, now, out);
+            return;
+        }
+        let Some((lines, hang)) = self.live_lines(session, now) else {
+            self.clear_live(out);
+            return;
+        };
+        if hang != self.hung {
+            self.clear_live(out);
+            self.draw_live(session, now, out);
+            return;
+        }
+        let above = hang.is_some();
+        let Some(rows) = self.live.update(lines, above) else {
+            return;
+        };
+        match hang {
+            None => out.push_str(&rows),
+            Some((col, open)) => {
+                if !open.is_empty() {
+                    out.push_str("\x1b[0m");
+                }
+                out.push_str(&rows);
+                self.back_to_row(col, &open, out);
+            }
+        }
     }
 }
 

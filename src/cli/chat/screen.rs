@@ -51,3 +51,12 @@ pub(super) fn terminal_width() -> usize {
         .map(|(w, _)| w as usize)
         .unwrap_or(80)
 }
+
+/// The terminal's rows (24 when it cannot be asked).
+pub(super) fn terminal_height() -> usize {
+    crossterm::terminal::size()
+        .map(|(_, h)| h as usize)
+        .ok()
+        .filter(|&h| h > 0)
+        .unwrap_or(24)
+}

@@ -7,6 +7,7 @@ use super::core::{lock, terminal_width, Chat};
 use super::dialog::{Dialog, PendingRequest};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Machine, Parts};
+use super::screen::terminal_height;
 use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
 use crate::cli::requests::{self, diff, tool};
@@ -113,6 +114,8 @@ impl Chat<'_> {
     ) -> anyhow::Result<End> {
         let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
         let mut source = Source::new(client, signals).ticking(TICK);
+        // the live region is folded to the screen's rows
+        self.screen.renderer.set_height(terminal_height());
         let (mut work, first) = start(&mut self.parts(), Instant::now());
         let mut effects: VecDeque<Effect<PendingRequest>> = first.into();
         // while a dialog is open: single keys, and its request's withdrawal
@@ -208,6 +211,13 @@ impl Chat<'_> {
                 // SIGTERM and SIGHUP are the chat's signal watcher's
                 Happened::Signal(Signal::Terminate | Signal::Hangup) => continue,
             };
+            match &event {
+                Event::Key(TermEvent::Resize(_, rows)) => {
+                    self.screen.renderer.set_height(usize::from(*rows));
+                }
+                Event::Continued { .. } => self.screen.renderer.set_height(terminal_height()),
+                _ => {}
+            }
             effects.extend(work.step(&mut self.parts(), event, Instant::now()));
         }
     }
