@@ -75,6 +75,8 @@ fn read_schema(text: &str) -> anyhow::Result<serde_json::Value> {
 }
 
 pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
+    // what a process killed outright left: its settings and MCP servers
+    claudio::transport::sweep_private_dirs();
     let piped = tokio::task::spawn_blocking(read_stdin).await??;
     // every image is checked here, before anything starts
     let Some(prompt) = compose_input(&args.prompt, piped, &args.image)? else {
@@ -123,11 +125,27 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         async move { Ok(a.decide(req, ctx).await) }
     });
 
+    // Taken before the CLI starts: a signal while it starts (slow MCP
+    // servers) stops it and removes its private files, as one later does.
+    let mut signals = Signals::new(&[Signal::Interrupt, Signal::Terminate, Signal::Hangup])?;
     // The raw lines are needed only to pass them on verbatim.
-    let client = if args.output_format == OutputFormat::Text {
-        Client::connect(options).await?
-    } else {
-        Client::connect_keeping_raw(options).await?
+    let connecting = async {
+        if args.output_format == OutputFormat::Text {
+            Client::connect(options).await
+        } else {
+            Client::connect_keeping_raw(options).await
+        }
+    };
+    let client = tokio::select! {
+        client = connecting => client?,
+        sig = signals.recv(true) => {
+            // nothing to keep: no turn has begun
+            claudio::transport::abandon();
+            return Ok(match sig {
+                Signal::Interrupt => Exit::Interrupted,
+                sig => Exit::Signal(sig.number()),
+            });
+        }
     };
     client.send(prompt).await?;
     if let Some(s) = &spinner {
@@ -145,7 +163,6 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         structured,
     );
 
-    let signals = Signals::new(&[Signal::Interrupt, Signal::Terminate, Signal::Hangup])?;
     let mut source = Source::new(&client, signals);
     // a background agent reports in a turn of its own: the answer ends
     // with the result after the last one finished (and its report)
