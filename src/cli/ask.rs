@@ -192,8 +192,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         let now = Instant::now();
         match next {
             Happened::Message(m) => {
-                let seen = reading.seen(&m.message, now);
-                if out.message(&m, seen, &reading).is_err() {
+                if out.read_message(&m, &mut reading, now).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
                 let agents = reading.agents().background_running();

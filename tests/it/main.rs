@@ -21,6 +21,7 @@ mod generated;
 mod hostile;
 mod images;
 mod mcp_secrets;
+mod memory;
 mod real_cli;
 mod screens;
 mod sdk_surface;
