@@ -37,8 +37,22 @@ fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The start of a private directory's name: `claudio-<pid>-<16 hex>`.
+/// The start of a private directory's name:
+/// `claudio-<pid>-<pid namespace>-<16 hex>`.
 const PREFIX: &str = "claudio-";
+
+/// This process's pid namespace (the inode of `/proc/self/ns/pid`; 0
+/// where that cannot be read): a pid means this process only inside it. A
+/// container sharing the temporary directory, as the same user, has pids
+/// of its own; its directories are never taken for a dead process's.
+fn pid_namespace() -> u64 {
+    static NS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *NS.get_or_init(|| {
+        std::fs::metadata("/proc/self/ns/pid")
+            .map(|m| m.ino())
+            .unwrap_or(0)
+    })
+}
 
 /// A fresh directory only this user can enter, removed with what it holds
 /// when dropped.
@@ -72,7 +86,12 @@ impl PrivateDir {
         }
         let mut last = None;
         for _ in 0..16 {
-            let path = base.join(format!("{PREFIX}{}-{:016x}", std::process::id(), unique()));
+            let path = base.join(format!(
+                "{PREFIX}{}-{}-{:016x}",
+                std::process::id(),
+                pid_namespace(),
+                unique()
+            ));
             // Made and listed under the lock: `remove_all` sees every
             // directory that exists, and none is made after it ran.
             let mut live = live();
@@ -151,9 +170,10 @@ pub(crate) fn remove_all() {
 /// crash, the power) could not remove. Returns those removed.
 ///
 /// A directory is removed only when all of these hold: its name is
-/// `claudio-<pid>-<16 hex digits>`; it is a directory, not a link; this
-/// user owns it; its mode is exactly 0700; and process `<pid>` is gone, or
-/// is this one and did not make it.
+/// `claudio-<pid>-<namespace>-<16 hex digits>`, with this process's pid
+/// namespace; it is a directory, not a link; this user owns it; its mode
+/// is exactly 0700; and process `<pid>` is gone, or is this one and did
+/// not make it.
 pub(crate) fn sweep() -> Vec<PathBuf> {
     sweep_in(&base_dir())
 }
@@ -169,6 +189,10 @@ pub(crate) fn sweep_in(base: &Path) -> Vec<PathBuf> {
         let Some(pid) = name.to_str().and_then(owner_pid) else {
             continue;
         };
+        if pid.1 != pid_namespace() {
+            continue;
+        }
+        let pid = pid.0;
         let path = entry.path();
         // lstat: a link is never followed, nor removed
         let Ok(meta) = std::fs::symlink_metadata(&path) else {
@@ -194,15 +218,21 @@ pub(crate) fn sweep_in(base: &Path) -> Vec<PathBuf> {
     removed
 }
 
-/// The pid in a private directory's name, if it is one's name.
-fn owner_pid(name: &str) -> Option<u32> {
+/// The pid and pid namespace in a private directory's name, if it is
+/// one's name.
+fn owner_pid(name: &str) -> Option<(u32, u64)> {
     let (pid, tail) = name.strip_prefix(PREFIX)?.split_once('-')?;
+    let (ns, tail) = tail.split_once('-')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let hex = tail.len() == 16 && tail.bytes().all(|b| b.is_ascii_hexdigit());
-    if !digits(pid) || !hex {
+    if !digits(pid) || !digits(ns) || !hex {
         return None;
     }
-    pid.parse().ok().filter(|&p| p > 0 && p <= i32::MAX as u32)
+    let pid = pid
+        .parse()
+        .ok()
+        .filter(|&p| p > 0 && p <= i32::MAX as u32)?;
+    Some((pid, ns.parse().ok()?))
 }
 
 /// Whether no living process can own a directory named with `pid`: it
@@ -282,18 +312,21 @@ mod tests {
 
     #[test]
     fn only_claudio_s_names_are_read_as_owned() {
-        assert_eq!(owner_pid("claudio-42-00000000deadbeef"), Some(42));
-        assert_eq!(owner_pid("claudio-42-00000000DEADBEEF"), Some(42));
+        assert_eq!(owner_pid("claudio-42-7-00000000deadbeef"), Some((42, 7)));
+        assert_eq!(owner_pid("claudio-42-7-00000000DEADBEEF"), Some((42, 7)));
         for name in [
-            "claudio-42-deadbeef",
-            "claudio-42-00000000deadbeef0",
-            "claudio--00000000deadbeef",
-            "claudio-0-00000000deadbeef",
-            "claudio-+42-00000000deadbeef",
-            "claudio-99999999999-00000000deadbeef",
-            "claudio-42-0000000-deadbeef",
-            "xclaudio-42-00000000deadbeef",
-            "claudio-42-00000000deadbeeg",
+            "claudio-42-00000000deadbeef",
+            "claudio-42-7-deadbeef",
+            "claudio-42-7-00000000deadbeef0",
+            "claudio--7-00000000deadbeef",
+            "claudio-42--00000000deadbeef",
+            "claudio-0-7-00000000deadbeef",
+            "claudio-+42-7-00000000deadbeef",
+            "claudio-42-+7-00000000deadbeef",
+            "claudio-99999999999-7-00000000deadbeef",
+            "claudio-42-7-0000000-deadbeef",
+            "xclaudio-42-7-00000000deadbeef",
+            "claudio-42-7-00000000deadbeeg",
         ] {
             assert_eq!(owner_pid(name), None, "{name}");
         }
@@ -314,23 +347,32 @@ mod tests {
             std::fs::write(p.join("settings.json"), "{}").unwrap();
             p
         };
-        let stale = mkdir(format!("claudio-{dead}-00000000deadbeef"), 0o700);
+        let ns = pid_namespace();
+        let stale = mkdir(format!("claudio-{dead}-{ns}-00000000deadbeef"), 0o700);
         // this process's, not listed as made by it: a former process with
         // the same pid (a container's pids repeat)
         let former = mkdir(
-            format!("claudio-{}-00000000deadbeef", std::process::id()),
+            format!("claudio-{}-{ns}-00000000deadbeef", std::process::id()),
             0o700,
         );
         let ours = PrivateDir::create_in(base.path()).unwrap();
         let kept = [
             // pid 1 lives
-            mkdir("claudio-1-00000000deadbeef".into(), 0o700),
-            mkdir(format!("claudio-{dead}-0000000000000777"), 0o777),
-            mkdir(format!("claudio-{dead}-0000000000001700"), 0o1700),
+            mkdir(format!("claudio-1-{ns}-00000000deadbeef"), 0o700),
+            mkdir(format!("claudio-{dead}-{ns}-0000000000000777"), 0o777),
+            mkdir(format!("claudio-{dead}-{ns}-0000000000001700"), 0o1700),
+            // another pid namespace's (a container sharing the folder)
+            mkdir(format!("claudio-{dead}-{}-00000000deadbeef", ns + 1), 0o700),
+            // an older claudio's name
+            mkdir(format!("claudio-{dead}-00000000deadbeef"), 0o700),
         ];
-        let file = base.path().join(format!("claudio-{dead}-00000000000f11e0"));
+        let file = base
+            .path()
+            .join(format!("claudio-{dead}-{ns}-00000000000f11e0"));
         std::fs::write(&file, "x").unwrap();
-        let link = base.path().join(format!("claudio-{dead}-000000000000111c"));
+        let link = base
+            .path()
+            .join(format!("claudio-{dead}-{ns}-000000000000111c"));
         std::os::unix::fs::symlink(kept[0].clone(), &link).unwrap();
         let mut removed = sweep_in(base.path());
         removed.sort();

@@ -480,7 +480,8 @@ fn chat_stopped_while_the_cli_starts_leaves_no_private_files() {
 
 /// A private directory whose process is gone (killed outright: it could
 /// not remove it) is swept when claudio starts; one of a living process,
-/// one not of mode 0700, a link, and a name claudio does not make are
+/// one not of mode 0700, a link, one of another pid namespace (a
+/// container sharing the folder) and a name claudio does not make are
 /// left alone.
 #[test]
 fn private_dirs_of_dead_processes_are_swept_at_start() {
@@ -492,21 +493,29 @@ fn private_dirs_of_dead_processes_are_swept_at_start() {
         child.id()
     };
     let living = std::process::id();
+    // the pid namespace claudio shares with this test, as it names them
+    let ns = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata("/proc/self/ns/pid").unwrap());
     let mkdir = |name: &str, mode: u32| {
         let p = base.path().join(name);
         std::fs::DirBuilder::new().mode(mode).create(&p).unwrap();
         std::fs::write(p.join("mcp-config-0.json"), "tok-SECRET").unwrap();
         p
     };
-    let stale = mkdir(&format!("claudio-{dead}-00000000deadbeef"), 0o700);
+    let stale = mkdir(&format!("claudio-{dead}-{ns}-00000000deadbeef"), 0o700);
     let kept = [
-        mkdir(&format!("claudio-{living}-00000000deadbeef"), 0o700),
-        mkdir(&format!("claudio-{dead}-00000000feedface"), 0o755),
-        mkdir(&format!("claudio-{dead}-deadbeef"), 0o700),
-        mkdir(&format!("claudio-x{dead}-00000000deadbeef"), 0o700),
+        mkdir(&format!("claudio-{living}-{ns}-00000000deadbeef"), 0o700),
+        mkdir(&format!("claudio-{dead}-{ns}-00000000feedface"), 0o755),
+        mkdir(&format!("claudio-{dead}-{ns}-deadbeef"), 0o700),
+        mkdir(&format!("claudio-x{dead}-{ns}-00000000deadbeef"), 0o700),
+        mkdir(
+            &format!("claudio-{dead}-{}-00000000deadbeef", ns + 1),
+            0o700,
+        ),
     ];
     let target = mkdir("target", 0o700);
-    let link = base.path().join(format!("claudio-{dead}-0000000000c0ffee"));
+    let link = base
+        .path()
+        .join(format!("claudio-{dead}-{ns}-0000000000c0ffee"));
     std::os::unix::fs::symlink(&target, &link).unwrap();
 
     for args in [&["ask", "q"][..], &[]] {
