@@ -5,14 +5,21 @@ the chat (on a pseudo-terminal). Peak RSS (ru_maxrss of claudio and the fake
 CLI it reaped) is reported against the line's size, above the same run with
 a line of one block. Budget: 3x the line (issue 39, item 6).
 
-usage: bench/manyblocks.py [BLOCKS=300000]
+usage: bench/manyblocks.py [BLOCKS=300000] [--block JSON] [--no-chat]
   (after `cargo build --release --bin claudio --example fake-claude`;
    CLAUDIO_TARGET=debug takes target/debug instead)
 """
 import fcntl, json, os, pty, select, struct, subprocess, sys, tempfile, termios, time
 
-blocks = int(sys.argv[1]) if len(sys.argv) > 1 else 300_000
+argv = sys.argv[1:]
 TEXT = "block of text "
+BLOCK = {"type": "text", "text": TEXT}
+if "--block" in argv:
+    i = argv.index("--block")
+    BLOCK = json.loads(argv[i + 1])
+    del argv[i : i + 2]
+args = [a for a in argv if not a.startswith("--")]
+blocks = int(args[0]) if args else 300_000
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 target = os.path.join(root, "target", os.environ.get("CLAUDIO_TARGET", "release"))
 d = tempfile.mkdtemp()
@@ -25,7 +32,7 @@ def scenario(n):
             {"expect": {"type": "control_request", "request": {"subtype": "initialize"}}, "as": "init"},
             {"emit": {"type": "control_response", "response": {"subtype": "success", "request_id": "{{init}}", "response": {"commands": [], "models": []}}}},
             {"expect": {"type": "user"}},
-            {"many_blocks": {"count": n, "text": TEXT}},
+            {"many_blocks": {"count": n, "block": BLOCK}},
             {"emit": {"type": "result", "subtype": "success", "is_error": False, "result": "ok", "session_id": "fake-session"}},
         ], f)
     return path
@@ -79,7 +86,8 @@ def chat(n):
 
     until(b"Ctrl-D exits", 30)
     os.write(master, b"go\r")
-    until(b"block of text", 600)
+    if BLOCK.get("text") == TEXT:
+        until(b"block of text", 600)
     # the answer is over when the prompt is back
     until(b"\xe2\x80\xba", 600)
     os.write(master, b"\x04")
@@ -97,7 +105,7 @@ def chat(n):
     return peak(p)
 
 
-line = len(json.dumps({"type": "text", "text": TEXT}, separators=(",", ":"))) * blocks + blocks
+line = len(json.dumps(BLOCK, separators=(",", ":"))) * blocks + blocks
 out = {"blocks": blocks, "line_mb": round(line / 1e6, 1)}
 runs = [("text", lambda n: ask(n, "text")), ("stream-json", lambda n: ask(n, "stream-json"))]
 if "--no-chat" not in sys.argv:

@@ -25,7 +25,8 @@
 //! - `{"when_arg": {"prefix": P, "steps": [...]}}`: the steps, only when an
 //!   argument starts with P (a second start of the CLI can differ).
 //! - `{"many_blocks": {"count": N, "text": T}}`: one `assistant` line holding
-//!   N text blocks, each T (the memory tests' line).
+//!   N text blocks, each T (the memory tests' line); with `"block": B`
+//!   instead of `text`, N copies of the block B.
 //!
 //! After the last step it reads stdin to EOF and exits 0. A bad or unknown step
 //! exits 2. A failed write to stdout (closed pipe) exits quietly with 141.
@@ -332,8 +333,11 @@ impl Fake {
                     .get("count")
                     .and_then(Value::as_u64)
                     .unwrap_or_else(|| bad());
-                let text = val.get("text").unwrap_or_else(|| bad());
-                let block = format!(r#"{{"type":"text","text":{text}}}"#);
+                let block = match (val.get("block"), val.get("text")) {
+                    (Some(block), _) => block.to_string(),
+                    (None, Some(text)) => format!(r#"{{"type":"text","text":{text}}}"#),
+                    (None, None) => bad(),
+                };
                 self.write(
                     br#"{"type":"assistant","message":{"id":"msg_many","type":"message","role":"assistant","model":"fake","content":["#,
                 );
