@@ -547,3 +547,55 @@ fn private_dirs_of_dead_processes_are_swept_at_start() {
         std::fs::set_permissions(&stale, std::fs::Permissions::from_mode(0o700)).unwrap();
     }
 }
+
+/// The real CLI, with the servers in a private file (it did not take them
+/// from `initialize`), slow to start the second time (a wrapper waits
+/// before it runs it): `ask` stopped by SIGTERM then leaves neither the
+/// file nor the starting CLI.
+#[test]
+fn real_cli_stopped_while_it_starts_leaves_no_private_files() {
+    let w = world!("real_cli_stopped_while_it_starts_leaves_no_private_files");
+    let bin = tempfile::tempdir().unwrap();
+    let pidfile = bin.path().join("slow.pid");
+    let body = format!(
+        r#"for a; do shift; [ "$a" = --await-initialize ] || set -- "$@" "$a"; done
+case "$*" in *--mcp-config=*) echo $$ > '{}'; sleep 60;; esac"#,
+        pidfile.display()
+    );
+    let cli = wrapper(bin.path(), &w.cli, &body);
+    let base = tempfile::tempdir().unwrap();
+    let (env_token, header_token) = (secret("real-env"), secret("real-header"));
+    let mut c = w.claudio();
+    c.env("CLAUDIO_CLI", &cli)
+        .env("XDG_RUNTIME_DIR", base.path())
+        .args([
+            "ask",
+            "--mcp-config",
+            &config(&env_token, &header_token).to_string(),
+            "hi",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    let slow: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < until, "the second start never came");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let dirs = private_dirs(base.path());
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    let held = walk(&dirs[0])
+        .iter()
+        .any(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains(&env_token)));
+    assert!(held, "the private file holds the token");
+    signal(&child, libc::SIGTERM);
+    assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(143));
+    nothing_left(base.path(), slow, "the real CLI, SIGTERM");
+}
