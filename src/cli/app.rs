@@ -507,6 +507,7 @@ fn quiet_on_closed_stdout() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
         if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            claudio::transport::abandon();
             std::process::exit(0);
         }
         previous(info);

@@ -115,6 +115,8 @@ fn settle_trust(flags: &mut SessionFlags, cwd: &std::path::Path, style: Style) {
 }
 
 pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
+    // what a process killed outright left: its settings and MCP servers
+    claudio::transport::sweep_private_dirs();
     let piped = tokio::task::spawn_blocking(read_stdin).await??;
     // every image is checked here, before anything starts
     let Some(prompt) = compose_input(&args.prompt, piped, &args.image)? else {
@@ -166,11 +168,27 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         async move { Ok(a.decide(req, ctx).await) }
     });
 
+    // Taken before the CLI starts: a signal while it starts (slow MCP
+    // servers) stops it and removes its private files, as one later does.
+    let mut signals = Signals::new(&[Signal::Interrupt, Signal::Terminate, Signal::Hangup])?;
     // The raw lines are needed only to pass them on verbatim.
-    let client = if args.output_format == OutputFormat::Text {
-        Client::connect(options).await?
-    } else {
-        Client::connect_keeping_raw(options).await?
+    let connecting = async {
+        if args.output_format == OutputFormat::Text {
+            Client::connect(options).await
+        } else {
+            Client::connect_keeping_raw(options).await
+        }
+    };
+    let client = tokio::select! {
+        client = connecting => client?,
+        sig = signals.recv(true) => {
+            // nothing to keep: no turn has begun
+            claudio::transport::abandon();
+            return Ok(match sig {
+                Signal::Interrupt => Exit::Interrupted,
+                sig => Exit::Signal(sig.number()),
+            });
+        }
     };
     client.send(prompt).await?;
     if let Some(s) = &spinner {
@@ -188,7 +206,6 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         structured,
     );
 
-    let signals = Signals::new(&[Signal::Interrupt, Signal::Terminate, Signal::Hangup])?;
     let mut source = Source::new(&client, signals);
     // a background agent reports in a turn of its own: the answer ends
     // with the result after the last one finished (and its report)
@@ -218,8 +235,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         let now = Instant::now();
         match next {
             Happened::Message(m) => {
-                let seen = reading.seen(&m.message, now);
-                if out.message(&m, seen, &reading).is_err() {
+                if out.read_message(&m, &mut reading, now).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
                 let agents = reading.agents().background_running();

@@ -4,15 +4,55 @@
 //! configurations (which hold tokens: a stdio server's `env`, an http
 //! server's `headers`) are handed to the CLI as the path of a file only its
 //! owner can read: mode 0600, created exclusively, in a fresh mode-0700
-//! directory. The directory goes when its [`PrivateDir`] is dropped, which
-//! the process supervisor does once the CLI has ended.
+//! directory named `claudio-<pid>-<random>`. The directory goes when its
+//! [`PrivateDir`] is dropped, which the process supervisor does once the
+//! CLI has ended.
+//!
+//! A program that ends without running destructors (`std::process::exit`
+//! from a signal watcher) removes what is left with [`remove_all`] (through
+//! [`crate::transport::abandon`]); what a process killed outright left
+//! behind is removed by the next one's [`sweep`].
 
 use std::fs::{DirBuilder, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, Once};
+
+/// The private directories of this process that exist now.
+struct Live {
+    dirs: Vec<PathBuf>,
+    /// [`remove_all`] ran: the process is ending, and makes no more.
+    closed: bool,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    dirs: Vec::new(),
+    closed: false,
+});
+
+fn live() -> MutexGuard<'static, Live> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The start of a private directory's name:
+/// `claudio-<pid>-<pid namespace>-<16 hex>`.
+const PREFIX: &str = "claudio-";
+
+/// This process's pid namespace (the inode of `/proc/self/ns/pid`; 0
+/// where that cannot be read): a pid means this process only inside it. A
+/// container sharing the temporary directory, as the same user, has pids
+/// of its own; its directories are never taken for a dead process's.
+fn pid_namespace() -> u64 {
+    static NS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *NS.get_or_init(|| {
+        std::fs::metadata("/proc/self/ns/pid")
+            .map(|m| m.ino())
+            .unwrap_or(0)
+    })
+}
 
 /// A fresh directory only this user can enter, removed with what it holds
 /// when dropped.
@@ -24,9 +64,15 @@ pub(crate) struct PrivateDir {
 impl PrivateDir {
     /// Make one under `$XDG_RUNTIME_DIR` (a per-user tmpfs, cleared at
     /// logout) when it is set to an absolute directory, else under the
-    /// temporary directory.
+    /// temporary directory. The first one a process makes sweeps that
+    /// place first ([`sweep`]).
     pub(crate) fn create() -> io::Result<PrivateDir> {
-        Self::create_in(&base_dir())
+        let base = base_dir();
+        static SWEPT: Once = Once::new();
+        SWEPT.call_once(|| {
+            sweep_in(&base);
+        });
+        Self::create_in(&base)
     }
 
     /// Make one under `base` (which must be absolute: the CLI may run
@@ -40,11 +86,27 @@ impl PrivateDir {
         }
         let mut last = None;
         for _ in 0..16 {
-            let path = base.join(format!("claudio-{}-{:016x}", std::process::id(), unique()));
+            let path = base.join(format!(
+                "{PREFIX}{}-{}-{:016x}",
+                std::process::id(),
+                pid_namespace(),
+                unique()
+            ));
+            // Made and listed under the lock: `remove_all` sees every
+            // directory that exists, and none is made after it ran.
+            let mut live = live();
+            if live.closed {
+                return Err(io::Error::other(
+                    "the process is ending: no more private directories",
+                ));
+            }
             // mkdir never follows a link at its last component, and fails
             // when the name exists: what it makes is new, and ours.
             match DirBuilder::new().mode(0o700).create(&path) {
-                Ok(()) => return Ok(PrivateDir { path }),
+                Ok(()) => {
+                    live.dirs.push(path.clone());
+                    return Ok(PrivateDir { path });
+                }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
                 Err(e) => return Err(e),
             }
@@ -75,13 +137,114 @@ impl PrivateDir {
 
 impl Drop for PrivateDir {
     fn drop(&mut self) {
-        if let Err(e) = std::fs::remove_dir_all(&self.path) {
-            if e.kind() != io::ErrorKind::NotFound {
-                tracing::warn!(path = %self.path.display(), error = %e,
-                    "could not remove the private directory of the CLI's settings and MCP servers");
-            }
+        let mut live = live();
+        remove(&self.path);
+        live.dirs.retain(|p| *p != self.path);
+    }
+}
+
+/// Remove `dir` and what it holds; a failure is logged (gone already is
+/// not one).
+fn remove(dir: &Path) {
+    if let Err(e) = std::fs::remove_dir_all(dir) {
+        if e.kind() != io::ErrorKind::NotFound {
+            tracing::warn!(path = %dir.display(), error = %e,
+                "could not remove the private directory of the CLI's settings and MCP servers");
         }
     }
+}
+
+/// Remove every private directory of this process now, and make no more:
+/// for a process about to end without running destructors.
+pub(crate) fn remove_all() {
+    let mut live = live();
+    live.closed = true;
+    for dir in live.dirs.drain(..) {
+        remove(&dir);
+    }
+}
+
+/// Remove the private directories that processes now gone left in the
+/// place this process would make its own ($XDG_RUNTIME_DIR or the
+/// temporary directory): the ones a process killed outright (SIGKILL, a
+/// crash, the power) could not remove. Returns those removed.
+///
+/// A directory is removed only when all of these hold: its name is
+/// `claudio-<pid>-<namespace>-<16 hex digits>`, with this process's pid
+/// namespace; it is a directory, not a link; this user owns it; its mode
+/// is exactly 0700; and process `<pid>` is gone, or is this one and did
+/// not make it.
+pub(crate) fn sweep() -> Vec<PathBuf> {
+    sweep_in(&base_dir())
+}
+
+pub(crate) fn sweep_in(base: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return removed;
+    };
+    let me = rustix::process::geteuid().as_raw();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(owner_pid) else {
+            continue;
+        };
+        if pid.1 != pid_namespace() {
+            continue;
+        }
+        let pid = pid.0;
+        let path = entry.path();
+        // lstat: a link is never followed, nor removed
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != me || meta.permissions().mode() & 0o7777 != 0o700 {
+            continue;
+        }
+        if !abandoned(pid) {
+            continue;
+        }
+        let live = live();
+        if live.dirs.contains(&path) {
+            continue;
+        }
+        remove(&path);
+        drop(live);
+        if std::fs::symlink_metadata(&path).is_err() {
+            tracing::debug!(path = %path.display(), "removed a private directory left by a process now gone");
+            removed.push(path);
+        }
+    }
+    removed
+}
+
+/// The pid and pid namespace in a private directory's name, if it is
+/// one's name.
+fn owner_pid(name: &str) -> Option<(u32, u64)> {
+    let (pid, tail) = name.strip_prefix(PREFIX)?.split_once('-')?;
+    let (ns, tail) = tail.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let hex = tail.len() == 16 && tail.bytes().all(|b| b.is_ascii_hexdigit());
+    if !digits(pid) || !digits(ns) || !hex {
+        return None;
+    }
+    let pid = pid
+        .parse()
+        .ok()
+        .filter(|&p| p > 0 && p <= i32::MAX as u32)?;
+    Some((pid, ns.parse().ok()?))
+}
+
+/// Whether no living process can own a directory named with `pid`: it
+/// is gone, or it is this one (which owns only those it lists). A pid now
+/// reused by a living process keeps the directory until that one is gone
+/// too: a clock cannot tell which came first safely.
+fn abandoned(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    rustix::process::Pid::from_raw(pid as i32)
+        .is_some_and(|p| rustix::process::test_kill_process(p) == Err(rustix::io::Errno::SRCH))
 }
 
 /// `$XDG_RUNTIME_DIR` when it is an absolute directory, else the
@@ -114,7 +277,6 @@ fn unique() -> u64 {
     h.write_u128(now);
     h.finish()
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +308,85 @@ mod tests {
         assert!(!path.exists());
         assert!(f.symlink_metadata().is_err());
         assert!(PrivateDir::create_in(Path::new("rel")).is_err());
+    }
+
+    #[test]
+    fn only_claudio_s_names_are_read_as_owned() {
+        assert_eq!(owner_pid("claudio-42-7-00000000deadbeef"), Some((42, 7)));
+        assert_eq!(owner_pid("claudio-42-7-00000000DEADBEEF"), Some((42, 7)));
+        for name in [
+            "claudio-42-00000000deadbeef",
+            "claudio-42-7-deadbeef",
+            "claudio-42-7-00000000deadbeef0",
+            "claudio--7-00000000deadbeef",
+            "claudio-42--00000000deadbeef",
+            "claudio-0-7-00000000deadbeef",
+            "claudio-+42-7-00000000deadbeef",
+            "claudio-42-+7-00000000deadbeef",
+            "claudio-99999999999-7-00000000deadbeef",
+            "claudio-42-7-0000000-deadbeef",
+            "xclaudio-42-7-00000000deadbeef",
+            "claudio-42-7-00000000deadbeeg",
+        ] {
+            assert_eq!(owner_pid(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_sweep_takes_only_dead_processes_private_directories() {
+        use std::os::unix::fs::DirBuilderExt;
+        let base = tempfile::tempdir().unwrap();
+        let dead = {
+            let mut child = std::process::Command::new("true").spawn().unwrap();
+            child.wait().unwrap();
+            child.id()
+        };
+        let mkdir = |name: String, mode: u32| {
+            let p = base.path().join(name);
+            DirBuilder::new().mode(mode).create(&p).unwrap();
+            std::fs::write(p.join("settings.json"), "{}").unwrap();
+            p
+        };
+        let ns = pid_namespace();
+        let stale = mkdir(format!("claudio-{dead}-{ns}-00000000deadbeef"), 0o700);
+        // this process's, not listed as made by it: a former process with
+        // the same pid (a container's pids repeat)
+        let former = mkdir(
+            format!("claudio-{}-{ns}-00000000deadbeef", std::process::id()),
+            0o700,
+        );
+        let ours = PrivateDir::create_in(base.path()).unwrap();
+        let kept = [
+            // pid 1 lives
+            mkdir(format!("claudio-1-{ns}-00000000deadbeef"), 0o700),
+            mkdir(format!("claudio-{dead}-{ns}-0000000000000777"), 0o777),
+            mkdir(format!("claudio-{dead}-{ns}-0000000000001700"), 0o1700),
+            // another pid namespace's (a container sharing the folder)
+            mkdir(format!("claudio-{dead}-{}-00000000deadbeef", ns + 1), 0o700),
+            // an older claudio's name
+            mkdir(format!("claudio-{dead}-00000000deadbeef"), 0o700),
+        ];
+        let file = base
+            .path()
+            .join(format!("claudio-{dead}-{ns}-00000000000f11e0"));
+        std::fs::write(&file, "x").unwrap();
+        let link = base
+            .path()
+            .join(format!("claudio-{dead}-{ns}-000000000000111c"));
+        std::os::unix::fs::symlink(kept[0].clone(), &link).unwrap();
+        let mut removed = sweep_in(base.path());
+        removed.sort();
+        let mut want = vec![stale.clone(), former.clone()];
+        want.sort();
+        assert_eq!(removed, want);
+        assert!(!stale.exists() && !former.exists());
+        assert!(ours.path().is_dir());
+        for p in &kept {
+            assert!(p.join("settings.json").exists(), "{}", p.display());
+        }
+        assert!(file.is_file());
+        assert!(std::fs::symlink_metadata(&link).is_ok());
+        // a base that is not there: nothing
+        assert!(sweep_in(&base.path().join("none")).is_empty());
     }
 }

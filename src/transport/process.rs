@@ -97,6 +97,56 @@ struct SpawnJob {
     reply: oneshot::Sender<std::io::Result<Child>>,
 }
 
+/// The process groups of the CLIs this process started whose supervisor
+/// still waits for them (listed until the wait ends or is dropped), and
+/// whether [`kill_all`] ran.
+static GROUPS: Mutex<(Vec<i32>, bool)> = Mutex::new((Vec::new(), false));
+
+fn groups() -> std::sync::MutexGuard<'static, (Vec<i32>, bool)> {
+    GROUPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kill (SIGKILL) every CLI this process started that has not ended yet,
+/// with its process group, and every one started from now on: for a
+/// process about to end without running destructors. A group is listed
+/// only while its CLI is not reaped, so its id cannot have passed to a
+/// stranger.
+pub(crate) fn kill_all() {
+    let mut groups = groups();
+    groups.1 = true;
+    for &pid in groups.0.iter() {
+        if let Some(group) = Pid::from_raw(pid) {
+            let _ = kill_process_group(group, Signal::Kill);
+        }
+    }
+}
+
+/// A group's place in [`GROUPS`], given up when dropped.
+struct Listed(i32);
+
+impl Listed {
+    /// List `pid`'s group; killed at once when [`kill_all`] already ran.
+    fn new(pid: i32) -> Listed {
+        let mut groups = groups();
+        if groups.1 {
+            if let Some(group) = Pid::from_raw(pid) {
+                let _ = kill_process_group(group, Signal::Kill);
+            }
+        }
+        groups.0.push(pid);
+        Listed(pid)
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        let mut groups = groups();
+        if let Some(i) = groups.0.iter().position(|&p| p == self.0) {
+            groups.0.swap_remove(i);
+        }
+    }
+}
+
 fn spawner() -> &'static Mutex<std_mpsc::Sender<SpawnJob>> {
     static SPAWNER: OnceLock<Mutex<std_mpsc::Sender<SpawnJob>>> = OnceLock::new();
     SPAWNER.get_or_init(|| {
@@ -203,8 +253,12 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let (tx, status) = watch::channel(None);
     let flag = exited.clone();
     let files = spec.files.clone();
+    let listed = (pid > 0).then(|| Listed::new(pid));
     tokio::spawn(async move {
-        let info = match child.wait().await {
+        let waited = child.wait().await;
+        // reaped: the group's id may pass to another process from now on
+        drop(listed);
+        let info = match waited {
             Ok(st) => {
                 use std::os::unix::process::ExitStatusExt;
                 ExitInfo {

@@ -23,6 +23,7 @@ mod hostile;
 mod images;
 mod live_region;
 mod mcp_secrets;
+mod memory;
 mod real_cli;
 mod round_two;
 mod screens;

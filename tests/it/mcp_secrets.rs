@@ -11,6 +11,7 @@ use crate::common;
 
 use claudio::{Client, Options};
 use common::real::*;
+use common::term::Term;
 use common::*;
 use serde_json::{json, Value};
 use std::os::unix::fs::PermissionsExt;
@@ -353,4 +354,248 @@ fn inline_config_with_a_token_is_warned_about_once_without_the_token() {
     c.args(["ask", "--mcp-config", "/nonexistent/servers.json", "hi"]);
     let o = run(c, None);
     assert!(!stderr(&o).contains("--mcp-config text"), "{}", stderr(&o));
+}
+
+// ---- issue 39, item 3: the private files go on every signal ------------
+
+/// A CLI that takes the servers from `initialize` on its first start (a
+/// reply without `mcp_servers_applied`: not loaded), and on its second,
+/// started with them in a private file, never answers `initialize` (slow
+/// MCP servers): claudio is stopped while the private file is on disk.
+fn slow_second_start() -> Fake {
+    Fake::new(vec![
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"initialize"}}),
+            "init",
+        ),
+        Step::WhenArg {
+            prefix: "--mcp-config=".into(),
+            steps: vec![Step::Hang],
+        },
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{init}}","response":{"commands":[],"models":[]}}}),
+        ),
+    ])
+}
+
+/// The config with a token in an MCP server's `env`.
+fn config_with_token(token: &str) -> String {
+    json!({"mcpServers": {"s": {"command": "srv", "env": {"TOKEN": token}}}}).to_string()
+}
+
+/// The private directories under `base`.
+fn private_dirs(base: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(base)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("claudio-"))
+        })
+        .collect()
+}
+
+/// Wait until the fake's second start (the one given a private file) is
+/// running; its pid and the private file holding `token`.
+fn second_start(fake: &Fake, base: &Path, token: &str) -> (i32, PathBuf) {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let args: Vec<String> = std::fs::read_to_string(fake.record.path().join("argv.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        if let [file] = &flag_values(&args, "--mcp-config")[..] {
+            let file = PathBuf::from(file);
+            assert!(file.starts_with(base), "{}", file.display());
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert!(text.contains(token), "{text}");
+            return (fake.pid(), file);
+        }
+        assert!(Instant::now() < until, "the second start never came");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// After claudio ended: no private directory, no CLI.
+fn nothing_left(base: &Path, cli: i32, what: &str) {
+    assert_eq!(private_dirs(base), Vec::<PathBuf>::new(), "{what}");
+    assert!(
+        gone_within(cli, Duration::from_secs(5)),
+        "{what}: the CLI {cli} outlived claudio"
+    );
+}
+
+/// `ask` stopped by SIGTERM, SIGHUP or Ctrl-C while the CLI has not yet
+/// answered `initialize`: the private directory and its token are gone,
+/// and so is the CLI. (Before, the signal killed claudio outright and the
+/// token stayed on disk.)
+#[test]
+fn ask_stopped_while_the_cli_starts_leaves_no_private_files() {
+    for (sig, code) in [
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+        (libc::SIGINT, 130),
+    ] {
+        let base = tempfile::tempdir().unwrap();
+        let token = secret("ask");
+        let fake = slow_second_start();
+        let mut c = claudio(&fake);
+        c.env("XDG_RUNTIME_DIR", base.path())
+            .args(["ask", "--mcp-config", &config_with_token(&token), "q"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        let (cli, _file) = second_start(&fake, base.path(), &token);
+        signal(&child, sig);
+        let st = wait_with_deadline(&mut child, 20);
+        assert_eq!(st.code(), Some(code), "signal {sig}");
+        nothing_left(base.path(), cli, &format!("ask, signal {sig}"));
+    }
+}
+
+/// The chat (on a terminal) stopped by SIGTERM or SIGHUP (its window
+/// closed) while its session starts: the same.
+#[test]
+fn chat_stopped_while_the_cli_starts_leaves_no_private_files() {
+    for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
+        let base = tempfile::tempdir().unwrap();
+        let token = secret("chat");
+        let fake = slow_second_start();
+        let home = fake.record.path().join("home");
+        let mut c = claudio(&fake);
+        c.env("XDG_RUNTIME_DIR", base.path())
+            .env("XDG_DATA_HOME", &home)
+            .env("HOME", &home)
+            .args(["--mcp-config", &config_with_token(&token)]);
+        let mut t = Term::spawn(c);
+        let (cli, _file) = second_start(&fake, base.path(), &token);
+        signal(t.child(), sig);
+        assert_eq!(t.wait(20).code(), Some(code), "signal {sig}");
+        nothing_left(base.path(), cli, &format!("chat, signal {sig}"));
+    }
+}
+
+/// A private directory whose process is gone (killed outright: it could
+/// not remove it) is swept when claudio starts; one of a living process,
+/// one not of mode 0700, a link, one of another pid namespace (a
+/// container sharing the folder) and a name claudio does not make are
+/// left alone.
+#[test]
+fn private_dirs_of_dead_processes_are_swept_at_start() {
+    use std::os::unix::fs::DirBuilderExt;
+    let base = tempfile::tempdir().unwrap();
+    let dead = {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        child.id()
+    };
+    let living = std::process::id();
+    // the pid namespace claudio shares with this test, as it names them
+    let ns = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata("/proc/self/ns/pid").unwrap());
+    let mkdir = |name: &str, mode: u32| {
+        let p = base.path().join(name);
+        std::fs::DirBuilder::new().mode(mode).create(&p).unwrap();
+        std::fs::write(p.join("mcp-config-0.json"), "tok-SECRET").unwrap();
+        p
+    };
+    let stale = mkdir(&format!("claudio-{dead}-{ns}-00000000deadbeef"), 0o700);
+    let kept = [
+        mkdir(&format!("claudio-{living}-{ns}-00000000deadbeef"), 0o700),
+        mkdir(&format!("claudio-{dead}-{ns}-00000000feedface"), 0o755),
+        mkdir(&format!("claudio-{dead}-{ns}-deadbeef"), 0o700),
+        mkdir(&format!("claudio-x{dead}-{ns}-00000000deadbeef"), 0o700),
+        mkdir(
+            &format!("claudio-{dead}-{}-00000000deadbeef", ns + 1),
+            0o700,
+        ),
+    ];
+    let target = mkdir("target", 0o700);
+    let link = base
+        .path()
+        .join(format!("claudio-{dead}-{ns}-0000000000c0ffee"));
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+
+    for args in [&["ask", "q"][..], &[]] {
+        let fake = match args {
+            [] => Fake::after_init(vec![]),
+            _ => Fake::after_init(vec![vec![expect_user("q"), result("ok")]]),
+        };
+        let mut c = claudio(&fake);
+        c.env("XDG_RUNTIME_DIR", base.path()).args(args);
+        if args.is_empty() {
+            // the chat, on a terminal, until its prompt shows
+            let home = fake.record.path().join("home");
+            c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+            let mut t = Term::spawn(c);
+            t.wait_for("Ctrl-D exits");
+            t.ctrl_d();
+            assert_eq!(t.wait(20).code(), Some(0));
+        } else {
+            let o = run(c, None);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        }
+        assert!(!stale.exists(), "{} was not swept", stale.display());
+        for p in &kept {
+            assert!(p.join("mcp-config-0.json").exists(), "{}", p.display());
+        }
+        assert!(std::fs::symlink_metadata(&link).is_ok());
+        assert!(target.join("mcp-config-0.json").exists());
+        std::fs::create_dir(&stale).unwrap();
+        std::fs::set_permissions(&stale, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+}
+
+/// The real CLI, with the servers in a private file (it did not take them
+/// from `initialize`), slow to start the second time (a wrapper waits
+/// before it runs it): `ask` stopped by SIGTERM then leaves neither the
+/// file nor the starting CLI.
+#[test]
+fn real_cli_stopped_while_it_starts_leaves_no_private_files() {
+    let w = world!("real_cli_stopped_while_it_starts_leaves_no_private_files");
+    let bin = tempfile::tempdir().unwrap();
+    let pidfile = bin.path().join("slow.pid");
+    let body = format!(
+        r#"for a; do shift; [ "$a" = --await-initialize ] || set -- "$@" "$a"; done
+case "$*" in *--mcp-config=*) echo $$ > '{}'; sleep 60;; esac"#,
+        pidfile.display()
+    );
+    let cli = wrapper(bin.path(), &w.cli, &body);
+    let base = tempfile::tempdir().unwrap();
+    let (env_token, header_token) = (secret("real-env"), secret("real-header"));
+    let mut c = w.claudio();
+    c.env("CLAUDIO_CLI", &cli)
+        .env("XDG_RUNTIME_DIR", base.path())
+        .args([
+            "ask",
+            "--mcp-config",
+            &config(&env_token, &header_token).to_string(),
+            "hi",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    let slow: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < until, "the second start never came");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let dirs = private_dirs(base.path());
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    let held = walk(&dirs[0])
+        .iter()
+        .any(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains(&env_token)));
+    assert!(held, "the private file holds the token");
+    signal(&child, libc::SIGTERM);
+    assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(143));
+    nothing_left(base.path(), slow, "the real CLI, SIGTERM");
 }

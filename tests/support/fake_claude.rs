@@ -22,6 +22,11 @@
 //! - `{"emit_file": PATH}`: copy a file of ready-made lines to stdout.
 //! - `{"timed_deltas": {"count": N, "interval_ms": M, "log": PATH}}`: text
 //!   deltas `<i>|`, the monotonic time of each write logged to PATH.
+//! - `{"when_arg": {"prefix": P, "steps": [...]}}`: the steps, only when an
+//!   argument starts with P (a second start of the CLI can differ).
+//! - `{"many_blocks": {"count": N, "text": T}}`: one `assistant` line holding
+//!   N text blocks, each T (the memory tests' line); with `"block": B`
+//!   instead of `text`, N copies of the block B.
 //!
 //! After the last step it reads stdin to EOF and exits 0. A bad or unknown step
 //! exits 2. A failed write to stdout (closed pipe) exits quietly with 141.
@@ -307,6 +312,45 @@ impl Fake {
                         Err(e) => die(2, &format!("emit_file {path}: {e}")),
                     }
                 }
+            }
+            "when_arg" => {
+                let prefix = val
+                    .get("prefix")
+                    .and_then(Value::as_str)
+                    .unwrap_or_else(|| bad());
+                let steps = val
+                    .get("steps")
+                    .and_then(Value::as_array)
+                    .unwrap_or_else(|| bad());
+                if std::env::args().skip(1).any(|a| a.starts_with(prefix)) {
+                    for step in steps {
+                        self.run(step);
+                    }
+                }
+            }
+            "many_blocks" => {
+                let count = val
+                    .get("count")
+                    .and_then(Value::as_u64)
+                    .unwrap_or_else(|| bad());
+                let block = match (val.get("block"), val.get("text")) {
+                    (Some(block), _) => block.to_string(),
+                    (None, Some(text)) => format!(r#"{{"type":"text","text":{text}}}"#),
+                    (None, None) => bad(),
+                };
+                self.write(
+                    br#"{"type":"assistant","message":{"id":"msg_many","type":"message","role":"assistant","model":"fake","content":["#,
+                );
+                for i in 0..count {
+                    if i > 0 {
+                        self.write(b",");
+                    }
+                    self.write(block.as_bytes());
+                }
+                self.write(
+                    br#"],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"fake-session"}"#,
+                );
+                self.write(b"\n");
             }
             _ => bad(),
         }

@@ -37,6 +37,9 @@ fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
             let _ = c.close().await;
         }
         shell::kill_running();
+        // a session still starting (or one replaced): its CLI and its
+        // private files (MCP servers' tokens) go too
+        claudio::transport::abandon();
         if let Some(t) = saved {
             let _ =
                 rustix::termios::tcsetattr(io::stdin(), rustix::termios::OptionalActions::Now, &t);
@@ -61,6 +64,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     // No CLI: say so at once (exit 127), not after the first prompt.
     claudio::transport::find_cli(session.cli_path.as_deref())?;
     pick::install_panic_restore();
+    // what a process killed outright left: its settings and MCP servers
+    claudio::transport::sweep_private_dirs();
     let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
     let width = terminal_width();
     let mut renderer = Renderer::new(RenderOptions {

@@ -47,6 +47,10 @@ pub enum Step {
     SpawnSleeper(u64),
     /// Write `content` to the file at `path` (replacing it).
     WriteFile { path: String, content: String },
+    /// These steps, only when an argument starts with `prefix`.
+    WhenArg { prefix: String, steps: Vec<Step> },
+    /// One `assistant` line holding `count` text blocks, each `text`.
+    ManyBlocks { count: u64, text: String },
 }
 
 impl Step {
@@ -93,6 +97,13 @@ impl Step {
             Step::SpawnSleeper(secs) => json!({ "spawn_sleeper": secs }),
             Step::WriteFile { path, content } => {
                 json!({ "write_file": { "path": path, "content": content } })
+            }
+            Step::WhenArg { prefix, steps } => {
+                let steps: Vec<Value> = steps.iter().map(Step::to_json).collect();
+                json!({ "when_arg": { "prefix": prefix, "steps": steps } })
+            }
+            Step::ManyBlocks { count, text } => {
+                json!({ "many_blocks": { "count": count, "text": text } })
             }
         }
     }
@@ -274,6 +285,20 @@ fn every_step_is_written_as_the_fake_reads_it() {
                 content: "c".into(),
             },
             json!({"write_file": {"path": "/p", "content": "c"}}),
+        ),
+        (
+            Step::WhenArg {
+                prefix: "--x=".into(),
+                steps: vec![Step::Hang],
+            },
+            json!({"when_arg": {"prefix": "--x=", "steps": [{"hang": true}]}}),
+        ),
+        (
+            Step::ManyBlocks {
+                count: 2,
+                text: "t".into(),
+            },
+            json!({"many_blocks": {"count": 2, "text": "t"}}),
         ),
     ];
     for (step, want) in all {
