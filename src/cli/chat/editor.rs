@@ -246,6 +246,9 @@ struct ChatHelper {
     cwd: PathBuf,
     /// Noted at each drawing: the history search's prompt is shown.
     searching: Searching,
+    /// The CLI's own slash commands and skills (without the `/`), once
+    /// the session has said them: Tab offers them after the chat's own.
+    cli_commands: Vec<String>,
 }
 
 impl Completer for ChatHelper {
@@ -263,15 +266,34 @@ impl Completer for ChatHelper {
         if !head.starts_with('/') || head.contains(char::is_whitespace) {
             return Ok((pos, Vec::new()));
         }
-        let pairs = commands::complete(head)
-            .into_iter()
-            .map(|c| Pair {
-                display: c.to_owned(),
-                replacement: format!("{c} "),
-            })
-            .collect();
-        Ok((0, pairs))
+        Ok((0, slash_candidates(head, &self.cli_commands)))
     }
+}
+
+/// Tab after `/`: the chat's own commands that start with what is typed,
+/// then the CLI's (`/compact`, skills) that do, each once.
+fn slash_candidates(head: &str, cli: &[String]) -> Vec<Pair> {
+    let mut names: Vec<String> = commands::complete(head)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    for c in cli {
+        let name = format!("/{}", c.trim_start_matches('/'));
+        if name.starts_with(head)
+            && !names.contains(&name)
+            && !name.chars().any(|ch| ch.is_control() || ch.is_whitespace())
+        {
+            names.push(name);
+        }
+    }
+    names
+        .into_iter()
+        .take(MAX_CANDIDATES)
+        .map(|c| Pair {
+            display: c.clone(),
+            replacement: format!("{c} "),
+        })
+        .collect()
 }
 
 /// Most names offered for one Tab.
@@ -481,6 +503,13 @@ impl LineEditor {
         }
     }
 
+    /// The CLI's own slash commands and skills, for Tab after `/`.
+    pub fn set_cli_commands(&mut self, names: Vec<String>) {
+        if let Some(h) = self.ed.helper_mut() {
+            h.cli_commands = names;
+        }
+    }
+
     /// Keep `line` in the history (without its trailing blanks).
     pub fn add_history(&mut self, line: &str) {
         let _ = self.ed.add_history_entry(line.trim_end());
@@ -525,6 +554,7 @@ fn new_editor(
         styled_prompt: String::new(),
         cwd,
         searching: searching.clone(),
+        cli_commands: Vec::new(),
     }));
     ed.bind_sequence(
         KeyEvent(KeyCode::BackTab, Modifiers::NONE),
@@ -579,6 +609,34 @@ fn new_editor(
 
 #[cfg(test)]
 mod tests {
+
+    /// `/co` Tab offers the CLI's `/compact` beside the chat's `/copy`
+    /// (the typo catcher knew it; Tab did not).
+    #[test]
+    fn tab_after_a_slash_offers_the_cli_s_commands_too() {
+        let cli = vec![
+            "compact".to_owned(),
+            "context".to_owned(),
+            "bad name".to_owned(),
+        ];
+        let names: Vec<String> = slash_candidates("/co", &cli)
+            .into_iter()
+            .map(|p| p.replacement)
+            .collect();
+        let ours: Vec<String> = slash_candidates("/co", &[])
+            .into_iter()
+            .map(|p| p.replacement)
+            .collect();
+        assert!(!ours.contains(&"/compact ".to_owned()), "{ours:?}");
+        // the chat's own first, then the CLI's, each once
+        assert_eq!(names[..ours.len()], ours[..]);
+        assert_eq!(names[ours.len()..], ["/compact "]);
+        assert!(names.contains(&"/context ".to_owned()));
+        assert!(
+            slash_candidates("/ba", &cli).is_empty(),
+            "a name with a blank"
+        );
+    }
     use super::*;
 
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {

@@ -276,6 +276,16 @@ impl Chat<'_> {
             _ => self.screen.style.bold(&plain),
         };
         ed.set_prompt(styled, &self.cwd);
+        let cli: Option<Vec<String>> = super::core::lock(&self.conn.client).as_ref().map(|c| {
+            c.server_info()
+                .commands
+                .iter()
+                .map(|c| c.name.clone())
+                .collect()
+        });
+        if let Some(names) = cli {
+            ed.set_cli_commands(names);
+        }
     }
 
     fn handle(&mut self, input: Input) -> anyhow::Result<Option<Exit>> {

@@ -470,7 +470,13 @@ fn screen(
         _ => {}
     }
     if let Some(d) = &req.description {
-        detail("why", d);
+        // a file tool's description is the CLI's name for the file (its
+        // path), not a reason: "why  checkout.py" read as one
+        if !file_tool(&req.tool_name) {
+            detail("why", d);
+        } else if !(cut && file_tool(&req.tool_name)) {
+            detail("file", d);
+        }
     }
     if let Some(r) = req.reason() {
         detail("reason", &r);

@@ -670,3 +670,21 @@ fn a_long_path_is_told_whole_and_the_input_is_not_dumped() {
     assert!(s.contains("│ file    "), "{s}");
     assert!(!s.contains("\"new_string\""), "{s}");
 }
+
+/// A file tool's description is the file's name: it is labelled `file`,
+/// not `why` (which read `why  checkout.py`); a Bash command's is a reason.
+#[test]
+fn a_file_tool_s_description_is_labelled_file() {
+    let edit = req(json!({
+        "tool_name":"Edit","input":{"file_path":"/w/checkout.py","old_string":"a","new_string":"b"},
+        "description":"checkout.py"
+    }));
+    let (text, _) = plain_screen(&edit);
+    assert!(text.contains("│ file    checkout.py"), "{text}");
+    assert!(!text.contains("│ why"), "{text}");
+    let bash = req(json!({
+        "tool_name":"Bash","input":{"command":"ls"},"description":"List the files"
+    }));
+    let (text, _) = plain_screen(&bash);
+    assert!(text.contains("│ why     List the files"), "{text}");
+}
