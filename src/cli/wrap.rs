@@ -377,6 +377,10 @@ impl Filler {
     /// Write the held word: on this row if it fits, else on the next.
     fn place(&mut self, line_end: bool, out: &mut String) {
         if self.held.is_empty() {
+            // a word too long for a row was written as it came: it ends
+            // here (still "in" it, each space after it was placed alone,
+            // on a row of its own)
+            self.in_word = false;
             return;
         }
         let held = std::mem::take(&mut self.held);
@@ -755,6 +759,23 @@ mod tests {
     /// Fill `text`, cut into pieces at `cuts`, at `width`.
     fn fill(text: &str, cuts: &[usize], width: usize, margin: &str) -> String {
         fill_in(text, cuts, &[], width, margin)
+    }
+
+    /// Spaces after a word too long for its row (written as it came) go
+    /// with the break: each was placed alone, on a row of spaces of its
+    /// own (found by the pause proptest with wide characters at width 6).
+    #[test]
+    fn spaces_after_a_word_longer_than_the_row_make_no_row() {
+        let text = "- 界a世界   a ";
+        assert_eq!(
+            fill(text, &[], 6, "  "),
+            "  -\n    界\n    a\n    世\n    界\n    a "
+        );
+        let text = "-  -  aaaaaaaa e\u{301}aa   界a世界   a ";
+        assert_eq!(
+            screen(&fill_pausing(text, &[26], &[26], 6), 6),
+            screen(&fill(text, &[], 6, "  "), 6)
+        );
     }
 
     #[test]
