@@ -163,6 +163,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     if let Some(schema) = schema {
         options = options.json_schema(schema);
     }
+    let asked = prompts.clone();
     options = options.can_use_tool(move |req, ctx| {
         let a = prompts.clone();
         async move { Ok(a.decide(req, ctx).await) }
@@ -235,6 +236,11 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         let now = Instant::now();
         match next {
             Happened::Message(m) => {
+                // a call's time starts when it was allowed, as in the
+                // chat: not what the person took to decide
+                for (id, at) in asked.take_answered() {
+                    reading.call_runs(&id, at);
+                }
                 if out.read_message(&m, &mut reading, now).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }

@@ -864,3 +864,61 @@ fn resuming_without_a_terminal_or_a_prompt_says_how() {
     assert!(err.contains("claudio ask -r"), "{err}");
     assert!(!err.contains("ask needs a prompt"), "{err}");
 }
+
+/// A tool's time in `ask` is what it took once allowed, as in the chat: the
+/// time the person took to answer was counted (`✓ Bash touch … 8.4s`).
+#[test]
+fn a_tool_s_time_leaves_out_the_wait_for_its_approval() {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        assistant_tool_use("toolu_9", "Bash", json!({"command":"touch x"})),
+        can_use_tool("p9", "Bash", json!({"command":"touch x"}))
+            .with("tool_use_id", json!("toolu_9"))
+            .emit(),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"p9","response":{"behavior":"allow"}}}),
+        ),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"ok"}]},"session_id":"s"}),
+        ),
+        assistant_text("done"),
+        result("done"),
+    ]]);
+    let tty = Term::open();
+    let mut err = Term::open();
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .env("CLAUDIO_TEST_TTY", tty.slave_path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(err.slave());
+    let mut child = c.spawn().unwrap();
+    tty.wait_for("Allow?");
+    // the person takes 4 s to decide
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    let mut tty = tty;
+    tty.type_line("y");
+    assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(0));
+    let seen = err.read_until("✓");
+    let line = seen
+        .split(['\r', '\n'])
+        .find(|l| l.contains('✓'))
+        .unwrap_or_default();
+    // without its colours
+    let mut plain = String::new();
+    let mut in_seq = false;
+    for c in line.chars() {
+        match c {
+            '\u{1b}' => in_seq = true,
+            'm' if in_seq => in_seq = false,
+            _ if in_seq => {}
+            c => plain.push(c),
+        }
+    }
+    let line = plain;
+    let secs: f64 = line
+        .split_whitespace()
+        .find_map(|w| w.strip_suffix('s')?.parse().ok())
+        .unwrap_or_else(|| panic!("no time on the line: {seen:?}"));
+    assert!(secs < 4.0, "the 4 s wait was counted: {line:?}");
+}

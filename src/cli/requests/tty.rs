@@ -63,6 +63,9 @@ pub struct TtyPrompts {
     spinner: std::sync::OnceLock<Spinner>,
     /// Exact calls allowed for this session (no rule was suggested).
     grants: std::sync::Mutex<SessionGrants>,
+    /// The calls answered, and when: a call's time starts when it was
+    /// allowed, not when the question was put.
+    answered: std::sync::Mutex<Vec<(String, std::time::Instant)>>,
 }
 
 impl TtyPrompts {
@@ -76,7 +79,14 @@ impl TtyPrompts {
             tty_path,
             spinner: std::sync::OnceLock::new(),
             grants: std::sync::Mutex::new(SessionGrants::default()),
+            answered: std::sync::Mutex::new(Vec::new()),
         })
+    }
+
+    /// The calls answered since the last look, and when (see
+    /// [`crate::cli::reading::Reading::call_runs`]).
+    pub fn take_answered(&self) -> Vec<(String, std::time::Instant)> {
+        std::mem::take(&mut *self.answered.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Take `spinner` off the screen before each question.
@@ -98,6 +108,12 @@ impl TtyPrompts {
         let answer =
             tokio::task::spawn_blocking(move || me.answer_blocking(&req2, &cancelled)).await;
         drop(cancel);
+        if let Some(id) = &req.tool_use_id {
+            self.answered
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((id.clone(), std::time::Instant::now()));
+        }
         match answer {
             Ok(Ok(r)) => r,
             Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {
