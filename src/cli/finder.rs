@@ -54,6 +54,36 @@ impl Row {
     }
 }
 
+/// The columns the project takes in the all-projects view.
+const PROJECT_COLUMNS: usize = 18;
+
+/// A session's project as the all-projects view names it: the last
+/// components of its folder, cut from the left, padded to
+/// [`PROJECT_COLUMNS`].
+fn project_cell(cwd: Option<&str>) -> String {
+    let cwd = Sanitizer::clean(cwd.unwrap_or("?"));
+    let cwd = cwd.replace(['\n', '\t'], " ");
+    let cols = unicode_width::UnicodeWidthStr::width(cwd.as_str());
+    let shown = if cols <= PROJECT_COLUMNS {
+        cwd
+    } else {
+        let mut kept: Vec<char> = Vec::new();
+        let mut used = 1;
+        for c in cwd.chars().rev() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + w > PROJECT_COLUMNS {
+                break;
+            }
+            used += w;
+            kept.push(c);
+        }
+        kept.reverse();
+        format!("…{}", kept.into_iter().collect::<String>())
+    };
+    let w = unicode_width::UnicodeWidthStr::width(shown.as_str());
+    format!("{shown}{}", " ".repeat(PROJECT_COLUMNS.saturating_sub(w)))
+}
+
 /// A row's fields folded to lower case, once (not at every keystroke).
 #[derive(Debug)]
 struct Folded([String; 5]);
@@ -383,8 +413,20 @@ impl Finder {
             if !r.tag.is_empty() {
                 what.push_str(&format!("  #{}", r.tag));
             }
-            let room = width.saturating_sub(24);
-            let text = format!("{:>9}  {}", when, truncate_width(&what, room));
+            // every project's sessions: which project, by its last
+            // components (they tell projects apart)
+            let project = if self.all {
+                format!("{}  ", project_cell(r.cwd.as_deref()))
+            } else {
+                String::new()
+            };
+            let room = width.saturating_sub(24 + project.chars().count());
+            let text = format!(
+                "{:>9}  {}{}",
+                when,
+                style.dim(&project),
+                truncate_width(&what, room)
+            );
             let id: String = r.id.chars().take(8).collect();
             let line = if n == self.cursor {
                 format!(

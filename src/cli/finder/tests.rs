@@ -383,3 +383,28 @@ proptest::proptest! {
         }
     }
 }
+
+/// Every project's view names each row's project by its last components
+/// (it had no project column: the same title in two projects read alike).
+#[test]
+fn every_project_s_view_names_the_project() {
+    let mut there = row("z9", "fix tests", 50, false);
+    there.cwd = Some("/home/me/work/clients/acme-shop".into());
+    let mut here = row("a1", "fix tests", 10, true);
+    here.cwd = Some("/home/me/code/claudio".into());
+    let mut f = Finder::new(vec![here.clone()]);
+    let plain = f.lines(Style::plain(), 80, 100).join("\n");
+    assert!(
+        !plain.contains("claudio  "),
+        "no column for one project: {plain}"
+    );
+    let ctrl_a = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::CONTROL);
+    f.key(ctrl_a);
+    f.set_rows(vec![here, there]);
+    let all = f.lines(Style::plain(), 80, 100).join("\n");
+    assert!(all.contains("…clients/acme-shop  fix tests"), "{all}");
+    assert!(all.contains("…e/me/code/claudio  fix tests"), "{all}");
+    for l in f.lines(Style::plain(), 80, 100) {
+        assert!(crate::cli::wrap::visible_width(&l) <= 80, "{l}");
+    }
+}
