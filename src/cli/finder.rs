@@ -54,6 +54,56 @@ impl Row {
     }
 }
 
+/// `text` with the letters each word of `query` matched in it (as a
+/// substring when it is one, else as its letters in order) in yellow; the
+/// rest as it was (only the colour is reset, so a bold row stays bold).
+fn highlight(text: &str, query: &str, style: Style) -> String {
+    if !style.enabled() || query.trim().is_empty() {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let low: Vec<char> = chars
+        .iter()
+        .map(|c| c.to_lowercase().next().unwrap_or(*c))
+        .collect();
+    let mut mark = vec![false; chars.len()];
+    for word in query.split_whitespace() {
+        let w: Vec<char> = word.chars().flat_map(char::to_lowercase).collect();
+        if w.is_empty() || w.len() > low.len() {
+            continue;
+        }
+        if let Some(at) = (0..=low.len() - w.len()).find(|&i| low[i..i + w.len()] == w[..]) {
+            mark[at..at + w.len()].iter_mut().for_each(|m| *m = true);
+            continue;
+        }
+        // its letters in order
+        let mut at = Vec::new();
+        let mut next = 0;
+        for (i, c) in low.iter().enumerate() {
+            if next < w.len() && *c == w[next] {
+                at.push(i);
+                next += 1;
+            }
+        }
+        if next == w.len() {
+            at.into_iter().for_each(|i| mark[i] = true);
+        }
+    }
+    let mut out = String::new();
+    let mut on = false;
+    for (c, m) in chars.iter().zip(mark) {
+        if m != on {
+            out.push_str(if m { "\x1b[33m" } else { "\x1b[39m" });
+            on = m;
+        }
+        out.push(*c);
+    }
+    if on {
+        out.push_str("\x1b[39m");
+    }
+    out
+}
+
 /// The columns the project takes in the all-projects view.
 const PROJECT_COLUMNS: usize = 18;
 
@@ -210,6 +260,17 @@ impl Finder {
             Some((id, _)) if *id == row.id => None,
             _ => Some(&row.id),
         }
+    }
+
+    /// The full-text search to run once the person stops typing (the
+    /// query is 2 characters or more and not searched yet): the search
+    /// follows the typing, as fzf's and atuin's do, without waiting for
+    /// Enter.
+    pub fn search_due(&self) -> Option<Step> {
+        (self.search_stale() && self.query.trim().chars().count() >= 2).then(|| Step::Search {
+            text: self.query.clone(),
+            all: self.all,
+        })
     }
 
     fn search_stale(&self) -> bool {
@@ -421,12 +482,14 @@ impl Finder {
                 String::new()
             };
             let room = width.saturating_sub(24 + project.chars().count());
-            let text = format!(
-                "{:>9}  {}{}",
-                when,
-                style.dim(&project),
-                truncate_width(&what, room)
-            );
+            let what = truncate_width(&what, room);
+            // what the filter matched, marked as fzf marks it
+            let what = if self.full_text {
+                what
+            } else {
+                highlight(&what, &self.query, style)
+            };
+            let text = format!("{:>9}  {}{}", when, style.dim(&project), what);
             let id: String = r.id.chars().take(8).collect();
             let line = if n == self.cursor {
                 format!(
@@ -575,7 +638,7 @@ pub fn pick(
     cwd: &std::path::Path,
     style: Style,
 ) -> anyhow::Result<Option<Row>> {
-    use claudio::store::{ListOptions, Pattern, SearchOptions};
+    use claudio::store::ListOptions;
     use std::io::Write;
     let here = store.list(&ListOptions::for_dir(cwd.to_path_buf()))?;
     let rows: Vec<Row> = here
@@ -614,6 +677,14 @@ pub fn pick(
         write!(out, "{}", redraw(drawn, &lines))?;
         out.flush()?;
         drawn = lines.len();
+        // the person stopped typing a search: it runs without Enter
+        if let Some(Step::Search { text, all }) = finder.search_due() {
+            if !crossterm::event::poll(SEARCH_PAUSE)? {
+                let ids = search_ids(store, cwd, &text, all)?;
+                finder.found(&text, ids);
+                continue;
+            }
+        }
         // every key already waiting (a paste), the rows filtered once
         let mut keys = Vec::new();
         loop {
@@ -645,18 +716,7 @@ pub fn pick(
                     finder.set_rows(rows);
                 }
                 Some(Step::Search { text, all }) => {
-                    let mut opts = SearchOptions::new(Pattern::Literal {
-                        text: text.clone(),
-                        ignore_case: true,
-                    });
-                    if !all {
-                        opts.dir = Some(cwd.to_path_buf());
-                    }
-                    let mut ids = HashSet::new();
-                    store.search(&opts, |found| {
-                        ids.insert(found.info.session_id);
-                        std::ops::ControlFlow::Continue(())
-                    })?;
+                    let ids = search_ids(store, cwd, &text, all)?;
                     finder.found(&text, ids);
                 }
                 Some(Step::Redraw) | None => {}
@@ -667,6 +727,32 @@ pub fn pick(
     write!(out, "{}\r\n", redraw(drawn, &[]))?;
     out.flush()?;
     Ok(picked)
+}
+
+/// How long the typing must pause before a full-text search runs.
+const SEARCH_PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// The sessions whose conversations hold `text` (every project, or `cwd`'s).
+fn search_ids(
+    store: &claudio::store::Store,
+    cwd: &std::path::Path,
+    text: &str,
+    all: bool,
+) -> anyhow::Result<HashSet<String>> {
+    use claudio::store::{Pattern, SearchOptions};
+    let mut opts = SearchOptions::new(Pattern::Literal {
+        text: text.to_owned(),
+        ignore_case: true,
+    });
+    if !all {
+        opts.dir = Some(cwd.to_path_buf());
+    }
+    let mut ids = HashSet::new();
+    store.search(&opts, |found| {
+        ids.insert(found.info.session_id);
+        std::ops::ControlFlow::Continue(())
+    })?;
+    Ok(ids)
 }
 
 mod fuzzy;

@@ -408,3 +408,49 @@ fn every_project_s_view_names_the_project() {
         assert!(crate::cli::wrap::visible_width(&l) <= 80, "{l}");
     }
 }
+
+/// The full-text search follows the typing: once the query is 2
+/// characters or more and the person pauses, it is due (it waited for
+/// Enter); searched, it is not due again until the query changes.
+#[test]
+fn the_full_text_search_is_due_when_the_typing_pauses() {
+    let mut f = Finder::new(vec![row("a1", "one", 10, true)]);
+    typed(&mut f, "to");
+    assert_eq!(f.search_due(), None, "filtering, not searching");
+    f.key(k(KeyCode::Tab));
+    assert_eq!(
+        f.search_due(),
+        Some(Step::Search {
+            text: "to".into(),
+            all: false
+        })
+    );
+    f.found("to", HashSet::new());
+    assert_eq!(f.search_due(), None);
+    typed(&mut f, "k");
+    assert!(f.search_due().is_some());
+    let mut g = Finder::new(vec![row("a1", "one", 10, true)]);
+    g.key(k(KeyCode::Tab));
+    typed(&mut g, "t");
+    assert_eq!(g.search_due(), None, "one character is not enough");
+}
+
+/// What the filter matched is marked in the rows, as fzf marks it: a
+/// substring whole, else the letters in order; nothing without colour.
+#[test]
+fn matches_are_marked_as_the_person_types() {
+    let color = Style::decide(crate::cli::style::ColorChoice::Always, true);
+    assert_eq!(
+        highlight("Fix the Parser", "parser", color),
+        "Fix the \u{1b}[33mParser\u{1b}[39m"
+    );
+    assert_eq!(
+        highlight("write docs", "wd", color),
+        "\u{1b}[33mw\u{1b}[39mrite \u{1b}[33md\u{1b}[39mocs"
+    );
+    assert_eq!(highlight("write docs", "wd", Style::plain()), "write docs");
+    let mut f = Finder::new(vec![row("a1", "fix the parser", 10, true)]);
+    typed(&mut f, "pars");
+    let shown = f.lines(color, 80, 100).join("\n");
+    assert!(shown.contains("\u{1b}[33mpars\u{1b}[39m"), "{shown:?}");
+}
