@@ -57,15 +57,25 @@ pub fn check(cwd: &Path) -> Check {
         return Check::Trusted;
     }
     let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned());
-    let home = dirs::home_dir()
-        .and_then(|h| std::fs::canonicalize(h).ok())
-        .is_some_and(|h| h == real);
-    Check::Untrusted(Folder {
-        root: settings::trust_root(&real),
+    let home = dirs::home_dir().and_then(|h| std::fs::canonicalize(h).ok());
+    Check::Untrusted(folder(cwd, &real, home.as_deref()))
+}
+
+/// The untrusted folder `cwd` (`real`: its links resolved), given the home
+/// folder (links resolved). A folder whose trust would be recorded for the
+/// home folder (one in a home folder kept in git, as dotfiles are) is
+/// treated as the home folder: its trust holds for the session only, or
+/// trusting `~/notes` would trust every folder under home that is no
+/// repository of its own.
+fn folder(cwd: &Path, real: &Path, home: Option<&Path>) -> Folder {
+    let root = settings::trust_root(real);
+    let home = home.is_some_and(|h| h == real || h == root);
+    Folder {
+        root,
         cwd: cwd.to_owned(),
         home,
         loads: what_would_load(cwd),
-    })
+    }
 }
 
 /// What `cwd`'s project settings and `.mcp.json` would load, one phrase
@@ -185,14 +195,30 @@ fn some(names: &[String]) -> String {
 /// The question, as the chat and `ask` put it (without the answer's
 /// prompt).
 pub fn question(folder: &Folder) -> String {
-    let shown =
-        match dirs::home_dir().and_then(|h| Some(folder.cwd.strip_prefix(h).ok()?.to_owned())) {
+    let home = dirs::home_dir();
+    let shown = |p: &Path| {
+        let s = match home
+            .as_deref()
+            .and_then(|h| Some(p.strip_prefix(h).ok()?.to_owned()))
+        {
             Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
             Some(rest) => format!("~/{}", rest.display()),
-            None => folder.cwd.display().to_string(),
+            None => p.display().to_string(),
         };
-    let shown = crate::cli::sessions::flat(&shown);
-    let mut q = format!("Do you trust the files in this folder?  {shown}\n");
+        crate::cli::sessions::flat(&s)
+    };
+    let mut q = format!(
+        "Do you trust the files in this folder?  {}\n",
+        shown(&folder.cwd)
+    );
+    let real = std::fs::canonicalize(&folder.cwd).unwrap_or_else(|_| folder.cwd.clone());
+    if folder.root != real && !folder.home {
+        // what is recorded is the repository's trust, not the folder's
+        q.push_str(&format!(
+            "  It is part of the repository at {}: trusting it trusts that whole repository.\n",
+            shown(&folder.root)
+        ));
+    }
     if folder.loads.is_empty() {
         q.push_str("  Its project settings (hooks, MCP servers, a status line) would load; it has none today.\n");
     } else {
@@ -201,7 +227,9 @@ pub fn question(folder: &Folder) -> String {
             q.push_str(&format!("    {l}\n"));
         }
     }
-    if folder.home {
+    if folder.home && folder.root != real {
+        q.push_str("  Its trust would be your home folder's (a repository), which holds for this session only.\n");
+    } else if folder.home {
         q.push_str("  Your home folder's trust holds for this session only, as in claude.\n");
     } else {
         q.push_str("  Trust is recorded in ~/.claude.json, as claude records it.\n");

@@ -1,0 +1,115 @@
+//! Attacks on the trust question (issue 39 item 1), with the fake CLI on a
+//! pty: what the answer records, and where.
+
+use crate::common;
+
+use common::term::Term;
+use common::*;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// The chat in `dir` with `home` as HOME, every folder's trust asked.
+fn chat_in(fake: &Fake, home: &Path, dir: &Path) -> Term {
+    let mut c = claudio(fake);
+    c.env("XDG_DATA_HOME", home)
+        .env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .current_dir(dir);
+    Term::spawn(c)
+}
+
+fn bye(mut t: Term) {
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0), "Ctrl-D did not end the chat");
+}
+
+/// A folder with a project hook, in `parent`.
+fn project(parent: &Path, name: &str) -> PathBuf {
+    let dir = parent.join(name);
+    std::fs::create_dir_all(dir.join(".claude")).unwrap();
+    std::fs::write(
+        dir.join(".claude/settings.json"),
+        json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+            .to_string(),
+    )
+    .unwrap();
+    dir
+}
+
+/// A home folder kept in git (dotfiles): trusting `~/notes`, a folder in
+/// it that is no repository of its own, would be recorded as the trust of
+/// the repository's root, the home folder, and so trust every folder under
+/// home that is no repository (a downloaded archive unpacked there
+/// among them). As for the home folder itself, the trust holds for the
+/// session only, and the question says so.
+#[test]
+fn trusting_a_folder_in_a_home_kept_in_git_does_not_trust_the_whole_home() {
+    let fake = Fake::after_init(vec![]);
+    let home = std::fs::canonicalize(fake.record.path())
+        .unwrap()
+        .join("home");
+    std::fs::create_dir_all(home.join(".git")).unwrap();
+    std::fs::write(home.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let state = home.join(".claude.json");
+    std::fs::write(&state, "{\n  \"numStartups\": 1\n}\n").unwrap();
+    let notes = project(&home, "notes");
+
+    let t = chat_in(&fake, &home, &notes);
+    let screen = t.wait_for("y trust it");
+    assert!(screen.contains("Do you trust the files"), "{screen}");
+    assert!(screen.contains("session only"), "{screen}");
+    let mut t = t;
+    t.line("y");
+    t.wait_for("trusted for this session");
+    bye(t);
+
+    let now: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let key = home.to_str().unwrap();
+    assert_ne!(
+        now["projects"][key]["hasTrustDialogAccepted"], true,
+        "the home folder was recorded as trusted: {now:#}"
+    );
+    // a folder unpacked under home later is asked about, not trusted
+    let other = project(&home, "Downloads/unpacked");
+    let t = chat_in(&fake, &home, &other);
+    let screen = t.wait_for("y trust it");
+    assert!(screen.contains("Do you trust the files"), "{screen}");
+    let mut t = t;
+    t.line("n");
+    t.wait_for("not loaded");
+    bye(t);
+}
+
+/// A folder deep in a repository: the question says that what is trusted
+/// is the whole repository (its root is what is recorded).
+#[test]
+fn the_question_in_a_repository_s_subfolder_names_the_repository_trusted() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let repo = base.join("work/big-repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let sub = project(&repo, "docs");
+
+    let t = chat_in(&fake, &home, &sub);
+    let screen = t.wait_for("y trust it");
+    assert!(
+        screen.contains("trusting it trusts that whole repository"),
+        "{screen}"
+    );
+    assert!(screen.contains("big-repo"), "{screen}");
+    let mut t = t;
+    t.line("y");
+    t.wait_for("trusted");
+    bye(t);
+    let now: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join(".claude.json")).unwrap()).unwrap();
+    assert_eq!(
+        now["projects"][repo.to_str().unwrap()]["hasTrustDialogAccepted"],
+        true,
+        "{now:#}"
+    );
+}
