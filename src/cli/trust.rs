@@ -135,8 +135,19 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
     if !hooks.is_empty() {
         out.push(format!("hooks {}", some(&hooks)));
     }
-    let mcp = cwd.join(".mcp.json");
-    if std::fs::symlink_metadata(&mcp).is_ok() {
+    // the CLI reads `.mcp.json` in the folder and in every folder above it
+    // (checked with the real CLI 2.1.332: past the repository's root too)
+    let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned());
+    for dir in real.ancestors() {
+        let mcp = dir.join(".mcp.json");
+        if std::fs::symlink_metadata(&mcp).is_err() {
+            continue;
+        }
+        let name = if dir == real {
+            ".mcp.json".to_owned()
+        } else {
+            mcp.display().to_string()
+        };
         match settings::read(&mcp)
             .as_ref()
             .and_then(|v| v.get("mcpServers"))
@@ -146,12 +157,12 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
             Some(servers) => {
                 let names: Vec<String> = servers.keys().cloned().collect();
                 out.push(format!(
-                    "MCP server{} {} (.mcp.json)",
+                    "MCP server{} {} ({name})",
                     if names.len() == 1 { "" } else { "s" },
                     some(&names)
                 ));
             }
-            None => unreadable.push(".mcp.json".to_owned()),
+            None => unreadable.push(name),
         }
     }
     out.extend(others);
@@ -767,6 +778,28 @@ mod tests {
                 "1 rule allowing tools without asking",
                 ".claude/settings.local.json (not readable as JSON here; the CLI may still read it)",
             ],
+            "{got:?}"
+        );
+    }
+
+    /// The CLI starts the servers of a `.mcp.json` in any folder above
+    /// (a repository's root seen from a subfolder, or past it): they are
+    /// named too, with their file.
+    #[test]
+    fn servers_of_a_mcp_json_above_the_folder_are_named() {
+        let d = tempfile::tempdir().unwrap();
+        let repo = std::fs::canonicalize(d.path()).unwrap().join("repo");
+        std::fs::create_dir_all(repo.join("sub/deeper")).unwrap();
+        std::fs::write(
+            repo.join(".mcp.json"),
+            r#"{"mcpServers":{"from-root":{"command":"sh"}}}"#,
+        )
+        .unwrap();
+        let got = what_would_load(&repo.join("sub/deeper"));
+        let file = repo.join(".mcp.json");
+        assert_eq!(
+            got,
+            [format!("MCP server from-root ({})", file.display())],
             "{got:?}"
         );
     }
