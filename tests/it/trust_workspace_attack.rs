@@ -113,3 +113,32 @@ fn the_question_in_a_repository_s_subfolder_names_the_repository_trusted() {
         "{now:#}"
     );
 }
+
+/// Ctrl-D at the question is "no"; Ctrl-C there ends the chat before the
+/// CLI ever starts. Neither hangs, and nothing is recorded.
+#[test]
+fn ctrl_d_at_the_question_is_no_and_ctrl_c_ends_the_chat() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let dir = project(&base, "work");
+
+    let mut t = chat_in(&fake, &home, &dir);
+    t.wait_for("y trust it");
+    t.send(b"\x04");
+    t.wait_for("not loaded");
+    bye(t);
+
+    let fake = Fake::after_init(vec![]);
+    let mut t = chat_in(&fake, &home, &dir);
+    t.wait_for("y trust it");
+    t.send(b"\x03");
+    let status = t.wait(20);
+    assert!(!status.success(), "{status:?}");
+    assert!(!home.join(".claude.json").exists());
+    assert!(
+        !fake.record.path().join("argv.json").exists(),
+        "the CLI started"
+    );
+}
