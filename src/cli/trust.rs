@@ -301,16 +301,68 @@ const MAX_STATE: u64 = 64 << 20;
 /// file it names is replaced). A file that is there but cannot be read as
 /// a JSON object is left alone: an error.
 pub fn record(state: &Path, key: &str) -> io::Result<()> {
+    record_with(state, key, &mut || {})
+}
+
+/// How often [`record`] starts again when the state file changed while
+/// it was being written (a claude session writes it often).
+const RECORD_TRIES: usize = 5;
+
+/// The file's identity and version as `stat` says: changed when another
+/// program wrote or replaced it (`None`: missing).
+type Version = Option<[i64; 7]>;
+
+fn version(path: &Path) -> io::Result<Version> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+        Ok(m) => Ok(Some([
+            m.dev() as i64,
+            m.ino() as i64,
+            m.size() as i64,
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        ])),
+    }
+}
+
+/// [`record`], calling `between` after the file was read and before the
+/// new text is renamed over it (where another program may write it). A
+/// file changed in between is read again, so what the other wrote is kept.
+fn record_with(state: &Path, key: &str, between: &mut dyn FnMut()) -> io::Result<()> {
     let target = match std::fs::symlink_metadata(state) {
         Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(state)?,
         _ => state.to_owned(),
     };
-    let (old, mode) = match std::fs::symlink_metadata(&target) {
+    for _ in 0..RECORD_TRIES {
+        let seen = version(&target)?;
+        let (new, mode) = new_text(&target, key)?;
+        between();
+        match write_atomic(&target, new.as_bytes(), mode, &|| {
+            version(&target).is_ok_and(|v| v == seen)
+        }) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+    Err(io::Error::other(format!(
+        "{} kept changing while the trust was written in; it was left as the other program wrote it",
+        target.display()
+    )))
+}
+
+/// The state file's text with the record written in, and the mode to
+/// give the new file.
+fn new_text(target: &Path, key: &str) -> io::Result<(String, u32)> {
+    let (old, mode) = match std::fs::symlink_metadata(target) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => (None, 0o600),
         Err(e) => return Err(e),
         Ok(m) => {
             use std::os::unix::fs::PermissionsExt;
-            let text = settings::read_small_text(&target, MAX_STATE).ok_or_else(|| {
+            let text = settings::read_small_text(target, MAX_STATE).ok_or_else(|| {
                 io::Error::new(
                     io::ErrorKind::InvalidData,
                     format!(
@@ -339,7 +391,7 @@ pub fn record(state: &Path, key: &str) -> io::Result<()> {
             )
         })?,
     };
-    write_atomic(&target, new.as_bytes(), mode)
+    Ok((new, mode))
 }
 
 fn json_string(s: &str) -> String {
@@ -499,8 +551,14 @@ fn check_only_trust_changed(old: &str, new: &str, key: &str) -> Result<(), Strin
 }
 
 /// Write `bytes` to a temporary file beside `target` (mode `mode`), then
-/// rename it over `target`.
-fn write_atomic(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+/// rename it over `target` if `unchanged` still says so (else
+/// `Interrupted`, nothing replaced).
+fn write_atomic(
+    target: &Path,
+    bytes: &[u8],
+    mode: u32,
+    unchanged: &dyn Fn() -> bool,
+) -> io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let dir = target.parent().unwrap_or(Path::new("."));
     let name = target
@@ -523,6 +581,12 @@ fn write_atomic(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
             .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
+        if !unchanged() {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "changed while it was written",
+            ));
+        }
         std::fs::rename(&tmp, target)
     })();
     if result.is_err() {
@@ -727,6 +791,47 @@ mod tests {
         let text = std::fs::read_to_string(&real).unwrap();
         assert_eq!(accepted(&text, "/w"), true);
         assert!(text.starts_with("{\"projects\": {"), "{text}");
+    }
+
+    /// Another program (a claude session) writing the state file between
+    /// its reading and the rename: what it wrote is kept, the record
+    /// written in too. It was lost: the rename put back the older text.
+    #[test]
+    fn a_write_by_another_program_meanwhile_is_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join(".claude.json");
+        std::fs::write(&f, STATE).unwrap();
+        let mut writes = 0;
+        record_with(&f, "/home/me/bare", &mut || {
+            if writes == 0 {
+                // as the CLI writes it: a new file renamed over it
+                let other = d.path().join("other.tmp");
+                std::fs::write(
+                    &other,
+                    STATE.replace("\"numStartups\": 12", "\"numStartups\": 13"),
+                )
+                .unwrap();
+                std::fs::rename(&other, &f).unwrap();
+            }
+            writes += 1;
+        })
+        .unwrap();
+        assert_eq!(writes, 2, "read again once");
+        let text = std::fs::read_to_string(&f).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["numStartups"], 13, "the other program's write was lost");
+        assert_eq!(accepted(&text, "/home/me/bare"), true);
+        let names: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
+        // one that never stops writing: the record gives up, the file is
+        // the other's
+        let e = record_with(&f, "/w", &mut || {
+            std::fs::write(&f, "{\"a\": 1}").unwrap();
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("kept changing"), "{e}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "{\"a\": 1}");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
     }
 
     /// What is written is what the trust check reads: the folder is then
