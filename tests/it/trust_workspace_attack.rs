@@ -142,3 +142,57 @@ fn ctrl_d_at_the_question_is_no_and_ctrl_c_ends_the_chat() {
         "the CLI started"
     );
 }
+
+/// `--trust-workspace` loads the settings of the folder the chat was
+/// started in; `/resume` of a session recorded in another project, not
+/// trusted, asks about that one (it loaded its hooks unasked).
+#[test]
+fn trust_workspace_does_not_follow_a_resume_into_another_project() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    let mine = base.join("mine");
+    std::fs::create_dir_all(&mine).unwrap();
+    let other = project(&base, "other");
+    let id = "abababab-1111-4111-8111-111111111111";
+    let folder = home
+        .join(".claude/projects")
+        .join(claudio::store::project_folder_name(other.to_str().unwrap()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let line = |kind: &str, uuid: &str, parent: Value, message: Value| {
+        json!({"type": kind, "uuid": uuid, "parentUuid": parent, "cwd": other, "sessionId": id,
+            "isSidechain": false, "timestamp": "2026-11-30T10:00:00Z", "message": message})
+        .to_string()
+    };
+    std::fs::write(
+        folder.join(format!("{id}.jsonl")),
+        format!(
+            "{}\n{}\n",
+            line("user", "u1", Value::Null, json!({"role": "user", "content": "earlier"})),
+            line(
+                "assistant",
+                "a1",
+                json!("u1"),
+                json!({"role": "assistant", "content": [{"type": "text", "text": "earlier answer"}]})
+            )
+        ),
+    )
+    .unwrap();
+
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .arg("--trust-workspace")
+        .current_dir(&mine);
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("Ctrl-D exits");
+    assert!(!screen.contains("Do you trust"), "{screen}");
+    t.line(&format!("/resume {id}"));
+    let screen = t.wait_for("y trust it");
+    assert!(screen.contains("hooks SessionStart"), "{screen}");
+    t.line("n");
+    t.wait_for("not loaded");
+    bye(t);
+}
