@@ -928,6 +928,25 @@ mod tests {
         assert!(got[0].len() < 600, "{}", got[0].len());
     }
 
+    /// A folder's name (and a repository root's) reaches the terminal
+    /// inert: no escape sequence, no bidi override, no line of its own.
+    #[test]
+    fn the_question_shows_folder_names_inert() {
+        let evil = "/tmp/x\u{1b}]52;c;QQ==\u{7}\u{202e}gpj.exe\n  hooks none\r\u{9b}2J";
+        let folder = Folder {
+            cwd: PathBuf::from(format!("{evil}/sub")),
+            root: PathBuf::from(evil),
+            home: false,
+            loads: vec![],
+        };
+        let q = question(&folder);
+        for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\r', '\u{9b}'] {
+            assert!(!q.contains(bad), "{bad:?} in {q:?}");
+        }
+        assert!(!q.contains("\n  hooks none"), "{q}");
+        assert!(q.contains("trusts that whole repository"), "{q}");
+    }
+
     #[test]
     fn only_yes_trusts() {
         assert!(yes("y") && yes(" Yes \n") && yes("Y"));
