@@ -167,6 +167,12 @@ fn main_worktree(root: &Path) -> Option<PathBuf> {
     }
     let common = read_small_text(&gitdir.join("commondir"), 4096)?;
     let common = real(&gitdir.join(common.trim()))?;
+    // git keeps a linked worktree's record in the repository's
+    // `.git/worktrees`: one anywhere else (an unpacked archive can carry
+    // its own, naming any repository) is no worktree of it
+    if real(&gitdir)?.parent()? != common.join("worktrees") {
+        return None;
+    }
     (common.file_name()? == ".git").then(|| common.parent().map(Path::to_path_buf))?
 }
 
@@ -378,6 +384,28 @@ mod tests {
         assert!(trusted(Some(&state), &wt));
         assert!(trusted(Some(&state), &wt.join("sub")));
         assert!(!trusted(Some(&state), &forged), "a .git file naming it");
+        // a folder (an unpacked archive) carrying its own worktree record
+        // that names the trusted repository as its common dir, with the
+        // link back to itself: git's worktree records live in the
+        // repository's `.git/worktrees`, and this one is not there
+        let fake = root.join("unpacked");
+        std::fs::create_dir_all(fake.join("meta")).unwrap();
+        std::fs::write(fake.join(".git"), "gitdir: meta\n").unwrap();
+        std::fs::write(
+            fake.join("meta/gitdir"),
+            format!("{}\n", fake.join(".git").display()),
+        )
+        .unwrap();
+        std::fs::write(
+            fake.join("meta/commondir"),
+            format!("{}\n", repo.join(".git").display()),
+        )
+        .unwrap();
+        assert!(
+            !trusted(Some(&state), &fake),
+            "a worktree record of its own naming the trusted repository"
+        );
+        assert_eq!(trust_root(&fake), fake);
         // the worktree's own record is not the one the CLI reads, but it
         // is the folder's: it counts too
         trusting(&state, &[&wt]);

@@ -57,15 +57,25 @@ pub fn check(cwd: &Path) -> Check {
         return Check::Trusted;
     }
     let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned());
-    let home = dirs::home_dir()
-        .and_then(|h| std::fs::canonicalize(h).ok())
-        .is_some_and(|h| h == real);
-    Check::Untrusted(Folder {
-        root: settings::trust_root(&real),
+    let home = dirs::home_dir().and_then(|h| std::fs::canonicalize(h).ok());
+    Check::Untrusted(folder(cwd, &real, home.as_deref()))
+}
+
+/// The untrusted folder `cwd` (`real`: its links resolved), given the home
+/// folder (links resolved). A folder whose trust would be recorded for the
+/// home folder (one in a home folder kept in git, as dotfiles are) is
+/// treated as the home folder: its trust holds for the session only, or
+/// trusting `~/notes` would trust every folder under home that is no
+/// repository of its own.
+fn folder(cwd: &Path, real: &Path, home: Option<&Path>) -> Folder {
+    let root = settings::trust_root(real);
+    let home = home.is_some_and(|h| h == real || h == root);
+    Folder {
+        root,
         cwd: cwd.to_owned(),
         home,
         loads: what_would_load(cwd),
-    })
+    }
 }
 
 /// What `cwd`'s project settings and `.mcp.json` would load, one phrase
@@ -125,8 +135,19 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
     if !hooks.is_empty() {
         out.push(format!("hooks {}", some(&hooks)));
     }
-    let mcp = cwd.join(".mcp.json");
-    if std::fs::symlink_metadata(&mcp).is_ok() {
+    // the CLI reads `.mcp.json` in the folder and in every folder above it
+    // (checked with the real CLI 2.1.332: past the repository's root too)
+    let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned());
+    for dir in real.ancestors() {
+        let mcp = dir.join(".mcp.json");
+        if std::fs::symlink_metadata(&mcp).is_err() {
+            continue;
+        }
+        let name = if dir == real {
+            ".mcp.json".to_owned()
+        } else {
+            mcp.display().to_string()
+        };
         match settings::read(&mcp)
             .as_ref()
             .and_then(|v| v.get("mcpServers"))
@@ -136,12 +157,12 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
             Some(servers) => {
                 let names: Vec<String> = servers.keys().cloned().collect();
                 out.push(format!(
-                    "MCP server{} {} (.mcp.json)",
+                    "MCP server{} {} ({name})",
                     if names.len() == 1 { "" } else { "s" },
                     some(&names)
                 ));
             }
-            None => unreadable.push(".mcp.json".to_owned()),
+            None => unreadable.push(name),
         }
     }
     out.extend(others);
@@ -185,14 +206,30 @@ fn some(names: &[String]) -> String {
 /// The question, as the chat and `ask` put it (without the answer's
 /// prompt).
 pub fn question(folder: &Folder) -> String {
-    let shown =
-        match dirs::home_dir().and_then(|h| Some(folder.cwd.strip_prefix(h).ok()?.to_owned())) {
+    let home = dirs::home_dir();
+    let shown = |p: &Path| {
+        let s = match home
+            .as_deref()
+            .and_then(|h| Some(p.strip_prefix(h).ok()?.to_owned()))
+        {
             Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
             Some(rest) => format!("~/{}", rest.display()),
-            None => folder.cwd.display().to_string(),
+            None => p.display().to_string(),
         };
-    let shown = crate::cli::sessions::flat(&shown);
-    let mut q = format!("Do you trust the files in this folder?  {shown}\n");
+        crate::cli::sessions::flat(&s)
+    };
+    let mut q = format!(
+        "Do you trust the files in this folder?  {}\n",
+        shown(&folder.cwd)
+    );
+    let real = std::fs::canonicalize(&folder.cwd).unwrap_or_else(|_| folder.cwd.clone());
+    if folder.root != real && !folder.home {
+        // what is recorded is the repository's trust, not the folder's
+        q.push_str(&format!(
+            "  It is part of the repository at {}: trusting it trusts that whole repository.\n",
+            shown(&folder.root)
+        ));
+    }
     if folder.loads.is_empty() {
         q.push_str("  Its project settings (hooks, MCP servers, a status line) would load; it has none today.\n");
     } else {
@@ -201,7 +238,9 @@ pub fn question(folder: &Folder) -> String {
             q.push_str(&format!("    {l}\n"));
         }
     }
-    if folder.home {
+    if folder.home && folder.root != real {
+        q.push_str("  Its trust would be your home folder's (a repository), which holds for this session only.\n");
+    } else if folder.home {
         q.push_str("  Your home folder's trust holds for this session only, as in claude.\n");
     } else {
         q.push_str("  Trust is recorded in ~/.claude.json, as claude records it.\n");
@@ -262,16 +301,68 @@ const MAX_STATE: u64 = 64 << 20;
 /// file it names is replaced). A file that is there but cannot be read as
 /// a JSON object is left alone: an error.
 pub fn record(state: &Path, key: &str) -> io::Result<()> {
+    record_with(state, key, &mut || {})
+}
+
+/// How often [`record`] starts again when the state file changed while
+/// it was being written (a claude session writes it often).
+const RECORD_TRIES: usize = 5;
+
+/// The file's identity and version as `stat` says: changed when another
+/// program wrote or replaced it (`None`: missing).
+type Version = Option<[i64; 7]>;
+
+fn version(path: &Path) -> io::Result<Version> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+        Ok(m) => Ok(Some([
+            m.dev() as i64,
+            m.ino() as i64,
+            m.size() as i64,
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        ])),
+    }
+}
+
+/// [`record`], calling `between` after the file was read and before the
+/// new text is renamed over it (where another program may write it). A
+/// file changed in between is read again, so what the other wrote is kept.
+fn record_with(state: &Path, key: &str, between: &mut dyn FnMut()) -> io::Result<()> {
     let target = match std::fs::symlink_metadata(state) {
         Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(state)?,
         _ => state.to_owned(),
     };
-    let (old, mode) = match std::fs::symlink_metadata(&target) {
+    for _ in 0..RECORD_TRIES {
+        let seen = version(&target)?;
+        let (new, mode) = new_text(&target, key)?;
+        between();
+        match write_atomic(&target, new.as_bytes(), mode, &|| {
+            version(&target).is_ok_and(|v| v == seen)
+        }) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+    Err(io::Error::other(format!(
+        "{} kept changing while the trust was written in; it was left as the other program wrote it",
+        target.display()
+    )))
+}
+
+/// The state file's text with the record written in, and the mode to
+/// give the new file.
+fn new_text(target: &Path, key: &str) -> io::Result<(String, u32)> {
+    let (old, mode) = match std::fs::symlink_metadata(target) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => (None, 0o600),
         Err(e) => return Err(e),
         Ok(m) => {
             use std::os::unix::fs::PermissionsExt;
-            let text = settings::read_small_text(&target, MAX_STATE).ok_or_else(|| {
+            let text = settings::read_small_text(target, MAX_STATE).ok_or_else(|| {
                 io::Error::new(
                     io::ErrorKind::InvalidData,
                     format!(
@@ -300,7 +391,7 @@ pub fn record(state: &Path, key: &str) -> io::Result<()> {
             )
         })?,
     };
-    write_atomic(&target, new.as_bytes(), mode)
+    Ok((new, mode))
 }
 
 fn json_string(s: &str) -> String {
@@ -460,8 +551,14 @@ fn check_only_trust_changed(old: &str, new: &str, key: &str) -> Result<(), Strin
 }
 
 /// Write `bytes` to a temporary file beside `target` (mode `mode`), then
-/// rename it over `target`.
-fn write_atomic(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+/// rename it over `target` if `unchanged` still says so (else
+/// `Interrupted`, nothing replaced).
+fn write_atomic(
+    target: &Path,
+    bytes: &[u8],
+    mode: u32,
+    unchanged: &dyn Fn() -> bool,
+) -> io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let dir = target.parent().unwrap_or(Path::new("."));
     let name = target
@@ -484,6 +581,12 @@ fn write_atomic(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
             .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
+        if !unchanged() {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "changed while it was written",
+            ));
+        }
         std::fs::rename(&tmp, target)
     })();
     if result.is_err() {
@@ -696,6 +799,47 @@ mod tests {
         assert!(text.starts_with("{\"projects\": {"), "{text}");
     }
 
+    /// Another program (a claude session) writing the state file between
+    /// its reading and the rename: what it wrote is kept, the record
+    /// written in too. It was lost: the rename put back the older text.
+    #[test]
+    fn a_write_by_another_program_meanwhile_is_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join(".claude.json");
+        std::fs::write(&f, STATE).unwrap();
+        let mut writes = 0;
+        record_with(&f, "/home/me/bare", &mut || {
+            if writes == 0 {
+                // as the CLI writes it: a new file renamed over it
+                let other = d.path().join("other.tmp");
+                std::fs::write(
+                    &other,
+                    STATE.replace("\"numStartups\": 12", "\"numStartups\": 13"),
+                )
+                .unwrap();
+                std::fs::rename(&other, &f).unwrap();
+            }
+            writes += 1;
+        })
+        .unwrap();
+        assert_eq!(writes, 2, "read again once");
+        let text = std::fs::read_to_string(&f).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["numStartups"], 13, "the other program's write was lost");
+        assert_eq!(accepted(&text, "/home/me/bare"), true);
+        let names: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
+        // one that never stops writing: the record gives up, the file is
+        // the other's
+        let e = record_with(&f, "/w", &mut || {
+            std::fs::write(&f, "{\"a\": 1}").unwrap();
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("kept changing"), "{e}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "{\"a\": 1}");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
     /// What is written is what the trust check reads: the folder is then
     /// trusted.
     #[test]
@@ -749,6 +893,28 @@ mod tests {
         );
     }
 
+    /// The CLI starts the servers of a `.mcp.json` in any folder above
+    /// (a repository's root seen from a subfolder, or past it): they are
+    /// named too, with their file.
+    #[test]
+    fn servers_of_a_mcp_json_above_the_folder_are_named() {
+        let d = tempfile::tempdir().unwrap();
+        let repo = std::fs::canonicalize(d.path()).unwrap().join("repo");
+        std::fs::create_dir_all(repo.join("sub/deeper")).unwrap();
+        std::fs::write(
+            repo.join(".mcp.json"),
+            r#"{"mcpServers":{"from-root":{"command":"sh"}}}"#,
+        )
+        .unwrap();
+        let got = what_would_load(&repo.join("sub/deeper"));
+        let file = repo.join(".mcp.json");
+        assert_eq!(
+            got,
+            [format!("MCP server from-root ({})", file.display())],
+            "{got:?}"
+        );
+    }
+
     /// A settings file naming a thousand hooks is said in one bounded line.
     #[test]
     fn many_names_are_counted_not_listed() {
@@ -766,6 +932,25 @@ mod tests {
         assert_eq!(got.len(), 1);
         assert!(got[0].ends_with("and 992 more"), "{}", got[0]);
         assert!(got[0].len() < 600, "{}", got[0].len());
+    }
+
+    /// A folder's name (and a repository root's) reaches the terminal
+    /// inert: no escape sequence, no bidi override, no line of its own.
+    #[test]
+    fn the_question_shows_folder_names_inert() {
+        let evil = "/tmp/x\u{1b}]52;c;QQ==\u{7}\u{202e}gpj.exe\n  hooks none\r\u{9b}2J";
+        let folder = Folder {
+            cwd: PathBuf::from(format!("{evil}/sub")),
+            root: PathBuf::from(evil),
+            home: false,
+            loads: vec![],
+        };
+        let q = question(&folder);
+        for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\r', '\u{9b}'] {
+            assert!(!q.contains(bad), "{bad:?} in {q:?}");
+        }
+        assert!(!q.contains("\n  hooks none"), "{q}");
+        assert!(q.contains("trusts that whole repository"), "{q}");
     }
 
     #[test]

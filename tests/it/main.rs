@@ -38,5 +38,6 @@ mod trust_archive;
 mod trust_images;
 mod trust_status;
 mod trust_workspace;
+mod trust_workspace_attack;
 mod usage;
 mod usage_index;

@@ -116,6 +116,18 @@ impl Chat<'_> {
                 return *loads;
             }
         }
+        // `--trust-workspace` is for the folder the chat was started in,
+        // not for one it moves into (`/resume` of another project's session)
+        let started_in = self
+            .flags
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok());
+        let same = |a: &std::path::Path, b: &std::path::Path| {
+            let real = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+            a == b || real(a).is_some_and(|x| real(b) == Some(x))
+        };
+        let forced = forced && started_in.is_some_and(|s| same(&s, cwd));
         let loads = forced
             || match trust::check(cwd) {
                 trust::Check::Trusted => true,

@@ -1,0 +1,198 @@
+//! Attacks on the trust question (issue 39 item 1), with the fake CLI on a
+//! pty: what the answer records, and where.
+
+use crate::common;
+
+use common::term::Term;
+use common::*;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// The chat in `dir` with `home` as HOME, every folder's trust asked.
+fn chat_in(fake: &Fake, home: &Path, dir: &Path) -> Term {
+    let mut c = claudio(fake);
+    c.env("XDG_DATA_HOME", home)
+        .env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .current_dir(dir);
+    Term::spawn(c)
+}
+
+fn bye(mut t: Term) {
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0), "Ctrl-D did not end the chat");
+}
+
+/// A folder with a project hook, in `parent`.
+fn project(parent: &Path, name: &str) -> PathBuf {
+    let dir = parent.join(name);
+    std::fs::create_dir_all(dir.join(".claude")).unwrap();
+    std::fs::write(
+        dir.join(".claude/settings.json"),
+        json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+            .to_string(),
+    )
+    .unwrap();
+    dir
+}
+
+/// A home folder kept in git (dotfiles): trusting `~/notes`, a folder in
+/// it that is no repository of its own, would be recorded as the trust of
+/// the repository's root, the home folder, and so trust every folder under
+/// home that is no repository (a downloaded archive unpacked there
+/// among them). As for the home folder itself, the trust holds for the
+/// session only, and the question says so.
+#[test]
+fn trusting_a_folder_in_a_home_kept_in_git_does_not_trust_the_whole_home() {
+    let fake = Fake::after_init(vec![]);
+    let home = std::fs::canonicalize(fake.record.path())
+        .unwrap()
+        .join("home");
+    std::fs::create_dir_all(home.join(".git")).unwrap();
+    std::fs::write(home.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let state = home.join(".claude.json");
+    std::fs::write(&state, "{\n  \"numStartups\": 1\n}\n").unwrap();
+    let notes = project(&home, "notes");
+
+    let t = chat_in(&fake, &home, &notes);
+    let screen = t.wait_for("y trust it");
+    assert!(screen.contains("Do you trust the files"), "{screen}");
+    assert!(screen.contains("session only"), "{screen}");
+    let mut t = t;
+    t.line("y");
+    t.wait_for("trusted for this session");
+    bye(t);
+
+    let now: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let key = home.to_str().unwrap();
+    assert_ne!(
+        now["projects"][key]["hasTrustDialogAccepted"], true,
+        "the home folder was recorded as trusted: {now:#}"
+    );
+    // a folder unpacked under home later is asked about, not trusted
+    let other = project(&home, "Downloads/unpacked");
+    let t = chat_in(&fake, &home, &other);
+    let screen = t.wait_for("y trust it");
+    assert!(screen.contains("Do you trust the files"), "{screen}");
+    let mut t = t;
+    t.line("n");
+    t.wait_for("not loaded");
+    bye(t);
+}
+
+/// A folder deep in a repository: the question says that what is trusted
+/// is the whole repository (its root is what is recorded).
+#[test]
+fn the_question_in_a_repository_s_subfolder_names_the_repository_trusted() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let repo = base.join("work/big-repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let sub = project(&repo, "docs");
+
+    let t = chat_in(&fake, &home, &sub);
+    let screen = t.wait_for("y trust it");
+    assert!(
+        screen.contains("trusting it trusts that whole repository"),
+        "{screen}"
+    );
+    assert!(screen.contains("big-repo"), "{screen}");
+    let mut t = t;
+    t.line("y");
+    t.wait_for("trusted");
+    bye(t);
+    let now: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join(".claude.json")).unwrap()).unwrap();
+    assert_eq!(
+        now["projects"][repo.to_str().unwrap()]["hasTrustDialogAccepted"],
+        true,
+        "{now:#}"
+    );
+}
+
+/// Ctrl-D at the question is "no"; Ctrl-C there ends the chat before the
+/// CLI ever starts. Neither hangs, and nothing is recorded.
+#[test]
+fn ctrl_d_at_the_question_is_no_and_ctrl_c_ends_the_chat() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let dir = project(&base, "work");
+
+    let mut t = chat_in(&fake, &home, &dir);
+    t.wait_for("y trust it");
+    t.send(b"\x04");
+    t.wait_for("not loaded");
+    bye(t);
+
+    let fake = Fake::after_init(vec![]);
+    let mut t = chat_in(&fake, &home, &dir);
+    t.wait_for("y trust it");
+    t.send(b"\x03");
+    let status = t.wait(20);
+    assert!(!status.success(), "{status:?}");
+    assert!(!home.join(".claude.json").exists());
+    assert!(
+        !fake.record.path().join("argv.json").exists(),
+        "the CLI started"
+    );
+}
+
+/// `--trust-workspace` loads the settings of the folder the chat was
+/// started in; `/resume` of a session recorded in another project, not
+/// trusted, asks about that one (it loaded its hooks unasked).
+#[test]
+fn trust_workspace_does_not_follow_a_resume_into_another_project() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    let mine = base.join("mine");
+    std::fs::create_dir_all(&mine).unwrap();
+    let other = project(&base, "other");
+    let id = "abababab-1111-4111-8111-111111111111";
+    let folder = home
+        .join(".claude/projects")
+        .join(claudio::store::project_folder_name(other.to_str().unwrap()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let line = |kind: &str, uuid: &str, parent: Value, message: Value| {
+        json!({"type": kind, "uuid": uuid, "parentUuid": parent, "cwd": other, "sessionId": id,
+            "isSidechain": false, "timestamp": "2026-11-30T10:00:00Z", "message": message})
+        .to_string()
+    };
+    std::fs::write(
+        folder.join(format!("{id}.jsonl")),
+        format!(
+            "{}\n{}\n",
+            line("user", "u1", Value::Null, json!({"role": "user", "content": "earlier"})),
+            line(
+                "assistant",
+                "a1",
+                json!("u1"),
+                json!({"role": "assistant", "content": [{"type": "text", "text": "earlier answer"}]})
+            )
+        ),
+    )
+    .unwrap();
+
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .arg("--trust-workspace")
+        .current_dir(&mine);
+    let mut t = Term::spawn(c);
+    let screen = t.wait_for("Ctrl-D exits");
+    assert!(!screen.contains("Do you trust"), "{screen}");
+    t.line(&format!("/resume {id}"));
+    let screen = t.wait_for("y trust it");
+    assert!(screen.contains("hooks SessionStart"), "{screen}");
+    t.line("n");
+    t.wait_for("not loaded");
+    bye(t);
+}
