@@ -20,13 +20,14 @@
 // text from outside made inert, on one line: the sessions' cell cleaner
 use crate::cli::billing::{billing_windows, BILLING_WINDOW_MS};
 use crate::cli::exit::{usage_error, Exit};
-use crate::cli::pricing::estimate_cost;
+use crate::cli::pricing::Pricer;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::sessions::flat as one_line;
 use crate::cli::sessions::{short, OpenWindow};
 use crate::cli::style::{ColorChoice, Style};
 use claudio::store::{session_usage, SessionUsage, Store, Tokens, UsageSet};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
@@ -539,8 +540,13 @@ fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Op
     let since = today.min(now - LOOKBACK_MS);
     let mut seen = UsageSet::default();
     let mut today_cost = Cost::default();
-    let mut timed: Vec<(i64, &str, Tokens)> = Vec::new();
+    let mut timed: Vec<(i64, &str, Tokens, crate::cli::pricing::Cost)> = Vec::new();
+    // the CLI's own figures where a session has them, else the prices
+    // they teach, else the table's
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
+    let mut counted: HashMap<&str, crate::cli::pricing::Cost> = HashMap::new();
     for s in sessions {
+        let costs = pricer.session(s);
         for m in s.messages() {
             let when = m.at.unwrap_or(s.last_modified);
             if when < since {
@@ -550,13 +556,16 @@ fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Op
             if delta.total() == 0 {
                 continue;
             }
+            let full = costs.get(&m.key).copied().unwrap_or_default();
+            let cost = match counted.insert(&m.key, full) {
+                Some(old) => full.beyond(&old),
+                None => full,
+            };
             if (today..=now).contains(&when) {
-                match estimate_cost(&m.model, &delta) {
-                    Some(c) => today_cost.usd += c,
-                    None => today_cost.partial = true,
-                }
+                today_cost.usd += cost.usd;
+                today_cost.partial |= cost.partial;
             }
-            timed.push((when, m.model.as_str(), delta));
+            timed.push((when, m.model.as_str(), delta, cost));
         }
     }
     let windows = billing_windows(timed, now);
@@ -683,11 +692,9 @@ fn gather(
             }
             if f.session_cost.is_none() {
                 let mut c = Cost::default();
-                for (model, t) in s.total().by_model() {
-                    match estimate_cost(&model, &t) {
-                        Some(usd) => c.usd += usd,
-                        None => c.partial = true,
-                    }
+                for x in Pricer::default().session(s).values() {
+                    c.usd += x.usd;
+                    c.partial |= x.partial;
                 }
                 f.session_cost = Some(c);
             }

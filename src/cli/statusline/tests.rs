@@ -211,7 +211,9 @@ fn transcript(store: &Path, id: &str, lines: &[String], mtime: &str) -> PathBuf 
 #[test]
 fn today_and_the_open_window_from_the_recent_transcripts_only() {
     let d = tempfile::tempdir().unwrap();
-    let s = "claude-sonnet-4-5";
+    // $3 / $15 a million, with no long-context tier (a request of a
+    // million input tokens is priced as one)
+    let s = "claude-3-7-sonnet";
     // yesterday's session: never read (written before the day began)
     transcript(
         d.path(),
@@ -306,7 +308,7 @@ fn today_and_the_open_window_from_the_recent_transcripts_only() {
     // (m2's million tokens of a 200k window)
     assert_eq!(
         render(DEFAULT_FORMAT, &f),
-        "claude-sonnet-4-5 · 500% ctx · $21.00 session · $18.00+ today · 5h: 1h30m left, $6.35/h+ → $27.53+"
+        "claude-3-7-sonnet · 500% ctx · $21.00 session · $18.00+ today · 5h: 1h30m left, $6.35/h+ → $27.53+"
     );
 }
 
@@ -380,7 +382,7 @@ fn the_branch_and_directory_come_from_the_workspace() {
 #[test]
 fn a_message_dated_in_the_future_is_not_today_nor_the_open_window() {
     let d = tempfile::tempdir().unwrap();
-    let s = "claude-sonnet-4-5";
+    let s = "claude-3-7-sonnet";
     transcript(
         d.path(),
         "aaaaaaaa-0000-4000-8000-000000000005",
