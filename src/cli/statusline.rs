@@ -48,6 +48,33 @@ const SEP: &str = " · ";
 /// How far back the transcripts are read for the 5-hour window: two
 /// windows, so the one open now starts where it does.
 const LOOKBACK_MS: i64 = 2 * BILLING_WINDOW_MS;
+/// How much further back the transcripts are read while responses keep
+/// the 5-hour chain going (a response within 5 hours before where the
+/// reading starts carries its window over): at most a week.
+const CHAIN_LIMIT_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+
+/// Where the 5-hour chain that reaches `since` begins: `since`, moved back
+/// 5 hours at a time while the sessions read from there hold a response
+/// in the 5 hours before it (it may begin the window open now), at most
+/// [`CHAIN_LIMIT_MS`]. `read` gives the sessions written since a time.
+fn chain_start<E>(
+    since: i64,
+    mut read: impl FnMut(i64) -> Result<Vec<SessionUsage>, E>,
+) -> Result<(i64, Vec<SessionUsage>), E> {
+    let mut from = since;
+    loop {
+        let edge = from.saturating_sub(BILLING_WINDOW_MS);
+        let sessions = read(edge)?;
+        let carried = sessions
+            .iter()
+            .flat_map(|s| s.messages().map(move |m| m.at.unwrap_or(s.last_modified)))
+            .any(|at| (edge..from).contains(&at));
+        if !carried || since - edge > CHAIN_LIMIT_MS {
+            return Ok((from, sessions));
+        }
+        from = edge;
+    }
+}
 /// A model's context window when the JSON does not say: 200k tokens, or
 /// 1M for a `[1m]` model.
 const DEFAULT_WINDOW: u64 = 200_000;
@@ -536,8 +563,14 @@ fn start_of_day(now: i64) -> Option<i64> {
 /// as `sessions usage` counts them; one with no time counts at its file's.
 /// A message dated after `now` (a wrong clock, an edited line) is not
 /// today's, and its window is never the open one.
-fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Option<OpenWindow>) {
-    let since = today.min(now - LOOKBACK_MS);
+fn today_and_block(
+    sessions: &[SessionUsage],
+    today: i64,
+    now: i64,
+    from: i64,
+) -> (Cost, Option<OpenWindow>) {
+    // the chain of 5-hour windows begins at `from` (see `chain_start`)
+    let since = today.min(now - LOOKBACK_MS).min(from);
     let mut seen = UsageSet::default();
     let mut today_cost = Cost::default();
     let mut timed: Vec<(i64, &str, Tokens, crate::cli::pricing::Cost)> = Vec::new();
@@ -603,17 +636,24 @@ fn gather(
     let mut recent = Vec::new();
     if let (true, Some(store)) = (needs_store, store) {
         let since = today.min(now - LOOKBACK_MS);
-        match store.usage_since(None, since) {
-            Ok(listing) => {
-                for k in &listing.skipped {
+        let mut skipped = Vec::new();
+        let read = chain_start(since, |t| {
+            store.usage_since(None, t).map(|l| {
+                skipped = l.skipped;
+                l.sessions
+            })
+        });
+        match read {
+            Ok((from, sessions)) => {
+                for k in &skipped {
                     notes.push(format!(
                         "passed over {}: {}",
                         one_line(&k.path.display().to_string()),
                         k.reason
                     ));
                 }
-                recent = listing.sessions;
-                let (cost, block) = today_and_block(&recent, today, now);
+                recent = sessions;
+                let (cost, block) = today_and_block(&recent, today, now, from);
                 f.today_cost = Some(cost);
                 f.block = block;
             }

@@ -542,3 +542,94 @@ fn usage_json_is_one_object_and_ndjson_its_rows_then_the_rest() {
         Some(2)
     );
 }
+
+/// `--by block --since` chains the windows from the first response, not
+/// from `--since` (#44.2): use every 4h40 from 21:10 the day before makes
+/// windows at 21:00, 02:00, 07:00 and 12:00; since midnight shows them
+/// (21:00's holds 01:50) as they are, not from 01:00, 06:00, 11:00.
+/// And a response streamed across midnight is the day it began (#44.1).
+#[test]
+fn by_block_since_chains_from_the_first_response() {
+    let d = tempfile::tempdir().unwrap();
+    let times = [
+        "2026-10-31T21:10:00.000Z",
+        "2026-11-01T01:50:00.000Z",
+        "2026-11-01T02:10:00.000Z",
+        "2026-11-01T06:50:00.000Z",
+        "2026-11-01T07:10:00.000Z",
+        "2026-11-01T11:50:00.000Z",
+        "2026-11-01T12:10:00.000Z",
+    ];
+    let mut lines: Vec<String> = times
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            assistant(
+                FIRST,
+                &format!("m{i}"),
+                &format!("r{i}"),
+                "claude-sonnet-4-5",
+                1,
+                t,
+            )
+        })
+        .collect();
+    // one response, two content-block lines either side of midnight
+    lines.push(assistant(
+        FIRST,
+        "late",
+        "rl",
+        "claude-sonnet-4-5",
+        1,
+        "2026-11-01T23:59:59.000Z",
+    ));
+    lines.push(assistant(
+        FIRST,
+        "late",
+        "rl",
+        "claude-sonnet-4-5",
+        2,
+        "2026-11-02T00:00:01.000Z",
+    ));
+    write(d.path(), FIRST, &lines, 1_793_600_000);
+    let o = claudio(
+        d.path(),
+        &[
+            "usage",
+            "--all",
+            "--by",
+            "block",
+            "--since",
+            "2026-11-01",
+            "--json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let starts: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["start"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "2026-10-31T21:00:00.000Z",
+            "2026-11-01T02:00:00.000Z",
+            "2026-11-01T07:00:00.000Z",
+            "2026-11-01T12:00:00.000Z",
+            "2026-11-01T23:00:00.000Z",
+        ],
+        "{v}"
+    );
+    let o = claudio(d.path(), &["usage", "--all", "--by", "day", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let days: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(days, ["2026-10-31", "2026-11-01"], "{v}");
+}

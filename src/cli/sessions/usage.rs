@@ -355,7 +355,10 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             .chain(s.subagents.iter().map(|a| (Some(a), &a.usage)));
         for (agent, file) in files {
             for m in &file.messages {
-                if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
+                // by block every response counts toward the chain of
+                // windows (one before --since may begin the window shown);
+                // windows that end before it are left out below
+                if a.by != By::Block && since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
                     continue;
                 }
                 let delta = seen.add_message(m);
@@ -394,10 +397,14 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             }
         }
     }
-    let windows = billing_windows(
+    let mut windows = billing_windows(
         timed.iter().map(|(at, m, t, c)| (*at, m.as_str(), *t, *c)),
         io.now_ms,
     );
+    // --since: the windows with a response since then (each whole)
+    if let Some(t) = since {
+        windows.retain(|w| w.last >= t);
+    }
     // a window's row: its start and end, local time (in order as strings)
     let mut window_of: BTreeMap<String, &BillingWindow> = BTreeMap::new();
     for w in &windows {
