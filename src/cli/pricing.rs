@@ -109,7 +109,8 @@ pub struct Cost {
 
 impl Cost {
     pub fn add(&mut self, o: &Cost) {
-        self.usd += o.usd;
+        // finite figures only: a sum past the largest stays there
+        self.usd = (self.usd + o.usd).min(f64::MAX);
         self.estimated |= o.estimated;
         self.partial |= o.partial;
     }

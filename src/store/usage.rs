@@ -84,7 +84,7 @@ pub struct CliCost {
     /// figures leave something out.
     pub has_unknown_model_cost: bool,
     /// The time of the last API message the file records before the line
-    /// (ms since the epoch): messages after it (a session resumed and
+    /// (ms since the epoch; the last in the file's order): messages after it (a session resumed and
     /// still running) are not in these figures.
     pub until: Option<i64>,
 }
@@ -115,10 +115,18 @@ impl CliCost {
     /// Read a `cost-state` line; `None` when it is not one, or its figures
     /// are not numbers a cost can be (negative, not finite).
     fn parse(line: &[u8], until: Option<i64>) -> Option<CliCost> {
-        let v: Value = serde_json::from_slice(line).ok()?;
-        if v.get("type")?.as_str()? != "cost-state" {
+        // its type first, the rest not built (a line found by an escaped
+        // letter is most often another kind)
+        #[derive(serde::Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+        }
+        let k: Kind<'_> = serde_json::from_slice(line).ok()?;
+        if k.kind.as_deref() != Some("cost-state") {
             return None;
         }
+        let v: Value = serde_json::from_slice(line).ok()?;
         let usd = |v: Option<&Value>| {
             v.and_then(Value::as_f64)
                 .filter(|c| c.is_finite() && *c >= 0.0)
@@ -583,7 +591,9 @@ impl Acc {
             }
             last_line[cost as usize] = s;
             if cost {
-                let until = self.out.messages.iter().filter_map(|m| m.at).max();
+                // the last response before it, in file order (the latest
+                // time would be one a wrong clock dated in 2099)
+                let until = self.out.messages.iter().rev().find_map(|m| m.at);
                 if let Some(c) = CliCost::parse(&block[s..e], until) {
                     self.out.cli_cost = Some(c);
                 }
@@ -1124,6 +1134,39 @@ mod tests {
         std::fs::write(&p, &text).unwrap();
         let s = read_session(&p, true, None, true).unwrap();
         assert_eq!(s.total().tokens().total(), max);
+    }
+
+    /// A `cost-state` line is the CLI's, or nothing: a prompt that quotes
+    /// one, a negative or non-numeric cost, are not figures; the last
+    /// good one wins and covers the responses before it.
+    #[test]
+    fn only_a_well_formed_cost_state_is_read() {
+        let cs = |cost: Value| {
+            json!({"type":"cost-state","totalCostUSD":cost,"hasUnknownModelCost":true,
+                "modelUsage":{"m":{"inputTokens":u64::MAX,"cacheCreationEphemeral1hInputTokens":5,"costUSD":cost}}})
+            .to_string()
+        };
+        let prompt =
+            json!({"type":"user","message":{"role":"user","content":cs(json!(1.0))}}).to_string();
+        let text = [
+            line("m0", "r0", "m", 5, 1, "2099-01-01T10:00:00.000Z"),
+            line("m1", "r1", "m", 5, 1, "2026-11-01T10:00:00.000Z"),
+            cs(json!(0.5)),
+            cs(json!(-1.0)),
+            cs(json!("9")),
+            prompt,
+            line("m2", "r2", "m", 5, 1, "2026-11-01T11:00:00.000Z"),
+        ]
+        .join("\n");
+        let f = usage_of(text.as_bytes());
+        let c = f.cli_cost.clone().expect("the good one");
+        assert_eq!((c.total_usd, c.has_unknown_model_cost), (0.5, true));
+        assert_eq!(c.models[0].tokens.input, u64::MAX);
+        assert_eq!(c.models[0].tokens.cache_write_1h, 5);
+        // covered: what came before it, even with a wrong clock's date
+        assert_eq!(c.until, f.messages[1].at);
+        assert!(c.covers(f.messages[1].at) && !c.covers(f.messages[2].at));
+        assert_eq!(f.cli_cost, usage_of_every_line(text.as_bytes()).cli_cost);
     }
 
     /// A response streamed across midnight (one line per content block)
