@@ -173,6 +173,17 @@ async fn sessions_usage_equals_the_cli_s_cost_state() {
         "{v}"
     );
 
+    // list -l says the same figure, not as an estimate
+    let o = w
+        .claudio()
+        .args(["sessions", "list", "--all", "--long"])
+        .env("CLAUDIO_CACHE_DIR", w.home.path().join("cache"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let row = out.lines().find(|l| l.contains(&id[..8])).expect(&out);
+    assert!(row.trim_end().ends_with(&format!("\t${cost:.2}")), "{out}");
+
     // resumed again and still open: its new turn has no cost-state yet,
     // and is priced as the earlier ones taught
     w.api.push(Reply::text("Fourth answer."));

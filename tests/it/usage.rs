@@ -312,7 +312,7 @@ fn list_long_adds_tokens_and_the_estimate() {
     let out = String::from_utf8(o.stdout).unwrap();
     let head = out.lines().next().unwrap();
     // piped: tab-separated
-    assert!(head.ends_with("TOKENS\tEST. COST"), "{out}");
+    assert!(head.ends_with("TOKENS\tCOST"), "{out}");
     let first = out.lines().find(|l| l.starts_with("aaaaaaaa")).unwrap();
     // 1000 + 100 + 200 + 3000 tokens, priced as sonnet-4-5
     assert!(first.contains("4.3k"), "{out}");
