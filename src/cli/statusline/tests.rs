@@ -630,3 +630,33 @@ fn the_open_window_chains_from_before_the_look_back() {
     // today's cost is still today's: six responses of 10 input tokens
     assert_eq!(f.today_cost.unwrap().usd, 60.0 * 3.0 / 1e6);
 }
+
+/// Today's cost prices the CLI's default model (it read `$0.00+`, #40.8):
+/// a session with the CLI's own `cost-state` at its figure, the open one
+/// after it at the unit price that figure teaches.
+#[test]
+fn today_prices_the_cli_default_model_from_its_cost_state() {
+    let d = tempfile::tempdir().unwrap();
+    let m = "claude-opus-5-5";
+    let cost_state = json!({"type":"cost-state","totalCostUSD":0.7,"hasUnknownModelCost":false,
+        "modelUsage":{m:{"inputTokens":100_000,"outputTokens":0,"costUSD":0.7}}})
+    .to_string();
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000009",
+        &[
+            usage_line("o1", m, 100_000, 0, "2026-11-01T09:00:00.000Z"),
+            cost_state,
+            // resumed and still open: $7 a million, as the line above says
+            usage_line("o2", m, 10_000, 0, "2026-11-01T10:00:00.000Z"),
+        ],
+        "2026-11-01T10:00:00.000Z",
+    );
+    let store = Store::new(d.path());
+    let now = ms("2026-11-01T10:30:00.000Z");
+    let today = ms("2026-11-01T00:00:00.000Z");
+    let listing = store.usage_since(None, today).unwrap();
+    let (cost, _) = today_and_block(&listing.sessions, today, now, i64::MAX);
+    assert!(!cost.partial, "{cost:?}");
+    assert!((cost.usd - 0.77).abs() < 1e-9, "{cost:?}");
+}
