@@ -6,7 +6,9 @@
 //! repeats the messages it continues. So usage is counted once per API
 //! message: the LAST line seen for each `message.id` + `requestId` wins
 //! (the final numbers: earlier lines of a streamed message can hold partial
-//! output counts). Only lines holding `"usage"` are parsed.
+//! output counts), dated by its FIRST line (when the response began). Only
+//! lines holding `"usage"` (or `"cost-state"`, the CLI's own cost) are
+//! parsed.
 
 use super::error::{StoreError, StoreResult};
 use super::lines::{Block, Transcript};

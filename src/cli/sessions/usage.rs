@@ -72,8 +72,9 @@ pub(super) const HELP: &str = "\
 archivedSessions when the archive added some). -o ndjson prints each row on a
 line, then that object without its rows. A row has key (the day, month,
 model, project, full session id or window), input, output, cacheWrite,
-cacheRead, models, estimatedCostUsd and costIsPartial; by session also title,
-fromArchive and subagents (rows with agentId, description, agentType); by
+cacheRead, models, estimatedCostUsd (the CLI's own figure where it
+recorded one), costIsPartial and costIsEstimate (some of it from the
+built-in list prices); by session also title, fromArchive and subagents (rows with agentId, description, agentType); by
 block also start, end, firstMessage, lastMessage, apiRequests, active,
 burnRate and projected.
 
