@@ -186,6 +186,26 @@ impl Pricer {
         self.file(&all.messages, all.cli_cost.as_ref())
     }
 
+    /// The models a session's `cost-state` priced that none of its
+    /// transcripts' responses answered (the CLI's side requests): their
+    /// cost, which no response carries, by model.
+    pub fn unshared(s: &SessionUsage) -> Vec<(String, f64)> {
+        let Some(cli) = s.cli_cost() else {
+            return Vec::new();
+        };
+        let all = s.total();
+        cli.models
+            .iter()
+            .filter(|x| x.cost_usd > 0.0)
+            .filter(|x| {
+                !all.messages
+                    .iter()
+                    .any(|m| m.model == x.model && cli.covers(m.at))
+            })
+            .map(|x| (x.model.clone(), x.cost_usd))
+            .collect()
+    }
+
     /// [`session`](Pricer::session) for messages and the `cost-state`
     /// that may cover them.
     pub fn file(

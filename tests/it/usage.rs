@@ -633,3 +633,48 @@ fn by_block_since_chains_from_the_first_response() {
         .collect();
     assert_eq!(days, ["2026-10-31", "2026-11-01"], "{v}");
 }
+
+/// A session's `cost-state` is its cost, per model, in every view: the
+/// responses it covers share their model's figure, and a model no
+/// response answered (the CLI's side requests) still counts, at the time
+/// it covers up to (#40.8).
+#[test]
+fn a_cost_state_is_the_session_s_cost_per_model() {
+    let d = tempfile::tempdir().unwrap();
+    let lines = [
+        assistant(FIRST, "m1", "r1", "claude-sonnet-4-5", 10, "2026-11-01T10:00:00.000Z"),
+        assistant(FIRST, "m2", "r2", "claude-sonnet-4-5", 90, "2026-11-01T10:05:00.000Z"),
+        json!({"type":"cost-state","sessionId":FIRST,"totalCostUSD":1.25,"hasUnknownModelCost":false,
+            "modelUsage":{
+                "claude-sonnet-4-5":{"inputTokens":2000,"outputTokens":100,"costUSD":1.0},
+                "claude-haiku-4-5":{"inputTokens":500,"outputTokens":5,"costUSD":0.25}}})
+        .to_string(),
+    ];
+    write(d.path(), FIRST, &lines, 1_790_000_000);
+    let o = claudio(d.path(), &["usage", "--all", "--by", "model", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cost = |k: &str| {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"] == k)
+            .expect(k)["estimatedCostUsd"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((cost("claude-sonnet-4-5") - 1.0).abs() < 1e-12, "{v}");
+    assert!((cost("claude-haiku-4-5") - 0.25).abs() < 1e-12, "{v}");
+    assert!(
+        (v["total"]["estimatedCostUsd"].as_f64().unwrap() - 1.25).abs() < 1e-12,
+        "{v}"
+    );
+    assert_eq!(v["total"]["costIsEstimate"], false, "{v}");
+    for by in ["day", "session", "block", "month", "project"] {
+        let o = claudio(d.path(), &["usage", "--all", "--by", by, "--json"]);
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let total = v["total"]["estimatedCostUsd"].as_f64().unwrap();
+        assert!((total - 1.25).abs() < 1e-12, "--by {by}: {v}");
+    }
+}

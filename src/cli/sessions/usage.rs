@@ -397,6 +397,40 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 }
             }
         }
+        // what the CLI's cost-state priced that no response carries (its
+        // side requests), at the time it covers up to
+        let side = if a.no_cost {
+            Vec::new()
+        } else {
+            Pricer::unshared(s)
+        };
+        for (model, usd) in side {
+            let when = s
+                .cli_cost()
+                .and_then(|c| c.until)
+                .unwrap_or(s.last_modified);
+            let cost = Cost {
+                usd,
+                ..Cost::default()
+            };
+            if a.by == By::Block {
+                timed.push((when, model, Tokens::default(), cost));
+                continue;
+            }
+            if since.is_some_and(|t| when < t) {
+                continue;
+            }
+            let key = match a.by {
+                By::Day => local_time(when).0,
+                By::Month => local_time(when).0[..7].to_owned(),
+                By::Model => model.clone(),
+                By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
+                By::Session | By::Block => s.session_id.clone(),
+            };
+            rows.entry(key)
+                .or_default()
+                .add(&model, &Tokens::default(), cost);
+        }
     }
     let mut windows = billing_windows(
         timed.iter().map(|(at, m, t, c)| (*at, m.as_str(), *t, *c)),
