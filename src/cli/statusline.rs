@@ -578,6 +578,7 @@ fn today_and_block(
     // they teach, else the table's
     let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
     let mut counted: HashMap<&str, crate::cli::pricing::Cost> = HashMap::new();
+    let mut side: Vec<(i64, String, crate::cli::pricing::Cost)> = Vec::new();
     for s in sessions {
         let costs = pricer.session(s);
         for m in s.messages() {
@@ -600,7 +601,28 @@ fn today_and_block(
             }
             timed.push((when, m.model.as_str(), delta, cost));
         }
+        // the CLI's side requests its cost-state priced and no response carries
+        let when = s
+            .cli_cost()
+            .and_then(|c| c.until)
+            .unwrap_or(s.last_modified);
+        if when >= since {
+            for (model, usd) in Pricer::unshared(s) {
+                let cost = crate::cli::pricing::Cost {
+                    usd,
+                    ..Default::default()
+                };
+                if (today..=now).contains(&when) {
+                    today_cost.usd += usd;
+                }
+                side.push((when, model, cost));
+            }
+        }
     }
+    timed.extend(
+        side.iter()
+            .map(|(at, m, c)| (*at, m.as_str(), Tokens::default(), *c)),
+    );
     let windows = billing_windows(timed, now);
     let open = windows
         .iter()

@@ -632,14 +632,16 @@ fn the_open_window_chains_from_before_the_look_back() {
 }
 
 /// Today's cost prices the CLI's default model (it read `$0.00+`, #40.8):
-/// a session with the CLI's own `cost-state` at its figure, the open one
-/// after it at the unit price that figure teaches.
+/// a session with the CLI's own `cost-state` at its figure (its side
+/// requests too), the open one after it at the unit price that teaches.
 #[test]
 fn today_prices_the_cli_default_model_from_its_cost_state() {
     let d = tempfile::tempdir().unwrap();
     let m = "claude-opus-5-5";
     let cost_state = json!({"type":"cost-state","totalCostUSD":0.7,"hasUnknownModelCost":false,
-        "modelUsage":{m:{"inputTokens":100_000,"outputTokens":0,"costUSD":0.7}}})
+        "modelUsage":{m:{"inputTokens":100_000,"outputTokens":0,"costUSD":0.7},
+            // a side request no response carries
+            "claude-haiku-4-5":{"inputTokens":1000,"outputTokens":0,"costUSD":0.1}}})
     .to_string();
     transcript(
         d.path(),
@@ -658,5 +660,5 @@ fn today_prices_the_cli_default_model_from_its_cost_state() {
     let listing = store.usage_since(None, today).unwrap();
     let (cost, _) = today_and_block(&listing.sessions, today, now, i64::MAX);
     assert!(!cost.partial, "{cost:?}");
-    assert!((cost.usd - 0.77).abs() < 1e-9, "{cost:?}");
+    assert!((cost.usd - 0.87).abs() < 1e-9, "{cost:?}");
 }
