@@ -3,6 +3,7 @@
 //! estimate (the plans' rules are not published; this follows ccusage),
 //! not something the CLI or the API records.
 
+use crate::cli::pricing::Cost;
 use claudio::store::Tokens;
 
 /// How long a billing window of the subscription plans lasts: 5 hours.
@@ -22,6 +23,8 @@ pub struct BillingWindow {
     pub last: i64,
     /// Tokens by model.
     pub models: std::collections::BTreeMap<String, Tokens>,
+    /// Cost by model.
+    pub costs: std::collections::BTreeMap<String, Cost>,
     /// The API messages counted in it.
     pub messages: usize,
     /// Whether it is open at the `now` it was found with: its first
@@ -70,16 +73,16 @@ impl BillingWindow {
 /// [`BILLING_WINDOW_MS`]; a message more than 5 hours after the window's
 /// last one starts a new window too, and so does one dated after `now`
 /// that would join a window begun by `now` (a window holds no future). `messages` are (time in ms since the
-/// epoch, model, tokens), in any order; `now` decides which window is
+/// epoch, model, tokens, cost), in any order; `now` decides which window is
 /// still open. Windows come oldest first; hours without use are no window.
 pub fn billing_windows<'a, I>(messages: I, now: i64) -> Vec<BillingWindow>
 where
-    I: IntoIterator<Item = (i64, &'a str, Tokens)>,
+    I: IntoIterator<Item = (i64, &'a str, Tokens, Cost)>,
 {
-    let mut all: Vec<(i64, &str, Tokens)> = messages.into_iter().collect();
+    let mut all: Vec<(i64, &str, Tokens, Cost)> = messages.into_iter().collect();
     all.sort_by_key(|m| m.0);
     let mut out: Vec<BillingWindow> = Vec::new();
-    for (at, model, tokens) in all {
+    for (at, model, tokens, cost) in all {
         let open = out.last_mut().filter(|w| {
             at.saturating_sub(w.start) <= BILLING_WINDOW_MS
                 && at.saturating_sub(w.last) <= BILLING_WINDOW_MS
@@ -97,6 +100,7 @@ where
                     first: at,
                     last: at,
                     models: Default::default(),
+                    costs: Default::default(),
                     messages: 0,
                     active: false,
                 });
@@ -106,6 +110,7 @@ where
         w.last = at;
         w.messages += 1;
         w.models.entry(model.to_owned()).or_default().add(&tokens);
+        w.costs.entry(model.to_owned()).or_default().add(&cost);
     }
     for w in &mut out {
         // ccusage's rule: not ended, and the last message within 5 hours;
@@ -119,6 +124,17 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The windows of unpriced messages.
+    fn billing_windows<'a>(
+        m: impl IntoIterator<Item = (i64, &'a str, Tokens)>,
+        now: i64,
+    ) -> Vec<BillingWindow> {
+        super::billing_windows(
+            m.into_iter().map(|(a, m, t)| (a, m, t, Cost::default())),
+            now,
+        )
+    }
 
     /// A transcript's numbers are not trusted: counts at `u64::MAX` stay
     /// there when summed into a window, and its rate is a number.

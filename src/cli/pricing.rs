@@ -1,10 +1,15 @@
-//! What tokens cost: Anthropic's list prices as of a date, kept by the
-//! program to estimate a cost where the CLI records none (`sessions
-//! usage`, the status line). An estimate, dated, not an SDK fact.
+//! What tokens cost. The CLI's own figures first: its `cost-state`
+//! transcript lines price a session exactly, per model. Where a session
+//! has none (still running, an older CLI), unit prices derived from the
+//! `cost-state` lines of the same model elsewhere in the store; only then
+//! Anthropic's list prices as of a date, kept by the program, and such a
+//! figure is an estimate.
 
-use claudio::store::Tokens;
+use claudio::store::{FileUsage, MessageUsage, SessionUsage, Tokens};
+use std::collections::HashMap;
 
-/// USD per million tokens: input, output, cache write, cache read.
+/// USD per million tokens: input and output. Cache writes cost 1.25×
+/// input (5-minute) or 2× (1-hour), cache reads 0.1× ([`weight`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Price {
     /// Model-name prefix it applies to.
@@ -13,69 +18,46 @@ struct Price {
     input: f64,
     /// Per million output tokens.
     output: f64,
-    /// Per million tokens written to the cache (5-minute cache).
-    cache_write: f64,
-    /// Per million tokens read from the cache.
-    cache_read: f64,
+    /// The long-context tier: input and output prices per million for a
+    /// request of more than [`LONG_CONTEXT`] input tokens, where the model
+    /// has one.
+    long: Option<(f64, f64)>,
 }
 
+/// Input tokens (uncached, cache writes and reads) past which a request
+/// is priced at the long-context tier.
+pub const LONG_CONTEXT: u64 = 200_000;
+
 /// When the built-in prices were taken from Anthropic's price list.
-pub const PRICES_DATE: &str = "2025-11-24";
+pub const PRICES_DATE: &str = "2026-12-04";
+
+const fn price(prefix: &'static str, input: f64, output: f64) -> Price {
+    Price {
+        prefix,
+        input,
+        output,
+        long: None,
+    }
+}
 
 /// Anthropic's list prices, longest prefix first. Models not here have no
 /// price: their tokens are counted, their cost is not guessed. The table is
-/// the program's own: a cost comes from [`estimate_cost`] and its date
+/// the program's own: a cost comes from [`table_cost`] and its date
 /// from [`PRICES_DATE`].
 const PRICES: &[Price] = &[
+    // read off the real CLI 2.1.332's own cost-state: 49,825 input and
+    // 80 output tokens cost $0.2009
+    price("claude-opus-5-5", 4.0, 20.0),
+    price("claude-opus-4-5", 5.0, 25.0),
+    price("claude-opus-4", 15.0, 75.0),
     Price {
-        prefix: "claude-opus-4-5",
-        input: 5.0,
-        output: 25.0,
-        cache_write: 6.25,
-        cache_read: 0.5,
+        long: Some((6.0, 22.5)),
+        ..price("claude-sonnet-4", 3.0, 15.0)
     },
-    Price {
-        prefix: "claude-opus-4",
-        input: 15.0,
-        output: 75.0,
-        cache_write: 18.75,
-        cache_read: 1.5,
-    },
-    Price {
-        prefix: "claude-sonnet-4",
-        input: 3.0,
-        output: 15.0,
-        cache_write: 3.75,
-        cache_read: 0.3,
-    },
-    Price {
-        prefix: "claude-3-7-sonnet",
-        input: 3.0,
-        output: 15.0,
-        cache_write: 3.75,
-        cache_read: 0.3,
-    },
-    Price {
-        prefix: "claude-3-5-sonnet",
-        input: 3.0,
-        output: 15.0,
-        cache_write: 3.75,
-        cache_read: 0.3,
-    },
-    Price {
-        prefix: "claude-haiku-4-5",
-        input: 1.0,
-        output: 5.0,
-        cache_write: 1.25,
-        cache_read: 0.1,
-    },
-    Price {
-        prefix: "claude-3-5-haiku",
-        input: 0.8,
-        output: 4.0,
-        cache_write: 1.0,
-        cache_read: 0.08,
-    },
+    price("claude-3-7-sonnet", 3.0, 15.0),
+    price("claude-3-5-sonnet", 3.0, 15.0),
+    price("claude-haiku-4-5", 1.0, 5.0),
+    price("claude-3-5-haiku", 0.8, 4.0),
 ];
 
 /// The price of a model, if the table has it.
@@ -83,39 +65,311 @@ fn price_of(model: &str) -> Option<&'static Price> {
     PRICES.iter().find(|p| model.starts_with(p.prefix))
 }
 
-/// An estimate of what `tokens` of `model` cost, in USD; `None` when the
-/// model has no price in the table.
-pub fn estimate_cost(model: &str, tokens: &Tokens) -> Option<f64> {
+/// What one request's `tokens` of `model` cost at the built-in list
+/// prices, in USD (the long-context tier when the request is past
+/// [`LONG_CONTEXT`]); `None` when the model has no price in the table.
+pub fn table_cost(model: &str, tokens: &Tokens) -> Option<f64> {
     let p = price_of(model)?;
-    let m = |n: u64, per: f64| n as f64 * per / 1e6;
-    Some(
-        m(tokens.input, p.input)
-            + m(tokens.output, p.output)
-            + m(tokens.cache_write, p.cache_write)
-            + m(tokens.cache_read, p.cache_read),
-    )
+    let ins = tokens
+        .input
+        .saturating_add(tokens.cache_write)
+        .saturating_add(tokens.cache_read);
+    let (input, output) = match p.long {
+        Some(l) if ins > LONG_CONTEXT => l,
+        _ => (p.input, p.output),
+    };
+    // every price keeps the ratios of [`weight`]: output is priced apart
+    // (the long-context tier raises it less than input)
+    let ins_w = weight(tokens) - 5.0 * tokens.output as f64;
+    Some((ins_w * input + tokens.output as f64 * output) / 1e6).filter(|c| c.is_finite())
+}
+
+/// Tokens weighed in input tokens by the ratios every Anthropic price
+/// keeps: output 5×, 5-minute cache writes 1.25×, 1-hour writes 2×,
+/// cache reads 0.1×.
+pub fn weight(t: &Tokens) -> f64 {
+    let w1h = t.cache_write_1h.min(t.cache_write);
+    t.input as f64
+        + 5.0 * t.output as f64
+        + 1.25 * (t.cache_write - w1h) as f64
+        + 2.0 * w1h as f64
+        + 0.1 * t.cache_read as f64
+}
+
+/// A cost and how it is known.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cost {
+    /// USD.
+    pub usd: f64,
+    /// Some of it is the built-in table's estimate.
+    pub estimated: bool,
+    /// Some tokens had no price at all: the cost is more than `usd`.
+    pub partial: bool,
+}
+
+impl Cost {
+    pub fn add(&mut self, o: &Cost) {
+        // finite figures only: a sum past the largest stays there
+        self.usd = (self.usd + o.usd).min(f64::MAX);
+        self.estimated |= o.estimated;
+        self.partial |= o.partial;
+    }
+
+    /// What `self` has beyond `old` (a message counted again, grown).
+    pub fn beyond(&self, old: &Cost) -> Cost {
+        Cost {
+            usd: (self.usd - old.usd).max(0.0),
+            ..*self
+        }
+    }
+}
+
+/// The prices the store itself teaches: per model, USD per weighed token
+/// (see [`weight`]) over every `cost-state` that priced it.
+#[derive(Debug, Default)]
+pub struct Pricer {
+    unit: HashMap<String, f64>,
+}
+
+impl Pricer {
+    /// Learn from the `cost-state` figures of these files.
+    pub fn learn<'a>(files: impl IntoIterator<Item = &'a FileUsage>) -> Pricer {
+        let mut sums: HashMap<&str, (f64, f64)> = HashMap::new();
+        for f in files {
+            for m in f.cli_cost.iter().flat_map(|c| &c.models) {
+                let w = weight(&m.tokens);
+                if m.cost_usd > 0.0 && w > 0.0 {
+                    let s = sums.entry(&m.model).or_default();
+                    s.0 += m.cost_usd;
+                    s.1 += w;
+                }
+            }
+        }
+        Pricer {
+            unit: sums
+                .into_iter()
+                .filter(|(_, (c, w))| (c / w).is_finite())
+                .map(|(m, (c, w))| (m.to_owned(), c / w))
+                .collect(),
+        }
+    }
+
+    /// One request not in any `cost-state`: at the store's unit price for
+    /// the model, else the table's (an estimate), else unpriced.
+    pub fn request(&self, model: &str, tokens: &Tokens) -> Cost {
+        if let Some(u) = self.unit.get(model) {
+            return Cost {
+                usd: u * weight(tokens),
+                ..Cost::default()
+            };
+        }
+        match table_cost(model, tokens) {
+            Some(usd) => Cost {
+                usd,
+                estimated: true,
+                partial: false,
+            },
+            None => Cost {
+                partial: tokens.total() > 0,
+                ..Cost::default()
+            },
+        }
+    }
+
+    /// What each API message of a session cost, by its key. The messages
+    /// the session's `cost-state` covers share its figure for their model
+    /// in proportion to their weighed tokens, so they add up to exactly
+    /// what the CLI said; the rest (after it, or with none) are priced one
+    /// by one ([`request`](Pricer::request)).
+    pub fn session(&self, s: &SessionUsage) -> HashMap<String, Cost> {
+        let all = s.total();
+        self.file(&all.messages, all.cli_cost.as_ref())
+    }
+
+    /// The models a session's `cost-state` priced that none of its
+    /// transcripts' responses answered (the CLI's side requests): their
+    /// cost, which no response carries, by model.
+    pub fn unshared(s: &SessionUsage) -> Vec<(String, f64)> {
+        let Some(cli) = s.cli_cost() else {
+            return Vec::new();
+        };
+        let all = s.total();
+        cli.models
+            .iter()
+            .filter(|x| x.cost_usd > 0.0)
+            .filter(|x| {
+                !all.messages
+                    .iter()
+                    .any(|m| m.model == x.model && cli.covers(m.at))
+            })
+            .map(|x| (x.model.clone(), x.cost_usd))
+            .collect()
+    }
+
+    /// [`session`](Pricer::session) for messages and the `cost-state`
+    /// that may cover them.
+    pub fn file(
+        &self,
+        messages: &[MessageUsage],
+        cli: Option<&claudio::store::CliCost>,
+    ) -> HashMap<String, Cost> {
+        let mut out = HashMap::with_capacity(messages.len());
+        let covered = |m: &MessageUsage| {
+            cli.filter(|c| c.covers(m.at))
+                .and_then(|c| c.models.iter().find(|x| x.model == m.model))
+                // a model the CLI had no price for: priced here if it can be
+                .filter(|x| x.cost_usd > 0.0 || !cli.is_some_and(|c| c.has_unknown_model_cost))
+        };
+        let mut weights: HashMap<&str, (f64, usize)> = HashMap::new();
+        for m in messages {
+            if covered(m).is_some() {
+                let w = weights.entry(&m.model).or_default();
+                w.0 += weight(&m.tokens);
+                w.1 += 1;
+            }
+        }
+        for m in messages {
+            let cost = match covered(m) {
+                Some(x) => {
+                    let (sum, n) = weights.get(m.model.as_str()).copied().unwrap_or((0.0, 1));
+                    let share = if sum > 0.0 {
+                        weight(&m.tokens) / sum
+                    } else {
+                        1.0 / n.max(1) as f64
+                    };
+                    Cost {
+                        usd: x.cost_usd * share,
+                        ..Cost::default()
+                    }
+                }
+                None => self.request(&m.model, &m.tokens),
+            };
+            out.insert(m.key.clone(), cost);
+        }
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn close(a: Option<f64>, b: f64) -> bool {
+        a.is_some_and(|a| (a - b).abs() < 1e-9)
+    }
+
+    fn tokens(input: u64, output: u64, write: u64, write_1h: u64, read: u64) -> Tokens {
+        let mut t = Tokens::default();
+        (
+            t.input,
+            t.output,
+            t.cache_write,
+            t.cache_write_1h,
+            t.cache_read,
+        ) = (input, output, write, write_1h, read);
+        t
+    }
+
     #[test]
     fn costs_are_estimated_only_for_known_models() {
-        let mut t = Tokens::default();
-        (t.input, t.output, t.cache_read) = (1_000_000, 1_000_000, 1_000_000);
-        assert_eq!(
-            estimate_cost("claude-sonnet-4-5-20250929", &t),
-            Some(3.0 + 15.0 + 0.3)
-        );
-        assert_eq!(estimate_cost("claude-opus-4-5", &t), Some(5.0 + 25.0 + 0.5));
-        assert_eq!(
-            estimate_cost("claude-opus-4-1", &t),
-            Some(15.0 + 75.0 + 1.5)
-        );
-        assert_eq!(estimate_cost("claude-opus-5-5", &t), None);
+        let t = tokens(1000, 1000, 0, 0, 1000);
+        let c = table_cost("claude-sonnet-4-5-20250929", &t);
+        assert!(close(c, (3.0 + 15.0 + 0.3) / 1000.0), "{c:?}");
+        assert!(close(
+            table_cost("claude-opus-4-5", &t),
+            (5.0 + 25.0 + 0.5) / 1000.0
+        ));
+        assert!(close(
+            table_cost("claude-opus-4-1", &t),
+            (15.0 + 75.0 + 1.5) / 1000.0
+        ));
         let price = price_of("claude-haiku-4-5-20251001").expect("listed");
         assert_eq!((price.input, price.output), (1.0, 5.0));
         assert!(price_of("gpt-4").is_none());
+        assert_eq!(table_cost("gpt-4", &t), None);
+    }
+
+    /// The CLI's default model is priced as the CLI prices it: the real
+    /// CLI 2.1.332 recorded $0.2009 for 49,825 input and 80 output tokens.
+    #[test]
+    fn the_cli_default_model_has_the_cli_price() {
+        let c = table_cost("claude-opus-5-5", &tokens(49825, 80, 0, 0, 0));
+        assert!(close(c, 0.2009), "{c:?}");
+    }
+
+    /// 1-hour cache writes cost 2× input, 5-minute ones 1.25× (#44.3).
+    #[test]
+    fn one_hour_cache_writes_cost_twice_the_input() {
+        let five = table_cost("claude-sonnet-4-5", &tokens(0, 0, 1000, 0, 0));
+        let hour = table_cost("claude-sonnet-4-5", &tokens(0, 0, 1000, 1000, 0));
+        assert!(close(five, 3.75 / 1000.0), "{five:?}");
+        assert!(close(hour, 6.0 / 1000.0), "{hour:?}");
+        // a 1-hour count past the whole (a hand-edited line) is the whole
+        let odd = table_cost("claude-sonnet-4-5", &tokens(0, 0, 1000, u64::MAX, 0));
+        assert!(close(odd, 6.0 / 1000.0), "{odd:?}");
+    }
+
+    /// Past 200k input tokens a request is priced at the long-context
+    /// tier where the model has one (Sonnet 4: $6 / $22.50), and not
+    /// where it has none.
+    #[test]
+    fn long_requests_cost_the_long_context_tier() {
+        let at = table_cost("claude-sonnet-4-5", &tokens(200_000, 1000, 0, 0, 0));
+        assert!(close(at, 0.6 + 0.015), "{at:?}");
+        let past = table_cost("claude-sonnet-4-5", &tokens(150_000, 1000, 0, 0, 50_001));
+        assert!(
+            close(
+                past,
+                (150_000.0 * 6.0 + 50_001.0 * 0.6 + 1000.0 * 22.5) / 1e6
+            ),
+            "{past:?}"
+        );
+        let opus = table_cost("claude-opus-4-5", &tokens(250_000, 0, 0, 0, 0));
+        assert!(close(opus, 1.25), "{opus:?}");
+    }
+
+    /// Messages a `cost-state` covers share its figure, so they add up to
+    /// it exactly; later ones (the session resumed and running) are priced
+    /// at the unit price the store's `cost-state` lines teach, and a model
+    /// none teaches at the table's, marked an estimate.
+    #[test]
+    fn a_cost_state_is_shared_and_later_messages_are_priced_as_it_taught() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        let line = |id: &str, model: &str, input: u64, ts: &str| {
+            serde_json::json!({"type":"assistant","requestId":id,"timestamp":ts,
+                "message":{"id":id,"model":model,"usage":{"input_tokens":input,"output_tokens":10}}})
+            .to_string()
+        };
+        let cost = serde_json::json!({"type":"cost-state","totalCostUSD":0.5,"hasUnknownModelCost":false,
+            "modelUsage":{"m-new":{"inputTokens":3000,"outputTokens":20,"costUSD":0.5}}});
+        let text = [
+            line("a", "m-new", 1000, "2026-11-01T10:00:00.000Z"),
+            line("b", "m-new", 2000, "2026-11-01T10:01:00.000Z"),
+            cost.to_string(),
+            line("c", "m-new", 1000, "2026-11-01T11:00:00.000Z"),
+            line("d", "claude-opus-4-5", 1000, "2026-11-01T11:00:00.000Z"),
+            line("e", "m-unknown", 1000, "2026-11-01T11:00:00.000Z"),
+        ]
+        .join("\n");
+        std::fs::write(&p, text).unwrap();
+        let f = claudio::store::file_usage(&p).unwrap();
+        let cli = f.cli_cost.as_ref().expect("the cost-state is read");
+        assert_eq!(cli.total_usd, 0.5);
+        let pricer = Pricer::learn([&f]);
+        let costs = pricer.file(&f.messages, f.cli_cost.as_ref());
+        let of = |k: &str| costs[&format!("{k}\u{0}{k}")];
+        assert!((of("a").usd + of("b").usd - 0.5).abs() < 1e-12);
+        assert!(of("b").usd > of("a").usd);
+        assert!(!of("a").estimated && !of("b").estimated);
+        // 0.5 per 3100 weighed tokens; c weighs 1050
+        assert!(
+            (of("c").usd - 0.5 / 3100.0 * 1050.0).abs() < 1e-12,
+            "{:?}",
+            of("c")
+        );
+        assert!(!of("c").estimated);
+        assert!(of("d").estimated && of("d").usd > 0.0);
+        assert!(of("e").partial && of("e").usd == 0.0);
     }
 }

@@ -20,13 +20,14 @@
 // text from outside made inert, on one line: the sessions' cell cleaner
 use crate::cli::billing::{billing_windows, BILLING_WINDOW_MS};
 use crate::cli::exit::{usage_error, Exit};
-use crate::cli::pricing::estimate_cost;
+use crate::cli::pricing::Pricer;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::sessions::flat as one_line;
 use crate::cli::sessions::{short, OpenWindow};
 use crate::cli::style::{ColorChoice, Style};
 use claudio::store::{session_usage, SessionUsage, Store, Tokens, UsageSet};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
@@ -47,6 +48,33 @@ const SEP: &str = " · ";
 /// How far back the transcripts are read for the 5-hour window: two
 /// windows, so the one open now starts where it does.
 const LOOKBACK_MS: i64 = 2 * BILLING_WINDOW_MS;
+/// How much further back the transcripts are read while responses keep
+/// the 5-hour chain going (a response within 5 hours before where the
+/// reading starts carries its window over): at most a week.
+const CHAIN_LIMIT_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+
+/// Where the 5-hour chain that reaches `since` begins: `since`, moved back
+/// 5 hours at a time while the sessions read from there hold a response
+/// in the 5 hours before it (it may begin the window open now), at most
+/// [`CHAIN_LIMIT_MS`]. `read` gives the sessions written since a time.
+fn chain_start<E>(
+    since: i64,
+    mut read: impl FnMut(i64) -> Result<Vec<SessionUsage>, E>,
+) -> Result<(i64, Vec<SessionUsage>), E> {
+    let mut from = since;
+    loop {
+        let edge = from.saturating_sub(BILLING_WINDOW_MS);
+        let sessions = read(edge)?;
+        let carried = sessions
+            .iter()
+            .flat_map(|s| s.messages().map(move |m| m.at.unwrap_or(s.last_modified)))
+            .any(|at| (edge..from).contains(&at));
+        if !carried || since - edge > CHAIN_LIMIT_MS {
+            return Ok((from, sessions));
+        }
+        from = edge;
+    }
+}
 /// A model's context window when the JSON does not say: 200k tokens, or
 /// 1M for a `[1m]` model.
 const DEFAULT_WINDOW: u64 = 200_000;
@@ -535,12 +563,24 @@ fn start_of_day(now: i64) -> Option<i64> {
 /// as `sessions usage` counts them; one with no time counts at its file's.
 /// A message dated after `now` (a wrong clock, an edited line) is not
 /// today's, and its window is never the open one.
-fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Option<OpenWindow>) {
-    let since = today.min(now - LOOKBACK_MS);
+fn today_and_block(
+    sessions: &[SessionUsage],
+    today: i64,
+    now: i64,
+    from: i64,
+) -> (Cost, Option<OpenWindow>) {
+    // the chain of 5-hour windows begins at `from` (see `chain_start`)
+    let since = today.min(now - LOOKBACK_MS).min(from);
     let mut seen = UsageSet::default();
     let mut today_cost = Cost::default();
-    let mut timed: Vec<(i64, &str, Tokens)> = Vec::new();
+    let mut timed: Vec<(i64, &str, Tokens, crate::cli::pricing::Cost)> = Vec::new();
+    // the CLI's own figures where a session has them, else the prices
+    // they teach, else the table's
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
+    let mut counted: HashMap<&str, crate::cli::pricing::Cost> = HashMap::new();
+    let mut side: Vec<(i64, String, crate::cli::pricing::Cost)> = Vec::new();
     for s in sessions {
+        let costs = pricer.session(s);
         for m in s.messages() {
             let when = m.at.unwrap_or(s.last_modified);
             if when < since {
@@ -550,15 +590,39 @@ fn today_and_block(sessions: &[SessionUsage], today: i64, now: i64) -> (Cost, Op
             if delta.total() == 0 {
                 continue;
             }
+            let full = costs.get(&m.key).copied().unwrap_or_default();
+            let cost = match counted.insert(&m.key, full) {
+                Some(old) => full.beyond(&old),
+                None => full,
+            };
             if (today..=now).contains(&when) {
-                match estimate_cost(&m.model, &delta) {
-                    Some(c) => today_cost.usd += c,
-                    None => today_cost.partial = true,
-                }
+                today_cost.usd += cost.usd;
+                today_cost.partial |= cost.partial;
             }
-            timed.push((when, m.model.as_str(), delta));
+            timed.push((when, m.model.as_str(), delta, cost));
+        }
+        // the CLI's side requests its cost-state priced and no response carries
+        let when = s
+            .cli_cost()
+            .and_then(|c| c.until)
+            .unwrap_or(s.last_modified);
+        if when >= since {
+            for (model, usd) in Pricer::unshared(s) {
+                let cost = crate::cli::pricing::Cost {
+                    usd,
+                    ..Default::default()
+                };
+                if (today..=now).contains(&when) {
+                    today_cost.usd += usd;
+                }
+                side.push((when, model, cost));
+            }
         }
     }
+    timed.extend(
+        side.iter()
+            .map(|(at, m, c)| (*at, m.as_str(), Tokens::default(), *c)),
+    );
     let windows = billing_windows(timed, now);
     let open = windows
         .iter()
@@ -594,17 +658,24 @@ fn gather(
     let mut recent = Vec::new();
     if let (true, Some(store)) = (needs_store, store) {
         let since = today.min(now - LOOKBACK_MS);
-        match store.usage_since(None, since) {
-            Ok(listing) => {
-                for k in &listing.skipped {
+        let mut skipped = Vec::new();
+        let read = chain_start(since, |t| {
+            store.usage_since(None, t).map(|l| {
+                skipped = l.skipped;
+                l.sessions
+            })
+        });
+        match read {
+            Ok((from, sessions)) => {
+                for k in &skipped {
                     notes.push(format!(
                         "passed over {}: {}",
                         one_line(&k.path.display().to_string()),
                         k.reason
                     ));
                 }
-                recent = listing.sessions;
-                let (cost, block) = today_and_block(&recent, today, now);
+                recent = sessions;
+                let (cost, block) = today_and_block(&recent, today, now, from);
                 f.today_cost = Some(cost);
                 f.block = block;
             }
@@ -683,11 +754,9 @@ fn gather(
             }
             if f.session_cost.is_none() {
                 let mut c = Cost::default();
-                for (model, t) in s.total().by_model() {
-                    match estimate_cost(&model, &t) {
-                        Some(usd) => c.usd += usd,
-                        None => c.partial = true,
-                    }
+                for x in Pricer::default().session(s).values() {
+                    c.usd += x.usd;
+                    c.partial |= x.partial;
                 }
                 f.session_cost = Some(c);
             }

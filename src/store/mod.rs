@@ -55,7 +55,7 @@ pub use search::{
 pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{
-    file_usage, FileUsage, MessageUsage, SessionUsage, SubagentUsage, Tokens, UsageListing,
-    UsageSet,
+    file_usage, CliCost, FileUsage, MessageUsage, ModelCost, SessionUsage, SubagentUsage, Tokens,
+    UsageListing, UsageSet,
 };
 pub use usage_read::{session_usage, sessions_usage};

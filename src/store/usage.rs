@@ -6,7 +6,9 @@
 //! repeats the messages it continues. So usage is counted once per API
 //! message: the LAST line seen for each `message.id` + `requestId` wins
 //! (the final numbers: earlier lines of a streamed message can hold partial
-//! output counts). Only lines holding `"usage"` are parsed.
+//! output counts), dated by its FIRST line (when the response began). Only
+//! lines holding `"usage"` (or `"cost-state"`, the CLI's own cost) are
+//! parsed.
 
 use super::error::{StoreError, StoreResult};
 use super::lines::{Block, Transcript};
@@ -26,10 +28,14 @@ pub struct Tokens {
     pub input: u64,
     /// Output tokens.
     pub output: u64,
-    /// Tokens written to the prompt cache.
+    /// Tokens written to the prompt cache (both lifetimes).
     pub cache_write: u64,
     /// Tokens read from the prompt cache.
     pub cache_read: u64,
+    /// Of `cache_write`, those written to the 1-hour cache
+    /// (`cache_creation.ephemeral_1h_input_tokens`), which cost more than
+    /// the 5-minute writes. Not counted again in [`total`](Tokens::total).
+    pub cache_write_1h: u64,
 }
 
 impl Tokens {
@@ -49,6 +55,7 @@ impl Tokens {
             output: self.output.saturating_sub(old.output),
             cache_write: self.cache_write.saturating_sub(old.cache_write),
             cache_read: self.cache_read.saturating_sub(old.cache_read),
+            cache_write_1h: self.cache_write_1h.saturating_sub(old.cache_write_1h),
         }
     }
 
@@ -59,6 +66,110 @@ impl Tokens {
         self.output = self.output.saturating_add(o.output);
         self.cache_write = self.cache_write.saturating_add(o.cache_write);
         self.cache_read = self.cache_read.saturating_add(o.cache_read);
+        self.cache_write_1h = self.cache_write_1h.saturating_add(o.cache_write_1h);
+    }
+}
+
+/// What the CLI itself says a session cost: its `cost-state` transcript
+/// line, which it writes when it exits, the session's running total
+/// (a resumed session's goes on from the one before). The last one in a
+/// file counts; it covers what the session did up to [`until`](CliCost::until).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct CliCost {
+    /// `totalCostUSD`: the session's cost in USD, as the CLI priced it.
+    pub total_usd: f64,
+    /// `modelUsage`: each model's tokens and cost, by model name.
+    pub models: Vec<ModelCost>,
+    /// `hasUnknownModelCost`: the CLI had no price for some model, so its
+    /// figures leave something out.
+    pub has_unknown_model_cost: bool,
+    /// The time of the last API message the file records before the line
+    /// (ms since the epoch; the last in the file's order): messages after it (a session resumed and
+    /// still running) are not in these figures.
+    pub until: Option<i64>,
+}
+
+// the figures are finite (others are dropped when read), so equality is one
+impl Eq for CliCost {}
+
+/// One model's part of a [`CliCost`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ModelCost {
+    /// The model.
+    pub model: String,
+    /// Its tokens, as the CLI counted them (`inputTokens`, `outputTokens`,
+    /// `cacheCreationInputTokens`, `cacheReadInputTokens`,
+    /// `cacheCreationEphemeral1hInputTokens`).
+    pub tokens: Tokens,
+    /// `webSearchRequests`.
+    pub web_search_requests: u64,
+    /// `costUSD`: what they cost.
+    pub cost_usd: f64,
+}
+
+impl Eq for ModelCost {}
+
+impl CliCost {
+    /// Read a `cost-state` line; `None` when it is not one, or its figures
+    /// are not numbers a cost can be (negative, not finite).
+    fn parse(line: &[u8], until: Option<i64>) -> Option<CliCost> {
+        // its type first, the rest not built (a line found by an escaped
+        // letter is most often another kind)
+        #[derive(serde::Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+        }
+        let k: Kind<'_> = serde_json::from_slice(line).ok()?;
+        if k.kind.as_deref() != Some("cost-state") {
+            return None;
+        }
+        let v: Value = serde_json::from_slice(line).ok()?;
+        let usd = |v: Option<&Value>| {
+            v.and_then(Value::as_f64)
+                .filter(|c| c.is_finite() && *c >= 0.0)
+        };
+        let n = |m: &Value, k: &str| m.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let mut models = Vec::new();
+        for (model, m) in v
+            .get("modelUsage")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            models.push(ModelCost {
+                model: model.clone(),
+                tokens: Tokens {
+                    input: n(m, "inputTokens"),
+                    output: n(m, "outputTokens"),
+                    cache_write: n(m, "cacheCreationInputTokens"),
+                    cache_read: n(m, "cacheReadInputTokens"),
+                    cache_write_1h: n(m, "cacheCreationEphemeral1hInputTokens"),
+                },
+                web_search_requests: n(m, "webSearchRequests"),
+                cost_usd: usd(m.get("costUSD"))?,
+            });
+        }
+        Some(CliCost {
+            total_usd: usd(v.get("totalCostUSD"))?,
+            models,
+            has_unknown_model_cost: v.get("hasUnknownModelCost").and_then(Value::as_bool)
+                == Some(true),
+            until,
+        })
+    }
+
+    /// Whether an API message at `at` is in these figures.
+    pub fn covers(&self, at: Option<i64>) -> bool {
+        match (at, self.until) {
+            (Some(at), Some(until)) => at <= until,
+            (Some(_), None) => false,
+            (None, _) => true,
+        }
     }
 }
 
@@ -90,6 +201,10 @@ pub struct FileUsage {
     pub first: Option<i64>,
     /// See `first`.
     pub last: Option<i64>,
+    /// The CLI's own figures for the session, from the file's last
+    /// `cost-state` line (CLIs of late 2026 write one when they exit);
+    /// `None` when it has none (a session still running, an older CLI).
+    pub cli_cost: Option<CliCost>,
 }
 
 impl FileUsage {
@@ -255,6 +370,12 @@ struct UsageCounts {
     output_tokens: Option<u64>,
     cache_creation_input_tokens: Option<u64>,
     cache_read_input_tokens: Option<u64>,
+    cache_creation: Option<CacheCreation>,
+}
+
+#[derive(serde::Deserialize)]
+struct CacheCreation {
+    ephemeral_1h_input_tokens: Option<u64>,
 }
 
 /// The searchers of [`Acc::block`], built once. Each looks for a key with
@@ -267,6 +388,7 @@ struct Finders {
     cwd: memchr::memmem::Finder<'static>,
     user: memchr::memmem::Finder<'static>,
     usage: memchr::memmem::Finder<'static>,
+    cost_state: memchr::memmem::Finder<'static>,
 }
 
 fn finders() -> &'static Finders {
@@ -277,6 +399,7 @@ fn finders() -> &'static Finders {
         cwd: memchr::memmem::Finder::new(b"\"cwd\""),
         user: memchr::memmem::Finder::new(b"\"user\""),
         usage: memchr::memmem::Finder::new(b"\"usage\""),
+        cost_state: memchr::memmem::Finder::new(b"\"cost-state\""),
     })
 }
 
@@ -428,7 +551,20 @@ impl Acc {
         } else {
             hits(&f.user, None, b"user").all(block)
         };
-        let usages = hits(&f.usage, None, b"usage").all(block);
+        // usage lines and `cost-state` lines, in file order: a cost-state
+        // covers the messages before it
+        let mut usages: Vec<(usize, bool)> = hits(&f.usage, None, b"usage")
+            .all(block)
+            .into_iter()
+            .map(|at| (at, false))
+            .collect();
+        usages.extend(
+            hits(&f.cost_state, None, b"cost-state")
+                .all(block)
+                .into_iter()
+                .map(|at| (at, true)),
+        );
+        usages.sort_unstable();
         // the person's prompts: user lines that are not tool results
         let mut last_line = usize::MAX;
         for at in users {
@@ -447,14 +583,25 @@ impl Acc {
                 }
             }
         }
-        let mut last_line = usize::MAX;
-        for at in usages {
+        // a line may be found as both (an escape of a letter both keys
+        // have): each reading checks the line's type
+        let mut last_line = [usize::MAX; 2];
+        for (at, cost) in usages {
             let Range { start: s, end: e } = lines.line_at(at);
-            if s == last_line {
+            if last_line[cost as usize] == s {
                 continue;
             }
-            last_line = s;
-            self.usage_line(&block[s..e]);
+            last_line[cost as usize] = s;
+            if cost {
+                // the last response before it, in file order (the latest
+                // time would be one a wrong clock dated in 2099)
+                let until = self.out.messages.iter().rev().find_map(|m| m.at);
+                if let Some(c) = CliCost::parse(&block[s..e], until) {
+                    self.out.cli_cost = Some(c);
+                }
+            } else {
+                self.usage_line(&block[s..e]);
+            }
         }
     }
 
@@ -482,6 +629,10 @@ impl Acc {
                 output: usage.output_tokens.unwrap_or(0),
                 cache_write: usage.cache_creation_input_tokens.unwrap_or(0),
                 cache_read: usage.cache_read_input_tokens.unwrap_or(0),
+                cache_write_1h: usage
+                    .cache_creation
+                    .and_then(|c| c.ephemeral_1h_input_tokens)
+                    .unwrap_or(0),
             },
             at: l
                 .timestamp
@@ -489,7 +640,14 @@ impl Acc {
                 .and_then(super::time::parse_iso_millis),
         };
         match self.index.get(&m.key) {
-            Some(&i) => self.out.messages[i] = m, // the last line wins
+            Some(&i) => {
+                // the last line's counts win; the first line's time stays
+                // (a response streamed across midnight or a block's edge
+                // is dated when it began, as the CLI began writing it)
+                let was = &mut self.out.messages[i];
+                let at = was.at.or(m.at);
+                *was = MessageUsage { at, ..m };
+            }
             None => {
                 self.index.insert(m.key.clone(), self.out.messages.len());
                 self.out.messages.push(m);
@@ -549,6 +707,25 @@ impl SessionUsage {
         super::open::is_packed(&self.path)
     }
 
+    /// What the CLI itself says the session cost, sub-agents included:
+    /// its transcript's last `cost-state` line (`None` for a session still
+    /// in its first run, or written by an older CLI). Messages after
+    /// [`CliCost::until`] (a resumed session still running) are not in it.
+    ///
+    /// ```no_run
+    /// use claudio::store::Store;
+    /// let session = Store::from_env()?.session_usage("b55ade39")?;
+    /// if let Some(cost) = session.cli_cost() {
+    ///     for m in &cost.models {
+    ///         println!("{}: ${:.4}", m.model, m.cost_usd);
+    ///     }
+    /// }
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    pub fn cli_cost(&self) -> Option<&CliCost> {
+        self.usage.cli_cost.as_ref()
+    }
+
     /// Every API message of the session, then of each sub-agent, as each
     /// file records it (a message two files hold comes twice: count with a
     /// [`UsageSet`], or use [`total`](SessionUsage::total)).
@@ -584,7 +761,10 @@ impl SessionUsage {
         let mut index: HashMap<&str, usize> = HashMap::new();
         for m in self.messages() {
             match index.get(m.key.as_str()) {
-                Some(&i) => out.messages[i] = m.clone(),
+                Some(&i) => {
+                    let at = out.messages[i].at.or(m.at);
+                    out.messages[i] = MessageUsage { at, ..m.clone() };
+                }
                 None => {
                     index.insert(&m.key, out.messages.len());
                     out.messages.push(m.clone());
@@ -772,7 +952,7 @@ mod tests {
 
     /// What a full parse of each line (serde_json's, no byte finder)
     /// says: the API messages (the last line of each id + requestId
-    /// wins), the first and last time, the first working directory.
+    /// wins, dated by its first), the first and last time, the first working directory.
     fn full_parse(data: &[u8]) -> (Vec<MessageUsage>, Option<i64>, Option<i64>, Option<String>) {
         let mut msgs: Vec<MessageUsage> = Vec::new();
         let (mut first, mut last, mut cwd) = (None, None, None);
@@ -806,11 +986,20 @@ mod tests {
                     output: n("output_tokens"),
                     cache_write: n("cache_creation_input_tokens"),
                     cache_read: n("cache_read_input_tokens"),
+                    cache_write_1h: u["cache_creation"]["ephemeral_1h_input_tokens"]
+                        .as_u64()
+                        .unwrap_or(0),
                 },
                 at,
             };
+            // the last line's counts, the first line's time
             match msgs.iter_mut().find(|x| x.key == key) {
-                Some(x) => *x = mu,
+                Some(x) => {
+                    *x = MessageUsage {
+                        at: x.at.or(mu.at),
+                        ..mu
+                    }
+                }
                 None => msgs.push(mu),
             }
         }
@@ -949,6 +1138,70 @@ mod tests {
         assert_eq!(s.total().tokens().total(), max);
     }
 
+    /// A `cost-state` line is the CLI's, or nothing: a prompt that quotes
+    /// one, a negative or non-numeric cost, are not figures; the last
+    /// good one wins and covers the responses before it.
+    #[test]
+    fn only_a_well_formed_cost_state_is_read() {
+        let cs = |cost: Value| {
+            json!({"type":"cost-state","totalCostUSD":cost,"hasUnknownModelCost":true,
+                "modelUsage":{"m":{"inputTokens":u64::MAX,"cacheCreationEphemeral1hInputTokens":5,"costUSD":cost}}})
+            .to_string()
+        };
+        let prompt =
+            json!({"type":"user","message":{"role":"user","content":cs(json!(1.0))}}).to_string();
+        let text = [
+            line("m0", "r0", "m", 5, 1, "2099-01-01T10:00:00.000Z"),
+            line("m1", "r1", "m", 5, 1, "2026-11-01T10:00:00.000Z"),
+            cs(json!(0.5)),
+            cs(json!(-1.0)),
+            cs(json!("9")),
+            prompt,
+            line("m2", "r2", "m", 5, 1, "2026-11-01T11:00:00.000Z"),
+        ]
+        .join("\n");
+        let f = usage_of(text.as_bytes());
+        let c = f.cli_cost.clone().expect("the good one");
+        assert_eq!((c.total_usd, c.has_unknown_model_cost), (0.5, true));
+        assert_eq!(c.models[0].tokens.input, u64::MAX);
+        assert_eq!(c.models[0].tokens.cache_write_1h, 5);
+        // covered: what came before it, even with a wrong clock's date
+        assert_eq!(c.until, f.messages[1].at);
+        assert!(c.covers(f.messages[1].at) && !c.covers(f.messages[2].at));
+        assert_eq!(f.cli_cost, usage_of_every_line(text.as_bytes()).cli_cost);
+    }
+
+    /// A response streamed across midnight (one line per content block)
+    /// is dated by its first line, its counts by its last (#44.1), as the
+    /// full parse the byte finder is checked against says.
+    #[test]
+    fn a_response_is_dated_by_its_first_line() {
+        let text = [
+            line(
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                5,
+                1,
+                "2026-11-01T23:59:59.000Z",
+            ),
+            line(
+                "m1",
+                "r1",
+                "claude-sonnet-4-5",
+                5,
+                90,
+                "2026-11-02T00:00:01.000Z",
+            ),
+        ]
+        .join("\n");
+        let f = usage_of(text.as_bytes());
+        let at = crate::store::time::parse_iso_millis("2026-11-01T23:59:59.000Z");
+        assert_eq!((f.messages.len(), f.messages[0].at), (1, at));
+        assert_eq!(f.messages[0].tokens.output, 90);
+        assert_eq!(f.messages, full_parse(text.as_bytes()).0);
+    }
+
     #[test]
     fn each_message_counts_once_its_last_line_winning() {
         let lines = [
@@ -970,7 +1223,8 @@ mod tests {
                 input: 3000,
                 output: 100,
                 cache_write: 20,
-                cache_read: 200
+                cache_read: 200,
+                cache_write_1h: 0,
             }
         );
         assert_eq!(f.prompts, 1);

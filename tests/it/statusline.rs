@@ -25,7 +25,7 @@ fn iso(ms: i64) -> String {
 
 fn assistant(id: &str, input: u64, output: u64, at: i64) -> String {
     json!({"type":"assistant","sessionId":"s","requestId":format!("r-{id}"),"timestamp":iso(at),
-        "uuid":id,"cwd":"/work","message":{"id":id,"model":"claude-sonnet-4-5","role":"assistant",
+        "uuid":id,"cwd":"/work","message":{"id":id,"model":"claude-3-7-sonnet","role":"assistant",
         "content":[{"type":"text","text":"x"}],
         "usage":{"input_tokens":input,"output_tokens":output,
             "cache_creation_input_tokens":0,"cache_read_input_tokens":0}}})

@@ -86,7 +86,7 @@ fn fixture() -> tempfile::TempDir {
                 RESUMED,
                 "m2",
                 "r2",
-                "claude-opus-5-5",
+                "claude-opus-9-9",
                 50,
                 "2026-11-02T09:00:05.000Z",
             ),
@@ -142,7 +142,7 @@ fn each_api_message_counts_once_across_lines_and_files() {
         "{sonnet}"
     );
     // the unknown model: tokens, no price, and it says so
-    assert_eq!(v["unpricedModels"], json!(["claude-opus-5-5"]));
+    assert_eq!(v["unpricedModels"], json!(["claude-opus-9-9"]));
     assert_eq!(total["costIsPartial"], true);
 }
 
@@ -166,12 +166,12 @@ fn by_day_since_and_the_table() {
     assert_eq!(v["total"]["output"], 50);
     let o = claudio(d.path(), &["usage", "--all"]);
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.contains("EST. COST"), "{out}");
+    assert!(out.contains("COST"), "{out}");
     assert!(
         out.contains("estimates from Anthropic's list prices"),
         "{out}"
     );
-    assert!(out.contains("no price for claude-opus-5-5"), "{out}");
+    assert!(out.contains("no price for claude-opus-9-9"), "{out}");
     let o = claudio(d.path(), &["usage", "--all", "--no-cost"]);
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(!out.contains("COST") && !out.contains('$'), "{out}");
@@ -255,7 +255,7 @@ fn inspect_shows_the_session_s_usage() {
     assert!(second.contains("2.0k in · 150 out"), "{out}");
     assert!(second.contains("2 prompts · 2 API requests"), "{out}");
     assert!(
-        second.contains("sonnet-4-5, opus-5-5") || second.contains("opus-5-5, sonnet-4-5"),
+        second.contains("sonnet-4-5, opus-9-9") || second.contains("opus-9-9, sonnet-4-5"),
         "{out}"
     );
     assert!(second.contains("est. $"), "{out}");
@@ -312,7 +312,7 @@ fn list_long_adds_tokens_and_the_estimate() {
     let out = String::from_utf8(o.stdout).unwrap();
     let head = out.lines().next().unwrap();
     // piped: tab-separated
-    assert!(head.ends_with("TOKENS\tEST. COST"), "{out}");
+    assert!(head.ends_with("TOKENS\tCOST"), "{out}");
     let first = out.lines().find(|l| l.starts_with("aaaaaaaa")).unwrap();
     // 1000 + 100 + 200 + 3000 tokens, priced as sonnet-4-5
     assert!(first.contains("4.3k"), "{out}");
@@ -541,4 +541,140 @@ fn usage_json_is_one_object_and_ndjson_its_rows_then_the_rest() {
             .code(),
         Some(2)
     );
+}
+
+/// `--by block --since` chains the windows from the first response, not
+/// from `--since` (#44.2): use every 4h40 from 21:10 the day before makes
+/// windows at 21:00, 02:00, 07:00 and 12:00; since midnight shows them
+/// (21:00's holds 01:50) as they are, not from 01:00, 06:00, 11:00.
+/// And a response streamed across midnight is the day it began (#44.1).
+#[test]
+fn by_block_since_chains_from_the_first_response() {
+    let d = tempfile::tempdir().unwrap();
+    let times = [
+        "2026-10-31T21:10:00.000Z",
+        "2026-11-01T01:50:00.000Z",
+        "2026-11-01T02:10:00.000Z",
+        "2026-11-01T06:50:00.000Z",
+        "2026-11-01T07:10:00.000Z",
+        "2026-11-01T11:50:00.000Z",
+        "2026-11-01T12:10:00.000Z",
+    ];
+    let mut lines: Vec<String> = times
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            assistant(
+                FIRST,
+                &format!("m{i}"),
+                &format!("r{i}"),
+                "claude-sonnet-4-5",
+                1,
+                t,
+            )
+        })
+        .collect();
+    // one response, two content-block lines either side of midnight
+    lines.push(assistant(
+        FIRST,
+        "late",
+        "rl",
+        "claude-sonnet-4-5",
+        1,
+        "2026-11-01T23:59:59.000Z",
+    ));
+    lines.push(assistant(
+        FIRST,
+        "late",
+        "rl",
+        "claude-sonnet-4-5",
+        2,
+        "2026-11-02T00:00:01.000Z",
+    ));
+    write(d.path(), FIRST, &lines, 1_793_600_000);
+    let o = claudio(
+        d.path(),
+        &[
+            "usage",
+            "--all",
+            "--by",
+            "block",
+            "--since",
+            "2026-11-01",
+            "--json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let starts: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["start"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "2026-10-31T21:00:00.000Z",
+            "2026-11-01T02:00:00.000Z",
+            "2026-11-01T07:00:00.000Z",
+            "2026-11-01T12:00:00.000Z",
+            "2026-11-01T23:00:00.000Z",
+        ],
+        "{v}"
+    );
+    let o = claudio(d.path(), &["usage", "--all", "--by", "day", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let days: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(days, ["2026-10-31", "2026-11-01"], "{v}");
+}
+
+/// A session's `cost-state` is its cost, per model, in every view: the
+/// responses it covers share their model's figure, and a model no
+/// response answered (the CLI's side requests) still counts, at the time
+/// it covers up to (#40.8).
+#[test]
+fn a_cost_state_is_the_session_s_cost_per_model() {
+    let d = tempfile::tempdir().unwrap();
+    let lines = [
+        assistant(FIRST, "m1", "r1", "claude-sonnet-4-5", 10, "2026-11-01T10:00:00.000Z"),
+        assistant(FIRST, "m2", "r2", "claude-sonnet-4-5", 90, "2026-11-01T10:05:00.000Z"),
+        json!({"type":"cost-state","sessionId":FIRST,"totalCostUSD":1.25,"hasUnknownModelCost":false,
+            "modelUsage":{
+                "claude-sonnet-4-5":{"inputTokens":2000,"outputTokens":100,"costUSD":1.0},
+                "claude-haiku-4-5":{"inputTokens":500,"outputTokens":5,"costUSD":0.25}}})
+        .to_string(),
+    ];
+    write(d.path(), FIRST, &lines, 1_790_000_000);
+    let o = claudio(d.path(), &["usage", "--all", "--by", "model", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cost = |k: &str| {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"] == k)
+            .expect(k)["estimatedCostUsd"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((cost("claude-sonnet-4-5") - 1.0).abs() < 1e-12, "{v}");
+    assert!((cost("claude-haiku-4-5") - 0.25).abs() < 1e-12, "{v}");
+    assert!(
+        (v["total"]["estimatedCostUsd"].as_f64().unwrap() - 1.25).abs() < 1e-12,
+        "{v}"
+    );
+    assert_eq!(v["total"]["costIsEstimate"], false, "{v}");
+    for by in ["day", "session", "block", "month", "project"] {
+        let o = claudio(d.path(), &["usage", "--all", "--by", by, "--json"]);
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let total = v["total"]["estimatedCostUsd"].as_f64().unwrap();
+        assert!((total - 1.25).abs() < 1e-12, "--by {by}: {v}");
+    }
 }

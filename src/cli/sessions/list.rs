@@ -177,7 +177,7 @@ fn render_table(
     }
     header.extend(["TITLE", "BRANCH", "SIZE"]);
     if long.is_some() {
-        header.extend(["TOKENS", "EST. COST"]);
+        header.extend(["TOKENS", "COST"]);
     }
     if !io.out_tty {
         let mut out = header.join("\t");
@@ -215,7 +215,7 @@ fn render_table(
         None => usize::MAX,
     }
     .min(widths[title_at]);
-    let right = |h: &str| matches!(h, "SIZE" | "TOKENS" | "EST. COST");
+    let right = |h: &str| matches!(h, "SIZE" | "TOKENS" | "COST");
     let line = |cells: &[&str], head: bool| {
         let text: Vec<String> = cells
             .iter()

@@ -7,7 +7,7 @@ use super::io::{Io, JsonRows, SessionsOutcome};
 use super::time::local_time;
 use crate::cli::billing::{billing_windows, BillingWindow};
 use crate::cli::exit::Exit;
-use crate::cli::pricing::{estimate_cost, PRICES_DATE};
+use crate::cli::pricing::{Cost, Pricer, PRICES_DATE};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{
@@ -72,8 +72,9 @@ pub(super) const HELP: &str = "\
 archivedSessions when the archive added some). -o ndjson prints each row on a
 line, then that object without its rows. A row has key (the day, month,
 model, project, full session id or window), input, output, cacheWrite,
-cacheRead, models, estimatedCostUsd and costIsPartial; by session also title,
-fromArchive and subagents (rows with agentId, description, agentType); by
+cacheRead, models, estimatedCostUsd (the CLI's own figure where it
+recorded one), costIsPartial and costIsEstimate (some of it from the
+built-in list prices); by session also title, fromArchive and subagents (rows with agentId, description, agentType); by
 block also start, end, firstMessage, lastMessage, apiRequests, active,
 burnRate and projected.
 
@@ -82,25 +83,50 @@ Examples:
   claudio sessions usage --by session --since 7d -n 10
   claudio sessions usage --all --by block -o json | jq '.rows[] | select(.active)'";
 
-/// One row: tokens by model.
+/// One row: tokens and cost by model.
 #[derive(Debug, Default)]
 struct Row {
     models: BTreeMap<String, Tokens>,
+    costs: BTreeMap<String, Cost>,
 }
 
 impl Row {
-    /// One session's row: its tokens by model.
+    /// One session's row: its tokens by model, priced by its own
+    /// `cost-state` where it has one, else by the table.
     fn of(u: &FileUsage) -> Row {
-        Row {
-            models: u.by_model().into_iter().collect(),
+        let costs = Pricer::default().file(&u.messages, u.cli_cost.as_ref());
+        let mut r = Row::default();
+        for m in &u.messages {
+            r.add(
+                &m.model,
+                &m.tokens,
+                costs.get(&m.key).copied().unwrap_or_default(),
+            );
         }
+        r
+    }
+
+    /// A billing window's row.
+    fn of_window(w: &BillingWindow) -> Row {
+        Row {
+            models: w.models.clone(),
+            costs: w.costs.clone(),
+        }
+    }
+
+    fn add(&mut self, model: &str, t: &Tokens, c: Cost) {
+        self.models.entry(model.to_owned()).or_default().add(t);
+        self.costs.entry(model.to_owned()).or_default().add(&c);
     }
 
     /// Whether some model of the row has a price.
     fn any_priced(&self) -> bool {
-        self.models
-            .keys()
-            .any(|m| estimate_cost(m, &Tokens::default()).is_some())
+        self.costs.values().any(|c| c.usd > 0.0 || !c.partial)
+    }
+
+    /// Whether some of its cost is the table's estimate.
+    fn estimated(&self) -> bool {
+        self.costs.values().any(|c| c.estimated)
     }
 
     fn tokens(&self) -> Tokens {
@@ -111,17 +137,25 @@ impl Row {
         t
     }
 
-    /// The estimate over the models with a price, and whether some had none.
+    /// The cost over the models with a price, and whether some had none.
     fn cost(&self) -> (f64, bool) {
-        let mut sum = 0.0;
-        let mut unpriced = false;
-        for (m, t) in &self.models {
-            match estimate_cost(m, t) {
-                Some(c) => sum += c,
-                None => unpriced = true,
-            }
+        let mut c = Cost::default();
+        for x in self.costs.values() {
+            c.add(x);
         }
-        (sum, unpriced)
+        (c.usd, c.partial)
+    }
+
+    /// The cell: `$1.23`, `~$1.23` when some is the table's estimate,
+    /// `$1.23+` when some model has no price, `—` when none has.
+    fn cost_cell(&self) -> String {
+        let (c, partial) = self.cost();
+        let text = cost_text(c, partial, self.any_priced());
+        if self.estimated() && self.any_priced() {
+            format!("~{text}")
+        } else {
+            text
+        }
     }
 }
 
@@ -170,17 +204,16 @@ pub(super) fn json_fields(u: &FileUsage) -> Vec<(&'static str, serde_json::Value
             serde_json::json!(priced.then_some(cost)),
         ),
         ("costIsPartial", serde_json::json!(priced && partial)),
+        (
+            "costIsEstimate",
+            serde_json::json!(priced && row.estimated()),
+        ),
     ]
 }
 
 /// `list --long`'s cells: total tokens, and the estimate (`—` with no price).
 pub(super) fn long_cells(u: &FileUsage) -> [String; 2] {
-    let row = Row::of(u);
-    let (cost, partial) = row.cost();
-    [
-        short(u.tokens().total()),
-        cost_text(cost, partial, row.any_priced()),
-    ]
+    [short(u.tokens().total()), Row::of(u).cost_cell()]
 }
 
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
@@ -234,7 +267,8 @@ pub(super) fn summary_line(s: &SessionUsage) -> String {
     if !row.models.is_empty() {
         parts.push(if priced {
             format!(
-                "est. {}{}",
+                "{}{}{}",
+                if row.estimated() { "est. " } else { "" },
                 cost_text(cost, unpriced, true),
                 if unpriced {
                     " (some models have no price)"
@@ -305,24 +339,41 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     // --by session: each session's sub-agents, under its row, oldest first
     let mut agent_rows: BTreeMap<&str, Vec<(&SubagentUsage, Row)>> = BTreeMap::new();
     // --by block: each message's time, model and new tokens, windowed after
-    let mut timed: Vec<(i64, String, Tokens)> = Vec::new();
+    let mut timed: Vec<(i64, String, Tokens, Cost)> = Vec::new();
     let mut seen = UsageSet::default();
+    // prices the store's own cost-state lines teach, for what none covers
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
+    // what each message's cost has added so far (a resumed file repeats it)
+    let mut counted: HashMap<String, Cost> = HashMap::new();
     for s in &sessions {
+        let costs = if a.no_cost {
+            HashMap::new()
+        } else {
+            pricer.session(s)
+        };
         // the session's own transcript, then each sub-agent's
         let files = std::iter::once((None, &s.usage))
             .chain(s.subagents.iter().map(|a| (Some(a), &a.usage)));
         for (agent, file) in files {
             for m in &file.messages {
-                if since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
+                // by block every response counts toward the chain of
+                // windows (one before --since may begin the window shown);
+                // windows that end before it are left out below
+                if a.by != By::Block && since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
                     continue;
                 }
                 let delta = seen.add_message(m);
                 if delta.total() == 0 {
                     continue;
                 }
+                let full = costs.get(&m.key).copied().unwrap_or_default();
+                let cost = match counted.insert(m.key.clone(), full) {
+                    Some(old) => full.beyond(&old),
+                    None => full,
+                };
                 let when = m.at.unwrap_or(s.last_modified);
                 if a.by == By::Block {
-                    timed.push((when, m.model.clone(), delta));
+                    timed.push((when, m.model.clone(), delta, cost));
                     continue;
                 }
                 let key = match a.by {
@@ -332,12 +383,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                     By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
                     By::Session | By::Block => s.session_id.clone(),
                 };
-                rows.entry(key)
-                    .or_default()
-                    .models
-                    .entry(m.model.clone())
-                    .or_default()
-                    .add(&delta);
+                rows.entry(key).or_default().add(&m.model, &delta, cost);
                 if let (By::Session, Some(agent)) = (a.by, agent) {
                     let list = agent_rows.entry(&s.session_id).or_default();
                     let i = match list.iter().position(|(x, _)| std::ptr::eq(*x, agent)) {
@@ -347,36 +393,67 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                             list.len() - 1
                         }
                     };
-                    list[i]
-                        .1
-                        .models
-                        .entry(m.model.clone())
-                        .or_default()
-                        .add(&delta);
+                    list[i].1.add(&m.model, &delta, cost);
                 }
             }
         }
+        // what the CLI's cost-state priced that no response carries (its
+        // side requests), at the time it covers up to
+        let side = if a.no_cost {
+            Vec::new()
+        } else {
+            Pricer::unshared(s)
+        };
+        for (model, usd) in side {
+            let when = s
+                .cli_cost()
+                .and_then(|c| c.until)
+                .unwrap_or(s.last_modified);
+            let cost = Cost {
+                usd,
+                ..Cost::default()
+            };
+            if a.by == By::Block {
+                timed.push((when, model, Tokens::default(), cost));
+                continue;
+            }
+            if since.is_some_and(|t| when < t) {
+                continue;
+            }
+            let key = match a.by {
+                By::Day => local_time(when).0,
+                By::Month => local_time(when).0[..7].to_owned(),
+                By::Model => model.clone(),
+                By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
+                By::Session | By::Block => s.session_id.clone(),
+            };
+            rows.entry(key)
+                .or_default()
+                .add(&model, &Tokens::default(), cost);
+        }
     }
-    let windows = billing_windows(
-        timed.iter().map(|(at, m, t)| (*at, m.as_str(), *t)),
+    let mut windows = billing_windows(
+        timed.iter().map(|(at, m, t, c)| (*at, m.as_str(), *t, *c)),
         io.now_ms,
     );
+    // --since: the windows with a response since then (each whole)
+    if let Some(t) = since {
+        windows.retain(|w| w.last >= t);
+    }
     // a window's row: its start and end, local time (in order as strings)
     let mut window_of: BTreeMap<String, &BillingWindow> = BTreeMap::new();
     for w in &windows {
         let key = window_key(w);
-        rows.insert(
-            key.clone(),
-            Row {
-                models: w.models.clone(),
-            },
-        );
+        rows.insert(key.clone(), Row::of_window(w));
         window_of.insert(key, w);
     }
     let mut total = Row::default();
     for r in rows.values() {
         for (m, t) in &r.models {
             total.models.entry(m.clone()).or_default().add(t);
+        }
+        for (m, c) in &r.costs {
+            total.costs.entry(m.clone()).or_default().add(c);
         }
     }
     // in time order: by day, month and block the keys are; by session, when
@@ -386,9 +463,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         ordered.sort_by_key(|(k, _)| (written.get(k.as_str()).copied(), k.as_str()));
     }
     let unpriced: BTreeSet<&String> = total
-        .models
+        .costs
         .iter()
-        .filter(|(m, t)| estimate_cost(m, t).is_none())
+        .filter(|(_, c)| c.partial)
         .map(|(m, _)| m)
         .collect();
     let output = a.output();
@@ -405,6 +482,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 "models": r.models.keys().collect::<Vec<_>>(),
                 "estimatedCostUsd": (!a.no_cost && priced).then_some(cost),
                 "costIsPartial": !a.no_cost && some_unpriced && priced,
+                "costIsEstimate": !a.no_cost && priced && r.estimated(),
             })
         };
         let session_row = |k: &String, r: &Row| {
@@ -496,13 +574,12 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         "CACHE WRITE",
         "CACHE READ",
         "TOTAL",
-        "EST. COST",
+        "COST",
     ];
     let mut table: Vec<[String; 7]> = Vec::new();
 
     let line = |key: &str, r: &Row| {
         let t = r.tokens();
-        let (c, partial) = r.cost();
         [
             flat(key),
             short(t.input),
@@ -510,7 +587,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             short(t.cache_write),
             short(t.cache_read),
             short(t.total()),
-            cost_text(c, partial, r.any_priced()),
+            r.cost_cell(),
         ]
     };
     for (k, r) in ordered {
@@ -571,9 +648,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         }
     }
     for w in windows.iter().filter(|w| w.active) {
-        let r = Row {
-            models: w.models.clone(),
-        };
+        let r = Row::of_window(w);
         out.push_str(&flat(&open_window_line(w, &r, io.now_ms, !a.no_cost)));
         out.push('\n');
     }
@@ -582,7 +657,11 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         out.push('\n');
     }
     if !a.no_cost {
-        let mut note = format!("costs are estimates from Anthropic's list prices of {PRICES_DATE}");
+        let mut note = if total.estimated() {
+            format!("~ marks estimates from Anthropic's list prices of {PRICES_DATE}; other costs are the CLI's own")
+        } else {
+            "costs are the CLI's own (its cost-state records)".to_owned()
+        };
         if !unpriced.is_empty() {
             let names: Vec<&str> = unpriced.iter().map(|s| s.as_str()).collect();
             note.push_str(&format!(
@@ -685,9 +764,7 @@ pub(crate) struct OpenWindow {
 impl OpenWindow {
     /// The window `w` at `now`, as [`Projection`] sees it.
     pub(crate) fn of(w: &BillingWindow, now: i64) -> OpenWindow {
-        let r = Row {
-            models: w.models.clone(),
-        };
+        let r = Row::of_window(w);
         let (cost, partial) = r.cost();
         let p = Projection::of(w, &r, now);
         OpenWindow {

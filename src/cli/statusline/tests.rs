@@ -211,7 +211,9 @@ fn transcript(store: &Path, id: &str, lines: &[String], mtime: &str) -> PathBuf 
 #[test]
 fn today_and_the_open_window_from_the_recent_transcripts_only() {
     let d = tempfile::tempdir().unwrap();
-    let s = "claude-sonnet-4-5";
+    // $3 / $15 a million, with no long-context tier (a request of a
+    // million input tokens is priced as one)
+    let s = "claude-3-7-sonnet";
     // yesterday's session: never read (written before the day began)
     transcript(
         d.path(),
@@ -255,7 +257,7 @@ fn today_and_the_open_window_from_the_recent_transcripts_only() {
     let today = ms("2026-11-01T00:00:00.000Z");
     let listing = store.usage_since(None, today).unwrap();
     assert_eq!(listing.sessions.len(), 2, "yesterday's file is not read");
-    let (cost, block) = today_and_block(&listing.sessions, today, now);
+    let (cost, block) = today_and_block(&listing.sessions, today, now, i64::MAX);
     assert_eq!(
         cost,
         Cost {
@@ -272,7 +274,12 @@ fn today_and_the_open_window_from_the_recent_transcripts_only() {
     assert_eq!(b.projected, Some(18.0 * 1.75));
     assert!(!b.partial && !b.unpriced);
     // at 14:00 it has ended: no open window, today's cost the same
-    let (_, closed) = today_and_block(&listing.sessions, today, ms("2026-11-01T14:00:00.000Z"));
+    let (_, closed) = today_and_block(
+        &listing.sessions,
+        today,
+        ms("2026-11-01T14:00:00.000Z"),
+        i64::MAX,
+    );
     assert_eq!(closed, None);
 
     // a model with no price: a lower bound
@@ -289,7 +296,7 @@ fn today_and_the_open_window_from_the_recent_transcripts_only() {
         "2026-11-01T12:00:00.000Z",
     );
     let listing = store.usage_since(None, today).unwrap();
-    let (cost, block) = today_and_block(&listing.sessions, today, now);
+    let (cost, block) = today_and_block(&listing.sessions, today, now, i64::MAX);
     assert!(cost.partial && cost.usd == 18.0);
     assert!(block.unwrap().partial);
 
@@ -306,7 +313,7 @@ fn today_and_the_open_window_from_the_recent_transcripts_only() {
     // (m2's million tokens of a 200k window)
     assert_eq!(
         render(DEFAULT_FORMAT, &f),
-        "claude-sonnet-4-5 · 500% ctx · $21.00 session · $18.00+ today · 5h: 1h30m left, $6.35/h+ → $27.53+"
+        "claude-3-7-sonnet · 500% ctx · $21.00 session · $18.00+ today · 5h: 1h30m left, $6.35/h+ → $27.53+"
     );
 }
 
@@ -380,7 +387,7 @@ fn the_branch_and_directory_come_from_the_workspace() {
 #[test]
 fn a_message_dated_in_the_future_is_not_today_nor_the_open_window() {
     let d = tempfile::tempdir().unwrap();
-    let s = "claude-sonnet-4-5";
+    let s = "claude-3-7-sonnet";
     transcript(
         d.path(),
         "aaaaaaaa-0000-4000-8000-000000000005",
@@ -394,7 +401,7 @@ fn a_message_dated_in_the_future_is_not_today_nor_the_open_window() {
     let now = ms("2026-11-01T12:30:00.000Z");
     let today = ms("2026-11-01T00:00:00.000Z");
     let listing = store.usage_since(None, today).unwrap();
-    let (cost, block) = today_and_block(&listing.sessions, today, now);
+    let (cost, block) = today_and_block(&listing.sessions, today, now, i64::MAX);
     assert_eq!(
         cost,
         Cost {
@@ -406,7 +413,12 @@ fn a_message_dated_in_the_future_is_not_today_nor_the_open_window() {
     let b = block.unwrap();
     assert_eq!((b.minutes_left, b.cost), (90, 3.0), "the window of 09:00");
     // past that window's end, no window is open: not the one of 2099
-    let (_, none) = today_and_block(&listing.sessions, today, ms("2026-11-01T14:00:00.000Z"));
+    let (_, none) = today_and_block(
+        &listing.sessions,
+        today,
+        ms("2026-11-01T14:00:00.000Z"),
+        i64::MAX,
+    );
     assert_eq!(none, None);
 }
 
@@ -563,4 +575,90 @@ fn a_session_whose_sub_agents_are_past_the_bound_is_not_read() {
     agent.set_len(0).unwrap();
     let (f, notes) = gather_within(path);
     assert_eq!(render("{session_cost}", &f), "$0.01", "{notes:?}");
+}
+
+/// The open 5-hour window is found from the first response that chains
+/// into it, however far before the look-back (min(midnight, now − 10 h))
+/// that is (#44.2): use every 4h40 since 21:10 the day before chains
+/// windows 21:00, 02:00, 07:00 and 12:00, so at 13:00 four hours are
+/// left (read from midnight it was 11:00, three hours).
+#[test]
+fn the_open_window_chains_from_before_the_look_back() {
+    let d = tempfile::tempdir().unwrap();
+    let s = "claude-3-7-sonnet";
+    let times = [
+        "2026-10-31T21:10:00.000Z",
+        "2026-11-01T01:50:00.000Z",
+        "2026-11-01T02:10:00.000Z",
+        "2026-11-01T06:50:00.000Z",
+        "2026-11-01T07:10:00.000Z",
+        "2026-11-01T11:50:00.000Z",
+        "2026-11-01T12:10:00.000Z",
+    ];
+    // the day before's in a file of its own, last written then
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000007",
+        &[usage_line("c0", s, 10, 0, times[0])],
+        times[0],
+    );
+    let lines: Vec<String> = times[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| usage_line(&format!("c{}", i + 1), s, 10, 0, t))
+        .collect();
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000008",
+        &lines,
+        times[6],
+    );
+    let store = Store::new(d.path());
+    let now = ms("2026-11-01T13:00:00.000Z");
+    let today = ms("2026-11-01T00:00:00.000Z");
+    let mut notes = Vec::new();
+    let f = gather(
+        &Input::default(),
+        Some(&store),
+        true,
+        now,
+        today,
+        &mut notes,
+    );
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(f.block.expect("an open window").minutes_left, 240);
+    // today's cost is still today's: six responses of 10 input tokens
+    assert_eq!(f.today_cost.unwrap().usd, 60.0 * 3.0 / 1e6);
+}
+
+/// Today's cost prices the CLI's default model (it read `$0.00+`, #40.8):
+/// a session with the CLI's own `cost-state` at its figure (its side
+/// requests too), the open one after it at the unit price that teaches.
+#[test]
+fn today_prices_the_cli_default_model_from_its_cost_state() {
+    let d = tempfile::tempdir().unwrap();
+    let m = "claude-opus-5-5";
+    let cost_state = json!({"type":"cost-state","totalCostUSD":0.7,"hasUnknownModelCost":false,
+        "modelUsage":{m:{"inputTokens":100_000,"outputTokens":0,"costUSD":0.7},
+            // a side request no response carries
+            "claude-haiku-4-5":{"inputTokens":1000,"outputTokens":0,"costUSD":0.1}}})
+    .to_string();
+    transcript(
+        d.path(),
+        "aaaaaaaa-0000-4000-8000-000000000009",
+        &[
+            usage_line("o1", m, 100_000, 0, "2026-11-01T09:00:00.000Z"),
+            cost_state,
+            // resumed and still open: $7 a million, as the line above says
+            usage_line("o2", m, 10_000, 0, "2026-11-01T10:00:00.000Z"),
+        ],
+        "2026-11-01T10:00:00.000Z",
+    );
+    let store = Store::new(d.path());
+    let now = ms("2026-11-01T10:30:00.000Z");
+    let today = ms("2026-11-01T00:00:00.000Z");
+    let listing = store.usage_since(None, today).unwrap();
+    let (cost, _) = today_and_block(&listing.sessions, today, now, i64::MAX);
+    assert!(!cost.partial, "{cost:?}");
+    assert!((cost.usd - 0.87).abs() < 1e-9, "{cost:?}");
 }

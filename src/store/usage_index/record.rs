@@ -3,7 +3,7 @@
 //! index file whole (magic, version, records, count and checksum). Pure:
 //! bytes in, bytes out; reading and writing the file is the index's.
 
-use crate::store::usage::{FileUsage, MessageUsage, Tokens};
+use crate::store::usage::{CliCost, FileUsage, MessageUsage, ModelCost, Tokens};
 use std::collections::HashMap;
 use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
@@ -11,8 +11,9 @@ use std::os::unix::fs::MetadataExt;
 pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
 /// The format, and what its records were counted by: 3 since a line with
 /// `\u`-escaped keys counts (an index of version 2 holds counts made
-/// without them, and is rebuilt).
-pub(super) const VERSION: u32 = 3;
+/// without them, and is rebuilt); 4 since records hold 1-hour cache
+/// writes, a response's first line's time and the CLI's `cost-state`.
+pub(super) const VERSION: u32 = 4;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;
@@ -216,10 +217,40 @@ pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
         o.bytes(m.key.as_bytes());
         o.var(models.iter().position(|x| *x == m.model).unwrap_or(0) as u64);
         let t = &m.tokens;
-        for v in [t.input, t.output, t.cache_write, t.cache_read] {
+        for v in [
+            t.input,
+            t.output,
+            t.cache_write,
+            t.cache_read,
+            t.cache_write_1h,
+        ] {
             o.var(v);
         }
         o.opt_i64(m.at);
+    }
+    match &u.cli_cost {
+        None => o.0.push(0),
+        Some(c) => {
+            o.0.push(1 + c.has_unknown_model_cost as u8);
+            o.u64(c.total_usd.to_bits());
+            o.opt_i64(c.until);
+            o.var(c.models.len() as u64);
+            for m in &c.models {
+                o.bytes(m.model.as_bytes());
+                let t = &m.tokens;
+                for v in [
+                    t.input,
+                    t.output,
+                    t.cache_write,
+                    t.cache_read,
+                    t.cache_write_1h,
+                ] {
+                    o.var(v);
+                }
+                o.var(m.web_search_requests);
+                o.u64(m.cost_usd.to_bits());
+            }
+        }
     }
     o.0.into_boxed_slice()
 }
@@ -293,6 +324,7 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
             output: i.var()?,
             cache_write: i.var()?,
             cache_read: i.var()?,
+            cache_write_1h: i.var()?,
         };
         let at = i.opt_i64()?;
         u.messages.push(MessageUsage {
@@ -302,6 +334,44 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
             at,
         });
     }
+    let usd = |b: u64| Some(f64::from_bits(b)).filter(|c| c.is_finite() && *c >= 0.0);
+    u.cli_cost = match i.u8()? {
+        0 => None,
+        k @ (1 | 2) => {
+            let total_usd = usd(i.u64()?)?;
+            let until = i.opt_i64()?;
+            let n = usize::try_from(i.var()?).ok()?;
+            if n > i.0.len() / 8 {
+                return None;
+            }
+            let mut models = Vec::with_capacity(n);
+            for _ in 0..n {
+                let model = i.string()?;
+                let tokens = Tokens {
+                    input: i.var()?,
+                    output: i.var()?,
+                    cache_write: i.var()?,
+                    cache_read: i.var()?,
+                    cache_write_1h: i.var()?,
+                };
+                let web_search_requests = i.var()?;
+                let cost_usd = usd(i.u64()?)?;
+                models.push(ModelCost {
+                    model,
+                    tokens,
+                    web_search_requests,
+                    cost_usd,
+                });
+            }
+            Some(CliCost {
+                total_usd,
+                models,
+                has_unknown_model_cost: k == 2,
+                until,
+            })
+        }
+        _ => return None,
+    };
     i.0.is_empty().then_some(u)
 }
 

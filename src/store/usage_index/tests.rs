@@ -1,5 +1,5 @@
 use super::*;
-use crate::store::usage::{MessageUsage, Tokens};
+use crate::store::usage::{CliCost, MessageUsage, ModelCost, Tokens};
 use serde_json::json;
 use std::sync::atomic::AtomicI64;
 
@@ -55,8 +55,9 @@ fn a_record_round_trips() {
                 tokens: Tokens {
                     input: 1,
                     output: u64::MAX,
-                    cache_write: 0,
+                    cache_write: 9,
                     cache_read: 300,
+                    cache_write_1h: 4,
                 },
                 at: Some(-5),
             },
@@ -71,6 +72,23 @@ fn a_record_round_trips() {
         cwd: Some("/wörk".into()),
         first: Some(i64::MIN),
         last: Some(i64::MAX),
+        cli_cost: Some(CliCost {
+            total_usd: 0.25,
+            models: vec![ModelCost {
+                model: "claude-opus-5-5".into(),
+                tokens: Tokens {
+                    input: 5,
+                    output: 6,
+                    cache_write: 7,
+                    cache_read: 8,
+                    cache_write_1h: 3,
+                },
+                web_search_requests: 2,
+                cost_usd: 0.25,
+            }],
+            has_unknown_model_cost: true,
+            until: Some(77),
+        }),
     };
     let h = Head {
         key: Key {
