@@ -213,6 +213,28 @@ impl Client {
                         )));
                     }
                 }
+                // A CLI that cannot start the session writes a result
+                // saying why before it answers `initialize`, then exits:
+                // that result is the error.
+                let said = client.shared.queue.take_first(
+                    |m| matches!(m, Ok(Incoming { message: Message::Result(r), .. }) if r.is_error),
+                );
+                if let Some(Ok(Incoming {
+                    message: Message::Result(result),
+                    ..
+                })) = said
+                {
+                    client.shared.supervisor.stderr_drained(STDERR_DRAIN).await;
+                    let code = match &e {
+                        Error::ProcessExited { code, .. } => *code,
+                        _ => None,
+                    };
+                    return Err(Start::Failed(Error::StartupFailed {
+                        result,
+                        code,
+                        stderr_tail: client.stderr_tail(),
+                    }));
+                }
                 Err(Start::Failed(match e {
                     Error::ControlTimeout { .. } => Error::InitTimeout(options.init_timeout),
                     other => other,

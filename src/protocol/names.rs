@@ -508,8 +508,65 @@ string_enum!(
         /// Flags that load code from the side (plugin directories and the
         /// like) are turned off (new in the TypeScript SDK 0.3.333).
         SideloadFlagsDisabled = "sideload_flags_disabled",
+        /// `--resume` named a session the CLI has no transcript for
+        /// (CLI 2.1.336 and later; older ones write the result without a
+        /// reason).
+        ResumeTargetNotFound = "resume_target_not_found",
+        /// The consumer terms must be reviewed in a terminal first
+        /// (CLI 2.1.336).
+        ConsumerTermsReviewInTerminal = "consumer_terms_review_in_terminal",
+        /// The consumer terms must be accepted on the web first (CLI 2.1.336).
+        ConsumerTermsAcceptOnWeb = "consumer_terms_accept_on_web",
+        /// The organization's sign-in ended (CLI 2.1.336).
+        OrgSigninEnded = "org_signin_ended",
     }
 );
+
+impl StartupFailureReason {
+    /// The reason in a few words, for people (`no such session`); `None`
+    /// for a reason this crate does not know (the CLI's `errors` say it).
+    ///
+    /// ```
+    /// use claudio::protocol::StartupFailureReason;
+    /// assert_eq!(StartupFailureReason::ResumeTargetNotFound.words(), Some("no such session"));
+    /// assert_eq!(StartupFailureReason::Other("x".into()).words(), None);
+    /// ```
+    pub fn words(&self) -> Option<&'static str> {
+        use StartupFailureReason as R;
+        Some(match self {
+            R::OrgPinApiKeyConflict => "the organization pin and the API key disagree",
+            R::ProviderNotAllowed => "the API provider is not allowed",
+            R::OrgVerifyFailed => "the organization could not be verified",
+            R::OrgPinMismatch => "the organization is not the pinned one",
+            R::ManagedSettingsInvalid => "the managed settings are invalid",
+            R::RemoteSettingsRequiredUnavailable => "required remote settings are unavailable",
+            R::GatewaySigninRequired => "the gateway needs a sign-in",
+            R::GatewayAccessDenied => "the gateway refused access",
+            R::ProxyInvalid => "the proxy setting is invalid",
+            R::TempDirUnusable => "the temporary directory cannot be used",
+            R::CwdUnavailable => "the working directory no longer exists",
+            R::ShellToolMissing => "no shell for the shell tool",
+            R::SessionHeldByBackground => "a background session holds the session",
+            R::WorktreeResumeRefused => "the worktree session cannot be resumed",
+            R::WorktreeUnverified => "the worktree could not be verified",
+            R::CliVersionTooOld => "the CLI is too old",
+            R::BypassRoot => "bypass mode is refused as root",
+            R::OrgConfigRequiredUnavailable => "required organization configuration is unavailable",
+            R::OrgConfigRefused => "the organization configuration refused the session",
+            R::SandboxRequiredUnavailable => "a required sandbox is unavailable",
+            R::InitializeNotFirst => "something came before initialize",
+            R::ConfigFileInvalid => "a config file is not valid JSON",
+            R::ManagedSettingsNotDelivered => "the managed settings were not delivered",
+            R::InitializeFieldsNotDelivered => "the initialize fields were not delivered",
+            R::SideloadFlagsDisabled => "side-loading flags are turned off",
+            R::ResumeTargetNotFound => "no such session",
+            R::ConsumerTermsReviewInTerminal => "the terms must be reviewed in a terminal first",
+            R::ConsumerTermsAcceptOnWeb => "the terms must be accepted on the web first",
+            R::OrgSigninEnded => "the organization's sign-in ended",
+            R::Other(_) => return None,
+        })
+    }
+}
 
 string_enum!(
     /// Where a user message or result came from

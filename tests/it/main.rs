@@ -24,6 +24,7 @@ mod images;
 mod mcp_secrets;
 mod real_cli;
 mod screens;
+mod sdk_real_cli;
 mod sdk_surface;
 mod sdk_types;
 mod search;
