@@ -437,6 +437,7 @@ pub fn approve_plan(mode: PermissionMode, request_input: &Value) -> PermissionRe
     PermissionResult::Allow {
         updated_input: Some(request_input.clone()),
         updated_permissions: vec![PermissionUpdate::set_mode(mode)],
+        decision_classification: None,
     }
 }
 
@@ -475,6 +476,7 @@ pub fn approve_edited_plan(
     PermissionResult::Allow {
         updated_input: Some(Value::Object(input)),
         updated_permissions: vec![PermissionUpdate::set_mode(mode)],
+        decision_classification: None,
     }
 }
 

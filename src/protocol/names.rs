@@ -438,6 +438,26 @@ string_enum!(
 );
 
 string_enum!(
+    /// Who decided a permission answer (`decisionClassification`, sent with
+    /// it; see [`PermissionResult::classified`](crate::PermissionResult::classified)).
+    /// The CLI keeps it in the call's record and its telemetry; unset, it
+    /// infers `user_temporary` for an allow and `user_reject` for a deny. A
+    /// CLI older than 2.1.336 ignores it.
+    DecisionClassification {
+        /// A person allowed this call once.
+        UserTemporary = "user_temporary",
+        /// A person allowed it always (for the session, or saved): the click
+        /// and the later calls the grant allows.
+        UserPermanent = "user_permanent",
+        /// A person refused it.
+        UserReject = "user_reject",
+        /// The host decided by itself, nobody asked (a mode, a policy, a
+        /// rule no person's answer made). CLI 2.1.336.
+        Config = "config",
+    }
+);
+
+string_enum!(
     /// How an `AskUserQuestion` question went unanswered
     /// (`annotations[question].unanswered`; see
     /// [`ask::Answer::Skipped`](super::ask::Answer::Skipped)).

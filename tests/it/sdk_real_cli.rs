@@ -61,3 +61,59 @@ async fn real_cli_resume_of_an_unknown_id_fails_with_the_clis_result() {
     assert!(text.contains("No conversation found"), "{text}");
     assert_eq!(err.startup_failure().map(|r| r.is_error), Some(true));
 }
+
+/// One Bash call answered with `answer`: whether the command ran, and the
+/// tool result the model saw.
+async fn bash_answered(
+    w: &World,
+    answer: claudio::PermissionResult,
+) -> (bool, mock_api::ToolResult) {
+    let call = Reply::bash("touch made_by_tool");
+    let id = call.tool_use_id();
+    w.api.push(call);
+    w.api.push(Reply::text("Finished."));
+    let options = w.options().can_use_tool(move |_req, _ctx| {
+        let answer = answer.clone();
+        async move { Ok(answer) }
+    });
+    let client = Client::connect(options).await.expect("connect");
+    client.send("make a file").await.unwrap();
+    let msgs = turn(&client).await;
+    client.close().await.unwrap();
+    assert!(
+        matches!(msgs.last(), Some(claudio::Message::Result(r)) if !r.is_error),
+        "{msgs:#?}"
+    );
+    let reqs = w.main_requests();
+    assert_eq!(reqs.len(), 2, "{reqs:?}");
+    let tr = reqs[1].tool_result_for(&id).expect("a tool result");
+    (w.work.path().join("made_by_tool").exists(), tr)
+}
+
+/// `decisionClassification` on the permission answer: 2.1.336 takes each
+/// value (config included), and an older CLI ignores the field harmlessly:
+/// an allow still runs the tool, a deny still refuses it.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_a_classified_permission_answer_is_taken() {
+    use claudio::protocol::DecisionClassification as By;
+    use claudio::PermissionResult;
+    if real_cli("real_cli_a_classified_permission_answer_is_taken").is_none() {
+        return;
+    }
+    for by in [By::Config, By::UserTemporary, By::UserPermanent] {
+        let w = world!("real_cli_a_classified_permission_answer_is_taken");
+        let (ran, tr) = bash_answered(&w, PermissionResult::allow().classified(by.clone())).await;
+        assert!(ran, "{by}: the allowed command did not run: {tr:?}");
+        assert!(!tr.is_error, "{by}: {tr:?}");
+    }
+    for by in [By::UserReject, By::Config] {
+        let w = world!("real_cli_a_classified_permission_answer_is_taken");
+        let answer = PermissionResult::deny("not here").classified(by.clone());
+        let (ran, tr) = bash_answered(&w, answer).await;
+        assert!(!ran, "{by}: the refused command ran");
+        assert!(
+            tr.is_error && tr.content.contains("not here"),
+            "{by}: {tr:?}"
+        );
+    }
+}
