@@ -128,19 +128,22 @@ string_enum!(
         /// host's only way to gate those commands. See
         /// [`PreSkillShellCommandInput`](super::hooks::PreSkillShellCommandInput).
         PreSkillShellCommand = "PreSkillShellCommand",
+        /// The turn was stopped (CLI 2.1.336): who, why and how, in
+        /// [`InterruptInput`](super::hooks::InterruptInput).
+        Interrupt = "Interrupt",
     }
 );
 
 impl HookEvent {
-    /// Every event the TypeScript SDK 0.3.333 lists (`HOOK_EVENTS`), in
+    /// Every event the TypeScript SDK 0.3.336 lists (`HOOK_EVENTS`), in
     /// its order.
     ///
     /// ```
     /// use claudio::HookEvent;
-    /// assert_eq!(HookEvent::KNOWN.len(), 34);
+    /// assert_eq!(HookEvent::KNOWN.len(), 35);
     /// assert!(HookEvent::KNOWN.contains(&HookEvent::PreSkillShellCommand));
     /// ```
-    pub const KNOWN: [HookEvent; 34] = [
+    pub const KNOWN: [HookEvent; 35] = [
         HookEvent::PreToolUse,
         HookEvent::PostToolUse,
         HookEvent::PostToolUseFailure,
@@ -152,6 +155,7 @@ impl HookEvent {
         HookEvent::SessionEnd,
         HookEvent::Stop,
         HookEvent::StopFailure,
+        HookEvent::Interrupt,
         HookEvent::SubagentStart,
         HookEvent::SubagentStop,
         HookEvent::PreCompact,
@@ -420,6 +424,44 @@ string_enum!(
         Decline = "decline",
         /// Cancelled.
         Cancel = "cancel",
+    }
+);
+
+string_enum!(
+    /// Who stopped the turn ([`InterruptInput::source`](super::hooks::InterruptInput::source)).
+    InterruptSource {
+        /// A person, and any client request or denial that does not say who
+        /// sent it (an SDK program's `interrupt()`).
+        User = "user",
+        /// Another session's Claude.
+        Session = "session",
+        /// A `PermissionRequest` hook, a plugin, a permission check, or an
+        /// app or service that says it acted by itself.
+        System = "system",
+    }
+);
+
+string_enum!(
+    /// What ended the turn ([`InterruptInput::reason`](super::hooks::InterruptInput::reason)).
+    InterruptReason {
+        /// A stop: Esc, Ctrl+C, an interrupt request.
+        Stop = "stop",
+        /// A denied permission.
+        PermissionDenied = "permission_denied",
+        /// A return to an earlier message, or to edit the prompt.
+        Rewind = "rewind",
+        /// Anything else.
+        Else = "other",
+    }
+);
+
+string_enum!(
+    /// How a stop arrived ([`InterruptInput::via`](super::hooks::InterruptInput::via)).
+    InterruptVia {
+        /// At the CLI's own terminal.
+        Terminal = "terminal",
+        /// As a request from an app, a phone, an SDK program or a service.
+        Client = "client",
     }
 );
 
@@ -808,7 +850,7 @@ mod tests {
         let mut names: Vec<&str> = HookEvent::KNOWN.iter().map(HookEvent::as_str).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 34);
+        assert_eq!(names.len(), 35);
         assert_eq!(
             HookEvent::from_name("PreSkillShellCommand"),
             HookEvent::PreSkillShellCommand

@@ -117,3 +117,68 @@ async fn real_cli_a_classified_permission_answer_is_taken() {
         );
     }
 }
+
+/// The `Interrupt` hook (CLI 2.1.336) fires once after `Client::interrupt()`,
+/// typed: a person-like stop (`user`, `stop`) that came as a request
+/// (`client`). An older CLI knows no such event and never calls it.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_the_interrupt_hook_fires_once_after_interrupt() {
+    use claudio::protocol::hooks::{
+        HookEventInput, InterruptReason, InterruptSource, InterruptVia,
+    };
+    use claudio::{HookEvent, HookMatcher, HookOutput, Message, StreamExt};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    let w = world!("real_cli_the_interrupt_hook_fires_once_after_interrupt");
+    let v = version(&w.cli);
+    let chunks: Vec<String> = (0..40).map(|i| format!("word{i} ")).collect();
+    let chunks: Vec<&str> = chunks.iter().map(String::as_str).collect();
+    w.api
+        .push(Reply::text_chunks(&chunks).with_delay(Duration::from_millis(250)));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let hook = HookMatcher::new(None, move |req, _ctx| {
+        let s2 = s2.clone();
+        async move {
+            s2.lock().unwrap().push(req.event_input());
+            Ok(HookOutput::proceed())
+        }
+    });
+    let options = w
+        .options()
+        .include_partial_messages(true)
+        .hook(HookEvent::Interrupt, hook);
+    let client = Client::connect(options).await.expect("connect");
+    client.send("tell me a long story").await.unwrap();
+    let read = async {
+        let mut interrupted = false;
+        let mut s = std::pin::pin!(client.receive_response());
+        while let Some(m) = s.next().await {
+            let m = m.expect("message");
+            let delta = matches!(&m, Message::StreamEvent(e) if e.text_delta().is_some());
+            if delta && !interrupted {
+                interrupted = true;
+                client.interrupt().await.expect("interrupt");
+            }
+        }
+        interrupted
+    };
+    let interrupted = tokio::time::timeout(TURN_LIMIT, read)
+        .await
+        .expect("no result after the interrupt");
+    assert!(interrupted, "never saw a text delta");
+    client.close().await.unwrap();
+    let seen = seen.lock().unwrap().clone();
+    if v < (2, 1, 336) {
+        assert!(seen.is_empty(), "{seen:?}");
+        return;
+    }
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    let HookEventInput::Interrupt(i) = &seen[0] else {
+        panic!("not typed: {:?}", seen[0]);
+    };
+    assert_eq!(i.source, Some(InterruptSource::User), "{i:?}");
+    assert_eq!(i.reason, Some(InterruptReason::Stop), "{i:?}");
+    assert_eq!(i.via, Some(InterruptVia::Client), "{i:?}");
+    assert!(i.extra.is_empty(), "{i:?}");
+}
