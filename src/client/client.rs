@@ -972,9 +972,17 @@ impl Client {
             .signal_group(rustix::process::Signal::Kill);
     }
 
-    /// End the session gracefully: stdin is closed, the CLI finishes its
-    /// transcript and exits (SIGTERM, then SIGKILL, only if it doesn't).
-    /// Calling it again returns at once with how the process ended.
+    /// End the session gracefully: a running turn is interrupted, the
+    /// session is ended as the CLI expects of a closing host
+    /// (`end_session`, `reason: "host_closing"`, CLI 2.1.328 and later),
+    /// stdin is closed, the CLI finishes its transcript and exits (SIGTERM,
+    /// then SIGKILL, only if it doesn't). Calling it again returns `Ok` at
+    /// once with how the process ended.
+    ///
+    /// After it, the messages end: [`Client::next_message`] gives what was
+    /// still queued, then `None` (no error for the exit), and `send` and
+    /// every request give [`Error::Closed`]. Sending `end_session` yourself
+    /// ([`Client::control`]) ends the session the same way.
     ///
     /// ```no_run
     /// # async fn demo(client: claudio::Client) -> claudio::Result<()> {
@@ -988,7 +996,7 @@ impl Client {
     pub async fn close(&self) -> Result<ExitInfo> {
         self.closed.store(true, Ordering::SeqCst);
         let started = std::time::Instant::now();
-        let info = self.shared.shutdown().await;
+        let info = self.shared.shutdown(ends_session(&self.server_info)).await;
         tracing::debug!(
             ms = started.elapsed().as_millis() as u64,
             ?info,
@@ -1000,6 +1008,23 @@ impl Client {
         }
         Ok(info)
     }
+}
+
+/// Whether the CLI answers `end_session` (`reason: "host_closing"`): every
+/// CLI claudio supports does (2.1.328 and later); one that does not say its
+/// version is not asked, so a close never waits on an answer that will not
+/// come.
+fn ends_session(info: &ServerInfo) -> bool {
+    let Some(v) = info.claude_code_version.as_deref() else {
+        return false;
+    };
+    let parts: Vec<u64> = v
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(3)
+        .map(|p| p.parse().unwrap_or(0))
+        .collect();
+    parts.as_slice() >= [2, 1, 328].as_slice()
 }
 
 /// Why one start of the CLI did not give a client.
@@ -1039,12 +1064,13 @@ impl Drop for Client {
             return;
         }
         let shared = self.shared.clone();
+        let ends = ends_session(&self.server_info);
         match tokio::runtime::Handle::try_current() {
             // If the runtime goes away first, the task is dropped with its
             // `Shared`, and the supervisor kills the process group.
             Ok(rt) => {
                 rt.spawn(async move {
-                    shared.shutdown().await;
+                    shared.shutdown(ends).await;
                 });
             }
             Err(_) => shared
@@ -1127,6 +1153,20 @@ fn decode_reply<T: serde::de::DeserializeOwned + Default>(v: Value) -> T {
 #[cfg(test)]
 mod answer_tests {
     use super::*;
+
+    #[test]
+    fn end_session_is_sent_to_the_clis_that_answer_it() {
+        let info = |v: Option<&str>| ServerInfo {
+            claude_code_version: v.map(str::to_owned),
+            ..ServerInfo::default()
+        };
+        assert!(ends_session(&info(Some("2.1.328"))));
+        assert!(ends_session(&info(Some("2.1.336"))));
+        assert!(ends_session(&info(Some("2.2.0"))));
+        assert!(!ends_session(&info(Some("2.1.327"))));
+        assert!(!ends_session(&info(None)));
+        assert!(!ends_session(&info(Some("nonsense"))));
+    }
 
     /// The CLI's refusals of `mcp_call`, as 2.1.328 and 2.1.332 word them
     /// (seen, or read in the CLI's code), stay `Error::Control`; what a

@@ -259,6 +259,10 @@ impl Shared {
             _ => Map::new(),
         };
         body.insert("subtype".into(), Value::String(subtype.into()));
+        if subtype == "end_session" {
+            // the host ends the session: how the CLI then exits is no error
+            self.closing.store(true, Ordering::SeqCst);
+        }
         let (tx, rx) = oneshot::channel();
         {
             let mut p = lock(&self.pending);
@@ -287,7 +291,14 @@ impl Shared {
             return Err(e);
         }
         match tokio::time::timeout(timeout, rx).await {
-            Ok(Ok(r)) => r,
+            Ok(Ok(r)) => {
+                if subtype == "end_session" && r.is_ok() {
+                    // the session is over: end stdin so the CLI exits
+                    // (2.1.336 waits for it after a turn)
+                    self.stdin.lock().await.take();
+                }
+                r
+            }
             Ok(Err(_)) => Err(self.terminal_error()),
             Err(_) => {
                 lock(&self.pending).remove(&id);
@@ -469,12 +480,22 @@ impl Shared {
     }
 
     /// Close stdin and stop the process gracefully. A running turn is
-    /// interrupted first so the CLI can finish its transcript.
-    pub(crate) async fn shutdown(&self) -> ExitInfo {
+    /// interrupted first so the CLI can finish its transcript, then the
+    /// session is ended as the CLI expects of a host that closes
+    /// (`end_session`, `reason: "host_closing"`, as the TypeScript SDK
+    /// sends it; the CLI 2.1.328 to 2.1.336 answer `{}` and exit 0; an
+    /// error answer is no matter, stdin is closed next either way).
+    /// `end_session` is sent only to a CLI that answers it (`ends_session`).
+    pub(crate) async fn shutdown(&self, ends_session: bool) -> ExitInfo {
         self.closing.store(true, Ordering::SeqCst);
         let grace = self.close_grace;
         if self.turn_open() && !self.is_ended() {
             let _ = self.request("interrupt", json!({}), grace).await;
+        }
+        if ends_session && !self.is_ended() {
+            let _ = self
+                .request("end_session", json!({"reason": "host_closing"}), grace)
+                .await;
         }
         let stdin = match tokio::time::timeout(grace, self.stdin.lock()).await {
             Ok(mut g) => g.take(),

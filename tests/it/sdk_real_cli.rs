@@ -182,3 +182,52 @@ async fn real_cli_the_interrupt_hook_fires_once_after_interrupt() {
     assert_eq!(i.via, Some(InterruptVia::Client), "{i:?}");
     assert!(i.extra.is_empty(), "{i:?}");
 }
+
+/// A clean close: `close()` ends the session (`end_session`, host_closing),
+/// the CLI exits 0, the stream ends (`None`, no error), a second `close` is
+/// `Ok`, and a later `send` or request is `Closed`.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_a_closed_client_ends_cleanly() {
+    let w = world!("real_cli_a_closed_client_ends_cleanly");
+    w.api.push(Reply::text("Hi."));
+    let client = Client::connect(w.options()).await.expect("connect");
+    client.send("hello").await.unwrap();
+    turn(&client).await;
+    let exit = client.close().await.expect("close");
+    assert!(exit.success(), "{exit:?}: {}", client.stderr_tail());
+    assert!(client.next_message().await.is_none());
+    assert!(client.close().await.is_ok());
+    assert!(matches!(client.send("again").await, Err(Error::Closed)));
+    assert!(matches!(client.interrupt().await, Err(Error::Closed)));
+}
+
+/// `end_session` sent by hand: the CLI answers `{}` and exits 0, which is
+/// the end of the session, not an error: the stream ends with `None` (it
+/// gave `Err(ProcessExited { code: 0 })`), and a later `send` is `Closed`
+/// (it was `ProcessExited`).
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_end_session_by_hand_ends_the_stream() {
+    let w = world!("real_cli_end_session_by_hand_ends_the_stream");
+    w.api.push(Reply::text("Hi."));
+    let client = Client::connect(w.options()).await.expect("connect");
+    client.send("hello").await.unwrap();
+    turn(&client).await;
+    let answer = client
+        .control("end_session", serde_json::json!({"reason": "host_closing"}))
+        .await
+        .expect("end_session answered");
+    assert_eq!(answer, serde_json::json!({}));
+    let rest = tokio::time::timeout(TURN_LIMIT, async {
+        let mut rest = Vec::new();
+        while let Some(m) = client.next_message().await {
+            rest.push(m);
+        }
+        rest
+    })
+    .await
+    .expect("the stream ends");
+    assert!(rest.iter().all(|m| m.is_ok()), "{rest:?}");
+    assert!(matches!(client.send("again").await, Err(Error::Closed)));
+    let exit = client.close().await.expect("close");
+    assert!(exit.success(), "{exit:?}: {}", client.stderr_tail());
+}
