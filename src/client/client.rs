@@ -495,6 +495,50 @@ impl Client {
         Ok(decode_reply(v))
     }
 
+    /// "Send now": the messages waiting behind the running turn (or only
+    /// the one whose `uuid` is `message_uuid`) reach the model now, as the
+    /// terminal's send-now key does: `interrupt` with `send_now`. It is no
+    /// Stop: [`Interrupted::send_now`] says what it did (the turn
+    /// stopped for them, they are on their way, or nothing waited).
+    ///
+    /// Only a CLI whose `system`/`init` lists `interrupt_send_now_v1`
+    /// (2.1.332 and later) is asked: an older one would take it for a
+    /// plain interrupt and stop the turn. Before the session's first
+    /// `system`/`init`, or with an older CLI, this is [`Error::Control`]
+    /// with the code `unsupported_request`, and nothing is sent.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::{store::new_uuid, UserInput};
+    /// client.send("Write a long essay").await?;
+    /// let id = new_uuid();
+    /// client.send(UserInput::from("Make it short").uuid(id.clone())).await?;
+    /// let done = client.send_queued_now(Some(&id)).await?;
+    /// println!("{:?}", done.send_now); // Some(Stopped): the essay stopped for it
+    /// # Ok(()) }
+    /// ```
+    pub async fn send_queued_now(&self, message_uuid: Option<&str>) -> Result<Interrupted> {
+        let supported = self
+            .shared
+            .init_capabilities()
+            .is_some_and(|c| c.has(SEND_NOW_CAPABILITY));
+        if !supported {
+            return Err(Error::Control {
+                subtype: "interrupt".into(),
+                message: format!(
+                    "the CLI does not say it can send queued messages now (no `{SEND_NOW_CAPABILITY}` in its system/init); nothing was sent"
+                ),
+                code: Some("unsupported_request".into()),
+            });
+        }
+        let mut fields = json!({"send_now": true});
+        if let Some(id) = message_uuid {
+            fields["message_uuid"] = json!(id);
+        }
+        let v = self.control("interrupt", fields).await?;
+        Ok(decode_reply(v))
+    }
+
     /// Switch the model (`None`: the default). Takes effect at the next request.
     ///
     /// ```no_run
@@ -1009,6 +1053,10 @@ impl Client {
         Ok(info)
     }
 }
+
+/// The capability (in `system`/`init`) of a CLI that takes `interrupt` with
+/// `send_now` ([`Client::send_queued_now`]).
+pub(crate) const SEND_NOW_CAPABILITY: &str = "interrupt_send_now_v1";
 
 /// Whether the CLI answers `end_session` (`reason: "host_closing"`): every
 /// CLI claudio supports does (2.1.328 and later); one that does not say its

@@ -108,6 +108,8 @@ pub(crate) struct Shared {
     exit: Mutex<Option<ExitInfo>>,
     closing: AtomicBool,
     session_id: Mutex<Option<String>>,
+    /// The capabilities the session's `system`/`init` listed (once seen).
+    init_capabilities: Mutex<Option<crate::protocol::Capabilities>>,
     /// Plans of recent `ExitPlanMode` calls, by tool-use id (oldest first),
     /// handed to the request that follows ([`CanUseToolRequest::plan`]).
     plans: Mutex<std::collections::VecDeque<(String, String)>>,
@@ -151,6 +153,7 @@ impl Shared {
             exit: Mutex::new(None),
             closing: AtomicBool::new(false),
             session_id: Mutex::new(None),
+            init_capabilities: Mutex::new(None),
             plans: Mutex::new(std::collections::VecDeque::new()),
             control_timeout: options.control_timeout,
             close_grace: options.close_grace,
@@ -176,6 +179,11 @@ impl Shared {
 
     pub(crate) fn session_id(&self) -> Option<String> {
         lock(&self.session_id).clone()
+    }
+
+    /// The capabilities of the session's `system`/`init`, once it came.
+    pub(crate) fn init_capabilities(&self) -> Option<crate::protocol::Capabilities> {
+        lock(&self.init_capabilities).clone()
     }
 
     pub(crate) fn is_ended(&self) -> bool {
@@ -447,6 +455,7 @@ impl Shared {
                     if let Some(id) = &i.session_id {
                         *lock(&self.session_id) = Some(id.clone());
                     }
+                    *lock(&self.init_capabilities) = Some(i.capabilities.clone());
                 }
             }
             Message::Assistant(a) => {

@@ -41,8 +41,8 @@ pub use message::{
 };
 pub use names::{
     CommandState, CompactTrigger, DecisionClassification, Effort, HookEvent, OriginKind,
-    OriginSubkind, PermissionDestination, PermissionUpdateKind, RuleBehavior, SettingSource,
-    StartupFailureReason, TaskStatus, ThinkingDisplay, Unanswered,
+    OriginSubkind, PermissionDestination, PermissionUpdateKind, RuleBehavior, SendNow,
+    SettingSource, StartupFailureReason, TaskStatus, ThinkingDisplay, Unanswered,
 };
 pub use replies::{
     AccountInfo, AgentInfo, AppliedSettings, Capabilities, ContextCategory, ContextUsage,

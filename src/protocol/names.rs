@@ -428,6 +428,20 @@ string_enum!(
 );
 
 string_enum!(
+    /// What a "send now" did ([`Interrupted::send_now`](super::Interrupted::send_now);
+    /// [`Client::send_queued_now`](crate::Client::send_queued_now)).
+    SendNow {
+        /// The running turn was stopped for what waits; its result follows.
+        Stopped = "stopped",
+        /// A message waits, and no turn was stopped: it runs when its place
+        /// comes (or the turn is already being stopped, or taking it in).
+        Delivering = "delivering",
+        /// No user message waited (with a uuid: not that one); nothing done.
+        NothingWaiting = "nothing_waiting",
+    }
+);
+
+string_enum!(
     /// Who stopped the turn ([`InterruptInput::source`](super::hooks::InterruptInput::source)).
     InterruptSource {
         /// A person, and any client request or denial that does not say who

@@ -231,3 +231,84 @@ async fn real_cli_end_session_by_hand_ends_the_stream() {
     let exit = client.close().await.expect("close");
     assert!(exit.success(), "{exit:?}: {}", client.stderr_tail());
 }
+
+/// "Send now" on a message queued behind a slow turn: a CLI that lists
+/// `interrupt_send_now_v1` (2.1.332 and later) stops the turn for it and
+/// says so (`send_now: stopped`), and the message then runs; an older one is
+/// not asked (it would take it for a plain interrupt).
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_send_now_runs_the_queued_message() {
+    use claudio::protocol::SendNow;
+    use claudio::{Message, UserInput};
+    use std::time::Duration;
+    let w = world!("real_cli_send_now_runs_the_queued_message");
+    let chunks: Vec<String> = (0..40).map(|i| format!("word{i} ")).collect();
+    let chunks: Vec<&str> = chunks.iter().map(String::as_str).collect();
+    w.api
+        .push(Reply::text_chunks(&chunks).with_delay(Duration::from_millis(250)));
+    w.api.push(Reply::text("Short answer."));
+    let client = Client::connect(w.options().include_partial_messages(true))
+        .await
+        .expect("connect");
+    client.send("tell me a long story").await.unwrap();
+    let supported = loop {
+        let m = client.next_message().await.expect("a message").expect("ok");
+        if let Message::System(s) = &m {
+            if let claudio::SystemMessage::Init(i) = &**s {
+                break i.capabilities.has("interrupt_send_now_v1");
+            }
+        }
+    };
+    // the first text delta: the slow turn runs
+    loop {
+        let m = client.next_message().await.expect("a message").expect("ok");
+        if matches!(&m, Message::StreamEvent(e) if e.text_delta().is_some()) {
+            break;
+        }
+    }
+    let id = claudio::store::new_uuid();
+    client
+        .send(UserInput::from("make it short").uuid(id.clone()))
+        .await
+        .unwrap();
+    let answer = client.send_queued_now(Some(&id)).await;
+    if !supported {
+        assert!(
+            matches!(&answer, Err(Error::Control { code: Some(c), .. }) if c == "unsupported_request"),
+            "{answer:?}"
+        );
+        client.kill();
+        let _ = client.close().await;
+        return;
+    }
+    let answer = answer.expect("send_now answered");
+    assert!(
+        matches!(
+            answer.send_now,
+            Some(SendNow::Stopped | SendNow::Delivering)
+        ),
+        "{answer:?}"
+    );
+    // both turns end; the queued message reached the model
+    let mut results = 0;
+    let read = async {
+        while let Some(m) = client.next_message().await {
+            if m.expect("ok").is_result() {
+                results += 1;
+                if results == 2 {
+                    break;
+                }
+            }
+        }
+    };
+    tokio::time::timeout(TURN_LIMIT, read)
+        .await
+        .expect("both turns end");
+    client.close().await.unwrap();
+    assert!(
+        w.main_requests()
+            .iter()
+            .any(|r| r.last_user_text().contains("make it short")),
+        "the queued message never reached the model"
+    );
+}
