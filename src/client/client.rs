@@ -381,7 +381,7 @@ impl Client {
     /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
     /// use claudio::{Message, StreamExt};
     /// client.send("Explain src/lib.rs").await?;
-    /// let mut turn = std::pin::pin!(client.receive_response());
+    /// let mut turn = client.receive_response(); // `Unpin`: no `pin!` needed
     /// while let Some(msg) = turn.next().await {
     ///     match msg? {
     ///         Message::Assistant(a) => print!("{}", a.text()),
@@ -391,18 +391,22 @@ impl Client {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn receive_response(&self) -> impl Stream<Item = Result<Message>> + '_ {
-        futures_util::stream::unfold(false, move |done| async move {
-            if done {
-                return None;
-            }
-            let item = self.next_message().await?;
-            let end = match &item {
-                Ok(m) => m.is_result(),
-                Err(e) => !matches!(e, Error::LineTooLong { .. }),
-            };
-            Some((item, end))
-        })
+    pub fn receive_response(&self) -> impl Stream<Item = Result<Message>> + Unpin + Send + '_ {
+        // boxed: `Unpin`, so `.next()` works on it without a `pin!`
+        Box::pin(futures_util::stream::unfold(
+            false,
+            move |done| async move {
+                if done {
+                    return None;
+                }
+                let item = self.next_message().await?;
+                let end = match &item {
+                    Ok(m) => m.is_result(),
+                    Err(e) => !matches!(e, Error::LineTooLong { .. }),
+                };
+                Some((item, end))
+            },
+        ))
     }
 
     /// Send `input` and collect its turn: every message through the
@@ -441,17 +445,17 @@ impl Client {
     /// ```no_run
     /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
     /// use claudio::StreamExt;
-    /// let mut all = std::pin::pin!(client.receive_messages());
+    /// let mut all = client.receive_messages();
     /// while let Some(msg) = all.next().await {
     ///     let msg = msg?;
     ///     println!("{} {}", msg.kind(), msg.session_id().unwrap_or(""));
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn receive_messages(&self) -> impl Stream<Item = Result<Message>> + '_ {
-        futures_util::stream::unfold((), move |()| async move {
+    pub fn receive_messages(&self) -> impl Stream<Item = Result<Message>> + Unpin + Send + '_ {
+        Box::pin(futures_util::stream::unfold((), move |()| async move {
             self.next_message().await.map(|m| (m, ()))
-        })
+        }))
     }
 
     /// Send any control request and return the CLI's answer payload.
