@@ -72,6 +72,36 @@ pub enum Error {
         stderr_tail: String,
     },
 
+    /// The CLI could not start the session, and said why: the
+    /// `error_during_execution` result it wrote before answering
+    /// `initialize`, after which it exited. `result.errors` has the CLI's
+    /// words, `result.startup_failure_reason` the reason (CLI 2.1.336 and
+    /// later; 2.1.332 writes the result without one).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use claudio::{protocol::StartupFailureReason, Client, Error, Options};
+    /// match Client::connect(Options::default().resume("3f1c2d4e-0000-4000-8000-000000000000")).await {
+    ///     Err(Error::StartupFailed { result, .. })
+    ///         if result.startup_failure_reason == Some(StartupFailureReason::ResumeTargetNotFound) =>
+    ///     {
+    ///         println!("no such session: {}", result.errors.join("; "));
+    ///     }
+    ///     Err(e) => println!("{e}"), // says the CLI's reason in words too
+    ///     Ok(_) => {}
+    /// }
+    /// # }
+    /// ```
+    #[error("the Claude Code CLI could not start the session{}", startup_words(.result))]
+    StartupFailed {
+        /// The result the CLI wrote (zeroed; `errors` and the reason kept).
+        result: Box<crate::protocol::ResultMessage>,
+        /// The CLI's exit code, when it exited normally.
+        code: Option<i32>,
+        /// The last lines the CLI wrote on stderr.
+        stderr_tail: String,
+    },
+
     /// The CLI did not answer `initialize` in time.
     #[error("the Claude Code CLI did not answer `initialize` within {0:?}")]
     InitTimeout(Duration),
@@ -180,12 +210,55 @@ impl Error {
     /// ```
     pub fn stderr_tail(&self) -> Option<&str> {
         match self {
-            Error::ProcessExited { stderr_tail, .. } if !stderr_tail.is_empty() => {
+            Error::ProcessExited { stderr_tail, .. } | Error::StartupFailed { stderr_tail, .. }
+                if !stderr_tail.is_empty() =>
+            {
                 Some(stderr_tail)
             }
             _ => None,
         }
     }
+
+    /// The result the CLI wrote when it could not start the session
+    /// ([`Error::StartupFailed`]), with its `errors` and reason.
+    pub fn startup_failure(&self) -> Option<&crate::protocol::ResultMessage> {
+        match self {
+            Error::StartupFailed { result, .. } => Some(result),
+            _ => None,
+        }
+    }
+}
+
+/// `: <reason in words>: <the CLI's errors>` for a startup failure. "No such
+/// session" comes from the CLI's answer: its reason (2.1.336), or the words
+/// 2.1.328 to 2.1.332 write for `--resume` of an unknown id.
+fn startup_words(r: &crate::protocol::ResultMessage) -> String {
+    let errors = r.errors.join("; ");
+    let words = match &r.startup_failure_reason {
+        Some(reason) => reason.words().map(str::to_owned),
+        None if errors.starts_with("No conversation found with session ID") => {
+            Some("no such session".to_owned())
+        }
+        None => None,
+    };
+    let mut out = String::new();
+    if let Some(w) = words {
+        out.push_str(": ");
+        out.push_str(&w);
+    } else if let Some(reason) = &r.startup_failure_reason {
+        out.push_str(": ");
+        out.push_str(reason.as_str());
+    }
+    if !errors.is_empty() {
+        out.push_str(" (");
+        out.push_str(&errors);
+        out.push(')');
+    } else if let Some(t) = r.result.as_deref().filter(|t| !t.is_empty()) {
+        out.push_str(" (");
+        out.push_str(t);
+        out.push(')');
+    }
+    out
 }
 
 fn describe_exit(code: Option<i32>, signal: Option<i32>) -> String {
@@ -237,6 +310,49 @@ mod tests {
         assert!(s.contains("with code 2"), "{s}");
         assert!(s.ends_with("boom"), "{s}");
         assert_eq!(e.stderr_tail(), Some("boom\n"));
+    }
+
+    #[test]
+    fn a_startup_failure_says_the_reason_in_words_and_the_clis_errors() {
+        let r = |v: serde_json::Value| -> Box<crate::protocol::ResultMessage> {
+            Box::new(serde_json::from_value(v).unwrap())
+        };
+        // 2.1.336: the reason
+        let e = Error::StartupFailed {
+            result: r(
+                serde_json::json!({"subtype":"error_during_execution","is_error":true,
+                "errors":["No conversation found with session ID: abc"],
+                "startup_failure_reason":"resume_target_not_found"}),
+            ),
+            code: Some(1),
+            stderr_tail: String::new(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "the Claude Code CLI could not start the session: no such session (No conversation found with session ID: abc)"
+        );
+        assert!(e.startup_failure().is_some());
+        // 2.1.332: no reason, the same words
+        let e = Error::StartupFailed {
+            result: r(
+                serde_json::json!({"subtype":"error_during_execution","is_error":true,
+                "errors":["No conversation found with session ID: abc"]}),
+            ),
+            code: Some(1),
+            stderr_tail: "x\n".into(),
+        };
+        assert!(e.to_string().contains(": no such session ("), "{e}");
+        assert_eq!(e.stderr_tail(), Some("x\n"));
+        // an unknown reason is named as the CLI spells it
+        let e = Error::StartupFailed {
+            result: r(
+                serde_json::json!({"subtype":"error_during_execution","is_error":true,
+                "errors":["went wrong"], "startup_failure_reason":"moon_phase"}),
+            ),
+            code: Some(1),
+            stderr_tail: String::new(),
+        };
+        assert!(e.to_string().ends_with(": moon_phase (went wrong)"), "{e}");
     }
 
     #[test]

@@ -10,8 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// The CLI version claudio is tested with.
+/// The oldest CLI version claudio supports (its real-CLI tests run against it).
 pub const TESTED_CLI_VERSION: &str = "2.1.328";
+/// The newest CLI version claudio is tested with (the one the TypeScript SDK
+/// 0.3.336 bundles).
+pub const NEWEST_TESTED_CLI_VERSION: &str = "2.1.336";
 
 #[derive(Debug, PartialEq, Eq)]
 enum Level {
@@ -148,9 +151,18 @@ fn check_cli(r: &mut Report, session: &SessionFlags, verbose: bool) {
                     Level::Warn,
                     "claude",
                     &format!(
-                        "{detail}; older than {TESTED_CLI_VERSION}, which claudio is tested with"
+                        "{detail}; older than {TESTED_CLI_VERSION}, the oldest claudio supports (tested: {TESTED_CLI_VERSION} to {NEWEST_TESTED_CLI_VERSION})"
                     ),
                     Some("npm install -g @anthropic-ai/claude-code@latest"),
+                );
+            } else if version_tuple(&v) > version_tuple(NEWEST_TESTED_CLI_VERSION) {
+                r.line(
+                    Level::Ok,
+                    "claude",
+                    &format!(
+                        "{detail}; newer than {NEWEST_TESTED_CLI_VERSION}, the newest claudio is tested with"
+                    ),
+                    None,
                 );
             } else {
                 r.line(Level::Ok, "claude", &detail, None);
@@ -448,5 +460,8 @@ mod tests {
         assert!(version_tuple("2.1.9") < version_tuple("2.1.328"));
         assert!(version_tuple("2.2.0") > version_tuple("2.1.328"));
         assert_eq!(version_tuple("2.1.328"), vec![2, 1, 328]);
+        // the supported range: oldest to newest tested
+        assert!(version_tuple(TESTED_CLI_VERSION) < version_tuple(NEWEST_TESTED_CLI_VERSION));
+        assert_eq!(NEWEST_TESTED_CLI_VERSION, "2.1.336");
     }
 }

@@ -213,6 +213,28 @@ impl Client {
                         )));
                     }
                 }
+                // A CLI that cannot start the session writes a result
+                // saying why before it answers `initialize`, then exits:
+                // that result is the error.
+                let said = client.shared.queue.take_first(
+                    |m| matches!(m, Ok(Incoming { message: Message::Result(r), .. }) if r.is_error),
+                );
+                if let Some(Ok(Incoming {
+                    message: Message::Result(result),
+                    ..
+                })) = said
+                {
+                    client.shared.supervisor.stderr_drained(STDERR_DRAIN).await;
+                    let code = match &e {
+                        Error::ProcessExited { code, .. } => *code,
+                        _ => None,
+                    };
+                    return Err(Start::Failed(Error::StartupFailed {
+                        result,
+                        code,
+                        stderr_tail: client.stderr_tail(),
+                    }));
+                }
                 Err(Start::Failed(match e {
                     Error::ControlTimeout { .. } => Error::InitTimeout(options.init_timeout),
                     other => other,
@@ -359,7 +381,7 @@ impl Client {
     /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
     /// use claudio::{Message, StreamExt};
     /// client.send("Explain src/lib.rs").await?;
-    /// let mut turn = std::pin::pin!(client.receive_response());
+    /// let mut turn = client.receive_response(); // `Unpin`: no `pin!` needed
     /// while let Some(msg) = turn.next().await {
     ///     match msg? {
     ///         Message::Assistant(a) => print!("{}", a.text()),
@@ -369,18 +391,22 @@ impl Client {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn receive_response(&self) -> impl Stream<Item = Result<Message>> + '_ {
-        futures_util::stream::unfold(false, move |done| async move {
-            if done {
-                return None;
-            }
-            let item = self.next_message().await?;
-            let end = match &item {
-                Ok(m) => m.is_result(),
-                Err(e) => !matches!(e, Error::LineTooLong { .. }),
-            };
-            Some((item, end))
-        })
+    pub fn receive_response(&self) -> impl Stream<Item = Result<Message>> + Unpin + Send + '_ {
+        // boxed: `Unpin`, so `.next()` works on it without a `pin!`
+        Box::pin(futures_util::stream::unfold(
+            false,
+            move |done| async move {
+                if done {
+                    return None;
+                }
+                let item = self.next_message().await?;
+                let end = match &item {
+                    Ok(m) => m.is_result(),
+                    Err(e) => !matches!(e, Error::LineTooLong { .. }),
+                };
+                Some((item, end))
+            },
+        ))
     }
 
     /// Send `input` and collect its turn: every message through the
@@ -419,17 +445,17 @@ impl Client {
     /// ```no_run
     /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
     /// use claudio::StreamExt;
-    /// let mut all = std::pin::pin!(client.receive_messages());
+    /// let mut all = client.receive_messages();
     /// while let Some(msg) = all.next().await {
     ///     let msg = msg?;
     ///     println!("{} {}", msg.kind(), msg.session_id().unwrap_or(""));
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn receive_messages(&self) -> impl Stream<Item = Result<Message>> + '_ {
-        futures_util::stream::unfold((), move |()| async move {
+    pub fn receive_messages(&self) -> impl Stream<Item = Result<Message>> + Unpin + Send + '_ {
+        Box::pin(futures_util::stream::unfold((), move |()| async move {
             self.next_message().await.map(|m| (m, ()))
-        })
+        }))
     }
 
     /// Send any control request and return the CLI's answer payload.
@@ -470,6 +496,50 @@ impl Client {
     /// ```
     pub async fn interrupt(&self) -> Result<Interrupted> {
         let v = self.control("interrupt", json!({})).await?;
+        Ok(decode_reply(v))
+    }
+
+    /// "Send now": the messages waiting behind the running turn (or only
+    /// the one whose `uuid` is `message_uuid`) reach the model now, as the
+    /// terminal's send-now key does: `interrupt` with `send_now`. It is no
+    /// Stop: [`Interrupted::send_now`] says what it did (the turn
+    /// stopped for them, they are on their way, or nothing waited).
+    ///
+    /// Only a CLI whose `system`/`init` lists `interrupt_send_now_v1`
+    /// (2.1.332 and later) is asked: an older one would take it for a
+    /// plain interrupt and stop the turn. Before the session's first
+    /// `system`/`init`, or with an older CLI, this is [`Error::Control`]
+    /// with the code `unsupported_request`, and nothing is sent.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
+    /// use claudio::{store::new_uuid, UserInput};
+    /// client.send("Write a long essay").await?;
+    /// let id = new_uuid();
+    /// client.send(UserInput::from("Make it short").uuid(id.clone())).await?;
+    /// let done = client.send_queued_now(Some(&id)).await?;
+    /// println!("{:?}", done.send_now); // Some(Stopped): the essay stopped for it
+    /// # Ok(()) }
+    /// ```
+    pub async fn send_queued_now(&self, message_uuid: Option<&str>) -> Result<Interrupted> {
+        let supported = self
+            .shared
+            .init_capabilities()
+            .is_some_and(|c| c.has(SEND_NOW_CAPABILITY));
+        if !supported {
+            return Err(Error::Control {
+                subtype: "interrupt".into(),
+                message: format!(
+                    "the CLI does not say it can send queued messages now (no `{SEND_NOW_CAPABILITY}` in its system/init); nothing was sent"
+                ),
+                code: Some("unsupported_request".into()),
+            });
+        }
+        let mut fields = json!({"send_now": true});
+        if let Some(id) = message_uuid {
+            fields["message_uuid"] = json!(id);
+        }
+        let v = self.control("interrupt", fields).await?;
         Ok(decode_reply(v))
     }
 
@@ -950,9 +1020,17 @@ impl Client {
             .signal_group(rustix::process::Signal::Kill);
     }
 
-    /// End the session gracefully: stdin is closed, the CLI finishes its
-    /// transcript and exits (SIGTERM, then SIGKILL, only if it doesn't).
-    /// Calling it again returns at once with how the process ended.
+    /// End the session gracefully: a running turn is interrupted, the
+    /// session is ended as the CLI expects of a closing host
+    /// (`end_session`, `reason: "host_closing"`, CLI 2.1.328 and later),
+    /// stdin is closed, the CLI finishes its transcript and exits (SIGTERM,
+    /// then SIGKILL, only if it doesn't). Calling it again returns `Ok` at
+    /// once with how the process ended.
+    ///
+    /// After it, the messages end: [`Client::next_message`] gives what was
+    /// still queued, then `None` (no error for the exit), and `send` and
+    /// every request give [`Error::Closed`]. Sending `end_session` yourself
+    /// ([`Client::control`]) ends the session the same way.
     ///
     /// ```no_run
     /// # async fn demo(client: claudio::Client) -> claudio::Result<()> {
@@ -966,7 +1044,7 @@ impl Client {
     pub async fn close(&self) -> Result<ExitInfo> {
         self.closed.store(true, Ordering::SeqCst);
         let started = std::time::Instant::now();
-        let info = self.shared.shutdown().await;
+        let info = self.shared.shutdown(ends_session(&self.server_info)).await;
         tracing::debug!(
             ms = started.elapsed().as_millis() as u64,
             ?info,
@@ -978,6 +1056,27 @@ impl Client {
         }
         Ok(info)
     }
+}
+
+/// The capability (in `system`/`init`) of a CLI that takes `interrupt` with
+/// `send_now` ([`Client::send_queued_now`]).
+pub(crate) const SEND_NOW_CAPABILITY: &str = "interrupt_send_now_v1";
+
+/// Whether the CLI answers `end_session` (`reason: "host_closing"`): every
+/// CLI claudio supports does (2.1.328 and later); one that does not say its
+/// version is not asked, so a close never waits on an answer that will not
+/// come.
+fn ends_session(info: &ServerInfo) -> bool {
+    let Some(v) = info.claude_code_version.as_deref() else {
+        return false;
+    };
+    let parts: Vec<u64> = v
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(3)
+        .map(|p| p.parse().unwrap_or(0))
+        .collect();
+    parts.as_slice() >= [2, 1, 328].as_slice()
 }
 
 /// Why one start of the CLI did not give a client.
@@ -1017,12 +1116,13 @@ impl Drop for Client {
             return;
         }
         let shared = self.shared.clone();
+        let ends = ends_session(&self.server_info);
         match tokio::runtime::Handle::try_current() {
             // If the runtime goes away first, the task is dropped with its
             // `Shared`, and the supervisor kills the process group.
             Ok(rt) => {
                 rt.spawn(async move {
-                    shared.shutdown().await;
+                    shared.shutdown(ends).await;
                 });
             }
             Err(_) => shared
@@ -1105,6 +1205,20 @@ fn decode_reply<T: serde::de::DeserializeOwned + Default>(v: Value) -> T {
 #[cfg(test)]
 mod answer_tests {
     use super::*;
+
+    #[test]
+    fn end_session_is_sent_to_the_clis_that_answer_it() {
+        let info = |v: Option<&str>| ServerInfo {
+            claude_code_version: v.map(str::to_owned),
+            ..ServerInfo::default()
+        };
+        assert!(ends_session(&info(Some("2.1.328"))));
+        assert!(ends_session(&info(Some("2.1.336"))));
+        assert!(ends_session(&info(Some("2.2.0"))));
+        assert!(!ends_session(&info(Some("2.1.327"))));
+        assert!(!ends_session(&info(None)));
+        assert!(!ends_session(&info(Some("nonsense"))));
+    }
 
     /// The CLI's refusals of `mcp_call`, as 2.1.328 and 2.1.332 word them
     /// (seen, or read in the CLI's code), stay `Error::Control`; what a

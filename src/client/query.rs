@@ -184,3 +184,20 @@ async fn step(client: Arc<Client>) -> Option<(Result<Message>, State)> {
         Some(item) => Some((item, State::Running(client))),
     }
 }
+
+#[cfg(test)]
+mod unpin_tests {
+    /// `query()` and the client's streams are `Unpin`: `.next()` works on
+    /// them as they come, as iterating does in TypeScript and Python.
+    #[test]
+    fn the_streams_need_no_pin() {
+        fn unpin<T: Unpin + Send>(_: &T) {}
+        unpin(&super::query("x", crate::Options::default()));
+        // a compile-time check of the signatures, without a session
+        #[allow(dead_code)]
+        fn client_streams(c: &super::Client) {
+            unpin(&c.receive_response());
+            unpin(&c.receive_messages());
+        }
+    }
+}

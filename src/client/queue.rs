@@ -85,6 +85,17 @@ impl<T> Queue<T> {
         }
     }
 
+    /// Take out the first item `pick` accepts, without waiting.
+    pub(crate) fn take_first(&self, pick: impl Fn(&T) -> bool) -> Option<T> {
+        let mut s = self.lock();
+        let at = s.items.iter().position(|(item, _)| pick(item))?;
+        let (item, size) = s.items.remove(at)?;
+        s.bytes -= size;
+        drop(s);
+        self.writable.notify_one();
+        Some(item)
+    }
+
     /// No more items will come; `pop` drains what is left, then ends.
     pub(crate) fn close(&self) {
         self.lock().closed = true;

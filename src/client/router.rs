@@ -108,6 +108,8 @@ pub(crate) struct Shared {
     exit: Mutex<Option<ExitInfo>>,
     closing: AtomicBool,
     session_id: Mutex<Option<String>>,
+    /// The capabilities the session's `system`/`init` listed (once seen).
+    init_capabilities: Mutex<Option<crate::protocol::Capabilities>>,
     /// Plans of recent `ExitPlanMode` calls, by tool-use id (oldest first),
     /// handed to the request that follows ([`CanUseToolRequest::plan`]).
     plans: Mutex<std::collections::VecDeque<(String, String)>>,
@@ -151,6 +153,7 @@ impl Shared {
             exit: Mutex::new(None),
             closing: AtomicBool::new(false),
             session_id: Mutex::new(None),
+            init_capabilities: Mutex::new(None),
             plans: Mutex::new(std::collections::VecDeque::new()),
             control_timeout: options.control_timeout,
             close_grace: options.close_grace,
@@ -176,6 +179,11 @@ impl Shared {
 
     pub(crate) fn session_id(&self) -> Option<String> {
         lock(&self.session_id).clone()
+    }
+
+    /// The capabilities of the session's `system`/`init`, once it came.
+    pub(crate) fn init_capabilities(&self) -> Option<crate::protocol::Capabilities> {
+        lock(&self.init_capabilities).clone()
     }
 
     pub(crate) fn is_ended(&self) -> bool {
@@ -259,6 +267,10 @@ impl Shared {
             _ => Map::new(),
         };
         body.insert("subtype".into(), Value::String(subtype.into()));
+        if subtype == "end_session" {
+            // the host ends the session: how the CLI then exits is no error
+            self.closing.store(true, Ordering::SeqCst);
+        }
         let (tx, rx) = oneshot::channel();
         {
             let mut p = lock(&self.pending);
@@ -287,7 +299,14 @@ impl Shared {
             return Err(e);
         }
         match tokio::time::timeout(timeout, rx).await {
-            Ok(Ok(r)) => r,
+            Ok(Ok(r)) => {
+                if subtype == "end_session" && r.is_ok() {
+                    // the session is over: end stdin so the CLI exits
+                    // (2.1.336 waits for it after a turn)
+                    self.stdin.lock().await.take();
+                }
+                r
+            }
             Ok(Err(_)) => Err(self.terminal_error()),
             Err(_) => {
                 lock(&self.pending).remove(&id);
@@ -436,6 +455,7 @@ impl Shared {
                     if let Some(id) = &i.session_id {
                         *lock(&self.session_id) = Some(id.clone());
                     }
+                    *lock(&self.init_capabilities) = Some(i.capabilities.clone());
                 }
             }
             Message::Assistant(a) => {
@@ -469,12 +489,22 @@ impl Shared {
     }
 
     /// Close stdin and stop the process gracefully. A running turn is
-    /// interrupted first so the CLI can finish its transcript.
-    pub(crate) async fn shutdown(&self) -> ExitInfo {
+    /// interrupted first so the CLI can finish its transcript, then the
+    /// session is ended as the CLI expects of a host that closes
+    /// (`end_session`, `reason: "host_closing"`, as the TypeScript SDK
+    /// sends it; the CLI 2.1.328 to 2.1.336 answer `{}` and exit 0; an
+    /// error answer is no matter, stdin is closed next either way).
+    /// `end_session` is sent only to a CLI that answers it (`ends_session`).
+    pub(crate) async fn shutdown(&self, ends_session: bool) -> ExitInfo {
         self.closing.store(true, Ordering::SeqCst);
         let grace = self.close_grace;
         if self.turn_open() && !self.is_ended() {
             let _ = self.request("interrupt", json!({}), grace).await;
+        }
+        if ends_session && !self.is_ended() {
+            let _ = self
+                .request("end_session", json!({"reason": "host_closing"}), grace)
+                .await;
         }
         let stdin = match tokio::time::timeout(grace, self.stdin.lock()).await {
             Ok(mut g) => g.take(),

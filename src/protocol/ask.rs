@@ -21,7 +21,7 @@
 //!             }
 //!             None => PermissionResult::deny("the questions could not be read"),
 //!         },
-//!         EXIT_PLAN_MODE => ask::approve_plan(PermissionMode::AcceptEdits, &req.input),
+//!         EXIT_PLAN_MODE => req.approve_plan(PermissionMode::AcceptEdits, None),
 //!         _ => PermissionResult::allow(),
 //!     })
 //! });
@@ -124,7 +124,7 @@ impl super::control::CanUseToolRequest {
     pub fn approve_plan(&self, mode: PermissionMode, edited: Option<&str>) -> PermissionResult {
         match edited {
             Some(text) if Some(text) != self.plan() => approve_edited_plan(mode, &self.input, text),
-            _ => approve_plan(mode, &self.input),
+            _ => unedited(mode, &self.input),
         }
     }
 }
@@ -420,7 +420,12 @@ pub fn plan_text(input: &Value) -> Option<&str> {
 /// all) makes the CLI tell the model `## Approved Plan (edited by user):`:
 /// only do that when the person changed it, with [`approve_edited_plan`].
 ///
+/// Deprecated: two `approve_plan`s with different second parameters were
+/// one too many. [`CanUseToolRequest::approve_plan`](super::CanUseToolRequest::approve_plan)
+/// with `None` sends the same answer.
+///
 /// ```
+/// # #![allow(deprecated)]
 /// use claudio::{protocol::ask, PermissionMode};
 /// use serde_json::json;
 /// let input = json!({}); // the request's input: no plan file
@@ -433,10 +438,20 @@ pub fn plan_text(input: &Value) -> Option<&str> {
 /// [`CanUseToolRequest::approve_plan`](super::CanUseToolRequest::approve_plan)
 /// picks between the two functions by comparing the person's text with the
 /// plan shown.
+#[deprecated(
+    since = "0.1.0",
+    note = "use `CanUseToolRequest::approve_plan(mode, None)` (the request's own method: one `approve_plan`)"
+)]
 pub fn approve_plan(mode: PermissionMode, request_input: &Value) -> PermissionResult {
+    unedited(mode, request_input)
+}
+
+/// An unedited approval: the request's input back as it came.
+fn unedited(mode: PermissionMode, request_input: &Value) -> PermissionResult {
     PermissionResult::Allow {
         updated_input: Some(request_input.clone()),
         updated_permissions: vec![PermissionUpdate::set_mode(mode)],
+        decision_classification: None,
     }
 }
 
@@ -444,9 +459,10 @@ pub fn approve_plan(mode: PermissionMode, request_input: &Value) -> PermissionRe
 /// `updatedInput.plan` (the CLI writes it to its plan file), and the model
 /// is told `## Approved Plan (edited by user):` with it. When `edited` is
 /// the request's own plan, nothing was changed, and this is
-/// [`approve_plan`].
+/// an unedited approval.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// use claudio::{protocol::ask, PermissionMode};
 /// use serde_json::json;
 /// let input = json!({"plan": "# Plan\n1. x", "planFilePath": "/h/.claude/plans/p.md"});
@@ -465,7 +481,7 @@ pub fn approve_edited_plan(
     edited: &str,
 ) -> PermissionResult {
     if plan_text(request_input) == Some(edited) {
-        return approve_plan(mode, request_input);
+        return unedited(mode, request_input);
     }
     let mut input = match request_input {
         Value::Object(m) => m.clone(),
@@ -475,10 +491,12 @@ pub fn approve_edited_plan(
     PermissionResult::Allow {
         updated_input: Some(Value::Object(input)),
         updated_permissions: vec![PermissionUpdate::set_mode(mode)],
+        decision_classification: None,
     }
 }
 
 #[cfg(test)]
+#[allow(deprecated)]
 mod tests {
     use super::*;
     use serde_json::json;

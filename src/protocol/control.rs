@@ -1,7 +1,9 @@
 //! Control protocol: requests and responses in both directions (protocol.md §3, §6, §7).
 
 use super::content::{has_extra, HasExtra};
-use super::names::{HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior};
+use super::names::{
+    DecisionClassification, HookEvent, PermissionDestination, PermissionUpdateKind, RuleBehavior,
+};
 use super::replies::{lenient, PermissionMode};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Map, Value};
@@ -453,6 +455,9 @@ pub enum PermissionResult {
         updated_input: Option<Value>,
         /// Rule changes to apply (e.g. "always allow for this session").
         updated_permissions: Vec<PermissionUpdate>,
+        /// Who decided ([`PermissionResult::classified`]); `None` lets the
+        /// CLI infer it.
+        decision_classification: Option<DecisionClassification>,
     },
     /// Refuse; the model sees `message` as the tool's error result.
     #[non_exhaustive]
@@ -461,6 +466,9 @@ pub enum PermissionResult {
         message: String,
         /// Also end the turn.
         interrupt: bool,
+        /// Who decided ([`PermissionResult::classified`]); `None` lets the
+        /// CLI infer it.
+        decision_classification: Option<DecisionClassification>,
     },
 }
 
@@ -481,6 +489,7 @@ impl PermissionResult {
         PermissionResult::Allow {
             updated_input: Some(input),
             updated_permissions: updates,
+            decision_classification: None,
         }
     }
 
@@ -498,6 +507,7 @@ impl PermissionResult {
         PermissionResult::Allow {
             updated_input: None,
             updated_permissions: Vec::new(),
+            decision_classification: None,
         }
     }
 
@@ -515,6 +525,7 @@ impl PermissionResult {
         PermissionResult::Allow {
             updated_input: Some(input),
             updated_permissions: Vec::new(),
+            decision_classification: None,
         }
     }
 
@@ -532,6 +543,7 @@ impl PermissionResult {
         PermissionResult::Allow {
             updated_input: None,
             updated_permissions: updates,
+            decision_classification: None,
         }
     }
 
@@ -550,6 +562,7 @@ impl PermissionResult {
         PermissionResult::Deny {
             message: message.into(),
             interrupt: false,
+            decision_classification: None,
         }
     }
 
@@ -565,6 +578,50 @@ impl PermissionResult {
         PermissionResult::Deny {
             message: message.into(),
             interrupt: true,
+            decision_classification: None,
+        }
+    }
+
+    /// The answer, saying who decided it (`decisionClassification`): a
+    /// person once, always, or refusing, or the host by itself
+    /// ([`DecisionClassification::Config`]: a mode, a policy, a rule no
+    /// person's answer made). Unset, the CLI infers `user_temporary` for an
+    /// allow and `user_reject` for a deny; a CLI older than 2.1.336 ignores
+    /// it.
+    ///
+    /// ```
+    /// use claudio::{protocol::DecisionClassification, PermissionResult};
+    /// use serde_json::json;
+    /// // a rule of the host's own allowed it; nobody was asked
+    /// let answer = PermissionResult::allow().classified(DecisionClassification::Config);
+    /// let reply = answer.to_response(&json!({"command": "ls"}));
+    /// assert_eq!(reply["decisionClassification"], "config");
+    /// ```
+    pub fn classified(mut self, by: DecisionClassification) -> Self {
+        match &mut self {
+            PermissionResult::Allow {
+                decision_classification,
+                ..
+            }
+            | PermissionResult::Deny {
+                decision_classification,
+                ..
+            } => *decision_classification = Some(by),
+        }
+        self
+    }
+
+    /// Who decided, when it was said ([`PermissionResult::classified`]).
+    pub fn decision_classification(&self) -> Option<&DecisionClassification> {
+        match self {
+            PermissionResult::Allow {
+                decision_classification,
+                ..
+            }
+            | PermissionResult::Deny {
+                decision_classification,
+                ..
+            } => decision_classification.as_ref(),
         }
     }
 
@@ -577,6 +634,7 @@ impl PermissionResult {
             PermissionResult::Allow {
                 updated_input,
                 updated_permissions,
+                decision_classification,
             } => {
                 let mut v = json!({
                     "behavior": "allow",
@@ -585,10 +643,21 @@ impl PermissionResult {
                 if !updated_permissions.is_empty() {
                     v["updatedPermissions"] = json!(updated_permissions);
                 }
+                if let Some(c) = decision_classification {
+                    v["decisionClassification"] = json!(c);
+                }
                 v
             }
-            PermissionResult::Deny { message, interrupt } => {
-                json!({"behavior":"deny","message":message,"interrupt":interrupt})
+            PermissionResult::Deny {
+                message,
+                interrupt,
+                decision_classification,
+            } => {
+                let mut v = json!({"behavior":"deny","message":message,"interrupt":interrupt});
+                if let Some(c) = decision_classification {
+                    v["decisionClassification"] = json!(c);
+                }
+                v
             }
         }
     }
@@ -849,6 +918,32 @@ pub(crate) fn request_line(request_id: &str, request: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_says_who_decided_it_only_when_told() {
+        use super::DecisionClassification as By;
+        let input = json!({"command": "ls"});
+        // unset: the field is left out (the CLI infers it)
+        let plain = PermissionResult::allow().to_response(&input);
+        assert!(plain.get("decisionClassification").is_none(), "{plain}");
+        let plain = PermissionResult::deny("no").to_response(&input);
+        assert!(plain.get("decisionClassification").is_none(), "{plain}");
+        for (by, name) in [
+            (By::UserTemporary, "user_temporary"),
+            (By::UserPermanent, "user_permanent"),
+            (By::UserReject, "user_reject"),
+            (By::Config, "config"),
+        ] {
+            let allow = PermissionResult::allow().classified(by.clone());
+            assert_eq!(allow.decision_classification(), Some(&by));
+            assert_eq!(allow.to_response(&input)["decisionClassification"], name);
+            let deny = PermissionResult::deny_and_interrupt("no").classified(by.clone());
+            let v = deny.to_response(&input);
+            assert_eq!(v["decisionClassification"], name);
+            assert_eq!(v["interrupt"], true);
+            assert_eq!(By::from_name(name), by);
+        }
+    }
 
     #[test]
     fn can_use_tool_decodes_and_suggests_session_rules() {

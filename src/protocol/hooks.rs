@@ -1,5 +1,5 @@
 //! What each hook event tells the host: one type per event the TypeScript
-//! SDK 0.3.333 lists (34), decoded by `hook_event_name`
+//! SDK 0.3.336 lists (35), decoded by `hook_event_name`
 //! ([`HookCallbackRequest::event_input`]).
 //!
 //! Forward compatible like the messages: an event this crate does not know,
@@ -33,8 +33,9 @@ use super::content::{has_extra, HasExtra};
 use super::control::{HookCallbackRequest, HookOutput, PermissionUpdate};
 pub use super::names::{
     AssistantError, CacheTtl, CompactTrigger, ConfigSource, DirectorySource, ElicitationAction,
-    ElicitationMode, ExitReason, ExpansionType, FileEvent, InvokedBy, LoadReason, MemoryType,
-    ModelPricing, ModelSwitchSource, PromptSource, SessionStartSource, SetupTrigger,
+    ElicitationMode, ExitReason, ExpansionType, FileEvent, InterruptReason, InterruptSource,
+    InterruptVia, InvokedBy, LoadReason, MemoryType, ModelPricing, ModelSwitchSource, PromptSource,
+    SessionStartSource, SetupTrigger,
 };
 use super::names::{Effort, HookEvent};
 use super::replies::{lenient, PermissionMode};
@@ -403,6 +404,33 @@ hook_input!(
         error_details: String,
         /// The text of the last answer.
         last_assistant_message: String,
+    }
+);
+
+hook_input!(
+    /// `Interrupt` (CLI 2.1.336): the turn was stopped. Fires once per
+    /// stopped turn, after [`Client::interrupt`](crate::Client::interrupt)
+    /// too (`source` `user`, `reason` `stop`, `via` `client`).
+    ///
+    /// ```
+    /// use claudio::protocol::hooks::{HookEventInput, InterruptReason, InterruptSource, InterruptVia};
+    /// use serde_json::json;
+    /// let input = HookEventInput::from_value(json!({"hook_event_name": "Interrupt",
+    ///     "session_id": "s1", "transcript_path": "/t", "cwd": "/w",
+    ///     "source": "user", "reason": "stop", "via": "client"}));
+    /// let HookEventInput::Interrupt(i) = input else { panic!() };
+    /// assert_eq!(i.source, Some(InterruptSource::User));
+    /// assert_eq!(i.reason, Some(InterruptReason::Stop));
+    /// assert_eq!(i.via, Some(InterruptVia::Client));
+    /// ```
+    InterruptInput {}
+    optional {
+        /// Who stopped it (always sent).
+        source: InterruptSource,
+        /// What ended it (always sent).
+        reason: InterruptReason,
+        /// How the stop arrived, where that is known.
+        via: InterruptVia,
     }
 );
 
@@ -873,6 +901,8 @@ hook_events!(
     Stop(StopInput),
     /// `StopFailure`.
     StopFailure(StopFailureInput),
+    /// `Interrupt` (CLI 2.1.336).
+    Interrupt(InterruptInput),
     /// `SubagentStart`.
     SubagentStart(SubagentStartInput),
     /// `SubagentStop`.

@@ -772,6 +772,31 @@ impl UserMessage {
 }
 
 impl ResultMessage {
+    /// The final text; empty when the CLI sent none (an error result, a
+    /// turn that ended on a tool). `result` keeps the difference.
+    ///
+    /// ```
+    /// let line = br#"{"type":"result","subtype":"success","is_error":false,"result":"42","total_cost_usd":0.0123}"#;
+    /// let msg = claudio::Message::parse(line)?;
+    /// let r = msg.as_result().expect("a result");
+    /// println!("{} (${:.4})", r.text(), r.cost_usd()); // no unwrap_or
+    /// assert_eq!((r.text(), r.cost_usd()), ("42", 0.0123));
+    /// let bare = claudio::Message::parse(br#"{"type":"result","subtype":"error_during_execution","is_error":true}"#)?;
+    /// assert_eq!((bare.as_result().unwrap().text(), bare.as_result().unwrap().cost_usd()), ("", 0.0));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn text(&self) -> &str {
+        self.result.as_deref().unwrap_or("")
+    }
+
+    /// The session's cost so far in US dollars, as the CLI computed it; 0
+    /// when it sent none. `total_cost_usd` keeps the difference.
+    ///
+    /// See [`ResultMessage::text`] for an example.
+    pub fn cost_usd(&self) -> f64 {
+        self.total_cost_usd.unwrap_or(0.0)
+    }
+
     /// Whether the turn was cut short by an interrupt.
     ///
     /// ```

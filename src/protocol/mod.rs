@@ -40,9 +40,9 @@ pub use message::{
     ResultSubtype, ToolProgress, UserContent, UserMessage,
 };
 pub use names::{
-    CommandState, CompactTrigger, Effort, HookEvent, OriginKind, OriginSubkind,
-    PermissionDestination, PermissionUpdateKind, RuleBehavior, SettingSource, StartupFailureReason,
-    TaskStatus, ThinkingDisplay, Unanswered,
+    CommandState, CompactTrigger, DecisionClassification, Effort, HookEvent, OriginKind,
+    OriginSubkind, PermissionDestination, PermissionUpdateKind, RuleBehavior, SendNow,
+    SettingSource, StartupFailureReason, TaskStatus, ThinkingDisplay, Unanswered,
 };
 pub use replies::{
     AccountInfo, AgentInfo, AppliedSettings, Capabilities, ContextCategory, ContextUsage,

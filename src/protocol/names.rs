@@ -128,19 +128,22 @@ string_enum!(
         /// host's only way to gate those commands. See
         /// [`PreSkillShellCommandInput`](super::hooks::PreSkillShellCommandInput).
         PreSkillShellCommand = "PreSkillShellCommand",
+        /// The turn was stopped (CLI 2.1.336): who, why and how, in
+        /// [`InterruptInput`](super::hooks::InterruptInput).
+        Interrupt = "Interrupt",
     }
 );
 
 impl HookEvent {
-    /// Every event the TypeScript SDK 0.3.333 lists (`HOOK_EVENTS`), in
+    /// Every event the TypeScript SDK 0.3.336 lists (`HOOK_EVENTS`), in
     /// its order.
     ///
     /// ```
     /// use claudio::HookEvent;
-    /// assert_eq!(HookEvent::KNOWN.len(), 34);
+    /// assert_eq!(HookEvent::KNOWN.len(), 35);
     /// assert!(HookEvent::KNOWN.contains(&HookEvent::PreSkillShellCommand));
     /// ```
-    pub const KNOWN: [HookEvent; 34] = [
+    pub const KNOWN: [HookEvent; 35] = [
         HookEvent::PreToolUse,
         HookEvent::PostToolUse,
         HookEvent::PostToolUseFailure,
@@ -152,6 +155,7 @@ impl HookEvent {
         HookEvent::SessionEnd,
         HookEvent::Stop,
         HookEvent::StopFailure,
+        HookEvent::Interrupt,
         HookEvent::SubagentStart,
         HookEvent::SubagentStop,
         HookEvent::PreCompact,
@@ -424,6 +428,58 @@ string_enum!(
 );
 
 string_enum!(
+    /// What a "send now" did ([`Interrupted::send_now`](super::Interrupted::send_now);
+    /// [`Client::send_queued_now`](crate::Client::send_queued_now)).
+    SendNow {
+        /// The running turn was stopped for what waits; its result follows.
+        Stopped = "stopped",
+        /// A message waits, and no turn was stopped: it runs when its place
+        /// comes (or the turn is already being stopped, or taking it in).
+        Delivering = "delivering",
+        /// No user message waited (with a uuid: not that one); nothing done.
+        NothingWaiting = "nothing_waiting",
+    }
+);
+
+string_enum!(
+    /// Who stopped the turn ([`InterruptInput::source`](super::hooks::InterruptInput::source)).
+    InterruptSource {
+        /// A person, and any client request or denial that does not say who
+        /// sent it (an SDK program's `interrupt()`).
+        User = "user",
+        /// Another session's Claude.
+        Session = "session",
+        /// A `PermissionRequest` hook, a plugin, a permission check, or an
+        /// app or service that says it acted by itself.
+        System = "system",
+    }
+);
+
+string_enum!(
+    /// What ended the turn ([`InterruptInput::reason`](super::hooks::InterruptInput::reason)).
+    InterruptReason {
+        /// A stop: Esc, Ctrl+C, an interrupt request.
+        Stop = "stop",
+        /// A denied permission.
+        PermissionDenied = "permission_denied",
+        /// A return to an earlier message, or to edit the prompt.
+        Rewind = "rewind",
+        /// Anything else.
+        Else = "other",
+    }
+);
+
+string_enum!(
+    /// How a stop arrived ([`InterruptInput::via`](super::hooks::InterruptInput::via)).
+    InterruptVia {
+        /// At the CLI's own terminal.
+        Terminal = "terminal",
+        /// As a request from an app, a phone, an SDK program or a service.
+        Client = "client",
+    }
+);
+
+string_enum!(
     /// Who started loading a skill whose `` !`cmd` `` is about to run
     /// ([`PreSkillShellCommandInput`](super::hooks::PreSkillShellCommandInput)).
     InvokedBy {
@@ -434,6 +490,26 @@ string_enum!(
         /// `other`: anything else (a sub-agent's preload, a channel
         /// message), or not known.
         Else = "other",
+    }
+);
+
+string_enum!(
+    /// Who decided a permission answer (`decisionClassification`, sent with
+    /// it; see [`PermissionResult::classified`](crate::PermissionResult::classified)).
+    /// The CLI keeps it in the call's record and its telemetry; unset, it
+    /// infers `user_temporary` for an allow and `user_reject` for a deny. A
+    /// CLI older than 2.1.336 ignores it.
+    DecisionClassification {
+        /// A person allowed this call once.
+        UserTemporary = "user_temporary",
+        /// A person allowed it always (for the session, or saved): the click
+        /// and the later calls the grant allows.
+        UserPermanent = "user_permanent",
+        /// A person refused it.
+        UserReject = "user_reject",
+        /// The host decided by itself, nobody asked (a mode, a policy, a
+        /// rule no person's answer made). CLI 2.1.336.
+        Config = "config",
     }
 );
 
@@ -508,8 +584,65 @@ string_enum!(
         /// Flags that load code from the side (plugin directories and the
         /// like) are turned off (new in the TypeScript SDK 0.3.333).
         SideloadFlagsDisabled = "sideload_flags_disabled",
+        /// `--resume` named a session the CLI has no transcript for
+        /// (CLI 2.1.336 and later; older ones write the result without a
+        /// reason).
+        ResumeTargetNotFound = "resume_target_not_found",
+        /// The consumer terms must be reviewed in a terminal first
+        /// (CLI 2.1.336).
+        ConsumerTermsReviewInTerminal = "consumer_terms_review_in_terminal",
+        /// The consumer terms must be accepted on the web first (CLI 2.1.336).
+        ConsumerTermsAcceptOnWeb = "consumer_terms_accept_on_web",
+        /// The organization's sign-in ended (CLI 2.1.336).
+        OrgSigninEnded = "org_signin_ended",
     }
 );
+
+impl StartupFailureReason {
+    /// The reason in a few words, for people (`no such session`); `None`
+    /// for a reason this crate does not know (the CLI's `errors` say it).
+    ///
+    /// ```
+    /// use claudio::protocol::StartupFailureReason;
+    /// assert_eq!(StartupFailureReason::ResumeTargetNotFound.words(), Some("no such session"));
+    /// assert_eq!(StartupFailureReason::Other("x".into()).words(), None);
+    /// ```
+    pub fn words(&self) -> Option<&'static str> {
+        use StartupFailureReason as R;
+        Some(match self {
+            R::OrgPinApiKeyConflict => "the organization pin and the API key disagree",
+            R::ProviderNotAllowed => "the API provider is not allowed",
+            R::OrgVerifyFailed => "the organization could not be verified",
+            R::OrgPinMismatch => "the organization is not the pinned one",
+            R::ManagedSettingsInvalid => "the managed settings are invalid",
+            R::RemoteSettingsRequiredUnavailable => "required remote settings are unavailable",
+            R::GatewaySigninRequired => "the gateway needs a sign-in",
+            R::GatewayAccessDenied => "the gateway refused access",
+            R::ProxyInvalid => "the proxy setting is invalid",
+            R::TempDirUnusable => "the temporary directory cannot be used",
+            R::CwdUnavailable => "the working directory no longer exists",
+            R::ShellToolMissing => "no shell for the shell tool",
+            R::SessionHeldByBackground => "a background session holds the session",
+            R::WorktreeResumeRefused => "the worktree session cannot be resumed",
+            R::WorktreeUnverified => "the worktree could not be verified",
+            R::CliVersionTooOld => "the CLI is too old",
+            R::BypassRoot => "bypass mode is refused as root",
+            R::OrgConfigRequiredUnavailable => "required organization configuration is unavailable",
+            R::OrgConfigRefused => "the organization configuration refused the session",
+            R::SandboxRequiredUnavailable => "a required sandbox is unavailable",
+            R::InitializeNotFirst => "something came before initialize",
+            R::ConfigFileInvalid => "a config file is not valid JSON",
+            R::ManagedSettingsNotDelivered => "the managed settings were not delivered",
+            R::InitializeFieldsNotDelivered => "the initialize fields were not delivered",
+            R::SideloadFlagsDisabled => "side-loading flags are turned off",
+            R::ResumeTargetNotFound => "no such session",
+            R::ConsumerTermsReviewInTerminal => "the terms must be reviewed in a terminal first",
+            R::ConsumerTermsAcceptOnWeb => "the terms must be accepted on the web first",
+            R::OrgSigninEnded => "the organization's sign-in ended",
+            R::Other(_) => return None,
+        })
+    }
+}
 
 string_enum!(
     /// Where a user message or result came from
@@ -731,7 +864,7 @@ mod tests {
         let mut names: Vec<&str> = HookEvent::KNOWN.iter().map(HookEvent::as_str).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 34);
+        assert_eq!(names.len(), 35);
         assert_eq!(
             HookEvent::from_name("PreSkillShellCommand"),
             HookEvent::PreSkillShellCommand

@@ -545,6 +545,14 @@ reply!(
         /// still waiting (as the CLI lists them).
         #[serde(default, deserialize_with = "lenient")]
         pub still_queued: Vec<Value>,
+        /// What a "send now" did ([`Client::send_queued_now`](crate::Client::send_queued_now));
+        /// `None` on a plain interrupt.
+        #[serde(
+            default,
+            deserialize_with = "lenient",
+            skip_serializing_if = "Option::is_none"
+        )]
+        pub send_now: Option<super::names::SendNow>,
     }
 );
 
@@ -867,6 +875,15 @@ mod tests {
             serde_json::from_value(json!({"still_queued":[{"uuid":"u"}],"new":1})).unwrap();
         assert_eq!(i.still_queued, vec![json!({"uuid":"u"})]);
         assert_eq!(i.extra["new"], 1);
+        // a send-now's answer (2.1.332+), and a later word kept
+        let now: Interrupted =
+            serde_json::from_value(json!({"still_queued": [], "send_now": "stopped"})).unwrap();
+        assert_eq!(now.send_now, Some(crate::protocol::SendNow::Stopped));
+        let later: Interrupted = serde_json::from_value(json!({"send_now": "queued_up"})).unwrap();
+        assert_eq!(
+            later.send_now,
+            Some(crate::protocol::SendNow::Other("queued_up".into()))
+        );
         let none: Interrupted = serde_json::from_value(json!({})).unwrap();
         assert!(none.still_queued.is_empty());
         let m: ModelSet = serde_json::from_value(json!({"model":"claude-sonnet-4-5"})).unwrap();

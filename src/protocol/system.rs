@@ -483,6 +483,12 @@ pub struct TaskPatch {
 ///     assert_eq!(n.status, Some(TaskStatus::Completed));
 ///     assert_eq!(n.usage.as_ref().and_then(|u| u.duration_ms), Some(5200));
 /// }
+/// // a shell task's run time (TypeScript SDK 0.3.336)
+/// let line = br#"{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed","summary":"done","duration_ms":812,"session_id":"s1"}"#;
+/// if let Some(SystemMessage::TaskNotification(n)) = Message::parse(line)?.as_system() {
+///     assert_eq!(n.duration_ms, Some(812));
+///     assert!(n.extra.is_empty());
+/// }
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -516,6 +522,15 @@ pub struct TaskNotification {
     /// The file its output went to (empty when none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_file: Option<String>,
+    /// How long a shell task's command ran, in ms, from its launch until it
+    /// exited or was stopped (TypeScript SDK 0.3.336). Absent on other task
+    /// types, and from older CLIs.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub duration_ms: Option<u64>,
     /// The session id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,

@@ -938,10 +938,7 @@ async fn a_plan_approved_through_the_library_switches_the_mode() {
             async move {
                 s2.lock().unwrap().push(req.tool_name.clone());
                 assert_eq!(req.tool_name, claudio::protocol::ask::EXIT_PLAN_MODE);
-                Ok(claudio::protocol::ask::approve_plan(
-                    claudio::PermissionMode::AcceptEdits,
-                    &req.input,
-                ))
+                Ok(req.approve_plan(claudio::PermissionMode::AcceptEdits, None))
             }
         });
     let client = connect(options).await;

@@ -27,6 +27,7 @@ mod memory;
 mod real_cli;
 mod round_two;
 mod screens;
+mod sdk_real_cli;
 mod sdk_surface;
 mod sdk_types;
 mod search;

@@ -311,7 +311,8 @@ impl Dialog {
                         (d.result(req), d.styled_note(&offer, style), false, grant)
                     }
                     Some(ToolChoice::DenyAndStop) => (
-                        PermissionResult::deny_and_interrupt(tool::DENIED_AND_STOPPED),
+                        PermissionResult::deny_and_interrupt(tool::DENIED_AND_STOPPED)
+                            .classified(claudio::protocol::DecisionClassification::UserReject),
                         style.red("denied"),
                         true,
                         None,

@@ -281,7 +281,7 @@ impl Chat<'_> {
                 Sanitizer::clean(&req.tool_name),
                 style.dim(tool::SAME_CALL)
             );
-            return Dialog::decided(note, PermissionResult::allow(), style);
+            return Dialog::decided(note, requests::granted_before(), style);
         }
         // a sub-agent's request names its agent (`agent_id`, its task id)
         let agent = req

@@ -21,6 +21,7 @@ pub mod tool;
 pub mod tty;
 
 use claudio::protocol::ask::RequestKind;
+use claudio::protocol::DecisionClassification;
 use claudio::PermissionResult;
 
 /// The denial when the CLI withdrew a request while it was being asked.
@@ -28,10 +29,20 @@ pub const WITHDRAWN: &str = "The request was withdrawn.";
 
 /// The denial for a request when no terminal can ask the person: never
 /// allowed silently, and the model is told why.
+/// claudio decided by itself, nobody asked: `decisionClassification` config.
 pub fn nobody_to_ask(tool_name: &str) -> PermissionResult {
-    match RequestKind::of_tool(tool_name) {
+    let denied = match RequestKind::of_tool(tool_name) {
         RequestKind::Questions => PermissionResult::deny(question::NOBODY_TO_ASK),
         RequestKind::Plan => PermissionResult::deny(plan::NOBODY_TO_APPROVE),
         _ => PermissionResult::deny(tool::NO_TERMINAL),
-    }
+    };
+    denied.classified(DecisionClassification::Config)
+}
+
+/// The allow for a call the person allowed for this session before
+/// ([`tool::SessionGrants`]): as the CLI's `decisionClassification` says
+/// of an always-allow, both the click and the later calls it allows are
+/// `user_permanent` (a grant a person's answer made is not `config`).
+pub fn granted_before() -> PermissionResult {
+    PermissionResult::allow().classified(DecisionClassification::UserPermanent)
 }

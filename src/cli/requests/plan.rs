@@ -8,8 +8,18 @@ use crate::cli::picker::{Choice, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::wrap::wrapped;
-use claudio::protocol::ask::approve_plan;
-use claudio::PermissionResult;
+use claudio::{PermissionResult, PermissionUpdate};
+
+/// An unedited approval: the request's input back as it came, and `mode`.
+fn approve_plan(
+    mode: claudio::PermissionMode,
+    request_input: &serde_json::Value,
+) -> PermissionResult {
+    PermissionResult::allow_with(
+        request_input.clone(),
+        vec![PermissionUpdate::set_mode(mode)],
+    )
+}
 
 /// The denial of a plan when nobody is at a terminal.
 pub const NOBODY_TO_APPROVE: &str = "Nobody is at a terminal to approve the plan (claudio is running non-interactively), so it is not approved. Stay in plan mode and present the plan as your answer.";

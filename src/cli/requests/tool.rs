@@ -137,22 +137,25 @@ impl Decision {
     /// sends a plain allow: the front end remembers the call
     /// ([`Decision::grants_this_call`]).
     pub fn result(&self, req: &CanUseToolRequest) -> PermissionResult {
+        use claudio::protocol::DecisionClassification as By;
         let keep = |dest| match req.rules_for(dest) {
             // never widened: nothing suggested, nothing kept
-            rules if rules.is_empty() => PermissionResult::allow(),
-            rules => PermissionResult::allow_always(rules),
+            rules if rules.is_empty() => PermissionResult::allow().classified(By::UserTemporary),
+            rules => PermissionResult::allow_always(rules).classified(By::UserPermanent),
         };
         match self {
-            Decision::AllowOnce => PermissionResult::allow(),
+            Decision::AllowOnce => PermissionResult::allow().classified(By::UserTemporary),
             Decision::AllowSession => match req.session_scope() {
                 scope @ (SessionScope::Rules(_) | SessionScope::Mode(_)) => {
                     PermissionResult::allow_always(scope.updates())
                 }
+                // remembered by the front end (SessionGrants): still for the session
                 _ => PermissionResult::allow(),
-            },
+            }
+            .classified(By::UserPermanent),
             Decision::AllowProject => keep(PermissionDestination::LocalSettings),
             Decision::AllowUser => keep(PermissionDestination::UserSettings),
-            Decision::Deny(m) => PermissionResult::deny(m.clone()),
+            Decision::Deny(m) => PermissionResult::deny(m.clone()).classified(By::UserReject),
         }
     }
 

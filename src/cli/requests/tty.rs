@@ -174,7 +174,7 @@ impl TtyPrompts {
                 self.style.dim(tool::SAME_CALL)
             );
             tty.write_all(note.as_bytes())?;
-            return Ok(PermissionResult::allow());
+            return Ok(super::granted_before());
         }
         let offer = Offer::of(req);
         let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
@@ -197,9 +197,10 @@ impl TtyPrompts {
                     return Ok(d.result(req));
                 }
                 ToolChoice::DenyAndStop => {
-                    return Ok(PermissionResult::deny_and_interrupt(
-                        tool::DENIED_AND_STOPPED,
-                    ))
+                    return Ok(
+                        PermissionResult::deny_and_interrupt(tool::DENIED_AND_STOPPED)
+                            .classified(claudio::protocol::DecisionClassification::UserReject),
+                    )
                 }
             }
         }
@@ -417,9 +418,14 @@ mod tests {
 
     #[test]
     fn a_tool_runs_only_when_the_person_says_so() {
+        use claudio::protocol::DecisionClassification as By;
         let r = bash("ls");
         let (got, shown) = ask_tool(&r, &["y\n"]);
-        assert_eq!(got.unwrap(), PermissionResult::allow(), "{shown}");
+        assert_eq!(
+            got.unwrap(),
+            PermissionResult::allow().classified(By::UserTemporary),
+            "{shown}"
+        );
         assert!(shown.contains("Bash  ls"), "{shown}");
         assert!(shown.contains("allowed once"), "{shown}");
         for (line, why) in [
@@ -433,22 +439,29 @@ mod tests {
             let (got, shown) = ask_tool(&r, &[line]);
             assert_eq!(
                 got.unwrap(),
-                PermissionResult::deny(why),
+                PermissionResult::deny(why).classified(By::UserReject),
                 "{line:?}: {shown}"
             );
         }
         // Enter on a terminal left in raw mode is `\r` (it waited for
         // `\n` to the end of its bound, then denied)
         let (got, shown) = ask_tool(&r, &["y\r"]);
-        assert_eq!(got.unwrap(), PermissionResult::allow(), "{shown}");
+        assert_eq!(
+            got.unwrap(),
+            PermissionResult::allow().classified(By::UserTemporary),
+            "{shown}"
+        );
         let (got, _) = ask_tool(&r, &["n\r\n"]);
         assert_eq!(
             got.unwrap(),
-            PermissionResult::deny("The user denied this tool call.")
+            PermissionResult::deny("The user denied this tool call.").classified(By::UserReject)
         );
         // `p` with no rule to keep: said, and asked again
         let (got, shown) = ask_tool(&r, &["p\n", "y\n"]);
-        assert_eq!(got.unwrap(), PermissionResult::allow());
+        assert_eq!(
+            got.unwrap(),
+            PermissionResult::allow().classified(By::UserTemporary)
+        );
         assert!(shown.contains("suggested no rule"), "{shown}");
     }
 
@@ -471,6 +484,11 @@ mod tests {
         assert!(person.shown().contains("(withdrawn)"));
         let none = nobody_to_ask("Bash");
         assert!(matches!(none, PermissionResult::Deny { .. }), "{none:?}");
+        // claudio decided by itself: nobody was asked
+        assert_eq!(
+            none.decision_classification(),
+            Some(&claudio::protocol::DecisionClassification::Config)
+        );
     }
 
     /// "This session" with no rule suggested: the same call is allowed
@@ -482,12 +500,15 @@ mod tests {
         let (mut tty, person) = Person::answering(&["a\n"]);
         let first = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
         drop(tty);
-        assert_eq!(first.unwrap(), PermissionResult::allow());
+        // "this session" and the later calls the grant allows: user_permanent
+        let permanent = PermissionResult::allow()
+            .classified(claudio::protocol::DecisionClassification::UserPermanent);
+        assert_eq!(first.unwrap(), permanent);
         person.shown();
         let (mut tty, person) = Person::answering(&[]);
         let again = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
         drop(tty);
-        assert_eq!(again.unwrap(), PermissionResult::allow());
+        assert_eq!(again.unwrap(), permanent);
         assert!(person.shown().contains(tool::SAME_CALL));
         let (mut tty, _person) = Person::answering(&[]);
         let other = p.tool_blocking(
