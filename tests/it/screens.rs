@@ -677,7 +677,8 @@ fn resume_filtered(cols: u16) {
     t.send(b"rmb tpot");
     check(&t, "resume_filtered", "filter › rmb tpot");
     t.send(b"\t");
-    check(&t, "resume_search", "search in conversations");
+    // the search runs once the typing pauses (no Enter): its answer
+    check(&t, "resume_search", "no session matches");
     t.send(b"\x1b");
     check(&t, "resume_cancelled", "nothing resumed");
     bye(t);

@@ -1103,7 +1103,26 @@ async fn real_cli_a_sandbox_that_cannot_run_refuses_to_start() {
         return;
     }
     let r = Client::connect(w.options().sandbox(claudio::Sandbox::enabled())).await;
+    // the CLI's own answer, typed (#41.1): its result before `initialize`
     match r {
+        Err(Error::StartupFailed {
+            result,
+            code: Some(1),
+            stderr_tail,
+        }) => {
+            assert!(
+                result
+                    .errors
+                    .iter()
+                    .any(|e| e.contains("Sandbox required but unavailable")),
+                "{result:?}"
+            );
+            assert!(
+                stderr_tail.contains("sandbox required but unavailable"),
+                "{stderr_tail}"
+            );
+        }
+        // a CLI that writes no result first
         Err(Error::ProcessExited {
             code: Some(1),
             stderr_tail,
