@@ -468,17 +468,7 @@ fn is_meta_line(line: &str) -> bool {
 pub(crate) fn first_prompt(head: &str) -> String {
     let mut fallback = String::new();
     let mut first_note = String::new();
-    for line in lines_with(head, USER, USER_SPACED) {
-        if has(line, "\"tool_result\"")
-            || is_meta_line(line)
-            || has(line, "\"isCompactSummary\":true")
-            || has(line, "\"isCompactSummary\": true")
-        {
-            continue;
-        }
-        let Ok(v) = crate::protocol::from_str_lenient::<Value>(line) else {
-            continue;
-        };
+    for v in user_entries(head) {
         if let Some(p) = prompt_text(&v, &mut fallback) {
             return p;
         }
@@ -495,20 +485,24 @@ pub(crate) fn first_prompt(head: &str) -> String {
     }
 }
 
+/// The user entries of `head` that may hold a prompt, parsed: not a tool
+/// result, a meta entry or a compaction summary (told by their bytes,
+/// before any is parsed).
+fn user_entries(head: &str) -> impl Iterator<Item = Value> + '_ {
+    lines_with(head, USER, USER_SPACED)
+        .filter(|line| {
+            !(has(line, "\"tool_result\"")
+                || is_meta_line(line)
+                || has(line, "\"isCompactSummary\":true")
+                || has(line, "\"isCompactSummary\": true"))
+        })
+        .filter_map(|line| crate::protocol::from_str_lenient::<Value>(line).ok())
+}
+
 /// The first prompt a person typed as a prompt, for a title: not a `!`
 /// command (`<bash-input>`), a slash command or a note of the CLI's.
 pub(crate) fn first_real_prompt(head: &str) -> Option<String> {
-    for line in lines_with(head, USER, USER_SPACED) {
-        if has(line, "\"tool_result\"")
-            || is_meta_line(line)
-            || has(line, "\"isCompactSummary\":true")
-            || has(line, "\"isCompactSummary\": true")
-        {
-            continue;
-        }
-        let Ok(v) = crate::protocol::from_str_lenient::<Value>(line) else {
-            continue;
-        };
+    for v in user_entries(head) {
         if user_texts(&v)
             .iter()
             .any(|t| t.trim_start().starts_with("<bash-"))

@@ -103,6 +103,25 @@ fn state(w: &World) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// `ask hi` in `dir`, the trust question answered on a terminal with
+/// `answer`.
+fn ask_answering(w: &World, dir: &Path, answer: &[u8]) -> std::process::Output {
+    let mut pty = Term::open();
+    let child = w
+        .claudio()
+        .current_dir(dir)
+        .args(["ask", "hi"])
+        .env("CLAUDIO_TEST_TTY", pty.slave_path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    pty.wait_for("y trust it");
+    pty.send(answer);
+    child.wait_with_output().unwrap()
+}
+
 /// The chat asks before the CLI starts. "n": nothing of the repository's
 /// runs (no SessionStart hook, no UserPromptSubmit hook on the first
 /// prompt, no MCP server), one line says what was left out, and nothing is
@@ -237,21 +256,7 @@ fn ask_loads_an_untrusted_folder_s_settings_only_when_told() {
     );
 
     // on a terminal, answered no: the same
-    let pty = Term::open();
-    let child = w
-        .claudio()
-        .current_dir(&clone)
-        .args(["ask", "hi"])
-        .env("CLAUDIO_TEST_TTY", pty.slave_path())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    pty.wait_for("y trust it");
-    let mut pty = pty;
-    pty.send(b"n\r");
-    let out = child.wait_with_output().unwrap();
+    let out = ask_answering(&w, &clone, b"n\r");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Two.");
     assert!(marks_left(&marks).is_empty(), "the repository's code ran");
     assert!(!state(&w).to_string().contains("clone"), "recorded a no");
@@ -279,21 +284,7 @@ fn ask_loads_an_untrusted_folder_s_settings_only_when_told() {
     // on a terminal, answered yes: recorded, loaded
     std::fs::remove_dir_all(&marks).unwrap();
     std::fs::create_dir_all(&marks).unwrap();
-    let pty = Term::open();
-    let child = w
-        .claudio()
-        .current_dir(&clone)
-        .args(["ask", "hi"])
-        .env("CLAUDIO_TEST_TTY", pty.slave_path())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    pty.wait_for("y trust it");
-    let mut pty = pty;
-    pty.send(b"y\r");
-    let out = child.wait_with_output().unwrap();
+    let out = ask_answering(&w, &clone, b"y\r");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Four.");
     let key = std::fs::canonicalize(&clone).unwrap();
     assert_eq!(
