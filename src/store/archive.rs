@@ -227,7 +227,33 @@ impl Store {
         opts: ArchiveOptions,
         stop: &AtomicBool,
     ) -> StoreResult<ArchiveSummary> {
-        let archive = archive.as_ref();
+        self.archive_until(archive.as_ref(), opts, stop)
+    }
+
+    /// [`archive_to`](Self::archive_to) run to its end: a one-off run
+    /// needs no flag to stop it.
+    ///
+    /// ```no_run
+    /// use claudio::store::{ArchiveOptions, Store};
+    /// let store = Store::from_env()?;
+    /// let done = store.archive("/backup/claude", ArchiveOptions::default())?;
+    /// println!("{} archived", done.archived);
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    pub fn archive(
+        &self,
+        archive: impl AsRef<Path>,
+        opts: ArchiveOptions,
+    ) -> StoreResult<ArchiveSummary> {
+        self.archive_until(archive.as_ref(), opts, &AtomicBool::new(false))
+    }
+
+    fn archive_until(
+        &self,
+        archive: &Path,
+        opts: ArchiveOptions,
+        stop: &AtomicBool,
+    ) -> StoreResult<ArchiveSummary> {
         let mut summary = ArchiveSummary::default();
         let (folders, links) = project_folders(&self.projects_dir())?;
         for (path, reason) in links {
@@ -1067,9 +1093,7 @@ mod tests {
     }
 
     fn run(store: &Store, archive: &Path) -> ArchiveSummary {
-        store
-            .archive_to(archive, ArchiveOptions::default(), &AtomicBool::new(false))
-            .unwrap()
+        store.archive(archive, ArchiveOptions::default()).unwrap()
     }
 
     #[test]

@@ -71,7 +71,7 @@ pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<
     };
     let what = format!("archiving transcripts into {}", dir.display());
     let s = crate::cli::spinner::while_working(io.err_style, &what, || {
-        store.archive_to(&dir, ArchiveOptions::default(), &AtomicBool::new(false))
+        store.archive(&dir, ArchiveOptions::default())
     })?;
     for f in s.shorter.iter().take(10) {
         io.warn(&format!(
