@@ -111,25 +111,8 @@ const PROJECT_COLUMNS: usize = 18;
 /// components of its folder, cut from the left, padded to
 /// [`PROJECT_COLUMNS`].
 fn project_cell(cwd: Option<&str>) -> String {
-    let cwd = Sanitizer::clean(cwd.unwrap_or("?"));
-    let cwd = cwd.replace(['\n', '\t'], " ");
-    let cols = unicode_width::UnicodeWidthStr::width(cwd.as_str());
-    let shown = if cols <= PROJECT_COLUMNS {
-        cwd
-    } else {
-        let mut kept: Vec<char> = Vec::new();
-        let mut used = 1;
-        for c in cwd.chars().rev() {
-            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-            if used + w > PROJECT_COLUMNS {
-                break;
-            }
-            used += w;
-            kept.push(c);
-        }
-        kept.reverse();
-        format!("…{}", kept.into_iter().collect::<String>())
-    };
+    let cwd = crate::cli::sessions::flat(cwd.unwrap_or("?"));
+    let shown = crate::cli::sessions::cut_left(&cwd, PROJECT_COLUMNS);
     let w = unicode_width::UnicodeWidthStr::width(shown.as_str());
     format!("{shown}{}", " ".repeat(PROJECT_COLUMNS.saturating_sub(w)))
 }

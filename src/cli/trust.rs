@@ -376,20 +376,17 @@ fn new_text(target: &Path, key: &str) -> io::Result<(String, u32)> {
         }
     };
     let new = match &old {
-        None => format!(
-            "{{\n  \"projects\": {{\n    {}: {{\n      \"{ACCEPTED}\": true\n    }}\n  }}\n}}\n",
-            json_string(key)
-        ),
-        Some(text) if text.trim().is_empty() => format!(
-            "{{\n  \"projects\": {{\n    {}: {{\n      \"{ACCEPTED}\": true\n    }}\n  }}\n}}\n",
-            json_string(key)
-        ),
-        Some(text) => splice(text, key).map_err(|why| {
+        Some(text) if !text.trim().is_empty() => splice(text, key).map_err(|why| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("{}: {why}; it was left as it was", target.display()),
             )
         })?,
+        // no file yet, or an empty one
+        _ => format!(
+            "{{\n  \"projects\": {{\n    {}: {{\n      \"{ACCEPTED}\": true\n    }}\n  }}\n}}\n",
+            json_string(key)
+        ),
     };
     Ok((new, mode))
 }

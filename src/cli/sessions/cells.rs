@@ -24,7 +24,7 @@ pub(super) fn cut(s: &str, max: usize) -> String {
 
 /// At most `max` columns, cut from the left with `…` when too long: a
 /// path's last components, which tell projects apart.
-pub(super) fn cut_left(s: &str, max: usize) -> String {
+pub(crate) fn cut_left(s: &str, max: usize) -> String {
     if width(s) <= max {
         return s.to_owned();
     }

@@ -26,7 +26,7 @@ mod usage;
 
 pub use archive::{archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive};
 pub use args::{SessionsAction, SessionsCommand};
-pub(crate) use cells::{flat, human_size};
+pub(crate) use cells::{cut_left, flat, human_size};
 pub(crate) use conversation::last_prompts;
 pub use io::SessionsOutcome;
 pub use run::run;
