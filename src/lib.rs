@@ -50,14 +50,12 @@ pub mod tasks;
 mod text;
 pub mod transport;
 
-/// Not part of the API: what the fuzz targets, benchmarks, integration
-/// tests and the `claudio` program reach inside. No stability promise; do
-/// not use.
+/// Not part of the API: what the fuzz targets, benchmarks and integration
+/// tests reach inside (the `claudio` program uses the public API only). No
+/// stability promise; do not use.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::store::either::read_head_tail;
-    pub use crate::store::scan::is_cli_note;
-    pub use crate::store::time::{format_iso_millis, parse_iso_millis};
     pub use crate::transport::framing::{Line, LineReader};
     pub use crate::transport::stderr::TAIL_BYTES;
 

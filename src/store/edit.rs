@@ -32,7 +32,7 @@ pub struct SessionFile {
 impl SessionFile {
     /// Whether the transcript is read from an archive (the CLI deleted
     /// its own): it is not changed there, and
-    /// [`Store::restore`](super::Store::restore) brings it back.
+    /// `Store::restore` (feature `archive`) brings it back.
     pub fn is_archived(&self) -> bool {
         super::open::is_packed(&self.path)
     }

@@ -89,7 +89,7 @@ impl Store {
     }
 
     /// The archive folders read beside the store (none unless
-    /// [`with_archive`](Store::with_archive) added one).
+    /// `with_archive`, feature `archive`, added one).
     pub fn archive_dirs(&self) -> &[PathBuf] {
         &self.archives
     }
@@ -149,7 +149,7 @@ impl Store {
 
     /// The store claudio reads: the configuration folder `config_dir`, else
     /// the CLI's ([`Store::from_env`]); with the feature `archive`, and
-    /// claudio's archive ([`default_archive_dir`]) read beside it when that
+    /// claudio's archive (`default_archive_dir`) read beside it when that
     /// folder is there. An archive that cannot be named (a relative
     /// `$CLAUDIO_ARCHIVE_DIR`, no `HOME`) or is not a folder is not read:
     /// the store is opened without one.
@@ -160,8 +160,6 @@ impl Store {
     /// assert_eq!(store.projects_dir(), std::path::Path::new("/home/me/.claude/projects"));
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
-    ///
-    /// [`default_archive_dir`]: super::default_archive_dir
     pub fn open(config_dir: Option<&Path>) -> StoreResult<Store> {
         let store = match config_dir {
             Some(d) => Store::new(d),
@@ -332,7 +330,7 @@ impl Store {
     /// Find a session for resuming from anywhere: its id and recorded
     /// working directory (where it was moved to, else its first `cwd`).
     /// A session only an archive holds (the CLI deleted its transcript)
-    /// is [restored](Store::restore) into the store first, so that the
+    /// is restored (`Store::restore`) into the store first, so that the
     /// CLI finds it: [`ResumeTarget::restored`] says so.
     ///
     /// ```no_run

@@ -53,7 +53,7 @@ pub struct SessionInfo {
     /// Whether the session is archived (absent when it never was).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub archived: Option<bool>,
-    /// Read from an archive ([`Store::with_archive`](super::Store::with_archive)):
+    /// Read from an archive (`Store::with_archive`, feature `archive`):
     /// the CLI no longer has the transcript. Not one of the SDK's fields;
     /// absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

@@ -1,8 +1,8 @@
 //! The CLI's transcript store: list, read, fork, rename, tag and delete the
 //! sessions the Claude Code CLI keeps under `~/.claude/projects`; with the
 //! feature `archive`, keep them past the CLI's cleanup in a compressed
-//! archive that is read beside the store ([`Store::open`],
-//! [`Store::with_archive`], [`Store::archive_to`], [`Store::restore`]).
+//! archive that is read beside the store ([`Store::open`], and with the
+//! feature, `Store::with_archive`, `Store::archive_to`, `Store::restore`).
 //!
 //! [`Store`] does its reading and writing on the calling thread;
 //! [`AsyncStore`] has the same methods for async code, run on Tokio's
@@ -14,7 +14,7 @@ mod chain;
 mod edit;
 mod error;
 mod handle;
-// reached by fuzzing, tests and the program through `claudio::__private`
+// `either` reaches fuzzing and tests through `claudio::__private`
 pub(crate) mod either;
 pub(crate) mod headtail;
 pub(crate) mod ids;

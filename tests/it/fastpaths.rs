@@ -416,7 +416,7 @@ proptest! {
     fn every_form_gives_the_full_parse_s_answer(s in session()) {
         let forms: Vec<_> = FORMS.iter().map(|f| (*f, store_of(&s, *f))).collect();
         let want_usage = usage_by_full_parse(&s);
-        let time = |e: &Value| claudio::__private::parse_iso_millis(e["timestamp"].as_str().unwrap());
+        let time = |e: &Value| claudio::store::parse_iso_millis(e["timestamp"].as_str().unwrap());
         let want_times = [time(&s.entries[0]), time(s.entries.last().unwrap())];
         // prompts a person typed: user entries with text to show
         let turns = s

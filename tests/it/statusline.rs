@@ -20,7 +20,7 @@ fn now_ms() -> i64 {
 }
 
 fn iso(ms: i64) -> String {
-    claudio::__private::format_iso_millis(ms)
+    claudio::store::format_iso_millis(ms)
 }
 
 fn assistant(id: &str, input: u64, output: u64, at: i64) -> String {
