@@ -38,6 +38,7 @@
 // feature adds the program only, so nothing is marked today.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod child;
 mod client;
 mod error;
 mod handlers;

@@ -7,7 +7,7 @@ use super::exit::Exit;
 use super::style::Style;
 use claudio::transport::find_cli;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 /// The oldest CLI version claudio supports (its real-CLI tests run against it).
@@ -178,27 +178,18 @@ fn check_cli(r: &mut Report, session: &SessionFlags, verbose: bool) {
 }
 
 fn cli_version(path: &Path) -> Option<String> {
-    let mut child = Command::new(path)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    loop {
-        match child.try_wait().ok()? {
-            Some(_) => break,
-            None if std::time::Instant::now() > deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-            None => std::thread::sleep(Duration::from_millis(20)),
-        }
+    use claudio::child::{self, Ended};
+    let mut cmd = Command::new(path);
+    cmd.arg("--version");
+    let done = child::run(
+        cmd,
+        child::Run::new(Duration::from_secs(15)).max_output(4096),
+    )
+    .ok()?;
+    if !matches!(done.ended, Ended::Exited(_)) {
+        return None;
     }
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut child.stdout.take()?, &mut text).ok()?;
+    let text = String::from_utf8_lossy(&done.output);
     let v = text.split_whitespace().next()?.to_owned();
     v.chars().next()?.is_ascii_digit().then_some(v)
 }

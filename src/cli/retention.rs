@@ -118,8 +118,7 @@ pub fn project_folders(projects: &Path) -> std::io::Result<(Vec<PathBuf>, Vec<Pa
         if t.is_dir() {
             folders.push(e.path());
         } else if t.is_symlink() {
-            // SAFETY: geteuid has no preconditions.
-            let me = unsafe { libc::geteuid() };
+            let me = rustix::process::geteuid().as_raw();
             match std::fs::metadata(e.path()) {
                 Ok(m) if !m.is_dir() => {}
                 Ok(m) if m.uid() == me => folders.push(e.path()),

@@ -7,10 +7,10 @@ use super::info::{recorded_cwd, scan_file, Project, Scanned, SessionInfo, SkipRe
 use super::paths::{project_folder_name, sanitize_path, MAX_FOLDER_NAME};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 /// What to list.
 ///
@@ -396,47 +396,27 @@ fn folder_recorded_in(folder: &Path, path: &str) -> bool {
 /// The worktrees of the git repository at `dir` (`git worktree list`);
 /// empty when it is not one, git is missing, or it takes over 5 s.
 pub(crate) fn git_worktrees(dir: &Path) -> Vec<String> {
-    let child = Command::new("git")
-        .args([
-            "-c",
-            "core.hooksPath=/dev/null",
-            "-c",
-            "core.fsmonitor=",
-            "worktree",
-            "list",
-            "--porcelain",
-        ])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
-    let Ok(mut child) = child else {
-        return Vec::new();
+    use crate::child::{self, Ended};
+    let mut cmd = Command::new("git");
+    cmd.args([
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-c",
+        "core.fsmonitor=",
+        "worktree",
+        "list",
+        "--porcelain",
+    ])
+    .current_dir(dir);
+    let done = match child::run(cmd, child::Run::new(Duration::from_secs(5))) {
+        Ok(done) => done,
+        Err(_) => return Vec::new(),
     };
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let ok = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break st.success(),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break false;
-            }
-        }
-    };
-    let out = reader.join().unwrap_or_default();
-    if !ok {
+    if !matches!(done.ended, Ended::Exited(s) if s.success()) {
         return Vec::new();
     }
-    out.lines()
+    String::from_utf8_lossy(&done.output)
+        .lines()
         .filter_map(|l| l.strip_prefix("worktree "))
         .map(str::to_owned)
         .collect()

@@ -178,8 +178,7 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env_remove("CLAUDECODE")
-        .kill_on_drop(true)
-        .process_group(0);
+        .kill_on_drop(true);
     cmd.envs(&spec.env);
     if let Some(dir) = &spec.cwd {
         if !dir.is_dir() {
@@ -193,23 +192,8 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         }
         cmd.current_dir(dir);
     }
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::process::{getpid, getppid, kill_process, set_parent_process_death_signal};
-        let parent = getpid();
-        // SAFETY: between fork and exec only async-signal-safe calls run:
-        // rustix makes these three plain system calls, allocating nothing.
-        unsafe {
-            cmd.pre_exec(move || {
-                let _ = set_parent_process_death_signal(Some(Signal::Term));
-                // The parent may have died before the signal was set.
-                if getppid() != Some(parent) {
-                    let _ = kill_process(getpid(), Signal::Term);
-                }
-                Ok(())
-            });
-        }
-    }
+    // a group of its own (ended whole), and TERM when this process dies
+    crate::child::contain(cmd.as_std_mut(), Signal::Term, false);
 
     let (reply, rx) = oneshot::channel();
     let job = SpawnJob {

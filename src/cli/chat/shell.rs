@@ -275,29 +275,12 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true);
-    // setsid makes the command a session and process group of its own,
-    // without a controlling terminal. On Linux the parent-death signal kills
-    // the command when the chat dies without its cleanup (kill -9, a crash);
-    // the kernel ties it to the forking thread, and the chat runs commands on
-    // its main thread (`block_on`).
-    #[cfg(target_os = "linux")]
-    let parent = process::getpid();
-    // SAFETY: between fork and exec only raw system calls run (rustix's, no
-    // allocation, no lock): they are async-signal-safe.
-    unsafe {
-        cmd.pre_exec(move || {
-            process::setsid()?;
-            #[cfg(target_os = "linux")]
-            {
-                process::set_parent_process_death_signal(Some(Signal::Kill))?;
-                // the chat may have died before the signal was set
-                if process::getppid() != Some(parent) {
-                    process::kill_process(process::getpid(), Signal::Kill)?;
-                }
-            }
-            Ok(())
-        });
-    }
+    // a session and process group of its own, without a controlling
+    // terminal; on Linux the parent-death signal kills the command when the
+    // chat dies without its cleanup (kill -9, a crash). The kernel ties it
+    // to the forking thread, and the chat runs commands on its main thread
+    // (`block_on`).
+    claudio::child::contain(cmd.as_std_mut(), Signal::Kill, true);
     let mut child = cmd.spawn()?;
     let pid = child.id().map(|p| p as i32);
     if let Some(p) = pid {

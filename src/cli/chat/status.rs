@@ -10,10 +10,9 @@
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::settings;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// How long a `statusLine` command may take before it is skipped.
 pub const DEADLINE: Duration = Duration::from_secs(1);
@@ -176,151 +175,49 @@ fn own_folder(claude_dir: &Path, cwd: &Path) -> bool {
         && real(claude_dir).is_some_and(|c| real(&cwd.join(".claude")) == Some(c))
 }
 
-/// How an exchange with a `statusLine` command ended.
-enum End {
-    /// The command (the shell) ended; what it wrote is all read.
-    Exited,
-    /// [`MAX_OUTPUT`] bytes were read: the rest is not wanted.
-    Full,
-    /// [`DEADLINE`] passed first.
-    Late,
-}
-
 /// Run a `statusLine` command with `input` on its stdin, in `cwd`; its
 /// first lines, made safe (SGR colors kept when `color`). [`DEADLINE`]
 /// covers the whole exchange: the start, writing its input, every read of
 /// its output and waiting for it. What it starts goes with it: its process
-/// group is killed when the exchange ends, however it ends (a `cmd &` left
+/// group is ended when the exchange ends, however it ends (a `cmd &` left
 /// behind, one that outlives the deadline, one that writes too much). The
 /// output read is at most [`MAX_OUTPUT`] bytes: more is cut off there, and
 /// the lines read are shown. A command that fails or outlives the
 /// deadline gives an error saying so; one that prints nothing, no lines.
 pub fn run(command: &str, input: &Value, cwd: &Path, color: bool) -> Result<Vec<String>, String> {
-    use std::os::unix::process::CommandExt;
-    let until = Instant::now() + DEADLINE;
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("the status line command did not start: {e}"))?;
-    let group = rustix::process::Pid::from_child(&child);
-    let exchange = exchange(&mut child, group, input.to_string().as_bytes(), until);
-    // the whole group: a script's own children go too. The shell is not
-    // reaped yet, so its id (the group's) names no other process group.
-    let _ = rustix::process::kill_process_group(group, rustix::process::Signal::Kill);
-    let status = child.wait();
-    let (out, end) = exchange.map_err(|e| format!("the status line command failed: {e}"))?;
-    match end {
-        End::Late => {
+    use claudio::child::{self, Ended};
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c").arg(command).current_dir(cwd);
+    let how = child::Run::new(DEADLINE)
+        .input(input.to_string().into_bytes())
+        .max_output(MAX_OUTPUT);
+    let done = child::run(cmd, how).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            format!("the status line command did not start: {e}")
+        } else {
+            format!("the status line command failed: {e}")
+        }
+    })?;
+    match done.ended {
+        Ended::Late => {
             return Err(format!(
                 "the status line command took longer than {} s; skipped",
                 DEADLINE.as_secs()
             ))
         }
-        End::Exited => match status {
-            Ok(st) if !st.success() => {
-                return Err(format!("the status line command ended with {st}"))
-            }
-            Err(e) => return Err(format!("the status line command failed: {e}")),
-            Ok(_) => {}
-        },
-        // it was stopped here: how it ended says nothing
-        End::Full => {}
+        Ended::Exited(st) if !st.success() => {
+            return Err(format!("the status line command ended with {st}"))
+        }
+        // it was stopped here (too much output): how it ended says nothing
+        _ => {}
     }
-    let text = String::from_utf8_lossy(&out);
+    let text = String::from_utf8_lossy(&done.output);
     Ok(text
         .lines()
         .filter(|l| !Sanitizer::clean(l).trim().is_empty())
         .map(|l| inert(l, color))
         .take(MAX_LINES)
         .collect())
-}
-
-/// Give `child` its input and read its output until it ends (then what it
-/// wrote is still in the pipe, and is read at once), [`MAX_OUTPUT`] bytes
-/// are read, or `until` passes. Never blocks: both pipes are non-blocking
-/// and every wait is bounded by `until`. The shell is not reaped.
-fn exchange(
-    child: &mut std::process::Child,
-    shell: rustix::process::Pid,
-    mut input: &[u8],
-    until: Instant,
-) -> std::io::Result<(Vec<u8>, End)> {
-    use rustix::event::{poll, PollFd, PollFlags};
-    use rustix::process::{waitid, WaitId, WaitidOptions};
-    use std::io::ErrorKind;
-    let mut stdin = child.stdin.take();
-    let mut stdout = child.stdout.take();
-    if let Some(s) = &stdin {
-        rustix::io::ioctl_fionbio(s, true)?;
-    }
-    if let Some(s) = &stdout {
-        rustix::io::ioctl_fionbio(s, true)?;
-    }
-    let mut out = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        // looked at before the reads: once it has ended, what it wrote is
-        // in the pipe, and the reads below take it all (what is left
-        // behind, `cmd &`, is not waited for)
-        let ended = waitid(
-            WaitId::Pid(shell),
-            WaitidOptions::EXITED | WaitidOptions::NOHANG | WaitidOptions::NOWAIT,
-        )?
-        .is_some();
-        if let Some(s) = stdin.as_mut() {
-            match s.write(input) {
-                Ok(n) => input = &input[n..],
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {}
-                // it does not read its input (a broken pipe): nothing to give
-                Err(_) => input = &[],
-            }
-            if input.is_empty() {
-                stdin = None;
-            }
-        }
-        while let Some(s) = stdout.as_mut() {
-            let room = (MAX_OUTPUT - out.len()).min(buf.len());
-            match s.read(&mut buf[..room]) {
-                Ok(0) => stdout = None,
-                Ok(n) => {
-                    out.extend_from_slice(&buf[..n]);
-                    if out.len() >= MAX_OUTPUT {
-                        return Ok((out, End::Full));
-                    }
-                }
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                Err(e) => return Err(e),
-            }
-        }
-        if ended {
-            return Ok((out, End::Exited));
-        }
-        let left = until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Ok((out, End::Late));
-        }
-        // until there is something to do, or a short while (its end is
-        // not a file descriptor to wait on)
-        let mut fds = Vec::with_capacity(2);
-        if let Some(s) = &stdout {
-            fds.push(PollFd::new(s, PollFlags::IN));
-        }
-        if let Some(s) = &stdin {
-            fds.push(PollFd::new(s, PollFlags::OUT));
-        }
-        let ms = left.as_millis().clamp(1, 10) as i32;
-        match poll(&mut fds, ms) {
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
 }
 
 /// `line` with every control sequence removed but colors (SGR: `ESC [ … m`),
@@ -340,6 +237,7 @@ pub fn inert(line: &str, color: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn the_branch_comes_from_head_in_a_repository_a_worktree_or_detached() {
