@@ -93,9 +93,18 @@ pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<
         io.warn(&format!("… and {} more not archived", s.failed.len() - 10));
     }
     if json {
-        let mut v = serde_json::to_value(&s)?;
-        v["archive"] = serde_json::json!(dir.to_string_lossy());
-        io.write_json(&format!("{}\n", serde_json::to_string(&v)?))?;
+        /// `-o json`: the run's summary and the archive it went to.
+        #[derive(serde::Serialize)]
+        struct Row<'a> {
+            #[serde(flatten)]
+            summary: &'a claudio::store::ArchiveSummary,
+            archive: std::borrow::Cow<'a, str>,
+        }
+        let row = Row {
+            summary: &s,
+            archive: dir.to_string_lossy(),
+        };
+        io.write_json(&format!("{}\n", serde_json::to_string(&row)?))?;
     } else {
         writeln!(io.out, "{}", human(&s, &dir))?;
     }

@@ -209,20 +209,33 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
     Ok(SessionsOutcome::Done(Exit::Success))
 }
 
+/// A session's hits as `-o json`/`ndjson` give them, one object each.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SearchRow<'a> {
+    session_id: &'a str,
+    summary: &'a str,
+    cwd: &'a Option<String>,
+    last_modified: i64,
+    hits: &'a [claudio::store::SearchHit],
+    more: bool,
+    /// Only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    from_archive: bool,
+}
+
 /// A session's hits as one line of JSON.
 fn json_row(s: &SessionHits) -> String {
-    let mut v = serde_json::json!({
-        "sessionId": s.info.session_id,
-        "summary": s.info.summary,
-        "cwd": s.info.cwd,
-        "lastModified": s.info.last_modified,
-        "hits": s.hits,
-        "more": s.more,
-    });
-    if s.info.from_archive {
-        v["fromArchive"] = serde_json::json!(true);
-    }
-    v.to_string()
+    let row = SearchRow {
+        session_id: &s.info.session_id,
+        summary: &s.info.summary,
+        cwd: &s.info.cwd,
+        last_modified: s.info.last_modified,
+        hits: &s.hits,
+        more: s.more,
+        from_archive: s.info.from_archive,
+    };
+    serde_json::to_string(&row).expect("a search row is plain data")
 }
 
 fn kind_label(k: HitKind) -> &'static str {
