@@ -13,6 +13,24 @@ pub fn with_causes(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// A store error with what to do about it, said after it
+/// (`…; \`claudio sessions resume 3f2a\` restores it`). The error keeps
+/// its type: `downcast_ref::<Hinted>()` reaches it.
+#[derive(Debug)]
+pub struct Hinted {
+    pub error: claudio::store::StoreError,
+    pub hint: String,
+}
+
+impl std::fmt::Display for Hinted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; {}", with_causes(&self.error), self.hint)
+    }
+}
+
+// no `source`: the text above says the error and its causes once
+impl std::error::Error for Hinted {}
+
 /// How claudio ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {

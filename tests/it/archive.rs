@@ -237,6 +237,12 @@ fn archived_sessions_are_read_when_the_cli_deleted_them() {
     let (code, _, err) = t.run(&["sessions", "rename", AGENT, "new title"]);
     assert_eq!(code, 1);
     assert!(err.contains("only in the archive"), "{err}");
+    // what to do about it, said once, after the error
+    assert!(
+        err.contains(&format!("; `claudio sessions resume {AGENT}` restores it")),
+        "{err}"
+    );
+    assert_eq!(err.matches("only in the archive").count(), 1, "{err}");
     assert!(!transcript.exists());
 }
 

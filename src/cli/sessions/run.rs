@@ -57,9 +57,11 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
     // a bad id or an empty title is a usage error: `exit::for_error` says so
     match result {
         Err(e) => match e.downcast_ref::<StoreError>() {
-            Some(StoreError::OnlyInArchive(id)) => {
-                let msg = format!("{e}; `claudio sessions resume {id}` restores it");
-                Err(anyhow::anyhow!(msg))
+            // the error itself: one under a context is left as it is
+            Some(StoreError::OnlyInArchive(id)) if e.chain().count() == 1 => {
+                let hint = format!("`claudio sessions resume {id}` restores it");
+                let error = StoreError::OnlyInArchive(id.clone());
+                Err(crate::cli::exit::Hinted { error, hint }.into())
             }
             _ => Err(e),
         },
