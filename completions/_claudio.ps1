@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List, show, resume, fork, rename, tag and delete sessions')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
+            [CompletionResult]::new('notify', 'notify', [CompletionResultType]::ParameterValue, 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets')
             [CompletionResult]::new('statusline', 'statusline', [CompletionResultType]::ParameterValue, 'Print one status line for the claude TUI (its `statusLine` command)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
@@ -408,6 +409,35 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         'claudio;config;help;help' {
             break
         }
+        'claudio;notify' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Send a test notice through every way set, and say what failed')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;notify;test' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;notify;help' {
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Send a test notice through every way set, and say what failed')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;notify;help;test' {
+            break
+        }
+        'claudio;notify;help;help' {
+            break
+        }
         'claudio;statusline' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The line''s template: placeholders in braces (listed below)')
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
@@ -438,6 +468,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List, show, resume, fork, rename, tag and delete sessions')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
+            [CompletionResult]::new('notify', 'notify', [CompletionResultType]::ParameterValue, 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets')
             [CompletionResult]::new('statusline', 'statusline', [CompletionResultType]::ParameterValue, 'Print one status line for the claude TUI (its `statusLine` command)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
@@ -506,6 +537,13 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;help;config;show' {
+            break
+        }
+        'claudio;help;notify' {
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Send a test notice through every way set, and say what failed')
+            break
+        }
+        'claudio;help;notify;test' {
             break
         }
         'claudio;help;statusline' {

@@ -34,6 +34,9 @@ _claudio() {
             claudio,man)
                 cmd="claudio__subcmd__man"
                 ;;
+            claudio,notify)
+                cmd="claudio__subcmd__notify"
+                ;;
             claudio,sessions)
                 cmd="claudio__subcmd__sessions"
                 ;;
@@ -76,6 +79,9 @@ _claudio() {
             claudio__subcmd__help,man)
                 cmd="claudio__subcmd__help__subcmd__man"
                 ;;
+            claudio__subcmd__help,notify)
+                cmd="claudio__subcmd__help__subcmd__notify"
+                ;;
             claudio__subcmd__help,sessions)
                 cmd="claudio__subcmd__help__subcmd__sessions"
                 ;;
@@ -87,6 +93,9 @@ _claudio() {
                 ;;
             claudio__subcmd__help__subcmd__config,show)
                 cmd="claudio__subcmd__help__subcmd__config__subcmd__show"
+                ;;
+            claudio__subcmd__help__subcmd__notify,test)
+                cmd="claudio__subcmd__help__subcmd__notify__subcmd__test"
                 ;;
             claudio__subcmd__help__subcmd__sessions,archive)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__archive"
@@ -120,6 +129,18 @@ _claudio() {
                 ;;
             claudio__subcmd__help__subcmd__sessions,usage)
                 cmd="claudio__subcmd__help__subcmd__sessions__subcmd__usage"
+                ;;
+            claudio__subcmd__notify,help)
+                cmd="claudio__subcmd__notify__subcmd__help"
+                ;;
+            claudio__subcmd__notify,test)
+                cmd="claudio__subcmd__notify__subcmd__test"
+                ;;
+            claudio__subcmd__notify__subcmd__help,help)
+                cmd="claudio__subcmd__notify__subcmd__help__subcmd__help"
+                ;;
+            claudio__subcmd__notify__subcmd__help,test)
+                cmd="claudio__subcmd__notify__subcmd__help__subcmd__test"
                 ;;
             claudio__subcmd__sessions,archive)
                 cmd="claudio__subcmd__sessions__subcmd__archive"
@@ -203,7 +224,7 @@ _claudio() {
 
     case "${cmd}" in
         claudio)
-            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --hide-thinking --vi --help --version ask sessions doctor config statusline completions man help"
+            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --hide-thinking --vi --help --version ask sessions doctor config notify statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -549,7 +570,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help)
-            opts="ask sessions doctor config statusline completions man help"
+            opts="ask sessions doctor config notify statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -663,6 +684,34 @@ _claudio() {
         claudio__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__notify)
+            opts="test"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__notify__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -859,6 +908,92 @@ _claudio() {
         claudio__subcmd__man)
             opts="-h --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__notify)
+            opts="-h --cli-path --debug --color --help test help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__notify__subcmd__help)
+            opts="test help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__notify__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__notify__subcmd__help__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__notify__subcmd__test)
+            opts="-h --cli-path --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -51,6 +51,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
+            cand notify 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets'
             cand statusline 'Print one status line for the claude TUI (its `statusLine` command)'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
@@ -369,6 +370,30 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;config;help;help'= {
         }
+        &'claudio;notify'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand test 'Send a test notice through every way set, and say what failed'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;notify;test'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;notify;help'= {
+            cand test 'Send a test notice through every way set, and say what failed'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;notify;help;test'= {
+        }
+        &'claudio;notify;help;help'= {
+        }
         &'claudio;statusline'= {
             cand --format 'The line''s template: placeholders in braces (listed below)'
             cand --cli-path 'Path of the `claude` executable'
@@ -396,6 +421,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
+            cand notify 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets'
             cand statusline 'Print one status line for the claude TUI (its `statusLine` command)'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
@@ -447,6 +473,11 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;config;path'= {
         }
         &'claudio;help;config;show'= {
+        }
+        &'claudio;help;notify'= {
+            cand test 'Send a test notice through every way set, and say what failed'
+        }
+        &'claudio;help;notify;test'= {
         }
         &'claudio;help;statusline'= {
         }

@@ -140,6 +140,12 @@ impl Command {
                 let (config, path) = Config::load()?;
                 Ok(config_command(&action, &config, path.as_deref()))
             }
+            Command::Notify {
+                action: super::args::NotifyAction::Test,
+            } => {
+                let (config, _) = Config::load()?;
+                super::notify::test(config.notify)
+            }
             Command::Ask(args) => {
                 let config = configure(&mut flags)?;
                 auto_archive(&config, None);
@@ -244,6 +250,7 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
         show_thinking: !chat.hide_thinking && config.show_thinking.unwrap_or(true),
         history_size: config.history_size.unwrap_or(10_000),
         vi: chat.vi || config.edit_mode == Some(EditMode::Vi),
+        notify: config.notify.clone(),
     };
     on_runtime(Threads::Chat, |rt| {
         super::chat::repl::run(rt, &flags, settings)

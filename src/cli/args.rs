@@ -105,6 +105,13 @@ pub enum Command {
         #[command(subcommand)]
         action: ConfigAction,
     },
+    /// Notices when a session needs you: `claudio notify test` sends one
+    /// through every way the config file's `[notify]` table sets.
+    #[command(after_help = NOTIFY_HELP)]
+    Notify {
+        #[command(subcommand)]
+        action: NotifyAction,
+    },
     /// Print one status line for the claude TUI (its `statusLine` command).
     #[command(after_help = super::statusline::HELP)]
     Statusline(super::statusline::StatuslineArgs),
@@ -139,7 +146,29 @@ Example config.toml:
   show-thinking = true
   history-size = 10000
   edit-mode = \"emacs\"     # emacs, vi
-  archive = \"off\"         # off, auto (archive every run)";
+  archive = \"off\"         # off, auto (archive every run)
+
+  [notify]                # a session needs you, or a long turn ended
+  on = [\"permission\", \"question\", \"turn\"]
+  turn-seconds = 60       # a turn this long or longer
+  bell = true
+  osc = \"off\"             # 9, 777 (desktop notice by the terminal, tmux too), off
+  desktop = false         # notify-send, or osascript on macOS
+  ntfy = \"my-topic\"       # ntfy.sh/<topic>, or an https:// URL
+  command = \"cat >> ~/claudio-notices.jsonl\"  # the notice as JSON on stdin";
+
+const NOTIFY_HELP: &str = "\
+The chat (and `ask` on a terminal) sends a notice when a tool waits for your
+permission, when Claude asks a question or a plan waits, and when a turn
+took longer than `turn-seconds`. One notice per event: requests that come
+while one waits for you make no second notice. The ways are set in the
+config file's [notify] table (see `claudio config --help`).";
+
+#[derive(Debug, Subcommand)]
+pub enum NotifyAction {
+    /// Send a test notice through every way set, and say what failed.
+    Test,
+}
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {

@@ -37,6 +37,8 @@ pub struct Config {
     /// `auto`: every run archives the transcripts in the background
     /// (`claudio sessions archive`); `off` (the default): only when asked.
     pub archive: Option<ArchiveMode>,
+    /// Notices when a session needs the person (`[notify]`).
+    pub notify: Option<super::notify::NotifyConfig>,
 }
 
 /// The prompt's key bindings.
@@ -83,7 +85,7 @@ impl Config {
     /// (a key from a newer version, or a typo), not an error: one unknown
     /// key made every command, `config show` too, exit 1.
     pub fn unknown_keys(text: &str, path: &Path) -> Vec<String> {
-        const KNOWN: [&str; 11] = [
+        const KNOWN: [&str; 12] = [
             "model",
             "permission-mode",
             "allowed-tools",
@@ -95,25 +97,39 @@ impl Config {
             "edit-mode",
             "edit_mode",
             "archive",
+            "notify",
         ];
         let Ok(table) = text.parse::<toml::Table>() else {
             return Vec::new();
         };
-        table
+        let top = table
             .keys()
             .filter(|k| !KNOWN.contains(&k.as_str()))
-            .map(|k| {
-                let key = super::sessions::flat(k);
+            .map(|k| (k.clone(), &KNOWN[..]));
+        let notify = table
+            .get("notify")
+            .and_then(toml::Value::as_table)
+            .into_iter()
+            .flat_map(|t| t.keys())
+            .filter(|k| !super::notify::KEYS.contains(&k.as_str()))
+            .map(|k| (format!("notify.{k}"), &super::notify::KEYS[..]));
+        top.chain(notify)
+            .map(|(k, known)| {
+                let (prefix, bare) = match k.split_once('.') {
+                    Some(("notify", b)) => ("notify.", b.to_owned()),
+                    _ => ("", k.clone()),
+                };
+                let key = super::sessions::flat(&k);
                 // a swap of two letters is 2 edits: up to 2, or a third of
                 // a long key
-                let k2 = k.replace('_', "-");
+                let k2 = bare.replace('_', "-");
                 let limit = (k2.chars().count() / 3).clamp(2, 3);
-                let near = KNOWN
+                let near = known
                     .iter()
                     .map(|n| (super::chat::typos::distance(&k2, n), *n))
                     .filter(|(d, _)| *d <= limit)
                     .min()
-                    .map(|(_, n)| format!(" (did you mean `{n}`?)"))
+                    .map(|(_, n)| format!(" (did you mean `{prefix}{n}`?)"))
                     .unwrap_or_default();
                 format!(
                     "claudio: config file {}: unknown key `{key}` passed over{near}",
@@ -211,6 +227,9 @@ mod tests {
         for (key, value) in shown.as_object().unwrap() {
             assert!(!value.is_null(), "the example leaves out {key}");
         }
+        for (key, value) in shown["notify"].as_object().unwrap() {
+            assert!(!value.is_null(), "the example leaves out notify.{key}");
+        }
     }
 
     #[test]
@@ -264,6 +283,16 @@ mod tests {
         assert!(w[0].contains("/x/c.toml"), "{w:?}");
         assert!(w[1].contains("`theme`") && !w[1].contains("mean"), "{w:?}");
         assert!(Config::unknown_keys("edit_mode = \"vi\"", p).is_empty());
+        // inside `[notify]` too, named with its table
+        let text = "[notify]\nbel = true\nosc = \"9\"\n";
+        let c = Config::parse(text, p).unwrap();
+        assert_eq!(c.notify.unwrap().osc, Some(super::super::notify::Osc::Nine));
+        let w = Config::unknown_keys(text, p);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].contains("`notify.bel`") && w[0].contains("`notify.bell`"),
+            "{w:?}"
+        );
     }
 
     #[test]

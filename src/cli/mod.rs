@@ -13,6 +13,7 @@ pub mod finder;
 pub mod highlight;
 pub mod interrupt;
 pub mod markdown;
+pub mod notify;
 pub mod options;
 pub mod picker;
 pub mod pricing;

@@ -24,6 +24,7 @@ mod images;
 mod live_region;
 mod mcp_secrets;
 mod memory;
+mod notify;
 mod real_cli;
 mod round_two;
 mod screens;

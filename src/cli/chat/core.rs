@@ -44,6 +44,8 @@ pub(super) struct Chat<'a> {
     pub(super) cwd: std::path::PathBuf,
     /// The system clipboard, for `/copy` and Ctrl-V (opened on first use).
     pub(super) clipboard: super::clipboard::System,
+    /// Notices when the session needs the person, or a long turn ended.
+    pub(super) notifier: crate::cli::notify::Notifier,
 }
 
 impl Chat<'_> {

@@ -203,6 +203,12 @@ impl Dialog {
         Dialog::of(state, String::new(), style)
     }
 
+    /// Whether it asks the person (not decided without them: withdrawn,
+    /// granted before, no terminal).
+    pub(super) fn asks(&self) -> bool {
+        !matches!(self.state, State::Decided { .. })
+    }
+
     /// The terminal's size, for drawing pickers.
     pub(super) fn size(mut self, width: usize, height: usize) -> Dialog {
         (self.width, self.height) = (width.max(20), height.max(6));

@@ -58,6 +58,8 @@ pub struct ChatSettings {
     pub history_size: usize,
     /// vi keys at the prompt.
     pub vi: bool,
+    /// The config file's `[notify]` table.
+    pub notify: Option<crate::cli::notify::NotifyConfig>,
 }
 
 pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
@@ -93,6 +95,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         },
         prompt: PromptSide::default(),
         clipboard: Default::default(),
+        notifier: crate::cli::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
         cwd: match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,

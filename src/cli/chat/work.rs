@@ -10,6 +10,7 @@ use super::machine::{Effect, End, Event, Machine, Parts};
 use super::screen::terminal_height;
 use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
+use crate::cli::notify::{Notice, Trigger};
 use crate::cli::requests::{self, diff, tool};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::summary::Here;
@@ -26,10 +27,28 @@ impl Chat<'_> {
         let rt = self.rt;
         let client = self.client()?;
         self.screen.renderer.set_width(terminal_width());
+        let started = Instant::now();
         let end = rt.block_on(async {
             client.send(text).await?;
             self.drive(&client, terminal_keys(), Machine::turn).await
         });
+        if matches!(end, Ok(End::Done)) {
+            let took = started.elapsed();
+            let project = self
+                .cwd
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let body = format!("claudio in {project}, after {} s", took.as_secs());
+            let notice = Notice::new(
+                Trigger::Turn,
+                "Claude is done",
+                &body,
+                self.session.state.session_id.as_deref(),
+            );
+            self.notifier
+                .turn_ended(took, &notice, &mut self.screen.out);
+        }
         self.after(&client, end)
     }
 
@@ -146,6 +165,7 @@ impl Chat<'_> {
                     }
                     Effect::Reply(a, result) => {
                         let _ = a.reply.send(result);
+                        self.notifier.answered();
                         open = None;
                         None
                     }
@@ -175,7 +195,10 @@ impl Chat<'_> {
                     keys = None;
                     Event::KeysGone
                 }
-                Happened::Front(Front::Withdrawn) => Event::Withdrawn,
+                Happened::Front(Front::Withdrawn) => {
+                    self.notifier.answered();
+                    Event::Withdrawn
+                }
                 Happened::Front(Front::Request(request)) => {
                     let request = *request;
                     // what the CLI wrote before it asked (the tool call, and
@@ -187,6 +210,10 @@ impl Chat<'_> {
                         }
                     }
                     let dialog = Box::new(self.dialog(&request, keys.is_some()));
+                    if dialog.asks() {
+                        let notice = self.notice_for(&request);
+                        self.notifier.needs_you(&notice, &mut self.screen.out);
+                    }
                     // what was typed before the dialog is drawn (the keys
                     // read meanwhile: making it can take a while, a big
                     // file's diff) is the type-ahead's, never its answer
@@ -312,6 +339,34 @@ impl Chat<'_> {
             }
         };
         dialog.size(width, height)
+    }
+
+    /// The notice for a request that asks the person: what waits, in which
+    /// project.
+    fn notice_for(&self, a: &PendingRequest) -> Notice {
+        let req = &a.req;
+        let project = self
+            .cwd
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let session = self.session.state.session_id.as_deref();
+        let (kind, title) = match req.kind() {
+            RequestKind::Questions => (Trigger::Question, "Claude asks you".to_owned()),
+            RequestKind::Plan => (Trigger::Question, "A plan waits for you".to_owned()),
+            _ => (
+                Trigger::Permission,
+                format!("{} waits for you", req.tool_name),
+            ),
+        };
+        let here = Here::new(&self.cwd);
+        let what = crate::cli::summary::tool_summary_at(&req.tool_name, &req.input, &here);
+        let body = if what.is_empty() {
+            format!("claudio in {project}")
+        } else {
+            format!("{what} — claudio in {project}")
+        };
+        Notice::new(kind, &title, &body, session)
     }
 
     /// Stop reading keys; what was typed in the last instant joins the

@@ -1,0 +1,617 @@
+//! Notices that reach the person away from the terminal: when a session
+//! needs them (a permission to give, a question, a plan) or a long turn
+//! has ended. Set in the config file's `[notify]` table; `claudio notify
+//! test` sends one through every way set.
+//!
+//! The ways: the terminal's bell; an OSC 9 or OSC 777 desktop notice, wrapped
+//! for tmux so that it reaches the outer terminal (through SSH too); a
+//! desktop notice (`notify-send`, or `osascript` on macOS); an ntfy topic
+//! (with `curl`); a command of the person's own, the notice as JSON on its
+//! stdin. Each command runs with a deadline, in the background: a notice
+//! never holds up the chat.
+//!
+//! One notice per event: requests that come while one is already waiting
+//! for the person (parallel sub-agents asking at once) make no second
+//! notice until the person has answered; a sub-agent's end makes none.
+
+use crate::cli::sanitize::Sanitizer;
+use claudio::child;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::process::Command;
+use std::time::Duration;
+
+/// How long a notifying command may take.
+const DEADLINE: Duration = Duration::from_secs(5);
+/// The longest title and body sent, in characters.
+const MAX_TITLE: usize = 80;
+const MAX_BODY: usize = 300;
+
+/// The keys of the `[notify]` table (others are warned about).
+pub const KEYS: [&str; 7] = [
+    "on",
+    "turn-seconds",
+    "bell",
+    "osc",
+    "desktop",
+    "ntfy",
+    "command",
+];
+
+/// The config file's `[notify]` table.
+#[derive(Debug, Default, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct NotifyConfig {
+    /// What makes a notice: `permission`, `question`, `turn` (the
+    /// default: all three).
+    pub on: Option<Vec<Trigger>>,
+    /// A turn makes a notice when it took at least this many seconds
+    /// (default 60).
+    pub turn_seconds: Option<u64>,
+    /// Ring the terminal's bell (default true).
+    pub bell: Option<bool>,
+    /// An OSC desktop notice through the terminal: `9` (iTerm2, WezTerm,
+    /// kitty, Windows Terminal), `777` (rxvt, foot, Ghostty, WezTerm) or
+    /// `off` (the default).
+    pub osc: Option<Osc>,
+    /// A desktop notice with `notify-send` (or `osascript` on macOS)
+    /// (default false).
+    pub desktop: Option<bool>,
+    /// An ntfy topic (`ntfy.sh/<topic>`) or a whole `https://` URL.
+    pub ntfy: Option<String>,
+    /// A command of the person's own, run by `/bin/sh -c` with the notice
+    /// as one line of JSON on its stdin (`kind`, `title`, `body`,
+    /// `session`).
+    pub command: Option<String>,
+}
+
+/// What a notice is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trigger {
+    /// A tool waits for the person's permission.
+    Permission,
+    /// The model asks a question, or a plan waits for approval.
+    Question,
+    /// A turn ended after at least `turn-seconds`.
+    Turn,
+}
+
+/// The OSC sequence for a terminal's desktop notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Osc {
+    /// `ESC ] 9 ; text BEL`.
+    #[serde(rename = "9")]
+    Nine,
+    /// `ESC ] 777 ; notify ; title ; body BEL`.
+    #[serde(rename = "777")]
+    SevenSevenSeven,
+    /// None.
+    #[serde(rename = "off")]
+    Off,
+}
+
+/// One notice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Notice {
+    pub kind: Trigger,
+    pub title: String,
+    pub body: String,
+    /// The session it is about, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+impl Notice {
+    /// A notice with its text made inert and cut to size.
+    pub fn new(kind: Trigger, title: &str, body: &str, session: Option<&str>) -> Notice {
+        Notice {
+            kind,
+            title: inert(title, MAX_TITLE),
+            body: inert(body, MAX_BODY),
+            session: session.map(|s| inert(s, 64)),
+        }
+    }
+}
+
+/// `s` on one line, with no control character or escape sequence, at most
+/// `max` characters.
+fn inert(s: &str, max: usize) -> String {
+    let flat: String = Sanitizer::clean(s)
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let flat = flat.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// Where notices go, and which have gone: one per event.
+#[derive(Debug)]
+pub struct Notifier {
+    config: NotifyConfig,
+    /// Inside tmux: terminal sequences are wrapped to pass through it.
+    tmux: bool,
+    /// A notice that the session needs the person went, and they have not
+    /// answered since.
+    waiting: bool,
+}
+
+impl Notifier {
+    /// A notifier for `config`, in tmux or not (`$TMUX`).
+    pub fn new(config: NotifyConfig) -> Notifier {
+        let tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+        Notifier {
+            config,
+            tmux,
+            waiting: false,
+        }
+    }
+
+    /// Whether any way is set at all (without a `[notify]` table, none is).
+    pub fn is_on(&self) -> bool {
+        self.config != NotifyConfig::default()
+    }
+
+    /// How long a turn must take to make a notice.
+    pub fn turn_threshold(&self) -> Duration {
+        Duration::from_secs(self.config.turn_seconds.unwrap_or(60))
+    }
+
+    fn wants(&self, kind: Trigger) -> bool {
+        self.is_on() && self.config.on.as_ref().is_none_or(|on| on.contains(&kind))
+    }
+
+    /// The person answered (or the request went): the next request makes a
+    /// notice again.
+    pub fn answered(&mut self) {
+        self.waiting = false;
+    }
+
+    /// The session needs the person: a notice, unless one is still
+    /// waiting for them. `out` is the terminal.
+    pub fn needs_you(&mut self, notice: &Notice, out: &mut impl Write) {
+        if !self.wants(notice.kind) || self.waiting {
+            return;
+        }
+        self.waiting = true;
+        self.send(notice, out);
+    }
+
+    /// A turn of `took` ended: a notice when it took long enough.
+    pub fn turn_ended(&mut self, took: Duration, notice: &Notice, out: &mut impl Write) {
+        if !self.wants(Trigger::Turn) || took < self.turn_threshold() {
+            return;
+        }
+        self.send(notice, out);
+    }
+
+    /// Send `notice` every way set, whatever its kind.
+    pub fn send(&self, notice: &Notice, out: &mut impl Write) {
+        let bytes = terminal_bytes(notice, &self.config, self.tmux);
+        if !bytes.is_empty() {
+            let _ = out.write_all(bytes.as_bytes());
+            let _ = out.flush();
+        }
+        let commands = commands(notice, &self.config, &Host::here());
+        if !commands.is_empty() {
+            // in the background: a notice never holds up the chat
+            let _ = std::thread::Builder::new()
+                .name("claudio-notify".into())
+                .spawn(move || {
+                    for (cmd, input) in commands {
+                        let _ = run(cmd, input);
+                    }
+                });
+        }
+    }
+
+    /// Send `notice` every way set, waiting for each command; what failed,
+    /// in words (for `claudio notify test`).
+    pub fn send_now(&self, notice: &Notice, out: &mut impl Write) -> Vec<String> {
+        let bytes = terminal_bytes(notice, &self.config, self.tmux);
+        let _ = out.write_all(bytes.as_bytes());
+        let _ = out.flush();
+        commands(notice, &self.config, &Host::here())
+            .into_iter()
+            .filter_map(|(cmd, input)| {
+                let name = cmd.get_program().to_string_lossy().into_owned();
+                run(cmd, input).err().map(|e| format!("{name}: {e}"))
+            })
+            .collect()
+    }
+}
+
+/// `claudio notify test`: a notice through every way `config` sets; exit 1
+/// when none is set or one failed.
+pub fn test(config: Option<NotifyConfig>) -> anyhow::Result<crate::cli::exit::Exit> {
+    use crate::cli::exit::Exit;
+    let Some(config) = config.filter(|c| *c != NotifyConfig::default()) else {
+        eprintln!(
+            "claudio: no [notify] table in the config file: nothing to send (see `claudio config --help`)"
+        );
+        return Ok(Exit::Failure);
+    };
+    let notifier = Notifier::new(config);
+    let notice = Notice::new(
+        Trigger::Permission,
+        "claudio: a test notice",
+        "This is how claudio tells you a session needs you.",
+        None,
+    );
+    let failed = notifier.send_now(&notice, &mut std::io::stdout());
+    for f in &failed {
+        eprintln!("claudio: notice not sent: {}", Sanitizer::clean(f));
+    }
+    let host = Host::here();
+    if notifier.config.desktop == Some(true) && !host.macos && !host.notify_send {
+        eprintln!("claudio: desktop = true, but there is no notify-send on PATH");
+    }
+    if notifier.config.ntfy.is_some() && !host.curl {
+        eprintln!("claudio: ntfy is set, but there is no curl on PATH");
+    }
+    if let Some(t) = notifier.config.ntfy.as_deref() {
+        if ntfy_url(t).is_none() {
+            eprintln!(
+                "claudio: ntfy = {:?} is neither a topic name nor an https:// URL",
+                Sanitizer::clean(t)
+            );
+        }
+    }
+    Ok(if failed.is_empty() {
+        eprintln!("claudio: test notice sent");
+        Exit::Success
+    } else {
+        Exit::Failure
+    })
+}
+
+fn run(cmd: Command, input: Vec<u8>) -> Result<(), String> {
+    let done = child::run(cmd, child::Run::new(DEADLINE).input(input).max_output(4096))
+        .map_err(|e| e.to_string())?;
+    match done.ended {
+        child::Ended::Exited(s) if s.success() => Ok(()),
+        child::Ended::Exited(s) => Err(format!("ended with {s}")),
+        child::Ended::Late => Err(format!("took longer than {} s", DEADLINE.as_secs())),
+        _ => Ok(()),
+    }
+}
+
+/// What the terminal is sent: the bell, and the OSC notice (wrapped for
+/// tmux's passthrough when inside tmux).
+pub fn terminal_bytes(notice: &Notice, config: &NotifyConfig, tmux: bool) -> String {
+    let mut out = String::new();
+    let osc = match config.osc.unwrap_or(Osc::Off) {
+        Osc::Off => None,
+        // the text is inert: no BEL or ESC ends the sequence early
+        Osc::Nine => Some(format!("\x1b]9;{}: {}\x07", notice.title, notice.body)),
+        // `;` separates the fields
+        Osc::SevenSevenSeven => Some(format!(
+            "\x1b]777;notify;{};{}\x07",
+            notice.title.replace(';', ","),
+            notice.body.replace(';', ",")
+        )),
+    };
+    if let Some(seq) = osc {
+        if tmux {
+            // DCS tmux; <the sequence, each ESC doubled> ST (tmux's
+            // `allow-passthrough on` lets it out)
+            out.push_str("\x1bPtmux;");
+            out.push_str(&seq.replace('\x1b', "\x1b\x1b"));
+            out.push_str("\x1b\\");
+        } else {
+            out.push_str(&seq);
+        }
+    }
+    if config.bell.unwrap_or(true) {
+        out.push('\x07');
+    }
+    out
+}
+
+/// What the machine offers for desktop notices.
+#[derive(Debug, Clone, Default)]
+pub struct Host {
+    macos: bool,
+    notify_send: bool,
+    curl: bool,
+}
+
+impl Host {
+    fn here() -> Host {
+        Host {
+            macos: cfg!(target_os = "macos"),
+            notify_send: on_path("notify-send"),
+            curl: on_path("curl"),
+        }
+    }
+}
+
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| {
+        std::env::split_paths(&p).any(|d| {
+            std::fs::metadata(d.join(name)).is_ok_and(|m| {
+                use std::os::unix::fs::PermissionsExt;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            })
+        })
+    })
+}
+
+/// The ntfy URL for a topic or URL; `None` for one that is neither.
+pub fn ntfy_url(topic: &str) -> Option<String> {
+    let topic = topic.trim();
+    if let Some(rest) = topic.strip_prefix("https://") {
+        let ok = !rest.is_empty()
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-._~/:".contains(c));
+        return ok.then(|| topic.to_owned());
+    }
+    let name = topic.strip_prefix("ntfy.sh/").unwrap_or(topic);
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| format!("https://ntfy.sh/{name}"))
+}
+
+/// The commands that send `notice` the ways `config` sets, with what each
+/// is given on stdin. No shell, but the person's own command: every text
+/// goes as an argument.
+pub fn commands(notice: &Notice, config: &NotifyConfig, host: &Host) -> Vec<(Command, Vec<u8>)> {
+    let mut out = Vec::new();
+    if config.desktop.unwrap_or(false) {
+        if host.macos {
+            let mut c = Command::new("osascript");
+            c.args([
+                "-e",
+                "on run argv",
+                "-e",
+                "display notification (item 2 of argv) with title (item 1 of argv)",
+                "-e",
+                "end run",
+                &notice.title,
+                &notice.body,
+            ]);
+            out.push((c, Vec::new()));
+        } else if host.notify_send {
+            let mut c = Command::new("notify-send");
+            c.args(["--app-name=claudio", "--", &notice.title, &notice.body]);
+            out.push((c, Vec::new()));
+        }
+    }
+    if let (Some(topic), true) = (&config.ntfy, host.curl) {
+        if let Some(url) = ntfy_url(topic) {
+            let mut c = Command::new("curl");
+            // the body on stdin; the title is inert (no CR or LF to add a
+            // header with)
+            c.args(["-fsS", "-m", "5", "-H"])
+                .arg(format!("Title: {}", notice.title))
+                .args(["--data-binary", "@-", "--"])
+                .arg(url);
+            out.push((c, notice.body.clone().into_bytes()));
+        }
+    }
+    if let Some(command) = config.command.as_deref().filter(|c| !c.trim().is_empty()) {
+        let mut c = Command::new("/bin/sh");
+        c.args(["-c", command]);
+        let mut line = serde_json::to_vec(notice).expect("a notice is plain data");
+        line.push(b'\n');
+        out.push((c, line));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice() -> Notice {
+        Notice::new(
+            Trigger::Permission,
+            "claudio: Bash\x1b]0;x\x07",
+            "rm -rf build;\nls\x1b[2J",
+            Some("s1"),
+        )
+    }
+
+    fn args(c: &Command) -> Vec<String> {
+        c.get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_notice_s_text_is_inert_and_on_one_line() {
+        let n = notice();
+        assert_eq!(n.title, "claudio: Bash");
+        assert_eq!(n.body, "rm -rf build; ls");
+        let long = Notice::new(Trigger::Turn, &"x".repeat(500), "", None);
+        assert_eq!(long.title.chars().count(), MAX_TITLE);
+        assert!(long.title.ends_with('…'));
+    }
+
+    #[test]
+    fn the_terminal_gets_the_bell_and_the_osc_wrapped_for_tmux() {
+        let mut c = NotifyConfig::default();
+        assert_eq!(terminal_bytes(&notice(), &c, false), "\x07");
+        c.bell = Some(false);
+        c.osc = Some(Osc::Nine);
+        assert_eq!(
+            terminal_bytes(&notice(), &c, false),
+            "\x1b]9;claudio: Bash: rm -rf build; ls\x07"
+        );
+        c.osc = Some(Osc::SevenSevenSeven);
+        assert_eq!(
+            terminal_bytes(&notice(), &c, false),
+            "\x1b]777;notify;claudio: Bash;rm -rf build, ls\x07"
+        );
+        // tmux: DCS passthrough, every ESC inside doubled, ended by ST
+        assert_eq!(
+            terminal_bytes(&notice(), &c, true),
+            "\x1bPtmux;\x1b\x1b]777;notify;claudio: Bash;rm -rf build, ls\x07\x1b\\"
+        );
+    }
+
+    #[test]
+    fn no_text_can_end_the_sequence_early_or_add_a_header() {
+        // whatever the model names its tool, the sequence holds no ESC or
+        // BEL but its own, and the title no line break
+        for hostile in [
+            "a\x07b",
+            "a\x1b\\b",
+            "a\u{9c}b",
+            "a\r\nX-Evil: 1",
+            "a\u{202e}b",
+        ] {
+            let n = Notice::new(Trigger::Question, hostile, hostile, None);
+            let c = NotifyConfig {
+                osc: Some(Osc::Nine),
+                bell: Some(false),
+                ..NotifyConfig::default()
+            };
+            let bytes = terminal_bytes(&n, &c, false);
+            assert_eq!(bytes.matches('\x1b').count(), 1, "{bytes:?}");
+            assert_eq!(bytes.matches('\x07').count(), 1, "{bytes:?}");
+            assert!(!n.title.contains(['\r', '\n', '\u{202e}']), "{:?}", n.title);
+        }
+    }
+
+    #[test]
+    fn each_way_is_a_command_with_the_text_as_arguments() {
+        let c = NotifyConfig {
+            desktop: Some(true),
+            ntfy: Some("my-topic".into()),
+            command: Some("cat >> ~/notices".into()),
+            ..NotifyConfig::default()
+        };
+        let host = Host {
+            macos: false,
+            notify_send: true,
+            curl: true,
+        };
+        let cmds = commands(&notice(), &c, &host);
+        assert_eq!(cmds.len(), 3);
+        assert_eq!(cmds[0].0.get_program(), "notify-send");
+        assert_eq!(
+            args(&cmds[0].0),
+            [
+                "--app-name=claudio",
+                "--",
+                "claudio: Bash",
+                "rm -rf build; ls"
+            ]
+        );
+        assert_eq!(cmds[1].0.get_program(), "curl");
+        assert_eq!(args(&cmds[1].0).last().unwrap(), "https://ntfy.sh/my-topic");
+        assert!(args(&cmds[1].0).contains(&"Title: claudio: Bash".to_owned()));
+        assert_eq!(cmds[1].1, b"rm -rf build; ls");
+        assert_eq!(args(&cmds[2].0), ["-c", "cat >> ~/notices"]);
+        let sent: serde_json::Value = serde_json::from_slice(&cmds[2].1).unwrap();
+        assert_eq!(sent["kind"], "permission");
+        assert_eq!(sent["session"], "s1");
+        // nothing set, nothing run; no desktop tool, no desktop command
+        assert!(commands(&notice(), &NotifyConfig::default(), &host).is_empty());
+        let bare = Host::default();
+        assert!(
+            commands(&notice(), &c, &bare).len() == 1,
+            "only the person's own"
+        );
+    }
+
+    #[test]
+    fn an_ntfy_topic_is_a_name_or_an_https_url() {
+        assert_eq!(
+            ntfy_url("abc_1-2").as_deref(),
+            Some("https://ntfy.sh/abc_1-2")
+        );
+        assert_eq!(
+            ntfy_url("ntfy.sh/abc").as_deref(),
+            Some("https://ntfy.sh/abc")
+        );
+        assert_eq!(
+            ntfy_url("https://ntfy.example.com/t").as_deref(),
+            Some("https://ntfy.example.com/t")
+        );
+        for bad in [
+            "",
+            "a b",
+            "-o /etc/x",
+            "http://plain/t",
+            "a/../b",
+            "https://x/\ny",
+        ] {
+            assert_eq!(ntfy_url(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn one_notice_until_the_person_answers_and_turns_only_when_long() {
+        let c = NotifyConfig {
+            bell: Some(true),
+            turn_seconds: Some(30),
+            ..NotifyConfig::default()
+        };
+        let mut n = Notifier {
+            config: c,
+            tmux: false,
+            waiting: false,
+        };
+        let mut out = Vec::new();
+        n.needs_you(&notice(), &mut out);
+        // a second request (another sub-agent) while the first waits
+        n.needs_you(&notice(), &mut out);
+        assert_eq!(out, b"\x07");
+        n.answered();
+        n.needs_you(&notice(), &mut out);
+        assert_eq!(out, b"\x07\x07");
+        let t = Notice::new(Trigger::Turn, "done", "", None);
+        n.turn_ended(Duration::from_secs(29), &t, &mut out);
+        assert_eq!(out, b"\x07\x07");
+        n.turn_ended(Duration::from_secs(30), &t, &mut out);
+        assert_eq!(out, b"\x07\x07\x07");
+    }
+
+    #[test]
+    fn only_the_triggers_chosen_make_notices_and_none_without_a_table() {
+        let mut out = Vec::new();
+        let mut off = Notifier {
+            config: NotifyConfig::default(),
+            tmux: false,
+            waiting: false,
+        };
+        off.needs_you(&notice(), &mut out);
+        assert!(out.is_empty(), "no [notify] table: no notice");
+        let mut n = Notifier {
+            config: NotifyConfig {
+                on: Some(vec![Trigger::Question]),
+                ..NotifyConfig::default()
+            },
+            tmux: false,
+            waiting: false,
+        };
+        n.needs_you(&notice(), &mut out);
+        assert!(out.is_empty(), "permission is not chosen");
+        let q = Notice::new(Trigger::Question, "a question", "", None);
+        n.needs_you(&q, &mut out);
+        assert_eq!(out, b"\x07");
+    }
+
+    #[test]
+    fn the_config_table_parses_and_refuses_a_bad_value() {
+        let c: NotifyConfig = toml::from_str(
+            "on = [\"permission\", \"turn\"]\nturn-seconds = 90\nosc = \"777\"\nntfy = \"t\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.on, Some(vec![Trigger::Permission, Trigger::Turn]));
+        assert_eq!(c.osc, Some(Osc::SevenSevenSeven));
+        assert!(toml::from_str::<NotifyConfig>("osc = \"10\"").is_err());
+    }
+}
