@@ -1,7 +1,9 @@
 //! Command-line arguments.
 
 pub use super::style::ColorChoice;
+use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use claudio::PermissionMode;
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
@@ -243,39 +245,33 @@ pub enum OutputFormat {
     StreamJson,
 }
 
-/// A permission mode the flag and the config file name: the known modes,
-/// spelled as the CLI spells them (`acceptEdits`); anything else is a usage
-/// error naming the known ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize, serde::Serialize)]
-#[value(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub enum Mode {
-    Default,
-    AcceptEdits,
-    Plan,
-    BypassPermissions,
-    DontAsk,
-    Auto,
+/// The permission modes the flag and the config file take: the ones the
+/// CLI knows, spelled as it spells them (`acceptEdits`); anything else is a
+/// usage error naming them. One type, the library's [`PermissionMode`].
+pub fn mode_parser() -> impl clap::builder::TypedValueParser<Value = PermissionMode> {
+    let names: Vec<&'static str> = PermissionMode::KNOWN
+        .iter()
+        .map(|m| match m {
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::Plan => "plan",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::DontAsk => "dontAsk",
+            _ => "auto",
+        })
+        .collect();
+    clap::builder::PossibleValuesParser::new(names).map(|name| PermissionMode::from_name(&name))
 }
 
-impl Mode {
-    /// The mode the CLI calls `name`, if it is one of these.
-    pub fn from_name(name: &str) -> Option<Mode> {
-        <Mode as ValueEnum>::from_str(name, false).ok()
-    }
-}
-
-impl From<Mode> for claudio::PermissionMode {
-    fn from(m: Mode) -> claudio::PermissionMode {
-        match m {
-            Mode::Default => claudio::PermissionMode::Default,
-            Mode::AcceptEdits => claudio::PermissionMode::AcceptEdits,
-            Mode::Plan => claudio::PermissionMode::Plan,
-            Mode::BypassPermissions => claudio::PermissionMode::BypassPermissions,
-            Mode::DontAsk => claudio::PermissionMode::DontAsk,
-            Mode::Auto => claudio::PermissionMode::Auto,
-        }
-    }
+/// A permission mode in the config file: one the CLI knows, else an error
+/// naming them (never passed on as an unknown mode).
+pub fn known_mode<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<PermissionMode>, D::Error> {
+    let name = <String as serde::Deserialize>::deserialize(d)?;
+    name.parse::<PermissionMode>()
+        .map(Some)
+        .map_err(serde::de::Error::custom)
 }
 
 /// Flags shared by the chat and `ask`: they shape the CLI session. Only
@@ -287,8 +283,13 @@ pub struct SessionFlags {
     #[arg(long, env = "CLAUDIO_MODEL")]
     pub model: Option<String>,
     /// Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto.
-    #[arg(long, env = "CLAUDIO_PERMISSION_MODE", hide_possible_values = true)]
-    pub permission_mode: Option<Mode>,
+    #[arg(
+        long,
+        env = "CLAUDIO_PERMISSION_MODE",
+        hide_possible_values = true,
+        value_parser = mode_parser()
+    )]
+    pub permission_mode: Option<PermissionMode>,
     /// Tools allowed without asking (comma-separated or repeated), e.g. "Read,Bash(git log:*)".
     #[arg(long, value_delimiter = ',')]
     pub allowed_tools: Vec<String>,

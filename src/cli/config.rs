@@ -2,9 +2,10 @@
 //! or the file named by `CLAUDIO_CONFIG`. Flags beat the environment, which
 //! beats the file. A bad file is an error naming the line and the key.
 
-use super::args::{Mode, SessionFlags};
+use super::args::SessionFlags;
 use super::style::ColorChoice;
 use anyhow::Context;
+use claudio::PermissionMode;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -17,8 +18,9 @@ pub const CONFIG_ENV: &str = "CLAUDIO_CONFIG";
 pub struct Config {
     /// Default model.
     pub model: Option<String>,
-    /// Default permission mode.
-    pub permission_mode: Option<Mode>,
+    /// Default permission mode (one the CLI knows).
+    #[serde(default, deserialize_with = "super::args::known_mode")]
+    pub permission_mode: Option<PermissionMode>,
     /// Tools allowed without asking.
     pub allowed_tools: Option<Vec<String>>,
     /// Tools never allowed.
@@ -178,7 +180,7 @@ impl Config {
             s.model.clone_from(&self.model);
         }
         if s.permission_mode.is_none() {
-            s.permission_mode = self.permission_mode;
+            s.permission_mode.clone_from(&self.permission_mode);
         }
         if s.allowed_tools.is_empty() {
             s.allowed_tools = self.allowed_tools.clone().unwrap_or_default();
@@ -311,25 +313,34 @@ mod tests {
     fn the_permission_mode_is_one_the_cli_knows() {
         let p = Path::new("c.toml");
         let c = Config::parse("permission-mode = \"acceptEdits\"\n", p).unwrap();
-        assert_eq!(c.permission_mode, Some(Mode::AcceptEdits));
+        assert_eq!(c.permission_mode, Some(PermissionMode::AcceptEdits));
         let e = Config::parse("model = \"opus\"\npermission-mode = \"yolo\"\n", p)
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 2") && e.contains("acceptEdits"), "{e}");
         // every mode the library knows, spelled the same in the flag and
-        // the file, and none more
-        for known in claudio::PermissionMode::KNOWN {
+        // the file, and none more: one type for both
+        use clap::builder::TypedValueParser;
+        let flag = super::super::args::mode_parser();
+        let cmd = clap::Command::new("x");
+        for known in PermissionMode::KNOWN {
             let name = known.as_str();
-            let mode = Mode::from_name(name).unwrap();
-            assert_eq!(claudio::PermissionMode::from(mode), known);
+            let parsed = flag
+                .parse_ref(&cmd, None, std::ffi::OsStr::new(name))
+                .unwrap();
+            assert_eq!(parsed, known);
             let c = Config::parse(&format!("permission-mode = \"{name}\""), p).unwrap();
-            assert_eq!(c.permission_mode, Some(mode));
+            assert_eq!(c.permission_mode, Some(known));
         }
-        use clap::ValueEnum;
         assert_eq!(
-            Mode::value_variants().len(),
-            claudio::PermissionMode::KNOWN.len()
+            flag.possible_values().unwrap().count(),
+            PermissionMode::KNOWN.len()
         );
-        assert_eq!(Mode::from_name("accept-edits"), None);
+        for bad in ["accept-edits", "yolo", ""] {
+            assert!(flag
+                .parse_ref(&cmd, None, std::ffi::OsStr::new(bad))
+                .is_err());
+            assert!(Config::parse(&format!("permission-mode = \"{bad}\""), p).is_err());
+        }
     }
 }

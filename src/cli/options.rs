@@ -10,7 +10,7 @@ pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
     let mut o = Options::default();
     o.cli_path = a.cli_path.clone();
     o.model = a.model.clone();
-    o.permission_mode = a.permission_mode.map(Into::into);
+    o.permission_mode = a.permission_mode.clone();
     o.allowed_tools = a.allowed_tools.clone();
     o.disallowed_tools = a.disallowed_tools.clone();
     o.max_turns = a.max_turns;

@@ -335,12 +335,7 @@ impl Chat<'_> {
                 self.info(&format!("model: {name} (from the next request)"));
             }
             ChatCommand::Mode(None) => {
-                let m = self
-                    .session
-                    .state
-                    .mode
-                    .clone()
-                    .unwrap_or_else(|| "default".into());
+                let m = self.session.state.mode_name();
                 self.info(&format!(
                     "permission mode: {m} (default, acceptEdits, plan, bypassPermissions, dontAsk, auto)"
                 ));
@@ -350,7 +345,7 @@ impl Chat<'_> {
                 let mode: claudio::PermissionMode = name.parse()?;
                 let rt = self.rt;
                 rt.block_on(self.client()?.set_permission_mode(mode.clone()))?;
-                self.session.state.mode = Some(mode.to_string());
+                self.session.state.mode = Some(mode.clone());
                 self.info(&format!("permission mode: {mode}"));
             }
             ChatCommand::Cost => {

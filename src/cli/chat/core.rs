@@ -15,6 +15,7 @@ use crate::cli::summary::truncate_width;
 use crate::cli::trust;
 use crate::cli::wrap::wrapped;
 use claudio::Client;
+use claudio::PermissionMode;
 use std::io::Write;
 use std::sync::Arc;
 use tokio::runtime::Runtime;
@@ -87,10 +88,10 @@ impl Chat<'_> {
             .session
             .state
             .mode
-            .as_deref()
-            .filter(|m| *m != "default")
+            .as_ref()
+            .filter(|m| **m != PermissionMode::Default)
         {
-            parts.push(flat(mode));
+            parts.push(flat(mode.as_str()));
         }
         let label = parts.join(" · ");
         if label.is_empty() {

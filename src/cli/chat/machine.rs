@@ -676,7 +676,7 @@ impl<R> Machine<R> {
             Stage::Mode { next, until } => {
                 if now >= *until {
                     // the CLI said yes but sent no status line
-                    p.session.state.mode = Some(next.to_string());
+                    p.session.state.mode = Some(next.clone());
                     self.end_at_work(out);
                 }
             }

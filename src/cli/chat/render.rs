@@ -768,7 +768,11 @@ impl Renderer {
         // one row: a newline or a tab in a field (a `.git/HEAD` of any
         // text, the CLI's mode) would break it or move it off its columns
         let mode = flat(state.mode_name()).trim().to_owned();
-        let rank = (mode == "default").then_some(0);
+        let default = state
+            .mode
+            .as_ref()
+            .is_none_or(|m| *m == claudio::PermissionMode::Default);
+        let rank = default.then_some(0);
         parts.push((mode, rank));
         let footer = end_line(parts, self.opts.width.saturating_sub(2));
         if !self.at_line_start {

@@ -20,7 +20,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::Here;
 use crate::cli::turn::events::{Signal, Signals};
-use claudio::{PermissionMode, UserInput};
+use claudio::UserInput;
 use std::io::{self, IsTerminal, Write};
 use tokio::runtime::Runtime;
 
@@ -108,9 +108,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         let files = crate::cli::settings::files(&claude_dir, Some(&chat.cwd));
         crate::cli::settings::chosen_model(&files, std::env::var("ANTHROPIC_MODEL").ok())
     });
-    chat.session.state.mode = session
-        .permission_mode
-        .map(|m| claudio::PermissionMode::from(m).to_string());
+    chat.session.state.mode = session.permission_mode.clone();
     chat.header();
     if let Some(id) = &session.resume {
         chat.show_history(id);
@@ -211,8 +209,13 @@ impl Chat<'_> {
                 self.prompt.ahead.cycles = 1;
                 while self.prompt.ahead.cycles > 0 {
                     self.prompt.ahead.cycles -= 1;
-                    let next =
-                        PermissionMode::from_name(self.session.state.mode_name()).next_in_cycle();
+                    let next = self
+                        .session
+                        .state
+                        .mode
+                        .clone()
+                        .unwrap_or_default()
+                        .next_in_cycle();
                     match self.switch_mode(next) {
                         Ok(None) => {}
                         Ok(Some(exit)) => return Some(exit),

@@ -294,13 +294,7 @@ impl Chat<'_> {
         let mut next = self.flags.clone();
         next.continue_session = false;
         // the mode the session is in now, not the one it started with
-        next.permission_mode = self
-            .session
-            .state
-            .mode
-            .as_deref()
-            .and_then(crate::cli::args::Mode::from_name)
-            .or(next.permission_mode);
+        next.permission_mode = self.session.state.restart_mode(next.permission_mode);
         next.cwd = Some(self.cwd.clone());
         let forked = match &p.before {
             Some(before) => store

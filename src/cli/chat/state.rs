@@ -7,7 +7,7 @@
 use super::clipboard::Answers;
 use crate::cli::reading::{Reading, Seen};
 use crate::cli::style::Style;
-use claudio::{Message, SystemMessage};
+use claudio::{Message, PermissionMode, SystemMessage};
 use std::time::{Duration, Instant};
 
 /// What the session has seen, owned once.
@@ -156,7 +156,8 @@ pub struct SessionState {
     /// prompt names, known from the first prompt on and not changed when
     /// the CLI names the model it resolved (`opus` stays `opus`).
     pub chosen_model: Option<String>,
-    pub mode: Option<String>,
+    /// The permission mode, as the CLI last said (or as it was started).
+    pub mode: Option<PermissionMode>,
     pub session_id: Option<String>,
     pub totals: Totals,
     /// The usage of the main agent's last API call (how full the context is).
@@ -180,17 +181,13 @@ impl SessionState {
             Message::System(s) => match &**s {
                 SystemMessage::Init(i) => {
                     self.model = i.model.clone().or(self.model.take());
-                    self.mode = i
-                        .permission_mode
-                        .as_ref()
-                        .map(|m| m.as_str().to_owned())
-                        .or(self.mode.take());
+                    self.mode = i.permission_mode.clone().or(self.mode.take());
                     self.session_id = i.session_id.clone().or(self.session_id.take());
                 }
                 // a mode change (plan approved, Shift-Tab) is confirmed here
                 SystemMessage::Status(st) => {
                     if let Some(m) = &st.permission_mode {
-                        self.mode = Some(m.as_str().to_owned());
+                        self.mode = Some(m.clone());
                     }
                 }
                 _ => {}
@@ -230,7 +227,16 @@ impl SessionState {
 
     /// The permission mode, `default` when none was named.
     pub fn mode_name(&self) -> &str {
-        self.mode.as_deref().unwrap_or("default")
+        self.mode.as_ref().map_or("default", PermissionMode::as_str)
+    }
+
+    /// The mode to start a new session of this conversation in: the one it
+    /// is in now when this program knows it, else `started`.
+    pub fn restart_mode(&self, started: Option<PermissionMode>) -> Option<PermissionMode> {
+        self.mode
+            .clone()
+            .filter(|m| PermissionMode::KNOWN.contains(m))
+            .or(started)
     }
 }
 

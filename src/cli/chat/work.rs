@@ -8,7 +8,6 @@ use super::dialog::{Dialog, PendingRequest};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Machine, Parts};
 use super::screen::terminal_height;
-use crate::cli::args::Mode;
 use crate::cli::exit::Exit;
 use crate::cli::notify::{Notice, Trigger};
 use crate::cli::requests::{self, diff, tool};
@@ -91,13 +90,7 @@ impl Chat<'_> {
                 *lock(&self.conn.client) = None;
                 let mut s = self.flags.clone();
                 // a mode this program does not know: the one it was started with
-                s.permission_mode = self
-                    .session
-                    .state
-                    .mode
-                    .as_deref()
-                    .and_then(Mode::from_name)
-                    .or(s.permission_mode);
+                s.permission_mode = self.session.state.restart_mode(s.permission_mode.take());
                 if let Some(id) = id {
                     s.resume = Some(id);
                     s.continue_session = false;

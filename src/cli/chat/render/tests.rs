@@ -860,7 +860,7 @@ fn the_end_line_is_one_row_whatever_the_branch_and_mode() {
     r.set_width(120);
     let mut state = SessionState {
         branch: Some("ma\tin\nx".into()),
-        mode: Some("pl\nan\t\u{1b}[2J".into()),
+        mode: Some(claudio::PermissionMode::Other("pl\nan\t\u{1b}[2J".into())),
         ..SessionState::default()
     };
     let result = json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100,"total_cost_usd":0.5,"session_id":"s"});
