@@ -107,18 +107,34 @@ pub(super) enum Effect<R> {
 /// How the chat's work ended: a turn, Shift-Tab's wait, or the agents at
 /// work between prompts (one name for all three: the loop after them acts
 /// on each end the same way).
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub(super) enum End {
     /// The turn ended, or the agents are done (or a prompt was typed: it is
     /// queued in the type-ahead).
     Done,
     /// The CLI is gone; a fresh session is needed.
     SessionLost,
-    /// The CLI's output failed (the error, as text).
-    Failed(String),
+    /// The CLI's output failed: the error, with its type (an OS error's
+    /// kind, a broken pipe) kept for the program's exit.
+    Failed(claudio::Error),
     /// Leave the program: a second Ctrl-C in a turn, or Ctrl-D on an empty
     /// line while agents work.
     Quit(Exit),
+}
+
+/// Ends compare by kind: two failures are alike when their errors are of
+/// one kind (never by their text).
+impl PartialEq for End {
+    fn eq(&self, other: &End) -> bool {
+        match (self, other) {
+            (End::Done, End::Done) | (End::SessionLost, End::SessionLost) => true,
+            (End::Failed(a), End::Failed(b)) => {
+                std::mem::discriminant(a) == std::mem::discriminant(b)
+            }
+            (End::Quit(a), End::Quit(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// What the machine is doing.
@@ -408,8 +424,7 @@ impl<R> Machine<R> {
             },
             Event::Failed(e) => {
                 if !matches!(self.stage, Stage::AtWork { .. }) {
-                    // the error with its causes (an OS error's reason)
-                    self.end(End::Failed(crate::cli::exit::with_causes(&e)), out);
+                    self.end(End::Failed(e), out);
                 }
             }
             Event::Withdrawn | Event::KeysGone => {}

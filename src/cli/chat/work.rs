@@ -67,7 +67,7 @@ impl Chat<'_> {
     /// CLI gone or failed) the session started again, the conversation kept.
     fn after(&mut self, client: &Client, end: anyhow::Result<End>) -> anyhow::Result<Option<Exit>> {
         let end = match end {
-            Ok(End::Failed(e)) => Err(anyhow::anyhow!("{e}")),
+            Ok(End::Failed(e)) => Err(anyhow::Error::new(e)),
             other => other,
         };
         match end {

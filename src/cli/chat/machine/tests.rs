@@ -295,7 +295,15 @@ fn the_session_ending_or_failing_ends_the_turn() {
     let broken = claudio::Error::Io(std::io::Error::from_raw_os_error(32));
     let out = c.step(&mut w, Event::Failed(broken), 4);
     match end(&out) {
-        Some(End::Failed(why)) => assert!(why.contains("Broken pipe"), "{why}"),
+        Some(End::Failed(why)) => {
+            // the error itself, its kind and its reason kept
+            assert!(
+                matches!(why, claudio::Error::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe),
+                "{why:?}"
+            );
+            let said = crate::cli::exit::with_causes(why);
+            assert!(said.contains("Broken pipe"), "{said}");
+        }
         other => panic!("{other:?}"),
     }
 }
