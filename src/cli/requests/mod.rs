@@ -40,9 +40,9 @@ pub fn nobody_to_ask(tool_name: &str) -> PermissionResult {
 }
 
 /// The allow for a call the person allowed for this session before
-/// ([`tool::SessionGrants`]): as the CLI's `decisionClassification` says
-/// of an always-allow, both the click and the later calls it allows are
-/// `user_permanent` (a grant a person's answer made is not `config`).
+/// ([`tool::SessionGrants`]): claudio applies its own rule, nobody is asked
+/// this time, so it is `config` ("the host decided by itself", #41.2). The
+/// person's answer that made the grant was `user_permanent`.
 pub fn granted_before() -> PermissionResult {
-    PermissionResult::allow().classified(DecisionClassification::UserPermanent)
+    PermissionResult::allow().classified(DecisionClassification::Config)
 }

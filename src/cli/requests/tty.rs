@@ -500,15 +500,16 @@ mod tests {
         let (mut tty, person) = Person::answering(&["a\n"]);
         let first = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
         drop(tty);
-        // "this session" and the later calls the grant allows: user_permanent
-        let permanent = PermissionResult::allow()
-            .classified(claudio::protocol::DecisionClassification::UserPermanent);
-        assert_eq!(first.unwrap(), permanent);
+        // "this session" is the person's: user_permanent; the later calls
+        // the grant allows are claudio's own rule, nobody asked: config
+        let by = claudio::protocol::DecisionClassification::UserPermanent;
+        assert_eq!(first.unwrap(), PermissionResult::allow().classified(by));
         person.shown();
         let (mut tty, person) = Person::answering(&[]);
         let again = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
         drop(tty);
-        assert_eq!(again.unwrap(), permanent);
+        let by = claudio::protocol::DecisionClassification::Config;
+        assert_eq!(again.unwrap(), PermissionResult::allow().classified(by));
         assert!(person.shown().contains(tool::SAME_CALL));
         let (mut tty, _person) = Person::answering(&[]);
         let other = p.tool_blocking(
