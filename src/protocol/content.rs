@@ -138,7 +138,9 @@ pub struct ImageBlock {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ImageSource {
-    /// `{"type":"base64","media_type":...,"data":...}`: the image's bytes.
+    /// `{"type":"base64","media_type":...,"data":...}`: the image's bytes
+    /// (made with [`ImageSource::base64`]).
+    #[non_exhaustive]
     Base64 {
         /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
         media_type: String,
@@ -147,7 +149,9 @@ pub enum ImageSource {
         /// Fields claudio does not model, kept as sent.
         extra: Map<String, Value>,
     },
-    /// `{"type":"url","url":...}`: an image the API fetches.
+    /// `{"type":"url","url":...}`: an image the API fetches (made with
+    /// [`ImageSource::url`]).
+    #[non_exhaustive]
     Url {
         /// The image's address.
         url: String,
