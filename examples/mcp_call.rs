@@ -15,6 +15,7 @@
 
 use claudio::{Client, Error, Options};
 use serde_json::{json, Value};
+use std::time::Duration;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -31,8 +32,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = json!({"mcpServers": {"demo": {"type": "stdio", "command": command}}});
     let client = Client::connect(Options::default().mcp_config(config.to_string())).await?;
 
-    // a server starts `pending`; `mcp_call` waits for it to connect
-    for s in client.mcp_status().await?.servers {
+    // a server starts `pending`: wait until it is connected (or failed);
+    // `mcp_call` would wait for it too, but its state is shown first
+    for s in client.mcp_wait(Duration::from_secs(30)).await?.servers {
         println!("{}: {}", s.name, s.status);
     }
     // with `mcp_call_soft_error_result_v1` a failed tool is a result with

@@ -227,6 +227,38 @@ impl Error {
             _ => None,
         }
     }
+
+    /// Whether the CLI could not start the session because the session to
+    /// resume does not exist: its reason `resume_target_not_found` (CLI
+    /// 2.1.336 and later), or the words the CLIs before it write for
+    /// `--resume` of an unknown id.
+    ///
+    /// ```
+    /// use claudio::Error;
+    /// let result = serde_json::from_value(serde_json::json!({
+    ///     "subtype": "error_during_execution", "is_error": true,
+    ///     "errors": ["No conversation found with session ID: 3f1c2d4e-0000-4000-8000-00000000a41e"]
+    /// })).unwrap();
+    /// let e = Error::StartupFailed { result: Box::new(result), code: Some(1), stderr_tail: String::new() };
+    /// assert!(e.is_unknown_session());
+    /// assert!(!Error::Closed.is_unknown_session());
+    /// ```
+    pub fn is_unknown_session(&self) -> bool {
+        self.startup_failure().is_some_and(unknown_session)
+    }
+}
+
+/// The CLI's answer to `--resume` of an unknown id: its reason, or (before
+/// 2.1.336, which gives none) its words.
+fn unknown_session(r: &crate::protocol::ResultMessage) -> bool {
+    use crate::protocol::StartupFailureReason as R;
+    match &r.startup_failure_reason {
+        Some(reason) => *reason == R::ResumeTargetNotFound,
+        None => r
+            .errors
+            .first()
+            .is_some_and(|e| e.starts_with("No conversation found with session ID")),
+    }
 }
 
 /// `: <reason in words>: <the CLI's errors>` for a startup failure. "No such
@@ -236,9 +268,7 @@ fn startup_words(r: &crate::protocol::ResultMessage) -> String {
     let errors = r.errors.join("; ");
     let words = match &r.startup_failure_reason {
         Some(reason) => reason.words().map(str::to_owned),
-        None if errors.starts_with("No conversation found with session ID") => {
-            Some("no such session".to_owned())
-        }
+        None if unknown_session(r) => Some("no such session".to_owned()),
         None => None,
     };
     let mut out = String::new();

@@ -747,7 +747,8 @@ impl Options {
     ///
     /// A path is passed as given. The servers start `pending` and connect
     /// soon after `connect` returns: [`Client::mcp_status`](crate::Client::mcp_status)
-    /// tells. Secrets put in [`Options::extra_arg`] stay the caller's
+    /// tells, and [`Client::mcp_wait`](crate::Client::mcp_wait) waits until
+    /// none is `pending`. Secrets put in [`Options::extra_arg`] stay the caller's
     /// business.
     ///
     /// ```

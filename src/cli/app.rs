@@ -293,8 +293,9 @@ fn latest_session_here(flags: &SessionFlags) -> Option<Option<String>> {
 
 /// `-r ID` finds the session in any project (restoring it from claudio's
 /// archive when the CLI deleted it) and runs where it was recorded (unless
-/// `--cwd` says where). A session that no transcript holds is a usage
-/// error (exit 2), said at once, not by the CLI at the first prompt.
+/// `--cwd` says where). A prefix or malformed id that no transcript holds
+/// is a usage error (exit 2), said at once; a whole id goes to the CLI,
+/// whose own answer ("no such session", its startup failure) is shown.
 fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
     use claudio::store::StoreError;
     let Some(id) = flags.resume.clone() else {
@@ -310,6 +311,9 @@ fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
                 flags.cwd = Some(target.cwd).filter(|d| d.is_dir());
             }
         }
+        // a whole id claudio does not see: the CLI answers for it (it may
+        // know the session; if not, its startup failure says so, exit 2)
+        Err(StoreError::NotFound(_)) if claudio::store::is_uuid(&id) => {}
         Err(StoreError::NotFound(_)) => {
             return Err(super::exit::usage_error!(
                 "no session {}: `claudio sessions list --all` shows every session, `claudio -r` picks one",

@@ -86,8 +86,9 @@ pub(crate) use usage_error;
 /// that decides a usage error (2): clap's own (an unknown flag, a bad or
 /// missing value, a flag where it does not apply), a [`UsageError`] (a
 /// flag's value or a pattern claudio checks itself, a relative path from
-/// the environment, no terminal to confirm on), and a session id or title
-/// the store refuses (`../x`, a blank title). `--help` and `--version`
+/// the environment, no terminal to confirm on), a session id or title
+/// the store refuses (`../x`, a blank title), and a session to resume that
+/// the CLI says does not exist. `--help` and `--version`
 /// come as clap errors too: 0.
 pub fn for_error(e: &anyhow::Error) -> Exit {
     if let Some(c) = e.downcast_ref::<clap::Error>() {
@@ -113,6 +114,9 @@ pub fn for_error(e: &anyhow::Error) -> Exit {
         Some(claudio::Error::CliNotFound { .. } | claudio::Error::CliNotExecutable { .. }) => {
             Exit::CliNotFound
         }
+        // `-r` of a session that does not exist, as the CLI answered it: a
+        // usage error, as when claudio's own look-up finds none
+        Some(e) if e.is_unknown_session() => Exit::Usage,
         _ => Exit::Failure,
     }
 }

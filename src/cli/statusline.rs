@@ -576,7 +576,7 @@ fn today_and_block(
     let mut timed: Vec<(i64, &str, Tokens, crate::cli::pricing::Cost)> = Vec::new();
     // the CLI's own figures where a session has them, else the prices
     // they teach, else the table's
-    let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents));
     let mut counted: HashMap<&str, crate::cli::pricing::Cost> = HashMap::new();
     let mut side: Vec<(i64, String, crate::cli::pricing::Cost)> = Vec::new();
     for s in sessions {
@@ -635,7 +635,7 @@ fn today_and_block(
 /// The context share from a transcript: its last API call's tokens over
 /// the window.
 fn context_of(s: &SessionUsage, window: u64) -> Option<(f64, u64)> {
-    let last = s.usage.messages.last()?;
+    let last = s.without_subagents.messages.last()?;
     let n = last.tokens.total();
     Some((n as f64 * 100.0 / window as f64, n))
 }

@@ -917,6 +917,49 @@ impl Client {
         Ok(decode_reply(self.control("mcp_status", json!({})).await?))
     }
 
+    /// The MCP servers' state once none is still connecting: a server the
+    /// CLI starts (stdio, http, ...) is `pending` when
+    /// [`connect`](Client::connect) returns, and `connected` (or `failed`,
+    /// `needs-auth`, ...) a moment later. This asks
+    /// [`mcp_status`](Client::mcp_status) until no server is `pending`, or
+    /// until `timeout` has passed: then the servers still connecting are
+    /// `pending` in the answer (it is not an error).
+    /// [`mcp_call`](Client::mcp_call) waits for a pending server itself.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{Client, Options};
+    /// use std::time::Duration;
+    /// let config = r#"{"mcpServers": {"github": {"command": "github-mcp-server", "args": ["stdio"]}}}"#;
+    /// let client = Client::connect(Options::default().mcp_config(config)).await?;
+    /// // `pending` now; wait for it
+    /// for s in client.mcp_wait(Duration::from_secs(30)).await?.servers {
+    ///     match s.status.as_str() {
+    ///         "connected" => println!("{} is up", s.name),
+    ///         "pending" => println!("{} still connecting after 30 s", s.name),
+    ///         other => println!("{}: {other} {}", s.name, s.error.unwrap_or_default()),
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// `examples/mcp_call.rs` waits so before it calls a tool.
+    pub async fn mcp_wait(&self, timeout: std::time::Duration) -> Result<McpStatus> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        // quick at first (a local server connects in tens of milliseconds),
+        // then at most twice a second
+        let mut pause = std::time::Duration::from_millis(20);
+        loop {
+            let status = self.mcp_status().await?;
+            let now = tokio::time::Instant::now();
+            if !status.servers.iter().any(|s| s.is_pending()) || now >= deadline {
+                return Ok(status);
+            }
+            tokio::time::sleep(pause.min(deadline - now)).await;
+            pause = (pause * 2).min(std::time::Duration::from_millis(500));
+        }
+    }
+
     /// What fills the context window, by category.
     ///
     /// ```no_run
@@ -941,7 +984,9 @@ impl Client {
     /// ```no_run
     /// # async fn demo(client: &claudio::Client) -> claudio::Result<()> {
     /// for r in client.permission_rules().await?.rules {
-    ///     println!("{} {}  ({})", r.source, r.rule, r.editability);
+    ///     let source = r.source.as_ref().map_or("?", |s| s.as_str());
+    ///     let editability = r.editability.as_ref().map_or("?", |e| e.as_str());
+    ///     println!("{source} {}  ({editability})", r.rule);
     /// }
     /// # Ok(()) }
     /// ```

@@ -109,11 +109,168 @@ impl ToolResultBlock {
 /// `{"type":"image","source":{...}}`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ImageBlock {
-    /// Where the image comes from (`{"type":"base64","media_type":...,"data":...}`).
-    pub source: Value,
+    /// Where the image comes from: its bytes (`base64`), a `url`, or a
+    /// source this crate does not know (kept as sent).
+    pub source: ImageSource,
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Where an [`ImageBlock`] comes from, by its `type`. A `type` this crate
+/// does not know, or a known one of another shape (a `data` that is not a
+/// string), is kept whole as [`ImageSource::Other`] and encodes back to
+/// the same JSON.
+///
+/// ```
+/// use claudio::protocol::ImageSource;
+/// use serde_json::json;
+/// let s: ImageSource = serde_json::from_value(json!(
+///     {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
+/// )).unwrap();
+/// assert_eq!(s.media_type(), Some("image/png"));
+/// assert_eq!(s.data(), Some("iVBORw0KGgo="));
+/// let later = json!({"type": "file", "file_id": "file_01"});
+/// let s: ImageSource = serde_json::from_value(later.clone()).unwrap();
+/// assert!(matches!(s, ImageSource::Other(_)));
+/// assert_eq!(serde_json::to_value(&s).unwrap(), later);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ImageSource {
+    /// `{"type":"base64","media_type":...,"data":...}`: the image's bytes
+    /// (made with [`ImageSource::base64`]).
+    #[non_exhaustive]
+    Base64 {
+        /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+        media_type: String,
+        /// The bytes, base64-encoded.
+        data: String,
+        /// Fields claudio does not model, kept as sent.
+        extra: Map<String, Value>,
+    },
+    /// `{"type":"url","url":...}`: an image the API fetches (made with
+    /// [`ImageSource::url`]).
+    #[non_exhaustive]
+    Url {
+        /// The image's address.
+        url: String,
+        /// Fields claudio does not model, kept as sent.
+        extra: Map<String, Value>,
+    },
+    /// Any other source, as sent (with its `type`).
+    Other(Value),
+}
+
+impl ImageSource {
+    /// A base64 source.
+    pub fn base64(media_type: impl Into<String>, data: impl Into<String>) -> Self {
+        ImageSource::Base64 {
+            media_type: media_type.into(),
+            data: data.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// A URL source.
+    pub fn url(url: impl Into<String>) -> Self {
+        ImageSource::Url {
+            url: url.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// The source's `type` (`base64`, `url`, or as sent; `""` for none).
+    pub fn kind(&self) -> &str {
+        match self {
+            ImageSource::Base64 { .. } => "base64",
+            ImageSource::Url { .. } => "url",
+            ImageSource::Other(v) => v.get("type").and_then(Value::as_str).unwrap_or(""),
+        }
+    }
+
+    /// The media type of a base64 source.
+    pub fn media_type(&self) -> Option<&str> {
+        match self {
+            ImageSource::Base64 { media_type, .. } => Some(media_type),
+            _ => None,
+        }
+    }
+
+    /// The base64 data of a base64 source.
+    pub fn data(&self) -> Option<&str> {
+        match self {
+            ImageSource::Base64 { data, .. } => Some(data),
+            _ => None,
+        }
+    }
+
+    /// The source as JSON, as it goes on the wire.
+    pub fn to_value(&self) -> Value {
+        let (kind, mut map) = match self {
+            ImageSource::Other(v) => return v.clone(),
+            ImageSource::Base64 {
+                media_type,
+                data,
+                extra,
+            } => {
+                let mut m = extra.clone();
+                m.insert("media_type".into(), Value::String(media_type.clone()));
+                m.insert("data".into(), Value::String(data.clone()));
+                ("base64", m)
+            }
+            ImageSource::Url { url, extra } => {
+                let mut m = extra.clone();
+                m.insert("url".into(), Value::String(url.clone()));
+                ("url", m)
+            }
+        };
+        map.insert("type".into(), Value::String(kind.into()));
+        Value::Object(map)
+    }
+
+    /// Decode a source. Never fails: what does not fit a known type's
+    /// shape is kept as [`ImageSource::Other`].
+    pub fn from_value(value: Value) -> Self {
+        let Value::Object(mut map) = value else {
+            return ImageSource::Other(value);
+        };
+        let string = |m: &Map<String, Value>, k: &str| m.get(k).is_some_and(Value::is_string);
+        let take = |m: &mut Map<String, Value>, k: &str| match m.remove(k) {
+            Some(Value::String(s)) => s,
+            _ => String::new(),
+        };
+        match map.get("type").and_then(Value::as_str) {
+            Some("base64") if string(&map, "media_type") && string(&map, "data") => {
+                map.remove("type");
+                let media_type = take(&mut map, "media_type");
+                let data = take(&mut map, "data");
+                ImageSource::Base64 {
+                    media_type,
+                    data,
+                    extra: map,
+                }
+            }
+            Some("url") if string(&map, "url") => {
+                map.remove("type");
+                let url = take(&mut map, "url");
+                ImageSource::Url { url, extra: map }
+            }
+            _ => ImageSource::Other(Value::Object(map)),
+        }
+    }
+}
+
+impl Serialize for ImageSource {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for ImageSource {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(ImageSource::from_value(Value::deserialize(d)?))
+    }
 }
 
 impl ContentBlock {
@@ -148,11 +305,7 @@ impl ContentBlock {
     /// ```
     pub fn image_base64(media_type: impl Into<String>, data: impl Into<String>) -> Self {
         ContentBlock::Image(Box::new(ImageBlock {
-            source: serde_json::json!({
-                "type": "base64",
-                "media_type": media_type.into(),
-                "data": data.into(),
-            }),
+            source: ImageSource::base64(media_type, data),
             extra: Map::new(),
         }))
     }
@@ -451,6 +604,43 @@ impl From<Vec<ContentBlock>> for MessageContent {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// An image block's source is typed by its `type`; an unknown type, or
+    /// a known one of another shape, comes back as the same JSON text.
+    #[test]
+    fn an_image_source_is_typed_and_an_unknown_one_round_trips() {
+        let line = r#"{"source":{"data":"iVBORw0KGgo=","media_type":"image/png","type":"base64"},"type":"image"}"#;
+        let b = ContentBlock::from_value(serde_json::from_str(line).unwrap());
+        let ContentBlock::Image(i) = &b else {
+            panic!("{b:?}")
+        };
+        assert_eq!(i.source, ImageSource::base64("image/png", "iVBORw0KGgo="));
+        assert_eq!(i.source.kind(), "base64");
+        assert_eq!(b.to_value().to_string(), line);
+        let url = json!({"type":"image","source":{"type":"url","url":"https://x/a.png"}});
+        let ContentBlock::Image(i) = ContentBlock::from_value(url.clone()) else {
+            panic!()
+        };
+        assert_eq!(i.source, ImageSource::url("https://x/a.png"));
+        assert_eq!(ContentBlock::Image(i).to_value(), url);
+        for line in [
+            r#"{"source":{"file_id":"file_01","type":"file"},"type":"image"}"#,
+            r#"{"source":{"data":7,"media_type":"image/png","type":"base64"},"type":"image"}"#,
+            r#"{"source":{"type":"url"},"type":"image"}"#,
+            r#"{"source":"somewhere","type":"image"}"#,
+        ] {
+            let b = ContentBlock::from_value(serde_json::from_str(line).unwrap());
+            let ContentBlock::Image(i) = &b else {
+                panic!("{line}: {b:?}")
+            };
+            assert!(matches!(i.source, ImageSource::Other(_)), "{line}");
+            assert_eq!(b.to_value().to_string(), line);
+            assert_eq!(
+                serde_json::to_string(&**i).unwrap(),
+                line.replace(r#","type":"image""#, "")
+            );
+        }
+    }
 
     /// A line of 300,000 blocks holds 300,000 of these: the large kinds
     /// are boxed, and a decoded block's empty `extra` holds no node.

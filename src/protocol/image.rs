@@ -974,7 +974,7 @@ pub(crate) mod tests {
         let ContentBlock::Image(block) = image.to_block() else {
             panic!()
         };
-        let data = block.source["data"].as_str().unwrap();
+        let data = block.source.data().unwrap();
         assert!(data.len() <= MAX_IMAGE_BASE64_LEN);
         let err = Image::from_bytes(png(0, 5)).unwrap_err();
         assert!(matches!(err, ImageError::Damaged { .. }), "{err}");

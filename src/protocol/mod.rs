@@ -20,8 +20,8 @@ mod surrogates;
 mod system;
 
 pub use content::{
-    ContentBlock, ImageBlock, MessageContent, RedactedThinkingBlock, TextBlock, ThinkingBlock,
-    ToolResultBlock, ToolUseBlock,
+    ContentBlock, ImageBlock, ImageSource, MessageContent, RedactedThinkingBlock, TextBlock,
+    ThinkingBlock, ToolResultBlock, ToolUseBlock,
 };
 pub(crate) use control::{error_response, request_line, success_response};
 // the control protocol's envelopes: the client's business, never the user's
@@ -41,8 +41,9 @@ pub use message::{
 };
 pub use names::{
     CommandState, CompactTrigger, DecisionClassification, Effort, HookEvent, OriginKind,
-    OriginSubkind, PermissionDestination, PermissionUpdateKind, RuleBehavior, SendNow,
-    SettingSource, StartupFailureReason, TaskStatus, ThinkingDisplay, Unanswered,
+    OriginSubkind, PermissionDestination, PermissionUpdateKind, RuleBehavior, RuleEditability,
+    RuleSource, SendNow, SettingSource, StartupFailureReason, TaskStatus, ThinkingDisplay,
+    Unanswered,
 };
 pub use replies::{
     AccountInfo, AgentInfo, AppliedSettings, Capabilities, ContextCategory, ContextUsage,

@@ -723,6 +723,63 @@ string_enum!(
 );
 
 string_enum!(
+    /// Where a permission rule comes from
+    /// ([`RuleEntry::source`](super::RuleEntry::source)), as the CLI
+    /// (2.1.336) names its sources; a later CLI's are kept as `Other`.
+    ///
+    /// ```
+    /// use claudio::protocol::RuleSource;
+    /// assert_eq!(RuleSource::from_name("localSettings"), RuleSource::LocalSettings);
+    /// assert_eq!(RuleSource::from_name("moon").as_str(), "moon");
+    /// ```
+    RuleSource {
+        /// `~/.claude/settings.json`.
+        UserSettings = "userSettings",
+        /// `.claude/settings.json`.
+        ProjectSettings = "projectSettings",
+        /// `.claude/settings.local.json`.
+        LocalSettings = "localSettings",
+        /// `--settings` (a file or JSON on the command line).
+        FlagSettings = "flagSettings",
+        /// Managed (enterprise) settings.
+        PolicySettings = "policySettings",
+        /// The command line's flags (`--allowedTools`, ...).
+        CliArg = "cliArg",
+        /// A slash command's `allowed-tools`.
+        Command = "command",
+        /// Approved in this session.
+        Session = "session",
+        /// An MCP server's mount.
+        McpMount = "mcpMount",
+        /// A narrowing of the tool set.
+        ToolsNarrowing = "toolsNarrowing",
+        /// An MCP server policy.
+        McpServerPolicy = "mcpServerPolicy",
+        /// A host credential.
+        HostCredential = "hostCredential",
+    }
+);
+
+string_enum!(
+    /// Whether and where a permission rule can be changed
+    /// ([`RuleEntry::editability`](super::RuleEntry::editability)).
+    ///
+    /// ```
+    /// use claudio::protocol::RuleEditability;
+    /// assert_eq!(RuleEditability::from_name("readonly"), RuleEditability::Readonly);
+    /// ```
+    RuleEditability {
+        /// Saved in a settings file (user, project or local settings).
+        Persistent = "persistent",
+        /// In memory for the rest of this session (`cliArg`, `session`).
+        Session = "session",
+        /// Not changed from the session: managed or flag settings, a
+        /// command's, or a rule not in effect.
+        Readonly = "readonly",
+    }
+);
+
+string_enum!(
     /// What a permission rule does.
     RuleBehavior {
         /// Allow without asking.

@@ -499,6 +499,13 @@ impl McpServerStatus {
     pub fn is_connected(&self) -> bool {
         self.status == "connected"
     }
+
+    /// Whether the server is still connecting (`pending`): the state of a
+    /// server the CLI starts, right after [`Client::connect`](crate::Client::connect).
+    /// [`Client::mcp_wait`](crate::Client::mcp_wait) waits it out.
+    pub fn is_pending(&self) -> bool {
+        self.status == "pending"
+    }
 }
 
 reply!(

@@ -4,7 +4,7 @@
 //! `/permissions` shows: rules from the settings files, this session's
 //! approvals, flag rules, each with where it comes from.
 
-use super::names::RuleBehavior;
+use super::names::{RuleBehavior, RuleEditability, RuleSource};
 use super::replies::lenient;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -37,11 +37,16 @@ pub struct RuleEntry {
     /// `allow`, `deny` or `ask`.
     #[serde(default, deserialize_with = "lenient")]
     pub behavior: Option<RuleBehavior>,
-    /// `userSettings`, `projectSettings`, `localSettings`, `session`,
-    /// `cliArg`, `policySettings`, ... (the CLI knows more than it
-    /// documents: kept as it spells them).
-    #[serde(default, deserialize_with = "lenient")]
-    pub source: String,
+    /// Where the rule comes from: `userSettings`, `projectSettings`,
+    /// `session`, `cliArg`, `policySettings`, ... (a source this crate
+    /// does not know is kept as [`RuleSource::Other`], as the CLI spells
+    /// it); `None` when the CLI sent none, or not a string.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source: Option<RuleSource>,
     /// The rule as stored, verbatim (`Bash(npm test *)`). It may hold
     /// control characters: make it inert before showing it.
     #[serde(default, deserialize_with = "lenient")]
@@ -50,9 +55,15 @@ pub struct RuleEntry {
     /// npm test`).
     #[serde(default, deserialize_with = "lenient")]
     pub description: Option<RuleDescription>,
-    /// `persistent` (a settings file), `session` or `readonly`.
-    #[serde(default, deserialize_with = "lenient")]
-    pub editability: String,
+    /// `persistent` (a settings file), `session` or `readonly` (an unknown
+    /// one kept as [`RuleEditability::Other`]); `None` when the CLI sent
+    /// none, or not a string.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub editability: Option<RuleEditability>,
     /// Listed, but ignored by this session (managed settings only).
     #[serde(default, rename = "notInEffect", deserialize_with = "lenient")]
     pub not_in_effect: bool,
@@ -111,9 +122,53 @@ mod tests {
             r.rules[0].description.as_ref().unwrap().to_string(),
             "Any Bash command starting with touch a"
         );
-        assert_eq!(r.rules[1].source, "", "a source of another shape");
+        assert_eq!(r.rules[0].source, Some(RuleSource::LocalSettings));
+        assert_eq!(r.rules[0].editability, Some(RuleEditability::Persistent));
+        assert_eq!(r.rules[1].source, None, "a source of another shape");
+        assert_eq!(r.rules[1].editability, Some(RuleEditability::Readonly));
         assert_eq!(r.rules[1].extra["new"], 1);
         assert_eq!(r.original_cwd.as_deref(), Some("/w"));
         assert!(r.extra.contains_key("state"));
+    }
+
+    /// Every source and editability 2.1.336 names is typed; one a later CLI
+    /// adds is kept as it spells it, and the entry goes back byte for byte.
+    #[test]
+    fn sources_and_editability_are_typed_and_an_unknown_one_round_trips() {
+        for (name, source) in [
+            ("userSettings", RuleSource::UserSettings),
+            ("projectSettings", RuleSource::ProjectSettings),
+            ("localSettings", RuleSource::LocalSettings),
+            ("flagSettings", RuleSource::FlagSettings),
+            ("policySettings", RuleSource::PolicySettings),
+            ("cliArg", RuleSource::CliArg),
+            ("command", RuleSource::Command),
+            ("session", RuleSource::Session),
+            ("mcpMount", RuleSource::McpMount),
+            ("toolsNarrowing", RuleSource::ToolsNarrowing),
+            ("mcpServerPolicy", RuleSource::McpServerPolicy),
+            ("hostCredential", RuleSource::HostCredential),
+        ] {
+            let e: RuleEntry = serde_json::from_value(json!({"source": name})).unwrap();
+            assert_eq!(e.source, Some(source), "{name}");
+        }
+        for (name, e) in [
+            ("persistent", RuleEditability::Persistent),
+            ("session", RuleEditability::Session),
+            ("readonly", RuleEditability::Readonly),
+        ] {
+            let r: RuleEntry = serde_json::from_value(json!({"editability": name})).unwrap();
+            assert_eq!(r.editability, Some(e), "{name}");
+        }
+        // every field, in the struct's order: the text itself comes back
+        let line = r#"{"behavior":"allow","source":"moonSettings","rule":"Bash(ls)","description":null,"editability":"frozen","notInEffect":false}"#;
+        let e: RuleEntry = serde_json::from_str(line).unwrap();
+        assert_eq!(e.source, Some(RuleSource::Other("moonSettings".into())));
+        assert_eq!(e.editability, Some(RuleEditability::Other("frozen".into())));
+        assert_eq!(serde_json::to_string(&e).unwrap(), line);
+        assert_eq!(
+            serde_json::to_string(&RuleSource::from_name("a\u{7}\"b")).unwrap(),
+            r#""a\u0007\"b""#
+        );
     }
 }

@@ -668,7 +668,7 @@ fn is_prompt(v: &Value) -> bool {
 /// The CLI writes what a sub-agent (the `Agent` or `Task` tool) does to a
 /// transcript of its own, `<session>/subagents/agent-<id>.jsonl`, and what
 /// it spends is billed with the session. [`total`](SessionUsage::total)
-/// counts both; `usage` and `subagents` keep them apart.
+/// counts both; `without_subagents` and `subagents` keep them apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SessionUsage {
@@ -680,8 +680,9 @@ pub struct SessionUsage {
     pub last_modified: i64,
     /// What the session's own transcript records, without its sub-agents.
     /// [`Store::usage`](super::Store::usage) does not count prompts (0);
-    /// [`session_usage`](super::session_usage) does.
-    pub usage: FileUsage,
+    /// [`session_usage`](super::session_usage) does. (Was named `usage`:
+    /// the session's whole usage is [`total`](SessionUsage::total).)
+    pub without_subagents: FileUsage,
     /// Each sub-agent run's usage, oldest first.
     pub subagents: Vec<SubagentUsage>,
     /// Sub-agent transcripts that could not be read (links, FIFOs, devices,
@@ -701,6 +702,18 @@ pub struct SubagentUsage {
 }
 
 impl SessionUsage {
+    /// What the session's own transcript records, without its sub-agents:
+    /// the field [`without_subagents`](SessionUsage::without_subagents),
+    /// which was named `usage` (the name read as the session's whole usage,
+    /// which is [`total`](SessionUsage::total)).
+    #[deprecated(
+        since = "0.1.0",
+        note = "read the field `without_subagents` (the session's own transcript), or call `total()` for the session's whole usage"
+    )]
+    pub fn usage(&self) -> &FileUsage {
+        &self.without_subagents
+    }
+
     /// Whether the transcript is read from an archive (the CLI deleted
     /// its own).
     pub fn is_archived(&self) -> bool {
@@ -723,14 +736,14 @@ impl SessionUsage {
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn cli_cost(&self) -> Option<&CliCost> {
-        self.usage.cli_cost.as_ref()
+        self.without_subagents.cli_cost.as_ref()
     }
 
     /// Every API message of the session, then of each sub-agent, as each
     /// file records it (a message two files hold comes twice: count with a
     /// [`UsageSet`], or use [`total`](SessionUsage::total)).
     pub fn messages(&self) -> impl Iterator<Item = &MessageUsage> {
-        self.usage
+        self.without_subagents
             .messages
             .iter()
             .chain(self.subagents.iter().flat_map(|a| a.usage.messages.iter()))
@@ -748,7 +761,7 @@ impl SessionUsage {
     /// println!(
     ///     "{} tokens, {} of them by {} sub-agents",
     ///     all.tokens().total(),
-    ///     all.tokens().total() - session.usage.tokens().total(),
+    ///     all.tokens().total() - session.without_subagents.tokens().total(),
     ///     session.subagents.len()
     /// );
     /// # Ok::<(), claudio::store::StoreError>(())
@@ -756,7 +769,7 @@ impl SessionUsage {
     pub fn total(&self) -> FileUsage {
         let mut out = FileUsage {
             messages: Vec::new(),
-            ..self.usage.clone()
+            ..self.without_subagents.clone()
         };
         let mut index: HashMap<&str, usize> = HashMap::new();
         for m in self.messages() {
@@ -1354,8 +1367,8 @@ mod tests {
 
         let s = session_usage(&main).unwrap();
         assert_eq!(s.session_id, id);
-        assert_eq!(s.usage.tokens().input, 20, "the file alone");
-        assert_eq!(file_usage(&main).unwrap(), s.usage);
+        assert_eq!(s.without_subagents.tokens().input, 20, "the file alone");
+        assert_eq!(file_usage(&main).unwrap(), s.without_subagents);
         let mut ids: Vec<&str> = s
             .subagents
             .iter()
@@ -1390,7 +1403,10 @@ mod tests {
         let listing = store.usage(None).unwrap();
         assert_eq!(listing.sessions.len(), 1);
         assert_eq!(listing.sessions[0].total().tokens(), t);
-        assert_eq!(listing.sessions[0].usage.prompts, 0, "not counted there");
+        assert_eq!(
+            listing.sessions[0].without_subagents.prompts, 0,
+            "not counted there"
+        );
         assert_eq!(listing.skipped.len(), 2);
         assert_eq!(store.session_usage(&id[..8]).unwrap().total(), all);
 

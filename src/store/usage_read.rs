@@ -70,7 +70,7 @@ pub(super) fn read_session(
             .unwrap_or_default(),
         path: path.to_path_buf(),
         last_modified,
-        usage,
+        without_subagents: usage,
         subagents,
         skipped,
     })
@@ -297,7 +297,12 @@ fn read_listing_with(
             }),
         }
     }
-    out.sort_by_key(|s| (s.usage.first.unwrap_or(s.last_modified), s.last_modified));
+    out.sort_by_key(|s| {
+        (
+            s.without_subagents.first.unwrap_or(s.last_modified),
+            s.last_modified,
+        )
+    });
     UsageListing {
         sessions: out,
         skipped,

@@ -429,11 +429,14 @@ async fn usage_with_a_sub_agent_equals_the_turn_s_model_usage() {
         .collect();
     eprintln!(
         "session_usage total: {ours:?}; the file alone: {:?}; result.modelUsage: {cli:?}",
-        (u.usage.tokens().input, u.usage.tokens().output)
+        (
+            u.without_subagents.tokens().input,
+            u.without_subagents.tokens().output
+        )
     );
     assert_eq!(ours, cli);
     // the session's own file alone is short of it: the sub-agent's part
-    let alone = u.usage.tokens();
+    let alone = u.without_subagents.tokens();
     let agent = u.subagents[0].usage.tokens();
     assert_eq!(agent.output, 5);
     assert!(alone.output < u.total().tokens().output);

@@ -62,6 +62,59 @@ async fn real_cli_resume_of_an_unknown_id_fails_with_the_clis_result() {
     assert_eq!(err.startup_failure().map(|r| r.is_error), Some(true));
 }
 
+/// `claudio -r ID ask` of a whole id no transcript holds: claudio leaves
+/// the answer to the CLI, and says the CLI's own startup failure in words
+/// ("no such session" from 2.1.336's reason, or from 2.1.328's words), with
+/// the CLI's errors; a usage error (2), as claudio's own look-up gives.
+#[test]
+fn real_cli_ask_resume_of_an_unknown_id_says_the_clis_answer() {
+    let w = world!("real_cli_ask_resume_of_an_unknown_id_says_the_clis_answer");
+    let o = w
+        .claudio()
+        .args(["-r", UNKNOWN_SESSION, "ask", "go on"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "could not start the session: no such session (No conversation found with session ID: "
+        ) && err.contains(UNKNOWN_SESSION),
+        "{err}"
+    );
+    assert!(
+        !err.contains("no session 3f1c"),
+        "claudio's own look-up: {err}"
+    );
+    assert!(o.stdout.is_empty());
+    assert!(w.main_requests().is_empty(), "the model was asked");
+}
+
+/// The chat resuming a whole id no transcript holds: the CLI's startup
+/// failure shows on screen in words at the first prompt, and the chat goes
+/// on (no session: `/new` starts one).
+#[test]
+fn real_cli_chat_resume_of_an_unknown_id_shows_the_clis_answer() {
+    let w = world!("real_cli_chat_resume_of_an_unknown_id_shows_the_clis_answer");
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path())
+        .args(["-r", UNKNOWN_SESSION]);
+    // wide: the error is one line
+    let mut t = common::term::Term::spawn_sized(c, 40, 220);
+    t.wait_for("Ctrl-D exits");
+    t.line("go on");
+    let screen = t.wait_for("No conversation found with session ID");
+    assert!(
+        screen.contains("could not start the session: no such session"),
+        "{screen}"
+    );
+    t.wait_prompt();
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    assert!(w.main_requests().is_empty(), "the model was asked");
+}
+
 /// One Bash call answered with `answer`: whether the command ran, and the
 /// tool result the model saw.
 async fn bash_answered(

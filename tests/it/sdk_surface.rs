@@ -1152,3 +1152,89 @@ fn which(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }
+
+/// Issue 41, item 13: `mcp_wait` asks `mcp_status` until no server is
+/// `pending`, and answers the last status (the fake CLI says `pending`
+/// once, then `connected`: two requests, no more).
+#[tokio::test]
+async fn mcp_wait_asks_until_no_server_is_pending() {
+    let status = |s: &str| json!({"mcpServers": [{"name": "echo", "status": s}]});
+    let answer = |id: &str, s: &str| {
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success",
+            "request_id": format!("{{{{{id}}}}}"), "response": status(s)}}),
+        )
+    };
+    let ask = |id: &str| {
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"mcp_status"}}),
+            id,
+        )
+    };
+    let fake = Fake::after_init(vec![vec![
+        ask("a"),
+        answer("a", "pending"),
+        ask("b"),
+        answer("b", "connected"),
+    ]]);
+    let client = Client::connect(fake.options()).await.unwrap();
+    let s = client
+        .mcp_wait(std::time::Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert_eq!(s.servers.len(), 1);
+    assert!(s.servers[0].is_connected() && !s.servers[0].is_pending());
+    client.close().await.unwrap();
+    let asked = fake
+        .stdin_lines()
+        .iter()
+        .filter(|l| l["request"]["subtype"] == "mcp_status")
+        .count();
+    assert_eq!(asked, 2);
+}
+
+/// A server still `pending` when the time is up is answered as it is, not
+/// as an error (a zero timeout: one look).
+#[tokio::test]
+async fn mcp_wait_answers_a_server_still_pending_when_the_time_is_up() {
+    let fake = Fake::after_init(vec![vec![
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"mcp_status"}}),
+            "a",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success",
+            "request_id":"{{a}}","response":{"mcpServers":[{"name":"slow","status":"pending"}]}}}),
+        ),
+    ]]);
+    let client = Client::connect(fake.options()).await.unwrap();
+    let s = client.mcp_wait(std::time::Duration::ZERO).await.unwrap();
+    assert!(s.servers[0].is_pending());
+    client.close().await.unwrap();
+}
+
+/// Against the real CLI: a stdio server is reached once `mcp_wait` says it
+/// is connected, with no model turn.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_mcp_wait_sees_a_stdio_server_connected() {
+    let w = real_world!("real_cli_mcp_wait_sees_a_stdio_server_connected");
+    let config = json!({"mcpServers": {"echo": {"type": "stdio",
+        "command": example_bin("mcp-echo").display().to_string(), "args": []}}});
+    let client = Client::connect(w.options().mcp_config(config.to_string()))
+        .await
+        .expect("connect");
+    let s = client
+        .mcp_wait(std::time::Duration::from_secs(60))
+        .await
+        .unwrap();
+    let echo = s.servers.iter().find(|s| s.name == "echo").expect("listed");
+    assert_eq!(echo.status, "connected", "{echo:?}");
+    assert!(!s.servers.iter().any(|s| s.is_pending()), "{s:?}");
+    let r = client
+        .mcp_call("mcp__echo__echo", json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert_eq!(r.text(), "echo: hi");
+    assert!(w.main_requests().is_empty());
+    client.close().await.unwrap();
+}

@@ -1289,12 +1289,12 @@ async fn the_async_store_does_what_the_store_does() {
         usage
             .sessions
             .iter()
-            .map(|u| (&u.session_id, u.usage.tokens()))
+            .map(|u| (&u.session_id, u.without_subagents.tokens()))
             .collect::<Vec<_>>(),
         sync_usage
             .sessions
             .iter()
-            .map(|u| (&u.session_id, u.usage.tokens()))
+            .map(|u| (&u.session_id, u.without_subagents.tokens()))
             .collect::<Vec<_>>()
     );
     let agents = a.subagents(&AGENT[..8]).await.unwrap();

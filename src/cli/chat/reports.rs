@@ -19,6 +19,11 @@ fn source_name(source: &str) -> &str {
     }
 }
 
+/// Where a rule comes from, as the CLI names it (`""` for none).
+fn source_of(r: &claudio::protocol::RuleEntry) -> &str {
+    r.source.as_ref().map_or("", |s| s.as_str())
+}
+
 /// The rules in effect, grouped by where each is kept (in the CLI's order
 /// of sources), allow before ask before deny. Inert.
 pub fn rules_list(rules: &PermissionRules, style: Style) -> String {
@@ -30,8 +35,8 @@ pub fn rules_list(rules: &PermissionRules, style: Style) -> String {
     }
     let mut sources: Vec<&str> = Vec::new();
     for r in &rules.rules {
-        if !sources.contains(&r.source.as_str()) {
-            sources.push(&r.source);
+        if !sources.contains(&source_of(r)) {
+            sources.push(source_of(r));
         }
     }
     let mut out = String::new();
@@ -40,7 +45,11 @@ pub fn rules_list(rules: &PermissionRules, style: Style) -> String {
             "  {}\n",
             style.bold(&Sanitizer::clean(source_name(source)))
         ));
-        let mut of_source: Vec<_> = rules.rules.iter().filter(|r| r.source == source).collect();
+        let mut of_source: Vec<_> = rules
+            .rules
+            .iter()
+            .filter(|r| source_of(r) == source)
+            .collect();
         let rank =
             |b: &Option<claudio::protocol::RuleBehavior>| match b.as_ref().map(|b| b.to_string()) {
                 Some(b) if b == "allow" => 0,

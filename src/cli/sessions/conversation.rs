@@ -104,7 +104,7 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
                             }
                             ContentBlock::Image(i) => {
                                 w.speaker(Speaker::You, ts);
-                                w.attached(&super::images::marker(&i.source));
+                                w.attached(&super::images::marker(&i.source.to_value()));
                             }
                             b if b.kind() == "document" => {
                                 w.speaker(Speaker::You, ts);

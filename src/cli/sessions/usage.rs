@@ -342,7 +342,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let mut timed: Vec<(i64, String, Tokens, Cost)> = Vec::new();
     let mut seen = UsageSet::default();
     // prices the store's own cost-state lines teach, for what none covers
-    let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents));
     // what each message's cost has added so far (a resumed file repeats it)
     let mut counted: HashMap<String, Cost> = HashMap::new();
     for s in &sessions {
@@ -352,7 +352,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             pricer.session(s)
         };
         // the session's own transcript, then each sub-agent's
-        let files = std::iter::once((None, &s.usage))
+        let files = std::iter::once((None, &s.without_subagents))
             .chain(s.subagents.iter().map(|a| (Some(a), &a.usage)));
         for (agent, file) in files {
             for m in &file.messages {
@@ -380,7 +380,11 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                     By::Day => local_time(when).0,
                     By::Month => local_time(when).0[..7].to_owned(),
                     By::Model => m.model.clone(),
-                    By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
+                    By::Project => s
+                        .without_subagents
+                        .cwd
+                        .clone()
+                        .unwrap_or_else(|| "?".into()),
                     By::Session | By::Block => s.session_id.clone(),
                 };
                 rows.entry(key).or_default().add(&m.model, &delta, cost);
@@ -424,7 +428,11 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 By::Day => local_time(when).0,
                 By::Month => local_time(when).0[..7].to_owned(),
                 By::Model => model.clone(),
-                By::Project => s.usage.cwd.clone().unwrap_or_else(|| "?".into()),
+                By::Project => s
+                    .without_subagents
+                    .cwd
+                    .clone()
+                    .unwrap_or_else(|| "?".into()),
                 By::Session | By::Block => s.session_id.clone(),
             };
             rows.entry(key)
