@@ -320,7 +320,9 @@ impl Slot {
             .compare_exchange(PENDING, to, Ordering::SeqCst, Ordering::SeqCst)
         {
             Ok(_) => {
+                // a callback still at work is told, then stopped
                 self.cancellation.cancel();
+                self.stop_callback();
                 self.notify.notify_waiters();
                 if let Some(sink) = self.sink.upgrade() {
                     sink.settled(self.token);
@@ -335,18 +337,12 @@ impl Slot {
 
     /// The CLI withdrew it: true if it was still waiting.
     pub(crate) fn withdraw(&self) -> bool {
-        let done = self.settle(WITHDRAWN).is_ok();
-        if done {
-            self.stop_callback();
-        }
-        done
+        self.settle(WITHDRAWN).is_ok()
     }
 
     /// The session ended.
     pub(crate) fn close(&self) {
-        if self.settle(CLOSED).is_ok() {
-            self.stop_callback();
-        }
+        let _ = self.settle(CLOSED);
     }
 
     /// The line for `answer`, or why it does not fit.
