@@ -360,7 +360,7 @@ impl Client {
         }
     }
 
-    /// The queue, for [`Client::next_event`](super::events).
+    /// The queue, for [`Client::next_event`](crate::Client::next_event).
     pub(super) fn shared(&self) -> &Shared {
         &self.shared
     }

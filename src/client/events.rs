@@ -551,7 +551,7 @@ impl super::Client {
     }
 
     /// Every event of the session, until the process ends: the stream of
-    /// [`Client::next_event`].
+    /// [`Client::next_event`](super::Client::next_event).
     ///
     /// The CLI asks for tool approvals when the options say so
     /// ([`Options::requests_as_events`](crate::Options::requests_as_events)
