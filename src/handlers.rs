@@ -12,8 +12,10 @@ use tokio::sync::Notify;
 /// A boxed, sendable future.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
-/// Fires when the CLI withdraws a request (`control_cancel_request`) or the
-/// session ends, so a handler waiting on a person can close its prompt.
+/// Fires when the CLI withdraws a request (`control_cancel_request`), the
+/// session ends, or another holder of the request's
+/// [`Responder`](crate::Responder) answered it first, so a handler waiting
+/// on a person can close its prompt.
 ///
 /// A handler that asks a person can stop waiting when the request goes
 /// away:
@@ -86,7 +88,8 @@ impl Cancellation {
 pub struct RequestContext {
     /// The CLI's id for the request.
     pub request_id: String,
-    /// Fires if the CLI withdraws the request.
+    /// Fires if the CLI withdraws the request, the session ends, or
+    /// another holder answered it (see [`Cancellation`]).
     pub cancellation: Cancellation,
 }
 

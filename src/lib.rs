@@ -67,7 +67,10 @@ pub mod __private {
     }
 }
 
-pub use client::{query, Client, Query, RawMessage, Turn};
+pub use client::{
+    query, Answer, AnswerError, Client, Event, Query, RawMessage, Request, RequestBody,
+    RequestState, Responder, Turn,
+};
 pub use error::{Error, HandlerError, Result};
 /// `next()`, `map()`, `collect()` on the streams this crate returns
 /// ([`query`], [`Client::receive_response`], [`Client::receive_messages`]).

@@ -132,6 +132,11 @@ pub struct Options {
     /// Asked before each tool the CLI's rules don't already allow. Without
     /// one, the CLI itself refuses such tools.
     pub can_use_tool: Option<Arc<dyn PermissionHandler>>,
+    /// The CLI asks before each tool its rules don't already allow, and
+    /// the requests come as [`Event::Request`](crate::Event::Request)s
+    /// even without a [`Options::can_use_tool`]
+    /// ([`Options::requests_as_events`]).
+    pub requests_as_events: bool,
     /// Lets `rewind_files` work (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`).
     pub file_checkpointing: bool,
     /// Longest accepted stdout line, in bytes.
@@ -188,6 +193,7 @@ impl Default for Options {
             hooks: BTreeMap::new(),
             mcp_servers: Vec::new(),
             can_use_tool: None,
+            requests_as_events: false,
             file_checkpointing: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             init_timeout: Duration::from_secs(60),
@@ -232,6 +238,7 @@ impl std::fmt::Debug for Options {
             .field("hooks", &self.hooks)
             .field("mcp_servers", &self.mcp_servers)
             .field("can_use_tool", &self.can_use_tool.is_some())
+            .field("requests_as_events", &self.requests_as_events)
             .field("max_line_bytes", &self.max_line_bytes)
             .finish_non_exhaustive()
     }
@@ -897,6 +904,48 @@ impl Options {
         self
     }
 
+    /// Have the CLI ask before each tool its rules don't already allow
+    /// (`--permission-prompt-tool stdio`, as [`Options::can_use_tool`]
+    /// does), without a callback: each request comes as an
+    /// [`Event::Request`](crate::Event::Request) in
+    /// [`Client::events`](crate::Client::events), to be answered through
+    /// its [`Responder`](crate::Responder).
+    ///
+    /// A request no one answers is never allowed: a reader of
+    /// [`Client::next_message`](crate::Client::next_message) (or
+    /// [`Client::turn`](crate::Client::turn)) passes it over, and a request
+    /// whose every handle is dropped unanswered is denied ("no one answered
+    /// the permission request"), so the CLI never waits forever. Without
+    /// this (and without a callback) the CLI refuses such tools itself.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{Client, Event, Options, PermissionResult, StreamExt};
+    /// let client = Client::connect(Options::default().requests_as_events(true)).await?;
+    /// client.send("Run the tests").await?;
+    /// let mut events = client.events();
+    /// while let Some(event) = events.next().await {
+    ///     match event? {
+    ///         Event::Request(req) => {
+    ///             let ok = req.can_use_tool().is_some_and(|t| t.tool_name == "Bash");
+    ///             let answer = if ok {
+    ///                 PermissionResult::allow()
+    ///             } else {
+    ///                 PermissionResult::deny("only Bash here")
+    ///             };
+    ///             let _ = req.responder().answer(answer).await;
+    ///         }
+    ///         Event::TurnEnded => break,
+    ///         _ => {}
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn requests_as_events(mut self, on: bool) -> Self {
+        self.requests_as_events = on;
+        self
+    }
+
     /// More CLI arguments, appended as given. They are on the command line,
     /// which every local user can read: no secrets in them (settings and
     /// MCP servers have their own options, which keep secrets off it).
@@ -958,7 +1007,7 @@ impl Options {
         if self.include_partial_messages {
             a.push("--include-partial-messages".into());
         }
-        if self.can_use_tool.is_some() {
+        if self.can_use_tool.is_some() || self.requests_as_events {
             a.extend(["--permission-prompt-tool".into(), "stdio".into()]);
         }
         // Values that may start with `-` go in `--flag=value` form.
@@ -1356,6 +1405,11 @@ mod tests {
     fn no_handler_no_prompt_tool() {
         let a = Options::default().cli_args();
         assert!(!a.iter().any(|x| x == "--permission-prompt-tool"));
+        // requests as events: the CLI asks, without a callback
+        let e = Options::default().requests_as_events(true).cli_args();
+        assert!(e
+            .windows(2)
+            .any(|w| w == ["--permission-prompt-tool", "stdio"]));
         assert_eq!(
             &a[..5],
             [

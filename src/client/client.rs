@@ -1,6 +1,6 @@
 //! A multi-turn session with one CLI process.
 
-use super::router::{drive, Handlers, Incoming, Shared};
+use super::router::{drive, Handlers, Incoming, Queued, Shared};
 use crate::error::{Error, Result};
 use crate::options::{Launch, McpDelivery, Options};
 use crate::protocol::{
@@ -217,12 +217,12 @@ impl Client {
                 // saying why before it answers `initialize`, then exits:
                 // that result is the error.
                 let said = client.shared.queue.take_first(
-                    |m| matches!(m, Ok(Incoming { message: Message::Result(r), .. }) if r.is_error),
+                    |m| matches!(m, Ok(Queued::Message(Incoming { message: Message::Result(r), .. })) if r.is_error),
                 );
-                if let Some(Ok(Incoming {
+                if let Some(Ok(Queued::Message(Incoming {
                     message: Message::Result(result),
                     ..
-                })) = said
+                }))) = said
                 {
                     client.shared.supervisor.stderr_drained(STDERR_DRAIN).await;
                     let code = match &e {
@@ -347,8 +347,22 @@ impl Client {
         })
     }
 
+    /// The next message; the events between messages are passed over
+    /// (a request passed over by everyone gets its default answer: see
+    /// [`Responder`](crate::Responder)).
     async fn next_incoming(&self) -> Option<Result<Incoming>> {
-        self.shared.queue.pop().await
+        loop {
+            match self.shared.queue.pop().await? {
+                Ok(Queued::Message(m)) => return Some(Ok(m)),
+                Ok(Queued::Event(_)) => continue,
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+
+    /// The queue, for [`Client::next_event`](crate::Client::next_event).
+    pub(super) fn shared(&self) -> &Shared {
+        &self.shared
     }
 
     /// This turn's messages, ending after its `result` (included) or a fatal error.

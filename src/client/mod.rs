@@ -3,9 +3,11 @@
 
 #[allow(clippy::module_inception)]
 mod client;
+mod events;
 mod query;
 mod queue;
 mod router;
 
 pub use client::{Client, RawMessage, Turn};
+pub use events::{Answer, AnswerError, Event, Request, RequestBody, RequestState, Responder};
 pub use query::{query, Query};

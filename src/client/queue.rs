@@ -64,6 +64,13 @@ impl<T> Queue<T> {
         }
     }
 
+    /// Add an item at once, whatever the bound (a small marker that must
+    /// not wait: a turn's start, put in by the task that sends the prompt).
+    pub(crate) fn push_now(&self, item: T) {
+        self.lock().items.push_back((item, 0));
+        self.readable.notify_one();
+    }
+
     /// Take the next item; `None` once closed and empty.
     pub(crate) async fn pop(&self) -> Option<T> {
         loop {

@@ -2,25 +2,24 @@
 //! line the CLI writes (messages to the caller, control responses to their
 //! requests, control requests to the handlers), beside the writer.
 
+use super::events::{self, Answer, Deliver, Event, Kind, Request, RequestBody, Responder, Slot};
 use super::queue::Queue;
 use crate::error::{Error, Result};
-use crate::handlers::{BoxFuture, Cancellation, HookHandler, PermissionHandler, RequestContext};
+use crate::handlers::{BoxFuture, HookHandler, PermissionHandler, RequestContext};
 use crate::mcp::McpServer;
 use crate::options::Options;
 use crate::protocol::{
-    error_response, request_line, success_response, ControlRequest, ControlResponse,
-    IncomingRequest, Message, Routed, SystemMessage,
+    request_line, ControlRequest, ControlResponse, IncomingRequest, Message, Routed, SystemMessage,
 };
 use crate::transport::{ExitInfo, Line, LineReader, Supervisor, STDERR_DRAIN};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::sync::oneshot;
-use tokio::task::AbortHandle;
 
 /// How many bytes of messages may wait for the consumer before the reader
 /// stops reading (backpressure).
@@ -35,15 +34,18 @@ pub(crate) struct Incoming {
     pub(crate) raw: Option<Box<[u8]>>,
 }
 
+/// What the queue to the caller holds: the messages, and the session's
+/// other events in their place among them.
+// Transient, one per item: boxing the message would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Queued {
+    Message(Incoming),
+    Event(Event),
+}
+
 struct Pending {
     subtype: String,
     tx: oneshot::Sender<Result<Value>>,
-}
-
-struct InFlight {
-    request_id: String,
-    abort: AbortHandle,
-    cancellation: Cancellation,
 }
 
 /// Handlers for the CLI's requests, fixed at connect time.
@@ -91,10 +93,11 @@ impl Handlers {
 pub(crate) struct Shared {
     stdin: tokio::sync::Mutex<Option<ChildStdin>>,
     pending: Mutex<HashMap<String, Pending>>,
-    /// Handlers at work, by an internal token (the CLI's ids may repeat).
-    in_flight: Mutex<HashMap<u64, InFlight>>,
+    /// The CLI's requests not yet settled, by an internal token (the CLI's
+    /// ids may repeat).
+    in_flight: Mutex<HashMap<u64, Arc<Slot>>>,
     next_token: AtomicU64,
-    pub(crate) queue: Queue<Result<Incoming>>,
+    pub(crate) queue: Queue<Result<Queued>>,
     pub(crate) supervisor: Supervisor,
     handlers: Handlers,
     next_id: AtomicU64,
@@ -241,6 +244,8 @@ impl Shared {
         }
         self.open_turns.fetch_add(1, Ordering::SeqCst);
         self.touch();
+        // before the line: the turn's messages come after it
+        self.queue.push_now(Ok(Queued::Event(Event::TurnStarted)));
         let r = self.write(line).await;
         if r.is_err() {
             let _ = self
@@ -339,112 +344,149 @@ impl Shared {
         let _ = p.tx.send(result);
     }
 
-    fn dispatch(self: &Arc<Self>, req: ControlRequest) {
+    /// A request from the CLI: one [`Slot`] answered through its
+    /// [`Responder`]s, whoever holds them (a registered callback, the
+    /// caller through [`Event::Request`], or the default answer when every
+    /// handle is dropped unanswered).
+    async fn dispatch(self: &Arc<Self>, req: ControlRequest) {
         let id = req.request_id;
-        let cancellation = Cancellation::new();
-        let ctx = RequestContext {
-            request_id: id.clone(),
-            cancellation: cancellation.clone(),
+        let subtype = req.request.subtype().to_owned();
+        // what answers it: a callback, a refusal at once, or the caller
+        let mut handler: Option<BoxFuture<Answer>> = None;
+        let mut event: Option<RequestBody> = None;
+        let (kind, input, default) = match &req.request {
+            IncomingRequest::CanUseTool(r) => (
+                Kind::Permission,
+                r.input.clone(),
+                Answer::Permission(crate::protocol::PermissionResult::deny(
+                    events::NO_ONE_ANSWERED,
+                )),
+            ),
+            IncomingRequest::HookCallback(r) => (
+                Kind::Hook,
+                Value::Null,
+                Answer::Error(format!("no hook callback with id `{}`", r.callback_id)),
+            ),
+            IncomingRequest::McpMessage(r) => (
+                Kind::Other,
+                Value::Null,
+                Answer::Error(format!(
+                    "no in-process MCP server named `{}`",
+                    r.server_name
+                )),
+            ),
+            IncomingRequest::Other(_) => (
+                Kind::Other,
+                Value::Null,
+                Answer::Error(format!("Unsupported control request subtype: {subtype}")),
+            ),
         };
-        let fut: BoxFuture<std::result::Result<Value, String>> = match req.request {
-            IncomingRequest::CanUseTool(mut r) => match &self.handlers.can_use_tool {
-                Some(h) => {
-                    // the plan this request is for, as its tool_use block had it
-                    if r.kind() == crate::protocol::ask::RequestKind::Plan {
-                        if let Some(id) = r.tool_use_id.as_deref() {
-                            r.seen_plan = lock(&self.plans)
-                                .iter()
-                                .rev()
-                                .find(|(call, _)| call == id)
-                                .map(|(_, plan)| plan.clone());
-                        }
+        let token = self.next_token.fetch_add(1, Ordering::SeqCst);
+        let sink: Weak<dyn Deliver> = Arc::downgrade(self) as Weak<dyn Deliver>;
+        let slot = Slot::new(id.clone(), subtype, kind, input, default, token, sink);
+        let responder = Responder::new(slot.clone());
+        let ctx = RequestContext {
+            request_id: id,
+            cancellation: responder.cancellation(),
+        };
+        match req.request {
+            IncomingRequest::CanUseTool(mut r) => {
+                // the plan this request is for, as its tool_use block had it
+                if r.kind() == crate::protocol::ask::RequestKind::Plan {
+                    if let Some(id) = r.tool_use_id.as_deref() {
+                        r.seen_plan = lock(&self.plans)
+                            .iter()
+                            .rev()
+                            .find(|(call, _)| call == id)
+                            .map(|(_, plan)| plan.clone());
                     }
-                    let input = r.input.clone();
-                    let f = h.can_use_tool(r, ctx);
-                    Box::pin(async move {
-                        f.await
-                            .map(|p| p.to_response(&input))
-                            .map_err(|e| e.to_string())
-                    })
                 }
-                None => refuse("no permission handler is registered; the tool is not allowed"),
-            },
-            IncomingRequest::HookCallback(r) => match self.handlers.hooks.get(&r.callback_id) {
-                Some(h) => {
+                if let Some(h) = &self.handlers.can_use_tool {
+                    let f = h.can_use_tool(r.clone(), ctx);
+                    handler = Some(Box::pin(async move { events::from_handler(f.await) }));
+                }
+                event = Some(RequestBody::CanUseTool(Box::new(r)));
+            }
+            IncomingRequest::HookCallback(r) => {
+                if let Some(h) = self.handlers.hooks.get(&r.callback_id) {
                     let f = h.call(r, ctx);
-                    Box::pin(async move {
-                        let out = f.await.map_err(|e| e.to_string())?;
-                        serde_json::to_value(out).map_err(|e| e.to_string())
-                    })
+                    handler = Some(Box::pin(async move { events::from_handler(f.await) }));
                 }
-                None => refuse(&format!("no hook callback with id `{}`", r.callback_id)),
-            },
+            }
             IncomingRequest::McpMessage(r) => {
-                match self
+                if let Some(s) = self
                     .handlers
                     .mcp_servers
                     .iter()
                     .find(|s| s.name == r.server_name)
                 {
-                    Some(s) => {
-                        let f = s.handle(&r.message);
-                        Box::pin(async move { Ok(json!({ "mcp_response": f.await })) })
-                    }
-                    None => refuse(&format!(
-                        "no in-process MCP server named `{}`",
-                        r.server_name
-                    )),
+                    let f = s.handle(&r.message);
+                    handler = Some(Box::pin(async move {
+                        Answer::Value(json!({ "mcp_response": f.await }))
+                    }));
                 }
             }
             IncomingRequest::Other(v) => {
-                let subtype = v.get("subtype").and_then(Value::as_str).unwrap_or("");
-                refuse(&format!("Unsupported control request subtype: {subtype}"))
+                event = Some(RequestBody::Other {
+                    subtype: slot_subtype(&v),
+                    request: v,
+                });
             }
-        };
+        }
         self.running_handlers.fetch_add(1, Ordering::SeqCst);
-        let inner = tokio::spawn(fut);
-        let token = self.next_token.fetch_add(1, Ordering::SeqCst);
-        lock(&self.in_flight).insert(
-            token,
-            InFlight {
-                request_id: id.clone(),
-                abort: inner.abort_handle(),
-                cancellation,
-            },
-        );
-        let shared = self.clone();
-        tokio::spawn(async move {
-            let outcome = inner.await;
-            let still_wanted = lock(&shared.in_flight).remove(&token).is_some();
-            shared.touch();
-            shared.running_handlers.fetch_sub(1, Ordering::SeqCst);
-            let line = match outcome {
-                Ok(Ok(v)) => success_response(&id, v),
-                Ok(Err(msg)) => error_response(&id, &msg),
-                Err(e) if e.is_cancelled() => return,
-                Err(_) => error_response(&id, "the handler panicked"),
-            };
-            // A request the CLI withdrew gets no answer.
-            if still_wanted {
-                if let Err(e) = shared.write(&line).await {
-                    tracing::debug!(error = %e, "could not answer a control request");
-                }
+        lock(&self.in_flight).insert(token, slot.clone());
+        let handled = handler.is_some();
+        if let Some(fut) = handler {
+            let inner = tokio::spawn(fut);
+            slot.set_abort(inner.abort_handle());
+            let responder = responder.clone();
+            tokio::spawn(async move {
+                let answer = match inner.await {
+                    Ok(a) => a,
+                    // stopped: the request was settled some other way
+                    Err(e) if e.is_cancelled() => return,
+                    Err(_) => Answer::Error("the handler panicked".into()),
+                };
+                // a later answer than another holder's is no matter
+                let _ = responder.answer(answer).await;
+            });
+        }
+        match event {
+            Some(body) => {
+                let request = Request {
+                    body,
+                    handled,
+                    responder,
+                };
+                self.queue
+                    .push(Ok(Queued::Event(Event::Request(Box::new(request)))), 0)
+                    .await;
             }
-        });
+            // a request no one can answer: refused now, as it always was
+            None if !handled => drop(responder),
+            None => {}
+        }
     }
 
-    fn cancel_incoming(&self, request_id: &str) {
-        let mut map = lock(&self.in_flight);
-        let tokens: Vec<u64> = map
-            .iter()
-            .filter(|(_, f)| f.request_id == request_id)
-            .map(|(t, _)| *t)
+    async fn cancel_incoming(&self, request_id: &str) {
+        let slots: Vec<Arc<Slot>> = lock(&self.in_flight)
+            .values()
+            .filter(|s| s.request_id() == request_id)
+            .cloned()
             .collect();
-        for t in tokens {
-            if let Some(f) = map.remove(&t) {
-                f.cancellation.cancel();
-                f.abort.abort();
-            }
+        let mut withdrawn = false;
+        for s in slots {
+            withdrawn |= s.withdraw();
+        }
+        if withdrawn {
+            self.queue
+                .push(
+                    Ok(Queued::Event(Event::Withdrawn {
+                        request_id: request_id.to_owned(),
+                    })),
+                    0,
+                )
+                .await;
         }
     }
 
@@ -514,9 +556,24 @@ impl Shared {
     }
 }
 
-fn refuse(msg: &str) -> BoxFuture<std::result::Result<Value, String>> {
-    let msg = msg.to_owned();
-    Box::pin(async move { Err(msg) })
+impl Deliver for Shared {
+    fn deliver(self: Arc<Self>, line: Value) -> BoxFuture<Result<()>> {
+        Box::pin(async move { self.write(&line).await })
+    }
+
+    fn settled(&self, token: u64) {
+        if lock(&self.in_flight).remove(&token).is_some() {
+            self.running_handlers.fetch_sub(1, Ordering::SeqCst);
+        }
+        self.touch();
+    }
+}
+
+fn slot_subtype(v: &Value) -> String {
+    v.get("subtype")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
 }
 
 // Transient, one per line: boxing the message would only add an allocation.
@@ -580,11 +637,21 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         match read {
             Read::Message(Ok(routed), raw, size) => match routed {
                 Routed::Response(r) => shared.resolve(*r),
-                Routed::Request(r) => shared.dispatch(*r),
-                Routed::Cancel(c) => shared.cancel_incoming(&c.request_id),
+                Routed::Request(r) => shared.dispatch(*r).await,
+                Routed::Cancel(c) => shared.cancel_incoming(&c.request_id).await,
                 Routed::Message(message) => {
                     shared.observe(&message);
-                    shared.queue.push(Ok(Incoming { message, raw }), size).await;
+                    let ended = message.is_result();
+                    shared
+                        .queue
+                        .push(Ok(Queued::Message(Incoming { message, raw })), size)
+                        .await;
+                    if ended {
+                        shared
+                            .queue
+                            .push(Ok(Queued::Event(Event::TurnEnded)), 0)
+                            .await;
+                    }
                     // Let the consumer take a batch while it is still in the
                     // cache (and the allocator reuses what it frees), rather
                     // than decoding a whole 256 KiB read ahead of it.
@@ -628,10 +695,9 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
     for p in pending {
         let _ = p.tx.send(Err(shared.terminal_error()));
     }
-    let in_flight: Vec<InFlight> = lock(&shared.in_flight).drain().map(|(_, v)| v).collect();
-    for f in in_flight {
-        f.cancellation.cancel();
-        f.abort.abort();
+    let in_flight: Vec<Arc<Slot>> = lock(&shared.in_flight).values().cloned().collect();
+    for slot in in_flight {
+        slot.close();
     }
     if !shared.closing.load(Ordering::SeqCst) {
         tracing::debug!(?info, "the CLI ended on its own");

@@ -13,6 +13,7 @@ mod cost;
 mod daily_driver;
 mod e2e;
 mod edit_matching;
+mod events;
 mod export;
 mod fastpaths;
 mod faults;
