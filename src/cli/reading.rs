@@ -223,6 +223,7 @@ impl Reading {
     }
 
     /// Read one message: what it said, in order.
+    #[cfg(test)]
     pub fn seen<'m>(&mut self, m: &'m Message, now: Instant) -> Vec<Seen<'m>> {
         let mut seen = Vec::new();
         self.read(m, now, &mut |s| seen.push(s));

@@ -98,23 +98,23 @@ fn ask_holds_at_most_three_times_a_line_of_many_blocks() {
     }
 }
 
-/// The chat on a terminal: at most 7 times the line above the run with a
-/// one-block line (32 times before). NOT yet the goal of 3: the chat's
-/// machine hands the renderer every event of a message at once (three per
-/// block), and the renderer returns the whole message's drawing as one
-/// string; both are to become streamed.
+/// The chat on a terminal: at most 3 times the line above the run with a
+/// one-block line (4 MB of margin, as for `ask`). It held 6 times the line
+/// (32 before that) while its machine listed every event of the message
+/// (three per block) and drew the message whole before writing any of it.
 #[test]
-fn the_chat_holds_at_most_seven_times_a_line_of_many_blocks() {
+fn the_chat_holds_at_most_three_times_a_line_of_many_blocks() {
     let line = line_bytes();
     let small = chat(1);
     let big = chat(BLOCKS);
     let mb = |b: u64| b as f64 / 1e6;
-    assert!(
-        big <= small + 7 * line,
+    let said = format!(
         "peak {:.1} MB, {:.1} MB with one block, line {:.1} MB: {:.2} times the line",
         mb(big),
         mb(small),
         mb(line),
         (big.saturating_sub(small)) as f64 / line as f64
     );
+    eprintln!("the chat: {said}");
+    assert!(big <= small + 3 * line + 4_000_000, "{said}");
 }

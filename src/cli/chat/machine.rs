@@ -24,7 +24,7 @@
 
 use super::dialog::{Dialog, Done};
 use super::keys::TermEvent;
-use super::render::{Draw, Renderer};
+use super::render::{Draw, Renderer, Showing};
 use super::state::Session;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
@@ -187,8 +187,11 @@ type Effects<R> = Vec<Effect<R>>;
 
 /// What one step does, in order: its effects, and what the screen is to
 /// show (drawn as the step ends, from the session as the step left it).
-struct Out<'m, R> {
+/// While nothing waits to be drawn, an effect goes out at once (to
+/// `emit`): so does a message's text, drawn as it is read.
+struct Out<'m, 'e, R> {
     items: Vec<Item<'m, R>>,
+    emit: &'e mut dyn FnMut(Effect<R>),
 }
 
 enum Item<'m, R> {
@@ -196,13 +199,20 @@ enum Item<'m, R> {
     Draw(Draw<'m>),
 }
 
-impl<'m, R> Out<'m, R> {
-    fn new() -> Self {
-        Out { items: Vec::new() }
+impl<'m, 'e, R> Out<'m, 'e, R> {
+    fn new(emit: &'e mut dyn FnMut(Effect<R>)) -> Self {
+        Out {
+            items: Vec::new(),
+            emit,
+        }
     }
 
     fn push(&mut self, e: Effect<R>) {
-        self.items.push(Item::Effect(e));
+        if self.items.is_empty() {
+            (self.emit)(e);
+        } else {
+            self.items.push(Item::Effect(e));
+        }
     }
 
     fn draw(&mut self, d: Draw<'m>) {
@@ -215,22 +225,28 @@ impl<'m, R> Out<'m, R> {
         }
     }
 
-    /// The effects, each thing to show drawn as text where it stands.
-    fn drawn(self, p: &mut Parts<'_>, now: Instant) -> Effects<R> {
-        let mut effects = Vec::with_capacity(self.items.len());
+    /// The effects go out, each thing to show drawn as text where it
+    /// stands.
+    fn drawn(self, p: &mut Parts<'_>, now: Instant) {
         for item in self.items {
             match item {
-                Item::Effect(e) => effects.push(e),
+                Item::Effect(e) => (self.emit)(e),
                 Item::Draw(d) => {
                     let text = p.renderer.draw(d, p.session, now);
                     if !text.is_empty() {
-                        effects.push(Effect::Write(text));
+                        (self.emit)(Effect::Write(text));
                     }
                 }
             }
         }
-        effects
     }
+}
+
+/// The effects `f` gives, in a list.
+fn collected<R>(f: impl FnOnce(&mut dyn FnMut(Effect<R>))) -> Effects<R> {
+    let mut effects = Vec::new();
+    f(&mut |e| effects.push(e));
+    effects
 }
 
 /// The mode a `system`/`status` message confirms.
@@ -252,11 +268,14 @@ impl<R> Machine<R> {
             asking: None,
             ended: false,
         };
-        let mut out = Out::new();
-        // the turn's status line, from now to its result
-        out.draw(Draw::BeginTurn);
-        out.draw(Draw::Footer(p.ahead.footer()));
-        (work, out.drawn(p, now))
+        let effects = collected(|emit| {
+            let mut out = Out::new(emit);
+            // the turn's status line, from now to its result
+            out.draw(Draw::BeginTurn);
+            out.draw(Draw::Footer(p.ahead.footer()));
+            out.drawn(p, now)
+        });
+        (work, effects)
     }
 
     /// Background agents are at work between prompts; `prompt` is the
@@ -274,10 +293,13 @@ impl<R> Machine<R> {
             asking: None,
             ended: false,
         };
-        let mut out = Out::new();
-        out.draw(Draw::Footer(work.footer(p)));
-        work.check(p, now, &mut out);
-        (work, out.drawn(p, now))
+        let effects = collected(|emit| {
+            let mut out = Out::new(emit);
+            out.draw(Draw::Footer(work.footer(p)));
+            work.check(p, now, &mut out);
+            out.drawn(p, now)
+        });
+        (work, effects)
     }
 
     /// Shift-Tab asked the CLI for the mode `next`, and it said yes: its
@@ -309,12 +331,26 @@ impl<R> Machine<R> {
     }
 
     /// Take in one event at time `now`.
+    #[cfg(test)]
     pub(super) fn step(&mut self, p: &mut Parts<'_>, event: Event<R>, now: Instant) -> Effects<R> {
+        collected(|emit| self.step_into(p, event, now, emit))
+    }
+
+    /// Take in one event at time `now`; `emit` gets the effects in order,
+    /// as they are decided (a message's text as it is read: a message of
+    /// 300,000 blocks is not held drawn whole).
+    pub(super) fn step_into(
+        &mut self,
+        p: &mut Parts<'_>,
+        event: Event<R>,
+        now: Instant,
+        emit: &mut dyn FnMut(Effect<R>),
+    ) {
         if self.ended {
-            return Vec::new();
+            return;
         }
         if self.asking.is_some() {
-            let mut out = Out::new();
+            let mut out = Out::new(emit);
             self.step_asking(p, event, now, &mut out);
             if !self.ended {
                 self.check(p, now, &mut out);
@@ -324,7 +360,7 @@ impl<R> Machine<R> {
         // the messages an event brings are kept until what they said is drawn
         match event {
             Event::Message(m) => {
-                let mut out = Out::new();
+                let mut out = Out::new(emit);
                 self.message(p, &m, now, &mut out);
                 self.checked(p, now, out)
             }
@@ -334,13 +370,13 @@ impl<R> Machine<R> {
                 request,
                 dialog,
             } => {
-                let mut out = Out::new();
+                let mut out = Out::new(emit);
                 self.typed_before(p, typed_before, &mut out);
                 self.request(p, &before, request, dialog, now, &mut out);
                 self.checked(p, now, out)
             }
             event => {
-                let mut out = Out::new();
+                let mut out = Out::new(emit);
                 self.other(p, event, now, &mut out);
                 self.checked(p, now, out)
             }
@@ -348,7 +384,7 @@ impl<R> Machine<R> {
     }
 
     /// The step's end: timers checked, what to show drawn.
-    fn checked<'m>(&mut self, p: &mut Parts<'_>, now: Instant, mut out: Out<'m, R>) -> Effects<R> {
+    fn checked(&mut self, p: &mut Parts<'_>, now: Instant, mut out: Out<'_, '_, R>) {
         if !self.ended {
             self.check(p, now, &mut out);
         }
@@ -358,7 +394,7 @@ impl<R> Machine<R> {
     /// Keys typed before a request's question is drawn: the type-ahead's.
     /// They end nothing (the request is asked whatever they were): a
     /// prompt they finish is queued, one to send now is sent in a turn.
-    fn typed_before(&mut self, p: &mut Parts<'_>, keys: Vec<TermEvent>, out: &mut Out<'_, R>) {
+    fn typed_before(&mut self, p: &mut Parts<'_>, keys: Vec<TermEvent>, out: &mut Out<'_, '_, R>) {
         if keys.is_empty() {
             return;
         }
@@ -384,7 +420,7 @@ impl<R> Machine<R> {
         request: R,
         mut dialog: Box<Dialog>,
         now: Instant,
-        out: &mut Out<'m, R>,
+        out: &mut Out<'m, '_, R>,
     ) {
         // someone is at work: no settling while it is asked
         if let Stage::AtWork { turn, .. } = &mut self.stage {
@@ -409,7 +445,13 @@ impl<R> Machine<R> {
     }
 
     /// Any event but a message or a request, while nothing is asked.
-    fn other(&mut self, p: &mut Parts<'_>, event: Event<R>, now: Instant, out: &mut Out<'_, R>) {
+    fn other(
+        &mut self,
+        p: &mut Parts<'_>,
+        event: Event<R>,
+        now: Instant,
+        out: &mut Out<'_, '_, R>,
+    ) {
         match event {
             Event::Key(input) => self.key(p, input, out),
             Event::LongLine(limit) => {
@@ -453,7 +495,7 @@ impl<R> Machine<R> {
         p: &mut Parts<'_>,
         event: Event<R>,
         now: Instant,
-        out: &mut Out<'_, R>,
+        out: &mut Out<'_, '_, R>,
     ) {
         let Some(asking) = self.asking.as_mut() else {
             return;
@@ -485,7 +527,7 @@ impl<R> Machine<R> {
 
     /// The person answered: the reply goes out, the live region comes back,
     /// or the turn ends if its result came with the request.
-    fn answered(&mut self, p: &mut Parts<'_>, done: Done, now: Instant, out: &mut Out<'_, R>) {
+    fn answered(&mut self, p: &mut Parts<'_>, done: Done, now: Instant, out: &mut Out<'_, '_, R>) {
         let Some(asking) = self.asking.take() else {
             return;
         };
@@ -518,19 +560,19 @@ impl<R> Machine<R> {
         }
     }
 
-    fn end(&mut self, end: End, out: &mut Out<'_, R>) {
+    fn end(&mut self, end: End, out: &mut Out<'_, '_, R>) {
         self.ended = true;
         out.push(Effect::End(end));
     }
 
     /// The agents' work is over (or a prompt was typed): the live region
     /// goes, the prompt comes back.
-    fn end_at_work(&mut self, out: &mut Out<'_, R>) {
+    fn end_at_work(&mut self, out: &mut Out<'_, '_, R>) {
         out.draw(Draw::Suspend);
         self.end(End::Done, out);
     }
 
-    fn end_at_work_quit(&mut self, out: &mut Out<'_, R>) {
+    fn end_at_work_quit(&mut self, out: &mut Out<'_, '_, R>) {
         out.draw(Draw::Suspend);
         self.end(End::Quit(Exit::Success), out);
     }
@@ -549,7 +591,7 @@ impl<R> Machine<R> {
         }
     }
 
-    fn key(&mut self, p: &mut Parts<'_>, input: TermEvent, out: &mut Out<'_, R>) {
+    fn key(&mut self, p: &mut Parts<'_>, input: TermEvent, out: &mut Out<'_, '_, R>) {
         if let TermEvent::Resize(w, _) = &input {
             out.draw(Draw::Resize(*w as usize));
         }
@@ -609,9 +651,22 @@ impl<R> Machine<R> {
         p: &mut Parts<'_>,
         m: &'m Message,
         now: Instant,
-        out: &mut Out<'m, R>,
+        out: &mut Out<'m, '_, R>,
     ) -> bool {
-        out.draw(Draw::Seen(p.session.see(m, now)));
+        if out.items.is_empty() {
+            // nothing waits to be drawn before it: the message is drawn as
+            // it is read, what needs the session once it is read
+            let mut showing = Showing::default();
+            let renderer = &mut *p.renderer;
+            p.session.see_into(m, now, &mut |seen| {
+                renderer.stream(&mut showing, seen, now, &mut |text| {
+                    out.push(Effect::Write(text))
+                })
+            });
+            out.draw(Draw::Shown(showing));
+        } else {
+            out.draw(Draw::Seen(p.session.see(m, now)));
+        }
         let agents = p.session.agents_running();
         match &mut self.stage {
             Stage::Turn(turn) | Stage::AtWork { turn, .. } => turn.message(m, agents, now),
@@ -624,7 +679,7 @@ impl<R> Machine<R> {
         p: &mut Parts<'_>,
         m: &'m Message,
         now: Instant,
-        out: &mut Out<'m, R>,
+        out: &mut Out<'m, '_, R>,
     ) {
         if self.count_result(p, m, now, out) && self.asking.is_none() {
             // stop reading; what was typed in the last instant is kept by
@@ -635,13 +690,13 @@ impl<R> Machine<R> {
     }
 
     /// Ctrl-D on the empty line: between prompts, the chat ends.
-    fn eof(&mut self, out: &mut Out<'_, R>) {
+    fn eof(&mut self, out: &mut Out<'_, '_, R>) {
         if let Stage::AtWork { .. } = self.stage {
             self.end_at_work_quit(out);
         }
     }
 
-    fn ctrl_c(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Out<'_, R>) {
+    fn ctrl_c(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Out<'_, '_, R>) {
         match &mut self.stage {
             Stage::Turn(turn) => {
                 if turn.ctrl_c(now) == Press::Quit {
@@ -664,7 +719,7 @@ impl<R> Machine<R> {
     /// CLI, and the prompts queued behind it come back to the line being
     /// typed, oldest first, to edit or send (as in the claude TUI): none
     /// goes out by itself once the interrupted turn ends.
-    fn interrupting(&mut self, p: &mut Parts<'_>, notice: &str, out: &mut Out<'_, R>) {
+    fn interrupting(&mut self, p: &mut Parts<'_>, notice: &str, out: &mut Out<'_, '_, R>) {
         out.draw(Draw::Interrupting);
         out.draw(Draw::Notice(notice.into()));
         out.push(Effect::Interrupt);
@@ -677,7 +732,7 @@ impl<R> Machine<R> {
     /// Between prompts: once the agents are done and no report is being
     /// written, a moment for the report's turn to start, then back to the
     /// prompt. Shift-Tab's wait for the CLI's confirmation runs out.
-    fn check(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Out<'_, R>) {
+    fn check(&mut self, p: &mut Parts<'_>, now: Instant, out: &mut Out<'_, '_, R>) {
         if self.asking.is_some() {
             return;
         }

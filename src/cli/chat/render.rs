@@ -25,6 +25,21 @@ use unicode_width::UnicodeWidthStr;
 
 const PREVIEW_LINES: usize = 3;
 
+/// A message's drawing is handed out in pieces of about this many bytes
+/// ([`Renderer::stream`]).
+pub const CHUNK: usize = 64 * 1024;
+
+/// A message being shown as it is read ([`Renderer::stream`]).
+#[derive(Debug, Default)]
+pub struct Showing<'m> {
+    /// Drawn and not yet handed out.
+    out: String,
+    /// The message wrote above the live region (which was erased first).
+    drew: bool,
+    /// What waits for the session: from the first thing that needs it on.
+    rest: Vec<Seen<'m>>,
+}
+
 /// The terminal's rows until the chat says ([`Renderer::set_height`]).
 const DEFAULT_HEIGHT: usize = 24;
 
@@ -54,6 +69,8 @@ enum Block {
 pub enum Draw<'m> {
     /// What a message said (the session has taken it in).
     Seen(Vec<Seen<'m>>),
+    /// The rest of a message shown as it was read ([`Renderer::stream`]).
+    Shown(Showing<'m>),
     /// A prompt was sent: the turn's status line shows until its result.
     BeginTurn,
     /// These lines under the live region (see [`Renderer::set_footer`]).
@@ -179,6 +196,7 @@ impl Renderer {
     pub fn draw(&mut self, d: Draw<'_>, session: &Session, now: Instant) -> String {
         match d {
             Draw::Seen(seen) => self.show(seen, session, now),
+            Draw::Shown(showing) => self.shown(showing, session, now),
             Draw::BeginTurn => self.begin_turn(session, now),
             Draw::Footer(lines) => self.set_footer(lines, session, now),
             Draw::Suspend => self.suspend(),
@@ -310,24 +328,105 @@ impl Renderer {
     /// Show what one message said. `session` has taken the message in (the
     /// end-of-turn line names its mode).
     pub fn show(&mut self, seen: Vec<Seen<'_>>, session: &Session, now: Instant) -> String {
+        let showing = Showing {
+            rest: seen,
+            ..Showing::default()
+        };
+        self.shown(showing, session, now)
+    }
+
+    /// Show one thing a message said while the message is still being read
+    /// (the session is not to be looked at): what needs no session is drawn
+    /// at once, and handed to `emit` in pieces of about [`CHUNK`] bytes, so
+    /// that a message of 300,000 blocks is never held drawn whole. The
+    /// first thing that needs the session, and all after it, wait for
+    /// [`Renderer::shown`]. The bytes are those [`Renderer::show`] writes.
+    pub fn stream<'m>(
+        &mut self,
+        showing: &mut Showing<'m>,
+        seen: Seen<'m>,
+        now: Instant,
+        emit: &mut impl FnMut(String),
+    ) {
+        if !showing.rest.is_empty() {
+            showing.rest.push(seen);
+            return;
+        }
+        let at = showing.out.len();
+        if let Err(seen) = self.show_plain(seen, now, &mut showing.out) {
+            showing.rest.push(seen);
+            return;
+        }
+        if showing.out.len() > at && !showing.drew {
+            // the live region goes before the first of the message's text
+            // (nothing was written before it: `at` is 0)
+            let mut clear = String::new();
+            self.clear_live(&mut clear);
+            showing.out.insert_str(at, &clear);
+            showing.drew = true;
+        }
+        if showing.out.len() >= CHUNK {
+            emit(std::mem::take(&mut showing.out));
+        }
+    }
+
+    /// The end of a message ([`Renderer::stream`]): what waited for the
+    /// session, then the live region, with what was drawn and not yet
+    /// handed out before them.
+    pub fn shown(&mut self, showing: Showing<'_>, session: &Session, now: Instant) -> String {
+        let Showing {
+            mut out,
+            mut drew,
+            rest,
+        } = showing;
         let mut body = String::new();
-        for s in seen {
+        for s in rest {
             self.show_one(s, session, now, &mut body);
         }
-        let mut out = String::new();
-        if body.is_empty() {
+        if !body.is_empty() && !drew {
+            self.clear_live(&mut out);
+            drew = true;
+        }
+        out.push_str(&body);
+        if drew {
+            self.draw_live(session, now, &mut out);
+        } else {
             // nothing above the region: only its rows that changed (a call
             // that started under a folded list changes its count)
             self.refresh_live(session, now, &mut out);
-            return out;
         }
-        self.clear_live(&mut out);
-        out.push_str(&body);
-        self.draw_live(session, now, &mut out);
         out
     }
 
     fn show_one(&mut self, seen: Seen<'_>, session: &Session, now: Instant, out: &mut String) {
+        let seen = match self.show_plain(seen, now, out) {
+            Ok(()) => return,
+            Err(seen) => seen,
+        };
+        match seen {
+            Seen::ToolStarted(call) if !self.opts.live && !self.past => {
+                let line = self.tool_line(&call, session, "…", None);
+                self.permanent_line(&line, out);
+            }
+            Seen::ToolEnded { call, end, result } => {
+                self.tool_done(&call, end, result, session, now, out)
+            }
+            Seen::Result(r) => {
+                // the turn is over: its status line goes
+                self.working = None;
+                self.result(r, session, out)
+            }
+            _ => {}
+        }
+    }
+
+    /// Show what needs no session; the rest is handed back.
+    fn show_plain<'m>(
+        &mut self,
+        seen: Seen<'m>,
+        now: Instant,
+        out: &mut String,
+    ) -> Result<(), Seen<'m>> {
         let s = self.opts.style;
         match seen {
             Seen::TextStart => self.begin_block(Block::Text, out),
@@ -348,15 +447,7 @@ impl Renderer {
             Seen::ThinkingStart => {}
             Seen::BlockEnd => self.end_block(out),
             Seen::MessageEnd => self.finish_text(out),
-            Seen::ToolStarted(call) => {
-                if !self.opts.live && !self.past {
-                    let line = self.tool_line(&call, session, "…", None);
-                    self.permanent_line(&line, out);
-                }
-            }
-            Seen::ToolEnded { call, end, result } => {
-                self.tool_done(&call, end, result, session, now, out)
-            }
+            Seen::ToolStarted(_) | Seen::ToolEnded { .. } | Seen::Result(_) => return Err(seen),
             Seen::AgentText { label, text } => self.agent_text(&label, text, out),
             Seen::AgentEnded(end) => self.agent_done(&end, out),
             Seen::ApiError(text) => {
@@ -376,12 +467,8 @@ impl Renderer {
                 self.permanent_line(&line, out);
             }
             Seen::Todos => self.todos_changed = true,
-            Seen::Result(r) => {
-                // the turn is over: its status line goes
-                self.working = None;
-                self.result(r, session, out)
-            }
         }
+        Ok(())
     }
 
     /// Redraw the spinners.

@@ -25,17 +25,25 @@ pub struct Session {
 impl Session {
     /// Take in one message: what it said, in order, for the screen.
     pub fn see<'m>(&mut self, m: &'m Message, now: Instant) -> Vec<Seen<'m>> {
+        let mut seen = Vec::new();
+        self.see_into(m, now, &mut |s| seen.push(s));
+        seen
+    }
+
+    /// Take in one message; `seen` gets what it said, in order, as it is
+    /// read (a message of 300,000 blocks is not listed first).
+    pub fn see_into<'m>(&mut self, m: &'m Message, now: Instant, seen: &mut impl FnMut(Seen<'m>)) {
         self.state.observe(m);
-        let seen = self.reading.seen(m, now);
-        for s in &seen {
-            match s {
-                Seen::TextStart => self.answers.block(),
-                Seen::Text(t) => self.answers.push(t),
-                Seen::Result(_) => self.answers.end(),
+        let answers = &mut self.answers;
+        self.reading.read(m, now, &mut |s| {
+            match &s {
+                Seen::TextStart => answers.block(),
+                Seen::Text(t) => answers.push(t),
+                Seen::Result(_) => answers.end(),
                 _ => {}
             }
-        }
-        seen
+            seen(s)
+        });
     }
 
     /// How many sub-agents are still at work.

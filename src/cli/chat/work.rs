@@ -176,7 +176,7 @@ impl Chat<'_> {
                     }
                 };
                 if let Some(e) = event {
-                    effects.extend(work.step(&mut self.parts(), e, Instant::now()));
+                    self.step(&mut work, e, &mut effects);
                 }
             }
             let asking = work.asking();
@@ -238,8 +238,35 @@ impl Chat<'_> {
                 Event::Continued { .. } => self.screen.renderer.set_height(terminal_height()),
                 _ => {}
             }
-            effects.extend(work.step(&mut self.parts(), event, Instant::now()));
+            self.step(&mut work, event, &mut effects);
         }
+    }
+
+    /// One step of the machine: what it writes goes to the screen as it
+    /// is drawn (a message of 300,000 blocks is never held drawn whole),
+    /// unless effects wait before it in `effects`; the other effects join
+    /// them, in order.
+    fn step(
+        &mut self,
+        work: &mut Machine<PendingRequest>,
+        event: Event<PendingRequest>,
+        effects: &mut VecDeque<Effect<PendingRequest>>,
+    ) {
+        let mut parts = Parts {
+            renderer: &mut self.screen.renderer,
+            session: &mut self.session,
+            ahead: &mut self.prompt.ahead,
+        };
+        let screen = &mut self.screen.out;
+        work.step_into(
+            &mut parts,
+            event,
+            Instant::now(),
+            &mut |effect| match effect {
+                Effect::Write(text) if effects.is_empty() => write_to(screen, &text),
+                effect => effects.push_back(effect),
+            },
+        );
     }
 
     /// Background agents are at work and nothing else is: show them live
@@ -265,7 +292,7 @@ impl Chat<'_> {
         self.drive(client, Keys::start(), |p, now| {
             let (mut work, mut out) = Machine::at_work(p, prompt, now);
             if eof {
-                out.extend(work.step(p, Event::Eof, now));
+                work.step_into(p, Event::Eof, now, &mut |e| out.push(e));
             }
             (work, out)
         })

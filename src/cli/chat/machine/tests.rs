@@ -798,3 +798,70 @@ fn esc_at_a_question_ends_as_an_interrupt() {
     assert!(!shown.contains("✗"), "{shown}");
     assert_eq!(end(&out), Some(&End::Done));
 }
+
+/// What `messages` write through the machine, step by step, beside what
+/// each writes drawn whole ([`Renderer::show`] after [`Session::see`]), and
+/// the most bytes one write held.
+fn streamed_and_whole(messages: &[serde_json::Value]) -> (Vec<String>, Vec<String>, usize) {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let mut whole = Chat::new();
+    let _ = whole.turn();
+    let (mut streamed, mut drawn, mut most) = (Vec::new(), Vec::new(), 0);
+    for (i, m) in messages.iter().enumerate() {
+        let ms = 10 * (i as u64 + 1);
+        let out = c.step(&mut w, msg(m.clone()), ms);
+        for e in &out {
+            if let Effect::Write(t) = e {
+                most = most.max(t.len());
+            }
+        }
+        streamed.push(text(&out));
+        let parsed = Message::parse(m.to_string().as_bytes()).unwrap();
+        let now = whole.at(ms);
+        let seen = whole.session.see(&parsed, now);
+        drawn.push(whole.renderer.show(seen, &whole.session, now));
+    }
+    (streamed, drawn, most)
+}
+
+/// One line of many text blocks is written as it is drawn, a piece of
+/// about [`crate::cli::chat::render::CHUNK`] bytes at a time, never drawn
+/// whole first (#39.6: the chat held a line of 300,000 blocks six times
+/// over); the bytes are those of the message drawn whole.
+#[test]
+fn a_message_of_many_blocks_is_written_in_pieces_and_the_same_bytes() {
+    use crate::cli::chat::render::CHUNK;
+    let blocks: Vec<serde_json::Value> = (0..20_000)
+        .map(|i| json!({"type":"text","text":format!("block {i} of text ")}))
+        .collect();
+    let m = json!({"type":"assistant","message":{"id":"m","content":blocks}});
+    let (streamed, drawn, most) = streamed_and_whole(&[m]);
+    assert!(drawn[0].len() > 4 * CHUNK, "{}", drawn[0].len());
+    assert!(most < 2 * CHUNK, "one write of {most} bytes");
+    assert!(streamed == drawn, "not the bytes drawn whole");
+}
+
+/// Text, calls, a thinking block, text again and the result: the same
+/// bytes, written as drawn or drawn whole (what needs the session waits
+/// for the message's end).
+#[test]
+fn text_calls_and_the_result_are_the_same_bytes_as_drawn_whole() {
+    let content = json!([
+        {"type":"text","text":"first **bold** words\n\n- a list"},
+        {"type":"thinking","thinking":"hmm"},
+        {"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}},
+        {"type":"text","text":"after the call"},
+    ]);
+    let messages = [
+        json!({"type":"assistant","message":{"id":"a","content":content}}),
+        json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"t1","content":"one\ntwo"}]}}),
+        json!({"type":"assistant","message":{"id":"b","content":[{"type":"text","text":"done"}]}}),
+        result(),
+    ];
+    let (streamed, drawn, _) = streamed_and_whole(&messages);
+    assert_eq!(streamed, drawn);
+    assert!(streamed[1].contains("✓ Bash"), "{:?}", streamed[1]);
+    assert!(streamed[3].contains("API call"), "{:?}", streamed[3]);
+}
