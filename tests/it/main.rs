@@ -26,6 +26,7 @@ mod mcp_secrets;
 mod memory;
 mod real_cli;
 mod round_two;
+mod screen_mends;
 mod screens;
 mod sdk_real_cli;
 mod sdk_surface;
