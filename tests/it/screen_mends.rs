@@ -130,7 +130,7 @@ fn slow_interrupted_turn(prompt: &str) -> Vec<Step> {
     // shown, the live region hangs under the half-written row
     for i in 1..=40 {
         for (piece, ms) in [
-            (format!("Sentence num"), 20),
+            ("Sentence num".to_owned(), 20),
             (format!("ber {i} expl"), 400),
             ("ains a lit".to_owned(), 20),
             ("tle more. ".to_owned(), 20),
