@@ -652,7 +652,7 @@ fn fit_columns(natural: &[usize], room: usize) -> Option<Vec<usize>> {
 
 /// A cell's text in rows of at most `width` columns.
 fn fill_cell(text: &str, width: usize) -> Vec<String> {
-    let mut f = Filler::new(Some(width), "");
+    let mut f = Filler::new(Some(width), "").embedded();
     let mut out = String::new();
     f.push(text, &mut out);
     f.finish(&mut out);

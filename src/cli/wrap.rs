@@ -149,9 +149,86 @@ fn units(s: &str) -> impl Iterator<Item = &str> {
 fn unit_width(unit: &str) -> usize {
     match unit.chars().next() {
         Some('\x1b') | None => 0,
-        Some(c) => c.width().unwrap_or(0),
+        Some(c) => columns(c),
     }
 }
+
+/// The columns `c` takes here: its width, or for an [`uncertain`]
+/// character the most any terminal tried gives it (at least one).
+pub fn columns(c: char) -> usize {
+    let w = c.width().unwrap_or(0);
+    if !uncertain(c) {
+        return w;
+    }
+    w.max(listed(c).unwrap_or(0)).max(1)
+}
+
+/// A character whose width a terminal may give otherwise than claudio,
+/// because its Unicode tables are older or newer: every character beyond
+/// the Basic Multilingual Plane that takes room (emoji, new scripts,
+/// ideograph extensions: tmux 3.3 with glibc 2.36 draws the Unicode 15
+/// emoji in one column, claudio counts two), a wide one outside the East
+/// Asian blocks wide since Unicode 1 (emoji presentation, wide since
+/// Unicode 9; the trigrams, wide since 16), and those in [`UNCERTAIN`].
+/// A [`Filler`] puts the cursor, after one, where claudio counts it
+/// ([`columns`]), so the terminal's count cannot move what follows.
+pub fn uncertain(c: char) -> bool {
+    if c.is_ascii() || disputed(c) {
+        return false;
+    }
+    let w = c.width().unwrap_or(0);
+    let cp = c as u32;
+    (cp >= 0x10000 && w > 0)
+        || (w >= 2 && !WIDE_OF_OLD.iter().any(|&(lo, hi)| (lo..=hi).contains(&cp)))
+        || listed(c).is_some()
+}
+
+/// The most columns a terminal gives `c`, when [`UNCERTAIN`] lists it.
+fn listed(c: char) -> Option<usize> {
+    let cp = c as u32;
+    UNCERTAIN
+        .binary_search_by(|&(lo, hi, _)| {
+            if cp < lo {
+                std::cmp::Ordering::Greater
+            } else if cp > hi {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .ok()
+        .map(|i| UNCERTAIN[i].2 as usize)
+}
+
+/// The East Asian blocks whose characters every terminal draws in two
+/// columns (wide since Unicode 1 to 3).
+const WIDE_OF_OLD: [(u32, u32); 13] = [
+    (0x1100, 0x115f),
+    (0x2e80, 0x303e),
+    (0x3041, 0x33ff),
+    (0x3400, 0x4dbf),
+    (0x4e00, 0x9fff),
+    (0xa000, 0xa4cf),
+    (0xa960, 0xa97f),
+    (0xac00, 0xd7a3),
+    (0xf900, 0xfaff),
+    (0xfe10, 0xfe19),
+    (0xfe30, 0xfe6f),
+    (0xff00, 0xff60),
+    (0xffe0, 0xffe6),
+];
+
+/// The other characters claudio's tables (Unicode 18) and glibc 2.36's
+/// (Unicode 14, which tmux 3.3 draws with) count differently, with the
+/// most columns either gives: new marks that combine here and take a
+/// column there (`wcwidth` -1: tmux gives 1), spacing vowel signs, the
+/// Hangul tone marks, the new CJK strokes and unassigned compatibility
+/// ideographs. Found by comparing every character (the test
+/// `every_character_glibc_counts_otherwise_is_uncertain`).
+#[rustfmt::skip]
+const UNCERTAIN: [(u32, u32, u8); 104] = [
+    (0x5c8, 0x5c9, 1), (0x605, 0x605, 1), (0x70f, 0x70f, 1), (0x890, 0x891, 1), (0x897, 0x897, 1), (0x8e2, 0x8e2, 1), (0x9be, 0x9be, 1), (0x9d7, 0x9d7, 1), (0xb3e, 0xb3e, 1), (0xb53, 0xb54, 1), (0xb57, 0xb57, 1), (0xbbe, 0xbbe, 1), (0xbd7, 0xbd7, 1), (0xcc0, 0xcc0, 1), (0xcc2, 0xcc2, 1), (0xcc7, 0xcc8, 1), (0xcca, 0xccb, 1), (0xcd5, 0xcd6, 1), (0xd3e, 0xd3e, 1), (0xd4e, 0xd4e, 1), (0xd57, 0xd57, 1), (0xdcf, 0xdcf, 1), (0xddf, 0xddf, 1), (0xece, 0xece, 1), (0x1715, 0x1715, 1), (0x1734, 0x1734, 1), (0x1acf, 0x1af0, 1), (0x1b35, 0x1b35, 1), (0x1b3b, 0x1b3b, 1), (0x1b3d, 0x1b3d, 1), (0x1b43, 0x1b44, 1), (0x1baa, 0x1baa, 1), (0x1bf2, 0x1bf3, 1), (0x2065, 0x2065, 1), (0x2d7f, 0x2d7f, 1), (0x2ffc, 0x2fff, 2), (0x302e, 0x302f, 2), (0x31e4, 0x31e5, 2), (0x31ef, 0x31ef, 2), (0x3248, 0x324f, 2), (0xa8fa, 0xa8fa, 1), (0xa953, 0xa953, 1), (0xa9c0, 0xa9c0, 1), (0xfa6e, 0xfa6f, 2), (0xfada, 0xfaff, 2), (0xfff0, 0xfffb, 1), (0x10d69, 0x10d6d, 1), (0x10ecb, 0x10ecf, 1), (0x10ef0, 0x10eff, 1), (0x111c0, 0x111c0, 1), (0x111c2, 0x111c3, 1), (0x11235, 0x11235, 1), (0x11241, 0x11241, 1), (0x1133e, 0x1133e, 1), (0x1134d, 0x1134d, 1), (0x11357, 0x11357, 1), (0x113b8, 0x113b8, 1), (0x113bb, 0x113c0, 1), (0x113c2, 0x113c2, 1), (0x113c5, 0x113c5, 1), (0x113c7, 0x113c9, 1), (0x113ce, 0x113d2, 1), (0x113e1, 0x113e2, 1), (0x114b0, 0x114b0, 1), (0x114bd, 0x114bd, 1), (0x115af, 0x115af, 1), (0x116b6, 0x116b6, 1), (0x11930, 0x11930, 1), (0x1193d, 0x1193d, 1), (0x1193f, 0x1193f, 1), (0x11941, 0x11941, 1), (0x11a84, 0x11a89, 1), (0x11b60, 0x11b60, 1), (0x11b62, 0x11b64, 1), (0x11b66, 0x11b66, 1), (0x11d46, 0x11d46, 1), (0x11df0, 0x11df0, 1), (0x11f00, 0x11f02, 1), (0x11f36, 0x11f3a, 1), (0x11f40, 0x11f42, 1), (0x11f5a, 0x11f5a, 1), (0x13440, 0x13440, 1), (0x13447, 0x13455, 1), (0x1611e, 0x16129, 1), (0x1612d, 0x1612f, 1), (0x16ff0, 0x16ff1, 2), (0x1d127, 0x1d128, 1), (0x1d165, 0x1d166, 1), (0x1d16d, 0x1d172, 1), (0x1d250, 0x1d252, 1), (0x1d25b, 0x1d25c, 1), (0x1d25f, 0x1d25f, 1), (0x1d280, 0x1d281, 1), (0x1e08f, 0x1e08f, 1), (0x1e4ec, 0x1e4ef, 1), (0x1e5ee, 0x1e5ef, 1), (0x1e6e3, 0x1e6e3, 1), (0x1e6e6, 0x1e6e6, 1), (0x1e6ee, 0x1e6ef, 1), (0x1e6f5, 0x1e6f5, 1), (0xe0000, 0xe0000, 1), (0xe0002, 0xe001f, 1), (0xe0080, 0xe00ff, 1), (0xe01f0, 0xe0fff, 1),
+];
 
 /// Marks, at the start of a line, that the line is written as it is (a
 /// code line, a drawn table): [`Filler`] does not break it.
@@ -215,6 +292,9 @@ pub struct Filler {
     pausing: bool,
     /// Where this row's text starts (after its margin and indent).
     row_start: usize,
+    /// Its rows start at the terminal's first column: after an
+    /// [`uncertain`] character the cursor is put where it is counted.
+    sync: bool,
 }
 
 /// A word's part shown during a pause: the column its spaces start at,
@@ -235,7 +315,28 @@ impl Filler {
             width,
             margin: margin.to_owned(),
             first: true,
+            sync: true,
             ..Default::default()
+        }
+    }
+
+    /// A filler whose rows the caller places (a table's cell): the
+    /// cursor is never put at a column of the terminal.
+    pub fn embedded(mut self) -> Self {
+        self.sync = false;
+        self
+    }
+
+    /// Write `unit`, a character: after an [`uncertain`] one, the cursor
+    /// goes to the column after the room it is given (CHA), wherever the
+    /// terminal's tables put it; not at the row's end (the cursor could
+    /// not wait there to wrap) nor past it (a raw line the terminal wraps).
+    fn put(&mut self, unit: &str, w: usize, out: &mut String) {
+        out.push_str(unit);
+        self.used += w;
+        let width = self.width.unwrap_or(0);
+        if self.sync && self.used < width && unit.chars().next().is_some_and(uncertain) {
+            out.push_str(&format!("\x1b[{}G", self.used + 1));
         }
     }
 
@@ -339,11 +440,11 @@ impl Filler {
             };
             if unit.starts_with('\x1b') {
                 note_colour(unit, &mut self.open);
+                out.push_str(unit);
             } else {
                 self.content = true;
+                self.put(unit, visible_width(unit), out);
             }
-            self.used += visible_width(unit);
-            out.push_str(unit);
             return;
         }
         if unit == " " || unit == "\t" {
@@ -507,8 +608,7 @@ impl Filler {
                 self.break_row(out);
                 self.start_row(out);
             }
-            out.push_str(unit);
-            self.used += w;
+            self.put(unit, w, out);
             self.content = true;
         }
     }
@@ -689,6 +789,78 @@ mod tests {
         assert_eq!(
             fit_row("\x1b[36mcyan text\x1b[0m", 6),
             "\x1b[36mcyan …\x1b[0m"
+        );
+    }
+
+    /// After a character a terminal may count otherwise (a Unicode 15
+    /// emoji: two columns here, one in tmux 3.3), the cursor is put at
+    /// the column claudio counts, so what follows lands where claudio
+    /// thinks, whatever the terminal's tables (#39 item 9); a table's
+    /// cell, placed by its caller, gets no column.
+    #[test]
+    fn after_an_uncertain_character_the_cursor_is_put_where_it_is_counted() {
+        let mut f = Filler::new(Some(20), "  ");
+        let mut out = String::new();
+        f.push(
+            "a \u{1fae8} b \u{1fa77}\u{1f6dc} c \u{2630} d 漢 e\n",
+            &mut out,
+        );
+        f.finish(&mut out);
+        assert_eq!(
+            out,
+            "  a \u{1fae8}\x1b[7G b \u{1fa77}\x1b[12G\u{1f6dc}\x1b[14G c \u{2630}\x1b[19G d\n  漢 e\n"
+        );
+        // at the row's end the cursor is left to wrap
+        let mut f = Filler::new(Some(6), "");
+        let mut out = String::new();
+        f.push("abcd\u{1fae8}\n", &mut out);
+        f.finish(&mut out);
+        assert_eq!(out, "abcd\u{1fae8}\n");
+        let mut f = Filler::new(Some(20), "").embedded();
+        let mut out = String::new();
+        f.push("a \u{1fae8} b", &mut out);
+        f.finish(&mut out);
+        assert_eq!(out, "a \u{1fae8} b");
+        // not on a terminal: as it came
+        let mut f = Filler::new(None, "");
+        let mut out = String::new();
+        f.push("a \u{1fae8} b", &mut out);
+        f.finish(&mut out);
+        assert_eq!(out, "a \u{1fae8} b");
+    }
+
+    /// Every character glibc's `wcwidth` (what tmux draws with; -1 is one
+    /// column there) counts otherwise than claudio is [`uncertain`] and
+    /// given at least the columns glibc gives it; the others agree.
+    /// Skipped, loudly, without the C.UTF-8 locale.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn every_character_glibc_counts_otherwise_is_uncertain() {
+        unsafe extern "C" {
+            fn wcwidth(c: libc::wchar_t) -> libc::c_int;
+        }
+        let set = unsafe { libc::setlocale(libc::LC_ALL, c"C.UTF-8".as_ptr()) };
+        if set.is_null() {
+            eprintln!("SKIPPED: no C.UTF-8 locale, the widths are not compared with glibc");
+            return;
+        }
+        let mut wrong = Vec::new();
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            if c.is_control() || disputed(c) {
+                continue;
+            }
+            let theirs = unsafe { wcwidth(c as libc::wchar_t) };
+            let theirs = usize::try_from(theirs).unwrap_or(1);
+            let ours = columns(c);
+            if ours < theirs || (ours != theirs && !uncertain(c)) {
+                wrong.push(format!("U+{:04X} {ours} {theirs}", c as u32));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} differ: {:?}",
+            wrong.len(),
+            &wrong[..wrong.len().min(40)]
         );
     }
 

@@ -28,6 +28,7 @@ mod memory;
 mod notify;
 mod real_cli;
 mod round_two;
+mod screen_mends;
 mod screens;
 mod sdk_real_cli;
 mod sdk_surface;

@@ -591,6 +591,12 @@ impl Renderer {
     }
 
     fn text(&mut self, t: &str, out: &mut String) {
+        if self.interrupting {
+            // asked to stop: what the CLI streams in the moment before it
+            // stops is not drawn (it came after the interrupt's notes, the
+            // rest of a word on a row of its own; the transcript keeps it)
+            return;
+        }
         if self.block != Block::Text {
             self.begin_block(Block::Text, out);
         }

@@ -921,6 +921,8 @@ fn the_bytes_written_are_linear_in_the_tool_calls_of_a_message() {
 const HARD: &str = "alpha\u{ad}beta charlie 👨\u{200d}👩\u{200d}👧 family ❤\u{fe0f} heart \
     ☺\u{fe0e} e\u{301}clair ±α① ambiguous\ttab ｗｉｄｅ 漢字 👍🏽 ok \u{3164}filler \
     soft\u{ad}hyphen delta\u{2028} echo foxtrot golf hotel india juliet kilo lima mike\n\
+    new emoji: \u{1fae8} shaking \u{1fa77} pink \u{1f6dc} wireless \u{1fae9} tired \u{2630} trigram \
+    \u{2705} done \u{1f600} grin then words to wrap \u{1fae8}\u{1fae8}\u{1fae8} around\n\
     - a list item with soft\u{ad}hyphens and a family 👩\u{200d}👩\u{200d}👦 more words \
     to wrap around the row\n";
 
