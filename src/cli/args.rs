@@ -139,7 +139,15 @@ Example config.toml:
   show-thinking = true
   history-size = 10000
   edit-mode = \"emacs\"     # emacs, vi
-  archive = \"off\"         # off, auto (archive every run)";
+  archive = \"off\"         # off, auto (archive every run)
+  # prices for sessions usage, USD per million tokens, before the built-in
+  # table (cache-write-5m, cache-write-1h and cache-read may be left out)
+  [prices.\"my-model\"]
+  input = 3.0
+  output = 15.0
+  cache-write-5m = 3.75
+  cache-write-1h = 6.0
+  cache-read = 0.3";
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
