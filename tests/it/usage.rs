@@ -864,3 +864,39 @@ fn a_2099_answer_before_a_cost_state_counts_once() {
     let total = v[0]["estimatedCostUsd"].as_f64().unwrap();
     assert!((total - 0.3).abs() < 1e-12, "{v}");
 }
+
+/// `-n 1` prices the newest session, which has no `cost-state`, at the
+/// unit price an older one's teaches: the sessions `-n` leaves out still
+/// teach prices (they taught none, and the model had no price at all).
+#[test]
+fn unit_prices_are_learnt_from_sessions_n_leaves_out() {
+    let d = tempfile::tempdir().unwrap();
+    let older = [
+        prompt(FIRST, "go", "2026-11-01T09:59:00.000Z"),
+        assistant(FIRST, "m1", "r1", "claude-opus-9-9", 10, "2026-11-01T10:00:00.000Z"),
+        json!({"type":"cost-state","sessionId":FIRST,"totalCostUSD":0.5,"hasUnknownModelCost":false,
+            "modelUsage":{"claude-opus-9-9":{"inputTokens":1000,"outputTokens":10,
+                "cacheCreationInputTokens":200,"cacheReadInputTokens":3000,"costUSD":0.5}}})
+        .to_string(),
+    ];
+    write(d.path(), FIRST, &older, 1_790_000_000);
+    let newer = [
+        prompt(RESUMED, "again", "2026-11-02T09:59:00.000Z"),
+        assistant(
+            RESUMED,
+            "m2",
+            "r2",
+            "claude-opus-9-9",
+            10,
+            "2026-11-02T10:00:00.000Z",
+        ),
+    ];
+    write(d.path(), RESUMED, &newer, 1_790_100_000);
+    let o = claudio(d.path(), &["usage", "--all", "-n", "1", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // the same tokens as the older session: the same cost
+    let cost = v["total"]["estimatedCostUsd"].as_f64().unwrap_or(-1.0);
+    assert!((cost - 0.5).abs() < 1e-9, "{v}");
+    assert_eq!(v["unpricedModels"], json!([]), "{v}");
+}

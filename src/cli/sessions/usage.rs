@@ -471,6 +471,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let listing = store.usage(dir.as_deref())?;
     io.warn_skipped(&listing.skipped);
     let mut sessions = listing.sessions;
+    // prices the store's own cost-state lines teach, for what none covers:
+    // from every session read, -n's left-out ones too
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
     // `-n 0` is no limit, as in list and search
     if let Some(n) = a.limit.filter(|&n| n > 0) {
         // the n newest, still oldest first
@@ -509,8 +512,6 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     // --by block: each message's time, model and new tokens, windowed after
     let mut timed: Vec<(i64, String, Tokens, Cost)> = Vec::new();
     let mut seen = UsageSet::default();
-    // prices the store's own cost-state lines teach, for what none covers
-    let pricer = Pricer::learn(sessions.iter().map(|s| &s.usage));
     // what each message's cost has added so far (a resumed file repeats it)
     let mut counted: HashMap<String, Cost> = HashMap::new();
     for s in &sessions {
