@@ -1578,7 +1578,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__usage)
-            opts="-a -n -o -h --all --cwd --by --since --limit --output --no-cost --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-a -n -o -h --all --cwd --by --since --limit --output --until --timezone --breakdown --order --start-of-week --no-cost --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1589,7 +1589,7 @@ _claudio() {
                     return 0
                     ;;
                 --by)
-                    COMPREPLY=($(compgen -W "day month model project session block" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "day week month model project session block" -- "${cur}"))
                     return 0
                     ;;
                 --since)
@@ -1610,6 +1610,22 @@ _claudio() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timezone)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --order)
+                    COMPREPLY=($(compgen -W "asc desc" -- "${cur}"))
+                    return 0
+                    ;;
+                --start-of-week)
+                    COMPREPLY=($(compgen -W "monday tuesday wednesday thursday friday saturday sunday" -- "${cur}"))
                     return 0
                     ;;
                 --config-dir)

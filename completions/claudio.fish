@@ -210,6 +210,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l cwd -d 'This directory\'s sessions (and its git worktrees\') instead of the current one' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l by -d 'Rows by day, month, model, project, session, or 5-hour billing window (block; the open one with its burn rate and projection)' -r -f -a "day\t''
+week\t'Weeks, each keyed by its first day (Monday unless --start-of-week)'
 month\t''
 model\t''
 project\t''
@@ -220,12 +221,24 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s o -l output -d 'text (a table), json (one object) or ndjson (a row a line, then the total)' -r -f -a "text\t''
 json\t''
 ndjson\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l until -d 'Only API messages before then: a span back from now (12h, 7d), a date (2026-11-30: through that day) or a time' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l timezone -d 'Days, weeks, months and windows in this time zone (an IANA name: Europe/Paris, America/New_York, UTC) instead of TZ\'s; --since and --until dates are its midnights' -r
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l order -d 'Rows oldest first (asc) or newest first (desc); by model, project or session the same order, reversed' -r -f -a "asc\t''
+desc\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l start-of-week -d 'With --by week: the day weeks start on' -r -f -a "monday\t''
+tuesday\t''
+wednesday\t''
+thursday\t''
+friday\t''
+saturday\t''
+sunday\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l config-dir -d 'The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -s a -l all -d 'Every project\'s sessions, not only this directory\'s'
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l breakdown -d 'Under each row, its tokens and cost by model (-o json always has them: modelBreakdowns)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-cost -d 'Leave the cost estimate out'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l no-archive -d 'Leave out the sessions only claudio\'s archive holds'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from usage" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'

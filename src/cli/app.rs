@@ -126,6 +126,7 @@ impl Command {
                 // no reason to show no status
                 if let Ok((c, _)) = Config::load() {
                     c.apply(&mut flags);
+                    super::pricing::use_overrides(c.price_overrides());
                 }
                 super::statusline::run(args, flags.color_choice())
             }
@@ -163,6 +164,7 @@ impl Command {
                     ));
                 }
                 let config = configure(&mut flags)?;
+                super::pricing::use_overrides(config.price_overrides());
                 if !matches!(sessions.action, SessionsAction::Archive(_)) {
                     auto_archive(&config, sessions.config_dir.clone());
                 }

@@ -157,7 +157,16 @@ Example config.toml:
   osc = \"off\"             # 9, 777 (desktop notice by the terminal, tmux too), off
   desktop = false         # notify-send, or osascript on macOS
   ntfy = \"my-topic\"       # ntfy.sh/<topic>, or an https:// URL
-  command = \"cat >> ~/claudio-notices.jsonl\"  # the notice as JSON on stdin";
+  command = \"cat >> ~/claudio-notices.jsonl\"  # the notice as JSON on stdin
+
+  # prices for sessions usage, USD per million tokens, before the built-in
+  # table (cache-write-5m, cache-write-1h and cache-read may be left out)
+  [prices.\"my-model\"]
+  input = 3.0
+  output = 15.0
+  cache-write-5m = 3.75
+  cache-write-1h = 6.0
+  cache-read = 0.3";
 
 const NOTIFY_HELP: &str = "\
 The chat (and `ask` on a terminal) sends a notice when a tool waits for your

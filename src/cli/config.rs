@@ -41,6 +41,72 @@ pub struct Config {
     pub archive: Option<ArchiveMode>,
     /// Notices when a session needs the person (`[notify]`).
     pub notify: Option<super::notify::NotifyConfig>,
+    /// Prices for `sessions usage`, by model name (or the start of one):
+    /// used before the built-in table, for a model it lacks or a price
+    /// that changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prices: Option<std::collections::BTreeMap<String, PriceOverride>>,
+}
+
+/// One model's prices in the config file (`[prices."<model>"]`), in USD per
+/// million tokens. The cache prices default to the ratios most models
+/// keep: 5-minute writes 1.25× input, 1-hour writes 2×, reads 0.1×.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct PriceOverride {
+    #[serde(deserialize_with = "per_million")]
+    pub input: f64,
+    #[serde(deserialize_with = "per_million")]
+    pub output: f64,
+    #[serde(default, deserialize_with = "per_million_some")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_write_5m: Option<f64>,
+    #[serde(default, deserialize_with = "per_million_some")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_write_1h: Option<f64>,
+    #[serde(default, deserialize_with = "per_million_some")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_read: Option<f64>,
+}
+
+/// The most a price per million tokens may be (the CLI's own bound).
+pub const MAX_PRICE: f64 = 10_000.0;
+
+/// A price per million tokens: a number from 0 to [`MAX_PRICE`].
+fn per_million<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && (0.0..=MAX_PRICE).contains(&v) {
+        Ok(v)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "a price is USD per million tokens, from 0 to {MAX_PRICE}, not {v}"
+        )))
+    }
+}
+
+fn per_million_some<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    per_million(d).map(Some)
+}
+
+impl Config {
+    /// The config file's prices, as the pricing uses them: by model-name
+    /// prefix, the cache prices filled in.
+    pub fn price_overrides(&self) -> Vec<(String, super::pricing::Rates)> {
+        self.prices
+            .iter()
+            .flatten()
+            .map(|(model, p)| {
+                let rates = super::pricing::Rates {
+                    input: p.input,
+                    output: p.output,
+                    write_5m: p.cache_write_5m.unwrap_or(1.25 * p.input),
+                    write_1h: p.cache_write_1h.unwrap_or(2.0 * p.input),
+                    read: p.cache_read.unwrap_or(0.1 * p.input),
+                };
+                (model.clone(), rates)
+            })
+            .collect()
+    }
 }
 
 /// The prompt's key bindings.
@@ -87,7 +153,7 @@ impl Config {
     /// (a key from a newer version, or a typo), not an error: one unknown
     /// key made every command, `config show` too, exit 1.
     pub fn unknown_keys(text: &str, path: &Path) -> Vec<String> {
-        const KNOWN: [&str; 12] = [
+        const KNOWN: [&str; 13] = [
             "model",
             "permission-mode",
             "allowed-tools",
@@ -100,6 +166,7 @@ impl Config {
             "edit_mode",
             "archive",
             "notify",
+            "prices",
         ];
         let Ok(table) = text.parse::<toml::Table>() else {
             return Vec::new();
@@ -295,6 +362,45 @@ mod tests {
             w[0].contains("`notify.bel`") && w[0].contains("`notify.bell`"),
             "{w:?}"
         );
+    }
+
+    /// `[prices."<model>"]` sets a model's prices: the cache ones default
+    /// to the usual ratios; a bad price or an unknown kind is an error
+    /// naming the line, and what a price is.
+    #[test]
+    fn prices_are_read_and_checked() {
+        let p = Path::new("c.toml");
+        let text = "[prices.\"m-local\"]\ninput = 2\noutput = 10.5\ncache-read = 0.05\n";
+        let c = Config::parse(text, p).unwrap();
+        let o = c.price_overrides();
+        assert_eq!(o.len(), 1);
+        let (m, r) = &o[0];
+        assert_eq!(m, "m-local");
+        assert_eq!(
+            (r.input, r.output, r.write_5m, r.write_1h, r.read),
+            (2.0, 10.5, 2.5, 4.0, 0.05)
+        );
+        assert!(Config::unknown_keys(text, p).is_empty());
+        let bad = |text: &str| Config::parse(text, p).unwrap_err().to_string();
+        let e = bad("[prices.m]\ninput = -1\noutput = 1\n");
+        assert!(
+            e.contains("line 2") && e.contains("USD per million tokens"),
+            "{e}"
+        );
+        let e = bad("[prices.m]\ninput = 1\noutput = 1e9\n");
+        assert!(e.contains("line 3") && e.contains("10000"), "{e}");
+        let e = bad("[prices.m]\ninput = 1\n");
+        assert!(e.contains("output"), "{e}");
+        let e = bad("[prices.m]\ninput = 1\noutput = 1\ncache-write = 1\n");
+        assert!(
+            e.contains("cache-write") && e.contains("cache-write-5m"),
+            "{e}"
+        );
+        let e = bad("[prices.m]\ninput = \"cheap\"\noutput = 1\n");
+        assert!(e.contains("line 2"), "{e}");
+        // nan is not a price
+        let e = bad("[prices.m]\ninput = nan\noutput = 1\n");
+        assert!(e.contains("USD per million tokens"), "{e}");
     }
 
     #[test]

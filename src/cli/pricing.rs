@@ -2,62 +2,139 @@
 //! transcript lines price a session exactly, per model. Where a session
 //! has none (still running, an older CLI), unit prices derived from the
 //! `cost-state` lines of the same model elsewhere in the store; only then
-//! Anthropic's list prices as of a date, kept by the program, and such a
-//! figure is an estimate.
+//! the list prices (the config file's `[prices]` first, then the CLI's
+//! own price list as of a date, kept by the program), and such a figure is
+//! an estimate.
 
 use claudio::store::{FileUsage, MessageUsage, SessionUsage, Tokens};
 use std::collections::HashMap;
 
-/// USD per million tokens: input and output. Cache writes cost 1.25×
-/// input (5-minute) or 2× (1-hour), cache reads 0.1× ([`weight`]).
+/// USD per million tokens of each kind, as the CLI's own price list (its
+/// model catalog) gives them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rates {
+    /// Per million uncached input tokens.
+    pub input: f64,
+    /// Per million output tokens.
+    pub output: f64,
+    /// Per million tokens written to the 5-minute cache.
+    pub write_5m: f64,
+    /// Per million tokens written to the 1-hour cache.
+    pub write_1h: f64,
+    /// Per million tokens read from the cache.
+    pub read: f64,
+}
+
+impl Rates {
+    /// What `tokens` cost at these rates, in USD; `None` when it is not a
+    /// number (rates from a config file are checked when read).
+    pub fn cost(&self, t: &Tokens) -> Option<f64> {
+        let w1h = t.cache_write_1h.min(t.cache_write);
+        let usd = (t.input as f64 * self.input
+            + t.output as f64 * self.output
+            + (t.cache_write - w1h) as f64 * self.write_5m
+            + w1h as f64 * self.write_1h
+            + t.cache_read as f64 * self.read)
+            / 1e6;
+        usd.is_finite().then_some(usd)
+    }
+}
+
+/// One model's prices in the built-in table.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Price {
     /// Model-name prefix it applies to.
     prefix: &'static str,
-    /// Per million input tokens.
-    input: f64,
-    /// Per million output tokens.
-    output: f64,
-    /// The long-context tier: input and output prices per million for a
-    /// request of more than [`LONG_CONTEXT`] input tokens, where the model
-    /// has one.
-    long: Option<(f64, f64)>,
+    rates: Rates,
+    /// The long-prompt tier, where the model has one: past this many input
+    /// tokens (uncached, cache writes and reads) a request is priced at
+    /// these rates instead.
+    long: Option<(u64, Rates)>,
 }
 
-/// Input tokens (uncached, cache writes and reads) past which a request
-/// is priced at the long-context tier.
-pub const LONG_CONTEXT: u64 = 200_000;
-
-/// When the built-in prices were taken from Anthropic's price list.
+/// When the built-in prices were taken from the CLI's price list.
 pub const PRICES_DATE: &str = "2026-12-04";
 
-const fn price(prefix: &'static str, input: f64, output: f64) -> Price {
+/// An entry of the table: prices per million input, output, 5-minute and
+/// 1-hour cache write, and cache read tokens (one line each:
+/// `scripts/check-prices` reads them).
+const fn price(
+    prefix: &'static str,
+    input: f64,
+    output: f64,
+    write_5m: f64,
+    write_1h: f64,
+    read: f64,
+) -> Price {
     Price {
         prefix,
-        input,
-        output,
+        rates: Rates {
+            input,
+            output,
+            write_5m,
+            write_1h,
+            read,
+        },
         long: None,
     }
 }
 
-/// Anthropic's list prices, longest prefix first. Models not here have no
-/// price: their tokens are counted, their cost is not guessed. The table is
-/// the program's own: a cost comes from [`table_cost`] and its date
-/// from [`PRICES_DATE`].
-const PRICES: &[Price] = &[
-    // read off the real CLI 2.1.332's own cost-state: 49,825 input and
-    // 80 output tokens cost $0.2009
-    price("claude-opus-5-5", 4.0, 20.0),
-    price("claude-opus-4-5", 5.0, 25.0),
-    price("claude-opus-4", 15.0, 75.0),
+/// `p` with a long-prompt tier past `above` input tokens.
+const fn long(
+    p: Price,
+    above: u64,
+    input: f64,
+    output: f64,
+    write_5m: f64,
+    write_1h: f64,
+    read: f64,
+) -> Price {
     Price {
-        long: Some((6.0, 22.5)),
-        ..price("claude-sonnet-4", 3.0, 15.0)
-    },
-    price("claude-3-7-sonnet", 3.0, 15.0),
-    price("claude-3-5-sonnet", 3.0, 15.0),
-    price("claude-haiku-4-5", 1.0, 5.0),
-    price("claude-3-5-haiku", 0.8, 4.0),
+        long: Some((
+            above,
+            price("", input, output, write_5m, write_1h, read).rates,
+        )),
+        ..p
+    }
+}
+
+/// The CLI's list prices (its model catalog, which `scripts/check-prices`
+/// reads out of the CLI binaries the tests install and compares with
+/// this), the first prefix that matches wins. Models not here have no
+/// price: their tokens are counted, their cost is not guessed. A cost
+/// comes from [`table_cost`] and its date from [`PRICES_DATE`].
+const PRICES: &[Price] = &[
+    // the real CLI 2.1.332's own cost-state: 49,825 input and 80 output
+    // tokens cost $0.2009
+    price("claude-opus-5-5", 4.0, 20.0, 5.0, 8.0, 0.2),
+    price("claude-opus-5", 5.0, 25.0, 6.25, 10.0, 0.5),
+    price("claude-opus-4-5", 5.0, 25.0, 6.25, 10.0, 0.5),
+    price("claude-opus-4-6", 5.0, 25.0, 6.25, 10.0, 0.5),
+    price("claude-opus-4-7", 5.0, 25.0, 6.25, 10.0, 0.5),
+    price("claude-opus-4-8", 5.0, 25.0, 6.25, 10.0, 0.5),
+    price("claude-opus-4", 15.0, 75.0, 18.75, 30.0, 1.5),
+    price("claude-sonnet-5-5", 2.0, 10.0, 2.5, 4.0, 0.1),
+    price("claude-sonnet-5", 2.0, 10.0, 2.5, 4.0, 0.2),
+    price("claude-sonnet-4", 3.0, 15.0, 3.75, 6.0, 0.3),
+    price("claude-3-7-sonnet", 3.0, 15.0, 3.75, 6.0, 0.3),
+    price("claude-3-5-sonnet", 3.0, 15.0, 3.75, 6.0, 0.3),
+    long(
+        price("claude-haiku-5-5", 0.1, 0.5, 0.125, 0.2, 0.01),
+        100_000,
+        0.5,
+        2.5,
+        0.625,
+        1.0,
+        0.05,
+    ),
+    price("claude-haiku-4-5", 1.0, 5.0, 1.25, 2.0, 0.1),
+    price("claude-3-5-haiku", 0.8, 4.0, 1.0, 1.6, 0.08),
+    price("claude-fable-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+    price("claude-fable-5-1", 10.0, 50.0, 12.5, 20.0, 0.25),
+    price("claude-fable-5", 10.0, 50.0, 12.5, 20.0, 1.0),
+    price("claude-mythos-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+    price("claude-mythos-5-1", 10.0, 50.0, 12.5, 20.0, 0.25),
+    price("claude-mythos-5", 10.0, 50.0, 12.5, 20.0, 1.0),
 ];
 
 /// The price of a model, if the table has it.
@@ -66,27 +143,49 @@ fn price_of(model: &str) -> Option<&'static Price> {
 }
 
 /// What one request's `tokens` of `model` cost at the built-in list
-/// prices, in USD (the long-context tier when the request is past
-/// [`LONG_CONTEXT`]); `None` when the model has no price in the table.
+/// prices, in USD (the long-prompt tier when the request is past the
+/// model's threshold, as the CLI prices it); `None` when the model has no
+/// price in the table.
 pub fn table_cost(model: &str, tokens: &Tokens) -> Option<f64> {
     let p = price_of(model)?;
     let ins = tokens
         .input
         .saturating_add(tokens.cache_write)
         .saturating_add(tokens.cache_read);
-    let (input, output) = match p.long {
-        Some(l) if ins > LONG_CONTEXT => l,
-        _ => (p.input, p.output),
+    let rates = match p.long {
+        Some((above, l)) if ins > above => l,
+        _ => p.rates,
     };
-    // every price keeps the ratios of [`weight`]: output is priced apart
-    // (the long-context tier raises it less than input)
-    let ins_w = weight(tokens) - 5.0 * tokens.output as f64;
-    Some((ins_w * input + tokens.output as f64 * output) / 1e6).filter(|c| c.is_finite())
+    rates.cost(tokens)
 }
 
-/// Tokens weighed in input tokens by the ratios every Anthropic price
-/// keeps: output 5×, 5-minute cache writes 1.25×, 1-hour writes 2×,
-/// cache reads 0.1×.
+/// Prices the config file sets (`[prices."<model>"]`), by model-name
+/// prefix: for a model the table lacks, or prices that changed. Set once
+/// at start ([`use_overrides`]); none until then.
+static OVERRIDES: std::sync::OnceLock<Vec<(String, Rates)>> = std::sync::OnceLock::new();
+
+/// Use the config file's prices from now on (the first call wins).
+pub fn use_overrides(prices: Vec<(String, Rates)>) {
+    let _ = OVERRIDES.set(prices);
+}
+
+/// The config file's prices in use.
+fn overrides() -> &'static [(String, Rates)] {
+    OVERRIDES.get().map(Vec::as_slice).unwrap_or_default()
+}
+
+/// The rates of the longest prefix of `model` that `list` names.
+fn override_of<'a>(list: &'a [(String, Rates)], model: &str) -> Option<&'a Rates> {
+    list.iter()
+        .filter(|(p, _)| model.starts_with(p.as_str()))
+        .max_by_key(|(p, _)| p.len())
+        .map(|(_, r)| r)
+}
+
+/// Tokens weighed in input tokens by the ratios most Anthropic prices
+/// keep: output 5×, 5-minute cache writes 1.25×, 1-hour writes 2×,
+/// cache reads 0.1× (how a `cost-state`'s figure is shared among the
+/// responses it covers, and a unit price learnt from it applied).
 pub fn weight(t: &Tokens) -> f64 {
     let w1h = t.cache_write_1h.min(t.cache_write);
     t.input as f64
@@ -125,10 +224,22 @@ impl Cost {
 }
 
 /// The prices the store itself teaches: per model, USD per weighed token
-/// (see [`weight`]) over every `cost-state` that priced it.
-#[derive(Debug, Default)]
+/// (see [`weight`]) over every `cost-state` that priced it; and the config
+/// file's prices.
+#[derive(Debug)]
 pub struct Pricer {
     unit: HashMap<String, f64>,
+    overrides: &'static [(String, Rates)],
+}
+
+impl Default for Pricer {
+    /// No unit prices learnt; the config file's prices in use.
+    fn default() -> Pricer {
+        Pricer {
+            unit: HashMap::new(),
+            overrides: overrides(),
+        }
+    }
 }
 
 impl Pricer {
@@ -151,12 +262,28 @@ impl Pricer {
                 .filter(|(_, (c, w))| (c / w).is_finite())
                 .map(|(m, (c, w))| (m.to_owned(), c / w))
                 .collect(),
+            ..Pricer::default()
         }
     }
 
-    /// One request not in any `cost-state`: at the store's unit price for
-    /// the model, else the table's (an estimate), else unpriced.
+    /// These prices in place of the config file's (tests).
+    #[cfg(test)]
+    pub fn with_overrides(mut self, list: &'static [(String, Rates)]) -> Pricer {
+        self.overrides = list;
+        self
+    }
+
+    /// One request not in any `cost-state`: at the config file's price for
+    /// the model (an estimate), else the store's unit price, else the
+    /// table's (an estimate), else unpriced.
     pub fn request(&self, model: &str, tokens: &Tokens) -> Cost {
+        if let Some(usd) = override_of(self.overrides, model).and_then(|r| r.cost(tokens)) {
+            return Cost {
+                usd,
+                estimated: true,
+                partial: false,
+            };
+        }
         if let Some(u) = self.unit.get(model) {
             return Cost {
                 usd: u * weight(tokens),
@@ -183,7 +310,7 @@ impl Pricer {
     /// by one ([`request`](Pricer::request)).
     pub fn session(&self, s: &SessionUsage) -> HashMap<String, Cost> {
         let all = s.total();
-        self.file(&all.messages, all.cli_cost.as_ref())
+        self.file(&all.messages, all.cli_cost.as_ref(), s.without_subagents.messages.len())
     }
 
     /// The models a session's `cost-state` priced that none of its
@@ -194,42 +321,47 @@ impl Pricer {
             return Vec::new();
         };
         let all = s.total();
+        let own = s.without_subagents.messages.len();
         cli.models
             .iter()
             .filter(|x| x.cost_usd > 0.0)
             .filter(|x| {
                 !all.messages
                     .iter()
-                    .any(|m| m.model == x.model && cli.covers(m.at))
+                    .enumerate()
+                    .any(|(i, m)| m.model == x.model && cli.covers_message(i, own, m.at))
             })
             .map(|x| (x.model.clone(), x.cost_usd))
             .collect()
     }
 
     /// [`session`](Pricer::session) for messages and the `cost-state`
-    /// that may cover them.
+    /// that may cover them: the first `own` messages are its file's (in
+    /// the figures by their place before it), the rest a sub-agent's (by
+    /// their time).
     pub fn file(
         &self,
         messages: &[MessageUsage],
         cli: Option<&claudio::store::CliCost>,
+        own: usize,
     ) -> HashMap<String, Cost> {
         let mut out = HashMap::with_capacity(messages.len());
-        let covered = |m: &MessageUsage| {
-            cli.filter(|c| c.covers(m.at))
+        let covered = |i: usize, m: &MessageUsage| {
+            cli.filter(|c| c.covers_message(i, own, m.at))
                 .and_then(|c| c.models.iter().find(|x| x.model == m.model))
                 // a model the CLI had no price for: priced here if it can be
                 .filter(|x| x.cost_usd > 0.0 || !cli.is_some_and(|c| c.has_unknown_model_cost))
         };
         let mut weights: HashMap<&str, (f64, usize)> = HashMap::new();
-        for m in messages {
-            if covered(m).is_some() {
+        for (i, m) in messages.iter().enumerate() {
+            if covered(i, m).is_some() {
                 let w = weights.entry(&m.model).or_default();
                 w.0 += weight(&m.tokens);
                 w.1 += 1;
             }
         }
-        for m in messages {
-            let cost = match covered(m) {
+        for (i, m) in messages.iter().enumerate() {
+            let cost = match covered(i, m) {
                 Some(x) => {
                     let (sum, n) = weights.get(m.model.as_str()).copied().unwrap_or((0.0, 1));
                     let share = if sum > 0.0 {
@@ -284,7 +416,7 @@ mod tests {
             (15.0 + 75.0 + 1.5) / 1000.0
         ));
         let price = price_of("claude-haiku-4-5-20251001").expect("listed");
-        assert_eq!((price.input, price.output), (1.0, 5.0));
+        assert_eq!((price.rates.input, price.rates.output), (1.0, 5.0));
         assert!(price_of("gpt-4").is_none());
         assert_eq!(table_cost("gpt-4", &t), None);
     }
@@ -309,23 +441,106 @@ mod tests {
         assert!(close(odd, 6.0 / 1000.0), "{odd:?}");
     }
 
-    /// Past 200k input tokens a request is priced at the long-context
-    /// tier where the model has one (Sonnet 4: $6 / $22.50), and not
-    /// where it has none.
+    /// Past its threshold a request is priced at the model's long-prompt
+    /// tier, as the CLI prices it (Haiku 5.5: past 100k, $0.50 / $2.50),
+    /// and not where the model has none.
     #[test]
-    fn long_requests_cost_the_long_context_tier() {
-        let at = table_cost("claude-sonnet-4-5", &tokens(200_000, 1000, 0, 0, 0));
-        assert!(close(at, 0.6 + 0.015), "{at:?}");
-        let past = table_cost("claude-sonnet-4-5", &tokens(150_000, 1000, 0, 0, 50_001));
+    fn long_requests_cost_the_long_prompt_tier() {
+        let at = table_cost("claude-haiku-5-5", &tokens(100_000, 1000, 0, 0, 0));
+        assert!(close(at, 0.01 + 0.0005), "{at:?}");
+        let past = table_cost("claude-haiku-5-5", &tokens(50_000, 1000, 0, 0, 50_001));
         assert!(
             close(
                 past,
-                (150_000.0 * 6.0 + 50_001.0 * 0.6 + 1000.0 * 22.5) / 1e6
+                (50_000.0 * 0.5 + 50_001.0 * 0.05 + 1000.0 * 2.5) / 1e6
             ),
             "{past:?}"
         );
         let opus = table_cost("claude-opus-4-5", &tokens(250_000, 0, 0, 0, 0));
         assert!(close(opus, 1.25), "{opus:?}");
+    }
+
+    /// Each kind of token at the model's own rate: the CLI's default model
+    /// reads its cache at $0.20 (a twentieth of input), not a tenth.
+    #[test]
+    fn each_kind_has_the_model_s_own_rate() {
+        let read = table_cost("claude-opus-5-5", &tokens(0, 0, 0, 0, 1_000_000));
+        assert!(close(read, 0.2), "{read:?}");
+        let writes = table_cost("claude-opus-5-5", &tokens(0, 0, 2_000_000, 1_000_000, 0));
+        assert!(close(writes, 5.0 + 8.0), "{writes:?}");
+        // the first prefix that matches: 5-5 is not priced as opus-5
+        let opus5 = table_cost("claude-opus-5", &tokens(1_000_000, 0, 0, 0, 0));
+        assert!(close(opus5, 5.0), "{opus5:?}");
+        let sonnet = table_cost("claude-sonnet-4-20250514", &tokens(1_000_000, 0, 0, 0, 0));
+        assert!(close(sonnet, 3.0), "{sonnet:?}");
+    }
+
+    /// The config file's price is used before the table (and for a model
+    /// the table lacks); a `cost-state`'s own figure still wins.
+    #[test]
+    fn config_prices_come_before_the_table() {
+        static LIST: std::sync::OnceLock<Vec<(String, Rates)>> = std::sync::OnceLock::new();
+        let list = LIST.get_or_init(|| {
+            let r = |input: f64| Rates {
+                input,
+                output: 10.0 * input,
+                write_5m: 0.0,
+                write_1h: 0.0,
+                read: 0.0,
+            };
+            vec![
+                ("m-local".to_owned(), r(1.0)),
+                ("m-local-big".to_owned(), r(2.0)),
+                ("claude-opus-4-5".to_owned(), r(100.0)),
+            ]
+        });
+        let p = Pricer::default().with_overrides(list);
+        let t = tokens(1_000_000, 0, 0, 0, 0);
+        let c = p.request("m-local-7", &t);
+        assert!(
+            (c.usd - 1.0).abs() < 1e-9 && c.estimated && !c.partial,
+            "{c:?}"
+        );
+        // the longest prefix
+        assert!((p.request("m-local-big-1", &t).usd - 2.0).abs() < 1e-9);
+        assert!((p.request("claude-opus-4-5", &t).usd - 100.0).abs() < 1e-9);
+        // none configured: the table's
+        assert!((Pricer::default().request("claude-opus-4-5", &t).usd - 5.0).abs() < 1e-9);
+        assert!(Pricer::default().request("m-local-7", &t).partial);
+    }
+
+    /// A response a wrong clock dated 2099, just before the first of two
+    /// `cost-state` lines: the second (a running total) covers it by its
+    /// place in the file, not by its date, so its cost is in that figure
+    /// once, not priced again on top of it. It was counted twice: the
+    /// second line's `until` is the later response's time, before 2099.
+    #[test]
+    fn a_2099_answer_before_a_cost_state_is_counted_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        let line = |id: &str, input: u64, ts: &str| {
+            serde_json::json!({"type":"assistant","requestId":id,"timestamp":ts,
+                "message":{"id":id,"model":"claude-opus-5-5","usage":{"input_tokens":input,"output_tokens":10}}})
+            .to_string()
+        };
+        let cost = |usd: f64| {
+            serde_json::json!({"type":"cost-state","totalCostUSD":usd,"hasUnknownModelCost":false,
+                "modelUsage":{"claude-opus-5-5":{"inputTokens":3000,"outputTokens":30,"costUSD":usd}}})
+            .to_string()
+        };
+        let text = [
+            line("a", 1000, "2026-11-01T10:00:00.000Z"),
+            line("b", 1000, "2099-01-01T00:00:00.000Z"),
+            cost(0.2),
+            line("c", 1000, "2026-11-01T11:00:00.000Z"),
+            cost(0.3),
+        ]
+        .join("\n");
+        std::fs::write(&p, text).unwrap();
+        let f = claudio::store::file_usage(&p).unwrap();
+        let costs = Pricer::learn([&f]).file(&f.messages, f.cli_cost.as_ref(), f.messages.len());
+        let sum: f64 = costs.values().map(|c| c.usd).sum();
+        assert!((sum - 0.3).abs() < 1e-12, "{costs:?}");
     }
 
     /// Messages a `cost-state` covers share its figure, so they add up to
@@ -357,7 +572,7 @@ mod tests {
         let cli = f.cli_cost.as_ref().expect("the cost-state is read");
         assert_eq!(cli.total_usd, 0.5);
         let pricer = Pricer::learn([&f]);
-        let costs = pricer.file(&f.messages, f.cli_cost.as_ref());
+        let costs = pricer.file(&f.messages, f.cli_cost.as_ref(), f.messages.len());
         let of = |k: &str| costs[&format!("{k}\u{0}{k}")];
         assert!((of("a").usd + of("b").usd - 0.5).abs() < 1e-12);
         assert!(of("b").usd > of("a").usd);

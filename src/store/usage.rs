@@ -89,6 +89,12 @@ pub struct CliCost {
     /// (ms since the epoch; the last in the file's order): messages after it (a session resumed and
     /// still running) are not in these figures.
     pub until: Option<i64>,
+    /// How many of the file's API messages ([`FileUsage::messages`], in
+    /// order) come before the line: these are in the figures, whatever
+    /// their dates (a wrong clock's 2099 among them); the file's later ones
+    /// are not. [`until`](CliCost::until) is for other files' messages (a
+    /// sub-agent's).
+    pub responses: usize,
 }
 
 // the figures are finite (others are dropped when read), so equality is one
@@ -116,7 +122,7 @@ impl Eq for ModelCost {}
 impl CliCost {
     /// Read a `cost-state` line; `None` when it is not one, or its figures
     /// are not numbers a cost can be (negative, not finite).
-    fn parse(line: &[u8], until: Option<i64>) -> Option<CliCost> {
+    fn parse(line: &[u8], until: Option<i64>, responses: usize) -> Option<CliCost> {
         // its type first, the rest not built (a line found by an escaped
         // letter is most often another kind)
         #[derive(serde::Deserialize)]
@@ -160,10 +166,23 @@ impl CliCost {
             has_unknown_model_cost: v.get("hasUnknownModelCost").and_then(Value::as_bool)
                 == Some(true),
             until,
+            responses,
         })
     }
 
-    /// Whether an API message at `at` is in these figures.
+    /// Whether the API message at `index` of the messages `own` of which
+    /// are the file's own (the rest a sub-agent's, after them, as
+    /// [`SessionUsage::total`] lists them) is in these figures: the file's
+    /// own by their place before the line, the others by their time.
+    pub fn covers_message(&self, index: usize, own: usize, at: Option<i64>) -> bool {
+        if index < own {
+            index < self.responses
+        } else {
+            self.covers(at)
+        }
+    }
+
+    /// Whether an API message at `at` is in these figures, by its time.
     pub fn covers(&self, at: Option<i64>) -> bool {
         match (at, self.until) {
             (Some(at), Some(until)) => at <= until,
@@ -596,7 +615,8 @@ impl Acc {
                 // the last response before it, in file order (the latest
                 // time would be one a wrong clock dated in 2099)
                 let until = self.out.messages.iter().rev().find_map(|m| m.at);
-                if let Some(c) = CliCost::parse(&block[s..e], until) {
+                let responses = self.out.messages.len();
+                if let Some(c) = CliCost::parse(&block[s..e], until, responses) {
                     self.out.cli_cost = Some(c);
                 }
             } else {
@@ -1181,6 +1201,16 @@ mod tests {
         // covered: what came before it, even with a wrong clock's date
         assert_eq!(c.until, f.messages[1].at);
         assert!(c.covers(f.messages[1].at) && !c.covers(f.messages[2].at));
+        // by their place: the 2099 one before it is in, the one after not
+        assert_eq!(c.responses, 2);
+        let own = f.messages.len();
+        let placed: Vec<bool> = (0..own)
+            .map(|i| c.covers_message(i, own, f.messages[i].at))
+            .collect();
+        assert_eq!(placed, [true, true, false]);
+        // another file's message (a sub-agent's), by its time
+        assert!(c.covers_message(own, own, f.messages[1].at));
+        assert!(!c.covers_message(own, own, f.messages[0].at));
         assert_eq!(f.cli_cost, usage_of_every_line(text.as_bytes()).cli_cost);
     }
 

@@ -167,10 +167,7 @@ fn by_day_since_and_the_table() {
     let o = claudio(d.path(), &["usage", "--all"]);
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("COST"), "{out}");
-    assert!(
-        out.contains("estimates from Anthropic's list prices"),
-        "{out}"
-    );
+    assert!(out.contains("estimates from the list prices"), "{out}");
     assert!(out.contains("no price for claude-opus-9-9"), "{out}");
     let o = claudio(d.path(), &["usage", "--all", "--no-cost"]);
     let out = String::from_utf8(o.stdout).unwrap();
@@ -677,4 +674,229 @@ fn a_cost_state_is_the_session_s_cost_per_model() {
         let total = v["total"]["estimatedCostUsd"].as_f64().unwrap();
         assert!((total - 1.25).abs() < 1e-12, "--by {by}: {v}");
     }
+}
+
+/// `--until`, `--by week`, `--order`, `--timezone` and `--breakdown`
+/// from the command line, as ccusage has them (#44.4).
+#[test]
+fn until_weeks_order_timezone_and_breakdown() {
+    let d = fixture();
+    let json = |args: &[&str]| -> Value {
+        let o = claudio(d.path(), args);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let keys = |v: &Value| -> Vec<String> {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // API messages on Sunday 2026-11-01 and Monday 2026-11-02 (UTC)
+    let v = json(&["usage", "--all", "--until", "2026-11-01", "-o", "json"]);
+    assert_eq!(keys(&v), ["2026-11-01"]);
+    assert_eq!(v["total"]["output"], 100);
+    assert_eq!(
+        json(&["usage", "--all", "--until", "20261101", "-o", "json"]),
+        v
+    );
+    let v = json(&["usage", "--all", "--by", "week", "-o", "json"]);
+    assert_eq!(keys(&v), ["2026-10-26", "2026-11-02"]);
+    assert_eq!(v["startOfWeek"], "monday");
+    let v = json(&[
+        "usage",
+        "--all",
+        "--by",
+        "week",
+        "--start-of-week",
+        "sunday",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(keys(&v), ["2026-11-01"]);
+    let v = json(&["usage", "--all", "--order", "desc", "-o", "json"]);
+    assert_eq!(keys(&v), ["2026-11-02", "2026-11-01"]);
+    // the zone named, not TZ's (UTC here)
+    let v = json(&[
+        "usage",
+        "--all",
+        "--timezone",
+        "Pacific/Kiritimati",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(keys(&v), ["2026-11-02"]);
+    let bad = claudio(
+        d.path(),
+        &["usage", "--all", "--timezone", "Nowhere/Atlantis"],
+    );
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--timezone Nowhere/Atlantis"), "{err}");
+    // a row's models, each with its cost
+    let v = json(&["usage", "--all", "-o", "json"]);
+    let second = &v["total"]["modelBreakdowns"];
+    let models: Vec<&str> = second
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["model"].as_str().unwrap())
+        .collect();
+    assert_eq!(models, ["claude-opus-9-9", "claude-sonnet-4-5"], "{v}");
+    assert_eq!(second[0]["estimatedCostUsd"], Value::Null);
+    assert_eq!(second[1]["output"], 100, "{v}");
+    assert_eq!(
+        second[1]["estimatedCostUsd"],
+        v["rows"][0]["estimatedCostUsd"]
+    );
+    let o = claudio(d.path(), &["usage", "--all", "--breakdown"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("  └ claude-opus-9-9"), "{out}");
+    assert!(out.contains("  └ claude-sonnet-4-5"), "{out}");
+}
+
+/// A model the table lacks is priced at the config file's `[prices]`; a
+/// bad price is an error naming the file's line.
+#[test]
+fn config_prices_price_a_model_the_table_lacks() {
+    let d = fixture();
+    let config = d.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[prices.\"claude-opus-9-9\"]\ninput = 10\noutput = 50\ncache-read = 1\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(["sessions", "--config-dir"])
+            .arg(d.path())
+            .args(args)
+            .env("NO_COLOR", "1")
+            .env("TZ", "UTC")
+            .env("CLAUDIO_CONFIG", &config)
+            .envs(own_cache(d.path()))
+            .output()
+            .unwrap()
+    };
+    let o = run(&["usage", "--all", "--by", "model", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["unpricedModels"], json!([]), "{v}");
+    let opus = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"] == "claude-opus-9-9")
+        .unwrap();
+    // 1000 in, 50 out, 200 5-minute cache writes (1.25 × input), 3000 read
+    let want = (1000.0 * 10.0 + 50.0 * 50.0 + 200.0 * 12.5 + 3000.0 * 1.0) / 1e6;
+    let got = opus["estimatedCostUsd"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-12, "{opus}");
+    assert_eq!(opus["costIsEstimate"], true);
+    assert_eq!(v["total"]["costIsPartial"], false);
+    std::fs::write(
+        &config,
+        "[prices.\"claude-opus-9-9\"]\ninput = 10\noutput = -50\n",
+    )
+    .unwrap();
+    let o = run(&["usage", "--all"]);
+    assert_ne!(o.status.code(), Some(0), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("line 3") && err.contains("USD per million tokens"),
+        "{err}"
+    );
+}
+
+/// An answer a wrong clock dated 2099 just before a `cost-state`, then a
+/// later answer and the CLI's running total: the total is the session's
+/// cost, the 2099 answer inside it once (it was priced again on top).
+#[test]
+fn a_2099_answer_before_a_cost_state_counts_once() {
+    let d = tempfile::tempdir().unwrap();
+    let cost = |usd: f64| {
+        json!({"type":"cost-state","sessionId":FIRST,"totalCostUSD":usd,"hasUnknownModelCost":false,
+            "modelUsage":{"claude-sonnet-4-5":{"inputTokens":3000,"outputTokens":30,"costUSD":usd}}})
+        .to_string()
+    };
+    let lines = [
+        prompt(FIRST, "go on", "2026-11-01T09:59:00.000Z"),
+        assistant(
+            FIRST,
+            "m1",
+            "r1",
+            "claude-sonnet-4-5",
+            10,
+            "2026-11-01T10:00:00.000Z",
+        ),
+        assistant(
+            FIRST,
+            "m2",
+            "r2",
+            "claude-sonnet-4-5",
+            10,
+            "2099-01-01T00:00:00.000Z",
+        ),
+        cost(0.2),
+        assistant(
+            FIRST,
+            "m3",
+            "r3",
+            "claude-sonnet-4-5",
+            10,
+            "2026-11-01T11:00:00.000Z",
+        ),
+        cost(0.3),
+    ];
+    write(d.path(), FIRST, &lines, 1_790_000_000);
+    for by in ["day", "session", "model"] {
+        let o = claudio(d.path(), &["usage", "--all", "--by", by, "-o", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let total = v["total"]["estimatedCostUsd"].as_f64().unwrap();
+        assert!((total - 0.3).abs() < 1e-12, "--by {by}: {v}");
+    }
+    // list -l says the same
+    let o = claudio(d.path(), &["list", "--all", "-o", "json", "-l"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let total = v[0]["estimatedCostUsd"].as_f64().unwrap();
+    assert!((total - 0.3).abs() < 1e-12, "{v}");
+}
+
+/// `-n 1` prices the newest session, which has no `cost-state`, at the
+/// unit price an older one's teaches: the sessions `-n` leaves out still
+/// teach prices (they taught none, and the model had no price at all).
+#[test]
+fn unit_prices_are_learnt_from_sessions_n_leaves_out() {
+    let d = tempfile::tempdir().unwrap();
+    let older = [
+        prompt(FIRST, "go", "2026-11-01T09:59:00.000Z"),
+        assistant(FIRST, "m1", "r1", "claude-opus-9-9", 10, "2026-11-01T10:00:00.000Z"),
+        json!({"type":"cost-state","sessionId":FIRST,"totalCostUSD":0.5,"hasUnknownModelCost":false,
+            "modelUsage":{"claude-opus-9-9":{"inputTokens":1000,"outputTokens":10,
+                "cacheCreationInputTokens":200,"cacheReadInputTokens":3000,"costUSD":0.5}}})
+        .to_string(),
+    ];
+    write(d.path(), FIRST, &older, 1_790_000_000);
+    let newer = [
+        prompt(RESUMED, "again", "2026-11-02T09:59:00.000Z"),
+        assistant(
+            RESUMED,
+            "m2",
+            "r2",
+            "claude-opus-9-9",
+            10,
+            "2026-11-02T10:00:00.000Z",
+        ),
+    ];
+    write(d.path(), RESUMED, &newer, 1_790_100_000);
+    let o = claudio(d.path(), &["usage", "--all", "-n", "1", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // the same tokens as the older session: the same cost
+    let cost = v["total"]["estimatedCostUsd"].as_f64().unwrap_or(-1.0);
+    assert!((cost - 0.5).abs() < 1e-9, "{v}");
+    assert_eq!(v["unpricedModels"], json!([]), "{v}");
 }

@@ -57,7 +57,6 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                     .map(|(s, u)| {
                         let mut v = serde_json::to_value(s).unwrap_or_default();
                         // what `usage` counts for the session: its sub-agents too
-                        let u = u.map(|u| u.total());
                         if let (Some(o), Ok(u)) = (v.as_object_mut(), u) {
                             for (k, x) in usage::json_fields(&u) {
                                 o.insert(k.to_owned(), x);
@@ -87,7 +86,7 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                 claudio::store::sessions_usage(&paths)
                     .into_iter()
                     .map(|u| match u {
-                        Ok(u) => usage::long_cells(&u.total()),
+                        Ok(u) => usage::long_cells(&u),
                         Err(_) => ["?".into(), "?".into()],
                     })
                     .collect()

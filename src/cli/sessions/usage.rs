@@ -10,9 +10,7 @@ use crate::cli::exit::Exit;
 use crate::cli::pricing::{Cost, Pricer, PRICES_DATE};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use claudio::store::{
-    FileUsage, ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet,
-};
+use claudio::store::{ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,6 +19,8 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum By {
     Day,
+    /// Weeks, each keyed by its first day (Monday unless --start-of-week).
+    Week,
     Month,
     Model,
     Project,
@@ -54,9 +54,149 @@ pub struct UsageArgs {
     /// The old spelling of `-o json`.
     #[arg(long, hide = true, conflicts_with = "output")]
     pub json: bool,
+    /// Only API messages before then: a span back from now (12h, 7d), a
+    /// date (2026-11-30: through that day) or a time.
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Days, weeks, months and windows in this time zone (an IANA name:
+    /// Europe/Paris, America/New_York, UTC) instead of TZ's; --since and
+    /// --until dates are its midnights.
+    #[arg(long, value_name = "ZONE")]
+    pub timezone: Option<String>,
+    /// Under each row, its tokens and cost by model (-o json always has
+    /// them: modelBreakdowns).
+    #[arg(long)]
+    pub breakdown: bool,
+    /// Rows oldest first (asc) or newest first (desc); by model, project or
+    /// session the same order, reversed.
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = Order::Asc)]
+    pub order: Order,
+    /// With --by week: the day weeks start on.
+    #[arg(long, value_enum, value_name = "DAY", default_value_t = WeekStart::Monday)]
+    pub start_of_week: WeekStart,
     /// Leave the cost estimate out.
     #[arg(long)]
     pub no_cost: bool,
+}
+
+/// The order of `usage`'s rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Order {
+    Asc,
+    Desc,
+}
+
+/// The day a week starts on (`--by week`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WeekStart {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
+impl WeekStart {
+    /// Days since Monday.
+    fn days_after_monday(self) -> i8 {
+        self as i8
+    }
+
+    fn name(self) -> String {
+        format!("{self:?}").to_lowercase()
+    }
+}
+
+/// How `usage` tells the time: the zone `--timezone` names, else the
+/// local one ([`local_time`]).
+struct Clock {
+    zone: Option<jiff::tz::TimeZone>,
+}
+
+impl Clock {
+    /// The zone `--timezone` names: a usage error when none is found by
+    /// that name (its file is read as `TZ`'s is: without blocking, a
+    /// regular file only, bounded).
+    fn new(name: Option<&str>) -> anyhow::Result<Clock> {
+        let Some(name) = name else {
+            return Ok(Clock { zone: None });
+        };
+        let tzdir = std::env::var_os("TZDIR");
+        let (zone, why) = super::time::zone_from(Some(name.as_ref()), tzdir.as_deref());
+        if why.is_some() || name.trim().is_empty() {
+            return Err(crate::cli::exit::usage_error!(
+                "--timezone {}: no such time zone (give an IANA name such as Europe/Paris, or UTC)",
+                crate::cli::summary::one_line(name, 40)
+            ));
+        }
+        Ok(Clock { zone: Some(zone) })
+    }
+
+    /// (`YYYY-MM-DD`, `HH:MM`) at `ms`.
+    fn at(&self, ms: i64) -> (String, String) {
+        let Some(zone) = &self.zone else {
+            return local_time(ms);
+        };
+        let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
+            return local_time(ms);
+        };
+        let d = zone.to_datetime(t);
+        (
+            format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day()),
+            format!("{:02}:{:02}", d.hour(), d.minute()),
+        )
+    }
+
+    /// The day at `ms`.
+    fn day(&self, ms: i64) -> String {
+        self.at(ms).0
+    }
+
+    /// The first day of the week `ms` is in, weeks starting on `start`.
+    fn week(&self, ms: i64, start: WeekStart) -> String {
+        let day = self.day(ms);
+        let Ok(d) = day.parse::<jiff::civil::Date>() else {
+            return day;
+        };
+        let back = (d.weekday().to_monday_zero_offset() - start.days_after_monday()).rem_euclid(7);
+        d.checked_sub(jiff::Span::new().days(i64::from(back)))
+            .map(|d| d.to_string())
+            .unwrap_or(day)
+    }
+
+    /// `--since` or `--until` (`end`: a date means the end of that day) in
+    /// ms: a date (`2026-11-01` or `20261101`) is midnight in the zone
+    /// `--timezone` names, else UTC; a span is back from now.
+    fn bound(&self, flag: &str, s: &str, now: i64, end: bool) -> anyhow::Result<i64> {
+        let t = s.trim();
+        let digits = t.len() == 8 && t.bytes().all(|b| b.is_ascii_digit());
+        let dashed = if digits {
+            format!("{}-{}-{}", &t[..4], &t[4..6], &t[6..])
+        } else {
+            t.to_owned()
+        };
+        if let Some(d) = dashed
+            .parse::<jiff::civil::Date>()
+            .ok()
+            .filter(|_| dashed.len() == 10)
+        {
+            let d = if end { d.tomorrow().unwrap_or(d) } else { d };
+            let zone = self.zone.clone().unwrap_or(jiff::tz::TimeZone::UTC);
+            if let Ok(z) = d.to_zoned_datetime(zone) {
+                return Ok(z.timestamp().as_millisecond());
+            }
+        }
+        super::time::parse_since(t, now)
+            .map(|ms| if end { ms.saturating_add(1) } else { ms })
+            .map_err(|_| {
+                crate::cli::exit::usage_error!(
+                    "{flag} {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
+                    crate::cli::summary::one_line(t, 40)
+                )
+            })
+    }
 }
 
 impl UsageArgs {
@@ -69,17 +209,26 @@ impl UsageArgs {
 /// `usage --help`'s notes.
 pub(super) const HELP: &str = "\
 -o json prints one object: by, rows, total, pricesDate, unpricedModels (and
-archivedSessions when the archive added some). -o ndjson prints each row on a
+archivedSessions when the archive added some; startOfWeek by week; timezone
+with --timezone). -o ndjson prints each row on a
 line, then that object without its rows. A row has key (the day, month,
 model, project, full session id or window), input, output, cacheWrite,
 cacheRead, models, estimatedCostUsd (the CLI's own figure where it
 recorded one), costIsPartial and costIsEstimate (some of it from the
-built-in list prices); by session also title, fromArchive and subagents (rows with agentId, description, agentType); by
+list prices), modelBreakdowns (the same fields for each model, keyed by
+model); by session also title, fromArchive and subagents (rows with agentId, description, agentType); by
 block also start, end, firstMessage, lastMessage, apiRequests, active,
 burnRate and projected.
 
+Costs are the CLI's own (its cost-state records) where it wrote them; else
+priced at the config file's [prices] (see claudio config --help), then the
+unit prices the store's cost-state records teach, then the CLI's list
+prices, kept in the program (~ marks those estimates).
+
 Examples:
   claudio sessions usage --all --by month
+  claudio sessions usage --all --by week --since 2026-11-01 --until 2026-11-30 --breakdown
+  claudio sessions usage --by day --timezone America/New_York --order desc
   claudio sessions usage --by session --since 7d -n 10
   claudio sessions usage --all --by block -o json | jq '.rows[] | select(.active)'";
 
@@ -91,10 +240,11 @@ struct Row {
 }
 
 impl Row {
-    /// One session's row: its tokens by model, priced by its own
-    /// `cost-state` where it has one, else by the table.
-    fn of(u: &FileUsage) -> Row {
-        let costs = Pricer::default().file(&u.messages, u.cli_cost.as_ref());
+    /// One session's row, its sub-agents' too: its tokens by model, priced
+    /// by its own `cost-state` where it has one, else by the table.
+    fn of(s: &SessionUsage) -> Row {
+        let costs = Pricer::default().session(s);
+        let u = &s.total();
         let mut r = Row::default();
         for m in &u.messages {
             r.add(
@@ -117,6 +267,15 @@ impl Row {
     fn add(&mut self, model: &str, t: &Tokens, c: Cost) {
         self.models.entry(model.to_owned()).or_default().add(t);
         self.costs.entry(model.to_owned()).or_default().add(&c);
+    }
+
+    /// Each model's part of the row, as a row of its own.
+    fn by_model(&self) -> impl Iterator<Item = (&String, Row)> {
+        self.models.iter().map(|(m, t)| {
+            let mut r = Row::default();
+            r.add(m, t, self.costs.get(m).copied().unwrap_or_default());
+            (m, r)
+        })
     }
 
     /// Whether some model of the row has a price.
@@ -178,9 +337,10 @@ fn cost_text(cost: f64, unpriced: bool, any_priced: bool) -> String {
 }
 
 /// Extra fields for `list --json --usage`: beside the SDK's, never instead.
-pub(super) fn json_fields(u: &FileUsage) -> Vec<(&'static str, serde_json::Value)> {
+pub(super) fn json_fields(s: &SessionUsage) -> Vec<(&'static str, serde_json::Value)> {
+    let u = &s.total();
     let t = u.tokens();
-    let row = Row::of(u);
+    let row = Row::of(s);
     let (cost, partial) = row.cost();
     let priced = row.any_priced();
     vec![
@@ -212,8 +372,8 @@ pub(super) fn json_fields(u: &FileUsage) -> Vec<(&'static str, serde_json::Value
 }
 
 /// `list --long`'s cells: total tokens, and the estimate (`—` with no price).
-pub(super) fn long_cells(u: &FileUsage) -> [String; 2] {
-    [short(u.tokens().total()), Row::of(u).cost_cell()]
+pub(super) fn long_cells(s: &SessionUsage) -> [String; 2] {
+    [short(s.total().tokens().total()), Row::of(s).cost_cell()]
 }
 
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
@@ -261,7 +421,7 @@ pub(super) fn summary_line(s: &SessionUsage) -> String {
     if !models.is_empty() {
         parts.push(models.join(", "));
     }
-    let row = Row::of(u);
+    let row = Row::of(s);
     let (cost, unpriced) = row.cost();
     let priced = row.any_priced();
     if !row.models.is_empty() {
@@ -294,15 +454,26 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 .context("cannot tell the current directory; pass --cwd or --all")?,
         )
     };
+    let clock = Clock::new(a.timezone.as_deref())?;
     let since = a
         .since
         .as_deref()
-        .map(|s| super::time::parse_since(s, io.now_ms))
+        .map(|s| clock.bound("--since", s, io.now_ms, false))
         .transpose()?;
+    // exclusive: a date's next midnight
+    let until = a
+        .until
+        .as_deref()
+        .map(|s| clock.bound("--until", s, io.now_ms, true))
+        .transpose()?;
+    let after_until = |at: Option<i64>| until.is_some_and(|u| at.is_none_or(|at| at >= u));
     // oldest first: a resumed session's file repeats what came before it
     let listing = store.usage(dir.as_deref())?;
     io.warn_skipped(&listing.skipped);
     let mut sessions = listing.sessions;
+    // prices the store's own cost-state lines teach, for what none covers:
+    // from every session read, -n's left-out ones too
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents));
     // `-n 0` is no limit, as in list and search
     if let Some(n) = a.limit.filter(|&n| n > 0) {
         // the n newest, still oldest first
@@ -341,8 +512,6 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     // --by block: each message's time, model and new tokens, windowed after
     let mut timed: Vec<(i64, String, Tokens, Cost)> = Vec::new();
     let mut seen = UsageSet::default();
-    // prices the store's own cost-state lines teach, for what none covers
-    let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents));
     // what each message's cost has added so far (a resumed file repeats it)
     let mut counted: HashMap<String, Cost> = HashMap::new();
     for s in &sessions {
@@ -362,6 +531,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 if a.by != By::Block && since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
                     continue;
                 }
+                if after_until(m.at) {
+                    continue;
+                }
                 let delta = seen.add_message(m);
                 if delta.total() == 0 {
                     continue;
@@ -377,8 +549,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                     continue;
                 }
                 let key = match a.by {
-                    By::Day => local_time(when).0,
-                    By::Month => local_time(when).0[..7].to_owned(),
+                    By::Day => clock.day(when),
+                    By::Week => clock.week(when, a.start_of_week),
+                    By::Month => clock.day(when)[..7].to_owned(),
                     By::Model => m.model.clone(),
                     By::Project => s
                         .without_subagents
@@ -417,6 +590,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 usd,
                 ..Cost::default()
             };
+            if after_until(Some(when)) {
+                continue;
+            }
             if a.by == By::Block {
                 timed.push((when, model, Tokens::default(), cost));
                 continue;
@@ -425,8 +601,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 continue;
             }
             let key = match a.by {
-                By::Day => local_time(when).0,
-                By::Month => local_time(when).0[..7].to_owned(),
+                By::Day => clock.day(when),
+                By::Week => clock.week(when, a.start_of_week),
+                By::Month => clock.day(when)[..7].to_owned(),
                 By::Model => model.clone(),
                 By::Project => s
                     .without_subagents
@@ -451,7 +628,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     // a window's row: its start and end, local time (in order as strings)
     let mut window_of: BTreeMap<String, &BillingWindow> = BTreeMap::new();
     for w in &windows {
-        let key = window_key(w);
+        let key = window_key(w, &clock);
         rows.insert(key.clone(), Row::of_window(w));
         window_of.insert(key, w);
     }
@@ -470,6 +647,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     if a.by == By::Session {
         ordered.sort_by_key(|(k, _)| (written.get(k.as_str()).copied(), k.as_str()));
     }
+    if a.order == Order::Desc {
+        ordered.reverse();
+    }
     let unpriced: BTreeSet<&String> = total
         .costs
         .iter()
@@ -479,19 +659,33 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     let output = a.output();
     let now = io.now_ms;
     if output.is_json() {
-        let row_json = |key: &str, r: &Row| {
+        // a row's figures; by model too (`modelBreakdowns`)
+        let figures = |r: &Row| {
             let t = r.tokens();
             let (cost, some_unpriced) = r.cost();
             let priced = r.any_priced();
             serde_json::json!({
-                "key": key,
                 "input": t.input, "output": t.output,
                 "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
-                "models": r.models.keys().collect::<Vec<_>>(),
                 "estimatedCostUsd": (!a.no_cost && priced).then_some(cost),
                 "costIsPartial": !a.no_cost && some_unpriced && priced,
                 "costIsEstimate": !a.no_cost && priced && r.estimated(),
             })
+        };
+        let row_json = |key: &str, r: &Row| {
+            let mut v = figures(r);
+            v["key"] = serde_json::json!(key);
+            v["models"] = serde_json::json!(r.models.keys().collect::<Vec<_>>());
+            let by_model: Vec<serde_json::Value> = r
+                .by_model()
+                .map(|(m, r)| {
+                    let mut v = figures(&r);
+                    v["model"] = serde_json::json!(m);
+                    v
+                })
+                .collect();
+            v["modelBreakdowns"] = serde_json::json!(by_model);
+            v
         };
         let session_row = |k: &String, r: &Row| {
             let mut v = row_json(k, r);
@@ -546,6 +740,12 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         if !archived.is_empty() {
             v["archivedSessions"] = serde_json::json!(archived.len());
         }
+        if a.by == By::Week {
+            v["startOfWeek"] = serde_json::json!(a.start_of_week.name());
+        }
+        if let Some(z) = &a.timezone {
+            v["timezone"] = serde_json::json!(z);
+        }
         let rows_json = ordered.iter().map(|(k, r)| session_row(k, r));
         if output == Output::Ndjson {
             // each row, then the rest of the document on the last line
@@ -598,9 +798,18 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             r.cost_cell(),
         ]
     };
+    // --breakdown: a row's models under it (by model a row is one)
+    let breakdown = |table: &mut Vec<[String; 7]>, r: &Row| {
+        if a.breakdown && a.by != By::Model {
+            for (m, r) in r.by_model() {
+                table.push(line(&format!("  └ {m}"), &r));
+            }
+        }
+    };
     for (k, r) in ordered {
         if window_of.get(k).is_some_and(|w| w.active) {
             table.push(line(&format!("{k} (open)"), r));
+            breakdown(&mut table, r);
             continue;
         }
         if a.by == By::Session {
@@ -611,6 +820,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         } else {
             table.push(line(k, r));
         }
+        breakdown(&mut table, r);
         // a session's sub-agents, already in its row: what each spent
         for (agent, r) in agent_rows.get(k.as_str()).into_iter().flatten() {
             table.push(line(&agent_label(agent), r));
@@ -657,16 +867,25 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     }
     for w in windows.iter().filter(|w| w.active) {
         let r = Row::of_window(w);
-        out.push_str(&flat(&open_window_line(w, &r, io.now_ms, !a.no_cost)));
+        out.push_str(&flat(&open_window_line(
+            w, &r, io.now_ms, !a.no_cost, &clock,
+        )));
         out.push('\n');
     }
     if !agent_rows.is_empty() {
         out.push_str(&st.dim("a session's row includes its sub-agents (↳ rows)"));
         out.push('\n');
     }
+    if a.by == By::Week {
+        let day = a.start_of_week.name();
+        let mut note = format!("weeks start on {day}");
+        note[..1].make_ascii_uppercase();
+        out.push_str(&st.dim(&format!("{note} (--start-of-week)")));
+        out.push('\n');
+    }
     if !a.no_cost {
         let mut note = if total.estimated() {
-            format!("~ marks estimates from Anthropic's list prices of {PRICES_DATE}; other costs are the CLI's own")
+            format!("~ marks estimates from the list prices of {PRICES_DATE} (or the config file's [prices]); other costs are the CLI's own")
         } else {
             "costs are the CLI's own (its cost-state records)".to_owned()
         };
@@ -719,9 +938,9 @@ fn session_label(id: &str, title: Option<&String>, archived: bool) -> String {
 
 /// A billing window's row: its start and end, local time
 /// (`2026-11-01 10:00–15:00`).
-fn window_key(w: &BillingWindow) -> String {
-    let (day, from) = local_time(w.start);
-    format!("{day} {from}–{}", local_time(w.end).1)
+fn window_key(w: &BillingWindow, clock: &Clock) -> String {
+    let (day, from) = clock.at(w.start);
+    format!("{day} {from}–{}", clock.at(w.end).1)
 }
 
 /// An open window at its present rate: per minute, per hour, and at its end.
@@ -788,9 +1007,15 @@ impl OpenWindow {
 
 /// The line under the table for the window still open: time left, burn
 /// rate and what it comes to at the window's end.
-fn open_window_line(w: &BillingWindow, r: &Row, now: i64, with_cost: bool) -> String {
+fn open_window_line(
+    w: &BillingWindow,
+    r: &Row,
+    now: i64,
+    with_cost: bool,
+    clock: &Clock,
+) -> String {
     let left = (w.end - now).max(0) / 60_000;
-    let end = local_time(w.end).1;
+    let end = clock.at(w.end).1;
     let mut s = format!(
         "open window: {}h{:02} left, until {end}",
         left / 60,

@@ -12,8 +12,9 @@ pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
 /// The format, and what its records were counted by: 3 since a line with
 /// `\u`-escaped keys counts (an index of version 2 holds counts made
 /// without them, and is rebuilt); 4 since records hold 1-hour cache
-/// writes, a response's first line's time and the CLI's `cost-state`.
-pub(super) const VERSION: u32 = 4;
+/// writes, a response's first line's time and the CLI's `cost-state`; 5
+/// since a `cost-state` holds how many responses came before it.
+pub(super) const VERSION: u32 = 5;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;
@@ -234,6 +235,7 @@ pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
             o.0.push(1 + c.has_unknown_model_cost as u8);
             o.u64(c.total_usd.to_bits());
             o.opt_i64(c.until);
+            o.var(c.responses as u64);
             o.var(c.models.len() as u64);
             for m in &c.models {
                 o.bytes(m.model.as_bytes());
@@ -340,6 +342,7 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
         k @ (1 | 2) => {
             let total_usd = usd(i.u64()?)?;
             let until = i.opt_i64()?;
+            let responses = usize::try_from(i.var()?).ok()?;
             let n = usize::try_from(i.var()?).ok()?;
             if n > i.0.len() / 8 {
                 return None;
@@ -368,6 +371,7 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
                 models,
                 has_unknown_model_cost: k == 2,
                 until,
+                responses,
             })
         }
         _ => return None,

@@ -88,6 +88,7 @@ fn a_record_round_trips() {
             }],
             has_unknown_model_cost: true,
             until: Some(77),
+            responses: 3,
         }),
     };
     let h = Head {

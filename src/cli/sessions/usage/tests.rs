@@ -146,3 +146,144 @@ fn short_counts() {
     assert_eq!(cost_text(1.234, true, true), "$1.23+");
     assert_eq!(cost_text(0.0, true, false), "—");
 }
+
+/// A week is keyed by its first day: Monday unless asked otherwise.
+#[test]
+fn weeks_start_on_monday_or_the_day_asked() {
+    let c = Clock::new(Some("UTC")).unwrap();
+    let wed = claudio::store::parse_iso_millis("2026-11-04T10:00:00Z").unwrap();
+    assert_eq!(c.week(wed, WeekStart::Monday), "2026-11-02");
+    assert_eq!(c.week(wed, WeekStart::Sunday), "2026-11-01");
+    assert_eq!(c.week(wed, WeekStart::Wednesday), "2026-11-04");
+    assert_eq!(c.week(wed, WeekStart::Thursday), "2026-10-29");
+    // a Sunday late in the evening in New York is Monday in UTC
+    let late = claudio::store::parse_iso_millis("2026-11-09T02:00:00Z").unwrap();
+    let ny = Clock::new(Some("America/New_York")).unwrap();
+    assert_eq!(ny.week(late, WeekStart::Monday), "2026-11-02");
+    assert_eq!(c.week(late, WeekStart::Monday), "2026-11-09");
+}
+
+/// `--since` and `--until` dates are midnights of the `--timezone` zone
+/// (UTC without one); `--until` a date takes in that whole day; a
+/// zone no one knows is a usage error, not UTC.
+#[test]
+fn since_and_until_dates_are_the_zone_s_midnights() {
+    let ms = |s: &str| claudio::store::parse_iso_millis(s).unwrap();
+    let now = ms("2027-01-15T08:00:00Z");
+    let tokyo = Clock::new(Some("Asia/Tokyo")).unwrap();
+    assert_eq!(
+        tokyo.bound("--since", "2026-11-01", now, false).unwrap(),
+        ms("2026-10-31T15:00:00Z")
+    );
+    assert_eq!(
+        tokyo.bound("--until", "20261101", now, true).unwrap(),
+        ms("2026-11-01T15:00:00Z")
+    );
+    let local = Clock::new(None).unwrap();
+    assert_eq!(
+        local.bound("--until", "2026-11-01", now, true).unwrap(),
+        ms("2026-11-02T00:00:00Z")
+    );
+    assert_eq!(
+        local.bound("--until", "2d", now, true).unwrap(),
+        ms("2027-01-13T08:00:00Z") + 1
+    );
+    let e = local.bound("--until", "soon", now, true).unwrap_err();
+    assert!(e.to_string().contains("--until soon"), "{e}");
+    assert!(local.bound("--until", "2026-02-30", now, true).is_err());
+    for bad in ["Nowhere/Atlantis", "", "../../etc/passwd"] {
+        let e = Clock::new(Some(bad)).err().expect(bad).to_string();
+        assert!(
+            e.contains("--timezone") && e.contains("no such time zone"),
+            "{e}"
+        );
+    }
+}
+
+/// `--by week`, `--until`, `--order desc` and `--breakdown` in one store:
+/// the rows, their order, and each row's models.
+#[test]
+fn weeks_until_order_and_the_breakdown() {
+    let d = timed_store(&[
+        "2026-11-01T10:00:00.000Z",
+        "2026-11-04T10:00:00.000Z",
+        "2026-11-10T10:00:00.000Z",
+        "2026-11-20T10:00:00.000Z",
+    ]);
+    let dir = cfg(&d);
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--config-dir", &dir, "usage", "--all", "-o", "json"];
+        args.extend_from_slice(extra);
+        let r = run_args(&args, "/nonexistent".as_ref(), "/".as_ref());
+        r.outcome.unwrap();
+        serde_json::from_str(&r.out.text()).unwrap()
+    };
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let v = json(&["--by", "week", "--timezone", "UTC"]);
+    assert_eq!(
+        keys(&v),
+        ["2026-10-26", "2026-11-02", "2026-11-09", "2026-11-16"]
+    );
+    assert_eq!(v["startOfWeek"], "monday");
+    assert_eq!(v["timezone"], "UTC");
+    let v = json(&[
+        "--by",
+        "week",
+        "--timezone",
+        "UTC",
+        "--start-of-week",
+        "sunday",
+    ]);
+    assert_eq!(keys(&v), ["2026-11-01", "2026-11-08", "2026-11-15"]);
+    assert_eq!(v["rows"][0]["input"], 1200);
+    // --until a date: through that day
+    let v = json(&["--timezone", "UTC", "--until", "2026-11-10"]);
+    assert_eq!(keys(&v), ["2026-11-01", "2026-11-04", "2026-11-10"]);
+    let v = json(&[
+        "--timezone",
+        "UTC",
+        "--since",
+        "2026-11-02",
+        "--until",
+        "2026-11-09",
+    ]);
+    assert_eq!(keys(&v), ["2026-11-04"]);
+    assert_eq!(v["total"]["input"], 600);
+    // newest first
+    let v = json(&["--timezone", "UTC", "--order", "desc"]);
+    assert_eq!(
+        keys(&v),
+        ["2026-11-20", "2026-11-10", "2026-11-04", "2026-11-01"]
+    );
+    // each row, and the total, by model
+    let b = &v["rows"][0]["modelBreakdowns"];
+    assert_eq!(b.as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(b[0]["model"], "claude-sonnet-4-5");
+    assert_eq!(b[0]["input"], 600);
+    assert_eq!(b[0]["estimatedCostUsd"], v["rows"][0]["estimatedCostUsd"]);
+    assert_eq!(v["total"]["modelBreakdowns"][0]["input"], 2400);
+    // the table: a line under each row with --breakdown, none without
+    let text = |extra: &[&str]| -> String {
+        let mut args = vec!["--config-dir", &dir, "usage", "--all", "--by", "week"];
+        args.extend_from_slice(extra);
+        let r = run_args(&args, "/nonexistent".as_ref(), "/".as_ref());
+        r.outcome.unwrap();
+        r.out.text()
+    };
+    let plain = text(&["--timezone", "UTC"]);
+    assert!(!plain.contains('└'), "{plain}");
+    assert!(plain.contains("Weeks start on monday"), "{plain}");
+    let broken = text(&["--timezone", "UTC", "--breakdown"]);
+    assert_eq!(
+        broken.matches("  └ claude-sonnet-4-5").count(),
+        4,
+        "{broken}"
+    );
+}
