@@ -49,7 +49,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -l system-prompt -d 'Repla
 complete -c claudio -n "__fish_claudio_needs_command" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_needs_command" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_needs_command" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
+complete -c claudio -n "__fish_claudio_needs_command" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r -f -a "(__fish_claudio_session_ids)"
 complete -c claudio -n "__fish_claudio_needs_command" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_needs_command" -s c -l continue -d 'Continue the most recent session of this directory'
@@ -93,7 +93,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -l system-prompt -d
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand ask" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r -f -a "(__fish_claudio_session_ids)"
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -368,3 +368,30 @@ complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_su
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the path of the config file in use'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings the config file gives'
+
+# Session ids, from `claudio sessions complete-ids` (the newest that match),
+# each with its title.
+function __fish_claudio_session_ids
+    claudio sessions complete-ids --describe -- (commandline -ct) 2>/dev/null
+end
+
+function __fish_claudio_wants_session_id
+    set -l n 0
+    set -l skip 0
+    for w in (commandline -opc)[2..-1]
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case '--add-dir' '--allowed-tools' '--append-system-prompt' '--at' '--by' '--cli-path' '--color' '--config-dir' '--cwd' '--disallowed-tools' '--effort' '--fallback-model' '--format' '--grep' '--hits' '--image' '--json-schema' '--limit' '--max-budget-usd' '--max-turns' '--mcp-config' '--model' '--output' '--output-file' '--permission-mode' '--since' '--system-prompt' '--title' '-O' '-n' '-o'
+                set skip 1
+            case '-*'
+            case '*'
+                set n (math $n + 1)
+        end
+    end
+    test $skip = 0; and test $n -eq 2
+end
+
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect show export resume fork rename tag delete; and __fish_claudio_wants_session_id" -f -a "(__fish_claudio_session_ids)"
