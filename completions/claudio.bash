@@ -404,7 +404,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__completions)
-            opts="-h --cli-path --debug --color --help bash elvish fish powershell zsh"
+            opts="-h --cli-path --debug --color --help bash zsh fish elvish powershell nushell"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1677,7 +1677,44 @@ _claudio() {
 }
 
 if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _claudio -o nosort -o bashdefault -o default claudio
+    complete -F _claudio_ids -o nosort -o bashdefault -o default claudio
 else
-    complete -F _claudio -o bashdefault -o default claudio
+    complete -F _claudio_ids -o bashdefault -o default claudio
 fi
+
+# Session ids, from `claudio sessions complete-ids` (the newest that match).
+_claudio_ids_wanted() {
+    local i w skip=0 n=0 first= verb=
+    case "${COMP_WORDS[COMP_CWORD-1]}" in
+        -r|--resume) return 0 ;;
+    esac
+    for (( i = 1; i < COMP_CWORD; i++ )); do
+        w="${COMP_WORDS[i]}"
+        if (( skip )); then skip=0; continue; fi
+        case "$w" in
+            --add-dir|--allowed-tools|--append-system-prompt|--at|--by|--cli-path|--color|--config-dir|--cwd|--disallowed-tools|--effort|--fallback-model|--format|--grep|--hits|--image|--json-schema|--limit|--max-budget-usd|--max-turns|--mcp-config|--model|--output|--output-file|--permission-mode|--since|--system-prompt|--title|-O|-n|-o) skip=1; continue ;;
+            -*) continue ;;
+        esac
+        n=$(( n + 1 ))
+        case $n in
+            1) first="$w" ;;
+            2) verb="$w" ;;
+        esac
+    done
+    # not the value of a flag
+    (( skip )) && return 1
+    [[ $n -eq 2 && "$first" == sessions ]] || return 1
+    case "$verb" in
+        inspect|show|export|resume|fork|rename|tag|delete) return 0 ;;
+    esac
+    return 1
+}
+
+_claudio_ids() {
+    local cur="${COMP_WORDS[COMP_CWORD]}"
+    if [[ "$cur" != -* ]] && _claudio_ids_wanted; then
+        COMPREPLY=( $(compgen -W "$(claudio sessions complete-ids -- "$cur" 2>/dev/null)" -- "$cur") )
+        return 0
+    fi
+    _claudio "$@"
+}

@@ -1,6 +1,6 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
-use super::args::{AskArgs, ChatFlags, Cli, Command, ConfigAction, SessionFlags};
+use super::args::{AskArgs, ChatFlags, Cli, Command, CompletionShell, ConfigAction, SessionFlags};
 use super::config::{ArchiveMode, Config, EditMode};
 use super::exit::{self, Exit};
 use super::sanitize::Sanitizer;
@@ -162,6 +162,17 @@ impl Command {
                     return Err(super::exit::usage_error!(
                         "--no-archive leaves the archive out of what is read; `sessions archive` writes it, so the two do not go together"
                     ));
+                }
+                if let SessionsAction::CompleteIds(a) = &sessions.action {
+                    // for a completion script: no config, no runtime, no
+                    // background archive, nothing but the candidates
+                    super::sessions::complete_ids(
+                        sessions.config_dir.as_deref(),
+                        sessions.no_archive,
+                        a,
+                        &mut std::io::stdout().lock(),
+                    );
+                    return Ok(Exit::Success);
                 }
                 let config = configure(&mut flags)?;
                 super::pricing::use_overrides(config.price_overrides());
@@ -401,11 +412,39 @@ fn config_command(action: &ConfigAction, config: &Config, path: Option<&std::pat
 }
 
 /// The completion script for `shell`: the flags `--help` shows, not the
-/// hidden old spellings (clap_complete offers every flag it is given).
-pub fn print_completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+/// hidden old spellings (clap_complete offers every flag it is given),
+/// with session ids completed where they are asked for.
+pub fn print_completions(shell: CompletionShell, out: &mut dyn std::io::Write) {
+    use clap_complete::Shell;
     let mut cmd = Cli::command();
     cmd.build();
-    clap_complete::generate(shell, &mut shown(&cmd), "claudio", out);
+    let mut shown = shown(&cmd);
+    let mut script = Vec::new();
+    match shell {
+        CompletionShell::Bash => {
+            clap_complete::generate(Shell::Bash, &mut shown, "claudio", &mut script)
+        }
+        CompletionShell::Zsh => {
+            clap_complete::generate(Shell::Zsh, &mut shown, "claudio", &mut script)
+        }
+        CompletionShell::Fish => {
+            clap_complete::generate(Shell::Fish, &mut shown, "claudio", &mut script)
+        }
+        CompletionShell::Elvish => {
+            clap_complete::generate(Shell::Elvish, &mut shown, "claudio", &mut script)
+        }
+        CompletionShell::Powershell => {
+            clap_complete::generate(Shell::PowerShell, &mut shown, "claudio", &mut script)
+        }
+        CompletionShell::Nushell => clap_complete::generate(
+            clap_complete_nushell::Nushell,
+            &mut shown,
+            "claudio",
+            &mut script,
+        ),
+    }
+    let script = String::from_utf8_lossy(&script).into_owned();
+    let _ = out.write_all(super::sessions::completion_hook(shell, &shown, script).as_bytes());
 }
 
 /// A built command again, without its hidden flags: its name, about,
@@ -436,7 +475,7 @@ fn shown(cmd: &clap::Command) -> clap::Command {
         // propagated already: each command has its own copy
         c = c.arg(a.clone().global(false));
     }
-    for sub in cmd.get_subcommands() {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         c = c.subcommand(shown(sub));
     }
     c

@@ -119,11 +119,11 @@ pub enum Command {
     Statusline(super::statusline::StatuslineArgs),
     /// Print a shell completion script.
     #[command(
-        after_help = "Examples:\n  claudio completions bash > ~/.local/share/bash-completion/completions/claudio\n  claudio completions zsh > ~/.zfunc/_claudio\n  claudio completions fish > ~/.config/fish/completions/claudio.fish"
+        after_help = "Examples:\n  claudio completions bash > ~/.local/share/bash-completion/completions/claudio\n  claudio completions zsh > ~/.zfunc/_claudio\n  claudio completions fish > ~/.config/fish/completions/claudio.fish\n  claudio completions nushell | save -f ~/.config/nushell/claudio.nu  (then `use ~/.config/nushell/claudio.nu *` in config.nu)"
     )]
     Completions {
         /// The shell.
-        shell: clap_complete::Shell,
+        shell: CompletionShell,
     },
     /// Print the man page (roff).
     #[command(after_help = "Example:\n  claudio man > ~/.local/share/man/man1/claudio.1")]
@@ -131,6 +131,17 @@ pub enum Command {
     /// No subcommand: the chat, or `ask` when stdin is piped.
     #[command(skip)]
     Chat,
+}
+
+/// The shells `claudio completions` writes a script for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    Powershell,
+    Nushell,
 }
 
 pub(crate) const CONFIG_HELP: &str = "\

@@ -4,7 +4,7 @@
 //! plain reader ([`super::headtail`]) or the archive's ([`super::packed`]).
 
 use super::error::{io_err, StoreResult};
-use super::headtail::HeadTail;
+use super::headtail::{Ends, HeadTail};
 use super::open::{is_packed, open_regular};
 use std::fs::Metadata;
 use std::io::Read;
@@ -26,6 +26,22 @@ pub fn read_head_tail(path: &Path) -> std::io::Result<Option<HeadTail>> {
         return packed_head_tail(path);
     }
     super::headtail::read_plain(path)
+}
+
+/// `f` given the head and tail of a transcript, plain or archived, as
+/// [`read_head_tail`] reads them; a plain one's are borrowed from the
+/// thread's one buffer, not copied (what a listing reads).
+pub(crate) fn with_ends<R>(
+    path: &Path,
+    f: impl FnOnce(std::io::Result<Option<Ends<'_>>>) -> R,
+) -> R {
+    if is_packed(path) {
+        return match packed_head_tail(path) {
+            Ok(ht) => f(Ok(ht.as_ref().map(HeadTail::ends))),
+            Err(e) => f(Err(e)),
+        };
+    }
+    super::headtail::with_plain(path, f)
 }
 
 /// The two ends of an archived transcript.

@@ -1,6 +1,8 @@
 //! Reading only the first and last 64 KiB of a transcript.
 
 use super::open::open_nofollow;
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fs::{File, Metadata};
 use std::io;
 use std::os::unix::fs::FileExt;
@@ -22,6 +24,130 @@ pub struct HeadTail {
     pub size: u64,
     /// The modification time when it was opened.
     pub modified: SystemTime,
+}
+
+impl HeadTail {
+    /// The two ends, borrowed.
+    pub(crate) fn ends(&self) -> Ends<'_> {
+        Ends {
+            head: &self.head,
+            tail: &self.tail,
+            size: self.size,
+            modified: self.modified,
+        }
+    }
+}
+
+/// The two ends of a transcript, borrowed: from a [`HeadTail`], or from
+/// the reading thread's one buffer ([`with_opened`]), which a listing
+/// reads every file into without a copy.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ends<'a> {
+    /// The first 64 KiB.
+    pub head: &'a str,
+    /// The last 64 KiB (the head itself for a file of at most 64 KiB).
+    pub tail: &'a str,
+    /// The file size when it was opened.
+    pub size: u64,
+    /// The modification time when it was opened.
+    pub modified: SystemTime,
+}
+
+thread_local! {
+    /// Each reading thread's buffer for both ends: made (and zeroed) once,
+    /// then read into again for each file, only the bytes read looked at.
+    static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Up to `buf.len()` bytes from `offset` (fewer if the file shrank).
+fn read_into(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read_at(&mut buf[n..], offset + n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// `f` given the ends of an opened plain transcript, read into the
+/// thread's buffer: what [`read_opened`] gives, borrowed (valid UTF-8, as
+/// nearly always, is not copied; invalid bytes become U+FFFD in a copy).
+pub(crate) fn with_opened<R>(
+    file: &File,
+    meta: &Metadata,
+    f: impl FnOnce(io::Result<Option<Ends<'_>>>) -> R,
+) -> R {
+    BUF.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buf) => {
+            if buf.len() < 2 * HEAD_TAIL_BYTES {
+                *buf = vec![0; 2 * HEAD_TAIL_BYTES];
+            }
+            ends_in(file, meta, &mut buf, f)
+        }
+        // a reader inside a reader (none today): a buffer of its own
+        Err(_) => ends_in(file, meta, &mut vec![0; 2 * HEAD_TAIL_BYTES], f),
+    })
+}
+
+fn ends_in<R>(
+    file: &File,
+    meta: &Metadata,
+    buf: &mut [u8],
+    f: impl FnOnce(io::Result<Option<Ends<'_>>>) -> R,
+) -> R {
+    if !meta.is_file() {
+        return f(Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
+    }
+    let modified = match meta.modified() {
+        Ok(m) => m,
+        Err(e) => return f(Err(e)),
+    };
+    let size = meta.len();
+    let (head_buf, tail_buf) = buf.split_at_mut(HEAD_TAIL_BYTES);
+    let want = size.min(HEAD_TAIL_BYTES as u64) as usize;
+    let n = match read_into(file, &mut head_buf[..want], 0) {
+        Ok(n) => n,
+        Err(e) => return f(Err(e)),
+    };
+    if n == 0 {
+        return f(Ok(None));
+    }
+    let tail_len = if size > HEAD_TAIL_BYTES as u64 {
+        let off = size - HEAD_TAIL_BYTES as u64;
+        match read_into(file, &mut tail_buf[..HEAD_TAIL_BYTES], off) {
+            Ok(k) => Some(k),
+            Err(e) => return f(Err(e)),
+        }
+    } else {
+        None
+    };
+    let head = text(&head_buf[..n]);
+    let tail = match tail_len {
+        Some(k) => text(&tail_buf[..k]),
+        None => Cow::Borrowed(&*head),
+    };
+    f(Ok(Some(Ends {
+        head: &head,
+        tail: &tail,
+        size,
+        modified,
+    })))
+}
+
+/// The bytes as text, borrowed when valid UTF-8 (std's check, with its
+/// ASCII fast path: `from_utf8_lossy`'s chunking is several times slower).
+fn text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Up to [`HEAD_TAIL_BYTES`] from `offset`, as text. Valid UTF-8 (nearly
@@ -53,6 +179,19 @@ pub(crate) fn read_plain(path: &Path) -> io::Result<Option<HeadTail>> {
     read_opened(&f, &meta)
 }
 
+/// [`with_opened`] of a plain transcript not yet opened (opened as
+/// [`read_plain`] opens it).
+pub(crate) fn with_plain<R>(path: &Path, f: impl FnOnce(io::Result<Option<Ends<'_>>>) -> R) -> R {
+    let file = match open_nofollow(path) {
+        Ok(file) => file,
+        Err(e) => return f(Err(e)),
+    };
+    match file.metadata() {
+        Ok(meta) => with_opened(&file, &meta, f),
+        Err(e) => f(Err(e)),
+    }
+}
+
 /// [`read_plain`] of a file already opened, with its metadata as opened.
 pub(crate) fn read_opened(f: &File, meta: &Metadata) -> io::Result<Option<HeadTail>> {
     if !meta.is_file() {
@@ -82,7 +221,97 @@ pub(crate) fn read_opened(f: &File, meta: &Metadata) -> io::Result<Option<HeadTa
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use std::io::Write;
+
+    /// What the ends are by definition: the whole file read, then its
+    /// first and last 64 KiB decoded (U+FFFD for what is not UTF-8).
+    fn ends_of_whole(bytes: &[u8]) -> Option<(String, String)> {
+        if bytes.is_empty() {
+            return None;
+        }
+        let head = &bytes[..bytes.len().min(HEAD_TAIL_BYTES)];
+        let tail = &bytes[bytes.len().saturating_sub(HEAD_TAIL_BYTES)..];
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        Some((text(head), text(tail)))
+    }
+
+    fn borrowed(path: &Path) -> Option<(String, String, u64)> {
+        with_plain(path, |ends| {
+            ends.unwrap()
+                .map(|e| (e.head.to_owned(), e.tail.to_owned(), e.size))
+        })
+    }
+
+    /// A file's bytes: pieces (multi-byte characters, invalid bytes, line
+    /// breaks, JSON) around a run of filler whose length moves the 64 KiB
+    /// cuts through them.
+    fn contents() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            Just(b"\n".to_vec()),
+            Just("\u{e9}".as_bytes().to_vec()),
+            Just("\u{2713}".as_bytes().to_vec()),
+            Just("\u{1f600}".as_bytes().to_vec()),
+            Just(b"\xff\xfe".to_vec()),
+            Just(b"\xe2\x82".to_vec()),
+            Just(br#"{"type":"user","message":{"content":"hi"}}"#.to_vec()),
+            "[a-z ]{0,40}".prop_map(String::into_bytes),
+        ];
+        (
+            proptest::collection::vec(piece.clone(), 0..12),
+            0usize..3 * HEAD_TAIL_BYTES,
+            proptest::collection::vec(piece, 0..12),
+        )
+            .prop_map(|(a, fill, b)| {
+                let mut out: Vec<u8> = a.concat();
+                out.resize(out.len() + fill, b'x');
+                out.extend(b.concat());
+                out
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        /// The ends read into the thread's one buffer are the ends of the
+        /// whole file, and what the owned reading gives, whatever was read
+        /// into the buffer before (a longer file, then a shorter one, then
+        /// the same again).
+        #[test]
+        fn the_borrowed_ends_are_the_whole_file_s(bytes in contents(), cut in 0usize..200_000) {
+            let dir = tempfile::tempdir().unwrap();
+            let short = &bytes[..cut.min(bytes.len())];
+            for (name, b) in [("a", &bytes[..]), ("b", short), ("c", &bytes[..])] {
+                let p = dir.path().join(name);
+                std::fs::write(&p, b).unwrap();
+                let want = ends_of_whole(b);
+                let got = borrowed(&p);
+                prop_assert_eq!(
+                    got.as_ref().map(|(h, t, _)| (h.clone(), t.clone())),
+                    want.clone()
+                );
+                if let Some((_, _, size)) = got {
+                    prop_assert_eq!(size, b.len() as u64);
+                }
+                let owned = read_plain(&p).unwrap().map(|ht| (ht.head, ht.tail));
+                prop_assert_eq!(owned, want);
+            }
+        }
+    }
+
+    #[test]
+    fn borrowed_ends_refuse_what_the_owned_refuse() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f.jsonl");
+        std::fs::write(&f, "{}\n").unwrap();
+        let link = dir.path().join("l.jsonl");
+        std::os::unix::fs::symlink(&f, &link).unwrap();
+        for p in [link.as_path(), dir.path(), &dir.path().join("missing")] {
+            assert!(with_plain(p, |e| e.is_err()), "{}", p.display());
+        }
+        let empty = dir.path().join("e.jsonl");
+        std::fs::write(&empty, "").unwrap();
+        assert!(with_plain(&empty, |e| e.unwrap().is_none()));
+    }
 
     #[test]
     fn small_files_have_one_part() {

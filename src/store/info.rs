@@ -1,9 +1,9 @@
 //! What a listing shows about one session, read from the head and tail of
 //! its transcript by the same rules as the TypeScript SDK's `listSessions()`.
 
-use super::either::read_head_tail;
+use super::either::{read_head_tail, with_ends};
 use super::error::{io_err, StoreError, StoreResult};
-use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
+use super::headtail::{Ends, HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
 use super::paths::sanitize_path;
 use super::scan::{
@@ -121,14 +121,16 @@ pub(crate) fn scan_file(
     project: Option<Project<'_>>,
     side: bool,
 ) -> Scanned {
-    scan_ends(path, session_id, read_head_tail(path), project, side)
+    with_ends(path, |ends| {
+        scan_ends(path, session_id, ends, project, side)
+    })
 }
 
 /// [`scan_file`] given the transcript's ends as read.
 pub(crate) fn scan_ends(
     path: &Path,
     session_id: &str,
-    ends: std::io::Result<Option<HeadTail>>,
+    ends: std::io::Result<Option<Ends<'_>>>,
     project: Option<Project<'_>>,
     side: bool,
 ) -> Scanned {
@@ -138,14 +140,14 @@ pub(crate) fn scan_ends(
         Err(e) => return Scanned::Skipped(SkipReason::Unreadable(e.to_string())),
     };
     if let Some(p) = project {
-        if belongs_elsewhere(&ht, p) {
+        if belongs_elsewhere(ht, p) {
             return Scanned::NotASession;
         }
     }
-    match read_ends(path, session_id, &ht, project.map(|p| p.path), side) {
-        Ends::Session(info) => Scanned::Session(info),
-        Ends::Sidechain | Ends::ContinuedIn(_) => Scanned::NotASession,
-        Ends::NoPrompt => Scanned::Skipped(SkipReason::NoPrompt),
+    match read_ends(path, session_id, ht, project.map(|p| p.path), side) {
+        EndsSay::Session(info) => Scanned::Session(info),
+        EndsSay::Sidechain | EndsSay::ContinuedIn(_) => Scanned::NotASession,
+        EndsSay::NoPrompt => Scanned::Skipped(SkipReason::NoPrompt),
     }
 }
 
@@ -165,19 +167,19 @@ pub(crate) fn session_info(path: &Path, session_id: &str) -> StoreResult<Session
             }
         })?
         .ok_or_else(|| StoreError::EmptyFile(path.to_path_buf()))?;
-    match read_ends(path, session_id, &ht, None, true) {
-        Ends::Session(info) => Ok(*info),
-        Ends::Sidechain => Err(StoreError::Sidechain(path.to_path_buf())),
-        Ends::ContinuedIn(next) => Err(StoreError::ContinuedIn {
+    match read_ends(path, session_id, ht.ends(), None, true) {
+        EndsSay::Session(info) => Ok(*info),
+        EndsSay::Sidechain => Err(StoreError::Sidechain(path.to_path_buf())),
+        EndsSay::ContinuedIn(next) => Err(StoreError::ContinuedIn {
             session: session_id.to_owned(),
             next,
         }),
-        Ends::NoPrompt => Err(StoreError::NoConversation(path.to_path_buf())),
+        EndsSay::NoPrompt => Err(StoreError::NoConversation(path.to_path_buf())),
     }
 }
 
 /// What the ends of a transcript say it is.
-enum Ends {
+enum EndsSay {
     Session(Box<SessionInfo>),
     /// A sub-agent's transcript: its first entry is on a side chain.
     Sidechain,
@@ -190,15 +192,15 @@ enum Ends {
 fn read_ends(
     path: &Path,
     session_id: &str,
-    ht: &HeadTail,
+    ht: Ends<'_>,
     project_path: Option<&str>,
     side: bool,
-) -> Ends {
-    let types = EntryTypes::of(&ht.tail);
+) -> EndsSay {
+    let types = EntryTypes::of(ht.tail);
     // Only a tail with a continuation mark can name a session to follow.
     let next = types
         .compact(EntryTypes::CONTINUED_IN)
-        .then(|| continued_in(&ht.tail))
+        .then(|| continued_in(ht.tail))
         .flatten();
     if let Some(next) = next {
         let packed = super::open::is_packed(path);
@@ -209,7 +211,7 @@ fn read_ends(
         };
         let other = path.with_file_name(format!("{next}{ext}"));
         if has_messages(&other) {
-            return Ends::ContinuedIn(next);
+            return EndsSay::ContinuedIn(next);
         }
     }
     let side_dir = path.with_file_name(session_id);
@@ -219,10 +221,10 @@ fn read_ends(
         Some(Built::Info(mut info)) => {
             info.path = path.to_path_buf();
             info.from_archive = super::open::is_packed(path);
-            Ends::Session(info)
+            EndsSay::Session(info)
         }
-        Some(Built::Sidechain) => Ends::Sidechain,
-        None => Ends::NoPrompt,
+        Some(Built::Sidechain) => EndsSay::Sidechain,
+        None => EndsSay::NoPrompt,
     }
 }
 
@@ -241,20 +243,27 @@ pub(crate) fn build_info(
     archived: Option<Archived>,
 ) -> Option<Built> {
     let types = EntryTypes::of(&ht.tail);
-    build_info_with(session_id, ht, types, project_path, sidecar_title, archived)
+    build_info_with(
+        session_id,
+        ht.ends(),
+        types,
+        project_path,
+        sidecar_title,
+        archived,
+    )
 }
 
 /// [`build_info`] given which entry types the tail holds: the searches for
 /// fields only such entries carry are skipped when there are none.
 fn build_info_with(
     session_id: &str,
-    ht: &HeadTail,
+    ht: Ends<'_>,
     types: EntryTypes,
     project_path: Option<&str>,
     sidecar_title: impl FnOnce() -> Option<String>,
     archived: Option<Archived>,
 ) -> Option<Built> {
-    let (head, tail) = (ht.head.as_str(), ht.tail.as_str());
+    let (head, tail) = (ht.head, ht.tail);
     let first_line = head.split('\n').next().unwrap_or("");
     if has(first_line, "\"isSidechain\":true") || has(first_line, "\"isSidechain\": true") {
         return Some(Built::Sidechain);
@@ -272,7 +281,7 @@ fn build_info_with(
     } else {
         None
     };
-    let (head_custom, head_ai) = if head.len() == tail.len() && head == tail {
+    let (head_custom, head_ai) = if std::ptr::eq(head, tail) || head == tail {
         (tail_custom.clone(), tail_ai.clone())
     } else {
         last_titles(head)
@@ -344,8 +353,8 @@ pub(crate) fn recorded_cwd(ht: &HeadTail) -> Option<String> {
 
 /// Whether a session in this folder was recorded in another directory
 /// whose path maps to the same folder name (`/a/b-c` and `/a/b/c`).
-fn belongs_elsewhere(ht: &HeadTail, p: Project<'_>) -> bool {
-    let Some(cwd) = relocated_cwd(&ht.tail).or_else(|| first_entry_field(&ht.head, "cwd")) else {
+fn belongs_elsewhere(ht: Ends<'_>, p: Project<'_>) -> bool {
+    let Some(cwd) = relocated_cwd(ht.tail).or_else(|| first_entry_field(ht.head, "cwd")) else {
         return false;
     };
     if cwd.is_empty() {
@@ -412,7 +421,7 @@ fn read_archived(side_dir: &Path) -> Option<Archived> {
 
 impl Archived {
     /// Still archived unless a prompt was sent after the mark.
-    fn state(self, ht: &HeadTail) -> Option<bool> {
+    fn state(self, ht: Ends<'_>) -> Option<bool> {
         if !self.archived {
             return Some(false);
         }
@@ -442,7 +451,7 @@ impl Archived {
                 typed && ts.is_some_and(|t| t > at)
             })
         };
-        Some(!(later(&ht.tail) || (ht.head != ht.tail && later(&ht.head))))
+        Some(!(later(ht.tail) || (ht.head != ht.tail && later(ht.head))))
     }
 }
 

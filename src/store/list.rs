@@ -38,6 +38,9 @@ pub struct ListOptions {
     /// With `dir` inside a git repository, also list the sessions of its
     /// other worktrees (default true).
     pub include_worktrees: bool,
+    /// Only the sessions whose id starts with this (any case); files of
+    /// other ids are not read.
+    pub id_prefix: Option<String>,
 }
 
 impl Default for ListOptions {
@@ -47,6 +50,7 @@ impl Default for ListOptions {
             limit: None,
             offset: 0,
             include_worktrees: true,
+            id_prefix: None,
         }
     }
 }
@@ -74,6 +78,13 @@ impl ListOptions {
     /// Skip the `n` newest.
     pub fn offset(mut self, n: usize) -> ListOptions {
         self.offset = n;
+        self
+    }
+
+    /// Only the sessions whose id starts with `prefix` (what a shell's
+    /// completion of an id lists).
+    pub fn id_prefix(mut self, prefix: impl Into<String>) -> ListOptions {
+        self.id_prefix = Some(prefix.into());
         self
     }
 
@@ -502,6 +513,13 @@ fn newest_first(a: (i64, &str), b: (i64, &str)) -> std::cmp::Ordering {
 /// Read the candidates and build the listing.
 pub(crate) fn list_candidates(cands: Vec<Candidate>, opts: &ListOptions) -> Listing {
     let (mut cands, skipped) = split_unreadable(cands);
+    if let Some(p) = opts.id_prefix.as_deref().filter(|p| !p.is_empty()) {
+        cands.retain(|c| {
+            c.session_id
+                .get(..p.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(p))
+        });
+    }
     let mut listing = Listing {
         skipped,
         ..Listing::default()

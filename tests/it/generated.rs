@@ -47,6 +47,7 @@ fn completions_are_current_and_parse() {
         ("fish", "completions/claudio.fish"),
         ("elvish", "completions/claudio.elv"),
         ("powershell", "completions/_claudio.ps1"),
+        ("nushell", "completions/claudio.nu"),
     ] {
         let script = claudio(&["completions", shell]);
         assert!(script.contains("claudio"));
@@ -69,6 +70,165 @@ fn completions_are_current_and_parse() {
         } else {
             eprintln!("note: {tool} is not installed; its script was not parsed");
         }
+    }
+}
+
+/// Each script asks `claudio sessions complete-ids` for session ids where
+/// one is asked for: the `sessions` subcommands' ID and `--resume`.
+#[test]
+fn completions_complete_session_ids() {
+    let id_arg = "Session id or unique prefix";
+    let bash = claudio(&["completions", "bash"]);
+    assert!(bash.contains("complete -F _claudio_ids "), "bash");
+    assert!(!bash.contains("complete -F _claudio "), "bash");
+    assert!(bash.contains(r#"$(claudio sessions complete-ids -- "$cur" 2>/dev/null)"#));
+    for verb in [
+        "resume", "inspect", "show", "fork", "rename", "tag", "delete", "export",
+    ] {
+        assert!(
+            bash.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{verb}|"))
+                    || l.contains(&format!("|{verb}|"))
+                    || l.contains(&format!("|{verb})"))),
+            "bash: {verb}"
+        );
+    }
+    let zsh = claudio(&["completions", "zsh"]);
+    assert!(zsh.contains("_claudio_session_ids() {"));
+    assert!(zsh.contains("complete-ids --describe"));
+    assert_eq!(
+        zsh.matches(&format!("':id -- {id_arg}:_claudio_session_ids'"))
+            .count(),
+        8,
+        "zsh: the ID of inspect (and its alias show), export, resume, fork, rename, tag and delete"
+    );
+    assert!(!zsh.contains(&format!("':id -- {id_arg}:_default'")));
+    assert!(zsh.contains("::ID:_claudio_session_ids'") && !zsh.contains("::ID:_default'"));
+    let fish = claudio(&["completions", "fish"]);
+    assert!(fish.contains("function __fish_claudio_session_ids"));
+    assert!(fish.contains("__fish_seen_subcommand_from inspect show export resume fork rename tag delete; and __fish_claudio_wants_session_id\" -f -a \"(__fish_claudio_session_ids)\""));
+    assert!(fish
+        .lines()
+        .filter(|l| l.contains(" -l resume "))
+        .all(|l| l.ends_with("-r -f -a \"(__fish_claudio_session_ids)\"")));
+    let nu = claudio(&["completions", "nushell"]);
+    assert!(nu.contains("def \"nu-complete claudio session-ids\" [context: string]"));
+    let ids: Vec<&str> = nu
+        .lines()
+        .filter(|l| l.ends_with(&format!("# {id_arg}")))
+        .collect();
+    assert!(ids.len() >= 7, "{ids:?}");
+    for l in ids.iter().chain(
+        nu.lines()
+            .filter(|l| l.contains("--resume(-r)"))
+            .collect::<Vec<_>>()
+            .iter(),
+    ) {
+        assert!(
+            l.contains(": string@\"nu-complete claudio session-ids\""),
+            "{l}"
+        );
+    }
+}
+
+/// A store of two sessions, `aaaaaaaa-…` (the older) and `aaaabbbb-…`.
+fn two_sessions() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("projects/-work-proj");
+    std::fs::create_dir_all(&folder).unwrap();
+    for (i, id) in [
+        "aaaaaaaa-1111-4111-8111-111111111111",
+        "aaaabbbb-2222-4222-8222-222222222222",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let line = serde_json::json!({"type":"user","sessionId":id,"cwd":"/work/proj",
+            "message":{"role":"user","content":format!("prompt {i}")}});
+        let p = folder.join(format!("{id}.jsonl"));
+        std::fs::write(&p, format!("{line}\n")).unwrap();
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000 + i as u64);
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
+    }
+    dir
+}
+
+/// What bash's completion of `line` (the cursor at its end) offers, with
+/// the committed script loaded and `claudio` on the PATH.
+fn bash_completes(store: &Path, line: &str) -> Vec<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/claudio.bash");
+    let bin = Path::new(env!("CARGO_BIN_EXE_claudio")).parent().unwrap();
+    let program = r#"source "$SCRIPT"
+COMP_LINE="$LINE"; COMP_POINT=${#COMP_LINE}
+read -ra COMP_WORDS <<< "$COMP_LINE"
+[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+_claudio_ids claudio "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\n' "${COMPREPLY[@]}""#;
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", program])
+        .env("SCRIPT", &script)
+        .env("LINE", line)
+        .env("CLAUDE_CONFIG_DIR", store)
+        .env("CLAUDIO_ARCHIVE_DIR", store.join("no-archive"))
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{line}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn bash_completes_session_ids_where_one_is_asked_for() {
+    let d = two_sessions();
+    let (a, b) = (
+        "aaaaaaaa-1111-4111-8111-111111111111",
+        "aaaabbbb-2222-4222-8222-222222222222",
+    );
+    for line in [
+        "claudio sessions resume aaaab",
+        "claudio sessions show aaaab",
+        "claudio sessions delete --yes aaaab",
+        "claudio sessions export -o md aaaab",
+        "claudio --resume aaaab",
+        "claudio -r aaaab",
+        "claudio --color never sessions fork aaaab",
+    ] {
+        assert_eq!(bash_completes(d.path(), line), [b], "{line}");
+    }
+    // newest first, every id for an empty word
+    assert_eq!(bash_completes(d.path(), "claudio sessions tag "), [b, a]);
+    // not where no id is asked for: a title, a subcommand, a flag's value
+    for line in [
+        &format!("claudio sessions rename {a} aaaa")[..],
+        "claudio sessions list aaaa",
+        "claudio sessions aaaa",
+        "claudio sessions inspect --grep aaaa",
+    ] {
+        let got = bash_completes(d.path(), line);
+        assert!(!got.iter().any(|c| c == a || c == b), "{line}: {got:?}");
     }
 }
 

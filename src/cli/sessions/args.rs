@@ -94,6 +94,10 @@ pub enum SessionsAction {
     /// changed), where the CLI's cleanup does not reach it.
     #[command(after_help = ARCHIVE_HELP)]
     Archive(ArchiveArgs),
+    /// The newest session ids that start with PREFIX, one a line (what the
+    /// shell completion scripts offer).
+    #[command(hide = true)]
+    CompleteIds(super::complete::CompleteArgs),
 }
 
 const ARCHIVE_HELP: &str = "\

@@ -9,6 +9,7 @@
 mod archive;
 mod args;
 mod cells;
+mod complete;
 mod conversation;
 mod delete;
 mod export;
@@ -27,6 +28,7 @@ mod usage;
 pub use archive::{archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive};
 pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use cells::{cut_left, flat, human_size};
+pub(crate) use complete::{complete_ids, hook as completion_hook};
 pub(crate) use conversation::last_prompts;
 pub use io::SessionsOutcome;
 pub use run::run;

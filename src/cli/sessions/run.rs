@@ -18,6 +18,10 @@ pub async fn run(args: SessionsCommand, color: ColorChoice) -> anyhow::Result<Se
 }
 
 pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+    if let SessionsAction::CompleteIds(a) = &args.action {
+        super::complete::complete_ids(args.config_dir.as_deref(), args.no_archive, a, &mut *io.out);
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
     let mut store = Store::open(args.config_dir.as_deref())?;
     // `sessions archive` writes it; `--no-archive` leaves it out
     if args.no_archive || matches!(args.action, SessionsAction::Archive(_)) {
@@ -50,6 +54,8 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
                 .map_err(Into::into)
         }
         SessionsAction::Delete(a) => delete::delete(&store, a, io),
+        // answered above, before the store is opened
+        SessionsAction::CompleteIds(_) => Ok(SessionsOutcome::Done(Exit::Success)),
     };
     if let Some(note) = super::time::zone_note() {
         io.warn(&note);

@@ -3,9 +3,9 @@
 use super::extract::hits_in_entry;
 use super::prefilter::{lines_in, Finder};
 use super::{Found, SearchOptions, SessionHits};
-use crate::store::either::read_head_tail;
+use crate::store::either::with_ends;
 use crate::store::error::StoreError;
-use crate::store::headtail::read_opened;
+use crate::store::headtail::{with_opened, Ends};
 use crate::store::info::{scan_ends, Scanned};
 use crate::store::lines::{Transcript, MAX_LINE};
 use crate::store::list::Candidate;
@@ -40,11 +40,13 @@ pub(super) fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) 
     let read = opened.and_then(|(transcript, file)| {
         let meta = transcript.meta().clone();
         let classify = || {
-            let ends = match &file {
-                Some(f) => read_opened(f, &meta),
-                None => read_head_tail(&c.path),
+            let scan = |ends: std::io::Result<Option<Ends<'_>>>| {
+                scan_ends(&c.path, &c.session_id, ends, None, c.side)
             };
-            scan_ends(&c.path, &c.session_id, ends, None, c.side)
+            match &file {
+                Some(f) => with_opened(f, &meta, scan),
+                None => with_ends(&c.path, scan),
+            }
         };
         let mut on_line = |line: &[u8]| {
             // invalid UTF-8 and lone surrogate escapes are read as the
