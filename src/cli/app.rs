@@ -117,6 +117,7 @@ impl Command {
                 std::io::Write::write_all(&mut std::io::stdout(), &script)?;
                 Ok(Exit::Success)
             }
+            Command::Deck(args) => super::deck::run(args, flags.color_choice()),
             Command::Man => {
                 print_man(&mut std::io::stdout())?;
                 Ok(Exit::Success)
