@@ -11,6 +11,11 @@ use tokio::runtime::Runtime;
 
 pub fn main() -> i32 {
     quiet_on_closed_stdout();
+    // the hook a claude TUI runs on every permission request: straight
+    // there, without building the whole command line's parser
+    if super::deck::hook::is_plain_hook_call(std::env::args_os()) {
+        return super::deck::hook::run(super::deck::hook::WAIT).code();
+    }
     let (command, session, chat) = match parse(std::env::args_os()) {
         Ok(parsed) => parsed,
         Err(e) => {

@@ -44,6 +44,13 @@ pub fn run(wait: Duration) -> Exit {
     Exit::Success
 }
 
+/// Whether the command line is `claudio deck hook` and nothing else (as
+/// `deck hooks install` writes it): run at once, the parser skipped.
+pub fn is_plain_hook_call(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let rest: Vec<std::ffi::OsString> = args.skip(1).take(3).collect();
+    rest.len() == 2 && rest[0] == "deck" && rest[1] == "hook"
+}
+
 /// Reads from a stream until a deadline over the whole exchange.
 struct Deadline<'a> {
     stream: &'a UnixStream,
@@ -247,6 +254,15 @@ mod tests {
             None
         );
         t.join().unwrap();
+    }
+
+    #[test]
+    fn only_the_plain_hook_call_skips_the_parser() {
+        let call = |a: &[&str]| is_plain_hook_call(a.iter().map(std::ffi::OsString::from));
+        assert!(call(&["/x/claudio", "deck", "hook"]));
+        assert!(!call(&["/x/claudio", "deck", "hook", "--wait", "5"]));
+        assert!(!call(&["/x/claudio", "deck", "hooks"]));
+        assert!(!call(&["/x/claudio", "deck"]));
     }
 
     #[test]
