@@ -52,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask once and print the answer (made for shell pipelines)')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List, show, resume, fork, rename, tag and delete sessions')
+            [CompletionResult]::new('deck', 'deck', [CompletionResultType]::ParameterValue, 'Every running Claude Code session, and its permission requests answered from one place')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
             [CompletionResult]::new('notify', 'notify', [CompletionResultType]::ParameterValue, 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets')
@@ -362,6 +363,113 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         'claudio;sessions;help;help' {
             break
         }
+        'claudio;deck' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one snapshot of every running session as JSON, and exit')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, check or remove the PermissionRequest hook in Claude Code''s settings')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;deck;hooks' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add the hook (the change is shown and asked about first)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say whether the hook is installed')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Take the hook out again')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;deck;hooks;install' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Write without asking (for scripts)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Write without asking (for scripts)')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;deck;hooks;status' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;deck;hooks;remove' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Write without asking (for scripts)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Write without asking (for scripts)')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;deck;hooks;help' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add the hook (the change is shown and asked about first)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say whether the hook is installed')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Take the hook out again')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;deck;hooks;help;install' {
+            break
+        }
+        'claudio;deck;hooks;help;status' {
+            break
+        }
+        'claudio;deck;hooks;help;remove' {
+            break
+        }
+        'claudio;deck;hooks;help;help' {
+            break
+        }
+        'claudio;deck;hook' {
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'The most seconds to wait for the deck''s answer')
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'claudio;deck;help' {
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, check or remove the PermissionRequest hook in Claude Code''s settings')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'claudio;deck;help;hooks' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add the hook (the change is shown and asked about first)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say whether the hook is installed')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Take the hook out again')
+            break
+        }
+        'claudio;deck;help;hooks;install' {
+            break
+        }
+        'claudio;deck;help;hooks;status' {
+            break
+        }
+        'claudio;deck;help;hooks;remove' {
+            break
+        }
+        'claudio;deck;help;hook' {
+            break
+        }
+        'claudio;deck;help;help' {
+            break
+        }
         'claudio;doctor' {
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
@@ -471,6 +579,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         'claudio;help' {
             [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask once and print the answer (made for shell pipelines)')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List, show, resume, fork, rename, tag and delete sessions')
+            [CompletionResult]::new('deck', 'deck', [CompletionResultType]::ParameterValue, 'Every running Claude Code session, and its permission requests answered from one place')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
             [CompletionResult]::new('notify', 'notify', [CompletionResultType]::ParameterValue, 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets')
@@ -528,6 +637,29 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;help;sessions;archive' {
+            break
+        }
+        'claudio;help;deck' {
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, check or remove the PermissionRequest hook in Claude Code''s settings')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)')
+            break
+        }
+        'claudio;help;deck;hooks' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add the hook (the change is shown and asked about first)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say whether the hook is installed')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Take the hook out again')
+            break
+        }
+        'claudio;help;deck;hooks;install' {
+            break
+        }
+        'claudio;help;deck;hooks;status' {
+            break
+        }
+        'claudio;help;deck;hooks;remove' {
+            break
+        }
+        'claudio;help;deck;hook' {
             break
         }
         'claudio;help;doctor' {

@@ -49,6 +49,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --version 'Print version'
             cand ask 'Ask once and print the answer (made for shell pipelines)'
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
+            cand deck 'Every running Claude Code session, and its permission requests answered from one place'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
             cand notify 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets'
@@ -331,6 +332,95 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;sessions;help;help'= {
         }
+        &'claudio;deck'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --json 'Print one snapshot of every running session as JSON, and exit'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand hooks 'Install, check or remove the PermissionRequest hook in Claude Code''s settings'
+            cand hook 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;deck;hooks'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand install 'Add the hook (the change is shown and asked about first)'
+            cand status 'Say whether the hook is installed'
+            cand remove 'Take the hook out again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;deck;hooks;install'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -y 'Write without asking (for scripts)'
+            cand --yes 'Write without asking (for scripts)'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;deck;hooks;status'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;deck;hooks;remove'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand -y 'Write without asking (for scripts)'
+            cand --yes 'Write without asking (for scripts)'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;deck;hooks;help'= {
+            cand install 'Add the hook (the change is shown and asked about first)'
+            cand status 'Say whether the hook is installed'
+            cand remove 'Take the hook out again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;deck;hooks;help;install'= {
+        }
+        &'claudio;deck;hooks;help;status'= {
+        }
+        &'claudio;deck;hooks;help;remove'= {
+        }
+        &'claudio;deck;hooks;help;help'= {
+        }
+        &'claudio;deck;hook'= {
+            cand --wait 'The most seconds to wait for the deck''s answer'
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'claudio;deck;help'= {
+            cand hooks 'Install, check or remove the PermissionRequest hook in Claude Code''s settings'
+            cand hook 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'claudio;deck;help;hooks'= {
+            cand install 'Add the hook (the change is shown and asked about first)'
+            cand status 'Say whether the hook is installed'
+            cand remove 'Take the hook out again'
+        }
+        &'claudio;deck;help;hooks;install'= {
+        }
+        &'claudio;deck;help;hooks;status'= {
+        }
+        &'claudio;deck;help;hooks;remove'= {
+        }
+        &'claudio;deck;help;hook'= {
+        }
+        &'claudio;deck;help;help'= {
+        }
         &'claudio;doctor'= {
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
@@ -424,6 +514,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help'= {
             cand ask 'Ask once and print the answer (made for shell pipelines)'
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
+            cand deck 'Every running Claude Code session, and its permission requests answered from one place'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
             cand notify 'Notices when a session needs you: `claudio notify test` sends one through every way the config file''s `[notify]` table sets'
@@ -468,6 +559,23 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;sessions;delete'= {
         }
         &'claudio;help;sessions;archive'= {
+        }
+        &'claudio;help;deck'= {
+            cand hooks 'Install, check or remove the PermissionRequest hook in Claude Code''s settings'
+            cand hook 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)'
+        }
+        &'claudio;help;deck;hooks'= {
+            cand install 'Add the hook (the change is shown and asked about first)'
+            cand status 'Say whether the hook is installed'
+            cand remove 'Take the hook out again'
+        }
+        &'claudio;help;deck;hooks;install'= {
+        }
+        &'claudio;help;deck;hooks;status'= {
+        }
+        &'claudio;help;deck;hooks;remove'= {
+        }
+        &'claudio;help;deck;hook'= {
         }
         &'claudio;help;doctor'= {
         }

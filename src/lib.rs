@@ -45,6 +45,7 @@ mod handlers;
 mod mcp;
 mod options;
 pub mod protocol;
+pub mod registry;
 pub mod sanitize;
 pub mod store;
 pub mod tasks;

@@ -11,6 +11,11 @@ use tokio::runtime::Runtime;
 
 pub fn main() -> i32 {
     quiet_on_closed_stdout();
+    // the hook a claude TUI runs on every permission request: straight
+    // there, without building the whole command line's parser
+    if super::deck::hook::is_plain_hook_call(std::env::args_os()) {
+        return super::deck::hook::run(super::deck::hook::WAIT).code();
+    }
     let (command, session, chat) = match parse(std::env::args_os()) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -117,6 +122,7 @@ impl Command {
                 std::io::Write::write_all(&mut std::io::stdout(), &script)?;
                 Ok(Exit::Success)
             }
+            Command::Deck(args) => super::deck::run(args, flags.color_choice()),
             Command::Man => {
                 print_man(&mut std::io::stdout())?;
                 Ok(Exit::Success)

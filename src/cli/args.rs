@@ -91,6 +91,9 @@ pub enum Command {
     Ask(AskArgs),
     /// List, show, resume, fork, rename, tag and delete sessions.
     Sessions(super::sessions::SessionsCommand),
+    /// Every running Claude Code session, and its permission requests answered from one place.
+    #[command(after_help = super::deck::HELP)]
+    Deck(super::deck::DeckArgs),
     /// Check that everything claudio needs is in place.
     #[command(
         after_help = "Checks the Claude Code CLI (path and version), whether credentials are configured \

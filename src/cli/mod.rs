@@ -6,6 +6,7 @@ pub mod ask;
 pub mod billing;
 pub mod chat;
 pub mod config;
+pub mod deck;
 pub mod dedup;
 pub mod doctor;
 pub mod exit;

@@ -503,7 +503,7 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, String> {
 /// soon as what was read is a whole JSON value (a writer that leaves the
 /// pipe open is not waited for). Never blocks past `until`: each read
 /// follows a `poll` that says there is something to read.
-fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Vec<u8>, String> {
+pub(crate) fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Vec<u8>, String> {
     use rustix::event::{poll, PollFd, PollFlags};
     use rustix::io::Errno;
     let fd = fd.as_fd();

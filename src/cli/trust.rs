@@ -310,9 +310,9 @@ const RECORD_TRIES: usize = 5;
 
 /// The file's identity and version as `stat` says: changed when another
 /// program wrote or replaced it (`None`: missing).
-type Version = Option<[i64; 7]>;
+pub(crate) type Version = Option<[i64; 7]>;
 
-fn version(path: &Path) -> io::Result<Version> {
+pub(crate) fn version(path: &Path) -> io::Result<Version> {
     use std::os::unix::fs::MetadataExt;
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -396,14 +396,14 @@ fn json_string(s: &str) -> String {
 }
 
 /// Where `raw` (a slice of `text`) starts in `text`.
-fn offset(text: &str, raw: &RawValue) -> usize {
+pub(crate) fn offset(text: &str, raw: &RawValue) -> usize {
     raw.get().as_ptr() as usize - text.as_ptr() as usize
 }
 
 /// The text just after the `{` that opens the object `raw` (a slice of
 /// `text`), and the indentation its members would have if the object is
 /// written one member a line (`None`: written on one line).
-fn object_start(text: &str, raw: &RawValue) -> (usize, Option<String>) {
+pub(crate) fn object_start(text: &str, raw: &RawValue) -> (usize, Option<String>) {
     let at = offset(text, raw) + 1;
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let indent: String = text[line_start..]
@@ -550,7 +550,7 @@ fn check_only_trust_changed(old: &str, new: &str, key: &str) -> Result<(), Strin
 /// Write `bytes` to a temporary file beside `target` (mode `mode`), then
 /// rename it over `target` if `unchanged` still says so (else
 /// `Interrupted`, nothing replaced).
-fn write_atomic(
+pub(crate) fn write_atomic(
     target: &Path,
     bytes: &[u8],
     mode: u32,

@@ -11,6 +11,7 @@ mod client;
 mod config_doctor;
 mod cost;
 mod daily_driver;
+mod deck;
 mod e2e;
 mod edit_matching;
 mod events;

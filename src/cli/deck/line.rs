@@ -1,0 +1,268 @@
+//! `claudio deck` on a terminal, line by line: the running sessions, then
+//! each permission request a claude TUI hands over (through `claudio deck
+//! hook`) shown as the chat shows a tool approval (the whole command, the
+//! diff), answered with a typed line: `y` allows it, `n` or a reason
+//! denies it, `t` hands it back to its terminal (the TUI shows its own
+//! dialog). Each answer goes to the request it was typed for: the hook
+//! takes it only with that request's token.
+
+use super::socket::{Listener, Pending};
+use crate::cli::requests::{diff, tool};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::summary::Here;
+use claudio::CanUseToolRequest;
+use serde_json::Value;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How long a connection may take to send its request.
+const REQUEST_BOUND: Duration = Duration::from_secs(5);
+
+/// The prompt after a request.
+fn choices(s: &Style) -> String {
+    format!(
+        "Allow?  {} once · {} no · {} answer it in its terminal · or why not; Enter › ",
+        s.bold("y"),
+        s.bold("n"),
+        s.bold("t"),
+    )
+}
+
+/// What the person typed, as the hook's answer: `(behavior, message)`;
+/// `None`: show the whole diff.
+fn answer_of(line: &str) -> Option<(&'static str, Option<String>)> {
+    let t = line.trim();
+    match t {
+        "y" | "Y" | "yes" => Some(("allow", None)),
+        "t" | "T" => Some(("ask", None)),
+        "d" | "D" => None,
+        "" | "n" | "N" | "no" => Some(("deny", Some("The user denied this tool call.".into()))),
+        reason => Some((
+            "deny",
+            Some(format!(
+                "The user denied this tool call, saying: {}",
+                Sanitizer::clean(reason)
+            )),
+        )),
+    }
+}
+
+/// The request as the chat's approval reads it.
+fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
+    serde_json::from_value(serde_json::json!({
+        "tool_name": input.get("tool_name")?.as_str()?,
+        "input": input.get("tool_input").cloned().unwrap_or(Value::Null),
+    }))
+    .ok()
+}
+
+/// Show one request and answer it from `input`; `false` when `input`
+/// ended.
+pub fn answer_one(
+    pending: Pending,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    style: Style,
+    width: usize,
+) -> io::Result<bool> {
+    let req_input = &pending.request.input;
+    let cwd = req_input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let session = req_input
+        .get("session_id")
+        .and_then(Value::as_str)
+        .unwrap_or("?");
+    let head = format!(
+        "{}  {}  {}",
+        style.yellow("NEEDS YOU"),
+        Sanitizer::visible(&cwd.display().to_string()).replace('\n', "\\n"),
+        style.dim(&format!(
+            "claude TUI · session {}",
+            Sanitizer::visible(&session.chars().take(8).collect::<String>())
+        ))
+    );
+    writeln!(out, "\n{head}")?;
+    let Some(req) = as_tool_request(req_input) else {
+        writeln!(
+            out,
+            "  (a request the deck cannot read: answer it in its terminal)"
+        )?;
+        let _ = pending.answer("ask", None);
+        return Ok(true);
+    };
+    let change = diff::proposed(&req.tool_name, &req.input, &cwd);
+    let here = Here::new(&cwd);
+    let mut shown = tool::Shown::new(&req, change.as_ref(), None, &here, style, width);
+    let mut question = shown.folded.clone();
+    loop {
+        write!(out, "{question}  {}", choices(&style))?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            // nobody at the deck any more: the TUI asks
+            let _ = pending.answer("ask", None);
+            return Ok(false);
+        }
+        let Some((behavior, message)) = answer_of(&line) else {
+            question = shown.whole.take().unwrap_or_default();
+            continue;
+        };
+        if pending.withdrawn() {
+            writeln!(
+                out,
+                "  {}",
+                style.dim("gone: the session stopped waiting (its hook's bound passed)")
+            )?;
+            return Ok(true);
+        }
+        let said = match behavior {
+            "allow" => style.green("allowed from the deck"),
+            "deny" => style.red("denied from the deck"),
+            _ => style.dim("handed back: answer it in its terminal"),
+        };
+        match pending.answer(behavior, message) {
+            Ok(()) => writeln!(out, "  {said}")?,
+            Err(_) => writeln!(
+                out,
+                "  {}",
+                style.dim("gone: the session stopped waiting before the answer reached it")
+            )?,
+        }
+        return Ok(true);
+    }
+}
+
+/// The sessions running now, one line each, waiting ones first.
+pub fn sessions_lines(style: Style) -> String {
+    let Ok(config_dir) = claudio::store::default_config_dir() else {
+        return String::new();
+    };
+    let reg = claudio::registry::read_dir(&config_dir.join("sessions"));
+    let snap = super::snapshot::snapshot(&config_dir, &reg);
+    let mut out = String::new();
+    for s in snap["sessions"].as_array().into_iter().flatten() {
+        let text = |k: &str| s[k].as_str().unwrap_or("").to_owned();
+        let state = match text("state").as_str() {
+            "waiting" => style.yellow("NEEDS YOU"),
+            "working" => style.green("WORKING  "),
+            _ => style.dim("DONE     "),
+        };
+        let pane = text("tmux");
+        let line = format!(
+            "{}  {}  {}{}",
+            text("cwd"),
+            text("name"),
+            text("waitingFor"),
+            if pane.is_empty() {
+                String::new()
+            } else {
+                format!("  (tmux {pane})")
+            }
+        );
+        out.push_str(&format!(
+            "{state}  {}\n",
+            crate::cli::sessions::flat(&Sanitizer::visible(&line))
+        ));
+    }
+    for p in snap["problems"].as_array().into_iter().flatten() {
+        let line = format!(
+            "passed over {}: {}",
+            p["path"].as_str().unwrap_or(""),
+            p["reason"].as_str().unwrap_or("")
+        );
+        out.push_str(&format!(
+            "{}\n",
+            style.dim(&crate::cli::sessions::flat(&Sanitizer::visible(&line)))
+        ));
+    }
+    out
+}
+
+/// Run the deck on the socket at `path`, answering from `input` until it
+/// ends.
+pub fn serve(
+    listener: &Listener,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    style: Style,
+    width: usize,
+) -> io::Result<()> {
+    loop {
+        let pending = listener.next(REQUEST_BOUND)?;
+        if !answer_one(pending, input, out, style, width)? {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::deck::hook::{decide, WAIT};
+
+    fn run_one(typed: &str, input: &str) -> (Option<String>, String) {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("claudio").join("deck.sock");
+        let l = Listener::bind(&p).unwrap();
+        let input = input.to_owned();
+        let hook = std::thread::spawn(move || decide(&p, input.as_bytes(), WAIT));
+        let pending = l.next(Duration::from_secs(30)).unwrap();
+        let mut out = Vec::new();
+        let mut typed = io::Cursor::new(typed.as_bytes().to_vec());
+        answer_one(pending, &mut typed, &mut out, Style::plain(), 80).unwrap();
+        (hook.join().unwrap(), String::from_utf8(out).unwrap())
+    }
+
+    const BASH: &str = r#"{"session_id":"0b5e2d0e-2a47","cwd":"/tmp","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"echo hi\u001b]0;pwned\u0007; rm -rf build"}}"#;
+
+    #[test]
+    fn y_allows_the_request_it_was_typed_for() {
+        let (out, shown) = run_one("y\n", BASH);
+        let out: Value = serde_json::from_str(&out.unwrap()).unwrap();
+        assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "allow");
+        // the whole command is shown, its escapes as text
+        assert!(shown.contains("rm -rf build"), "{shown}");
+        assert!(shown.contains("\\e]0;pwned\\a"), "{shown}");
+        assert!(!shown.contains('\u{1b}'));
+        assert!(shown.contains("allowed from the deck"));
+    }
+
+    #[test]
+    fn a_reason_denies_with_it_and_t_hands_it_back() {
+        let (out, _) = run_one("not on main\n", BASH);
+        let out: Value = serde_json::from_str(&out.unwrap()).unwrap();
+        assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "deny");
+        assert!(out["hookSpecificOutput"]["decision"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not on main"));
+        let (out, shown) = run_one("t\n", BASH);
+        assert_eq!(out, None, "the TUI shows its own dialog");
+        assert!(shown.contains("handed back"));
+        // nobody at the deck: handed back too
+        let (out, _) = run_one("", BASH);
+        assert_eq!(out, None);
+    }
+
+    #[test]
+    fn an_edit_is_shown_as_its_diff() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("a.txt");
+        std::fs::write(&f, "one\ntwo\n").unwrap();
+        let input = serde_json::json!({
+            "session_id": "s", "cwd": d.path(), "tool_name": "Edit",
+            "tool_input": {"file_path": f, "old_string": "two", "new_string": "three"}
+        })
+        .to_string();
+        let (out, shown) = run_one("n\n", &input);
+        assert!(out.unwrap().contains("\"deny\""));
+        assert!(shown.contains("three"), "{shown}");
+        assert!(shown.contains("(+1 −1)"), "{shown}");
+    }
+}

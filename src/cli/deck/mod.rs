@@ -1,0 +1,130 @@
+//! `claudio deck`: every running Claude Code session on one screen, and
+//! their permission requests answered from there.
+//!
+//! - [`claudio::registry`] finds the claude TUI sessions (their registry
+//!   files) and tells their state from those files and their transcripts,
+//!   never from a terminal's text;
+//! - `deck hooks install` adds the `PermissionRequest` hook ([`install`]);
+//! - `deck hook` is that hook ([`hook`]): it hands each request to the
+//!   deck over its private socket ([`socket`]) and prints the answer;
+//! - `deck --json` prints one snapshot for scripts ([`snapshot`]).
+
+pub mod hook;
+pub mod install;
+pub mod line;
+pub mod snapshot;
+pub mod socket;
+
+use crate::cli::exit::{usage_error, Exit};
+use clap::{Args, Subcommand};
+
+pub(crate) const HELP: &str = "\
+Sessions are the claude CLIs running now, as each says in its registry file
+(~/.claude/sessions/<pid>.json): where, in which tmux pane, and whether it
+waits for you (a permission prompt), works, or is idle. Files there that are
+links, FIFOs, too big, another user's or not JSON are named, never read.
+
+A claude TUI's permission requests reach the deck through one
+PermissionRequest hook in ~/.claude/settings.json:
+  claudio deck hooks install     show the change, ask, back the file up, write it
+  claudio deck hooks status      say whether it is there
+  claudio deck hooks remove      take it out (the file as it was, when unchanged)
+With no deck running the hook prints nothing at once and the TUI asks as before.
+
+`claudio deck` alone lists the sessions, then shows each request as the chat
+shows an approval (the whole command, the diff) and takes a typed answer:
+y allows it, n or a reason denies it, t hands it back to its terminal.
+
+Examples:
+  claudio deck --json | jq '.sessions[] | select(.state == \"waiting\")'";
+
+/// `claudio deck`'s arguments.
+#[derive(Debug, Args)]
+pub struct DeckArgs {
+    #[command(subcommand)]
+    pub action: Option<DeckAction>,
+    /// Print one snapshot of every running session as JSON, and exit.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DeckAction {
+    /// Install, check or remove the PermissionRequest hook in Claude Code's settings.
+    Hooks {
+        #[command(subcommand)]
+        action: HooksAction,
+    },
+    /// The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin).
+    Hook {
+        /// The most seconds to wait for the deck's answer.
+        #[arg(long, value_name = "SECONDS", default_value_t = hook::WAIT.as_secs())]
+        wait: u64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksAction {
+    /// Add the hook (the change is shown and asked about first).
+    Install {
+        /// Write without asking (for scripts).
+        #[arg(short, long)]
+        yes: bool,
+    },
+    /// Say whether the hook is installed.
+    Status,
+    /// Take the hook out again.
+    Remove {
+        /// Write without asking (for scripts).
+        #[arg(short, long)]
+        yes: bool,
+    },
+}
+
+/// Run `claudio deck`.
+pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Result<Exit> {
+    match args.action {
+        Some(DeckAction::Hook { wait }) => Ok(hook::run(std::time::Duration::from_secs(wait))),
+        Some(DeckAction::Hooks { action }) => {
+            let (action, yes) = match action {
+                HooksAction::Install { yes } => (install::Action::Install, yes),
+                HooksAction::Status => (install::Action::Status, false),
+                HooksAction::Remove { yes } => (install::Action::Remove, yes),
+            };
+            let path = install::settings_file()?;
+            let exe = std::env::current_exe()?;
+            let mut confirm = |q: &str| install::confirm_on_tty(q);
+            let mut out = std::io::stdout().lock();
+            install::run(action, &path, &exe, yes, &mut confirm, &mut out).map_err(|e| {
+                match e.downcast_ref::<std::io::Error>() {
+                    Some(io) if io.kind() == std::io::ErrorKind::InvalidInput => {
+                        usage_error!("{io}")
+                    }
+                    _ => e,
+                }
+            })
+        }
+        None if args.json => snapshot::run(),
+        None => {
+            use std::io::{IsTerminal, Write};
+            let style = crate::cli::style::Style::decide(color, std::io::stdout().is_terminal());
+            let path = socket::path();
+            let listener = socket::Listener::bind(&path)?;
+            let width = crossterm::terminal::size().map_or(80, |(w, _)| w as usize);
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", line::sessions_lines(style))?;
+            writeln!(
+                out,
+                "{}",
+                style.dim(&format!(
+                    "waiting for permission requests on {} (Ctrl-C stops; `claudio deck hooks install` sends them here)",
+                    claudio::sanitize::Sanitizer::visible(&path.display().to_string())
+                ))
+            )?;
+            out.flush()?;
+            let mut input = std::io::stdin().lock();
+            line::serve(&listener, &mut input, &mut out, style, width)?;
+            Ok(Exit::Success)
+        }
+    }
+}

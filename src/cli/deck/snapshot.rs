@@ -1,0 +1,88 @@
+//! `claudio deck --json`: one snapshot of the running sessions, for
+//! scripts. The claude CLIs' registry files, each with its state (from the
+//! file, else the transcript's tail), the stale ones and the files passed
+//! over, sorted as the deck shows them: waiting for you, working, done.
+
+use crate::cli::exit::Exit;
+use claudio::registry::{self, LiveSession, Registry, SessionState};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::Path;
+
+/// The order rows are shown in: needs you, working, done.
+fn rank(s: &SessionState) -> u8 {
+    match s {
+        SessionState::Waiting { .. } => 0,
+        SessionState::Working => 1,
+        _ => 2,
+    }
+}
+
+/// The state's name in the snapshot.
+fn state_name(s: &SessionState) -> &'static str {
+    match s {
+        SessionState::Waiting { .. } => "waiting",
+        SessionState::Working => "working",
+        SessionState::Idle => "idle",
+        _ => "unknown",
+    }
+}
+
+fn row(config_dir: &Path, s: &LiveSession, state: &SessionState) -> Value {
+    let waiting_for = match state {
+        SessionState::Waiting { for_what } => Some(for_what.clone()),
+        _ => None,
+    };
+    json!({
+        "pid": s.pid,
+        "sessionId": s.session_id,
+        "cwd": s.cwd,
+        "kind": s.kind,
+        "entrypoint": s.entrypoint,
+        "name": s.name,
+        "tmux": s.tmux,
+        "version": s.version,
+        "status": s.status,
+        "state": state_name(state),
+        "waitingFor": waiting_for,
+        "updatedAt": s.updated_at,
+        "transcript": registry::transcript_path(config_dir, s),
+        "file": s.file,
+    })
+}
+
+/// The snapshot of `reg`, the registry read in the store at `config_dir`.
+pub fn snapshot(config_dir: &Path, reg: &Registry) -> Value {
+    let mut rows: Vec<(SessionState, &LiveSession)> = reg
+        .live
+        .iter()
+        .map(|s| (registry::state(config_dir, s), s))
+        .collect();
+    rows.sort_by_key(|(st, s)| (rank(st), std::cmp::Reverse(s.updated_at), s.pid));
+    json!({
+        "sessions": rows.iter().map(|(st, s)| row(config_dir, s, st)).collect::<Vec<_>>(),
+        "stale": reg.stale.iter().map(|(s, why)| json!({
+            "pid": s.pid,
+            "sessionId": s.session_id,
+            "file": s.file,
+            "why": why,
+        })).collect::<Vec<_>>(),
+        "problems": reg.problems,
+    })
+}
+
+/// Print the snapshot of the registry in `$CLAUDE_CONFIG_DIR` (or
+/// `~/.claude`).
+pub fn run() -> anyhow::Result<Exit> {
+    let config_dir = claudio::store::default_config_dir()?;
+    if config_dir.is_relative() {
+        return Err(crate::cli::exit::usage_error!(
+            "CLAUDE_CONFIG_DIR is a relative path ({}): not read",
+            config_dir.display()
+        ));
+    }
+    let reg = registry::read_dir(&config_dir.join("sessions"));
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", snapshot(&config_dir, &reg))?;
+    Ok(Exit::Success)
+}

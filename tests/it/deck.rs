@@ -1,0 +1,242 @@
+//! `claudio deck`: the hook a claude TUI runs, the settings it goes in,
+//! the sessions' snapshot and a deck answering a hook, through the
+//! program itself.
+
+use crate::common::{run, stderr, stdout};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const REQUEST: &str = r#"{"session_id":"0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f","transcript_path":"/tmp/none.jsonl","cwd":"/tmp","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch made-by-the-tool"},"permission_suggestions":[]}"#;
+
+/// The program with a home, a Claude folder and a runtime folder of the
+/// test's own.
+fn deck(home: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.args(args)
+        .env("HOME", home)
+        .env("XDG_RUNTIME_DIR", home.join("run"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("NO_COLOR", "1");
+    c
+}
+
+fn home() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("run")).unwrap();
+    d
+}
+
+#[test]
+fn the_hook_with_no_deck_prints_nothing_and_exits_0() {
+    let h = home();
+    let o = run(deck(h.path(), &["deck", "hook"]), Some(REQUEST.as_bytes()));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "");
+    // no input at all, or input that is no JSON: the same
+    let o = run(deck(h.path(), &["deck", "hook"]), Some(b"not json"));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+    let o = run(deck(h.path(), &["deck", "hook"]), None);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+}
+
+#[test]
+fn hooks_install_status_and_remove_give_the_file_back_byte_for_byte() {
+    let h = home();
+    let settings = h.path().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let before =
+        "{\n  \"permissions\": {\n    \"defaultMode\": \"default\"\n  },\n  \"theme\":\"dark\" }\n";
+    std::fs::write(&settings, before).unwrap();
+    let o = run(deck(h.path(), &["deck", "hooks", "status"]), None);
+    assert!(stdout(&o).starts_with("not installed"), "{}", stdout(&o));
+    let o = run(deck(h.path(), &["deck", "hooks", "install", "--yes"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // the change is shown before it is written
+    assert!(
+        stdout(&o).contains("+    \"PermissionRequest\": ["),
+        "{}",
+        stdout(&o)
+    );
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let command = after["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_claudio")).unwrap();
+    assert!(command.ends_with(" deck hook"), "{command}");
+    assert!(
+        Path::new(command.trim_end_matches(" deck hook").trim_matches('\'')).is_absolute(),
+        "{command}"
+    );
+    assert!(command.contains(exe.file_name().unwrap().to_str().unwrap()));
+    assert_eq!(after["theme"], "dark");
+    let o = run(deck(h.path(), &["deck", "hooks", "status"]), None);
+    assert!(stdout(&o).starts_with("installed: "), "{}", stdout(&o));
+    let o = run(deck(h.path(), &["deck", "hooks", "install", "--yes"]), None);
+    assert!(
+        stdout(&o).starts_with("already installed"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(deck(h.path(), &["deck", "hooks", "remove", "--yes"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+}
+
+#[test]
+fn the_snapshot_lists_running_sessions_and_names_hostile_files() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    // this test's own process stands for a running CLI
+    let me = std::process::id();
+    std::fs::write(
+        sessions.join(format!("{me}.json")),
+        format!(
+            r#"{{"pid":{me},"sessionId":"0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f","cwd":"/w","kind":"interactive","tmux":"0:@0.%0","status":"waiting","waitingFor":"permission prompt","updatedAt":1}}"#
+        ),
+    )
+    .unwrap();
+    let fifo = sessions.join("4242.json");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("/dev/zero", sessions.join("4243.json")).unwrap();
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v["sessions"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["pid"], me);
+    assert_eq!(rows[0]["state"], "waiting");
+    assert_eq!(rows[0]["waitingFor"], "permission prompt");
+    assert_eq!(rows[0]["tmux"], "0:@0.%0");
+    let problems: Vec<String> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["reason"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        problems,
+        ["a FIFO, not read", "a symbolic link, not followed"]
+    );
+}
+
+/// A deck running: its stdout read line by line in a thread.
+struct Deck {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Deck {
+    fn start(home: &Path) -> Deck {
+        let mut child = deck(home, &["deck"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).split(b'\n').map_while(Result::ok) {
+                let _ = tx.send(String::from_utf8_lossy(&l).into_owned());
+            }
+        });
+        let d = Deck { child, lines };
+        d.wait_for("waiting for permission requests");
+        d
+    }
+
+    /// Wait for a line holding `text` (bounded: a deck that never says it
+    /// fails the test, not hangs it).
+    fn wait_for(&self, text: &str) -> String {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.contains(text) => return l,
+                Ok(_) => {}
+                Err(e) => panic!("the deck never said {text:?}: {e}"),
+            }
+        }
+    }
+}
+
+impl Drop for Deck {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn hook(home: &Path) -> std::process::Child {
+    let mut c = deck(home, &["deck", "hook"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin
+        .take()
+        .unwrap()
+        .write_all(REQUEST.as_bytes())
+        .unwrap();
+    c
+}
+
+#[test]
+fn a_deck_answering_y_allows_the_hook_s_request() {
+    let h = home();
+    let mut d = Deck::start(h.path());
+    let socket = h.path().join("run/claudio/deck.sock");
+    use std::os::unix::fs::MetadataExt;
+    assert_eq!(std::fs::metadata(&socket).unwrap().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::metadata(socket.parent().unwrap()).unwrap().mode() & 0o777,
+        0o700
+    );
+    let child = hook(h.path());
+    // the request is shown whole before the answer
+    d.wait_for("touch made-by-the-tool");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}})
+    );
+    // one deck at a time
+    let o = run(deck(h.path(), &["deck"]), Some(b""));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("another deck answers"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_deck_killed_mid_answer_leaves_the_tui_to_ask() {
+    let h = home();
+    let mut d = Deck::start(h.path());
+    let child = hook(h.path());
+    d.wait_for("touch made-by-the-tool");
+    d.child.kill().unwrap();
+    d.child.wait().unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "", "no decision: the TUI shows its dialog");
+    // and the next request, with the deck's socket left behind, too
+    let o = run(deck(h.path(), &["deck", "hook"]), Some(REQUEST.as_bytes()));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+}
