@@ -124,3 +124,50 @@ fn a_future_dated_response_does_not_make_a_cost_state_cover_what_follows_it() {
         "a response written after the cost-state is taken as priced by it"
     );
 }
+
+/// Twenty calls at once on a terminal two rows high and 24 columns wide,
+/// each command holding a title sequence (OSC 0) and a cursor move: the
+/// chat ends cleanly, no sequence of the model's reaches the terminal, and
+/// no spinner row is left on the screen (held: a regression guard).
+#[test]
+fn twenty_calls_on_a_two_row_terminal_leave_no_spinner_and_no_sequence() {
+    use crate::common::term::Term;
+    use crate::common::*;
+    let n = 20;
+    let mut steps = vec![expect_user("run them"), system_init()];
+    steps.extend((0..n).map(|i| {
+        assistant_tool_use(
+            &format!("toolu_{i}"),
+            "Bash",
+            json!({ "command": format!("echo {i}\u{1b}]0;pwned\u{7}\u{1b}[2A") }),
+        )
+    }));
+    steps.push(Step::SleepMs(1000));
+    steps.extend((0..n).map(|i| {
+        Step::Emit(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":format!("toolu_{i}"),"content":format!("{i}")}]},
+            "parent_tool_use_id":null,"session_id":"sess-1"}))
+    }));
+    steps.push(result("done"));
+    let fake = Fake::after_init(vec![steps]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn_sized(c, 2, 24);
+    t.wait_prompt();
+    t.line("run them");
+    t.wait_for("session ──");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let raw = t.raw();
+    assert!(
+        !raw.contains("\u{1b}]0;pwned"),
+        "a title sequence got through"
+    );
+    let mut p = vt100::Parser::new(2, 24, 100_000);
+    p.process(raw.as_bytes());
+    let spinners = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    let screen = p.screen().contents();
+    assert!(!screen.contains(spinners), "{screen}");
+}
