@@ -6,7 +6,7 @@
 //! own price list as of a date, kept by the program), and such a figure is
 //! an estimate.
 
-use claudio::store::{FileUsage, MessageUsage, SessionUsage, Tokens};
+use claudio::store::{FileUsage, MessageUsage, ModelCost, SessionUsage, Tokens};
 use std::collections::HashMap;
 
 /// USD per million tokens of each kind, as the CLI's own price list (its
@@ -195,6 +195,27 @@ pub fn weight(t: &Tokens) -> f64 {
         + 0.1 * t.cache_read as f64
 }
 
+/// The dearest price a `cost-state` figure is believed at, in USD per
+/// weighed token ([`weight`]): $1,000 per million input tokens, 66 times
+/// the dearest list price there has been (Claude Opus 4's $15).
+pub const MAX_UNIT: f64 = 1e-3;
+/// The cheapest price a `cost-state` teaches the rest of the store: $0.01
+/// per million input tokens (the cheapest list price has been $0.25).
+pub const MIN_UNIT: f64 = 1e-8;
+/// What a web search costs ($10 per thousand), on top of the tokens.
+const WEB_SEARCH_USD: f64 = 0.01;
+
+/// Whether a `cost-state`'s figure for one model is one a price comes to:
+/// at most [`MAX_UNIT`] per weighed token, web searches, and a cent. A
+/// transcript's numbers are not trusted (a line written by hand, or by
+/// something else than the CLI): `1e308` dollars for one token is not
+/// the CLI's figure, and is priced by the tokens instead; before, it was
+/// shown as a 309-digit cost, and priced every other session of the model.
+pub fn believable(m: &ModelCost) -> bool {
+    let most = MAX_UNIT * weight(&m.tokens) + WEB_SEARCH_USD * (m.web_search_requests as f64 + 1.0);
+    m.cost_usd.is_finite() && m.cost_usd >= 0.0 && m.cost_usd <= most
+}
+
 /// A cost and how it is known.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Cost {
@@ -243,24 +264,37 @@ impl Default for Pricer {
 }
 
 impl Pricer {
-    /// Learn from the `cost-state` figures of these files.
+    /// Learn from the `cost-state` figures of these files: per model, the
+    /// median of the unit prices its believable lines ([`believable`])
+    /// teach. One line cannot set the price of every other session: a
+    /// forged or garbled one is outvoted by the rest, and is never past
+    /// [`MAX_UNIT`] or under [`MIN_UNIT`] anyway.
     pub fn learn<'a>(files: impl IntoIterator<Item = &'a FileUsage>) -> Pricer {
-        let mut sums: HashMap<&str, (f64, f64)> = HashMap::new();
+        let mut units: HashMap<&str, Vec<f64>> = HashMap::new();
         for f in files {
             for m in f.cli_cost.iter().flat_map(|c| &c.models) {
                 let w = weight(&m.tokens);
-                if m.cost_usd > 0.0 && w > 0.0 {
-                    let s = sums.entry(&m.model).or_default();
-                    s.0 += m.cost_usd;
-                    s.1 += w;
+                if m.cost_usd > 0.0 && w > 0.0 && believable(m) {
+                    let u = m.cost_usd / w;
+                    if (MIN_UNIT..=MAX_UNIT).contains(&u) {
+                        units.entry(&m.model).or_default().push(u);
+                    }
                 }
             }
         }
         Pricer {
-            unit: sums
+            unit: units
                 .into_iter()
-                .filter(|(_, (c, w))| (c / w).is_finite())
-                .map(|(m, (c, w))| (m.to_owned(), c / w))
+                .map(|(m, mut u)| {
+                    u.sort_by(f64::total_cmp);
+                    let mid = u.len() / 2;
+                    let median = if u.len() % 2 == 0 {
+                        (u[mid - 1] + u[mid]) / 2.0
+                    } else {
+                        u[mid]
+                    };
+                    (m.to_owned(), median)
+                })
                 .collect(),
             ..Pricer::default()
         }
@@ -324,7 +358,7 @@ impl Pricer {
         let own = s.without_subagents.messages.len();
         cli.models
             .iter()
-            .filter(|x| x.cost_usd > 0.0)
+            .filter(|x| x.cost_usd > 0.0 && believable(x))
             .filter(|x| {
                 !all.messages
                     .iter()
@@ -351,6 +385,8 @@ impl Pricer {
                 .and_then(|c| c.models.iter().find(|x| x.model == m.model))
                 // a model the CLI had no price for: priced here if it can be
                 .filter(|x| x.cost_usd > 0.0 || !cli.is_some_and(|c| c.has_unknown_model_cost))
+                // a figure no price comes to: priced by its tokens instead
+                .filter(|x| believable(x))
         };
         let mut weights: HashMap<&str, (f64, usize)> = HashMap::new();
         for (i, m) in messages.iter().enumerate() {
@@ -586,5 +622,56 @@ mod tests {
         assert!(!of("c").estimated);
         assert!(of("d").estimated && of("d").usd > 0.0);
         assert!(of("e").partial && of("e").usd == 0.0);
+    }
+
+    /// A forged `cost-state` (one token for a million dollars, 1e308
+    /// dollars, a negative or non-number figure) in one transcript prices
+    /// neither its own session nor any other: before, the one line set the
+    /// unit price of its model across the store, and its own session showed
+    /// a 309-digit cost. A line's figures past any price are priced by
+    /// their tokens, and the store's unit price is the median of its lines.
+    #[test]
+    fn a_forged_cost_state_prices_no_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = |id: &str, input: u64| {
+            serde_json::json!({"type":"assistant","requestId":id,"timestamp":"2026-11-01T10:00:00.000Z",
+                "message":{"id":id,"model":"claude-opus-5-5","usage":{"input_tokens":input,"output_tokens":0}}})
+            .to_string()
+        };
+        let state = |tokens: u64, usd: f64| {
+            // (1e308 is written as JSON writes it)
+            format!(
+                r#"{{"type":"cost-state","totalCostUSD":{usd:e},"hasUnknownModelCost":false,"modelUsage":{{"claude-opus-5-5":{{"inputTokens":{tokens},"outputTokens":0,"costUSD":{usd:e}}}}}}}"#
+            )
+        };
+        let write = |name: &str, lines: &[String]| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, lines.join("\n")).unwrap();
+            claudio::store::file_usage(&p).unwrap()
+        };
+        // two honest sessions at the CLI's price ($4 per million input)
+        let honest = [
+            write("h1.jsonl", &[line("a", 1000), state(1000, 0.004)]),
+            write("h2.jsonl", &[line("b", 2000), state(2000, 0.008)]),
+        ];
+        let forged = write("f.jsonl", &[line("f", 1), state(1, 1e6)]);
+        let huge = write("g.jsonl", &[line("g", 1), state(1, 1e308)]);
+        assert!(forged.cli_cost.is_some() && huge.cli_cost.is_some());
+        // a session with no cost-state, priced at what the store teaches
+        let open = write("o.jsonl", &[line("o", 1_000_000)]);
+        let pricer = Pricer::learn(honest.iter().chain([&forged, &huge]));
+        let costs = pricer.file(&open.messages, None);
+        let o = costs["o\u{0}o"].usd;
+        assert!((o - 4.0).abs() < 1e-9, "a million tokens cost ${o}");
+        // the forged sessions themselves: priced by their tokens
+        for f in [&forged, &huge] {
+            let costs = pricer.file(&f.messages, f.cli_cost.as_ref());
+            let usd: f64 = costs.values().map(|c| c.usd).sum();
+            assert!(usd < 0.01, "one token cost ${usd}");
+        }
+        // one forged line among two honest ones: the median holds
+        let three = Pricer::learn([&honest[0], &honest[1], &forged]);
+        let o = three.file(&open.messages, None)["o\u{0}o"].usd;
+        assert!((o - 4.0).abs() < 1e-9, "a million tokens cost ${o}");
     }
 }

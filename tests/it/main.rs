@@ -6,6 +6,7 @@ mod common;
 
 mod archive;
 mod ask;
+mod attack_round5;
 mod chat;
 mod client;
 mod config_doctor;

@@ -188,8 +188,11 @@ fn read_existing(path: &Path) -> Result<String, Unavailable> {
 
 /// Apply edits as the CLI's Edit makes them ([`matching`]: curly and
 /// straight quotes taken as the same, the new text re-styled as the file
-/// writes it); CRLF files are matched with `\n` text too. `Err` when the
-/// CLI would not make the edit either.
+/// writes it). The CLI reads a file with its CRLF line endings as `\n`,
+/// finds and replaces there, and writes CRLF back: so does this (a text
+/// that holds `\r\n` is then found nowhere, and `x\ny` is found at a
+/// CRLF line end too: with `replace_all`, every such place changes). `Err`
+/// when the CLI would not make the edit either.
 fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailable> {
     // each edit reads the whole text a few times: thousands of edits of
     // a big file would freeze the approval
@@ -201,7 +204,10 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
             before.len()
         ));
     }
-    let mut text = before.to_owned();
+    // written back with the line ending most of its lines have
+    let crlfs = before.matches("\r\n").count();
+    let crlf = crlfs > before.matches('\n').count() - crlfs;
+    let mut text = before.replace("\r\n", "\n");
     for &(old, new, all) in edits {
         // a new text past the bound is not diffed (nor re-styled)
         if new.len() as u64 > MAX_FILE {
@@ -211,26 +217,28 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
             ));
         }
         if old.is_empty() {
-            // the CLI writes the new text into an empty file only
-            if edits.len() == 1 && text.trim().is_empty() {
-                text = new.to_owned();
+            // the CLI writes the new text into an empty file only (empty
+            // as JavaScript trims: a byte-order mark is space too), and
+            // keeps the file's byte-order mark
+            let bom = '\u{FEFF}';
+            if edits.len() == 1
+                && text
+                    .trim_matches(|c: char| c.is_whitespace() || c == bom)
+                    .is_empty()
+            {
+                text = if text.starts_with(bom) && !new.is_empty() && !new.starts_with(bom) {
+                    format!("{bom}{new}")
+                } else {
+                    new.to_owned()
+                };
                 continue;
             }
             return Err("the text to replace is empty, and the file is not".into());
         }
-        let crlf = |s: &str| s.replace('\n', "\r\n");
-        let (old, new, actual) = match matching::actual(&text, old) {
-            Some(a) => (old.to_owned(), new.to_owned(), a),
-            None if text.contains("\r\n") => {
-                let (old, new) = (crlf(old), crlf(new));
-                match matching::actual(&text, &old) {
-                    Some(a) => (old, new, a),
-                    None => return Err(NOT_FOUND.into()),
-                }
-            }
-            None => return Err(NOT_FOUND.into()),
+        let Some(actual) = matching::actual(&text, old) else {
+            return Err(NOT_FOUND.into());
         };
-        let new = matching::restyle(&old, &actual, &new);
+        let new = matching::restyle(old, &actual, new);
         let times = text.matches(actual.as_str()).count();
         if !all && times > 1 {
             return Err(format!(
@@ -264,7 +272,11 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
             text.replacen(&actual, &new, 1)
         };
     }
-    Ok(text)
+    Ok(if crlf {
+        text.replace('\n', "\r\n")
+    } else {
+        text
+    })
 }
 
 const NOT_FOUND: &str = "the text to replace is not in the file (it may have changed)";
@@ -366,6 +378,11 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
     };
     if change.before.is_none() {
         push(&mut lines, &mut folded, &|| style.dim("(new file)"));
+    } else if crlf && !change.after.is_empty() && !change.after.contains("\r\n") {
+        // (a Write of `\n` text: every line's ending changes)
+        push(&mut lines, &mut folded, &|| {
+            style.dim("(CRLF line endings become LF)")
+        });
     } else if crlf {
         push(&mut lines, &mut folded, &|| {
             style.dim("(CRLF line endings)")
@@ -442,7 +459,15 @@ pub fn render(change: &Change, style: Style, limit: Option<usize>) -> Rendered {
         }
     }
     if added == 0 && removed == 0 {
-        push(&mut lines, &mut folded, &|| style.dim("(no change)"));
+        // the lines are the same as read: their endings may not be
+        let same = change.before.as_deref() == Some(change.after.as_str());
+        push(&mut lines, &mut folded, &|| {
+            style.dim(if same {
+                "(no change)"
+            } else {
+                "(no change but the line endings)"
+            })
+        });
     }
     Rendered {
         lines,
@@ -677,6 +702,86 @@ mod tests {
         let text = r.lines.join("\n");
         assert!(text.contains("CRLF"), "{text}");
         assert!(!text.contains('\r'), "{text:?}");
+    }
+
+    /// A file with CRLF line endings is matched as the CLI matches it: as
+    /// `\n` text. `x\ny` with `replace_all` in `x\r\ny\nx\ny\n` changes
+    /// both places, as the CLI writes it; before, the approval showed one
+    /// change (the place written with `\n`) while the CLI made two. And a
+    /// text holding `\r\n` is found nowhere, as the CLI finds it nowhere.
+    #[test]
+    fn crlf_files_are_matched_as_the_cli_reads_them() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "m.txt", b"x\r\ny\nx\ny\n");
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"x\ny","new_string":"Z","replace_all":true}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.after.replace("\r\n", "\n"), "Z\nZ\n");
+        let r = plain(&c, None);
+        assert_eq!(r.added, 2, "{:?}", r.lines);
+        // without replace_all the CLI refuses: the text is there twice
+        let e = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"x\ny","new_string":"Z"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.contains("2 times"), "{e}");
+        let p = file(d.path(), "c.txt", b"a\r\nb\r\n");
+        let e = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"a\r\nb","new_string":"Z"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.contains("not in the file"), "{e}");
+    }
+
+    /// A Write of `\n` text over a CRLF file changes every line's ending
+    /// (the real CLI writes the text as given): the approval says so, where
+    /// it said "(no change)". An Edit with no text to replace into a file
+    /// holding only a byte-order mark is made by the CLI (JavaScript's trim
+    /// takes the mark for space), the mark kept: where the approval said
+    /// the CLI would refuse.
+    #[test]
+    fn line_endings_and_a_byte_order_mark_are_what_the_cli_writes() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "w.txt", b"x\r\ny\r\n");
+        let c = proposed(
+            "Write",
+            &json!({"file_path": p, "content":"x\ny\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        let text = plain(&c, None).lines.join("\n");
+        assert!(text.contains("become LF"), "{text}");
+        assert!(!text.contains("(no change)"), "{text}");
+        let p = file(d.path(), "bom.txt", "\u{FEFF}".as_bytes());
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"","new_string":"evil\n"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.after, "\u{FEFF}evil\n");
+        // most lines end in `\n`: the CLI writes them all so
+        let p = file(d.path(), "m.txt", b"a\r\nb\nc\n");
+        let c = proposed(
+            "Edit",
+            &json!({"file_path": p, "old_string":"b","new_string":"B"}),
+            d.path(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.after, "a\nB\nc\n");
     }
 
     #[test]
