@@ -25,6 +25,9 @@ _claudio() {
             claudio,config)
                 cmd="claudio__subcmd__config"
                 ;;
+            claudio,deck)
+                cmd="claudio__subcmd__deck"
+                ;;
             claudio,doctor)
                 cmd="claudio__subcmd__doctor"
                 ;;
@@ -61,6 +64,57 @@ _claudio() {
             claudio__subcmd__config__subcmd__help,show)
                 cmd="claudio__subcmd__config__subcmd__help__subcmd__show"
                 ;;
+            claudio__subcmd__deck,help)
+                cmd="claudio__subcmd__deck__subcmd__help"
+                ;;
+            claudio__subcmd__deck,hook)
+                cmd="claudio__subcmd__deck__subcmd__hook"
+                ;;
+            claudio__subcmd__deck,hooks)
+                cmd="claudio__subcmd__deck__subcmd__hooks"
+                ;;
+            claudio__subcmd__deck__subcmd__help,help)
+                cmd="claudio__subcmd__deck__subcmd__help__subcmd__help"
+                ;;
+            claudio__subcmd__deck__subcmd__help,hook)
+                cmd="claudio__subcmd__deck__subcmd__help__subcmd__hook"
+                ;;
+            claudio__subcmd__deck__subcmd__help,hooks)
+                cmd="claudio__subcmd__deck__subcmd__help__subcmd__hooks"
+                ;;
+            claudio__subcmd__deck__subcmd__help__subcmd__hooks,install)
+                cmd="claudio__subcmd__deck__subcmd__help__subcmd__hooks__subcmd__install"
+                ;;
+            claudio__subcmd__deck__subcmd__help__subcmd__hooks,remove)
+                cmd="claudio__subcmd__deck__subcmd__help__subcmd__hooks__subcmd__remove"
+                ;;
+            claudio__subcmd__deck__subcmd__help__subcmd__hooks,status)
+                cmd="claudio__subcmd__deck__subcmd__help__subcmd__hooks__subcmd__status"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks,help)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__help"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks,install)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__install"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks,remove)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__remove"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks,status)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__status"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks__subcmd__help,help)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__help"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks__subcmd__help,install)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__install"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks__subcmd__help,remove)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__remove"
+                ;;
+            claudio__subcmd__deck__subcmd__hooks__subcmd__help,status)
+                cmd="claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__status"
+                ;;
             claudio__subcmd__help,ask)
                 cmd="claudio__subcmd__help__subcmd__ask"
                 ;;
@@ -69,6 +123,9 @@ _claudio() {
                 ;;
             claudio__subcmd__help,config)
                 cmd="claudio__subcmd__help__subcmd__config"
+                ;;
+            claudio__subcmd__help,deck)
+                cmd="claudio__subcmd__help__subcmd__deck"
                 ;;
             claudio__subcmd__help,doctor)
                 cmd="claudio__subcmd__help__subcmd__doctor"
@@ -93,6 +150,21 @@ _claudio() {
                 ;;
             claudio__subcmd__help__subcmd__config,show)
                 cmd="claudio__subcmd__help__subcmd__config__subcmd__show"
+                ;;
+            claudio__subcmd__help__subcmd__deck,hook)
+                cmd="claudio__subcmd__help__subcmd__deck__subcmd__hook"
+                ;;
+            claudio__subcmd__help__subcmd__deck,hooks)
+                cmd="claudio__subcmd__help__subcmd__deck__subcmd__hooks"
+                ;;
+            claudio__subcmd__help__subcmd__deck__subcmd__hooks,install)
+                cmd="claudio__subcmd__help__subcmd__deck__subcmd__hooks__subcmd__install"
+                ;;
+            claudio__subcmd__help__subcmd__deck__subcmd__hooks,remove)
+                cmd="claudio__subcmd__help__subcmd__deck__subcmd__hooks__subcmd__remove"
+                ;;
+            claudio__subcmd__help__subcmd__deck__subcmd__hooks,status)
+                cmd="claudio__subcmd__help__subcmd__deck__subcmd__hooks__subcmd__status"
                 ;;
             claudio__subcmd__help__subcmd__notify,test)
                 cmd="claudio__subcmd__help__subcmd__notify__subcmd__test"
@@ -224,7 +296,7 @@ _claudio() {
 
     case "${cmd}" in
         claudio)
-            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --hide-thinking --vi --help --version ask sessions doctor config notify statusline completions man help"
+            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --hide-thinking --vi --help --version ask sessions deck doctor config notify statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -547,6 +619,310 @@ _claudio() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        claudio__subcmd__deck)
+            opts="-h --json --cli-path --debug --color --help hooks hook help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__help)
+            opts="hooks hook help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__help__subcmd__hook)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__help__subcmd__hooks)
+            opts="install status remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__help__subcmd__hooks__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__help__subcmd__hooks__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__help__subcmd__hooks__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hook)
+            opts="-h --wait --cli-path --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks)
+            opts="-h --cli-path --debug --color --help install status remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__help)
+            opts="install status remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__install)
+            opts="-y -h --yes --cli-path --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__remove)
+            opts="-y -h --yes --cli-path --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__deck__subcmd__hooks__subcmd__status)
+            opts="-h --cli-path --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         claudio__subcmd__doctor)
             opts="-v -h --verbose --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -570,7 +946,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help)
-            opts="ask sessions doctor config notify statusline completions man help"
+            opts="ask sessions deck doctor config notify statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -642,6 +1018,90 @@ _claudio() {
         claudio__subcmd__help__subcmd__config__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__deck)
+            opts="hooks hook"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__deck__subcmd__hook)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__deck__subcmd__hooks)
+            opts="install status remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__deck__subcmd__hooks__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__deck__subcmd__hooks__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__deck__subcmd__hooks__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1692,7 +2152,7 @@ _claudio_ids_wanted() {
         w="${COMP_WORDS[i]}"
         if (( skip )); then skip=0; continue; fi
         case "$w" in
-            --add-dir|--allowed-tools|--append-system-prompt|--at|--by|--cli-path|--color|--config-dir|--cwd|--disallowed-tools|--effort|--fallback-model|--format|--grep|--hits|--image|--json-schema|--limit|--max-budget-usd|--max-turns|--mcp-config|--model|--output|--output-file|--permission-mode|--since|--system-prompt|--title|-O|-n|-o) skip=1; continue ;;
+            --add-dir|--allowed-tools|--append-system-prompt|--at|--by|--cli-path|--color|--config-dir|--cwd|--disallowed-tools|--effort|--fallback-model|--format|--grep|--hits|--image|--json-schema|--limit|--max-budget-usd|--max-turns|--mcp-config|--model|--order|--output|--output-file|--permission-mode|--since|--start-of-week|--system-prompt|--timezone|--title|--until|--wait|-O|-n|-o) skip=1; continue ;;
             -*) continue ;;
         esac
         n=$(( n + 1 ))

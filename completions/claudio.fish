@@ -49,7 +49,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -l system-prompt -d 'Repla
 complete -c claudio -n "__fish_claudio_needs_command" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_needs_command" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_needs_command" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
+complete -c claudio -n "__fish_claudio_needs_command" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r -f -a "(__fish_claudio_session_ids)"
 complete -c claudio -n "__fish_claudio_needs_command" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_needs_command" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_needs_command" -s c -l continue -d 'Continue the most recent session of this directory'
@@ -61,6 +61,7 @@ complete -c claudio -n "__fish_claudio_needs_command" -s h -l help -d 'Print hel
 complete -c claudio -n "__fish_claudio_needs_command" -s V -l version -d 'Print version'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "sessions" -d 'List, show, resume, fork, rename, tag and delete sessions'
+complete -c claudio -n "__fish_claudio_needs_command" -f -a "deck" -d 'Every running Claude Code session, and its permission requests answered from one place'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "doctor" -d 'Check that everything claudio needs is in place'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "config" -d 'Show the config file\'s path or its settings'
 complete -c claudio -n "__fish_claudio_needs_command" -f -a "notify" -d 'Notices when a session needs you: `claudio notify test` sends one through every way the config file\'s `[notify]` table sets'
@@ -94,7 +95,7 @@ complete -c claudio -n "__fish_claudio_using_subcommand ask" -l system-prompt -d
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l append-system-prompt -d 'Add to the system prompt' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l add-dir -d 'Give the tools access to another directory (repeatable)' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cwd -d 'Working directory for the session' -r -F
-complete -c claudio -n "__fish_claudio_using_subcommand ask" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r
+complete -c claudio -n "__fish_claudio_using_subcommand ask" -s r -l resume -d 'Resume the session with this id (an id prefix works); with no id, pick one from a list (this directory\'s sessions; Ctrl-A: every project)' -r -f -a "(__fish_claudio_session_ids)"
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l mcp-config -d 'MCP server configuration: JSON text or a file (repeatable)' -r
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand ask" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
@@ -311,6 +312,36 @@ complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
 complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l json -d 'Print one snapshot of every running session as JSON, and exit'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -f -a "hooks" -d 'Install, check or remove the PermissionRequest hook in Claude Code\'s settings'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -f -a "hook" -d 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -f -a "install" -d 'Add the hook (the change is shown and asked about first)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -f -a "status" -d 'Say whether the hook is installed'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -f -a "remove" -d 'Take the hook out again'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hooks" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hook" -l wait -d 'The most seconds to wait for the deck\'s answer' -r
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hook" -l cli-path -d 'Path of the `claude` executable' -r -F
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hook" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hook" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from hook" -s h -l help -d 'Print help'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from help" -f -a "hooks" -d 'Install, check or remove the PermissionRequest hook in Claude Code\'s settings'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from help" -f -a "hook" -d 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l cli-path -d 'Path of the `claude` executable' -r -F
 complete -c claudio -n "__fish_claudio_using_subcommand doctor" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
@@ -377,15 +408,16 @@ always\t''
 never\t''"
 complete -c claudio -n "__fish_claudio_using_subcommand man" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand man" -s h -l help -d 'Print help'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "sessions" -d 'List, show, resume, fork, rename, tag and delete sessions'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "doctor" -d 'Check that everything claudio needs is in place'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "config" -d 'Show the config file\'s path or its settings'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "notify" -d 'Notices when a session needs you: `claudio notify test` sends one through every way the config file\'s `[notify]` table sets'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "statusline" -d 'Print one status line for the claude TUI (its `statusLine` command)'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions doctor config notify statusline completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "ask" -d 'Ask once and print the answer (made for shell pipelines)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "sessions" -d 'List, show, resume, fork, rename, tag and delete sessions'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "deck" -d 'Every running Claude Code session, and its permission requests answered from one place'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "doctor" -d 'Check that everything claudio needs is in place'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "config" -d 'Show the config file\'s path or its settings'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "notify" -d 'Notices when a session needs you: `claudio notify test` sends one through every way the config file\'s `[notify]` table sets'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "statusline" -d 'Print one status line for the claude TUI (its `statusLine` command)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and not __fish_seen_subcommand_from ask sessions deck doctor config notify statusline completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "list" -d 'List sessions, newest first (this directory\'s, or --all)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "inspect" -d 'Show a session\'s conversation as the CLI would resume it'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "search" -d 'Search inside past conversations: prompts and answers (--tools: tool calls too), newest sessions first'
@@ -397,6 +429,35 @@ complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_su
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "tag" -d 'Tag a session (appends the CLI\'s tag line)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "delete" -d 'Delete a session\'s transcript (asks first, unless --yes)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "archive" -d 'Copy every transcript into claudio\'s archive (compressed, only what changed), where the CLI\'s cleanup does not reach it'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from deck" -f -a "hooks" -d 'Install, check or remove the PermissionRequest hook in Claude Code\'s settings'
+complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from deck" -f -a "hook" -d 'The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the path of the config file in use'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the settings the config file gives'
 complete -c claudio -n "__fish_claudio_using_subcommand help; and __fish_seen_subcommand_from notify" -f -a "test" -d 'Send a test notice through every way set, and say what failed'
+
+# Session ids, from `claudio sessions complete-ids` (the newest that match),
+# each with its title.
+function __fish_claudio_session_ids
+    claudio sessions complete-ids --describe -- (commandline -ct) 2>/dev/null
+end
+
+function __fish_claudio_wants_session_id
+    set -l n 0
+    set -l skip 0
+    for w in (commandline -opc)[2..-1]
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case '--add-dir' '--allowed-tools' '--append-system-prompt' '--at' '--by' '--cli-path' '--color' '--config-dir' '--cwd' '--disallowed-tools' '--effort' '--fallback-model' '--format' '--grep' '--hits' '--image' '--json-schema' '--limit' '--max-budget-usd' '--max-turns' '--mcp-config' '--model' '--order' '--output' '--output-file' '--permission-mode' '--since' '--start-of-week' '--system-prompt' '--timezone' '--title' '--until' '--wait' '-O' '-n' '-o'
+                set skip 1
+            case '-*'
+            case '*'
+                set n (math $n + 1)
+        end
+    end
+    test $skip = 0; and test $n -eq 2
+end
+
+complete -c claudio -n "__fish_claudio_using_subcommand sessions; and __fish_seen_subcommand_from inspect show export resume fork rename tag delete; and __fish_claudio_wants_session_id" -f -a "(__fish_claudio_session_ids)"

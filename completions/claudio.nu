@@ -210,11 +210,19 @@ module completions {
   ]
 
   def "nu-complete claudio sessions usage by" [] {
-    [ "day" "month" "model" "project" "session" "block" ]
+    [ "day" "week" "month" "model" "project" "session" "block" ]
   }
 
   def "nu-complete claudio sessions usage output" [] {
     [ "text" "json" "ndjson" ]
+  }
+
+  def "nu-complete claudio sessions usage order" [] {
+    [ "asc" "desc" ]
+  }
+
+  def "nu-complete claudio sessions usage start_of_week" [] {
+    [ "monday" "tuesday" "wednesday" "thursday" "friday" "saturday" "sunday" ]
   }
 
   def "nu-complete claudio sessions usage color" [] {
@@ -229,6 +237,11 @@ module completions {
     --since: string           # Only API messages since then: 30m, 12h, 7d, 2w, or a date (2026-11-01)
     --limit(-n): string       # Count only this many sessions (the newest)
     --output(-o): string@"nu-complete claudio sessions usage output" # text (a table), json (one object) or ndjson (a row a line, then the total)
+    --until: string           # Only API messages before then: a span back from now (12h, 7d), a date (2026-11-30: through that day) or a time
+    --timezone: string        # Days, weeks, months and windows in this time zone (an IANA name: Europe/Paris, America/New_York, UTC) instead of TZ's; --since and --until dates are its midnights
+    --breakdown               # Under each row, its tokens and cost by model (-o json always has them: modelBreakdowns)
+    --order: string@"nu-complete claudio sessions usage order" # Rows oldest first (asc) or newest first (desc); by model, project or session the same order, reversed
+    --start-of-week: string@"nu-complete claudio sessions usage start_of_week" # With --by week: the day weeks start on
     --no-cost                 # Leave the cost estimate out
     --config-dir: path        # The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]
     --no-archive              # Leave out the sessions only claudio's archive holds
@@ -391,6 +404,130 @@ module completions {
   export extern "claudio sessions help help" [
   ]
 
+  def "nu-complete claudio deck color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # Every running Claude Code session, and its permission requests answered from one place
+  export extern "claudio deck" [
+    --json                    # Print one snapshot of every running session as JSON, and exit
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio deck color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  def "nu-complete claudio deck hooks color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # Install, check or remove the PermissionRequest hook in Claude Code's settings
+  export extern "claudio deck hooks" [
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio deck hooks color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  def "nu-complete claudio deck hooks install color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # Add the hook (the change is shown and asked about first)
+  export extern "claudio deck hooks install" [
+    --yes(-y)                 # Write without asking (for scripts)
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio deck hooks install color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  def "nu-complete claudio deck hooks status color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # Say whether the hook is installed
+  export extern "claudio deck hooks status" [
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio deck hooks status color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  def "nu-complete claudio deck hooks remove color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # Take the hook out again
+  export extern "claudio deck hooks remove" [
+    --yes(-y)                 # Write without asking (for scripts)
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio deck hooks remove color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  # Print this message or the help of the given subcommand(s)
+  export extern "claudio deck hooks help" [
+  ]
+
+  # Add the hook (the change is shown and asked about first)
+  export extern "claudio deck hooks help install" [
+  ]
+
+  # Say whether the hook is installed
+  export extern "claudio deck hooks help status" [
+  ]
+
+  # Take the hook out again
+  export extern "claudio deck hooks help remove" [
+  ]
+
+  # Print this message or the help of the given subcommand(s)
+  export extern "claudio deck hooks help help" [
+  ]
+
+  def "nu-complete claudio deck hook color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)
+  export extern "claudio deck hook" [
+    --wait: string            # The most seconds to wait for the deck's answer
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio deck hook color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  # Print this message or the help of the given subcommand(s)
+  export extern "claudio deck help" [
+  ]
+
+  # Install, check or remove the PermissionRequest hook in Claude Code's settings
+  export extern "claudio deck help hooks" [
+  ]
+
+  # Add the hook (the change is shown and asked about first)
+  export extern "claudio deck help hooks install" [
+  ]
+
+  # Say whether the hook is installed
+  export extern "claudio deck help hooks status" [
+  ]
+
+  # Take the hook out again
+  export extern "claudio deck help hooks remove" [
+  ]
+
+  # The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)
+  export extern "claudio deck help hook" [
+  ]
+
+  # Print this message or the help of the given subcommand(s)
+  export extern "claudio deck help help" [
+  ]
+
   def "nu-complete claudio doctor color" [] {
     [ "auto" "always" "never" ]
   }
@@ -454,6 +591,42 @@ module completions {
 
   # Print this message or the help of the given subcommand(s)
   export extern "claudio config help help" [
+  ]
+
+  def "nu-complete claudio notify color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # Notices when a session needs you: `claudio notify test` sends one through every way the config file's `[notify]` table sets
+  export extern "claudio notify" [
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio notify color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  def "nu-complete claudio notify test color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # Send a test notice through every way set, and say what failed
+  export extern "claudio notify test" [
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio notify test color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+  ]
+
+  # Print this message or the help of the given subcommand(s)
+  export extern "claudio notify help" [
+  ]
+
+  # Send a test notice through every way set, and say what failed
+  export extern "claudio notify help test" [
+  ]
+
+  # Print this message or the help of the given subcommand(s)
+  export extern "claudio notify help help" [
   ]
 
   def "nu-complete claudio statusline color" [] {
@@ -554,6 +727,30 @@ module completions {
   export extern "claudio help sessions archive" [
   ]
 
+  # Every running Claude Code session, and its permission requests answered from one place
+  export extern "claudio help deck" [
+  ]
+
+  # Install, check or remove the PermissionRequest hook in Claude Code's settings
+  export extern "claudio help deck hooks" [
+  ]
+
+  # Add the hook (the change is shown and asked about first)
+  export extern "claudio help deck hooks install" [
+  ]
+
+  # Say whether the hook is installed
+  export extern "claudio help deck hooks status" [
+  ]
+
+  # Take the hook out again
+  export extern "claudio help deck hooks remove" [
+  ]
+
+  # The PermissionRequest hook itself (Claude Code runs it; it reads the request on stdin)
+  export extern "claudio help deck hook" [
+  ]
+
   # Check that everything claudio needs is in place
   export extern "claudio help doctor" [
   ]
@@ -568,6 +765,14 @@ module completions {
 
   # Print the settings the config file gives
   export extern "claudio help config show" [
+  ]
+
+  # Notices when a session needs you: `claudio notify test` sends one through every way the config file's `[notify]` table sets
+  export extern "claudio help notify" [
+  ]
+
+  # Send a test notice through every way set, and say what failed
+  export extern "claudio help notify test" [
   ]
 
   # Print one status line for the claude TUI (its `statusLine` command)

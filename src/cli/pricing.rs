@@ -344,7 +344,11 @@ impl Pricer {
     /// by one ([`request`](Pricer::request)).
     pub fn session(&self, s: &SessionUsage) -> HashMap<String, Cost> {
         let all = s.total();
-        self.file(&all.messages, all.cli_cost.as_ref(), s.without_subagents.messages.len())
+        self.file(
+            &all.messages,
+            all.cli_cost.as_ref(),
+            s.without_subagents.messages.len(),
+        )
     }
 
     /// The models a session's `cost-state` priced that none of its
@@ -660,18 +664,18 @@ mod tests {
         // a session with no cost-state, priced at what the store teaches
         let open = write("o.jsonl", &[line("o", 1_000_000)]);
         let pricer = Pricer::learn(honest.iter().chain([&forged, &huge]));
-        let costs = pricer.file(&open.messages, None);
+        let costs = pricer.file(&open.messages, None, open.messages.len());
         let o = costs["o\u{0}o"].usd;
         assert!((o - 4.0).abs() < 1e-9, "a million tokens cost ${o}");
         // the forged sessions themselves: priced by their tokens
         for f in [&forged, &huge] {
-            let costs = pricer.file(&f.messages, f.cli_cost.as_ref());
+            let costs = pricer.file(&f.messages, f.cli_cost.as_ref(), f.messages.len());
             let usd: f64 = costs.values().map(|c| c.usd).sum();
             assert!(usd < 0.01, "one token cost ${usd}");
         }
         // one forged line among two honest ones: the median holds
         let three = Pricer::learn([&honest[0], &honest[1], &forged]);
-        let o = three.file(&open.messages, None)["o\u{0}o"].usd;
+        let o = three.file(&open.messages, None, open.messages.len())["o\u{0}o"].usd;
         assert!((o - 4.0).abs() < 1e-9, "a million tokens cost ${o}");
     }
 }

@@ -95,9 +95,9 @@ async fn real_cli_edit_line_endings_and_aliases_are_as_the_approval_shows() {
 /// before a session's `cost-state` makes that cost-state "cover" every
 /// response after it: a resumed session's new responses, dated now, share
 /// the old figure and add nothing (class 10). `CliCost::covers` compares
-/// times; where the line stands in the file is what says what it covers.
+/// times; where the line stands in the file is what says what it covers
+/// (`CliCost::covers_message`, by the file's own messages' places).
 #[test]
-#[ignore = "defect: src/store/usage.rs CliCost::covers decides by time, so a future-dated response before a cost-state hides every later response's cost"]
 fn a_future_dated_response_does_not_make_a_cost_state_cover_what_follows_it() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("s.jsonl");
@@ -118,11 +118,23 @@ fn a_future_dated_response_does_not_make_a_cost_state_cover_what_follows_it() {
     std::fs::write(&p, text).unwrap();
     let f = claudio::store::file_usage(&p).unwrap();
     let cli = f.cli_cost.as_ref().expect("the cost-state is read");
-    let after = f.messages.iter().find(|m| m.key.starts_with('b')).unwrap();
+    let own = f.messages.len();
+    let index = f
+        .messages
+        .iter()
+        .position(|m| m.key.starts_with('b'))
+        .unwrap();
+    let after = &f.messages[index];
     assert!(
-        !cli.covers(after.at),
+        !cli.covers_message(index, own, after.at),
         "a response written after the cost-state is taken as priced by it"
     );
+    let before = f
+        .messages
+        .iter()
+        .position(|m| m.key.starts_with('a'))
+        .unwrap();
+    assert!(cli.covers_message(before, own, f.messages[before].at));
 }
 
 /// Twenty calls at once on a terminal two rows high and 24 columns wide,
