@@ -272,17 +272,9 @@ pub enum OutputFormat {
 /// CLI knows, spelled as it spells them (`acceptEdits`); anything else is a
 /// usage error naming them. One type, the library's [`PermissionMode`].
 pub fn mode_parser() -> impl clap::builder::TypedValueParser<Value = PermissionMode> {
-    let names: Vec<&'static str> = PermissionMode::KNOWN
-        .iter()
-        .map(|m| match m {
-            PermissionMode::Default => "default",
-            PermissionMode::AcceptEdits => "acceptEdits",
-            PermissionMode::Plan => "plan",
-            PermissionMode::BypassPermissions => "bypassPermissions",
-            PermissionMode::DontAsk => "dontAsk",
-            _ => "auto",
-        })
-        .collect();
+    // a static, so each name is borrowed for 'static
+    static KNOWN: [PermissionMode; 6] = PermissionMode::KNOWN;
+    let names: Vec<&'static str> = KNOWN.iter().map(PermissionMode::as_str).collect();
     clap::builder::PossibleValuesParser::new(names).map(|name| PermissionMode::from_name(&name))
 }
 
