@@ -73,11 +73,11 @@ pub fn run(
     };
     let auto = matches!(&config, Ok((c, _)) if c.archive == Some(super::config::ArchiveMode::Auto));
     check_cleanup(&mut r, auto);
-    if let Err(msg) = archive_env {
+    if let Err(why) = archive_env {
         r.line(
             Level::Problem,
             "archive",
-            &msg,
+            &why.to_string(),
             Some("set CLAUDIO_ARCHIVE_DIR to an absolute path, or unset it for the default (claudio/archive under the XDG data folder)"),
         );
     }

@@ -425,16 +425,41 @@ fn member(name: &str, value: &str, indent: &Option<String>, empty: bool) -> Stri
     }
 }
 
+/// Why the trust record could not be written into `~/.claude.json` (the
+/// file is then left as it was).
+#[derive(Debug, thiserror::Error)]
+enum SpliceError {
+    #[error("not JSON ({0})")]
+    NotJson(serde_json::Error),
+    #[error("not a JSON object")]
+    NotAnObject,
+    #[error("not readable ({0})")]
+    Unreadable(serde_json::Error),
+    #[error("its projects are not an object{}", because(.0))]
+    ProjectsNotAnObject(Option<serde_json::Error>),
+    #[error("its record of the folder is not an object ({0})")]
+    RecordNotAnObject(serde_json::Error),
+    #[error("the record could not be written in without breaking it")]
+    WouldBreak,
+    #[error("the record could not be written in without changing more")]
+    WouldChangeMore,
+}
+
+/// ` (why)`, when there is a why.
+fn because(e: &Option<serde_json::Error>) -> String {
+    e.as_ref().map(|e| format!(" ({e})")).unwrap_or_default()
+}
+
 /// `text` with `projects[key].hasTrustDialogAccepted` set to `true`, every
 /// other byte as it was.
-fn splice(text: &str, key: &str) -> Result<String, String> {
-    let top_raw: &RawValue = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
+fn splice(text: &str, key: &str) -> Result<String, SpliceError> {
+    let top_raw: &RawValue = serde_json::from_str(text).map_err(SpliceError::NotJson)?;
     if !top_raw.get().starts_with('{') {
-        return Err("not a JSON object".into());
+        return Err(SpliceError::NotAnObject);
     }
     // a key written twice is read as JSON.parse reads it: the last
     let top: HashMap<String, &RawValue> =
-        serde_json::from_str(text).map_err(|e| format!("not readable ({e})"))?;
+        serde_json::from_str(text).map_err(SpliceError::Unreadable)?;
     let (at, replace_to, insert) = match top.get("projects").copied() {
         Some(p) if p.get() == "null" => {
             let at = offset(text, p);
@@ -448,11 +473,11 @@ fn splice(text: &str, key: &str) -> Result<String, String> {
             // the members borrow from `p`'s text, itself a slice of `text`;
             // a key written twice is read as JSON.parse reads it: the last
             let entries: HashMap<String, &RawValue> = serde_json::from_str(p.get())
-                .map_err(|e| format!("its projects are not an object ({e})"))?;
+                .map_err(|e| SpliceError::ProjectsNotAnObject(Some(e)))?;
             match entries.get(key) {
                 Some(entry) if entry.get().starts_with('{') => {
                     let fields: HashMap<String, &RawValue> = serde_json::from_str(entry.get())
-                        .map_err(|e| format!("its record of the folder is not an object ({e})"))?;
+                        .map_err(SpliceError::RecordNotAnObject)?;
                     match fields.get(ACCEPTED) {
                         Some(v) => {
                             let at = offset(text, v);
@@ -515,14 +540,14 @@ fn splice(text: &str, key: &str) -> Result<String, String> {
 
 /// The new text is JSON, says the folder is trusted, and holds everything
 /// else the old one held.
-fn check_only_trust_changed(old: &str, new: &str, key: &str) -> Result<(), String> {
+fn check_only_trust_changed(old: &str, new: &str, key: &str) -> Result<(), SpliceError> {
     let (Ok(mut before), Ok(after)) = (
         serde_json::from_str::<Value>(old),
         serde_json::from_str::<Value>(new),
     ) else {
-        return Err("the record could not be written in without breaking it".into());
+        return Err(SpliceError::WouldBreak);
     };
-    let top = before.as_object_mut().ok_or("not a JSON object")?;
+    let top = before.as_object_mut().ok_or(SpliceError::NotAnObject)?;
     let projects = top
         .entry("projects")
         .or_insert_with(|| Value::Object(Default::default()));
@@ -531,7 +556,7 @@ fn check_only_trust_changed(old: &str, new: &str, key: &str) -> Result<(), Strin
     }
     let projects = projects
         .as_object_mut()
-        .ok_or("its projects are not an object")?;
+        .ok_or(SpliceError::ProjectsNotAnObject(None))?;
     let entry = projects
         .entry(key.to_owned())
         .or_insert_with(|| Value::Object(Default::default()));
@@ -542,7 +567,7 @@ fn check_only_trust_changed(old: &str, new: &str, key: &str) -> Result<(), Strin
         .as_object_mut()
         .map(|e| e.insert(ACCEPTED.to_owned(), Value::Bool(true)));
     if before != after {
-        return Err("the record could not be written in without changing more".into());
+        return Err(SpliceError::WouldChangeMore);
     }
     Ok(())
 }

@@ -31,17 +31,21 @@ pub fn archive_dir() -> Option<PathBuf> {
 /// (the message to show): resolved against the working directory, it
 /// would put copies of every project's transcripts wherever claudio
 /// happens to run.
-pub fn archive_env() -> Result<(), String> {
+pub fn archive_env() -> Result<(), RelativeArchiveDir> {
     match claudio::store::default_archive_dir() {
-        Err(StoreError::RelativeArchiveDir(d)) => {
-            let d = crate::cli::sanitize::Sanitizer::clean(&d.display().to_string());
-            Err(format!(
-                "{ARCHIVE_DIR_ENV} is a relative path ({d}): set it to an absolute one, e.g. \"$HOME/{d}\""
-            ))
-        }
+        Err(StoreError::RelativeArchiveDir(dir)) => Err(RelativeArchiveDir(dir)),
         _ => Ok(()),
     }
 }
+
+/// `$CLAUDIO_ARCHIVE_DIR` names a relative path (its text is shown
+/// without control characters).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{ARCHIVE_DIR_ENV} is a relative path ({d}): set it to an absolute one, e.g. \"$HOME/{d}\"",
+    d = crate::cli::sanitize::Sanitizer::clean(&.0.display().to_string())
+)]
+pub struct RelativeArchiveDir(pub PathBuf);
 
 /// Where to resume session `id` ([`Store::resume_target`]: a session only
 /// the archive holds is restored into the store first); `said` is told

@@ -99,14 +99,14 @@ pub(crate) fn zone_from(
         };
     };
     let shown = crate::cli::summary::one_line(&tz.to_string_lossy(), 60);
-    let utc = |why: String| {
+    let utc = |why: ZoneError| {
         (
             TimeZone::UTC,
             Some(format!("TZ={shown}: {why}; times are shown in UTC")),
         )
     };
     let Some(tz) = tz.to_str() else {
-        return utc("not UTF-8".into());
+        return utc(ZoneError::NotUtf8);
     };
     if tz.is_empty() {
         return (TimeZone::UTC, None);
@@ -132,29 +132,53 @@ pub(crate) fn zone_from(
     }
 }
 
+/// Why a `TZ` gave no zone (said in the note; UTC is used instead).
+#[derive(Debug, thiserror::Error)]
+enum ZoneError {
+    #[error("not UTF-8")]
+    NotUtf8,
+    #[error("not a time zone name")]
+    NotAName,
+    #[error("no such time zone")]
+    NoSuchZone,
+    #[error("no such file")]
+    NoSuchFile,
+    #[error("not a regular file")]
+    NotRegular,
+    #[error("larger than {} KiB", MAX_TZIF / 1024)]
+    TooLarge,
+    #[error("not a time zone file")]
+    NotTzif,
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
 /// A zone of the tz database by name (`Europe/Paris`): from `TZDIR` (an
 /// absolute one) or the usual folders. A name that climbs out (`..`) or
 /// is a path is not looked up.
-fn zone_named(name: &str, tzdir: Option<&std::ffi::OsStr>) -> Result<jiff::tz::TimeZone, String> {
+fn zone_named(
+    name: &str,
+    tzdir: Option<&std::ffi::OsStr>,
+) -> Result<jiff::tz::TimeZone, ZoneError> {
     use std::path::{Component, Path};
     let plain = !name.is_empty()
         && Path::new(name)
             .components()
             .all(|c| matches!(c, Component::Normal(_)));
     if !plain {
-        return Err("not a time zone name".into());
+        return Err(ZoneError::NotAName);
     }
     let dirs = tzdir
         .map(Path::new)
         .filter(|d| d.is_absolute())
         .into_iter()
         .chain(ZONEINFO_DIRS.iter().map(Path::new));
-    let mut why = "no such time zone".to_owned();
+    let mut why = ZoneError::NoSuchZone;
     for dir in dirs {
         match read_tzif(&dir.join(name), name) {
             Ok(z) => return Ok(z),
-            Err(e) if e != "no such file" => why = e,
-            Err(_) => {}
+            Err(ZoneError::NoSuchFile) => {}
+            Err(e) => why = e,
         }
     }
     Err(why)
@@ -163,7 +187,7 @@ fn zone_named(name: &str, tzdir: Option<&std::ffi::OsStr>) -> Result<jiff::tz::T
 /// A TZif file read as [`local_zone`] says: without blocking, a regular
 /// file only, at most [`MAX_TZIF`] bytes. A link is followed (a zone's
 /// file often is one), and the file it ends at is checked.
-fn read_tzif(path: &std::path::Path, name: &str) -> Result<jiff::tz::TimeZone, String> {
+fn read_tzif(path: &std::path::Path, name: &str) -> Result<jiff::tz::TimeZone, ZoneError> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
@@ -171,21 +195,18 @@ fn read_tzif(path: &std::path::Path, name: &str) -> Result<jiff::tz::TimeZone, S
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
         .open(path)
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_owned(),
-            _ => e.to_string(),
+            std::io::ErrorKind::NotFound => ZoneError::NoSuchFile,
+            _ => ZoneError::Io(e),
         })?;
-    let meta = file.metadata().map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
+    if !file.metadata()?.is_file() {
+        return Err(ZoneError::NotRegular);
     }
     let mut data = Vec::new();
-    file.take(MAX_TZIF + 1)
-        .read_to_end(&mut data)
-        .map_err(|e| e.to_string())?;
+    file.take(MAX_TZIF + 1).read_to_end(&mut data)?;
     if data.len() as u64 > MAX_TZIF {
-        return Err(format!("larger than {} KiB", MAX_TZIF / 1024));
+        return Err(ZoneError::TooLarge);
     }
-    jiff::tz::TimeZone::tzif(name, &data).map_err(|_| "not a time zone file".into())
+    jiff::tz::TimeZone::tzif(name, &data).map_err(|_| ZoneError::NotTzif)
 }
 
 /// `--since`: a span back from now (`30m`, `12h`, `7d`, `2w`) or a date
