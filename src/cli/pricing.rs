@@ -6,7 +6,7 @@
 //! own price list as of a date, kept by the program), and such a figure is
 //! an estimate.
 
-use claudio::store::{FileUsage, MessageUsage, ModelCost, SessionUsage, Tokens};
+use claudio::store::{CliCost, FileUsage, MessageUsage, ModelCost, SessionUsage, Tokens};
 use std::collections::HashMap;
 
 /// USD per million tokens of each kind, as the CLI's own price list (its
@@ -216,6 +216,21 @@ pub fn believable(m: &ModelCost) -> bool {
     m.cost_usd.is_finite() && m.cost_usd >= 0.0 && m.cost_usd <= most
 }
 
+/// Whether a `cost-state`'s figure for one model is the CLI's own price
+/// of it, and not its guess: a CLI that has no price for a model (one
+/// newer than it, or no Claude model) prices it at its default model's
+/// (the real CLI 2.1.332 priced `claude-unknown-9` at Claude Opus 5.5's
+/// rates) and says only that some model of the session was so priced
+/// (`hasUnknownModelCost`). Such a session's figure for a model this
+/// program has no price for either is taken for that guess: its tokens
+/// are priced here if they can be, else counted unpriced. It was shown as
+/// the CLI's exact cost.
+fn priced_by_the_cli(cli: &CliCost, m: &ModelCost) -> bool {
+    !cli.has_unknown_model_cost
+        || (m.cost_usd > 0.0
+            && (price_of(&m.model).is_some() || override_of(overrides(), &m.model).is_some()))
+}
+
 /// A cost and how it is known.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Cost {
@@ -271,10 +286,10 @@ impl Pricer {
     /// [`MAX_UNIT`] or under [`MIN_UNIT`] anyway.
     pub fn learn<'a>(files: impl IntoIterator<Item = &'a FileUsage>) -> Pricer {
         let mut units: HashMap<&str, Vec<f64>> = HashMap::new();
-        for f in files {
-            for m in f.cli_cost.iter().flat_map(|c| &c.models) {
+        for c in files.into_iter().filter_map(|f| f.cli_cost.as_ref()) {
+            for m in &c.models {
                 let w = weight(&m.tokens);
-                if m.cost_usd > 0.0 && w > 0.0 && believable(m) {
+                if m.cost_usd > 0.0 && w > 0.0 && believable(m) && priced_by_the_cli(c, m) {
                     let u = m.cost_usd / w;
                     if (MIN_UNIT..=MAX_UNIT).contains(&u) {
                         units.entry(&m.model).or_default().push(u);
@@ -362,7 +377,7 @@ impl Pricer {
         let own = s.without_subagents.messages.len();
         cli.models
             .iter()
-            .filter(|x| x.cost_usd > 0.0 && believable(x))
+            .filter(|x| x.cost_usd > 0.0 && believable(x) && priced_by_the_cli(cli, x))
             .filter(|x| {
                 !all.messages
                     .iter()
@@ -385,10 +400,12 @@ impl Pricer {
     ) -> HashMap<String, Cost> {
         let mut out = HashMap::with_capacity(messages.len());
         let covered = |i: usize, m: &MessageUsage| {
-            cli.filter(|c| c.covers_message(i, own, m.at))
-                .and_then(|c| c.models.iter().find(|x| x.model == m.model))
+            let c = cli.filter(|c| c.covers_message(i, own, m.at))?;
+            c.models
+                .iter()
+                .find(|x| x.model == m.model)
                 // a model the CLI had no price for: priced here if it can be
-                .filter(|x| x.cost_usd > 0.0 || !cli.is_some_and(|c| c.has_unknown_model_cost))
+                .filter(|x| priced_by_the_cli(c, x))
                 // a figure no price comes to: priced by its tokens instead
                 .filter(|x| believable(x))
         };
@@ -677,5 +694,40 @@ mod tests {
         let three = Pricer::learn([&honest[0], &honest[1], &forged]);
         let o = three.file(&open.messages, None, open.messages.len())["o\u{0}o"].usd;
         assert!((o - 4.0).abs() < 1e-9, "a million tokens cost ${o}");
+    }
+
+    /// A session with `hasUnknownModelCost`: the CLI's figure for a model
+    /// it has no price for is its guess (its default model's price), not a
+    /// cost; a model it does price keeps its figure. The guess was shown
+    /// as the CLI's exact cost, and taught the store a unit price.
+    #[test]
+    fn the_cli_s_guess_for_a_model_it_cannot_price_is_not_a_cost() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        let line = |id: &str, model: &str| {
+            serde_json::json!({"type":"assistant","requestId":id,"timestamp":"2026-11-01T10:00:00.000Z",
+                "message":{"id":id,"model":model,"usage":{"input_tokens":1000,"output_tokens":0}}})
+            .to_string()
+        };
+        let cost = serde_json::json!({"type":"cost-state","totalCostUSD":0.008,"hasUnknownModelCost":true,
+            "modelUsage":{"claude-opus-5-5":{"inputTokens":1000,"outputTokens":0,"costUSD":0.004},
+                "m-unknown":{"inputTokens":1000,"outputTokens":0,"costUSD":0.004}}});
+        let text = [
+            line("a", "claude-opus-5-5"),
+            line("b", "m-unknown"),
+            cost.to_string(),
+        ]
+        .join("\n");
+        std::fs::write(&p, text).unwrap();
+        let f = claudio::store::file_usage(&p).unwrap();
+        let pricer = Pricer::learn([&f]);
+        let costs = pricer.file(&f.messages, f.cli_cost.as_ref(), f.messages.len());
+        let a = costs["a\u{0}a"];
+        assert!((a.usd - 0.004).abs() < 1e-12 && !a.estimated, "{a:?}");
+        let b = costs["b\u{0}b"];
+        assert!(b.partial && b.usd == 0.0, "{b:?}");
+        // nor is it a price learnt for the model
+        assert!(!pricer.unit.contains_key("m-unknown"), "{pricer:?}");
+        assert!(pricer.unit.contains_key("claude-opus-5-5"));
     }
 }
