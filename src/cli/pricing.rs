@@ -285,8 +285,16 @@ impl Pricer {
     /// forged or garbled one is outvoted by the rest, and is never past
     /// [`MAX_UNIT`] or under [`MIN_UNIT`] anyway.
     pub fn learn<'a>(files: impl IntoIterator<Item = &'a FileUsage>) -> Pricer {
+        Pricer::learn_from(files.into_iter().filter_map(|f| f.cli_cost.as_ref()))
+    }
+
+    /// [`learn`](Pricer::learn) from `cost-state` figures: the store's
+    /// every session's ([`claudio::store::Store::cost_states`]), so that a
+    /// view of one folder prices a session with none as the rest of the
+    /// store teaches.
+    pub fn learn_from<'a>(costs: impl IntoIterator<Item = &'a CliCost>) -> Pricer {
         let mut units: HashMap<&str, Vec<f64>> = HashMap::new();
-        for c in files.into_iter().filter_map(|f| f.cli_cost.as_ref()) {
+        for c in costs {
             for m in &c.models {
                 let w = weight(&m.tokens);
                 if m.cost_usd > 0.0 && w > 0.0 && believable(m) && priced_by_the_cli(c, m) {

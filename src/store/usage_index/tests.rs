@@ -111,6 +111,12 @@ fn a_record_round_trips() {
     };
     let b = encode(&h, &u);
     assert_eq!(decode_head(&b), Some(h));
+    // the CLI's figures read alone, as learning prices from every record
+    // reads them (and a record without any says so)
+    assert_eq!(decode_cli_cost(&b), Some(u.cli_cost.clone()));
+    let none = encode(&h, &FileUsage::default());
+    assert_eq!(decode_cli_cost(&none), Some(None));
+    assert_eq!(decode_cli_cost(&b[..HEAD_LEN]), None);
     assert_eq!(decode_usage(&b), Some(u));
     // cut anywhere, or with a byte more: not a record
     for n in HEAD_LEN..b.len() {
