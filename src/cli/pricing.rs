@@ -231,6 +231,135 @@ fn priced_by_the_cli(cli: &CliCost, m: &ModelCost) -> bool {
             && (price_of(&m.model).is_some() || override_of(overrides(), &m.model).is_some()))
 }
 
+/// Where [`Pricer::keep`] keeps the store's unit prices: beside the usage
+/// index.
+fn kept_file() -> Option<std::path::PathBuf> {
+    Some(claudio::store::usage_index_file()?.with_file_name("unit-prices"))
+}
+
+/// The most a file of kept unit prices is read of.
+const MAX_KEPT: u64 = 256 << 10;
+
+/// How long kept unit prices are taken as the store's: a status line
+/// learns them again from the whole store after this.
+pub const KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// The unit prices kept, each within [`MIN_UNIT`]..[`MAX_UNIT`].
+fn read_kept() -> Vec<(String, f64)> {
+    use std::io::Read;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let Some(file) = kept_file() else {
+        return Vec::new();
+    };
+    let Ok(f) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(&file)
+    else {
+        return Vec::new();
+    };
+    let me = rustix::process::geteuid().as_raw();
+    let ok = f
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.uid() == me && m.mode() & 0o022 == 0);
+    let mut text = String::new();
+    if !ok || f.take(MAX_KEPT).read_to_string(&mut text).is_err() {
+        return Vec::new();
+    }
+    parse_kept(&text)
+}
+
+/// The lines `<model>\t<unit>` of a file of kept unit prices, each unit
+/// within [`MIN_UNIT`]..[`MAX_UNIT`] (a forged or garbled one is left out).
+fn parse_kept(text: &str) -> Vec<(String, f64)> {
+    text.lines()
+        .filter_map(|l| {
+            let (m, u) = l.split_once('\t')?;
+            let u: f64 = u.parse().ok()?;
+            (MIN_UNIT..=MAX_UNIT)
+                .contains(&u)
+                .then(|| (m.to_owned(), u))
+        })
+        .collect()
+}
+
+/// Write `data` to `file`: a temporary file beside it, then a rename.
+fn write_kept(file: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let dir = file
+        .parent()
+        .ok_or_else(|| std::io::Error::other("no folder"))?;
+    if !dir.is_dir() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = dir.join(format!(".unit-prices.{}.{nanos}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&tmp)?;
+        f.write_all(data)?;
+        std::fs::rename(&tmp, file)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Whether the unit prices kept were learnt from the whole store less
+/// than [`KEPT_FOR`] ago.
+fn kept_lately() -> bool {
+    kept_file()
+        .and_then(|f| std::fs::symlink_metadata(f).ok())
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < KEPT_FOR)
+}
+
+/// The unit prices every `cost-state` of `store` teaches
+/// ([`claudio::store::Store::cost_states`], from the usage index), kept
+/// for the status line ([`Pricer::keep`]); `None` when they cannot be had.
+pub fn learn_from_store(store: &claudio::store::Store) -> Option<Pricer> {
+    let costs = store.cost_states().ok()?;
+    let pricer = Pricer::learn_from(&costs);
+    pricer.keep();
+    Some(pricer)
+}
+
+/// For a view of the recent sessions alone (the status line): learn the
+/// whole store's unit prices again when those kept are older than
+/// [`KEPT_FOR`] (or none are), so that it reads the usage index whole at
+/// most once a day.
+pub fn keep_fresh(store: &claudio::store::Store) {
+    use std::os::unix::fs::DirBuilderExt;
+    let Some(dir) = kept_file().and_then(|f| f.parent().map(|d| d.to_path_buf())) else {
+        return;
+    };
+    if kept_lately() {
+        return;
+    }
+    // a cache folder that cannot keep them would learn them on every run
+    let made = dir.is_dir()
+        || std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .is_ok();
+    if made && rustix::fs::access(&dir, rustix::fs::Access::WRITE_OK).is_ok() {
+        learn_from_store(store);
+    }
+}
+
 /// A cost and how it is known.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Cost {
@@ -321,6 +450,43 @@ impl Pricer {
                 .collect(),
             ..Pricer::default()
         }
+    }
+
+    /// The unit prices kept by [`keep`](Pricer::keep) for the models these
+    /// have none for: what the whole store taught the last view of it, for
+    /// a view that reads only its recent sessions (the status line). A
+    /// kept price past [`MIN_UNIT`]..[`MAX_UNIT`], a file that is not a
+    /// plain file of the user's, or a big one, is not used.
+    pub fn with_kept(mut self) -> Pricer {
+        // the unit tests share one cache folder: a price another test
+        // kept would price theirs
+        if cfg!(test) {
+            return self;
+        }
+        for (model, unit) in read_kept() {
+            self.unit.entry(model).or_insert(unit);
+        }
+        self
+    }
+
+    /// Keep these unit prices beside the usage index, for
+    /// [`with_kept`](Pricer::with_kept) (a temporary file renamed over the
+    /// old one, mode 0600). Nothing fails: a cache folder that cannot be
+    /// written keeps nothing.
+    pub fn keep(&self) {
+        let Some(file) = kept_file() else {
+            return;
+        };
+        let mut models: Vec<(&String, &f64)> = self.unit.iter().collect();
+        models.sort_by(|a, b| a.0.cmp(b.0));
+        let mut text = String::new();
+        for (m, u) in models {
+            // a model name is the CLI's: one line, no tab
+            if !m.contains(['\t', '\n', '\r']) {
+                text.push_str(&format!("{m}\t{u:e}\n"));
+            }
+        }
+        let _ = write_kept(&file, text.as_bytes());
     }
 
     /// These prices in place of the config file's (tests).
@@ -737,5 +903,14 @@ mod tests {
         // nor is it a price learnt for the model
         assert!(!pricer.unit.contains_key("m-unknown"), "{pricer:?}");
         assert!(pricer.unit.contains_key("claude-opus-5-5"));
+    }
+
+    /// Kept unit prices are read back as written, and a forged one (past
+    /// the dearest believable price, under the cheapest, not a number) is
+    /// not used.
+    #[test]
+    fn kept_unit_prices_are_bounded() {
+        let text = "claude-opus-5-5\t4e-6\nm-dear\t1e6\nm-cheap\t1e-12\nm-nan\tNaN\nno tab\nm-neg\t-4e-6\n";
+        assert_eq!(parse_kept(text), vec![("claude-opus-5-5".to_owned(), 4e-6)]);
     }
 }

@@ -309,6 +309,20 @@ fn read_listing_with(
     }
 }
 
+/// The usage index's file (see [`Store::usage`](super::Store::usage)),
+/// where claudio keeps what it learnt of the store between runs; what else
+/// it keeps so goes beside it. `None` when the cache folder cannot be used
+/// (a relative `$CLAUDIO_CACHE_DIR`, no `HOME`).
+///
+/// ```no_run
+/// if let Some(index) = claudio::store::usage_index_file() {
+///     println!("usage index: {}", index.display());
+/// }
+/// ```
+pub fn usage_index_file() -> Option<PathBuf> {
+    super::usage_index::index_path()
+}
+
 impl super::Store {
     /// The CLI's own figures (its `cost-state` lines, see [`CliCost`]) of
     /// every session of the store, every project's and the archives':

@@ -123,3 +123,53 @@ fn with_no_cost_state_anywhere_the_table_s_estimate() {
     assert_eq!(v["total"]["estimatedCostUsd"], json!(8.0), "{v}");
     assert_eq!(v["total"]["costIsEstimate"], true, "{v}");
 }
+
+/// The status line reads only the recent sessions: /work/b's, today (2
+/// million input tokens, no `cost-state`), not /work/a's of two days ago
+/// that taught $7 a million. Today's cost is at that price all the same:
+/// the whole store's unit prices are learnt once a day and kept beside
+/// the usage index, and the kept ones serve until then (even with
+/// /work/a gone). Before, it learnt from the recent sessions alone and
+/// said the table's $8.00.
+#[test]
+fn the_status_line_prices_today_at_what_the_whole_store_teaches() {
+    let d = store();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let day = 86_400_000;
+    let sent = (now - 60_000).max(now.div_euclid(day) * day);
+    let at = |ms: i64| std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms as u64);
+    let taught = d.path().join(format!("projects/-work-a/{TAUGHT}.jsonl"));
+    let f = std::fs::File::options().write(true).open(&taught).unwrap();
+    f.set_modified(at(now - 2 * day)).unwrap();
+    let open = d.path().join(format!("projects/-work-b/{OPEN}.jsonl"));
+    let line = assistant(OPEN, "m2", "/work/b", 2_000_000).replace(
+        "2026-11-01T10:00:01.000Z",
+        &claudio::store::format_iso_millis(sent),
+    );
+    std::fs::write(&open, line + "\n").unwrap();
+    let input = json!({"session_id": OPEN, "transcript_path": open.display().to_string(),
+        "model": {"id": "claude-opus-5-5", "display_name": "Opus 5.5"},
+        "cost": {"total_cost_usd": 14.0}});
+    let today = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.args(["statusline", "--format", "{today_cost} today"])
+            .env("CLAUDE_CONFIG_DIR", d.path())
+            .env("XDG_CONFIG_HOME", d.path().join("xdg"))
+            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
+            .env("CLAUDIO_CACHE_DIR", d.path().join(".claudio-cache"))
+            .env("TZ", "UTC")
+            .env("NO_COLOR", "1")
+            .env_remove("CLAUDIO_CONFIG")
+            .env_remove("TERM");
+        let o = crate::common::run(c, Some(input.to_string().as_bytes()));
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert_eq!(today(), "$14.00 today\n");
+    assert!(d.path().join(".claudio-cache/unit-prices").is_file());
+    std::fs::remove_dir_all(d.path().join("projects/-work-a")).unwrap();
+    assert_eq!(today(), "$14.00 today\n");
+}

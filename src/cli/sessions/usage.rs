@@ -384,16 +384,14 @@ pub(super) fn long_cells(s: &SessionUsage, pricer: &Pricer) -> [String; 2] {
 }
 
 /// The unit prices the store's every `cost-state` teaches (from the usage
-/// index: see [`Store::cost_states`]); `read`'s alone when they cannot be
-/// had.
+/// index: see [`Store::cost_states`]), kept for the status line; `read`'s
+/// alone when they cannot be had.
 pub(super) fn store_pricer<'a>(
     store: &Store,
     read: impl IntoIterator<Item = &'a SessionUsage>,
 ) -> Pricer {
-    match store.cost_states() {
-        Ok(costs) => Pricer::learn_from(&costs),
-        Err(_) => Pricer::learn(read.into_iter().map(|s| &s.without_subagents)),
-    }
+    crate::cli::pricing::learn_from_store(store)
+        .unwrap_or_else(|| Pricer::learn(read.into_iter().map(|s| &s.without_subagents)))
 }
 
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
