@@ -50,6 +50,9 @@ struct Price {
     /// tokens (uncached, cache writes and reads) a request is priced at
     /// these rates instead.
     long: Option<(u64, Rates)>,
+    /// Fast mode's rates (`usage.speed` `"fast"`), where the CLI has them
+    /// for the model; elsewhere a fast answer costs the usual rates.
+    fast: Option<Rates>,
 }
 
 /// When the built-in prices were taken from the CLI's price list.
@@ -76,6 +79,7 @@ const fn price(
             read,
         },
         long: None,
+        fast: None,
     }
 }
 
@@ -98,6 +102,20 @@ const fn long(
     }
 }
 
+/// `p` with fast mode's rates (the CLI's own, not in its catalog: the
+/// real-CLI test `cost::real_cli_prices_every_model_as_the_table_does`
+/// checks them).
+const fn fast(p: Price, input: f64, output: f64, write_5m: f64, write_1h: f64, read: f64) -> Price {
+    Price {
+        fast: Some(price("", input, output, write_5m, write_1h, read).rates),
+        ..p
+    }
+}
+
+/// What US-only inference (`usage.inference_geo` `"us"`) costs, times the
+/// tokens' usual price (the CLI's 1.1; web searches not).
+const US_ONLY: f64 = 1.1;
+
 /// The CLI's list prices (its model catalog, which `scripts/check-prices`
 /// reads out of the CLI binaries the tests install and compares with
 /// this), the first prefix that matches wins. Models not here have no
@@ -106,12 +124,47 @@ const fn long(
 const PRICES: &[Price] = &[
     // the real CLI 2.1.332's own cost-state: 49,825 input and 80 output
     // tokens cost $0.2009
-    price("claude-opus-5-5", 4.0, 20.0, 5.0, 8.0, 0.2),
-    price("claude-opus-5", 5.0, 25.0, 6.25, 10.0, 0.5),
+    fast(
+        price("claude-opus-5-5", 4.0, 20.0, 5.0, 8.0, 0.2),
+        8.0,
+        40.0,
+        10.0,
+        16.0,
+        0.4,
+    ),
+    fast(
+        price("claude-opus-5", 5.0, 25.0, 6.25, 10.0, 0.5),
+        10.0,
+        50.0,
+        12.5,
+        20.0,
+        1.0,
+    ),
     price("claude-opus-4-5", 5.0, 25.0, 6.25, 10.0, 0.5),
-    price("claude-opus-4-6", 5.0, 25.0, 6.25, 10.0, 0.5),
-    price("claude-opus-4-7", 5.0, 25.0, 6.25, 10.0, 0.5),
-    price("claude-opus-4-8", 5.0, 25.0, 6.25, 10.0, 0.5),
+    fast(
+        price("claude-opus-4-6", 5.0, 25.0, 6.25, 10.0, 0.5),
+        30.0,
+        150.0,
+        37.5,
+        60.0,
+        3.0,
+    ),
+    fast(
+        price("claude-opus-4-7", 5.0, 25.0, 6.25, 10.0, 0.5),
+        30.0,
+        150.0,
+        37.5,
+        60.0,
+        3.0,
+    ),
+    fast(
+        price("claude-opus-4-8", 5.0, 25.0, 6.25, 10.0, 0.5),
+        10.0,
+        50.0,
+        12.5,
+        20.0,
+        1.0,
+    ),
     price("claude-opus-4", 15.0, 75.0, 18.75, 30.0, 1.5),
     price("claude-sonnet-5-5", 2.0, 10.0, 2.5, 4.0, 0.1),
     price("claude-sonnet-5", 2.0, 10.0, 2.5, 4.0, 0.2),
@@ -129,10 +182,24 @@ const PRICES: &[Price] = &[
     ),
     price("claude-haiku-4-5", 1.0, 5.0, 1.25, 2.0, 0.1),
     price("claude-3-5-haiku", 0.8, 4.0, 1.0, 1.6, 0.08),
-    price("claude-fable-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+    fast(
+        price("claude-fable-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+        16.0,
+        80.0,
+        20.0,
+        32.0,
+        0.4,
+    ),
     price("claude-fable-5-1", 10.0, 50.0, 12.5, 20.0, 0.25),
     price("claude-fable-5", 10.0, 50.0, 12.5, 20.0, 1.0),
-    price("claude-mythos-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+    fast(
+        price("claude-mythos-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+        16.0,
+        80.0,
+        20.0,
+        32.0,
+        0.4,
+    ),
     price("claude-mythos-5-1", 10.0, 50.0, 12.5, 20.0, 0.25),
     price("claude-mythos-5", 10.0, 50.0, 12.5, 20.0, 1.0),
 ];
@@ -146,17 +213,36 @@ fn price_of(model: &str) -> Option<&'static Price> {
 /// prices, in USD (the long-prompt tier when the request is past the
 /// model's threshold, as the CLI prices it); `None` when the model has no
 /// price in the table.
+#[cfg(test)]
 pub fn table_cost(model: &str, tokens: &Tokens) -> Option<f64> {
+    table_cost_as(model, tokens, false, false)
+}
+
+/// [`table_cost`] of a request answered in fast mode (`fast`: at the
+/// model's fast rates where it has them, never its long-prompt tier) or
+/// run in the US only (`us_only`: 1.1×), as the CLI prices them.
+pub fn table_cost_as(model: &str, tokens: &Tokens, fast: bool, us_only: bool) -> Option<f64> {
     let p = price_of(model)?;
     let ins = tokens
         .input
         .saturating_add(tokens.cache_write)
         .saturating_add(tokens.cache_read);
-    let rates = match p.long {
-        Some((above, l)) if ins > above => l,
+    let rates = match (p.fast, p.long) {
+        (Some(f), _) if fast => f,
+        (_, Some((above, l))) if ins > above => l,
         _ => p.rates,
     };
-    rates.cost(tokens)
+    let usd = rates.cost(tokens)?;
+    Some(if us_only { usd * US_ONLY } else { usd })
+}
+
+/// What a fast answer of `model` costs, times a usual one (the ratio of
+/// its fast input rate to its usual one; 1 where it has none).
+fn fast_factor(model: &str) -> f64 {
+    price_of(model)
+        .and_then(|p| Some(p.fast?.input / p.rates.input))
+        .filter(|f| f.is_finite() && *f > 0.0)
+        .unwrap_or(1.0)
 }
 
 /// Prices the config file sets (`[prices."<model>"]`), by model-name
@@ -499,21 +585,34 @@ impl Pricer {
     /// One request not in any `cost-state`: at the config file's price for
     /// the model (an estimate), else the store's unit price, else the
     /// table's (an estimate), else unpriced.
+    #[cfg(test)]
     pub fn request(&self, model: &str, tokens: &Tokens) -> Cost {
+        self.request_as(model, tokens, false, false)
+    }
+
+    /// [`request`](Pricer::request) of a request answered in fast mode or
+    /// run in the US only, as the CLI prices them: the table's fast rates,
+    /// and 1.1× (a unit price learnt, or the config file's, times the
+    /// table's fast ratio for the model, and 1.1).
+    pub fn request_as(&self, model: &str, tokens: &Tokens, fast: bool, us_only: bool) -> Cost {
+        let mut times = if us_only { US_ONLY } else { 1.0 };
+        if fast {
+            times *= fast_factor(model);
+        }
         if let Some(usd) = override_of(self.overrides, model).and_then(|r| r.cost(tokens)) {
             return Cost {
-                usd,
+                usd: usd * times,
                 estimated: true,
                 partial: false,
             };
         }
         if let Some(u) = self.unit.get(model) {
             return Cost {
-                usd: u * weight(tokens),
+                usd: u * weight(tokens) * times,
                 ..Cost::default()
             };
         }
-        match table_cost(model, tokens) {
+        match table_cost_as(model, tokens, fast, us_only) {
             Some(usd) => Cost {
                 usd,
                 estimated: true,
@@ -605,7 +704,7 @@ impl Pricer {
                         ..Cost::default()
                     }
                 }
-                None => self.request(&m.model, &m.tokens),
+                None => self.request_as(&m.model, &m.tokens, m.fast, m.us_only),
             };
             out.insert(m.key.clone(), cost);
         }
@@ -912,5 +1011,60 @@ mod tests {
     fn kept_unit_prices_are_bounded() {
         let text = "claude-opus-5-5\t4e-6\nm-dear\t1e6\nm-cheap\t1e-12\nm-nan\tNaN\nno tab\nm-neg\t-4e-6\n";
         assert_eq!(parse_kept(text), vec![("claude-opus-5-5".to_owned(), 4e-6)]);
+    }
+
+    /// Fast mode (`usage.speed` `"fast"`) costs the model's fast rates
+    /// (Opus 5.5: $8 a million input, twice the usual; a model with none,
+    /// the usual ones), and US-only inference (`usage.inference_geo`
+    /// `"us"`) 1.1×, as the real CLI prices them; a transcript's lines say
+    /// which, and a field of another type still counts its tokens. Both
+    /// were priced as usual.
+    #[test]
+    fn fast_mode_and_us_only_inference_cost_what_the_cli_says() {
+        let m = tokens(1_000_000, 0, 0, 0, 0);
+        let at = |model, fast, us| table_cost_as(model, &m, fast, us);
+        assert!(close(at("claude-opus-5-5", true, false), 8.0));
+        assert!(close(at("claude-opus-5-5", false, true), 4.4));
+        assert!(close(at("claude-opus-4-6", true, false), 30.0));
+        assert!(close(at("claude-sonnet-4-5", true, false), 3.0));
+        // fast mode has no long-prompt tier
+        let long = tokens(200_000, 0, 0, 0, 0);
+        let l = table_cost_as("claude-haiku-5-5", &long, true, false);
+        assert!(close(l, 0.1), "{l:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        let line = |id: &str, extra: serde_json::Value| {
+            let mut usage = serde_json::json!({"input_tokens":1_000_000,"output_tokens":0});
+            for (k, v) in extra.as_object().unwrap() {
+                usage[k] = v.clone();
+            }
+            serde_json::json!({"type":"assistant","requestId":id,"timestamp":"2026-11-01T10:00:00.000Z",
+                "message":{"id":id,"model":"claude-opus-5-5","usage":usage}})
+            .to_string()
+        };
+        let text = [
+            line("a", serde_json::json!({"speed":"fast"})),
+            line(
+                "b",
+                serde_json::json!({"inference_geo":"us","speed":"standard"}),
+            ),
+            line("c", serde_json::json!({"speed":5,"inference_geo":null})),
+        ]
+        .join("\n");
+        std::fs::write(&p, text).unwrap();
+        let f = claudio::store::file_usage(&p).unwrap();
+        let flags: Vec<(bool, bool)> = f.messages.iter().map(|m| (m.fast, m.us_only)).collect();
+        assert_eq!(flags, [(true, false), (false, true), (false, false)]);
+        let costs = Pricer::default().file(&f.messages, None, f.messages.len());
+        let usd = |k: &str| costs[&format!("{k}\u{0}{k}")].usd;
+        assert!((usd("a") - 8.0).abs() < 1e-9 && (usd("b") - 4.4).abs() < 1e-9);
+        assert!((usd("c") - 4.0).abs() < 1e-9);
+        // a unit price learnt, for a fast answer: times the model's fast ratio
+        let taught = Pricer {
+            unit: HashMap::from([("claude-opus-5-5".to_owned(), 4e-6)]),
+            overrides: &[],
+        };
+        let c = taught.request_as("claude-opus-5-5", &m, true, true);
+        assert!((c.usd - 8.8).abs() < 1e-9, "{c:?}");
     }
 }

@@ -302,11 +302,14 @@ fn same_usd(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 + 1e-9 * b.abs()
 }
 
+/// A `usage` field a turn adds (`speed: fast`, `inference_geo: us`).
+type Extra = Option<(&'static str, &'static str)>;
+
 /// The built-in price table is the CLI's own (#40.8): the real CLI is
 /// driven through one turn per model it knows, each answered with known
 /// counts of every kind of token (input, output, cache reads, 5-minute
-/// and 1-hour cache writes), plus one past the long-prompt threshold and
-/// one of a model it has no price for. What the CLI says each model cost
+/// and 1-hour cache writes), plus turns in fast mode and US-only, past
+/// the long-prompt threshold, and of a model it has no price for. What the CLI says each model cost
 /// (`modelUsage.<model>.costUSD`, and `total_cost_usd`) is what
 /// `sessions usage` prices the same transcript at by the table, once its
 /// `cost-state` line is taken out. Run against every CLI the tests
@@ -327,18 +330,35 @@ async fn real_cli_prices_every_model_as_the_table_does() {
     // long-prompt threshold, a model that has a long-prompt tier and one
     // that has none (both with a window of a million tokens: past a
     // smaller one the CLI compacts, and prices that too)
-    let mut plan: Vec<(&str, bool)> = models.iter().map(|m| (m.as_str(), false)).collect();
+    // then fast mode (`usage.speed`), for each model the CLI has fast
+    // rates for and one it has none for; US-only inference
+    // (`usage.inference_geo`), 1.1×
+    let mut plan: Vec<(&str, bool, Extra)> =
+        models.iter().map(|m| (m.as_str(), false, None)).collect();
+    let fast = Some(("speed", "fast"));
     plan.extend([
-        (unknown, false),
-        ("claude-haiku-5-5", true),
-        ("claude-opus-5-5", true),
+        (unknown, false, None),
+        ("claude-opus-5-5", false, fast),
+        ("claude-opus-5", false, fast),
+        ("claude-opus-4-8", false, fast),
+        ("claude-opus-4-7", false, fast),
+        ("claude-opus-4-6", false, fast),
+        ("claude-fable-5-2", false, fast),
+        ("claude-mythos-5-2", false, fast),
+        ("claude-sonnet-5-5", false, fast),
+        ("claude-haiku-4-5", false, Some(("inference_geo", "us"))),
+        ("claude-haiku-5-5", true, None),
+        ("claude-opus-5-5", true, None),
     ]);
     let client = claudio::Client::connect(w.options()).await.unwrap();
     let mut last = None;
-    for (n, (model, long)) in plan.iter().enumerate() {
+    for (n, (model, long, extra)) in plan.iter().enumerate() {
         client.set_model(Some(model)).await.expect(model);
-        w.api
-            .push(Reply::text("ok").with_usage(known_usage(n as u64, *long)));
+        let mut usage = known_usage(n as u64, *long);
+        if let Some((k, v)) = extra {
+            usage[*k] = serde_json::json!(v);
+        }
+        w.api.push(Reply::text("ok").with_usage(usage));
         match one_turn(&client, "price this").await.pop() {
             Some(claudio::Message::Result(r)) => last = Some(r),
             other => panic!("{model}: no result: {other:?}"),
@@ -355,7 +375,7 @@ async fn real_cli_prices_every_model_as_the_table_does() {
     assert_eq!(asked.len(), plan.len(), "{asked:?}");
     let used = &last.model_usage;
     let mut served = std::collections::BTreeMap::<&str, (u64, u64)>::new();
-    for (n, ((_, long), model)) in plan.iter().zip(&asked).enumerate() {
+    for (n, ((_, long, _), model)) in plan.iter().zip(&asked).enumerate() {
         let u = known_usage(n as u64, *long);
         let e = served.entry(model.as_str()).or_default();
         e.0 += u["input_tokens"].as_u64().unwrap();

@@ -15,8 +15,9 @@ pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
 /// writes, a response's first line's time and the CLI's `cost-state`; 5
 /// since a `cost-state` holds how many responses came before it; 6 since
 /// the `cost-state` comes first in a record (read alone, to learn prices
-/// from every record).
-pub(super) const VERSION: u32 = 6;
+/// from every record); 7 since a message records fast mode and US-only
+/// inference.
+pub(super) const VERSION: u32 = 7;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;
@@ -257,6 +258,7 @@ pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
             o.var(v);
         }
         o.opt_i64(m.at);
+        o.0.push(m.fast as u8 | (m.us_only as u8) << 1);
     }
     o.0.into_boxed_slice()
 }
@@ -386,11 +388,17 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
             cache_write_1h: i.var()?,
         };
         let at = i.opt_i64()?;
+        let flags = i.u8()?;
+        if flags > 3 {
+            return None;
+        }
         u.messages.push(MessageUsage {
             key,
             model,
             tokens,
             at,
+            fast: flags & 1 != 0,
+            us_only: flags & 2 != 0,
         });
     }
     i.0.is_empty().then_some(u)
