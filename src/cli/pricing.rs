@@ -6,7 +6,7 @@
 //! own price list as of a date, kept by the program), and such a figure is
 //! an estimate.
 
-use claudio::store::{FileUsage, MessageUsage, ModelCost, SessionUsage, Tokens};
+use claudio::store::{CliCost, FileUsage, MessageUsage, ModelCost, SessionUsage, Tokens};
 use std::collections::HashMap;
 
 /// USD per million tokens of each kind, as the CLI's own price list (its
@@ -50,6 +50,9 @@ struct Price {
     /// tokens (uncached, cache writes and reads) a request is priced at
     /// these rates instead.
     long: Option<(u64, Rates)>,
+    /// Fast mode's rates (`usage.speed` `"fast"`), where the CLI has them
+    /// for the model; elsewhere a fast answer costs the usual rates.
+    fast: Option<Rates>,
 }
 
 /// When the built-in prices were taken from the CLI's price list.
@@ -76,6 +79,7 @@ const fn price(
             read,
         },
         long: None,
+        fast: None,
     }
 }
 
@@ -98,6 +102,20 @@ const fn long(
     }
 }
 
+/// `p` with fast mode's rates (the CLI's own, not in its catalog: the
+/// real-CLI test `cost::real_cli_prices_every_model_as_the_table_does`
+/// checks them).
+const fn fast(p: Price, input: f64, output: f64, write_5m: f64, write_1h: f64, read: f64) -> Price {
+    Price {
+        fast: Some(price("", input, output, write_5m, write_1h, read).rates),
+        ..p
+    }
+}
+
+/// What US-only inference (`usage.inference_geo` `"us"`) costs, times the
+/// tokens' usual price (the CLI's 1.1; web searches not).
+const US_ONLY: f64 = 1.1;
+
 /// The CLI's list prices (its model catalog, which `scripts/check-prices`
 /// reads out of the CLI binaries the tests install and compares with
 /// this), the first prefix that matches wins. Models not here have no
@@ -106,12 +124,47 @@ const fn long(
 const PRICES: &[Price] = &[
     // the real CLI 2.1.332's own cost-state: 49,825 input and 80 output
     // tokens cost $0.2009
-    price("claude-opus-5-5", 4.0, 20.0, 5.0, 8.0, 0.2),
-    price("claude-opus-5", 5.0, 25.0, 6.25, 10.0, 0.5),
+    fast(
+        price("claude-opus-5-5", 4.0, 20.0, 5.0, 8.0, 0.2),
+        8.0,
+        40.0,
+        10.0,
+        16.0,
+        0.4,
+    ),
+    fast(
+        price("claude-opus-5", 5.0, 25.0, 6.25, 10.0, 0.5),
+        10.0,
+        50.0,
+        12.5,
+        20.0,
+        1.0,
+    ),
     price("claude-opus-4-5", 5.0, 25.0, 6.25, 10.0, 0.5),
-    price("claude-opus-4-6", 5.0, 25.0, 6.25, 10.0, 0.5),
-    price("claude-opus-4-7", 5.0, 25.0, 6.25, 10.0, 0.5),
-    price("claude-opus-4-8", 5.0, 25.0, 6.25, 10.0, 0.5),
+    fast(
+        price("claude-opus-4-6", 5.0, 25.0, 6.25, 10.0, 0.5),
+        30.0,
+        150.0,
+        37.5,
+        60.0,
+        3.0,
+    ),
+    fast(
+        price("claude-opus-4-7", 5.0, 25.0, 6.25, 10.0, 0.5),
+        30.0,
+        150.0,
+        37.5,
+        60.0,
+        3.0,
+    ),
+    fast(
+        price("claude-opus-4-8", 5.0, 25.0, 6.25, 10.0, 0.5),
+        10.0,
+        50.0,
+        12.5,
+        20.0,
+        1.0,
+    ),
     price("claude-opus-4", 15.0, 75.0, 18.75, 30.0, 1.5),
     price("claude-sonnet-5-5", 2.0, 10.0, 2.5, 4.0, 0.1),
     price("claude-sonnet-5", 2.0, 10.0, 2.5, 4.0, 0.2),
@@ -129,10 +182,24 @@ const PRICES: &[Price] = &[
     ),
     price("claude-haiku-4-5", 1.0, 5.0, 1.25, 2.0, 0.1),
     price("claude-3-5-haiku", 0.8, 4.0, 1.0, 1.6, 0.08),
-    price("claude-fable-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+    fast(
+        price("claude-fable-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+        16.0,
+        80.0,
+        20.0,
+        32.0,
+        0.4,
+    ),
     price("claude-fable-5-1", 10.0, 50.0, 12.5, 20.0, 0.25),
     price("claude-fable-5", 10.0, 50.0, 12.5, 20.0, 1.0),
-    price("claude-mythos-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+    fast(
+        price("claude-mythos-5-2", 8.0, 40.0, 10.0, 16.0, 0.2),
+        16.0,
+        80.0,
+        20.0,
+        32.0,
+        0.4,
+    ),
     price("claude-mythos-5-1", 10.0, 50.0, 12.5, 20.0, 0.25),
     price("claude-mythos-5", 10.0, 50.0, 12.5, 20.0, 1.0),
 ];
@@ -146,17 +213,36 @@ fn price_of(model: &str) -> Option<&'static Price> {
 /// prices, in USD (the long-prompt tier when the request is past the
 /// model's threshold, as the CLI prices it); `None` when the model has no
 /// price in the table.
+#[cfg(test)]
 pub fn table_cost(model: &str, tokens: &Tokens) -> Option<f64> {
+    table_cost_as(model, tokens, false, false)
+}
+
+/// [`table_cost`] of a request answered in fast mode (`fast`: at the
+/// model's fast rates where it has them, never its long-prompt tier) or
+/// run in the US only (`us_only`: 1.1×), as the CLI prices them.
+pub fn table_cost_as(model: &str, tokens: &Tokens, fast: bool, us_only: bool) -> Option<f64> {
     let p = price_of(model)?;
     let ins = tokens
         .input
         .saturating_add(tokens.cache_write)
         .saturating_add(tokens.cache_read);
-    let rates = match p.long {
-        Some((above, l)) if ins > above => l,
+    let rates = match (p.fast, p.long) {
+        (Some(f), _) if fast => f,
+        (_, Some((above, l))) if ins > above => l,
         _ => p.rates,
     };
-    rates.cost(tokens)
+    let usd = rates.cost(tokens)?;
+    Some(if us_only { usd * US_ONLY } else { usd })
+}
+
+/// What a fast answer of `model` costs, times a usual one (the ratio of
+/// its fast input rate to its usual one; 1 where it has none).
+fn fast_factor(model: &str) -> f64 {
+    price_of(model)
+        .and_then(|p| Some(p.fast?.input / p.rates.input))
+        .filter(|f| f.is_finite() && *f > 0.0)
+        .unwrap_or(1.0)
 }
 
 /// Prices the config file sets (`[prices."<model>"]`), by model-name
@@ -216,6 +302,150 @@ pub fn believable(m: &ModelCost) -> bool {
     m.cost_usd.is_finite() && m.cost_usd >= 0.0 && m.cost_usd <= most
 }
 
+/// Whether a `cost-state`'s figure for one model is the CLI's own price
+/// of it, and not its guess: a CLI that has no price for a model (one
+/// newer than it, or no Claude model) prices it at its default model's
+/// (the real CLI 2.1.332 priced `claude-unknown-9` at Claude Opus 5.5's
+/// rates) and says only that some model of the session was so priced
+/// (`hasUnknownModelCost`). Such a session's figure for a model this
+/// program has no price for either is taken for that guess: its tokens
+/// are priced here if they can be, else counted unpriced. It was shown as
+/// the CLI's exact cost.
+fn priced_by_the_cli(cli: &CliCost, m: &ModelCost) -> bool {
+    !cli.has_unknown_model_cost
+        || (m.cost_usd > 0.0
+            && (price_of(&m.model).is_some() || override_of(overrides(), &m.model).is_some()))
+}
+
+/// Where [`Pricer::keep`] keeps the store's unit prices: beside the usage
+/// index.
+fn kept_file() -> Option<std::path::PathBuf> {
+    Some(claudio::store::usage_index_file()?.with_file_name("unit-prices"))
+}
+
+/// The most a file of kept unit prices is read of.
+const MAX_KEPT: u64 = 256 << 10;
+
+/// How long kept unit prices are taken as the store's: a status line
+/// learns them again from the whole store after this.
+pub const KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// The unit prices kept, each within [`MIN_UNIT`]..[`MAX_UNIT`].
+fn read_kept() -> Vec<(String, f64)> {
+    use std::io::Read;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let Some(file) = kept_file() else {
+        return Vec::new();
+    };
+    let Ok(f) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(&file)
+    else {
+        return Vec::new();
+    };
+    let me = rustix::process::geteuid().as_raw();
+    let ok = f
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.uid() == me && m.mode() & 0o022 == 0);
+    let mut text = String::new();
+    if !ok || f.take(MAX_KEPT).read_to_string(&mut text).is_err() {
+        return Vec::new();
+    }
+    parse_kept(&text)
+}
+
+/// The lines `<model>\t<unit>` of a file of kept unit prices, each unit
+/// within [`MIN_UNIT`]..[`MAX_UNIT`] (a forged or garbled one is left out).
+fn parse_kept(text: &str) -> Vec<(String, f64)> {
+    text.lines()
+        .filter_map(|l| {
+            let (m, u) = l.split_once('\t')?;
+            let u: f64 = u.parse().ok()?;
+            (MIN_UNIT..=MAX_UNIT)
+                .contains(&u)
+                .then(|| (m.to_owned(), u))
+        })
+        .collect()
+}
+
+/// Write `data` to `file`: a temporary file beside it, then a rename.
+fn write_kept(file: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let dir = file
+        .parent()
+        .ok_or_else(|| std::io::Error::other("no folder"))?;
+    if !dir.is_dir() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = dir.join(format!(".unit-prices.{}.{nanos}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&tmp)?;
+        f.write_all(data)?;
+        std::fs::rename(&tmp, file)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Whether the unit prices kept were learnt from the whole store less
+/// than [`KEPT_FOR`] ago.
+fn kept_lately() -> bool {
+    kept_file()
+        .and_then(|f| std::fs::symlink_metadata(f).ok())
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < KEPT_FOR)
+}
+
+/// The unit prices every `cost-state` of `store` teaches
+/// ([`claudio::store::Store::cost_states`], from the usage index), kept
+/// for the status line ([`Pricer::keep`]); `None` when they cannot be had.
+pub fn learn_from_store(store: &claudio::store::Store) -> Option<Pricer> {
+    let costs = store.cost_states().ok()?;
+    let pricer = Pricer::learn_from(&costs);
+    pricer.keep();
+    Some(pricer)
+}
+
+/// For a view of the recent sessions alone (the status line): learn the
+/// whole store's unit prices again when those kept are older than
+/// [`KEPT_FOR`] (or none are), so that it reads the usage index whole at
+/// most once a day.
+pub fn keep_fresh(store: &claudio::store::Store) {
+    use std::os::unix::fs::DirBuilderExt;
+    let Some(dir) = kept_file().and_then(|f| f.parent().map(|d| d.to_path_buf())) else {
+        return;
+    };
+    if kept_lately() {
+        return;
+    }
+    // a cache folder that cannot keep them would learn them on every run
+    let made = dir.is_dir()
+        || std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .is_ok();
+    if made && rustix::fs::access(&dir, rustix::fs::Access::WRITE_OK).is_ok() {
+        learn_from_store(store);
+    }
+}
+
 /// A cost and how it is known.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Cost {
@@ -270,11 +500,19 @@ impl Pricer {
     /// forged or garbled one is outvoted by the rest, and is never past
     /// [`MAX_UNIT`] or under [`MIN_UNIT`] anyway.
     pub fn learn<'a>(files: impl IntoIterator<Item = &'a FileUsage>) -> Pricer {
+        Pricer::learn_from(files.into_iter().filter_map(|f| f.cli_cost.as_ref()))
+    }
+
+    /// [`learn`](Pricer::learn) from `cost-state` figures: the store's
+    /// every session's ([`claudio::store::Store::cost_states`]), so that a
+    /// view of one folder prices a session with none as the rest of the
+    /// store teaches.
+    pub fn learn_from<'a>(costs: impl IntoIterator<Item = &'a CliCost>) -> Pricer {
         let mut units: HashMap<&str, Vec<f64>> = HashMap::new();
-        for f in files {
-            for m in f.cli_cost.iter().flat_map(|c| &c.models) {
+        for c in costs {
+            for m in &c.models {
                 let w = weight(&m.tokens);
-                if m.cost_usd > 0.0 && w > 0.0 && believable(m) {
+                if m.cost_usd > 0.0 && w > 0.0 && believable(m) && priced_by_the_cli(c, m) {
                     let u = m.cost_usd / w;
                     if (MIN_UNIT..=MAX_UNIT).contains(&u) {
                         units.entry(&m.model).or_default().push(u);
@@ -300,6 +538,43 @@ impl Pricer {
         }
     }
 
+    /// The unit prices kept by [`keep`](Pricer::keep) for the models these
+    /// have none for: what the whole store taught the last view of it, for
+    /// a view that reads only its recent sessions (the status line). A
+    /// kept price past [`MIN_UNIT`]..[`MAX_UNIT`], a file that is not a
+    /// plain file of the user's, or a big one, is not used.
+    pub fn with_kept(mut self) -> Pricer {
+        // the unit tests share one cache folder: a price another test
+        // kept would price theirs
+        if cfg!(test) {
+            return self;
+        }
+        for (model, unit) in read_kept() {
+            self.unit.entry(model).or_insert(unit);
+        }
+        self
+    }
+
+    /// Keep these unit prices beside the usage index, for
+    /// [`with_kept`](Pricer::with_kept) (a temporary file renamed over the
+    /// old one, mode 0600). Nothing fails: a cache folder that cannot be
+    /// written keeps nothing.
+    pub fn keep(&self) {
+        let Some(file) = kept_file() else {
+            return;
+        };
+        let mut models: Vec<(&String, &f64)> = self.unit.iter().collect();
+        models.sort_by(|a, b| a.0.cmp(b.0));
+        let mut text = String::new();
+        for (m, u) in models {
+            // a model name is the CLI's: one line, no tab
+            if !m.contains(['\t', '\n', '\r']) {
+                text.push_str(&format!("{m}\t{u:e}\n"));
+            }
+        }
+        let _ = write_kept(&file, text.as_bytes());
+    }
+
     /// These prices in place of the config file's (tests).
     #[cfg(test)]
     pub fn with_overrides(mut self, list: &'static [(String, Rates)]) -> Pricer {
@@ -310,21 +585,34 @@ impl Pricer {
     /// One request not in any `cost-state`: at the config file's price for
     /// the model (an estimate), else the store's unit price, else the
     /// table's (an estimate), else unpriced.
+    #[cfg(test)]
     pub fn request(&self, model: &str, tokens: &Tokens) -> Cost {
+        self.request_as(model, tokens, false, false)
+    }
+
+    /// [`request`](Pricer::request) of a request answered in fast mode or
+    /// run in the US only, as the CLI prices them: the table's fast rates,
+    /// and 1.1× (a unit price learnt, or the config file's, times the
+    /// table's fast ratio for the model, and 1.1).
+    pub fn request_as(&self, model: &str, tokens: &Tokens, fast: bool, us_only: bool) -> Cost {
+        let mut times = if us_only { US_ONLY } else { 1.0 };
+        if fast {
+            times *= fast_factor(model);
+        }
         if let Some(usd) = override_of(self.overrides, model).and_then(|r| r.cost(tokens)) {
             return Cost {
-                usd,
+                usd: usd * times,
                 estimated: true,
                 partial: false,
             };
         }
         if let Some(u) = self.unit.get(model) {
             return Cost {
-                usd: u * weight(tokens),
+                usd: u * weight(tokens) * times,
                 ..Cost::default()
             };
         }
-        match table_cost(model, tokens) {
+        match table_cost_as(model, tokens, fast, us_only) {
             Some(usd) => Cost {
                 usd,
                 estimated: true,
@@ -362,7 +650,7 @@ impl Pricer {
         let own = s.without_subagents.messages.len();
         cli.models
             .iter()
-            .filter(|x| x.cost_usd > 0.0 && believable(x))
+            .filter(|x| x.cost_usd > 0.0 && believable(x) && priced_by_the_cli(cli, x))
             .filter(|x| {
                 !all.messages
                     .iter()
@@ -385,10 +673,12 @@ impl Pricer {
     ) -> HashMap<String, Cost> {
         let mut out = HashMap::with_capacity(messages.len());
         let covered = |i: usize, m: &MessageUsage| {
-            cli.filter(|c| c.covers_message(i, own, m.at))
-                .and_then(|c| c.models.iter().find(|x| x.model == m.model))
+            let c = cli.filter(|c| c.covers_message(i, own, m.at))?;
+            c.models
+                .iter()
+                .find(|x| x.model == m.model)
                 // a model the CLI had no price for: priced here if it can be
-                .filter(|x| x.cost_usd > 0.0 || !cli.is_some_and(|c| c.has_unknown_model_cost))
+                .filter(|x| priced_by_the_cli(c, x))
                 // a figure no price comes to: priced by its tokens instead
                 .filter(|x| believable(x))
         };
@@ -414,7 +704,7 @@ impl Pricer {
                         ..Cost::default()
                     }
                 }
-                None => self.request(&m.model, &m.tokens),
+                None => self.request_as(&m.model, &m.tokens, m.fast, m.us_only),
             };
             out.insert(m.key.clone(), cost);
         }
@@ -677,5 +967,104 @@ mod tests {
         let three = Pricer::learn([&honest[0], &honest[1], &forged]);
         let o = three.file(&open.messages, None, open.messages.len())["o\u{0}o"].usd;
         assert!((o - 4.0).abs() < 1e-9, "a million tokens cost ${o}");
+    }
+
+    /// A session with `hasUnknownModelCost`: the CLI's figure for a model
+    /// it has no price for is its guess (its default model's price), not a
+    /// cost; a model it does price keeps its figure. The guess was shown
+    /// as the CLI's exact cost, and taught the store a unit price.
+    #[test]
+    fn the_cli_s_guess_for_a_model_it_cannot_price_is_not_a_cost() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        let line = |id: &str, model: &str| {
+            serde_json::json!({"type":"assistant","requestId":id,"timestamp":"2026-11-01T10:00:00.000Z",
+                "message":{"id":id,"model":model,"usage":{"input_tokens":1000,"output_tokens":0}}})
+            .to_string()
+        };
+        let cost = serde_json::json!({"type":"cost-state","totalCostUSD":0.008,"hasUnknownModelCost":true,
+            "modelUsage":{"claude-opus-5-5":{"inputTokens":1000,"outputTokens":0,"costUSD":0.004},
+                "m-unknown":{"inputTokens":1000,"outputTokens":0,"costUSD":0.004}}});
+        let text = [
+            line("a", "claude-opus-5-5"),
+            line("b", "m-unknown"),
+            cost.to_string(),
+        ]
+        .join("\n");
+        std::fs::write(&p, text).unwrap();
+        let f = claudio::store::file_usage(&p).unwrap();
+        let pricer = Pricer::learn([&f]);
+        let costs = pricer.file(&f.messages, f.cli_cost.as_ref(), f.messages.len());
+        let a = costs["a\u{0}a"];
+        assert!((a.usd - 0.004).abs() < 1e-12 && !a.estimated, "{a:?}");
+        let b = costs["b\u{0}b"];
+        assert!(b.partial && b.usd == 0.0, "{b:?}");
+        // nor is it a price learnt for the model
+        assert!(!pricer.unit.contains_key("m-unknown"), "{pricer:?}");
+        assert!(pricer.unit.contains_key("claude-opus-5-5"));
+    }
+
+    /// Kept unit prices are read back as written, and a forged one (past
+    /// the dearest believable price, under the cheapest, not a number) is
+    /// not used.
+    #[test]
+    fn kept_unit_prices_are_bounded() {
+        let text = "claude-opus-5-5\t4e-6\nm-dear\t1e6\nm-cheap\t1e-12\nm-nan\tNaN\nno tab\nm-neg\t-4e-6\n";
+        assert_eq!(parse_kept(text), vec![("claude-opus-5-5".to_owned(), 4e-6)]);
+    }
+
+    /// Fast mode (`usage.speed` `"fast"`) costs the model's fast rates
+    /// (Opus 5.5: $8 a million input, twice the usual; a model with none,
+    /// the usual ones), and US-only inference (`usage.inference_geo`
+    /// `"us"`) 1.1×, as the real CLI prices them; a transcript's lines say
+    /// which, and a field of another type still counts its tokens. Both
+    /// were priced as usual.
+    #[test]
+    fn fast_mode_and_us_only_inference_cost_what_the_cli_says() {
+        let m = tokens(1_000_000, 0, 0, 0, 0);
+        let at = |model, fast, us| table_cost_as(model, &m, fast, us);
+        assert!(close(at("claude-opus-5-5", true, false), 8.0));
+        assert!(close(at("claude-opus-5-5", false, true), 4.4));
+        assert!(close(at("claude-opus-4-6", true, false), 30.0));
+        assert!(close(at("claude-sonnet-4-5", true, false), 3.0));
+        // fast mode has no long-prompt tier
+        let long = tokens(200_000, 0, 0, 0, 0);
+        let l = table_cost_as("claude-haiku-5-5", &long, true, false);
+        assert!(close(l, 0.1), "{l:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        let line = |id: &str, extra: serde_json::Value| {
+            let mut usage = serde_json::json!({"input_tokens":1_000_000,"output_tokens":0});
+            for (k, v) in extra.as_object().unwrap() {
+                usage[k] = v.clone();
+            }
+            serde_json::json!({"type":"assistant","requestId":id,"timestamp":"2026-11-01T10:00:00.000Z",
+                "message":{"id":id,"model":"claude-opus-5-5","usage":usage}})
+            .to_string()
+        };
+        let text = [
+            line("a", serde_json::json!({"speed":"fast"})),
+            line(
+                "b",
+                serde_json::json!({"inference_geo":"us","speed":"standard"}),
+            ),
+            line("c", serde_json::json!({"speed":5,"inference_geo":null})),
+        ]
+        .join("\n");
+        std::fs::write(&p, text).unwrap();
+        let f = claudio::store::file_usage(&p).unwrap();
+        let flags: Vec<(bool, bool)> = f.messages.iter().map(|m| (m.fast, m.us_only)).collect();
+        assert_eq!(flags, [(true, false), (false, true), (false, false)]);
+        let costs = Pricer::default().file(&f.messages, None, f.messages.len());
+        let usd = |k: &str| costs[&format!("{k}\u{0}{k}")].usd;
+        assert!((usd("a") - 8.0).abs() < 1e-9 && (usd("b") - 4.4).abs() < 1e-9);
+        assert!((usd("c") - 4.0).abs() < 1e-9);
+        // a unit price learnt, for a fast answer: times the model's fast ratio
+        let taught = Pricer {
+            unit: HashMap::from([("claude-opus-5-5".to_owned(), 4e-6)]),
+            overrides: &[],
+        };
+        let c = taught.request_as("claude-opus-5-5", &m, true, true);
+        assert!((c.usd - 8.8).abs() < 1e-9, "{c:?}");
     }
 }

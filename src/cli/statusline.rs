@@ -576,7 +576,7 @@ fn today_and_block(
     let mut timed: Vec<(i64, &str, Tokens, crate::cli::pricing::Cost)> = Vec::new();
     // the CLI's own figures where a session has them, else the prices
     // they teach, else the table's
-    let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents));
+    let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents)).with_kept();
     let mut counted: HashMap<&str, crate::cli::pricing::Cost> = HashMap::new();
     let mut side: Vec<(i64, String, crate::cli::pricing::Cost)> = Vec::new();
     for s in sessions {
@@ -657,6 +657,8 @@ fn gather(
     };
     let mut recent = Vec::new();
     if let (true, Some(store)) = (needs_store, store) {
+        // the whole store's unit prices, learnt again once a day (#40.8)
+        crate::cli::pricing::keep_fresh(store);
         let since = today.min(now - LOOKBACK_MS);
         let mut skipped = Vec::new();
         let read = chain_start(since, |t| {

@@ -58,4 +58,4 @@ pub use usage::{
     file_usage, CliCost, FileUsage, MessageUsage, ModelCost, SessionUsage, SubagentUsage, Tokens,
     UsageListing, UsageSet,
 };
-pub use usage_read::{session_usage, sessions_usage};
+pub use usage_read::{session_usage, sessions_usage, usage_index_file};

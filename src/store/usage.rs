@@ -204,6 +204,12 @@ pub struct MessageUsage {
     pub tokens: Tokens,
     /// When (ms since the epoch), if recorded.
     pub at: Option<i64>,
+    /// Answered in fast mode (`usage.speed` is `"fast"`): the CLI prices
+    /// it at the model's fast rates.
+    pub fast: bool,
+    /// Run in the US only (`usage.inference_geo` is `"us"`): the CLI
+    /// prices its tokens at 1.1×.
+    pub us_only: bool,
 }
 
 /// What one transcript records.
@@ -390,6 +396,9 @@ struct UsageCounts {
     cache_creation_input_tokens: Option<u64>,
     cache_read_input_tokens: Option<u64>,
     cache_creation: Option<CacheCreation>,
+    // any JSON (a line with another type here still counts its tokens)
+    speed: Option<Value>,
+    inference_geo: Option<Value>,
 }
 
 #[derive(serde::Deserialize)]
@@ -658,6 +667,8 @@ impl Acc {
                 .timestamp
                 .as_deref()
                 .and_then(super::time::parse_iso_millis),
+            fast: usage.speed.as_ref().and_then(Value::as_str) == Some("fast"),
+            us_only: usage.inference_geo.as_ref().and_then(Value::as_str) == Some("us"),
         };
         match self.index.get(&m.key) {
             Some(&i) => {
@@ -1024,6 +1035,8 @@ mod tests {
                         .unwrap_or(0),
                 },
                 at,
+                fast: u["speed"] == "fast",
+                us_only: u["inference_geo"] == "us",
             };
             // the last line's counts, the first line's time
             match msgs.iter_mut().find(|x| x.key == key) {

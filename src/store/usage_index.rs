@@ -370,6 +370,14 @@ impl Index {
         Ok(Indexed { usage, modified_ms })
     }
 
+    /// The CLI's `cost-state` figures the record of the transcript at
+    /// `path` holds (`Some(None)`: it has none), as the transcript was last
+    /// read, whether or not it changed since; `None` when there is no
+    /// record of it. The file is not looked at.
+    pub(crate) fn cost_state(&self, path: &Path) -> Option<Option<super::usage::CliCost>> {
+        decode_cli_cost(self.map().get(path.as_os_str().as_bytes())?)
+    }
+
     /// Whether a record may be used as it is for a file of key `key`.
     fn holds(&self, h: &Head, key: &Key, prompts: bool) -> bool {
         h.key == *key

@@ -309,7 +309,66 @@ fn read_listing_with(
     }
 }
 
+/// The usage index's file (see [`Store::usage`](super::Store::usage)),
+/// where claudio keeps what it learnt of the store between runs; what else
+/// it keeps so goes beside it. `None` when the cache folder cannot be used
+/// (a relative `$CLAUDIO_CACHE_DIR`, no `HOME`).
+///
+/// ```no_run
+/// if let Some(index) = claudio::store::usage_index_file() {
+///     println!("usage index: {}", index.display());
+/// }
+/// ```
+pub fn usage_index_file() -> Option<PathBuf> {
+    super::usage_index::index_path()
+}
+
 impl super::Store {
+    /// The CLI's own figures (its `cost-state` lines, see [`CliCost`]) of
+    /// every session of the store, every project's and the archives':
+    /// what unit prices are learnt from where a session has none (still
+    /// running, an older CLI), in a view of one folder too.
+    ///
+    /// From the usage index's records, without opening the transcripts
+    /// (one `readdir` a project): a record is taken as its transcript was
+    /// last read, whether or not it changed since (a `cost-state` written
+    /// since is in the record once a read of that transcript meets it). A
+    /// transcript the index holds no record of is read, once (the index
+    /// keeps what it found); without a usable index, every transcript is
+    /// read. A sub-agent's transcript has no `cost-state` of its own (its
+    /// session's holds it). Unreadable transcripts are left out.
+    ///
+    /// ```no_run
+    /// use claudio::store::Store;
+    /// let costs = Store::from_env()?.cost_states()?;
+    /// let usd: f64 = costs.iter().map(|c| c.total_usd).sum();
+    /// println!("{} sessions priced by the CLI: ${usd:.2}", costs.len());
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    pub fn cost_states(&self) -> StoreResult<Vec<CliCost>> {
+        let cands = self.candidates(None, true)?;
+        let ix = Index::open();
+        let mut out = Vec::new();
+        let mut unread = Vec::new();
+        for c in cands.iter().filter(|c| c.unreadable.is_none()) {
+            match ix.as_ref().and_then(|ix| ix.cost_state(&c.path)) {
+                Some(cost) => out.extend(cost),
+                None => unread.push(c.path.as_path()),
+            }
+        }
+        let read = super::list::parallel_map(&unread, |p| match &ix {
+            Some(ix) => ix.read(p, false).map(|r| r.usage.cli_cost),
+            None => Transcript::open(p)
+                .and_then(|t| read_usage(t, false))
+                .map(|u| u.cli_cost),
+        });
+        out.extend(read.into_iter().flatten().flatten());
+        if let Some(ix) = ix {
+            ix.finish(None, false);
+        }
+        Ok(out)
+    }
+
     /// What session `id` (full id or unique prefix) used: [`session_usage`]
     /// of its transcript, sub-agents included.
     ///

@@ -201,3 +201,246 @@ async fn sessions_usage_equals_the_cli_s_cost_state() {
     assert_eq!(v["total"]["costIsEstimate"], false, "{v}");
     client.close().await.unwrap();
 }
+
+/// The models the CLI's own price list (its model catalog) prices, as
+/// `scripts/check-prices --show` reads them out of the binary: each
+/// catalog id and first-party API name.
+fn catalog_models(cli: &std::path::Path) -> Vec<String> {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check-prices");
+    let o = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--show")
+        .arg(cli)
+        .output()
+        .expect("python3 runs scripts/check-prices");
+    assert!(o.status.success(), "{o:?}");
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(m, _)| m.to_owned()))
+        .collect()
+}
+
+/// A `usage` with every kind of token, different for each `n` (so a rate
+/// that is wrong for any kind shows): `long` puts the request past every
+/// long-prompt threshold (200k input tokens).
+fn known_usage(n: u64, long: bool) -> serde_json::Value {
+    let (w5, w1) = (300 + 11 * n, 700 + 13 * n);
+    serde_json::json!({
+        "input_tokens": if long { 210_000 } else { 1_000 } + 7 * n,
+        "output_tokens": 500 + 3 * n,
+        "cache_read_input_tokens": 20_000 + 17 * n,
+        "cache_creation_input_tokens": w5 + w1,
+        "cache_creation": {"ephemeral_5m_input_tokens": w5, "ephemeral_1h_input_tokens": w1},
+        "service_tier": "standard",
+    })
+}
+
+/// Every transcript of the store under `home` copied under `to`, without
+/// its `cost-state` lines.
+fn copy_without_cost_states(home: &std::path::Path, to: &std::path::Path) {
+    let from = home.join(".claude/projects");
+    let mut stack = vec![from.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let dest = to.join(p.strip_prefix(&from).unwrap());
+            if p.is_dir() {
+                std::fs::create_dir_all(&dest).unwrap();
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let kept: Vec<&str> = text
+                    .lines()
+                    .filter(|l| {
+                        let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
+                        v["type"] != "cost-state"
+                    })
+                    .collect();
+                assert!(kept.len() < text.lines().count() || !text.contains("cost-state"));
+                std::fs::write(dest, kept.join("\n") + "\n").unwrap();
+            }
+        }
+    }
+}
+
+/// `sessions usage --all --by model -o json` over the store in `claude`
+/// (a `.claude` folder), by model: (cost, whether an estimate).
+fn claudio_by_model(
+    w: &crate::common::real::World,
+    claude: &std::path::Path,
+) -> (
+    std::collections::BTreeMap<String, (Option<f64>, bool)>,
+    serde_json::Value,
+) {
+    let cache = tempfile::tempdir().unwrap();
+    let o = w
+        .claudio()
+        .args(["sessions", "usage", "--all", "--by", "model", "-o", "json"])
+        .env("CLAUDE_CONFIG_DIR", claude)
+        .env("CLAUDIO_CACHE_DIR", cache.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["key"].as_str().unwrap().to_owned(),
+                (r["estimatedCostUsd"].as_f64(), r["costIsEstimate"] == true),
+            )
+        })
+        .collect();
+    (rows, v)
+}
+
+/// Equal to float rounding.
+fn same_usd(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 + 1e-9 * b.abs()
+}
+
+/// A `usage` field a turn adds (`speed: fast`, `inference_geo: us`).
+type Extra = Option<(&'static str, &'static str)>;
+
+/// The built-in price table is the CLI's own (#40.8): the real CLI is
+/// driven through one turn per model it knows, each answered with known
+/// counts of every kind of token (input, output, cache reads, 5-minute
+/// and 1-hour cache writes), plus turns in fast mode and US-only, past
+/// the long-prompt threshold, and of a model it has no price for. What the CLI says each model cost
+/// (`modelUsage.<model>.costUSD`, and `total_cost_usd`) is what
+/// `sessions usage` prices the same transcript at by the table, once its
+/// `cost-state` line is taken out. Run against every CLI the tests
+/// install, so the table cannot drift from them (`scripts/check-prices`
+/// reads the same prices out of the binaries; this checks what the CLI
+/// does with them). The CLI sends a retired model's turn (Claude Opus 4
+/// and 4.1) to its default model, so those rates are checked by
+/// `scripts/check-prices` alone. For a model it has no price for the CLI
+/// says `hasUnknownModelCost` and a figure at its default model's price:
+/// a guess, which `sessions usage` does not show as a cost.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_prices_every_model_as_the_table_does() {
+    let w = world!("real_cli_prices_every_model_as_the_table_does");
+    let models = catalog_models(&w.cli);
+    assert!(models.iter().any(|m| m == "claude-opus-5-5"), "{models:?}");
+    let unknown = "claude-unknown-9";
+    // each model once; a model the CLI has no price for; then past the
+    // long-prompt threshold, a model that has a long-prompt tier and one
+    // that has none (both with a window of a million tokens: past a
+    // smaller one the CLI compacts, and prices that too)
+    // then fast mode (`usage.speed`), for each model the CLI has fast
+    // rates for and one it has none for; US-only inference
+    // (`usage.inference_geo`), 1.1×
+    let mut plan: Vec<(&str, bool, Extra)> =
+        models.iter().map(|m| (m.as_str(), false, None)).collect();
+    let fast = Some(("speed", "fast"));
+    plan.extend([
+        (unknown, false, None),
+        ("claude-opus-5-5", false, fast),
+        ("claude-opus-5", false, fast),
+        ("claude-opus-4-8", false, fast),
+        ("claude-opus-4-7", false, fast),
+        ("claude-opus-4-6", false, fast),
+        ("claude-fable-5-2", false, fast),
+        ("claude-mythos-5-2", false, fast),
+        ("claude-sonnet-5-5", false, fast),
+        ("claude-haiku-4-5", false, Some(("inference_geo", "us"))),
+        ("claude-haiku-5-5", true, None),
+        ("claude-opus-5-5", true, None),
+    ]);
+    let client = claudio::Client::connect(w.options()).await.unwrap();
+    let mut last = None;
+    for (n, (model, long, extra)) in plan.iter().enumerate() {
+        client.set_model(Some(model)).await.expect(model);
+        let mut usage = known_usage(n as u64, *long);
+        if let Some((k, v)) = extra {
+            usage[*k] = serde_json::json!(v);
+        }
+        w.api.push(Reply::text("ok").with_usage(usage));
+        match one_turn(&client, "price this").await.pop() {
+            Some(claudio::Message::Result(r)) => last = Some(r),
+            other => panic!("{model}: no result: {other:?}"),
+        }
+    }
+    client.close().await.unwrap();
+    let last = last.unwrap();
+    // one request a turn, every one answered with the known counts
+    let asked: Vec<String> = w
+        .main_requests()
+        .iter()
+        .map(|r| r.model().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(asked.len(), plan.len(), "{asked:?}");
+    let used = &last.model_usage;
+    let mut served = std::collections::BTreeMap::<&str, (u64, u64)>::new();
+    for (n, ((_, long, _), model)) in plan.iter().zip(&asked).enumerate() {
+        let u = known_usage(n as u64, *long);
+        let e = served.entry(model.as_str()).or_default();
+        e.0 += u["input_tokens"].as_u64().unwrap();
+        e.1 += u["cache_read_input_tokens"].as_u64().unwrap();
+    }
+    for (model, (input, read)) in &served {
+        let m = used
+            .get(*model)
+            .unwrap_or_else(|| panic!("{model}: {used:?}"));
+        assert_eq!(
+            (m.input_tokens, m.cache_read_input_tokens),
+            (*input, *read),
+            "{model}: the CLI counted other requests too"
+        );
+    }
+    // the CLI's figures add up, and its model it has no price for is
+    // priced at a guess it says is one (its default model's price)
+    let total = last.total_cost_usd.expect("a total");
+    let sum: f64 = used.values().map(|m| m.cost_usd).sum();
+    assert!(same_usd(total, sum), "{total} {sum}");
+    let states = cost_states(w.home.path());
+    let state = &states.last().expect("a cost-state on exit").1;
+    assert_eq!(state["hasUnknownModelCost"], true, "{state}");
+    assert!(used[unknown].cost_usd > 0.0);
+
+    // the table prices each of the CLI's models as it does: the
+    // transcript without its cost-state line, priced by claudio
+    let bare = tempfile::tempdir().unwrap();
+    copy_without_cost_states(w.home.path(), &bare.path().join("projects"));
+    let (rows, v) = claudio_by_model(&w, bare.path());
+    let mut checked = 0;
+    for (model, m) in used {
+        let row = rows.get(model).unwrap_or_else(|| panic!("{model}: {v}"));
+        if model == unknown {
+            assert_eq!(row.0, None, "{model} is not priced by a guess: {v}");
+            continue;
+        }
+        let said = row.0.unwrap_or_else(|| panic!("{model} has no price: {v}"));
+        assert!(
+            same_usd(said, m.cost_usd),
+            "{model}: the table says ${said}, the CLI ${}",
+            m.cost_usd
+        );
+        assert!(row.1, "{model}: an estimate, and said to be");
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} models checked: {v}");
+    assert_eq!(v["unpricedModels"], serde_json::json!([unknown]), "{v}");
+
+    // the store as the CLI left it: its own figures, the guess not
+    // believed
+    let (rows, v) = claudio_by_model(&w, &w.home.path().join(".claude"));
+    for (model, m) in used {
+        let row = &rows[model];
+        if model == unknown {
+            assert_eq!(
+                row.0, None,
+                "the CLI's guess for {model} is not a price: {v}"
+            );
+        } else {
+            assert!(
+                row.0.is_some_and(|c| same_usd(c, m.cost_usd)) && !row.1,
+                "{model}: {row:?} is not the CLI's {}",
+                m.cost_usd
+            );
+        }
+    }
+}

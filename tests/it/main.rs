@@ -24,6 +24,7 @@ mod fuzz_regressions;
 mod generated;
 mod hostile;
 mod images;
+mod learnt_prices;
 mod live_region;
 mod mcp_secrets;
 mod memory;

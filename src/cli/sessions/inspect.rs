@@ -98,7 +98,8 @@ pub(super) fn inspect(
     // what the session used, its sub-agents included, under its header line
     match claudio::store::session_usage(&file.path) {
         Ok(u) if u.messages().next().is_some() => {
-            let line = st.dim(&flat(&usage::summary_line(&u)));
+            let pricer = usage::store_pricer(store, [&u]);
+            let line = st.dim(&flat(&usage::summary_line(&u, &pricer)));
             let at = text.find('\n').map_or(text.len(), |i| i + 1);
             text.insert_str(at, &format!("{line}\n"));
         }

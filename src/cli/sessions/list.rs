@@ -50,6 +50,7 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                 let paths: Vec<&std::path::Path> =
                     listing.sessions.iter().map(|s| s.path.as_path()).collect();
                 let usages = claudio::store::sessions_usage(&paths);
+                let pricer = usage::store_pricer(store, usages.iter().flatten());
                 listing
                     .sessions
                     .iter()
@@ -58,7 +59,7 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                         let mut v = serde_json::to_value(s).unwrap_or_default();
                         // what `usage` counts for the session: its sub-agents too
                         if let (Some(o), Ok(u)) = (v.as_object_mut(), u) {
-                            for (k, x) in usage::json_fields(&u) {
+                            for (k, x) in usage::json_fields(&u, &pricer) {
                                 o.insert(k.to_owned(), x);
                             }
                         }
@@ -83,10 +84,12 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
             crate::cli::spinner::while_working(io.err_style, "reading each session's usage", || {
                 let paths: Vec<&std::path::Path> =
                     listing.sessions.iter().map(|s| s.path.as_path()).collect();
-                claudio::store::sessions_usage(&paths)
+                let usages = claudio::store::sessions_usage(&paths);
+                let pricer = usage::store_pricer(store, usages.iter().flatten());
+                usages
                     .into_iter()
                     .map(|u| match u {
-                        Ok(u) => usage::long_cells(&u),
+                        Ok(u) => usage::long_cells(&u, &pricer),
                         Err(_) => ["?".into(), "?".into()],
                     })
                     .collect()

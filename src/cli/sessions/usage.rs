@@ -241,9 +241,10 @@ struct Row {
 
 impl Row {
     /// One session's row, its sub-agents' too: its tokens by model, priced
-    /// by its own `cost-state` where it has one, else by the table.
-    fn of(s: &SessionUsage) -> Row {
-        let costs = Pricer::default().session(s);
+    /// by its own `cost-state` where it has one, else at the unit prices
+    /// `pricer` learnt, else by the table.
+    fn of(s: &SessionUsage, pricer: &Pricer) -> Row {
+        let costs = pricer.session(s);
         let u = &s.total();
         let mut r = Row::default();
         for m in &u.messages {
@@ -337,10 +338,13 @@ fn cost_text(cost: f64, unpriced: bool, any_priced: bool) -> String {
 }
 
 /// Extra fields for `list --json --usage`: beside the SDK's, never instead.
-pub(super) fn json_fields(s: &SessionUsage) -> Vec<(&'static str, serde_json::Value)> {
+pub(super) fn json_fields(
+    s: &SessionUsage,
+    pricer: &Pricer,
+) -> Vec<(&'static str, serde_json::Value)> {
     let u = &s.total();
     let t = u.tokens();
-    let row = Row::of(s);
+    let row = Row::of(s, pricer);
     let (cost, partial) = row.cost();
     let priced = row.any_priced();
     vec![
@@ -372,13 +376,27 @@ pub(super) fn json_fields(s: &SessionUsage) -> Vec<(&'static str, serde_json::Va
 }
 
 /// `list --long`'s cells: total tokens, and the estimate (`—` with no price).
-pub(super) fn long_cells(s: &SessionUsage) -> [String; 2] {
-    [short(s.total().tokens().total()), Row::of(s).cost_cell()]
+pub(super) fn long_cells(s: &SessionUsage, pricer: &Pricer) -> [String; 2] {
+    [
+        short(s.total().tokens().total()),
+        Row::of(s, pricer).cost_cell(),
+    ]
+}
+
+/// The unit prices the store's every `cost-state` teaches (from the usage
+/// index: see [`Store::cost_states`]), kept for the status line; `read`'s
+/// alone when they cannot be had.
+pub(super) fn store_pricer<'a>(
+    store: &Store,
+    read: impl IntoIterator<Item = &'a SessionUsage>,
+) -> Pricer {
+    crate::cli::pricing::learn_from_store(store)
+        .unwrap_or_else(|| Pricer::learn(read.into_iter().map(|s| &s.without_subagents)))
 }
 
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
 /// and the estimate, sub-agents included (as `usage` counts them).
-pub(super) fn summary_line(s: &SessionUsage) -> String {
+pub(super) fn summary_line(s: &SessionUsage, pricer: &Pricer) -> String {
     let u = &s.total();
     let t = u.tokens();
     let models: Vec<String> = u
@@ -421,7 +439,7 @@ pub(super) fn summary_line(s: &SessionUsage) -> String {
     if !models.is_empty() {
         parts.push(models.join(", "));
     }
-    let row = Row::of(s);
+    let row = Row::of(s, pricer);
     let (cost, unpriced) = row.cost();
     let priced = row.any_priced();
     if !row.models.is_empty() {
@@ -472,8 +490,9 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     io.warn_skipped(&listing.skipped);
     let mut sessions = listing.sessions;
     // prices the store's own cost-state lines teach, for what none covers:
-    // from every session read, -n's left-out ones too
-    let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents));
+    // from every session of the store, other folders' and -n's left-out
+    // ones too
+    let pricer = store_pricer(store, &sessions);
     // `-n 0` is no limit, as in list and search
     if let Some(n) = a.limit.filter(|&n| n > 0) {
         // the n newest, still oldest first

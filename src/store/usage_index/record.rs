@@ -13,8 +13,11 @@ pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
 /// `\u`-escaped keys counts (an index of version 2 holds counts made
 /// without them, and is rebuilt); 4 since records hold 1-hour cache
 /// writes, a response's first line's time and the CLI's `cost-state`; 5
-/// since a `cost-state` holds how many responses came before it.
-pub(super) const VERSION: u32 = 5;
+/// since a `cost-state` holds how many responses came before it; 6 since
+/// the `cost-state` comes first in a record (read alone, to learn prices
+/// from every record); 7 since a message records fast mode and US-only
+/// inference.
+pub(super) const VERSION: u32 = 7;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;
@@ -192,6 +195,33 @@ pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
         o.u64(v);
     }
     o.0.push(h.prompts as u8);
+    // the CLI's own figures first: read alone, without the messages, by
+    // what learns prices from every record (`decode_cli_cost`)
+    match &u.cli_cost {
+        None => o.0.push(0),
+        Some(c) => {
+            o.0.push(1 + c.has_unknown_model_cost as u8);
+            o.u64(c.total_usd.to_bits());
+            o.opt_i64(c.until);
+            o.var(c.responses as u64);
+            o.var(c.models.len() as u64);
+            for m in &c.models {
+                o.bytes(m.model.as_bytes());
+                let t = &m.tokens;
+                for v in [
+                    t.input,
+                    t.output,
+                    t.cache_write,
+                    t.cache_read,
+                    t.cache_write_1h,
+                ] {
+                    o.var(v);
+                }
+                o.var(m.web_search_requests);
+                o.u64(m.cost_usd.to_bits());
+            }
+        }
+    }
     o.var(u.prompts);
     match &u.cwd {
         Some(c) => {
@@ -228,31 +258,7 @@ pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
             o.var(v);
         }
         o.opt_i64(m.at);
-    }
-    match &u.cli_cost {
-        None => o.0.push(0),
-        Some(c) => {
-            o.0.push(1 + c.has_unknown_model_cost as u8);
-            o.u64(c.total_usd.to_bits());
-            o.opt_i64(c.until);
-            o.var(c.responses as u64);
-            o.var(c.models.len() as u64);
-            for m in &c.models {
-                o.bytes(m.model.as_bytes());
-                let t = &m.tokens;
-                for v in [
-                    t.input,
-                    t.output,
-                    t.cache_write,
-                    t.cache_read,
-                    t.cache_write_1h,
-                ] {
-                    o.var(v);
-                }
-                o.var(m.web_search_requests);
-                o.u64(m.cost_usd.to_bits());
-            }
-        }
+        o.0.push(m.fast as u8 | (m.us_only as u8) << 1);
     }
     o.0.into_boxed_slice()
 }
@@ -294,50 +300,16 @@ pub(super) fn decode_head(b: &[u8]) -> Option<Head> {
     })
 }
 
-pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
+/// The CLI's `cost-state` figures a record holds (`Some(None)`: none),
+/// read alone; `None` for a damaged record.
+pub(super) fn decode_cli_cost(b: &[u8]) -> Option<Option<CliCost>> {
     let mut i = In(b.get(HEAD_LEN..)?);
-    let mut u = FileUsage {
-        prompts: i.var()?,
-        ..FileUsage::default()
-    };
-    u.cwd = match i.u8()? {
-        0 => None,
-        1 => Some(i.string()?),
-        _ => return None,
-    };
-    u.first = i.opt_i64()?;
-    u.last = i.opt_i64()?;
-    let n = usize::try_from(i.var()?).ok()?;
-    let mut models = Vec::with_capacity(n.min(1024));
-    for _ in 0..n {
-        models.push(i.string()?);
-    }
-    let n = usize::try_from(i.var()?).ok()?;
-    // each message takes at least 8 bytes: a count past that is damage
-    if n > i.0.len() / 8 {
-        return None;
-    }
-    u.messages.reserve(n);
-    for _ in 0..n {
-        let key = i.string()?;
-        let model = models.get(usize::try_from(i.var()?).ok()?)?.clone();
-        let tokens = Tokens {
-            input: i.var()?,
-            output: i.var()?,
-            cache_write: i.var()?,
-            cache_read: i.var()?,
-            cache_write_1h: i.var()?,
-        };
-        let at = i.opt_i64()?;
-        u.messages.push(MessageUsage {
-            key,
-            model,
-            tokens,
-            at,
-        });
-    }
+    cli_cost(&mut i)
+}
+
+fn cli_cost(i: &mut In<'_>) -> Option<Option<CliCost>> {
     let usd = |b: u64| Some(f64::from_bits(b)).filter(|c| c.is_finite() && *c >= 0.0);
-    u.cli_cost = match i.u8()? {
+    let cli_cost = match i.u8()? {
         0 => None,
         k @ (1 | 2) => {
             let total_usd = usd(i.u64()?)?;
@@ -376,6 +348,59 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
         }
         _ => return None,
     };
+    Some(cli_cost)
+}
+
+pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
+    let mut i = In(b.get(HEAD_LEN..)?);
+    let cli_cost = cli_cost(&mut i)?;
+    let mut u = FileUsage {
+        prompts: i.var()?,
+        cli_cost,
+        ..FileUsage::default()
+    };
+    u.cwd = match i.u8()? {
+        0 => None,
+        1 => Some(i.string()?),
+        _ => return None,
+    };
+    u.first = i.opt_i64()?;
+    u.last = i.opt_i64()?;
+    let n = usize::try_from(i.var()?).ok()?;
+    let mut models = Vec::with_capacity(n.min(1024));
+    for _ in 0..n {
+        models.push(i.string()?);
+    }
+    let n = usize::try_from(i.var()?).ok()?;
+    // each message takes at least 8 bytes: a count past that is damage
+    if n > i.0.len() / 8 {
+        return None;
+    }
+    u.messages.reserve(n);
+    for _ in 0..n {
+        let key = i.string()?;
+        let model = models.get(usize::try_from(i.var()?).ok()?)?.clone();
+        let tokens = Tokens {
+            input: i.var()?,
+            output: i.var()?,
+            cache_write: i.var()?,
+            cache_read: i.var()?,
+            cache_write_1h: i.var()?,
+        };
+        let at = i.opt_i64()?;
+        let flags = i.u8()?;
+        if flags > 3 {
+            return None;
+        }
+        u.messages.push(MessageUsage {
+            key,
+            model,
+            tokens,
+            at,
+            fast: flags & 1 != 0,
+            us_only: flags & 2 != 0,
+        });
+    }
     i.0.is_empty().then_some(u)
 }
 

@@ -60,12 +60,16 @@ fn a_record_round_trips() {
                     cache_write_1h: 4,
                 },
                 at: Some(-5),
+                fast: true,
+                us_only: false,
             },
             MessageUsage {
                 key: "m2\u{0}".into(),
                 model: "".into(),
                 tokens: Tokens::default(),
                 at: None,
+                fast: false,
+                us_only: true,
             },
         ],
         prompts: 7,
@@ -111,6 +115,12 @@ fn a_record_round_trips() {
     };
     let b = encode(&h, &u);
     assert_eq!(decode_head(&b), Some(h));
+    // the CLI's figures read alone, as learning prices from every record
+    // reads them (and a record without any says so)
+    assert_eq!(decode_cli_cost(&b), Some(u.cli_cost.clone()));
+    let none = encode(&h, &FileUsage::default());
+    assert_eq!(decode_cli_cost(&none), Some(None));
+    assert_eq!(decode_cli_cost(&b[..HEAD_LEN]), None);
     assert_eq!(decode_usage(&b), Some(u));
     // cut anywhere, or with a byte more: not a record
     for n in HEAD_LEN..b.len() {

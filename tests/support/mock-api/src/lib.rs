@@ -148,6 +148,10 @@ pub enum Reply {
         initial_delay: Duration,
         /// `usage.output_tokens` reported in `message_delta` (None: estimated).
         output_tokens: Option<u64>,
+        /// The whole `usage` object of the answer, as given (in
+        /// `message_start` and `message_delta`): known token counts, for
+        /// what the CLI prices them at. None: estimated counts.
+        usage: Option<Value>,
     },
     Error {
         status: u16,
@@ -207,6 +211,7 @@ impl Reply {
             chunk_delay: Duration::ZERO,
             initial_delay: Duration::ZERO,
             output_tokens: None,
+            usage: None,
         }
     }
 
@@ -302,6 +307,16 @@ impl Reply {
     pub fn with_output_tokens(mut self, n: u64) -> Reply {
         if let Reply::Message { output_tokens, .. } = &mut self {
             *output_tokens = Some(n);
+        }
+        self
+    }
+
+    /// The answer's `usage` exactly as given (input, output, cache reads
+    /// and writes, their 5-minute and 1-hour split...), in both
+    /// `message_start` and `message_delta`.
+    pub fn with_usage(mut self, u: Value) -> Reply {
+        if let Reply::Message { usage, .. } = &mut self {
+            *usage = Some(u);
         }
         self
     }
@@ -1120,7 +1135,7 @@ fn send_message(
     reply: &Reply,
     close: bool,
 ) -> std::io::Result<()> {
-    let (blocks, stop_reason, chunk_delay, initial_delay, out_tokens) = match reply {
+    let (blocks, stop_reason, chunk_delay, initial_delay, out_tokens, given) = match reply {
         Reply::Error {
             status,
             error_type,
@@ -1141,12 +1156,14 @@ fn send_message(
             chunk_delay,
             initial_delay,
             output_tokens,
+            usage,
         } => (
             blocks,
             stop_reason,
             *chunk_delay,
             *initial_delay,
             *output_tokens,
+            usage,
         ),
     };
     let model = rec.model().unwrap_or("claude-mock").to_string();
@@ -1165,9 +1182,9 @@ fn send_message(
             "id": msg_id, "type": "message", "role": "assistant", "model": model,
             "content": blocks.iter().map(block_json).collect::<Vec<_>>(),
             "stop_reason": stop_reason, "stop_sequence": null,
-            "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
+            "usage": given.clone().unwrap_or_else(|| json!({"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
                       "cache_read_input_tokens": 0, "output_tokens": output_tokens,
-                      "service_tier": "standard"},
+                      "service_tier": "standard"})),
         });
         return write_json(out, 200, &body, &[], close, false);
     }
@@ -1190,9 +1207,9 @@ fn send_message(
             "message": {
                 "id": msg_id, "type": "message", "role": "assistant", "model": model,
                 "content": [], "stop_reason": null, "stop_sequence": null,
-                "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
+                "usage": given.clone().unwrap_or_else(|| json!({"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
                           "cache_read_input_tokens": 0, "output_tokens": 1,
-                          "service_tier": "standard"},
+                          "service_tier": "standard"})),
             }
         }),
     )?;
@@ -1255,8 +1272,8 @@ fn send_message(
         &json!({
             "type": "message_delta",
             "delta": {"stop_reason": stop_reason, "stop_sequence": null},
-            "usage": {"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
-                      "cache_read_input_tokens": 0, "output_tokens": output_tokens},
+            "usage": given.clone().unwrap_or_else(|| json!({"input_tokens": input_tokens, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 0, "output_tokens": output_tokens})),
         }),
     )?;
     write_event(out, &json!({"type": "message_stop"}))?;
