@@ -76,3 +76,35 @@ async fn a_prompt_sent_while_a_turn_runs_starts_its_turn_after_that_one_ends() {
     );
     client.close().await.unwrap();
 }
+
+/// The chat stopped by SIGQUIT or SIGUSR1 (signals whose default is to
+/// end the program at once) while its session starts: it ends as for
+/// SIGTERM, its session closed, the terminal put back, its private files
+/// (an MCP server's token) and its CLI gone. Before, the signal ended it
+/// outright (SIGQUIT with a core), leaving the token on disk.
+#[test]
+fn chat_stopped_by_sigquit_or_sigusr1_leaves_no_private_files() {
+    use crate::mcp_secrets::{
+        config_with_token, nothing_left, second_start, secret, slow_second_start,
+    };
+    for (sig, code) in [
+        (libc::SIGQUIT, 131),
+        (libc::SIGUSR1, 138),
+        (libc::SIGUSR2, 140),
+    ] {
+        let base = tempfile::tempdir().unwrap();
+        let token = secret("chat");
+        let fake = slow_second_start();
+        let home = fake.record.path().join("home");
+        let mut c = claudio(&fake);
+        c.env("XDG_RUNTIME_DIR", base.path())
+            .env("XDG_DATA_HOME", &home)
+            .env("HOME", &home)
+            .args(["--mcp-config", &config_with_token(&token)]);
+        let mut t = term::Term::spawn(c);
+        let (cli, _file) = second_start(&fake, base.path(), &token);
+        signal(t.child(), sig);
+        assert_eq!(t.wait(20).code(), Some(code), "signal {sig}");
+        nothing_left(base.path(), cli, &format!("chat, signal {sig}"));
+    }
+}
