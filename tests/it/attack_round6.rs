@@ -108,3 +108,31 @@ fn chat_stopped_by_sigquit_or_sigusr1_leaves_no_private_files() {
         nothing_left(base.path(), cli, &format!("chat, signal {sig}"));
     }
 }
+
+/// `sessions usage --until` before `--since` is a window that holds no
+/// time: a usage error naming both, not "no usage recorded in these
+/// sessions" (which says something false about the sessions).
+#[test]
+fn usage_until_before_since_is_a_usage_error() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join("projects")).unwrap();
+    for (since, until) in [("2026-11-05", "2026-11-01"), ("2d", "3d")] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(["sessions", "--config-dir"])
+            .arg(d.path())
+            .args(["usage", "--all", "--since", since, "--until", until])
+            .env("NO_COLOR", "1")
+            .env("TZ", "UTC")
+            .env("CLAUDIO_CACHE_DIR", d.path().join("cache"))
+            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{since} {until}: {err}");
+        assert!(
+            err.contains(&format!("--until {until}")) && err.contains(&format!("--since {since}")),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty());
+    }
+}

@@ -466,6 +466,16 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         .as_deref()
         .map(|s| clock.bound("--until", s, io.now_ms, true))
         .transpose()?;
+    if let (Some(s), Some(u)) = (since, until) {
+        if u <= s {
+            // a window that holds no time: say so, not "no usage"
+            return Err(crate::cli::exit::usage_error!(
+                "--until {} is not after --since {}: no time lies between them",
+                crate::cli::summary::one_line(a.until.as_deref().unwrap_or(""), 40),
+                crate::cli::summary::one_line(a.since.as_deref().unwrap_or(""), 40)
+            ));
+        }
+    }
     let after_until = |at: Option<i64>| until.is_some_and(|u| at.is_none_or(|at| at >= u));
     // oldest first: a resumed session's file repeats what came before it
     let listing = store.usage(dir.as_deref())?;
