@@ -140,6 +140,10 @@ pub struct Notifier {
     /// A notice that the session needs the person went, and they have not
     /// answered since.
     waiting: bool,
+    /// A notice's commands are running (in the background): the next
+    /// notice's are not started until they end (a flood of notices is
+    /// one process at a time, not one thread and one process each).
+    running: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Notifier {
@@ -150,6 +154,7 @@ impl Notifier {
             config,
             tmux,
             waiting: false,
+            running: Default::default(),
         }
     }
 
@@ -199,15 +204,26 @@ impl Notifier {
             let _ = out.flush();
         }
         let commands = commands(notice, &self.config, &Host::here());
-        if !commands.is_empty() {
-            // in the background: a notice never holds up the chat
-            let _ = std::thread::Builder::new()
-                .name("claudio-notify".into())
-                .spawn(move || {
-                    for (cmd, input) in commands {
-                        let _ = run(cmd, input);
-                    }
-                });
+        if commands.is_empty() {
+            return;
+        }
+        use std::sync::atomic::Ordering;
+        if self.running.swap(true, Ordering::SeqCst) {
+            tracing::debug!("a notice's commands still run; this notice's are not started");
+            return;
+        }
+        // in the background: a notice never holds up the chat
+        let running = self.running.clone();
+        let spawned = std::thread::Builder::new()
+            .name("claudio-notify".into())
+            .spawn(move || {
+                for (cmd, input) in commands {
+                    let _ = run(cmd, input);
+                }
+                running.store(false, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            self.running.store(false, Ordering::SeqCst);
         }
     }
 
@@ -563,6 +579,7 @@ mod tests {
             config: c,
             tmux: false,
             waiting: false,
+            running: Default::default(),
         };
         let mut out = Vec::new();
         n.needs_you(&notice(), &mut out);
@@ -586,6 +603,7 @@ mod tests {
             config: NotifyConfig::default(),
             tmux: false,
             waiting: false,
+            running: Default::default(),
         };
         off.needs_you(&notice(), &mut out);
         assert!(out.is_empty(), "no [notify] table: no notice");
@@ -596,12 +614,52 @@ mod tests {
             },
             tmux: false,
             waiting: false,
+            running: Default::default(),
         };
         n.needs_you(&notice(), &mut out);
         assert!(out.is_empty(), "permission is not chosen");
         let q = Notice::new(Trigger::Question, "a question", "", None);
         n.needs_you(&q, &mut out);
         assert_eq!(out, b"\x07");
+    }
+
+    /// A flood of notices (requests answered and asked again and again)
+    /// while a notice's command hangs: one runs at a time, the others are
+    /// dropped (the bell still rings), never one thread and one process
+    /// each.
+    #[test]
+    fn a_flood_of_notices_runs_one_command_at_a_time() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("log");
+        let n = Notifier::new(NotifyConfig {
+            bell: Some(true),
+            command: Some(format!("echo $$ >> '{}'; exec sleep 30", log.display())),
+            ..NotifyConfig::default()
+        });
+        let mut out = Vec::new();
+        for _ in 0..20 {
+            n.send(&notice(), &mut out);
+        }
+        assert_eq!(out, [b'\x07'; 20], "every notice rings");
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        let first: i32 = loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if let Some(pid) = text.lines().next().and_then(|l| l.trim().parse().ok()) {
+                break pid;
+            }
+            assert!(std::time::Instant::now() < until, "no command ran");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // the first one ends at its deadline
+        while std::path::Path::new(&format!("/proc/{first}")).exists() {
+            assert!(
+                std::time::Instant::now() < until,
+                "the command outlived its deadline"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let ran = std::fs::read_to_string(&log).unwrap().lines().count();
+        assert_eq!(ran, 1, "the others were dropped while it ran");
     }
 
     #[test]
