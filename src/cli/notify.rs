@@ -114,6 +114,14 @@ impl Notice {
     }
 }
 
+/// The project a notice names: the last part of the working folder
+/// (`""` for `/`).
+pub fn project_name(cwd: &std::path::Path) -> String {
+    cwd.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// `s` on one line, with no control character or escape sequence, at most
 /// `max` characters.
 fn inert(s: &str, max: usize) -> String {
@@ -442,6 +450,14 @@ mod tests {
         c.get_args()
             .map(|a| a.to_string_lossy().into_owned())
             .collect()
+    }
+
+    #[test]
+    fn the_project_is_the_folder_s_last_part() {
+        use std::path::Path;
+        assert_eq!(project_name(Path::new("/home/me/shop")), "shop");
+        assert_eq!(project_name(Path::new("/home/me/shop/")), "shop");
+        assert_eq!(project_name(Path::new("/")), "");
     }
 
     #[test]
