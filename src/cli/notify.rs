@@ -23,6 +23,9 @@ use std::time::Duration;
 
 /// How long a notifying command may take.
 const DEADLINE: Duration = Duration::from_secs(5);
+/// The most bytes of a notifying command's output read: past it, it is
+/// ended (a notice command has nothing to say).
+const MAX_OUTPUT: usize = 4096;
 /// The longest title and body sent, in characters.
 const MAX_TITLE: usize = 80;
 const MAX_BODY: usize = 300;
@@ -296,12 +299,20 @@ pub fn test(config: Option<NotifyConfig>) -> anyhow::Result<crate::cli::exit::Ex
 }
 
 fn run(cmd: Command, input: Vec<u8>) -> Result<(), String> {
-    let done = child::run(cmd, child::Run::new(DEADLINE).input(input).max_output(4096))
-        .map_err(|e| e.to_string())?;
+    let done = child::run(
+        cmd,
+        child::Run::new(DEADLINE)
+            .input(input)
+            .max_output(MAX_OUTPUT),
+    )
+    .map_err(|e| e.to_string())?;
     match done.ended {
         child::Ended::Exited(s) if s.success() => Ok(()),
         child::Ended::Exited(s) => Err(format!("ended with {s}")),
         child::Ended::Late => Err(format!("took longer than {} s", DEADLINE.as_secs())),
+        child::Ended::Full => Err(format!(
+            "wrote more than {MAX_OUTPUT} bytes of output; it was ended there"
+        )),
         _ => Ok(()),
     }
 }
@@ -676,6 +687,19 @@ mod tests {
         }
         let ran = std::fs::read_to_string(&log).unwrap().lines().count();
         assert_eq!(ran, 1, "the others were dropped while it ran");
+    }
+
+    /// A notice command that floods its output is ended there, and
+    /// `notify test` says so rather than "sent".
+    #[test]
+    fn a_command_that_floods_its_output_is_a_failure() {
+        let mut c = Command::new("/bin/sh");
+        c.args(["-c", "yes"]);
+        let e = run(c, Vec::new()).unwrap_err();
+        assert!(e.contains("more than 4096 bytes"), "{e}");
+        let mut ok = Command::new("/bin/sh");
+        ok.args(["-c", "echo fine"]);
+        assert_eq!(run(ok, Vec::new()), Ok(()));
     }
 
     #[test]
