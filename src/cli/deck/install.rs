@@ -334,13 +334,21 @@ fn read(target: &Path) -> io::Result<Option<(String, u32)>> {
         Ok(m) => {
             let text =
                 crate::cli::settings::read_small_text(target, MAX_SETTINGS).ok_or_else(|| {
+                    // a regular file within the bound that could not be
+                    // read as text: another encoding (UTF-16, Latin-1)
+                    let small_file = std::fs::metadata(target)
+                        .is_ok_and(|m| m.is_file() && m.len() <= MAX_SETTINGS);
+                    let why = if small_file {
+                        "is not UTF-8 text (Claude Code reads its settings as UTF-8)".to_owned()
+                    } else {
+                        format!(
+                            "is not a regular file of at most {} MiB",
+                            MAX_SETTINGS >> 20
+                        )
+                    };
                     io::Error::new(
                         io::ErrorKind::InvalidData,
-                        format!(
-                            "{} is not a regular file of at most {} MiB; it was left as it was",
-                            target.display(),
-                            MAX_SETTINGS >> 20
-                        ),
+                        format!("{} {why}; it was left as it was", target.display()),
                     )
                 })?;
             Ok(Some((text, m.permissions().mode() & 0o7777)))
@@ -794,6 +802,29 @@ mod tests {
         assert!(std::os::unix::fs::FileTypeExt::is_fifo(
             &std::fs::symlink_metadata(&f).unwrap().file_type()
         ));
+    }
+
+    /// A settings file in another encoding is left as it was, and the
+    /// person is told what is wrong with it (not "no regular file").
+    #[test]
+    fn a_file_in_another_encoding_is_left_alone_and_said_to_be_so() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("settings.json");
+        for bytes in [&b"{\"model\": \"caf\xe9\"}"[..], &b"\xff\xfe{\x00}\x00"[..]] {
+            std::fs::write(&f, bytes).unwrap();
+            let mut out = Vec::new();
+            let e = run(
+                Action::Install,
+                &f,
+                Path::new(EXE),
+                true,
+                &mut |_| Ok(true),
+                &mut out,
+            )
+            .unwrap_err();
+            assert!(e.to_string().contains("not UTF-8"), "{e}");
+            assert_eq!(std::fs::read(&f).unwrap(), bytes);
+        }
     }
 
     #[test]
