@@ -136,3 +136,53 @@ fn usage_until_before_since_is_a_usage_error() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// The chat's live region on a tiny terminal (10×3), resized there in the
+/// middle of a turn with calls running, and back: no panic, no hang, the
+/// region never scrolls more than a screen at once, and no spinner row is
+/// left behind.
+#[test]
+fn a_tiny_terminal_and_a_resize_mid_stream_leave_a_clean_screen() {
+    let mut turn = vec![expect_user("go"), system_init()];
+    for i in 0..6 {
+        turn.push(assistant_tool_use(
+            &format!("toolu_{i}"),
+            "Bash",
+            serde_json::json!({ "command": format!("echo {i} and a long tail of words") }),
+        ));
+    }
+    turn.push(Step::SleepMs(1500));
+    for i in 0..6 {
+        turn.push(Step::Emit(
+            serde_json::json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":format!("toolu_{i}"),"content":format!("{i}")}]},
+            "parent_tool_use_id":null,"session_id":"sess-1"}),
+        ));
+    }
+    turn.push(assistant_text(
+        "a closing answer that is longer than ten columns",
+    ));
+    turn.push(result("done"));
+    let fake = Fake::after_init(vec![turn]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = term::Term::spawn_sized(c, 3, 10);
+    t.wait_prompt();
+    t.line("go");
+    // while the calls run: smaller still, then a little larger
+    std::thread::sleep(Duration::from_millis(300));
+    t.resize(2, 5);
+    std::thread::sleep(Duration::from_millis(200));
+    t.resize(3, 10);
+    t.wait_prompt();
+    t.send(b"\x04");
+    assert_eq!(t.wait(20).code(), Some(0), "{}", t.contents());
+    let screen = t.contents();
+    let spinners = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    assert!(
+        !screen.contains(spinners),
+        "a spinner row was left:\n{screen}"
+    );
+}
