@@ -43,14 +43,6 @@ pub(crate) enum Queued {
     Event(Event),
 }
 
-/// The turn markers queued: turns started and not yet ended, and prompts
-/// sent while one runs, whose start waits for its end.
-#[derive(Default)]
-struct Marks {
-    unended: usize,
-    deferred: usize,
-}
-
 struct Pending {
     subtype: String,
     tx: oneshot::Sender<Result<Value>>,
@@ -115,9 +107,6 @@ pub(crate) struct Shared {
     last_activity: AtomicU64,
     epoch: std::time::Instant,
     open_turns: AtomicUsize,
-    /// The turns' markers in the queue ([`Event::TurnStarted`] and
-    /// [`Event::TurnEnded`]), kept in order with the CLI's turns.
-    marks: Mutex<Marks>,
     ended: AtomicBool,
     exit: Mutex<Option<ExitInfo>>,
     closing: AtomicBool,
@@ -163,7 +152,6 @@ impl Shared {
             last_activity: AtomicU64::new(0),
             epoch: std::time::Instant::now(),
             open_turns: AtomicUsize::new(0),
-            marks: Mutex::new(Marks::default()),
             ended: AtomicBool::new(false),
             exit: Mutex::new(None),
             closing: AtomicBool::new(false),
@@ -256,49 +244,15 @@ impl Shared {
         }
         self.open_turns.fetch_add(1, Ordering::SeqCst);
         self.touch();
-        // before the line: the turn's messages come after it; while a
-        // turn runs, the CLI queues the prompt and answers it in a turn
-        // of its own after that one: its start is marked there
-        let started = {
-            let mut m = lock(&self.marks);
-            if m.unended == 0 {
-                m.unended = 1;
-                self.queue.push_now(Ok(Queued::Event(Event::TurnStarted)));
-                true
-            } else {
-                m.deferred += 1;
-                false
-            }
-        };
+        // before the line: the turn's messages come after it
+        self.queue.push_now(Ok(Queued::Event(Event::TurnStarted)));
         let r = self.write(line).await;
         if r.is_err() {
             let _ = self
                 .open_turns
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
-            let mut m = lock(&self.marks);
-            if started {
-                m.unended = m.unended.saturating_sub(1);
-            } else {
-                m.deferred = m.deferred.saturating_sub(1);
-            }
         }
         r
-    }
-
-    /// A turn is over (its `result` queued, or its silence passed the
-    /// inactivity timeout): its end is marked (`ended`), then the start
-    /// of the next prompt's turn, if one waits.
-    fn turn_over(&self, ended: bool) {
-        let mut m = lock(&self.marks);
-        if ended {
-            self.queue.push_now(Ok(Queued::Event(Event::TurnEnded)));
-        }
-        m.unended = m.unended.saturating_sub(1);
-        if m.unended == 0 && m.deferred > 0 {
-            m.deferred -= 1;
-            m.unended = 1;
-            self.queue.push_now(Ok(Queued::Event(Event::TurnStarted)));
-        }
     }
 
     /// Send a control request and wait for its answer.
@@ -675,7 +629,6 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                                 |n| n.checked_sub(1),
                             );
                             shared.queue.push(Err(Error::InactivityTimeout(d)), 0).await;
-                            shared.turn_over(false);
                         }
                         continue;
                     }
@@ -696,7 +649,10 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                         .push(Ok(Queued::Message(Incoming { message, raw })), size)
                         .await;
                     if ended {
-                        shared.turn_over(true);
+                        shared
+                            .queue
+                            .push(Ok(Queued::Event(Event::TurnEnded)), 0)
+                            .await;
                     }
                     // Let the consumer take a batch while it is still in the
                     // cache (and the allocator reuses what it frees), rather

@@ -3,79 +3,7 @@
 //! usage flags, the chat's signals): each test is one repro.
 
 use crate::common::*;
-use claudio::{Client, Event, Message, StreamExt};
 use std::time::Duration;
-
-/// What an event is, in a word.
-fn name(e: &Event) -> String {
-    match e {
-        Event::Message(Message::Assistant(a)) => format!("assistant:{}", a.text()),
-        Event::Message(m) => format!("message:{}", m.kind()),
-        Event::Request(r) => format!("request:{}", r.request_id()),
-        Event::Withdrawn { request_id } => format!("withdrawn:{request_id}"),
-        Event::TurnStarted => "turn-started".into(),
-        Event::TurnEnded => "turn-ended".into(),
-        other => format!("{other:?}"),
-    }
-}
-
-/// A prompt sent while a turn runs (the CLI queues it, and answers it in
-/// a turn of its own): its `TurnStarted` comes after the running turn's
-/// `TurnEnded`, not among the running turn's messages ("what follows is
-/// its turn").
-#[tokio::test]
-async fn a_prompt_sent_while_a_turn_runs_starts_its_turn_after_that_one_ends() {
-    let fake = Fake::after_init(vec![vec![
-        expect_user("first"),
-        assistant_text("one"),
-        // the second prompt comes while the first turn runs
-        expect_user("second"),
-        assistant_text("one, still"),
-        result("one"),
-        assistant_text("two"),
-        result("two"),
-    ]]);
-    let client = Client::connect(fake.options()).await.unwrap();
-    client.send("first").await.unwrap();
-    let read = async {
-        let mut names = Vec::new();
-        let mut ended = 0;
-        let mut events = client.events();
-        while let Some(e) = events.next().await {
-            let e = e.expect("event");
-            let n = name(&e);
-            names.push(n.clone());
-            if n == "assistant:one" {
-                client.send("second").await.unwrap();
-            }
-            if matches!(e, Event::TurnEnded) {
-                ended += 1;
-                if ended == 2 {
-                    break;
-                }
-            }
-        }
-        names
-    };
-    let names = tokio::time::timeout(Duration::from_secs(20), read)
-        .await
-        .expect("no hang");
-    assert_eq!(
-        names,
-        [
-            "turn-started",
-            "assistant:one",
-            "assistant:one, still",
-            "message:result",
-            "turn-ended",
-            "turn-started",
-            "assistant:two",
-            "message:result",
-            "turn-ended",
-        ]
-    );
-    client.close().await.unwrap();
-}
 
 /// The chat stopped by SIGQUIT or SIGUSR1 (signals whose default is to
 /// end the program at once) while its session starts: it ends as for
