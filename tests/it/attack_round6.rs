@@ -114,3 +114,44 @@ fn a_tiny_terminal_and_a_resize_mid_stream_leave_a_clean_screen() {
         "a spinner row was left:\n{screen}"
     );
 }
+
+/// `claudio deck hook --wait` with a bound past what a clock can add
+/// (the TUI runs the hook: it must end 0 whatever it is given, or the
+/// person's dialog is disturbed): no panic, no output, exit 0.
+#[test]
+fn the_deck_hook_with_a_huge_wait_ends_quietly() {
+    let run = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        run.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["deck", "hook", "--wait", "18446744073709551615"])
+        .env("XDG_RUNTIME_DIR", run.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"session_id":"s","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}"#)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
