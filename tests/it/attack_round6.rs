@@ -155,3 +155,62 @@ fn the_deck_hook_with_a_huge_wait_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `sessions usage` over a transcript dated past the years a clock
+/// library knows (the largest JavaScript date, +275760) and before year
+/// 0: each row's key is that whole date (by day, month and window), never
+/// a date cut at a fixed column ("275760-09-", "275760-", "3T00:").
+#[test]
+fn usage_keys_of_far_dates_are_whole_dates() {
+    let d = tempfile::tempdir().unwrap();
+    let id = "aaaaaaaa-1111-4111-8111-111111111111";
+    let dir = d.path().join("projects/-x");
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = |req: &str, ts: &str| {
+        serde_json::json!({"type":"assistant","sessionId":id,"requestId":req,"timestamp":ts,
+            "message":{"id":req,"model":"claude-sonnet-4-5","role":"assistant","content":[],
+            "usage":{"input_tokens":1,"output_tokens":1}}})
+        .to_string()
+    };
+    std::fs::write(
+        dir.join(format!("{id}.jsonl")),
+        [
+            line("r1", "+275760-09-13T00:00:00.000Z"),
+            line("r2", "-000001-01-01T00:00:00.000Z"),
+        ]
+        .join("\n")
+            + "\n",
+    )
+    .unwrap();
+    let keys = |by: &str| -> Vec<String> {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(["sessions", "--config-dir"])
+            .arg(d.path())
+            .args(["usage", "--all", "--by", by, "-o", "json"])
+            .env("TZ", "UTC")
+            .env("CLAUDIO_CACHE_DIR", d.path().join("cache"))
+            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let day = keys("day");
+    assert!(day.contains(&"275760-09-13".to_owned()), "{day:?}");
+    let month = keys("month");
+    assert!(month.contains(&"275760-09".to_owned()), "{month:?}");
+    assert!(month.contains(&"-001-01".to_owned()), "{month:?}");
+    let block = keys("block");
+    assert!(
+        block
+            .iter()
+            .any(|k| k.starts_with("275760-09-13 00:00–05:00")),
+        "{block:?}"
+    );
+}

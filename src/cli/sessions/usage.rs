@@ -206,6 +206,13 @@ impl UsageArgs {
     }
 }
 
+/// The month of a day `YYYY-MM-DD` (a year of any length, or negative).
+fn month_of(day: &str) -> String {
+    day.rsplit_once('-')
+        .map_or(day, |(month, _)| month)
+        .to_owned()
+}
+
 /// `usage --help`'s notes.
 pub(super) const HELP: &str = "\
 -o json prints one object: by, rows, total, pricesDate, unpricedModels (and
@@ -561,7 +568,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 let key = match a.by {
                     By::Day => clock.day(when),
                     By::Week => clock.week(when, a.start_of_week),
-                    By::Month => clock.day(when)[..7].to_owned(),
+                    By::Month => month_of(&clock.day(when)),
                     By::Model => m.model.clone(),
                     By::Project => s
                         .without_subagents
@@ -613,7 +620,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             let key = match a.by {
                 By::Day => clock.day(when),
                 By::Week => clock.week(when, a.start_of_week),
-                By::Month => clock.day(when)[..7].to_owned(),
+                By::Month => month_of(&clock.day(when)),
                 By::Model => model.clone(),
                 By::Project => s
                     .without_subagents
