@@ -214,3 +214,88 @@ fn usage_keys_of_far_dates_are_whole_dates() {
         "{block:?}"
     );
 }
+
+/// A CLI that withdraws a request and sends another with the same id: the
+/// first handle says withdrawn, the second answers, and the CLI gets one
+/// answer, the second's. A handle kept past the session's close says
+/// closed, at once.
+#[tokio::test]
+async fn a_withdrawn_id_sent_again_is_a_new_request_and_close_refuses_answers() {
+    use claudio::{AnswerError, Client, Event, PermissionResult, StreamExt};
+    let fake = Fake::after_init(vec![vec![
+        expect_user("go"),
+        can_use_tool("dup", "Bash", serde_json::json!({"command":"one"})).emit(),
+        Step::Emit(serde_json::json!({"type":"control_cancel_request","request_id":"dup"})),
+        can_use_tool("dup", "Bash", serde_json::json!({"command":"two"})).emit(),
+        Step::expect(
+            serde_json::json!({"type":"control_response","response":{"subtype":"success",
+            "request_id":"dup","response":{"behavior":"allow","updatedInput":{"command":"two"}}}}),
+        ),
+        result("done"),
+        can_use_tool("late", "Bash", serde_json::json!({"command":"three"})).emit(),
+    ]]);
+    let client = Client::connect(fake.options()).await.unwrap();
+    client.send("go").await.unwrap();
+    let read = async {
+        let mut requests: Vec<Box<claudio::Request>> = Vec::new();
+        let mut withdrawn = 0;
+        let mut events = client.events();
+        while let Some(e) = events.next().await {
+            match e.expect("event") {
+                Event::Request(r) => {
+                    let command = r.can_use_tool().unwrap().input["command"].clone();
+                    if command == "two" {
+                        // the first is withdrawn; the second, same id, is not
+                        assert_eq!(
+                            requests[0]
+                                .responder()
+                                .answer(PermissionResult::allow())
+                                .await,
+                            Err(AnswerError::Withdrawn)
+                        );
+                        r.responder()
+                            .answer(PermissionResult::allow())
+                            .await
+                            .expect("the second answers");
+                    }
+                    requests.push(r);
+                    if command == "three" {
+                        break;
+                    }
+                }
+                Event::Withdrawn { request_id } => {
+                    assert_eq!(request_id, "dup");
+                    assert_eq!(
+                        requests.len(),
+                        1,
+                        "withdrawn after the first, before the second"
+                    );
+                    withdrawn += 1;
+                }
+                _ => {}
+            }
+        }
+        (requests, withdrawn)
+    };
+    let (requests, withdrawn) = tokio::time::timeout(Duration::from_secs(20), read)
+        .await
+        .expect("no hang");
+    assert_eq!(withdrawn, 1);
+    assert_eq!(requests.len(), 3);
+    let late = requests[2].responder().clone();
+    client.close().await.unwrap();
+    let after = tokio::time::timeout(
+        Duration::from_secs(20),
+        late.answer(PermissionResult::allow()),
+    )
+    .await
+    .expect("no hang");
+    assert_eq!(after, Err(AnswerError::Closed));
+    drop(requests);
+    let answers: Vec<_> = fake
+        .stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "control_response")
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+}
