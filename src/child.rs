@@ -287,6 +287,23 @@ mod tests {
             .unwrap_or(false)
     }
 
+    /// The pid a script wrote to `pidfile`; waits (bounded) until that
+    /// process is gone, and fails the test if it outlives the wait.
+    fn assert_gone_soon(pidfile: &std::path::Path, what: &str) {
+        let pid: i32 = std::fs::read_to_string(pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        for _ in 0..500 {
+            if !alive(pid) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!alive(pid), "{what}");
+    }
+
     #[test]
     fn input_goes_in_and_output_comes_out_with_the_status() {
         let done = run(
@@ -305,19 +322,8 @@ mod tests {
         let script = format!("sleep 600 & echo $! > {}; wait", pidfile.display());
         let done = run(sh(&script), Run::new(Duration::from_millis(300))).unwrap();
         assert_eq!(done.ended, Ended::Late);
-        let pid: i32 = std::fs::read_to_string(&pidfile)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
         // KILL went to the group before the leader was reaped
-        for _ in 0..500 {
-            if !alive(pid) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(!alive(pid), "the background sleep outlived the run");
+        assert_gone_soon(&pidfile, "the background sleep outlived the run");
     }
 
     #[test]
@@ -330,18 +336,7 @@ mod tests {
         );
         let done = run(sh(&script), Run::new(Duration::from_secs(20))).unwrap();
         assert!(matches!(done.ended, Ended::Exited(s) if s.success()));
-        let pid: i32 = std::fs::read_to_string(&pidfile)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        for _ in 0..500 {
-            if !alive(pid) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(!alive(pid), "the `cmd &` outlived the run");
+        assert_gone_soon(&pidfile, "the `cmd &` outlived the run");
     }
 
     #[test]

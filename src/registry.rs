@@ -139,6 +139,14 @@ pub fn read_dir(dir: &Path) -> Registry {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else {
+            // named, never skipped without a word (an entry's name is
+            // `<pid>.json`: this one is none the CLI wrote)
+            if std::os::unix::ffi::OsStrExt::as_bytes(name.as_os_str()).ends_with(b".json") {
+                reg.problems.push(Problem {
+                    path: entry.path(),
+                    reason: "a name that is not UTF-8, not read".into(),
+                });
+            }
             continue;
         };
         // `<pid>.<hash>.key` files and the CLI's temporary files are not
@@ -474,6 +482,27 @@ mod tests {
         let stat = proc_stat(Path::new("/proc"), me()).unwrap();
         let after = &stat[stat.rfind(')').unwrap() + 2..];
         after.split(' ').nth(19).unwrap().to_owned()
+    }
+
+    /// A file whose name is not UTF-8 is named as passed over, never
+    /// skipped without a word.
+    #[test]
+    fn a_name_that_is_no_text_is_named_as_passed_over() {
+        use std::os::unix::ffi::OsStrExt;
+        let d = tempfile::tempdir().unwrap();
+        let odd = d.path().join(std::ffi::OsStr::from_bytes(b"42\xff.json"));
+        std::fs::write(&odd, entry(42)).unwrap();
+        // not an entry at all: no `.json` (the CLI's `<pid>.<hash>.key`)
+        std::fs::write(d.path().join(std::ffi::OsStr::from_bytes(b"\xff.key")), "x").unwrap();
+        let reg = read_dir(d.path());
+        assert!(reg.live.is_empty() && reg.stale.is_empty());
+        assert_eq!(reg.problems.len(), 1, "{:?}", reg.problems);
+        assert_eq!(reg.problems[0].path, odd);
+        assert!(
+            reg.problems[0].reason.contains("not UTF-8"),
+            "{:?}",
+            reg.problems
+        );
     }
 
     #[test]

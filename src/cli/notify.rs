@@ -23,6 +23,9 @@ use std::time::Duration;
 
 /// How long a notifying command may take.
 const DEADLINE: Duration = Duration::from_secs(5);
+/// The most bytes of a notifying command's output read: past it, it is
+/// ended (a notice command has nothing to say).
+const MAX_OUTPUT: usize = 4096;
 /// The longest title and body sent, in characters.
 const MAX_TITLE: usize = 80;
 const MAX_BODY: usize = 300;
@@ -114,6 +117,14 @@ impl Notice {
     }
 }
 
+/// The project a notice names: the last part of the working folder
+/// (`""` for `/`).
+pub fn project_name(cwd: &std::path::Path) -> String {
+    cwd.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// `s` on one line, with no control character or escape sequence, at most
 /// `max` characters.
 fn inert(s: &str, max: usize) -> String {
@@ -140,6 +151,10 @@ pub struct Notifier {
     /// A notice that the session needs the person went, and they have not
     /// answered since.
     waiting: bool,
+    /// A notice's commands are running (in the background): the next
+    /// notice's are not started until they end (a flood of notices is
+    /// one process at a time, not one thread and one process each).
+    running: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Notifier {
@@ -150,6 +165,7 @@ impl Notifier {
             config,
             tmux,
             waiting: false,
+            running: Default::default(),
         }
     }
 
@@ -199,15 +215,26 @@ impl Notifier {
             let _ = out.flush();
         }
         let commands = commands(notice, &self.config, &Host::here());
-        if !commands.is_empty() {
-            // in the background: a notice never holds up the chat
-            let _ = std::thread::Builder::new()
-                .name("claudio-notify".into())
-                .spawn(move || {
-                    for (cmd, input) in commands {
-                        let _ = run(cmd, input);
-                    }
-                });
+        if commands.is_empty() {
+            return;
+        }
+        use std::sync::atomic::Ordering;
+        if self.running.swap(true, Ordering::SeqCst) {
+            tracing::debug!("a notice's commands still run; this notice's are not started");
+            return;
+        }
+        // in the background: a notice never holds up the chat
+        let running = self.running.clone();
+        let spawned = std::thread::Builder::new()
+            .name("claudio-notify".into())
+            .spawn(move || {
+                for (cmd, input) in commands {
+                    let _ = run(cmd, input);
+                }
+                running.store(false, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            self.running.store(false, Ordering::SeqCst);
         }
     }
 
@@ -272,12 +299,20 @@ pub fn test(config: Option<NotifyConfig>) -> anyhow::Result<crate::cli::exit::Ex
 }
 
 fn run(cmd: Command, input: Vec<u8>) -> Result<(), String> {
-    let done = child::run(cmd, child::Run::new(DEADLINE).input(input).max_output(4096))
-        .map_err(|e| e.to_string())?;
+    let done = child::run(
+        cmd,
+        child::Run::new(DEADLINE)
+            .input(input)
+            .max_output(MAX_OUTPUT),
+    )
+    .map_err(|e| e.to_string())?;
     match done.ended {
         child::Ended::Exited(s) if s.success() => Ok(()),
         child::Ended::Exited(s) => Err(format!("ended with {s}")),
         child::Ended::Late => Err(format!("took longer than {} s", DEADLINE.as_secs())),
+        child::Ended::Full => Err(format!(
+            "wrote more than {MAX_OUTPUT} bytes of output; it was ended there"
+        )),
         _ => Ok(()),
     }
 }
@@ -429,6 +464,14 @@ mod tests {
     }
 
     #[test]
+    fn the_project_is_the_folder_s_last_part() {
+        use std::path::Path;
+        assert_eq!(project_name(Path::new("/home/me/shop")), "shop");
+        assert_eq!(project_name(Path::new("/home/me/shop/")), "shop");
+        assert_eq!(project_name(Path::new("/")), "");
+    }
+
+    #[test]
     fn a_notice_s_text_is_inert_and_on_one_line() {
         let n = notice();
         assert_eq!(n.title, "claudio: Bash");
@@ -563,6 +606,7 @@ mod tests {
             config: c,
             tmux: false,
             waiting: false,
+            running: Default::default(),
         };
         let mut out = Vec::new();
         n.needs_you(&notice(), &mut out);
@@ -586,6 +630,7 @@ mod tests {
             config: NotifyConfig::default(),
             tmux: false,
             waiting: false,
+            running: Default::default(),
         };
         off.needs_you(&notice(), &mut out);
         assert!(out.is_empty(), "no [notify] table: no notice");
@@ -596,12 +641,65 @@ mod tests {
             },
             tmux: false,
             waiting: false,
+            running: Default::default(),
         };
         n.needs_you(&notice(), &mut out);
         assert!(out.is_empty(), "permission is not chosen");
         let q = Notice::new(Trigger::Question, "a question", "", None);
         n.needs_you(&q, &mut out);
         assert_eq!(out, b"\x07");
+    }
+
+    /// A flood of notices (requests answered and asked again and again)
+    /// while a notice's command hangs: one runs at a time, the others are
+    /// dropped (the bell still rings), never one thread and one process
+    /// each.
+    #[test]
+    fn a_flood_of_notices_runs_one_command_at_a_time() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("log");
+        let n = Notifier::new(NotifyConfig {
+            bell: Some(true),
+            command: Some(format!("echo $$ >> '{}'; exec sleep 30", log.display())),
+            ..NotifyConfig::default()
+        });
+        let mut out = Vec::new();
+        for _ in 0..20 {
+            n.send(&notice(), &mut out);
+        }
+        assert_eq!(out, [b'\x07'; 20], "every notice rings");
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        let first: i32 = loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if let Some(pid) = text.lines().next().and_then(|l| l.trim().parse().ok()) {
+                break pid;
+            }
+            assert!(std::time::Instant::now() < until, "no command ran");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // the first one ends at its deadline
+        while std::path::Path::new(&format!("/proc/{first}")).exists() {
+            assert!(
+                std::time::Instant::now() < until,
+                "the command outlived its deadline"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let ran = std::fs::read_to_string(&log).unwrap().lines().count();
+        assert_eq!(ran, 1, "the others were dropped while it ran");
+    }
+
+    /// A notice command that floods its output is ended there, and
+    /// `notify test` says so rather than "sent".
+    #[test]
+    fn a_command_that_floods_its_output_is_a_failure() {
+        let mut c = Command::new("/bin/sh");
+        c.args(["-c", "yes"]);
+        let e = run(c, Vec::new()).unwrap_err();
+        assert!(e.contains("more than 4096 bytes"), "{e}");
+        let mut ok = Command::new("/bin/sh");
+        ok.args(["-c", "echo fine"]);
+        assert_eq!(run(ok, Vec::new()), Ok(()));
     }
 
     #[test]

@@ -376,11 +376,26 @@ impl Slot {
         })
     }
 
-    /// Answer: the first answer wins.
-    pub(crate) async fn answer(&self, answer: Answer) -> std::result::Result<(), AnswerError> {
+    /// Answer: the first answer wins. Once it has won, the answer is
+    /// written whatever becomes of the caller (a timeout around this
+    /// call, an aborted task): the request says it is answered, so the
+    /// CLI must get the answer, or it waits for ever.
+    pub(crate) async fn answer(
+        self: &Arc<Self>,
+        answer: Answer,
+    ) -> std::result::Result<(), AnswerError> {
         let line = self.line(&answer)?;
         self.settle(ANSWERED)?;
-        self.send(line).await
+        let slot = self.clone();
+        let write = async move { slot.send(line).await };
+        let handle = match tokio::runtime::Handle::try_current()
+            .ok()
+            .or_else(|| self.runtime.clone())
+        {
+            Some(rt) => rt.spawn(write),
+            None => return write.await,
+        };
+        handle.await.unwrap_or(Err(AnswerError::Closed))
     }
 
     /// Resolves once it is no longer pending.
@@ -732,6 +747,61 @@ mod tests {
         drop(r);
         tokio::task::yield_now().await;
         assert!(rec.lines().is_empty());
+    }
+
+    /// A sink whose writes wait for a gate (the CLI's stdin held by
+    /// another writer).
+    struct Slow {
+        rec: Arc<Recorder>,
+        gate: tokio::sync::Semaphore,
+    }
+
+    impl Deliver for Slow {
+        fn deliver(self: Arc<Self>, line: Value) -> BoxFuture<Result<()>> {
+            Box::pin(async move {
+                let _permit = self.gate.acquire().await;
+                self.rec.clone().deliver(line).await
+            })
+        }
+        fn settled(&self, token: u64) {
+            self.rec.settled(token)
+        }
+    }
+
+    /// The caller gives up on its answer while the write waits (a
+    /// timeout, an aborted task): the answer still reaches the CLI, which
+    /// would otherwise wait forever for a request that says it is answered.
+    #[tokio::test]
+    async fn an_answer_whose_caller_gave_up_still_reaches_the_cli() {
+        let slow = Arc::new(Slow {
+            rec: Arc::new(Recorder::default()),
+            gate: tokio::sync::Semaphore::new(0),
+        });
+        let sink: Arc<dyn Deliver> = slow.clone();
+        let slot = Slot::new(
+            "perm-1".into(),
+            "can_use_tool".into(),
+            Kind::Permission,
+            json!({"command":"ls"}),
+            Answer::Permission(PermissionResult::deny(NO_ONE_ANSWERED)),
+            7,
+            Arc::downgrade(&sink),
+        );
+        let r = Responder::new(slot);
+        let gave_up = tokio::time::timeout(
+            std::time::Duration::from_millis(20),
+            r.answer(PermissionResult::deny("no")),
+        )
+        .await;
+        assert!(gave_up.is_err(), "the write waits for the gate");
+        assert_eq!(r.state(), RequestState::Answered);
+        drop(r);
+        slow.gate.add_permits(1);
+        let lines =
+            tokio::time::timeout(std::time::Duration::from_secs(20), slow.rec.wait_lines(1))
+                .await
+                .expect("the answer was written");
+        assert_eq!(lines[0]["response"]["response"]["message"], "no");
     }
 
     #[tokio::test]

@@ -348,7 +348,7 @@ impl Shared {
     /// [`Responder`]s, whoever holds them (a registered callback, the
     /// caller through [`Event::Request`], or the default answer when every
     /// handle is dropped unanswered).
-    async fn dispatch(self: &Arc<Self>, req: ControlRequest) {
+    async fn dispatch(self: &Arc<Self>, req: ControlRequest, size: usize) {
         let id = req.request_id;
         let subtype = req.request.subtype().to_owned();
         // what answers it: a callback, a refusal at once, or the caller
@@ -458,8 +458,10 @@ impl Shared {
                     handled,
                     responder,
                 };
+                // its line's bytes count toward the bound as a message's
+                // do: a flood of big requests no one reads is backpressure
                 self.queue
-                    .push(Ok(Queued::Event(Event::Request(Box::new(request)))), 0)
+                    .push(Ok(Queued::Event(Event::Request(Box::new(request)))), size)
                     .await;
             }
             // a request no one can answer: refused now, as it always was
@@ -637,7 +639,7 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         match read {
             Read::Message(Ok(routed), raw, size) => match routed {
                 Routed::Response(r) => shared.resolve(*r),
-                Routed::Request(r) => shared.dispatch(*r).await,
+                Routed::Request(r) => shared.dispatch(*r, size).await,
                 Routed::Cancel(c) => shared.cancel_incoming(&c.request_id).await,
                 Routed::Message(message) => {
                     shared.observe(&message);
@@ -707,4 +709,58 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
             .await;
     }
     shared.queue.close();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    /// A session over `cat` (a process that reads its stdin), for the
+    /// router's own tests.
+    async fn session() -> Arc<Shared> {
+        let spec = crate::transport::SpawnSpec {
+            program: "/bin/cat".into(),
+            args: vec![],
+            env: Default::default(),
+            cwd: None,
+            stderr: None,
+            files: None,
+        };
+        let spawned = crate::transport::spawn(&spec).await.expect("cat starts");
+        let options = Options::default();
+        let (handlers, _) = Handlers::from_options(&options);
+        Shared::new(spawned.stdin, spawned.supervisor, handlers, &options, false)
+    }
+
+    /// The CLI's requests count toward the queue's byte bound as the
+    /// messages do: a flood of big tool approvals no one reads stops the
+    /// reader (backpressure) instead of growing memory without limit.
+    #[tokio::test]
+    async fn requests_count_their_bytes_toward_the_queue_bound() {
+        let shared = session().await;
+        let big = "x".repeat(1 << 20);
+        let line = json!({"type":"control_request","request_id":"r","request":{
+            "subtype":"can_use_tool","tool_name":"Bash","input":{"command":big}}})
+        .to_string();
+        let mut waited_at = None;
+        for i in 0..32 {
+            let Ok(Routed::Request(req)) = Routed::parse(line.as_bytes()) else {
+                panic!("not a request");
+            };
+            if shared.dispatch(*req, line.len()).now_or_never().is_none() {
+                waited_at = Some(i);
+                break;
+            }
+        }
+        let at = waited_at.expect("the reader never waited: 32 MiB of requests queued");
+        assert!(
+            at * line.len() <= QUEUE_BYTES + line.len(),
+            "{at} requests queued"
+        );
+        shared
+            .supervisor
+            .shutdown(None, Duration::from_secs(1))
+            .await;
+    }
 }

@@ -84,6 +84,20 @@ impl PrivateDir {
                 format!("not an absolute directory: {}", base.display()),
             ));
         }
+        // everyone may write in it and it has no sticky bit: anyone may
+        // rename our directory away and put theirs (their settings, their
+        // hooks) in its place before the CLI reads it
+        let meta = std::fs::metadata(base)?;
+        let mode = meta.permissions().mode();
+        if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} is writable by every user and has no sticky bit: another user could swap the CLI's private settings there; set TMPDIR (or XDG_RUNTIME_DIR) to a folder of your own",
+                    base.display()
+                ),
+            ));
+        }
         let mut last = None;
         for _ in 0..16 {
             let path = base.join(format!(
@@ -308,6 +322,27 @@ mod tests {
         assert!(!path.exists());
         assert!(f.symlink_metadata().is_err());
         assert!(PrivateDir::create_in(Path::new("rel")).is_err());
+    }
+
+    /// A temporary directory every user may write in without the sticky
+    /// bit lets another user rename the private directory away and put
+    /// one of theirs, with settings of theirs (hooks: their code, run as
+    /// this user), in its place before the CLI reads it: refused.
+    #[test]
+    fn a_base_anyone_may_rename_in_is_refused() {
+        let base = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let e = PrivateDir::create_in(base.path()).unwrap_err();
+        assert!(e.to_string().contains("sticky"), "{e}");
+        assert_eq!(
+            std::fs::read_dir(base.path()).unwrap().count(),
+            0,
+            "nothing made"
+        );
+        // the usual /tmp: world-writable with the sticky bit
+        std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let dir = PrivateDir::create_in(base.path()).unwrap();
+        assert!(dir.path().is_dir());
     }
 
     #[test]

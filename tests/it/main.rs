@@ -7,6 +7,7 @@ mod common;
 mod archive;
 mod ask;
 mod attack_round5;
+mod attack_round6;
 mod chat;
 mod client;
 mod config_doctor;

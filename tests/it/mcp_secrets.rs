@@ -34,7 +34,7 @@ fn example_bin(name: &str) -> PathBuf {
 }
 
 /// A token no other process can hold by chance.
-fn secret(tag: &str) -> String {
+pub(crate) fn secret(tag: &str) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -362,7 +362,7 @@ fn inline_config_with_a_token_is_warned_about_once_without_the_token() {
 /// reply without `mcp_servers_applied`: not loaded), and on its second,
 /// started with them in a private file, never answers `initialize` (slow
 /// MCP servers): claudio is stopped while the private file is on disk.
-fn slow_second_start() -> Fake {
+pub(crate) fn slow_second_start() -> Fake {
     Fake::new(vec![
         Step::expect_as(
             json!({"type":"control_request","request":{"subtype":"initialize"}}),
@@ -379,12 +379,12 @@ fn slow_second_start() -> Fake {
 }
 
 /// The config with a token in an MCP server's `env`.
-fn config_with_token(token: &str) -> String {
+pub(crate) fn config_with_token(token: &str) -> String {
     json!({"mcpServers": {"s": {"command": "srv", "env": {"TOKEN": token}}}}).to_string()
 }
 
 /// The private directories under `base`.
-fn private_dirs(base: &Path) -> Vec<PathBuf> {
+pub(crate) fn private_dirs(base: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(base)
         .unwrap()
         .flatten()
@@ -399,7 +399,7 @@ fn private_dirs(base: &Path) -> Vec<PathBuf> {
 
 /// Wait until the fake's second start (the one given a private file) is
 /// running; its pid and the private file holding `token`.
-fn second_start(fake: &Fake, base: &Path, token: &str) -> (i32, PathBuf) {
+pub(crate) fn second_start(fake: &Fake, base: &Path, token: &str) -> (i32, PathBuf) {
     let until = Instant::now() + Duration::from_secs(20);
     loop {
         let args: Vec<String> = std::fs::read_to_string(fake.record.path().join("argv.json"))
@@ -419,7 +419,7 @@ fn second_start(fake: &Fake, base: &Path, token: &str) -> (i32, PathBuf) {
 }
 
 /// After claudio ended: no private directory, no CLI.
-fn nothing_left(base: &Path, cli: i32, what: &str) {
+pub(crate) fn nothing_left(base: &Path, cli: i32, what: &str) {
     assert_eq!(private_dirs(base), Vec::<PathBuf>::new(), "{what}");
     assert!(
         gone_within(cli, Duration::from_secs(5)),

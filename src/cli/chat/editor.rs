@@ -162,6 +162,22 @@ impl Drop for TempFile {
     }
 }
 
+/// The folder the prompt's file goes in: `tmp`, unless every user may
+/// write there and it has no sticky bit (then anyone may put a file of
+/// theirs in the prompt file's place while the editor runs, and it is
+/// sent as the person's prompt).
+fn prompt_dir(tmp: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(tmp)?.permissions().mode();
+    if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+        return Err(std::io::Error::other(format!(
+            "{} is writable by every user and has no sticky bit: another user could swap the prompt's file; set TMPDIR to a folder of your own",
+            tmp.display()
+        )));
+    }
+    Ok(tmp.to_owned())
+}
+
 /// Open `line` in `command` (the terminal is the editor's meanwhile) and
 /// return what it saved; `None` when nothing changed.
 pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<String>> {
@@ -170,8 +186,8 @@ pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<Strin
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
-    let path =
-        std::env::temp_dir().join(format!("claudio-prompt-{}-{nanos}.md", std::process::id()));
+    let path = prompt_dir(&std::env::temp_dir())?
+        .join(format!("claudio-prompt-{}-{nanos}.md", std::process::id()));
     // a new file only we can read: never one someone placed there
     let mut f = std::fs::OpenOptions::new()
         .write(true)
@@ -642,6 +658,17 @@ mod tests {
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
         let (start, pairs) = found.expect("a mention");
         (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn a_temporary_folder_anyone_may_rename_in_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let e = prompt_dir(d.path()).unwrap_err();
+        assert!(e.to_string().contains("sticky"), "{e}");
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        assert_eq!(prompt_dir(d.path()).unwrap(), d.path());
     }
 
     #[test]

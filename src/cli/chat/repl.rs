@@ -24,14 +24,25 @@ use claudio::UserInput;
 use std::io::{self, IsTerminal, Write};
 use tokio::runtime::Runtime;
 
-/// On SIGTERM or SIGHUP (the terminal closed), close the session gracefully
-/// (its transcript complete), put the terminal back, and exit 128+N.
+/// On SIGTERM or SIGHUP (the terminal closed), and on SIGQUIT, SIGUSR1 and
+/// SIGUSR2 (whose default would end the chat at once, its private files
+/// left on disk and the terminal raw), close the session gracefully (its
+/// transcript complete), put the terminal back, and exit 128+N.
 fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
     let saved = rustix::termios::tcgetattr(io::stdin()).ok();
     let _guard = rt.enter();
     let mut signals = Signals::new(&[Signal::Terminate, Signal::Hangup])?;
+    let mut quit = signal(SignalKind::quit())?;
+    let mut usr1 = signal(SignalKind::user_defined1())?;
+    let mut usr2 = signal(SignalKind::user_defined2())?;
     rt.spawn(async move {
-        let sig = signals.recv(false).await.number();
+        let sig = tokio::select! {
+            s = signals.recv(false) => s.number(),
+            _ = quit.recv() => libc::SIGQUIT,
+            _ = usr1.recv() => libc::SIGUSR1,
+            _ = usr2.recv() => libc::SIGUSR2,
+        };
         let current = lock(&slot).clone();
         if let Some(c) = current {
             let _ = c.close().await;

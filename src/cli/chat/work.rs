@@ -33,11 +33,7 @@ impl Chat<'_> {
         });
         if matches!(end, Ok(End::Done)) {
             let took = started.elapsed();
-            let project = self
-                .cwd
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let project = crate::cli::notify::project_name(&self.cwd);
             let body = format!("claudio in {project}, after {} s", took.as_secs());
             let notice = Notice::new(
                 Trigger::Turn,
@@ -365,11 +361,7 @@ impl Chat<'_> {
     /// project.
     fn notice_for(&self, a: &PendingRequest) -> Notice {
         let req = &a.req;
-        let project = self
-            .cwd
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let project = crate::cli::notify::project_name(&self.cwd);
         let session = self.session.state.session_id.as_deref();
         let (kind, title) = match req.kind() {
             RequestKind::Questions => (Trigger::Question, "Claude asks you".to_owned()),

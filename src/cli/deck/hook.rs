@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 /// TUI shows its own dialog (the hook's timeout in the settings is a
 /// little longer, [`super::install::TIMEOUT_SECS`]).
 pub const WAIT: Duration = Duration::from_secs(300);
+/// The longest wait `--wait` may ask for: longer is this.
+const MAX_WAIT: Duration = Duration::from_secs(24 * 3600);
 /// The most bytes of hook input read: it holds the tool's whole input.
 pub const MAX_INPUT: usize = 4 << 20;
 /// How long stdin is waited for.
@@ -72,6 +74,8 @@ impl Read for Deadline<'_> {
 /// The decision to print for the hook input `input`, asking the deck on
 /// the socket at `path` and waiting at most `wait`; `None`: print nothing.
 pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
+    // a bound past what the clock can add (`--wait` of 2^64 s) is a day
+    let wait = wait.min(MAX_WAIT);
     let until = Instant::now() + wait;
     let input: Value = serde_json::from_slice(input).ok()?;
     if !input.is_object() {

@@ -334,13 +334,21 @@ fn read(target: &Path) -> io::Result<Option<(String, u32)>> {
         Ok(m) => {
             let text =
                 crate::cli::settings::read_small_text(target, MAX_SETTINGS).ok_or_else(|| {
+                    // a regular file within the bound that could not be
+                    // read as text: another encoding (UTF-16, Latin-1)
+                    let small_file = std::fs::metadata(target)
+                        .is_ok_and(|m| m.is_file() && m.len() <= MAX_SETTINGS);
+                    let why = if small_file {
+                        "is not UTF-8 text (Claude Code reads its settings as UTF-8)".to_owned()
+                    } else {
+                        format!(
+                            "is not a regular file of at most {} MiB",
+                            MAX_SETTINGS >> 20
+                        )
+                    };
                     io::Error::new(
                         io::ErrorKind::InvalidData,
-                        format!(
-                            "{} is not a regular file of at most {} MiB; it was left as it was",
-                            target.display(),
-                            MAX_SETTINGS >> 20
-                        ),
+                        format!("{} {why}; it was left as it was", target.display()),
                     )
                 })?;
             Ok(Some((text, m.permissions().mode() & 0o7777)))
@@ -387,6 +395,9 @@ pub fn run(
 ) -> anyhow::Result<Exit> {
     let target = resolve(path)?;
     let shown = Sanitizer::visible(&path.display().to_string());
+    // before the read: a change made from here on (while the person reads
+    // the diff and answers) is seen, and nothing is written over it
+    let seen = version(&target)?;
     let old = read(&target)?;
     let old_text = old.as_ref().map(|(t, _)| t.as_str());
     let ours = old_text.map(our_commands).unwrap_or_default();
@@ -429,7 +440,7 @@ pub fn run(
                 return Ok(Exit::Failure);
             }
             let mode = old.as_ref().map_or(0o600, |(_, m)| *m);
-            let seen = version(&target)?;
+            unchanged_since(&target, seen)?;
             if let Some((text, m)) = &old {
                 write_atomic(&backup_of(path), text.as_bytes(), *m, &|| true)?;
             }
@@ -477,11 +488,11 @@ pub fn run(
                 writeln!(out, "nothing written")?;
                 return Ok(Exit::Failure);
             }
-            let seen = version(&target)?;
             match &new {
                 Some(n) => write_new(&target, n.as_bytes(), *mode, seen)?,
                 None => {
                     // `install` made the file: it goes, as it was before
+                    unchanged_since(&target, seen)?;
                     std::fs::remove_file(&target)?;
                 }
             }
@@ -501,6 +512,22 @@ pub fn run(
     }
 }
 
+/// An error when another program changed `target` since `seen`.
+fn unchanged_since(target: &Path, seen: crate::cli::trust::Version) -> io::Result<()> {
+    if version(target)? == seen {
+        Ok(())
+    } else {
+        Err(changed(target))
+    }
+}
+
+fn changed(target: &Path) -> io::Error {
+    io::Error::other(format!(
+        "{} changed while it was written; nothing written, run it again",
+        target.display()
+    ))
+}
+
 /// Write `bytes` over `target` unless another program changed it since
 /// `seen`.
 fn write_new(
@@ -514,10 +541,7 @@ fn write_new(
     })
     .map_err(|e| {
         if e.kind() == io::ErrorKind::Interrupted {
-            io::Error::other(format!(
-                "{} changed while it was written; nothing written, run it again",
-                target.display()
-            ))
+            changed(target)
         } else {
             e
         }
@@ -780,6 +804,29 @@ mod tests {
         ));
     }
 
+    /// A settings file in another encoding is left as it was, and the
+    /// person is told what is wrong with it (not "no regular file").
+    #[test]
+    fn a_file_in_another_encoding_is_left_alone_and_said_to_be_so() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("settings.json");
+        for bytes in [&b"{\"model\": \"caf\xe9\"}"[..], &b"\xff\xfe{\x00}\x00"[..]] {
+            std::fs::write(&f, bytes).unwrap();
+            let mut out = Vec::new();
+            let e = run(
+                Action::Install,
+                &f,
+                Path::new(EXE),
+                true,
+                &mut |_| Ok(true),
+                &mut out,
+            )
+            .unwrap_err();
+            assert!(e.to_string().contains("not UTF-8"), "{e}");
+            assert_eq!(std::fs::read(&f).unwrap(), bytes);
+        }
+    }
+
     #[test]
     fn no_is_nothing_written_and_the_change_is_shown_inert() {
         let d = tempfile::tempdir().unwrap();
@@ -805,6 +852,50 @@ mod tests {
         let said = String::from_utf8(out).unwrap();
         assert!(!said.contains('\u{1b}'), "{said:?}");
         assert!(said.contains("nothing written"));
+    }
+
+    /// Claude Code (or the person) writes the file while `install` or
+    /// `remove` asks: what they wrote is kept, and nothing of ours is
+    /// written over it.
+    #[test]
+    fn a_change_made_while_the_question_is_asked_is_never_lost() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("settings.json");
+        let theirs = "{\"model\": \"opus\", \"theme\": \"dark\"}";
+        for action in [Action::Install, Action::Remove] {
+            let before = match action {
+                Action::Remove => {
+                    with_hook(Some("{\"a\": 1}"), &format!("{EXE} deck hook")).unwrap()
+                }
+                _ => "{\"a\": 1}".to_owned(),
+            };
+            std::fs::write(&f, &before).unwrap();
+            let mut out = Vec::new();
+            let f2 = f.clone();
+            let r = run(
+                action,
+                &f,
+                Path::new(EXE),
+                false,
+                &mut |_| {
+                    // another program writes the file meanwhile
+                    std::fs::write(&f2, theirs).unwrap();
+                    Ok(true)
+                },
+                &mut out,
+            );
+            assert!(r.is_err(), "{}", String::from_utf8_lossy(&out));
+            assert!(
+                r.unwrap_err().to_string().contains("changed while"),
+                "the person is told why"
+            );
+            assert_eq!(
+                std::fs::read_to_string(&f).unwrap(),
+                theirs,
+                "their write is kept"
+            );
+            let _ = std::fs::remove_file(backup_of(&f));
+        }
     }
 
     #[test]

@@ -18,9 +18,11 @@ pub(crate) fn relative_time(now_ms: i64, then_ms: i64) -> String {
 /// system's (UTC when neither can be read; see [`local_zone`]).
 pub(super) fn local_time(ms: i64) -> (String, String) {
     let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
-        // beyond the years jiff knows (±9999): shown in UTC
+        // beyond the years jiff knows (±9999): shown in UTC, the date
+        // whole (a year may have more than four digits)
         let iso = claudio::store::format_iso_millis(ms);
-        return (iso[..10].to_owned(), iso[11..16].to_owned());
+        let (date, time) = iso.split_once('T').unwrap_or((&iso, ""));
+        return (date.to_owned(), time.chars().take(5).collect());
     };
     let d = local_zone().to_datetime(t);
     (

@@ -206,6 +206,13 @@ impl UsageArgs {
     }
 }
 
+/// The month of a day `YYYY-MM-DD` (a year of any length, or negative).
+fn month_of(day: &str) -> String {
+    day.rsplit_once('-')
+        .map_or(day, |(month, _)| month)
+        .to_owned()
+}
+
 /// `usage --help`'s notes.
 pub(super) const HELP: &str = "\
 -o json prints one object: by, rows, total, pricesDate, unpricedModels (and
@@ -484,6 +491,16 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
         .as_deref()
         .map(|s| clock.bound("--until", s, io.now_ms, true))
         .transpose()?;
+    if let (Some(s), Some(u)) = (since, until) {
+        if u <= s {
+            // a window that holds no time: say so, not "no usage"
+            return Err(crate::cli::exit::usage_error!(
+                "--until {} is not after --since {}: no time lies between them",
+                crate::cli::summary::one_line(a.until.as_deref().unwrap_or(""), 40),
+                crate::cli::summary::one_line(a.since.as_deref().unwrap_or(""), 40)
+            ));
+        }
+    }
     let after_until = |at: Option<i64>| until.is_some_and(|u| at.is_none_or(|at| at >= u));
     // oldest first: a resumed session's file repeats what came before it
     let listing = store.usage(dir.as_deref())?;
@@ -570,7 +587,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 let key = match a.by {
                     By::Day => clock.day(when),
                     By::Week => clock.week(when, a.start_of_week),
-                    By::Month => clock.day(when)[..7].to_owned(),
+                    By::Month => month_of(&clock.day(when)),
                     By::Model => m.model.clone(),
                     By::Project => s
                         .without_subagents
@@ -622,7 +639,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             let key = match a.by {
                 By::Day => clock.day(when),
                 By::Week => clock.week(when, a.start_of_week),
-                By::Month => clock.day(when)[..7].to_owned(),
+                By::Month => month_of(&clock.day(when)),
                 By::Model => model.clone(),
                 By::Project => s
                     .without_subagents
