@@ -704,7 +704,12 @@ impl Pricer {
                         ..Cost::default()
                     }
                 }
-                None => self.request_as(&m.model, &m.tokens, m.fast, m.us_only),
+                None => {
+                    let mut c = self.request_as(&m.model, &m.tokens, m.fast, m.us_only);
+                    // web searches at the CLI's $10 a thousand, on top
+                    c.usd = (c.usd + WEB_SEARCH_USD * m.web_searches as f64).min(f64::MAX);
+                    c
+                }
             };
             out.insert(m.key.clone(), cost);
         }
@@ -1016,9 +1021,9 @@ mod tests {
     /// Fast mode (`usage.speed` `"fast"`) costs the model's fast rates
     /// (Opus 5.5: $8 a million input, twice the usual; a model with none,
     /// the usual ones), and US-only inference (`usage.inference_geo`
-    /// `"us"`) 1.1×, as the real CLI prices them; a transcript's lines say
-    /// which, and a field of another type still counts its tokens. Both
-    /// were priced as usual.
+    /// `"us"`) 1.1×, and web searches $10 a thousand, as the real CLI
+    /// prices them; a transcript's lines say which, and a field of another
+    /// type still counts its tokens. All were priced as usual tokens.
     #[test]
     fn fast_mode_and_us_only_inference_cost_what_the_cli_says() {
         let m = tokens(1_000_000, 0, 0, 0, 0);
@@ -1049,16 +1054,26 @@ mod tests {
                 serde_json::json!({"inference_geo":"us","speed":"standard"}),
             ),
             line("c", serde_json::json!({"speed":5,"inference_geo":null})),
+            line(
+                "d",
+                serde_json::json!({"server_tool_use":{"web_search_requests":3}}),
+            ),
         ]
         .join("\n");
         std::fs::write(&p, text).unwrap();
         let f = claudio::store::file_usage(&p).unwrap();
         let flags: Vec<(bool, bool)> = f.messages.iter().map(|m| (m.fast, m.us_only)).collect();
-        assert_eq!(flags, [(true, false), (false, true), (false, false)]);
+        assert_eq!(
+            flags,
+            [(true, false), (false, true), (false, false), (false, false)]
+        );
         let costs = Pricer::default().file(&f.messages, None, f.messages.len());
         let usd = |k: &str| costs[&format!("{k}\u{0}{k}")].usd;
         assert!((usd("a") - 8.0).abs() < 1e-9 && (usd("b") - 4.4).abs() < 1e-9);
         assert!((usd("c") - 4.0).abs() < 1e-9);
+        // web searches at $10 a thousand, on top of the tokens
+        assert_eq!(f.messages[3].web_searches, 3);
+        assert!((usd("d") - 4.03).abs() < 1e-9, "{}", usd("d"));
         // a unit price learnt, for a fast answer: times the model's fast ratio
         let taught = Pricer {
             unit: HashMap::from([("claude-opus-5-5".to_owned(), 4e-6)]),

@@ -210,6 +210,9 @@ pub struct MessageUsage {
     /// Run in the US only (`usage.inference_geo` is `"us"`): the CLI
     /// prices its tokens at 1.1×.
     pub us_only: bool,
+    /// Web searches the model made (`usage.server_tool_use
+    /// .web_search_requests`), priced apart from the tokens.
+    pub web_searches: u64,
 }
 
 /// What one transcript records.
@@ -399,6 +402,7 @@ struct UsageCounts {
     // any JSON (a line with another type here still counts its tokens)
     speed: Option<Value>,
     inference_geo: Option<Value>,
+    server_tool_use: Option<Value>,
 }
 
 #[derive(serde::Deserialize)]
@@ -669,6 +673,11 @@ impl Acc {
                 .and_then(super::time::parse_iso_millis),
             fast: usage.speed.as_ref().and_then(Value::as_str) == Some("fast"),
             us_only: usage.inference_geo.as_ref().and_then(Value::as_str) == Some("us"),
+            web_searches: usage
+                .server_tool_use
+                .as_ref()
+                .and_then(|s| s["web_search_requests"].as_u64())
+                .unwrap_or(0),
         };
         match self.index.get(&m.key) {
             Some(&i) => {
@@ -1037,6 +1046,9 @@ mod tests {
                 at,
                 fast: u["speed"] == "fast",
                 us_only: u["inference_geo"] == "us",
+                web_searches: u["server_tool_use"]["web_search_requests"]
+                    .as_u64()
+                    .unwrap_or(0),
             };
             // the last line's counts, the first line's time
             match msgs.iter_mut().find(|x| x.key == key) {

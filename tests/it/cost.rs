@@ -302,7 +302,8 @@ fn same_usd(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 + 1e-9 * b.abs()
 }
 
-/// A `usage` field a turn adds (`speed: fast`, `inference_geo: us`).
+/// A `usage` field a turn adds, and its JSON (`speed` `"fast"`,
+/// `inference_geo` `"us"`, `server_tool_use` with web searches).
 type Extra = Option<(&'static str, &'static str)>;
 
 /// The built-in price table is the CLI's own (#40.8): the real CLI is
@@ -332,10 +333,10 @@ async fn real_cli_prices_every_model_as_the_table_does() {
     // smaller one the CLI compacts, and prices that too)
     // then fast mode (`usage.speed`), for each model the CLI has fast
     // rates for and one it has none for; US-only inference
-    // (`usage.inference_geo`), 1.1×
+    // (`usage.inference_geo`), 1.1×; web searches, $10 a thousand
     let mut plan: Vec<(&str, bool, Extra)> =
         models.iter().map(|m| (m.as_str(), false, None)).collect();
-    let fast = Some(("speed", "fast"));
+    let fast = Some(("speed", r#""fast""#));
     plan.extend([
         (unknown, false, None),
         ("claude-opus-5-5", false, fast),
@@ -346,7 +347,16 @@ async fn real_cli_prices_every_model_as_the_table_does() {
         ("claude-fable-5-2", false, fast),
         ("claude-mythos-5-2", false, fast),
         ("claude-sonnet-5-5", false, fast),
-        ("claude-haiku-4-5", false, Some(("inference_geo", "us"))),
+        (
+            "claude-haiku-4-5",
+            false,
+            Some(("inference_geo", r#""us""#)),
+        ),
+        (
+            "claude-sonnet-5",
+            false,
+            Some(("server_tool_use", r#"{"web_search_requests":3}"#)),
+        ),
         ("claude-haiku-5-5", true, None),
         ("claude-opus-5-5", true, None),
     ]);
@@ -356,7 +366,7 @@ async fn real_cli_prices_every_model_as_the_table_does() {
         client.set_model(Some(model)).await.expect(model);
         let mut usage = known_usage(n as u64, *long);
         if let Some((k, v)) = extra {
-            usage[*k] = serde_json::json!(v);
+            usage[*k] = serde_json::from_str(v).unwrap();
         }
         w.api.push(Reply::text("ok").with_usage(usage));
         match one_turn(&client, "price this").await.pop() {

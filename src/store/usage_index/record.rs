@@ -15,9 +15,9 @@ pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
 /// writes, a response's first line's time and the CLI's `cost-state`; 5
 /// since a `cost-state` holds how many responses came before it; 6 since
 /// the `cost-state` comes first in a record (read alone, to learn prices
-/// from every record); 7 since a message records fast mode and US-only
-/// inference.
-pub(super) const VERSION: u32 = 7;
+/// from every record); 8 since a message records fast mode, US-only
+/// inference and web searches.
+pub(super) const VERSION: u32 = 8;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;
@@ -259,6 +259,7 @@ pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
         }
         o.opt_i64(m.at);
         o.0.push(m.fast as u8 | (m.us_only as u8) << 1);
+        o.var(m.web_searches);
     }
     o.0.into_boxed_slice()
 }
@@ -392,6 +393,7 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
         if flags > 3 {
             return None;
         }
+        let web_searches = i.var()?;
         u.messages.push(MessageUsage {
             key,
             model,
@@ -399,6 +401,7 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
             at,
             fast: flags & 1 != 0,
             us_only: flags & 2 != 0,
+            web_searches,
         });
     }
     i.0.is_empty().then_some(u)

@@ -62,6 +62,7 @@ fn a_record_round_trips() {
                 at: Some(-5),
                 fast: true,
                 us_only: false,
+                web_searches: u64::MAX,
             },
             MessageUsage {
                 key: "m2\u{0}".into(),
@@ -70,6 +71,7 @@ fn a_record_round_trips() {
                 at: None,
                 fast: false,
                 us_only: true,
+                web_searches: 0,
             },
         ],
         prompts: 7,
