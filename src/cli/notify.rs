@@ -151,10 +151,22 @@ pub struct Notifier {
     /// A notice that the session needs the person went, and they have not
     /// answered since.
     waiting: bool,
-    /// A notice's commands are running (in the background): the next
-    /// notice's are not started until they end (a flood of notices is
-    /// one process at a time, not one thread and one process each).
-    running: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The notices' commands, run in the background one notice at a
+    /// time: a flood of notices is one process at a time, not one thread
+    /// and one process each.
+    running: std::sync::Arc<std::sync::Mutex<Running>>,
+}
+
+fn lock(r: &std::sync::Mutex<Running>) -> std::sync::MutexGuard<'_, Running> {
+    r.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether a notice's commands run, and the latest notice's that waits
+/// for them (the ones between are dropped: the latest says what is now).
+#[derive(Debug, Default)]
+struct Running {
+    busy: bool,
+    next: Option<Vec<(Command, Vec<u8>)>>,
 }
 
 impl Notifier {
@@ -218,23 +230,37 @@ impl Notifier {
         if commands.is_empty() {
             return;
         }
-        use std::sync::atomic::Ordering;
-        if self.running.swap(true, Ordering::SeqCst) {
-            tracing::debug!("a notice's commands still run; this notice's are not started");
-            return;
+        {
+            let mut r = lock(&self.running);
+            if r.busy {
+                // after the running ones, in place of any other waiting
+                r.next = Some(commands);
+                return;
+            }
+            r.busy = true;
         }
         // in the background: a notice never holds up the chat
         let running = self.running.clone();
         let spawned = std::thread::Builder::new()
             .name("claudio-notify".into())
             .spawn(move || {
-                for (cmd, input) in commands {
-                    let _ = run(cmd, input);
+                let mut batch = commands;
+                loop {
+                    for (cmd, input) in batch {
+                        let _ = run(cmd, input);
+                    }
+                    let mut r = lock(&running);
+                    match r.next.take() {
+                        Some(next) => batch = next,
+                        None => {
+                            r.busy = false;
+                            return;
+                        }
+                    }
                 }
-                running.store(false, Ordering::SeqCst);
             });
         if spawned.is_err() {
-            self.running.store(false, Ordering::SeqCst);
+            lock(&self.running).busy = false;
         }
     }
 
@@ -651,9 +677,9 @@ mod tests {
     }
 
     /// A flood of notices (requests answered and asked again and again)
-    /// while a notice's command hangs: one runs at a time, the others are
-    /// dropped (the bell still rings), never one thread and one process
-    /// each.
+    /// while a notice's command hangs: one runs at a time, then the
+    /// latest; the ones between are dropped (the bell still rings for
+    /// each), never one thread and one process each.
     #[test]
     fn a_flood_of_notices_runs_one_command_at_a_time() {
         let d = tempfile::tempdir().unwrap();
@@ -677,16 +703,32 @@ mod tests {
             assert!(std::time::Instant::now() < until, "no command ran");
             std::thread::sleep(Duration::from_millis(20));
         };
-        // the first one ends at its deadline
-        while std::path::Path::new(&format!("/proc/{first}")).exists() {
+        let gone = |pid: i32| {
+            while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+                assert!(
+                    std::time::Instant::now() < until,
+                    "the command outlived its deadline"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        };
+        // the first one ends at its deadline; then the latest runs
+        gone(first);
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        let second: i32 = loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if let Some(pid) = text.lines().nth(1).and_then(|l| l.trim().parse().ok()) {
+                break pid;
+            }
             assert!(
                 std::time::Instant::now() < until,
-                "the command outlived its deadline"
+                "the latest notice never ran"
             );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        gone(second);
         let ran = std::fs::read_to_string(&log).unwrap().lines().count();
-        assert_eq!(ran, 1, "the others were dropped while it ran");
+        assert_eq!(ran, 2, "the ones between were dropped");
     }
 
     /// A notice command that floods its output is ended there, and
