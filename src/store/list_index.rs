@@ -311,7 +311,7 @@ mod tests {
             10 => r#"{"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA"}}]}}"#.into(),
             11 => format!(r#"{{"type":"user","isSidechain":true,"message":{{"content":"side {n}"}}}}"#),
             12 => format!(r#"{{"type":"queue-operation","operation":"enqueue","timestamp":"{ts}"}}"#),
-            13 => format!(r#"{{"type":"custom-title","customTitle":""}}"#),
+            13 => r#"{"type":"custom-title","customTitle":""}"#.into(),
             14 => "not json {".into(),
             _ => format!(
                 r#"{{"type":"user","message":{{"role":"user","content":"{}"}}}}"#,
