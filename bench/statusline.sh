@@ -104,7 +104,7 @@ print(json.dumps(res, indent=1, ensure_ascii=False))
 PY
 if [ -n "${CCUSAGE:-}" ]; then
   tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-  f="$(ls "$store"/projects/*/*.jsonl | head -1)"; sid="$(basename "$f" .jsonl)"
+  f="$(find "$store/projects" -name '*.jsonl' -print -quit)"; sid="$(basename "$f" .jsonl)"
   printf '{"hook_event_name":"Status","session_id":"%s","transcript_path":"%s","cwd":"%s","model":{"id":"claude-sonnet-4-5-20250929","display_name":"Sonnet 4.5"},"workspace":{"current_dir":"%s","project_dir":"%s"},"version":"2.1.332","output_style":{"name":"default"},"cost":{"total_cost_usd":1.25,"total_duration_ms":60000,"total_api_duration_ms":30000,"total_lines_added":0,"total_lines_removed":0},"exceeds_200k_tokens":false}' \
     "$sid" "$f" "$PWD" "$PWD" "$PWD" > "$tmp/status.json"
   echo "statusline / ccusage statusline: $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\", \"CLAUDIO_CACHE_DIR\": \"$tmp\", \"NO_COLOR\": \"1\"}" -- sh -c "exec $bin statusline < $tmp/status.json" --vs sh -c "exec $CCUSAGE statusline --offline < $tmp/status.json")"
