@@ -153,6 +153,7 @@ fn save(file: &Path, records: HashMap<String, Record>) -> std::io::Result<()> {
     if data.len() as u64 > MAX_INDEX {
         return Err(std::io::Error::other("the index would be too big"));
     }
+    sweep(dir);
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tmp = dir.join(format!(
@@ -174,6 +175,32 @@ fn save(file: &Path, records: HashMap<String, Record>) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// Remove the temporary files (`.list-index.<pid>.<nanos>.<n>.tmp`) in
+/// `dir` that a process killed while writing the index left, once they are
+/// an hour old (one being written now is left); nothing here fails.
+fn sweep(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{FILE_NAME}.");
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let ours = name
+            .to_str()
+            .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".tmp"));
+        let old = || {
+            e.metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() >= 3600)
+        };
+        if ours && old() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 impl ListIndex {
@@ -441,6 +468,28 @@ mod tests {
             prop_assert_eq!(&listings(&projects, index), &want, "changed");
             prop_assert_eq!(&listings(&projects, index), &want, "changed, warm");
         }
+    }
+
+    /// A temporary file that a killed writer left is removed at the next
+    /// write once it is an hour old; a recent one (being written) is left.
+    #[test]
+    fn a_killed_writer_s_temporary_file_is_swept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        let stale = dir.path().join(format!(".{FILE_NAME}.1.2.3.tmp"));
+        let recent = dir.path().join(format!(".{FILE_NAME}.4.5.6.tmp"));
+        let other = dir.path().join(".usage-index.1.2.3.tmp");
+        for p in [&stale, &recent, &other] {
+            std::fs::write(p, "x").unwrap();
+        }
+        let hours_ago = SystemTime::now() - std::time::Duration::from_secs(7200);
+        for p in [&stale, &other] {
+            let f = std::fs::File::options().write(true).open(p).unwrap();
+            f.set_modified(hours_ago).unwrap();
+        }
+        save(&file, HashMap::new()).unwrap();
+        assert!(!stale.exists());
+        assert!(recent.exists() && other.exists() && file.exists());
     }
 
     /// The index is what an unchanged transcript's listing comes from, and
