@@ -78,11 +78,14 @@ impl Key {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct Record {
     key: Key,
     seen: Seen,
     facts: EndsFacts,
+    /// Looked up by this listing (not kept in the file).
+    #[serde(skip)]
+    used: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -96,7 +99,6 @@ pub(crate) struct ListIndex {
     file: PathBuf,
     old: HashMap<String, Record>,
     fresh: Mutex<Vec<(String, Record)>>,
-    used: Mutex<Vec<String>>,
     now: i64,
     racy: i64,
 }
@@ -222,7 +224,6 @@ impl ListIndex {
             file,
             old,
             fresh: Mutex::new(Vec::new()),
-            used: Mutex::new(Vec::new()),
             now: now_ns(),
             racy,
         }
@@ -234,10 +235,7 @@ impl ListIndex {
         let name = path.to_str()?;
         let rec = self.old.get(name)?;
         (rec.key == Key::of(meta)).then(|| {
-            self.used
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(name.to_owned());
+            rec.used.store(true, std::sync::atomic::Ordering::Relaxed);
             (&rec.facts, rec.seen)
         })
     }
@@ -258,10 +256,15 @@ impl ListIndex {
         if key != Key::of(after) || !key.settled(self.now, self.racy) {
             return;
         }
-        self.fresh
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push((name.to_owned(), Record { key, seen, facts }));
+        self.fresh.lock().unwrap_or_else(|p| p.into_inner()).push((
+            name.to_owned(),
+            Record {
+                key,
+                seen,
+                facts,
+                used: Default::default(),
+            },
+        ));
     }
 
     /// Write the index if a record was made, or (`prune`) if a record not
@@ -271,20 +274,14 @@ impl ListIndex {
             file,
             mut old,
             fresh,
-            used,
             ..
         } = self;
         let fresh = fresh.into_inner().unwrap_or_else(|p| p.into_inner());
         let mut changed = !fresh.is_empty();
         if prune {
-            let used: std::collections::HashSet<String> = used
-                .into_inner()
-                .unwrap_or_else(|p| p.into_inner())
-                .into_iter()
-                .collect();
             let before = old.len();
-            old.retain(|name, _| {
-                used.contains(name)
+            old.retain(|name, rec| {
+                *rec.used.get_mut()
                     || !matches!(std::fs::symlink_metadata(name),
                         Err(e) if e.kind() == std::io::ErrorKind::NotFound)
             });
@@ -468,6 +465,48 @@ mod tests {
             prop_assert_eq!(&listings(&projects, index), &want, "changed");
             prop_assert_eq!(&listings(&projects, index), &want, "changed, warm");
         }
+    }
+
+    /// A listing of every project drops the records of transcripts gone,
+    /// and keeps the others'; a listing of one directory drops none.
+    #[test]
+    fn the_records_of_transcripts_gone_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let projects = dir.path().join("projects");
+        let folder = projects.join("-w-p1");
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = dir.path().join("cache").join(FILE_NAME);
+        let paths: Vec<PathBuf> = IDS[..3]
+            .iter()
+            .map(|id| folder.join(format!("{id}.jsonl")))
+            .collect();
+        for (i, p) in paths.iter().enumerate() {
+            std::fs::write(p, line(0, i as u8, IDS[3]) + "\n").unwrap();
+        }
+        let list = |opts: &ListOptions| {
+            list_candidates_with(
+                all_candidates(&projects, false).unwrap(),
+                opts,
+                Some(ListIndex::with_racy(file.clone(), 0)),
+            )
+        };
+        list(&ListOptions::all());
+        let kept = || {
+            load(&file)
+                .into_keys()
+                .collect::<std::collections::BTreeSet<_>>()
+        };
+        assert_eq!(kept().len(), 3);
+        std::fs::remove_file(&paths[0]).unwrap();
+        // a page of the listing: nothing dropped
+        list(&ListOptions::all().limit(1));
+        assert_eq!(kept().len(), 3);
+        list(&ListOptions::all());
+        let want: std::collections::BTreeSet<String> = paths[1..]
+            .iter()
+            .map(|p| p.to_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(kept(), want);
     }
 
     /// A temporary file that a killed writer left is removed at the next
