@@ -78,5 +78,29 @@ m, _ = median_of([claudio, "sessions", "usage", "--all", "--json"], empty)
 res["usage_from_archive"] = m
 m, _ = median_of([claudio, "sessions", "usage", "--all", "--json", "--no-archive"], store)
 res["usage_live_for_comparison"] = m
+# the goal of #44: from the archive at most 1.2x the live store, taken
+# side by side (archive, live, archive, live, ...; the median of the pairs'
+# ratios), the usage without its index (every transcript read)
+def paired(a, a_dir, b, b_dir, env=None, runs=5, ok=(0, 1)):
+    def once(argv, d):
+        e = dict(os.environ, CLAUDE_CONFIG_DIR=d, CLAUDIO_ARCHIVE_DIR=archive, NO_COLOR="1", **(env or {}))
+        t = time.perf_counter()
+        p = subprocess.run(argv, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if p.returncode not in ok:
+            sys.exit(p.stderr.decode())
+        return time.perf_counter() - t
+    once(a, a_dir), once(b, b_dir)
+    pairs = [(once(a, a_dir), once(b, b_dir)) for _ in range(runs)]
+    return {"archive_ms": round(statistics.median(x for x, _ in pairs) * 1000),
+            "live_ms": round(statistics.median(y for _, y in pairs) * 1000),
+            "ratio": round(statistics.median(x / y for x, y in pairs), 2),
+            "load": round(os.getloadavg()[0], 1)}
+res["search, archive / live"] = paired(
+    [claudio, "sessions", "search", "--all", "--json", "quokka-absent-5150"], empty,
+    [claudio, "sessions", "search", "--all", "--json", "--no-archive", "quokka-absent-5150"], store)
+res["usage without index, archive / live"] = paired(
+    [claudio, "sessions", "usage", "--all", "--json"], empty,
+    [claudio, "sessions", "usage", "--all", "--json", "--no-archive"], store,
+    env={"CLAUDIO_CACHE_DIR": "off"})
 print(json.dumps(res, indent=1))
 PY

@@ -9,6 +9,9 @@
 #   bench/search.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=5]
 # ripgrep: `pip install ripgrep` or `cargo install ripgrep` (`rg` on PATH).
 # Regexes: plain, with word boundaries, anchored at a line of a message.
+# Then the goals of #44, side by side (bench/pair.py: A, B, A, B, ...; the
+# median of the pairs' ratios): the frequent word beside `rg -l -i -F`,
+# and `\bfrog\b` beside `rg -l -i`, each at most 1.0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"; gb="${2:-2}"; runs="${3:-5}"
@@ -98,3 +101,8 @@ res["literal"]["grep -rlFi"] = measure(["grep", "-rlFi", rare, proj])
 res["regex"]["grep -rliE"] = measure(["grep", "-rliE", "quokka-rare-[0-9]+", proj])
 print(json.dumps(res, indent=1))
 PY
+if command -v rg >/dev/null; then
+  env="{\"CLAUDE_CONFIG_DIR\": \"$store\", \"NO_COLOR\": \"1\"}"
+  echo "frog / rg -l -i -F frog:              $(python3 bench/pair.py "$runs" "$env" -- target/release/claudio sessions search --all --json frog --vs rg -l -i -F frog "$store/projects")"
+  echo "--regex '\bfrog\b' / rg -l -i '\bfrog\b': $(python3 bench/pair.py "$runs" "$env" -- target/release/claudio sessions search --all --json --regex '\bfrog\b' --vs rg -l -i '\bfrog\b' "$store/projects")"
+fi

@@ -3,7 +3,13 @@
 # cache, wall time and peak RSS (medians), beside the TypeScript SDK's
 # listSessions() on the same store, and beside ripgrep reading each file
 # once (`rg -l -F -m1 sessionId`: one read of 64 KiB a file; the listing
-# reads both ends).
+# reads both ends, or none for a transcript the listing index says is
+# unchanged).
+#
+# Then the ratio to ripgrep, taken side by side (bench/pair.py: A, B, A,
+# B, ...; the median of the pairs' ratios): with the listing index current
+# (the goal of #44: at most 1.0), and without it (CLAUDIO_CACHE_DIR=off:
+# every transcript's ends read, as a first listing does).
 #
 #   bench/sessions.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=5]
 set -euo pipefail
@@ -16,7 +22,8 @@ sdk="${CLAUDIO_TEST_AGENT_SDK:-${CLAUDIO_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.ca
 python3 - "$store" "$runs" "$sdk" <<'PY'
 import json, os, statistics, subprocess, sys, time
 store, runs, sdk = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-env = dict(os.environ, CLAUDE_CONFIG_DIR=store)
+import tempfile
+env = dict(os.environ, CLAUDE_CONFIG_DIR=store, CLAUDIO_CACHE_DIR=tempfile.mkdtemp(prefix="claudio-list-bench-"))
 def measure(argv):
     walls, rss = [], []
     for i in range(runs + 1):  # the first run warms the cache
@@ -44,3 +51,10 @@ if os.path.isfile(os.path.join(sdk, "sdk.mjs")):
                     "speedup": round(theirs[0] / ours[0], 1)})
 print(json.dumps(out))
 PY
+scratch="$(mktemp -d)"; trap 'rm -rf "$scratch"' EXIT
+list=(target/release/claudio sessions list --all --json)
+rg=(rg -l -F -m1 sessionId "$store/projects")
+if command -v rg >/dev/null; then
+  echo "index current / rg: $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\", \"CLAUDIO_CACHE_DIR\": \"$scratch\"}" -- "${list[@]}" --vs "${rg[@]}")"
+  echo "no index / rg:      $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\"}" -- CLAUDIO_CACHE_DIR=off "${list[@]}" --vs "${rg[@]}")"
+fi

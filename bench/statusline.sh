@@ -15,6 +15,11 @@
 # transcript) by the `sessions usage --all` runs; the status line is timed
 # with it and without it (`CLAUDIO_CACHE_DIR=off`): with it must never be
 # slower. CLAUDIO_BIN times another build of claudio.
+#
+# With CCUSAGE naming ccusage 20 (see bench/usage.sh), then its `statusline`
+# (offline prices, its own cache warm) beside claudio's, side by side
+# (A, B, A, B, ...; the median of the pairs' ratios): the goal of #44 is
+# claudio's always fresh line in no more than ccusage's cached time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"; gb="${2:-2}"; runs="${3:-5}"; today="${4:-20}"
@@ -97,3 +102,10 @@ res = {
 }
 print(json.dumps(res, indent=1, ensure_ascii=False))
 PY
+if [ -n "${CCUSAGE:-}" ]; then
+  tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+  f="$(find "$store/projects" -name '*.jsonl' -print -quit)"; sid="$(basename "$f" .jsonl)"
+  printf '{"hook_event_name":"Status","session_id":"%s","transcript_path":"%s","cwd":"%s","model":{"id":"claude-sonnet-4-5-20250929","display_name":"Sonnet 4.5"},"workspace":{"current_dir":"%s","project_dir":"%s"},"version":"2.1.332","output_style":{"name":"default"},"cost":{"total_cost_usd":1.25,"total_duration_ms":60000,"total_api_duration_ms":30000,"total_lines_added":0,"total_lines_removed":0},"exceeds_200k_tokens":false}' \
+    "$sid" "$f" "$PWD" "$PWD" "$PWD" > "$tmp/status.json"
+  echo "statusline / ccusage statusline: $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\", \"CLAUDIO_CACHE_DIR\": \"$tmp\", \"NO_COLOR\": \"1\"}" -- sh -c "exec $bin statusline < $tmp/status.json" --vs sh -c "exec $CCUSAGE statusline --offline < $tmp/status.json")"
+fi

@@ -8,6 +8,14 @@
 #   - no index: `CLAUDIO_CACHE_DIR=off` (a relative path turns it off).
 # The goal of #32: index warm under half of ripgrep's time.
 #
+# Then, side by side (bench/pair.py: A, B, A, B, ...; the median of the
+# pairs' ratios), the first run (no index yet: a new cache folder each run)
+# beside ccusage's `daily` (ccusage 20 with its native binary, offline
+# prices), if CCUSAGE names it or `ccusage` is on PATH:
+#   npm --prefix /tmp/ccusage install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24
+#   CCUSAGE=/tmp/ccusage/node_modules/.bin/ccusage bench/usage.sh
+# The goal of #44: at most 0.3.
+#
 #   bench/usage.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=3]
 # ripgrep: `pip install ripgrep` or `cargo install ripgrep` (`rg` on PATH).
 set -euo pipefail
@@ -58,3 +66,8 @@ if shutil.which("rg"):
 shutil.rmtree(scratch, ignore_errors=True)
 print(json.dumps(res, indent=1))
 PY
+ccusage="${CCUSAGE:-$(command -v ccusage || true)}"
+if [ -n "$ccusage" ]; then
+  scratch="$(mktemp -d)"; trap 'rm -rf "$scratch"' EXIT
+  echo "first run / ccusage daily: $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\"}" -- "CLAUDIO_CACHE_DIR=$scratch/cold-{n}" target/release/claudio sessions usage --all --json --vs "$ccusage" daily --offline --json)"
+fi

@@ -211,6 +211,13 @@ impl Store {
     /// transcript are read, several files at a time; damaged files are
     /// reported in [`Listing::skipped`], never fatal.
     ///
+    /// What the ends of each transcript said is kept in a listing index in
+    /// claudio's cache folder (`$CLAUDIO_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/claudio`, else `~/.cache/claudio`; a relative
+    /// `$CLAUDIO_CACHE_DIR` turns it off): a transcript whose device,
+    /// inode, size and times are unchanged is not read again. The answers
+    /// are a full reading's; the index is safe to delete.
+    ///
     /// ```no_run
     /// use claudio::store::{ListOptions, Store};
     /// let store = Store::from_env()?;

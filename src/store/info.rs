@@ -5,6 +5,7 @@ use super::either::{read_head_tail, with_ends};
 use super::error::{io_err, StoreError, StoreResult};
 use super::headtail::{Ends, HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
+use super::list_index::ListIndex;
 use super::paths::sanitize_path;
 use super::scan::{
     clean_title, first_entry_field, first_media_kind, first_prompt, first_real_prompt,
@@ -134,20 +135,128 @@ pub(crate) fn scan_ends(
     project: Option<Project<'_>>,
     side: bool,
 ) -> Scanned {
+    scan_ends_facts(path, session_id, ends, project, side).0
+}
+
+/// [`scan_ends`], and what the ends alone said (none for a file that is
+/// empty or could not be read): what the listing index keeps.
+pub(crate) fn scan_ends_facts(
+    path: &Path,
+    session_id: &str,
+    ends: std::io::Result<Option<Ends<'_>>>,
+    project: Option<Project<'_>>,
+    side: bool,
+) -> (Scanned, Option<(EndsFacts, Seen)>) {
     let ht = match ends {
         Ok(Some(ht)) => ht,
-        Ok(None) => return Scanned::Skipped(SkipReason::Empty),
-        Err(e) => return Scanned::Skipped(SkipReason::Unreadable(e.to_string())),
+        Ok(None) => return (Scanned::Skipped(SkipReason::Empty), None),
+        Err(e) => {
+            return (
+                Scanned::Skipped(SkipReason::Unreadable(e.to_string())),
+                None,
+            )
+        }
     };
+    let facts = EndsFacts::of(ht);
+    let side_dir = path.with_file_name(session_id);
+    let archived = side
+        .then(|| read_archived(&side_dir))
+        .flatten()
+        .and_then(|a| a.state(ht));
+    let seen = Seen {
+        size: ht.size,
+        modified_ms: millis_of(ht.modified),
+    };
+    let scanned = scan_facts(path, session_id, &facts, seen, project, side, archived);
+    (scanned, Some((facts, seen)))
+}
+
+/// [`scan_file`] with the listing index: what the ends of an unchanged
+/// transcript said, kept, else its ends read (and what they said kept).
+/// The same answer as [`scan_file`].
+pub(crate) fn scan_file_indexed(
+    path: &Path,
+    session_id: &str,
+    project: Option<Project<'_>>,
+    side: bool,
+    index: &ListIndex,
+) -> Scanned {
+    let Ok(before) = std::fs::symlink_metadata(path) else {
+        return scan_file(path, session_id, project, side);
+    };
+    if !before.is_file() {
+        return scan_file(path, session_id, project, side);
+    }
+    // an archive mark that says archived needs the ends
+    let archived = if side {
+        archive_state_without_ends(path, session_id)
+    } else {
+        Some(None)
+    };
+    if let Some(archived) = archived {
+        if let Some((facts, seen)) = index.get(path, &before) {
+            return scan_facts(path, session_id, facts, seen, project, side, archived);
+        }
+    }
+    let (scanned, facts) = with_ends(path, |ends| {
+        scan_ends_facts(path, session_id, ends, project, side)
+    });
+    if let (Some((facts, seen)), Ok(after)) = (facts, std::fs::symlink_metadata(path)) {
+        index.put(path, &before, &after, facts, seen);
+    }
+    scanned
+}
+
+/// The size and time of a transcript as it was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Seen {
+    pub size: u64,
+    pub modified_ms: i64,
+}
+
+/// The listing entry of a transcript from what its ends said, what lies
+/// beside it (looked at now) and the listing's directory: the same answer
+/// as [`scan_ends`] of the ends the facts were taken from. `archived`: the
+/// archive mark's state ([`archive_state_without_ends`], or read with the
+/// ends).
+pub(crate) fn scan_facts(
+    path: &Path,
+    session_id: &str,
+    facts: &EndsFacts,
+    seen: Seen,
+    project: Option<Project<'_>>,
+    side: bool,
+    archived: Option<bool>,
+) -> Scanned {
     if let Some(p) = project {
-        if belongs_elsewhere(ht, p) {
+        if belongs_elsewhere(facts.recorded.as_deref(), p) {
             return Scanned::NotASession;
         }
     }
-    match read_ends(path, session_id, ht, project.map(|p| p.path), side) {
+    match say(
+        path,
+        session_id,
+        facts,
+        seen,
+        project.map(|p| p.path),
+        side,
+        archived,
+    ) {
         EndsSay::Session(info) => Scanned::Session(info),
         EndsSay::Sidechain | EndsSay::ContinuedIn(_) => Scanned::NotASession,
         EndsSay::NoPrompt => Scanned::Skipped(SkipReason::NoPrompt),
+    }
+}
+
+/// The archive mark's state beside the transcript when it can be told
+/// without the transcript's ends: `Some(None)` no mark, `Some(Some(false))`
+/// a mark of not archived; `None` when the ends must be read (archived:
+/// unless a prompt came after the mark).
+pub(crate) fn archive_state_without_ends(path: &Path, session_id: &str) -> Option<Option<bool>> {
+    match read_archived(&path.with_file_name(session_id)) {
+        None => Some(None),
+        Some(a) if !a.archived => Some(Some(false)),
+        Some(_) => None,
     }
 }
 
@@ -167,7 +276,14 @@ pub(crate) fn session_info(path: &Path, session_id: &str) -> StoreResult<Session
             }
         })?
         .ok_or_else(|| StoreError::EmptyFile(path.to_path_buf()))?;
-    match read_ends(path, session_id, ht.ends(), None, true) {
+    let ends = ht.ends();
+    let facts = EndsFacts::of(ends);
+    let archived = read_archived(&path.with_file_name(session_id)).and_then(|a| a.state(ends));
+    let seen = Seen {
+        size: ends.size,
+        modified_ms: millis_of(ends.modified),
+    };
+    match say(path, session_id, &facts, seen, None, true, archived) {
         EndsSay::Session(info) => Ok(*info),
         EndsSay::Sidechain => Err(StoreError::Sidechain(path.to_path_buf())),
         EndsSay::ContinuedIn(next) => Err(StoreError::ContinuedIn {
@@ -189,20 +305,17 @@ enum EndsSay {
     NoPrompt,
 }
 
-fn read_ends(
+fn say(
     path: &Path,
     session_id: &str,
-    ht: Ends<'_>,
+    facts: &EndsFacts,
+    seen: Seen,
     project_path: Option<&str>,
     side: bool,
+    archived: Option<bool>,
 ) -> EndsSay {
-    let types = EntryTypes::of(ht.tail);
     // Only a tail with a continuation mark can name a session to follow.
-    let next = types
-        .compact(EntryTypes::CONTINUED_IN)
-        .then(|| continued_in(ht.tail))
-        .flatten();
-    if let Some(next) = next {
+    if let Some(next) = &facts.continued_in {
         let packed = super::open::is_packed(path);
         let ext = if packed {
             super::open::PACKED_EXT
@@ -211,13 +324,19 @@ fn read_ends(
         };
         let other = path.with_file_name(format!("{next}{ext}"));
         if has_messages(&other) {
-            return EndsSay::ContinuedIn(next);
+            return EndsSay::ContinuedIn(next.clone());
         }
     }
     let side_dir = path.with_file_name(session_id);
     let sidecar_title = || side.then(|| read_sidecar_title(&side_dir)).flatten();
-    let archived = side.then(|| read_archived(&side_dir)).flatten();
-    match build_info_with(session_id, ht, types, project_path, sidecar_title, archived) {
+    match assemble(
+        session_id,
+        facts,
+        seen,
+        project_path,
+        sidecar_title,
+        archived,
+    ) {
         Some(Built::Info(mut info)) => {
             info.path = path.to_path_buf();
             info.from_archive = super::open::is_packed(path);
@@ -242,97 +361,215 @@ pub(crate) fn build_info(
     sidecar_title: impl FnOnce() -> Option<String>,
     archived: Option<Archived>,
 ) -> Option<Built> {
-    let types = EntryTypes::of(&ht.tail);
-    build_info_with(
+    let ends = ht.ends();
+    let seen = Seen {
+        size: ends.size,
+        modified_ms: millis_of(ends.modified),
+    };
+    assemble(
         session_id,
-        ht.ends(),
-        types,
+        &EndsFacts::of(ends),
+        seen,
         project_path,
         sidecar_title,
-        archived,
+        archived.and_then(|a| a.state(ends)),
     )
 }
 
-/// [`build_info`] given which entry types the tail holds: the searches for
-/// fields only such entries carry are skipped when there are none.
-fn build_info_with(
+/// What a listing takes from the two ends of a transcript alone: the same
+/// for the same bytes, so the listing index keeps it for a transcript that
+/// did not change. Each value is what the SDK's rules read, before the
+/// choices that depend on what lies beside the transcript (a title kept
+/// there, the archive mark) or on the listing's directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct EndsFacts {
+    /// The first line is on a side chain (a sub-agent's transcript): none
+    /// of the title fields are read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sidechain: bool,
+    /// The recorded working directory: where it was moved, else the first
+    /// entry's `cwd` (whether it belongs to another directory's folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<String>,
+    /// The session this one says it continued in, last thing in the tail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continued_in: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail_custom: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail_ai: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_custom: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_ai: Option<String>,
+    /// The first prompt (not empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<i64>,
+    /// The tail's last `lastPrompt` (not empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_prompt: Option<String>,
+    /// The tail's last compaction summary (not empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// The first prompt typed as a prompt (not empty), when a title could
+    /// need it (no summary, no title in the ends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_real: Option<String>,
+    /// `Image`/`Document` (not empty), when a title could need it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_branch: Option<String>,
+    /// The working directory the transcript records (not empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+}
+
+fn nonempty(s: Option<String>) -> Option<String> {
+    s.filter(|s| !s.is_empty())
+}
+
+impl EndsFacts {
+    /// Read from the ends.
+    pub(crate) fn of(ht: Ends<'_>) -> EndsFacts {
+        let (head, tail) = (ht.head, ht.tail);
+        let types = EntryTypes::of(tail);
+        let recorded = relocated_cwd(tail).or_else(|| first_entry_field(head, "cwd"));
+        let continued_in = types
+            .compact(EntryTypes::CONTINUED_IN)
+            .then(|| continued_in(tail))
+            .flatten();
+        let first_line = head.split('\n').next().unwrap_or("");
+        if has(first_line, "\"isSidechain\":true") || has(first_line, "\"isSidechain\": true") {
+            return EndsFacts {
+                sidechain: true,
+                recorded,
+                continued_in,
+                ..EndsFacts::default()
+            };
+        }
+        let (tail_custom, tail_ai) =
+            if types.any(EntryTypes::CUSTOM_TITLE) || types.any(EntryTypes::AI_TITLE) {
+                last_titles(tail)
+            } else {
+                (None, None)
+            };
+        let (head_custom, head_ai) = if std::ptr::eq(head, tail) || head == tail {
+            (tail_custom.clone(), tail_ai.clone())
+        } else {
+            last_titles(head)
+        };
+        let titled = [&tail_custom, &tail_ai, &head_custom, &head_ai]
+            .iter()
+            .any(|t| t.as_deref().is_some_and(|t| !t.is_empty()));
+        let first = nonempty(Some(first_prompt(head)));
+        let created_at = first_string_field(head, "timestamp").and_then(|t| parse_iso_millis(&t));
+        let last_prompt = nonempty(last_entry_field(tail, "lastPrompt", None, false));
+        let summary = nonempty(last_entry_field(tail, "summary", None, false));
+        // the title's next choice, needed only when the ends have no title
+        // and no summary (a title beside the transcript is not known here)
+        let first_real = if summary.is_none() && !titled {
+            nonempty(first_real_prompt(head))
+        } else {
+            None
+        };
+        let needs_media = (summary.is_none() && !titled && first_real.is_none())
+            || (last_prompt.is_none() && summary.is_none() && first.is_none());
+        let media = if needs_media {
+            nonempty(Some(first_media_kind(head).to_owned()))
+        } else {
+            None
+        };
+        let git_branch = nonempty(last_string_field(tail, "gitBranch"))
+            .or_else(|| nonempty(first_string_field(head, "gitBranch")));
+        let relocated = if types.compact(EntryTypes::RELOCATED) {
+            relocated_cwd(tail)
+        } else {
+            None
+        };
+        let cwd = nonempty(relocated).or_else(|| nonempty(first_string_field(head, "cwd")));
+        let tag = if types.any(EntryTypes::TAG) {
+            nonempty(last_entry_field(tail, "tag", Some("tag"), true))
+        } else {
+            None
+        };
+        EndsFacts {
+            sidechain: false,
+            recorded,
+            continued_in,
+            tail_custom,
+            tail_ai,
+            head_custom,
+            head_ai,
+            first,
+            created_at,
+            last_prompt,
+            summary,
+            first_real,
+            media,
+            git_branch,
+            cwd,
+            tag,
+        }
+    }
+}
+
+/// The SDK's rules, from what the ends said.
+fn assemble(
     session_id: &str,
-    ht: Ends<'_>,
-    types: EntryTypes,
+    facts: &EndsFacts,
+    seen: Seen,
     project_path: Option<&str>,
     sidecar_title: impl FnOnce() -> Option<String>,
-    archived: Option<Archived>,
+    archived: Option<bool>,
 ) -> Option<Built> {
-    let (head, tail) = (ht.head, ht.tail);
-    let first_line = head.split('\n').next().unwrap_or("");
-    if has(first_line, "\"isSidechain\":true") || has(first_line, "\"isSidechain\": true") {
+    if facts.sidechain {
         return Some(Built::Sidechain);
     }
-    let nonempty = |s: Option<String>| s.filter(|s| !s.is_empty());
-    let (tail_custom, tail_ai) =
-        if types.any(EntryTypes::CUSTOM_TITLE) || types.any(EntryTypes::AI_TITLE) {
-            last_titles(tail)
-        } else {
-            (None, None)
-        };
     // A title beside the transcript counts only when the tail has none.
-    let side = if tail_custom.is_none() {
+    let side = if facts.tail_custom.is_none() {
         sidecar_title()
     } else {
         None
     };
-    let (head_custom, head_ai) = if std::ptr::eq(head, tail) || head == tail {
-        (tail_custom.clone(), tail_ai.clone())
-    } else {
-        last_titles(head)
-    };
-    let custom_title = nonempty(tail_custom)
+    let custom_title = nonempty(facts.tail_custom.clone())
         .or_else(|| nonempty(side))
-        .or_else(|| nonempty(head_custom))
-        .or_else(|| nonempty(tail_ai))
-        .or_else(|| nonempty(head_ai));
-    let first = nonempty(Some(first_prompt(head)));
-    let created_at = first_string_field(head, "timestamp").and_then(|t| parse_iso_millis(&t));
+        .or_else(|| nonempty(facts.head_custom.clone()))
+        .or_else(|| nonempty(facts.tail_ai.clone()))
+        .or_else(|| nonempty(facts.head_ai.clone()));
+    let first = facts.first.clone();
     let summary = custom_title
         .clone()
-        .or_else(|| nonempty(last_entry_field(tail, "lastPrompt", None, false)))
-        .or_else(|| nonempty(last_entry_field(tail, "summary", None, false)))
+        .or_else(|| facts.last_prompt.clone())
+        .or_else(|| facts.summary.clone())
         .or_else(|| first.clone())
-        .or_else(|| nonempty(Some(first_media_kind(head).to_owned())))?;
+        .or_else(|| facts.media.clone())?;
     let title = custom_title
         .clone()
-        .or_else(|| nonempty(last_entry_field(tail, "summary", None, false)))
-        .or_else(|| nonempty(first_real_prompt(head)))
-        .or_else(|| nonempty(Some(first_media_kind(head).to_owned())))
+        .or_else(|| facts.summary.clone())
+        .or_else(|| facts.first_real.clone())
+        .or_else(|| facts.media.clone())
         .unwrap_or_else(|| summary.clone());
-    let git_branch = nonempty(last_string_field(tail, "gitBranch"))
-        .or_else(|| nonempty(first_string_field(head, "gitBranch")));
-    let relocated = if types.compact(EntryTypes::RELOCATED) {
-        relocated_cwd(tail)
-    } else {
-        None
-    };
-    let cwd = nonempty(relocated)
-        .or_else(|| nonempty(first_string_field(head, "cwd")))
+    let cwd = facts
+        .cwd
+        .clone()
         .or_else(|| nonempty(project_path.map(str::to_owned)));
-    let tag = if types.any(EntryTypes::TAG) {
-        nonempty(last_entry_field(tail, "tag", Some("tag"), true))
-    } else {
-        None
-    };
-    let archived = archived.and_then(|a| a.state(ht));
     Some(Built::Info(Box::new(SessionInfo {
         session_id: session_id.to_owned(),
         summary,
         title,
-        last_modified: millis_of(ht.modified),
-        file_size: ht.size,
+        last_modified: seen.modified_ms,
+        file_size: seen.size,
         custom_title,
         first_prompt: first,
-        git_branch,
+        git_branch: facts.git_branch.clone(),
         cwd,
-        tag,
-        created_at,
+        tag: facts.tag.clone(),
+        created_at: facts.created_at,
         archived,
         from_archive: false,
         path: PathBuf::new(),
@@ -353,8 +590,9 @@ pub(crate) fn recorded_cwd(ht: &HeadTail) -> Option<String> {
 
 /// Whether a session in this folder was recorded in another directory
 /// whose path maps to the same folder name (`/a/b-c` and `/a/b/c`).
-fn belongs_elsewhere(ht: Ends<'_>, p: Project<'_>) -> bool {
-    let Some(cwd) = relocated_cwd(ht.tail).or_else(|| first_entry_field(ht.head, "cwd")) else {
+/// `recorded`: [`EndsFacts::recorded`].
+fn belongs_elsewhere(recorded: Option<&str>, p: Project<'_>) -> bool {
+    let Some(cwd) = recorded else {
         return false;
     };
     if cwd.is_empty() {
@@ -374,10 +612,10 @@ fn belongs_elsewhere(ht: Ends<'_>, p: Project<'_>) -> bool {
         }
     }
     let collide = |a: &str, b: &str| sanitize_path(a) == sanitize_path(b) && a != b;
-    if !collide(&cwd, p.path) {
+    if !collide(cwd, p.path) {
         return false;
     }
-    let Ok(real) = std::fs::canonicalize(&cwd) else {
+    let Ok(real) = std::fs::canonicalize(cwd) else {
         return false;
     };
     let project_real = std::fs::canonicalize(p.path)

@@ -3,7 +3,10 @@
 
 use super::error::{io_err, StoreResult};
 use super::ids::is_uuid;
-use super::info::{recorded_cwd, scan_file, Project, Scanned, SessionInfo, SkipReason};
+use super::info::{
+    recorded_cwd, scan_file, scan_file_indexed, Project, Scanned, SessionInfo, SkipReason,
+};
+use super::list_index::ListIndex;
 use super::paths::{project_folder_name, sanitize_path, MAX_FOLDER_NAME};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -510,8 +513,18 @@ fn newest_first(a: (i64, &str), b: (i64, &str)) -> std::cmp::Ordering {
     b.0.cmp(&a.0).then_with(|| b.1.cmp(a.1))
 }
 
-/// Read the candidates and build the listing.
+/// Read the candidates and build the listing, with the listing index
+/// when the cache folder can be used.
 pub(crate) fn list_candidates(cands: Vec<Candidate>, opts: &ListOptions) -> Listing {
+    list_candidates_with(cands, opts, ListIndex::open())
+}
+
+/// [`list_candidates`] with `index` (none: every transcript's ends read).
+pub(crate) fn list_candidates_with(
+    cands: Vec<Candidate>,
+    opts: &ListOptions,
+    index: Option<ListIndex>,
+) -> Listing {
     let (mut cands, skipped) = split_unreadable(cands);
     if let Some(p) = opts.id_prefix.as_deref().filter(|p| !p.is_empty()) {
         cands.retain(|c| {
@@ -520,15 +533,34 @@ pub(crate) fn list_candidates(cands: Vec<Candidate>, opts: &ListOptions) -> List
                 .is_some_and(|s| s.eq_ignore_ascii_case(p))
         });
     }
-    let mut listing = Listing {
+    let listing = Listing {
         skipped,
         ..Listing::default()
     };
     let paged = opts.limit.is_some_and(|l| l > 0) || opts.offset > 0;
+    // what the ends of unchanged transcripts said, kept (the listing index)
+    let scan = |c: &Candidate| match &index {
+        Some(ix) => scan_file_indexed(&c.path, &c.session_id, c.project(), c.side, ix),
+        None => scan_file(&c.path, &c.session_id, c.project(), c.side),
+    };
+    // a listing of every project drops the records of transcripts gone
+    let prune = opts.dir.is_none() && opts.id_prefix.is_none() && !paged;
+    let listing = scan_listing(cands, opts, listing, paged, &scan);
+    if let Some(ix) = index {
+        ix.finish(prune);
+    }
+    listing
+}
+
+fn scan_listing(
+    mut cands: Vec<Candidate>,
+    opts: &ListOptions,
+    mut listing: Listing,
+    paged: bool,
+    scan: &(dyn Fn(&Candidate) -> Scanned + Sync),
+) -> Listing {
     if !paged {
-        let scanned = parallel_map(&cands, |c| {
-            scan_file(&c.path, &c.session_id, c.project(), c.side)
-        });
+        let scanned = parallel_map(&cands, scan);
         let mut by_id: HashMap<String, SessionInfo> = HashMap::new();
         for (c, s) in cands.iter().zip(scanned) {
             match s {
@@ -572,9 +604,7 @@ pub(crate) fn list_candidates(cands: Vec<Candidate>, opts: &ListOptions) -> List
         if listing.sessions.len() >= limit {
             break;
         }
-        let scanned = parallel_map(chunk, |c| {
-            scan_file(&c.path, &c.session_id, c.project(), c.side)
-        });
+        let scanned = parallel_map(chunk, scan);
         for (c, s) in chunk.iter().zip(scanned) {
             if listing.sessions.len() >= limit {
                 break;

@@ -21,6 +21,7 @@ pub(crate) mod ids;
 mod info;
 mod lines;
 mod list;
+mod list_index;
 mod nonblocking;
 pub(crate) mod open;
 #[cfg(feature = "archive")]

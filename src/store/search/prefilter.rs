@@ -151,6 +151,26 @@ impl Finder {
             } => {
                 // one literal without a usable form: no prefilter
                 let forms: Option<Vec<Vec<u8>>> = any_of.iter().map(|l| raw_form(l)).collect();
+                // a caseless regex's literal, in every case (`\bfrog\b`
+                // under `-i`: 16 forms): looked for as a caseless literal
+                // is, by its rarest window in each case, then the whole of
+                // it around the window (fewer patterns, the faster search)
+                if let Some(raw) = forms.as_deref().and_then(every_case_of_one) {
+                    let k = rarest_window(&raw);
+                    let mut patterns = case_variants(&raw[k..(k + WINDOW).min(raw.len())]);
+                    let literals = patterns.len();
+                    patterns.extend(escapes(raw.contains(&b'/')));
+                    return Finder {
+                        set: Set::new(&patterns),
+                        raw: Some(raw),
+                        raw_ignore_case: true,
+                        window: k,
+                        invalid_utf8: false,
+                        literals,
+                        scan: *scan,
+                        matcher: matcher.clone(),
+                    };
+                }
                 let mut literals = 0;
                 let set = forms.as_ref().and_then(|forms| {
                     let mut forms = forms.clone();
@@ -250,6 +270,25 @@ pub(super) fn rarest_window(raw: &[u8]) -> usize {
             (rank, std::cmp::Reverse(k))
         })
         .unwrap_or(0)
+}
+
+/// The one ASCII literal (in lower case) that `forms` write in every
+/// case, each once: then a line holds one of the forms exactly when it
+/// holds the literal ignoring ASCII case.
+fn every_case_of_one(forms: &[Vec<u8>]) -> Option<Vec<u8>> {
+    let lower = forms.first()?.to_ascii_lowercase();
+    let letters = lower.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    if !lower.is_ascii() || letters == 0 || letters > 8 {
+        return None;
+    }
+    let mut seen: Vec<&[u8]> = forms.iter().map(Vec::as_slice).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    let all = seen.len() == 1 << letters
+        && seen
+            .iter()
+            .all(|f| f.len() == lower.len() && f.eq_ignore_ascii_case(&lower));
+    all.then_some(lower)
 }
 
 /// Every way of writing `bytes` with its ASCII letters in either case.
@@ -469,6 +508,46 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A regex's literals that are one literal in some of its cases:
+        /// the candidates are exactly the lines whose raw bytes hold one
+        /// of them or an escape, whether they are every case of it (looked
+        /// for as a caseless literal) or not.
+        #[test]
+        fn candidates_of_a_literal_s_cases_are_the_lines_that_hold_one(
+            lines in proptest::collection::vec("[abkAB7\\-\"\\\\/ug ]{0,24}", 0..12),
+            // at most 16 forms: more are looked for with the escapes' two-byte forms
+            needle in "[abkAB7/\\-]{1,4}",
+            keep in proptest::collection::vec(proptest::bool::weighted(0.7), 32),
+            all in proptest::bool::ANY,
+        ) {
+            let block: Vec<u8> = lines.iter().flat_map(|l| l.bytes().chain([b'\n'])).collect();
+            let every = case_variants(needle.as_bytes());
+            let any_of: Vec<Vec<u8>> = every
+                .iter()
+                .zip(keep.iter().cycle())
+                .filter(|(_, k)| all || **k)
+                .map(|(v, _)| v.clone())
+                .collect();
+            proptest::prop_assume!(!any_of.is_empty());
+            let forms: Vec<Vec<u8>> = any_of.iter().map(|l| raw_form(l).unwrap()).collect();
+            let p = Pattern::Prefiltered {
+                matcher: Arc::new(|_: &str| Vec::new()),
+                any_of,
+                scan: false,
+            };
+            let holds = |l: &[u8]| {
+                forms.iter().any(|f| l.windows(f.len()).any(|w| w == f.as_slice()))
+                    || l.windows(3).any(|w| w[..2] == *b"\\u" && w[2].is_ascii_hexdigit())
+                    || needle.contains('/') && l.windows(2).any(|w| w == b"\\/")
+            };
+            let want: Vec<Vec<u8>> = lines
+                .iter()
+                .map(|l| l.as_bytes().to_vec())
+                .filter(|l| holds(l))
+                .collect();
+            proptest::prop_assert_eq!(candidates(&p, &block), want);
+        }
+
         /// The candidates are exactly the lines whose raw bytes hold the
         /// literal's JSON form (in either ASCII case when case is folded)
         /// or an escape: `\u` and a hex digit, or `\/` when the literal has

@@ -1,0 +1,587 @@
+//! The listing index: what the two ends of each transcript said
+//! ([`EndsFacts`]), kept between listings so that a transcript that did
+//! not change is not read again (a listing then costs one `lstat` a
+//! transcript, fewer bytes than any reading of them).
+//!
+//! One file for every store, `list-index` beside the usage index in
+//! claudio's cache folder (`$CLAUDIO_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/claudio`, else `~/.cache/claudio`; a relative
+//! `$CLAUDIO_CACHE_DIR` turns both off). It is a cache: deleting it costs
+//! one reading of every transcript's ends, and one that cannot be used
+//! (a link, not a regular file, someone else's or writable by others, too
+//! big, damaged, of another version) is done without and rebuilt.
+//!
+//! A record is keyed by the transcript's path and checked against its
+//! `lstat`: device, inode, size, modification and change times. It is
+//! used only when all of them are the same; it was made only if the file
+//! had not changed for [`RACY_NS`] when it was read, and its `lstat` was
+//! the same before and after the reading (so a change made during the
+//! reading, or two changes within one tick of the file system's clock,
+//! are not kept). What lies beside a transcript (a title, the archive
+//! mark) and what the listing's directory decides are looked at anew
+//! each time; an archive mark that says archived, whose answer depends on
+//! the prompts in the ends, has the ends read again.
+//!
+//! The file is written to a temporary file beside it (mode 0600, in a
+//! folder made 0700) and renamed over the old one, so a reader sees the
+//! old index or the new one; it is written only when a record was made
+//! or dropped.
+
+use super::info::{EndsFacts, Seen};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fs::Metadata;
+use std::io::{Read, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The index file's name in the cache folder.
+const FILE_NAME: &str = "list-index";
+
+/// The format's version: an index of another is rebuilt.
+const VERSION: u32 = 1;
+
+/// An index file bigger than this is not read (and is rebuilt).
+const MAX_INDEX: u64 = 256 << 20;
+
+/// A transcript changed less than this before it was read is not kept
+/// (two changes within one tick of the file system's clock leave the
+/// same times).
+const RACY_NS: i64 = super::usage_index::RACY_NS;
+
+/// What identifies a transcript's contents as they were read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Key {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime_ns: i64,
+    ctime_ns: i64,
+}
+
+impl Key {
+    pub(crate) fn of(m: &Metadata) -> Key {
+        Key {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mtime_ns: m.mtime().saturating_mul(1_000_000_000) + m.mtime_nsec(),
+            ctime_ns: m.ctime().saturating_mul(1_000_000_000) + m.ctime_nsec(),
+        }
+    }
+
+    /// Whether a file of these times, read at `now`, may be kept.
+    fn settled(&self, now: i64, racy: i64) -> bool {
+        now.saturating_sub(self.mtime_ns.max(self.ctime_ns)) >= racy
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Record {
+    key: Key,
+    seen: Seen,
+    facts: EndsFacts,
+    /// Looked up by this listing (not kept in the file).
+    #[serde(skip)]
+    used: std::sync::atomic::AtomicBool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct OnDisk {
+    version: u32,
+    records: HashMap<String, Record>,
+}
+
+/// The index as loaded, and what a listing learnt.
+pub(crate) struct ListIndex {
+    file: PathBuf,
+    old: HashMap<String, Record>,
+    fresh: Mutex<Vec<(String, Record)>>,
+    now: i64,
+    racy: i64,
+}
+
+fn now_ns() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i64)
+}
+
+/// The index file, if the cache folder can be used.
+fn index_path() -> Option<PathBuf> {
+    Some(super::usage_index::index_path()?.with_file_name(FILE_NAME))
+}
+
+/// The records in `file`, none when it cannot be used.
+fn load(file: &Path) -> HashMap<String, Record> {
+    let Ok(f) = super::open::open_nofollow(file) else {
+        return HashMap::new();
+    };
+    let Ok(m) = f.metadata() else {
+        return HashMap::new();
+    };
+    let me = rustix::process::geteuid().as_raw();
+    if !m.is_file() || m.len() > MAX_INDEX || m.uid() != me || m.mode() & 0o022 != 0 {
+        return HashMap::new();
+    }
+    let mut data = Vec::with_capacity(m.len() as usize);
+    if f.take(MAX_INDEX + 1).read_to_end(&mut data).is_err() {
+        return HashMap::new();
+    }
+    match serde_json::from_slice::<OnDisk>(&data) {
+        Ok(d) if d.version == VERSION => d.records,
+        _ => HashMap::new(),
+    }
+}
+
+/// Write `records` to `file`: a temporary file beside it, then a rename.
+fn save(file: &Path, records: HashMap<String, Record>) -> std::io::Result<()> {
+    let dir = file
+        .parent()
+        .ok_or_else(|| std::io::Error::other("no folder"))?;
+    if !dir.is_dir() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let data = serde_json::to_vec(&OnDisk {
+        version: VERSION,
+        records,
+    })
+    .map_err(std::io::Error::other)?;
+    if data.len() as u64 > MAX_INDEX {
+        return Err(std::io::Error::other("the index would be too big"));
+    }
+    sweep(dir);
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(
+        ".{FILE_NAME}.{}.{}.{n}.tmp",
+        std::process::id(),
+        now_ns()
+    ));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&tmp)?;
+        f.write_all(&data)?;
+        std::fs::rename(&tmp, file)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Remove the temporary files (`.list-index.<pid>.<nanos>.<n>.tmp`) in
+/// `dir` that a process killed while writing the index left, once they are
+/// an hour old (one being written now is left); nothing here fails.
+fn sweep(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{FILE_NAME}.");
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let ours = name
+            .to_str()
+            .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".tmp"));
+        let old = || {
+            e.metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() >= 3600)
+        };
+        if ours && old() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+impl ListIndex {
+    /// The index, if the cache folder can be used.
+    pub(crate) fn open() -> Option<ListIndex> {
+        Some(ListIndex::at(index_path()?))
+    }
+
+    /// The index kept in `file`.
+    pub(crate) fn at(file: PathBuf) -> ListIndex {
+        ListIndex::with_racy(file, RACY_NS)
+    }
+
+    /// [`at`](Self::at), keeping files settled for `racy` ns (the tests
+    /// change files faster than [`RACY_NS`]).
+    pub(crate) fn with_racy(file: PathBuf, racy: i64) -> ListIndex {
+        let old = load(&file);
+        ListIndex {
+            file,
+            old,
+            fresh: Mutex::new(Vec::new()),
+            now: now_ns(),
+            racy,
+        }
+    }
+
+    /// What the ends of the transcript at `path`, whose `lstat` is `meta`,
+    /// said when it was last read, if it has not changed since.
+    pub(crate) fn get(&self, path: &Path, meta: &Metadata) -> Option<(&EndsFacts, Seen)> {
+        let name = path.to_str()?;
+        let rec = self.old.get(name)?;
+        (rec.key == Key::of(meta)).then(|| {
+            rec.used.store(true, std::sync::atomic::Ordering::Relaxed);
+            (&rec.facts, rec.seen)
+        })
+    }
+
+    /// Keep what the ends of `path` said, read between the two `lstat`s
+    /// `before` and `after` (kept only if they are the same and the file
+    /// had settled).
+    pub(crate) fn put(
+        &self,
+        path: &Path,
+        before: &Metadata,
+        after: &Metadata,
+        facts: EndsFacts,
+        seen: Seen,
+    ) {
+        let Some(name) = path.to_str() else { return };
+        let key = Key::of(before);
+        if key != Key::of(after) || !key.settled(self.now, self.racy) {
+            return;
+        }
+        self.fresh.lock().unwrap_or_else(|p| p.into_inner()).push((
+            name.to_owned(),
+            Record {
+                key,
+                seen,
+                facts,
+                used: Default::default(),
+            },
+        ));
+    }
+
+    /// Write the index if a record was made, or (`prune`) if a record not
+    /// used is of a transcript that is no longer there.
+    pub(crate) fn finish(self, prune: bool) {
+        let ListIndex {
+            file,
+            mut old,
+            fresh,
+            ..
+        } = self;
+        let fresh = fresh.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mut changed = !fresh.is_empty();
+        if prune {
+            let before = old.len();
+            old.retain(|name, rec| {
+                *rec.used.get_mut()
+                    || !matches!(std::fs::symlink_metadata(name),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+            });
+            changed |= old.len() != before;
+        }
+        if !changed {
+            return;
+        }
+        for (name, rec) in fresh {
+            old.insert(name, rec);
+        }
+        if save(&file, old).is_err() {
+            tracing::debug!(index = %file.display(), "the listing index was not written");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::list::{all_candidates, candidates_in, list_candidates_with};
+    use super::super::ListOptions;
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    const IDS: [&str; 4] = [
+        "11111111-1111-4111-8111-111111111111",
+        "22222222-2222-4222-8222-222222222222",
+        "33333333-3333-4333-8333-333333333333",
+        "44444444-4444-4444-8444-444444444444",
+    ];
+
+    /// A line of a transcript: each shape a listing reads something from.
+    fn line(kind: u8, n: u8, next: &str) -> String {
+        let ts = format!("2026-11-0{}T10:00:00.000Z", 1 + n % 9);
+        match kind % 16 {
+            0 => format!(
+                r#"{{"type":"user","message":{{"role":"user","content":"prompt {n}"}},"cwd":"/w/p{n}","gitBranch":"b{n}","timestamp":"{ts}","parentUuid":null}}"#
+            ),
+            1 => format!(r#"{{"type":"custom-title","customTitle":"mine {n}"}}"#),
+            2 => format!(r#"{{"type":"ai-title","aiTitle":"ai {n}"}}"#),
+            3 => format!(r#"{{"type":"last-prompt","lastPrompt":"last {n}"}}"#),
+            4 => format!(r#"{{"type":"summary","summary":"sum {n}","leafUuid":"x"}}"#),
+            5 => format!(r#"{{"type":"tag","tag":"t{n}"}}"#),
+            6 => format!(r#"{{"type":"relocated","relocatedCwd":"/moved/{n}"}}"#),
+            7 => format!(r#"{{"type":"continued-in","continuedInSessionId":"{next}"}}"#),
+            8 => format!(
+                r#"{{"type":"assistant","message":{{"role":"assistant","content":[{{"type":"text","text":"ok"}}],"stop_reason":"end_turn"}},"parentUuid":"a","timestamp":"{ts}"}}"#
+            ),
+            9 => r#"{"type":"user","message":{"role":"user","content":"<bash-input>ls</bash-input>"}}"#.into(),
+            10 => r#"{"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA"}}]}}"#.into(),
+            11 => format!(r#"{{"type":"user","isSidechain":true,"message":{{"content":"side {n}"}}}}"#),
+            12 => format!(r#"{{"type":"queue-operation","operation":"enqueue","timestamp":"{ts}"}}"#),
+            13 => r#"{"type":"custom-title","customTitle":""}"#.into(),
+            14 => "not json {".into(),
+            _ => format!(
+                r#"{{"type":"user","message":{{"role":"user","content":"{}"}}}}"#,
+                "x".repeat(20_000 + 997 * n as usize)
+            ),
+        }
+    }
+
+    /// One session's lines and what lies beside it.
+    #[derive(Debug, Clone)]
+    struct Session {
+        lines: Vec<(u8, u8)>,
+        side_title: Option<u8>,
+        archived: Option<(bool, u8)>,
+    }
+
+    fn session() -> impl Strategy<Value = Session> {
+        (
+            proptest::collection::vec((0u8..16, 0u8..9), 0..14),
+            proptest::option::of(0u8..9),
+            proptest::option::of((any::<bool>(), 0u8..9)),
+        )
+            .prop_map(|(lines, side_title, archived)| Session {
+                lines,
+                side_title,
+                archived,
+            })
+    }
+
+    fn write_session(folder: &Path, i: usize, s: &Session) {
+        let id = IDS[i];
+        let next = IDS[(i + 1) % IDS.len()];
+        let text: String = s
+            .lines
+            .iter()
+            .map(|&(k, n)| line(k, n, next) + "\n")
+            .collect();
+        std::fs::write(folder.join(format!("{id}.jsonl")), text).unwrap();
+        let side = folder.join(id);
+        let _ = std::fs::remove_dir_all(&side);
+        if s.side_title.is_some() || s.archived.is_some() {
+            std::fs::create_dir_all(&side).unwrap();
+        }
+        if let Some(n) = s.side_title {
+            std::fs::write(
+                side.join("custom-title.json"),
+                format!(r#"{{"customTitle":"beside {n}"}}"#),
+            )
+            .unwrap();
+        }
+        if let Some((a, n)) = s.archived {
+            std::fs::write(
+                side.join("archived.json"),
+                format!(
+                    r#"{{"archived":{a},"at":"2026-11-0{}T12:00:00.000Z"}}"#,
+                    1 + n % 9
+                ),
+            )
+            .unwrap();
+        }
+    }
+
+    /// The listings that the index must not change: of every project (all,
+    /// and a page), and of one directory (whose folder a recorded `cwd`
+    /// may say belongs elsewhere).
+    fn listings(projects: &Path, index: impl Fn() -> Option<ListIndex>) -> Vec<String> {
+        let folder = projects.join("-w-p1");
+        let all = || all_candidates(projects, false).unwrap();
+        let dir = || {
+            let p: Arc<str> = "/w/p1".into();
+            candidates_in(&folder, Some(&p), None, false)
+        };
+        vec![
+            format!(
+                "{:?}",
+                list_candidates_with(all(), &ListOptions::all(), index())
+            ),
+            format!(
+                "{:?}",
+                list_candidates_with(all(), &ListOptions::all().offset(1).limit(2), index())
+            ),
+            format!(
+                "{:?}",
+                list_candidates_with(dir(), &ListOptions::all(), index())
+            ),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+        /// A listing with the index (cold, warm, and after transcripts
+        /// grew and what lies beside them changed) is the listing that
+        /// reads every transcript's ends.
+        #[test]
+        fn a_listing_with_the_index_is_the_full_reading_s(
+            sessions in proptest::collection::vec(session(), 1..=4),
+            grow in proptest::collection::vec(proptest::option::of((0u8..16, 0u8..9)), 4),
+            beside in proptest::collection::vec(session(), 4),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let projects = dir.path().join("projects");
+            let folder = projects.join("-w-p1");
+            std::fs::create_dir_all(&folder).unwrap();
+            let file = dir.path().join("cache").join(FILE_NAME);
+            let index = || Some(ListIndex::with_racy(file.clone(), 0));
+            for (i, s) in sessions.iter().enumerate() {
+                write_session(&folder, i, s);
+            }
+            let want = listings(&projects, || None);
+            prop_assert_eq!(&listings(&projects, index), &want, "cold");
+            prop_assert!(file.exists() || sessions.iter().all(|s| s.lines.is_empty()));
+            prop_assert_eq!(&listings(&projects, index), &want, "warm");
+            // transcripts grow (a new size), what lies beside them changes
+            for i in 0..sessions.len() {
+                let path = folder.join(format!("{}.jsonl", IDS[i]));
+                if let Some((k, n)) = grow[i] {
+                    use std::io::Write as _;
+                    let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+                    writeln!(f, "{}", line(k, n, IDS[(i + 1) % IDS.len()])).unwrap();
+                }
+                let text = std::fs::read(&path).unwrap();
+                let moved = Session { lines: Vec::new(), ..beside[i].clone() };
+                write_session(&folder, i, &moved);
+                std::fs::write(&path, text).unwrap();
+            }
+            let want = listings(&projects, || None);
+            prop_assert_eq!(&listings(&projects, index), &want, "changed");
+            prop_assert_eq!(&listings(&projects, index), &want, "changed, warm");
+        }
+    }
+
+    /// A listing of every project drops the records of transcripts gone,
+    /// and keeps the others'; a listing of one directory drops none.
+    #[test]
+    fn the_records_of_transcripts_gone_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let projects = dir.path().join("projects");
+        let folder = projects.join("-w-p1");
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = dir.path().join("cache").join(FILE_NAME);
+        let paths: Vec<PathBuf> = IDS[..3]
+            .iter()
+            .map(|id| folder.join(format!("{id}.jsonl")))
+            .collect();
+        for (i, p) in paths.iter().enumerate() {
+            std::fs::write(p, line(0, i as u8, IDS[3]) + "\n").unwrap();
+        }
+        let list = |opts: &ListOptions| {
+            list_candidates_with(
+                all_candidates(&projects, false).unwrap(),
+                opts,
+                Some(ListIndex::with_racy(file.clone(), 0)),
+            )
+        };
+        list(&ListOptions::all());
+        let kept = || {
+            load(&file)
+                .into_keys()
+                .collect::<std::collections::BTreeSet<_>>()
+        };
+        assert_eq!(kept().len(), 3);
+        std::fs::remove_file(&paths[0]).unwrap();
+        // a page of the listing: nothing dropped
+        list(&ListOptions::all().limit(1));
+        assert_eq!(kept().len(), 3);
+        list(&ListOptions::all());
+        let want: std::collections::BTreeSet<String> = paths[1..]
+            .iter()
+            .map(|p| p.to_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(kept(), want);
+    }
+
+    /// A temporary file that a killed writer left is removed at the next
+    /// write once it is an hour old; a recent one (being written) is left.
+    #[test]
+    fn a_killed_writer_s_temporary_file_is_swept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        let stale = dir.path().join(format!(".{FILE_NAME}.1.2.3.tmp"));
+        let recent = dir.path().join(format!(".{FILE_NAME}.4.5.6.tmp"));
+        let other = dir.path().join(".usage-index.1.2.3.tmp");
+        for p in [&stale, &recent, &other] {
+            std::fs::write(p, "x").unwrap();
+        }
+        let hours_ago = SystemTime::now() - std::time::Duration::from_secs(7200);
+        for p in [&stale, &other] {
+            let f = std::fs::File::options().write(true).open(p).unwrap();
+            f.set_modified(hours_ago).unwrap();
+        }
+        save(&file, HashMap::new()).unwrap();
+        assert!(!stale.exists());
+        assert!(recent.exists() && other.exists() && file.exists());
+    }
+
+    /// The index is what an unchanged transcript's listing comes from, and
+    /// only while the transcript is unchanged; an index writable by others
+    /// is not used.
+    #[test]
+    fn an_unchanged_transcript_is_listed_from_the_index_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let projects = dir.path().join("projects");
+        let folder = projects.join("-w-p1");
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = dir.path().join("cache").join(FILE_NAME);
+        let path = folder.join(format!("{}.jsonl", IDS[0]));
+        std::fs::write(&path, line(0, 1, IDS[1]) + "\n").unwrap();
+        let list = || {
+            let l = list_candidates_with(
+                all_candidates(&projects, false).unwrap(),
+                &ListOptions::all(),
+                Some(ListIndex::with_racy(file.clone(), 0)),
+            );
+            l.sessions
+                .into_iter()
+                .map(|s| s.summary)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(list(), ["prompt 1"]);
+        let kept = std::fs::read_to_string(&file).unwrap();
+        assert!(kept.contains("\"prompt 1\""), "{kept}");
+        std::fs::write(&file, kept.replace("\"prompt 1\"", "\"from the index\"")).unwrap();
+        assert_eq!(list(), ["from the index"]);
+        // writable by others: not used
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+        assert_eq!(list(), ["prompt 1"]);
+        std::fs::write(&file, kept.replace("\"prompt 1\"", "\"from the index\"")).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(list(), ["from the index"]);
+        // the transcript grew: read again
+        use std::io::Write as _;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        writeln!(f, "{}", line(3, 2, IDS[1])).unwrap();
+        assert_eq!(list(), ["last 2"]);
+        // a transcript changed within RACY_NS of its reading is not kept
+        let fresh = ListIndex::at(file.clone());
+        let m = std::fs::symlink_metadata(&path).unwrap();
+        let seen = Seen {
+            size: 1,
+            modified_ms: 1,
+        };
+        fresh.put(&path, &m, &m, EndsFacts::default(), seen);
+        assert!(fresh.fresh.lock().unwrap().is_empty());
+    }
+}
