@@ -82,6 +82,7 @@ pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
         }
         if let Some(prompt) = e.prompt() {
             out.push_str(&r.draw(Draw::Suspend, &session, now));
+            r.new_prompt();
             let prompt = Sanitizer::clean(prompt.trim_end());
             for (i, line) in prompt.lines().enumerate() {
                 let lead = if i == 0 { "› " } else { "  " };
@@ -241,6 +242,28 @@ mod tests {
         let framed = framed(&out, 0, "5c0e3e11", Style::plain(), 80);
         assert!(framed.starts_with("── the conversation so far ──\n› fix"));
         assert!(framed.ends_with("  Fixed.\n── resumed here ──\n"));
+    }
+
+    /// Each prompt's answer follows it at once, as in the live chat, and
+    /// the text after a call is a paragraph of its own: a blank line went
+    /// before every answer after the first (no `result` line in a
+    /// transcript ended the answer), and none after a call in a turn with
+    /// no text before it.
+    #[test]
+    fn each_answer_follows_its_prompt_and_text_after_a_call_is_a_paragraph() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"second"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"true"}}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"Two."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"third"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m4","role":"assistant","content":[{"type":"text","text":"Three."}]}}),
+        ]);
+        let out = replay(&e, &Here::default(), 40);
+        assert!(out.starts_with("› first\n  One.\n› second\n  ✓ Bash  true"), "{out}");
+        assert!(out.contains("    │ ok\n\n  Two.\n› third\n  Three.\n"), "{out}");
     }
 
     /// A prompt sent after a `!` command is drawn, after the command and

@@ -308,8 +308,15 @@ impl Renderer {
         self.working = Some(now);
         self.streamed = 0;
         self.interrupting = false;
+        self.new_prompt();
         self.draw_live(session, now, &mut out);
         out
+    }
+
+    /// A prompt begins a new answer: its first text follows the prompt
+    /// with no blank line before it (a resumed history's prompts too).
+    pub fn new_prompt(&mut self) {
+        self.wrote_answer = false;
     }
 
     /// Show these lines under the answer (typed-ahead prompts), redrawn with
@@ -677,6 +684,9 @@ impl Renderer {
         out: &mut String,
     ) {
         let s = self.opts.style;
+        // the answer's text after a call is a paragraph of its own: a blank
+        // line goes before it, as after text
+        self.wrote_answer = true;
         if end == CallEnd::Background {
             let line = self.tool_line(tool, session, &s.cyan("⇢"), None);
             let line = format!("{line}  {}", s.dim("working in the background"));
