@@ -9,6 +9,7 @@
 //!   deck over its private socket ([`socket`]) and prints the answer;
 //! - `deck --json` prints one snapshot for scripts ([`snapshot`]).
 
+pub mod answered;
 pub mod hook;
 pub mod install;
 pub mod line;
@@ -122,7 +123,7 @@ pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Res
                 ))
             )?;
             out.flush()?;
-            let mut input = std::io::stdin().lock();
+            let mut input = line::Polled::new(std::io::stdin());
             line::serve(&listener, &mut input, &mut out, style, width)?;
             Ok(Exit::Success)
         }

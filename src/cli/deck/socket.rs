@@ -184,6 +184,13 @@ impl Pending {
         self.stream
     }
 
+    /// The connection, to wait on alongside other input: it turns
+    /// readable when the hook gives up (its session answered in its
+    /// terminal, its bound passed).
+    pub fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        std::os::fd::AsFd::as_fd(&self.stream)
+    }
+
     /// Whether the hook gave up on it (closed its end).
     pub fn withdrawn(&self) -> bool {
         let mut b = [0u8; 1];
