@@ -240,3 +240,60 @@ fn a_deck_killed_mid_answer_leaves_the_tui_to_ask() {
     let o = run(deck(h.path(), &["deck", "hook"]), Some(REQUEST.as_bytes()));
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
 }
+
+/// The full-screen deck on a terminal of `cols` columns.
+fn full_deck(home: &Path, cols: u16) -> crate::common::term::Term {
+    let t = crate::common::term::Term::spawn_sized(deck(home, &["deck"]), 24, cols);
+    t.wait_for("claudio deck");
+    t
+}
+
+#[test]
+fn the_full_screen_deck_answers_a_request_with_y_and_enter() {
+    let h = home();
+    let mut t = full_deck(h.path(), 100);
+    let child = hook(h.path());
+    // the row, and the request as the chat's approval shows it
+    let screen = t.wait_for("touch made-by-the-tool");
+    assert!(screen.contains("NEEDS YOU"), "{screen}");
+    t.send(b"y\r");
+    let o = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["decision"],
+        serde_json::json!({"behavior": "allow"})
+    );
+    t.wait_for("allowed once");
+    // q leaves the alternate screen and puts the terminal back
+    t.send(b"q");
+    assert!(t.wait(20).success());
+    assert!(t.raw().contains("\x1b[?1049l"));
+}
+
+#[test]
+fn the_full_screen_deck_sees_sessions_come_and_names_the_pane_of_one_it_cannot_answer() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let t = full_deck(h.path(), 120);
+    t.wait_for("no claude sessions are running");
+    // a TUI waiting on a question (this test's process stands for it),
+    // written after the deck started: the deck is told, not polled
+    let me = std::process::id();
+    std::fs::write(
+        sessions.join(format!("{me}.json")),
+        format!(
+            r#"{{"pid":{me},"sessionId":"0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f","cwd":"/w/site\u001b[2J","kind":"interactive","entrypoint":"cli","tmux":"0:@1.%3","status":"waiting","waitingFor":"question","updatedAt":1}}"#
+        ),
+    )
+    .unwrap();
+    let screen = t.wait_for("tmux 0:@1.%3");
+    assert!(
+        screen.contains("question: answer in its terminal"),
+        "{screen}"
+    );
+    assert!(screen.contains("site\\e[2J"), "{screen}");
+    assert!(!t.raw().contains("site\x1b[2J"));
+    std::fs::remove_file(sessions.join(format!("{me}.json"))).unwrap();
+    t.wait_for("no claude sessions are running");
+}

@@ -158,12 +158,24 @@ impl<F: std::os::fd::AsFd> Keyboard for Polled<F> {
 }
 
 /// The request as the chat's approval reads it.
-fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
-    serde_json::from_value(serde_json::json!({
-        "tool_name": input.get("tool_name")?.as_str()?,
-        "input": input.get("tool_input").cloned().unwrap_or(Value::Null),
-    }))
-    .ok()
+/// The request as the chat's approval reads it, with the CLI's
+/// permission suggestions (what `a`, `p` and `u` may keep); suggestions it
+/// cannot read are left out, never widened.
+pub fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
+    let tool_name = input.get("tool_name")?.as_str()?;
+    let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
+    let with = serde_json::json!({
+        "tool_name": tool_name,
+        "input": tool_input,
+        "permission_suggestions": input.get("permission_suggestions").cloned().unwrap_or_else(|| serde_json::json!([])),
+    });
+    serde_json::from_value(with).ok().or_else(|| {
+        serde_json::from_value(serde_json::json!({
+            "tool_name": tool_name,
+            "input": tool_input,
+        }))
+        .ok()
+    })
 }
 
 /// Show one request and answer it from `input`; `false` when `input`

@@ -7,14 +7,18 @@
 //! - `deck hooks install` adds the `PermissionRequest` hook ([`install`]);
 //! - `deck hook` is that hook ([`hook`]): it hands each request to the
 //!   deck over its private socket ([`socket`]) and prints the answer;
-//! - `deck --json` prints one snapshot for scripts ([`snapshot`]).
+//! - `deck --json` prints one snapshot for scripts ([`snapshot`]);
+//! - `deck` on a terminal is the full screen ([`view`] draws it, [`full`]
+//!   feeds it), elsewhere line by line ([`line`]).
 
 pub mod answered;
+pub mod full;
 pub mod hook;
 pub mod install;
 pub mod line;
 pub mod snapshot;
 pub mod socket;
+pub mod view;
 
 use crate::cli::exit::{usage_error, Exit};
 use clap::{Args, Subcommand};
@@ -32,9 +36,17 @@ PermissionRequest hook in ~/.claude/settings.json:
   claudio deck hooks remove      take it out (the file as it was, when unchanged)
 With no deck running the hook prints nothing at once and the TUI asks as before.
 
-`claudio deck` alone lists the sessions, then shows each request as the chat
-shows an approval (the whole command, the diff) and takes a typed answer:
-y allows it, n or a reason denies it, t hands it back to its terminal.
+`claudio deck` on a terminal is one full screen: every session, sorted NEEDS
+YOU, WORKING, DONE, with its project, kind, age and cost, kept current as the
+registry folder changes. The selected request is shown as the chat shows an
+approval (the whole command, the diff; Enter with nothing typed shows all of
+it) and answered the chat's way, each with Enter: y once, a for this session,
+p in this project, u in every project (p and u only when the CLI suggested a
+rule), n or a reason denies, t hands it back to its terminal. Up and Down pick
+a request; q quits (what is held is handed back). Questions and plans of a
+claude TUI are answered in its terminal: the row names its tmux pane.
+A request answered in its terminal first leaves the deck by itself.
+Not on a terminal, the deck works line by line (y, n or a reason, t).
 
 Examples:
   claudio deck --json | jq '.sessions[] | select(.state == \"waiting\")'";
@@ -111,6 +123,11 @@ pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Res
             let style = crate::cli::style::Style::decide(color, std::io::stdout().is_terminal());
             let path = socket::path();
             let listener = socket::Listener::bind(&path)?;
+            if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+                let config_dir = claudio::store::default_config_dir()?;
+                full::run(listener, config_dir, style)?;
+                return Ok(Exit::Success);
+            }
             let width = crossterm::terminal::size().map_or(80, |(w, _)| w as usize);
             let mut out = std::io::stdout().lock();
             write!(out, "{}", line::sessions_lines(style))?;

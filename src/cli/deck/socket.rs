@@ -127,6 +127,15 @@ pub struct Answer {
     /// Why, for a denial (the model reads it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// For an allow: the permission updates to apply with it (the CLI's
+    /// own suggestions the person chose: `a`, `p`, `u`), as the hook's
+    /// `updatedPermissions`.
+    #[serde(
+        default,
+        rename = "updatedPermissions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_permissions: Option<Value>,
 }
 
 /// Read one line of at most [`MAX_LINE`] bytes (`None`: the other end
@@ -169,11 +178,22 @@ impl Pending {
     /// Answer it: `behavior` `allow`, `deny` (with `message`) or `ask`.
     /// An error when the hook is gone (its session answered in the TUI,
     /// its bound passed).
-    pub fn answer(mut self, behavior: &str, message: Option<String>) -> io::Result<()> {
+    pub fn answer(self, behavior: &str, message: Option<String>) -> io::Result<()> {
+        self.answer_with(behavior, message, None)
+    }
+
+    /// [`Pending::answer`], an allow carrying permission updates.
+    pub fn answer_with(
+        mut self,
+        behavior: &str,
+        message: Option<String>,
+        updated_permissions: Option<Value>,
+    ) -> io::Result<()> {
         let a = Answer {
             token: self.request.token.clone(),
             behavior: behavior.to_owned(),
             message,
+            updated_permissions,
         };
         write_line(&mut self.stream, &a)
     }
