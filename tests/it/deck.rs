@@ -297,3 +297,74 @@ fn the_full_screen_deck_sees_sessions_come_and_names_the_pane_of_one_it_cannot_a
     std::fs::remove_file(sessions.join(format!("{me}.json"))).unwrap();
     t.wait_for("no claude sessions are running");
 }
+
+#[test]
+fn json_lists_the_full_deck_s_requests_and_watch_streams_the_changes() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    // no deck: nothing pending, and said so
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (&v["deck"], &v["pending"]),
+        (&Value::Bool(false), &serde_json::json!([]))
+    );
+    let mut t = full_deck(h.path(), 100);
+    let mut watch = deck(h.path(), &["deck", "--watch"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, events) = std::sync::mpsc::channel::<Value>();
+    let out = watch.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str(&l).unwrap());
+        }
+    });
+    let next = |name: &str| -> Value {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match events.recv_timeout(left) {
+                Ok(e) if e["event"] == name => return e,
+                Ok(_) => {}
+                Err(e) => panic!("no {name} event: {e}"),
+            }
+        }
+    };
+    let me = std::process::id();
+    std::fs::write(
+        sessions.join(format!("{me}.json")),
+        format!(r#"{{"pid":{me},"cwd":"/w","kind":"interactive","status":"busy"}}"#),
+    )
+    .unwrap();
+    let e = next("session-appeared");
+    assert_eq!(e["session"]["state"], "working");
+    let child = hook(h.path());
+    let e = next("request-pending");
+    assert_eq!(
+        e["request"]["toolInput"]["command"],
+        "touch made-by-the-tool"
+    );
+    let id = e["request"]["id"].clone();
+    // the snapshot lists it too, the hook's input byte for byte
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["deck"], true);
+    assert_eq!(v["pending"][0]["toolName"], "Bash");
+    assert_eq!(
+        v["pending"][0]["sessionId"],
+        "0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f"
+    );
+    t.wait_for("touch made-by-the-tool");
+    t.send(b"n\r");
+    assert_eq!(next("request-answered")["id"], id);
+    let o = child.wait_with_output().unwrap();
+    assert!(stdout(&o).contains("\"deny\""));
+    std::fs::remove_file(sessions.join(format!("{me}.json"))).unwrap();
+    assert_eq!(next("session-gone")["pid"], me);
+    let _ = watch.kill();
+    let _ = watch.wait();
+}

@@ -40,9 +40,9 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Watch `dir` with inotify and say when anything in it changed; every
-/// [`SLOW_POLL`] too. Returns when the receiver is gone.
-fn watch_dir(dir: PathBuf, tx: mpsc::Sender<Event>) {
+/// Watch `dir` with inotify and call `changed` when anything in it
+/// changed; every [`SLOW_POLL`] too. Returns when `changed` says `false`.
+pub fn watch_dir(dir: PathBuf, mut changed: impl FnMut() -> bool) {
     use rustix::fs::inotify;
     let fd = inotify::init(inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK).ok();
     let mut watching = false;
@@ -77,7 +77,7 @@ fn watch_dir(dir: PathBuf, tx: mpsc::Sender<Event>) {
             }
             _ => std::thread::sleep(SLOW_POLL),
         }
-        if tx.send(Event::Sessions).is_err() {
+        if !changed() {
             return;
         }
     }
@@ -156,6 +156,33 @@ struct Held {
     pending: Pending,
     req: CanUseToolRequest,
     watch: Option<Watch>,
+    /// Its number here, for `deck --json` and `--watch`.
+    id: u64,
+    at: u64,
+}
+
+/// The held requests as `claudio deck --json` lists them, oldest first:
+/// the hook's input as the CLI gave it, byte for byte, with the deck's
+/// number for it and when it came in.
+fn pending_list(held: &HashMap<String, Held>) -> Value {
+    let mut v: Vec<&Held> = held.values().collect();
+    v.sort_by_key(|h| h.id);
+    Value::Array(
+        v.iter()
+            .map(|h| {
+                let i = &h.pending.request.input;
+                serde_json::json!({
+                    "id": h.id,
+                    "since": h.at,
+                    "sessionId": i.get("session_id"),
+                    "cwd": i.get("cwd"),
+                    "toolName": i.get("tool_name"),
+                    "toolInput": i.get("tool_input"),
+                    "permissionSuggestions": i.get("permission_suggestions"),
+                })
+            })
+            .collect(),
+    )
 }
 
 /// A request as the screen shows it, or `None` when it cannot be read
@@ -251,7 +278,7 @@ pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Res
     {
         let tx = tx.clone();
         std::thread::spawn(move || loop {
-            match listener.next(Duration::from_secs(5)) {
+            match listener.next_any(Duration::from_secs(5)) {
                 Ok(p) => {
                     if tx.send(Event::Request(p)).is_err() {
                         return;
@@ -264,7 +291,7 @@ pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Res
     {
         let tx = tx.clone();
         let dir = config_dir.join("sessions");
-        std::thread::spawn(move || watch_dir(dir, tx));
+        std::thread::spawn(move || watch_dir(dir, move || tx.send(Event::Sessions).is_ok()));
     }
     {
         let tx = tx.clone();
@@ -292,6 +319,7 @@ pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Res
     let mut costs = Costs::default();
     (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
     let mut last = Vec::new();
+    let mut count = 0u64;
     loop {
         let (w, h) =
             crossterm::terminal::size().map_or((80, 24), |(w, h)| (w as usize, h as usize));
@@ -317,6 +345,10 @@ pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Res
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         match ev {
+            Some(Event::Request(p)) if p.request.kind == "list" => {
+                let _ = p.reply(serde_json::json!({ "pending": pending_list(&held) }));
+                continue;
+            }
             Some(Event::Request(p)) => {
                 let Some((r, req)) = request_of(&p, &view.sessions, w) else {
                     let _ = p.answer("ask", None);
@@ -331,12 +363,15 @@ pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Res
                     }
                 }
                 let watch = Watch::new(&p.request.input);
+                count += 1;
                 held.insert(
                     r.token.clone(),
                     Held {
                         pending: p,
                         req,
                         watch,
+                        id: count,
+                        at: r.at,
                     },
                 );
                 view.add(r);

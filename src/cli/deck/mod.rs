@@ -19,6 +19,7 @@ pub mod line;
 pub mod snapshot;
 pub mod socket;
 pub mod view;
+pub mod watch;
 
 use crate::cli::exit::{usage_error, Exit};
 use clap::{Args, Subcommand};
@@ -48,17 +49,26 @@ claude TUI are answered in its terminal: the row names its tmux pane.
 A request answered in its terminal first leaves the deck by itself.
 Not on a terminal, the deck works line by line (y, n or a reason, t).
 
+`claudio deck --json` prints one snapshot (with the requests a full-screen
+deck holds, under pending); `claudio deck --watch` prints each change as one
+JSON object a line: session-appeared, session-changed, session-gone,
+request-pending, request-answered.
+
 Examples:
-  claudio deck --json | jq '.sessions[] | select(.state == \"waiting\")'";
+  claudio deck --json | jq '.sessions[] | select(.state == \"waiting\")'
+  claudio deck --watch | jq -c 'select(.event == \"request-pending\")'";
 
 /// `claudio deck`'s arguments.
 #[derive(Debug, Args)]
 pub struct DeckArgs {
     #[command(subcommand)]
     pub action: Option<DeckAction>,
-    /// Print one snapshot of every running session as JSON, and exit.
-    #[arg(long)]
+    /// Print one snapshot of every running session as JSON (and the requests a running deck holds), and exit.
+    #[arg(long, conflicts_with = "watch")]
     pub json: bool,
+    /// Print what changes as it changes, one JSON object a line (sessions appearing, changing, going; requests pending, answered).
+    #[arg(long)]
+    pub watch: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -118,6 +128,7 @@ pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Res
             })
         }
         None if args.json => snapshot::run(),
+        None if args.watch => watch::run(),
         None => {
             use std::io::{IsTerminal, Write};
             let style = crate::cli::style::Style::decide(color, std::io::stdout().is_terminal());

@@ -198,6 +198,12 @@ impl Pending {
         write_line(&mut self.stream, &a)
     }
 
+    /// Answer a `list` request with `v` (its token added).
+    pub fn reply(mut self, mut v: Value) -> io::Result<()> {
+        v["token"] = Value::String(self.request.token.clone());
+        write_line(&mut self.stream, &v)
+    }
+
     /// The connection, for a test to write on by hand.
     #[cfg(test)]
     pub fn into_stream(self) -> UnixStream {
@@ -279,6 +285,18 @@ impl Listener {
     /// one waited for.
     pub fn next(&self, bound: Duration) -> io::Result<Pending> {
         loop {
+            let p = self.next_any(bound)?;
+            if p.request.kind == "permission" {
+                return Ok(p);
+            }
+        }
+    }
+
+    /// [`Listener::next`], also taking `list` requests (`claudio deck
+    /// --json` and `--watch` asking which requests the deck holds:
+    /// answered with [`Pending::reply`]).
+    pub fn next_any(&self, bound: Duration) -> io::Result<Pending> {
+        loop {
             let (mut stream, _) = self.listener.accept()?;
             if !same_user(&stream) {
                 continue;
@@ -291,12 +309,39 @@ impl Listener {
             let Ok(request) = serde_json::from_str::<Request>(&line) else {
                 continue;
             };
-            if request.kind != "permission" || request.token.is_empty() {
+            if !matches!(request.kind.as_str(), "permission" | "list") || request.token.is_empty() {
                 continue;
             }
             return Ok(Pending { request, stream });
         }
     }
+}
+
+/// Which requests the deck listening at `path` holds, as it says (its
+/// `pending` list); `None` when no deck answers there (none running, a
+/// deck working line by line, one that is not ours).
+pub fn ask_list(path: &Path) -> Option<Value> {
+    check_private(path.parent()?).ok()?;
+    let stream = UnixStream::connect(path).ok()?;
+    if !same_user(&stream) {
+        return None;
+    }
+    let bound = Some(Duration::from_secs(2));
+    stream.set_read_timeout(bound).ok()?;
+    stream.set_write_timeout(bound).ok()?;
+    let token = claudio::store::new_uuid();
+    let req = Request {
+        kind: "list".into(),
+        token: token.clone(),
+        input: Value::Object(Default::default()),
+    };
+    write_line(&mut &stream, &req).ok()?;
+    let line = read_line(&mut &stream).ok()??;
+    let v: Value = serde_json::from_str(&line).ok()?;
+    if v.get("token").and_then(Value::as_str) != Some(token.as_str()) {
+        return None;
+    }
+    v.get("pending").filter(|p| p.is_array()).cloned()
 }
 
 impl Drop for Listener {
