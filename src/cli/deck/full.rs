@@ -322,7 +322,11 @@ pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Res
     let mut count = 0u64;
     loop {
         let (w, h) =
-            crossterm::terminal::size().map_or((80, 24), |(w, h)| (w as usize, h as usize));
+            // a terminal that says no size (0 × 0) is drawn at 80 × 24
+            crossterm::terminal::size()
+                .ok()
+                .filter(|&(w, h)| w > 0 && h > 0)
+                .map_or((80, 24), |(w, h)| (w as usize, h as usize));
         let rows = view.render(now_ms(), w, h, style);
         if rows != last {
             let mut out = io::stdout().lock();
