@@ -223,7 +223,11 @@ fn request_of(
         Request {
             token: p.request.token.clone(),
             session_id,
-            project: cwd.display().to_string(),
+            project: match dirs::home_dir().and_then(|h| cwd.strip_prefix(h).ok()) {
+                Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+                Some(rest) => format!("~/{}", rest.display()),
+                None => cwd.display().to_string(),
+            },
             kind,
             shown,
             offer,

@@ -138,7 +138,8 @@ pub fn age(ms: u64) -> String {
 }
 
 fn cost(c: Option<f64>) -> String {
-    c.map_or_else(|| "$—".to_owned(), |c| format!("${c:.2}"))
+    // (a sum of nothing is -0.0)
+    c.map_or_else(|| "$—".to_owned(), |c| format!("${:.2}", (c + 0.0).max(0.0)))
 }
 
 /// A project's name on its row: its folder's last part.
@@ -621,6 +622,8 @@ mod tests {
         assert_eq!(age(7_200_000), "2h");
         assert_eq!(age(3 * 86_400_000), "3d");
         assert_eq!(age(u64::MAX), ">99d");
+        assert_eq!(cost(Some(-0.0)), "$0.00");
+        assert_eq!(cost(None), "$—");
     }
 
     #[test]
