@@ -269,3 +269,44 @@ fn real_cli_tui_with_no_deck_shows_its_own_dialog() {
     assert!(!t.contents().contains("PermissionRequest hook"));
     stop(t);
 }
+
+#[test]
+fn real_cli_tui_a_from_the_full_deck_keeps_the_cli_s_suggestion_for_the_session() {
+    let Some(tui) =
+        tui_world("real_cli_tui_a_from_the_full_deck_keeps_the_cli_s_suggestion_for_the_session")
+    else {
+        return;
+    };
+    let first = tui.work.join("first.txt");
+    let second = tui.work.join("second.txt");
+    tui.w.api.push(Reply::tool_use(
+        "Write",
+        serde_json::json!({"file_path": first, "content": "one\n"}),
+    ));
+    tui.w.api.push(Reply::tool_use(
+        "Write",
+        serde_json::json!({"file_path": second, "content": "two\n"}),
+    ));
+    tui.w.api.push(Reply::text("Finished."));
+    // the full-screen deck, on a terminal of its own
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "write both files");
+    let screen = deck.wait_for("first.txt");
+    // `a`: every file edit for this session, as the CLI suggested it
+    assert!(screen.contains("every file edit"), "{screen}");
+    deck.send(b"a\r");
+    eventually("the first file was written", &t, || tui.made("first.txt"));
+    // the second edit is not asked again: the CLI took the mode
+    eventually("the second file was written", &t, || tui.made("second.txt"));
+    t.wait_for("Finished.");
+    assert!(
+        !deck.contents().contains("second.txt"),
+        "{}",
+        deck.contents()
+    );
+    assert!(!t.contents().contains(DIALOG));
+    deck.send(b"q");
+    stop(t);
+}

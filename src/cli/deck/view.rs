@@ -139,7 +139,10 @@ pub fn age(ms: u64) -> String {
 
 fn cost(c: Option<f64>) -> String {
     // (a sum of nothing is -0.0)
-    c.map_or_else(|| "$—".to_owned(), |c| format!("${:.2}", (c + 0.0).max(0.0)))
+    c.map_or_else(
+        || "$—".to_owned(),
+        |c| format!("${:.2}", (c + 0.0).max(0.0)),
+    )
 }
 
 /// A project's name on its row: its folder's last part.
