@@ -269,6 +269,10 @@ fn the_full_screen_deck_answers_a_request_with_y_and_enter() {
     assert!(t.wait(20).success());
     // (read as it reaches the test: the program may be gone first)
     t.read_until("\x1b[?1049l");
+    assert!(
+        !h.path().join("run/claudio/deck.sock").exists(),
+        "the socket goes with the deck"
+    );
 }
 
 #[test]

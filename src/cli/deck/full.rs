@@ -278,6 +278,15 @@ impl Drop for Screen {
 
 /// Run the full-screen deck until `q` or Ctrl-C.
 pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Result<()> {
+    // the listener lives on its thread till the process ends: the socket
+    // is taken away here, so the next hook finds no deck at once
+    let socket = listener.path().to_owned();
+    let result = serve(listener, config_dir, style);
+    let _ = std::fs::remove_file(&socket);
+    result
+}
+
+fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     {
         let tx = tx.clone();

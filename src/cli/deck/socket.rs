@@ -280,6 +280,11 @@ impl Listener {
         })
     }
 
+    /// Where the socket is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The next request (blocking): a connection from another user, or
     /// one that sends no request within `bound`, is dropped and the next
     /// one waited for.
