@@ -94,7 +94,21 @@ impl Tui {
         for (k, v) in self.env() {
             c.env(k, v);
         }
-        let t = Term::spawn_sized(c, 40, 100);
+        let mut t = Term::spawn_sized(c, 40, 100);
+        t.wait_for("Claude Code v");
+        // 2.1.332 may offer to make auto mode the default, a moment after it
+        // starts: no, keep manual mode (the permission prompts are the test)
+        let until = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < until {
+            if t.contents().contains("Make auto mode your default") {
+                std::thread::sleep(Duration::from_millis(500));
+                t.send(b"\x1b[B");
+                std::thread::sleep(Duration::from_millis(300));
+                t.send(b"\r");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         t.wait_for("manual mode on");
         t
     }
