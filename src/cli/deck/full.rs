@@ -340,6 +340,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 .ok()
                 .filter(|&(w, h)| w > 0 && h > 0)
                 .map_or((80, 24), |(w, h)| (w as usize, h as usize));
+        view.height = h;
         let rows = view.render(now_ms(), w, h, style);
         if rows != last {
             let mut out = io::stdout().lock();

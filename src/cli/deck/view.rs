@@ -123,6 +123,22 @@ pub struct View {
     pub note: Option<String>,
     /// Registry files passed over, in words.
     pub problems: Vec<String>,
+    /// The screen's height, as last drawn: an allow is taken only for a
+    /// request shown whole in it.
+    pub height: usize,
+}
+
+/// The rows a request's body may take on a screen `height` rows tall.
+fn body_room(height: usize) -> usize {
+    height.saturating_sub(4 + 2 + 2).max(1)
+}
+
+/// A request's body as shown: the chat's approval without its own
+/// choices line (the deck's replaces it).
+fn body_lines(body: &str) -> Vec<&str> {
+    body.lines()
+        .take_while(|l| !crate::cli::wrap::strip_sgr(l).contains("Allow?"))
+        .collect()
 }
 
 /// `ms` as an age: `5s`, `3m`, `2h`, `4d`.
@@ -239,7 +255,21 @@ impl View {
                     self.whole = true;
                     return None;
                 }
+                let body = match (&r.shown.whole, self.whole) {
+                    (Some(w), true) => w,
+                    _ => &r.shown.folded,
+                };
+                let cut = self.height > 0 && body_lines(body).len() > body_room(self.height);
                 match Decision::parse(&t, &r.offer) {
+                    // what is allowed is what was seen: never a request cut
+                    // by the screen's height
+                    Ok(d) if cut && !matches!(d, Decision::Deny(_)) => {
+                        self.typed.clear();
+                        self.note = Some(
+                            "not all of it fits on this screen: make the terminal taller, or t answers it in its terminal"
+                                .into(),
+                        );
+                    }
                     Ok(d) => {
                         self.typed.clear();
                         return Some(Act::Answer(token, d));
@@ -416,12 +446,8 @@ impl View {
             foot.push(fit_row(&head, width));
             // the list keeps its head and a row or two; the rest is the
             // request's, and what does not fit is said to be there
-            let room = height.saturating_sub(4 + 2 + 2).max(1);
-            // the chat's own choices line is replaced by the deck's
-            let lines: Vec<&str> = body
-                .lines()
-                .take_while(|l| !crate::cli::wrap::strip_sgr(l).contains("Allow?"))
-                .collect();
+            let room = body_room(height);
+            let lines = body_lines(body);
             if lines.len() > room {
                 foot.extend(lines[..room - 1].iter().map(|l| fit_row(l, width)));
                 foot.push(s.dim(&format!(
@@ -716,5 +742,19 @@ mod tests {
         assert!(rows[2].starts_with("›NEEDS YOU"), "{rows:#?}");
         assert!(rows.last().unwrap().contains("y once"), "{rows:#?}");
         assert!(rows.iter().any(|r| r.contains("more rows")), "{rows:#?}");
+        // what is not seen is not allowed; a denial or a hand-back still goes
+        v.height = 16;
+        assert_eq!(key(&mut v, "y\n"), None);
+        assert!(v.note.as_deref().unwrap().contains("not all of it fits"));
+        assert_eq!(key(&mut v, "t\n"), Some(Act::HandBack("t9".into())));
+        assert!(matches!(
+            key(&mut v, "n\n"),
+            Some(Act::Answer(_, Decision::Deny(_)))
+        ));
+        v.height = 80;
+        assert_eq!(
+            key(&mut v, "y\n"),
+            Some(Act::Answer("t9".into(), Decision::AllowOnce))
+        );
     }
 }
