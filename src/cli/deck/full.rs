@@ -191,6 +191,7 @@ fn request_of(
     p: &Pending,
     sessions: &[Session],
     width: usize,
+    style: Style,
 ) -> Option<(Request, CanUseToolRequest)> {
     let input = &p.request.input;
     let req = super::line::as_tool_request(input)?;
@@ -208,16 +209,7 @@ fn request_of(
         .iter()
         .find(|s| s.session_id.is_some() && s.session_id == session_id)
         .map_or(Kind::Tui, |s| s.kind);
-    let change = diff::proposed(&req.tool_name, &req.input, &cwd);
-    let here = Here::new(&cwd);
-    let shown = Shown::new(
-        &req,
-        change.as_ref(),
-        None,
-        &here,
-        Style::plain(),
-        width.saturating_sub(2).max(20),
-    );
+    let shown = shown_at(&req, input, width, style);
     let offer = Offer::of(&req);
     Some((
         Request {
@@ -235,6 +227,26 @@ fn request_of(
         },
         req,
     ))
+}
+
+/// The approval for `req` (the hook's `input` says its folder) on a
+/// screen `width` columns wide.
+fn shown_at(req: &CanUseToolRequest, input: &Value, width: usize, style: Style) -> Shown {
+    let cwd = input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let change = diff::proposed(&req.tool_name, &req.input, &cwd);
+    Shown::new(
+        req,
+        change.as_ref(),
+        None,
+        &Here::new(&cwd),
+        style,
+        width.saturating_sub(2).max(20),
+    )
 }
 
 /// The hook's answer for a decision: `(behavior, message, updates)`.
@@ -368,7 +380,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 continue;
             }
             Some(Event::Request(p)) => {
-                let Some((r, req)) = request_of(&p, &view.sessions, w) else {
+                let Some((r, req)) = request_of(&p, &view.sessions, w, style) else {
                     let _ = p.answer("ask", None);
                     continue;
                 };
@@ -398,7 +410,17 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             Some(Event::Sessions) => {
                 (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
             }
-            Some(Event::Resize) => last.clear(),
+            Some(Event::Resize) => {
+                // each request drawn again for the new width: a command is
+                // shown whole, never cut at the screen's edge
+                let w = crossterm::terminal::size().map_or(w, |(w, _)| (w as usize).max(20));
+                for r in &mut view.requests {
+                    if let Some(hd) = held.get(&r.token) {
+                        r.shown = shown_at(&hd.req, &hd.pending.request.input, w, style);
+                    }
+                }
+                last.clear();
+            }
             Some(Event::Key(k)) => match view.key(k) {
                 Some(Act::Quit) => break,
                 Some(Act::HandBack(token)) => {
