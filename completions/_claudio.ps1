@@ -366,7 +366,8 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         'claudio;deck' {
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one snapshot of every running session as JSON, and exit')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one snapshot of every running session as JSON (and the requests a running deck holds), and exit')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Print what changes as it changes, one JSON object a line (sessions appearing, changing, going; requests pending, answered)')
             [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

@@ -620,7 +620,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__deck)
-            opts="-h --json --cli-path --debug --color --help hooks hook help"
+            opts="-h --json --watch --cli-path --debug --color --help hooks hook help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -335,7 +335,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;deck'= {
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
-            cand --json 'Print one snapshot of every running session as JSON, and exit'
+            cand --json 'Print one snapshot of every running session as JSON (and the requests a running deck holds), and exit'
+            cand --watch 'Print what changes as it changes, one JSON object a line (sessions appearing, changing, going; requests pending, answered)'
             cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
             cand -h 'Print help'
             cand --help 'Print help'

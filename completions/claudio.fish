@@ -316,7 +316,8 @@ complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_see
 complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l color -d 'When to use colors [default: auto]' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l json -d 'Print one snapshot of every running session as JSON, and exit'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l json -d 'Print one snapshot of every running session as JSON (and the requests a running deck holds), and exit'
+complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l watch -d 'Print what changes as it changes, one JSON object a line (sessions appearing, changing, going; requests pending, answered)'
 complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -l debug -d 'Log claudio\'s own decisions on stderr (never secrets)'
 complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -s h -l help -d 'Print help'
 complete -c claudio -n "__fish_claudio_using_subcommand deck; and not __fish_seen_subcommand_from hooks hook help" -f -a "hooks" -d 'Install, check or remove the PermissionRequest hook in Claude Code\'s settings'

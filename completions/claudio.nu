@@ -410,7 +410,8 @@ module completions {
 
   # Every running Claude Code session, and its permission requests answered from one place
   export extern "claudio deck" [
-    --json                    # Print one snapshot of every running session as JSON, and exit
+    --json                    # Print one snapshot of every running session as JSON (and the requests a running deck holds), and exit
+    --watch                   # Print what changes as it changes, one JSON object a line (sessions appearing, changing, going; requests pending, answered)
     --cli-path: path          # Path of the `claude` executable
     --debug                   # Log claudio's own decisions on stderr (never secrets)
     --color: string@"nu-complete claudio deck color" # When to use colors [default: auto]

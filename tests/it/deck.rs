@@ -240,3 +240,136 @@ fn a_deck_killed_mid_answer_leaves_the_tui_to_ask() {
     let o = run(deck(h.path(), &["deck", "hook"]), Some(REQUEST.as_bytes()));
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
 }
+
+/// The full-screen deck on a terminal of `cols` columns.
+fn full_deck(home: &Path, cols: u16) -> crate::common::term::Term {
+    let t = crate::common::term::Term::spawn_sized(deck(home, &["deck"]), 24, cols);
+    t.wait_for("claudio deck");
+    t
+}
+
+#[test]
+fn the_full_screen_deck_answers_a_request_with_y_and_enter() {
+    let h = home();
+    let mut t = full_deck(h.path(), 100);
+    let child = hook(h.path());
+    // the row, and the request as the chat's approval shows it
+    let screen = t.wait_for("touch made-by-the-tool");
+    assert!(screen.contains("NEEDS YOU"), "{screen}");
+    t.send(b"y\r");
+    let o = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["decision"],
+        serde_json::json!({"behavior": "allow"})
+    );
+    t.wait_for("allowed once");
+    // q leaves the alternate screen and puts the terminal back
+    t.send(b"q");
+    assert!(t.wait(20).success());
+    // (read as it reaches the test: the program may be gone first)
+    t.read_until("\x1b[?1049l");
+    assert!(
+        !h.path().join("run/claudio/deck.sock").exists(),
+        "the socket goes with the deck"
+    );
+}
+
+#[test]
+fn the_full_screen_deck_sees_sessions_come_and_names_the_pane_of_one_it_cannot_answer() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let t = full_deck(h.path(), 120);
+    t.wait_for("no claude sessions are running");
+    // a TUI waiting on a question (this test's process stands for it),
+    // written after the deck started: the deck is told, not polled
+    let me = std::process::id();
+    std::fs::write(
+        sessions.join(format!("{me}.json")),
+        format!(
+            r#"{{"pid":{me},"sessionId":"0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f","cwd":"/w/site\u001b[2J","kind":"interactive","entrypoint":"cli","tmux":"0:@1.%3","status":"waiting","waitingFor":"question","updatedAt":1}}"#
+        ),
+    )
+    .unwrap();
+    let screen = t.wait_for("tmux 0:@1.%3");
+    assert!(
+        screen.contains("question: answer in its terminal"),
+        "{screen}"
+    );
+    assert!(screen.contains("site\\e[2J"), "{screen}");
+    assert!(!t.raw().contains("site\x1b[2J"));
+    std::fs::remove_file(sessions.join(format!("{me}.json"))).unwrap();
+    t.wait_for("no claude sessions are running");
+}
+
+#[test]
+fn json_lists_the_full_deck_s_requests_and_watch_streams_the_changes() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    // no deck: nothing pending, and said so
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (&v["deck"], &v["pending"]),
+        (&Value::Bool(false), &serde_json::json!([]))
+    );
+    let mut t = full_deck(h.path(), 100);
+    let mut watch = deck(h.path(), &["deck", "--watch"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, events) = std::sync::mpsc::channel::<Value>();
+    let out = watch.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str(&l).unwrap());
+        }
+    });
+    let next = |name: &str| -> Value {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match events.recv_timeout(left) {
+                Ok(e) if e["event"] == name => return e,
+                Ok(_) => {}
+                Err(e) => panic!("no {name} event: {e}"),
+            }
+        }
+    };
+    let me = std::process::id();
+    std::fs::write(
+        sessions.join(format!("{me}.json")),
+        format!(r#"{{"pid":{me},"cwd":"/w","kind":"interactive","status":"busy"}}"#),
+    )
+    .unwrap();
+    let e = next("session-appeared");
+    assert_eq!(e["session"]["state"], "working");
+    let child = hook(h.path());
+    let e = next("request-pending");
+    assert_eq!(
+        e["request"]["toolInput"]["command"],
+        "touch made-by-the-tool"
+    );
+    let id = e["request"]["id"].clone();
+    // the snapshot lists it too, the hook's input byte for byte
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["deck"], true);
+    assert_eq!(v["pending"][0]["toolName"], "Bash");
+    assert_eq!(
+        v["pending"][0]["sessionId"],
+        "0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f"
+    );
+    t.wait_for("touch made-by-the-tool");
+    t.send(b"n\r");
+    assert_eq!(next("request-answered")["id"], id);
+    let o = child.wait_with_output().unwrap();
+    assert!(stdout(&o).contains("\"deny\""));
+    std::fs::remove_file(sessions.join(format!("{me}.json"))).unwrap();
+    assert_eq!(next("session-gone")["pid"], me);
+    let _ = watch.kill();
+    let _ = watch.wait();
+}

@@ -107,7 +107,12 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
         return None;
     }
     let decision = match answer.behavior.as_str() {
-        "allow" => json!({ "behavior": "allow" }),
+        "allow" => match answer.updated_permissions {
+            Some(Value::Array(u)) if !u.is_empty() => {
+                json!({ "behavior": "allow", "updatedPermissions": u })
+            }
+            _ => json!({ "behavior": "allow" }),
+        },
         "deny" => json!({
             "behavior": "deny",
             "message": answer.message.unwrap_or_else(|| "denied from claudio deck".to_owned()),
@@ -153,7 +158,9 @@ mod tests {
                         let mut s = pending.into_stream();
                         write_line(&mut s, &a).unwrap();
                     }
-                    b => pending.answer(b, a.message).unwrap(),
+                    b => pending
+                        .answer_with(b, a.message, a.updated_permissions)
+                        .unwrap(),
                 }
             }
         });
@@ -187,6 +194,7 @@ mod tests {
                 token: String::new(),
                 behavior: "allow".into(),
                 message: None,
+                updated_permissions: None,
             })
         });
         let out = decide(&p, INPUT.as_bytes(), WAIT).unwrap();
@@ -200,6 +208,7 @@ mod tests {
                 token: String::new(),
                 behavior: "deny".into(),
                 message: Some("not on main".into()),
+                updated_permissions: None,
             })
         });
         let out: Value =
@@ -213,12 +222,35 @@ mod tests {
     }
 
     #[test]
+    fn an_allow_carries_the_chosen_permission_updates() {
+        let updates = json!([{"type": "addRules", "behavior": "allow",
+            "rules": [{"toolName": "Bash", "ruleContent": "ls *"}], "destination": "session"}]);
+        let u2 = updates.clone();
+        let (_d, p, t) = deck_answering(move |_| {
+            Some(Answer {
+                token: String::new(),
+                behavior: "allow".into(),
+                message: None,
+                updated_permissions: Some(u2),
+            })
+        });
+        let out: Value =
+            serde_json::from_str(&decide(&p, INPUT.as_bytes(), WAIT).unwrap()).unwrap();
+        t.join().unwrap();
+        assert_eq!(
+            out["hookSpecificOutput"]["decision"],
+            json!({"behavior": "allow", "updatedPermissions": updates})
+        );
+    }
+
+    #[test]
     fn answer_it_there_or_a_deck_gone_mid_answer_is_no_output() {
         let (_d, p, t) = deck_answering(|_| {
             Some(Answer {
                 token: String::new(),
                 behavior: "ask".into(),
                 message: None,
+                updated_permissions: None,
             })
         });
         assert_eq!(decide(&p, INPUT.as_bytes(), WAIT), None);
@@ -236,6 +268,7 @@ mod tests {
                 token: format!("{}x", r.token),
                 behavior: "raw".into(),
                 message: None,
+                updated_permissions: None,
             })
         });
         assert_eq!(decide(&p, INPUT.as_bytes(), WAIT), None);

@@ -17,6 +17,10 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// How often, in ms, a waiting request's transcript is looked at for an
+/// answer given in its terminal.
+const CHECK_EVERY_MS: i32 = 200;
+
 /// How long a connection may take to send its request.
 const REQUEST_BOUND: Duration = Duration::from_secs(5);
 
@@ -49,20 +53,136 @@ fn answer_of(line: &str) -> Option<(&'static str, Option<String>)> {
     }
 }
 
+/// What came from the person while a request waits.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Typed {
+    /// A line, without its newline.
+    Line(String),
+    /// The input ended: nobody is at the deck any more.
+    End,
+    /// The request went away first (answered in its terminal, its hook's
+    /// bound passed).
+    Withdrawn,
+}
+
+/// Where the answers come from.
+pub trait Keyboard {
+    /// The next line typed for `pending`, or its withdrawal; `elsewhere`
+    /// says whether it was answered in its terminal (asked now and then
+    /// while waiting).
+    fn next(&mut self, pending: &Pending, elsewhere: &mut dyn FnMut() -> bool)
+        -> io::Result<Typed>;
+}
+
+/// Any buffered reader (a test's text): lines only, never waiting on the
+/// request.
+impl<T: BufRead> Keyboard for T {
+    fn next(&mut self, _: &Pending, _: &mut dyn FnMut() -> bool) -> io::Result<Typed> {
+        let mut line = String::new();
+        if self.read_line(&mut line)? == 0 {
+            return Ok(Typed::End);
+        }
+        Ok(Typed::Line(line.trim_end_matches(['\n', '\r']).to_owned()))
+    }
+}
+
+/// The deck's standard input, waited on together with the request's
+/// connection: a request answered in its terminal is said to be gone at
+/// once, not when the next answer is typed.
+pub struct Polled<F: std::os::fd::AsFd> {
+    fd: F,
+    buf: Vec<u8>,
+    ended: bool,
+}
+
+impl<F: std::os::fd::AsFd> Polled<F> {
+    pub fn new(fd: F) -> Self {
+        Polled {
+            fd,
+            buf: Vec::new(),
+            ended: false,
+        }
+    }
+}
+
+impl<F: std::os::fd::AsFd> Keyboard for Polled<F> {
+    fn next(
+        &mut self,
+        pending: &Pending,
+        elsewhere: &mut dyn FnMut() -> bool,
+    ) -> io::Result<Typed> {
+        use rustix::event::{poll, PollFd, PollFlags};
+        loop {
+            if let Some(at) = self.buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=at).collect();
+                let text = String::from_utf8_lossy(&line[..at]);
+                return Ok(Typed::Line(text.trim_end_matches('\r').to_owned()));
+            }
+            if self.ended {
+                return Ok(Typed::End);
+            }
+            let (keys, hook) = {
+                let mut fds = [
+                    PollFd::new(&self.fd, PollFlags::IN),
+                    PollFd::from_borrowed_fd(pending.as_fd(), PollFlags::IN),
+                ];
+                match poll(&mut fds, CHECK_EVERY_MS) {
+                    Err(rustix::io::Errno::INTR) => continue,
+                    Err(e) => return Err(e.into()),
+                    Ok(0) if elsewhere() => return Ok(Typed::Withdrawn),
+                    Ok(_) => {}
+                }
+                (!fds[0].revents().is_empty(), !fds[1].revents().is_empty())
+            };
+            // the hook sends nothing after its request: its end readable
+            // is its end closed (or a peer out of line): the request is
+            // gone
+            if hook {
+                return Ok(Typed::Withdrawn);
+            }
+            if keys {
+                let mut chunk = [0u8; 4096];
+                match rustix::io::read(&self.fd, &mut chunk) {
+                    Ok(0) => self.ended = true,
+                    Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                    Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => {}
+                    Err(e) => return Err(e.into()),
+                }
+                if self.buf.len() > 1 << 20 {
+                    // a line past any answer's length: read as typed
+                    self.buf.push(b'\n');
+                }
+            }
+        }
+    }
+}
+
 /// The request as the chat's approval reads it.
-fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
-    serde_json::from_value(serde_json::json!({
-        "tool_name": input.get("tool_name")?.as_str()?,
-        "input": input.get("tool_input").cloned().unwrap_or(Value::Null),
-    }))
-    .ok()
+/// The request as the chat's approval reads it, with the CLI's
+/// permission suggestions (what `a`, `p` and `u` may keep); suggestions it
+/// cannot read are left out, never widened.
+pub fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
+    let tool_name = input.get("tool_name")?.as_str()?;
+    let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
+    let with = serde_json::json!({
+        "tool_name": tool_name,
+        "input": tool_input,
+        "permission_suggestions": input.get("permission_suggestions").cloned().unwrap_or_else(|| serde_json::json!([])),
+    });
+    serde_json::from_value(with).ok().or_else(|| {
+        serde_json::from_value(serde_json::json!({
+            "tool_name": tool_name,
+            "input": tool_input,
+        }))
+        .ok()
+    })
 }
 
 /// Show one request and answer it from `input`; `false` when `input`
 /// ended.
 pub fn answer_one(
     pending: Pending,
-    input: &mut dyn BufRead,
+    input: &mut dyn Keyboard,
     out: &mut dyn Write,
     style: Style,
     width: usize,
@@ -96,6 +216,7 @@ pub fn answer_one(
         let _ = pending.answer("ask", None);
         return Ok(true);
     };
+    let mut watch = super::answered::Watch::new(req_input);
     let change = diff::proposed(&req.tool_name, &req.input, &cwd);
     let here = Here::new(&cwd);
     let mut shown = tool::Shown::new(&req, change.as_ref(), None, &here, style, width);
@@ -103,12 +224,27 @@ pub fn answer_one(
     loop {
         write!(out, "{question}  {}", choices(&style))?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            // nobody at the deck any more: the TUI asks
-            let _ = pending.answer("ask", None);
-            return Ok(false);
-        }
+        let line = match input.next(&pending, &mut || {
+            watch.as_mut().is_some_and(super::answered::Watch::answered)
+        })? {
+            Typed::Line(l) => l,
+            Typed::End => {
+                // nobody at the deck any more: the TUI asks
+                let _ = pending.answer("ask", None);
+                return Ok(false);
+            }
+            Typed::Withdrawn => {
+                // the hook, if still there, ends with no decision
+                let _ = pending.answer("ask", None);
+                writeln!(
+                    out,
+                    "\n  {}",
+                    style.dim("gone: answered in its terminal (or its hook's bound passed)")
+                )?;
+                out.flush()?;
+                return Ok(true);
+            }
+        };
         let Some((behavior, message)) = answer_of(&line) else {
             question = shown.whole.take().unwrap_or_default();
             continue;
@@ -188,7 +324,7 @@ pub fn sessions_lines(style: Style) -> String {
 /// ends.
 pub fn serve(
     listener: &Listener,
-    input: &mut dyn BufRead,
+    input: &mut dyn Keyboard,
     out: &mut dyn Write,
     style: Style,
     width: usize,
@@ -264,5 +400,62 @@ mod tests {
         assert!(out.unwrap().contains("\"deny\""));
         assert!(shown.contains("three"), "{shown}");
         assert!(shown.contains("(+1 −1)"), "{shown}");
+    }
+
+    #[test]
+    fn a_request_answered_elsewhere_is_gone_without_a_key() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("claudio").join("deck.sock");
+        let l = Listener::bind(&p).unwrap();
+        // a hook that gives up (its session answered in the terminal)
+        let p2 = p.clone();
+        let hook = std::thread::spawn(move || {
+            let mut s = std::os::unix::net::UnixStream::connect(&p2).unwrap();
+            crate::cli::deck::socket::write_line(
+                &mut s,
+                &crate::cli::deck::socket::Request {
+                    kind: "permission".into(),
+                    token: "t".into(),
+                    input: serde_json::from_str(BASH).unwrap(),
+                },
+            )
+            .unwrap();
+        });
+        let pending = l.next(Duration::from_secs(30)).unwrap();
+        hook.join().unwrap();
+        // the keyboard: a pipe nobody writes to
+        let (keys, _writer) = std::os::unix::net::UnixStream::pair().unwrap();
+        let mut kb = Polled::new(keys);
+        assert_eq!(kb.next(&pending, &mut || false).unwrap(), Typed::Withdrawn);
+        // one still waited on, said to be answered in its transcript
+        let hook = std::thread::spawn(move || decide(&p, BASH.as_bytes(), WAIT));
+        let pending = l.next(Duration::from_secs(30)).unwrap();
+        let mut asked = 0;
+        assert_eq!(
+            kb.next(&pending, &mut || {
+                asked += 1;
+                asked > 2
+            })
+            .unwrap(),
+            Typed::Withdrawn
+        );
+        drop(pending);
+        assert_eq!(hook.join().unwrap(), None);
+        // typed lines come whole, and the end of input is said
+        let (keys, mut writer) = std::os::unix::net::UnixStream::pair().unwrap();
+        let mut kb = Polled::new(keys);
+        std::io::Write::write_all(&mut writer, b"not on main\r\n").unwrap();
+        drop(writer);
+        let l2 = Listener::bind(&d.path().join("c2").join("deck.sock")).unwrap();
+        let path2 = d.path().join("c2").join("deck.sock");
+        let hook = std::thread::spawn(move || decide(&path2, BASH.as_bytes(), WAIT));
+        let pending = l2.next(Duration::from_secs(30)).unwrap();
+        assert_eq!(
+            kb.next(&pending, &mut || false).unwrap(),
+            Typed::Line("not on main".into())
+        );
+        assert_eq!(kb.next(&pending, &mut || false).unwrap(), Typed::End);
+        drop(pending);
+        assert_eq!(hook.join().unwrap(), None);
     }
 }

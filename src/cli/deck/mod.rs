@@ -7,13 +7,19 @@
 //! - `deck hooks install` adds the `PermissionRequest` hook ([`install`]);
 //! - `deck hook` is that hook ([`hook`]): it hands each request to the
 //!   deck over its private socket ([`socket`]) and prints the answer;
-//! - `deck --json` prints one snapshot for scripts ([`snapshot`]).
+//! - `deck --json` prints one snapshot for scripts ([`snapshot`]);
+//! - `deck` on a terminal is the full screen ([`view`] draws it, [`full`]
+//!   feeds it), elsewhere line by line ([`line`]).
 
+pub mod answered;
+pub mod full;
 pub mod hook;
 pub mod install;
 pub mod line;
 pub mod snapshot;
 pub mod socket;
+pub mod view;
+pub mod watch;
 
 use crate::cli::exit::{usage_error, Exit};
 use clap::{Args, Subcommand};
@@ -31,21 +37,38 @@ PermissionRequest hook in ~/.claude/settings.json:
   claudio deck hooks remove      take it out (the file as it was, when unchanged)
 With no deck running the hook prints nothing at once and the TUI asks as before.
 
-`claudio deck` alone lists the sessions, then shows each request as the chat
-shows an approval (the whole command, the diff) and takes a typed answer:
-y allows it, n or a reason denies it, t hands it back to its terminal.
+`claudio deck` on a terminal is one full screen: every session, sorted NEEDS
+YOU, WORKING, DONE, with its project, kind, age and cost, kept current as the
+registry folder changes. The selected request is shown as the chat shows an
+approval (the whole command, the diff; Enter with nothing typed shows all of
+it) and answered the chat's way, each with Enter: y once, a for this session,
+p in this project, u in every project (p and u only when the CLI suggested a
+rule), n or a reason denies, t hands it back to its terminal. Up and Down pick
+a request; q quits (what is held is handed back). Questions and plans of a
+claude TUI are answered in its terminal: the row names its tmux pane.
+A request answered in its terminal first leaves the deck by itself.
+Not on a terminal, the deck works line by line (y, n or a reason, t).
+
+`claudio deck --json` prints one snapshot (with the requests a full-screen
+deck holds, under pending); `claudio deck --watch` prints each change as one
+JSON object a line: session-appeared, session-changed, session-gone,
+request-pending, request-answered.
 
 Examples:
-  claudio deck --json | jq '.sessions[] | select(.state == \"waiting\")'";
+  claudio deck --json | jq '.sessions[] | select(.state == \"waiting\")'
+  claudio deck --watch | jq -c 'select(.event == \"request-pending\")'";
 
 /// `claudio deck`'s arguments.
 #[derive(Debug, Args)]
 pub struct DeckArgs {
     #[command(subcommand)]
     pub action: Option<DeckAction>,
-    /// Print one snapshot of every running session as JSON, and exit.
-    #[arg(long)]
+    /// Print one snapshot of every running session as JSON (and the requests a running deck holds), and exit.
+    #[arg(long, conflicts_with = "watch")]
     pub json: bool,
+    /// Print what changes as it changes, one JSON object a line (sessions appearing, changing, going; requests pending, answered).
+    #[arg(long)]
+    pub watch: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -105,11 +128,17 @@ pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Res
             })
         }
         None if args.json => snapshot::run(),
+        None if args.watch => watch::run(),
         None => {
             use std::io::{IsTerminal, Write};
             let style = crate::cli::style::Style::decide(color, std::io::stdout().is_terminal());
             let path = socket::path();
             let listener = socket::Listener::bind(&path)?;
+            if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+                let config_dir = claudio::store::default_config_dir()?;
+                full::run(listener, config_dir, style)?;
+                return Ok(Exit::Success);
+            }
             let width = crossterm::terminal::size().map_or(80, |(w, _)| w as usize);
             let mut out = std::io::stdout().lock();
             write!(out, "{}", line::sessions_lines(style))?;
@@ -122,7 +151,7 @@ pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Res
                 ))
             )?;
             out.flush()?;
-            let mut input = std::io::stdin().lock();
+            let mut input = line::Polled::new(std::io::stdin());
             line::serve(&listener, &mut input, &mut out, style, width)?;
             Ok(Exit::Success)
         }

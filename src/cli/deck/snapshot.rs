@@ -71,9 +71,8 @@ pub fn snapshot(config_dir: &Path, reg: &Registry) -> Value {
     })
 }
 
-/// Print the snapshot of the registry in `$CLAUDE_CONFIG_DIR` (or
-/// `~/.claude`).
-pub fn run() -> anyhow::Result<Exit> {
+/// The Claude folder, refused when relative.
+pub fn config_dir() -> anyhow::Result<std::path::PathBuf> {
     let config_dir = claudio::store::default_config_dir()?;
     if config_dir.is_relative() {
         return Err(crate::cli::exit::usage_error!(
@@ -81,8 +80,24 @@ pub fn run() -> anyhow::Result<Exit> {
             config_dir.display()
         ));
     }
+    Ok(config_dir)
+}
+
+/// Print the snapshot of the registry in `$CLAUDE_CONFIG_DIR` (or
+/// `~/.claude`), with the requests a running deck holds.
+pub fn run() -> anyhow::Result<Exit> {
+    let config_dir = config_dir()?;
     let reg = registry::read_dir(&config_dir.join("sessions"));
+    let mut snap = snapshot(&config_dir, &reg);
+    with_pending(&mut snap, super::socket::ask_list(&super::socket::path()));
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", snapshot(&config_dir, &reg))?;
+    writeln!(out, "{snap}")?;
     Ok(Exit::Success)
+}
+
+/// The requests a running deck holds, in the snapshot: `pending` (empty
+/// when none) and `deck`, whether a full-screen deck answered.
+pub fn with_pending(snap: &mut Value, pending: Option<Value>) {
+    snap["deck"] = Value::Bool(pending.is_some());
+    snap["pending"] = pending.unwrap_or_else(|| json!([]));
 }

@@ -127,6 +127,15 @@ pub struct Answer {
     /// Why, for a denial (the model reads it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// For an allow: the permission updates to apply with it (the CLI's
+    /// own suggestions the person chose: `a`, `p`, `u`), as the hook's
+    /// `updatedPermissions`.
+    #[serde(
+        default,
+        rename = "updatedPermissions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_permissions: Option<Value>,
 }
 
 /// Read one line of at most [`MAX_LINE`] bytes (`None`: the other end
@@ -169,19 +178,43 @@ impl Pending {
     /// Answer it: `behavior` `allow`, `deny` (with `message`) or `ask`.
     /// An error when the hook is gone (its session answered in the TUI,
     /// its bound passed).
-    pub fn answer(mut self, behavior: &str, message: Option<String>) -> io::Result<()> {
+    pub fn answer(self, behavior: &str, message: Option<String>) -> io::Result<()> {
+        self.answer_with(behavior, message, None)
+    }
+
+    /// [`Pending::answer`], an allow carrying permission updates.
+    pub fn answer_with(
+        mut self,
+        behavior: &str,
+        message: Option<String>,
+        updated_permissions: Option<Value>,
+    ) -> io::Result<()> {
         let a = Answer {
             token: self.request.token.clone(),
             behavior: behavior.to_owned(),
             message,
+            updated_permissions,
         };
         write_line(&mut self.stream, &a)
+    }
+
+    /// Answer a `list` request with `v` (its token added).
+    pub fn reply(mut self, mut v: Value) -> io::Result<()> {
+        v["token"] = Value::String(self.request.token.clone());
+        write_line(&mut self.stream, &v)
     }
 
     /// The connection, for a test to write on by hand.
     #[cfg(test)]
     pub fn into_stream(self) -> UnixStream {
         self.stream
+    }
+
+    /// The connection, to wait on alongside other input: it turns
+    /// readable when the hook gives up (its session answered in its
+    /// terminal, its bound passed).
+    pub fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        std::os::fd::AsFd::as_fd(&self.stream)
     }
 
     /// Whether the hook gave up on it (closed its end).
@@ -247,10 +280,27 @@ impl Listener {
         })
     }
 
+    /// Where the socket is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The next request (blocking): a connection from another user, or
     /// one that sends no request within `bound`, is dropped and the next
     /// one waited for.
     pub fn next(&self, bound: Duration) -> io::Result<Pending> {
+        loop {
+            let p = self.next_any(bound)?;
+            if p.request.kind == "permission" {
+                return Ok(p);
+            }
+        }
+    }
+
+    /// [`Listener::next`], also taking `list` requests (`claudio deck
+    /// --json` and `--watch` asking which requests the deck holds:
+    /// answered with [`Pending::reply`]).
+    pub fn next_any(&self, bound: Duration) -> io::Result<Pending> {
         loop {
             let (mut stream, _) = self.listener.accept()?;
             if !same_user(&stream) {
@@ -264,12 +314,39 @@ impl Listener {
             let Ok(request) = serde_json::from_str::<Request>(&line) else {
                 continue;
             };
-            if request.kind != "permission" || request.token.is_empty() {
+            if !matches!(request.kind.as_str(), "permission" | "list") || request.token.is_empty() {
                 continue;
             }
             return Ok(Pending { request, stream });
         }
     }
+}
+
+/// Which requests the deck listening at `path` holds, as it says (its
+/// `pending` list); `None` when no deck answers there (none running, a
+/// deck working line by line, one that is not ours).
+pub fn ask_list(path: &Path) -> Option<Value> {
+    check_private(path.parent()?).ok()?;
+    let stream = UnixStream::connect(path).ok()?;
+    if !same_user(&stream) {
+        return None;
+    }
+    let bound = Some(Duration::from_secs(2));
+    stream.set_read_timeout(bound).ok()?;
+    stream.set_write_timeout(bound).ok()?;
+    let token = claudio::store::new_uuid();
+    let req = Request {
+        kind: "list".into(),
+        token: token.clone(),
+        input: Value::Object(Default::default()),
+    };
+    write_line(&mut &stream, &req).ok()?;
+    let line = read_line(&mut &stream).ok()??;
+    let v: Value = serde_json::from_str(&line).ok()?;
+    if v.get("token").and_then(Value::as_str) != Some(token.as_str()) {
+        return None;
+    }
+    v.get("pending").filter(|p| p.is_array()).cloned()
 }
 
 impl Drop for Listener {

@@ -1,0 +1,196 @@
+//! Whether a claude TUI's permission request was answered in its own
+//! terminal while the deck held it.
+//!
+//! The TUI shows its own dialog beside a running `PermissionRequest` hook
+//! (2.1.332, about a second after it asks) and does not stop the hook
+//! when the person answers there: the hook would wait out its bound and
+//! the deck would show a request nobody waits on. The session's
+//! transcript says it instead: the tool call (same tool, same input) gets
+//! its `tool_result` once it was answered, allowed or denied. Read from
+//! the transcript's tail, never from a terminal's text.
+
+use serde_json::Value;
+use std::collections::HashSet;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::PathBuf;
+
+/// The most of a transcript's end read.
+const TAIL: u64 = 256 * 1024;
+
+/// One request's call, watched for in its transcript.
+#[derive(Debug)]
+pub struct Watch {
+    transcript: PathBuf,
+    tool_name: String,
+    input: Value,
+    /// Calls like this one that had their result when the request came in
+    /// (the same command run earlier): not this request's.
+    before: HashSet<String>,
+    /// The transcript's size and change time when last read.
+    seen: Option<(u64, i64, i64)>,
+}
+
+impl Watch {
+    /// A watch for the hook input `request` (its `transcript_path`,
+    /// `tool_name`, `tool_input`); `None` when it names no transcript.
+    pub fn new(request: &Value) -> Option<Watch> {
+        let transcript = PathBuf::from(request.get("transcript_path")?.as_str()?);
+        if !transcript.is_absolute() || transcript.extension().is_none_or(|e| e != "jsonl") {
+            return None;
+        }
+        let mut w = Watch {
+            transcript,
+            tool_name: request.get("tool_name")?.as_str()?.to_owned(),
+            input: request.get("tool_input").cloned().unwrap_or(Value::Null),
+            before: HashSet::new(),
+            seen: None,
+        };
+        if let Some(tail) = w.read() {
+            w.before = w.results(&tail);
+        }
+        Some(w)
+    }
+
+    /// Whether the call now has its result (read again only when the file
+    /// changed).
+    pub fn answered(&mut self) -> bool {
+        let Some(tail) = self.read() else {
+            return false;
+        };
+        !self.results(&tail).is_subset(&self.before)
+    }
+
+    /// The transcript's tail, when it changed since the last read: a
+    /// regular file of ours, no link followed, never blocking.
+    fn read(&mut self) -> Option<String> {
+        let mut f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+            .open(&self.transcript)
+            .ok()?;
+        let m = f.metadata().ok()?;
+        if !m.is_file() || m.uid() != rustix::process::geteuid().as_raw() {
+            return None;
+        }
+        let now = (m.len(), m.mtime(), m.mtime_nsec());
+        if self.seen == Some(now) {
+            return None;
+        }
+        self.seen = Some(now);
+        let from = m.len().saturating_sub(TAIL);
+        f.seek(SeekFrom::Start(from)).ok()?;
+        let mut bytes = Vec::new();
+        f.take(TAIL).read_to_end(&mut bytes).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// The ids of this call's tool uses in `tail` that have their result.
+    fn results(&self, tail: &str) -> HashSet<String> {
+        results_of(tail, &self.tool_name, &self.input)
+    }
+}
+
+/// The ids of the tool uses of `tool` with `input` in a transcript's
+/// `tail` that have a `tool_result`.
+fn results_of(tail: &str, tool: &str, input: &Value) -> HashSet<String> {
+    let mut calls = HashSet::new();
+    let mut done = HashSet::new();
+    for line in tail.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let blocks = v
+            .get("message")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array);
+        for b in blocks.into_iter().flatten() {
+            match b.get("type").and_then(Value::as_str) {
+                Some("tool_use")
+                    if b.get("name").and_then(Value::as_str) == Some(tool)
+                        && b.get("input") == Some(input) =>
+                {
+                    if let Some(id) = b.get("id").and_then(Value::as_str) {
+                        calls.insert(id.to_owned());
+                    }
+                }
+                Some("tool_result") => {
+                    if let Some(id) = b.get("tool_use_id").and_then(Value::as_str) {
+                        done.insert(id.to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    calls.intersection(&done).cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(id: &str, cmd: &str) -> String {
+        json!({"type": "assistant", "message": {"content": [
+            {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": cmd}}
+        ]}})
+        .to_string()
+    }
+
+    fn result(id: &str) -> String {
+        json!({"type": "user", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": id, "content": "ok"}
+        ]}})
+        .to_string()
+    }
+
+    #[test]
+    fn the_call_s_result_in_its_transcript_is_an_answer() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("s.jsonl");
+        // the same command ran before, and this request's call is written
+        std::fs::write(
+            &t,
+            format!(
+                "{}\n{}\n{}\n",
+                call("old", "ls"),
+                result("old"),
+                call("new", "ls")
+            ),
+        )
+        .unwrap();
+        let req =
+            json!({"transcript_path": t, "tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let mut w = Watch::new(&req).unwrap();
+        assert_eq!(w.transcript, t);
+        assert!(
+            !w.answered(),
+            "the earlier run is not this request's answer"
+        );
+        // another call's result is not this one's
+        let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+        std::io::Write::write_all(&mut f, format!("{}\n", result("other")).as_bytes()).unwrap();
+        assert!(!w.answered());
+        std::io::Write::write_all(&mut f, format!("{}\n", result("new")).as_bytes()).unwrap();
+        assert!(w.answered());
+    }
+
+    #[test]
+    fn no_transcript_or_a_link_is_never_an_answer() {
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real.jsonl");
+        std::fs::write(&real, format!("{}\n", call("x", "ls"))).unwrap();
+        let link = d.path().join("s.jsonl");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let req =
+            json!({"transcript_path": link, "tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let mut w = Watch::new(&req).unwrap();
+        std::fs::write(&real, format!("{}\n{}\n", call("x", "ls"), result("x"))).unwrap();
+        assert!(!w.answered(), "a link is not followed");
+        assert!(
+            Watch::new(&json!({"transcript_path": "rel.jsonl", "tool_name": "Bash"})).is_none()
+        );
+        assert!(Watch::new(&json!({"tool_name": "Bash"})).is_none());
+    }
+}

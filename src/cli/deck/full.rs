@@ -1,0 +1,473 @@
+//! `claudio deck` on a terminal: the full screen ([`super::view`] draws
+//! it), fed by three sources on threads: the socket's requests, the
+//! registry folder watched with inotify (a slow poll when it cannot be),
+//! and the keyboard. The held requests are looked at now and then: one
+//! whose hook went away, or that was answered in its terminal (its
+//! transcript says so, [`super::answered`]), leaves the screen.
+
+use super::answered::Watch;
+use super::socket::{Listener, Pending};
+use super::view::{Act, Kind, Phase, Request, Session, View};
+use crate::cli::requests::diff;
+use crate::cli::requests::tool::{Offer, SessionGrants, Shown};
+use crate::cli::style::Style;
+use crate::cli::summary::Here;
+use claudio::registry::{self, SessionState};
+use claudio::{CanUseToolRequest, PermissionResult};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, SystemTime};
+
+/// How often held requests and ages are looked at.
+const TICK: Duration = Duration::from_millis(200);
+/// The registry folder read again at least this often (inotify missed
+/// nothing, but a session's transcript changes without its file).
+const SLOW_POLL: Duration = Duration::from_secs(2);
+
+enum Event {
+    Request(Pending),
+    Sessions,
+    Key(crossterm::event::KeyEvent),
+    Resize,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Watch `dir` with inotify and call `changed` when anything in it
+/// changed; every [`SLOW_POLL`] too. Returns when `changed` says `false`.
+pub fn watch_dir(dir: PathBuf, mut changed: impl FnMut() -> bool) {
+    use rustix::fs::inotify;
+    let fd = inotify::init(inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK).ok();
+    let mut watching = false;
+    let mut buf = [0u8; 4096];
+    loop {
+        if let (Some(fd), false) = (&fd, watching) {
+            let flags = inotify::WatchFlags::CREATE
+                | inotify::WatchFlags::DELETE
+                | inotify::WatchFlags::MODIFY
+                | inotify::WatchFlags::CLOSE_WRITE
+                | inotify::WatchFlags::MOVED_TO
+                | inotify::WatchFlags::MOVED_FROM
+                | inotify::WatchFlags::DONT_FOLLOW
+                | inotify::WatchFlags::ONLYDIR;
+            watching = inotify::add_watch(fd, &dir, flags).is_ok();
+        }
+        match (&fd, watching) {
+            (Some(fd), true) => {
+                use rustix::event::{poll, PollFd, PollFlags};
+                let mut fds = [PollFd::new(fd, PollFlags::IN)];
+                let _ = poll(&mut fds, SLOW_POLL.as_millis() as i32);
+                // drain: what changed does not matter, the folder is read again
+                while let Ok(n) = rustix::io::read(fd, &mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                }
+                // the folder itself gone: watched again once it is back
+                if !dir.is_dir() {
+                    watching = false;
+                }
+            }
+            _ => std::thread::sleep(SLOW_POLL),
+        }
+        if !changed() {
+            return;
+        }
+    }
+}
+
+/// What each session's transcript cost, kept while the file is unchanged.
+#[derive(Default)]
+struct Costs(HashMap<PathBuf, ((u64, i64), Option<f64>)>);
+
+impl Costs {
+    fn of(&mut self, transcript: Option<PathBuf>) -> Option<f64> {
+        let p = transcript?;
+        let m = std::fs::symlink_metadata(&p).ok()?;
+        if !m.is_file() {
+            return None;
+        }
+        use std::os::unix::fs::MetadataExt;
+        let stamp = (m.len(), m.mtime());
+        if let Some((s, c)) = self.0.get(&p) {
+            if *s == stamp {
+                return *c;
+            }
+        }
+        let c = claudio::store::file_usage(&p).ok().and_then(|u| {
+            u.by_model()
+                .iter()
+                .map(|(model, t)| crate::cli::pricing::table_cost(model, t))
+                .sum::<Option<f64>>()
+        });
+        self.0.insert(p, (stamp, c));
+        c
+    }
+}
+
+/// The sessions as the registry says now.
+fn sessions(config_dir: &Path, costs: &mut Costs) -> (Vec<Session>, Vec<String>) {
+    let reg = registry::read_dir(&config_dir.join("sessions"));
+    let rows = reg
+        .live
+        .iter()
+        .map(|s| {
+            let state = registry::state(config_dir, s);
+            let (phase, waiting_for) = match state {
+                SessionState::Waiting { for_what } => (Phase::NeedsYou, Some(for_what)),
+                SessionState::Working => (Phase::Working, None),
+                _ => (Phase::Done, None),
+            };
+            let since = s
+                .extra
+                .get("statusUpdatedAt")
+                .and_then(Value::as_u64)
+                .or(s.updated_at);
+            Session {
+                pid: s.pid,
+                session_id: s.session_id.clone(),
+                project: s.cwd.clone().unwrap_or_default(),
+                kind: Kind::of(s.kind.as_deref(), s.entrypoint.as_deref()),
+                phase,
+                waiting_for,
+                tmux: s.tmux.clone(),
+                cost: costs.of(registry::transcript_path(config_dir, s)),
+                since,
+            }
+        })
+        .collect();
+    let problems = reg
+        .problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path.display(), p.reason))
+        .collect();
+    (rows, problems)
+}
+
+/// A request held here: its connection, what it asks, and its watch.
+struct Held {
+    pending: Pending,
+    req: CanUseToolRequest,
+    watch: Option<Watch>,
+    /// Its number here, for `deck --json` and `--watch`.
+    id: u64,
+    at: u64,
+}
+
+/// The held requests as `claudio deck --json` lists them, oldest first:
+/// the hook's input as the CLI gave it, byte for byte, with the deck's
+/// number for it and when it came in.
+fn pending_list(held: &HashMap<String, Held>) -> Value {
+    let mut v: Vec<&Held> = held.values().collect();
+    v.sort_by_key(|h| h.id);
+    Value::Array(
+        v.iter()
+            .map(|h| {
+                let i = &h.pending.request.input;
+                serde_json::json!({
+                    "id": h.id,
+                    "since": h.at,
+                    "sessionId": i.get("session_id"),
+                    "cwd": i.get("cwd"),
+                    "toolName": i.get("tool_name"),
+                    "toolInput": i.get("tool_input"),
+                    "permissionSuggestions": i.get("permission_suggestions"),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// A request as the screen shows it, or `None` when it cannot be read
+/// (handed back to its terminal at once).
+fn request_of(
+    p: &Pending,
+    sessions: &[Session],
+    width: usize,
+    style: Style,
+) -> Option<(Request, CanUseToolRequest)> {
+    let input = &p.request.input;
+    let req = super::line::as_tool_request(input)?;
+    let cwd = input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let session_id = input
+        .get("session_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let kind = sessions
+        .iter()
+        .find(|s| s.session_id.is_some() && s.session_id == session_id)
+        .map_or(Kind::Tui, |s| s.kind);
+    let shown = shown_at(&req, input, width, style);
+    let offer = Offer::of(&req);
+    Some((
+        Request {
+            token: p.request.token.clone(),
+            session_id,
+            project: match dirs::home_dir().and_then(|h| cwd.strip_prefix(h).ok()) {
+                Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+                Some(rest) => format!("~/{}", rest.display()),
+                None => cwd.display().to_string(),
+            },
+            kind,
+            shown,
+            offer,
+            at: now_ms(),
+        },
+        req,
+    ))
+}
+
+/// The approval for `req` (the hook's `input` says its folder) on a
+/// screen `width` columns wide.
+fn shown_at(req: &CanUseToolRequest, input: &Value, width: usize, style: Style) -> Shown {
+    let cwd = input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let change = diff::proposed(&req.tool_name, &req.input, &cwd);
+    Shown::new(
+        req,
+        change.as_ref(),
+        None,
+        &Here::new(&cwd),
+        style,
+        width.saturating_sub(2).max(20),
+    )
+}
+
+/// The hook's answer for a decision: `(behavior, message, updates)`.
+pub fn hook_answer(result: &PermissionResult) -> (&'static str, Option<String>, Option<Value>) {
+    match result {
+        PermissionResult::Allow {
+            updated_permissions,
+            ..
+        } => {
+            let u = (!updated_permissions.is_empty())
+                .then(|| serde_json::to_value(updated_permissions).ok())
+                .flatten();
+            ("allow", None, u)
+        }
+        PermissionResult::Deny { message, .. } => ("deny", Some(message.clone()), None),
+        _ => ("ask", None, None),
+    }
+}
+
+/// Puts the terminal back however the deck ends.
+struct Screen;
+
+impl Screen {
+    fn enter() -> io::Result<Screen> {
+        crossterm::terminal::enable_raw_mode()?;
+        let mut out = io::stdout();
+        write!(out, "\x1b[?1049h\x1b[?25l")?;
+        out.flush()?;
+        Ok(Screen)
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let mut out = io::stdout();
+        let _ = write!(out, "\x1b[?25h\x1b[?1049l");
+        let _ = out.flush();
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+/// Run the full-screen deck until `q` or Ctrl-C.
+pub fn run(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Result<()> {
+    // the listener lives on its thread till the process ends: the socket
+    // is taken away here, so the next hook finds no deck at once
+    let socket = listener.path().to_owned();
+    let result = serve(listener, config_dir, style);
+    let _ = std::fs::remove_file(&socket);
+    result
+}
+
+fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    {
+        let tx = tx.clone();
+        std::thread::spawn(move || loop {
+            match listener.next_any(Duration::from_secs(5)) {
+                Ok(p) => {
+                    if tx.send(Event::Request(p)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        });
+    }
+    {
+        let tx = tx.clone();
+        let dir = config_dir.join("sessions");
+        std::thread::spawn(move || watch_dir(dir, move || tx.send(Event::Sessions).is_ok()));
+    }
+    {
+        let tx = tx.clone();
+        std::thread::spawn(move || loop {
+            let ev = match crossterm::event::read() {
+                Ok(crossterm::event::Event::Key(k))
+                    if k.kind != crossterm::event::KeyEventKind::Release =>
+                {
+                    Event::Key(k)
+                }
+                Ok(crossterm::event::Event::Resize(..)) => Event::Resize,
+                Ok(_) => continue,
+                Err(_) => return,
+            };
+            if tx.send(ev).is_err() {
+                return;
+            }
+        });
+    }
+    drop(tx);
+    let _screen = Screen::enter()?;
+    let mut view = View::default();
+    let mut held: HashMap<String, Held> = HashMap::new();
+    let mut grants: HashMap<String, SessionGrants> = HashMap::new();
+    let mut costs = Costs::default();
+    (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+    let mut last = Vec::new();
+    let mut count = 0u64;
+    loop {
+        let (w, h) =
+            // a terminal that says no size (0 × 0) is drawn at 80 × 24
+            crossterm::terminal::size()
+                .ok()
+                .filter(|&(w, h)| w > 0 && h > 0)
+                .map_or((80, 24), |(w, h)| (w as usize, h as usize));
+        view.height = h;
+        let rows = view.render(now_ms(), w, h, style);
+        if rows != last {
+            let mut out = io::stdout().lock();
+            let mut frame = String::from("\x1b[H");
+            for (i, r) in rows.iter().enumerate() {
+                frame.push_str(r);
+                frame.push_str("\x1b[K");
+                if i + 1 < rows.len() {
+                    frame.push_str("\r\n");
+                }
+            }
+            frame.push_str("\x1b[J");
+            out.write_all(frame.as_bytes())?;
+            out.flush()?;
+            last = rows;
+        }
+        let ev = match rx.recv_timeout(TICK) {
+            Ok(ev) => Some(ev),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        match ev {
+            Some(Event::Request(p)) if p.request.kind == "list" => {
+                let _ = p.reply(serde_json::json!({ "pending": pending_list(&held) }));
+                continue;
+            }
+            Some(Event::Request(p)) => {
+                let Some((r, req)) = request_of(&p, &view.sessions, w, style) else {
+                    let _ = p.answer("ask", None);
+                    continue;
+                };
+                // the same call allowed "for this session" here before
+                if let Some(g) = r.session_id.as_ref().and_then(|s| grants.get(s)) {
+                    if g.allows(&req) {
+                        let _ = p.answer("allow", None);
+                        view.note = Some(format!("allowed again for its session: {}", r.project));
+                        continue;
+                    }
+                }
+                let watch = Watch::new(&p.request.input);
+                count += 1;
+                held.insert(
+                    r.token.clone(),
+                    Held {
+                        pending: p,
+                        req,
+                        watch,
+                        id: count,
+                        at: r.at,
+                    },
+                );
+                view.add(r);
+                let _ = write!(io::stdout(), "\x07");
+            }
+            Some(Event::Sessions) => {
+                (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+            }
+            Some(Event::Resize) => {
+                // each request drawn again for the new width: a command is
+                // shown whole, never cut at the screen's edge
+                let w = crossterm::terminal::size().map_or(w, |(w, _)| (w as usize).max(20));
+                for r in &mut view.requests {
+                    if let Some(hd) = held.get(&r.token) {
+                        r.shown = shown_at(&hd.req, &hd.pending.request.input, w, style);
+                    }
+                }
+                last.clear();
+            }
+            Some(Event::Key(k)) => match view.key(k) {
+                Some(Act::Quit) => break,
+                Some(Act::HandBack(token)) => {
+                    if let (Some(hd), Some(r)) = (held.remove(&token), view.remove(&token)) {
+                        let _ = hd.pending.answer("ask", None);
+                        view.note = Some(format!("handed back to its terminal: {}", r.project));
+                    }
+                }
+                Some(Act::Answer(token, d)) => {
+                    if let (Some(hd), Some(r)) = (held.remove(&token), view.remove(&token)) {
+                        if d.grants_this_call(&hd.req) {
+                            if let Some(s) = &r.session_id {
+                                grants.entry(s.clone()).or_default().remember(&hd.req);
+                            }
+                        }
+                        let gone = hd.pending.withdrawn();
+                        let (b, m, u) = hook_answer(&d.result(&hd.req));
+                        let sent = !gone && hd.pending.answer_with(b, m, u).is_ok();
+                        view.note = Some(if sent {
+                            format!("{}: {}", d.note(&r.offer), r.project)
+                        } else {
+                            format!("gone before the answer reached it: {}", r.project)
+                        });
+                    }
+                }
+                None => {}
+            },
+            None => {}
+        }
+        // held requests whose hook went away, or answered in their terminal
+        let gone: Vec<String> = held
+            .iter_mut()
+            .filter_map(|(t, hd)| {
+                let gone = hd.pending.withdrawn() || hd.watch.as_mut().is_some_and(Watch::answered);
+                gone.then(|| t.clone())
+            })
+            .collect();
+        for t in gone {
+            if let (Some(hd), Some(r)) = (held.remove(&t), view.remove(&t)) {
+                let _ = hd.pending.answer("ask", None);
+                view.note = Some(format!("answered in its terminal: {}", r.project));
+            }
+        }
+    }
+    // nobody at the deck any more: each held request is asked in its terminal
+    for (_, hd) in held {
+        let _ = hd.pending.answer("ask", None);
+    }
+    Ok(())
+}

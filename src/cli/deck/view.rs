@@ -1,0 +1,760 @@
+//! The full-screen deck, pure: its state in, the screen's rows out, and
+//! keys in, answers out. No terminal, no socket, no clock (the time is
+//! handed in), so whole screens are tested as text.
+//!
+//! Rows are sorted NEEDS YOU (a request held here first, then sessions
+//! that wait on something only their terminal can answer), WORKING, DONE.
+//! The selected request is shown below the rows as the chat shows a tool
+//! approval (the whole command, the diff folded; Enter with nothing typed
+//! shows all of it), and answered with the chat's grammar: `y` once, `a`
+//! this session, `p` this project, `u` every project (`p` and `u` only
+//! when the CLI suggested a rule), `n` or a typed reason denies, each
+//! ended with Enter; `t` hands it back to its terminal. Up and Down pick a
+//! request; `q` or Ctrl-C quits, handing every held request back.
+//!
+//! Every text from a session (its folder, name, pane, the request) is
+//! untrusted: escapes are shown as text, and each row is cut to the
+//! screen's width.
+
+use crate::cli::requests::tool::{Decision, Offer, Shown};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::style::Style;
+use crate::cli::wrap::fit_row;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// What kind of program a session is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    ClaudioChat,
+    Tui,
+    Print,
+    Background,
+    Other,
+}
+
+impl Kind {
+    /// From a registry file's `kind` and `entrypoint`.
+    pub fn of(kind: Option<&str>, entrypoint: Option<&str>) -> Kind {
+        match (kind.unwrap_or(""), entrypoint.unwrap_or("")) {
+            (_, "sdk-rust") => Kind::ClaudioChat,
+            ("interactive", _) => Kind::Tui,
+            (k, _) if k == "bg" || k == "background" || k.starts_with("agent") => Kind::Background,
+            (_, e) if e == "print" || e.starts_with("sdk") => Kind::Print,
+            ("print" | "headless" | "non-interactive", _) => Kind::Print,
+            _ => Kind::Other,
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            Kind::ClaudioChat => "claudio chat",
+            Kind::Tui => "claude TUI",
+            Kind::Print => "claude -p",
+            Kind::Background => "background agent",
+            Kind::Other => "claude",
+        }
+    }
+}
+
+/// Where a session is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    NeedsYou,
+    Working,
+    Done,
+}
+
+/// One running session, as the registry and its transcript say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub pid: u32,
+    pub session_id: Option<String>,
+    /// Its folder (untrusted text).
+    pub project: String,
+    pub kind: Kind,
+    pub phase: Phase,
+    /// What it waits for, when it waits (`permission prompt`).
+    pub waiting_for: Option<String>,
+    /// Its tmux pane (untrusted text).
+    pub tmux: Option<String>,
+    /// Its cost so far, in USD, when known.
+    pub cost: Option<f64>,
+    /// When its state last changed, ms since the epoch.
+    pub since: Option<u64>,
+}
+
+/// A permission request held by the deck.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The answer goes to this request, by this token.
+    pub token: String,
+    pub session_id: Option<String>,
+    pub project: String,
+    pub kind: Kind,
+    /// The approval as the chat shows it.
+    pub shown: Shown,
+    pub offer: Offer,
+    /// When it came in, ms since the epoch.
+    pub at: u64,
+}
+
+/// What the person decided with a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Act {
+    /// Answer the request with this token.
+    Answer(String, Decision),
+    /// Hand it back to its terminal (its dialog shows there).
+    HandBack(String),
+    Quit,
+}
+
+/// The deck's whole state.
+#[derive(Debug, Default)]
+pub struct View {
+    pub sessions: Vec<Session>,
+    pub requests: Vec<Request>,
+    /// The token of the selected request.
+    pub selected: Option<String>,
+    /// The answer being typed.
+    pub typed: String,
+    /// The selected request shown whole.
+    pub whole: bool,
+    /// The last thing that happened, said under the rows.
+    pub note: Option<String>,
+    /// Registry files passed over, in words.
+    pub problems: Vec<String>,
+    /// The screen's height, as last drawn: an allow is taken only for a
+    /// request shown whole in it.
+    pub height: usize,
+}
+
+/// The rows a request's body may take on a screen `height` rows tall.
+fn body_room(height: usize) -> usize {
+    height.saturating_sub(4 + 2 + 2).max(1)
+}
+
+/// A request's body as shown: the chat's approval without its own
+/// choices line (the deck's replaces it).
+fn body_lines(body: &str) -> Vec<&str> {
+    body.lines()
+        .take_while(|l| !crate::cli::wrap::strip_sgr(l).contains("Allow?"))
+        .collect()
+}
+
+/// `ms` as an age: `5s`, `3m`, `2h`, `4d`.
+pub fn age(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m", s / 60),
+        3600..86400 => format!("{}h", s / 3600),
+        86400..8640000 => format!("{}d", s / 86400),
+        _ => ">99d".to_owned(),
+    }
+}
+
+fn cost(c: Option<f64>) -> String {
+    // (a sum of nothing is -0.0)
+    c.map_or_else(
+        || "$—".to_owned(),
+        |c| format!("${:.2}", (c + 0.0).max(0.0)),
+    )
+}
+
+/// A project's name on its row: its folder's last part.
+fn name(project: &str) -> String {
+    let last = project
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    shown(if last.is_empty() { project } else { last })
+}
+
+/// Untrusted text on one row: escapes as text, newlines as `\n`.
+fn shown(s: &str) -> String {
+    Sanitizer::visible(s).replace('\n', "\\n")
+}
+
+impl View {
+    /// Add a request; the first one is selected.
+    pub fn add(&mut self, r: Request) {
+        if self.selected.is_none() {
+            self.selected = Some(r.token.clone());
+        }
+        self.requests.push(r);
+        self.requests.sort_by_key(|r| r.at);
+    }
+
+    /// Take a request away (answered, withdrawn); the selection moves to
+    /// the next one, and what was typed for it is dropped.
+    pub fn remove(&mut self, token: &str) -> Option<Request> {
+        let i = self.requests.iter().position(|r| r.token == token)?;
+        let r = self.requests.remove(i);
+        if self.selected.as_deref() == Some(token) {
+            self.typed.clear();
+            self.whole = false;
+            self.selected = self
+                .requests
+                .get(i.min(self.requests.len().saturating_sub(1)))
+                .map(|r| r.token.clone());
+        }
+        Some(r)
+    }
+
+    fn selected_request(&self) -> Option<&Request> {
+        let t = self.selected.as_deref()?;
+        self.requests.iter().find(|r| r.token == t)
+    }
+
+    fn move_selection(&mut self, by: isize) {
+        let Some(i) = self
+            .selected
+            .as_deref()
+            .and_then(|t| self.requests.iter().position(|r| r.token == t))
+        else {
+            return;
+        };
+        let j = (i as isize + by).clamp(0, self.requests.len() as isize - 1) as usize;
+        if j != i {
+            self.selected = Some(self.requests[j].token.clone());
+            self.typed.clear();
+            self.whole = false;
+        }
+    }
+
+    /// One key; an answer when one was given.
+    pub fn key(&mut self, key: KeyEvent) -> Option<Act> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if ctrl => return Some(Act::Quit),
+            KeyCode::Char('q') if self.typed.is_empty() => return Some(Act::Quit),
+            KeyCode::Up => self.move_selection(-1),
+            KeyCode::Down => self.move_selection(1),
+            KeyCode::Esc => {
+                self.typed.clear();
+                self.whole = false;
+            }
+            KeyCode::Backspace => {
+                self.typed.pop();
+            }
+            KeyCode::Enter => {
+                let r = self.selected_request()?;
+                let token = r.token.clone();
+                let t = self.typed.trim().to_owned();
+                if t.is_empty() {
+                    self.whole = !self.whole;
+                    return None;
+                }
+                if t.eq_ignore_ascii_case("t") {
+                    self.typed.clear();
+                    return Some(Act::HandBack(token));
+                }
+                if t.eq_ignore_ascii_case("d") {
+                    self.typed.clear();
+                    self.whole = true;
+                    return None;
+                }
+                let body = match (&r.shown.whole, self.whole) {
+                    (Some(w), true) => w,
+                    _ => &r.shown.folded,
+                };
+                let cut = self.height > 0 && body_lines(body).len() > body_room(self.height);
+                match Decision::parse(&t, &r.offer) {
+                    // what is allowed is what was seen: never a request cut
+                    // by the screen's height
+                    Ok(d) if cut && !matches!(d, Decision::Deny(_)) => {
+                        self.typed.clear();
+                        self.note = Some(
+                            "not all of it fits on this screen: make the terminal taller, or t answers it in its terminal"
+                                .into(),
+                        );
+                    }
+                    Ok(d) => {
+                        self.typed.clear();
+                        return Some(Act::Answer(token, d));
+                    }
+                    Err(why) => {
+                        self.typed.clear();
+                        self.note = Some(why);
+                    }
+                }
+            }
+            KeyCode::Char(c)
+                if !ctrl
+                    && !c.is_control()
+                    && self.selected.is_some()
+                    && self.typed.chars().count() < 2000 =>
+            {
+                self.typed.push(c);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// The screen: `height` rows of at most `width` columns at time `now`
+    /// (ms since the epoch).
+    pub fn render(&self, now: u64, width: usize, height: usize, s: Style) -> Vec<String> {
+        let width = width.max(20);
+        let mut rows: Vec<String> = Vec::new();
+        let held =
+            |id: &Option<String>| id.is_some() && self.requests.iter().any(|r| &r.session_id == id);
+        let waiting = self.requests.len()
+            + self
+                .sessions
+                .iter()
+                .filter(|x| x.phase == Phase::NeedsYou && !held(&x.session_id))
+                .count();
+        rows.push(format!(
+            "{}  {}",
+            s.bold("claudio deck"),
+            s.dim(&format!(
+                "{} sessions · {} need you",
+                self.sessions.len(),
+                waiting
+            ))
+        ));
+        let line = |phase: &str, project: &str, kind: Kind, what: &str, age: &str, c: &str| {
+            // the project takes what the fixed columns leave
+            let fixed = 1 + 9 + 2 + 2 + 16 + 2 + 2 + 5 + 2 + 7;
+            let room = width.saturating_sub(fixed).max(8);
+            let proj_room = (room / 4).max(8);
+            let what_room = room - proj_room;
+            format!(
+                "{phase}  {:<proj$}  {:<16}  {:<what$}  {:>5}  {:>7}",
+                fit_row(project, proj_room),
+                kind.words(),
+                fit_row(what, what_room),
+                age,
+                c,
+                proj = proj_room,
+                what = what_room,
+            )
+        };
+        rows.push(String::new());
+        let mut needs: Vec<String> = Vec::new();
+        for r in &self.requests {
+            let session = self
+                .sessions
+                .iter()
+                .find(|x| x.session_id.is_some() && x.session_id == r.session_id);
+            let mark = if self.selected.as_deref() == Some(&r.token) {
+                "›"
+            } else {
+                " "
+            };
+            let what = crate::cli::wrap::strip_sgr(&r.shown.folded);
+            let what = what
+                .lines()
+                .map(|l| l.trim_start_matches([' ', '┌', '│']).trim_end())
+                .find(|l| !l.is_empty())
+                .unwrap_or("")
+                .to_owned();
+            needs.push(format!(
+                "{mark}{}",
+                line(
+                    "NEEDS YOU",
+                    &name(&r.project),
+                    r.kind,
+                    &what,
+                    &age(now.saturating_sub(r.at)),
+                    &cost(session.and_then(|x| x.cost)),
+                )
+            ));
+        }
+        for x in self
+            .sessions
+            .iter()
+            .filter(|x| x.phase == Phase::NeedsYou && !held(&x.session_id))
+        {
+            let pane = x
+                .tmux
+                .as_deref()
+                .map(|p| format!("tmux {} · ", shown(p)))
+                .unwrap_or_default();
+            let what = format!(
+                "{pane}{}: answer in its terminal",
+                shown(x.waiting_for.as_deref().unwrap_or("input"))
+            );
+            needs.push(format!(
+                " {}",
+                line(
+                    "NEEDS YOU",
+                    &name(&x.project),
+                    x.kind,
+                    &what,
+                    &x.since
+                        .map_or(String::new(), |t| age(now.saturating_sub(t))),
+                    &cost(x.cost),
+                )
+            ));
+        }
+        let mut rest: Vec<(Phase, String)> = Vec::new();
+        for x in self.sessions.iter().filter(|x| x.phase != Phase::NeedsYou) {
+            let (label, what) = match x.phase {
+                Phase::Working => ("WORKING  ", "working"),
+                _ => ("DONE     ", "idle"),
+            };
+            rest.push((
+                x.phase,
+                format!(
+                    " {}",
+                    line(
+                        label,
+                        &name(&x.project),
+                        x.kind,
+                        what,
+                        &x.since
+                            .map_or(String::new(), |t| age(now.saturating_sub(t))),
+                        &cost(x.cost),
+                    )
+                ),
+            ));
+        }
+        rest.sort_by_key(|(p, _)| *p);
+        let styled = |row: &str| {
+            if row.contains("NEEDS YOU") {
+                s.yellow(row)
+            } else if row.contains("WORKING") {
+                s.green(row)
+            } else {
+                s.dim(row)
+            }
+        };
+        let list: Vec<String> = needs
+            .iter()
+            .chain(rest.iter().map(|(_, r)| r))
+            .map(|r| fit_row(r, width))
+            .collect();
+        if list.is_empty() {
+            rows.push(s.dim("no claude sessions are running"));
+        }
+        rows.extend(list.iter().map(|r| styled(r)));
+        for p in &self.problems {
+            rows.push(fit_row(&s.dim(&format!("passed over {}", shown(p))), width));
+        }
+        rows.push(String::new());
+        // the selected request, as the chat's approval shows it
+        let mut foot: Vec<String> = Vec::new();
+        if let Some(r) = self.selected_request() {
+            let body = match (&r.shown.whole, self.whole) {
+                (Some(w), true) => w,
+                _ => &r.shown.folded,
+            };
+            let head = format!("{} · {}", shown(&r.project), s.dim(r.kind.words()),);
+            foot.push(fit_row(&head, width));
+            // the list keeps its head and a row or two; the rest is the
+            // request's, and what does not fit is said to be there
+            let room = body_room(height);
+            let lines = body_lines(body);
+            if lines.len() > room {
+                foot.extend(lines[..room - 1].iter().map(|l| fit_row(l, width)));
+                foot.push(s.dim(&format!(
+                    "  … {} more rows (a taller terminal shows them)",
+                    lines.len() - (room - 1)
+                )));
+            } else {
+                foot.extend(lines.iter().map(|l| fit_row(l, width)));
+            }
+            let keep = if r.offer.can_keep() {
+                format!("{} project · {} all · ", s.bold("p"), s.bold("u"))
+            } else {
+                String::new()
+            };
+            if r.shown.whole.is_some() && !self.whole {
+                foot.push(s.dim("  │ (folded: Enter shows all of it)"));
+            }
+            foot.push(fit_row(
+                &format!(
+                    "  └ {} once · {} session · {keep}{} no · {} terminal · or why not › {}",
+                    s.bold("y"),
+                    s.bold("a"),
+                    s.bold("n"),
+                    s.bold("t"),
+                    Sanitizer::visible(&self.typed),
+                ),
+                width,
+            ));
+        } else {
+            foot.push(s.dim("↑↓ pick a request · q quits"));
+        }
+        if let Some(n) = &self.note {
+            foot.push(fit_row(&s.dim(&shown(n)), width));
+        }
+        // the rows first, the request always in sight at the bottom
+        let room = height.saturating_sub(foot.len());
+        rows.truncate(room);
+        while rows.len() < room {
+            rows.push(String::new());
+        }
+        rows.extend(foot);
+        rows.truncate(height);
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::summary::Here;
+    use claudio::CanUseToolRequest;
+
+    const NOW: u64 = 1_764_850_100_000;
+
+    fn request(token: &str, session: &str, command: &str, rules: bool) -> Request {
+        let mut v = serde_json::json!({
+            "tool_name": "Bash",
+            "input": {"command": command},
+        });
+        if rules {
+            v["permission_suggestions"] = serde_json::json!([{"type": "addRules", "behavior": "allow",
+                "rules": [{"toolName": "Bash", "ruleContent": "cargo test *"}], "destination": "session"}]);
+        }
+        let req: CanUseToolRequest = serde_json::from_value(v).unwrap();
+        let here = Here::new(std::path::Path::new("/home/me/app"));
+        Request {
+            token: token.into(),
+            session_id: Some(session.into()),
+            project: "/home/me/app".into(),
+            kind: Kind::Tui,
+            shown: Shown::new(&req, None, None, &here, Style::plain(), 78),
+            offer: Offer::of(&req),
+            at: NOW - 12_000,
+        }
+    }
+
+    fn session(pid: u32, id: &str, project: &str, kind: Kind, phase: Phase) -> Session {
+        Session {
+            pid,
+            session_id: Some(id.into()),
+            project: project.into(),
+            kind,
+            phase,
+            waiting_for: (phase == Phase::NeedsYou).then(|| "permission prompt".into()),
+            tmux: Some("0:@1.%3".into()),
+            cost: Some(0.4213),
+            since: Some(NOW - 95_000),
+        }
+    }
+
+    fn deck() -> View {
+        let mut v = View {
+            sessions: vec![
+                session(
+                    11,
+                    "s-done",
+                    "/home/me/notes",
+                    Kind::Background,
+                    Phase::Done,
+                ),
+                session(12, "s-tui", "/home/me/app", Kind::Tui, Phase::NeedsYou),
+                session(
+                    13,
+                    "s-work",
+                    "/srv/api\u{1b}]0;pwned\u{7}",
+                    Kind::Print,
+                    Phase::Working,
+                ),
+                Session {
+                    waiting_for: Some("question".into()),
+                    ..session(14, "s-ask", "/home/me/site", Kind::Tui, Phase::NeedsYou)
+                },
+            ],
+            ..View::default()
+        };
+        v.add(request(
+            "t1",
+            "s-tui",
+            "cargo test\u{1b}[2J && rm -rf build",
+            true,
+        ));
+        v
+    }
+
+    fn screen(v: &View, width: usize) -> String {
+        let rows = v.render(NOW, width, 16, Style::plain());
+        assert_eq!(rows.len(), 16);
+        for r in &rows {
+            assert!(
+                crate::cli::wrap::visible_width(r) <= width,
+                "wider than {width}: {r:?}"
+            );
+            assert!(!r.contains('\u{1b}'), "an escape reached the screen: {r:?}");
+        }
+        rows.join("\n")
+    }
+
+    #[test]
+    fn the_whole_screen_at_80_columns() {
+        let want = [
+            "claudio deck  4 sessions · 2 need you",
+            "",
+            "›NEEDS YOU  app       claude TUI        Bash  cargo test\\e[2J &…    12s    $0.42",
+            " NEEDS YOU  site      claude TUI        tmux 0:@1.%3 · question…     1m    $0.42",
+            " WORKING    api\\e]0…  claude -p         working                      1m    $0.42",
+            " DONE       notes     background agent  idle                         1m    $0.42",
+            "",
+            "",
+            "",
+            "",
+            "/home/me/app · claude TUI",
+            "",
+            "  ┌ Bash  cargo test\\e[2J && rm -rf build",
+            "  │ a       Bash(cargo test *), for this session",
+            "  │ p / u   Bash(cargo test *), kept in this project / in every project",
+            "  └ y once · a session · p project · u all · n no · t terminal · or why not › ",
+        ];
+        assert_eq!(screen(&deck(), 80), want.join("\n"));
+    }
+
+    #[test]
+    fn the_whole_screen_at_120_columns() {
+        let want = [
+            "claudio deck  4 sessions · 2 need you",
+            "",
+            "›NEEDS YOU  app                 claude TUI        Bash  cargo test\\e[2J && rm -rf build                     12s    $0.42",
+            " NEEDS YOU  site                claude TUI        tmux 0:@1.%3 · question: answer in its terminal            1m    $0.42",
+            " WORKING    api\\e]0;pwned\\a     claude -p         working                                                    1m    $0.42",
+            " DONE       notes               background agent  idle                                                       1m    $0.42",
+            "",
+            "",
+            "",
+            "",
+            "/home/me/app · claude TUI",
+            "",
+            "  ┌ Bash  cargo test\\e[2J && rm -rf build",
+            "  │ a       Bash(cargo test *), for this session",
+            "  │ p / u   Bash(cargo test *), kept in this project / in every project",
+            "  └ y once · a session · p project · u all · n no · t terminal · or why not › ",
+        ];
+        assert_eq!(screen(&deck(), 120), want.join("\n"));
+    }
+
+    fn key(v: &mut View, text: &str) -> Option<Act> {
+        let mut last = None;
+        for c in text.chars() {
+            let code = if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            };
+            last = v.key(KeyEvent::new(code, KeyModifiers::NONE));
+        }
+        last
+    }
+
+    #[test]
+    fn ages_fit_their_column() {
+        assert_eq!(age(5_000), "5s");
+        assert_eq!(age(180_000), "3m");
+        assert_eq!(age(7_200_000), "2h");
+        assert_eq!(age(3 * 86_400_000), "3d");
+        assert_eq!(age(u64::MAX), ">99d");
+        assert_eq!(cost(Some(-0.0)), "$0.00");
+        assert_eq!(cost(None), "$—");
+    }
+
+    #[test]
+    fn keys_follow_the_chat_s_approval_grammar() {
+        let mut v = deck();
+        assert_eq!(
+            key(&mut v, "y\n"),
+            Some(Act::Answer("t1".into(), Decision::AllowOnce))
+        );
+        assert_eq!(
+            key(&mut v, "a\n"),
+            Some(Act::Answer("t1".into(), Decision::AllowSession))
+        );
+        assert_eq!(
+            key(&mut v, "p\n"),
+            Some(Act::Answer("t1".into(), Decision::AllowProject))
+        );
+        assert_eq!(
+            key(&mut v, "u\n"),
+            Some(Act::Answer("t1".into(), Decision::AllowUser))
+        );
+        assert_eq!(
+            key(&mut v, "n\n"),
+            Some(Act::Answer(
+                "t1".into(),
+                Decision::Deny("The user denied this tool call.".into())
+            ))
+        );
+        // a reason that starts with a choice's letter is read whole
+        assert_eq!(
+            key(&mut v, "use the staging db\n"),
+            Some(Act::Answer(
+                "t1".into(),
+                Decision::Deny("The user denied this tool call: use the staging db".into())
+            ))
+        );
+        assert_eq!(key(&mut v, "t\n"), Some(Act::HandBack("t1".into())));
+        // Enter alone shows it whole, never answers
+        assert_eq!(key(&mut v, "\n"), None);
+        assert!(v.whole);
+        // p and u with no rule suggested are not offered: said, not sent
+        v.add(Request {
+            at: NOW,
+            ..request("t2", "s-x", "echo $(whoami)", false)
+        });
+        v.remove("t1");
+        assert_eq!(v.selected.as_deref(), Some("t2"));
+        assert_eq!(key(&mut v, "p\n"), None);
+        assert!(v.note.as_deref().unwrap().contains("suggested no rule"));
+        assert_eq!(key(&mut v, "q"), Some(Act::Quit));
+    }
+
+    #[test]
+    fn an_answer_goes_to_the_request_it_was_typed_for() {
+        let mut v = deck();
+        v.add(Request {
+            at: NOW,
+            ..request("t2", "s-work", "ls", false)
+        });
+        assert_eq!(key(&mut v, "n"), None);
+        // the request typed for leaves (answered in its terminal): what was
+        // typed goes with it, and the next Enter answers nothing by surprise
+        v.remove("t1");
+        assert_eq!(v.typed, "");
+        assert_eq!(key(&mut v, "\n"), None);
+        key(&mut v, "\n");
+        // Down and Up pick by request, and keys then answer the one picked
+        v.add(Request {
+            at: NOW + 1,
+            ..request("t3", "s-work", "pwd", false)
+        });
+        v.key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
+        assert_eq!(
+            key(&mut v, "y\n"),
+            Some(Act::Answer("t3".into(), Decision::AllowOnce))
+        );
+    }
+
+    #[test]
+    fn a_tall_request_keeps_the_list_and_the_choices_in_sight() {
+        let mut v = deck();
+        let long: String = (0..60).map(|i| format!("echo {i}\n")).collect();
+        v.remove("t1");
+        v.add(request("t9", "s-tui", &long, false));
+        let rows = v.render(NOW, 80, 16, Style::plain());
+        assert_eq!(rows.len(), 16);
+        assert!(rows[2].starts_with("›NEEDS YOU"), "{rows:#?}");
+        assert!(rows.last().unwrap().contains("y once"), "{rows:#?}");
+        assert!(rows.iter().any(|r| r.contains("more rows")), "{rows:#?}");
+        // what is not seen is not allowed; a denial or a hand-back still goes
+        v.height = 16;
+        assert_eq!(key(&mut v, "y\n"), None);
+        assert!(v.note.as_deref().unwrap().contains("not all of it fits"));
+        assert_eq!(key(&mut v, "t\n"), Some(Act::HandBack("t9".into())));
+        assert!(matches!(
+            key(&mut v, "n\n"),
+            Some(Act::Answer(_, Decision::Deny(_)))
+        ));
+        v.height = 80;
+        assert_eq!(
+            key(&mut v, "y\n"),
+            Some(Act::Answer("t9".into(), Decision::AllowOnce))
+        );
+    }
+}

@@ -1,0 +1,154 @@
+//! `claudio deck --watch`: what changes, as it changes, one JSON object a
+//! line (NDJSON), for scripts:
+//!
+//! - `{"event":"session-appeared","session":{…}}`, `session-changed` (its
+//!   row as `deck --json` shows it, when any of it changed) and
+//!   `{"event":"session-gone","pid":…,"sessionId":…}`;
+//! - `{"event":"request-pending","request":{…}}` when a running deck takes
+//!   a permission request (as `deck --json` lists it) and
+//!   `{"event":"request-answered","id":…}` when it holds it no more
+//!   (answered from the deck or in its terminal, or given up by its hook).
+//!
+//! Sessions come from the registry folder, watched with inotify (a slow
+//! poll besides); requests from the running deck, asked over its socket.
+//! It runs until its output is closed.
+
+use super::socket;
+use crate::cli::exit::Exit;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// How often the deck is asked for its requests.
+const ASK_EVERY: Duration = Duration::from_millis(250);
+
+/// The events between two states: sessions by pid, requests by id.
+pub fn events(
+    old_sessions: &BTreeMap<u64, Value>,
+    new_sessions: &BTreeMap<u64, Value>,
+    old_requests: &BTreeMap<u64, Value>,
+    new_requests: &BTreeMap<u64, Value>,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    for (pid, row) in new_sessions {
+        match old_sessions.get(pid) {
+            None => out.push(json!({"event": "session-appeared", "session": row})),
+            Some(old) if old != row => {
+                out.push(json!({"event": "session-changed", "session": row}))
+            }
+            _ => {}
+        }
+    }
+    for (pid, row) in old_sessions {
+        if !new_sessions.contains_key(pid) {
+            out.push(json!({"event": "session-gone", "pid": pid, "sessionId": row["sessionId"]}));
+        }
+    }
+    for (id, r) in new_requests {
+        if !old_requests.contains_key(id) {
+            out.push(json!({"event": "request-pending", "request": r}));
+        }
+    }
+    for id in old_requests.keys() {
+        if !new_requests.contains_key(id) {
+            out.push(json!({"event": "request-answered", "id": id}));
+        }
+    }
+    out
+}
+
+fn sessions_now(config_dir: &Path) -> BTreeMap<u64, Value> {
+    let reg = claudio::registry::read_dir(&config_dir.join("sessions"));
+    let snap = super::snapshot::snapshot(config_dir, &reg);
+    snap["sessions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| Some((r["pid"].as_u64()?, r.clone())))
+        .collect()
+}
+
+fn requests_now(sock: &Path) -> BTreeMap<u64, Value> {
+    socket::ask_list(sock)
+        .as_ref()
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|r| Some((r["id"].as_u64()?, r.clone())))
+        .collect()
+}
+
+/// Run `deck --watch` until stdout is closed.
+pub fn run() -> anyhow::Result<Exit> {
+    let config_dir = super::snapshot::config_dir()?;
+    let sock = socket::path();
+    let (tx, rx) = mpsc::channel();
+    {
+        let dir = config_dir.join("sessions");
+        std::thread::spawn(move || super::full::watch_dir(dir, move || tx.send(()).is_ok()));
+    }
+    let mut sessions = BTreeMap::new();
+    let mut requests = BTreeMap::new();
+    let mut out = std::io::stdout().lock();
+    loop {
+        let (s, r) = (sessions_now(&config_dir), requests_now(&sock));
+        for e in events(&sessions, &s, &requests, &r) {
+            if writeln!(out, "{e}").is_err() {
+                return Ok(Exit::Success);
+            }
+        }
+        if out.flush().is_err() {
+            return Ok(Exit::Success);
+        }
+        (sessions, requests) = (s, r);
+        // a change in the folder, or time to ask the deck again
+        match rx.recv_timeout(ASK_EVERY) {
+            Ok(()) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(ASK_EVERY),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_say_what_came_changed_and_went() {
+        let row = |pid: u64, state: &str| {
+            (
+                pid,
+                json!({"pid": pid, "sessionId": format!("s{pid}"), "state": state}),
+            )
+        };
+        let a: BTreeMap<u64, Value> = [row(1, "idle"), row(2, "working")].into();
+        let b: BTreeMap<u64, Value> = [row(2, "waiting"), row(3, "idle")].into();
+        let r1: BTreeMap<u64, Value> = [(7, json!({"id": 7, "toolName": "Bash"}))].into();
+        let none = BTreeMap::new();
+        let got = events(&a, &b, &none, &r1);
+        let names: Vec<&str> = got.iter().map(|e| e["event"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            [
+                "session-changed",
+                "session-appeared",
+                "session-gone",
+                "request-pending"
+            ]
+        );
+        assert_eq!(got[0]["session"]["state"], "waiting");
+        assert_eq!(
+            got[2],
+            json!({"event": "session-gone", "pid": 1, "sessionId": "s1"})
+        );
+        assert_eq!(got[3]["request"]["id"], 7);
+        assert_eq!(
+            events(&b, &b, &r1, &none),
+            [json!({"event": "request-answered", "id": 7})]
+        );
+        assert!(events(&b, &b, &r1, &r1).is_empty());
+    }
+}

@@ -1,0 +1,326 @@
+//! `claudio deck` against the real claude TUI 2.1.332, in a pseudo-terminal,
+//! talking to the scripted Messages API (protocol.md §11). The TUI runs
+//! `claudio deck hook` for each permission request, as `claudio deck hooks
+//! install` set it up; the deck answers, or the person at the TUI does.
+//!
+//! The tests read the TUI's screen to check what happened; the deck itself
+//! never reads it.
+
+use crate::common::real::{real_cli, World, API_KEY};
+use crate::common::term::Term;
+use crate::common::{run, stderr, wait_with_deadline};
+use mock_api::Reply;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The TUI version these tests were written against: its hook and registry
+/// are undocumented, so other versions are skipped, loudly.
+const TUI_VERSION: &str = "2.1.332";
+
+/// A world for the real TUI, or a loud skip.
+fn tui_world(test: &str) -> Option<Tui> {
+    let cli = real_cli(test)?;
+    let said = Command::new(&cli).arg("--version").output().ok()?;
+    let said = String::from_utf8_lossy(&said.stdout).into_owned();
+    if !said.starts_with(&format!("{TUI_VERSION} ")) {
+        eprintln!(
+            "SKIPPED {test}: the TUI tests are for claude {TUI_VERSION}; {} is {}",
+            cli.display(),
+            said.trim()
+        );
+        return None;
+    }
+    Some(Tui::new(World::new(cli)))
+}
+
+struct Tui {
+    w: World,
+    work: PathBuf,
+}
+
+impl Tui {
+    /// The throwaway HOME seeded so the TUI runs offline at once
+    /// (protocol.md §11): onboarding done, the API key approved (its last
+    /// 20 characters, as the TUI records the answer), the folder trusted,
+    /// permission prompts on (`defaultMode` `default`: 2.1.332 starts in
+    /// auto mode), and the hook installed by `claudio deck hooks install`.
+    fn new(w: World) -> Tui {
+        let work = std::fs::canonicalize(w.work.path()).unwrap();
+        let key = &API_KEY[API_KEY.len() - 20..];
+        let state = serde_json::json!({
+            "hasCompletedOnboarding": true,
+            "hasSeenAutoDefaultNotice": true,
+            "customApiKeyResponses": {"approved": [key], "rejected": []},
+            "projects": {work.to_str().unwrap(): {"hasTrustDialogAccepted": true}},
+        });
+        std::fs::write(w.state_file(), state.to_string()).unwrap();
+        let settings = serde_json::json!({"permissions": {"defaultMode": "default"}});
+        std::fs::write(
+            w.home.path().join(".claude/settings.json"),
+            settings.to_string(),
+        )
+        .unwrap();
+        std::fs::create_dir_all(w.home.path().join("run")).unwrap();
+        let t = Tui { w, work };
+        let o = run(t.claudio(&["deck", "hooks", "install", "--yes"]), None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        t
+    }
+
+    fn env(&self) -> Vec<(String, String)> {
+        let mut env = self.w.env();
+        env.push((
+            "XDG_RUNTIME_DIR".into(),
+            self.w.home.path().join("run").display().to_string(),
+        ));
+        env
+    }
+
+    fn claudio(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.args(args).current_dir(&self.work).env("NO_COLOR", "1");
+        for (k, v) in self.env() {
+            c.env(k, v);
+        }
+        c
+    }
+
+    /// The claude TUI, started in a pseudo-terminal, at its prompt.
+    fn start(&self) -> Term {
+        let mut c = Command::new(&self.w.cli);
+        c.current_dir(&self.work);
+        for (k, v) in self.env() {
+            c.env(k, v);
+        }
+        let mut t = Term::spawn_sized(c, 40, 100);
+        t.wait_for("Claude Code v");
+        // 2.1.332 may offer to make auto mode the default, a moment after it
+        // starts: no, keep manual mode (the permission prompts are the test)
+        let until = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < until {
+            if t.contents().contains("Make auto mode your default") {
+                std::thread::sleep(Duration::from_millis(500));
+                t.send(b"\x1b[B");
+                std::thread::sleep(Duration::from_millis(300));
+                t.send(b"\r");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        t.wait_for("manual mode on");
+        t
+    }
+
+    /// Type a prompt into the TUI (the text, then Enter on its own, as a
+    /// person types: a paste with its Enter is taken as a newline).
+    fn prompt(&self, t: &mut Term, text: &str) {
+        t.send(text.as_bytes());
+        t.wait_for(text);
+        std::thread::sleep(Duration::from_millis(200));
+        t.send(b"\r");
+    }
+
+    fn made(&self, name: &str) -> bool {
+        self.work.join(name).exists()
+    }
+}
+
+/// A line deck (`claudio deck` on pipes) whose output is read as it comes.
+struct LineDeck {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl LineDeck {
+    fn start(t: &Tui) -> LineDeck {
+        let mut child = t
+            .claudio(&["deck"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).split(b'\n').map_while(Result::ok) {
+                let _ = tx.send(String::from_utf8_lossy(&l).into_owned());
+            }
+        });
+        let d = LineDeck { child, lines };
+        d.wait_for("waiting for permission requests");
+        d
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.contains(text) => return l,
+                Ok(_) => {}
+                Err(e) => panic!("the deck never said {text:?}: {e}"),
+            }
+        }
+    }
+
+    fn type_line(&mut self, text: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(format!("{text}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+}
+
+impl Drop for LineDeck {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Wait (bounded) until `f` holds; `what` names it in the failure.
+fn eventually(what: &str, t: &Term, f: impl Fn() -> bool) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while !f() {
+        if Instant::now() > until {
+            panic!("never: {what}; the TUI's screen:\n{}", t.contents());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The TUI's own permission dialog.
+const DIALOG: &str = "Do you want to proceed?";
+
+/// Answer the TUI's own dialog "Yes" (its first choice), once it takes
+/// keys.
+fn yes_in_the_tui(t: &mut Term) {
+    t.wait_for(DIALOG);
+    // the dialog takes keys a moment after it is drawn
+    std::thread::sleep(Duration::from_millis(700));
+    t.send(b"\r");
+}
+
+/// Stop the TUI and wait for it to be gone (no orphaned `claude`).
+fn stop(mut t: Term) {
+    t.ctrl_c();
+    t.ctrl_c();
+    let _ = t.child().kill();
+    wait_with_deadline(t.child(), 30);
+}
+
+#[test]
+fn real_cli_tui_permission_answered_from_the_deck_runs_the_tool() {
+    let Some(tui) = tui_world("real_cli_tui_permission_answered_from_the_deck_runs_the_tool")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("touch made_by_tool"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = LineDeck::start(&tui);
+    let mut t = tui.start();
+    tui.prompt(&mut t, "make the file");
+    // the deck shows the whole command, then takes the answer
+    deck.wait_for("touch made_by_tool");
+    assert!(!tui.made("made_by_tool"), "asked before it ran");
+    deck.type_line("y");
+    deck.wait_for("allowed from the deck");
+    eventually("the tool ran", &t, || tui.made("made_by_tool"));
+    t.wait_for("Finished.");
+    // the tool's result went back to the model: it ran, nobody denied it
+    let reqs = tui.w.main_requests();
+    let last = reqs.last().unwrap();
+    let results = last.tool_results();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(!results[0].is_error, "{results:?}");
+    stop(t);
+}
+
+#[test]
+fn real_cli_tui_permission_answered_in_the_tui_first_clears_the_deck_s_row() {
+    let Some(tui) =
+        tui_world("real_cli_tui_permission_answered_in_the_tui_first_clears_the_deck_s_row")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("touch made_in_tui"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = LineDeck::start(&tui);
+    let mut t = tui.start();
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch made_in_tui");
+    // the TUI shows its own dialog beside the hook's wait: answered there
+    yes_in_the_tui(&mut t);
+    eventually("the tool ran", &t, || tui.made("made_in_tui"));
+    t.wait_for("Finished.");
+    // the deck says the request is gone, without a key typed at it
+    deck.wait_for("gone: answered in its terminal");
+    // and an answer typed after it reaches nothing
+    deck.type_line("n");
+    let reqs = tui.w.main_requests();
+    assert!(!reqs.last().unwrap().tool_results()[0].is_error);
+    stop(t);
+}
+
+#[test]
+fn real_cli_tui_with_no_deck_shows_its_own_dialog() {
+    let Some(tui) = tui_world("real_cli_tui_with_no_deck_shows_its_own_dialog") else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("touch made_after_dialog"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut t = tui.start();
+    tui.prompt(&mut t, "make the file");
+    let screen = t.wait_for(DIALOG);
+    assert!(screen.contains("touch made_after_dialog"), "{screen}");
+    assert!(!tui.made("made_after_dialog"));
+    // nothing was decided by the hook: the TUI asks, and its answer counts
+    yes_in_the_tui(&mut t);
+    eventually("the tool ran", &t, || tui.made("made_after_dialog"));
+    t.wait_for("Finished.");
+    assert!(!t.contents().contains("PermissionRequest hook"));
+    stop(t);
+}
+
+#[test]
+fn real_cli_tui_a_from_the_full_deck_keeps_the_cli_s_suggestion_for_the_session() {
+    let Some(tui) =
+        tui_world("real_cli_tui_a_from_the_full_deck_keeps_the_cli_s_suggestion_for_the_session")
+    else {
+        return;
+    };
+    let first = tui.work.join("first.txt");
+    let second = tui.work.join("second.txt");
+    tui.w.api.push(Reply::tool_use(
+        "Write",
+        serde_json::json!({"file_path": first, "content": "one\n"}),
+    ));
+    tui.w.api.push(Reply::tool_use(
+        "Write",
+        serde_json::json!({"file_path": second, "content": "two\n"}),
+    ));
+    tui.w.api.push(Reply::text("Finished."));
+    // the full-screen deck, on a terminal of its own
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "write both files");
+    let screen = deck.wait_for("first.txt");
+    // `a`: every file edit for this session, as the CLI suggested it
+    assert!(screen.contains("every file edit"), "{screen}");
+    deck.send(b"a\r");
+    eventually("the first file was written", &t, || tui.made("first.txt"));
+    // the second edit is not asked again: the CLI took the mode
+    eventually("the second file was written", &t, || tui.made("second.txt"));
+    t.wait_for("Finished.");
+    assert!(
+        !deck.contents().contains("second.txt"),
+        "{}",
+        deck.contents()
+    );
+    assert!(!t.contents().contains(DIALOG));
+    deck.send(b"q");
+    stop(t);
+}
