@@ -101,11 +101,15 @@ impl Costs {
                 return *c;
             }
         }
-        let c = claudio::store::file_usage(&p).ok().and_then(|u| {
-            u.by_model()
-                .iter()
-                .map(|(model, t)| crate::cli::pricing::table_cost(model, t))
-                .sum::<Option<f64>>()
+        // priced as every view prices a session: the CLI's own
+        // `cost-state` first, then what the store taught, then the table
+        let c = claudio::store::file_usage(&p).ok().map(|u| {
+            let pricer = crate::cli::pricing::Pricer::learn(std::iter::once(&u)).with_kept();
+            pricer
+                .file(&u.messages, u.cli_cost.as_ref(), u.messages.len())
+                .values()
+                .map(|c| c.usd)
+                .sum::<f64>()
         });
         self.0.insert(p, (stamp, c));
         c
