@@ -8,6 +8,7 @@ function __fish_claudio_needs_command
     set -l cmd (commandline -opc)
     set -e cmd[1]
     argparse -s (__fish_claudio_global_optspecs) -- $cmd 2>/dev/null
+    or argparse -s (__fish_claudio_global_optspecs) -- $cmd[1..-2] 2>/dev/null
     or return
     if set -q argv[1]
         # Also print the command, so this can be used to figure out what it is.

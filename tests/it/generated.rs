@@ -232,6 +232,71 @@ fn bash_completes_session_ids_where_one_is_asked_for() {
     }
 }
 
+/// The fish script run by fish (skipped, loudly, where fish is missing):
+/// what it offers for `line`.
+fn fish_completes(store: &Path, line: &str) -> Option<Vec<String>> {
+    if !have("fish") {
+        eprintln!("SKIPPED: fish is not installed");
+        return None;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/claudio.fish");
+    let bin = Path::new(env!("CARGO_BIN_EXE_claudio")).parent().unwrap();
+    let out = Command::new("fish")
+        .args(["--no-config", "-c", "source $SCRIPT; complete -C $LINE"])
+        .env("SCRIPT", &script)
+        .env("LINE", line)
+        .env("CLAUDE_CONFIG_DIR", store)
+        .env("CLAUDIO_ARCHIVE_DIR", store.join("no-archive"))
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or("").to_owned())
+            .filter(|l| !l.is_empty())
+            .collect(),
+    )
+}
+
+/// fish offers the session ids after `-r` too: clap's script gave files
+/// there, its parse of the words failing on the flag still waiting for
+/// its value.
+#[test]
+fn fish_completes_session_ids_where_one_is_asked_for() {
+    let d = two_sessions();
+    let b = "aaaabbbb-2222-4222-8222-222222222222";
+    for line in [
+        "claudio sessions resume aaaab",
+        "claudio sessions delete --yes aaaab",
+        "claudio --resume aaaab",
+        "claudio -r aaaab",
+        "claudio ask -r aaaab",
+    ] {
+        let Some(got) = fish_completes(d.path(), line) else {
+            return;
+        };
+        assert_eq!(got, [b], "{line}");
+    }
+    let Some(got) = fish_completes(d.path(), "claudio -r ") else {
+        return;
+    };
+    assert_eq!(got.len(), 2, "{got:?}");
+}
+
 #[test]
 fn man_page_is_current_and_renders() {
     let page = claudio(&["man"]);

@@ -262,8 +262,14 @@ mod tests {
             serde_json::json!({"type":"assistant","message":{"id":"m4","role":"assistant","content":[{"type":"text","text":"Three."}]}}),
         ]);
         let out = replay(&e, &Here::default(), 40);
-        assert!(out.starts_with("› first\n  One.\n› second\n  ✓ Bash  true"), "{out}");
-        assert!(out.contains("    │ ok\n\n  Two.\n› third\n  Three.\n"), "{out}");
+        assert!(
+            out.starts_with("› first\n  One.\n› second\n  ✓ Bash  true"),
+            "{out}"
+        );
+        assert!(
+            out.contains("    │ ok\n\n  Two.\n› third\n  Three.\n"),
+            "{out}"
+        );
     }
 
     /// A prompt sent after a `!` command is drawn, after the command and

@@ -233,6 +233,17 @@ fn fish(w: &Wanted, script: String) -> String {
             out.push_str(ids);
         }
         out.push('\n');
+        // clap's script parses the words before the cursor with argparse,
+        // which fails on a flag still waiting for its value (`claudio -r `):
+        // read them again without that flag, so its value is completed
+        if line
+            .trim_start()
+            .starts_with("argparse -s (__fish_claudio_global_optspecs) -- $cmd ")
+        {
+            out.push_str(
+                "    or argparse -s (__fish_claudio_global_optspecs) -- $cmd[1..-2] 2>/dev/null\n",
+            );
+        }
     }
     let flags: Vec<String> = w.value_flags.iter().map(|f| format!("'{f}'")).collect();
     out.push_str(&format!(
