@@ -181,7 +181,11 @@ impl Chat<'_> {
             }
             let asking = work.asking();
             let front = front_input(&mut keys, open.as_ref(), &mut self.conn.requests, asking);
-            let wait = Wait { asking, due: None };
+            let wait = Wait {
+                asking,
+                hold: asking,
+                due: None,
+            };
             let event = match source.next(front, wait).await {
                 Happened::Front(Front::Key(Some(input))) => Event::Key(input),
                 Happened::Front(Front::Key(None)) => {
@@ -230,6 +234,8 @@ impl Chat<'_> {
                 },
                 // SIGTERM and SIGHUP are the chat's signal watcher's
                 Happened::Signal(Signal::Terminate | Signal::Hangup) => continue,
+                // asked through the callback, which holds the request too
+                Happened::Request(_) | Happened::Withdrawn(_) => continue,
             };
             match &event {
                 Event::Key(TermEvent::Resize(_, rows)) => {
