@@ -1,0 +1,85 @@
+//! The chat and `ask` as consumers of the session's one event stream
+//! (#42.1): the CLI is read while a dialog is open, and a request the CLI
+//! withdraws closes its dialog, saying so.
+
+use crate::common::term::Term;
+use crate::common::{self, init, steps, Fake, Step};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn control_answers(fake: &Fake) -> Vec<Value> {
+    fake.stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "control_response")
+        .collect()
+}
+
+fn bash_request(id: &str, command: &str) -> Step {
+    Step::Emit(
+        json!({"type":"control_request","request_id":id,"request":{"subtype":"can_use_tool",
+        "tool_name":"Bash","input":{"command":command}}}),
+    )
+}
+
+/// While a permission dialog is open the CLI goes on writing (a
+/// sub-agent's progress, 12 MiB of tool output: more than the library's
+/// queue and the pipe hold). The chat reads it all the while: the CLI is
+/// never stuck on its stdout. Then the CLI withdraws the request: its
+/// dialog closes and says so, nothing is answered for it; the held
+/// messages are shown, and the next request is asked and answered.
+#[test]
+fn chat_reads_the_cli_while_a_dialog_is_open_and_a_withdrawn_dialog_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let drained = dir.path().join("drained");
+    let mut scenario = vec![
+        common::expect_user("go"),
+        common::system_init(),
+        bash_request("w1", "echo first"),
+        common::assistant_text("PROGRESS-WHILE-ASKED"),
+    ];
+    scenario.extend((0..12).map(|_| Step::HugeLine(1024 * 1024)));
+    scenario.extend([
+        // reached only once everything above was read
+        Step::WriteFile {
+            path: drained.display().to_string(),
+            content: "read".into(),
+        },
+        Step::Emit(json!({"type":"control_cancel_request","request_id":"w1"})),
+        bash_request("w2", "echo second"),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"w2",
+            "response":{"behavior":"allow"}}}),
+        ),
+        common::result("done"),
+    ]);
+    let fake = Fake::new(steps(vec![init(), scenario]));
+    let mut t = Term::spawn(common::claudio(&fake));
+    t.wait_for("Ctrl-D exits");
+    t.line("go");
+    t.wait_for("echo first");
+    let until = Instant::now() + Duration::from_secs(30);
+    while !drained.exists() {
+        assert!(
+            Instant::now() < until,
+            "the chat stopped reading the CLI while its dialog was open:\n{}",
+            t.contents()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    t.wait_for("withdrawn");
+    let screen = t.wait_for("echo second");
+    assert!(screen.contains("PROGRESS-WHILE-ASKED"), "{screen}");
+    t.line("y");
+    t.wait_for("allowed once");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let answers = control_answers(&fake);
+    assert_eq!(
+        answers.len(),
+        1,
+        "nothing answers a withdrawn request: {answers:?}"
+    );
+    assert_eq!(answers[0]["response"]["request_id"], "w2");
+    assert_eq!(answers[0]["response"]["response"]["behavior"], "allow");
+}
