@@ -29,6 +29,9 @@ pub(super) struct Connection {
     /// The folder whose trust was settled, and whether its project
     /// settings load there (asked once a folder).
     pub(super) trust: Option<(std::path::PathBuf, bool)>,
+    /// How many sessions were started (the first is the one the chat was
+    /// started with).
+    pub(super) starts: u32,
 }
 
 impl Connection {
@@ -38,6 +41,7 @@ impl Connection {
             client: Slot::default(),
             connecting: None,
             trust: None,
+            starts: 0,
         }
     }
 
@@ -56,6 +60,7 @@ impl Connection {
             // asked by the chat's loop, in their place among the messages
             .requests_as_events(true);
         self.connecting = Some(rt.spawn(Client::connect(options)));
+        self.starts += 1;
         Ok(())
     }
 
