@@ -5,6 +5,7 @@
 use crate::common::term::Term;
 use crate::common::{self, init, steps, Fake, Step};
 use serde_json::{json, Value};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 fn control_answers(fake: &Fake) -> Vec<Value> {
@@ -82,4 +83,76 @@ fn chat_reads_the_cli_while_a_dialog_is_open_and_a_withdrawn_dialog_closes() {
     );
     assert_eq!(answers[0]["response"]["request_id"], "w2");
     assert_eq!(answers[0]["response"]["response"]["behavior"], "allow");
+}
+
+/// `ask` asks each request from its one loop, in order: while the first is
+/// asked on the terminal the CLI writes 12 MiB (read and held: it is not
+/// stuck), sends a second request and withdraws the first. The first
+/// question closes, saying so, and nothing is answered for it; the second
+/// is asked next and its answer goes out; the answer held meanwhile is
+/// printed whole.
+#[test]
+fn ask_asks_from_its_loop_and_a_withdrawn_question_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let drained = dir.path().join("drained");
+    let mut scenario = vec![
+        common::expect_user("q"),
+        common::system_init(),
+        bash_request("w1", "echo first"),
+        common::assistant_text("HELD-ANSWER"),
+    ];
+    scenario.extend((0..12).map(|_| Step::HugeLine(1024 * 1024)));
+    scenario.extend([
+        Step::WriteFile {
+            path: drained.display().to_string(),
+            content: "read".into(),
+        },
+        bash_request("w2", "echo second"),
+        Step::Emit(json!({"type":"control_cancel_request","request_id":"w1"})),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"w2",
+            "response":{"behavior":"allow"}}}),
+        ),
+        common::result("HELD-ANSWER"),
+    ]);
+    let fake = Fake::new(steps(vec![init(), scenario]));
+    let mut tty = Term::open();
+    let mut c = common::claudio(&fake);
+    c.args(["ask", "q"])
+        .env("CLAUDIO_TEST_TTY", tty.slave_path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    // the stdout pipe is read beside, so the answer never blocks `ask`
+    let stdout = child.stdout.take().unwrap();
+    let out = std::thread::spawn(move || common::read_all(Some(stdout)));
+    let first = tty.read_until("Allow?");
+    assert!(first.contains("echo first"), "{first}");
+    let mut shown = tty.read_until("echo second");
+    let at = shown.find("echo second").unwrap_or_default();
+    if !shown[at..].contains("Allow?") {
+        shown += &tty.read_until("Allow?");
+    }
+    let withdrawn = shown.find("(withdrawn)");
+    assert!(
+        withdrawn.is_some_and(|w| w < at),
+        "the first question closed before the second: {shown}"
+    );
+    assert!(
+        drained.exists(),
+        "the CLI was read while the question was open"
+    );
+    tty.type_line("y");
+    let st = common::wait_with_deadline(&mut child, 30);
+    let err = common::read_all(child.stderr.take());
+    assert_eq!(st.code(), Some(0), "{err}");
+    assert!(out.join().unwrap().contains("HELD-ANSWER"));
+    let answers = control_answers(&fake);
+    assert_eq!(
+        answers.len(),
+        1,
+        "nothing answers a withdrawn request: {answers:?}"
+    );
+    assert_eq!(answers[0]["response"]["request_id"], "w2");
 }
