@@ -3,6 +3,8 @@
 //! requests (a tool to allow, a question, a plan) come in the session's
 //! events, among its messages.
 
+use super::dialog::PendingRequest;
+use super::machine::Event;
 use crate::cli::args::SessionFlags;
 use crate::cli::options::build_options;
 use claudio::{Client, Options};
@@ -32,6 +34,10 @@ pub(super) struct Connection {
     /// How many sessions were started (the first is the one the chat was
     /// started with).
     pub(super) starts: u32,
+    /// What the CLI said after the work's end, read while a dialog was
+    /// open: the next work takes it in first (it was read off the
+    /// session's queue, and would be lost).
+    pub(super) held_over: std::collections::VecDeque<Event<PendingRequest>>,
 }
 
 impl Connection {
@@ -42,6 +48,7 @@ impl Connection {
             connecting: None,
             trust: None,
             starts: 0,
+            held_over: Default::default(),
         }
     }
 
@@ -61,6 +68,8 @@ impl Connection {
             .requests_as_events(true);
         self.connecting = Some(rt.spawn(Client::connect(options)));
         self.starts += 1;
+        // what was held belongs to the session before
+        self.held_over.clear();
         Ok(())
     }
 

@@ -359,6 +359,20 @@ impl<R> Machine<R> {
         self.held.len() >= HELD_MAX
     }
 
+    /// What is held and not taken in yet: at the work's end, for the next
+    /// work to take in first ([`Machine::hold`]).
+    pub(super) fn take_held(&mut self) -> std::collections::VecDeque<Event<R>> {
+        std::mem::take(&mut self.held)
+    }
+
+    /// Events read before this work began, held over from the work before:
+    /// taken in first, in order ([`Machine::next_held`]).
+    pub(super) fn hold(&mut self, events: std::collections::VecDeque<Event<R>>) {
+        let mut events = events;
+        events.append(&mut self.held);
+        self.held = events;
+    }
+
     /// The next event held while a dialog was open, once none is (nor is
     /// one being made) and the work goes on: the loop steps it in before
     /// it reads anything new.

@@ -131,6 +131,8 @@ impl Chat<'_> {
         // the live region is folded to the screen's rows
         self.screen.renderer.set_height(terminal_height());
         let (mut work, first) = start(&mut self.parts(), Instant::now());
+        // what the work before read and did not take in comes first
+        work.hold(std::mem::take(&mut self.conn.held_over));
         let mut effects: VecDeque<Effect<PendingRequest>> = first.into();
         // while a dialog is open: single keys, and its request's end
         let mut raw: Option<RawGuard> = None;
@@ -189,6 +191,9 @@ impl Chat<'_> {
                         None
                     }
                     Effect::End(end) => {
+                        // read while a dialog was open, after the end: the
+                        // next work's
+                        self.conn.held_over = work.take_held();
                         drop(raw);
                         // what was typed in the last instant joins the type-ahead
                         self.finish_keys(keys);

@@ -289,6 +289,36 @@ fn what_the_cli_says_while_a_dialog_is_open_is_held_then_taken_in_order() {
     assert!(w.next_held().is_none());
 }
 
+/// What was held after the turn's result is not lost when the turn ends
+/// with it: the next work takes it in first.
+#[test]
+fn what_was_held_after_the_result_goes_to_the_next_work() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let after = msg(
+        json!({"type":"system","subtype":"task_started","task_id":"a9",
+        "tool_use_id":"t9","description":"late agent","is_backgrounded":true}),
+    );
+    for e in [msg(result()), after, Event::Asks("Late")] {
+        assert!(c.step(&mut w, e, 2).is_empty());
+    }
+    c.step(&mut w, key('n'), 3);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    let held = w.next_held().expect("the result");
+    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&End::Done));
+    assert!(w.next_held().is_none(), "nothing after the end");
+    let left = w.take_held();
+    assert_eq!(left.len(), 2, "{left:?}");
+    let mut next = c.turn();
+    next.hold(left);
+    let held = next.next_held().expect("the agent's start");
+    c.step(&mut next, held, 5);
+    assert_eq!(c.session.agents_running(), 1);
+    let held = next.next_held().expect("the late request");
+    assert_eq!(c.step(&mut next, held, 6), [Effect::Open("Late")]);
+}
+
 /// The session ending while a dialog is open closes it, denied, and then
 /// ends the turn.
 #[test]
