@@ -156,3 +156,37 @@ fn ask_asks_from_its_loop_and_a_withdrawn_question_closes() {
     );
     assert_eq!(answers[0]["response"]["request_id"], "w2");
 }
+
+/// The real CLI, the normal path: one answer with two Bash calls. Each is
+/// asked in the chat in its turn (the second read while the first is
+/// open, when the CLI asks them together), each is answered once, and
+/// both run.
+#[test]
+fn real_cli_chat_two_calls_in_one_answer_are_each_asked_and_run() {
+    use crate::common::real::{world, Reply};
+    let w = world!("real_cli_chat_two_calls_in_one_answer_are_each_asked_and_run");
+    w.api.push(Reply::tool_uses(vec![
+        ("Bash", json!({"command":"touch one_file"})),
+        ("Bash", json!({"command":"touch two_file"})),
+    ]));
+    w.api.push(Reply::text("Made both."));
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path());
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("make two files");
+    t.wait_for("Allow?");
+    t.line("y");
+    t.wait_for_n("Allow?", 2);
+    t.line("y");
+    t.wait_for("Made both.");
+    let screen = t.wait_for("API calls ·");
+    assert_eq!(screen.matches("allowed once").count(), 2, "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    assert!(w.work.path().join("one_file").exists());
+    assert!(w.work.path().join("two_file").exists());
+    let reqs = w.main_requests();
+    assert_eq!(reqs.len(), 2, "{reqs:?}");
+    assert!(reqs[1].tool_results().iter().all(|r| !r.is_error));
+}
