@@ -10,7 +10,7 @@ use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::one_line;
-use super::turn::events::{Happened, Signal, Signals, Source, Wait};
+use super::turn::events::{Happened, Signal, Signals, Source, Wait, HELD_MAX};
 use super::turn::{After, Turn};
 use anyhow::Context;
 use claudio::{Client, Message, PermissionResult, Request, RequestBody, Responder, ResultMessage};
@@ -376,10 +376,6 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         }
     }
 }
-
-/// The most events read and held while a question is open; past it the
-/// CLI waits (the library's queue bounds it in bytes).
-const HELD_MAX: usize = 4096;
 
 /// A request being asked on the terminal.
 struct Asked {

@@ -36,6 +36,7 @@ use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::Press;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::turn::events::HELD_MAX;
 #[cfg(test)]
 use crate::cli::turn::SETTLE;
 use crate::cli::turn::{After, Turn};
@@ -179,10 +180,6 @@ struct Asking<R> {
     request: R,
     dialog: Box<Dialog>,
 }
-
-/// The most events held while a dialog is open; past it the loop reads
-/// nothing more from the CLI until it is answered (the CLI waits).
-pub(super) const HELD_MAX: usize = 4096;
 
 /// The chat at work: the machine (`work.rs` runs the loop that feeds it).
 #[derive(Debug)]

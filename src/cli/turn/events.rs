@@ -17,6 +17,13 @@ use tokio::signal::unix::{signal, SignalKind};
 /// CLI ends the turn with a result when it takes it).
 const INTERRUPT_WAIT: Duration = Duration::from_secs(10);
 
+/// The most events a front end reads and holds while someone is asked
+/// (`ask`'s question, the chat's dialog); past it, it reads nothing more
+/// from the CLI until the answer ([`Wait::hold`]): the CLI waits, as it
+/// does on the library's queue. A bound in events, not bytes: what comes
+/// while a dialog is open is a sub-agent's progress, small lines.
+pub const HELD_MAX: usize = 1024;
+
 /// A signal, as an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Signal {

@@ -289,6 +289,28 @@ fn what_the_cli_says_while_a_dialog_is_open_is_held_then_taken_in_order() {
     assert!(w.next_held().is_none());
 }
 
+/// What is held while a dialog is open is bounded: at the bound the loop
+/// reads no more (the CLI waits), and once answered it reads again.
+#[test]
+fn what_is_held_is_bounded() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let progress = json!({"type":"system","subtype":"task_progress","task_id":"a1",
+        "description":"working"});
+    for i in 0..crate::cli::turn::events::HELD_MAX {
+        assert!(!w.held_full(), "full after {i}");
+        c.step(&mut w, msg(progress.clone()), 2);
+    }
+    assert!(w.held_full());
+    c.step(&mut w, key('n'), 3);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    while let Some(e) = w.next_held() {
+        c.step(&mut w, e, 4);
+    }
+    assert!(!w.held_full());
+}
+
 /// What was held after the turn's result is not lost when the turn ends
 /// with it: the next work takes it in first.
 #[test]
