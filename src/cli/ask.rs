@@ -226,8 +226,10 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             None => held.pop_front(),
             Some(_) => None,
         };
+        // no more is read past the bound while someone is asked
+        let read = asking.is_none() || held.len() < HELD_MAX;
         // Flush only when nothing else is waiting: one write per burst.
-        let next = match next.or_else(|| source.ready()) {
+        let next = match next.or_else(|| read.then(|| source.ready()).flatten()) {
             Some(n) => n,
             None => {
                 if out.flush().is_err() {
