@@ -5,18 +5,20 @@ use super::exit::Exit;
 use super::interrupt::Press;
 use super::options::build_options;
 use super::reading::Reading;
-use super::requests::tty::TtyPrompts;
+use super::requests::tty::{CancelFlag, TtyPrompts};
 use super::sanitize::Sanitizer;
 use super::spinner::Spinner;
 use super::style::Style;
 use super::summary::one_line;
-use super::turn::events::{Happened, Signal, Signals, Source, Wait};
+use super::turn::events::{Happened, Signal, Signals, Source, Wait, HELD_MAX};
 use super::turn::{After, Turn};
 use anyhow::Context;
-use claudio::{Client, Message, ResultMessage};
+use claudio::{Client, Message, PermissionResult, Request, RequestBody, Responder, ResultMessage};
 use output::Output;
+use std::collections::VecDeque;
 use std::future::pending;
 use std::io::{self, IsTerminal, Read};
+use std::sync::Arc;
 use std::time::Instant;
 
 mod input;
@@ -163,11 +165,8 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     if let Some(schema) = schema {
         options = options.json_schema(schema);
     }
-    let asked = prompts.clone();
-    options = options.can_use_tool(move |req, ctx| {
-        let a = prompts.clone();
-        async move { Ok(a.decide(req, ctx).await) }
-    });
+    // the CLI's requests come in the session's events, asked by the loop
+    options = options.requests_as_events(true);
 
     // Taken before the CLI starts: a signal while it starts (slow MCP
     // servers) stops it and removes its private files, as one later does.
@@ -217,30 +216,78 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     let mut reading = Reading::at(here);
     let mut result: Option<ResultMessage> = None;
     let mut failure: Option<claudio::Error> = None;
+    // the request being asked on the terminal, and what the CLI said
+    // meanwhile: taken in order once it is answered
+    let mut asking: Option<Asked> = None;
+    let mut held: VecDeque<Happened<PermissionResult>> = VecDeque::new();
 
     loop {
+        let next = match asking {
+            None => held.pop_front(),
+            Some(_) => None,
+        };
+        // no more is read past the bound while someone is asked
+        let read = asking.is_none() || held.len() < HELD_MAX;
         // Flush only when nothing else is waiting: one write per burst.
-        let next = match source.ready() {
+        let next = match next.or_else(|| read.then(|| source.ready()).flatten()) {
             Some(n) => n,
             None => {
                 if out.flush().is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
                 let wait = Wait {
-                    due: turn.deadline(),
+                    // the settle time does not run out while someone decides
+                    due: asking.is_none().then(|| turn.deadline()).flatten(),
+                    hold: held.len() >= HELD_MAX,
                     ..Wait::default()
                 };
-                source.next(pending::<()>(), wait).await
+                let answer = async {
+                    match asking.as_mut() {
+                        Some(a) => (&mut a.task).await.unwrap_or_else(|_| {
+                            PermissionResult::deny("The permission prompt failed.")
+                        }),
+                        None => pending().await,
+                    }
+                };
+                source.next(answer, wait).await
             }
         };
         let now = Instant::now();
+        let next = match next {
+            // what the CLI says while a question is open waits for its answer
+            n @ (Happened::Message(_)
+            | Happened::Request(_)
+            | Happened::LongLine(_)
+            | Happened::Failed(_)
+            | Happened::Closed)
+                if asking.is_some() =>
+            {
+                held.push_back(n);
+                continue;
+            }
+            n => n,
+        };
         match next {
-            Happened::Message(m) => {
-                // a call's time starts when it was allowed, as in the
-                // chat: not what the person took to decide
-                for (id, at) in asked.take_answered() {
-                    reading.call_runs(&id, at);
+            Happened::Request(req) => asking = ask(&prompts, *req),
+            Happened::Withdrawn(id) => {
+                // the question closes, saying so (a request withdrawn
+                // before it was asked is passed over when its turn comes)
+                if let Some(a) = asking.as_ref().filter(|a| a.responder.request_id() == id) {
+                    a.cancel.set();
                 }
+            }
+            Happened::Front(answer) => {
+                if let Some(a) = asking.take() {
+                    // a withdrawn request takes no answer: nothing to say
+                    let _ = a.responder.answer(answer).await;
+                    // a call's time starts when it was allowed, as in the
+                    // chat: not what the person took to decide
+                    if let Some(id) = &a.call {
+                        reading.call_runs(id, now);
+                    }
+                }
+            }
+            Happened::Message(m) => {
                 if out.read_message(&m, &mut reading, now).is_err() {
                     return Ok(quiet_exit(&client).await);
                 }
@@ -287,7 +334,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 let _ = client.close().await;
                 return Ok(Exit::Signal(sig.number()));
             }
-            Happened::Signal(Signal::Continue) | Happened::Front(()) => {}
+            Happened::Signal(Signal::Continue) => {}
         }
     }
     if out.finish().is_err() {
@@ -330,6 +377,41 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             Ok(Exit::Failure)
         }
     }
+}
+
+/// A request being asked on the terminal.
+struct Asked {
+    responder: Responder,
+    /// The tool call it is for.
+    call: Option<String>,
+    /// Set when the question is to close (the request withdrawn, answered
+    /// elsewhere, the session gone); set too when this is dropped.
+    cancel: CancelFlag,
+    /// The question, asked on `/dev/tty` beside the loop; its answer.
+    task: tokio::task::JoinHandle<PermissionResult>,
+}
+
+/// Ask `req` on the terminal (a tool approval, a question, a plan), or
+/// pass it over: a request already settled (withdrawn before its turn
+/// came) or of a kind `ask` does not answer (dropped: it gets its default
+/// answer, an error).
+fn ask(prompts: &Arc<TtyPrompts>, req: Request) -> Option<Asked> {
+    let (body, responder) = req.into_parts();
+    let RequestBody::CanUseTool(tool) = body else {
+        return None;
+    };
+    if responder.is_settled() {
+        return None;
+    }
+    let cancel = CancelFlag::watch(&responder);
+    let call = tool.tool_use_id.clone();
+    let task = tokio::spawn(prompts.clone().decide(*tool, cancel.flag.clone()));
+    Some(Asked {
+        responder,
+        call,
+        cancel,
+        task,
+    })
 }
 
 /// Point fd 1 at /dev/null, so whoever reads our stdout gets end-of-file.

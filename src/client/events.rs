@@ -565,6 +565,37 @@ impl super::Client {
         })
     }
 
+    /// Like [`Client::next_event`], with a message's line as the CLI
+    /// wrote it (without the `\n`): empty for the other events, and
+    /// unless the client was made with
+    /// [`Client::connect_keeping_raw`](super::Client::connect_keeping_raw).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claudio::Result<()> {
+    /// use claudio::{Client, Event, Options};
+    /// let client = Client::connect_keeping_raw(Options::default().requests_as_events(true)).await?;
+    /// client.send("Hello").await?;
+    /// while let Some(next) = client.next_raw_event().await {
+    ///     match next? {
+    ///         (Event::Message(_), raw) => println!("{}", String::from_utf8_lossy(&raw)),
+    ///         (Event::TurnEnded, _) => break,
+    ///         _ => {}
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn next_raw_event(&self) -> Option<Result<(Event, Vec<u8>)>> {
+        use super::router::Queued;
+        Some(match self.shared().queue.pop().await? {
+            Ok(Queued::Message(m)) => Ok((
+                Event::Message(m.message),
+                m.raw.map(Vec::from).unwrap_or_default(),
+            )),
+            Ok(Queued::Event(e)) => Ok((e, Vec::new())),
+            Err(e) => Err(e),
+        })
+    }
+
     /// Every event of the session, until the process ends: the stream of
     /// [`Client::next_event`](super::Client::next_event).
     ///

@@ -41,6 +41,7 @@ mod sdk_types;
 mod search;
 mod sessions;
 mod statusline;
+mod stream_consumers;
 mod tidy_screen;
 mod trust_approve;
 mod trust_archive;

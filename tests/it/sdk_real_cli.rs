@@ -92,8 +92,8 @@ fn real_cli_ask_resume_of_an_unknown_id_says_the_clis_answer() {
 }
 
 /// The chat resuming a whole id no transcript holds: the CLI's startup
-/// failure shows on screen in words at the first prompt, and the chat goes
-/// on (no session: `/new` starts one).
+/// failure shows on screen in words at the first prompt, and the chat
+/// exits 2, as `ask` and `claude --resume` do (#41.1).
 #[test]
 fn real_cli_chat_resume_of_an_unknown_id_shows_the_clis_answer() {
     let w = world!("real_cli_chat_resume_of_an_unknown_id_shows_the_clis_answer");
@@ -109,9 +109,9 @@ fn real_cli_chat_resume_of_an_unknown_id_shows_the_clis_answer() {
         screen.contains("could not start the session: no such session"),
         "{screen}"
     );
-    t.wait_prompt();
-    t.ctrl_d();
-    assert_eq!(t.wait(30).code(), Some(0));
+    // the chat ends there, as `ask` and `claude --resume` do: a usage
+    // error, not a chat going on with no session (#41.1)
+    assert_eq!(t.wait(30).code(), Some(2));
     assert!(w.main_requests().is_empty(), "the model was asked");
 }
 

@@ -1,14 +1,15 @@
 //! The chat's connection to the CLI: the live session (shared with the
-//! signal watcher), the one being made in the background, and the channel
-//! the CLI's requests (a tool to allow, a question, a plan) come on.
+//! signal watcher) and the one being made in the background. The CLI's
+//! requests (a tool to allow, a question, a plan) come in the session's
+//! events, among its messages.
 
 use super::dialog::PendingRequest;
+use super::machine::Event;
 use crate::cli::args::SessionFlags;
 use crate::cli::options::build_options;
-use claudio::{Client, Options, PermissionResult};
+use claudio::{Client, Options};
 use std::sync::Arc;
 use tokio::runtime::Runtime;
-use tokio::sync::{mpsc, oneshot};
 
 /// The live session, shared with the signal watcher.
 pub(super) type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
@@ -27,30 +28,32 @@ pub(super) struct Connection {
     pub(super) client: Slot,
     /// A connection being made in the background (the prompt shows at once).
     pub(super) connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
-    requests_tx: mpsc::Sender<PendingRequest>,
-    /// The CLI's requests, as they come.
-    pub(super) requests: mpsc::Receiver<PendingRequest>,
     /// The folder whose trust was settled, and whether its project
     /// settings load there (asked once a folder).
     pub(super) trust: Option<(std::path::PathBuf, bool)>,
+    /// How many sessions were started (the first is the one the chat was
+    /// started with).
+    pub(super) starts: u32,
+    /// What the CLI said after the work's end, read while a dialog was
+    /// open: the next work takes it in first (it was read off the
+    /// session's queue, and would be lost).
+    pub(super) held_over: std::collections::VecDeque<Event<PendingRequest>>,
 }
 
 impl Connection {
     /// No session yet.
     pub(super) fn new() -> Self {
-        let (requests_tx, requests) = mpsc::channel(16);
         Connection {
             client: Slot::default(),
             connecting: None,
-            requests_tx,
-            requests,
             trust: None,
+            starts: 0,
+            held_over: Default::default(),
         }
     }
 
     /// Start connecting a session with these flags, in the background.
     pub(super) fn start(&mut self, rt: &Runtime, flags: &SessionFlags) -> anyhow::Result<()> {
-        let tx = self.requests_tx.clone();
         let mut options: Options = build_options(flags)?;
         // the task list, as the claude TUI has it (off in stream-json mode
         // unless asked for); the person's own setting wins
@@ -61,19 +64,12 @@ impl Connection {
             .include_partial_messages(true)
             // checkpoints make /rewind able to restore files
             .file_checkpointing(true)
-            .can_use_tool(move |req, ctx| {
-                let tx = tx.clone();
-                async move {
-                    let (reply, answer) = oneshot::channel();
-                    let denied =
-                        || PermissionResult::deny("The permission prompt is not available.");
-                    if tx.send(PendingRequest { req, ctx, reply }).await.is_err() {
-                        return Ok(denied());
-                    }
-                    Ok(answer.await.unwrap_or_else(|_| denied()))
-                }
-            });
+            // asked by the chat's loop, in their place among the messages
+            .requests_as_events(true);
         self.connecting = Some(rt.spawn(Client::connect(options)));
+        self.starts += 1;
+        // what was held belongs to the session before
+        self.held_over.clear();
         Ok(())
     }
 

@@ -9,6 +9,7 @@ use super::screen::Screen;
 use super::state::Session;
 use super::status;
 use crate::cli::args::SessionFlags;
+use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::sessions::flat;
 use crate::cli::summary::truncate_width;
@@ -185,6 +186,19 @@ impl Chat<'_> {
     /// The session, waiting for the connection if it is still being made.
     pub(super) fn client(&mut self) -> anyhow::Result<Arc<Client>> {
         self.conn.client(self.rt)
+    }
+
+    /// An error of a prompt or a command, said; `Some` when the chat ends
+    /// with it: the session the chat was started with (`-r ID`) is one
+    /// the CLI does not know. The CLI's reason is said, and the chat exits
+    /// 2, as `ask` and `claude --resume` do, rather than go on with no
+    /// session (#41.1).
+    pub(super) fn failed(&mut self, e: &anyhow::Error) -> Option<Exit> {
+        self.error(e);
+        let unknown = e
+            .downcast_ref::<claudio::Error>()
+            .is_some_and(claudio::Error::is_unknown_session);
+        (unknown && self.flags.resume.is_some() && self.conn.starts == 1).then_some(Exit::Usage)
     }
 
     pub(super) fn write(&mut self, s: &str) {

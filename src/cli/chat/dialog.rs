@@ -14,15 +14,14 @@ use crate::cli::requests::{plan, WITHDRAWN};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::wrap::wrap;
-use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
-use tokio::sync::oneshot;
+use claudio::{CanUseToolRequest, PermissionResult, Responder};
 
-/// A request from the CLI waiting for the person (any kind), and where its
-/// answer goes.
+/// A request from the CLI waiting for the person (any kind), and the
+/// handle its answer goes through.
+#[derive(Debug)]
 pub(crate) struct PendingRequest {
     pub(crate) req: CanUseToolRequest,
-    pub(crate) ctx: RequestContext,
-    pub(crate) reply: oneshot::Sender<PermissionResult>,
+    pub(crate) responder: Responder,
 }
 
 /// The answer given, once the dialog is over.

@@ -21,6 +21,12 @@
 //! Each message is taken into the [`Session`] once, and the machine decides
 //! from it; what the screen is to show ([`Draw`]) is drawn once the step
 //! has decided, in order, by the renderer.
+//!
+//! The CLI's requests come among its messages ([`Event::Asks`]). One
+//! dialog is open at a time; while it is, what the CLI says (its messages,
+//! its other requests, its end) is held and stepped in, in order, once it
+//! is answered ([`Machine::next_held`]): the CLI is read all the while,
+//! and the dialog is not disturbed.
 
 use super::dialog::{Dialog, Done};
 use super::keys::TermEvent;
@@ -30,6 +36,7 @@ use super::typeahead::{Action, TypeAhead};
 use crate::cli::exit::Exit;
 use crate::cli::interrupt::Press;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::turn::events::HELD_MAX;
 #[cfg(test)]
 use crate::cli::turn::SETTLE;
 use crate::cli::turn::{After, Turn};
@@ -54,19 +61,19 @@ pub(super) enum Event<R> {
     Closed,
     /// The CLI's output failed.
     Failed(claudio::Error),
-    /// The CLI asks something (a tool to allow, a question, a plan), to be
-    /// answered through `dialog`. The messages it wrote before asking,
-    /// already received, come with it: they are shown first (the tool
-    /// call, the plan it refers to). So do the keys read before its
-    /// question is drawn (while it was made): the type-ahead's, never its
-    /// answer.
+    /// The CLI asks something (a tool to allow, a question, a plan): it is
+    /// asked in its turn, once no other is ([`Effect::Open`]).
+    Asks(R),
+    /// The dialog for a request [`Effect::Open`] named, to be answered
+    /// through `dialog`. The keys read before its question is drawn (while
+    /// it was made) come with it: the type-ahead's, never its answer.
     Request {
-        before: Vec<Message>,
         typed_before: Vec<TermEvent>,
         request: R,
         dialog: Box<Dialog>,
     },
-    /// The request being asked was withdrawn by the CLI.
+    /// The request being asked was withdrawn by the CLI (or its session
+    /// ended).
     Withdrawn,
     /// The terminal is gone (no more keys).
     KeysGone,
@@ -96,6 +103,9 @@ pub(super) enum Effect<R> {
     /// Single keys on a raw terminal (a dialog is open), or back to the
     /// chat's character mode.
     Raw(bool),
+    /// Make the dialog for this request and step it in
+    /// ([`Event::Request`]): no other is open.
+    Open(R),
     /// Answer the request.
     Reply(R, claudio::PermissionResult),
     /// Put the keys back in character mode (after Ctrl-Z).
@@ -169,9 +179,6 @@ pub(super) struct Parts<'a> {
 struct Asking<R> {
     request: R,
     dialog: Box<Dialog>,
-    /// The turn's result came with the request: the turn ends once it is
-    /// answered.
-    ended: bool,
 }
 
 /// The chat at work: the machine (`work.rs` runs the loop that feeds it).
@@ -180,6 +187,13 @@ pub(super) struct Machine<R> {
     stage: Stage,
     /// A request being asked: keys go to its dialog.
     asking: Option<Asking<R>>,
+    /// A request's dialog is being made ([`Effect::Open`] went out).
+    opening: bool,
+    /// What the CLI said while a dialog was open (its messages, its other
+    /// requests), in order: taken in once it is answered
+    /// ([`Machine::next_held`]), so the CLI is read all the while and the
+    /// dialog is not disturbed.
+    held: std::collections::VecDeque<Event<R>>,
     ended: bool,
 }
 
@@ -266,6 +280,8 @@ impl<R> Machine<R> {
         let work = Machine {
             stage: Stage::Turn(Turn::prompt(After::Answer)),
             asking: None,
+            opening: false,
+            held: Default::default(),
             ended: false,
         };
         let effects = collected(|emit| {
@@ -291,6 +307,8 @@ impl<R> Machine<R> {
                 prompt,
             },
             asking: None,
+            opening: false,
+            held: Default::default(),
             ended: false,
         };
         let effects = collected(|emit| {
@@ -313,6 +331,8 @@ impl<R> Machine<R> {
                 until: now + MODE_WAIT,
             },
             asking: None,
+            opening: false,
+            held: Default::default(),
             ended: false,
         };
         (work, Vec::new())
@@ -324,10 +344,40 @@ impl<R> Machine<R> {
         self.ended
     }
 
-    /// Whether a request is being asked (keys go to its dialog; the loop
-    /// reads nothing else from the CLI meanwhile).
+    /// Whether a request is being asked (keys go to its dialog; what the
+    /// CLI says meanwhile is held).
     pub(super) fn asking(&self) -> bool {
         self.asking.is_some()
+    }
+
+    /// Whether as much is held as may be: read nothing more from the CLI
+    /// until the dialog is answered.
+    pub(super) fn held_full(&self) -> bool {
+        self.held.len() >= HELD_MAX
+    }
+
+    /// What is held and not taken in yet: at the work's end, for the next
+    /// work to take in first ([`Machine::hold`]).
+    pub(super) fn take_held(&mut self) -> std::collections::VecDeque<Event<R>> {
+        std::mem::take(&mut self.held)
+    }
+
+    /// Events read before this work began, held over from the work before:
+    /// taken in first, in order ([`Machine::next_held`]).
+    pub(super) fn hold(&mut self, events: std::collections::VecDeque<Event<R>>) {
+        let mut events = events;
+        events.append(&mut self.held);
+        self.held = events;
+    }
+
+    /// The next event held while a dialog was open, once none is (nor is
+    /// one being made) and the work goes on: the loop steps it in before
+    /// it reads anything new.
+    pub(super) fn next_held(&mut self) -> Option<Event<R>> {
+        if self.asking.is_some() || self.opening || self.ended {
+            return None;
+        }
+        self.held.pop_front()
     }
 
     /// Take in one event at time `now`.
@@ -349,6 +399,26 @@ impl<R> Machine<R> {
         if self.ended {
             return;
         }
+        let event = match event {
+            // while a dialog is open (or being made), what the CLI says
+            // waits for its answer
+            e @ (Event::Message(_)
+            | Event::LongLine(_)
+            | Event::Asks(_)
+            | Event::Closed
+            | Event::Failed(_))
+                if self.asking.is_some() || self.opening =>
+            {
+                let gone = matches!(e, Event::Closed | Event::Failed(_));
+                self.held.push_back(e);
+                if !gone {
+                    return;
+                }
+                // the session is gone, and its question with it
+                Event::Withdrawn
+            }
+            e => e,
+        };
         if self.asking.is_some() {
             let mut out = Out::new(emit);
             self.step_asking(p, event, now, &mut out);
@@ -364,15 +434,20 @@ impl<R> Machine<R> {
                 self.message(p, &m, now, &mut out);
                 self.checked(p, now, out)
             }
+            Event::Asks(request) => {
+                // no other is open: its dialog is made now
+                self.opening = true;
+                emit(Effect::Open(request));
+            }
             Event::Request {
-                before,
                 typed_before,
                 request,
                 dialog,
             } => {
+                self.opening = false;
                 let mut out = Out::new(emit);
                 self.typed_before(p, typed_before, &mut out);
-                self.request(p, &before, request, dialog, now, &mut out);
+                self.request(p, request, dialog, now, &mut out);
                 self.checked(p, now, out)
             }
             event => {
@@ -411,34 +486,25 @@ impl<R> Machine<R> {
         out.draw(Draw::Footer(self.footer(p)));
     }
 
-    /// The CLI asks something: what it wrote before it asked is shown, then
-    /// the question.
-    fn request<'m>(
+    /// The CLI asks something: the question is drawn (what it wrote
+    /// before it asked was taken in before).
+    fn request(
         &mut self,
         p: &mut Parts<'_>,
-        before: &'m [Message],
         request: R,
         mut dialog: Box<Dialog>,
         now: Instant,
-        out: &mut Out<'m, '_, R>,
+        out: &mut Out<'_, '_, R>,
     ) {
         // someone is at work: no settling while it is asked
         if let Stage::AtWork { turn, .. } = &mut self.stage {
             turn.hold();
         }
-        let mut ended = false;
-        for m in before {
-            ended |= self.count_result(p, m, now, out);
-        }
         out.draw(Draw::Suspend);
         out.push(Effect::Raw(true));
         let step = dialog.start();
         out.write(step.write);
-        self.asking = Some(Asking {
-            request,
-            dialog,
-            ended,
-        });
+        self.asking = Some(Asking { request, dialog });
         if let Some(done) = step.done {
             self.answered(p, done, now, out);
         }
@@ -484,7 +550,7 @@ impl<R> Machine<R> {
                 out.draw(Draw::Continued(width));
             }
             // taken by `step`
-            Event::Message(_) | Event::Request { .. } => {}
+            Event::Message(_) | Event::Asks(_) | Event::Request { .. } => {}
         }
     }
 
@@ -516,7 +582,8 @@ impl<R> Machine<R> {
                 out.push(Effect::Raw(true));
                 return;
             }
-            // the rest waits for the answer (the loop does not read it)
+            // ticks and Ctrl-C wait for the answer (the CLI's messages
+            // were held before)
             _ => return,
         };
         out.write(step.write);
@@ -552,12 +619,7 @@ impl<R> Machine<R> {
                 out.draw(Draw::Notice(back));
             }
         }
-        if asking.ended {
-            out.draw(Draw::Suspend);
-            self.end(End::Done, out);
-        } else {
-            out.draw(Draw::Footer(self.footer(p)));
-        }
+        out.draw(Draw::Footer(self.footer(p)));
     }
 
     fn end(&mut self, end: End, out: &mut Out<'_, '_, R>) {

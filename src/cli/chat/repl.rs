@@ -146,7 +146,11 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                     match chat.handle(input) {
                         Ok(None) => {}
                         Ok(Some(exit)) => break exit,
-                        Err(e) => chat.error(&e),
+                        Err(e) => {
+                            if let Some(exit) = chat.failed(&e) {
+                                break exit;
+                            }
+                        }
                     }
                 }
                 continue;
@@ -197,7 +201,11 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         match chat.handle(input) {
             Ok(None) => {}
             Ok(Some(exit)) => break exit,
-            Err(e) => chat.error(&e),
+            Err(e) => {
+                if let Some(exit) = chat.failed(&e) {
+                    break exit;
+                }
+            }
         }
     };
     ed.save_history();
@@ -232,7 +240,9 @@ impl Chat<'_> {
                         Ok(Some(exit)) => return Some(exit),
                         Err(e) => {
                             self.prompt.ahead.cycles = 0;
-                            self.error(&e);
+                            if let Some(exit) = self.failed(&e) {
+                                return Some(exit);
+                            }
                         }
                     }
                 }

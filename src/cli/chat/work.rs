@@ -15,7 +15,9 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::summary::Here;
 use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
 use claudio::protocol::ask::RequestKind;
-use claudio::{Client, PermissionMode, PermissionResult, Priority, UserInput};
+use claudio::{
+    Client, PermissionMode, PermissionResult, Priority, RequestBody, Responder, UserInput,
+};
 use std::collections::VecDeque;
 use std::future::pending;
 use std::io::{self, IsTerminal, Write};
@@ -125,10 +127,12 @@ impl Chat<'_> {
         // the live region is folded to the screen's rows
         self.screen.renderer.set_height(terminal_height());
         let (mut work, first) = start(&mut self.parts(), Instant::now());
+        // what the work before read and did not take in comes first
+        work.hold(std::mem::take(&mut self.conn.held_over));
         let mut effects: VecDeque<Effect<PendingRequest>> = first.into();
-        // while a dialog is open: single keys, and its request's withdrawal
+        // while a dialog is open: single keys, and its request's end
         let mut raw: Option<RawGuard> = None;
-        let mut open: Option<claudio::Cancellation> = None;
+        let mut open: Option<Responder> = None;
         loop {
             while let Some(effect) = effects.pop_front() {
                 let event = match effect {
@@ -152,8 +156,26 @@ impl Chat<'_> {
                         };
                         None
                     }
+                    Effect::Open(request) => {
+                        let dialog = Box::new(self.dialog(&request, keys.is_some()));
+                        if dialog.asks() {
+                            let notice = self.notice_for(&request);
+                            self.notifier.needs_you(&notice, &mut self.screen.out);
+                        }
+                        // what was typed before the dialog is drawn (the keys
+                        // read meanwhile: making it can take a while, a big
+                        // file's diff) is the type-ahead's, never its answer
+                        let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
+                        open = Some(request.responder.clone());
+                        Some(Event::Request {
+                            typed_before,
+                            request,
+                            dialog,
+                        })
+                    }
                     Effect::Reply(a, result) => {
-                        let _ = a.reply.send(result);
+                        // withdrawn meanwhile, or the session gone: nothing to send
+                        let _ = a.responder.answer(result).await;
                         self.notifier.answered();
                         open = None;
                         None
@@ -165,6 +187,9 @@ impl Chat<'_> {
                         None
                     }
                     Effect::End(end) => {
+                        // read while a dialog was open, after the end: the
+                        // next work's
+                        self.conn.held_over = work.take_held();
                         drop(raw);
                         // what was typed in the last instant joins the type-ahead
                         self.finish_keys(keys);
@@ -175,45 +200,51 @@ impl Chat<'_> {
                     self.step(&mut work, e, &mut effects);
                 }
             }
+            // what the CLI said while a dialog was open comes first
+            if let Some(held) = work.next_held() {
+                self.step(&mut work, held, &mut effects);
+                continue;
+            }
             let asking = work.asking();
-            let front = front_input(&mut keys, open.as_ref(), &mut self.conn.requests, asking);
-            let wait = Wait { asking, due: None };
+            let front = front_input(&mut keys, open.as_ref());
+            let wait = Wait {
+                asking,
+                hold: work.held_full(),
+                due: None,
+            };
             let event = match source.next(front, wait).await {
                 Happened::Front(Front::Key(Some(input))) => Event::Key(input),
                 Happened::Front(Front::Key(None)) => {
                     keys = None;
                     Event::KeysGone
                 }
-                Happened::Front(Front::Withdrawn) => {
+                Happened::Front(Front::Settled) => {
+                    // answered elsewhere, withdrawn, or the session gone
+                    open = None;
                     self.notifier.answered();
                     Event::Withdrawn
                 }
-                Happened::Front(Front::Request(request)) => {
-                    let request = *request;
-                    // what the CLI wrote before it asked (the tool call, and
-                    // the plan an ExitPlanMode request refers to)
-                    let mut before = Vec::new();
-                    while let Some(m) = source.ready::<()>() {
-                        if let Happened::Message(m) = m {
-                            before.push(m.message);
-                        }
+                Happened::Request(request) => {
+                    let (body, responder) = request.into_parts();
+                    match body {
+                        RequestBody::CanUseTool(req) => Event::Asks(PendingRequest {
+                            req: *req,
+                            responder,
+                        }),
+                        // a kind the chat does not answer: dropped, it gets
+                        // its default answer (an error)
+                        _ => continue,
                     }
-                    let dialog = Box::new(self.dialog(&request, keys.is_some()));
-                    if dialog.asks() {
-                        let notice = self.notice_for(&request);
-                        self.notifier.needs_you(&notice, &mut self.screen.out);
+                }
+                Happened::Withdrawn(id) => {
+                    // the open dialog closes, saying so; a request held
+                    // behind it is passed over when its turn comes
+                    if open.as_ref().is_none_or(|r| r.request_id() != id) {
+                        continue;
                     }
-                    // what was typed before the dialog is drawn (the keys
-                    // read meanwhile: making it can take a while, a big
-                    // file's diff) is the type-ahead's, never its answer
-                    let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
-                    open = Some(request.ctx.cancellation.clone());
-                    Event::Request {
-                        before,
-                        typed_before,
-                        request,
-                        dialog,
-                    }
+                    open = None;
+                    self.notifier.answered();
+                    Event::Withdrawn
                 }
                 Happened::Message(m) => Event::Message(Box::new(m.message)),
                 Happened::LongLine(limit) => Event::LongLine(limit),
@@ -302,9 +333,16 @@ impl Chat<'_> {
     fn dialog(&self, a: &PendingRequest, keys: bool) -> Dialog {
         let style = self.screen.style;
         let req = &a.req;
-        if a.ctx.cancellation.is_cancelled() {
+        if a.responder.is_settled() {
+            // withdrawn while another was asked: said, nothing to answer
+            let note = format!(
+                "  {} {} {}\n",
+                style.dim("•"),
+                Sanitizer::clean(&req.tool_name),
+                style.dim("withdrawn before it was asked")
+            );
             let result = PermissionResult::deny(requests::WITHDRAWN);
-            return Dialog::decided(String::new(), result, style);
+            return Dialog::decided(note, result, style);
         }
         if !keys {
             let note = format!(
@@ -392,14 +430,14 @@ impl Chat<'_> {
 /// How often the spinners move.
 const TICK: Duration = Duration::from_millis(80);
 
-/// The chat's own input while it works, beside the CLI's messages.
+/// The chat's own input while it works, beside the CLI's events.
 enum Front {
     /// A key (`None`: the terminal is gone).
     Key(Option<TermEvent>),
-    /// The request being asked was withdrawn.
-    Withdrawn,
-    /// The CLI asks something.
-    Request(Box<PendingRequest>),
+    /// The request being asked is settled without its dialog: the CLI
+    /// withdrew it (the event may still be on its way), the session
+    /// ended, or another holder answered.
+    Settled,
 }
 
 /// The keys typed while Claude works (only on a terminal).
@@ -411,14 +449,9 @@ fn terminal_keys() -> Option<Keys> {
     }
 }
 
-/// The next of the chat's own inputs: a key, the withdrawal of the request
-/// `open`, or (unless one is being asked) a new request.
-async fn front_input(
-    keys: &mut Option<Keys>,
-    open: Option<&claudio::Cancellation>,
-    requests: &mut tokio::sync::mpsc::Receiver<PendingRequest>,
-    asking: bool,
-) -> Front {
+/// The next of the chat's own inputs: a key, or the end of the request
+/// `open` without its dialog.
+async fn front_input(keys: &mut Option<Keys>, open: Option<&Responder>) -> Front {
     let key = async {
         match keys {
             Some(k) => k.next().await,
@@ -427,8 +460,7 @@ async fn front_input(
     };
     tokio::select! {
         k = key => Front::Key(k),
-        _ = withdrawn(open) => Front::Withdrawn,
-        Some(request) = requests.recv(), if !asking => Front::Request(Box::new(request)),
+        _ = settled(open) => Front::Settled,
     }
 }
 
@@ -439,10 +471,12 @@ pub(super) fn write_to(out: &mut io::Stdout, s: &str) {
     }
 }
 
-/// Resolves when the request `open` is withdrawn; never without one.
-async fn withdrawn(open: Option<&claudio::Cancellation>) {
+/// Resolves when the request `open` is settled; never without one.
+async fn settled(open: Option<&Responder>) {
     match open {
-        Some(c) => c.cancelled().await,
+        Some(r) => {
+            r.settled().await;
+        }
         None => pending().await,
     }
 }

@@ -12,7 +12,7 @@ use crate::cli::spinner::Spinner;
 use crate::cli::style::Style;
 use crate::cli::summary::Here;
 use claudio::protocol::ask::RequestKind;
-use claudio::{CanUseToolRequest, PermissionResult, RequestContext};
+use claudio::{CanUseToolRequest, PermissionResult};
 use rustix::event::{poll, PollFd, PollFlags};
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
@@ -20,22 +20,30 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A request's cancellation as a flag a blocking prompt can poll. It is
-/// also set when this value is dropped (the request's future went away).
+/// A request's end (withdrawn by the CLI, answered elsewhere, the session
+/// closed) as a flag a blocking prompt can poll. It is also set when this
+/// value is dropped (the question went away).
 pub struct CancelFlag {
     pub flag: Arc<AtomicBool>,
     watcher: tokio::task::JoinHandle<()>,
 }
 
 impl CancelFlag {
-    pub fn watch(c: &claudio::Cancellation) -> CancelFlag {
+    /// Watch `r`: the flag is set once it is no longer pending. The
+    /// watcher holds a handle only while it waits (it ends with the flag).
+    pub fn watch(r: &claudio::Responder) -> CancelFlag {
         let flag = Arc::new(AtomicBool::new(false));
-        let (f, c) = (flag.clone(), c.clone());
+        let (f, r) = (flag.clone(), r.clone());
         let watcher = tokio::spawn(async move {
-            c.cancelled().await;
+            r.settled().await;
             f.store(true, Ordering::SeqCst);
         });
         CancelFlag { flag, watcher }
+    }
+
+    /// The question is to close now (the CLI withdrew its request).
+    pub fn set(&self) {
+        self.flag.store(true, Ordering::SeqCst);
     }
 }
 
@@ -51,21 +59,18 @@ pub trait Tty: Read + Write + AsFd {}
 
 impl<T: Read + Write + AsFd> Tty for T {}
 
-/// `ask`'s prompts: each request asked on `/dev/tty`, one at a time.
+/// `ask`'s prompts: each request asked on `/dev/tty` (one at a time: `ask`'s
+/// loop asks the next once one is answered).
 pub struct TtyPrompts {
     style: Style,
     /// Where relative paths in tool inputs point.
     cwd: std::path::PathBuf,
-    one_at_a_time: tokio::sync::Mutex<()>,
     warned: AtomicBool,
     tty_path: std::path::PathBuf,
     /// `ask`'s spinner line, taken away before a question is written.
     spinner: std::sync::OnceLock<Spinner>,
     /// Exact calls allowed for this session (no rule was suggested).
     grants: std::sync::Mutex<SessionGrants>,
-    /// The calls answered, and when: a call's time starts when it was
-    /// allowed, not when the question was put.
-    answered: std::sync::Mutex<Vec<(String, std::time::Instant)>>,
 }
 
 impl TtyPrompts {
@@ -74,19 +79,11 @@ impl TtyPrompts {
         Arc::new(TtyPrompts {
             style,
             cwd,
-            one_at_a_time: tokio::sync::Mutex::new(()),
             warned: AtomicBool::new(false),
             tty_path,
             spinner: std::sync::OnceLock::new(),
             grants: std::sync::Mutex::new(SessionGrants::default()),
-            answered: std::sync::Mutex::new(Vec::new()),
         })
-    }
-
-    /// The calls answered since the last look, and when (see
-    /// [`crate::cli::reading::Reading::call_runs`]).
-    pub fn take_answered(&self) -> Vec<(String, std::time::Instant)> {
-        std::mem::take(&mut *self.answered.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Take `spinner` off the screen before each question.
@@ -94,26 +91,18 @@ impl TtyPrompts {
         let _ = self.spinner.set(spinner);
     }
 
-    /// Answer one `can_use_tool` request.
+    /// The answer to one `can_use_tool` request, asked on the terminal
+    /// until `cancelled` is set (then it is withdrawn, said on the
+    /// terminal). No terminal: denied, said once on stderr.
     pub async fn decide(
         self: Arc<Self>,
         req: CanUseToolRequest,
-        ctx: RequestContext,
+        cancelled: Arc<AtomicBool>,
     ) -> PermissionResult {
-        let _turn = self.one_at_a_time.lock().await;
-        let cancel = CancelFlag::watch(&ctx.cancellation);
-        let cancelled = cancel.flag.clone();
         let me = self.clone();
         let req2 = req.clone();
         let answer =
             tokio::task::spawn_blocking(move || me.answer_blocking(&req2, &cancelled)).await;
-        drop(cancel);
-        if let Some(id) = &req.tool_use_id {
-            self.answered
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((id.clone(), std::time::Instant::now()));
-        }
         match answer {
             Ok(Ok(r)) => r,
             Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {

@@ -1,9 +1,11 @@
 //! Where the work's events come from: the one place that waits for the
-//! CLI's messages, for signals and for the settle deadline, and that runs
-//! the interrupt request beside them. `ask` and the chat both read their
-//! events here; the chat adds its keys and requests as its own input.
+//! session's events (the CLI's messages and requests, in the order it
+//! wrote them: [`Client::next_raw_event`]), for signals and for the settle
+//! deadline, and that runs the interrupt request beside them. `ask` and the
+//! chat both read their events here; the chat adds its keys as its own
+//! input.
 
-use claudio::{Client, RawMessage};
+use claudio::{Client, Event, RawMessage, Request};
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
@@ -14,6 +16,13 @@ use tokio::signal::unix::{signal, SignalKind};
 /// How long the interrupt request may take before it is given up (the
 /// CLI ends the turn with a result when it takes it).
 const INTERRUPT_WAIT: Duration = Duration::from_secs(10);
+
+/// The most events a front end reads and holds while someone is asked
+/// (`ask`'s question, the chat's dialog); past it, it reads nothing more
+/// from the CLI until the answer ([`Wait::hold`]): the CLI waits, as it
+/// does on the library's queue. A bound in events, not bytes: what comes
+/// while a dialog is open is a sub-agent's progress, small lines.
+pub const HELD_MAX: usize = 1024;
 
 /// A signal, as an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +88,11 @@ impl Signals {
 pub enum Happened<X> {
     /// A message from the CLI.
     Message(Box<RawMessage>),
+    /// A request from the CLI (a tool to allow, a question, a plan), with
+    /// the handle to answer it.
+    Request(Box<Request>),
+    /// The CLI withdrew the request with this id.
+    Withdrawn(String),
     /// The CLI sent a line longer than the limit; it was skipped.
     LongLine(usize),
     /// The CLI's output failed.
@@ -90,16 +104,20 @@ pub enum Happened<X> {
     Due,
     /// The front end's ticker (its spinners move).
     Tick,
-    /// The front end's own input (the chat's keys and requests).
+    /// The front end's own input (the chat's keys, `ask`'s answer).
     Front(X),
 }
 
 /// What to wait for besides the CLI's messages.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Wait {
-    /// Read nothing from the CLI, take no ticks and no Ctrl-C (someone is
-    /// being asked something: the answer comes first).
+    /// Someone is being asked something: take no ticks and no Ctrl-C
+    /// (the CLI is still read: its messages are held, a withdrawal is
+    /// seen).
     pub asking: bool,
+    /// Read nothing from the CLI for now (what was read and held while
+    /// someone is asked is at its bound: the CLI waits).
+    pub hold: bool,
     /// The work is over at this time unless something happens first.
     pub due: Option<Instant>,
 }
@@ -114,13 +132,20 @@ pub struct Source<'c> {
     interrupting: Option<Pin<Box<dyn Future<Output = ()> + Send + 'c>>>,
 }
 
-fn happened<X>(m: Option<claudio::Result<RawMessage>>) -> Happened<X> {
-    match m {
+/// The event as what happened; `None` for a turn's boundary (the front
+/// ends read a turn's start and end from its messages).
+fn happened<X>(e: Option<claudio::Result<(Event, Vec<u8>)>>) -> Option<Happened<X>> {
+    Some(match e {
         None => Happened::Closed,
         Some(Err(claudio::Error::LineTooLong { limit })) => Happened::LongLine(limit),
         Some(Err(e)) => Happened::Failed(e),
-        Some(Ok(m)) => Happened::Message(Box::new(m)),
-    }
+        Some(Ok((Event::Message(message), raw))) => {
+            Happened::Message(Box::new(RawMessage { message, raw }))
+        }
+        Some(Ok((Event::Request(r), _))) => Happened::Request(r),
+        Some(Ok((Event::Withdrawn { request_id }, _))) => Happened::Withdrawn(request_id),
+        Some(Ok(_)) => return None,
+    })
 }
 
 impl<'c> Source<'c> {
@@ -147,10 +172,15 @@ impl<'c> Source<'c> {
         }));
     }
 
-    /// A message already received, without waiting.
+    /// An event already received, without waiting.
     pub fn ready<X>(&self) -> Option<Happened<X>> {
         use futures_util::FutureExt;
-        self.client.next_raw().now_or_never().map(happened)
+        loop {
+            let e = self.client.next_raw_event().now_or_never()?;
+            if let Some(h) = happened(e) {
+                return Some(h);
+            }
+        }
     }
 
     /// The next event: a message, a signal, the deadline, a tick, or the
@@ -178,19 +208,21 @@ impl<'c> Source<'c> {
                     None => std::future::pending().await,
                 }
             };
+            // `Err`: the interrupt request is done (answered or given up);
+            // `Ok(None)`: a turn's boundary, passed over
             let seen = tokio::select! {
-                m = client.next_raw(), if !wait.asking => Some(happened(m)),
-                s = signals.recv(!wait.asking) => Some(Happened::Signal(s)),
+                e = client.next_raw_event(), if !wait.hold => Ok(happened(e)),
+                s = signals.recv(!wait.asking) => Ok(Some(Happened::Signal(s))),
                 _ = async { tokio::time::sleep_until(due.unwrap_or_else(tokio::time::Instant::now)).await },
-                    if due.is_some() => Some(Happened::Due),
-                x = &mut front => Some(Happened::Front(x)),
-                _ = tick, if !wait.asking => Some(Happened::Tick),
-                // the interrupt request is done (answered or given up)
-                _ = running => None,
+                    if due.is_some() => Ok(Some(Happened::Due)),
+                x = &mut front => Ok(Some(Happened::Front(x))),
+                _ = tick, if !wait.asking => Ok(Some(Happened::Tick)),
+                _ = running => Err(()),
             };
             match seen {
-                Some(seen) => return seen,
-                None => *interrupting = None,
+                Ok(Some(seen)) => return seen,
+                Ok(None) => {}
+                Err(()) => *interrupting = None,
             }
         }
     }

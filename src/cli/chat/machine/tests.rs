@@ -173,7 +173,7 @@ fn prompts_typed_during_a_turn_wait_for_its_end() {
 }
 
 /// A request to run Bash, asked with a tool dialog.
-fn request(before: Vec<Message>) -> Event<&'static str> {
+fn request() -> Event<&'static str> {
     let req: claudio::CanUseToolRequest =
         serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
     let shown = Shown {
@@ -182,7 +182,6 @@ fn request(before: Vec<Message>) -> Event<&'static str> {
     };
     let dialog = Dialog::tool(req, shown, Style::plain());
     Event::Request {
-        before,
         typed_before: Vec::new(),
         request: "Bash",
         dialog: Box::new(dialog),
@@ -197,15 +196,17 @@ fn replied<'a>(effects: &'a [Effect<&str>]) -> Option<&'a claudio::PermissionRes
 }
 
 #[test]
-fn a_result_that_came_with_a_request_ends_the_turn_after_the_answer() {
+fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    let before = vec![Message::parse(result().to_string().as_bytes()).unwrap()];
-    let out = c.step(&mut w, request(before), 1);
+    let out = c.step(&mut w, request(), 1);
     assert!(text(&out).ends_with("Allow? "), "{out:?}");
     assert!(out.contains(&Effect::Raw(true)));
-    assert_eq!(end(&out), None, "not while the person is asked");
     assert!(w.asking());
+    // read while it is asked: held, the dialog undisturbed
+    assert!(c.step(&mut w, msg(result()), 1).is_empty());
+    assert!(w.next_held().is_none(), "held while the dialog is open");
+    assert_eq!(end(&out), None, "not while the person is asked");
     // ticks and Ctrl-C while asking change nothing
     assert!(c.step(&mut w, Event::Tick, 2).is_empty());
     assert!(c.step(&mut w, Event::CtrlC, 2).is_empty());
@@ -225,7 +226,137 @@ fn a_result_that_came_with_a_request_ends_the_turn_after_the_answer() {
             ..
         })
     ));
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), None);
+    // the held result is taken in now: the turn ends
+    let held = w.next_held().expect("the result was held");
+    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&End::Done));
+}
+
+/// While a dialog is open the CLI is still read: a sub-agent's progress
+/// and a second request are held, the dialog undisturbed; once it is
+/// answered they are taken in, in their order, and the second request is
+/// opened in its turn (#42.1).
+#[test]
+fn what_the_cli_says_while_a_dialog_is_open_is_held_then_taken_in_order() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let progress = msg(json!({"type":"assistant","message":{"id":"m2","content":[
+        {"type":"text","text":"sub-agent progress"}]}}));
+    for e in [progress, Event::Asks("Second"), Event::LongLine(9)] {
+        assert!(
+            c.step(&mut w, e, 2).is_empty(),
+            "the dialog is not disturbed"
+        );
+    }
+    assert!(w.asking());
+    assert!(w.next_held().is_none());
+    c.step(&mut w, key('y'), 3);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Allow { .. })
+    ));
+    // the progress first
+    let held = w.next_held().expect("the progress");
+    let out = c.step(&mut w, held, 4);
+    assert!(text(&out).contains("sub-agent progress"), "{out:?}");
+    // then the second request: its dialog is to be made, nothing after it
+    // is taken in until it is answered
+    let held = w.next_held().expect("the second request");
+    let out = c.step(&mut w, held, 5);
+    assert_eq!(out, [Effect::Open("Second")]);
+    assert!(w.next_held().is_none(), "its dialog is being made");
+    let Event::Request { dialog, .. } = request() else {
+        unreachable!()
+    };
+    let opened = Event::Request {
+        typed_before: Vec::new(),
+        request: "Second",
+        dialog,
+    };
+    assert!(text(&c.step(&mut w, opened, 6)).ends_with("Allow? "));
+    assert!(w.asking());
+    let out = c.step(&mut w, Event::Withdrawn, 7);
+    assert!(text(&out).contains("withdrawn"), "{out:?}");
+    assert!(matches!(
+        out.iter().find(|e| matches!(e, Effect::Reply("Second", _))),
+        Some(Effect::Reply(_, claudio::PermissionResult::Deny { .. }))
+    ));
+    let held = w.next_held().expect("the long line");
+    let out = c.step(&mut w, held, 8);
+    assert!(text(&out).contains("skipped a message longer than 9 bytes"));
+    assert!(w.next_held().is_none());
+}
+
+/// What is held while a dialog is open is bounded: at the bound the loop
+/// reads no more (the CLI waits), and once answered it reads again.
+#[test]
+fn what_is_held_is_bounded() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let progress = json!({"type":"system","subtype":"task_progress","task_id":"a1",
+        "description":"working"});
+    for i in 0..crate::cli::turn::events::HELD_MAX {
+        assert!(!w.held_full(), "full after {i}");
+        c.step(&mut w, msg(progress.clone()), 2);
+    }
+    assert!(w.held_full());
+    c.step(&mut w, key('n'), 3);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    while let Some(e) = w.next_held() {
+        c.step(&mut w, e, 4);
+    }
+    assert!(!w.held_full());
+}
+
+/// What was held after the turn's result is not lost when the turn ends
+/// with it: the next work takes it in first.
+#[test]
+fn what_was_held_after_the_result_goes_to_the_next_work() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let after = msg(
+        json!({"type":"system","subtype":"task_started","task_id":"a9",
+        "tool_use_id":"t9","description":"late agent","is_backgrounded":true}),
+    );
+    for e in [msg(result()), after, Event::Asks("Late")] {
+        assert!(c.step(&mut w, e, 2).is_empty());
+    }
+    c.step(&mut w, key('n'), 3);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    let held = w.next_held().expect("the result");
+    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&End::Done));
+    assert!(w.next_held().is_none(), "nothing after the end");
+    let left = w.take_held();
+    assert_eq!(left.len(), 2, "{left:?}");
+    let mut next = c.turn();
+    next.hold(left);
+    let held = next.next_held().expect("the agent's start");
+    c.step(&mut next, held, 5);
+    assert_eq!(c.session.agents_running(), 1);
+    let held = next.next_held().expect("the late request");
+    assert_eq!(c.step(&mut next, held, 6), [Effect::Open("Late")]);
+}
+
+/// The session ending while a dialog is open closes it, denied, and then
+/// ends the turn.
+#[test]
+fn the_session_ending_while_asking_closes_the_dialog_then_the_turn() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let out = c.step(&mut w, Event::Closed, 2);
+    assert!(text(&out).contains("withdrawn"), "{out:?}");
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Deny { .. })
+    ));
+    assert_eq!(end(&out), None);
+    let held = w.next_held().expect("the end");
+    assert_eq!(end(&c.step(&mut w, held, 3)), Some(&End::SessionLost));
 }
 
 #[test]
@@ -235,7 +366,7 @@ fn keys_answer_the_open_request_not_the_type_ahead() {
     for ch in "later".chars() {
         c.step(&mut w, key(ch), 1);
     }
-    c.step(&mut w, request(Vec::new()), 2);
+    c.step(&mut w, request(), 2);
     assert!(c
         .step(&mut w, key('y'), 3)
         .iter()
@@ -255,7 +386,7 @@ fn keys_answer_the_open_request_not_the_type_ahead() {
 fn a_request_withdrawn_while_it_is_asked_is_denied_and_the_turn_goes_on() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    c.step(&mut w, request(Vec::new()), 1);
+    c.step(&mut w, request(), 1);
     let out = c.step(&mut w, Event::Withdrawn, 2);
     assert!(text(&out).contains("withdrawn"));
     assert_eq!(
@@ -269,7 +400,7 @@ fn a_request_withdrawn_while_it_is_asked_is_denied_and_the_turn_goes_on() {
     assert_eq!(end(&c.step(&mut w, msg(result()), 3)), Some(&End::Done));
     // the terminal going away while asking: denied, never allowed
     let mut w = c.turn();
-    c.step(&mut w, request(Vec::new()), 4);
+    c.step(&mut w, request(), 4);
     let out = c.step(&mut w, Event::KeysGone, 5);
     assert!(matches!(
         replied(&out),
@@ -401,7 +532,7 @@ fn between_prompts_a_typed_prompt_ends_the_wait_and_ctrl_d_quits() {
 fn between_prompts_requests_are_asked_and_nothing_ends_meanwhile() {
     let mut c = Chat::new();
     let (mut w, _) = at_work(&mut c, 0);
-    let out = c.step(&mut w, request(Vec::new()), 1);
+    let out = c.step(&mut w, request(), 1);
     assert!(w.asking(), "{out:?}");
     // past the settle time, but a question is open
     let settle = SETTLE.as_millis() as u64;
@@ -441,7 +572,7 @@ fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     let (mut w, out) = Machine::mode(PermissionMode::AcceptEdits, c.at(0));
     assert_eq!(end(&out), None);
     // the CLI asks something in the instant after it said yes
-    let out = c.step(&mut w, request(Vec::new()), 1);
+    let out = c.step(&mut w, request(), 1);
     assert!(w.asking(), "the request is asked: {out:?}");
     assert!(text(&out).contains("Allow?"), "{out:?}");
     c.step(&mut w, key('y'), 200);
@@ -458,7 +589,7 @@ fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     // long past the wait: the question stays open until it is answered
     let mut c = Chat::new();
     let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
-    c.step(&mut w, request(Vec::new()), 1);
+    c.step(&mut w, request(), 1);
     assert_eq!(end(&c.step(&mut w, Event::Tick, 5000)), None);
     c.step(&mut w, key('n'), 5001);
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5001);
@@ -548,7 +679,6 @@ fn a_tool_s_time_leaves_out_the_deciding() {
     };
     let dialog = Dialog::tool(req, shown, Style::plain());
     let ask = Event::Request {
-        before: Vec::new(),
         typed_before: Vec::new(),
         request: "Bash",
         dialog: Box::new(dialog),
@@ -605,11 +735,8 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
 /// are typed ahead, never its answer; the question waits for its own.
 fn request_typed_before(typed: &str) -> Event<&'static str> {
     let Event::Request {
-        before,
-        request,
-        dialog,
-        ..
-    } = request(Vec::new())
+        request, dialog, ..
+    } = request()
     else {
         unreachable!()
     };
@@ -625,7 +752,6 @@ fn request_typed_before(typed: &str) -> Event<&'static str> {
         })
         .collect();
     Event::Request {
-        before,
         typed_before,
         request,
         dialog,
@@ -698,7 +824,7 @@ fn an_interrupt_puts_the_queued_prompts_back_on_the_line() {
             "ctrl-c" => c.step(&mut w, Event::CtrlC, 2),
             "esc" => c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2),
             _ => {
-                c.step(&mut w, request(Vec::new()), 2);
+                c.step(&mut w, request(), 2);
                 c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3)
             }
         };
@@ -783,7 +909,7 @@ fn a_cli_diagnostic_in_a_result_is_not_shown() {
 fn esc_at_a_question_ends_as_an_interrupt() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    c.step(&mut w, request(Vec::new()), 1);
+    c.step(&mut w, request(), 1);
     c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2);
     let out = c.step(
         &mut w,
