@@ -102,13 +102,14 @@ fn real_cli_chat_resume_of_an_unknown_id_shows_the_clis_answer() {
         .args(["-r", UNKNOWN_SESSION]);
     // wide: the error is one line
     let mut t = common::term::Term::spawn_sized(c, 40, 220);
-    t.wait_for("Ctrl-D exits");
-    t.line("go on");
+    // nothing typed: an unknown id never opens a chat, and never takes a
+    // prompt only to drop it (it waited for one, then said so)
     let screen = t.wait_for("No conversation found with session ID");
     assert!(
         screen.contains("could not start the session: no such session"),
         "{screen}"
     );
+    assert!(!screen.contains("\n›"), "a prompt was offered:\n{screen}");
     // the chat ends there, as `ask` and `claude --resume` do: a usage
     // error, not a chat going on with no session (#41.1)
     assert_eq!(t.wait(30).code(), Some(2));

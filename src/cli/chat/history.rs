@@ -26,16 +26,17 @@ const MAX_LINES: usize = 60;
 impl Chat<'_> {
     /// Show the end of session `id`'s conversation (nothing when it cannot
     /// be read: the CLI still resumes it, and says so if it cannot).
-    pub(super) fn show_history(&mut self, id: &str) {
+    /// Whether the store holds the session.
+    pub(super) fn show_history(&mut self, id: &str) -> bool {
         let Ok(store) = claudio::store::Store::open(None) else {
-            return;
+            return false;
         };
         let Ok((file, conv)) = store.conversation(id) else {
-            return;
+            return false;
         };
         let Some((first, earlier)) = crate::cli::sessions::last_prompts(&conv.entries, SHOWN)
         else {
-            return;
+            return true;
         };
         let here = Here::new(&self.cwd);
         let width = self.screen.renderer.width();
@@ -48,6 +49,7 @@ impl Chat<'_> {
             width,
         );
         self.write(&out);
+        true
     }
 }
 

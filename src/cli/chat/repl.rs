@@ -121,14 +121,24 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     });
     chat.session.state.mode = session.permission_mode.clone();
     chat.header();
-    if let Some(id) = &session.resume {
-        chat.show_history(id);
-    }
+    let found = session.resume.as_ref().map(|id| chat.show_history(id));
     watch_signals(rt, chat.conn.client.clone())?;
     chat.start_connect(session.clone())?;
+    // `-r ID` of a session the store does not hold: the CLI's answer
+    // decides before a prompt is typed, so an unknown id never opens a
+    // chat (nor takes a prompt it then drops)
+    let mut unknown = None;
+    if found == Some(false) {
+        if let Err(e) = chat.client() {
+            unknown = chat.failed(&e);
+        }
+    }
 
     let mut ed = LineEditor::new(settings.history_size, settings.vi, chat.cwd.clone())?;
     let exit = loop {
+        if let Some(exit) = unknown.take() {
+            break exit;
+        }
         chat.update_status();
         chat.set_prompt(&mut ed);
         let agents = chat.session.agents_running() > 0;
