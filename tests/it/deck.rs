@@ -281,7 +281,13 @@ fn the_full_screen_deck_sees_sessions_come_and_names_the_pane_of_one_it_cannot_a
     let sessions = h.path().join(".claude/sessions");
     std::fs::create_dir_all(&sessions).unwrap();
     let t = full_deck(h.path(), 120);
-    t.wait_for("no claude sessions are running");
+    let screen = t.wait_for("no claude sessions are running");
+    // no hook in the settings: the deck says what brings the TUI's
+    // requests to it
+    assert!(
+        screen.contains("once `claudio deck hooks install` has run"),
+        "{screen}"
+    );
     // a TUI waiting on a question (this test's process stands for it),
     // written after the deck started: the deck is told, not polled
     let me = std::process::id();

@@ -343,6 +343,14 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     drop(tx);
     let _screen = Screen::enter()?;
     let mut view = View::default();
+    if !super::install::installed() {
+        // the deck sees the TUI's sessions, but answers none of their
+        // requests until the hook is there
+        view.note = Some(
+            "the claude TUI's requests reach the deck once `claudio deck hooks install` has run"
+                .to_owned(),
+        );
+    }
     let mut held: HashMap<String, Held> = HashMap::new();
     let mut grants: HashMap<String, SessionGrants> = HashMap::new();
     let mut costs = Costs::default();

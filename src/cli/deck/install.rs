@@ -133,6 +133,19 @@ fn written(command: &str, shape: Shape, indent: &Option<String>) -> String {
     }
 }
 
+/// Whether the person's settings hold our hook (read as `status` reads
+/// them: a link followed, a regular file only). No file, or one that
+/// cannot be read, holds none.
+pub fn installed() -> bool {
+    let Ok(path) = settings_file() else {
+        return false;
+    };
+    let Ok(target) = resolve(&path) else {
+        return false;
+    };
+    matches!(read(&target), Ok(Some((text, _))) if !our_commands(&text).is_empty())
+}
+
 /// What the settings file's commands of ours are, if any.
 pub fn our_commands(text: &str) -> Vec<String> {
     let Ok(v) = serde_json::from_str::<Value>(text) else {
