@@ -565,7 +565,7 @@ impl super::Client {
         })
     }
 
-    /// Like [`Client::next_event`], with a message's line as the CLI
+    /// Like [`Client::next_event`](Self::next_event), with a message's line as the CLI
     /// wrote it (without the `\n`): empty for the other events, and
     /// unless the client was made with
     /// [`Client::connect_keeping_raw`](super::Client::connect_keeping_raw).
