@@ -297,6 +297,62 @@ fn fish_completes_session_ids_where_one_is_asked_for() {
     assert_eq!(got.len(), 2, "{got:?}");
 }
 
+/// The zsh script's session ids, each with its title, as `_describe`
+/// is handed them (run by zsh where it is installed; skipped, loudly,
+/// where it is not).
+#[test]
+fn zsh_offers_session_ids_with_their_titles() {
+    if !have("zsh") {
+        eprintln!("SKIPPED: zsh is not installed");
+        return;
+    }
+    let d = two_sessions();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/_claudio");
+    let bin = Path::new(env!("CARGO_BIN_EXE_claudio")).parent().unwrap();
+    let program = r#"compdef() { :; }
+_describe() { shift 3; print -l -- "${(@P)1}"; }
+source "$SCRIPT"
+PREFIX=aaaab
+_claudio_session_ids
+PREFIX=
+_claudio_session_ids"#;
+    let out = Command::new("zsh")
+        .args(["-f", "-c", program])
+        .env("SCRIPT", &script)
+        .env("CLAUDE_CONFIG_DIR", d.path())
+        .env("CLAUDIO_ARCHIVE_DIR", d.path().join("no-archive"))
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(':').next().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "aaaabbbb-2222-4222-8222-222222222222",
+            "aaaabbbb-2222-4222-8222-222222222222",
+            "aaaaaaaa-1111-4111-8111-111111111111",
+        ],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn man_page_is_current_and_renders() {
     let page = claudio(&["man"]);
