@@ -57,6 +57,7 @@ pub mod transport;
 /// stability promise; do not use.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::store::cache_file::{read_private, write_private};
     pub use crate::store::either::read_head_tail;
     pub use crate::transport::framing::{Line, LineReader};
     pub use crate::transport::stderr::TAIL_BYTES;

@@ -330,29 +330,13 @@ const MAX_KEPT: u64 = 256 << 10;
 /// learns them again from the whole store after this.
 pub const KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
-/// The unit prices kept, each within [`MIN_UNIT`]..[`MAX_UNIT`].
+/// The unit prices kept, each within [`MIN_UNIT`]..[`MAX_UNIT`]: from
+/// the user's own plain file only, at most [`MAX_KEPT`] bytes.
 fn read_kept() -> Vec<(String, f64)> {
-    use std::io::Read;
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-    let Some(file) = kept_file() else {
-        return Vec::new();
-    };
-    let Ok(f) = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(&file)
-    else {
-        return Vec::new();
-    };
-    let me = rustix::process::geteuid().as_raw();
-    let ok = f
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.uid() == me && m.mode() & 0o022 == 0);
-    let mut text = String::new();
-    if !ok || f.take(MAX_KEPT).read_to_string(&mut text).is_err() {
-        return Vec::new();
-    }
-    parse_kept(&text)
+    kept_file()
+        .and_then(|file| claudio::__private::read_private(&file, MAX_KEPT))
+        .map(|data| parse_kept(&String::from_utf8_lossy(&data)))
+        .unwrap_or_default()
 }
 
 /// The lines `<model>\t<unit>` of a file of kept unit prices, each unit
@@ -367,39 +351,6 @@ fn parse_kept(text: &str) -> Vec<(String, f64)> {
                 .then(|| (m.to_owned(), u))
         })
         .collect()
-}
-
-/// Write `data` to `file`: a temporary file beside it, then a rename.
-fn write_kept(file: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    let dir = file
-        .parent()
-        .ok_or_else(|| std::io::Error::other("no folder"))?;
-    if !dir.is_dir() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = dir.join(format!(".unit-prices.{}.{nanos}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(&tmp)?;
-        f.write_all(data)?;
-        std::fs::rename(&tmp, file)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
 }
 
 /// Whether the unit prices kept were learnt from the whole store less
@@ -572,7 +523,7 @@ impl Pricer {
                 text.push_str(&format!("{m}\t{u:e}\n"));
             }
         }
-        let _ = write_kept(&file, text.as_bytes());
+        let _ = claudio::__private::write_private(&file, text.as_bytes());
     }
 
     /// These prices in place of the config file's (tests).

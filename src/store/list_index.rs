@@ -31,8 +31,7 @@ use super::info::{EndsFacts, Seen};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::Metadata;
-use std::io::{Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -114,39 +113,20 @@ fn index_path() -> Option<PathBuf> {
     Some(super::usage_index::index_path()?.with_file_name(FILE_NAME))
 }
 
-/// The records in `file`, none when it cannot be used.
+/// The records in `file`, none when it cannot be used (see
+/// [`read_private`](super::cache_file::read_private)).
 fn load(file: &Path) -> HashMap<String, Record> {
-    let Ok(f) = super::open::open_nofollow(file) else {
+    let Some(data) = super::cache_file::read_private(file, MAX_INDEX) else {
         return HashMap::new();
     };
-    let Ok(m) = f.metadata() else {
-        return HashMap::new();
-    };
-    let me = rustix::process::geteuid().as_raw();
-    if !m.is_file() || m.len() > MAX_INDEX || m.uid() != me || m.mode() & 0o022 != 0 {
-        return HashMap::new();
-    }
-    let mut data = Vec::with_capacity(m.len() as usize);
-    if f.take(MAX_INDEX + 1).read_to_end(&mut data).is_err() {
-        return HashMap::new();
-    }
     match serde_json::from_slice::<OnDisk>(&data) {
         Ok(d) if d.version == VERSION => d.records,
         _ => HashMap::new(),
     }
 }
 
-/// Write `records` to `file`: a temporary file beside it, then a rename.
+/// Write `records` to `file`, whole or not at all.
 fn save(file: &Path, records: HashMap<String, Record>) -> std::io::Result<()> {
-    let dir = file
-        .parent()
-        .ok_or_else(|| std::io::Error::other("no folder"))?;
-    if !dir.is_dir() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
     let data = serde_json::to_vec(&OnDisk {
         version: VERSION,
         records,
@@ -155,54 +135,7 @@ fn save(file: &Path, records: HashMap<String, Record>) -> std::io::Result<()> {
     if data.len() as u64 > MAX_INDEX {
         return Err(std::io::Error::other("the index would be too big"));
     }
-    sweep(dir);
-    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(
-        ".{FILE_NAME}.{}.{}.{n}.tmp",
-        std::process::id(),
-        now_ns()
-    ));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(&tmp)?;
-        f.write_all(&data)?;
-        std::fs::rename(&tmp, file)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
-}
-
-/// Remove the temporary files (`.list-index.<pid>.<nanos>.<n>.tmp`) in
-/// `dir` that a process killed while writing the index left, once they are
-/// an hour old (one being written now is left); nothing here fails.
-fn sweep(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = format!(".{FILE_NAME}.");
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let ours = name
-            .to_str()
-            .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".tmp"));
-        let old = || {
-            e.metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age.as_secs() >= 3600)
-        };
-        if ours && old() {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
+    super::cache_file::write_private(file, &data)
 }
 
 impl ListIndex {
@@ -515,8 +448,13 @@ mod tests {
     fn a_killed_writer_s_temporary_file_is_swept() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join(FILE_NAME);
-        let stale = dir.path().join(format!(".{FILE_NAME}.1.2.3.tmp"));
-        let recent = dir.path().join(format!(".{FILE_NAME}.4.5.6.tmp"));
+        let stale = dir
+            .path()
+            .join(format!(".{FILE_NAME}.{}.2.3.tmp", std::process::id()));
+        // a live writer's (this process's) file, written now
+        let recent = dir
+            .path()
+            .join(format!(".{FILE_NAME}.{}.5.6.tmp", std::process::id()));
         let other = dir.path().join(".usage-index.1.2.3.tmp");
         for p in [&stale, &recent, &other] {
             std::fs::write(p, "x").unwrap();

@@ -10,6 +10,7 @@
 
 #[cfg(feature = "archive")]
 mod archive;
+pub(crate) mod cache_file;
 mod chain;
 mod edit;
 mod error;

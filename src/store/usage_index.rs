@@ -45,9 +45,11 @@ use super::lines::{Block, Transcript};
 use super::usage::FileUsage;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, Metadata};
-use std::io::{Read, Seek, Write};
+use std::io::Seek;
+#[cfg(test)]
+use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -113,109 +115,22 @@ type FileRead = (FileUsage, i64, Option<Box<[u8]>>);
 
 /// The index at `file`, or an empty one when it cannot be used: not
 /// there, a link, not a regular file, not the user's own or writable by
-/// others, too big, or not a whole index.
+/// others, too big ([`read_private`](super::cache_file::read_private)),
+/// or not a whole index.
 fn load(file: &Path) -> Map {
-    let Ok(f) = super::open::open_nofollow(file) else {
-        return Map::new();
-    };
-    let Ok(m) = f.metadata() else {
-        return Map::new();
-    };
-    let me = rustix::process::geteuid().as_raw();
-    if !m.is_file() || m.len() > MAX_INDEX || m.uid() != me || m.mode() & 0o022 != 0 {
-        return Map::new();
-    }
-    let mut data = Vec::with_capacity(m.len() as usize);
-    if f.take(MAX_INDEX + 1).read_to_end(&mut data).is_err() || data.len() as u64 > MAX_INDEX {
-        return Map::new();
-    }
-    parse(&data).unwrap_or_default()
+    super::cache_file::read_private(file, MAX_INDEX)
+        .and_then(|data| parse(&data))
+        .unwrap_or_default()
 }
 
-/// Write `map` to `file`: a temporary file beside it, then a rename.
+/// Write `map` to `file`, whole or not at all (a torn file after a crash
+/// fails its checksum and is rebuilt).
 fn save(file: &Path, map: &Map) -> std::io::Result<()> {
-    let dir = file
-        .parent()
-        .ok_or_else(|| std::io::Error::other("no folder"))?;
-    if !dir.is_dir() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
-    sweep(dir);
-    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = dir.join(format!(
-        ".{FILE_NAME}.{}.{nanos}.{n}.tmp",
-        std::process::id()
-    ));
     let data = serialize(map);
     if data.len() as u64 > MAX_INDEX {
         return Err(std::io::Error::other("the index would be too big"));
     }
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(&tmp)?;
-        f.write_all(&data)?;
-        // not flushed to disk first: a torn file after a crash fails its
-        // checksum and is rebuilt, and a flush would cost each status line
-        // a disk write
-        std::fs::rename(&tmp, file)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
-}
-
-/// Remove the temporary files (`.usage-index.<pid>.<nanos>.<n>.tmp`) in
-/// `dir` that a process left when it died while writing the index: of a
-/// process that is gone, or more than an hour old (its process id may be
-/// another's since). Another process's file that is being written is
-/// left; nothing here fails.
-fn sweep(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = format!(".{FILE_NAME}.");
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let Some(rest) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(prefix.as_str()))
-            .and_then(|n| n.strip_suffix(".tmp"))
-        else {
-            continue;
-        };
-        let pid = rest
-            .split('.')
-            .next()
-            .and_then(|p| p.parse::<i32>().ok())
-            .and_then(rustix::process::Pid::from_raw);
-        // signal 0 only checks that the process exists
-        let gone = pid.is_none_or(|pid| {
-            rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
-        });
-        let path = e.path();
-        let old = || {
-            std::fs::symlink_metadata(&path)
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| SystemTime::now().duration_since(t).ok())
-                .is_some_and(|age| age.as_secs() > 3600)
-        };
-        if gone || old() {
-            let _ = std::fs::remove_file(&path);
-        }
-    }
+    super::cache_file::write_private(file, &data)
 }
 
 /// [`RACY_NS`], which the unit tests set lower (they change files faster).

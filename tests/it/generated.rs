@@ -160,9 +160,25 @@ fn two_sessions() -> tempfile::TempDir {
 
 /// What bash's completion of `line` (the cursor at its end) offers, with
 /// the committed script loaded and `claudio` on the PATH.
+/// A shell's environment for completing from `store`: its folder, no
+/// archive, and this build's `claudio` first on the `PATH`.
+fn store_env(store: &Path) -> Vec<(&'static str, std::ffi::OsString)> {
+    let bin = Path::new(env!("CARGO_BIN_EXE_claudio")).parent().unwrap();
+    let mut path = bin.as_os_str().to_owned();
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    vec![
+        ("CLAUDE_CONFIG_DIR", store.as_os_str().to_owned()),
+        (
+            "CLAUDIO_ARCHIVE_DIR",
+            store.join("no-archive").into_os_string(),
+        ),
+        ("PATH", path),
+    ]
+}
+
 fn bash_completes(store: &Path, line: &str) -> Vec<String> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/claudio.bash");
-    let bin = Path::new(env!("CARGO_BIN_EXE_claudio")).parent().unwrap();
     let program = r#"source "$SCRIPT"
 COMP_LINE="$LINE"; COMP_POINT=${#COMP_LINE}
 read -ra COMP_WORDS <<< "$COMP_LINE"
@@ -174,16 +190,7 @@ printf '%s\n' "${COMPREPLY[@]}""#;
         .args(["--norc", "--noprofile", "-c", program])
         .env("SCRIPT", &script)
         .env("LINE", line)
-        .env("CLAUDE_CONFIG_DIR", store)
-        .env("CLAUDIO_ARCHIVE_DIR", store.join("no-archive"))
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
+        .envs(store_env(store))
         .output()
         .unwrap();
     assert!(
@@ -240,21 +247,11 @@ fn fish_completes(store: &Path, line: &str) -> Option<Vec<String>> {
         return None;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/claudio.fish");
-    let bin = Path::new(env!("CARGO_BIN_EXE_claudio")).parent().unwrap();
     let out = Command::new("fish")
         .args(["--no-config", "-c", "source $SCRIPT; complete -C $LINE"])
         .env("SCRIPT", &script)
         .env("LINE", line)
-        .env("CLAUDE_CONFIG_DIR", store)
-        .env("CLAUDIO_ARCHIVE_DIR", store.join("no-archive"))
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
+        .envs(store_env(store))
         .output()
         .unwrap();
     assert!(
@@ -308,7 +305,6 @@ fn zsh_offers_session_ids_with_their_titles() {
     }
     let d = two_sessions();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/_claudio");
-    let bin = Path::new(env!("CARGO_BIN_EXE_claudio")).parent().unwrap();
     let program = r#"compdef() { :; }
 _describe() { shift 3; print -l -- "${(@P)1}"; }
 source "$SCRIPT"
@@ -319,16 +315,7 @@ _claudio_session_ids"#;
     let out = Command::new("zsh")
         .args(["-f", "-c", program])
         .env("SCRIPT", &script)
-        .env("CLAUDE_CONFIG_DIR", d.path())
-        .env("CLAUDIO_ARCHIVE_DIR", d.path().join("no-archive"))
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
+        .envs(store_env(d.path()))
         .output()
         .unwrap();
     assert!(
