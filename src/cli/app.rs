@@ -153,9 +153,10 @@ impl Command {
                 let (config, _) = Config::load()?;
                 super::notify::test(config.notify)
             }
-            Command::Ask(args) => {
+            Command::Ask(mut args) => {
                 let config = configure(&mut flags)?;
                 auto_archive(&config, None);
+                args.notify = config.notify.clone();
                 ask(flags, args)
             }
             Command::Chat => {
@@ -222,6 +223,7 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
     if !std::io::stdin().is_terminal() {
         let args = AskArgs {
             from_chat: true,
+            notify: config.notify.clone(),
             ..AskArgs::default()
         };
         return ask(flags, args);

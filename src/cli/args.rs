@@ -231,6 +231,10 @@ pub struct AskArgs {
     /// an empty stdin is told in the chat's terms.
     #[arg(skip)]
     pub from_chat: bool,
+    /// The config file's `[notify]` table: a request asked on the terminal
+    /// (and a long answer) sends a notice, as in the chat.
+    #[arg(skip)]
+    pub notify: Option<crate::cli::notify::NotifyConfig>,
     /// What to print: the answer text, the final result as JSON, or every
     /// CLI message as NDJSON (stream-json, also spelled ndjson).
     #[arg(

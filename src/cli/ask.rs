@@ -3,6 +3,7 @@
 use super::args::{AskArgs, OutputFormat, SessionFlags};
 use super::exit::Exit;
 use super::interrupt::Press;
+use super::notify::{Notice, Notifier, Trigger};
 use super::options::build_options;
 use super::reading::Reading;
 use super::requests::tty::{CancelFlag, TtyPrompts};
@@ -152,6 +153,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     settle_trust(&mut session, &cwd, stderr_style);
     let session = &session;
     let here = super::summary::Here::new(&cwd);
+    let here_dir = cwd.clone();
     let prompts = TtyPrompts::new(stderr_style, cwd);
     // one spinner line on stderr, when that is a terminal
     let spinner = Spinner::on_stderr(stderr_style);
@@ -220,6 +222,12 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     // meanwhile: taken in order once it is answered
     let mut asking: Option<Asked> = None;
     let mut held: VecDeque<Happened<PermissionResult>> = VecDeque::new();
+    // notices, as the chat sends them: a request asked on the terminal,
+    // an answer that took long (the bell and OSC go to the terminal the
+    // person answers on, stderr; never into the answer on stdout)
+    let mut notifier = Notifier::new(args.notify.clone().unwrap_or_default());
+    let project = super::notify::project_name(&here_dir);
+    let asked_at = Instant::now();
 
     loop {
         let next = match asking {
@@ -268,7 +276,13 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             n => n,
         };
         match next {
-            Happened::Request(req) => asking = ask(&prompts, *req),
+            Happened::Request(req) => {
+                let notice = notice_for(&req, &project, &here_dir, client.session_id());
+                asking = ask(&prompts, *req);
+                if asking.is_some() {
+                    notifier.needs_you(&notice, &mut notice_terminal());
+                }
+            }
             Happened::Withdrawn(id) => {
                 // the question closes, saying so (a request withdrawn
                 // before it was asked is passed over when its turn comes)
@@ -277,6 +291,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 }
             }
             Happened::Front(answer) => {
+                notifier.answered();
                 if let Some(a) = asking.take() {
                     // a withdrawn request takes no answer: nothing to say
                     let _ = a.responder.answer(answer).await;
@@ -350,6 +365,17 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     if turn.interrupted() {
         return Ok(Exit::Interrupted);
     }
+    if result.as_ref().is_some_and(|r| !r.is_error) {
+        let took = asked_at.elapsed();
+        let body = format!("claudio ask in {project}, after {} s", took.as_secs());
+        let notice = Notice::new(
+            Trigger::Turn,
+            "Claude is done",
+            &body,
+            client.session_id().as_deref(),
+        );
+        notifier.turn_ended_now(took, &notice, &mut notice_terminal());
+    }
     if let Some(e) = failure {
         return Err(e.into());
     }
@@ -412,6 +438,42 @@ fn ask(prompts: &Arc<TtyPrompts>, req: Request) -> Option<Asked> {
         cancel,
         task,
     })
+}
+
+/// The notice for a request asked on the terminal, worded as the chat's.
+fn notice_for(
+    req: &Request,
+    project: &str,
+    cwd: &std::path::Path,
+    session: Option<String>,
+) -> Notice {
+    let (title, what) = match req.can_use_tool() {
+        Some(t) => (
+            format!("{} waits for you", t.tool_name),
+            super::summary::tool_summary_at(
+                &t.tool_name,
+                &t.input,
+                &super::summary::Here::new(cwd),
+            ),
+        ),
+        None => ("Claude asks you".to_owned(), String::new()),
+    };
+    let body = if what.is_empty() {
+        format!("claudio ask in {project}")
+    } else {
+        format!("{what} — claudio ask in {project}")
+    };
+    Notice::new(Trigger::Permission, &title, &body, session.as_deref())
+}
+
+/// Where a notice's bell and OSC go: stderr when it is a terminal,
+/// nowhere else (never into the answer on stdout).
+fn notice_terminal() -> Box<dyn io::Write> {
+    if io::stderr().is_terminal() {
+        Box::new(io::stderr())
+    } else {
+        Box::new(io::sink())
+    }
 }
 
 /// Point fd 1 at /dev/null, so whoever reads our stdout gets end-of-file.

@@ -219,6 +219,16 @@ impl Notifier {
         self.send(notice, out);
     }
 
+    /// As [`turn_ended`](Notifier::turn_ended), waiting for each command:
+    /// for a process about to exit (`ask`), whose background thread would
+    /// end with it.
+    pub fn turn_ended_now(&mut self, took: Duration, notice: &Notice, out: &mut impl Write) {
+        if !self.wants(Trigger::Turn) || took < self.turn_threshold() {
+            return;
+        }
+        let _ = self.send_now(notice, out);
+    }
+
     /// Send `notice` every way set, whatever its kind.
     pub fn send(&self, notice: &Notice, out: &mut impl Write) {
         let bytes = terminal_bytes(notice, &self.config, self.tmux);

@@ -169,3 +169,48 @@ fn a_turn_as_long_as_turn_seconds_sends_a_notice_when_it_ends() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// `ask` tells the person as the chat does: a tool it asks about on the
+/// terminal, and an answer that took `turn-seconds`, sent before it exits.
+#[test]
+fn ask_sends_a_notice_when_it_asks_and_when_a_long_answer_ends() {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("do things"),
+        bash_request("p1", "touch one"),
+        Step::expect(json!({"type":"control_response","response":{"request_id":"p1"}})),
+        Step::SleepMs(1200),
+        assistant_text("done"),
+        result("done"),
+    ]]);
+    let file = fake.record.path().join("notices.jsonl");
+    let cfg = config(fake.record.path(), &file, "turn-seconds = 1\n");
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("HOME", &home)
+        .env("XDG_DATA_HOME", &home)
+        .env("CLAUDIO_CONFIG", &cfg)
+        // asked on its terminal, the pty below
+        .env_remove("CLAUDIO_TEST_TTY")
+        .args(["ask", "do things"]);
+    let mut t = Term::spawn(c);
+    t.wait_for("Allow?");
+    let got = wait_notices(&file, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    assert_eq!(got[0]["title"], "Bash waits for you");
+    assert!(
+        got[0]["body"].as_str().unwrap().contains("touch one"),
+        "{got:?}"
+    );
+    t.line("y");
+    assert_eq!(t.wait(20).code(), Some(0));
+    // sent before `ask` exited: nothing to wait for
+    let got = notices(&file);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["kind"], "turn");
+    assert!(
+        got[1]["body"].as_str().unwrap().contains("claudio ask in"),
+        "{got:?}"
+    );
+}
