@@ -250,7 +250,7 @@ pub fn read_entry(path: &Path) -> Result<LiveSession, Problem> {
         .and_then(|n| n.to_str())
         .and_then(|n| n.strip_suffix(".json"))
         .and_then(|n| n.parse().ok());
-    let session = from_map(path, map).map_err(problem)?;
+    let session = from_map(path, map).ok_or_else(|| problem("has no valid pid".into()))?;
     if named != Some(session.pid) {
         return Err(problem(format!(
             "holds pid {} but is not named {}.json",
@@ -267,11 +267,11 @@ fn read_bounded(file: File) -> std::io::Result<Vec<u8>> {
 }
 
 /// The typed session from a registry file's fields; a known field of an
-/// unexpected type stays in `extra`.
-fn from_map(path: &Path, mut map: Map<String, Value>) -> Result<LiveSession, String> {
+/// unexpected type stays in `extra`. `None`: it has no valid pid.
+fn from_map(path: &Path, mut map: Map<String, Value>) -> Option<LiveSession> {
     let pid = match map.get("pid").and_then(Value::as_u64) {
         Some(p) if p > 1 && p <= i32::MAX as u64 => p as u32,
-        _ => return Err("has no valid pid".into()),
+        _ => return None,
     };
     map.remove("pid");
     let mut text = |key: &str| match map.get(key) {
@@ -298,7 +298,7 @@ fn from_map(path: &Path, mut map: Map<String, Value>) -> Result<LiveSession, Str
     };
     let updated_at = number("updatedAt");
     let started_at = number("startedAt");
-    Ok(LiveSession {
+    Some(LiveSession {
         file: path.to_owned(),
         pid,
         session_id,

@@ -334,23 +334,33 @@ pub fn test(config: Option<NotifyConfig>) -> anyhow::Result<crate::cli::exit::Ex
     })
 }
 
-fn run(cmd: Command, input: Vec<u8>) -> Result<(), String> {
+fn run(cmd: Command, input: Vec<u8>) -> Result<(), Failed> {
     let done = child::run(
         cmd,
         child::Run::new(DEADLINE)
             .input(input)
             .max_output(MAX_OUTPUT),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     match done.ended {
         child::Ended::Exited(s) if s.success() => Ok(()),
-        child::Ended::Exited(s) => Err(format!("ended with {s}")),
-        child::Ended::Late => Err(format!("took longer than {} s", DEADLINE.as_secs())),
-        child::Ended::Full => Err(format!(
-            "wrote more than {MAX_OUTPUT} bytes of output; it was ended there"
-        )),
+        child::Ended::Exited(s) => Err(Failed::Status(s)),
+        child::Ended::Late => Err(Failed::Late),
+        child::Ended::Full => Err(Failed::Flooded),
         _ => Ok(()),
     }
+}
+
+/// Why a notice's command failed.
+#[derive(Debug, thiserror::Error)]
+enum Failed {
+    #[error(transparent)]
+    Start(#[from] std::io::Error),
+    #[error("ended with {0}")]
+    Status(std::process::ExitStatus),
+    #[error("took longer than {} s", DEADLINE.as_secs())]
+    Late,
+    #[error("wrote more than {MAX_OUTPUT} bytes of output; it was ended there")]
+    Flooded,
 }
 
 /// What the terminal is sent: the bell, and the OSC notice (wrapped for
@@ -748,10 +758,11 @@ mod tests {
         let mut c = Command::new("/bin/sh");
         c.args(["-c", "yes"]);
         let e = run(c, Vec::new()).unwrap_err();
-        assert!(e.contains("more than 4096 bytes"), "{e}");
+        assert!(matches!(e, Failed::Flooded), "{e}");
+        assert!(e.to_string().contains("more than 4096 bytes"), "{e}");
         let mut ok = Command::new("/bin/sh");
         ok.args(["-c", "echo fine"]);
-        assert_eq!(run(ok, Vec::new()), Ok(()));
+        assert!(run(ok, Vec::new()).is_ok());
     }
 
     #[test]

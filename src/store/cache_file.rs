@@ -26,7 +26,7 @@ pub fn read_private(file: &Path, max: u64) -> Option<Vec<u8>> {
 /// Write `data` to `file`, whole or not at all: a temporary file beside it
 /// (mode 0600, never through a link), then a rename. The folder is made
 /// (mode 0700) when missing, and the temporary files of writers killed
-/// before their rename are swept first ([`sweep`]). Not flushed to disk
+/// before their rename are swept first (see `sweep`). Not flushed to disk
 /// first: each of these files is checked when read, and made anew when it
 /// is not whole.
 pub fn write_private(file: &Path, data: &[u8]) -> std::io::Result<()> {

@@ -241,7 +241,7 @@ pub(crate) fn project_folders(projects: &Path) -> StoreResult<(Vec<PathBuf>, Vec
             Ok(t) if t.is_symlink() => match linked_folder(&e.path()) {
                 Ok(true) => out.push(e.path()),
                 Ok(false) => {}
-                Err(why) => links.push((e.path(), why)),
+                Err(why) => links.push((e.path(), why.to_string())),
             },
             _ => {}
         }
@@ -257,17 +257,23 @@ pub(crate) fn project_folders(projects: &Path) -> StoreResult<(Vec<PathBuf>, Vec
 /// `Err(why)`: a link to a folder of another user (never read: whoever
 /// could write the link could point it at someone's files), or one whose
 /// target cannot be reached.
-pub(crate) fn linked_folder(path: &Path) -> Result<bool, String> {
+pub(crate) fn linked_folder(path: &Path) -> Result<bool, LinkRefused> {
     use std::os::unix::fs::MetadataExt;
     match std::fs::metadata(path) {
         Ok(m) if !m.is_dir() => Ok(false),
         Ok(m) if m.uid() == rustix::process::geteuid().as_raw() => Ok(true),
-        Ok(m) => Err(format!(
-            "a link to a folder of another user (uid {}): not followed",
-            m.uid()
-        )),
-        Err(e) => Err(format!("a link whose target cannot be reached: {e}")),
+        Ok(m) => Err(LinkRefused::OtherUser(m.uid())),
+        Err(e) => Err(LinkRefused::Unreachable(e)),
     }
+}
+
+/// Why a link in the projects folder is not followed ([`linked_folder`]).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LinkRefused {
+    #[error("a link to a folder of another user (uid {0}): not followed")]
+    OtherUser(u32),
+    #[error("a link whose target cannot be reached: {0}")]
+    Unreachable(std::io::Error),
 }
 
 /// The `<uuid>.jsonl` files of one project folder (`<uuid>.jsonl.zst` in
@@ -347,7 +353,7 @@ pub(crate) fn all_candidates(projects: &Path, packed: bool) -> StoreResult<Vec<C
 fn is_project_folder(path: &Path) -> bool {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.is_dir() => true,
-        Ok(m) if m.file_type().is_symlink() => linked_folder(path) == Ok(true),
+        Ok(m) if m.file_type().is_symlink() => matches!(linked_folder(path), Ok(true)),
         _ => false,
     }
 }
@@ -459,7 +465,7 @@ pub(crate) fn dir_candidates(
     let exact = projects.join(project_folder_name(&path));
     let passed: Vec<Candidate> = match std::fs::symlink_metadata(&exact) {
         Ok(m) if m.file_type().is_symlink() => match linked_folder(&exact) {
-            Err(why) => vec![Candidate::passed(exact, why)],
+            Err(why) => vec![Candidate::passed(exact, why.to_string())],
             Ok(_) => Vec::new(),
         },
         _ => Vec::new(),
