@@ -194,9 +194,31 @@ fn first(
     (at, ins)
 }
 
+/// Why our hook could not be written into (or taken out of) a settings
+/// file; the file is then left as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    #[error("not JSON ({0})")]
+    NotJson(serde_json::Error),
+    #[error("not a JSON object")]
+    NotAnObject,
+    #[error("not readable ({0})")]
+    Unreadable(serde_json::Error),
+    #[error("its hooks are not readable ({0})")]
+    HooksUnreadable(serde_json::Error),
+    #[error("its hooks are not an object")]
+    HooksNotAnObject,
+    #[error("its hooks.{EVENT} is not a list")]
+    EventNotAList,
+    #[error("its hooks.{EVENT} is not readable ({0})")]
+    EventUnreadable(serde_json::Error),
+    #[error("the hook could not be {0} without changing more")]
+    WouldChangeMore(&'static str),
+}
+
 /// `text` (a settings file; `None` or blank: none yet) with our entry for
 /// `command` written in, every other byte kept.
-pub fn with_hook(text: Option<&str>, command: &str) -> Result<String, String> {
+pub fn with_hook(text: Option<&str>, command: &str) -> Result<String, EditError> {
     let text = match text {
         Some(t) if !t.trim().is_empty() => t,
         _ => {
@@ -204,13 +226,13 @@ pub fn with_hook(text: Option<&str>, command: &str) -> Result<String, String> {
             return Ok(format!("{{\n  \"hooks\": {hooks}\n}}\n"));
         }
     };
-    let top_raw: &RawValue = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
+    let top_raw: &RawValue = serde_json::from_str(text).map_err(EditError::NotJson)?;
     if !top_raw.get().starts_with('{') {
-        return Err("not a JSON object".into());
+        return Err(EditError::NotAnObject);
     }
     // a key written twice is read as JSON.parse reads it: the last
     let top: HashMap<String, &RawValue> =
-        serde_json::from_str(text).map_err(|e| format!("not readable ({e})"))?;
+        serde_json::from_str(text).map_err(EditError::Unreadable)?;
     let (at, to, ins) = match top.get("hooks").copied() {
         None => {
             let (at, ins) = first(text, top_raw, Some("hooks"), command, Shape::Event);
@@ -225,8 +247,8 @@ pub fn with_hook(text: Option<&str>, command: &str) -> Result<String, String> {
             )
         }
         Some(h) if h.get().starts_with('{') => {
-            let events: HashMap<String, &RawValue> = serde_json::from_str(h.get())
-                .map_err(|e| format!("its hooks are not readable ({e})"))?;
+            let events: HashMap<String, &RawValue> =
+                serde_json::from_str(h.get()).map_err(EditError::HooksUnreadable)?;
             match events.get(EVENT).copied() {
                 None => {
                     let (at, ins) = first(text, h, Some(EVENT), command, Shape::List);
@@ -240,20 +262,20 @@ pub fn with_hook(text: Option<&str>, command: &str) -> Result<String, String> {
                     let (at, ins) = first(text, p, None, command, Shape::Entry);
                     (at, at, ins)
                 }
-                Some(_) => return Err(format!("its hooks.{EVENT} is not a list")),
+                Some(_) => return Err(EditError::EventNotAList),
             }
         }
-        Some(_) => return Err("its hooks are not an object".into()),
+        Some(_) => return Err(EditError::HooksNotAnObject),
     };
     let mut out = String::with_capacity(text.len() + ins.len());
     out.push_str(&text[..at]);
     out.push_str(&ins);
     out.push_str(&text[to..]);
     // what changed is our entry alone
-    let mut want: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut want: Value = serde_json::from_str(text).map_err(EditError::NotJson)?;
     let hooks = want
         .as_object_mut()
-        .ok_or("not a JSON object")?
+        .ok_or(EditError::NotAnObject)?
         .entry("hooks")
         .or_insert(Value::Null);
     if hooks.is_null() {
@@ -261,39 +283,39 @@ pub fn with_hook(text: Option<&str>, command: &str) -> Result<String, String> {
     }
     let list = hooks
         .as_object_mut()
-        .ok_or("its hooks are not an object")?
+        .ok_or(EditError::HooksNotAnObject)?
         .entry(EVENT)
         .or_insert(Value::Null);
     if list.is_null() {
         *list = Value::Array(vec![]);
     }
     list.as_array_mut()
-        .ok_or("not a list")?
+        .ok_or(EditError::EventNotAList)?
         .insert(0, entry(command));
     match serde_json::from_str::<Value>(&out) {
         Ok(got) if got == want => Ok(out),
-        _ => Err("the hook could not be written in without changing more".into()),
+        _ => Err(EditError::WouldChangeMore("written in")),
     }
 }
 
 /// `text` with every entry of ours taken out of `hooks.PermissionRequest`,
 /// every other byte kept (a list left empty stays, as `[]`).
-pub fn without_hook(text: &str) -> Result<String, String> {
+pub fn without_hook(text: &str) -> Result<String, EditError> {
     let mut out = text.to_owned();
     // one entry a round: at most as many rounds as the list had entries
     for _ in 0..10_000 {
         let top: HashMap<String, &RawValue> =
-            serde_json::from_str(&out).map_err(|e| format!("not JSON ({e})"))?;
+            serde_json::from_str(&out).map_err(EditError::NotJson)?;
         let Some(h) = top.get("hooks").filter(|h| h.get().starts_with('{')) else {
             return Ok(out);
         };
         let events: HashMap<String, &RawValue> =
-            serde_json::from_str(h.get()).map_err(|e| format!("its hooks: {e}"))?;
+            serde_json::from_str(h.get()).map_err(EditError::HooksUnreadable)?;
         let Some(list) = events.get(EVENT).filter(|p| p.get().starts_with('[')) else {
             return Ok(out);
         };
         let items: Vec<&RawValue> =
-            serde_json::from_str(list.get()).map_err(|e| format!("its {EVENT}: {e}"))?;
+            serde_json::from_str(list.get()).map_err(EditError::EventUnreadable)?;
         let Some(k) = items.iter().position(|raw| {
             serde_json::from_str::<Value>(raw.get()).is_ok_and(|v| is_our_entry(&v))
         }) else {
@@ -312,7 +334,7 @@ pub fn without_hook(text: &str) -> Result<String, String> {
             let (ls, le) = span(list);
             (ls + 1, le - 1)
         };
-        let before: Value = serde_json::from_str(&out).map_err(|e| e.to_string())?;
+        let before: Value = serde_json::from_str(&out).map_err(EditError::NotJson)?;
         let mut next = String::with_capacity(out.len());
         next.push_str(&out[..from]);
         next.push_str(&out[to..]);
@@ -322,7 +344,7 @@ pub fn without_hook(text: &str) -> Result<String, String> {
         }
         match serde_json::from_str::<Value>(&next) {
             Ok(got) if got == want => out = next,
-            _ => return Err("the hook could not be taken out without changing more".into()),
+            _ => return Err(EditError::WouldChangeMore("taken out")),
         }
     }
     Ok(out)
