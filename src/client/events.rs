@@ -668,6 +668,11 @@ mod tests {
 
     fn permission(rec: &Arc<Recorder>) -> Responder {
         let sink: Arc<dyn Deliver> = rec.clone();
+        permission_to(&sink)
+    }
+
+    /// A permission request whose answers go to `sink`.
+    fn permission_to(sink: &Arc<dyn Deliver>) -> Responder {
         let slot = Slot::new(
             "perm-1".into(),
             "can_use_tool".into(),
@@ -675,7 +680,7 @@ mod tests {
             json!({"command":"ls"}),
             Answer::Permission(PermissionResult::deny(NO_ONE_ANSWERED)),
             7,
-            Arc::downgrade(&sink),
+            Arc::downgrade(sink),
         );
         Responder::new(slot)
     }
@@ -809,16 +814,7 @@ mod tests {
             gate: tokio::sync::Semaphore::new(0),
         });
         let sink: Arc<dyn Deliver> = slow.clone();
-        let slot = Slot::new(
-            "perm-1".into(),
-            "can_use_tool".into(),
-            Kind::Permission,
-            json!({"command":"ls"}),
-            Answer::Permission(PermissionResult::deny(NO_ONE_ANSWERED)),
-            7,
-            Arc::downgrade(&sink),
-        );
-        let r = Responder::new(slot);
+        let r = permission_to(&sink);
         let gave_up = tokio::time::timeout(
             std::time::Duration::from_millis(20),
             r.answer(PermissionResult::deny("no")),

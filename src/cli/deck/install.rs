@@ -630,6 +630,18 @@ pub fn confirm_on_tty(question: &str) -> io::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `deck hooks install --yes` on `f`, what it printed left unread.
+    fn install_yes(f: &Path) -> anyhow::Result<Exit> {
+        run(
+            Action::Install,
+            f,
+            Path::new(EXE),
+            true,
+            &mut |_| Ok(true),
+            &mut Vec::new(),
+        )
+    }
     use std::os::unix::fs::PermissionsExt;
 
     const EXE: &str = "/opt/bin/claudio";
@@ -809,30 +821,14 @@ mod tests {
             "{\"hooks\": {\"PermissionRequest\": {}}}",
         ] {
             std::fs::write(&f, bad).unwrap();
-            let mut out = Vec::new();
-            let e = run(
-                Action::Install,
-                &f,
-                Path::new(EXE),
-                true,
-                &mut |_| Ok(true),
-                &mut out,
-            );
+            let e = install_yes(&f);
             assert!(e.is_err(), "{bad}");
             assert_eq!(std::fs::read_to_string(&f).unwrap(), bad);
         }
         std::fs::remove_file(&f).unwrap();
         let made = std::process::Command::new("mkfifo").arg(&f).status();
         assert!(made.unwrap().success());
-        let mut out = Vec::new();
-        let e = run(
-            Action::Install,
-            &f,
-            Path::new(EXE),
-            true,
-            &mut |_| Ok(true),
-            &mut out,
-        );
+        let e = install_yes(&f);
         assert!(e.unwrap_err().to_string().contains("not a regular file"));
         assert!(std::os::unix::fs::FileTypeExt::is_fifo(
             &std::fs::symlink_metadata(&f).unwrap().file_type()
@@ -847,16 +843,7 @@ mod tests {
         let f = d.path().join("settings.json");
         for bytes in [&b"{\"model\": \"caf\xe9\"}"[..], &b"\xff\xfe{\x00}\x00"[..]] {
             std::fs::write(&f, bytes).unwrap();
-            let mut out = Vec::new();
-            let e = run(
-                Action::Install,
-                &f,
-                Path::new(EXE),
-                true,
-                &mut |_| Ok(true),
-                &mut out,
-            )
-            .unwrap_err();
+            let e = install_yes(&f).unwrap_err();
             assert!(e.to_string().contains("not UTF-8"), "{e}");
             assert_eq!(std::fs::read(&f).unwrap(), bytes);
         }
