@@ -69,6 +69,16 @@ pub enum Event {
     /// A turn ended: comes right after each [`Message::Result`], also for
     /// the turns the CLI starts by itself (a background agent's report),
     /// which have no [`Event::TurnStarted`].
+    ///
+    /// A prompt sent while a turn runs (with no
+    /// [`priority`](crate::UserInput::priority), or `next`) may be taken
+    /// into that turn: the CLI reads it after a tool's result and answers
+    /// both with one `result`. Each prompt still has its `TurnEnded`: they
+    /// come one after the other after that `result`, so every
+    /// [`Event::TurnStarted`] has its end. (The library knows which turn
+    /// took a prompt from the CLI's `command_lifecycle` lines; it gives
+    /// each prompt sent without a [`uuid`](crate::UserInput::uuid) one of
+    /// its own for that, and keeps those lines to itself.)
     TurnEnded,
 }
 

@@ -13,6 +13,7 @@ use crate::protocol::{
 };
 use crate::transport::{ExitInfo, Line, LineReader, Supervisor, STDERR_DRAIN};
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -107,6 +108,9 @@ pub(crate) struct Shared {
     last_activity: AtomicU64,
     epoch: std::time::Instant,
     open_turns: AtomicUsize,
+    /// The prompts sent and where the CLI has them, to end a prompt's turn
+    /// with the turn that answered it (see [`Prompts`]).
+    prompts: Mutex<Prompts>,
     ended: AtomicBool,
     exit: Mutex<Option<ExitInfo>>,
     closing: AtomicBool,
@@ -120,6 +124,94 @@ pub(crate) struct Shared {
     pub(crate) close_grace: Duration,
     inactivity_timeout: Option<Duration>,
     keep_raw: bool,
+}
+
+/// The most prompts remembered as sent and not yet taken by a turn: past
+/// it the oldest is forgotten (a CLI that never says where its prompts
+/// are).
+const PROMPTS_KEPT: usize = 1024;
+
+/// The prompts sent, and which of them the running turn has taken.
+///
+/// The CLI takes a prompt written while a turn runs into that turn when it
+/// can (between a tool's result and the next request to the model: sent
+/// without `priority`, or with `next`), and answers both with one `result`
+/// (seen with the CLI 2.1.328 to 2.1.336). Its `command_lifecycle` lines say
+/// so: the second prompt is `started` before the running turn's `result`.
+/// So a `result` ends every prompt `started` since the last one, and each
+/// gets its [`Event::TurnEnded`]. A `result` with none started (a CLI that
+/// sends no lifecycle lines, or a turn the CLI started by itself) ends one,
+/// as before.
+#[derive(Debug, Default)]
+struct Prompts {
+    /// Sent, not yet started, oldest first.
+    waiting: std::collections::VecDeque<String>,
+    /// Started since the last `result`.
+    started: usize,
+    /// The uuids the library gave (their lifecycle lines are its own).
+    own: std::collections::HashSet<String>,
+    /// The CLI said where a prompt is at least once.
+    speaks_lifecycle: bool,
+}
+
+impl Prompts {
+    fn sent(&mut self, uuid: String) {
+        if self.waiting.len() == PROMPTS_KEPT {
+            if let Some(old) = self.waiting.pop_front() {
+                self.own.remove(&old);
+            }
+        }
+        self.waiting.push_back(uuid);
+    }
+
+    /// A prompt whose line could not be written.
+    fn unsent(&mut self, uuid: &str) {
+        if let Some(i) = self.waiting.iter().rposition(|u| u == uuid) {
+            self.waiting.remove(i);
+        }
+        self.own.remove(uuid);
+    }
+
+    /// A `command_lifecycle` line: whether it is about a uuid the library
+    /// gave.
+    fn lifecycle(&mut self, c: &crate::protocol::CommandLifecycle) -> bool {
+        use crate::protocol::CommandState;
+        let Some(uuid) = c.command_uuid.as_deref() else {
+            return false;
+        };
+        self.speaks_lifecycle = true;
+        if c.state == CommandState::Started {
+            if let Some(i) = self.waiting.iter().position(|u| u == uuid) {
+                self.waiting.remove(i);
+                self.started += 1;
+            }
+        }
+        let own = self.own.contains(uuid);
+        if own && c.state == CommandState::Completed {
+            self.own.remove(uuid);
+        }
+        own
+    }
+
+    /// A `result`: how many [`Event::TurnEnded`] it gives, and how many of
+    /// the prompts sent it ends.
+    fn result(&mut self) -> (usize, usize) {
+        let started = std::mem::take(&mut self.started);
+        if started > 0 {
+            return (started, started);
+        }
+        if self.speaks_lifecycle {
+            // a turn the CLI started by itself (a background agent's
+            // report): no prompt of the host's ends with it
+            return (1, 0);
+        }
+        // No lifecycle lines say which: the oldest prompt, as a CLI
+        // answers them in order.
+        if let Some(old) = self.waiting.pop_front() {
+            self.own.remove(&old);
+        }
+        (1, 1)
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -152,6 +244,7 @@ impl Shared {
             last_activity: AtomicU64::new(0),
             epoch: std::time::Instant::now(),
             open_turns: AtomicUsize::new(0),
+            prompts: Mutex::new(Prompts::default()),
             ended: AtomicBool::new(false),
             exit: Mutex::new(None),
             closing: AtomicBool::new(false),
@@ -237,17 +330,32 @@ impl Shared {
         }
     }
 
-    /// Send a user message; the turn counts as open until its `result`.
+    /// Send a user message; the turn counts as open until the `result` of
+    /// the turn that answers it. A prompt without a `uuid` is given one, so
+    /// that the CLI says which turn takes it (`command_lifecycle`); those
+    /// lines are the library's own and are not passed on.
     pub(crate) async fn send_user(&self, line: &Value) -> Result<()> {
         if self.is_ended() {
             return Err(self.terminal_error());
         }
+        let mut line = Cow::Borrowed(line);
+        let uuid = match line.get("uuid").and_then(Value::as_str) {
+            Some(u) => u.to_owned(),
+            None => {
+                let u = crate::store::new_uuid();
+                line.to_mut()["uuid"] = Value::String(u.clone());
+                lock(&self.prompts).own.insert(u.clone());
+                u
+            }
+        };
+        lock(&self.prompts).sent(uuid.clone());
         self.open_turns.fetch_add(1, Ordering::SeqCst);
         self.touch();
         // before the line: the turn's messages come after it
         self.queue.push_now(Ok(Queued::Event(Event::TurnStarted)));
-        let r = self.write(line).await;
+        let r = self.write(&line).await;
         if r.is_err() {
+            lock(&self.prompts).unsent(&uuid);
             let _ = self
                 .open_turns
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
@@ -524,11 +632,31 @@ impl Shared {
                 if let Some(id) = &r.session_id {
                     *lock(&self.session_id) = Some(id.clone());
                 }
-                let _ = self
-                    .open_turns
-                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
             }
             _ => {}
+        }
+    }
+
+    /// What a line from the CLI does to the prompts' turns: how many
+    /// prompts a `result` ends (each gets its [`Event::TurnEnded`]), and
+    /// whether the line is the library's own (a `command_lifecycle` of a
+    /// uuid it gave), not to be passed on.
+    fn turn_bookkeeping(&self, m: &Message) -> (usize, bool) {
+        match m {
+            Message::CommandLifecycle(c) => {
+                let own = lock(&self.prompts).lifecycle(c);
+                (0, own)
+            }
+            Message::Result(_) => {
+                let (events, ended) = lock(&self.prompts).result();
+                let _ = self
+                    .open_turns
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                        Some(n.saturating_sub(ended))
+                    });
+                (events, false)
+            }
+            _ => (0, false),
         }
     }
 
@@ -643,12 +771,14 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                 Routed::Cancel(c) => shared.cancel_incoming(&c.request_id).await,
                 Routed::Message(message) => {
                     shared.observe(&message);
-                    let ended = message.is_result();
-                    shared
-                        .queue
-                        .push(Ok(Queued::Message(Incoming { message, raw })), size)
-                        .await;
-                    if ended {
+                    let (ended, own) = shared.turn_bookkeeping(&message);
+                    if !own {
+                        shared
+                            .queue
+                            .push(Ok(Queued::Message(Incoming { message, raw })), size)
+                            .await;
+                    }
+                    for _ in 0..ended {
                         shared
                             .queue
                             .push(Ok(Queued::Event(Event::TurnEnded)), 0)
@@ -713,6 +843,62 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
 
 #[cfg(test)]
 mod tests {
+    fn lifecycle(uuid: &str, state: &str) -> crate::protocol::CommandLifecycle {
+        serde_json::from_value(
+            json!({"type":"command_lifecycle","command_uuid":uuid,"state":state}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_prompt_taken_into_the_running_turn_ends_with_it() {
+        let mut p = Prompts::default();
+        p.sent("a".into());
+        p.own.insert("a".into());
+        assert!(p.lifecycle(&lifecycle("a", "queued")));
+        assert!(p.lifecycle(&lifecycle("a", "started")));
+        p.sent("b".into());
+        assert!(!p.lifecycle(&lifecycle("b", "queued")), "b is the host's");
+        assert!(!p.lifecycle(&lifecycle("b", "started")));
+        assert_eq!(p.result(), (2, 2));
+        assert!(p.lifecycle(&lifecycle("a", "completed")));
+        assert!(p.own.is_empty());
+        assert!(p.waiting.is_empty());
+    }
+
+    #[test]
+    fn a_prompt_waiting_for_the_next_turn_is_not_ended_by_this_one() {
+        let mut p = Prompts::default();
+        p.sent("a".into());
+        p.lifecycle(&lifecycle("a", "started"));
+        p.sent("b".into());
+        p.lifecycle(&lifecycle("b", "queued"));
+        assert_eq!(p.result(), (1, 1));
+        // a turn the CLI starts by itself ends no prompt of the host's
+        assert_eq!(p.result(), (1, 0));
+        p.lifecycle(&lifecycle("b", "started"));
+        assert_eq!(p.result(), (1, 1));
+    }
+
+    #[test]
+    fn with_no_lifecycle_lines_each_result_ends_the_oldest_prompt() {
+        let mut p = Prompts::default();
+        for u in ["a", "b"] {
+            p.sent(u.into());
+            p.own.insert(u.into());
+        }
+        assert_eq!(p.result(), (1, 1));
+        assert_eq!(p.waiting, ["b"]);
+        assert!(!p.own.contains("a"));
+        p.unsent("b");
+        assert!(p.waiting.is_empty() && p.own.is_empty());
+        // bounded, whatever the CLI never says
+        for i in 0..PROMPTS_KEPT + 5 {
+            p.sent(i.to_string());
+        }
+        assert_eq!(p.waiting.len(), PROMPTS_KEPT);
+    }
+
     use super::*;
     use futures_util::FutureExt;
 

@@ -347,3 +347,78 @@ async fn real_cli_a_bash_request_is_an_event_answered_from_another_task() {
     let tr = reqs[1].tool_result_for(&id).expect("a tool result");
     assert!(!tr.is_error, "{tr:?}");
 }
+
+/// The real CLI takes a prompt written while a tool runs (no `priority`)
+/// into the running turn and answers both with one `result`. Each prompt
+/// still gets its `TurnEnded`, at that result, and the session is then idle:
+/// a program waiting for the second prompt's turn to end does not hang. The
+/// `command_lifecycle` lines the library caused by giving the prompts their
+/// uuids are its own and are not passed on.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_a_prompt_taken_into_the_running_turn_ends_with_it() {
+    use common::real::*;
+    let w = world!("real_cli_a_prompt_taken_into_the_running_turn_ends_with_it");
+    w.api.push(Reply::bash("sleep 2"));
+    w.api.push(Reply::text("Both done."));
+    let client = Client::connect(w.options().allowed_tools(["Bash"]))
+        .await
+        .expect("connect");
+    client.send("one").await.unwrap();
+    let read = async {
+        let mut names = Vec::new();
+        let mut events = client.events();
+        let mut sent = false;
+        let mut ended = 0;
+        while let Some(e) = events.next().await {
+            let e = e.expect("event");
+            names.push(name(&e));
+            match &e {
+                Event::Message(Message::Assistant(a)) if !sent => {
+                    if a.message
+                        .content
+                        .iter()
+                        .any(|b| matches!(b, claudio::ContentBlock::ToolUse(_)))
+                    {
+                        // the tool runs for two seconds: the CLI reads this
+                        // prompt meanwhile
+                        client.send("two").await.unwrap();
+                        sent = true;
+                    }
+                }
+                Event::TurnEnded => {
+                    ended += 1;
+                    if ended == 2 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        names
+    };
+    let names = tokio::time::timeout(TURN_LIMIT, read)
+        .await
+        .expect("both prompts' turns ended");
+    let results = names.iter().filter(|n| *n == "message:result").count();
+    assert_eq!(results, 1, "the CLI answered both in one turn: {names:?}");
+    let n = names.len();
+    assert_eq!(
+        names[n - 3..],
+        ["message:result", "turn-ended", "turn-ended"],
+        "{names:?}"
+    );
+    assert_eq!(
+        names.iter().filter(|n| *n == "turn-started").count(),
+        2,
+        "{names:?}"
+    );
+    assert!(
+        !names.iter().any(|n| n == "message:command_lifecycle"),
+        "{names:?}"
+    );
+    assert!(!client.turn_open(), "no turn is left open: {names:?}");
+    let reqs = w.main_requests();
+    let last = reqs.last().expect("requests").body["messages"].to_string();
+    assert!(last.contains("two"), "the second prompt reached the model");
+    client.close().await.unwrap();
+}
