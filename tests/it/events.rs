@@ -373,17 +373,17 @@ async fn real_cli_a_prompt_taken_into_the_running_turn_ends_with_it() {
             let e = e.expect("event");
             names.push(name(&e));
             match &e {
-                Event::Message(Message::Assistant(a)) if !sent => {
-                    if a.message
-                        .content
-                        .iter()
-                        .any(|b| matches!(b, claudio::ContentBlock::ToolUse(_)))
-                    {
-                        // the tool runs for two seconds: the CLI reads this
-                        // prompt meanwhile
-                        client.send("two").await.unwrap();
-                        sent = true;
-                    }
+                Event::Message(Message::Assistant(a))
+                    if !sent
+                        && a.message
+                            .content
+                            .iter()
+                            .any(|b| matches!(b, claudio::ContentBlock::ToolUse(_))) =>
+                {
+                    // the tool runs for two seconds: the CLI reads this
+                    // prompt meanwhile
+                    client.send("two").await.unwrap();
+                    sent = true;
                 }
                 Event::TurnEnded => {
                     ended += 1;
