@@ -521,6 +521,20 @@ mod tests {
         assert_eq!(got.unwrap(), PermissionResult::deny(question::DECLINED));
     }
 
+    /// Questions that cannot be read are denied at once, and the terminal
+    /// says so (as the chat does), asking nothing.
+    #[test]
+    fn unreadable_questions_are_denied_and_said() {
+        let q = req(json!({"tool_name":"AskUserQuestion","input":{"questions":"no"}}));
+        let (mut tty, person) = Person::answering(&[]);
+        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
+        drop(tty);
+        assert_eq!(got.unwrap(), PermissionResult::deny(question::UNREADABLE));
+        let shown = person.shown();
+        assert!(shown.contains("questions claudio cannot read"), "{shown}");
+        assert!(!shown.contains('›'), "nothing asked: {shown}");
+    }
+
     /// A plan: `1` approves with edits accepted, Enter alone rejects it
     /// and stops the turn, anything else is what to change.
     #[test]
