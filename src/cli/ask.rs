@@ -447,23 +447,25 @@ fn notice_for(
     cwd: &std::path::Path,
     session: Option<String>,
 ) -> Notice {
-    let (title, what) = match req.can_use_tool() {
-        Some(t) => (
-            format!("{} waits for you", t.tool_name),
-            super::summary::tool_summary_at(
-                &t.tool_name,
-                &t.input,
-                &super::summary::Here::new(cwd),
-            ),
+    let (trigger, title, what) = match req.can_use_tool() {
+        Some(t) => {
+            let (trigger, title) = (super::requests::registered(t.kind()).notice)(t);
+            let here = super::summary::Here::new(cwd);
+            let what = super::summary::tool_summary_at(&t.tool_name, &t.input, &here);
+            (trigger, title, what)
+        }
+        None => (
+            Trigger::Permission,
+            "Claude asks you".to_owned(),
+            String::new(),
         ),
-        None => ("Claude asks you".to_owned(), String::new()),
     };
     let body = if what.is_empty() {
         format!("claudio ask in {project}")
     } else {
         format!("{what} — claudio ask in {project}")
     };
-    Notice::new(Trigger::Permission, &title, &body, session.as_deref())
+    Notice::new(trigger, &title, &body, session.as_deref())
 }
 
 /// Where a notice's bell and OSC go: stderr when it is a terminal,

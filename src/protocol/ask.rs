@@ -61,6 +61,15 @@ pub enum RequestKind {
 }
 
 impl RequestKind {
+    /// Every kind, each once: a front end can check it answers them all.
+    ///
+    /// ```
+    /// use claudio::protocol::ask::RequestKind;
+    /// assert!(RequestKind::ALL.contains(&RequestKind::Plan));
+    /// ```
+    pub const ALL: &'static [RequestKind] =
+        &[RequestKind::Tool, RequestKind::Questions, RequestKind::Plan];
+
     /// The kind of a request (or of a `tool_use` block) for this tool.
     pub fn of_tool(name: &str) -> RequestKind {
         match name {
@@ -500,6 +509,19 @@ pub fn approve_edited_plan(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `ALL` holds every kind once: a kind added without it fails here (the
+    /// match stops compiling first).
+    #[test]
+    fn all_holds_every_kind_once() {
+        let place = |k: RequestKind| match k {
+            RequestKind::Tool => 0,
+            RequestKind::Questions => 1,
+            RequestKind::Plan => 2,
+        };
+        let places: Vec<usize> = RequestKind::ALL.iter().map(|&k| place(k)).collect();
+        assert_eq!(places, [0, 1, 2]);
+    }
 
     #[test]
     fn reads_questions_and_answers_them_keyed_by_text() {

@@ -170,6 +170,41 @@ fn a_turn_as_long_as_turn_seconds_sends_a_notice_when_it_ends() {
     assert_eq!(t.wait(20).code(), Some(0));
 }
 
+/// `ask`'s notice for the model's question is the chat's: a question
+/// ("Claude asks you"), not a tool waiting for permission, so a person who
+/// is told of questions only is told of it.
+#[test]
+fn ask_notices_a_question_as_a_question() {
+    let questions = json!({"questions":[{"question":"Which database?","header":"DB",
+        "multiSelect":false,"options":[{"label":"SQLite","description":""},
+        {"label":"Postgres","description":""}]}]});
+    let fake = Fake::after_init(vec![vec![
+        expect_user("set up storage"),
+        can_use_tool("q1", "AskUserQuestion", questions).emit(),
+        Step::expect(json!({"type":"control_response","response":{"request_id":"q1"}})),
+        result("done"),
+    ]]);
+    let file = fake.record.path().join("notices.jsonl");
+    let cfg = config(fake.record.path(), &file, "on = [\"question\"]\n");
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("HOME", &home)
+        .env("XDG_DATA_HOME", &home)
+        .env("CLAUDIO_CONFIG", &cfg)
+        // asked on its terminal, the pty below
+        .env_remove("CLAUDIO_TEST_TTY")
+        .args(["ask", "set up storage"]);
+    let mut t = Term::spawn(c);
+    t.wait_for("Enter alone declines");
+    let got = wait_notices(&file, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "question");
+    assert_eq!(got[0]["title"], "Claude asks you");
+    t.line("2");
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
 /// `ask` tells the person as the chat does: a tool it asks about on the
 /// terminal, and an answer that took `turn-seconds`, sent before it exits.
 #[test]

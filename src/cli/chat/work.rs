@@ -10,11 +10,10 @@ use super::machine::{Effect, End, Event, Machine, Parts};
 use super::screen::terminal_height;
 use crate::cli::exit::Exit;
 use crate::cli::notify::{Notice, Trigger};
-use crate::cli::requests::{self, diff, tool};
+use crate::cli::requests;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::summary::Here;
 use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
-use claudio::protocol::ask::RequestKind;
 use claudio::{
     Client, PermissionMode, PermissionResult, Priority, RequestBody, Responder, UserInput,
 };
@@ -353,17 +352,6 @@ impl Chat<'_> {
             let result = requests::nobody_to_ask(&req.tool_name);
             return Dialog::decided(note, result, style);
         }
-        // the very call the person allowed for this session (no rule was
-        // suggested); any other call is asked
-        if req.kind() == RequestKind::Tool && self.session.state.grants.allows(req) {
-            let note = format!(
-                "  {} {}  {}\n",
-                style.green("✓"),
-                Sanitizer::clean(&req.tool_name),
-                style.dim(tool::SAME_CALL)
-            );
-            return Dialog::decided(note, requests::granted_before(), style);
-        }
         // a sub-agent's request names its agent (`agent_id`, its task id)
         let agent = req
             .agent_id
@@ -377,21 +365,16 @@ impl Chat<'_> {
         let (width, height) = crossterm::terminal::size()
             .map(|(w, h)| (w as usize, h as usize))
             .unwrap_or((self.screen.renderer.width(), 24));
-        let dialog = match req.kind() {
-            RequestKind::Questions => Dialog::questions(req, agent, style),
-            RequestKind::Plan => {
-                // the library hands over the plan of the call it is for
-                let plan = req.plan().map(str::to_owned);
-                Dialog::plan(req, plan, agent.as_deref(), style)
-            }
-            _ => {
-                let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
-                let here = Here::new(&self.cwd);
-                let shown =
-                    tool::Shown::new(req, change.as_ref(), agent.as_deref(), &here, style, width);
-                Dialog::tool(req.clone(), shown, style)
-            }
+        // the very call the person allowed for this session (no rule was
+        // suggested) is allowed and said; any other is asked
+        let at = requests::Asking {
+            cwd: &self.cwd,
+            agent,
+            grants: &self.session.state.grants,
+            style,
+            width,
         };
+        let dialog = Dialog::open(req, &at);
         dialog.size(width, height)
     }
 
@@ -401,14 +384,7 @@ impl Chat<'_> {
         let req = &a.req;
         let project = crate::cli::notify::project_name(&self.cwd);
         let session = self.session.state.session_id.as_deref();
-        let (kind, title) = match req.kind() {
-            RequestKind::Questions => (Trigger::Question, "Claude asks you".to_owned()),
-            RequestKind::Plan => (Trigger::Question, "A plan waits for you".to_owned()),
-            _ => (
-                Trigger::Permission,
-                format!("{} waits for you", req.tool_name),
-            ),
-        };
+        let (kind, title) = (requests::registered(req.kind()).notice)(req);
         let here = Here::new(&self.cwd);
         let what = crate::cli::summary::tool_summary_at(&req.tool_name, &req.input, &here);
         let body = if what.is_empty() {

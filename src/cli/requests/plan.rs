@@ -4,11 +4,11 @@
 //! shown, what a pick or a typed line means, and the answer sent. Pure.
 
 use crate::cli::markdown::Markdown;
-use crate::cli::picker::{Choice, Picked, Picker};
+use crate::cli::picker::{Choice, InPlace, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::wrap::wrapped;
-use claudio::{PermissionResult, PermissionUpdate};
+use claudio::{CanUseToolRequest, PermissionResult, PermissionUpdate};
 
 /// An unedited approval: the request's input back as it came, and `mode`.
 fn approve_plan(
@@ -33,6 +33,115 @@ pub const CHOICES: [(&str, &str); 3] = [
         "or type what to change on the next row",
     ),
 ];
+
+/// The plan to approve, registered ([`super::registered`]).
+pub static KIND: super::Registered = super::Registered {
+    nobody_to_ask: NOBODY_TO_APPROVE,
+    cannot_ask: "could not show the plan for approval",
+    notice: |_| {
+        let title = "A plan waits for you".into();
+        (crate::cli::notify::Trigger::Question, title)
+    },
+    open,
+    #[cfg(test)]
+    sample: tests::sample,
+};
+
+/// The plan of `req`, to approve: the library hands over the plan of the
+/// call the request is for.
+fn open(req: &CanUseToolRequest, at: &super::Asking<'_>) -> super::Opened {
+    super::Opened::Ask(Box::new(Approving {
+        input: req.input.clone(),
+        picker: None,
+        plan: req.plan().map(str::to_owned),
+        agent: at.agent.clone(),
+    }))
+}
+
+/// A plan being approved: its box, then a picker (the chat) or a typed
+/// line (`ask`).
+#[derive(Debug)]
+pub struct Approving {
+    input: serde_json::Value,
+    picker: Option<InPlace>,
+    /// The plan, as the model wrote it.
+    plan: Option<String>,
+    /// The sub-agent that asks.
+    agent: Option<String>,
+}
+
+impl super::Kind for Approving {
+    fn start(&mut self, at: &super::Screen) -> super::Step {
+        let mut write = block(
+            self.plan.as_deref(),
+            self.agent.as_deref(),
+            at.style,
+            at.width,
+        );
+        let (drawn, text) = InPlace::start(picker(), at.style, at.width, at.height);
+        write.push_str(&text);
+        self.picker = Some(drawn);
+        super::Step { write, done: None }
+    }
+
+    fn input(&mut self, input: super::Input, at: &super::Screen) -> super::Step {
+        let style = at.style;
+        let mut step = super::Step::default();
+        let picked = self
+            .picker
+            .as_mut()
+            .and_then(|d| super::feed(d, input, &mut step));
+        let Some(picked) = picked else {
+            return step;
+        };
+        if let Some(d) = self.picker.as_mut() {
+            step.write.push_str(&d.settle());
+        }
+        let (result, note) = result(&picked, &self.input);
+        let mark = if matches!(result, PermissionResult::Allow { .. }) {
+            style.green("✓")
+        } else {
+            style.yellow("•")
+        };
+        step.write
+            .push_str(&format!("  {mark} {}\n", style.dim(note)));
+        step.done = Some(super::Done::answer(result));
+        step
+    }
+
+    fn screen_changed(&mut self, size: Option<(usize, usize)>) {
+        if let Some(d) = &mut self.picker {
+            d.screen_changed(size);
+        }
+    }
+
+    fn close(&mut self) -> String {
+        self.picker.take().map(InPlace::close).unwrap_or_default()
+    }
+
+    fn prompt(&mut self, at: &super::Screen) -> String {
+        let s = at.style;
+        let mut text = block(self.plan.as_deref(), self.agent.as_deref(), s, at.width);
+        text.push_str(&numbered(s));
+        text.push_str(&format!(
+            "  {} ",
+            s.dim("1, 2, 3, or what to change; Enter alone rejects the plan ›")
+        ));
+        text
+    }
+
+    fn line(&mut self, line: &str, _at: &super::Screen) -> super::Step {
+        let (result, _) = result(&from_line(line), &self.input);
+        super::Step {
+            write: String::new(),
+            done: Some(super::Done::answer(result)),
+        }
+    }
+
+    fn failed(&self) -> &'static str {
+        "The plan prompt failed; nothing was approved."
+    }
+}
 
 /// The plan, drawn like an answer (markdown), in a box within `width` (a
 /// long line wraps inside the box, under its own indent).
@@ -136,6 +245,21 @@ pub fn numbered(style: Style) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A plan approved with edits accepted: `1` in the chat's picker, `1`
+    /// and Enter in `ask`.
+    pub(super) fn sample() -> crate::cli::requests::Sample {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let input = json!({"plan":"# Plan\n1. add the tests"});
+        let one = KeyEvent::new(KeyCode::Char('1'), KeyModifiers::NONE);
+        crate::cli::requests::Sample {
+            req: serde_json::from_value(json!({"tool_name":"ExitPlanMode","input":input})).unwrap(),
+            keys: vec![crate::cli::requests::Input::Key(one)],
+            lines: vec!["1\n"],
+            result: approve_plan(claudio::PermissionMode::AcceptEdits, &input),
+            shows: "add the tests",
+        }
+    }
 
     #[test]
     fn plans_render_as_markdown_and_answer() {

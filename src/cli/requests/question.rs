@@ -3,7 +3,7 @@
 //! multi-select, or the person's own words. What is shown, what a pick or
 //! a typed line answers, and the answer sent. Pure: text in, text out.
 
-use crate::cli::picker::{Choice, Picked, Picker};
+use crate::cli::picker::{Choice, InPlace, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::wrap::{wrap, wrapped};
@@ -92,6 +92,169 @@ impl Questions {
             (q.question.as_str(), a)
         });
         answer_each(&self.input, pairs, &Capabilities::default())
+    }
+}
+
+/// The model's questions, registered ([`super::registered`]).
+pub static KIND: super::Registered = super::Registered {
+    nobody_to_ask: NOBODY_TO_ASK,
+    cannot_ask: "could not ask the model's question",
+    notice: |_| {
+        (
+            crate::cli::notify::Trigger::Question,
+            "Claude asks you".into(),
+        )
+    },
+    open,
+    #[cfg(test)]
+    sample: tests::sample,
+};
+
+/// The questions of `req`, to ask; denied at once, saying so, when they
+/// cannot be read.
+fn open(req: &CanUseToolRequest, at: &super::Asking<'_>) -> super::Opened {
+    match Questions::of(req) {
+        Ok(questions) => super::Opened::Ask(Box::new(Asked {
+            questions,
+            picker: None,
+            agent: at.agent.clone(),
+        })),
+        Err(result) => super::Opened::Decided {
+            note: format!(
+                "  {} the model asked questions claudio cannot read\n",
+                at.style.red("✗")
+            ),
+            result,
+        },
+    }
+}
+
+/// The model's questions being asked, one after another: in the chat a
+/// picker each (Esc skips the rest), in `ask` a typed line each (Enter
+/// alone declines them all).
+#[derive(Debug)]
+pub struct Asked {
+    questions: Questions,
+    picker: Option<InPlace>,
+    agent: Option<String>,
+}
+
+impl Asked {
+    /// The next question's head and picker, or the answers when all are in.
+    fn next_question(&mut self, at: &super::Screen, step: &mut super::Step) {
+        match self.questions.current() {
+            Some(q) => {
+                let head = self
+                    .questions
+                    .head(self.agent.as_deref(), at.style, at.width);
+                step.write.push_str(&head);
+                let (drawn, text) = InPlace::start(picker(q), at.style, at.width, at.height);
+                // the head's blank first line stays: the rest is the question's
+                let drawn = drawn.owns_above(head.strip_prefix('\n').unwrap_or(&head));
+                step.write.push_str(&text);
+                self.picker = Some(drawn);
+            }
+            None => step.done = self.questions.result().map(super::Done::answer),
+        }
+    }
+}
+
+impl super::Kind for Asked {
+    fn start(&mut self, at: &super::Screen) -> super::Step {
+        let mut step = super::Step::default();
+        self.next_question(at, &mut step);
+        step
+    }
+
+    fn input(&mut self, input: super::Input, at: &super::Screen) -> super::Step {
+        let (style, width) = (at.style, at.width);
+        let mut step = super::Step::default();
+        let picked = self
+            .picker
+            .as_mut()
+            .and_then(|d| super::feed(d, input, &mut step));
+        let Some(picked) = picked else {
+            return step;
+        };
+        let (Some(mut d), Some(q)) = (self.picker.take(), self.questions.current()) else {
+            return step;
+        };
+        let answer = answer_of(q, &picked);
+        // the question and its options make way for one line with the
+        // answer, when what they took on the screen is known
+        let line = answered(q, answer.as_deref(), style, width);
+        match d.replace(&line) {
+            Some(text) => step.write.push_str(&text),
+            None => {
+                step.write.push_str(&d.settle());
+                let said = match &answer {
+                    Some(a) => format!("{} {}", style.green("✓"), Sanitizer::clean(a)),
+                    None => style.dim(SKIPPED),
+                };
+                step.write.push_str(&format!("  {said}\n"));
+            }
+        }
+        match answer {
+            Some(answer) => {
+                self.questions.answer(answer);
+                self.next_question(at, &mut step);
+            }
+            None => step.done = Some(super::Done::answer(self.questions.skip_rest())),
+        }
+        step
+    }
+
+    fn screen_changed(&mut self, size: Option<(usize, usize)>) {
+        if let Some(d) = &mut self.picker {
+            d.screen_changed(size);
+        }
+    }
+
+    fn close(&mut self) -> String {
+        self.picker.take().map(InPlace::close).unwrap_or_default()
+    }
+
+    fn prompt(&mut self, at: &super::Screen) -> String {
+        let s = at.style;
+        let Some(q) = self.questions.current() else {
+            return String::new();
+        };
+        format!(
+            "{}{}  {} ",
+            self.questions.head(self.agent.as_deref(), s, at.width),
+            numbered(q, s),
+            s.dim(if q.multi_select {
+                "numbers (1,3), or your own answer; Enter alone declines ›"
+            } else {
+                "a number, or your own answer; Enter alone declines ›"
+            })
+        )
+    }
+
+    fn line(&mut self, line: &str, at: &super::Screen) -> super::Step {
+        let mut step = super::Step::default();
+        let Some(q) = self.questions.current() else {
+            return step;
+        };
+        match answer_from_line(q, line) {
+            Some(a) => {
+                self.questions.answer(a);
+                if self.questions.current().is_none() {
+                    let result = self.questions.result();
+                    let result = result.unwrap_or_else(|| PermissionResult::deny(DECLINED));
+                    step.done = Some(super::Done::answer(result));
+                }
+            }
+            None => {
+                step.write = format!("  {}\n", at.style.dim("declined"));
+                step.done = Some(super::Done::answer(PermissionResult::deny(DECLINED)));
+            }
+        }
+        step
+    }
+
+    fn failed(&self) -> &'static str {
+        "The question prompt failed; nothing was answered."
     }
 }
 
@@ -245,6 +408,24 @@ mod tests {
         serde_json::from_value(json!({"question":"Which db?","header":"DB","multiSelect":multi,
             "options":[{"label":"SQLite","description":"a file"},{"label":"Postgres","description":"a server"},{"label":"Redis","description":""}]}))
         .unwrap()
+    }
+
+    /// The model's questions, the second option picked: `2` in the chat's
+    /// picker, `2` and Enter in `ask`.
+    pub(super) fn sample() -> crate::cli::requests::Sample {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let input = json!({"questions":[{"question":"Which db?","header":"DB",
+            "multiSelect":false,"options":[{"label":"SQLite","description":"a file"},
+            {"label":"Postgres","description":"a server"}]}]});
+        let req = json!({"tool_name":"AskUserQuestion","input":input});
+        let two = KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE);
+        crate::cli::requests::Sample {
+            req: serde_json::from_value(req).unwrap(),
+            keys: vec![crate::cli::requests::Input::Key(two)],
+            lines: vec!["2\n"],
+            result: answer_questions(&input, [("Which db?", "Postgres".to_owned())]),
+            shows: "Which db?",
+        }
     }
 
     #[test]

@@ -510,6 +510,170 @@ fn screen(
     (out, folded)
 }
 
+/// The tool approval, registered ([`super::registered`]).
+pub static KIND: super::Registered = super::Registered {
+    nobody_to_ask: NO_TERMINAL,
+    cannot_ask: "denied",
+    notice: |req| {
+        let title = format!("{} waits for you", req.tool_name);
+        (crate::cli::notify::Trigger::Permission, title)
+    },
+    open,
+    #[cfg(test)]
+    sample: tests::sample,
+};
+
+/// A tool approval, opened: the very call allowed for this session before
+/// is allowed and said, not asked; any other is asked, with its diff read
+/// from the disk here (a regular file only, bounded), once.
+fn open(req: &CanUseToolRequest, at: &super::Asking<'_>) -> super::Opened {
+    if at.grants.allows(req) {
+        let style = at.style;
+        let note = format!(
+            "  {} {}  {}\n",
+            style.green("✓"),
+            Sanitizer::clean(&req.tool_name),
+            style.dim(SAME_CALL)
+        );
+        let result = super::granted_before();
+        return super::Opened::Decided { note, result };
+    }
+    let change = diff::proposed(&req.tool_name, &req.input, at.cwd);
+    let here = Here::new(at.cwd);
+    let agent = at.agent.as_deref();
+    let shown = Shown::new(req, change.as_ref(), agent, &here, at.style, at.width);
+    super::Opened::Ask(Box::new(Approval::new(req.clone(), shown)))
+}
+
+/// A tool approval being asked: `y`, `a`, `p`, `u`, `n` or a reason, each
+/// with Enter; `d` for the whole diff; in the chat, Esc denies and stops.
+#[derive(Debug)]
+pub struct Approval {
+    req: Box<CanUseToolRequest>,
+    answer: ToolAnswer,
+    /// The question with the whole diff, when the first one folds it.
+    whole: Option<String>,
+    /// What to show next: the question, then (`ask`) the question again.
+    next: String,
+}
+
+impl Approval {
+    /// Ask for `req`, showing `shown`.
+    pub fn new(req: CanUseToolRequest, shown: Shown) -> Approval {
+        let offer = Offer::of(&req);
+        Approval {
+            answer: ToolAnswer::new(offer, shown.whole.is_some()),
+            req: Box::new(req),
+            whole: shown.whole,
+            next: shown.folded,
+        }
+    }
+
+    /// The answer a decision sends, with the note that says it.
+    fn decided(&self, d: &Decision, style: Style) -> (super::Done, String) {
+        let grant = d.grants_this_call(&self.req).then(|| self.req.clone());
+        let done = super::Done {
+            result: d.result(&self.req),
+            interrupt: false,
+            grant,
+        };
+        (done, d.styled_note(self.answer.offer(), style))
+    }
+
+    /// Esc in the chat: denied, and the turn stops.
+    fn stopped() -> super::Done {
+        super::Done {
+            result: PermissionResult::deny_and_interrupt(DENIED_AND_STOPPED)
+                .classified(claudio::protocol::DecisionClassification::UserReject),
+            interrupt: true,
+            grant: None,
+        }
+    }
+}
+
+impl super::Kind for Approval {
+    fn start(&mut self, _at: &super::Screen) -> super::Step {
+        super::Step {
+            write: std::mem::take(&mut self.next),
+            done: None,
+        }
+    }
+
+    fn input(&mut self, input: super::Input, at: &super::Screen) -> super::Step {
+        let style = at.style;
+        let (echo, choice) = match input {
+            super::Input::Key(k) => self.answer.key(k),
+            super::Input::Paste(text) => (self.answer.paste(&text), None),
+        };
+        let mut step = super::Step {
+            write: echo,
+            done: None,
+        };
+        let offer = self.answer.offer().clone();
+        let (done, note) = match choice {
+            None => return step,
+            Some(ToolChoice::ShowWholeDiff) => {
+                // the whole diff, and the question again
+                if let Some(all) = self.whole.take() {
+                    step.write.push_str("\r\n");
+                    step.write.push_str(&all);
+                }
+                self.answer.reset(false);
+                return step;
+            }
+            Some(ToolChoice::NotOffered(why)) => {
+                let again = ask_again(&why, &offer, style);
+                step.write.push_str("\r\n");
+                step.write.push_str(&again.replace('\n', "\r\n"));
+                self.answer.reset(self.whole.is_some());
+                return step;
+            }
+            Some(ToolChoice::Decided(d)) => self.decided(&d, style),
+            Some(ToolChoice::DenyAndStop) => (Approval::stopped(), style.red("denied")),
+        };
+        // a long note wraps under its indent, never to column 0
+        for line in crate::cli::wrap::wrap(&note, at.width, "  ", "    ") {
+            step.write.push_str("\r\n");
+            step.write.push_str(&line);
+        }
+        step.write.push_str("\r\n");
+        step.done = Some(done);
+        step
+    }
+
+    fn close(&mut self) -> String {
+        "\r\n".into()
+    }
+
+    fn prompt(&mut self, _at: &super::Screen) -> String {
+        std::mem::take(&mut self.next)
+    }
+
+    fn line(&mut self, line: &str, at: &super::Screen) -> super::Step {
+        let offer = self.answer.offer().clone();
+        let mut step = super::Step::default();
+        match ToolChoice::of_line(line, &offer, self.whole.is_some()) {
+            ToolChoice::ShowWholeDiff => self.next = self.whole.take().unwrap_or_default(),
+            ToolChoice::NotOffered(why) => self.next = ask_again(&why, &offer, at.style),
+            ToolChoice::Decided(d) => {
+                let (done, note) = self.decided(&d, at.style);
+                step.write = format!("  {note}\n");
+                step.done = Some(done);
+            }
+            ToolChoice::DenyAndStop => step.done = Some(Approval::stopped()),
+        }
+        step
+    }
+
+    fn failed(&self) -> &'static str {
+        "The permission prompt failed; nothing was allowed."
+    }
+
+    fn call(&self) -> Option<&str> {
+        self.req.tool_use_id.as_deref()
+    }
+}
+
 /// A tool whose approval shows a diff, or the raw text it writes.
 fn file_tool(name: &str) -> bool {
     matches!(name, "Edit" | "MultiEdit" | "Write" | "NotebookEdit")

@@ -4,14 +4,11 @@
 //! error while asking means "deny": a tool never runs unless the person
 //! said so.
 
-use super::question::{self, Questions};
-use super::tool::{self, Offer, SessionGrants, Shown, ToolChoice};
-use super::{diff, nobody_to_ask, plan, WITHDRAWN};
+use super::tool::SessionGrants;
+use super::{nobody_to_ask, registered, Asking, Opened, Screen, WITHDRAWN};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::spinner::Spinner;
 use crate::cli::style::Style;
-use crate::cli::summary::Here;
-use claudio::protocol::ask::RequestKind;
 use claudio::{CanUseToolRequest, PermissionResult};
 use rustix::event::{poll, PollFd, PollFlags};
 use std::io::{self, Read, Write};
@@ -109,11 +106,7 @@ impl TtyPrompts {
                 PermissionResult::deny(WITHDRAWN)
             }
             Ok(Err(e)) => {
-                let what = match req.kind() {
-                    RequestKind::Questions => "could not ask the model's question",
-                    RequestKind::Plan => "could not show the plan for approval",
-                    _ => "denied",
-                };
+                let what = registered(req.kind()).cannot_ask;
                 if !self.warned.swap(true, Ordering::SeqCst) {
                     eprintln!(
                         "claudio: {what} {}: cannot ask on the terminal ({e}); pass --allowed-tools or --permission-mode to allow tools in advance",
@@ -140,119 +133,54 @@ impl TtyPrompts {
         // what was typed before the question was shown answers nothing (as
         // sudo does): a `y` meant for something else must not allow this
         let _ = rustix::termios::tcflush(&tty, rustix::termios::QueueSelector::IFlush);
-        match req.kind() {
-            RequestKind::Questions => self.questions_blocking(&mut tty, req, cancelled),
-            RequestKind::Plan => self.plan_blocking(&mut tty, req, cancelled),
-            _ => self.tool_blocking(&mut tty, req, cancelled),
-        }
+        self.ask_on(&mut tty, req, cancelled)
     }
 
-    /// A tool approval, answered with a typed line.
-    fn tool_blocking(
+    /// Ask about `req` on `tty` through the model its kind registers
+    /// ([`super::registered`]), a line at a time, until it is answered.
+    fn ask_on(
         &self,
         tty: &mut impl Tty,
         req: &CanUseToolRequest,
         cancelled: &AtomicBool,
     ) -> io::Result<PermissionResult> {
         let grants = || self.grants.lock().unwrap_or_else(|e| e.into_inner());
-        if grants().allows(req) {
-            let note = format!(
-                "  {} {}  {}\n",
-                self.style.green("✓"),
-                Sanitizer::clean(&req.tool_name),
-                self.style.dim(tool::SAME_CALL)
-            );
-            tty.write_all(note.as_bytes())?;
-            return Ok(super::granted_before());
-        }
-        let offer = Offer::of(req);
-        let change = diff::proposed(&req.tool_name, &req.input, &self.cwd);
-        let here = Here::new(&self.cwd);
-        let mut shown = Shown::new(req, change.as_ref(), None, &here, self.style, tty_width());
-        let mut question = shown.folded;
-        loop {
-            tty.write_all(question.as_bytes())?;
-            tty.flush()?;
-            let line = read_line_cancellable(tty, cancelled)?;
-            match ToolChoice::of_line(&line, &offer, shown.whole.is_some()) {
-                ToolChoice::ShowWholeDiff => question = shown.whole.take().unwrap_or_default(),
-                ToolChoice::NotOffered(why) => question = tool::ask_again(&why, &offer, self.style),
-                ToolChoice::Decided(d) => {
-                    let note = d.styled_note(&offer, self.style);
-                    tty.write_all(format!("  {note}\n").as_bytes())?;
-                    if d.grants_this_call(req) {
-                        grants().remember(req);
-                    }
-                    return Ok(d.result(req));
-                }
-                ToolChoice::DenyAndStop => {
-                    return Ok(
-                        PermissionResult::deny_and_interrupt(tool::DENIED_AND_STOPPED)
-                            .classified(claudio::protocol::DecisionClassification::UserReject),
-                    )
-                }
-            }
-        }
-    }
-
-    /// The model's questions, one at a time, answered with a typed line.
-    fn questions_blocking(
-        &self,
-        tty: &mut impl Tty,
-        req: &CanUseToolRequest,
-        cancelled: &AtomicBool,
-    ) -> io::Result<PermissionResult> {
-        let s = self.style;
-        let mut questions = match Questions::of(req) {
-            Ok(q) => q,
-            Err(denied) => return Ok(denied),
+        let at = Screen {
+            style: self.style,
+            width: tty_width(),
+            height: 24,
         };
-        while let Some(q) = questions.current() {
-            let text = format!(
-                "{}{}  {} ",
-                questions.head(None, s, tty_width()),
-                question::numbered(q, s),
-                s.dim(if q.multi_select {
-                    "numbers (1,3), or your own answer; Enter alone declines ›"
-                } else {
-                    "a number, or your own answer; Enter alone declines ›"
-                })
-            );
-            tty.write_all(text.as_bytes())?;
+        let opened = {
+            let grants = grants();
+            let asking = Asking {
+                cwd: &self.cwd,
+                agent: None,
+                grants: &grants,
+                style: self.style,
+                width: at.width,
+            };
+            (registered(req.kind()).open)(req, &asking)
+        };
+        let mut kind = match opened {
+            Opened::Ask(kind) => kind,
+            Opened::Decided { note, result } => {
+                tty.write_all(note.as_bytes())?;
+                return Ok(result);
+            }
+        };
+        loop {
+            tty.write_all(kind.prompt(&at).as_bytes())?;
             tty.flush()?;
             let line = read_line_cancellable(tty, cancelled)?;
-            match question::answer_from_line(q, &line) {
-                Some(a) => questions.answer(a),
-                None => {
-                    tty.write_all(format!("  {}\n", s.dim("declined")).as_bytes())?;
-                    return Ok(PermissionResult::deny(question::DECLINED));
+            let step = kind.line(&line, &at);
+            tty.write_all(step.write.as_bytes())?;
+            if let Some(done) = step.done {
+                if let Some(call) = &done.grant {
+                    grants().remember(call);
                 }
+                return Ok(done.result);
             }
         }
-        Ok(questions
-            .result()
-            .unwrap_or_else(|| PermissionResult::deny(question::DECLINED)))
-    }
-
-    /// A plan to approve, answered with a typed line.
-    fn plan_blocking(
-        &self,
-        tty: &mut impl Tty,
-        req: &CanUseToolRequest,
-        cancelled: &AtomicBool,
-    ) -> io::Result<PermissionResult> {
-        let s = self.style;
-        // the library hands over the plan of the call this request is for
-        let mut text = plan::block(req.plan(), None, s, tty_width());
-        text.push_str(&plan::numbered(s));
-        text.push_str(&format!(
-            "  {} ",
-            s.dim("1, 2, 3, or what to change; Enter alone rejects the plan ›")
-        ));
-        tty.write_all(text.as_bytes())?;
-        tty.flush()?;
-        let line = read_line_cancellable(tty, cancelled)?;
-        Ok(plan::result(&plan::from_line(&line), &req.input).0)
     }
 }
 
@@ -336,9 +264,34 @@ fn read_line_cancellable(tty: &mut impl Tty, cancelled: &AtomicBool) -> io::Resu
 
 #[cfg(test)]
 mod tests {
+    use super::super::{question, tool};
     use super::*;
+    use claudio::protocol::ask::RequestKind;
     use serde_json::json;
     use std::os::unix::net::UnixStream;
+
+    /// Every registered kind is asked and answered on the terminal
+    /// through the same loop: what its sample shows, its typed lines, the
+    /// answer its sample says (the one the chat's dialog sends for its
+    /// keys); withdrawn while asked, it is said and nothing is answered.
+    #[test]
+    fn every_kind_is_asked_and_answered_alike() {
+        for &kind in RequestKind::ALL {
+            let sample = (registered(kind).sample)();
+            let (mut tty, person) = Person::answering(&sample.lines);
+            let got = prompts().ask_on(&mut tty, &sample.req, &AtomicBool::new(false));
+            drop(tty);
+            let shown = person.shown();
+            assert!(shown.contains(sample.shows), "{kind:?}: {shown}");
+            assert_eq!(got.unwrap(), sample.result, "{kind:?}: {shown}");
+
+            let (mut tty, person) = Person::answering(&[]);
+            let got = prompts().ask_on(&mut tty, &sample.req, &AtomicBool::new(true));
+            drop(tty);
+            assert_eq!(got.unwrap_err().kind(), io::ErrorKind::Interrupted);
+            assert!(person.shown().contains("(withdrawn)"), "{kind:?}");
+        }
+    }
 
     fn req(v: serde_json::Value) -> CanUseToolRequest {
         serde_json::from_value(v).unwrap()
@@ -396,7 +349,7 @@ mod tests {
 
     fn ask_tool(r: &CanUseToolRequest, answers: &[&str]) -> (io::Result<PermissionResult>, String) {
         let (mut tty, person) = Person::answering(answers);
-        let got = prompts().tool_blocking(&mut tty, r, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, r, &AtomicBool::new(false));
         drop(tty);
         (got, person.shown())
     }
@@ -467,7 +420,7 @@ mod tests {
         assert_eq!(got.unwrap_err().kind(), io::ErrorKind::InvalidData);
         // withdrawn while asked
         let (mut tty, person) = Person::answering(&[]);
-        let got = prompts().tool_blocking(&mut tty, &r, &AtomicBool::new(true));
+        let got = prompts().ask_on(&mut tty, &r, &AtomicBool::new(true));
         drop(tty);
         assert_eq!(got.unwrap_err().kind(), io::ErrorKind::Interrupted);
         assert!(person.shown().contains("(withdrawn)"));
@@ -487,7 +440,7 @@ mod tests {
         let p = prompts();
         let r = bash("cargo test");
         let (mut tty, person) = Person::answering(&["a\n"]);
-        let first = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
+        let first = p.ask_on(&mut tty, &r, &AtomicBool::new(false));
         drop(tty);
         // "this session" is the person's: user_permanent; the later calls
         // the grant allows are claudio's own rule, nobody asked: config
@@ -495,13 +448,13 @@ mod tests {
         assert_eq!(first.unwrap(), PermissionResult::allow().classified(by));
         person.shown();
         let (mut tty, person) = Person::answering(&[]);
-        let again = p.tool_blocking(&mut tty, &r, &AtomicBool::new(false));
+        let again = p.ask_on(&mut tty, &r, &AtomicBool::new(false));
         drop(tty);
         let by = claudio::protocol::DecisionClassification::Config;
         assert_eq!(again.unwrap(), PermissionResult::allow().classified(by));
         assert!(person.shown().contains(tool::SAME_CALL));
         let (mut tty, _person) = Person::answering(&[]);
-        let other = p.tool_blocking(
+        let other = p.ask_on(
             &mut tty,
             &bash("cargo test; rm -rf ~"),
             &AtomicBool::new(false),
@@ -531,7 +484,7 @@ mod tests {
             {"question":"Pick\u{1b}]52;c;QUFB\u{7}","header":"H\u{1b}[31m","multiSelect":false,
              "options":[{"label":"A\u{1b}[2J","description":"d\u{9d}x\u{9c}"},{"label":"B","description":""}]}]}}));
         let (mut tty, person) = Person::answering(&["1\n"]);
-        let got = prompts().questions_blocking(&mut tty, &q, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
         drop(tty);
         let shown = person.shown();
         assert!(
@@ -554,7 +507,7 @@ mod tests {
             {"question":"Which tests?","header":"Tests","multiSelect":true,
              "options":[{"label":"unit","description":""},{"label":"e2e","description":""}]}]}}));
         let (mut tty, person) = Person::answering(&["2\n", "1,2\n"]);
-        let got = prompts().questions_blocking(&mut tty, &q, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
         drop(tty);
         let shown = person.shown();
         let PermissionResult::Allow { updated_input, .. } = got.unwrap() else {
@@ -564,8 +517,22 @@ mod tests {
         assert_eq!(answers["Which db?"], "Postgres", "{answers}");
         assert_eq!(answers["Which tests?"], "unit, e2e", "{answers}");
         let (mut tty, _person) = Person::answering(&["\n"]);
-        let got = prompts().questions_blocking(&mut tty, &q, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
         assert_eq!(got.unwrap(), PermissionResult::deny(question::DECLINED));
+    }
+
+    /// Questions that cannot be read are denied at once, and the terminal
+    /// says so (as the chat does), asking nothing.
+    #[test]
+    fn unreadable_questions_are_denied_and_said() {
+        let q = req(json!({"tool_name":"AskUserQuestion","input":{"questions":"no"}}));
+        let (mut tty, person) = Person::answering(&[]);
+        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
+        drop(tty);
+        assert_eq!(got.unwrap(), PermissionResult::deny(question::UNREADABLE));
+        let shown = person.shown();
+        assert!(shown.contains("questions claudio cannot read"), "{shown}");
+        assert!(!shown.contains('›'), "nothing asked: {shown}");
     }
 
     /// A plan: `1` approves with edits accepted, Enter alone rejects it
@@ -575,7 +542,7 @@ mod tests {
         let r = req(json!({"tool_name":"ExitPlanMode","input":{"plan":"# Plan\n1. do it"}}));
         let run = |line: &str| {
             let (mut tty, person) = Person::answering(&[line]);
-            let got = prompts().plan_blocking(&mut tty, &r, &AtomicBool::new(false));
+            let got = prompts().ask_on(&mut tty, &r, &AtomicBool::new(false));
             drop(tty);
             (got.unwrap(), person.shown())
         };

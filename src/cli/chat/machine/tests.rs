@@ -4,7 +4,7 @@
 use super::*;
 use crate::cli::chat::dialog::Dialog;
 use crate::cli::chat::render::RenderOptions;
-use crate::cli::requests::tool::Shown;
+use crate::cli::requests::tool::{Approval, Shown};
 use crate::cli::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
@@ -180,7 +180,7 @@ fn request() -> Event<&'static str> {
         folded: "Allow? ".into(),
         whole: None,
     };
-    let dialog = Dialog::tool(req, shown, Style::plain());
+    let dialog = Dialog::asking(Box::new(Approval::new(req, shown)), Style::plain());
     Event::Request {
         typed_before: Vec::new(),
         request: "Bash",
@@ -677,7 +677,7 @@ fn a_tool_s_time_leaves_out_the_deciding() {
         folded: "Allow? ".into(),
         whole: None,
     };
-    let dialog = Dialog::tool(req, shown, Style::plain());
+    let dialog = Dialog::asking(Box::new(Approval::new(req, shown)), Style::plain());
     let ask = Event::Request {
         typed_before: Vec::new(),
         request: "Bash",

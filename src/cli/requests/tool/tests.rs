@@ -688,3 +688,17 @@ fn a_file_tool_s_description_is_labelled_file() {
     let (text, _) = plain_screen(&bash);
     assert!(text.contains("│ why     List the files"), "{text}");
 }
+
+/// A tool approval, allowed once: `y` and Enter in both front ends.
+pub(super) fn sample() -> crate::cli::requests::Sample {
+    use crate::cli::requests::Input;
+    let key = |c| Input::Key(KeyEvent::new(c, KeyModifiers::NONE));
+    crate::cli::requests::Sample {
+        req: req(json!({"tool_name":"Bash","input":{"command":"ls -la"},"tool_use_id":"t1"})),
+        keys: vec![key(KeyCode::Char('y')), key(KeyCode::Enter)],
+        lines: vec!["y\n"],
+        result: PermissionResult::allow()
+            .classified(claudio::protocol::DecisionClassification::UserTemporary),
+        shows: "Bash  ls -la",
+    }
+}
