@@ -345,42 +345,30 @@ fn cost_text(cost: f64, unpriced: bool, any_priced: bool) -> String {
     }
 }
 
-/// Extra fields for `list --json --usage`: beside the SDK's, never instead.
-pub(super) fn json_fields(
-    s: &SessionUsage,
-    pricer: &Pricer,
-) -> Vec<(&'static str, serde_json::Value)> {
+/// Extra fields for `list --json --usage`: beside the SDK's, never instead
+/// (listed in docs/json.md).
+pub(super) fn list_fields(s: &SessionUsage, pricer: &Pricer) -> json::ListUsage {
     let u = &s.total();
     let t = u.tokens();
     let row = Row::of(s, pricer);
     let (cost, partial) = row.cost();
     let priced = row.any_priced();
-    vec![
-        (
-            "usage",
-            serde_json::json!({
-                "input": t.input, "output": t.output,
-                "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
-            }),
-        ),
-        (
-            "models",
-            serde_json::json!(row.models.keys().collect::<Vec<_>>()),
-        ),
-        ("prompts", serde_json::json!(u.prompts)),
-        ("apiRequests", serde_json::json!(u.messages.len())),
-        ("firstActivity", serde_json::json!(u.first)),
-        ("lastActivity", serde_json::json!(u.last)),
-        (
-            "estimatedCostUsd",
-            serde_json::json!(priced.then_some(cost)),
-        ),
-        ("costIsPartial", serde_json::json!(priced && partial)),
-        (
-            "costIsEstimate",
-            serde_json::json!(priced && row.estimated()),
-        ),
-    ]
+    json::ListUsage {
+        api_requests: u.messages.len(),
+        cost_is_estimate: priced && row.estimated(),
+        cost_is_partial: priced && partial,
+        estimated_cost_usd: priced.then_some(cost),
+        first_activity: u.first,
+        last_activity: u.last,
+        models: row.models.keys().cloned().collect(),
+        prompts: u.prompts,
+        usage: json::Tokens {
+            cache_read: t.cache_read,
+            cache_write: t.cache_write,
+            input: t.input,
+            output: t.output,
+        },
+    }
 }
 
 /// `list --long`'s cells: total tokens, and the estimate (`—` with no price).
@@ -1291,6 +1279,6 @@ fn agent_label(a: &SubagentUsage) -> String {
     }
 }
 
-mod json;
+pub(super) mod json;
 #[cfg(test)]
 mod tests;

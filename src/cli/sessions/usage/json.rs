@@ -1,5 +1,5 @@
-//! The shapes `sessions usage -o json` and `-o ndjson` print (listed in
-//! docs/json.md). Each struct's fields are in the order printed: by name,
+//! The shapes `sessions usage -o json` and `-o ndjson` print, and the
+//! fields `sessions list --json --usage` adds (listed in docs/json.md). Each struct's fields are in the order printed: by name,
 //! as earlier releases printed them. A field marked "only …" is left out
 //! where it does not apply; a field that may be `null` is always there.
 
@@ -171,4 +171,45 @@ pub(in crate::cli::sessions) struct Projected {
     pub remaining_minutes: i64,
     /// Tokens.
     pub tokens: u64,
+}
+
+/// The fields `sessions list --json --usage` adds to each of the SDK's
+/// session summaries: what `usage` counts for the session, its
+/// sub-agents' requests included. They are merged into the summary's
+/// object, whose keys print in name order.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(in crate::cli::sessions) struct ListUsage {
+    /// The API requests (responses counted once).
+    pub api_requests: usize,
+    /// Some of the cost is an estimate from the list prices.
+    pub cost_is_estimate: bool,
+    /// Some model has no price: the cost is a lower bound.
+    pub cost_is_partial: bool,
+    /// The cost in US dollars; `null` when no model has a price.
+    pub estimated_cost_usd: Option<f64>,
+    /// The first response's time, ms since the epoch (`null`: none dated).
+    pub first_activity: Option<i64>,
+    /// The last response's time, ms since the epoch.
+    pub last_activity: Option<i64>,
+    /// The models, by name.
+    pub models: Vec<String>,
+    /// The prompts the person typed.
+    pub prompts: u64,
+    /// The tokens.
+    pub usage: Tokens,
+}
+
+/// Token counts.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(in crate::cli::sessions) struct Tokens {
+    /// Read from the cache.
+    pub cache_read: u64,
+    /// Written to the cache.
+    pub cache_write: u64,
+    /// Input.
+    pub input: u64,
+    /// Output.
+    pub output: u64,
 }

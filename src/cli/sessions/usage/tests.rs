@@ -451,12 +451,23 @@ fn generated_store() -> tempfile::TempDir {
                 .to_string(),
             );
             std::fs::write(dir.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
+            // each last written at a time of its own, not in the order written
+            let touch = |path: &std::path::Path, k: u64| {
+                let f = std::fs::File::options().write(true).open(path).unwrap();
+                let at = std::time::Duration::from_secs(1_799_000_000 + (k * 7919) % 100_000);
+                f.set_modified(std::time::UNIX_EPOCH + at).unwrap();
+            };
+            touch(&dir.join(format!("{id}.jsonl")), (p * 8 + s * 2) as u64);
             // a resumed session: its file repeats the first one's messages
             if s == 1 {
                 let again = format!("{p:08}-{s:04}-4000-8000-00000000000f");
                 let mut more = lines.clone();
                 more.push(lines[0].replace("\"r", "\"q").replace("\"m", "\"n"));
                 std::fs::write(dir.join(format!("{again}.jsonl")), more.join("\n") + "\n").unwrap();
+                touch(
+                    &dir.join(format!("{again}.jsonl")),
+                    (p * 8 + s * 2 + 1) as u64,
+                );
             }
             // sub-agents, one described and one not
             if s == 2 {
@@ -572,4 +583,119 @@ fn the_typed_document_is_the_old_one_byte_for_byte() {
         }
     }
     assert_eq!(compared, 35);
+}
+
+/// `list --json --usage`'s fields as the `json!` builder gave them, before
+/// [`json::ListUsage`] (the oracle of the test below).
+fn old_list_fields(s: &SessionUsage, pricer: &Pricer) -> serde_json::Value {
+    let u = &s.total();
+    let t = u.tokens();
+    let row = Row::of(s, pricer);
+    let (cost, partial) = row.cost();
+    let priced = row.any_priced();
+    serde_json::json!({
+        "usage": {
+            "input": t.input, "output": t.output,
+            "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
+        },
+        "models": row.models.keys().collect::<Vec<_>>(),
+        "prompts": u.prompts,
+        "apiRequests": u.messages.len(),
+        "firstActivity": u.first,
+        "lastActivity": u.last,
+        "estimatedCostUsd": priced.then_some(cost),
+        "costIsPartial": priced && partial,
+        "costIsEstimate": priced && row.estimated(),
+    })
+}
+
+#[test]
+fn list_s_typed_usage_fields_are_the_old_ones() {
+    let d = generated_store();
+    let store = Store::open(Some(d.path())).unwrap();
+    let sessions = store.usage(None).unwrap().sessions;
+    let pricer = store_pricer(&store, &sessions);
+    assert!(sessions.len() >= 8);
+    for s in &sessions {
+        let new = serde_json::to_string(&list_fields(s, &pricer)).unwrap();
+        assert_eq!(new, old_list_fields(s, &pricer).to_string());
+    }
+}
+
+/// `-n`: the newest sessions by when each was last written, kept in the
+/// listing's order; `-n 0` and none keep every one.
+#[test]
+fn select_keeps_the_newest_in_their_order() {
+    let d = generated_store();
+    let store = Store::open(Some(d.path())).unwrap();
+    let all = store.usage(None).unwrap().sessions;
+    let ids =
+        |v: &[SessionUsage]| -> Vec<String> { v.iter().map(|s| s.session_id.clone()).collect() };
+    for none in [None, Some(0)] {
+        let mut s = store.usage(None).unwrap().sessions;
+        select(&mut s, none);
+        assert_eq!(ids(&s), ids(&all));
+    }
+    let mut s = store.usage(None).unwrap().sessions;
+    select(&mut s, Some(3));
+    let mut times: Vec<i64> = all.iter().map(|s| s.last_modified).collect();
+    times.sort_unstable();
+    let third = times[times.len() - 3];
+    let want: Vec<String> = all
+        .iter()
+        .filter(|s| s.last_modified >= third)
+        .map(|s| s.session_id.clone())
+        .collect();
+    assert_eq!(ids(&s), want);
+}
+
+/// The flags resolved: a folder or none, the bounds in ms, and a window
+/// with no time in it refused as a usage error.
+#[test]
+fn the_query_resolves_the_flags() {
+    let parse = |extra: &[&str]| {
+        let mut argv = vec!["claudio", "sessions", "usage"];
+        argv.extend_from_slice(extra);
+        let cli = <super::super::testing::TestCli as clap::Parser>::try_parse_from(&argv).unwrap();
+        let super::super::testing::TestCommand::Sessions(s) = cli.command;
+        let crate::cli::sessions::SessionsAction::Usage(a) = s.action else {
+            panic!("not usage")
+        };
+        a
+    };
+    let now = 1_800_000_000_000;
+    let here = PathBuf::from("/work/here");
+    let q = Query::resolve(&parse(&["--since", "2h"]), Some(&here), now).unwrap();
+    assert_eq!(q.dir.as_deref(), Some(here.as_path()));
+    assert_eq!((q.since, q.until), (Some(now - 7_200_000), None));
+    let q = Query::resolve(
+        &parse(&[
+            "--all",
+            "--since",
+            "2026-11-01",
+            "--until",
+            "2026-11-01",
+            "--timezone",
+            "UTC",
+        ]),
+        None,
+        now,
+    )
+    .unwrap();
+    assert_eq!(q.dir, None);
+    // a date through that day: the next midnight, exclusive
+    assert_eq!(q.until.zip(q.since).map(|(u, s)| u - s), Some(86_400_000));
+    assert!(q.after_until(q.until) && !q.after_until(q.since) && q.after_until(None));
+    let e = Query::resolve(
+        &parse(&["--all", "--since", "1h", "--until", "2h"]),
+        None,
+        now,
+    )
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("is not after --since"), "{e}");
+    assert!(
+        Query::resolve(&parse(&[]), None, now).is_err(),
+        "no folder to count"
+    );
 }
