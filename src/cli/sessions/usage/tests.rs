@@ -405,7 +405,7 @@ fn generated_store() -> tempfile::TempDir {
         "no-such-model-x",
     ];
     // the tests' now: 2027-01-15T08:00:00Z
-    let now = 1_800_000_000_000i64 - 1_800_000_000_000 % 1000;
+    let now = 1_800_000_000_000i64;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = |n: u64| {
         seed ^= seed << 13;
