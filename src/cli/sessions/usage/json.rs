@@ -188,9 +188,10 @@ pub(in crate::cli::sessions) struct ListUsage {
     pub cost_is_partial: bool,
     /// The cost in US dollars; `null` when no model has a price.
     pub estimated_cost_usd: Option<f64>,
-    /// The first response's time, ms since the epoch (`null`: none dated).
+    /// The first time the transcript records, ms since the epoch (`null`:
+    /// none).
     pub first_activity: Option<i64>,
-    /// The last response's time, ms since the epoch.
+    /// The last time the transcript records, ms since the epoch.
     pub last_activity: Option<i64>,
     /// The models, by name.
     pub models: Vec<String>,
