@@ -375,7 +375,8 @@ fn on_runtime<T>(
             .enable_all()
             .build(),
     };
-    let runtime = built.map_err(|e| anyhow::anyhow!("failed to start the async runtime: {e}"))?;
+    // the OS error kept under the context (printed `{:#}`: the same words)
+    let runtime = anyhow::Context::context(built, "failed to start the async runtime")?;
     let outcome = work(&runtime);
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     outcome

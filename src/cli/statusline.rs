@@ -182,6 +182,49 @@ enum Piece {
     Field(Field),
 }
 
+/// Why a `--format` is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum TemplateError {
+    /// A `{` with no `}` after it (the name so far).
+    #[error("`{{{0}` is not closed with `}}`")]
+    Unclosed(String),
+    /// A placeholder that is none of [`FIELDS`].
+    #[error("no placeholder {{{0}}}; there are {known}", known = placeholders())]
+    Unknown(String),
+}
+
+/// Every placeholder, as written in a template: `{model}, {dir}, …`.
+fn placeholders() -> String {
+    let known: Vec<String> = FIELDS.iter().map(|(n, _)| format!("{{{n}}}")).collect();
+    known.join(", ")
+}
+
+/// Why no status could be read from stdin: each one line for stderr.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum InputError {
+    /// stdin is a terminal, not Claude Code's pipe.
+    #[error("stdin is a terminal: claudio statusline reads the JSON Claude Code gives a statusLine command")]
+    Terminal,
+    /// Nothing but white space.
+    #[error("no input on stdin: it takes the JSON Claude Code gives a statusLine command")]
+    Empty,
+    /// Not JSON.
+    #[error("stdin is not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// JSON, but not an object.
+    #[error("stdin is not a JSON object")]
+    NotObject,
+    /// No whole JSON value before the deadline.
+    #[error("no complete JSON on stdin within {} s", INPUT_DEADLINE.as_secs())]
+    Late,
+    /// Past the bound (in bytes).
+    #[error("stdin holds more than {} KiB", .0 / 1024)]
+    TooLarge(usize),
+    /// Polling or reading failed.
+    #[error("stdin cannot be read: {0}")]
+    Read(#[source] std::io::Error),
+}
+
 /// A parsed `--format`: its segments, split at [`SEP`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Template {
@@ -189,7 +232,7 @@ struct Template {
 }
 
 impl Template {
-    fn parse(t: &str) -> Result<Template, String> {
+    fn parse(t: &str) -> Result<Template, TemplateError> {
         let mut pieces = Vec::new();
         let mut text = String::new();
         let mut chars = t.chars().peekable();
@@ -209,16 +252,11 @@ impl Template {
                         match chars.next() {
                             Some('}') => break,
                             Some(c) if name.len() < 64 => name.push(c),
-                            _ => return Err(format!("`{{{name}` is not closed with `}}`")),
+                            _ => return Err(TemplateError::Unclosed(name)),
                         }
                     }
                     let Some(&(_, f)) = FIELDS.iter().find(|(n, _)| *n == name) else {
-                        let known: Vec<String> =
-                            FIELDS.iter().map(|(n, _)| format!("{{{n}}}")).collect();
-                        return Err(format!(
-                            "no placeholder {{{name}}}; there are {}",
-                            known.join(", ")
-                        ));
+                        return Err(TemplateError::Unknown(name));
                     };
                     if !text.is_empty() {
                         pieces.push(Piece::Text(std::mem::take(&mut text)));
@@ -434,15 +472,13 @@ fn too_big(path: &std::path::Path) -> bool {
 }
 
 /// Read Claude Code's JSON. `notes` gets what was passed over.
-fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, String> {
+fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(
-            "no input on stdin: it takes the JSON Claude Code gives a statusLine command".into(),
-        );
+        return Err(InputError::Empty);
     }
-    let v: Value = serde_json::from_slice(bytes).map_err(|e| format!("stdin is not JSON: {e}"))?;
+    let v: Value = serde_json::from_slice(bytes).map_err(InputError::NotJson)?;
     let Value::Object(_) = &v else {
-        return Err("stdin is not a JSON object".into());
+        return Err(InputError::NotObject);
     };
     let text = |p: &str| {
         v.pointer(p)
@@ -503,7 +539,7 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, String> {
 /// soon as what was read is a whole JSON value (a writer that leaves the
 /// pipe open is not waited for). Never blocks past `until`: each read
 /// follows a `poll` that says there is something to read.
-pub(crate) fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Vec<u8>, String> {
+pub(crate) fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Vec<u8>, InputError> {
     use rustix::event::{poll, PollFd, PollFlags};
     use rustix::io::Errno;
     let fd = fd.as_fd();
@@ -512,16 +548,13 @@ pub(crate) fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Ve
     loop {
         let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Err(format!(
-                "no complete JSON on stdin within {} s",
-                INPUT_DEADLINE.as_secs()
-            ));
+            return Err(InputError::Late);
         }
         let mut fds = [PollFd::new(&fd, PollFlags::IN)];
         match poll(&mut fds, left.as_millis().clamp(1, i32::MAX as u128) as i32) {
             Ok(0) | Err(Errno::INTR) => continue,
             Ok(_) => {}
-            Err(e) => return Err(format!("stdin cannot be read: {e}")),
+            Err(e) => return Err(InputError::Read(e.into())),
         }
         let room = (max + 1 - out.len()).min(buf.len());
         match rustix::io::read(fd, &mut buf[..room]) {
@@ -529,7 +562,7 @@ pub(crate) fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Ve
             Ok(n) => {
                 out.extend_from_slice(&buf[..n]);
                 if out.len() > max {
-                    return Err(format!("stdin holds more than {} KiB", max / 1024));
+                    return Err(InputError::TooLarge(max));
                 }
                 let ends = out.iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
                 if ends && serde_json::from_slice::<serde::de::IgnoredAny>(&out).is_ok() {
@@ -537,7 +570,7 @@ pub(crate) fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Ve
                 }
             }
             Err(Errno::INTR) | Err(Errno::AGAIN) => continue,
-            Err(e) => return Err(format!("stdin cannot be read: {e}")),
+            Err(e) => return Err(InputError::Read(e.into())),
         }
     }
 }
@@ -804,14 +837,14 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let mut notes = Vec::new();
     let stdin = std::io::stdin();
     let input = if stdin.is_terminal() {
-        Err("stdin is a terminal: claudio statusline reads the JSON Claude Code gives a statusLine command".to_owned())
+        Err(InputError::Terminal)
     } else {
         read_input(&stdin, MAX_INPUT, Instant::now() + INPUT_DEADLINE)
             .and_then(|b| parse_input(&b, &mut notes))
     };
     let line = match input {
         Err(why) => {
-            notes.push(why);
+            notes.push(why.to_string());
             NO_STATUS.to_owned()
         }
         Ok(input) => {

@@ -146,34 +146,66 @@ impl System {
 
     /// Put `text` on the system clipboard; `Err` says why there is none
     /// (no display over SSH, say).
-    pub fn set_text(&mut self, text: &str) -> Result<(), String> {
-        let c = self.open().map_err(|e| e.to_string())?;
-        c.set_text(text.to_owned()).map_err(|e| e.to_string())
+    pub fn set_text(&mut self, text: &str) -> Result<(), arboard::Error> {
+        self.open()?.set_text(text.to_owned())
     }
 
     /// The clipboard's image (Ctrl-V), encoded to png and checked against
     /// the API's limits; `Err` is the one line to tell the person.
-    pub fn image(&mut self) -> Result<claudio::protocol::Image, String> {
-        let c = self.open().map_err(|_| {
-            "no system clipboard here (no display: over SSH, or on a console); \
-             paste the image's path instead"
-                .to_owned()
-        })?;
+    pub fn image(&mut self) -> Result<claudio::protocol::Image, ImageFailed> {
+        let c = self.open().map_err(ImageFailed::NoClipboard)?;
         let data = c.get_image().map_err(|e| match e {
-            arboard::Error::ContentNotAvailable => {
-                "no image on the clipboard (copy one, or paste its path)".to_owned()
-            }
-            other => format!("cannot read an image from the clipboard: {other}"),
+            arboard::Error::ContentNotAvailable => ImageFailed::NoImage,
+            other => ImageFailed::Read(other),
         })?;
         let png = rgba_to_png(data.width, data.height, &data.bytes)?;
-        claudio::protocol::Image::from_bytes(png).map_err(|e| format!("the clipboard's image: {e}"))
+        Ok(claudio::protocol::Image::from_bytes(png)?)
     }
 }
 
+/// Why Ctrl-V pasted no image: each one line to tell the person.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageFailed {
+    /// No system clipboard (no display).
+    #[error(
+        "no system clipboard here (no display: over SSH, or on a console); \
+         paste the image's path instead"
+    )]
+    NoClipboard(#[source] arboard::Error),
+    /// The clipboard holds no image.
+    #[error("no image on the clipboard (copy one, or paste its path)")]
+    NoImage,
+    /// The clipboard could not be read.
+    #[error("cannot read an image from the clipboard: {0}")]
+    Read(#[source] arboard::Error),
+    /// The pixels could not be made a png.
+    #[error(transparent)]
+    Png(#[from] PngFailed),
+    /// The png is not one the API takes (too large, say).
+    #[error("the clipboard's image: {0}")]
+    Refused(#[from] claudio::ImageError),
+}
+
+/// Why the clipboard's pixels could not be made a png.
+#[derive(Debug, thiserror::Error)]
+pub enum PngFailed {
+    /// The pixels are not `width` × `height` × 4 bytes.
+    #[error("the clipboard's image has a size it does not match ({width}x{height})")]
+    Size {
+        /// The width the clipboard gave.
+        width: usize,
+        /// The height the clipboard gave.
+        height: usize,
+    },
+    /// The encoder failed.
+    #[error("cannot encode the clipboard's image as png: {0}")]
+    Encode(#[source] image::ImageError),
+}
+
 /// Encode RGBA pixels (as the clipboard gives them) as png.
-pub fn rgba_to_png(width: usize, height: usize, rgba: &[u8]) -> Result<Vec<u8>, String> {
+pub fn rgba_to_png(width: usize, height: usize, rgba: &[u8]) -> Result<Vec<u8>, PngFailed> {
     use image::ImageEncoder;
-    let bad = || format!("the clipboard's image has a size it does not match ({width}x{height})");
+    let bad = || PngFailed::Size { width, height };
     let (w, h) = (
         u32::try_from(width).map_err(|_| bad())?,
         u32::try_from(height).map_err(|_| bad())?,
@@ -184,8 +216,37 @@ pub fn rgba_to_png(width: usize, height: usize, rgba: &[u8]) -> Result<Vec<u8>, 
     let mut out = Vec::new();
     image::codecs::png::PngEncoder::new(&mut out)
         .write_image(rgba, w, h, image::ExtendedColorType::Rgba8)
-        .map_err(|e| format!("cannot encode the clipboard's image as png: {e}"))?;
+        .map_err(PngFailed::Encode)?;
     Ok(out)
+}
+
+/// Why `/copy` copied nothing: each one line to tell the person.
+#[derive(Debug, thiserror::Error)]
+pub enum CopyFailed {
+    /// `/copy`'s argument is not a count from 1.
+    #[error("usage: /copy [N]: N counts answers from the last (1), not {0:?}")]
+    Usage(String),
+    /// No answer yet.
+    #[error("no answer to copy yet")]
+    NoAnswer,
+    /// Fewer answers than asked for.
+    #[error("only {0} answer{s} to copy", s = if *.0 == 1 { "" } else { "s" })]
+    Only(usize),
+    /// Too long for OSC 52, and no system clipboard.
+    #[error(
+        "not copied: {what} is too long for the terminal's clipboard (OSC 52 carries up to {} KB), and there is no system clipboard ({why})",
+        MAX_OSC52 / 1000
+    )]
+    TooLong {
+        /// The answer, in words ([`summary`]).
+        what: String,
+        /// Why there is no system clipboard.
+        #[source]
+        why: arboard::Error,
+    },
+    /// Not a terminal, and no system clipboard.
+    #[error("no clipboard: not a terminal, and no system clipboard ({0})")]
+    NoClipboard(#[source] arboard::Error),
 }
 
 /// Copy the `arg`th-last answer: the OSC 52 sequence to write (on a
@@ -195,12 +256,12 @@ pub fn copy(
     arg: Option<&str>,
     terminal: bool,
     system: &mut System,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), CopyFailed> {
     let n = which(arg)?;
     let Some(text) = answers.nth_last(n) else {
         return Err(match answers.len() {
-            0 => "no answer to copy yet".into(),
-            k => format!("only {k} answer{} to copy", if k == 1 { "" } else { "s" }),
+            0 => CopyFailed::NoAnswer,
+            k => CopyFailed::Only(k),
         });
     };
     let mut ways = Vec::new();
@@ -215,24 +276,15 @@ pub fn copy(
             too_long = true;
         }
     }
-    let why_not = match system.set_text(text) {
-        Ok(()) => {
-            ways.push("the system clipboard");
-            None
+    match system.set_text(text) {
+        Ok(()) => ways.push("the system clipboard"),
+        // the terminal's clipboard took it: the system's is not missed
+        Err(_) if !ways.is_empty() => {}
+        Err(why) if too_long => {
+            let what = summary(n, text);
+            return Err(CopyFailed::TooLong { what, why });
         }
-        Err(e) => Some(e),
-    };
-    let why_not = why_not.unwrap_or_default();
-    if ways.is_empty() {
-        return Err(if too_long {
-            format!(
-                "not copied: {} is too long for the terminal's clipboard (OSC 52 carries up to {} KB), and there is no system clipboard ({why_not})",
-                summary(n, text),
-                MAX_OSC52 / 1000
-            )
-        } else {
-            format!("no clipboard: not a terminal, and no system clipboard ({why_not})")
-        });
+        Err(why) => return Err(CopyFailed::NoClipboard(why)),
     }
     let mut said = format!("copied {} to {}", summary(n, text), ways.join(" and "));
     if too_long {
@@ -251,14 +303,12 @@ pub fn osc52(text: &str) -> String {
 }
 
 /// `/copy`'s argument: which answer, counted from the last (1).
-pub fn which(arg: Option<&str>) -> Result<usize, String> {
+pub fn which(arg: Option<&str>) -> Result<usize, CopyFailed> {
     match arg.map(str::trim).filter(|a| !a.is_empty()) {
         None => Ok(1),
         Some(a) => match a.parse::<usize>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!(
-                "usage: /copy [N]: N counts answers from the last (1), not {a:?}"
-            )),
+            _ => Err(CopyFailed::Usage(a.to_owned())),
         },
     }
 }
@@ -336,7 +386,14 @@ mod tests {
                 assert!(seq.is_empty(), "sent {} bytes by OSC 52", seq.len());
                 assert!(said.contains("not to the terminal's"), "{said}");
             }
-            Err(e) => assert!(e.contains("too long for the terminal's clipboard"), "{e}"),
+            Err(e) => {
+                assert!(matches!(e, CopyFailed::TooLong { .. }), "{e:?}");
+                assert!(
+                    e.to_string()
+                        .contains("too long for the terminal's clipboard"),
+                    "{e}"
+                );
+            }
         }
     }
 
@@ -384,10 +441,14 @@ mod tests {
 
     #[test]
     fn which_answer() {
-        assert_eq!(which(None), Ok(1));
-        assert_eq!(which(Some(" 3 ")), Ok(3));
-        assert!(which(Some("0")).is_err());
-        assert!(which(Some("last")).is_err());
+        assert_eq!(which(None).ok(), Some(1));
+        assert_eq!(which(Some(" 3 ")).ok(), Some(3));
+        assert!(matches!(which(Some("0")), Err(CopyFailed::Usage(a)) if a == "0"));
+        let e = which(Some("last")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "usage: /copy [N]: N counts answers from the last (1), not \"last\""
+        );
         assert_eq!(summary(1, "a\nb"), "answer 1 (3 characters, 2 lines)");
     }
 
@@ -398,7 +459,46 @@ mod tests {
         let image = claudio::protocol::Image::from_bytes(png).unwrap();
         assert_eq!(image.format(), claudio::protocol::ImageFormat::Png);
         assert_eq!((image.width(), image.height()), (2, 1));
-        assert!(rgba_to_png(3, 1, &rgba).is_err(), "too few bytes");
-        assert!(rgba_to_png(usize::MAX, 2, &rgba).is_err());
+        let short = rgba_to_png(3, 1, &rgba).unwrap_err();
+        assert!(
+            matches!(
+                short,
+                PngFailed::Size {
+                    width: 3,
+                    height: 1
+                }
+            ),
+            "too few bytes: {short:?}"
+        );
+        assert!(matches!(
+            rgba_to_png(usize::MAX, 2, &rgba),
+            Err(PngFailed::Size { .. })
+        ));
+    }
+
+    #[test]
+    fn why_nothing_was_copied_is_a_kind_the_caller_can_tell_apart() {
+        let mut a = Answers::default();
+        let mut none = System::default();
+        let e = copy(&a, None, true, &mut none).unwrap_err();
+        assert!(matches!(e, CopyFailed::NoAnswer), "{e:?}");
+        assert_eq!(e.to_string(), "no answer to copy yet");
+        a.push("one");
+        a.end();
+        let e = copy(&a, Some("3"), true, &mut none).unwrap_err();
+        assert!(matches!(e, CopyFailed::Only(1)), "{e:?}");
+        assert_eq!(e.to_string(), "only 1 answer to copy");
+        a.push("two");
+        a.end();
+        assert_eq!(
+            copy(&a, Some("3"), true, &mut none)
+                .unwrap_err()
+                .to_string(),
+            "only 2 answers to copy"
+        );
+        // a short answer on a terminal goes by OSC 52, whatever the system's
+        let (seq, said) = copy(&a, None, true, &mut none).unwrap();
+        assert_eq!(seq, osc52("two"));
+        assert!(said.contains("OSC 52"), "{said}");
     }
 }

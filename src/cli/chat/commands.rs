@@ -325,7 +325,7 @@ impl Chat<'_> {
                 let rt = self.rt;
                 let client = self.client()?;
                 if let Err(e) = super::typos::check_model(&name, &client.server_info().models) {
-                    self.info(&e);
+                    self.info(&e.to_string());
                     return Ok(());
                 }
                 let target = (name != "default").then_some(name.as_str());
@@ -381,7 +381,7 @@ impl Chat<'_> {
                         self.write(&seq);
                         self.info(&said);
                     }
-                    Err(why) => self.info(&why),
+                    Err(why) => self.info(&why.to_string()),
                 }
             }
             ChatCommand::Todos => {

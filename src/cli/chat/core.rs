@@ -252,7 +252,7 @@ impl Chat<'_> {
                     .collect();
                 self.write(&text);
             }
-            Err(why) => self.info(&why),
+            Err(why) => self.info(&why.to_string()),
         }
     }
 

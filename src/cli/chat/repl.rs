@@ -290,7 +290,7 @@ impl Chat<'_> {
         let image = match self.clipboard.image() {
             Ok(image) => Some(image),
             Err(why) => {
-                self.info(&why);
+                self.info(&why.to_string());
                 None
             }
         };

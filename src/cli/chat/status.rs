@@ -184,7 +184,7 @@ fn own_folder(claude_dir: &Path, cwd: &Path) -> bool {
 /// output read is at most [`MAX_OUTPUT`] bytes: more is cut off there, and
 /// the lines read are shown. A command that fails or outlives the
 /// deadline gives an error saying so; one that prints nothing, no lines.
-pub fn run(command: &str, input: &Value, cwd: &Path, color: bool) -> Result<Vec<String>, String> {
+pub fn run(command: &str, input: &Value, cwd: &Path, color: bool) -> Result<Vec<String>, Failed> {
     use claudio::child::{self, Ended};
     let mut cmd = Command::new("/bin/sh");
     cmd.arg("-c").arg(command).current_dir(cwd);
@@ -193,21 +193,14 @@ pub fn run(command: &str, input: &Value, cwd: &Path, color: bool) -> Result<Vec<
         .max_output(MAX_OUTPUT);
     let done = child::run(cmd, how).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
-            format!("the status line command did not start: {e}")
+            Failed::NotStarted(e)
         } else {
-            format!("the status line command failed: {e}")
+            Failed::Io(e)
         }
     })?;
     match done.ended {
-        Ended::Late => {
-            return Err(format!(
-                "the status line command took longer than {} s; skipped",
-                DEADLINE.as_secs()
-            ))
-        }
-        Ended::Exited(st) if !st.success() => {
-            return Err(format!("the status line command ended with {st}"))
-        }
+        Ended::Late => return Err(Failed::Late),
+        Ended::Exited(st) if !st.success() => return Err(Failed::Exit(st)),
         // it was stopped here (too much output): how it ended says nothing
         _ => {}
     }
@@ -218,6 +211,24 @@ pub fn run(command: &str, input: &Value, cwd: &Path, color: bool) -> Result<Vec<
         .map(|l| inert(l, color))
         .take(MAX_LINES)
         .collect())
+}
+
+/// Why the status line command showed nothing: each one line to tell the
+/// person.
+#[derive(Debug, thiserror::Error)]
+pub enum Failed {
+    /// `/bin/sh` (or the folder) is not there.
+    #[error("the status line command did not start: {0}")]
+    NotStarted(#[source] std::io::Error),
+    /// Starting it, writing its input or reading its output failed.
+    #[error("the status line command failed: {0}")]
+    Io(#[source] std::io::Error),
+    /// It outlived [`DEADLINE`]: its process group was ended.
+    #[error("the status line command took longer than {} s; skipped", DEADLINE.as_secs())]
+    Late,
+    /// It ended with a failure.
+    #[error("the status line command ended with {0}")]
+    Exit(std::process::ExitStatus),
 }
 
 /// `line` with every control sequence removed but colors (SGR: `ESC [ … m`),
@@ -399,9 +410,21 @@ mod tests {
     fn a_slow_or_failing_command_is_skipped_with_a_reason() {
         let d = tempfile::tempdir().unwrap();
         let slow = run("sleep 30 & sleep 30", &json!({}), d.path(), false).unwrap_err();
-        assert!(slow.contains("longer than 1 s"), "{slow}");
+        assert!(matches!(slow, Failed::Late), "{slow:?}");
+        assert!(slow.to_string().contains("longer than 1 s"), "{slow}");
         let bad = run("exit 3", &json!({}), d.path(), false).unwrap_err();
-        assert!(bad.contains("ended with"), "{bad}");
+        // the exit code survives, for the caller to read
+        assert!(
+            matches!(&bad, Failed::Exit(st) if st.code() == Some(3)),
+            "{bad:?}"
+        );
+        assert!(bad.to_string().contains("ended with"), "{bad}");
+        // a folder that is not there: it did not start
+        let gone = run("true", &json!({}), &d.path().join("nope"), false).unwrap_err();
+        assert!(
+            matches!(&gone, Failed::NotStarted(e) if e.kind() == std::io::ErrorKind::NotFound),
+            "{gone:?}"
+        );
     }
 
     /// Whether `pid` is running (a zombie is not).
@@ -488,7 +511,7 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
-        assert_eq!(lines, Ok(vec!["ok".to_owned()]));
+        assert_eq!(lines.ok(), Some(vec!["ok".to_owned()]));
         let pid = std::fs::read_to_string(d.path().join("bg.pid")).unwrap();
         let gone = Instant::now() + Duration::from_secs(20);
         while running(&pid) && Instant::now() < gone {
@@ -514,7 +537,7 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
-        assert!(slow.contains("longer than 1 s"), "{slow}");
+        assert!(matches!(slow, Failed::Late), "{slow:?}");
         let pid = std::fs::read_to_string(d.path().join("bg.pid")).unwrap();
         let gone = Instant::now() + Duration::from_secs(20);
         while running(&pid) && Instant::now() < gone {
@@ -535,7 +558,7 @@ mod tests {
                 "seq 1 20000" => vec!["1".into(), "2".into(), "3".into()],
                 _ => vec!["a line".into(); 3],
             };
-            assert_eq!(lines, Ok(want), "{cmd}");
+            assert_eq!(lines.ok(), Some(want), "{cmd}");
         }
     }
 

@@ -2,6 +2,7 @@
 //! the chat's nor of the CLI's, and a model name the CLI does not offer.
 //! Pure: the CLI's lists (from its `initialize` answer) in, a note out.
 
+use crate::cli::sanitize::Sanitizer;
 use claudio::protocol::ModelInfo;
 
 /// `text`, when it is a `/word` that neither the chat (`ours`, with their
@@ -41,7 +42,7 @@ pub fn unknown_command<'a>(
 /// model it resolves to, or its display name, in any case), or a full
 /// model id (`claude-...`). `Err` is what to tell the person. With no list
 /// from the CLI, any name goes.
-pub fn check_model(name: &str, models: &[ModelInfo]) -> Result<(), String> {
+pub fn check_model(name: &str, models: &[ModelInfo]) -> Result<(), UnknownModel> {
     let n = name.trim().to_ascii_lowercase();
     if models.is_empty() || n == "default" || n.starts_with("claude-") {
         return Ok(());
@@ -64,15 +65,30 @@ pub fn check_model(name: &str, models: &[ModelInfo]) -> Result<(), String> {
         return Ok(());
     }
     let offered: Vec<String> = models.iter().map(|m| m.value.clone()).collect();
-    let shown = crate::cli::sanitize::Sanitizer::clean(name);
-    let hint = match nearest(&n, offered.iter().map(String::as_str)) {
-        Some(m) => format!(" Did you mean {m}?"),
-        None => String::new(),
-    };
-    Err(format!(
-        "no model {shown} here; the CLI offers {} (or a full model id, claude-…).{hint}",
-        crate::cli::sanitize::Sanitizer::clean(&offered.join(", "))
-    ))
+    let nearest = nearest(&n, offered.iter().map(String::as_str)).map(str::to_owned);
+    Err(UnknownModel {
+        name: name.to_owned(),
+        offered,
+        nearest,
+    })
+}
+
+/// A model name the CLI does not offer (see [`check_model`]). Its text is
+/// shown on the screen: the names in it are cleaned of escapes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no model {} here; the CLI offers {} (or a full model id, claude-…).{}",
+    Sanitizer::clean(name),
+    Sanitizer::clean(&offered.join(", ")),
+    nearest.as_ref().map(|m| format!(" Did you mean {m}?")).unwrap_or_default()
+)]
+pub struct UnknownModel {
+    /// The name as typed.
+    pub name: String,
+    /// The models the CLI offers (their values).
+    pub offered: Vec<String>,
+    /// The offered model the name is a typo of, if one is close.
+    pub nearest: Option<String>,
 }
 
 /// The candidate closest to `word` by edit distance, when it is close
@@ -172,12 +188,19 @@ mod tests {
             assert_eq!(check_model(ok, &models), Ok(()), "{ok}");
         }
         let e = check_model("nonsense", &models).unwrap_err();
+        assert_eq!(e.nearest, None);
+        assert_eq!(e.offered, ["default", "sonnet", "haiku"]);
+        let text = e.to_string();
         assert!(
-            e.contains("no model nonsense") && e.contains("sonnet, haiku"),
-            "{e}"
+            text.contains("no model nonsense") && text.contains("sonnet, haiku"),
+            "{text}"
         );
         let e = check_model("sonet", &models).unwrap_err();
-        assert!(e.ends_with("Did you mean sonnet?"), "{e}");
+        assert_eq!(e.nearest.as_deref(), Some("sonnet"));
+        assert!(e.to_string().ends_with("Did you mean sonnet?"), "{e}");
+        // the typed name reaches the screen without its escapes
+        let e = check_model("x\x1b]0;t\x07y", &models).unwrap_err();
+        assert!(e.to_string().starts_with("no model xy here"), "{e}");
         assert_eq!(check_model("anything", &[]), Ok(()));
     }
 

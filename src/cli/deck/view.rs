@@ -276,7 +276,7 @@ impl View {
                     }
                     Err(why) => {
                         self.typed.clear();
-                        self.note = Some(why);
+                        self.note = Some(why.to_string());
                     }
                 }
             }

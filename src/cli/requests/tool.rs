@@ -111,21 +111,22 @@ impl SessionGrants {
     }
 }
 
+/// `p` or `u` answered to a call the CLI suggested no rule for: there is
+/// none to keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the CLI suggested no rule for this call, so there is none to keep: y, a or n")]
+pub struct NoRuleToKeep;
+
 impl Decision {
     /// Read an answer line: `y`, `a`, `p`, `u` (when `offer` can keep a
     /// rule), `n`, or a sentence (a denial with that reason). `Err` is what
     /// to tell the person when they chose what is not offered.
-    pub fn parse(line: &str, offer: &Offer) -> Result<Decision, String> {
+    pub fn parse(line: &str, offer: &Offer) -> Result<Decision, NoRuleToKeep> {
         let t = line.trim();
         Ok(match t.to_ascii_lowercase().as_str() {
             "y" | "yes" => Decision::AllowOnce,
             "a" | "always" => Decision::AllowSession,
-            "p" | "u" if !offer.can_keep() => {
-                return Err(
-                    "the CLI suggested no rule for this call, so there is none to keep: y, a or n"
-                        .into(),
-                )
-            }
+            "p" | "u" if !offer.can_keep() => return Err(NoRuleToKeep),
             "p" => Decision::AllowProject,
             "u" => Decision::AllowUser,
             "" | "n" | "no" => Decision::Deny("The user denied this tool call.".into()),
@@ -223,7 +224,7 @@ impl ToolChoice {
         }
         match Decision::parse(line, offer) {
             Ok(d) => ToolChoice::Decided(d),
-            Err(why) => ToolChoice::NotOffered(why),
+            Err(why) => ToolChoice::NotOffered(why.to_string()),
         }
     }
 }

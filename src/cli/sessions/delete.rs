@@ -7,6 +7,7 @@ use super::io::{Io, SessionsOutcome};
 use super::time::relative_time;
 use crate::cli::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
+use anyhow::Context;
 use claudio::store::Store;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -121,9 +122,8 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
         io.warn(&format!("deleted {}", live.path.display()));
     }
     for copy in &packed {
-        remove_archived(copy).map_err(|e| {
-            anyhow::anyhow!("could not delete the archived copy {}: {e}", copy.display())
-        })?;
+        remove_archived(copy)
+            .with_context(|| format!("could not delete the archived copy {}", copy.display()))?;
         io.warn(&format!("deleted {} (archived)", copy.display()));
     }
     if !a.archived_too {

@@ -58,10 +58,11 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
                     .map(|(s, u)| {
                         let mut v = serde_json::to_value(s).unwrap_or_default();
                         // what `usage` counts for the session: its sub-agents too
-                        if let (Some(o), Ok(u)) = (v.as_object_mut(), u) {
-                            for (k, x) in usage::json_fields(&u, &pricer) {
-                                o.insert(k.to_owned(), x);
-                            }
+                        let fields = u.ok().map(|u| usage::list_fields(&u, &pricer));
+                        if let (Some(o), Some(Ok(serde_json::Value::Object(more)))) =
+                            (v.as_object_mut(), fields.map(serde_json::to_value))
+                        {
+                            o.extend(more);
                         }
                         v
                     })

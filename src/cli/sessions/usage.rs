@@ -8,6 +8,7 @@ use super::time::local_time;
 use crate::cli::billing::{billing_windows, BillingWindow};
 use crate::cli::exit::Exit;
 use crate::cli::pricing::{Cost, Pricer, PRICES_DATE};
+use crate::cli::style::Style;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet};
@@ -344,42 +345,30 @@ fn cost_text(cost: f64, unpriced: bool, any_priced: bool) -> String {
     }
 }
 
-/// Extra fields for `list --json --usage`: beside the SDK's, never instead.
-pub(super) fn json_fields(
-    s: &SessionUsage,
-    pricer: &Pricer,
-) -> Vec<(&'static str, serde_json::Value)> {
+/// Extra fields for `list --json --usage`: beside the SDK's, never instead
+/// (listed in docs/json.md).
+pub(super) fn list_fields(s: &SessionUsage, pricer: &Pricer) -> json::ListUsage {
     let u = &s.total();
     let t = u.tokens();
     let row = Row::of(s, pricer);
     let (cost, partial) = row.cost();
     let priced = row.any_priced();
-    vec![
-        (
-            "usage",
-            serde_json::json!({
-                "input": t.input, "output": t.output,
-                "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
-            }),
-        ),
-        (
-            "models",
-            serde_json::json!(row.models.keys().collect::<Vec<_>>()),
-        ),
-        ("prompts", serde_json::json!(u.prompts)),
-        ("apiRequests", serde_json::json!(u.messages.len())),
-        ("firstActivity", serde_json::json!(u.first)),
-        ("lastActivity", serde_json::json!(u.last)),
-        (
-            "estimatedCostUsd",
-            serde_json::json!(priced.then_some(cost)),
-        ),
-        ("costIsPartial", serde_json::json!(priced && partial)),
-        (
-            "costIsEstimate",
-            serde_json::json!(priced && row.estimated()),
-        ),
-    ]
+    json::ListUsage {
+        api_requests: u.messages.len(),
+        cost_is_estimate: priced && row.estimated(),
+        cost_is_partial: priced && partial,
+        estimated_cost_usd: priced.then_some(cost),
+        first_activity: u.first,
+        last_activity: u.last,
+        models: row.models.keys().cloned().collect(),
+        prompts: u.prompts,
+        usage: json::Tokens {
+            cache_read: t.cache_read,
+            cache_write: t.cache_write,
+            input: t.input,
+            output: t.output,
+        },
+    }
 }
 
 /// `list --long`'s cells: total tokens, and the estimate (`—` with no price).
@@ -468,94 +457,209 @@ pub(super) fn summary_line(s: &SessionUsage, pricer: &Pricer) -> String {
     parts.join(" · ")
 }
 
+/// `sessions usage`: [`Query::resolve`] the flags, [`select`] the
+/// sessions, [`aggregate`] them into rows (each message [`price`]d), [`bill`]
+/// the 5-hour windows, then [`Counted::report`] (`-o json`, `ndjson`) or
+/// [`Counted::table`] (text).
 pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
-    let dir = if a.all {
-        None
-    } else {
-        Some(
-            a.cwd
-                .clone()
-                .or_else(|| io.cwd.clone())
-                .context("cannot tell the current directory; pass --cwd or --all")?,
-        )
-    };
-    let clock = Clock::new(a.timezone.as_deref())?;
-    let since = a
-        .since
-        .as_deref()
-        .map(|s| clock.bound("--since", s, io.now_ms, false))
-        .transpose()?;
-    // exclusive: a date's next midnight
-    let until = a
-        .until
-        .as_deref()
-        .map(|s| clock.bound("--until", s, io.now_ms, true))
-        .transpose()?;
-    if let (Some(s), Some(u)) = (since, until) {
-        if u <= s {
-            // a window that holds no time: say so, not "no usage"
-            return Err(crate::cli::exit::usage_error!(
-                "--until {} is not after --since {}: no time lies between them",
-                crate::cli::summary::one_line(a.until.as_deref().unwrap_or(""), 40),
-                crate::cli::summary::one_line(a.since.as_deref().unwrap_or(""), 40)
-            ));
-        }
-    }
-    let after_until = |at: Option<i64>| until.is_some_and(|u| at.is_none_or(|at| at >= u));
+    let q = Query::resolve(&a, io.cwd.as_ref(), io.now_ms)?;
     // oldest first: a resumed session's file repeats what came before it
-    let listing = store.usage(dir.as_deref())?;
+    let listing = store.usage(q.dir.as_deref())?;
     io.warn_skipped(&listing.skipped);
     let mut sessions = listing.sessions;
     // prices the store's own cost-state lines teach, for what none covers:
     // from every session of the store, other folders' and -n's left-out
     // ones too
     let pricer = store_pricer(store, &sessions);
-    // `-n 0` is no limit, as in list and search
-    if let Some(n) = a.limit.filter(|&n| n > 0) {
-        // the n newest, still oldest first
-        let mut newest: Vec<(i64, usize)> = sessions
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.last_modified, i))
-            .collect();
-        newest.sort_unstable_by(|x, y| y.cmp(x));
-        let keep: HashSet<usize> = newest.into_iter().take(n).map(|(_, i)| i).collect();
-        let mut i = 0;
-        sessions.retain(|_| {
-            i += 1;
-            keep.contains(&(i - 1))
-        });
-    }
+    select(&mut sessions, a.limit);
     // --by session: titles, and the rows in the order the sessions were last written
     let titles = if a.by == By::Session {
-        session_titles(store, dir.as_deref())
+        session_titles(store, q.dir.as_deref())
     } else {
         HashMap::new()
     };
-    let written: HashMap<&str, i64> = sessions
+    let mut tally = aggregate(&sessions, &pricer, &a, &q);
+    let windows = bill(&mut tally, &q, io.now_ms);
+    let counted = Counted::new(&sessions, tally, windows, titles, &a);
+    let output = a.output();
+    if output.is_json() {
+        let mut report = counted.report(&a, io.now_ms);
+        if output == Output::Ndjson {
+            // each row, then the rest of the document on the last line
+            let mut lines = JsonRows::new(output);
+            for row in report.rows.take().unwrap_or_default() {
+                lines.push(io, &serde_json::to_string(&row)?)?;
+            }
+            lines.push(io, &serde_json::to_string(&report)?)?;
+            lines.finish(io)?;
+        } else {
+            let mut text = serde_json::to_string_pretty(&report)?;
+            text.push('\n');
+            io.write_json(&text)?;
+        }
+        io.out.flush()?;
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    if counted.rows.is_empty() {
+        io.warn("no usage recorded in these sessions");
+        return Ok(SessionsOutcome::Done(Exit::Success));
+    }
+    if !counted.archived.is_empty() {
+        let n = counted.archived.len();
+        io.warn(&format!(
+            "{n} archived session(s) counted (--no-archive: left out)"
+        ));
+    }
+    let out = counted.table(&a, io.out_style, io.now_ms, &q.clock);
+    io.out.write_all(out.as_bytes())?;
+    io.out.flush()?;
+    Ok(SessionsOutcome::Done(Exit::Success))
+}
+
+/// What `usage` counts, from its flags: the folder (none: every project),
+/// the zone, and the time bounds.
+struct Query {
+    dir: Option<PathBuf>,
+    clock: Clock,
+    /// API messages at or after this (ms).
+    since: Option<i64>,
+    /// API messages before this (ms, exclusive: a date's next midnight).
+    until: Option<i64>,
+}
+
+impl Query {
+    /// Step 1: the flags resolved against the current directory and `now`;
+    /// a usage error for a zone, a bound or a window that makes no sense.
+    fn resolve(a: &UsageArgs, cwd: Option<&PathBuf>, now: i64) -> anyhow::Result<Query> {
+        let dir = if a.all {
+            None
+        } else {
+            Some(
+                a.cwd
+                    .clone()
+                    .or_else(|| cwd.cloned())
+                    .context("cannot tell the current directory; pass --cwd or --all")?,
+            )
+        };
+        let clock = Clock::new(a.timezone.as_deref())?;
+        let since = a
+            .since
+            .as_deref()
+            .map(|s| clock.bound("--since", s, now, false))
+            .transpose()?;
+        // exclusive: a date's next midnight
+        let until = a
+            .until
+            .as_deref()
+            .map(|s| clock.bound("--until", s, now, true))
+            .transpose()?;
+        if let (Some(s), Some(u)) = (since, until) {
+            if u <= s {
+                // a window that holds no time: say so, not "no usage"
+                return Err(crate::cli::exit::usage_error!(
+                    "--until {} is not after --since {}: no time lies between them",
+                    crate::cli::summary::one_line(a.until.as_deref().unwrap_or(""), 40),
+                    crate::cli::summary::one_line(a.since.as_deref().unwrap_or(""), 40)
+                ));
+            }
+        }
+        Ok(Query {
+            dir,
+            clock,
+            since,
+            until,
+        })
+    }
+
+    /// Whether a message at `at` (unknown: counted as after) is past `--until`.
+    fn after_until(&self, at: Option<i64>) -> bool {
+        self.until.is_some_and(|u| at.is_none_or(|at| at >= u))
+    }
+
+    /// The row a message of `model` at `when`, in session `s`, is added to
+    /// (every `--by` but block).
+    fn key(&self, a: &UsageArgs, when: i64, model: &str, s: &SessionUsage) -> String {
+        match a.by {
+            By::Day => self.clock.day(when),
+            By::Week => self.clock.week(when, a.start_of_week),
+            By::Month => month_of(&self.clock.day(when)),
+            By::Model => model.to_owned(),
+            By::Project => s
+                .without_subagents
+                .cwd
+                .clone()
+                .unwrap_or_else(|| "?".into()),
+            By::Session | By::Block => s.session_id.clone(),
+        }
+    }
+}
+
+/// Step 2: `-n`'s `limit` newest sessions (by when each was last
+/// written), still oldest first; `-n 0` is no limit, as in list and search.
+fn select(sessions: &mut Vec<SessionUsage>, limit: Option<usize>) {
+    let Some(n) = limit.filter(|&n| n > 0) else {
+        return;
+    };
+    let mut newest: Vec<(i64, usize)> = sessions
         .iter()
-        .map(|s| (s.session_id.as_str(), s.last_modified))
+        .enumerate()
+        .map(|(i, s)| (s.last_modified, i))
         .collect();
-    // sessions only claudio's archive still holds
-    let archived: HashSet<&str> = sessions
-        .iter()
-        .filter(|s| s.is_archived())
-        .map(|s| s.session_id.as_str())
-        .collect();
-    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-    // --by session: each session's sub-agents, under its row, oldest first
-    let mut agent_rows: BTreeMap<&str, Vec<(&SubagentUsage, Row)>> = BTreeMap::new();
-    // --by block: each message's time, model and new tokens, windowed after
-    let mut timed: Vec<(i64, String, Tokens, Cost)> = Vec::new();
+    newest.sort_unstable_by(|x, y| y.cmp(x));
+    let keep: HashSet<usize> = newest.into_iter().take(n).map(|(_, i)| i).collect();
+    let mut i = 0;
+    sessions.retain(|_| {
+        i += 1;
+        keep.contains(&(i - 1))
+    });
+}
+
+/// A session's prices: each response's (by its key), and what the CLI's
+/// cost-state priced that no response carries (its side requests), by model.
+#[derive(Debug, Default)]
+struct Prices {
+    messages: HashMap<String, Cost>,
+    side: Vec<(String, f64)>,
+}
+
+/// Step 3: the session's prices (none with `--no-cost`): its own
+/// cost-state where it has one, else at the unit prices `pricer` learnt,
+/// else by the table.
+fn price(s: &SessionUsage, pricer: &Pricer, no_cost: bool) -> Prices {
+    if no_cost {
+        return Prices::default();
+    }
+    Prices {
+        messages: pricer.session(s),
+        side: Pricer::unshared(s),
+    }
+}
+
+/// The rows counted from the sessions, before the windows are billed.
+#[derive(Debug, Default)]
+struct Tally<'a> {
+    rows: BTreeMap<String, Row>,
+    /// `--by session`: each session's sub-agents, under its row, oldest first.
+    agents: BTreeMap<&'a str, Vec<(&'a SubagentUsage, Row)>>,
+    /// `--by block`: each message's time, model, new tokens and cost,
+    /// windowed by [`bill`].
+    timed: Vec<(i64, String, Tokens, Cost)>,
+}
+
+/// Step 4: every response within the bounds, added once (a resumed file
+/// repeats what came before it) to its row, priced by [`price`].
+fn aggregate<'a>(
+    sessions: &'a [SessionUsage],
+    pricer: &Pricer,
+    a: &UsageArgs,
+    q: &Query,
+) -> Tally<'a> {
+    let mut t = Tally::default();
     let mut seen = UsageSet::default();
     // what each message's cost has added so far (a resumed file repeats it)
     let mut counted: HashMap<String, Cost> = HashMap::new();
-    for s in &sessions {
-        let costs = if a.no_cost {
-            HashMap::new()
-        } else {
-            pricer.session(s)
-        };
+    for s in sessions {
+        let prices = price(s, pricer, a.no_cost);
         // the session's own transcript, then each sub-agent's
         let files = std::iter::once((None, &s.without_subagents))
             .chain(s.subagents.iter().map(|a| (Some(a), &a.usage)));
@@ -563,42 +667,31 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             for m in &file.messages {
                 // by block every response counts toward the chain of
                 // windows (one before --since may begin the window shown);
-                // windows that end before it are left out below
-                if a.by != By::Block && since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
+                // windows that end before it are left out by `bill`
+                if a.by != By::Block && q.since.is_some_and(|t| m.at.is_none_or(|at| at < t)) {
                     continue;
                 }
-                if after_until(m.at) {
+                if q.after_until(m.at) {
                     continue;
                 }
                 let delta = seen.add_message(m);
                 if delta.total() == 0 {
                     continue;
                 }
-                let full = costs.get(&m.key).copied().unwrap_or_default();
+                let full = prices.messages.get(&m.key).copied().unwrap_or_default();
                 let cost = match counted.insert(m.key.clone(), full) {
                     Some(old) => full.beyond(&old),
                     None => full,
                 };
                 let when = m.at.unwrap_or(s.last_modified);
                 if a.by == By::Block {
-                    timed.push((when, m.model.clone(), delta, cost));
+                    t.timed.push((when, m.model.clone(), delta, cost));
                     continue;
                 }
-                let key = match a.by {
-                    By::Day => clock.day(when),
-                    By::Week => clock.week(when, a.start_of_week),
-                    By::Month => month_of(&clock.day(when)),
-                    By::Model => m.model.clone(),
-                    By::Project => s
-                        .without_subagents
-                        .cwd
-                        .clone()
-                        .unwrap_or_else(|| "?".into()),
-                    By::Session | By::Block => s.session_id.clone(),
-                };
-                rows.entry(key).or_default().add(&m.model, &delta, cost);
+                let key = q.key(a, when, &m.model, s);
+                t.rows.entry(key).or_default().add(&m.model, &delta, cost);
                 if let (By::Session, Some(agent)) = (a.by, agent) {
-                    let list = agent_rows.entry(&s.session_id).or_default();
+                    let list = t.agents.entry(&s.session_id).or_default();
                     let i = match list.iter().position(|(x, _)| std::ptr::eq(*x, agent)) {
                         Some(i) => i,
                         None => {
@@ -610,14 +703,8 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 }
             }
         }
-        // what the CLI's cost-state priced that no response carries (its
-        // side requests), at the time it covers up to
-        let side = if a.no_cost {
-            Vec::new()
-        } else {
-            Pricer::unshared(s)
-        };
-        for (model, usd) in side {
+        // the side requests, at the time the cost-state covers up to
+        for (model, usd) in prices.side {
             let when = s
                 .cli_cost()
                 .and_then(|c| c.until)
@@ -626,318 +713,414 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
                 usd,
                 ..Cost::default()
             };
-            if after_until(Some(when)) {
+            if q.after_until(Some(when)) {
                 continue;
             }
             if a.by == By::Block {
-                timed.push((when, model, Tokens::default(), cost));
+                t.timed.push((when, model, Tokens::default(), cost));
                 continue;
             }
-            if since.is_some_and(|t| when < t) {
+            if q.since.is_some_and(|t| when < t) {
                 continue;
             }
-            let key = match a.by {
-                By::Day => clock.day(when),
-                By::Week => clock.week(when, a.start_of_week),
-                By::Month => month_of(&clock.day(when)),
-                By::Model => model.clone(),
-                By::Project => s
-                    .without_subagents
-                    .cwd
-                    .clone()
-                    .unwrap_or_else(|| "?".into()),
-                By::Session | By::Block => s.session_id.clone(),
-            };
-            rows.entry(key)
+            let key = q.key(a, when, &model, s);
+            t.rows
+                .entry(key)
                 .or_default()
                 .add(&model, &Tokens::default(), cost);
         }
     }
+    t
+}
+
+/// Step 5: the 5-hour billing windows of `--by block`'s messages (none
+/// otherwise), each a row keyed by its start and end in the zone; with
+/// `--since`, those with a response since then (each whole).
+fn bill(t: &mut Tally, q: &Query, now: i64) -> Vec<(String, BillingWindow)> {
     let mut windows = billing_windows(
-        timed.iter().map(|(at, m, t, c)| (*at, m.as_str(), *t, *c)),
-        io.now_ms,
+        t.timed
+            .iter()
+            .map(|(at, m, tk, c)| (*at, m.as_str(), *tk, *c)),
+        now,
     );
-    // --since: the windows with a response since then (each whole)
-    if let Some(t) = since {
-        windows.retain(|w| w.last >= t);
+    if let Some(since) = q.since {
+        windows.retain(|w| w.last >= since);
     }
-    // a window's row: its start and end, local time (in order as strings)
-    let mut window_of: BTreeMap<String, &BillingWindow> = BTreeMap::new();
-    for w in &windows {
-        let key = window_key(w, &clock);
-        rows.insert(key.clone(), Row::of_window(w));
-        window_of.insert(key, w);
-    }
-    let mut total = Row::default();
-    for r in rows.values() {
-        for (m, t) in &r.models {
-            total.models.entry(m.clone()).or_default().add(t);
+    windows
+        .into_iter()
+        .map(|w| {
+            let key = window_key(&w, &q.clock);
+            t.rows.insert(key.clone(), Row::of_window(&w));
+            (key, w)
+        })
+        .collect()
+}
+
+/// Everything counted, ready to show.
+struct Counted<'a> {
+    rows: BTreeMap<String, Row>,
+    agents: BTreeMap<&'a str, Vec<(&'a SubagentUsage, Row)>>,
+    /// The billed windows, in time order, each with its row's key.
+    windows: Vec<(String, BillingWindow)>,
+    /// Every row added up.
+    total: Row,
+    /// The rows' keys in the order shown: by day, week, month and block
+    /// the keys' own; by session when each was last written; `--order
+    /// desc` reversed.
+    order: Vec<String>,
+    /// The models with no price.
+    unpriced: BTreeSet<String>,
+    /// Sessions only claudio's archive still holds.
+    archived: HashSet<&'a str>,
+    /// `--by session`: the sessions' titles, by id.
+    titles: HashMap<String, String>,
+}
+
+impl<'a> Counted<'a> {
+    fn new(
+        sessions: &'a [SessionUsage],
+        tally: Tally<'a>,
+        windows: Vec<(String, BillingWindow)>,
+        titles: HashMap<String, String>,
+        a: &UsageArgs,
+    ) -> Counted<'a> {
+        let Tally { rows, agents, .. } = tally;
+        let archived: HashSet<&str> = sessions
+            .iter()
+            .filter(|s| s.is_archived())
+            .map(|s| s.session_id.as_str())
+            .collect();
+        let mut total = Row::default();
+        for r in rows.values() {
+            for (m, t) in &r.models {
+                total.models.entry(m.clone()).or_default().add(t);
+            }
+            for (m, c) in &r.costs {
+                total.costs.entry(m.clone()).or_default().add(c);
+            }
         }
-        for (m, c) in &r.costs {
-            total.costs.entry(m.clone()).or_default().add(c);
-        }
-    }
-    // in time order: by day, month and block the keys are; by session, when
-    // each was last written (oldest first, as the days)
-    let mut ordered: Vec<(&String, &Row)> = rows.iter().collect();
-    if a.by == By::Session {
-        ordered.sort_by_key(|(k, _)| (written.get(k.as_str()).copied(), k.as_str()));
-    }
-    if a.order == Order::Desc {
-        ordered.reverse();
-    }
-    let unpriced: BTreeSet<&String> = total
-        .costs
-        .iter()
-        .filter(|(_, c)| c.partial)
-        .map(|(m, _)| m)
-        .collect();
-    let output = a.output();
-    let now = io.now_ms;
-    if output.is_json() {
-        // a row's figures; by model too (`modelBreakdowns`)
-        let figures = |r: &Row| {
-            let t = r.tokens();
-            let (cost, some_unpriced) = r.cost();
-            let priced = r.any_priced();
-            serde_json::json!({
-                "input": t.input, "output": t.output,
-                "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
-                "estimatedCostUsd": (!a.no_cost && priced).then_some(cost),
-                "costIsPartial": !a.no_cost && some_unpriced && priced,
-                "costIsEstimate": !a.no_cost && priced && r.estimated(),
-            })
-        };
-        let row_json = |key: &str, r: &Row| {
-            let mut v = figures(r);
-            v["key"] = serde_json::json!(key);
-            v["models"] = serde_json::json!(r.models.keys().collect::<Vec<_>>());
-            let by_model: Vec<serde_json::Value> = r
-                .by_model()
-                .map(|(m, r)| {
-                    let mut v = figures(&r);
-                    v["model"] = serde_json::json!(m);
-                    v
-                })
+        let mut order: Vec<String> = rows.keys().cloned().collect();
+        if a.by == By::Session {
+            let written: HashMap<&str, i64> = sessions
+                .iter()
+                .map(|s| (s.session_id.as_str(), s.last_modified))
                 .collect();
-            v["modelBreakdowns"] = serde_json::json!(by_model);
-            v
+            order.sort_by(|x, y| {
+                (written.get(x.as_str()), x.as_str()).cmp(&(written.get(y.as_str()), y.as_str()))
+            });
+        }
+        if a.order == Order::Desc {
+            order.reverse();
+        }
+        let unpriced = total
+            .costs
+            .iter()
+            .filter(|(_, c)| c.partial)
+            .map(|(m, _)| m.clone())
+            .collect();
+        Counted {
+            rows,
+            agents,
+            windows,
+            total,
+            order,
+            unpriced,
+            archived,
+            titles,
+        }
+    }
+
+    /// The window a row is, by its key (`--by block`).
+    fn window(&self, key: &str) -> Option<&BillingWindow> {
+        self.windows.iter().rfind(|(k, _)| k == key).map(|(_, w)| w)
+    }
+
+    /// The rows in the order shown.
+    fn ordered(&self) -> impl Iterator<Item = (&String, &Row)> {
+        self.order.iter().filter_map(|k| self.rows.get_key_value(k))
+    }
+
+    /// Step 6, `-o json` and `ndjson`: the document.
+    fn report(&self, a: &UsageArgs, now: i64) -> json::UsageReport {
+        let rows = self
+            .ordered()
+            .map(|(k, r)| self.row_json(k, r, a, now))
+            .collect();
+        json::UsageReport {
+            archived_sessions: (!self.archived.is_empty()).then_some(self.archived.len()),
+            by: format!("{:?}", a.by).to_lowercase(),
+            prices_date: PRICES_DATE,
+            rows: Some(rows),
+            start_of_week: (a.by == By::Week).then(|| a.start_of_week.name()),
+            timezone: a.timezone.clone(),
+            total: Figures::of(&self.total, a.no_cost).row("total"),
+            unpriced_models: self.unpriced.iter().cloned().collect(),
+        }
+    }
+
+    /// A row of the document, with what its kind adds: a session's title,
+    /// archive mark and sub-agents, a window's times and rate.
+    fn row_json(&self, key: &str, r: &Row, a: &UsageArgs, now: i64) -> json::UsageRow {
+        let mut v = Figures::of(r, a.no_cost).row(key);
+        v.title = self.titles.get(key).cloned();
+        if a.by == By::Session && self.archived.contains(key) {
+            v.from_archive = Some(true);
+        }
+        if let Some(w) = self.window(key) {
+            let iso = |ms| Some(claudio::store::format_iso_millis(ms));
+            v.start = iso(w.start);
+            v.end = iso(w.end);
+            v.first_message = iso(w.first);
+            v.last_message = iso(w.last);
+            v.api_requests = Some(w.messages);
+            v.active = Some(w.active);
+            if let Some(p) = Projection::of(w, r, now) {
+                let priced = !a.no_cost && r.any_priced();
+                v.burn_rate = Some(json::BurnRate {
+                    cost_per_hour: priced.then_some(p.cost_per_hour),
+                    tokens_per_minute: p.tokens_per_minute,
+                });
+                v.projected = Some(json::Projected {
+                    estimated_cost_usd: priced.then_some(p.cost),
+                    remaining_minutes: p.minutes_left,
+                    tokens: p.tokens,
+                });
+            }
+        }
+        if let Some(agents) = self.agents.get(key) {
+            let list = agents
+                .iter()
+                .map(|(agent, r)| Figures::of(r, a.no_cost).agent_row(agent))
+                .collect();
+            v.subagents = Some(list);
+        }
+        v
+    }
+
+    /// Step 6, text: the table, the open window's line and the notes.
+    fn table(&self, a: &UsageArgs, st: Style, now: i64, clock: &Clock) -> String {
+        let head = [
+            "",
+            "INPUT",
+            "OUTPUT",
+            "CACHE WRITE",
+            "CACHE READ",
+            "TOTAL",
+            "COST",
+        ];
+        let mut table: Vec<[String; 7]> = Vec::new();
+
+        let line = |key: &str, r: &Row| {
+            let t = r.tokens();
+            [
+                flat(key),
+                short(t.input),
+                short(t.output),
+                short(t.cache_write),
+                short(t.cache_read),
+                short(t.total()),
+                r.cost_cell(),
+            ]
         };
-        let session_row = |k: &String, r: &Row| {
-            let mut v = row_json(k, r);
-            if let Some(t) = titles.get(k.as_str()) {
-                v["title"] = serde_json::json!(t);
-            }
-            if a.by == By::Session && archived.contains(k.as_str()) {
-                v["fromArchive"] = serde_json::json!(true);
-            }
-            if let Some(w) = window_of.get(k) {
-                let iso = claudio::store::format_iso_millis;
-                v["start"] = serde_json::json!(iso(w.start));
-                v["end"] = serde_json::json!(iso(w.end));
-                v["firstMessage"] = serde_json::json!(iso(w.first));
-                v["lastMessage"] = serde_json::json!(iso(w.last));
-                v["apiRequests"] = serde_json::json!(w.messages);
-                v["active"] = serde_json::json!(w.active);
-                if let Some(p) = Projection::of(w, r, now) {
-                    let priced = !a.no_cost && r.any_priced();
-                    v["burnRate"] = serde_json::json!({
-                        "tokensPerMinute": p.tokens_per_minute,
-                        "costPerHour": priced.then_some(p.cost_per_hour),
-                    });
-                    v["projected"] = serde_json::json!({
-                        "tokens": p.tokens,
-                        "estimatedCostUsd": priced.then_some(p.cost),
-                        "remainingMinutes": p.minutes_left,
-                    });
+        // --breakdown: a row's models under it (by model a row is one)
+        let breakdown = |table: &mut Vec<[String; 7]>, r: &Row| {
+            if a.breakdown && a.by != By::Model {
+                for (m, r) in r.by_model() {
+                    table.push(line(&format!("  └ {m}"), &r));
                 }
             }
-            if let Some(agents) = agent_rows.get(k.as_str()) {
-                let list: Vec<serde_json::Value> = agents
-                    .iter()
-                    .map(|(agent, r)| {
-                        let mut v = row_json(&agent.agent.agent_id, r);
-                        v["agentId"] = serde_json::json!(agent.agent.agent_id);
-                        v["description"] = serde_json::json!(agent.agent.description);
-                        v["agentType"] = serde_json::json!(agent.agent.agent_type);
-                        v
-                    })
-                    .collect();
-                v["subagents"] = serde_json::json!(list);
-            }
-            v
         };
-        let mut v = serde_json::json!({
-            "by": format!("{:?}", a.by).to_lowercase(),
-            "total": row_json("total", &total),
-            "pricesDate": PRICES_DATE,
-            "unpricedModels": unpriced,
-        });
-        if !archived.is_empty() {
-            v["archivedSessions"] = serde_json::json!(archived.len());
+        for (k, r) in self.ordered() {
+            if self.window(k).is_some_and(|w| w.active) {
+                table.push(line(&format!("{k} (open)"), r));
+                breakdown(&mut table, r);
+                continue;
+            }
+            if a.by == By::Session {
+                table.push(line(
+                    &session_label(
+                        k,
+                        self.titles.get(k.as_str()),
+                        self.archived.contains(k.as_str()),
+                    ),
+                    r,
+                ));
+            } else {
+                table.push(line(k, r));
+            }
+            breakdown(&mut table, r);
+            // a session's sub-agents, already in its row: what each spent
+            for (agent, r) in self.agents.get(k.as_str()).into_iter().flatten() {
+                table.push(line(&agent_label(agent), r));
+            }
+        }
+        table.push(line("total", &self.total));
+        let cols = if a.no_cost { 6 } else { 7 };
+        let w: Vec<usize> = (0..cols)
+            .map(|i| {
+                table
+                    .iter()
+                    .map(|r| width(&r[i]))
+                    .chain([head[i].len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let key_w = w[0].min(60);
+        let mut out = String::new();
+        let fmt = |cells: &[String], out: &mut String| {
+            let mut s = pad(&cut(&cells[0], key_w), key_w);
+            for i in 1..cols {
+                s.push_str("  ");
+                s.push_str(&pad_left(&cells[i], w[i]));
+            }
+            out.push_str(s.trim_end());
+            out.push('\n');
+        };
+        let heads: Vec<String> = head.iter().map(|h| h.to_string()).collect();
+        let mut h = String::new();
+        fmt(&heads, &mut h);
+        out.push_str(&st.dim(h.trim_end()));
+        out.push('\n');
+        let n = table.len();
+        for (i, r) in table.iter().enumerate() {
+            let mut l = String::new();
+            fmt(r, &mut l);
+            if i + 1 == n {
+                out.push_str(&st.bold(l.trim_end()));
+                out.push('\n');
+            } else {
+                out.push_str(&l);
+            }
+        }
+        for (_, w) in self.windows.iter().filter(|(_, w)| w.active) {
+            let r = Row::of_window(w);
+            out.push_str(&flat(&open_window_line(w, &r, now, !a.no_cost, clock)));
+            out.push('\n');
+        }
+        if !self.agents.is_empty() {
+            out.push_str(&st.dim("a session's row includes its sub-agents (↳ rows)"));
+            out.push('\n');
         }
         if a.by == By::Week {
-            v["startOfWeek"] = serde_json::json!(a.start_of_week.name());
-        }
-        if let Some(z) = &a.timezone {
-            v["timezone"] = serde_json::json!(z);
-        }
-        let rows_json = ordered.iter().map(|(k, r)| session_row(k, r));
-        if output == Output::Ndjson {
-            // each row, then the rest of the document on the last line
-            let mut lines = JsonRows::new(output);
-            for row in rows_json {
-                lines.push(io, &row.to_string())?;
-            }
-            lines.push(io, &v.to_string())?;
-            lines.finish(io)?;
-        } else {
-            v["rows"] = serde_json::json!(rows_json.collect::<Vec<_>>());
-            let mut text = serde_json::to_string_pretty(&v)?;
-            text.push('\n');
-            io.write_json(&text)?;
-        }
-        io.out.flush()?;
-        return Ok(SessionsOutcome::Done(Exit::Success));
-    }
-    if rows.is_empty() {
-        io.warn("no usage recorded in these sessions");
-        return Ok(SessionsOutcome::Done(Exit::Success));
-    }
-    if !archived.is_empty() {
-        let n = archived.len();
-        io.warn(&format!(
-            "{n} archived session(s) counted (--no-archive: left out)"
-        ));
-    }
-    let st = io.out_style;
-    let head = [
-        "",
-        "INPUT",
-        "OUTPUT",
-        "CACHE WRITE",
-        "CACHE READ",
-        "TOTAL",
-        "COST",
-    ];
-    let mut table: Vec<[String; 7]> = Vec::new();
-
-    let line = |key: &str, r: &Row| {
-        let t = r.tokens();
-        [
-            flat(key),
-            short(t.input),
-            short(t.output),
-            short(t.cache_write),
-            short(t.cache_read),
-            short(t.total()),
-            r.cost_cell(),
-        ]
-    };
-    // --breakdown: a row's models under it (by model a row is one)
-    let breakdown = |table: &mut Vec<[String; 7]>, r: &Row| {
-        if a.breakdown && a.by != By::Model {
-            for (m, r) in r.by_model() {
-                table.push(line(&format!("  └ {m}"), &r));
-            }
-        }
-    };
-    for (k, r) in ordered {
-        if window_of.get(k).is_some_and(|w| w.active) {
-            table.push(line(&format!("{k} (open)"), r));
-            breakdown(&mut table, r);
-            continue;
-        }
-        if a.by == By::Session {
-            table.push(line(
-                &session_label(k, titles.get(k.as_str()), archived.contains(k.as_str())),
-                r,
-            ));
-        } else {
-            table.push(line(k, r));
-        }
-        breakdown(&mut table, r);
-        // a session's sub-agents, already in its row: what each spent
-        for (agent, r) in agent_rows.get(k.as_str()).into_iter().flatten() {
-            table.push(line(&agent_label(agent), r));
-        }
-    }
-    table.push(line("total", &total));
-    let cols = if a.no_cost { 6 } else { 7 };
-    let w: Vec<usize> = (0..cols)
-        .map(|i| {
-            table
-                .iter()
-                .map(|r| width(&r[i]))
-                .chain([head[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let key_w = w[0].min(60);
-    let mut out = String::new();
-    let fmt = |cells: &[String], out: &mut String| {
-        let mut s = pad(&cut(&cells[0], key_w), key_w);
-        for i in 1..cols {
-            s.push_str("  ");
-            s.push_str(&pad_left(&cells[i], w[i]));
-        }
-        out.push_str(s.trim_end());
-        out.push('\n');
-    };
-    let heads: Vec<String> = head.iter().map(|h| h.to_string()).collect();
-    let mut h = String::new();
-    fmt(&heads, &mut h);
-    out.push_str(&st.dim(h.trim_end()));
-    out.push('\n');
-    let n = table.len();
-    for (i, r) in table.iter().enumerate() {
-        let mut l = String::new();
-        fmt(r, &mut l);
-        if i + 1 == n {
-            out.push_str(&st.bold(l.trim_end()));
+            let day = a.start_of_week.name();
+            let mut note = format!("weeks start on {day}");
+            note[..1].make_ascii_uppercase();
+            out.push_str(&st.dim(&format!("{note} (--start-of-week)")));
             out.push('\n');
-        } else {
-            out.push_str(&l);
+        }
+        if !a.no_cost {
+            let mut note = if self.total.estimated() {
+                format!("~ marks estimates from the list prices of {PRICES_DATE} (or the config file's [prices]); other costs are the CLI's own")
+            } else {
+                "costs are the CLI's own (its cost-state records)".to_owned()
+            };
+            if !self.unpriced.is_empty() {
+                let names: Vec<&str> = self.unpriced.iter().map(|s| s.as_str()).collect();
+                note.push_str(&format!(
+                    "; no price for {} (tokens only)",
+                    names.join(", ")
+                ));
+            }
+            out.push_str(&st.dim(&flat(&note)));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A row's figures as the document shows them: tokens, and the cost
+/// (none with `--no-cost` or no price).
+struct Figures<'r> {
+    row: &'r Row,
+    /// `--no-cost`: no cost shown.
+    no_cost: bool,
+    tokens: Tokens,
+    cost: Option<f64>,
+    partial: bool,
+    estimate: bool,
+}
+
+impl<'r> Figures<'r> {
+    fn of(r: &'r Row, no_cost: bool) -> Figures<'r> {
+        let (cost, some_unpriced) = r.cost();
+        let priced = !no_cost && r.any_priced();
+        Figures {
+            row: r,
+            no_cost,
+            tokens: r.tokens(),
+            cost: priced.then_some(cost),
+            partial: priced && some_unpriced,
+            estimate: priced && r.estimated(),
         }
     }
-    for w in windows.iter().filter(|w| w.active) {
-        let r = Row::of_window(w);
-        out.push_str(&flat(&open_window_line(
-            w, &r, io.now_ms, !a.no_cost, &clock,
-        )));
-        out.push('\n');
+
+    /// Each model's figures.
+    fn breakdowns(&self) -> Vec<json::ModelBreakdown> {
+        self.row
+            .by_model()
+            .map(|(m, r)| {
+                let f = Figures::of(&r, self.no_cost);
+                json::ModelBreakdown {
+                    cache_read: f.tokens.cache_read,
+                    cache_write: f.tokens.cache_write,
+                    cost_is_estimate: f.estimate,
+                    cost_is_partial: f.partial,
+                    estimated_cost_usd: f.cost,
+                    input: f.tokens.input,
+                    model: m.clone(),
+                    output: f.tokens.output,
+                }
+            })
+            .collect()
     }
-    if !agent_rows.is_empty() {
-        out.push_str(&st.dim("a session's row includes its sub-agents (↳ rows)"));
-        out.push('\n');
-    }
-    if a.by == By::Week {
-        let day = a.start_of_week.name();
-        let mut note = format!("weeks start on {day}");
-        note[..1].make_ascii_uppercase();
-        out.push_str(&st.dim(&format!("{note} (--start-of-week)")));
-        out.push('\n');
-    }
-    if !a.no_cost {
-        let mut note = if total.estimated() {
-            format!("~ marks estimates from the list prices of {PRICES_DATE} (or the config file's [prices]); other costs are the CLI's own")
-        } else {
-            "costs are the CLI's own (its cost-state records)".to_owned()
-        };
-        if !unpriced.is_empty() {
-            let names: Vec<&str> = unpriced.iter().map(|s| s.as_str()).collect();
-            note.push_str(&format!(
-                "; no price for {} (tokens only)",
-                names.join(", ")
-            ));
+
+    /// A row keyed `key`, with nothing of a session or a window.
+    fn row(&self, key: &str) -> json::UsageRow {
+        json::UsageRow {
+            active: None,
+            api_requests: None,
+            burn_rate: None,
+            cache_read: self.tokens.cache_read,
+            cache_write: self.tokens.cache_write,
+            cost_is_estimate: self.estimate,
+            cost_is_partial: self.partial,
+            end: None,
+            estimated_cost_usd: self.cost,
+            first_message: None,
+            from_archive: None,
+            input: self.tokens.input,
+            key: key.to_owned(),
+            last_message: None,
+            model_breakdowns: self.breakdowns(),
+            models: self.row.models.keys().cloned().collect(),
+            output: self.tokens.output,
+            projected: None,
+            start: None,
+            subagents: None,
+            title: None,
         }
-        out.push_str(&st.dim(&flat(&note)));
-        out.push('\n');
     }
-    io.out.write_all(out.as_bytes())?;
-    io.out.flush()?;
-    Ok(SessionsOutcome::Done(Exit::Success))
+
+    /// A sub-agent's row.
+    fn agent_row(&self, agent: &SubagentUsage) -> json::AgentRow {
+        let id = &agent.agent.agent_id;
+        json::AgentRow {
+            agent_id: id.clone(),
+            agent_type: agent.agent.agent_type.clone(),
+            cache_read: self.tokens.cache_read,
+            cache_write: self.tokens.cache_write,
+            cost_is_estimate: self.estimate,
+            cost_is_partial: self.partial,
+            description: agent.agent.description.clone(),
+            estimated_cost_usd: self.cost,
+            input: self.tokens.input,
+            key: id.clone(),
+            model_breakdowns: self.breakdowns(),
+            models: self.row.models.keys().cloned().collect(),
+            output: self.tokens.output,
+        }
+    }
 }
 
 /// The titles of the sessions `dir` (or every project) holds, by id; none
@@ -1096,5 +1279,6 @@ fn agent_label(a: &SubagentUsage) -> String {
     }
 }
 
+pub(super) mod json;
 #[cfg(test)]
 mod tests;

@@ -86,10 +86,16 @@ fn a_segment_with_nothing_to_show_is_left_out_with_its_separator() {
 
 #[test]
 fn a_bad_template_is_refused() {
-    assert!(Template::parse("{nope}").unwrap_err().contains("{model}"));
-    assert!(Template::parse("{model")
-        .unwrap_err()
-        .contains("not closed"));
+    let nope = Template::parse("{nope}").unwrap_err();
+    assert_eq!(nope, TemplateError::Unknown("nope".into()));
+    assert!(
+        nope.to_string()
+            .starts_with("no placeholder {nope}; there are {model}, "),
+        "{nope}"
+    );
+    let open = Template::parse("{model").unwrap_err();
+    assert_eq!(open, TemplateError::Unclosed("model".into()));
+    assert_eq!(open.to_string(), "`{model` is not closed with `}`");
     assert!(Template::parse("}").is_ok(), "a lone brace is text");
 }
 
@@ -121,11 +127,16 @@ fn colors_only_when_wanted_and_nothing_else_gets_through() {
 fn bad_or_missing_json_says_why() {
     let mut notes = Vec::new();
     let mut err = |b: &[u8]| parse_input(b, &mut notes).unwrap_err();
-    assert!(err(b"").contains("no input"));
-    assert!(err(b" \n\t").contains("no input"));
-    assert!(err(b"{bad").contains("not JSON"));
-    assert!(err(b"[1,2]").contains("not a JSON object"));
-    assert!(err(b"\"x\"").contains("not a JSON object"));
+    assert!(matches!(err(b""), InputError::Empty));
+    assert!(err(b" \n\t").to_string().contains("no input"));
+    let bad = err(b"{bad");
+    assert!(
+        matches!(&bad, InputError::NotJson(e) if e.is_syntax()),
+        "{bad:?}"
+    );
+    assert!(bad.to_string().starts_with("stdin is not JSON: "), "{bad}");
+    assert!(matches!(err(b"[1,2]"), InputError::NotObject));
+    assert!(err(b"\"x\"").to_string().contains("not a JSON object"));
     // reordered, spaced, escaped: the same
     let i = parse_input(
         br#" { "model" : { "display_name" : "S\u0032", "id":"claude-sonnet-4-5" },
@@ -165,9 +176,9 @@ fn stdin_is_read_bounded_and_never_waited_for_past_its_deadline() {
     // half a value, and nothing more: the deadline
     let (mut w, r) = UnixStream::pair().unwrap();
     w.write_all(b"{\"a\": 1").unwrap();
-    assert!(read_input(&r, 1024, soon())
-        .unwrap_err()
-        .contains("no complete JSON"));
+    let late = read_input(&r, 1024, soon()).unwrap_err();
+    assert!(matches!(late, InputError::Late), "{late:?}");
+    assert!(late.to_string().contains("no complete JSON"), "{late}");
     // nothing at all, the writer gone: empty
     let (w, r) = UnixStream::pair().unwrap();
     drop(w);
@@ -175,12 +186,15 @@ fn stdin_is_read_bounded_and_never_waited_for_past_its_deadline() {
     // past the bound: refused without reading on
     let (mut w, r) = UnixStream::pair().unwrap();
     w.write_all(&[b' '; 2000]).unwrap();
-    assert!(read_input(&r, 1024, soon())
-        .unwrap_err()
-        .contains("more than 1 KiB"));
+    let big = read_input(&r, 1024, soon()).unwrap_err();
+    assert!(matches!(big, InputError::TooLarge(1024)), "{big:?}");
+    assert_eq!(big.to_string(), "stdin holds more than 1 KiB");
     // an endless source (/dev/zero) is cut at the bound too
     let zero = std::fs::File::open("/dev/zero").unwrap();
-    assert!(read_input(&zero, 4096, soon()).is_err());
+    assert!(matches!(
+        read_input(&zero, 4096, soon()),
+        Err(InputError::TooLarge(4096))
+    ));
 }
 
 fn usage_line(id: &str, model: &str, input: u64, output: u64, ts: &str) -> String {

@@ -70,8 +70,9 @@ fn with_no_suggested_rule_nothing_is_kept_and_the_session_covers_this_call_only(
     assert!(!offer.can_keep());
     assert_eq!(offer.session, SessionScope::ThisCall);
     for line in ["p", "u", " P "] {
-        assert!(
-            Decision::parse(line, &offer).is_err(),
+        assert_eq!(
+            Decision::parse(line, &offer),
+            Err(NoRuleToKeep),
             "{line} is not offered"
         );
     }

@@ -287,3 +287,415 @@ fn weeks_until_order_and_the_breakdown() {
         "{broken}"
     );
 }
+
+/// The document as releases before the serde types built it, with `json!`
+/// and field mutation (kept here only as the oracle of
+/// [`the_typed_document_is_the_old_one_byte_for_byte`]): the pretty
+/// document, and the ndjson lines.
+fn old_document(c: &Counted, a: &UsageArgs, now: i64) -> (String, Vec<String>) {
+    let figures = |r: &Row| {
+        let t = r.tokens();
+        let (cost, some_unpriced) = r.cost();
+        let priced = r.any_priced();
+        serde_json::json!({
+            "input": t.input, "output": t.output,
+            "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
+            "estimatedCostUsd": (!a.no_cost && priced).then_some(cost),
+            "costIsPartial": !a.no_cost && some_unpriced && priced,
+            "costIsEstimate": !a.no_cost && priced && r.estimated(),
+        })
+    };
+    let row_json = |key: &str, r: &Row| {
+        let mut v = figures(r);
+        v["key"] = serde_json::json!(key);
+        v["models"] = serde_json::json!(r.models.keys().collect::<Vec<_>>());
+        let by_model: Vec<serde_json::Value> = r
+            .by_model()
+            .map(|(m, r)| {
+                let mut v = figures(&r);
+                v["model"] = serde_json::json!(m);
+                v
+            })
+            .collect();
+        v["modelBreakdowns"] = serde_json::json!(by_model);
+        v
+    };
+    let session_row = |k: &String, r: &Row| {
+        let mut v = row_json(k, r);
+        if let Some(t) = c.titles.get(k.as_str()) {
+            v["title"] = serde_json::json!(t);
+        }
+        if a.by == By::Session && c.archived.contains(k.as_str()) {
+            v["fromArchive"] = serde_json::json!(true);
+        }
+        if let Some(w) = c.window(k) {
+            let iso = claudio::store::format_iso_millis;
+            v["start"] = serde_json::json!(iso(w.start));
+            v["end"] = serde_json::json!(iso(w.end));
+            v["firstMessage"] = serde_json::json!(iso(w.first));
+            v["lastMessage"] = serde_json::json!(iso(w.last));
+            v["apiRequests"] = serde_json::json!(w.messages);
+            v["active"] = serde_json::json!(w.active);
+            if let Some(p) = Projection::of(w, r, now) {
+                let priced = !a.no_cost && r.any_priced();
+                v["burnRate"] = serde_json::json!({
+                    "tokensPerMinute": p.tokens_per_minute,
+                    "costPerHour": priced.then_some(p.cost_per_hour),
+                });
+                v["projected"] = serde_json::json!({
+                    "tokens": p.tokens,
+                    "estimatedCostUsd": priced.then_some(p.cost),
+                    "remainingMinutes": p.minutes_left,
+                });
+            }
+        }
+        if let Some(agents) = c.agents.get(k.as_str()) {
+            let list: Vec<serde_json::Value> = agents
+                .iter()
+                .map(|(agent, r)| {
+                    let mut v = row_json(&agent.agent.agent_id, r);
+                    v["agentId"] = serde_json::json!(agent.agent.agent_id);
+                    v["description"] = serde_json::json!(agent.agent.description);
+                    v["agentType"] = serde_json::json!(agent.agent.agent_type);
+                    v
+                })
+                .collect();
+            v["subagents"] = serde_json::json!(list);
+        }
+        v
+    };
+    let mut v = serde_json::json!({
+        "by": format!("{:?}", a.by).to_lowercase(),
+        "total": row_json("total", &c.total),
+        "pricesDate": PRICES_DATE,
+        "unpricedModels": c.unpriced,
+    });
+    if !c.archived.is_empty() {
+        v["archivedSessions"] = serde_json::json!(c.archived.len());
+    }
+    if a.by == By::Week {
+        v["startOfWeek"] = serde_json::json!(a.start_of_week.name());
+    }
+    if let Some(z) = &a.timezone {
+        v["timezone"] = serde_json::json!(z);
+    }
+    let mut lines: Vec<String> = c
+        .ordered()
+        .map(|(k, r)| session_row(k, r).to_string())
+        .collect();
+    lines.push(v.to_string());
+    v["rows"] = serde_json::json!(c
+        .ordered()
+        .map(|(k, r)| session_row(k, r))
+        .collect::<Vec<_>>());
+    (serde_json::to_string_pretty(&v).unwrap(), lines)
+}
+
+/// A store of many sessions over two folders: several models (one with no
+/// price), cache tokens, sub-agents with and without a description, a
+/// resumed file that repeats its parent's messages, a cost-state, and
+/// messages spread over months and 5-hour windows up to `now`.
+fn generated_store() -> tempfile::TempDir {
+    crate::cli::sessions::testing::own_cache();
+    let d = tempfile::tempdir().unwrap();
+    let models = [
+        "claude-sonnet-4-5",
+        "claude-opus-4-5",
+        "claude-haiku-4-5",
+        "no-such-model-x",
+    ];
+    // the tests' now: 2027-01-15T08:00:00Z
+    let now = 1_800_000_000_000i64;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for (p, folder) in ["-work-one", "-work-two"].iter().enumerate() {
+        let dir = d.path().join("projects").join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        for s in 0..4 {
+            let id = format!("{p:08}-{s:04}-4000-8000-000000000000");
+            let mut lines = Vec::new();
+            let mut at = now - (next(90 * 24) as i64) * 3_600_000;
+            for i in 0..(3 + next(6)) {
+                at = (at + next(4 * 3_600_000) as i64).min(now - 60_000);
+                let ts = claudio::store::format_iso_millis(at);
+                let model = models[next(models.len() as u64) as usize];
+                lines.push(serde_json::json!({"type":"assistant","sessionId":id,
+                    "cwd":format!("/work/{p}"),"requestId":format!("r{p}{s}{i}"),"timestamp":ts,
+                    "message":{"id":format!("m{p}{s}{i}"),"model":model,"role":"assistant","content":[],
+                    "usage":{"input_tokens":next(5000),"output_tokens":next(3000),
+                        "cache_creation_input_tokens":next(900),"cache_read_input_tokens":next(20_000)}}})
+                .to_string());
+            }
+            // the last session: two responses in the open window
+            if s == 3 {
+                for (i, back) in [(8, 3_000_000), (9, 1_200_000)] {
+                    let ts = claudio::store::format_iso_millis(now - back);
+                    lines.push(serde_json::json!({"type":"assistant","sessionId":id,
+                        "requestId":format!("r{p}{s}{i}"),"timestamp":ts,
+                        "message":{"id":format!("m{p}{s}{i}"),"model":models[0],"role":"assistant",
+                        "content":[],"usage":{"input_tokens":next(5000),"output_tokens":next(3000)}}})
+                    .to_string());
+                }
+            }
+            let ts = claudio::store::format_iso_millis(at);
+            lines.insert(
+                0,
+                serde_json::json!({"type":"user","sessionId":id,"cwd":format!("/work/{p}"),
+                "timestamp":ts,"uuid":format!("10000000-0000-4000-8000-0000000{p}{s}000"),
+                "parentUuid":null,"message":{"role":"user","content":format!("prompt {p} {s}")}})
+                .to_string(),
+            );
+            std::fs::write(dir.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
+            // each last written at a time of its own, not in the order written
+            let touch = |path: &std::path::Path, k: u64| {
+                let f = std::fs::File::options().write(true).open(path).unwrap();
+                let at = std::time::Duration::from_secs(1_799_000_000 + (k * 7919) % 100_000);
+                f.set_modified(std::time::UNIX_EPOCH + at).unwrap();
+            };
+            touch(&dir.join(format!("{id}.jsonl")), (p * 8 + s * 2) as u64);
+            // a resumed session: its file repeats the first one's messages
+            if s == 1 {
+                let again = format!("{p:08}-{s:04}-4000-8000-00000000000f");
+                let mut more = lines.clone();
+                more.push(lines[0].replace("\"r", "\"q").replace("\"m", "\"n"));
+                std::fs::write(dir.join(format!("{again}.jsonl")), more.join("\n") + "\n").unwrap();
+                touch(
+                    &dir.join(format!("{again}.jsonl")),
+                    (p * 8 + s * 2 + 1) as u64,
+                );
+            }
+            // sub-agents, one described and one not
+            if s == 2 {
+                let agents = dir.join(&id).join("subagents");
+                std::fs::create_dir_all(&agents).unwrap();
+                for (k, desc) in [("a1", Some("look around")), ("a2", None)] {
+                    let ts = claudio::store::format_iso_millis(now - 7_200_000);
+                    let first = serde_json::json!({"type":"user","isSidechain":true,
+                        "agentId":k,"sessionId":id,"timestamp":ts,
+                        "message":{"role":"user","content":"go"}});
+                    if let Some(desc) = desc {
+                        let meta = serde_json::json!({"description": desc, "agentType": "Explore"});
+                        std::fs::write(
+                            agents.join(format!("agent-{k}.meta.json")),
+                            meta.to_string(),
+                        )
+                        .unwrap();
+                    }
+                    let reply = serde_json::json!({"type":"assistant","isSidechain":true,
+                        "agentId":k,"sessionId":id,"requestId":format!("ra{k}"),"timestamp":ts,
+                        "message":{"id":format!("ma{k}"),"model":models[next(3) as usize],
+                        "role":"assistant","content":[],
+                        "usage":{"input_tokens":next(5000),"output_tokens":next(3000)}}});
+                    std::fs::write(
+                        agents.join(format!("agent-{k}.jsonl")),
+                        format!("{first}\n{reply}\n"),
+                    )
+                    .unwrap();
+                }
+            }
+        }
+    }
+    d
+}
+
+/// The serde types print what the `json!` builder printed, byte for byte:
+/// every `--by`, with and without the cost, in both orders, pretty and
+/// ndjson, on a generated store.
+#[test]
+fn the_typed_document_is_the_old_one_byte_for_byte() {
+    let d = generated_store();
+    let store = Store::open(Some(d.path())).unwrap();
+    let cfg = cfg(&d);
+    let mut compared = 0;
+    for by in [
+        "day", "week", "month", "model", "project", "session", "block",
+    ] {
+        for extra in [
+            &[][..],
+            &["--no-cost"],
+            &["--order", "desc", "--timezone", "UTC"],
+            &["--since", "30d", "-n", "5"],
+            &["--until", "2027-01-10", "--start-of-week", "sunday"],
+        ] {
+            let mut argv = vec![
+                "claudio",
+                "sessions",
+                "--config-dir",
+                &cfg,
+                "usage",
+                "--all",
+            ];
+            argv.extend(["--by", by]);
+            argv.extend_from_slice(extra);
+            let cli =
+                <super::super::testing::TestCli as clap::Parser>::try_parse_from(&argv).unwrap();
+            let super::super::testing::TestCommand::Sessions(s) = cli.command;
+            let crate::cli::sessions::SessionsAction::Usage(a) = s.action else {
+                panic!("not usage")
+            };
+            let now = 1_800_000_000_000;
+            let q = Query::resolve(&a, None, now).unwrap();
+            let mut sessions = store.usage(None).unwrap().sessions;
+            let pricer = store_pricer(&store, &sessions);
+            select(&mut sessions, a.limit);
+            let titles = if a.by == By::Session {
+                session_titles(&store, None)
+            } else {
+                HashMap::new()
+            };
+            let mut tally = aggregate(&sessions, &pricer, &a, &q);
+            let windows = bill(&mut tally, &q, now);
+            let c = Counted::new(&sessions, tally, windows, titles, &a);
+            let (old, old_lines) = old_document(&c, &a, now);
+            let mut report = c.report(&a, now);
+            assert_eq!(
+                serde_json::to_string_pretty(&report).unwrap(),
+                old,
+                "{argv:?}"
+            );
+            let mut lines: Vec<String> = report
+                .rows
+                .take()
+                .unwrap()
+                .iter()
+                .map(|r| serde_json::to_string(r).unwrap())
+                .collect();
+            lines.push(serde_json::to_string(&report).unwrap());
+            assert_eq!(lines, old_lines, "{argv:?}");
+            compared += 1;
+            // the store is no empty one: rows, and by session sub-agents
+            assert!(
+                old_lines.len() > 1 || extra.contains(&"--until"),
+                "{argv:?}: {old}"
+            );
+            if by == "session" && extra.is_empty() {
+                assert!(old.contains("\"subagents\""), "{old}");
+                assert!(old.contains("\"title\""), "{old}");
+            }
+            if by == "block" && extra.is_empty() {
+                assert!(old.contains("\"burnRate\""), "{old}");
+            }
+        }
+    }
+    assert_eq!(compared, 35);
+}
+
+/// `list --json --usage`'s fields as the `json!` builder gave them, before
+/// [`json::ListUsage`] (the oracle of the test below).
+fn old_list_fields(s: &SessionUsage, pricer: &Pricer) -> serde_json::Value {
+    let u = &s.total();
+    let t = u.tokens();
+    let row = Row::of(s, pricer);
+    let (cost, partial) = row.cost();
+    let priced = row.any_priced();
+    serde_json::json!({
+        "usage": {
+            "input": t.input, "output": t.output,
+            "cacheWrite": t.cache_write, "cacheRead": t.cache_read,
+        },
+        "models": row.models.keys().collect::<Vec<_>>(),
+        "prompts": u.prompts,
+        "apiRequests": u.messages.len(),
+        "firstActivity": u.first,
+        "lastActivity": u.last,
+        "estimatedCostUsd": priced.then_some(cost),
+        "costIsPartial": priced && partial,
+        "costIsEstimate": priced && row.estimated(),
+    })
+}
+
+#[test]
+fn list_s_typed_usage_fields_are_the_old_ones() {
+    let d = generated_store();
+    let store = Store::open(Some(d.path())).unwrap();
+    let sessions = store.usage(None).unwrap().sessions;
+    let pricer = store_pricer(&store, &sessions);
+    assert!(sessions.len() >= 8);
+    for s in &sessions {
+        let new = serde_json::to_string(&list_fields(s, &pricer)).unwrap();
+        assert_eq!(new, old_list_fields(s, &pricer).to_string());
+    }
+}
+
+/// `-n`: the newest sessions by when each was last written, kept in the
+/// listing's order; `-n 0` and none keep every one.
+#[test]
+fn select_keeps_the_newest_in_their_order() {
+    let d = generated_store();
+    let store = Store::open(Some(d.path())).unwrap();
+    let all = store.usage(None).unwrap().sessions;
+    let ids =
+        |v: &[SessionUsage]| -> Vec<String> { v.iter().map(|s| s.session_id.clone()).collect() };
+    for none in [None, Some(0)] {
+        let mut s = store.usage(None).unwrap().sessions;
+        select(&mut s, none);
+        assert_eq!(ids(&s), ids(&all));
+    }
+    let mut s = store.usage(None).unwrap().sessions;
+    select(&mut s, Some(3));
+    let mut times: Vec<i64> = all.iter().map(|s| s.last_modified).collect();
+    times.sort_unstable();
+    let third = times[times.len() - 3];
+    let want: Vec<String> = all
+        .iter()
+        .filter(|s| s.last_modified >= third)
+        .map(|s| s.session_id.clone())
+        .collect();
+    assert_eq!(ids(&s), want);
+}
+
+/// The flags resolved: a folder or none, the bounds in ms, and a window
+/// with no time in it refused as a usage error.
+#[test]
+fn the_query_resolves_the_flags() {
+    let parse = |extra: &[&str]| {
+        let mut argv = vec!["claudio", "sessions", "usage"];
+        argv.extend_from_slice(extra);
+        let cli = <super::super::testing::TestCli as clap::Parser>::try_parse_from(&argv).unwrap();
+        let super::super::testing::TestCommand::Sessions(s) = cli.command;
+        let crate::cli::sessions::SessionsAction::Usage(a) = s.action else {
+            panic!("not usage")
+        };
+        a
+    };
+    let now = 1_800_000_000_000;
+    let here = PathBuf::from("/work/here");
+    let q = Query::resolve(&parse(&["--since", "2h"]), Some(&here), now).unwrap();
+    assert_eq!(q.dir.as_deref(), Some(here.as_path()));
+    assert_eq!((q.since, q.until), (Some(now - 7_200_000), None));
+    let q = Query::resolve(
+        &parse(&[
+            "--all",
+            "--since",
+            "2026-11-01",
+            "--until",
+            "2026-11-01",
+            "--timezone",
+            "UTC",
+        ]),
+        None,
+        now,
+    )
+    .unwrap();
+    assert_eq!(q.dir, None);
+    // a date through that day: the next midnight, exclusive
+    assert_eq!(q.until.zip(q.since).map(|(u, s)| u - s), Some(86_400_000));
+    assert!(q.after_until(q.until) && !q.after_until(q.since) && q.after_until(None));
+    let e = Query::resolve(
+        &parse(&["--all", "--since", "1h", "--until", "2h"]),
+        None,
+        now,
+    )
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("is not after --since"), "{e}");
+    assert!(
+        Query::resolve(&parse(&[]), None, now).is_err(),
+        "no folder to count"
+    );
+}
