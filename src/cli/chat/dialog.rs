@@ -404,6 +404,13 @@ impl Dialog {
     /// The request was withdrawn (the CLI cancelled it): it ends, denied,
     /// saying so.
     pub(super) fn withdrawn(&mut self) -> Step {
+        self.settled_elsewhere("withdrawn")
+    }
+
+    /// The request was settled without this dialog (withdrawn, answered
+    /// in the deck): it closes, saying `how`. Its answer is never sent
+    /// (the request takes no other).
+    pub(super) fn settled_elsewhere(&mut self, how: &str) -> Step {
         let mut step = Step::default();
         let open_picker = match &mut self.state {
             State::Questions { picker, .. } | State::Plan { picker, .. } => picker.take(),
@@ -414,8 +421,7 @@ impl Dialog {
         } else if matches!(self.state, State::Tool { .. }) {
             step.write.push_str("\r\n");
         }
-        step.write
-            .push_str(&format!("  {}\n", self.style.dim("withdrawn")));
+        step.write.push_str(&format!("  {}\n", self.style.dim(how)));
         step.done = Some(Done::answer(PermissionResult::deny(WITHDRAWN)));
         step
     }

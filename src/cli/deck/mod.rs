@@ -7,6 +7,9 @@
 //! - `deck hooks install` adds the `PermissionRequest` hook ([`install`]);
 //! - `deck hook` is that hook ([`hook`]): it hands each request to the
 //!   deck over its private socket ([`socket`]) and prints the answer;
+//! - a claudio chat or `ask` offers the request its dialog asks about on
+//!   the same socket ([`publish`]), answered there or at the deck, the
+//!   first answer winning;
 //! - `deck --json` prints one snapshot for scripts ([`snapshot`]);
 //! - `deck` on a terminal is the full screen ([`view`] draws it, [`full`]
 //!   feeds it), elsewhere line by line ([`line`]).
@@ -16,6 +19,7 @@ pub mod full;
 pub mod hook;
 pub mod install;
 pub mod line;
+pub mod publish;
 pub mod snapshot;
 pub mod socket;
 pub mod view;
