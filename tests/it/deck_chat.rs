@@ -186,3 +186,39 @@ fn an_answer_with_another_token_or_wider_rules_is_refused_and_the_chat_still_ask
     assert_eq!(t.wait(20).code(), Some(0));
     assert_eq!(answers(&fake).len(), 1, "only the chat's denial");
 }
+
+#[test]
+fn an_ask_waiting_on_its_terminal_is_answered_in_the_deck() {
+    let h = home();
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        assistant_tool_use("toolu_p1", "Bash", json!({ "command": COMMAND })),
+        can_use_tool("p1", "Bash", json!({ "command": COMMAND }))
+            .with("tool_use_id", json!("toolu_p1"))
+            .emit(),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"p1","response":allowed()}}),
+        ),
+        assistant_text("done"),
+        result("done"),
+    ]]);
+    let tty = Term::open();
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .env("HOME", h.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"))
+        .env("CLAUDIO_TEST_TTY", tty.slave_path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    tty.wait_for("Allow?");
+    let mut d = Deck::start(h.path());
+    d.wait_for("touch made-by-the-tool");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    d.wait_for("allowed from the deck");
+    // the question on the terminal closes, saying where it was answered
+    tty.wait_for("(answered in the deck)");
+    assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 1);
+}
