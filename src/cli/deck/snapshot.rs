@@ -102,3 +102,27 @@ pub fn with_pending(snap: &mut Value, pending: Option<Value>) {
     snap["deck"] = Value::Bool(pending.is_some());
     snap["pending"] = pending.unwrap_or_else(|| json!([]));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_row_says_which_program_it_is() {
+        let d = tempfile::tempdir().unwrap();
+        let me = std::process::id();
+        let row = |entrypoint: &str| {
+            let f = d.path().join(format!("{me}.json"));
+            std::fs::write(
+                &f,
+                format!(r#"{{"pid":{me},"cwd":"/w","kind":"interactive","entrypoint":"{entrypoint}","status":"idle"}}"#),
+            )
+            .unwrap();
+            let reg = registry::read_dir(d.path());
+            snapshot(d.path(), &reg)["sessions"][0]["program"].clone()
+        };
+        // the CLI a claudio chat or ask starts says `sdk-rust`
+        assert_eq!(row("sdk-rust"), "claudio chat");
+        assert_eq!(row("cli"), "claude TUI");
+    }
+}
