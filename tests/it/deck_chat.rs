@@ -222,3 +222,36 @@ fn an_ask_waiting_on_its_terminal_is_answered_in_the_deck() {
     assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(0));
     assert_eq!(answers(&fake).len(), 1);
 }
+
+/// The real claude CLI (`CLAUDIO_TEST_REAL_CLI`) in a chat, against the
+/// scripted API: its Bash request is answered in a deck started after the
+/// chat asked, and the command runs.
+#[test]
+fn a_real_cli_s_request_in_a_chat_is_answered_in_the_deck_and_the_tool_runs() {
+    use crate::common::real::{world, Reply};
+    let w = world!("a_real_cli_s_request_in_a_chat_is_answered_in_the_deck_and_the_tool_runs");
+    let made = w.work.path().join("made-by-the-deck");
+    w.api.push(Reply::tool_use(
+        "Bash",
+        json!({"command": format!("touch {}", made.display())}),
+    ));
+    w.api.push(Reply::text("Made it."));
+    let h = home();
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"));
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("make it");
+    t.wait_for("Allow?");
+    assert!(!made.exists());
+    let mut d = Deck::start(h.path());
+    d.wait_for("made-by-the-deck");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    d.wait_for("allowed from the deck");
+    t.wait_for("answered in the deck");
+    t.wait_for("Made it.");
+    assert!(made.exists(), "the command ran");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+}
