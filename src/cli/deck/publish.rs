@@ -275,25 +275,31 @@ pub fn start(
     let rt = tokio::runtime::Handle::try_current().ok()?;
     let shared = Arc::new(Shared::default());
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (answer_tx, answer_rx) = tokio::sync::oneshot::channel::<PermissionResult>();
     {
-        // settled by any means, or the handle dropped: stop
+        // the deck's answer given on the runtime, through the request's
+        // own handle (the chat's key may have been first: "already
+        // answered", and its answer stands); settled by any means, or the
+        // handle dropped: stop
         let shared = shared.clone();
         let r = responder.clone();
         rt.spawn(async move {
             tokio::select! {
                 _ = r.settled() => {}
                 _ = stop_rx => {}
+                Ok(result) = answer_rx => {
+                    let _ = r.answer(result).await;
+                }
             }
             shared.stop();
         });
     }
     let input = input_for(req, responder.request_id(), about);
     let req = req.clone();
-    let responder = responder.clone();
     let thread_shared = shared.clone();
     let spawned = std::thread::Builder::new()
         .name("claudio-deck-publish".into())
-        .spawn(move || serve(&path, &input, &req, &responder, &thread_shared, &rt));
+        .spawn(move || serve(&path, &input, &req, &thread_shared, answer_tx));
     if spawned.is_err() {
         shared.stop();
         return None;
@@ -304,24 +310,23 @@ pub fn start(
     })
 }
 
-/// Offer the request until it is answered or settled: no deck, or one
-/// gone mid-answer, is waited for (the next deck is offered it).
+/// Offer the request until the deck answers or the offer is stopped (the
+/// request settled, the handle dropped): no deck, or one gone mid-answer,
+/// is waited for (the next deck is offered it). The deck's answer goes to
+/// `answer`; none goes when it handed the request back.
 fn serve(
     path: &Path,
     input: &Value,
     req: &CanUseToolRequest,
-    responder: &Responder,
     shared: &Shared,
-    rt: &tokio::runtime::Handle,
+    answer: tokio::sync::oneshot::Sender<PermissionResult>,
 ) {
-    while !shared.stopped() && !responder.is_settled() {
+    while !shared.stopped() {
         match offer(path, input, shared) {
             Offered::NoDeck | Offered::Gone => std::thread::sleep(POLL),
             Offered::Answer(a, token) => match verdict(&a, &token, req) {
                 Verdict::Answer(result) => {
-                    // the chat's own key may have been first: "already
-                    // answered", and its answer stands
-                    let _ = rt.block_on(responder.answer(result));
+                    let _ = answer.send(result);
                     return;
                 }
                 // the chat's dialog answers
