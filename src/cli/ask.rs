@@ -278,7 +278,13 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         match next {
             Happened::Request(req) => {
                 let notice = notice_for(&req, &project, &here_dir, client.session_id());
-                asking = ask(&prompts, *req);
+                let about = super::deck::publish::About {
+                    program: "claudio ask",
+                    cwd: here_dir.clone(),
+                    session_id: client.session_id(),
+                    cost_usd: None,
+                };
+                asking = ask(&prompts, *req, &about);
                 if asking.is_some() {
                     notifier.needs_you(&notice, &mut notice_terminal());
                 }
@@ -415,13 +421,19 @@ struct Asked {
     cancel: CancelFlag,
     /// The question, asked on `/dev/tty` beside the loop; its answer.
     task: tokio::task::JoinHandle<PermissionResult>,
+    /// The request offered to the deck meanwhile (dropped: taken off it).
+    _published: Option<super::deck::publish::Published>,
 }
 
 /// Ask `req` on the terminal (a tool approval, a question, a plan), or
 /// pass it over: a request already settled (withdrawn before its turn
 /// came) or of a kind `ask` does not answer (dropped: it gets its default
 /// answer, an error).
-fn ask(prompts: &Arc<TtyPrompts>, req: Request) -> Option<Asked> {
+fn ask(
+    prompts: &Arc<TtyPrompts>,
+    req: Request,
+    about: &super::deck::publish::About,
+) -> Option<Asked> {
     let (body, responder) = req.into_parts();
     let RequestBody::CanUseTool(tool) = body else {
         return None;
@@ -431,12 +443,17 @@ fn ask(prompts: &Arc<TtyPrompts>, req: Request) -> Option<Asked> {
     }
     let cancel = CancelFlag::watch(&responder);
     let call = tool.tool_use_id.clone();
+    // the deck may answer it too: the first answer wins, and the question
+    // on the terminal closes saying so
+    let published =
+        super::deck::publish::start(super::deck::socket::path(), &tool, &responder, about);
     let task = tokio::spawn(prompts.clone().decide(*tool, cancel.flag.clone()));
     Some(Asked {
         responder,
         call,
         cancel,
         task,
+        _published: published,
     })
 }
 

@@ -13,7 +13,7 @@ const REQUEST: &str = r#"{"session_id":"0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f","t
 
 /// The program with a home, a Claude folder and a runtime folder of the
 /// test's own.
-fn deck(home: &Path, args: &[&str]) -> Command {
+pub(crate) fn deck(home: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
     c.args(args)
         .env("HOME", home)
@@ -24,7 +24,7 @@ fn deck(home: &Path, args: &[&str]) -> Command {
     c
 }
 
-fn home() -> tempfile::TempDir {
+pub(crate) fn home() -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     std::fs::create_dir(d.path().join("run")).unwrap();
     d
@@ -131,13 +131,13 @@ fn the_snapshot_lists_running_sessions_and_names_hostile_files() {
 }
 
 /// A deck running: its stdout read line by line in a thread.
-struct Deck {
-    child: std::process::Child,
+pub(crate) struct Deck {
+    pub(crate) child: std::process::Child,
     lines: std::sync::mpsc::Receiver<String>,
 }
 
 impl Deck {
-    fn start(home: &Path) -> Deck {
+    pub(crate) fn start(home: &Path) -> Deck {
         let mut child = deck(home, &["deck"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -158,7 +158,7 @@ impl Deck {
 
     /// Wait for a line holding `text` (bounded: a deck that never says it
     /// fails the test, not hangs it).
-    fn wait_for(&self, text: &str) -> String {
+    pub(crate) fn wait_for(&self, text: &str) -> String {
         let until = Instant::now() + Duration::from_secs(60);
         loop {
             let left = until.saturating_duration_since(Instant::now());

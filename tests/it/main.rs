@@ -14,6 +14,7 @@ mod config_doctor;
 mod cost;
 mod daily_driver;
 mod deck;
+mod deck_chat;
 mod deck_tui;
 mod e2e;
 mod edit_matching;

@@ -162,11 +162,18 @@ impl Dialog {
     /// The request was withdrawn (the CLI cancelled it): it ends, denied,
     /// saying so.
     pub(super) fn withdrawn(&mut self) -> Step {
+        self.settled_elsewhere("withdrawn")
+    }
+
+    /// The request was settled without this dialog (withdrawn, answered
+    /// in the deck): it closes, saying `how`. Its answer is never sent
+    /// (the request takes no other).
+    pub(super) fn settled_elsewhere(&mut self, how: &str) -> Step {
         let mut write = match &mut self.state {
             State::Asking(kind) => kind.close(),
             State::Decided { .. } => String::new(),
         };
-        write.push_str(&format!("  {}\n", self.style.dim("withdrawn")));
+        write.push_str(&format!("  {}\n", self.style.dim(how)));
         Step {
             write,
             done: Some(Done::answer(PermissionResult::deny(WITHDRAWN))),

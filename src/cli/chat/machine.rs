@@ -44,6 +44,9 @@ use claudio::{Message, PermissionMode, SystemMessage};
 use crossterm::event::{KeyCode, KeyModifiers};
 use std::time::{Duration, Instant};
 
+/// What a dialog says when the deck answered its request first.
+pub(super) const ANSWERED_IN_THE_DECK: &str = "answered in the deck";
+
 /// How long Shift-Tab waits for the CLI to confirm the new mode with a
 /// `system`/`status` message (it says yes to the request first).
 pub(super) const MODE_WAIT: Duration = Duration::from_secs(1);
@@ -75,6 +78,9 @@ pub(super) enum Event<R> {
     /// The request being asked was withdrawn by the CLI (or its session
     /// ended).
     Withdrawn,
+    /// The request being asked was answered in the deck (its other
+    /// holder, `deck/publish.rs`): the dialog closes, saying so.
+    AnsweredElsewhere,
     /// The terminal is gone (no more keys).
     KeysGone,
     /// Ctrl-D on an empty line (the terminal's end of input): between
@@ -535,7 +541,7 @@ impl<R> Machine<R> {
                     self.end(End::Failed(e), out);
                 }
             }
-            Event::Withdrawn | Event::KeysGone => {}
+            Event::Withdrawn | Event::AnsweredElsewhere | Event::KeysGone => {}
             Event::Eof => self.eof(out),
             Event::SentNow => {
                 if let Stage::Turn(turn) = &mut self.stage {
@@ -575,6 +581,7 @@ impl<R> Machine<R> {
                 asking.dialog.input(input)
             }
             Event::Withdrawn => asking.dialog.withdrawn(),
+            Event::AnsweredElsewhere => asking.dialog.settled_elsewhere(ANSWERED_IN_THE_DECK),
             Event::KeysGone => asking.dialog.failed(),
             Event::Continued { .. } => {
                 asking.dialog.screen_changed();

@@ -8,6 +8,7 @@ use super::dialog::{Dialog, PendingRequest};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Machine, Parts};
 use super::screen::terminal_height;
+use crate::cli::deck::publish;
 use crate::cli::exit::Exit;
 use crate::cli::notify::{Notice, Trigger};
 use crate::cli::requests;
@@ -15,7 +16,8 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::summary::Here;
 use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
 use claudio::{
-    Client, PermissionMode, PermissionResult, Priority, RequestBody, Responder, UserInput,
+    Client, PermissionMode, PermissionResult, Priority, RequestBody, RequestState, Responder,
+    UserInput,
 };
 use std::collections::VecDeque;
 use std::future::pending;
@@ -132,6 +134,8 @@ impl Chat<'_> {
         // while a dialog is open: single keys, and its request's end
         let mut raw: Option<RawGuard> = None;
         let mut open: Option<Responder> = None;
+        // the open request, offered to the deck while its dialog waits
+        let mut published: Option<publish::Published> = None;
         loop {
             while let Some(effect) = effects.pop_front() {
                 let event = match effect {
@@ -166,6 +170,9 @@ impl Chat<'_> {
                         // file's diff) is the type-ahead's, never its answer
                         let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
                         open = Some(request.responder.clone());
+                        if dialog.asks() && keys.is_some() {
+                            published = self.publish(&request);
+                        }
                         Some(Event::Request {
                             typed_before,
                             request,
@@ -177,6 +184,7 @@ impl Chat<'_> {
                         let _ = a.responder.answer(result).await;
                         self.notifier.answered();
                         open = None;
+                        drop(published.take());
                         None
                     }
                     Effect::RestoreKeys => {
@@ -217,11 +225,16 @@ impl Chat<'_> {
                     keys = None;
                     Event::KeysGone
                 }
-                Happened::Front(Front::Settled) => {
-                    // answered elsewhere, withdrawn, or the session gone
+                Happened::Front(Front::Settled(how)) => {
+                    // answered in the deck, withdrawn, or the session gone
                     open = None;
+                    drop(published.take());
                     self.notifier.answered();
-                    Event::Withdrawn
+                    if how == RequestState::Answered {
+                        Event::AnsweredElsewhere
+                    } else {
+                        Event::Withdrawn
+                    }
                 }
                 Happened::Request(request) => {
                     let (body, responder) = request.into_parts();
@@ -242,6 +255,7 @@ impl Chat<'_> {
                         continue;
                     }
                     open = None;
+                    drop(published.take());
                     self.notifier.answered();
                     Event::Withdrawn
                 }
@@ -378,6 +392,23 @@ impl Chat<'_> {
         dialog.size(width, height)
     }
 
+    /// Offer the request its dialog asks about to the deck, if one runs
+    /// or starts while it waits ([`publish`]): the first answer wins.
+    fn publish(&self, a: &PendingRequest) -> Option<publish::Published> {
+        let about = publish::About {
+            program: "claudio chat",
+            cwd: self.cwd.clone(),
+            session_id: self.session.state.session_id.clone(),
+            cost_usd: self.session.state.totals.session_cost_usd,
+        };
+        publish::start(
+            crate::cli::deck::socket::path(),
+            &a.req,
+            &a.responder,
+            &about,
+        )
+    }
+
     /// The notice for a request that asks the person: what waits, in which
     /// project.
     fn notice_for(&self, a: &PendingRequest) -> Notice {
@@ -412,8 +443,8 @@ enum Front {
     Key(Option<TermEvent>),
     /// The request being asked is settled without its dialog: the CLI
     /// withdrew it (the event may still be on its way), the session
-    /// ended, or another holder answered.
-    Settled,
+    /// ended, or another holder (the deck) answered.
+    Settled(RequestState),
 }
 
 /// The keys typed while Claude works (only on a terminal).
@@ -436,7 +467,7 @@ async fn front_input(keys: &mut Option<Keys>, open: Option<&Responder>) -> Front
     };
     tokio::select! {
         k = key => Front::Key(k),
-        _ = settled(open) => Front::Settled,
+        how = settled(open) => Front::Settled(how),
     }
 }
 
@@ -447,12 +478,11 @@ pub(super) fn write_to(out: &mut io::Stdout, s: &str) {
     }
 }
 
-/// Resolves when the request `open` is settled; never without one.
-async fn settled(open: Option<&Responder>) {
+/// Resolves when the request `open` is settled, with how; never without
+/// one.
+async fn settled(open: Option<&Responder>) -> RequestState {
     match open {
-        Some(r) => {
-            r.settled().await;
-        }
+        Some(r) => r.settled().await,
         None => pending().await,
     }
 }

@@ -183,10 +183,18 @@ fn pending_list(held: &HashMap<String, Held>) -> Value {
                     "toolName": i.get("tool_name"),
                     "toolInput": i.get("tool_input"),
                     "permissionSuggestions": i.get("permission_suggestions"),
+                    "program": program_of(i).unwrap_or(Kind::Tui).words(),
+                    "requestId": i.get("claudio").and_then(|c| c.get("requestId")),
                 })
             })
             .collect(),
     )
+}
+
+/// The program a request came from, when a claudio chat or `ask`
+/// published it ([`super::publish`]); else the hook's (a claude TUI).
+pub fn program_of(input: &Value) -> Option<Kind> {
+    Kind::of_program(input.get("claudio")?.get("program")?.as_str()?)
 }
 
 /// A request as the screen shows it, or `None` when it cannot be read
@@ -209,10 +217,12 @@ fn request_of(
         .get("session_id")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    let kind = sessions
-        .iter()
-        .find(|s| s.session_id.is_some() && s.session_id == session_id)
-        .map_or(Kind::Tui, |s| s.kind);
+    let kind = program_of(input).unwrap_or_else(|| {
+        sessions
+            .iter()
+            .find(|s| s.session_id.is_some() && s.session_id == session_id)
+            .map_or(Kind::Tui, |s| s.kind)
+    });
     let shown = shown_at(&req, input, width, style);
     let offer = Offer::of(&req);
     Some((

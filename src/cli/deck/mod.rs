@@ -7,6 +7,9 @@
 //! - `deck hooks install` adds the `PermissionRequest` hook ([`install`]);
 //! - `deck hook` is that hook ([`hook`]): it hands each request to the
 //!   deck over its private socket ([`socket`]) and prints the answer;
+//! - a claudio chat or `ask` offers the request its dialog asks about on
+//!   the same socket ([`publish`]), answered there or at the deck, the
+//!   first answer winning;
 //! - `deck --json` prints one snapshot for scripts ([`snapshot`]);
 //! - `deck` on a terminal is the full screen ([`view`] draws it, [`full`]
 //!   feeds it), elsewhere line by line ([`line`]).
@@ -16,6 +19,7 @@ pub mod full;
 pub mod hook;
 pub mod install;
 pub mod line;
+pub mod publish;
 pub mod snapshot;
 pub mod socket;
 pub mod view;
@@ -49,10 +53,20 @@ claude TUI are answered in its terminal: the row names its tmux pane.
 A request answered in its terminal first leaves the deck by itself.
 Not on a terminal, the deck works line by line (y, n or a reason, t).
 
+A claudio chat, or an ask asking on its terminal, needs no hook: while its
+question waits, it offers the tool approval to the deck over the same socket
+(a deck started later too), and the row says claudio chat or claudio ask.
+The first answer wins: the deck's closes the chat's question (\"answered in
+the deck\"), the chat's takes the deck's row away. t, q or a deck that dies
+leave the chat asking where it was. Its questions and plans are asked in the
+chat.
+
 `claudio deck --json` prints one snapshot (with the requests a full-screen
-deck holds, under pending); `claudio deck --watch` prints each change as one
-JSON object a line: session-appeared, session-changed, session-gone,
-request-pending, request-answered.
+deck holds, under pending; program says which kind each session and request
+is: claudio chat, claudio ask, claude TUI, claude -p, background agent);
+`claudio deck --watch` prints each change as one JSON object a line:
+session-appeared, session-changed, session-gone, request-pending,
+request-answered.
 
 Examples:
   claudio deck --json | jq '.sessions[] | select(.state == \"waiting\")'

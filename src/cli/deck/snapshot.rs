@@ -39,6 +39,7 @@ fn row(config_dir: &Path, s: &LiveSession, state: &SessionState) -> Value {
         "cwd": s.cwd,
         "kind": s.kind,
         "entrypoint": s.entrypoint,
+        "program": super::view::Kind::of(s.kind.as_deref(), s.entrypoint.as_deref()).words(),
         "name": s.name,
         "tmux": s.tmux,
         "version": s.version,
@@ -100,4 +101,28 @@ pub fn run() -> anyhow::Result<Exit> {
 pub fn with_pending(snap: &mut Value, pending: Option<Value>) {
     snap["deck"] = Value::Bool(pending.is_some());
     snap["pending"] = pending.unwrap_or_else(|| json!([]));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_row_says_which_program_it_is() {
+        let d = tempfile::tempdir().unwrap();
+        let me = std::process::id();
+        let row = |entrypoint: &str| {
+            let f = d.path().join(format!("{me}.json"));
+            std::fs::write(
+                &f,
+                format!(r#"{{"pid":{me},"cwd":"/w","kind":"interactive","entrypoint":"{entrypoint}","status":"idle"}}"#),
+            )
+            .unwrap();
+            let reg = registry::read_dir(d.path());
+            snapshot(d.path(), &reg)["sessions"][0]["program"].clone()
+        };
+        // the CLI a claudio chat or ask starts says `sdk-rust`
+        assert_eq!(row("sdk-rust"), "claudio chat");
+        assert_eq!(row("cli"), "claude TUI");
+    }
 }

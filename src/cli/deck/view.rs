@@ -26,6 +26,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     ClaudioChat,
+    ClaudioAsk,
     Tui,
     Print,
     Background,
@@ -45,9 +46,20 @@ impl Kind {
         }
     }
 
+    /// From a request a claudio chat or `ask` published
+    /// ([`super::publish`]): its `claudio.program`.
+    pub fn of_program(program: &str) -> Option<Kind> {
+        match program {
+            "claudio chat" => Some(Kind::ClaudioChat),
+            "claudio ask" => Some(Kind::ClaudioAsk),
+            _ => None,
+        }
+    }
+
     pub fn words(self) -> &'static str {
         match self {
             Kind::ClaudioChat => "claudio chat",
+            Kind::ClaudioAsk => "claudio ask",
             Kind::Tui => "claude TUI",
             Kind::Print => "claude -p",
             Kind::Background => "background agent",

@@ -21,33 +21,74 @@ use std::time::Duration;
 /// closed) as a flag a blocking prompt can poll. It is also set when this
 /// value is dropped (the question went away).
 pub struct CancelFlag {
-    pub flag: Arc<AtomicBool>,
+    pub flag: Arc<Cancel>,
     watcher: tokio::task::JoinHandle<()>,
+}
+
+/// Whether a question on the terminal is to close, and why: what it says
+/// as it closes.
+#[derive(Debug, Default)]
+pub struct Cancel {
+    set: AtomicBool,
+    /// Another holder of the request (the deck) answered it.
+    in_the_deck: AtomicBool,
+}
+
+impl Cancel {
+    /// Whether the question is to close.
+    pub fn is_set(&self) -> bool {
+        self.set.load(Ordering::SeqCst)
+    }
+
+    /// Close it: withdrawn, or gone.
+    pub fn set(&self) {
+        self.set.store(true, Ordering::SeqCst);
+    }
+
+    /// Close it: answered in the deck.
+    pub fn set_answered_in_the_deck(&self) {
+        self.in_the_deck.store(true, Ordering::SeqCst);
+        self.set();
+    }
+
+    /// What the closed question says.
+    fn note(&self) -> &'static str {
+        if self.in_the_deck.load(Ordering::SeqCst) {
+            "\n  (answered in the deck)\n"
+        } else {
+            "\n  (withdrawn)\n"
+        }
+    }
 }
 
 impl CancelFlag {
     /// Watch `r`: the flag is set once it is no longer pending. The
     /// watcher holds a handle only while it waits (it ends with the flag).
     pub fn watch(r: &claudio::Responder) -> CancelFlag {
-        let flag = Arc::new(AtomicBool::new(false));
+        let flag = Arc::new(Cancel::default());
         let (f, r) = (flag.clone(), r.clone());
         let watcher = tokio::spawn(async move {
-            r.settled().await;
-            f.store(true, Ordering::SeqCst);
+            // answered while asked: by its other holder, the deck
+            // (`deck/publish.rs`); `ask` answers after its question closed
+            if r.settled().await == claudio::RequestState::Answered {
+                f.set_answered_in_the_deck();
+            } else {
+                f.set();
+            }
         });
         CancelFlag { flag, watcher }
     }
 
     /// The question is to close now (the CLI withdrew its request).
     pub fn set(&self) {
-        self.flag.store(true, Ordering::SeqCst);
+        self.flag.set();
     }
 }
 
 impl Drop for CancelFlag {
     fn drop(&mut self) {
         self.watcher.abort();
-        self.flag.store(true, Ordering::SeqCst);
+        self.flag.set();
     }
 }
 
@@ -94,7 +135,7 @@ impl TtyPrompts {
     pub async fn decide(
         self: Arc<Self>,
         req: CanUseToolRequest,
-        cancelled: Arc<AtomicBool>,
+        cancelled: Arc<Cancel>,
     ) -> PermissionResult {
         let me = self.clone();
         let req2 = req.clone();
@@ -123,7 +164,7 @@ impl TtyPrompts {
     fn answer_blocking(
         &self,
         req: &CanUseToolRequest,
-        cancelled: &AtomicBool,
+        cancelled: &Cancel,
     ) -> io::Result<PermissionResult> {
         let _paused = self.spinner.get().map(Spinner::pause);
         let mut tty = std::fs::OpenOptions::new()
@@ -142,7 +183,7 @@ impl TtyPrompts {
         &self,
         tty: &mut impl Tty,
         req: &CanUseToolRequest,
-        cancelled: &AtomicBool,
+        cancelled: &Cancel,
     ) -> io::Result<PermissionResult> {
         let grants = || self.grants.lock().unwrap_or_else(|e| e.into_inner());
         let at = Screen {
@@ -223,11 +264,11 @@ fn tty_width() -> usize {
 
 /// Read one line from the terminal, giving up when `cancelled` is set.
 /// End of file (a closed terminal) is an error.
-fn read_line_cancellable(tty: &mut impl Tty, cancelled: &AtomicBool) -> io::Result<String> {
+fn read_line_cancellable(tty: &mut impl Tty, cancelled: &Cancel) -> io::Result<String> {
     let mut line = Vec::new();
     loop {
-        if cancelled.load(Ordering::SeqCst) {
-            let _ = tty.write_all(b"\n  (withdrawn)\n");
+        if cancelled.is_set() {
+            let _ = tty.write_all(cancelled.note().as_bytes());
             return Err(io::Error::new(io::ErrorKind::Interrupted, "withdrawn"));
         }
         let mut pfd = [PollFd::new(&*tty, PollFlags::IN)];
@@ -279,14 +320,18 @@ mod tests {
         for &kind in RequestKind::ALL {
             let sample = (registered(kind).sample)();
             let (mut tty, person) = Person::answering(&sample.lines);
-            let got = prompts().ask_on(&mut tty, &sample.req, &AtomicBool::new(false));
+            let got = prompts().ask_on(&mut tty, &sample.req, &Cancel::default());
             drop(tty);
             let shown = person.shown();
             assert!(shown.contains(sample.shows), "{kind:?}: {shown}");
             assert_eq!(got.unwrap(), sample.result, "{kind:?}: {shown}");
 
             let (mut tty, person) = Person::answering(&[]);
-            let got = prompts().ask_on(&mut tty, &sample.req, &AtomicBool::new(true));
+            let got = prompts().ask_on(&mut tty, &sample.req, &{
+                let c = Cancel::default();
+                c.set();
+                c
+            });
             drop(tty);
             assert_eq!(got.unwrap_err().kind(), io::ErrorKind::Interrupted);
             assert!(person.shown().contains("(withdrawn)"), "{kind:?}");
@@ -349,7 +394,7 @@ mod tests {
 
     fn ask_tool(r: &CanUseToolRequest, answers: &[&str]) -> (io::Result<PermissionResult>, String) {
         let (mut tty, person) = Person::answering(answers);
-        let got = prompts().ask_on(&mut tty, r, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, r, &Cancel::default());
         drop(tty);
         (got, person.shown())
     }
@@ -420,10 +465,26 @@ mod tests {
         assert_eq!(got.unwrap_err().kind(), io::ErrorKind::InvalidData);
         // withdrawn while asked
         let (mut tty, person) = Person::answering(&[]);
-        let got = prompts().ask_on(&mut tty, &r, &AtomicBool::new(true));
+        let got = prompts().ask_on(&mut tty, &r, &{
+            let c = Cancel::default();
+            c.set();
+            c
+        });
         drop(tty);
         assert_eq!(got.unwrap_err().kind(), io::ErrorKind::Interrupted);
         assert!(person.shown().contains("(withdrawn)"));
+        // answered in the deck while asked: closed, saying so
+        let (mut tty, person) = Person::answering(&[]);
+        let got = prompts().ask_on(&mut tty, &r, &{
+            let c = Cancel::default();
+            c.set_answered_in_the_deck();
+            c
+        });
+        drop(tty);
+        assert_eq!(got.unwrap_err().kind(), io::ErrorKind::Interrupted);
+        let shown = person.shown();
+        assert!(shown.contains("(answered in the deck)"), "{shown}");
+        assert!(!shown.contains("(withdrawn)"), "{shown}");
         let none = nobody_to_ask("Bash");
         assert!(matches!(none, PermissionResult::Deny { .. }), "{none:?}");
         // claudio decided by itself: nobody was asked
@@ -440,7 +501,7 @@ mod tests {
         let p = prompts();
         let r = bash("cargo test");
         let (mut tty, person) = Person::answering(&["a\n"]);
-        let first = p.ask_on(&mut tty, &r, &AtomicBool::new(false));
+        let first = p.ask_on(&mut tty, &r, &Cancel::default());
         drop(tty);
         // "this session" is the person's: user_permanent; the later calls
         // the grant allows are claudio's own rule, nobody asked: config
@@ -448,17 +509,13 @@ mod tests {
         assert_eq!(first.unwrap(), PermissionResult::allow().classified(by));
         person.shown();
         let (mut tty, person) = Person::answering(&[]);
-        let again = p.ask_on(&mut tty, &r, &AtomicBool::new(false));
+        let again = p.ask_on(&mut tty, &r, &Cancel::default());
         drop(tty);
         let by = claudio::protocol::DecisionClassification::Config;
         assert_eq!(again.unwrap(), PermissionResult::allow().classified(by));
         assert!(person.shown().contains(tool::SAME_CALL));
         let (mut tty, _person) = Person::answering(&[]);
-        let other = p.ask_on(
-            &mut tty,
-            &bash("cargo test; rm -rf ~"),
-            &AtomicBool::new(false),
-        );
+        let other = p.ask_on(&mut tty, &bash("cargo test; rm -rf ~"), &Cancel::default());
         assert!(other.is_err(), "another call is asked");
     }
 
@@ -484,7 +541,7 @@ mod tests {
             {"question":"Pick\u{1b}]52;c;QUFB\u{7}","header":"H\u{1b}[31m","multiSelect":false,
              "options":[{"label":"A\u{1b}[2J","description":"d\u{9d}x\u{9c}"},{"label":"B","description":""}]}]}}));
         let (mut tty, person) = Person::answering(&["1\n"]);
-        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, &q, &Cancel::default());
         drop(tty);
         let shown = person.shown();
         assert!(
@@ -507,7 +564,7 @@ mod tests {
             {"question":"Which tests?","header":"Tests","multiSelect":true,
              "options":[{"label":"unit","description":""},{"label":"e2e","description":""}]}]}}));
         let (mut tty, person) = Person::answering(&["2\n", "1,2\n"]);
-        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, &q, &Cancel::default());
         drop(tty);
         let shown = person.shown();
         let PermissionResult::Allow { updated_input, .. } = got.unwrap() else {
@@ -517,7 +574,7 @@ mod tests {
         assert_eq!(answers["Which db?"], "Postgres", "{answers}");
         assert_eq!(answers["Which tests?"], "unit, e2e", "{answers}");
         let (mut tty, _person) = Person::answering(&["\n"]);
-        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, &q, &Cancel::default());
         assert_eq!(got.unwrap(), PermissionResult::deny(question::DECLINED));
     }
 
@@ -527,7 +584,7 @@ mod tests {
     fn unreadable_questions_are_denied_and_said() {
         let q = req(json!({"tool_name":"AskUserQuestion","input":{"questions":"no"}}));
         let (mut tty, person) = Person::answering(&[]);
-        let got = prompts().ask_on(&mut tty, &q, &AtomicBool::new(false));
+        let got = prompts().ask_on(&mut tty, &q, &Cancel::default());
         drop(tty);
         assert_eq!(got.unwrap(), PermissionResult::deny(question::UNREADABLE));
         let shown = person.shown();
@@ -542,7 +599,7 @@ mod tests {
         let r = req(json!({"tool_name":"ExitPlanMode","input":{"plan":"# Plan\n1. do it"}}));
         let run = |line: &str| {
             let (mut tty, person) = Person::answering(&[line]);
-            let got = prompts().ask_on(&mut tty, &r, &AtomicBool::new(false));
+            let got = prompts().ask_on(&mut tty, &r, &Cancel::default());
             drop(tty);
             (got.unwrap(), person.shown())
         };

@@ -165,6 +165,8 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         // the developer's own config file and archive must not change the tests
         .env("XDG_CONFIG_HOME", fake.record.path())
         .env("CLAUDIO_ARCHIVE_DIR", fake.record.path().join("archive"))
+        // nor a deck the developer runs (a chat offers it its requests)
+        .env("XDG_RUNTIME_DIR", fake.record.path().join("run"))
         .env("CLAUDIO_TEST_TTY", "/nonexistent/tty")
         // every folder trusted (the CLI's own switch): the trust question
         // has tests of its own (trust_workspace), which take this away

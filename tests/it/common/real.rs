@@ -98,6 +98,8 @@ impl World {
             .env_remove("CLAUDIO_PERMISSION_MODE")
             .env("XDG_CONFIG_HOME", self.home.path().join(".config"))
             .env("CLAUDIO_ARCHIVE_DIR", self.home.path().join("archive"))
+            // a chat offers its requests to a deck: never the developer's
+            .env("XDG_RUNTIME_DIR", self.home.path().join("run"))
             .env("CLAUDIO_TEST_TTY", "/nonexistent/tty");
         for (k, v) in self.env() {
             c.env(k, v);

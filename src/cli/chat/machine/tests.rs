@@ -383,6 +383,23 @@ fn keys_answer_the_open_request_not_the_type_ahead() {
 }
 
 #[test]
+fn a_request_answered_in_the_deck_closes_its_dialog_saying_so() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    assert!(w.asking());
+    let out = c.step(&mut w, Event::AnsweredElsewhere, 2);
+    let shown = text(&out);
+    assert!(shown.contains("answered in the deck"), "{shown}");
+    assert!(!shown.contains("withdrawn"), "{shown}");
+    assert!(!w.asking());
+    // keys after it are the type-ahead's, not an answer
+    let out = c.step(&mut w, key('y'), 3);
+    assert_eq!(replied(&out), None);
+    assert_eq!(end(&c.step(&mut w, msg(result()), 4)), Some(&End::Done));
+}
+
+#[test]
 fn a_request_withdrawn_while_it_is_asked_is_denied_and_the_turn_goes_on() {
     let mut c = Chat::new();
     let mut w = c.turn();

@@ -1,0 +1,257 @@
+//! A claudio chat's requests on the deck: the chat (on the fake CLI, in a
+//! pseudo-terminal) offers the request its dialog asks about on the deck's
+//! socket; the deck answers it, or the chat does, the first answer
+//! winning; a deck killed mid-answer leaves the chat asking.
+
+use crate::common::term::Term;
+use crate::common::*;
+use crate::deck::{deck, home, Deck};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixListener;
+use std::path::Path;
+use std::time::Duration;
+
+/// The command the model wants to run (an escape in it, shown as text).
+const COMMAND: &str = "touch made-by-the-tool \u{1b}]0;pwned\u{7}";
+
+/// A turn asking once for `COMMAND`, then taking `answer` and ending.
+fn asking(answer: Value) -> Fake {
+    Fake::after_init(vec![vec![
+        expect_user("do it"),
+        assistant_tool_use("toolu_p1", "Bash", json!({ "command": COMMAND })),
+        can_use_tool("p1", "Bash", json!({ "command": COMMAND }))
+            .with("tool_use_id", json!("toolu_p1"))
+            .emit(),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"p1","response":answer}}),
+        ),
+        result("ok"),
+    ]])
+}
+
+fn allowed() -> Value {
+    json!({"behavior":"allow","updatedInput":{"command": COMMAND}})
+}
+
+/// The chat on `fake`, its home and runtime folder `home`'s (the deck's).
+fn chat(fake: &Fake, home: &Path) -> Term {
+    let mut c = claudio(fake);
+    c.env("HOME", home)
+        .env("XDG_DATA_HOME", home)
+        .env("XDG_RUNTIME_DIR", home.join("run"));
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("do it");
+    t.wait_for("Allow?");
+    t
+}
+
+fn answers(fake: &Fake) -> Vec<Value> {
+    fake.stdin_lines()
+        .into_iter()
+        .filter(|l| l["type"] == "control_response")
+        .collect()
+}
+
+#[test]
+fn a_deck_started_after_the_chat_asks_answers_it_and_the_tool_runs() {
+    let h = home();
+    let fake = asking(allowed());
+    let mut t = chat(&fake, h.path());
+    // the deck starts while the chat's dialog waits: it is offered the
+    // request all the same
+    let mut d = Deck::start(h.path());
+    let shown = d.wait_for("touch made-by-the-tool");
+    // escapes are shown as text, never written
+    assert!(shown.contains("\\e]0;pwned\\a"), "{shown}");
+    assert!(!shown.contains('\u{1b}'));
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    d.wait_for("allowed from the deck");
+    // the chat's dialog closes, saying where it was answered
+    t.wait_for("answered in the deck");
+    t.wait_for("1 API call");
+    // a key typed now is no answer: the request took one, the deck's
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // the fake exits 3 on an answer it did not expect: the allow of the
+    // call as the CLI asked it, once
+    assert_eq!(answers(&fake).len(), 1);
+}
+
+#[test]
+fn a_deck_killed_mid_answer_leaves_the_chat_asking_where_it_was() {
+    let h = home();
+    let fake = asking(allowed());
+    let mut t = chat(&fake, h.path());
+    let mut d = Deck::start(h.path());
+    d.wait_for("touch made-by-the-tool");
+    d.child.kill().unwrap();
+    d.child.wait().unwrap();
+    drop(d);
+    // the chat's own dialog is still open, and answers
+    t.line("y");
+    let screen = t.wait_for("1 API call");
+    assert!(screen.contains("allowed once"), "{screen}");
+    assert!(!screen.contains("answered in the deck"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 1);
+}
+
+#[test]
+fn the_chat_answering_first_clears_the_deck_s_row_and_json_names_the_chat() {
+    let h = home();
+    let fake = asking(
+        json!({"behavior":"deny","message":"The user denied this tool call.","interrupt":false}),
+    );
+    let full = Term::spawn_sized(deck(h.path(), &["deck"]), 24, 120);
+    full.wait_for("claudio deck");
+    let mut t = chat(&fake, h.path());
+    let screen = full.wait_for("made-by-the-tool");
+    assert!(screen.contains("claudio chat"), "{screen}");
+    assert!(screen.contains("\\e]0;pwned\\a"), "{screen}");
+    assert!(!full.raw().contains("pwned\u{7}"));
+    // scripts see it, with the program and the CLI's request id, the
+    // tool's input byte for byte
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let p = &v["pending"][0];
+    assert_eq!(p["program"], "claudio chat", "{v}");
+    assert_eq!(p["requestId"], "p1");
+    assert_eq!(p["toolInput"]["command"], COMMAND);
+    // the chat's own key is first: the deck's row goes by itself
+    t.line("n");
+    t.wait_for("1 API call");
+    full.wait_for("answered in its terminal");
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["pending"], json!([]), "{v}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 1);
+}
+
+/// A deck of the test's own on the socket: it reads the chat's request
+/// and answers it with `answer`'s line (`TOKEN` put in for its token).
+fn fake_deck(home: &Path) -> UnixListener {
+    let dir = home.join("run/claudio");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    UnixListener::bind(dir.join("deck.sock")).unwrap()
+}
+
+fn read_request(l: &UnixListener) -> (std::os::unix::net::UnixStream, Value) {
+    let (s, _) = l.accept().unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut line = String::new();
+    BufReader::new(&s).read_line(&mut line).unwrap();
+    (s, serde_json::from_str(&line).unwrap())
+}
+
+#[test]
+fn an_answer_with_another_token_or_wider_rules_is_refused_and_the_chat_still_asks() {
+    let h = home();
+    let fake = asking(
+        json!({"behavior":"deny","message":"The user denied this tool call.","interrupt":false}),
+    );
+    let l = fake_deck(h.path());
+    let mut t = chat(&fake, h.path());
+    let (mut s, req) = read_request(&l);
+    assert_eq!(req["type"], "permission");
+    assert_eq!(req["input"]["claudio"]["program"], "claudio chat");
+    assert_eq!(req["input"]["claudio"]["requestId"], "p1");
+    assert_eq!(req["input"]["tool_input"]["command"], COMMAND);
+    let token = req["token"].as_str().unwrap().to_owned();
+    assert!(token.len() >= 32, "a random token: {token}");
+    // an answer meant for another request: refused, nothing sent
+    writeln!(s, r#"{{"token":"not-{token}","behavior":"allow"}}"#).unwrap();
+    drop(s);
+    // offered again (the chat still waits), with a fresh token; an allow
+    // keeping a rule the CLI never suggested is refused too
+    let (mut s, again) = read_request(&l);
+    let token2 = again["token"].as_str().unwrap().to_owned();
+    assert_ne!(token2, token);
+    writeln!(
+        s,
+        r#"{{"token":"{token2}","behavior":"allow","updatedPermissions":[{{"type":"addRules","rules":[{{"toolName":"Bash"}}],"behavior":"allow","destination":"userSettings"}}]}}"#
+    )
+    .unwrap();
+    drop(s);
+    // the chat's dialog is still open: its own key answers
+    t.line("n");
+    let screen = t.wait_for("1 API call");
+    assert!(!screen.contains("answered in the deck"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 1, "only the chat's denial");
+}
+
+#[test]
+fn an_ask_waiting_on_its_terminal_is_answered_in_the_deck() {
+    let h = home();
+    let fake = Fake::after_init(vec![vec![
+        expect_user("q"),
+        assistant_tool_use("toolu_p1", "Bash", json!({ "command": COMMAND })),
+        can_use_tool("p1", "Bash", json!({ "command": COMMAND }))
+            .with("tool_use_id", json!("toolu_p1"))
+            .emit(),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"p1","response":allowed()}}),
+        ),
+        assistant_text("done"),
+        result("done"),
+    ]]);
+    let tty = Term::open();
+    let mut c = claudio(&fake);
+    c.args(["ask", "q"])
+        .env("HOME", h.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"))
+        .env("CLAUDIO_TEST_TTY", tty.slave_path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    tty.wait_for("Allow?");
+    let mut d = Deck::start(h.path());
+    d.wait_for("touch made-by-the-tool");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    d.wait_for("allowed from the deck");
+    // the question on the terminal closes, saying where it was answered
+    tty.wait_for("(answered in the deck)");
+    assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 1);
+}
+
+/// The real claude CLI (`CLAUDIO_TEST_REAL_CLI`) in a chat, against the
+/// scripted API: its Bash request is answered in a deck started after the
+/// chat asked, and the command runs.
+#[test]
+fn a_real_cli_s_request_in_a_chat_is_answered_in_the_deck_and_the_tool_runs() {
+    use crate::common::real::{world, Reply};
+    let w = world!("a_real_cli_s_request_in_a_chat_is_answered_in_the_deck_and_the_tool_runs");
+    let made = w.work.path().join("made-by-the-deck");
+    w.api.push(Reply::tool_use(
+        "Bash",
+        json!({"command": format!("touch {}", made.display())}),
+    ));
+    w.api.push(Reply::text("Made it."));
+    let h = home();
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"));
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("make it");
+    t.wait_for("Allow?");
+    assert!(!made.exists());
+    let mut d = Deck::start(h.path());
+    d.wait_for("made-by-the-deck");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    d.wait_for("allowed from the deck");
+    t.wait_for("answered in the deck");
+    t.wait_for("Made it.");
+    assert!(made.exists(), "the command ran");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+}
