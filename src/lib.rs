@@ -44,6 +44,7 @@ mod error;
 mod handlers;
 mod mcp;
 mod options;
+pub mod progress;
 pub mod protocol;
 pub mod registry;
 pub mod sanitize;
