@@ -14,6 +14,9 @@
 //! come from [`events::Source`], the one place that waits for them.
 
 use super::interrupt::{CtrlC, Press};
+// a report's result (a turn the CLI started by itself) owes nothing: the
+// library's reading of it
+use claudio::progress::is_automatic;
 use claudio::{Message, SystemMessage};
 use std::time::{Duration, Instant};
 
@@ -58,12 +61,6 @@ pub struct Turn {
     ctrl_c: CtrlC,
     interrupted: bool,
     over: bool,
-}
-
-/// The result of a turn the CLI started by itself (a background agent
-/// reporting: `origin.kind` `task-notification`), not one of the person's.
-pub fn is_automatic(m: &Message) -> bool {
-    matches!(m, Message::Result(r) if r.origin.is_some())
 }
 
 fn is_init(m: &Message) -> bool {

@@ -347,3 +347,41 @@ async fn real_cli_a_bash_request_is_an_event_answered_from_another_task() {
     let tr = reqs[1].tool_result_for(&id).expect("a tool result");
     assert!(!tr.is_error, "{tr:?}");
 }
+
+/// `query_events` gives a one-shot query's turn as events, as
+/// `Client::events` gives a session's, and ends after the turn's end; the
+/// library's `Progress` reads the same events: the Bash call runs while it
+/// is asked, and the cost is the result's.
+#[tokio::test]
+async fn a_query_gives_its_turn_as_events_and_progress_reads_them() {
+    let fake = bash_turn(json!({"behavior":"allow","updatedInput":{"command":"ls"}}));
+    let mut events = claudio::query_events("go", fake.options().requests_as_events(true));
+    let mut progress = claudio::progress::Progress::default();
+    let mut names = Vec::new();
+    let mut running_when_asked = Vec::new();
+    let read = async {
+        while let Some(e) = events.next().await {
+            let e = e.expect("event");
+            progress.observe_event(&e);
+            names.push(name(&e));
+            if let Event::Request(req) = &e {
+                running_when_asked = progress.running().map(|c| c.name.clone()).collect();
+                req.responder()
+                    .answer(PermissionResult::allow())
+                    .await
+                    .expect("answered");
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), read)
+        .await
+        .expect("the query ended");
+    assert_eq!(names.first().map(String::as_str), Some("turn-started"));
+    assert_eq!(names.last().map(String::as_str), Some("turn-ended"));
+    assert!(names.iter().any(|n| n == "request:perm-1"), "{names:?}");
+    assert_eq!(running_when_asked, ["Bash"]);
+    assert_eq!(progress.cost_usd(), Some(0.001));
+    assert!(!progress.turn_open());
+    assert_eq!(progress.results(), 1);
+    assert_eq!(answers(&fake).len(), 1);
+}
