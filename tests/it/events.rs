@@ -385,3 +385,77 @@ async fn a_query_gives_its_turn_as_events_and_progress_reads_them() {
     assert_eq!(progress.results(), 1);
     assert_eq!(answers(&fake).len(), 1);
 }
+
+/// The real CLI (2.1.332): the library's `Progress`, fed a real turn's
+/// events, says what ran and how it ended, the task list the model kept
+/// and the turn's cost, with nothing left running once the turn is over.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_progress_reads_the_calls_the_task_list_and_the_cost() {
+    use claudio::progress::{CallEnd, Change, Progress, TodoStatus};
+    use common::real::*;
+    let w = world!("real_cli_progress_reads_the_calls_the_task_list_and_the_cost");
+    w.api.push(Reply::tool_use(
+        "TaskCreate",
+        json!({"subject":"Make the file","description":"touch it","activeForm":"Making the file"}),
+    ));
+    let call = Reply::bash("touch made_by_tool");
+    let bash = call.tool_use_id();
+    w.api.push(call);
+    w.api.push(Reply::tool_use(
+        "TaskUpdate",
+        json!({"taskId":"1","status":"completed"}),
+    ));
+    w.api.push(Reply::text("Finished."));
+    // the CLI offers its task tools in stream-json mode only when asked
+    let options = w
+        .options()
+        .env("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1")
+        .requests_as_events(true);
+    let client = Client::connect(options).await.expect("connect");
+    client.send("make a file").await.unwrap();
+    let mut progress = Progress::default();
+    let mut ended = Vec::new();
+    let mut running_when_asked = Vec::new();
+    let read = async {
+        let mut events = client.events();
+        while let Some(e) = events.next().await {
+            let e = e.expect("event");
+            progress.observe_event_with(&e, |c| {
+                if let Change::CallEnded { call, end } = c {
+                    ended.push((call.name, end));
+                }
+            });
+            match e {
+                Event::Request(req) => {
+                    running_when_asked = progress.running().map(|c| c.id.clone()).collect();
+                    let _ = req.responder().answer(PermissionResult::allow()).await;
+                }
+                Event::TurnEnded => break,
+                _ => {}
+            }
+        }
+    };
+    tokio::time::timeout(TURN_LIMIT, read)
+        .await
+        .expect("the turn ended");
+    client.close().await.unwrap();
+    assert_eq!(running_when_asked, [bash], "the Bash call runs while asked");
+    assert_eq!(
+        ended,
+        [
+            ("TaskCreate".to_owned(), CallEnd::Done),
+            ("Bash".to_owned(), CallEnd::Done),
+            ("TaskUpdate".to_owned(), CallEnd::Done)
+        ]
+    );
+    let todos = progress.todos().items();
+    assert_eq!(todos.len(), 1, "{todos:?}");
+    assert_eq!(todos[0].subject, "Make the file");
+    assert_eq!(todos[0].id.as_deref(), Some("1"));
+    assert_eq!(todos[0].status, TodoStatus::Completed);
+    assert_eq!(progress.running().count(), 0);
+    assert!(!progress.turn_open());
+    assert!(progress.cost_usd().is_some_and(|c| c > 0.0), "{progress:?}");
+    assert!(progress.usage().is_some_and(|u| u.output_tokens > 0));
+    assert!(w.work.path().join("made_by_tool").exists());
+}
