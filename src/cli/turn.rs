@@ -9,6 +9,14 @@
 //! over: whether a turn is open, how many results are owed, how long to
 //! wait for a report and what Ctrl-C does are decided here and nowhere else.
 //!
+//! What the messages mean (which calls run, the agents, the task list, the
+//! results owed in the stream's order) is the library's
+//! [`claudio::progress::Progress`], held by the `reading`. This is a front
+//! end's policy over it: when a person waiting is done waiting. It counts
+//! the prompts as the loop sends them (an interjection sent while the
+//! first result is already on its way keeps the turn open for its own),
+//! waits out the settle time, and takes Ctrl-C.
+//!
 //! The tracker does no I/O and reads no clock: each event carries the time.
 //! The events themselves (the CLI's messages, signals, the settle deadline)
 //! come from [`events::Source`], the one place that waits for them.
