@@ -283,6 +283,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                     notifier.needs_you(&notice, &mut notice_terminal());
                 }
             }
+            Happened::TurnStarted => reading.turn_started(),
             Happened::Withdrawn(id) => {
                 // the question closes, saying so (a request withdrawn
                 // before it was asked is passed over when its turn comes)

@@ -368,6 +368,12 @@ impl Reading {
         }
     }
 
+    /// A prompt was sent (the stream's [`claudio::Event::TurnStarted`]):
+    /// its result is owed.
+    pub fn turn_started(&mut self) {
+        self.progress.observe_event(&claudio::Event::TurnStarted);
+    }
+
     /// The calls still running, oldest first.
     pub fn calls(&self) -> btree_map::Values<'_, u64, Call> {
         self.calls.calls.values()
@@ -575,6 +581,31 @@ mod tests {
         msg(
             json!({"type":"assistant","message":{"id":id,"role":"assistant","content":content},"session_id":"s"}),
         )
+    }
+
+    /// The reading's progress (what a screen of many sessions is sent)
+    /// has the turn open from the prompt to its result, with what runs.
+    #[test]
+    fn the_progress_has_the_turn_open_until_its_result() {
+        let mut r = Reading::default();
+        r.turn_started();
+        assert!(r.progress().turn_open());
+        seen(
+            &mut r,
+            &[assistant(
+                "m",
+                json!([{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]),
+            )],
+        );
+        let snapshot = r.progress().snapshot();
+        assert!(snapshot.turn_open);
+        assert_eq!(snapshot.running[0].name, "Bash");
+        let result =
+            msg(json!({"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.5}));
+        assert_eq!(seen(&mut r, &[result]), ["result"]);
+        assert!(!r.progress().turn_open());
+        assert_eq!(r.progress().cost_usd(), Some(0.5));
+        assert_eq!(r.calls().len(), 0);
     }
 
     /// A line of 300,000 blocks says 900,000 of these at once.

@@ -93,6 +93,9 @@ pub enum Happened<X> {
     Request(Box<Request>),
     /// The CLI withdrew the request with this id.
     Withdrawn(String),
+    /// A prompt was sent: what follows is its turn (for the reading: the
+    /// results owed, in the stream's order).
+    TurnStarted,
     /// The CLI sent a line longer than the limit; it was skipped.
     LongLine(usize),
     /// The CLI's output failed.
@@ -132,8 +135,8 @@ pub struct Source<'c> {
     interrupting: Option<Pin<Box<dyn Future<Output = ()> + Send + 'c>>>,
 }
 
-/// The event as what happened; `None` for a turn's boundary (the front
-/// ends read a turn's start and end from its messages).
+/// The event as what happened; `None` for a turn's end (the front ends
+/// read it from its `result`).
 fn happened<X>(e: Option<claudio::Result<(Event, Vec<u8>)>>) -> Option<Happened<X>> {
     Some(match e {
         None => Happened::Closed,
@@ -144,6 +147,7 @@ fn happened<X>(e: Option<claudio::Result<(Event, Vec<u8>)>>) -> Option<Happened<
         }
         Some(Ok((Event::Request(r), _))) => Happened::Request(r),
         Some(Ok((Event::Withdrawn { request_id }, _))) => Happened::Withdrawn(request_id),
+        Some(Ok((Event::TurnStarted, _))) => Happened::TurnStarted,
         Some(Ok(_)) => return None,
     })
 }
@@ -225,5 +229,21 @@ impl<'c> Source<'c> {
                 Err(()) => *interrupting = None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A turn's start reaches the front end (its reading counts the
+    /// results owed from it); its end, which the `result` says, does not.
+    #[test]
+    fn a_turn_s_start_is_handed_on_and_its_end_passed_over() {
+        let start = happened::<()>(Some(Ok((Event::TurnStarted, Vec::new()))));
+        assert!(matches!(start, Some(Happened::TurnStarted)), "{start:?}");
+        let end = happened::<()>(Some(Ok((Event::TurnEnded, Vec::new()))));
+        assert!(end.is_none(), "{end:?}");
+        assert!(matches!(happened::<()>(None), Some(Happened::Closed)));
     }
 }
