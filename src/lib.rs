@@ -44,6 +44,7 @@ mod error;
 mod handlers;
 mod mcp;
 mod options;
+pub mod progress;
 pub mod protocol;
 pub mod registry;
 pub mod sanitize;
@@ -70,8 +71,8 @@ pub mod __private {
 }
 
 pub use client::{
-    query, Answer, AnswerError, Client, Event, Query, RawMessage, Request, RequestBody,
-    RequestState, Responder, Turn,
+    query, query_events, Answer, AnswerError, Client, Event, Query, RawMessage, Request,
+    RequestBody, RequestState, Responder, Turn,
 };
 pub use error::{Error, HandlerError, Result};
 /// `next()`, `map()`, `collect()` on the streams this crate returns

@@ -264,6 +264,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         let next = match next {
             // what the CLI says while a question is open waits for its answer
             n @ (Happened::Message(_)
+            | Happened::TurnEnded
             | Happened::Request(_)
             | Happened::LongLine(_)
             | Happened::Failed(_)
@@ -289,6 +290,8 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                     notifier.needs_you(&notice, &mut notice_terminal());
                 }
             }
+            Happened::TurnStarted => reading.turn_started(),
+            Happened::TurnEnded => reading.turn_ended(),
             Happened::Withdrawn(id) => {
                 // the question closes, saying so (a request withdrawn
                 // before it was asked is passed over when its turn comes)

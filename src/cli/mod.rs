@@ -7,7 +7,6 @@ pub mod billing;
 pub mod chat;
 pub mod config;
 pub mod deck;
-pub mod dedup;
 pub mod doctor;
 pub mod exit;
 pub mod finder;

@@ -2,15 +2,17 @@
 //! which text is the answer (shown once, whether it was streamed or not),
 //! which tool calls run and how each ended, what the sub-agents do.
 //!
-//! [`Reading`] takes the messages in order and hands out what was [`Seen`];
-//! the chat's renderer and `ask`'s output are two sinks over it that decide
-//! only how it looks. No I/O here.
+//! What the work means (which calls run and how each ended, the agents,
+//! the task list, whether streamed text repeats) is the library's
+//! [`Progress`]; [`Reading`] holds one, takes the messages in order and
+//! hands out what was [`Seen`], with what the screen keeps beside it (a
+//! call's summary, when it started). The chat's renderer and `ask`'s
+//! output are two sinks over it that decide only how it looks. No I/O here.
 
-use super::dedup::Dedup;
 use super::sanitize::Sanitizer;
 use super::summary::{one_line, tool_summary_at, Here};
 use super::tasks;
-use super::todos;
+use claudio::progress::{self, Change, Progress, Todos};
 use claudio::protocol::ask::RequestKind;
 use claudio::protocol::{
     ApiRetry, ContentBlock, MessageContent, StreamEvent, SystemMessage, TaskNotification,
@@ -35,13 +37,24 @@ pub struct Call {
     pub parent: Option<String>,
 }
 
-/// How a tool call ended.
+/// How a tool call ended (the library's [`progress::CallEnd`], as the
+/// screen tells them apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallEnd {
     Done,
     Failed,
     /// A `Task` call whose agent went on in the background.
     Background,
+}
+
+impl CallEnd {
+    fn of(end: progress::CallEnd) -> CallEnd {
+        match end {
+            progress::CallEnd::Failed => CallEnd::Failed,
+            progress::CallEnd::Background => CallEnd::Background,
+            _ => CallEnd::Done,
+        }
+    }
 }
 
 /// A sub-agent that finished (or failed, or was stopped), once per agent.
@@ -132,8 +145,9 @@ fn started_calls(m: &Message) -> Vec<&str> {
     }
 }
 
-/// The calls still running, in the order they began, each found by its id
-/// at once: N calls and then their N results cost N steps, not N².
+/// The running calls as the screen shows them, in the order they began,
+/// each found by its id at once: N calls and then their N results cost N
+/// steps, not N². Which calls run is the [`Progress`]'s; this follows it.
 #[derive(Debug, Default)]
 struct Running {
     /// The calls, by the order they began in.
@@ -176,19 +190,6 @@ impl Running {
         self.calls.get_mut(self.order.get(id)?)
     }
 
-    fn retain(&mut self, mut keep: impl FnMut(&Call) -> bool) {
-        let order = &mut self.order;
-        let subs = &mut self.subs;
-        self.calls.retain(|_, c| {
-            let kept = keep(c);
-            if !kept {
-                order.remove(&c.id);
-                *subs -= usize::from(c.parent.is_some());
-            }
-            kept
-        });
-    }
-
     fn clear(&mut self) {
         self.calls.clear();
         self.order.clear();
@@ -199,15 +200,13 @@ impl Running {
 /// The session as the messages tell it: answer, calls, agents.
 #[derive(Debug, Default)]
 pub struct Reading {
-    dedup: Dedup,
+    /// What the work means: the library's reading of it.
+    progress: Progress,
     calls: Running,
     /// The calls not shown as tool lines (questions, plans, the task
     /// list's tools): shown only if they fail, with the reason.
     quiet: Running,
-    agents: tasks::Agents,
     agent_ui: HashMap<String, AgentUi>,
-    /// The model's task list.
-    todos: todos::Todos,
     /// Where the person is: a call's paths are shown from there.
     here: Here,
 }
@@ -232,45 +231,56 @@ impl Reading {
 
     /// Read one message; `seen` gets what it said, in order.
     pub fn read<'m>(&mut self, m: &'m Message, now: Instant, seen: &mut impl FnMut(Seen<'m>)) {
-        if self.todos.observe(m) {
-            seen(Seen::Todos);
-        }
-        if self.agents.observe(m) {
-            self.drop_finished_calls();
-        }
+        // the library reads what the message means first: the calls it
+        // ended are shown below, in the message's order
+        let mut ended: HashMap<String, progress::CallEnd> = HashMap::new();
+        let Reading {
+            progress,
+            calls,
+            quiet,
+            ..
+        } = self;
+        progress.observe_with(m, |change| match change {
+            Change::TodosChanged => seen(Seen::Todos),
+            Change::CallEnded { call, end } => {
+                ended.insert(call.id, end);
+            }
+            Change::CallDropped(call) => {
+                calls.remove(&call.id);
+                quiet.remove(&call.id);
+            }
+            _ => {}
+        });
         // an agent is new only through the message that starts it (looking
         // through all that run, every message, cost time in their number)
         for call in started_calls(m) {
-            if !self.agents.is_done(call) && !self.agent_ui.contains_key(call) {
+            if !self.agents().is_done(call) && !self.agent_ui.contains_key(call) {
                 self.ui(call, now);
             }
         }
         match m {
-            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => {
-                self.dedup.event(e);
-                match &e.event {
-                    StreamEvent::ContentBlockStart { content_block, .. } => match content_block {
-                        ContentBlock::Text(_) => seen(Seen::TextStart),
-                        ContentBlock::Thinking(_) => seen(Seen::ThinkingStart),
-                        _ => {}
-                    },
-                    StreamEvent::ContentBlockStop { .. } => seen(Seen::BlockEnd),
-                    StreamEvent::MessageStop => seen(Seen::MessageEnd),
-                    _ => {
-                        if let Some(t) = e.text_delta() {
-                            seen(Seen::Text(t));
-                        } else if let Some(t) = e.thinking_delta() {
-                            seen(Seen::Thinking(t));
-                        }
+            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => match &e.event {
+                StreamEvent::ContentBlockStart { content_block, .. } => match content_block {
+                    ContentBlock::Text(_) => seen(Seen::TextStart),
+                    ContentBlock::Thinking(_) => seen(Seen::ThinkingStart),
+                    _ => {}
+                },
+                StreamEvent::ContentBlockStop { .. } => seen(Seen::BlockEnd),
+                StreamEvent::MessageStop => seen(Seen::MessageEnd),
+                _ => {
+                    if let Some(t) = e.text_delta() {
+                        seen(Seen::Text(t));
+                    } else if let Some(t) = e.thinking_delta() {
+                        seen(Seen::Thinking(t));
                     }
                 }
-            }
+            },
             Message::Assistant(a) => {
                 let parent = a.parent_tool_use_id.as_deref();
                 let main = parent.is_none();
                 // text streamed as deltas is not shown again; an API error
                 // dressed as a message is reported as one, not as the answer
-                let shown = main && (self.dedup.streamed(a) || a.is_synthetic());
+                let shown = main && (self.progress.already_streamed() || a.is_synthetic());
                 for b in &a.message.content {
                     match b {
                         ContentBlock::Text(t) if main && !shown => {
@@ -280,10 +290,10 @@ impl Reading {
                         }
                         ContentBlock::Text(t) => {
                             if let Some(p) = parent {
-                                if self.agents.knows(p) {
+                                if self.agents().knows(p) {
                                     self.ui(p, now).spoke = true;
                                 }
-                                let label = self.agents.label(p);
+                                let label = self.agents().label(p);
                                 seen(Seen::AgentText {
                                     label: label.into(),
                                     text: &t.text,
@@ -311,7 +321,7 @@ impl Reading {
                                 parent: a.parent_tool_use_id.clone(),
                             };
                             if RequestKind::of_tool(&t.name) != RequestKind::Tool
-                                || todos::is_todo_tool(&t.name)
+                                || progress::is_todo_tool(&t.name)
                             {
                                 self.quiet.push(call);
                             } else {
@@ -333,14 +343,16 @@ impl Reading {
                 if let MessageContent::Blocks(blocks) = &u.message.content {
                     for b in blocks {
                         if let ContentBlock::ToolResult(r) = b {
-                            self.tool_result(r, seen);
+                            if let Some(end) = ended.remove(&r.tool_use_id) {
+                                self.tool_result(r, CallEnd::of(end), seen);
+                            }
                         }
                     }
                 }
             }
             Message::System(s) => match &**s {
                 SystemMessage::ApiRetry(r) => seen(Seen::Retry(r)),
-                SystemMessage::TaskProgress(p) => self.progress(p, now),
+                SystemMessage::TaskProgress(p) => self.task_progress(p, now),
                 SystemMessage::TaskNotification(n) => {
                     if let Some(end) = self.agent_ended(n, now) {
                         seen(Seen::AgentEnded(Box::new(end)));
@@ -349,17 +361,23 @@ impl Reading {
                 SystemMessage::CompactBoundary(_) => seen(Seen::Compacted),
                 _ => {}
             },
-            Message::Result(r) => {
-                // a background agent's calls go on after the main turn's result
-                let agents = &self.agents;
-                let going = |t: &Call| t.parent.as_deref().is_some_and(|p| !agents.is_done(p));
-                self.calls.retain(going);
-                self.quiet.retain(going);
-                self.dedup.clear();
-                seen(Seen::Result(r));
-            }
+            // the calls that end with the turn were dropped above (a
+            // background agent's go on after the main turn's result)
+            Message::Result(r) => seen(Seen::Result(r)),
             _ => {}
         }
+    }
+
+    /// A prompt was sent (the stream's [`claudio::Event::TurnStarted`]):
+    /// its result is owed.
+    pub fn turn_started(&mut self) {
+        self.progress.observe_event(&claudio::Event::TurnStarted);
+    }
+
+    /// A turn ended (the stream's [`claudio::Event::TurnEnded`], after its
+    /// `result`; one for each prompt it took).
+    pub fn turn_ended(&mut self) {
+        self.progress.observe_event(&claudio::Event::TurnEnded);
     }
 
     /// The calls still running, oldest first.
@@ -386,13 +404,20 @@ impl Reading {
     }
 
     /// The session's sub-agents.
-    pub fn agents(&self) -> &tasks::Agents {
-        &self.agents
+    pub fn agents(&self) -> tasks::Agents<'_> {
+        tasks::Agents::new(self.progress.agents())
     }
 
     /// The model's task list.
-    pub fn todos(&self) -> &todos::Todos {
-        &self.todos
+    pub fn todos(&self) -> &Todos {
+        self.progress.todos()
+    }
+
+    /// The library's reading of the work (what runs, the task list, the
+    /// cost), as any front end sees it.
+    #[allow(dead_code)] // the deck's publishing reads it
+    pub fn progress(&self) -> &Progress {
+        &self.progress
     }
 
     /// How the agent of `call` is shown.
@@ -402,20 +427,18 @@ impl Reading {
 
     /// The turn ended without a result (the CLI died): no call runs.
     pub fn abandon_turn(&mut self) {
+        self.progress.abandon_turn(|_| {});
         self.calls.clear();
         self.quiet.clear();
-        self.dedup.clear();
     }
 
     /// A new session (`/new`, `/resume`, rewind, a restart): nothing of the
     /// old one runs any more.
     pub fn forget_session(&mut self) {
-        self.agents.clear();
+        self.progress.forget_session();
         self.agent_ui.clear();
         self.calls.clear();
         self.quiet.clear();
-        self.dedup.clear();
-        self.todos.clear();
     }
 
     fn ui(&mut self, call: &str, now: Instant) -> &mut AgentUi {
@@ -429,32 +452,26 @@ impl Reading {
             })
     }
 
-    fn tool_result<'m>(&mut self, r: &'m ToolResultBlock, seen: &mut impl FnMut(Seen<'m>)) {
+    /// The call of `r` ended (the library said how).
+    fn tool_result<'m>(
+        &mut self,
+        r: &'m ToolResultBlock,
+        end: CallEnd,
+        seen: &mut impl FnMut(Seen<'m>),
+    ) {
         let Some(call) = self.calls.remove(&r.tool_use_id) else {
             // a call not shown as a line (a question, a plan, the task
             // list's tools) is shown when it failed: every failure is said
             if let Some(call) = self.quiet.remove(&r.tool_use_id) {
-                if r.is_error() {
+                if end == CallEnd::Failed {
                     seen(Seen::ToolEnded {
                         call: Box::new(call),
-                        end: CallEnd::Failed,
+                        end,
                         result: r,
                     });
                 }
             }
             return;
-        };
-        let is_task = call.parent.is_none() && tasks::is_task_tool(&call.name);
-        let launched = !r.is_error() && tasks::is_background_launch(&r.text());
-        if is_task && !launched {
-            // a foreground agent that finished, or one that never started
-            // (the tracker saw its result)
-            self.drop_finished_calls();
-        }
-        let end = match (is_task && launched, r.is_error()) {
-            (true, _) => CallEnd::Background,
-            (false, true) => CallEnd::Failed,
-            (false, false) => CallEnd::Done,
         };
         seen(Seen::ToolEnded {
             call: Box::new(call),
@@ -464,36 +481,25 @@ impl Reading {
     }
 
     /// `task_progress`: what the agent does now, to show.
-    fn progress(&mut self, p: &TaskProgress, now: Instant) {
+    fn task_progress(&mut self, p: &TaskProgress, now: Instant) {
         let Some(task) = p.task_id.as_deref() else {
             return;
         };
-        if let Some(call) = self.agents.by_task(task).map(|a| a.call) {
+        if let Some(call) = self.agents().by_task(task).map(|a| a.call) {
             let doing = p.description.as_deref().unwrap_or_default();
             self.ui(&call, now).progress = Sanitizer::clean(&one_line(doing, 60));
         }
     }
 
-    /// Forget the calls of agents that no longer work.
-    fn drop_finished_calls(&mut self) {
-        let agents = &self.agents;
-        self.calls.retain(|t| {
-            t.parent
-                .as_deref()
-                .is_none_or(|p| !agents.knows(p) || !agents.is_done(p))
-        });
-    }
-
     /// `task_notification`: the sub-agent finished, once.
     fn agent_ended<'m>(&mut self, n: &'m TaskNotification, now: Instant) -> Option<AgentEnd<'m>> {
         let task = n.task_id.as_deref()?;
-        let (call, label) = self.agents.by_task(task).map(|a| (a.call, a.label))?;
+        let (call, label) = self.agents().by_task(task).map(|a| (a.call, a.label))?;
         let ui = self.ui(&call, now);
         if std::mem::replace(&mut ui.reported, true) {
             return None;
         }
         let spoke = ui.spoke;
-        self.calls.retain(|t| t.parent.as_deref() != Some(&call));
         let usage = n.usage.as_ref();
         let mut facts = Vec::new();
         if let Some(ms) = usage.and_then(|u| u.duration_ms) {
@@ -581,6 +587,33 @@ mod tests {
         msg(
             json!({"type":"assistant","message":{"id":id,"role":"assistant","content":content},"session_id":"s"}),
         )
+    }
+
+    /// The reading's progress (what a screen of many sessions is sent)
+    /// has the turn open from the prompt to its end, with what runs.
+    #[test]
+    fn the_progress_has_the_turn_open_until_its_result() {
+        let mut r = Reading::default();
+        r.turn_started();
+        assert!(r.progress().turn_open());
+        seen(
+            &mut r,
+            &[assistant(
+                "m",
+                json!([{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]),
+            )],
+        );
+        let snapshot = r.progress().snapshot();
+        assert!(snapshot.turn_open);
+        assert_eq!(snapshot.running[0].name, "Bash");
+        let result =
+            msg(json!({"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.5}));
+        assert_eq!(seen(&mut r, &[result]), ["result"]);
+        assert!(r.progress().turn_open(), "until the stream says it ended");
+        r.turn_ended();
+        assert!(!r.progress().turn_open());
+        assert_eq!(r.progress().cost_usd(), Some(0.5));
+        assert_eq!(r.calls().len(), 0);
     }
 
     /// A line of 300,000 blocks says 900,000 of these at once.

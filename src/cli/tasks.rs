@@ -3,9 +3,8 @@
 //! and by `ask`); this adds what they are called on screen.
 
 use claudio::tasks::{Task, Tracker};
-use claudio::Message;
 
-pub use claudio::tasks::{is_background_launch, is_task_tool};
+pub use claudio::tasks::is_task_tool;
 
 /// What a sub-agent is called on screen: its description (else its type),
 /// one line, inert; `agent` when it has neither.
@@ -38,17 +37,18 @@ impl Agent {
     }
 }
 
-/// The session's sub-agents, tracked once for the chat and `ask`: which
-/// exist, what they are called, which still work.
-#[derive(Debug, Default)]
-pub struct Agents {
-    tracker: Tracker,
+/// The session's sub-agents as the screen names them: a view of the
+/// library's [`Tracker`] (the chat's and `ask`'s
+/// [`claudio::progress::Progress`] holds it).
+#[derive(Debug, Clone, Copy)]
+pub struct Agents<'a> {
+    tracker: &'a Tracker,
 }
 
-impl Agents {
-    /// Take in a message; returns whether an agent stopped working.
-    pub fn observe(&mut self, m: &Message) -> bool {
-        self.tracker.observe(m)
+impl<'a> Agents<'a> {
+    /// The agents `tracker` follows.
+    pub fn new(tracker: &'a Tracker) -> Agents<'a> {
+        Agents { tracker }
     }
 
     /// Whether a `Task` call started a known agent.
@@ -75,7 +75,7 @@ impl Agents {
     }
 
     /// The agents still at work, oldest first.
-    pub fn running(&self) -> impl Iterator<Item = Agent> + '_ {
+    pub fn running(&self) -> impl Iterator<Item = Agent> + 'a {
         self.tracker.running().map(Agent::of)
     }
 
@@ -83,16 +83,12 @@ impl Agents {
     pub fn background_running(&self) -> usize {
         self.tracker.background_running()
     }
-
-    /// A new session: none of the old one's agents works any more.
-    pub fn clear(&mut self) {
-        self.tracker.clear();
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use claudio::Message;
     use serde_json::{json, Value};
 
     fn msg(v: Value) -> Message {
@@ -101,27 +97,27 @@ mod tests {
 
     #[test]
     fn agents_are_named_inert_from_call_to_report() {
-        let mut a = Agents::default();
-        a.observe(&msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"fg","name":"Task","input":{"description":"read\u{1b}[2J files\nand more"}}]}})));
+        let mut t = Tracker::default();
+        t.observe(&msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"fg","name":"Task","input":{"description":"read\u{1b}[2J files\nand more"}}]}})));
         // one line, the escape sequence gone
-        assert_eq!(a.label("fg"), "read files…");
-        assert_eq!(a.running().count(), 1);
-        assert!(!a.is_done("fg"));
-        a.observe(&msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"fg","content":"found 3"}]}})));
-        assert!(a.is_done("fg"));
+        assert_eq!(Agents::new(&t).label("fg"), "read files…");
+        assert_eq!(Agents::new(&t).running().count(), 1);
+        assert!(!Agents::new(&t).is_done("fg"));
+        t.observe(&msg(json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"fg","content":"found 3"}]}})));
+        assert!(Agents::new(&t).is_done("fg"));
         // a background one, known from its task_started alone
-        a.observe(&msg(json!({"type":"system","subtype":"task_started","task_id":"t2","tool_use_id":"bg","description":"count","is_backgrounded":true})));
-        assert_eq!(a.background_running(), 1);
-        let bg = a.by_task("t2").unwrap();
+        t.observe(&msg(json!({"type":"system","subtype":"task_started","task_id":"t2","tool_use_id":"bg","description":"count","is_backgrounded":true})));
+        assert_eq!(Agents::new(&t).background_running(), 1);
+        let bg = Agents::new(&t).by_task("t2").unwrap();
         assert_eq!(
             (bg.call.as_str(), bg.label.as_str(), bg.background),
             ("bg", "count", true)
         );
-        assert!(a.observe(&msg(json!({"type":"system","subtype":"task_notification","task_id":"t2","status":"completed"}))));
+        assert!(t.observe(&msg(json!({"type":"system","subtype":"task_notification","task_id":"t2","status":"completed"}))));
+        let a = Agents::new(&t);
         assert_eq!(a.background_running(), 0);
         assert_eq!(a.label("unknown"), "sub-agent");
+        assert!(a.knows("fg") && !a.knows("unknown"));
         assert_eq!(agent_label(Some("  ")), "agent");
-        a.clear();
-        assert!(!a.knows("fg"));
     }
 }

@@ -9,11 +9,22 @@
 //! over: whether a turn is open, how many results are owed, how long to
 //! wait for a report and what Ctrl-C does are decided here and nowhere else.
 //!
+//! What the messages mean (which calls run, the agents, the task list, the
+//! results owed in the stream's order) is the library's
+//! [`claudio::progress::Progress`], held by the `reading`. This is a front
+//! end's policy over it: when a person waiting is done waiting. It counts
+//! the prompts as the loop sends them (an interjection sent while the
+//! first result is already on its way keeps the turn open for its own),
+//! waits out the settle time, and takes Ctrl-C.
+//!
 //! The tracker does no I/O and reads no clock: each event carries the time.
 //! The events themselves (the CLI's messages, signals, the settle deadline)
 //! come from [`events::Source`], the one place that waits for them.
 
 use super::interrupt::{CtrlC, Press};
+// a report's result (a turn the CLI started by itself) owes nothing: the
+// library's reading of it
+use claudio::progress::is_automatic;
 use claudio::{Message, SystemMessage};
 use std::time::{Duration, Instant};
 
@@ -58,12 +69,6 @@ pub struct Turn {
     ctrl_c: CtrlC,
     interrupted: bool,
     over: bool,
-}
-
-/// The result of a turn the CLI started by itself (a background agent
-/// reporting: `origin.kind` `task-notification`), not one of the person's.
-pub fn is_automatic(m: &Message) -> bool {
-    matches!(m, Message::Result(r) if r.origin.is_some())
 }
 
 fn is_init(m: &Message) -> bool {

@@ -10,4 +10,4 @@ mod router;
 
 pub use client::{Client, RawMessage, Turn};
 pub use events::{Answer, AnswerError, Event, Request, RequestBody, RequestState, Responder};
-pub use query::{query, Query};
+pub use query::{query, query_events, Query};

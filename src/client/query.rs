@@ -1,11 +1,13 @@
 //! One-shot queries.
 
 use super::client::Client;
+use super::events::Event;
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::protocol::Interrupted;
 use crate::protocol::{Message, UserInput};
 use futures_core::Stream;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -20,9 +22,10 @@ enum State {
 /// The session a [`Query`] runs, once it has started.
 type Slot = Arc<Mutex<Option<Arc<Client>>>>;
 
-/// A one-shot query: a stream of the turn's messages that also reaches the
-/// session while it runs (as the TypeScript SDK's `Query`), to interrupt it
-/// or change its model or mode. Made by [`query`].
+/// A one-shot query: a stream of the turn's messages (or, made by
+/// [`query_events`], of its [`Event`]s) that also reaches the session
+/// while it runs (as the TypeScript SDK's `Query`), to interrupt it or
+/// change its model or mode. Made by [`query`].
 ///
 /// ```no_run
 /// # async fn demo() -> claudio::Result<()> {
@@ -35,12 +38,12 @@ type Slot = Arc<Mutex<Option<Arc<Client>>>>;
 /// println!("{}", answer.concat());
 /// # Ok(()) }
 /// ```
-pub struct Query {
-    stream: Pin<Box<dyn Stream<Item = Result<Message>> + Send>>,
+pub struct Query<T = Message> {
+    stream: Pin<Box<dyn Stream<Item = Result<T>> + Send>>,
     client: Slot,
 }
 
-impl std::fmt::Debug for Query {
+impl<T> std::fmt::Debug for Query<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Query")
             .field("started", &self.client().is_some())
@@ -48,7 +51,7 @@ impl std::fmt::Debug for Query {
     }
 }
 
-impl Query {
+impl<T> Query<T> {
     /// The session, once the CLI has started (after the stream's first
     /// poll); `None` before, and after the query ended.
     ///
@@ -94,8 +97,8 @@ impl Query {
     }
 }
 
-impl Stream for Query {
-    type Item = Result<Message>;
+impl<T> Stream for Query<T> {
+    type Item = Result<T>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.stream.as_mut().poll_next(cx)
@@ -136,11 +139,54 @@ impl Stream for Query {
 /// # let _ = first; Ok(()) }
 /// ```
 pub fn query(prompt: impl Into<UserInput>, options: Options) -> Query {
+    run(prompt.into(), options, step)
+}
+
+/// Ask once, as [`query`], with the turn's [`Event`]s rather than its
+/// messages alone: the messages, the CLI's requests to answer (with
+/// [`Options::requests_as_events`](crate::Options::requests_as_events)),
+/// their withdrawal, and the turn's boundaries. The stream ends after
+/// [`Event::TurnEnded`], with the process closed gracefully. What
+/// [`Client::events`] gives a session, this gives a one-shot query, so
+/// the same reader (a [`Progress`](crate::progress::Progress), a screen)
+/// serves both.
+///
+/// ```no_run
+/// # async fn demo() -> claudio::Result<()> {
+/// use claudio::progress::Progress;
+/// use claudio::{query_events, Event, Options, PermissionResult, StreamExt};
+/// let options = Options::default().requests_as_events(true);
+/// let mut events = query_events("Tidy the imports in src/", options);
+/// let mut progress = Progress::default();
+/// while let Some(event) = events.next().await {
+///     let event = event?;
+///     progress.observe_event(&event);
+///     if let Event::Request(req) = &event {
+///         let _ = req.responder().answer(PermissionResult::allow()).await;
+///     }
+/// }
+/// println!("cost ${:.4}", progress.cost_usd().unwrap_or(0.0));
+/// # Ok(()) }
+/// ```
+pub fn query_events(prompt: impl Into<UserInput>, options: Options) -> Query<Event> {
+    run(prompt.into(), options, step_event)
+}
+
+/// The query's stream: start the session, send the prompt, then `step`
+/// until it says the query is over.
+fn run<T, F, Fut>(prompt: UserInput, options: Options, step: F) -> Query<T>
+where
+    T: Send + 'static,
+    F: Fn(Arc<Client>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Option<(Result<T>, State)>> + Send,
+{
+    let step = Arc::new(step);
     let client = Slot::default();
     let slot = client.clone();
-    let start = State::Start(Box::new((prompt.into(), options)));
+    let start = State::Start(Box::new((prompt, options)));
     let stream = futures_util::stream::unfold(start, move |state| {
         let slot = slot.clone();
+        let step = step.clone();
         async move {
             match state {
                 State::Start(b) => {
@@ -185,6 +231,22 @@ async fn step(client: Arc<Client>) -> Option<(Result<Message>, State)> {
     }
 }
 
+/// The next event of a [`query_events`]: the query is over after the
+/// turn's end.
+async fn step_event(client: Arc<Client>) -> Option<(Result<Event>, State)> {
+    match client.next_event().await {
+        None => {
+            let _ = client.close().await;
+            None
+        }
+        Some(Ok(Event::TurnEnded)) => Some((Ok(Event::TurnEnded), State::Finish(client))),
+        Some(Err(e)) if !matches!(e, Error::LineTooLong { .. }) => {
+            Some((Err(e), State::Finish(client)))
+        }
+        Some(item) => Some((item, State::Running(client))),
+    }
+}
+
 #[cfg(test)]
 mod unpin_tests {
     /// `query()` and the client's streams are `Unpin`: `.next()` works on
@@ -193,6 +255,7 @@ mod unpin_tests {
     fn the_streams_need_no_pin() {
         fn unpin<T: Unpin + Send>(_: &T) {}
         unpin(&super::query("x", crate::Options::default()));
+        unpin(&super::query_events("x", crate::Options::default()));
         // a compile-time check of the signatures, without a session
         #[allow(dead_code)]
         fn client_streams(c: &super::Client) {

@@ -369,8 +369,10 @@ async fn real_cli_a_prompt_taken_into_the_running_turn_ends_with_it() {
         let mut events = client.events();
         let mut sent = false;
         let mut ended = 0;
+        let mut progress = claudio::progress::Progress::default();
         while let Some(e) = events.next().await {
             let e = e.expect("event");
+            progress.observe_event(&e);
             names.push(name(&e));
             match &e {
                 Event::Message(Message::Assistant(a))
@@ -388,6 +390,7 @@ async fn real_cli_a_prompt_taken_into_the_running_turn_ends_with_it() {
                 Event::TurnEnded => {
                     ended += 1;
                     if ended == 2 {
+                        assert!(!progress.turn_open(), "the reading owes nothing");
                         break;
                     }
                 }
@@ -421,4 +424,116 @@ async fn real_cli_a_prompt_taken_into_the_running_turn_ends_with_it() {
     let last = reqs.last().expect("requests").body["messages"].to_string();
     assert!(last.contains("two"), "the second prompt reached the model");
     client.close().await.unwrap();
+}
+
+/// `query_events` gives a one-shot query's turn as events, as
+/// `Client::events` gives a session's, and ends after the turn's end; the
+/// library's `Progress` reads the same events: the Bash call runs while it
+/// is asked, and the cost is the result's.
+#[tokio::test]
+async fn a_query_gives_its_turn_as_events_and_progress_reads_them() {
+    let fake = bash_turn(json!({"behavior":"allow","updatedInput":{"command":"ls"}}));
+    let mut events = claudio::query_events("go", fake.options().requests_as_events(true));
+    let mut progress = claudio::progress::Progress::default();
+    let mut names = Vec::new();
+    let mut running_when_asked = Vec::new();
+    let read = async {
+        while let Some(e) = events.next().await {
+            let e = e.expect("event");
+            progress.observe_event(&e);
+            names.push(name(&e));
+            if let Event::Request(req) = &e {
+                running_when_asked = progress.running().map(|c| c.name.clone()).collect();
+                req.responder()
+                    .answer(PermissionResult::allow())
+                    .await
+                    .expect("answered");
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), read)
+        .await
+        .expect("the query ended");
+    assert_eq!(names.first().map(String::as_str), Some("turn-started"));
+    assert_eq!(names.last().map(String::as_str), Some("turn-ended"));
+    assert!(names.iter().any(|n| n == "request:perm-1"), "{names:?}");
+    assert_eq!(running_when_asked, ["Bash"]);
+    assert_eq!(progress.cost_usd(), Some(0.001));
+    assert!(!progress.turn_open());
+    assert_eq!(progress.results(), 1);
+    assert_eq!(answers(&fake).len(), 1);
+}
+
+/// The real CLI (2.1.332): the library's `Progress`, fed a real turn's
+/// events, says what ran and how it ended, the task list the model kept
+/// and the turn's cost, with nothing left running once the turn is over.
+#[tokio::test(flavor = "multi_thread")]
+async fn real_cli_progress_reads_the_calls_the_task_list_and_the_cost() {
+    use claudio::progress::{CallEnd, Change, Progress, TodoStatus};
+    use common::real::*;
+    let w = world!("real_cli_progress_reads_the_calls_the_task_list_and_the_cost");
+    w.api.push(Reply::tool_use(
+        "TaskCreate",
+        json!({"subject":"Make the file","description":"touch it","activeForm":"Making the file"}),
+    ));
+    let call = Reply::bash("touch made_by_tool");
+    let bash = call.tool_use_id();
+    w.api.push(call);
+    w.api.push(Reply::tool_use(
+        "TaskUpdate",
+        json!({"taskId":"1","status":"completed"}),
+    ));
+    w.api.push(Reply::text("Finished."));
+    // the CLI offers its task tools in stream-json mode only when asked
+    let options = w
+        .options()
+        .env("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1")
+        .requests_as_events(true);
+    let client = Client::connect(options).await.expect("connect");
+    client.send("make a file").await.unwrap();
+    let mut progress = Progress::default();
+    let mut ended = Vec::new();
+    let mut running_when_asked = Vec::new();
+    let read = async {
+        let mut events = client.events();
+        while let Some(e) = events.next().await {
+            let e = e.expect("event");
+            progress.observe_event_with(&e, |c| {
+                if let Change::CallEnded { call, end } = c {
+                    ended.push((call.name, end));
+                }
+            });
+            match e {
+                Event::Request(req) => {
+                    running_when_asked = progress.running().map(|c| c.id.clone()).collect();
+                    let _ = req.responder().answer(PermissionResult::allow()).await;
+                }
+                Event::TurnEnded => break,
+                _ => {}
+            }
+        }
+    };
+    tokio::time::timeout(TURN_LIMIT, read)
+        .await
+        .expect("the turn ended");
+    client.close().await.unwrap();
+    assert_eq!(running_when_asked, [bash], "the Bash call runs while asked");
+    assert_eq!(
+        ended,
+        [
+            ("TaskCreate".to_owned(), CallEnd::Done),
+            ("Bash".to_owned(), CallEnd::Done),
+            ("TaskUpdate".to_owned(), CallEnd::Done)
+        ]
+    );
+    let todos = progress.todos().items();
+    assert_eq!(todos.len(), 1, "{todos:?}");
+    assert_eq!(todos[0].subject, "Make the file");
+    assert_eq!(todos[0].id.as_deref(), Some("1"));
+    assert_eq!(todos[0].status, TodoStatus::Completed);
+    assert_eq!(progress.running().count(), 0);
+    assert!(!progress.turn_open());
+    assert!(progress.cost_usd().is_some_and(|c| c > 0.0), "{progress:?}");
+    assert!(progress.usage().is_some_and(|u| u.output_tokens > 0));
+    assert!(w.work.path().join("made_by_tool").exists());
 }

@@ -671,7 +671,7 @@ impl Renderer {
     /// A tool's line around its mark (see [`lines::tool_parts`]).
     fn tool_parts(&self, t: &Call, session: &Session) -> (String, String) {
         let agents = session.reading.agents();
-        lines::tool_parts(t, agents, self.opts.style, self.opts.width)
+        lines::tool_parts(t, &agents, self.opts.style, self.opts.width)
     }
 
     fn tool_done(
@@ -783,7 +783,7 @@ impl Renderer {
                 self.at_line_start = true;
             }
             out.push('\n');
-            for line in todos.lines(self.opts.style, self.opts.width) {
+            for line in crate::cli::todos::lines(todos, self.opts.style, self.opts.width) {
                 self.permanent_line(&line, out);
             }
         }
@@ -891,7 +891,7 @@ impl Renderer {
     /// The task list shows under the spinners: there is work left on it,
     /// and Ctrl-T has not hidden it.
     fn todos_live(&self, session: &Session) -> bool {
-        self.show_todos && session.reading.todos().open()
+        self.show_todos && session.reading.todos().has_open()
     }
 
     fn clear_live(&mut self, out: &mut String) {
@@ -998,10 +998,7 @@ impl Renderer {
             }
         };
         let todos = self.todos_live(session).then(|| {
-            session
-                .reading
-                .todos()
-                .lines(self.opts.style, self.opts.width)
+            crate::cli::todos::lines(session.reading.todos(), self.opts.style, self.opts.width)
         });
         let lines = lines::live(
             &session.reading,

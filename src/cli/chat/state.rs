@@ -74,8 +74,7 @@ impl Session {
             return None;
         }
         Some(
-            todos
-                .lines(style, width)
+            crate::cli::todos::lines(todos, style, width)
                 .iter()
                 .map(|l| format!("{l}\n"))
                 .collect(),

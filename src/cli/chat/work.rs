@@ -259,6 +259,15 @@ impl Chat<'_> {
                     self.notifier.answered();
                     Event::Withdrawn
                 }
+                Happened::TurnStarted => {
+                    // the reading counts the results owed from it
+                    self.session.reading.turn_started();
+                    continue;
+                }
+                Happened::TurnEnded => {
+                    self.session.reading.turn_ended();
+                    continue;
+                }
                 Happened::Message(m) => Event::Message(Box::new(m.message)),
                 Happened::LongLine(limit) => Event::LongLine(limit),
                 Happened::Failed(e) => Event::Failed(e),

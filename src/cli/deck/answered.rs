@@ -9,6 +9,7 @@
 //! its `tool_result` once it was answered, allowed or denied. Read from
 //! the transcript's tail, never from a terminal's text.
 
+use claudio::progress::{Change, Progress};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::io::{Read, Seek, SeekFrom};
@@ -92,38 +93,26 @@ impl Watch {
 }
 
 /// The ids of the tool uses of `tool` with `input` in a transcript's
-/// `tail` that have a `tool_result`.
+/// `tail` that have a `tool_result`: the calls the library's reading of
+/// the session ([`Progress`]) saw end. A transcript's `assistant` and
+/// `user` lines are the stream's; a line of another kind (or the first,
+/// cut) changes nothing.
 fn results_of(tail: &str, tool: &str, input: &Value) -> HashSet<String> {
-    let mut calls = HashSet::new();
+    let mut progress = Progress::default();
     let mut done = HashSet::new();
     for line in tail.lines() {
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
+        let Ok(m) = claudio::Message::parse_str(line) else {
             continue;
         };
-        let blocks = v
-            .get("message")
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_array);
-        for b in blocks.into_iter().flatten() {
-            match b.get("type").and_then(Value::as_str) {
-                Some("tool_use")
-                    if b.get("name").and_then(Value::as_str) == Some(tool)
-                        && b.get("input") == Some(input) =>
-                {
-                    if let Some(id) = b.get("id").and_then(Value::as_str) {
-                        calls.insert(id.to_owned());
-                    }
+        progress.observe_with(&m, |change| {
+            if let Change::CallEnded { call, .. } = change {
+                if call.name == tool && call.input == *input {
+                    done.insert(call.id);
                 }
-                Some("tool_result") => {
-                    if let Some(id) = b.get("tool_use_id").and_then(Value::as_str) {
-                        done.insert(id.to_owned());
-                    }
-                }
-                _ => {}
             }
-        }
+        });
     }
-    calls.intersection(&done).cloned().collect()
+    done
 }
 
 #[cfg(test)]

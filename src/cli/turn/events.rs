@@ -93,6 +93,12 @@ pub enum Happened<X> {
     Request(Box<Request>),
     /// The CLI withdrew the request with this id.
     Withdrawn(String),
+    /// A prompt was sent: what follows is its turn (for the reading: the
+    /// results owed, in the stream's order).
+    TurnStarted,
+    /// The turn that took a prompt ended (after its `result`; one for each
+    /// prompt it took): for the reading's results owed.
+    TurnEnded,
     /// The CLI sent a line longer than the limit; it was skipped.
     LongLine(usize),
     /// The CLI's output failed.
@@ -132,8 +138,8 @@ pub struct Source<'c> {
     interrupting: Option<Pin<Box<dyn Future<Output = ()> + Send + 'c>>>,
 }
 
-/// The event as what happened; `None` for a turn's boundary (the front
-/// ends read a turn's start and end from its messages).
+/// The event as what happened; `None` for a turn's end (the front ends
+/// read it from its `result`).
 fn happened<X>(e: Option<claudio::Result<(Event, Vec<u8>)>>) -> Option<Happened<X>> {
     Some(match e {
         None => Happened::Closed,
@@ -144,6 +150,8 @@ fn happened<X>(e: Option<claudio::Result<(Event, Vec<u8>)>>) -> Option<Happened<
         }
         Some(Ok((Event::Request(r), _))) => Happened::Request(r),
         Some(Ok((Event::Withdrawn { request_id }, _))) => Happened::Withdrawn(request_id),
+        Some(Ok((Event::TurnStarted, _))) => Happened::TurnStarted,
+        Some(Ok((Event::TurnEnded, _))) => Happened::TurnEnded,
         Some(Ok(_)) => return None,
     })
 }
@@ -225,5 +233,22 @@ impl<'c> Source<'c> {
                 Err(()) => *interrupting = None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A turn's start and end reach the front end (its reading counts the
+    /// results owed from them: a prompt taken into a running turn ends
+    /// with it, after the one `result`).
+    #[test]
+    fn a_turn_s_start_and_end_are_handed_on() {
+        let start = happened::<()>(Some(Ok((Event::TurnStarted, Vec::new()))));
+        assert!(matches!(start, Some(Happened::TurnStarted)), "{start:?}");
+        let end = happened::<()>(Some(Ok((Event::TurnEnded, Vec::new()))));
+        assert!(matches!(end, Some(Happened::TurnEnded)), "{end:?}");
+        assert!(matches!(happened::<()>(None), Some(Happened::Closed)));
     }
 }

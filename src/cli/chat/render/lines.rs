@@ -164,7 +164,7 @@ pub(super) fn live(
     for row in order.iter().take(shown) {
         lines.push(match row {
             CallRow::Call(t) => {
-                let (indent, text) = tool_parts(t, agents, s, width);
+                let (indent, text) = tool_parts(t, &agents, s, width);
                 Line::Spinner {
                     key: t.id.clone(),
                     indent,
