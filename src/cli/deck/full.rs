@@ -8,6 +8,7 @@
 use super::answered::Watch;
 use super::socket::{Listener, Pending};
 use super::view::{Act, Kind, Phase, Request, Session, View};
+use crate::cli::notify::{Notifier, Seen, Sighting, Watched};
 use crate::cli::requests::diff;
 use crate::cli::requests::tool::{Offer, SessionGrants, Shown};
 use crate::cli::style::Style;
@@ -270,6 +271,110 @@ pub fn hook_answer(result: &PermissionResult) -> (&'static str, Option<String>, 
     }
 }
 
+/// The sessions as the notices read them.
+pub fn sightings(sessions: &[Session]) -> Vec<Sighting> {
+    sessions
+        .iter()
+        .map(|x| Sighting {
+            key: x
+                .session_id
+                .clone()
+                .unwrap_or_else(|| format!("pid:{}", x.pid)),
+            project: x.project.clone(),
+            seen: match x.phase {
+                Phase::NeedsYou => {
+                    Seen::Waiting(x.waiting_for.clone().unwrap_or_else(|| "input".to_owned()))
+                }
+                Phase::Working => Seen::Working,
+                Phase::Done => Seen::Idle,
+            },
+            since: x.since,
+        })
+        .collect()
+}
+
+/// The sessions the registry in `config_dir` lists now, as the notices
+/// read them (for the decks that show no rows: line by line, `--watch`).
+pub fn registry_sightings(config_dir: &Path) -> Vec<Sighting> {
+    let reg = registry::read_dir(&config_dir.join("sessions"));
+    reg.live
+        .iter()
+        .map(|s| Sighting {
+            key: s
+                .session_id
+                .clone()
+                .unwrap_or_else(|| format!("pid:{}", s.pid)),
+            project: s.cwd.clone().unwrap_or_default(),
+            seen: match registry::state(config_dir, s) {
+                SessionState::Waiting { for_what } => Seen::Waiting(for_what),
+                SessionState::Working => Seen::Working,
+                _ => Seen::Idle,
+            },
+            since: s
+                .extra
+                .get("statusUpdatedAt")
+                .and_then(Value::as_u64)
+                .or(s.updated_at),
+        })
+        .collect()
+}
+
+/// The notices the config file sets, for the sessions the deck watches.
+pub struct Notices {
+    notifier: Option<Notifier>,
+    watched: Watched,
+    /// With no `[notify]` table, a request still rings the bell (the full
+    /// screen's way of saying one came).
+    bell: bool,
+}
+
+impl Notices {
+    /// The config file's notices; `bell`: ring for a request when it sets
+    /// none.
+    pub fn from_config(bell: bool) -> Notices {
+        Notices {
+            notifier: crate::cli::notify::from_config(),
+            watched: Watched::default(),
+            bell,
+        }
+    }
+
+    /// A permission request the deck holds (`input`: the hook's): its
+    /// notice, or the bell alone when no `[notify]` table is set.
+    pub fn request(&mut self, input: &Value, out: &mut impl Write) {
+        let session = input.get("session_id").and_then(Value::as_str);
+        let notice = crate::cli::notify::request_notice(input);
+        match (&self.notifier, self.watched.request(session, notice)) {
+            (Some(n), Some(notice)) => n.deliver(&notice, out),
+            (None, Some(_)) if self.bell => {
+                let _ = out.write_all(b"\x07");
+                let _ = out.flush();
+            }
+            _ => {}
+        }
+    }
+
+    /// A request the deck held left it.
+    pub fn request_gone(&mut self, input: &Value) {
+        let session = input.get("session_id").and_then(Value::as_str);
+        self.watched.request_gone(session);
+    }
+
+    /// The sessions as they are now.
+    pub fn sessions(&mut self, seen: &[Sighting], out: &mut impl Write) {
+        let turn = self
+            .notifier
+            .as_ref()
+            .map_or(Duration::from_secs(60), Notifier::turn_threshold);
+        let notices = self.watched.sessions(now_ms(), seen, turn);
+        if let Some(n) = &self.notifier {
+            for notice in &notices {
+                n.deliver(notice, out);
+            }
+        }
+    }
+}
+
 /// Puts the terminal back however the deck ends.
 struct Screen;
 
@@ -355,6 +460,8 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     let mut grants: HashMap<String, SessionGrants> = HashMap::new();
     let mut costs = Costs::default();
     (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+    let mut notices = Notices::from_config(true);
+    notices.sessions(&sightings(&view.sessions), &mut io::stdout());
     let mut last = Vec::new();
     let mut count = 0u64;
     loop {
@@ -405,6 +512,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     }
                 }
                 let watch = Watch::new(&p.request.input);
+                notices.request(&p.request.input, &mut io::stdout());
                 count += 1;
                 held.insert(
                     r.token.clone(),
@@ -417,10 +525,10 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     },
                 );
                 view.add(r);
-                let _ = write!(io::stdout(), "\x07");
             }
             Some(Event::Sessions) => {
                 (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+                notices.sessions(&sightings(&view.sessions), &mut io::stdout());
             }
             Some(Event::Resize) => {
                 // each request drawn again for the new width: a command is
@@ -437,6 +545,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 Some(Act::Quit) => break,
                 Some(Act::HandBack(token)) => {
                     if let (Some(hd), Some(r)) = (held.remove(&token), view.remove(&token)) {
+                        notices.request_gone(&hd.pending.request.input);
                         let _ = hd.pending.answer("ask", None);
                         view.note = Some(format!("handed back to its terminal: {}", r.project));
                     }
@@ -448,6 +557,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                                 grants.entry(s.clone()).or_default().remember(&hd.req);
                             }
                         }
+                        notices.request_gone(&hd.pending.request.input);
                         let gone = hd.pending.withdrawn();
                         let (b, m, u) = hook_answer(&d.result(&hd.req));
                         let sent = !gone && hd.pending.answer_with(b, m, u).is_ok();
@@ -472,6 +582,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             .collect();
         for t in gone {
             if let (Some(hd), Some(r)) = (held.remove(&t), view.remove(&t)) {
+                notices.request_gone(&hd.pending.request.input);
                 let _ = hd.pending.answer("ask", None);
                 view.note = Some(format!("answered in its terminal: {}", r.project));
             }

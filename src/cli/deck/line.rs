@@ -321,7 +321,9 @@ pub fn sessions_lines(style: Style) -> String {
 }
 
 /// Run the deck on the socket at `path`, answering from `input` until it
-/// ends.
+/// ends. The notices the config file sets go out for each request, and
+/// for the sessions' registry (watched on a thread of its own: its
+/// terminal's part goes to stderr, stdout being the deck's lines).
 pub fn serve(
     listener: &Listener,
     input: &mut dyn Keyboard,
@@ -329,9 +331,53 @@ pub fn serve(
     style: Style,
     width: usize,
 ) -> io::Result<()> {
+    let notices = std::sync::Arc::new(std::sync::Mutex::new(super::full::Notices::from_config(
+        false,
+    )));
+    if let Ok(config_dir) = super::snapshot::config_dir() {
+        let notices = notices.clone();
+        let dir = config_dir.join("sessions");
+        let seen = move || super::full::registry_sightings(&config_dir);
+        notices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .sessions(&seen(), &mut io::stderr());
+        std::thread::spawn(move || {
+            super::full::watch_dir(dir, move || {
+                let now = seen();
+                notices
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .sessions(&now, &mut io::stderr());
+                true
+            })
+        });
+    }
+    serve_with(listener, input, out, style, width, &notices)
+}
+
+/// [`serve`] with the notices given.
+pub fn serve_with(
+    listener: &Listener,
+    input: &mut dyn Keyboard,
+    out: &mut dyn Write,
+    style: Style,
+    width: usize,
+    notices: &std::sync::Mutex<super::full::Notices>,
+) -> io::Result<()> {
+    let lock = || notices.lock().unwrap_or_else(|e| e.into_inner());
     loop {
         let pending = listener.next(REQUEST_BOUND)?;
-        if !answer_one(pending, input, out, style, width)? {
+        let asked = pending.request.input.clone();
+        {
+            let mut bell = Vec::new();
+            lock().request(&asked, &mut bell);
+            out.write_all(&bell)?;
+            out.flush()?;
+        }
+        let more = answer_one(pending, input, out, style, width)?;
+        lock().request_gone(&asked);
+        if !more {
             return Ok(());
         }
     }
