@@ -379,3 +379,191 @@ fn json_lists_the_full_deck_s_requests_and_watch_streams_the_changes() {
     let _ = watch.kill();
     let _ = watch.wait();
 }
+
+/// A registry file for a claude TUI (`pid` stands for it) in `sessions`.
+fn tui_entry(sessions: &Path, pid: u32, id: &str, status: &str, waiting_for: &str, since: u64) {
+    let tmp = sessions.join(format!(".{pid}.tmp"));
+    std::fs::write(
+        &tmp,
+        serde_json::json!({
+            "pid": pid, "sessionId": id, "cwd": format!("/w/{id}"), "kind": "interactive",
+            "entrypoint": "cli", "status": status,
+            "waitingFor": (!waiting_for.is_empty()).then_some(waiting_for),
+            "updatedAt": since, "statusUpdatedAt": since,
+        })
+        .to_string(),
+    )
+    .unwrap();
+    // as the CLI writes it: whole, at once
+    std::fs::rename(tmp, sessions.join(format!("{pid}.json"))).unwrap();
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// The notices a `[notify]` command wrote, one JSON object a line, once
+/// there are `n` of them (bounded).
+fn notices(log: &Path, n: usize) -> Vec<Value> {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let got: Vec<Value> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        if got.len() >= n || Instant::now() > until {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A config file whose `[notify]` command appends each notice to `log`.
+fn notify_config(home: &Path, log: &Path) -> std::path::PathBuf {
+    let config = home.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    config
+}
+
+/// The full-screen deck sends the config file's notices for claude TUI
+/// sessions: one for a permission request from the hook, none more for a
+/// second request of the same session meanwhile (a sub-agent) or its own
+/// dialog beside the hook's; one for another session's question; one for
+/// a long turn's end.
+#[test]
+fn the_full_deck_sends_one_notice_per_tui_event() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let log = h.path().join("notices.jsonl");
+    let config = notify_config(h.path(), &log);
+    const ID: &str = "0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f";
+    let me = std::process::id();
+    // working for two minutes already when the deck starts
+    tui_entry(&sessions, me, ID, "busy", "", now_ms() - 120_000);
+    let mut c = deck(h.path(), &["deck"]);
+    c.env("CLAUDIO_CONFIG", &config);
+    let mut t = crate::common::term::Term::spawn_sized(c, 30, 110);
+    t.wait_for("WORKING");
+    // the hook's request, and a sub-agent's beside it
+    let first = hook(h.path());
+    t.wait_for("touch made-by-the-tool");
+    let second = hook(h.path());
+    t.wait_for("2 need you");
+    let got = notices(&log, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    assert_eq!(got[0]["title"], "Bash waits for you");
+    assert_eq!(got[0]["session"], ID);
+    // the TUI's own dialog beside the hook's wait: the same event
+    tui_entry(&sessions, me, ID, "waiting", "permission prompt", now_ms());
+    // another session asks a question in its terminal
+    let mut other = Command::new("sleep").arg("60").spawn().unwrap();
+    tui_entry(
+        &sessions,
+        other.id(),
+        "s-other",
+        "waiting",
+        "question",
+        now_ms(),
+    );
+    t.wait_for("question: answer in its terminal");
+    let got = notices(&log, 2);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["kind"], "question");
+    assert_eq!(got[1]["session"], "s-other");
+    // both requests answered; the turn goes on, then ends
+    t.send(b"y\r");
+    t.wait_for("allowed once");
+    t.send(b"y\r");
+    assert!(first.wait_with_output().unwrap().status.success());
+    assert!(second.wait_with_output().unwrap().status.success());
+    tui_entry(&sessions, me, ID, "busy", "", now_ms());
+    tui_entry(&sessions, me, ID, "idle", "", now_ms());
+    let got = notices(&log, 3);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[2]["kind"], "turn");
+    assert_eq!(got[2]["title"], "Claude is done");
+    assert!(
+        got[2]["body"]
+            .as_str()
+            .unwrap()
+            .starts_with("claude TUI in 0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f, after 1"),
+        "{got:?}"
+    );
+    // nothing more came
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(notices(&log, 0).len(), 3);
+    let _ = other.kill();
+    let _ = other.wait();
+    t.send(b"q");
+    t.wait(20);
+}
+
+/// `deck --watch` sends the same notices (its stdout stays NDJSON): a
+/// session that starts waiting, a long turn's end.
+#[test]
+fn watch_sends_notices_and_keeps_its_output_json() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let log = h.path().join("notices.jsonl");
+    let config = notify_config(h.path(), &log);
+    let me = std::process::id();
+    tui_entry(&sessions, me, "s-w", "busy", "", now_ms() - 90_000);
+    let mut c = deck(h.path(), &["deck", "--watch"]);
+    c.env("CLAUDIO_CONFIG", &config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut watch = c.spawn().unwrap();
+    let out = watch.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(l);
+        }
+    });
+    let next = |state: &str| {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let l = lines
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+                .unwrap();
+            let v: Value = serde_json::from_str(&l).unwrap_or_else(|_| panic!("not JSON: {l:?}"));
+            if v["session"]["state"] == state {
+                return;
+            }
+        }
+    };
+    next("working");
+    tui_entry(
+        &sessions,
+        me,
+        "s-w",
+        "waiting",
+        "permission prompt",
+        now_ms(),
+    );
+    next("waiting");
+    let got = notices(&log, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    tui_entry(&sessions, me, "s-w", "idle", "", now_ms());
+    next("idle");
+    let got = notices(&log, 2);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["kind"], "turn");
+    let _ = watch.kill();
+    let _ = watch.wait();
+}
