@@ -122,6 +122,28 @@ impl Tui {
         t.send(b"\r");
     }
 
+    /// After a turn, 2.1.332 may offer auto mode as the default again
+    /// (even with `hasSeenAutoDefaultNotice`): no, keep manual mode, so
+    /// the next prompt reaches the prompt line.
+    fn keep_manual_mode(&self, t: &mut Term) {
+        let until = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < until {
+            if t.contents().contains("Make auto mode your default") {
+                std::thread::sleep(Duration::from_millis(500));
+                t.send(b"\x1b[B");
+                std::thread::sleep(Duration::from_millis(300));
+                t.send(b"\r");
+                let gone = Instant::now() + Duration::from_secs(10);
+                while t.contents().contains("Make auto mode your default") && Instant::now() < gone
+                {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     fn made(&self, name: &str) -> bool {
         self.work.join(name).exists()
     }
@@ -323,4 +345,110 @@ fn real_cli_tui_a_from_the_full_deck_keeps_the_cli_s_suggestion_for_the_session(
     assert!(!t.contents().contains(DIALOG));
     deck.send(b"q");
     stop(t);
+}
+
+/// `p` or `u` answered from the full deck for a command the TUI suggests a
+/// rule for (`npm run *`): the tool runs, the CLI keeps the rule where it
+/// keeps its own (`.claude/settings.local.json` of the project, or
+/// `~/.claude/settings.json`, the hook and the rest of it kept), and the
+/// same command next turn is not asked at all.
+fn kept_from_the_full_deck(test: &str, key: &[u8]) {
+    let Some(tui) = tui_world(test) else {
+        return;
+    };
+    std::fs::write(
+        tui.work.join("package.json"),
+        r#"{"name":"kept","version":"1.0.0","scripts":{"lint":"touch linted"}}"#,
+    )
+    .unwrap();
+    for said in ["Finished one.", "Finished two."] {
+        tui.w.api.push(Reply::bash("npm run lint"));
+        tui.w.api.push(Reply::text(said));
+    }
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "lint it");
+    let screen = deck.wait_for("npm run lint");
+    // the CLI's own suggestion is what p and u keep, shown before
+    assert!(
+        screen.contains("p / u   Bash(npm run *), kept in this project / in every project"),
+        "{screen}"
+    );
+    deck.send(key);
+    deck.send(b"\r");
+    eventually("the tool ran", &t, || tui.made("linted"));
+    t.wait_for("Finished one.");
+    assert!(t.contents().contains("Allowed by PermissionRequest hook"));
+    let user = tui.w.home.path().join(".claude/settings.json");
+    let project = tui.work.join(".claude/settings.local.json");
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+        )
+        .unwrap()
+    };
+    let rule = serde_json::json!("Bash(npm run *)");
+    let allowed = |v: &serde_json::Value| {
+        v["permissions"]["allow"]
+            .as_array()
+            .is_some_and(|a| a.contains(&rule))
+    };
+    let u = read(&user);
+    if key == b"p" {
+        assert!(allowed(&read(&project)), "{}", read(&project));
+        assert!(!allowed(&u), "{u}");
+    } else {
+        assert!(allowed(&u), "{u}");
+        assert!(!project.exists() || !allowed(&read(&project)));
+    }
+    // the rest of the person's settings as they were: the mode, the hook
+    assert_eq!(u["permissions"]["defaultMode"], "default", "{u}");
+    assert!(
+        u["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with(" deck hook")),
+        "{u}"
+    );
+    // the same command again: allowed by the kept rule, never asked
+    std::fs::remove_file(tui.work.join("linted")).unwrap();
+    tui.keep_manual_mode(&mut t);
+    tui.prompt(&mut t, "lint it again");
+    t.wait_for("Finished two.");
+    assert!(tui.made("linted"));
+    assert!(!t.contents().contains(DIALOG), "{}", t.contents());
+    let o = crate::common::run(tui.claudio(&["deck", "--json"]), None);
+    let v: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+    assert_eq!(v["pending"], serde_json::json!([]), "{v}");
+    assert!(
+        deck.contents().contains("allowed from now on in"),
+        "{}",
+        deck.contents()
+    );
+    let reqs = tui.w.main_requests();
+    for r in reqs.iter().filter(|r| !r.tool_results().is_empty()) {
+        assert!(
+            !r.tool_results()[0].content.contains("denied"),
+            "{:?}",
+            r.tool_results()
+        );
+    }
+    deck.send(b"q");
+    stop(t);
+}
+
+#[test]
+fn real_cli_tui_p_from_the_deck_keeps_the_rule_in_the_project_and_is_not_asked_again() {
+    kept_from_the_full_deck(
+        "real_cli_tui_p_from_the_deck_keeps_the_rule_in_the_project_and_is_not_asked_again",
+        b"p",
+    );
+}
+
+#[test]
+fn real_cli_tui_u_from_the_deck_keeps_the_rule_for_every_project_and_is_not_asked_again() {
+    kept_from_the_full_deck(
+        "real_cli_tui_u_from_the_deck_keeps_the_rule_for_every_project_and_is_not_asked_again",
+        b"u",
+    );
 }
