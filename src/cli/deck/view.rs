@@ -458,7 +458,13 @@ impl View {
             ));
         }
         let mut rest: Vec<(Phase, String)> = Vec::new();
-        for x in self.sessions.iter().filter(|x| x.phase != Phase::NeedsYou) {
+        // a session whose request is held here is on that request's row:
+        // it waits for the person, whatever its file says yet
+        for x in self
+            .sessions
+            .iter()
+            .filter(|x| x.phase != Phase::NeedsYou && !held(&x.session_id))
+        {
             let (label, what) = match x.phase {
                 Phase::Working => ("WORKING  ", "working"),
                 _ => ("DONE     ", "idle"),
@@ -803,6 +809,24 @@ mod tests {
             key(&mut v, "y\n"),
             Some(Act::Answer("t3".into(), Decision::AllowOnce))
         );
+    }
+
+    /// A claude TUI says `busy` while its hook runs: with its request held
+    /// here it is shown once, as needing you, never as working too.
+    #[test]
+    fn a_session_whose_request_is_held_is_never_shown_working() {
+        let mut v = deck();
+        for s in &mut v.sessions {
+            if s.session_id.as_deref() == Some("s-tui") {
+                s.phase = Phase::Working;
+                s.waiting_for = None;
+            }
+        }
+        let rows = v.render(NOW, 100, 16, Style::plain()).join("\n");
+        assert_eq!(rows.matches("WORKING").count(), 1, "{rows}");
+        assert!(rows.contains(" WORKING    api"), "{rows}");
+        assert!(rows.contains("›NEEDS YOU  app"), "{rows}");
+        assert!(rows.contains("4 sessions · 2 need you"), "{rows}");
     }
 
     fn page_down(v: &mut View) {

@@ -150,7 +150,12 @@ pub fn run() -> anyhow::Result<Exit> {
     let mut out = std::io::stdout().lock();
     let mut notices = super::full::Notices::from_config(false);
     loop {
-        let (s, r) = (sessions_now(&config_dir), requests_now(&sock));
+        let (mut s, r) = (sessions_now(&config_dir), requests_now(&sock));
+        // a session whose request the deck holds waits, whatever its file says yet
+        let held: Vec<Value> = r.values().cloned().collect();
+        for row in s.values_mut() {
+            super::snapshot::mark_held(std::slice::from_mut(row), &held);
+        }
         notify(&mut notices, &s, &requests, &r, &mut std::io::stderr());
         for e in events(&sessions, &s, &requests, &r) {
             if writeln!(out, "{e}").is_err() {
