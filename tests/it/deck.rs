@@ -567,3 +567,71 @@ fn watch_sends_notices_and_keeps_its_output_json() {
     let _ = watch.kill();
     let _ = watch.wait();
 }
+
+/// Five claude TUIs (sleeping processes stand for them) each waiting on a
+/// permission its hook handed the full deck, while their files still say
+/// `busy` (as the TUI's does while its hook runs): `deck --json` shows all
+/// five waiting and none working, each with its request, and so does the
+/// screen.
+#[test]
+fn sessions_waiting_on_the_deck_are_never_shown_working() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let mut t = full_deck(h.path(), 110);
+    let mut stand_ins = Vec::new();
+    let mut hooks = Vec::new();
+    for i in 0..5 {
+        let p = Command::new("sleep").arg("120").spawn().unwrap();
+        let id = format!("5e55i0n-{i}");
+        tui_entry(&sessions, p.id(), &id, "busy", "", now_ms());
+        stand_ins.push(p);
+        let mut req: Value = serde_json::from_str(REQUEST).unwrap();
+        req["session_id"] = id.clone().into();
+        req["tool_input"]["command"] = format!("touch made-{i}").into();
+        let mut c = deck(h.path(), &["deck", "hook"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(req.to_string().as_bytes())
+            .unwrap();
+        hooks.push(c);
+    }
+    t.wait_for("5 sessions · 5 need you");
+    let until = Instant::now() + Duration::from_secs(30);
+    let v = loop {
+        let o = run(deck(h.path(), &["deck", "--json"]), None);
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        if v["pending"].as_array().unwrap().len() == 5 || Instant::now() > until {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let rows = v["sessions"].as_array().unwrap();
+    assert_eq!(rows.len(), 5, "{v}");
+    for r in rows {
+        assert_eq!(r["state"], "waiting", "{v}");
+        assert_eq!(r["status"], "busy", "its file as it is: {v}");
+    }
+    assert_eq!(v["pending"].as_array().unwrap().len(), 5, "{v}");
+    assert!(!t.contents().contains("WORKING"), "{}", t.contents());
+    // answered one by one from the deck: each hook gets its allow
+    for _ in 0..5 {
+        t.send(b"y\r");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for c in hooks {
+        let o = c.wait_with_output().unwrap();
+        assert!(stdout(&o).contains("\"allow\""), "{}", stdout(&o));
+    }
+    for mut p in stand_ins {
+        let _ = p.kill();
+        let _ = p.wait();
+    }
+    t.send(b"q");
+    t.wait(20);
+}
