@@ -464,6 +464,11 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     notices.sessions(&sightings(&view.sessions), &mut io::stdout());
     let mut last = Vec::new();
     let mut count = 0u64;
+    // the registry read again once the events that came meanwhile are
+    // taken (twenty TUIs rewrite their files often: a request never waits
+    // behind a queue of reads)
+    let mut dirty = false;
+    let mut looked = std::time::Instant::now();
     loop {
         let (w, h) =
             // a terminal that says no size (0 × 0) is drawn at 80 × 24
@@ -488,10 +493,23 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             out.flush()?;
             last = rows;
         }
-        let ev = match rx.recv_timeout(TICK) {
-            Ok(ev) => Some(ev),
-            Err(mpsc::RecvTimeoutError::Timeout) => None,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        let ev = if dirty {
+            match rx.try_recv() {
+                Ok(ev) => Some(ev),
+                Err(mpsc::TryRecvError::Empty) => {
+                    dirty = false;
+                    (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+                    notices.sessions(&sightings(&view.sessions), &mut io::stdout());
+                    None
+                }
+                Err(mpsc::TryRecvError::Disconnected) => break,
+            }
+        } else {
+            match rx.recv_timeout(TICK) {
+                Ok(ev) => Some(ev),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
         };
         match ev {
             Some(Event::Request(p)) if p.request.kind == "list" => {
@@ -526,10 +544,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 );
                 view.add(r);
             }
-            Some(Event::Sessions) => {
-                (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
-                notices.sessions(&sightings(&view.sessions), &mut io::stdout());
-            }
+            Some(Event::Sessions) => dirty = true,
             Some(Event::Resize) => {
                 // each request drawn again for the new width: a command is
                 // shown whole, never cut at the screen's edge
@@ -573,6 +588,11 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             None => {}
         }
         // held requests whose hook went away, or answered in their terminal
+        // (their transcripts read at most once a tick)
+        if looked.elapsed() < TICK {
+            continue;
+        }
+        looked = std::time::Instant::now();
         let gone: Vec<String> = held
             .iter_mut()
             .filter_map(|(t, hd)| {
