@@ -401,7 +401,10 @@ impl Watched {
         self.sessions
             .retain(|k, t| live.contains(k.as_str()) || t.held > 0);
         for s in seen {
-            let busy = !matches!(s.seen, Seen::Idle);
+            // a turn begins with work (a dialog on an idle session, as
+            // 2.1.332's offer of auto mode, is none), and ends idle
+            let busy = s.seen == Seen::Working;
+            let idle = s.seen == Seen::Idle;
             let Some(t) = self.sessions.get_mut(&s.key) else {
                 self.sessions.insert(
                     s.key.clone(),
@@ -435,7 +438,7 @@ impl Watched {
                 _ if t.held == 0 => t.told = false,
                 _ => {}
             }
-            if !busy {
+            if idle {
                 if let Some(from) = t.busy_since.take() {
                     let took = Duration::from_millis(now.saturating_sub(from));
                     if took >= turn {
@@ -1086,6 +1089,15 @@ mod tests {
         assert!(w
             .sessions(90_000, &[sighting("s", Seen::Idle, 75_000)], turn)
             .is_empty());
+        // a dialog on an idle session (2.1.332 offering auto mode) is no
+        // turn, however long it waits
+        w.sessions(
+            80_000,
+            &[sighting("s", Seen::Waiting("dialog open".into()), 80_000)],
+            turn,
+        );
+        let got = w.sessions(99_000, &[sighting("s", Seen::Idle, 99_000)], turn);
+        assert!(!kinds(&got).contains(&Trigger::Turn), "{got:?}");
         // a short turn: none
         w.sessions(100_000, &[sighting("s", Seen::Working, 100_000)], turn);
         assert!(w

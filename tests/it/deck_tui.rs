@@ -452,3 +452,74 @@ fn real_cli_tui_u_from_the_deck_keeps_the_rule_for_every_project_and_is_not_aske
         b"u",
     );
 }
+
+/// The notices of the config file's `[notify]` table for a claude TUI,
+/// from the full deck: its permission request is one notice (not one more
+/// when the TUI's own dialog shows beside the hook's wait), and its turn's
+/// end is one (`turn-seconds = 0`: every turn).
+#[test]
+fn real_cli_tui_request_and_turn_end_are_one_notice_each_from_the_deck() {
+    let Some(tui) =
+        tui_world("real_cli_tui_request_and_turn_end_are_one_notice_each_from_the_deck")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("touch made_by_tool"));
+    tui.w.api.push(Reply::text("Finished."));
+    let log = tui.w.home.path().join("notices.jsonl");
+    let config = tui.w.home.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\nturn-seconds = 0\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let mut c = tui.claudio(&["deck"]);
+    c.env("CLAUDIO_CONFIG", &config);
+    let mut deck = Term::spawn_sized(c, 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    let notices = |kind: &str| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|n| n["kind"] == kind)
+            .collect()
+    };
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch made_by_tool");
+    eventually("a notice of the request", &t, || {
+        notices("permission").len() == 1
+    });
+    let n = &notices("permission")[0];
+    assert_eq!(n["title"], "Bash waits for you", "{n}");
+    assert!(
+        n["body"]
+            .as_str()
+            .unwrap()
+            .ends_with(": touch made_by_tool"),
+        "{n}"
+    );
+    // the TUI's own dialog shows beside the hook's wait (its registry file
+    // says it waits): the same event, no second notice
+    eventually("the TUI says it waits", &t, || {
+        let o = crate::common::run(tui.claudio(&["deck", "--json"]), None);
+        crate::common::stdout(&o).contains("\"status\":\"waiting\"")
+    });
+    deck.send(b"y\r");
+    eventually("the tool ran", &t, || tui.made("made_by_tool"));
+    t.wait_for("Finished.");
+    eventually("a notice of the turn's end", &t, || {
+        notices("turn").len() == 1
+    });
+    // the deck reads the registry once more after the end: nothing more
+    std::thread::sleep(Duration::from_millis(2500));
+    let all = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(notices("permission").len(), 1, "{all}");
+    assert_eq!(notices("turn").len(), 1, "{all}");
+    deck.send(b"q");
+    stop(t);
+}
