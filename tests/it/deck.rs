@@ -635,3 +635,42 @@ fn sessions_waiting_on_the_deck_are_never_shown_working() {
     t.send(b"q");
     t.wait(20);
 }
+
+/// The line-by-line deck sends the config file's notice for a request
+/// too: one, while it waits for the answer.
+#[test]
+fn the_line_deck_sends_one_notice_per_request() {
+    let h = home();
+    let log = h.path().join("notices.jsonl");
+    let config = notify_config(h.path(), &log);
+    let mut child = deck(h.path(), &["deck"])
+        .env("CLAUDIO_CONFIG", &config)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).split(b'\n').map_while(Result::ok) {
+            let _ = tx.send(String::from_utf8_lossy(&l).into_owned());
+        }
+    });
+    let mut d = Deck { child, lines };
+    d.wait_for("waiting for permission requests");
+    let first = hook(h.path());
+    d.wait_for("touch made-by-the-tool");
+    let got = notices(&log, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    assert_eq!(got[0]["body"], "claude TUI in tmp: touch made-by-the-tool");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    assert!(stdout(&first.wait_with_output().unwrap()).contains("\"allow\""));
+    // answered: the next request is a notice again
+    let second = hook(h.path());
+    d.wait_for("touch made-by-the-tool");
+    assert_eq!(notices(&log, 2).len(), 2);
+    d.child.stdin.as_mut().unwrap().write_all(b"n\n").unwrap();
+    assert!(stdout(&second.wait_with_output().unwrap()).contains("\"deny\""));
+}
