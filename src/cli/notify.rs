@@ -429,12 +429,11 @@ impl Watched {
                 continue;
             }
             match &s.seen {
-                Seen::Waiting(what) => {
-                    if !t.told {
-                        t.told = true;
-                        out.push(waiting_notice(&s.project, what, &s.key));
-                    }
+                Seen::Waiting(what) if !t.told => {
+                    t.told = true;
+                    out.push(waiting_notice(&s.project, what, &s.key));
                 }
+                Seen::Waiting(_) => {}
                 _ if t.held == 0 => t.told = false,
                 _ => {}
             }
