@@ -446,6 +446,9 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
         });
     }
     drop(tx);
+    // (the config file read before the screen is taken: a warning about
+    // it is seen)
+    let mut notices = Notices::from_config(true);
     let _screen = Screen::enter()?;
     let mut view = View::default();
     if !super::install::installed() {
@@ -460,7 +463,6 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     let mut grants: HashMap<String, SessionGrants> = HashMap::new();
     let mut costs = Costs::default();
     (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
-    let mut notices = Notices::from_config(true);
     notices.sessions(&sightings(&view.sessions), &mut io::stdout());
     let mut last = Vec::new();
     let mut count = 0u64;
