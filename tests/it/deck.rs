@@ -674,3 +674,46 @@ fn the_line_deck_sends_one_notice_per_request() {
     d.child.stdin.as_mut().unwrap().write_all(b"n\n").unwrap();
     assert!(stdout(&second.wait_with_output().unwrap()).contains("\"deny\""));
 }
+
+/// A claude TUI hands its questions to the PermissionRequest hook too
+/// (2.1.332, `AskUserQuestion`): an allow from the deck would run it with
+/// no answer. Both decks hand it back at once (the hook prints nothing,
+/// the TUI asks), and say it is answered in its terminal.
+#[test]
+fn a_tui_s_question_is_handed_back_to_its_terminal_at_once() {
+    let question = serde_json::json!({
+        "session_id": "0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f", "cwd": "/tmp",
+        "hook_event_name": "PermissionRequest", "tool_name": "AskUserQuestion",
+        "tool_input": {"questions": [{"question": "Which color?", "header": "Color",
+            "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}],
+            "multiSelect": false}]},
+        "permission_suggestions": null,
+    })
+    .to_string();
+    let ask = |h: &Path| {
+        // (bounded: a deck that held it would make the hook give up after 20 s)
+        let mut c = deck(h, &["deck", "hook", "--wait", "20"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(question.as_bytes())
+            .unwrap();
+        c.wait_with_output().unwrap()
+    };
+    let h = home();
+    let t = full_deck(h.path(), 100);
+    let o = ask(h.path());
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+    let screen = t.wait_for("a question: answer it in its terminal");
+    assert!(!screen.contains("y once"), "{screen}");
+    drop(t);
+    let h = home();
+    let d = Deck::start(h.path());
+    let o = ask(h.path());
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+    d.wait_for("a question of its session: answer it in its terminal");
+}

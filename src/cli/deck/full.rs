@@ -319,6 +319,16 @@ pub fn registry_sightings(config_dir: &Path) -> Vec<Sighting> {
         .collect()
 }
 
+/// A question or a plan (by the hook's input): the deck hands it back, and
+/// its notice comes from the session's registry file saying it waits.
+fn asked_in_its_terminal(input: &Value) -> bool {
+    let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
+    !matches!(
+        claudio::protocol::ask::RequestKind::of_tool(tool),
+        claudio::protocol::ask::RequestKind::Tool
+    )
+}
+
 /// The notices the config file sets, for the sessions the deck watches.
 pub struct Notices {
     notifier: Option<Notifier>,
@@ -342,6 +352,9 @@ impl Notices {
     /// A permission request the deck holds (`input`: the hook's): its
     /// notice, or the bell alone when no `[notify]` table is set.
     pub fn request(&mut self, input: &Value, out: &mut impl Write) {
+        if asked_in_its_terminal(input) {
+            return;
+        }
         let session = input.get("session_id").and_then(Value::as_str);
         let notice = crate::cli::notify::request_notice(input);
         match (&self.notifier, self.watched.request(session, notice)) {
@@ -356,6 +369,9 @@ impl Notices {
 
     /// A request the deck held left it.
     pub fn request_gone(&mut self, input: &Value) {
+        if asked_in_its_terminal(input) {
+            return;
+        }
         let session = input.get("session_id").and_then(Value::as_str);
         self.watched.request_gone(session);
     }
@@ -523,6 +539,19 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     let _ = p.answer("ask", None);
                     continue;
                 };
+                // a question or a plan of a claude TUI (2.1.332 hands them
+                // to the hook too) is answered in its terminal, where the
+                // TUI shows it: an allow from here would run it with no
+                // answer. Its session's row says so (its file: waiting)
+                if super::line::answered_in_its_terminal(&req) {
+                    let _ = p.answer("ask", None);
+                    view.note = Some(format!(
+                        "{}: answer it in its terminal ({})",
+                        super::line::kind_words(&req),
+                        r.project
+                    ));
+                    continue;
+                }
                 // the same call allowed "for this session" here before
                 if let Some(g) = r.session_id.as_ref().and_then(|s| grants.get(s)) {
                     if g.allows(&req) {

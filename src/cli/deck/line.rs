@@ -178,6 +178,22 @@ pub fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
     })
 }
 
+/// Whether `req` is one the deck never answers: a question or a plan,
+/// which the claude TUI shows and takes the answers to itself (an allow
+/// from the hook would run it with none).
+pub fn answered_in_its_terminal(req: &CanUseToolRequest) -> bool {
+    !matches!(req.kind(), claudio::protocol::ask::RequestKind::Tool)
+}
+
+/// A question or a plan, in words.
+pub fn kind_words(req: &CanUseToolRequest) -> &'static str {
+    match req.kind() {
+        claudio::protocol::ask::RequestKind::Plan => "a plan",
+        claudio::protocol::ask::RequestKind::Questions => "a question",
+        _ => "a request",
+    }
+}
+
 /// Show one request and answer it from `input`; `false` when `input`
 /// ended.
 pub fn answer_one(
@@ -216,6 +232,18 @@ pub fn answer_one(
         let _ = pending.answer("ask", None);
         return Ok(true);
     };
+    if answered_in_its_terminal(&req) {
+        writeln!(
+            out,
+            "  {}",
+            style.dim(&format!(
+                "{} of its session: answer it in its terminal",
+                kind_words(&req)
+            ))
+        )?;
+        let _ = pending.answer("ask", None);
+        return Ok(true);
+    }
     let mut watch = super::answered::Watch::new(req_input);
     let change = diff::proposed(&req.tool_name, &req.input, &cwd);
     let here = Here::new(&cwd);
