@@ -523,3 +523,71 @@ fn real_cli_tui_request_and_turn_end_are_one_notice_each_from_the_deck() {
     deck.send(b"q");
     stop(t);
 }
+
+/// 2.1.332 hands `AskUserQuestion` to the PermissionRequest hook too. The
+/// deck hands it back at once (never an allow with no answer), the TUI
+/// shows its own question and takes the answer there, the deck shows the
+/// session as needing you in its terminal, and the config file's notice
+/// says so once (`question`, from the registry's "input needed").
+#[test]
+fn real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice() {
+    let Some(tui) = tui_world("real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::tool_use(
+        "AskUserQuestion",
+        serde_json::json!({"questions": [{"question": "Which color?", "header": "Color",
+            "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}],
+            "multiSelect": false}]}),
+    ));
+    tui.w.api.push(Reply::text("Finished."));
+    let log = tui.w.home.path().join("notices.jsonl");
+    let config = tui.w.home.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\non = [\"question\", \"permission\"]\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let mut c = tui.claudio(&["deck"]);
+    c.env("CLAUDIO_CONFIG", &config);
+    let deck = Term::spawn_sized(c, 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "ask me");
+    deck.wait_for("a question: answer it in its terminal");
+    let screen = deck.wait_for("answer in its terminal");
+    assert!(!screen.contains("y once"), "{screen}");
+    let lines = || -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    eventually("a notice of the question", &t, || {
+        lines().iter().any(|n| n["kind"] == "question")
+    });
+    // answered in the TUI: its first choice
+    t.wait_for("Which color?");
+    std::thread::sleep(Duration::from_millis(700));
+    t.send(b"\r");
+    t.wait_for("Finished.");
+    let reqs = tui.w.main_requests();
+    let results = reqs.last().unwrap().tool_results();
+    assert!(results[0].content.contains("Red"), "{results:?}");
+    std::thread::sleep(Duration::from_millis(2500));
+    let got = lines();
+    let asked: Vec<_> = got
+        .iter()
+        .filter(|n| {
+            n["kind"] == "question" && !n["body"].as_str().unwrap().ends_with("dialog open")
+        })
+        .collect();
+    assert_eq!(asked.len(), 1, "{got:?}");
+    assert!(!got.iter().any(|n| n["kind"] == "permission"), "{got:?}");
+    stop(t);
+}
