@@ -385,7 +385,7 @@ pub fn serve(
 }
 
 /// [`serve`] with the notices given.
-pub fn serve_with(
+fn serve_with(
     listener: &Listener,
     input: &mut dyn Keyboard,
     out: &mut dyn Write,
