@@ -290,6 +290,221 @@ impl Notifier {
     }
 }
 
+/// The notifier the config file sets (its `[notify]` table), or none
+/// (no table, or a config that cannot be read: the deck says nothing
+/// about it, the chat and `claudio doctor` do).
+pub fn from_config() -> Option<Notifier> {
+    let (config, _) = crate::cli::config::Config::load().ok()?;
+    let n = Notifier::new(config.notify?);
+    n.is_on().then_some(n)
+}
+
+impl Notifier {
+    /// Send `notice` when its kind is chosen (`on`).
+    pub fn deliver(&self, notice: &Notice, out: &mut impl Write) {
+        if self.wants(notice.kind) {
+            self.send(notice, out);
+        }
+    }
+}
+
+/// What a session watched from outside is doing (a claude TUI, as its
+/// registry file says).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// It waits for the person: for what, as the CLI says it.
+    Waiting(String),
+    Working,
+    Idle,
+}
+
+/// One session, as [`Watched`] last saw it.
+#[derive(Debug)]
+struct Track {
+    seen: Seen,
+    /// When its turn began (ms since the epoch), while one runs.
+    busy_since: Option<u64>,
+    /// A needs-you notice went for it and it has not been answered since.
+    told: bool,
+    /// Its requests the deck holds now.
+    held: usize,
+}
+
+/// The notices for sessions the deck watches from outside (claude TUIs):
+/// a permission request from the hook, the registry saying a session
+/// waits (a question, its own dialog), a turn that ended after long
+/// enough. One notice per event: while a session's notice waits for the
+/// person, its other requests (parallel sub-agents, its own dialog beside
+/// the hook's) make none; a session seen for the first time says nothing
+/// of what it did before. Pure: the time is handed in.
+#[derive(Debug, Default)]
+pub struct Watched {
+    sessions: std::collections::HashMap<String, Track>,
+    /// The first sight of the sessions was taken (what was already so then
+    /// makes no notice).
+    primed: bool,
+}
+
+/// A session as the deck reads it: its key (its session id, else its
+/// pid), its folder, what it does, and since when (ms since the epoch,
+/// the registry's `statusUpdatedAt`).
+#[derive(Debug, Clone)]
+pub struct Sighting {
+    pub key: String,
+    pub project: String,
+    pub seen: Seen,
+    pub since: Option<u64>,
+}
+
+impl Watched {
+    /// A permission request the deck holds came for `session` (`None`:
+    /// the hook named none): the notice to send, unless one for that
+    /// session still waits for the person.
+    pub fn request(&mut self, session: Option<&str>, notice: Notice) -> Option<Notice> {
+        let Some(key) = session else {
+            return Some(notice);
+        };
+        let t = self.sessions.entry(key.to_owned()).or_insert(Track {
+            seen: Seen::Working,
+            busy_since: None,
+            told: false,
+            held: 0,
+        });
+        t.held += 1;
+        if t.told {
+            return None;
+        }
+        t.told = true;
+        Some(notice)
+    }
+
+    /// A request the deck held for `session` left it (answered, handed
+    /// back, withdrawn).
+    pub fn request_gone(&mut self, session: Option<&str>) {
+        let Some(t) = session.and_then(|k| self.sessions.get_mut(k)) else {
+            return;
+        };
+        t.held = t.held.saturating_sub(1);
+        if t.held == 0 && !matches!(t.seen, Seen::Waiting(_)) {
+            t.told = false;
+        }
+    }
+
+    /// The sessions as they are at `now` (ms since the epoch): the notices
+    /// for what changed. A turn's end makes one when it took at least
+    /// `turn`.
+    pub fn sessions(&mut self, now: u64, seen: &[Sighting], turn: Duration) -> Vec<Notice> {
+        let mut out = Vec::new();
+        let primed = std::mem::replace(&mut self.primed, true);
+        let live: std::collections::HashSet<&str> = seen.iter().map(|s| s.key.as_str()).collect();
+        // gone: forgotten, unless the deck still holds a request of it
+        self.sessions
+            .retain(|k, t| live.contains(k.as_str()) || t.held > 0);
+        for s in seen {
+            // a turn begins with work (a dialog on an idle session, as
+            // 2.1.332's offer of auto mode, is none), and ends idle
+            let busy = s.seen == Seen::Working;
+            let idle = s.seen == Seen::Idle;
+            let Some(t) = self.sessions.get_mut(&s.key) else {
+                self.sessions.insert(
+                    s.key.clone(),
+                    Track {
+                        seen: s.seen.clone(),
+                        busy_since: busy.then(|| s.since.unwrap_or(now)),
+                        // already waiting when first seen: said by the
+                        // deck's screen, or a notice now when it came later
+                        told: matches!(s.seen, Seen::Waiting(_)),
+                        held: 0,
+                    },
+                );
+                if let (true, Seen::Waiting(what)) = (primed, &s.seen) {
+                    out.push(waiting_notice(&s.project, what, &s.key));
+                }
+                continue;
+            };
+            if busy && t.busy_since.is_none() {
+                t.busy_since = Some(s.since.unwrap_or(now).min(now));
+            }
+            if t.seen == s.seen {
+                continue;
+            }
+            match &s.seen {
+                Seen::Waiting(what) if !t.told => {
+                    t.told = true;
+                    out.push(waiting_notice(&s.project, what, &s.key));
+                }
+                Seen::Waiting(_) => {}
+                _ if t.held == 0 => t.told = false,
+                _ => {}
+            }
+            if idle {
+                if let Some(from) = t.busy_since.take() {
+                    let took = Duration::from_millis(now.saturating_sub(from));
+                    if took >= turn {
+                        out.push(Notice::new(
+                            Trigger::Turn,
+                            "Claude is done",
+                            &format!(
+                                "claude TUI in {}, after {} s",
+                                project_name(std::path::Path::new(&s.project)),
+                                took.as_secs()
+                            ),
+                            Some(&s.key),
+                        ));
+                    }
+                }
+            }
+            t.seen = s.seen.clone();
+        }
+        out
+    }
+}
+
+/// The notice for a session its registry says waits for the person.
+fn waiting_notice(project: &str, what: &str, key: &str) -> Notice {
+    let project = project_name(std::path::Path::new(project));
+    let (kind, title) = if what.contains("permission") {
+        (
+            Trigger::Permission,
+            "A claude TUI waits for your permission",
+        )
+    } else {
+        (Trigger::Question, "A claude TUI waits for you")
+    };
+    Notice::new(
+        kind,
+        title,
+        &format!("claude TUI in {project}: {what}"),
+        Some(key),
+    )
+}
+
+/// The notice for a permission request a claude TUI's hook handed the
+/// deck (`input`: the hook's input).
+pub fn request_notice(input: &serde_json::Value) -> Notice {
+    let text = |k: &str| input.get(k).and_then(serde_json::Value::as_str);
+    let cwd = std::path::PathBuf::from(text("cwd").unwrap_or("/"));
+    let tool = text("tool_name").unwrap_or("a tool");
+    let here = crate::cli::summary::Here::new(&cwd);
+    let what = crate::cli::summary::tool_summary_at(
+        tool,
+        input.get("tool_input").unwrap_or(&serde_json::Value::Null),
+        &here,
+    );
+    let project = project_name(&cwd);
+    let body = if what.is_empty() {
+        format!("claude TUI in {project}")
+    } else {
+        format!("claude TUI in {project}: {what}")
+    };
+    Notice::new(
+        Trigger::Permission,
+        &format!("{tool} waits for you"),
+        &body,
+        text("session_id"),
+    )
+}
+
 /// `claudio notify test`: a notice through every way `config` sets; exit 1
 /// when none is set or one failed.
 pub fn test(config: Option<NotifyConfig>) -> anyhow::Result<crate::cli::exit::Exit> {
@@ -763,6 +978,130 @@ mod tests {
         let mut ok = Command::new("/bin/sh");
         ok.args(["-c", "echo fine"]);
         assert!(run(ok, Vec::new()).is_ok());
+    }
+
+    fn sighting(key: &str, seen: Seen, since: u64) -> Sighting {
+        Sighting {
+            key: key.into(),
+            project: format!("/home/me/{key}"),
+            seen,
+            since: Some(since),
+        }
+    }
+
+    fn kinds(n: &[Notice]) -> Vec<Trigger> {
+        n.iter().map(|n| n.kind).collect()
+    }
+
+    /// A claude TUI's permission request held by the deck is one notice:
+    /// its own dialog beside the hook's (the registry saying it waits), and
+    /// its sub-agents' requests meanwhile, make none; once answered and
+    /// working again, the next request makes one.
+    #[test]
+    fn a_watched_session_s_request_is_one_notice_whatever_follows_it() {
+        let turn = Duration::from_secs(60);
+        let mut w = Watched::default();
+        let bash = serde_json::json!({"session_id": "s1", "cwd": "/home/me/app",
+            "tool_name": "Bash", "tool_input": {"command": "cargo test\u{1b}[2J"}});
+        assert!(w
+            .sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn)
+            .is_empty());
+        let n = w.request(Some("s1"), request_notice(&bash)).unwrap();
+        assert_eq!(n.kind, Trigger::Permission);
+        assert_eq!(n.title, "Bash waits for you");
+        assert_eq!(n.body, "claude TUI in app: cargo test");
+        assert_eq!(n.session.as_deref(), Some("s1"));
+        // a sub-agent asks too, and the TUI shows its own dialog
+        assert!(w.request(Some("s1"), request_notice(&bash)).is_none());
+        let waiting = Seen::Waiting("permission prompt".into());
+        assert!(w
+            .sessions(2_000, &[sighting("s1", waiting.clone(), 1_900)], turn)
+            .is_empty());
+        w.request_gone(Some("s1"));
+        w.request_gone(Some("s1"));
+        assert!(w
+            .sessions(3_000, &[sighting("s1", Seen::Working, 2_900)], turn)
+            .is_empty());
+        assert!(w.request(Some("s1"), request_notice(&bash)).is_some());
+        // another session's request is its own event
+        assert!(w.request(Some("s2"), request_notice(&bash)).is_some());
+    }
+
+    /// The registry saying a session waits (a question, a dialog the deck
+    /// does not hold) is one notice until it stops waiting; what was
+    /// already so when the deck started makes none.
+    #[test]
+    fn a_watched_session_waiting_is_one_notice_per_wait() {
+        let turn = Duration::from_secs(60);
+        let mut w = Watched::default();
+        let q = Seen::Waiting("question".into());
+        assert!(w
+            .sessions(1_000, &[sighting("old", q.clone(), 0)], turn)
+            .is_empty());
+        let got = w.sessions(
+            2_000,
+            &[
+                sighting("old", q.clone(), 0),
+                sighting("new", q.clone(), 1_900),
+            ],
+            turn,
+        );
+        assert_eq!(kinds(&got), [Trigger::Question]);
+        assert_eq!(got[0].body, "claude TUI in new: question");
+        assert!(w
+            .sessions(3_000, &[sighting("new", q.clone(), 1_900)], turn)
+            .is_empty());
+        w.sessions(4_000, &[sighting("new", Seen::Working, 3_900)], turn);
+        let got = w.sessions(
+            5_000,
+            &[sighting(
+                "new",
+                Seen::Waiting("permission prompt".into()),
+                4_900,
+            )],
+            turn,
+        );
+        assert_eq!(kinds(&got), [Trigger::Permission]);
+    }
+
+    /// A turn's end is a notice when it took long enough, counted from
+    /// when it began (the registry's stamp), once.
+    #[test]
+    fn a_watched_turn_ending_after_long_enough_is_one_notice() {
+        let turn = Duration::from_secs(60);
+        let mut w = Watched::default();
+        w.sessions(0, &[sighting("s", Seen::Idle, 0)], turn);
+        w.sessions(10_000, &[sighting("s", Seen::Working, 10_000)], turn);
+        w.sessions(
+            20_000,
+            &[sighting(
+                "s",
+                Seen::Waiting("permission prompt".into()),
+                20_000,
+            )],
+            turn,
+        );
+        w.sessions(30_000, &[sighting("s", Seen::Working, 30_000)], turn);
+        let got = w.sessions(75_000, &[sighting("s", Seen::Idle, 75_000)], turn);
+        assert_eq!(kinds(&got), [Trigger::Turn]);
+        assert_eq!(got[0].body, "claude TUI in s, after 65 s");
+        assert!(w
+            .sessions(90_000, &[sighting("s", Seen::Idle, 75_000)], turn)
+            .is_empty());
+        // a dialog on an idle session (2.1.332 offering auto mode) is no
+        // turn, however long it waits
+        w.sessions(
+            80_000,
+            &[sighting("s", Seen::Waiting("dialog open".into()), 80_000)],
+            turn,
+        );
+        let got = w.sessions(99_000, &[sighting("s", Seen::Idle, 99_000)], turn);
+        assert!(!kinds(&got).contains(&Trigger::Turn), "{got:?}");
+        // a short turn: none
+        w.sessions(100_000, &[sighting("s", Seen::Working, 100_000)], turn);
+        assert!(w
+            .sessions(110_000, &[sighting("s", Seen::Idle, 110_000)], turn)
+            .is_empty());
     }
 
     #[test]

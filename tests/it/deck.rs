@@ -379,3 +379,341 @@ fn json_lists_the_full_deck_s_requests_and_watch_streams_the_changes() {
     let _ = watch.kill();
     let _ = watch.wait();
 }
+
+/// A registry file for a claude TUI (`pid` stands for it) in `sessions`.
+fn tui_entry(sessions: &Path, pid: u32, id: &str, status: &str, waiting_for: &str, since: u64) {
+    let tmp = sessions.join(format!(".{pid}.tmp"));
+    std::fs::write(
+        &tmp,
+        serde_json::json!({
+            "pid": pid, "sessionId": id, "cwd": format!("/w/{id}"), "kind": "interactive",
+            "entrypoint": "cli", "status": status,
+            "waitingFor": (!waiting_for.is_empty()).then_some(waiting_for),
+            "updatedAt": since, "statusUpdatedAt": since,
+        })
+        .to_string(),
+    )
+    .unwrap();
+    // as the CLI writes it: whole, at once
+    std::fs::rename(tmp, sessions.join(format!("{pid}.json"))).unwrap();
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// The notices a `[notify]` command wrote, one JSON object a line, once
+/// there are `n` of them (bounded).
+fn notices(log: &Path, n: usize) -> Vec<Value> {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let got: Vec<Value> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        if got.len() >= n || Instant::now() > until {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A config file whose `[notify]` command appends each notice to `log`.
+fn notify_config(home: &Path, log: &Path) -> std::path::PathBuf {
+    let config = home.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    config
+}
+
+/// The full-screen deck sends the config file's notices for claude TUI
+/// sessions: one for a permission request from the hook, none more for a
+/// second request of the same session meanwhile (a sub-agent) or its own
+/// dialog beside the hook's; one for another session's question; one for
+/// a long turn's end.
+#[test]
+fn the_full_deck_sends_one_notice_per_tui_event() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let log = h.path().join("notices.jsonl");
+    let config = notify_config(h.path(), &log);
+    const ID: &str = "0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f";
+    let me = std::process::id();
+    // working for two minutes already when the deck starts
+    tui_entry(&sessions, me, ID, "busy", "", now_ms() - 120_000);
+    let mut c = deck(h.path(), &["deck"]);
+    c.env("CLAUDIO_CONFIG", &config);
+    let mut t = crate::common::term::Term::spawn_sized(c, 30, 110);
+    t.wait_for("WORKING");
+    // the hook's request, and a sub-agent's beside it
+    let first = hook(h.path());
+    t.wait_for("touch made-by-the-tool");
+    let second = hook(h.path());
+    t.wait_for("2 need you");
+    let got = notices(&log, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    assert_eq!(got[0]["title"], "Bash waits for you");
+    assert_eq!(got[0]["session"], ID);
+    // the TUI's own dialog beside the hook's wait: the same event
+    tui_entry(&sessions, me, ID, "waiting", "permission prompt", now_ms());
+    // another session asks a question in its terminal
+    let mut other = Command::new("sleep").arg("60").spawn().unwrap();
+    tui_entry(
+        &sessions,
+        other.id(),
+        "s-other",
+        "waiting",
+        "question",
+        now_ms(),
+    );
+    t.wait_for("question: answer in its terminal");
+    let got = notices(&log, 2);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["kind"], "question");
+    assert_eq!(got[1]["session"], "s-other");
+    // both requests answered; the turn goes on, then ends
+    t.send(b"y\r");
+    t.wait_for("allowed once");
+    t.send(b"y\r");
+    assert!(first.wait_with_output().unwrap().status.success());
+    assert!(second.wait_with_output().unwrap().status.success());
+    tui_entry(&sessions, me, ID, "busy", "", now_ms());
+    tui_entry(&sessions, me, ID, "idle", "", now_ms());
+    let got = notices(&log, 3);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[2]["kind"], "turn");
+    assert_eq!(got[2]["title"], "Claude is done");
+    assert!(
+        got[2]["body"]
+            .as_str()
+            .unwrap()
+            .starts_with("claude TUI in 0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f, after 1"),
+        "{got:?}"
+    );
+    // nothing more came
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(notices(&log, 0).len(), 3);
+    let _ = other.kill();
+    let _ = other.wait();
+    t.send(b"q");
+    t.wait(20);
+}
+
+/// `deck --watch` sends the same notices (its stdout stays NDJSON): a
+/// session that starts waiting, a long turn's end.
+#[test]
+fn watch_sends_notices_and_keeps_its_output_json() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let log = h.path().join("notices.jsonl");
+    let config = notify_config(h.path(), &log);
+    let me = std::process::id();
+    tui_entry(&sessions, me, "s-w", "busy", "", now_ms() - 90_000);
+    let mut c = deck(h.path(), &["deck", "--watch"]);
+    c.env("CLAUDIO_CONFIG", &config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut watch = c.spawn().unwrap();
+    let out = watch.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(l);
+        }
+    });
+    let next = |state: &str| {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let l = lines
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+                .unwrap();
+            let v: Value = serde_json::from_str(&l).unwrap_or_else(|_| panic!("not JSON: {l:?}"));
+            if v["session"]["state"] == state {
+                return;
+            }
+        }
+    };
+    next("working");
+    tui_entry(
+        &sessions,
+        me,
+        "s-w",
+        "waiting",
+        "permission prompt",
+        now_ms(),
+    );
+    next("waiting");
+    let got = notices(&log, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    tui_entry(&sessions, me, "s-w", "idle", "", now_ms());
+    next("idle");
+    let got = notices(&log, 2);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["kind"], "turn");
+    let _ = watch.kill();
+    let _ = watch.wait();
+}
+
+/// Five claude TUIs (sleeping processes stand for them) each waiting on a
+/// permission its hook handed the full deck, while their files still say
+/// `busy` (as the TUI's does while its hook runs): `deck --json` shows all
+/// five waiting and none working, each with its request, and so does the
+/// screen.
+#[test]
+fn sessions_waiting_on_the_deck_are_never_shown_working() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let mut t = full_deck(h.path(), 110);
+    let mut stand_ins = Vec::new();
+    let mut hooks = Vec::new();
+    for i in 0..5 {
+        let p = Command::new("sleep").arg("120").spawn().unwrap();
+        let id = format!("5e55i0n-{i}");
+        tui_entry(&sessions, p.id(), &id, "busy", "", now_ms());
+        stand_ins.push(p);
+        let mut req: Value = serde_json::from_str(REQUEST).unwrap();
+        req["session_id"] = id.clone().into();
+        req["tool_input"]["command"] = format!("touch made-{i}").into();
+        let mut c = deck(h.path(), &["deck", "hook"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(req.to_string().as_bytes())
+            .unwrap();
+        hooks.push(c);
+    }
+    t.wait_for("5 sessions · 5 need you");
+    let until = Instant::now() + Duration::from_secs(30);
+    let v = loop {
+        let o = run(deck(h.path(), &["deck", "--json"]), None);
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        if v["pending"].as_array().unwrap().len() == 5 || Instant::now() > until {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let rows = v["sessions"].as_array().unwrap();
+    assert_eq!(rows.len(), 5, "{v}");
+    for r in rows {
+        assert_eq!(r["state"], "waiting", "{v}");
+        assert_eq!(r["status"], "busy", "its file as it is: {v}");
+    }
+    assert_eq!(v["pending"].as_array().unwrap().len(), 5, "{v}");
+    assert!(!t.contents().contains("WORKING"), "{}", t.contents());
+    // answered one by one from the deck: each hook gets its allow
+    for _ in 0..5 {
+        t.send(b"y\r");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for c in hooks {
+        let o = c.wait_with_output().unwrap();
+        assert!(stdout(&o).contains("\"allow\""), "{}", stdout(&o));
+    }
+    for mut p in stand_ins {
+        let _ = p.kill();
+        let _ = p.wait();
+    }
+    t.send(b"q");
+    t.wait(20);
+}
+
+/// The line-by-line deck sends the config file's notice for a request
+/// too: one, while it waits for the answer.
+#[test]
+fn the_line_deck_sends_one_notice_per_request() {
+    let h = home();
+    let log = h.path().join("notices.jsonl");
+    let config = notify_config(h.path(), &log);
+    let mut child = deck(h.path(), &["deck"])
+        .env("CLAUDIO_CONFIG", &config)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).split(b'\n').map_while(Result::ok) {
+            let _ = tx.send(String::from_utf8_lossy(&l).into_owned());
+        }
+    });
+    let mut d = Deck { child, lines };
+    d.wait_for("waiting for permission requests");
+    let first = hook(h.path());
+    d.wait_for("touch made-by-the-tool");
+    let got = notices(&log, 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    assert_eq!(got[0]["body"], "claude TUI in tmp: touch made-by-the-tool");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    assert!(stdout(&first.wait_with_output().unwrap()).contains("\"allow\""));
+    // answered: the next request is a notice again
+    let second = hook(h.path());
+    d.wait_for("touch made-by-the-tool");
+    assert_eq!(notices(&log, 2).len(), 2);
+    d.child.stdin.as_mut().unwrap().write_all(b"n\n").unwrap();
+    assert!(stdout(&second.wait_with_output().unwrap()).contains("\"deny\""));
+}
+
+/// A claude TUI hands its questions to the PermissionRequest hook too
+/// (2.1.332, `AskUserQuestion`): an allow from the deck would run it with
+/// no answer. Both decks hand it back at once (the hook prints nothing,
+/// the TUI asks), and say it is answered in its terminal.
+#[test]
+fn a_tui_s_question_is_handed_back_to_its_terminal_at_once() {
+    let question = serde_json::json!({
+        "session_id": "0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f", "cwd": "/tmp",
+        "hook_event_name": "PermissionRequest", "tool_name": "AskUserQuestion",
+        "tool_input": {"questions": [{"question": "Which color?", "header": "Color",
+            "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}],
+            "multiSelect": false}]},
+        "permission_suggestions": null,
+    })
+    .to_string();
+    let ask = |h: &Path| {
+        // (bounded: a deck that held it would make the hook give up after 20 s)
+        let mut c = deck(h, &["deck", "hook", "--wait", "20"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(question.as_bytes())
+            .unwrap();
+        c.wait_with_output().unwrap()
+    };
+    let h = home();
+    let t = full_deck(h.path(), 100);
+    let o = ask(h.path());
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+    let screen = t.wait_for("a question: answer it in its terminal");
+    assert!(!screen.contains("y once"), "{screen}");
+    drop(t);
+    let h = home();
+    let d = Deck::start(h.path());
+    let o = ask(h.path());
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+    d.wait_for("a question of its session: answer it in its terminal");
+}

@@ -122,6 +122,28 @@ impl Tui {
         t.send(b"\r");
     }
 
+    /// After a turn, 2.1.332 may offer auto mode as the default again
+    /// (even with `hasSeenAutoDefaultNotice`): no, keep manual mode, so
+    /// the next prompt reaches the prompt line.
+    fn keep_manual_mode(&self, t: &mut Term) {
+        let until = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < until {
+            if t.contents().contains("Make auto mode your default") {
+                std::thread::sleep(Duration::from_millis(500));
+                t.send(b"\x1b[B");
+                std::thread::sleep(Duration::from_millis(300));
+                t.send(b"\r");
+                let gone = Instant::now() + Duration::from_secs(10);
+                while t.contents().contains("Make auto mode your default") && Instant::now() < gone
+                {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     fn made(&self, name: &str) -> bool {
         self.work.join(name).exists()
     }
@@ -322,5 +344,250 @@ fn real_cli_tui_a_from_the_full_deck_keeps_the_cli_s_suggestion_for_the_session(
     );
     assert!(!t.contents().contains(DIALOG));
     deck.send(b"q");
+    stop(t);
+}
+
+/// `p` or `u` answered from the full deck for a command the TUI suggests a
+/// rule for (`npm run *`): the tool runs, the CLI keeps the rule where it
+/// keeps its own (`.claude/settings.local.json` of the project, or
+/// `~/.claude/settings.json`, the hook and the rest of it kept), and the
+/// same command next turn is not asked at all.
+fn kept_from_the_full_deck(test: &str, key: &[u8]) {
+    let Some(tui) = tui_world(test) else {
+        return;
+    };
+    std::fs::write(
+        tui.work.join("package.json"),
+        r#"{"name":"kept","version":"1.0.0","scripts":{"lint":"touch linted"}}"#,
+    )
+    .unwrap();
+    for said in ["Finished one.", "Finished two."] {
+        tui.w.api.push(Reply::bash("npm run lint"));
+        tui.w.api.push(Reply::text(said));
+    }
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "lint it");
+    let screen = deck.wait_for("npm run lint");
+    // the CLI's own suggestion is what p and u keep, shown before
+    assert!(
+        screen.contains("p / u   Bash(npm run *), kept in this project / in every project"),
+        "{screen}"
+    );
+    deck.send(key);
+    deck.send(b"\r");
+    eventually("the tool ran", &t, || tui.made("linted"));
+    t.wait_for("Finished one.");
+    assert!(t.contents().contains("Allowed by PermissionRequest hook"));
+    let user = tui.w.home.path().join(".claude/settings.json");
+    let project = tui.work.join(".claude/settings.local.json");
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+        )
+        .unwrap()
+    };
+    let rule = serde_json::json!("Bash(npm run *)");
+    let allowed = |v: &serde_json::Value| {
+        v["permissions"]["allow"]
+            .as_array()
+            .is_some_and(|a| a.contains(&rule))
+    };
+    let u = read(&user);
+    if key == b"p" {
+        assert!(allowed(&read(&project)), "{}", read(&project));
+        assert!(!allowed(&u), "{u}");
+    } else {
+        assert!(allowed(&u), "{u}");
+        assert!(!project.exists() || !allowed(&read(&project)));
+    }
+    // the rest of the person's settings as they were: the mode, the hook
+    assert_eq!(u["permissions"]["defaultMode"], "default", "{u}");
+    assert!(
+        u["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with(" deck hook")),
+        "{u}"
+    );
+    // the same command again: allowed by the kept rule, never asked
+    std::fs::remove_file(tui.work.join("linted")).unwrap();
+    tui.keep_manual_mode(&mut t);
+    tui.prompt(&mut t, "lint it again");
+    t.wait_for("Finished two.");
+    assert!(tui.made("linted"));
+    assert!(!t.contents().contains(DIALOG), "{}", t.contents());
+    let o = crate::common::run(tui.claudio(&["deck", "--json"]), None);
+    let v: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+    assert_eq!(v["pending"], serde_json::json!([]), "{v}");
+    assert!(
+        deck.contents().contains("allowed from now on in"),
+        "{}",
+        deck.contents()
+    );
+    let reqs = tui.w.main_requests();
+    for r in reqs.iter().filter(|r| !r.tool_results().is_empty()) {
+        assert!(
+            !r.tool_results()[0].content.contains("denied"),
+            "{:?}",
+            r.tool_results()
+        );
+    }
+    deck.send(b"q");
+    stop(t);
+}
+
+#[test]
+fn real_cli_tui_p_from_the_deck_keeps_the_rule_in_the_project_and_is_not_asked_again() {
+    kept_from_the_full_deck(
+        "real_cli_tui_p_from_the_deck_keeps_the_rule_in_the_project_and_is_not_asked_again",
+        b"p",
+    );
+}
+
+#[test]
+fn real_cli_tui_u_from_the_deck_keeps_the_rule_for_every_project_and_is_not_asked_again() {
+    kept_from_the_full_deck(
+        "real_cli_tui_u_from_the_deck_keeps_the_rule_for_every_project_and_is_not_asked_again",
+        b"u",
+    );
+}
+
+/// The notices of the config file's `[notify]` table for a claude TUI,
+/// from the full deck: its permission request is one notice (not one more
+/// when the TUI's own dialog shows beside the hook's wait), and its turn's
+/// end is one (`turn-seconds = 0`: every turn).
+#[test]
+fn real_cli_tui_request_and_turn_end_are_one_notice_each_from_the_deck() {
+    let Some(tui) =
+        tui_world("real_cli_tui_request_and_turn_end_are_one_notice_each_from_the_deck")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("touch made_by_tool"));
+    tui.w.api.push(Reply::text("Finished."));
+    let log = tui.w.home.path().join("notices.jsonl");
+    let config = tui.w.home.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\nturn-seconds = 0\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let mut c = tui.claudio(&["deck"]);
+    c.env("CLAUDIO_CONFIG", &config);
+    let mut deck = Term::spawn_sized(c, 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    let notices = |kind: &str| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|n| n["kind"] == kind)
+            .collect()
+    };
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch made_by_tool");
+    eventually("a notice of the request", &t, || {
+        notices("permission").len() == 1
+    });
+    let n = &notices("permission")[0];
+    assert_eq!(n["title"], "Bash waits for you", "{n}");
+    assert!(
+        n["body"]
+            .as_str()
+            .unwrap()
+            .ends_with(": touch made_by_tool"),
+        "{n}"
+    );
+    // the TUI's own dialog shows beside the hook's wait (its registry file
+    // says it waits): the same event, no second notice
+    eventually("the TUI says it waits", &t, || {
+        let o = crate::common::run(tui.claudio(&["deck", "--json"]), None);
+        crate::common::stdout(&o).contains("\"status\":\"waiting\"")
+    });
+    deck.send(b"y\r");
+    eventually("the tool ran", &t, || tui.made("made_by_tool"));
+    t.wait_for("Finished.");
+    eventually("a notice of the turn's end", &t, || {
+        notices("turn").len() == 1
+    });
+    // the deck reads the registry once more after the end: nothing more
+    std::thread::sleep(Duration::from_millis(2500));
+    let all = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(notices("permission").len(), 1, "{all}");
+    assert_eq!(notices("turn").len(), 1, "{all}");
+    deck.send(b"q");
+    stop(t);
+}
+
+/// 2.1.332 hands `AskUserQuestion` to the PermissionRequest hook too. The
+/// deck hands it back at once (never an allow with no answer), the TUI
+/// shows its own question and takes the answer there, the deck shows the
+/// session as needing you in its terminal, and the config file's notice
+/// says so once (`question`, from the registry's "input needed").
+#[test]
+fn real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice() {
+    let Some(tui) = tui_world("real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::tool_use(
+        "AskUserQuestion",
+        serde_json::json!({"questions": [{"question": "Which color?", "header": "Color",
+            "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}],
+            "multiSelect": false}]}),
+    ));
+    tui.w.api.push(Reply::text("Finished."));
+    let log = tui.w.home.path().join("notices.jsonl");
+    let config = tui.w.home.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\non = [\"question\", \"permission\"]\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let mut c = tui.claudio(&["deck"]);
+    c.env("CLAUDIO_CONFIG", &config);
+    let deck = Term::spawn_sized(c, 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "ask me");
+    deck.wait_for("a question: answer it in its terminal");
+    let screen = deck.wait_for("answer in its terminal");
+    assert!(!screen.contains("y once"), "{screen}");
+    let lines = || -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    eventually("a notice of the question", &t, || {
+        lines().iter().any(|n| n["kind"] == "question")
+    });
+    // answered in the TUI: its first choice
+    t.wait_for("Which color?");
+    std::thread::sleep(Duration::from_millis(700));
+    t.send(b"\r");
+    t.wait_for("Finished.");
+    let reqs = tui.w.main_requests();
+    let results = reqs.last().unwrap().tool_results();
+    assert!(results[0].content.contains("Red"), "{results:?}");
+    std::thread::sleep(Duration::from_millis(2500));
+    let got = lines();
+    let asked: Vec<_> = got
+        .iter()
+        .filter(|n| {
+            n["kind"] == "question" && !n["body"].as_str().unwrap().ends_with("dialog open")
+        })
+        .collect();
+    assert_eq!(asked.len(), 1, "{got:?}");
+    assert!(!got.iter().any(|n| n["kind"] == "permission"), "{got:?}");
     stop(t);
 }

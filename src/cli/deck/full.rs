@@ -8,6 +8,7 @@
 use super::answered::Watch;
 use super::socket::{Listener, Pending};
 use super::view::{Act, Kind, Phase, Request, Session, View};
+use crate::cli::notify::{Notifier, Seen, Sighting, Watched};
 use crate::cli::requests::diff;
 use crate::cli::requests::tool::{Offer, SessionGrants, Shown};
 use crate::cli::style::Style;
@@ -280,6 +281,126 @@ pub fn hook_answer(result: &PermissionResult) -> (&'static str, Option<String>, 
     }
 }
 
+/// The sessions as the notices read them.
+pub fn sightings(sessions: &[Session]) -> Vec<Sighting> {
+    sessions
+        .iter()
+        .map(|x| Sighting {
+            key: x
+                .session_id
+                .clone()
+                .unwrap_or_else(|| format!("pid:{}", x.pid)),
+            project: x.project.clone(),
+            seen: match x.phase {
+                Phase::NeedsYou => {
+                    Seen::Waiting(x.waiting_for.clone().unwrap_or_else(|| "input".to_owned()))
+                }
+                Phase::Working => Seen::Working,
+                Phase::Done => Seen::Idle,
+            },
+            since: x.since,
+        })
+        .collect()
+}
+
+/// The sessions the registry in `config_dir` lists now, as the notices
+/// read them (for the decks that show no rows: line by line, `--watch`).
+pub fn registry_sightings(config_dir: &Path) -> Vec<Sighting> {
+    let reg = registry::read_dir(&config_dir.join("sessions"));
+    reg.live
+        .iter()
+        .map(|s| Sighting {
+            key: s
+                .session_id
+                .clone()
+                .unwrap_or_else(|| format!("pid:{}", s.pid)),
+            project: s.cwd.clone().unwrap_or_default(),
+            seen: match registry::state(config_dir, s) {
+                SessionState::Waiting { for_what } => Seen::Waiting(for_what),
+                SessionState::Working => Seen::Working,
+                _ => Seen::Idle,
+            },
+            since: s
+                .extra
+                .get("statusUpdatedAt")
+                .and_then(Value::as_u64)
+                .or(s.updated_at),
+        })
+        .collect()
+}
+
+/// A question or a plan (by the hook's input): the deck hands it back, and
+/// its notice comes from the session's registry file saying it waits.
+fn asked_in_its_terminal(input: &Value) -> bool {
+    let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
+    !matches!(
+        claudio::protocol::ask::RequestKind::of_tool(tool),
+        claudio::protocol::ask::RequestKind::Tool
+    )
+}
+
+/// The notices the config file sets, for the sessions the deck watches.
+pub struct Notices {
+    notifier: Option<Notifier>,
+    watched: Watched,
+    /// With no `[notify]` table, a request still rings the bell (the full
+    /// screen's way of saying one came).
+    bell: bool,
+}
+
+impl Notices {
+    /// The config file's notices; `bell`: ring for a request when it sets
+    /// none.
+    pub fn from_config(bell: bool) -> Notices {
+        Notices {
+            notifier: crate::cli::notify::from_config(),
+            watched: Watched::default(),
+            bell,
+        }
+    }
+
+    /// A permission request the deck holds (`input`: the hook's): its
+    /// notice, or the bell alone when no `[notify]` table is set.
+    pub fn request(&mut self, input: &Value, out: &mut impl Write) {
+        if asked_in_its_terminal(input) {
+            return;
+        }
+        let session = input.get("session_id").and_then(Value::as_str);
+        let notice = crate::cli::notify::request_notice(input);
+        match (&self.notifier, self.watched.request(session, notice)) {
+            (Some(n), Some(notice)) => n.deliver(&notice, out),
+            (None, Some(_)) if self.bell => {
+                let _ = out.write_all(b"\x07");
+                let _ = out.flush();
+            }
+            _ => {}
+        }
+    }
+
+    /// A request the deck held left it.
+    pub fn request_gone(&mut self, input: &Value) {
+        if asked_in_its_terminal(input) {
+            return;
+        }
+        let session = input.get("session_id").and_then(Value::as_str);
+        self.watched.request_gone(session);
+    }
+
+    /// The sessions as they are now.
+    pub fn sessions(&mut self, seen: &[Sighting], out: &mut impl Write) {
+        let turn = self
+            .notifier
+            .as_ref()
+            .map_or(Duration::from_secs(60), Notifier::turn_threshold);
+        let notices = self.watched.sessions(now_ms(), seen, turn);
+        if let Some(n) = &self.notifier {
+            for notice in &notices {
+                n.deliver(notice, out);
+            }
+        }
+    }
+}
+
 /// Puts the terminal back however the deck ends.
 struct Screen;
 
@@ -351,6 +472,9 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
         });
     }
     drop(tx);
+    // (the config file read before the screen is taken: a warning about
+    // it is seen)
+    let mut notices = Notices::from_config(true);
     let _screen = Screen::enter()?;
     let mut view = View::default();
     if !super::install::installed() {
@@ -365,8 +489,14 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     let mut grants: HashMap<String, SessionGrants> = HashMap::new();
     let mut costs = Costs::default();
     (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+    notices.sessions(&sightings(&view.sessions), &mut io::stdout());
     let mut last = Vec::new();
     let mut count = 0u64;
+    // the registry read again once the events that came meanwhile are
+    // taken (twenty TUIs rewrite their files often: a request never waits
+    // behind a queue of reads)
+    let mut dirty = false;
+    let mut looked = std::time::Instant::now();
     loop {
         let (w, h) =
             // a terminal that says no size (0 × 0) is drawn at 80 × 24
@@ -391,10 +521,23 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             out.flush()?;
             last = rows;
         }
-        let ev = match rx.recv_timeout(TICK) {
-            Ok(ev) => Some(ev),
-            Err(mpsc::RecvTimeoutError::Timeout) => None,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        let ev = if dirty {
+            match rx.try_recv() {
+                Ok(ev) => Some(ev),
+                Err(mpsc::TryRecvError::Empty) => {
+                    dirty = false;
+                    (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+                    notices.sessions(&sightings(&view.sessions), &mut io::stdout());
+                    None
+                }
+                Err(mpsc::TryRecvError::Disconnected) => break,
+            }
+        } else {
+            match rx.recv_timeout(TICK) {
+                Ok(ev) => Some(ev),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
         };
         match ev {
             Some(Event::Request(p)) if p.request.kind == "list" => {
@@ -406,6 +549,19 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     let _ = p.answer("ask", None);
                     continue;
                 };
+                // a question or a plan of a claude TUI (2.1.332 hands them
+                // to the hook too) is answered in its terminal, where the
+                // TUI shows it: an allow from here would run it with no
+                // answer. Its session's row says so (its file: waiting)
+                if super::line::answered_in_its_terminal(&req) {
+                    let _ = p.answer("ask", None);
+                    view.note = Some(format!(
+                        "{}: answer it in its terminal ({})",
+                        super::line::kind_words(&req),
+                        r.project
+                    ));
+                    continue;
+                }
                 // the same call allowed "for this session" here before
                 if let Some(g) = r.session_id.as_ref().and_then(|s| grants.get(s)) {
                     if g.allows(&req) {
@@ -415,6 +571,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     }
                 }
                 let watch = Watch::new(&p.request.input);
+                notices.request(&p.request.input, &mut io::stdout());
                 count += 1;
                 held.insert(
                     r.token.clone(),
@@ -427,11 +584,8 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     },
                 );
                 view.add(r);
-                let _ = write!(io::stdout(), "\x07");
             }
-            Some(Event::Sessions) => {
-                (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
-            }
+            Some(Event::Sessions) => dirty = true,
             Some(Event::Resize) => {
                 // each request drawn again for the new width: a command is
                 // shown whole, never cut at the screen's edge
@@ -447,6 +601,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 Some(Act::Quit) => break,
                 Some(Act::HandBack(token)) => {
                     if let (Some(hd), Some(r)) = (held.remove(&token), view.remove(&token)) {
+                        notices.request_gone(&hd.pending.request.input);
                         let _ = hd.pending.answer("ask", None);
                         view.note = Some(format!("handed back to its terminal: {}", r.project));
                     }
@@ -458,6 +613,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                                 grants.entry(s.clone()).or_default().remember(&hd.req);
                             }
                         }
+                        notices.request_gone(&hd.pending.request.input);
                         let gone = hd.pending.withdrawn();
                         let (b, m, u) = hook_answer(&d.result(&hd.req));
                         let sent = !gone && hd.pending.answer_with(b, m, u).is_ok();
@@ -473,6 +629,11 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             None => {}
         }
         // held requests whose hook went away, or answered in their terminal
+        // (their transcripts read at most once a tick)
+        if looked.elapsed() < TICK {
+            continue;
+        }
+        looked = std::time::Instant::now();
         let gone: Vec<String> = held
             .iter_mut()
             .filter_map(|(t, hd)| {
@@ -482,6 +643,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             .collect();
         for t in gone {
             if let (Some(hd), Some(r)) = (held.remove(&t), view.remove(&t)) {
+                notices.request_gone(&hd.pending.request.input);
                 let _ = hd.pending.answer("ask", None);
                 view.note = Some(format!("answered in its terminal: {}", r.project));
             }

@@ -178,6 +178,22 @@ pub fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
     })
 }
 
+/// Whether `req` is one the deck never answers: a question or a plan,
+/// which the claude TUI shows and takes the answers to itself (an allow
+/// from the hook would run it with none).
+pub fn answered_in_its_terminal(req: &CanUseToolRequest) -> bool {
+    !matches!(req.kind(), claudio::protocol::ask::RequestKind::Tool)
+}
+
+/// A question or a plan, in words.
+pub fn kind_words(req: &CanUseToolRequest) -> &'static str {
+    match req.kind() {
+        claudio::protocol::ask::RequestKind::Plan => "a plan",
+        claudio::protocol::ask::RequestKind::Questions => "a question",
+        _ => "a request",
+    }
+}
+
 /// Show one request and answer it from `input`; `false` when `input`
 /// ended.
 pub fn answer_one(
@@ -216,6 +232,18 @@ pub fn answer_one(
         let _ = pending.answer("ask", None);
         return Ok(true);
     };
+    if answered_in_its_terminal(&req) {
+        writeln!(
+            out,
+            "  {}",
+            style.dim(&format!(
+                "{} of its session: answer it in its terminal",
+                kind_words(&req)
+            ))
+        )?;
+        let _ = pending.answer("ask", None);
+        return Ok(true);
+    }
     let mut watch = super::answered::Watch::new(req_input);
     let change = diff::proposed(&req.tool_name, &req.input, &cwd);
     let here = Here::new(&cwd);
@@ -321,7 +349,9 @@ pub fn sessions_lines(style: Style) -> String {
 }
 
 /// Run the deck on the socket at `path`, answering from `input` until it
-/// ends.
+/// ends. The notices the config file sets go out for each request, and
+/// for the sessions' registry (watched on a thread of its own: its
+/// terminal's part goes to stderr, stdout being the deck's lines).
 pub fn serve(
     listener: &Listener,
     input: &mut dyn Keyboard,
@@ -329,9 +359,53 @@ pub fn serve(
     style: Style,
     width: usize,
 ) -> io::Result<()> {
+    let notices = std::sync::Arc::new(std::sync::Mutex::new(super::full::Notices::from_config(
+        false,
+    )));
+    if let Ok(config_dir) = super::snapshot::config_dir() {
+        let notices = notices.clone();
+        let dir = config_dir.join("sessions");
+        let seen = move || super::full::registry_sightings(&config_dir);
+        notices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .sessions(&seen(), &mut io::stderr());
+        std::thread::spawn(move || {
+            super::full::watch_dir(dir, move || {
+                let now = seen();
+                notices
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .sessions(&now, &mut io::stderr());
+                true
+            })
+        });
+    }
+    serve_with(listener, input, out, style, width, &notices)
+}
+
+/// [`serve`] with the notices given.
+fn serve_with(
+    listener: &Listener,
+    input: &mut dyn Keyboard,
+    out: &mut dyn Write,
+    style: Style,
+    width: usize,
+    notices: &std::sync::Mutex<super::full::Notices>,
+) -> io::Result<()> {
+    let lock = || notices.lock().unwrap_or_else(|e| e.into_inner());
     loop {
         let pending = listener.next(REQUEST_BOUND)?;
-        if !answer_one(pending, input, out, style, width)? {
+        let asked = pending.request.input.clone();
+        {
+            let mut bell = Vec::new();
+            lock().request(&asked, &mut bell);
+            out.write_all(&bell)?;
+            out.flush()?;
+        }
+        let more = answer_one(pending, input, out, style, width)?;
+        lock().request_gone(&asked);
+        if !more {
             return Ok(());
         }
     }

@@ -101,6 +101,58 @@ pub fn run() -> anyhow::Result<Exit> {
 pub fn with_pending(snap: &mut Value, pending: Option<Value>) {
     snap["deck"] = Value::Bool(pending.is_some());
     snap["pending"] = pending.unwrap_or_else(|| json!([]));
+    let pending = snap["pending"].clone();
+    if let Some(rows) = snap["sessions"].as_array_mut() {
+        mark_held(rows, pending.as_array().map_or(&[], Vec::as_slice));
+    }
+}
+
+/// A session whose permission request a deck holds waits for the person,
+/// whatever its registry file says yet (the claude TUI says `busy` while
+/// its hook runs, until its own dialog shows beside it): its row says
+/// `waiting` for a `permission prompt`, and goes first.
+pub fn mark_held(rows: &mut [Value], pending: &[Value]) {
+    for row in rows.iter_mut() {
+        let held = row["sessionId"].is_string()
+            && pending.iter().any(|p| p["sessionId"] == row["sessionId"]);
+        if held && row["state"] != "waiting" {
+            row["state"] = json!("waiting");
+            row["waitingFor"] = json!("permission prompt");
+        }
+    }
+    // (stable: the order among the waiting ones, and the rest, is kept)
+    rows.sort_by_key(|r| match r["state"].as_str() {
+        Some("waiting") => 0,
+        Some("working") => 1,
+        _ => 2,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session whose request a deck holds is `waiting` in the snapshot,
+    /// first, whatever its file says yet; another session's is not.
+    #[test]
+    fn a_held_session_is_waiting_whatever_its_file_says_yet() {
+        let mut snap = json!({"sessions": [
+            {"pid": 1, "sessionId": "a", "state": "working", "waitingFor": null},
+            {"pid": 2, "sessionId": "b", "state": "working", "waitingFor": null},
+            {"pid": 3, "sessionId": null, "state": "idle", "waitingFor": null},
+        ]});
+        with_pending(
+            &mut snap,
+            Some(json!([{"id": 1, "sessionId": "b"}, {"id": 2, "sessionId": null}])),
+        );
+        let rows = snap["sessions"].as_array().unwrap();
+        let states: Vec<(u64, &str)> = rows
+            .iter()
+            .map(|r| (r["pid"].as_u64().unwrap(), r["state"].as_str().unwrap()))
+            .collect();
+        assert_eq!(states, [(2, "waiting"), (1, "working"), (3, "idle")]);
+        assert_eq!(rows[0]["waitingFor"], "permission prompt");
+    }
 }
 
 #[cfg(test)]

