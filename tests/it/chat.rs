@@ -1307,3 +1307,93 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
     assert_eq!(t.wait(20).code(), Some(0));
     assert!(fake.argv().contains(&format!("--resume={good}")));
 }
+
+/// What is typed in the same instant as the Enter that sends a prompt
+/// (one write: a fast typist, a paste of two lines) is the turn's
+/// type-ahead at once, shown under the turn and sent after it: the
+/// chat's one reader of the keyboard hands it over (#42.1). Before, the
+/// line editor kept it to itself until the next prompt.
+#[test]
+fn keys_typed_with_the_enter_that_sends_a_prompt_are_the_turn_s_type_ahead() {
+    let fake = Fake::after_init(vec![
+        vec![
+            expect_user("first"),
+            delta("busy\n"),
+            Step::SleepMs(2000),
+            result("first done"),
+        ],
+        turn("second", "second done"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"first\rsecond");
+    t.wait_for("› second");
+    let screen = t.contents();
+    assert!(
+        !screen.contains("first done"),
+        "shown during the turn: {screen}"
+    );
+    t.send(b"\r");
+    t.wait_for("second done");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "second");
+}
+
+/// A resize at the prompt (SIGWINCH, through the chat's one reader) draws
+/// the line again at the new width, wrapped, the cursor at its end.
+#[test]
+fn a_resize_at_the_prompt_draws_the_line_again_at_the_new_width() {
+    let fake = Fake::after_init(vec![turn("word ".repeat(12).trim_end(), "ok")]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    let typed = "word ".repeat(12);
+    t.send(typed.as_bytes());
+    t.wait_for(typed.trim_end());
+    t.resize(24, 30);
+    // `› ` and 60 columns at 30 a row: two rows full, the header kept
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = t.rows();
+        let first = format!("› {}", &typed[..28]);
+        let drawn = rows
+            .windows(2)
+            .any(|w| w[0] == first.trim_end() && w[1] == typed[28..58].trim_end());
+        if drawn && rows.iter().any(|r| r.starts_with("claudio ")) {
+            break;
+        }
+        assert!(Instant::now() < until, "never drawn again: {rows:#?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.send(b"\r");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+/// SIGTERM at the prompt: the chat ends (128+15), the terminal put back,
+/// its CLI gone with it.
+#[test]
+fn sigterm_at_the_prompt_ends_the_chat_and_its_cli() {
+    let fake = Fake::after_init(vec![turn("hello", "hi")]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("hello");
+    t.wait_for("1 API call");
+    t.wait_prompt();
+    t.send(b"half typed");
+    t.wait_for("half typed");
+    let cli = fake.pid();
+    assert!(alive(cli));
+    signal(t.child(), libc::SIGTERM);
+    assert_eq!(t.wait(20).code(), Some(143));
+    let until = Instant::now() + Duration::from_secs(10);
+    while alive(cli) {
+        assert!(Instant::now() < until, "the CLI outlived the chat");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -14,8 +14,6 @@ mod machine;
 mod mentions;
 pub mod pick;
 mod prompt;
-// the prompt line's machine, ahead of its reader (see its module doc)
-#[cfg_attr(not(test), allow(dead_code))]
 mod promptline;
 pub mod render;
 pub mod repl;

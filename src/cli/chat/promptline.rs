@@ -18,6 +18,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use rustyline::history::{History, SearchDirection};
 use rustyline::line_buffer::{ChangeListener, DeleteListener, Direction, LineBuffer};
 use rustyline::{At, Word};
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthChar;
 
@@ -88,6 +89,8 @@ struct Search {
     term: String,
     /// The history entry found, if any.
     found: Option<usize>,
+    /// The last search found nothing (the line stays as it was).
+    failed: bool,
     /// The line as it was before the search (Ctrl-G puts it back).
     before: (String, usize),
 }
@@ -117,6 +120,8 @@ pub struct PromptLine<H: History> {
     search: Option<Search>,
     /// `Some` with `--vi`.
     vi: Option<Vi>,
+    /// Keys read after the last reading ended: the next one's first.
+    pending: VecDeque<TermEvent>,
     /// vi's `d` waits for its motion.
     vi_d: bool,
 }
@@ -135,6 +140,7 @@ impl<H: History> PromptLine<H> {
             search: None,
             vi: vi.then_some(Vi::Insert),
             vi_d: false,
+            pending: VecDeque::new(),
         }
     }
 
@@ -154,6 +160,20 @@ impl<H: History> PromptLine<H> {
         self.vi_d = false;
     }
 
+    /// Keep keys read past the end of a reading, for the next one.
+    pub fn keep(&mut self, keys: Vec<TermEvent>) {
+        self.pending.extend(keys);
+    }
+
+    /// The next key kept from before, if any.
+    pub fn pending(&mut self) -> Option<TermEvent> {
+        self.pending.pop_front()
+    }
+
+    pub fn history_mut(&mut self) -> &mut H {
+        &mut self.history
+    }
+
     /// The line as typed.
     pub fn line(&self) -> &str {
         self.buf.as_str()
@@ -164,11 +184,13 @@ impl<H: History> PromptLine<H> {
         self.buf.pos()
     }
 
-    /// Ctrl-R's prompt, while a search runs: `(reverse-i-search)`term': `.
+    /// Ctrl-R's prompt, while a search runs: `(reverse-i-search)`term': `,
+    /// with `failed ` in front when nothing holds the term.
     pub fn search_prompt(&self) -> Option<String> {
-        self.search
-            .as_ref()
-            .map(|s| format!("(reverse-i-search)`{}': ", s.term))
+        self.search.as_ref().map(|s| {
+            let failed = if s.failed { "failed " } else { "" };
+            format!("({failed}reverse-i-search)`{}': ", s.term)
+        })
     }
 
     /// Take in a key, a paste or a resize. `complete` gives, for the line
@@ -191,7 +213,9 @@ impl<H: History> PromptLine<H> {
                     self.esc_at = None;
                 }
                 if self.search.is_some() {
-                    return self.search_key(*k);
+                    if let Some(done) = self.search_key(*k) {
+                        return done;
+                    }
                 }
                 if ctrl_x {
                     if is_ctrl(k, 'e') {
@@ -458,21 +482,20 @@ impl<H: History> PromptLine<H> {
         Outcome::Bell
     }
 
-    /// A key during Ctrl-R's search.
-    fn search_key(&mut self, k: KeyEvent) -> Outcome {
+    /// A key during Ctrl-R's search; `None` when it ends the search on
+    /// the line found and is then a key of the line (an arrow, Ctrl-A).
+    fn search_key(&mut self, k: KeyEvent) -> Option<Outcome> {
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-        let Some(mut s) = self.search.take() else {
-            return Outcome::Nothing;
-        };
+        let mut s = self.search.take()?;
         match k.code {
             KeyCode::Char('g') if ctrl => {
                 let (line, pos) = s.before;
                 self.buf.update(&line, pos, &mut self.kills);
-                return Outcome::Redraw;
+                return Some(Outcome::Redraw);
             }
             KeyCode::Char('c') if ctrl => {
                 self.buf.move_buffer_end();
-                return Outcome::Done(Read::Interrupted);
+                return Some(Outcome::Done(Read::Interrupted));
             }
             KeyCode::Char('r') if ctrl => {
                 let from = s.found.and_then(|i| i.checked_sub(1));
@@ -491,17 +514,19 @@ impl<H: History> PromptLine<H> {
             KeyCode::Char(c) if !ctrl && !c.is_control() => {
                 s.term.push(c);
                 let from = s.found.or(self.history.len().checked_sub(1));
-                s.found = from.and_then(|i| self.find(&s.term, i));
+                let found = from.and_then(|i| self.find(&s.term, i));
+                s.failed = found.is_none();
+                s.found = found.or(s.found);
             }
-            // Enter takes the line found and sends it; any other key
-            // ends the search on it and is taken as a key of the line
+            // Enter takes the line found and sends it; Esc ends the
+            // search on it; any other key ends it and is a key of the line
             KeyCode::Enter => {
-                return Outcome::Done(Read::Line(self.line().to_owned()));
+                return Some(Outcome::Done(Read::Line(self.line().to_owned())));
             }
-            KeyCode::Esc => return Outcome::Redraw,
-            _ => return Outcome::Redraw,
+            KeyCode::Esc => return Some(Outcome::Redraw),
+            _ => return None,
         }
-        if let Some(i) = s.found {
+        if let Some(i) = s.found.filter(|_| !s.failed) {
             if let Ok(Some(found)) = self.history.get(i, SearchDirection::Reverse) {
                 let entry = found.entry.into_owned();
                 let at = entry.find(&s.term).unwrap_or(0);
@@ -509,7 +534,7 @@ impl<H: History> PromptLine<H> {
             }
         }
         self.search = Some(s);
-        Outcome::Redraw
+        Some(Outcome::Redraw)
     }
 
     /// The newest entry at or before `from` holding `term`.
@@ -916,6 +941,16 @@ mod tests {
             p.send(plain(KeyCode::Enter)),
             Outcome::Done(Read::Line("write docs and tests".into()))
         );
+        // a term nothing holds: said, the line as it was
+        p.p.start("mine", "");
+        p.send(ctrl('r'));
+        assert_eq!(p.send(ch('z')), Outcome::Redraw);
+        assert_eq!(
+            p.p.search_prompt().as_deref(),
+            Some("(failed reverse-i-search)`z': ")
+        );
+        assert_eq!(p.shown(), "mine|");
+        p.send(ctrl('g'));
         // Ctrl-G puts the line back as it was
         p.p.start("mine", "");
         p.send(ctrl('r'));
@@ -923,6 +958,12 @@ mod tests {
         p.send(ctrl('g'));
         assert_eq!(p.p.search_prompt(), None);
         assert_eq!(p.shown(), "mine|");
+        // a key of the line ends the search on the line found, and acts
+        p.send(ctrl('r'));
+        p.typed("other");
+        p.send(ctrl('a'));
+        assert_eq!(p.p.search_prompt(), None);
+        assert_eq!(p.shown(), "|other");
     }
 
     #[test]

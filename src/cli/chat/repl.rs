@@ -134,7 +134,12 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         }
     }
 
-    let mut ed = LineEditor::new(settings.history_size, settings.vi, chat.cwd.clone())?;
+    let mut ed = LineEditor::new(
+        rt.handle().clone(),
+        settings.history_size,
+        settings.vi,
+        chat.cwd.clone(),
+    )?;
     let exit = loop {
         if let Some(exit) = unknown.take() {
             break exit;
@@ -207,6 +212,14 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         let Some(input) = commands::parse(&line) else {
             continue;
         };
+        if matches!(input, Input::Prompt(_)) {
+            // typed after Enter, in the instant the reading ended: the
+            // turn's type-ahead, before what is typed during it
+            let after = ed.typed_after();
+            chat.conn
+                .held_over
+                .extend(after.into_iter().map(super::machine::Event::Key));
+        }
         ed.add_history(&line);
         match chat.handle(input) {
             Ok(None) => {}
