@@ -1397,3 +1397,35 @@ fn sigterm_at_the_prompt_ends_the_chat_and_its_cli() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Ctrl-Z at the prompt stops the chat (the terminal the shell's, as it
+/// was); `fg` draws the line again as it was, and typing goes on.
+#[test]
+fn ctrl_z_at_the_prompt_stops_the_chat_and_fg_brings_the_line_back() {
+    let fake = Fake::after_init(vec![turn("half done", "whole")]);
+    let mut t = chat_in_a_shell(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"half");
+    t.wait_for("› half");
+    t.send(b"\x1a"); // Ctrl-Z
+    t.wait_for("Stopped");
+    // the shell has the terminal, with echo: what is typed shows
+    t.line("echo shell-$((40+2))");
+    t.wait_for("shell-42");
+    t.line("fg");
+    t.wait_for_n("› half", 2);
+    t.line(" done");
+    t.wait_for("whole");
+    t.ctrl_d();
+    // the shell's prompt again, under the chat
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "shell$")
+    });
+    t.line("exit");
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "half done");
+}
