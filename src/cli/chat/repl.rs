@@ -408,7 +408,7 @@ impl Chat<'_> {
             return;
         }
         let cols = terminal_width().max(1);
-        // as rustyline lays it out: a row is full at `cols` columns, and the
+        // as the prompt lays it out (`promptline::layout`): a row is full at `cols` columns, and the
         // cursor after a full last row sits on the next one
         let text = format!("{prompt}{line}");
         let segments: Vec<&str> = text.split('\n').collect();
