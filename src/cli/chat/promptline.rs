@@ -16,7 +16,7 @@ use super::editor::{PromptAction, Read};
 use super::keys::TermEvent;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use rustyline::history::{History, SearchDirection};
-use rustyline::line_buffer::{ChangeListener, DeleteListener, Direction, LineBuffer};
+use rustyline::line_buffer::{ChangeListener, DeleteListener, Direction, LineBuffer, WordAction};
 use rustyline::{At, Word};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -32,6 +32,9 @@ const CAPACITY: usize = 1024;
 /// Tab's completion: for the line and the cursor, where the word to
 /// complete starts, and each name offered as listed and as put in.
 pub type Complete = dyn Fn(&str, usize) -> (usize, Vec<(String, String)>);
+
+/// The most changes Ctrl-_ can undo in one reading.
+const UNDO_MAX: usize = 200;
 
 /// What a key asks of the prompt's owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,6 +125,9 @@ pub struct PromptLine<H: History> {
     vi: Option<Vi>,
     /// Keys read after the last reading ended: the next one's first.
     pending: VecDeque<TermEvent>,
+    /// The line and cursor before each change of this reading, for undo
+    /// (Ctrl-_): rustyline's own undo is not public.
+    undo: Vec<(String, usize)>,
     /// vi's `d` waits for its motion.
     vi_d: bool,
 }
@@ -141,6 +147,7 @@ impl<H: History> PromptLine<H> {
             vi: vi.then_some(Vi::Insert),
             vi_d: false,
             pending: VecDeque::new(),
+            undo: Vec::new(),
         }
     }
 
@@ -158,6 +165,7 @@ impl<H: History> PromptLine<H> {
             self.vi = Some(Vi::Insert);
         }
         self.vi_d = false;
+        self.undo.clear();
     }
 
     /// Keep keys read past the end of a reading, for the next one.
@@ -225,10 +233,31 @@ impl<H: History> PromptLine<H> {
                     }
                     return Outcome::Bell;
                 }
-                if self.vi == Some(Vi::Command) {
-                    return self.vi_key(*k);
+                let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+                let vi_undo = self.vi == Some(Vi::Command)
+                    && !self.vi_d
+                    && k.code == KeyCode::Char('u')
+                    && k.modifiers.is_empty();
+                if vi_undo || ctrl && matches!(k.code, KeyCode::Char('_' | '7')) {
+                    let Some((line, pos)) = self.undo.pop() else {
+                        return Outcome::Bell;
+                    };
+                    self.buf.update(&line, pos, &mut self.kills);
+                    return Outcome::Redraw;
                 }
-                self.key(*k, now, tabbed, complete)
+                let before = (self.line().to_owned(), self.pos());
+                let out = if self.vi == Some(Vi::Command) {
+                    self.vi_key(*k)
+                } else {
+                    self.key(*k, now, tabbed, complete)
+                };
+                if self.line() != before.0 && !matches!(out, Outcome::Done(_)) {
+                    if self.undo.len() == UNDO_MAX {
+                        self.undo.remove(0);
+                    }
+                    self.undo.push(before);
+                }
+                out
             }
         }
     }
@@ -322,6 +351,10 @@ impl<H: History> PromptLine<H> {
                 'b' => redraw(self.buf.move_to_prev_word(Word::Emacs, 1)),
                 'f' => redraw(self.buf.move_to_next_word(At::AfterEnd, Word::Emacs, 1)),
                 'd' => redraw(self.kill(|b, k| b.delete_word(At::AfterEnd, Word::Emacs, 1, k))),
+                'u' => redraw(self.buf.edit_word(WordAction::Uppercase, &mut self.kills)),
+                'l' => redraw(self.buf.edit_word(WordAction::Lowercase, &mut self.kills)),
+                'c' => redraw(self.buf.edit_word(WordAction::Capitalize, &mut self.kills)),
+                't' => redraw(self.buf.transpose_words(1, &mut self.kills)),
                 _ => Outcome::Nothing,
             },
             KeyCode::Char(c) if !c.is_control() => {
@@ -569,13 +602,12 @@ impl<H: History> PromptLine<H> {
             };
         }
         if d {
-            let kills = &mut self.kills;
             let changed = match c {
-                'd' => self.buf.kill_buffer(kills),
-                'w' => self.buf.delete_word(At::Start, Word::Vi, 1, kills),
-                'b' => self.buf.delete_prev_word(Word::Vi, 1, kills),
-                '$' => self.buf.kill_line(kills),
-                '0' => self.buf.discard_line(kills),
+                'd' => self.kill(LineBuffer::kill_buffer),
+                'w' => self.kill(|b, k| b.delete_word(At::Start, Word::Vi, 1, k)),
+                'b' => self.kill(|b, k| b.delete_prev_word(Word::Vi, 1, k)),
+                '$' => self.kill(LineBuffer::kill_line),
+                '0' => self.kill(LineBuffer::discard_line),
                 _ => false,
             };
             return if changed {
@@ -649,6 +681,17 @@ impl<H: History> PromptLine<H> {
             'd' => {
                 self.vi_d = true;
                 Outcome::Nothing
+            }
+            'p' => {
+                let text = self.kills.last.clone();
+                self.buf.move_forward(1);
+                self.insert(&text);
+                self.buf.move_backward(1);
+                if text.is_empty() {
+                    Outcome::Nothing
+                } else {
+                    Outcome::Redraw
+                }
             }
             'k' => self.up(),
             'j' => self.down(),
@@ -831,6 +874,23 @@ mod tests {
         p.typed("日本");
         p.send(plain(KeyCode::Left));
         assert_eq!(p.shown(), "日|本");
+    }
+
+    #[test]
+    fn ctrl_underscore_undoes_and_alt_keys_change_words() {
+        let mut p = P::new(&[], false);
+        p.typed("ab cd");
+        p.send(ctrl('w'));
+        assert_eq!(p.shown(), "ab |");
+        p.send(ctrl('_'));
+        assert_eq!(p.shown(), "ab cd|");
+        p.send(ctrl('7'));
+        assert_eq!(p.shown(), "ab c|");
+        p.send(ctrl('a'));
+        p.send(alt(KeyCode::Char('u')));
+        assert_eq!(p.shown(), "AB| c");
+        p.send(alt(KeyCode::Char('t')));
+        assert_eq!(p.shown(), "c AB|");
     }
 
     #[test]
@@ -1020,6 +1080,11 @@ mod tests {
         assert_eq!(p.shown(), "hel|l");
         p.typed("0dd");
         assert_eq!(p.shown(), "|");
+        p.typed("u");
+        assert_eq!(p.shown(), "|hell");
+        p.typed("0dd");
+        p.typed("p");
+        assert_eq!(p.shown(), "hel|l");
     }
 
     #[test]
