@@ -1429,3 +1429,52 @@ fn ctrl_z_at_the_prompt_stops_the_chat_and_fg_brings_the_line_back() {
     assert_eq!(users.len(), 1, "{users:?}");
     assert_eq!(users[0]["message"]["content"], "half done");
 }
+
+/// Wide characters at the prompt wrap whole (one that does not fit the
+/// row's last column starts the next row, as the terminal puts it), and
+/// an edit in the middle of the wrapped line draws it again in place.
+#[test]
+fn wide_characters_wrap_whole_at_the_prompt_and_edit_in_place() {
+    let wide = "日本語".repeat(10);
+    let sent = format!("a{wide}");
+    let fake = Fake::after_init(vec![turn(&format!("a{wide}!"), "ok")]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn_sized(c, 24, 40);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(sent.as_bytes());
+    // `› a` is 3 columns, 18 wide characters fill 36 more: the 19th
+    // does not fit the last column and starts the next row
+    let first = format!("› a{}", wide.chars().take(18).collect::<String>());
+    let second: String = wide.chars().skip(18).collect();
+    let drawn = |t: &Term| {
+        let rows = t.rows();
+        rows.windows(2).any(|w| w[0] == first && w[1] == second)
+    };
+    let until = Instant::now() + Duration::from_secs(20);
+    while !drawn(&t) {
+        assert!(Instant::now() < until, "never drawn: {:#?}", t.rows());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // to the start, then type at the end again: the line stays in place
+    t.send(b"\x01");
+    t.send(b"\x05!");
+    let second = format!("{second}!");
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = t.rows();
+        if rows.windows(2).any(|w| w[0] == first && w[1] == second) {
+            assert_eq!(rows.iter().filter(|r| r.starts_with("› a")).count(), 1);
+            break;
+        }
+        assert!(Instant::now() < until, "never drawn: {rows:#?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.send(b"\r");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
