@@ -1478,3 +1478,34 @@ fn wide_characters_wrap_whole_at_the_prompt_and_edit_in_place() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// Tab at the prompt: the common part of the slash commands goes in, a
+/// second Tab lists them under the line (the prompt again below, the line
+/// kept), and a Tab that leaves one completes it.
+#[test]
+fn tab_completes_slash_commands_and_lists_them() {
+    let fake = Fake::after_init(vec![]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"/mo\t");
+    t.wait_for("› /mode");
+    t.send(b"\t");
+    t.send(b"\t");
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = t.rows();
+        let listed = rows.iter().position(|r| r == "/model  /mode");
+        if let Some(i) = listed {
+            assert_eq!(rows[i + 1], "› /mode", "{rows:#?}");
+            break;
+        }
+        assert!(Instant::now() < until, "never listed: {rows:#?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.send(b"l\t");
+    t.wait_for("› /model ");
+    t.send(b"\x15"); // Ctrl-U
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

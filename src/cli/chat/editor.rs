@@ -373,7 +373,7 @@ impl LineEditor {
                 Outcome::Bell => write_now("\x07"),
                 Outcome::Redraw => screen.draw(&self.line, &styled, prompt, width),
                 Outcome::List(names) => {
-                    screen.leave();
+                    screen.go_to_end();
                     write_now(&list(&names, width));
                     screen = Drawn::default();
                     screen.draw(&self.line, &styled, prompt, width);
@@ -468,7 +468,8 @@ fn completions(
     (0, pairs(slash_candidates(head, cli)))
 }
 
-/// The names Tab lists, in columns down then across, as rustyline did.
+/// The names Tab lists under the line, in columns down then across, as
+/// rustyline did: each row on a line of its own, then the prompt's.
 fn list(names: &[String], width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
     let max = names.iter().map(|n| n.width()).max().unwrap_or(0) + 2;
@@ -555,16 +556,20 @@ impl Drawn {
         write_now(&out);
     }
 
+    /// The cursor to the row the line ends on (what is written next goes
+    /// under the line).
+    fn go_to_end(&mut self) {
+        let down = self.end_row.saturating_sub(self.cursor_row);
+        if down > 0 {
+            write_now(&format!("\x1b[{down}B"));
+        }
+        *self = Drawn::default();
+    }
+
     /// Leave the prompt: the cursor to the row after the line's end.
     fn leave(&mut self) {
-        let down = self.end_row.saturating_sub(self.cursor_row);
-        let mut out = String::new();
-        if down > 0 {
-            out.push_str(&format!("\x1b[{down}B"));
-        }
-        out.push_str("\r\n");
-        write_now(&out);
-        *self = Drawn::default();
+        self.go_to_end();
+        write_now("\r\n");
     }
 }
 
@@ -614,6 +619,15 @@ mod tests {
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
         let (start, pairs) = found.expect("a mention");
         (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn tab_lists_names_in_columns_down_then_across() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(list(&names(&["/model", "/mode"]), 80), "\n/model  /mode\n");
+        // 10 columns hold one name of 8: one a row
+        assert_eq!(list(&names(&["/model", "/mode"]), 10), "\n/model\n/mode\n");
+        assert_eq!(list(&names(&["/a", "/b", "/c"]), 8), "\n/a  /c\n/b\n");
     }
 
     #[test]
