@@ -1307,3 +1307,205 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
     assert_eq!(t.wait(20).code(), Some(0));
     assert!(fake.argv().contains(&format!("--resume={good}")));
 }
+
+/// What is typed in the same instant as the Enter that sends a prompt
+/// (one write: a fast typist, a paste of two lines) is the turn's
+/// type-ahead at once, shown under the turn and sent after it: the
+/// chat's one reader of the keyboard hands it over (#42.1). Before, the
+/// line editor kept it to itself until the next prompt.
+#[test]
+fn keys_typed_with_the_enter_that_sends_a_prompt_are_the_turn_s_type_ahead() {
+    let fake = Fake::after_init(vec![
+        vec![
+            expect_user("first"),
+            delta("busy\n"),
+            Step::SleepMs(2000),
+            result("first done"),
+        ],
+        turn("second", "second done"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"first\rsecond");
+    t.wait_for("› second");
+    let screen = t.contents();
+    assert!(
+        !screen.contains("first done"),
+        "shown during the turn: {screen}"
+    );
+    t.send(b"\r");
+    t.wait_for("second done");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "second");
+}
+
+/// A resize at the prompt (SIGWINCH, through the chat's one reader) draws
+/// the line again at the new width, wrapped, the cursor at its end.
+#[test]
+fn a_resize_at_the_prompt_draws_the_line_again_at_the_new_width() {
+    let fake = Fake::after_init(vec![turn("word ".repeat(12).trim_end(), "ok")]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    let typed = "word ".repeat(12);
+    t.send(typed.as_bytes());
+    t.wait_for(typed.trim_end());
+    t.resize(24, 30);
+    // `› ` and 60 columns at 30 a row: two rows full, the header kept
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = t.rows();
+        let first = format!("› {}", &typed[..28]);
+        let drawn = rows
+            .windows(2)
+            .any(|w| w[0] == first.trim_end() && w[1] == typed[28..58].trim_end());
+        if drawn && rows.iter().any(|r| r.starts_with("claudio ")) {
+            break;
+        }
+        assert!(Instant::now() < until, "never drawn again: {rows:#?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.send(b"\r");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+/// SIGTERM at the prompt: the chat ends (128+15), the terminal put back,
+/// its CLI gone with it.
+#[test]
+fn sigterm_at_the_prompt_ends_the_chat_and_its_cli() {
+    let fake = Fake::after_init(vec![turn("hello", "hi")]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("hello");
+    t.wait_for("1 API call");
+    t.wait_prompt();
+    t.send(b"half typed");
+    t.wait_for("half typed");
+    let cli = fake.pid();
+    assert!(alive(cli));
+    signal(t.child(), libc::SIGTERM);
+    assert_eq!(t.wait(20).code(), Some(143));
+    let until = Instant::now() + Duration::from_secs(10);
+    while alive(cli) {
+        assert!(Instant::now() < until, "the CLI outlived the chat");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Ctrl-Z at the prompt stops the chat (the terminal the shell's, as it
+/// was); `fg` draws the line again as it was, and typing goes on.
+#[test]
+fn ctrl_z_at_the_prompt_stops_the_chat_and_fg_brings_the_line_back() {
+    let fake = Fake::after_init(vec![turn("half done", "whole")]);
+    let mut t = chat_in_a_shell(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"half");
+    t.wait_for("› half");
+    t.send(b"\x1a"); // Ctrl-Z
+    t.wait_for("Stopped");
+    // the shell has the terminal, with echo: what is typed shows
+    t.line("echo shell-$((40+2))");
+    t.wait_for("shell-42");
+    t.line("fg");
+    t.wait_for_n("› half", 2);
+    t.line(" done");
+    t.wait_for("whole");
+    t.ctrl_d();
+    // the shell's prompt again, under the chat
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "shell$")
+    });
+    t.line("exit");
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "half done");
+}
+
+/// Wide characters at the prompt wrap whole (one that does not fit the
+/// row's last column starts the next row, as the terminal puts it), and
+/// an edit in the middle of the wrapped line draws it again in place.
+#[test]
+fn wide_characters_wrap_whole_at_the_prompt_and_edit_in_place() {
+    let wide = "日本語".repeat(10);
+    let sent = format!("a{wide}");
+    let fake = Fake::after_init(vec![turn(&format!("a{wide}!"), "ok")]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn_sized(c, 24, 40);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(sent.as_bytes());
+    // `› a` is 3 columns, 18 wide characters fill 36 more: the 19th
+    // does not fit the last column and starts the next row
+    let first = format!("› a{}", wide.chars().take(18).collect::<String>());
+    let second: String = wide.chars().skip(18).collect();
+    let drawn = |t: &Term| {
+        let rows = t.rows();
+        rows.windows(2).any(|w| w[0] == first && w[1] == second)
+    };
+    let until = Instant::now() + Duration::from_secs(20);
+    while !drawn(&t) {
+        assert!(Instant::now() < until, "never drawn: {:#?}", t.rows());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // to the start, then type at the end again: the line stays in place
+    t.send(b"\x01");
+    t.send(b"\x05!");
+    let second = format!("{second}!");
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = t.rows();
+        if rows.windows(2).any(|w| w[0] == first && w[1] == second) {
+            assert_eq!(rows.iter().filter(|r| r.starts_with("› a")).count(), 1);
+            break;
+        }
+        assert!(Instant::now() < until, "never drawn: {rows:#?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.send(b"\r");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+/// Tab at the prompt: the common part of the slash commands goes in, a
+/// second Tab lists them under the line (the prompt again below, the line
+/// kept), and a Tab that leaves one completes it.
+#[test]
+fn tab_completes_slash_commands_and_lists_them() {
+    let fake = Fake::after_init(vec![]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"/mo\t");
+    t.wait_for("› /mode");
+    t.send(b"\t");
+    t.send(b"\t");
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = t.rows();
+        let listed = rows.iter().position(|r| r == "/model  /mode");
+        if let Some(i) = listed {
+            assert_eq!(rows[i + 1], "› /mode", "{rows:#?}");
+            break;
+        }
+        assert!(Instant::now() < until, "never listed: {rows:#?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.send(b"l\t");
+    t.wait_for("› /model ");
+    t.send(b"\x15"); // Ctrl-U
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}

@@ -1,22 +1,23 @@
-//! Line editing: history, multi-line input, completion of slash commands.
-//! The keys the chat handles itself (Shift-Tab, Esc Esc, Ctrl-G, Ctrl-V)
-//! stop the editor, and the reading gives back what they ask as a value
-//! ([`Read::Action`]).
+//! Line editing at the prompt: history, multi-line input, completion of
+//! slash commands and `@` paths. The keys the chat handles itself
+//! (Shift-Tab, Esc Esc, Ctrl-G, Ctrl-V) stop the reading, which gives back
+//! what they ask as a value ([`Read::Action`]).
+//!
+//! The keys come from the chat's one reader of the terminal ([`Keys`]),
+//! the same that reads them while Claude works; the line's edits and its
+//! history are rustyline's pieces, in the pure machine of
+//! `promptline.rs`; what is here draws it.
 
 use super::commands;
-use crate::cli::sanitize::is_dropped;
-use rustyline::completion::{Completer, Pair};
-use rustyline::highlight::Highlighter;
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{
-    Cmd, ConditionalEventHandler, Config, Context, Editor, Event, EventContext, EventHandler,
-    KeyCode, KeyEvent, Modifiers, RepeatCount,
-};
-use std::borrow::Cow;
+use super::keys::{Keys, TermEvent};
+use super::promptline::{layout, Outcome, PromptLine};
+use crate::cli::sanitize::{is_dropped, Sanitizer};
+use rustyline::completion::Pair;
+use rustyline::history::{FileHistory, History};
+use rustyline::Config;
+use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A key at the prompt that the chat handles itself: the line editor stops
 /// (as for Ctrl-C) and the reading gives this back.
@@ -31,91 +32,6 @@ pub enum PromptAction {
     Edit { line: String },
     /// Ctrl-V: the clipboard's image as a marker at the cursor.
     PasteImage { before: String, after: String },
-}
-
-/// Where a key handler leaves its [`PromptAction`] for [`LineEditor::read`].
-///
-/// rustyline forces a shared slot here: a key handler is given `&self`
-/// and can only answer with a [`Cmd`], and `Cmd::Interrupt` ends the
-/// reading with a bare `ReadlineError::Interrupted`. So the handler leaves
-/// the action here before interrupting, and the reader takes it at once
-/// (handlers must be `Send + Sync`, hence the mutex). It never leaves this
-/// file: the chat gets the action as a value, [`Read::Action`].
-#[derive(Debug, Clone, Default)]
-struct Left(Arc<Mutex<Option<PromptAction>>>);
-
-impl Left {
-    fn leave(&self, action: PromptAction) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(action);
-    }
-
-    fn take(&self) -> Option<PromptAction> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-/// A key that stops the line editor with the line split at the cursor
-/// (Shift-Tab, Ctrl-V): the action is made of the two halves.
-///
-/// It stops the editor as Enter does ([`Cmd::AcceptLine`]), not as Ctrl-C
-/// does: rustyline keeps what it read past the key only when a line is
-/// accepted (an interrupt drops its read buffer), and the next prompt
-/// takes it in. So two Shift-Tabs in one read (a fast typist, a paste)
-/// are two presses, and what was typed right after the key is kept.
-/// [`LineEditor::read`] gives the left action back, never the line.
-struct AtCursor(Left, fn(String, String) -> PromptAction);
-
-impl ConditionalEventHandler for AtCursor {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        let (line, pos) = (ctx.line(), ctx.pos().min(ctx.line().len()));
-        self.0
-            .leave((self.1)(line[..pos].to_owned(), line[pos..].to_owned()));
-        Some(Cmd::AcceptLine)
-    }
-}
-
-/// Whether the line editor is in its history search (Ctrl-R, Ctrl-S).
-///
-/// rustyline tells a key handler nothing of it ([`EventContext`] has the
-/// line, the cursor and the mode only), but every time it draws the line
-/// it asks the helper for the prompt, saying whether it is the default one
-/// or the search's own `(reverse-i-search)` prompt: the helper notes that
-/// here, and the keys that must act differently in a search read it. It
-/// is true from the search's first drawing (before any key of it is read)
-/// until the line is drawn with the default prompt again, which every way
-/// out of the search does but a key that does nothing (rustyline leaves
-/// the search prompt on the screen then, and a later Ctrl-G is ignored).
-#[derive(Debug, Clone, Default)]
-struct Searching(Arc<AtomicBool>);
-
-impl Searching {
-    fn now(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
-    }
-
-    fn set(&self, on: bool) {
-        self.0.store(on, Ordering::SeqCst);
-    }
-}
-
-/// Ctrl-G (or Ctrl-X Ctrl-E): the line in the editor; during a history
-/// search, Ctrl-G cancels the search instead and brings the line back as
-/// it was, as readline does (`searching`: the search it looks at).
-struct OpenEditor {
-    left: Left,
-    searching: Option<Searching>,
-}
-
-impl ConditionalEventHandler for OpenEditor {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        if self.searching.as_ref().is_some_and(Searching::now) {
-            return Some(Cmd::Abort);
-        }
-        self.left.leave(PromptAction::Edit {
-            line: ctx.line().to_owned(),
-        });
-        Some(Cmd::Interrupt)
-    }
 }
 
 /// The editor to run: `$VISUAL`, else `$EDITOR`, else `vi` (a command line:
@@ -219,71 +135,6 @@ pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<Strin
         ))
     })?;
     Ok(edited(line, &saved))
-}
-
-/// Two Esc presses within this time at an empty prompt open rewind.
-const DOUBLE_ESC: Duration = Duration::from_millis(800);
-
-struct DoubleEsc {
-    left: Left,
-    last: Mutex<Option<Instant>>,
-    searching: Searching,
-}
-
-impl ConditionalEventHandler for DoubleEsc {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        if self.searching.now() {
-            // Esc ends a history search on the line found (as readline's
-            // does), drawn again with the chat's prompt
-            *last = None;
-            return Some(Cmd::Repaint);
-        }
-        if !ctx.line().is_empty() {
-            *last = None;
-            return Some(Cmd::Noop);
-        }
-        let now = Instant::now();
-        if last.is_some_and(|t| now.duration_since(t) < DOUBLE_ESC) {
-            *last = None;
-            self.left.leave(PromptAction::Rewind);
-            return Some(Cmd::Interrupt);
-        }
-        *last = Some(now);
-        Some(Cmd::Noop)
-    }
-}
-
-#[derive(rustyline::Helper, rustyline::Hinter)]
-struct ChatHelper {
-    /// The prompt as shown (styled); rustyline is given the plain one.
-    styled_prompt: String,
-    /// The session's working directory, where `@` paths are completed.
-    cwd: PathBuf,
-    /// Noted at each drawing: the history search's prompt is shown.
-    searching: Searching,
-    /// The CLI's own slash commands and skills (without the `/`), once
-    /// the session has said them: Tab offers them after the chat's own.
-    cli_commands: Vec<String>,
-}
-
-impl Completer for ChatHelper {
-    type Candidate = Pair;
-    fn complete(
-        &self,
-        line: &str,
-        pos: usize,
-        _ctx: &Context<'_>,
-    ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let head = &line[..pos];
-        if let Some(found) = complete_mention(head, &self.cwd) {
-            return Ok(found);
-        }
-        if !head.starts_with('/') || head.contains(char::is_whitespace) {
-            return Ok((pos, Vec::new()));
-        }
-        Ok((0, slash_candidates(head, &self.cli_commands)))
-    }
 }
 
 /// Tab after `/`: the chat's own commands that start with what is typed,
@@ -425,34 +276,6 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
     &a[..n]
 }
 
-impl Highlighter for ChatHelper {
-    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
-        &'s self,
-        prompt: &'p str,
-        default: bool,
-    ) -> Cow<'b, str> {
-        self.searching.set(!default);
-        if default && !self.styled_prompt.is_empty() {
-            Cow::Borrowed(&self.styled_prompt)
-        } else {
-            Cow::Borrowed(prompt)
-        }
-    }
-}
-
-impl Validator for ChatHelper {
-    /// A trailing `\` continues the input on a new line.
-    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
-        if ctx.input().ends_with('\\') {
-            Ok(ValidationResult::Incomplete)
-        } else {
-            Ok(ValidationResult::Valid(None))
-        }
-    }
-}
-
-type ChatEditor = Editor<ChatHelper, rustyline::history::FileHistory>;
-
 /// Where the history lives: `$XDG_DATA_HOME/claudio/history` or the platform's data dir.
 pub fn history_path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("claudio").join("history"))
@@ -471,64 +294,148 @@ pub enum Read {
     Eof,
 }
 
-/// The line editor at the chat's prompt: rustyline with the chat's keys,
-/// its history and its completion.
+/// The line editor at the chat's prompt: the prompt line's machine
+/// ([`PromptLine`]: rustyline's line buffer and history) fed by the
+/// chat's one reader of the terminal ([`Keys`]), drawn here.
 pub struct LineEditor {
-    ed: ChatEditor,
-    /// What the chat's keys leave (see [`Left`]).
-    left: Left,
+    line: PromptLine<FileHistory>,
+    rt: tokio::runtime::Handle,
+    /// The prompt as shown (styled).
+    styled_prompt: String,
+    /// The session's working directory, where `@` paths are completed.
+    cwd: PathBuf,
+    /// The CLI's own slash commands and skills (without the `/`).
+    cli_commands: Vec<String>,
 }
 
 impl LineEditor {
-    pub fn new(history_size: usize, vi: bool, cwd: PathBuf) -> rustyline::Result<LineEditor> {
-        let left = Left::default();
-        let ed = new_editor(history_size, vi, cwd, left.clone())?;
-        Ok(LineEditor { ed, left })
+    pub fn new(
+        rt: tokio::runtime::Handle,
+        history_size: usize,
+        vi: bool,
+        cwd: PathBuf,
+    ) -> rustyline::Result<LineEditor> {
+        let config = Config::builder()
+            .max_history_size(history_size)?
+            .auto_add_history(false)
+            .build();
+        let mut history = FileHistory::with_config(&config);
+        if let Some(p) = history_path() {
+            let _ = history.load(&p);
+        }
+        Ok(LineEditor {
+            line: PromptLine::new(history, vi),
+            rt,
+            styled_prompt: String::new(),
+            cwd,
+            cli_commands: Vec::new(),
+        })
     }
 
     /// Read a line after `prompt` (plain: [`LineEditor::set_prompt`]'s
     /// styled one is shown), starting with `before` and `after` the cursor.
     pub fn read(&mut self, prompt: &str, before: &str, after: &str) -> rustyline::Result<Read> {
-        let r = if before.is_empty() && after.is_empty() {
-            self.ed.readline(prompt)
-        } else {
-            self.ed.readline_with_initial(prompt, (before, after))
-        };
-        match r {
-            // a key the chat handles stopped the editor as Enter does
-            Ok(line) => Ok(match self.left.take() {
-                Some(action) => Read::Action(action),
-                None => Read::Line(line),
-            }),
-            Err(rustyline::error::ReadlineError::Interrupted) => Ok(match self.left.take() {
-                Some(action) => Read::Action(action),
-                None => Read::Interrupted,
-            }),
-            Err(rustyline::error::ReadlineError::Eof) => Ok(Read::Eof),
-            Err(e) => Err(e),
+        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+            return read_plain(prompt);
         }
+        let Some(mut keys) = Keys::start() else {
+            return read_plain(prompt);
+        };
+        // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
+        let mut raw = Some(keys.raw());
+        self.line.start(before, after);
+        let mut screen = Drawn::default();
+        let styled = if self.styled_prompt.is_empty() {
+            prompt.to_owned()
+        } else {
+            self.styled_prompt.clone()
+        };
+        let mut width = super::screen::terminal_width();
+        screen.draw(&self.line, &styled, prompt, width);
+        let (cwd, cli) = (self.cwd.clone(), self.cli_commands.clone());
+        let complete = move |line: &str, pos: usize| completions(line, pos, &cwd, &cli);
+        loop {
+            let next = match self.line.pending() {
+                Some(e) => Some(e),
+                None => self.rt.block_on(keys.next()),
+            };
+            let Some(event) = next else {
+                screen.leave();
+                return Ok(Read::Eof);
+            };
+            // drawn again from the rows it took (as rustyline did: a
+            // terminal that does not reflow keeps them so)
+            if let TermEvent::Resize(w, _) = event {
+                width = usize::from(w).max(1);
+            }
+            match self.line.input(&event, Instant::now(), &complete) {
+                Outcome::Nothing => {}
+                Outcome::Bell => write_now("\x07"),
+                Outcome::Redraw => screen.draw(&self.line, &styled, prompt, width),
+                Outcome::List(names) => {
+                    screen.go_to_end();
+                    write_now(&list(&names, width));
+                    screen = Drawn::default();
+                    screen.draw(&self.line, &styled, prompt, width);
+                }
+                Outcome::ClearScreen => {
+                    write_now("\x1b[H\x1b[2J");
+                    screen = Drawn::default();
+                    screen.draw(&self.line, &styled, prompt, width);
+                }
+                Outcome::Suspend => {
+                    drop(raw.take());
+                    drop(keys);
+                    // SAFETY: raising a signal on this process
+                    unsafe { libc::raise(libc::SIGTSTP) };
+                    let Some(again) = Keys::start() else {
+                        return Ok(Read::Eof);
+                    };
+                    keys = again;
+                    raw = Some(keys.raw());
+                    width = super::screen::terminal_width();
+                    screen = Drawn::default();
+                    screen.draw(&self.line, &styled, prompt, width);
+                }
+                Outcome::Done(read) => {
+                    screen.leave();
+                    drop(raw);
+                    // what was typed past the end of the reading: never
+                    // lost (see [`LineEditor::typed_after`])
+                    let left = keys.finish();
+                    self.line.keep(left);
+                    return Ok(read);
+                }
+            }
+        }
+    }
+
+    /// The keys typed after the line was sent, while the reading ended:
+    /// the turn the line starts takes them as typed ahead. Otherwise the
+    /// next reading takes them first.
+    pub fn typed_after(&mut self) -> Vec<TermEvent> {
+        std::iter::from_fn(|| self.line.pending()).collect()
     }
 
     /// The prompt as shown, and the folder `@` paths complete in.
     pub fn set_prompt(&mut self, styled: String, cwd: &std::path::Path) {
-        if let Some(h) = self.ed.helper_mut() {
-            h.styled_prompt = styled;
-            if h.cwd != cwd {
-                h.cwd = cwd.to_path_buf();
-            }
+        self.styled_prompt = styled;
+        if self.cwd != cwd {
+            self.cwd = cwd.to_path_buf();
         }
     }
 
     /// The CLI's own slash commands and skills, for Tab after `/`.
     pub fn set_cli_commands(&mut self, names: Vec<String>) {
-        if let Some(h) = self.ed.helper_mut() {
-            h.cli_commands = names;
-        }
+        self.cli_commands = names;
     }
 
     /// Keep `line` in the history (without its trailing blanks).
     pub fn add_history(&mut self, line: &str) {
-        let _ = self.ed.add_history_entry(line.trim_end());
+        let line = line.trim_end();
+        if !line.is_empty() {
+            let _ = self.line.history_mut().add(line);
+        }
     }
 
     pub fn save_history(&mut self) {
@@ -536,91 +443,145 @@ impl LineEditor {
             if let Some(dir) = p.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            if let Err(e) = self.ed.save_history(&p) {
+            if let Err(e) = self.line.history_mut().save(&p) {
                 tracing::debug!(error = %e, "could not save the history");
             }
         }
     }
 }
 
-fn new_editor(
-    history_size: usize,
-    vi: bool,
-    cwd: PathBuf,
-    left: Left,
-) -> rustyline::Result<ChatEditor> {
-    let mode = if vi {
-        rustyline::EditMode::Vi
-    } else {
-        rustyline::EditMode::Emacs
-    };
-    let config = Config::builder()
-        .edit_mode(mode)
-        .max_history_size(history_size)?
-        .auto_add_history(false)
-        .bracketed_paste(true)
-        .completion_type(rustyline::CompletionType::List)
-        // a lone Esc is a key of its own after 100 ms (Esc Esc: rewind);
-        // long enough for escape sequences split over a slow link
-        .keyseq_timeout(Some(100))
-        .build();
-    let mut ed: ChatEditor = Editor::with_config(config)?;
-    let searching = Searching::default();
-    ed.set_helper(Some(ChatHelper {
-        styled_prompt: String::new(),
-        cwd,
-        searching: searching.clone(),
-        cli_commands: Vec::new(),
-    }));
-    ed.bind_sequence(
-        KeyEvent(KeyCode::BackTab, Modifiers::NONE),
-        EventHandler::Conditional(Box::new(AtCursor(left.clone(), |before, after| {
-            PromptAction::CycleMode { before, after }
-        }))),
-    );
-    // vi needs Esc for its command mode: there, /rewind rewinds
-    if !vi {
-        ed.bind_sequence(
-            KeyEvent(KeyCode::Esc, Modifiers::NONE),
-            EventHandler::Conditional(Box::new(DoubleEsc {
-                left: left.clone(),
-                last: Mutex::new(None),
-                searching: searching.clone(),
-            })),
-        );
+/// Tab's names for the line and the cursor: `@` paths, then slash commands.
+fn completions(
+    line: &str,
+    pos: usize,
+    cwd: &std::path::Path,
+    cli: &[String],
+) -> (usize, Vec<(String, String)>) {
+    let head = &line[..pos];
+    let pairs = |v: Vec<Pair>| v.into_iter().map(|p| (p.display, p.replacement)).collect();
+    if let Some((start, found)) = complete_mention(head, cwd) {
+        return (start, pairs(found));
     }
-    // Ctrl-V: an image from the clipboard, as an [Image #N] marker
-    ed.bind_sequence(
-        KeyEvent::ctrl('V'),
-        EventHandler::Conditional(Box::new(AtCursor(left.clone(), |before, after| {
-            PromptAction::PasteImage { before, after }
-        }))),
-    );
-    // Ctrl-G, and Ctrl-X Ctrl-E as in bash: the line in $VISUAL/$EDITOR;
-    // in a history search, Ctrl-G cancels it (readline's abort)
-    ed.bind_sequence(
-        KeyEvent::ctrl('G'),
-        EventHandler::Conditional(Box::new(OpenEditor {
-            left: left.clone(),
-            searching: Some(searching),
-        })),
-    );
-    ed.bind_sequence(
-        Event::KeySeq(vec![KeyEvent::ctrl('X'), KeyEvent::ctrl('E')]),
-        EventHandler::Conditional(Box::new(OpenEditor {
-            left,
-            searching: None,
-        })),
-    );
-    // Alt-Enter inserts a newline.
-    ed.bind_sequence(
-        KeyEvent(KeyCode::Enter, Modifiers::ALT),
-        EventHandler::Simple(Cmd::Newline),
-    );
-    if let Some(p) = history_path() {
-        let _ = ed.load_history(&p);
+    if !head.starts_with('/') || head.contains(char::is_whitespace) {
+        return (pos, Vec::new());
     }
-    Ok(ed)
+    (0, pairs(slash_candidates(head, cli)))
+}
+
+/// The names Tab lists under the line, in columns down then across, as
+/// rustyline did: each row on a line of its own, then the prompt's.
+fn list(names: &[String], width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let max = names.iter().map(|n| n.width()).max().unwrap_or(0) + 2;
+    let cols = (width / max).max(1);
+    let rows = names.len().div_ceil(cols);
+    let mut out = String::new();
+    for row in 0..rows {
+        out.push('\n');
+        for col in 0..cols {
+            let i = col * rows + row;
+            let Some(name) = names.get(i) else { continue };
+            out.push_str(name);
+            if (col + 1) * rows + row < names.len() {
+                out.push_str(&" ".repeat(max - name.width()));
+            }
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Without a terminal: a line from standard input, as typed.
+fn read_plain(prompt: &str) -> rustyline::Result<Read> {
+    use std::io::BufRead;
+    write_now(prompt);
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line)? == 0 {
+        return Ok(Read::Eof);
+    }
+    let line = line.strip_suffix('\n').unwrap_or(&line);
+    Ok(Read::Line(
+        line.strip_suffix('\r').unwrap_or(line).to_owned(),
+    ))
+}
+
+fn write_now(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    let _ = out.write_all(s.as_bytes());
+    let _ = out.flush();
+}
+
+/// What is on the screen of the prompt: the row the cursor is on and the
+/// row the line ends on (from the prompt's first).
+#[derive(Debug, Default)]
+struct Drawn {
+    cursor_row: usize,
+    end_row: usize,
+}
+
+impl Drawn {
+    /// Draw the prompt and the line again where they were.
+    fn draw(&mut self, line: &PromptLine<FileHistory>, styled: &str, plain: &str, width: usize) {
+        use unicode_width::UnicodeWidthStr;
+        let search = line.search_prompt();
+        let (shown, plain) = match &search {
+            Some(s) => (s.as_str(), s.as_str()),
+            None => (styled, plain),
+        };
+        let (text, pos) = shown_line(line);
+        let at = layout(plain.width(), &text, pos, width);
+        let end = layout(plain.width(), &text, text.len(), width);
+        let mut out = String::new();
+        if self.cursor_row > 0 {
+            out.push_str(&format!("\x1b[{}A", self.cursor_row));
+        }
+        out.push_str("\r\x1b[J");
+        out.push_str(shown);
+        out.push_str(&text);
+        // a row filled to its last column: the cursor goes to the next
+        if end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
+            out.push_str("\r\n");
+        }
+        let up = end.cursor_row - at.cursor_row;
+        if up > 0 {
+            out.push_str(&format!("\x1b[{up}A"));
+        }
+        out.push('\r');
+        if at.cursor_col > 0 {
+            out.push_str(&format!("\x1b[{}C", at.cursor_col));
+        }
+        self.cursor_row = at.cursor_row;
+        self.end_row = end.cursor_row;
+        write_now(&out);
+    }
+
+    /// The cursor to the row the line ends on (what is written next goes
+    /// under the line).
+    fn go_to_end(&mut self) {
+        let down = self.end_row.saturating_sub(self.cursor_row);
+        if down > 0 {
+            write_now(&format!("\x1b[{down}B"));
+        }
+        *self = Drawn::default();
+    }
+
+    /// Leave the prompt: the cursor to the row after the line's end.
+    fn leave(&mut self) {
+        self.go_to_end();
+        write_now("\r\n");
+    }
+}
+
+/// The line as drawn (made inert, as all text on the screen is) and the
+/// cursor in it.
+fn shown_line(line: &PromptLine<FileHistory>) -> (String, usize) {
+    let typed = line.line();
+    let pos = line.pos().min(typed.len());
+    let before = Sanitizer::clean(&typed[..pos]);
+    let after = Sanitizer::clean(&typed[pos..]);
+    let at = before.len();
+    (before + &after, at)
 }
 
 #[cfg(test)]
@@ -658,6 +619,15 @@ mod tests {
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
         let (start, pairs) = found.expect("a mention");
         (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn tab_lists_names_in_columns_down_then_across() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(list(&names(&["/model", "/mode"]), 80), "\n/model  /mode\n");
+        // 10 columns hold one name of 8: one a row
+        assert_eq!(list(&names(&["/model", "/mode"]), 10), "\n/model\n/mode\n");
+        assert_eq!(list(&names(&["/a", "/b", "/c"]), 8), "\n/a  /c\n/b\n");
     }
 
     #[test]

@@ -1,19 +1,30 @@
-//! The chat's one source of keys while Claude works: a thread reading the
-//! terminal with crossterm, stopped (and waited for) before the line editor
-//! reads again.
+//! The chat's one reader of the keyboard: a thread reading the terminal
+//! with crossterm, at the prompt and while Claude works (#42.1).
 //!
-//! The line editor (rustyline) owns the keyboard at the prompt. From the
-//! moment a prompt is sent until the next one is read, [`Keys`] does: the
-//! type-ahead, approvals, and the question and plan pickers all take their
-//! keys from the same stream, inside the turn's `select!`, so nothing is
-//! read twice and nothing waits for a reader to let go. Between turns, when
-//! the line editor has let go, a picker shown at the prompt (`/rewind`'s)
-//! starts a [`Keys`] of its own and finishes it before the prompt returns.
+//! At the prompt, [`super::editor::LineEditor`] starts a [`Keys`] in raw
+//! mode and feeds its keys to the prompt line's pure machine
+//! (`promptline.rs`, on rustyline's `LineBuffer` and `History`); rustyline
+//! no longer reads the terminal itself. Why not keep `Editor::readline`:
+//! it reads the terminal with a reader of its own, which no `select!` can
+//! wait on beside the session's events, and what it read past a key that
+//! stopped it stayed in its buffer, out of the chat's reach (the next
+//! turn's type-ahead could not have it). rustyline's public editing pieces
+//! (`line_buffer::LineBuffer`, `history::FileHistory`) do its job, line
+//! editing and history, without that.
+//!
+//! From the moment a prompt is sent until the next one is read, a [`Keys`]
+//! reads for the turn: the type-ahead, approvals, and the question and
+//! plan pickers all take their keys from the same stream, inside the
+//! turn's `select!`, so nothing is read twice and nothing waits for a
+//! reader to let go. Each reading hands what it read and did not take to
+//! the next ([`Keys::finish`]). Between turns, a picker shown at the
+//! prompt (`/rewind`'s) starts a [`Keys`] of its own and finishes it
+//! before the prompt returns.
 //!
 //! The terminal is put in character mode without echo, with signals on:
 //! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
-//! shell's `fg` brings the turn back). A dialog that needs Ctrl-C as a key
-//! asks for [`Keys::raw`] for as long as it runs.
+//! shell's `fg` brings the turn back). The prompt, and a dialog that needs
+//! Ctrl-C as a key, ask for [`Keys::raw`] for as long as they run.
 //!
 //! In every mode set here, output processing is on (`OPOST`, `ONLCR`), even
 //! when the mode found was without it: a `\n` written while keys are read

@@ -14,6 +14,7 @@ mod machine;
 mod mentions;
 pub mod pick;
 mod prompt;
+mod promptline;
 pub mod render;
 pub mod repl;
 mod reports;

@@ -134,7 +134,12 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         }
     }
 
-    let mut ed = LineEditor::new(settings.history_size, settings.vi, chat.cwd.clone())?;
+    let mut ed = LineEditor::new(
+        rt.handle().clone(),
+        settings.history_size,
+        settings.vi,
+        chat.cwd.clone(),
+    )?;
     let exit = loop {
         if let Some(exit) = unknown.take() {
             break exit;
@@ -207,6 +212,14 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         let Some(input) = commands::parse(&line) else {
             continue;
         };
+        if matches!(input, Input::Prompt(_)) {
+            // typed after Enter, in the instant the reading ended: the
+            // turn's type-ahead, before what is typed during it
+            let after = ed.typed_after();
+            chat.conn
+                .held_over
+                .extend(after.into_iter().map(super::machine::Event::Key));
+        }
         ed.add_history(&line);
         match chat.handle(input) {
             Ok(None) => {}
@@ -395,7 +408,7 @@ impl Chat<'_> {
             return;
         }
         let cols = terminal_width().max(1);
-        // as rustyline lays it out: a row is full at `cols` columns, and the
+        // as the prompt lays it out (`promptline::layout`): a row is full at `cols` columns, and the
         // cursor after a full last row sits on the next one
         let text = format!("{prompt}{line}");
         let segments: Vec<&str> = text.split('\n').collect();

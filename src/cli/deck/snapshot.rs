@@ -153,11 +153,6 @@ mod tests {
         assert_eq!(states, [(2, "waiting"), (1, "working"), (3, "idle")]);
         assert_eq!(rows[0]["waitingFor"], "permission prompt");
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     #[test]
     fn each_row_says_which_program_it_is() {
