@@ -1398,6 +1398,200 @@ fn sigterm_at_the_prompt_ends_the_chat_and_its_cli() {
     }
 }
 
+/// The chat's history file, as the test's `HOME` keeps it.
+fn history_of(fake: &Fake) -> String {
+    let p = fake.record.path().join("home/claudio/history");
+    std::fs::read_to_string(p).unwrap_or_default()
+}
+
+/// Waits (bounded) for `pid` to be gone.
+fn gone(pid: i32, what: &str) {
+    let until = Instant::now() + Duration::from_secs(10);
+    while alive(pid) {
+        assert!(Instant::now() < until, "{what} outlived the chat");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// SIGQUIT at the prompt (#42.1: the signal comes in through the chat's
+/// one stream, beside the keys): the chat ends from its own loop, 128+3,
+/// its CLI gone, and the history kept (before, a side task exited from
+/// wherever the chat was, the history never saved; without handling,
+/// SIGQUIT ends it at once with a core).
+#[test]
+fn sigquit_at_the_prompt_ends_the_chat_keeping_its_history() {
+    let fake = Fake::after_init(vec![turn("hello", "hi")]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("hello");
+    t.wait_for("1 API call");
+    t.wait_prompt();
+    t.send(b"half typed");
+    t.wait_for("half typed");
+    let cli = fake.pid();
+    signal(t.child(), libc::SIGQUIT);
+    assert_eq!(t.wait(20).code(), Some(131));
+    gone(cli, "the CLI");
+    assert!(
+        history_of(&fake).lines().any(|l| l == "hello"),
+        "{}",
+        history_of(&fake)
+    );
+}
+
+/// SIGHUP (the window closed) while Claude works: the turn stops, the
+/// chat ends 128+1 from its loop, its CLI closed, the history kept.
+#[test]
+fn sighup_during_a_turn_ends_the_chat_and_its_cli() {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("go"),
+        system_init(),
+        delta("working on it"),
+        Step::Hang,
+    ]]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("go");
+    t.wait_for("working on it");
+    let cli = fake.pid();
+    signal(t.child(), libc::SIGHUP);
+    assert_eq!(t.wait(20).code(), Some(129));
+    gone(cli, "the CLI");
+    assert!(
+        history_of(&fake).lines().any(|l| l == "go"),
+        "{}",
+        history_of(&fake)
+    );
+}
+
+/// SIGTERM while a `!` command runs: the command's process group is
+/// killed, the chat ends 128+15 from its loop, its CLI gone, the history
+/// kept.
+#[test]
+fn sigterm_while_a_shell_command_runs_ends_the_chat_and_the_command() {
+    let fake = Fake::new(steps(vec![init()]));
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("!echo group=$$; sleep 1000; echo never");
+    let screen = t.wait_for("│ group=");
+    let pgid: i32 = screen
+        .split("│ group=")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap();
+    let cli = fake.pid();
+    signal(t.child(), libc::SIGTERM);
+    let code = t.wait(20).code();
+    let mut left = false;
+    for _ in 0..500 {
+        left = group_alive(pgid);
+        if !left {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: a plain kill(2) of what the test started, whatever is left.
+    unsafe { libc::kill(-pgid, libc::SIGKILL) };
+    assert_eq!(code, Some(143));
+    assert!(!left, "the command outlived the chat");
+    gone(cli, "the CLI");
+    assert!(
+        history_of(&fake).contains("!echo group=$$"),
+        "{}",
+        history_of(&fake)
+    );
+}
+
+/// SIGTERM while the Ctrl-G editor runs (the chat a job of a shell, as a
+/// person runs it): the editor is ended, the chat ends 128+15, its CLI
+/// gone (before, the chat exited and left the editor running on the
+/// terminal, beside the shell).
+#[test]
+fn sigterm_while_the_editor_runs_ends_the_chat_and_the_editor() {
+    let fake = Fake::after_init(vec![vec![Step::Hang]]);
+    let script = fake.record.path().join("editor.sh");
+    let pidfile = fake.record.path().join("editor.pid");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\nexec sleep 1000\n",
+            pidfile.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut sh = std::process::Command::new("bash");
+    sh.args(["--norc", "--noprofile", "-i"]);
+    for (k, v) in c.get_envs() {
+        match v {
+            Some(v) => sh.env(k, v),
+            None => sh.env_remove(k),
+        };
+    }
+    sh.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env("VISUAL", &script)
+        .env("PS1", "shell$ ");
+    let mut t = Term::spawn(sh);
+    t.wait_for("shell$");
+    t.line(env!("CARGO_BIN_EXE_claudio"));
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"write docs");
+    t.wait_for("write docs");
+    t.send(b"\x07"); // Ctrl-G
+    let until = Instant::now() + Duration::from_secs(10);
+    let editor: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < until, "the editor never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let cli = fake.pid();
+    // the chat is the CLI's parent
+    let stat = std::fs::read_to_string(format!("/proc/{cli}/stat")).unwrap();
+    let chat: i32 = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    // SAFETY: a plain kill(2) of the chat the test started.
+    unsafe { libc::kill(chat, libc::SIGTERM) };
+    gone(chat, "the chat");
+    t.line("echo code=$?");
+    t.wait_for("code=143");
+    let until = Instant::now() + Duration::from_secs(10);
+    while alive(editor) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = alive(editor);
+    // SAFETY: a plain kill(2) of what the test started, whatever is left.
+    unsafe { libc::kill(editor, libc::SIGKILL) };
+    assert!(!left, "the editor outlived the chat");
+    gone(cli, "the CLI");
+    t.line("exit");
+    t.wait(20);
+}
+
 /// Ctrl-Z at the prompt stops the chat (the terminal the shell's, as it
 /// was); `fg` draws the line again as it was, and typing goes on.
 #[test]

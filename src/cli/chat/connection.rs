@@ -1,5 +1,5 @@
-//! The chat's connection to the CLI: the live session (shared with the
-//! signal watcher) and the one being made in the background. The CLI's
+//! The chat's connection to the CLI: the live session and the one being
+//! made in the background. The CLI's
 //! requests (a tool to allow, a question, a plan) come in the session's
 //! events, among its messages.
 
@@ -11,7 +11,7 @@ use claudio::{Client, Options};
 use std::sync::Arc;
 use tokio::runtime::Runtime;
 
-/// The live session, shared with the signal watcher.
+/// The live session.
 pub(super) type Slot = Arc<std::sync::Mutex<Option<Arc<Client>>>>;
 
 /// The CLI's switch for its task tools (`TaskCreate`, `TaskUpdate`, ...).
@@ -23,8 +23,8 @@ pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The connection to the CLI.
 pub(super) struct Connection {
-    /// The live session; shared with the signal watcher, which closes it
-    /// gracefully on SIGTERM or SIGHUP (a closed terminal).
+    /// The live session; the chat's loop closes it gracefully when a
+    /// signal stops the chat (`keys::stopped`).
     pub(super) client: Slot,
     /// A connection being made in the background (the prompt shows at once).
     pub(super) connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
@@ -76,7 +76,12 @@ impl Connection {
     /// The session, waiting for the connection if it is still being made.
     pub(super) fn client(&mut self, rt: &Runtime) -> anyhow::Result<Arc<Client>> {
         if let Some(handle) = self.connecting.take() {
-            let client = rt.block_on(handle)??;
+            // a signal that stops the chat stops the wait (the chat's
+            // loop gives the session up)
+            let client = match rt.block_on(super::keys::unless_stopped(handle)) {
+                Ok(joined) => joined??,
+                Err(stopped) => return Err(stopped.into()),
+            };
             *lock(&self.client) = Some(Arc::new(client));
         }
         lock(&self.client)

@@ -21,7 +21,7 @@ use std::io::Write;
 use std::sync::Arc;
 use tokio::runtime::Runtime;
 
-pub(super) use super::connection::{lock, Slot};
+pub(super) use super::connection::lock;
 pub(super) use super::screen::terminal_width;
 
 /// The chat: one session at a time, its screen and its keys.

@@ -96,7 +96,19 @@ fn prompt_dir(tmp: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
 
 /// Open `line` in `command` (the terminal is the editor's meanwhile) and
 /// return what it saved; `None` when nothing changed.
+#[cfg(test)]
 pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<String>> {
+    edit_in_editor_unless(line, command, &|| false)
+}
+
+/// [`edit_in_editor`], unless `stop` says the chat is stopped (a signal,
+/// looked at while the editor runs): the editor is ended then (SIGTERM,
+/// SIGKILL if it lingers) and the edit fails.
+pub fn edit_in_editor_unless(
+    line: &str,
+    command: &str,
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<Option<String>> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let nanos = std::time::SystemTime::now()
@@ -115,12 +127,22 @@ pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<Strin
     drop(f);
     // through the shell, so that an editor with arguments works; the file
     // is passed as an argument, never spliced into the command
-    let status = std::process::Command::new("/bin/sh")
+    let mut child = std::process::Command::new("/bin/sh")
         .arg("-c")
         .arg(format!("{command} \"$1\""))
         .arg("sh")
         .arg(&file.0)
-        .status()?;
+        .spawn()?;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if stop() {
+            end_editor(&mut child);
+            return Err(std::io::Error::other("stopped while the editor ran"));
+        }
+        std::thread::sleep(EDITOR_POLL);
+    };
     if !status.success() {
         return Err(std::io::Error::other(format!(
             "the editor `{command}` ended with {status}; the prompt is as it was"
@@ -135,6 +157,63 @@ pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<Strin
         ))
     })?;
     Ok(edited(line, &saved))
+}
+
+/// How often the wait for the editor looks at the chat's stop.
+const EDITOR_POLL: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// End the editor the chat started (the chat is stopping): SIGTERM to the
+/// shell that runs it and to all it started (the editor is its child, or
+/// the shell itself when it runs a lone command as itself), then SIGKILL
+/// to the shell if it is still there after a second; reaped either way.
+fn end_editor(child: &mut std::process::Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        for p in descendants(pid).into_iter().rev() {
+            // SAFETY: kill(2) of a process our child started
+            unsafe { libc::kill(p, libc::SIGTERM) };
+        }
+        // SAFETY: kill(2) of our own child, not yet reaped
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    while std::time::Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(EDITOR_POLL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The processes `pid` started, and theirs, from `/proc` (parents before
+/// their children).
+fn descendants(pid: i32) -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p: i32 = e.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // pid (comm) state ppid ...; comm may hold anything
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
+            Some((p, ppid.parse().ok()?))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parents
+                .iter()
+                .filter(|&&(_, pp)| pp == parent)
+                .map(|&(p, _)| p),
+        );
+        i += 1;
+    }
+    found.split_off(1)
 }
 
 /// Tab after `/`: the chat's own commands that start with what is typed,
@@ -336,10 +415,10 @@ impl LineEditor {
     /// styled one is shown), starting with `before` and `after` the cursor.
     pub fn read(&mut self, prompt: &str, before: &str, after: &str) -> rustyline::Result<Read> {
         if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-            return read_plain(prompt);
+            return read_plain(&self.rt, prompt);
         }
         let Some(mut keys) = Keys::start() else {
-            return read_plain(prompt);
+            return read_plain(&self.rt, prompt);
         };
         // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
         let mut raw = Some(keys.raw());
@@ -492,11 +571,25 @@ fn list(names: &[String], width: usize) -> String {
 }
 
 /// Without a terminal: a line from standard input, as typed.
-fn read_plain(prompt: &str) -> rustyline::Result<Read> {
+/// A line from standard input when it is no terminal; a signal that stops
+/// the chat ends the wait (as the end of the input: the chat's loop ends
+/// the chat by the signal).
+fn read_plain(rt: &tokio::runtime::Handle, prompt: &str) -> rustyline::Result<Read> {
     use std::io::BufRead;
     write_now(prompt);
-    let mut line = String::new();
-    if std::io::stdin().lock().read_line(&mut line)? == 0 {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("claudio-line".into())
+        .spawn(move || {
+            let mut line = String::new();
+            let read = std::io::stdin().lock().read_line(&mut line);
+            let _ = tx.send(read.map(|n| (n, line)));
+        })?;
+    let Ok(Ok(read)) = rt.block_on(super::keys::unless_stopped(rx)) else {
+        return Ok(Read::Eof);
+    };
+    let (n, line) = read?;
+    if n == 0 {
         return Ok(Read::Eof);
     }
     let line = line.strip_suffix('\n').unwrap_or(&line);

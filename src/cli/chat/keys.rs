@@ -48,8 +48,8 @@ use rustix::termios::{
 };
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -105,6 +105,92 @@ fn char_mode(saved: &Termios, signals: bool) -> Termios {
     t.special_codes[SpecialCodeIndex::VMIN] = 1;
     t.special_codes[SpecialCodeIndex::VTIME] = 0;
     t
+}
+
+/// The signals that end the chat, taken once for its life (#42.1): SIGTERM,
+/// SIGHUP (the terminal closed), and SIGQUIT, SIGUSR1 and SIGUSR2 (whose
+/// default would end it at once, its private files left on disk and the
+/// terminal raw). No task of their own ends the process from wherever the
+/// chat is: every wait of the chat (the prompt's keys, the turn's events,
+/// a `!` command, the Ctrl-G editor, the connection) waits on [`stopped`]
+/// beside what it waits for, and the chat ends from its own loop (the CLI
+/// closed, the history saved, the terminal put back). One registration for
+/// the chat's life: a signal arriving between two waits is held by it and
+/// seen at the next, never lost.
+static STOPS: OnceLock<tokio::sync::Mutex<Vec<(i32, tokio::signal::unix::Signal)>>> =
+    OnceLock::new();
+/// The signal that stopped the chat (0: none yet). A stop is a state:
+/// once seen, every wait sees it at once.
+static STOPPED: AtomicI32 = AtomicI32::new(0);
+
+/// Take the signals that end the chat from now on (inside the runtime).
+pub fn take_stops() -> io::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    if STOPS.get().is_some() {
+        return Ok(());
+    }
+    let stops = [
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+    ]
+    .into_iter()
+    .map(|n| Ok((n, signal(SignalKind::from_raw(n))?)))
+    .collect::<io::Result<Vec<_>>>()?;
+    let _ = STOPS.set(tokio::sync::Mutex::new(stops));
+    Ok(())
+}
+
+/// The signal that stopped the chat, if one did.
+pub fn stopped_by() -> Option<i32> {
+    match STOPPED.load(Ordering::SeqCst) {
+        0 => None,
+        n => Some(n),
+    }
+}
+
+/// Resolves with the signal that stops the chat: at once if one already
+/// did; never when the signals were not taken ([`take_stops`]).
+pub async fn stopped() -> i32 {
+    if let Some(n) = stopped_by() {
+        return n;
+    }
+    let Some(stops) = STOPS.get() else {
+        return std::future::pending().await;
+    };
+    let mut stops = stops.lock().await;
+    // seen by another wait while this one waited for the streams
+    if let Some(n) = stopped_by() {
+        return n;
+    }
+    let n = std::future::poll_fn(|cx| {
+        for (n, stream) in stops.iter_mut() {
+            if let std::task::Poll::Ready(Some(())) = stream.poll_recv(cx) {
+                return std::task::Poll::Ready(*n);
+            }
+        }
+        std::task::Poll::Pending
+    })
+    .await;
+    let _ = STOPPED.compare_exchange(0, n, Ordering::SeqCst, Ordering::SeqCst);
+    stopped_by().unwrap_or(n)
+}
+
+/// The chat was stopped by a signal: the error every wait of the chat ends
+/// with then, up to its loop.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by signal {0}")]
+pub struct Stopped(pub i32);
+
+/// `fut`, unless a signal stops the chat first ([`Stopped`]).
+pub async fn unless_stopped<T>(fut: impl std::future::Future<Output = T>) -> Result<T, Stopped> {
+    tokio::select! {
+        biased;
+        n = stopped() => Err(Stopped(n)),
+        t = fut => Ok(t),
+    }
 }
 
 /// Keys from the terminal, for as long as it lives; the terminal's mode is
@@ -164,11 +250,18 @@ impl Keys {
         Some(keys)
     }
 
-    /// The next key, paste or resize; `None` when the terminal is gone.
+    /// The next key, paste or resize; `None` when the terminal is gone, or
+    /// when a signal stopped the chat ([`stopped`]): every reading ends
+    /// then, as for a terminal gone, and the chat's loop ends the chat.
     pub async fn next(&mut self) -> Option<TermEvent> {
         let reader = self.reader.as_mut()?;
         loop {
-            match reader.events.recv().await? {
+            let next = tokio::select! {
+                biased;
+                _ = stopped() => return None,
+                e = reader.events.recv() => e,
+            };
+            match next? {
                 Ok(e) => {
                     if let Some(i) = TermEvent::of(e) {
                         return Some(i);

@@ -4,9 +4,10 @@
 
 use super::commands::{self, Input};
 use super::connection::Connection;
-use super::core::{lock, terminal_width, Chat, Slot};
+use super::core::{terminal_width, Chat};
 use super::editor::{self, LineEditor, PromptAction, Read};
 use super::images;
+use super::keys::{self, stopped_by};
 use super::machine::End;
 use super::pick;
 use super::prompt::{Line, Next, PromptSide};
@@ -19,49 +20,17 @@ use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::Here;
-use crate::cli::turn::events::{Signal, Signals};
 use claudio::UserInput;
 use std::io::{self, IsTerminal, Write};
 use tokio::runtime::Runtime;
 
-/// On SIGTERM or SIGHUP (the terminal closed), and on SIGQUIT, SIGUSR1 and
-/// SIGUSR2 (whose default would end the chat at once, its private files
-/// left on disk and the terminal raw), close the session gracefully (its
-/// transcript complete), put the terminal back, and exit 128+N.
-fn watch_signals(rt: &Runtime, slot: Slot) -> anyhow::Result<()> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let saved = rustix::termios::tcgetattr(io::stdin()).ok();
-    let _guard = rt.enter();
-    let mut signals = Signals::new(&[Signal::Terminate, Signal::Hangup])?;
-    let mut quit = signal(SignalKind::quit())?;
-    let mut usr1 = signal(SignalKind::user_defined1())?;
-    let mut usr2 = signal(SignalKind::user_defined2())?;
-    rt.spawn(async move {
-        let sig = tokio::select! {
-            s = signals.recv(false) => s.number(),
-            _ = quit.recv() => libc::SIGQUIT,
-            _ = usr1.recv() => libc::SIGUSR1,
-            _ = usr2.recv() => libc::SIGUSR2,
-        };
-        let current = lock(&slot).clone();
-        if let Some(c) = current {
-            let _ = c.close().await;
-        }
-        shell::kill_running();
-        // a session still starting (or one replaced): its CLI and its
-        // private files (MCP servers' tokens) go too
-        claudio::transport::abandon();
-        if let Some(t) = saved {
-            let _ =
-                rustix::termios::tcsetattr(io::stdin(), rustix::termios::OptionalActions::Now, &t);
-        }
-        // a picker may have hidden the cursor; styles end
-        let mut out = io::stdout();
-        let _ = out.write_all(b"\x1b[?25h\x1b[0m");
-        let _ = out.flush();
-        std::process::exit(128 + sig);
-    });
-    Ok(())
+/// Whether the chat's loop ends here: `e` is a signal's stop (the chat
+/// ends by it) or another failure that ends it.
+fn ends(chat: &mut Chat<'_>, e: &anyhow::Error) -> Option<Exit> {
+    if let Some(n) = stopped_by() {
+        return Some(Exit::Signal(n));
+    }
+    chat.failed(e)
 }
 
 pub struct ChatSettings {
@@ -122,7 +91,14 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     chat.session.state.mode = session.permission_mode.clone();
     chat.header();
     let found = session.resume.as_ref().map(|id| chat.show_history(id));
-    watch_signals(rt, chat.conn.client.clone())?;
+    // the signals that end the chat: one stream for its life, seen by
+    // every wait of the chat (`keys::stopped`), the chat ending from this
+    // loop (the CLI closed, the history saved, the terminal put back)
+    let saved = rustix::termios::tcgetattr(io::stdin()).ok();
+    {
+        let _guard = rt.enter();
+        keys::take_stops()?;
+    }
     chat.start_connect(session.clone())?;
     // `-r ID` of a session the store does not hold: the CLI's answer
     // decides before a prompt is typed, so an unknown id never opens a
@@ -130,7 +106,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     let mut unknown = None;
     if found == Some(false) {
         if let Err(e) = chat.client() {
-            unknown = chat.failed(&e);
+            unknown = ends(&mut chat, &e);
         }
     }
 
@@ -143,6 +119,9 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     let exit = loop {
         if let Some(exit) = unknown.take() {
             break exit;
+        }
+        if let Some(n) = stopped_by() {
+            break Exit::Signal(n);
         }
         chat.update_status();
         chat.set_prompt(&mut ed);
@@ -162,7 +141,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                         Ok(None) => {}
                         Ok(Some(exit)) => break exit,
                         Err(e) => {
-                            if let Some(exit) = chat.failed(&e) {
+                            if let Some(exit) = ends(&mut chat, &e) {
                                 break exit;
                             }
                         }
@@ -179,6 +158,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 match chat.agents_at_work() {
                     Ok(End::Quit(exit)) => break exit,
                     Ok(End::Done | End::SessionLost | End::Failed(_)) => {}
+                    Err(_) if stopped_by().is_some() => continue,
                     Err(e) => chat.error(&e),
                 }
                 if chat.prompt.has_queued() {
@@ -225,14 +205,30 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             Ok(None) => {}
             Ok(Some(exit)) => break exit,
             Err(e) => {
-                if let Some(exit) = chat.failed(&e) {
+                if let Some(exit) = ends(&mut chat, &e) {
                     break exit;
                 }
             }
         }
     };
+    // a signal seen as the loop ended (a reading ended by it) is the exit
+    let exit = stopped_by().map_or(exit, Exit::Signal);
     ed.save_history();
     chat.close();
+    if stopped_by().is_some() {
+        shell::kill_running();
+        // a session still starting (or one replaced): its CLI and its
+        // private files (MCP servers' tokens) go too
+        claudio::transport::abandon();
+        if let Some(t) = saved {
+            let _ =
+                rustix::termios::tcsetattr(io::stdin(), rustix::termios::OptionalActions::Now, &t);
+        }
+        // a picker may have hidden the cursor; styles end
+        let mut out = io::stdout();
+        let _ = out.write_all(b"\x1b[?25h\x1b[0m");
+        let _ = out.flush();
+    }
     Ok(exit)
 }
 
@@ -263,7 +259,7 @@ impl Chat<'_> {
                         Ok(Some(exit)) => return Some(exit),
                         Err(e) => {
                             self.prompt.ahead.cycles = 0;
-                            if let Some(exit) = self.failed(&e) {
+                            if let Some(exit) = ends(self, &e) {
                                 return Some(exit);
                             }
                         }
@@ -280,7 +276,18 @@ impl Chat<'_> {
             }
             PromptAction::Edit { line } => {
                 self.erase_prompt(prompt, &line);
-                let text = match editor::edit_in_editor(&line, &editor::editor_from_env()) {
+                // the chat's signals are waited on while the editor runs
+                let watch = self.rt.spawn(keys::stopped());
+                let edit =
+                    editor::edit_in_editor_unless(&line, &editor::editor_from_env(), &|| {
+                        stopped_by().is_some()
+                    });
+                watch.abort();
+                if let Some(n) = stopped_by() {
+                    self.prompt.edited(line);
+                    return Some(Exit::Signal(n));
+                }
+                let text = match edit {
                     Ok(new) => new.unwrap_or(line),
                     Err(e) => {
                         self.error(&anyhow::Error::from(e));
@@ -433,7 +440,14 @@ impl Chat<'_> {
         let rt = self.rt;
         let (style, cwd) = (self.screen.style, self.cwd.clone());
         let mut out = io::stdout();
-        let ran = rt.block_on(shell::run(cmd, &cwd, style, &mut out))?;
+        // a signal that stops the chat stops the command (its group killed)
+        let ran = match rt.block_on(keys::unless_stopped(shell::run(cmd, &cwd, style, &mut out))) {
+            Ok(ran) => ran?,
+            Err(stopped) => {
+                shell::kill_running();
+                return Err(stopped.into());
+            }
+        };
         let mark = if ran.ok {
             style.green("✓")
         } else {

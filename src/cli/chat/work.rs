@@ -69,6 +69,14 @@ impl Chat<'_> {
             Ok(End::Failed(e)) => Err(anyhow::Error::new(e)),
             other => other,
         };
+        // a signal stops the chat: the live region goes, the session is
+        // kept for the chat's loop to close gracefully (never started again)
+        if let Some(&super::keys::Stopped(n)) = end.as_ref().err().and_then(|e| e.downcast_ref()) {
+            let out = self.screen.renderer.abandon_turn();
+            self.session.reading.abandon_turn();
+            self.write(&out);
+            return Ok(Some(Exit::Signal(n)));
+        }
         match end {
             Ok(End::Done) => Ok(None),
             Ok(End::Quit(exit)) => {
@@ -221,6 +229,15 @@ impl Chat<'_> {
             };
             let event = match source.next(front, wait).await {
                 Happened::Front(Front::Key(Some(input))) => Event::Key(input),
+                Happened::Front(Front::Stopped(n)) => {
+                    // a signal ends the chat: the work stops here, the
+                    // chat's loop closes the session
+                    self.conn.held_over = work.take_held();
+                    drop(raw);
+                    drop(published.take());
+                    self.finish_keys(keys);
+                    return Err(super::keys::Stopped(n).into());
+                }
                 Happened::Front(Front::Key(None)) => {
                     keys = None;
                     Event::KeysGone
@@ -277,7 +294,7 @@ impl Chat<'_> {
                 Happened::Signal(Signal::Continue) => Event::Continued {
                     width: terminal_width(),
                 },
-                // SIGTERM and SIGHUP are the chat's signal watcher's
+                // the chat's own stream has them (`Front::Stopped`)
                 Happened::Signal(Signal::Terminate | Signal::Hangup) => continue,
             };
             match &event {
@@ -454,6 +471,8 @@ enum Front {
     /// withdrew it (the event may still be on its way), the session
     /// ended, or another holder (the deck) answered.
     Settled(RequestState),
+    /// A signal stops the chat ([`super::keys::stopped`]).
+    Stopped(i32),
 }
 
 /// The keys typed while Claude works (only on a terminal).
@@ -475,6 +494,8 @@ async fn front_input(keys: &mut Option<Keys>, open: Option<&Responder>) -> Front
         }
     };
     tokio::select! {
+        biased;
+        n = super::keys::stopped() => Front::Stopped(n),
         k = key => Front::Key(k),
         how = settled(open) => Front::Settled(how),
     }
