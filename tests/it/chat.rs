@@ -1592,6 +1592,98 @@ fn sigterm_while_the_editor_runs_ends_the_chat_and_the_editor() {
     t.wait(20);
 }
 
+/// SIGTERM while the chat waits for a prompt read as a plain line (its
+/// output a pipe, its input a terminal): the wait ends, the chat ends
+/// 128+15 from its loop, its CLI gone.
+#[test]
+fn sigterm_at_a_plain_prompt_ends_the_chat() {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let fake = Fake::after_init(vec![turn("hello", "hi")]);
+    let (mut m, mut sl) = (0, 0);
+    // SAFETY: valid out-pointers; both fds become owned files.
+    let rc = unsafe {
+        libc::openpty(
+            &mut m,
+            &mut sl,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0);
+    let (mut master, slave) = unsafe {
+        (
+            std::fs::File::from_raw_fd(m),
+            std::fs::File::from_raw_fd(sl),
+        )
+    };
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .stdin(Stdio::from(slave))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    // SAFETY: setsid(2) in the child before exec
+    unsafe {
+        c.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let mut child = c.spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let out = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let out = out.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                out.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    master.write_all(b"hello\n").unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    // the answer, then the next prompt: the chat waits for a line
+    loop {
+        let o = out.lock().unwrap().clone();
+        if o.split_once("hi")
+            .is_some_and(|(_, rest)| rest.trim_end().ends_with('›'))
+        {
+            break;
+        }
+        assert!(Instant::now() < until, "never at the prompt again: {o:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let cli = fake.pid();
+    signal(&child, libc::SIGTERM);
+    let until = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > until {
+            child.kill().unwrap();
+            panic!("the chat never ended: {:?}", out.lock().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    reader.join().unwrap();
+    drop(master);
+    assert_eq!(status.code(), Some(143));
+    gone(cli, "the CLI");
+}
+
 /// Ctrl-Z at the prompt stops the chat (the terminal the shell's, as it
 /// was); `fg` draws the line again as it was, and typing goes on.
 #[test]
