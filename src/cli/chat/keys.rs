@@ -21,6 +21,11 @@
 //! prompt (`/rewind`'s) starts a [`Keys`] of its own and finishes it
 //! before the prompt returns.
 //!
+//! The signals that end the chat (SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2) are
+//! one stream beside the keys, taken once for the chat's life
+//! ([`take_stops`]): [`Keys::next`] ends on them as for a terminal gone,
+//! and every other wait of the chat waits on [`stopped`] too.
+//!
 //! The terminal is put in character mode without echo, with signals on:
 //! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
 //! shell's `fg` brings the turn back). The prompt, and a dialog that needs
