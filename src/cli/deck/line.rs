@@ -290,8 +290,26 @@ pub fn answer_one(
             "deny" => style.red("denied from the deck"),
             _ => style.dim("handed back: answer it in its terminal"),
         };
-        match pending.answer(behavior, message) {
-            Ok(()) => writeln!(out, "  {said}")?,
+        let given = if behavior == "ask" {
+            pending.answer(behavior, message).map(|()| true)
+        } else {
+            // the asking end says whether it took it (it may have been
+            // answered there a moment before)
+            pending.decide(super::socket::Answer {
+                token: String::new(),
+                behavior: behavior.to_owned(),
+                message,
+                updated_permissions: None,
+                updated_input: None,
+            })
+        };
+        match given {
+            Ok(true) => writeln!(out, "  {said}")?,
+            Ok(false) => writeln!(
+                out,
+                "  {}",
+                style.dim("answered in its terminal first: the deck's answer was not taken")
+            )?,
             Err(_) => writeln!(
                 out,
                 "  {}",

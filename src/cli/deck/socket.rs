@@ -136,7 +136,33 @@ pub struct Answer {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_permissions: Option<Value>,
+    /// For an allow of a question or a plan of a claudio chat or `ask`:
+    /// the tool's input with the answers (the library's
+    /// `answer_questions`, `approve_plan`), as the hook's `updatedInput`.
+    /// The chat takes it only when it is exactly what its own question
+    /// comes to ([`super::publish`]); the TUI's hook never passes it on.
+    #[serde(
+        default,
+        rename = "updatedInput",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_input: Option<Value>,
 }
+
+/// What the asking end says once it read an answer (an allow or a
+/// denial): whether the answer was taken. The request may have been
+/// answered at its own end a moment before (the chat's key, the TUI's
+/// dialog: the hook is then gone); no acknowledgement is "not taken".
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Ack {
+    /// The request's token.
+    pub token: String,
+    /// The answer counts.
+    pub taken: bool,
+}
+
+/// How long the deck waits for the acknowledgement of an answer.
+pub const ACK_WAIT: Duration = Duration::from_secs(5);
 
 /// Read one line of at most [`MAX_LINE`] bytes (`None`: the other end
 /// closed or sent more).
@@ -194,8 +220,23 @@ impl Pending {
             behavior: behavior.to_owned(),
             message,
             updated_permissions,
+            updated_input: None,
         };
         write_line(&mut self.stream, &a)
+    }
+
+    /// Give an allow or a denial (`answer`'s token is set here) and read
+    /// whether it was taken ([`Ack`]): `Ok(false)` when the asking end
+    /// said no, closed (answered at its end first) or said nothing within
+    /// [`ACK_WAIT`]; an error when the answer could not be written.
+    pub fn decide(mut self, mut answer: Answer) -> io::Result<bool> {
+        answer.token = self.request.token.clone();
+        write_line(&mut self.stream, &answer)?;
+        let _ = self.stream.set_read_timeout(Some(ACK_WAIT));
+        let line = read_line(&mut self.stream).ok().flatten();
+        Ok(line
+            .and_then(|l| serde_json::from_str::<Ack>(&l).ok())
+            .is_some_and(|a| a.taken && a.token == self.request.token))
     }
 
     /// Answer a `list` request with `v` (its token added).
