@@ -356,12 +356,15 @@ fn a_chat_s_questions_and_plan_are_answered_in_the_deck() {
     assert_eq!(answers(&fake).len(), 2);
 }
 
-/// Reads the chat's acknowledgement of an answer: whether it was taken.
-fn ack(s: &std::os::unix::net::UnixStream) -> Option<bool> {
+/// Reads the chat's acknowledgement of an answer: `(taken, refused)`.
+fn ack(s: &std::os::unix::net::UnixStream) -> Option<(bool, bool)> {
     let mut line = String::new();
     BufReader::new(s).read_line(&mut line).ok()?;
     let v: Value = serde_json::from_str(&line).ok()?;
-    v["taken"].as_bool()
+    Some((
+        v["taken"].as_bool()?,
+        v["refused"].as_bool().unwrap_or(false),
+    ))
 }
 
 /// What the deck sends is checked by the chat: answers with a field
@@ -390,7 +393,7 @@ fn a_forged_answer_or_another_plan_is_refused_and_the_chat_still_asks() {
         json!({"token": token, "behavior": "allow", "updatedInput": forged})
     )
     .unwrap();
-    assert_eq!(ack(&s), Some(false), "refused, and said so");
+    assert_eq!(ack(&s), Some((false, true)), "refused, and said so");
     drop(s);
     // offered again: the right answers are taken
     let (mut s, again) = read_request(&l);
@@ -403,7 +406,7 @@ fn a_forged_answer_or_another_plan_is_refused_and_the_chat_still_asks() {
         json!({"token": token, "behavior": "allow", "updatedInput": right})
     )
     .unwrap();
-    assert_eq!(ack(&s), Some(true));
+    assert_eq!(ack(&s), Some((true, false)));
     drop(s);
     t.wait_for("answered in the deck");
     // the plan: its text as the chat saw it goes with the offer
@@ -418,7 +421,7 @@ fn a_forged_answer_or_another_plan_is_refused_and_the_chat_still_asks() {
                "updatedPermissions": [{"type":"setMode","mode":"acceptEdits","destination":"session"}]})
     )
     .unwrap();
-    assert_eq!(ack(&s), Some(false), "another plan is not approved");
+    assert_eq!(ack(&s), Some((false, true)), "another plan is not approved");
     drop(s);
     // the chat's own dialog still asks, and answers
     let _ = read_request(&l);

@@ -6,7 +6,7 @@
 //! transcript says so, [`super::answered`]), leaves the screen.
 
 use super::answered::Watch;
-use super::socket::{Listener, Pending};
+use super::socket::{Acked, Listener, Pending};
 use super::view::{Act, Asks, Kind, Phase, Request, Session, View};
 use crate::cli::notify::{Notifier, Seen, Sighting, Watched};
 use crate::cli::requests::diff;
@@ -350,10 +350,10 @@ pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
     }
 }
 
-/// Give `answer` to the request `p`: `Some(taken)` as its asking end
+/// Give `answer` to the request `p`: what its asking end
 /// acknowledged it ([`super::socket::Ack`]); `None` when it was gone
 /// before the answer reached it.
-fn give(p: Pending, answer: &super::socket::Answer) -> Option<bool> {
+fn give(p: Pending, answer: &super::socket::Answer) -> Option<Acked> {
     if p.withdrawn() {
         return None;
     }
@@ -362,10 +362,13 @@ fn give(p: Pending, answer: &super::socket::Answer) -> Option<bool> {
 
 /// What the deck says once it answered: what was said, or that the
 /// request was answered at its own end first.
-fn said_of(taken: Option<bool>, said: &str, project: &str, input: &Value) -> String {
+fn said_of(taken: Option<Acked>, said: &str, project: &str, input: &Value) -> String {
     match taken {
-        Some(true) => format!("{said}: {project}"),
-        Some(false) => format!("{} first: {project}", answered_where(input)),
+        Some(Acked::Taken) => format!("{said}: {project}"),
+        Some(Acked::NotTaken) => format!("{} first: {project}", answered_where(input)),
+        Some(Acked::Refused) => {
+            format!("refused: no answer to what it asks (it still asks, and comes back): {project}")
+        }
         None => format!("gone before the answer reached it: {project}"),
     }
 }
@@ -715,7 +718,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                         let said = d.note(&r.offer);
                         let input = hd.pending.request.input.clone();
                         let taken = give(hd.pending, &hook_answer(&d.result(&hd.req)));
-                        if taken == Some(true) && d.grants_this_call(&hd.req) {
+                        if taken == Some(Acked::Taken) && d.grants_this_call(&hd.req) {
                             if let Some(s) = &r.session_id {
                                 grants.entry(s.clone()).or_default().remember(&hd.req);
                             }

@@ -128,6 +128,7 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
         &socket::Ack {
             token: token.clone(),
             taken: true,
+            refused: false,
         },
     );
     Some(
@@ -205,7 +206,7 @@ mod tests {
                 updated_permissions: None,
                 updated_input: None,
             });
-            (taken, late.unwrap_or(false))
+            (taken, late.unwrap_or(socket::Acked::NotTaken))
         });
         let out = decide(&p, INPUT.as_bytes(), WAIT).unwrap();
         assert!(out.contains("\"deny\""), "{out}");
@@ -222,8 +223,8 @@ mod tests {
         .unwrap();
         drop(s);
         let (taken, late) = deck.join().unwrap();
-        assert!(taken, "the hook's answer is taken");
-        assert!(!late, "a hook gone is no taker");
+        assert_eq!(taken, socket::Acked::Taken, "the hook's answer is taken");
+        assert_eq!(late, socket::Acked::NotTaken, "a hook gone is no taker");
     }
 
     #[test]

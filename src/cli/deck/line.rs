@@ -291,7 +291,9 @@ pub fn answer_one(
             _ => style.dim("handed back: answer it in its terminal"),
         };
         let given = if behavior == "ask" {
-            pending.answer(behavior, message).map(|()| true)
+            pending
+                .answer(behavior, message)
+                .map(|()| super::socket::Acked::Taken)
         } else {
             // the asking end says whether it took it (it may have been
             // answered there a moment before)
@@ -304,8 +306,13 @@ pub fn answer_one(
             })
         };
         match given {
-            Ok(true) => writeln!(out, "  {said}")?,
-            Ok(false) => writeln!(
+            Ok(super::socket::Acked::Taken) => writeln!(out, "  {said}")?,
+            Ok(super::socket::Acked::Refused) => writeln!(
+                out,
+                "  {}",
+                style.dim("refused: no answer to what it asks (it still asks)")
+            )?,
+            Ok(super::socket::Acked::NotTaken) => writeln!(
                 out,
                 "  {}",
                 style.dim("answered in its terminal first: the deck's answer was not taken")

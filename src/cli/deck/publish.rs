@@ -305,10 +305,11 @@ fn offer(path: &Path, input: &Value, shared: &Shared) -> Offered {
 }
 
 /// Tell the deck whether its answer was taken ([`socket::Ack`]).
-fn ack(stream: &UnixStream, token: &str, taken: bool) {
+fn ack(stream: &UnixStream, token: &str, taken: bool, refused: bool) {
     let a = socket::Ack {
         token: token.to_owned(),
         taken,
+        refused,
     };
     let _ = socket::write_line(&mut &*stream, &a);
 }
@@ -406,14 +407,14 @@ fn serve(
                     let (tx, rx) = std::sync::mpsc::channel();
                     let taken = answer.send((result, tx)).is_ok()
                         && rx.recv_timeout(Duration::from_secs(5)).unwrap_or(false);
-                    ack(&stream, &token, taken);
+                    ack(&stream, &token, taken, false);
                     return;
                 }
                 // the chat's dialog answers
                 Verdict::HandedBack => return,
                 // still asked at the chat, and offered again
                 Verdict::Refused => {
-                    ack(&stream, &token, false);
+                    ack(&stream, &token, false, true);
                     drop(stream);
                     std::thread::sleep(POLL);
                 }
@@ -787,10 +788,15 @@ mod tests {
             // a refused answer first: said not taken, and offered again
             let first = l.next(Duration::from_secs(30)).unwrap();
             let got = first.decide(answer("", "allow", Some(json!([{"type": "addRules", "rules": [{"toolName": "Bash"}], "behavior": "allow", "destination": "userSettings"}]))));
-            assert_eq!(got.unwrap(), false);
+            assert_eq!(got.unwrap(), socket::Acked::Refused);
             let again = l.next(Duration::from_secs(30)).unwrap();
             let got = again.decide(answer("", "allow", None)).unwrap();
-            assert_eq!(got, taken);
+            let want = if taken {
+                socket::Acked::Taken
+            } else {
+                socket::Acked::NotTaken
+            };
+            assert_eq!(got, want);
             chat.join().unwrap();
             server.join().unwrap();
         }

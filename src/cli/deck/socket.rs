@@ -159,6 +159,22 @@ pub struct Ack {
     pub token: String,
     /// The answer counts.
     pub taken: bool,
+    /// Not taken because it was no answer to this request (a claudio
+    /// chat checks what the deck sends, [`super::publish::verdict`]): the
+    /// request is still asked, and offered again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
+}
+
+/// What became of an answer the deck gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acked {
+    /// It counts.
+    Taken,
+    /// The asking end answered first (or went away, or said nothing).
+    NotTaken,
+    /// The asking end found it no answer to its request, and still asks.
+    Refused,
 }
 
 /// How long the deck waits for the acknowledgement of an answer.
@@ -226,17 +242,22 @@ impl Pending {
     }
 
     /// Give an allow or a denial (`answer`'s token is set here) and read
-    /// whether it was taken ([`Ack`]): `Ok(false)` when the asking end
-    /// said no, closed (answered at its end first) or said nothing within
+    /// whether it was taken ([`Ack`]): not taken when the asking end said
+    /// so, closed (answered at its end first) or said nothing within
     /// [`ACK_WAIT`]; an error when the answer could not be written.
-    pub fn decide(mut self, mut answer: Answer) -> io::Result<bool> {
+    pub fn decide(mut self, mut answer: Answer) -> io::Result<Acked> {
         answer.token = self.request.token.clone();
         write_line(&mut self.stream, &answer)?;
         let _ = self.stream.set_read_timeout(Some(ACK_WAIT));
         let line = read_line(&mut self.stream).ok().flatten();
-        Ok(line
+        let ack = line
             .and_then(|l| serde_json::from_str::<Ack>(&l).ok())
-            .is_some_and(|a| a.taken && a.token == self.request.token))
+            .filter(|a| a.token == self.request.token);
+        Ok(match ack {
+            Some(a) if a.taken => Acked::Taken,
+            Some(a) if a.refused => Acked::Refused,
+            _ => Acked::NotTaken,
+        })
     }
 
     /// Answer a `list` request with `v` (its token added).
