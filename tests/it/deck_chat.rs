@@ -432,3 +432,46 @@ fn a_forged_answer_or_another_plan_is_refused_and_the_chat_still_asks() {
     assert_eq!(t.wait(20).code(), Some(0));
     assert_eq!(answers(&fake).len(), 2);
 }
+
+/// The real claude CLI (`CLAUDIO_TEST_REAL_CLI`) in a chat, against the
+/// scripted API: the model's question is answered in the full-screen deck,
+/// and the model reads the answer the deck gave.
+#[test]
+fn a_real_cli_s_question_in_a_chat_is_answered_in_the_deck() {
+    use crate::common::real::{world, Reply};
+    let w = world!("a_real_cli_s_question_in_a_chat_is_answered_in_the_deck");
+    let call = Reply::tool_use(
+        "AskUserQuestion",
+        json!({"questions":[{"question":"Which database should we use?","header":"Database","multiSelect":false,
+            "options":[{"label":"SQLite","description":"one file"},{"label":"Postgres","description":"a server"}]}]}),
+    );
+    let id = call.tool_use_id();
+    w.api.push(call);
+    w.api.push(Reply::text("Postgres it is."));
+    let h = home();
+    let mut full = Term::spawn_sized(deck(h.path(), &["deck"]), 30, 120);
+    full.wait_for("claudio deck");
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"));
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("set up storage");
+    t.wait_for("Which database should we use?");
+    full.wait_for("2. Postgres");
+    full.line("2");
+    full.wait_for("answered: ");
+    t.wait_for("answered in the deck");
+    t.wait_for("Postgres it is.");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+    let tr = w.main_requests()[1]
+        .tool_result_for(&id)
+        .expect("a tool result");
+    assert!(!tr.is_error, "{tr:?}");
+    assert!(
+        tr.content
+            .contains("\"Which database should we use?\"=\"Postgres\""),
+        "{tr:?}"
+    );
+}
