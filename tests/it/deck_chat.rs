@@ -475,3 +475,28 @@ fn a_real_cli_s_question_in_a_chat_is_answered_in_the_deck() {
         "{tr:?}"
     );
 }
+
+/// Not on a terminal, the deck asks a chat's questions and plan line by
+/// line, as `ask` does.
+#[test]
+fn a_chat_s_questions_and_plan_are_answered_in_a_deck_line_by_line() {
+    let h = home();
+    let fake = questions_then_plan(
+        json!({"Which db?": "Postgres", "Which port?": "8080"}),
+        plan_approved(),
+    );
+    let mut t = chat_asked(&fake, h.path(), "Which db?");
+    let mut d = Deck::start(h.path());
+    d.wait_for("1. Postgres");
+    d.child.stdin.as_mut().unwrap().write_all(b"1\n").unwrap();
+    d.wait_for("Which port?");
+    d.child.stdin.as_mut().unwrap().write_all(b"2\n").unwrap();
+    d.wait_for("answered from the deck");
+    t.wait_for("answered in the deck");
+    d.wait_for("fix the rounding");
+    d.child.stdin.as_mut().unwrap().write_all(b"1\n").unwrap();
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 2);
+}

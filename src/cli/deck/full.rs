@@ -262,7 +262,7 @@ pub fn kind_answered_here(input: &Value, req: &CanUseToolRequest) -> bool {
 /// the model its kind registers, as the chat's `ask` asks it a line at a
 /// time; `None` when the model decides it at once (questions it cannot
 /// read): its chat asks it.
-fn asks_of(
+pub(super) fn asks_of(
     req: &CanUseToolRequest,
     input: &Value,
     cwd: &Path,

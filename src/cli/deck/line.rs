@@ -232,6 +232,9 @@ pub fn answer_one(
         let _ = pending.answer("ask", None);
         return Ok(true);
     };
+    if super::full::kind_answered_here(req_input, &req) {
+        return asks_line(pending, &req, &cwd, input, out, style, width);
+    }
     if answered_in_its_terminal(&req) {
         writeln!(
             out,
@@ -323,6 +326,81 @@ pub fn answer_one(
                 style.dim("gone: the session stopped waiting before the answer reached it")
             )?,
         }
+        return Ok(true);
+    }
+}
+
+/// A claudio chat's question or plan, asked line by line through the
+/// model its kind registers (as `ask` asks it on its terminal): a number
+/// or words each, `t` hands it back; the answer goes once the model gives
+/// one, and the chat says whether it took it.
+fn asks_line(
+    pending: Pending,
+    req: &CanUseToolRequest,
+    cwd: &std::path::Path,
+    input: &mut dyn Keyboard,
+    out: &mut dyn Write,
+    style: Style,
+    width: usize,
+) -> io::Result<bool> {
+    use super::socket::Acked;
+    let Some(mut asks) = super::full::asks_of(req, &pending.request.input, cwd, width, style)
+    else {
+        writeln!(
+            out,
+            "  (a request the deck cannot read: answer it in its chat)"
+        )?;
+        let _ = pending.answer("ask", None);
+        return Ok(true);
+    };
+    loop {
+        for l in super::view::asks_lines(&asks.text) {
+            writeln!(out, "{l}")?;
+        }
+        write!(
+            out,
+            "  {} ",
+            style.dim("a number, or your own answer; t: answer it in its chat ›")
+        )?;
+        out.flush()?;
+        let line = match input.next(&pending, &mut || false)? {
+            Typed::Line(l) => l,
+            Typed::End => {
+                let _ = pending.answer("ask", None);
+                return Ok(false);
+            }
+            Typed::Withdrawn => {
+                let _ = pending.answer("ask", None);
+                writeln!(out, "\n  {}", style.dim("gone: answered in its chat"))?;
+                out.flush()?;
+                return Ok(true);
+            }
+        };
+        let t = line.trim();
+        if t.eq_ignore_ascii_case("t") {
+            let _ = pending.answer("ask", None);
+            writeln!(out, "  {}", style.dim("handed back: answer it in its chat"))?;
+            return Ok(true);
+        }
+        if t.is_empty() {
+            continue;
+        }
+        let step = asks.model.line(&line, &asks.at);
+        write!(out, "{}", step.write)?;
+        let Some(done) = step.done else {
+            asks.text = asks.model.prompt(&asks.at);
+            continue;
+        };
+        let said = match pending.decide(super::full::hook_answer(&done.result)) {
+            Ok(Acked::Taken) => style.green("answered from the deck"),
+            Ok(Acked::NotTaken) => {
+                style.dim("answered in its chat first: the deck's answer was not taken")
+            }
+            Ok(Acked::Refused) => style.dim("refused: no answer to what it asks (it still asks)"),
+            Err(_) => style.dim("gone: answered in its chat before the answer reached it"),
+        };
+        writeln!(out, "  {said}")?;
+        out.flush()?;
         return Ok(true);
     }
 }

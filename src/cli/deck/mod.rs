@@ -54,7 +54,8 @@ every row of it has been on the screen. Up and Down pick a request; q quits
 answered in its terminal: the row names its tmux pane. A request answered in
 its terminal first leaves the deck by itself; one answered there a moment
 before the deck's answer is said so (\"answered in its terminal first\").
-Not on a terminal, the deck works line by line (y, n or a reason, t).
+Not on a terminal, the deck works line by line (y, n or a reason, t; a
+chat's questions and plans a number or your own words a line).
 
 A claudio chat, or an ask asking on its terminal, needs no hook: while its
 request waits, it offers it to the deck over the same socket (a deck started

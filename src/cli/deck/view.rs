@@ -127,7 +127,7 @@ impl Asks {
 }
 
 /// The rows of a model's prompt, without its hint (its last line).
-fn asks_lines(text: &str) -> Vec<&str> {
+pub(super) fn asks_lines(text: &str) -> Vec<&str> {
     let shown = text.rsplit_once('\n').map_or("", |(rows, _)| rows);
     shown
         .lines()
