@@ -1,7 +1,8 @@
 //! `claudio deck hook`: the `PermissionRequest` hook a claude TUI runs
 //! (`claudio deck hooks install` puts it in its settings). It hands the
 //! request to the deck over its socket and prints the deck's decision as
-//! the CLI reads it. Whenever the deck cannot decide (none running,
+//! the CLI reads it, telling the deck it took it ([`socket::Ack`]; a hook
+//! its TUI killed, having answered first, says nothing: "not taken"). Whenever the deck cannot decide (none running,
 //! another user's socket, the deck gone mid-answer, "answer it there", the
 //! wait's bound passed, input it cannot read) it exits 0 with no output,
 //! and the TUI shows its own dialog: the person at the TUI is never locked

@@ -12,6 +12,15 @@
 //! - **Bound to one request.** The answer is taken only on the connection
 //!   the request went out on, only with that connection's token, and only
 //!   for the request it was offered for: it can never be given to another.
+//! - **Said back.** The deck is told whether its answer was taken
+//!   ([`socket::Ack`]): not when the chat's key was first, or when it was
+//!   refused.
+//! - **Questions and plans: only the answers to what was asked.** The
+//!   deck's answers are taken only when its `updatedInput` is exactly the
+//!   library's [`ask::answer_questions`] of the questions asked (no field
+//!   added, every question answered with a text), and a plan is approved
+//!   only as shown, in one of two modes, with the library's
+//!   `approve_plan` of the chat's own request.
 //! - **What the deck shows is what is approved.** The tool's input is
 //!   never taken from the deck (the CLI runs the call it asked about), and
 //!   the permission updates of an allow are taken only when they are the

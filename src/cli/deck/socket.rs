@@ -5,9 +5,11 @@
 //! Only the same user reaches it: the folder is private (0700, the
 //! user's own, no link), the socket 0600, and each side checks the
 //! other's uid (`SO_PEERCRED`). One request a connection, one line of JSON
-//! each way; the request carries a fresh random token, and an answer is
-//! taken only with that token, so no answer meant for one request can be
-//! given to another.
+//! each way, and for an allow or a denial a third, the asking end's
+//! acknowledgement ([`Ack`]: taken, or not because it was answered at its
+//! end first, or refused as no answer to it); the request carries a fresh
+//! random token, and an answer is taken only with that token, so no answer
+//! meant for one request can be given to another.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
