@@ -774,3 +774,31 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer the asking end did not take is said to have been given
+    /// where it was: in the chat for a claudio chat, else in its terminal.
+    #[test]
+    fn an_answer_not_taken_says_where_it_was_answered() {
+        let chat = serde_json::json!({"claudio": {"program": "claudio chat"}});
+        let tui = serde_json::json!({"tool_name": "Bash"});
+        assert_eq!(
+            said_of(Some(Acked::NotTaken), "allowed once", "~/app", &chat),
+            "answered in its chat first: ~/app"
+        );
+        assert_eq!(
+            said_of(Some(Acked::NotTaken), "allowed once", "~/app", &tui),
+            "answered in its terminal first: ~/app"
+        );
+        assert_eq!(
+            said_of(Some(Acked::Taken), "allowed once", "~/app", &tui),
+            "allowed once: ~/app"
+        );
+        assert!(
+            said_of(Some(Acked::Refused), "allowed once", "~/app", &chat).starts_with("refused")
+        );
+    }
+}

@@ -64,11 +64,12 @@ its tool approvals, its questions and its plans, each shown as ask shows it:
 a question's options numbered (type a number, numbers like 1,3 where several
 may be chosen, or your own answer, then Enter; one question after another),
 a plan in its box (1 approves it accepting edits, 2 approving each edit, 3
-keeps planning, or type what to change), t hands it back to the chat. The
-chat takes only the answers to the questions it asked and the plan it
-showed. The first answer wins: the deck's closes the chat's question (\"answered in the deck\"), the
-chat's takes the deck's row away (\"answered in its chat first\" when it was
-a moment before the deck's). t, q or a deck that dies leave the chat asking
+keeps planning, or type what to change), t hands it back to the chat, and
+Ctrl-C quits (an answer may start with a q). The chat takes only the answers
+to the questions it asked and the plan it showed. The first answer wins: the
+deck's closes the chat's question (\"answered in the deck\"), the chat's
+takes the deck's row away (\"answered in its chat first\" when it was a
+moment before the deck's). t, q or a deck that dies leave the chat asking
 where it was.
 
 `claudio deck --json` prints one snapshot (with the requests a full-screen

@@ -350,7 +350,13 @@ impl View {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
             KeyCode::Char('c') if ctrl => return Some(Act::Quit),
-            KeyCode::Char('q') if self.typed.is_empty() => return Some(Act::Quit),
+            // (a question's answer may start with a q: Ctrl-C quits there)
+            KeyCode::Char('q')
+                if self.typed.is_empty()
+                    && self.selected_request().is_none_or(|r| r.asks.is_none()) =>
+            {
+                return Some(Act::Quit)
+            }
             KeyCode::Up => self.move_selection(-1),
             KeyCode::Down => self.move_selection(1),
             KeyCode::Esc => {
@@ -639,8 +645,9 @@ impl View {
             if r.asks.is_some() {
                 foot.push(fit_row(
                     &format!(
-                        "  └ a number, or your own answer, then Enter · {} chat › {}",
+                        "  └ a number, or your own answer, then Enter · {} chat · {} quits › {}",
                         s.bold("t"),
+                        s.bold("Ctrl-C"),
                         Sanitizer::visible(&self.typed),
                     ),
                     width,
@@ -1101,6 +1108,9 @@ mod tests {
         let text = screen(&v, 80);
         assert!(text.contains("Which port?"), "{text}");
         assert!(!text.contains("Which db?"), "{text}");
+        // an answer may start with a q: typed, never quitting
+        assert_eq!(key(&mut v, "q"), None);
+        v.key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
         assert_eq!(
             key(&mut v, "my own port\n"),
             Some(Act::Reply(
