@@ -500,3 +500,37 @@ fn a_chat_s_questions_and_plan_are_answered_in_a_deck_line_by_line() {
     assert_eq!(t.wait(20).code(), Some(0));
     assert_eq!(answers(&fake).len(), 2);
 }
+
+/// `claudio ask`'s questions and plan, asked on its terminal, are answered
+/// in the deck too; each question on the terminal closes saying so.
+#[test]
+fn an_ask_s_questions_and_plan_are_answered_in_the_deck() {
+    let h = home();
+    let fake = questions_then_plan(
+        json!({"Which db?": "Postgres", "Which port?": "5432"}),
+        plan_approved(),
+    );
+    let tty = Term::open();
+    let mut c = claudio(&fake);
+    c.args(["ask", "ask me"])
+        .env("HOME", h.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"))
+        .env("CLAUDIO_TEST_TTY", tty.slave_path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut child = c.spawn().unwrap();
+    tty.wait_for("Which db?");
+    let mut d = Deck::start(h.path());
+    d.wait_for("1. Postgres");
+    d.child.stdin.as_mut().unwrap().write_all(b"1\n").unwrap();
+    d.wait_for("Which port?");
+    d.child.stdin.as_mut().unwrap().write_all(b"1\n").unwrap();
+    d.wait_for("answered from the deck");
+    tty.wait_for("(answered in the deck)");
+    d.wait_for("fix the rounding");
+    d.child.stdin.as_mut().unwrap().write_all(b"1\n").unwrap();
+    tty.wait_for_n("(answered in the deck)", 2);
+    assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 2);
+}
