@@ -6,8 +6,8 @@
 //! transcript says so, [`super::answered`]), leaves the screen.
 
 use super::answered::Watch;
-use super::socket::{Listener, Pending};
-use super::view::{Act, Kind, Phase, Request, Session, View};
+use super::socket::{Acked, Listener, Pending};
+use super::view::{Act, Asks, Kind, Phase, Request, Session, View};
 use crate::cli::notify::{Notifier, Seen, Sighting, Watched};
 use crate::cli::requests::diff;
 use crate::cli::requests::tool::{Offer, SessionGrants, Shown};
@@ -226,6 +226,12 @@ fn request_of(
     });
     let shown = shown_at(&req, input, width, style);
     let offer = Offer::of(&req);
+    let asks = if kind_answered_here(input, &req) {
+        // a model that cannot ask (questions it cannot read): its chat asks
+        Some(asks_of(&req, input, &cwd, width, style)?)
+    } else {
+        None
+    };
     Some((
         Request {
             token: p.request.token.clone(),
@@ -238,10 +244,65 @@ fn request_of(
             kind,
             shown,
             offer,
+            asks,
             at: now_ms(),
         },
         req,
     ))
+}
+
+/// Whether the deck answers `req`, a question or a plan, itself: one a
+/// claudio chat or `ask` published (a claude TUI's is answered in its
+/// terminal, where it shows it).
+pub fn kind_answered_here(input: &Value, req: &CanUseToolRequest) -> bool {
+    super::line::answered_in_its_terminal(req) && program_of(input).is_some()
+}
+
+/// The question or the plan `req` (its hook input `input`), asked through
+/// the model its kind registers, as the chat's `ask` asks it a line at a
+/// time; `None` when the model decides it at once (questions it cannot
+/// read): its chat asks it.
+pub(super) fn asks_of(
+    req: &CanUseToolRequest,
+    input: &Value,
+    cwd: &Path,
+    width: usize,
+    style: Style,
+) -> Option<Asks> {
+    use crate::cli::requests::{registered, Asking, Opened, Screen};
+    let mut req = req.clone();
+    // a plan the CLI sent without its text: the plan the chat saw, as it
+    // offered it (its approval is checked against it there)
+    if let (Some(plan), true, Some(m)) = (
+        input
+            .get("claudio")
+            .and_then(|c| c.get("plan"))
+            .and_then(Value::as_str),
+        claudio::protocol::ask::plan_text(&req.input).is_none(),
+        req.input.as_object_mut(),
+    ) {
+        m.insert("plan".into(), Value::String(plan.to_owned()));
+    }
+    let grants = SessionGrants::default();
+    let width = width.saturating_sub(2).max(20);
+    let asking = Asking {
+        cwd,
+        agent: None,
+        grants: &grants,
+        style,
+        width,
+    };
+    match (registered(req.kind()).open)(&req, &asking) {
+        Opened::Ask(model) => Some(Asks::new(
+            model,
+            Screen {
+                style,
+                width,
+                height: 24,
+            },
+        )),
+        Opened::Decided { .. } => None,
+    }
 }
 
 /// The approval for `req` (the hook's `input` says its folder) on a
@@ -264,20 +325,59 @@ fn shown_at(req: &CanUseToolRequest, input: &Value, width: usize, style: Style) 
     )
 }
 
-/// The hook's answer for a decision: `(behavior, message, updates)`.
-pub fn hook_answer(result: &PermissionResult) -> (&'static str, Option<String>, Option<Value>) {
-    match result {
+/// The hook's answer for a decision (its token set when it is sent).
+pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
+    let (behavior, message, updated_permissions, updated_input) = match result {
         PermissionResult::Allow {
             updated_permissions,
+            updated_input,
             ..
         } => {
             let u = (!updated_permissions.is_empty())
                 .then(|| serde_json::to_value(updated_permissions).ok())
                 .flatten();
-            ("allow", None, u)
+            ("allow", None, u, updated_input.clone())
         }
-        PermissionResult::Deny { message, .. } => ("deny", Some(message.clone()), None),
-        _ => ("ask", None, None),
+        PermissionResult::Deny { message, .. } => ("deny", Some(message.clone()), None, None),
+        _ => ("ask", None, None, None),
+    };
+    super::socket::Answer {
+        token: String::new(),
+        behavior: behavior.to_owned(),
+        message,
+        updated_permissions,
+        updated_input,
+    }
+}
+
+/// Give `answer` to the request `p`: what its asking end
+/// acknowledged it ([`super::socket::Ack`]); `None` when it was gone
+/// before the answer reached it.
+fn give(p: Pending, answer: &super::socket::Answer) -> Option<Acked> {
+    if p.withdrawn() {
+        return None;
+    }
+    p.decide(answer.clone()).ok()
+}
+
+/// What the deck says once it answered: what was said, or that the
+/// request was answered at its own end first.
+fn said_of(taken: Option<Acked>, said: &str, project: &str, input: &Value) -> String {
+    match taken {
+        Some(Acked::Taken) => format!("{said}: {project}"),
+        Some(Acked::NotTaken) => format!("{} first: {project}", answered_where(input)),
+        Some(Acked::Refused) => {
+            format!("refused: no answer to what it asks (it still asks, and comes back): {project}")
+        }
+        None => format!("gone before the answer reached it: {project}"),
+    }
+}
+
+/// Where a request not taken was answered, in words.
+fn answered_where(input: &Value) -> &'static str {
+    match program_of(input) {
+        Some(Kind::ClaudioChat) => "answered in its chat",
+        _ => "answered in its terminal",
     }
 }
 
@@ -329,14 +429,15 @@ pub fn registry_sightings(config_dir: &Path) -> Vec<Sighting> {
         .collect()
 }
 
-/// A question or a plan (by the hook's input): the deck hands it back, and
-/// its notice comes from the session's registry file saying it waits.
+/// A question or a plan of a claude TUI (by the hook's input): the deck
+/// hands it back, and its notice comes from the session's registry file
+/// saying it waits (a claudio chat's is answered here, and noticed).
 fn asked_in_its_terminal(input: &Value) -> bool {
     let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
     !matches!(
         claudio::protocol::ask::RequestKind::of_tool(tool),
         claudio::protocol::ask::RequestKind::Tool
-    )
+    ) && program_of(input).is_none()
 }
 
 /// The notices the config file sets, for the sessions the deck watches.
@@ -553,7 +654,9 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 // to the hook too) is answered in its terminal, where the
                 // TUI shows it: an allow from here would run it with no
                 // answer. Its session's row says so (its file: waiting)
-                if super::line::answered_in_its_terminal(&req) {
+                if super::line::answered_in_its_terminal(&req)
+                    && !kind_answered_here(&p.request.input, &req)
+                {
                     let _ = p.answer("ask", None);
                     view.note = Some(format!(
                         "{}: answer it in its terminal ({})",
@@ -594,6 +697,9 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     if let Some(hd) = held.get(&r.token) {
                         r.shown = shown_at(&hd.req, &hd.pending.request.input, w, style);
                     }
+                    if let Some(a) = &mut r.asks {
+                        a.resize(w.saturating_sub(2).max(20));
+                    }
                 }
                 last.clear();
             }
@@ -608,20 +714,33 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 }
                 Some(Act::Answer(token, d)) => {
                     if let (Some(hd), Some(r)) = (held.remove(&token), view.remove(&token)) {
-                        if d.grants_this_call(&hd.req) {
+                        notices.request_gone(&hd.pending.request.input);
+                        let said = d.note(&r.offer);
+                        let input = hd.pending.request.input.clone();
+                        let taken = give(hd.pending, &hook_answer(&d.result(&hd.req)));
+                        if taken == Some(Acked::Taken) && d.grants_this_call(&hd.req) {
                             if let Some(s) = &r.session_id {
                                 grants.entry(s.clone()).or_default().remember(&hd.req);
                             }
                         }
+                        view.note = Some(said_of(taken, &said, &r.project, &input));
+                    }
+                }
+                Some(Act::Reply(token, result)) => {
+                    if let (Some(hd), Some(r)) = (held.remove(&token), view.remove(&token)) {
                         notices.request_gone(&hd.pending.request.input);
-                        let gone = hd.pending.withdrawn();
-                        let (b, m, u) = hook_answer(&d.result(&hd.req));
-                        let sent = !gone && hd.pending.answer_with(b, m, u).is_ok();
-                        view.note = Some(if sent {
-                            format!("{}: {}", d.note(&r.offer), r.project)
-                        } else {
-                            format!("gone before the answer reached it: {}", r.project)
-                        });
+                        let said = match (&result, hd.req.kind()) {
+                            (
+                                PermissionResult::Allow { .. },
+                                claudio::protocol::ask::RequestKind::Plan,
+                            ) => "plan approved",
+                            (PermissionResult::Allow { .. }, _) => "answered",
+                            (_, claudio::protocol::ask::RequestKind::Plan) => "plan not approved",
+                            _ => "declined",
+                        };
+                        let input = hd.pending.request.input.clone();
+                        let taken = give(hd.pending, &hook_answer(&result));
+                        view.note = Some(said_of(taken, said, &r.project, &input));
                     }
                 }
                 None => {}
@@ -654,4 +773,32 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
         let _ = hd.pending.answer("ask", None);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer the asking end did not take is said to have been given
+    /// where it was: in the chat for a claudio chat, else in its terminal.
+    #[test]
+    fn an_answer_not_taken_says_where_it_was_answered() {
+        let chat = serde_json::json!({"claudio": {"program": "claudio chat"}});
+        let tui = serde_json::json!({"tool_name": "Bash"});
+        assert_eq!(
+            said_of(Some(Acked::NotTaken), "allowed once", "~/app", &chat),
+            "answered in its chat first: ~/app"
+        );
+        assert_eq!(
+            said_of(Some(Acked::NotTaken), "allowed once", "~/app", &tui),
+            "answered in its terminal first: ~/app"
+        );
+        assert_eq!(
+            said_of(Some(Acked::Taken), "allowed once", "~/app", &tui),
+            "allowed once: ~/app"
+        );
+        assert!(
+            said_of(Some(Acked::Refused), "allowed once", "~/app", &chat).starts_with("refused")
+        );
+    }
 }

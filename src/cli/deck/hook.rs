@@ -1,7 +1,8 @@
 //! `claudio deck hook`: the `PermissionRequest` hook a claude TUI runs
 //! (`claudio deck hooks install` puts it in its settings). It hands the
 //! request to the deck over its socket and prints the deck's decision as
-//! the CLI reads it. Whenever the deck cannot decide (none running,
+//! the CLI reads it, telling the deck it took it ([`socket::Ack`]; a hook
+//! its TUI killed, having answered first, says nothing: "not taken"). Whenever the deck cannot decide (none running,
 //! another user's socket, the deck gone mid-answer, "answer it there", the
 //! wait's bound passed, input it cannot read) it exits 0 with no output,
 //! and the TUI shows its own dialog: the person at the TUI is never locked
@@ -120,6 +121,17 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
         // "ask": answer it in the TUI
         _ => return None,
     };
+    // the deck is told its answer is taken: the hook prints it now (had
+    // the TUI answered first, the hook would be gone, and the deck reads
+    // the end of the connection as "not taken")
+    let _ = socket::write_line(
+        &mut &stream,
+        &socket::Ack {
+            token: token.clone(),
+            taken: true,
+            refused: false,
+        },
+    );
     Some(
         json!({
             "hookSpecificOutput": {
@@ -167,6 +179,55 @@ mod tests {
         (d, p, t)
     }
 
+    /// The hook says the deck's answer was taken before it prints it; a
+    /// hook gone before it read the answer (the TUI answered first, and
+    /// killed it) is "not taken".
+    #[test]
+    fn the_hook_acknowledges_the_answer_it_prints() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("claudio").join("deck.sock");
+        let l = Listener::bind(&p).unwrap();
+        let deck = std::thread::spawn(move || {
+            let pending = l.next(Duration::from_secs(30)).unwrap();
+            let taken = pending
+                .decide(Answer {
+                    token: String::new(),
+                    behavior: "deny".into(),
+                    message: Some("no".into()),
+                    updated_permissions: None,
+                    updated_input: None,
+                })
+                .unwrap();
+            // the next hook is gone before the answer (its TUI answered)
+            let pending = l.next(Duration::from_secs(30)).unwrap();
+            let late = pending.decide(Answer {
+                token: String::new(),
+                behavior: "allow".into(),
+                message: None,
+                updated_permissions: None,
+                updated_input: None,
+            });
+            (taken, late.unwrap_or(socket::Acked::NotTaken))
+        });
+        let out = decide(&p, INPUT.as_bytes(), WAIT).unwrap();
+        assert!(out.contains("\"deny\""), "{out}");
+        // a hook killed while it waits: its connection closes unread
+        let s = std::os::unix::net::UnixStream::connect(&p).unwrap();
+        write_line(
+            &mut &s,
+            &Request {
+                kind: "permission".into(),
+                token: "t".into(),
+                input: serde_json::json!({"tool_name": "Bash"}),
+            },
+        )
+        .unwrap();
+        drop(s);
+        let (taken, late) = deck.join().unwrap();
+        assert_eq!(taken, socket::Acked::Taken, "the hook's answer is taken");
+        assert_eq!(late, socket::Acked::NotTaken, "a hook gone is no taker");
+    }
+
     #[test]
     fn no_deck_is_no_output_at_once() {
         let d = tempfile::tempdir().unwrap();
@@ -195,6 +256,7 @@ mod tests {
                 behavior: "allow".into(),
                 message: None,
                 updated_permissions: None,
+                updated_input: None,
             })
         });
         let out = decide(&p, INPUT.as_bytes(), WAIT).unwrap();
@@ -209,6 +271,7 @@ mod tests {
                 behavior: "deny".into(),
                 message: Some("not on main".into()),
                 updated_permissions: None,
+                updated_input: None,
             })
         });
         let out: Value =
@@ -232,6 +295,7 @@ mod tests {
                 behavior: "allow".into(),
                 message: None,
                 updated_permissions: Some(u2),
+                updated_input: None,
             })
         });
         let out: Value =
@@ -251,6 +315,7 @@ mod tests {
                 behavior: "ask".into(),
                 message: None,
                 updated_permissions: None,
+                updated_input: None,
             })
         });
         assert_eq!(decide(&p, INPUT.as_bytes(), WAIT), None);
@@ -269,6 +334,7 @@ mod tests {
                 behavior: "raw".into(),
                 message: None,
                 updated_permissions: None,
+                updated_input: None,
             })
         });
         assert_eq!(decide(&p, INPUT.as_bytes(), WAIT), None);

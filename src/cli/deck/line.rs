@@ -232,6 +232,9 @@ pub fn answer_one(
         let _ = pending.answer("ask", None);
         return Ok(true);
     };
+    if super::full::kind_answered_here(req_input, &req) {
+        return asks_line(pending, &req, &cwd, input, out, style, width);
+    }
     if answered_in_its_terminal(&req) {
         writeln!(
             out,
@@ -290,14 +293,114 @@ pub fn answer_one(
             "deny" => style.red("denied from the deck"),
             _ => style.dim("handed back: answer it in its terminal"),
         };
-        match pending.answer(behavior, message) {
-            Ok(()) => writeln!(out, "  {said}")?,
+        let given = if behavior == "ask" {
+            pending
+                .answer(behavior, message)
+                .map(|()| super::socket::Acked::Taken)
+        } else {
+            // the asking end says whether it took it (it may have been
+            // answered there a moment before)
+            pending.decide(super::socket::Answer {
+                token: String::new(),
+                behavior: behavior.to_owned(),
+                message,
+                updated_permissions: None,
+                updated_input: None,
+            })
+        };
+        match given {
+            Ok(super::socket::Acked::Taken) => writeln!(out, "  {said}")?,
+            Ok(super::socket::Acked::Refused) => writeln!(
+                out,
+                "  {}",
+                style.dim("refused: no answer to what it asks (it still asks)")
+            )?,
+            Ok(super::socket::Acked::NotTaken) => writeln!(
+                out,
+                "  {}",
+                style.dim("answered in its terminal first: the deck's answer was not taken")
+            )?,
             Err(_) => writeln!(
                 out,
                 "  {}",
                 style.dim("gone: the session stopped waiting before the answer reached it")
             )?,
         }
+        return Ok(true);
+    }
+}
+
+/// A claudio chat's question or plan, asked line by line through the
+/// model its kind registers (as `ask` asks it on its terminal): a number
+/// or words each, `t` hands it back; the answer goes once the model gives
+/// one, and the chat says whether it took it.
+fn asks_line(
+    pending: Pending,
+    req: &CanUseToolRequest,
+    cwd: &std::path::Path,
+    input: &mut dyn Keyboard,
+    out: &mut dyn Write,
+    style: Style,
+    width: usize,
+) -> io::Result<bool> {
+    use super::socket::Acked;
+    let Some(mut asks) = super::full::asks_of(req, &pending.request.input, cwd, width, style)
+    else {
+        writeln!(
+            out,
+            "  (a request the deck cannot read: answer it in its chat)"
+        )?;
+        let _ = pending.answer("ask", None);
+        return Ok(true);
+    };
+    loop {
+        for l in super::view::asks_lines(&asks.text) {
+            writeln!(out, "{l}")?;
+        }
+        write!(
+            out,
+            "  {} ",
+            style.dim("a number, or your own answer; t: answer it in its chat ›")
+        )?;
+        out.flush()?;
+        let line = match input.next(&pending, &mut || false)? {
+            Typed::Line(l) => l,
+            Typed::End => {
+                let _ = pending.answer("ask", None);
+                return Ok(false);
+            }
+            Typed::Withdrawn => {
+                let _ = pending.answer("ask", None);
+                writeln!(out, "\n  {}", style.dim("gone: answered in its chat"))?;
+                out.flush()?;
+                return Ok(true);
+            }
+        };
+        let t = line.trim();
+        if t.eq_ignore_ascii_case("t") {
+            let _ = pending.answer("ask", None);
+            writeln!(out, "  {}", style.dim("handed back: answer it in its chat"))?;
+            return Ok(true);
+        }
+        if t.is_empty() {
+            continue;
+        }
+        let step = asks.model.line(&line, &asks.at);
+        write!(out, "{}", step.write)?;
+        let Some(done) = step.done else {
+            asks.text = asks.model.prompt(&asks.at);
+            continue;
+        };
+        let said = match pending.decide(super::full::hook_answer(&done.result)) {
+            Ok(Acked::Taken) => style.green("answered from the deck"),
+            Ok(Acked::NotTaken) => {
+                style.dim("answered in its chat first: the deck's answer was not taken")
+            }
+            Ok(Acked::Refused) => style.dim("refused: no answer to what it asks (it still asks)"),
+            Err(_) => style.dim("gone: answered in its chat before the answer reached it"),
+        };
+        writeln!(out, "  {said}")?;
+        out.flush()?;
         return Ok(true);
     }
 }

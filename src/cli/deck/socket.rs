@@ -5,9 +5,11 @@
 //! Only the same user reaches it: the folder is private (0700, the
 //! user's own, no link), the socket 0600, and each side checks the
 //! other's uid (`SO_PEERCRED`). One request a connection, one line of JSON
-//! each way; the request carries a fresh random token, and an answer is
-//! taken only with that token, so no answer meant for one request can be
-//! given to another.
+//! each way, and for an allow or a denial a third, the asking end's
+//! acknowledgement ([`Ack`]: taken, or not because it was answered at its
+//! end first, or refused as no answer to it); the request carries a fresh
+//! random token, and an answer is taken only with that token, so no answer
+//! meant for one request can be given to another.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -136,7 +138,49 @@ pub struct Answer {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_permissions: Option<Value>,
+    /// For an allow of a question or a plan of a claudio chat or `ask`:
+    /// the tool's input with the answers (the library's
+    /// `answer_questions`, `approve_plan`), as the hook's `updatedInput`.
+    /// The chat takes it only when it is exactly what its own question
+    /// comes to ([`super::publish`]); the TUI's hook never passes it on.
+    #[serde(
+        default,
+        rename = "updatedInput",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_input: Option<Value>,
 }
+
+/// What the asking end says once it read an answer (an allow or a
+/// denial): whether the answer was taken. The request may have been
+/// answered at its own end a moment before (the chat's key, the TUI's
+/// dialog: the hook is then gone); no acknowledgement is "not taken".
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Ack {
+    /// The request's token.
+    pub token: String,
+    /// The answer counts.
+    pub taken: bool,
+    /// Not taken because it was no answer to this request (a claudio
+    /// chat checks what the deck sends, [`super::publish::verdict`]): the
+    /// request is still asked, and offered again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
+}
+
+/// What became of an answer the deck gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acked {
+    /// It counts.
+    Taken,
+    /// The asking end answered first (or went away, or said nothing).
+    NotTaken,
+    /// The asking end found it no answer to its request, and still asks.
+    Refused,
+}
+
+/// How long the deck waits for the acknowledgement of an answer.
+pub const ACK_WAIT: Duration = Duration::from_secs(5);
 
 /// Read one line of at most [`MAX_LINE`] bytes (`None`: the other end
 /// closed or sent more).
@@ -194,8 +238,28 @@ impl Pending {
             behavior: behavior.to_owned(),
             message,
             updated_permissions,
+            updated_input: None,
         };
         write_line(&mut self.stream, &a)
+    }
+
+    /// Give an allow or a denial (`answer`'s token is set here) and read
+    /// whether it was taken ([`Ack`]): not taken when the asking end said
+    /// so, closed (answered at its end first) or said nothing within
+    /// [`ACK_WAIT`]; an error when the answer could not be written.
+    pub fn decide(mut self, mut answer: Answer) -> io::Result<Acked> {
+        answer.token = self.request.token.clone();
+        write_line(&mut self.stream, &answer)?;
+        let _ = self.stream.set_read_timeout(Some(ACK_WAIT));
+        let line = read_line(&mut self.stream).ok().flatten();
+        let ack = line
+            .and_then(|l| serde_json::from_str::<Ack>(&l).ok())
+            .filter(|a| a.token == self.request.token);
+        Ok(match ack {
+            Some(a) if a.taken => Acked::Taken,
+            Some(a) if a.refused => Acked::Refused,
+            _ => Acked::NotTaken,
+        })
     }
 
     /// Answer a `list` request with `v` (its token added).

@@ -95,8 +95,48 @@ pub struct Session {
     pub since: Option<u64>,
 }
 
+/// A question or a plan of a claudio chat or `ask`, asked here through
+/// the model its kind registers ([`crate::cli::requests::registered`]),
+/// a typed line at a time, as `ask` asks it on its terminal.
+#[derive(Debug)]
+pub struct Asks {
+    /// The kind's model.
+    pub model: Box<dyn crate::cli::requests::Kind>,
+    /// What it shows now: its prompt for the next line (the model's own
+    /// last line, its hint, is the deck's keys line).
+    pub text: String,
+    /// Where it is drawn.
+    pub at: crate::cli::requests::Screen,
+}
+
+impl Asks {
+    /// Ask `model`: its first prompt, drawn `at`.
+    pub fn new(
+        mut model: Box<dyn crate::cli::requests::Kind>,
+        at: crate::cli::requests::Screen,
+    ) -> Asks {
+        let text = model.prompt(&at);
+        Asks { model, text, at }
+    }
+
+    /// Drawn again for another width.
+    pub fn resize(&mut self, width: usize) {
+        self.at.width = width;
+        self.text = self.model.prompt(&self.at);
+    }
+}
+
+/// The rows of a model's prompt, without its hint (its last line).
+pub(super) fn asks_lines(text: &str) -> Vec<&str> {
+    let shown = text.rsplit_once('\n').map_or("", |(rows, _)| rows);
+    shown
+        .lines()
+        .skip_while(|l| crate::cli::wrap::strip_sgr(l).trim().is_empty())
+        .collect()
+}
+
 /// A permission request held by the deck.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Request {
     /// The answer goes to this request, by this token.
     pub token: String,
@@ -106,15 +146,21 @@ pub struct Request {
     /// The approval as the chat shows it.
     pub shown: Shown,
     pub offer: Offer,
+    /// A question or a plan answered here (`shown` and `offer` are then
+    /// not used).
+    pub asks: Option<Asks>,
     /// When it came in, ms since the epoch.
     pub at: u64,
 }
 
 /// What the person decided with a key.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Act {
     /// Answer the request with this token.
     Answer(String, Decision),
+    /// Answer the question or the plan with this token with what its
+    /// model gave.
+    Reply(String, claudio::PermissionResult),
     /// Hand it back to its terminal (its dialog shows there).
     HandBack(String),
     Quit,
@@ -258,6 +304,9 @@ impl View {
     /// The selected request's body as shown now (folded, or whole).
     fn body(&self) -> Option<Vec<&str>> {
         let r = self.selected_request()?;
+        if let Some(a) = &r.asks {
+            return Some(asks_lines(&a.text));
+        }
         let body = match (&r.shown.whole, self.whole) {
             (Some(w), true) => w,
             _ => &r.shown.folded,
@@ -301,7 +350,13 @@ impl View {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
             KeyCode::Char('c') if ctrl => return Some(Act::Quit),
-            KeyCode::Char('q') if self.typed.is_empty() => return Some(Act::Quit),
+            // (a question's answer may start with a q: Ctrl-C quits there)
+            KeyCode::Char('q')
+                if self.typed.is_empty()
+                    && self.selected_request().is_none_or(|r| r.asks.is_none()) =>
+            {
+                return Some(Act::Quit)
+            }
             KeyCode::Up => self.move_selection(-1),
             KeyCode::Down => self.move_selection(1),
             KeyCode::Esc => {
@@ -319,6 +374,9 @@ impl View {
             }
             KeyCode::Backspace => {
                 self.typed.pop();
+            }
+            KeyCode::Enter if self.selected_request()?.asks.is_some() => {
+                return self.reply();
             }
             KeyCode::Enter => {
                 let r = self.selected_request()?;
@@ -369,6 +427,42 @@ impl View {
             }
             _ => {}
         }
+        None
+    }
+
+    /// Enter on a question or a plan: `t` hands it back; a line is its
+    /// model's ([`crate::cli::requests::Kind::line`]), once every row of
+    /// it has been on the screen; the answer once its model gives one,
+    /// else its next prompt (the next question).
+    fn reply(&mut self) -> Option<Act> {
+        let t = std::mem::take(&mut self.typed);
+        let token = self.selected.clone()?;
+        if t.trim().eq_ignore_ascii_case("t") {
+            return Some(Act::HandBack(token));
+        }
+        if t.trim().is_empty() {
+            self.note = Some(
+                "type a number, or your own answer, then Enter (t: answer it in its chat)".into(),
+            );
+            return None;
+        }
+        if !self.all_seen() {
+            self.note = Some(
+                "not all of it has been on the screen yet: PgDn shows the rest (then it can be answered), or t answers it in its chat"
+                    .into(),
+            );
+            return None;
+        }
+        let r = self.requests.iter_mut().find(|r| r.token == token)?;
+        let a = r.asks.as_mut()?;
+        let step = a.model.line(&t, &a.at);
+        if let Some(done) = step.done {
+            return Some(Act::Reply(token, done.result));
+        }
+        a.text = a.model.prompt(&a.at);
+        self.scroll = 0;
+        self.seen = 0;
+        self.note = None;
         None
     }
 
@@ -423,7 +517,10 @@ impl View {
             } else {
                 " "
             };
-            let what = crate::cli::wrap::strip_sgr(&r.shown.folded);
+            let what = crate::cli::wrap::strip_sgr(match &r.asks {
+                Some(a) => &a.text,
+                None => &r.shown.folded,
+            });
             let what = what
                 .lines()
                 .map(|l| l.trim_start_matches([' ', '┌', '│']).trim_end())
@@ -523,16 +620,12 @@ impl View {
         // the selected request, as the chat's approval shows it
         let mut foot: Vec<String> = Vec::new();
         if let Some(r) = self.selected_request() {
-            let body = match (&r.shown.whole, self.whole) {
-                (Some(w), true) => w,
-                _ => &r.shown.folded,
-            };
             let head = format!("{} · {}", shown(&r.project), s.dim(r.kind.words()),);
             foot.push(fit_row(&head, width));
             // the list keeps its head and a row or two; the rest is the
             // request's, and what does not fit is said to be there
             let room = body_room(height);
-            let lines = body_lines(body);
+            let lines = self.body().unwrap_or_default();
             if lines.len() > room {
                 let win = window(lines.len(), room);
                 let top = self.scroll.min(lines.len() - win);
@@ -549,25 +642,38 @@ impl View {
             } else {
                 foot.extend(lines.iter().map(|l| fit_row(l, width)));
             }
+            if r.asks.is_some() {
+                foot.push(fit_row(
+                    &format!(
+                        "  └ a number, or your own answer, then Enter · {} chat · {} quits › {}",
+                        s.bold("t"),
+                        s.bold("Ctrl-C"),
+                        Sanitizer::visible(&self.typed),
+                    ),
+                    width,
+                ));
+            }
             let keep = if r.offer.can_keep() {
                 format!("{} project · {} all · ", s.bold("p"), s.bold("u"))
             } else {
                 String::new()
             };
-            if r.shown.whole.is_some() && !self.whole {
+            if r.shown.whole.is_some() && !self.whole && r.asks.is_none() {
                 foot.push(s.dim("  │ (folded: Enter shows all of it)"));
             }
-            foot.push(fit_row(
-                &format!(
-                    "  └ {} once · {} session · {keep}{} no · {} terminal · or why not › {}",
-                    s.bold("y"),
-                    s.bold("a"),
-                    s.bold("n"),
-                    s.bold("t"),
-                    Sanitizer::visible(&self.typed),
-                ),
-                width,
-            ));
+            if r.asks.is_none() {
+                foot.push(fit_row(
+                    &format!(
+                        "  └ {} once · {} session · {keep}{} no · {} terminal · or why not › {}",
+                        s.bold("y"),
+                        s.bold("a"),
+                        s.bold("n"),
+                        s.bold("t"),
+                        Sanitizer::visible(&self.typed),
+                    ),
+                    width,
+                ));
+            }
         } else {
             foot.push(s.dim("↑↓ pick a request · q quits"));
         }
@@ -612,6 +718,7 @@ mod tests {
             kind: Kind::Tui,
             shown: Shown::new(&req, None, None, &here, Style::plain(), 78),
             offer: Offer::of(&req),
+            asks: None,
             at: NOW - 12_000,
         }
     }
@@ -943,5 +1050,132 @@ mod tests {
             key(&mut v, "y\n"),
             Some(Act::Answer("t7".into(), Decision::AllowOnce))
         );
+    }
+
+    /// A claudio chat's request of another kind, asked through its model.
+    fn asking(token: &str, tool: &str, input: serde_json::Value) -> (Request, CanUseToolRequest) {
+        use crate::cli::requests::{registered, Asking, Opened, Screen};
+        let req: CanUseToolRequest =
+            serde_json::from_value(serde_json::json!({"tool_name": tool, "input": input})).unwrap();
+        let grants = crate::cli::requests::tool::SessionGrants::default();
+        let at = Asking {
+            cwd: std::path::Path::new("/home/me/app"),
+            agent: None,
+            grants: &grants,
+            style: Style::plain(),
+            width: 78,
+        };
+        let Opened::Ask(model) = (registered(req.kind()).open)(&req, &at) else {
+            panic!("decided at once")
+        };
+        let screen = Screen {
+            style: Style::plain(),
+            width: 78,
+            height: 24,
+        };
+        let mut r = request(token, "s-chat", "unused", false);
+        r.kind = Kind::ClaudioChat;
+        r.asks = Some(Asks::new(model, screen));
+        (r, req)
+    }
+
+    /// A claudio chat's questions are shown as `ask` shows them (each
+    /// question, its numbered options; escapes never reach the screen),
+    /// answered one typed line at a time, and the answers are the
+    /// library's; `t` hands them back, Enter alone answers nothing.
+    #[test]
+    fn a_chat_s_questions_are_answered_a_line_each() {
+        let input = serde_json::json!({"questions": [
+            {"question": "Which db?\u{1b}]0;pwn\u{7}", "header": "DB", "multiSelect": false,
+             "options": [{"label": "Postgres", "description": "big"}, {"label": "SQLite", "description": "small"}]},
+            {"question": "Which port?", "header": "Port", "multiSelect": false,
+             "options": [{"label": "5432", "description": ""}, {"label": "8080", "description": ""}]}
+        ]});
+        let (r, req) = asking("q1", "AskUserQuestion", input);
+        let mut v = View::default();
+        v.add(r);
+        let text = screen(&v, 80);
+        assert!(text.contains("Which db?"), "{text}");
+        assert!(text.contains("1. Postgres"), "{text}");
+        assert!(text.contains("2. SQLite"), "{text}");
+        assert!(text.contains("a number, or your own answer"), "{text}");
+        assert!(!text.contains("y once"), "{text}");
+        // Enter alone: nothing answered, said why
+        assert_eq!(key(&mut v, "\n"), None);
+        assert!(v.note.as_deref().unwrap().contains("type a number"));
+        // the first question answered: the second is shown
+        assert_eq!(key(&mut v, "2\n"), None);
+        let text = screen(&v, 80);
+        assert!(text.contains("Which port?"), "{text}");
+        assert!(!text.contains("Which db?"), "{text}");
+        // an answer may start with a q: typed, never quitting
+        assert_eq!(key(&mut v, "q"), None);
+        v.key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+        assert_eq!(
+            key(&mut v, "my own port\n"),
+            Some(Act::Reply(
+                "q1".into(),
+                claudio::protocol::ask::answer_questions(
+                    &req.input,
+                    [
+                        ("Which db?\u{1b}]0;pwn\u{7}", "SQLite".to_owned()),
+                        ("Which port?", "my own port".to_owned())
+                    ]
+                )
+            ))
+        );
+        let (r, _) = asking(
+            "q2",
+            "AskUserQuestion",
+            serde_json::json!({"questions": [
+            {"question": "Go on?", "header": "Go", "multiSelect": false,
+             "options": [{"label": "Yes", "description": ""}]}]}),
+        );
+        let mut v = View::default();
+        v.add(r);
+        assert_eq!(key(&mut v, "t\n"), Some(Act::HandBack("q2".into())));
+    }
+
+    /// A claudio chat's plan is shown in its box with the three choices,
+    /// and approved as the library approves it (the plan as it came, the
+    /// mode picked); what to change is a denial carrying it.
+    #[test]
+    fn a_chat_s_plan_is_approved_as_shown() {
+        let plan = "1. write the test\n2. fix the bug";
+        let (r, req) = asking("p1", "ExitPlanMode", serde_json::json!({"plan": plan}));
+        let mut v = View::default();
+        v.add(r);
+        let text = screen(&v, 80);
+        assert!(text.contains("Here is the plan"), "{text}");
+        assert!(text.contains("write the test"), "{text}");
+        assert!(text.contains("1. Yes, and auto-accept edits"), "{text}");
+        assert_eq!(
+            key(&mut v, "1\n"),
+            Some(Act::Reply(
+                "p1".into(),
+                req.approve_plan(claudio::PermissionMode::AcceptEdits, None)
+            ))
+        );
+        assert!(matches!(
+            key(&mut v, "use sqlite instead\n"),
+            Some(Act::Reply(_, claudio::PermissionResult::Deny { message, .. })) if message.contains("use sqlite instead")
+        ));
+    }
+
+    /// A plan taller than the screen is answered only once every row of it
+    /// has been on the screen.
+    #[test]
+    fn a_tall_plan_is_seen_before_it_is_approved() {
+        let plan: String = (0..60).map(|i| format!("- step {i}\n")).collect();
+        let (r, _) = asking("p2", "ExitPlanMode", serde_json::json!({"plan": plan}));
+        let mut v = View::default();
+        v.add(r);
+        v.height = 16;
+        assert_eq!(key(&mut v, "1\n"), None);
+        assert!(v.note.as_deref().unwrap().contains("PgDn"));
+        for _ in 0..20 {
+            page_down(&mut v);
+        }
+        assert!(matches!(key(&mut v, "1\n"), Some(Act::Reply(..))));
     }
 }
