@@ -92,11 +92,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         rt,
         flags: session.clone(),
         conn: Connection::new(),
-        screen: Screen {
-            out: io::stdout(),
-            style,
-            renderer,
-        },
+        screen: Screen::new(style, renderer),
         session: Session {
             state: SessionState {
                 resuming: session.resume.is_some() || session.continue_session,
@@ -122,7 +118,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     chat.session.state.mode = session.permission_mode.clone();
     chat.header();
     let found = session.resume.as_ref().map(|id| chat.show_history(id));
-    watch_signals(rt, chat.conn.client.clone())?;
+    watch_signals(rt, chat.conn.slot())?;
     chat.start_connect(session.clone())?;
     // `-r ID` of a session the store does not hold: the CLI's answer
     // decides before a prompt is typed, so an unknown id never opens a
@@ -152,7 +148,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             Next::Queued(next) => {
                 let echo = format!(
                     "{}{}\n",
-                    chat.screen.style.bold("› "),
+                    chat.screen.style().bold("› "),
                     Sanitizer::clean(&next)
                 );
                 chat.write(&echo);
@@ -190,7 +186,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         };
         // a line typed during the last turn stays within reach, and so do
         // the queued commands an interrupt put aside
-        for held in std::mem::take(&mut chat.prompt.ahead.held) {
+        for held in chat.prompt.take_held() {
             ed.add_history(&held);
         }
         if let Some(typed) = &start.to_history {
@@ -217,8 +213,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             // turn's type-ahead, before what is typed during it
             let after = ed.typed_after();
             chat.conn
-                .held_over
-                .extend(after.into_iter().map(super::machine::Event::Key));
+                .hold(after.into_iter().map(super::machine::Event::Key));
         }
         ed.add_history(&line);
         match chat.handle(input) {
@@ -248,9 +243,8 @@ impl Chat<'_> {
                 self.prompt.mode_cycled(Line { before, after });
                 // one switch per press: presses made while one was being
                 // confirmed count too
-                self.prompt.ahead.cycles = 1;
-                while self.prompt.ahead.cycles > 0 {
-                    self.prompt.ahead.cycles -= 1;
+                self.prompt.cycle_pressed();
+                while self.prompt.take_cycle() {
                     let next = self
                         .session
                         .state
@@ -262,7 +256,7 @@ impl Chat<'_> {
                         Ok(None) => {}
                         Ok(Some(exit)) => return Some(exit),
                         Err(e) => {
-                            self.prompt.ahead.cycles = 0;
+                            self.prompt.drop_cycles();
                             if let Some(exit) = self.failed(&e) {
                                 return Some(exit);
                             }
@@ -319,14 +313,14 @@ impl Chat<'_> {
             Some((label, _)) if !label.is_empty() => {
                 format!(
                     "{}{}",
-                    self.screen.style.dim(label),
-                    self.screen.style.bold("› ")
+                    self.screen.style().dim(label),
+                    self.screen.style().bold("› ")
                 )
             }
-            _ => self.screen.style.bold(&plain),
+            _ => self.screen.style().bold(&plain),
         };
         ed.set_prompt(styled, &self.cwd);
-        let cli: Option<Vec<String>> = super::core::lock(&self.conn.client).as_ref().map(|c| {
+        let cli: Option<Vec<String>> = self.conn.live().map(|c| {
             c.server_info()
                 .commands
                 .iter()
@@ -431,7 +425,7 @@ impl Chat<'_> {
     /// `!command`: run it, show its output, keep it for the next prompt.
     fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
         let rt = self.rt;
-        let (style, cwd) = (self.screen.style, self.cwd.clone());
+        let (style, cwd) = (self.screen.style(), self.cwd.clone());
         let mut out = io::stdout();
         let ran = rt.block_on(shell::run(cmd, &cwd, style, &mut out))?;
         let mark = if ran.ok {
