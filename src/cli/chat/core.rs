@@ -28,9 +28,9 @@ pub(super) use super::screen::terminal_width;
 pub(super) struct Chat<'a> {
     pub(super) rt: &'a Runtime,
     /// The flags the chat was started with (what a new session starts from).
-    pub(super) flags: SessionFlags,
+    flags: SessionFlags,
     /// The connection to the CLI: the live session, the one being made,
-    /// the channel its requests come on.
+    /// what the last work held over.
     pub(super) conn: Connection,
     /// Where the chat writes, how, and the renderer (the answer's filler,
     /// the live region, the width).
@@ -50,7 +50,35 @@ pub(super) struct Chat<'a> {
     pub(super) notifier: crate::cli::notify::Notifier,
 }
 
-impl Chat<'_> {
+impl<'a> Chat<'a> {
+    /// The chat started with `flags` in `cwd`, no session yet (the next
+    /// prompt's result is a resumed session's with `-r` or `-c`).
+    pub(super) fn new(
+        rt: &'a Runtime,
+        flags: &SessionFlags,
+        screen: Screen,
+        notifier: crate::cli::notify::Notifier,
+        cwd: std::path::PathBuf,
+    ) -> Self {
+        Chat {
+            rt,
+            flags: flags.clone(),
+            conn: Connection::new(),
+            screen,
+            session: Session {
+                state: super::state::SessionState {
+                    resuming: flags.resume.is_some() || flags.continue_session,
+                    ..Default::default()
+                },
+                ..Session::default()
+            },
+            prompt: PromptSide::default(),
+            cwd,
+            clipboard: Default::default(),
+            notifier,
+        }
+    }
+
     pub(super) fn header(&mut self) {
         let s = self.screen.style();
         let cwd = self

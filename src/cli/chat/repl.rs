@@ -3,17 +3,15 @@
 //! chat's machine runs (`work`, `machine`).
 
 use super::commands::{self, Input};
-use super::connection::Connection;
 use super::core::{lock, terminal_width, Chat, Slot};
 use super::editor::{self, LineEditor, PromptAction, Read};
 use super::images;
 use super::machine::End;
 use super::pick;
-use super::prompt::{Line, Next, PromptSide};
+use super::prompt::{Line, Next};
 use super::render::{RenderOptions, Renderer};
 use super::screen::Screen;
 use super::shell;
-use super::state::{Session, SessionState};
 use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
@@ -88,26 +86,16 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         width,
     });
     renderer.set_verbose(session.verbose);
-    let mut chat = Chat {
+    let mut chat = Chat::new(
         rt,
-        flags: session.clone(),
-        conn: Connection::new(),
-        screen: Screen::new(style, renderer),
-        session: Session {
-            state: SessionState {
-                resuming: session.resume.is_some() || session.continue_session,
-                ..SessionState::default()
-            },
-            ..Session::default()
-        },
-        prompt: PromptSide::default(),
-        clipboard: Default::default(),
-        notifier: crate::cli::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
-        cwd: match &session.cwd {
+        session,
+        Screen::new(style, renderer),
+        crate::cli::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
+        match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
         },
-    };
+    );
     chat.session.reading = crate::cli::reading::Reading::at(Here::new(&chat.cwd));
     chat.session.state.model = session.model.clone();
     chat.session.state.chosen_model = session.model.clone().or_else(|| {
