@@ -70,6 +70,8 @@ impl<'a> Chat<'a> {
                     resuming: flags.resume.is_some() || flags.continue_session,
                     ..Default::default()
                 },
+                // a call's paths are shown from the chat's folder
+                reading: crate::cli::reading::Reading::at(crate::cli::summary::Here::new(&cwd)),
                 ..Session::default()
             },
             prompt: PromptSide::default(),

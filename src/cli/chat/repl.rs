@@ -16,7 +16,6 @@ use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::Here;
 use crate::cli::turn::events::{Signal, Signals};
 use claudio::UserInput;
 use std::io::{self, IsTerminal, Write};
@@ -96,7 +95,6 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             None => std::env::current_dir()?,
         },
     );
-    chat.session.reading = crate::cli::reading::Reading::at(Here::new(&chat.cwd));
     chat.session.state.model = session.model.clone();
     chat.session.state.chosen_model = session.model.clone().or_else(|| {
         let claude_dir = claudio::store::default_config_dir().ok()?;
