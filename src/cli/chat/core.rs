@@ -302,6 +302,9 @@ impl<'a> Chat<'a> {
         if let Switch::Resume { cwd, .. } = &to {
             if cwd.is_dir() {
                 self.cwd = cwd.clone();
+                // a call's paths are shown from there
+                let here = crate::cli::summary::Here::new(&self.cwd);
+                self.session.reading.move_to(here);
             }
         }
         let first = self.conn.first();
