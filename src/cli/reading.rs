@@ -221,6 +221,12 @@ impl Reading {
         }
     }
 
+    /// The person moved (a session of another folder resumed): calls show
+    /// their paths from `here` now.
+    pub fn move_to(&mut self, here: Here) {
+        self.here = here;
+    }
+
     /// Read one message: what it said, in order.
     #[cfg(test)]
     pub fn seen<'m>(&mut self, m: &'m Message, now: Instant) -> Vec<Seen<'m>> {

@@ -196,3 +196,54 @@ fn trust_workspace_does_not_follow_a_resume_into_another_project() {
     t.wait_for("not loaded");
     bye(t);
 }
+
+/// A session of another project, resumed: its calls' paths are shown from
+/// that project, as its history is; they were shown from the folder the
+/// chat began in (here a whole path).
+#[test]
+fn a_resumed_session_of_another_project_shows_paths_from_there() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let (home, mine, other) = (base.join("home"), base.join("mine"), base.join("other"));
+    for d in [&mine, &other.join("src")] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let file = other.join("src/totals.rs");
+    let fake = Fake {
+        steps: steps(vec![
+            init(),
+            vec![
+                expect_user("look"),
+                system_init(),
+                assistant_tool_use("toolu_r1", "Read", json!({"file_path": file})),
+                Step::Emit(json!({"type":"user","message":{"role":"user","content":[
+                    {"type":"tool_result","tool_use_id":"toolu_r1","content":"fn total() {}"}]},
+                    "parent_tool_use_id":null,"session_id":"sess-1"})),
+                result("ok"),
+            ],
+        ]),
+        ..fake
+    };
+    let id = "cdcdcdcd-1111-4111-8111-111111111111";
+    let folder = home
+        .join(".claude/projects")
+        .join(claudio::store::project_folder_name(other.to_str().unwrap()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let line = json!({"type": "user", "uuid": "u1", "parentUuid": null, "cwd": other,
+        "sessionId": id, "isSidechain": false, "timestamp": "2026-11-30T10:00:00Z",
+        "message": {"role": "user", "content": "earlier"}});
+    std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
+
+    let mut t = chat_in(&fake, &home, &mine);
+    t.wait_for("y trust it");
+    t.line("n");
+    t.wait_for("not loaded");
+    t.line(&format!("/resume {id}"));
+    t.wait_for_n("y trust it", 2);
+    t.line("n");
+    t.wait_for("resuming cdcdcdcd");
+    t.line("look");
+    let screen = t.wait_for("Read  src/totals.rs");
+    assert!(!screen.contains("other/src/totals.rs"), "{screen}");
+    bye(t);
+}

@@ -7,7 +7,7 @@
 //! says the same.
 
 use super::clipboard;
-use super::core::{short_id, terminal_width, Chat};
+use super::core::{short_id, terminal_width, Chat, Switch};
 use super::reports::{context_chart, rules_list};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
@@ -311,7 +311,7 @@ impl Chat<'_> {
     /// exit: the prompt loop does those).
     pub(super) fn command(&mut self, command: ChatCommand) -> anyhow::Result<()> {
         match command {
-            ChatCommand::Help => self.write(&help(self.screen.style, terminal_width())),
+            ChatCommand::Help => self.write(&help(self.screen.style(), terminal_width())),
             ChatCommand::Model(None) => {
                 let m = self
                     .session
@@ -355,7 +355,7 @@ impl Chat<'_> {
             ChatCommand::Context => {
                 let rt = self.rt;
                 let usage = rt.block_on(self.client()?.context_usage())?;
-                let chart = context_chart(&usage, self.screen.style);
+                let chart = context_chart(&usage, self.screen.style());
                 self.write(&chart);
             }
             ChatCommand::Mcp => {
@@ -387,7 +387,7 @@ impl Chat<'_> {
             ChatCommand::Todos => {
                 match self
                     .session
-                    .todos_text(self.screen.style, self.screen.renderer.width())
+                    .todos_text(self.screen.style(), self.screen.renderer().width())
                 {
                     Some(list) => self.write(&list),
                     None => self.info("no task list in this session"),
@@ -396,23 +396,17 @@ impl Chat<'_> {
             ChatCommand::Permissions => {
                 let rt = self.rt;
                 let rules = rt.block_on(self.client()?.permission_rules())?;
-                let list = rules_list(&rules, self.screen.style);
+                let list = rules_list(&rules, self.screen.style());
                 self.write(&list);
             }
             ChatCommand::New => {
-                self.close();
-                let mut fresh = self.flags.clone();
-                fresh.resume = None;
-                fresh.continue_session = false;
-                self.session.state.session_id = None;
-                // what was allowed "for this session" was for that one
-                self.session.state.grants = Default::default();
-                self.start_connect(fresh)?;
+                self.switch(Switch::New)?;
                 self.info("new session");
             }
             ChatCommand::Resume(None) => {
                 let store = claudio::store::Store::open(None)?;
-                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.screen.style)? {
+                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.screen.style())?
+                {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
                 self.info("nothing resumed");
@@ -428,18 +422,10 @@ impl Chat<'_> {
                 for n in notes {
                     self.info(&n);
                 }
-                self.close();
-                let mut s = self.flags.clone();
-                s.resume = Some(target.id.clone());
-                s.continue_session = false;
-                if target.cwd.is_dir() {
-                    self.cwd = target.cwd.clone();
-                    s.cwd = Some(target.cwd);
-                }
-                self.session.state.session_id = Some(target.id.clone());
-                self.session.state.resuming = true;
-                self.session.state.grants = Default::default();
-                self.start_connect(s)?;
+                self.switch(Switch::Resume {
+                    id: target.id.clone(),
+                    cwd: target.cwd,
+                })?;
                 self.info(&format!("resuming {}", short_id(&target.id)));
                 self.show_history(&target.id);
             }
@@ -467,14 +453,14 @@ impl Chat<'_> {
             let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.title), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
-                self.screen.style.cyan(&short_id(&s.session_id)),
-                self.screen.style.dim(&when),
+                self.screen.style().cyan(&short_id(&s.session_id)),
+                self.screen.style().dim(&when),
                 title
             ));
         }
         text.push_str(&format!(
             "  {}\n",
-            self.screen.style.dim("/resume ID to open one")
+            self.screen.style().dim("/resume ID to open one")
         ));
         self.write(&text);
         Ok(())

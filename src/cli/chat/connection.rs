@@ -25,19 +25,19 @@ pub(super) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub(super) struct Connection {
     /// The live session; the chat's loop closes it gracefully when a
     /// signal stops the chat (`keys::stopped`).
-    pub(super) client: Slot,
+    client: Slot,
     /// A connection being made in the background (the prompt shows at once).
-    pub(super) connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
+    connecting: Option<tokio::task::JoinHandle<claudio::Result<Client>>>,
     /// The folder whose trust was settled, and whether its project
     /// settings load there (asked once a folder).
-    pub(super) trust: Option<(std::path::PathBuf, bool)>,
+    trust: Option<(std::path::PathBuf, bool)>,
     /// How many sessions were started (the first is the one the chat was
     /// started with).
-    pub(super) starts: u32,
+    starts: u32,
     /// What the CLI said after the work's end, read while a dialog was
     /// open: the next work takes it in first (it was read off the
     /// session's queue, and would be lost).
-    pub(super) held_over: std::collections::VecDeque<Event<PendingRequest>>,
+    held_over: std::collections::VecDeque<Event<PendingRequest>>,
 }
 
 impl Connection {
@@ -87,6 +87,45 @@ impl Connection {
         lock(&self.client)
             .clone()
             .ok_or_else(|| anyhow::anyhow!("no session; /new starts one"))
+    }
+
+    /// The live session, if there is one (one being made is not waited for).
+    pub(super) fn live(&self) -> Option<Arc<Client>> {
+        lock(&self.client).clone()
+    }
+
+    /// The session is gone (the CLI lost, or the chat quits): let go of
+    /// it without closing it.
+    pub(super) fn lost(&mut self) {
+        *lock(&self.client) = None;
+    }
+
+    /// Whether the chat holds the session it was started with.
+    pub(super) fn first(&self) -> bool {
+        self.starts == 1
+    }
+
+    /// Whether the project settings of `cwd` load, when that was settled.
+    pub(super) fn trusted(&self, cwd: &std::path::Path) -> Option<bool> {
+        self.trust
+            .as_ref()
+            .filter(|(dir, _)| dir == cwd)
+            .map(|(_, loads)| *loads)
+    }
+
+    /// The trust of `cwd` is settled: its project settings load or not.
+    pub(super) fn settle_trust(&mut self, cwd: &std::path::Path, loads: bool) {
+        self.trust = Some((cwd.to_owned(), loads));
+    }
+
+    /// Keep what the CLI said (or what was typed) for the next work.
+    pub(super) fn hold(&mut self, events: impl IntoIterator<Item = Event<PendingRequest>>) {
+        self.held_over.extend(events);
+    }
+
+    /// What was held for this work, taken.
+    pub(super) fn take_held(&mut self) -> std::collections::VecDeque<Event<PendingRequest>> {
+        std::mem::take(&mut self.held_over)
     }
 
     /// The session closed (and one being made given up).

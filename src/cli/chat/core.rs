@@ -21,16 +21,15 @@ use std::io::Write;
 use std::sync::Arc;
 use tokio::runtime::Runtime;
 
-pub(super) use super::connection::lock;
 pub(super) use super::screen::terminal_width;
 
 /// The chat: one session at a time, its screen and its keys.
 pub(super) struct Chat<'a> {
     pub(super) rt: &'a Runtime,
     /// The flags the chat was started with (what a new session starts from).
-    pub(super) flags: SessionFlags,
+    flags: SessionFlags,
     /// The connection to the CLI: the live session, the one being made,
-    /// the channel its requests come on.
+    /// what the last work held over.
     pub(super) conn: Connection,
     /// Where the chat writes, how, and the renderer (the answer's filler,
     /// the live region, the width).
@@ -50,9 +49,39 @@ pub(super) struct Chat<'a> {
     pub(super) notifier: crate::cli::notify::Notifier,
 }
 
-impl Chat<'_> {
+impl<'a> Chat<'a> {
+    /// The chat started with `flags` in `cwd`, no session yet (the next
+    /// prompt's result is a resumed session's with `-r` or `-c`).
+    pub(super) fn new(
+        rt: &'a Runtime,
+        flags: &SessionFlags,
+        screen: Screen,
+        notifier: crate::cli::notify::Notifier,
+        cwd: std::path::PathBuf,
+    ) -> Self {
+        Chat {
+            rt,
+            flags: flags.clone(),
+            conn: Connection::new(),
+            screen,
+            session: Session {
+                state: super::state::SessionState {
+                    resuming: flags.resume.is_some() || flags.continue_session,
+                    ..Default::default()
+                },
+                // a call's paths are shown from the chat's folder
+                reading: crate::cli::reading::Reading::at(crate::cli::summary::Here::new(&cwd)),
+                ..Session::default()
+            },
+            prompt: PromptSide::default(),
+            cwd,
+            clipboard: Default::default(),
+            notifier,
+        }
+    }
+
     pub(super) fn header(&mut self) {
-        let s = self.screen.style;
+        let s = self.screen.style();
         let cwd = self
             .flags
             .cwd
@@ -72,7 +101,7 @@ impl Chat<'_> {
         let about = s.dim(&Sanitizer::clean(&parts.join(" · ")));
         let keys = s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits");
         let text = wrapped(&about, width, "", "") + &wrapped(&keys, width, "", "");
-        let _ = writeln!(self.screen.out, "{text}");
+        let _ = writeln!(self.screen.out(), "{text}");
     }
 
     /// The prompt: the model the person chose and the mode unless it is
@@ -115,10 +144,8 @@ impl Chat<'_> {
     /// trusted, `--trust-workspace` says so, or the person says so now.
     /// Asked once a folder.
     pub(super) fn project_settings(&mut self, cwd: &std::path::Path, forced: bool) -> bool {
-        if let Some((dir, loads)) = &self.conn.trust {
-            if dir == cwd {
-                return *loads;
-            }
+        if let Some(loads) = self.conn.trusted(cwd) {
+            return loads;
         }
         // `--trust-workspace` is for the folder the chat was started in,
         // not for one it moves into (`/resume` of another project's session)
@@ -137,14 +164,14 @@ impl Chat<'_> {
                 trust::Check::Trusted => true,
                 trust::Check::Untrusted(folder) => self.ask_trust(&folder),
             };
-        self.conn.trust = Some((cwd.to_owned(), loads));
+        self.conn.settle_trust(cwd, loads);
         loads
     }
 
     /// The trust question, asked on the terminal before the CLI starts;
     /// the answer is recorded where the claude TUI records it.
     fn ask_trust(&mut self, folder: &trust::Folder) -> bool {
-        let s = self.screen.style;
+        let s = self.screen.style();
         let mut text: String = trust::question(folder)
             .lines()
             .map(|l| format!("  {l}\n"))
@@ -152,7 +179,7 @@ impl Chat<'_> {
         text.push_str(&format!("  {} ", s.bold(trust::ASK)));
         trust::discard_typeahead(&std::io::stdin());
         self.write(&text);
-        let _ = self.screen.out.flush();
+        let _ = self.screen.out().flush();
         let answer = rustix::io::dup(std::io::stdin())
             .map_err(std::io::Error::from)
             .and_then(|fd| trust::read_answer(&mut std::fs::File::from(fd)));
@@ -198,7 +225,7 @@ impl Chat<'_> {
         let unknown = e
             .downcast_ref::<claudio::Error>()
             .is_some_and(claudio::Error::is_unknown_session);
-        (unknown && self.flags.resume.is_some() && self.conn.starts == 1).then_some(Exit::Usage)
+        (unknown && self.flags.resume.is_some() && self.conn.first()).then_some(Exit::Usage)
     }
 
     pub(super) fn write(&mut self, s: &str) {
@@ -243,7 +270,7 @@ impl Chat<'_> {
             store.find(id).ok().map(|f| f.path.clone())
         });
         let input = status::input(&facts, transcript.as_deref());
-        match status::run(&command, &input, &self.cwd, self.screen.style.enabled()) {
+        match status::run(&command, &input, &self.cwd, self.screen.style().enabled()) {
             Ok(lines) => {
                 let width = terminal_width();
                 let text: String = lines
@@ -264,6 +291,81 @@ impl Chat<'_> {
         self.session.forget();
         self.conn.close(self.rt);
     }
+
+    /// Go on with another session (or the same one started again): the
+    /// one the chat holds is closed, the next is started in the chat's
+    /// folder, and what the chat knows of the session follows. The one
+    /// session switch of `/new`, `/resume`, a rewind and a restart.
+    pub(super) fn switch(&mut self, to: Switch) -> anyhow::Result<()> {
+        self.close();
+        if let Switch::Resume { cwd, .. } = &to {
+            if cwd.is_dir() {
+                self.cwd = cwd.clone();
+                // a call's paths are shown from there
+                let here = crate::cli::summary::Here::new(&self.cwd);
+                self.session.reading.move_to(here);
+            }
+        }
+        let first = self.conn.first();
+        let next = next_flags(&self.flags, &self.cwd, &to, &self.session.state, first);
+        if !matches!(to, Switch::Again(_)) {
+            self.session.state.switched(next.resume.clone());
+        }
+        self.start_connect(next)
+    }
+}
+
+/// The session the chat goes on with ([`Chat::switch`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Switch {
+    /// `/new`: a fresh session.
+    New,
+    /// `/resume`: a recorded session, in its folder when that is one.
+    Resume { id: String, cwd: std::path::PathBuf },
+    /// A rewind: the conversation forked before a prompt (`None`: before
+    /// the first, a fresh session), in the mode it is in now.
+    Fork(Option<String>),
+    /// The same session started again (the CLI gone, a fork that failed),
+    /// in the mode it is in now; what was allowed for it stays allowed.
+    Again(Option<String>),
+}
+
+/// The flags the next session starts with: the chat's own (`started`),
+/// in the chat's folder, resuming what `to` names (`first`: the chat
+/// holds the session it was started with).
+fn next_flags(
+    started: &SessionFlags,
+    cwd: &std::path::Path,
+    to: &Switch,
+    state: &super::state::SessionState,
+    first: bool,
+) -> SessionFlags {
+    let mut next = started.clone();
+    next.cwd = Some(cwd.to_owned());
+    let resume = match to {
+        // the first session, its id not known yet: as it was asked for
+        // (`-r ID`, `-c`)
+        Switch::Again(None) if first => return next_mode(next, to, state),
+        Switch::New => None,
+        Switch::Resume { id, .. } => Some(id.clone()),
+        Switch::Fork(id) | Switch::Again(id) => id.clone(),
+    };
+    next.continue_session = false;
+    next.resume = resume;
+    next_mode(next, to, state)
+}
+
+/// A conversation that goes on keeps the mode it is in.
+fn next_mode(
+    mut next: SessionFlags,
+    to: &Switch,
+    state: &super::state::SessionState,
+) -> SessionFlags {
+    if matches!(to, Switch::Fork(_) | Switch::Again(_)) {
+        // a mode this program does not know: the one it was started with
+        next.permission_mode = state.restart_mode(next.permission_mode.take());
+    }
+    next
 }
 
 pub(super) fn tilde(p: &std::path::Path) -> String {
@@ -301,5 +403,48 @@ mod tests {
     fn prompt_labels() {
         assert_eq!(super::short_model("claude-opus-5-5"), "opus-5-5");
         assert_eq!(super::short_id("0b7d4e8a-9c55"), "0b7d4e8a");
+    }
+
+    /// Every switch starts the next session in the chat's folder: `/new`
+    /// after a `/resume` into another project started in the folder the
+    /// chat began in (the trust asked for the other), and so did a restart
+    /// after the CLI was lost. A conversation that goes on keeps its mode.
+    #[test]
+    fn the_next_session_starts_where_the_chat_is() {
+        use super::{next_flags, Switch};
+        use crate::cli::args::SessionFlags;
+        use claudio::PermissionMode;
+        let started = SessionFlags {
+            continue_session: true,
+            permission_mode: Some(PermissionMode::Plan),
+            ..SessionFlags::default()
+        };
+        let state = crate::cli::chat::state::SessionState {
+            mode: Some(PermissionMode::AcceptEdits),
+            ..Default::default()
+        };
+        let there = std::path::Path::new("/other");
+        let new = next_flags(&started, there, &Switch::New, &state, false);
+        assert_eq!(new.cwd.as_deref(), Some(there));
+        assert_eq!((new.resume, new.continue_session), (None, false));
+        assert_eq!(new.permission_mode, Some(PermissionMode::Plan));
+        let again = Switch::Again(Some("s1".into()));
+        let again = next_flags(&started, there, &again, &state, false);
+        assert_eq!(again.cwd.as_deref(), Some(there));
+        assert_eq!(again.resume.as_deref(), Some("s1"));
+        assert!(!again.continue_session);
+        assert_eq!(again.permission_mode, Some(PermissionMode::AcceptEdits));
+        // the first session lost before it was named: `-c` again
+        let first = next_flags(&started, there, &Switch::Again(None), &state, true);
+        assert!(first.continue_session && first.resume.is_none());
+        let fork = next_flags(
+            &started,
+            there,
+            &Switch::Fork(Some("f".into())),
+            &state,
+            true,
+        );
+        assert_eq!(fork.resume.as_deref(), Some("f"));
+        assert_eq!(fork.permission_mode, Some(PermissionMode::AcceptEdits));
     }
 }

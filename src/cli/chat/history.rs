@@ -39,13 +39,13 @@ impl Chat<'_> {
             return true;
         };
         let here = Here::new(&self.cwd);
-        let width = self.screen.renderer.width();
+        let width = self.screen.renderer().width();
         let body = replay(&conv.entries[first..], &here, width);
         let out = framed(
             &body,
             earlier,
             &short_id(&file.id),
-            self.screen.style,
+            self.screen.style(),
             width,
         );
         self.write(&out);

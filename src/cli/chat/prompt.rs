@@ -63,7 +63,7 @@ pub(super) struct Owed {
 #[derive(Debug, Default)]
 pub(super) struct PromptSide {
     /// What was typed while Claude worked: the line, and the prompts queued.
-    pub ahead: TypeAhead,
+    ahead: TypeAhead,
     /// The line the next prompt starts with, instead of the typed one.
     owed: Option<Line>,
     /// Ctrl-D on an empty line came in the instant a turn ended: the wait
@@ -90,6 +90,35 @@ impl PromptSide {
         } else {
             Next::Read(self.start())
         }
+    }
+
+    /// What was typed while Claude works, for the machine at work.
+    pub fn ahead_mut(&mut self) -> &mut TypeAhead {
+        &mut self.ahead
+    }
+
+    /// The lines put aside (the line typed during the last turn, the
+    /// queued commands an interrupt put aside), for the history; taken.
+    pub fn take_held(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.ahead.held)
+    }
+
+    /// Shift-Tab at the prompt: one switch of mode is owed.
+    pub fn cycle_pressed(&mut self) {
+        self.ahead.cycles = 1;
+    }
+
+    /// Whether a switch of mode is owed (Shift-Tab pressed, here or while
+    /// one was being confirmed); it is taken.
+    pub fn take_cycle(&mut self) -> bool {
+        let owed = self.ahead.cycles > 0;
+        self.ahead.cycles = self.ahead.cycles.saturating_sub(1);
+        owed
+    }
+
+    /// A switch failed: the presses owed are dropped.
+    pub fn drop_cycles(&mut self) {
+        self.ahead.cycles = 0;
     }
 
     /// Whether a prompt waits in the queue.

@@ -3,23 +3,20 @@
 //! chat's machine runs (`work`, `machine`).
 
 use super::commands::{self, Input};
-use super::connection::Connection;
 use super::core::{terminal_width, Chat};
 use super::editor::{self, LineEditor, PromptAction, Read};
 use super::images;
 use super::keys::{self, stopped_by};
 use super::machine::End;
 use super::pick;
-use super::prompt::{Line, Next, PromptSide};
+use super::prompt::{Line, Next};
 use super::render::{RenderOptions, Renderer};
 use super::screen::Screen;
 use super::shell;
-use super::state::{Session, SessionState};
 use crate::cli::args::SessionFlags;
 use crate::cli::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
-use crate::cli::summary::Here;
 use claudio::UserInput;
 use std::io::{self, IsTerminal, Write};
 use tokio::runtime::Runtime;
@@ -57,31 +54,16 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         width,
     });
     renderer.set_verbose(session.verbose);
-    let mut chat = Chat {
+    let mut chat = Chat::new(
         rt,
-        flags: session.clone(),
-        conn: Connection::new(),
-        screen: Screen {
-            out: io::stdout(),
-            style,
-            renderer,
-        },
-        session: Session {
-            state: SessionState {
-                resuming: session.resume.is_some() || session.continue_session,
-                ..SessionState::default()
-            },
-            ..Session::default()
-        },
-        prompt: PromptSide::default(),
-        clipboard: Default::default(),
-        notifier: crate::cli::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
-        cwd: match &session.cwd {
+        session,
+        Screen::new(style, renderer),
+        crate::cli::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
+        match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
         },
-    };
-    chat.session.reading = crate::cli::reading::Reading::at(Here::new(&chat.cwd));
+    );
     chat.session.state.model = session.model.clone();
     chat.session.state.chosen_model = session.model.clone().or_else(|| {
         let claude_dir = claudio::store::default_config_dir().ok()?;
@@ -131,7 +113,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             Next::Queued(next) => {
                 let echo = format!(
                     "{}{}\n",
-                    chat.screen.style.bold("› "),
+                    chat.screen.style().bold("› "),
                     Sanitizer::clean(&next)
                 );
                 chat.write(&echo);
@@ -170,7 +152,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         };
         // a line typed during the last turn stays within reach, and so do
         // the queued commands an interrupt put aside
-        for held in std::mem::take(&mut chat.prompt.ahead.held) {
+        for held in chat.prompt.take_held() {
             ed.add_history(&held);
         }
         if let Some(typed) = &start.to_history {
@@ -197,8 +179,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             // turn's type-ahead, before what is typed during it
             let after = ed.typed_after();
             chat.conn
-                .held_over
-                .extend(after.into_iter().map(super::machine::Event::Key));
+                .hold(after.into_iter().map(super::machine::Event::Key));
         }
         ed.add_history(&line);
         match chat.handle(input) {
@@ -244,9 +225,8 @@ impl Chat<'_> {
                 self.prompt.mode_cycled(Line { before, after });
                 // one switch per press: presses made while one was being
                 // confirmed count too
-                self.prompt.ahead.cycles = 1;
-                while self.prompt.ahead.cycles > 0 {
-                    self.prompt.ahead.cycles -= 1;
+                self.prompt.cycle_pressed();
+                while self.prompt.take_cycle() {
                     let next = self
                         .session
                         .state
@@ -258,7 +238,7 @@ impl Chat<'_> {
                         Ok(None) => {}
                         Ok(Some(exit)) => return Some(exit),
                         Err(e) => {
-                            self.prompt.ahead.cycles = 0;
+                            self.prompt.drop_cycles();
                             if let Some(exit) = ends(self, &e) {
                                 return Some(exit);
                             }
@@ -326,14 +306,14 @@ impl Chat<'_> {
             Some((label, _)) if !label.is_empty() => {
                 format!(
                     "{}{}",
-                    self.screen.style.dim(label),
-                    self.screen.style.bold("› ")
+                    self.screen.style().dim(label),
+                    self.screen.style().bold("› ")
                 )
             }
-            _ => self.screen.style.bold(&plain),
+            _ => self.screen.style().bold(&plain),
         };
         ed.set_prompt(styled, &self.cwd);
-        let cli: Option<Vec<String>> = super::core::lock(&self.conn.client).as_ref().map(|c| {
+        let cli: Option<Vec<String>> = self.conn.live().map(|c| {
             c.server_info()
                 .commands
                 .iter()
@@ -438,7 +418,7 @@ impl Chat<'_> {
     /// `!command`: run it, show its output, keep it for the next prompt.
     fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
         let rt = self.rt;
-        let (style, cwd) = (self.screen.style, self.cwd.clone());
+        let (style, cwd) = (self.screen.style(), self.cwd.clone());
         let mut out = io::stdout();
         // a signal that stops the chat stops the command (its group killed)
         let ran = match rt.block_on(keys::unless_stopped(shell::run(cmd, &cwd, style, &mut out))) {

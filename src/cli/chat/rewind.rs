@@ -2,7 +2,7 @@
 //! as they were then. What is listed and shown is worked out here, without
 //! a terminal; the chat asks and acts.
 
-use super::core::Chat;
+use super::core::{Chat, Switch};
 use super::keys::Keys;
 use super::pick;
 use crate::cli::picker::{Choice, Picked, Picker};
@@ -214,7 +214,7 @@ impl Chat<'_> {
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
-        let (style, width) = (self.screen.style, self.screen.renderer.width());
+        let (style, width) = (self.screen.style(), self.screen.renderer().width());
         self.rt.block_on(async {
             let mut keys = Keys::start().context("no terminal to choose on")?;
             Ok(pick::pick(&mut keys, None, picker, style, width).await?)
@@ -239,7 +239,7 @@ impl Chat<'_> {
             self.info("nothing to rewind yet");
             return Ok(None);
         }
-        let s = self.screen.style;
+        let s = self.screen.style();
         self.write(&format!(
             "\n  {} {}\n",
             s.yellow("⟲"),
@@ -291,11 +291,6 @@ impl Chat<'_> {
         // just before the prompt, and the session goes on from there.
         drop(client);
         self.close();
-        let mut next = self.flags.clone();
-        next.continue_session = false;
-        // the mode the session is in now, not the one it started with
-        next.permission_mode = self.session.state.restart_mode(next.permission_mode);
-        next.cwd = Some(self.cwd.clone());
         let forked = match &p.before {
             Some(before) => store
                 .fork(&id, &claudio::store::ForkOptions::new().at(before.as_str()))
@@ -306,8 +301,7 @@ impl Chat<'_> {
             Ok(f) => f,
             Err(e) => {
                 // go on with the session as it was
-                next.resume = Some(id.clone());
-                self.start_connect(next)?;
+                self.switch(Switch::Again(Some(id)))?;
                 let files = if restore_files {
                     " (the files were restored)"
                 } else {
@@ -318,11 +312,7 @@ impl Chat<'_> {
                 )));
             }
         };
-        next.resume = forked;
-        self.session.state.session_id = next.resume.clone();
-        self.session.state.resuming = true;
-        self.session.state.grants = Default::default();
-        self.start_connect(next)?;
+        self.switch(Switch::Fork(forked))?;
         self.info(&rewound_notice(&p.text));
         Ok(Some(Sanitizer::clean(&p.text)))
     }

@@ -9,12 +9,44 @@ use std::io::{self, Write};
 
 /// The chat's screen.
 pub(super) struct Screen {
-    pub(super) out: io::Stdout,
-    pub(super) style: Style,
-    pub(super) renderer: Renderer,
+    out: io::Stdout,
+    style: Style,
+    renderer: Renderer,
 }
 
 impl Screen {
+    /// The terminal's screen, styled so, drawn by `renderer`.
+    pub(super) fn new(style: Style, renderer: Renderer) -> Self {
+        Screen {
+            out: io::stdout(),
+            style,
+            renderer,
+        }
+    }
+
+    pub(super) fn style(&self) -> Style {
+        self.style
+    }
+
+    pub(super) fn renderer(&self) -> &Renderer {
+        &self.renderer
+    }
+
+    pub(super) fn renderer_mut(&mut self) -> &mut Renderer {
+        &mut self.renderer
+    }
+
+    /// Where the chat writes (a notice's bell, a line of its own).
+    pub(super) fn out(&mut self) -> &mut io::Stdout {
+        &mut self.out
+    }
+
+    /// The renderer and where it writes, apart: the machine draws with
+    /// the one while its text goes to the other.
+    pub(super) fn split(&mut self) -> (&mut Renderer, &mut io::Stdout) {
+        (&mut self.renderer, &mut self.out)
+    }
+
     pub(super) fn write(&mut self, s: &str) {
         if !s.is_empty() {
             let _ = self.out.write_all(s.as_bytes());

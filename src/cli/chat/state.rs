@@ -227,6 +227,15 @@ impl SessionState {
         }
     }
 
+    /// The chat goes on with session `to` (`None`: a fresh one): what was
+    /// allowed "for this session" was for the one before, and the first
+    /// result's total is all this chat's only in a session begun here.
+    pub fn switched(&mut self, to: Option<String>) {
+        self.resuming = to.is_some();
+        self.session_id = to;
+        self.grants = Default::default();
+    }
+
     /// How full the context is, in percent, when the CLI has said.
     pub fn context_percent(&self) -> Option<u8> {
         super::status::context_percent(self.last_usage.as_ref()?, self.context_window?)
@@ -284,6 +293,25 @@ mod tests {
         assert_eq!(s.totals.prompts, 2);
         assert_eq!(s.totals.duration, Duration::from_secs(3));
         assert_eq!(s.session_id.as_deref(), Some("s2"));
+    }
+
+    /// `/new` after `-r` (or a rewind to before the first prompt): the
+    /// fresh session's first prompt cost what its total says; it was
+    /// taken for a resumed one and its cost left unsaid.
+    #[test]
+    fn a_fresh_session_after_a_resumed_one_knows_its_first_cost() {
+        let mut s = SessionState {
+            resuming: true,
+            session_id: Some("old".into()),
+            ..SessionState::default()
+        };
+        s.switched(None);
+        assert_eq!(s.session_id, None);
+        result(&mut s, "new", 0.25);
+        assert!(close(s.totals.last_prompt_usd, 0.25));
+        s.switched(Some("other".into()));
+        result(&mut s, "other", 0.75);
+        assert_eq!(s.totals.last_prompt_usd, None, "earlier runs may be in it");
     }
 
     fn result(s: &mut SessionState, session: &str, total: f64) {

@@ -3,7 +3,7 @@
 //! carries out its effects, for a turn and for the wait while background
 //! agents work between prompts.
 
-use super::core::{lock, terminal_width, Chat};
+use super::core::{terminal_width, Chat, Switch};
 use super::dialog::{Dialog, PendingRequest};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Machine, Parts};
@@ -28,7 +28,7 @@ impl Chat<'_> {
     pub(super) fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
         let client = self.client()?;
-        self.screen.renderer.set_width(terminal_width());
+        self.screen.renderer_mut().set_width(terminal_width());
         let started = Instant::now();
         let end = rt.block_on(async {
             client.send(text).await?;
@@ -44,8 +44,7 @@ impl Chat<'_> {
                 &body,
                 self.session.state.session_id.as_deref(),
             );
-            self.notifier
-                .turn_ended(took, &notice, &mut self.screen.out);
+            self.notifier.turn_ended(took, &notice, self.screen.out());
         }
         self.after(&client, end)
     }
@@ -72,7 +71,7 @@ impl Chat<'_> {
         // a signal stops the chat: the live region goes, the session is
         // kept for the chat's loop to close gracefully (never started again)
         if let Some(&super::keys::Stopped(n)) = end.as_ref().err().and_then(|e| e.downcast_ref()) {
-            let out = self.screen.renderer.abandon_turn();
+            let out = self.screen.renderer_mut().abandon_turn();
             self.session.reading.abandon_turn();
             self.write(&out);
             return Ok(Some(Exit::Signal(n)));
@@ -81,11 +80,11 @@ impl Chat<'_> {
             Ok(End::Done) => Ok(None),
             Ok(End::Quit(exit)) => {
                 client.kill();
-                *lock(&self.conn.client) = None;
+                self.conn.lost();
                 Ok(Some(exit))
             }
             Ok(End::SessionLost | End::Failed(_)) | Err(_) => {
-                let out = self.screen.renderer.abandon_turn();
+                let out = self.screen.renderer_mut().abandon_turn();
                 self.session.reading.abandon_turn();
                 self.write(&out);
                 if let Err(e) = end {
@@ -93,16 +92,8 @@ impl Chat<'_> {
                 }
                 // Keep the conversation: the next prompt resumes it.
                 let id = self.session.state.session_id.clone();
-                self.session.forget();
-                *lock(&self.conn.client) = None;
-                let mut s = self.flags.clone();
-                // a mode this program does not know: the one it was started with
-                s.permission_mode = self.session.state.restart_mode(s.permission_mode.take());
-                if let Some(id) = id {
-                    s.resume = Some(id);
-                    s.continue_session = false;
-                }
-                self.start_connect(s)?;
+                self.conn.lost();
+                self.switch(Switch::Again(id))?;
                 self.info("the session ended; the next prompt starts it again");
                 Ok(None)
             }
@@ -112,9 +103,9 @@ impl Chat<'_> {
     /// The parts of the chat its machine works on.
     fn parts(&mut self) -> Parts<'_> {
         Parts {
-            renderer: &mut self.screen.renderer,
+            renderer: self.screen.renderer_mut(),
             session: &mut self.session,
-            ahead: &mut self.prompt.ahead,
+            ahead: self.prompt.ahead_mut(),
         }
     }
 
@@ -134,10 +125,10 @@ impl Chat<'_> {
         let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
         let mut source = Source::new(client, signals).ticking(TICK);
         // the live region is folded to the screen's rows
-        self.screen.renderer.set_height(terminal_height());
+        self.screen.renderer_mut().set_height(terminal_height());
         let (mut work, first) = start(&mut self.parts(), Instant::now());
         // what the work before read and did not take in comes first
-        work.hold(std::mem::take(&mut self.conn.held_over));
+        work.hold(self.conn.take_held());
         let mut effects: VecDeque<Effect<PendingRequest>> = first.into();
         // while a dialog is open: single keys, and its request's end
         let mut raw: Option<RawGuard> = None;
@@ -148,7 +139,7 @@ impl Chat<'_> {
             while let Some(effect) = effects.pop_front() {
                 let event = match effect {
                     Effect::Write(text) => {
-                        write_to(&mut self.screen.out, &text);
+                        write_to(self.screen.out(), &text);
                         None
                     }
                     Effect::SendNow(text) => {
@@ -171,7 +162,7 @@ impl Chat<'_> {
                         let dialog = Box::new(self.dialog(&request, keys.is_some()));
                         if dialog.asks() {
                             let notice = self.notice_for(&request);
-                            self.notifier.needs_you(&notice, &mut self.screen.out);
+                            self.notifier.needs_you(&notice, self.screen.out());
                         }
                         // what was typed before the dialog is drawn (the keys
                         // read meanwhile: making it can take a while, a big
@@ -204,7 +195,7 @@ impl Chat<'_> {
                     Effect::End(end) => {
                         // read while a dialog was open, after the end: the
                         // next work's
-                        self.conn.held_over = work.take_held();
+                        self.conn.hold(work.take_held());
                         drop(raw);
                         // what was typed in the last instant joins the type-ahead
                         self.finish_keys(keys);
@@ -232,7 +223,7 @@ impl Chat<'_> {
                 Happened::Front(Front::Stopped(n)) => {
                     // a signal ends the chat: the work stops here, the
                     // chat's loop closes the session
-                    self.conn.held_over = work.take_held();
+                    self.conn.hold(work.take_held());
                     drop(raw);
                     drop(published.take());
                     self.finish_keys(keys);
@@ -299,9 +290,9 @@ impl Chat<'_> {
             };
             match &event {
                 Event::Key(TermEvent::Resize(_, rows)) => {
-                    self.screen.renderer.set_height(usize::from(*rows));
+                    self.screen.renderer_mut().set_height(usize::from(*rows));
                 }
-                Event::Continued { .. } => self.screen.renderer.set_height(terminal_height()),
+                Event::Continued { .. } => self.screen.renderer_mut().set_height(terminal_height()),
                 _ => {}
             }
             self.step(&mut work, event, &mut effects);
@@ -318,12 +309,12 @@ impl Chat<'_> {
         event: Event<PendingRequest>,
         effects: &mut VecDeque<Effect<PendingRequest>>,
     ) {
+        let (renderer, screen) = self.screen.split();
         let mut parts = Parts {
-            renderer: &mut self.screen.renderer,
+            renderer,
             session: &mut self.session,
-            ahead: &mut self.prompt.ahead,
+            ahead: self.prompt.ahead_mut(),
         };
-        let screen = &mut self.screen.out;
         work.step_into(
             &mut parts,
             event,
@@ -342,7 +333,7 @@ impl Chat<'_> {
     /// typed, or with Ctrl-D on an empty line ([`End::Quit`]); how it
     /// ended is the machine's [`End`], as a turn's is.
     pub(super) fn agents_at_work(&mut self) -> anyhow::Result<End> {
-        let Some(client) = lock(&self.conn.client).clone() else {
+        let Some(client) = self.conn.live() else {
             return Ok(End::Done);
         };
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
@@ -370,7 +361,7 @@ impl Chat<'_> {
     /// library hands it over). Without a terminal, nobody is asked: denied,
     /// never allowed silently.
     fn dialog(&self, a: &PendingRequest, keys: bool) -> Dialog {
-        let style = self.screen.style;
+        let style = self.screen.style();
         let req = &a.req;
         if a.responder.is_settled() {
             // withdrawn while another was asked: said, nothing to answer
@@ -404,7 +395,7 @@ impl Chat<'_> {
             });
         let (width, height) = crossterm::terminal::size()
             .map(|(w, h)| (w as usize, h as usize))
-            .unwrap_or((self.screen.renderer.width(), 24));
+            .unwrap_or((self.screen.renderer().width(), 24));
         // the very call the person allowed for this session (no rule was
         // suggested) is allowed and said; any other is asked
         let at = requests::Asking {

@@ -32,8 +32,57 @@ pub struct Change {
     pub after: String,
 }
 
-/// Why no diff can be shown (said plainly in the prompt).
-pub type Unavailable = String;
+/// Why no diff can be shown (said plainly in the prompt, as its text).
+#[derive(Debug, thiserror::Error)]
+pub enum Unavailable {
+    #[error("the request names no file")]
+    NoFile,
+    #[error("{} does not exist", .0.display())]
+    Missing(PathBuf),
+    #[error("{} is a directory", .0.display())]
+    Directory(PathBuf),
+    #[error("{} is not a regular file (a FIFO, a device or a socket); no diff shown", .0.display())]
+    NotRegular(PathBuf),
+    /// A file the kernel makes as it is read (`/proc/self/environ`).
+    #[error("{} is made by the system as it is read (not a file on disk); no diff shown", .0.display())]
+    MadeAsRead(PathBuf),
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is a binary file; no diff shown", .0.display())]
+    Binary(PathBuf),
+    #[error("{} is not UTF-8 text; no diff shown", .0.display())]
+    NotUtf8(PathBuf),
+    #[error("{} is not a notebook (not JSON)", .0.display())]
+    NotNotebook(PathBuf),
+    #[error("no cell `{cell}` in {}", path.display())]
+    NoCell { cell: String, path: PathBuf },
+    /// The file is past [`MAX_FILE`] bytes.
+    #[error("{} is too large to diff ({len} bytes)", path.display())]
+    TooLarge { path: PathBuf, len: u64 },
+    /// The request's new text is past [`MAX_FILE`] bytes.
+    #[error("the new text is too large to diff ({0} bytes)")]
+    NewTextTooLarge(u64),
+    /// What the edits come to is past [`MAX_FILE`] bytes.
+    #[error("the change is too large to diff (it comes to {0} bytes)")]
+    ChangeTooLarge(u64),
+    /// Past [`MAX_WORK`]: edits × the file's bytes.
+    #[error("{edits} edits of a file of {bytes} bytes are too many to diff")]
+    TooManyEdits { edits: usize, bytes: usize },
+    /// An edit the CLI would refuse: the text to replace is empty, and
+    /// the file is not.
+    #[error("the text to replace is empty, and the file is not")]
+    EmptyOld,
+    /// An edit the CLI would refuse: the text to replace is not found.
+    #[error("the text to replace is not in the file (it may have changed)")]
+    NotFound,
+    /// An edit the CLI would refuse: the text is found this many times,
+    /// without `replace_all`.
+    #[error("the text to replace is in the file {0} times, and replace_all is not set: the CLI refuses the edit")]
+    Ambiguous(usize),
+}
 
 /// The change a tool call proposes, if the tool changes files.
 pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, Unavailable>> {
@@ -47,7 +96,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
         return None;
     }
     let Some(raw_path) = s(path_key) else {
-        return Some(Err("the request names no file".into()));
+        return Some(Err(Unavailable::NoFile));
     };
     let path = cwd.join(raw_path);
     let change = match tool {
@@ -69,7 +118,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
                     before: None,
                     after: edit.1.to_owned(),
                 }),
-                None => Err(format!("{} does not exist", path.display())),
+                None => Err(Unavailable::Missing(path.clone())),
                 Some(before) => apply(&before, &[edit]).map(|after| Change {
                     path: path.clone(),
                     before: Some(before),
@@ -101,7 +150,7 @@ pub fn proposed(tool: &str, input: &Value, cwd: &Path) -> Option<Result<Change, 
     };
     // the new text is the request's: no bigger than a file that is diffed
     Some(change.and_then(|c| match c.after.len() as u64 {
-        n if n > MAX_FILE => Err(format!("the new text is too large to diff ({n} bytes)")),
+        n if n > MAX_FILE => Err(Unavailable::NewTextTooLarge(n)),
         _ => Ok(c),
     }))
 }
@@ -124,15 +173,15 @@ fn replace_all(edit: &Value) -> bool {
 fn read(path: &Path) -> Result<Option<String>, Unavailable> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let cannot = |source: std::io::Error| Unavailable::Unreadable {
+        path: path.to_owned(),
+        source,
+    };
     let check = |m: &std::fs::Metadata| -> Result<(), Unavailable> {
         if m.is_dir() {
-            Err(format!("{} is a directory", path.display()))
+            Err(Unavailable::Directory(path.to_owned()))
         } else if !m.is_file() {
-            Err(format!(
-                "{} is not a regular file (a FIFO, a device or a socket); no diff shown",
-                path.display()
-            ))
+            Err(Unavailable::NotRegular(path.to_owned()))
         } else if m.len() > MAX_FILE {
             Err(too_large(path, m.len()))
         } else {
@@ -159,31 +208,28 @@ fn read(path: &Path) -> Result<Option<String>, Unavailable> {
     // a file the kernel makes as it is read (`/proc/self/environ`: this
     // process's secrets) says it is empty and is not: never shown
     if opened.len() == 0 && !bytes.is_empty() {
-        return Err(format!(
-            "{} is made by the system as it is read (not a file on disk); no diff shown",
-            path.display()
-        ));
+        return Err(Unavailable::MadeAsRead(path.to_owned()));
     }
     if bytes.len() as u64 > MAX_FILE {
         return Err(too_large(path, bytes.len() as u64));
     }
     if bytes.contains(&0) {
-        return Err(format!(
-            "{} is a binary file; no diff shown",
-            path.display()
-        ));
+        return Err(Unavailable::Binary(path.to_owned()));
     }
     String::from_utf8(bytes)
         .map(Some)
-        .map_err(|_| format!("{} is not UTF-8 text; no diff shown", path.display()))
+        .map_err(|_| Unavailable::NotUtf8(path.to_owned()))
 }
 
 fn too_large(path: &Path, len: u64) -> Unavailable {
-    format!("{} is too large to diff ({len} bytes)", path.display())
+    Unavailable::TooLarge {
+        path: path.to_owned(),
+        len,
+    }
 }
 
 fn read_existing(path: &Path) -> Result<String, Unavailable> {
-    read(path)?.ok_or_else(|| format!("{} does not exist", path.display()))
+    read(path)?.ok_or_else(|| Unavailable::Missing(path.to_owned()))
 }
 
 /// Apply edits as the CLI's Edit makes them ([`matching`]: curly and
@@ -198,11 +244,10 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
     // a big file would freeze the approval
     let work = (edits.len() as u64).saturating_mul(before.len() as u64);
     if work > MAX_WORK {
-        return Err(format!(
-            "{} edits of a file of {} bytes are too many to diff",
-            edits.len(),
-            before.len()
-        ));
+        return Err(Unavailable::TooManyEdits {
+            edits: edits.len(),
+            bytes: before.len(),
+        });
     }
     // written back with the line ending most of its lines have
     let crlfs = before.matches("\r\n").count();
@@ -211,10 +256,7 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
     for &(old, new, all) in edits {
         // a new text past the bound is not diffed (nor re-styled)
         if new.len() as u64 > MAX_FILE {
-            return Err(format!(
-                "the new text is too large to diff ({} bytes)",
-                new.len()
-            ));
+            return Err(Unavailable::NewTextTooLarge(new.len() as u64));
         }
         if old.is_empty() {
             // the CLI writes the new text into an empty file only (empty
@@ -233,17 +275,15 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
                 };
                 continue;
             }
-            return Err("the text to replace is empty, and the file is not".into());
+            return Err(Unavailable::EmptyOld);
         }
         let Some(actual) = matching::actual(&text, old) else {
-            return Err(NOT_FOUND.into());
+            return Err(Unavailable::NotFound);
         };
         let new = matching::restyle(old, &actual, new);
         let times = text.matches(actual.as_str()).count();
         if !all && times > 1 {
-            return Err(format!(
-                "the text to replace is in the file {times} times, and replace_all is not set: the CLI refuses the edit"
-            ));
+            return Err(Unavailable::Ambiguous(times));
         }
         // deleting text that ends a line deletes the line ending too
         let eol = format!("{actual}\n");
@@ -262,9 +302,7 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
         let grows = (new.len() as u64).saturating_sub(actual.len() as u64);
         let size = (text.len() as u64).saturating_add(grows.saturating_mul(times as u64));
         if size > MAX_FILE {
-            return Err(format!(
-                "the change is too large to diff (it comes to {size} bytes)"
-            ));
+            return Err(Unavailable::ChangeTooLarge(size));
         }
         text = if all {
             text.replace(&actual, &new)
@@ -279,8 +317,6 @@ fn apply(before: &str, edits: &[(&str, &str, bool)]) -> Result<String, Unavailab
     })
 }
 
-const NOT_FOUND: &str = "the text to replace is not in the file (it may have changed)";
-
 fn notebook(path: &Path, input: &Value) -> Result<Change, Unavailable> {
     let src = input
         .get("new_source")
@@ -292,8 +328,8 @@ fn notebook(path: &Path, input: &Value) -> Result<Change, Unavailable> {
         .unwrap_or("replace");
     let cell = input.get("cell_id").and_then(Value::as_str).unwrap_or("?");
     let nb = read_existing(path)?;
-    let v: Value = serde_json::from_str(&nb)
-        .map_err(|_| format!("{} is not a notebook (not JSON)", path.display()))?;
+    let v: Value =
+        serde_json::from_str(&nb).map_err(|_| Unavailable::NotNotebook(path.to_owned()))?;
     let cells = v
         .get("cells")
         .and_then(Value::as_array)
@@ -323,7 +359,12 @@ fn notebook(path: &Path, input: &Value) -> Result<Change, Unavailable> {
             before: Some(old),
             after: src.to_owned(),
         },
-        (_, None) => return Err(format!("no cell `{cell}` in {}", path.display())),
+        (_, None) => {
+            return Err(Unavailable::NoCell {
+                cell: cell.to_owned(),
+                path: path.to_owned(),
+            })
+        }
     })
 }
 
@@ -672,7 +713,8 @@ mod tests {
             d.path(),
         )
         .unwrap()
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("does not exist"), "{e}");
         let e = proposed(
             "Edit",
@@ -680,7 +722,8 @@ mod tests {
             d.path(),
         )
         .unwrap()
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("not in the file"), "{e}");
         assert!(proposed("Bash", &json!({"command":"ls"}), d.path()).is_none());
     }
@@ -730,7 +773,8 @@ mod tests {
             d.path(),
         )
         .unwrap()
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("2 times"), "{e}");
         let p = file(d.path(), "c.txt", b"a\r\nb\r\n");
         let e = proposed(
@@ -739,7 +783,8 @@ mod tests {
             d.path(),
         )
         .unwrap()
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("not in the file"), "{e}");
     }
 
@@ -803,7 +848,8 @@ mod tests {
         let bin = file(d.path(), "x.bin", b"\x7fELF\x00\x01");
         let e = proposed("Write", &json!({"file_path": bin, "content":"x"}), d.path())
             .unwrap()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("binary"), "{e}");
     }
 
@@ -894,7 +940,7 @@ mod tests {
                     d.path(),
                 )
                 .unwrap()
-                .unwrap_err();
+                .unwrap_err().to_string();
                 assert!(e.contains("made by the system"), "{path}: {e}");
                 assert!(!e.contains("PATH="), "{e}");
             }
@@ -927,7 +973,8 @@ mod tests {
                 d.path(),
             )
             .unwrap()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
             assert!(e.contains("not a regular file"), "{e}");
         }
         let zero = d.path().join("zero");
@@ -939,7 +986,8 @@ mod tests {
                 d.path(),
             )
             .unwrap()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
             assert!(e.contains("not a regular file"), "{e}");
         }
         // a link to a regular file is diffed as the tool would write it
@@ -968,7 +1016,7 @@ mod tests {
             d.path(),
         )
         .unwrap()
-        .unwrap_err();
+        .unwrap_err().to_string();
         assert!(e.contains("too large"), "{e}");
         // one replacement of the same (the CLI makes one only when the
         // text is there once): shown
@@ -983,6 +1031,52 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(c.after.len(), 64 * 1024 - 1 + 1024);
+    }
+
+    /// Why there is no diff is a kind a caller can match on (an unreadable
+    /// file keeps the OS's error), and says the same words as before.
+    #[test]
+    fn a_caller_tells_the_reasons_apart() {
+        let d = tempfile::tempdir().unwrap();
+        let p = file(d.path(), "a.txt", b"x = 1\nx = 1\n");
+        let write = |path: &Path| {
+            proposed(
+                "Write",
+                &json!({"file_path": path, "content":"y"}),
+                d.path(),
+            )
+        };
+        assert!(matches!(
+            write(d.path()),
+            Some(Err(Unavailable::Directory(at))) if at == d.path()
+        ));
+        let under = p.join("child");
+        let e = write(&under).unwrap().unwrap_err();
+        let Unavailable::Unreadable { path, source } = &e else {
+            panic!("{e:?}");
+        };
+        assert_eq!(
+            (path, source.kind()),
+            (&under, std::io::ErrorKind::NotADirectory)
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("cannot read {}: {source}", under.display())
+        );
+        let bin = file(d.path(), "b.bin", b"a\0b");
+        assert!(matches!(write(&bin), Some(Err(Unavailable::Binary(_)))));
+        assert!(matches!(
+            edit(&p, "x = 1", "x = 2"),
+            Err(Unavailable::Ambiguous(2))
+        ));
+        assert!(matches!(edit(&p, "zzz", "y"), Err(Unavailable::NotFound)));
+        assert!(matches!(edit(&p, "", "y"), Err(Unavailable::EmptyOld)));
+        let gone = d.path().join("gone.txt");
+        let e = edit(&gone, "x", "y").unwrap_err();
+        assert!(matches!(&e, Unavailable::Missing(at) if *at == gone));
+        assert_eq!(e.to_string(), format!("{} does not exist", gone.display()));
+        let none = proposed("Write", &json!({"content":"y"}), d.path());
+        assert!(matches!(none, Some(Err(Unavailable::NoFile))));
     }
 
     fn edit(file: &Path, old: &str, new: &str) -> Result<Change, Unavailable> {
@@ -1009,7 +1103,7 @@ mod tests {
         let c = edit(&p, "\u{1F600}\"a\"", "\u{1F600}\"b\" (\"c\")").unwrap();
         assert_eq!(c.after, "\u{1F600}\u{201D}b\u{201D} (\u{201C}c\u{201D})\n");
         let p = file(d.path(), "twice.txt", b"x = 1\nx = 1\n");
-        let e = edit(&p, "x = 1", "x = 2").unwrap_err();
+        let e = edit(&p, "x = 1", "x = 2").unwrap_err().to_string();
         assert!(e.contains("2 times") && e.contains("refuses"), "{e}");
         // `replace_all` as the CLI's schema reads it: "true" is true
         let c = proposed(
@@ -1031,7 +1125,7 @@ mod tests {
         // is refused
         let c = edit(&d.path().join("new.txt"), "", "fresh\n").unwrap();
         assert_eq!((c.before, c.after.as_str()), (None, "fresh\n"));
-        assert!(edit(&p, "", "x").unwrap_err().contains("empty"));
+        assert!(edit(&p, "", "x").unwrap_err().to_string().contains("empty"));
     }
 
     /// Text made to be hard for the matching: a huge non-ASCII old text
@@ -1042,11 +1136,11 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let p = file(d.path(), "esc.txt", "\\u00e9".repeat(200_000).as_bytes());
         let old = "\u{e9}".repeat(100_000);
-        let e = edit(&p, &old, "x").unwrap_err();
+        let e = edit(&p, &old, "x").unwrap_err().to_string();
         assert!(e.contains("not in the file"), "{e}");
         let p = file(d.path(), "q.txt", "\u{201C}a\u{201D}\n".as_bytes());
         let new = "\"".repeat(MAX_FILE as usize + 1);
-        let e = edit(&p, "\"a\"", &new).unwrap_err();
+        let e = edit(&p, "\"a\"", &new).unwrap_err().to_string();
         assert!(e.contains("too large"), "{e}");
         // the raw input of a notebook's cell id stays on its row
         let r = raw(
@@ -1075,7 +1169,8 @@ mod tests {
             d.path(),
         )
         .unwrap()
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("too many to diff"), "{e}");
         let c = proposed(
             "MultiEdit",

@@ -346,7 +346,7 @@ impl Shown {
         let rendered = match change {
             Some(Ok(c)) => Ok(diff::render(c, style, Some(diff::SHOW_AT_MOST))),
             Some(Err(why)) => Err((
-                why.clone(),
+                why.to_string(),
                 diff::raw(&req.tool_name, &req.input, style, Some(diff::SHOW_AT_MOST)),
             )),
             None => Err((String::new(), None)),
@@ -367,7 +367,7 @@ impl Shown {
 /// A tool approval's body: the proposed change's diff, or why there is
 /// none with, for a tool that changes a file, the raw input the CLI will
 /// act on ([`diff::raw`]).
-type Body = Result<diff::Rendered, (Unavailable, Option<diff::Rendered>)>;
+type Body = Result<diff::Rendered, (String, Option<diff::Rendered>)>;
 
 /// The question, made safe for the terminal, each row within `width` (a
 /// long line wraps inside the box, under its label); `rendered` is the
