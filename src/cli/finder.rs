@@ -571,44 +571,16 @@ pub fn last_exchange(prompt: Option<&str>, answer: Option<&str>) -> Vec<String> 
 }
 
 /// A conversation's last prompt (a person's text, not a tool's result or a
-/// note of the CLI's) and the answer after it.
+/// note of the CLI's, without the `!` commands sent in front of it) and the
+/// answer after it: the store's typed walk, from the end.
 pub fn exchange(c: &claudio::store::Conversation) -> (Option<String>, Option<String>) {
-    use claudio::protocol::{ContentBlock, MessageContent};
-    let texts = |content: &MessageContent| -> Option<String> {
-        let t = match content {
-            MessageContent::Text(t) => t.clone(),
-            MessageContent::Blocks(blocks) => {
-                if blocks
-                    .iter()
-                    .any(|b| matches!(b, ContentBlock::ToolResult(_)))
-                {
-                    return None;
-                }
-                let parts: Vec<&str> = blocks
-                    .iter()
-                    .filter_map(|b| match b {
-                        ContentBlock::Text(t) => Some(t.text.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                parts.join("\n")
-            }
-        };
-        (!t.trim().is_empty()).then_some(t)
-    };
     let mut answer = None;
     for e in c.entries.iter().rev() {
-        let Some(content) = e.content() else {
-            continue;
-        };
-        match e.kind() {
-            "assistant" if answer.is_none() => answer = texts(&content),
-            "user" => {
-                if let Some(p) = texts(&content).filter(|p| !claudio::store::is_cli_note(p)) {
-                    return (Some(p), answer);
-                }
-            }
-            _ => {}
+        if answer.is_none() {
+            answer = e.answer();
+        }
+        if let Some(p) = e.prompt() {
+            return (Some(p), answer);
         }
     }
     (None, answer)

@@ -418,9 +418,10 @@ pub struct ApiMessage {
     /// Why generation stopped, when it did.
     #[serde(default)]
     pub stop_reason: Option<String>,
-    /// Token usage.
-    #[serde(default)]
-    pub usage: Option<Value>,
+    /// Token usage of the API call (fields claudio does not model kept in
+    /// its `extra`); `None` when absent or not an object.
+    #[serde(default, deserialize_with = "lenient")]
+    pub usage: Option<Usage>,
     /// Fields claudio does not model, kept as sent.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -906,6 +907,32 @@ impl ResultSubtype {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An assistant line's usage is typed; fields claudio does not model are
+    /// kept in its `extra`, and a usage that is no object reads as none.
+    #[test]
+    fn an_assistant_s_usage_is_typed_and_keeps_what_is_unknown() {
+        let line = |usage: &str| {
+            format!(
+                r#"{{"type":"assistant","session_id":"s","message":{{"id":"m","content":[],"usage":{usage}}}}}"#
+            )
+        };
+        let Ok(Message::Assistant(a)) = Message::parse_str(&line(
+            r#"{"input_tokens":3,"cache_read_input_tokens":100,"output_tokens":7,"server_tool_use":{"web_search_requests":1}}"#,
+        )) else {
+            panic!("not an assistant line")
+        };
+        let u = a.message.usage.as_ref().unwrap();
+        assert_eq!(
+            (u.input_tokens, u.cache_read_input_tokens, u.output_tokens),
+            (3, 100, 7)
+        );
+        assert_eq!(u.extra["server_tool_use"]["web_search_requests"], 1);
+        let Ok(Message::Assistant(a)) = Message::parse_str(&line(r#""n/a""#)) else {
+            panic!("not an assistant line")
+        };
+        assert_eq!(a.message.usage, None);
+    }
     use crate::protocol::stream::{Delta, StreamEvent};
     use crate::protocol::PermissionMode;
     use serde_json::json;

@@ -59,7 +59,7 @@ impl Entry {
 
     /// The text of a user entry's message: the string, or its text blocks
     /// joined by a newline; `None` for a tool result (or no text).
-    fn user_text(&self) -> Option<String> {
+    pub(super) fn user_text(&self) -> Option<String> {
         if self.kind() != "user" {
             return None;
         }
@@ -87,23 +87,10 @@ impl Entry {
     /// Whether this is a user entry the CLI wrote itself, not the person: a
     /// meta entry (`isMeta`), a compaction summary, a note such as
     /// `<task-notification>` or an interruption ([`is_cli_note`](super::is_cli_note)),
-    /// or `!` commands alone (see [`shell_runs`](Self::shell_runs)).
+    /// or `!` commands alone (see [`shell_runs`](Self::shell_runs));
+    /// [`Said::is_note`](super::Said::is_note).
     pub fn is_note(&self) -> bool {
-        if self.kind() != "user" {
-            return false;
-        }
-        let flag = |k: &str| self.value.get(k).and_then(Value::as_bool) == Some(true);
-        flag("isMeta")
-            || flag("isCompactSummary")
-            || self.user_text().is_some_and(|t| {
-                let (runs, rest) = split_shell(&t);
-                let rest = rest.trim();
-                if rest.is_empty() {
-                    !runs.is_empty() || super::scan::is_cli_note(t.trim())
-                } else {
-                    super::scan::is_cli_note(rest)
-                }
-            })
+        self.said().is_note()
     }
 
     /// The prompt the person typed, when this entry is one: a user entry's
@@ -124,16 +111,13 @@ impl Entry {
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn prompt(&self) -> Option<String> {
-        if self.is_note() || self.value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+        if self.is_sidechain() {
             return None;
         }
-        let text = self.user_text()?;
-        let (runs, rest) = split_shell(&text);
-        if runs.is_empty() {
-            return Some(text);
+        match self.said() {
+            super::Said::You { prompt, .. } => prompt,
+            _ => None,
         }
-        let rest = rest.trim_start_matches(['\n', '\r']).trim_end();
-        (!rest.trim().is_empty()).then(|| rest.to_owned())
     }
 
     /// The `!` commands at the start of a user entry, as the claude TUI
@@ -141,13 +125,10 @@ impl Entry {
     /// in one entry or the next) and as claudio's chat sends them in front
     /// of the next prompt. Empty for any other entry.
     pub fn shell_runs(&self) -> Vec<ShellRun> {
-        if self.kind() != "user" || self.value.get("isMeta").and_then(Value::as_bool) == Some(true)
-        {
-            return Vec::new();
+        match self.said() {
+            super::Said::You { shell, .. } => shell,
+            _ => Vec::new(),
         }
-        self.user_text()
-            .map(|t| split_shell(&t).0)
-            .unwrap_or_default()
     }
 
     /// The assistant's answer in this entry: its text blocks joined by a
@@ -191,7 +172,7 @@ pub struct ShellRun {
 
 /// The `!` command blocks at the start of `text`, and the text after them.
 /// A block whose closing tag is missing ends them (it is text).
-fn split_shell(text: &str) -> (Vec<ShellRun>, &str) {
+pub(super) fn split_shell(text: &str) -> (Vec<ShellRun>, &str) {
     let mut runs: Vec<ShellRun> = Vec::new();
     let mut rest = text;
     loop {

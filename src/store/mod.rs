@@ -28,6 +28,7 @@ pub(crate) mod open;
 #[cfg(feature = "archive")]
 mod packed;
 mod paths;
+mod said;
 pub(crate) mod scan;
 mod search;
 mod subagents;
@@ -50,6 +51,7 @@ pub use nonblocking::AsyncStore;
 #[cfg(feature = "archive")]
 pub use paths::{default_archive_dir, ARCHIVE_DIR_ENV};
 pub use paths::{default_config_dir, project_folder_name};
+pub use said::{steps, NoteKind, Said, Step};
 pub use scan::is_cli_note;
 pub use search::{
     HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SearchSummary, SessionHits, MAX_HIT_LINE,

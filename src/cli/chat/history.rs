@@ -12,9 +12,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{truncate_width, Here};
 use crate::cli::wrap::wrap;
-use claudio::store::Entry;
-use claudio::Message;
-use serde_json::Value;
+use claudio::store::{Entry, Said};
 use std::time::{Duration, Instant};
 
 /// How many of the last exchanges are shown.
@@ -66,46 +64,48 @@ pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
     let start = Instant::now();
     let first = entries.iter().find_map(millis);
     let mut now = start;
-    for e in entries {
-        let v = &e.value;
-        let side = v.get("isSidechain") == Some(&Value::Bool(true));
-        if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
+    for s in claudio::store::steps(entries) {
+        if s.sidechain || s.team {
             continue;
         }
-        if let (Some(at), Some(first)) = (millis(e), first) {
+        if let (Some(at), Some(first)) = (millis(s.entry), first) {
             now = now.max(start + Duration::from_millis(at.saturating_sub(first)));
         }
-        let runs = e.shell_runs();
-        if !runs.is_empty() {
-            out.push_str(&r.draw(Draw::Suspend, &session, now));
-            for run in &runs {
-                out.push_str(&shell_rows(run, width));
-            }
-        }
-        if let Some(prompt) = e.prompt() {
-            out.push_str(&r.draw(Draw::Suspend, &session, now));
-            r.new_prompt();
-            let prompt = Sanitizer::clean(prompt.trim_end());
-            for (i, line) in prompt.lines().enumerate() {
-                let lead = if i == 0 { "› " } else { "  " };
-                // a tab as the answer's filler takes it: columns the
-                // row's width counts
-                let line = line.replace('\t', "    ");
-                for row in wrap(&line, width, lead, "  ") {
-                    out.push_str(&row);
-                    out.push('\n');
+        match &s.said {
+            Said::You { shell, prompt, .. } => {
+                if !shell.is_empty() {
+                    out.push_str(&r.draw(Draw::Suspend, &session, now));
+                    for run in shell {
+                        out.push_str(&shell_rows(run, width));
+                    }
+                }
+                if let Some(prompt) = prompt {
+                    out.push_str(&r.draw(Draw::Suspend, &session, now));
+                    r.new_prompt();
+                    let prompt = Sanitizer::clean(prompt.trim_end());
+                    for (i, line) in prompt.lines().enumerate() {
+                        let lead = if i == 0 { "› " } else { "  " };
+                        // a tab as the answer's filler takes it: columns the
+                        // row's width counts
+                        let line = line.replace('\t', "    ");
+                        for row in wrap(&line, width, lead, "  ") {
+                            out.push_str(&row);
+                            out.push('\n');
+                        }
+                    }
+                    continue;
                 }
             }
+            Said::Compacted => {
+                out.push_str(&r.draw(Draw::Notice("conversation compacted".into()), &session, now));
+                continue;
+            }
+            _ => {}
+        }
+        if !matches!(s.entry.kind(), "user" | "assistant") || s.said.is_note() {
             continue;
         }
-        if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") {
-            out.push_str(&r.draw(Draw::Notice("conversation compacted".into()), &session, now));
-            continue;
-        }
-        if !matches!(e.kind(), "user" | "assistant") || e.is_note() {
-            continue;
-        }
-        let Ok(m) = Message::parse(v.to_string().as_bytes()) else {
+        let Some(m) = s.entry.message() else {
             continue;
         };
         let seen = session.see(&m, now);
@@ -213,6 +213,122 @@ mod tests {
             joined.contains("lines above (claudio sessions inspect 5c0e3e11)"),
             "{out}"
         );
+    }
+
+    /// The replay as it was before the store's typed walk, kept as the
+    /// oracle.
+    fn old_replay(entries: &[Entry], here: &Here, width: usize) -> String {
+        use claudio::Message;
+        use serde_json::Value;
+        let mut session = Session {
+            reading: Reading::at(here.clone()),
+            ..Session::default()
+        };
+        let mut r = Renderer::for_history(Style::plain(), width);
+        let mut out = String::new();
+        let start = Instant::now();
+        let first = entries.iter().find_map(millis);
+        let mut now = start;
+        for e in entries {
+            let v = &e.value;
+            let side = v.get("isSidechain") == Some(&Value::Bool(true));
+            if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
+                continue;
+            }
+            if let (Some(at), Some(first)) = (millis(e), first) {
+                now = now.max(start + Duration::from_millis(at.saturating_sub(first)));
+            }
+            let runs = e.shell_runs();
+            if !runs.is_empty() {
+                out.push_str(&r.draw(Draw::Suspend, &session, now));
+                for run in &runs {
+                    out.push_str(&shell_rows(run, width));
+                }
+            }
+            if let Some(prompt) = e.prompt() {
+                out.push_str(&r.draw(Draw::Suspend, &session, now));
+                r.new_prompt();
+                let prompt = Sanitizer::clean(prompt.trim_end());
+                for (i, line) in prompt.lines().enumerate() {
+                    let lead = if i == 0 { "› " } else { "  " };
+                    // a tab as the answer's filler takes it: columns the
+                    // row's width counts
+                    let line = line.replace('\t', "    ");
+                    for row in wrap(&line, width, lead, "  ") {
+                        out.push_str(&row);
+                        out.push('\n');
+                    }
+                }
+                continue;
+            }
+            if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") {
+                out.push_str(&r.draw(Draw::Notice("conversation compacted".into()), &session, now));
+                continue;
+            }
+            if !matches!(e.kind(), "user" | "assistant") || e.is_note() {
+                continue;
+            }
+            let Ok(m) = Message::parse(v.to_string().as_bytes()) else {
+                continue;
+            };
+            let seen = session.see(&m, now);
+            out.push_str(&r.draw(Draw::Seen(seen), &session, now));
+        }
+        out.push_str(&r.draw(Draw::Suspend, &session, now));
+        out
+    }
+
+    /// The resumed history of each session under tests/fixtures, and of
+    /// the entries of this module's tests, is drawn as the old walk by key
+    /// drew it.
+    #[test]
+    fn the_typed_walk_replays_as_the_old_one() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+            &mut files,
+        );
+        let here = Here::with_home(std::path::Path::new("/tmp"), None);
+        let mut drawn = 0;
+        for f in &files {
+            let conv = claudio::store::read_conversation(f).unwrap();
+            for width in [20, 80] {
+                let new = replay(&conv.entries, &here, width);
+                assert_eq!(
+                    new,
+                    old_replay(&conv.entries, &here, width),
+                    "{}",
+                    f.display()
+                );
+                drawn += new.lines().count();
+            }
+        }
+        assert!(drawn > 50, "{drawn} rows");
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"user","isMeta":true,"message":{"role":"user","content":"caveat"}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"<bash-input>ls</bash-input>"}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"}}),
+            serde_json::json!({"type":"system","subtype":"compact_boundary","content":"x"}),
+            serde_json::json!({"type":"user","isCompactSummary":true,"message":{"role":"user","content":"summary"}}),
+            serde_json::json!({"type":"user","isSidechain":true,"message":{"role":"user","content":"side"}}),
+            serde_json::json!({"type":"user","teamName":"t","message":{"role":"user","content":"team"}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"[Request interrupted by user]"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+        ]);
+        let new = replay(&e, &here, 40);
+        assert_eq!(new, old_replay(&e, &here, 40));
+        assert!(new.contains("› first") && new.contains("› !ls"), "{new}");
     }
 
     fn entries(lines: &[serde_json::Value]) -> Vec<Entry> {

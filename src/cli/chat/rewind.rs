@@ -9,9 +9,8 @@ use crate::cli::picker::{Choice, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use anyhow::Context as _;
-use claudio::store::Conversation;
+use claudio::store::{Conversation, Said, Step};
 use claudio::RewindFiles;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{self, IsTerminal};
 use std::path::Path;
@@ -32,83 +31,42 @@ pub struct PastPrompt {
 /// prompts this program sent, by uuid, as typed: their text is taken from
 /// there rather than from the transcript.
 pub fn past_prompts(conv: &Conversation, known: &HashMap<String, String>) -> Vec<PastPrompt> {
-    prompts_in(conv.entries.iter().map(|e| &e.value), known)
+    prompts_in(conv.steps(), known)
 }
 
-/// The prompts among a conversation's entries (the main chain, in order).
+/// The prompts among a conversation's entries (the main chain, in order):
+/// what the person typed, trimmed, without the `!` commands sent in front
+/// of it; not tool results, not the CLI's own notes.
 fn prompts_in<'a>(
-    entries: impl IntoIterator<Item = &'a Value>,
+    steps: impl IntoIterator<Item = Step<'a>>,
     known: &HashMap<String, String>,
 ) -> Vec<PastPrompt> {
     let mut out = Vec::new();
     let mut before: Option<String> = None;
-    for v in entries {
-        let uuid = v
-            .get("uuid")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let is_user = v.get("type").and_then(Value::as_str) == Some("user");
-        let text = match known.get(&uuid) {
-            Some(t) if is_user => Some(t.clone()),
-            _ => typed_text(v),
+    for s in steps {
+        let text = match (known.get(s.uuid), &s.said) {
+            (Some(t), _) if s.entry.kind() == "user" => Some(t.clone()),
+            (
+                _,
+                Said::You {
+                    prompt: Some(p), ..
+                },
+            ) => Some(p.trim().to_owned()).filter(|t| !t.is_empty()),
+            _ => None,
         };
+        if s.uuid.is_empty() {
+            continue;
+        }
         if let Some(text) = text {
-            if !uuid.is_empty() {
-                out.push(PastPrompt {
-                    uuid: uuid.clone(),
-                    text,
-                    before: before.clone(),
-                });
-            }
+            out.push(PastPrompt {
+                uuid: s.uuid.to_owned(),
+                text,
+                before: before.clone(),
+            });
         }
-        if !uuid.is_empty() {
-            before = Some(uuid);
-        }
+        before = Some(s.uuid.to_owned());
     }
     out
-}
-
-/// The text a person typed, from a user entry: not tool results, not the
-/// CLI's own notes, without the `!` command context sent in front of it.
-fn typed_text(v: &Value) -> Option<String> {
-    if v.get("type").and_then(Value::as_str) != Some("user")
-        || v.get("isMeta").and_then(Value::as_bool) == Some(true)
-        || v.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
-    {
-        return None;
-    }
-    let content = v.get("message")?.get("content")?;
-    let text = match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => {
-            let mut parts = Vec::new();
-            for b in blocks {
-                match b.get("type").and_then(Value::as_str) {
-                    Some("tool_result") => return None,
-                    Some("text") => parts.push(b.get("text")?.as_str()?.to_owned()),
-                    _ => {}
-                }
-            }
-            parts.join("\n")
-        }
-        _ => return None,
-    };
-    let text = strip_shell_context(&text).trim().to_owned();
-    let notice = claudio::store::is_cli_note(&text);
-    (!text.is_empty() && !notice).then_some(text)
-}
-
-/// The prompt without the `!` command blocks sent in front of it.
-pub fn strip_shell_context(text: &str) -> &str {
-    let mut rest = text;
-    while rest.trim_start().starts_with("<bash-input>") {
-        let Some(end) = rest.find("</bash-stderr>") else {
-            break;
-        };
-        rest = &rest[end + "</bash-stderr>".len()..];
-    }
-    rest.trim_start_matches('\n')
 }
 
 /// What the chat says once it rewound to before `prompt`: its first line,
@@ -322,8 +280,148 @@ impl Chat<'_> {
 mod tests {
     use super::*;
     use crate::cli::picker::Picked;
+    use claudio::store::{steps, Entry};
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn entries(lines: &[Value]) -> Vec<Entry> {
+        lines
+            .iter()
+            .map(|l| Entry::parse(&l.to_string()).unwrap())
+            .collect()
+    }
+
+    /// The walk rewind did by key before the store's typed one, kept as
+    /// the oracle.
+    mod old {
+        use super::{HashMap, PastPrompt, Value};
+
+        pub(super) fn prompts_in<'a>(
+            entries: impl IntoIterator<Item = &'a Value>,
+            known: &HashMap<String, String>,
+        ) -> Vec<PastPrompt> {
+            let mut out = Vec::new();
+            let mut before: Option<String> = None;
+            for v in entries {
+                let uuid = v
+                    .get("uuid")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned();
+                let is_user = v.get("type").and_then(Value::as_str) == Some("user");
+                let text = match known.get(&uuid) {
+                    Some(t) if is_user => Some(t.clone()),
+                    _ => typed_text(v),
+                };
+                if let Some(text) = text {
+                    if !uuid.is_empty() {
+                        out.push(PastPrompt {
+                            uuid: uuid.clone(),
+                            text,
+                            before: before.clone(),
+                        });
+                    }
+                }
+                if !uuid.is_empty() {
+                    before = Some(uuid);
+                }
+            }
+            out
+        }
+
+        fn typed_text(v: &Value) -> Option<String> {
+            if v.get("type").and_then(Value::as_str) != Some("user")
+                || v.get("isMeta").and_then(Value::as_bool) == Some(true)
+                || v.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
+            {
+                return None;
+            }
+            let content = v.get("message")?.get("content")?;
+            let text = match content {
+                Value::String(s) => s.clone(),
+                Value::Array(blocks) => {
+                    let mut parts = Vec::new();
+                    for b in blocks {
+                        match b.get("type").and_then(Value::as_str) {
+                            Some("tool_result") => return None,
+                            Some("text") => parts.push(b.get("text")?.as_str()?.to_owned()),
+                            _ => {}
+                        }
+                    }
+                    parts.join("\n")
+                }
+                _ => return None,
+            };
+            let text = strip_shell_context(&text).trim().to_owned();
+            let notice = claudio::store::is_cli_note(&text);
+            (!text.is_empty() && !notice).then_some(text)
+        }
+
+        fn strip_shell_context(text: &str) -> &str {
+            let mut rest = text;
+            while rest.trim_start().starts_with("<bash-input>") {
+                let Some(end) = rest.find("</bash-stderr>") else {
+                    break;
+                };
+                rest = &rest[end + "</bash-stderr>".len()..];
+            }
+            rest.trim_start_matches('\n')
+        }
+    }
+
+    /// The prompts listed from the sessions under tests/fixtures are the
+    /// ones the old walk by key listed.
+    #[test]
+    fn the_typed_walk_lists_the_prompts_the_old_one_did() {
+        fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+            &mut files,
+        );
+        let mut listed = 0;
+        for f in &files {
+            let conv = claudio::store::read_conversation(f).unwrap();
+            let known = HashMap::new();
+            let new = past_prompts(&conv, &known);
+            let old = old::prompts_in(conv.entries.iter().map(|e| &e.value), &known);
+            assert_eq!(new, old, "{}", f.display());
+            listed += new.len();
+        }
+        assert!(listed > 5, "{listed} prompts in {} files", files.len());
+    }
+
+    /// A prompt sent after a `!` command whose stderr block is missing is
+    /// listed (the whole entry was taken for a note); the command alone is
+    /// not.
+    #[test]
+    fn shell_commands_with_no_stderr_block_are_read_as_commands() {
+        let c = [
+            json!({"type":"user","uuid":"u1","message":{"content":"<bash-input>ls</bash-input>"}}),
+            json!({"type":"user","uuid":"u2","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a</bash-stdout>\n\nwhy a?"}}),
+        ];
+        let p = prompts_in(steps(&entries(&c)), &HashMap::new());
+        // the old walk took both for notes
+        let was = old::prompts_in(&c, &HashMap::new());
+        assert!(was.is_empty(), "{was:?}");
+        assert_eq!(
+            p,
+            vec![PastPrompt {
+                uuid: "u2".into(),
+                text: "why a?".into(),
+                before: Some("u1".into())
+            }]
+        );
+    }
 
     #[test]
     fn the_rewind_notice_shows_no_fragment_of_an_escape() {
@@ -349,7 +447,8 @@ mod tests {
             json!({"type":"user","uuid":"u2","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a\n</bash-stdout><bash-stderr></bash-stderr>\n\nfix it\nnow"}}),
             json!({"type":"user","uuid":"i1","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}),
         ];
-        let p = prompts_in(&c, &HashMap::new());
+        let e = entries(&c);
+        let p = prompts_in(steps(&e), &HashMap::new());
         assert_eq!(p.len(), 2, "{p:?}");
         assert_eq!(p[0].uuid, "u1");
         assert_eq!(p[0].before, None);
@@ -363,7 +462,7 @@ mod tests {
         assert_eq!(picker.key(enter), Some(Picked::Chosen(vec![1], None)));
         // a prompt this chat sent is listed as typed, whatever it looks like
         let known = HashMap::from([("u2".to_owned(), "<b>fix</b> it".to_owned())]);
-        let p = prompts_in(&c, &known);
+        let p = prompts_in(steps(&e), &known);
         assert_eq!(p[1].text, "<b>fix</b> it");
     }
 

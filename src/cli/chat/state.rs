@@ -168,7 +168,7 @@ pub struct SessionState {
     pub session_id: Option<String>,
     pub totals: Totals,
     /// The usage of the main agent's last API call (how full the context is).
-    pub last_usage: Option<serde_json::Value>,
+    pub last_usage: Option<claudio::protocol::Usage>,
     /// The model's context window, from the last result's `modelUsage`.
     pub context_window: Option<u64>,
     /// The git branch of the session's folder (the chat reads it).

@@ -9,6 +9,7 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::settings;
+use claudio::protocol::Usage;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -53,19 +54,22 @@ pub fn git_branch(dir: &Path) -> Option<String> {
 
 /// How full the context is, in percent, from the last main-agent API
 /// call's usage and the model's window.
-pub fn context_percent(usage: &Value, window: u64) -> Option<u8> {
+pub fn context_percent(usage: &Usage, window: u64) -> Option<u8> {
     if window == 0 {
         return None;
     }
     let (input, output) = tokens(usage);
-    Some((((input + output) * 100) / window).min(100) as u8)
+    Some((input.saturating_add(output).saturating_mul(100) / window).min(100) as u8)
 }
 
 /// An API call's input tokens (cached or not) and output tokens.
-fn tokens(usage: &Value) -> (u64, u64) {
-    let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
-    let input = n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens");
-    (input, n("output_tokens"))
+fn tokens(usage: &Usage) -> (u64, u64) {
+    // numbers from the CLI: summed without overflow
+    let input = usage
+        .input_tokens
+        .saturating_add(usage.cache_creation_input_tokens)
+        .saturating_add(usage.cache_read_input_tokens);
+    (input, usage.output_tokens)
 }
 
 /// What a `statusLine` command is told of the session.
@@ -74,7 +78,7 @@ pub struct Facts {
     pub model: Option<String>,
     pub mode: String,
     pub context_window: Option<u64>,
-    pub last_usage: Option<Value>,
+    pub last_usage: Option<Usage>,
     pub cost_usd: f64,
     pub duration_ms: u64,
     pub api_duration_ms: u64,
@@ -86,9 +90,18 @@ pub struct Facts {
 /// documented shape.
 pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
     let cwd = f.cwd.display().to_string();
-    let usage = f.last_usage.clone().unwrap_or(Value::Null);
-    let (input, output) = tokens(&usage);
-    let percent = f.context_window.and_then(|w| context_percent(&usage, w));
+    let (input, output) = f.last_usage.as_ref().map(tokens).unwrap_or_default();
+    let percent = f
+        .last_usage
+        .as_ref()
+        .zip(f.context_window)
+        .and_then(|(u, w)| context_percent(u, w));
+    // the usage as the CLI sent it, its fields claudio does not model kept
+    let usage = f
+        .last_usage
+        .as_ref()
+        .and_then(|u| serde_json::to_value(u).ok())
+        .unwrap_or(Value::Null);
     json!({
         "hook_event_name": "Status",
         "session_id": f.session_id,
@@ -272,14 +285,27 @@ mod tests {
         assert_eq!(git_branch(Path::new("/")), None);
     }
 
+    fn usage(v: Value) -> Usage {
+        serde_json::from_value(v).unwrap()
+    }
+
     #[test]
     fn context_is_the_last_call_s_tokens_over_the_window() {
-        let u =
-            json!({"input_tokens": 10, "cache_read_input_tokens": 19_990, "output_tokens": 4000});
+        let u = usage(
+            json!({"input_tokens": 10, "cache_read_input_tokens": 19_990, "output_tokens": 4000}),
+        );
         assert_eq!(context_percent(&u, 200_000), Some(12));
         assert_eq!(context_percent(&u, 0), None);
         assert_eq!(
-            context_percent(&json!({"input_tokens": 999_999}), 1000),
+            context_percent(&usage(json!({"input_tokens": 999_999})), 1000),
+            Some(100)
+        );
+        // numbers past any real count do not overflow
+        assert_eq!(
+            context_percent(
+                &usage(json!({"input_tokens": u64::MAX, "cache_read_input_tokens": 1})),
+                1000
+            ),
             Some(100)
         );
     }
@@ -290,13 +316,19 @@ mod tests {
             model: Some("opus\u{1b}]0;x\u{7}".into()),
             mode: "plan".into(),
             // 24,000 of 200,000 tokens
-            last_usage: Some(json!({"input_tokens": 20_000, "output_tokens": 4000})),
+            last_usage: Some(usage(
+                json!({"input_tokens": 20_000, "output_tokens": 4000, "server_tool_use": {"web_search_requests": 1}}),
+            )),
             context_window: Some(200_000),
             ..Facts::default()
         };
         let v = input(&f, None);
         assert_eq!(v["hook_event_name"], "Status");
         assert_eq!(v["context_window"]["used_percentage"], 12);
+        // the usage as the CLI sent it: what claudio does not model is kept
+        let cu = &v["context_window"]["current_usage"];
+        assert_eq!(cu["input_tokens"], 20_000);
+        assert_eq!(cu["server_tool_use"]["web_search_requests"], 1);
         assert_eq!(v["context_window"]["remaining_percentage"], 88);
     }
 

@@ -454,3 +454,107 @@ fn matches_are_marked_as_the_person_types() {
     let shown = f.lines(color, 80, 100).join("\n");
     assert!(shown.contains("\u{1b}[33mpars\u{1b}[39m"), "{shown:?}");
 }
+
+/// The last exchange as read before the store's typed walk, kept as the
+/// oracle.
+fn old_exchange(c: &claudio::store::Conversation) -> (Option<String>, Option<String>) {
+    use claudio::protocol::{ContentBlock, MessageContent};
+    let texts = |content: &MessageContent| -> Option<String> {
+        let t = match content {
+            MessageContent::Text(t) => t.clone(),
+            MessageContent::Blocks(blocks) => {
+                if blocks
+                    .iter()
+                    .any(|b| matches!(b, ContentBlock::ToolResult(_)))
+                {
+                    return None;
+                }
+                let parts: Vec<&str> = blocks
+                    .iter()
+                    .filter_map(|b| match b {
+                        ContentBlock::Text(t) => Some(t.text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                parts.join("\n")
+            }
+        };
+        (!t.trim().is_empty()).then_some(t)
+    };
+    let mut answer = None;
+    for e in c.entries.iter().rev() {
+        let Some(content) = e.content() else {
+            continue;
+        };
+        match e.kind() {
+            "assistant" if answer.is_none() => answer = texts(&content),
+            "user" => {
+                if let Some(p) = texts(&content).filter(|p| !claudio::store::is_cli_note(p)) {
+                    return (Some(p), answer);
+                }
+            }
+            _ => {}
+        }
+    }
+    (None, answer)
+}
+
+/// The last prompt and answer of each session under tests/fixtures are the
+/// ones the old walk found.
+#[test]
+fn the_typed_walk_finds_the_exchange_the_old_one_did() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        &mut files,
+    );
+    let mut found = 0;
+    // the finder lists sessions, not their sub-agents' transcripts
+    for f in files
+        .iter()
+        .filter(|f| !f.to_string_lossy().contains("/subagents/"))
+    {
+        let c = claudio::store::read_conversation(f).unwrap();
+        let new = exchange(&c);
+        assert_eq!(new, old_exchange(&c), "{}", f.display());
+        found += usize::from(new.0.is_some());
+    }
+    assert!(found > 2, "{found} prompts");
+}
+
+/// A prompt sent after a `!` command is the last prompt, without the
+/// command (the entry was taken for a note, and an older prompt shown); a
+/// compaction's summary is not a prompt.
+#[test]
+fn the_last_prompt_is_the_person_s() {
+    let conv = |lines: &[serde_json::Value]| {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.jsonl");
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&p, text).unwrap();
+        claudio::store::read_conversation(&p).unwrap()
+    };
+    let c = conv(&[
+        serde_json::json!({"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"first"}}),
+        serde_json::json!({"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+        serde_json::json!({"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":"<bash-input>ls</bash-input>\n<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>\n\nwhy a?"}}),
+        serde_json::json!({"type":"assistant","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Two."}]}}),
+    ]);
+    assert_eq!(old_exchange(&c).0.as_deref(), Some("first"));
+    assert_eq!(exchange(&c), (Some("why a?".into()), Some("Two.".into())));
+    let c = conv(&[
+        serde_json::json!({"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"first"}}),
+        serde_json::json!({"type":"user","uuid":"s1","parentUuid":"u1","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued"}}),
+    ]);
+    assert_eq!(exchange(&c).0.as_deref(), Some("first"));
+}

@@ -8,7 +8,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::style::Style;
 use crate::cli::summary::{one_line, tool_summary};
 use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
-use claudio::store::{Entry, SessionInfo};
+use claudio::store::{Entry, NoteKind, Said, SessionInfo};
 use serde_json::Value;
 
 /// Lines of a tool result shown, and the columns of each.
@@ -69,58 +69,36 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
         speaker: None,
         day: String::new(),
     };
-    for e in entries {
-        let v = &e.value;
-        let side = chain == Chain::Main && v.get("isSidechain") == Some(&Value::Bool(true));
-        if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
+    for s in claudio::store::steps(entries) {
+        if (chain == Chain::Main && s.sidechain) || s.team {
             continue;
         }
-        let ts = e.timestamp();
-        let runs = e.shell_runs();
-        match e.kind() {
+        let ts = s.timestamp;
+        match &s.said {
             // `!` commands, as the chat showed them, then the prompt sent
             // after them (it is the person's, not a note of the CLI's)
-            "user" if !runs.is_empty() => {
+            Said::You { shell, prompt, .. } if !shell.is_empty() => {
                 w.speaker(Speaker::You, ts);
-                for run in &runs {
+                for run in shell {
                     w.shell(run);
                 }
-                if let Some(p) = e.prompt() {
-                    w.text(&p);
+                // a side chain's entry is no prompt of the person's
+                if let Some(p) = prompt.as_ref().filter(|_| !s.sidechain) {
+                    w.text(p);
                 }
             }
-            "user" if v.get("isMeta") != Some(&Value::Bool(true)) => match e.content() {
-                Some(MessageContent::Text(s)) => {
-                    w.speaker(Speaker::You, ts);
-                    w.text(&s);
-                }
-                Some(MessageContent::Blocks(blocks)) => {
-                    for b in &blocks {
-                        match b {
-                            ContentBlock::ToolResult(r) => w.result(r),
-                            ContentBlock::Text(t) => {
-                                w.speaker(Speaker::You, ts);
-                                w.text(&t.text);
-                            }
-                            ContentBlock::Image(i) => {
-                                w.speaker(Speaker::You, ts);
-                                w.attached(&super::images::marker(&i.source.to_value()));
-                            }
-                            b if b.kind() == "document" => {
-                                w.speaker(Speaker::You, ts);
-                                w.attached("[document]");
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                None => {}
-            },
-            "assistant" => {
-                let Some(MessageContent::Blocks(blocks)) = e.content() else {
-                    continue;
-                };
-                for b in &blocks {
+            Said::Note {
+                kind: NoteKind::Meta,
+                ..
+            } => {}
+            Said::You { content, .. }
+            | Said::Note {
+                content: Some(content),
+                ..
+            }
+            | Said::Results(content) => w.user(content, ts),
+            Said::Answer(blocks) => {
+                for b in blocks {
                     match b {
                         ContentBlock::Text(t) => {
                             w.speaker(Speaker::Claude, ts);
@@ -138,17 +116,10 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
                     }
                 }
             }
-            "system" if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") => {
-                w.compacted();
-            }
-            "attachment"
-                if v.pointer("/attachment/type").and_then(Value::as_str)
-                    == Some("queued_command") =>
-            {
-                if let Some(p) = v.pointer("/attachment/prompt").and_then(Value::as_str) {
-                    w.speaker(Speaker::You, ts);
-                    w.text(p);
-                }
+            Said::Compacted => w.compacted(),
+            Said::Queued(p) => {
+                w.speaker(Speaker::You, ts);
+                w.text(p);
             }
             _ => {}
         }
@@ -200,6 +171,37 @@ impl Writer {
             self.out.push_str(&st.dim(&format!(" · {when}")));
         }
         self.out.push('\n');
+    }
+
+    /// A user message's content: its text, tool results, and what was
+    /// attached, in order.
+    fn user(&mut self, content: &MessageContent, ts: Option<&str>) {
+        match content {
+            MessageContent::Text(s) => {
+                self.speaker(Speaker::You, ts);
+                self.text(s);
+            }
+            MessageContent::Blocks(blocks) => {
+                for b in blocks {
+                    match b {
+                        ContentBlock::ToolResult(r) => self.result(r),
+                        ContentBlock::Text(t) => {
+                            self.speaker(Speaker::You, ts);
+                            self.text(&t.text);
+                        }
+                        ContentBlock::Image(i) => {
+                            self.speaker(Speaker::You, ts);
+                            self.attached(&super::images::marker(&i.source.to_value()));
+                        }
+                        b if b.kind() == "document" => {
+                            self.speaker(Speaker::You, ts);
+                            self.attached("[document]");
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
     }
 
     /// Text, made inert, line by line.
@@ -308,6 +310,179 @@ fn result_text(r: &ToolResultBlock) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The body as it was before the store's typed walk, kept as the
+    /// oracle.
+    fn old_body(entries: &[Entry], chain: Chain, st: Style) -> String {
+        let mut w = Writer {
+            out: String::new(),
+            st,
+            speaker: None,
+            day: String::new(),
+        };
+        for e in entries {
+            let v = &e.value;
+            let side = chain == Chain::Main && v.get("isSidechain") == Some(&Value::Bool(true));
+            if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
+                continue;
+            }
+            let ts = e.timestamp();
+            let runs = e.shell_runs();
+            match e.kind() {
+                // `!` commands, as the chat showed them, then the prompt sent
+                // after them (it is the person's, not a note of the CLI's)
+                "user" if !runs.is_empty() => {
+                    w.speaker(Speaker::You, ts);
+                    for run in &runs {
+                        w.shell(run);
+                    }
+                    if let Some(p) = e.prompt() {
+                        w.text(&p);
+                    }
+                }
+                "user" if v.get("isMeta") != Some(&Value::Bool(true)) => match e.content() {
+                    Some(MessageContent::Text(s)) => {
+                        w.speaker(Speaker::You, ts);
+                        w.text(&s);
+                    }
+                    Some(MessageContent::Blocks(blocks)) => {
+                        for b in &blocks {
+                            match b {
+                                ContentBlock::ToolResult(r) => w.result(r),
+                                ContentBlock::Text(t) => {
+                                    w.speaker(Speaker::You, ts);
+                                    w.text(&t.text);
+                                }
+                                ContentBlock::Image(i) => {
+                                    w.speaker(Speaker::You, ts);
+                                    w.attached(&super::super::images::marker(&i.source.to_value()));
+                                }
+                                b if b.kind() == "document" => {
+                                    w.speaker(Speaker::You, ts);
+                                    w.attached("[document]");
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    None => {}
+                },
+                "assistant" => {
+                    let Some(MessageContent::Blocks(blocks)) = e.content() else {
+                        continue;
+                    };
+                    for b in &blocks {
+                        match b {
+                            ContentBlock::Text(t) => {
+                                w.speaker(Speaker::Claude, ts);
+                                w.text(&t.text);
+                            }
+                            ContentBlock::Thinking(t) if !t.thinking.trim().is_empty() => {
+                                w.speaker(Speaker::Claude, ts);
+                                w.thinking(&t.thinking);
+                            }
+                            ContentBlock::ToolUse(t) => {
+                                w.speaker(Speaker::Claude, ts);
+                                w.tool_use(&t.name, &t.input);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                "system"
+                    if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") =>
+                {
+                    w.compacted();
+                }
+                "attachment"
+                    if v.pointer("/attachment/type").and_then(Value::as_str)
+                        == Some("queued_command") =>
+                {
+                    if let Some(p) = v.pointer("/attachment/prompt").and_then(Value::as_str) {
+                        w.speaker(Speaker::You, ts);
+                        w.text(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        w.out
+    }
+
+    /// `sessions inspect` draws each session under tests/fixtures (and its
+    /// sub-agents' transcripts), and entries of every kind, as the old walk
+    /// by key drew them.
+    #[test]
+    fn the_typed_walk_draws_as_the_old_one() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+            &mut files,
+        );
+        let mut drawn = 0;
+        for f in &files {
+            let conv = claudio::store::read_conversation(f).unwrap();
+            let lines: Vec<Entry> = std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .filter_map(|l| Entry::parse(l).ok())
+                .collect();
+            for st in [
+                Style::plain(),
+                Style::decide(crate::cli::args::ColorChoice::Always, false),
+            ] {
+                let new = body(&conv.entries, Chain::Main, st);
+                assert_eq!(
+                    new,
+                    old_body(&conv.entries, Chain::Main, st),
+                    "{}",
+                    f.display()
+                );
+                drawn += new.lines().count();
+                let new = body(&lines, Chain::SubAgent, st);
+                assert_eq!(
+                    new,
+                    old_body(&lines, Chain::SubAgent, st),
+                    "{}",
+                    f.display()
+                );
+            }
+        }
+        assert!(drawn > 50, "{drawn} rows");
+        let e: Vec<Entry> = [
+            serde_json::json!({"type":"user","message":{"content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA"}},{"type":"document","source":{}}]}}),
+            serde_json::json!({"type":"user","isMeta":true,"message":{"content":"caveat"}}),
+            serde_json::json!({"type":"user","isCompactSummary":true,"message":{"content":"summary"}}),
+            serde_json::json!({"type":"user","isCompactSummary":true}),
+            serde_json::json!({"type":"user","message":{"content":"<task-notification>t</task-notification>"}}),
+            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":"bad"}]}}),
+            serde_json::json!({"type":"user","message":{"content":"<bash-input>ls</bash-input>"}}),
+            serde_json::json!({"type":"system","subtype":"compact_boundary"}),
+            serde_json::json!({"type":"attachment","attachment":{"type":"queued_command","prompt":"next"}}),
+            serde_json::json!({"type":"assistant","message":{"content":[{"type":"thinking","thinking":"hm"},{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}},{"type":"text","text":"ok"}]}}),
+            serde_json::json!({"type":"assistant","message":{"content":"plain"}}),
+            serde_json::json!({"type":"user","isSidechain":true,"message":{"content":"side"}}),
+            serde_json::json!({"type":"user","teamName":"t","message":{"content":"team"}}),
+        ]
+        .iter()
+        .map(|v| Entry::parse(&v.to_string()).unwrap())
+        .collect();
+        for chain in [Chain::Main, Chain::SubAgent] {
+            let new = body(&e, chain, Style::plain());
+            assert_eq!(new, old_body(&e, chain, Style::plain()));
+            assert!(new.contains("[document]") && new.contains("next"), "{new}");
+        }
+    }
 
     /// `sessions show` draws a `!` command as the chat did, and the prompt
     /// sent after it as a prompt (it printed the raw tags).
