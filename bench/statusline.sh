@@ -16,8 +16,9 @@
 # with it and without it (`CLAUDIO_CACHE_DIR=off`): with it must never be
 # slower. CLAUDIO_BIN times another build of claudio.
 #
-# With CCUSAGE naming ccusage 20 (see bench/usage.sh), then its `statusline`
-# (offline prices, its own cache warm) beside claudio's, side by side
+# With CCUSAGE naming ccusage 20 (see bench/usage.sh), or `ccusage` on
+# PATH, then its `statusline` (offline prices, its own cache warm, the same
+# TODAY transcripts written today) beside claudio's, side by side
 # (A, B, A, B, ...; the median of the pairs' ratios): the goal of #44 is
 # claudio's always fresh line in no more than ccusage's cached time.
 set -euo pipefail
@@ -85,6 +86,20 @@ try:
         r, out_off = measure([exe, "statusline"], status, dict(env, CLAUDIO_CACHE_DIR="off"))
         off.append(r)
     assert out == out_off, (out, out_off)
+    # beside ccusage's statusline, with the same transcripts written today
+    ccusage = os.environ.get("CCUSAGE") or shutil.which("ccusage")
+    paired = None
+    if ccusage:
+        sf = os.path.join(scratch, "status.json")
+        with open(sf, "wb") as f:
+            f.write(status)
+        pair_env = json.dumps({"CLAUDE_CONFIG_DIR": store, "CLAUDIO_CACHE_DIR": scratch,
+                               "NO_COLOR": "1"})
+        p = subprocess.run(["python3", "bench/pair.py", str(runs), pair_env, "--",
+                            "sh", "-c", f"exec {exe} statusline < {sf}", "--vs",
+                            "sh", "-c", f"exec {ccusage} statusline --offline < {sf}"],
+                           stdout=subprocess.PIPE, check=True)
+        paired = json.loads(p.stdout)
     line = {k: statistics.median(r[k] for r in line) for k in line[0]}
     off = {k: statistics.median(r[k] for r in off) for k in off[0]}
 finally:
@@ -100,12 +115,7 @@ res = {
     "ratio": round(line["ms"] / usage["ms"], 3),
     "line": out.decode(errors="replace").strip(),
 }
+if paired is not None:
+    res["statusline / ccusage statusline --offline (paired)"] = paired
 print(json.dumps(res, indent=1, ensure_ascii=False))
 PY
-if [ -n "${CCUSAGE:-}" ]; then
-  tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-  f="$(find "$store/projects" -name '*.jsonl' -print -quit)"; sid="$(basename "$f" .jsonl)"
-  printf '{"hook_event_name":"Status","session_id":"%s","transcript_path":"%s","cwd":"%s","model":{"id":"claude-sonnet-4-5-20250929","display_name":"Sonnet 4.5"},"workspace":{"current_dir":"%s","project_dir":"%s"},"version":"2.1.332","output_style":{"name":"default"},"cost":{"total_cost_usd":1.25,"total_duration_ms":60000,"total_api_duration_ms":30000,"total_lines_added":0,"total_lines_removed":0},"exceeds_200k_tokens":false}' \
-    "$sid" "$f" "$PWD" "$PWD" "$PWD" > "$tmp/status.json"
-  echo "statusline / ccusage statusline: $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\", \"CLAUDIO_CACHE_DIR\": \"$tmp\", \"NO_COLOR\": \"1\"}" -- sh -c "exec $bin statusline < $tmp/status.json" --vs sh -c "exec $CCUSAGE statusline --offline < $tmp/status.json")"
-fi

@@ -694,10 +694,13 @@ fn gather(
         crate::cli::pricing::keep_fresh(store);
         let since = today.min(now - LOOKBACK_MS);
         let mut skipped = Vec::new();
-        let read = chain_start(since, |t| {
-            store.usage_since(None, t).map(|l| {
+        // the folders and the transcripts' times looked at once, however
+        // far back the chain goes
+        let read = store.recent_usage(None).and_then(|found| {
+            chain_start(since, |t| {
+                let l = found.since(t);
                 skipped = l.skipped;
-                l.sessions
+                Ok(l.sessions)
             })
         });
         match read {

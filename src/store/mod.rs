@@ -62,4 +62,4 @@ pub use usage::{
     file_usage, CliCost, FileUsage, MessageUsage, ModelCost, SessionUsage, SubagentUsage, Tokens,
     UsageListing, UsageSet,
 };
-pub use usage_read::{session_usage, sessions_usage, usage_index_file};
+pub use usage_read::{session_usage, sessions_usage, usage_index_file, RecentUsage};

@@ -185,31 +185,122 @@ impl super::Store {
     /// # Ok::<(), claudio::store::StoreError>(())
     /// ```
     pub fn usage_since(&self, dir: Option<&Path>, since: i64) -> StoreResult<UsageListing> {
+        Ok(self.recent_usage(dir)?.since(since))
+    }
+
+    /// The transcripts of [`usage_since`](Self::usage_since) and their
+    /// times, found once (a `readdir` a folder, an `lstat` a transcript):
+    /// [`RecentUsage::since`] then reads those written since a time, as
+    /// often as asked, without looking at the folders again. For a reader
+    /// that goes back further while what it read asks for it (the status
+    /// line's 5-hour chain).
+    ///
+    /// ```no_run
+    /// use claudio::store::Store;
+    /// let recent = Store::from_env()?.recent_usage(None)?;
+    /// let day = recent.since(1_700_000_000_000);
+    /// let week = recent.since(1_700_000_000_000 - 6 * 86_400_000);
+    /// assert!(day.sessions.len() <= week.sessions.len());
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    pub fn recent_usage(&self, dir: Option<&Path>) -> StoreResult<RecentUsage> {
         let cands = self.candidates(dir, true)?;
         let (cands, skipped) = super::list::split_unreadable(cands);
-        let mut cost = 0u64;
-        let recent: Vec<super::list::Candidate> = cands
-            .iter()
-            .filter(|c| {
-                let m = std::fs::symlink_metadata(&c.path).ok();
-                let recent = m
-                    .as_ref()
-                    .and_then(|m| m.modified().ok())
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .is_none_or(|d| d.as_millis() as i64 >= since);
-                if recent {
-                    cost = cost.saturating_add(read_cost(&c.path, m.as_ref()));
-                }
-                recent
-            })
-            .cloned()
-            .collect();
-        Ok(read_listing_with(
-            &recent,
+        let timed = stat_all(&cands);
+        Ok(RecentUsage {
+            cands,
+            timed,
             skipped,
-            &cands,
+        })
+    }
+}
+
+/// Each candidate's time (ms since the epoch; `None` when its `lstat`
+/// fails) and what reading it costs ([`read_cost`]), in the candidates'
+/// order. A folder's transcripts are looked at from the folder (one
+/// `open` of it, then an `fstatat` by name: the kernel walks one name a
+/// file, not the whole path); the folders on a few threads.
+fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
+    use rustix::fs::{statat, AtFlags, Mode, OFlags, CWD};
+    // runs of the same folder (a listing gives a folder's files together)
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, c) in cands.iter().enumerate() {
+        match runs.last_mut() {
+            Some(r) if cands[r.start].path.parent() == c.path.parent() => r.end = i + 1,
+            _ => runs.push(i..i + 1),
+        }
+    }
+    let of_path = |c: &super::list::Candidate| {
+        let m = std::fs::symlink_metadata(&c.path).ok();
+        let at = m
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_millis() as i64);
+        (at, read_cost(&c.path, m.as_ref()))
+    };
+    let parts = super::list::parallel_map(&runs, |r| {
+        let here = &cands[r.clone()];
+        let dir = here[0].path.parent().and_then(|d| {
+            rustix::fs::openat(
+                CWD,
+                d,
+                OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )
+            .ok()
+        });
+        here.iter()
+            .map(|c| match (&dir, c.path.file_name()) {
+                (Some(dir), Some(name)) => match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(st) => {
+                        // before the epoch: not known, so read (as `usage_since` did)
+                        #[allow(clippy::unnecessary_cast)]
+                        let secs = st.st_mtime as i64;
+                        let at = (secs >= 0).then(|| {
+                            secs.saturating_mul(1000)
+                                .saturating_add(st.st_mtime_nsec as i64 / 1_000_000)
+                        });
+                        (at, read_cost_of(&c.path, st.st_size.max(0) as u64))
+                    }
+                    Err(_) => (None, read_cost_of(&c.path, 0)),
+                },
+                _ => of_path(c),
+            })
+            .collect::<Vec<_>>()
+    });
+    parts.into_iter().flatten().collect()
+}
+
+/// The transcripts of a store (or of one folder) and when each was last
+/// written, as [`Store::recent_usage`] found them.
+#[derive(Debug)]
+pub struct RecentUsage {
+    cands: Vec<super::list::Candidate>,
+    /// Each candidate's time (ms since the epoch; `None`: not known, so
+    /// read) and what reading it costs ([`read_cost`]).
+    timed: Vec<(Option<i64>, u64)>,
+    skipped: Vec<super::Skipped>,
+}
+
+impl RecentUsage {
+    /// [`Store::usage_since`]: the usage of the transcripts last written
+    /// at or after `since` (ms since the epoch), read now.
+    pub fn since(&self, since: i64) -> UsageListing {
+        let mut cost = 0u64;
+        let mut recent = Vec::new();
+        for (c, (at, c_cost)) in self.cands.iter().zip(&self.timed) {
+            if at.is_none_or(|at| at >= since) {
+                cost = cost.saturating_add(*c_cost);
+                recent.push(c.clone());
+            }
+        }
+        read_listing_with(
+            &recent,
+            self.skipped.clone(),
+            &self.cands,
             worth_the_index(cost),
-        ))
+        )
     }
 }
 
@@ -221,7 +312,11 @@ impl super::Store {
 /// byte counts for 1/32 of an index byte, an archived one's (decompressed)
 /// for 1/4, and opening a file for 4 KiB.
 fn read_cost(path: &Path, m: Option<&std::fs::Metadata>) -> u64 {
-    let size = m.map_or(0, |m| m.len());
+    read_cost_of(path, m.map_or(0, |m| m.len()))
+}
+
+/// [`read_cost`] of a file of `size` bytes.
+fn read_cost_of(path: &Path, size: u64) -> u64 {
     let bytes = if super::open::is_packed(path) {
         size / 4
     } else {

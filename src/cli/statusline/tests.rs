@@ -676,3 +676,89 @@ fn today_prices_the_cli_default_model_from_its_cost_state() {
     assert!(!cost.partial, "{cost:?}");
     assert!((cost.usd - 0.87).abs() < 1e-9, "{cost:?}");
 }
+
+/// The status line reads only the transcripts written lately (one look at
+/// the folders, then as far back as the 5-hour chain goes); its today's
+/// cost and open window equal those of every transcript read whole, also
+/// after a transcript is appended to (#44: fast, and always fresh).
+#[test]
+fn the_recent_reading_equals_reading_every_transcript() {
+    let d = tempfile::tempdir().unwrap();
+    let s = "claude-3-7-sonnet";
+    let now = ms("2026-11-01T13:00:00.000Z");
+    let today = ms("2026-11-01T00:00:00.000Z");
+    // old work; a 5-hour chain that begins the afternoon before (a
+    // response every 4h40: its windows begin at 16:00, 21:00, 02:00, 07:00
+    // and 12:00, where read from midnight they would begin at 01:00, 06:00
+    // and 11:00), its first response in a file last written before the
+    // look-back; and today's
+    transcript(
+        d.path(),
+        "bbbbbbbb-0000-4000-8000-000000000001",
+        &[usage_line("b0", s, 1000, 10, "2026-10-20T10:00:00.000Z")],
+        "2026-10-20T10:00:00.000Z",
+    );
+    transcript(
+        d.path(),
+        "bbbbbbbb-0000-4000-8000-000000000002",
+        &[usage_line("b1", s, 100, 1, "2026-10-31T16:10:00.000Z")],
+        "2026-10-31T16:10:00.000Z",
+    );
+    let times = [
+        "2026-10-31T20:50:00.000Z",
+        "2026-10-31T21:10:00.000Z",
+        "2026-11-01T01:50:00.000Z",
+        "2026-11-01T02:10:00.000Z",
+        "2026-11-01T06:50:00.000Z",
+        "2026-11-01T07:10:00.000Z",
+        "2026-11-01T11:50:00.000Z",
+        "2026-11-01T12:10:00.000Z",
+    ];
+    let lines: Vec<String> = times
+        .iter()
+        .enumerate()
+        .map(|(i, t)| usage_line(&format!("c{i}"), s, 100, 1, t))
+        .collect();
+    let open = transcript(
+        d.path(),
+        "bbbbbbbb-0000-4000-8000-000000000003",
+        &lines,
+        times[7],
+    );
+    let store = Store::new(d.path());
+    let check = |what: &str| {
+        let mut notes = Vec::new();
+        let f = gather(
+            &Input::default(),
+            Some(&store),
+            true,
+            now,
+            today,
+            &mut notes,
+        );
+        assert!(notes.is_empty(), "{what}: {notes:?}");
+        let all = store.usage(None).unwrap();
+        let (cost, block) = today_and_block(&all.sessions, today, now, i64::MIN);
+        assert_eq!(f.today_cost, Some(cost), "{what}");
+        assert_eq!(f.block, block, "{what}");
+        f
+    };
+    let before = check("as written");
+    assert_eq!(
+        before.block.as_ref().expect("an open window").minutes_left,
+        240
+    );
+    // the CLI appends a response to today's transcript: counted at once
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&open)
+        .unwrap();
+    std::io::Write::write_all(
+        &mut f,
+        (usage_line("b6", s, 5000, 5, "2026-11-01T12:30:00.000Z") + "\n").as_bytes(),
+    )
+    .unwrap();
+    drop(f);
+    let after = check("after an append");
+    assert!(after.today_cost.unwrap().usd > before.today_cost.unwrap().usd);
+}

@@ -699,3 +699,58 @@ fn a_few_recent_transcripts_are_read_without_loading_a_big_index() {
     assert_eq!(since.sessions, store.usage(None).unwrap().sessions);
     std::env::remove_var(CACHE_ENV);
 }
+
+/// [`Store::recent_usage`] looks at the folders once; each
+/// [`RecentUsage::since`] then gives what `usage_since` gives for that
+/// time: the transcripts written since, read now (an append after the
+/// look is read, as `usage_since` called then would read it).
+///
+/// [`Store::recent_usage`]: crate::store::Store::recent_usage
+/// [`RecentUsage::since`]: crate::store::RecentUsage::since
+#[test]
+fn recent_usage_since_equals_usage_since_at_each_time() {
+    let d = tempfile::tempdir().unwrap();
+    std::env::set_var(CACHE_ENV, d.path().join("cache"));
+    let folder = d.path().join("config/projects/-w");
+    std::fs::create_dir_all(&folder).unwrap();
+    let day = 86_400_000i64;
+    let base = 1_700_000_000_000i64;
+    let mut paths = Vec::new();
+    for i in 0..12u64 {
+        let id = format!("dddddddd-00{i:02}-4444-8444-444444444444");
+        let p = folder.join(format!("{id}.jsonl"));
+        std::fs::write(
+            &p,
+            line(&format!("m{i}"), i + 1, "2026-11-01T10:00:01.000Z"),
+        )
+        .unwrap();
+        let at = std::time::UNIX_EPOCH + Duration::from_millis((base + i as i64 * day) as u64);
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(at)
+            .unwrap();
+        paths.push(p);
+    }
+    let store = crate::store::Store::new(d.path().join("config"));
+    let recent = store.recent_usage(None).unwrap();
+    let ids = |l: &crate::store::UsageListing| -> Vec<String> {
+        l.sessions.iter().map(|s| s.session_id.clone()).collect()
+    };
+    for k in [-1i64, 0, 3, 7, 11, 12] {
+        let since = base + k * day;
+        let a = recent.since(since);
+        let b = store.usage_since(None, since).unwrap();
+        assert_eq!(a.sessions, b.sessions, "since day {k}");
+        let n = (12 - k.clamp(0, 12)) as usize;
+        assert_eq!(ids(&a).len(), n, "since day {k}: {:?}", ids(&a));
+    }
+    // an append to a recent transcript after the look: read
+    append(&paths[11], &line("late", 500, "2026-11-01T10:00:02.000Z"));
+    let a = recent.since(base + 11 * day);
+    let b = store.usage_since(None, base + 11 * day).unwrap();
+    assert_eq!(a.sessions, b.sessions);
+    assert_eq!(a.sessions[0].total().tokens().input, 12 + 500);
+    std::env::remove_var(CACHE_ENV);
+}
