@@ -273,7 +273,7 @@ fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
 }
 
 /// The transcripts of a store (or of one folder) and when each was last
-/// written, as [`Store::recent_usage`] found them.
+/// written, as [`Store::recent_usage`](crate::store::Store::recent_usage) found them.
 #[derive(Debug)]
 pub struct RecentUsage {
     cands: Vec<super::list::Candidate>,
@@ -284,7 +284,7 @@ pub struct RecentUsage {
 }
 
 impl RecentUsage {
-    /// [`Store::usage_since`]: the usage of the transcripts last written
+    /// [`Store::usage_since`](crate::store::Store::usage_since): the usage of the transcripts last written
     /// at or after `since` (ms since the epoch), read now.
     pub fn since(&self, since: i64) -> UsageListing {
         let mut cost = 0u64;

@@ -3,6 +3,15 @@ use crate::store::usage::{CliCost, MessageUsage, ModelCost, Tokens};
 use serde_json::json;
 use std::sync::atomic::AtomicI64;
 
+/// These tests run one at a time: they share the process's one cache and
+/// the cache folder's variable, and `cargo test` runs them in threads of
+/// one process.
+static ENV: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn env_lock() -> std::sync::MutexGuard<'static, ()> {
+    ENV.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// [`RACY_NS`] in these tests: none, so that a file written just now is
 /// taken from the index (each test that rewrites a file in place changes
 /// its size, or waits, so that its times differ).
@@ -47,6 +56,7 @@ fn append(path: &Path, s: &str) {
 
 #[test]
 fn a_record_round_trips() {
+    let _env = env_lock();
     let u = FileUsage {
         messages: vec![
             MessageUsage {
@@ -135,6 +145,7 @@ fn a_record_round_trips() {
 
 #[test]
 fn an_index_file_is_whole_or_ignored() {
+    let _env = env_lock();
     let mut map = Map::new();
     map.insert(
         b"/a/b.jsonl".as_slice().into(),
@@ -176,6 +187,7 @@ fn an_index_file_is_whole_or_ignored() {
 
 #[test]
 fn an_unchanged_file_is_not_read_an_appended_one_only_from_where_it_was() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let idx = d.path().join("cache/usage-index");
     let t = d.path().join("t.jsonl");
@@ -271,6 +283,7 @@ fn long_transcript(path: &Path) {
 
 #[test]
 fn a_file_rewritten_in_place_in_its_middle_is_read_whole() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let idx = d.path().join("usage-index");
     let t = d.path().join("t.jsonl");
@@ -307,6 +320,7 @@ fn a_file_rewritten_in_place_in_its_middle_is_read_whole() {
 
 #[test]
 fn a_file_changed_lately_is_checked_again() {
+    let _env = env_lock();
     RACY.store(RACY_NS, std::sync::atomic::Ordering::Relaxed);
     let d = tempfile::tempdir().unwrap();
     let idx = d.path().join("usage-index");
@@ -328,6 +342,7 @@ fn a_file_changed_lately_is_checked_again() {
 /// of the user's own where it can be.
 #[test]
 fn a_hostile_index_file_is_ignored_and_rebuilt() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let t = d.path().join("t.jsonl");
     std::fs::write(
@@ -442,6 +457,7 @@ fn a_hostile_index_file_is_ignored_and_rebuilt() {
 
 #[test]
 fn a_relative_cache_folder_is_no_index() {
+    let _env = env_lock();
     // the one test here that reads the environment; nextest gives each
     // test its own process
     std::env::set_var(CACHE_ENV, "relative/dir");
@@ -455,6 +471,7 @@ fn a_relative_cache_folder_is_no_index() {
 
 #[test]
 fn the_index_forgets_transcripts_that_are_gone_and_only_those() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let cache = d.path().join("cache");
     std::env::set_var(CACHE_ENV, &cache);
@@ -516,6 +533,7 @@ fn the_index_forgets_transcripts_that_are_gone_and_only_those() {
 
 #[test]
 fn writers_at_once_leave_one_whole_index() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let idx = d.path().join("cache/usage-index");
     let maps: Vec<Map> = (0..4u8)
@@ -576,6 +594,7 @@ fn writers_at_once_leave_one_whole_index() {
 /// an hour old), and leaves a live process's and any other file.
 #[test]
 fn a_dead_writers_temporary_file_is_swept() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let dir = d.path().join("cache");
     std::fs::create_dir_all(&dir).unwrap();
@@ -627,6 +646,7 @@ fn a_dead_writers_temporary_file_is_swept() {
 /// of them, so that the next listing (another process) reads none.
 #[test]
 fn a_listing_of_every_sessions_usage_indexes_them_all() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let cache = d.path().join("cache");
     std::env::set_var(CACHE_ENV, &cache);
@@ -661,6 +681,7 @@ fn a_listing_of_every_sessions_usage_indexes_them_all() {
 /// than the reads it saves. The answers are the same.
 #[test]
 fn a_few_recent_transcripts_are_read_without_loading_a_big_index() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     let cache = d.path().join("cache");
     std::env::set_var(CACHE_ENV, &cache);
@@ -709,6 +730,7 @@ fn a_few_recent_transcripts_are_read_without_loading_a_big_index() {
 /// [`RecentUsage::since`]: crate::store::RecentUsage::since
 #[test]
 fn recent_usage_since_equals_usage_since_at_each_time() {
+    let _env = env_lock();
     let d = tempfile::tempdir().unwrap();
     std::env::set_var(CACHE_ENV, d.path().join("cache"));
     let folder = d.path().join("config/projects/-w");
