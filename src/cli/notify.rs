@@ -161,12 +161,36 @@ fn lock(r: &std::sync::Mutex<Running>) -> std::sync::MutexGuard<'_, Running> {
     r.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Whether a notice's commands run, and the latest notice's that waits
-/// for them (the ones between are dropped: the latest says what is now).
+/// The most notices whose commands wait for the running ones: past it the
+/// oldest waiting is dropped (the bell still rang for it).
+const WAITING_MAX: usize = 16;
+
+/// Whether a notice's commands run, and the notices' that wait for them,
+/// oldest first: each once (a notice sent again while it waits is not
+/// queued twice), so a flood of one session's notices runs twice at most,
+/// and the deck's notices of many sessions each run.
 #[derive(Debug, Default)]
 struct Running {
     busy: bool,
-    next: Option<Vec<(Command, Vec<u8>)>>,
+    next: std::collections::VecDeque<(String, Vec<(Command, Vec<u8>)>)>,
+}
+
+impl Running {
+    /// Queue a notice's commands behind the running ones.
+    fn wait(&mut self, commands: Vec<(Command, Vec<u8>)>) {
+        let key = commands
+            .iter()
+            .map(|(c, input)| format!("{c:?}\0{}", String::from_utf8_lossy(input)))
+            .collect::<Vec<_>>()
+            .join("\0\0");
+        if self.next.iter().any(|(k, _)| *k == key) {
+            return;
+        }
+        if self.next.len() == WAITING_MAX {
+            self.next.pop_front();
+        }
+        self.next.push_back((key, commands));
+    }
 }
 
 impl Notifier {
@@ -243,8 +267,8 @@ impl Notifier {
         {
             let mut r = lock(&self.running);
             if r.busy {
-                // after the running ones, in place of any other waiting
-                r.next = Some(commands);
+                // after the running ones and those already waiting
+                r.wait(commands);
                 return;
             }
             r.busy = true;
@@ -260,8 +284,8 @@ impl Notifier {
                         let _ = run(cmd, input);
                     }
                     let mut r = lock(&running);
-                    match r.next.take() {
-                        Some(next) => batch = next,
+                    match r.next.pop_front() {
+                        Some((_, next)) => batch = next,
                         None => {
                             r.busy = false;
                             return;
@@ -911,10 +935,10 @@ mod tests {
         assert_eq!(out, b"\x07");
     }
 
-    /// A flood of notices (requests answered and asked again and again)
-    /// while a notice's command hangs: one runs at a time, then the
-    /// latest; the ones between are dropped (the bell still rings for
-    /// each), never one thread and one process each.
+    /// A flood of one notice (requests answered and asked again and again)
+    /// while a notice's command hangs: one runs at a time, and the same
+    /// notice waits once (the bell still rings for each), never one thread
+    /// and one process each.
     #[test]
     fn a_flood_of_notices_runs_one_command_at_a_time() {
         let d = tempfile::tempdir().unwrap();
@@ -947,7 +971,7 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(50));
             }
         };
-        // the first one ends at its deadline; then the latest runs
+        // the first one ends at its deadline; then the one waiting runs
         gone(first);
         let until = std::time::Instant::now() + Duration::from_secs(30);
         let second: i32 = loop {
@@ -957,13 +981,53 @@ mod tests {
             }
             assert!(
                 std::time::Instant::now() < until,
-                "the latest notice never ran"
+                "the waiting notice never ran"
             );
             std::thread::sleep(Duration::from_millis(20));
         };
         gone(second);
         let ran = std::fs::read_to_string(&log).unwrap().lines().count();
-        assert_eq!(ran, 2, "the ones between were dropped");
+        assert_eq!(ran, 2, "the same notice waited once");
+    }
+
+    /// Notices of many sessions at once (the deck): each one's commands
+    /// run, one at a time, in order; none is dropped for a later one.
+    #[test]
+    fn notices_of_many_sessions_each_run_in_order() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("log");
+        let n = Notifier::new(NotifyConfig {
+            command: Some(format!(
+                "cat >> '{}'; echo >> '{0}'; sleep 0.2",
+                log.display()
+            )),
+            ..NotifyConfig::default()
+        });
+        let mut out = Vec::new();
+        let bodies: Vec<String> = (0..5).map(|i| format!("session {i} waits")).collect();
+        for b in &bodies {
+            n.send(
+                &Notice::new(Trigger::Permission, "Bash waits for you", b, None),
+                &mut out,
+            );
+        }
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if bodies.iter().all(|b| text.contains(b.as_str())) {
+                let at: Vec<usize> = bodies
+                    .iter()
+                    .map(|b| text.find(b.as_str()).unwrap())
+                    .collect();
+                assert!(at.windows(2).all(|w| w[0] < w[1]), "in order: {text}");
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < until,
+                "a notice was dropped: {text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// A notice command that floods its output is ended there, and
