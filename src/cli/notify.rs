@@ -165,6 +165,9 @@ fn lock(r: &std::sync::Mutex<Running>) -> std::sync::MutexGuard<'_, Running> {
 /// oldest waiting is dropped (the bell still rang for it).
 const WAITING_MAX: usize = 16;
 
+/// A notice's commands, each with what goes to its standard input.
+type Batch = Vec<(Command, Vec<u8>)>;
+
 /// Whether a notice's commands run, and the notices' that wait for them,
 /// oldest first: each once (a notice sent again while it waits is not
 /// queued twice), so a flood of one session's notices runs twice at most,
@@ -172,12 +175,12 @@ const WAITING_MAX: usize = 16;
 #[derive(Debug, Default)]
 struct Running {
     busy: bool,
-    next: std::collections::VecDeque<(String, Vec<(Command, Vec<u8>)>)>,
+    next: std::collections::VecDeque<(String, Batch)>,
 }
 
 impl Running {
     /// Queue a notice's commands behind the running ones.
-    fn wait(&mut self, commands: Vec<(Command, Vec<u8>)>) {
+    fn wait(&mut self, commands: Batch) {
         let key = commands
             .iter()
             .map(|(c, input)| format!("{c:?}\0{}", String::from_utf8_lossy(input)))
