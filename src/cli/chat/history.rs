@@ -283,21 +283,7 @@ mod tests {
     /// drew it.
     #[test]
     fn the_typed_walk_replays_as_the_old_one() {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    out.push(p);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
-            &mut files,
-        );
+        let files = crate::cli::sessions::testing::fixture_transcripts();
         let here = Here::with_home(std::path::Path::new("/tmp"), None);
         let mut drawn = 0;
         for f in &files {

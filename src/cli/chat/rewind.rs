@@ -373,21 +373,7 @@ mod tests {
     /// ones the old walk by key listed.
     #[test]
     fn the_typed_walk_lists_the_prompts_the_old_one_did() {
-        fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    out.push(p);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
-            &mut files,
-        );
+        let files = crate::cli::sessions::testing::fixture_transcripts();
         let mut listed = 0;
         for f in &files {
             let conv = claudio::store::read_conversation(f).unwrap();

@@ -503,21 +503,7 @@ fn old_exchange(c: &claudio::store::Conversation) -> (Option<String>, Option<Str
 /// ones the old walk found.
 #[test]
 fn the_typed_walk_finds_the_exchange_the_old_one_did() {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
-                out.push(p);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
-        &mut files,
-    );
+    let files = crate::cli::sessions::testing::fixture_transcripts();
     let mut found = 0;
     // the finder lists sessions, not their sub-agents' transcripts
     for f in files

@@ -414,21 +414,7 @@ mod tests {
     /// by key drew them.
     #[test]
     fn the_typed_walk_draws_as_the_old_one() {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if p.extension().is_some_and(|x| x == "jsonl") {
-                    out.push(p);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
-            &mut files,
-        );
+        let files = crate::cli::sessions::testing::fixture_transcripts();
         let mut drawn = 0;
         for f in &files {
             let conv = claudio::store::read_conversation(f).unwrap();

@@ -148,3 +148,24 @@ pub(crate) fn own_cache() {
         }
     });
 }
+
+/// Every transcript under tests/fixtures (sessions and their sub-agents'),
+/// for the tests that compare a reading with the old one on each.
+pub(crate) fn fixture_transcripts() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        &mut files,
+    );
+    files
+}
