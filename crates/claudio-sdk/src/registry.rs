@@ -205,10 +205,16 @@ pub fn read_entry(path: &Path) -> Result<LiveSession, Problem> {
     };
     let file = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+        .custom_flags(
+            (rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::NONBLOCK
+                | rustix::fs::OFlags::CLOEXEC
+                | rustix::fs::OFlags::NOCTTY)
+                .bits() as i32,
+        )
         .open(path)
         .map_err(|e| {
-            if e.raw_os_error() == Some(libc::ELOOP) {
+            if rustix::io::Errno::from_io_error(&e) == Some(rustix::io::Errno::LOOP) {
                 problem("a symbolic link, not followed".into())
             } else {
                 problem(format!("cannot be opened: {e}"))

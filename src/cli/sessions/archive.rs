@@ -200,18 +200,35 @@ fn due(dir: &Path) -> bool {
 
 /// This thread yields to everything else: nice 19, idle I/O class.
 fn lower_priority() {
-    // SAFETY: plain system calls on the calling thread, no memory passed.
-    unsafe {
-        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, tid, 19);
-        // IOPRIO_WHO_PROCESS (1), IOPRIO_CLASS_IDLE (3) << 13
-        libc::syscall(libc::SYS_ioprio_set, 1, tid, 3 << 13);
-    }
+    // best effort: a thread that stays at its priority still archives
+    let tid = rustix::thread::gettid();
+    let _ = rustix::process::setpriority_process(Some(tid), 19);
+    // rustix has no ioprio_set: IOPRIO_WHO_PROCESS (1) is this thread,
+    // IOPRIO_CLASS_IDLE (3) << 13
+    // SAFETY: a plain system call on the calling thread, no memory passed.
+    unsafe { libc::syscall(libc::SYS_ioprio_set, 1, tid.as_raw_nonzero().get(), 3 << 13) };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_background_thread_yields_cpu_and_io() {
+        // a thread of its own: the priorities are the calling thread's
+        let (nice, io) = std::thread::spawn(|| {
+            lower_priority();
+            let tid = rustix::thread::gettid();
+            let nice = rustix::process::getpriority_process(Some(tid)).unwrap();
+            // SAFETY: a plain system call on the calling thread, no memory passed.
+            let io = unsafe { libc::syscall(libc::SYS_ioprio_get, 1, tid.as_raw_nonzero().get()) };
+            (nice, io)
+        })
+        .join()
+        .unwrap();
+        assert_eq!(nice, 19);
+        assert_eq!(io, 3 << 13, "the idle I/O class");
+    }
 
     #[test]
     fn the_summary_says_what_was_done() {

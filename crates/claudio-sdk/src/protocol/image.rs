@@ -496,7 +496,7 @@ fn open_regular(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
     }
     let file = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags((rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY).bits() as i32)
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {

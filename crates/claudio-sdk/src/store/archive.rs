@@ -504,7 +504,7 @@ fn lock_alone(archive: &Path) -> Option<File> {
     use rustix::fs::{flock, FlockOperation};
     let dir = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+        .custom_flags((rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC).bits() as i32)
         .open(archive)
         .ok()?;
     // held until `dir` is dropped
@@ -568,7 +568,12 @@ impl Partial {
             .create_new(!kept)
             .truncate(false)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .custom_flags(
+                (rustix::fs::OFlags::NOFOLLOW
+                    | rustix::fs::OFlags::NONBLOCK
+                    | rustix::fs::OFlags::CLOEXEC)
+                    .bits() as i32,
+            )
             .open(&path)
             .map_err(io_err(&path))?;
         let meta = file.metadata().map_err(io_err(&path))?;
@@ -936,7 +941,9 @@ fn write_new(
             .read(true)
             .create_new(true)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .custom_flags(
+                (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::CLOEXEC).bits() as i32,
+            )
             .open(&tmp)?;
         fill(&mut f)?;
         if let Some(t) = mtime {

@@ -55,7 +55,9 @@ pub fn write_private(file: &Path, data: &[u8]) -> std::io::Result<()> {
             .write(true)
             .create_new(true)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .custom_flags(
+                (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::CLOEXEC).bits() as i32,
+            )
             .open(&tmp)?;
         f.write_all(data)?;
         std::fs::rename(&tmp, file)

@@ -50,7 +50,7 @@ impl SessionFile {
 
 fn loop_to_not_a_file(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     move |e| {
-        if e.raw_os_error() == Some(libc::ELOOP) {
+        if rustix::io::Errno::from_io_error(&e) == Some(rustix::io::Errno::LOOP) {
             StoreError::NotAFile(path.to_path_buf())
         } else {
             io_err(path)(e)
@@ -63,7 +63,12 @@ pub(crate) fn append_line(path: &Path, line: &str) -> StoreResult<()> {
     let f = OpenOptions::new()
         .read(true)
         .append(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .custom_flags(
+            (rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::NONBLOCK
+                | rustix::fs::OFlags::CLOEXEC)
+                .bits() as i32,
+        )
         .open(path)
         .map_err(loop_to_not_a_file(path))?;
     let meta = f.metadata().map_err(io_err(path))?;
@@ -172,7 +177,10 @@ fn remove_tree(
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
             Err(e) => e,
         };
-        let busy = matches!(e.raw_os_error(), Some(libc::ENOTEMPTY | libc::EBUSY));
+        let busy = matches!(
+            rustix::io::Errno::from_io_error(&e),
+            Some(rustix::io::Errno::NOTEMPTY | rustix::io::Errno::BUSY)
+        );
         if !busy {
             return Err(io_err(dir)(e));
         }
@@ -408,7 +416,7 @@ pub(crate) fn fork(
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .custom_flags((rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::CLOEXEC).bits() as i32)
         .open(&dest)
         .map_err(io_err(&dest))?;
     let result = (|| -> StoreResult<()> {
@@ -648,8 +656,8 @@ mod tests {
     use crate::store::error::chain;
     use std::time::Duration;
 
-    fn os_error(code: i32) -> io::Error {
-        io::Error::from_raw_os_error(code)
+    fn os_error(code: rustix::io::Errno) -> io::Error {
+        code.into()
     }
 
     #[test]
@@ -668,7 +676,7 @@ mod tests {
                 calls += 1;
                 if calls == 1 {
                     std::fs::write(d.join("subagents").join("agent-b.jsonl"), "{}\n")?;
-                    return Err(os_error(libc::ENOTEMPTY));
+                    return Err(os_error(rustix::io::Errno::NOTEMPTY));
                 }
                 std::fs::remove_dir_all(d)
             },
@@ -682,7 +690,7 @@ mod tests {
     #[test]
     fn busy_is_tried_three_times_then_says_who_may_be_writing() {
         let tmp = tempfile::tempdir().unwrap();
-        for code in [libc::ENOTEMPTY, libc::EBUSY] {
+        for code in [rustix::io::Errno::NOTEMPTY, rustix::io::Errno::BUSY] {
             let mut calls = 0;
             let e = remove_tree(
                 tmp.path(),
@@ -717,7 +725,7 @@ mod tests {
             tmp.path(),
             |_: &Path| {
                 calls += 1;
-                Err(os_error(libc::EACCES))
+                Err(os_error(rustix::io::Errno::ACCESS))
             },
             Duration::from_millis(1),
         )
@@ -729,7 +737,7 @@ mod tests {
             tmp.path(),
             |_: &Path| {
                 calls += 1;
-                Err(os_error(libc::ENOENT))
+                Err(os_error(rustix::io::Errno::NOENT))
             },
             Duration::from_millis(1),
         )

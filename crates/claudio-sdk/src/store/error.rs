@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn an_io_error_names_the_path_and_its_cause_once() {
-        let e = io_err("/x/y.jsonl")(std::io::Error::from_raw_os_error(libc::ENOTDIR));
+        let e = io_err("/x/y.jsonl")(std::io::Error::from(rustix::io::Errno::NOTDIR));
         let text = chain(&e);
         assert!(text.starts_with("cannot access /x/y.jsonl: "), "{text}");
         assert_eq!(text.matches("os error").count(), 1, "{text}");

@@ -269,7 +269,7 @@ pub(crate) fn session_info(path: &Path, session_id: &str) -> StoreResult<Session
     }
     let ht = read_head_tail(path)
         .map_err(|e| {
-            if e.raw_os_error() == Some(libc::ELOOP) {
+            if rustix::io::Errno::from_io_error(&e) == Some(rustix::io::Errno::LOOP) {
                 StoreError::NotAFile(path.to_path_buf())
             } else {
                 io_err(path)(e)

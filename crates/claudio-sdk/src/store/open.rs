@@ -29,7 +29,12 @@ pub(crate) fn is_packed(path: &Path) -> bool {
 pub(crate) fn open_nofollow(path: &Path) -> std::io::Result<File> {
     std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .custom_flags(
+            (rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::NONBLOCK
+                | rustix::fs::OFlags::CLOEXEC)
+                .bits() as i32,
+        )
         .open(path)
 }
 
@@ -45,7 +50,7 @@ pub(crate) fn open_regular(path: &Path) -> StoreResult<(File, Metadata)> {
         )));
     }
     let file = open_nofollow(path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::ELOOP) {
+        if rustix::io::Errno::from_io_error(&e) == Some(rustix::io::Errno::LOOP) {
             StoreError::NotAFile(path.to_path_buf())
         } else {
             io_err(path)(e)

@@ -392,7 +392,7 @@ mod tests {
         }
         let mut out = Vec::new();
         walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures"),
             &mut out,
         );
         out

@@ -141,7 +141,9 @@ impl PrivateDir {
             .write(true)
             .create_new(true)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .custom_flags(
+                (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::CLOEXEC).bits() as i32,
+            )
             .open(&path)?;
         file.write_all(contents)?;
         file.sync_all()?;
