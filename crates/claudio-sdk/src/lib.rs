@@ -34,8 +34,8 @@
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
-// docs.rs (`--cfg docsrs`, nightly): mark what a feature adds. The `cli`
-// feature adds the program only, so nothing is marked today.
+// docs.rs (`--cfg docsrs`, nightly): mark what a feature adds (`archive`:
+// the archive of transcripts).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod child;
