@@ -455,7 +455,7 @@ impl Notices {
     pub fn from_config(bell: bool) -> Notices {
         Notices {
             notifier: crate::cli::notify::from_config(),
-            watched: Watched::default(),
+            watched: Watched::new(super::install::installed()),
             bell,
         }
     }
@@ -494,8 +494,19 @@ impl Notices {
             .as_ref()
             .map_or(Duration::from_secs(60), Notifier::turn_threshold);
         let notices = self.watched.sessions(now_ms(), seen, turn);
+        self.deliver(&notices, out);
+    }
+
+    /// The notices held back that are due now (a registry's permission
+    /// wait whose hook request never came): call it often.
+    pub fn tick(&mut self, out: &mut impl Write) {
+        let notices = self.watched.due(now_ms());
+        self.deliver(&notices, out);
+    }
+
+    fn deliver(&self, notices: &[crate::cli::notify::Notice], out: &mut impl Write) {
         if let Some(n) = &self.notifier {
-            for notice in &notices {
+            for notice in notices {
                 n.deliver(notice, out);
             }
         }
@@ -753,6 +764,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             continue;
         }
         looked = std::time::Instant::now();
+        notices.tick(&mut io::stdout());
         let gone: Vec<String> = held
             .iter_mut()
             .filter_map(|(t, hd)| {

@@ -473,15 +473,26 @@ pub fn serve(
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .sessions(&seen(), &mut io::stderr());
-        std::thread::spawn(move || {
-            super::full::watch_dir(dir, move || {
-                let now = seen();
-                notices
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .sessions(&now, &mut io::stderr());
-                true
-            })
+        {
+            let notices = notices.clone();
+            std::thread::spawn(move || {
+                super::full::watch_dir(dir, move || {
+                    let now = seen();
+                    notices
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .sessions(&now, &mut io::stderr());
+                    true
+                })
+            });
+        }
+        // the notices held back for a hook's request, when it never came
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(250));
+            notices
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .tick(&mut io::stderr());
         });
     }
     serve_with(listener, input, out, style, width, &notices)

@@ -134,6 +134,7 @@ fn notify(
     }
     let seen: Vec<_> = sessions.values().filter_map(sighting).collect();
     notices.sessions(&seen, tty);
+    notices.tick(tty);
 }
 
 /// Run `deck --watch` until stdout is closed.
