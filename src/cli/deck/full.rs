@@ -447,17 +447,37 @@ pub struct Notices {
     /// With no `[notify]` table, a request still rings the bell (the full
     /// screen's way of saying one came).
     bell: bool,
+    /// The lock that makes this deck the one of the user's that sends the
+    /// notices (another deck or `--watch` beside it shows the same, and
+    /// sends none while it runs): taken when free.
+    lock: Option<std::fs::File>,
+    /// Where the lock is.
+    lock_dir: PathBuf,
 }
 
 impl Notices {
     /// The config file's notices; `bell`: ring for a request when it sets
     /// none.
     pub fn from_config(bell: bool) -> Notices {
-        Notices {
+        let mut n = Notices {
             notifier: crate::cli::notify::from_config(),
             watched: Watched::new(super::install::installed()),
             bell,
+            lock: None,
+            lock_dir: super::socket::dir(),
+        };
+        // the first deck started sends them
+        n.sending();
+        n
+    }
+
+    /// Whether this deck sends the notices: it holds the lock, or takes
+    /// it now (the deck that held it ended).
+    fn sending(&mut self) -> bool {
+        if self.notifier.is_some() && self.lock.is_none() {
+            self.lock = super::socket::lock_notices(&self.lock_dir);
         }
+        self.lock.is_some()
     }
 
     /// A permission request the deck holds (`input`: the hook's): its
@@ -468,8 +488,11 @@ impl Notices {
         }
         let session = input.get("session_id").and_then(Value::as_str);
         let notice = crate::cli::notify::request_notice(input);
-        match (&self.notifier, self.watched.request(session, notice)) {
-            (Some(n), Some(notice)) => n.deliver(&notice, out),
+        let notice = self.watched.request(session, notice);
+        let sending = self.sending();
+        match (&self.notifier, notice) {
+            (Some(n), Some(notice)) if sending => n.deliver(&notice, out),
+            (Some(_), _) => {}
             (None, Some(_)) if self.bell => {
                 let _ = out.write_all(b"\x07");
                 let _ = out.flush();
@@ -504,7 +527,10 @@ impl Notices {
         self.deliver(&notices, out);
     }
 
-    fn deliver(&self, notices: &[crate::cli::notify::Notice], out: &mut impl Write) {
+    fn deliver(&mut self, notices: &[crate::cli::notify::Notice], out: &mut impl Write) {
+        if !self.sending() {
+            return;
+        }
         if let Some(n) = &self.notifier {
             for notice in notices {
                 n.deliver(notice, out);

@@ -11,7 +11,10 @@
 //!
 //! Sessions come from the registry folder, watched with inotify (a slow
 //! poll besides); requests from the running deck, asked over its socket.
-//! It runs until its output is closed.
+//! It runs until its output is closed. The config file's notices go from
+//! one deck of the user's at a time (the first started: a lock in the
+//! private runtime folder): beside a full-screen deck, the watch sends
+//! none until that deck ends.
 
 use super::socket;
 use crate::cli::exit::Exit;
