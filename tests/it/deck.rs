@@ -799,3 +799,54 @@ fn a_watch_beside_a_deck_sends_no_second_notice_and_takes_over_when_it_ends() {
     let _ = watch.kill();
     let _ = watch.wait();
 }
+
+/// The CLI a claudio chat or `ask` starts says `sdk-rust` in its registry
+/// file, whichever it is; the program says which in the CLI's environment,
+/// and `deck --json` (and the deck's kind column) names it: an ask's row is
+/// `claudio ask`.
+#[test]
+fn json_says_an_ask_s_session_is_claudio_ask() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let cli = |program: Option<&str>| {
+        let mut c = Command::new("sleep");
+        c.arg("60");
+        if let Some(p) = program {
+            c.env("CLAUDIO_PROGRAM", p);
+        }
+        c.spawn().unwrap()
+    };
+    let mut ask = cli(Some("claudio ask"));
+    let mut chat = cli(Some("claudio chat"));
+    let mut old = cli(None);
+    for (c, id) in [(&ask, "s-ask"), (&chat, "s-chat"), (&old, "s-old")] {
+        let f = sessions.join(format!("{}.json", c.id()));
+        std::fs::write(
+            f,
+            serde_json::json!({"pid": c.id(), "sessionId": id, "cwd": "/w", "kind": "print",
+                "entrypoint": "sdk-rust", "status": "idle"})
+            .to_string(),
+        )
+        .unwrap();
+    }
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let program = |id: &str| {
+        v["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["sessionId"] == id)
+            .unwrap_or_else(|| panic!("no {id}: {v}"))["program"]
+            .clone()
+    };
+    assert_eq!(program("s-ask"), "claudio ask");
+    assert_eq!(program("s-chat"), "claudio chat");
+    assert_eq!(program("s-old"), "claudio chat");
+    for c in [&mut ask, &mut chat, &mut old] {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+}

@@ -139,7 +139,7 @@ fn sessions(config_dir: &Path, costs: &mut Costs) -> (Vec<Session>, Vec<String>)
                 pid: s.pid,
                 session_id: s.session_id.clone(),
                 project: s.cwd.clone().unwrap_or_default(),
-                kind: Kind::of(s.kind.as_deref(), s.entrypoint.as_deref()),
+                kind: Kind::of_process(s.kind.as_deref(), s.entrypoint.as_deref(), s.pid),
                 phase,
                 waiting_for,
                 tmux: s.tmux.clone(),
