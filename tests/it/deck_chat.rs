@@ -356,6 +356,37 @@ fn a_chat_s_questions_and_plan_are_answered_in_the_deck() {
     assert_eq!(answers(&fake).len(), 2);
 }
 
+/// A chat's plan rejected in the deck with Esc, as the chat's own Esc
+/// rejects it: the chat sends the denial that stops the turn.
+#[test]
+fn a_chat_s_plan_rejected_in_the_deck_stops_the_turn() {
+    let h = home();
+    let fake = questions_then_plan(
+        json!({"Which db?": "Postgres", "Which port?": "5432"}),
+        json!({"behavior": "deny", "message": "The user rejected the plan and stopped the turn.",
+            "interrupt": true}),
+    );
+    let mut full = Term::spawn_sized(deck(h.path(), &["deck"]), 30, 120);
+    full.wait_for("claudio deck");
+    let mut t = chat_asked(&fake, h.path(), "Which db?");
+    full.wait_for("2. SQLite");
+    full.line("1");
+    full.wait_for("Which port?");
+    full.line("1");
+    t.wait_for("answered in the deck");
+    let screen = full.wait_for("fix the rounding");
+    assert!(screen.contains("Esc rejects, stops the turn"), "{screen}");
+    full.send(b"\x1b");
+    full.wait_for("plan rejected, turn stopped");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // the fake exits 3 on an answer it did not expect
+    let got = answers(&fake);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["response"]["response"]["interrupt"], true, "{got:?}");
+}
+
 /// Reads the chat's acknowledgement of an answer: `(taken, refused)`.
 fn ack(s: &std::os::unix::net::UnixStream) -> Option<(bool, bool)> {
     let mut line = String::new();

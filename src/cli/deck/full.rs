@@ -293,14 +293,18 @@ pub(super) fn asks_of(
         width,
     };
     match (registered(req.kind()).open)(&req, &asking) {
-        Opened::Ask(model) => Some(Asks::new(
-            model,
-            Screen {
-                style,
-                width,
-                height: 24,
-            },
-        )),
+        Opened::Ask(model) => {
+            let mut a = Asks::new(
+                model,
+                Screen {
+                    style,
+                    width,
+                    height: 24,
+                },
+            );
+            a.plan = req.kind() == claudio::protocol::ask::RequestKind::Plan;
+            Some(a)
+        }
         Opened::Decided { .. } => None,
     }
 }
@@ -327,6 +331,13 @@ fn shown_at(req: &CanUseToolRequest, input: &Value, width: usize, style: Style) 
 
 /// The hook's answer for a decision (its token set when it is sent).
 pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
+    let interrupt = matches!(
+        result,
+        PermissionResult::Deny {
+            interrupt: true,
+            ..
+        }
+    );
     let (behavior, message, updated_permissions, updated_input) = match result {
         PermissionResult::Allow {
             updated_permissions,
@@ -347,6 +358,7 @@ pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
         message,
         updated_permissions,
         updated_input,
+        interrupt,
     }
 }
 
@@ -772,6 +784,12 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                                 claudio::protocol::ask::RequestKind::Plan,
                             ) => "plan approved",
                             (PermissionResult::Allow { .. }, _) => "answered",
+                            (
+                                PermissionResult::Deny {
+                                    interrupt: true, ..
+                                },
+                                claudio::protocol::ask::RequestKind::Plan,
+                            ) => "plan rejected, turn stopped",
                             (_, claudio::protocol::ask::RequestKind::Plan) => "plan not approved",
                             _ => "declined",
                         };

@@ -306,6 +306,7 @@ pub fn answer_one(
                 message,
                 updated_permissions: None,
                 updated_input: None,
+                interrupt: false,
             })
         };
         match given {

@@ -64,7 +64,8 @@ its tool approvals, its questions and its plans, each shown as ask shows it:
 a question's options numbered (type a number, numbers like 1,3 where several
 may be chosen, or your own answer, then Enter; one question after another),
 a plan in its box (1 approves it accepting edits, 2 approving each edit, 3
-keeps planning, or type what to change), t hands it back to the chat, and
+keeps planning, or type what to change; Esc rejects it and stops the turn,
+as in the chat), t hands it back to the chat, and
 Ctrl-C quits (an answer may start with a q). The chat takes only the answers
 to the questions it asked and the plan it showed. The first answer wins: the
 deck's closes the chat's question (\"answered in the deck\"), the chat's

@@ -149,6 +149,10 @@ pub struct Answer {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_input: Option<Value>,
+    /// For a denial: stop the turn too (a plan rejected, as the chat's
+    /// Esc rejects it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupt: bool,
 }
 
 /// What the asking end says once it read an answer (an allow or a
@@ -239,6 +243,7 @@ impl Pending {
             message,
             updated_permissions,
             updated_input: None,
+            interrupt: false,
         };
         write_line(&mut self.stream, &a)
     }

@@ -150,6 +150,8 @@ pub struct Asks {
     pub text: String,
     /// Where it is drawn.
     pub at: crate::cli::requests::Screen,
+    /// A plan: Esc rejects it and stops the turn, as in the chat.
+    pub plan: bool,
 }
 
 impl Asks {
@@ -159,7 +161,12 @@ impl Asks {
         at: crate::cli::requests::Screen,
     ) -> Asks {
         let text = model.prompt(&at);
-        Asks { model, text, at }
+        Asks {
+            model,
+            text,
+            at,
+            plan: false,
+        }
     }
 
     /// Drawn again for another width.
@@ -402,6 +409,14 @@ impl View {
             }
             KeyCode::Up => self.move_selection(-1),
             KeyCode::Down => self.move_selection(1),
+            // on a plan with nothing typed: rejected, the turn stopped
+            // (the chat's Esc)
+            KeyCode::Esc if self.typed.is_empty() => {
+                if let Some(act) = self.reject_plan() {
+                    return Some(act);
+                }
+                self.set_whole(false);
+            }
             KeyCode::Esc => {
                 self.typed.clear();
                 self.set_whole(false);
@@ -507,6 +522,16 @@ impl View {
         self.seen = 0;
         self.note = None;
         None
+    }
+
+    /// Esc on a plan: its model's rejection (an empty line: the plan
+    /// rejected and the turn stopped), as the chat's Esc gives it.
+    fn reject_plan(&mut self) -> Option<Act> {
+        let token = self.selected.clone()?;
+        let r = self.requests.iter_mut().find(|r| r.token == token)?;
+        let a = r.asks.as_mut().filter(|a| a.plan)?;
+        let done = a.model.line("", &a.at).done?;
+        Some(Act::Reply(token, done.result))
     }
 
     /// The screen: `height` rows of at most `width` columns at time `now`
@@ -685,10 +710,15 @@ impl View {
             } else {
                 foot.extend(lines.iter().map(|l| fit_row(l, width)));
             }
-            if r.asks.is_some() {
+            if let Some(a) = &r.asks {
+                let stop = if a.plan {
+                    format!("{} rejects, stops the turn · ", s.bold("Esc"))
+                } else {
+                    String::new()
+                };
                 foot.push(fit_row(
                     &format!(
-                        "  └ a number, or your own answer, then Enter · {} chat · {} quits › {}",
+                        "  └ a number, or your own answer, then Enter · {stop}{} chat · {} quits › {}",
                         s.bold("t"),
                         s.bold("Ctrl-C"),
                         Sanitizer::visible(&self.typed),
