@@ -432,6 +432,13 @@ impl Watched {
         }
     }
 
+    /// Whether the sessions' permission requests reach the deck through
+    /// the hook now (for `deck --watch`: the hook installed and a deck
+    /// running to take them).
+    pub fn set_hooked(&mut self, hooked: bool) {
+        self.hooked = hooked;
+    }
+
     /// A permission request the deck holds came for `session` (`None`:
     /// the hook named none): the notice to send, unless one for that
     /// session's wait went already (another request held, its registry
@@ -1263,8 +1270,10 @@ mod tests {
         assert!(w
             .sessions(1_400, &[sighting("s1", perm(), 1_050)], turn)
             .is_empty());
-        // without the hook: the registry's notice at once, and that is all
-        let mut w = Watched::new(false);
+        // without the hook (or no deck to take its requests, for `deck
+        // --watch`): the registry's notice at once, and that is all
+        let mut w = Watched::new(true);
+        w.set_hooked(false);
         w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
         let got = w.sessions(1_100, &[sighting("s1", perm(), 1_050)], turn);
         assert_eq!(kinds(&got), [Trigger::Permission]);

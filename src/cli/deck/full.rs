@@ -465,15 +465,19 @@ pub struct Notices {
     lock: Option<std::fs::File>,
     /// Where the lock is.
     lock_dir: PathBuf,
+    /// The hook is installed.
+    installed: bool,
 }
 
 impl Notices {
     /// The config file's notices; `bell`: ring for a request when it sets
     /// none.
     pub fn from_config(bell: bool) -> Notices {
+        let installed = super::install::installed();
         let mut n = Notices {
             notifier: crate::cli::notify::from_config(),
-            watched: Watched::new(super::install::installed()),
+            watched: Watched::new(installed),
+            installed,
             bell,
             lock: None,
             lock_dir: super::socket::dir(),
@@ -490,6 +494,12 @@ impl Notices {
             self.lock = super::socket::lock_notices(&self.lock_dir);
         }
         self.lock.is_some()
+    }
+
+    /// Whether a deck takes the hook's requests now (`deck --watch`: one
+    /// runs beside it), besides the hook being installed.
+    pub fn deck_running(&mut self, running: bool) {
+        self.watched.set_hooked(running && self.installed);
     }
 
     /// A permission request the deck holds (`input`: the hook's): its

@@ -74,14 +74,15 @@ fn sessions_now(config_dir: &Path) -> BTreeMap<u64, Value> {
         .collect()
 }
 
-fn requests_now(sock: &Path) -> BTreeMap<u64, Value> {
-    socket::ask_list(sock)
-        .as_ref()
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|r| Some((r["id"].as_u64()?, r.clone())))
-        .collect()
+/// The requests the running deck holds; `None` when no deck answers.
+fn requests_now(sock: &Path) -> Option<BTreeMap<u64, Value>> {
+    socket::ask_list(sock).map(|list| {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| Some((r["id"].as_u64()?, r.clone())))
+            .collect()
+    })
 }
 
 /// A session's row (as `deck --json` shows it) as the notices read it.
@@ -155,6 +156,10 @@ pub fn run() -> anyhow::Result<Exit> {
     let mut notices = super::full::Notices::from_config(false);
     loop {
         let (mut s, r) = (sessions_now(&config_dir), requests_now(&sock));
+        // a registry's permission wait waits for the hook's request only
+        // while a deck takes them
+        notices.deck_running(r.is_some());
+        let r = r.unwrap_or_default();
         // a session whose request the deck holds waits, whatever its file says yet
         let held: Vec<Value> = r.values().cloned().collect();
         for row in s.values_mut() {
