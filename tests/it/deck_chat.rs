@@ -565,3 +565,58 @@ fn an_ask_s_questions_and_plan_are_answered_in_the_deck() {
     assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(0));
     assert_eq!(answers(&fake).len(), 2);
 }
+
+/// A claudio chat sends its own notice when its dialog asks; the deck
+/// that shows its request beside it sends none more (its notices are for
+/// the claude TUIs, which cannot send their own).
+#[test]
+fn a_chat_s_request_is_one_notice_with_a_deck_running() {
+    let h = home();
+    let log = h.path().join("notices.jsonl");
+    let config = h.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let fake = asking(allowed());
+    let mut full = deck(h.path(), &["deck"]);
+    full.env("CLAUDIO_CONFIG", &config);
+    let mut full = Term::spawn_sized(full, 30, 120);
+    full.wait_for("claudio deck");
+    let mut c = claudio(&fake);
+    c.env("HOME", h.path())
+        .env("XDG_DATA_HOME", h.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"))
+        .env("CLAUDIO_CONFIG", &config);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("do it");
+    t.wait_for("Allow?");
+    full.wait_for("touch made-by-the-tool");
+    let read = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while read().is_empty() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // (what a second sender would have written comes meanwhile)
+    std::thread::sleep(Duration::from_millis(1000));
+    let got = read();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    full.line("y");
+    t.wait_for("answered in the deck");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert_eq!(read().len(), 1);
+}

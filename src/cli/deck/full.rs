@@ -452,6 +452,14 @@ fn asked_in_its_terminal(input: &Value) -> bool {
     ) && program_of(input).is_none()
 }
 
+/// Whether the deck's notice tells of the request `input`: a claude
+/// TUI's permission request (a claudio chat or `ask` sends its own notice
+/// as its dialog asks; a TUI's question or plan is told of by its registry
+/// file).
+fn noticed_here(input: &Value) -> bool {
+    program_of(input).is_none() && !asked_in_its_terminal(input)
+}
+
 /// The notices the config file sets, for the sessions the deck watches.
 pub struct Notices {
     notifier: Option<Notifier>,
@@ -505,7 +513,7 @@ impl Notices {
     /// A permission request the deck holds (`input`: the hook's): its
     /// notice, or the bell alone when no `[notify]` table is set.
     pub fn request(&mut self, input: &Value, out: &mut impl Write) {
-        if asked_in_its_terminal(input) {
+        if !noticed_here(input) {
             return;
         }
         let session = input.get("session_id").and_then(Value::as_str);
@@ -525,7 +533,7 @@ impl Notices {
 
     /// A request the deck held left it.
     pub fn request_gone(&mut self, input: &Value) {
-        if asked_in_its_terminal(input) {
+        if !noticed_here(input) {
             return;
         }
         let session = input.get("session_id").and_then(Value::as_str);

@@ -109,12 +109,20 @@ fn sighting(row: &Value) -> Option<crate::cli::notify::Sighting> {
 /// A request as `deck --json` lists it, as the hook gave it (what a
 /// notice reads).
 fn hook_input(r: &Value) -> Value {
-    json!({
+    let mut input = json!({
         "session_id": r["sessionId"],
         "cwd": r["cwd"],
         "tool_name": r["toolName"],
         "tool_input": r["toolInput"],
-    })
+    });
+    // a claudio chat's or `ask`'s: it sends its own notice
+    if let Some(p) = r["program"]
+        .as_str()
+        .filter(|p| super::view::Kind::of_program(p).is_some())
+    {
+        input["claudio"] = json!({ "program": p });
+    }
+    input
 }
 
 /// The notices for what changed between two states (the terminal's part
@@ -186,6 +194,19 @@ pub fn run() -> anyhow::Result<Exit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request the deck lists, as the notices read it: a claudio chat's
+    /// says so (it sends its own notice), a claude TUI's does not.
+    #[test]
+    fn a_listed_request_keeps_which_program_asks() {
+        let chat = hook_input(&json!({"sessionId": "s", "toolName": "Bash",
+            "program": "claudio chat"}));
+        assert_eq!(chat["claudio"]["program"], "claudio chat");
+        assert_eq!(chat["tool_name"], "Bash");
+        let tui = hook_input(&json!({"sessionId": "s", "toolName": "Bash",
+            "program": "claude TUI"}));
+        assert!(tui.get("claudio").is_none(), "{tui}");
+    }
 
     #[test]
     fn events_say_what_came_changed_and_went() {
