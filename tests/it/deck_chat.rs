@@ -620,3 +620,36 @@ fn a_chat_s_request_is_one_notice_with_a_deck_running() {
     assert_eq!(t.wait(20).code(), Some(0));
     assert_eq!(read().len(), 1);
 }
+
+/// Not on a terminal, the deck reads a chat's plan as `ask` does: Enter
+/// alone rejects it and stops the turn.
+#[test]
+fn a_chat_s_plan_rejected_in_a_deck_line_by_line_stops_the_turn() {
+    let h = home();
+    let fake = questions_then_plan(
+        json!({"Which db?": "Postgres", "Which port?": "8080"}),
+        json!({"behavior": "deny", "message": "The user rejected the plan and stopped the turn.",
+            "interrupt": true}),
+    );
+    let mut t = chat_asked(&fake, h.path(), "Which db?");
+    let mut d = Deck::start(h.path());
+    d.wait_for("1. Postgres");
+    d.child.stdin.as_mut().unwrap().write_all(b"1\n").unwrap();
+    d.wait_for("Which port?");
+    d.child.stdin.as_mut().unwrap().write_all(b"2\n").unwrap();
+    t.wait_for("answered in the deck");
+    d.wait_for("fix the rounding");
+    d.child.stdin.as_mut().unwrap().write_all(b"\n").unwrap();
+    // (the prompt's line, ended by what the answer wrote)
+    let said = d.wait_for("answered from the deck");
+    assert!(
+        said.contains("Enter alone rejects it and stops the turn"),
+        "{said}"
+    );
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let got = answers(&fake);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["response"]["response"]["interrupt"], true, "{got:?}");
+}

@@ -358,11 +358,13 @@ fn asks_line(
         for l in super::view::asks_lines(&asks.text) {
             writeln!(out, "{l}")?;
         }
-        write!(
-            out,
-            "  {} ",
-            style.dim("a number, or your own answer; t: answer it in its chat ›")
-        )?;
+        let hint = if asks.plan {
+            // as `ask` reads a plan's line
+            "a number, or what to change; Enter alone rejects it and stops the turn; t: answer it in its chat ›"
+        } else {
+            "a number, or your own answer; t: answer it in its chat ›"
+        };
+        write!(out, "  {} ", style.dim(hint))?;
         out.flush()?;
         let line = match input.next(&pending, &mut || false)? {
             Typed::Line(l) => l,
@@ -383,7 +385,7 @@ fn asks_line(
             writeln!(out, "  {}", style.dim("handed back: answer it in its chat"))?;
             return Ok(true);
         }
-        if t.is_empty() {
+        if t.is_empty() && !asks.plan {
             continue;
         }
         let step = asks.model.line(&line, &asks.at);

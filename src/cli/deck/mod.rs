@@ -55,7 +55,8 @@ answered in its terminal: the row names its tmux pane. A request answered in
 its terminal first leaves the deck by itself; one answered there a moment
 before the deck's answer is said so (\"answered in its terminal first\").
 Not on a terminal, the deck works line by line (y, n or a reason, t; a
-chat's questions and plans a number or your own words a line).
+chat's questions and plans a number or your own words a line, and Enter
+alone rejects a plan and stops the turn, as ask reads it).
 
 A claudio chat, or an ask asking on its terminal, needs no hook: while its
 request waits, it offers it to the deck over the same socket (a deck started
