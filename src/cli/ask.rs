@@ -169,6 +169,8 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     }
     // the CLI's requests come in the session's events, asked by the loop
     options = options.requests_as_events(true);
+    // the deck's row says `claudio ask`, not `claudio chat`
+    options = options.env(super::deck::view::PROGRAM_ENV, "claudio ask");
 
     // Taken before the CLI starts: a signal while it starts (slow MCP
     // servers) stops it and removes its private files, as one later does.

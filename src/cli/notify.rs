@@ -351,25 +351,59 @@ struct Track {
     seen: Seen,
     /// When its turn began (ms since the epoch), while one runs.
     busy_since: Option<u64>,
-    /// A needs-you notice went for it and it has not been answered since.
+    /// A needs-you notice went (or is due) for its wait, and the wait has
+    /// not ended since.
     told: bool,
     /// Its requests the deck holds now.
     held: usize,
+    /// The deck's last held request of it left (answered, handed back,
+    /// withdrawn), and its registry has not said since that it stopped
+    /// waiting: a permission wait it says is that request's, read late (the
+    /// CLI writes its file after the fact); a new request is a new wait.
+    answered: bool,
+    /// The notice of a permission wait its registry says, held back until
+    /// this time (ms since the epoch) for the hook's request of the same
+    /// wait, whose notice says more and replaces it.
+    due: Option<(u64, Notice)>,
 }
+
+impl Track {
+    fn new(seen: Seen) -> Track {
+        Track {
+            seen,
+            busy_since: None,
+            told: false,
+            held: 0,
+            answered: false,
+            due: None,
+        }
+    }
+}
+
+/// How long the notice of a permission wait the registry says is held
+/// back for the hook's request of the same wait (when the hook is
+/// installed): the hook's notice names the tool and its command. The two
+/// come within milliseconds of each other, in either order.
+pub const HOOK_GRACE: Duration = Duration::from_secs(2);
 
 /// The notices for sessions the deck watches from outside (claude TUIs):
 /// a permission request from the hook, the registry saying a session
 /// waits (a question, its own dialog), a turn that ended after long
-/// enough. One notice per event: while a session's notice waits for the
+/// enough. One notice per wait: while a session's notice waits for the
 /// person, its other requests (parallel sub-agents, its own dialog beside
-/// the hook's) make none; a session seen for the first time says nothing
-/// of what it did before. Pure: the time is handed in.
+/// the hook's, its registry file saying so before or after the hook's
+/// request, or still after the deck answered it) make none; a session seen
+/// for the first time says nothing of what it did before. Pure: the time
+/// is handed in.
 #[derive(Debug, Default)]
 pub struct Watched {
     sessions: std::collections::HashMap<String, Track>,
     /// The first sight of the sessions was taken (what was already so then
     /// makes no notice).
     primed: bool,
+    /// The hook hands the deck the sessions' permission requests: a
+    /// registry's permission wait waits [`HOOK_GRACE`] for its request.
+    hooked: bool,
 }
 
 /// A session as the deck reads it: its key (its session id, else its
@@ -383,38 +417,78 @@ pub struct Sighting {
     pub since: Option<u64>,
 }
 
+/// Whether the registry's `waitingFor` is a permission's (the hook's).
+fn for_permission(what: &str) -> bool {
+    what.contains("permission")
+}
+
 impl Watched {
+    /// Watched sessions whose permission requests reach the deck through
+    /// the hook (`hooked`: installed) or not.
+    pub fn new(hooked: bool) -> Watched {
+        Watched {
+            hooked,
+            ..Watched::default()
+        }
+    }
+
+    /// Whether the sessions' permission requests reach the deck through
+    /// the hook now (for `deck --watch`: the hook installed and a deck
+    /// running to take them).
+    pub fn set_hooked(&mut self, hooked: bool) {
+        self.hooked = hooked;
+    }
+
     /// A permission request the deck holds came for `session` (`None`:
     /// the hook named none): the notice to send, unless one for that
-    /// session still waits for the person.
+    /// session's wait went already (another request held, its registry
+    /// saying it waits). A request after the deck answered the last one
+    /// is a new wait.
     pub fn request(&mut self, session: Option<&str>, notice: Notice) -> Option<Notice> {
         let Some(key) = session else {
             return Some(notice);
         };
-        let t = self.sessions.entry(key.to_owned()).or_insert(Track {
-            seen: Seen::Working,
-            busy_since: None,
-            told: false,
-            held: 0,
-        });
+        let t = self
+            .sessions
+            .entry(key.to_owned())
+            .or_insert_with(|| Track::new(Seen::Working));
         t.held += 1;
-        if t.told {
+        if t.held > 1 {
             return None;
         }
+        // the registry's notice of this wait, held back: this one says more
+        let replaced = t.due.take().is_some();
+        let fresh = !t.told || t.answered || replaced;
         t.told = true;
-        Some(notice)
+        t.answered = false;
+        fresh.then_some(notice)
     }
 
     /// A request the deck held for `session` left it (answered, handed
-    /// back, withdrawn).
+    /// back, withdrawn). Its wait ends when the registry says the session
+    /// no longer waits, or with the next request.
     pub fn request_gone(&mut self, session: Option<&str>) {
         let Some(t) = session.and_then(|k| self.sessions.get_mut(k)) else {
             return;
         };
         t.held = t.held.saturating_sub(1);
-        if t.held == 0 && !matches!(t.seen, Seen::Waiting(_)) {
-            t.told = false;
+        if t.held == 0 {
+            t.answered = true;
         }
+    }
+
+    /// The notices held back that are due at `now` (ms since the epoch):
+    /// the registry said a session waits for a permission, and no request
+    /// of the hook came for it.
+    pub fn due(&mut self, now: u64) -> Vec<Notice> {
+        let mut out: Vec<(u64, Notice)> = Vec::new();
+        for t in self.sessions.values_mut() {
+            if t.due.as_ref().is_some_and(|(at, _)| *at <= now) {
+                out.extend(t.due.take());
+            }
+        }
+        out.sort_by_key(|(at, _)| *at);
+        out.into_iter().map(|(_, n)| n).collect()
     }
 
     /// The sessions as they are at `now` (ms since the epoch): the notices
@@ -423,46 +497,63 @@ impl Watched {
     pub fn sessions(&mut self, now: u64, seen: &[Sighting], turn: Duration) -> Vec<Notice> {
         let mut out = Vec::new();
         let primed = std::mem::replace(&mut self.primed, true);
+        let hooked = self.hooked;
         let live: std::collections::HashSet<&str> = seen.iter().map(|s| s.key.as_str()).collect();
         // gone: forgotten, unless the deck still holds a request of it
         self.sessions
             .retain(|k, t| live.contains(k.as_str()) || t.held > 0);
+        // a wait's notice: now, or held back for the hook's request
+        let tell = |t: &mut Track, s: &Sighting, what: &str, out: &mut Vec<Notice>| {
+            t.told = true;
+            t.answered = false;
+            let n = waiting_notice(&s.project, what, &s.key);
+            if hooked && for_permission(what) {
+                t.due = Some((now.saturating_add(HOOK_GRACE.as_millis() as u64), n));
+            } else {
+                out.push(n);
+            }
+        };
         for s in seen {
             // a turn begins with work (a dialog on an idle session, as
             // 2.1.332's offer of auto mode, is none), and ends idle
             let busy = s.seen == Seen::Working;
             let idle = s.seen == Seen::Idle;
             let Some(t) = self.sessions.get_mut(&s.key) else {
-                self.sessions.insert(
-                    s.key.clone(),
-                    Track {
-                        seen: s.seen.clone(),
-                        busy_since: busy.then(|| s.since.unwrap_or(now)),
-                        // already waiting when first seen: said by the
-                        // deck's screen, or a notice now when it came later
-                        told: matches!(s.seen, Seen::Waiting(_)),
-                        held: 0,
-                    },
-                );
-                if let (true, Seen::Waiting(what)) = (primed, &s.seen) {
-                    out.push(waiting_notice(&s.project, what, &s.key));
+                let mut t = Track::new(s.seen.clone());
+                t.busy_since = busy.then(|| s.since.unwrap_or(now));
+                if let Seen::Waiting(what) = &s.seen {
+                    if primed {
+                        tell(&mut t, s, what, &mut out);
+                    } else {
+                        // already waiting when first seen: the deck's
+                        // screen says so
+                        t.told = true;
+                    }
                 }
+                self.sessions.insert(s.key.clone(), t);
                 continue;
             };
             if busy && t.busy_since.is_none() {
                 t.busy_since = Some(s.since.unwrap_or(now).min(now));
             }
+            match &s.seen {
+                // the hook's request held: its notice is this wait's
+                Seen::Waiting(_) if t.held > 0 => {}
+                // the request the deck answered, its file not yet rewritten
+                Seen::Waiting(what) if t.answered && for_permission(what) => {}
+                Seen::Waiting(what) if !t.told || t.answered => tell(t, s, what, &mut out),
+                Seen::Waiting(_) => {}
+                // no longer waiting: the next wait is a new one
+                _ => {
+                    t.due = None;
+                    if t.held == 0 {
+                        t.told = false;
+                        t.answered = false;
+                    }
+                }
+            }
             if t.seen == s.seen {
                 continue;
-            }
-            match &s.seen {
-                Seen::Waiting(what) if !t.told => {
-                    t.told = true;
-                    out.push(waiting_notice(&s.project, what, &s.key));
-                }
-                Seen::Waiting(_) => {}
-                _ if t.held == 0 => t.told = false,
-                _ => {}
             }
             if idle {
                 if let Some(from) = t.busy_since.take() {
@@ -1092,6 +1183,173 @@ mod tests {
         assert!(w.request(Some("s1"), request_notice(&bash)).is_some());
         // another session's request is its own event
         assert!(w.request(Some("s2"), request_notice(&bash)).is_some());
+    }
+
+    fn perm() -> Seen {
+        Seen::Waiting("permission prompt".into())
+    }
+
+    fn bash_notice(session: &str) -> Notice {
+        request_notice(
+            &serde_json::json!({"session_id": session, "cwd": "/home/me/app",
+            "tool_name": "Bash", "tool_input": {"command": "touch made"}}),
+        )
+    }
+
+    /// The race seen under load: the deck answers the hook's request
+    /// before it reads the registry saying the session waits (the CLI
+    /// rewrites its file after the fact). That wait is the request's: no
+    /// second notice, however many reads still say so; once the file says
+    /// it works again, the next wait is a notice again.
+    #[test]
+    fn a_registry_wait_read_after_the_deck_answered_is_the_same_wait() {
+        let turn = Duration::from_secs(600);
+        for hooked in [false, true] {
+            let mut w = Watched::new(hooked);
+            w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
+            assert!(w.request(Some("s1"), bash_notice("s1")).is_some());
+            w.request_gone(Some("s1"));
+            for now in [2_000, 3_000, 9_000] {
+                assert!(
+                    w.sessions(now, &[sighting("s1", perm(), 1_950)], turn)
+                        .is_empty(),
+                    "hooked {hooked}: the answered wait, read late"
+                );
+                assert!(w.due(now).is_empty());
+            }
+            w.sessions(10_000, &[sighting("s1", Seen::Working, 9_950)], turn);
+            // a new wait the registry says, no hook request for it
+            let got = w.sessions(11_000, &[sighting("s1", perm(), 10_950)], turn);
+            let got = [got, w.due(11_000 + HOOK_GRACE.as_millis() as u64)].concat();
+            assert_eq!(kinds(&got), [Trigger::Permission], "hooked {hooked}");
+        }
+    }
+
+    /// The hook's request first, the registry saying the session waits
+    /// after it (seen either way round on the real TUI): one notice, the
+    /// hook's.
+    #[test]
+    fn a_hook_request_then_its_registry_wait_is_one_notice() {
+        let turn = Duration::from_secs(600);
+        let mut w = Watched::new(true);
+        w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
+        let n = w.request(Some("s1"), bash_notice("s1")).unwrap();
+        assert_eq!(n.title, "Bash waits for you");
+        assert!(w
+            .sessions(1_100, &[sighting("s1", perm(), 1_050)], turn)
+            .is_empty());
+        assert!(w.due(60_000).is_empty());
+        w.request_gone(Some("s1"));
+        assert!(w
+            .sessions(2_000, &[sighting("s1", perm(), 1_050)], turn)
+            .is_empty());
+        assert!(w.due(60_000).is_empty());
+    }
+
+    /// The registry saying the session waits for a permission before the
+    /// hook's request reaches the deck: the registry's notice is held back
+    /// for the request, whose notice (naming the tool and its command)
+    /// goes instead: one notice. Without the hook it goes at once, and a
+    /// request after it makes none.
+    #[test]
+    fn a_registry_wait_then_its_hook_request_is_one_notice() {
+        let turn = Duration::from_secs(600);
+        let mut w = Watched::new(true);
+        w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
+        assert!(w
+            .sessions(1_100, &[sighting("s1", perm(), 1_050)], turn)
+            .is_empty());
+        assert!(w.due(1_200).is_empty());
+        let n = w.request(Some("s1"), bash_notice("s1")).unwrap();
+        assert_eq!(n.title, "Bash waits for you");
+        assert!(w.due(1_100 + HOOK_GRACE.as_millis() as u64).is_empty());
+        assert!(w
+            .sessions(1_300, &[sighting("s1", perm(), 1_050)], turn)
+            .is_empty());
+        w.request_gone(Some("s1"));
+        assert!(w
+            .sessions(1_400, &[sighting("s1", perm(), 1_050)], turn)
+            .is_empty());
+        // without the hook (or no deck to take its requests, for `deck
+        // --watch`): the registry's notice at once, and that is all
+        let mut w = Watched::new(true);
+        w.set_hooked(false);
+        w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
+        let got = w.sessions(1_100, &[sighting("s1", perm(), 1_050)], turn);
+        assert_eq!(kinds(&got), [Trigger::Permission]);
+        assert!(w.request(Some("s1"), bash_notice("s1")).is_none());
+    }
+
+    /// A permission wait the registry says and no hook request follows
+    /// (the deck not running when the hook ran, its dialog shown at once):
+    /// the held-back notice goes once the grace is over, once; a request
+    /// late after it is the same wait. A wait that ended within the grace
+    /// (a request the deck allowed again by itself) makes none.
+    #[test]
+    fn a_registry_permission_wait_with_no_hook_request_is_one_late_notice() {
+        let turn = Duration::from_secs(600);
+        let grace = HOOK_GRACE.as_millis() as u64;
+        let mut w = Watched::new(true);
+        w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
+        w.sessions(2_000, &[sighting("s1", perm(), 1_950)], turn);
+        assert!(w.due(2_000 + grace - 1).is_empty());
+        let got = w.due(2_000 + grace);
+        assert_eq!(kinds(&got), [Trigger::Permission]);
+        assert_eq!(got[0].title, "A claude TUI waits for your permission");
+        assert!(w.due(2_000 + grace * 10).is_empty(), "once");
+        assert!(w.request(Some("s1"), bash_notice("s1")).is_none());
+        // a flash of waiting, over before the grace
+        let mut w = Watched::new(true);
+        w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
+        w.sessions(2_000, &[sighting("s1", perm(), 1_950)], turn);
+        w.sessions(2_050, &[sighting("s1", Seen::Working, 2_040)], turn);
+        assert!(w.due(2_000 + grace * 10).is_empty());
+        // a question is no hook's: at once
+        let got = w.sessions(
+            9_000,
+            &[sighting("s1", Seen::Waiting("input needed".into()), 8_990)],
+            turn,
+        );
+        assert_eq!(kinds(&got), [Trigger::Question]);
+    }
+
+    /// After the deck answered, its registry still saying it waits, a new
+    /// wait before the deck read the file say it worked in between: a new
+    /// hook request is a new wait (one notice), and so is a question.
+    #[test]
+    fn a_new_wait_after_an_answered_one_is_a_notice_again() {
+        let turn = Duration::from_secs(600);
+        let mut w = Watched::new(true);
+        w.sessions(1_000, &[sighting("s1", Seen::Working, 900)], turn);
+        assert!(w.request(Some("s1"), bash_notice("s1")).is_some());
+        w.sessions(1_100, &[sighting("s1", perm(), 1_050)], turn);
+        w.request_gone(Some("s1"));
+        // the next call asks at once: the file says waiting all along
+        w.sessions(1_200, &[sighting("s1", perm(), 1_150)], turn);
+        assert!(w.request(Some("s1"), bash_notice("s1")).is_some());
+        assert!(w
+            .sessions(1_300, &[sighting("s1", perm(), 1_250)], turn)
+            .is_empty());
+        // its sub-agent asks meanwhile: the same wait
+        assert!(w.request(Some("s1"), bash_notice("s1")).is_none());
+        w.request_gone(Some("s1"));
+        w.request_gone(Some("s1"));
+        assert!(w.due(60_000).is_empty());
+        // handed back, the TUI asks in its own dialog: the same wait; then
+        // a question (no hook's request) is a new one
+        let got = w.sessions(
+            2_000,
+            &[sighting("s1", Seen::Waiting("input needed".into()), 1_990)],
+            turn,
+        );
+        assert_eq!(kinds(&got), [Trigger::Question]);
+        assert!(w
+            .sessions(
+                2_100,
+                &[sighting("s1", Seen::Waiting("input needed".into()), 1_990)],
+                turn
+            )
+            .is_empty());
     }
 
     /// The registry saying a session waits (a question, a dialog the deck

@@ -622,6 +622,8 @@ fn the_nested_session_guard_is_not_inherited() {
     let env = fake.env();
     assert!(env.get("CLAUDECODE").is_none(), "{env}");
     assert_eq!(env["CLAUDE_CODE_ENTRYPOINT"], "sdk-rust");
+    // the deck tells an ask's CLI from a chat's by it
+    assert_eq!(env["CLAUDIO_PROGRAM"], "claudio ask");
 }
 
 /// A background agent that ends without the CLI starting a turn to report

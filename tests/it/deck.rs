@@ -717,3 +717,136 @@ fn a_tui_s_question_is_handed_back_to_its_terminal_at_once() {
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
     d.wait_for("a question of its session: answer it in its terminal");
 }
+
+/// `deck --watch` beside a full-screen deck shows the same, but only one
+/// of them sends the config file's notices: one notice per event, not one
+/// each. Once that deck is gone (killed: the kernel lets its lock go), the
+/// watch sends them.
+#[test]
+fn a_watch_beside_a_deck_sends_no_second_notice_and_takes_over_when_it_ends() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let log = h.path().join("notices.jsonl");
+    let config = notify_config(h.path(), &log);
+    const ID: &str = "0b5e2d0e-2a47-4b55-9c1e-3f2b3c4d5e6f";
+    let me = std::process::id();
+    tui_entry(&sessions, me, ID, "busy", "", now_ms());
+    let mut c = deck(h.path(), &["deck"]);
+    c.env("CLAUDIO_CONFIG", &config);
+    let mut t = crate::common::term::Term::spawn_sized(c, 30, 110);
+    t.wait_for("WORKING");
+    let mut c = deck(h.path(), &["deck", "--watch"]);
+    c.env("CLAUDIO_CONFIG", &config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut watch = c.spawn().unwrap();
+    let out = watch.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str(&l).unwrap());
+        }
+    });
+    let next = |what: &dyn Fn(&Value) -> bool| {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let v = lines
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+                .expect("the watch said nothing more");
+            if what(&v) {
+                return;
+            }
+        }
+    };
+    next(&|v| v["event"] == "session-appeared");
+    // a request the deck holds, which the watch sees too
+    let first = hook(h.path());
+    t.wait_for("touch made-by-the-tool");
+    next(&|v| v["event"] == "request-pending");
+    // another session waits on a question: both see it
+    let mut other = Command::new("sleep").arg("60").spawn().unwrap();
+    tui_entry(
+        &sessions,
+        other.id(),
+        "s-other",
+        "waiting",
+        "question",
+        now_ms(),
+    );
+    t.wait_for("question: answer in its terminal");
+    next(&|v| v["session"]["sessionId"] == "s-other");
+    let got = notices(&log, 2);
+    assert_eq!(got.len(), 2, "{got:?}");
+    // (what a second sender would have written comes meanwhile)
+    std::thread::sleep(Duration::from_millis(1000));
+    let got = notices(&log, 0);
+    let kinds: Vec<&str> = got.iter().map(|n| n["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["permission", "question"], "{got:?}");
+    // the deck dies: the watch sends the next notice, once
+    t.child().kill().unwrap();
+    let _ = t.child().wait();
+    assert!(first.wait_with_output().unwrap().status.success());
+    next(&|v| v["event"] == "request-answered");
+    tui_entry(&sessions, me, ID, "waiting", "input needed", now_ms());
+    next(&|v| v["session"]["sessionId"] == ID && v["session"]["state"] == "waiting");
+    let got = notices(&log, 3);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[2]["kind"], "question");
+    assert_eq!(got[2]["session"], ID);
+    let _ = other.kill();
+    let _ = other.wait();
+    let _ = watch.kill();
+    let _ = watch.wait();
+}
+
+/// The CLI a claudio chat or `ask` starts says `sdk-rust` in its registry
+/// file, whichever it is; the program says which in the CLI's environment,
+/// and `deck --json` (and the deck's kind column) names it: an ask's row is
+/// `claudio ask`.
+#[test]
+fn json_says_an_ask_s_session_is_claudio_ask() {
+    let h = home();
+    let sessions = h.path().join(".claude/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let cli = |program: Option<&str>| {
+        let mut c = Command::new("sleep");
+        c.arg("60");
+        if let Some(p) = program {
+            c.env("CLAUDIO_PROGRAM", p);
+        }
+        c.spawn().unwrap()
+    };
+    let mut ask = cli(Some("claudio ask"));
+    let mut chat = cli(Some("claudio chat"));
+    let mut old = cli(None);
+    for (c, id) in [(&ask, "s-ask"), (&chat, "s-chat"), (&old, "s-old")] {
+        let f = sessions.join(format!("{}.json", c.id()));
+        std::fs::write(
+            f,
+            serde_json::json!({"pid": c.id(), "sessionId": id, "cwd": "/w", "kind": "print",
+                "entrypoint": "sdk-rust", "status": "idle"})
+            .to_string(),
+        )
+        .unwrap();
+    }
+    let o = run(deck(h.path(), &["deck", "--json"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let program = |id: &str| {
+        v["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["sessionId"] == id)
+            .unwrap_or_else(|| panic!("no {id}: {v}"))["program"]
+            .clone()
+    };
+    assert_eq!(program("s-ask"), "claudio ask");
+    assert_eq!(program("s-chat"), "claudio chat");
+    assert_eq!(program("s-old"), "claudio chat");
+    for c in [&mut ask, &mut chat, &mut old] {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+}

@@ -356,6 +356,37 @@ fn a_chat_s_questions_and_plan_are_answered_in_the_deck() {
     assert_eq!(answers(&fake).len(), 2);
 }
 
+/// A chat's plan rejected in the deck with Esc, as the chat's own Esc
+/// rejects it: the chat sends the denial that stops the turn.
+#[test]
+fn a_chat_s_plan_rejected_in_the_deck_stops_the_turn() {
+    let h = home();
+    let fake = questions_then_plan(
+        json!({"Which db?": "Postgres", "Which port?": "5432"}),
+        json!({"behavior": "deny", "message": "The user rejected the plan and stopped the turn.",
+            "interrupt": true}),
+    );
+    let mut full = Term::spawn_sized(deck(h.path(), &["deck"]), 30, 120);
+    full.wait_for("claudio deck");
+    let mut t = chat_asked(&fake, h.path(), "Which db?");
+    full.wait_for("2. SQLite");
+    full.line("1");
+    full.wait_for("Which port?");
+    full.line("1");
+    t.wait_for("answered in the deck");
+    let screen = full.wait_for("fix the rounding");
+    assert!(screen.contains("Esc rejects, stops the turn"), "{screen}");
+    full.send(b"\x1b");
+    full.wait_for("plan rejected, turn stopped");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // the fake exits 3 on an answer it did not expect
+    let got = answers(&fake);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["response"]["response"]["interrupt"], true, "{got:?}");
+}
+
 /// Reads the chat's acknowledgement of an answer: `(taken, refused)`.
 fn ack(s: &std::os::unix::net::UnixStream) -> Option<(bool, bool)> {
     let mut line = String::new();
@@ -533,4 +564,92 @@ fn an_ask_s_questions_and_plan_are_answered_in_the_deck() {
     tty.wait_for_n("(answered in the deck)", 2);
     assert_eq!(wait_with_deadline(&mut child, 30).code(), Some(0));
     assert_eq!(answers(&fake).len(), 2);
+}
+
+/// A claudio chat sends its own notice when its dialog asks; the deck
+/// that shows its request beside it sends none more (its notices are for
+/// the claude TUIs, which cannot send their own).
+#[test]
+fn a_chat_s_request_is_one_notice_with_a_deck_running() {
+    let h = home();
+    let log = h.path().join("notices.jsonl");
+    let config = h.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[notify]\nbell = false\ncommand = \"cat >> '{}'\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let fake = asking(allowed());
+    let mut full = deck(h.path(), &["deck"]);
+    full.env("CLAUDIO_CONFIG", &config);
+    let mut full = Term::spawn_sized(full, 30, 120);
+    full.wait_for("claudio deck");
+    let mut c = claudio(&fake);
+    c.env("HOME", h.path())
+        .env("XDG_DATA_HOME", h.path())
+        .env("XDG_RUNTIME_DIR", h.path().join("run"))
+        .env("CLAUDIO_CONFIG", &config);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("do it");
+    t.wait_for("Allow?");
+    full.wait_for("touch made-by-the-tool");
+    let read = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while read().is_empty() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // (what a second sender would have written comes meanwhile)
+    std::thread::sleep(Duration::from_millis(1000));
+    let got = read();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["kind"], "permission");
+    full.line("y");
+    t.wait_for("answered in the deck");
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert_eq!(read().len(), 1);
+}
+
+/// Not on a terminal, the deck reads a chat's plan as `ask` does: Enter
+/// alone rejects it and stops the turn.
+#[test]
+fn a_chat_s_plan_rejected_in_a_deck_line_by_line_stops_the_turn() {
+    let h = home();
+    let fake = questions_then_plan(
+        json!({"Which db?": "Postgres", "Which port?": "8080"}),
+        json!({"behavior": "deny", "message": "The user rejected the plan and stopped the turn.",
+            "interrupt": true}),
+    );
+    let mut t = chat_asked(&fake, h.path(), "Which db?");
+    let mut d = Deck::start(h.path());
+    d.wait_for("1. Postgres");
+    d.child.stdin.as_mut().unwrap().write_all(b"1\n").unwrap();
+    d.wait_for("Which port?");
+    d.child.stdin.as_mut().unwrap().write_all(b"2\n").unwrap();
+    t.wait_for("answered in the deck");
+    d.wait_for("fix the rounding");
+    d.child.stdin.as_mut().unwrap().write_all(b"\n").unwrap();
+    // (the prompt's line, ended by what the answer wrote)
+    let said = d.wait_for("answered from the deck");
+    assert!(
+        said.contains("Enter alone rejects it and stops the turn"),
+        "{said}"
+    );
+    t.wait_for("1 API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let got = answers(&fake);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["response"]["response"]["interrupt"], true, "{got:?}");
 }

@@ -61,6 +61,8 @@ impl Connection {
             options = options.env(TODO_TOOLS, "1");
         }
         let options = options
+            // the deck's row says so (a chat started from `ask`'s tool too)
+            .env(crate::cli::deck::view::PROGRAM_ENV, "claudio chat")
             .include_partial_messages(true)
             // checkpoints make /rewind able to restore files
             .file_checkpointing(true)

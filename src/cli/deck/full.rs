@@ -139,7 +139,7 @@ fn sessions(config_dir: &Path, costs: &mut Costs) -> (Vec<Session>, Vec<String>)
                 pid: s.pid,
                 session_id: s.session_id.clone(),
                 project: s.cwd.clone().unwrap_or_default(),
-                kind: Kind::of(s.kind.as_deref(), s.entrypoint.as_deref()),
+                kind: Kind::of_process(s.kind.as_deref(), s.entrypoint.as_deref(), s.pid),
                 phase,
                 waiting_for,
                 tmux: s.tmux.clone(),
@@ -293,14 +293,18 @@ pub(super) fn asks_of(
         width,
     };
     match (registered(req.kind()).open)(&req, &asking) {
-        Opened::Ask(model) => Some(Asks::new(
-            model,
-            Screen {
-                style,
-                width,
-                height: 24,
-            },
-        )),
+        Opened::Ask(model) => {
+            let mut a = Asks::new(
+                model,
+                Screen {
+                    style,
+                    width,
+                    height: 24,
+                },
+            );
+            a.plan = req.kind() == claudio::protocol::ask::RequestKind::Plan;
+            Some(a)
+        }
         Opened::Decided { .. } => None,
     }
 }
@@ -327,6 +331,13 @@ fn shown_at(req: &CanUseToolRequest, input: &Value, width: usize, style: Style) 
 
 /// The hook's answer for a decision (its token set when it is sent).
 pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
+    let interrupt = matches!(
+        result,
+        PermissionResult::Deny {
+            interrupt: true,
+            ..
+        }
+    );
     let (behavior, message, updated_permissions, updated_input) = match result {
         PermissionResult::Allow {
             updated_permissions,
@@ -347,6 +358,7 @@ pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
         message,
         updated_permissions,
         updated_input,
+        interrupt,
     }
 }
 
@@ -440,6 +452,14 @@ fn asked_in_its_terminal(input: &Value) -> bool {
     ) && program_of(input).is_none()
 }
 
+/// Whether the deck's notice tells of the request `input`: a claude
+/// TUI's permission request (a claudio chat or `ask` sends its own notice
+/// as its dialog asks; a TUI's question or plan is told of by its registry
+/// file).
+fn noticed_here(input: &Value) -> bool {
+    program_of(input).is_none() && !asked_in_its_terminal(input)
+}
+
 /// The notices the config file sets, for the sessions the deck watches.
 pub struct Notices {
     notifier: Option<Notifier>,
@@ -447,29 +467,62 @@ pub struct Notices {
     /// With no `[notify]` table, a request still rings the bell (the full
     /// screen's way of saying one came).
     bell: bool,
+    /// The lock that makes this deck the one of the user's that sends the
+    /// notices (another deck or `--watch` beside it shows the same, and
+    /// sends none while it runs): taken when free.
+    lock: Option<std::fs::File>,
+    /// Where the lock is.
+    lock_dir: PathBuf,
+    /// The hook is installed.
+    installed: bool,
 }
 
 impl Notices {
     /// The config file's notices; `bell`: ring for a request when it sets
     /// none.
     pub fn from_config(bell: bool) -> Notices {
-        Notices {
+        let installed = super::install::installed();
+        let mut n = Notices {
             notifier: crate::cli::notify::from_config(),
-            watched: Watched::default(),
+            watched: Watched::new(installed),
+            installed,
             bell,
+            lock: None,
+            lock_dir: super::socket::dir(),
+        };
+        // the first deck started sends them
+        n.sending();
+        n
+    }
+
+    /// Whether this deck sends the notices: it holds the lock, or takes
+    /// it now (the deck that held it ended).
+    fn sending(&mut self) -> bool {
+        if self.notifier.is_some() && self.lock.is_none() {
+            self.lock = super::socket::lock_notices(&self.lock_dir);
         }
+        self.lock.is_some()
+    }
+
+    /// Whether a deck takes the hook's requests now (`deck --watch`: one
+    /// runs beside it), besides the hook being installed.
+    pub fn deck_running(&mut self, running: bool) {
+        self.watched.set_hooked(running && self.installed);
     }
 
     /// A permission request the deck holds (`input`: the hook's): its
     /// notice, or the bell alone when no `[notify]` table is set.
     pub fn request(&mut self, input: &Value, out: &mut impl Write) {
-        if asked_in_its_terminal(input) {
+        if !noticed_here(input) {
             return;
         }
         let session = input.get("session_id").and_then(Value::as_str);
         let notice = crate::cli::notify::request_notice(input);
-        match (&self.notifier, self.watched.request(session, notice)) {
-            (Some(n), Some(notice)) => n.deliver(&notice, out),
+        let notice = self.watched.request(session, notice);
+        let sending = self.sending();
+        match (&self.notifier, notice) {
+            (Some(n), Some(notice)) if sending => n.deliver(&notice, out),
+            (Some(_), _) => {}
             (None, Some(_)) if self.bell => {
                 let _ = out.write_all(b"\x07");
                 let _ = out.flush();
@@ -480,7 +533,7 @@ impl Notices {
 
     /// A request the deck held left it.
     pub fn request_gone(&mut self, input: &Value) {
-        if asked_in_its_terminal(input) {
+        if !noticed_here(input) {
             return;
         }
         let session = input.get("session_id").and_then(Value::as_str);
@@ -494,8 +547,22 @@ impl Notices {
             .as_ref()
             .map_or(Duration::from_secs(60), Notifier::turn_threshold);
         let notices = self.watched.sessions(now_ms(), seen, turn);
+        self.deliver(&notices, out);
+    }
+
+    /// The notices held back that are due now (a registry's permission
+    /// wait whose hook request never came): call it often.
+    pub fn tick(&mut self, out: &mut impl Write) {
+        let notices = self.watched.due(now_ms());
+        self.deliver(&notices, out);
+    }
+
+    fn deliver(&mut self, notices: &[crate::cli::notify::Notice], out: &mut impl Write) {
+        if !self.sending() {
+            return;
+        }
         if let Some(n) = &self.notifier {
-            for notice in &notices {
+            for notice in notices {
                 n.deliver(notice, out);
             }
         }
@@ -735,6 +802,12 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                                 claudio::protocol::ask::RequestKind::Plan,
                             ) => "plan approved",
                             (PermissionResult::Allow { .. }, _) => "answered",
+                            (
+                                PermissionResult::Deny {
+                                    interrupt: true, ..
+                                },
+                                claudio::protocol::ask::RequestKind::Plan,
+                            ) => "plan rejected, turn stopped",
                             (_, claudio::protocol::ask::RequestKind::Plan) => "plan not approved",
                             _ => "declined",
                         };
@@ -753,6 +826,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             continue;
         }
         looked = std::time::Instant::now();
+        notices.tick(&mut io::stdout());
         let gone: Vec<String> = held
             .iter_mut()
             .filter_map(|(t, hd)| {

@@ -196,6 +196,7 @@ mod tests {
                     message: Some("no".into()),
                     updated_permissions: None,
                     updated_input: None,
+                    interrupt: false,
                 })
                 .unwrap();
             // the next hook is gone before the answer (its TUI answered)
@@ -206,6 +207,7 @@ mod tests {
                 message: None,
                 updated_permissions: None,
                 updated_input: None,
+                interrupt: false,
             });
             (taken, late.unwrap_or(socket::Acked::NotTaken))
         });
@@ -257,6 +259,7 @@ mod tests {
                 message: None,
                 updated_permissions: None,
                 updated_input: None,
+                interrupt: false,
             })
         });
         let out = decide(&p, INPUT.as_bytes(), WAIT).unwrap();
@@ -272,6 +275,7 @@ mod tests {
                 message: Some("not on main".into()),
                 updated_permissions: None,
                 updated_input: None,
+                interrupt: false,
             })
         });
         let out: Value =
@@ -296,6 +300,7 @@ mod tests {
                 message: None,
                 updated_permissions: Some(u2),
                 updated_input: None,
+                interrupt: false,
             })
         });
         let out: Value =
@@ -316,6 +321,7 @@ mod tests {
                 message: None,
                 updated_permissions: None,
                 updated_input: None,
+                interrupt: false,
             })
         });
         assert_eq!(decide(&p, INPUT.as_bytes(), WAIT), None);
@@ -335,6 +341,7 @@ mod tests {
                 message: None,
                 updated_permissions: None,
                 updated_input: None,
+                interrupt: false,
             })
         });
         assert_eq!(decide(&p, INPUT.as_bytes(), WAIT), None);

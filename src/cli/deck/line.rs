@@ -306,6 +306,7 @@ pub fn answer_one(
                 message,
                 updated_permissions: None,
                 updated_input: None,
+                interrupt: false,
             })
         };
         match given {
@@ -357,11 +358,13 @@ fn asks_line(
         for l in super::view::asks_lines(&asks.text) {
             writeln!(out, "{l}")?;
         }
-        write!(
-            out,
-            "  {} ",
-            style.dim("a number, or your own answer; t: answer it in its chat ›")
-        )?;
+        let hint = if asks.plan {
+            // as `ask` reads a plan's line
+            "a number, or what to change; Enter alone rejects it and stops the turn; t: answer it in its chat ›"
+        } else {
+            "a number, or your own answer; t: answer it in its chat ›"
+        };
+        write!(out, "  {} ", style.dim(hint))?;
         out.flush()?;
         let line = match input.next(&pending, &mut || false)? {
             Typed::Line(l) => l,
@@ -382,7 +385,7 @@ fn asks_line(
             writeln!(out, "  {}", style.dim("handed back: answer it in its chat"))?;
             return Ok(true);
         }
-        if t.is_empty() {
+        if t.is_empty() && !asks.plan {
             continue;
         }
         let step = asks.model.line(&line, &asks.at);
@@ -473,15 +476,26 @@ pub fn serve(
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .sessions(&seen(), &mut io::stderr());
-        std::thread::spawn(move || {
-            super::full::watch_dir(dir, move || {
-                let now = seen();
-                notices
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .sessions(&now, &mut io::stderr());
-                true
-            })
+        {
+            let notices = notices.clone();
+            std::thread::spawn(move || {
+                super::full::watch_dir(dir, move || {
+                    let now = seen();
+                    notices
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .sessions(&now, &mut io::stderr());
+                    true
+                })
+            });
+        }
+        // the notices held back for a hook's request, when it never came
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(250));
+            notices
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .tick(&mut io::stderr());
         });
     }
     serve_with(listener, input, out, style, width, &notices)

@@ -55,7 +55,8 @@ answered in its terminal: the row names its tmux pane. A request answered in
 its terminal first leaves the deck by itself; one answered there a moment
 before the deck's answer is said so (\"answered in its terminal first\").
 Not on a terminal, the deck works line by line (y, n or a reason, t; a
-chat's questions and plans a number or your own words a line).
+chat's questions and plans a number or your own words a line, and Enter
+alone rejects a plan and stops the turn, as ask reads it).
 
 A claudio chat, or an ask asking on its terminal, needs no hook: while its
 request waits, it offers it to the deck over the same socket (a deck started
@@ -64,7 +65,8 @@ its tool approvals, its questions and its plans, each shown as ask shows it:
 a question's options numbered (type a number, numbers like 1,3 where several
 may be chosen, or your own answer, then Enter; one question after another),
 a plan in its box (1 approves it accepting edits, 2 approving each edit, 3
-keeps planning, or type what to change), t hands it back to the chat, and
+keeps planning, or type what to change; Esc rejects it and stops the turn,
+as in the chat), t hands it back to the chat, and
 Ctrl-C quits (an answer may start with a q). The chat takes only the answers
 to the questions it asked and the plan it showed. The first answer wins: the
 deck's closes the chat's question (\"answered in the deck\"), the chat's

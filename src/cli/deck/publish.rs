@@ -168,7 +168,13 @@ fn result_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResul
                 .clone()
                 .filter(|m| !m.trim().is_empty())
                 .unwrap_or_else(|| DENIED.to_owned());
-            Some(PermissionResult::deny(message).classified(DecisionClassification::UserReject))
+            // stopping the turn too: a plan rejected (the chat's Esc)
+            let result = if answer.interrupt {
+                PermissionResult::deny_and_interrupt(message)
+            } else {
+                PermissionResult::deny(message)
+            };
+            Some(result.classified(DecisionClassification::UserReject))
         }
         _ => None,
     }
@@ -465,6 +471,7 @@ mod tests {
             message: None,
             updated_permissions: updates,
             updated_input: None,
+            interrupt: false,
         }
     }
 
@@ -683,6 +690,35 @@ mod tests {
         let mut a = crate::cli::deck::full::hook_answer(result);
         a.token = "t".into();
         a
+    }
+
+    /// A plan rejected in the deck stopping the turn (its Esc, as the
+    /// chat's): the chat sends the denial that stops it; a plain denial
+    /// (keep planning) does not stop it.
+    #[test]
+    fn a_plan_rejected_in_the_deck_stops_the_turn() {
+        let req = plan("1. fix it");
+        let stop = PermissionResult::deny_and_interrupt(
+            "The user rejected the plan and stopped the turn.",
+        );
+        let got = verdict(&sent(&stop), "t", &req);
+        assert!(
+            matches!(&got, Verdict::Answer(PermissionResult::Deny { interrupt: true, message, .. })
+                if message == "The user rejected the plan and stopped the turn."),
+            "{got:?}"
+        );
+        let keep = PermissionResult::deny("The user wants to keep planning.");
+        let got = verdict(&sent(&keep), "t", &req);
+        assert!(
+            matches!(
+                &got,
+                Verdict::Answer(PermissionResult::Deny {
+                    interrupt: false,
+                    ..
+                })
+            ),
+            "{got:?}"
+        );
     }
 
     /// The deck's answers to the questions asked are taken as the library

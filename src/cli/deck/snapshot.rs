@@ -39,7 +39,8 @@ fn row(config_dir: &Path, s: &LiveSession, state: &SessionState) -> Value {
         "cwd": s.cwd,
         "kind": s.kind,
         "entrypoint": s.entrypoint,
-        "program": super::view::Kind::of(s.kind.as_deref(), s.entrypoint.as_deref()).words(),
+        "program": super::view::Kind::of_process(s.kind.as_deref(), s.entrypoint.as_deref(), s.pid)
+            .words(),
         "name": s.name,
         "tmux": s.tmux,
         "version": s.version,

@@ -149,6 +149,10 @@ pub struct Answer {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_input: Option<Value>,
+    /// For a denial: stop the turn too (a plan rejected, as the chat's
+    /// Esc rejects it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupt: bool,
 }
 
 /// What the asking end says once it read an answer (an allow or a
@@ -239,6 +243,7 @@ impl Pending {
             message,
             updated_permissions,
             updated_input: None,
+            interrupt: false,
         };
         write_line(&mut self.stream, &a)
     }
@@ -297,30 +302,62 @@ impl Pending {
     }
 }
 
+/// Make `dir` (a private folder, 0700) if missing, and check it is one.
+fn make_private(dir: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .recursive(false)
+                .create(dir)
+                .or_else(|e| {
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                })?;
+        }
+        Err(e) => return Err(e),
+        Ok(_) => {}
+    }
+    check_private(dir)
+}
+
+/// The lock file of the deck that sends the notices.
+const NOTICES_LOCK: &str = "notices.lock";
+
+/// The lock of the one deck (full screen, line by line or `--watch`) of
+/// the user's that sends the config file's notices: `notices.lock` in
+/// `dir` (made private if missing), locked with `flock`, which the kernel
+/// lets go of when the process ends however it ends. `None` while another
+/// deck holds it, or when the folder or the file is not ours to use (a
+/// link, not a plain file).
+pub fn lock_notices(dir: &Path) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    make_private(dir).ok()?;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
+        .open(dir.join(NOTICES_LOCK))
+        .ok()?;
+    if !f.metadata().ok()?.file_type().is_file() {
+        return None;
+    }
+    rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive).ok()?;
+    Some(f)
+}
+
 impl Listener {
     /// Bind the socket at `path` (its folder made private if missing, and
     /// checked). A socket left by a deck that is gone is replaced; one a
     /// deck still answers on is an error (one deck at a time).
     pub fn bind(path: &Path) -> io::Result<Listener> {
-        let dir = path.parent().unwrap_or(Path::new("/"));
-        match std::fs::symlink_metadata(dir) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                std::fs::DirBuilder::new()
-                    .mode(0o700)
-                    .recursive(false)
-                    .create(dir)
-                    .or_else(|e| {
-                        if e.kind() == io::ErrorKind::AlreadyExists {
-                            Ok(())
-                        } else {
-                            Err(e)
-                        }
-                    })?;
-            }
-            Err(e) => return Err(e),
-            Ok(_) => {}
-        }
-        check_private(dir)?;
+        make_private(path.parent().unwrap_or(Path::new("/")))?;
         if let Ok(m) = std::fs::symlink_metadata(path) {
             if UnixStream::connect(path).is_ok() {
                 return Err(io::Error::new(
@@ -422,6 +459,29 @@ impl Drop for Listener {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One holder of the notices' lock at a time; once it lets go (its
+    /// process ends), the next takes it. The folder is made private; a
+    /// lock file that is a link is not followed.
+    #[test]
+    fn the_notices_lock_has_one_holder_at_a_time() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("claudio");
+        let first = lock_notices(&dir).expect("free");
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        assert!(lock_notices(&dir).is_none(), "held");
+        drop(first);
+        let again = lock_notices(&dir);
+        assert!(again.is_some(), "let go");
+        drop(again);
+        let other = tempfile::tempdir().unwrap();
+        let linked = other.path().join("claudio");
+        make_private(&linked).unwrap();
+        std::os::unix::fs::symlink(d.path().join("elsewhere"), linked.join(NOTICES_LOCK)).unwrap();
+        assert!(lock_notices(&linked).is_none(), "a link");
+        assert!(!d.path().join("elsewhere").exists());
+    }
 
     #[test]
     fn the_folder_is_the_runtime_one_or_a_private_one_under_tmp() {

@@ -46,6 +46,19 @@ impl Kind {
         }
     }
 
+    /// From a registry file's `kind` and `entrypoint`, and for a CLI a
+    /// claudio program started (`sdk-rust`), which one, as it said in
+    /// the CLI's environment ([`PROGRAM_ENV`], read from
+    /// `/proc/<pid>/environ`; a claudio chat when it cannot be read).
+    pub fn of_process(kind: Option<&str>, entrypoint: Option<&str>, pid: u32) -> Kind {
+        match Kind::of(kind, entrypoint) {
+            Kind::ClaudioChat => {
+                program_in_environ(&read_environ(pid)).unwrap_or(Kind::ClaudioChat)
+            }
+            k => k,
+        }
+    }
+
     /// From a request a claudio chat or `ask` published
     /// ([`super::publish`]): its `claudio.program`.
     pub fn of_program(program: &str) -> Option<Kind> {
@@ -66,6 +79,36 @@ impl Kind {
             Kind::Other => "claude",
         }
     }
+}
+
+/// The variable a claudio chat or `ask` sets in its CLI's environment to
+/// say which it is (`claudio chat`, `claudio ask`): the CLI's registry file
+/// says only `sdk-rust` for both.
+pub const PROGRAM_ENV: &str = "CLAUDIO_PROGRAM";
+
+/// The most bytes of a process's environment read.
+const ENVIRON_MAX: u64 = 1 << 20;
+
+/// The environment `pid` started with (empty when it cannot be read: gone,
+/// another user's).
+fn read_environ(pid: u32) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    if let Ok(f) = std::fs::File::open(format!("/proc/{pid}/environ")) {
+        let _ = f.take(ENVIRON_MAX).read_to_end(&mut out);
+    }
+    out
+}
+
+/// The program [`PROGRAM_ENV`] names in an environment (NUL-separated
+/// `KEY=value` entries), when it names one.
+fn program_in_environ(environ: &[u8]) -> Option<Kind> {
+    let key = format!("{PROGRAM_ENV}=");
+    environ
+        .split(|b| *b == 0)
+        .find_map(|e| e.strip_prefix(key.as_bytes()))
+        .and_then(|v| std::str::from_utf8(v).ok())
+        .and_then(Kind::of_program)
 }
 
 /// Where a session is.
@@ -107,6 +150,8 @@ pub struct Asks {
     pub text: String,
     /// Where it is drawn.
     pub at: crate::cli::requests::Screen,
+    /// A plan: Esc rejects it and stops the turn, as in the chat.
+    pub plan: bool,
 }
 
 impl Asks {
@@ -116,7 +161,12 @@ impl Asks {
         at: crate::cli::requests::Screen,
     ) -> Asks {
         let text = model.prompt(&at);
-        Asks { model, text, at }
+        Asks {
+            model,
+            text,
+            at,
+            plan: false,
+        }
     }
 
     /// Drawn again for another width.
@@ -359,6 +409,14 @@ impl View {
             }
             KeyCode::Up => self.move_selection(-1),
             KeyCode::Down => self.move_selection(1),
+            // on a plan with nothing typed: rejected, the turn stopped
+            // (the chat's Esc)
+            KeyCode::Esc if self.typed.is_empty() => {
+                if let Some(act) = self.reject_plan() {
+                    return Some(act);
+                }
+                self.set_whole(false);
+            }
             KeyCode::Esc => {
                 self.typed.clear();
                 self.set_whole(false);
@@ -464,6 +522,16 @@ impl View {
         self.seen = 0;
         self.note = None;
         None
+    }
+
+    /// Esc on a plan: its model's rejection (an empty line: the plan
+    /// rejected and the turn stopped), as the chat's Esc gives it.
+    fn reject_plan(&mut self) -> Option<Act> {
+        let token = self.selected.clone()?;
+        let r = self.requests.iter_mut().find(|r| r.token == token)?;
+        let a = r.asks.as_mut().filter(|a| a.plan)?;
+        let done = a.model.line("", &a.at).done?;
+        Some(Act::Reply(token, done.result))
     }
 
     /// The screen: `height` rows of at most `width` columns at time `now`
@@ -642,10 +710,15 @@ impl View {
             } else {
                 foot.extend(lines.iter().map(|l| fit_row(l, width)));
             }
-            if r.asks.is_some() {
+            if let Some(a) = &r.asks {
+                let stop = if a.plan {
+                    format!("{} rejects, stops the turn · ", s.bold("Esc"))
+                } else {
+                    String::new()
+                };
                 foot.push(fit_row(
                     &format!(
-                        "  └ a number, or your own answer, then Enter · {} chat · {} quits › {}",
+                        "  └ a number, or your own answer, then Enter · {stop}{} chat · {} quits › {}",
                         s.bold("t"),
                         s.bold("Ctrl-C"),
                         Sanitizer::visible(&self.typed),
@@ -695,6 +768,32 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A CLI a claudio program started says which in its environment:
+    /// `claudio ask`'s row is no `claudio chat`; anything else is none.
+    #[test]
+    fn the_program_is_read_from_the_cli_s_environment() {
+        let env = |s: &str| s.replace(';', "\0").into_bytes();
+        assert_eq!(
+            program_in_environ(&env("HOME=/h;CLAUDIO_PROGRAM=claudio ask;X=1")),
+            Some(Kind::ClaudioAsk)
+        );
+        assert_eq!(
+            program_in_environ(&env("CLAUDIO_PROGRAM=claudio chat")),
+            Some(Kind::ClaudioChat)
+        );
+        for none in [
+            "",
+            "CLAUDIO_PROGRAM=claude TUI",
+            "XCLAUDIO_PROGRAM=claudio ask",
+        ] {
+            assert_eq!(program_in_environ(&env(none)), None, "{none:?}");
+        }
+        assert_eq!(
+            Kind::of_process(Some("interactive"), Some("cli"), std::process::id()),
+            Kind::Tui
+        );
+    }
     use crate::cli::summary::Here;
     use claudio::CanUseToolRequest;
 

@@ -11,7 +11,10 @@
 //!
 //! Sessions come from the registry folder, watched with inotify (a slow
 //! poll besides); requests from the running deck, asked over its socket.
-//! It runs until its output is closed.
+//! It runs until its output is closed. The config file's notices go from
+//! one deck of the user's at a time (the first started: a lock in the
+//! private runtime folder): beside a full-screen deck, the watch sends
+//! none until that deck ends.
 
 use super::socket;
 use crate::cli::exit::Exit;
@@ -71,14 +74,15 @@ fn sessions_now(config_dir: &Path) -> BTreeMap<u64, Value> {
         .collect()
 }
 
-fn requests_now(sock: &Path) -> BTreeMap<u64, Value> {
-    socket::ask_list(sock)
-        .as_ref()
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|r| Some((r["id"].as_u64()?, r.clone())))
-        .collect()
+/// The requests the running deck holds; `None` when no deck answers.
+fn requests_now(sock: &Path) -> Option<BTreeMap<u64, Value>> {
+    socket::ask_list(sock).map(|list| {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| Some((r["id"].as_u64()?, r.clone())))
+            .collect()
+    })
 }
 
 /// A session's row (as `deck --json` shows it) as the notices read it.
@@ -105,12 +109,20 @@ fn sighting(row: &Value) -> Option<crate::cli::notify::Sighting> {
 /// A request as `deck --json` lists it, as the hook gave it (what a
 /// notice reads).
 fn hook_input(r: &Value) -> Value {
-    json!({
+    let mut input = json!({
         "session_id": r["sessionId"],
         "cwd": r["cwd"],
         "tool_name": r["toolName"],
         "tool_input": r["toolInput"],
-    })
+    });
+    // a claudio chat's or `ask`'s: it sends its own notice
+    if let Some(p) = r["program"]
+        .as_str()
+        .filter(|p| super::view::Kind::of_program(p).is_some())
+    {
+        input["claudio"] = json!({ "program": p });
+    }
+    input
 }
 
 /// The notices for what changed between two states (the terminal's part
@@ -134,6 +146,7 @@ fn notify(
     }
     let seen: Vec<_> = sessions.values().filter_map(sighting).collect();
     notices.sessions(&seen, tty);
+    notices.tick(tty);
 }
 
 /// Run `deck --watch` until stdout is closed.
@@ -151,6 +164,10 @@ pub fn run() -> anyhow::Result<Exit> {
     let mut notices = super::full::Notices::from_config(false);
     loop {
         let (mut s, r) = (sessions_now(&config_dir), requests_now(&sock));
+        // a registry's permission wait waits for the hook's request only
+        // while a deck takes them
+        notices.deck_running(r.is_some());
+        let r = r.unwrap_or_default();
         // a session whose request the deck holds waits, whatever its file says yet
         let held: Vec<Value> = r.values().cloned().collect();
         for row in s.values_mut() {
@@ -177,6 +194,19 @@ pub fn run() -> anyhow::Result<Exit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request the deck lists, as the notices read it: a claudio chat's
+    /// says so (it sends its own notice), a claude TUI's does not.
+    #[test]
+    fn a_listed_request_keeps_which_program_asks() {
+        let chat = hook_input(&json!({"sessionId": "s", "toolName": "Bash",
+            "program": "claudio chat"}));
+        assert_eq!(chat["claudio"]["program"], "claudio chat");
+        assert_eq!(chat["tool_name"], "Bash");
+        let tui = hook_input(&json!({"sessionId": "s", "toolName": "Bash",
+            "program": "claude TUI"}));
+        assert!(tui.get("claudio").is_none(), "{tui}");
+    }
 
     #[test]
     fn events_say_what_came_changed_and_went() {
