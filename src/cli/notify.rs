@@ -422,6 +422,14 @@ fn for_permission(what: &str) -> bool {
     what.contains("permission")
 }
 
+/// Whether a wait the registry names is worth a notice. A dialog the TUI
+/// opened (`dialog open`: its offer of auto mode as it starts, a menu the
+/// person opened) waits on someone already at it; the CLI's own code
+/// gives it no notification either.
+fn worth_a_notice(what: &str) -> bool {
+    what != "dialog open"
+}
+
 impl Watched {
     /// Watched sessions whose permission requests reach the deck through
     /// the hook (`hooked`: installed) or not.
@@ -504,6 +512,9 @@ impl Watched {
             .retain(|k, t| live.contains(k.as_str()) || t.held > 0);
         // a wait's notice: now, or held back for the hook's request
         let tell = |t: &mut Track, s: &Sighting, what: &str, out: &mut Vec<Notice>| {
+            if !worth_a_notice(what) {
+                return;
+            }
             t.told = true;
             t.answered = false;
             let n = waiting_notice(&s.project, what, &s.key);
@@ -1149,6 +1160,38 @@ mod tests {
 
     fn kinds(n: &[Notice]) -> Vec<Trigger> {
         n.iter().map(|n| n.kind).collect()
+    }
+
+    #[test]
+    fn a_dialog_the_tui_opens_is_no_notice_and_a_question_after_it_is() {
+        let turn = Duration::from_secs(30);
+        let mut w = Watched::default();
+        w.sessions(1_000, &[], turn);
+        // a TUI starting: its offer of auto mode, then idle
+        let got = w.sessions(
+            2_000,
+            &[sighting("s", Seen::Waiting("dialog open".into()), 2_000)],
+            turn,
+        );
+        assert!(got.is_empty(), "{got:?}");
+        assert!(w
+            .sessions(3_000, &[sighting("s", Seen::Idle, 3_000)], turn)
+            .is_empty());
+        // a dialog opened on a session already seen: none either
+        assert!(w
+            .sessions(
+                4_000,
+                &[sighting("s", Seen::Waiting("dialog open".into()), 4_000)],
+                turn
+            )
+            .is_empty());
+        // a question after it: one notice
+        let got = w.sessions(
+            5_000,
+            &[sighting("s", Seen::Waiting("input needed".into()), 5_000)],
+            turn,
+        );
+        assert_eq!(kinds(&got), [Trigger::Question]);
     }
 
     /// A claude TUI's permission request held by the deck is one notice:
