@@ -192,6 +192,18 @@ fn pending_list(held: &HashMap<String, Held>) -> Value {
     )
 }
 
+/// When a request began to wait: the time a claudio chat or `ask` says it
+/// asked (`claudio.askedAt`, set once as it is first offered), never later
+/// than `now`; else `now`, as a claude TUI's hook asks the moment the
+/// request comes.
+fn asked_at(input: &Value, now: u64) -> u64 {
+    input
+        .get("claudio")
+        .and_then(|c| c.get("askedAt"))
+        .and_then(Value::as_u64)
+        .map_or(now, |t| t.min(now))
+}
+
 /// The program a request came from, when a claudio chat or `ask`
 /// published it ([`super::publish`]); else the hook's (a claude TUI).
 pub fn program_of(input: &Value) -> Option<Kind> {
@@ -245,7 +257,7 @@ fn request_of(
             shown,
             offer,
             asks,
-            at: now_ms(),
+            at: asked_at(input, now_ms()),
         },
         req,
     ))
@@ -852,6 +864,27 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A chat's request shows its age from when it was asked, though the
+    /// deck started later; a time ahead of the deck's clock, or none (a
+    /// claude TUI's hook), is now.
+    #[test]
+    fn a_chat_s_request_is_as_old_as_its_asking() {
+        let at = |v: Value| asked_at(&v, 50_000);
+        assert_eq!(
+            at(serde_json::json!({"claudio": {"askedAt": 38_000}})),
+            38_000
+        );
+        assert_eq!(
+            at(serde_json::json!({"claudio": {"askedAt": 90_000}})),
+            50_000
+        );
+        assert_eq!(
+            at(serde_json::json!({"claudio": {"askedAt": "soon"}})),
+            50_000
+        );
+        assert_eq!(at(serde_json::json!({"tool_name": "Bash"})), 50_000);
+    }
 
     /// An answer the asking end did not take is said to have been given
     /// where it was: in the chat for a claudio chat, else in its terminal.

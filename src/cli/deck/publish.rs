@@ -82,6 +82,11 @@ pub fn input_for(req: &CanUseToolRequest, request_id: &str, about: &About) -> Va
             "pid": std::process::id(),
             "requestId": request_id,
             "state": "waiting",
+            // when it began to wait (ms since the epoch): a deck started
+            // later shows its age, not the time the deck first saw it
+            "askedAt": std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
             "costUsd": about.cost_usd,
             // a plan the CLI sent without its text (2.1.328): the plan the
             // chat saw in the model's call, to show
@@ -582,6 +587,12 @@ mod tests {
         assert_eq!(v["session_id"], "s1");
         assert_eq!(v["claudio"]["program"], "claudio chat");
         assert_eq!(v["claudio"]["requestId"], "r1");
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        let asked = v["claudio"]["askedAt"].as_u64().unwrap();
+        assert!(asked <= now && now - asked < 60_000, "{asked} {now}");
         // the deck reads it back as the same request
         let back = crate::cli::deck::line::as_tool_request(&v).unwrap();
         assert_eq!(back.input, req.input);
