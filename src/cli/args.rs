@@ -1,6 +1,6 @@
 //! Command-line arguments.
 
-pub use super::style::ColorChoice;
+pub use super::term::style::ColorChoice;
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use claudio::PermissionMode;
@@ -90,10 +90,10 @@ pub enum Command {
     #[command(after_help = ASK_HELP)]
     Ask(AskArgs),
     /// List, show, resume, fork, rename, tag and delete sessions.
-    Sessions(super::sessions::SessionsCommand),
+    Sessions(super::commands::sessions::SessionsCommand),
     /// Every running Claude Code session, and its permission requests answered from one place.
-    #[command(after_help = super::deck::HELP)]
-    Deck(super::deck::DeckArgs),
+    #[command(after_help = super::commands::deck::HELP)]
+    Deck(super::commands::deck::DeckArgs),
     /// Check that everything claudio needs is in place.
     #[command(
         after_help = "Checks the Claude Code CLI (path and version), whether credentials are configured \
@@ -118,8 +118,8 @@ pub enum Command {
         action: NotifyAction,
     },
     /// Print one status line for the claude TUI (its `statusLine` command).
-    #[command(after_help = super::statusline::HELP)]
-    Statusline(super::statusline::StatuslineArgs),
+    #[command(after_help = super::commands::statusline::HELP)]
+    Statusline(super::commands::statusline::StatuslineArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  claudio completions bash > ~/.local/share/bash-completion/completions/claudio\n  claudio completions zsh > ~/.zfunc/_claudio\n  claudio completions fish > ~/.config/fish/completions/claudio.fish\n  claudio completions nushell | save -f ~/.config/nushell/claudio.nu  (then `use ~/.config/nushell/claudio.nu *` in config.nu)"
@@ -234,7 +234,7 @@ pub struct AskArgs {
     /// The config file's `[notify]` table: a request asked on the terminal
     /// (and a long answer) sends a notice, as in the chat.
     #[arg(skip)]
-    pub notify: Option<crate::cli::notify::NotifyConfig>,
+    pub notify: Option<crate::cli::common::notify::NotifyConfig>,
     /// What to print: the answer text, the final result as JSON, or every
     /// CLI message as NDJSON (stream-json, also spelled ndjson).
     #[arg(

@@ -21,7 +21,7 @@
 //! The events themselves (the CLI's messages, signals, the settle deadline)
 //! come from [`events::Source`], the one place that waits for them.
 
-use super::interrupt::{CtrlC, Press};
+use super::turn::interrupt::{CtrlC, Press};
 // a report's result (a turn the CLI started by itself) owes nothing: the
 // library's reading of it
 use claudio::progress::is_automatic;
@@ -29,6 +29,11 @@ use claudio::{Message, SystemMessage};
 use std::time::{Duration, Instant};
 
 pub mod events;
+pub mod interrupt;
+pub mod reading;
+pub mod summary;
+pub mod tasks;
+pub mod todos;
 
 /// Once the answer is in and no background agent is left: how long to wait
 /// for a turn the CLI starts by itself to report one (after an agent ended,

@@ -1,18 +1,18 @@
 //! `claudio ask`: one answer, made for shell pipelines.
 
-use super::args::{AskArgs, OutputFormat, SessionFlags};
-use super::exit::Exit;
-use super::interrupt::Press;
-use super::notify::{Notice, Notifier, Trigger};
-use super::options::build_options;
-use super::reading::Reading;
-use super::requests::tty::{CancelFlag, TtyPrompts};
-use super::sanitize::Sanitizer;
-use super::spinner::Spinner;
-use super::style::Style;
-use super::summary::one_line;
-use super::turn::events::{Happened, Signal, Signals, Source, Wait, HELD_MAX};
-use super::turn::{After, Turn};
+use crate::cli::args::{AskArgs, OutputFormat, SessionFlags};
+use crate::cli::common::exit::Exit;
+use crate::cli::common::notify::{Notice, Notifier, Trigger};
+use crate::cli::common::options::build_options;
+use crate::cli::requests::tty::{CancelFlag, TtyPrompts};
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::spinner::Spinner;
+use crate::cli::term::style::Style;
+use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait, HELD_MAX};
+use crate::cli::turn::interrupt::Press;
+use crate::cli::turn::reading::Reading;
+use crate::cli::turn::summary::one_line;
+use crate::cli::turn::{After, Turn};
 use anyhow::Context;
 use claudio::{Client, Message, PermissionResult, Request, RequestBody, Responder, ResultMessage};
 use output::Output;
@@ -49,7 +49,7 @@ fn read_stdin() -> anyhow::Result<Option<Piped>> {
     let read = read_bounded(stdin.lock(), STDIN_LIMIT).context("failed to read stdin")?;
     let Some(buf) = read else {
         // nothing has started: a usage error, before anything is sent
-        return Err(crate::cli::exit::usage_error!(
+        return Err(crate::cli::common::exit::usage_error!(
             "stdin holds more than {} MiB, the most a prompt may be (the API takes 32 MB a request); nothing was sent",
             STDIN_LIMIT >> 20
         ));
@@ -82,7 +82,7 @@ fn read_schema(text: &str) -> anyhow::Result<serde_json::Value> {
 /// the terminal, trusts it (asked only when they would load something).
 /// Without a terminal the note names the flag.
 fn settle_trust(flags: &mut SessionFlags, cwd: &std::path::Path, style: Style) {
-    use super::trust;
+    use crate::cli::common::trust;
     if flags.trust_workspace {
         return;
     }
@@ -94,7 +94,7 @@ fn settle_trust(flags: &mut SessionFlags, cwd: &std::path::Path, style: Style) {
         // nothing of the project's is left out
         return;
     }
-    match super::requests::tty::ask_trust(&folder, style) {
+    match crate::cli::requests::tty::ask_trust(&folder, style) {
         Ok(true) => {
             flags.without_project_settings = false;
             if let Err(e) = trust::record_trust(&folder) {
@@ -141,7 +141,9 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     };
 
     let schema = match &args.json_schema {
-        Some(text) => Some(read_schema(text).map_err(|e| crate::cli::exit::usage_error!("{e:#}"))?),
+        Some(text) => {
+            Some(read_schema(text).map_err(|e| crate::cli::common::exit::usage_error!("{e:#}"))?)
+        }
         None => None,
     };
     let stderr_style = Style::for_stderr(session.color_choice());
@@ -152,7 +154,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     let mut session = session.clone();
     settle_trust(&mut session, &cwd, stderr_style);
     let session = &session;
-    let here = super::summary::Here::new(&cwd);
+    let here = crate::cli::turn::summary::Here::new(&cwd);
     let here_dir = cwd.clone();
     let prompts = TtyPrompts::new(stderr_style, cwd);
     // one spinner line on stderr, when that is a terminal
@@ -226,7 +228,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     // an answer that took long (the bell and OSC go to the terminal the
     // person answers on, stderr; never into the answer on stdout)
     let mut notifier = Notifier::new(args.notify.clone().unwrap_or_default());
-    let project = super::notify::project_name(&here_dir);
+    let project = crate::cli::common::notify::project_name(&here_dir);
     let asked_at = Instant::now();
 
     loop {
@@ -279,7 +281,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         match next {
             Happened::Request(req) => {
                 let notice = notice_for(&req, &project, &here_dir, client.session_id());
-                let about = super::deck::publish::About {
+                let about = crate::cli::requests::publish::About {
                     program: "claudio ask",
                     cwd: here_dir.clone(),
                     session_id: client.session_id(),
@@ -425,7 +427,7 @@ struct Asked {
     /// The question, asked on `/dev/tty` beside the loop; its answer.
     task: tokio::task::JoinHandle<PermissionResult>,
     /// The request offered to the deck meanwhile (dropped: taken off it).
-    _published: Option<super::deck::publish::Published>,
+    _published: Option<crate::cli::requests::publish::Published>,
 }
 
 /// Ask `req` on the terminal (a tool approval, a question, a plan), or
@@ -435,7 +437,7 @@ struct Asked {
 fn ask(
     prompts: &Arc<TtyPrompts>,
     req: Request,
-    about: &super::deck::publish::About,
+    about: &crate::cli::requests::publish::About,
 ) -> Option<Asked> {
     let (body, responder) = req.into_parts();
     let RequestBody::CanUseTool(tool) = body else {
@@ -448,8 +450,12 @@ fn ask(
     let call = tool.tool_use_id.clone();
     // the deck may answer it too: the first answer wins, and the question
     // on the terminal closes saying so
-    let published =
-        super::deck::publish::start(super::deck::socket::path(), &tool, &responder, about);
+    let published = crate::cli::requests::publish::start(
+        crate::cli::requests::socket::path(),
+        &tool,
+        &responder,
+        about,
+    );
     let task = tokio::spawn(prompts.clone().decide(*tool, cancel.flag.clone()));
     Some(Asked {
         responder,
@@ -469,9 +475,9 @@ fn notice_for(
 ) -> Notice {
     let (trigger, title, what) = match req.can_use_tool() {
         Some(t) => {
-            let (trigger, title) = (super::requests::registered(t.kind()).notice)(t);
-            let here = super::summary::Here::new(cwd);
-            let what = super::summary::tool_summary_at(&t.tool_name, &t.input, &here);
+            let (trigger, title) = (crate::cli::requests::registered(t.kind()).notice)(t);
+            let here = crate::cli::turn::summary::Here::new(cwd);
+            let what = crate::cli::turn::summary::tool_summary_at(&t.tool_name, &t.input, &here);
             (trigger, title, what)
         }
         None => (
@@ -530,7 +536,7 @@ fn describe_error(r: &ResultMessage, verbose: bool) -> String {
     parts.extend(
         r.errors
             .iter()
-            .filter(|e| verbose || !crate::cli::chat::render::is_cli_diagnostic(e))
+            .filter(|e| verbose || !crate::cli::commands::chat::render::is_cli_diagnostic(e))
             .cloned(),
     );
     if parts.is_empty() {
@@ -541,7 +547,7 @@ fn describe_error(r: &ResultMessage, verbose: bool) -> String {
         );
     }
     // "Please run /login" names a command `ask` has not: say how to log in
-    crate::cli::chat::render::login_hint(&Sanitizer::clean(&parts.join(": ")))
+    crate::cli::commands::chat::render::login_hint(&Sanitizer::clean(&parts.join(": ")))
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! `claudio doctor`: is everything in place? Each problem comes with its fix.
 //! Credentials are reported as present or absent, never shown.
 
-use super::args::SessionFlags;
-use super::config::Config;
-use super::exit::Exit;
-use super::style::Style;
+use crate::cli::args::SessionFlags;
+use crate::cli::common::config::Config;
+use crate::cli::common::exit::Exit;
+use crate::cli::term::style::Style;
 use claudio::transport::find_cli;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -71,7 +71,7 @@ pub fn run(
         Err(_) if archive_env.is_err() => Config::load_file(),
         c => c,
     };
-    let auto = matches!(&config, Ok((c, _)) if c.archive == Some(super::config::ArchiveMode::Auto));
+    let auto = matches!(&config, Ok((c, _)) if c.archive == Some(crate::cli::common::config::ArchiveMode::Auto));
     check_cleanup(&mut r, auto);
     if let Err(why) = archive_env {
         r.line(
@@ -84,7 +84,7 @@ pub fn run(
     match config {
         Ok((_, Some(path))) => r.line(Level::Ok, "config", &path.display().to_string(), None),
         Ok((_, None)) => {
-            let where_ = super::config::config_path()
+            let where_ = crate::cli::common::config::config_path()
                 .map(|(p, _)| format!("none (looked for {})", p.display()))
                 .unwrap_or_else(|| "none".into());
             r.line(Level::Ok, "config", &where_, None)
@@ -273,7 +273,7 @@ fn check_store(r: &mut Report) {
                     "{} ({} sessions, {})",
                     dir.display(),
                     c.sessions,
-                    super::sessions::human_size(c.bytes)
+                    crate::cli::term::cells::human_size(c.bytes)
                 ),
                 None,
             ),
@@ -282,7 +282,7 @@ fn check_store(r: &mut Report) {
                     "{} ({} sessions, {}",
                     dir.display(),
                     c.sessions,
-                    super::sessions::human_size(c.bytes)
+                    crate::cli::term::cells::human_size(c.bytes)
                 );
                 if c.odd > 0 {
                     detail.push_str(&format!(
@@ -331,12 +331,15 @@ fn check_store(r: &mut Report) {
 /// The CLI's cleanup: the period in effect, what goes within a week, and
 /// whether claudio keeps it.
 fn check_cleanup(r: &mut Report, auto: bool) {
-    use super::retention::{at_risk, period, SOON_DAYS};
+    use super::doctor::retention::{at_risk, period, SOON_DAYS};
     let Ok(store) = claudio::store::Store::open(None) else {
         return;
     };
     let cwd = std::env::current_dir().ok();
-    let p = period(&super::settings::files(store.config_dir(), cwd.as_deref()));
+    let p = period(&crate::cli::common::settings::files(
+        store.config_dir(),
+        cwd.as_deref(),
+    ));
     let from = match &p.from {
         Some(f) => format!("cleanupPeriodDays in {}", f.display()),
         None => "cleanupPeriodDays, the CLI's default".to_owned(),
@@ -357,7 +360,7 @@ fn check_cleanup(r: &mut Report, auto: bool) {
         p.days,
         risk.sessions,
         if risk.sessions == 1 { "" } else { "s" },
-        super::sessions::human_size(risk.bytes)
+        crate::cli::term::cells::human_size(risk.bytes)
     );
     if risk.unarchived > 0 {
         detail.push_str(&format!(", {} not archived", risk.unarchived));
@@ -406,11 +409,11 @@ struct Count {
     odd: u64,
     /// Project folders not read, with why: unreadable ones, and links to a
     /// folder of another user or to nothing.
-    passed: Vec<super::retention::Passed>,
+    passed: Vec<super::doctor::retention::Passed>,
 }
 
 fn store_size(dir: &Path) -> std::io::Result<Count> {
-    let (folders, passed) = super::retention::project_folders(dir)?;
+    let (folders, passed) = super::doctor::retention::project_folders(dir)?;
     let mut c = Count {
         passed,
         ..Count::default()
@@ -441,6 +444,8 @@ fn store_size(dir: &Path) -> std::io::Result<Count> {
     c.passed.sort();
     Ok(c)
 }
+
+mod retention;
 
 #[cfg(test)]
 mod tests {

@@ -18,13 +18,13 @@
 //! error (exit 2).
 
 // text from outside made inert, on one line: the sessions' cell cleaner
-use crate::cli::billing::{billing_windows, BILLING_WINDOW_MS};
-use crate::cli::exit::{usage_error, Exit};
-use crate::cli::pricing::Pricer;
+use crate::cli::commands::sessions::{short, OpenWindow};
+use crate::cli::common::billing::{billing_windows, BILLING_WINDOW_MS};
+use crate::cli::common::exit::{usage_error, Exit};
+use crate::cli::common::pricing::Pricer;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::sessions::flat as one_line;
-use crate::cli::sessions::{short, OpenWindow};
-use crate::cli::style::{ColorChoice, Style};
+use crate::cli::term::cells::flat as one_line;
+use crate::cli::term::style::{ColorChoice, Style};
 use claudio::store::{session_usage, SessionUsage, Store, Tokens, UsageSet};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -586,7 +586,7 @@ fn now_ms() -> i64 {
 /// that holds `now`.
 fn start_of_day(now: i64) -> Option<i64> {
     let t = jiff::Timestamp::from_millisecond(now).ok()?;
-    let z = t.to_zoned_datetime(crate::cli::sessions::local_zone().clone());
+    let z = t.to_zoned_datetime(crate::cli::common::time::local_zone().clone());
     Some(z.start_of_day().ok()?.timestamp().as_millisecond())
 }
 
@@ -606,12 +606,12 @@ fn today_and_block(
     let since = today.min(now - LOOKBACK_MS).min(from);
     let mut seen = UsageSet::default();
     let mut today_cost = Cost::default();
-    let mut timed: Vec<(i64, &str, Tokens, crate::cli::pricing::Cost)> = Vec::new();
+    let mut timed: Vec<(i64, &str, Tokens, crate::cli::common::pricing::Cost)> = Vec::new();
     // the CLI's own figures where a session has them, else the prices
     // they teach, else the table's
     let pricer = Pricer::learn(sessions.iter().map(|s| &s.without_subagents)).with_kept();
-    let mut counted: HashMap<&str, crate::cli::pricing::Cost> = HashMap::new();
-    let mut side: Vec<(i64, String, crate::cli::pricing::Cost)> = Vec::new();
+    let mut counted: HashMap<&str, crate::cli::common::pricing::Cost> = HashMap::new();
+    let mut side: Vec<(i64, String, crate::cli::common::pricing::Cost)> = Vec::new();
     for s in sessions {
         let costs = pricer.session(s);
         for m in s.messages() {
@@ -641,7 +641,7 @@ fn today_and_block(
             .unwrap_or(s.last_modified);
         if when >= since {
             for (model, usd) in Pricer::unshared(s) {
-                let cost = crate::cli::pricing::Cost {
+                let cost = crate::cli::common::pricing::Cost {
                     usd,
                     ..Default::default()
                 };
@@ -691,7 +691,7 @@ fn gather(
     let mut recent = Vec::new();
     if let (true, Some(store)) = (needs_store, store) {
         // the whole store's unit prices, learnt again once a day (#40.8)
-        crate::cli::pricing::keep_fresh(store);
+        crate::cli::common::pricing::keep_fresh(store);
         let since = today.min(now - LOOKBACK_MS);
         let mut skipped = Vec::new();
         // the folders and the transcripts' times looked at once, however
@@ -801,7 +801,7 @@ fn gather(
         }
     }
     if let Some(dir) = &input.dir {
-        f.branch = crate::cli::chat::status::git_branch(dir);
+        f.branch = crate::cli::commands::chat::status::git_branch(dir);
         f.dir = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     }
     f
@@ -856,7 +856,7 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
             let now = now_ms();
             let today = start_of_day(now).unwrap_or(now - 86_400_000);
             let facts = gather(&input, store.as_ref(), needs_store, now, today, &mut notes);
-            notes.extend(crate::cli::sessions::zone_note());
+            notes.extend(crate::cli::common::time::zone_note());
             let line = template.render(&facts, style);
             if Sanitizer::clean(&line).trim().is_empty() {
                 notes

@@ -3,7 +3,7 @@
 //! estimate (the plans' rules are not published; this follows ccusage),
 //! not something the CLI or the API records.
 
-use crate::cli::pricing::Cost;
+use crate::cli::common::pricing::Cost;
 use claudio::store::Tokens;
 
 /// How long a billing window of the subscription plans lasts: 5 hours.

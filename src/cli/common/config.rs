@@ -2,8 +2,8 @@
 //! or the file named by `CLAUDIO_CONFIG`. Flags beat the environment, which
 //! beats the file. A bad file is an error naming the line and the key.
 
-use super::args::SessionFlags;
-use super::style::ColorChoice;
+use crate::cli::args::SessionFlags;
+use crate::cli::term::style::ColorChoice;
 use anyhow::Context;
 use claudio::PermissionMode;
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ pub struct Config {
     /// Default model.
     pub model: Option<String>,
     /// Default permission mode (one the CLI knows).
-    #[serde(default, deserialize_with = "super::args::known_mode")]
+    #[serde(default, deserialize_with = "crate::cli::args::known_mode")]
     pub permission_mode: Option<PermissionMode>,
     /// Tools allowed without asking.
     pub allowed_tools: Option<Vec<String>>,
@@ -188,14 +188,14 @@ impl Config {
                     Some(("notify", b)) => ("notify.", b.to_owned()),
                     _ => ("", k.clone()),
                 };
-                let key = super::sessions::flat(&k);
+                let key = crate::cli::term::cells::flat(&k);
                 // a swap of two letters is 2 edits: up to 2, or a third of
                 // a long key
                 let k2 = bare.replace('_', "-");
                 let limit = (k2.chars().count() / 3).clamp(2, 3);
                 let near = known
                     .iter()
-                    .map(|n| (super::chat::typos::distance(&k2, n), *n))
+                    .map(|n| (crate::cli::commands::chat::typos::distance(&k2, n), *n))
                     .filter(|(d, _)| *d <= limit)
                     .min()
                     .map(|(_, n)| format!(" (did you mean `{prefix}{n}`?)"))
@@ -213,7 +213,7 @@ impl Config {
     /// `CLAUDIO_CONFIG` is an error; a relative `CLAUDIO_ARCHIVE_DIR` is a
     /// usage error (exit 2), before anything is read or created.
     pub fn load() -> anyhow::Result<(Config, Option<PathBuf>)> {
-        if let Err(msg) = super::sessions::archive_env() {
+        if let Err(msg) = crate::cli::commands::sessions::archive_env() {
             return Err(super::exit::usage_error!("{msg}"));
         }
         Config::load_file()
@@ -427,7 +427,7 @@ mod tests {
         // every mode the library knows, spelled the same in the flag and
         // the file, and none more: one type for both
         use clap::builder::TypedValueParser;
-        let flag = super::super::args::mode_parser();
+        let flag = crate::cli::args::mode_parser();
         let cmd = clap::Command::new("x");
         for known in PermissionMode::KNOWN {
             let name = known.as_str();

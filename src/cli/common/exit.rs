@@ -77,7 +77,7 @@ impl std::error::Error for UsageError {}
 /// `Err(UsageError)` with a formatted message.
 macro_rules! usage_error {
     ($($arg:tt)*) => {
-        anyhow::Error::new($crate::cli::exit::UsageError(format!($($arg)*)))
+        anyhow::Error::new($crate::cli::common::exit::UsageError(format!($($arg)*)))
     };
 }
 pub(crate) use usage_error;

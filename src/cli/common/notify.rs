@@ -321,7 +321,7 @@ impl Notifier {
 /// (no table, or a config that cannot be read: the deck says nothing
 /// about it, the chat and `claudio doctor` do).
 pub fn from_config() -> Option<Notifier> {
-    let (config, _) = crate::cli::config::Config::load().ok()?;
+    let (config, _) = crate::cli::common::config::Config::load().ok()?;
     let n = Notifier::new(config.notify?);
     n.is_on().then_some(n)
 }
@@ -512,8 +512,8 @@ pub fn request_notice(input: &serde_json::Value) -> Notice {
     let text = |k: &str| input.get(k).and_then(serde_json::Value::as_str);
     let cwd = std::path::PathBuf::from(text("cwd").unwrap_or("/"));
     let tool = text("tool_name").unwrap_or("a tool");
-    let here = crate::cli::summary::Here::new(&cwd);
-    let what = crate::cli::summary::tool_summary_at(
+    let here = crate::cli::turn::summary::Here::new(&cwd);
+    let what = crate::cli::turn::summary::tool_summary_at(
         tool,
         input.get("tool_input").unwrap_or(&serde_json::Value::Null),
         &here,
@@ -534,8 +534,8 @@ pub fn request_notice(input: &serde_json::Value) -> Notice {
 
 /// `claudio notify test`: a notice through every way `config` sets; exit 1
 /// when none is set or one failed.
-pub fn test(config: Option<NotifyConfig>) -> anyhow::Result<crate::cli::exit::Exit> {
-    use crate::cli::exit::Exit;
+pub fn test(config: Option<NotifyConfig>) -> anyhow::Result<crate::cli::common::exit::Exit> {
+    use crate::cli::common::exit::Exit;
     let Some(config) = config.filter(|c| *c != NotifyConfig::default()) else {
         eprintln!(
             "claudio: no [notify] table in the config file: nothing to send (see `claudio config --help`)"

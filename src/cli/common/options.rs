@@ -1,7 +1,7 @@
 //! Turning command-line flags into library [`claudio::Options`].
 
-use super::args::SessionFlags;
-use super::sanitize::Sanitizer;
+use crate::cli::args::SessionFlags;
+use crate::cli::sanitize::Sanitizer;
 use claudio::Options;
 
 /// The library [`Options`] the session's flags ask for; a bad value is an

@@ -16,7 +16,7 @@ pub(crate) fn relative_time(now_ms: i64, then_ms: i64) -> String {
 
 /// (`YYYY-MM-DD`, `HH:MM`) in local time: the zone `TZ` names, else the
 /// system's (UTC when neither can be read; see [`local_zone`]).
-pub(super) fn local_time(ms: i64) -> (String, String) {
+pub(crate) fn local_time(ms: i64) -> (String, String) {
     let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
         // beyond the years jiff knows (±9999): shown in UTC, the date
         // whole (a year may have more than four digits)
@@ -72,7 +72,7 @@ pub(crate) fn zone_note() -> Option<String> {
     static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     let note = ZONE.get()?.1.as_deref()?;
     let first = !SAID.swap(true, std::sync::atomic::Ordering::Relaxed);
-    first.then(|| super::flat(note))
+    first.then(|| crate::cli::term::cells::flat(note))
 }
 
 /// The zone of `tz` (the value of `TZ`, `None` when unset) with `tzdir`
@@ -100,7 +100,7 @@ pub(crate) fn zone_from(
             ),
         };
     };
-    let shown = crate::cli::summary::one_line(&tz.to_string_lossy(), 60);
+    let shown = crate::cli::turn::summary::one_line(&tz.to_string_lossy(), 60);
     let utc = |why: ZoneError| {
         (
             TimeZone::UTC,
@@ -213,7 +213,7 @@ fn read_tzif(path: &std::path::Path, name: &str) -> Result<jiff::tz::TimeZone, Z
 
 /// `--since`: a span back from now (`30m`, `12h`, `7d`, `2w`) or a date
 /// (`2026-11-01`, midnight UTC), in ms since the epoch.
-pub(super) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
+pub(crate) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
     let s = s.trim();
     let unit = |c: char| match c {
         'm' => Some(60_000i64),
@@ -239,9 +239,9 @@ pub(super) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
     claudio::store::parse_iso_millis(s)
         .filter(|_| real_day)
         .ok_or_else(|| {
-            crate::cli::exit::usage_error!(
+            crate::cli::common::exit::usage_error!(
                 "--since {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
-                crate::cli::summary::one_line(s, 40)
+                crate::cli::turn::summary::one_line(s, 40)
             )
         })
 }

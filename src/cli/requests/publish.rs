@@ -439,7 +439,7 @@ type Given = (PermissionResult, std::sync::mpsc::Sender<bool>);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::deck::socket::Listener;
+    use crate::cli::requests::socket::Listener;
     use std::os::unix::fs::PermissionsExt;
 
     fn bash(suggest: bool) -> CanUseToolRequest {
@@ -576,7 +576,7 @@ mod tests {
         assert_eq!(v["claudio"]["program"], "claudio chat");
         assert_eq!(v["claudio"]["requestId"], "r1");
         // the deck reads it back as the same request
-        let back = crate::cli::deck::line::as_tool_request(&v).unwrap();
+        let back = crate::cli::commands::deck::line::as_tool_request(&v).unwrap();
         assert_eq!(back.input, req.input);
         assert_eq!(back.permission_suggestions, req.permission_suggestions);
         // questions and plans too (each answer checked); no request the
@@ -680,7 +680,7 @@ mod tests {
     /// The deck's allow of `result` (what its model of the request gave),
     /// as it sends it.
     fn sent(result: &PermissionResult) -> Answer {
-        let mut a = crate::cli::deck::full::hook_answer(result);
+        let mut a = crate::cli::commands::deck::full::hook_answer(result);
         a.token = "t".into();
         a
     }

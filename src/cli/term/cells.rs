@@ -13,13 +13,13 @@ pub(crate) fn flat(s: &str) -> String {
 }
 
 /// Columns a string takes (wide East Asian characters count two).
-pub(super) fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }
 
 /// At most `max` columns, with `…` when cut.
-pub(super) fn cut(s: &str, max: usize) -> String {
-    crate::cli::summary::truncate_width(s, max)
+pub(crate) fn cut(s: &str, max: usize) -> String {
+    crate::cli::turn::summary::truncate_width(s, max)
 }
 
 /// At most `max` columns, cut from the left with `…` when too long: a
@@ -45,14 +45,14 @@ pub(crate) fn cut_left(s: &str, max: usize) -> String {
     format!("…{}", kept.into_iter().collect::<String>())
 }
 
-pub(super) fn pad(s: &str, w: usize) -> String {
+pub(crate) fn pad(s: &str, w: usize) -> String {
     if w == usize::MAX {
         return s.to_owned();
     }
     format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
 }
 
-pub(super) fn pad_left(s: &str, w: usize) -> String {
+pub(crate) fn pad_left(s: &str, w: usize) -> String {
     format!("{}{s}", " ".repeat(w.saturating_sub(width(s))))
 }
 

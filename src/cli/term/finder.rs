@@ -8,11 +8,11 @@
 //! [`Finder`] is pure (keys in, a step out; a drawing as lines), tested
 //! without a terminal; [`pick`] runs it on the terminal.
 
-use crate::cli::picker::redraw;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::summary::{one_line, truncate_width};
-use crate::cli::wrap::wrap;
+use crate::cli::term::picker::redraw;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::wrap;
+use crate::cli::turn::summary::{one_line, truncate_width};
 use claudio::store::SessionInfo;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashSet;
@@ -111,8 +111,8 @@ const PROJECT_COLUMNS: usize = 18;
 /// components of its folder, cut from the left, padded to
 /// [`PROJECT_COLUMNS`].
 fn project_cell(cwd: Option<&str>) -> String {
-    let cwd = crate::cli::sessions::flat(cwd.unwrap_or("?"));
-    let shown = crate::cli::sessions::cut_left(&cwd, PROJECT_COLUMNS);
+    let cwd = crate::cli::term::cells::flat(cwd.unwrap_or("?"));
+    let shown = crate::cli::term::cells::cut_left(&cwd, PROJECT_COLUMNS);
     let w = unicode_width::UnicodeWidthStr::width(shown.as_str());
     format!("{shown}{}", " ".repeat(PROJECT_COLUMNS.saturating_sub(w)))
 }
@@ -449,7 +449,7 @@ impl Finder {
             .min(self.shown.len().saturating_sub(PAGE));
         for (n, &i) in self.shown.iter().enumerate().skip(start).take(PAGE) {
             let r = &self.rows[i];
-            let when = crate::cli::sessions::relative_time(now_ms, r.modified);
+            let when = crate::cli::common::time::relative_time(now_ms, r.modified);
             let mut what = r.title.clone();
             if !r.branch.is_empty() {
                 what.push_str(&format!("  ⎇ {}", r.branch));

@@ -248,7 +248,7 @@ fn is_ident(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::wrap::strip_sgr;
+    use crate::cli::term::wrap::strip_sgr;
 
     #[test]
     fn text_survives_and_tokens_are_colored() {

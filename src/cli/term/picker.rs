@@ -13,8 +13,8 @@
 //! one; Esc or Ctrl-C declines.
 
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::wrap::{visible_width, wrap};
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::{visible_width, wrap};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use unicode_width::UnicodeWidthStr;
 
@@ -480,7 +480,7 @@ pub fn screen_rows(text: &str, width: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::wrap::strip_sgr;
+    use crate::cli::term::wrap::strip_sgr;
 
     fn k(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)

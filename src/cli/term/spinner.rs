@@ -3,7 +3,7 @@
 //! its time. Only on a terminal; cleared before anything else is written to
 //! stderr, and before the answer when the answer goes to the same terminal.
 
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex, MutexGuard};

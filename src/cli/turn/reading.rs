@@ -9,9 +9,9 @@
 //! call's summary, when it started). The chat's renderer and `ask`'s
 //! output are two sinks over it that decide only how it looks. No I/O here.
 
-use super::sanitize::Sanitizer;
 use super::summary::{one_line, tool_summary_at, Here};
 use super::tasks;
+use crate::cli::sanitize::Sanitizer;
 use claudio::progress::{self, Change, Progress, Todos};
 use claudio::protocol::ask::RequestKind;
 use claudio::protocol::{

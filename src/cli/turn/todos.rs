@@ -6,9 +6,9 @@
 //! docs/cli-2.1.328-observed.md).
 
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::summary::one_line;
-use crate::cli::wrap::wrap;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::wrap;
+use crate::cli::turn::summary::one_line;
 use claudio::progress::{TodoStatus, Todos};
 
 /// A task's text as shown: one line, inert.

@@ -66,13 +66,16 @@ pub fn compose_input(
     let mut input = UserInput::text(text.unwrap_or_default());
     for path in image_files {
         input = input.image_file(path).map_err(|e| {
-            crate::cli::exit::usage_error!("--image {}", crate::cli::exit::with_causes(&e))
+            crate::cli::common::exit::usage_error!(
+                "--image {}",
+                crate::cli::common::exit::with_causes(&e)
+            )
         })?;
     }
     if let Some(bytes) = piped_image {
         input = input
             .image(bytes)
-            .map_err(|e| crate::cli::exit::usage_error!("stdin: {e}"))?;
+            .map_err(|e| crate::cli::common::exit::usage_error!("stdin: {e}"))?;
     }
     Ok(Some(input))
 }
@@ -189,8 +192,8 @@ mod tests {
             )
         );
         assert_eq!(
-            crate::cli::exit::for_error(&err),
-            crate::cli::exit::Exit::Usage
+            crate::cli::common::exit::for_error(&err),
+            crate::cli::common::exit::Exit::Usage
         );
         let err = compose_input(&a(&["x"]), Some(Piped::Image(png(9000, 2))), &[good]).unwrap_err();
         assert!(
@@ -219,8 +222,8 @@ mod tests {
                 )
             );
             assert_eq!(
-                crate::cli::exit::for_error(&err),
-                crate::cli::exit::Exit::Usage
+                crate::cli::common::exit::for_error(&err),
+                crate::cli::common::exit::Exit::Usage
             );
         }
     }

@@ -6,11 +6,11 @@
 //! the width is read as the text comes, so a resize applies to what follows.
 
 use crate::cli::args::OutputFormat;
-use crate::cli::markdown::Markdown;
-use crate::cli::reading::{Call, CallEnd, Reading, Seen};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::spinner::Spinner;
-use crate::cli::style::Style;
+use crate::cli::term::markdown::Markdown;
+use crate::cli::term::spinner::Spinner;
+use crate::cli::term::style::Style;
+use crate::cli::turn::reading::{Call, CallEnd, Reading, Seen};
 use claudio::{Message, RawMessage};
 use std::io::{self, Write};
 use std::time::Instant;

@@ -10,8 +10,8 @@ use super::clipboard;
 use super::core::{short_id, terminal_width, Chat, Switch};
 use super::reports::{context_chart, rules_list};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::wrap::wrapped;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::wrapped;
 
 /// One slash command.
 pub struct SlashCommand {
@@ -405,7 +405,8 @@ impl Chat<'_> {
             }
             ChatCommand::Resume(None) => {
                 let store = claudio::store::Store::open(None)?;
-                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.screen.style())?
+                if let Some(row) =
+                    crate::cli::term::finder::pick(&store, &self.cwd, self.screen.style())?
                 {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
@@ -416,9 +417,10 @@ impl Chat<'_> {
                 // an archived session the CLI deleted is restored first
                 let store = claudio::store::Store::open(None)?;
                 let mut notes = Vec::new();
-                let target = crate::cli::sessions::resume_target(&store, &id, &mut |m| {
-                    notes.push(m.to_owned())
-                })?;
+                let target =
+                    crate::cli::commands::sessions::resume_target(&store, &id, &mut |m| {
+                        notes.push(m.to_owned())
+                    })?;
                 for n in notes {
                     self.info(&n);
                 }
@@ -449,8 +451,9 @@ impl Chat<'_> {
         let width = terminal_width().saturating_sub(30).max(20);
         let mut text = String::new();
         for s in &listing.sessions {
-            let when = crate::cli::sessions::relative_time(now, s.last_modified);
-            let title = crate::cli::summary::truncate_width(&Sanitizer::clean(&s.title), width);
+            let when = crate::cli::common::time::relative_time(now, s.last_modified);
+            let title =
+                crate::cli::turn::summary::truncate_width(&Sanitizer::clean(&s.title), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
                 self.screen.style().cyan(&short_id(&s.session_id)),

@@ -6,7 +6,7 @@
 use super::dialog::PendingRequest;
 use super::machine::Event;
 use crate::cli::args::SessionFlags;
-use crate::cli::options::build_options;
+use crate::cli::common::options::build_options;
 use claudio::{Client, Options};
 use std::sync::Arc;
 use tokio::runtime::Runtime;

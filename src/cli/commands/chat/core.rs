@@ -9,12 +9,12 @@ use super::screen::Screen;
 use super::state::Session;
 use super::status;
 use crate::cli::args::SessionFlags;
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
+use crate::cli::common::trust;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::sessions::flat;
-use crate::cli::summary::truncate_width;
-use crate::cli::trust;
-use crate::cli::wrap::wrapped;
+use crate::cli::term::cells::flat;
+use crate::cli::term::wrap::wrapped;
+use crate::cli::turn::summary::truncate_width;
 use claudio::Client;
 use claudio::PermissionMode;
 use std::io::Write;
@@ -46,7 +46,7 @@ pub(super) struct Chat<'a> {
     /// The system clipboard, for `/copy` and Ctrl-V (opened on first use).
     pub(super) clipboard: super::clipboard::System,
     /// Notices when the session needs the person, or a long turn ended.
-    pub(super) notifier: crate::cli::notify::Notifier,
+    pub(super) notifier: crate::cli::common::notify::Notifier,
 }
 
 impl<'a> Chat<'a> {
@@ -56,7 +56,7 @@ impl<'a> Chat<'a> {
         rt: &'a Runtime,
         flags: &SessionFlags,
         screen: Screen,
-        notifier: crate::cli::notify::Notifier,
+        notifier: crate::cli::common::notify::Notifier,
         cwd: std::path::PathBuf,
     ) -> Self {
         Chat {
@@ -70,7 +70,9 @@ impl<'a> Chat<'a> {
                     ..Default::default()
                 },
                 // a call's paths are shown from the chat's folder
-                reading: crate::cli::reading::Reading::at(crate::cli::summary::Here::new(&cwd)),
+                reading: crate::cli::turn::reading::Reading::at(
+                    crate::cli::turn::summary::Here::new(&cwd),
+                ),
                 ..Session::default()
             },
             prompt: PromptSide::default(),
@@ -302,7 +304,7 @@ impl<'a> Chat<'a> {
             if cwd.is_dir() {
                 self.cwd = cwd.clone();
                 // a call's paths are shown from there
-                let here = crate::cli::summary::Here::new(&self.cwd);
+                let here = crate::cli::turn::summary::Here::new(&self.cwd);
                 self.session.reading.move_to(here);
             }
         }
@@ -419,7 +421,7 @@ mod tests {
             permission_mode: Some(PermissionMode::Plan),
             ..SessionFlags::default()
         };
-        let state = crate::cli::chat::state::SessionState {
+        let state = crate::cli::commands::chat::state::SessionState {
             mode: Some(PermissionMode::AcceptEdits),
             ..Default::default()
         };

@@ -9,7 +9,7 @@
 
 use super::keys::TermEvent;
 use crate::cli::requests::{self, Asking, Input, Kind, Opened, Screen, WITHDRAWN};
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use claudio::{CanUseToolRequest, PermissionResult, Responder};
 
 pub(super) use crate::cli::requests::{Done, Step};
@@ -265,7 +265,7 @@ mod tests {
     }
 
     fn plain(s: &str) -> String {
-        crate::cli::wrap::strip_sgr(s)
+        crate::cli::term::wrap::strip_sgr(s)
     }
 
     fn typed(d: &mut Dialog, text: &str) -> Step {
@@ -487,7 +487,10 @@ mod tests {
         assert!(s.write.contains("do it") && s.write.contains("\x1b[?25l"));
         d.input(key(KeyCode::Down));
         let s = d.withdrawn();
-        assert!(s.write.contains(crate::cli::picker::SHOW_CURSOR) && s.write.contains("withdrawn"));
+        assert!(
+            s.write.contains(crate::cli::term::picker::SHOW_CURSOR)
+                && s.write.contains("withdrawn")
+        );
         assert_eq!(
             s.done.unwrap().result,
             PermissionResult::deny("The request was withdrawn.")

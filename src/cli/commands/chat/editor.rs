@@ -150,7 +150,7 @@ pub fn edit_in_editor_unless(
     }
     // the editor may have put anything in the file's place (a FIFO, a
     // link to /dev/zero): read it as a small regular file or not at all
-    let saved = crate::cli::settings::read_small_text(&file.0, MAX_EDITED).ok_or_else(|| {
+    let saved = crate::cli::common::settings::read_small_text(&file.0, MAX_EDITED).ok_or_else(|| {
         std::io::Error::other(format!(
             "what the editor saved is not a readable text file of at most {} MiB; the prompt is as it was",
             MAX_EDITED >> 20

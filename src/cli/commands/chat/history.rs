@@ -7,11 +7,11 @@
 use super::core::{short_id, Chat};
 use super::render::{Draw, Renderer};
 use super::state::Session;
-use crate::cli::reading::Reading;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::summary::{truncate_width, Here};
-use crate::cli::wrap::wrap;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::wrap;
+use crate::cli::turn::reading::Reading;
+use crate::cli::turn::summary::{truncate_width, Here};
 use claudio::store::{Entry, Said};
 use std::time::{Duration, Instant};
 
@@ -32,7 +32,8 @@ impl Chat<'_> {
         let Ok((file, conv)) = store.conversation(id) else {
             return false;
         };
-        let Some((first, earlier)) = crate::cli::sessions::last_prompts(&conv.entries, SHOWN)
+        let Some((first, earlier)) =
+            crate::cli::commands::sessions::last_prompts(&conv.entries, SHOWN)
         else {
             return true;
         };
@@ -157,7 +158,7 @@ fn millis(e: &Entry) -> Option<u64> {
 /// and the note of what was left out wrapped to `width`.
 fn framed(body: &str, earlier: usize, id: &str, s: Style, width: usize) -> String {
     let dim_rows = |text: &str| -> String {
-        crate::cli::wrap::wrap(text, width, "", "")
+        crate::cli::term::wrap::wrap(text, width, "", "")
             .iter()
             .map(|row| format!("{}\n", s.dim(row)))
             .collect()
@@ -200,7 +201,7 @@ mod tests {
         let out = framed(&body, 12, "5c0e3e11", Style::plain(), 40);
         for row in out.lines() {
             assert!(
-                crate::cli::wrap::visible_width(row) <= 40,
+                crate::cli::term::wrap::visible_width(row) <= 40,
                 "{row:?} in\n{out}"
             );
         }
@@ -283,7 +284,7 @@ mod tests {
     /// drew it.
     #[test]
     fn the_typed_walk_replays_as_the_old_one() {
-        let files = crate::cli::sessions::testing::fixture_transcripts();
+        let files = crate::cli::commands::sessions::testing::fixture_transcripts();
         let here = Here::with_home(std::path::Path::new("/tmp"), None);
         let mut drawn = 0;
         for f in &files {

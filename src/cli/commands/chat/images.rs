@@ -221,7 +221,7 @@ pub fn attach(
             Err(e) if no_such_file(&e) => {}
             Err(e) => notes.push(format!(
                 "not attached: {}",
-                crate::cli::exit::with_causes(&e)
+                crate::cli::common::exit::with_causes(&e)
             )),
         }
     }

@@ -13,9 +13,9 @@
 //! change rewrites the rows from the first that changed only (a new call
 //! under a folded list rewrites the fold's count, not every row).
 
-use crate::cli::spinner::frame;
-use crate::cli::style::Style;
-use crate::cli::wrap::fit_row;
+use crate::cli::term::spinner::frame;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::fit_row;
 
 /// One line of the region.
 #[derive(Debug, Clone, PartialEq, Eq)]

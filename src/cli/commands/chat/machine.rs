@@ -33,10 +33,10 @@ use super::keys::TermEvent;
 use super::render::{Draw, Renderer, Showing};
 use super::state::Session;
 use super::typeahead::{Action, TypeAhead};
-use crate::cli::exit::Exit;
-use crate::cli::interrupt::Press;
+use crate::cli::common::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::turn::events::HELD_MAX;
+use crate::cli::turn::interrupt::Press;
 #[cfg(test)]
 use crate::cli::turn::SETTLE;
 use crate::cli::turn::{After, Turn};

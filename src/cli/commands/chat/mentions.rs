@@ -15,8 +15,8 @@
 //! digit (`see @notes.txt,`) are not part of the name looked up, as the
 //! CLI does it.
 
-use crate::cli::sessions::flat;
-use crate::cli::summary::truncate_width;
+use crate::cli::term::cells::flat;
+use crate::cli::turn::summary::truncate_width;
 use std::path::{Path, PathBuf};
 
 /// At most this many `@` words are looked up in one prompt (a pasted log

@@ -2,8 +2,8 @@
 //! rewind picker), and the guard that never leaves the terminal raw.
 
 use super::keys::{Keys, Next, TermEvent};
-use crate::cli::picker::{InPlace, Picked, Picker};
-use crate::cli::style::Style;
+use crate::cli::term::picker::{InPlace, Picked, Picker};
+use crate::cli::term::style::Style;
 use claudio::Cancellation;
 use std::io::{self, Write};
 

@@ -11,13 +11,13 @@
 
 use super::live::{Line, Live};
 use super::state::Session;
-use crate::cli::markdown::Markdown;
-use crate::cli::reading::{AgentEnd, Call, CallEnd, Seen};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::sessions::flat;
-use crate::cli::style::Style;
-use crate::cli::summary::{retry_line, truncate_width};
-use crate::cli::wrap::{undisputed, wrap, wrapped, Filler};
+use crate::cli::term::cells::flat;
+use crate::cli::term::markdown::Markdown;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::{undisputed, wrap, wrapped, Filler};
+use crate::cli::turn::reading::{AgentEnd, Call, CallEnd, Seen};
+use crate::cli::turn::summary::{retry_line, truncate_width};
 use claudio::protocol::ToolResultBlock;
 use claudio::ResultMessage;
 use std::time::{Duration, Instant};
@@ -783,7 +783,7 @@ impl Renderer {
                 self.at_line_start = true;
             }
             out.push('\n');
-            for line in crate::cli::todos::lines(todos, self.opts.style, self.opts.width) {
+            for line in crate::cli::turn::todos::lines(todos, self.opts.style, self.opts.width) {
                 self.permanent_line(&line, out);
             }
         }
@@ -962,7 +962,7 @@ impl Renderer {
             key: "status".into(),
             text: format!(
                 "  {} {}",
-                s.cyan(&crate::cli::spinner::frame(ms).to_string()),
+                s.cyan(&crate::cli::term::spinner::frame(ms).to_string()),
                 s.dim(&truncate_width(&text, room))
             ),
         })
@@ -998,7 +998,11 @@ impl Renderer {
             }
         };
         let todos = self.todos_live(session).then(|| {
-            crate::cli::todos::lines(session.reading.todos(), self.opts.style, self.opts.width)
+            crate::cli::turn::todos::lines(
+                session.reading.todos(),
+                self.opts.style,
+                self.opts.width,
+            )
         });
         let lines = lines::live(
             &session.reading,
@@ -1085,7 +1089,7 @@ fn end_line(mut parts: Vec<(String, Option<u8>)>, room: usize) -> String {
     };
     loop {
         let text = line(&parts);
-        if crate::cli::wrap::visible_width(&text) <= room {
+        if crate::cli::term::wrap::visible_width(&text) <= room {
             return text;
         }
         let lowest = parts

@@ -14,9 +14,9 @@ use super::render::{RenderOptions, Renderer};
 use super::screen::Screen;
 use super::shell;
 use crate::cli::args::SessionFlags;
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use claudio::UserInput;
 use std::io::{self, IsTerminal, Write};
 use tokio::runtime::Runtime;
@@ -36,7 +36,7 @@ pub struct ChatSettings {
     /// vi keys at the prompt.
     pub vi: bool,
     /// The config file's `[notify]` table.
-    pub notify: Option<crate::cli::notify::NotifyConfig>,
+    pub notify: Option<crate::cli::common::notify::NotifyConfig>,
 }
 
 pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
@@ -58,7 +58,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         rt,
         session,
         Screen::new(style, renderer),
-        crate::cli::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
+        crate::cli::common::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
         match &session.cwd {
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
@@ -67,8 +67,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     chat.session.state.model = session.model.clone();
     chat.session.state.chosen_model = session.model.clone().or_else(|| {
         let claude_dir = claudio::store::default_config_dir().ok()?;
-        let files = crate::cli::settings::files(&claude_dir, Some(&chat.cwd));
-        crate::cli::settings::chosen_model(&files, std::env::var("ANTHROPIC_MODEL").ok())
+        let files = crate::cli::common::settings::files(&claude_dir, Some(&chat.cwd));
+        crate::cli::common::settings::chosen_model(&files, std::env::var("ANTHROPIC_MODEL").ok())
     });
     chat.session.state.mode = session.permission_mode.clone();
     chat.header();

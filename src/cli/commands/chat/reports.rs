@@ -2,7 +2,7 @@
 //! answer in, text out.
 
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use claudio::protocol::PermissionRules;
 
 /// Where a rule is kept, in words.
@@ -156,7 +156,7 @@ mod tests {
     fn context_chart_draws_bars() {
         let u = serde_json::from_value(serde_json::json!({"categories":[{"name":"messages","tokens":41000},{"name":"system prompt","tokens":3000},{"name":"free","tokens":0}],
                        "totalTokens":44000,"maxTokens":200000})).unwrap();
-        let c = context_chart(&u, crate::cli::style::Style::plain());
+        let c = context_chart(&u, crate::cli::term::style::Style::plain());
         assert!(c.contains("messages"), "{c}");
         assert!(c.contains("█"), "{c}");
         assert!(c.contains("41k"), "{c}");

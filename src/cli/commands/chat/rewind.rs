@@ -5,9 +5,9 @@
 use super::core::{Chat, Switch};
 use super::keys::Keys;
 use super::pick;
-use crate::cli::picker::{Choice, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
+use crate::cli::term::picker::{Choice, Picked, Picker};
+use crate::cli::term::style::Style;
 use anyhow::Context as _;
 use claudio::store::{Conversation, Said, Step};
 use claudio::RewindFiles;
@@ -76,7 +76,7 @@ pub fn rewound_notice(prompt: &str) -> String {
     let clean = Sanitizer::clean(prompt);
     format!(
         "rewound to before “{}”; it is back in the input line",
-        crate::cli::summary::truncate_width(clean.lines().next().unwrap_or(""), 40)
+        crate::cli::turn::summary::truncate_width(clean.lines().next().unwrap_or(""), 40)
     )
 }
 
@@ -129,7 +129,7 @@ pub fn preview_text(
         Ok(p) => p,
         // the dry run failed: say why (its own words), the conversation
         // alone can still be rewound
-        Err(e) => return cannot_restore(&crate::cli::exit::with_causes(e), style),
+        Err(e) => return cannot_restore(&crate::cli::common::exit::with_causes(e), style),
     };
     if !preview.can_rewind {
         let why = preview
@@ -168,7 +168,10 @@ pub fn preview_text(
 
 impl Chat<'_> {
     /// Choose from `picker` now (between turns).
-    fn pick_now(&mut self, picker: crate::cli::picker::Picker) -> anyhow::Result<Option<Picked>> {
+    fn pick_now(
+        &mut self,
+        picker: crate::cli::term::picker::Picker,
+    ) -> anyhow::Result<Option<Picked>> {
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
@@ -222,9 +225,9 @@ impl Chat<'_> {
             .collect();
         let choices = actions
             .iter()
-            .map(|&a| crate::cli::picker::Choice::new(ACTIONS[a].0, ACTIONS[a].1))
+            .map(|&a| crate::cli::term::picker::Choice::new(ACTIONS[a].0, ACTIONS[a].1))
             .collect();
-        let picked = self.pick_now(crate::cli::picker::Picker::new(choices))?;
+        let picked = self.pick_now(crate::cli::term::picker::Picker::new(choices))?;
         let action = match picked {
             Some(Picked::Chosen(i, _)) => i.first().map(|&i| actions[i]).unwrap_or(3),
             _ => 3,
@@ -279,7 +282,7 @@ impl Chat<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::picker::Picked;
+    use crate::cli::term::picker::Picked;
     use claudio::store::{steps, Entry};
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use serde_json::{json, Value};
@@ -373,7 +376,7 @@ mod tests {
     /// ones the old walk by key listed.
     #[test]
     fn the_typed_walk_lists_the_prompts_the_old_one_did() {
-        let files = crate::cli::sessions::testing::fixture_transcripts();
+        let files = crate::cli::commands::sessions::testing::fixture_transcripts();
         let mut listed = 0;
         for f in &files {
             let conv = claudio::store::read_conversation(f).unwrap();

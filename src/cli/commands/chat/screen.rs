@@ -3,8 +3,8 @@
 
 use super::render::Renderer;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::wrap::wrapped;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::wrapped;
 use std::io::{self, Write};
 
 /// The chat's screen.

@@ -27,7 +27,7 @@
 //! or a signal is noted at the end of the stderr part.
 
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use crate::cli::turn::events::{Signal as Sig, Signals};
 use rustix::process::{self, Pid, Signal};
 use std::io::{self, Write};

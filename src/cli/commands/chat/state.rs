@@ -5,8 +5,8 @@
 //! the renderer draws from it; commands, the prompt and rewind read it.
 
 use super::clipboard::Answers;
-use crate::cli::reading::{Reading, Seen};
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
+use crate::cli::turn::reading::{Reading, Seen};
 use claudio::{Message, PermissionMode, SystemMessage};
 use std::time::{Duration, Instant};
 
@@ -74,7 +74,7 @@ impl Session {
             return None;
         }
         Some(
-            crate::cli::todos::lines(todos, style, width)
+            crate::cli::turn::todos::lines(todos, style, width)
                 .iter()
                 .map(|l| format!("{l}\n"))
                 .collect(),

@@ -7,8 +7,8 @@
 //! deadline over the whole exchange, and its process group killed at the
 //! end; `disableAllHooks` turns it off, as in the claude TUI.
 
+use crate::cli::common::settings;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::settings;
 use claudio::protocol::Usage;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -137,7 +137,7 @@ pub fn input(f: &Facts, transcript: Option<&Path>) -> Value {
 /// claude TUI, that stops the status line command too; with the managed
 /// settings' `allowManagedHooksOnly`, only theirs runs. `project`: whether
 /// the folder's project settings load (it is trusted, see
-/// [`crate::cli::trust`]); when they do not, the CLI starts without them
+/// [`crate::cli::common::trust`]); when they do not, the CLI starts without them
 /// and their command is not run either: one check, one message.
 pub fn configured(claude_dir: &Path, project: bool, cwd: &Path) -> Option<String> {
     configured_in(

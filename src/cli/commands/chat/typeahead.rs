@@ -9,8 +9,8 @@
 
 use super::keys::TermEvent;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::sessions::flat;
-use crate::cli::summary::truncate_width;
+use crate::cli::term::cells::flat;
+use crate::cli::turn::summary::truncate_width;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 

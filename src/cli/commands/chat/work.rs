@@ -8,13 +8,13 @@ use super::dialog::{Dialog, PendingRequest};
 use super::keys::{Keys, RawGuard, TermEvent};
 use super::machine::{Effect, End, Event, Machine, Parts};
 use super::screen::terminal_height;
-use crate::cli::deck::publish;
-use crate::cli::exit::Exit;
-use crate::cli::notify::{Notice, Trigger};
+use crate::cli::common::exit::Exit;
+use crate::cli::common::notify::{Notice, Trigger};
 use crate::cli::requests;
+use crate::cli::requests::publish;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::summary::Here;
 use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
+use crate::cli::turn::summary::Here;
 use claudio::{
     Client, PermissionMode, PermissionResult, Priority, RequestBody, RequestState, Responder,
     UserInput,
@@ -36,7 +36,7 @@ impl Chat<'_> {
         });
         if matches!(end, Ok(End::Done)) {
             let took = started.elapsed();
-            let project = crate::cli::notify::project_name(&self.cwd);
+            let project = crate::cli::common::notify::project_name(&self.cwd);
             let body = format!("claudio in {project}, after {} s", took.as_secs());
             let notice = Notice::new(
                 Trigger::Turn,
@@ -419,7 +419,7 @@ impl Chat<'_> {
             cost_usd: self.session.state.totals.session_cost_usd,
         };
         publish::start(
-            crate::cli::deck::socket::path(),
+            crate::cli::requests::socket::path(),
             &a.req,
             &a.responder,
             &about,
@@ -430,11 +430,11 @@ impl Chat<'_> {
     /// project.
     fn notice_for(&self, a: &PendingRequest) -> Notice {
         let req = &a.req;
-        let project = crate::cli::notify::project_name(&self.cwd);
+        let project = crate::cli::common::notify::project_name(&self.cwd);
         let session = self.session.state.session_id.as_deref();
         let (kind, title) = (requests::registered(req.kind()).notice)(req);
         let here = Here::new(&self.cwd);
-        let what = crate::cli::summary::tool_summary_at(&req.tool_name, &req.input, &here);
+        let what = crate::cli::turn::summary::tool_summary_at(&req.tool_name, &req.input, &here);
         let body = if what.is_empty() {
             format!("claudio in {project}")
         } else {

@@ -6,13 +6,13 @@
 //! transcript says so, [`super::answered`]), leaves the screen.
 
 use super::answered::Watch;
-use super::socket::{Acked, Listener, Pending};
 use super::view::{Act, Asks, Kind, Phase, Request, Session, View};
-use crate::cli::notify::{Notifier, Seen, Sighting, Watched};
+use crate::cli::common::notify::{Notifier, Seen, Sighting, Watched};
 use crate::cli::requests::diff;
+use crate::cli::requests::socket::{Acked, Listener, Pending};
 use crate::cli::requests::tool::{Offer, SessionGrants, Shown};
-use crate::cli::style::Style;
-use crate::cli::summary::Here;
+use crate::cli::term::style::Style;
+use crate::cli::turn::summary::Here;
 use claudio::registry::{self, SessionState};
 use claudio::{CanUseToolRequest, PermissionResult};
 use serde_json::Value;
@@ -105,7 +105,8 @@ impl Costs {
         // priced as every view prices a session: the CLI's own
         // `cost-state` first, then what the store taught, then the table
         let c = claudio::store::file_usage(&p).ok().map(|u| {
-            let pricer = crate::cli::pricing::Pricer::learn(std::iter::once(&u)).with_kept();
+            let pricer =
+                crate::cli::common::pricing::Pricer::learn(std::iter::once(&u)).with_kept();
             pricer
                 .file(&u.messages, u.cli_cost.as_ref(), u.messages.len())
                 .values()
@@ -193,7 +194,7 @@ fn pending_list(held: &HashMap<String, Held>) -> Value {
 }
 
 /// The program a request came from, when a claudio chat or `ask`
-/// published it ([`super::publish`]); else the hook's (a claude TUI).
+/// published it ([`crate::cli::requests::publish`]); else the hook's (a claude TUI).
 pub fn program_of(input: &Value) -> Option<Kind> {
     Kind::of_program(input.get("claudio")?.get("program")?.as_str()?)
 }
@@ -326,7 +327,7 @@ fn shown_at(req: &CanUseToolRequest, input: &Value, width: usize, style: Style) 
 }
 
 /// The hook's answer for a decision (its token set when it is sent).
-pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
+pub fn hook_answer(result: &PermissionResult) -> crate::cli::requests::socket::Answer {
     let (behavior, message, updated_permissions, updated_input) = match result {
         PermissionResult::Allow {
             updated_permissions,
@@ -341,7 +342,7 @@ pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
         PermissionResult::Deny { message, .. } => ("deny", Some(message.clone()), None, None),
         _ => ("ask", None, None, None),
     };
-    super::socket::Answer {
+    crate::cli::requests::socket::Answer {
         token: String::new(),
         behavior: behavior.to_owned(),
         message,
@@ -351,9 +352,9 @@ pub fn hook_answer(result: &PermissionResult) -> super::socket::Answer {
 }
 
 /// Give `answer` to the request `p`: what its asking end
-/// acknowledged it ([`super::socket::Ack`]); `None` when it was gone
+/// acknowledged it ([`crate::cli::requests::socket::Ack`]); `None` when it was gone
 /// before the answer reached it.
-fn give(p: Pending, answer: &super::socket::Answer) -> Option<Acked> {
+fn give(p: Pending, answer: &crate::cli::requests::socket::Answer) -> Option<Acked> {
     if p.withdrawn() {
         return None;
     }
@@ -454,7 +455,7 @@ impl Notices {
     /// none.
     pub fn from_config(bell: bool) -> Notices {
         Notices {
-            notifier: crate::cli::notify::from_config(),
+            notifier: crate::cli::common::notify::from_config(),
             watched: Watched::default(),
             bell,
         }
@@ -467,7 +468,7 @@ impl Notices {
             return;
         }
         let session = input.get("session_id").and_then(Value::as_str);
-        let notice = crate::cli::notify::request_notice(input);
+        let notice = crate::cli::common::notify::request_notice(input);
         match (&self.notifier, self.watched.request(session, notice)) {
             (Some(n), Some(notice)) => n.deliver(&notice, out),
             (None, Some(_)) if self.bell => {

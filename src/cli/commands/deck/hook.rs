@@ -11,8 +11,8 @@
 //! The path without a deck is cheap: no runtime, no store, no config; the
 //! input read, one `lstat`, one failed `connect`.
 
-use super::socket::{self, Answer, Request};
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
+use crate::cli::requests::socket::{self, Answer, Request};
 use serde_json::{json, Value};
 use std::io::{self, Read, Write};
 use std::os::unix::net::UnixStream;
@@ -34,8 +34,11 @@ const INPUT_DEADLINE: Duration = Duration::from_secs(5);
 /// one. Always exit 0.
 pub fn run(wait: Duration) -> Exit {
     let stdin = io::stdin();
-    let input =
-        crate::cli::statusline::read_input(&stdin, MAX_INPUT, Instant::now() + INPUT_DEADLINE);
+    let input = crate::cli::commands::statusline::read_input(
+        &stdin,
+        MAX_INPUT,
+        Instant::now() + INPUT_DEADLINE,
+    );
     let Ok(input) = input else {
         return Exit::Success;
     };
@@ -146,7 +149,7 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::deck::socket::{read_line, write_line, Listener};
+    use crate::cli::requests::socket::{read_line, write_line, Listener};
 
     const INPUT: &str = r#"{"session_id":"s","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
 

@@ -7,13 +7,13 @@
 //! written and asked about on a terminal; the old file is kept beside it
 //! (`settings.json.claudio-backup`); the new text is the old one with our
 //! entry written in, every other byte kept (as the trust record is
-//! written into `~/.claude.json`, [`crate::cli::trust`]), written to a
+//! written into `~/.claude.json`, [`crate::cli::common::trust`]), written to a
 //! temporary file and renamed over it, its mode kept. `remove` puts the
 //! backup back when the file is still exactly what `install` made of it,
 //! else takes out our entry alone.
 
-use crate::cli::exit::{usage_error, Exit};
-use crate::cli::trust::{object_start, offset, version, write_atomic};
+use crate::cli::common::exit::{usage_error, Exit};
+use crate::cli::common::trust::{object_start, offset, version, write_atomic};
 use claudio::sanitize::Sanitizer;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -367,8 +367,8 @@ fn read(target: &Path) -> io::Result<Option<(String, u32)>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
         Ok(m) => {
-            let text =
-                crate::cli::settings::read_small_text(target, MAX_SETTINGS).ok_or_else(|| {
+            let text = crate::cli::common::settings::read_small_text(target, MAX_SETTINGS)
+                .ok_or_else(|| {
                     // a regular file within the bound that could not be
                     // read as text: another encoding (UTF-16, Latin-1)
                     let small_file = std::fs::metadata(target)
@@ -548,7 +548,7 @@ pub fn run(
 }
 
 /// An error when another program changed `target` since `seen`.
-fn unchanged_since(target: &Path, seen: crate::cli::trust::Version) -> io::Result<()> {
+fn unchanged_since(target: &Path, seen: crate::cli::common::trust::Version) -> io::Result<()> {
     if version(target)? == seen {
         Ok(())
     } else {
@@ -569,7 +569,7 @@ fn write_new(
     target: &Path,
     bytes: &[u8],
     mode: u32,
-    seen: crate::cli::trust::Version,
+    seen: crate::cli::common::trust::Version,
 ) -> io::Result<()> {
     write_atomic(target, bytes, mode, &|| {
         version(target).is_ok_and(|v| v == seen)
@@ -620,11 +620,11 @@ pub fn confirm_on_tty(question: &str) -> io::Result<bool> {
             "no terminal to confirm on: pass --yes to write it",
         ));
     };
-    crate::cli::trust::discard_typeahead(&tty);
+    crate::cli::common::trust::discard_typeahead(&tty);
     tty.write_all(question.as_bytes())?;
     tty.flush()?;
-    let line = crate::cli::trust::read_answer(&mut tty)?;
-    Ok(crate::cli::trust::yes(&line))
+    let line = crate::cli::common::trust::read_answer(&mut tty)?;
+    Ok(crate::cli::common::trust::yes(&line))
 }
 
 #[cfg(test)]

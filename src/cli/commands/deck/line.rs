@@ -6,11 +6,11 @@
 //! dialog). Each answer goes to the request it was typed for: the hook
 //! takes it only with that request's token.
 
-use super::socket::{Listener, Pending};
+use crate::cli::requests::socket::{Listener, Pending};
 use crate::cli::requests::{diff, tool};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::summary::Here;
+use crate::cli::term::style::Style;
+use crate::cli::turn::summary::Here;
 use claudio::CanUseToolRequest;
 use serde_json::Value;
 use std::io::{self, BufRead, Write};
@@ -296,11 +296,11 @@ pub fn answer_one(
         let given = if behavior == "ask" {
             pending
                 .answer(behavior, message)
-                .map(|()| super::socket::Acked::Taken)
+                .map(|()| crate::cli::requests::socket::Acked::Taken)
         } else {
             // the asking end says whether it took it (it may have been
             // answered there a moment before)
-            pending.decide(super::socket::Answer {
+            pending.decide(crate::cli::requests::socket::Answer {
                 token: String::new(),
                 behavior: behavior.to_owned(),
                 message,
@@ -309,13 +309,13 @@ pub fn answer_one(
             })
         };
         match given {
-            Ok(super::socket::Acked::Taken) => writeln!(out, "  {said}")?,
-            Ok(super::socket::Acked::Refused) => writeln!(
+            Ok(crate::cli::requests::socket::Acked::Taken) => writeln!(out, "  {said}")?,
+            Ok(crate::cli::requests::socket::Acked::Refused) => writeln!(
                 out,
                 "  {}",
                 style.dim("refused: no answer to what it asks (it still asks)")
             )?,
-            Ok(super::socket::Acked::NotTaken) => writeln!(
+            Ok(crate::cli::requests::socket::Acked::NotTaken) => writeln!(
                 out,
                 "  {}",
                 style.dim("answered in its terminal first: the deck's answer was not taken")
@@ -343,7 +343,7 @@ fn asks_line(
     style: Style,
     width: usize,
 ) -> io::Result<bool> {
-    use super::socket::Acked;
+    use crate::cli::requests::socket::Acked;
     let Some(mut asks) = super::full::asks_of(req, &pending.request.input, cwd, width, style)
     else {
         writeln!(
@@ -434,7 +434,7 @@ pub fn sessions_lines(style: Style) -> String {
         );
         out.push_str(&format!(
             "{state}  {}\n",
-            crate::cli::sessions::flat(&Sanitizer::visible(&line))
+            crate::cli::term::cells::flat(&Sanitizer::visible(&line))
         ));
     }
     for p in snap["problems"].as_array().into_iter().flatten() {
@@ -445,7 +445,7 @@ pub fn sessions_lines(style: Style) -> String {
         );
         out.push_str(&format!(
             "{}\n",
-            style.dim(&crate::cli::sessions::flat(&Sanitizer::visible(&line)))
+            style.dim(&crate::cli::term::cells::flat(&Sanitizer::visible(&line)))
         ));
     }
     out
@@ -517,7 +517,7 @@ fn serve_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::deck::hook::{decide, WAIT};
+    use crate::cli::commands::deck::hook::{decide, WAIT};
 
     fn run_one(typed: &str, input: &str) -> (Option<String>, String) {
         let d = tempfile::tempdir().unwrap();
@@ -588,9 +588,9 @@ mod tests {
         let p2 = p.clone();
         let hook = std::thread::spawn(move || {
             let mut s = std::os::unix::net::UnixStream::connect(&p2).unwrap();
-            crate::cli::deck::socket::write_line(
+            crate::cli::requests::socket::write_line(
                 &mut s,
-                &crate::cli::deck::socket::Request {
+                &crate::cli::requests::socket::Request {
                     kind: "permission".into(),
                     token: "t".into(),
                     input: serde_json::from_str(BASH).unwrap(),

@@ -19,13 +19,12 @@ pub mod full;
 pub mod hook;
 pub mod install;
 pub mod line;
-pub mod publish;
 pub mod snapshot;
-pub mod socket;
 pub mod view;
 pub mod watch;
 
-use crate::cli::exit::{usage_error, Exit};
+use crate::cli::common::exit::{usage_error, Exit};
+use crate::cli::requests::socket;
 use clap::{Args, Subcommand};
 
 pub(crate) const HELP: &str = "\
@@ -130,7 +129,7 @@ pub enum HooksAction {
 }
 
 /// Run `claudio deck`.
-pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Result<Exit> {
+pub fn run(args: DeckArgs, color: crate::cli::term::style::ColorChoice) -> anyhow::Result<Exit> {
     match args.action {
         Some(DeckAction::Hook { wait }) => Ok(hook::run(std::time::Duration::from_secs(wait))),
         Some(DeckAction::Hooks { action }) => {
@@ -156,7 +155,8 @@ pub fn run(args: DeckArgs, color: crate::cli::style::ColorChoice) -> anyhow::Res
         None if args.watch => watch::run(),
         None => {
             use std::io::{IsTerminal, Write};
-            let style = crate::cli::style::Style::decide(color, std::io::stdout().is_terminal());
+            let style =
+                crate::cli::term::style::Style::decide(color, std::io::stdout().is_terminal());
             let path = socket::path();
             let listener = socket::Listener::bind(&path)?;
             if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {

@@ -3,7 +3,7 @@
 //! file, else the transcript's tail), the stale ones and the files passed
 //! over, sorted as the deck shows them: waiting for you, working, done.
 
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
 use claudio::registry::{self, LiveSession, Registry, SessionState};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -76,7 +76,7 @@ pub fn snapshot(config_dir: &Path, reg: &Registry) -> Value {
 pub fn config_dir() -> anyhow::Result<std::path::PathBuf> {
     let config_dir = claudio::store::default_config_dir()?;
     if config_dir.is_relative() {
-        return Err(crate::cli::exit::usage_error!(
+        return Err(crate::cli::common::exit::usage_error!(
             "CLAUDE_CONFIG_DIR is a relative path ({}): not read",
             config_dir.display()
         ));
@@ -90,7 +90,10 @@ pub fn run() -> anyhow::Result<Exit> {
     let config_dir = config_dir()?;
     let reg = registry::read_dir(&config_dir.join("sessions"));
     let mut snap = snapshot(&config_dir, &reg);
-    with_pending(&mut snap, super::socket::ask_list(&super::socket::path()));
+    with_pending(
+        &mut snap,
+        crate::cli::requests::socket::ask_list(&crate::cli::requests::socket::path()),
+    );
     let mut out = std::io::stdout().lock();
     writeln!(out, "{snap}")?;
     Ok(Exit::Success)

@@ -18,8 +18,8 @@
 
 use crate::cli::requests::tool::{Decision, Offer, Shown};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::wrap::fit_row;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::fit_row;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// What kind of program a session is.
@@ -47,7 +47,7 @@ impl Kind {
     }
 
     /// From a request a claudio chat or `ask` published
-    /// ([`super::publish`]): its `claudio.program`.
+    /// ([`crate::cli::requests::publish`]): its `claudio.program`.
     pub fn of_program(program: &str) -> Option<Kind> {
         match program {
             "claudio chat" => Some(Kind::ClaudioChat),
@@ -131,7 +131,7 @@ pub(super) fn asks_lines(text: &str) -> Vec<&str> {
     let shown = text.rsplit_once('\n').map_or("", |(rows, _)| rows);
     shown
         .lines()
-        .skip_while(|l| crate::cli::wrap::strip_sgr(l).trim().is_empty())
+        .skip_while(|l| crate::cli::term::wrap::strip_sgr(l).trim().is_empty())
         .collect()
 }
 
@@ -211,7 +211,7 @@ fn window(len: usize, room: usize) -> usize {
 /// choices line (the deck's replaces it).
 fn body_lines(body: &str) -> Vec<&str> {
     body.lines()
-        .take_while(|l| !crate::cli::wrap::strip_sgr(l).contains("Allow?"))
+        .take_while(|l| !crate::cli::term::wrap::strip_sgr(l).contains("Allow?"))
         .collect()
 }
 
@@ -517,7 +517,7 @@ impl View {
             } else {
                 " "
             };
-            let what = crate::cli::wrap::strip_sgr(match &r.asks {
+            let what = crate::cli::term::wrap::strip_sgr(match &r.asks {
                 Some(a) => &a.text,
                 None => &r.shown.folded,
             });
@@ -695,7 +695,7 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::summary::Here;
+    use crate::cli::turn::summary::Here;
     use claudio::CanUseToolRequest;
 
     const NOW: u64 = 1_764_850_100_000;
@@ -776,7 +776,7 @@ mod tests {
         assert_eq!(rows.len(), 16);
         for r in &rows {
             assert!(
-                crate::cli::wrap::visible_width(r) <= width,
+                crate::cli::term::wrap::visible_width(r) <= width,
                 "wider than {width}: {r:?}"
             );
             assert!(!r.contains('\u{1b}'), "an escape reached the screen: {r:?}");
@@ -1019,7 +1019,7 @@ mod tests {
             let rows = v.render(NOW, 80, 16, Style::plain());
             for r in &rows {
                 assert!(!r.contains('\u{1b}'), "an escape reached the screen: {r:?}");
-                assert!(crate::cli::wrap::visible_width(r) <= 80, "{r:?}");
+                assert!(crate::cli::term::wrap::visible_width(r) <= 80, "{r:?}");
             }
             shown.push_str(&rows.join("\n"));
             page_down(&mut v);

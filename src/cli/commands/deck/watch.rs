@@ -13,8 +13,8 @@
 //! poll besides); requests from the running deck, asked over its socket.
 //! It runs until its output is closed.
 
-use super::socket;
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
+use crate::cli::requests::socket;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -82,8 +82,8 @@ fn requests_now(sock: &Path) -> BTreeMap<u64, Value> {
 }
 
 /// A session's row (as `deck --json` shows it) as the notices read it.
-fn sighting(row: &Value) -> Option<crate::cli::notify::Sighting> {
-    use crate::cli::notify::{Seen, Sighting};
+fn sighting(row: &Value) -> Option<crate::cli::common::notify::Sighting> {
+    use crate::cli::common::notify::{Seen, Sighting};
     let key = match row["sessionId"].as_str() {
         Some(id) => id.to_owned(),
         None => format!("pid:{}", row["pid"].as_u64()?),

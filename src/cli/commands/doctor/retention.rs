@@ -9,7 +9,7 @@
 //! directory it starts in), the local one (`.claude/settings.local.json`)
 //! and the managed one (`/etc/claude-code/managed-settings.json`).
 
-use super::settings;
+use crate::cli::common::settings;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 

@@ -3,9 +3,9 @@
 //! and the same pass in the background when the config says
 //! `archive = "auto"`.
 
-use super::cells::human_size;
 use super::io::{Io, SessionsOutcome};
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
+use crate::cli::term::cells::human_size;
 use claudio::store::{
     ArchiveOptions, ArchiveSummary, ResumeTarget, Store, StoreError, ARCHIVE_DIR_ENV,
 };
@@ -68,13 +68,13 @@ pub fn resume_target(
 
 pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     if let Err(msg) = archive_env() {
-        return Err(crate::cli::exit::usage_error!("{msg}"));
+        return Err(crate::cli::common::exit::usage_error!("{msg}"));
     }
     let Some(dir) = archive_dir() else {
         anyhow::bail!("cannot tell where to keep the archive: set {ARCHIVE_DIR_ENV} or HOME");
     };
     let what = format!("archiving transcripts into {}", dir.display());
-    let s = crate::cli::spinner::while_working(io.err_style, &what, || {
+    let s = crate::cli::term::spinner::while_working(io.err_style, &what, || {
         store.archive(&dir, ArchiveOptions::default())
     })?;
     for f in s.shorter.iter().take(10) {

@@ -69,7 +69,10 @@ fn candidates(
         .iter()
         .map(|s| {
             if describe {
-                let title = super::cells::cut(&super::flat(&s.title), TITLE_COLUMNS);
+                let title = crate::cli::term::cells::cut(
+                    &crate::cli::term::cells::flat(&s.title),
+                    TITLE_COLUMNS,
+                );
                 format!("{}\t{}", s.session_id, title.trim())
             } else {
                 s.session_id.clone()

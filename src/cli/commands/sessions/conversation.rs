@@ -2,11 +2,11 @@
 //! answers, thinking (dimmed), each tool call on one line with the first
 //! lines of its result. Transcript text is made inert on the way.
 
-use super::cells::flat;
-use super::time::local_time;
+use crate::cli::common::time::local_time;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::summary::{one_line, tool_summary};
+use crate::cli::term::cells::flat;
+use crate::cli::term::style::Style;
+use crate::cli::turn::summary::{one_line, tool_summary};
 use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
 use claudio::store::{Entry, NoteKind, Said, SessionInfo};
 use serde_json::Value;
@@ -414,7 +414,7 @@ mod tests {
     /// by key drew them.
     #[test]
     fn the_typed_walk_draws_as_the_old_one() {
-        let files = crate::cli::sessions::testing::fixture_transcripts();
+        let files = crate::cli::commands::sessions::testing::fixture_transcripts();
         let mut drawn = 0;
         for f in &files {
             let conv = claudio::store::read_conversation(f).unwrap();

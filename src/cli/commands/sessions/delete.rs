@@ -2,11 +2,11 @@
 //! unless `--yes`.
 
 use super::args::DeleteArgs;
-use super::cells::{cut, flat, human_size};
 use super::io::{Io, SessionsOutcome};
-use super::time::relative_time;
-use crate::cli::exit::{usage_error, Exit};
+use crate::cli::common::exit::{usage_error, Exit};
+use crate::cli::common::time::relative_time;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::cells::{cut, flat, human_size};
 use anyhow::Context;
 use claudio::store::Store;
 use std::io::{self, Read, Write};
@@ -227,7 +227,7 @@ mod tests {
             "/".as_ref(),
         );
         let e = r.outcome.unwrap_err();
-        assert_eq!(crate::cli::exit::for_error(&e), Exit::Usage);
+        assert_eq!(crate::cli::common::exit::for_error(&e), Exit::Usage);
         assert!(e.to_string().contains("pass --yes"), "{e}");
         assert!(path.exists());
         let r = run_args(

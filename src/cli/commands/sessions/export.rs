@@ -6,9 +6,9 @@
 //! run under the call that started it, thinking only with `--thinking`.
 
 use super::io::{Io, SessionsOutcome};
-use crate::cli::exit::{usage_error, Exit};
+use crate::cli::common::exit::{usage_error, Exit};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::summary::tool_summary;
+use crate::cli::turn::summary::tool_summary;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{SessionFile, Store};

@@ -3,14 +3,14 @@
 //! with `--grep`.
 
 use super::args::InspectArgs;
-use super::cells::flat;
 use super::conversation::{self, Chain};
 use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::pager::{page, page_at};
 use super::usage;
-use crate::cli::exit::{usage_error, Exit};
-use crate::cli::style::Style;
+use crate::cli::common::exit::{usage_error, Exit};
+use crate::cli::term::cells::flat;
+use crate::cli::term::style::Style;
 use claudio::store::Store;
 use std::io::Write;
 
@@ -194,7 +194,7 @@ fn grep_marks(text: &str, grep: &Grep, st: Style) -> (String, usize, Vec<String>
     let mut hits = 0;
     let mut found: Vec<String> = Vec::new();
     for line in text.lines() {
-        let plain = crate::cli::wrap::strip_sgr(line);
+        let plain = crate::cli::term::wrap::strip_sgr(line);
         let head = plain.split(" · ").next().unwrap_or("");
         if matches!(head, "you" | "claude") || plain.starts_with("── sub-agent") {
             speaker = plain.clone();
@@ -247,7 +247,7 @@ mod tests {
             let found = matches!(
                 r.outcome,
                 Ok(super::SessionsOutcome::Done(
-                    crate::cli::exit::Exit::Success
+                    crate::cli::common::exit::Exit::Success
                 ))
             );
             (found, r.out.text())

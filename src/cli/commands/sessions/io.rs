@@ -1,9 +1,9 @@
 //! What a sessions command works with and hands back: where its output
 //! goes, what the terminal is like, and what the caller is to do next.
 
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::{ColorChoice, Style};
+use crate::cli::term::style::{ColorChoice, Style};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 

@@ -1,11 +1,11 @@
 //! `sessions list`: a table of sessions, newest first, or their JSON.
 
 use super::args::ListArgs;
-use super::cells::{cut, cut_left, flat, human_size, pad, pad_left, width};
 use super::io::{Io, JsonRows, SessionsOutcome};
-use super::time::relative_time;
 use super::usage;
-use crate::cli::exit::Exit;
+use crate::cli::common::exit::Exit;
+use crate::cli::common::time::relative_time;
+use crate::cli::term::cells::{cut, cut_left, flat, human_size, pad, pad_left, width};
 use anyhow::Context;
 use claudio::store::{ListOptions, SessionInfo, Store};
 use std::io::Write;
@@ -16,7 +16,7 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
     let since = a
         .since
         .as_deref()
-        .map(|s| super::time::parse_since(s, io.now_ms))
+        .map(|s| crate::cli::common::time::parse_since(s, io.now_ms))
         .transpose()?;
     let mut opts = if a.all {
         ListOptions::all()
@@ -32,7 +32,9 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
         opts = opts.limit(n);
     }
     let mut listing =
-        crate::cli::spinner::while_working(io.err_style, "listing sessions", || store.list(&opts))?;
+        crate::cli::term::spinner::while_working(io.err_style, "listing sessions", || {
+            store.list(&opts)
+        })?;
     io.warn_skipped(&listing.skipped);
     if let Some(t) = since {
         // newest first: those written since then come first
@@ -42,7 +44,7 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
         }
     }
     if output.is_json() && with_usage {
-        let rows: Vec<serde_json::Value> = crate::cli::spinner::while_working(
+        let rows: Vec<serde_json::Value> = crate::cli::term::spinner::while_working(
             io.err_style,
             "reading each session's usage",
             || {
@@ -82,19 +84,23 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
         io.warn(&msg);
     } else {
         let long: Option<Vec<[String; 2]>> = with_usage.then(|| {
-            crate::cli::spinner::while_working(io.err_style, "reading each session's usage", || {
-                let paths: Vec<&std::path::Path> =
-                    listing.sessions.iter().map(|s| s.path.as_path()).collect();
-                let usages = claudio::store::sessions_usage(&paths);
-                let pricer = usage::store_pricer(store, usages.iter().flatten());
-                usages
-                    .into_iter()
-                    .map(|u| match u {
-                        Ok(u) => usage::long_cells(&u, &pricer),
-                        Err(_) => ["?".into(), "?".into()],
-                    })
-                    .collect()
-            })
+            crate::cli::term::spinner::while_working(
+                io.err_style,
+                "reading each session's usage",
+                || {
+                    let paths: Vec<&std::path::Path> =
+                        listing.sessions.iter().map(|s| s.path.as_path()).collect();
+                    let usages = claudio::store::sessions_usage(&paths);
+                    let pricer = usage::store_pricer(store, usages.iter().flatten());
+                    usages
+                        .into_iter()
+                        .map(|u| match u {
+                            Ok(u) => usage::long_cells(&u, &pricer),
+                            Err(_) => ["?".into(), "?".into()],
+                        })
+                        .collect()
+                },
+            )
         });
         // a terminal gets one screenful, newest first, and the count of
         // the rest; a pipe gets every row
@@ -253,10 +259,10 @@ fn render_table(
 
 #[cfg(test)]
 mod tests {
-    use super::super::cells::cut_left;
     use super::super::testing::*;
     use super::super::SessionsOutcome;
-    use crate::cli::exit::Exit;
+    use crate::cli::common::exit::Exit;
+    use crate::cli::term::cells::cut_left;
     use claudio::store::{ListOptions, Store};
     use serde_json::Value;
 
@@ -368,7 +374,7 @@ mod tests {
         assert!(lines[1].contains("/work/proj"), "{out}");
         assert!(lines
             .iter()
-            .all(|l| crate::cli::sessions::cells::width(l) <= 100));
+            .all(|l| crate::cli::term::cells::width(l) <= 100));
         // 5 rows leave room for no more than the floor of 10: both shown
         assert!(!out.contains("not shown"), "{out}");
         let r = run_args_sized(

@@ -3,12 +3,11 @@
 //! keeps (`claudio::store`).
 //!
 //! Transcript text is untrusted: everything shown on a terminal goes through
-//! the [`Sanitizer`](super::sanitize::Sanitizer); `--json` output carries
+//! the [`Sanitizer`](crate::cli::sanitize::Sanitizer); `--json` output carries
 //! the stored bytes unchanged.
 
 mod archive;
 mod args;
-mod cells;
 mod complete;
 mod conversation;
 mod delete;
@@ -22,15 +21,12 @@ mod run;
 mod search;
 #[cfg(test)]
 pub(crate) mod testing;
-mod time;
 mod usage;
 
 pub use archive::{archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive};
 pub use args::{SessionsAction, SessionsCommand};
-pub(crate) use cells::{cut_left, flat, human_size};
 pub(crate) use complete::{complete_ids, hook as completion_hook};
 pub(crate) use conversation::last_prompts;
 pub use io::SessionsOutcome;
 pub use run::run;
-pub(crate) use time::{local_zone, relative_time, zone_note};
 pub(crate) use usage::{short, OpenWindow};

@@ -4,8 +4,8 @@
 use super::args::{SessionsAction, SessionsCommand};
 use super::io::{Io, SessionsOutcome};
 use super::{archive, delete, export, inspect, list, search, usage};
-use crate::cli::exit::Exit;
-use crate::cli::style::ColorChoice;
+use crate::cli::common::exit::Exit;
+use crate::cli::term::style::ColorChoice;
 use anyhow::Context;
 use claudio::store::{Store, StoreError};
 use std::io::Write;
@@ -57,7 +57,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         // answered above, before the store is opened
         SessionsAction::CompleteIds(_) => Ok(SessionsOutcome::Done(Exit::Success)),
     };
-    if let Some(note) = super::time::zone_note() {
+    if let Some(note) = crate::cli::common::time::zone_note() {
         io.warn(&note);
     }
     // a bad id or an empty title is a usage error: `exit::for_error` says so
@@ -67,7 +67,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
             Some(StoreError::OnlyInArchive(id)) if e.chain().count() == 1 => {
                 let hint = format!("`claudio sessions resume {id}` restores it");
                 let error = StoreError::OnlyInArchive(id.clone());
-                Err(crate::cli::exit::Hinted { error, hint }.into())
+                Err(crate::cli::common::exit::Hinted { error, hint }.into())
             }
             _ => Err(e),
         },
@@ -163,7 +163,7 @@ mod tests {
             "/".as_ref(),
         );
         let e = r.outcome.unwrap_err();
-        assert_eq!(crate::cli::exit::for_error(&e), Exit::Usage);
+        assert_eq!(crate::cli::common::exit::for_error(&e), Exit::Usage);
         assert!(e.to_string().contains("invalid session id"), "{e}");
         let r = run_args(
             &["--config-dir", &cfg(&d), "show", "aaaa"],
@@ -181,7 +181,7 @@ mod tests {
             "/".as_ref(),
         );
         let e = r.outcome.unwrap_err();
-        assert_eq!(crate::cli::exit::for_error(&e), Exit::Usage);
+        assert_eq!(crate::cli::common::exit::for_error(&e), Exit::Usage);
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! `claudio sessions search PATTERN`: the store's search, printed as found.
 
-use super::cells::{cut, flat, width};
 use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
-use super::time::relative_time;
-use crate::cli::exit::{usage_error, Exit};
+use crate::cli::common::exit::{usage_error, Exit};
+use crate::cli::common::time::relative_time;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::cells::{cut, flat, width};
 use anyhow::Context;
 use clap::Args;
 use claudio::store::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SessionHits, Store};
@@ -108,7 +108,7 @@ pub(super) fn build_regex(pattern: &str, ignore_case: bool) -> anyhow::Result<me
             };
             usage_error!(
                 "not a valid regex: {}: {why}",
-                Sanitizer::clean(&crate::cli::summary::one_line(pattern, 60))
+                Sanitizer::clean(&crate::cli::turn::summary::one_line(pattern, 60))
             )
         })
 }
@@ -153,7 +153,7 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
         opts = opts.dir(dir);
     }
     if let Some(s) = &a.since {
-        opts = opts.since(super::time::parse_since(s, io.now_ms)?);
+        opts = opts.since(crate::cli::common::time::parse_since(s, io.now_ms)?);
     }
     if let Some(n) = a.limit {
         opts = opts.limit(n);

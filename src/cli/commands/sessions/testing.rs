@@ -4,7 +4,7 @@
 use super::args::SessionsCommand;
 use super::io::{Io, SessionsOutcome};
 use super::run::run_with;
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use clap::Parser;
 use serde_json::{json, Value};
 use std::io::{self, Write};

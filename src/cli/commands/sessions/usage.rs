@@ -1,14 +1,14 @@
 //! `claudio sessions usage`: tokens and estimated cost, added up by day,
 //! month, model, project or session; and the usage line of `inspect`.
 
-use super::cells::{cut, flat, pad, pad_left, width};
 use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
-use super::time::local_time;
-use crate::cli::billing::{billing_windows, BillingWindow};
-use crate::cli::exit::Exit;
-use crate::cli::pricing::{Cost, Pricer, PRICES_DATE};
-use crate::cli::style::Style;
+use crate::cli::common::billing::{billing_windows, BillingWindow};
+use crate::cli::common::exit::Exit;
+use crate::cli::common::pricing::{Cost, Pricer, PRICES_DATE};
+use crate::cli::common::time::local_time;
+use crate::cli::term::cells::{cut, flat, pad, pad_left, width};
+use crate::cli::term::style::Style;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet};
@@ -125,11 +125,12 @@ impl Clock {
             return Ok(Clock { zone: None });
         };
         let tzdir = std::env::var_os("TZDIR");
-        let (zone, why) = super::time::zone_from(Some(name.as_ref()), tzdir.as_deref());
+        let (zone, why) =
+            crate::cli::common::time::zone_from(Some(name.as_ref()), tzdir.as_deref());
         if why.is_some() || name.trim().is_empty() {
-            return Err(crate::cli::exit::usage_error!(
+            return Err(crate::cli::common::exit::usage_error!(
                 "--timezone {}: no such time zone (give an IANA name such as Europe/Paris, or UTC)",
-                crate::cli::summary::one_line(name, 40)
+                crate::cli::turn::summary::one_line(name, 40)
             ));
         }
         Ok(Clock { zone: Some(zone) })
@@ -189,12 +190,12 @@ impl Clock {
                 return Ok(z.timestamp().as_millisecond());
             }
         }
-        super::time::parse_since(t, now)
+        crate::cli::common::time::parse_since(t, now)
             .map(|ms| if end { ms.saturating_add(1) } else { ms })
             .map_err(|_| {
-                crate::cli::exit::usage_error!(
+                crate::cli::common::exit::usage_error!(
                     "{flag} {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
-                    crate::cli::summary::one_line(t, 40)
+                    crate::cli::turn::summary::one_line(t, 40)
                 )
             })
     }
@@ -386,7 +387,7 @@ pub(super) fn store_pricer<'a>(
     store: &Store,
     read: impl IntoIterator<Item = &'a SessionUsage>,
 ) -> Pricer {
-    crate::cli::pricing::learn_from_store(store)
+    crate::cli::common::pricing::learn_from_store(store)
         .unwrap_or_else(|| Pricer::learn(read.into_iter().map(|s| &s.without_subagents)))
 }
 
@@ -556,10 +557,10 @@ impl Query {
         if let (Some(s), Some(u)) = (since, until) {
             if u <= s {
                 // a window that holds no time: say so, not "no usage"
-                return Err(crate::cli::exit::usage_error!(
+                return Err(crate::cli::common::exit::usage_error!(
                     "--until {} is not after --since {}: no time lies between them",
-                    crate::cli::summary::one_line(a.until.as_deref().unwrap_or(""), 40),
-                    crate::cli::summary::one_line(a.since.as_deref().unwrap_or(""), 40)
+                    crate::cli::turn::summary::one_line(a.until.as_deref().unwrap_or(""), 40),
+                    crate::cli::turn::summary::one_line(a.since.as_deref().unwrap_or(""), 40)
                 ));
             }
         }

@@ -207,7 +207,7 @@ fn usage_line(id: &str, model: &str, input: u64, output: u64, ts: &str) -> Strin
 
 /// A transcript in `store`, last written at `mtime`.
 fn transcript(store: &Path, id: &str, lines: &[String], mtime: &str) -> PathBuf {
-    crate::cli::sessions::testing::own_cache();
+    crate::cli::commands::sessions::testing::own_cache();
     let dir = store.join("projects/-work");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{id}.jsonl"));

@@ -405,7 +405,7 @@ fn every_project_s_view_names_the_project() {
     assert!(all.contains("…clients/acme-shop  fix tests"), "{all}");
     assert!(all.contains("…e/me/code/claudio  fix tests"), "{all}");
     for l in f.lines(Style::plain(), 80, 100) {
-        assert!(crate::cli::wrap::visible_width(&l) <= 80, "{l}");
+        assert!(crate::cli::term::wrap::visible_width(&l) <= 80, "{l}");
     }
 }
 
@@ -439,7 +439,7 @@ fn the_full_text_search_is_due_when_the_typing_pauses() {
 /// substring whole, else the letters in order; nothing without colour.
 #[test]
 fn matches_are_marked_as_the_person_types() {
-    let color = Style::decide(crate::cli::style::ColorChoice::Always, true);
+    let color = Style::decide(crate::cli::term::style::ColorChoice::Always, true);
     assert_eq!(
         highlight("Fix the Parser", "parser", color),
         "Fix the \u{1b}[33mParser\u{1b}[39m"
@@ -503,7 +503,7 @@ fn old_exchange(c: &claudio::store::Conversation) -> (Option<String>, Option<Str
 /// ones the old walk found.
 #[test]
 fn the_typed_walk_finds_the_exchange_the_old_one_did() {
-    let files = crate::cli::sessions::testing::fixture_transcripts();
+    let files = crate::cli::commands::sessions::testing::fixture_transcripts();
     let mut found = 0;
     // the finder lists sessions, not their sub-agents' transcripts
     for f in files

@@ -2,10 +2,10 @@
 //! that only the pseudo-terminal reached before.
 
 use super::*;
-use crate::cli::chat::dialog::Dialog;
-use crate::cli::chat::render::RenderOptions;
+use crate::cli::commands::chat::dialog::Dialog;
+use crate::cli::commands::chat::render::RenderOptions;
 use crate::cli::requests::tool::{Approval, Shown};
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
@@ -449,7 +449,7 @@ fn the_session_ending_or_failing_ends_the_turn() {
                 matches!(why, claudio::Error::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe),
                 "{why:?}"
             );
-            let said = crate::cli::exit::with_causes(why);
+            let said = crate::cli::common::exit::with_causes(why);
             assert!(said.contains("Broken pipe"), "{said}");
         }
         other => panic!("{other:?}"),
@@ -969,12 +969,12 @@ fn streamed_and_whole(messages: &[serde_json::Value]) -> (Vec<String>, Vec<Strin
 }
 
 /// One line of many text blocks is written as it is drawn, a piece of
-/// about [`crate::cli::chat::render::CHUNK`] bytes at a time, never drawn
+/// about [`crate::cli::commands::chat::render::CHUNK`] bytes at a time, never drawn
 /// whole first (#39.6: the chat held a line of 300,000 blocks six times
 /// over); the bytes are those of the message drawn whole.
 #[test]
 fn a_message_of_many_blocks_is_written_in_pieces_and_the_same_bytes() {
-    use crate::cli::chat::render::CHUNK;
+    use crate::cli::commands::chat::render::CHUNK;
     let blocks: Vec<serde_json::Value> = (0..20_000)
         .map(|i| json!({"type":"text","text":format!("block {i} of text ")}))
         .collect();

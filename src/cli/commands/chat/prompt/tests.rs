@@ -1,5 +1,5 @@
 use super::*;
-use crate::cli::chat::images;
+use crate::cli::commands::chat::images;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn line(before: &str, after: &str) -> Line {

@@ -2,12 +2,12 @@
 //! line, and the live region under the answer (running calls, working
 //! agents, the task list, prompts typed ahead). Pure.
 
-use crate::cli::chat::live::{self, Line};
-use crate::cli::reading::{Call, Reading};
-use crate::cli::style::Style;
-use crate::cli::summary::truncate_width;
-use crate::cli::tasks::{Agent, Agents};
-use crate::cli::wrap::{undisputed, visible_width};
+use crate::cli::commands::chat::live::{self, Line};
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::{undisputed, visible_width};
+use crate::cli::turn::reading::{Call, Reading};
+use crate::cli::turn::summary::truncate_width;
+use crate::cli::turn::tasks::{Agent, Agents};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 

@@ -1,10 +1,10 @@
 //! The renderer, fed messages, with no terminal.
 
 use super::*;
-use crate::cli::wrap::strip_sgr;
+use crate::cli::term::wrap::strip_sgr;
 use serde_json::json;
 
-use crate::cli::chat::state::SessionState;
+use crate::cli::commands::chat::state::SessionState;
 use claudio::Message;
 
 /// The renderer with a session of its own, as the chat holds them: the
@@ -844,7 +844,7 @@ fn the_end_line_fits_its_row_leaving_out_the_least_first() {
     for room in [20, 40, 60, 78, 120] {
         let line = super::end_line(parts("default"), room);
         assert!(
-            crate::cli::wrap::visible_width(&line) <= room.max(44),
+            crate::cli::term::wrap::visible_width(&line) <= room.max(44),
             "{room}: {line}"
         );
     }
@@ -1009,7 +1009,7 @@ fn a_hard_corpus_streamed_in_any_pieces_draws_as_drawn_afresh() {
         for (what, out) in [("streamed", &out), ("fresh", &fresh)] {
             let bad: Vec<char> = out
                 .chars()
-                .filter(|&c| crate::cli::wrap::disputed(c))
+                .filter(|&c| crate::cli::term::wrap::disputed(c))
                 .collect();
             assert!(bad.is_empty(), "{what}, seed {seed}: {bad:?} written");
         }

@@ -9,7 +9,7 @@ use serde::Serialize;
 /// line of its own ([`UsageRow`]), then this object without `rows`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct UsageReport {
+pub(in crate::cli::commands::sessions) struct UsageReport {
     /// How many sessions only claudio's archive still holds (only when the
     /// archive added some).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,7 +37,7 @@ pub(in crate::cli::sessions) struct UsageReport {
 /// One row: a day, week, month, model, project, session or 5-hour window.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct UsageRow {
+pub(in crate::cli::commands::sessions) struct UsageRow {
     /// Whether the window is still open (only `--by block`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
@@ -100,7 +100,7 @@ pub(in crate::cli::sessions) struct UsageRow {
 /// A row's figures for one model.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct ModelBreakdown {
+pub(in crate::cli::commands::sessions) struct ModelBreakdown {
     /// As [`UsageRow::cache_read`].
     pub cache_read: u64,
     /// As [`UsageRow::cache_write`].
@@ -122,7 +122,7 @@ pub(in crate::cli::sessions) struct ModelBreakdown {
 /// A sub-agent's row under its session (`--by session`).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct AgentRow {
+pub(in crate::cli::commands::sessions) struct AgentRow {
     /// The sub-agent's id.
     pub agent_id: String,
     /// Its type, when its transcript names one.
@@ -154,7 +154,7 @@ pub(in crate::cli::sessions) struct AgentRow {
 /// An open window's present rate.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct BurnRate {
+pub(in crate::cli::commands::sessions) struct BurnRate {
     /// US dollars an hour; `null` with no price.
     pub cost_per_hour: Option<f64>,
     /// Tokens a minute.
@@ -164,7 +164,7 @@ pub(in crate::cli::sessions) struct BurnRate {
 /// An open window at its end, at its present rate.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct Projected {
+pub(in crate::cli::commands::sessions) struct Projected {
     /// US dollars; `null` with no price.
     pub estimated_cost_usd: Option<f64>,
     /// Whole minutes until it ends.
@@ -179,7 +179,7 @@ pub(in crate::cli::sessions) struct Projected {
 /// object, whose keys print in name order.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct ListUsage {
+pub(in crate::cli::commands::sessions) struct ListUsage {
     /// The API requests (responses counted once).
     pub api_requests: usize,
     /// Some of the cost is an estimate from the list prices.
@@ -204,7 +204,7 @@ pub(in crate::cli::sessions) struct ListUsage {
 /// Token counts.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(in crate::cli::sessions) struct Tokens {
+pub(in crate::cli::commands::sessions) struct Tokens {
     /// Read from the cache.
     pub cache_read: u64,
     /// Written to the cache.

@@ -6,7 +6,7 @@ use super::*;
 /// A store with API messages at these times (the tests' `now` is
 /// 2027-01-15T08:00:00Z), 600 input tokens each, priced as sonnet.
 fn timed_store(times: &[&str]) -> tempfile::TempDir {
-    crate::cli::sessions::testing::own_cache();
+    crate::cli::commands::sessions::testing::own_cache();
     let d = tempfile::tempdir().unwrap();
     let folder = d.path().join("projects/-work-proj");
     std::fs::create_dir_all(&folder).unwrap();
@@ -396,7 +396,7 @@ fn old_document(c: &Counted, a: &UsageArgs, now: i64) -> (String, Vec<String>) {
 /// resumed file that repeats its parent's messages, a cost-state, and
 /// messages spread over months and 5-hour windows up to `now`.
 fn generated_store() -> tempfile::TempDir {
-    crate::cli::sessions::testing::own_cache();
+    crate::cli::commands::sessions::testing::own_cache();
     let d = tempfile::tempdir().unwrap();
     let models = [
         "claude-sonnet-4-5",
@@ -535,7 +535,7 @@ fn the_typed_document_is_the_old_one_byte_for_byte() {
             let cli =
                 <super::super::testing::TestCli as clap::Parser>::try_parse_from(&argv).unwrap();
             let super::super::testing::TestCommand::Sessions(s) = cli.command;
-            let crate::cli::sessions::SessionsAction::Usage(a) = s.action else {
+            let crate::cli::commands::sessions::SessionsAction::Usage(a) = s.action else {
                 panic!("not usage")
             };
             let now = 1_800_000_000_000;
@@ -658,7 +658,7 @@ fn the_query_resolves_the_flags() {
         argv.extend_from_slice(extra);
         let cli = <super::super::testing::TestCli as clap::Parser>::try_parse_from(&argv).unwrap();
         let super::super::testing::TestCommand::Sessions(s) = cli.command;
-        let crate::cli::sessions::SessionsAction::Usage(a) = s.action else {
+        let crate::cli::commands::sessions::SessionsAction::Usage(a) = s.action else {
             panic!("not usage")
         };
         a

@@ -1,0 +1,13 @@
+//! The program's plumbing, shared by the commands: the config file, exit
+//! codes, the session's flags into `Options`, Claude Code's settings, the
+//! workspace trust, prices and billing windows, times, notices.
+
+pub mod billing;
+pub mod config;
+pub mod exit;
+pub mod notify;
+pub mod options;
+pub mod pricing;
+pub mod settings;
+pub mod time;
+pub mod trust;
