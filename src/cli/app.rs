@@ -1,9 +1,11 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
-use super::args::{AskArgs, ChatFlags, Cli, Command, CompletionShell, ConfigAction, SessionFlags};
+use super::args::{ChatFlags, Cli, Command, ConfigAction};
+use super::commands::ask::args::AskArgs;
 use super::commands::sessions::{SessionsAction, SessionsOutcome};
 use super::common::config::{ArchiveMode, Config, EditMode};
 use super::common::exit::{self, Exit};
+use super::common::flags::{CompletionShell, SessionFlags};
 use super::sanitize::Sanitizer;
 use clap::{Args, CommandFactory};
 use std::io::IsTerminal;
@@ -84,7 +86,7 @@ fn parse(
             }
             if args.json {
                 // the old spelling of `-o json`
-                args.output_format = super::args::OutputFormat::Json;
+                args.output_format = crate::cli::commands::ask::args::OutputFormat::Json;
             }
             let sub = matches.subcommand_matches("ask");
             let later = std::mem::take(&mut args.session);
@@ -629,7 +631,7 @@ mod tests {
 
     #[test]
     fn ask_s_output_is_o_and_the_old_spellings_still_work() {
-        use crate::cli::args::OutputFormat;
+        use crate::cli::commands::ask::args::OutputFormat;
         let format = |args: &[&str]| match p(args).unwrap().0 {
             Command::Ask(a) => a.output_format,
             _ => panic!("{args:?}"),

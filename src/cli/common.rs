@@ -5,6 +5,7 @@
 pub mod billing;
 pub mod config;
 pub mod exit;
+pub mod flags;
 pub mod notify;
 pub mod options;
 pub mod pricing;

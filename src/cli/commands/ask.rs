@@ -1,7 +1,7 @@
 //! `claudio ask`: one answer, made for shell pipelines.
 
-use crate::cli::args::{AskArgs, OutputFormat, SessionFlags};
 use crate::cli::common::exit::Exit;
+use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::notify::{Notice, Notifier, Trigger};
 use crate::cli::common::options::build_options;
 use crate::cli::requests::tty::{CancelFlag, TtyPrompts};
@@ -14,6 +14,7 @@ use crate::cli::turn::reading::Reading;
 use crate::cli::turn::summary::one_line;
 use crate::cli::turn::{After, Turn};
 use anyhow::Context;
+use args::{AskArgs, OutputFormat};
 use claudio::{Client, Message, PermissionResult, Request, RequestBody, Responder, ResultMessage};
 use output::Output;
 use std::collections::VecDeque;
@@ -22,6 +23,7 @@ use std::io::{self, IsTerminal, Read};
 use std::sync::Arc;
 use std::time::Instant;
 
+pub mod args;
 mod input;
 mod output;
 

@@ -1,9 +1,9 @@
 //! `claudio doctor`: is everything in place? Each problem comes with its fix.
 //! Credentials are reported as present or absent, never shown.
 
-use crate::cli::args::SessionFlags;
 use crate::cli::common::config::Config;
 use crate::cli::common::exit::Exit;
+use crate::cli::common::flags::SessionFlags;
 use crate::cli::term::style::Style;
 use claudio::transport::find_cli;
 use std::path::{Path, PathBuf};

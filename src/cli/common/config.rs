@@ -2,7 +2,7 @@
 //! or the file named by `CLAUDIO_CONFIG`. Flags beat the environment, which
 //! beats the file. A bad file is an error naming the line and the key.
 
-use crate::cli::args::SessionFlags;
+use crate::cli::common::flags::SessionFlags;
 use crate::cli::term::style::ColorChoice;
 use anyhow::Context;
 use claudio::PermissionMode;
@@ -19,7 +19,7 @@ pub struct Config {
     /// Default model.
     pub model: Option<String>,
     /// Default permission mode (one the CLI knows).
-    #[serde(default, deserialize_with = "crate::cli::args::known_mode")]
+    #[serde(default, deserialize_with = "crate::cli::common::flags::known_mode")]
     pub permission_mode: Option<PermissionMode>,
     /// Tools allowed without asking.
     pub allowed_tools: Option<Vec<String>>,
@@ -427,7 +427,7 @@ mod tests {
         // every mode the library knows, spelled the same in the flag and
         // the file, and none more: one type for both
         use clap::builder::TypedValueParser;
-        let flag = crate::cli::args::mode_parser();
+        let flag = crate::cli::common::flags::mode_parser();
         let cmd = clap::Command::new("x");
         for known in PermissionMode::KNOWN {
             let name = known.as_str();

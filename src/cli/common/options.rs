@@ -1,6 +1,6 @@
 //! Turning command-line flags into library [`claudio::Options`].
 
-use crate::cli::args::SessionFlags;
+use crate::cli::common::flags::SessionFlags;
 use crate::cli::sanitize::Sanitizer;
 use claudio::Options;
 

@@ -5,7 +5,7 @@
 //! (lines broken between words, tables drawn as columns), without colour:
 //! the width is read as the text comes, so a resize applies to what follows.
 
-use crate::cli::args::OutputFormat;
+use crate::cli::commands::ask::args::OutputFormat;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::markdown::Markdown;
 use crate::cli::term::spinner::Spinner;

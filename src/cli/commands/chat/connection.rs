@@ -5,7 +5,7 @@
 
 use super::dialog::PendingRequest;
 use super::machine::Event;
-use crate::cli::args::SessionFlags;
+use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::options::build_options;
 use claudio::{Client, Options};
 use std::sync::Arc;

@@ -8,8 +8,8 @@ use super::prompt::PromptSide;
 use super::screen::Screen;
 use super::state::Session;
 use super::status;
-use crate::cli::args::SessionFlags;
 use crate::cli::common::exit::Exit;
+use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::trust;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::cells::flat;
@@ -414,7 +414,7 @@ mod tests {
     #[test]
     fn the_next_session_starts_where_the_chat_is() {
         use super::{next_flags, Switch};
-        use crate::cli::args::SessionFlags;
+        use crate::cli::common::flags::SessionFlags;
         use claudio::PermissionMode;
         let started = SessionFlags {
             continue_session: true,

@@ -4,7 +4,7 @@
 //! session id is asked for (`sessions resume|inspect|fork|rename|tag|
 //! delete|export ID`, `--resume ID`).
 
-use crate::cli::args::CompletionShell;
+use crate::cli::common::flags::CompletionShell;
 use clap::Args;
 use claudio::store::{ListOptions, Store};
 use std::io::Write;
