@@ -2,11 +2,11 @@
 //! highlighting, the pickers and the spinner. They know nothing of
 //! sessions or turns; a new screen widget goes here.
 
-pub mod cells;
 pub mod finder;
 pub mod highlight;
 pub mod markdown;
 pub mod picker;
 pub mod spinner;
 pub mod style;
+pub mod text;
 pub mod wrap;

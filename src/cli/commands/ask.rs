@@ -8,10 +8,10 @@ use crate::cli::requests::tty::{CancelFlag, TtyPrompts};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::spinner::Spinner;
 use crate::cli::term::style::Style;
+use crate::cli::term::text::first_line;
 use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait, HELD_MAX};
 use crate::cli::turn::interrupt::Press;
 use crate::cli::turn::reading::Reading;
-use crate::cli::turn::summary::one_line;
 use crate::cli::turn::{After, Turn};
 use anyhow::Context;
 use args::{AskArgs, OutputFormat};
@@ -398,7 +398,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 "claudio: the model answered without the requested structure{}",
                 r.result
                     .as_deref()
-                    .map(|t| format!(": {}", Sanitizer::clean(&one_line(t, 200))))
+                    .map(|t| format!(": {}", Sanitizer::clean(&first_line(t, 200))))
                     .unwrap_or_default()
             );
             Ok(Exit::Failure)

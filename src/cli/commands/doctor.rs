@@ -273,7 +273,7 @@ fn check_store(r: &mut Report) {
                     "{} ({} sessions, {})",
                     dir.display(),
                     c.sessions,
-                    crate::cli::term::cells::human_size(c.bytes)
+                    crate::cli::term::text::human_size(c.bytes)
                 ),
                 None,
             ),
@@ -282,7 +282,7 @@ fn check_store(r: &mut Report) {
                     "{} ({} sessions, {}",
                     dir.display(),
                     c.sessions,
-                    crate::cli::term::cells::human_size(c.bytes)
+                    crate::cli::term::text::human_size(c.bytes)
                 );
                 if c.odd > 0 {
                     detail.push_str(&format!(
@@ -360,7 +360,7 @@ fn check_cleanup(r: &mut Report, auto: bool) {
         p.days,
         risk.sessions,
         if risk.sessions == 1 { "" } else { "s" },
-        crate::cli::term::cells::human_size(risk.bytes)
+        crate::cli::term::text::human_size(risk.bytes)
     );
     if risk.unarchived > 0 {
         detail.push_str(&format!(", {} not archived", risk.unarchived));

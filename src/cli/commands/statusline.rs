@@ -23,8 +23,8 @@ use crate::cli::common::billing::{billing_windows, BILLING_WINDOW_MS};
 use crate::cli::common::exit::{usage_error, Exit};
 use crate::cli::common::pricing::Pricer;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::cells::flat as one_line;
 use crate::cli::term::style::{ColorChoice, Style};
+use crate::cli::term::text::flat;
 use claudio::store::{session_usage, SessionUsage, Store, Tokens, UsageSet};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -414,7 +414,7 @@ impl Facts {
             Field::Branch => self.branch.clone(),
             Field::Dir => self.dir.clone(),
         };
-        v.map(|s| one_line(&s)).unwrap_or_default()
+        v.map(|s| flat(&s)).unwrap_or_default()
     }
 
     /// A field's text in its color.
@@ -490,10 +490,7 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputErro
         let s = text(p)?;
         let path = PathBuf::from(&s);
         if path.is_relative() {
-            notes.push(format!(
-                "{p} is a relative path ({}): not read",
-                one_line(&s)
-            ));
+            notes.push(format!("{p} is a relative path ({}): not read", flat(&s)));
             return None;
         }
         Some(path)
@@ -708,7 +705,7 @@ fn gather(
                 for k in &skipped {
                     notes.push(format!(
                         "passed over {}: {}",
-                        one_line(&k.path.display().to_string()),
+                        flat(&k.path.display().to_string()),
                         k.reason
                     ));
                 }
@@ -814,7 +811,7 @@ fn store(notes: &mut Vec<String>) -> Option<Store> {
         if Path::new(&d).is_relative() {
             notes.push(format!(
                 "CLAUDE_CONFIG_DIR is a relative path ({}): the transcripts are not read",
-                one_line(&d.to_string_lossy())
+                flat(&d.to_string_lossy())
             ));
             return None;
         }
@@ -870,7 +867,7 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let mut err = std::io::stderr().lock();
     for n in &notes {
         // a path or an error may carry escapes from the JSON: inert, one line
-        let _ = writeln!(err, "claudio statusline: {}", one_line(n));
+        let _ = writeln!(err, "claudio statusline: {}", flat(n));
     }
     let mut out = std::io::stdout().lock();
     // a closed pipe is no error: nobody is reading

@@ -188,14 +188,14 @@ impl Config {
                     Some(("notify", b)) => ("notify.", b.to_owned()),
                     _ => ("", k.clone()),
                 };
-                let key = crate::cli::term::cells::flat(&k);
+                let key = crate::cli::term::text::flat(&k);
                 // a swap of two letters is 2 edits: up to 2, or a third of
                 // a long key
                 let k2 = bare.replace('_', "-");
                 let limit = (k2.chars().count() / 3).clamp(2, 3);
                 let near = known
                     .iter()
-                    .map(|n| (crate::cli::commands::chat::typos::distance(&k2, n), *n))
+                    .map(|n| (crate::cli::term::text::distance(&k2, n), *n))
                     .filter(|(d, _)| *d <= limit)
                     .min()
                     .map(|(_, n)| format!(" (did you mean `{prefix}{n}`?)"))

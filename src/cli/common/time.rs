@@ -72,7 +72,7 @@ pub(crate) fn zone_note() -> Option<String> {
     static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     let note = ZONE.get()?.1.as_deref()?;
     let first = !SAID.swap(true, std::sync::atomic::Ordering::Relaxed);
-    first.then(|| crate::cli::term::cells::flat(note))
+    first.then(|| crate::cli::term::text::flat(note))
 }
 
 /// The zone of `tz` (the value of `TZ`, `None` when unset) with `tzdir`
@@ -100,7 +100,7 @@ pub(crate) fn zone_from(
             ),
         };
     };
-    let shown = crate::cli::turn::summary::one_line(&tz.to_string_lossy(), 60);
+    let shown = crate::cli::term::text::first_line(&tz.to_string_lossy(), 60);
     let utc = |why: ZoneError| {
         (
             TimeZone::UTC,
@@ -241,7 +241,7 @@ pub(crate) fn parse_since(s: &str, now_ms: i64) -> anyhow::Result<i64> {
         .ok_or_else(|| {
             crate::cli::common::exit::usage_error!(
                 "--since {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
-                crate::cli::turn::summary::one_line(s, 40)
+                crate::cli::term::text::first_line(s, 40)
             )
         })
 }

@@ -182,7 +182,7 @@ pub fn what_would_load(cwd: &Path) -> Vec<String> {
     }
     // one line of inert text each: names come from the project's files
     out.into_iter()
-        .map(|s| crate::cli::term::cells::flat(&s))
+        .map(|s| crate::cli::term::text::flat(&s))
         .collect()
 }
 
@@ -195,7 +195,7 @@ fn some(names: &[String]) -> String {
     let mut shown: Vec<String> = names
         .iter()
         .take(NAMES_SHOWN)
-        .map(|n| crate::cli::turn::summary::truncate_width(&crate::cli::term::cells::flat(n), 40))
+        .map(|n| crate::cli::term::text::cut_width(&crate::cli::term::text::flat(n), 40))
         .collect();
     if names.len() > NAMES_SHOWN {
         shown.push(format!("and {} more", names.len() - NAMES_SHOWN));
@@ -216,7 +216,7 @@ pub fn question(folder: &Folder) -> String {
             Some(rest) => format!("~/{}", rest.display()),
             None => p.display().to_string(),
         };
-        crate::cli::term::cells::flat(&s)
+        crate::cli::term::text::flat(&s)
     };
     let mut q = format!(
         "Do you trust the files in this folder?  {}\n",

@@ -11,8 +11,8 @@
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::picker::redraw;
 use crate::cli::term::style::Style;
+use crate::cli::term::text::{cut_width, first_line};
 use crate::cli::term::wrap::wrap;
-use crate::cli::turn::summary::{one_line, truncate_width};
 use claudio::store::SessionInfo;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashSet;
@@ -40,7 +40,7 @@ pub struct Row {
 
 impl Row {
     pub fn from_info(s: &SessionInfo, here: bool) -> Row {
-        let clean = |t: &str| Sanitizer::clean(&one_line(t, 200));
+        let clean = |t: &str| Sanitizer::clean(&first_line(t, 200));
         Row {
             id: s.session_id.clone(),
             title: clean(&s.title),
@@ -111,8 +111,8 @@ const PROJECT_COLUMNS: usize = 18;
 /// components of its folder, cut from the left, padded to
 /// [`PROJECT_COLUMNS`].
 fn project_cell(cwd: Option<&str>) -> String {
-    let cwd = crate::cli::term::cells::flat(cwd.unwrap_or("?"));
-    let shown = crate::cli::term::cells::cut_left(&cwd, PROJECT_COLUMNS);
+    let cwd = crate::cli::term::text::flat(cwd.unwrap_or("?"));
+    let shown = crate::cli::term::text::cut_left(&cwd, PROJECT_COLUMNS);
     let w = unicode_width::UnicodeWidthStr::width(shown.as_str());
     format!("{shown}{}", " ".repeat(PROJECT_COLUMNS.saturating_sub(w)))
 }
@@ -465,7 +465,7 @@ impl Finder {
                 String::new()
             };
             let room = width.saturating_sub(24 + project.chars().count());
-            let what = truncate_width(&what, room);
+            let what = cut_width(&what, room);
             // what the filter matched, marked as fzf marks it
             let what = if self.full_text {
                 what
@@ -495,7 +495,7 @@ impl Finder {
                     out.push(format!(
                         "    {} {}",
                         style.dim("│"),
-                        truncate_width(l, width.saturating_sub(8))
+                        cut_width(l, width.saturating_sub(8))
                     ));
                 }
             }
@@ -555,7 +555,7 @@ fn tail_width(s: &str, max: usize) -> String {
 pub fn last_exchange(prompt: Option<&str>, answer: Option<&str>) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(p) = prompt {
-        out.push(format!("› {}", Sanitizer::clean(&one_line(p, 300))));
+        out.push(format!("› {}", Sanitizer::clean(&first_line(p, 300))));
     }
     if let Some(a) = answer {
         let clean = Sanitizer::clean(a);

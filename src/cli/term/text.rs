@@ -1,5 +1,7 @@
-//! Table cells: one line of inert text, its width in columns, cut and
-//! padded to a column; sizes in bytes.
+//! Text as a terminal's cells take it: a whole text on one inert line
+//! (`flat`), a text's first line (`first_line`), its width in columns, cut
+//! (`cut_width`, `cut_left`) and padded to a column; sizes in bytes; the
+//! edit distance that a "did you mean" picks by.
 
 use crate::cli::sanitize::Sanitizer;
 
@@ -17,9 +19,64 @@ pub(crate) fn width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }
 
-/// At most `max` columns, with `…` when cut.
-pub(crate) fn cut(s: &str, max: usize) -> String {
-    crate::cli::turn::summary::truncate_width(s, max)
+/// Cut `s` to `max` display columns, with an ellipsis.
+pub fn cut_width(s: &str, max: usize) -> String {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    if s.width() <= max {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw + 1 > max {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    out.push('…');
+    out
+}
+
+/// The first line of `s`, cut to `max` characters with an ellipsis; a
+/// multi-line text says so with `…`. A tab is a space: the row's width
+/// counts it as one column (the terminal moved what followed to its next
+/// tab stop, past the width of a tool's line).
+pub fn first_line(s: &str, max: usize) -> String {
+    let trimmed = s.trim();
+    let mut lines = trimmed.lines();
+    let first = lines.next().unwrap_or("");
+    let more = lines.next().is_some();
+    let mut out: String = first
+        .chars()
+        .take(max)
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    if first.chars().count() > max || more {
+        out.push('…');
+    }
+    out
+}
+
+/// Levenshtein distance, by characters.
+pub fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(here)
+            };
+            prev = here;
+        }
+    }
+    row[b.len()]
 }
 
 /// At most `max` columns, cut from the left with `…` when too long: a
@@ -84,8 +141,8 @@ mod tests {
         assert_eq!(human_size(10), "10B");
         assert_eq!(human_size(158 * 1024), "158K");
         assert_eq!(human_size(1536 * 1024), "1.5M");
-        assert_eq!(cut("hello world", 6), "hello…");
-        assert_eq!(cut("日本語です", 5), "日本…");
+        assert_eq!(cut_width("hello world", 6), "hello…");
+        assert_eq!(cut_width("日本語です", 5), "日本…");
         assert_eq!(flat("a\nb\tc\u{1b}[2J"), "a b c");
     }
 }

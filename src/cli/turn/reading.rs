@@ -9,9 +9,10 @@
 //! call's summary, when it started). The chat's renderer and `ask`'s
 //! output are two sinks over it that decide only how it looks. No I/O here.
 
-use super::summary::{one_line, tool_summary_at, Here};
+use super::summary::{tool_summary_at, Here};
 use super::tasks;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::text::first_line;
 use claudio::progress::{self, Change, Progress, Todos};
 use claudio::protocol::ask::RequestKind;
 use claudio::protocol::{
@@ -493,7 +494,7 @@ impl Reading {
         };
         if let Some(call) = self.agents().by_task(task).map(|a| a.call) {
             let doing = p.description.as_deref().unwrap_or_default();
-            self.ui(&call, now).progress = Sanitizer::clean(&one_line(doing, 60));
+            self.ui(&call, now).progress = Sanitizer::clean(&first_line(doing, 60));
         }
     }
 

@@ -1,5 +1,6 @@
 //! One-line summaries of tool calls, for activity lines and prompts.
 
+use crate::cli::term::text::first_line;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -101,7 +102,7 @@ pub fn tool_summary_at(name: &str, input: &Value, here: &Here) -> String {
             compact(input)
         }
     });
-    one_line(&s, MAX_SUMMARY)
+    first_line(&s, MAX_SUMMARY)
 }
 
 fn compact(v: &Value) -> String {
@@ -110,46 +111,6 @@ fn compact(v: &Value) -> String {
         Value::Null => String::new(),
         other => other.to_string(),
     }
-}
-
-/// The first line of `s`, cut to `max` characters with an ellipsis; a
-/// multi-line text says so with `…`. A tab is a space: the row's width
-/// counts it as one column (the terminal moved what followed to its next
-/// tab stop, past the width of a tool's line).
-pub fn one_line(s: &str, max: usize) -> String {
-    let trimmed = s.trim();
-    let mut lines = trimmed.lines();
-    let first = lines.next().unwrap_or("");
-    let more = lines.next().is_some();
-    let mut out: String = first
-        .chars()
-        .take(max)
-        .map(|c| if c == '\t' { ' ' } else { c })
-        .collect();
-    if first.chars().count() > max || more {
-        out.push('…');
-    }
-    out
-}
-
-/// Cut `s` to `max` display columns, with an ellipsis.
-pub fn truncate_width(s: &str, max: usize) -> String {
-    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
-    if s.width() <= max {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if w + cw + 1 > max {
-            break;
-        }
-        out.push(c);
-        w += cw;
-    }
-    out.push('…');
-    out
 }
 
 /// `↻ retrying (3/10) in 2.4 s — overloaded`, inert.
@@ -170,7 +131,7 @@ pub fn retry_line(r: &claudio::protocol::ApiRetry) -> String {
     let secs = r.retry_delay_ms.unwrap_or(0.0) / 1000.0;
     let attempt = r.attempt.unwrap_or(0);
     let max = r.max_retries.map(|m| format!("/{m}")).unwrap_or_default();
-    let why = crate::cli::sanitize::Sanitizer::clean(&one_line(&why, 80));
+    let why = crate::cli::sanitize::Sanitizer::clean(&first_line(&why, 80));
     format!("↻ retrying ({attempt}{max}) in {secs:.1} s — {why}")
 }
 

@@ -10,9 +10,7 @@ pub use claudio::tasks::is_task_tool;
 /// one line, inert; `agent` when it has neither.
 pub fn agent_label(description: Option<&str>) -> String {
     description
-        .map(|d| {
-            crate::cli::sanitize::Sanitizer::clean(&crate::cli::turn::summary::one_line(d, 60))
-        })
+        .map(|d| crate::cli::sanitize::Sanitizer::clean(&crate::cli::term::text::first_line(d, 60)))
         .filter(|d| !d.trim().is_empty())
         .unwrap_or_else(|| "agent".into())
 }

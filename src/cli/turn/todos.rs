@@ -7,13 +7,13 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
+use crate::cli::term::text::first_line;
 use crate::cli::term::wrap::wrap;
-use crate::cli::turn::summary::one_line;
 use claudio::progress::{TodoStatus, Todos};
 
 /// A task's text as shown: one line, inert.
 fn shown(text: &str) -> String {
-    Sanitizer::clean(&one_line(text, 200))
+    Sanitizer::clean(&first_line(text, 200))
 }
 
 /// The checklist, each row within `width` (a long task wraps under its

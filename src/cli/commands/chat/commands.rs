@@ -452,8 +452,7 @@ impl Chat<'_> {
         let mut text = String::new();
         for s in &listing.sessions {
             let when = crate::cli::common::time::relative_time(now, s.last_modified);
-            let title =
-                crate::cli::turn::summary::truncate_width(&Sanitizer::clean(&s.title), width);
+            let title = crate::cli::term::text::cut_width(&Sanitizer::clean(&s.title), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
                 self.screen.style().cyan(&short_id(&s.session_id)),

@@ -12,9 +12,9 @@ use crate::cli::common::exit::Exit;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::trust;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::cells::flat;
+use crate::cli::term::text::cut_width;
+use crate::cli::term::text::flat;
 use crate::cli::term::wrap::wrapped;
-use crate::cli::turn::summary::truncate_width;
 use claudio::Client;
 use claudio::PermissionMode;
 use std::io::Write;
@@ -392,7 +392,7 @@ const HEADER_MODEL_COLUMNS: usize = 80;
 /// A model's name as the prompt and the header show it: one line of inert
 /// text (it may come from a project's settings), cut to `room` columns.
 fn model_label(m: &str, room: usize) -> String {
-    truncate_width(&flat(m), room)
+    cut_width(&flat(m), room)
 }
 
 pub(super) fn short_model(m: &str) -> String {

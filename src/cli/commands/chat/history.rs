@@ -9,9 +9,10 @@ use super::render::{Draw, Renderer};
 use super::state::Session;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
+use crate::cli::term::text::cut_width;
 use crate::cli::term::wrap::wrap;
 use crate::cli::turn::reading::Reading;
-use crate::cli::turn::summary::{truncate_width, Here};
+use crate::cli::turn::summary::Here;
 use claudio::store::{Entry, Said};
 use std::time::{Duration, Instant};
 
@@ -138,7 +139,7 @@ fn shell_rows(run: &claudio::store::ShellRun, width: usize) -> String {
     let room = width.saturating_sub(4).max(1);
     for line in lines.iter().take(SHELL_LINES) {
         let line = line.replace('\t', "    ");
-        out.push_str(&format!("  │ {}\n", truncate_width(&line, room)));
+        out.push_str(&format!("  │ {}\n", cut_width(&line, room)));
     }
     if lines.len() > SHELL_LINES {
         out.push_str(&format!("  │ … {} more lines\n", lines.len() - SHELL_LINES));

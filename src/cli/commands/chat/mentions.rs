@@ -15,8 +15,8 @@
 //! digit (`see @notes.txt,`) are not part of the name looked up, as the
 //! CLI does it.
 
-use crate::cli::term::cells::flat;
-use crate::cli::turn::summary::truncate_width;
+use crate::cli::term::text::cut_width;
+use crate::cli::term::text::flat;
 use std::path::{Path, PathBuf};
 
 /// At most this many `@` words are looked up in one prompt (a pasted log
@@ -134,7 +134,7 @@ pub fn unfound(line: &str, cwd: &Path, home: Option<&Path>) -> Vec<String> {
     let mut notes = Vec::new();
     let mut more = 0;
     // one line of inert text, cut (a pasted word can be a megabyte)
-    let show = |s: &str| truncate_width(&flat(s), NAME_COLUMNS);
+    let show = |s: &str| cut_width(&flat(s), NAME_COLUMNS);
     for m in mentions(line).into_iter().take(MAX_LOOKED_UP) {
         let name = looked_up(m.name, m.quoted);
         if name.is_empty() || name.starts_with("agent-") || name.contains([':', '(', '=', '"']) {

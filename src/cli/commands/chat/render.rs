@@ -12,12 +12,13 @@
 use super::live::{Line, Live};
 use super::state::Session;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::cells::flat;
 use crate::cli::term::markdown::Markdown;
 use crate::cli::term::style::Style;
+use crate::cli::term::text::cut_width;
+use crate::cli::term::text::flat;
 use crate::cli::term::wrap::{undisputed, wrap, wrapped, Filler};
 use crate::cli::turn::reading::{AgentEnd, Call, CallEnd, Seen};
-use crate::cli::turn::summary::{retry_line, truncate_width};
+use crate::cli::turn::summary::retry_line;
 use claudio::protocol::ToolResultBlock;
 use claudio::ResultMessage;
 use std::time::{Duration, Instant};
@@ -715,7 +716,7 @@ impl Renderer {
         let indent = "  ".repeat(tool.depth + 2);
         let room = self.opts.width.saturating_sub(indent.width() + 2).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&truncate_width(l, room)));
+            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&cut_width(l, room)));
             self.permanent_line(&l, out);
         }
         if lines.len() > PREVIEW_LINES {
@@ -737,7 +738,7 @@ impl Renderer {
         let prefix = format!("    {} ", s.dim(&format!("{label} ›")));
         let room = self.opts.width.saturating_sub(label.width() + 7).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            let line = format!("{prefix}{}", s.dim(&truncate_width(l, room)));
+            let line = format!("{prefix}{}", s.dim(&cut_width(l, room)));
             self.permanent_line(&line, out);
         }
         if lines.len() > PREVIEW_LINES {
@@ -768,7 +769,7 @@ impl Renderer {
             let room = self.opts.width.saturating_sub(6).max(10);
             let clean = Sanitizer::clean(summary);
             let first = clean.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            let line = format!("    {} {}", s.dim("│"), s.dim(&truncate_width(first, room)));
+            let line = format!("    {} {}", s.dim("│"), s.dim(&cut_width(first, room)));
             self.permanent_line(&line, out);
         }
     }
@@ -963,7 +964,7 @@ impl Renderer {
             text: format!(
                 "  {} {}",
                 s.cyan(&crate::cli::term::spinner::frame(ms).to_string()),
-                s.dim(&truncate_width(&text, room))
+                s.dim(&cut_width(&text, room))
             ),
         })
     }

@@ -76,7 +76,7 @@ pub fn rewound_notice(prompt: &str) -> String {
     let clean = Sanitizer::clean(prompt);
     format!(
         "rewound to before “{}”; it is back in the input line",
-        crate::cli::turn::summary::truncate_width(clean.lines().next().unwrap_or(""), 40)
+        crate::cli::term::text::cut_width(clean.lines().next().unwrap_or(""), 40)
     )
 }
 

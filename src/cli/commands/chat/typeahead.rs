@@ -9,8 +9,8 @@
 
 use super::keys::TermEvent;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::cells::flat;
-use crate::cli::turn::summary::truncate_width;
+use crate::cli::term::text::cut_width;
+use crate::cli::term::text::flat;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 
@@ -132,7 +132,7 @@ impl TypeAhead {
             if !commands.is_empty() {
                 let shown: Vec<String> = commands
                     .iter()
-                    .map(|c| truncate_width(&flat(c.trim()), 40))
+                    .map(|c| cut_width(&flat(c.trim()), 40))
                     .collect();
                 notice = format!(
                     "{notice}; not joined to them, in the history (Up): {}",

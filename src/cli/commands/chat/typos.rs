@@ -3,6 +3,7 @@
 //! Pure: the CLI's lists (from its `initialize` answer) in, a note out.
 
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::text::distance;
 use claudio::protocol::ModelInfo;
 
 /// `text`, when it is a `/word` that neither the chat (`ours`, with their
@@ -100,26 +101,6 @@ fn nearest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, c)| (*d, c.len()))
         .map(|(_, c)| c)
-}
-
-/// Levenshtein distance, by characters.
-pub(crate) fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let here = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(here)
-            };
-            prev = here;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

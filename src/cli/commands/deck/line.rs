@@ -434,7 +434,7 @@ pub fn sessions_lines(style: Style) -> String {
         );
         out.push_str(&format!(
             "{state}  {}\n",
-            crate::cli::term::cells::flat(&Sanitizer::visible(&line))
+            crate::cli::term::text::flat(&Sanitizer::visible(&line))
         ));
     }
     for p in snap["problems"].as_array().into_iter().flatten() {
@@ -445,7 +445,7 @@ pub fn sessions_lines(style: Style) -> String {
         );
         out.push_str(&format!(
             "{}\n",
-            style.dim(&crate::cli::term::cells::flat(&Sanitizer::visible(&line)))
+            style.dim(&crate::cli::term::text::flat(&Sanitizer::visible(&line)))
         ));
     }
     out

@@ -5,7 +5,7 @@
 
 use super::io::{Io, SessionsOutcome};
 use crate::cli::common::exit::Exit;
-use crate::cli::term::cells::human_size;
+use crate::cli::term::text::human_size;
 use claudio::store::{
     ArchiveOptions, ArchiveSummary, ResumeTarget, Store, StoreError, ARCHIVE_DIR_ENV,
 };

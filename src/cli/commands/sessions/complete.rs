@@ -69,8 +69,8 @@ fn candidates(
         .iter()
         .map(|s| {
             if describe {
-                let title = crate::cli::term::cells::cut(
-                    &crate::cli::term::cells::flat(&s.title),
+                let title = crate::cli::term::text::cut_width(
+                    &crate::cli::term::text::flat(&s.title),
                     TITLE_COLUMNS,
                 );
                 format!("{}\t{}", s.session_id, title.trim())

@@ -4,9 +4,10 @@
 
 use crate::cli::common::time::local_time;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::cells::flat;
 use crate::cli::term::style::Style;
-use crate::cli::turn::summary::{one_line, tool_summary};
+use crate::cli::term::text::first_line;
+use crate::cli::term::text::flat;
+use crate::cli::turn::summary::tool_summary;
 use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
 use claudio::store::{Entry, NoteKind, Said, SessionInfo};
 use serde_json::Value;
@@ -269,7 +270,7 @@ impl Writer {
             let mark = if i == 0 { "⎿ " } else { "  " };
             self.out.push_str(&format!(
                 "    {}\n",
-                paint(&format!("{mark}{}", one_line(line, RESULT_WIDTH)))
+                paint(&format!("{mark}{}", first_line(line, RESULT_WIDTH)))
             ));
         }
         if lines.len() > RESULT_LINES {

@@ -6,7 +6,7 @@ use super::io::{Io, SessionsOutcome};
 use crate::cli::common::exit::{usage_error, Exit};
 use crate::cli::common::time::relative_time;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::cells::{cut, flat, human_size};
+use crate::cli::term::text::{cut_width, flat, human_size};
 use anyhow::Context;
 use claudio::store::Store;
 use std::io::{self, Read, Write};
@@ -69,7 +69,7 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
             Some(i) => format!(
                 "{} “{}” ({}, {})",
                 &file.id,
-                cut(&flat(&i.title), 60),
+                cut_width(&flat(&i.title), 60),
                 human_size(i.file_size),
                 relative_time(io.now_ms, i.last_modified)
             ),

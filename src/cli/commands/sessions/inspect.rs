@@ -9,8 +9,8 @@ use super::io::{Io, JsonRows, SessionsOutcome};
 use super::pager::{page, page_at};
 use super::usage;
 use crate::cli::common::exit::{usage_error, Exit};
-use crate::cli::term::cells::flat;
 use crate::cli::term::style::Style;
+use crate::cli::term::text::flat;
 use claudio::store::Store;
 use std::io::Write;
 

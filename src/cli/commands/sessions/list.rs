@@ -5,7 +5,7 @@ use super::io::{Io, JsonRows, SessionsOutcome};
 use super::usage;
 use crate::cli::common::exit::Exit;
 use crate::cli::common::time::relative_time;
-use crate::cli::term::cells::{cut, cut_left, flat, human_size, pad, pad_left, width};
+use crate::cli::term::text::{cut_left, cut_width, flat, human_size, pad, pad_left, width};
 use anyhow::Context;
 use claudio::store::{ListOptions, SessionInfo, Store};
 use std::io::Write;
@@ -237,7 +237,7 @@ fn render_table(
                 let c = if header[i] == "PROJECT" {
                     cut_left(c, w)
                 } else {
-                    cut(c, w)
+                    cut_width(c, w)
                 };
                 if right(header[i]) {
                     pad_left(&c, w)
@@ -262,7 +262,7 @@ mod tests {
     use super::super::testing::*;
     use super::super::SessionsOutcome;
     use crate::cli::common::exit::Exit;
-    use crate::cli::term::cells::cut_left;
+    use crate::cli::term::text::cut_left;
     use claudio::store::{ListOptions, Store};
     use serde_json::Value;
 
@@ -374,7 +374,7 @@ mod tests {
         assert!(lines[1].contains("/work/proj"), "{out}");
         assert!(lines
             .iter()
-            .all(|l| crate::cli::term::cells::width(l) <= 100));
+            .all(|l| crate::cli::term::text::width(l) <= 100));
         // 5 rows leave room for no more than the floor of 10: both shown
         assert!(!out.contains("not shown"), "{out}");
         let r = run_args_sized(

@@ -5,7 +5,7 @@ use super::io::{Io, JsonRows, SessionsOutcome};
 use crate::cli::common::exit::{usage_error, Exit};
 use crate::cli::common::time::relative_time;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::cells::{cut, flat, width};
+use crate::cli::term::text::{cut_width, flat, width};
 use anyhow::Context;
 use clap::Args;
 use claudio::store::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SessionHits, Store};
@@ -108,7 +108,7 @@ pub(super) fn build_regex(pattern: &str, ignore_case: bool) -> anyhow::Result<me
             };
             usage_error!(
                 "not a valid regex: {}: {why}",
-                Sanitizer::clean(&crate::cli::turn::summary::one_line(pattern, 60))
+                Sanitizer::clean(&crate::cli::term::text::first_line(pattern, 60))
             )
         })
 }
@@ -269,7 +269,7 @@ fn render(s: &SessionHits, all: bool, io: &Io) -> String {
             title = format!("{title}  ({})", flat(cwd));
         }
     }
-    head.push_str(&st.bold(&cut(&title, cols.saturating_sub(used).max(10))));
+    head.push_str(&st.bold(&cut_width(&title, cols.saturating_sub(used).max(10))));
     let mut out = format!("{head}\n");
     for h in &s.hits {
         let label = format!("{:<6}", kind_label(h.kind));
@@ -325,7 +325,11 @@ fn highlight(h: &SearchHit, room: usize, io: &Io) -> String {
             break;
         }
         let w = width(t);
-        let shown = if w > left { cut(t, left) } else { t.clone() };
+        let shown = if w > left {
+            cut_width(t, left)
+        } else {
+            t.clone()
+        };
         left = left.saturating_sub(width(&shown));
         if *is_match {
             out.push_str(&st.yellow(&st.bold(&shown)));

@@ -7,8 +7,8 @@ use crate::cli::common::billing::{billing_windows, BillingWindow};
 use crate::cli::common::exit::Exit;
 use crate::cli::common::pricing::{Cost, Pricer, PRICES_DATE};
 use crate::cli::common::time::local_time;
-use crate::cli::term::cells::{cut, flat, pad, pad_left, width};
 use crate::cli::term::style::Style;
+use crate::cli::term::text::{cut_width, flat, pad, pad_left, width};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet};
@@ -130,7 +130,7 @@ impl Clock {
         if why.is_some() || name.trim().is_empty() {
             return Err(crate::cli::common::exit::usage_error!(
                 "--timezone {}: no such time zone (give an IANA name such as Europe/Paris, or UTC)",
-                crate::cli::turn::summary::one_line(name, 40)
+                crate::cli::term::text::first_line(name, 40)
             ));
         }
         Ok(Clock { zone: Some(zone) })
@@ -195,7 +195,7 @@ impl Clock {
             .map_err(|_| {
                 crate::cli::common::exit::usage_error!(
                     "{flag} {}: give a span (30m, 12h, 7d, 2w) or a date (2026-11-01)",
-                    crate::cli::turn::summary::one_line(t, 40)
+                    crate::cli::term::text::first_line(t, 40)
                 )
             })
     }
@@ -559,8 +559,8 @@ impl Query {
                 // a window that holds no time: say so, not "no usage"
                 return Err(crate::cli::common::exit::usage_error!(
                     "--until {} is not after --since {}: no time lies between them",
-                    crate::cli::turn::summary::one_line(a.until.as_deref().unwrap_or(""), 40),
-                    crate::cli::turn::summary::one_line(a.since.as_deref().unwrap_or(""), 40)
+                    crate::cli::term::text::first_line(a.until.as_deref().unwrap_or(""), 40),
+                    crate::cli::term::text::first_line(a.since.as_deref().unwrap_or(""), 40)
                 ));
             }
         }
@@ -970,7 +970,7 @@ impl<'a> Counted<'a> {
         let key_w = w[0].min(60);
         let mut out = String::new();
         let fmt = |cells: &[String], out: &mut String| {
-            let mut s = pad(&cut(&cells[0], key_w), key_w);
+            let mut s = pad(&cut_width(&cells[0], key_w), key_w);
             for i in 1..cols {
                 s.push_str("  ");
                 s.push_str(&pad_left(&cells[i], w[i]));

@@ -4,9 +4,9 @@
 
 use crate::cli::commands::chat::live::{self, Line};
 use crate::cli::term::style::Style;
+use crate::cli::term::text::cut_width;
 use crate::cli::term::wrap::{undisputed, visible_width};
 use crate::cli::turn::reading::{Call, Reading};
-use crate::cli::turn::summary::truncate_width;
 use crate::cli::turn::tasks::{Agent, Agents};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -38,7 +38,7 @@ pub(super) fn tool_parts(t: &Call, agents: &Agents, s: Style, width: usize) -> (
         + visible_width(&detail)
         + live::TIME_COLUMNS;
     let room = width.saturating_sub(fixed).max(10);
-    let summary = truncate_width(&summary, room);
+    let summary = cut_width(&summary, room);
     (indent, format!("{}  {summary}{shown}", s.cyan(&name)))
 }
 
@@ -185,7 +185,7 @@ pub(super) fn live(
                 Line::Spinner {
                     key: format!("agent {}", a.call),
                     indent: "  ".into(),
-                    text: s.dim(&truncate_width(&text, room)),
+                    text: s.dim(&cut_width(&text, room)),
                     ms: ms(started),
                 }
             }
@@ -241,7 +241,7 @@ pub(super) fn live(
     for (i, f) in footer.iter().enumerate().skip(from) {
         lines.push(Line::Plain {
             key: format!("footer {i}"),
-            text: format!("  {}", s.dim(&truncate_width(f, room))),
+            text: format!("  {}", s.dim(&cut_width(f, room))),
         });
     }
     lines
