@@ -16,7 +16,7 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
     let since = a
         .since
         .as_deref()
-        .map(|s| crate::cli::common::time::parse_since(s, io.now_ms))
+        .map(|s| super::since::parse_since(s, io.now_ms))
         .transpose()?;
     let mut opts = if a.all {
         ListOptions::all()

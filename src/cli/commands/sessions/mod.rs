@@ -19,6 +19,7 @@ mod list;
 mod pager;
 mod run;
 mod search;
+mod since;
 #[cfg(test)]
 pub(crate) mod testing;
 mod usage;

@@ -153,7 +153,7 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
         opts = opts.dir(dir);
     }
     if let Some(s) = &a.since {
-        opts = opts.since(crate::cli::common::time::parse_since(s, io.now_ms)?);
+        opts = opts.since(super::since::parse_since(s, io.now_ms)?);
     }
     if let Some(n) = a.limit {
         opts = opts.limit(n);

@@ -190,7 +190,7 @@ impl Clock {
                 return Ok(z.timestamp().as_millisecond());
             }
         }
-        crate::cli::common::time::parse_since(t, now)
+        super::since::parse_since(t, now)
             .map(|ms| if end { ms.saturating_add(1) } else { ms })
             .map_err(|_| {
                 crate::cli::common::exit::usage_error!(
