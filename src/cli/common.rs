@@ -10,5 +10,4 @@ pub mod notify;
 pub mod options;
 pub mod pricing;
 pub mod settings;
-pub mod time;
 pub mod trust;

@@ -9,4 +9,5 @@ pub mod picker;
 pub mod spinner;
 pub mod style;
 pub mod text;
+pub mod time;
 pub mod wrap;

@@ -583,7 +583,7 @@ fn now_ms() -> i64 {
 /// that holds `now`.
 fn start_of_day(now: i64) -> Option<i64> {
     let t = jiff::Timestamp::from_millisecond(now).ok()?;
-    let z = t.to_zoned_datetime(crate::cli::common::time::local_zone().clone());
+    let z = t.to_zoned_datetime(crate::cli::term::time::local_zone().clone());
     Some(z.start_of_day().ok()?.timestamp().as_millisecond())
 }
 
@@ -853,7 +853,7 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
             let now = now_ms();
             let today = start_of_day(now).unwrap_or(now - 86_400_000);
             let facts = gather(&input, store.as_ref(), needs_store, now, today, &mut notes);
-            notes.extend(crate::cli::common::time::zone_note());
+            notes.extend(crate::cli::term::time::zone_note());
             let line = template.render(&facts, style);
             if Sanitizer::clean(&line).trim().is_empty() {
                 notes

@@ -449,7 +449,7 @@ impl Finder {
             .min(self.shown.len().saturating_sub(PAGE));
         for (n, &i) in self.shown.iter().enumerate().skip(start).take(PAGE) {
             let r = &self.rows[i];
-            let when = crate::cli::common::time::relative_time(now_ms, r.modified);
+            let when = crate::cli::term::time::relative_time(now_ms, r.modified);
             let mut what = r.title.clone();
             if !r.branch.is_empty() {
                 what.push_str(&format!("  ⎇ {}", r.branch));

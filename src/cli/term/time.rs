@@ -1,4 +1,4 @@
-//! Times as the sessions commands show them: how long ago, or the local
+//! Times as the commands show them: how long ago, or the local
 //! date and time.
 
 /// How long ago, for a listing: `just now`, `5m ago`, ... and past a

@@ -451,7 +451,7 @@ impl Chat<'_> {
         let width = terminal_width().saturating_sub(30).max(20);
         let mut text = String::new();
         for s in &listing.sessions {
-            let when = crate::cli::common::time::relative_time(now, s.last_modified);
+            let when = crate::cli::term::time::relative_time(now, s.last_modified);
             let title = crate::cli::term::text::cut_width(&Sanitizer::clean(&s.title), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",

@@ -2,11 +2,11 @@
 //! answers, thinking (dimmed), each tool call on one line with the first
 //! lines of its result. Transcript text is made inert on the way.
 
-use crate::cli::common::time::local_time;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::first_line;
 use crate::cli::term::text::flat;
+use crate::cli::term::time::local_time;
 use crate::cli::turn::summary::tool_summary;
 use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
 use claudio::store::{Entry, NoteKind, Said, SessionInfo};

@@ -4,9 +4,9 @@
 use super::args::DeleteArgs;
 use super::io::{Io, SessionsOutcome};
 use crate::cli::common::exit::{usage_error, Exit};
-use crate::cli::common::time::relative_time;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::text::{cut_width, flat, human_size};
+use crate::cli::term::time::relative_time;
 use anyhow::Context;
 use claudio::store::Store;
 use std::io::{self, Read, Write};

@@ -57,7 +57,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         // answered above, before the store is opened
         SessionsAction::CompleteIds(_) => Ok(SessionsOutcome::Done(Exit::Success)),
     };
-    if let Some(note) = crate::cli::common::time::zone_note() {
+    if let Some(note) = crate::cli::term::time::zone_note() {
         io.warn(&note);
     }
     // a bad id or an empty title is a usage error: `exit::for_error` says so

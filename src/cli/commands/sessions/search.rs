@@ -3,9 +3,9 @@
 use super::io::Output;
 use super::io::{Io, JsonRows, SessionsOutcome};
 use crate::cli::common::exit::{usage_error, Exit};
-use crate::cli::common::time::relative_time;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::text::{cut_width, flat, width};
+use crate::cli::term::time::relative_time;
 use anyhow::Context;
 use clap::Args;
 use claudio::store::{HitKind, MatchFn, Pattern, SearchHit, SearchOptions, SessionHits, Store};

@@ -6,9 +6,9 @@ use super::io::{Io, JsonRows, SessionsOutcome};
 use crate::cli::common::billing::{billing_windows, BillingWindow};
 use crate::cli::common::exit::Exit;
 use crate::cli::common::pricing::{Cost, Pricer, PRICES_DATE};
-use crate::cli::common::time::local_time;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::{cut_width, flat, pad, pad_left, width};
+use crate::cli::term::time::local_time;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet};
@@ -125,8 +125,7 @@ impl Clock {
             return Ok(Clock { zone: None });
         };
         let tzdir = std::env::var_os("TZDIR");
-        let (zone, why) =
-            crate::cli::common::time::zone_from(Some(name.as_ref()), tzdir.as_deref());
+        let (zone, why) = crate::cli::term::time::zone_from(Some(name.as_ref()), tzdir.as_deref());
         if why.is_some() || name.trim().is_empty() {
             return Err(crate::cli::common::exit::usage_error!(
                 "--timezone {}: no such time zone (give an IANA name such as Europe/Paris, or UTC)",
