@@ -328,7 +328,7 @@ fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
     };
     let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
     let target = claudio::store::Store::open(None)
-        .and_then(|s| super::commands::sessions::resume_target(&s, &id, &mut said));
+        .and_then(|s| super::common::archive::resume_target(&s, &id, &mut said));
     match target {
         Ok(target) => {
             flags.resume = Some(target.id);

@@ -538,7 +538,7 @@ fn describe_error(r: &ResultMessage, verbose: bool) -> String {
     parts.extend(
         r.errors
             .iter()
-            .filter(|e| verbose || !crate::cli::commands::chat::render::is_cli_diagnostic(e))
+            .filter(|e| verbose || !crate::cli::turn::reading::is_cli_diagnostic(e))
             .cloned(),
     );
     if parts.is_empty() {
@@ -549,7 +549,7 @@ fn describe_error(r: &ResultMessage, verbose: bool) -> String {
         );
     }
     // "Please run /login" names a command `ask` has not: say how to log in
-    crate::cli::commands::chat::render::login_hint(&Sanitizer::clean(&parts.join(": ")))
+    crate::cli::turn::reading::login_hint(&Sanitizer::clean(&parts.join(": ")))
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@ pub fn run(
     check_credentials(&mut r);
     check_store(&mut r);
     // a bad CLAUDIO_ARCHIVE_DIR is its own problem, not the file's
-    let archive_env = super::sessions::archive_env();
+    let archive_env = crate::cli::common::archive::archive_env();
     let config = match config {
         Err(_) if archive_env.is_err() => Config::load_file(),
         c => c,
@@ -348,7 +348,7 @@ fn check_cleanup(r: &mut Report, auto: bool) {
         r.line(Level::Ok, "cleanup", &format!("off (0: {from})"), None);
         return;
     }
-    let archive = super::sessions::archive_dir();
+    let archive = crate::cli::common::archive::archive_dir();
     let risk = at_risk(
         &store.projects_dir(),
         p.days,

@@ -18,20 +18,21 @@
 //! error (exit 2).
 
 // text from outside made inert, on one line: the sessions' cell cleaner
-use crate::cli::commands::sessions::{short, OpenWindow};
+use crate::cli::commands::sessions::OpenWindow;
 use crate::cli::common::billing::{billing_windows, BILLING_WINDOW_MS};
 use crate::cli::common::exit::{usage_error, Exit};
 use crate::cli::common::pricing::Pricer;
+use crate::cli::common::stdin::{read_json, StdinError};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::{ColorChoice, Style};
 use crate::cli::term::text::flat;
+use crate::cli::term::text::short;
 use claudio::store::{session_usage, SessionUsage, Store, Tokens, UsageSet};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
-use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The most bytes read from stdin: Claude Code's JSON is a few KiB.
 pub const MAX_INPUT: usize = 1 << 20;
@@ -214,15 +215,9 @@ pub(crate) enum InputError {
     /// JSON, but not an object.
     #[error("stdin is not a JSON object")]
     NotObject,
-    /// No whole JSON value before the deadline.
-    #[error("no complete JSON on stdin within {} s", INPUT_DEADLINE.as_secs())]
-    Late,
-    /// Past the bound (in bytes).
-    #[error("stdin holds more than {} KiB", .0 / 1024)]
-    TooLarge(usize),
-    /// Polling or reading failed.
-    #[error("stdin cannot be read: {0}")]
-    Read(#[source] std::io::Error),
+    /// No whole JSON value read: late, too large, or unreadable.
+    #[error(transparent)]
+    Stdin(#[from] StdinError),
 }
 
 /// A parsed `--format`: its segments, split at [`SEP`].
@@ -532,46 +527,6 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputErro
     })
 }
 
-/// Read stdin: at most `max` bytes, until `until`. Done at its end, or as
-/// soon as what was read is a whole JSON value (a writer that leaves the
-/// pipe open is not waited for). Never blocks past `until`: each read
-/// follows a `poll` that says there is something to read.
-pub(crate) fn read_input(fd: impl AsFd, max: usize, until: Instant) -> Result<Vec<u8>, InputError> {
-    use rustix::event::{poll, PollFd, PollFlags};
-    use rustix::io::Errno;
-    let fd = fd.as_fd();
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let left = until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(InputError::Late);
-        }
-        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-        match poll(&mut fds, left.as_millis().clamp(1, i32::MAX as u128) as i32) {
-            Ok(0) | Err(Errno::INTR) => continue,
-            Ok(_) => {}
-            Err(e) => return Err(InputError::Read(e.into())),
-        }
-        let room = (max + 1 - out.len()).min(buf.len());
-        match rustix::io::read(fd, &mut buf[..room]) {
-            Ok(0) => return Ok(out),
-            Ok(n) => {
-                out.extend_from_slice(&buf[..n]);
-                if out.len() > max {
-                    return Err(InputError::TooLarge(max));
-                }
-                let ends = out.iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
-                if ends && serde_json::from_slice::<serde::de::IgnoredAny>(&out).is_ok() {
-                    return Ok(out);
-                }
-            }
-            Err(Errno::INTR) | Err(Errno::AGAIN) => continue,
-            Err(e) => return Err(InputError::Read(e.into())),
-        }
-    }
-}
-
 /// Milliseconds since the epoch, now.
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -798,7 +753,7 @@ fn gather(
         }
     }
     if let Some(dir) = &input.dir {
-        f.branch = crate::cli::commands::chat::status::git_branch(dir);
+        f.branch = crate::cli::common::git::git_branch(dir);
         f.dir = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     }
     f
@@ -839,7 +794,8 @@ pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let input = if stdin.is_terminal() {
         Err(InputError::Terminal)
     } else {
-        read_input(&stdin, MAX_INPUT, Instant::now() + INPUT_DEADLINE)
+        read_json(&stdin, MAX_INPUT, INPUT_DEADLINE)
+            .map_err(InputError::from)
             .and_then(|b| parse_input(&b, &mut notes))
     };
     let line = match input {

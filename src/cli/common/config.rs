@@ -213,7 +213,7 @@ impl Config {
     /// `CLAUDIO_CONFIG` is an error; a relative `CLAUDIO_ARCHIVE_DIR` is a
     /// usage error (exit 2), before anything is read or created.
     pub fn load() -> anyhow::Result<(Config, Option<PathBuf>)> {
-        if let Err(msg) = crate::cli::commands::sessions::archive_env() {
+        if let Err(msg) = crate::cli::common::archive::archive_env() {
             return Err(super::exit::usage_error!("{msg}"));
         }
         Config::load_file()

@@ -132,6 +132,16 @@ pub(crate) fn human_size(n: u64) -> String {
     }
 }
 
+/// Token counts in short: 950, 12.3k, 4.1M.
+pub fn short(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000 => format!("{:.1}M", n as f64 / 1e6),
+        n if n >= 10_000 => format!("{:.0}k", n as f64 / 1e3),
+        n if n >= 1_000 => format!("{:.1}k", n as f64 / 1e3),
+        n => n.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -552,6 +552,26 @@ fn edit_counts(name: &str, input: &serde_json::Value) -> String {
     }
 }
 
+/// An error line the CLI writes about its own internals (`[ede_diagnostic]
+/// result_type=user …`, `[session_crash] …`), which its TUI leaves out.
+pub(crate) fn is_cli_diagnostic(e: &str) -> bool {
+    let e = e.trim_start();
+    e.starts_with("[ede_diagnostic]") || e.starts_with("[session_crash]")
+}
+
+/// The CLI's "Please run /login" names a command the chat does not have:
+/// say how to log in from here.
+pub(crate) fn login_hint(text: &str) -> String {
+    if text.contains("/login") {
+        text.replace(
+            "Please run /login",
+            "run `claude` once to log in (or set ANTHROPIC_API_KEY), then try again",
+        )
+    } else {
+        text.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

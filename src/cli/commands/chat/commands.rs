@@ -417,10 +417,9 @@ impl Chat<'_> {
                 // an archived session the CLI deleted is restored first
                 let store = claudio::store::Store::open(None)?;
                 let mut notes = Vec::new();
-                let target =
-                    crate::cli::commands::sessions::resume_target(&store, &id, &mut |m| {
-                        notes.push(m.to_owned())
-                    })?;
+                let target = crate::cli::common::archive::resume_target(&store, &id, &mut |m| {
+                    notes.push(m.to_owned())
+                })?;
                 for n in notes {
                     self.info(&n);
                 }

@@ -242,7 +242,7 @@ impl<'a> Chat<'a> {
     /// Before a prompt: the git branch read again, and after a turn the
     /// person's own `statusLine` command run (bounded), its lines shown.
     pub(super) fn update_status(&mut self) {
-        self.session.state.branch = status::git_branch(&self.cwd);
+        self.session.state.branch = crate::cli::common::git::git_branch(&self.cwd);
         if !self.prompt.status_due(self.session.state.totals.prompts) {
             return;
         }

@@ -33,9 +33,7 @@ impl Chat<'_> {
         let Ok((file, conv)) = store.conversation(id) else {
             return false;
         };
-        let Some((first, earlier)) =
-            crate::cli::commands::sessions::last_prompts(&conv.entries, SHOWN)
-        else {
+        let Some((first, earlier)) = last_prompts(&conv.entries, SHOWN) else {
             return true;
         };
         let here = Here::new(&self.cwd);
@@ -190,9 +188,52 @@ fn framed(body: &str, earlier: usize, id: &str, s: Style, width: usize) -> Strin
     out
 }
 
+/// Where the `n`th-last typed prompt is, and how many prompts come before
+/// it; `None` when no prompt was typed.
+pub(crate) fn last_prompts(entries: &[Entry], n: usize) -> Option<(usize, usize)> {
+    let prompts: Vec<usize> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.prompt().is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let k = prompts.len().saturating_sub(n.max(1));
+    Some((*prompts.get(k)?, k))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_exchanges_start_at_a_typed_prompt() {
+        let e: Vec<Entry> = [
+            r#"{"type":"user","message":{"content":"first"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"one"}]}}"#,
+            r#"{"type":"user","message":{"content":"second"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"a"}]}}"#,
+            r#"{"type":"user","isMeta":true,"message":{"content":"caveat"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"two"}]}}"#,
+        ]
+        .iter()
+        .map(|l| Entry::parse(l).unwrap())
+        .collect();
+        assert_eq!(last_prompts(&e, 1), Some((2, 1)));
+        assert_eq!(last_prompts(&e, 5), Some((0, 0)));
+        assert_eq!(last_prompts(&e[3..], 3), None, "no typed prompt");
+        // a `!` command's prompt, sent after it, is a typed prompt
+        let shell = [
+            r#"{"type":"user","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a.txt\n</bash-stdout><bash-stderr></bash-stderr>\n\nwhy a.txt?"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Because."}]}}"#,
+        ]
+        .map(|l| Entry::parse(l).unwrap());
+        assert_eq!(
+            last_prompts(&shell, 1),
+            Some((0, 0)),
+            "the prompt after `!ls`"
+        );
+    }
 
     /// The head and the note of rows left out keep to the width (they ran
     /// past 40 columns).

@@ -17,6 +17,7 @@ use crate::cli::term::style::Style;
 use crate::cli::term::text::cut_width;
 use crate::cli::term::text::flat;
 use crate::cli::term::wrap::{undisputed, wrap, wrapped, Filler};
+use crate::cli::turn::reading::{is_cli_diagnostic, login_hint};
 use crate::cli::turn::reading::{AgentEnd, Call, CallEnd, Seen};
 use crate::cli::turn::summary::retry_line;
 use claudio::protocol::ToolResultBlock;
@@ -1128,29 +1129,9 @@ const THINKING_MARGIN: &str = "    ";
 
 /// The answer's styler: filled to the width on a terminal, as it is
 /// written to a pipe.
-/// An error line the CLI writes about its own internals (`[ede_diagnostic]
-/// result_type=user …`, `[session_crash] …`), which its TUI leaves out.
-pub(crate) fn is_cli_diagnostic(e: &str) -> bool {
-    let e = e.trim_start();
-    e.starts_with("[ede_diagnostic]") || e.starts_with("[session_crash]")
-}
-
 fn fresh_markdown(opts: &RenderOptions) -> Markdown {
     let mut m = Markdown::new(opts.style.enabled());
     m.set_margin(ANSWER_MARGIN);
     m.set_width(opts.live.then_some(opts.width));
     m
-}
-
-/// The CLI's "Please run /login" names a command the chat does not have:
-/// say how to log in from here.
-pub(crate) fn login_hint(text: &str) -> String {
-    if text.contains("/login") {
-        text.replace(
-            "Please run /login",
-            "run `claude` once to log in (or set ANTHROPIC_API_KEY), then try again",
-        )
-    } else {
-        text.to_owned()
-    }
 }

@@ -34,11 +34,7 @@ const INPUT_DEADLINE: Duration = Duration::from_secs(5);
 /// one. Always exit 0.
 pub fn run(wait: Duration) -> Exit {
     let stdin = io::stdin();
-    let input = crate::cli::commands::statusline::read_input(
-        &stdin,
-        MAX_INPUT,
-        Instant::now() + INPUT_DEADLINE,
-    );
+    let input = crate::cli::common::stdin::read_json(&stdin, MAX_INPUT, INPUT_DEADLINE);
     let Ok(input) = input else {
         return Exit::Success;
     };

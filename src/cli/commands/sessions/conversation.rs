@@ -48,19 +48,6 @@ pub(super) fn head(id: &str, info: Option<&SessionInfo>, st: Style) -> String {
     out
 }
 
-/// Where the `n`th-last typed prompt is, and how many prompts come before
-/// it; `None` when no prompt was typed.
-pub(crate) fn last_prompts(entries: &[Entry], n: usize) -> Option<(usize, usize)> {
-    let prompts: Vec<usize> = entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.prompt().is_some())
-        .map(|(i, _)| i)
-        .collect();
-    let k = prompts.len().saturating_sub(n.max(1));
-    Some((*prompts.get(k)?, k))
-}
-
 /// The entries, oldest first: each turn under a line naming who speaks and
 /// when (with the date when it is a new day).
 pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
@@ -488,25 +475,5 @@ mod tests {
         assert!(!out.contains("<bash"), "{out}");
         assert!(out.contains("!ls\n│ a.txt\nwhy a.txt?\n"), "{out}");
         assert!(out.contains("!pwd\n│ /w\n"), "{out}");
-        assert_eq!(last_prompts(&e, 1), Some((0, 0)), "the prompt after `!ls`");
-    }
-
-    #[test]
-    fn the_last_exchanges_start_at_a_typed_prompt() {
-        let e: Vec<Entry> = [
-            r#"{"type":"user","message":{"content":"first"}}"#,
-            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"one"}]}}"#,
-            r#"{"type":"user","message":{"content":"second"}}"#,
-            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#,
-            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"a"}]}}"#,
-            r#"{"type":"user","isMeta":true,"message":{"content":"caveat"}}"#,
-            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"two"}]}}"#,
-        ]
-        .iter()
-        .map(|l| Entry::parse(l).unwrap())
-        .collect();
-        assert_eq!(last_prompts(&e, 1), Some((2, 1)));
-        assert_eq!(last_prompts(&e, 5), Some((0, 0)));
-        assert_eq!(last_prompts(&e[3..], 3), None, "no typed prompt");
     }
 }

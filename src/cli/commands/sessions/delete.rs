@@ -161,7 +161,7 @@ fn remove_archived(copy: &Path) -> io::Result<()> {
 /// even with `--no-archive`: a delete that leaves a copy says so).
 fn archived_copies(store: &Store, id: &str) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = store.archive_dirs().to_vec();
-    roots.extend(super::archive::archive_dir());
+    roots.extend(crate::cli::common::archive::archive_dir());
     roots.sort();
     roots.dedup();
     let mut out = Vec::new();

@@ -24,10 +24,9 @@ mod since;
 pub(crate) mod testing;
 mod usage;
 
-pub use archive::{archive_dir, archive_env, resume_target, spawn_auto as spawn_auto_archive};
+pub use archive::spawn_auto as spawn_auto_archive;
 pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use complete::{complete_ids, hook as completion_hook};
-pub(crate) use conversation::last_prompts;
 pub use io::SessionsOutcome;
 pub use run::run;
-pub(crate) use usage::{short, OpenWindow};
+pub(crate) use usage::OpenWindow;

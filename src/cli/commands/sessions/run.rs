@@ -77,7 +77,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
 
 fn resume(store: &Store, id: &str, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     // the CLI deleted it: back into the store first, so it can resume
-    let t = archive::resume_target(store, id, &mut |msg| io.warn(msg))?;
+    let t = crate::cli::common::archive::resume_target(store, id, &mut |msg| io.warn(msg))?;
     if !t.cwd.is_dir() {
         anyhow::bail!(
             "cannot resume {}: its working directory {} no longer exists",

@@ -7,6 +7,7 @@ use crate::cli::common::billing::{billing_windows, BillingWindow};
 use crate::cli::common::exit::Exit;
 use crate::cli::common::pricing::{Cost, Pricer, PRICES_DATE};
 use crate::cli::term::style::Style;
+use crate::cli::term::text::short;
 use crate::cli::term::text::{cut_width, flat, pad, pad_left, width};
 use crate::cli::term::time::local_time;
 use anyhow::Context;
@@ -324,16 +325,6 @@ impl Row {
         } else {
             text
         }
-    }
-}
-
-/// Token counts in short: 950, 12.3k, 4.1M.
-pub(crate) fn short(n: u64) -> String {
-    match n {
-        n if n >= 1_000_000 => format!("{:.1}M", n as f64 / 1e6),
-        n if n >= 10_000 => format!("{:.0}k", n as f64 / 1e3),
-        n if n >= 1_000 => format!("{:.1}k", n as f64 / 1e3),
-        n => n.to_string(),
     }
 }
 
