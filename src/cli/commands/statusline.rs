@@ -18,8 +18,7 @@
 //! error (exit 2).
 
 // text from outside made inert, on one line: the sessions' cell cleaner
-use crate::cli::commands::sessions::OpenWindow;
-use crate::cli::common::billing::{billing_windows, BILLING_WINDOW_MS};
+use crate::cli::common::billing::{billing_windows, OpenWindow, BILLING_WINDOW_MS};
 use crate::cli::common::exit::{usage_error, Exit};
 use crate::cli::common::pricing::Pricer;
 use crate::cli::common::stdin::{read_json, StdinError};

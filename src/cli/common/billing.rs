@@ -65,6 +65,57 @@ impl BillingWindow {
         let left = (self.end - now).max(0) as f64;
         Some(1.0 + left / (self.last - self.first) as f64)
     }
+
+    /// Its cost over the models with a price; `partial` when some had none.
+    pub fn cost(&self) -> Cost {
+        let mut c = Cost::default();
+        for x in self.costs.values() {
+            c.add(x);
+        }
+        c
+    }
+
+    /// Whether some model of it has a price.
+    pub fn any_priced(&self) -> bool {
+        self.costs.values().any(|c| c.usd > 0.0 || !c.partial)
+    }
+}
+
+/// An open 5-hour window as a one-line status shows it (`claudio
+/// statusline`): what `sessions usage --by block` computes for it, in dollars.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenWindow {
+    /// Whole minutes until it ends.
+    pub minutes_left: i64,
+    /// Its estimated cost so far.
+    pub cost: f64,
+    /// At its present rate: dollars per hour, and its cost at its end
+    /// (`None` with one request so far: no rate yet).
+    pub cost_per_hour: Option<f64>,
+    pub projected: Option<f64>,
+    /// Some of its models have no price: the costs are a lower bound.
+    pub partial: bool,
+    /// None of its models has a price: no cost to show.
+    pub unpriced: bool,
+}
+
+impl OpenWindow {
+    /// The window `w` at `now`.
+    pub fn of(w: &BillingWindow, now: i64) -> OpenWindow {
+        let cost = w.cost();
+        let factor = w
+            .projection_factor(now)
+            .filter(|_| w.tokens_per_minute().is_some());
+        let hours = (w.last - w.first) as f64 / 3_600_000.0;
+        OpenWindow {
+            minutes_left: (w.end - now).max(0) / 60_000,
+            cost: cost.usd,
+            cost_per_hour: factor.map(|_| cost.usd / hours),
+            projected: factor.map(|f| cost.usd * f),
+            partial: cost.partial,
+            unpriced: !w.any_priced(),
+        }
+    }
 }
 
 /// Group API messages into 5-hour billing windows, as ccusage reports the
@@ -124,6 +175,38 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The open window as `claudio statusline` shows it: its cost, its
+    /// rate per hour and its cost at its end at that rate; with one
+    /// message, no rate.
+    #[test]
+    fn the_open_window_has_its_cost_rate_and_projection() {
+        let h = 3_600_000;
+        let usd = |usd| Cost {
+            usd,
+            ..Cost::default()
+        };
+        let m = [
+            (10 * h, "opus", Tokens::default(), usd(1.0)),
+            (11 * h, "opus", Tokens::default(), usd(2.0)),
+        ];
+        let w = &super::billing_windows(m, 12 * h)[0];
+        let o = OpenWindow::of(w, 12 * h);
+        assert_eq!(
+            o,
+            OpenWindow {
+                minutes_left: 180,
+                cost: 3.0,
+                cost_per_hour: Some(3.0),
+                projected: Some(12.0),
+                partial: false,
+                unpriced: false,
+            }
+        );
+        let w = &super::billing_windows([m[0].clone()], 12 * h)[0];
+        let o = OpenWindow::of(w, 12 * h);
+        assert_eq!((o.cost, o.cost_per_hour, o.projected), (1.0, None, None));
+    }
 
     /// The windows of unpriced messages.
     fn billing_windows<'a>(

@@ -29,4 +29,3 @@ pub use args::{SessionsAction, SessionsCommand};
 pub(crate) use complete::{complete_ids, hook as completion_hook};
 pub use io::SessionsOutcome;
 pub use run::run;
-pub(crate) use usage::OpenWindow;

@@ -1180,41 +1180,6 @@ impl Projection {
     }
 }
 
-/// An open 5-hour window as a one-line status shows it (`claudio
-/// statusline`): what `--by block` computes for it, in dollars.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct OpenWindow {
-    /// Whole minutes until it ends.
-    pub minutes_left: i64,
-    /// Its estimated cost so far.
-    pub cost: f64,
-    /// At its present rate: dollars per hour, and its cost at its end
-    /// (`None` with one request so far: no rate yet).
-    pub cost_per_hour: Option<f64>,
-    pub projected: Option<f64>,
-    /// Some of its models have no price: the costs are a lower bound.
-    pub partial: bool,
-    /// None of its models has a price: no cost to show.
-    pub unpriced: bool,
-}
-
-impl OpenWindow {
-    /// The window `w` at `now`, as [`Projection`] sees it.
-    pub(crate) fn of(w: &BillingWindow, now: i64) -> OpenWindow {
-        let r = Row::of_window(w);
-        let (cost, partial) = r.cost();
-        let p = Projection::of(w, &r, now);
-        OpenWindow {
-            minutes_left: (w.end - now).max(0) / 60_000,
-            cost,
-            cost_per_hour: p.as_ref().map(|p| p.cost_per_hour),
-            projected: p.as_ref().map(|p| p.cost),
-            partial,
-            unpriced: !r.any_priced(),
-        }
-    }
-}
-
 /// The line under the table for the window still open: time left, burn
 /// rate and what it comes to at the window's end.
 fn open_window_line(
