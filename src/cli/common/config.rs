@@ -276,6 +276,15 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The notifier the config file sets (its `[notify]` table), or none
+/// (no table, or a config that cannot be read: the deck says nothing
+/// about it, the chat and `claudio doctor` do).
+pub fn notifier() -> Option<super::notify::Notifier> {
+    let (config, _) = Config::load().ok()?;
+    let n = super::notify::Notifier::new(config.notify?);
+    n.is_on().then_some(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -317,15 +317,6 @@ impl Notifier {
     }
 }
 
-/// The notifier the config file sets (its `[notify]` table), or none
-/// (no table, or a config that cannot be read: the deck says nothing
-/// about it, the chat and `claudio doctor` do).
-pub fn from_config() -> Option<Notifier> {
-    let (config, _) = crate::cli::common::config::Config::load().ok()?;
-    let n = Notifier::new(config.notify?);
-    n.is_on().then_some(n)
-}
-
 impl Notifier {
     /// Send `notice` when its kind is chosen (`on`).
     pub fn deliver(&self, notice: &Notice, out: &mut impl Write) {

@@ -455,7 +455,7 @@ impl Notices {
     /// none.
     pub fn from_config(bell: bool) -> Notices {
         Notices {
-            notifier: crate::cli::common::notify::from_config(),
+            notifier: crate::cli::common::config::notifier(),
             watched: Watched::default(),
             bell,
         }
