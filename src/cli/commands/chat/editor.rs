@@ -10,7 +10,7 @@
 
 use super::commands;
 use super::keys::{Keys, TermEvent};
-use super::promptline::{layout, Outcome, PromptLine};
+use super::promptline::{layout, Outcome, PromptLine, Read};
 use crate::cli::sanitize::{is_dropped, Sanitizer};
 use rustyline::completion::Pair;
 use rustyline::history::{FileHistory, History};
@@ -18,21 +18,6 @@ use rustyline::Config;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
-
-/// A key at the prompt that the chat handles itself: the line editor stops
-/// (as for Ctrl-C) and the reading gives this back.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PromptAction {
-    /// Shift-Tab: the next permission mode; the line as it was, split at
-    /// the cursor, to type on.
-    CycleMode { before: String, after: String },
-    /// Esc Esc at an empty prompt.
-    Rewind,
-    /// Ctrl-G (or Ctrl-X Ctrl-E): the line in `$VISUAL`/`$EDITOR`.
-    Edit { line: String },
-    /// Ctrl-V: the clipboard's image as a marker at the cursor.
-    PasteImage { before: String, after: String },
-}
 
 /// The editor to run: `$VISUAL`, else `$EDITOR`, else `vi` (a command line:
 /// `code --wait` works).
@@ -358,19 +343,6 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
 /// Where the history lives: `$XDG_DATA_HOME/claudio/history` or the platform's data dir.
 pub fn history_path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("claudio").join("history"))
-}
-
-/// What reading a line at the prompt gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Read {
-    /// Enter: the line.
-    Line(String),
-    /// A key the chat handles itself stopped the editor.
-    Action(PromptAction),
-    /// Ctrl-C.
-    Interrupted,
-    /// Ctrl-D on an empty line.
-    Eof,
 }
 
 /// The line editor at the chat's prompt: the prompt line's machine

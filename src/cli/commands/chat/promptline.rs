@@ -12,7 +12,6 @@
 //! of a line ending in `\`, Alt-Enter's newline, Tab's completion, and the
 //! reverse search through the history (Ctrl-R).
 
-use super::editor::{PromptAction, Read};
 use super::keys::TermEvent;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use rustyline::history::{History, SearchDirection};
@@ -790,6 +789,34 @@ pub fn layout(prompt: usize, line: &str, pos: usize, cols: usize) -> Layout {
         cursor_row: cursor.0,
         cursor_col: cursor.1,
     }
+}
+
+/// A key at the prompt that the chat handles itself: the line editor stops
+/// (as for Ctrl-C) and the reading gives this back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptAction {
+    /// Shift-Tab: the next permission mode; the line as it was, split at
+    /// the cursor, to type on.
+    CycleMode { before: String, after: String },
+    /// Esc Esc at an empty prompt.
+    Rewind,
+    /// Ctrl-G (or Ctrl-X Ctrl-E): the line in `$VISUAL`/`$EDITOR`.
+    Edit { line: String },
+    /// Ctrl-V: the clipboard's image as a marker at the cursor.
+    PasteImage { before: String, after: String },
+}
+
+/// What reading a line at the prompt gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Read {
+    /// Enter: the line.
+    Line(String),
+    /// A key the chat handles itself stopped the editor.
+    Action(PromptAction),
+    /// Ctrl-C.
+    Interrupted,
+    /// Ctrl-D on an empty line.
+    Eof,
 }
 
 #[cfg(test)]

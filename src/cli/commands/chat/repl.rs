@@ -4,12 +4,13 @@
 
 use super::commands::{self, Input};
 use super::core::{terminal_width, Chat};
-use super::editor::{self, LineEditor, PromptAction, Read};
+use super::editor::{self, LineEditor};
 use super::images;
 use super::keys::{self, stopped_by};
 use super::machine::End;
 use super::pick;
 use super::prompt::{Line, Next};
+use super::promptline::{PromptAction, Read};
 use super::render::{RenderOptions, Renderer};
 use super::screen::Screen;
 use super::shell;
