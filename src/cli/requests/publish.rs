@@ -90,6 +90,27 @@ pub fn input_for(req: &CanUseToolRequest, request_id: &str, about: &About) -> Va
     })
 }
 
+/// The request back from the hook's input ([`input_for`]'s, or a claude
+/// TUI's hook's) as the chat's approval reads it, with the CLI's
+/// permission suggestions (what `a`, `p` and `u` may keep); suggestions it
+/// cannot read are left out, never widened.
+pub fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
+    let tool_name = input.get("tool_name")?.as_str()?;
+    let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
+    let with = serde_json::json!({
+        "tool_name": tool_name,
+        "input": tool_input,
+        "permission_suggestions": input.get("permission_suggestions").cloned().unwrap_or_else(|| serde_json::json!([])),
+    });
+    serde_json::from_value(with).ok().or_else(|| {
+        serde_json::from_value(serde_json::json!({
+            "tool_name": tool_name,
+            "input": tool_input,
+        }))
+        .ok()
+    })
+}
+
 /// Whether the deck can answer `req`: a tool approval, the model's
 /// questions, a plan (each checked on its way back, [`verdict`]); not a
 /// request the CLI flags as asking the person that claudio has no model
@@ -576,7 +597,7 @@ mod tests {
         assert_eq!(v["claudio"]["program"], "claudio chat");
         assert_eq!(v["claudio"]["requestId"], "r1");
         // the deck reads it back as the same request
-        let back = crate::cli::commands::deck::line::as_tool_request(&v).unwrap();
+        let back = as_tool_request(&v).unwrap();
         assert_eq!(back.input, req.input);
         assert_eq!(back.permission_suggestions, req.permission_suggestions);
         // questions and plans too (each answer checked); no request the

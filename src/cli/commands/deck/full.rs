@@ -208,7 +208,7 @@ fn request_of(
     style: Style,
 ) -> Option<(Request, CanUseToolRequest)> {
     let input = &p.request.input;
-    let req = super::line::as_tool_request(input)?;
+    let req = crate::cli::requests::publish::as_tool_request(input)?;
     let cwd = input
         .get("cwd")
         .and_then(Value::as_str)
@@ -256,7 +256,7 @@ fn request_of(
 /// claudio chat or `ask` published (a claude TUI's is answered in its
 /// terminal, where it shows it).
 pub fn kind_answered_here(input: &Value, req: &CanUseToolRequest) -> bool {
-    super::line::answered_in_its_terminal(req) && program_of(input).is_some()
+    super::hook::answered_in_its_terminal(req) && program_of(input).is_some()
 }
 
 /// The question or the plan `req` (its hook input `input`), asked through
@@ -655,13 +655,13 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 // to the hook too) is answered in its terminal, where the
                 // TUI shows it: an allow from here would run it with no
                 // answer. Its session's row says so (its file: waiting)
-                if super::line::answered_in_its_terminal(&req)
+                if super::hook::answered_in_its_terminal(&req)
                     && !kind_answered_here(&p.request.input, &req)
                 {
                     let _ = p.answer("ask", None);
                     view.note = Some(format!(
                         "{}: answer it in its terminal ({})",
-                        super::line::kind_words(&req),
+                        super::hook::kind_words(&req),
                         r.project
                     ));
                     continue;

@@ -142,6 +142,22 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
     )
 }
 
+/// Whether `req` is one the deck never answers: a question or a plan,
+/// which the claude TUI shows and takes the answers to itself (an allow
+/// from the hook would run it with none).
+pub fn answered_in_its_terminal(req: &claudio::CanUseToolRequest) -> bool {
+    !matches!(req.kind(), claudio::protocol::ask::RequestKind::Tool)
+}
+
+/// A question or a plan, in words.
+pub fn kind_words(req: &claudio::CanUseToolRequest) -> &'static str {
+    match req.kind() {
+        claudio::protocol::ask::RequestKind::Plan => "a plan",
+        claudio::protocol::ask::RequestKind::Questions => "a question",
+        _ => "a request",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,43 +157,6 @@ impl<F: std::os::fd::AsFd> Keyboard for Polled<F> {
     }
 }
 
-/// The request as the chat's approval reads it.
-/// The request as the chat's approval reads it, with the CLI's
-/// permission suggestions (what `a`, `p` and `u` may keep); suggestions it
-/// cannot read are left out, never widened.
-pub fn as_tool_request(input: &Value) -> Option<CanUseToolRequest> {
-    let tool_name = input.get("tool_name")?.as_str()?;
-    let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
-    let with = serde_json::json!({
-        "tool_name": tool_name,
-        "input": tool_input,
-        "permission_suggestions": input.get("permission_suggestions").cloned().unwrap_or_else(|| serde_json::json!([])),
-    });
-    serde_json::from_value(with).ok().or_else(|| {
-        serde_json::from_value(serde_json::json!({
-            "tool_name": tool_name,
-            "input": tool_input,
-        }))
-        .ok()
-    })
-}
-
-/// Whether `req` is one the deck never answers: a question or a plan,
-/// which the claude TUI shows and takes the answers to itself (an allow
-/// from the hook would run it with none).
-pub fn answered_in_its_terminal(req: &CanUseToolRequest) -> bool {
-    !matches!(req.kind(), claudio::protocol::ask::RequestKind::Tool)
-}
-
-/// A question or a plan, in words.
-pub fn kind_words(req: &CanUseToolRequest) -> &'static str {
-    match req.kind() {
-        claudio::protocol::ask::RequestKind::Plan => "a plan",
-        claudio::protocol::ask::RequestKind::Questions => "a question",
-        _ => "a request",
-    }
-}
-
 /// Show one request and answer it from `input`; `false` when `input`
 /// ended.
 pub fn answer_one(
@@ -224,7 +187,7 @@ pub fn answer_one(
         ))
     );
     writeln!(out, "\n{head}")?;
-    let Some(req) = as_tool_request(req_input) else {
+    let Some(req) = crate::cli::requests::publish::as_tool_request(req_input) else {
         writeln!(
             out,
             "  (a request the deck cannot read: answer it in its terminal)"
@@ -235,13 +198,13 @@ pub fn answer_one(
     if super::full::kind_answered_here(req_input, &req) {
         return asks_line(pending, &req, &cwd, input, out, style, width);
     }
-    if answered_in_its_terminal(&req) {
+    if super::hook::answered_in_its_terminal(&req) {
         writeln!(
             out,
             "  {}",
             style.dim(&format!(
                 "{} of its session: answer it in its terminal",
-                kind_words(&req)
+                super::hook::kind_words(&req)
             ))
         )?;
         let _ = pending.answer("ask", None);
