@@ -7,7 +7,7 @@ use super::connection::Connection;
 use super::prompt::PromptSide;
 use super::screen::Screen;
 use super::state::Session;
-use super::status;
+use super::statusline_runner;
 use crate::cli::common::exit::Exit;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::trust;
@@ -251,10 +251,10 @@ impl<'a> Chat<'a> {
         };
         // the one trust check: what the CLI was started with
         let project = self.project_settings(&self.cwd.clone(), self.flags.trust_workspace);
-        let Some(command) = status::configured(&claude_dir, project, &self.cwd) else {
+        let Some(command) = statusline_runner::configured(&claude_dir, project, &self.cwd) else {
             return;
         };
-        let facts = status::Facts {
+        let facts = statusline_runner::Facts {
             model: self.session.state.model.clone(),
             mode: self.session.state.mode_name().to_owned(),
             context_window: self.session.state.context_window,
@@ -271,8 +271,8 @@ impl<'a> Chat<'a> {
                 .without_archives();
             store.find(id).ok().map(|f| f.path.clone())
         });
-        let input = status::input(&facts, transcript.as_deref());
-        match status::run(&command, &input, &self.cwd, self.screen.style().enabled()) {
+        let input = statusline_runner::input(&facts, transcript.as_deref());
+        match statusline_runner::run(&command, &input, &self.cwd, self.screen.style().enabled()) {
             Ok(lines) => {
                 let width = terminal_width();
                 let text: String = lines

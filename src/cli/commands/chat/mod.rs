@@ -22,7 +22,7 @@ pub mod rewind;
 mod screen;
 pub mod shell;
 pub mod state;
-pub(crate) mod status;
+pub(crate) mod statusline_runner;
 pub mod typeahead;
 pub(crate) mod typos;
 mod work;

@@ -238,7 +238,7 @@ impl SessionState {
 
     /// How full the context is, in percent, when the CLI has said.
     pub fn context_percent(&self) -> Option<u8> {
-        super::status::context_percent(self.last_usage.as_ref()?, self.context_window?)
+        super::statusline_runner::context_percent(self.last_usage.as_ref()?, self.context_window?)
     }
 
     /// The permission mode, `default` when none was named.

@@ -1,4 +1,6 @@
-//! The status line: where the session stands, after every turn. Built in:
+//! The chat's status line, and the person's own `statusLine` command run
+//! for it (claudio acting as such a command is `commands/statusline.rs`):
+//! where the session stands, after every turn. Built in:
 //! how full the context is, the git branch and the permission mode, in the
 //! end-of-turn line (beside the turn's cost; the prompt names the model chosen). When the person's
 //! Claude Code settings define `statusLine` (a command), it runs as the
