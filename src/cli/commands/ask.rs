@@ -12,11 +12,11 @@ use crate::cli::term::text::first_line;
 use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait, HELD_MAX};
 use crate::cli::turn::interrupt::Press;
 use crate::cli::turn::reading::Reading;
-use crate::cli::turn::{After, Turn};
+use crate::cli::turn::{After, TurnWatch};
 use anyhow::Context;
 use args::{AskArgs, OutputFormat};
 use claudio::{Client, Message, PermissionResult, Request, RequestBody, Responder, ResultMessage};
-use output::Output;
+use output::Sink;
 use std::collections::VecDeque;
 use std::future::pending;
 use std::io::{self, IsTerminal, Read};
@@ -203,7 +203,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
 
     let stdout = io::stdout();
     let to_terminal = stdout.is_terminal();
-    let mut out = Output::new(
+    let mut out = Sink::new(
         io::BufWriter::with_capacity(64 * 1024, stdout.lock()),
         args.output_format,
         to_terminal,
@@ -215,7 +215,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     let mut source = Source::new(&client, signals);
     // a background agent reports in a turn of its own: the answer ends
     // with the result after the last one finished (and its report)
-    let mut turn = Turn::prompt(After::Agents);
+    let mut turn = TurnWatch::prompt(After::Agents);
     // what the session's messages said: the answer, the calls, the agents
     // (which still work in the background: the answer is not over until
     // they report)

@@ -18,7 +18,7 @@ use std::time::Instant;
 /// `ask`'s sink over the shared [`Reading`]: what each message said, and
 /// the reading `ask` keeps of its session, in; the answer's text to stdout,
 /// tool activity and the spinner to stderr (a terminal only).
-pub struct Output<W: Write> {
+pub struct Sink<W: Write> {
     w: W,
     format: OutputFormat,
     sanitizer: Option<Sanitizer>,
@@ -43,7 +43,7 @@ pub struct Output<W: Write> {
     structured: bool,
 }
 
-impl<W: Write> Drop for Output<W> {
+impl<W: Write> Drop for Sink<W> {
     fn drop(&mut self) {
         // on every way out, the spinner line goes before anything else is
         // written to stderr (an error, the reason for the exit code)
@@ -53,7 +53,7 @@ impl<W: Write> Drop for Output<W> {
     }
 }
 
-impl<W: Write> Output<W> {
+impl<W: Write> Sink<W> {
     pub fn new(
         w: W,
         format: OutputFormat,
@@ -67,7 +67,7 @@ impl<W: Write> Output<W> {
             m.set_width(Some(terminal_width()));
             m
         });
-        Output {
+        Sink {
             w,
             format,
             sanitizer: to_terminal.then(Sanitizer::new),
@@ -148,7 +148,7 @@ impl<W: Write> Output<W> {
     }
 
     /// Read `m` into `reading` and show what it said. Only the events
-    /// [`Output::message`] acts on are kept, and the answer's text is
+    /// [`Sink::message`] acts on are kept, and the answer's text is
     /// written as it is read: one line of 300,000 text blocks made a list
     /// of 900,000 events (135 MB) before. From the first event that needs
     /// the reading's state on, the rest waits until the whole message is
@@ -394,8 +394,8 @@ mod tests {
     use super::*;
 
     /// Text output to a terminal, written into a buffer.
-    fn terminal_output() -> Output<Vec<u8>> {
-        Output {
+    fn terminal_output() -> Sink<Vec<u8>> {
+        Sink {
             w: Vec::new(),
             format: OutputFormat::Text,
             sanitizer: Some(Sanitizer::new()),
@@ -418,7 +418,7 @@ mod tests {
     }
 
     /// The message read, then shown, as `ask` does.
-    fn feed(out: &mut Output<Vec<u8>>, reading: &mut Reading, m: Message) {
+    fn feed(out: &mut Sink<Vec<u8>>, reading: &mut Reading, m: Message) {
         let m = RawMessage {
             message: m,
             raw: Vec::new(),

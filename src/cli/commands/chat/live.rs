@@ -19,7 +19,7 @@ use crate::cli::term::wrap::fit_row;
 
 /// One line of the region.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Line {
+pub enum LiveLine {
     /// A spinner: `{indent}{frame} {text}  {elapsed}`, its frame and time
     /// from `ms`, the milliseconds since it started.
     Spinner {
@@ -67,7 +67,7 @@ impl Live {
     /// Show `lines` where the cursor is (at the start of a row), the
     /// region not being on the screen; returns what to write. The cursor
     /// ends at the end of the last row.
-    pub fn draw(&mut self, lines: Vec<Line>) -> String {
+    pub fn draw(&mut self, lines: Vec<LiveLine>) -> String {
         // (a region still on the screen goes first)
         let mut out = self.clear();
         self.drawn = lines.iter().map(|l| self.row(l)).collect();
@@ -81,7 +81,7 @@ impl Live {
     /// the end of the region's last row, or (`above`) on the row above its
     /// first; it ends at the end of the new last row. Both the region and
     /// `lines` have rows (else [`Live::clear`] and [`Live::draw`]).
-    pub fn update(&mut self, lines: Vec<Line>, above: bool) -> Option<String> {
+    pub fn update(&mut self, lines: Vec<LiveLine>, above: bool) -> Option<String> {
         let new: Vec<String> = lines.iter().map(|l| self.row(l)).collect();
         if self.drawn.is_empty() || new.is_empty() {
             return None;
@@ -123,10 +123,10 @@ impl Live {
     }
 
     /// A line as its row is drawn, within the width.
-    fn row(&self, line: &Line) -> String {
+    fn row(&self, line: &LiveLine) -> String {
         let s = self.style;
         let text = match line {
-            Line::Spinner {
+            LiveLine::Spinner {
                 indent, text, ms, ..
             } => {
                 let secs = format!("{:.1}s", *ms as f64 / 1000.0);
@@ -136,7 +136,7 @@ impl Live {
                     s.dim(&secs)
                 )
             }
-            Line::Plain { text, .. } => text.clone(),
+            LiveLine::Plain { text, .. } => text.clone(),
         };
         fit_row(&text, self.width)
     }
@@ -146,8 +146,8 @@ impl Live {
 mod tests {
     use super::*;
 
-    fn spin(key: &str, text: &str, ms: u64) -> Line {
-        Line::Spinner {
+    fn spin(key: &str, text: &str, ms: u64) -> LiveLine {
+        LiveLine::Spinner {
             key: key.into(),
             indent: "  ".into(),
             text: text.into(),
@@ -193,7 +193,7 @@ mod tests {
         let mut live = Live::new(Style::plain(), 30);
         let out = live.draw(vec![
             spin("a", "Bash  ls", 0),
-            Line::Plain {
+            LiveLine::Plain {
                 key: "f".into(),
                 text: "› next".into(),
             },

@@ -13,7 +13,7 @@
 //!
 //! Whether the work is over (the results owed, the reports of background
 //! agents, the settle time, the double Ctrl-C) is the turn tracker's
-//! ([`crate::cli::turn::Turn`]), which `ask` uses too. The machine does no
+//! ([`crate::cli::turn::TurnWatch`]), which `ask` uses too. The machine does no
 //! I/O and reads no clock: every event carries the time. So each behaviour
 //! of the chat at work is tested here without a terminal; the loop in
 //! `work` only carries events in and effects out.
@@ -39,7 +39,7 @@ use crate::cli::turn::events::HELD_MAX;
 use crate::cli::turn::interrupt::Press;
 #[cfg(test)]
 use crate::cli::turn::SETTLE;
-use crate::cli::turn::{After, Turn};
+use crate::cli::turn::{After, TurnWatch};
 use claudio::{Message, PermissionMode, SystemMessage};
 use crossterm::event::{KeyCode, KeyModifiers};
 use std::time::{Duration, Instant};
@@ -117,14 +117,14 @@ pub(super) enum Effect<R> {
     /// Put the keys back in character mode (after Ctrl-Z).
     RestoreKeys,
     /// The work is over.
-    End(End),
+    End(WorkEnd),
 }
 
 /// How the chat's work ended: a turn, Shift-Tab's wait, or the agents at
 /// work between prompts (one name for all three: the loop after them acts
 /// on each end the same way).
 #[derive(Debug)]
-pub(super) enum End {
+pub(super) enum WorkEnd {
     /// The turn ended, or the agents are done (or a prompt was typed: it is
     /// queued in the type-ahead).
     Done,
@@ -140,14 +140,14 @@ pub(super) enum End {
 
 /// Ends compare by kind: two failures are alike when their errors are of
 /// one kind (never by their text).
-impl PartialEq for End {
-    fn eq(&self, other: &End) -> bool {
+impl PartialEq for WorkEnd {
+    fn eq(&self, other: &WorkEnd) -> bool {
         match (self, other) {
-            (End::Done, End::Done) | (End::SessionLost, End::SessionLost) => true,
-            (End::Failed(a), End::Failed(b)) => {
+            (WorkEnd::Done, WorkEnd::Done) | (WorkEnd::SessionLost, WorkEnd::SessionLost) => true,
+            (WorkEnd::Failed(a), WorkEnd::Failed(b)) => {
                 std::mem::discriminant(a) == std::mem::discriminant(b)
             }
-            (End::Quit(a), End::Quit(b)) => a == b,
+            (WorkEnd::Quit(a), WorkEnd::Quit(b)) => a == b,
             _ => false,
         }
     }
@@ -157,11 +157,11 @@ impl PartialEq for End {
 #[derive(Debug)]
 enum Stage {
     /// A turn the person started (it ends with its answer).
-    Turn(Turn),
+    Turn(TurnWatch),
     /// Between prompts, background agents at work, the next prompt typed
     /// on the prompt line under them.
     AtWork {
-        turn: Turn,
+        turn: TurnWatch,
         /// The prompt line's label.
         prompt: String,
     },
@@ -284,7 +284,7 @@ impl<R> Machine<R> {
     /// A turn was sent: its prompt's result is due.
     pub(super) fn turn(p: &mut Parts<'_>, now: Instant) -> (Machine<R>, Effects<R>) {
         let work = Machine {
-            stage: Stage::Turn(Turn::prompt(After::Answer)),
+            stage: Stage::Turn(TurnWatch::prompt(After::Answer)),
             asking: None,
             opening: false,
             held: Default::default(),
@@ -309,7 +309,7 @@ impl<R> Machine<R> {
     ) -> (Machine<R>, Effects<R>) {
         let mut work = Machine {
             stage: Stage::AtWork {
-                turn: Turn::agents(),
+                turn: TurnWatch::agents(),
                 prompt,
             },
             asking: None,
@@ -534,11 +534,11 @@ impl<R> Machine<R> {
             }
             Event::Closed => match self.stage {
                 Stage::AtWork { .. } => self.end_at_work(out),
-                Stage::Turn(_) | Stage::Mode { .. } => self.end(End::SessionLost, out),
+                Stage::Turn(_) | Stage::Mode { .. } => self.end(WorkEnd::SessionLost, out),
             },
             Event::Failed(e) => {
                 if !matches!(self.stage, Stage::AtWork { .. }) {
-                    self.end(End::Failed(e), out);
+                    self.end(WorkEnd::Failed(e), out);
                 }
             }
             Event::Withdrawn | Event::AnsweredElsewhere | Event::KeysGone => {}
@@ -629,7 +629,7 @@ impl<R> Machine<R> {
         out.draw(Draw::Footer(self.footer(p)));
     }
 
-    fn end(&mut self, end: End, out: &mut Out<'_, '_, R>) {
+    fn end(&mut self, end: WorkEnd, out: &mut Out<'_, '_, R>) {
         self.ended = true;
         out.push(Effect::End(end));
     }
@@ -638,12 +638,12 @@ impl<R> Machine<R> {
     /// goes, the prompt comes back.
     fn end_at_work(&mut self, out: &mut Out<'_, '_, R>) {
         out.draw(Draw::Suspend);
-        self.end(End::Done, out);
+        self.end(WorkEnd::Done, out);
     }
 
     fn end_at_work_quit(&mut self, out: &mut Out<'_, '_, R>) {
         out.draw(Draw::Suspend);
-        self.end(End::Quit(Exit::Success), out);
+        self.end(WorkEnd::Quit(Exit::Success), out);
     }
 
     /// The lines under the live region: the type-ahead (and, between
@@ -754,7 +754,7 @@ impl<R> Machine<R> {
             // stop reading; what was typed in the last instant is kept by
             // the loop
             out.draw(Draw::Suspend);
-            self.end(End::Done, out);
+            self.end(WorkEnd::Done, out);
         }
     }
 
@@ -770,7 +770,7 @@ impl<R> Machine<R> {
             Stage::Turn(turn) => {
                 if turn.ctrl_c(now) == Press::Quit {
                     out.draw(Draw::Notice("killed".into()));
-                    self.end(End::Quit(Exit::Interrupted), out);
+                    self.end(WorkEnd::Quit(Exit::Interrupted), out);
                     return;
                 }
                 self.interrupting(p, "interrupting… (Ctrl-C again to quit)", out);

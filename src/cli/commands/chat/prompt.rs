@@ -14,15 +14,15 @@ use std::collections::HashMap;
 
 /// The input line, split at the cursor.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Line {
+pub(super) struct CursorLine {
     pub before: String,
     pub after: String,
 }
 
-impl Line {
+impl CursorLine {
     /// `text`, the cursor at its end.
-    pub fn ending(text: String) -> Line {
-        Line {
+    pub fn ending(text: String) -> CursorLine {
+        CursorLine {
             before: text,
             after: String::new(),
         }
@@ -44,7 +44,7 @@ pub(super) enum Next {
 /// How the line editor starts.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Start {
-    pub line: Line,
+    pub line: CursorLine,
     /// The line typed during the last turn, when an owed line takes its
     /// place: it stays within reach in the history.
     pub to_history: Option<String>,
@@ -65,7 +65,7 @@ pub(super) struct PromptSide {
     /// What was typed while Claude worked: the line, and the prompts queued.
     ahead: TypeAhead,
     /// The line the next prompt starts with, instead of the typed one.
-    owed: Option<Line>,
+    owed: Option<CursorLine>,
     /// Ctrl-D on an empty line came in the instant a turn ended: the wait
     /// for background agents after it ends the chat.
     eof: bool,
@@ -136,36 +136,36 @@ impl PromptSide {
                 to_history: (!typed.trim().is_empty()).then_some(typed),
             },
             None => Start {
-                line: Line::ending(typed),
+                line: CursorLine::ending(typed),
                 to_history: None,
             },
         }
     }
 
     /// Shift-Tab: the mode changes; the line stays as it was.
-    pub fn mode_cycled(&mut self, line: Line) {
+    pub fn mode_cycled(&mut self, line: CursorLine) {
         self.owed = Some(line);
     }
 
     /// Rewind went back to before a prompt: it is the next line, to edit.
     pub fn rewound(&mut self, text: String) {
-        self.owed = Some(Line::ending(text));
+        self.owed = Some(CursorLine::ending(text));
     }
 
     /// The editor gave the line back (changed or not).
     pub fn edited(&mut self, text: String) {
-        self.owed = Some(Line::ending(text));
+        self.owed = Some(CursorLine::ending(text));
     }
 
     /// Ctrl-V: the clipboard's image, when there was one, goes in as a
     /// marker at the cursor; the line stays either way. The marker.
-    pub fn pasted(&mut self, line: Line, image: Option<Image>) -> Option<String> {
+    pub fn pasted(&mut self, line: CursorLine, image: Option<Image>) -> Option<String> {
         let marker = image.map(|image| self.pasted.add(image));
         let before = match &marker {
             Some(m) => format!("{}{m}", line.before),
             None => line.before,
         };
-        self.owed = Some(Line {
+        self.owed = Some(CursorLine {
             before,
             after: line.after,
         });

@@ -9,7 +9,7 @@
 //! again after — only when the answer is at the start of a line, so a
 //! half-written line is never torn.
 
-use super::live::{Line, Live};
+use super::live::{Live, LiveLine};
 use super::state::Session;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::markdown::Markdown;
@@ -936,7 +936,7 @@ impl Renderer {
     /// The turn's status line: `⠋ Working · 12s · ↓ ~1.2k tokens ·
     /// Esc to interrupt` (the tokens an estimate from the characters
     /// streamed, a token being about four).
-    fn status_line(&self, now: Instant) -> Option<Line> {
+    fn status_line(&self, now: Instant) -> Option<LiveLine> {
         let since = self.working?;
         let s = self.opts.style;
         let elapsed = now.saturating_duration_since(since);
@@ -960,7 +960,7 @@ impl Renderer {
             // narrow: the interrupt key matters more than the tokens
             text = line(&[Some(&secs), key]);
         }
-        Some(Line::Plain {
+        Some(LiveLine::Plain {
             key: "status".into(),
             text: format!(
                 "  {} {}",
@@ -978,7 +978,7 @@ impl Renderer {
         &self,
         session: &Session,
         now: Instant,
-    ) -> Option<(Vec<Line>, Option<(usize, String)>)> {
+    ) -> Option<(Vec<LiveLine>, Option<(usize, String)>)> {
         if !self.opts.live
             || (session.reading.calls().len() == 0
                 && self.footer.is_empty()

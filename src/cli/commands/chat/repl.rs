@@ -7,9 +7,9 @@ use super::core::{terminal_width, Chat};
 use super::editor::{self, LineEditor};
 use super::images;
 use super::keys::{self, stopped_by};
-use super::machine::End;
+use super::machine::WorkEnd;
 use super::pick;
-use super::prompt::{Line, Next};
+use super::prompt::{CursorLine, Next};
 use super::promptline::{PromptAction, Read};
 use super::render::{RenderOptions, Renderer};
 use super::screen::Screen;
@@ -139,8 +139,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 // Ctrl-D on the empty line under them ends the chat; the
                 // session lost or failed is the next prompt's to find
                 match chat.agents_at_work() {
-                    Ok(End::Quit(exit)) => break exit,
-                    Ok(End::Done | End::SessionLost | End::Failed(_)) => {}
+                    Ok(WorkEnd::Quit(exit)) => break exit,
+                    Ok(WorkEnd::Done | WorkEnd::SessionLost | WorkEnd::Failed(_)) => {}
                     Err(_) if stopped_by().is_some() => continue,
                     Err(e) => chat.error(&e),
                 }
@@ -160,7 +160,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
             ed.add_history(typed);
         }
         let prompt = chat.plain_prompt();
-        let Line { before, after } = start.line;
+        let CursorLine { before, after } = start.line;
         let line = match ed.read(&prompt, &before, &after)? {
             Read::Line(line) => line,
             Read::Eof => break Exit::Success,
@@ -223,7 +223,7 @@ impl Chat<'_> {
         match action {
             PromptAction::CycleMode { before, after } => {
                 self.erase_prompt(prompt, &format!("{before}{after}"));
-                self.prompt.mode_cycled(Line { before, after });
+                self.prompt.mode_cycled(CursorLine { before, after });
                 // one switch per press: presses made while one was being
                 // confirmed count too
                 self.prompt.cycle_pressed();
@@ -279,7 +279,7 @@ impl Chat<'_> {
             }
             PromptAction::PasteImage { before, after } => {
                 self.erase_prompt(prompt, &format!("{before}{after}"));
-                self.paste_image(Line { before, after });
+                self.paste_image(CursorLine { before, after });
             }
         }
         None
@@ -287,7 +287,7 @@ impl Chat<'_> {
 
     /// Ctrl-V: the clipboard's image as a marker at the cursor, or a line
     /// saying why there is none.
-    fn paste_image(&mut self, line: Line) {
+    fn paste_image(&mut self, line: CursorLine) {
         let image = match self.clipboard.image() {
             Ok(image) => Some(image),
             Err(why) => {

@@ -6,7 +6,7 @@
 use super::core::{terminal_width, Chat, Switch};
 use super::dialog::{Dialog, PendingRequest};
 use super::keys::{Keys, RawGuard, TermEvent};
-use super::machine::{Effect, End, Event, Machine, Parts};
+use super::machine::{Effect, Event, Machine, Parts, WorkEnd};
 use super::screen::terminal_height;
 use crate::cli::common::exit::Exit;
 use crate::cli::common::notify::{Notice, Trigger};
@@ -34,7 +34,7 @@ impl Chat<'_> {
             client.send(text).await?;
             self.drive(&client, terminal_keys(), Machine::turn).await
         });
-        if matches!(end, Ok(End::Done)) {
+        if matches!(end, Ok(WorkEnd::Done)) {
             let took = started.elapsed();
             let project = crate::cli::common::notify::project_name(&self.cwd);
             let body = format!("claudio in {project}, after {} s", took.as_secs());
@@ -63,9 +63,13 @@ impl Chat<'_> {
 
     /// After the work: on to the next prompt, out of the program, or (the
     /// CLI gone or failed) the session started again, the conversation kept.
-    fn after(&mut self, client: &Client, end: anyhow::Result<End>) -> anyhow::Result<Option<Exit>> {
+    fn after(
+        &mut self,
+        client: &Client,
+        end: anyhow::Result<WorkEnd>,
+    ) -> anyhow::Result<Option<Exit>> {
         let end = match end {
-            Ok(End::Failed(e)) => Err(anyhow::Error::new(e)),
+            Ok(WorkEnd::Failed(e)) => Err(anyhow::Error::new(e)),
             other => other,
         };
         // a signal stops the chat: the live region goes, the session is
@@ -77,13 +81,13 @@ impl Chat<'_> {
             return Ok(Some(Exit::Signal(n)));
         }
         match end {
-            Ok(End::Done) => Ok(None),
-            Ok(End::Quit(exit)) => {
+            Ok(WorkEnd::Done) => Ok(None),
+            Ok(WorkEnd::Quit(exit)) => {
                 client.kill();
                 self.conn.lost();
                 Ok(Some(exit))
             }
-            Ok(End::SessionLost | End::Failed(_)) | Err(_) => {
+            Ok(WorkEnd::SessionLost | WorkEnd::Failed(_)) | Err(_) => {
                 let out = self.screen.renderer_mut().abandon_turn();
                 self.session.reading.abandon_turn();
                 self.write(&out);
@@ -121,7 +125,7 @@ impl Chat<'_> {
             &mut Parts<'_>,
             Instant,
         ) -> (Machine<PendingRequest>, Vec<Effect<PendingRequest>>),
-    ) -> anyhow::Result<End> {
+    ) -> anyhow::Result<WorkEnd> {
         let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
         let mut source = Source::new(client, signals).ticking(TICK);
         // the live region is folded to the screen's rows
@@ -330,20 +334,20 @@ impl Chat<'_> {
     /// and take the next prompt on the turn's own line (Enter sends it).
     /// Their requests are asked at once. Ends when they are done and the
     /// turn the CLI starts for their report has ended, when a prompt was
-    /// typed, or with Ctrl-D on an empty line ([`End::Quit`]); how it
+    /// typed, or with Ctrl-D on an empty line ([`WorkEnd::Quit`]); how it
     /// ended is the machine's [`End`], as a turn's is.
-    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<End> {
+    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<WorkEnd> {
         let Some(client) = self.conn.live() else {
-            return Ok(End::Done);
+            return Ok(WorkEnd::Done);
         };
         if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-            return Ok(End::Done);
+            return Ok(WorkEnd::Done);
         }
         let rt = self.rt;
         rt.block_on(self.at_work(&client))
     }
 
-    async fn at_work(&mut self, client: &Client) -> anyhow::Result<End> {
+    async fn at_work(&mut self, client: &Client) -> anyhow::Result<WorkEnd> {
         let prompt = self.plain_prompt();
         let eof = self.prompt.take_eof();
         self.drive(client, Keys::start(), |p, now| {

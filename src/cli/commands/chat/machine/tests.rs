@@ -93,7 +93,7 @@ fn text(effects: &[Effect<&str>]) -> String {
         .collect()
 }
 
-fn end<'a>(effects: &'a [Effect<&str>]) -> Option<&'a End> {
+fn end<'a>(effects: &'a [Effect<&str>]) -> Option<&'a WorkEnd> {
     effects.iter().find_map(|e| match e {
         Effect::End(end) => Some(end),
         _ => None,
@@ -108,7 +108,7 @@ fn a_turn_ends_with_its_result() {
     assert!(text(&out).contains("hello"), "{out:?}");
     assert_eq!(end(&out), None);
     let out = c.step(&mut w, msg(result()), 20);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
     assert!(w.ended());
     // nothing after the end
     assert!(c.step(&mut w, Event::Tick, 30).is_empty());
@@ -128,7 +128,7 @@ fn a_second_ctrl_c_within_two_seconds_quits() {
     assert_eq!(end(&out), None);
     // and one soon after it: quit
     let out = c.step(&mut w, Event::CtrlC, 3000);
-    assert_eq!(end(&out), Some(&End::Quit(Exit::Interrupted)));
+    assert_eq!(end(&out), Some(&WorkEnd::Quit(Exit::Interrupted)));
     assert!(text(&out).contains("killed"));
     assert!(!out.contains(&Effect::Interrupt));
 }
@@ -147,7 +147,7 @@ fn each_interjection_is_owed_a_result_and_reports_are_not() {
     // a background agent's report is not the person's result
     assert_eq!(end(&c.step(&mut w, msg(report()), 4)), None);
     assert_eq!(end(&c.step(&mut w, msg(result()), 5)), None);
-    assert_eq!(end(&c.step(&mut w, msg(result()), 6)), Some(&End::Done));
+    assert_eq!(end(&c.step(&mut w, msg(result()), 6)), Some(&WorkEnd::Done));
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn prompts_typed_during_a_turn_wait_for_its_end() {
         c.step(&mut w, key(ch), 3);
     }
     let out = c.step(&mut w, msg(result()), 4);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
     assert_eq!(c.ahead.queued, ["next one"]);
     assert_eq!(c.ahead.typed, "half", "the line being typed is kept");
 }
@@ -229,7 +229,7 @@ fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() 
     assert_eq!(end(&out), None);
     // the held result is taken in now: the turn ends
     let held = w.next_held().expect("the result was held");
-    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&End::Done));
+    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&WorkEnd::Done));
 }
 
 /// While a dialog is open the CLI is still read: a sub-agent's progress
@@ -328,7 +328,7 @@ fn what_was_held_after_the_result_goes_to_the_next_work() {
     c.step(&mut w, key('n'), 3);
     c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
     let held = w.next_held().expect("the result");
-    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&End::Done));
+    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&WorkEnd::Done));
     assert!(w.next_held().is_none(), "nothing after the end");
     let left = w.take_held();
     assert_eq!(left.len(), 2, "{left:?}");
@@ -356,7 +356,7 @@ fn the_session_ending_while_asking_closes_the_dialog_then_the_turn() {
     ));
     assert_eq!(end(&out), None);
     let held = w.next_held().expect("the end");
-    assert_eq!(end(&c.step(&mut w, held, 3)), Some(&End::SessionLost));
+    assert_eq!(end(&c.step(&mut w, held, 3)), Some(&WorkEnd::SessionLost));
 }
 
 #[test]
@@ -396,7 +396,7 @@ fn a_request_answered_in_the_deck_closes_its_dialog_saying_so() {
     // keys after it are the type-ahead's, not an answer
     let out = c.step(&mut w, key('y'), 3);
     assert_eq!(replied(&out), None);
-    assert_eq!(end(&c.step(&mut w, msg(result()), 4)), Some(&End::Done));
+    assert_eq!(end(&c.step(&mut w, msg(result()), 4)), Some(&WorkEnd::Done));
 }
 
 #[test]
@@ -414,7 +414,7 @@ fn a_request_withdrawn_while_it_is_asked_is_denied_and_the_turn_goes_on() {
     );
     assert!(!w.asking());
     // the turn goes on to its result
-    assert_eq!(end(&c.step(&mut w, msg(result()), 3)), Some(&End::Done));
+    assert_eq!(end(&c.step(&mut w, msg(result()), 3)), Some(&WorkEnd::Done));
     // the terminal going away while asking: denied, never allowed
     let mut w = c.turn();
     c.step(&mut w, request(), 4);
@@ -433,17 +433,17 @@ fn the_session_ending_or_failing_ends_the_turn() {
     assert!(text(&out).contains("skipped a message longer than 1024 bytes"));
     assert_eq!(
         end(&c.step(&mut w, Event::Closed, 2)),
-        Some(&End::SessionLost)
+        Some(&WorkEnd::SessionLost)
     );
     let mut w = c.turn();
     let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 3);
-    assert!(matches!(end(&out), Some(End::Failed(_))), "{out:?}");
+    assert!(matches!(end(&out), Some(WorkEnd::Failed(_))), "{out:?}");
     // an OS error keeps its reason
     let mut w = c.turn();
     let broken = claudio::Error::Io(std::io::Error::from_raw_os_error(32));
     let out = c.step(&mut w, Event::Failed(broken), 4);
     match end(&out) {
-        Some(End::Failed(why)) => {
+        Some(WorkEnd::Failed(why)) => {
             // the error itself, its kind and its reason kept
             assert!(
                 matches!(why, claudio::Error::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe),
@@ -498,7 +498,7 @@ fn between_prompts_agents_report_and_then_the_prompt_comes_back() {
     // settled: back to the prompt after the settle time, not before
     assert_eq!(end(&c.step(&mut w, Event::Tick, 9300)), None);
     let out = c.step(&mut w, Event::Tick, 9200 + SETTLE.as_millis() as u64 + 1);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
 }
 
 #[test]
@@ -508,7 +508,10 @@ fn with_no_agent_left_the_prompt_comes_back_after_the_settle_time() {
     assert_eq!(end(&out), None);
     let settle = SETTLE.as_millis() as u64;
     assert_eq!(end(&c.step(&mut w, Event::Tick, settle - 1)), None);
-    assert_eq!(end(&c.step(&mut w, Event::Tick, settle)), Some(&End::Done));
+    assert_eq!(
+        end(&c.step(&mut w, Event::Tick, settle)),
+        Some(&WorkEnd::Done)
+    );
 }
 
 #[test]
@@ -531,7 +534,7 @@ fn between_prompts_a_typed_prompt_ends_the_wait_and_ctrl_d_quits() {
         c.step(&mut w, key(ch), 40);
     }
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 50);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
     assert_eq!(c.ahead.queued, ["go"]);
 
     let mut c = Chat::new();
@@ -542,7 +545,7 @@ fn between_prompts_a_typed_prompt_ends_the_wait_and_ctrl_d_quits() {
         special(KeyCode::Char('d'), KeyModifiers::CONTROL),
         20,
     );
-    assert_eq!(end(&out), Some(&End::Quit(Exit::Success)));
+    assert_eq!(end(&out), Some(&WorkEnd::Quit(Exit::Success)));
 }
 
 #[test]
@@ -566,7 +569,7 @@ fn between_prompts_requests_are_asked_and_nothing_ends_meanwhile() {
     let out = c.step(&mut w, Event::Tick, answered + settle - 1);
     assert_eq!(end(&out), None);
     let out = c.step(&mut w, Event::Tick, answered + settle);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
 }
 
 #[test]
@@ -600,7 +603,7 @@ fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     );
     assert_eq!(end(&out), None, "the confirmation is still awaited");
     let out = c.step(&mut w, mode_status("acceptEdits"), 300);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
     assert_eq!(c.session.state.mode_name(), "acceptEdits");
 
     // long past the wait: the question stays open until it is answered
@@ -611,7 +614,7 @@ fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
     c.step(&mut w, key('n'), 5001);
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5001);
     assert!(replied(&out).is_some(), "{out:?}");
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
     assert_eq!(c.session.state.mode_name(), "plan");
 }
 
@@ -621,7 +624,10 @@ fn shift_tab_without_a_confirmation_takes_the_mode_as_switched() {
     let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
     let wait = MODE_WAIT.as_millis() as u64;
     assert_eq!(end(&c.step(&mut w, Event::Tick, wait - 1)), None);
-    assert_eq!(end(&c.step(&mut w, Event::Tick, wait)), Some(&End::Done));
+    assert_eq!(
+        end(&c.step(&mut w, Event::Tick, wait)),
+        Some(&WorkEnd::Done)
+    );
     assert_eq!(c.session.state.mode_name(), "plan");
 }
 
@@ -633,10 +639,10 @@ fn shift_tab_shows_what_goes_wrong_meanwhile() {
     assert!(text(&out).contains("skipped a message longer than 1024 bytes"));
     assert_eq!(end(&out), None);
     let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 2);
-    assert!(matches!(end(&out), Some(End::Failed(_))), "{out:?}");
+    assert!(matches!(end(&out), Some(WorkEnd::Failed(_))), "{out:?}");
     let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
     let out = c.step(&mut w, Event::Closed, 3);
-    assert_eq!(end(&out), Some(&End::SessionLost));
+    assert_eq!(end(&out), Some(&WorkEnd::SessionLost));
 }
 
 #[test]
@@ -666,7 +672,7 @@ fn ctrl_d_left_from_the_turn_ends_the_wait_for_agents() {
     agent_left_working(&mut c);
     let (mut w, _) = at_work(&mut c, 10);
     let out = c.step(&mut w, Event::Eof, 11);
-    assert_eq!(end(&out), Some(&End::Quit(Exit::Success)));
+    assert_eq!(end(&out), Some(&WorkEnd::Quit(Exit::Success)));
     // in a turn it is nothing
     let mut w = c.turn();
     assert_eq!(end(&c.step(&mut w, Event::Eof, 12)), None);
@@ -743,7 +749,7 @@ fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
     assert!(text(&out).contains("Interrupting · 3s"), "{out:?}");
     assert!(!text(&out).contains("Esc to interrupt"), "{out:?}");
     let out = c.step(&mut w, msg(result()), 4000);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
     assert!(!text(&out).contains("Working"), "{out:?}");
     assert!(!c.renderer.has_live(&c.session), "nothing left to tick");
 }
@@ -818,7 +824,7 @@ fn esc_interrupts_the_turn_and_never_quits() {
     assert!(!out.contains(&Effect::Interrupt), "{out:?}");
     // the interrupted turn ends with its first result
     let out = c.step(&mut w, msg(result()), 40);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
 }
 
 /// An interrupt (Ctrl-C, Esc, Esc at a question) puts the queued prompts
@@ -854,7 +860,7 @@ fn an_interrupt_puts_the_queued_prompts_back_on_the_line() {
         );
         assert!(text(&out).contains("› one two dra"), "{how}: {out:?}");
         let out = c.step(&mut w, msg(result()), 4);
-        assert_eq!(end(&out), Some(&End::Done), "{how}");
+        assert_eq!(end(&out), Some(&WorkEnd::Done), "{how}");
         assert!(c.ahead.queued.is_empty(), "{how}");
     }
 }
@@ -869,7 +875,7 @@ fn shift_tab_pressed_while_a_switch_is_confirmed_counts() {
     c.step(&mut w, special(KeyCode::BackTab, KeyModifiers::SHIFT), 2);
     assert_eq!(c.ahead.cycles, 2);
     let out = c.step(&mut w, mode_status("acceptEdits"), 3);
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
     assert_eq!(c.ahead.cycles, 2, "owed to the prompt loop");
     // one pressed in the instant the wait ended counts too
     let shift_tab = TermEvent::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
@@ -939,7 +945,7 @@ fn esc_at_a_question_ends_as_an_interrupt() {
     let shown = text(&out);
     assert!(shown.contains("⏹ interrupted"), "{shown}");
     assert!(!shown.contains("✗"), "{shown}");
-    assert_eq!(end(&out), Some(&End::Done));
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
 }
 
 /// What `messages` write through the machine, step by step, beside what

@@ -2,8 +2,8 @@ use super::*;
 use crate::cli::commands::chat::images;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-fn line(before: &str, after: &str) -> Line {
-    Line {
+fn line(before: &str, after: &str) -> CursorLine {
+    CursorLine {
         before: before.into(),
         after: after.into(),
     }
@@ -45,7 +45,7 @@ fn attached(owed: &Owed, text: &str) -> Vec<String> {
 fn a_fresh_prompt_starts_empty() {
     let mut p = PromptSide::default();
     let start = read(p.next(false));
-    assert_eq!(start.line, Line::default());
+    assert_eq!(start.line, CursorLine::default());
     assert_eq!(start.to_history, None);
 }
 
@@ -83,7 +83,11 @@ fn the_line_typed_during_a_turn_starts_the_next_prompt() {
     let start = read(p.next(false));
     assert_eq!(start.line, line("typed ahead", ""));
     assert_eq!(start.to_history, None);
-    assert_eq!(read(p.next(false)).line, Line::default(), "taken once");
+    assert_eq!(
+        read(p.next(false)).line,
+        CursorLine::default(),
+        "taken once"
+    );
 }
 
 #[test]
@@ -100,7 +104,7 @@ fn an_owed_line_takes_the_place_of_the_typed_one_which_goes_to_history() {
     let start = read(p.next(false));
     assert_eq!(start.line, line("edited", ""));
     assert_eq!(start.to_history, None);
-    assert_eq!(read(p.next(false)).line, Line::default(), "owed once");
+    assert_eq!(read(p.next(false)).line, CursorLine::default(), "owed once");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! line, and the live region under the answer (running calls, working
 //! agents, the task list, prompts typed ahead). Pure.
 
-use crate::cli::commands::chat::live::{self, Line};
+use crate::cli::commands::chat::live::{self, LiveLine};
 use crate::cli::term::style::Style;
 use crate::cli::term::text::cut_width;
 use crate::cli::term::wrap::{undisputed, visible_width};
@@ -66,10 +66,10 @@ pub(super) fn live(
     width: usize,
     now: Instant,
     todos: Option<Vec<String>>,
-    status: Option<Line>,
+    status: Option<LiveLine>,
     footer: &[String],
     rows: usize,
-) -> Vec<Line> {
+) -> Vec<LiveLine> {
     let ms = |since: Instant| now.saturating_duration_since(since).as_millis() as u64;
     let calls = reading.calls();
     let agents = reading.agents();
@@ -165,7 +165,7 @@ pub(super) fn live(
         lines.push(match row {
             CallRow::Call(t) => {
                 let (indent, text) = tool_parts(t, &agents, s, width);
-                Line::Spinner {
+                LiveLine::Spinner {
                     key: t.id.clone(),
                     indent,
                     text,
@@ -182,7 +182,7 @@ pub(super) fn live(
                     progress
                 };
                 let text = format!("{}  {doing}", a.label);
-                Line::Spinner {
+                LiveLine::Spinner {
                     key: format!("agent {}", a.call),
                     indent: "  ".into(),
                     text: s.dim(&cut_width(&text, room)),
@@ -198,7 +198,7 @@ pub(super) fn live(
         } else {
             format!("… {more} more running")
         };
-        lines.push(Line::Plain {
+        lines.push(LiveLine::Plain {
             key: "calls folded".into(),
             text: format!("  {}", s.dim(&text)),
         });
@@ -210,13 +210,13 @@ pub(super) fn live(
     };
     let todo_more = todos.len() - todo_shown;
     for (i, text) in todos.into_iter().take(todo_shown).enumerate() {
-        lines.push(Line::Plain {
+        lines.push(LiveLine::Plain {
             key: format!("todo {i}"),
             text,
         });
     }
     if todo_rows > 0 && todo_more > 0 {
-        lines.push(Line::Plain {
+        lines.push(LiveLine::Plain {
             key: "todos folded".into(),
             text: format!("    {}", s.dim(&format!("… {todo_more} more rows"))),
         });
@@ -230,7 +230,7 @@ pub(super) fn live(
     let folded = skipped > 0 && footer_rows > 1;
     let from = if folded { skipped + 1 } else { skipped };
     if folded {
-        lines.push(Line::Plain {
+        lines.push(LiveLine::Plain {
             key: "footer folded".into(),
             text: format!(
                 "  {}",
@@ -239,7 +239,7 @@ pub(super) fn live(
         });
     }
     for (i, f) in footer.iter().enumerate().skip(from) {
-        lines.push(Line::Plain {
+        lines.push(LiveLine::Plain {
             key: format!("footer {i}"),
             text: format!("  {}", s.dim(&cut_width(f, room))),
         });
