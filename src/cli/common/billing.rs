@@ -203,7 +203,7 @@ mod tests {
                 unpriced: false,
             }
         );
-        let w = &super::billing_windows([m[0].clone()], 12 * h)[0];
+        let w = &super::billing_windows([m[0]], 12 * h)[0];
         let o = OpenWindow::of(w, 12 * h);
         assert_eq!((o.cost, o.cost_per_hour, o.projected), (1.0, None, None));
     }
