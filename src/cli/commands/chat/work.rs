@@ -335,7 +335,7 @@ impl Chat<'_> {
     /// Their requests are asked at once. Ends when they are done and the
     /// turn the CLI starts for their report has ended, when a prompt was
     /// typed, or with Ctrl-D on an empty line ([`WorkEnd::Quit`]); how it
-    /// ended is the machine's [`End`], as a turn's is.
+    /// ended is the machine's [`WorkEnd`], as a turn's is.
     pub(super) fn agents_at_work(&mut self) -> anyhow::Result<WorkEnd> {
         let Some(client) = self.conn.live() else {
             return Ok(WorkEnd::Done);
