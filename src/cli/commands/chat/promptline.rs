@@ -21,6 +21,34 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthChar;
 
+/// A key at the prompt that the chat handles itself: the line editor stops
+/// (as for Ctrl-C) and the reading gives this back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptAction {
+    /// Shift-Tab: the next permission mode; the line as it was, split at
+    /// the cursor, to type on.
+    CycleMode { before: String, after: String },
+    /// Esc Esc at an empty prompt.
+    Rewind,
+    /// Ctrl-G (or Ctrl-X Ctrl-E): the line in `$VISUAL`/`$EDITOR`.
+    Edit { line: String },
+    /// Ctrl-V: the clipboard's image as a marker at the cursor.
+    PasteImage { before: String, after: String },
+}
+
+/// What reading a line at the prompt gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Read {
+    /// Enter: the line.
+    Line(String),
+    /// A key the chat handles itself stopped the editor.
+    Action(PromptAction),
+    /// Ctrl-C.
+    Interrupted,
+    /// Ctrl-D on an empty line.
+    Eof,
+}
+
 /// Two Esc presses within this time at an empty prompt open rewind.
 pub const DOUBLE_ESC: Duration = Duration::from_millis(800);
 
@@ -789,34 +817,6 @@ pub fn layout(prompt: usize, line: &str, pos: usize, cols: usize) -> Layout {
         cursor_row: cursor.0,
         cursor_col: cursor.1,
     }
-}
-
-/// A key at the prompt that the chat handles itself: the line editor stops
-/// (as for Ctrl-C) and the reading gives this back.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PromptAction {
-    /// Shift-Tab: the next permission mode; the line as it was, split at
-    /// the cursor, to type on.
-    CycleMode { before: String, after: String },
-    /// Esc Esc at an empty prompt.
-    Rewind,
-    /// Ctrl-G (or Ctrl-X Ctrl-E): the line in `$VISUAL`/`$EDITOR`.
-    Edit { line: String },
-    /// Ctrl-V: the clipboard's image as a marker at the cursor.
-    PasteImage { before: String, after: String },
-}
-
-/// What reading a line at the prompt gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Read {
-    /// Enter: the line.
-    Line(String),
-    /// A key the chat handles itself stopped the editor.
-    Action(PromptAction),
-    /// Ctrl-C.
-    Interrupted,
-    /// Ctrl-D on an empty line.
-    Eof,
 }
 
 #[cfg(test)]
