@@ -1,10 +1,12 @@
 //! Parse arguments, run the command, map the outcome to an exit code.
 
-use super::args::{AskArgs, ChatFlags, Cli, Command, CompletionShell, ConfigAction, SessionFlags};
-use super::config::{ArchiveMode, Config, EditMode};
-use super::exit::{self, Exit};
+use super::args::{ChatFlags, Cli, Command, ConfigAction};
+use super::commands::ask::args::AskArgs;
+use super::commands::sessions::{SessionsAction, SessionsOutcome};
+use super::common::config::{ArchiveMode, Config, EditMode};
+use super::common::exit::{self, Exit};
+use super::common::flags::{CompletionShell, SessionFlags};
 use super::sanitize::Sanitizer;
-use super::sessions::{SessionsAction, SessionsOutcome};
 use clap::{Args, CommandFactory};
 use std::io::IsTerminal;
 use tokio::runtime::Runtime;
@@ -13,8 +15,8 @@ pub fn main() -> i32 {
     quiet_on_closed_stdout();
     // the hook a claude TUI runs on every permission request: straight
     // there, without building the whole command line's parser
-    if super::deck::hook::is_plain_hook_call(std::env::args_os()) {
-        return super::deck::hook::run(super::deck::hook::WAIT).code();
+    if super::commands::deck::hook::is_plain_hook_call(std::env::args_os()) {
+        return super::commands::deck::hook::run(super::commands::deck::hook::WAIT).code();
     }
     let (command, session, chat) = match parse(std::env::args_os()) {
         Ok(parsed) => parsed,
@@ -84,7 +86,7 @@ fn parse(
             }
             if args.json {
                 // the old spelling of `-o json`
-                args.output_format = super::args::OutputFormat::Json;
+                args.output_format = crate::cli::commands::ask::args::OutputFormat::Json;
             }
             let sub = matches.subcommand_matches("ask");
             let later = std::mem::take(&mut args.session);
@@ -122,7 +124,7 @@ impl Command {
                 std::io::Write::write_all(&mut std::io::stdout(), &script)?;
                 Ok(Exit::Success)
             }
-            Command::Deck(args) => super::deck::run(args, flags.color_choice()),
+            Command::Deck(args) => super::commands::deck::run(args, flags.color_choice()),
             Command::Man => {
                 print_man(&mut std::io::stdout())?;
                 Ok(Exit::Success)
@@ -132,16 +134,16 @@ impl Command {
                 // no reason to show no status
                 if let Ok((c, _)) = Config::load() {
                     c.apply(&mut flags);
-                    super::pricing::use_overrides(c.price_overrides());
+                    super::common::pricing::use_overrides(c.price_overrides());
                 }
-                super::statusline::run(args, flags.color_choice())
+                super::commands::statusline::run(args, flags.color_choice())
             }
             Command::Doctor { verbose } => {
                 let loaded = Config::load();
                 if let Ok((c, _)) = &loaded {
                     c.apply(&mut flags);
                 }
-                Ok(super::doctor::run(&flags, loaded, verbose))
+                Ok(super::commands::doctor::run(&flags, loaded, verbose))
             }
             Command::Config { action } => {
                 let (config, path) = Config::load()?;
@@ -151,7 +153,7 @@ impl Command {
                 action: super::args::NotifyAction::Test,
             } => {
                 let (config, _) = Config::load()?;
-                super::notify::test(config.notify)
+                super::common::notify::test(config.notify)
             }
             Command::Ask(mut args) => {
                 let config = configure(&mut flags)?;
@@ -166,14 +168,14 @@ impl Command {
             }
             Command::Sessions(sessions) => {
                 if sessions.no_archive && matches!(sessions.action, SessionsAction::Archive(_)) {
-                    return Err(super::exit::usage_error!(
+                    return Err(super::common::exit::usage_error!(
                         "--no-archive leaves the archive out of what is read; `sessions archive` writes it, so the two do not go together"
                     ));
                 }
                 if let SessionsAction::CompleteIds(a) = &sessions.action {
                     // for a completion script: no config, no runtime, no
                     // background archive, nothing but the candidates
-                    super::sessions::complete_ids(
+                    super::commands::sessions::complete_ids(
                         sessions.config_dir.as_deref(),
                         sessions.no_archive,
                         a,
@@ -182,13 +184,13 @@ impl Command {
                     return Ok(Exit::Success);
                 }
                 let config = configure(&mut flags)?;
-                super::pricing::use_overrides(config.price_overrides());
+                super::common::pricing::use_overrides(config.price_overrides());
                 if !matches!(sessions.action, SessionsAction::Archive(_)) {
                     auto_archive(&config, sessions.config_dir.clone());
                 }
                 let color = flags.color_choice();
                 let outcome = on_runtime(Threads::One, |rt| {
-                    rt.block_on(super::sessions::run(sessions, color))
+                    rt.block_on(super::commands::sessions::run(sessions, color))
                 })?;
                 match outcome {
                     SessionsOutcome::Done(exit) => Ok(exit),
@@ -207,7 +209,7 @@ impl Command {
 /// With `archive = "auto"`, archive the transcripts in the background.
 fn auto_archive(config: &Config, config_dir: Option<std::path::PathBuf>) {
     if config.archive == Some(ArchiveMode::Auto) {
-        super::sessions::spawn_auto_archive(config_dir);
+        super::commands::sessions::spawn_auto_archive(config_dir);
     }
 }
 
@@ -236,9 +238,11 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
             Some(d) => d.clone(),
             None => std::env::current_dir()?,
         };
-        let style =
-            super::style::Style::decide(flags.color_choice(), std::io::stdout().is_terminal());
-        match super::finder::pick(&store, &cwd, style)? {
+        let style = super::term::style::Style::decide(
+            flags.color_choice(),
+            std::io::stdout().is_terminal(),
+        );
+        match super::term::finder::pick(&store, &cwd, style)? {
             Some(row) => {
                 flags.resume = Some(row.id);
                 if flags.cwd.is_none() {
@@ -267,26 +271,26 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
         }
     }
     let flags = find_resumed(flags)?;
-    let settings = super::chat::repl::ChatSettings {
+    let settings = super::commands::chat::repl::ChatSettings {
         show_thinking: !chat.hide_thinking && config.show_thinking.unwrap_or(true),
         history_size: config.history_size.unwrap_or(10_000),
         vi: chat.vi || config.edit_mode == Some(EditMode::Vi),
         notify: config.notify.clone(),
     };
     on_runtime(Threads::Chat, |rt| {
-        super::chat::repl::run(rt, &flags, settings)
+        super::commands::chat::repl::run(rt, &flags, settings)
     })
 }
 
 fn ask(flags: SessionFlags, args: AskArgs) -> anyhow::Result<Exit> {
     if flags.resume.as_deref() == Some("") {
-        return Err(super::exit::usage_error!(
+        return Err(super::common::exit::usage_error!(
             "-r needs a session id here: the list to pick from needs a terminal (`claudio sessions list` shows the ids)"
         ));
     }
     let flags = find_resumed(flags)?;
     on_runtime(Threads::One, |rt| {
-        rt.block_on(super::ask::run(&flags, args))
+        rt.block_on(super::commands::ask::run(&flags, args))
     })
 }
 
@@ -324,7 +328,7 @@ fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
     };
     let mut said = |msg: &str| eprintln!("claudio: {}", Sanitizer::clean(msg));
     let target = claudio::store::Store::open(None)
-        .and_then(|s| super::sessions::resume_target(&s, &id, &mut said));
+        .and_then(|s| super::common::archive::resume_target(&s, &id, &mut said));
     match target {
         Ok(target) => {
             flags.resume = Some(target.id);
@@ -336,13 +340,13 @@ fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
         // know the session; if not, its startup failure says so, exit 2)
         Err(StoreError::NotFound(_)) if claudio::store::is_uuid(&id) => {}
         Err(StoreError::NotFound(_)) => {
-            return Err(super::exit::usage_error!(
+            return Err(super::common::exit::usage_error!(
                 "no session {}: `claudio sessions list --all` shows every session, `claudio -r` picks one",
                 Sanitizer::clean(&id)
             ))
         }
         Err(e @ (StoreError::InvalidId(_) | StoreError::Ambiguous { .. })) => {
-            return Err(super::exit::usage_error!("{}", Sanitizer::clean(&e.to_string())))
+            return Err(super::common::exit::usage_error!("{}", Sanitizer::clean(&e.to_string())))
         }
         // the store cannot be read: the CLI may still know the session
         Err(_) => {}
@@ -397,7 +401,7 @@ fn report(e: &anyhow::Error) -> i32 {
 
 fn config_command(action: &ConfigAction, config: &Config, path: Option<&std::path::Path>) -> Exit {
     match action {
-        ConfigAction::Path => match (path, super::config::config_path()) {
+        ConfigAction::Path => match (path, super::common::config::config_path()) {
             (Some(p), _) => println!("{}", p.display()),
             (None, Some((p, _))) => println!("{} (not present)", p.display()),
             (None, None) => println!("(no config directory on this system)"),
@@ -453,7 +457,8 @@ pub fn print_completions(shell: CompletionShell, out: &mut dyn std::io::Write) {
         ),
     }
     let script = String::from_utf8_lossy(&script).into_owned();
-    let _ = out.write_all(super::sessions::completion_hook(shell, &shown, script).as_bytes());
+    let _ =
+        out.write_all(super::commands::sessions::completion_hook(shell, &shown, script).as_bytes());
 }
 
 /// A built command again, without its hidden flags: its name, about,
@@ -626,7 +631,7 @@ mod tests {
 
     #[test]
     fn ask_s_output_is_o_and_the_old_spellings_still_work() {
-        use crate::cli::args::OutputFormat;
+        use crate::cli::commands::ask::args::OutputFormat;
         let format = |args: &[&str]| match p(args).unwrap().0 {
             Command::Ask(a) => a.output_format,
             _ => panic!("{args:?}"),

@@ -1,11 +1,15 @@
-//! One turn of Claude's work, as every front end sees it: a pure tracker.
+//! A turn's meaning, shared by the front ends (`ask` and the chat): the
+//! one wait for its events (`events`), its messages read once (`reading`),
+//! tool calls, agents and the task list in words (`summary`, `tasks`,
+//! `todos`), Ctrl-C (`interrupt`), and here [`TurnWatch`]: whether the work
+//! is over, a pure tracker.
 //!
 //! A turn is a prompt sent to the CLI and the answer to it: the `result`
 //! for the prompt, and one more for each interjection sent while it runs.
 //! Background agents can outlive the answer; each then reports in a turn
 //! the CLI starts by itself (a `system`/`init`, then a `result` with an
 //! `origin`). `ask` and the chat (its turns, and its wait for agents between
-//! prompts) feed a [`Turn`] what they see and ask it whether the work is
+//! prompts) feed a [`TurnWatch`] what they see and ask it whether the work is
 //! over: whether a turn is open, how many results are owed, how long to
 //! wait for a report and what Ctrl-C does are decided here and nowhere else.
 //!
@@ -21,7 +25,7 @@
 //! The events themselves (the CLI's messages, signals, the settle deadline)
 //! come from [`events::Source`], the one place that waits for them.
 
-use super::interrupt::{CtrlC, Press};
+use super::turn::interrupt::{CtrlC, Press};
 // a report's result (a turn the CLI started by itself) owes nothing: the
 // library's reading of it
 use claudio::progress::is_automatic;
@@ -29,6 +33,11 @@ use claudio::{Message, SystemMessage};
 use std::time::{Duration, Instant};
 
 pub mod events;
+pub mod interrupt;
+pub mod reading;
+pub mod summary;
+pub mod tasks;
+pub mod todos;
 
 /// Once the answer is in and no background agent is left: how long to wait
 /// for a turn the CLI starts by itself to report one (after an agent ended,
@@ -45,16 +54,18 @@ pub const SETTLE: Duration = Duration::from_secs(1);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum After {
     /// The work is over with the answer (the chat: agents left working are
-    /// waited for at the prompt, by a [`Turn::agents`] of their own).
+    /// waited for at the prompt, by a [`TurnWatch::agents`] of their own).
     Answer,
     /// Background agents that outlived the answer are waited for, and
     /// their reports (`ask`: the answer ends with the report).
     Agents,
 }
 
-/// One turn, or the wait for background agents after one.
+/// A watch over one turn, or over the wait for background agents after
+/// one: whether the work is over (the library's `claudio::Turn` is another
+/// thing, a turn's messages collected).
 #[derive(Debug)]
-pub struct Turn {
+pub struct TurnWatch {
     /// Results still owed: one for the prompt, one per interjection.
     results_due: usize,
     after: After,
@@ -75,10 +86,10 @@ fn is_init(m: &Message) -> bool {
     matches!(m, Message::System(s) if matches!(&**s, SystemMessage::Init(_)))
 }
 
-impl Turn {
+impl TurnWatch {
     /// A prompt was sent: its result is due.
-    pub fn prompt(after: After) -> Turn {
-        Turn {
+    pub fn prompt(after: After) -> TurnWatch {
+        TurnWatch {
             results_due: 1,
             after,
             waiting: false,
@@ -92,12 +103,12 @@ impl Turn {
 
     /// No prompt: background agents are at work, and their reports are
     /// waited for.
-    pub fn agents() -> Turn {
-        Turn {
+    pub fn agents() -> TurnWatch {
+        TurnWatch {
             results_due: 0,
             after: After::Agents,
             waiting: true,
-            ..Turn::prompt(After::Agents)
+            ..TurnWatch::prompt(After::Agents)
         }
     }
 
@@ -231,7 +242,7 @@ mod tests {
     #[test]
     fn a_turn_ends_with_its_result_and_one_per_interjection() {
         let t0 = Instant::now();
-        let mut t = Turn::prompt(After::Answer);
+        let mut t = TurnWatch::prompt(After::Answer);
         assert!(!t.message(&init(), 0, t0));
         t.sent_now();
         assert!(!t.message(&result(), 0, t0), "one more is owed");
@@ -242,7 +253,7 @@ mod tests {
     #[test]
     fn with_no_agent_left_the_answer_is_complete_at_its_result() {
         let t0 = Instant::now();
-        let mut t = Turn::prompt(After::Agents);
+        let mut t = TurnWatch::prompt(After::Agents);
         assert!(t.message(&result(), 0, t0));
         assert_eq!(t.deadline(), None);
     }
@@ -251,7 +262,7 @@ mod tests {
     fn agents_that_outlive_the_answer_are_waited_for_and_their_report() {
         let t0 = Instant::now();
         let at = |ms| t0 + Duration::from_millis(ms);
-        let mut t = Turn::prompt(After::Agents);
+        let mut t = TurnWatch::prompt(After::Agents);
         assert!(!t.message(&result(), 1, at(0)));
         assert!(t.waiting_for_agents());
         assert!(!t.tick(1, at(60_000)), "however long they take");
@@ -270,12 +281,12 @@ mod tests {
     #[test]
     fn without_a_report_the_wait_ends_after_the_settle_time() {
         let t0 = Instant::now();
-        let mut t = Turn::agents();
+        let mut t = TurnWatch::agents();
         assert!(!t.tick(0, t0));
         assert!(!t.tick(0, t0 + SETTLE - Duration::from_millis(1)));
         assert!(t.tick(0, t0 + SETTLE));
         // asked something meanwhile: the time starts again
-        let mut t = Turn::agents();
+        let mut t = TurnWatch::agents();
         t.tick(0, t0);
         t.hold();
         assert!(!t.tick(0, t0 + SETTLE));
@@ -285,11 +296,11 @@ mod tests {
     #[test]
     fn after_ctrl_c_the_next_result_ends_it_agents_or_not() {
         let t0 = Instant::now();
-        let mut t = Turn::prompt(After::Agents);
+        let mut t = TurnWatch::prompt(After::Agents);
         assert_eq!(t.ctrl_c(t0), Press::Interrupt);
         assert!(t.interrupted());
         assert!(t.message(&result(), 2, t0));
-        let mut t = Turn::prompt(After::Agents);
+        let mut t = TurnWatch::prompt(After::Agents);
         t.ctrl_c(t0);
         assert_eq!(t.ctrl_c(t0 + Duration::from_millis(500)), Press::Quit);
     }

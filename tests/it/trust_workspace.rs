@@ -201,7 +201,7 @@ fn a_cloned_repository_runs_nothing_in_the_chat_until_trusted() {
     );
     // (the CLI itself rewrites some keys, `theme` and `userID` among them;
     // that claudio's write keeps every byte is unit-tested in
-    // src/cli/trust.rs)
+    // src/cli/common/trust.rs)
     assert_eq!(
         after["projects"]["/elsewhere"],
         json!({"hasTrustDialogAccepted": true, "allowedTools": []})

@@ -5,7 +5,7 @@
 //! written.
 
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
+use crate::cli::term::style::Style;
 use serde_json::Value;
 use similar::{ChangeTag, DiffTag, TextDiff};
 use std::path::{Path, PathBuf};

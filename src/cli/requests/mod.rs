@@ -17,13 +17,15 @@
 
 pub mod diff;
 pub mod plan;
+pub mod publish;
 pub mod question;
+pub mod socket;
 pub mod tool;
 pub mod tty;
 
-use crate::cli::notify::Trigger;
-use crate::cli::picker::{InPlace, Picked};
-use crate::cli::style::Style;
+use crate::cli::common::notify::Trigger;
+use crate::cli::term::picker::{InPlace, Picked};
+use crate::cli::term::style::Style;
 use claudio::protocol::ask::RequestKind;
 use claudio::protocol::DecisionClassification;
 use claudio::{CanUseToolRequest, PermissionResult};

@@ -3,11 +3,11 @@
 //! refused with what to change, or rejected (the turn stops). What is
 //! shown, what a pick or a typed line means, and the answer sent. Pure.
 
-use crate::cli::markdown::Markdown;
-use crate::cli::picker::{Choice, InPlace, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::wrap::wrapped;
+use crate::cli::term::markdown::Markdown;
+use crate::cli::term::picker::{Choice, InPlace, Picked, Picker};
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::wrapped;
 use claudio::{CanUseToolRequest, PermissionResult, PermissionUpdate};
 
 /// An unedited approval: the request's input back as it came, and `mode`.
@@ -40,7 +40,7 @@ pub static KIND: super::Registered = super::Registered {
     cannot_ask: "could not show the plan for approval",
     notice: |_| {
         let title = "A plan waits for you".into();
-        (crate::cli::notify::Trigger::Question, title)
+        (crate::cli::common::notify::Trigger::Question, title)
     },
     open,
     #[cfg(test)]

@@ -3,10 +3,10 @@
 //! multi-select, or the person's own words. What is shown, what a pick or
 //! a typed line answers, and the answer sent. Pure: text in, text out.
 
-use crate::cli::picker::{Choice, InPlace, Picked, Picker};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::wrap::{wrap, wrapped};
+use crate::cli::term::picker::{Choice, InPlace, Picked, Picker};
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::{wrap, wrapped};
 use claudio::protocol::ask::{self, answer_each, answer_questions, Question};
 use claudio::protocol::Capabilities;
 use claudio::{CanUseToolRequest, PermissionResult};
@@ -101,7 +101,7 @@ pub static KIND: super::Registered = super::Registered {
     cannot_ask: "could not ask the model's question",
     notice: |_| {
         (
-            crate::cli::notify::Trigger::Question,
+            crate::cli::common::notify::Trigger::Question,
             "Claude asks you".into(),
         )
     },

@@ -13,9 +13,9 @@
 
 use super::diff::{self, Change, Unavailable};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::style::Style;
-use crate::cli::summary::{tool_summary_at, Here};
-use crate::cli::wrap::{wrap_exact, wrapped};
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::{wrap_exact, wrapped};
+use crate::cli::turn::summary::{tool_summary_at, Here};
 use claudio::protocol::{PermissionDestination, SessionScope};
 use claudio::{CanUseToolRequest, PermissionResult};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -517,7 +517,7 @@ pub static KIND: super::Registered = super::Registered {
     cannot_ask: "denied",
     notice: |req| {
         let title = format!("{} waits for you", req.tool_name);
-        (crate::cli::notify::Trigger::Permission, title)
+        (crate::cli::common::notify::Trigger::Permission, title)
     },
     open,
     #[cfg(test)]
@@ -633,7 +633,7 @@ impl super::Kind for Approval {
             Some(ToolChoice::DenyAndStop) => (Approval::stopped(), style.red("denied")),
         };
         // a long note wraps under its indent, never to column 0
-        for line in crate::cli::wrap::wrap(&note, at.width, "  ", "    ") {
+        for line in crate::cli::term::wrap::wrap(&note, at.width, "  ", "    ") {
             step.write.push_str("\r\n");
             step.write.push_str(&line);
         }

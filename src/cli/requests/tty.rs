@@ -7,8 +7,8 @@
 use super::tool::SessionGrants;
 use super::{nobody_to_ask, registered, Asking, Opened, Screen, WITHDRAWN};
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::spinner::Spinner;
-use crate::cli::style::Style;
+use crate::cli::term::spinner::Spinner;
+use crate::cli::term::style::Style;
 use claudio::{CanUseToolRequest, PermissionResult};
 use rustix::event::{poll, PollFd, PollFlags};
 use std::io::{self, Read, Write};
@@ -234,11 +234,11 @@ fn tty_path() -> std::path::PathBuf {
         .unwrap_or_else(|| "/dev/tty".into())
 }
 
-/// The trust question (see [`crate::cli::trust`]) asked on the terminal:
+/// The trust question (see [`crate::cli::common::trust`]) asked on the terminal:
 /// whether the person trusts `folder`. An error when there is no terminal
 /// to ask on.
-pub fn ask_trust(folder: &crate::cli::trust::Folder, style: Style) -> io::Result<bool> {
-    use crate::cli::trust;
+pub fn ask_trust(folder: &crate::cli::common::trust::Folder, style: Style) -> io::Result<bool> {
+    use crate::cli::common::trust;
     let mut tty = std::fs::OpenOptions::new()
         .read(true)
         .write(true)

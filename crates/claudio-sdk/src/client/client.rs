@@ -1,6 +1,7 @@
 //! A multi-turn session with one CLI process.
 
-use super::router::{drive, Handlers, Incoming, Queued, Shared};
+use super::events::{Incoming, Queued};
+use super::router::{drive, Handlers, Shared};
 use crate::error::{Error, Result};
 use crate::options::{Launch, McpDelivery, Options};
 use crate::protocol::{

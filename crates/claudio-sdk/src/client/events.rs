@@ -18,6 +18,21 @@ use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::Notify;
 use tokio::task::AbortHandle;
 
+/// A message as it came off the wire.
+pub(crate) struct Incoming {
+    pub(crate) message: Message,
+    pub(crate) raw: Option<Box<[u8]>>,
+}
+
+/// What the queue to the caller holds: the messages, and the session's
+/// other events in their place among them.
+// Transient, one per item: boxing the message would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Queued {
+    Message(Incoming),
+    Event(Event),
+}
+
 /// What happens in a session, in the order the CLI wrote it.
 ///
 /// Read with [`Client::events`](crate::Client::events) or
@@ -567,7 +582,6 @@ impl super::Client {
     ///
     /// See [`Event`] for an example.
     pub async fn next_event(&self) -> Option<Result<Event>> {
-        use super::router::Queued;
         Some(match self.shared().queue.pop().await? {
             Ok(Queued::Message(m)) => Ok(Event::Message(m.message)),
             Ok(Queued::Event(e)) => Ok(e),
@@ -595,7 +609,6 @@ impl super::Client {
     /// # Ok(()) }
     /// ```
     pub async fn next_raw_event(&self) -> Option<Result<(Event, Vec<u8>)>> {
-        use super::router::Queued;
         Some(match self.shared().queue.pop().await? {
             Ok(Queued::Message(m)) => Ok((
                 Event::Message(m.message),

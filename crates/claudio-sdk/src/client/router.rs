@@ -2,7 +2,9 @@
 //! line the CLI writes (messages to the caller, control responses to their
 //! requests, control requests to the handlers), beside the writer.
 
-use super::events::{self, Answer, Deliver, Event, Kind, Request, RequestBody, Responder, Slot};
+use super::events::{
+    self, Answer, Deliver, Event, Incoming, Kind, Queued, Request, RequestBody, Responder, Slot,
+};
 use super::queue::Queue;
 use crate::error::{Error, Result};
 use crate::handlers::{BoxFuture, HookHandler, PermissionHandler, RequestContext};
@@ -28,21 +30,6 @@ const QUEUE_BYTES: usize = 8 * 1024 * 1024;
 
 /// How many messages the reader queues before it lets others run.
 const YIELD_EVERY: usize = 32;
-
-/// A message as it came off the wire.
-pub(crate) struct Incoming {
-    pub(crate) message: Message,
-    pub(crate) raw: Option<Box<[u8]>>,
-}
-
-/// What the queue to the caller holds: the messages, and the session's
-/// other events in their place among them.
-// Transient, one per item: boxing the message would only add an allocation.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum Queued {
-    Message(Incoming),
-    Event(Event),
-}
 
 struct Pending {
     subtype: String,

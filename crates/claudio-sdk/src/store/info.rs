@@ -5,7 +5,6 @@ use super::either::{read_head_tail, with_ends};
 use super::error::{io_err, StoreError, StoreResult};
 use super::headtail::{Ends, HeadTail, HEAD_TAIL_BYTES};
 use super::ids::is_uuid;
-use super::list_index::ListIndex;
 use super::paths::sanitize_path;
 use super::scan::{
     clean_title, first_entry_field, first_media_kind, first_prompt, first_real_prompt,
@@ -169,42 +168,6 @@ pub(crate) fn scan_ends_facts(
     };
     let scanned = scan_facts(path, session_id, &facts, seen, project, side, archived);
     (scanned, Some((facts, seen)))
-}
-
-/// [`scan_file`] with the listing index: what the ends of an unchanged
-/// transcript said, kept, else its ends read (and what they said kept).
-/// The same answer as [`scan_file`].
-pub(crate) fn scan_file_indexed(
-    path: &Path,
-    session_id: &str,
-    project: Option<Project<'_>>,
-    side: bool,
-    index: &ListIndex,
-) -> Scanned {
-    let Ok(before) = std::fs::symlink_metadata(path) else {
-        return scan_file(path, session_id, project, side);
-    };
-    if !before.is_file() {
-        return scan_file(path, session_id, project, side);
-    }
-    // an archive mark that says archived needs the ends
-    let archived = if side {
-        archive_state_without_ends(path, session_id)
-    } else {
-        Some(None)
-    };
-    if let Some(archived) = archived {
-        if let Some((facts, seen)) = index.get(path, &before) {
-            return scan_facts(path, session_id, facts, seen, project, side, archived);
-        }
-    }
-    let (scanned, facts) = with_ends(path, |ends| {
-        scan_ends_facts(path, session_id, ends, project, side)
-    });
-    if let (Some((facts, seen)), Ok(after)) = (facts, std::fs::symlink_metadata(path)) {
-        index.put(path, &before, &after, facts, seen);
-    }
-    scanned
 }
 
 /// The size and time of a transcript as it was read.

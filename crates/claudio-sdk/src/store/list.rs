@@ -3,10 +3,8 @@
 
 use super::error::{io_err, StoreResult};
 use super::ids::is_uuid;
-use super::info::{
-    recorded_cwd, scan_file, scan_file_indexed, Project, Scanned, SessionInfo, SkipReason,
-};
-use super::list_index::ListIndex;
+use super::info::{recorded_cwd, scan_file, Project, Scanned, SessionInfo, SkipReason};
+use super::list_index::{scan_file_indexed, ListIndex};
 use super::paths::{project_folder_name, sanitize_path, MAX_FOLDER_NAME};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

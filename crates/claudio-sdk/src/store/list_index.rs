@@ -27,7 +27,11 @@
 //! old index or the new one; it is written only when a record was made
 //! or dropped.
 
-use super::info::{EndsFacts, Seen};
+use super::either::with_ends;
+use super::info::{
+    archive_state_without_ends, scan_ends_facts, scan_facts, scan_file, EndsFacts, Project,
+    Scanned, Seen,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs::Metadata;
@@ -230,6 +234,42 @@ impl ListIndex {
             tracing::debug!(index = %file.display(), "the listing index was not written");
         }
     }
+}
+
+/// [`scan_file`](super::info::scan_file) with the listing index: what the ends of an unchanged
+/// transcript said, kept, else its ends read (and what they said kept).
+/// The same answer as [`scan_file`](super::info::scan_file).
+pub(crate) fn scan_file_indexed(
+    path: &Path,
+    session_id: &str,
+    project: Option<Project<'_>>,
+    side: bool,
+    index: &ListIndex,
+) -> Scanned {
+    let Ok(before) = std::fs::symlink_metadata(path) else {
+        return scan_file(path, session_id, project, side);
+    };
+    if !before.is_file() {
+        return scan_file(path, session_id, project, side);
+    }
+    // an archive mark that says archived needs the ends
+    let archived = if side {
+        archive_state_without_ends(path, session_id)
+    } else {
+        Some(None)
+    };
+    if let Some(archived) = archived {
+        if let Some((facts, seen)) = index.get(path, &before) {
+            return scan_facts(path, session_id, facts, seen, project, side, archived);
+        }
+    }
+    let (scanned, facts) = with_ends(path, |ends| {
+        scan_ends_facts(path, session_id, ends, project, side)
+    });
+    if let (Some((facts, seen)), Ok(after)) = (facts, std::fs::symlink_metadata(path)) {
+        index.put(path, &before, &after, facts, seen);
+    }
+    scanned
 }
 
 #[cfg(test)]

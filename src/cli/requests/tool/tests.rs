@@ -95,7 +95,7 @@ fn with_no_suggested_rule_nothing_is_kept_and_the_session_covers_this_call_only(
         !g.allows(&other),
         "another command of the same tool is asked"
     );
-    let choices = crate::cli::wrap::strip_sgr(&choices(&Style::plain(), &offer));
+    let choices = crate::cli::term::wrap::strip_sgr(&choices(&Style::plain(), &offer));
     assert!(
         !choices.contains("project") && !choices.contains("everywhere"),
         "{choices}"
@@ -367,7 +367,7 @@ fn a_typed_line_reads_as_the_keys_do_in_both_front_ends() {
         ToolChoice::of_line("u", &o, true),
         ToolChoice::NotOffered(_)
     ));
-    let again = crate::cli::wrap::strip_sgr(&ask_again("none to keep", &o, Style::plain()));
+    let again = crate::cli::term::wrap::strip_sgr(&ask_again("none to keep", &o, Style::plain()));
     assert!(again.starts_with("  none to keep\n  Allow?"), "{again}");
 }
 

@@ -1,0 +1,884 @@
+//! Line editing at the prompt: history, multi-line input, completion of
+//! slash commands and `@` paths. The keys the chat handles itself
+//! (Shift-Tab, Esc Esc, Ctrl-G, Ctrl-V) stop the reading, which gives back
+//! what they ask as a value ([`Read::Action`]).
+//!
+//! The keys come from the chat's one reader of the terminal ([`Keys`]),
+//! the same that reads them while Claude works; the line's edits and its
+//! history are rustyline's pieces, in the pure machine of
+//! `promptline.rs`; what is here draws it.
+
+use super::commands;
+use super::keys::{Keys, TermEvent};
+use super::promptline::{layout, Outcome, PromptLine, Read};
+use crate::cli::sanitize::{is_dropped, Sanitizer};
+use rustyline::completion::Pair;
+use rustyline::history::{FileHistory, History};
+use rustyline::Config;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The editor to run: `$VISUAL`, else `$EDITOR`, else `vi` (a command line:
+/// `code --wait` works).
+pub fn editor_command(visual: Option<&str>, editor: Option<&str>) -> String {
+    [visual, editor]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|e| !e.is_empty())
+        .unwrap_or("vi")
+        .to_owned()
+}
+
+/// What the editor saved, as the prompt's new text: `None` when it is
+/// empty or unchanged (the line stays as it was). The newline editors add
+/// at the end goes. The text is made inert as the screen's is (it is
+/// echoed into the line): escapes and controls but `\n` and `\t` go, so
+/// a saved file cannot retitle the terminal, clear it or write its
+/// clipboard.
+pub fn edited(before: &str, saved: &str) -> Option<String> {
+    let text = saved.strip_suffix('\n').unwrap_or(saved);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    let text = crate::cli::sanitize::Sanitizer::clean(text);
+    (!text.trim().is_empty() && text != before).then_some(text)
+}
+
+/// The most an edited prompt may hold (as `ask` takes at most 64 MiB in
+/// all, and a prompt is typed, not pasted in bulk).
+const MAX_EDITED: u64 = 16 << 20;
+
+/// The person's editor, from the environment.
+pub fn editor_from_env() -> String {
+    let var = |k: &str| std::env::var(k).ok();
+    editor_command(var("VISUAL").as_deref(), var("EDITOR").as_deref())
+}
+
+/// A file of our own in the temporary folder, removed when dropped.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The folder the prompt's file goes in: `tmp`, unless every user may
+/// write there and it has no sticky bit (then anyone may put a file of
+/// theirs in the prompt file's place while the editor runs, and it is
+/// sent as the person's prompt).
+fn prompt_dir(tmp: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(tmp)?.permissions().mode();
+    if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+        return Err(std::io::Error::other(format!(
+            "{} is writable by every user and has no sticky bit: another user could swap the prompt's file; set TMPDIR to a folder of your own",
+            tmp.display()
+        )));
+    }
+    Ok(tmp.to_owned())
+}
+
+/// Open `line` in `command` (the terminal is the editor's meanwhile) and
+/// return what it saved; `None` when nothing changed.
+#[cfg(test)]
+pub fn edit_in_editor(line: &str, command: &str) -> std::io::Result<Option<String>> {
+    edit_in_editor_unless(line, command, &|| false)
+}
+
+/// [`edit_in_editor`], unless `stop` says the chat is stopped (a signal,
+/// looked at while the editor runs): the editor is ended then (SIGTERM,
+/// SIGKILL if it lingers) and the edit fails.
+pub fn edit_in_editor_unless(
+    line: &str,
+    command: &str,
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<Option<String>> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let path = prompt_dir(&std::env::temp_dir())?
+        .join(format!("claudio-prompt-{}-{nanos}.md", std::process::id()));
+    // a new file only we can read: never one someone placed there
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)?;
+    let file = TempFile(path);
+    f.write_all(line.as_bytes())?;
+    drop(f);
+    // through the shell, so that an editor with arguments works; the file
+    // is passed as an argument, never spliced into the command
+    let mut child = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{command} \"$1\""))
+        .arg("sh")
+        .arg(&file.0)
+        .spawn()?;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if stop() {
+            end_editor(&mut child);
+            return Err(std::io::Error::other("stopped while the editor ran"));
+        }
+        std::thread::sleep(EDITOR_POLL);
+    };
+    if !status.success() {
+        return Err(std::io::Error::other(format!(
+            "the editor `{command}` ended with {status}; the prompt is as it was"
+        )));
+    }
+    // the editor may have put anything in the file's place (a FIFO, a
+    // link to /dev/zero): read it as a small regular file or not at all
+    let saved = crate::cli::common::settings::read_small_text(&file.0, MAX_EDITED).ok_or_else(|| {
+        std::io::Error::other(format!(
+            "what the editor saved is not a readable text file of at most {} MiB; the prompt is as it was",
+            MAX_EDITED >> 20
+        ))
+    })?;
+    Ok(edited(line, &saved))
+}
+
+/// How often the wait for the editor looks at the chat's stop.
+const EDITOR_POLL: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// End the editor the chat started (the chat is stopping): SIGTERM to the
+/// shell that runs it and to all it started (the editor is its child, or
+/// the shell itself when it runs a lone command as itself), then SIGKILL
+/// to the shell if it is still there after a second; reaped either way.
+fn end_editor(child: &mut std::process::Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        for p in descendants(pid).into_iter().rev() {
+            // SAFETY: kill(2) of a process our child started
+            unsafe { libc::kill(p, libc::SIGTERM) };
+        }
+        // SAFETY: kill(2) of our own child, not yet reaped
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    while std::time::Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(EDITOR_POLL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The processes `pid` started, and theirs, from `/proc` (parents before
+/// their children).
+fn descendants(pid: i32) -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p: i32 = e.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // pid (comm) state ppid ...; comm may hold anything
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
+            Some((p, ppid.parse().ok()?))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parents
+                .iter()
+                .filter(|&&(_, pp)| pp == parent)
+                .map(|&(p, _)| p),
+        );
+        i += 1;
+    }
+    found.split_off(1)
+}
+
+/// Tab after `/`: the chat's own commands that start with what is typed,
+/// then the CLI's (`/compact`, skills) that do, each once.
+fn slash_candidates(head: &str, cli: &[String]) -> Vec<Pair> {
+    let mut names: Vec<String> = commands::complete(head)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    for c in cli {
+        let name = format!("/{}", c.trim_start_matches('/'));
+        if name.starts_with(head)
+            && !names.contains(&name)
+            && !name.chars().any(|ch| ch.is_control() || ch.is_whitespace())
+        {
+            names.push(name);
+        }
+    }
+    names
+        .into_iter()
+        .take(MAX_CANDIDATES)
+        .map(|c| Pair {
+            display: c.clone(),
+            replacement: format!("{c} "),
+        })
+        .collect()
+}
+
+/// Most names offered for one Tab.
+const MAX_CANDIDATES: usize = 500;
+
+/// Tab after `@`: file and directory names under `cwd` that start with
+/// what is typed (hidden ones only when that starts with `.`); directories
+/// end in `/`, files get a space. `None` when the word at the cursor is no
+/// mention.
+///
+/// A name with a blank is quoted as the CLI reads it, `@"notes file.txt" `,
+/// and a folder's stays open, `@"my docs/`, so that Tab goes on completing
+/// inside the quotes (whatever the names there). When one of the names
+/// offered needs quotes, all are quoted: they then share what was typed,
+/// and typing more of a name still narrows them. A name with a `"` cannot
+/// be quoted, so it is offered only where no quotes are needed.
+///
+/// Past `MAX_CANDIDATES` names, the first ones in order are offered and a
+/// last line says how many more there are; Tab still completes as far as
+/// all the names agree, so typing more of a name always reaches it. Names
+/// with a character the terminal would act on (controls, bidi overrides)
+/// are never offered.
+pub fn complete_mention(head: &str, cwd: &std::path::Path) -> Option<(usize, Vec<Pair>)> {
+    let (start, word, quoted) = match open_quoted_mention(head) {
+        Some(at) => (at, &head[at + 2..], true),
+        None => {
+            let start = head
+                .rfind(|c: char| c.is_whitespace())
+                .map(|i| i + head[i..].chars().next().map_or(1, char::len_utf8))
+                .unwrap_or(0);
+            (start, head[start..].strip_prefix('@')?, false)
+        }
+    };
+    let (dir_part, prefix) = match word.rfind('/') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let dir = if let Some(rest) = dir_part.strip_prefix("~/") {
+        dirs::home_dir()?.join(rest)
+    } else {
+        cwd.join(dir_part)
+    };
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            if name.chars().any(|c| c.is_control() || is_dropped(c)) {
+                return None; // never put control characters on the screen
+            }
+            let hidden_ok = !name.starts_with('.') || prefix.starts_with('.');
+            (name.starts_with(prefix) && hidden_ok).then_some(name)
+        })
+        .collect();
+    // quoted if typed so, or if a name offered needs it
+    let quote = quoted || found.iter().any(|n| n.contains(char::is_whitespace));
+    if quote {
+        found.retain(|n| !n.contains('"'));
+    }
+    found.sort_unstable();
+    let more = found.len().saturating_sub(MAX_CANDIDATES);
+    // all the names agree as far as the first and the last do
+    let common = match (found.first(), found.last()) {
+        (Some(a), Some(b)) if more > 0 => common_prefix(a, b).to_owned(),
+        _ => String::new(),
+    };
+    found.truncate(MAX_CANDIDATES);
+    let open = if quote { "@\"" } else { "@" };
+    let mut pairs: Vec<Pair> = found
+        .into_iter()
+        .map(|name| {
+            let is_dir = std::fs::metadata(dir.join(&name)).is_ok_and(|m| m.is_dir());
+            let tail = match (is_dir, quote) {
+                (true, _) => "/",
+                (false, true) => "\" ",
+                (false, false) => " ",
+            };
+            Pair {
+                display: format!("{name}{}", if is_dir { "/" } else { "" }),
+                replacement: format!("{open}{dir_part}{name}{tail}"),
+            }
+        })
+        .collect();
+    if more > 0 {
+        // what Tab inserts is what all candidates share: this one keeps it
+        // to what all the names share
+        pairs.push(Pair {
+            display: format!("… {more} more (type more of the name)"),
+            replacement: format!("{open}{dir_part}{common}"),
+        });
+    }
+    Some((start, pairs))
+}
+
+/// Where the quoted mention the cursor is in starts (`@"` at a word's
+/// start, its quote not closed yet), if it is in one.
+fn open_quoted_mention(head: &str) -> Option<usize> {
+    let at = head.rfind("@\"")?;
+    let word_start = head[..at]
+        .chars()
+        .next_back()
+        .is_none_or(char::is_whitespace);
+    (word_start && !head[at + 2..].contains('"')).then_some(at)
+}
+
+/// The longest common prefix of `a` and `b`, on a character boundary.
+fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
+    let n = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    &a[..n]
+}
+
+/// Where the history lives: `$XDG_DATA_HOME/claudio/history` or the platform's data dir.
+pub fn history_path() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("claudio").join("history"))
+}
+
+/// The line editor at the chat's prompt: the prompt line's machine
+/// ([`PromptLine`]: rustyline's line buffer and history) fed by the
+/// chat's one reader of the terminal ([`Keys`]), drawn here.
+pub struct LineEditor {
+    line: PromptLine<FileHistory>,
+    rt: tokio::runtime::Handle,
+    /// The prompt as shown (styled).
+    styled_prompt: String,
+    /// The session's working directory, where `@` paths are completed.
+    cwd: PathBuf,
+    /// The CLI's own slash commands and skills (without the `/`).
+    cli_commands: Vec<String>,
+}
+
+impl LineEditor {
+    pub fn new(
+        rt: tokio::runtime::Handle,
+        history_size: usize,
+        vi: bool,
+        cwd: PathBuf,
+    ) -> rustyline::Result<LineEditor> {
+        let config = Config::builder()
+            .max_history_size(history_size)?
+            .auto_add_history(false)
+            .build();
+        let mut history = FileHistory::with_config(&config);
+        if let Some(p) = history_path() {
+            let _ = history.load(&p);
+        }
+        Ok(LineEditor {
+            line: PromptLine::new(history, vi),
+            rt,
+            styled_prompt: String::new(),
+            cwd,
+            cli_commands: Vec::new(),
+        })
+    }
+
+    /// Read a line after `prompt` (plain: [`LineEditor::set_prompt`]'s
+    /// styled one is shown), starting with `before` and `after` the cursor.
+    pub fn read(&mut self, prompt: &str, before: &str, after: &str) -> rustyline::Result<Read> {
+        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+            return read_plain(&self.rt, prompt);
+        }
+        let Some(mut keys) = Keys::start() else {
+            return read_plain(&self.rt, prompt);
+        };
+        // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
+        let mut raw = Some(keys.raw());
+        self.line.start(before, after);
+        let mut screen = Drawn::default();
+        let styled = if self.styled_prompt.is_empty() {
+            prompt.to_owned()
+        } else {
+            self.styled_prompt.clone()
+        };
+        let mut width = super::screen::terminal_width();
+        screen.draw(&self.line, &styled, prompt, width);
+        let (cwd, cli) = (self.cwd.clone(), self.cli_commands.clone());
+        let complete = move |line: &str, pos: usize| completions(line, pos, &cwd, &cli);
+        loop {
+            let next = match self.line.pending() {
+                Some(e) => Some(e),
+                None => self.rt.block_on(keys.next()),
+            };
+            let Some(event) = next else {
+                screen.leave();
+                return Ok(Read::Eof);
+            };
+            // drawn again from the rows it took (as rustyline did: a
+            // terminal that does not reflow keeps them so)
+            if let TermEvent::Resize(w, _) = event {
+                width = usize::from(w).max(1);
+            }
+            match self.line.input(&event, Instant::now(), &complete) {
+                Outcome::Nothing => {}
+                Outcome::Bell => write_now("\x07"),
+                Outcome::Redraw => screen.draw(&self.line, &styled, prompt, width),
+                Outcome::List(names) => {
+                    screen.go_to_end();
+                    write_now(&list(&names, width));
+                    screen = Drawn::default();
+                    screen.draw(&self.line, &styled, prompt, width);
+                }
+                Outcome::ClearScreen => {
+                    write_now("\x1b[H\x1b[2J");
+                    screen = Drawn::default();
+                    screen.draw(&self.line, &styled, prompt, width);
+                }
+                Outcome::Suspend => {
+                    drop(raw.take());
+                    drop(keys);
+                    // SAFETY: raising a signal on this process
+                    unsafe { libc::raise(libc::SIGTSTP) };
+                    let Some(again) = Keys::start() else {
+                        return Ok(Read::Eof);
+                    };
+                    keys = again;
+                    raw = Some(keys.raw());
+                    width = super::screen::terminal_width();
+                    screen = Drawn::default();
+                    screen.draw(&self.line, &styled, prompt, width);
+                }
+                Outcome::Done(read) => {
+                    screen.leave();
+                    drop(raw);
+                    // what was typed past the end of the reading: never
+                    // lost (see [`LineEditor::typed_after`])
+                    let left = keys.finish();
+                    self.line.keep(left);
+                    return Ok(read);
+                }
+            }
+        }
+    }
+
+    /// The keys typed after the line was sent, while the reading ended:
+    /// the turn the line starts takes them as typed ahead. Otherwise the
+    /// next reading takes them first.
+    pub fn typed_after(&mut self) -> Vec<TermEvent> {
+        std::iter::from_fn(|| self.line.pending()).collect()
+    }
+
+    /// The prompt as shown, and the folder `@` paths complete in.
+    pub fn set_prompt(&mut self, styled: String, cwd: &std::path::Path) {
+        self.styled_prompt = styled;
+        if self.cwd != cwd {
+            self.cwd = cwd.to_path_buf();
+        }
+    }
+
+    /// The CLI's own slash commands and skills, for Tab after `/`.
+    pub fn set_cli_commands(&mut self, names: Vec<String>) {
+        self.cli_commands = names;
+    }
+
+    /// Keep `line` in the history (without its trailing blanks).
+    pub fn add_history(&mut self, line: &str) {
+        let line = line.trim_end();
+        if !line.is_empty() {
+            let _ = self.line.history_mut().add(line);
+        }
+    }
+
+    pub fn save_history(&mut self) {
+        if let Some(p) = history_path() {
+            if let Some(dir) = p.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            if let Err(e) = self.line.history_mut().save(&p) {
+                tracing::debug!(error = %e, "could not save the history");
+            }
+        }
+    }
+}
+
+/// Tab's names for the line and the cursor: `@` paths, then slash commands.
+fn completions(
+    line: &str,
+    pos: usize,
+    cwd: &std::path::Path,
+    cli: &[String],
+) -> (usize, Vec<(String, String)>) {
+    let head = &line[..pos];
+    let pairs = |v: Vec<Pair>| v.into_iter().map(|p| (p.display, p.replacement)).collect();
+    if let Some((start, found)) = complete_mention(head, cwd) {
+        return (start, pairs(found));
+    }
+    if !head.starts_with('/') || head.contains(char::is_whitespace) {
+        return (pos, Vec::new());
+    }
+    (0, pairs(slash_candidates(head, cli)))
+}
+
+/// The names Tab lists under the line, in columns down then across, as
+/// rustyline did: each row on a line of its own, then the prompt's.
+fn list(names: &[String], width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let max = names.iter().map(|n| n.width()).max().unwrap_or(0) + 2;
+    let cols = (width / max).max(1);
+    let rows = names.len().div_ceil(cols);
+    let mut out = String::new();
+    for row in 0..rows {
+        out.push('\n');
+        for col in 0..cols {
+            let i = col * rows + row;
+            let Some(name) = names.get(i) else { continue };
+            out.push_str(name);
+            if (col + 1) * rows + row < names.len() {
+                out.push_str(&" ".repeat(max - name.width()));
+            }
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Without a terminal: a line from standard input, as typed.
+/// A line from standard input when it is no terminal; a signal that stops
+/// the chat ends the wait (as the end of the input: the chat's loop ends
+/// the chat by the signal).
+fn read_plain(rt: &tokio::runtime::Handle, prompt: &str) -> rustyline::Result<Read> {
+    use std::io::BufRead;
+    write_now(prompt);
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("claudio-line".into())
+        .spawn(move || {
+            let mut line = String::new();
+            let read = std::io::stdin().lock().read_line(&mut line);
+            let _ = tx.send(read.map(|n| (n, line)));
+        })?;
+    let Ok(Ok(read)) = rt.block_on(super::keys::unless_stopped(rx)) else {
+        return Ok(Read::Eof);
+    };
+    let (n, line) = read?;
+    if n == 0 {
+        return Ok(Read::Eof);
+    }
+    let line = line.strip_suffix('\n').unwrap_or(&line);
+    Ok(Read::Line(
+        line.strip_suffix('\r').unwrap_or(line).to_owned(),
+    ))
+}
+
+fn write_now(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    let _ = out.write_all(s.as_bytes());
+    let _ = out.flush();
+}
+
+/// What is on the screen of the prompt: the row the cursor is on and the
+/// row the line ends on (from the prompt's first).
+#[derive(Debug, Default)]
+struct Drawn {
+    cursor_row: usize,
+    end_row: usize,
+}
+
+impl Drawn {
+    /// Draw the prompt and the line again where they were.
+    fn draw(&mut self, line: &PromptLine<FileHistory>, styled: &str, plain: &str, width: usize) {
+        use unicode_width::UnicodeWidthStr;
+        let search = line.search_prompt();
+        let (shown, plain) = match &search {
+            Some(s) => (s.as_str(), s.as_str()),
+            None => (styled, plain),
+        };
+        let (text, pos) = shown_line(line);
+        let at = layout(plain.width(), &text, pos, width);
+        let end = layout(plain.width(), &text, text.len(), width);
+        let mut out = String::new();
+        if self.cursor_row > 0 {
+            out.push_str(&format!("\x1b[{}A", self.cursor_row));
+        }
+        out.push_str("\r\x1b[J");
+        out.push_str(shown);
+        out.push_str(&text);
+        // a row filled to its last column: the cursor goes to the next
+        if end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
+            out.push_str("\r\n");
+        }
+        let up = end.cursor_row - at.cursor_row;
+        if up > 0 {
+            out.push_str(&format!("\x1b[{up}A"));
+        }
+        out.push('\r');
+        if at.cursor_col > 0 {
+            out.push_str(&format!("\x1b[{}C", at.cursor_col));
+        }
+        self.cursor_row = at.cursor_row;
+        self.end_row = end.cursor_row;
+        write_now(&out);
+    }
+
+    /// The cursor to the row the line ends on (what is written next goes
+    /// under the line).
+    fn go_to_end(&mut self) {
+        let down = self.end_row.saturating_sub(self.cursor_row);
+        if down > 0 {
+            write_now(&format!("\x1b[{down}B"));
+        }
+        *self = Drawn::default();
+    }
+
+    /// Leave the prompt: the cursor to the row after the line's end.
+    fn leave(&mut self) {
+        self.go_to_end();
+        write_now("\r\n");
+    }
+}
+
+/// The line as drawn (made inert, as all text on the screen is) and the
+/// cursor in it.
+fn shown_line(line: &PromptLine<FileHistory>) -> (String, usize) {
+    let typed = line.line();
+    let pos = line.pos().min(typed.len());
+    let before = Sanitizer::clean(&typed[..pos]);
+    let after = Sanitizer::clean(&typed[pos..]);
+    let at = before.len();
+    (before + &after, at)
+}
+
+#[cfg(test)]
+mod tests {
+
+    /// `/co` Tab offers the CLI's `/compact` beside the chat's `/copy`
+    /// (the typo catcher knew it; Tab did not).
+    #[test]
+    fn tab_after_a_slash_offers_the_cli_s_commands_too() {
+        let cli = vec![
+            "compact".to_owned(),
+            "context".to_owned(),
+            "bad name".to_owned(),
+        ];
+        let names: Vec<String> = slash_candidates("/co", &cli)
+            .into_iter()
+            .map(|p| p.replacement)
+            .collect();
+        let ours: Vec<String> = slash_candidates("/co", &[])
+            .into_iter()
+            .map(|p| p.replacement)
+            .collect();
+        assert!(!ours.contains(&"/compact ".to_owned()), "{ours:?}");
+        // the chat's own first, then the CLI's, each once
+        assert_eq!(names[..ours.len()], ours[..]);
+        assert_eq!(names[ours.len()..], ["/compact "]);
+        assert!(names.contains(&"/context ".to_owned()));
+        assert!(
+            slash_candidates("/ba", &cli).is_empty(),
+            "a name with a blank"
+        );
+    }
+    use super::*;
+
+    fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
+        let (start, pairs) = found.expect("a mention");
+        (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn tab_lists_names_in_columns_down_then_across() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(list(&names(&["/model", "/mode"]), 80), "\n/model  /mode\n");
+        // 10 columns hold one name of 8: one a row
+        assert_eq!(list(&names(&["/model", "/mode"]), 10), "\n/model\n/mode\n");
+        assert_eq!(list(&names(&["/a", "/b", "/c"]), 8), "\n/a  /c\n/b\n");
+    }
+
+    #[test]
+    fn a_temporary_folder_anyone_may_rename_in_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let e = prompt_dir(d.path()).unwrap_err();
+        assert!(e.to_string().contains("sticky"), "{e}");
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        assert_eq!(prompt_dir(d.path()).unwrap(), d.path());
+    }
+
+    #[test]
+    fn the_editor_is_visual_then_editor_then_vi() {
+        assert_eq!(
+            editor_command(Some("code --wait"), Some("nano")),
+            "code --wait"
+        );
+        assert_eq!(editor_command(Some(" "), Some("nano")), "nano");
+        assert_eq!(editor_command(None, None), "vi");
+    }
+
+    #[test]
+    fn only_a_changed_non_empty_text_replaces_the_line() {
+        assert_eq!(edited("fix it", "fix it\n"), None, "unchanged");
+        assert_eq!(edited("fix it", "\n"), None, "emptied");
+        assert_eq!(edited("fix it", "  \n\n"), None, "blank");
+        assert_eq!(
+            edited("fix it", "fix it\nand the docs\n").as_deref(),
+            Some("fix it\nand the docs")
+        );
+        assert_eq!(edited("", "new\r\n").as_deref(), Some("new"));
+    }
+
+    #[test]
+    fn the_editor_s_saved_text_comes_back() {
+        // an "editor" that appends a line: what a person typing would do
+        let d = tempfile::tempdir().unwrap();
+        let script = d.path().join("ed.sh");
+        std::fs::write(&script, "#!/bin/sh\nprintf ' and tests\\n' >> \"$1\"\n").unwrap();
+        std::process::Command::new("chmod")
+            .arg("+x")
+            .arg(&script)
+            .status()
+            .unwrap();
+        let got = edit_in_editor("write docs", &script.display().to_string()).unwrap();
+        assert_eq!(got.as_deref(), Some("write docs and tests"));
+        // an editor that fails changes nothing, and says so
+        assert!(edit_in_editor("write docs", "false").is_err());
+    }
+
+    #[test]
+    fn what_the_editor_saved_is_inert_and_read_bounded() {
+        // a title change, a screen clear and an OSC 52 write in the file
+        let got = edit_in_editor(
+            "x",
+            r"printf 'fix \033]0;pwned\007it\033[2J\033]52;c;Y3VybCBldmls\007 now\r\n' >",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(got, "fix it now");
+        // the editor put a FIFO in the file's place: an error, never a hang
+        let fifo = r#"f() { rm -f "$1"; mkfifo "$1"; }; f"#;
+        assert!(edit_in_editor("x", fifo).is_err());
+    }
+
+    #[test]
+    fn mentions_complete_relative_to_the_session() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src/cli")).unwrap();
+        std::fs::write(d.path().join("src/main.rs"), "").unwrap();
+        std::fs::write(d.path().join("notes.txt"), "").unwrap();
+        std::fs::write(d.path().join(".env"), "").unwrap();
+        let cwd = d.path();
+        assert!(complete_mention("no mention", cwd).is_none());
+        assert_eq!(
+            names(complete_mention("read @", cwd)),
+            (5, vec!["@notes.txt ".to_owned(), "@src/".to_owned()])
+        );
+        assert_eq!(
+            names(complete_mention("read @src/", cwd)),
+            (5, vec!["@src/cli/".to_owned(), "@src/main.rs ".to_owned()])
+        );
+        assert_eq!(
+            names(complete_mention("@src/m", cwd)),
+            (0, vec!["@src/main.rs ".to_owned()])
+        );
+        assert_eq!(names(complete_mention("see @.", cwd)).1, vec!["@.env "]);
+        assert!(names(complete_mention("@nothing", cwd)).1.is_empty());
+        assert!(complete_mention("@missing/dir/", cwd).is_none());
+    }
+
+    /// A name with a space is quoted as the CLI reads it, a folder's
+    /// quote stays open, and Tab goes on inside the quotes (#40.2).
+    #[test]
+    fn names_with_spaces_are_quoted_and_completed_inside_the_quotes() {
+        let d = tempfile::tempdir().unwrap();
+        let cwd = d.path();
+        std::fs::write(cwd.join("notes file.txt"), "").unwrap();
+        std::fs::create_dir_all(cwd.join("my docs/deeper")).unwrap();
+        std::fs::write(cwd.join("my docs/Screen Shot 1.png"), "").unwrap();
+        std::fs::write(cwd.join("my docs/plain.txt"), "").unwrap();
+        std::fs::write(cwd.join("my docs/say \"hi\""), "").unwrap();
+        assert_eq!(
+            names(complete_mention("and @note", cwd)),
+            (4, vec![r#"@"notes file.txt" "#.to_owned()])
+        );
+        assert_eq!(
+            names(complete_mention("@my", cwd)),
+            (0, vec![r#"@"my docs/"#.to_owned()])
+        );
+        // inside the quotes, every name is quoted; one with a quote is
+        // left out (it cannot be written so)
+        assert_eq!(
+            names(complete_mention(r#"see @"my docs/"#, cwd)),
+            (
+                4,
+                vec![
+                    r#"@"my docs/Screen Shot 1.png" "#.to_owned(),
+                    r#"@"my docs/deeper/"#.to_owned(),
+                    r#"@"my docs/plain.txt" "#.to_owned(),
+                ]
+            )
+        );
+        assert_eq!(
+            names(complete_mention(r#"@"my docs/Scr"#, cwd)).1,
+            [r#"@"my docs/Screen Shot 1.png" "#]
+        );
+        // a closed quote ends the mention: the next word is a new one
+        assert!(complete_mention(r#"@"notes file.txt" and"#, cwd).is_none());
+        assert_eq!(
+            names(complete_mention(r#"@"notes file.txt" @no"#, cwd)),
+            (18, vec![r#"@"notes file.txt" "#.to_owned()])
+        );
+        // an unquoted word ends at the blank: `docs/pl` is no mention
+        assert!(complete_mention("@my docs/pl", cwd).is_none());
+        // all quoted when one needs it: what is typed stays their prefix
+        std::fs::write(cwd.join("notes.txt"), "").unwrap();
+        let (_, pairs) = complete_mention("@note", cwd).unwrap();
+        assert_eq!(
+            rustyline::completion::longest_common_prefix(&pairs),
+            Some(r#"@"notes"#)
+        );
+    }
+
+    #[test]
+    fn many_matches_offer_the_first_in_order_and_reach_every_name() {
+        let d = tempfile::tempdir().unwrap();
+        for i in 0..3000 {
+            std::fs::write(d.path().join(format!("f{i:04}")), "").unwrap();
+        }
+        let (_, pairs) = complete_mention("@f", d.path()).unwrap();
+        assert_eq!(pairs.len(), MAX_CANDIDATES + 1);
+        let shown: Vec<&str> = pairs.iter().map(|p| p.replacement.as_str()).collect();
+        let first: Vec<String> = (0..MAX_CANDIDATES).map(|i| format!("@f{i:04} ")).collect();
+        assert_eq!(shown[..MAX_CANDIDATES], first[..]);
+        assert_eq!(
+            pairs[MAX_CANDIDATES].display,
+            "… 2500 more (type more of the name)"
+        );
+        // Tab inserts no more than all 3000 names share
+        assert_eq!(
+            rustyline::completion::longest_common_prefix(&pairs),
+            Some("@f")
+        );
+        // typing more reaches the last name
+        let (_, pairs) = complete_mention("@f29", d.path()).unwrap();
+        assert_eq!(pairs.len(), 100);
+        assert_eq!(pairs[99].replacement, "@f2999 ");
+        assert_eq!(names(complete_mention("@f2999", d.path())).1, ["@f2999 "]);
+    }
+
+    #[test]
+    fn names_the_terminal_would_act_on_are_not_offered() {
+        let d = tempfile::tempdir().unwrap();
+        for name in [
+            "ok.txt",
+            "evil\u{202e}txt.exe",
+            "iso\u{2066}x",
+            "bell\u{7}",
+            "c1\u{9b}x",
+        ] {
+            std::fs::write(d.path().join(name), "").unwrap();
+        }
+        assert_eq!(names(complete_mention("@", d.path())).1, ["@ok.txt "]);
+        assert!(names(complete_mention("@evil", d.path())).1.is_empty());
+    }
+}

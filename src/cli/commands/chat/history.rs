@@ -1,0 +1,460 @@
+//! What the chat shows when it resumes a session: the last exchanges, so
+//! the person sees where they left off. They are drawn as a live turn is
+//! (`› ` and the prompt, the answer at its margin, a tool's line with its
+//! mark, time and preview), by the same renderer fed the transcript's
+//! entries, and dimmed: what is past reads as past.
+
+use super::core::{short_id, Chat};
+use super::render::{Draw, Renderer};
+use super::state::Session;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::style::Style;
+use crate::cli::term::text::cut_width;
+use crate::cli::term::wrap::wrap;
+use crate::cli::turn::reading::Reading;
+use crate::cli::turn::summary::Here;
+use claudio::store::{Entry, Said};
+use std::time::{Duration, Instant};
+
+/// How many of the last exchanges are shown.
+const SHOWN: usize = 3;
+/// At most this many of their lines (a pasted log in a prompt must not
+/// flood the screen): the last ones, after a line saying how many went.
+const MAX_LINES: usize = 60;
+
+impl Chat<'_> {
+    /// Show the end of session `id`'s conversation (nothing when it cannot
+    /// be read: the CLI still resumes it, and says so if it cannot).
+    /// Whether the store holds the session.
+    pub(super) fn show_history(&mut self, id: &str) -> bool {
+        let Ok(store) = claudio::store::Store::open(None) else {
+            return false;
+        };
+        let Ok((file, conv)) = store.conversation(id) else {
+            return false;
+        };
+        let Some((first, earlier)) = last_prompts(&conv.entries, SHOWN) else {
+            return true;
+        };
+        let here = Here::new(&self.cwd);
+        let width = self.screen.renderer().width();
+        let body = replay(&conv.entries[first..], &here, width);
+        let out = framed(
+            &body,
+            earlier,
+            &short_id(&file.id),
+            self.screen.style(),
+            width,
+        );
+        self.write(&out);
+        true
+    }
+}
+
+/// The entries (from a typed prompt on) as a live turn draws them, plain,
+/// each row within `width`.
+pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
+    let mut session = Session {
+        reading: Reading::at(here.clone()),
+        ..Session::default()
+    };
+    let mut r = Renderer::for_history(Style::plain(), width);
+    let mut out = String::new();
+    // the entries' own times: a tool's line says how long it took
+    let start = Instant::now();
+    let first = entries.iter().find_map(millis);
+    let mut now = start;
+    for s in claudio::store::steps(entries) {
+        if s.sidechain || s.team {
+            continue;
+        }
+        if let (Some(at), Some(first)) = (millis(s.entry), first) {
+            now = now.max(start + Duration::from_millis(at.saturating_sub(first)));
+        }
+        match &s.said {
+            Said::You { shell, prompt, .. } => {
+                if !shell.is_empty() {
+                    out.push_str(&r.draw(Draw::Suspend, &session, now));
+                    for run in shell {
+                        out.push_str(&shell_rows(run, width));
+                    }
+                }
+                if let Some(prompt) = prompt {
+                    out.push_str(&r.draw(Draw::Suspend, &session, now));
+                    r.new_prompt();
+                    let prompt = Sanitizer::clean(prompt.trim_end());
+                    for (i, line) in prompt.lines().enumerate() {
+                        let lead = if i == 0 { "› " } else { "  " };
+                        // a tab as the answer's filler takes it: columns the
+                        // row's width counts
+                        let line = line.replace('\t', "    ");
+                        for row in wrap(&line, width, lead, "  ") {
+                            out.push_str(&row);
+                            out.push('\n');
+                        }
+                    }
+                    continue;
+                }
+            }
+            Said::Compacted => {
+                out.push_str(&r.draw(Draw::Notice("conversation compacted".into()), &session, now));
+                continue;
+            }
+            _ => {}
+        }
+        if !matches!(s.entry.kind(), "user" | "assistant") || s.said.is_note() {
+            continue;
+        }
+        let Some(m) = s.entry.message() else {
+            continue;
+        };
+        let seen = session.see(&m, now);
+        out.push_str(&r.draw(Draw::Seen(seen), &session, now));
+    }
+    out.push_str(&r.draw(Draw::Suspend, &session, now));
+    out
+}
+
+/// The most output lines of one `!` command a resumed history shows.
+const SHELL_LINES: usize = 12;
+
+/// A `!` command as the chat showed it: `› !command`, then what it printed
+/// under a `│` gutter (its first [`SHELL_LINES`] lines, the rest counted).
+fn shell_rows(run: &claudio::store::ShellRun, width: usize) -> String {
+    let mut out = String::new();
+    if let Some(cmd) = &run.command {
+        let cmd = Sanitizer::clean(cmd).replace('\t', "    ");
+        for (i, line) in cmd.lines().enumerate() {
+            let lead = if i == 0 { "› !" } else { "  " };
+            for row in wrap(line, width, lead, "  ") {
+                out.push_str(&row);
+                out.push('\n');
+            }
+        }
+    }
+    let printed = Sanitizer::clean(&format!("{}{}", run.stdout, run.stderr));
+    let lines: Vec<&str> = printed.lines().collect();
+    let room = width.saturating_sub(4).max(1);
+    for line in lines.iter().take(SHELL_LINES) {
+        let line = line.replace('\t', "    ");
+        out.push_str(&format!("  │ {}\n", cut_width(&line, room)));
+    }
+    if lines.len() > SHELL_LINES {
+        out.push_str(&format!("  │ … {} more lines\n", lines.len() - SHELL_LINES));
+    }
+    out
+}
+
+/// An entry's time, in milliseconds since the epoch.
+fn millis(e: &Entry) -> Option<u64> {
+    e.timestamp()
+        .and_then(claudio::store::parse_iso_millis)
+        .and_then(|ms| u64::try_from(ms).ok())
+}
+
+/// The replayed exchanges between their head and `resumed here`, dimmed
+/// row by row, the earliest rows left out past [`MAX_LINES`]; the head
+/// and the note of what was left out wrapped to `width`.
+fn framed(body: &str, earlier: usize, id: &str, s: Style, width: usize) -> String {
+    let dim_rows = |text: &str| -> String {
+        crate::cli::term::wrap::wrap(text, width, "", "")
+            .iter()
+            .map(|row| format!("{}\n", s.dim(row)))
+            .collect()
+    };
+    let head = if earlier == 0 {
+        "── the conversation so far ──".to_owned()
+    } else {
+        format!(
+            "── the last exchanges ({earlier} earlier prompt{}: claudio sessions inspect {id}) ──",
+            if earlier == 1 { "" } else { "s" },
+        )
+    };
+    let lines: Vec<&str> = body.trim_end_matches('\n').lines().collect();
+    let mut out = dim_rows(&head);
+    let cut = lines.len().saturating_sub(MAX_LINES);
+    if cut > 0 {
+        let more = format!("… {cut} lines above (claudio sessions inspect {id})");
+        out.push_str(&dim_rows(&more));
+    }
+    for line in &lines[cut..] {
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str(&format!("{}\n", s.dim(line)));
+        }
+    }
+    out.push_str(&format!("{}\n", s.dim("── resumed here ──")));
+    out
+}
+
+/// Where the `n`th-last typed prompt is, and how many prompts come before
+/// it; `None` when no prompt was typed.
+pub(crate) fn last_prompts(entries: &[Entry], n: usize) -> Option<(usize, usize)> {
+    let prompts: Vec<usize> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.prompt().is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let k = prompts.len().saturating_sub(n.max(1));
+    Some((*prompts.get(k)?, k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_exchanges_start_at_a_typed_prompt() {
+        let e: Vec<Entry> = [
+            r#"{"type":"user","message":{"content":"first"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"one"}]}}"#,
+            r#"{"type":"user","message":{"content":"second"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"a"}]}}"#,
+            r#"{"type":"user","isMeta":true,"message":{"content":"caveat"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"two"}]}}"#,
+        ]
+        .iter()
+        .map(|l| Entry::parse(l).unwrap())
+        .collect();
+        assert_eq!(last_prompts(&e, 1), Some((2, 1)));
+        assert_eq!(last_prompts(&e, 5), Some((0, 0)));
+        assert_eq!(last_prompts(&e[3..], 3), None, "no typed prompt");
+        // a `!` command's prompt, sent after it, is a typed prompt
+        let shell = [
+            r#"{"type":"user","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a.txt\n</bash-stdout><bash-stderr></bash-stderr>\n\nwhy a.txt?"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Because."}]}}"#,
+        ]
+        .map(|l| Entry::parse(l).unwrap());
+        assert_eq!(
+            last_prompts(&shell, 1),
+            Some((0, 0)),
+            "the prompt after `!ls`"
+        );
+    }
+
+    /// The head and the note of rows left out keep to the width (they ran
+    /// past 40 columns).
+    #[test]
+    fn the_frame_s_own_lines_keep_to_the_width() {
+        let body: String = (0..100).map(|i| format!("row {i}\n")).collect();
+        let out = framed(&body, 12, "5c0e3e11", Style::plain(), 40);
+        for row in out.lines() {
+            assert!(
+                crate::cli::term::wrap::visible_width(row) <= 40,
+                "{row:?} in\n{out}"
+            );
+        }
+        let joined = out.replace('\n', " ");
+        assert!(
+            joined.contains("(12 earlier prompts: claudio sessions inspect 5c0e3e11) ──"),
+            "{out}"
+        );
+        assert!(
+            joined.contains("lines above (claudio sessions inspect 5c0e3e11)"),
+            "{out}"
+        );
+    }
+
+    /// The replay as it was before the store's typed walk, kept as the
+    /// oracle.
+    fn old_replay(entries: &[Entry], here: &Here, width: usize) -> String {
+        use claudio::Message;
+        use serde_json::Value;
+        let mut session = Session {
+            reading: Reading::at(here.clone()),
+            ..Session::default()
+        };
+        let mut r = Renderer::for_history(Style::plain(), width);
+        let mut out = String::new();
+        let start = Instant::now();
+        let first = entries.iter().find_map(millis);
+        let mut now = start;
+        for e in entries {
+            let v = &e.value;
+            let side = v.get("isSidechain") == Some(&Value::Bool(true));
+            if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
+                continue;
+            }
+            if let (Some(at), Some(first)) = (millis(e), first) {
+                now = now.max(start + Duration::from_millis(at.saturating_sub(first)));
+            }
+            let runs = e.shell_runs();
+            if !runs.is_empty() {
+                out.push_str(&r.draw(Draw::Suspend, &session, now));
+                for run in &runs {
+                    out.push_str(&shell_rows(run, width));
+                }
+            }
+            if let Some(prompt) = e.prompt() {
+                out.push_str(&r.draw(Draw::Suspend, &session, now));
+                r.new_prompt();
+                let prompt = Sanitizer::clean(prompt.trim_end());
+                for (i, line) in prompt.lines().enumerate() {
+                    let lead = if i == 0 { "› " } else { "  " };
+                    // a tab as the answer's filler takes it: columns the
+                    // row's width counts
+                    let line = line.replace('\t', "    ");
+                    for row in wrap(&line, width, lead, "  ") {
+                        out.push_str(&row);
+                        out.push('\n');
+                    }
+                }
+                continue;
+            }
+            if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") {
+                out.push_str(&r.draw(Draw::Notice("conversation compacted".into()), &session, now));
+                continue;
+            }
+            if !matches!(e.kind(), "user" | "assistant") || e.is_note() {
+                continue;
+            }
+            let Ok(m) = Message::parse(v.to_string().as_bytes()) else {
+                continue;
+            };
+            let seen = session.see(&m, now);
+            out.push_str(&r.draw(Draw::Seen(seen), &session, now));
+        }
+        out.push_str(&r.draw(Draw::Suspend, &session, now));
+        out
+    }
+
+    /// The resumed history of each session under tests/fixtures, and of
+    /// the entries of this module's tests, is drawn as the old walk by key
+    /// drew it.
+    #[test]
+    fn the_typed_walk_replays_as_the_old_one() {
+        let files = crate::cli::commands::sessions::testing::fixture_transcripts();
+        let here = Here::with_home(std::path::Path::new("/tmp"), None);
+        let mut drawn = 0;
+        for f in &files {
+            let conv = claudio::store::read_conversation(f).unwrap();
+            for width in [20, 80] {
+                let new = replay(&conv.entries, &here, width);
+                assert_eq!(
+                    new,
+                    old_replay(&conv.entries, &here, width),
+                    "{}",
+                    f.display()
+                );
+                drawn += new.lines().count();
+            }
+        }
+        assert!(drawn > 50, "{drawn} rows");
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"user","isMeta":true,"message":{"role":"user","content":"caveat"}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"<bash-input>ls</bash-input>"}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"}}),
+            serde_json::json!({"type":"system","subtype":"compact_boundary","content":"x"}),
+            serde_json::json!({"type":"user","isCompactSummary":true,"message":{"role":"user","content":"summary"}}),
+            serde_json::json!({"type":"user","isSidechain":true,"message":{"role":"user","content":"side"}}),
+            serde_json::json!({"type":"user","teamName":"t","message":{"role":"user","content":"team"}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"[Request interrupted by user]"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+        ]);
+        let new = replay(&e, &here, 40);
+        assert_eq!(new, old_replay(&e, &here, 40));
+        assert!(new.contains("› first") && new.contains("› !ls"), "{new}");
+    }
+
+    fn entries(lines: &[serde_json::Value]) -> Vec<Entry> {
+        lines
+            .iter()
+            .map(|l| Entry::parse(&l.to_string()).unwrap())
+            .collect()
+    }
+
+    /// Drawn as a live turn is: the prompt after `›`, the answer at its
+    /// margin and filled to the width, a tool's line with its mark, file
+    /// relative to the working directory, time and preview; no TUI glyphs.
+    #[test]
+    fn the_last_exchanges_are_drawn_as_a_live_turn() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:00.000Z","message":{"role":"user","content":"fix the rounding"}}),
+            serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Let me look at the totals, which are rounded in one place only."}]}}),
+            serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/home/u/proj/src/totals.rs"}}]}}),
+            serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:03.500Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"fn total() {}\n"}]}}),
+            serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:04.000Z","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Fixed."}]}}),
+        ]);
+        let here = Here::with_home(std::path::Path::new("/home/u/proj"), None);
+        let out = replay(&e, &here, 40);
+        assert_eq!(
+            out,
+            "› fix the rounding\n  Let me look at the totals, which are\n  rounded in one place only.\n  ✓ Read  src/totals.rs  2.5s\n    │ fn total() {}\n\n  Fixed.\n"
+        );
+        assert!(!out.contains('⏺') && !out.contains('⎿'));
+        let framed = framed(&out, 0, "5c0e3e11", Style::plain(), 80);
+        assert!(framed.starts_with("── the conversation so far ──\n› fix"));
+        assert!(framed.ends_with("  Fixed.\n── resumed here ──\n"));
+    }
+
+    /// Each prompt's answer follows it at once, as in the live chat, and
+    /// the text after a call is a paragraph of its own: a blank line went
+    /// before every answer after the first (no `result` line in a
+    /// transcript ended the answer), and none after a call in a turn with
+    /// no text before it.
+    #[test]
+    fn each_answer_follows_its_prompt_and_text_after_a_call_is_a_paragraph() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"second"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"true"}}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"Two."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"third"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m4","role":"assistant","content":[{"type":"text","text":"Three."}]}}),
+        ]);
+        let out = replay(&e, &Here::default(), 40);
+        assert!(
+            out.starts_with("› first\n  One.\n› second\n  ✓ Bash  true"),
+            "{out}"
+        );
+        assert!(
+            out.contains("    │ ok\n\n  Two.\n› third\n  Three.\n"),
+            "{out}"
+        );
+    }
+
+    /// A prompt sent after a `!` command is drawn, after the command and
+    /// what it printed, as the chat showed them; it vanished, and its
+    /// answer ran on from the one before.
+    #[test]
+    fn a_prompt_sent_after_a_shell_command_is_drawn() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"<bash-input>ls</bash-input>\n<bash-stdout>a.txt\n</bash-stdout><bash-stderr></bash-stderr>\n\nwhy is a.txt here?"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Two."}]}}),
+        ]);
+        let out = replay(&e, &Here::default(), 40);
+        // drawn as a second prompt typed alone is
+        let plain = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"first"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"One."}]}}),
+            serde_json::json!({"type":"user","message":{"role":"user","content":"why is a.txt here?"}}),
+            serde_json::json!({"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Two."}]}}),
+        ]);
+        let plain = replay(&plain, &Here::default(), 40);
+        assert_eq!(
+            out,
+            plain.replace("› why", "› !ls\n  │ a.txt\n› why"),
+            "{out}"
+        );
+        assert!(out.contains("› why is a.txt here?\n"), "{out}");
+    }
+
+    /// A prompt with tabs is drawn within the width: the rows counted a
+    /// tab as nothing and the terminal moved what followed past the edge.
+    #[test]
+    fn a_prompt_with_tabs_stays_within_the_width() {
+        let e = entries(&[
+            serde_json::json!({"type":"user","message":{"role":"user","content":"one\ttwo\tthree\tfour\tfive"}}),
+        ]);
+        let out = replay(&e, &Here::default(), 20);
+        assert_eq!(out, "› one    two\n  three    four\n  five\n");
+    }
+}

@@ -1,0 +1,1016 @@
+//! The chat's core driven by events, with no terminal: each behaviour
+//! that only the pseudo-terminal reached before.
+
+use super::*;
+use crate::cli::commands::chat::dialog::Dialog;
+use crate::cli::commands::chat::render::RenderOptions;
+use crate::cli::requests::tool::{Approval, Shown};
+use crate::cli::term::style::Style;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+
+struct Chat {
+    renderer: Renderer,
+    session: Session,
+    ahead: TypeAhead,
+    t0: Instant,
+}
+
+impl Chat {
+    fn new() -> Chat {
+        Chat {
+            renderer: Renderer::new(RenderOptions {
+                style: Style::plain(),
+                live: true,
+                show_thinking: false,
+                width: 80,
+            }),
+            session: Session::default(),
+            ahead: TypeAhead::default(),
+            t0: Instant::now(),
+        }
+    }
+
+    fn parts(&mut self) -> Parts<'_> {
+        Parts {
+            renderer: &mut self.renderer,
+            session: &mut self.session,
+            ahead: &mut self.ahead,
+        }
+    }
+
+    fn at(&self, ms: u64) -> Instant {
+        self.t0 + Duration::from_millis(ms)
+    }
+
+    fn turn(&mut self) -> Machine<&'static str> {
+        let now = self.t0;
+        Machine::turn(&mut self.parts(), now).0
+    }
+
+    fn step(
+        &mut self,
+        w: &mut Machine<&'static str>,
+        e: Event<&'static str>,
+        ms: u64,
+    ) -> Vec<Effect<&'static str>> {
+        let now = self.at(ms);
+        w.step(&mut self.parts(), e, now)
+    }
+}
+
+fn msg(v: serde_json::Value) -> Event<&'static str> {
+    Event::Message(Box::new(Message::parse(v.to_string().as_bytes()).unwrap()))
+}
+
+fn result() -> serde_json::Value {
+    json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100})
+}
+
+fn report() -> serde_json::Value {
+    json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":100,
+           "origin":{"kind":"task-notification"}})
+}
+
+fn key(c: char) -> Event<&'static str> {
+    Event::Key(TermEvent::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::NONE,
+    )))
+}
+
+fn special(code: KeyCode, m: KeyModifiers) -> Event<&'static str> {
+    Event::Key(TermEvent::Key(KeyEvent::new(code, m)))
+}
+
+fn text(effects: &[Effect<&str>]) -> String {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Write(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn end<'a>(effects: &'a [Effect<&str>]) -> Option<&'a WorkEnd> {
+    effects.iter().find_map(|e| match e {
+        Effect::End(end) => Some(end),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_turn_ends_with_its_result() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"hello"}]}})), 10);
+    assert!(text(&out).contains("hello"), "{out:?}");
+    assert_eq!(end(&out), None);
+    let out = c.step(&mut w, msg(result()), 20);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    assert!(w.ended());
+    // nothing after the end
+    assert!(c.step(&mut w, Event::Tick, 30).is_empty());
+}
+
+#[test]
+fn a_second_ctrl_c_within_two_seconds_quits() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::CtrlC, 0);
+    assert!(out.contains(&Effect::Interrupt), "{out:?}");
+    assert!(text(&out).contains("Ctrl-C again to quit"));
+    assert_eq!(end(&out), None);
+    // a second press, late: another interrupt
+    let out = c.step(&mut w, Event::CtrlC, 2500);
+    assert!(out.contains(&Effect::Interrupt), "{out:?}");
+    assert_eq!(end(&out), None);
+    // and one soon after it: quit
+    let out = c.step(&mut w, Event::CtrlC, 3000);
+    assert_eq!(end(&out), Some(&WorkEnd::Quit(Exit::Interrupted)));
+    assert!(text(&out).contains("killed"));
+    assert!(!out.contains(&Effect::Interrupt));
+}
+
+#[test]
+fn each_interjection_is_owed_a_result_and_reports_are_not() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    for ch in "more".chars() {
+        c.step(&mut w, key(ch), 1);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::ALT), 2);
+    assert!(out.contains(&Effect::SendNow("more".into())), "{out:?}");
+    let out = c.step(&mut w, Event::SentNow, 3);
+    assert!(text(&out).contains("sent now, cutting in"));
+    // a background agent's report is not the person's result
+    assert_eq!(end(&c.step(&mut w, msg(report()), 4)), None);
+    assert_eq!(end(&c.step(&mut w, msg(result()), 5)), None);
+    assert_eq!(end(&c.step(&mut w, msg(result()), 6)), Some(&WorkEnd::Done));
+}
+
+#[test]
+fn prompts_typed_during_a_turn_wait_for_its_end() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    for ch in "next one".chars() {
+        c.step(&mut w, key(ch), 1);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 2);
+    assert!(
+        text(&out).contains("next one"),
+        "the queue is shown: {out:?}"
+    );
+    assert!(!out.iter().any(|e| matches!(e, Effect::SendNow(_))));
+    for ch in "half".chars() {
+        c.step(&mut w, key(ch), 3);
+    }
+    let out = c.step(&mut w, msg(result()), 4);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    assert_eq!(c.ahead.queued, ["next one"]);
+    assert_eq!(c.ahead.typed, "half", "the line being typed is kept");
+}
+
+/// A request to run Bash, asked with a tool dialog.
+fn request() -> Event<&'static str> {
+    let req: claudio::CanUseToolRequest =
+        serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
+    let shown = Shown {
+        folded: "Allow? ".into(),
+        whole: None,
+    };
+    let dialog = Dialog::asking(Box::new(Approval::new(req, shown)), Style::plain());
+    Event::Request {
+        typed_before: Vec::new(),
+        request: "Bash",
+        dialog: Box::new(dialog),
+    }
+}
+
+fn replied<'a>(effects: &'a [Effect<&str>]) -> Option<&'a claudio::PermissionResult> {
+    effects.iter().find_map(|e| match e {
+        Effect::Reply("Bash", r) => Some(r),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, request(), 1);
+    assert!(text(&out).ends_with("Allow? "), "{out:?}");
+    assert!(out.contains(&Effect::Raw(true)));
+    assert!(w.asking());
+    // read while it is asked: held, the dialog undisturbed
+    assert!(c.step(&mut w, msg(result()), 1).is_empty());
+    assert!(w.next_held().is_none(), "held while the dialog is open");
+    assert_eq!(end(&out), None, "not while the person is asked");
+    // ticks and Ctrl-C while asking change nothing
+    assert!(c.step(&mut w, Event::Tick, 2).is_empty());
+    assert!(c.step(&mut w, Event::CtrlC, 2).is_empty());
+    // Esc: denied, and the turn is to stop
+    let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3);
+    assert!(text(&out).contains("interrupting the turn"));
+    assert_eq!(
+        text(&out).matches("denied").count(),
+        1,
+        "said once: {out:?}"
+    );
+    assert!(out.contains(&Effect::Raw(false)));
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Deny {
+            interrupt: true,
+            ..
+        })
+    ));
+    assert_eq!(end(&out), None);
+    // the held result is taken in now: the turn ends
+    let held = w.next_held().expect("the result was held");
+    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&WorkEnd::Done));
+}
+
+/// While a dialog is open the CLI is still read: a sub-agent's progress
+/// and a second request are held, the dialog undisturbed; once it is
+/// answered they are taken in, in their order, and the second request is
+/// opened in its turn (#42.1).
+#[test]
+fn what_the_cli_says_while_a_dialog_is_open_is_held_then_taken_in_order() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let progress = msg(json!({"type":"assistant","message":{"id":"m2","content":[
+        {"type":"text","text":"sub-agent progress"}]}}));
+    for e in [progress, Event::Asks("Second"), Event::LongLine(9)] {
+        assert!(
+            c.step(&mut w, e, 2).is_empty(),
+            "the dialog is not disturbed"
+        );
+    }
+    assert!(w.asking());
+    assert!(w.next_held().is_none());
+    c.step(&mut w, key('y'), 3);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Allow { .. })
+    ));
+    // the progress first
+    let held = w.next_held().expect("the progress");
+    let out = c.step(&mut w, held, 4);
+    assert!(text(&out).contains("sub-agent progress"), "{out:?}");
+    // then the second request: its dialog is to be made, nothing after it
+    // is taken in until it is answered
+    let held = w.next_held().expect("the second request");
+    let out = c.step(&mut w, held, 5);
+    assert_eq!(out, [Effect::Open("Second")]);
+    assert!(w.next_held().is_none(), "its dialog is being made");
+    let Event::Request { dialog, .. } = request() else {
+        unreachable!()
+    };
+    let opened = Event::Request {
+        typed_before: Vec::new(),
+        request: "Second",
+        dialog,
+    };
+    assert!(text(&c.step(&mut w, opened, 6)).ends_with("Allow? "));
+    assert!(w.asking());
+    let out = c.step(&mut w, Event::Withdrawn, 7);
+    assert!(text(&out).contains("withdrawn"), "{out:?}");
+    assert!(matches!(
+        out.iter().find(|e| matches!(e, Effect::Reply("Second", _))),
+        Some(Effect::Reply(_, claudio::PermissionResult::Deny { .. }))
+    ));
+    let held = w.next_held().expect("the long line");
+    let out = c.step(&mut w, held, 8);
+    assert!(text(&out).contains("skipped a message longer than 9 bytes"));
+    assert!(w.next_held().is_none());
+}
+
+/// What is held while a dialog is open is bounded: at the bound the loop
+/// reads no more (the CLI waits), and once answered it reads again.
+#[test]
+fn what_is_held_is_bounded() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let progress = json!({"type":"system","subtype":"task_progress","task_id":"a1",
+        "description":"working"});
+    for i in 0..crate::cli::turn::events::HELD_MAX {
+        assert!(!w.held_full(), "full after {i}");
+        c.step(&mut w, msg(progress.clone()), 2);
+    }
+    assert!(w.held_full());
+    c.step(&mut w, key('n'), 3);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    while let Some(e) = w.next_held() {
+        c.step(&mut w, e, 4);
+    }
+    assert!(!w.held_full());
+}
+
+/// What was held after the turn's result is not lost when the turn ends
+/// with it: the next work takes it in first.
+#[test]
+fn what_was_held_after_the_result_goes_to_the_next_work() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let after = msg(
+        json!({"type":"system","subtype":"task_started","task_id":"a9",
+        "tool_use_id":"t9","description":"late agent","is_backgrounded":true}),
+    );
+    for e in [msg(result()), after, Event::Asks("Late")] {
+        assert!(c.step(&mut w, e, 2).is_empty());
+    }
+    c.step(&mut w, key('n'), 3);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    let held = w.next_held().expect("the result");
+    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&WorkEnd::Done));
+    assert!(w.next_held().is_none(), "nothing after the end");
+    let left = w.take_held();
+    assert_eq!(left.len(), 2, "{left:?}");
+    let mut next = c.turn();
+    next.hold(left);
+    let held = next.next_held().expect("the agent's start");
+    c.step(&mut next, held, 5);
+    assert_eq!(c.session.agents_running(), 1);
+    let held = next.next_held().expect("the late request");
+    assert_eq!(c.step(&mut next, held, 6), [Effect::Open("Late")]);
+}
+
+/// The session ending while a dialog is open closes it, denied, and then
+/// ends the turn.
+#[test]
+fn the_session_ending_while_asking_closes_the_dialog_then_the_turn() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let out = c.step(&mut w, Event::Closed, 2);
+    assert!(text(&out).contains("withdrawn"), "{out:?}");
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Deny { .. })
+    ));
+    assert_eq!(end(&out), None);
+    let held = w.next_held().expect("the end");
+    assert_eq!(end(&c.step(&mut w, held, 3)), Some(&WorkEnd::SessionLost));
+}
+
+#[test]
+fn keys_answer_the_open_request_not_the_type_ahead() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    for ch in "later".chars() {
+        c.step(&mut w, key(ch), 1);
+    }
+    c.step(&mut w, request(), 2);
+    assert!(c
+        .step(&mut w, key('y'), 3)
+        .iter()
+        .all(|e| !matches!(e, Effect::Reply(..))));
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Allow { .. })
+    ));
+    assert!(!w.asking());
+    assert_eq!(c.ahead.typed, "later", "the typed line is untouched");
+    assert!(text(&out).contains("later"), "the footer is back: {out:?}");
+    assert_eq!(end(&out), None);
+}
+
+#[test]
+fn a_request_answered_in_the_deck_closes_its_dialog_saying_so() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    assert!(w.asking());
+    let out = c.step(&mut w, Event::AnsweredElsewhere, 2);
+    let shown = text(&out);
+    assert!(shown.contains("answered in the deck"), "{shown}");
+    assert!(!shown.contains("withdrawn"), "{shown}");
+    assert!(!w.asking());
+    // keys after it are the type-ahead's, not an answer
+    let out = c.step(&mut w, key('y'), 3);
+    assert_eq!(replied(&out), None);
+    assert_eq!(end(&c.step(&mut w, msg(result()), 4)), Some(&WorkEnd::Done));
+}
+
+#[test]
+fn a_request_withdrawn_while_it_is_asked_is_denied_and_the_turn_goes_on() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    let out = c.step(&mut w, Event::Withdrawn, 2);
+    assert!(text(&out).contains("withdrawn"));
+    assert_eq!(
+        replied(&out),
+        Some(&claudio::PermissionResult::deny(
+            "The request was withdrawn."
+        ))
+    );
+    assert!(!w.asking());
+    // the turn goes on to its result
+    assert_eq!(end(&c.step(&mut w, msg(result()), 3)), Some(&WorkEnd::Done));
+    // the terminal going away while asking: denied, never allowed
+    let mut w = c.turn();
+    c.step(&mut w, request(), 4);
+    let out = c.step(&mut w, Event::KeysGone, 5);
+    assert!(matches!(
+        replied(&out),
+        Some(claudio::PermissionResult::Deny { .. })
+    ));
+}
+
+#[test]
+fn the_session_ending_or_failing_ends_the_turn() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::LongLine(1024), 1);
+    assert!(text(&out).contains("skipped a message longer than 1024 bytes"));
+    assert_eq!(
+        end(&c.step(&mut w, Event::Closed, 2)),
+        Some(&WorkEnd::SessionLost)
+    );
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 3);
+    assert!(matches!(end(&out), Some(WorkEnd::Failed(_))), "{out:?}");
+    // an OS error keeps its reason
+    let mut w = c.turn();
+    let broken = claudio::Error::Io(std::io::Error::from_raw_os_error(32));
+    let out = c.step(&mut w, Event::Failed(broken), 4);
+    match end(&out) {
+        Some(WorkEnd::Failed(why)) => {
+            // the error itself, its kind and its reason kept
+            assert!(
+                matches!(why, claudio::Error::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe),
+                "{why:?}"
+            );
+            let said = crate::cli::common::exit::with_causes(why);
+            assert!(said.contains("Broken pipe"), "{said}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A turn that left an agent working in the background.
+fn agent_left_working(c: &mut Chat) {
+    let mut w = c.turn();
+    for m in [
+        json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
+        json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"task1","content":[{"type":"text","text":"Async agent launched successfully."}]}]}}),
+        result(),
+    ] {
+        c.step(&mut w, msg(m), 5);
+    }
+    assert!(w.ended());
+    assert_eq!(c.session.agents_running(), 1);
+}
+
+fn at_work(c: &mut Chat, ms: u64) -> (Machine<&'static str>, Vec<Effect<&'static str>>) {
+    let now = c.at(ms);
+    Machine::at_work(&mut c.parts(), "› ".into(), now)
+}
+
+#[test]
+fn between_prompts_agents_report_and_then_the_prompt_comes_back() {
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, out) = at_work(&mut c, 10);
+    assert!(text(&out).contains("› "), "the prompt line: {out:?}");
+    assert_eq!(end(&out), None);
+    // time passes while it works
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 2000)), None);
+    // it is done; the CLI starts a turn of its own to report
+    let out = c.step(&mut w, msg(json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":"3 files"})), 3000);
+    assert!(text(&out).contains("3 files"), "{out:?}");
+    assert_eq!(end(&out), None, "a moment for the report's turn");
+    c.step(&mut w, msg(json!({"type":"system","subtype":"init","session_id":"s","model":"m","tools":[],"cwd":"/"})), 3100);
+    // the report's turn is open: no settling, however long it takes
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 9000)), None);
+    let out = c.step(&mut w, msg(json!({"type":"assistant","message":{"id":"r","content":[{"type":"text","text":"the agent counted 3 files"}]}})), 9100);
+    assert!(text(&out).contains("the agent counted 3 files"));
+    assert_eq!(end(&c.step(&mut w, msg(report()), 9200)), None);
+    // settled: back to the prompt after the settle time, not before
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 9300)), None);
+    let out = c.step(&mut w, Event::Tick, 9200 + SETTLE.as_millis() as u64 + 1);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+}
+
+#[test]
+fn with_no_agent_left_the_prompt_comes_back_after_the_settle_time() {
+    let mut c = Chat::new();
+    let (mut w, out) = at_work(&mut c, 0);
+    assert_eq!(end(&out), None);
+    let settle = SETTLE.as_millis() as u64;
+    assert_eq!(end(&c.step(&mut w, Event::Tick, settle - 1)), None);
+    assert_eq!(
+        end(&c.step(&mut w, Event::Tick, settle)),
+        Some(&WorkEnd::Done)
+    );
+}
+
+#[test]
+fn between_prompts_a_typed_prompt_ends_the_wait_and_ctrl_d_quits() {
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    for ch in "hi".chars() {
+        let out = c.step(&mut w, key(ch), 20);
+        assert!(
+            text(&out).contains("› h"),
+            "typed on the prompt line: {out:?}"
+        );
+    }
+    // Ctrl-C clears the line, as at the prompt
+    let out = c.step(&mut w, Event::CtrlC, 30);
+    assert!(!out.contains(&Effect::Interrupt));
+    assert_eq!(c.ahead.typed, "");
+    for ch in "go".chars() {
+        c.step(&mut w, key(ch), 40);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 50);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    assert_eq!(c.ahead.queued, ["go"]);
+
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    let out = c.step(
+        &mut w,
+        special(KeyCode::Char('d'), KeyModifiers::CONTROL),
+        20,
+    );
+    assert_eq!(end(&out), Some(&WorkEnd::Quit(Exit::Success)));
+}
+
+#[test]
+fn between_prompts_requests_are_asked_and_nothing_ends_meanwhile() {
+    let mut c = Chat::new();
+    let (mut w, _) = at_work(&mut c, 0);
+    let out = c.step(&mut w, request(), 1);
+    assert!(w.asking(), "{out:?}");
+    // past the settle time, but a question is open
+    let settle = SETTLE.as_millis() as u64;
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 1 + settle * 2)), None);
+    let answered = 2 + settle * 2;
+    c.step(&mut w, key('n'), answered);
+    let out = c.step(
+        &mut w,
+        special(KeyCode::Enter, KeyModifiers::NONE),
+        answered,
+    );
+    assert!(replied(&out).is_some());
+    assert_eq!(end(&out), None, "the settle time starts again");
+    let out = c.step(&mut w, Event::Tick, answered + settle - 1);
+    assert_eq!(end(&out), None);
+    let out = c.step(&mut w, Event::Tick, answered + settle);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+}
+
+#[test]
+fn ctrl_z_and_resize_redraw() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, Event::Continued { width: 60 }, 1);
+    assert_eq!(out.first(), Some(&Effect::RestoreKeys));
+    c.step(&mut w, Event::Key(TermEvent::Resize(50, 20)), 2);
+    assert_eq!(c.renderer.width(), 50);
+}
+
+fn mode_status(mode: &str) -> Event<&'static str> {
+    msg(json!({"type":"system","subtype":"status","permissionMode":mode}))
+}
+
+#[test]
+fn shift_tab_asks_a_request_that_comes_before_the_confirmation() {
+    let mut c = Chat::new();
+    let (mut w, out) = Machine::mode(PermissionMode::AcceptEdits, c.at(0));
+    assert_eq!(end(&out), None);
+    // the CLI asks something in the instant after it said yes
+    let out = c.step(&mut w, request(), 1);
+    assert!(w.asking(), "the request is asked: {out:?}");
+    assert!(text(&out).contains("Allow?"), "{out:?}");
+    c.step(&mut w, key('y'), 200);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 200);
+    assert!(
+        matches!(replied(&out), Some(claudio::PermissionResult::Allow { .. })),
+        "{out:?}"
+    );
+    assert_eq!(end(&out), None, "the confirmation is still awaited");
+    let out = c.step(&mut w, mode_status("acceptEdits"), 300);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    assert_eq!(c.session.state.mode_name(), "acceptEdits");
+
+    // long past the wait: the question stays open until it is answered
+    let mut c = Chat::new();
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
+    c.step(&mut w, request(), 1);
+    assert_eq!(end(&c.step(&mut w, Event::Tick, 5000)), None);
+    c.step(&mut w, key('n'), 5001);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5001);
+    assert!(replied(&out).is_some(), "{out:?}");
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    assert_eq!(c.session.state.mode_name(), "plan");
+}
+
+#[test]
+fn shift_tab_without_a_confirmation_takes_the_mode_as_switched() {
+    let mut c = Chat::new();
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
+    let wait = MODE_WAIT.as_millis() as u64;
+    assert_eq!(end(&c.step(&mut w, Event::Tick, wait - 1)), None);
+    assert_eq!(
+        end(&c.step(&mut w, Event::Tick, wait)),
+        Some(&WorkEnd::Done)
+    );
+    assert_eq!(c.session.state.mode_name(), "plan");
+}
+
+#[test]
+fn shift_tab_shows_what_goes_wrong_meanwhile() {
+    let mut c = Chat::new();
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
+    let out = c.step(&mut w, Event::LongLine(1024), 1);
+    assert!(text(&out).contains("skipped a message longer than 1024 bytes"));
+    assert_eq!(end(&out), None);
+    let out = c.step(&mut w, Event::Failed(claudio::Error::Closed), 2);
+    assert!(matches!(end(&out), Some(WorkEnd::Failed(_))), "{out:?}");
+    let (mut w, _) = Machine::mode(PermissionMode::Plan, c.at(0));
+    let out = c.step(&mut w, Event::Closed, 3);
+    assert_eq!(end(&out), Some(&WorkEnd::SessionLost));
+}
+
+#[test]
+fn ctrl_d_during_a_turn_does_not_end_the_wait_for_agents_after_it() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(
+        &mut w,
+        special(KeyCode::Char('d'), KeyModifiers::CONTROL),
+        1,
+    );
+    for m in [
+        json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
+        json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files","is_backgrounded":true}),
+        result(),
+    ] {
+        c.step(&mut w, msg(m), 5);
+    }
+    assert!(w.ended());
+    let (_, out) = at_work(&mut c, 10);
+    assert_eq!(end(&out), None, "{out:?}");
+}
+
+#[test]
+fn ctrl_d_left_from_the_turn_ends_the_wait_for_agents() {
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    let out = c.step(&mut w, Event::Eof, 11);
+    assert_eq!(end(&out), Some(&WorkEnd::Quit(Exit::Success)));
+    // in a turn it is nothing
+    let mut w = c.turn();
+    assert_eq!(end(&c.step(&mut w, Event::Eof, 12)), None);
+}
+
+/// A tool's time starts when it is allowed to run, not when the model
+/// asked for it: 5 s of deciding are not the tool's (issue 33.6).
+#[test]
+fn a_tool_s_time_leaves_out_the_deciding() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(
+        &mut w,
+        msg(
+            json!({"type":"assistant","message":{"id":"m1","role":"assistant","content":[
+            {"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}),
+        ),
+        0,
+    );
+    let req: claudio::CanUseToolRequest = serde_json::from_value(
+        json!({"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}),
+    )
+    .unwrap();
+    let shown = Shown {
+        folded: "Allow? ".into(),
+        whole: None,
+    };
+    let dialog = Dialog::asking(Box::new(Approval::new(req, shown)), Style::plain());
+    let ask = Event::Request {
+        typed_before: Vec::new(),
+        request: "Bash",
+        dialog: Box::new(dialog),
+    };
+    c.step(&mut w, ask, 10);
+    c.step(&mut w, key('y'), 5_000);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5_000);
+    assert!(replied(&out).is_some(), "{out:?}");
+    let out = c.step(
+        &mut w,
+        msg(json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"toolu_1","content":"a\nb"}]}})),
+        5_300,
+    );
+    let shown = text(&out);
+    assert!(shown.contains("0.3s"), "{shown:?}");
+    assert!(!shown.contains("5.3s"), "{shown:?}");
+}
+
+#[test]
+fn the_turn_shows_its_status_line_from_the_start_to_the_result() {
+    let mut c = Chat::new();
+    let t0 = c.t0;
+    let (mut w, first) = Machine::<&'static str>::turn(&mut c.parts(), t0);
+    assert!(
+        text(&first).contains("Working · 0s · Esc to interrupt"),
+        "{first:?}"
+    );
+    // a text-only stream, paused mid-row: the line still ticks, under it
+    let delta = json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
+        "delta":{"type":"text_delta","text":"half a row "}}});
+    let out = c.step(&mut w, msg(delta), 100);
+    assert!(text(&out).contains("half a row"), "{out:?}");
+    let out = c.step(&mut w, Event::Tick, 3100);
+    assert!(text(&out).contains("Working · 3s"), "{out:?}");
+    // a prompt typed meanwhile shows under it at once
+    for ch in "next".chars() {
+        c.step(&mut w, key(ch), 3200);
+    }
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3300);
+    assert!(text(&out).contains("› next  · queued"), "{out:?}");
+    // Ctrl-C: the line says the turn is being interrupted
+    c.step(&mut w, Event::CtrlC, 3400);
+    let out = c.step(&mut w, Event::Tick, 3500);
+    assert!(text(&out).contains("Interrupting · 3s"), "{out:?}");
+    assert!(!text(&out).contains("Esc to interrupt"), "{out:?}");
+    let out = c.step(&mut w, msg(result()), 4000);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    assert!(!text(&out).contains("Working"), "{out:?}");
+    assert!(!c.renderer.has_live(&c.session), "nothing left to tick");
+}
+
+/// A request whose question was made while keys were read: those keys
+/// are typed ahead, never its answer; the question waits for its own.
+fn request_typed_before(typed: &str) -> Event<&'static str> {
+    let Event::Request {
+        request, dialog, ..
+    } = request()
+    else {
+        unreachable!()
+    };
+    let typed_before = typed
+        .chars()
+        .map(|ch| {
+            let code = if ch == '\r' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(ch)
+            };
+            TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE))
+        })
+        .collect();
+    Event::Request {
+        typed_before,
+        request,
+        dialog,
+    }
+}
+
+#[test]
+fn keys_typed_before_a_question_is_drawn_answer_nothing() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, request_typed_before("y\r"), 1);
+    assert!(replied(&out).is_none(), "{out:?}");
+    assert!(text(&out).ends_with("Allow? "), "{out:?}");
+    assert_eq!(c.ahead.queued, ["y"], "typed ahead");
+    c.step(&mut w, key('n'), 2);
+    let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
+    assert!(
+        matches!(replied(&out), Some(claudio::PermissionResult::Deny { .. })),
+        "{out:?}"
+    );
+    // between prompts, a prompt finished by them ends nothing: the
+    // request is still asked
+    let mut c = Chat::new();
+    agent_left_working(&mut c);
+    let (mut w, _) = at_work(&mut c, 10);
+    let out = c.step(&mut w, request_typed_before("next\r"), 20);
+    assert_eq!(end(&out), None, "{out:?}");
+    assert!(w.asking(), "the question is asked");
+    assert_eq!(c.ahead.queued, ["next"]);
+}
+
+/// Esc while Claude works interrupts the turn, as in the claude TUI; a
+/// second Esc neither interrupts again nor quits (#40.1).
+#[test]
+fn esc_interrupts_the_turn_and_never_quits() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 10);
+    assert!(out.contains(&Effect::Interrupt), "{out:?}");
+    assert!(text(&out).contains("interrupting…"), "{out:?}");
+    assert!(!text(&out).contains("again to quit"), "{out:?}");
+    let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 20);
+    assert!(!out.contains(&Effect::Interrupt), "{out:?}");
+    assert_eq!(end(&out), None);
+    // Alt-x is a key of its own, not an Esc
+    let out = c.step(&mut w, special(KeyCode::Char('x'), KeyModifiers::ALT), 30);
+    assert!(!out.contains(&Effect::Interrupt), "{out:?}");
+    // the interrupted turn ends with its first result
+    let out = c.step(&mut w, msg(result()), 40);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+}
+
+/// An interrupt (Ctrl-C, Esc, Esc at a question) puts the queued prompts
+/// back on the line, oldest first, before what was being typed: none is
+/// sent by itself when the interrupted turn ends (#40.4).
+#[test]
+fn an_interrupt_puts_the_queued_prompts_back_on_the_line() {
+    for how in ["ctrl-c", "esc", "esc at a question"] {
+        let mut c = Chat::new();
+        let mut w = c.turn();
+        for ch in "one\rtwo\rdra".chars() {
+            let k = match ch {
+                '\r' => special(KeyCode::Enter, KeyModifiers::NONE),
+                ch => key(ch),
+            };
+            c.step(&mut w, k, 1);
+        }
+        assert_eq!(c.ahead.queued, ["one", "two"]);
+        let out = match how {
+            "ctrl-c" => c.step(&mut w, Event::CtrlC, 2),
+            "esc" => c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2),
+            _ => {
+                c.step(&mut w, request(), 2);
+                c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3)
+            }
+        };
+        assert!(c.ahead.queued.is_empty(), "{how}: {:?}", c.ahead.queued);
+        assert_eq!(c.ahead.typed, "one\ntwo\ndra", "{how}");
+        assert!(!text(&out).contains("· 2 queued"), "{how}: {out:?}");
+        assert!(
+            text(&out).contains("the queued prompts are back on the line"),
+            "{how}: {out:?}"
+        );
+        assert!(text(&out).contains("› one two dra"), "{how}: {out:?}");
+        let out = c.step(&mut w, msg(result()), 4);
+        assert_eq!(end(&out), Some(&WorkEnd::Done), "{how}");
+        assert!(c.ahead.queued.is_empty(), "{how}");
+    }
+}
+
+/// Shift-Tab pressed again while the CLI confirms a switch is counted:
+/// each press is a switch (#40.6).
+#[test]
+fn shift_tab_pressed_while_a_switch_is_confirmed_counts() {
+    let mut c = Chat::new();
+    let (mut w, _) = Machine::mode(PermissionMode::AcceptEdits, c.at(0));
+    c.step(&mut w, special(KeyCode::BackTab, KeyModifiers::SHIFT), 1);
+    c.step(&mut w, special(KeyCode::BackTab, KeyModifiers::SHIFT), 2);
+    assert_eq!(c.ahead.cycles, 2);
+    let out = c.step(&mut w, mode_status("acceptEdits"), 3);
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    assert_eq!(c.ahead.cycles, 2, "owed to the prompt loop");
+    // one pressed in the instant the wait ended counts too
+    let shift_tab = TermEvent::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    c.ahead.drain_after_turn(vec![shift_tab]);
+    assert_eq!(c.ahead.cycles, 3);
+    // in a turn, Shift-Tab types nothing and switches nothing
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, special(KeyCode::BackTab, KeyModifiers::SHIFT), 1);
+    assert_eq!(c.ahead.cycles, 0);
+    assert!(c.ahead.typed.is_empty());
+}
+
+/// The CLI's internal diagnostics in a result's errors stay off the
+/// screen (its TUI hides them too); other errors are said (#40.3).
+#[test]
+fn a_cli_diagnostic_in_a_result_is_not_shown() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let out = c.step(
+        &mut w,
+        msg(json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use",
+                      "disk full"]})),
+        10,
+    );
+    let shown = text(&out);
+    assert!(
+        shown.contains("✗ error_during_execution: disk full"),
+        "{shown}"
+    );
+    assert!(!shown.contains("ede_diagnostic"), "{shown}");
+    // under --verbose it is there
+    let mut c = Chat::new();
+    c.renderer.set_verbose(true);
+    let mut w = c.turn();
+    let out = c.step(
+        &mut w,
+        msg(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user"]}),
+        ),
+        10,
+    );
+    assert!(
+        text(&out).contains("[ede_diagnostic] result_type=user"),
+        "{out:?}"
+    );
+}
+
+/// Esc at a question is an interrupt: the error result the CLI ends the
+/// turn with reads `⏹ interrupted` (#40.3).
+#[test]
+fn esc_at_a_question_ends_as_an_interrupt() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2);
+    let out = c.step(
+        &mut w,
+        msg(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,
+            "errors":["[ede_diagnostic] result_type=user"]}),
+        ),
+        3,
+    );
+    let shown = text(&out);
+    assert!(shown.contains("⏹ interrupted"), "{shown}");
+    assert!(!shown.contains("✗"), "{shown}");
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+}
+
+/// What `messages` write through the machine, step by step, beside what
+/// each writes drawn whole ([`Renderer::show`] after [`Session::see`]), and
+/// the most bytes one write held.
+fn streamed_and_whole(messages: &[serde_json::Value]) -> (Vec<String>, Vec<String>, usize) {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let mut whole = Chat::new();
+    let _ = whole.turn();
+    let (mut streamed, mut drawn, mut most) = (Vec::new(), Vec::new(), 0);
+    for (i, m) in messages.iter().enumerate() {
+        let ms = 10 * (i as u64 + 1);
+        let out = c.step(&mut w, msg(m.clone()), ms);
+        for e in &out {
+            if let Effect::Write(t) = e {
+                most = most.max(t.len());
+            }
+        }
+        streamed.push(text(&out));
+        let parsed = Message::parse(m.to_string().as_bytes()).unwrap();
+        let now = whole.at(ms);
+        let seen = whole.session.see(&parsed, now);
+        drawn.push(whole.renderer.show(seen, &whole.session, now));
+    }
+    (streamed, drawn, most)
+}
+
+/// One line of many text blocks is written as it is drawn, a piece of
+/// about [`crate::cli::commands::chat::render::CHUNK`] bytes at a time, never drawn
+/// whole first (#39.6: the chat held a line of 300,000 blocks six times
+/// over); the bytes are those of the message drawn whole.
+#[test]
+fn a_message_of_many_blocks_is_written_in_pieces_and_the_same_bytes() {
+    use crate::cli::commands::chat::render::CHUNK;
+    let blocks: Vec<serde_json::Value> = (0..20_000)
+        .map(|i| json!({"type":"text","text":format!("block {i} of text ")}))
+        .collect();
+    let m = json!({"type":"assistant","message":{"id":"m","content":blocks}});
+    let (streamed, drawn, most) = streamed_and_whole(&[m]);
+    assert!(drawn[0].len() > 4 * CHUNK, "{}", drawn[0].len());
+    assert!(most < 2 * CHUNK, "one write of {most} bytes");
+    assert!(streamed == drawn, "not the bytes drawn whole");
+}
+
+/// Text, calls, a thinking block, text again and the result: the same
+/// bytes, written as drawn or drawn whole (what needs the session waits
+/// for the message's end).
+#[test]
+fn text_calls_and_the_result_are_the_same_bytes_as_drawn_whole() {
+    let content = json!([
+        {"type":"text","text":"first **bold** words\n\n- a list"},
+        {"type":"thinking","thinking":"hmm"},
+        {"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}},
+        {"type":"text","text":"after the call"},
+    ]);
+    let messages = [
+        json!({"type":"assistant","message":{"id":"a","content":content}}),
+        json!({"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"t1","content":"one\ntwo"}]}}),
+        json!({"type":"assistant","message":{"id":"b","content":[{"type":"text","text":"done"}]}}),
+        result(),
+    ];
+    let (streamed, drawn, _) = streamed_and_whole(&messages);
+    assert_eq!(streamed, drawn);
+    assert!(streamed[1].contains("✓ Bash"), "{:?}", streamed[1]);
+    assert!(streamed[3].contains("API call"), "{:?}", streamed[3]);
+}

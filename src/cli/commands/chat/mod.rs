@@ -1,0 +1,28 @@
+//! The interactive chat.
+
+mod clipboard;
+pub mod commands;
+mod connection;
+mod core;
+mod dialog;
+pub mod editor;
+mod history;
+mod images;
+pub mod keys;
+pub mod live;
+mod machine;
+mod mentions;
+pub mod pick;
+mod prompt;
+mod promptline;
+pub mod render;
+pub mod repl;
+mod reports;
+pub mod rewind;
+mod screen;
+pub mod shell;
+pub mod state;
+pub(crate) mod statusline_runner;
+pub mod typeahead;
+pub(crate) mod typos;
+mod work;

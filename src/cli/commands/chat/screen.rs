@@ -1,0 +1,94 @@
+//! The chat's screen: where it writes, how it styles, and the renderer
+//! (the answer's filler, the live region, the width).
+
+use super::render::Renderer;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::style::Style;
+use crate::cli::term::wrap::wrapped;
+use std::io::{self, Write};
+
+/// The chat's screen.
+pub(super) struct Screen {
+    out: io::Stdout,
+    style: Style,
+    renderer: Renderer,
+}
+
+impl Screen {
+    /// The terminal's screen, styled so, drawn by `renderer`.
+    pub(super) fn new(style: Style, renderer: Renderer) -> Self {
+        Screen {
+            out: io::stdout(),
+            style,
+            renderer,
+        }
+    }
+
+    pub(super) fn style(&self) -> Style {
+        self.style
+    }
+
+    pub(super) fn renderer(&self) -> &Renderer {
+        &self.renderer
+    }
+
+    pub(super) fn renderer_mut(&mut self) -> &mut Renderer {
+        &mut self.renderer
+    }
+
+    /// Where the chat writes (a notice's bell, a line of its own).
+    pub(super) fn out(&mut self) -> &mut io::Stdout {
+        &mut self.out
+    }
+
+    /// The renderer and where it writes, apart: the machine draws with
+    /// the one while its text goes to the other.
+    pub(super) fn split(&mut self) -> (&mut Renderer, &mut io::Stdout) {
+        (&mut self.renderer, &mut self.out)
+    }
+
+    pub(super) fn write(&mut self, s: &str) {
+        if !s.is_empty() {
+            let _ = self.out.write_all(s.as_bytes());
+            let _ = self.out.flush();
+        }
+    }
+
+    /// An error: `✗` and its text, each line wrapped under the first.
+    pub(super) fn error(&mut self, e: &anyhow::Error) {
+        let text = Sanitizer::clean(&format!("{e:#}"));
+        let first = format!("  {} ", self.style.red("✗"));
+        let width = terminal_width();
+        let out: String = text
+            .split('\n')
+            .enumerate()
+            .map(|(i, l)| wrapped(l, width, if i == 0 { &first } else { "    " }, "    "))
+            .collect();
+        self.write(&out);
+    }
+
+    /// A note, each line indented and wrapped.
+    pub(super) fn info(&mut self, text: &str) {
+        let width = terminal_width();
+        let out: String = Sanitizer::clean(text)
+            .split('\n')
+            .map(|l| wrapped(l, width, "  ", "  "))
+            .collect();
+        self.write(&out);
+    }
+}
+
+pub(super) fn terminal_width() -> usize {
+    crossterm::terminal::size()
+        .map(|(w, _)| w as usize)
+        .unwrap_or(80)
+}
+
+/// The terminal's rows (24 when it cannot be asked).
+pub(super) fn terminal_height() -> usize {
+    crossterm::terminal::size()
+        .map(|(_, h)| h as usize)
+        .ok()
+        .filter(|&h| h > 0)
+        .unwrap_or(24)
+}

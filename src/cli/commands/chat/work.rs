@@ -1,0 +1,513 @@
+//! The chat at work: the one loop that feeds the chat's machine
+//! ([`Machine`], in `machine.rs`) its events (keys, messages, requests, ticks, signals) and
+//! carries out its effects, for a turn and for the wait while background
+//! agents work between prompts.
+
+use super::core::{terminal_width, Chat, Switch};
+use super::dialog::{Dialog, PendingRequest};
+use super::keys::{Keys, RawGuard, TermEvent};
+use super::machine::{Effect, Event, Machine, Parts, WorkEnd};
+use super::screen::terminal_height;
+use crate::cli::common::exit::Exit;
+use crate::cli::common::notify::{Notice, Trigger};
+use crate::cli::requests;
+use crate::cli::requests::publish;
+use crate::cli::sanitize::Sanitizer;
+use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
+use crate::cli::turn::summary::Here;
+use claudio::{
+    Client, PermissionMode, PermissionResult, Priority, RequestBody, RequestState, Responder,
+    UserInput,
+};
+use std::collections::VecDeque;
+use std::future::pending;
+use std::io::{self, IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+impl Chat<'_> {
+    pub(super) fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
+        let rt = self.rt;
+        let client = self.client()?;
+        self.screen.renderer_mut().set_width(terminal_width());
+        let started = Instant::now();
+        let end = rt.block_on(async {
+            client.send(text).await?;
+            self.drive(&client, terminal_keys(), Machine::turn).await
+        });
+        if matches!(end, Ok(WorkEnd::Done)) {
+            let took = started.elapsed();
+            let project = crate::cli::common::notify::project_name(&self.cwd);
+            let body = format!("claudio in {project}, after {} s", took.as_secs());
+            let notice = Notice::new(
+                Trigger::Turn,
+                "Claude is done",
+                &body,
+                self.session.state.session_id.as_deref(),
+            );
+            self.notifier.turn_ended(took, &notice, self.screen.out());
+        }
+        self.after(&client, end)
+    }
+
+    /// Shift-Tab: ask the CLI for the mode `next`, then take in what it
+    /// sends until it confirms the switch (its requests meanwhile are
+    /// asked, as in a turn). A refusal is an error; the session goes on.
+    pub(super) fn switch_mode(&mut self, next: PermissionMode) -> anyhow::Result<Option<Exit>> {
+        let rt = self.rt;
+        let client = self.client()?;
+        rt.block_on(client.set_permission_mode(next.clone()))?;
+        let end =
+            rt.block_on(self.drive(&client, terminal_keys(), |_, now| Machine::mode(next, now)));
+        self.after(&client, end)
+    }
+
+    /// After the work: on to the next prompt, out of the program, or (the
+    /// CLI gone or failed) the session started again, the conversation kept.
+    fn after(
+        &mut self,
+        client: &Client,
+        end: anyhow::Result<WorkEnd>,
+    ) -> anyhow::Result<Option<Exit>> {
+        let end = match end {
+            Ok(WorkEnd::Failed(e)) => Err(anyhow::Error::new(e)),
+            other => other,
+        };
+        // a signal stops the chat: the live region goes, the session is
+        // kept for the chat's loop to close gracefully (never started again)
+        if let Some(&super::keys::Stopped(n)) = end.as_ref().err().and_then(|e| e.downcast_ref()) {
+            let out = self.screen.renderer_mut().abandon_turn();
+            self.session.reading.abandon_turn();
+            self.write(&out);
+            return Ok(Some(Exit::Signal(n)));
+        }
+        match end {
+            Ok(WorkEnd::Done) => Ok(None),
+            Ok(WorkEnd::Quit(exit)) => {
+                client.kill();
+                self.conn.lost();
+                Ok(Some(exit))
+            }
+            Ok(WorkEnd::SessionLost | WorkEnd::Failed(_)) | Err(_) => {
+                let out = self.screen.renderer_mut().abandon_turn();
+                self.session.reading.abandon_turn();
+                self.write(&out);
+                if let Err(e) = end {
+                    self.error(&e);
+                }
+                // Keep the conversation: the next prompt resumes it.
+                let id = self.session.state.session_id.clone();
+                self.conn.lost();
+                self.switch(Switch::Again(id))?;
+                self.info("the session ended; the next prompt starts it again");
+                Ok(None)
+            }
+        }
+    }
+
+    /// The parts of the chat its machine works on.
+    fn parts(&mut self) -> Parts<'_> {
+        Parts {
+            renderer: self.screen.renderer_mut(),
+            session: &mut self.session,
+            ahead: self.prompt.ahead_mut(),
+        }
+    }
+
+    /// Run the chat's work ([`Machine`]) to its end: the one loop that feeds
+    /// it events (the CLI's messages, signals and ticks from the turn's
+    /// [`Source`], and the chat's own keys and requests) and carries out
+    /// its effects.
+    async fn drive(
+        &mut self,
+        client: &Client,
+        mut keys: Option<Keys>,
+        start: impl FnOnce(
+            &mut Parts<'_>,
+            Instant,
+        ) -> (Machine<PendingRequest>, Vec<Effect<PendingRequest>>),
+    ) -> anyhow::Result<WorkEnd> {
+        let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
+        let mut source = Source::new(client, signals).ticking(TICK);
+        // the live region is folded to the screen's rows
+        self.screen.renderer_mut().set_height(terminal_height());
+        let (mut work, first) = start(&mut self.parts(), Instant::now());
+        // what the work before read and did not take in comes first
+        work.hold(self.conn.take_held());
+        let mut effects: VecDeque<Effect<PendingRequest>> = first.into();
+        // while a dialog is open: single keys, and its request's end
+        let mut raw: Option<RawGuard> = None;
+        let mut open: Option<Responder> = None;
+        // the open request, offered to the deck while its dialog waits
+        let mut published: Option<publish::Published> = None;
+        loop {
+            while let Some(effect) = effects.pop_front() {
+                let event = match effect {
+                    Effect::Write(text) => {
+                        write_to(self.screen.out(), &text);
+                        None
+                    }
+                    Effect::SendNow(text) => {
+                        let input = UserInput::new(text).priority(Priority::Now);
+                        client.send(input).await.is_ok().then_some(Event::SentNow)
+                    }
+                    Effect::Interrupt => {
+                        source.interrupt();
+                        None
+                    }
+                    Effect::Raw(on) => {
+                        raw = if on {
+                            keys.as_ref().map(Keys::raw)
+                        } else {
+                            None
+                        };
+                        None
+                    }
+                    Effect::Open(request) => {
+                        let dialog = Box::new(self.dialog(&request, keys.is_some()));
+                        if dialog.asks() {
+                            let notice = self.notice_for(&request);
+                            self.notifier.needs_you(&notice, self.screen.out());
+                        }
+                        // what was typed before the dialog is drawn (the keys
+                        // read meanwhile: making it can take a while, a big
+                        // file's diff) is the type-ahead's, never its answer
+                        let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
+                        open = Some(request.responder.clone());
+                        if dialog.asks() && keys.is_some() {
+                            published = self.publish(&request);
+                        }
+                        Some(Event::Request {
+                            typed_before,
+                            request,
+                            dialog,
+                        })
+                    }
+                    Effect::Reply(a, result) => {
+                        // withdrawn meanwhile, or the session gone: nothing to send
+                        let _ = a.responder.answer(result).await;
+                        self.notifier.answered();
+                        open = None;
+                        drop(published.take());
+                        None
+                    }
+                    Effect::RestoreKeys => {
+                        if let Some(k) = &keys {
+                            k.restore_char_mode();
+                        }
+                        None
+                    }
+                    Effect::End(end) => {
+                        // read while a dialog was open, after the end: the
+                        // next work's
+                        self.conn.hold(work.take_held());
+                        drop(raw);
+                        // what was typed in the last instant joins the type-ahead
+                        self.finish_keys(keys);
+                        return Ok(end);
+                    }
+                };
+                if let Some(e) = event {
+                    self.step(&mut work, e, &mut effects);
+                }
+            }
+            // what the CLI said while a dialog was open comes first
+            if let Some(held) = work.next_held() {
+                self.step(&mut work, held, &mut effects);
+                continue;
+            }
+            let asking = work.asking();
+            let front = front_input(&mut keys, open.as_ref());
+            let wait = Wait {
+                asking,
+                hold: work.held_full(),
+                due: None,
+            };
+            let event = match source.next(front, wait).await {
+                Happened::Front(Front::Key(Some(input))) => Event::Key(input),
+                Happened::Front(Front::Stopped(n)) => {
+                    // a signal ends the chat: the work stops here, the
+                    // chat's loop closes the session
+                    self.conn.hold(work.take_held());
+                    drop(raw);
+                    drop(published.take());
+                    self.finish_keys(keys);
+                    return Err(super::keys::Stopped(n).into());
+                }
+                Happened::Front(Front::Key(None)) => {
+                    keys = None;
+                    Event::KeysGone
+                }
+                Happened::Front(Front::Settled(how)) => {
+                    // answered in the deck, withdrawn, or the session gone
+                    open = None;
+                    drop(published.take());
+                    self.notifier.answered();
+                    if how == RequestState::Answered {
+                        Event::AnsweredElsewhere
+                    } else {
+                        Event::Withdrawn
+                    }
+                }
+                Happened::Request(request) => {
+                    let (body, responder) = request.into_parts();
+                    match body {
+                        RequestBody::CanUseTool(req) => Event::Asks(PendingRequest {
+                            req: *req,
+                            responder,
+                        }),
+                        // a kind the chat does not answer: dropped, it gets
+                        // its default answer (an error)
+                        _ => continue,
+                    }
+                }
+                Happened::Withdrawn(id) => {
+                    // the open dialog closes, saying so; a request held
+                    // behind it is passed over when its turn comes
+                    if open.as_ref().is_none_or(|r| r.request_id() != id) {
+                        continue;
+                    }
+                    open = None;
+                    drop(published.take());
+                    self.notifier.answered();
+                    Event::Withdrawn
+                }
+                Happened::TurnStarted => {
+                    // the reading counts the results owed from it
+                    self.session.reading.turn_started();
+                    continue;
+                }
+                Happened::TurnEnded => {
+                    self.session.reading.turn_ended();
+                    continue;
+                }
+                Happened::Message(m) => Event::Message(Box::new(m.message)),
+                Happened::LongLine(limit) => Event::LongLine(limit),
+                Happened::Failed(e) => Event::Failed(e),
+                Happened::Closed => Event::Closed,
+                Happened::Tick | Happened::Due => Event::Tick,
+                Happened::Signal(Signal::Interrupt) => Event::CtrlC,
+                Happened::Signal(Signal::Continue) => Event::Continued {
+                    width: terminal_width(),
+                },
+                // the chat's own stream has them (`Front::Stopped`)
+                Happened::Signal(Signal::Terminate | Signal::Hangup) => continue,
+            };
+            match &event {
+                Event::Key(TermEvent::Resize(_, rows)) => {
+                    self.screen.renderer_mut().set_height(usize::from(*rows));
+                }
+                Event::Continued { .. } => self.screen.renderer_mut().set_height(terminal_height()),
+                _ => {}
+            }
+            self.step(&mut work, event, &mut effects);
+        }
+    }
+
+    /// One step of the machine: what it writes goes to the screen as it
+    /// is drawn (a message of 300,000 blocks is never held drawn whole),
+    /// unless effects wait before it in `effects`; the other effects join
+    /// them, in order.
+    fn step(
+        &mut self,
+        work: &mut Machine<PendingRequest>,
+        event: Event<PendingRequest>,
+        effects: &mut VecDeque<Effect<PendingRequest>>,
+    ) {
+        let (renderer, screen) = self.screen.split();
+        let mut parts = Parts {
+            renderer,
+            session: &mut self.session,
+            ahead: self.prompt.ahead_mut(),
+        };
+        work.step_into(
+            &mut parts,
+            event,
+            Instant::now(),
+            &mut |effect| match effect {
+                Effect::Write(text) if effects.is_empty() => write_to(screen, &text),
+                effect => effects.push_back(effect),
+            },
+        );
+    }
+
+    /// Background agents are at work and nothing else is: show them live
+    /// and take the next prompt on the turn's own line (Enter sends it).
+    /// Their requests are asked at once. Ends when they are done and the
+    /// turn the CLI starts for their report has ended, when a prompt was
+    /// typed, or with Ctrl-D on an empty line ([`WorkEnd::Quit`]); how it
+    /// ended is the machine's [`WorkEnd`], as a turn's is.
+    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<WorkEnd> {
+        let Some(client) = self.conn.live() else {
+            return Ok(WorkEnd::Done);
+        };
+        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+            return Ok(WorkEnd::Done);
+        }
+        let rt = self.rt;
+        rt.block_on(self.at_work(&client))
+    }
+
+    async fn at_work(&mut self, client: &Client) -> anyhow::Result<WorkEnd> {
+        let prompt = self.plain_prompt();
+        let eof = self.prompt.take_eof();
+        self.drive(client, Keys::start(), |p, now| {
+            let (mut work, mut out) = Machine::at_work(p, prompt, now);
+            if eof {
+                work.step_into(p, Event::Eof, now, &mut |e| out.push(e));
+            }
+            (work, out)
+        })
+        .await
+    }
+
+    /// The dialog that asks the person about one request from the CLI: a
+    /// tool to allow, the model's questions, or a plan (its text as the
+    /// library hands it over). Without a terminal, nobody is asked: denied,
+    /// never allowed silently.
+    fn dialog(&self, a: &PendingRequest, keys: bool) -> Dialog {
+        let style = self.screen.style();
+        let req = &a.req;
+        if a.responder.is_settled() {
+            // withdrawn while another was asked: said, nothing to answer
+            let note = format!(
+                "  {} {} {}\n",
+                style.dim("•"),
+                Sanitizer::clean(&req.tool_name),
+                style.dim("withdrawn before it was asked")
+            );
+            let result = PermissionResult::deny(requests::WITHDRAWN);
+            return Dialog::decided(note, result, style);
+        }
+        if !keys {
+            let note = format!(
+                "  {} no terminal to ask on: denied {}\n",
+                style.red("✗"),
+                Sanitizer::clean(&req.tool_name)
+            );
+            let result = requests::nobody_to_ask(&req.tool_name);
+            return Dialog::decided(note, result, style);
+        }
+        // a sub-agent's request names its agent (`agent_id`, its task id)
+        let agent = req
+            .agent_id
+            .as_deref()
+            .and_then(|t| self.session.agent_by_task(t))
+            .or_else(|| {
+                req.tool_use_id
+                    .as_deref()
+                    .and_then(|id| self.session.agent_of(id))
+            });
+        let (width, height) = crossterm::terminal::size()
+            .map(|(w, h)| (w as usize, h as usize))
+            .unwrap_or((self.screen.renderer().width(), 24));
+        // the very call the person allowed for this session (no rule was
+        // suggested) is allowed and said; any other is asked
+        let at = requests::Asking {
+            cwd: &self.cwd,
+            agent,
+            grants: &self.session.state.grants,
+            style,
+            width,
+        };
+        let dialog = Dialog::open(req, &at);
+        dialog.size(width, height)
+    }
+
+    /// Offer the request its dialog asks about to the deck, if one runs
+    /// or starts while it waits ([`publish`]): the first answer wins.
+    fn publish(&self, a: &PendingRequest) -> Option<publish::Published> {
+        let about = publish::About {
+            program: "claudio chat",
+            cwd: self.cwd.clone(),
+            session_id: self.session.state.session_id.clone(),
+            cost_usd: self.session.state.totals.session_cost_usd,
+        };
+        publish::start(
+            crate::cli::requests::socket::path(),
+            &a.req,
+            &a.responder,
+            &about,
+        )
+    }
+
+    /// The notice for a request that asks the person: what waits, in which
+    /// project.
+    fn notice_for(&self, a: &PendingRequest) -> Notice {
+        let req = &a.req;
+        let project = crate::cli::common::notify::project_name(&self.cwd);
+        let session = self.session.state.session_id.as_deref();
+        let (kind, title) = (requests::registered(req.kind()).notice)(req);
+        let here = Here::new(&self.cwd);
+        let what = crate::cli::turn::summary::tool_summary_at(&req.tool_name, &req.input, &here);
+        let body = if what.is_empty() {
+            format!("claudio in {project}")
+        } else {
+            format!("{what} — claudio in {project}")
+        };
+        Notice::new(kind, &title, &body, session)
+    }
+
+    /// Stop reading keys; what was typed in the last instant joins the
+    /// type-ahead (Ctrl-D among it: for the wait after the turn).
+    fn finish_keys(&mut self, keys: Option<Keys>) {
+        let left = keys.map(Keys::finish).unwrap_or_default();
+        self.prompt.turn_ended(left);
+    }
+}
+
+/// How often the spinners move.
+const TICK: Duration = Duration::from_millis(80);
+
+/// The chat's own input while it works, beside the CLI's events.
+enum Front {
+    /// A key (`None`: the terminal is gone).
+    Key(Option<TermEvent>),
+    /// The request being asked is settled without its dialog: the CLI
+    /// withdrew it (the event may still be on its way), the session
+    /// ended, or another holder (the deck) answered.
+    Settled(RequestState),
+    /// A signal stops the chat ([`super::keys::stopped`]).
+    Stopped(i32),
+}
+
+/// The keys typed while Claude works (only on a terminal).
+fn terminal_keys() -> Option<Keys> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        Keys::start()
+    } else {
+        None
+    }
+}
+
+/// The next of the chat's own inputs: a key, or the end of the request
+/// `open` without its dialog.
+async fn front_input(keys: &mut Option<Keys>, open: Option<&Responder>) -> Front {
+    let key = async {
+        match keys {
+            Some(k) => k.next().await,
+            None => pending().await,
+        }
+    };
+    tokio::select! {
+        biased;
+        n = super::keys::stopped() => Front::Stopped(n),
+        k = key => Front::Key(k),
+        how = settled(open) => Front::Settled(how),
+    }
+}
+
+pub(super) fn write_to(out: &mut io::Stdout, s: &str) {
+    if !s.is_empty() {
+        let _ = out.write_all(s.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+/// Resolves when the request `open` is settled, with how; never without
+/// one.
+async fn settled(open: Option<&Responder>) -> RequestState {
+    match open {
+        Some(r) => r.settled().await,
+        None => pending().await,
+    }
+}

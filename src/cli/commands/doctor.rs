@@ -1,0 +1,463 @@
+//! `claudio doctor`: is everything in place? Each problem comes with its fix.
+//! Credentials are reported as present or absent, never shown.
+
+use crate::cli::common::config::Config;
+use crate::cli::common::exit::Exit;
+use crate::cli::common::flags::SessionFlags;
+use crate::cli::term::style::Style;
+use claudio::transport::find_cli;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// The oldest CLI version claudio supports (its real-CLI tests run against it).
+pub const TESTED_CLI_VERSION: &str = "2.1.328";
+/// The newest CLI version claudio is tested with (the one the TypeScript SDK
+/// 0.3.336 bundles).
+pub const NEWEST_TESTED_CLI_VERSION: &str = "2.1.336";
+
+#[derive(Debug, PartialEq, Eq)]
+enum Level {
+    Ok,
+    Warn,
+    Problem,
+}
+
+struct Report {
+    style: Style,
+    problems: usize,
+    out: String,
+}
+
+impl Report {
+    fn line(&mut self, level: Level, what: &str, detail: &str, fix: Option<&str>) {
+        let s = self.style;
+        let mark = match level {
+            Level::Ok => s.green("✓"),
+            Level::Warn => s.yellow("!"),
+            Level::Problem => {
+                self.problems += 1;
+                s.red("✗")
+            }
+        };
+        self.out
+            .push_str(&format!("{mark} {:<12} {detail}\n", s.bold(what)));
+        if let Some(fix) = fix {
+            self.out
+                .push_str(&format!("  {:<12} {}\n", "", s.dim(&format!("fix: {fix}"))));
+        }
+    }
+}
+
+pub fn run(
+    session: &SessionFlags,
+    config: anyhow::Result<(Config, Option<PathBuf>)>,
+    verbose: bool,
+) -> Exit {
+    let mut r = Report {
+        style: Style::decide(
+            session.color_choice(),
+            std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        ),
+        problems: 0,
+        out: String::new(),
+    };
+    check_cli(&mut r, session, verbose);
+    check_credentials(&mut r);
+    check_store(&mut r);
+    // a bad CLAUDIO_ARCHIVE_DIR is its own problem, not the file's
+    let archive_env = crate::cli::common::archive::archive_env();
+    let config = match config {
+        Err(_) if archive_env.is_err() => Config::load_file(),
+        c => c,
+    };
+    let auto = matches!(&config, Ok((c, _)) if c.archive == Some(crate::cli::common::config::ArchiveMode::Auto));
+    check_cleanup(&mut r, auto);
+    if let Err(why) = archive_env {
+        r.line(
+            Level::Problem,
+            "archive",
+            &why.to_string(),
+            Some("set CLAUDIO_ARCHIVE_DIR to an absolute path, or unset it for the default (claudio/archive under the XDG data folder)"),
+        );
+    }
+    match config {
+        Ok((_, Some(path))) => r.line(Level::Ok, "config", &path.display().to_string(), None),
+        Ok((_, None)) => {
+            let where_ = crate::cli::common::config::config_path()
+                .map(|(p, _)| format!("none (looked for {})", p.display()))
+                .unwrap_or_else(|| "none".into());
+            r.line(Level::Ok, "config", &where_, None)
+        }
+        Err(e) => r.line(
+            Level::Problem,
+            "config",
+            &format!("{e:#}"),
+            Some("correct the file, or move it away to use the defaults"),
+        ),
+    }
+    print!("{}", r.out);
+    if r.problems == 0 {
+        Exit::Success
+    } else {
+        Exit::Failure
+    }
+}
+
+fn check_cli(r: &mut Report, session: &SessionFlags, verbose: bool) {
+    let path = match find_cli(session.cli_path.as_deref()) {
+        Ok(p) => p,
+        Err(claudio::Error::CliNotFound { searched }) => {
+            // one line; the places only when asked for (`--verbose`)
+            let detail = if verbose {
+                format!(
+                    "not found; looked in: {}",
+                    searched
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                format!(
+                    "not found (looked in {} places: $PATH and the usual installs; --verbose lists them)",
+                    searched.len()
+                )
+            };
+            r.line(
+                Level::Problem,
+                "claude",
+                &detail,
+                Some("npm install -g @anthropic-ai/claude-code, or name it with --cli-path or CLAUDIO_CLI"),
+            );
+            return;
+        }
+        Err(e) => {
+            r.line(
+                Level::Problem,
+                "claude",
+                &e.to_string(),
+                Some("npm install -g @anthropic-ai/claude-code"),
+            );
+            return;
+        }
+    };
+    match cli_version(&path) {
+        Some(v) => {
+            let older = version_tuple(&v) < version_tuple(TESTED_CLI_VERSION);
+            let detail = format!("{} ({v})", path.display());
+            if older {
+                r.line(
+                    Level::Warn,
+                    "claude",
+                    &format!(
+                        "{detail}; older than {TESTED_CLI_VERSION}, the oldest claudio supports (tested: {TESTED_CLI_VERSION} to {NEWEST_TESTED_CLI_VERSION})"
+                    ),
+                    Some("npm install -g @anthropic-ai/claude-code@latest"),
+                );
+            } else if version_tuple(&v) > version_tuple(NEWEST_TESTED_CLI_VERSION) {
+                r.line(
+                    Level::Ok,
+                    "claude",
+                    &format!(
+                        "{detail}; newer than {NEWEST_TESTED_CLI_VERSION}, the newest claudio is tested with"
+                    ),
+                    None,
+                );
+            } else {
+                r.line(Level::Ok, "claude", &detail, None);
+            }
+        }
+        None => r.line(
+            Level::Problem,
+            "claude",
+            &format!("{} does not answer `--version`", path.display()),
+            Some("reinstall it: npm install -g @anthropic-ai/claude-code"),
+        ),
+    }
+}
+
+fn cli_version(path: &Path) -> Option<String> {
+    use claudio::child::{self, Ended};
+    let mut cmd = Command::new(path);
+    cmd.arg("--version");
+    let done = child::run(
+        cmd,
+        child::Run::new(Duration::from_secs(15)).max_output(4096),
+    )
+    .ok()?;
+    if !matches!(done.ended, Ended::Exited(_)) {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&done.output);
+    let v = text.split_whitespace().next()?.to_owned();
+    v.chars().next()?.is_ascii_digit().then_some(v)
+}
+
+fn version_tuple(v: &str) -> Vec<u64> {
+    v.split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .take(3)
+        .map(|p| p.parse().unwrap_or(0))
+        .collect()
+}
+
+/// The CLI's configuration folder, found as the store finds it (one rule:
+/// `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`).
+fn claude_dir() -> Option<PathBuf> {
+    claudio::store::default_config_dir().ok()
+}
+
+fn check_credentials(r: &mut Report) {
+    let vars = [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+    ];
+    let mut found: Vec<String> = vars
+        .iter()
+        .filter(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
+        .map(|v| v.to_string())
+        .collect();
+    if let Some(dir) = claude_dir() {
+        let f = dir.join(".credentials.json");
+        if f.is_file() {
+            found.push(f.display().to_string());
+        }
+    }
+    if found.is_empty() {
+        r.line(
+            Level::Problem,
+            "credentials",
+            "none found",
+            Some("run `claude` once and log in, or set ANTHROPIC_API_KEY"),
+        );
+    } else {
+        r.line(
+            Level::Ok,
+            "credentials",
+            &format!("present ({})", found.join(", ")),
+            None,
+        );
+    }
+}
+
+fn check_store(r: &mut Report) {
+    let Some(dir) = claudio::store::Store::open(None)
+        .ok()
+        .map(|s| s.projects_dir())
+    else {
+        r.line(Level::Warn, "transcripts", "no home directory", None);
+        return;
+    };
+    match std::fs::metadata(&dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => r.line(
+            Level::Ok,
+            "transcripts",
+            &format!("{} (empty: no sessions yet)", dir.display()),
+            None,
+        ),
+        Ok(m) if !m.is_dir() => r.line(
+            Level::Problem,
+            "transcripts",
+            &format!("{} is not a directory", dir.display()),
+            Some("move the file away; Claude Code keeps a folder there"),
+        ),
+        other => match other.and_then(|_| store_size(&dir)) {
+            Ok(c) if c.odd == 0 && c.passed.is_empty() => r.line(
+                Level::Ok,
+                "transcripts",
+                &format!(
+                    "{} ({} sessions, {})",
+                    dir.display(),
+                    c.sessions,
+                    crate::cli::term::text::human_size(c.bytes)
+                ),
+                None,
+            ),
+            Ok(c) => {
+                let mut detail = format!(
+                    "{} ({} sessions, {}",
+                    dir.display(),
+                    c.sessions,
+                    crate::cli::term::text::human_size(c.bytes)
+                );
+                if c.odd > 0 {
+                    detail.push_str(&format!(
+                        "; {} named like transcripts are not regular files",
+                        c.odd
+                    ));
+                }
+                if !c.passed.is_empty() {
+                    let named: Vec<String> = c
+                        .passed
+                        .iter()
+                        .take(3)
+                        .map(|(p, why)| format!("{}: {why}", p.display()))
+                        .collect();
+                    let more = c.passed.len().saturating_sub(3);
+                    detail.push_str(&format!(
+                        "; {} project folder{} not read (so not archived): {}{}",
+                        c.passed.len(),
+                        if c.passed.len() == 1 { "" } else { "s" },
+                        named.join("; "),
+                        if more > 0 {
+                            format!("; and {more} more")
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
+                detail.push(')');
+                let fix = if c.passed.is_empty() {
+                    "links, FIFOs and devices there are never read; `claudio sessions list --all` names them"
+                } else {
+                    "a folder claudio cannot read, or a link to a folder that is not yours, is never read: fix its permissions, or move the folder back into place"
+                };
+                r.line(Level::Warn, "transcripts", &detail, Some(fix))
+            }
+            Err(e) => r.line(
+                Level::Problem,
+                "transcripts",
+                &format!("{}: {e}", dir.display()),
+                Some("check the folder's permissions"),
+            ),
+        },
+    }
+}
+
+/// The CLI's cleanup: the period in effect, what goes within a week, and
+/// whether claudio keeps it.
+fn check_cleanup(r: &mut Report, auto: bool) {
+    use super::doctor::retention::{at_risk, period, SOON_DAYS};
+    let Ok(store) = claudio::store::Store::open(None) else {
+        return;
+    };
+    let cwd = std::env::current_dir().ok();
+    let p = period(&crate::cli::common::settings::files(
+        store.config_dir(),
+        cwd.as_deref(),
+    ));
+    let from = match &p.from {
+        Some(f) => format!("cleanupPeriodDays in {}", f.display()),
+        None => "cleanupPeriodDays, the CLI's default".to_owned(),
+    };
+    if p.days == 0 {
+        r.line(Level::Ok, "cleanup", &format!("off (0: {from})"), None);
+        return;
+    }
+    let archive = crate::cli::common::archive::archive_dir();
+    let risk = at_risk(
+        &store.projects_dir(),
+        p.days,
+        archive.as_deref(),
+        std::time::SystemTime::now(),
+    );
+    let mut detail = format!(
+        "the CLI deletes transcripts older than {} days ({from}); in the next {SOON_DAYS} days: {} session{} ({})",
+        p.days,
+        risk.sessions,
+        if risk.sessions == 1 { "" } else { "s" },
+        crate::cli::term::text::human_size(risk.bytes)
+    );
+    if risk.unarchived > 0 {
+        detail.push_str(&format!(", {} not archived", risk.unarchived));
+    } else if risk.sessions > 0 {
+        detail.push_str(", all archived");
+    }
+    let archive_text = archive.as_ref().map_or_else(
+        || "claudio's archive".to_owned(),
+        |d| d.display().to_string(),
+    );
+    if auto {
+        detail.push_str(&format!("; archived automatically into {archive_text}"));
+        r.line(Level::Ok, "cleanup", &detail, None);
+    } else if risk.unarchived == 0 {
+        // nothing of yours goes unkept this week: no alarm; the way to keep
+        // them is said once, unless there is nothing to keep
+        let empty = store_size(&store.projects_dir()).map_or(true, |c| c.sessions == 0);
+        if !empty {
+            detail.push_str(&format!(
+                "; to keep them past it: `archive = \"auto\"` in the config file, into {archive_text}"
+            ));
+        }
+        r.line(Level::Ok, "cleanup", &detail, None);
+    } else {
+        r.line(
+            Level::Warn,
+            "cleanup",
+            &detail,
+            Some(&format!(
+                "keep them: `archive = \"auto\"` in the config file (or `claudio sessions archive` now), into {archive_text}"
+            )),
+        );
+    }
+}
+
+/// What the store holds, as doctor counts it.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Count {
+    /// Sessions (regular `.jsonl` files), in the project folders the store
+    /// reads (links to a folder of the person's own included).
+    sessions: u64,
+    /// Their bytes.
+    bytes: u64,
+    /// Other entries named like transcripts (links, FIFOs, devices: never
+    /// read, not counted).
+    odd: u64,
+    /// Project folders not read, with why: unreadable ones, and links to a
+    /// folder of another user or to nothing.
+    passed: Vec<super::doctor::retention::Passed>,
+}
+
+fn store_size(dir: &Path) -> std::io::Result<Count> {
+    let (folders, passed) = super::doctor::retention::project_folders(dir)?;
+    let mut c = Count {
+        passed,
+        ..Count::default()
+    };
+    for project in folders {
+        let files = match std::fs::read_dir(&project) {
+            Ok(rd) => rd,
+            Err(e) => {
+                c.passed.push((project, format!("cannot read it: {e}")));
+                continue;
+            }
+        };
+        for f in files.flatten() {
+            let name = f.file_name();
+            if !name.to_string_lossy().ends_with(".jsonl") {
+                continue;
+            }
+            // the entry itself (a link is not followed)
+            let Ok(meta) = f.metadata() else { continue };
+            if meta.is_file() {
+                c.sessions += 1;
+                c.bytes += meta.len();
+            } else if !meta.is_dir() {
+                c.odd += 1;
+            }
+        }
+    }
+    c.passed.sort();
+    Ok(c)
+}
+
+mod retention;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare() {
+        assert!(version_tuple("2.1.9") < version_tuple("2.1.328"));
+        assert!(version_tuple("2.2.0") > version_tuple("2.1.328"));
+        assert_eq!(version_tuple("2.1.328"), vec![2, 1, 328]);
+        // the supported range: oldest to newest tested
+        assert!(version_tuple(TESTED_CLI_VERSION) < version_tuple(NEWEST_TESTED_CLI_VERSION));
+        assert_eq!(NEWEST_TESTED_CLI_VERSION, "2.1.336");
+    }
+}
