@@ -70,14 +70,13 @@ mod tests {
         use std::os::unix::net::UnixStream;
         let soon = || Duration::from_millis(300);
         // a whole JSON value is enough: the writer may keep the pipe open
+        // (were it waited for, the deadline would make it `Late`)
         let (mut w, r) = UnixStream::pair().unwrap();
         w.write_all(b"{\"a\": {\"b\": 1}}\n").unwrap();
-        let started = Instant::now();
         assert_eq!(
             read_json(&r, 1024, soon()).unwrap(),
             b"{\"a\": {\"b\": 1}}\n"
         );
-        assert!(started.elapsed() < Duration::from_millis(250));
         // half a value, and nothing more: the deadline
         let (mut w, r) = UnixStream::pair().unwrap();
         w.write_all(b"{\"a\": 1").unwrap();
