@@ -1795,3 +1795,143 @@ fn tab_completes_slash_commands_and_lists_them() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// A scenario part: the fake takes `/mcp`'s `mcp_status` request, says so
+/// (the file `asked`), and answers only once the test makes `go`: the
+/// chat is busy between prompts (no prompt read, no turn) until then.
+fn mcp_waits_for(asked: &std::path::Path, go: &std::path::Path) -> Vec<Step> {
+    vec![
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"mcp_status"}}),
+            "m",
+        ),
+        Step::WriteFile {
+            path: asked.display().to_string(),
+            content: String::new(),
+        },
+        Step::WaitFile(go.display().to_string()),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"mcpServers":[]}}}),
+        ),
+    ]
+}
+
+/// Waits (bounded) for the file at `p`.
+fn wait_file(p: &std::path::Path) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while !p.exists() {
+        assert!(Instant::now() < until, "{} never made", p.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Keys typed while the chat is busy between prompts (a slash command
+/// waiting for the CLI: no prompt is read, no turn runs) are read by the
+/// chat's one reader of the keyboard, which lives as long as the chat
+/// (#42.1): the terminal does not echo them where the chat writes, and
+/// they are on the next prompt's line, once. Before, no reader was there:
+/// the terminal, back in its own mode, echoed them under the command.
+#[test]
+fn keys_typed_while_the_chat_is_busy_between_prompts_are_on_the_next_line_once() {
+    let gate = tempfile::tempdir().unwrap();
+    let (asked, go) = (gate.path().join("asked"), gate.path().join("go"));
+    let fake = Fake::after_init(vec![
+        mcp_waits_for(&asked, &go),
+        turn("typed while busy", "all right"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.line("/mcp");
+    wait_file(&asked);
+    t.send(b"typed while busy");
+    std::fs::write(&go, "").unwrap();
+    t.wait_for("no MCP servers");
+    let screen = t.wait_for("› typed while busy");
+    assert_eq!(screen.matches("typed while busy").count(), 1, "{screen}");
+    t.send(b"\r");
+    t.wait_for("all right");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "typed while busy");
+}
+
+/// Ctrl-C while the chat is busy between prompts, before any turn: it
+/// comes in through the chat's one source of keys and signals, as Ctrl-C
+/// at the next prompt (the line starts again), and reaches no turn: the
+/// next prompt's turn runs to its end. Before, nothing took SIGINT there
+/// yet: it killed the chat.
+#[test]
+fn ctrl_c_while_the_chat_is_busy_between_prompts_is_the_next_prompt_s() {
+    let gate = tempfile::tempdir().unwrap();
+    let (asked, go) = (gate.path().join("asked"), gate.path().join("go"));
+    let fake = Fake::after_init(vec![
+        mcp_waits_for(&asked, &go),
+        turn("after the ctrl-c", "still here"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.line("/mcp");
+    wait_file(&asked);
+    t.ctrl_c();
+    std::fs::write(&go, "").unwrap();
+    t.wait_for("no MCP servers");
+    t.wait_prompt();
+    t.line("after the ctrl-c");
+    let screen = t.wait_for("1 API call");
+    assert!(screen.contains("still here"), "{screen}");
+    assert!(!screen.contains("interrupting"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+/// While the Ctrl-G editor runs, it owns the terminal: the chat's one
+/// reader of the keyboard pauses (the terminal in the mode the chat found,
+/// lines and echo), so every key typed goes to the editor, none to the
+/// chat; after it, the reader reads again, the same one.
+#[test]
+fn keys_typed_in_the_editor_are_the_editor_s_and_the_prompt_reads_again_after() {
+    let fake = Fake::after_init(vec![turn("from the editor!", "edited")]);
+    let gate = tempfile::tempdir().unwrap();
+    let started = gate.path().join("started");
+    let script = gate.path().join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n: > '{}'\nIFS= read -r line\nprintf '%s' \"$line\" > \"$1\"\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env("VISUAL", &script);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"draft");
+    t.wait_for("› draft");
+    t.send(b"\x07"); // Ctrl-G
+    wait_file(&started);
+    // the editor reads a line, the terminal echoing it
+    t.send(b"from the editor\r");
+    t.wait_for("› from the editor");
+    t.send(b"!\r");
+    t.wait_for("edited");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "from the editor!");
+}

@@ -47,6 +47,11 @@ pub(super) struct Chat<'a> {
     pub(super) clipboard: super::clipboard::System,
     /// Notices when the session needs the person, or a long turn ended.
     pub(super) notifier: crate::cli::notify::Notifier,
+    /// The chat's one reader of the keyboard and of its signals, for its
+    /// whole life (#42.1): the prompt, the turns, the pickers and the
+    /// dialogs all read it; `None` only while the chat's work holds it
+    /// (`work.rs`), or before it is made.
+    pub(super) keys: Option<super::keys::Keys>,
 }
 
 impl<'a> Chat<'a> {
@@ -77,6 +82,7 @@ impl<'a> Chat<'a> {
             cwd,
             clipboard: Default::default(),
             notifier,
+            keys: None,
         }
     }
 

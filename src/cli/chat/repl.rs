@@ -76,11 +76,12 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     // the signals that end the chat: one stream for its life, seen by
     // every wait of the chat (`keys::stopped`), the chat ending from this
     // loop (the CLI closed, the history saved, the terminal put back)
+    // and the keyboard: one reader for the chat's life (#42.1), made
+    // before the session connects, so that nothing typed from now on is
+    // lost or echoed, whatever the chat is doing
     let saved = rustix::termios::tcgetattr(io::stdin()).ok();
-    {
-        let _guard = rt.enter();
-        keys::take_stops()?;
-    }
+    let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
+    chat.keys = Some(keys::Keys::start(rt.handle(), terminal)?);
     chat.start_connect(session.clone())?;
     // `-r ID` of a session the store does not hold: the CLI's answer
     // decides before a prompt is typed, so an unknown id never opens a
@@ -160,7 +161,10 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         }
         let prompt = chat.plain_prompt();
         let Line { before, after } = start.line;
-        let line = match ed.read(&prompt, &before, &after)? {
+        let Some(keys) = chat.keys.as_mut() else {
+            break Exit::Success;
+        };
+        let line = match ed.read(keys, &prompt, &before, &after)? {
             Read::Line(line) => line,
             Read::Eof => break Exit::Success,
             Read::Interrupted => continue,
@@ -256,13 +260,19 @@ impl Chat<'_> {
             }
             PromptAction::Edit { line } => {
                 self.erase_prompt(prompt, &line);
-                // the chat's signals are waited on while the editor runs
-                let watch = self.rt.spawn(keys::stopped());
+                // the editor owns the terminal while it runs: the chat's
+                // one reader pauses (its signals are still taken: a stop
+                // ends the editor)
+                if let Some(k) = self.keys.as_mut() {
+                    k.pause();
+                }
                 let edit =
                     editor::edit_in_editor_unless(&line, &editor::editor_from_env(), &|| {
                         stopped_by().is_some()
                     });
-                watch.abort();
+                if let Some(k) = self.keys.as_mut() {
+                    k.resume();
+                }
                 if let Some(n) = stopped_by() {
                     self.prompt.edited(line);
                     return Some(Exit::Signal(n));
@@ -420,8 +430,22 @@ impl Chat<'_> {
         let rt = self.rt;
         let (style, cwd) = (self.screen.style(), self.cwd.clone());
         let mut out = io::stdout();
-        // a signal that stops the chat stops the command (its group killed)
-        let ran = match rt.block_on(keys::unless_stopped(shell::run(cmd, &cwd, style, &mut out))) {
+        // a signal that stops the chat stops the command (its group
+        // killed); Ctrl-C from the chat's one source stops the command;
+        // what is typed meanwhile is the next prompt's
+        let interrupts = futures_util::stream::unfold(self.keys.as_mut(), |k| async move {
+            let k = k?;
+            loop {
+                match k.next_signal().await? {
+                    keys::Sig::Interrupt => return Some(((), Some(k))),
+                    // back from Ctrl-Z: the chat's mode again
+                    keys::Sig::Continue => k.restore_char_mode(),
+                }
+            }
+        });
+        let ran = match rt.block_on(keys::unless_stopped(shell::run(
+            cmd, &cwd, style, &mut out, interrupts,
+        ))) {
             Ok(ran) => ran?,
             Err(stopped) => {
                 shell::kill_running();
