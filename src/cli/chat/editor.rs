@@ -623,9 +623,7 @@ fn read_plain(
             tokio::select! {
                 read = &mut rx => return read.ok(),
                 s = keys.next_signal() => {
-                    if s.is_none() {
-                        return None;
-                    }
+                    s?;
                 }
             }
         }

@@ -1,30 +1,40 @@
-//! The chat's one reader of the keyboard: a thread reading the terminal
-//! with crossterm, at the prompt and while Claude works (#42.1).
+//! The chat's one reader of the keyboard and of its signals: one
+//! [`Keys`] for the chat's whole life (#42.1), a thread reading the
+//! terminal with crossterm and a task taking the signals, both into one
+//! channel, read in order by whoever reads next.
 //!
-//! At the prompt, [`super::editor::LineEditor`] starts a [`Keys`] in raw
-//! mode and feeds its keys to the prompt line's pure machine
-//! (`promptline.rs`, on rustyline's `LineBuffer` and `History`); rustyline
-//! no longer reads the terminal itself. Why not keep `Editor::readline`:
-//! it reads the terminal with a reader of its own, which no `select!` can
-//! wait on beside the session's events, and what it read past a key that
-//! stopped it stayed in its buffer, out of the chat's reach (the next
-//! turn's type-ahead could not have it). rustyline's public editing pieces
+//! At the prompt, [`super::editor::LineEditor`] reads it in raw mode and
+//! feeds its keys to the prompt line's pure machine (`promptline.rs`, on
+//! rustyline's `LineBuffer` and `History`); rustyline no longer reads the
+//! terminal itself. Why not keep `Editor::readline`: it reads the terminal
+//! with a reader of its own, which no `select!` can wait on beside the
+//! session's events, and what it read past a key that stopped it stayed in
+//! its buffer, out of the chat's reach (the next turn's type-ahead could
+//! not have it). rustyline's public editing pieces
 //! (`line_buffer::LineBuffer`, `history::FileHistory`) do its job, line
 //! editing and history, without that.
 //!
-//! From the moment a prompt is sent until the next one is read, a [`Keys`]
-//! reads for the turn: the type-ahead, approvals, and the question and
-//! plan pickers all take their keys from the same stream, inside the
-//! turn's `select!`, so nothing is read twice and nothing waits for a
-//! reader to let go. Each reading hands what it read and did not take to
-//! the next ([`Keys::finish`]). Between turns, a picker shown at the
-//! prompt (`/rewind`'s) starts a [`Keys`] of its own and finishes it
-//! before the prompt returns.
+//! While Claude works, the turn's loop reads the same one: the type-ahead,
+//! approvals, and the question and plan pickers all take their keys from
+//! it, inside the turn's `select!`, so nothing is read twice and nothing
+//! waits for a reader to let go. A picker shown at the prompt (`/rewind`'s)
+//! reads it too. Since it lives as long as the chat, a key typed between
+//! two readings (a turn's end and the next prompt, a slash command waiting
+//! for the CLI, the session connecting) waits in the channel for the next
+//! reading, neither lost nor echoed. What a reading read and did not take
+//! goes to the next ([`Keys::ready`]).
 //!
-//! The signals that end the chat (SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2) are
-//! one stream beside the keys, taken once for the chat's life
-//! ([`take_stops`]): [`Keys::next`] ends on them as for a terminal gone,
-//! and every other wait of the chat waits on [`stopped`] too.
+//! A child that owns the terminal (the Ctrl-G editor, the shell after
+//! Ctrl-Z at the prompt) has it while the reading is paused
+//! ([`Keys::pause`]: the thread stopped, the mode the chat found put back)
+//! and resumed after ([`Keys::resume`]): still one instance.
+//!
+//! Every signal the chat handles comes in through the same channel, taken
+//! once for the chat's life: SIGINT and SIGCONT as [`Input::Signal`]s
+//! among the keys, a resize as the terminal's [`TermEvent::Resize`], and
+//! the ones that end the chat (SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2) as a
+//! state too: [`Keys::next`] ends on them as for a terminal gone, and
+//! every other wait of the chat waits on [`stopped`].
 //!
 //! The terminal is put in character mode without echo, with signals on:
 //! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
@@ -41,10 +51,10 @@
 //!
 //! The keys are read by a thread of claudio's own, not by crossterm's
 //! `EventStream`: a dropped stream can leave crossterm's thread waiting on
-//! the terminal, and when the line editor then takes the keys typed at the
-//! prompt, that thread blocks in a read while holding crossterm's reader,
-//! so the next turn froze in `EventStream::new`. The thread here looks at a
-//! stop flag between short polls, and [`Keys::finish`] waits for it to end.
+//! the terminal, blocked in a read while holding crossterm's reader, so
+//! the next reading froze in `EventStream::new`. The thread here looks at
+//! a stop flag between short polls, and [`Keys::pause`] waits for it to
+//! end.
 
 use claudio::Cancellation;
 use crossterm::event::{Event, KeyEvent, KeyEventKind};
@@ -672,6 +682,33 @@ mod tests {
         let mut t = termios::tcgetattr(&s).unwrap();
         t.output_modes &= !(OutputModes::OPOST | OutputModes::ONLCR);
         t
+    }
+
+    /// The chat's keyboard and signals have one reader for its life: a
+    /// second is refused, and the signals the chat acts on (SIGINT,
+    /// SIGCONT) come in through the one that was made, as events in its
+    /// stream (here without a terminal: the signals still come).
+    #[test]
+    fn the_chat_has_one_reader_of_keys_and_signals_and_a_second_is_refused() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let mut keys = Keys::start(rt.handle(), false).unwrap();
+        assert!(!keys.has_terminal());
+        assert!(Keys::start(rt.handle(), false).is_err());
+        for (n, sig) in [
+            (libc::SIGCONT, Sig::Continue),
+            (libc::SIGINT, Sig::Interrupt),
+        ] {
+            // SAFETY: a signal to this process, taken by the reader above
+            unsafe { libc::kill(libc::getpid(), n) };
+            let got = rt.block_on(async {
+                tokio::time::timeout(Duration::from_secs(20), keys.next()).await
+            });
+            assert_eq!(got.ok().flatten(), Some(Input::Signal(sig)));
+        }
     }
 
     #[test]

@@ -200,6 +200,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     let exit = stopped_by().map_or(exit, Exit::Signal);
     ed.save_history();
     chat.close();
+    // the one reader ends with the chat: the terminal in the mode it found
+    drop(chat.keys.take());
     if stopped_by().is_some() {
         shell::kill_running();
         // a session still starting (or one replaced): its CLI and its
