@@ -1935,3 +1935,79 @@ fn keys_typed_in_the_editor_are_the_editor_s_and_the_prompt_reads_again_after() 
     assert_eq!(users.len(), 1, "{users:?}");
     assert_eq!(users[0]["message"]["content"], "from the editor!");
 }
+
+/// SIGINT from outside at the prompt (`kill -INT`) comes in through the
+/// chat's one source of keys and signals as Ctrl-C there: the line
+/// starts again, the chat goes on. Before, the handler a past turn had
+/// taken swallowed it, and the line stayed.
+#[test]
+fn sigint_at_the_prompt_is_ctrl_c_there() {
+    let fake = Fake::after_init(vec![turn("hello", "hi"), turn("clean", "ok")]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("hello");
+    t.wait_for("1 API call");
+    t.wait_prompt();
+    t.send(b"junk");
+    t.wait_for("› junk");
+    signal(t.child(), libc::SIGINT);
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "›")
+    });
+    t.line("clean");
+    t.wait_for_n("API call", 2);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "clean");
+}
+
+/// Ctrl-C while Claude works interrupts the turn (the terminal's signal,
+/// through the chat's one source); Ctrl-C at the next prompt is the key
+/// there (the line starts again), not a second Ctrl-C of the turn: the
+/// chat goes on.
+#[test]
+fn ctrl_c_in_a_turn_then_ctrl_c_at_the_prompt_clears_the_line_only() {
+    let fake = Fake::after_init(vec![
+        vec![
+            expect_user("long task"),
+            system_init(),
+            delta("working on it"),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+                "i",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+            ),
+            Step::Emit(
+                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+            ),
+        ],
+        turn("and now?", "still here"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("long task");
+    t.wait_for("working on it");
+    t.ctrl_c();
+    t.wait_for("interrupting");
+    t.wait_for("1 API call");
+    t.wait_prompt();
+    t.send(b"to drop");
+    t.wait_for("› to drop");
+    t.ctrl_c();
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "›")
+    });
+    t.line("and now?");
+    t.wait_for("still here");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "and now?");
+}
