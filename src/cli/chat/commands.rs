@@ -405,8 +405,16 @@ impl Chat<'_> {
             }
             ChatCommand::Resume(None) => {
                 let store = claudio::store::Store::open(None)?;
-                if let Some(row) = crate::cli::finder::pick(&store, &self.cwd, self.screen.style())?
-                {
+                // the finder reads the terminal in its own raw mode while
+                // it is shown: the chat's one reader pauses meanwhile
+                if let Some(k) = self.keys.as_mut() {
+                    k.pause();
+                }
+                let picked = crate::cli::finder::pick(&store, &self.cwd, self.screen.style());
+                if let Some(k) = self.keys.as_mut() {
+                    k.resume();
+                }
+                if let Some(row) = picked? {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }
                 self.info("nothing resumed");

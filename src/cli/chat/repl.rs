@@ -82,7 +82,14 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     let saved = rustix::termios::tcgetattr(io::stdin()).ok();
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     chat.keys = Some(keys::Keys::start(rt.handle(), terminal)?);
-    chat.start_connect(session.clone())?;
+    if let Err(e) = chat.start_connect(session.clone()) {
+        // Ctrl-C (or a stop) at the trust question: the chat ends there
+        if e.downcast_ref::<super::core::Interrupted>().is_some() {
+            drop(chat.keys.take());
+            return Ok(stopped_by().map_or(Exit::Interrupted, Exit::Signal));
+        }
+        return Err(e);
+    }
     // `-r ID` of a session the store does not hold: the CLI's answer
     // decides before a prompt is typed, so an unknown id never opens a
     // chat (nor takes a prompt it then drops)
