@@ -447,6 +447,19 @@ impl Keys {
         out
     }
 
+    /// The next input already read, without waiting.
+    fn ready_input(&mut self) -> Option<Input> {
+        if let Some(i) = self.kept.pop_front() {
+            return Some(i);
+        }
+        while let Ok(raw) = self.rx.try_recv() {
+            if let Some(i) = self.take(raw) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
     /// The next input, unless the request it answers is withdrawn first.
     /// Ctrl-C as a signal is passed over (on the raw terminal a picker
     /// needs, Ctrl-C is a key); back from Ctrl-Z, the mode is set again.
@@ -542,6 +555,56 @@ impl Keys {
             Ok(r) => t.reader = Some(r),
             Err(_) => self.gone = true,
         }
+    }
+}
+
+/// The chat's one reader as the `/resume` finder's source of keys
+/// (`finder.rs`, which waits on the main thread): the finder reads the
+/// same reader as every other reading of the chat.
+pub struct FinderKeys<'k> {
+    pub keys: &'k mut Keys,
+    pub rt: &'k tokio::runtime::Handle,
+    /// Read by a poll, for the next read.
+    pub peeked: Option<Input>,
+}
+
+impl FinderKeys<'_> {
+    fn gone() -> io::Error {
+        io::Error::other("the terminal is gone")
+    }
+}
+
+impl crate::cli::finder::KeySource for FinderKeys<'_> {
+    fn poll(&mut self, within: Duration) -> io::Result<bool> {
+        if self.peeked.is_some() {
+            return Ok(true);
+        }
+        let keys = &mut *self.keys;
+        let next = if within.is_zero() {
+            keys.ready_input()
+        } else {
+            match self
+                .rt
+                .block_on(async { tokio::time::timeout(within, keys.next()).await })
+            {
+                Ok(None) => return Err(Self::gone()),
+                Ok(some) => some,
+                Err(_) => None,
+            }
+        };
+        self.peeked = next;
+        Ok(self.peeked.is_some())
+    }
+
+    fn read(&mut self) -> io::Result<Option<KeyEvent>> {
+        let next = match self.peeked.take() {
+            Some(i) => i,
+            None => self.rt.block_on(self.keys.next()).ok_or_else(Self::gone)?,
+        };
+        Ok(match next {
+            Input::Term(TermEvent::Key(k)) => Some(k),
+            _ => None,
+        })
     }
 }
 
