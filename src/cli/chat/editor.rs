@@ -437,29 +437,26 @@ impl LineEditor {
         let (cwd, cli) = (self.cwd.clone(), self.cli_commands.clone());
         let complete = move |line: &str, pos: usize| completions(line, pos, &cwd, &cli);
         loop {
-            let next = match self.line.pending() {
-                Some(e) => Some(e),
-                None => match self.rt.block_on(keys.next()) {
-                    Some(Input::Term(e)) => Some(e),
-                    // `kill -INT`, or Ctrl-C typed while the terminal's
-                    // signals were on (between a turn's end and now): as
-                    // the key
-                    Some(Input::Signal(Sig::Interrupt)) => {
-                        Some(TermEvent::Key(crossterm::event::KeyEvent::new(
-                            crossterm::event::KeyCode::Char('c'),
-                            crossterm::event::KeyModifiers::CONTROL,
-                        )))
-                    }
-                    // back from a stop: the mode set again, the line drawn
-                    // again where it is
-                    Some(Input::Signal(Sig::Continue)) => {
-                        keys.restore_char_mode();
-                        width = super::screen::terminal_width();
-                        screen.draw(&self.line, &styled, prompt, width);
-                        continue;
-                    }
-                    None => None,
-                },
+            let next = match self.rt.block_on(keys.next()) {
+                Some(Input::Term(e)) => Some(e),
+                // `kill -INT`, or Ctrl-C typed while the terminal's
+                // signals were on (between a turn's end and now): as
+                // the key
+                Some(Input::Signal(Sig::Interrupt)) => {
+                    Some(TermEvent::Key(crossterm::event::KeyEvent::new(
+                        crossterm::event::KeyCode::Char('c'),
+                        crossterm::event::KeyModifiers::CONTROL,
+                    )))
+                }
+                // back from a stop: the mode set again, the line drawn
+                // again where it is
+                Some(Input::Signal(Sig::Continue)) => {
+                    keys.restore_char_mode();
+                    width = super::screen::terminal_width();
+                    screen.draw(&self.line, &styled, prompt, width);
+                    continue;
+                }
+                None => None,
             };
             let Some(event) = next else {
                 screen.leave();
@@ -504,21 +501,14 @@ impl LineEditor {
                 Outcome::Done(read) => {
                     screen.leave();
                     drop(raw);
-                    // what was typed past the end of the reading: never
-                    // lost (see [`LineEditor::typed_after`])
-                    let left = keys.ready();
-                    self.line.keep(left);
+                    // what was typed past the end of the reading stays in
+                    // the one reader, in order, for whoever reads next: the
+                    // turn the line starts (its type-ahead), a mode
+                    // switch, a picker, the next prompt
                     return Ok(read);
                 }
             }
         }
-    }
-
-    /// The keys typed after the line was sent, while the reading ended:
-    /// the turn the line starts takes them as typed ahead. Otherwise the
-    /// next reading takes them first.
-    pub fn typed_after(&mut self) -> Vec<TermEvent> {
-        std::iter::from_fn(|| self.line.pending()).collect()
     }
 
     /// The prompt as shown, and the folder `@` paths complete in.

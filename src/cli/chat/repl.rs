@@ -185,13 +185,6 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         let Some(input) = commands::parse(&line) else {
             continue;
         };
-        if matches!(input, Input::Prompt(_)) {
-            // typed after Enter, in the instant the reading ended: the
-            // turn's type-ahead, before what is typed during it
-            let after = ed.typed_after();
-            chat.conn
-                .hold(after.into_iter().map(super::machine::Event::Key));
-        }
         ed.add_history(&line);
         match chat.handle(input) {
             Ok(None) => {}
@@ -258,6 +251,7 @@ impl Chat<'_> {
                         }
                     }
                 }
+                self.prompt.typed_onto_owed();
             }
             PromptAction::Rewind => {
                 self.erase_prompt(prompt, "");
