@@ -2011,3 +2011,52 @@ fn ctrl_c_in_a_turn_then_ctrl_c_at_the_prompt_clears_the_line_only() {
     assert_eq!(users.len(), 2, "{users:?}");
     assert_eq!(users[1]["message"]["content"], "and now?");
 }
+
+/// Keys typed while a Shift-Tab switch of mode waits for the CLI's answer
+/// go on the line kept at the press, in order, once: the chat's one reader
+/// had them (#42.1). Before, no reader was there while the switch was
+/// asked: the terminal echoed them, and the turn's reader took them as
+/// the type-ahead, which the kept line then put aside into the history.
+#[test]
+fn keys_typed_while_a_mode_switch_waits_go_on_the_kept_line() {
+    let gate = tempfile::tempdir().unwrap();
+    let (asked, go) = (gate.path().join("asked"), gate.path().join("go"));
+    let fake = Fake::after_init(vec![
+        vec![
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}),
+                "a",
+            ),
+            Step::WriteFile {
+                path: asked.display().to_string(),
+                content: String::new(),
+            },
+            Step::WaitFile(go.display().to_string()),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{a}}","response":{"mode":"acceptEdits"}}}),
+            ),
+            Step::Emit(
+                json!({"type":"system","subtype":"status","permissionMode":"acceptEdits","session_id":"s"}),
+            ),
+        ],
+        turn("draft kept on", "fine"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"draft");
+    t.wait_for("› draft");
+    t.send(b"\x1b[Z"); // Shift-Tab
+    wait_file(&asked);
+    t.send(b" kept on");
+    std::fs::write(&go, "").unwrap();
+    let screen = t.wait_for("› draft kept on");
+    assert_eq!(screen.matches("kept on").count(), 1, "{screen}");
+    t.send(b"\r");
+    t.wait_for("fine");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "draft kept on");
+}
