@@ -21,8 +21,8 @@
 //! reads it too. Since it lives as long as the chat, a key typed between
 //! two readings (a turn's end and the next prompt, a slash command waiting
 //! for the CLI, the session connecting) waits in the channel for the next
-//! reading, neither lost nor echoed. What a reading read and did not take
-//! goes to the next ([`Keys::ready`]).
+//! reading, neither lost nor echoed. What was typed past a reading's end
+//! stays here, in order, for the next: no second queue of keys.
 //!
 //! A child that owns the terminal (the Ctrl-G editor, the shell after
 //! Ctrl-Z at the prompt) has it while the reading is paused
