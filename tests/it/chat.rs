@@ -1795,3 +1795,268 @@ fn tab_completes_slash_commands_and_lists_them() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// A scenario part: the fake takes `/mcp`'s `mcp_status` request, says so
+/// (the file `asked`), and answers only once the test makes `go`: the
+/// chat is busy between prompts (no prompt read, no turn) until then.
+fn mcp_waits_for(asked: &std::path::Path, go: &std::path::Path) -> Vec<Step> {
+    vec![
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"mcp_status"}}),
+            "m",
+        ),
+        Step::WriteFile {
+            path: asked.display().to_string(),
+            content: String::new(),
+        },
+        Step::WaitFile(go.display().to_string()),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"mcpServers":[]}}}),
+        ),
+    ]
+}
+
+/// Waits (bounded) for the file at `p`.
+fn wait_file(p: &std::path::Path) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while !p.exists() {
+        assert!(Instant::now() < until, "{} never made", p.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Keys typed while the chat is busy between prompts (a slash command
+/// waiting for the CLI: no prompt is read, no turn runs) are read by the
+/// chat's one reader of the keyboard, which lives as long as the chat
+/// (#42.1): the terminal does not echo them where the chat writes, and
+/// they are on the next prompt's line, once. Before, no reader was there:
+/// the terminal, back in its own mode, echoed them under the command.
+#[test]
+fn keys_typed_while_the_chat_is_busy_between_prompts_are_on_the_next_line_once() {
+    let gate = tempfile::tempdir().unwrap();
+    let (asked, go) = (gate.path().join("asked"), gate.path().join("go"));
+    let fake = Fake::after_init(vec![
+        mcp_waits_for(&asked, &go),
+        turn("typed while busy", "all right"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.line("/mcp");
+    wait_file(&asked);
+    t.send(b"typed while busy");
+    std::fs::write(&go, "").unwrap();
+    t.wait_for("no MCP servers");
+    let screen = t.wait_for("› typed while busy");
+    assert_eq!(screen.matches("typed while busy").count(), 1, "{screen}");
+    t.send(b"\r");
+    t.wait_for("all right");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "typed while busy");
+}
+
+/// Ctrl-C while the chat is busy between prompts, before any turn: it
+/// comes in through the chat's one source of keys and signals, as Ctrl-C
+/// at the next prompt (the line starts again), and reaches no turn: the
+/// next prompt's turn runs to its end. Before, nothing took SIGINT there
+/// yet: it killed the chat.
+#[test]
+fn ctrl_c_while_the_chat_is_busy_between_prompts_is_the_next_prompt_s() {
+    let gate = tempfile::tempdir().unwrap();
+    let (asked, go) = (gate.path().join("asked"), gate.path().join("go"));
+    let fake = Fake::after_init(vec![
+        mcp_waits_for(&asked, &go),
+        turn("after the ctrl-c", "still here"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.line("/mcp");
+    wait_file(&asked);
+    t.ctrl_c();
+    std::fs::write(&go, "").unwrap();
+    t.wait_for("no MCP servers");
+    t.wait_prompt();
+    t.line("after the ctrl-c");
+    let screen = t.wait_for("1 API call");
+    assert!(screen.contains("still here"), "{screen}");
+    assert!(!screen.contains("interrupting"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
+/// While the Ctrl-G editor runs, it owns the terminal: the chat's one
+/// reader of the keyboard pauses (the terminal in the mode the chat found,
+/// lines and echo), so every key typed goes to the editor, none to the
+/// chat; after it, the reader reads again, the same one.
+#[test]
+fn keys_typed_in_the_editor_are_the_editor_s_and_the_prompt_reads_again_after() {
+    let fake = Fake::after_init(vec![turn("from the editor!", "edited")]);
+    let gate = tempfile::tempdir().unwrap();
+    let started = gate.path().join("started");
+    let script = gate.path().join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n: > '{}'\nIFS= read -r line\nprintf '%s' \"$line\" > \"$1\"\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env("VISUAL", &script);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"draft");
+    t.wait_for("› draft");
+    t.send(b"\x07"); // Ctrl-G
+    wait_file(&started);
+    // the editor reads a line, the terminal echoing it
+    t.send(b"from the editor\r");
+    t.wait_for("› from the editor");
+    t.send(b"!\r");
+    t.wait_for("edited");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "from the editor!");
+}
+
+/// SIGINT from outside at the prompt (`kill -INT`) comes in through the
+/// chat's one source of keys and signals as Ctrl-C there: the line
+/// starts again, the chat goes on. Before, the handler a past turn had
+/// taken swallowed it, and the line stayed.
+#[test]
+fn sigint_at_the_prompt_is_ctrl_c_there() {
+    let fake = Fake::after_init(vec![turn("hello", "hi"), turn("clean", "ok")]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("hello");
+    t.wait_for("1 API call");
+    t.wait_prompt();
+    t.send(b"junk");
+    t.wait_for("› junk");
+    signal(t.child(), libc::SIGINT);
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "›")
+    });
+    t.line("clean");
+    t.wait_for_n("API call", 2);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "clean");
+}
+
+/// Ctrl-C while Claude works interrupts the turn (the terminal's signal,
+/// through the chat's one source); Ctrl-C at the next prompt is the key
+/// there (the line starts again), not a second Ctrl-C of the turn: the
+/// chat goes on.
+#[test]
+fn ctrl_c_in_a_turn_then_ctrl_c_at_the_prompt_clears_the_line_only() {
+    let fake = Fake::after_init(vec![
+        vec![
+            expect_user("long task"),
+            system_init(),
+            delta("working on it"),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+                "i",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+            ),
+            Step::Emit(
+                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+            ),
+        ],
+        turn("and now?", "still here"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("long task");
+    t.wait_for("working on it");
+    t.ctrl_c();
+    t.wait_for("interrupting");
+    t.wait_for("1 API call");
+    t.wait_prompt();
+    t.send(b"to drop");
+    t.wait_for("› to drop");
+    t.ctrl_c();
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "›")
+    });
+    t.line("and now?");
+    t.wait_for("still here");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "and now?");
+}
+
+/// Keys typed while a Shift-Tab switch of mode waits for the CLI's answer
+/// go on the line kept at the press, in order, once: the chat's one reader
+/// had them (#42.1). Before, no reader was there while the switch was
+/// asked: the terminal echoed them, and the turn's reader took them as
+/// the type-ahead, which the kept line then put aside into the history.
+#[test]
+fn keys_typed_while_a_mode_switch_waits_go_on_the_kept_line() {
+    let gate = tempfile::tempdir().unwrap();
+    let (asked, go) = (gate.path().join("asked"), gate.path().join("go"));
+    let fake = Fake::after_init(vec![
+        vec![
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}),
+                "a",
+            ),
+            Step::WriteFile {
+                path: asked.display().to_string(),
+                content: String::new(),
+            },
+            Step::WaitFile(go.display().to_string()),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{a}}","response":{"mode":"acceptEdits"}}}),
+            ),
+            Step::Emit(
+                json!({"type":"system","subtype":"status","permissionMode":"acceptEdits","session_id":"s"}),
+            ),
+        ],
+        turn("draft kept on", "fine"),
+    ]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"draft");
+    t.wait_for("› draft");
+    t.send(b"\x1b[Z"); // Shift-Tab
+    wait_file(&asked);
+    t.send(b" kept on");
+    std::fs::write(&go, "").unwrap();
+    let screen = t.wait_for("› draft kept on");
+    assert_eq!(screen.matches("kept on").count(), 1, "{screen}");
+    t.send(b"\r");
+    t.wait_for("fine");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "draft kept on");
+}

@@ -14,6 +14,8 @@
 //! - `{"emit_raw": TEXT}`: TEXT and a newline; `{"emit_partial": TEXT}`: no newline.
 //! - `{"huge_line": N}`: a valid `user` tool-result line of about N bytes.
 //! - `{"stderr": TEXT}`; `{"stderr_flood": N}`: ~N bytes of noise, then `END-OF-FLOOD`.
+//! - `{"wait_file": PATH}`: wait until PATH exists (at most a minute, else
+//!   exit 5): the test says when the fake goes on.
 //! - `{"sleep_ms": N}`, `{"exit": CODE}`, `{"crash": true}` (abort), `{"hang": true}`.
 //! - `{"ignore_sigterm": true}`, `{"wait_stdin_eof": true}`.
 //! - `{"expect_silence_ms": N}`: nothing may arrive on stdin for N ms (else exit 3).
@@ -217,6 +219,18 @@ impl Fake {
                 let _ = err.write_all(b"END-OF-FLOOD\n");
             }
             "sleep_ms" => std::thread::sleep(Duration::from_millis(num(val))),
+            "wait_file" => {
+                self.flush();
+                let path = Path::new(val.as_str().unwrap_or_else(|| bad()));
+                let mut waited = 0;
+                while !path.exists() {
+                    if waited > 60_000 {
+                        process::exit(5);
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                    waited += 10;
+                }
+            }
             "exit" => {
                 self.flush();
                 process::exit(val.as_i64().unwrap_or_else(|| bad()) as i32);

@@ -364,7 +364,6 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 let _ = client.close().await;
                 return Ok(Exit::Signal(sig.number()));
             }
-            Happened::Signal(Signal::Continue) => {}
         }
     }
     if out.finish().is_err() {

@@ -593,6 +593,41 @@ pub fn pick(
     cwd: &std::path::Path,
     style: Style,
 ) -> anyhow::Result<Option<Row>> {
+    pick_from(store, cwd, style, &mut Crossterm)
+}
+
+/// Where the finder's keys come from: crossterm's reader (`claudio
+/// sessions`), or the chat's one reader of the keyboard (`/resume`).
+pub trait KeySource {
+    /// Whether a key (or another event) is there within `within`.
+    fn poll(&mut self, within: std::time::Duration) -> std::io::Result<bool>;
+    /// The next event, waited for: `Some` for a key, `None` for another.
+    fn read(&mut self) -> std::io::Result<Option<crossterm::event::KeyEvent>>;
+}
+
+/// The terminal read through crossterm.
+struct Crossterm;
+
+impl KeySource for Crossterm {
+    fn poll(&mut self, within: std::time::Duration) -> std::io::Result<bool> {
+        crossterm::event::poll(within)
+    }
+
+    fn read(&mut self) -> std::io::Result<Option<crossterm::event::KeyEvent>> {
+        Ok(match crossterm::event::read()? {
+            crossterm::event::Event::Key(k) => Some(k),
+            _ => None,
+        })
+    }
+}
+
+/// [`pick`], its keys from `keys`.
+pub fn pick_from(
+    store: &claudio::store::Store,
+    cwd: &std::path::Path,
+    style: Style,
+    keys: &mut dyn KeySource,
+) -> anyhow::Result<Option<Row>> {
     use claudio::store::ListOptions;
     use std::io::Write;
     let here = store.list(&ListOptions::for_dir(cwd.to_path_buf()))?;
@@ -634,25 +669,25 @@ pub fn pick(
         drawn = lines.len();
         // the person stopped typing a search: it runs without Enter
         if let Some(Step::Search { text, all }) = finder.search_due() {
-            if !crossterm::event::poll(SEARCH_PAUSE)? {
+            if !keys.poll(SEARCH_PAUSE)? {
                 let ids = search_ids(store, cwd, &text, all)?;
                 finder.found(&text, ids);
                 continue;
             }
         }
         // every key already waiting (a paste), the rows filtered once
-        let mut keys = Vec::new();
+        let mut pressed = Vec::new();
         loop {
-            if let crossterm::event::Event::Key(k) = crossterm::event::read()? {
+            if let Some(k) = keys.read()? {
                 if k.kind == crossterm::event::KeyEventKind::Press {
-                    keys.push(k);
+                    pressed.push(k);
                 }
             }
-            if keys.len() >= BATCH || !crossterm::event::poll(std::time::Duration::ZERO)? {
+            if pressed.len() >= BATCH || !keys.poll(std::time::Duration::ZERO)? {
                 break;
             }
         }
-        for k in keys {
+        for k in pressed {
             match finder.press(k) {
                 Some(Step::Resume(row)) => break 'keys Some(row),
                 Some(Step::Cancel) => break 'keys None,

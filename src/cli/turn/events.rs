@@ -2,8 +2,8 @@
 //! session's events (the CLI's messages and requests, in the order it
 //! wrote them: [`Client::next_raw_event`]), for signals and for the settle
 //! deadline, and that runs the interrupt request beside them. `ask` and the
-//! chat both read their events here; the chat adds its keys as its own
-//! input.
+//! chat both read their events here; the chat adds its keys and its
+//! signals, from its one reader (`chat/keys.rs`), as its own input.
 
 use claudio::{Client, Event, RawMessage, Request};
 use std::future::Future;
@@ -33,8 +33,6 @@ pub enum Signal {
     Terminate,
     /// SIGHUP: the terminal closed.
     Hangup,
-    /// SIGCONT: back from Ctrl-Z.
-    Continue,
 }
 
 impl Signal {
@@ -44,7 +42,6 @@ impl Signal {
             Signal::Interrupt => libc::SIGINT,
             Signal::Terminate => libc::SIGTERM,
             Signal::Hangup => libc::SIGHUP,
-            Signal::Continue => libc::SIGCONT,
         }
     }
 }
@@ -62,6 +59,14 @@ impl Signals {
             .map(|&s| Ok((s, signal(SignalKind::from_raw(s.number()))?)))
             .collect::<io::Result<_>>()?;
         Ok(Signals { streams })
+    }
+
+    /// No signals: the front end takes them itself (the chat: from its one
+    /// reader of keys and signals, `chat/keys.rs`).
+    pub fn none() -> Signals {
+        Signals {
+            streams: Vec::new(),
+        }
     }
 
     /// The next signal; with `ctrl_c` false, SIGINT waits (it is seen at

@@ -405,8 +405,20 @@ impl Chat<'_> {
             }
             ChatCommand::Resume(None) => {
                 let store = claudio::store::Store::open(None)?;
+                // the finder takes its keys from the chat's one reader (in
+                // its own raw mode while it is shown)
+                let style = self.screen.style();
+                let rt = self.rt.handle().clone();
+                let Some(keys) = self.keys.as_mut().filter(|k| k.has_terminal()) else {
+                    anyhow::bail!("no terminal to choose on");
+                };
+                let mut source = super::keys::FinderKeys {
+                    keys,
+                    rt: &rt,
+                    peeked: None,
+                };
                 if let Some(row) =
-                    crate::cli::term::finder::pick(&store, &self.cwd, self.screen.style())?
+                    crate::cli::term::finder::pick_from(&store, &self.cwd, style, &mut source)?
                 {
                     return self.command(ChatCommand::Resume(Some(row.id)));
                 }

@@ -47,6 +47,11 @@ pub(super) struct Chat<'a> {
     pub(super) clipboard: super::clipboard::System,
     /// Notices when the session needs the person, or a long turn ended.
     pub(super) notifier: crate::cli::common::notify::Notifier,
+    /// The chat's one reader of the keyboard and of its signals, for its
+    /// whole life (#42.1): the prompt, the turns, the pickers and the
+    /// dialogs all read it; `None` only while the chat's work holds it
+    /// (`work.rs`), or before it is made.
+    pub(super) keys: Option<super::keys::Keys>,
 }
 
 impl<'a> Chat<'a> {
@@ -79,6 +84,7 @@ impl<'a> Chat<'a> {
             cwd,
             clipboard: Default::default(),
             notifier,
+            keys: None,
         }
     }
 
@@ -138,16 +144,20 @@ impl<'a> Chat<'a> {
     /// CLI's stream-json mode would load its project settings unasked).
     pub(super) fn start_connect(&mut self, mut flags: SessionFlags) -> anyhow::Result<()> {
         let cwd = flags.cwd.clone().unwrap_or_else(|| self.cwd.clone());
-        flags.without_project_settings = !self.project_settings(&cwd, flags.trust_workspace);
+        flags.without_project_settings = !self.project_settings(&cwd, flags.trust_workspace)?;
         self.conn.start(self.rt, &flags)
     }
 
     /// Whether the CLI in `cwd` loads the folder's project settings: it is
     /// trusted, `--trust-workspace` says so, or the person says so now.
     /// Asked once a folder.
-    pub(super) fn project_settings(&mut self, cwd: &std::path::Path, forced: bool) -> bool {
+    pub(super) fn project_settings(
+        &mut self,
+        cwd: &std::path::Path,
+        forced: bool,
+    ) -> Result<bool, Interrupted> {
         if let Some(loads) = self.conn.trusted(cwd) {
-            return loads;
+            return Ok(loads);
         }
         // `--trust-workspace` is for the folder the chat was started in,
         // not for one it moves into (`/resume` of another project's session)
@@ -164,28 +174,38 @@ impl<'a> Chat<'a> {
         let loads = forced
             || match trust::check(cwd) {
                 trust::Check::Trusted => true,
-                trust::Check::Untrusted(folder) => self.ask_trust(&folder),
+                trust::Check::Untrusted(folder) => self.ask_trust(&folder)?,
             };
         self.conn.settle_trust(cwd, loads);
-        loads
+        Ok(loads)
     }
 
     /// The trust question, asked on the terminal before the CLI starts;
     /// the answer is recorded where the claude TUI records it.
-    fn ask_trust(&mut self, folder: &trust::Folder) -> bool {
+    ///
+    /// The question owns the terminal while it is asked (a line, in the
+    /// terminal's own mode): the chat's one reader of the keyboard pauses
+    /// meanwhile, its signals still taken: Ctrl-C (or a signal that stops
+    /// the chat) ends the chat before its CLI starts ([`Interrupted`]).
+    fn ask_trust(&mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
         let s = self.screen.style();
         let mut text: String = trust::question(folder)
             .lines()
             .map(|l| format!("  {l}\n"))
             .collect();
         text.push_str(&format!("  {} ", s.bold(trust::ASK)));
+        if let Some(k) = self.keys.as_mut() {
+            k.pause();
+        }
         trust::discard_typeahead(&std::io::stdin());
         self.write(&text);
         let _ = self.screen.out().flush();
-        let answer = rustix::io::dup(std::io::stdin())
-            .map_err(std::io::Error::from)
-            .and_then(|fd| trust::read_answer(&mut std::fs::File::from(fd)));
-        match answer {
+        let answer = self.read_trust_answer();
+        if let Some(k) = self.keys.as_mut() {
+            k.resume();
+        }
+        let answer = answer.ok_or(Interrupted)?;
+        Ok(match answer {
             Ok(line) if trust::yes(&line) => {
                 if let Err(e) = trust::record_trust(folder) {
                     self.info(&format!(
@@ -209,7 +229,51 @@ impl<'a> Chat<'a> {
                 self.info(&trust::left_out(folder, &format!("could not ask ({e})")));
                 false
             }
+        })
+    }
+
+    /// The trust question's line, read from the terminal on a thread of its
+    /// own while the chat's signals are waited on: `None` when Ctrl-C or a
+    /// stop came first (the reading given up, nothing left reading).
+    fn read_trust_answer(&mut self) -> Option<std::io::Result<String>> {
+        let fd = match rustix::io::dup(std::io::stdin()) {
+            Ok(fd) => fd,
+            Err(e) => return Some(Err(e.into())),
+        };
+        let Some(keys) = self.keys.as_mut() else {
+            return Some(trust::read_answer(&mut std::fs::File::from(fd)));
+        };
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let given_up = cancel.clone();
+        let spawned = std::thread::Builder::new()
+            .name("claudio-trust".into())
+            .spawn(move || {
+                let mut tty = UntilGivenUp {
+                    file: std::fs::File::from(fd),
+                    given_up,
+                };
+                let _ = tx.send(trust::read_answer(&mut tty));
+            });
+        if let Err(e) = spawned {
+            return Some(Err(e));
         }
+        let answer = self.rt.block_on(async {
+            tokio::pin!(rx);
+            loop {
+                tokio::select! {
+                    a = &mut rx => return a.ok(),
+                    s = keys.next_signal() => match s {
+                        Some(super::keys::Sig::Continue) => {}
+                        Some(super::keys::Sig::Interrupt) | None => return None,
+                    },
+                }
+            }
+        });
+        if answer.is_none() {
+            cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        answer
     }
 
     /// The session, waiting for the connection if it is still being made.
@@ -250,7 +314,10 @@ impl<'a> Chat<'a> {
             return;
         };
         // the one trust check: what the CLI was started with
-        let project = self.project_settings(&self.cwd.clone(), self.flags.trust_workspace);
+        let Ok(project) = self.project_settings(&self.cwd.clone(), self.flags.trust_workspace)
+        else {
+            return;
+        };
         let Some(command) = statusline_runner::configured(&claude_dir, project, &self.cwd) else {
             return;
         };
@@ -448,5 +515,44 @@ mod tests {
         );
         assert_eq!(fork.resume.as_deref(), Some("f"));
         assert_eq!(fork.permission_mode, Some(PermissionMode::AcceptEdits));
+    }
+}
+
+/// Ctrl-C at the trust question: the chat ends before its CLI starts.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+pub(super) struct Interrupted;
+
+/// The terminal, read a byte at a time until the reading is given up
+/// (looked at between short waits for a key).
+struct UntilGivenUp {
+    file: std::fs::File,
+    given_up: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl std::io::Read for UntilGivenUp {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::os::fd::AsRawFd;
+        loop {
+            if self.given_up.load(std::sync::atomic::Ordering::SeqCst) {
+                return Err(std::io::Error::other("the question was given up"));
+            }
+            let mut p = libc::pollfd {
+                fd: self.file.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for the length given
+            let n = unsafe { libc::poll(&mut p, 1, 50) };
+            if n > 0 {
+                return self.file.read(buf);
+            }
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+        }
     }
 }

@@ -9,13 +9,12 @@
 //! `promptline.rs`; what is here draws it.
 
 use super::commands;
-use super::keys::{Keys, TermEvent};
+use super::keys::{Input, Keys, Sig, TermEvent};
 use super::promptline::{layout, Outcome, PromptLine, Read};
 use crate::cli::sanitize::{is_dropped, Sanitizer};
 use rustyline::completion::Pair;
 use rustyline::history::{FileHistory, History};
 use rustyline::Config;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -384,14 +383,18 @@ impl LineEditor {
     }
 
     /// Read a line after `prompt` (plain: [`LineEditor::set_prompt`]'s
-    /// styled one is shown), starting with `before` and `after` the cursor.
-    pub fn read(&mut self, prompt: &str, before: &str, after: &str) -> rustyline::Result<Read> {
-        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-            return read_plain(&self.rt, prompt);
+    /// styled one is shown), starting with `before` and `after` the cursor,
+    /// from the chat's one reader of the keyboard (`keys`).
+    pub fn read(
+        &mut self,
+        keys: &mut Keys,
+        prompt: &str,
+        before: &str,
+        after: &str,
+    ) -> rustyline::Result<Read> {
+        if !keys.has_terminal() {
+            return read_plain(&self.rt, keys, prompt);
         }
-        let Some(mut keys) = Keys::start() else {
-            return read_plain(&self.rt, prompt);
-        };
         // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
         let mut raw = Some(keys.raw());
         self.line.start(before, after);
@@ -406,9 +409,26 @@ impl LineEditor {
         let (cwd, cli) = (self.cwd.clone(), self.cli_commands.clone());
         let complete = move |line: &str, pos: usize| completions(line, pos, &cwd, &cli);
         loop {
-            let next = match self.line.pending() {
-                Some(e) => Some(e),
-                None => self.rt.block_on(keys.next()),
+            let next = match self.rt.block_on(keys.next()) {
+                Some(Input::Term(e)) => Some(e),
+                // `kill -INT`, or Ctrl-C typed while the terminal's
+                // signals were on (between a turn's end and now): as
+                // the key
+                Some(Input::Signal(Sig::Interrupt)) => {
+                    Some(TermEvent::Key(crossterm::event::KeyEvent::new(
+                        crossterm::event::KeyCode::Char('c'),
+                        crossterm::event::KeyModifiers::CONTROL,
+                    )))
+                }
+                // back from a stop: the mode set again, the line drawn
+                // again where it is
+                Some(Input::Signal(Sig::Continue)) => {
+                    keys.restore_char_mode();
+                    width = super::screen::terminal_width();
+                    screen.draw(&self.line, &styled, prompt, width);
+                    continue;
+                }
+                None => None,
             };
             let Some(event) = next else {
                 screen.leave();
@@ -435,14 +455,16 @@ impl LineEditor {
                     screen.draw(&self.line, &styled, prompt, width);
                 }
                 Outcome::Suspend => {
+                    // the shell has the terminal, in the mode it gave it,
+                    // until `fg`: the one reader pauses meanwhile
                     drop(raw.take());
-                    drop(keys);
+                    keys.pause();
                     // SAFETY: raising a signal on this process
                     unsafe { libc::raise(libc::SIGTSTP) };
-                    let Some(again) = Keys::start() else {
+                    keys.resume();
+                    if !keys.has_terminal() {
                         return Ok(Read::Eof);
-                    };
-                    keys = again;
+                    }
                     raw = Some(keys.raw());
                     width = super::screen::terminal_width();
                     screen = Drawn::default();
@@ -451,21 +473,14 @@ impl LineEditor {
                 Outcome::Done(read) => {
                     screen.leave();
                     drop(raw);
-                    // what was typed past the end of the reading: never
-                    // lost (see [`LineEditor::typed_after`])
-                    let left = keys.finish();
-                    self.line.keep(left);
+                    // what was typed past the end of the reading stays in
+                    // the one reader, in order, for whoever reads next: the
+                    // turn the line starts (its type-ahead), a mode
+                    // switch, a picker, the next prompt
                     return Ok(read);
                 }
             }
         }
-    }
-
-    /// The keys typed after the line was sent, while the reading ended:
-    /// the turn the line starts takes them as typed ahead. Otherwise the
-    /// next reading takes them first.
-    pub fn typed_after(&mut self) -> Vec<TermEvent> {
-        std::iter::from_fn(|| self.line.pending()).collect()
     }
 
     /// The prompt as shown, and the folder `@` paths complete in.
@@ -546,7 +561,11 @@ fn list(names: &[String], width: usize) -> String {
 /// A line from standard input when it is no terminal; a signal that stops
 /// the chat ends the wait (as the end of the input: the chat's loop ends
 /// the chat by the signal).
-fn read_plain(rt: &tokio::runtime::Handle, prompt: &str) -> rustyline::Result<Read> {
+fn read_plain(
+    rt: &tokio::runtime::Handle,
+    keys: &mut Keys,
+    prompt: &str,
+) -> rustyline::Result<Read> {
     use std::io::BufRead;
     write_now(prompt);
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -557,7 +576,21 @@ fn read_plain(rt: &tokio::runtime::Handle, prompt: &str) -> rustyline::Result<Re
             let read = std::io::stdin().lock().read_line(&mut line);
             let _ = tx.send(read.map(|n| (n, line)));
         })?;
-    let Ok(Ok(read)) = rt.block_on(super::keys::unless_stopped(rx)) else {
+    // the chat's signals meanwhile: a stop ends the wait; Ctrl-C and
+    // SIGCONT have nothing to act on here (taken, so that none reaches
+    // the next turn)
+    let read = rt.block_on(async {
+        tokio::pin!(rx);
+        loop {
+            tokio::select! {
+                read = &mut rx => return read.ok(),
+                s = keys.next_signal() => {
+                    s?;
+                }
+            }
+        }
+    });
+    let Some(read) = read else {
         return Ok(Read::Eof);
     };
     let (n, line) = read?;

@@ -1,30 +1,40 @@
-//! The chat's one reader of the keyboard: a thread reading the terminal
-//! with crossterm, at the prompt and while Claude works (#42.1).
+//! The chat's one reader of the keyboard and of its signals: one
+//! [`Keys`] for the chat's whole life (#42.1), a thread reading the
+//! terminal with crossterm and a task taking the signals, both into one
+//! channel, read in order by whoever reads next.
 //!
-//! At the prompt, [`super::editor::LineEditor`] starts a [`Keys`] in raw
-//! mode and feeds its keys to the prompt line's pure machine
-//! (`promptline.rs`, on rustyline's `LineBuffer` and `History`); rustyline
-//! no longer reads the terminal itself. Why not keep `Editor::readline`:
-//! it reads the terminal with a reader of its own, which no `select!` can
-//! wait on beside the session's events, and what it read past a key that
-//! stopped it stayed in its buffer, out of the chat's reach (the next
-//! turn's type-ahead could not have it). rustyline's public editing pieces
+//! At the prompt, [`super::editor::LineEditor`] reads it in raw mode and
+//! feeds its keys to the prompt line's pure machine (`promptline.rs`, on
+//! rustyline's `LineBuffer` and `History`); rustyline no longer reads the
+//! terminal itself. Why not keep `Editor::readline`: it reads the terminal
+//! with a reader of its own, which no `select!` can wait on beside the
+//! session's events, and what it read past a key that stopped it stayed in
+//! its buffer, out of the chat's reach (the next turn's type-ahead could
+//! not have it). rustyline's public editing pieces
 //! (`line_buffer::LineBuffer`, `history::FileHistory`) do its job, line
 //! editing and history, without that.
 //!
-//! From the moment a prompt is sent until the next one is read, a [`Keys`]
-//! reads for the turn: the type-ahead, approvals, and the question and
-//! plan pickers all take their keys from the same stream, inside the
-//! turn's `select!`, so nothing is read twice and nothing waits for a
-//! reader to let go. Each reading hands what it read and did not take to
-//! the next ([`Keys::finish`]). Between turns, a picker shown at the
-//! prompt (`/rewind`'s) starts a [`Keys`] of its own and finishes it
-//! before the prompt returns.
+//! While Claude works, the turn's loop reads the same one: the type-ahead,
+//! approvals, and the question and plan pickers all take their keys from
+//! it, inside the turn's `select!`, so nothing is read twice and nothing
+//! waits for a reader to let go. A picker shown at the prompt (`/rewind`'s)
+//! reads it too. Since it lives as long as the chat, a key typed between
+//! two readings (a turn's end and the next prompt, a slash command waiting
+//! for the CLI, the session connecting) waits in the channel for the next
+//! reading, neither lost nor echoed. What was typed past a reading's end
+//! stays here, in order, for the next: no second queue of keys.
 //!
-//! The signals that end the chat (SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2) are
-//! one stream beside the keys, taken once for the chat's life
-//! ([`take_stops`]): [`Keys::next`] ends on them as for a terminal gone,
-//! and every other wait of the chat waits on [`stopped`] too.
+//! A child that owns the terminal (the Ctrl-G editor, the shell after
+//! Ctrl-Z at the prompt) has it while the reading is paused
+//! ([`Keys::pause`]: the thread stopped, the mode the chat found put back)
+//! and resumed after ([`Keys::resume`]): still one instance.
+//!
+//! Every signal the chat handles comes in through the same channel, taken
+//! once for the chat's life: SIGINT and SIGCONT as [`Input::Signal`]s
+//! among the keys, a resize as the terminal's [`TermEvent::Resize`], and
+//! the ones that end the chat (SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2) as a
+//! state too: [`Keys::next`] ends on them as for a terminal gone, and
+//! every other wait of the chat waits on [`stopped`].
 //!
 //! The terminal is put in character mode without echo, with signals on:
 //! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
@@ -41,16 +51,17 @@
 //!
 //! The keys are read by a thread of claudio's own, not by crossterm's
 //! `EventStream`: a dropped stream can leave crossterm's thread waiting on
-//! the terminal, and when the line editor then takes the keys typed at the
-//! prompt, that thread blocks in a read while holding crossterm's reader,
-//! so the next turn froze in `EventStream::new`. The thread here looks at a
-//! stop flag between short polls, and [`Keys::finish`] waits for it to end.
+//! the terminal, blocked in a read while holding crossterm's reader, so
+//! the next reading froze in `EventStream::new`. The thread here looks at
+//! a stop flag between short polls, and [`Keys::pause`] waits for it to
+//! end.
 
 use claudio::Cancellation;
 use crossterm::event::{Event, KeyEvent, KeyEventKind};
 use rustix::termios::{
     self, InputModes, LocalModes, OptionalActions, OutputModes, SpecialCodeIndex, Termios,
 };
+use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
@@ -112,41 +123,45 @@ fn char_mode(saved: &Termios, signals: bool) -> Termios {
     t
 }
 
-/// The signals that end the chat, taken once for its life (#42.1): SIGTERM,
-/// SIGHUP (the terminal closed), and SIGQUIT, SIGUSR1 and SIGUSR2 (whose
-/// default would end it at once, its private files left on disk and the
-/// terminal raw). No task of their own ends the process from wherever the
-/// chat is: every wait of the chat (the prompt's keys, the turn's events,
-/// a `!` command, the Ctrl-G editor, the connection) waits on [`stopped`]
-/// beside what it waits for, and the chat ends from its own loop (the CLI
-/// closed, the history saved, the terminal put back). One registration for
-/// the chat's life: a signal arriving between two waits is held by it and
-/// seen at the next, never lost.
-static STOPS: OnceLock<tokio::sync::Mutex<Vec<(i32, tokio::signal::unix::Signal)>>> =
-    OnceLock::new();
+/// The signals that end the chat: SIGTERM, SIGHUP (the terminal closed),
+/// and SIGQUIT, SIGUSR1 and SIGUSR2 (whose default would end it at once,
+/// its private files left on disk and the terminal raw).
+const STOPS: [i32; 5] = [
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+];
+
+/// Every signal the chat takes, for its life, through its one source
+/// (#42.1): SIGINT (Ctrl-C while Claude works) and SIGCONT (back from
+/// Ctrl-Z) as events beside the keys ([`Sig`]), and the ones that end it
+/// ([`STOPS`]). A resize (SIGWINCH) comes from the terminal's own reader,
+/// as a [`TermEvent::Resize`] among the keys.
+const TAKEN: [i32; 7] = [
+    libc::SIGINT,
+    libc::SIGCONT,
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+];
+
+/// The stop, for every wait of the chat (0: none yet). No task of their
+/// own ends the process from wherever the chat is: every wait of the chat
+/// (the keys, the turn's events, a `!` command, the Ctrl-G editor, the
+/// connection) waits on [`stopped`] beside what it waits for, and the
+/// chat ends from its own loop (the CLI closed, the history saved, the
+/// terminal put back).
+static STOP: OnceLock<tokio::sync::watch::Sender<i32>> = OnceLock::new();
 /// The signal that stopped the chat (0: none yet). A stop is a state:
 /// once seen, every wait sees it at once.
 static STOPPED: AtomicI32 = AtomicI32::new(0);
-
-/// Take the signals that end the chat from now on (inside the runtime).
-pub fn take_stops() -> io::Result<()> {
-    use tokio::signal::unix::{signal, SignalKind};
-    if STOPS.get().is_some() {
-        return Ok(());
-    }
-    let stops = [
-        libc::SIGTERM,
-        libc::SIGHUP,
-        libc::SIGQUIT,
-        libc::SIGUSR1,
-        libc::SIGUSR2,
-    ]
-    .into_iter()
-    .map(|n| Ok((n, signal(SignalKind::from_raw(n))?)))
-    .collect::<io::Result<Vec<_>>>()?;
-    let _ = STOPS.set(tokio::sync::Mutex::new(stops));
-    Ok(())
-}
+/// Whether the chat's one [`Keys`] was made: a second is refused, so that
+/// no two readers ever share the keyboard or the signals.
+static MADE: AtomicBool = AtomicBool::new(false);
 
 /// The signal that stopped the chat, if one did.
 pub fn stopped_by() -> Option<i32> {
@@ -157,30 +172,21 @@ pub fn stopped_by() -> Option<i32> {
 }
 
 /// Resolves with the signal that stops the chat: at once if one already
-/// did; never when the signals were not taken ([`take_stops`]).
+/// did; never when the chat's signals were not taken ([`Keys::start`]).
 pub async fn stopped() -> i32 {
     if let Some(n) = stopped_by() {
         return n;
     }
-    let Some(stops) = STOPS.get() else {
+    let Some(stop) = STOP.get() else {
         return std::future::pending().await;
     };
-    let mut stops = stops.lock().await;
-    // seen by another wait while this one waited for the streams
-    if let Some(n) = stopped_by() {
-        return n;
-    }
-    let n = std::future::poll_fn(|cx| {
-        for (n, stream) in stops.iter_mut() {
-            if let std::task::Poll::Ready(Some(())) = stream.poll_recv(cx) {
-                return std::task::Poll::Ready(*n);
-            }
-        }
-        std::task::Poll::Pending
-    })
-    .await;
-    let _ = STOPPED.compare_exchange(0, n, Ordering::SeqCst, Ordering::SeqCst);
-    stopped_by().unwrap_or(n)
+    let mut seen = stop.subscribe();
+    let n = match seen.wait_for(|&n| n != 0).await {
+        Ok(n) => *n,
+        // the sender lives as long as the process
+        Err(_) => return std::future::pending().await,
+    };
+    n
 }
 
 /// The chat was stopped by a signal: the error every wait of the chat ends
@@ -198,34 +204,84 @@ pub async fn unless_stopped<T>(fut: impl std::future::Future<Output = T>) -> Res
     }
 }
 
-/// Keys from the terminal, for as long as it lives; the terminal's mode is
-/// put back when it is finished or dropped.
+/// A signal the chat takes as an event, in order with the keys (the ones
+/// that end it are a state: [`stopped`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sig {
+    /// SIGINT: Ctrl-C while Claude works (the terminal's signals are on
+    /// then), or `kill -INT`.
+    Interrupt,
+    /// SIGCONT: back from Ctrl-Z.
+    Continue,
+}
+
+/// What the chat's one source gives: the terminal's keys, pastes and
+/// resizes, and the signals, in the order they came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Term(TermEvent),
+    Signal(Sig),
+}
+
+/// What goes through the source's channel: from the terminal's reading
+/// thread, and from the signals' task.
+enum Raw {
+    Term(io::Result<Event>),
+    Signal(i32),
+}
+
+/// The chat's one reader of the keyboard and of its signals, made once for
+/// the chat's life ([`Keys::start`]): keys typed at any moment (between a
+/// turn's end and the next prompt, while a dialog opens, while the
+/// session connects) wait in its one channel, in order, for whoever reads
+/// next. A child that must own the terminal (the Ctrl-G editor, the shell
+/// after Ctrl-Z) has it while the reading is paused ([`Keys::pause`],
+/// [`Keys::resume`]). The terminal's mode is put back when it is dropped.
 pub struct Keys {
+    rx: mpsc::UnboundedReceiver<Raw>,
+    /// For the terminal's reading thread, started again on resume.
+    tx: mpsc::UnboundedSender<Raw>,
+    /// Taken from the channel and not handed out yet, in order (keys read
+    /// past while a signal was looked for: [`Keys::next_signal`]; a signal
+    /// met while the keys ready were taken: [`Keys::ready`]).
+    kept: VecDeque<Input>,
+    /// The terminal, when the chat has one.
+    term: Option<Terminal>,
+    /// The terminal is gone (its reading failed).
+    gone: bool,
+}
+
+/// The terminal the keys are read from, and its mode.
+struct Terminal {
     tty: Tty,
     saved: Termios,
+    /// The reading thread (none while paused).
     reader: Option<Reader>,
     /// How many [`RawGuard`]s live: the mode goes back to character mode
     /// when the last one is dropped, whatever the order.
     raw: Arc<AtomicUsize>,
 }
 
-/// What [`Keys::next`] gives.
+/// What [`Keys::next_unless`] gives.
+#[derive(Debug)]
+pub enum Next {
+    TermEvent(TermEvent),
+    /// Back from Ctrl-Z (SIGCONT): the terminal's mode is set again; what
+    /// is drawn is to be drawn again.
+    Continued,
+    /// The request was withdrawn.
+    Cancelled,
+    /// The terminal is gone.
+    Gone,
+}
+
+/// What [`Keys::next`] gives from the terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TermEvent {
     Key(KeyEvent),
     Paste(String),
     /// The terminal's new width and height.
     Resize(u16, u16),
-}
-
-/// What [`Keys::next_unless`] gives.
-#[derive(Debug)]
-pub enum Next {
-    TermEvent(TermEvent),
-    /// The request was withdrawn.
-    Cancelled,
-    /// The terminal is gone.
-    Gone,
 }
 
 impl TermEvent {
@@ -239,59 +295,174 @@ impl TermEvent {
     }
 }
 
-impl Keys {
-    /// Start reading the terminal; `None` when there is none.
-    pub fn start() -> Option<Keys> {
-        let tty = Tty::open()?;
-        let saved = termios::tcgetattr(tty.fd()).ok()?;
-        let mut keys = Keys {
-            tty,
-            saved,
-            reader: None,
-            raw: Arc::default(),
-        };
-        keys.enter_char_mode().ok()?;
-        keys.reader = Some(Reader::start().ok()?);
-        Some(keys)
-    }
-
-    /// The next key, paste or resize; `None` when the terminal is gone, or
-    /// when a signal stopped the chat ([`stopped`]): every reading ends
-    /// then, as for a terminal gone, and the chat's loop ends the chat.
-    pub async fn next(&mut self) -> Option<TermEvent> {
-        let reader = self.reader.as_mut()?;
+/// Take the chat's signals for its life, into `tx` (inside the runtime).
+fn take_signals(handle: &tokio::runtime::Handle, tx: mpsc::UnboundedSender<Raw>) -> io::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let _inside = handle.enter();
+    let mut streams = TAKEN
+        .into_iter()
+        .map(|n| Ok((n, signal(SignalKind::from_raw(n))?)))
+        .collect::<io::Result<Vec<_>>>()?;
+    let _ = STOP.set(tokio::sync::watch::channel(0).0);
+    handle.spawn(async move {
         loop {
-            let next = tokio::select! {
-                biased;
-                _ = stopped() => return None,
-                e = reader.events.recv() => e,
-            };
-            match next? {
-                Ok(e) => {
-                    if let Some(i) = TermEvent::of(e) {
-                        return Some(i);
+            let n = std::future::poll_fn(|cx| {
+                for (n, stream) in streams.iter_mut() {
+                    if let std::task::Poll::Ready(Some(())) = stream.poll_recv(cx) {
+                        return std::task::Poll::Ready(*n);
                     }
                 }
-                Err(_) => return None,
+                std::task::Poll::Pending
+            })
+            .await;
+            if STOPS.contains(&n) {
+                let _ = STOPPED.compare_exchange(0, n, Ordering::SeqCst, Ordering::SeqCst);
+                if let Some(stop) = STOP.get() {
+                    stop.send_replace(stopped_by().unwrap_or(n));
+                }
+            }
+            // the keys dropped (the chat ending): the stop is still seen
+            let _ = tx.send(Raw::Signal(n));
+        }
+    });
+    Ok(())
+}
+
+impl Keys {
+    /// The chat's one reader: its signals taken from now on, and the
+    /// terminal read when `terminal` (the chat has one: its input and its
+    /// output are terminals) and one can be opened. Made once in a
+    /// process: a second is refused.
+    pub fn start(handle: &tokio::runtime::Handle, terminal: bool) -> io::Result<Keys> {
+        if MADE.swap(true, Ordering::SeqCst) {
+            return Err(io::Error::other(
+                "the chat's keyboard already has its one reader",
+            ));
+        }
+        let (tx, rx) = mpsc::unbounded_channel();
+        take_signals(handle, tx.clone())?;
+        let term = if terminal { Terminal::open(&tx) } else { None };
+        Ok(Keys {
+            rx,
+            tx,
+            kept: VecDeque::new(),
+            term,
+            gone: false,
+        })
+    }
+
+    /// Whether keys are read from a terminal (there is one, not gone).
+    pub fn has_terminal(&self) -> bool {
+        self.term.is_some() && !self.gone
+    }
+
+    /// What came from the channel as an input (`None`: nothing to hand
+    /// out: an event not handed on, a stop, or the terminal gone).
+    fn take(&mut self, raw: Raw) -> Option<Input> {
+        match raw {
+            Raw::Term(Ok(e)) => TermEvent::of(e).map(Input::Term),
+            Raw::Term(Err(_)) => {
+                self.gone = true;
+                None
+            }
+            Raw::Signal(libc::SIGINT) => Some(Input::Signal(Sig::Interrupt)),
+            Raw::Signal(libc::SIGCONT) => Some(Input::Signal(Sig::Continue)),
+            // a stop: a state, seen by `stopped`
+            Raw::Signal(_) => None,
+        }
+    }
+
+    /// The next key, paste, resize or signal; `None` when the terminal is
+    /// gone, or when a signal stopped the chat ([`stopped`]): every reading
+    /// ends then, as for a terminal gone, and the chat's loop ends the chat.
+    pub async fn next(&mut self) -> Option<Input> {
+        loop {
+            if stopped_by().is_some() {
+                return None;
+            }
+            if let Some(i) = self.kept.pop_front() {
+                return Some(i);
+            }
+            if self.gone {
+                return None;
+            }
+            let raw = tokio::select! {
+                biased;
+                _ = stopped() => return None,
+                r = self.rx.recv() => r?,
+            };
+            if let Some(i) = self.take(raw) {
+                return Some(i);
+            }
+        }
+    }
+
+    /// The next signal, the keys read meanwhile kept in order for the
+    /// next reading (a `!` command's wait: Ctrl-C stops it, what is typed
+    /// meanwhile is the next prompt's); `None` when a signal stops the
+    /// chat.
+    pub async fn next_signal(&mut self) -> Option<Sig> {
+        if let Some(at) = self.kept.iter().position(|i| matches!(i, Input::Signal(_))) {
+            if let Some(Input::Signal(s)) = self.kept.remove(at) {
+                return Some(s);
+            }
+        }
+        loop {
+            let raw = tokio::select! {
+                biased;
+                _ = stopped() => return None,
+                r = self.rx.recv() => r?,
+            };
+            match self.take(raw) {
+                Some(Input::Signal(s)) => return Some(s),
+                Some(i) => self.kept.push_back(i),
+                None => {}
             }
         }
     }
 
     /// The keys read and not taken yet, without waiting for more: what
-    /// was typed before what is drawn next.
+    /// was typed before what is drawn next. Ends at a signal (it is the
+    /// next [`Keys::next`]'s).
     pub fn ready(&mut self) -> Vec<TermEvent> {
         let mut out = Vec::new();
-        let Some(reader) = self.reader.as_mut() else {
+        while let Some(Input::Term(_)) = self.kept.front() {
+            if let Some(Input::Term(t)) = self.kept.pop_front() {
+                out.push(t);
+            }
+        }
+        if !self.kept.is_empty() {
             return out;
-        };
-        // the terminal gone: `next` says so (the channel closes after it)
-        while let Ok(Ok(e)) = reader.events.try_recv() {
-            out.extend(TermEvent::of(e));
+        }
+        while let Ok(raw) = self.rx.try_recv() {
+            match self.take(raw) {
+                Some(Input::Term(t)) => out.push(t),
+                Some(signal) => {
+                    self.kept.push_back(signal);
+                    break;
+                }
+                None => {}
+            }
         }
         out
     }
 
+    /// The next input already read, without waiting.
+    fn ready_input(&mut self) -> Option<Input> {
+        if let Some(i) = self.kept.pop_front() {
+            return Some(i);
+        }
+        while let Ok(raw) = self.rx.try_recv() {
+            if let Some(i) = self.take(raw) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
     /// The next input, unless the request it answers is withdrawn first.
+    /// Ctrl-C as a signal is passed over (on the raw terminal a picker
+    /// needs, Ctrl-C is a key); back from Ctrl-Z, the mode is set again.
     pub async fn next_unless(&mut self, cancel: Option<&Cancellation>) -> Next {
         let cancelled = async {
             match cancel {
@@ -299,34 +470,158 @@ impl Keys {
                 None => std::future::pending().await,
             }
         };
-        tokio::select! {
-            i = self.next() => i.map_or(Next::Gone, Next::TermEvent),
-            _ = cancelled => Next::Cancelled,
+        tokio::pin!(cancelled);
+        loop {
+            let next = tokio::select! {
+                i = self.next() => i,
+                _ = &mut cancelled => return Next::Cancelled,
+            };
+            match next {
+                None => return Next::Gone,
+                Some(Input::Term(t)) => return Next::TermEvent(t),
+                Some(Input::Signal(Sig::Continue)) => {
+                    self.restore_char_mode();
+                    return Next::Continued;
+                }
+                Some(Input::Signal(Sig::Interrupt)) => {}
+            }
         }
     }
 
     /// Single keys with signals off (Ctrl-C and Ctrl-Z arrive as keys) until
     /// the guard is dropped; output processing stays on.
     pub fn raw(&self) -> RawGuard {
-        let fd = rustix::io::fcntl_dupfd_cloexec(self.tty.fd(), 0).ok();
+        let Some(t) = &self.term else {
+            return RawGuard { on: None };
+        };
+        let fd = rustix::io::fcntl_dupfd_cloexec(t.tty.fd(), 0).ok();
         let on = fd.as_ref().is_some_and(|fd| {
-            termios::tcsetattr(fd, OptionalActions::Now, &char_mode(&self.saved, false)).is_ok()
+            termios::tcsetattr(fd, OptionalActions::Now, &char_mode(&t.saved, false)).is_ok()
         });
-        let fd = fd.filter(|_| on);
-        if fd.is_some() {
-            self.raw.fetch_add(1, Ordering::SeqCst);
-        }
-        RawGuard {
-            fd,
-            back: char_mode(&self.saved, true),
-            raw: self.raw.clone(),
-        }
+        let on = fd.filter(|_| on).map(|fd| {
+            t.raw.fetch_add(1, Ordering::SeqCst);
+            (fd, char_mode(&t.saved, true), t.raw.clone())
+        });
+        RawGuard { on }
     }
 
     /// Put the chat's mode back after the process was stopped and continued
     /// (the shell may have changed the terminal in between).
     pub fn restore_char_mode(&self) {
-        let _ = self.enter_char_mode();
+        if let Some(t) = &self.term {
+            if t.reader.is_some() {
+                let _ = t.enter_char_mode();
+            }
+        }
+    }
+
+    /// Let a child own the terminal (the Ctrl-G editor, the shell after
+    /// Ctrl-Z): the reading stops, what was read stays in the channel for
+    /// the next reading, and the terminal's mode is the one the chat found
+    /// (echo, lines) until [`Keys::resume`]. Still the one reader: nothing
+    /// else reads the keyboard meanwhile but the child.
+    pub fn pause(&mut self) {
+        let Some(t) = self.term.as_mut() else {
+            return;
+        };
+        let Some(reader) = t.reader.take() else {
+            return;
+        };
+        reader.stop();
+        // what crossterm read and still holds, before what comes after
+        while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
+            let e = crossterm::event::read();
+            let failed = e.is_err();
+            let _ = self.tx.send(Raw::Term(e));
+            if failed {
+                break;
+            }
+        }
+        write_now(b"\x1b[?2004l");
+        let _ = termios::tcsetattr(t.tty.fd(), OptionalActions::Now, &t.saved);
+    }
+
+    /// Read the terminal again after [`Keys::pause`], in the chat's mode
+    /// (raw if a [`RawGuard`] still lives).
+    pub fn resume(&mut self) {
+        let Some(t) = self.term.as_mut() else {
+            return;
+        };
+        if t.reader.is_some() {
+            return;
+        }
+        let _ = t.enter_char_mode();
+        match Reader::start(self.tx.clone()) {
+            Ok(r) => t.reader = Some(r),
+            Err(_) => self.gone = true,
+        }
+    }
+}
+
+/// The chat's one reader as the `/resume` finder's source of keys
+/// (`finder.rs`, which waits on the main thread): the finder reads the
+/// same reader as every other reading of the chat.
+pub struct FinderKeys<'k> {
+    pub keys: &'k mut Keys,
+    pub rt: &'k tokio::runtime::Handle,
+    /// Read by a poll, for the next read.
+    pub peeked: Option<Input>,
+}
+
+impl FinderKeys<'_> {
+    fn gone() -> io::Error {
+        io::Error::other("the terminal is gone")
+    }
+}
+
+impl crate::cli::term::finder::KeySource for FinderKeys<'_> {
+    fn poll(&mut self, within: Duration) -> io::Result<bool> {
+        if self.peeked.is_some() {
+            return Ok(true);
+        }
+        let keys = &mut *self.keys;
+        let next = if within.is_zero() {
+            keys.ready_input()
+        } else {
+            match self
+                .rt
+                .block_on(async { tokio::time::timeout(within, keys.next()).await })
+            {
+                Ok(None) => return Err(Self::gone()),
+                Ok(some) => some,
+                Err(_) => None,
+            }
+        };
+        self.peeked = next;
+        Ok(self.peeked.is_some())
+    }
+
+    fn read(&mut self) -> io::Result<Option<KeyEvent>> {
+        let next = match self.peeked.take() {
+            Some(i) => i,
+            None => self.rt.block_on(self.keys.next()).ok_or_else(Self::gone)?,
+        };
+        Ok(match next {
+            Input::Term(TermEvent::Key(k)) => Some(k),
+            _ => None,
+        })
+    }
+}
+
+impl Terminal {
+    /// Start reading the terminal into `tx`; `None` when there is none.
+    fn open(tx: &mpsc::UnboundedSender<Raw>) -> Option<Terminal> {
+        let tty = Tty::open()?;
+        let saved = termios::tcgetattr(tty.fd()).ok()?;
+        let mut t = Terminal {
+            tty,
+            saved,
+            reader: None,
+            raw: Arc::default(),
+        };
+        t.enter_char_mode().ok()?;
+        t.reader = Some(Reader::start(tx.clone()).ok()?);
+        Some(t)
     }
 
     /// Character mode, and bracketed paste: pasted text arrives whole, not
@@ -341,39 +636,18 @@ impl Keys {
         write_now(b"\x1b[?2004h");
         Ok(())
     }
-
-    /// Stop reading and give back what was typed in the last instant: the
-    /// keys the terminal already delivered, so none is lost to the line
-    /// editor that reads next.
-    pub fn finish(mut self) -> Vec<TermEvent> {
-        let mut left = Vec::new();
-        if let Some(reader) = self.reader.take() {
-            // what the thread read and sent, then what crossterm still holds
-            for e in reader.stop() {
-                left.extend(TermEvent::of(e));
-            }
-            while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
-                match crossterm::event::read() {
-                    Ok(e) => left.extend(TermEvent::of(e)),
-                    Err(_) => break,
-                }
-            }
-        }
-        left
-    }
 }
 
-/// The thread that reads the terminal while [`Keys`] lives.
+/// The thread that reads the terminal into the chat's one channel, while
+/// the reading is not paused.
 struct Reader {
-    events: mpsc::UnboundedReceiver<io::Result<Event>>,
     stop: Arc<AtomicBool>,
     /// Closed when the thread ends.
     ended: std::sync::mpsc::Receiver<()>,
 }
 
 impl Reader {
-    fn start() -> io::Result<Reader> {
-        let (tx, events) = mpsc::unbounded_channel();
+    fn start(tx: mpsc::UnboundedSender<Raw>) -> io::Result<Reader> {
         let stop = Arc::new(AtomicBool::new(false));
         let (ended_tx, ended) = std::sync::mpsc::channel::<()>();
         let stopped = stop.clone();
@@ -388,64 +662,54 @@ impl Reader {
                         Err(e) => Err(e),
                     };
                     let failed = next.is_err();
-                    if tx.send(next).is_err() || failed {
+                    if tx.send(Raw::Term(next)).is_err() || failed {
                         return;
                     }
                 }
             })?;
-        Ok(Reader {
-            events,
-            stop,
-            ended,
-        })
+        Ok(Reader { stop, ended })
     }
 
-    /// Stop the thread and wait for it to end (bounded); what it read and
-    /// was not taken yet.
-    fn stop(mut self) -> Vec<Event> {
+    /// Stop the thread and wait for it to end (bounded: it is inside a
+    /// read of a key split in two, at worst).
+    fn stop(self) {
         self.stop.store(true, Ordering::SeqCst);
         let _ = self.ended.recv_timeout(STOP_WAIT);
-        let mut left = Vec::new();
-        while let Ok(e) = self.events.try_recv() {
-            left.extend(e.ok());
-        }
-        left
     }
 }
 
-impl Drop for Keys {
+impl Drop for Terminal {
     fn drop(&mut self) {
         if let Some(reader) = self.reader.take() {
             reader.stop();
+            write_now(b"\x1b[?2004l");
         }
-        write_now(b"\x1b[?2004l");
         let _ = termios::tcsetattr(self.tty.fd(), OptionalActions::Now, &self.saved);
     }
 }
 
 /// Raw mode while it lives (see [`Keys::raw`]).
 pub struct RawGuard {
-    /// The terminal (its own descriptor), when it could be switched.
-    fd: Option<OwnedFd>,
-    /// The chat's character mode, to go back to.
-    back: Termios,
-    raw: Arc<AtomicUsize>,
+    /// The terminal (its own descriptor), the chat's character mode to go
+    /// back to, and the count of guards; none when it could not be
+    /// switched.
+    on: Option<(OwnedFd, Termios, Arc<AtomicUsize>)>,
 }
 
 impl RawGuard {
     /// Whether the terminal could be switched.
     pub fn ok(&self) -> bool {
-        self.fd.is_some()
+        self.on.is_some()
     }
 }
 
 impl Drop for RawGuard {
     fn drop(&mut self) {
-        if let Some(fd) = &self.fd {
+        if let Some((fd, back, raw)) = &self.on {
             // the last guard puts the character mode back (a new guard may
             // be made before the one it replaces is dropped)
-            if self.raw.fetch_sub(1, Ordering::SeqCst) == 1 {
-                let _ = termios::tcsetattr(fd, OptionalActions::Now, &self.back);
+            if raw.fetch_sub(1, Ordering::SeqCst) == 1 {
+                let _ = termios::tcsetattr(fd, OptionalActions::Now, back);
             }
         }
     }
@@ -481,6 +745,33 @@ mod tests {
         let mut t = termios::tcgetattr(&s).unwrap();
         t.output_modes &= !(OutputModes::OPOST | OutputModes::ONLCR);
         t
+    }
+
+    /// The chat's keyboard and signals have one reader for its life: a
+    /// second is refused, and the signals the chat acts on (SIGINT,
+    /// SIGCONT) come in through the one that was made, as events in its
+    /// stream (here without a terminal: the signals still come).
+    #[test]
+    fn the_chat_has_one_reader_of_keys_and_signals_and_a_second_is_refused() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let mut keys = Keys::start(rt.handle(), false).unwrap();
+        assert!(!keys.has_terminal());
+        assert!(Keys::start(rt.handle(), false).is_err());
+        for (n, sig) in [
+            (libc::SIGCONT, Sig::Continue),
+            (libc::SIGINT, Sig::Interrupt),
+        ] {
+            // SAFETY: a signal to this process, taken by the reader above
+            unsafe { libc::kill(libc::getpid(), n) };
+            let got = rt.block_on(async {
+                tokio::time::timeout(Duration::from_secs(20), keys.next()).await
+            });
+            assert_eq!(got.ok().flatten(), Some(Input::Signal(sig)));
+        }
     }
 
     #[test]

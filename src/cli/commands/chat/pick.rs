@@ -59,6 +59,10 @@ pub async fn pick(
                 drawn.screen_changed(Some((w as usize, h as usize)));
                 (drawn.redraw(), None)
             }
+            Next::Continued => {
+                drawn.screen_changed(None);
+                (drawn.redraw(), None)
+            }
             Next::Cancelled | Next::Gone => {
                 out.write_all(drawn.close().as_bytes())?;
                 out.flush()?;

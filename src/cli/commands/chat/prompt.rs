@@ -147,6 +147,15 @@ impl PromptSide {
         self.owed = Some(line);
     }
 
+    /// What was typed while a switch of mode was being confirmed goes on
+    /// the line kept at Shift-Tab, at its cursor (typed right after the
+    /// press: it continues that line).
+    pub fn typed_onto_owed(&mut self) {
+        if let Some(line) = &mut self.owed {
+            line.before.push_str(&std::mem::take(&mut self.ahead.typed));
+        }
+    }
+
     /// Rewind went back to before a prompt: it is the next line, to edit.
     pub fn rewound(&mut self, text: String) {
         self.owed = Some(CursorLine::ending(text));

@@ -17,7 +17,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use rustyline::history::{History, SearchDirection};
 use rustyline::line_buffer::{ChangeListener, DeleteListener, Direction, LineBuffer, WordAction};
 use rustyline::{At, Word};
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 use unicode_width::UnicodeWidthChar;
 
@@ -150,8 +149,6 @@ pub struct PromptLine<H: History> {
     search: Option<Search>,
     /// `Some` with `--vi`.
     vi: Option<Vi>,
-    /// Keys read after the last reading ended: the next one's first.
-    pending: VecDeque<TermEvent>,
     /// The line and cursor before each change of this reading, for undo
     /// (Ctrl-_): rustyline's own undo is not public.
     undo: Vec<(String, usize)>,
@@ -173,7 +170,6 @@ impl<H: History> PromptLine<H> {
             search: None,
             vi: vi.then_some(Vi::Insert),
             vi_d: false,
-            pending: VecDeque::new(),
             undo: Vec::new(),
         }
     }
@@ -193,16 +189,6 @@ impl<H: History> PromptLine<H> {
         }
         self.vi_d = false;
         self.undo.clear();
-    }
-
-    /// Keep keys read past the end of a reading, for the next one.
-    pub fn keep(&mut self, keys: Vec<TermEvent>) {
-        self.pending.extend(keys);
-    }
-
-    /// The next key kept from before, if any.
-    pub fn pending(&mut self) -> Option<TermEvent> {
-        self.pending.pop_front()
     }
 
     pub fn history_mut(&mut self) -> &mut H {

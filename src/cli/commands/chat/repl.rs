@@ -77,12 +77,20 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     // the signals that end the chat: one stream for its life, seen by
     // every wait of the chat (`keys::stopped`), the chat ending from this
     // loop (the CLI closed, the history saved, the terminal put back)
+    // and the keyboard: one reader for the chat's life (#42.1), made
+    // before the session connects, so that nothing typed from now on is
+    // lost or echoed, whatever the chat is doing
     let saved = rustix::termios::tcgetattr(io::stdin()).ok();
-    {
-        let _guard = rt.enter();
-        keys::take_stops()?;
+    let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
+    chat.keys = Some(keys::Keys::start(rt.handle(), terminal)?);
+    if let Err(e) = chat.start_connect(session.clone()) {
+        // Ctrl-C (or a stop) at the trust question: the chat ends there
+        if e.downcast_ref::<super::core::Interrupted>().is_some() {
+            drop(chat.keys.take());
+            return Ok(stopped_by().map_or(Exit::Interrupted, Exit::Signal));
+        }
+        return Err(e);
     }
-    chat.start_connect(session.clone())?;
     // `-r ID` of a session the store does not hold: the CLI's answer
     // decides before a prompt is typed, so an unknown id never opens a
     // chat (nor takes a prompt it then drops)
@@ -161,7 +169,10 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         }
         let prompt = chat.plain_prompt();
         let CursorLine { before, after } = start.line;
-        let line = match ed.read(&prompt, &before, &after)? {
+        let Some(keys) = chat.keys.as_mut() else {
+            break Exit::Success;
+        };
+        let line = match ed.read(keys, &prompt, &before, &after)? {
             Read::Line(line) => line,
             Read::Eof => break Exit::Success,
             Read::Interrupted => continue,
@@ -175,13 +186,6 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
         let Some(input) = commands::parse(&line) else {
             continue;
         };
-        if matches!(input, Input::Prompt(_)) {
-            // typed after Enter, in the instant the reading ended: the
-            // turn's type-ahead, before what is typed during it
-            let after = ed.typed_after();
-            chat.conn
-                .hold(after.into_iter().map(super::machine::Event::Key));
-        }
         ed.add_history(&line);
         match chat.handle(input) {
             Ok(None) => {}
@@ -197,6 +201,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     let exit = stopped_by().map_or(exit, Exit::Signal);
     ed.save_history();
     chat.close();
+    // the one reader ends with the chat: the terminal in the mode it found
+    drop(chat.keys.take());
     if stopped_by().is_some() {
         shell::kill_running();
         // a session still starting (or one replaced): its CLI and its
@@ -246,6 +252,7 @@ impl Chat<'_> {
                         }
                     }
                 }
+                self.prompt.typed_onto_owed();
             }
             PromptAction::Rewind => {
                 self.erase_prompt(prompt, "");
@@ -257,13 +264,19 @@ impl Chat<'_> {
             }
             PromptAction::Edit { line } => {
                 self.erase_prompt(prompt, &line);
-                // the chat's signals are waited on while the editor runs
-                let watch = self.rt.spawn(keys::stopped());
+                // the editor owns the terminal while it runs: the chat's
+                // one reader pauses (its signals are still taken: a stop
+                // ends the editor)
+                if let Some(k) = self.keys.as_mut() {
+                    k.pause();
+                }
                 let edit =
                     editor::edit_in_editor_unless(&line, &editor::editor_from_env(), &|| {
                         stopped_by().is_some()
                     });
-                watch.abort();
+                if let Some(k) = self.keys.as_mut() {
+                    k.resume();
+                }
                 if let Some(n) = stopped_by() {
                     self.prompt.edited(line);
                     return Some(Exit::Signal(n));
@@ -421,8 +434,22 @@ impl Chat<'_> {
         let rt = self.rt;
         let (style, cwd) = (self.screen.style(), self.cwd.clone());
         let mut out = io::stdout();
-        // a signal that stops the chat stops the command (its group killed)
-        let ran = match rt.block_on(keys::unless_stopped(shell::run(cmd, &cwd, style, &mut out))) {
+        // a signal that stops the chat stops the command (its group
+        // killed); Ctrl-C from the chat's one source stops the command;
+        // what is typed meanwhile is the next prompt's
+        let interrupts = futures_util::stream::unfold(self.keys.as_mut(), |k| async move {
+            let k = k?;
+            loop {
+                match k.next_signal().await? {
+                    keys::Sig::Interrupt => return Some(((), Some(k))),
+                    // back from Ctrl-Z: the chat's mode again
+                    keys::Sig::Continue => k.restore_char_mode(),
+                }
+            }
+        });
+        let ran = match rt.block_on(keys::unless_stopped(shell::run(
+            cmd, &cwd, style, &mut out, interrupts,
+        ))) {
             Ok(ran) => ran?,
             Err(stopped) => {
                 shell::kill_running();

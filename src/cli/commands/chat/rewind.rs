@@ -3,7 +3,6 @@
 //! a terminal; the chat asks and acts.
 
 use super::core::{Chat, Switch};
-use super::keys::Keys;
 use super::pick;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::picker::{Choice, Picked, Picker};
@@ -176,10 +175,13 @@ impl Chat<'_> {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
         let (style, width) = (self.screen.style(), self.screen.renderer().width());
-        self.rt.block_on(async {
-            let mut keys = Keys::start().context("no terminal to choose on")?;
-            Ok(pick::pick(&mut keys, None, picker, style, width).await?)
-        })
+        let keys = self
+            .keys
+            .as_mut()
+            .filter(|k| k.has_terminal())
+            .context("no terminal to choose on")?;
+        self.rt
+            .block_on(async { Ok(pick::pick(keys, None, picker, style, width).await?) })
     }
 
     /// Esc Esc or `/rewind`: back to before one of this session's prompts.

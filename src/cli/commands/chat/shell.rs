@@ -28,7 +28,6 @@
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
-use crate::cli::turn::events::{Signal as Sig, Signals};
 use rustix::process::{self, Pid, Signal};
 use std::io::{self, Write};
 use std::path::Path;
@@ -265,7 +264,17 @@ fn shell() -> String {
 }
 
 /// Run `command`, streaming its output to `out`.
-pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) -> io::Result<Ran> {
+/// Each item of `interrupts` is a Ctrl-C (from the chat's one source of
+/// keys and signals): the command is stopped.
+pub async fn run(
+    command: &str,
+    cwd: &Path,
+    style: Style,
+    out: &mut impl Write,
+    interrupts: impl futures_util::Stream<Item = ()>,
+) -> io::Result<Ran> {
+    use futures_util::StreamExt;
+    tokio::pin!(interrupts);
     let started = Instant::now();
     let mut cmd = tokio::process::Command::new(shell());
     cmd.arg("-c")
@@ -291,7 +300,6 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
     let mut se = child.stderr.take();
     let (mut cap_out, mut cap_err) = (Capture::default(), Capture::default());
     let (mut screen_out, mut screen_err) = (Screen::new(style), Screen::new(style));
-    let mut sigint = Signals::new(&[Sig::Interrupt])?;
     let (mut b1, mut b2) = (vec![0u8; 16 * 1024], vec![0u8; 16 * 1024]);
     let mut interrupted = false;
     let mut status: Option<std::process::ExitStatus> = None;
@@ -325,7 +333,7 @@ pub async fn run(command: &str, cwd: &Path, style: Style, out: &mut impl Write) 
                 status = Some(s?);
                 grace = Some(tokio::time::Instant::now() + Duration::from_millis(300));
             },
-            _ = sigint.recv(true) => {
+            Some(()) = interrupts.next() => {
                 interrupted = true;
                 if let Some(p) = pid {
                     kill_group(p, Signal::Int);
@@ -438,6 +446,7 @@ mod tests {
             dir.path(),
             Style::plain(),
             &mut out,
+            futures_util::stream::pending(),
         )
         .await
         .unwrap();
@@ -467,7 +476,13 @@ mod tests {
         // a hang would be 600 s; the bound is only there to fail, not to time
         let ran = tokio::time::timeout(
             Duration::from_secs(120),
-            run(&cmd, dir.path(), Style::plain(), &mut out),
+            run(
+                &cmd,
+                dir.path(),
+                Style::plain(),
+                &mut out,
+                futures_util::stream::pending(),
+            ),
         )
         .await
         .expect("the command's leftover child made it hang")
@@ -530,9 +545,15 @@ mod tests {
     async fn an_unterminated_osc_loses_no_output_for_the_model() {
         let mut out = Vec::new();
         let cmd = "printf 'before\\033]0;'; echo; echo visible-line-1; echo visible-line-2 >&2; echo visible-line-3";
-        let ran = run(cmd, Path::new("/"), Style::plain(), &mut out)
-            .await
-            .unwrap();
+        let ran = run(
+            cmd,
+            Path::new("/"),
+            Style::plain(),
+            &mut out,
+            futures_util::stream::pending(),
+        )
+        .await
+        .unwrap();
         let shown = String::from_utf8(out).unwrap();
         for n in 1..=3 {
             assert!(
@@ -566,7 +587,13 @@ mod tests {
         let mut out = Vec::new();
         let ran = tokio::time::timeout(
             Duration::from_secs(120),
-            run("exec 3</dev/tty", Path::new("/"), Style::plain(), &mut out),
+            run(
+                "exec 3</dev/tty",
+                Path::new("/"),
+                Style::plain(),
+                &mut out,
+                futures_util::stream::pending(),
+            ),
         )
         .await
         .expect("stopped on the terminal")

@@ -5,7 +5,7 @@
 
 use super::core::{terminal_width, Chat, Switch};
 use super::dialog::{Dialog, PendingRequest};
-use super::keys::{Keys, RawGuard, TermEvent};
+use super::keys::{Input, Keys, RawGuard, Sig, TermEvent};
 use super::machine::{Effect, Event, Machine, Parts, WorkEnd};
 use super::screen::terminal_height;
 use crate::cli::common::exit::Exit;
@@ -13,7 +13,7 @@ use crate::cli::common::notify::{Notice, Trigger};
 use crate::cli::requests;
 use crate::cli::requests::publish;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait};
+use crate::cli::turn::events::{Happened, Signals, Source, Wait};
 use crate::cli::turn::summary::Here;
 use claudio::{
     Client, PermissionMode, PermissionResult, Priority, RequestBody, RequestState, Responder,
@@ -32,7 +32,7 @@ impl Chat<'_> {
         let started = Instant::now();
         let end = rt.block_on(async {
             client.send(text).await?;
-            self.drive(&client, terminal_keys(), Machine::turn).await
+            self.drive(&client, Machine::turn).await
         });
         if matches!(end, Ok(WorkEnd::Done)) {
             let took = started.elapsed();
@@ -56,8 +56,7 @@ impl Chat<'_> {
         let rt = self.rt;
         let client = self.client()?;
         rt.block_on(client.set_permission_mode(next.clone()))?;
-        let end =
-            rt.block_on(self.drive(&client, terminal_keys(), |_, now| Machine::mode(next, now)));
+        let end = rt.block_on(self.drive(&client, |_, now| Machine::mode(next, now)));
         self.after(&client, end)
     }
 
@@ -114,20 +113,50 @@ impl Chat<'_> {
     }
 
     /// Run the chat's work ([`Machine`]) to its end: the one loop that feeds
-    /// it events (the CLI's messages, signals and ticks from the turn's
-    /// [`Source`], and the chat's own keys and requests) and carries out
-    /// its effects.
+    /// it events (the CLI's messages and ticks from the turn's [`Source`],
+    /// and the chat's own keys and signals, from its one reader, and
+    /// requests) and carries out its effects. The chat's one [`Keys`] is
+    /// the work's while it runs, and the chat's again after.
     async fn drive(
         &mut self,
         client: &Client,
-        mut keys: Option<Keys>,
         start: impl FnOnce(
             &mut Parts<'_>,
             Instant,
         ) -> (Machine<PendingRequest>, Vec<Effect<PendingRequest>>),
     ) -> anyhow::Result<WorkEnd> {
-        let signals = Signals::new(&[Signal::Interrupt, Signal::Continue])?;
-        let mut source = Source::new(client, signals).ticking(TICK);
+        let Some(mut keys) = self.keys.take() else {
+            anyhow::bail!("the keyboard's reader is in use");
+        };
+        let end = self.drive_with(client, &mut keys, start).await;
+        // what was typed in the last instant joins the type-ahead (Ctrl-D
+        // among it: for the wait after the turn); what comes after waits
+        // in the reader for the prompt
+        let left = if keys.has_terminal() {
+            keys.ready()
+        } else {
+            Vec::new()
+        };
+        self.prompt.turn_ended(left);
+        self.keys = Some(keys);
+        end
+    }
+
+    async fn drive_with(
+        &mut self,
+        client: &Client,
+        keys: &mut Keys,
+        start: impl FnOnce(
+            &mut Parts<'_>,
+            Instant,
+        ) -> (Machine<PendingRequest>, Vec<Effect<PendingRequest>>),
+    ) -> anyhow::Result<WorkEnd> {
+        // whether keys are read (a terminal, not gone)
+        let mut terminal = keys.has_terminal();
+        // Ctrl-C (SIGINT) while someone is asked: seen once the answer is in
+        let mut ctrl_c_waits = false;
+        // the chat's signals come from its one reader, beside its keys
+        let mut source = Source::new(client, Signals::none()).ticking(TICK);
         // the live region is folded to the screen's rows
         self.screen.renderer_mut().set_height(terminal_height());
         let (mut work, first) = start(&mut self.parts(), Instant::now());
@@ -155,15 +184,15 @@ impl Chat<'_> {
                         None
                     }
                     Effect::Raw(on) => {
-                        raw = if on {
-                            keys.as_ref().map(Keys::raw)
+                        raw = if on && terminal {
+                            Some(keys.raw())
                         } else {
                             None
                         };
                         None
                     }
                     Effect::Open(request) => {
-                        let dialog = Box::new(self.dialog(&request, keys.is_some()));
+                        let dialog = Box::new(self.dialog(&request, terminal));
                         if dialog.asks() {
                             let notice = self.notice_for(&request);
                             self.notifier.needs_you(&notice, self.screen.out());
@@ -171,9 +200,9 @@ impl Chat<'_> {
                         // what was typed before the dialog is drawn (the keys
                         // read meanwhile: making it can take a while, a big
                         // file's diff) is the type-ahead's, never its answer
-                        let typed_before = keys.as_mut().map(Keys::ready).unwrap_or_default();
+                        let typed_before = if terminal { keys.ready() } else { Vec::new() };
                         open = Some(request.responder.clone());
-                        if dialog.asks() && keys.is_some() {
+                        if dialog.asks() && terminal {
                             published = self.publish(&request);
                         }
                         Some(Event::Request {
@@ -191,9 +220,7 @@ impl Chat<'_> {
                         None
                     }
                     Effect::RestoreKeys => {
-                        if let Some(k) = &keys {
-                            k.restore_char_mode();
-                        }
+                        keys.restore_char_mode();
                         None
                     }
                     Effect::End(end) => {
@@ -201,8 +228,6 @@ impl Chat<'_> {
                         // next work's
                         self.conn.hold(work.take_held());
                         drop(raw);
-                        // what was typed in the last instant joins the type-ahead
-                        self.finish_keys(keys);
                         return Ok(end);
                     }
                 };
@@ -216,25 +241,43 @@ impl Chat<'_> {
                 continue;
             }
             let asking = work.asking();
-            let front = front_input(&mut keys, open.as_ref());
+            if ctrl_c_waits && !asking {
+                ctrl_c_waits = false;
+                self.step(&mut work, Event::CtrlC, &mut effects);
+                continue;
+            }
+            let front = front_input(keys, terminal, open.as_ref());
             let wait = Wait {
                 asking,
                 hold: work.held_full(),
                 due: None,
             };
             let event = match source.next(front, wait).await {
-                Happened::Front(Front::Key(Some(input))) => Event::Key(input),
+                Happened::Front(Front::Key(Some(Input::Term(input)))) => Event::Key(input),
+                Happened::Front(Front::Key(Some(Input::Signal(Sig::Interrupt)))) => {
+                    // Ctrl-C waits while someone is asked (its dialog takes
+                    // Ctrl-C as a key)
+                    if asking {
+                        ctrl_c_waits = true;
+                        continue;
+                    }
+                    Event::CtrlC
+                }
+                Happened::Front(Front::Key(Some(Input::Signal(Sig::Continue)))) => {
+                    Event::Continued {
+                        width: terminal_width(),
+                    }
+                }
                 Happened::Front(Front::Stopped(n)) => {
                     // a signal ends the chat: the work stops here, the
                     // chat's loop closes the session
                     self.conn.hold(work.take_held());
                     drop(raw);
                     drop(published.take());
-                    self.finish_keys(keys);
                     return Err(super::keys::Stopped(n).into());
                 }
                 Happened::Front(Front::Key(None)) => {
-                    keys = None;
+                    terminal = false;
                     Event::KeysGone
                 }
                 Happened::Front(Front::Settled(how)) => {
@@ -285,12 +328,8 @@ impl Chat<'_> {
                 Happened::Failed(e) => Event::Failed(e),
                 Happened::Closed => Event::Closed,
                 Happened::Tick | Happened::Due => Event::Tick,
-                Happened::Signal(Signal::Interrupt) => Event::CtrlC,
-                Happened::Signal(Signal::Continue) => Event::Continued {
-                    width: terminal_width(),
-                },
-                // the chat's own stream has them (`Front::Stopped`)
-                Happened::Signal(Signal::Terminate | Signal::Hangup) => continue,
+                // the chat's signals are its one reader's (`Front`)
+                Happened::Signal(_) => continue,
             };
             match &event {
                 Event::Key(TermEvent::Resize(_, rows)) => {
@@ -350,7 +389,7 @@ impl Chat<'_> {
     async fn at_work(&mut self, client: &Client) -> anyhow::Result<WorkEnd> {
         let prompt = self.plain_prompt();
         let eof = self.prompt.take_eof();
-        self.drive(client, Keys::start(), |p, now| {
+        self.drive(client, |p, now| {
             let (mut work, mut out) = Machine::at_work(p, prompt, now);
             if eof {
                 work.step_into(p, Event::Eof, now, &mut |e| out.push(e));
@@ -446,13 +485,6 @@ impl Chat<'_> {
         };
         Notice::new(kind, &title, &body, session)
     }
-
-    /// Stop reading keys; what was typed in the last instant joins the
-    /// type-ahead (Ctrl-D among it: for the wait after the turn).
-    fn finish_keys(&mut self, keys: Option<Keys>) {
-        let left = keys.map(Keys::finish).unwrap_or_default();
-        self.prompt.turn_ended(left);
-    }
 }
 
 /// How often the spinners move.
@@ -460,8 +492,8 @@ const TICK: Duration = Duration::from_millis(80);
 
 /// The chat's own input while it works, beside the CLI's events.
 enum Front {
-    /// A key (`None`: the terminal is gone).
-    Key(Option<TermEvent>),
+    /// A key or a signal (`None`: the terminal is gone).
+    Key(Option<Input>),
     /// The request being asked is settled without its dialog: the CLI
     /// withdrew it (the event may still be on its way), the session
     /// ended, or another holder (the deck) answered.
@@ -470,22 +502,14 @@ enum Front {
     Stopped(i32),
 }
 
-/// The keys typed while Claude works (only on a terminal).
-fn terminal_keys() -> Option<Keys> {
-    if io::stdin().is_terminal() && io::stdout().is_terminal() {
-        Keys::start()
-    } else {
-        None
-    }
-}
-
-/// The next of the chat's own inputs: a key, or the end of the request
-/// `open` without its dialog.
-async fn front_input(keys: &mut Option<Keys>, open: Option<&Responder>) -> Front {
+/// The next of the chat's own inputs: a key or a signal from its one
+/// reader, or the end of the request `open` without its dialog.
+async fn front_input(keys: &mut Keys, terminal: bool, open: Option<&Responder>) -> Front {
     let key = async {
-        match keys {
-            Some(k) => k.next().await,
-            None => pending().await,
+        match keys.next().await {
+            // no terminal: its end says nothing (the signals still come)
+            None if !terminal => pending().await,
+            k => k,
         }
     };
     tokio::select! {
