@@ -20,7 +20,7 @@ archive="$(mktemp -d "$base/archive-XXXXXX")"
 empty="$(mktemp -d "$base/empty-XXXXXX")"
 trap 'rm -rf "$archive" "$empty"' EXIT
 python3 - "$store" "$archive" "$empty" <<'PY'
-import glob, json, os, random, statistics, subprocess, sys, time
+import glob, json, os, random, shutil, statistics, subprocess, sys, time
 store, archive, empty = sys.argv[1:4]
 timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
 claudio = "target/release/claudio"
@@ -102,5 +102,11 @@ res["usage without index, archive / live"] = paired(
     [claudio, "sessions", "usage", "--all", "--json"], empty,
     [claudio, "sessions", "usage", "--all", "--json", "--no-archive"], store,
     env={"CLAUDIO_CACHE_DIR": "off"})
+# the floor: decompressing every archived transcript (zstd's own tool, one
+# thread) beside the live search, which reads the same bytes uncompressed
+if shutil.which("zstd"):
+    res["floor: zstd -dcq of the archive / live search"] = paired(
+        ["zstd", "-dcq", "-r", archive], empty,
+        [claudio, "sessions", "search", "--all", "--json", "--no-archive", "quokka-absent-5150"], store)
 print(json.dumps(res, indent=1))
 PY

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Stream throughput: a fake CLI pours a long turn (stream_event deltas and
 # assistant messages) into `claudio ask`; MB/s for -o text and -o stream-json,
-# beside the raw speed of parsing the same lines with serde_json alone.
+# beside the raw speed of parsing the same lines with serde_json alone, and
+# beside the bare pipe (the fake CLI pouring the same turn into `cat`; the
+# goal of #44: -o text within 1.3x of it, the medians of RUNS each).
 #
 #   bench/throughput.sh [MEGABYTES=200] [RUNS=3]
 set -euo pipefail
@@ -36,12 +38,33 @@ print(time.perf_counter() - t)
 PY
   done | median
 }
+# the bare pipe: the same fake CLI, given what claudio sends it first (the
+# initialize request, a prompt), pouring the same turn into `cat`
+bare() {
+  for _ in $(seq "$runs"); do
+    python3 - <<'PY'
+import os, subprocess, time
+hello = (b'{"type":"control_request","request_id":"bench-1","request":{"subtype":"initialize"}}\n'
+         b'{"type":"user","message":{"role":"user","content":"go"}}\n')
+t = time.perf_counter()
+cat = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+cli = subprocess.Popen([os.environ["CLAUDIO_CLI"]], stdin=subprocess.PIPE, stdout=cat.stdin)
+cat.stdin.close()
+cli.communicate(hello)
+cat.wait()
+assert cli.returncode == 0 and cat.returncode == 0, (cli.returncode, cat.returncode)
+print(time.perf_counter() - t)
+PY
+  done | median
+}
 text_s=$(measure text)
+bare_s=$(bare)
 sj_s=$(measure stream-json)
 raw=$(target/release/examples/bench-parse "$data")
-python3 - "$bytes" "$text_s" "$sj_s" "$raw" <<'PY'
+python3 - "$bytes" "$text_s" "$sj_s" "$raw" "$bare_s" <<'PY'
 import json, sys
 b, t, s, raw = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), json.loads(sys.argv[4])
+bare = float(sys.argv[5])
 mbs = lambda sec: b / 1e6 / sec
 print(json.dumps({
   "bytes": b,
@@ -50,5 +73,8 @@ print(json.dumps({
   "raw_serde_value_mb_s": raw["raw_value_mb_s"],
   "claudio_parse_mb_s": raw["claudio_parse_mb_s"],
   "text_vs_raw_parse": round(raw["raw_value_mb_s"] / mbs(t), 2),
+  "bare_pipe_mb_s": round(mbs(bare), 1),
+  # the goal of #44: ask -o text within 1.3x the bare pipe's time
+  "text_vs_bare_pipe": round(t / bare, 2),
 }))
 PY

@@ -14,7 +14,9 @@
 # prices), if CCUSAGE names it or `ccusage` is on PATH:
 #   npm --prefix /tmp/ccusage install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24
 #   CCUSAGE=/tmp/ccusage/node_modules/.bin/ccusage bench/usage.sh
-# The goal of #44: at most 0.3.
+# The goal of #44: at most 0.3. Then the floor beside the same ccusage
+# run: ripgrep counting the usage lines, every byte of the store read once,
+# as a first run must (no index yet tells what holds usage).
 #
 #   bench/usage.sh [SESSIONS=10000] [TOTAL_GB=2] [RUNS=3]
 # ripgrep: `pip install ripgrep` or `cargo install ripgrep` (`rg` on PATH).
@@ -70,4 +72,9 @@ ccusage="${CCUSAGE:-$(command -v ccusage || true)}"
 if [ -n "$ccusage" ]; then
   scratch="$(mktemp -d)"; trap 'rm -rf "$scratch"' EXIT
   echo "first run / ccusage daily: $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\"}" -- "CLAUDIO_CACHE_DIR=$scratch/cold-{n}" target/release/claudio sessions usage --all --json --vs "$ccusage" daily --offline --json)"
+  # the floor of a first run: every byte of the store read once (ripgrep
+  # counting the usage lines), beside the same ccusage run
+  if command -v rg >/dev/null; then
+    echo "floor, rg -c '\"usage\"' / ccusage daily: $(python3 bench/pair.py "$runs" "{\"CLAUDE_CONFIG_DIR\": \"$store\"}" -- rg -c -F '"usage"' "$store/projects" --vs "$ccusage" daily --offline --json)"
+  fi
 fi

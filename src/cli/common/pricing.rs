@@ -506,6 +506,12 @@ impl Pricer {
         self
     }
 
+    /// The unit prices learnt, by model.
+    #[cfg(test)]
+    pub fn units(&self) -> std::collections::BTreeMap<String, f64> {
+        self.unit.iter().map(|(m, u)| (m.clone(), *u)).collect()
+    }
+
     /// Keep these unit prices beside the usage index, for
     /// [`with_kept`](Pricer::with_kept) (a temporary file renamed over the
     /// old one, mode 0600). Nothing fails: a cache folder that cannot be

@@ -381,6 +381,23 @@ pub(super) fn store_pricer<'a>(
         .unwrap_or_else(|| Pricer::learn(read.into_iter().map(|s| &s.without_subagents)))
 }
 
+/// The unit prices for `usage`'s report of `read`, the sessions of `dir`
+/// (`None`: every project's, the archive's too). Of the whole store,
+/// `read` holds every `cost-state` [`Store::cost_states`] would look for
+/// (the same transcripts, as they were just read), so they are learnt from
+/// it, and kept for the status line: the prices are those of what the
+/// report counts, and the store is not listed again nor, without a usage
+/// index, every transcript read a second time. Of one folder, from the
+/// whole store ([`store_pricer`]).
+fn view_pricer(store: &Store, dir: Option<&std::path::Path>, read: &[SessionUsage]) -> Pricer {
+    if dir.is_some() {
+        return store_pricer(store, read);
+    }
+    let pricer = Pricer::learn(read.iter().map(|s| &s.without_subagents));
+    pricer.keep();
+    pricer
+}
+
 /// The usage line of `inspect`: tokens, models, prompts, requests, span,
 /// and the estimate, sub-agents included (as `usage` counts them).
 pub(super) fn summary_line(s: &SessionUsage, pricer: &Pricer) -> String {
@@ -461,7 +478,7 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
     // prices the store's own cost-state lines teach, for what none covers:
     // from every session of the store, other folders' and -n's left-out
     // ones too
-    let pricer = store_pricer(store, &sessions);
+    let pricer = view_pricer(store, q.dir.as_deref(), &sessions);
     select(&mut sessions, a.limit);
     // --by session: titles, and the rows in the order the sessions were last written
     let titles = if a.by == By::Session {

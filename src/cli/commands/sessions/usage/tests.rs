@@ -699,3 +699,51 @@ fn the_query_resolves_the_flags() {
         "no folder to count"
     );
 }
+
+/// A report of the whole store prices what it counted with the unit prices
+/// its own reading teaches (the `cost-state`s of the transcripts it read):
+/// it neither lists the store again nor reads any transcript a second time
+/// (which, with no usage index, read every transcript twice), so a store
+/// that changes after the reading does not change the prices.
+#[test]
+fn a_whole_store_report_learns_its_prices_from_what_it_read() {
+    crate::cli::sessions::testing::own_cache();
+    let d = tempfile::tempdir().unwrap();
+    // a model without a list price: its unit price is what the store teaches
+    let line = |id: &str| {
+        serde_json::json!({"type":"assistant","requestId":id,"timestamp":"2026-11-01T10:00:00.000Z",
+            "message":{"id":id,"model":"m-local-7","usage":{"input_tokens":1000,"output_tokens":10}}})
+        .to_string()
+    };
+    let cost = |usd: f64| {
+        serde_json::json!({"type":"cost-state","totalCostUSD":usd,"hasUnknownModelCost":false,
+            "modelUsage":{"m-local-7":{"inputTokens":1000,"outputTokens":10,"costUSD":usd}}})
+        .to_string()
+    };
+    let mut second = PathBuf::new();
+    for (folder, id, usd) in [
+        ("-work-one", "00000000-0000-4000-8000-000000000001", 0.01),
+        ("-work-two", "00000000-0000-4000-8000-000000000002", 0.03),
+    ] {
+        let dir = d.path().join("projects").join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        second = dir.join(format!("{id}.jsonl"));
+        std::fs::write(&second, format!("{}\n{}\n", line(id), cost(usd))).unwrap();
+    }
+    let store = Store::open(Some(d.path())).unwrap();
+    let sessions = store.usage(None).unwrap().sessions;
+    assert_eq!(sessions.len(), 2);
+    let learnt = Pricer::learn(sessions.iter().map(|s| &s.without_subagents)).units();
+    assert_eq!(learnt.len(), 1, "{learnt:?}");
+    // a transcript that teaches a price is gone before the prices are had
+    std::fs::remove_file(&second).unwrap();
+    let whole_now = store_pricer(&store, &sessions).units();
+    assert_ne!(whole_now, learnt, "the store now teaches another price");
+    assert_eq!(view_pricer(&store, None, &sessions).units(), learnt);
+    // one folder's report learns from the whole store, as it is now
+    let one = d.path().join("projects").join("-work-one");
+    assert_eq!(
+        view_pricer(&store, Some(&one), &sessions).units(),
+        whole_now
+    );
+}
