@@ -707,7 +707,7 @@ fn the_query_resolves_the_flags() {
 /// that changes after the reading does not change the prices.
 #[test]
 fn a_whole_store_report_learns_its_prices_from_what_it_read() {
-    crate::cli::sessions::testing::own_cache();
+    crate::cli::commands::sessions::testing::own_cache();
     let d = tempfile::tempdir().unwrap();
     // a model without a list price: its unit price is what the store teaches
     let line = |id: &str| {
