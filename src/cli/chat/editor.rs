@@ -385,6 +385,9 @@ pub struct LineEditor {
     cwd: PathBuf,
     /// The CLI's own slash commands and skills (without the `/`).
     cli_commands: Vec<String>,
+    /// Whether the history file may be written: not when it could not be
+    /// read whole (why, then).
+    history_kept: Result<(), String>,
 }
 
 impl LineEditor {
@@ -399,11 +402,19 @@ impl LineEditor {
             .auto_add_history(false)
             .build();
         let mut history = FileHistory::with_config(&config);
-        if let Some(p) = history_path() {
-            let _ = history.load(&p);
+        let history_kept = match history_path() {
+            Some(p) => load_history(&mut history, &p),
+            None => Ok(()),
+        };
+        if let Err(why) = &history_kept {
+            eprintln!(
+                "claudio: the prompt's history is neither read nor kept: {}",
+                Sanitizer::visible(why)
+            );
         }
         Ok(LineEditor {
             line: PromptLine::new(history, vi),
+            history_kept,
             rt,
             styled_prompt: String::new(),
             cwd,
@@ -518,15 +529,112 @@ impl LineEditor {
     }
 
     pub fn save_history(&mut self) {
+        if self.history_kept.is_err() {
+            return;
+        }
         if let Some(p) = history_path() {
             if let Some(dir) = p.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            if let Err(e) = self.line.history_mut().save(&p) {
+            if let Err(e) = save_history_to(self.line.history_mut(), &p) {
                 tracing::debug!(error = %e, "could not save the history");
             }
         }
     }
+}
+
+/// The most of the history file read: a larger one is left as it is
+/// (neither read nor written over).
+const MAX_HISTORY_FILE: u64 = 64 << 20;
+
+/// Read the history file at `path` into `history`, as rustyline writes it
+/// (`#V2`, `\n` and `\\` escaped), a byte that is not UTF-8 read as
+/// U+FFFD: every entry is kept, so the next save loses none. A file that
+/// is no regular file (a FIFO, a device), or too large, is neither read
+/// nor waited on: `Err` says why, and it is not written over. A missing
+/// one is an empty history.
+fn load_history(history: &mut FileHistory, path: &std::path::Path) -> Result<(), String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(path)
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Ok(f) => f,
+    };
+    let m = f
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !m.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_HISTORY_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_HISTORY_FILE {
+        return Err(format!(
+            "{} is larger than {} MiB",
+            path.display(),
+            MAX_HISTORY_FILE >> 20
+        ));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = text.lines();
+    let v2 = text.lines().next() == Some("#V2");
+    if v2 {
+        lines.next();
+    }
+    for line in lines.filter(|l| !l.is_empty()) {
+        let entry = if v2 { unescape(line) } else { line.to_owned() };
+        let _ = history.add_owned(entry);
+    }
+    Ok(())
+}
+
+/// A history line of rustyline's `#V2` format as typed: `\n` a newline,
+/// `\\` a backslash (any other escape is kept as written).
+fn unescape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Write `history` to its file at `path`: to a new file beside it, then
+/// renamed over it (an end mid-write never leaves it cut); a link the
+/// person made is followed, and the file it names replaced.
+fn save_history_to(history: &mut FileHistory, path: &std::path::Path) -> std::io::Result<()> {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    let name = path
+        .file_name()
+        .map_or_else(|| "history".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    let saved = history.save(&tmp).map_err(std::io::Error::other);
+    if saved.is_ok() && tmp.exists() {
+        std::fs::rename(&tmp, &path)?;
+        return Ok(());
+    }
+    let _ = std::fs::remove_file(&tmp);
+    saved
 }
 
 /// Tab's names for the line and the cursor: `@` paths, then slash commands.
@@ -741,6 +849,58 @@ mod tests {
         let (text, pos) = shown_line(&line);
         assert_eq!(&text[pos..], "c");
         assert!(!text.contains('\t'));
+    }
+
+    /// The history file is read as the person's data: a line that is not
+    /// UTF-8 loses none of the entries after it (they were dropped, and
+    /// the next save wrote the file over without them); a FIFO or a link
+    /// to `/dev/zero` is passed over, saying why, never read nor waited
+    /// on (the chat froze before its first prompt), and never written.
+    #[test]
+    fn a_hostile_history_file_loses_nothing_and_never_hangs() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("history");
+        std::fs::write(&p, b"#V2\nfirst\nbad \xff byte\nthird\\nline\n").unwrap();
+        let mut h = FileHistory::new();
+        assert_eq!(load_history(&mut h, &p), Ok(()));
+        let entries: Vec<String> = (0..h.len())
+            .filter_map(|i| {
+                h.get(i, rustyline::history::SearchDirection::Forward)
+                    .ok()
+                    .flatten()
+            })
+            .map(|e| e.entry.into_owned())
+            .collect();
+        assert_eq!(entries, ["first", "bad \u{fffd} byte", "third\nline"]);
+        h.add("new").unwrap();
+        save_history_to(&mut h, &p).unwrap();
+        let saved = std::fs::read_to_string(&p).unwrap();
+        assert!(saved.contains("first\n"), "{saved}");
+        assert!(saved.contains("third\\nline\n"), "{saved}");
+        assert!(saved.ends_with("new\n"), "{saved}");
+        // no file at all: nothing to read, the first save makes it
+        assert_eq!(
+            load_history(&mut FileHistory::new(), &d.path().join("none")),
+            Ok(())
+        );
+        // a FIFO, /dev/zero: passed over, never read or waited on
+        let fifo = d.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid C string for the call
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let zero = d.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for p in [fifo, zero] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let q = p.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(load_history(&mut FileHistory::new(), &q));
+            });
+            let got = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("reading {} never ended", p.display()));
+            assert!(got.is_err(), "{}: {got:?}", p.display());
+        }
     }
 
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
