@@ -227,7 +227,9 @@ fn slash_candidates(head: &str, cli: &[String]) -> Vec<Pair> {
         let name = format!("/{}", c.trim_start_matches('/'));
         if name.starts_with(head)
             && !names.contains(&name)
-            && !name.chars().any(|ch| ch.is_control() || ch.is_whitespace())
+            && !name
+                .chars()
+                .any(|ch| ch.is_control() || ch.is_whitespace() || is_dropped(ch))
         {
             names.push(name);
         }
@@ -818,6 +820,10 @@ mod tests {
             slash_candidates("/ba", &cli).is_empty(),
             "a name with a blank"
         );
+        // a name that would reorder the list (a project's skill named with
+        // a bidi override) is not offered
+        let bidi = vec!["xs\u{202e}kill".to_owned()];
+        assert!(slash_candidates("/xs", &bidi).is_empty(), "a bidi override");
     }
     use super::*;
 

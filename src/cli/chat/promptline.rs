@@ -197,7 +197,9 @@ impl<H: History> PromptLine<H> {
     pub fn search_prompt(&self) -> Option<String> {
         self.search.as_ref().map(|s| {
             let failed = if s.failed { "failed " } else { "" };
-            format!("({failed}reverse-i-search)`{}': ", s.term)
+            // shown as text: a bidi override typed never reorders the row
+            let term = crate::cli::sanitize::Sanitizer::visible(&s.term);
+            format!("({failed}reverse-i-search)`{term}': ")
         })
     }
 
@@ -1066,6 +1068,20 @@ mod tests {
         p.typed("see ");
         assert_eq!(p.send(TermEvent::Paste("a\r\nb".into())), Outcome::Redraw);
         assert_eq!(p.shown(), "see a\nb|");
+    }
+
+    /// Ctrl-R's prompt shows what was typed as text: a bidi override
+    /// typed (or sent by a terminal that marks no paste) never reorders
+    /// the screen.
+    #[test]
+    fn the_search_prompt_shows_a_bidi_override_as_text() {
+        let mut p = P::new(&["ab\u{202e}cd"], false);
+        p.send(ctrl('r'));
+        p.send(ch('\u{202e}'));
+        let prompt = p.p.search_prompt().unwrap();
+        assert!(!prompt.contains('\u{202e}'), "{prompt:?}");
+        assert!(prompt.contains("202e"), "{prompt:?}");
+        assert_eq!(p.p.line(), "ab\u{202e}cd", "found all the same");
     }
 
     #[test]
