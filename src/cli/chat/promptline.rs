@@ -25,8 +25,10 @@ use unicode_width::UnicodeWidthChar;
 /// Two Esc presses within this time at an empty prompt open rewind.
 pub const DOUBLE_ESC: Duration = Duration::from_millis(800);
 
-/// The most a line may hold (rustyline's buffer grows as needed; this is
-/// its first capacity).
+/// The buffer's first capacity. rustyline's `LineBuffer` never grows by
+/// itself past the capacity it was made with (an `update` longer is cut
+/// there, a key past it is dropped): [`PromptLine::fit`] puts a larger one
+/// in its place first.
 const CAPACITY: usize = 1024;
 
 /// Tab's completion: for the line and the cursor, where the word to
@@ -108,6 +110,8 @@ enum Vi {
 /// The prompt line being typed.
 pub struct PromptLine<H: History> {
     buf: LineBuffer,
+    /// What `buf` was made to hold ([`PromptLine::fit`]).
+    cap: usize,
     history: H,
     /// Where Up and Down are in the history: `None` for the line typed.
     at: Option<usize>,
@@ -136,6 +140,7 @@ impl<H: History> PromptLine<H> {
     pub fn new(history: H, vi: bool) -> PromptLine<H> {
         PromptLine {
             buf: LineBuffer::with_capacity(CAPACITY),
+            cap: CAPACITY,
             history,
             at: None,
             draft: String::new(),
@@ -154,6 +159,7 @@ impl<H: History> PromptLine<H> {
     /// A new reading, starting with `before` and `after` the cursor.
     pub fn start(&mut self, before: &str, after: &str) {
         let text = format!("{before}{after}");
+        self.fit(text.len());
         self.buf.update(&text, before.len(), &mut self.kills);
         self.at = None;
         self.draft.clear();
@@ -244,6 +250,7 @@ impl<H: History> PromptLine<H> {
                     let Some((line, pos)) = self.undo.pop() else {
                         return Outcome::Bell;
                     };
+                    self.fit(line.len());
                     self.buf.update(&line, pos, &mut self.kills);
                     return Outcome::Redraw;
                 }
@@ -264,6 +271,19 @@ impl<H: History> PromptLine<H> {
         }
     }
 
+    /// Make the buffer hold `len` bytes, the line and the cursor kept: a
+    /// larger one takes its place when its capacity is short.
+    fn fit(&mut self, len: usize) {
+        if len <= self.cap {
+            return;
+        }
+        let cap = len.max(self.cap.saturating_mul(2));
+        let mut buf = LineBuffer::with_capacity(cap);
+        buf.update(self.buf.as_str(), self.buf.pos(), &mut Kills::default());
+        self.buf = buf;
+        self.cap = cap;
+    }
+
     fn done_action(&mut self, action: PromptAction) -> Outcome {
         Outcome::Done(Read::Action(action))
     }
@@ -278,6 +298,7 @@ impl<H: History> PromptLine<H> {
             return;
         }
         let pos = self.pos();
+        self.fit(self.buf.len() + text.len());
         self.buf.insert_str(pos, text, &mut self.kills);
         self.buf.set_pos(pos + text.len());
     }
@@ -361,6 +382,7 @@ impl<H: History> PromptLine<H> {
             },
             KeyCode::Char(c) if !c.is_control() => {
                 let pos = self.pos();
+                self.fit(self.buf.len() + c.len_utf8());
                 self.buf.insert(c, 1, &mut self.kills);
                 self.buf.set_pos(pos + c.len_utf8());
                 Outcome::Redraw
@@ -456,6 +478,7 @@ impl<H: History> PromptLine<H> {
         }
         self.at = Some(i);
         let len = entry.len();
+        self.fit(len);
         self.buf.update(&entry, len, &mut self.kills);
         Outcome::Redraw
     }
@@ -486,6 +509,7 @@ impl<H: History> PromptLine<H> {
             std::mem::take(&mut self.draft)
         };
         let len = text.len();
+        self.fit(len);
         self.buf.update(&text, len, &mut self.kills);
         Outcome::Redraw
     }
@@ -525,6 +549,7 @@ impl<H: History> PromptLine<H> {
         match k.code {
             KeyCode::Char('g') if ctrl => {
                 let (line, pos) = s.before;
+                self.fit(line.len());
                 self.buf.update(&line, pos, &mut self.kills);
                 return Some(Outcome::Redraw);
             }
@@ -565,6 +590,7 @@ impl<H: History> PromptLine<H> {
             if let Ok(Some(found)) = self.history.get(i, SearchDirection::Reverse) {
                 let entry = found.entry.into_owned();
                 let at = entry.find(&s.term).unwrap_or(0);
+                self.fit(entry.len());
                 self.buf.update(&entry, at, &mut self.kills);
             }
         }
@@ -1082,6 +1108,40 @@ mod tests {
         assert!(!prompt.contains('\u{202e}'), "{prompt:?}");
         assert!(prompt.contains("202e"), "{prompt:?}");
         assert_eq!(p.p.line(), "ab\u{202e}cd", "found all the same");
+    }
+
+    /// A line past the buffer's first capacity (1,024 bytes) is kept
+    /// whole: typed key by key (the 1,025th byte panicked: rustyline's
+    /// buffer refused it and the cursor was put past the line's end), a
+    /// key after a large paste, a long history entry (cut at 1,024 bytes,
+    /// or a panic when a character straddled it) and a long text to start
+    /// with (the Ctrl-G editor's).
+    #[test]
+    fn a_line_past_the_first_capacity_is_kept_whole_and_never_panics() {
+        let mut p = P::new(&[], false);
+        let long = "é".repeat(700);
+        p.typed(&long);
+        assert_eq!(p.p.line(), long);
+        let mut p = P::new(&[], false);
+        p.send(TermEvent::Paste("a".repeat(5000)));
+        p.typed("bc");
+        assert_eq!(p.p.line().len(), 5002);
+        assert!(p.p.line().ends_with("abc"));
+        let entry = format!("{}ü and more", "x".repeat(1023));
+        let mut p = P::new(&[&entry], false);
+        p.send(plain(KeyCode::Up));
+        assert_eq!(p.p.line(), entry);
+        p.send(plain(KeyCode::Down));
+        p.send(ctrl('r'));
+        p.typed("more");
+        assert_eq!(p.p.line(), entry);
+        p.p.start(&entry, "tail");
+        assert_eq!(p.p.line(), format!("{entry}tail"));
+        assert_eq!(p.p.pos(), entry.len());
+        // undo puts a long line back whole too
+        p.typed("!");
+        p.send(ctrl('_'));
+        assert_eq!(p.p.line(), format!("{entry}tail"));
     }
 
     #[test]
