@@ -10,7 +10,7 @@
 
 use super::commands;
 use super::keys::{Keys, TermEvent};
-use super::promptline::{layout, Outcome, PromptLine};
+use super::promptline::{layout, row_starts, Outcome, PromptLine};
 use crate::cli::sanitize::{is_dropped, Sanitizer};
 use rustyline::completion::Pair;
 use rustyline::history::{FileHistory, History};
@@ -726,6 +726,20 @@ struct Drawn {
 impl Drawn {
     /// Draw the prompt and the line again where they were.
     fn draw(&mut self, line: &PromptLine<FileHistory>, styled: &str, plain: &str, width: usize) {
+        let height = super::screen::terminal_height();
+        write_now(&self.frame(line, styled, plain, width, height));
+    }
+
+    /// What draws the prompt and the line again where they were, on a
+    /// screen `width` columns wide and `height` rows tall.
+    fn frame(
+        &mut self,
+        line: &PromptLine<FileHistory>,
+        styled: &str,
+        plain: &str,
+        width: usize,
+        height: usize,
+    ) -> String {
         use unicode_width::UnicodeWidthStr;
         let search = line.search_prompt();
         let (shown, plain) = match &search {
@@ -735,18 +749,42 @@ impl Drawn {
         let (text, pos) = shown_line(line);
         let at = layout(plain.width(), &text, pos, width);
         let end = layout(plain.width(), &text, text.len(), width);
+        // the rows drawn: all, or when they do not fit on the screen, a
+        // window of its rows but one around the cursor (a key then writes
+        // a screenful, not the whole line again)
+        let room = height.saturating_sub(1).max(1);
+        let top = if end.rows > room {
+            at.cursor_row.saturating_sub(room - 1)
+        } else {
+            0
+        };
+        let bottom = (top + room).min(end.rows);
+        let starts = row_starts(plain.width(), &text, width);
+        let from = if top == 0 { 0 } else { starts[top] };
+        let drawn = match starts.get(bottom) {
+            // the row after the window starts past a newline: not written
+            Some(&to) => {
+                let part = &text[from..to];
+                part.strip_suffix('\n').unwrap_or(part)
+            }
+            None => &text[from..],
+        };
         let mut out = String::new();
         if self.cursor_row > 0 {
             out.push_str(&format!("\x1b[{}A", self.cursor_row));
         }
         out.push_str("\r\x1b[J");
-        out.push_str(shown);
-        out.push_str(&text);
+        if top == 0 {
+            out.push_str(shown);
+        }
+        out.push_str(drawn);
         // a row filled to its last column: the cursor goes to the next
-        if end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
+        if bottom == end.rows && end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
             out.push_str("\r\n");
         }
-        let up = end.cursor_row - at.cursor_row;
+        let last = bottom - 1 - top;
+        let row = at.cursor_row - top;
+        let up = last - row;
         if up > 0 {
             out.push_str(&format!("\x1b[{up}A"));
         }
@@ -754,9 +792,9 @@ impl Drawn {
         if at.cursor_col > 0 {
             out.push_str(&format!("\x1b[{}C", at.cursor_col));
         }
-        self.cursor_row = at.cursor_row;
-        self.end_row = end.cursor_row;
-        write_now(&out);
+        self.cursor_row = row;
+        self.end_row = last;
+        out
     }
 
     /// The cursor to the row the line ends on (what is written next goes
@@ -855,6 +893,64 @@ mod tests {
         let (text, pos) = shown_line(&line);
         assert_eq!(&text[pos..], "c");
         assert!(!text.contains('\t'));
+    }
+
+    /// A line taller than the screen (a paste of a thousand lines) is
+    /// drawn in a window of the screen's rows around the cursor: each key
+    /// writes a screenful at most, not the whole paste again (the bytes
+    /// grew with the paste times the keys, and the scrollback took a copy
+    /// of it on each), and the screen shows what a fresh draw shows.
+    #[test]
+    fn a_line_taller_than_the_screen_is_drawn_in_a_window_around_the_cursor() {
+        let (w, h) = (40usize, 10usize);
+        // the terminal's output processing (ONLCR, on in every mode the
+        // chat sets): a newline starts its row at the first column
+        let tty = |s: String| s.replace('\n', "\r\n");
+        let paste: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let mut term = vt100::Parser::new(h as u16, w as u16, 0);
+        let mut d = Drawn::default();
+        term.process(b"\r\n\r\n");
+        line.start(&format!("{paste}end"), "");
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        // a key typed at the end: drawn again
+        line.start(&format!("{paste}ends"), "");
+        let again = d.frame(&line, "› ", "› ", w, h);
+        assert!(
+            again.len() <= w * h * 2,
+            "{} bytes for one key",
+            again.len()
+        );
+        term.process(tty(again).as_bytes());
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        let at = rows
+            .iter()
+            .position(|r| r == "ends")
+            .unwrap_or_else(|| panic!("{rows:#?}"));
+        assert_eq!(rows[at - 1], "line 999", "{rows:#?}");
+        assert_eq!(term.screen().cursor_position(), (at as u16, 4));
+        // the cursor moved to the first row: the window follows it, the
+        // prompt on top
+        line.start("", &format!("{paste}ends"));
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        let top = rows
+            .iter()
+            .position(|r| r == "› line 0")
+            .expect("the prompt");
+        assert_eq!(rows[top + 1], "line 1", "{rows:#?}");
+        assert_eq!(term.screen().cursor_position(), (top as u16, 2));
+        // and back at the end: as drawn afresh
+        line.start(&format!("{paste}ends"), "");
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        let mut fresh = vt100::Parser::new(h as u16, w as u16, 0);
+        fresh.process(tty(Drawn::default().frame(&line, "› ", "› ", w, h)).as_bytes());
+        let tail = |p: &vt100::Parser| -> Vec<String> {
+            let rows: Vec<String> = p.screen().rows(0, w as u16).collect();
+            let end = rows.iter().position(|r| r == "ends").unwrap();
+            rows[end + 1 - (h - 1)..=end].to_vec()
+        };
+        assert_eq!(tail(&term), tail(&fresh));
     }
 
     /// The history file is read as the person's data: a line that is not

@@ -820,6 +820,32 @@ pub fn layout(prompt: usize, line: &str, pos: usize, cols: usize) -> Layout {
     }
 }
 
+/// Where each row of [`layout`]'s starts in `line` (a byte offset; the
+/// rows the prompt alone takes start at 0), laid out as it lays it out.
+pub fn row_starts(prompt: usize, line: &str, cols: usize) -> Vec<usize> {
+    let cols = cols.max(2);
+    let mut starts = vec![0; prompt / cols + 1];
+    let mut col = prompt % cols;
+    for (i, c) in line.char_indices() {
+        if c == '\n' {
+            starts.push(i + 1);
+            col = 0;
+            continue;
+        }
+        let w = c.width().unwrap_or(0);
+        if col + w > cols {
+            starts.push(i);
+            col = 0;
+        }
+        col += w;
+        if col == cols {
+            starts.push(i + c.len_utf8());
+            col = 0;
+        }
+    }
+    starts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1180,5 +1206,18 @@ mod tests {
         // a newline starts a row
         let l = layout(2, "ab\ncd", 1, 8);
         assert_eq!((l.rows, l.cursor_row, l.cursor_col), (2, 0, 3));
+        // where each row starts, as laid out
+        assert_eq!(row_starts(2, "abcdef", 8), [0, 6]);
+        assert_eq!(row_starts(2, "abcde日x", 8), [0, 5]);
+        assert_eq!(row_starts(2, "ab\ncd", 8), [0, 3]);
+        assert_eq!(row_starts(10, "ab", 8), [0, 0]);
+        for (p, t) in [
+            (2, "abcdef"),
+            (2, "abcde日x"),
+            (0, "日日日日\n\nx"),
+            (10, "ab"),
+        ] {
+            assert_eq!(row_starts(p, t, 8).len(), layout(p, t, 0, 8).rows, "{t:?}");
+        }
     }
 }
