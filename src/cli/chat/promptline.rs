@@ -37,6 +37,8 @@ pub type Complete = dyn Fn(&str, usize) -> (usize, Vec<(String, String)>);
 
 /// The most changes Ctrl-_ can undo in one reading.
 const UNDO_MAX: usize = 200;
+/// The most bytes of lines kept for undo (the last change is always kept).
+const UNDO_BYTES: usize = 16 << 20;
 
 /// What a key asks of the prompt's owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -265,6 +267,12 @@ impl<H: History> PromptLine<H> {
                         self.undo.remove(0);
                     }
                     self.undo.push(before);
+                    // bounded in bytes too (a large paste's line is copied
+                    // on each key): the oldest go first, the last stays
+                    let mut held: usize = self.undo.iter().map(|(l, _)| l.len()).sum();
+                    while held > UNDO_BYTES && self.undo.len() > 1 {
+                        held -= self.undo.remove(0).0.len();
+                    }
                 }
                 out
             }
@@ -1168,6 +1176,24 @@ mod tests {
         p.typed("!");
         p.send(ctrl('_'));
         assert_eq!(p.p.line(), format!("{entry}tail"));
+    }
+
+    /// Undo keeps a bounded amount of text: after a large paste, each key
+    /// kept a copy of the whole line (200 keys after a 256 KiB paste held
+    /// 51 MB); the oldest go first, the last change is always undone.
+    #[test]
+    fn undo_after_a_large_paste_holds_a_bounded_amount() {
+        let mut p = P::new(&[], false);
+        p.send(TermEvent::Paste("x".repeat(256 << 10)));
+        for _ in 0..200 {
+            p.typed("a");
+        }
+        let held: usize = p.p.undo.iter().map(|(l, _)| l.len()).sum();
+        assert!(held <= UNDO_BYTES, "{held} bytes held for undo");
+        let line = p.p.line().to_owned();
+        p.typed("b");
+        p.send(ctrl('_'));
+        assert_eq!(p.p.line(), line, "the last change is undone");
     }
 
     #[test]
