@@ -275,6 +275,36 @@ fn the_full_screen_deck_answers_a_request_with_y_and_enter() {
     );
 }
 
+/// A paste never answers a request: the full deck asks the terminal to
+/// mark pastes (bracketed paste), so a pasted `y` and newline are typed
+/// text, not the key that allows; Enter is the person's own.
+#[test]
+fn a_paste_in_the_full_deck_is_typed_never_an_answer() {
+    let h = home();
+    let mut t = full_deck(h.path(), 100);
+    let mut child = hook(h.path());
+    t.wait_for("touch made-by-the-tool");
+    assert!(
+        t.raw().contains("\x1b[?2004h"),
+        "the deck asks the terminal to mark pastes"
+    );
+    // pasted: `y`, a newline and more; typed as one line, not sent
+    t.send(b"\x1b[200~y\rno, not now\x1b[201~");
+    t.wait_for("why not › y no, not now");
+    assert!(child.try_wait().unwrap().is_none(), "nothing was answered");
+    // the person's own Enter sends what was typed: a denial with its reason
+    t.send(b"\r");
+    let o = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["decision"]["behavior"], "deny",
+        "{v}"
+    );
+    t.send(b"q");
+    assert!(t.wait(20).success());
+    t.read_until("\x1b[?2004l");
+}
+
 #[test]
 fn the_full_screen_deck_sees_sessions_come_and_names_the_pane_of_one_it_cannot_answer() {
     let h = home();

@@ -188,6 +188,18 @@ impl LineDeck {
         }
     }
 
+    fn wait_for_any(&self, texts: &[&str]) -> String {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if texts.iter().any(|t| l.contains(t)) => return l,
+                Ok(_) => {}
+                Err(e) => panic!("the deck never said any of {texts:?}: {e}"),
+            }
+        }
+    }
+
     fn type_line(&mut self, text: &str) {
         let stdin = self.child.stdin.as_mut().unwrap();
         stdin.write_all(format!("{text}\n").as_bytes()).unwrap();
@@ -283,6 +295,33 @@ fn real_cli_tui_permission_answered_in_the_tui_first_clears_the_deck_s_row() {
     deck.type_line("n");
     let reqs = tui.w.main_requests();
     assert!(!reqs.last().unwrap().tool_results()[0].is_error);
+    stop(t);
+}
+
+/// Allowed in the TUI's own dialog, a long tool runs and its result is
+/// not in the transcript yet: the deck's row goes all the same (the
+/// session's registry file stopped waiting), and an answer typed at the
+/// deck is never said taken ("denied from the deck" was said, while the
+/// TUI's allow stood and the tool ran).
+#[test]
+fn real_cli_tui_allowed_in_the_tui_while_its_tool_runs_is_not_acked_to_the_deck() {
+    let Some(tui) =
+        tui_world("real_cli_tui_allowed_in_the_tui_while_its_tool_runs_is_not_acked_to_the_deck")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("sleep 20; touch made_in_tui"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = LineDeck::start(&tui);
+    let mut t = tui.start();
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("sleep 20");
+    yes_in_the_tui(&mut t);
+    // the tool runs (20 s): the deck's row goes, and its `n` is no answer
+    let said = deck.wait_for_any(&["from the deck", "first", "gone"]);
+    deck.type_line("n");
+    assert!(said.contains("gone: answered in its terminal"), "{said}");
+    eventually("the tool ran", &t, || tui.made("made_in_tui"));
     stop(t);
 }
 

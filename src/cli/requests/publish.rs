@@ -350,6 +350,39 @@ fn offer(path: &Path, input: &Value, shared: &Shared) -> Offered {
     }
 }
 
+/// The deck's `answer` on `stream` to the request `req` offered with
+/// `token`: its [`verdict`], or `None` (no answer, offered again) for an
+/// answer the deck no longer waits to hear was taken: it gave up waiting
+/// and said "not taken" (this end was stopped meanwhile, Ctrl-Z), so taking
+/// it would make what it said untrue.
+fn heard(
+    answer: &Answer,
+    token: &str,
+    req: &CanUseToolRequest,
+    stream: &UnixStream,
+) -> Option<Verdict> {
+    match verdict(answer, token, req) {
+        Verdict::Answer(_) if hung_up(stream) => None,
+        v => Some(v),
+    }
+}
+
+/// Whether the deck closed its end of `stream` (nothing left to read).
+fn hung_up(stream: &UnixStream) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut b = [0u8; 1];
+    // SAFETY: `b` is valid for one byte; the fd is open for the call.
+    let n = unsafe {
+        libc::recv(
+            stream.as_raw_fd(),
+            b.as_mut_ptr().cast(),
+            1,
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    n == 0
+}
+
 /// Tell the deck whether its answer was taken ([`socket::Ack`]).
 fn ack(stream: &UnixStream, token: &str, taken: bool, refused: bool) {
     let a = socket::Ack {
@@ -446,8 +479,9 @@ fn serve(
     while !shared.stopped() {
         match offer(path, input, shared) {
             Offered::NoDeck | Offered::Gone => std::thread::sleep(POLL),
-            Offered::Answer(a, token, stream) => match verdict(&a, &token, req) {
-                Verdict::Answer(result) => {
+            Offered::Answer(a, token, stream) => match heard(&a, &token, req, &stream) {
+                None => std::thread::sleep(POLL),
+                Some(Verdict::Answer(result)) => {
                     // taken only if the request's own handle took it (the
                     // chat's key may have been a few ms faster)
                     let (tx, rx) = std::sync::mpsc::channel();
@@ -457,9 +491,9 @@ fn serve(
                     return;
                 }
                 // the chat's dialog answers
-                Verdict::HandedBack => return,
+                Some(Verdict::HandedBack) => return,
                 // still asked at the chat, and offered again
-                Verdict::Refused => {
+                Some(Verdict::Refused) => {
                     ack(&stream, &token, false, true);
                     drop(stream);
                     std::thread::sleep(POLL);
@@ -704,6 +738,27 @@ mod tests {
         shared.stop();
         assert!(matches!(t.join().unwrap(), Offered::Gone));
         assert!(pending.withdrawn());
+    }
+
+    /// An answer from a deck that no longer waits to hear whether it was
+    /// taken (it gave up after its wait, said "answered in its chat
+    /// first", and hung up: the chat was stopped with Ctrl-Z meanwhile,
+    /// and read the answer once continued) is not taken: the chat still
+    /// asks, and the request is offered again. What the deck said stays
+    /// true.
+    #[test]
+    fn an_answer_from_a_deck_that_hung_up_is_not_taken() {
+        let req = bash(false);
+        let a = answer("t", "allow", None);
+        let (chat, deck) = UnixStream::pair().unwrap();
+        // the deck waits for the acknowledgement: its answer counts
+        assert!(matches!(
+            heard(&a, "t", &req, &chat),
+            Some(Verdict::Answer(_))
+        ));
+        // it gave up waiting and hung up: no answer, the chat still asks
+        drop(deck);
+        assert_eq!(heard(&a, "t", &req, &chat), None);
     }
 
     fn questions() -> CanUseToolRequest {

@@ -268,7 +268,8 @@ pub fn head(
     style: Style,
     width: usize,
 ) -> String {
-    let clean = Sanitizer::clean;
+    // what is answered is what was shown: a sequence's text as text
+    let clean = Sanitizer::visible;
     let mut chip = one_line(&clean(&q.header));
     if chip.is_empty() {
         chip = "Question".into();
@@ -361,7 +362,7 @@ pub fn answer_from_line(q: &Question, line: &str) -> Option<String> {
 pub fn numbered(q: &Question, style: Style) -> String {
     let mut out = String::new();
     for (i, o) in q.options.iter().enumerate() {
-        let desc = Sanitizer::clean(&o.description);
+        let desc = Sanitizer::visible(&o.description);
         let desc = desc.lines().next().unwrap_or("").trim();
         let desc = if desc.is_empty() {
             String::new()
@@ -373,7 +374,7 @@ pub fn numbered(q: &Question, style: Style) -> String {
         out.push_str(&format!(
             "    {}. {}{desc}\n",
             i + 1,
-            one_line(&Sanitizer::clean(&o.label))
+            one_line(&Sanitizer::visible(&o.label))
         ));
     }
     out
@@ -382,12 +383,12 @@ pub fn numbered(q: &Question, style: Style) -> String {
 /// An answered question in one line (wrapped at the width): its header
 /// and the answer, or that it was skipped.
 pub fn answered(q: &Question, answer: Option<&str>, style: Style, width: usize) -> Vec<String> {
-    let mut chip = Sanitizer::clean(q.header.trim());
+    let mut chip = Sanitizer::visible(q.header.trim());
     if chip.is_empty() {
         chip = "Question".into();
     }
     let said = match answer {
-        Some(a) => one_line(&Sanitizer::clean(a)),
+        Some(a) => one_line(&Sanitizer::visible(a)),
         None => style.dim(SKIPPED),
     };
     let text = format!("{} {} {said}", style.bold(&one_line(&chip)), style.dim("—"));
@@ -473,6 +474,32 @@ mod tests {
         let h = head(&spoof, 0, 1, None, Style::plain(), 80);
         assert!(h.contains("? DB Delete everything?\n"), "{h:?}");
         assert_eq!(h.lines().count(), 3, "{h:?}");
+    }
+
+    /// What is answered is what was shown: text inside an escape
+    /// sequence of a question, an option's label or its description (an
+    /// OSC's) is shown as text, in the chat's head and the deck's and
+    /// `ask`'s numbered lines, never hidden from the person who answers.
+    #[test]
+    fn a_question_s_hidden_text_is_shown_before_it_is_answered() {
+        let q: Question = serde_json::from_value(json!({
+            "question": "Clean the build?\u{1b}]0; and then rm -rf ~\u{7}",
+            "header": "Clean\u{1b}]0;, and push\u{7}",
+            "options": [
+                {"label": "Yes\u{1b}]0; also push --force\u{7}", "description": "the build\u{1b}]0;, and ~\u{7}"},
+                {"label": "No", "description": ""}]}))
+        .unwrap();
+        let h = head(&q, 0, 1, None, Style::plain(), 80);
+        let n = numbered(&q, Style::plain());
+        let a = answered(&q, Some(&q.options[0].label), Style::plain(), 80).join("\n");
+        assert!(h.contains("and then rm -rf ~"), "{h:?}");
+        assert!(h.contains(", and push"), "{h:?}");
+        assert!(n.contains("also push --force"), "{n:?}");
+        assert!(n.contains(", and ~"), "{n:?}");
+        assert!(a.contains("also push --force"), "{a:?}");
+        for t in [h, n, a] {
+            assert!(!t.contains(['\u{1b}', '\u{7}']), "{t:?}");
+        }
     }
 
     #[test]

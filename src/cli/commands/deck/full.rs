@@ -32,6 +32,8 @@ enum Event {
     Request(Pending),
     Sessions,
     Key(crossterm::event::KeyEvent),
+    /// Pasted text (bracketed): typed, never a key that answers.
+    Paste(String),
     Resize,
 }
 
@@ -586,10 +588,12 @@ impl Notices {
 struct Screen;
 
 impl Screen {
+    /// The alternate screen, the cursor hidden, and pastes marked
+    /// (bracketed paste): a pasted newline is never the Enter that answers.
     fn enter() -> io::Result<Screen> {
         crossterm::terminal::enable_raw_mode()?;
         let mut out = io::stdout();
-        write!(out, "\x1b[?1049h\x1b[?25l")?;
+        write!(out, "\x1b[?1049h\x1b[?25l\x1b[?2004h")?;
         out.flush()?;
         Ok(Screen)
     }
@@ -598,7 +602,7 @@ impl Screen {
 impl Drop for Screen {
     fn drop(&mut self) {
         let mut out = io::stdout();
-        let _ = write!(out, "\x1b[?25h\x1b[?1049l");
+        let _ = write!(out, "\x1b[?2004l\x1b[?25h\x1b[?1049l");
         let _ = out.flush();
         let _ = crossterm::terminal::disable_raw_mode();
     }
@@ -644,6 +648,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                     Event::Key(k)
                 }
                 Ok(crossterm::event::Event::Resize(..)) => Event::Resize,
+                Ok(crossterm::event::Event::Paste(p)) => Event::Paste(p),
                 Ok(_) => continue,
                 Err(_) => return,
             };
@@ -769,6 +774,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 view.add(r);
             }
             Some(Event::Sessions) => dirty = true,
+            Some(Event::Paste(p)) => view.paste(&p),
             Some(Event::Resize) => {
                 // each request drawn again for the new width: a command is
                 // shown whole, never cut at the screen's edge

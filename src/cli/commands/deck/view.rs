@@ -483,6 +483,32 @@ impl View {
         None
     }
 
+    /// Pasted text joins what is typed, its line breaks and tabs as
+    /// spaces and its escapes dropped: a paste never answers (only the
+    /// person's own Enter does).
+    pub fn paste(&mut self, text: &str) {
+        if self.selected.is_none() {
+            return;
+        }
+        let flat: String = text
+            .chars()
+            .map(|c| {
+                if matches!(c, '\n' | '\r' | '\t') {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let room = 2000usize.saturating_sub(self.typed.chars().count());
+        self.typed.extend(
+            Sanitizer::clean(&flat)
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(room),
+        );
+    }
+
     /// Enter on a question or a plan: `t` hands it back; a line is its
     /// model's ([`crate::cli::requests::Kind::line`]), once every row of
     /// it has been on the screen; the answer once its model gives one,
@@ -935,6 +961,24 @@ mod tests {
             last = v.key(KeyEvent::new(code, KeyModifiers::NONE));
         }
         last
+    }
+
+    /// A paste is typed text: its newline is no Enter, its escapes go.
+    #[test]
+    fn a_paste_is_typed_never_an_answer() {
+        let mut v = deck();
+        v.paste("y\r\nrm \u{1b}[2Jnow\tplease");
+        assert_eq!(v.typed, "y  rm now please");
+        assert!(!screen(&v, 80).contains('\u{1b}'));
+        // the person's Enter sends it: a denial with that reason
+        assert!(matches!(
+            key(&mut v, "\n"),
+            Some(Act::Answer(_, Decision::Deny(m))) if m.ends_with("y  rm now please")
+        ));
+        // nothing selected: nothing typed
+        let mut empty = View::default();
+        empty.paste("y\n");
+        assert_eq!(empty.typed, "");
     }
 
     #[test]
