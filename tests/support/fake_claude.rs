@@ -372,8 +372,12 @@ impl Fake {
     }
 }
 
+/// Written whole or not at all (a new file renamed over the name), so a
+/// test reading it never sees half of it.
 fn record_file(path: &Path, content: &str) {
-    fs::write(path, content)
+    let part = path.with_extension(format!("part{}", process::id()));
+    fs::write(&part, content)
+        .and_then(|()| fs::rename(&part, path))
         .unwrap_or_else(|e| die(2, &format!("recording {}: {e}", path.display())));
 }
 

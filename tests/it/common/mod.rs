@@ -89,12 +89,12 @@ impl Fake {
 
     pub fn argv(&self) -> Vec<String> {
         let p = self.record.path().join("argv.json");
-        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+        serde_json::from_str(&wait_for_file(&p)).unwrap()
     }
 
     pub fn env(&self) -> Value {
         let p = self.record.path().join("env.json");
-        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+        serde_json::from_str(&wait_for_file(&p)).unwrap()
     }
 
     pub fn pid(&self) -> i32 {
