@@ -305,6 +305,53 @@ fn a_paste_in_the_full_deck_is_typed_never_an_answer() {
     t.read_until("\x1b[?2004l");
 }
 
+/// An asker that takes its time to acknowledge an answer stops nothing:
+/// the deck shows the next request meanwhile, says the answer was sent,
+/// and what became of it once the asker says (it was taken).
+#[test]
+fn an_asker_slow_to_acknowledge_never_stops_the_full_deck() {
+    let h = home();
+    let mut t = full_deck(h.path(), 100);
+    // an asker of the test's own, on the deck's socket
+    let socket = h.path().join("run/claudio/deck.sock");
+    let mut first = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    let mut input: Value = serde_json::from_str(REQUEST).unwrap();
+    input["tool_input"]["command"] = "echo the-first-one".into();
+    let offer =
+        serde_json::json!({"type": "permission", "token": "tok-first-0001", "input": input});
+    first.write_all(format!("{offer}\n").as_bytes()).unwrap();
+    t.wait_for("echo the-first-one");
+    t.send(b"y\r");
+    // the answer reached the asker, which does not acknowledge yet
+    let mut line = String::new();
+    BufReader::new(&first).read_line(&mut line).unwrap();
+    let answer: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(answer["token"], "tok-first-0001");
+    assert_eq!(answer["behavior"], "allow", "{answer}");
+    t.wait_for("(sent)");
+    // the next request is shown and answered meanwhile
+    let child = hook(h.path());
+    let screen = t.wait_for("touch made-by-the-tool");
+    assert!(
+        !screen.contains("first:"),
+        "nothing said of the first yet: {screen}"
+    );
+    // the asker says it took the answer: the deck says so
+    first
+        .write_all(b"{\"token\":\"tok-first-0001\",\"taken\":true}\n")
+        .unwrap();
+    t.wait_for("allowed once: /tmp");
+    t.send(b"y\r");
+    let o = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["decision"]["behavior"], "allow",
+        "{v}"
+    );
+    t.send(b"q");
+    assert!(t.wait(20).success());
+}
+
 #[test]
 fn the_full_screen_deck_sees_sessions_come_and_names_the_pane_of_one_it_cannot_answer() {
     let h = home();

@@ -207,6 +207,31 @@ pub fn write_line(s: &mut impl Write, v: &impl Serialize) -> io::Result<()> {
     s.flush()
 }
 
+/// An answer given, its acknowledgement still to read.
+#[derive(Debug)]
+pub struct Sent {
+    stream: UnixStream,
+    token: String,
+}
+
+impl Sent {
+    /// Whether the answer was taken ([`Ack`]): not when the asking end
+    /// said so, closed (answered at its end first) or said nothing within
+    /// [`ACK_WAIT`].
+    pub fn acked(mut self) -> Acked {
+        let _ = self.stream.set_read_timeout(Some(ACK_WAIT));
+        let line = read_line(&mut self.stream).ok().flatten();
+        let ack = line
+            .and_then(|l| serde_json::from_str::<Ack>(&l).ok())
+            .filter(|a| a.token == self.token);
+        match ack {
+            Some(a) if a.taken => Acked::Taken,
+            Some(a) if a.refused => Acked::Refused,
+            _ => Acked::NotTaken,
+        }
+    }
+}
+
 /// The deck's end: the socket bound, and the requests coming in.
 #[derive(Debug)]
 pub struct Listener {
@@ -252,18 +277,18 @@ impl Pending {
     /// whether it was taken ([`Ack`]): not taken when the asking end said
     /// so, closed (answered at its end first) or said nothing within
     /// [`ACK_WAIT`]; an error when the answer could not be written.
-    pub fn decide(mut self, mut answer: Answer) -> io::Result<Acked> {
+    pub fn decide(self, answer: Answer) -> io::Result<Acked> {
+        Ok(self.send(answer)?.acked())
+    }
+
+    /// Give an allow or a denial (`answer`'s token is set here), and
+    /// nothing more: [`Sent::acked`] reads what became of it.
+    pub fn send(mut self, mut answer: Answer) -> io::Result<Sent> {
         answer.token = self.request.token.clone();
         write_line(&mut self.stream, &answer)?;
-        let _ = self.stream.set_read_timeout(Some(ACK_WAIT));
-        let line = read_line(&mut self.stream).ok().flatten();
-        let ack = line
-            .and_then(|l| serde_json::from_str::<Ack>(&l).ok())
-            .filter(|a| a.token == self.request.token);
-        Ok(match ack {
-            Some(a) if a.taken => Acked::Taken,
-            Some(a) if a.refused => Acked::Refused,
-            _ => Acked::NotTaken,
+        Ok(Sent {
+            stream: self.stream,
+            token: self.request.token,
         })
     }
 

@@ -35,6 +35,41 @@ enum Event {
     /// Pasted text (bracketed): typed, never a key that answers.
     Paste(String),
     Resize,
+    /// What became of an answer given (its asker's acknowledgement, read
+    /// off the loop so an asker that never acknowledges stops nothing).
+    Given(Given),
+}
+
+/// An answer's outcome, for the screen's note and the session's grants.
+struct Given {
+    taken: Option<Acked>,
+    said: String,
+    project: String,
+    input: Value,
+    /// The session and request whose "allow for this session" is kept
+    /// once the answer is taken.
+    grant: Option<(String, CanUseToolRequest)>,
+}
+
+/// Give `answer` to `pending` now (a deck quitting next has given it),
+/// and read its acknowledgement on a thread of its own, sending what
+/// became of it to the loop: the screen goes on meanwhile, whatever the
+/// asker does.
+fn give_off_loop(
+    tx: &mpsc::Sender<Event>,
+    pending: Pending,
+    answer: crate::cli::requests::socket::Answer,
+    mut given: Given,
+) {
+    let Some(sent) = send(pending, &answer) else {
+        let _ = tx.send(Event::Given(given));
+        return;
+    };
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        given.taken = Some(sent.acked());
+        let _ = tx.send(Event::Given(given));
+    });
 }
 
 fn now_ms() -> u64 {
@@ -377,14 +412,16 @@ pub fn hook_answer(result: &PermissionResult) -> crate::cli::requests::socket::A
     }
 }
 
-/// Give `answer` to the request `p`: what its asking end
-/// acknowledged it ([`crate::cli::requests::socket::Ack`]); `None` when it was gone
-/// before the answer reached it.
-fn give(p: Pending, answer: &crate::cli::requests::socket::Answer) -> Option<Acked> {
+/// Give `answer` to the request `p`; `None` when it was gone before the
+/// answer reached it (its acknowledgement is read with `Sent::acked`).
+fn send(
+    p: Pending,
+    answer: &crate::cli::requests::socket::Answer,
+) -> Option<crate::cli::requests::socket::Sent> {
     if p.withdrawn() {
         return None;
     }
-    p.decide(answer.clone()).ok()
+    p.send(answer.clone()).ok()
 }
 
 /// What the deck says once it answered: what was said, or that the
@@ -657,6 +694,8 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             }
         });
     }
+    // what became of each answer comes back on the same channel
+    let given = tx.clone();
     drop(tx);
     // (the config file read before the screen is taken: a warning about
     // it is seen)
@@ -789,6 +828,14 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 }
                 last.clear();
             }
+            Some(Event::Given(g)) => {
+                if g.taken == Some(Acked::Taken) {
+                    if let Some((session, req)) = &g.grant {
+                        grants.entry(session.clone()).or_default().remember(req);
+                    }
+                }
+                view.note = Some(said_of(g.taken, &g.said, &g.project, &g.input));
+            }
             Some(Event::Key(k)) => match view.key(k) {
                 Some(Act::Quit) => break,
                 Some(Act::HandBack(token)) => {
@@ -803,13 +850,24 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                         notices.request_gone(&hd.pending.request.input);
                         let said = d.note(&r.offer);
                         let input = hd.pending.request.input.clone();
-                        let taken = give(hd.pending, &hook_answer(&d.result(&hd.req)));
-                        if taken == Some(Acked::Taken) && d.grants_this_call(&hd.req) {
-                            if let Some(s) = &r.session_id {
-                                grants.entry(s.clone()).or_default().remember(&hd.req);
-                            }
-                        }
-                        view.note = Some(said_of(taken, &said, &r.project, &input));
+                        let answer = hook_answer(&d.result(&hd.req));
+                        let grant = d
+                            .grants_this_call(&hd.req)
+                            .then(|| r.session_id.clone().map(|s| (s, hd.req.clone())))
+                            .flatten();
+                        view.note = Some(format!("{said}: {} (sent)", r.project));
+                        give_off_loop(
+                            &given,
+                            hd.pending,
+                            answer,
+                            Given {
+                                taken: None,
+                                said,
+                                project: r.project.clone(),
+                                input,
+                                grant,
+                            },
+                        );
                     }
                 }
                 Some(Act::Reply(token, result)) => {
@@ -831,8 +889,19 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                             _ => "declined",
                         };
                         let input = hd.pending.request.input.clone();
-                        let taken = give(hd.pending, &hook_answer(&result));
-                        view.note = Some(said_of(taken, said, &r.project, &input));
+                        view.note = Some(format!("{said}: {} (sent)", r.project));
+                        give_off_loop(
+                            &given,
+                            hd.pending,
+                            hook_answer(&result),
+                            Given {
+                                taken: None,
+                                said: said.to_owned(),
+                                project: r.project.clone(),
+                                input,
+                                grant: None,
+                            },
+                        );
                     }
                 }
                 None => {}
