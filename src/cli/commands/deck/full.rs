@@ -37,7 +37,7 @@ enum Event {
     Resize,
     /// What became of an answer given (its asker's acknowledgement, read
     /// off the loop so an asker that never acknowledges stops nothing).
-    Given(Given),
+    Given(Box<Given>),
 }
 
 /// An answer's outcome, for the screen's note and the session's grants.
@@ -62,13 +62,13 @@ fn give_off_loop(
     mut given: Given,
 ) {
     let Some(sent) = send(pending, &answer) else {
-        let _ = tx.send(Event::Given(given));
+        let _ = tx.send(Event::Given(Box::new(given)));
         return;
     };
     let tx = tx.clone();
     std::thread::spawn(move || {
         given.taken = Some(sent.acked());
-        let _ = tx.send(Event::Given(given));
+        let _ = tx.send(Event::Given(Box::new(given)));
     });
 }
 
