@@ -15,6 +15,8 @@
 //! - `{"huge_line": N}`: a valid `user` tool-result line of about N bytes.
 //! - `{"stderr": TEXT}`; `{"stderr_flood": N}`: ~N bytes of noise, then `END-OF-FLOOD`.
 //! - `{"sleep_ms": N}`, `{"exit": CODE}`, `{"crash": true}` (abort), `{"hang": true}`.
+//! - `{"wait_file": PATH}`: wait until PATH exists (the test says when to go
+//!   on: a definite point, not a guessed time); after 60 s, exit 5.
 //! - `{"ignore_sigterm": true}`, `{"wait_stdin_eof": true}`.
 //! - `{"expect_silence_ms": N}`: nothing may arrive on stdin for N ms (else exit 3).
 //! - `{"spawn_sleeper": SECS}`: a `sleep SECS` child, its pid in `RECORD/child.pid`.
@@ -217,6 +219,17 @@ impl Fake {
                 let _ = err.write_all(b"END-OF-FLOOD\n");
             }
             "sleep_ms" => std::thread::sleep(Duration::from_millis(num(val))),
+            "wait_file" => {
+                self.flush();
+                let path = PathBuf::from(val.as_str().unwrap_or_else(|| bad()));
+                let until = std::time::Instant::now() + Duration::from_secs(60);
+                while !path.exists() {
+                    if std::time::Instant::now() > until {
+                        die(5, &format!("wait_file: {} never came", path.display()));
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            }
             "exit" => {
                 self.flush();
                 process::exit(val.as_i64().unwrap_or_else(|| bad()) as i32);

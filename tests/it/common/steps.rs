@@ -31,6 +31,9 @@ pub enum Step {
     StderrFlood(u64),
     /// Sleep this many milliseconds.
     SleepMs(u64),
+    /// Wait until this file exists (the test creates it when the fake is
+    /// to go on: a definite point, where a sleep guesses one).
+    WaitFile(std::path::PathBuf),
     /// Exit with this code.
     Exit(i32),
     /// Abort (no core file).
@@ -88,6 +91,7 @@ impl Step {
             Step::Stderr(text) => json!({ "stderr": text }),
             Step::StderrFlood(bytes) => json!({ "stderr_flood": bytes }),
             Step::SleepMs(ms) => json!({ "sleep_ms": ms }),
+            Step::WaitFile(path) => json!({ "wait_file": path }),
             Step::Exit(code) => json!({ "exit": code }),
             Step::Crash => json!({ "crash": true }),
             Step::Hang => json!({ "hang": true }),
