@@ -1291,17 +1291,18 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
         .current_dir(&here)
         .arg("-c");
     let mut t = Term::spawn(c);
-    let screen = t.wait_for("resumed here");
-    assert!(
-        screen.contains("the answer to the real question"),
-        "{screen}"
-    );
-    for other in ["twin", "sub-agent"] {
-        assert!(!screen.contains(other), "{other}: {screen}");
-    }
+    // each awaited (a screen taken the moment one shows may not hold the
+    // rest yet), then the prompt: all is drawn
+    t.wait_for("resumed here");
+    t.wait_for("the answer to the real question");
     // (the link is dated by /dev/zero, older than every session: not reached)
     for passed in [fifo, empty] {
-        assert!(screen.contains(passed), "{passed} not named: {screen}");
+        t.wait_for(passed);
+    }
+    t.wait_prompt();
+    let screen = t.contents();
+    for other in ["twin", "sub-agent"] {
+        assert!(!screen.contains(other), "{other}: {screen}");
     }
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
