@@ -1186,6 +1186,9 @@ fn continue_shows_the_latest_session_here() {
     );
     assert!(!screen.contains("the older question"), "{screen}");
     assert!(screen.contains("resuming ffffffff"), "{screen}");
+    // the CLI started (its argv recorded) before the chat ends: a chat
+    // left at once may end before it starts its CLI
+    fake.pid();
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     let argv = fake.argv();
@@ -1230,6 +1233,8 @@ fn continue_keeps_to_this_worktree() {
         "{screen}"
     );
     assert!(!screen.contains("other worktree"), "{screen}");
+    // the CLI started (its argv recorded) before the chat ends
+    fake.pid();
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     let argv = fake.argv();
@@ -1304,6 +1309,8 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
     for other in ["twin", "sub-agent"] {
         assert!(!screen.contains(other), "{other}: {screen}");
     }
+    // the CLI started (its argv recorded) before the chat ends
+    fake.pid();
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     assert!(fake.argv().contains(&format!("--resume={good}")));
