@@ -79,7 +79,14 @@ fn a_tiny_terminal_and_a_resize_mid_stream_leave_a_clean_screen() {
             serde_json::json!({ "command": format!("echo {i} and a long tail of words") }),
         ));
     }
-    turn.push(Step::SleepMs(1500));
+    // the calls run until the test has resized the terminal twice
+    let dir = tempfile::tempdir().unwrap();
+    let (sent, go) = (dir.path().join("sent"), dir.path().join("go"));
+    turn.push(Step::WriteFile {
+        path: sent.display().to_string(),
+        content: String::new(),
+    });
+    turn.push(Step::WaitFile(go.clone()));
     for i in 0..6 {
         turn.push(Step::Emit(
             serde_json::json!({"type":"user","message":{"role":"user","content":[
@@ -99,11 +106,30 @@ fn a_tiny_terminal_and_a_resize_mid_stream_leave_a_clean_screen() {
     let mut t = term::Term::spawn_sized(c, 3, 10);
     t.wait_prompt();
     t.line("go");
-    // while the calls run: smaller still, then a little larger
-    std::thread::sleep(Duration::from_millis(300));
+    // while the calls run (the CLI sent them and waits): smaller still,
+    // then a little larger, each time once the chat has drawn since
+    let drew_since = |t: &term::Term, mark: usize| {
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        while t.raw().len() <= mark {
+            assert!(std::time::Instant::now() < until, "{}", t.contents());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while !sent.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the calls never went out"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mark = t.raw().len();
     t.resize(2, 5);
-    std::thread::sleep(Duration::from_millis(200));
+    drew_since(&t, mark);
+    let mark = t.raw().len();
     t.resize(3, 10);
+    drew_since(&t, mark);
+    std::fs::write(&go, "").unwrap();
     t.wait_prompt();
     t.send(b"\x04");
     assert_eq!(t.wait(20).code(), Some(0), "{}", t.contents());

@@ -1152,6 +1152,19 @@ fn one_exchange(id: &str, dir: &std::path::Path, question: &str, side: bool) -> 
 /// `-c` resumes the folder's latest session by its id, and shows where it
 /// stands as `-r` does (it showed nothing: the CLI was told `--continue`
 /// and claudio did not know which session that was).
+/// Make `path` a minute older than now: the newest transcript is the
+/// other one, whatever the clock's resolution (a sleep between the two
+/// writes guessed at it).
+fn backdate(path: &std::path::Path) {
+    let when = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
 #[test]
 fn continue_shows_the_latest_session_here() {
     let work = tempfile::tempdir().unwrap();
@@ -1171,8 +1184,8 @@ fn continue_shows_the_latest_session_here() {
     let older = "eeeeeeee-5555-4555-8555-555555555555";
     let newer = "ffffffff-6666-4666-8666-666666666666";
     write(older, "the older question");
-    std::thread::sleep(std::time::Duration::from_millis(20));
     write(newer, "the newer question");
+    backdate(&folder.join(format!("{older}.jsonl")));
     let fake = Fake::after_init(vec![]);
     let mut c = claudio(&fake);
     c.env("CLAUDE_CONFIG_DIR", config.path())
@@ -1186,6 +1199,9 @@ fn continue_shows_the_latest_session_here() {
     );
     assert!(!screen.contains("the older question"), "{screen}");
     assert!(screen.contains("resuming ffffffff"), "{screen}");
+    // the CLI started (its argv recorded) before the chat ends: a chat
+    // left at once may end before it starts its CLI
+    fake.pid();
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     let argv = fake.argv();
@@ -1216,8 +1232,14 @@ fn continue_keeps_to_this_worktree() {
     let here = "eeeeeeee-5555-4555-8555-555555555555";
     let there = "ffffffff-6666-4666-8666-666666666666";
     write(here, &repo, "the question here");
-    std::thread::sleep(std::time::Duration::from_millis(20));
     write(there, &wt, "the other worktree's question");
+    backdate(
+        &config
+            .path()
+            .join("projects")
+            .join(claudio::store::project_folder_name(repo.to_str().unwrap()))
+            .join(format!("{here}.jsonl")),
+    );
     let fake = Fake::after_init(vec![]);
     let mut c = claudio(&fake);
     c.env("CLAUDE_CONFIG_DIR", config.path())
@@ -1265,13 +1287,13 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
         one_exchange(good, &here, "the real question", false),
     )
     .unwrap();
-    std::thread::sleep(Duration::from_millis(20));
     let twin_id = "20000000-0000-4000-8000-000000000002";
     std::fs::write(
         file(twin_id),
         one_exchange(twin_id, &twin, "the twin's question", false),
     )
     .unwrap();
+    backdate(&file(good));
     let agent = "30000000-0000-4000-8000-000000000003";
     std::fs::write(
         file(agent),
@@ -1293,18 +1315,21 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
         .current_dir(&here)
         .arg("-c");
     let mut t = Term::spawn(c);
-    let screen = t.wait_for("resumed here");
-    assert!(
-        screen.contains("the answer to the real question"),
-        "{screen}"
-    );
+    // each awaited (a screen taken the moment one shows may not hold the
+    // rest yet), then the prompt: all is drawn
+    t.wait_for("resumed here");
+    t.wait_for("the answer to the real question");
+    // (the link is dated by /dev/zero, older than every session: not reached)
+    for passed in [fifo, empty] {
+        t.wait_for(passed);
+    }
+    t.wait_prompt();
+    let screen = t.contents();
     for other in ["twin", "sub-agent"] {
         assert!(!screen.contains(other), "{other}: {screen}");
     }
-    // (the link is dated by /dev/zero, older than every session: not reached)
-    for passed in [fifo, empty] {
-        assert!(screen.contains(passed), "{passed} not named: {screen}");
-    }
+    // the CLI started (its argv recorded) before the chat ends
+    fake.pid();
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
     assert!(fake.argv().contains(&format!("--resume={good}")));
@@ -1811,7 +1836,7 @@ fn mcp_waits_for(asked: &std::path::Path, go: &std::path::Path) -> Vec<Step> {
             path: asked.display().to_string(),
             content: String::new(),
         },
-        Step::WaitFile(go.display().to_string()),
+        Step::WaitFile(go.to_path_buf()),
         Step::Emit(
             json!({"type":"control_response","response":{"subtype":"success","request_id":"{{m}}","response":{"mcpServers":[]}}}),
         ),
@@ -2033,7 +2058,7 @@ fn keys_typed_while_a_mode_switch_waits_go_on_the_kept_line() {
                 path: asked.display().to_string(),
                 content: String::new(),
             },
-            Step::WaitFile(go.display().to_string()),
+            Step::WaitFile(go.clone()),
             Step::Emit(
                 json!({"type":"control_response","response":{"subtype":"success","request_id":"{{a}}","response":{"mode":"acceptEdits"}}}),
             ),

@@ -62,8 +62,11 @@ fn sixty_calls_on_an_80x24_terminal_fold_and_each_ends_in_the_scrollback_once() 
     let n = 60;
     let mut turn = vec![expect_user("run them"), system_init()];
     turn.extend((0..n).map(started));
-    // the calls run a while: the region is drawn with all of them
-    turn.push(Step::SleepMs(1500));
+    // the calls run until the test has seen the region drawn with all of
+    // them
+    let gate = tempfile::tempdir().unwrap();
+    let seen = gate.path().join("seen");
+    turn.push(Step::WaitFile(seen.clone()));
     turn.extend((0..n).map(ended));
     turn.push(result("done"));
     let fake = Fake::after_init(vec![turn]);
@@ -77,10 +80,22 @@ fn sixty_calls_on_an_80x24_terminal_fold_and_each_ends_in_the_scrollback_once() 
     t.line("run them");
     // all 60 running: 9 drawn, and a row that counts the rest (10 rows
     // of calls at most)
-    let screen = t.wait_for(&format!("… {} more running", n - 9));
-    let drawn = screen.matches("Bash  echo").count();
-    assert_eq!(drawn, 9, "{screen}");
+    t.wait_for(&format!("… {} more running", n - 9));
+    // (the region may be drawn in more than one write: awaited whole)
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let screen = t.contents();
+        if screen.matches("Bash  echo").count() == 9 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "not 9 calls drawn: {screen}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     assert!(t.rows().len() <= usize::from(rows));
+    std::fs::write(&seen, "").unwrap();
     t.wait_for("1 API call");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));

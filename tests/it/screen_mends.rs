@@ -123,12 +123,16 @@ impl LastRow for Vec<String> {
 }
 
 /// An answer streamed slowly, sentence by sentence, until it is
-/// interrupted; then the CLI ends the turn as it ends an interrupted one.
-fn slow_interrupted_turn(prompt: &str) -> Vec<Step> {
+/// interrupted in sentence `last`; then the CLI ends the turn as it ends
+/// an interrupted one (the rest of the word it was writing still comes).
+/// After each sentence of `gates`, the answer waits for its file: the test
+/// writes it once it has done what it does there (a definite point; no
+/// guess of how long the test takes).
+fn slow_interrupted_turn(prompt: &str, last: u32, gates: &[(u32, &std::path::Path)]) -> Vec<Step> {
     let mut steps = vec![expect_user(prompt), system_init()];
     // cut inside words, with a long pause inside one: a word's part is
     // shown, the live region hangs under the half-written row
-    for i in 1..=40 {
+    for i in 1..=last {
         for (piece, ms) in [
             ("Sentence num".to_owned(), 20),
             (format!("ber {i} expl"), 400),
@@ -136,7 +140,14 @@ fn slow_interrupted_turn(prompt: &str) -> Vec<Step> {
             ("tle more. ".to_owned(), 20),
         ] {
             steps.push(delta(&piece));
+            if i == last && ms == 400 {
+                // the interrupt comes in the middle of a word
+                break;
+            }
             steps.push(Step::SleepMs(ms));
+        }
+        if let Some((_, gate)) = gates.iter().find(|(after, _)| *after == i) {
+            steps.push(Step::WaitFile(gate.to_path_buf()));
         }
     }
     steps.extend([
@@ -144,6 +155,9 @@ fn slow_interrupted_turn(prompt: &str) -> Vec<Step> {
             json!({"type":"control_request","request":{"subtype":"interrupt"}}),
             "i",
         ),
+        // the rest of the word, written before the CLI saw the interrupt
+        delta("ains a lit"),
+        delta("tle more. "),
         Step::Emit(
             json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
         ),
@@ -188,8 +202,10 @@ fn assert_clean(rows: &[String], cols: usize) {
 /// prompt comes back on a clean prompt line, and no row holds a fragment
 /// of another (#40.7: `Sentence number 9 explains     more` was seen).
 fn resize_queue_interrupt(from: u16, to: u16) {
+    let gates = tempfile::tempdir().unwrap();
+    let (queued, resized) = (gates.path().join("queued"), gates.path().join("resized"));
     let fake = Fake::after_init(vec![
-        slow_interrupted_turn("long task"),
+        slow_interrupted_turn("long task", 8, &[(3, &queued), (6, &resized)]),
         turn("queued prompt", "fine"),
     ]);
     let dir = tempfile::tempdir().unwrap();
@@ -198,8 +214,10 @@ fn resize_queue_interrupt(from: u16, to: u16) {
     t.wait_for(" 3 explains");
     t.line("queued prompt");
     t.wait_for("· queued");
+    std::fs::write(&queued, "").unwrap();
     t.wait_for(" 6 expl");
     t.resize(40, to);
+    std::fs::write(&resized, "").unwrap();
     t.wait_for(" 8 expl");
     t.ctrl_c();
     t.wait_for("⏹ interrupted");

@@ -10,8 +10,12 @@
 //! last row with text, after a first line naming the size (`80x30`). The
 //! cursor is not compared. `CLAUDIO_UPDATE_SCREENS=1` writes the files
 //! anew; a failure shows every row, the differing ones as `-` (kept) and
-//! `+` (drawn). A screen is taken once it has stopped changing, so nothing
-//! caught mid-frame is compared. Masked: claudio's version in the header,
+//! `+` (drawn). The test waits until the screen is the kept one (a definite
+//! point, not a time of quiet: a screen met at once is compared at once),
+//! 30 s at most, and then shows the last one drawn; a drawing left behind
+//! after it (a spinner that stays) is caught by the test's next screen,
+//! which shows the same rows. Only `CLAUDIO_UPDATE_SCREENS=1`, with no
+//! kept screen to wait for, takes one once it has stopped changing. Masked: claudio's version in the header,
 //! and the digits of times in seconds (see [`masked`]). Paths are the
 //! same on every run: the chat runs in `~/proj` of a home of its own, and
 //! shows the files the tool calls name (absolute, as the CLI names them)
@@ -164,28 +168,41 @@ fn settle(t: &Term, needle: &str) -> String {
     }
 }
 
-/// Compare the settled screen (showing `needle`) with the kept one.
+/// Wait until the screen is the kept one (30 s at most); else fail with
+/// the last one drawn, row by row against the kept one. With
+/// `CLAUDIO_UPDATE_SCREENS=1`, keep the screen once it shows `needle` and
+/// has settled.
 fn check(t: &Term, name: &str, needle: &str) {
-    let drawn = settle(t, needle);
     let (_, cols) = t.size();
     let path = kept(name, cols);
     if std::env::var_os("CLAUDIO_UPDATE_SCREENS").is_some_and(|v| v == "1") {
+        let drawn = settle(t, needle);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &drawn).unwrap();
         return;
     }
     let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; CLAUDIO_UPDATE_SCREENS=1 writes it. Drawn:\n{drawn}",
-            path.display()
+            "{}: {e}; CLAUDIO_UPDATE_SCREENS=1 writes it. Drawn:\n{}",
+            path.display(),
+            shot(t)
         )
     });
-    if want != drawn {
-        panic!(
-            "the screen differs from {} (- kept, + drawn; CLAUDIO_UPDATE_SCREENS=1 keeps the drawn one):\n{}",
-            path.display(),
-            diff(&want, &drawn)
-        );
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let drawn = shot(t);
+        if drawn == want {
+            return;
+        }
+        if Instant::now() > until {
+            panic!(
+                "the screen differs from {} (- kept, + drawn; CLAUDIO_UPDATE_SCREENS=1 keeps the drawn one):\n{}",
+                path.display(),
+                diff(&want, &drawn)
+            );
+        }
+        // a poll, not a wait for quiet: the screen is compared as it comes
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -238,6 +255,24 @@ fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
     // typed before the line editor reads, a line would be echoed twice
     t.wait_prompt();
     t
+}
+
+/// Wait until a spinner (a braille frame) is drawn below the last row
+/// holding `after` (30 s at most).
+fn wait_spinner_after(t: &Term, after: &str) {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let c = t.contents();
+        let below = c.rfind(after).map_or("", |at| &c[at..]);
+        if below
+            .chars()
+            .any(|ch| ('\u{2801}'..='\u{28ff}').contains(&ch))
+        {
+            return;
+        }
+        assert!(Instant::now() < until, "no spinner below {after:?}:\n{c}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 fn bye(mut t: Term) {
@@ -687,6 +722,8 @@ fn resume_filtered(cols: u16) {
 /// A Bash call the CLI cannot check, with a rule it suggests.
 fn approve_bash(cols: u16) {
     let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
     let fake = Fake::after_init(vec![vec![
         expect_user("find it"),
         session_init(),
@@ -699,7 +736,7 @@ fn approve_bash(cols: u16) {
         ),
         Step::expect(json!({"type":"control_response"})),
         // the tool's spinner is drawn again meanwhile; it must not stay
-        Step::SleepMs(600),
+        Step::WaitFile(go.clone()),
         Step::Emit(
             json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b1","is_error":true,"content":"The user denied this tool call."}]},"parent_tool_use_id":null,"session_id":SESSION}),
         ),
@@ -710,6 +747,9 @@ fn approve_bash(cols: u16) {
     t.line("find it");
     check(&t, "approve_bash", "Enter ›");
     t.line("n");
+    // the spinner drawn under the denied call, then the CLI goes on
+    wait_spinner_after(&t, "denied");
+    std::fs::write(&go, "").unwrap();
     check(&t, "approve_bash_denied", "1 API call");
     bye(t);
 }
@@ -803,9 +843,24 @@ fn after_a_resize() {
     let fake = Fake::after_init(vec![script]);
     let mut t = chat(&fake, 160);
     t.wait_prompt();
+    // a key shown back: the chat's key reader is at work, and with it the
+    // handler that hears a resize (a resize sent before it is lost)
+    t.send(b"x");
+    t.wait_for("› x");
+    t.send(b"\x7f");
+    t.wait_prompt();
+    let drawn = t.raw().len();
     t.resize(ROWS, 40);
-    // the screen as it was, cut at the new width; the next drawing fits it
-    std::thread::sleep(Duration::from_millis(300));
+    // the screen as it was, cut at the new width; the next drawing fits
+    // it: the line editor, told of the new width, draws its prompt again
+    let until = Instant::now() + Duration::from_secs(30);
+    while t.raw().len() == drawn {
+        assert!(
+            Instant::now() < until,
+            "the prompt was never drawn again after the resize"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     t.line("pick dbs");
     t.wait_for("Which database");
     t.send(b"1");
@@ -917,7 +972,10 @@ fn streaming_pause(cols: u16) {
             .into_iter()
             .take(1 + first.len().div_ceil(7)),
     );
-    script.push(Step::SleepMs(5000));
+    // the answer waits until the test has seen the pause's screens
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
+    script.push(Step::WaitFile(go.clone()));
     script.push(stream_event(
         json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":rest}}),
     ));
@@ -931,6 +989,7 @@ fn streaming_pause(cols: u16) {
     check(&t, "streaming_pause", "Ctrl-C");
     t.send(b"and the index?\r");
     check(&t, "streaming_pause_queued", "› and the index?");
+    std::fs::write(&go, "").unwrap();
     check(&t, "streaming_pause_done", "It is rebuilt.");
     bye(t);
 }

@@ -14,9 +14,9 @@
 //! - `{"emit_raw": TEXT}`: TEXT and a newline; `{"emit_partial": TEXT}`: no newline.
 //! - `{"huge_line": N}`: a valid `user` tool-result line of about N bytes.
 //! - `{"stderr": TEXT}`; `{"stderr_flood": N}`: ~N bytes of noise, then `END-OF-FLOOD`.
-//! - `{"wait_file": PATH}`: wait until PATH exists (at most a minute, else
-//!   exit 5): the test says when the fake goes on.
 //! - `{"sleep_ms": N}`, `{"exit": CODE}`, `{"crash": true}` (abort), `{"hang": true}`.
+//! - `{"wait_file": PATH}`: wait until PATH exists (the test says when to go
+//!   on: a definite point, not a guessed time); after 60 s, exit 5.
 //! - `{"ignore_sigterm": true}`, `{"wait_stdin_eof": true}`.
 //! - `{"expect_silence_ms": N}`: nothing may arrive on stdin for N ms (else exit 3).
 //! - `{"spawn_sleeper": SECS}`: a `sleep SECS` child, its pid in `RECORD/child.pid`.
@@ -221,14 +221,13 @@ impl Fake {
             "sleep_ms" => std::thread::sleep(Duration::from_millis(num(val))),
             "wait_file" => {
                 self.flush();
-                let path = Path::new(val.as_str().unwrap_or_else(|| bad()));
-                let mut waited = 0;
+                let path = PathBuf::from(val.as_str().unwrap_or_else(|| bad()));
+                let until = std::time::Instant::now() + Duration::from_secs(60);
                 while !path.exists() {
-                    if waited > 60_000 {
-                        process::exit(5);
+                    if std::time::Instant::now() > until {
+                        die(5, &format!("wait_file: {} never came", path.display()));
                     }
                     std::thread::sleep(Duration::from_millis(10));
-                    waited += 10;
                 }
             }
             "exit" => {

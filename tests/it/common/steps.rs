@@ -31,9 +31,9 @@ pub enum Step {
     StderrFlood(u64),
     /// Sleep this many milliseconds.
     SleepMs(u64),
-    /// Wait until the file at this path exists (the test says when the
-    /// fake goes on).
-    WaitFile(String),
+    /// Wait until this file exists (the test creates it when the fake is
+    /// to go on: a definite point, where a sleep guesses one).
+    WaitFile(std::path::PathBuf),
     /// Exit with this code.
     Exit(i32),
     /// Abort (no core file).
