@@ -651,6 +651,11 @@ impl Reader {
         let stop = Arc::new(AtomicBool::new(false));
         let (ended_tx, ended) = std::sync::mpsc::channel::<()>();
         let stopped = stop.clone();
+        // crossterm takes SIGWINCH on its first poll: made here, before
+        // the caller draws anything, so no resize after it is lost to a
+        // thread not yet scheduled (what it finds waiting, the thread
+        // reads)
+        let _ = crossterm::event::poll(Duration::ZERO);
         std::thread::Builder::new()
             .name("claudio-keys".into())
             .spawn(move || {
