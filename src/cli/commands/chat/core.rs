@@ -21,37 +21,44 @@ use std::io::Write;
 use std::sync::Arc;
 use tokio::runtime::Runtime;
 
+// what works on the chat's fields: the only code that sees them
+pub(super) mod commands;
+pub(super) mod history;
+pub mod repl;
+pub(super) mod rewind;
+pub(super) mod work;
+
 pub(super) use super::screen::terminal_width;
 
 /// The chat: one session at a time, its screen and its keys.
 pub(super) struct Chat<'a> {
-    pub(super) rt: &'a Runtime,
+    rt: &'a Runtime,
     /// The flags the chat was started with (what a new session starts from).
     flags: SessionFlags,
     /// The connection to the CLI: the live session, the one being made,
     /// what the last work held over.
-    pub(super) conn: Connection,
+    conn: Connection,
     /// Where the chat writes, how, and the renderer (the answer's filler,
     /// the live region, the width).
-    pub(super) screen: Screen,
+    screen: Screen,
     /// What the session has seen: model, mode, id, totals; the answer, the
     /// calls, the agents, the task list; the answers for `/copy`.
-    pub(super) session: Session,
+    session: Session,
     /// The prompt side: what the next prompt starts with (the line typed
     /// while Claude worked, a rewound or edited one), the prompts queued,
     /// what it owes (`!` output, pasted images), the prompts as typed.
-    pub(super) prompt: PromptSide,
+    prompt: PromptSide,
     /// The session's working directory (for diffs of relative paths).
-    pub(super) cwd: std::path::PathBuf,
+    cwd: std::path::PathBuf,
     /// The system clipboard, for `/copy` and Ctrl-V (opened on first use).
-    pub(super) clipboard: super::clipboard::System,
+    clipboard: super::clipboard::System,
     /// Notices when the session needs the person, or a long turn ended.
-    pub(super) notifier: crate::cli::common::notify::Notifier,
+    notifier: crate::cli::common::notify::Notifier,
     /// The chat's one reader of the keyboard and of its signals, for its
     /// whole life (#42.1): the prompt, the turns, the pickers and the
     /// dialogs all read it; `None` only while the chat's work holds it
     /// (`work.rs`), or before it is made.
-    pub(super) keys: Option<super::keys::Keys>,
+    keys: Option<super::keys::Keys>,
 }
 
 impl<'a> Chat<'a> {

@@ -8,9 +8,9 @@
 //! history are rustyline's pieces, in the pure machine of
 //! `promptline.rs`; what is here draws it.
 
-use super::commands;
 use super::keys::{Input, Keys, Sig, TermEvent};
 use super::promptline::{layout, row_starts, Outcome, PromptLine, Read};
+use super::slash;
 use crate::cli::sanitize::{is_dropped, Sanitizer};
 use rustyline::completion::Pair;
 use rustyline::history::{FileHistory, History};
@@ -203,7 +203,7 @@ fn descendants(pid: i32) -> Vec<i32> {
 /// Tab after `/`: the chat's own commands that start with what is typed,
 /// then the CLI's (`/compact`, skills) that do, each once.
 fn slash_candidates(head: &str, cli: &[String]) -> Vec<Pair> {
-    let mut names: Vec<String> = commands::complete(head)
+    let mut names: Vec<String> = slash::complete(head)
         .into_iter()
         .map(str::to_owned)
         .collect();

@@ -1,12 +1,10 @@
 //! The interactive chat.
 
 mod clipboard;
-pub mod commands;
 mod connection;
 mod core;
 mod dialog;
 pub mod editor;
-mod history;
 mod images;
 pub mod keys;
 pub mod live;
@@ -16,13 +14,15 @@ pub mod pick;
 mod prompt;
 mod promptline;
 pub mod render;
-pub mod repl;
 mod reports;
-pub mod rewind;
 mod screen;
 pub mod shell;
+pub mod slash;
 pub mod state;
 pub(crate) mod statusline_runner;
 pub mod typeahead;
 pub(crate) mod typos;
-mod work;
+
+// the chat and what works on its fields, in one room (`core/`): the
+// only code that sees them
+pub use self::core::repl;

@@ -4,9 +4,9 @@
 //! mark, time and preview), by the same renderer fed the transcript's
 //! entries, and dimmed: what is past reads as past.
 
-use super::core::{short_id, Chat};
-use super::render::{Draw, Renderer};
-use super::state::Session;
+use super::super::render::{Draw, Renderer};
+use super::super::state::Session;
+use super::{short_id, Chat};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::cut_width;
@@ -26,7 +26,7 @@ impl Chat<'_> {
     /// Show the end of session `id`'s conversation (nothing when it cannot
     /// be read: the CLI still resumes it, and says so if it cannot).
     /// Whether the store holds the session.
-    pub(super) fn show_history(&mut self, id: &str) -> bool {
+    pub(in crate::cli::commands::chat) fn show_history(&mut self, id: &str) -> bool {
         let Ok(store) = claudio::store::Store::open(None) else {
             return false;
         };
@@ -53,7 +53,11 @@ impl Chat<'_> {
 
 /// The entries (from a typed prompt on) as a live turn draws them, plain,
 /// each row within `width`.
-pub(super) fn replay(entries: &[Entry], here: &Here, width: usize) -> String {
+pub(in crate::cli::commands::chat) fn replay(
+    entries: &[Entry],
+    here: &Here,
+    width: usize,
+) -> String {
     let mut session = Session {
         reading: Reading::at(here.clone()),
         ..Session::default()

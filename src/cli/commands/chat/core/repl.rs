@@ -2,18 +2,18 @@
 //! editor, slash commands, Shift-Tab, `!` commands. While Claude works, the
 //! chat's machine runs (`work`, `machine`).
 
-use super::commands::{self, Input};
-use super::core::{terminal_width, Chat};
-use super::editor::{self, LineEditor};
-use super::images;
-use super::keys::{self, stopped_by};
-use super::machine::WorkEnd;
-use super::pick;
-use super::prompt::{CursorLine, Next};
-use super::promptline::{PromptAction, Read};
-use super::render::{RenderOptions, Renderer};
-use super::screen::Screen;
-use super::shell;
+use super::super::editor::{self, LineEditor};
+use super::super::images;
+use super::super::keys::{self, stopped_by};
+use super::super::machine::WorkEnd;
+use super::super::pick;
+use super::super::prompt::{CursorLine, Next};
+use super::super::promptline::{PromptAction, Read};
+use super::super::render::{RenderOptions, Renderer};
+use super::super::screen::Screen;
+use super::super::shell;
+use super::super::slash::{self, Input};
+use super::{terminal_width, Chat};
 use crate::cli::common::exit::Exit;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::sanitize::Sanitizer;
@@ -85,7 +85,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     chat.keys = Some(keys::Keys::start(rt.handle(), terminal)?);
     if let Err(e) = chat.start_connect(session.clone()) {
         // Ctrl-C (or a stop) at the trust question: the chat ends there
-        if e.downcast_ref::<super::core::Interrupted>().is_some() {
+        if e.downcast_ref::<super::Interrupted>().is_some() {
             drop(chat.keys.take());
             return Ok(stopped_by().map_or(Exit::Interrupted, Exit::Signal));
         }
@@ -127,7 +127,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 );
                 chat.write(&echo);
                 ed.add_history(&next);
-                if let Some(input) = commands::parse(&next) {
+                if let Some(input) = slash::parse(&next) {
                     match chat.handle(input) {
                         Ok(None) => {}
                         Ok(Some(exit)) => break exit,
@@ -183,7 +183,7 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 continue;
             }
         };
-        let Some(input) = commands::parse(&line) else {
+        let Some(input) = slash::parse(&line) else {
             continue;
         };
         ed.add_history(&line);
@@ -354,10 +354,10 @@ impl Chat<'_> {
                         .iter()
                         .map(|c| c.name.clone())
                         .collect();
-                    let ours = commands::SLASH_COMMANDS
+                    let ours = slash::SLASH_COMMANDS
                         .iter()
                         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
-                    if let Some(note) = super::typos::unknown_command(&typed, ours, &cli) {
+                    if let Some(note) = super::super::typos::unknown_command(&typed, ours, &cli) {
                         self.info(&note);
                         return Ok(None);
                     }
@@ -371,7 +371,7 @@ impl Chat<'_> {
                 let home = dirs::home_dir();
                 // an @ path that names no file attaches nothing: said, and
                 // the prompt goes all the same (the CLI expands the others)
-                for note in super::mentions::unfound(&typed, &self.cwd, home.as_deref()) {
+                for note in super::super::mentions::unfound(&typed, &self.cwd, home.as_deref()) {
                     self.info(&note);
                 }
                 let attached = images::attach(

@@ -2,8 +2,8 @@
 //! as they were then. What is listed and shown is worked out here, without
 //! a terminal; the chat asks and acts.
 
-use super::core::{Chat, Switch};
-use super::pick;
+use super::super::pick;
+use super::{Chat, Switch};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::picker::{Choice, Picked, Picker};
 use crate::cli::term::style::Style;
@@ -187,7 +187,7 @@ impl Chat<'_> {
     /// Esc Esc or `/rewind`: back to before one of this session's prompts.
     /// Nothing changes until the person confirms. Returns the prompt's text,
     /// for the input line, when the conversation went back.
-    pub(super) fn rewind(&mut self) -> anyhow::Result<Option<String>> {
+    pub(in crate::cli::commands::chat) fn rewind(&mut self) -> anyhow::Result<Option<String>> {
         let Some(id) = self.session.state.session_id.clone() else {
             self.info("nothing to rewind yet");
             return Ok(None);
@@ -301,7 +301,7 @@ mod tests {
     mod old {
         use super::{HashMap, PastPrompt, Value};
 
-        pub(super) fn prompts_in<'a>(
+        pub(in crate::cli::commands::chat) fn prompts_in<'a>(
             entries: impl IntoIterator<Item = &'a Value>,
             known: &HashMap<String, String>,
         ) -> Vec<PastPrompt> {

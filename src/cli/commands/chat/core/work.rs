@@ -3,11 +3,11 @@
 //! carries out its effects, for a turn and for the wait while background
 //! agents work between prompts.
 
-use super::core::{terminal_width, Chat, Switch};
-use super::dialog::{Dialog, PendingRequest};
-use super::keys::{Input, Keys, RawGuard, Sig, TermEvent};
-use super::machine::{Effect, Event, Machine, Parts, WorkEnd};
-use super::screen::terminal_height;
+use super::super::dialog::{Dialog, PendingRequest};
+use super::super::keys::{Input, Keys, RawGuard, Sig, TermEvent};
+use super::super::machine::{Effect, Event, Machine, Parts, WorkEnd};
+use super::super::screen::terminal_height;
+use super::{terminal_width, Chat, Switch};
 use crate::cli::common::exit::Exit;
 use crate::cli::common::notify::{Notice, Trigger};
 use crate::cli::requests;
@@ -25,7 +25,10 @@ use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 impl Chat<'_> {
-    pub(super) fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
+    pub(in crate::cli::commands::chat) fn turn(
+        &mut self,
+        text: UserInput,
+    ) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
         let client = self.client()?;
         self.screen.renderer_mut().set_width(terminal_width());
@@ -52,7 +55,10 @@ impl Chat<'_> {
     /// Shift-Tab: ask the CLI for the mode `next`, then take in what it
     /// sends until it confirms the switch (its requests meanwhile are
     /// asked, as in a turn). A refusal is an error; the session goes on.
-    pub(super) fn switch_mode(&mut self, next: PermissionMode) -> anyhow::Result<Option<Exit>> {
+    pub(in crate::cli::commands::chat) fn switch_mode(
+        &mut self,
+        next: PermissionMode,
+    ) -> anyhow::Result<Option<Exit>> {
         let rt = self.rt;
         let client = self.client()?;
         rt.block_on(client.set_permission_mode(next.clone()))?;
@@ -73,7 +79,9 @@ impl Chat<'_> {
         };
         // a signal stops the chat: the live region goes, the session is
         // kept for the chat's loop to close gracefully (never started again)
-        if let Some(&super::keys::Stopped(n)) = end.as_ref().err().and_then(|e| e.downcast_ref()) {
+        if let Some(&super::super::keys::Stopped(n)) =
+            end.as_ref().err().and_then(|e| e.downcast_ref())
+        {
             let out = self.screen.renderer_mut().abandon_turn();
             self.session.reading.abandon_turn();
             self.write(&out);
@@ -274,7 +282,7 @@ impl Chat<'_> {
                     self.conn.hold(work.take_held());
                     drop(raw);
                     drop(published.take());
-                    return Err(super::keys::Stopped(n).into());
+                    return Err(super::super::keys::Stopped(n).into());
                 }
                 Happened::Front(Front::Key(None)) => {
                     terminal = false;
@@ -375,7 +383,7 @@ impl Chat<'_> {
     /// turn the CLI starts for their report has ended, when a prompt was
     /// typed, or with Ctrl-D on an empty line ([`WorkEnd::Quit`]); how it
     /// ended is the machine's [`WorkEnd`], as a turn's is.
-    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<WorkEnd> {
+    pub(in crate::cli::commands::chat) fn agents_at_work(&mut self) -> anyhow::Result<WorkEnd> {
         let Some(client) = self.conn.live() else {
             return Ok(WorkEnd::Done);
         };
@@ -498,7 +506,7 @@ enum Front {
     /// withdrew it (the event may still be on its way), the session
     /// ended, or another holder (the deck) answered.
     Settled(RequestState),
-    /// A signal stops the chat ([`super::keys::stopped`]).
+    /// A signal stops the chat ([`super::super::keys::stopped`]).
     Stopped(i32),
 }
 
@@ -514,13 +522,13 @@ async fn front_input(keys: &mut Keys, terminal: bool, open: Option<&Responder>) 
     };
     tokio::select! {
         biased;
-        n = super::keys::stopped() => Front::Stopped(n),
+        n = super::super::keys::stopped() => Front::Stopped(n),
         k = key => Front::Key(k),
         how = settled(open) => Front::Settled(how),
     }
 }
 
-pub(super) fn write_to(out: &mut io::Stdout, s: &str) {
+pub(in crate::cli::commands::chat) fn write_to(out: &mut io::Stdout, s: &str) {
     if !s.is_empty() {
         let _ = out.write_all(s.as_bytes());
         let _ = out.flush();
