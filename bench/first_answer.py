@@ -68,8 +68,10 @@ def chat():
         buf = read_until(master, b"answer-", buf)
         times.append((time.monotonic() - t0) * 1000)
         buf = read_until(master, b"session", buf)  # the turn's rule
-        buf = read_until(master, "› ".encode(), buf)
-    os.write(master, b"\x04")
+        # the next prompt, drawn after the rule (the echo of this one is
+        # before it)
+        buf = read_until(master, "› ".encode(), buf[buf.rindex(b"session"):])
+    os.write(master, b"\x04")  # the instant the prompt is drawn
     end = time.monotonic() + 20
     while p.poll() is None and time.monotonic() < end:  # drain until it exits
         if select.select([master], [], [], 0.1)[0]:

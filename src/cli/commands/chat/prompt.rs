@@ -39,6 +39,10 @@ pub(super) enum Next {
     Agents,
     /// Read a line at the prompt, starting so.
     Read(Start),
+    /// Ctrl-D on an empty line came in the instant the last turn ended
+    /// (read with the keys left from it): the chat ends, as it would at
+    /// the prompt.
+    Eof,
 }
 
 /// How the line editor starts.
@@ -66,8 +70,8 @@ pub(super) struct PromptSide {
     ahead: TypeAhead,
     /// The line the next prompt starts with, instead of the typed one.
     owed: Option<CursorLine>,
-    /// Ctrl-D on an empty line came in the instant a turn ended: the wait
-    /// for background agents after it ends the chat.
+    /// Ctrl-D on an empty line came in the instant a turn ended: the chat
+    /// ends ([`Next::Eof`]), or the wait for background agents after it.
     eof: bool,
     /// What `!` commands printed, sent with the next prompt.
     shell: Vec<String>,
@@ -86,7 +90,13 @@ impl PromptSide {
         if let Some(queued) = self.ahead.queued.pop_front() {
             Next::Queued(queued)
         } else if agents && self.owed.is_none() {
+            // the wait for the agents takes the Ctrl-D ([`Self::take_eof`])
             Next::Agents
+        } else if std::mem::take(&mut self.eof)
+            && self.owed.is_none()
+            && self.ahead.typed.is_empty()
+        {
+            Next::Eof
         } else {
             Next::Read(self.start())
         }

@@ -158,6 +158,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
                 chat.prompt.start()
             }
             Next::Read(start) => start,
+            // Ctrl-D typed as the last turn ended
+            Next::Eof => break Exit::Success,
         };
         // a line typed during the last turn stays within reach, and so do
         // the queued commands an interrupt put aside

@@ -194,6 +194,25 @@ fn keys_left_by_a_turn_join_the_type_ahead_and_ctrl_d_is_kept_once() {
     assert!(!p.take_eof());
 }
 
+/// Ctrl-D on an empty line typed the instant a turn ended (read with the
+/// keys it left) ends the chat at the next prompt, once; it was lost
+/// when no background agent worked.
+#[test]
+fn ctrl_d_left_by_a_turn_ends_the_chat_at_the_next_prompt() {
+    let mut p = PromptSide::default();
+    p.turn_ended(vec![key('d', KeyModifiers::CONTROL)]);
+    assert_eq!(p.next(false), Next::Eof);
+    assert!(matches!(p.next(false), Next::Read(_)), "once");
+    // with background agents at work, their wait takes it
+    p.turn_ended(vec![key('d', KeyModifiers::CONTROL)]);
+    assert_eq!(p.next(true), Next::Agents);
+    assert!(p.take_eof());
+    // a line owed (a rewound prompt) is read, not ended
+    p.turn_ended(vec![key('d', KeyModifiers::CONTROL)]);
+    p.rewound("edit me".into());
+    assert!(matches!(p.next(false), Next::Read(_)));
+}
+
 #[test]
 fn the_status_line_is_due_once_after_each_turn() {
     let mut p = PromptSide::default();
