@@ -26,6 +26,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::{ColorChoice, Style};
 use crate::cli::term::text::flat;
 use crate::cli::term::text::short;
+use crate::cli::term::time::now_ms;
 use claudio::store::{session_usage, SessionUsage, Store, Tokens, UsageSet};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -524,13 +525,6 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputErro
             .filter(|n| *n > 0),
         context_usage,
     })
-}
-
-/// Milliseconds since the epoch, now.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The start of the local day (the zone `TZ` names, else the system's)

@@ -89,9 +89,7 @@ pub fn input_for(req: &CanUseToolRequest, request_id: &str, about: &About) -> Va
             "state": "waiting",
             // when it began to wait (ms since the epoch): a deck started
             // later shows its age, not the time the deck first saw it
-            "askedAt": std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64),
+            "askedAt": crate::cli::term::time::now_ms(),
             "costUsd": about.cost_usd,
             // a plan the CLI sent without its text (2.1.328): the plan the
             // chat saw in the model's call, to show

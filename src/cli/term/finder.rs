@@ -637,9 +637,7 @@ pub fn pick_from(
         .map(|s| Row::from_info(s, true))
         .collect();
     let mut finder = Finder::new(rows);
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
+    let now = super::time::now_ms();
     let mut out = std::io::stdout();
     crossterm::terminal::enable_raw_mode()?;
     // raw mode ends on every way out

@@ -1,6 +1,13 @@
 //! Times as the commands show them: how long ago, or the local
 //! date and time.
 
+/// Milliseconds since the epoch, now (0 before it).
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 /// How long ago, for a listing: `just now`, `5m ago`, ... and past a
 /// month the local date.
 pub(crate) fn relative_time(now_ms: i64, then_ms: i64) -> String {

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// How often held requests and ages are looked at.
 const TICK: Duration = Duration::from_millis(200);
@@ -73,9 +73,7 @@ fn give_off_loop(
 }
 
 fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+    crate::cli::term::time::now_ms().max(0) as u64
 }
 
 /// Watch `dir` with inotify and call `changed` when anything in it

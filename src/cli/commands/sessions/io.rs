@@ -82,9 +82,7 @@ impl Io {
             tty: std::env::var_os("CLAUDIO_TEST_TTY")
                 .map(Into::into)
                 .unwrap_or_else(|| "/dev/tty".into()),
-            now_ms: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64),
+            now_ms: crate::cli::term::time::now_ms(),
             cwd: std::env::current_dir().ok(),
         }
     }

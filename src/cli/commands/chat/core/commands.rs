@@ -161,10 +161,7 @@ impl Chat<'_> {
             self.info("no sessions in this directory yet");
             return Ok(());
         }
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or(0);
+        let now = crate::cli::term::time::now_ms();
         let width = terminal_width().saturating_sub(30).max(20);
         let mut text = String::new();
         for s in &listing.sessions {
