@@ -353,19 +353,49 @@ fn auto_archives_in_the_background() {
     )
     .unwrap();
     let packed = t.archive().join(FOLDER).join(format!("{AGENT}.jsonl.zst"));
-    // the pass runs beside the command, which may end first: a later run
-    // goes on with it, and nothing is ever half-written
-    let mut runs = 0;
-    while !t.archive().join(".last-auto-archive").exists() {
-        runs += 1;
-        assert!(runs <= 200, "no background pass finished in {runs} runs");
-        let (code, _, err) = t.run(&["sessions", "list", "--all", "--json"]);
-        assert_eq!(code, 0, "{err}");
+    // the pass runs at the lowest priority beside the command and never
+    // holds it up: an `ask` kept open (its CLI waits for the test) gives
+    // it all the time it needs on a loaded machine, where a quick command
+    // ends first
+    let gate = tempfile::tempdir().unwrap();
+    let go = gate.path().join("go");
+    let fake = common::Fake::after_init(vec![vec![
+        common::expect_user("hi"),
+        common::Step::WaitFile(go.clone()),
+        common::result("done"),
+    ]]);
+    let mut c = t.cmd();
+    c.env("CLAUDIO_CLI", common::fake_cli())
+        .env("FAKE_CLAUDE_SCENARIO", fake.scenario_file())
+        .env("FAKE_CLAUDE_RECORD", fake.record.path())
+        .env("CLAUDE_CODE_SANDBOXED", "1")
+        .args(["ask", "hi"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut ask = c.spawn().unwrap();
+    let (out, err) = (ask.stdout.take(), ask.stderr.take());
+    let out = std::thread::spawn(move || common::read_all(out));
+    let err = std::thread::spawn(move || common::read_all(err));
+    let stamp = t.archive().join(".last-auto-archive");
+    let until = std::time::Instant::now() + Duration::from_secs(120);
+    while !stamp.exists() {
+        // never half-written, while it works
         for f in common::walk(&t.archive()) {
             let name = f.file_name().unwrap().to_string_lossy().into_owned();
             assert!(!name.ends_with(".zst") || zstd_ok(&f), "{name} is whole");
         }
+        if std::time::Instant::now() > until {
+            let _ = ask.kill();
+            panic!("no background pass finished while `ask` ran");
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
+    std::fs::write(&go, b"").unwrap();
+    let status = common::wait_with_deadline(&mut ask, 60);
+    let (out, err) = (out.join().unwrap(), err.join().unwrap());
+    assert!(status.success(), "{out}{err}");
+    assert_eq!(out.trim(), "done", "{err}");
     assert!(packed.is_file());
     let files = common::walk(&t.projects()).len() as u64;
     let s = t.json(&["sessions", "archive", "--json"]);
@@ -373,6 +403,22 @@ fn auto_archives_in_the_background() {
         s["unchanged"], files,
         "the background pass archived everything: {s}"
     );
+    // a pass cut short by a quick command's exit leaves nothing half-written
+    let t3 = T::new();
+    std::fs::create_dir_all(t3.dir.path().join("xdg/claudio")).unwrap();
+    std::fs::write(
+        t3.dir.path().join("xdg/claudio/config.toml"),
+        "archive = \"auto\"\n",
+    )
+    .unwrap();
+    for _ in 0..5 {
+        let (code, _, err) = t3.run(&["sessions", "list", "--all", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        for f in common::walk(&t3.archive()) {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(!name.ends_with(".zst") || zstd_ok(&f), "{name} is whole");
+        }
+    }
     // off: no background pass
     let t2 = T::new();
     std::fs::create_dir_all(t2.dir.path().join("xdg/claudio")).unwrap();
