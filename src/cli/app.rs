@@ -321,7 +321,7 @@ fn latest_session_here(flags: &SessionFlags) -> Option<Option<String>> {
 /// `--cwd` says where). A prefix or malformed id that no transcript holds
 /// is a usage error (exit 2), said at once; a whole id goes to the CLI,
 /// whose own answer ("no such session", its startup failure) is shown.
-fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
+pub(in crate::cli) fn find_resumed(mut flags: SessionFlags) -> anyhow::Result<SessionFlags> {
     use claudio::store::StoreError;
     let Some(id) = flags.resume.clone() else {
         return Ok(flags);

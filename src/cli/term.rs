@@ -2,6 +2,7 @@
 //! highlighting, the pickers and the spinner. They know nothing of
 //! sessions or turns; a new screen widget goes here.
 
+pub mod console;
 pub mod finder;
 pub mod highlight;
 pub mod markdown;

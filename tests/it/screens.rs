@@ -1,25 +1,28 @@
-//! Whole screens, positions included: each dialog and state of the chat
-//! drawn on a virtual terminal (vt100) and compared, row by row and column
-//! by column, with the screen kept in `tests/it/screens/NAME.COLS.txt`.
+//! Whole screens of the chat through a real terminal: the program under a
+//! pseudo-terminal, its screen drawn on a virtual terminal (vt100) and
+//! compared, row by row and column by column, with the screen kept in
+//! `tests/it/screens/NAME.COLS.txt`.
 //!
-//! A word-based check passes on a staircase (each line starting where the
-//! last one ended) and on a line cut mid-path; these do not. Every scenario
-//! runs at 40, 80 and 160 columns (`screens::NAME::w40` …).
+//! What the chat draws, every dialog and state at 40, 80 and 160 columns,
+//! is checked in-process against the same kept files
+//! (`src/cli/commands/chat/screens.rs`: the chat's machine and renderer
+//! drawing on a virtual terminal, with keys sent to it). Here are the
+//! screens that depend on the terminal layer: the keys as the terminal
+//! sends them, read by crossterm in the chat's raw and character modes
+//! (arrows and space in a picker, a prompt typed while the terminal's
+//! signals are on), crossterm's own raw mode for the session finder, the
+//! size asked of the tty, and a resize (SIGWINCH) at the prompt. Each is
+//! a screen the in-process tests check too: a difference between the two
+//! is the terminal layer's.
 //!
-//! The kept file is the screen's rows, trailing spaces trimmed, down to the
-//! last row with text, after a first line naming the size (`80x30`). The
-//! cursor is not compared. `CLAUDIO_UPDATE_SCREENS=1` writes the files
-//! anew; a failure shows every row, the differing ones as `-` (kept) and
-//! `+` (drawn). The test waits until the screen is the kept one (a definite
-//! point, not a time of quiet: a screen met at once is compared at once),
-//! 30 s at most, and then shows the last one drawn; a drawing left behind
-//! after it (a spinner that stays) is caught by the test's next screen,
-//! which shows the same rows. Only `CLAUDIO_UPDATE_SCREENS=1`, with no
-//! kept screen to wait for, takes one once it has stopped changing. Masked: claudio's version in the header,
-//! and the digits of times in seconds (see [`masked`]). Paths are the
-//! same on every run: the chat runs in `~/proj` of a home of its own, and
-//! shows the files the tool calls name (absolute, as the CLI names them)
-//! relative to it.
+//! The comparison is `tests/support/screens.rs`, shared with the
+//! in-process tests. `CLAUDIO_UPDATE_SCREENS=1` writes the files anew; a
+//! failure shows every row, the differing ones as `-` (kept) and `+`
+//! (drawn). The test waits until the screen is the kept one (a definite
+//! point, not a time of quiet), 30 s at most, and then shows the last one
+//! drawn. Only `CLAUDIO_UPDATE_SCREENS=1`, with no kept screen to wait
+//! for, takes one once it has stopped changing. Paths are the same on
+//! every run: the chat runs in `~/proj` of a home of its own.
 
 use crate::common;
 
@@ -31,111 +34,15 @@ use std::time::{Duration, Instant};
 
 const ROWS: u16 = 30;
 
-/// One scenario at each width: `screens::NAME::w40`, `w80`, `w160`.
-macro_rules! at_widths {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            #[test]
-            fn w40() {
-                super::$name(40)
-            }
-            #[test]
-            fn w80() {
-                super::$name(80)
-            }
-            #[test]
-            fn w160() {
-                super::$name(160)
-            }
-        }
-    )*};
-}
-
 // ---- the comparison --------------------------------------------------------
 
-fn kept(name: &str, cols: u16) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/it/screens")
-        .join(format!("{name}.{cols}.txt"))
-}
+#[path = "../support/screens.rs"]
+mod compare;
+use compare::{diff, kept};
 
-/// What varies between builds or runs, masked: claudio's version in the
-/// header becomes `VERSION`, and the digits of a time in seconds (`0.7s`,
-/// how long a tool took, counting the time its approval waited) become `#`
-/// (same width, so positions still compare).
-fn masked(row: &str) -> String {
-    let row = row.replace(
-        &format!("claudio {}", env!("CARGO_PKG_VERSION")),
-        "claudio VERSION",
-    );
-    let chars: Vec<char> = row.chars().collect();
-    let mut out: Vec<char> = chars.clone();
-    let mut i = 0;
-    while i < chars.len() {
-        // digits, a point, one digit, `s`, then the end or a space
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_digit() {
-            i += 1;
-        }
-        let timer = i > start
-            && (start == 0 || !chars[start - 1].is_alphanumeric())
-            && chars.get(i) == Some(&'.')
-            && chars.get(i + 1).is_some_and(char::is_ascii_digit)
-            && chars.get(i + 2) == Some(&'s')
-            && chars.get(i + 3).is_none_or(|c| *c == ' ');
-        if timer {
-            for c in &mut out[start..i + 2] {
-                if c.is_ascii_digit() {
-                    *c = '#';
-                }
-            }
-            i += 3;
-        } else if i == start {
-            i += 1;
-        }
-    }
-    let row: String = out.into_iter().collect();
-    working_masked(&row)
-}
-
-/// The turn's status line moves while it waits: its spinner frame becomes
-/// `⠿` and the digits of its elapsed seconds `#` (so a screen with it
-/// settles, and compares).
-fn working_masked(row: &str) -> String {
-    let Some(at) = row.find("Working · ") else {
-        return row.to_owned();
-    };
-    let (head, tail) = row.split_at(at);
-    let head: String = head
-        .chars()
-        .map(|c| {
-            if ('\u{2800}'..='\u{28ff}').contains(&c) {
-                '⠿'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let rest = &tail["Working · ".len()..];
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    format!("{head}Working · {}{}", "#".repeat(digits), &rest[digits..])
-}
-
-/// The screen as it is kept: its size, then its rows (trailing spaces
-/// trimmed) down to the last one with text.
+/// The screen as it is kept ([`compare::shot`]).
 fn shot(t: &Term) -> String {
-    let rows = t.rows();
-    let (h, w) = t.size();
-    let last = rows
-        .iter()
-        .rposition(|r| !r.is_empty())
-        .map_or(0, |i| i + 1);
-    let mut out = format!("{w}x{h}\n");
-    for r in &rows[..last] {
-        out.push_str(&masked(r));
-        out.push('\n');
-    }
-    out
+    compare::shot(&t.rows(), t.size())
 }
 
 /// Wait until the screen shows `needle` and has not changed for a while
@@ -206,26 +113,6 @@ fn check(t: &Term, name: &str, needle: &str) {
     }
 }
 
-/// Row by row (screens are positional: row 5 is row 5 in both).
-fn diff(want: &str, got: &str) -> String {
-    let (a, b): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
-    let mut out = String::new();
-    for i in 0..a.len().max(b.len()) {
-        let (x, y) = (a.get(i), b.get(i));
-        if x == y {
-            out.push_str(&format!("  {:>2}|{}\n", i, x.unwrap_or(&"")));
-        } else {
-            if let Some(x) = x {
-                out.push_str(&format!("- {i:>2}|{x}\n"));
-            }
-            if let Some(y) = y {
-                out.push_str(&format!("+ {i:>2}|{y}\n"));
-            }
-        }
-    }
-    out
-}
-
 // ---- the chat on a terminal of a given width --------------------------------
 
 /// The chat at `cols` × [`ROWS`], in `~/proj` of its own home (so the
@@ -257,24 +144,6 @@ fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
     t
 }
 
-/// Wait until a spinner (a braille frame) is drawn below the last row
-/// holding `after` (30 s at most).
-fn wait_spinner_after(t: &Term, after: &str) {
-    let until = Instant::now() + Duration::from_secs(30);
-    loop {
-        let c = t.contents();
-        let below = c.rfind(after).map_or("", |at| &c[at..]);
-        if below
-            .chars()
-            .any(|ch| ('\u{2801}'..='\u{28ff}').contains(&ch))
-        {
-            return;
-        }
-        assert!(Instant::now() < until, "no spinner below {after:?}:\n{c}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 fn bye(mut t: Term) {
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
@@ -287,39 +156,13 @@ fn db_question(multi: bool) -> Value {
                    {"label":"Redis","description":"in memory"}]}])
 }
 
-// ---- the scenarios ---------------------------------------------------------
+// ---- the screens that depend on the terminal layer ------------------------
 
-at_widths!(
-    question_single,
-    question_multi,
-    plan,
-    help,
-    error,
-    task_list,
-    status_line,
-    rewind,
-    resume,
-    approve_bash,
-    approve_edit,
-    approve_write,
-    chosen_model,
-    hostile_model,
-    resumed_history,
-);
-
-fn question_single(cols: u16) {
-    let q = db_question(false);
-    let mut script = vec![expect_user("pick a db")];
-    script.extend(ask_question("q1", q));
-    script.push(Step::expect(json!({"type":"control_response"})));
-    script.extend([assistant_text("Postgres it is."), result("Postgres it is.")]);
-    let fake = Fake::after_init(vec![script]);
-    let mut t = chat(&fake, cols);
-    t.line("pick a db");
-    check(&t, "question_single", "esc declines");
-    t.send(b"2");
-    check(&t, "question_single_answered", "1 API call");
-    bye(t);
+/// A picker's keys as the terminal sends them (arrows as escape
+/// sequences, space, Enter), read in the chat's raw mode.
+#[test]
+fn question_multi_keys_from_the_tty() {
+    question_multi(80)
 }
 
 fn question_multi(cols: u16) {
@@ -342,137 +185,11 @@ fn question_multi(cols: u16) {
     bye(t);
 }
 
-at_widths!(question_typed);
-
-/// An answer of one's own being typed: the help says what Enter and the
-/// keys do now (digits and space are text).
-fn question_typed(cols: u16) {
-    let q = db_question(false);
-    let mut script = vec![expect_user("pick a db")];
-    script.extend(ask_question("q1", q));
-    script.push(Step::expect(json!({"type":"control_response"})));
-    script.extend([assistant_text("Both it is."), result("Both it is.")]);
-    let fake = Fake::after_init(vec![script]);
-    let mut t = chat(&fake, cols);
-    t.line("pick a db");
-    t.wait_for("esc declines");
-    t.send(b"use 2 of them");
-    check(&t, "question_typed", "ctrl-u clears it");
-    t.send(b"\r");
-    check(&t, "question_typed_answered", "Both it is.");
-    bye(t);
-}
-
-fn plan(cols: u16) {
-    let plan = "# Plan\n\n1. Add a `checkout` test that covers the rounding of totals in /src/billing/checkout/totals.rs\n2. Fix the **rounding**";
-    let fake = Fake::after_init(vec![vec![
-        expect_user("make a plan"),
-        assistant_tool_use("toolu_x1", "ExitPlanMode", json!({"plan": plan})),
-        Step::Emit(
-            json!({"type":"control_request","request_id":"x1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode",
-                "input":{},"tool_use_id":"toolu_x1","requires_user_interaction":true}}),
-        ),
-        Step::expect(json!({"type":"control_response"})),
-        Step::Emit(
-            json!({"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","session_id":"s"}),
-        ),
-        result("ok"),
-    ]]);
-    let mut t = chat(&fake, cols);
-    t.line("make a plan");
-    check(&t, "plan", "esc");
-    t.send(b"1");
-    check(&t, "plan_approved", "1 API call");
-    bye(t);
-}
-
-fn help(cols: u16) {
-    let fake = Fake::after_init(vec![]);
-    let mut t = chat_sized(&fake, 90, cols);
-    t.line("/help");
-    check(&t, "help", "Ctrl-D");
-    bye(t);
-}
-
-fn error(cols: u16) {
-    let fake = Fake::after_init(vec![vec![
-        expect_user("boom"),
-        Step::Stderr("fatal: the model could not be reached (connection reset by peer while reading the answer)".into()),
-        Step::Exit(7),
-    ]]);
-    let mut t = chat(&fake, cols);
-    t.line("boom");
-    check(&t, "error", "starts it again");
-    bye(t);
-}
-
-fn task_list(cols: u16) {
-    let todos = json!({"todos":[
-        {"content":"Write the parser tests for every edge case of the config file","status":"completed","activeForm":"Writing the parser tests"},
-        {"content":"Fix the rounding","status":"in_progress","activeForm":"Fixing the rounding of totals in the checkout"},
-        {"content":"Update the docs","status":"pending","activeForm":"Updating the docs"}]});
-    let fake = Fake::after_init(vec![vec![
-        expect_user("plan and do it"),
-        system_init(),
-        assistant_tool_use("toolu_t1", "TodoWrite", todos),
-        Step::Emit(
-            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_t1","content":"ok"}]},"parent_tool_use_id":null,"session_id":"sess-1"}),
-        ),
-        assistant_text("On it."),
-        result("On it."),
-    ]]);
-    let mut t = chat(&fake, cols);
-    t.line("plan and do it");
-    t.wait_for("1 API call");
-    // typed before the prompt, it would be a prompt typed ahead
-    t.wait_prompt();
-    t.line("/todos");
-    check(&t, "task_list", "Update the docs");
-    bye(t);
-}
-
-/// The model the settings name is in the header and the prompt from the
-/// first prompt on, and the prompt stays as it was when the CLI names the
-/// model it resolved (no jump from `›` to `fake-model ›`).
-fn chosen_model(cols: u16) {
-    let fake = Fake::after_init(vec![vec![
-        expect_user("hi"),
-        system_init(),
-        assistant_text("Hello."),
-        result("Hello."),
-    ]]);
-    let claude = fake.record.path().join("home/.claude");
-    std::fs::create_dir_all(&claude).unwrap();
-    std::fs::write(claude.join("settings.json"), r#"{"model": "sonnet"}"#).unwrap();
-    let mut t = chat(&fake, cols);
-    t.line("hi");
-    t.wait_for("1 API call");
-    check(&t, "chosen_model", "1 API call");
-    bye(t);
-}
-
-/// A model's name from a project's settings is untrusted text: in the
-/// header and the prompt it is one line, inert, cut to 40 columns (a
-/// newline in it put the prompt on two rows, a tab moved it off its
-/// columns, and a long one filled the row before the typed text).
-fn hostile_model(cols: u16) {
-    let fake = Fake::after_init(vec![vec![
-        expect_user("hi"),
-        system_init(),
-        assistant_text("Hello."),
-        result("Hello."),
-    ]]);
-    let home = fake.record.path().join("home");
-    let settings = home.join("proj/.claude");
-    std::fs::create_dir_all(&settings).unwrap();
-    let model = format!("so\nnet\t\u{1b}]0;pwn\u{7}{}", "x".repeat(100));
-    let text = serde_json::to_string(&json!({ "model": model })).unwrap();
-    std::fs::write(settings.join("settings.json"), text).unwrap();
-    let mut t = chat(&fake, cols);
-    t.line("hi");
-    t.wait_for("1 API call");
-    check(&t, "hostile_model", "1 API call");
-    bye(t);
+/// The session finder in crossterm's raw mode, its keys (Tab, Esc) read
+/// through the chat's one reader of the tty.
+#[test]
+fn resume_filtered_on_the_tty() {
+    resume_filtered(80)
 }
 
 /// A uuid-shaped session id (what the store looks sessions up by).
@@ -482,18 +199,6 @@ fn session_init() -> Step {
     Step::Emit(
         json!({"type":"system","subtype":"init","session_id":SESSION,"model":"fake-model","cwd":"/tmp","tools":["Bash"],"permissionMode":"default","mcp_servers":[]}),
     )
-}
-
-/// A whole turn in the session [`SESSION`].
-fn session_turn(prompt: &str, answer: &str) -> Vec<Step> {
-    vec![
-        expect_user(prompt),
-        session_init(),
-        assistant_text(answer),
-        Step::Emit(
-            json!({"type":"result","subtype":"success","is_error":false,"result":answer,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001}),
-        ),
-    ]
 }
 
 /// The store's folder for the chat's working directory (`~/proj`).
@@ -540,154 +245,6 @@ fn transcript(fake: &Fake, id: &str, prompts: &[(&str, &str)]) {
         .unwrap();
 }
 
-/// `claudio -r ID`: the last exchanges above the prompt, drawn as a live
-/// turn is (the prompt after `›`, the answer at its margin, the tool's
-/// line with its mark, relative path, time and preview), dimmed.
-fn resumed_history(cols: u16) {
-    let fake = Fake::after_init(vec![]);
-    let dir = project_dir(&fake);
-    std::fs::create_dir_all(&dir).unwrap();
-    let proj = fake.record.path().join("home/proj");
-    std::fs::create_dir_all(&proj).unwrap();
-    let file = std::fs::canonicalize(&proj)
-        .unwrap()
-        .join("src/checkout.rs");
-    let line = |uuid: &str, parent: Value, at: &str, kind: &str, message: Value| {
-        json!({"parentUuid":parent,"isSidechain":false,"type":kind,"message":message,"uuid":uuid,
-            "timestamp":format!("2020-01-02T03:00:{at}Z"),"cwd":proj,"sessionId":SESSION,"version":"2.1.328"})
-    };
-    let lines = [
-        line(
-            "00000000-0000-4000-8000-000000000001",
-            Value::Null,
-            "00.000",
-            "user",
-            json!({"role":"user","content":"why do the checkout tests fail?"}),
-        ),
-        line(
-            "00000000-0000-4000-8000-000000000002",
-            json!("00000000-0000-4000-8000-000000000001"),
-            "01.000",
-            "assistant",
-            json!({"id":"msg_1","role":"assistant","model":"fake-model","content":[{"type":"text","text":"Let me read the checkout module first, where the totals are rounded."}]}),
-        ),
-        line(
-            "00000000-0000-4000-8000-000000000003",
-            json!("00000000-0000-4000-8000-000000000002"),
-            "01.000",
-            "assistant",
-            json!({"id":"msg_1","role":"assistant","model":"fake-model","content":[{"type":"tool_use","id":"toolu_r1","name":"Read","input":{"file_path":file}}]}),
-        ),
-        line(
-            "00000000-0000-4000-8000-000000000004",
-            json!("00000000-0000-4000-8000-000000000003"),
-            "01.400",
-            "user",
-            json!({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_r1","content":"fn total(subtotal: i64, discount: i64) -> i64 {\n    subtotal - discount\n}\n"}]}),
-        ),
-        line(
-            "00000000-0000-4000-8000-000000000005",
-            json!("00000000-0000-4000-8000-000000000004"),
-            "02.000",
-            "assistant",
-            json!({"id":"msg_2","role":"assistant","model":"fake-model","content":[{"type":"text","text":"A discount above the subtotal makes the total negative."}]}),
-        ),
-    ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(dir.join(format!("{SESSION}.jsonl")), text).unwrap();
-    let t = chat_with(&fake, ROWS, cols, &["-r", &SESSION[..8]]);
-    check(&t, "resumed_history", "resumed here");
-    bye(t);
-}
-
-fn status_line(cols: u16) {
-    let fake = Fake::after_init(vec![session_turn("hello", "Hello to you.")]);
-    let home = fake.record.path().join("home");
-    let git = home.join("proj/.git");
-    std::fs::create_dir_all(&git).unwrap();
-    std::fs::write(git.join("HEAD"), "ref: refs/heads/feature/screen-tests\n").unwrap();
-    std::fs::create_dir_all(home.join(".claude")).unwrap();
-    let cmd =
-        "printf 'build ok · 3 files changed under src/billing/checkout since the last commit\\n'";
-    std::fs::write(
-        home.join(".claude/settings.json"),
-        json!({"statusLine": {"type": "command", "command": cmd}}).to_string(),
-    )
-    .unwrap();
-    let mut t = chat(&fake, cols);
-    t.line("hello");
-    check(&t, "status_line", "build ok");
-    bye(t);
-}
-
-fn rewind(cols: u16) {
-    let mut fake = Fake::new(vec![]);
-    // the dry run names the file by its full path
-    let notes = fake.record.path().join("home/proj/docs/notes.txt");
-    fake.steps = steps(vec![
-        init(),
-        session_turn("hello", "Hello to you."),
-        session_turn("write the notes", "Wrote the notes."),
-        vec![
-            Step::expect_as(
-                json!({"type":"control_request","request":{"subtype":"rewind_files"}}),
-                "rw",
-            ),
-            Step::Emit(
-                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{rw}}",
-                "response":{"canRewind":true,"filesChanged":[notes.display().to_string()],"insertions":12,"deletions":0}}}),
-            ),
-        ],
-    ]);
-    let mut t = chat(&fake, cols);
-    t.line("hello");
-    t.wait_for("1 API call");
-    t.wait_prompt();
-    t.line("write the notes");
-    t.wait_for_n("1 API call", 2);
-    t.wait_prompt();
-    transcript(
-        &fake,
-        SESSION,
-        &[
-            ("hello", "Hello to you."),
-            ("write the notes", "Wrote the notes."),
-        ],
-    );
-    t.line("/rewind");
-    check(&t, "rewind", "esc");
-    t.send(b"2");
-    check(&t, "rewind_actions", "Never mind");
-    t.send(b"4");
-    check(&t, "rewind_cancelled", "nothing changed");
-    bye(t);
-}
-
-fn resume(cols: u16) {
-    let fake = Fake::after_init(vec![]);
-    transcript(
-        &fake,
-        "11111111-2222-4333-8444-555555555555",
-        &[(
-            "remember the word teapot, and keep it for the next session we have",
-            "Noted: teapot.",
-        )],
-    );
-    transcript(
-        &fake,
-        "66666666-7777-4888-8999-000000000000",
-        &[("what is 2+2", "4")],
-    );
-    let mut t = chat(&fake, cols);
-    t.line("/resume");
-    check(&t, "resume", "Resume a session");
-    t.send(b"\x1b");
-    check(&t, "resume_cancelled", "nothing resumed");
-    bye(t);
-}
-
-at_widths!(resume_filtered);
-
 /// The session finder as it is used: a fuzzy filter typed, then Tab to
 /// search inside the conversations; the keys line says what each key does
 /// in each state.
@@ -716,118 +273,6 @@ fn resume_filtered(cols: u16) {
     check(&t, "resume_search", "no session matches");
     t.send(b"\x1b");
     check(&t, "resume_cancelled", "nothing resumed");
-    bye(t);
-}
-
-/// A Bash call the CLI cannot check, with a rule it suggests.
-fn approve_bash(cols: u16) {
-    let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
-    let dir = tempfile::tempdir().unwrap();
-    let go = dir.path().join("go");
-    let fake = Fake::after_init(vec![vec![
-        expect_user("find it"),
-        session_init(),
-        assistant_tool_use("toolu_b1", "Bash", json!({"command":command})),
-        Step::Emit(
-            json!({"type":"control_request","request_id":"b1","request":{"subtype":"can_use_tool","tool_name":"Bash",
-            "input":{"command":command},"description":"Find where the totals are rounded",
-            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs:*"}],"behavior":"allow","destination":"localSettings"}],
-            "tool_use_id":"toolu_b1"}}),
-        ),
-        Step::expect(json!({"type":"control_response"})),
-        // the tool's spinner is drawn again meanwhile; it must not stay
-        Step::WaitFile(go.clone()),
-        Step::Emit(
-            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b1","is_error":true,"content":"The user denied this tool call."}]},"parent_tool_use_id":null,"session_id":SESSION}),
-        ),
-        assistant_text("Understood."),
-        result("Understood."),
-    ]]);
-    let mut t = chat(&fake, cols);
-    t.line("find it");
-    check(&t, "approve_bash", "Enter ›");
-    t.line("n");
-    // the spinner drawn under the denied call, then the CLI goes on
-    wait_spinner_after(&t, "denied");
-    std::fs::write(&go, "").unwrap();
-    check(&t, "approve_bash_denied", "1 API call");
-    bye(t);
-}
-
-/// An edit, with its diff.
-fn approve_edit(cols: u16) {
-    let fake = Fake::after_init(vec![]);
-    let file = fake.record.path().join("home/proj/src/checkout.rs");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, "fn total(subtotal: i64, discount: i64) -> i64 {\n    let total = subtotal - discount;\n    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n    total\n}\n").unwrap();
-    // absolute, as the CLI names it: shown relative to the chat's folder
-    let file = std::fs::canonicalize(&file).unwrap();
-    let input = json!({"file_path": file, "old_string": "    if total < 0 { panic!(\"a negative total for the order is not allowed\") }\n", "new_string": "    let total = total.max(0);\n"});
-    let fake = Fake {
-        steps: steps(vec![
-            init(),
-            vec![
-                expect_user("fix it"),
-                session_init(),
-                assistant_tool_use("toolu_e1", "Edit", input.clone()),
-                Step::Emit(
-                    json!({"type":"control_request","request_id":"e1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":input,"tool_use_id":"toolu_e1",
-                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}),
-                ),
-                Step::expect(json!({"type":"control_response"})),
-                Step::Emit(
-                    json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e1","content":"The file has been updated."}]},"parent_tool_use_id":null,"session_id":SESSION}),
-                ),
-                assistant_text("Fixed."),
-                result("Fixed."),
-            ],
-        ]),
-        ..fake
-    };
-    let mut t = chat(&fake, cols);
-    t.line("fix it");
-    check(&t, "approve_edit", "Enter ›");
-    t.line("y");
-    check(&t, "approve_edit_allowed", "1 API call");
-    bye(t);
-}
-
-/// A new file.
-fn approve_write(cols: u16) {
-    let fake = Fake::after_init(vec![]);
-    // absolute, as the CLI names it: shown relative to the chat's folder
-    let proj = fake.record.path().join("home/proj");
-    std::fs::create_dir_all(&proj).unwrap();
-    let file = std::fs::canonicalize(&proj)
-        .unwrap()
-        .join("docs/rounding.md");
-    let input = json!({"file_path": file, "content": "# Rounding\n\nTotals are rounded half to even, once, at the end of the checkout.\n"});
-    let fake = Fake {
-        steps: steps(vec![
-            init(),
-            vec![
-                expect_user("write it down"),
-                session_init(),
-                assistant_tool_use("toolu_w1", "Write", input.clone()),
-                Step::Emit(
-                    json!({"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool","tool_name":"Write","input":input,"tool_use_id":"toolu_w1",
-                "permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}),
-                ),
-                Step::expect(json!({"type":"control_response"})),
-                Step::Emit(
-                    json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_w1","content":"File created."}]},"parent_tool_use_id":null,"session_id":SESSION}),
-                ),
-                assistant_text("Written."),
-                result("Written."),
-            ],
-        ]),
-        ..fake
-    };
-    let mut t = chat(&fake, cols);
-    t.line("write it down");
-    check(&t, "approve_write", "Enter ›");
-    t.line("a");
-    check(&t, "approve_write_allowed", "1 API call");
     bye(t);
 }
 
@@ -870,9 +315,12 @@ fn after_a_resize() {
     bye(t);
 }
 
-// ---- answers filled to the width (#33.5) ------------------------------------
-
-at_widths!(wrapped_answer, table_answer);
+/// A prompt typed while Claude works, with the terminal's signals on
+/// (the chat's character mode), shown under the status line.
+#[test]
+fn streaming_pause_typed_on_the_tty() {
+    streaming_pause(80)
+}
 
 fn stream_event(event: Value) -> Step {
     Step::Emit(
@@ -905,54 +353,6 @@ fn streamed_block(index: usize, kind: &str, text: &str) -> Vec<Step> {
     ));
     steps
 }
-
-/// A turn whose answer streams: thinking (when any), then text.
-fn streamed_turn(prompt: &str, thinking: &str, text: &str) -> Vec<Step> {
-    let mut steps = vec![
-        expect_user(prompt),
-        session_init(),
-        stream_event(
-            json!({"type":"message_start","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":[]}}),
-        ),
-    ];
-    let mut content = Vec::new();
-    if !thinking.is_empty() {
-        steps.extend(streamed_block(0, "thinking", thinking));
-        content.push(json!({"type":"thinking","thinking":thinking,"signature":"x"}));
-    }
-    steps.extend(streamed_block(1, "text", text));
-    content.push(json!({"type":"text","text":text}));
-    steps.push(stream_event(json!({"type":"message_stop"})));
-    steps.push(Step::Emit(json!({"type":"assistant","message":{"id":"msg_s","model":"fake-model","role":"assistant","content":content},"parent_tool_use_id":null,"session_id":SESSION})));
-    steps.push(Step::Emit(json!({"type":"result","subtype":"success","is_error":false,"result":text,"session_id":SESSION,"num_turns":1,"duration_ms":5,"total_cost_usd":0.001})));
-    steps
-}
-
-/// A long paragraph, a list and a thinking block: broken between words,
-/// each wrapped row under its line's indent.
-fn wrapped_answer(cols: u16) {
-    let thinking = "The person asks how the totals are rounded; the checkout module rounds once, at the end, half to even.";
-    let text = "Totals are rounded once, at the very end of the checkout, half to even, so that a long basket of small prices never drifts by a cent.\n\n- The rounding lives in src/billing/checkout/totals.rs, next to the tax rules.\n- Discounts apply before it.";
-    let fake = Fake::after_init(vec![streamed_turn("how is it rounded", thinking, text)]);
-    let mut t = chat(&fake, cols);
-    t.line("how is it rounded");
-    check(&t, "wrapped_answer", "API call");
-    bye(t);
-}
-
-/// A markdown table, drawn as aligned columns that fit the width.
-fn table_answer(cols: u16) {
-    let text = "Here are the stores:\n\n| Store | Size | Notes |\n|:------|-----:|-------|\n| SQLite | 1 | one file on the laptop, no server to run |\n| Postgres | 20 | a server, with more features than we need |\n\nSQLite fits.";
-    let fake = Fake::after_init(vec![streamed_turn("compare them", "", text)]);
-    let mut t = chat(&fake, cols);
-    t.line("compare them");
-    check(&t, "table_answer", "API call");
-    bye(t);
-}
-
-// ---- the turn's status line (#33.2) -----------------------------------------
-
-at_widths!(streaming_pause);
 
 /// The answer stops mid-line for seconds: the status line shows under the
 /// half-written row (spinner, time, the interrupt key), and a prompt typed

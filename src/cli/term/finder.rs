@@ -638,13 +638,13 @@ pub fn pick_from(
         .collect();
     let mut finder = Finder::new(rows);
     let now = super::time::now_ms();
-    let mut out = std::io::stdout();
-    crossterm::terminal::enable_raw_mode()?;
+    let mut out = super::console::out();
+    super::console::enable_raw_mode()?;
     // raw mode ends on every way out
     struct Cooked;
     impl Drop for Cooked {
         fn drop(&mut self) {
-            let _ = crossterm::terminal::disable_raw_mode();
+            let _ = super::console::disable_raw_mode();
         }
     }
     let _cooked = Cooked;
@@ -660,7 +660,7 @@ pub fn pick_from(
             };
             finder.set_preview(&id, lines);
         }
-        let width = crossterm::terminal::size().map_or(80, |(w, _)| w as usize);
+        let width = super::console::size().map_or(80, |(w, _)| w as usize);
         let lines = finder.lines(style, width, now);
         write!(out, "{}", redraw(drawn, &lines))?;
         out.flush()?;

@@ -715,7 +715,7 @@ fn read_plain(
 
 fn write_now(s: &str) {
     use std::io::Write;
-    let mut out = std::io::stdout();
+    let mut out = crate::cli::term::console::out();
     let _ = out.write_all(s.as_bytes());
     let _ = out.flush();
 }

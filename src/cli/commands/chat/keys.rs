@@ -249,6 +249,8 @@ pub struct Keys {
     term: Option<Terminal>,
     /// The terminal is gone (its reading failed).
     gone: bool,
+    /// The keys are a test's, sent as a terminal would ([`Keys::scripted`]).
+    scripted: bool,
 }
 
 /// The terminal the keys are read from, and its mode.
@@ -348,12 +350,30 @@ impl Keys {
             kept: VecDeque::new(),
             term,
             gone: false,
+            scripted: false,
         })
+    }
+
+    /// Keys a test sends, as a terminal would ([`Scripted`]): no terminal
+    /// read, no signal taken, no mode set; the chat reads them as its one
+    /// reader's. Any number may be made (each test its own).
+    #[cfg(test)]
+    pub fn scripted() -> (Keys, Scripted) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let keys = Keys {
+            rx,
+            tx: tx.clone(),
+            kept: VecDeque::new(),
+            term: None,
+            gone: false,
+            scripted: true,
+        };
+        (keys, Scripted(tx))
     }
 
     /// Whether keys are read from a terminal (there is one, not gone).
     pub fn has_terminal(&self) -> bool {
-        self.term.is_some() && !self.gone
+        (self.term.is_some() || self.scripted) && !self.gone
     }
 
     /// What came from the channel as an input (`None`: nothing to hand
@@ -492,7 +512,11 @@ impl Keys {
     /// the guard is dropped; output processing stays on.
     pub fn raw(&self) -> RawGuard {
         let Some(t) = &self.term else {
-            return RawGuard { on: None };
+            // a test's keys are single keys already
+            return RawGuard {
+                on: None,
+                scripted: self.scripted,
+            };
         };
         let fd = rustix::io::fcntl_dupfd_cloexec(t.tty.fd(), 0).ok();
         let on = fd.as_ref().is_some_and(|fd| {
@@ -502,7 +526,10 @@ impl Keys {
             t.raw.fetch_add(1, Ordering::SeqCst);
             (fd, char_mode(&t.saved, true), t.raw.clone())
         });
-        RawGuard { on }
+        RawGuard {
+            on,
+            scripted: false,
+        }
     }
 
     /// Put the chat's mode back after the process was stopped and continued
@@ -699,12 +726,32 @@ pub struct RawGuard {
     /// back to, and the count of guards; none when it could not be
     /// switched.
     on: Option<(OwnedFd, Termios, Arc<AtomicUsize>)>,
+    /// The keys are a test's ([`Keys::scripted`]): single keys, no mode.
+    scripted: bool,
 }
 
 impl RawGuard {
     /// Whether the terminal could be switched.
     pub fn ok(&self) -> bool {
-        self.on.is_some()
+        self.on.is_some() || self.scripted
+    }
+}
+
+/// What sends a test's keys to [`Keys::scripted`]: each event as the
+/// terminal's reader would have read it.
+#[cfg(test)]
+pub struct Scripted(mpsc::UnboundedSender<Raw>);
+
+#[cfg(test)]
+impl Scripted {
+    /// A key, a paste or a resize, as crossterm reads it.
+    pub fn send(&self, e: Event) {
+        let _ = self.0.send(Raw::Term(Ok(e)));
+    }
+
+    /// The terminal gone (its reading failed).
+    pub fn gone(&self) {
+        let _ = self.0.send(Raw::Term(Err(io::Error::other("gone"))));
     }
 }
 

@@ -16,6 +16,8 @@ mod promptline;
 pub mod render;
 mod reports;
 mod screen;
+#[cfg(test)]
+mod screens;
 pub mod shell;
 pub mod slash;
 pub mod state;

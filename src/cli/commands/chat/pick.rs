@@ -2,6 +2,7 @@
 //! rewind picker), and the guard that never leaves the terminal raw.
 
 use super::keys::{Keys, Next, TermEvent};
+use crate::cli::term::console;
 use crate::cli::term::picker::{InPlace, Picked, Picker};
 use crate::cli::term::style::Style;
 use claudio::Cancellation;
@@ -12,7 +13,7 @@ struct ShowCursor;
 
 impl Drop for ShowCursor {
     fn drop(&mut self) {
-        let mut out = io::stdout();
+        let mut out = console::out();
         let _ = out.write_all(b"\x1b[?25h");
         let _ = out.flush();
     }
@@ -43,11 +44,9 @@ pub async fn pick(
         return Ok(None);
     }
     let _cursor = ShowCursor;
-    let mut out = io::stdout();
+    let mut out = console::out();
     // the drawing must fit on the screen to be redrawn in place
-    let height = crossterm::terminal::size()
-        .map(|(_, h)| h as usize)
-        .unwrap_or(24);
+    let height = console::size().map(|(_, h)| h as usize).unwrap_or(24);
     let (mut drawn, text) = InPlace::start(picker, style, width, height);
     out.write_all(text.as_bytes())?;
     out.flush()?;

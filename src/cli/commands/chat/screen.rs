@@ -3,13 +3,14 @@
 
 use super::render::Renderer;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::console::{self, Out};
 use crate::cli::term::style::Style;
 use crate::cli::term::wrap::wrapped;
-use std::io::{self, Write};
+use std::io::Write;
 
 /// The chat's screen.
 pub(super) struct Screen {
-    out: io::Stdout,
+    out: Out,
     style: Style,
     renderer: Renderer,
 }
@@ -18,7 +19,7 @@ impl Screen {
     /// The terminal's screen, styled so, drawn by `renderer`.
     pub(super) fn new(style: Style, renderer: Renderer) -> Self {
         Screen {
-            out: io::stdout(),
+            out: console::out(),
             style,
             renderer,
         }
@@ -37,13 +38,13 @@ impl Screen {
     }
 
     /// Where the chat writes (a notice's bell, a line of its own).
-    pub(super) fn out(&mut self) -> &mut io::Stdout {
+    pub(super) fn out(&mut self) -> &mut Out {
         &mut self.out
     }
 
     /// The renderer and where it writes, apart: the machine draws with
     /// the one while its text goes to the other.
-    pub(super) fn split(&mut self) -> (&mut Renderer, &mut io::Stdout) {
+    pub(super) fn split(&mut self) -> (&mut Renderer, &mut Out) {
         (&mut self.renderer, &mut self.out)
     }
 
@@ -79,14 +80,12 @@ impl Screen {
 }
 
 pub(super) fn terminal_width() -> usize {
-    crossterm::terminal::size()
-        .map(|(w, _)| w as usize)
-        .unwrap_or(80)
+    console::size().map(|(w, _)| w as usize).unwrap_or(80)
 }
 
 /// The terminal's rows (24 when it cannot be asked).
 pub(super) fn terminal_height() -> usize {
-    crossterm::terminal::size()
+    console::size()
         .map(|(_, h)| h as usize)
         .ok()
         .filter(|&h| h > 0)

@@ -80,7 +80,7 @@ impl Chat<'_> {
                 }
             }
             ChatCommand::Copy(arg) => {
-                let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+                let terminal = crate::cli::term::console::output_is_terminal();
                 let answers = &self.session.answers;
                 match clipboard::copy(answers, arg.as_deref(), terminal, &mut self.clipboard) {
                     Ok((seq, said)) => {

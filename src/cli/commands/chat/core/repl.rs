@@ -17,9 +17,10 @@ use super::{terminal_width, Chat};
 use crate::cli::common::exit::Exit;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::console;
 use crate::cli::term::style::Style;
 use claudio::UserInput;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use tokio::runtime::Runtime;
 
 /// Whether the chat's loop ends here: `e` is a signal's stop (the chat
@@ -41,16 +42,28 @@ pub struct ChatSettings {
 }
 
 pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyhow::Result<Exit> {
+    run_with(rt, session, settings, keys::Keys::start)
+}
+
+/// [`run`], its one reader of the keyboard made by `start_keys` (given the
+/// runtime, and whether the chat has a terminal): the terminal's
+/// ([`keys::Keys::start`]), or a test's keys.
+pub(in crate::cli::commands::chat) fn run_with(
+    rt: &Runtime,
+    session: &SessionFlags,
+    settings: ChatSettings,
+    start_keys: impl FnOnce(&tokio::runtime::Handle, bool) -> io::Result<keys::Keys>,
+) -> anyhow::Result<Exit> {
     // No CLI: say so at once (exit 127), not after the first prompt.
     claudio::transport::find_cli(session.cli_path.as_deref())?;
     pick::install_panic_restore();
     // what a process killed outright left: its settings and MCP servers
     claudio::transport::sweep_private_dirs();
-    let style = Style::decide(session.color_choice(), io::stdout().is_terminal());
+    let style = Style::decide(session.color_choice(), console::output_is_terminal());
     let width = terminal_width();
     let mut renderer = Renderer::new(RenderOptions {
         style,
-        live: io::stdout().is_terminal(),
+        live: console::output_is_terminal(),
         show_thinking: settings.show_thinking,
         width,
     });
@@ -81,8 +94,8 @@ pub fn run(rt: &Runtime, session: &SessionFlags, settings: ChatSettings) -> anyh
     // before the session connects, so that nothing typed from now on is
     // lost or echoed, whatever the chat is doing
     let saved = rustix::termios::tcgetattr(io::stdin()).ok();
-    let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
-    chat.keys = Some(keys::Keys::start(rt.handle(), terminal)?);
+    let terminal = console::input_is_terminal() && console::output_is_terminal();
+    chat.keys = Some(start_keys(rt.handle(), terminal)?);
     if let Err(e) = chat.start_connect(session.clone()) {
         // Ctrl-C (or a stop) at the trust question: the chat ends there
         if e.downcast_ref::<super::Interrupted>().is_some() {
@@ -407,7 +420,7 @@ impl Chat<'_> {
     /// Remove the prompt line the line editor left when a key stopped it.
     fn erase_prompt(&mut self, prompt: &str, line: &str) {
         use unicode_width::UnicodeWidthStr;
-        if !io::stdout().is_terminal() {
+        if !console::output_is_terminal() {
             return;
         }
         let cols = terminal_width().max(1);
@@ -435,7 +448,7 @@ impl Chat<'_> {
     fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
         let rt = self.rt;
         let (style, cwd) = (self.screen.style(), self.cwd.clone());
-        let mut out = io::stdout();
+        let mut out = console::out();
         // a signal that stops the chat stops the command (its group
         // killed); Ctrl-C from the chat's one source stops the command;
         // what is typed meanwhile is the next prompt's

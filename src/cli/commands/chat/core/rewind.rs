@@ -11,7 +11,6 @@ use anyhow::Context as _;
 use claudio::store::{Conversation, Said, Step};
 use claudio::RewindFiles;
 use std::collections::HashMap;
-use std::io::{self, IsTerminal};
 use std::path::Path;
 
 /// A prompt the session can go back to.
@@ -171,7 +170,9 @@ impl Chat<'_> {
         &mut self,
         picker: crate::cli::term::picker::Picker,
     ) -> anyhow::Result<Option<Picked>> {
-        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        if !crate::cli::term::console::input_is_terminal()
+            || !crate::cli::term::console::output_is_terminal()
+        {
             anyhow::bail!("rewind needs a terminal to choose on");
         }
         let (style, width) = (self.screen.style(), self.screen.renderer().width());

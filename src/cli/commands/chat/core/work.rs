@@ -13,6 +13,7 @@ use crate::cli::common::notify::{Notice, Trigger};
 use crate::cli::requests;
 use crate::cli::requests::publish;
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::console;
 use crate::cli::turn::events::{Happened, Signals, Source, Wait};
 use crate::cli::turn::summary::Here;
 use claudio::{
@@ -21,7 +22,7 @@ use claudio::{
 };
 use std::collections::VecDeque;
 use std::future::pending;
-use std::io::{self, IsTerminal, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 impl Chat<'_> {
@@ -387,7 +388,7 @@ impl Chat<'_> {
         let Some(client) = self.conn.live() else {
             return Ok(WorkEnd::Done);
         };
-        if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        if !console::input_is_terminal() || !console::output_is_terminal() {
             return Ok(WorkEnd::Done);
         }
         let rt = self.rt;
@@ -444,7 +445,7 @@ impl Chat<'_> {
                     .as_deref()
                     .and_then(|id| self.session.agent_of(id))
             });
-        let (width, height) = crossterm::terminal::size()
+        let (width, height) = console::size()
             .map(|(w, h)| (w as usize, h as usize))
             .unwrap_or((self.screen.renderer().width(), 24));
         // the very call the person allowed for this session (no rule was
@@ -528,7 +529,7 @@ async fn front_input(keys: &mut Keys, terminal: bool, open: Option<&Responder>) 
     }
 }
 
-pub(in crate::cli::commands::chat) fn write_to(out: &mut io::Stdout, s: &str) {
+pub(in crate::cli::commands::chat) fn write_to(out: &mut impl Write, s: &str) {
     if !s.is_empty() {
         let _ = out.write_all(s.as_bytes());
         let _ = out.flush();
