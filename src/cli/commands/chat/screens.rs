@@ -14,10 +14,14 @@
 //! processing, which the chat's modes keep on). Keys are sent as the bytes
 //! a terminal sends, and read as crossterm reads them ([`events`]).
 //!
+//! Each scenario is one test, its three widths (40, 80, 160 columns) drawn
+//! by a chat each, and every width that differs is said.
+//!
 //! The chat reads its environment (its home, the CLI to start, the fake's
-//! script): a test sets it for its chat, under one lock, so two never mix
-//! (nextest runs each test in a process of its own; `cargo test` one at a
-//! time through the lock).
+//! script) and its working directory: a test sets them for its chat, under
+//! one lock, so two never mix. nextest runs each test in a process of its
+//! own; under `cargo test` the lock keeps the chats one at a time, but the
+//! other tests of this binary share the process's environment meanwhile.
 
 use super::core::repl::{self, ChatSettings};
 use super::keys::{Keys, Scripted};
@@ -42,24 +46,70 @@ mod compare;
 
 const ROWS: u16 = 30;
 
-/// One scenario at each width: `NAME::w40`, `w80`, `w160`.
+/// One scenario at each width, in one test (`NAME::w40_w80_160`): each
+/// width is drawn by a chat of its own, and every width that differs from
+/// its kept screen is said (a test is a process under nextest: one for
+/// the three widths costs a third of three).
 macro_rules! at_widths {
     ($($name:ident),* $(,)?) => {$(
         mod $name {
             #[test]
-            fn w40() {
-                super::$name(40)
-            }
-            #[test]
-            fn w80() {
-                super::$name(80)
-            }
-            #[test]
-            fn w160() {
-                super::$name(160)
+            fn w40_w80_w160() {
+                super::at_each_width(stringify!($name), super::$name)
             }
         }
     )*};
+}
+
+/// `scenario` at 40, 80 and 160 columns; fails with what failed at each.
+/// In a process of its own: under `cargo test`, which runs the tests as
+/// threads of one process, it runs itself again as one (a chat sets the
+/// process's environment and working directory).
+fn at_each_width(name: &str, scenario: fn(u16)) {
+    if !own_process() {
+        return in_a_process_of_its_own(name);
+    }
+    let mut failed = Vec::new();
+    for cols in [40, 80, 160] {
+        let run = std::panic::catch_unwind(|| scenario(cols));
+        if let Err(e) = run {
+            let why = e
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| e.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            failed.push(format!("{name} at {cols} columns: {why}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+/// Set in a test run again in a process of its own.
+const ALONE: &str = "CLAUDIO_SCREENS_ALONE";
+
+/// Whether this test has the process to itself: nextest runs each test in
+/// a process of its own, and so does [`in_a_process_of_its_own`].
+fn own_process() -> bool {
+    std::env::var_os(ALONE).is_some()
+        || std::env::var("NEXTEST_EXECUTION_MODE").is_ok_and(|m| m == "process-per-test")
+}
+
+/// The test of scenario `name`, run by this test binary in a child
+/// process; fails with its output when it fails.
+fn in_a_process_of_its_own(name: &str) {
+    let test = format!("cli::commands::chat::screens::{name}::w40_w80_w160");
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test.as_str(), "--exact", "--test-threads=1", "--nocapture"])
+        .env(ALONE, "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("1 passed"),
+        "{test} in a process of its own: {}\n{said}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 // ---- the fake CLI -----------------------------------------------------------
@@ -152,8 +202,15 @@ struct Term {
 
 impl Drop for Term {
     fn drop(&mut self) {
-        // a test that failed: the chat ends as on a terminal gone
+        // a test that failed: the chat ends as on a terminal gone, its CLI
+        // closed before the next chat starts (30 s at most)
         self.keys.gone();
+        if let Some(chat) = self.chat.take() {
+            let until = Instant::now() + Duration::from_secs(30);
+            while !chat.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
     }
 }
 
