@@ -167,6 +167,29 @@ static ENV: Mutex<()> = Mutex::new(());
 struct Feed {
     screen: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
+    writes: Arc<Writes>,
+}
+
+/// How many writes the screen took, and a wake-up at each: a test that
+/// waits for the screen looks again as soon as it is drawn.
+#[derive(Default)]
+struct Writes {
+    count: Mutex<u64>,
+    more: std::sync::Condvar,
+}
+
+impl Writes {
+    fn seen(&self) -> u64 {
+        *self.count.lock().unwrap()
+    }
+
+    /// Until a write after the `seen`-th, 10 ms at most.
+    fn after(&self, seen: u64) {
+        let count = self.count.lock().unwrap();
+        let _ = self
+            .more
+            .wait_timeout_while(count, Duration::from_millis(10), |n| *n == seen);
+    }
 }
 
 impl Write for Feed {
@@ -181,6 +204,8 @@ impl Write for Feed {
             out.push(b);
         }
         self.screen.lock().unwrap().process(&out);
+        *self.writes.count.lock().unwrap() += 1;
+        self.writes.more.notify_all();
         Ok(buf.len())
     }
 
@@ -193,6 +218,7 @@ impl Write for Feed {
 struct Term {
     screen: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
+    writes: Arc<Writes>,
     keys: Scripted,
     chat: Option<JoinHandle<anyhow::Result<Exit>>>,
     /// How the chat ended, once it did.
@@ -256,6 +282,7 @@ impl Term {
     fn wait_for_n(&self, needle: &str, n: usize) {
         let until = Instant::now() + Duration::from_secs(30);
         loop {
+            let seen = self.writes.seen();
             let c = self.contents();
             if c.matches(needle).count() >= n {
                 return;
@@ -265,7 +292,7 @@ impl Term {
                 Instant::now() < until,
                 "never saw {needle:?} ×{n}; screen:\n{c}"
             );
-            std::thread::sleep(Duration::from_millis(10));
+            self.writes.after(seen);
         }
     }
 
@@ -273,6 +300,7 @@ impl Term {
     fn wait_prompt(&self) {
         let until = Instant::now() + Duration::from_secs(30);
         loop {
+            let seen = self.writes.seen();
             let c = self.contents();
             let last = c.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
             if last.trim_end().ends_with('›') {
@@ -280,7 +308,7 @@ impl Term {
             }
             self.running();
             assert!(Instant::now() < until, "no prompt; screen:\n{c}");
-            std::thread::sleep(Duration::from_millis(10));
+            self.writes.after(seen);
         }
     }
 
@@ -295,9 +323,13 @@ impl Term {
     fn wait(&mut self) -> Exit {
         let chat = self.chat.take().expect("the chat runs");
         let until = Instant::now() + Duration::from_secs(30);
-        while !chat.is_finished() {
+        loop {
+            let seen = self.writes.seen();
+            if self.ended.lock().unwrap().is_some() {
+                break;
+            }
             assert!(Instant::now() < until, "the chat never ended");
-            std::thread::sleep(Duration::from_millis(10));
+            self.writes.after(seen);
         }
         chat.join().unwrap().unwrap()
     }
@@ -400,16 +432,19 @@ fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
     };
     let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
     let raw = Arc::new(Mutex::new(Vec::new()));
+    let writes = Arc::new(Writes::default());
     let on = console::Virtual {
         out: Arc::new(Mutex::new(Feed {
             screen: screen.clone(),
             raw: raw.clone(),
+            writes: writes.clone(),
         })),
         size: Arc::new(Mutex::new((cols, rows))),
     };
     let (keys, scripted) = Keys::scripted();
     let ended = Arc::new(Mutex::new(None));
     let end = ended.clone();
+    let woken = writes.clone();
     let chat = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -420,11 +455,15 @@ fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
         });
         rt.shutdown_timeout(Duration::from_millis(100));
         *end.lock().unwrap() = Some(format!("{exit:?}"));
+        // the test waiting for the end looks at once
+        *woken.count.lock().unwrap() += 1;
+        woken.more.notify_all();
         exit
     });
     let t = Term {
         screen,
         raw,
+        writes,
         keys: scripted,
         chat: Some(chat),
         ended,
@@ -490,6 +529,7 @@ fn check(t: &Term, name: &str, needle: &str) {
     });
     let until = Instant::now() + Duration::from_secs(30);
     loop {
+        let seen = t.writes.seen();
         let drawn = shot(t);
         if drawn == want {
             return;
@@ -510,7 +550,7 @@ fn check(t: &Term, name: &str, needle: &str) {
                 compare::diff(&want, &drawn)
             );
         }
-        std::thread::sleep(Duration::from_millis(10));
+        t.writes.after(seen);
     }
 }
 
@@ -519,6 +559,7 @@ fn check(t: &Term, name: &str, needle: &str) {
 fn wait_spinner_after(t: &Term, after: &str) {
     let until = Instant::now() + Duration::from_secs(30);
     loop {
+        let seen = t.writes.seen();
         let c = t.contents();
         let below = c.rfind(after).map_or("", |at| &c[at..]);
         if below
@@ -529,7 +570,7 @@ fn wait_spinner_after(t: &Term, after: &str) {
         }
         t.running();
         assert!(Instant::now() < until, "no spinner below {after:?}:\n{c}");
-        std::thread::sleep(Duration::from_millis(10));
+        t.writes.after(seen);
     }
 }
 
