@@ -408,92 +408,23 @@ impl LineEditor {
         if !keys.has_terminal() {
             return read_plain(&self.rt, keys, prompt);
         }
-        // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
-        let mut raw = Some(keys.raw());
         self.line.start(before, after);
-        let mut screen = Drawn::default();
         let styled = if self.styled_prompt.is_empty() {
             prompt.to_owned()
         } else {
             self.styled_prompt.clone()
         };
-        let mut width = super::screen::terminal_width();
-        screen.draw(&self.line, &styled, prompt, width);
         let (cwd, cli) = (self.cwd.clone(), self.cli_commands.clone());
         let complete = move |line: &str, pos: usize| completions(line, pos, &cwd, &cli);
-        loop {
-            let next = match self.rt.block_on(keys.next()) {
-                Some(Input::Term(e)) => Some(e),
-                // `kill -INT`, or Ctrl-C typed while the terminal's
-                // signals were on (between a turn's end and now): as
-                // the key
-                Some(Input::Signal(Sig::Interrupt)) => {
-                    Some(TermEvent::Key(crossterm::event::KeyEvent::new(
-                        crossterm::event::KeyCode::Char('c'),
-                        crossterm::event::KeyModifiers::CONTROL,
-                    )))
-                }
-                // back from a stop: the mode set again, the line drawn
-                // again where it is
-                Some(Input::Signal(Sig::Continue)) => {
-                    keys.restore_char_mode();
-                    width = super::screen::terminal_width();
-                    screen.draw(&self.line, &styled, prompt, width);
-                    continue;
-                }
-                None => None,
-            };
-            let Some(event) = next else {
-                screen.leave();
-                return Ok(Read::Eof);
-            };
-            // drawn again from the rows it took (as rustyline did: a
-            // terminal that does not reflow keeps them so)
-            if let TermEvent::Resize(w, _) = event {
-                width = usize::from(w).max(1);
-            }
-            match self.line.input(&event, Instant::now(), &complete) {
-                Outcome::Nothing => {}
-                Outcome::Bell => write_now("\x07"),
-                Outcome::Redraw => screen.draw(&self.line, &styled, prompt, width),
-                Outcome::List(names) => {
-                    screen.go_to_end();
-                    write_now(&list(&names, width));
-                    screen = Drawn::default();
-                    screen.draw(&self.line, &styled, prompt, width);
-                }
-                Outcome::ClearScreen => {
-                    write_now("\x1b[H\x1b[2J");
-                    screen = Drawn::default();
-                    screen.draw(&self.line, &styled, prompt, width);
-                }
-                Outcome::Suspend => {
-                    // the shell has the terminal, in the mode it gave it,
-                    // until `fg`: the one reader pauses meanwhile
-                    drop(raw.take());
-                    keys.pause();
-                    // SAFETY: raising a signal on this process
-                    unsafe { libc::raise(libc::SIGTSTP) };
-                    keys.resume();
-                    if !keys.has_terminal() {
-                        return Ok(Read::Eof);
-                    }
-                    raw = Some(keys.raw());
-                    width = super::screen::terminal_width();
-                    screen = Drawn::default();
-                    screen.draw(&self.line, &styled, prompt, width);
-                }
-                Outcome::Done(read) => {
-                    screen.leave();
-                    drop(raw);
-                    // what was typed past the end of the reading stays in
-                    // the one reader, in order, for whoever reads next: the
-                    // turn the line starts (its type-ahead), a mode
-                    // switch, a picker, the next prompt
-                    return Ok(read);
-                }
-            }
-        }
+        Ok(edit_line(
+            &self.rt,
+            keys,
+            &mut self.line,
+            &styled,
+            prompt,
+            &complete,
+            true,
+        ))
     }
 
     /// The prompt as shown, and the folder `@` paths complete in.
@@ -527,6 +458,126 @@ impl LineEditor {
             }
             if let Err(e) = save_history_to(self.line.history_mut(), &p) {
                 tracing::debug!(error = %e, "could not save the history");
+            }
+        }
+    }
+}
+
+/// The answer to a question asked on the terminal (the workspace's
+/// trust): a line typed after `styled` (`plain`: as it is without its
+/// style), read from the chat's one reader of the keyboard with the
+/// prompt's line editing (no history, no completion, no key of the
+/// chat's own: Shift-Tab, Esc Esc, Ctrl-G and Ctrl-V do nothing here).
+/// Ctrl-Z stops the chat as at the prompt; back from it, or on a resize,
+/// the question's line is drawn again as it was.
+pub fn read_answer(
+    rt: &tokio::runtime::Handle,
+    keys: &mut Keys,
+    styled: &str,
+    plain: &str,
+) -> Read {
+    let mut line = PromptLine::new(FileHistory::new(), false);
+    line.start("", "");
+    let nothing = |_: &str, pos: usize| (pos, Vec::new());
+    edit_line(rt, keys, &mut line, styled, plain, &nothing, false)
+}
+
+/// Read `line` from `keys` (a terminal) after the prompt `styled`
+/// (`plain` without its style), drawing it as it changes: the prompt's
+/// loop, and the trust question's. Without `actions`, a key the chat
+/// handles itself (Shift-Tab, Esc Esc, Ctrl-G, Ctrl-V) only rings the
+/// bell, the line kept.
+fn edit_line(
+    rt: &tokio::runtime::Handle,
+    keys: &mut Keys,
+    line: &mut PromptLine<FileHistory>,
+    styled: &str,
+    plain: &str,
+    complete: &super::promptline::Complete,
+    actions: bool,
+) -> Read {
+    // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
+    let mut raw = Some(keys.raw());
+    let mut screen = Drawn::default();
+    let mut width = super::screen::terminal_width();
+    screen.draw(line, styled, plain, width);
+    loop {
+        let next = match rt.block_on(keys.next()) {
+            Some(Input::Term(e)) => Some(e),
+            // `kill -INT`, or Ctrl-C typed while the terminal's
+            // signals were on (between a turn's end and now): as
+            // the key
+            Some(Input::Signal(Sig::Interrupt)) => {
+                Some(TermEvent::Key(crossterm::event::KeyEvent::new(
+                    crossterm::event::KeyCode::Char('c'),
+                    crossterm::event::KeyModifiers::CONTROL,
+                )))
+            }
+            // back from a stop: the mode set again, the line drawn
+            // again where it is
+            Some(Input::Signal(Sig::Continue)) => {
+                keys.restore_char_mode();
+                width = super::screen::terminal_width();
+                screen.draw(line, styled, plain, width);
+                continue;
+            }
+            None => None,
+        };
+        let Some(event) = next else {
+            screen.leave();
+            return Read::Eof;
+        };
+        // drawn again from the rows it took (as rustyline did: a
+        // terminal that does not reflow keeps them so)
+        if let TermEvent::Resize(w, _) = event {
+            width = usize::from(w).max(1);
+        }
+        match line.input(&event, Instant::now(), complete) {
+            Outcome::Nothing => {}
+            Outcome::Bell => write_now("\x07"),
+            Outcome::Redraw => screen.draw(line, styled, plain, width),
+            Outcome::List(names) => {
+                screen.go_to_end();
+                write_now(&list(&names, width));
+                screen = Drawn::default();
+                screen.draw(line, styled, plain, width);
+            }
+            Outcome::ClearScreen => {
+                write_now("\x1b[H\x1b[2J");
+                screen = Drawn::default();
+                screen.draw(line, styled, plain, width);
+            }
+            Outcome::Suspend => {
+                // the shell has the terminal, in the mode it gave it,
+                // until `fg`: the one reader pauses meanwhile
+                drop(raw.take());
+                keys.pause();
+                // SAFETY: raising a signal on this process
+                unsafe { libc::raise(libc::SIGTSTP) };
+                keys.resume();
+                if !keys.has_terminal() {
+                    return Read::Eof;
+                }
+                raw = Some(keys.raw());
+                width = super::screen::terminal_width();
+                screen = Drawn::default();
+                screen.draw(line, styled, plain, width);
+            }
+            Outcome::Done(Read::Action(_)) if !actions => {
+                // the line as it was, to type on
+                let (before, after) = line.line().split_at(line.pos().min(line.line().len()));
+                let (before, after) = (before.to_owned(), after.to_owned());
+                line.start(&before, &after);
+                write_now("\x07");
+            }
+            Outcome::Done(read) => {
+                screen.leave();
+                drop(raw);
+                // what was typed past the end of the reading stays in
+                // the one reader, in order, for whoever reads next: the
+                // turn the line starts (its type-ahead), a mode
+                // switch, a picker, the next prompt
+                return read;
             }
         }
     }
