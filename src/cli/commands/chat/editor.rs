@@ -497,7 +497,7 @@ fn edit_line(
     actions: bool,
 ) -> Read {
     // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
-    let mut raw = Some(keys.raw());
+    let raw = keys.raw();
     let mut screen = Drawn::default();
     let mut width = super::screen::terminal_width();
     screen.draw(line, styled, plain, width);
@@ -514,10 +514,12 @@ fn edit_line(
                 )))
             }
             // back from a stop: the mode set again, the line drawn
-            // again where it is
+            // again from where the cursor is (the shell wrote under it
+            // meanwhile: `fg`)
             Some(Input::Signal(Sig::Continue)) => {
                 keys.restore_char_mode();
                 width = super::screen::terminal_width();
+                screen = Drawn::default();
                 screen.draw(line, styled, plain, width);
                 continue;
             }
@@ -547,22 +549,9 @@ fn edit_line(
                 screen = Drawn::default();
                 screen.draw(line, styled, plain, width);
             }
-            Outcome::Suspend => {
-                // the shell has the terminal, in the mode it gave it,
-                // until `fg`: the one reader pauses meanwhile
-                drop(raw.take());
-                keys.pause();
-                // SAFETY: raising a signal on this process
-                unsafe { libc::raise(libc::SIGTSTP) };
-                keys.resume();
-                if !keys.has_terminal() {
-                    return Read::Eof;
-                }
-                raw = Some(keys.raw());
-                width = super::screen::terminal_width();
-                screen = Drawn::default();
-                screen.draw(line, styled, plain, width);
-            }
+            // the terminal handed back, the chat stopped; the SIGCONT
+            // that continues it draws the line again (above)
+            Outcome::Suspend => super::keys::stop_here(),
             Outcome::Done(Read::Action(_)) if !actions => {
                 // the line as it was, to type on
                 let (before, after) = line.line().split_at(line.pos().min(line.line().len()));

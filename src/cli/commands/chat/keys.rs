@@ -37,8 +37,10 @@
 //! every other wait of the chat waits on [`stopped`].
 //!
 //! The terminal is put in character mode without echo, with signals on:
-//! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
-//! shell's `fg` brings the turn back). The prompt, and a dialog that needs
+//! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, taken
+//! here too: the terminal is handed back as the chat found it before the
+//! process stops, [`stop_here`], and the shell's `fg` brings the turn
+//! back, drawn again, nothing it said or was typed lost). The prompt, and a dialog that needs
 //! Ctrl-C as a key, ask for [`Keys::raw`] for as long as they run.
 //!
 //! In every mode set here, output processing is on (`OPOST`, `ONLCR`), even
@@ -136,12 +138,15 @@ const STOPS: [i32; 5] = [
 
 /// Every signal the chat takes, for its life, through its one source
 /// (#42.1): SIGINT (Ctrl-C while Claude works) and SIGCONT (back from
-/// Ctrl-Z) as events beside the keys ([`Sig`]), and the ones that end it
-/// ([`STOPS`]). A resize (SIGWINCH) comes from the terminal's own reader,
-/// as a [`TermEvent::Resize`] among the keys.
-const TAKEN: [i32; 7] = [
+/// Ctrl-Z) as events beside the keys ([`Sig`]), SIGTSTP (Ctrl-Z while
+/// Claude works, `kill -TSTP`) as a stop with the terminal handed back
+/// first ([`stop_here`]), and the ones that end it ([`STOPS`]). A resize
+/// (SIGWINCH) comes from the terminal's own reader, as a
+/// [`TermEvent::Resize`] among the keys.
+const TAKEN: [i32; 8] = [
     libc::SIGINT,
     libc::SIGCONT,
+    libc::SIGTSTP,
     libc::SIGTERM,
     libc::SIGHUP,
     libc::SIGQUIT,
@@ -162,6 +167,81 @@ static STOPPED: AtomicI32 = AtomicI32::new(0);
 /// Whether the chat's one [`Keys`] was made: a second is refused, so that
 /// no two readers ever share the keyboard or the signals.
 static MADE: AtomicBool = AtomicBool::new(false);
+
+/// The chat's terminal as a stop needs it, to hand it back first: set
+/// while the chat reads one ([`Terminal`]).
+static HANDBACK: std::sync::Mutex<Option<Handback>> = std::sync::Mutex::new(None);
+
+/// What [`stop_here`] needs of the chat's terminal.
+struct Handback {
+    /// The terminal (a descriptor of its own).
+    fd: OwnedFd,
+    /// The mode the chat found it in.
+    saved: Termios,
+    /// How many [`RawGuard`]s live (the mode to set again after).
+    raw: Arc<AtomicUsize>,
+    /// The chat has the terminal: its reading is not paused (a child
+    /// that owns it, the Ctrl-G editor, keeps it as it is).
+    ours: bool,
+}
+
+fn handback() -> std::sync::MutexGuard<'static, Option<Handback>> {
+    HANDBACK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Stop the process as SIGTSTP stops it (Ctrl-Z, `kill -TSTP`), the
+/// terminal first handed back as the chat found it: its mode (echo,
+/// lines, signals), bracketed paste off, the cursor shown. Back from the
+/// stop, the chat's mode is set again at once (a key typed after `fg` is
+/// neither echoed nor held for a line), and the SIGCONT that continued it
+/// comes in as [`Sig::Continue`]: the reading draws again what it shows.
+///
+/// The stop is SIGTSTP's own (its default action, for the moment of the
+/// stop): in a process group no shell can continue (an orphaned one, as
+/// `ssh host claudio` runs it), the kernel drops it, as it drops a Ctrl-Z
+/// there, and the chat goes on where it was.
+pub fn stop_here() {
+    let held = handback();
+    let ours = held.as_ref().filter(|h| h.ours);
+    if let Some(h) = ours {
+        write_now(b"\x1b[?2004l\x1b[?25h");
+        let _ = termios::tcsetattr(&h.fd, OptionalActions::Now, &h.saved);
+    }
+    stop_as_sigtstp();
+    if let Some(h) = ours {
+        let signals = h.raw.load(Ordering::SeqCst) == 0;
+        let _ = termios::tcsetattr(&h.fd, OptionalActions::Now, &char_mode(&h.saved, signals));
+        write_now(b"\x1b[?2004h");
+    }
+}
+
+/// SIGTSTP's default action, now: the chat's own handling of it set aside
+/// for the moment of the stop, and put back after.
+fn stop_as_sigtstp() {
+    // SAFETY: sigaction(2) with valid pointers: SIGTSTP's action swapped
+    // for its default and back; raise(3) of it on this thread, which stops
+    // the process (or, in an orphaned process group, is dropped) before it
+    // returns.
+    unsafe {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        libc::sigemptyset(&mut default.sa_mask);
+        let mut taken: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGTSTP, &default, &mut taken) != 0 {
+            return;
+        }
+        let mut only: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut only);
+        libc::sigaddset(&mut only, libc::SIGTSTP);
+        let mut mask: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &only, &mut mask);
+        libc::raise(libc::SIGTSTP);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &mask, std::ptr::null_mut());
+        libc::sigaction(libc::SIGTSTP, &taken, std::ptr::null_mut());
+    }
+}
 
 /// The signal that stopped the chat, if one did.
 pub fn stopped_by() -> Option<i32> {
@@ -315,6 +395,12 @@ fn take_signals(handle: &tokio::runtime::Handle, tx: mpsc::UnboundedSender<Raw>)
                 std::task::Poll::Pending
             })
             .await;
+            if n == libc::SIGTSTP {
+                // the process stops here, and goes on here: the SIGCONT
+                // that continues it comes next, as an event
+                stop_here();
+                continue;
+            }
             if STOPS.contains(&n) {
                 let _ = STOPPED.compare_exchange(0, n, Ordering::SeqCst, Ordering::SeqCst);
                 if let Some(stop) = STOP.get() {
@@ -528,6 +614,9 @@ impl Keys {
             return;
         };
         reader.stop();
+        if let Some(h) = handback().as_mut() {
+            h.ours = false;
+        }
         // what crossterm read and still holds, before what comes after
         while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
             let e = crossterm::event::read();
@@ -554,6 +643,9 @@ impl Keys {
         match Reader::start(self.tx.clone()) {
             Ok(r) => t.reader = Some(r),
             Err(_) => self.gone = true,
+        }
+        if let Some(h) = handback().as_mut() {
+            h.ours = t.reader.is_some();
         }
     }
 }
@@ -621,6 +713,14 @@ impl Terminal {
         };
         t.enter_char_mode().ok()?;
         t.reader = Some(Reader::start(tx.clone()).ok()?);
+        if let Ok(fd) = rustix::io::fcntl_dupfd_cloexec(t.tty.fd(), 0) {
+            *handback() = Some(Handback {
+                fd,
+                saved: t.saved.clone(),
+                raw: t.raw.clone(),
+                ours: true,
+            });
+        }
         Some(t)
     }
 
@@ -685,6 +785,7 @@ impl Reader {
 
 impl Drop for Terminal {
     fn drop(&mut self) {
+        *handback() = None;
         if let Some(reader) = self.reader.take() {
             reader.stop();
             write_now(b"\x1b[?2004l");
