@@ -1901,6 +1901,49 @@ fn a_kill_tstp_at_the_prompt_hands_the_terminal_back_and_fg_keeps_the_line() {
     assert_eq!(users[0]["message"]["content"], "half done");
 }
 
+/// A chat no shell can continue (its own session: an orphaned process
+/// group, as `ssh host claudio` runs it): a `kill -TSTP` is dropped, as
+/// the kernel drops a Ctrl-Z there, and the chat goes on with its mode set
+/// again (a key typed after it edits the line, neither echoed by the
+/// terminal nor held for a line). `kill -STOP` then `kill -CONT`: the
+/// mode set again and the line drawn again, kept.
+#[test]
+fn stops_from_outside_in_a_chat_no_shell_continues_keep_the_line() {
+    let fake = Fake::after_init(vec![turn("halfx done", "whole")]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    let chat = i32::try_from(t.child().id()).unwrap();
+    t.wait_prompt();
+    t.send(b"half");
+    t.wait_for("› half");
+    let mark = t.raw().len();
+    // SAFETY: a signal to the chat this test started
+    unsafe { libc::kill(chat, libc::SIGTSTP) };
+    // handed back, then the chat's mode set again
+    let after = written_after(&t, mark, "\x1b[?2004h");
+    assert!(after.contains("\x1b[?2004l"), "{after:?}");
+    assert_ne!(proc_state(chat).0, 'T');
+    t.send(b"x");
+    t.wait_for("› halfx");
+    // SAFETY: as above
+    unsafe { libc::kill(chat, libc::SIGSTOP) };
+    wait_state(chat, 'T');
+    let mark = t.raw().len();
+    // SAFETY: as above
+    unsafe { libc::kill(chat, libc::SIGCONT) };
+    written_after(&t, mark, "halfx");
+    t.line(" done");
+    t.wait_for("whole");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users[0]["message"]["content"], "halfx done");
+}
+
 /// Wide characters at the prompt wrap whole (one that does not fit the
 /// row's last column starts the next row, as the terminal puts it), and
 /// an edit in the middle of the wrapped line draws it again in place.
