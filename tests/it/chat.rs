@@ -1944,6 +1944,37 @@ fn stops_from_outside_in_a_chat_no_shell_continues_keep_the_line() {
     assert_eq!(users[0]["message"]["content"], "halfx done");
 }
 
+/// A pasted text holding the bracketed paste's end marker (`ESC [201~`)
+/// ends the paste there at the terminal: what followed it in the text
+/// came as keys typed, and an Enter in it sent the prompt, unseen. What
+/// comes in the same burst of input after a paste's end is pasted text:
+/// the Enter a line break; the prompt is sent by the person's own Enter.
+#[test]
+fn an_enter_in_the_same_burst_as_a_paste_s_end_does_not_send() {
+    let fake = Fake::after_init(vec![turn("abcd\nef", "whole")]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"\x1b[200~ab\x1b[201~cd\ref");
+    screen_until(&t, |s| {
+        let rows: Vec<&str> = s.lines().map(str::trim_end).collect();
+        rows.windows(2)
+            .any(|w| w[0].ends_with("› abcd") && w[1] == "ef")
+    });
+    t.send(b"\r");
+    t.wait_for("whole");
+    t.wait_for("API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "abcd\nef");
+}
+
 /// Wide characters at the prompt wrap whole (one that does not fit the
 /// row's last column starts the next row, as the terminal puts it), and
 /// an edit in the middle of the wrapped line draws it again in place.

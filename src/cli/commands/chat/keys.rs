@@ -738,6 +738,69 @@ impl Terminal {
     }
 }
 
+/// A paste, with what came in the same burst of input after its end
+/// marker: a pasted text holding the marker (`ESC [201~`) ends the paste
+/// there, and what followed it in the text would be read as keys typed
+/// (an Enter in it would send the prompt, a `y` answer an approval). What
+/// is read at once after a paste's end (crossterm holds it already, or the
+/// terminal has it ready: nobody types that fast) is taken as pasted
+/// text: a character as itself, Enter as a line break, Tab as a tab, a
+/// paste's text joined on; a key no text can hold (an arrow, a Ctrl or
+/// Alt chord) is dropped, never acted on. A resize met meanwhile is kept
+/// in `after`, in order, as is an error (which ends the burst).
+///
+/// What the terminal sends later (a paste split by a slow link, its tail
+/// in a later read) is not caught: that would need a guess of time.
+fn rest_of_paste(mut text: String, after: &mut Vec<io::Result<Event>>) -> String {
+    while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
+        let next = crossterm::event::read();
+        match next {
+            Ok(e) => match in_paste(&e) {
+                InPaste::Text(t) => text.push_str(&t),
+                InPaste::Dropped => {}
+                InPaste::Kept => after.push(Ok(e)),
+            },
+            Err(_) => {
+                after.push(next);
+                break;
+            }
+        }
+    }
+    text
+}
+
+/// What an event read in the same burst as a paste's end is to it.
+#[derive(Debug, PartialEq, Eq)]
+enum InPaste {
+    /// Pasted text.
+    Text(String),
+    /// A key no text holds: not acted on.
+    Dropped,
+    /// Not input (a resize): handed on as it is.
+    Kept,
+}
+
+fn in_paste(e: &Event) -> InPaste {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    match e {
+        Event::Paste(t) => InPaste::Text(t.clone()),
+        Event::Key(k) if k.kind == KeyEventKind::Release => InPaste::Dropped,
+        Event::Key(k) => {
+            let chord = k
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+            match k.code {
+                KeyCode::Char(c) if !chord => InPaste::Text(c.to_string()),
+                KeyCode::Enter => InPaste::Text("\n".into()),
+                KeyCode::Tab if !chord => InPaste::Text("\t".into()),
+                _ => InPaste::Dropped,
+            }
+        }
+        Event::Resize(..) => InPaste::Kept,
+        _ => InPaste::Dropped,
+    }
+}
+
 /// The thread that reads the terminal into the chat's one channel, while
 /// the reading is not paused.
 struct Reader {
@@ -766,9 +829,16 @@ impl Reader {
                         Ok(true) => crossterm::event::read(),
                         Err(e) => Err(e),
                     };
-                    let failed = next.is_err();
-                    if tx.send(Raw::Term(next)).is_err() || failed {
-                        return;
+                    let mut after = Vec::new();
+                    let next = match next {
+                        Ok(Event::Paste(text)) => Ok(Event::Paste(rest_of_paste(text, &mut after))),
+                        other => other,
+                    };
+                    for next in std::iter::once(next).chain(after) {
+                        let failed = next.is_err();
+                        if tx.send(Raw::Term(next)).is_err() || failed {
+                            return;
+                        }
                     }
                 }
             })?;
@@ -878,6 +948,46 @@ mod tests {
             });
             assert_eq!(got.ok().flatten(), Some(Input::Signal(sig)));
         }
+    }
+
+    /// What comes in the same burst after a paste's end is pasted text:
+    /// an Enter a line break, not a send; a key no text holds is dropped,
+    /// never acted on; a resize is handed on.
+    #[test]
+    fn keys_in_a_paste_s_burst_are_its_text_never_acted_on() {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let key = |code, m| Event::Key(KeyEvent::new(code, m));
+        let none = KeyModifiers::NONE;
+        assert_eq!(
+            in_paste(&key(KeyCode::Char('y'), none)),
+            InPaste::Text("y".into())
+        );
+        assert_eq!(
+            in_paste(&key(KeyCode::Char('Y'), KeyModifiers::SHIFT)),
+            InPaste::Text("Y".into())
+        );
+        assert_eq!(
+            in_paste(&key(KeyCode::Enter, none)),
+            InPaste::Text("\n".into())
+        );
+        assert_eq!(
+            in_paste(&key(KeyCode::Tab, none)),
+            InPaste::Text("\t".into())
+        );
+        assert_eq!(
+            in_paste(&Event::Paste("more".into())),
+            InPaste::Text("more".into())
+        );
+        for dropped in [
+            key(KeyCode::Up, none),
+            key(KeyCode::Esc, none),
+            key(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            key(KeyCode::Char('x'), KeyModifiers::ALT),
+            key(KeyCode::BackTab, KeyModifiers::SHIFT),
+        ] {
+            assert_eq!(in_paste(&dropped), InPaste::Dropped, "{dropped:?}");
+        }
+        assert_eq!(in_paste(&Event::Resize(80, 24)), InPaste::Kept);
     }
 
     #[test]
