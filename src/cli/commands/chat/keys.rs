@@ -24,10 +24,12 @@
 //! reading, neither lost nor echoed. What was typed past a reading's end
 //! stays here, in order, for the next: no second queue of keys.
 //!
-//! A child that owns the terminal (the Ctrl-G editor, the shell after
-//! Ctrl-Z at the prompt) has it while the reading is paused
-//! ([`Keys::pause`]: the thread stopped, the mode the chat found put back)
-//! and resumed after ([`Keys::resume`]): still one instance.
+//! A child that owns the terminal (the Ctrl-G editor) has it while the
+//! reading is paused ([`Keys::pause`]: the thread stopped, the mode the
+//! chat found put back) and resumed after ([`Keys::resume`]): still one
+//! instance. The shell has it while the chat is stopped (Ctrl-Z, `kill
+//! -TSTP`): handed back before the stop, taken again after it
+//! ([`stop_here`]).
 //!
 //! Every signal the chat handles comes in through the same channel, taken
 //! once for the chat's life: SIGINT and SIGCONT as [`Input::Signal`]s
@@ -314,8 +316,8 @@ enum Raw {
 /// the chat's life ([`Keys::start`]): keys typed at any moment (between a
 /// turn's end and the next prompt, while a dialog opens, while the
 /// session connects) wait in its one channel, in order, for whoever reads
-/// next. A child that must own the terminal (the Ctrl-G editor, the shell
-/// after Ctrl-Z) has it while the reading is paused ([`Keys::pause`],
+/// next. A child that must own the terminal (the Ctrl-G editor) has it
+/// while the reading is paused ([`Keys::pause`],
 /// [`Keys::resume`]). The terminal's mode is put back when it is dropped.
 pub struct Keys {
     rx: mpsc::UnboundedReceiver<Raw>,
@@ -601,8 +603,7 @@ impl Keys {
         }
     }
 
-    /// Let a child own the terminal (the Ctrl-G editor, the shell after
-    /// Ctrl-Z): the reading stops, what was read stays in the channel for
+    /// Let a child own the terminal (the Ctrl-G editor): the reading stops, what was read stays in the channel for
     /// the next reading, and the terminal's mode is the one the chat found
     /// (echo, lines) until [`Keys::resume`]. Still the one reader: nothing
     /// else reads the keyboard meanwhile but the child.
