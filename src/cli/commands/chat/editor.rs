@@ -805,28 +805,42 @@ impl Drawn {
         };
         let bottom = (top + room).min(end.rows);
         let starts = row_starts(plain.width(), &text, width);
-        let from = if top == 0 { 0 } else { starts[top] };
-        let drawn = match starts.get(bottom) {
-            // the row after the window starts past a newline: not written
-            Some(&to) => {
-                let part = &text[from..to];
-                part.strip_suffix('\n').unwrap_or(part)
-            }
-            None => &text[from..],
-        };
+        // the rows the prompt takes alone (a prompt wider than the screen)
+        let prompt_rows = plain.width() / width.max(2);
         let mut out = String::new();
         if self.cursor_row > 0 {
             out.push_str(&format!("\x1b[{}A", self.cursor_row));
         }
         out.push_str("\r\x1b[J");
-        if top == 0 {
+        let first = if top == 0 {
             out.push_str(shown);
+            if prompt_rows > 0 && plain.width() % width.max(2) == 0 {
+                // the prompt filled its last row: the line starts a row
+                out.push_str("\r\n");
+            }
+            prompt_rows
+        } else {
+            top
+        };
+        // each row of the layout written as a row of its own, the
+        // terminal's wrapping off: where the terminal gives a character
+        // another width than the layout does (an emoji sequence joined
+        // with ZWJ, a character of ambiguous width), a row may look
+        // shorter or be cut at the screen's edge, but the rows are the
+        // layout's, so the cursor goes to its row and the next drawing
+        // starts where this one did (a disagreement never climbs into
+        // what is above the prompt, nor adds up from row to row)
+        out.push_str("\x1b[?7l");
+        for r in first..bottom {
+            if r > first {
+                out.push_str("\r\n");
+            }
+            let from = starts.get(r).copied().unwrap_or(text.len());
+            let to = starts.get(r + 1).copied().unwrap_or(text.len());
+            let part = &text[from..to.max(from)];
+            out.push_str(part.strip_suffix('\n').unwrap_or(part));
         }
-        out.push_str(drawn);
-        // a row filled to its last column: the cursor goes to the next
-        if bottom == end.rows && end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
-            out.push_str("\r\n");
-        }
+        out.push_str("\x1b[?7h");
         let last = bottom - 1 - top;
         let row = at.cursor_row - top;
         let up = last - row;
@@ -996,6 +1010,43 @@ mod tests {
             rows[end + 1 - (h - 1)..=end].to_vec()
         };
         assert_eq!(tail(&term), tail(&fresh));
+    }
+
+    /// Where the terminal gives a character another width than the
+    /// layout does (here U+2630 ☰: two columns to unicode-width, one to
+    /// many terminals and to the test's), the line's rows are still the
+    /// layout's: each key's drawing starts where the last one did, and the
+    /// chat's output above the prompt stays. Drawn as one stream that the
+    /// terminal wrapped, the next drawing went up a row too many on each
+    /// key, and ate the output above.
+    #[test]
+    fn a_width_the_terminal_disagrees_with_never_climbs_into_the_output() {
+        let (w, h) = (40usize, 12usize);
+        let tty = |s: String| s.replace('\n', "\r\n");
+        let mut term = vt100::Parser::new(h as u16, w as u16, 0);
+        term.process(b"answer one\r\nanswer two\r\n");
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let mut d = Drawn::default();
+        let mut typed = String::new();
+        for _ in 0..30 {
+            typed.push('\u{2630}');
+            line.start(&typed, "");
+            term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        }
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        assert_eq!(rows[0], "answer one", "{rows:#?}");
+        assert_eq!(rows[1], "answer two", "{rows:#?}");
+        // the layout's rows: 19 on the prompt's (2 + 38 columns), 11 after
+        assert_eq!(rows[2], format!("› {}", "\u{2630}".repeat(19)), "{rows:#?}");
+        assert_eq!(rows[3], "\u{2630}".repeat(11), "{rows:#?}");
+        assert!(rows[4..].iter().all(|r| r.trim().is_empty()), "{rows:#?}");
+        assert_eq!(term.screen().cursor_position().0, 3);
+        // and the line read back to its start: drawn in place, once
+        line.start("", &typed);
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        assert_eq!(rows[1], "answer two", "{rows:#?}");
+        assert_eq!(term.screen().cursor_position(), (2, 2));
     }
 
     /// The history file is read as the person's data: a line that is not
