@@ -216,6 +216,41 @@ fn the_trust_answer_is_edited_with_the_prompt_s_keys() {
     );
 }
 
+/// Keys typed before the trust question is shown answer nothing, and
+/// reach no prompt after it either: "y" and Enter typed ahead of the chat
+/// (in the terminal before it started) neither trust the folder nor are
+/// sent as the first prompt; they are dropped when the question is shown
+/// (before, the one reader had read them already, and the first prompt
+/// sent them).
+#[test]
+fn keys_typed_before_the_trust_question_answer_nothing_and_are_not_sent() {
+    let fake = Fake::after_init(vec![turn("ok", "fine")]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let dir = project(&base, "work");
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .current_dir(&dir);
+    let mut t = Term::spawn_typed(c, b"y\r");
+    t.wait_for("y trust it");
+    t.line("n");
+    t.wait_for("not loaded");
+    t.wait_prompt();
+    t.line("ok");
+    t.wait_for("fine");
+    t.wait_for("API call");
+    bye(t);
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "ok");
+    let state = std::fs::read_to_string(home.join(".claude.json")).unwrap_or_default();
+    assert!(!state.contains("hasTrustDialogAccepted"), "{state}");
+}
+
 /// `--trust-workspace` loads the settings of the folder the chat was
 /// started in; `/resume` of a session recorded in another project, not
 /// trusted, asks about that one (it loaded its hooks unasked).

@@ -242,7 +242,7 @@ impl<'a> Chat<'a> {
         let Some(keys) = self.keys.as_mut().filter(|k| k.has_terminal()) else {
             return Ok(Err(std::io::Error::other("no terminal to ask on")));
         };
-        drop(keys.ready());
+        keys.discard_typed();
         self.screen.write(question);
         let _ = self.screen.out().flush();
         match super::editor::read_answer(self.rt.handle(), keys, styled, plain) {

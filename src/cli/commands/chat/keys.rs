@@ -509,6 +509,31 @@ impl Keys {
         }
     }
 
+    /// Drop every key typed so far, read or not yet: a question about to
+    /// be shown (the workspace's trust) is answered only by keys typed
+    /// after it is. The reading thread is stopped for the moment (what
+    /// crossterm holds is dropped with it), the terminal's input queue
+    /// flushed, the thread started again, and the keys in the channel
+    /// dropped up to a signal (kept, for the next reading).
+    pub fn discard_typed(&mut self) {
+        if let Some(t) = self.term.as_mut() {
+            if let Some(reader) = t.reader.take() {
+                reader.stop();
+                while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
+                    if crossterm::event::read().is_err() {
+                        break;
+                    }
+                }
+                let _ = termios::tcflush(t.tty.fd(), termios::QueueSelector::IFlush);
+                match Reader::start(self.tx.clone()) {
+                    Ok(r) => t.reader = Some(r),
+                    Err(_) => self.gone = true,
+                }
+            }
+        }
+        drop(self.ready());
+    }
+
     /// The keys read and not taken yet, without waiting for more: what
     /// was typed before what is drawn next. Ends at a signal (it is the
     /// next [`Keys::next`]'s).
