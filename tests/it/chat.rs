@@ -1743,6 +1743,238 @@ fn ctrl_z_at_the_prompt_stops_the_chat_and_fg_brings_the_line_back() {
     assert_eq!(users[0]["message"]["content"], "half done");
 }
 
+/// A process's state letter (`T`: stopped) and its parent, from
+/// `/proc/<pid>/stat`.
+fn proc_state(pid: i32) -> (char, i32) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let mut rest = stat
+        .rsplit_once(')')
+        .map_or("", |(_, r)| r)
+        .split_whitespace();
+    let state = rest.next().and_then(|s| s.chars().next()).unwrap_or('?');
+    let parent = rest.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    (state, parent)
+}
+
+/// Wait until `pid` is in `state` (30 s at most).
+fn wait_state(pid: i32, state: char) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while proc_state(pid).0 != state {
+        assert!(
+            Instant::now() < until,
+            "{pid} never reached state {state}: {:?}",
+            proc_state(pid)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// What the program wrote after `mark` (a length of [`Term::raw`]), once
+/// it holds `needle` (60 s at most).
+fn written_after(t: &Term, mark: usize, needle: &str) -> String {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let raw = t.raw();
+        let after = raw.get(mark..).unwrap_or(&raw).to_owned();
+        if after.contains(needle) {
+            return after;
+        }
+        assert!(Instant::now() < until, "never saw {needle:?}: {after:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A stop while Claude works goes through the chat's one source of keys
+/// and signals (#42.1): Ctrl-Z, and a `kill -TSTP` from outside, hand the
+/// terminal back as the chat found it (bracketed paste off, written
+/// before the process stops: the kernel's stop left it on) and stop the
+/// chat; the CLI, in a process group of its own, goes on meanwhile, its
+/// output kept for the chat. `fg` brings the turn back: its answer to its
+/// end, and the line typed ahead before the stop still there.
+#[test]
+fn a_stop_mid_turn_hands_the_terminal_back_and_fg_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    let fake = Fake::after_init(vec![
+        vec![
+            expect_user("slow job"),
+            system_init(),
+            delta("step one\n"),
+            Step::WaitFile(first.clone()),
+            delta("step two\n"),
+            Step::WaitFile(second.clone()),
+            delta("step three\n"),
+            result("slow done"),
+        ],
+        turn("typed ahead", "second answer"),
+    ]);
+    let mut t = chat_in_a_shell(&fake);
+    t.wait_for("Ctrl-D exits");
+    let cli = fake.pid();
+    let chat = proc_state(cli).1;
+    t.line("slow job");
+    t.wait_for("step one");
+    // typed while Claude works: the next prompt's line
+    t.send(b"typed ahead");
+    t.wait_for("typed ahead");
+
+    // Ctrl-Z
+    let mark = t.raw().len();
+    t.send(b"\x1a");
+    let stop = written_after(&t, mark, "Stopped");
+    assert!(
+        stop.contains("\x1b[?2004l"),
+        "the terminal was not handed back before the stop: {stop:?}"
+    );
+    wait_state(chat, 'T');
+    // the CLI is not stopped with the chat: it goes on, its output waits
+    assert_ne!(proc_state(cli).0, 'T', "the CLI was stopped too");
+    std::fs::write(&first, "").unwrap();
+    t.line("fg");
+    t.wait_for("step two");
+
+    // `kill -TSTP` from outside
+    let mark = t.raw().len();
+    // SAFETY: a signal to the chat this test started
+    unsafe { libc::kill(chat, libc::SIGTSTP) };
+    let stop = written_after(&t, mark, "Stopped");
+    assert!(
+        stop.contains("\x1b[?2004l"),
+        "the terminal was not handed back before the stop: {stop:?}"
+    );
+    wait_state(chat, 'T');
+    std::fs::write(&second, "").unwrap();
+    t.line("fg");
+    t.wait_for("step three");
+    t.wait_for("API call");
+    // the line typed before the stops is the prompt's
+    t.wait_for("› typed ahead");
+    t.send(b"\r");
+    t.wait_for("second answer");
+    t.wait_for_n("API call", 2);
+    t.ctrl_d();
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "shell$")
+    });
+    t.line("exit");
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert_eq!(users[1]["message"]["content"], "typed ahead");
+}
+
+/// `kill -TSTP` from outside at the prompt: the terminal handed back
+/// before the chat stops (bracketed paste off; the kernel's stop left the
+/// terminal as the prompt had it), and `fg` draws the line again, kept.
+#[test]
+fn a_kill_tstp_at_the_prompt_hands_the_terminal_back_and_fg_keeps_the_line() {
+    let fake = Fake::after_init(vec![turn("half done", "whole")]);
+    let mut t = chat_in_a_shell(&fake);
+    t.wait_for("Ctrl-D exits");
+    let chat = proc_state(fake.pid()).1;
+    t.wait_prompt();
+    t.send(b"half");
+    t.wait_for("› half");
+    let mark = t.raw().len();
+    // SAFETY: a signal to the chat this test started
+    unsafe { libc::kill(chat, libc::SIGTSTP) };
+    let stop = written_after(&t, mark, "Stopped");
+    assert!(
+        stop.contains("\x1b[?2004l"),
+        "the terminal was not handed back before the stop: {stop:?}"
+    );
+    wait_state(chat, 'T');
+    t.line("fg");
+    t.wait_for_n("› half", 2);
+    t.line(" done");
+    t.wait_for("whole");
+    t.ctrl_d();
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "shell$")
+    });
+    t.line("exit");
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "half done");
+}
+
+/// A chat no shell can continue (its own session: an orphaned process
+/// group, as `ssh host claudio` runs it): a `kill -TSTP` is dropped, as
+/// the kernel drops a Ctrl-Z there, and the chat goes on with its mode set
+/// again (a key typed after it edits the line, neither echoed by the
+/// terminal nor held for a line). `kill -STOP` then `kill -CONT`: the
+/// mode set again and the line drawn again, kept.
+#[test]
+fn stops_from_outside_in_a_chat_no_shell_continues_keep_the_line() {
+    let fake = Fake::after_init(vec![turn("halfx done", "whole")]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    let chat = i32::try_from(t.child().id()).unwrap();
+    t.wait_prompt();
+    t.send(b"half");
+    t.wait_for("› half");
+    let mark = t.raw().len();
+    // SAFETY: a signal to the chat this test started
+    unsafe { libc::kill(chat, libc::SIGTSTP) };
+    // handed back, then the chat's mode set again
+    let after = written_after(&t, mark, "\x1b[?2004h");
+    assert!(after.contains("\x1b[?2004l"), "{after:?}");
+    assert_ne!(proc_state(chat).0, 'T');
+    t.send(b"x");
+    t.wait_for("› halfx");
+    // SAFETY: as above
+    unsafe { libc::kill(chat, libc::SIGSTOP) };
+    wait_state(chat, 'T');
+    let mark = t.raw().len();
+    // SAFETY: as above
+    unsafe { libc::kill(chat, libc::SIGCONT) };
+    written_after(&t, mark, "halfx");
+    t.line(" done");
+    t.wait_for("whole");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users[0]["message"]["content"], "halfx done");
+}
+
+/// A pasted text holding the bracketed paste's end marker (`ESC [201~`)
+/// ends the paste there at the terminal: what followed it in the text
+/// came as keys typed, and an Enter in it sent the prompt, unseen. What
+/// comes in the same burst of input after a paste's end is pasted text:
+/// the Enter a line break; the prompt is sent by the person's own Enter.
+#[test]
+fn an_enter_in_the_same_burst_as_a_paste_s_end_does_not_send() {
+    let fake = Fake::after_init(vec![turn("abcd\nef", "whole")]);
+    let mut c = claudio(&fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+    let mut t = Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.wait_prompt();
+    t.send(b"\x1b[200~ab\x1b[201~cd\ref");
+    screen_until(&t, |s| {
+        let rows: Vec<&str> = s.lines().map(str::trim_end).collect();
+        rows.windows(2)
+            .any(|w| w[0].ends_with("› abcd") && w[1] == "ef")
+    });
+    t.send(b"\r");
+    t.wait_for("whole");
+    t.wait_for("API call");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "abcd\nef");
+}
+
 /// Wide characters at the prompt wrap whole (one that does not fit the
 /// row's last column starts the next row, as the terminal puts it), and
 /// an edit in the middle of the wrapped line draws it again in place.

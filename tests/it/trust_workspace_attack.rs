@@ -143,6 +143,114 @@ fn ctrl_d_at_the_question_is_no_and_ctrl_c_ends_the_chat() {
     );
 }
 
+/// The answer to the trust question is read as a line at the prompt is,
+/// by the chat's one reader of the keyboard (#42.1): edited with the
+/// prompt's keys (Left moves in it, Delete takes the character under the
+/// cursor), and shown as it is. Read in the terminal's own line mode, as
+/// it was, the arrow went into the answer as `^[[D`: "y" became no answer
+/// at all. Ctrl-C there still ends the chat, 130, before the CLI starts.
+#[test]
+fn the_trust_answer_is_edited_with_the_prompt_s_keys() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let dir = project(&base, "work");
+
+    let mut t = chat_in(&fake, &home, &dir);
+    t.wait_for("y trust it");
+    // "yn", Left, Delete: "y"
+    t.send(b"yn\x1b[D\x1b[3~");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let rows = t.rows();
+        if rows.iter().any(|r| r.ends_with("start without them › y")) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the answer is not \"y\":\n{}",
+            rows.join("\n")
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    t.send(b"\r");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let rows = t.rows();
+        if rows.iter().any(|r| r.trim() == "trusted") {
+            break;
+        }
+        assert!(
+            !rows.iter().any(|r| r.contains("not loaded")),
+            "{}",
+            rows.join("\n")
+        );
+        assert!(
+            std::time::Instant::now() < until,
+            "never answered:\n{}",
+            rows.join("\n")
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    bye(t);
+    let now: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join(".claude.json")).unwrap()).unwrap();
+    assert_eq!(
+        now["projects"][dir.to_str().unwrap()]["hasTrustDialogAccepted"],
+        true,
+        "{now:#}"
+    );
+
+    // Ctrl-C at the question: the chat ends, 130, the CLI never started
+    let other = project(&base, "other");
+    let fake = Fake::after_init(vec![]);
+    let mut t = chat_in(&fake, &home, &other);
+    t.wait_for("y trust it");
+    t.send(b"y");
+    t.send(b"\x03");
+    assert_eq!(t.wait(30).code(), Some(130));
+    assert!(
+        !fake.record.path().join("argv.json").exists(),
+        "the CLI started"
+    );
+}
+
+/// Keys typed before the trust question is shown answer nothing, and
+/// reach no prompt after it either: "y" and Enter typed ahead of the chat
+/// (in the terminal before it started) neither trust the folder nor are
+/// sent as the first prompt; they are dropped when the question is shown
+/// (before, the one reader had read them already, and the first prompt
+/// sent them).
+#[test]
+fn keys_typed_before_the_trust_question_answer_nothing_and_are_not_sent() {
+    let fake = Fake::after_init(vec![turn("ok", "fine")]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let dir = project(&base, "work");
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .current_dir(&dir);
+    let mut t = Term::spawn_typed(c, b"y\r");
+    t.wait_for("y trust it");
+    t.line("n");
+    t.wait_for("not loaded");
+    t.wait_prompt();
+    t.line("ok");
+    t.wait_for("fine");
+    t.wait_for("API call");
+    bye(t);
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "ok");
+    let state = std::fs::read_to_string(home.join(".claude.json")).unwrap_or_default();
+    assert!(!state.contains("hasTrustDialogAccepted"), "{state}");
+}
+
 /// `--trust-workspace` loads the settings of the folder the chat was
 /// started in; `/resume` of a session recorded in another project, not
 /// trusted, asks about that one (it loaded its hooks unasked).

@@ -38,10 +38,23 @@ impl Term {
         Term::spawn_sized(cmd, ROWS, COLS)
     }
 
+    /// [`Term::spawn_sized`], with `typed` in the terminal's input before
+    /// the program starts (keys typed ahead of it).
+    pub fn spawn_typed(cmd: Command, typed: &[u8]) -> Term {
+        Term::spawn_with(cmd, ROWS, COLS, typed)
+    }
+
     /// [`Term::spawn`] on a terminal of `rows` × `cols`.
-    pub fn spawn_sized(mut cmd: Command, rows: u16, cols: u16) -> Term {
+    pub fn spawn_sized(cmd: Command, rows: u16, cols: u16) -> Term {
+        Term::spawn_with(cmd, rows, cols, b"")
+    }
+
+    fn spawn_with(mut cmd: Command, rows: u16, cols: u16, typed: &[u8]) -> Term {
         let ws = winsize(rows, cols);
-        let (master, slave, slave_path) = openpty(Some(&ws));
+        let (mut master, slave, slave_path) = openpty(Some(&ws));
+        if !typed.is_empty() {
+            master.write_all(typed).unwrap();
+        }
         cmd.stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave))

@@ -190,28 +190,19 @@ impl<'a> Chat<'a> {
     /// The trust question, asked on the terminal before the CLI starts;
     /// the answer is recorded where the claude TUI records it.
     ///
-    /// The question owns the terminal while it is asked (a line, in the
-    /// terminal's own mode): the chat's one reader of the keyboard pauses
-    /// meanwhile, its signals still taken: Ctrl-C (or a signal that stops
-    /// the chat) ends the chat before its CLI starts ([`Interrupted`]).
+    /// The answer is read as a line at the prompt is, from the chat's one
+    /// reader of the keyboard (#42.1), its signals with it: Ctrl-C (or a
+    /// signal that stops the chat) ends the chat before its CLI starts
+    /// ([`Interrupted`]); Ctrl-D, or no terminal to ask on, is "no", said.
     fn ask_trust(&mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
         let s = self.screen.style();
-        let mut text: String = trust::question(folder)
+        let question: String = trust::question(folder)
             .lines()
             .map(|l| format!("  {l}\n"))
             .collect();
-        text.push_str(&format!("  {} ", s.bold(trust::ASK)));
-        if let Some(k) = self.keys.as_mut() {
-            k.pause();
-        }
-        trust::discard_typeahead(&std::io::stdin());
-        self.write(&text);
-        let _ = self.screen.out().flush();
-        let answer = self.read_trust_answer();
-        if let Some(k) = self.keys.as_mut() {
-            k.resume();
-        }
-        let answer = answer.ok_or(Interrupted)?;
+        let plain = format!("  {} ", trust::ASK);
+        let styled = format!("  {} ", s.bold(trust::ASK));
+        let answer = self.read_trust_answer(&question, &styled, &plain)?;
         Ok(match answer {
             Ok(line) if trust::yes(&line) => {
                 if let Err(e) = trust::record_trust(folder) {
@@ -239,48 +230,29 @@ impl<'a> Chat<'a> {
         })
     }
 
-    /// The trust question's line, read from the terminal on a thread of its
-    /// own while the chat's signals are waited on: `None` when Ctrl-C or a
-    /// stop came first (the reading given up, nothing left reading).
-    fn read_trust_answer(&mut self) -> Option<std::io::Result<String>> {
-        let fd = match rustix::io::dup(std::io::stdin()) {
-            Ok(fd) => fd,
-            Err(e) => return Some(Err(e.into())),
+    /// The trust question shown, and its answer read from the chat's one
+    /// reader (the end of the input: an empty answer); keys typed before
+    /// the question was shown answer nothing (they are dropped).
+    fn read_trust_answer(
+        &mut self,
+        question: &str,
+        styled: &str,
+        plain: &str,
+    ) -> Result<std::io::Result<String>, Interrupted> {
+        let Some(keys) = self.keys.as_mut().filter(|k| k.has_terminal()) else {
+            return Ok(Err(std::io::Error::other("no terminal to ask on")));
         };
-        let Some(keys) = self.keys.as_mut() else {
-            return Some(trust::read_answer(&mut std::fs::File::from(fd)));
-        };
-        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let given_up = cancel.clone();
-        let spawned = std::thread::Builder::new()
-            .name("claudio-trust".into())
-            .spawn(move || {
-                let mut tty = UntilGivenUp {
-                    file: std::fs::File::from(fd),
-                    given_up,
-                };
-                let _ = tx.send(trust::read_answer(&mut tty));
-            });
-        if let Err(e) = spawned {
-            return Some(Err(e));
-        }
-        let answer = self.rt.block_on(async {
-            tokio::pin!(rx);
-            loop {
-                tokio::select! {
-                    a = &mut rx => return a.ok(),
-                    s = keys.next_signal() => match s {
-                        Some(super::keys::Sig::Continue) => {}
-                        Some(super::keys::Sig::Interrupt) | None => return None,
-                    },
-                }
+        keys.discard_typed();
+        self.screen.write(question);
+        let _ = self.screen.out().flush();
+        match super::editor::read_answer(self.rt.handle(), keys, styled, plain) {
+            super::promptline::Read::Interrupted => Err(Interrupted),
+            _ if super::keys::stopped_by().is_some() => Err(Interrupted),
+            super::promptline::Read::Line(line) => Ok(Ok(line)),
+            super::promptline::Read::Eof | super::promptline::Read::Action(_) => {
+                Ok(Ok(String::new()))
             }
-        });
-        if answer.is_none() {
-            cancel.store(true, std::sync::atomic::Ordering::SeqCst);
         }
-        answer
     }
 
     /// The session, waiting for the connection if it is still being made.
@@ -529,37 +501,3 @@ mod tests {
 #[derive(Debug, thiserror::Error)]
 #[error("interrupted")]
 pub(super) struct Interrupted;
-
-/// The terminal, read a byte at a time until the reading is given up
-/// (looked at between short waits for a key).
-struct UntilGivenUp {
-    file: std::fs::File,
-    given_up: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl std::io::Read for UntilGivenUp {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        use std::os::fd::AsRawFd;
-        loop {
-            if self.given_up.load(std::sync::atomic::Ordering::SeqCst) {
-                return Err(std::io::Error::other("the question was given up"));
-            }
-            let mut p = libc::pollfd {
-                fd: self.file.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd, for the length given
-            let n = unsafe { libc::poll(&mut p, 1, 50) };
-            if n > 0 {
-                return self.file.read(buf);
-            }
-            if n < 0 {
-                let e = std::io::Error::last_os_error();
-                if e.kind() != std::io::ErrorKind::Interrupted {
-                    return Err(e);
-                }
-            }
-        }
-    }
-}

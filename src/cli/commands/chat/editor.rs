@@ -408,92 +408,23 @@ impl LineEditor {
         if !keys.has_terminal() {
             return read_plain(&self.rt, keys, prompt);
         }
-        // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
-        let mut raw = Some(keys.raw());
         self.line.start(before, after);
-        let mut screen = Drawn::default();
         let styled = if self.styled_prompt.is_empty() {
             prompt.to_owned()
         } else {
             self.styled_prompt.clone()
         };
-        let mut width = super::screen::terminal_width();
-        screen.draw(&self.line, &styled, prompt, width);
         let (cwd, cli) = (self.cwd.clone(), self.cli_commands.clone());
         let complete = move |line: &str, pos: usize| completions(line, pos, &cwd, &cli);
-        loop {
-            let next = match self.rt.block_on(keys.next()) {
-                Some(Input::Term(e)) => Some(e),
-                // `kill -INT`, or Ctrl-C typed while the terminal's
-                // signals were on (between a turn's end and now): as
-                // the key
-                Some(Input::Signal(Sig::Interrupt)) => {
-                    Some(TermEvent::Key(crossterm::event::KeyEvent::new(
-                        crossterm::event::KeyCode::Char('c'),
-                        crossterm::event::KeyModifiers::CONTROL,
-                    )))
-                }
-                // back from a stop: the mode set again, the line drawn
-                // again where it is
-                Some(Input::Signal(Sig::Continue)) => {
-                    keys.restore_char_mode();
-                    width = super::screen::terminal_width();
-                    screen.draw(&self.line, &styled, prompt, width);
-                    continue;
-                }
-                None => None,
-            };
-            let Some(event) = next else {
-                screen.leave();
-                return Ok(Read::Eof);
-            };
-            // drawn again from the rows it took (as rustyline did: a
-            // terminal that does not reflow keeps them so)
-            if let TermEvent::Resize(w, _) = event {
-                width = usize::from(w).max(1);
-            }
-            match self.line.input(&event, Instant::now(), &complete) {
-                Outcome::Nothing => {}
-                Outcome::Bell => write_now("\x07"),
-                Outcome::Redraw => screen.draw(&self.line, &styled, prompt, width),
-                Outcome::List(names) => {
-                    screen.go_to_end();
-                    write_now(&list(&names, width));
-                    screen = Drawn::default();
-                    screen.draw(&self.line, &styled, prompt, width);
-                }
-                Outcome::ClearScreen => {
-                    write_now("\x1b[H\x1b[2J");
-                    screen = Drawn::default();
-                    screen.draw(&self.line, &styled, prompt, width);
-                }
-                Outcome::Suspend => {
-                    // the shell has the terminal, in the mode it gave it,
-                    // until `fg`: the one reader pauses meanwhile
-                    drop(raw.take());
-                    keys.pause();
-                    // SAFETY: raising a signal on this process
-                    unsafe { libc::raise(libc::SIGTSTP) };
-                    keys.resume();
-                    if !keys.has_terminal() {
-                        return Ok(Read::Eof);
-                    }
-                    raw = Some(keys.raw());
-                    width = super::screen::terminal_width();
-                    screen = Drawn::default();
-                    screen.draw(&self.line, &styled, prompt, width);
-                }
-                Outcome::Done(read) => {
-                    screen.leave();
-                    drop(raw);
-                    // what was typed past the end of the reading stays in
-                    // the one reader, in order, for whoever reads next: the
-                    // turn the line starts (its type-ahead), a mode
-                    // switch, a picker, the next prompt
-                    return Ok(read);
-                }
-            }
-        }
+        Ok(edit_line(
+            &self.rt,
+            keys,
+            &mut self.line,
+            &styled,
+            prompt,
+            &complete,
+            true,
+        ))
     }
 
     /// The prompt as shown, and the folder `@` paths complete in.
@@ -527,6 +458,115 @@ impl LineEditor {
             }
             if let Err(e) = save_history_to(self.line.history_mut(), &p) {
                 tracing::debug!(error = %e, "could not save the history");
+            }
+        }
+    }
+}
+
+/// The answer to a question asked on the terminal (the workspace's
+/// trust): a line typed after `styled` (`plain`: as it is without its
+/// style), read from the chat's one reader of the keyboard with the
+/// prompt's line editing (no history, no completion, no key of the
+/// chat's own: Shift-Tab, Esc Esc, Ctrl-G and Ctrl-V do nothing here).
+/// Ctrl-Z stops the chat as at the prompt; back from it, or on a resize,
+/// the question's line is drawn again as it was.
+pub fn read_answer(
+    rt: &tokio::runtime::Handle,
+    keys: &mut Keys,
+    styled: &str,
+    plain: &str,
+) -> Read {
+    let mut line = PromptLine::new(FileHistory::new(), false);
+    line.start("", "");
+    let nothing = |_: &str, pos: usize| (pos, Vec::new());
+    edit_line(rt, keys, &mut line, styled, plain, &nothing, false)
+}
+
+/// Read `line` from `keys` (a terminal) after the prompt `styled`
+/// (`plain` without its style), drawing it as it changes: the prompt's
+/// loop, and the trust question's. Without `actions`, a key the chat
+/// handles itself (Shift-Tab, Esc Esc, Ctrl-G, Ctrl-V) only rings the
+/// bell, the line kept.
+fn edit_line(
+    rt: &tokio::runtime::Handle,
+    keys: &mut Keys,
+    line: &mut PromptLine<FileHistory>,
+    styled: &str,
+    plain: &str,
+    complete: &super::promptline::Complete,
+    actions: bool,
+) -> Read {
+    // Ctrl-C, Ctrl-Z and Ctrl-V are keys at the prompt
+    let raw = keys.raw();
+    let mut screen = Drawn::default();
+    let mut width = super::screen::terminal_width();
+    screen.draw(line, styled, plain, width);
+    loop {
+        let next = match rt.block_on(keys.next()) {
+            Some(Input::Term(e)) => Some(e),
+            // `kill -INT`, or Ctrl-C typed while the terminal's
+            // signals were on (between a turn's end and now): as
+            // the key
+            Some(Input::Signal(Sig::Interrupt)) => {
+                Some(TermEvent::Key(crossterm::event::KeyEvent::new(
+                    crossterm::event::KeyCode::Char('c'),
+                    crossterm::event::KeyModifiers::CONTROL,
+                )))
+            }
+            // back from a stop: the mode set again, the line drawn
+            // again from where the cursor is (the shell wrote under it
+            // meanwhile: `fg`)
+            Some(Input::Signal(Sig::Continue)) => {
+                keys.restore_char_mode();
+                width = super::screen::terminal_width();
+                screen = Drawn::default();
+                screen.draw(line, styled, plain, width);
+                continue;
+            }
+            None => None,
+        };
+        let Some(event) = next else {
+            screen.leave();
+            return Read::Eof;
+        };
+        // drawn again from the rows it took (as rustyline did: a
+        // terminal that does not reflow keeps them so)
+        if let TermEvent::Resize(w, _) = event {
+            width = usize::from(w).max(1);
+        }
+        match line.input(&event, Instant::now(), complete) {
+            Outcome::Nothing => {}
+            Outcome::Bell => write_now("\x07"),
+            Outcome::Redraw => screen.draw(line, styled, plain, width),
+            Outcome::List(names) => {
+                screen.go_to_end();
+                write_now(&list(&names, width));
+                screen = Drawn::default();
+                screen.draw(line, styled, plain, width);
+            }
+            Outcome::ClearScreen => {
+                write_now("\x1b[H\x1b[2J");
+                screen = Drawn::default();
+                screen.draw(line, styled, plain, width);
+            }
+            // the terminal handed back, the chat stopped; the SIGCONT
+            // that continues it draws the line again (above)
+            Outcome::Suspend => super::keys::stop_here(),
+            Outcome::Done(Read::Action(_)) if !actions => {
+                // the line as it was, to type on
+                let (before, after) = line.line().split_at(line.pos().min(line.line().len()));
+                let (before, after) = (before.to_owned(), after.to_owned());
+                line.start(&before, &after);
+                write_now("\x07");
+            }
+            Outcome::Done(read) => {
+                screen.leave();
+                drop(raw);
+                // what was typed past the end of the reading stays in
+                // the one reader, in order, for whoever reads next: the
+                // turn the line starts (its type-ahead), a mode
+                // switch, a picker, the next prompt
+                return read;
             }
         }
     }
@@ -765,28 +805,42 @@ impl Drawn {
         };
         let bottom = (top + room).min(end.rows);
         let starts = row_starts(plain.width(), &text, width);
-        let from = if top == 0 { 0 } else { starts[top] };
-        let drawn = match starts.get(bottom) {
-            // the row after the window starts past a newline: not written
-            Some(&to) => {
-                let part = &text[from..to];
-                part.strip_suffix('\n').unwrap_or(part)
-            }
-            None => &text[from..],
-        };
+        // the rows the prompt takes alone (a prompt wider than the screen)
+        let prompt_rows = plain.width() / width.max(2);
         let mut out = String::new();
         if self.cursor_row > 0 {
             out.push_str(&format!("\x1b[{}A", self.cursor_row));
         }
         out.push_str("\r\x1b[J");
-        if top == 0 {
+        let first = if top == 0 {
             out.push_str(shown);
+            if prompt_rows > 0 && plain.width() % width.max(2) == 0 {
+                // the prompt filled its last row: the line starts a row
+                out.push_str("\r\n");
+            }
+            prompt_rows
+        } else {
+            top
+        };
+        // each row of the layout written as a row of its own, the
+        // terminal's wrapping off: where the terminal gives a character
+        // another width than the layout does (an emoji sequence joined
+        // with ZWJ, a character of ambiguous width), a row may look
+        // shorter or be cut at the screen's edge, but the rows are the
+        // layout's, so the cursor goes to its row and the next drawing
+        // starts where this one did (a disagreement never climbs into
+        // what is above the prompt, nor adds up from row to row)
+        out.push_str("\x1b[?7l");
+        for r in first..bottom {
+            if r > first {
+                out.push_str("\r\n");
+            }
+            let from = starts.get(r).copied().unwrap_or(text.len());
+            let to = starts.get(r + 1).copied().unwrap_or(text.len());
+            let part = &text[from..to.max(from)];
+            out.push_str(part.strip_suffix('\n').unwrap_or(part));
         }
-        out.push_str(drawn);
-        // a row filled to its last column: the cursor goes to the next
-        if bottom == end.rows && end.cursor_col == 0 && end.rows > 1 && !text.ends_with('\n') {
-            out.push_str("\r\n");
-        }
+        out.push_str("\x1b[?7h");
         let last = bottom - 1 - top;
         let row = at.cursor_row - top;
         let up = last - row;
@@ -956,6 +1010,43 @@ mod tests {
             rows[end + 1 - (h - 1)..=end].to_vec()
         };
         assert_eq!(tail(&term), tail(&fresh));
+    }
+
+    /// Where the terminal gives a character another width than the
+    /// layout does (here U+2630 ☰: two columns to unicode-width, one to
+    /// many terminals and to the test's), the line's rows are still the
+    /// layout's: each key's drawing starts where the last one did, and the
+    /// chat's output above the prompt stays. Drawn as one stream that the
+    /// terminal wrapped, the next drawing went up a row too many on each
+    /// key, and ate the output above.
+    #[test]
+    fn a_width_the_terminal_disagrees_with_never_climbs_into_the_output() {
+        let (w, h) = (40usize, 12usize);
+        let tty = |s: String| s.replace('\n', "\r\n");
+        let mut term = vt100::Parser::new(h as u16, w as u16, 0);
+        term.process(b"answer one\r\nanswer two\r\n");
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let mut d = Drawn::default();
+        let mut typed = String::new();
+        for _ in 0..30 {
+            typed.push('\u{2630}');
+            line.start(&typed, "");
+            term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        }
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        assert_eq!(rows[0], "answer one", "{rows:#?}");
+        assert_eq!(rows[1], "answer two", "{rows:#?}");
+        // the layout's rows: 19 on the prompt's (2 + 38 columns), 11 after
+        assert_eq!(rows[2], format!("› {}", "\u{2630}".repeat(19)), "{rows:#?}");
+        assert_eq!(rows[3], "\u{2630}".repeat(11), "{rows:#?}");
+        assert!(rows[4..].iter().all(|r| r.trim().is_empty()), "{rows:#?}");
+        assert_eq!(term.screen().cursor_position().0, 3);
+        // and the line read back to its start: drawn in place, once
+        line.start("", &typed);
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        assert_eq!(rows[1], "answer two", "{rows:#?}");
+        assert_eq!(term.screen().cursor_position(), (2, 2));
     }
 
     /// The history file is read as the person's data: a line that is not

@@ -24,10 +24,12 @@
 //! reading, neither lost nor echoed. What was typed past a reading's end
 //! stays here, in order, for the next: no second queue of keys.
 //!
-//! A child that owns the terminal (the Ctrl-G editor, the shell after
-//! Ctrl-Z at the prompt) has it while the reading is paused
-//! ([`Keys::pause`]: the thread stopped, the mode the chat found put back)
-//! and resumed after ([`Keys::resume`]): still one instance.
+//! A child that owns the terminal (the Ctrl-G editor) has it while the
+//! reading is paused ([`Keys::pause`]: the thread stopped, the mode the
+//! chat found put back) and resumed after ([`Keys::resume`]): still one
+//! instance. The shell has it while the chat is stopped (Ctrl-Z, `kill
+//! -TSTP`): handed back before the stop, taken again after it
+//! ([`stop_here`]).
 //!
 //! Every signal the chat handles comes in through the same channel, taken
 //! once for the chat's life: SIGINT and SIGCONT as [`Input::Signal`]s
@@ -37,8 +39,10 @@
 //! every other wait of the chat waits on [`stopped`].
 //!
 //! The terminal is put in character mode without echo, with signals on:
-//! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, and the
-//! shell's `fg` brings the turn back). The prompt, and a dialog that needs
+//! Ctrl-C still interrupts (SIGINT), Ctrl-Z still suspends (SIGTSTP, taken
+//! here too: the terminal is handed back as the chat found it before the
+//! process stops, [`stop_here`], and the shell's `fg` brings the turn
+//! back, drawn again, nothing it said or was typed lost). The prompt, and a dialog that needs
 //! Ctrl-C as a key, ask for [`Keys::raw`] for as long as they run.
 //!
 //! In every mode set here, output processing is on (`OPOST`, `ONLCR`), even
@@ -136,12 +140,15 @@ const STOPS: [i32; 5] = [
 
 /// Every signal the chat takes, for its life, through its one source
 /// (#42.1): SIGINT (Ctrl-C while Claude works) and SIGCONT (back from
-/// Ctrl-Z) as events beside the keys ([`Sig`]), and the ones that end it
-/// ([`STOPS`]). A resize (SIGWINCH) comes from the terminal's own reader,
-/// as a [`TermEvent::Resize`] among the keys.
-const TAKEN: [i32; 7] = [
+/// Ctrl-Z) as events beside the keys ([`Sig`]), SIGTSTP (Ctrl-Z while
+/// Claude works, `kill -TSTP`) as a stop with the terminal handed back
+/// first ([`stop_here`]), and the ones that end it ([`STOPS`]). A resize
+/// (SIGWINCH) comes from the terminal's own reader, as a
+/// [`TermEvent::Resize`] among the keys.
+const TAKEN: [i32; 8] = [
     libc::SIGINT,
     libc::SIGCONT,
+    libc::SIGTSTP,
     libc::SIGTERM,
     libc::SIGHUP,
     libc::SIGQUIT,
@@ -162,6 +169,81 @@ static STOPPED: AtomicI32 = AtomicI32::new(0);
 /// Whether the chat's one [`Keys`] was made: a second is refused, so that
 /// no two readers ever share the keyboard or the signals.
 static MADE: AtomicBool = AtomicBool::new(false);
+
+/// The chat's terminal as a stop needs it, to hand it back first: set
+/// while the chat reads one ([`Terminal`]).
+static HANDBACK: std::sync::Mutex<Option<Handback>> = std::sync::Mutex::new(None);
+
+/// What [`stop_here`] needs of the chat's terminal.
+struct Handback {
+    /// The terminal (a descriptor of its own).
+    fd: OwnedFd,
+    /// The mode the chat found it in.
+    saved: Termios,
+    /// How many [`RawGuard`]s live (the mode to set again after).
+    raw: Arc<AtomicUsize>,
+    /// The chat has the terminal: its reading is not paused (a child
+    /// that owns it, the Ctrl-G editor, keeps it as it is).
+    ours: bool,
+}
+
+fn handback() -> std::sync::MutexGuard<'static, Option<Handback>> {
+    HANDBACK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Stop the process as SIGTSTP stops it (Ctrl-Z, `kill -TSTP`), the
+/// terminal first handed back as the chat found it: its mode (echo,
+/// lines, signals), bracketed paste off, the cursor shown. Back from the
+/// stop, the chat's mode is set again at once (a key typed after `fg` is
+/// neither echoed nor held for a line), and the SIGCONT that continued it
+/// comes in as [`Sig::Continue`]: the reading draws again what it shows.
+///
+/// The stop is SIGTSTP's own (its default action, for the moment of the
+/// stop): in a process group no shell can continue (an orphaned one, as
+/// `ssh host claudio` runs it), the kernel drops it, as it drops a Ctrl-Z
+/// there, and the chat goes on where it was.
+pub fn stop_here() {
+    let held = handback();
+    let ours = held.as_ref().filter(|h| h.ours);
+    if let Some(h) = ours {
+        write_now(b"\x1b[?2004l\x1b[?25h");
+        let _ = termios::tcsetattr(&h.fd, OptionalActions::Now, &h.saved);
+    }
+    stop_as_sigtstp();
+    if let Some(h) = ours {
+        let signals = h.raw.load(Ordering::SeqCst) == 0;
+        let _ = termios::tcsetattr(&h.fd, OptionalActions::Now, &char_mode(&h.saved, signals));
+        write_now(b"\x1b[?2004h");
+    }
+}
+
+/// SIGTSTP's default action, now: the chat's own handling of it set aside
+/// for the moment of the stop, and put back after.
+fn stop_as_sigtstp() {
+    // SAFETY: sigaction(2) with valid pointers: SIGTSTP's action swapped
+    // for its default and back; raise(3) of it on this thread, which stops
+    // the process (or, in an orphaned process group, is dropped) before it
+    // returns.
+    unsafe {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        libc::sigemptyset(&mut default.sa_mask);
+        let mut taken: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGTSTP, &default, &mut taken) != 0 {
+            return;
+        }
+        let mut only: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut only);
+        libc::sigaddset(&mut only, libc::SIGTSTP);
+        let mut mask: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &only, &mut mask);
+        libc::raise(libc::SIGTSTP);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &mask, std::ptr::null_mut());
+        libc::sigaction(libc::SIGTSTP, &taken, std::ptr::null_mut());
+    }
+}
 
 /// The signal that stopped the chat, if one did.
 pub fn stopped_by() -> Option<i32> {
@@ -234,8 +316,8 @@ enum Raw {
 /// the chat's life ([`Keys::start`]): keys typed at any moment (between a
 /// turn's end and the next prompt, while a dialog opens, while the
 /// session connects) wait in its one channel, in order, for whoever reads
-/// next. A child that must own the terminal (the Ctrl-G editor, the shell
-/// after Ctrl-Z) has it while the reading is paused ([`Keys::pause`],
+/// next. A child that must own the terminal (the Ctrl-G editor) has it
+/// while the reading is paused ([`Keys::pause`],
 /// [`Keys::resume`]). The terminal's mode is put back when it is dropped.
 pub struct Keys {
     rx: mpsc::UnboundedReceiver<Raw>,
@@ -317,6 +399,12 @@ fn take_signals(handle: &tokio::runtime::Handle, tx: mpsc::UnboundedSender<Raw>)
                 std::task::Poll::Pending
             })
             .await;
+            if n == libc::SIGTSTP {
+                // the process stops here, and goes on here: the SIGCONT
+                // that continues it comes next, as an event
+                stop_here();
+                continue;
+            }
             if STOPS.contains(&n) {
                 let _ = STOPPED.compare_exchange(0, n, Ordering::SeqCst, Ordering::SeqCst);
                 if let Some(stop) = STOP.get() {
@@ -441,6 +529,31 @@ impl Keys {
         }
     }
 
+    /// Drop every key typed so far, read or not yet: a question about to
+    /// be shown (the workspace's trust) is answered only by keys typed
+    /// after it is. The reading thread is stopped for the moment (what
+    /// crossterm holds is dropped with it), the terminal's input queue
+    /// flushed, the thread started again, and the keys in the channel
+    /// dropped up to a signal (kept, for the next reading).
+    pub fn discard_typed(&mut self) {
+        if let Some(t) = self.term.as_mut() {
+            if let Some(reader) = t.reader.take() {
+                reader.stop();
+                while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
+                    if crossterm::event::read().is_err() {
+                        break;
+                    }
+                }
+                let _ = termios::tcflush(t.tty.fd(), termios::QueueSelector::IFlush);
+                match Reader::start(self.tx.clone()) {
+                    Ok(r) => t.reader = Some(r),
+                    Err(_) => self.gone = true,
+                }
+            }
+        }
+        drop(self.ready());
+    }
+
     /// The keys read and not taken yet, without waiting for more: what
     /// was typed before what is drawn next. Ends at a signal (it is the
     /// next [`Keys::next`]'s).
@@ -542,8 +655,7 @@ impl Keys {
         }
     }
 
-    /// Let a child own the terminal (the Ctrl-G editor, the shell after
-    /// Ctrl-Z): the reading stops, what was read stays in the channel for
+    /// Let a child own the terminal (the Ctrl-G editor): the reading stops, what was read stays in the channel for
     /// the next reading, and the terminal's mode is the one the chat found
     /// (echo, lines) until [`Keys::resume`]. Still the one reader: nothing
     /// else reads the keyboard meanwhile but the child.
@@ -555,6 +667,9 @@ impl Keys {
             return;
         };
         reader.stop();
+        if let Some(h) = handback().as_mut() {
+            h.ours = false;
+        }
         // what crossterm read and still holds, before what comes after
         while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
             let e = crossterm::event::read();
@@ -581,6 +696,9 @@ impl Keys {
         match Reader::start(self.tx.clone()) {
             Ok(r) => t.reader = Some(r),
             Err(_) => self.gone = true,
+        }
+        if let Some(h) = handback().as_mut() {
+            h.ours = t.reader.is_some();
         }
     }
 }
@@ -648,6 +766,14 @@ impl Terminal {
         };
         t.enter_char_mode().ok()?;
         t.reader = Some(Reader::start(tx.clone()).ok()?);
+        if let Ok(fd) = rustix::io::fcntl_dupfd_cloexec(t.tty.fd(), 0) {
+            *handback() = Some(Handback {
+                fd,
+                saved: t.saved.clone(),
+                raw: t.raw.clone(),
+                ours: true,
+            });
+        }
         Some(t)
     }
 
@@ -662,6 +788,69 @@ impl Terminal {
         )?;
         write_now(b"\x1b[?2004h");
         Ok(())
+    }
+}
+
+/// A paste, with what came in the same burst of input after its end
+/// marker: a pasted text holding the marker (`ESC [201~`) ends the paste
+/// there, and what followed it in the text would be read as keys typed
+/// (an Enter in it would send the prompt, a `y` answer an approval). What
+/// is read at once after a paste's end (crossterm holds it already, or the
+/// terminal has it ready: nobody types that fast) is taken as pasted
+/// text: a character as itself, Enter as a line break, Tab as a tab, a
+/// paste's text joined on; a key no text can hold (an arrow, a Ctrl or
+/// Alt chord) is dropped, never acted on. A resize met meanwhile is kept
+/// in `after`, in order, as is an error (which ends the burst).
+///
+/// What the terminal sends later (a paste split by a slow link, its tail
+/// in a later read) is not caught: that would need a guess of time.
+fn rest_of_paste(mut text: String, after: &mut Vec<io::Result<Event>>) -> String {
+    while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
+        let next = crossterm::event::read();
+        match next {
+            Ok(e) => match in_paste(&e) {
+                InPaste::Text(t) => text.push_str(&t),
+                InPaste::Dropped => {}
+                InPaste::Kept => after.push(Ok(e)),
+            },
+            Err(_) => {
+                after.push(next);
+                break;
+            }
+        }
+    }
+    text
+}
+
+/// What an event read in the same burst as a paste's end is to it.
+#[derive(Debug, PartialEq, Eq)]
+enum InPaste {
+    /// Pasted text.
+    Text(String),
+    /// A key no text holds: not acted on.
+    Dropped,
+    /// Not input (a resize): handed on as it is.
+    Kept,
+}
+
+fn in_paste(e: &Event) -> InPaste {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    match e {
+        Event::Paste(t) => InPaste::Text(t.clone()),
+        Event::Key(k) if k.kind == KeyEventKind::Release => InPaste::Dropped,
+        Event::Key(k) => {
+            let chord = k
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+            match k.code {
+                KeyCode::Char(c) if !chord => InPaste::Text(c.to_string()),
+                KeyCode::Enter => InPaste::Text("\n".into()),
+                KeyCode::Tab if !chord => InPaste::Text("\t".into()),
+                _ => InPaste::Dropped,
+            }
+        }
+        Event::Resize(..) => InPaste::Kept,
+        _ => InPaste::Dropped,
     }
 }
 
@@ -693,9 +882,16 @@ impl Reader {
                         Ok(true) => crossterm::event::read(),
                         Err(e) => Err(e),
                     };
-                    let failed = next.is_err();
-                    if tx.send(Raw::Term(next)).is_err() || failed {
-                        return;
+                    let mut after = Vec::new();
+                    let next = match next {
+                        Ok(Event::Paste(text)) => Ok(Event::Paste(rest_of_paste(text, &mut after))),
+                        other => other,
+                    };
+                    for next in std::iter::once(next).chain(after) {
+                        let failed = next.is_err();
+                        if tx.send(Raw::Term(next)).is_err() || failed {
+                            return;
+                        }
                     }
                 }
             })?;
@@ -712,6 +908,7 @@ impl Reader {
 
 impl Drop for Terminal {
     fn drop(&mut self) {
+        *handback() = None;
         if let Some(reader) = self.reader.take() {
             reader.stop();
             write_now(b"\x1b[?2004l");
@@ -824,6 +1021,46 @@ mod tests {
             });
             assert_eq!(got.ok().flatten(), Some(Input::Signal(sig)));
         }
+    }
+
+    /// What comes in the same burst after a paste's end is pasted text:
+    /// an Enter a line break, not a send; a key no text holds is dropped,
+    /// never acted on; a resize is handed on.
+    #[test]
+    fn keys_in_a_paste_s_burst_are_its_text_never_acted_on() {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let key = |code, m| Event::Key(KeyEvent::new(code, m));
+        let none = KeyModifiers::NONE;
+        assert_eq!(
+            in_paste(&key(KeyCode::Char('y'), none)),
+            InPaste::Text("y".into())
+        );
+        assert_eq!(
+            in_paste(&key(KeyCode::Char('Y'), KeyModifiers::SHIFT)),
+            InPaste::Text("Y".into())
+        );
+        assert_eq!(
+            in_paste(&key(KeyCode::Enter, none)),
+            InPaste::Text("\n".into())
+        );
+        assert_eq!(
+            in_paste(&key(KeyCode::Tab, none)),
+            InPaste::Text("\t".into())
+        );
+        assert_eq!(
+            in_paste(&Event::Paste("more".into())),
+            InPaste::Text("more".into())
+        );
+        for dropped in [
+            key(KeyCode::Up, none),
+            key(KeyCode::Esc, none),
+            key(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            key(KeyCode::Char('x'), KeyModifiers::ALT),
+            key(KeyCode::BackTab, KeyModifiers::SHIFT),
+        ] {
+            assert_eq!(in_paste(&dropped), InPaste::Dropped, "{dropped:?}");
+        }
+        assert_eq!(in_paste(&Event::Resize(80, 24)), InPaste::Kept);
     }
 
     #[test]
