@@ -123,6 +123,12 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
     }
 
+    /// Whether [`LineReader::next_line`] would answer without reading: a
+    /// whole line is buffered, or the stream ended.
+    pub fn line_buffered(&self) -> bool {
+        self.eof || memchr::memchr(b'\n', &self.buf[self.start..self.end]).is_some()
+    }
+
     fn finish(&mut self) -> Option<Line<'_>> {
         if self.discarding {
             self.discarding = false;
