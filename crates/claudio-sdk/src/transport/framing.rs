@@ -234,6 +234,22 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn line_buffered_says_whether_the_next_line_needs_a_read() {
+        let mut r = LineReader::new(&b"a\nb\nc"[..], 100);
+        assert!(!r.line_buffered(), "nothing read yet");
+        assert_eq!(r.next_line().await.unwrap(), Some(Line::Data(b"a")));
+        assert!(r.line_buffered(), "b's line is in the buffer");
+        assert_eq!(r.next_line().await.unwrap(), Some(Line::Data(b"b")));
+        assert!(
+            !r.line_buffered(),
+            "c is half a line: the next read may wait"
+        );
+        assert_eq!(r.next_line().await.unwrap(), Some(Line::Data(b"c")));
+        assert!(r.line_buffered(), "the end is known");
+        assert_eq!(r.next_line().await.unwrap(), None);
+    }
+
+    #[tokio::test]
     async fn exactly_at_the_limit_passes() {
         let got = collect(b"12345\n123456\n", 5).await;
         assert_eq!(got, vec![Ok("12345".into()), Err(())]);
