@@ -43,6 +43,7 @@ mod search;
 mod sessions;
 mod statusline;
 mod stream_consumers;
+mod text_runs;
 mod tidy_screen;
 mod trust_approve;
 mod trust_archive;

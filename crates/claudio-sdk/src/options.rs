@@ -77,6 +77,9 @@ pub struct Options {
     pub fork_session: bool,
     /// `--include-partial-messages` (token deltas as `stream_event`s).
     pub include_partial_messages: bool,
+    /// The main agent's text deltas of one block, written back to back,
+    /// come as one `stream_event` (see [`Options::coalesce_text_deltas`]).
+    pub coalesce_text_deltas: bool,
     /// `--add-dir`.
     pub add_dirs: Vec<PathBuf>,
     /// `--fallback-model`: the models to try, in order, when the main one
@@ -172,6 +175,7 @@ impl Default for Options {
             continue_conversation: false,
             fork_session: false,
             include_partial_messages: false,
+            coalesce_text_deltas: false,
             add_dirs: Vec::new(),
             fallback_models: Vec::new(),
             effort: None,
@@ -222,6 +226,7 @@ impl std::fmt::Debug for Options {
             .field("continue_conversation", &self.continue_conversation)
             .field("fork_session", &self.fork_session)
             .field("include_partial_messages", &self.include_partial_messages)
+            .field("coalesce_text_deltas", &self.coalesce_text_deltas)
             .field("fallback_models", &self.fallback_models)
             .field("effort", &self.effort)
             .field("thinking", &self.thinking)
@@ -347,6 +352,25 @@ impl Options {
         /// See [`StreamEventMessage::text_delta`](crate::protocol::StreamEventMessage::text_delta)
         /// and the [crate's example](crate) for reading them.
         include_partial_messages: bool
+    );
+    setter!(
+        /// With [`Options::include_partial_messages`]: the main agent's
+        /// text deltas of one content block that the CLI wrote back to
+        /// back and that are read at once come as one `stream_event`, its
+        /// text theirs joined (its other fields the first's), instead of
+        /// one message each. For a host that only shows the text: the same
+        /// text, in far fewer messages. A run is handed on before anything
+        /// the CLI wrote after it, and before the client waits for more
+        /// output, so no text waits. Ignored by
+        /// [`Client::connect_keeping_raw`](crate::Client::connect_keeping_raw)
+        /// (each raw line is its own message).
+        ///
+        /// ```
+        /// let options = claudio::Options::default()
+        ///     .include_partial_messages(true)
+        ///     .coalesce_text_deltas(true);
+        /// ```
+        coalesce_text_deltas: bool
     );
     setter!(
         /// Enable file checkpoints for `rewind_files`.

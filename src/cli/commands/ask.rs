@@ -166,8 +166,13 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     }
     // with a schema, the answer is the object the model returns, not its text
     let structured = schema.is_some() && args.output_format == OutputFormat::Text;
+    let streamed_text = args.output_format == OutputFormat::Text && !structured;
     let mut options = build_options(session)?
-        .include_partial_messages(args.output_format != OutputFormat::Json && !structured);
+        .include_partial_messages(args.output_format != OutputFormat::Json && !structured)
+        // Text to a pipe is written as it comes, byte for byte: a run of
+        // deltas read at once is one message, not one per delta (on a
+        // terminal each delta is shown and filled as it comes).
+        .coalesce_text_deltas(streamed_text && !io::stdout().is_terminal());
     if let Some(schema) = schema {
         options = options.json_schema(schema);
     }

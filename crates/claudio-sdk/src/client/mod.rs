@@ -7,6 +7,7 @@ mod events;
 mod query;
 mod queue;
 mod router;
+mod runs;
 
 pub use client::{Client, RawMessage, Turn};
 pub use events::{Answer, AnswerError, Event, Request, RequestBody, RequestState, Responder};

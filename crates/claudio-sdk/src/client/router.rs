@@ -6,6 +6,7 @@ use super::events::{
     self, Answer, Deliver, Event, Incoming, Kind, Queued, Request, RequestBody, Responder, Slot,
 };
 use super::queue::Queue;
+use super::runs::{TextRun, RUN_BYTES};
 use crate::error::{Error, Result};
 use crate::handlers::{BoxFuture, HookHandler, PermissionHandler, RequestContext};
 use crate::mcp::McpServer;
@@ -111,6 +112,8 @@ pub(crate) struct Shared {
     pub(crate) close_grace: Duration,
     inactivity_timeout: Option<Duration>,
     keep_raw: bool,
+    /// Text deltas come in runs ([`super::runs`]).
+    coalesce: bool,
 }
 
 /// The most prompts remembered as sent and not yet taken by a turn: past
@@ -242,6 +245,7 @@ impl Shared {
             close_grace: options.close_grace,
             inactivity_timeout: options.inactivity_timeout,
             keep_raw,
+            coalesce: options.coalesce_text_deltas && !keep_raw,
         })
     }
 
@@ -701,14 +705,30 @@ enum Read {
         Option<Box<[u8]>>,
         usize,
     ),
+    /// The line went into the run of text deltas.
+    InRun,
+    /// The next read may wait for the CLI: the run goes first.
+    WouldWait,
     TooLong,
     Eof,
     Failed(std::io::Error),
 }
 
-async fn read_one(reader: &mut LineReader<ChildStdout>, keep_raw: bool) -> Read {
+async fn read_one(
+    reader: &mut LineReader<ChildStdout>,
+    keep_raw: bool,
+    mut run: Option<&mut TextRun>,
+) -> Read {
+    if run.as_ref().is_some_and(|r| r.is_open()) && !reader.line_buffered() {
+        return Read::WouldWait;
+    }
     let (message, size) = match reader.next_line().await {
-        Ok(Some(Line::Data(d))) => (Routed::parse(d), d.len()),
+        Ok(Some(Line::Data(d))) => {
+            if run.as_mut().is_some_and(|r| r.offer(d)) {
+                return Read::InRun;
+            }
+            (Routed::parse(d), d.len())
+        }
         Ok(Some(Line::TooLong)) => return Read::TooLong,
         Ok(None) => return Read::Eof,
         Err(e) => return Read::Failed(e),
@@ -724,11 +744,13 @@ const RECENT_PLANS: usize = 8;
 pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: usize) {
     let mut reader = LineReader::new(stdout, max_line);
     let mut batch = 0;
+    let mut run = TextRun::default();
     loop {
+        let runs = shared.coalesce.then_some(&mut run);
         let read = match shared.inactivity_timeout {
-            None => read_one(&mut reader, shared.keep_raw).await,
+            None => read_one(&mut reader, shared.keep_raw, runs).await,
             Some(d) => {
-                match tokio::time::timeout(d, read_one(&mut reader, shared.keep_raw)).await {
+                match tokio::time::timeout(d, read_one(&mut reader, shared.keep_raw, runs)).await {
                     Ok(r) => r,
                     Err(_) => {
                         // Silence counts only while a turn runs and nobody is
@@ -751,7 +773,26 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
             }
         };
         shared.touch();
+        if let Read::InRun = read {
+            if run.bytes() < RUN_BYTES {
+                continue;
+            }
+        }
+        // the run goes before anything read after it
+        if let Some((head, size)) = run.take() {
+            let message = Message::StreamEvent(head);
+            shared
+                .queue
+                .push(Ok(Queued::Message(Incoming { message, raw: None })), size)
+                .await;
+            batch += 1;
+            if batch == YIELD_EVERY {
+                batch = 0;
+                tokio::task::yield_now().await;
+            }
+        }
         match read {
+            Read::InRun | Read::WouldWait => {}
             Read::Message(Ok(routed), raw, size) => match routed {
                 Routed::Response(r) => shared.resolve(*r),
                 Routed::Request(r) => shared.dispatch(*r, size).await,

@@ -59,6 +59,94 @@ pub(crate) fn stream_delta(line: &str) -> Option<StreamEventMessage> {
     })
 }
 
+/// The main agent's text delta, as [`text_delta_into`] read it: all of
+/// the line but its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TextDelta<'a> {
+    pub(crate) index: usize,
+    pub(crate) session_id: Option<&'a str>,
+    pub(crate) uuid: Option<&'a str>,
+    pub(crate) api_message_id: Option<&'a str>,
+}
+
+/// Read `line` if it is a `stream_event` carrying one `text_delta` of the
+/// main agent (`parent_tool_use_id` null or absent), with its text
+/// unescaped straight onto the end of `out`: nothing is allocated. The ids
+/// must be plain strings (no escapes), as the CLI writes them. Anything
+/// else declines, with `out` as it was; where it answers, the answer is
+/// the general decoder's (the differential tests below).
+pub(crate) fn text_delta_into<'a>(line: &'a str, out: &mut String) -> Option<TextDelta<'a>> {
+    let before = out.len();
+    let read = text_delta_inner(line, out);
+    if read.is_none() {
+        out.truncate(before);
+    }
+    read
+}
+
+fn text_delta_inner<'a>(line: &'a str, out: &mut String) -> Option<TextDelta<'a>> {
+    let mut p = Parser {
+        b: line.as_bytes(),
+        s: line,
+        i: 0,
+    };
+    p.lit(br#"{"type":"stream_event","event":{"#)?;
+    let (mut kind, mut index, mut delta) = (false, None, false);
+    loop {
+        let key = p.one_of(&[
+            br#""type":"content_block_delta""#,
+            br#""index":"#,
+            br#""delta":{"#,
+        ])?;
+        match key {
+            0 if !kind => kind = true,
+            1 if index.is_none() => index = Some(p.index()?),
+            2 if !delta => {
+                p.text_delta_body(out)?;
+                delta = true;
+            }
+            _ => return None,
+        }
+        if !p.next_member()? {
+            break;
+        }
+    }
+    if !kind || !delta {
+        return None;
+    }
+    let mut fields: [Option<Option<&'a str>>; 4] = [None; 4];
+    while p.peek()? == b',' {
+        p.i += 1;
+        let slot = p.one_of(&[
+            br#""session_id":"#,
+            br#""parent_tool_use_id":"#,
+            br#""uuid":"#,
+            br#""api_message_id":"#,
+        ])?;
+        if fields[slot].is_some() {
+            return None;
+        }
+        fields[slot] = Some(match p.lit(b"null") {
+            Some(()) => None,
+            None => Some(p.plain_string()?),
+        });
+    }
+    p.lit(b"}")?;
+    if p.i != p.b.len() {
+        return None;
+    }
+    let [session_id, parent, uuid, api_message_id] = fields.map(Option::flatten);
+    if parent.is_some() {
+        return None; // a sub-agent's: not the answer's text
+    }
+    Some(TextDelta {
+        index: index?,
+        session_id,
+        uuid,
+        api_message_id,
+    })
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     /// The same bytes, known to be UTF-8.
@@ -160,6 +248,26 @@ impl<'a> Parser<'a> {
         ][field](text))
     }
 
+    /// The body of a `text_delta` after its `{`: `type` and `text`, each
+    /// once, in any order; the text unescaped onto `out`.
+    fn text_delta_body(&mut self, out: &mut String) -> Option<()> {
+        let (mut kind, mut text) = (false, false);
+        loop {
+            match self.one_of(&[br#""type":"text_delta""#, br#""text":"#])? {
+                0 if !kind => kind = true,
+                1 if !text => {
+                    self.string_into(out)?;
+                    text = true;
+                }
+                _ => return None,
+            }
+            if !self.next_member()? {
+                break;
+            }
+        }
+        (kind && text).then_some(())
+    }
+
     /// After a member: `,` (true: another follows) or `}` (false: the end).
     fn next_member(&mut self) -> Option<bool> {
         let more = match self.peek()? {
@@ -204,11 +312,46 @@ impl<'a> Parser<'a> {
         let mut out = String::with_capacity(end - start + 16);
         out.push_str(&self.s[start..end]);
         self.i = end;
+        self.escaped_into(&mut out)?;
+        Some(Cow::Owned(out))
+    }
+
+    /// A JSON string, unescaped onto the end of `out` (on `None`, `out`
+    /// may hold part of it: the caller cuts it back).
+    fn string_into(&mut self, out: &mut String) -> Option<()> {
+        self.lit(b"\"")?;
+        let start = self.i;
+        let end = start + special(&self.b[start..])?;
+        out.push_str(&self.s[start..end]);
+        self.i = end;
+        if self.b[end] == b'"' {
+            self.i = end + 1;
+            return Some(());
+        }
+        self.escaped_into(out)
+    }
+
+    /// A JSON string with nothing escaped in it (ids, as the CLI writes
+    /// them): anything else declines.
+    fn plain_string(&mut self) -> Option<&'a str> {
+        self.lit(b"\"")?;
+        let start = self.i;
+        let end = start + special(&self.b[start..])?;
+        if self.b[end] != b'"' {
+            return None;
+        }
+        self.i = end + 1;
+        Some(&self.s[start..end])
+    }
+
+    /// The rest of a string from an escape or a control character on
+    /// (`self.i` at it), unescaped onto `out`, through its closing quote.
+    fn escaped_into(&mut self, out: &mut String) -> Option<()> {
         loop {
             match self.b[self.i] {
                 b'"' => {
                     self.i += 1;
-                    return Some(Cow::Owned(out));
+                    return Some(());
                 }
                 b'\\' => {
                     let e = *self.b.get(self.i + 1)?;

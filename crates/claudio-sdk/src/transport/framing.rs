@@ -123,6 +123,12 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
     }
 
+    /// Whether [`LineReader::next_line`] would answer without reading: a
+    /// whole line is buffered, or the stream ended.
+    pub fn line_buffered(&self) -> bool {
+        self.eof || memchr::memchr(b'\n', &self.buf[self.start..self.end]).is_some()
+    }
+
     fn finish(&mut self) -> Option<Line<'_>> {
         if self.discarding {
             self.discarding = false;
@@ -224,6 +230,22 @@ mod tests {
         assert_eq!(r.take_last(), b"short");
         assert!(r.next_line().await.unwrap().is_some());
         assert_eq!(r.take_last(), big.as_bytes());
+        assert_eq!(r.next_line().await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn line_buffered_says_whether_the_next_line_needs_a_read() {
+        let mut r = LineReader::new(&b"a\nb\nc"[..], 100);
+        assert!(!r.line_buffered(), "nothing read yet");
+        assert_eq!(r.next_line().await.unwrap(), Some(Line::Data(b"a")));
+        assert!(r.line_buffered(), "b's line is in the buffer");
+        assert_eq!(r.next_line().await.unwrap(), Some(Line::Data(b"b")));
+        assert!(
+            !r.line_buffered(),
+            "c is half a line: the next read may wait"
+        );
+        assert_eq!(r.next_line().await.unwrap(), Some(Line::Data(b"c")));
+        assert!(r.line_buffered(), "the end is known");
         assert_eq!(r.next_line().await.unwrap(), None);
     }
 
