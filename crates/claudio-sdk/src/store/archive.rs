@@ -667,7 +667,9 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
             let _ = std::fs::remove_file(part_name(dst));
         }
     };
-    if before == Some((size, mtime)) {
+    // one written before archived files had a usage summary (or with one
+    // of another format) is written again, with it
+    if before == Some((size, mtime)) && super::packed::has_summary(dst) {
         stale_part();
         return Ok(Copied::Unchanged);
     }
@@ -714,6 +716,15 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
             return Err(e);
         }
     };
+    // what the transcript records about usage, kept at the end of the
+    // archived file: a usage report reads it instead of decompressing
+    let usage = match usage_of_source(&file, &meta, src, size) {
+        Ok(u) => u,
+        Err(e) => {
+            out.give_up(false);
+            return Err(e);
+        }
+    };
     // the file must not have changed while it was read
     let now = file.metadata().map_err(io_err(src))?;
     if now.len() != size || now.modified().ok() != Some(mtime) {
@@ -723,6 +734,12 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     }
     let finished = (|| {
         out.file.write_all_at(&header.to_bytes(), 0)?;
+        // the summary, tied to the frames before it (header included)
+        let data_end = out.file.metadata()?.len();
+        let sum = super::packed::checksum_of(&out.file, data_end)?;
+        if let Some(frame) = super::packed::summary_frame(&header, data_end, sum, &usage) {
+            out.file.write_all_at(&frame, data_end)?;
+        }
         out.file.set_modified(mtime)?;
         let len = out.file.metadata()?.len();
         std::fs::rename(&out.path, dst)?;
@@ -739,6 +756,20 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
             Err(io_err(dst)(e))
         }
     }
+}
+
+/// What the first `size` bytes of the transcript `file` record about
+/// usage (prompts counted): what a full read of its archived copy gives.
+fn usage_of_source(
+    file: &File,
+    meta: &std::fs::Metadata,
+    src: &Path,
+    size: u64,
+) -> StoreResult<super::usage::FileUsage> {
+    let mut from = file.try_clone().map_err(io_err(src))?;
+    from.seek(SeekFrom::Start(0)).map_err(io_err(src))?;
+    let t = super::lines::Transcript::from_parts(Box::new(from.take(size)), meta.clone(), src);
+    super::usage::read_usage(t, true)
 }
 
 /// Why compressing a transcript ended early.
@@ -1420,7 +1451,8 @@ mod tests {
             .join("subagents")
             .join(format!("agent-a1{PACKED_EXT}"));
         let whole = std::fs::read(&packed).unwrap();
-        std::fs::write(&packed, &whole[..whole.len() - 20]).unwrap();
+        // cut into its frames (its last bytes are the usage summary)
+        std::fs::write(&packed, &whole[..whole.len() / 2]).unwrap();
         let store = store.with_archive(&archive);
         assert!(store.resume_target(ID).is_err());
         assert!(
