@@ -14,7 +14,10 @@
 //! Each `.zst` file is zstd; its first frame is a skippable one holding the
 //! original's size and modification time, so that an unchanged file is
 //! skipped. The transcript follows in frames of [`CHUNK`] bytes, its last
-//! 64 KiB in a frame of their own.
+//! 64 KiB in a frame of their own; then another skippable frame, the usage
+//! summary (see [`packed`](super::packed)): what a usage report reads
+//! instead of decompressing the transcript. A file without one (written
+//! before there were summaries) is written again by the next pass.
 //!
 //! A file is written under a temporary name and renamed into place: a run
 //! that is stopped leaves the archive as it was. A pass that has the
@@ -512,17 +515,19 @@ fn lock_alone(archive: &Path) -> Option<File> {
     Some(dir)
 }
 
-/// The size and time of a file as archived: from the header of a packed
-/// one, else from the file itself.
-fn archived_as(dst: &Path, packed: bool) -> Option<(u64, SystemTime)> {
+/// The size and time of a file copied as it is into the archive.
+fn archived_as(dst: &Path) -> Option<(u64, SystemTime)> {
+    let m = super::open::open_nofollow(dst).ok()?.metadata().ok()?;
+    Some((m.len(), m.modified().ok()?))
+}
+
+/// The size and time of a transcript as archived at `dst` (from its
+/// header), and whether the file ends with a usage summary that matches
+/// them (see [`super::packed::has_summary`]).
+fn packed_as(dst: &Path) -> Option<(u64, SystemTime, bool)> {
     let f = super::open::open_nofollow(dst).ok()?;
-    if packed {
-        let h = Header::read(&f).ok()??;
-        Some((h.size, h.mtime))
-    } else {
-        let m = f.metadata().ok()?;
-        Some((m.len(), m.modified().ok()?))
-    }
+    let h = Header::read(&f).ok()??;
+    Some((h.size, h.mtime, super::packed::has_summary(&f, &h)))
 }
 
 /// The `.part` file of `dst`.
@@ -661,7 +666,10 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     let (file, meta) = open_regular(src)?;
     let size = meta.len();
     let mtime = meta.modified().map_err(io_err(src))?;
-    let before = archived_as(dst, true);
+    let (before, summarized) = match packed_as(dst) {
+        Some((size, mtime, summarized)) => (Some((size, mtime)), summarized),
+        None => (None, false),
+    };
     let stale_part = || {
         if pass.alone && pass.parts.contains(&part_name(dst)) {
             let _ = std::fs::remove_file(part_name(dst));
@@ -669,7 +677,7 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     };
     // one written before archived files had a usage summary (or with one
     // of another format) is written again, with it
-    if before == Some((size, mtime)) && super::packed::has_summary(dst) {
+    if before == Some((size, mtime)) && summarized {
         stale_part();
         return Ok(Copied::Unchanged);
     }
@@ -895,7 +903,7 @@ impl<W: Write> Write for Counted<W> {
 fn copy_plain(src: &Path, dst: &Path) -> StoreResult<Copied> {
     let (_, meta) = open_regular(src)?;
     let mtime = meta.modified().map_err(io_err(src))?;
-    if archived_as(dst, false) == Some((meta.len(), mtime)) {
+    if archived_as(dst) == Some((meta.len(), mtime)) {
         return Ok(Copied::Unchanged);
     }
     let bytes = read_small(src, MAX_META)?;

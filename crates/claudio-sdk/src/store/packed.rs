@@ -10,6 +10,14 @@
 //! only, with a decompressor kept per thread. Everything else reads the
 //! transcript as a stream ([`stream`]): it is never decompressed whole, to
 //! a file or into memory.
+//!
+//! The file ends with a second skippable frame, the usage summary: what
+//! the usage report reads from the transcript (the usage index's record
+//! of it), the original's size and time, where the frames before it end
+//! and their checksum; its last bytes are its length and a tag, so that it
+//! is found from the file's end. [`summarized_usage`] believes it only
+//! when all of that matches the file; a file without one (written before
+//! there were summaries) or with one that does not hold is read whole.
 
 use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
 use super::open::open_nofollow;
@@ -245,9 +253,10 @@ const SUMMARY_TAG: &[u8; 8] = b"claudioU";
 /// then (after the usage) the frame's checksum, its length and the tag.
 const SUMMARY_FIXED: usize = 8 + 4 + 8 + 8 + 8 + 8 + 8 + 4;
 const SUMMARY_TRAILER: usize = 8 + 4 + 8;
-/// A summary frame bigger than this is not read (the usage of a
-/// transcript of a million API messages is about 60 MB).
-const MAX_SUMMARY: u64 = 256 << 20;
+/// A summary frame bigger than this is neither written nor read (the
+/// transcript is read whole instead): the usage of a transcript of half a
+/// million API messages, about 40 MB, fits.
+const MAX_SUMMARY: u64 = 64 << 20;
 
 /// A 64-bit checksum of the first `end` bytes of `file`, read in blocks:
 /// what ties a usage summary to the compressed bytes it summarises (not a
@@ -396,17 +405,15 @@ fn read_summary(file: &File, header: &Header, file_len: u64) -> io::Result<Optio
     }))
 }
 
-/// Whether the archived file at `path` ends with a usage summary of this
-/// format that matches its header and length (its checksum not read: what
-/// the archive's pass asks of a file it would otherwise leave as it is).
-pub(crate) fn has_summary(path: &Path) -> bool {
-    let Ok((f, h)) = open_packed(path) else {
+/// Whether the archived file `file` (with `header`) ends with a usage
+/// summary of this format that matches its header and length (the
+/// checksum of its frames not read: what the archive's pass asks of a
+/// file it would otherwise leave as it is).
+pub(crate) fn has_summary(file: &File, header: &Header) -> bool {
+    let Ok(meta) = file.metadata() else {
         return false;
     };
-    let Ok(meta) = f.metadata() else {
-        return false;
-    };
-    matches!(read_summary(&f, &h, meta.len()), Ok(Some(_)))
+    meta.is_file() && matches!(read_summary(file, header, meta.len()), Ok(Some(_)))
 }
 
 /// What the archived transcript at `path` records about usage (prompts
