@@ -17,7 +17,9 @@
 //! 64 KiB in a frame of their own; then another skippable frame, the usage
 //! summary (see [`packed`](super::packed)): what a usage report reads
 //! instead of decompressing the transcript. A file without one (written
-//! before there were summaries) is written again by the next pass.
+//! before there were summaries) is written again by the next pass, or,
+//! when the store no longer holds its transcript, given one in place by
+//! a pass that has the archive to itself.
 //!
 //! A file is written under a temporary name and renamed into place: a run
 //! that is stopped leaves the archive as it was. A pass that has the
@@ -303,7 +305,12 @@ impl Store {
         } else {
             parallel_map(&jobs, |j| run_job(j, &pass))
         };
+        // archived copies kept in place of their transcripts
+        let mut kept: HashSet<&Path> = HashSet::new();
         for (job, r) in jobs.iter().zip(results) {
+            if matches!(r, Ok(Copied::Shorter { .. } | Copied::Rewritten)) {
+                kept.insert(job.dst.as_path());
+            }
             match r {
                 Ok(Copied::Archived {
                     bytes_in,
@@ -331,6 +338,30 @@ impl Store {
                     path: job.src.clone(),
                     reason: reason_of(job, &e),
                 }),
+            }
+        }
+        // the archived transcripts the store no longer holds (or holds
+        // shorter), written before there were usage summaries: given one
+        // in place
+        if pass.alone && go_on() {
+            let live: HashSet<&Path> = jobs
+                .iter()
+                .map(|j| j.dst.as_path())
+                .filter(|d| !kept.contains(*d))
+                .collect();
+            let old: Vec<PathBuf> = packed_files(archive)
+                .into_iter()
+                .filter(|p| !live.contains(p.as_path()))
+                .collect();
+            let add = |p: &PathBuf| {
+                if go_on() {
+                    let _ = summarize_in_place(p);
+                }
+            };
+            if opts.threads <= 1 {
+                old.iter().for_each(add);
+            } else {
+                parallel_map(&old, add);
             }
         }
         drop(lock);
@@ -778,6 +809,110 @@ fn usage_of_source(
     from.seek(SeekFrom::Start(0)).map_err(io_err(src))?;
     let t = super::lines::Transcript::from_parts(Box::new(from.take(size)), meta.clone(), src);
     super::usage::read_usage(t, true)
+}
+
+/// The archived transcripts of the archive folder `archive` (each
+/// project's, and their sub-agents'); links are not followed.
+fn packed_files(archive: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let dirs = |dir: &Path| -> Vec<std::fs::DirEntry> {
+        std::fs::read_dir(dir)
+            .map(|rd| rd.flatten().collect())
+            .unwrap_or_default()
+    };
+    let is = |e: &std::fs::DirEntry, dir: bool| {
+        e.file_type()
+            .is_ok_and(|t| if dir { t.is_dir() } else { t.is_file() })
+    };
+    for project in dirs(archive).into_iter().filter(|e| is(e, true)) {
+        for e in dirs(&project.path()) {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if is(&e, false) && name.ends_with(PACKED_EXT) && !name.starts_with('.') {
+                out.push(e.path());
+            } else if is(&e, true) && is_uuid(&name) {
+                let agents = e.path().join("subagents");
+                for a in dirs(&agents) {
+                    let n = a.file_name();
+                    let n = n.to_string_lossy();
+                    if is(&a, false) && n.starts_with("agent-") && n.ends_with(PACKED_EXT) {
+                        out.push(a.path());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Give an archived file without a usage summary (written before there
+/// were summaries, its transcript since deleted from the store, or kept
+/// in place of a shorter one) one: its
+/// usage read from the file itself, decompressed whole, and appended as
+/// its last frame; the file's time is kept. A file whose transcript comes
+/// to fewer bytes than its header records (cut at a frame's end) gets
+/// none. Appended, not written anew and renamed: a file deleted meanwhile
+/// (`sessions delete --archived-too`) stays deleted; a reader meanwhile
+/// sees no summary, or one whose checksums do not hold yet, and reads the
+/// file whole.
+fn summarize_in_place(path: &Path) -> io::Result<bool> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(
+            (rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::NONBLOCK
+                | rustix::fs::OFlags::CLOEXEC)
+                .bits() as i32,
+        )
+        .open(path)?;
+    let meta = f.metadata()?;
+    let Some(h) = Header::read(&f)? else {
+        return Ok(false);
+    };
+    if !meta.is_file() || super::packed::has_summary(&f, &h) {
+        return Ok(false);
+    }
+    let data = super::packed::stream_of(&f, &h)?;
+    let read = std::sync::Arc::new(AtomicU64::new(0));
+    let counted = CountedRead {
+        inner: data,
+        n: std::sync::Arc::clone(&read),
+    };
+    let t = super::lines::Transcript::from_parts(Box::new(counted), meta.clone(), path);
+    let usage = super::usage::read_usage(t, true).map_err(io::Error::other)?;
+    if read.load(Ordering::Relaxed) != h.size {
+        return Ok(false); // cut short: read whole, never summarised
+    }
+    let end = meta.len();
+    let sum = super::packed::checksum_of(&f, end)?;
+    let Some(frame) = super::packed::summary_frame(&h, end, sum, &usage) else {
+        return Ok(false);
+    };
+    // changed meanwhile (another pass's copy is another file, renamed
+    // over this one: this one is then no longer read)
+    if f.metadata()?.len() != end {
+        return Ok(false);
+    }
+    f.write_all_at(&frame, end)?;
+    if let Ok(t) = meta.modified() {
+        f.set_modified(t)?;
+    }
+    Ok(true)
+}
+
+/// A reader that counts what it reads.
+struct CountedRead<R> {
+    inner: R,
+    n: std::sync::Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountedRead<R> {
+    fn read(&mut self, b: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(b)?;
+        self.n.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// Why compressing a transcript ended early.

@@ -71,7 +71,7 @@ pub(crate) fn open_stream(path: &Path) -> StoreResult<(Box<dyn Read + Send>, Met
 
 /// What the transcript at `path` records about usage (prompts counted or
 /// not), with its metadata. An archived one's comes from the usage summary
-/// at its end when that still holds (see [`super::packed`]: its size, time,
+/// at its end when that still holds (see `packed.rs`: its size, time,
 /// length and the checksum of its frames), without decompressing it;
 /// otherwise, and for a plain one, the transcript is read whole. Either way
 /// the answer is a full read's.

@@ -143,12 +143,43 @@ fn open_packed(path: &Path) -> io::Result<(File, Header)> {
     Ok((f, h))
 }
 
-/// The decompressed content of `file` from `at` (a frame's start), at most
-/// `max` bytes.
-fn decoder(file: File, at: u64, max: u64) -> io::Result<impl Read> {
+/// The decompressed content of `file` from `at` (a frame's start): `len`
+/// bytes, and an error where it ends short of them (a file cut at a
+/// frame's end decompresses without one: its reader must not take what
+/// it gives for the whole transcript).
+fn decoder(file: File, at: u64, len: u64) -> io::Result<impl Read> {
     let mut file = file;
     file.seek(SeekFrom::Start(at))?;
-    Ok(zstd::stream::read::Decoder::with_buffer(BufReader::new(file))?.take(max))
+    Ok(Exact {
+        inner: zstd::stream::read::Decoder::with_buffer(BufReader::new(file))?.take(len),
+        len,
+        left: len,
+    })
+}
+
+/// A reader of exactly `len` bytes: one that ends sooner is an error.
+struct Exact<R> {
+    inner: R,
+    len: u64,
+    left: u64,
+}
+
+impl<R: Read> Read for Exact<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && self.left > 0 && !buf.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the archived transcript is cut short: {} of its {} bytes",
+                    self.len - self.left,
+                    self.len
+                ),
+            ));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
 }
 
 thread_local! {
@@ -230,6 +261,12 @@ pub(crate) fn head_tail(path: &Path) -> io::Result<Option<HeadTail>> {
 pub(crate) fn stream_sized(path: &Path) -> io::Result<(Box<dyn Read + Send>, u64)> {
     let (f, h) = open_packed(path)?;
     Ok((Box::new(decoder(f, 0, h.size)?), h.size))
+}
+
+/// The transcript of the archived file `file` (with `header`),
+/// decompressed as it is read (at most the size its header records).
+pub(crate) fn stream_of(file: &File, header: &Header) -> io::Result<Box<dyn Read + Send>> {
+    Ok(Box::new(decoder(file.try_clone()?, 0, header.size)?))
 }
 
 /// The whole transcript, decompressed as it is read (at most the size its

@@ -401,3 +401,80 @@ fn a_session_read_from_the_archive_equals_the_live_one() {
     assert_eq!(after.total(), before.total());
     assert_eq!(after.last_modified, before.last_modified);
 }
+
+/// Strip the summary of an archived file (as one written before there
+/// were summaries), its time kept; the bytes left.
+fn strip_summary(packed: &Path) -> Vec<u8> {
+    let at = summary_at(packed);
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(packed)
+        .unwrap();
+    let mtime = f.metadata().unwrap().modified().unwrap();
+    f.set_len(at).unwrap();
+    f.set_modified(mtime).unwrap();
+    drop(f);
+    std::fs::read(packed).unwrap()
+}
+
+/// An archived transcript the store no longer holds, written before there
+/// were summaries, is given one in place by the next pass: its bytes
+/// before it and its time as they were, its usage then the full read's.
+#[test]
+fn an_archived_file_whose_transcript_is_gone_is_given_a_summary_in_place() {
+    let text = sample(60);
+    let (d, live, packed) = archived(&text);
+    let full = read_usage(Transcript::open(&live).unwrap(), true).unwrap();
+    let before = strip_summary(&packed);
+    let mtime = std::fs::metadata(&packed).unwrap().modified().unwrap();
+    std::fs::remove_file(&live).unwrap();
+    assert!(!summarized(&packed));
+    let store = Store::new(d.path().join("cfg"));
+    let s = store
+        .archive(d.path().join("archive"), ArchiveOptions::default())
+        .unwrap();
+    assert_eq!(s.archived, 0);
+    assert!(summarized(&packed), "given one");
+    let after = std::fs::read(&packed).unwrap();
+    assert!(after.len() > before.len() && after.starts_with(&before));
+    assert_eq!(
+        std::fs::metadata(&packed).unwrap().modified().unwrap(),
+        mtime
+    );
+    assert_eq!(summarized_usage(&packed).unwrap().unwrap().0, full);
+    assert_eq!(decompressed(&packed, true).unwrap(), full);
+    // the next pass leaves it as it is
+    store
+        .archive(d.path().join("archive"), ArchiveOptions::default())
+        .unwrap();
+    assert_eq!(std::fs::read(&packed).unwrap(), after);
+}
+
+/// A file cut at the end of one of its frames decompresses without an
+/// error from zstd, to fewer bytes than its header records: it is given
+/// no summary, and reading it is an error, never part of its totals.
+#[test]
+fn a_file_cut_at_a_frames_end_is_never_summarised_nor_counted_short() {
+    let text = sample(600);
+    let (d, live, packed) = archived(&text);
+    let header = Header::read(&File::open(&packed).unwrap())
+        .unwrap()
+        .unwrap();
+    assert!(header.tail_at > 0, "two frames at least");
+    strip_summary(&packed);
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&packed)
+        .unwrap();
+    f.set_len(header.tail_at).unwrap();
+    drop(f);
+    std::fs::remove_file(&live).unwrap();
+    assert!(file_usage_of(&packed, true).is_err());
+    let store = Store::new(d.path().join("cfg"));
+    store
+        .archive(d.path().join("archive"), ArchiveOptions::default())
+        .unwrap();
+    assert!(!summarized(&packed), "no summary of part of it");
+    assert_eq!(std::fs::metadata(&packed).unwrap().len(), header.tail_at);
+    assert!(file_usage_of(&packed, true).is_err());
+}
