@@ -14,7 +14,12 @@
 //! Each `.zst` file is zstd; its first frame is a skippable one holding the
 //! original's size and modification time, so that an unchanged file is
 //! skipped. The transcript follows in frames of [`CHUNK`] bytes, its last
-//! 64 KiB in a frame of their own.
+//! 64 KiB in a frame of their own; then another skippable frame, the usage
+//! summary (see [`packed`](super::packed)): what a usage report reads
+//! instead of decompressing the transcript. A file without one (written
+//! before there were summaries) is written again by the next pass, or,
+//! when the store no longer holds its transcript, given one in place by
+//! a pass that has the archive to itself.
 //!
 //! A file is written under a temporary name and renamed into place: a run
 //! that is stopped leaves the archive as it was. A pass that has the
@@ -300,7 +305,12 @@ impl Store {
         } else {
             parallel_map(&jobs, |j| run_job(j, &pass))
         };
+        // archived copies kept in place of their transcripts
+        let mut kept: HashSet<&Path> = HashSet::new();
         for (job, r) in jobs.iter().zip(results) {
+            if matches!(r, Ok(Copied::Shorter { .. } | Copied::Rewritten)) {
+                kept.insert(job.dst.as_path());
+            }
             match r {
                 Ok(Copied::Archived {
                     bytes_in,
@@ -328,6 +338,30 @@ impl Store {
                     path: job.src.clone(),
                     reason: reason_of(job, &e),
                 }),
+            }
+        }
+        // the archived transcripts the store no longer holds (or holds
+        // shorter), written before there were usage summaries: given one
+        // in place
+        if pass.alone && go_on() {
+            let live: HashSet<&Path> = jobs
+                .iter()
+                .map(|j| j.dst.as_path())
+                .filter(|d| !kept.contains(*d))
+                .collect();
+            let old: Vec<PathBuf> = packed_files(archive)
+                .into_iter()
+                .filter(|p| !live.contains(p.as_path()))
+                .collect();
+            let add = |p: &PathBuf| {
+                if go_on() {
+                    let _ = summarize_in_place(p);
+                }
+            };
+            if opts.threads <= 1 {
+                old.iter().for_each(add);
+            } else {
+                parallel_map(&old, add);
             }
         }
         drop(lock);
@@ -512,17 +546,19 @@ fn lock_alone(archive: &Path) -> Option<File> {
     Some(dir)
 }
 
-/// The size and time of a file as archived: from the header of a packed
-/// one, else from the file itself.
-fn archived_as(dst: &Path, packed: bool) -> Option<(u64, SystemTime)> {
+/// The size and time of a file copied as it is into the archive.
+fn archived_as(dst: &Path) -> Option<(u64, SystemTime)> {
+    let m = super::open::open_nofollow(dst).ok()?.metadata().ok()?;
+    Some((m.len(), m.modified().ok()?))
+}
+
+/// The size and time of a transcript as archived at `dst` (from its
+/// header), and whether the file ends with a usage summary that matches
+/// them (see [`super::packed::has_summary`]).
+fn packed_as(dst: &Path) -> Option<(u64, SystemTime, bool)> {
     let f = super::open::open_nofollow(dst).ok()?;
-    if packed {
-        let h = Header::read(&f).ok()??;
-        Some((h.size, h.mtime))
-    } else {
-        let m = f.metadata().ok()?;
-        Some((m.len(), m.modified().ok()?))
-    }
+    let h = Header::read(&f).ok()??;
+    Some((h.size, h.mtime, super::packed::has_summary(&f, &h)))
 }
 
 /// The `.part` file of `dst`.
@@ -661,13 +697,18 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     let (file, meta) = open_regular(src)?;
     let size = meta.len();
     let mtime = meta.modified().map_err(io_err(src))?;
-    let before = archived_as(dst, true);
+    let (before, summarized) = match packed_as(dst) {
+        Some((size, mtime, summarized)) => (Some((size, mtime)), summarized),
+        None => (None, false),
+    };
     let stale_part = || {
         if pass.alone && pass.parts.contains(&part_name(dst)) {
             let _ = std::fs::remove_file(part_name(dst));
         }
     };
-    if before == Some((size, mtime)) {
+    // one written before archived files had a usage summary (or with one
+    // of another format) is written again, with it
+    if before == Some((size, mtime)) && summarized {
         stale_part();
         return Ok(Copied::Unchanged);
     }
@@ -714,6 +755,15 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
             return Err(e);
         }
     };
+    // what the transcript records about usage, kept at the end of the
+    // archived file: a usage report reads it instead of decompressing
+    let usage = match usage_of_source(&file, &meta, src, size) {
+        Ok(u) => u,
+        Err(e) => {
+            out.give_up(false);
+            return Err(e);
+        }
+    };
     // the file must not have changed while it was read
     let now = file.metadata().map_err(io_err(src))?;
     if now.len() != size || now.modified().ok() != Some(mtime) {
@@ -723,6 +773,12 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     }
     let finished = (|| {
         out.file.write_all_at(&header.to_bytes(), 0)?;
+        // the summary, tied to the frames before it (header included)
+        let data_end = out.file.metadata()?.len();
+        let sum = super::packed::checksum_of(&out.file, data_end)?;
+        if let Some(frame) = super::packed::summary_frame(&header, data_end, sum, &usage) {
+            out.file.write_all_at(&frame, data_end)?;
+        }
         out.file.set_modified(mtime)?;
         let len = out.file.metadata()?.len();
         std::fs::rename(&out.path, dst)?;
@@ -738,6 +794,124 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
             let _ = std::fs::remove_file(&out.path);
             Err(io_err(dst)(e))
         }
+    }
+}
+
+/// What the first `size` bytes of the transcript `file` record about
+/// usage (prompts counted): what a full read of its archived copy gives.
+fn usage_of_source(
+    file: &File,
+    meta: &std::fs::Metadata,
+    src: &Path,
+    size: u64,
+) -> StoreResult<super::usage::FileUsage> {
+    let mut from = file.try_clone().map_err(io_err(src))?;
+    from.seek(SeekFrom::Start(0)).map_err(io_err(src))?;
+    let t = super::lines::Transcript::from_parts(Box::new(from.take(size)), meta.clone(), src);
+    super::usage::read_usage(t, true)
+}
+
+/// The archived transcripts of the archive folder `archive` (each
+/// project's, and their sub-agents'); links are not followed.
+fn packed_files(archive: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let dirs = |dir: &Path| -> Vec<std::fs::DirEntry> {
+        std::fs::read_dir(dir)
+            .map(|rd| rd.flatten().collect())
+            .unwrap_or_default()
+    };
+    let is = |e: &std::fs::DirEntry, dir: bool| {
+        e.file_type()
+            .is_ok_and(|t| if dir { t.is_dir() } else { t.is_file() })
+    };
+    for project in dirs(archive).into_iter().filter(|e| is(e, true)) {
+        for e in dirs(&project.path()) {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if is(&e, false) && name.ends_with(PACKED_EXT) && !name.starts_with('.') {
+                out.push(e.path());
+            } else if is(&e, true) && is_uuid(&name) {
+                let agents = e.path().join("subagents");
+                for a in dirs(&agents) {
+                    let n = a.file_name();
+                    let n = n.to_string_lossy();
+                    if is(&a, false) && n.starts_with("agent-") && n.ends_with(PACKED_EXT) {
+                        out.push(a.path());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Give an archived file without a usage summary (written before there
+/// were summaries, its transcript since deleted from the store, or kept
+/// in place of a shorter one) one: its
+/// usage read from the file itself, decompressed whole, and appended as
+/// its last frame; the file's time is kept. A file whose transcript comes
+/// to fewer bytes than its header records (cut at a frame's end) gets
+/// none. Appended, not written anew and renamed: a file deleted meanwhile
+/// (`sessions delete --archived-too`) stays deleted; a reader meanwhile
+/// sees no summary, or one whose checksums do not hold yet, and reads the
+/// file whole.
+fn summarize_in_place(path: &Path) -> io::Result<bool> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(
+            (rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::NONBLOCK
+                | rustix::fs::OFlags::CLOEXEC)
+                .bits() as i32,
+        )
+        .open(path)?;
+    let meta = f.metadata()?;
+    let Some(h) = Header::read(&f)? else {
+        return Ok(false);
+    };
+    if !meta.is_file() || super::packed::has_summary(&f, &h) {
+        return Ok(false);
+    }
+    let data = super::packed::stream_of(&f, &h)?;
+    let read = std::sync::Arc::new(AtomicU64::new(0));
+    let counted = CountedRead {
+        inner: data,
+        n: std::sync::Arc::clone(&read),
+    };
+    let t = super::lines::Transcript::from_parts(Box::new(counted), meta.clone(), path);
+    let usage = super::usage::read_usage(t, true).map_err(io::Error::other)?;
+    if read.load(Ordering::Relaxed) != h.size {
+        return Ok(false); // cut short: read whole, never summarised
+    }
+    let end = meta.len();
+    let sum = super::packed::checksum_of(&f, end)?;
+    let Some(frame) = super::packed::summary_frame(&h, end, sum, &usage) else {
+        return Ok(false);
+    };
+    // changed meanwhile (another pass's copy is another file, renamed
+    // over this one: this one is then no longer read)
+    if f.metadata()?.len() != end {
+        return Ok(false);
+    }
+    f.write_all_at(&frame, end)?;
+    if let Ok(t) = meta.modified() {
+        f.set_modified(t)?;
+    }
+    Ok(true)
+}
+
+/// A reader that counts what it reads.
+struct CountedRead<R> {
+    inner: R,
+    n: std::sync::Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountedRead<R> {
+    fn read(&mut self, b: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(b)?;
+        self.n.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
     }
 }
 
@@ -864,7 +1038,7 @@ impl<W: Write> Write for Counted<W> {
 fn copy_plain(src: &Path, dst: &Path) -> StoreResult<Copied> {
     let (_, meta) = open_regular(src)?;
     let mtime = meta.modified().map_err(io_err(src))?;
-    if archived_as(dst, false) == Some((meta.len(), mtime)) {
+    if archived_as(dst) == Some((meta.len(), mtime)) {
         return Ok(Copied::Unchanged);
     }
     let bytes = read_small(src, MAX_META)?;
@@ -1420,7 +1594,8 @@ mod tests {
             .join("subagents")
             .join(format!("agent-a1{PACKED_EXT}"));
         let whole = std::fs::read(&packed).unwrap();
-        std::fs::write(&packed, &whole[..whole.len() - 20]).unwrap();
+        // cut into its frames (its last bytes are the usage summary)
+        std::fs::write(&packed, &whole[..whole.len() / 2]).unwrap();
         let store = store.with_archive(&archive);
         assert!(store.resume_target(ID).is_err());
         assert!(

@@ -69,6 +69,30 @@ pub(crate) fn open_stream(path: &Path) -> StoreResult<(Box<dyn Read + Send>, Met
     Ok((Box::new(f), m))
 }
 
+/// What the transcript at `path` records about usage (prompts counted or
+/// not), with its metadata. An archived one's comes from the usage summary
+/// at its end when that still holds (see `packed.rs`: its size, time,
+/// length and the checksum of its frames), without decompressing it;
+/// otherwise, and for a plain one, the transcript is read whole. Either way
+/// the answer is a full read's.
+pub(crate) fn file_usage_of(
+    path: &Path,
+    prompts: bool,
+) -> StoreResult<(super::usage::FileUsage, Metadata)> {
+    #[cfg(feature = "archive")]
+    if is_packed(path) {
+        if let Ok(Some((mut usage, meta))) = super::packed::summarized_usage(path) {
+            if !prompts {
+                usage.prompts = 0;
+            }
+            return Ok((usage, meta));
+        }
+    }
+    let t = super::lines::Transcript::open(path)?;
+    let meta = t.meta().clone();
+    Ok((super::usage::read_usage(t, prompts)?, meta))
+}
+
 /// The bytes of each of `spans` (offset, length) of a transcript, in the
 /// order asked. A plain file is read where each span is. An archived one
 /// is decompressed once from its start up to the end of the last span,

@@ -10,6 +10,14 @@
 //! only, with a decompressor kept per thread. Everything else reads the
 //! transcript as a stream ([`stream`]): it is never decompressed whole, to
 //! a file or into memory.
+//!
+//! The file ends with a second skippable frame, the usage summary: what
+//! the usage report reads from the transcript (the usage index's record
+//! of it), the original's size and time, where the frames before it end
+//! and their checksum; its last bytes are its length and a tag, so that it
+//! is found from the file's end. [`summarized_usage`] believes it only
+//! when all of that matches the file; a file without one (written before
+//! there were summaries) or with one that does not hold is read whole.
 
 use super::headtail::{HeadTail, HEAD_TAIL_BYTES};
 use super::open::open_nofollow;
@@ -135,12 +143,43 @@ fn open_packed(path: &Path) -> io::Result<(File, Header)> {
     Ok((f, h))
 }
 
-/// The decompressed content of `file` from `at` (a frame's start), at most
-/// `max` bytes.
-fn decoder(file: File, at: u64, max: u64) -> io::Result<impl Read> {
+/// The decompressed content of `file` from `at` (a frame's start): `len`
+/// bytes, and an error where it ends short of them (a file cut at a
+/// frame's end decompresses without one: its reader must not take what
+/// it gives for the whole transcript).
+fn decoder(file: File, at: u64, len: u64) -> io::Result<impl Read> {
     let mut file = file;
     file.seek(SeekFrom::Start(at))?;
-    Ok(zstd::stream::read::Decoder::with_buffer(BufReader::new(file))?.take(max))
+    Ok(Exact {
+        inner: zstd::stream::read::Decoder::with_buffer(BufReader::new(file))?.take(len),
+        len,
+        left: len,
+    })
+}
+
+/// A reader of exactly `len` bytes: one that ends sooner is an error.
+struct Exact<R> {
+    inner: R,
+    len: u64,
+    left: u64,
+}
+
+impl<R: Read> Read for Exact<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && self.left > 0 && !buf.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the archived transcript is cut short: {} of its {} bytes",
+                    self.len - self.left,
+                    self.len
+                ),
+            ));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
 }
 
 thread_local! {
@@ -224,6 +263,12 @@ pub(crate) fn stream_sized(path: &Path) -> io::Result<(Box<dyn Read + Send>, u64
     Ok((Box::new(decoder(f, 0, h.size)?), h.size))
 }
 
+/// The transcript of the archived file `file` (with `header`),
+/// decompressed as it is read (at most the size its header records).
+pub(crate) fn stream_of(file: &File, header: &Header) -> io::Result<Box<dyn Read + Send>> {
+    Ok(Box::new(decoder(file.try_clone()?, 0, header.size)?))
+}
+
 /// The whole transcript, decompressed as it is read (at most the size its
 /// header records).
 pub(crate) fn stream(path: &Path) -> io::Result<(Box<dyn Read + Send>, std::fs::Metadata)> {
@@ -231,6 +276,205 @@ pub(crate) fn stream(path: &Path) -> io::Result<(Box<dyn Read + Send>, std::fs::
     let meta = f.metadata()?;
     Ok((Box::new(decoder(f, 0, h.size)?), meta))
 }
+
+// ---- the usage summary
+
+/// A zstd skippable frame's magic number, for the usage summary (the
+/// header's is [`MAGIC`]).
+const SUMMARY_MAGIC: u32 = 0x184D_2A5D;
+/// What an archived file with a usage summary ends with.
+const SUMMARY_TAG: &[u8; 8] = b"claudioU";
+/// The summary frame's fixed part: magic, frame size; the usage format's
+/// version, the original's size and time (seconds, nanoseconds), where the
+/// frame starts, the checksum of the file before it, the usage's length;
+/// then (after the usage) the frame's checksum, its length and the tag.
+const SUMMARY_FIXED: usize = 8 + 4 + 8 + 8 + 8 + 8 + 8 + 4;
+const SUMMARY_TRAILER: usize = 8 + 4 + 8;
+/// A summary frame bigger than this is neither written nor read (the
+/// transcript is read whole instead): the usage of a transcript of half a
+/// million API messages, about 40 MB, fits.
+const MAX_SUMMARY: u64 = 64 << 20;
+
+/// A 64-bit checksum of the first `end` bytes of `file`, read in blocks:
+/// what ties a usage summary to the compressed bytes it summarises (not a
+/// defence against anyone who can write the archive: against a file whose
+/// frames were replaced, cut or damaged, its summary kept).
+pub(crate) fn checksum_of(file: &File, end: u64) -> io::Result<u64> {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    const BLOCK: usize = 256 << 10; // a multiple of 32
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        buf.resize(BLOCK, 0);
+        let mut lanes = [
+            0xcbf2_9ce4_8422_2325u64,
+            0x8422_2325_cbf2_9ce4,
+            0x9ce4_cbf2_2325_8422,
+            0x2325_8422_9ce4_cbf2,
+        ];
+        let mut at = 0u64;
+        while at < end {
+            let n = BLOCK.min((end - at) as usize);
+            file.read_exact_at(&mut buf[..n], at)?;
+            let mut words = buf[..n].chunks_exact(32);
+            for w in &mut words {
+                for (i, lane) in lanes.iter_mut().enumerate() {
+                    let x = u64::from_le_bytes(w[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+                    *lane = (*lane ^ x).wrapping_mul(K).rotate_left(31);
+                }
+            }
+            // only the last block has a remainder (the others are whole)
+            for &x in words.remainder() {
+                lanes[0] = (lanes[0] ^ u64::from(x)).wrapping_mul(K).rotate_left(31);
+            }
+            at += n as u64;
+        }
+        let mut h = end.wrapping_mul(K);
+        for lane in lanes {
+            h = (h ^ lane).wrapping_mul(K).rotate_left(27);
+        }
+        Ok(h ^ (h >> 29))
+    })
+}
+
+/// [`checksum_of`] of a slice (for the frame's own checksum).
+fn checksum_bytes(b: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (b.len() as u64).wrapping_mul(K) ^ 0x2545_f491_4f6c_dd1d;
+    for &x in b {
+        h = (h ^ u64::from(x)).wrapping_mul(K).rotate_left(31);
+    }
+    h ^ (h >> 29)
+}
+
+/// The usage summary frame, put at the end of an archived file whose
+/// frames (header included) end at `data_end` and have the checksum
+/// `data_sum` ([`checksum_of`]): `usage` is what a full read of the
+/// transcript the `header` describes gives (prompts counted). `None` for
+/// a usage too big to keep so.
+pub(crate) fn summary_frame(
+    header: &Header,
+    data_end: u64,
+    data_sum: u64,
+    usage: &crate::store::usage::FileUsage,
+) -> Option<Vec<u8>> {
+    let bytes = super::usage_index::usage_bytes(usage);
+    if (SUMMARY_FIXED + bytes.len() + SUMMARY_TRAILER) as u64 > MAX_SUMMARY {
+        return None; // read whole instead
+    }
+    let mut out = Vec::with_capacity(SUMMARY_FIXED + bytes.len() + SUMMARY_TRAILER);
+    let len = SUMMARY_FIXED + bytes.len() + SUMMARY_TRAILER;
+    out.extend_from_slice(&SUMMARY_MAGIC.to_le_bytes());
+    out.extend_from_slice(&((len - 8) as u32).to_le_bytes());
+    out.extend_from_slice(&super::usage_index::USAGE_VERSION.to_le_bytes());
+    let (secs, nanos) = split_time(header.mtime);
+    out.extend_from_slice(&header.size.to_le_bytes());
+    out.extend_from_slice(&secs.to_le_bytes());
+    out.extend_from_slice(&u64::from(nanos).to_le_bytes());
+    out.extend_from_slice(&data_end.to_le_bytes());
+    out.extend_from_slice(&data_sum.to_le_bytes());
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(&bytes);
+    let sum = checksum_bytes(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out.extend_from_slice(&(len as u32).to_le_bytes());
+    out.extend_from_slice(SUMMARY_TAG);
+    debug_assert_eq!(out.len(), len);
+    Some(out)
+}
+
+/// What a summary frame says, checked against itself and the file it
+/// ends (its `header`, its length `file_len`), but not yet against the
+/// checksum of the frames before it.
+struct Summary {
+    data_end: u64,
+    data_sum: u64,
+    usage: Vec<u8>,
+}
+
+/// Read the summary frame at the end of `file` (of `file_len` bytes, with
+/// `header`); `None` when it has none, of another format, or one that
+/// does not match the file (another size or time, another length: a
+/// stale or forged summary).
+fn read_summary(file: &File, header: &Header, file_len: u64) -> io::Result<Option<Summary>> {
+    let min = (HEADER_LEN + SUMMARY_FIXED + SUMMARY_TRAILER) as u64;
+    if file_len < min {
+        return Ok(None);
+    }
+    let mut end = [0u8; 12];
+    file.read_exact_at(&mut end, file_len - 12)?;
+    if &end[4..12] != SUMMARY_TAG {
+        return Ok(None);
+    }
+    let len = u64::from(u32::from_le_bytes(end[0..4].try_into().expect("4 bytes")));
+    let room = file_len - HEADER_LEN as u64;
+    if len < (SUMMARY_FIXED + SUMMARY_TRAILER) as u64 || len > room || len > MAX_SUMMARY {
+        return Ok(None);
+    }
+    let data_end = file_len - len;
+    let mut b = vec![0u8; len as usize];
+    file.read_exact_at(&mut b, data_end)?;
+    let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+    let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let body = b.len() - SUMMARY_TRAILER;
+    if u32_at(0) != SUMMARY_MAGIC
+        || u64::from(u32_at(4)) != len - 8
+        || u64_at(body) != checksum_bytes(&b[..body])
+        || u32_at(8) != super::usage_index::USAGE_VERSION
+    {
+        return Ok(None);
+    }
+    let (secs, nanos) = split_time(header.mtime);
+    if u64_at(12) != header.size
+        || u64_at(20) != secs as u64
+        || u64_at(28) != u64::from(nanos)
+        || u64_at(36) != data_end
+        || SUMMARY_FIXED + u32_at(52) as usize != body
+    {
+        return Ok(None);
+    }
+    Ok(Some(Summary {
+        data_end,
+        data_sum: u64_at(44),
+        usage: b[SUMMARY_FIXED..body].to_vec(),
+    }))
+}
+
+/// Whether the archived file `file` (with `header`) ends with a usage
+/// summary of this format that matches its header and length (the
+/// checksum of its frames not read: what the archive's pass asks of a
+/// file it would otherwise leave as it is).
+pub(crate) fn has_summary(file: &File, header: &Header) -> bool {
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    meta.is_file() && matches!(read_summary(file, header, meta.len()), Ok(Some(_)))
+}
+
+/// What the archived transcript at `path` records about usage (prompts
+/// counted), from the summary at its end, with the archived file's
+/// metadata: `None` when it has none that holds (none, another format,
+/// another size, time or length, or frames whose checksum is not the one
+/// it records), and the transcript is to be read whole.
+pub(crate) fn summarized_usage(
+    path: &Path,
+) -> io::Result<Option<(crate::store::usage::FileUsage, std::fs::Metadata)>> {
+    let (f, h) = open_packed(path)?;
+    let meta = f.metadata()?;
+    let Some(s) = read_summary(&f, &h, meta.len())? else {
+        return Ok(None);
+    };
+    if checksum_of(&f, s.data_end)? != s.data_sum {
+        return Ok(None);
+    }
+    Ok(super::usage_index::usage_from_bytes(&s.usage).map(|u| (u, meta)))
+}
+
+#[cfg(test)]
+#[path = "packed_tests.rs"]
+mod summary_tests;
 
 #[cfg(test)]
 mod tests {

@@ -276,7 +276,7 @@ impl FileUsage {
 /// # Ok::<(), claudio::store::StoreError>(())
 /// ```
 pub fn file_usage(path: &Path) -> StoreResult<FileUsage> {
-    read_usage(Transcript::open(path)?, true)
+    super::either::file_usage_of(path, true).map(|(u, _)| u)
 }
 
 /// [`file_usage`], counting prompts or not (one scan of each block less).

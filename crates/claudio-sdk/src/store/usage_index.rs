@@ -311,10 +311,10 @@ impl Index {
         {
             Self::lock(&self.counts).0 += 1;
         }
-        let t = Transcript::open(path)?;
-        let key = Key::of(t.meta());
-        let ms = modified_ms(t.meta());
-        let (u, _) = super::usage::scan_usage(t, prompts, None, |_| {})?;
+        // from its usage summary, when it holds
+        let (u, meta) = super::either::file_usage_of(path, prompts)?;
+        let key = Key::of(&meta);
+        let ms = modified_ms(&meta);
         let head = Head {
             key,
             read_at: self.now,
@@ -613,3 +613,43 @@ impl Capture {
 
 #[cfg(test)]
 mod tests;
+
+/// The version of [`usage_bytes`]' format (the index's): bytes of another
+/// version are not read.
+#[cfg(feature = "archive")]
+pub(crate) const USAGE_VERSION: u32 = VERSION;
+
+/// What a transcript records about usage as bytes, in the index's record
+/// format without a record's head: what the archive keeps at the end of
+/// an archived transcript (`packed.rs`), read instead of decompressing it.
+#[cfg(feature = "archive")]
+pub(crate) fn usage_bytes(u: &FileUsage) -> Vec<u8> {
+    let zero = Key {
+        dev: 0,
+        ino: 0,
+        size: 0,
+        mtime: 0,
+        mtime_ns: 0,
+        ctime: 0,
+        ctime_ns: 0,
+    };
+    let head = Head {
+        key: zero,
+        read_at: 0,
+        boundary: NOT_RESUMABLE,
+        head_sum: 0,
+        tail_sum: 0,
+        mid_at: NOT_RESUMABLE,
+        mid_sum: 0,
+        prompts: true,
+    };
+    encode(&head, u)[HEAD_LEN..].to_vec()
+}
+
+/// [`usage_bytes`] read back; `None` for bytes that are not one whole.
+#[cfg(feature = "archive")]
+pub(crate) fn usage_from_bytes(b: &[u8]) -> Option<FileUsage> {
+    let mut rec = vec![0u8; HEAD_LEN + b.len()];
+    rec[HEAD_LEN..].copy_from_slice(b);
+    decode_usage(&rec)
+}

@@ -3,7 +3,6 @@
 //! records) and the index (`usage_index.rs`: what was recorded, kept).
 
 use super::error::{StoreError, StoreResult};
-use super::lines::Transcript;
 use super::usage::*;
 use super::usage_index::{Index, Scope};
 use std::path::{Path, PathBuf};
@@ -28,14 +27,14 @@ pub(super) fn read_session(
             let r = ix.read(path, prompts)?;
             return Ok((r.usage, r.modified_ms));
         }
-        let t = Transcript::open(path)?;
-        let last_modified = t
-            .meta()
+        // an archived transcript's from its usage summary, when it holds
+        let (usage, meta) = super::either::file_usage_of(path, prompts)?;
+        let last_modified = meta
             .modified()
             .ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_millis() as i64);
-        Ok((read_usage(t, prompts)?, last_modified))
+        Ok((usage, last_modified))
     };
     let (usage, last_modified) = read_file(path, prompts)?;
     let mut subagents = Vec::new();
@@ -453,9 +452,7 @@ impl super::Store {
         }
         let read = super::list::parallel_map(&unread, |p| match &ix {
             Some(ix) => ix.read(p, false).map(|r| r.usage.cli_cost),
-            None => Transcript::open(p)
-                .and_then(|t| read_usage(t, false))
-                .map(|u| u.cli_cost),
+            None => super::either::file_usage_of(p, false).map(|(u, _)| u.cli_cost),
         });
         out.extend(read.into_iter().flatten().flatten());
         if let Some(ix) = ix {
