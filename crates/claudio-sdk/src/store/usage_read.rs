@@ -221,7 +221,6 @@ impl super::Store {
 /// `open` of it, then an `fstatat` by name: the kernel walks one name a
 /// file, not the whole path); the folders on a few threads.
 fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
-    use rustix::fs::{statat, AtFlags, Mode, OFlags, CWD};
     // runs of the same folder (a listing gives a folder's files together)
     let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, c) in cands.iter().enumerate() {
@@ -230,6 +229,13 @@ fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
             _ => runs.push(i..i + 1),
         }
     }
+    let parts = super::list::parallel_map(&runs, |r| stat_folder(&cands[r.clone()]));
+    parts.into_iter().flatten().collect()
+}
+
+/// [`stat_all`] of candidates that are all in one folder, on this thread.
+pub(super) fn stat_folder(here: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
+    use rustix::fs::{statat, AtFlags, Mode, OFlags, CWD};
     let of_path = |c: &super::list::Candidate| {
         let m = std::fs::symlink_metadata(&c.path).ok();
         let at = m
@@ -239,37 +245,36 @@ fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
             .map(|d| d.as_millis() as i64);
         (at, read_cost(&c.path, m.as_ref()))
     };
-    let parts = super::list::parallel_map(&runs, |r| {
-        let here = &cands[r.clone()];
-        let dir = here[0].path.parent().and_then(|d| {
-            rustix::fs::openat(
-                CWD,
-                d,
-                OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-                Mode::empty(),
-            )
-            .ok()
-        });
-        here.iter()
-            .map(|c| match (&dir, c.path.file_name()) {
-                (Some(dir), Some(name)) => match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(st) => {
-                        // before the epoch: not known, so read (as `usage_since` did)
-                        #[allow(clippy::unnecessary_cast)]
-                        let secs = st.st_mtime as i64;
-                        let at = (secs >= 0).then(|| {
-                            secs.saturating_mul(1000)
-                                .saturating_add(st.st_mtime_nsec as i64 / 1_000_000)
-                        });
-                        (at, read_cost_of(&c.path, st.st_size.max(0) as u64))
-                    }
-                    Err(_) => (None, read_cost_of(&c.path, 0)),
-                },
-                _ => of_path(c),
-            })
-            .collect::<Vec<_>>()
+    let Some(first) = here.first() else {
+        return Vec::new();
+    };
+    let dir = first.path.parent().and_then(|d| {
+        rustix::fs::openat(
+            CWD,
+            d,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok()
     });
-    parts.into_iter().flatten().collect()
+    here.iter()
+        .map(|c| match (&dir, c.path.file_name()) {
+            (Some(dir), Some(name)) => match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(st) => {
+                    // before the epoch: not known, so read (as `usage_since` did)
+                    #[allow(clippy::unnecessary_cast)]
+                    let secs = st.st_mtime as i64;
+                    let at = (secs >= 0).then(|| {
+                        secs.saturating_mul(1000)
+                            .saturating_add(st.st_mtime_nsec as i64 / 1_000_000)
+                    });
+                    (at, read_cost_of(&c.path, st.st_size.max(0) as u64))
+                }
+                Err(_) => (None, read_cost_of(&c.path, 0)),
+            },
+            _ => of_path(c),
+        })
+        .collect()
 }
 
 /// The transcripts of a store (or of one folder) and when each was last
@@ -284,6 +289,32 @@ pub struct RecentUsage {
 }
 
 impl RecentUsage {
+    /// Its parts: the transcripts, their times and costs, what was skipped.
+    #[cfg(test)]
+    #[allow(clippy::type_complexity)]
+    pub(super) fn parts(
+        &self,
+    ) -> (
+        &[super::list::Candidate],
+        &[(Option<i64>, u64)],
+        &[super::Skipped],
+    ) {
+        (&self.cands, &self.timed, &self.skipped)
+    }
+
+    /// From its parts, in the candidates' order.
+    pub(super) fn of(
+        cands: Vec<super::list::Candidate>,
+        timed: Vec<(Option<i64>, u64)>,
+        skipped: Vec<super::Skipped>,
+    ) -> RecentUsage {
+        RecentUsage {
+            cands,
+            timed,
+            skipped,
+        }
+    }
+
     /// [`Store::usage_since`](crate::store::Store::usage_since): the usage of the transcripts last written
     /// at or after `since` (ms since the epoch), read now.
     pub fn since(&self, since: i64) -> UsageListing {
