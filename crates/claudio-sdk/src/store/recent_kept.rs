@@ -49,6 +49,9 @@ const RACY_MS: i64 = 2000;
 const VERSION: u32 = 1;
 /// The kept file's name, in the usage index's folder.
 const FILE: &str = "recent-usage";
+/// The usage index of the recent transcripts alone, beside it: loading
+/// it costs less than reading them again.
+const INDEX: &str = "recent-usage-index";
 /// The largest kept file read.
 const MAX_KEPT: u64 = 64 << 20;
 
@@ -349,7 +352,11 @@ pub(crate) fn recent_kept(
             let _ = super::cache_file::write_private(f, &bytes);
         }
     }
-    Ok(kept.answer())
+    let answer = kept.answer();
+    Ok(match file {
+        Some(f) => answer.with_index(f.with_file_name(INDEX)),
+        None => answer,
+    })
 }
 
 impl Store {

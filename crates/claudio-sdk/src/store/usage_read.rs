@@ -211,6 +211,7 @@ impl super::Store {
             cands,
             timed,
             skipped,
+            index: None,
         })
     }
 }
@@ -286,6 +287,9 @@ pub struct RecentUsage {
     /// read) and what reading it costs ([`read_cost`]).
     timed: Vec<(Option<i64>, u64)>,
     skipped: Vec<super::Skipped>,
+    /// A usage index of the recent transcripts alone, read through
+    /// whatever their size (see [`RecentUsage::with_index`]).
+    index: Option<PathBuf>,
 }
 
 impl RecentUsage {
@@ -312,7 +316,16 @@ impl RecentUsage {
             cands,
             timed,
             skipped,
+            index: None,
         }
+    }
+
+    /// Read through a usage index of its own at `file`, which holds the
+    /// transcripts last read (and forgets the others): small, so loading
+    /// it costs less than reading again the few transcripts it holds.
+    pub(super) fn with_index(mut self, file: PathBuf) -> RecentUsage {
+        self.index = Some(file);
+        self
     }
 
     /// [`Store::usage_since`](crate::store::Store::usage_since): the usage of the transcripts last written
@@ -325,6 +338,20 @@ impl RecentUsage {
                 cost = cost.saturating_add(*c_cost);
                 recent.push(c.clone());
             }
+        }
+        if let Some(file) = &self.index {
+            // what it may forget: every transcript but those read now
+            let scope = || {
+                let mut s = scope_of(&self.cands);
+                s.found = scope_of(&recent).found;
+                s
+            };
+            return read_listing_in(
+                &recent,
+                self.skipped.clone(),
+                Some(Index::at(file.clone())),
+                &scope,
+            );
         }
         read_listing_with(
             &recent,
@@ -397,18 +424,28 @@ fn read_listing(
 /// [`read_listing`], through the usage index only if `index`.
 fn read_listing_with(
     cands: &[super::list::Candidate],
-    mut skipped: Vec<super::Skipped>,
+    skipped: Vec<super::Skipped>,
     found: &[super::list::Candidate],
     index: bool,
 ) -> UsageListing {
     let ix = if index { Index::open() } else { None };
+    read_listing_in(cands, skipped, ix, &|| scope_of(found))
+}
+
+/// [`read_listing`] through `ix`, which may forget what `scope` says.
+fn read_listing_in(
+    cands: &[super::list::Candidate],
+    mut skipped: Vec<super::Skipped>,
+    ix: Option<Index>,
+    scope: &dyn Fn() -> Scope,
+) -> UsageListing {
     let read = super::list::parallel_map(cands, |c| {
         let mut u = read_session(&c.path, false, ix.as_ref(), c.side)?;
         u.session_id.clone_from(&c.session_id);
         Ok::<_, StoreError>(u)
     });
     if let Some(ix) = ix {
-        ix.finish(Some(&|| scope_of(found)), false);
+        ix.finish(Some(scope), false);
     }
     let mut out = Vec::new();
     for (c, r) in cands.iter().zip(read) {

@@ -41,6 +41,8 @@ struct World {
     /// Registered pids and their session ids.
     running: Vec<(u32, String)>,
     next_pid: u32,
+    /// Makes each response's ids new.
+    tick: u64,
 }
 
 impl World {
@@ -58,6 +60,7 @@ impl World {
             files: Vec::new(),
             running: Vec::new(),
             next_pid: 100,
+            tick: 0,
         };
         let (root, reg) = (
             w.store.projects_dir(),
@@ -146,9 +149,13 @@ impl World {
             return;
         }
         let p = &writers[n % writers.len()];
+        self.tick += 1;
+        let line = serde_json::json!({"type": "assistant", "requestId": format!("r{}", self.tick),
+            "timestamp": crate::store::format_iso_millis(self.now),
+            "message": {"id": format!("m{}", self.tick), "model": "claude-sonnet-4-5",
+                "usage": {"input_tokens": 1 + n % 1000, "output_tokens": 1}}});
         let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
-        f.write_all(&vec![b' '; 40 * (1 + n % 5)]).unwrap();
-        f.write_all(b"\n").unwrap();
+        f.write_all((line.to_string() + "\n").as_bytes()).unwrap();
         drop(f);
         self.date(p);
     }
@@ -195,6 +202,9 @@ impl World {
             let t = self.now - back;
             prop_assert_eq!(view(&fast, t), view(&full, t), "since now - {} ms", back);
         }
+        // and what they read: the kept one through its own small index
+        let t = self.now - 10 * 3_600_000;
+        prop_assert_eq!(fast.since(t).sessions, full.since(t).sessions);
         Ok(())
     }
 }
