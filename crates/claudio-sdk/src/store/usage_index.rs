@@ -612,4 +612,4 @@ impl Capture {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
