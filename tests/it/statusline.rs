@@ -439,3 +439,58 @@ fn statusline_is_the_status_line_of_claudios_own_chat() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// What the line found is kept (`recent-usage` in the cache folder) and
+/// looked at again only where it can have changed: a running session's
+/// transcript (the CLI's registry names it) is looked at every time, so a
+/// response it wrote since shows at once.
+#[test]
+fn statusline_keeps_what_it_found_and_sees_a_running_sessions_response_at_once() {
+    let w = world();
+    let config = w.dir.path();
+    let registry = config.join("sessions");
+    std::fs::create_dir_all(&registry).unwrap();
+    std::fs::write(
+        registry.join("4242.json"),
+        json!({"pid": 4242, "sessionId": YESTERDAY, "kind": "interactive"}).to_string(),
+    )
+    .unwrap();
+    // the folders' times settled, as they are between two messages
+    let settled = UNIX_EPOCH + Duration::from_millis((now_ms() - HOUR) as u64);
+    for d in [
+        registry.clone(),
+        config.join("projects"),
+        config.join("projects/-work"),
+    ] {
+        std::fs::File::open(&d)
+            .unwrap()
+            .set_modified(settled)
+            .unwrap();
+    }
+    let line =
+        |today: &str| format!("Sonnet 4.5 · 12% ctx · $3.50 session · {today} today · main\n");
+    let o = run(
+        w.claudio(&["--format", NO_BLOCK]),
+        Some(w.input().to_string().as_bytes()),
+    );
+    assert_eq!(stdout(&o), line("$3.00"), "{}", stderr(&o));
+    assert!(config.join("cache/recent-usage").is_file());
+    // the running session answers today: a million input tokens, $3
+    let yesterday = config.join(format!("projects/-work/{YESTERDAY}.jsonl"));
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&yesterday)
+        .unwrap();
+    std::io::Write::write_all(
+        &mut f,
+        (assistant("y2", 1_000_000, 0, w.sent) + "\n").as_bytes(),
+    )
+    .unwrap();
+    drop(f);
+    let o = run(
+        w.claudio(&["--format", NO_BLOCK]),
+        Some(w.input().to_string().as_bytes()),
+    );
+    assert_eq!(stdout(&o), line("$6.00"), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}

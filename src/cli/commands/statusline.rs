@@ -8,9 +8,12 @@
 //! It is called often, so it is cheap: no process, no network; stdin is
 //! read up to [`MAX_INPUT`] bytes and for at most [`INPUT_DEADLINE`]; today's
 //! cost and the 5-hour window read only the transcripts written since the
-//! start of the day or the last ten hours (one `lstat` per transcript to
-//! tell), through the store's bounded readers; and the store is not read
-//! at all when the template shows neither.
+//! start of the day or the last ten hours, through the store's bounded
+//! readers; which those are is kept between runs and looked at again only
+//! where it can have changed ([`Store::recent_usage_kept`]: the folders'
+//! times, the running sessions' transcripts, every transcript at least once
+//! a minute); and the store is not read at all when the template shows
+//! neither.
 //!
 //! Bad or missing input prints [`NO_STATUS`] and the reason on stderr, and
 //! exits 0: what a status line prints is shown only when it succeeds, and
@@ -640,8 +643,18 @@ fn gather(
         let since = today.min(now - LOOKBACK_MS);
         let mut skipped = Vec::new();
         // the folders and the transcripts' times looked at once, however
-        // far back the chain goes
-        let read = store.recent_usage(None).and_then(|found| {
+        // far back the chain goes: what the last line found, looked at
+        // again only where it can have changed (`recent_usage_kept`), when
+        // the chain cannot reach past what that keeps
+        let reach = since
+            .saturating_sub(CHAIN_LIMIT_MS)
+            .saturating_sub(BILLING_WINDOW_MS);
+        let found = if reach >= now.saturating_sub(claudio::store::KEPT_HORIZON_MS) {
+            store.recent_usage_kept(now, input.transcript.as_deref())
+        } else {
+            store.recent_usage(None)
+        };
+        let read = found.and_then(|found| {
             chain_start(since, |t| {
                 let l = found.since(t);
                 skipped = l.skipped;

@@ -154,7 +154,7 @@ impl Candidate {
     }
 
     /// A folder passed over, and why, to be reported.
-    fn passed(path: PathBuf, why: String) -> Candidate {
+    pub(crate) fn passed(path: PathBuf, why: String) -> Candidate {
         Candidate {
             session_id: String::new(),
             path,

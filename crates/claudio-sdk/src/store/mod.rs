@@ -28,6 +28,7 @@ pub(crate) mod open;
 #[cfg(feature = "archive")]
 mod packed;
 mod paths;
+mod recent_kept;
 mod said;
 pub(crate) mod scan;
 mod search;
@@ -51,6 +52,7 @@ pub use nonblocking::AsyncStore;
 #[cfg(feature = "archive")]
 pub use paths::{default_archive_dir, ARCHIVE_DIR_ENV};
 pub use paths::{default_config_dir, project_folder_name};
+pub use recent_kept::{FULL_CHECK_MS, KEPT_HORIZON_MS};
 pub use said::{steps, NoteKind, Said, Step};
 pub use scan::is_cli_note;
 pub use search::{

@@ -612,7 +612,7 @@ impl Capture {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// The version of [`usage_bytes`]' format (the index's): bytes of another
 /// version are not read.

@@ -210,6 +210,7 @@ impl super::Store {
             cands,
             timed,
             skipped,
+            index: None,
         })
     }
 }
@@ -220,7 +221,6 @@ impl super::Store {
 /// `open` of it, then an `fstatat` by name: the kernel walks one name a
 /// file, not the whole path); the folders on a few threads.
 fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
-    use rustix::fs::{statat, AtFlags, Mode, OFlags, CWD};
     // runs of the same folder (a listing gives a folder's files together)
     let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, c) in cands.iter().enumerate() {
@@ -229,6 +229,13 @@ fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
             _ => runs.push(i..i + 1),
         }
     }
+    let parts = super::list::parallel_map(&runs, |r| stat_folder(&cands[r.clone()]));
+    parts.into_iter().flatten().collect()
+}
+
+/// [`stat_all`] of candidates that are all in one folder, on this thread.
+pub(super) fn stat_folder(here: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
+    use rustix::fs::{statat, AtFlags, Mode, OFlags, CWD};
     let of_path = |c: &super::list::Candidate| {
         let m = std::fs::symlink_metadata(&c.path).ok();
         let at = m
@@ -238,37 +245,36 @@ fn stat_all(cands: &[super::list::Candidate]) -> Vec<(Option<i64>, u64)> {
             .map(|d| d.as_millis() as i64);
         (at, read_cost(&c.path, m.as_ref()))
     };
-    let parts = super::list::parallel_map(&runs, |r| {
-        let here = &cands[r.clone()];
-        let dir = here[0].path.parent().and_then(|d| {
-            rustix::fs::openat(
-                CWD,
-                d,
-                OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-                Mode::empty(),
-            )
-            .ok()
-        });
-        here.iter()
-            .map(|c| match (&dir, c.path.file_name()) {
-                (Some(dir), Some(name)) => match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(st) => {
-                        // before the epoch: not known, so read (as `usage_since` did)
-                        #[allow(clippy::unnecessary_cast)]
-                        let secs = st.st_mtime as i64;
-                        let at = (secs >= 0).then(|| {
-                            secs.saturating_mul(1000)
-                                .saturating_add(st.st_mtime_nsec as i64 / 1_000_000)
-                        });
-                        (at, read_cost_of(&c.path, st.st_size.max(0) as u64))
-                    }
-                    Err(_) => (None, read_cost_of(&c.path, 0)),
-                },
-                _ => of_path(c),
-            })
-            .collect::<Vec<_>>()
+    let Some(first) = here.first() else {
+        return Vec::new();
+    };
+    let dir = first.path.parent().and_then(|d| {
+        rustix::fs::openat(
+            CWD,
+            d,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok()
     });
-    parts.into_iter().flatten().collect()
+    here.iter()
+        .map(|c| match (&dir, c.path.file_name()) {
+            (Some(dir), Some(name)) => match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(st) => {
+                    // before the epoch: not known, so read (as `usage_since` did)
+                    #[allow(clippy::unnecessary_cast)]
+                    let secs = st.st_mtime as i64;
+                    let at = (secs >= 0).then(|| {
+                        secs.saturating_mul(1000)
+                            .saturating_add(st.st_mtime_nsec as i64 / 1_000_000)
+                    });
+                    (at, read_cost_of(&c.path, st.st_size.max(0) as u64))
+                }
+                Err(_) => (None, read_cost_of(&c.path, 0)),
+            },
+            _ => of_path(c),
+        })
+        .collect()
 }
 
 /// The transcripts of a store (or of one folder) and when each was last
@@ -280,9 +286,47 @@ pub struct RecentUsage {
     /// read) and what reading it costs ([`read_cost`]).
     timed: Vec<(Option<i64>, u64)>,
     skipped: Vec<super::Skipped>,
+    /// A usage index of the recent transcripts alone, read through
+    /// whatever their size (see [`RecentUsage::with_index`]).
+    index: Option<PathBuf>,
 }
 
 impl RecentUsage {
+    /// Its parts: the transcripts, their times and costs, what was skipped.
+    #[cfg(test)]
+    #[allow(clippy::type_complexity)]
+    pub(super) fn parts(
+        &self,
+    ) -> (
+        &[super::list::Candidate],
+        &[(Option<i64>, u64)],
+        &[super::Skipped],
+    ) {
+        (&self.cands, &self.timed, &self.skipped)
+    }
+
+    /// From its parts, in the candidates' order.
+    pub(super) fn of(
+        cands: Vec<super::list::Candidate>,
+        timed: Vec<(Option<i64>, u64)>,
+        skipped: Vec<super::Skipped>,
+    ) -> RecentUsage {
+        RecentUsage {
+            cands,
+            timed,
+            skipped,
+            index: None,
+        }
+    }
+
+    /// Read through a usage index of its own at `file`, which holds the
+    /// transcripts last read (and forgets the others): small, so loading
+    /// it costs less than reading again the few transcripts it holds.
+    pub(super) fn with_index(mut self, file: PathBuf) -> RecentUsage {
+        self.index = Some(file);
+        self
+    }
+
     /// [`Store::usage_since`](crate::store::Store::usage_since): the usage of the transcripts last written
     /// at or after `since` (ms since the epoch), read now.
     pub fn since(&self, since: i64) -> UsageListing {
@@ -293,6 +337,20 @@ impl RecentUsage {
                 cost = cost.saturating_add(*c_cost);
                 recent.push(c.clone());
             }
+        }
+        if let Some(file) = &self.index {
+            // what it may forget: every transcript but those read now
+            let scope = || {
+                let mut s = scope_of(&self.cands);
+                s.found = scope_of(&recent).found;
+                s
+            };
+            return read_listing_in(
+                &recent,
+                self.skipped.clone(),
+                Some(Index::at(file.clone())),
+                &scope,
+            );
         }
         read_listing_with(
             &recent,
@@ -365,18 +423,28 @@ fn read_listing(
 /// [`read_listing`], through the usage index only if `index`.
 fn read_listing_with(
     cands: &[super::list::Candidate],
-    mut skipped: Vec<super::Skipped>,
+    skipped: Vec<super::Skipped>,
     found: &[super::list::Candidate],
     index: bool,
 ) -> UsageListing {
     let ix = if index { Index::open() } else { None };
+    read_listing_in(cands, skipped, ix, &|| scope_of(found))
+}
+
+/// [`read_listing`] through `ix`, which may forget what `scope` says.
+fn read_listing_in(
+    cands: &[super::list::Candidate],
+    mut skipped: Vec<super::Skipped>,
+    ix: Option<Index>,
+    scope: &dyn Fn() -> Scope,
+) -> UsageListing {
     let read = super::list::parallel_map(cands, |c| {
         let mut u = read_session(&c.path, false, ix.as_ref(), c.side)?;
         u.session_id.clone_from(&c.session_id);
         Ok::<_, StoreError>(u)
     });
     if let Some(ix) = ix {
-        ix.finish(Some(&|| scope_of(found)), false);
+        ix.finish(Some(scope), false);
     }
     let mut out = Vec::new();
     for (c, r) in cands.iter().zip(read) {

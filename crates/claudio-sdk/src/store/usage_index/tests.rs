@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicI64;
 /// one process.
 static ENV: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn env_lock() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn env_lock() -> std::sync::MutexGuard<'static, ()> {
     ENV.lock().unwrap_or_else(|e| e.into_inner())
 }
 

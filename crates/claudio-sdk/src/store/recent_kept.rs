@@ -1,0 +1,398 @@
+//! [`Store::recent_usage_kept`]: [`Store::recent_usage`] without looking
+//! at every transcript again. A status line runs after every message;
+//! `readdir` of every project and an `lstat` of every transcript is most
+//! of its time at 10,000 sessions (about 25 ms here, against about 1 ms for
+//! the rest). What the last call found is kept in a small file in
+//! claudio's cache folder, and a call looks again only where something
+//! can have changed:
+//!
+//! - a transcript made, removed or renamed changes its folder's time, and
+//!   a project folder made or removed the projects folder's: a folder whose
+//!   time moved is listed again;
+//! - only a running CLI appends to a transcript, and every running CLI is
+//!   in the CLI's session registry (`<config>/sessions/<pid>.json`, with
+//!   its `sessionId`; seen with CLI 2.1.332, the TUI and `-p` alike): the
+//!   transcripts of the sessions named there, and the one the caller names,
+//!   are looked at on every call;
+//! - a CLI started or ended changes the registry folder's time; one may
+//!   have started and ended since the last call, so then, as when nothing
+//!   is kept, every transcript is looked at (a full check);
+//! - a writer that is in no registry (an older CLI, another program) is
+//!   seen by the full check made at least every [`FULL_CHECK_MS`].
+//!
+//! A folder's time is kept only once it is [`RACY_MS`] old: the kernel
+//! dates changes by a clock that ticks every few milliseconds, so a change
+//! made in the tick of a listing could leave the folder's time as it was.
+//! Only transcripts written since [`KEPT_HORIZON_MS`] before the call are
+//! kept: [`RecentUsage::since`] of the answer equals a full
+//! [`Store::recent_usage`]'s for any time after that.
+
+use super::error::StoreResult;
+use super::list::{candidates_in, parallel_map, project_folders, split_unreadable, Candidate};
+use super::usage_read::{stat_folder, RecentUsage};
+use super::Store;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// How far back the kept answer holds the transcripts: what was last
+/// written before `now` minus this is left out, [`RecentUsage::since`] of
+/// an earlier time is not a full answer. Nine days: a status line reads a
+/// week before the day's start at most.
+pub const KEPT_HORIZON_MS: i64 = 9 * 24 * 60 * 60 * 1000;
+/// The longest a kept answer is used without a full check: what a writer
+/// in no registry appended is seen within this time.
+pub const FULL_CHECK_MS: i64 = 60 * 1000;
+/// A folder's time within this of the moment it was read is not kept (see
+/// the module's text): the clock the kernel dates files by is coarse.
+const RACY_MS: i64 = 2000;
+/// The kept file's format; another is not read.
+const VERSION: u32 = 1;
+/// The kept file's name, in the usage index's folder.
+const FILE: &str = "recent-usage";
+/// The usage index of the recent transcripts alone, beside it: loading
+/// it costs less than reading them again.
+const INDEX: &str = "recent-usage-index";
+/// The largest kept file read.
+const MAX_KEPT: u64 = 64 << 20;
+
+/// A folder's time: seconds and nanoseconds since the epoch.
+type Stamp = (i64, i64);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Kept {
+    version: u32,
+    /// The projects folder this is of.
+    projects: PathBuf,
+    /// When every transcript was last looked at (ms).
+    full_at: i64,
+    /// The projects folder's time, and the registry folder's ([`MISSING`]:
+    /// not there; `None`: not kept, as racy or unknown).
+    root: Option<Stamp>,
+    registry: Option<Stamp>,
+    folders: Vec<KeptFolder>,
+    /// Links in the projects folder passed over, and why.
+    passed: Vec<(PathBuf, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct KeptFolder {
+    path: PathBuf,
+    /// Its time when listed; `None`: racy, list it again.
+    stamp: Option<Stamp>,
+    /// Why it could not be listed, if so.
+    unreadable: Option<String>,
+    /// Its transcripts in the listing's order, those since the horizon (or
+    /// of no known time).
+    files: Vec<KeptFile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct KeptFile {
+    id: String,
+    side: bool,
+    at: Option<i64>,
+    cost: u64,
+}
+
+/// The stamp of a folder that is not there.
+const MISSING: Stamp = (i64::MIN, 0);
+
+/// The time of `path` (a link followed: a project folder may be a link
+/// to one), [`MISSING`] when it is not there, `None` when it cannot be had.
+fn stamp(path: &Path) -> Option<Stamp> {
+    match rustix::fs::stat(path) {
+        #[allow(clippy::unnecessary_cast)]
+        Ok(st) => Some((st.st_mtime as i64, st.st_mtime_nsec as i64)),
+        Err(rustix::io::Errno::NOENT) => Some(MISSING),
+        Err(_) => None,
+    }
+}
+
+fn stamp_ms((s, ns): Stamp) -> i64 {
+    s.saturating_mul(1000).saturating_add(ns / 1_000_000)
+}
+
+/// `stamp` when it is old enough, at `now`, to be trusted later.
+fn settled(stamp: Option<Stamp>, now: i64) -> Option<Stamp> {
+    stamp.filter(|s| *s == MISSING || stamp_ms(*s) < now - RACY_MS)
+}
+
+/// The session ids the CLI's registry names (`<config>/sessions/*.json`,
+/// field `sessionId`). `None`: it could not be read whole (then every
+/// transcript is looked at).
+fn registered(dir: &Path) -> Option<Vec<String>> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
+        Err(_) => return None,
+    };
+    let mut ids = Vec::new();
+    for e in rd {
+        let e = e.ok()?;
+        let name = e.file_name();
+        if !name.to_str().is_some_and(|n| n.ends_with(".json")) {
+            continue;
+        }
+        #[derive(Deserialize)]
+        struct Entry {
+            #[serde(rename = "sessionId")]
+            session_id: Option<String>,
+        }
+        // a file removed since the listing: that CLI ended
+        let bytes = match std::fs::read(e.path()) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(_) => return None,
+        };
+        // one being written may be cut: then it cannot be told
+        let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+        ids.extend(entry.session_id);
+    }
+    Some(ids)
+}
+
+/// One folder listed now: its transcripts since `horizon`, and those of
+/// the sessions `running` whatever their time.
+fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptFolder {
+    let before = stamp(path);
+    let cands = candidates_in(path, None, None, false);
+    if let Some(bad) = cands.iter().find_map(|c| c.unreadable.clone()) {
+        return KeptFolder {
+            path: path.to_path_buf(),
+            stamp: None,
+            unreadable: Some(bad),
+            files: Vec::new(),
+        };
+    }
+    let timed = stat_folder(&cands);
+    let files = cands
+        .into_iter()
+        .zip(timed)
+        .filter(|(c, (at, _))| keep(&c.session_id, *at, horizon, running))
+        .map(|(c, (at, cost))| KeptFile {
+            id: c.session_id,
+            side: c.side,
+            at,
+            cost,
+        })
+        .collect();
+    KeptFolder {
+        path: path.to_path_buf(),
+        stamp: settled(before, now),
+        unreadable: None,
+        files,
+    }
+}
+
+/// Whether a transcript is kept: written since `horizon`, of no known
+/// time, or of a running session (looked at on every call).
+fn keep(id: &str, at: Option<i64>, horizon: i64, running: &[String]) -> bool {
+    at.is_none_or(|at| at >= horizon) || running.iter().any(|r| r.eq_ignore_ascii_case(id))
+}
+
+/// Every folder listed now.
+fn full(projects: &Path, registry: &Path, now: i64) -> StoreResult<Kept> {
+    let horizon = now.saturating_sub(KEPT_HORIZON_MS);
+    // the folders' times before their listings: a change during one is
+    // seen next time
+    let reg = stamp(registry);
+    let root = stamp(projects);
+    let (folders, links) = project_folders(projects)?;
+    let folders = parallel_map(&folders, |f| list_folder(f, horizon, now, &[]));
+    Ok(Kept {
+        version: VERSION,
+        projects: projects.to_path_buf(),
+        full_at: now,
+        root: settled(root, now),
+        registry: settled(reg, now),
+        folders,
+        passed: links,
+    })
+}
+
+impl Kept {
+    /// Look again where something can have changed since this was kept
+    /// (see the module's text). `false`: a full check is needed.
+    fn refresh(&mut self, registry: &Path, now: i64, current: Option<&Path>) -> bool {
+        if now < self.full_at || now - self.full_at > FULL_CHECK_MS {
+            return false;
+        }
+        // a CLI started or ended, a project folder made or removed (or
+        // their times were not kept)
+        if self.registry.is_none() || stamp(registry) != self.registry {
+            return false;
+        }
+        if self.root.is_none() || stamp(&self.projects) != self.root {
+            return false;
+        }
+        let Some(mut running) = registered(registry) else {
+            return false;
+        };
+        if let Some(id) = current
+            .filter(|p| p.parent().and_then(Path::parent) == Some(self.projects.as_path()))
+            .and_then(|p| p.file_name()?.to_str()?.strip_suffix(".jsonl"))
+        {
+            running.push(id.to_owned());
+        }
+        let horizon = now.saturating_sub(KEPT_HORIZON_MS);
+        for f in &mut self.folders {
+            let now_stamp = stamp(&f.path);
+            if f.stamp.is_none() || now_stamp != f.stamp {
+                *f = list_folder(&f.path, horizon, now, &running);
+            }
+        }
+        // the running sessions' transcripts, where they are
+        for id in &running {
+            let known = |f: &KeptFolder| f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id));
+            if self.folders.iter().any(known) {
+                continue;
+            }
+            // not kept (older than the horizon, or not there at all): the
+            // folder that holds it is listed again, to keep its order
+            let name = format!("{id}.jsonl");
+            for f in &mut self.folders {
+                if f.unreadable.is_none() && rustix::fs::lstat(f.path.join(&name)).is_ok() {
+                    *f = list_folder(&f.path, horizon, now, &running);
+                }
+            }
+        }
+        for f in &mut self.folders {
+            if f.unreadable.is_some() {
+                continue;
+            }
+            let again: Vec<usize> = f
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| {
+                    k.at.is_none() || running.iter().any(|id| k.id.eq_ignore_ascii_case(id))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if again.is_empty() {
+                continue;
+            }
+            let cands: Vec<Candidate> = again
+                .iter()
+                .map(|&i| candidate(&f.path, &f.files[i]))
+                .collect();
+            for (&i, (at, cost)) in again.iter().zip(stat_folder(&cands)) {
+                f.files[i].at = at;
+                f.files[i].cost = cost;
+            }
+            f.files.retain(|k| keep(&k.id, k.at, horizon, &running));
+        }
+        true
+    }
+
+    /// The answer [`Store::recent_usage`] gives, for times since the horizon.
+    fn answer(&self) -> RecentUsage {
+        let mut cands = Vec::new();
+        let mut timed = Vec::new();
+        for f in &self.folders {
+            if let Some(why) = &f.unreadable {
+                cands.push(Candidate::passed(f.path.clone(), why.clone()));
+                continue;
+            }
+            for k in &f.files {
+                cands.push(candidate(&f.path, k));
+                timed.push((k.at, k.cost));
+            }
+        }
+        cands.extend(
+            self.passed
+                .iter()
+                .map(|(p, why)| Candidate::passed(p.clone(), why.clone())),
+        );
+        let (cands, skipped) = split_unreadable(cands);
+        RecentUsage::of(cands, timed, skipped)
+    }
+}
+
+fn candidate(folder: &Path, k: &KeptFile) -> Candidate {
+    Candidate {
+        session_id: k.id.clone(),
+        path: folder.join(format!("{}.jsonl", k.id)),
+        project_path: None,
+        worktrees: None,
+        mtime: None,
+        side: k.side,
+        unreadable: None,
+    }
+}
+
+/// [`Store::recent_usage_kept`] with the kept file at `file` (`None`:
+/// nothing kept, a full check each time).
+pub(crate) fn recent_kept(
+    store: &Store,
+    file: Option<&Path>,
+    now: i64,
+    current: Option<&Path>,
+) -> StoreResult<RecentUsage> {
+    let projects = store.projects_dir();
+    let registry = store.config_dir().join("sessions");
+    let kept = file
+        .and_then(|f| super::cache_file::read_private(f, MAX_KEPT))
+        .and_then(|b| serde_json::from_slice::<Kept>(&b).ok())
+        .filter(|k| k.version == VERSION && k.projects == projects);
+    let (kept, changed) = match kept {
+        Some(mut k) => {
+            let before = k.clone();
+            if k.refresh(&registry, now, current) {
+                let changed = k != before;
+                (k, changed)
+            } else {
+                (full(&projects, &registry, now)?, true)
+            }
+        }
+        None => (full(&projects, &registry, now)?, true),
+    };
+    if let (true, Some(f)) = (changed, file) {
+        if let Ok(bytes) = serde_json::to_vec(&kept) {
+            let _ = super::cache_file::write_private(f, &bytes);
+        }
+    }
+    let answer = kept.answer();
+    Ok(match file {
+        Some(f) => answer.with_index(f.with_file_name(INDEX)),
+        None => answer,
+    })
+}
+
+impl Store {
+    /// [`recent_usage`](Self::recent_usage) of every project, for a caller
+    /// that asks often (a status line): what the last call found is kept
+    /// in claudio's cache folder (beside the usage index), and only what
+    /// can have changed since is looked at again, the transcripts of the
+    /// running sessions (the CLI's registry, `<config>/sessions`) and
+    /// `current` among them. [`RecentUsage::since`] of the answer, for a
+    /// time at most [`KEPT_HORIZON_MS`] before `now` (ms since the epoch),
+    /// equals that of [`recent_usage`](Self::recent_usage)`(None)`, but for
+    /// what a writer outside the registry appended in the last
+    /// [`FULL_CHECK_MS`]. With archives, or without a cache folder, it is
+    /// [`recent_usage`](Self::recent_usage)`(None)`.
+    ///
+    /// ```no_run
+    /// use claudio::store::Store;
+    /// let now = std::time::SystemTime::now()
+    ///     .duration_since(std::time::UNIX_EPOCH)
+    ///     .map_or(0, |d| d.as_millis() as i64);
+    /// let recent = Store::from_env()?.recent_usage_kept(now, None)?;
+    /// let day = recent.since(now - 86_400_000);
+    /// println!("{} sessions written in the last 24 hours", day.sessions.len());
+    /// # Ok::<(), claudio::store::StoreError>(())
+    /// ```
+    pub fn recent_usage_kept(&self, now: i64, current: Option<&Path>) -> StoreResult<RecentUsage> {
+        if !self.archive_dirs().is_empty() {
+            return self.recent_usage(None);
+        }
+        let file = super::usage_index::index_path().map(|p| p.with_file_name(FILE));
+        match file {
+            Some(f) => recent_kept(self, Some(&f), now, current),
+            None => self.recent_usage(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

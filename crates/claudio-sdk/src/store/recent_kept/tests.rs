@@ -1,0 +1,324 @@
+//! The kept answer against a full one: [`recent_kept`] after every step of
+//! generated histories (transcripts made, appended to by running sessions,
+//! removed; sessions registered and ended; folders made; the clock moving
+//! on, standing still or going back) equals [`Store::recent_usage`]'s.
+
+use super::*;
+use proptest::prelude::*;
+use std::io::Write;
+use std::time::{Duration, UNIX_EPOCH};
+
+/// A virtual clock (ms) far from the real one: every time a test sets.
+const T0: i64 = 1_900_000_000_000;
+
+fn id(n: usize) -> String {
+    format!("00000000-0000-4000-8000-{n:012x}")
+}
+
+/// What a listing of transcripts since `t` gives: each transcript with its
+/// time and cost, in order, and what was skipped.
+type View = (Vec<(PathBuf, Option<i64>, u64)>, Vec<PathBuf>);
+
+fn view(r: &RecentUsage, t: i64) -> View {
+    let (cands, timed, skipped) = r.parts();
+    let files = cands
+        .iter()
+        .zip(timed)
+        .filter(|(_, (at, _))| at.is_none_or(|at| at >= t))
+        .map(|(c, (at, cost))| (c.path.clone(), *at, *cost))
+        .collect();
+    (files, skipped.iter().map(|s| s.path.clone()).collect())
+}
+
+struct World {
+    _tmp: tempfile::TempDir,
+    store: Store,
+    kept: PathBuf,
+    now: i64,
+    folders: Vec<PathBuf>,
+    /// Transcripts there now.
+    files: Vec<PathBuf>,
+    /// Registered pids and their session ids.
+    running: Vec<(u32, String)>,
+    next_pid: u32,
+    /// Makes each response's ids new.
+    tick: u64,
+}
+
+impl World {
+    fn new() -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let config = tmp.path().join("config");
+        std::fs::create_dir_all(config.join("projects")).unwrap();
+        std::fs::create_dir_all(config.join("sessions")).unwrap();
+        let mut w = World {
+            store: Store::new(&config),
+            kept: tmp.path().join("cache").join(FILE),
+            _tmp: tmp,
+            now: T0,
+            folders: Vec::new(),
+            files: Vec::new(),
+            running: Vec::new(),
+            next_pid: 100,
+            tick: 0,
+        };
+        let (root, reg) = (
+            w.store.projects_dir(),
+            w.store.config_dir().join("sessions"),
+        );
+        w.date(&root);
+        w.date(&reg);
+        w
+    }
+
+    /// Set `path`'s time to the clock's, as the kernel does when it
+    /// changes: a coarse clock (of milliseconds here), so that two changes
+    /// in one tick leave the same time.
+    fn date(&mut self, path: &Path) {
+        let t = UNIX_EPOCH + Duration::from_millis(self.now as u64);
+        let f = std::fs::File::open(path).unwrap();
+        f.set_modified(t).unwrap();
+    }
+
+    fn new_folder(&mut self, n: usize) {
+        let p = self.store.projects_dir().join(format!("-p{n}"));
+        if std::fs::create_dir(&p).is_ok() {
+            self.date(&p);
+            let root = self.store.projects_dir();
+            self.date(&root);
+            self.folders.push(p);
+        }
+    }
+
+    fn new_file(&mut self, folder: usize, n: usize) {
+        let Some(dir) = self
+            .folders
+            .get(folder % self.folders.len().max(1))
+            .cloned()
+        else {
+            return;
+        };
+        let p = dir.join(format!("{}.jsonl", id(n)));
+        if p.exists() {
+            return;
+        }
+        std::fs::write(&p, "{\"type\":\"user\"}\n").unwrap();
+        self.date(&p);
+        self.date(&dir);
+        self.files.push(p);
+    }
+
+    /// An old transcript: written before the horizon.
+    fn old_file(&mut self, folder: usize, n: usize) {
+        let now = self.now;
+        self.now -= KEPT_HORIZON_MS + 3_600_000;
+        let before = self.files.len();
+        self.new_file(folder, n);
+        self.now = now;
+        if self.files.len() > before {
+            // the folder's time is now's: the file was moved in
+            let dir = self.files[before].parent().unwrap().to_path_buf();
+            self.date(&dir);
+        }
+    }
+
+    fn remove(&mut self, n: usize) {
+        if self.files.is_empty() {
+            return;
+        }
+        let p = self.files.remove(n % self.files.len());
+        std::fs::remove_file(&p).unwrap();
+        self.date(p.parent().unwrap());
+    }
+
+    /// A running session writes: only the registered ones (and `current`) do.
+    fn append(&mut self, n: usize, current: Option<&Path>) {
+        let writers: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|p| {
+                Some(p.as_path()) == current
+                    || self
+                        .running
+                        .iter()
+                        .any(|(_, s)| p.ends_with(format!("{s}.jsonl")))
+            })
+            .cloned()
+            .collect();
+        if writers.is_empty() {
+            return;
+        }
+        let p = &writers[n % writers.len()];
+        self.tick += 1;
+        let line = serde_json::json!({"type": "assistant", "requestId": format!("r{}", self.tick),
+            "timestamp": crate::store::format_iso_millis(self.now),
+            "message": {"id": format!("m{}", self.tick), "model": "claude-sonnet-4-5",
+                "usage": {"input_tokens": 1 + n % 1000, "output_tokens": 1}}});
+        let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
+        f.write_all((line.to_string() + "\n").as_bytes()).unwrap();
+        drop(f);
+        self.date(p);
+    }
+
+    fn register(&mut self, n: usize) {
+        let pid = self.next_pid;
+        self.next_pid += 1;
+        let reg = self.store.config_dir().join("sessions");
+        let entry = serde_json::json!({"pid": pid, "sessionId": id(n), "kind": "interactive"});
+        std::fs::write(reg.join(format!("{pid}.json")), entry.to_string()).unwrap();
+        self.date(&reg);
+        self.running.push((pid, id(n)));
+    }
+
+    /// A running CLI moves to another session (`/resume`): its file is
+    /// written in place, the folder's time stays.
+    fn switch(&mut self, k: usize, n: usize) {
+        if self.running.is_empty() {
+            return;
+        }
+        let i = k % self.running.len();
+        let pid = self.running[i].0;
+        let reg = self.store.config_dir().join("sessions");
+        let entry = serde_json::json!({"pid": pid, "sessionId": id(n), "status": "busy"});
+        std::fs::write(reg.join(format!("{pid}.json")), entry.to_string()).unwrap();
+        self.running[i].1 = id(n);
+    }
+
+    fn end(&mut self, k: usize) {
+        if self.running.is_empty() {
+            return;
+        }
+        let (pid, _) = self.running.remove(k % self.running.len());
+        let reg = self.store.config_dir().join("sessions");
+        std::fs::remove_file(reg.join(format!("{pid}.json"))).unwrap();
+        self.date(&reg);
+    }
+
+    /// The kept answer and a full one agree, for every time since the horizon.
+    fn check(&self, current: Option<&Path>) -> Result<(), TestCaseError> {
+        let fast = recent_kept(&self.store, Some(&self.kept), self.now, current).unwrap();
+        let full = self.store.recent_usage(None).unwrap();
+        for back in [KEPT_HORIZON_MS, 86_400_000, 10 * 3_600_000, 60_000, 0] {
+            let t = self.now - back;
+            prop_assert_eq!(view(&fast, t), view(&full, t), "since now - {} ms", back);
+        }
+        // and what they read: the kept one through its own small index (the
+        // process keeps one index loaded: not while the index's tests run)
+        let _env = crate::store::usage_index::tests::env_lock();
+        let t = self.now - 10 * 3_600_000;
+        prop_assert_eq!(fast.since(t).sessions, full.since(t).sessions);
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Folder(usize),
+    File(usize, usize),
+    OldFile(usize, usize),
+    Remove(usize),
+    Append(usize),
+    Register(usize),
+    Switch(usize, usize),
+    End(usize),
+    /// The clock moves on (ms), or back.
+    Clock(i64),
+    Check,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        1 => (0..4usize).prop_map(Op::Folder),
+        3 => (0..4usize, 0..12usize).prop_map(|(f, n)| Op::File(f, n)),
+        1 => (0..4usize, 0..12usize).prop_map(|(f, n)| Op::OldFile(f, n)),
+        1 => any::<usize>().prop_map(Op::Remove),
+        4 => any::<usize>().prop_map(Op::Append),
+        2 => (0..12usize).prop_map(Op::Register),
+        1 => (any::<usize>(), 0..12usize).prop_map(|(k, n)| Op::Switch(k, n)),
+        1 => any::<usize>().prop_map(Op::End),
+        3 => prop_oneof![
+            Just(0i64), Just(1), Just(RACY_MS), Just(RACY_MS + 1), Just(30_000),
+            Just(FULL_CHECK_MS + 1), Just(5 * 3_600_000), Just(KEPT_HORIZON_MS),
+            Just(-1), Just(-3_600_000),
+        ].prop_map(Op::Clock),
+        4 => Just(Op::Check),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_kept_answer_is_a_full_ones(ops in proptest::collection::vec(op(), 1..40),
+                                      current in proptest::option::of(0..12usize)) {
+        let mut w = World::new();
+        w.new_folder(0);
+        let current = current.map(|n| w.folders[0].join(format!("{}.jsonl", id(n))));
+        for op in ops {
+            match op {
+                Op::Folder(n) => w.new_folder(n),
+                Op::File(f, n) => w.new_file(f, n),
+                Op::OldFile(f, n) => w.old_file(f, n),
+                Op::Remove(n) => w.remove(n),
+                Op::Append(n) => w.append(n, current.as_deref()),
+                Op::Register(n) => w.register(n),
+                Op::Switch(k, n) => w.switch(k, n),
+                Op::End(k) => w.end(k),
+                Op::Clock(d) => {
+                    w.now += d;
+                    // a clock set back is seen by the next call (a change
+                    // made after it could bear a time kept before)
+                    if d < 0 {
+                        w.check(current.as_deref())?;
+                    }
+                }
+                Op::Check => w.check(current.as_deref())?,
+            }
+        }
+        w.check(current.as_deref())?;
+    }
+}
+
+/// A writer in no registry is seen by the full check: at most
+/// [`FULL_CHECK_MS`] late.
+#[test]
+fn a_writer_outside_the_registry_is_seen_by_the_full_check() {
+    let mut w = World::new();
+    w.new_folder(0);
+    w.new_file(0, 1);
+    w.now += RACY_MS + 1;
+    w.check(None).unwrap();
+    // appended by nobody registered
+    let p = w.files[0].clone();
+    std::fs::write(&p, "{\"type\":\"user\"}\n and more\n").unwrap();
+    w.now += 1;
+    w.date(&p);
+    let fast = recent_kept(&w.store, Some(&w.kept), w.now, None).unwrap();
+    let full = w.store.recent_usage(None).unwrap();
+    assert_ne!(view(&fast, 0), view(&full, 0), "kept: not looked at");
+    w.now += FULL_CHECK_MS + 1;
+    w.check(None).unwrap();
+}
+
+/// A kept answer is used: a warm call lists no folder whose time stayed.
+#[test]
+fn a_warm_call_lists_no_folder_again() {
+    let mut w = World::new();
+    w.new_folder(0);
+    w.new_file(0, 1);
+    w.now += RACY_MS + 1;
+    w.check(None).unwrap();
+    let kept = std::fs::read(&w.kept).unwrap();
+    // a transcript slipped in with the folder's time put back: a kept
+    // answer does not see it, a listing would
+    let dir = w.folders[0].clone();
+    let before = std::fs::metadata(&dir).unwrap().modified().unwrap();
+    std::fs::write(dir.join(format!("{}.jsonl", id(2))), "{}\n").unwrap();
+    std::fs::File::open(&dir)
+        .unwrap()
+        .set_modified(before)
+        .unwrap();
+    let fast = recent_kept(&w.store, Some(&w.kept), w.now, None).unwrap();
+    assert_eq!(view(&fast, 0).0.len(), 1);
+    assert_eq!(std::fs::read(&w.kept).unwrap(), kept, "nothing changed");
+}
