@@ -305,7 +305,6 @@ async fn interrupt_during_a_slow_answer_then_the_next_turn_works() {
     let client = connect(w.options().include_partial_messages(true)).await;
     client.send("tell me a long story").await.unwrap();
 
-    let started = Instant::now();
     let mut msgs = Vec::new();
     let mut interrupted_at = None;
     let read = async {
@@ -325,15 +324,11 @@ async fn interrupt_during_a_slow_answer_then_the_next_turn_works() {
         .await
         .expect("no result after the interrupt");
     assert!(interrupted_at.is_some(), "never saw a text delta");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "the slow answer was not cut short ({:?})",
-        started.elapsed()
-    );
     let r = result(&msgs);
     assert!(r.was_interrupted(), "{r:?}");
     assert_eq!(r.subtype, "error_during_execution", "{r:?}");
-    // Only a few of the 40 chunks came through.
+    // Only a few of the 40 chunks came through: the slow answer was cut
+    // short (how soon is the loaded machine's, not claudio's).
     let streamed: String = msgs
         .iter()
         .filter_map(|m| match m {
@@ -514,14 +509,11 @@ fn ask_reports_an_api_error_and_exits_1() {
     w.api.push(Reply::fatal(BILLING));
     let mut cmd = w.claudio();
     cmd.args(["ask", "hello?"]);
-    let (out, took) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 60);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
     assert!(err.contains("402") && err.contains(BILLING), "{err}");
-    assert!(
-        took < Duration::from_secs(15),
-        "a non-retried error took {took:?}"
-    );
+    // not retried (the request count says so, whatever the machine's load)
     assert_eq!(w.main_requests().len(), 1, "the CLI retried");
 }
 
@@ -547,14 +539,13 @@ fn ask_api_error_goes_to_stderr_only() {
 async fn api_error_gives_an_error_result_through_the_library() {
     let w = world!("api_error_gives_an_error_result_through_the_library");
     w.api.push(Reply::fatal(BILLING));
-    let started = Instant::now();
     let collect = query("hello?", w.options())
         .map(|m| m.expect("message"))
         .collect::<Vec<Message>>();
     let msgs = tokio::time::timeout(TURN_LIMIT, collect)
         .await
         .expect("query hung");
-    assert!(started.elapsed() < Duration::from_secs(15));
+    assert_eq!(w.main_requests().len(), 1, "the CLI retried");
     let r = result(&msgs);
     assert!(r.is_error, "{r:?}");
     assert_eq!(r.terminal_reason.as_deref(), Some("api_error"), "{r:?}");
@@ -574,7 +565,6 @@ async fn retried_api_error_is_reported_then_the_turn_succeeds() {
     w.api
         .push(Reply::api_error(529, "overloaded_error", "Overloaded"));
     w.api.push(Reply::text("Recovered."));
-    let started = Instant::now();
     let client = connect(w.options()).await;
     let msgs = ask(&client, "hello?").await;
     client.close().await.unwrap();
@@ -595,8 +585,6 @@ async fn retried_api_error_is_reported_then_the_turn_succeeds() {
     assert!(!r.is_error, "{r:?}");
     assert_eq!(r.result.as_deref(), Some("Recovered."));
     assert_eq!(w.main_requests().len(), 2);
-    // The CLI's first retry comes after ~0.6 s.
-    assert!(started.elapsed() < Duration::from_secs(15));
 }
 
 /// The chat shows the CLI's retry while it waits, then the answer.
