@@ -797,8 +797,12 @@ async fn messages_are_kept_while_a_control_answer_is_awaited() {
     }
     s.push(Step::Emit(json!({"type":"control_response","response":{"subtype":"success","request_id":"{{cu}}","response":{"totalTokens":7}}})));
     let fake = Fake::new(s);
-    let client = Client::connect(fake.options()).await.unwrap();
-    let usage = tokio::time::timeout(Duration::from_secs(20), client.context_usage())
+    // 30 MB come before the answer: a loaded machine takes a while to pass
+    // them (the bounds are guards against a deadlock, not times)
+    let client = Client::connect(fake.options().control_timeout(Duration::from_secs(600)))
+        .await
+        .unwrap();
+    let usage = tokio::time::timeout(Duration::from_secs(120), client.context_usage())
         .await
         .expect("deadlock: control answer never arrived")
         .unwrap();
