@@ -509,7 +509,7 @@ fn ask_reports_an_api_error_and_exits_1() {
     w.api.push(Reply::fatal(BILLING));
     let mut cmd = w.claudio();
     cmd.args(["ask", "hello?"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
     assert!(err.contains("402") && err.contains(BILLING), "{err}");
@@ -527,7 +527,7 @@ fn ask_api_error_goes_to_stderr_only() {
     w.api.push(Reply::fatal(BILLING));
     let mut cmd = w.claudio();
     cmd.args(["ask", "hello?"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -618,7 +618,7 @@ fn ask_json_prints_the_result_line() {
     w.api.push(Reply::text_chunks(&["Forty", "-two."]));
     let mut cmd = w.claudio();
     cmd.args(["ask", "-o", "json", "the answer?"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -639,7 +639,7 @@ fn ask_stream_json_prints_every_line() {
         .push(Reply::text_chunks(&["Stream", "ed ", "answer."]));
     let mut cmd = w.claudio();
     cmd.args(["ask", "-o", "stream-json", "stream it"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -703,7 +703,7 @@ fn verbose_debug_ask_never_prints_the_api_key() {
     w.api.push(Reply::text("All done."));
     let mut cmd = w.claudio();
     cmd.args(["--verbose", "--debug", "ask", "say hi"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "All done.\n");
@@ -716,7 +716,7 @@ fn verbose_debug_ask_never_prints_the_api_key() {
     let mut cmd = w.claudio();
     cmd.args(["--verbose", "--debug", "ask", "-o", "stream-json", "again"])
         .env("ANTHROPIC_LOG", "debug");
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -740,7 +740,7 @@ fn verbose_debug_api_error_never_prints_the_api_key() {
     // its headers, as non-JSON lines on the CLI's stdout.
     cmd.args(["--verbose", "--debug", "ask", "hello?"])
         .env("ANTHROPIC_LOG", "debug");
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -963,7 +963,7 @@ fn ask_json_schema_prints_the_structured_answer() {
         r#"{"type":"object","properties":{"files":{"type":"integer"},"largest":{"type":"string"}},"required":["files"]}"#,
         "count the files",
     ]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let stdout = String::from_utf8(out.stdout).unwrap();
