@@ -16,6 +16,31 @@ fn chat(fake: &Fake) -> Term {
     Term::spawn(c)
 }
 
+/// A file the fake CLI waits for (`Step::WaitFile`) where a turn holds
+/// still while the test types into it: the turn goes on when the test has
+/// seen what it waits for, not after a guessed time (a loaded machine
+/// takes longer than any guess).
+struct Gate(tempfile::TempDir);
+
+impl Gate {
+    fn new() -> Gate {
+        Gate(tempfile::tempdir().unwrap())
+    }
+
+    fn path(&self) -> std::path::PathBuf {
+        self.0.path().join("go")
+    }
+
+    /// The fake's step that waits for [`Gate::open`].
+    fn step(&self) -> Step {
+        Step::WaitFile(self.path())
+    }
+
+    fn open(&self) {
+        std::fs::write(self.path(), b"").unwrap();
+    }
+}
+
 fn count(lines: &[Value], f: impl Fn(&Value) -> bool) -> usize {
     lines.iter().filter(|l| f(l)).count()
 }
@@ -342,13 +367,17 @@ fn an_edit_approval_shows_the_diff() {
 
 #[test]
 fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
+    let gate = Gate::new();
     let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             system_init(),
             delta("working on the first\n"),
-            // the person types the next prompt now; it must wait for the result
-            Step::ExpectSilenceMs(1500),
+            // the person types the next prompt now (the turn holds until it
+            // is queued); it must wait for the result: nothing has come
+            // meanwhile, nor comes now
+            gate.step(),
+            Step::ExpectSilenceMs(300),
             result("first done"),
         ],
         turn("second", "second done"),
@@ -359,6 +388,7 @@ fn a_prompt_typed_ahead_is_sent_after_the_result_not_before() {
     t.wait_for("working on the first");
     t.line("second");
     t.wait_for("› second  · queued");
+    gate.open();
     t.wait_for("second done");
     t.wait_for_n("API call", 2);
     t.ctrl_d();
@@ -396,11 +426,12 @@ fn an_interjection_goes_out_at_once_with_priority_now() {
 
 #[test]
 fn a_queued_prompt_can_be_taken_back() {
+    let gate = Gate::new();
     let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             delta("busy\n"),
-            Step::SleepMs(1500),
+            gate.step(),
             result("first done"),
         ],
         turn("keep", "kept"),
@@ -414,6 +445,8 @@ fn a_queued_prompt_can_be_taken_back() {
     t.wait_for("› keep  · 2 queued");
     t.wait_for("› drop this");
     t.send(b"\x18"); // Ctrl-X
+    screen_until(&t, |s| !s.contains("drop this"));
+    gate.open();
     t.wait_for("kept");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
@@ -436,11 +469,12 @@ fn screen_until(t: &Term, f: impl Fn(&str) -> bool) {
 /// result is sent then, and only that (#33.2).
 #[test]
 fn a_prompt_typed_during_a_text_only_stream_shows_at_once() {
+    let gate = Gate::new();
     let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             delta("still typing the ans"),
-            Step::SleepMs(4000),
+            gate.step(),
             delta("wer\n"),
             result("first done"),
         ],
@@ -463,6 +497,7 @@ fn a_prompt_typed_during_a_text_only_stream_shows_at_once() {
     screen_until(&t, |s| !s.contains("queued"));
     t.send(b"!\r");
     t.wait_for("› keep it!  · queued");
+    gate.open();
     t.wait_for("kept");
     let screen = t.contents();
     assert!(!screen.contains("Working"), "no status line left: {screen}");
@@ -881,6 +916,7 @@ fn ctrl_z_mid_turn_stops_the_chat_and_fg_brings_the_turn_back() {
 #[test]
 fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
     let long = "x".repeat(150);
+    let gate = Gate::new();
     let fake = Fake::after_init(vec![vec![
         expect_user("run it"),
         system_init(),
@@ -889,7 +925,8 @@ fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
             "Bash",
             json!({"command": format!("echo {long}")}),
         ),
-        Step::SleepMs(2500),
+        // the tool runs until the test has seen the redraw
+        gate.step(),
         Step::Emit(
             json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"session_id":"s"}),
         ),
@@ -919,6 +956,7 @@ fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
         assert!(std::time::Instant::now() < until, "not redrawn:\n{screen}");
         std::thread::sleep(Duration::from_millis(50));
     }
+    gate.open();
     let screen = t.wait_for("1 API call");
     // nothing of the old, wider drawing is left
     assert_eq!(screen.matches("echo xxx").count(), 1, "{screen}");
@@ -928,12 +966,16 @@ fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
 
 #[test]
 fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
+    let gate = Gate::new();
     let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             system_init(),
             delta("busy\n"),
-            Step::ExpectSilenceMs(1200),
+            // the paste comes now (the turn holds until it is on the
+            // line): nothing has gone out meanwhile, nor goes now
+            gate.step(),
+            Step::ExpectSilenceMs(300),
             result("first done"),
         ],
         turn("look at\nthese two lines", "seen both"),
@@ -945,6 +987,7 @@ fn a_paste_mid_turn_joins_the_typed_line_and_sends_nothing_by_itself() {
     t.send(b"look at");
     t.send(b"\x1b[200~\nthese two lines\x1b[201~");
     t.wait_for("› look at these two lines");
+    gate.open();
     t.send(b"\r");
     t.wait_for("seen both");
     t.ctrl_d();
@@ -1005,8 +1048,32 @@ fn vi_keys_edit_the_prompt_with_vi() {
     t.wait_for("Ctrl-D exits");
     t.wait_prompt();
     t.send(b"ello");
+    // the cursor after the typed word, then (Esc: command mode) on its
+    // last letter: the Esc was taken alone, so the next keys are not read
+    // with it as one (Alt-0)
+    fn at_column(t: &Term, col: usize) {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let (row, c) = t.cursor();
+            let line = t.rows()[row as usize].clone();
+            let start = line
+                .find("› ello")
+                .map(|i| line[..i].chars().count() + "› ".chars().count());
+            if start.map(|s| s + col) == Some(c as usize) {
+                return;
+            }
+            assert!(
+                Instant::now() < until,
+                "the cursor never at {col}: {:?} {:#?}",
+                t.cursor(),
+                t.rows()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    at_column(&t, 4);
     t.send(b"\x1b"); // command mode
-    std::thread::sleep(Duration::from_millis(300));
+    at_column(&t, 3);
     t.send(b"0ih"); // to the start, insert "h"
     t.wait_for("hello");
     t.send(b"\r");
@@ -1342,11 +1409,12 @@ fn continue_passes_over_odd_newer_transcripts_and_names_them() {
 /// line editor kept it to itself until the next prompt.
 #[test]
 fn keys_typed_with_the_enter_that_sends_a_prompt_are_the_turn_s_type_ahead() {
+    let gate = Gate::new();
     let fake = Fake::after_init(vec![
         vec![
             expect_user("first"),
             delta("busy\n"),
-            Step::SleepMs(2000),
+            gate.step(),
             result("first done"),
         ],
         turn("second", "second done"),
@@ -1362,6 +1430,8 @@ fn keys_typed_with_the_enter_that_sends_a_prompt_are_the_turn_s_type_ahead() {
         "shown during the turn: {screen}"
     );
     t.send(b"\r");
+    t.wait_for("› second  · queued");
+    gate.open();
     t.wait_for("second done");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));

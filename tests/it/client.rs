@@ -448,12 +448,10 @@ async fn control_error_and_timeout_are_typed() {
         Step::Emit(
             json!({"type":"control_response","response":{"subtype":"error","request_id":"{{sm}}","error":"unknown model","error_code":"bad_model"}}),
         ),
-        // never answers mcp_status
-        Step::expect(json!({"type":"control_request","request":{"subtype":"mcp_status"}})),
     ]]);
-    let client = Client::connect(fake.options().control_timeout(Duration::from_millis(300)))
-        .await
-        .unwrap();
+    // the answer is awaited as long as usual (a loaded machine may take a
+    // while to give it)
+    let client = Client::connect(fake.options()).await.unwrap();
     match client.set_model(Some("nope")).await {
         Err(Error::Control {
             subtype,
@@ -466,6 +464,14 @@ async fn control_error_and_timeout_are_typed() {
         }
         other => panic!("{other:?}"),
     }
+    client.close().await.unwrap();
+    // a CLI that never answers `mcp_status`: the short timeout is typed
+    let fake = Fake::after_init(vec![vec![Step::expect(
+        json!({"type":"control_request","request":{"subtype":"mcp_status"}}),
+    )]]);
+    let client = Client::connect(fake.options().control_timeout(Duration::from_millis(300)))
+        .await
+        .unwrap();
     match client.mcp_status().await {
         Err(Error::ControlTimeout { subtype, .. }) => assert_eq!(subtype, "mcp_status"),
         other => panic!("{other:?}"),
@@ -475,11 +481,14 @@ async fn control_error_and_timeout_are_typed() {
 
 #[tokio::test]
 async fn cancelled_request_gets_no_answer_and_handler_sees_it() {
+    // the CLI withdraws the request once the handler runs (it says so)
+    let gate = tempfile::tempdir().unwrap();
+    let running = gate.path().join("running");
     let fake = Fake::after_init(vec![vec![
         Step::Emit(
             json!({"type":"control_request","request_id":"perm-c","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}),
         ),
-        Step::SleepMs(200),
+        Step::WaitFile(running.clone()),
         Step::Emit(json!({"type":"control_cancel_request","request_id":"perm-c"})),
         Step::SleepMs(300),
         result("cancelled"),
@@ -490,6 +499,7 @@ async fn cancelled_request_gets_no_answer_and_handler_sees_it() {
         .options()
         .can_use_tool(move |_r, ctx: claudio::RequestContext| {
             let c2 = c2.clone();
+            let running = running.clone();
             async move {
                 // a person who never answers; a guard notices the drop
                 struct OnDrop(Arc<AtomicUsize>);
@@ -499,6 +509,7 @@ async fn cancelled_request_gets_no_answer_and_handler_sees_it() {
                     }
                 }
                 let _g = OnDrop(c2);
+                std::fs::write(&running, b"").unwrap();
                 ctx.cancellation.cancelled().await;
                 Ok(PermissionResult::allow())
             }
@@ -713,8 +724,13 @@ fn dropping_the_runtime_kills_the_process_group() {
 
 #[tokio::test]
 async fn close_escalates_to_sigterm_then_sigkill() {
-    // ignores stdin EOF and SIGTERM: only SIGKILL stops it
-    let fake = Fake::after_init(vec![vec![Step::IgnoreSigterm, Step::Hang]]);
+    // ignores stdin EOF and SIGTERM (from its start: not a step after
+    // `initialize` that a loaded machine may run after the SIGTERM)
+    let fake = Fake::new(steps(vec![
+        vec![Step::IgnoreSigterm],
+        init(),
+        vec![Step::Hang],
+    ]));
     let client = Client::connect(fake.options().close_grace(Duration::from_millis(300)))
         .await
         .unwrap();
@@ -781,8 +797,12 @@ async fn messages_are_kept_while_a_control_answer_is_awaited() {
     }
     s.push(Step::Emit(json!({"type":"control_response","response":{"subtype":"success","request_id":"{{cu}}","response":{"totalTokens":7}}})));
     let fake = Fake::new(s);
-    let client = Client::connect(fake.options()).await.unwrap();
-    let usage = tokio::time::timeout(Duration::from_secs(20), client.context_usage())
+    // 30 MB come before the answer: a loaded machine takes a while to pass
+    // them (the bounds are guards against a deadlock, not times)
+    let client = Client::connect(fake.options().control_timeout(Duration::from_secs(600)))
+        .await
+        .unwrap();
+    let usage = tokio::time::timeout(Duration::from_secs(120), client.context_usage())
         .await
         .expect("deadlock: control answer never arrived")
         .unwrap();

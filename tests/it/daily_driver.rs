@@ -18,16 +18,19 @@ fn chat(w: &World, args: &[&str]) -> Term {
 
 /// Script a background agent: the main turn calls `Agent` with this
 /// description and answers `started`; the agent's own requests get
-/// `agent` in order (the first after `delay_ms`, so the main turn ends
-/// first); the turn the CLI starts for its report answers `report`.
+/// `agent` in order, the first once the returned file exists: the test
+/// makes it when claudio shows the main turn ended with the agent still at
+/// work (a CLI that has the agent's answer before it ends the main turn
+/// folds it in, and starts no turn to report it; a loaded machine's CLI
+/// takes its time to end a turn); the turn the CLI starts for its report
+/// answers `report`.
 fn script_agent(
     w: &World,
     description: &str,
     started: &str,
     mut agent: Vec<Reply>,
-    delay_ms: u64,
     report: &str,
-) {
+) -> std::path::PathBuf {
     let main = |r: &RecordedRequest| !r.is_subagent();
     let sub = |r: &RecordedRequest| r.is_subagent();
     w.api.push_matching(
@@ -38,15 +41,38 @@ fn script_agent(
         ),
     );
     w.api.push_matching(main, Reply::text(started));
+    static GATES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = GATES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let gate = w.home.path().join(format!("main-turn-ended-{n}"));
     if let Some(first) = agent.first_mut() {
-        *first = first
-            .clone()
-            .with_initial_delay(std::time::Duration::from_millis(delay_ms));
+        *first = first.clone().after(&gate);
     }
     for r in agent {
         w.api.push_matching(sub, r);
     }
     w.api.push_matching(main, Reply::text(report));
+    gate
+}
+
+/// `claudio ask` with `args`, its stderr on a terminal: once it shows the
+/// main turn ended with the agent at work, `gate` is made (see
+/// [`script_agent`]). Its output, and its stdout.
+fn ask_with_an_agent(w: &World, args: &[&str], gate: &std::path::Path) -> (Option<i32>, String) {
+    let mut err = Term::open();
+    let mut child = w
+        .claudio()
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(err.slave())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take();
+    let out = std::thread::spawn(move || crate::common::read_all(out));
+    err.read_until("waiting for 1 background agent");
+    std::fs::write(gate, b"").unwrap();
+    let code = crate::common::wait_with_deadline(&mut child, 180).code();
+    (code, out.join().unwrap())
 }
 
 fn bye(mut t: Term) {
@@ -319,12 +345,11 @@ fn an_at_mention_completes_with_tab_and_reaches_the_model_as_a_read() {
 #[test]
 fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
     let w = world!("a_background_agent_is_drawn_under_its_task_and_its_request_names_it");
-    script_agent(
+    let gate = script_agent(
         &w,
         "count files",
         "The agent is on it.",
         vec![Reply::bash("touch made_by_agent"), Reply::text("3 files")],
-        1500,
         "The agent counted 3 files.",
     );
     let mut t = chat(&w, &[]);
@@ -334,6 +359,7 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
     assert!(screen.contains("count files"), "{screen}");
     assert!(screen.contains("working in the background"), "{screen}");
     assert!(screen.contains("1 agent still working"), "{screen}");
+    std::fs::write(&gate, b"").unwrap();
     // while the agent works, its live line shows under the answer, with the
     // prompt below it; its Bash call is asked about at once
     let screen = t.wait_for("Allow?");
@@ -356,41 +382,28 @@ fn a_background_agent_is_drawn_under_its_task_and_its_request_names_it() {
 #[test]
 fn ask_waits_for_a_background_agent_and_prints_its_report() {
     let w = world!("ask_waits_for_a_background_agent_and_prints_its_report");
-    script_agent(
+    let gate = script_agent(
         &w,
         "count files",
         "Started an agent.",
         vec![Reply::text("3 files")],
-        800,
         "The agent counted 3 files.",
     );
-    let out = w
-        .claudio()
-        .args(["ask", "count the files in the background"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (code, stdout) =
+        ask_with_an_agent(&w, &["ask", "count the files in the background"], &gate);
+    assert_eq!(code, Some(0), "{stdout}");
     assert!(stdout.contains("Started an agent."), "{stdout}");
     assert!(stdout.contains("The agent counted 3 files."), "{stdout}");
     // -o json: one line, the last result (the agent's report)
-    script_agent(
+    let gate = script_agent(
         &w,
         "count again",
         "Started again.",
         vec![Reply::text("4 files")],
-        800,
         "The agent counted 4 files.",
     );
-    let json = w
-        .claudio()
-        .args(["ask", "-o", "json", "count again"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(json.status.code(), Some(0), "{json:?}");
-    let text = String::from_utf8_lossy(&json.stdout);
+    let (code, text) = ask_with_an_agent(&w, &["ask", "-o", "json", "count again"], &gate);
+    assert_eq!(code, Some(0), "{text}");
     assert_eq!(text.lines().count(), 1, "{text}");
     let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     assert_eq!(v["result"], "The agent counted 4 files.", "{v}");
@@ -399,17 +412,18 @@ fn ask_waits_for_a_background_agent_and_prints_its_report() {
 #[test]
 fn ask_shows_a_sub_agent_s_calls_under_its_name_on_stderr() {
     let w = world!("ask_shows_a_sub_agent_s_calls_under_its_name_on_stderr");
-    script_agent(
+    let gate = script_agent(
         &w,
         "list files",
         "Started.",
         vec![Reply::bash("echo listed"), Reply::text("one file")],
-        500,
         "Done listing.",
     );
     let mut c = w.claudio();
     c.args(["ask", "list the files in the background"]);
     let mut t = Term::spawn(c);
+    t.wait_for("waiting for 1 background agent");
+    std::fs::write(&gate, b"").unwrap();
     t.wait_for("Done listing.");
     let screen = t.contents();
     assert!(

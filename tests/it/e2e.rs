@@ -305,7 +305,6 @@ async fn interrupt_during_a_slow_answer_then_the_next_turn_works() {
     let client = connect(w.options().include_partial_messages(true)).await;
     client.send("tell me a long story").await.unwrap();
 
-    let started = Instant::now();
     let mut msgs = Vec::new();
     let mut interrupted_at = None;
     let read = async {
@@ -325,15 +324,11 @@ async fn interrupt_during_a_slow_answer_then_the_next_turn_works() {
         .await
         .expect("no result after the interrupt");
     assert!(interrupted_at.is_some(), "never saw a text delta");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "the slow answer was not cut short ({:?})",
-        started.elapsed()
-    );
     let r = result(&msgs);
     assert!(r.was_interrupted(), "{r:?}");
     assert_eq!(r.subtype, "error_during_execution", "{r:?}");
-    // Only a few of the 40 chunks came through.
+    // Only a few of the 40 chunks came through: the slow answer was cut
+    // short (how soon is the loaded machine's, not claudio's).
     let streamed: String = msgs
         .iter()
         .filter_map(|m| match m {
@@ -514,14 +509,11 @@ fn ask_reports_an_api_error_and_exits_1() {
     w.api.push(Reply::fatal(BILLING));
     let mut cmd = w.claudio();
     cmd.args(["ask", "hello?"]);
-    let (out, took) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
     assert!(err.contains("402") && err.contains(BILLING), "{err}");
-    assert!(
-        took < Duration::from_secs(15),
-        "a non-retried error took {took:?}"
-    );
+    // not retried (the request count says so, whatever the machine's load)
     assert_eq!(w.main_requests().len(), 1, "the CLI retried");
 }
 
@@ -535,7 +527,7 @@ fn ask_api_error_goes_to_stderr_only() {
     w.api.push(Reply::fatal(BILLING));
     let mut cmd = w.claudio();
     cmd.args(["ask", "hello?"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -547,14 +539,13 @@ fn ask_api_error_goes_to_stderr_only() {
 async fn api_error_gives_an_error_result_through_the_library() {
     let w = world!("api_error_gives_an_error_result_through_the_library");
     w.api.push(Reply::fatal(BILLING));
-    let started = Instant::now();
     let collect = query("hello?", w.options())
         .map(|m| m.expect("message"))
         .collect::<Vec<Message>>();
     let msgs = tokio::time::timeout(TURN_LIMIT, collect)
         .await
         .expect("query hung");
-    assert!(started.elapsed() < Duration::from_secs(15));
+    assert_eq!(w.main_requests().len(), 1, "the CLI retried");
     let r = result(&msgs);
     assert!(r.is_error, "{r:?}");
     assert_eq!(r.terminal_reason.as_deref(), Some("api_error"), "{r:?}");
@@ -574,7 +565,6 @@ async fn retried_api_error_is_reported_then_the_turn_succeeds() {
     w.api
         .push(Reply::api_error(529, "overloaded_error", "Overloaded"));
     w.api.push(Reply::text("Recovered."));
-    let started = Instant::now();
     let client = connect(w.options()).await;
     let msgs = ask(&client, "hello?").await;
     client.close().await.unwrap();
@@ -595,8 +585,6 @@ async fn retried_api_error_is_reported_then_the_turn_succeeds() {
     assert!(!r.is_error, "{r:?}");
     assert_eq!(r.result.as_deref(), Some("Recovered."));
     assert_eq!(w.main_requests().len(), 2);
-    // The CLI's first retry comes after ~0.6 s.
-    assert!(started.elapsed() < Duration::from_secs(15));
 }
 
 /// The chat shows the CLI's retry while it waits, then the answer.
@@ -630,7 +618,7 @@ fn ask_json_prints_the_result_line() {
     w.api.push(Reply::text_chunks(&["Forty", "-two."]));
     let mut cmd = w.claudio();
     cmd.args(["ask", "-o", "json", "the answer?"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -651,7 +639,7 @@ fn ask_stream_json_prints_every_line() {
         .push(Reply::text_chunks(&["Stream", "ed ", "answer."]));
     let mut cmd = w.claudio();
     cmd.args(["ask", "-o", "stream-json", "stream it"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -715,7 +703,7 @@ fn verbose_debug_ask_never_prints_the_api_key() {
     w.api.push(Reply::text("All done."));
     let mut cmd = w.claudio();
     cmd.args(["--verbose", "--debug", "ask", "say hi"]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "All done.\n");
@@ -728,7 +716,7 @@ fn verbose_debug_ask_never_prints_the_api_key() {
     let mut cmd = w.claudio();
     cmd.args(["--verbose", "--debug", "ask", "-o", "stream-json", "again"])
         .env("ANTHROPIC_LOG", "debug");
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -752,7 +740,7 @@ fn verbose_debug_api_error_never_prints_the_api_key() {
     // its headers, as non-JSON lines on the CLI's stdout.
     cmd.args(["--verbose", "--debug", "ask", "hello?"])
         .env("ANTHROPIC_LOG", "debug");
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -975,7 +963,7 @@ fn ask_json_schema_prints_the_structured_answer() {
         r#"{"type":"object","properties":{"files":{"type":"integer"},"largest":{"type":"string"}},"required":["files"]}"#,
         "count the files",
     ]);
-    let (out, _) = run_claudio(cmd, 60);
+    let (out, _) = run_claudio(cmd, 180);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let stdout = String::from_utf8(out.stdout).unwrap();

@@ -358,7 +358,11 @@ async fn real_cli_a_bash_request_is_an_event_answered_from_another_task() {
 async fn real_cli_a_prompt_taken_into_the_running_turn_ends_with_it() {
     use common::real::*;
     let w = world!("real_cli_a_prompt_taken_into_the_running_turn_ends_with_it");
-    w.api.push(Reply::bash("sleep 2"));
+    // the tool runs until the test has sent the second prompt (and a
+    // second more, for the CLI to read it): however slow the test is
+    let go = w.work.path().join("go");
+    w.api
+        .push(Reply::bash("until [ -e go ]; do sleep 0.1; done; sleep 1"));
     w.api.push(Reply::text("Both done."));
     let client = Client::connect(w.options().allowed_tools(["Bash"]))
         .await
@@ -382,9 +386,10 @@ async fn real_cli_a_prompt_taken_into_the_running_turn_ends_with_it() {
                             .iter()
                             .any(|b| matches!(b, claudio::ContentBlock::ToolUse(_))) =>
                 {
-                    // the tool runs for two seconds: the CLI reads this
-                    // prompt meanwhile
+                    // the tool runs until this prompt is sent: the CLI
+                    // reads it meanwhile
                     client.send("two").await.unwrap();
+                    std::fs::write(&go, b"").unwrap();
                     sent = true;
                 }
                 Event::TurnEnded => {

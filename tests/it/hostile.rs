@@ -196,7 +196,9 @@ impl Hostile {
             let _ = err.read_to_end(&mut v);
             v
         });
-        let status = wait_with_deadline(&mut child, 30);
+        // a guard against a run without end, not a time: a search with a
+        // 26,000-way regex took over 30 s on a loaded machine
+        let status = wait_with_deadline(&mut child, 180);
         let (out, err) = (o.join().unwrap(), e.join().unwrap());
         assert!(out.len() < 64 << 20, "{args:?}: output without end");
         let code = status

@@ -411,7 +411,13 @@ pub(crate) fn second_start(fake: &Fake, base: &Path, token: &str) -> (i32, PathB
             assert!(file.starts_with(base), "{}", file.display());
             let text = std::fs::read_to_string(&file).unwrap();
             assert!(text.contains(token), "{text}");
-            return (fake.pid(), file);
+            // the second start's pid (the first start's may still be in
+            // the file a moment after argv.json is the second's)
+            let pid = fake.pid();
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if String::from_utf8_lossy(&cmdline).contains("--mcp-config=") {
+                return (pid, file);
+            }
         }
         assert!(Instant::now() < until, "the second start never came");
         std::thread::sleep(Duration::from_millis(20));

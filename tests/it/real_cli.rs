@@ -491,12 +491,15 @@ async fn usage_with_a_background_agent_equals_the_session_s_model_usage() {
         )
         .with_output_tokens(10),
     );
-    // the agent answers after the main turn has ended, as a slow one would
+    // the agent answers after the main turn has ended (its result here), as
+    // a slow one would: a CLI that has the agent's answer before it ends
+    // the main turn folds it in and starts no turn to report it
+    let ended = w.home.path().join("main-turn-ended");
     w.api.push_matching(
         sub,
         Reply::text("There are 3 files.")
             .with_output_tokens(5)
-            .with_initial_delay(std::time::Duration::from_millis(300)),
+            .after(&ended),
     );
     w.api
         .push_matching(main, Reply::text("It is counting.").with_output_tokens(7));
@@ -510,6 +513,7 @@ async fn usage_with_a_background_agent_equals_the_session_s_model_usage() {
     let client = Client::connect(options).await.expect("connect");
     client.send("how many files are there?").await.unwrap();
     let first = turn(&client).await;
+    std::fs::write(&ended, b"").unwrap();
     // the turn the CLI starts for the agent's report
     let report = turn(&client).await;
     client.close().await.unwrap();

@@ -1017,10 +1017,9 @@ async fn real_cli_background_tasks_and_their_output() {
         .expect("task_started");
     // its output, while it runs
     let mut out = client.get_task_output(&task).await.unwrap();
-    for _ in 0..50 {
-        if !out.output.is_empty() {
-            break;
-        }
+    // (a guard against a stuck task, not a time it may take)
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while out.output.is_empty() && std::time::Instant::now() < until {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         out = client.get_task_output(&task).await.unwrap();
     }

@@ -230,11 +230,12 @@ async fn task_lines_are_typed_written_back_and_tracked() {
     let agent_call = agent.tool_use_id();
     w.api.push_matching(main, agent);
     w.api.push_matching(main, Reply::text("Started it."));
-    // the agent waits until the main turn ended, runs a command, reports
-    w.api.push_matching(
-        sub,
-        Reply::bash("ls").with_initial_delay(Duration::from_millis(1500)),
-    );
+    // the agent waits until the main turn ended (its result here: a CLI
+    // that has the agent's answer before it ends the turn folds it in),
+    // runs a command, reports
+    let main_ended = w.home.path().join("main-turn-ended");
+    w.api
+        .push_matching(sub, Reply::bash("ls").after(&main_ended));
     w.api.push_matching(sub, Reply::text("Found 0 files."));
     // the turns the CLI starts for the reports
     for _ in 0..3 {
@@ -285,6 +286,9 @@ async fn task_lines_are_typed_written_back_and_tracked() {
                     );
                     ended = true;
                 }
+            }
+            if line.message.is_result() && !main_ended.exists() {
+                std::fs::write(&main_ended, b"").unwrap();
             }
             if ended && line.message.is_result() {
                 return;

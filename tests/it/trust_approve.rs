@@ -185,11 +185,14 @@ fn a_session_grant_ends_with_the_session() {
 /// answer nothing (a `y` meant for something else never allows a tool).
 #[test]
 fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
+    let gate = tempfile::tempdir().unwrap();
+    let go = gate.path().join("go");
     let fake = Fake::new(steps(vec![
         init(),
         vec![
             common::expect_user("q"),
-            Step::SleepMs(1500),
+            // the question comes once the test has typed its early key
+            Step::WaitFile(go.clone()),
             common::can_use_tool("p1", "Bash", json!({"command":"rm -rf ~/important"})).emit(),
             Step::expect(
                 json!({"type":"control_response","response":{"request_id":"p1","response":{"behavior":"deny"}}}),
@@ -198,9 +201,11 @@ fn ask_tty_prompt_ignores_what_was_typed_before_the_question() {
         ],
     ]));
     let (mut pty, mut child) = ask_on_a_tty(&fake);
-    // typed long before the question
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // typed long before the question: in the terminal's input (its echo
+    // seen) before the request is even made
     pty.type_line("y");
+    pty.read_until("y\r\n");
+    std::fs::write(&go, b"").unwrap();
     pty.read_until("Allow?");
     // the question waits for its own answer
     std::thread::sleep(std::time::Duration::from_millis(300));

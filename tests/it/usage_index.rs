@@ -488,6 +488,28 @@ fn a_long_listing_indexes_every_session_at_once() {
         let text: String = lines.iter().map(|l| render(l, 0) + "\n").collect();
         std::fs::write(folder.join(format!("{id}.jsonl")), text).unwrap();
     }
+    // the transcripts older than the index's window for a file changed
+    // just before it was read (3 s): such a record is checked again, and
+    // written again once the file is older, at whichever listing a loaded
+    // machine has reached by then; older, each is indexed once, for good
+    let changed_ns = |e: std::fs::DirEntry| {
+        let m = e.metadata().unwrap();
+        m.ctime() as i128 * 1_000_000_000 + m.ctime_nsec() as i128
+    };
+    let newest = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| changed_ns(e.unwrap()))
+        .max()
+        .unwrap();
+    let now_ns = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as i128
+    };
+    while now_ns() < newest + 3_500_000_000 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     let cache = d.path().join("cache");
     let run = |args: &[&str]| {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))

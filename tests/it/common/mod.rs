@@ -113,7 +113,7 @@ impl Fake {
 }
 
 fn wait_for_file(p: &Path) -> String {
-    let until = Instant::now() + Duration::from_secs(10);
+    let until = Instant::now() + Duration::from_secs(60);
     loop {
         if let Ok(s) = std::fs::read_to_string(p) {
             if !s.trim().is_empty() {
@@ -164,6 +164,14 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
         .env_remove("CLAUDIO_CONFIG")
         // the developer's own config file and archive must not change the tests
         .env("XDG_CONFIG_HOME", fake.record.path())
+        // nor their home (the CLI's settings a chat reads, its status line
+        // command, the history, the usage cache): the test's own, which a
+        // test may set again
+        .env("HOME", fake.record.path().join("home"))
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("CLAUDIO_CACHE_DIR")
         .env("CLAUDIO_ARCHIVE_DIR", fake.record.path().join("archive"))
         // nor a deck the developer runs (a chat offers it its requests)
         .env("XDG_RUNTIME_DIR", fake.record.path().join("run"))

@@ -123,8 +123,10 @@ macro_rules! world {
 }
 pub(crate) use world;
 
-/// The longest any single turn may take here (a real turn takes ~50 ms).
-pub const TURN_LIMIT: Duration = Duration::from_secs(30);
+/// The longest any single turn may take here: a guard against a stuck
+/// turn, not a time (a real turn takes ~50 ms; one of a dozen tool calls
+/// on a loaded machine, where node starts slowly, took over 30 s).
+pub const TURN_LIMIT: Duration = Duration::from_secs(120);
 
 /// One turn's messages, through its `result` (bounded by [`TURN_LIMIT`]).
 pub async fn turn(client: &claudio::Client) -> Vec<claudio::Message> {

@@ -163,6 +163,11 @@ impl Term {
             .collect()
     }
 
+    /// Where the cursor is on the screen: row, column (from 0).
+    pub fn cursor(&self) -> (u16, u16) {
+        self.screen.lock().unwrap().screen().cursor_position()
+    }
+
     /// The screen's size: rows, columns.
     pub fn size(&self) -> (u16, u16) {
         self.screen.lock().unwrap().screen().size()
@@ -173,10 +178,11 @@ impl Term {
         String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
     }
 
-    /// Wait (10 s at most) until what was written since the last call holds
+    /// Wait (60 s at most: a guard against a stuck program, not a time it
+    /// may take) until what was written since the last call holds
     /// `needle`; return all of that, escape sequences included.
     pub fn read_until(&mut self, needle: &str) -> String {
-        let until = Instant::now() + Duration::from_secs(10);
+        let until = Instant::now() + Duration::from_secs(60);
         loop {
             let (seen, end) = {
                 let raw = self.raw.lock().unwrap();
@@ -204,7 +210,7 @@ impl Term {
 
     /// Wait until the screen shows `needle` `n` times.
     pub fn wait_for_n(&self, needle: &str, n: usize) -> String {
-        let until = Instant::now() + Duration::from_secs(20);
+        let until = Instant::now() + Duration::from_secs(60);
         loop {
             let c = self.contents();
             if c.matches(needle).count() >= n {
@@ -245,7 +251,7 @@ impl Term {
 
     /// Wait until the line editor shows its prompt (`›` ends the last line).
     pub fn wait_prompt(&self) {
-        let until = Instant::now() + Duration::from_secs(20);
+        let until = Instant::now() + Duration::from_secs(60);
         loop {
             let c = self.contents();
             let last = c.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");

@@ -86,6 +86,7 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
@@ -146,6 +147,12 @@ pub enum Reply {
         chunk_delay: Duration,
         /// Sleep after the headers, before `message_start`.
         initial_delay: Duration,
+        /// Wait (after the headers, before `initial_delay`) until this file
+        /// exists: another reply's [`Reply::then_mark`] (an order between
+        /// two answers, not a guessed time). 120 s at most.
+        after: Option<PathBuf>,
+        /// Once the whole answer is written, create this file.
+        mark: Option<PathBuf>,
         /// `usage.output_tokens` reported in `message_delta` (None: estimated).
         output_tokens: Option<u64>,
         /// The whole `usage` object of the answer, as given (in
@@ -210,6 +217,8 @@ impl Reply {
             stop_reason: stop.to_string(),
             chunk_delay: Duration::ZERO,
             initial_delay: Duration::ZERO,
+            after: None,
+            mark: None,
             output_tokens: None,
             usage: None,
         }
@@ -293,6 +302,24 @@ impl Reply {
     pub fn with_initial_delay(mut self, d: Duration) -> Reply {
         if let Reply::Message { initial_delay, .. } = &mut self {
             *initial_delay = d;
+        }
+        self
+    }
+
+    /// Begin the answer only once `file` exists (made by another reply's
+    /// [`Reply::then_mark`]): this answer comes after that one, however
+    /// slow the machine.
+    pub fn after(mut self, file: impl Into<PathBuf>) -> Reply {
+        if let Reply::Message { after, .. } = &mut self {
+            *after = Some(file.into());
+        }
+        self
+    }
+
+    /// Create `file` once the whole answer is written (see [`Reply::after`]).
+    pub fn then_mark(mut self, file: impl Into<PathBuf>) -> Reply {
+        if let Reply::Message { mark, .. } = &mut self {
+            *mark = Some(file.into());
         }
         self
     }
@@ -1129,43 +1156,58 @@ fn block_json(b: &Block) -> Value {
     }
 }
 
+/// Wait until `file` exists (120 s at most: a guard, not a time).
+fn wait_for_file(file: Option<&Path>) {
+    if let Some(file) = file {
+        let until = Instant::now() + Duration::from_secs(120);
+        while !file.exists() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
 fn send_message(
     out: &mut TcpStream,
     rec: &RecordedRequest,
     reply: &Reply,
     close: bool,
 ) -> std::io::Result<()> {
-    let (blocks, stop_reason, chunk_delay, initial_delay, out_tokens, given) = match reply {
-        Reply::Error {
-            status,
-            error_type,
-            message,
-            extra_headers,
-            ..
-        } => {
-            let body = json!({
-                "type": "error",
-                "error": {"type": error_type, "message": message},
-                "request_id": format!("req_mock_{}", next_id()),
-            });
-            return write_json(out, *status, &body, extra_headers, close, false);
-        }
-        Reply::Message {
-            blocks,
-            stop_reason,
-            chunk_delay,
-            initial_delay,
-            output_tokens,
-            usage,
-        } => (
-            blocks,
-            stop_reason,
-            *chunk_delay,
-            *initial_delay,
-            *output_tokens,
-            usage,
-        ),
-    };
+    let (blocks, stop_reason, chunk_delay, initial_delay, out_tokens, given, after, mark) =
+        match reply {
+            Reply::Error {
+                status,
+                error_type,
+                message,
+                extra_headers,
+                ..
+            } => {
+                let body = json!({
+                    "type": "error",
+                    "error": {"type": error_type, "message": message},
+                    "request_id": format!("req_mock_{}", next_id()),
+                });
+                return write_json(out, *status, &body, extra_headers, close, false);
+            }
+            Reply::Message {
+                blocks,
+                stop_reason,
+                chunk_delay,
+                initial_delay,
+                after,
+                mark,
+                output_tokens,
+                usage,
+            } => (
+                blocks,
+                stop_reason,
+                *chunk_delay,
+                *initial_delay,
+                *output_tokens,
+                usage,
+                after,
+                mark,
+            ),
+        };
     let model = rec.model().unwrap_or("claude-mock").to_string();
     let msg_id = format!("msg_mock_{:06}", next_id());
     let input_tokens = estimate_tokens(&rec.body);
@@ -1178,6 +1220,7 @@ fn send_message(
     });
 
     if !rec.is_stream() {
+        wait_for_file(after.as_deref());
         let body = json!({
             "id": msg_id, "type": "message", "role": "assistant", "model": model,
             "content": blocks.iter().map(block_json).collect::<Vec<_>>(),
@@ -1186,7 +1229,11 @@ fn send_message(
                       "cache_read_input_tokens": 0, "output_tokens": output_tokens,
                       "service_tier": "standard"})),
         });
-        return write_json(out, 200, &body, &[], close, false);
+        write_json(out, 200, &body, &[], close, false)?;
+        if let Some(file) = mark {
+            std::fs::write(file, b"")?;
+        }
+        return Ok(());
     }
 
     let h = format!(
@@ -1197,6 +1244,7 @@ fn send_message(
     );
     out.write_all(h.as_bytes())?;
     out.flush()?;
+    wait_for_file(after.as_deref());
     if !initial_delay.is_zero() {
         thread::sleep(initial_delay);
     }
@@ -1278,5 +1326,9 @@ fn send_message(
     )?;
     write_event(out, &json!({"type": "message_stop"}))?;
     out.write_all(b"0\r\n\r\n")?;
-    out.flush()
+    out.flush()?;
+    if let Some(file) = mark {
+        std::fs::write(file, b"")?;
+    }
+    Ok(())
 }
