@@ -340,6 +340,13 @@ impl Chat<'_> {
                 // the chat's signals are its one reader's (`Front`)
                 Happened::Signal(_) => continue,
             };
+            if matches!(event, Event::Tick) {
+                // a terminal made narrower whose SIGWINCH is not read yet:
+                // the tick would draw the spinners at the old width, the
+                // terminal would wrap them, and the resize that follows
+                // would erase too few rows; the new size is taken first
+                self.resize_if_changed(&mut work, &mut effects);
+            }
             match &event {
                 Event::Key(TermEvent::Resize(_, rows)) => {
                     self.screen.renderer_mut().set_height(usize::from(*rows));
@@ -349,6 +356,26 @@ impl Chat<'_> {
             }
             self.step(&mut work, event, &mut effects);
         }
+    }
+
+    /// The terminal's width is not the one drawn at (its resize still on
+    /// the way): the machine is stepped with the resize now.
+    fn resize_if_changed(
+        &mut self,
+        work: &mut Machine<PendingRequest>,
+        effects: &mut VecDeque<Effect<PendingRequest>>,
+    ) {
+        if !console::output_is_terminal() {
+            return;
+        }
+        let Ok((cols, rows)) = console::size() else {
+            return;
+        };
+        if usize::from(cols).max(20) == self.screen.renderer().width() || cols == 0 {
+            return;
+        }
+        self.screen.renderer_mut().set_height(usize::from(rows));
+        self.step(work, Event::Key(TermEvent::Resize(cols, rows)), effects);
     }
 
     /// One step of the machine: what it writes goes to the screen as it
