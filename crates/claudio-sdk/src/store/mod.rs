@@ -37,6 +37,7 @@ pub(crate) mod time;
 mod usage;
 mod usage_index;
 mod usage_read;
+mod usage_skim;
 
 #[cfg(feature = "archive")]
 pub use archive::{ArchiveOptions, ArchiveSummary, NotArchived};

@@ -13,6 +13,7 @@
 use super::error::{StoreError, StoreResult};
 use super::lines::{Block, Transcript};
 use super::subagents::SubagentInfo;
+use super::usage_skim::UsageFields;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -321,10 +322,23 @@ pub(super) fn reason_of(e: &StoreError) -> String {
     }
 }
 
-fn time_of(line: &[u8]) -> Option<i64> {
-    // the entry's own field, however the line is spaced or ordered
-    let l = serde_json::from_slice::<TimeLine<'_>>(line).ok()?;
-    super::time::parse_iso_millis(&l.timestamp?)
+/// A line's time (its `timestamp`), if it has one: read at the byte level
+/// when `skim` and that reading is sure of the line, else by serde.
+fn time_of(line: &[u8], skim: bool) -> Option<i64> {
+    let t = match skim.then(|| super::usage_skim::skim(line)?.timestamp()) {
+        Some(Some(t)) => t.map(std::borrow::Cow::Borrowed),
+        _ => time_serde(line)?,
+    };
+    super::time::parse_iso_millis(&t?)
+}
+
+/// serde's reading of a line's `timestamp` (the entry's own field,
+/// however the line is spaced or ordered): `None` when serde does not
+/// take the line.
+pub(super) fn time_serde(line: &[u8]) -> Option<Option<std::borrow::Cow<'_, str>>> {
+    serde_json::from_slice::<TimeLine<'_>>(line)
+        .ok()
+        .map(|l| l.timestamp)
 }
 
 /// The one field of a line that is read for its time.
@@ -435,6 +449,22 @@ fn finders() -> &'static Finders {
     })
 }
 
+/// A line's working directory (its `cwd`), if it has one, read as
+/// [`time_of`] reads the time.
+fn cwd_of(line: &[u8], skim: bool) -> Option<String> {
+    match skim.then(|| super::usage_skim::skim(line)?.cwd()) {
+        Some(Some(c)) => c.map(str::to_owned),
+        _ => cwd_serde(line)?.map(std::borrow::Cow::into_owned),
+    }
+}
+
+/// serde's reading of a line's `cwd`, as [`time_serde`].
+pub(super) fn cwd_serde(line: &[u8]) -> Option<Option<std::borrow::Cow<'_, str>>> {
+    serde_json::from_slice::<CwdLine<'_>>(line)
+        .ok()
+        .map(|l| l.cwd)
+}
+
 /// The one field of a line that is read for the working directory.
 #[derive(serde::Deserialize)]
 struct CwdLine<'a> {
@@ -542,7 +572,7 @@ impl Acc {
             let mut from = 0;
             while let Some(at) = timestamps.next_from(block, from) {
                 let Range { start: s, end: e } = lines.line_at(at);
-                self.out.first = time_of(&block[s..e]);
+                self.out.first = time_of(&block[s..e], !self.every_line);
                 if self.out.first.is_some() {
                     break;
                 }
@@ -557,9 +587,7 @@ impl Acc {
             let mut from = 0;
             while let Some(at) = cwds.next_from(block, from) {
                 let Range { start: s, end: e } = lines.line_at(at);
-                if let Ok(l) = serde_json::from_slice::<CwdLine<'_>>(&block[s..e]) {
-                    self.out.cwd = l.cwd.map(std::borrow::Cow::into_owned);
-                }
+                self.out.cwd = cwd_of(&block[s..e], !self.every_line);
                 if self.out.cwd.is_some() {
                     break;
                 }
@@ -572,7 +600,7 @@ impl Acc {
         let mut before = block.len();
         while let Some(at) = timestamps.prev_before(block, before) {
             let Range { start: s, end: e } = lines.line_at(at);
-            if let Some(t) = time_of(&block[s..e]) {
+            if let Some(t) = time_of(&block[s..e], !self.every_line) {
                 self.out.last = Some(t);
                 break;
             }
@@ -639,45 +667,38 @@ impl Acc {
     }
 
     fn usage_line(&mut self, line: &[u8]) {
-        // only the fields needed, the rest skipped without building values
-        let Ok(l) = serde_json::from_slice::<UsageLine<'_>>(line) else {
-            return;
+        // read at the byte level when that reading is sure of the line,
+        // else by serde (the same answer: see `usage_skim`); the tests'
+        // full parse is serde's alone
+        let skimmed = if self.every_line {
+            None
+        } else {
+            super::usage_skim::skim(line).and_then(|s| s.usage())
         };
-        if l.kind.as_deref() != Some("assistant") {
-            return;
+        if let Some(f) = skimmed.unwrap_or_else(|| usage_serde(line)) {
+            self.take(f);
         }
-        let Some(msg) = l.message else { return };
-        let Some(usage) = msg.usage else { return };
-        let id = msg.id.as_deref().unwrap_or("");
-        let req = l.request_id.as_deref().unwrap_or("");
-        let model = msg.model.as_deref().unwrap_or("");
+    }
+
+    /// Count an assistant line's usage, however it was read.
+    fn take(&mut self, f: UsageFields<'_>) {
+        let id = f.id.as_deref().unwrap_or("");
+        let req = f.request_id.as_deref().unwrap_or("");
+        let model = f.model.as_deref().unwrap_or("");
         if model == "<synthetic>" || (id.is_empty() && req.is_empty()) {
             return; // the CLI's own made-up messages cost nothing
         }
         let m = MessageUsage {
             key: format!("{id}\u{0}{req}"),
             model: model.to_owned(),
-            tokens: Tokens {
-                input: usage.input_tokens.unwrap_or(0),
-                output: usage.output_tokens.unwrap_or(0),
-                cache_write: usage.cache_creation_input_tokens.unwrap_or(0),
-                cache_read: usage.cache_read_input_tokens.unwrap_or(0),
-                cache_write_1h: usage
-                    .cache_creation
-                    .and_then(|c| c.ephemeral_1h_input_tokens)
-                    .unwrap_or(0),
-            },
-            at: l
+            tokens: f.tokens,
+            at: f
                 .timestamp
                 .as_deref()
                 .and_then(super::time::parse_iso_millis),
-            fast: usage.speed.as_ref().and_then(Value::as_str) == Some("fast"),
-            us_only: usage.inference_geo.as_ref().and_then(Value::as_str) == Some("us"),
-            web_searches: usage
-                .server_tool_use
-                .as_ref()
-                .and_then(|s| s["web_search_requests"].as_u64())
-                .unwrap_or(0),
+            fast: f.fast,
+            us_only: f.us_only,
+            web_searches: f.web_searches,
         };
         match self.index.get(&m.key) {
             Some(&i) => {
@@ -694,6 +715,42 @@ impl Acc {
             }
         }
     }
+}
+
+/// serde's reading of a usage line: its usage, `None` when it records
+/// none (not an `assistant` entry, no `message.usage`, not a line serde
+/// takes). Only the fields needed, the rest skipped without building
+/// values.
+pub(super) fn usage_serde(line: &[u8]) -> Option<UsageFields<'_>> {
+    let l = serde_json::from_slice::<UsageLine<'_>>(line).ok()?;
+    if l.kind.as_deref() != Some("assistant") {
+        return None;
+    }
+    let msg = l.message?;
+    let usage = msg.usage?;
+    Some(UsageFields {
+        id: msg.id,
+        model: msg.model,
+        request_id: l.request_id,
+        timestamp: l.timestamp,
+        tokens: Tokens {
+            input: usage.input_tokens.unwrap_or(0),
+            output: usage.output_tokens.unwrap_or(0),
+            cache_write: usage.cache_creation_input_tokens.unwrap_or(0),
+            cache_read: usage.cache_read_input_tokens.unwrap_or(0),
+            cache_write_1h: usage
+                .cache_creation
+                .and_then(|c| c.ephemeral_1h_input_tokens)
+                .unwrap_or(0),
+        },
+        fast: usage.speed.as_ref().and_then(Value::as_str) == Some("fast"),
+        us_only: usage.inference_geo.as_ref().and_then(Value::as_str) == Some("us"),
+        web_searches: usage
+            .server_tool_use
+            .as_ref()
+            .and_then(|s| s["web_search_requests"].as_u64())
+            .unwrap_or(0),
+    })
 }
 
 /// Whether a user entry is something the person typed: the listing's own
