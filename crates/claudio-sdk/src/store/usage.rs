@@ -1389,6 +1389,9 @@ mod tests {
 
     #[test]
     fn a_session_counts_its_sub_agents_once_and_never_a_link_or_fifo() {
+        // the listing below loads the process's usage index, which tests
+        // of the index watch: one at a time
+        let _env = crate::store::usage_index::tests::env_lock();
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("projects/-work");
         let id = "aaaaaaaa-1111-4111-8111-111111111111";
