@@ -2389,3 +2389,62 @@ fn keys_typed_while_a_mode_switch_waits_go_on_the_kept_line() {
     assert_eq!(users.len(), 1, "{users:?}");
     assert_eq!(users[0]["message"]["content"], "draft kept on");
 }
+
+/// A stop in the middle of an answer's row: after `fg` the rest of the
+/// answer goes on at the row's column on a fresh line, every word where
+/// the filler counts it; before, the rest began at the line's start while
+/// the filler counted from the old row, and the words after the next
+/// spinner were drawn a gap away.
+#[test]
+fn a_stop_mid_row_of_an_answer_draws_its_rest_whole_after_fg() {
+    let dir = tempfile::tempdir().unwrap();
+    let (go, more) = (dir.path().join("go"), dir.path().join("more"));
+    let fake = Fake::after_init(vec![vec![
+        expect_user("slow job"),
+        system_init(),
+        delta("slow answer "),
+        Step::WaitFile(go.clone()),
+        delta("one, which "),
+        Step::WaitFile(more.clone()),
+        delta("streams on\n"),
+        result("slow answer one, which streams on"),
+    ]]);
+    let mut t = chat_in_a_shell(&fake);
+    t.wait_for("Ctrl-D exits");
+    let chat = proc_state(fake.pid()).1;
+    t.line("slow job");
+    t.wait_for("slow answer");
+    let mark = t.raw().len();
+    t.send(b"\x1a");
+    written_after(&t, mark, "Stopped");
+    wait_state(chat, 'T');
+    std::fs::write(&go, "").unwrap();
+    t.line("fg");
+    t.wait_for("one, which");
+    // a spinner drawn under the row before its next words
+    let mark = t.raw().len();
+    written_after(&t, mark, "Working");
+    std::fs::write(&more, "").unwrap();
+    t.wait_for("API call");
+    let screen = t.contents();
+    assert!(screen.contains("  slow answer"), "{screen}");
+    let rest = screen
+        .lines()
+        .find(|l| l.contains("one, which"))
+        .unwrap_or_default();
+    assert_eq!(
+        rest.trim_end(),
+        format!(
+            "{}one, which streams on",
+            " ".repeat("  slow answer ".len())
+        ),
+        "{screen}"
+    );
+    t.ctrl_d();
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "shell$")
+    });
+    t.line("exit");
+    assert_eq!(t.wait(20).code(), Some(0));
+}

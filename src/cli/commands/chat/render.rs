@@ -284,12 +284,26 @@ impl Renderer {
     /// The process was stopped (Ctrl-Z) and continued: the shell wrote
     /// below the live region, and the cursor is on a fresh line. The old
     /// region stays as it was; a new one is drawn where the cursor is.
+    ///
+    /// An answer's row half-written at the stop goes on at its column on
+    /// the fresh line (spaces up to it), so that where its filler counts
+    /// is where the cursor is: before, its rest began at the line's start
+    /// while the filler counted from the old row, and the next words were
+    /// drawn a gap away, over the spinner's erasing.
     pub fn resume_after_stop(&mut self, width: usize, session: &Session, now: Instant) -> String {
         self.live.forget();
         self.hung = None;
-        self.at_line_start = true;
-        self.set_width(width);
         let mut out = String::new();
+        let col = if self.at_line_start {
+            None
+        } else {
+            self.row().map(|(col, _)| col).filter(|&c| c > 0)
+        };
+        self.set_width(width);
+        match col {
+            Some(col) if col < self.opts.width => out.push_str(&" ".repeat(col)),
+            _ => self.at_line_start = true,
+        }
         self.draw_live(session, now, &mut out);
         out
     }
