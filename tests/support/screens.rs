@@ -9,7 +9,8 @@
 //! claudio's version in the header, and the digits of times in seconds
 //! (see [`masked`]).
 
-use std::path::PathBuf;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 
 /// The kept screen `name` at `cols` columns.
 pub fn kept(name: &str, cols: u16) -> PathBuf {
@@ -113,4 +114,49 @@ pub fn diff(want: &str, got: &str) -> String {
         }
     }
     out
+}
+
+/// The store's folder for the chat's working directory: `~/proj`, the
+/// home being `record`'s `home` (`record`: the fake CLI's folder).
+pub fn project_dir(record: &Path) -> PathBuf {
+    let proj = record.join("home/proj");
+    let name: String = proj
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    record.join("home/.claude/projects").join(name)
+}
+
+/// A transcript of `prompts` (each answered) as session `id`, last written
+/// on 2 January 2020 (the pickers show dates, not "just now").
+pub fn transcript(record: &Path, id: &str, prompts: &[(&str, &str)]) {
+    let dir = project_dir(record);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cwd = record.join("home/proj");
+    let mut lines = Vec::new();
+    let mut parent = Value::Null;
+    for (i, (prompt, answer)) in prompts.iter().enumerate() {
+        let (u, a) = (
+            format!("00000000-0000-4000-8000-{:012}", 2 * i + 1),
+            format!("00000000-0000-4000-8000-{:012}", 2 * i + 2),
+        );
+        let at = format!("2020-01-02T03:{:02}:00.000Z", i);
+        lines.push(json!({"parentUuid":parent,"isSidechain":false,"type":"user","message":{"role":"user","content":prompt},
+            "uuid":u,"timestamp":at,"cwd":cwd,"sessionId":id,"version":"2.1.328"}));
+        lines.push(json!({"parentUuid":u,"isSidechain":false,"type":"assistant","message":{"id":format!("msg_{i}"),"role":"assistant","model":"fake-model",
+            "content":[{"type":"text","text":answer}]},"uuid":a,"timestamp":at,"cwd":cwd,"sessionId":id,"version":"2.1.328"}));
+        parent = Value::String(a);
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let path = dir.join(format!("{id}.jsonl"));
+    std::fs::write(&path, text).unwrap();
+    let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_577_934_000);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
 }

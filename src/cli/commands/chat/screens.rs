@@ -792,46 +792,13 @@ fn session_turn(prompt: &str, answer: &str) -> Vec<Step> {
 
 /// The store's folder for the chat's working directory (`~/proj`).
 fn project_dir(fake: &Fake) -> PathBuf {
-    let proj = fake.record.path().join("home/proj");
-    let name: String = proj
-        .display()
-        .to_string()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    fake.record.path().join("home/.claude/projects").join(name)
+    compare::project_dir(fake.record.path())
 }
 
-/// A transcript of `prompts` (each answered) as session `id`, last written
-/// on 2 January 2020 (the pickers show dates, not "just now").
+/// A transcript of `prompts` (each answered) as session `id`
+/// ([`compare::transcript`]).
 fn transcript(fake: &Fake, id: &str, prompts: &[(&str, &str)]) {
-    let dir = project_dir(fake);
-    std::fs::create_dir_all(&dir).unwrap();
-    let cwd = fake.record.path().join("home/proj");
-    let mut lines = Vec::new();
-    let mut parent = Value::Null;
-    for (i, (prompt, answer)) in prompts.iter().enumerate() {
-        let (u, a) = (
-            format!("00000000-0000-4000-8000-{:012}", 2 * i + 1),
-            format!("00000000-0000-4000-8000-{:012}", 2 * i + 2),
-        );
-        let at = format!("2020-01-02T03:{:02}:00.000Z", i);
-        lines.push(json!({"parentUuid":parent,"isSidechain":false,"type":"user","message":{"role":"user","content":prompt},
-            "uuid":u,"timestamp":at,"cwd":cwd,"sessionId":id,"version":"2.1.328"}));
-        lines.push(json!({"parentUuid":u,"isSidechain":false,"type":"assistant","message":{"id":format!("msg_{i}"),"role":"assistant","model":"fake-model",
-            "content":[{"type":"text","text":answer}]},"uuid":a,"timestamp":at,"cwd":cwd,"sessionId":id,"version":"2.1.328"}));
-        parent = Value::String(a);
-    }
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let path = dir.join(format!("{id}.jsonl"));
-    std::fs::write(&path, text).unwrap();
-    let when = std::time::UNIX_EPOCH + Duration::from_secs(1_577_934_000);
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(when)
-        .unwrap();
+    compare::transcript(fake.record.path(), id, prompts)
 }
 
 /// `claudio -r ID`: the last exchanges above the prompt, drawn as a live
