@@ -118,37 +118,22 @@ fn settled(stamp: Option<Stamp>, now: i64) -> Option<Stamp> {
 }
 
 /// The session ids the CLI's registry names (`<config>/sessions/*.json`,
-/// field `sessionId`). `None`: it could not be read whole (then every
-/// transcript is looked at).
+/// read by [`crate::registry::read_dir`]: never following a link or
+/// waiting on a FIFO). `None`: an entry could not be read whole (a file
+/// being written, a hostile one); then every transcript is looked at.
 fn registered(dir: &Path) -> Option<Vec<String>> {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
-        Err(_) => return None,
-    };
-    let mut ids = Vec::new();
-    for e in rd {
-        let e = e.ok()?;
-        let name = e.file_name();
-        if !name.to_str().is_some_and(|n| n.ends_with(".json")) {
-            continue;
-        }
-        #[derive(Deserialize)]
-        struct Entry {
-            #[serde(rename = "sessionId")]
-            session_id: Option<String>,
-        }
-        // a file removed since the listing: that CLI ended
-        let bytes = match std::fs::read(e.path()) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(_) => return None,
-        };
-        // one being written may be cut: then it cannot be told
-        let entry: Entry = serde_json::from_slice(&bytes).ok()?;
-        ids.extend(entry.session_id);
+    let reg = crate::registry::read_dir(dir);
+    if !reg.problems.is_empty() {
+        return None;
     }
-    Some(ids)
+    let stale = reg.stale.into_iter().map(|(s, _)| s);
+    Some(
+        reg.live
+            .into_iter()
+            .chain(stale)
+            .filter_map(|s| s.session_id)
+            .collect(),
+    )
 }
 
 /// One folder listed now: its transcripts since `horizon`, and those of

@@ -322,3 +322,23 @@ fn a_warm_call_lists_no_folder_again() {
     assert_eq!(view(&fast, 0).0.len(), 1);
     assert_eq!(std::fs::read(&w.kept).unwrap(), kept, "nothing changed");
 }
+
+/// A FIFO among the registry's entries is never opened to wait on (the
+/// status line would hang): it is a problem, and every transcript is
+/// looked at; without it, the entries' sessions are read.
+#[test]
+fn a_fifo_in_the_registry_is_never_waited_on() {
+    let d = tempfile::tempdir().unwrap();
+    let pid = std::process::id();
+    std::fs::write(
+        d.path().join(format!("{pid}.json")),
+        format!(r#"{{"pid":{pid},"sessionId":"s1"}}"#),
+    )
+    .unwrap();
+    let fifo = d.path().join("2.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    assert_eq!(super::registered(d.path()), None);
+    std::fs::remove_file(&fifo).unwrap();
+    assert_eq!(super::registered(d.path()), Some(vec!["s1".to_owned()]));
+}
