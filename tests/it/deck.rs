@@ -20,6 +20,8 @@ pub(crate) fn deck(home: &Path, args: &[&str]) -> Command {
         .env("XDG_RUNTIME_DIR", home.join("run"))
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env_remove("CLAUDE_CONFIG_DIR")
+        // a test run from inside a claudio chat's tool is still a TUI's hook
+        .env_remove("CLAUDIO_PUBLISHES_REQUESTS")
         .env("NO_COLOR", "1");
     c
 }
@@ -171,6 +173,13 @@ impl Deck {
     }
 }
 
+impl Deck {
+    /// The lines the deck printed since the last wait, not waiting.
+    pub(crate) fn printed(&self) -> Vec<String> {
+        self.lines.try_iter().collect()
+    }
+}
+
 impl Drop for Deck {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -223,6 +232,39 @@ fn a_deck_answering_y_allows_the_hook_s_request() {
         "{}",
         stderr(&o)
     );
+}
+
+/// The CLI a claudio chat starts runs the person's installed deck hook
+/// beside the stream-json request the chat offers to the deck itself: the
+/// hook stands aside at once, or the deck holds the chat's request twice
+/// (found by hand: "1 sessions · 2 need you"). On the old code the hook
+/// asked the deck and waited for its answer.
+#[test]
+fn the_hook_of_a_session_claudio_publishes_stands_aside_at_once() {
+    let h = home();
+    let mut d = Deck::start(h.path());
+    let mut c = deck(h.path(), &["deck", "hook"]);
+    c.env("CLAUDIO_PUBLISHES_REQUESTS", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(REQUEST.as_bytes())
+        .unwrap();
+    let status = crate::common::wait_with_deadline(&mut child, 60);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!((status.code(), stdout(&o).as_str()), (Some(0), ""));
+    // the deck holds nothing of it: the next request it shows and answers
+    // is a TUI's, whose hook gets the allow
+    let tui = hook(h.path());
+    d.wait_for("touch made-by-the-tool");
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    let o = tui.wait_with_output().unwrap();
+    assert!(stdout(&o).contains("\"allow\""), "{}", stdout(&o));
 }
 
 #[test]

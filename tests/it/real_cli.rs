@@ -543,3 +543,72 @@ async fn usage_with_a_background_agent_equals_the_session_s_model_usage() {
     );
     assert_eq!(ours, of(r));
 }
+
+/// `claudio deck hooks install` puts the deck's hook in the person's
+/// settings, for claude TUIs; the CLI a claudio chat starts reads those
+/// settings and runs the hook beside the stream-json request, which the
+/// chat offers to the deck itself. The hook stands aside at once (it finds
+/// `CLAUDIO_PUBLISHES_REQUESTS` in the environment the CLI gives it), so the
+/// deck holds the request once. Before, it showed "1 sessions · 2 need you"
+/// and the hook waited for a second answer (found by hand).
+#[test]
+fn chat_request_is_held_once_by_the_deck_with_the_hook_installed() {
+    let w = world!("chat_request_is_held_once_by_the_deck_with_the_hook_installed");
+    let home = w.home.path();
+    std::fs::create_dir_all(home.join("run")).unwrap();
+    // the hook as installed, wrapped to say when it ran and when it ended
+    let log = home.join("hook.log");
+    let wrapper = home.join("hook.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"ran ${{CLAUDIO_PUBLISHES_REQUESTS:-unset}}\" >> '{log}'\n'{exe}' deck hook\necho ended >> '{log}'\n",
+            log = log.display(),
+            exe = env!("CARGO_BIN_EXE_claudio"),
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let settings = serde_json::json!({"hooks": {"PermissionRequest": [{"matcher": "*",
+        "hooks": [{"type": "command", "command": wrapper.display().to_string(), "timeout": 310}]}]}});
+    std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
+    w.api.push(Reply::bash("touch made_by_tool"));
+    w.api.push(Reply::text("Made it."));
+    let mut d = crate::deck::Deck::start(home);
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", home);
+    let mut t = common::term::Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("make a file");
+    t.wait_for("Allow?");
+    d.wait_for("┌ Bash  touch made_by_tool");
+    // the CLI runs the hook beside the request: it ends with the request
+    // still waiting, having asked the deck nothing
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let said = std::fs::read_to_string(&log).unwrap_or_default();
+        if said.contains("ended") {
+            assert!(said.starts_with("ran 1\n"), "{said}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the hook never ended while the request waited: {said:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let more = d.printed();
+    assert!(
+        !more.iter().any(|l| l.contains("┌ Bash")),
+        "the deck showed the request again: {more:?}"
+    );
+    use std::io::Write;
+    d.child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    t.wait_for("answered in the deck");
+    t.wait_for("Made it.");
+    t.wait_for("API calls ·");
+    assert!(w.work.path().join("made_by_tool").exists());
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+}

@@ -7,7 +7,9 @@ use claudio::Options;
 /// The library [`Options`] the session's flags ask for; a bad value is an
 /// error naming its flag.
 pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
-    let mut o = Options::default();
+    // the session's requests reach a deck from claudio itself: a deck hook
+    // in the person's settings stands aside for it
+    let mut o = Options::default().env(crate::cli::requests::socket::PUBLISHED_BY_CLAUDIO, "1");
     o.cli_path = a.cli_path.clone();
     o.model = a.model.clone();
     o.permission_mode = a.permission_mode.clone();

@@ -20,6 +20,15 @@ use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Set (to `1`) in the environment of every CLI a claudio chat or `ask`
+/// starts, and so in its hooks'. Such a session offers its requests to the
+/// deck itself, as values with their ids (an `ask` with no terminal denies
+/// them at once): the hook, which the CLI runs
+/// beside the stream-json request when `deck hooks install` put it in the
+/// person's settings, stands aside (no output at once), or the deck would
+/// hold every request of a chat twice.
+pub const PUBLISHED_BY_CLAUDIO: &str = "CLAUDIO_PUBLISHES_REQUESTS";
+
 /// The most bytes of one line read from the socket: a request holds a
 /// tool's whole input (an Edit's old and new text).
 pub const MAX_LINE: u64 = 4 << 20;

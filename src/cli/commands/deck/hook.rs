@@ -38,6 +38,9 @@ pub fn run(wait: Duration) -> Exit {
     let Ok(input) = input else {
         return Exit::Success;
     };
+    if std::env::var_os(socket::PUBLISHED_BY_CLAUDIO).is_some_and(|v| v == "1") {
+        return Exit::Success;
+    }
     if let Some(text) = decide(&socket::path(), &input, wait) {
         let mut out = io::stdout().lock();
         let _ = writeln!(out, "{text}");

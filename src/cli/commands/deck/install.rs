@@ -479,7 +479,20 @@ pub fn run(
             if let Some((text, m)) = &old {
                 write_atomic(&backup_of(path), text.as_bytes(), *m, &|| true)?;
             }
-            write_new(&target, new.as_bytes(), mode, seen)?;
+            // a fresh home has no ~/.claude yet (the CLI makes it on its
+            // first run): made here as the CLI makes it, private
+            if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+                if old.is_none() {
+                    use std::os::unix::fs::DirBuilderExt;
+                    std::fs::DirBuilder::new()
+                        .recursive(true)
+                        .mode(0o700)
+                        .create(dir)
+                        .map_err(|e| anyhow::anyhow!("cannot make {}: {e}", dir.display()))?;
+                }
+            }
+            write_new(&target, new.as_bytes(), mode, seen)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", target.display()))?;
             match old {
                 Some(_) => writeln!(
                     out,
@@ -687,6 +700,31 @@ mod tests {
 
     fn hooks_of(text: &str) -> Value {
         serde_json::from_str::<Value>(text).unwrap()["hooks"][EVENT].clone()
+    }
+
+    /// A fresh home: no `~/.claude` yet. It failed with a bare "No such
+    /// file or directory (os error 2)", naming no file.
+    #[test]
+    fn install_in_a_home_with_no_claude_folder_makes_it_private() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join(".claude").join("settings.json");
+        let (exit, said) = go(Action::Install, &f);
+        assert_eq!(exit, Exit::Success, "{said}");
+        let after = std::fs::read_to_string(&f).unwrap();
+        assert_eq!(
+            our_commands(&after),
+            [format!("{EXE} deck hook")],
+            "{after}"
+        );
+        let dir = std::fs::metadata(d.path().join(".claude")).unwrap();
+        assert_eq!(dir.permissions().mode() & 0o777, 0o700);
+        assert_eq!(
+            std::fs::metadata(&f).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        assert!(!backup_of(&f).exists(), "no old file, no backup");
+        let (_, said) = go(Action::Status, &f);
+        assert!(said.starts_with("installed: "), "{said}");
     }
 
     #[test]

@@ -59,7 +59,8 @@ alone rejects a plan and stops the turn, as ask reads it).
 
 A claudio chat, or an ask asking on its terminal, needs no hook: while its
 request waits, it offers it to the deck over the same socket (a deck started
-later too), and the row says claudio chat or claudio ask. The deck answers
+later too), and the row says claudio chat or claudio ask (an installed hook
+stands aside for the sessions claudio starts, so each request is held once). The deck answers
 its tool approvals, its questions and its plans, each shown as ask shows it:
 a question's options numbered (type a number, numbers like 1,3 where several
 may be chosen, or your own answer, then Enter; one question after another),
