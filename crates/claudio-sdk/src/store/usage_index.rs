@@ -156,6 +156,12 @@ fn cache() -> std::sync::MutexGuard<'static, Option<Cached>> {
     CACHE.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The index files loaded from disk, in the tests: the one cache is the
+/// process's, and other tests' reads of the store (in threads of the same
+/// process under `cargo test`) put their own index in it at any moment.
+#[cfg(test)]
+pub(crate) static LOADED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
 /// What a read of many transcripts may drop from the index: the records
 /// of transcripts in `folders` (and of their sub-agents) that were not
 /// among the transcripts found there (`found`).
@@ -229,6 +235,11 @@ impl Index {
                 Some(c) if c.file == self.file => c.map.clone(),
                 _ => {
                     let map = Arc::new(load(&self.file));
+                    #[cfg(test)]
+                    LOADED
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(self.file.clone());
                     *c = Some(Cached {
                         file: self.file.clone(),
                         map: map.clone(),
