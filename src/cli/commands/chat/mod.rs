@@ -1,10 +1,12 @@
 //! The interactive chat.
 
 mod clipboard;
+mod commands;
 mod connection;
 mod core;
 mod dialog;
 pub mod editor;
+mod history;
 mod images;
 pub mod keys;
 pub mod live;
@@ -14,7 +16,9 @@ pub mod pick;
 mod prompt;
 mod promptline;
 pub mod render;
+pub mod repl;
 mod reports;
+mod rewind;
 mod screen;
 #[cfg(test)]
 mod screens;
@@ -24,7 +28,4 @@ pub mod state;
 pub(crate) mod statusline_runner;
 pub mod typeahead;
 pub(crate) mod typos;
-
-// the chat and what works on its fields, in one room (`core/`): the
-// only code that sees them
-pub use self::core::repl;
+mod work;
