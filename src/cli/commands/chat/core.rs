@@ -21,6 +21,7 @@ use super::shell;
 use super::slash::{self, ChatCommand, Input};
 use super::state::{short_id, Session};
 use super::statusline_runner;
+use super::trust_question::{Interrupted, TrustQuestion};
 use super::work::Work;
 use crate::cli::common::exit::Exit;
 use crate::cli::common::flags::SessionFlags;
@@ -251,78 +252,15 @@ impl<'a> Chat<'a> {
         let loads = forced
             || match trust::check(cwd) {
                 trust::Check::Trusted => true,
-                trust::Check::Untrusted(folder) => self.ask_trust(&folder)?,
+                trust::Check::Untrusted(folder) => TrustQuestion {
+                    rt: self.rt,
+                    screen: &mut self.screen,
+                    keys: &mut self.keys,
+                }
+                .ask(&folder)?,
             };
         self.conn.settle_trust(cwd, loads);
         Ok(loads)
-    }
-
-    /// The trust question, asked on the terminal before the CLI starts;
-    /// the answer is recorded where the claude TUI records it.
-    ///
-    /// The answer is read as a line at the prompt is, from the chat's one
-    /// reader of the keyboard (#42.1), its signals with it: Ctrl-C (or a
-    /// signal that stops the chat) ends the chat before its CLI starts
-    /// ([`Interrupted`]); Ctrl-D, or no terminal to ask on, is "no", said.
-    fn ask_trust(&mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
-        let s = self.screen.style();
-        let question: String = trust::question(folder)
-            .lines()
-            .map(|l| format!("  {l}\n"))
-            .collect();
-        let plain = format!("  {} ", trust::ASK);
-        let styled = format!("  {} ", s.bold(trust::ASK));
-        let answer = self.read_trust_answer(&question, &styled, &plain)?;
-        Ok(match answer {
-            Ok(line) if trust::yes(&line) => {
-                if let Err(e) = trust::record_trust(folder) {
-                    self.info(&format!(
-                        "trusted for this session only: the trust could not be recorded ({e})"
-                    ));
-                } else if folder.home {
-                    self.info("trusted for this session");
-                } else {
-                    self.info("trusted");
-                }
-                true
-            }
-            Ok(_) => {
-                self.info(&trust::left_out(
-                    folder,
-                    "claudio asks again next time, or trust it in claude",
-                ));
-                false
-            }
-            Err(e) => {
-                self.info(&trust::left_out(folder, &format!("could not ask ({e})")));
-                false
-            }
-        })
-    }
-
-    /// The trust question shown, and its answer read from the chat's one
-    /// reader (the end of the input: an empty answer); keys typed before
-    /// the question was shown answer nothing (they are dropped).
-    fn read_trust_answer(
-        &mut self,
-        question: &str,
-        styled: &str,
-        plain: &str,
-    ) -> Result<std::io::Result<String>, Interrupted> {
-        let Some(keys) = self.keys.as_mut().filter(|k| k.has_terminal()) else {
-            return Ok(Err(std::io::Error::other("no terminal to ask on")));
-        };
-        keys.discard_typed();
-        self.screen.write(question);
-        let _ = self.screen.out().flush();
-        match editor::read_answer(self.rt.handle(), keys, styled, plain) {
-            super::promptline::Read::Interrupted => Err(Interrupted),
-            _ if stopped_by().is_some() => Err(Interrupted),
-            super::promptline::Read::Line(line) => Ok(Ok(line)),
-            super::promptline::Read::Eof | super::promptline::Read::Action(_) => {
-                Ok(Ok(String::new()))
-            }
-        }
     }
 
     /// The session, waiting for the connection if it is still being made.
@@ -960,8 +898,3 @@ mod tests {
         assert_eq!(fork.permission_mode, Some(PermissionMode::AcceptEdits));
     }
 }
-
-/// Ctrl-C at the trust question: the chat ends before its CLI starts.
-#[derive(Debug, thiserror::Error)]
-#[error("interrupted")]
-pub(super) struct Interrupted;

@@ -26,6 +26,7 @@ pub mod shell;
 pub mod slash;
 pub mod state;
 pub(crate) mod statusline_runner;
+mod trust_question;
 pub mod typeahead;
 pub(crate) mod typos;
 mod work;

@@ -2,7 +2,7 @@
 //! editor, slash commands, Shift-Tab, `!` commands. While Claude works, the
 //! chat's machine runs (`work`, `machine`).
 
-use super::core::{Chat, Interrupted};
+use super::core::Chat;
 use super::editor::LineEditor;
 use super::keys::{self, stopped_by};
 use super::machine::WorkEnd;
@@ -13,6 +13,7 @@ use super::render::{RenderOptions, Renderer};
 use super::screen::{terminal_width, Screen};
 use super::shell;
 use super::slash;
+use super::trust_question::Interrupted;
 use crate::cli::common::exit::Exit;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::term::console;
