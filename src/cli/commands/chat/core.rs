@@ -12,6 +12,7 @@ use super::connection::Connection;
 use super::editor::{self, LineEditor};
 use super::images;
 use super::keys::{self, stopped_by, Keys};
+use super::label;
 use super::machine::WorkEnd;
 use super::prompt::{CursorLine, Next, PromptSide};
 use super::promptline::PromptAction;
@@ -28,8 +29,6 @@ use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::trust;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::console;
-use crate::cli::term::text::cut_width;
-use crate::cli::term::text::flat;
 use crate::cli::term::wrap::wrapped;
 use claudio::Client;
 use claudio::PermissionMode;
@@ -166,55 +165,28 @@ impl<'a> Chat<'a> {
         self.failed(e)
     }
 
+    /// The chat's header: the program, the model chosen, the folder, the
+    /// session resumed; then its keys.
     pub(super) fn header(&mut self) {
-        let s = self.screen.style();
         let cwd = self
             .flags
             .cwd
             .clone()
-            .or_else(|| std::env::current_dir().ok())
-            .map(|p| tilde(&p))
-            .unwrap_or_default();
-        let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
-        if let Some(m) = &self.session.state.chosen_model {
-            parts.push(model_label(m, HEADER_MODEL_COLUMNS));
-        }
-        parts.push(flat(&cwd));
-        if let Some(id) = &self.flags.resume {
-            parts.push(format!("resuming {}", short_id(id)));
-        }
-        let width = terminal_width();
-        let about = s.dim(&Sanitizer::clean(&parts.join(" · ")));
-        let keys = s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits");
-        let text = wrapped(&about, width, "", "") + &wrapped(&keys, width, "", "");
+            .or_else(|| std::env::current_dir().ok());
+        let text = label::header(
+            self.screen.style(),
+            terminal_width(),
+            cwd.as_deref(),
+            self.session.state.chosen_model.as_deref(),
+            self.flags.resume.as_deref(),
+        );
         let _ = writeln!(self.screen.out(), "{text}");
     }
 
-    /// The prompt: the model the person chose and the mode unless it is
-    /// `default`, then `›`; the same before and after the CLI names its
-    /// model (with none chosen, a bare `›` throughout).
+    /// The prompt ([`label::prompt`]).
     pub(super) fn plain_prompt(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(m) = &self.session.state.chosen_model {
-            // a third of the row at most, the typed text's room kept
-            let room = (terminal_width() / 3).clamp(8, PROMPT_MODEL_COLUMNS);
-            parts.push(model_label(&short_model(m), room));
-        }
-        if let Some(mode) = self
-            .session
-            .state
-            .mode
-            .as_ref()
-            .filter(|m| **m != PermissionMode::Default)
-        {
-            parts.push(flat(mode.as_str()));
-        }
-        let label = parts.join(" · ");
-        if label.is_empty() {
-            "› ".into()
-        } else {
-            format!("{label} › ")
-        }
+        let state = &self.session.state;
+        label::prompt(state.chosen_model.as_deref(), state.mode.as_ref())
     }
 
     /// Start connecting a session with these flags, in the background;
@@ -822,39 +794,8 @@ fn next_mode(
     next
 }
 
-pub(super) fn tilde(p: &std::path::Path) -> String {
-    if let Some(home) = dirs::home_dir() {
-        if let Ok(rest) = p.strip_prefix(&home) {
-            return format!("~/{}", rest.display());
-        }
-    }
-    p.display().to_string()
-}
-
-/// `claude-opus-5-5` → `opus-5-5`.
-/// The most columns a model's name takes in the prompt (a third of the
-/// row on a narrower terminal) and in the header.
-const PROMPT_MODEL_COLUMNS: usize = 40;
-const HEADER_MODEL_COLUMNS: usize = 80;
-
-/// A model's name as the prompt and the header show it: one line of inert
-/// text (it may come from a project's settings), cut to `room` columns.
-fn model_label(m: &str, room: usize) -> String {
-    cut_width(&flat(m), room)
-}
-
-pub(super) fn short_model(m: &str) -> String {
-    m.strip_prefix("claude-").unwrap_or(m).to_owned()
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn prompt_labels() {
-        assert_eq!(super::short_model("claude-opus-5-5"), "opus-5-5");
-        assert_eq!(super::short_id("0b7d4e8a-9c55"), "0b7d4e8a");
-    }
-
     /// Every switch starts the next session in the chat's folder: `/new`
     /// after a `/resume` into another project started in the folder the
     /// chat began in (the trust asked for the other), and so did a restart

@@ -9,6 +9,7 @@ pub mod editor;
 mod history;
 mod images;
 pub mod keys;
+mod label;
 pub mod live;
 mod machine;
 mod mentions;
