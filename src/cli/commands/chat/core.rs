@@ -1,11 +1,12 @@
 //! The chat's core: the chat as its parts (its connection to the CLI, its
 //! screen, what its session has seen, its prompt side), its one `impl`
 //! and the only code that sees its fields. What it does is done by
-//! components of their own, each handed only the parts it works on: the
-//! slash commands (`commands.rs`), the work (`work.rs`, driving
-//! `machine.rs`), rewind (`rewind.rs`) and the history shown on resuming
-//! (`history.rs`). The prompt loop (`repl.rs`) drives the chat through
-//! its methods.
+//! components of their own, each handed only the parts it works on, never
+//! a `Chat`: the slash commands (`commands.rs`), the work (`work.rs`,
+//! driving `machine.rs`), rewind (`rewind.rs`), the history shown on
+//! resuming (`history.rs`), the trust question (`trust_question.rs`) and
+//! the header and the prompt's label (`label.rs`). The prompt loop
+//! (`repl.rs`) drives the chat through its methods.
 
 use super::commands::{Commands, Then};
 use super::connection::Connection;
