@@ -4,9 +4,10 @@
 //! components of their own, each handed only the parts it works on, never
 //! a `Chat`: the slash commands (`commands.rs`), the work (`work.rs`,
 //! driving `machine.rs`), rewind (`rewind.rs`), the history shown on
-//! resuming (`history.rs`), the trust question (`trust_question.rs`) and
-//! the header and the prompt's label (`label.rs`). The prompt loop
-//! (`repl.rs`) drives the chat through its methods.
+//! resuming (`history.rs`), the trust question (`trust_question.rs`), the
+//! header and the prompt's label (`label.rs`), and a prompt or a `!`
+//! command as it goes (`outgoing.rs`). The prompt loop (`repl.rs`) drives
+//! the chat through its methods.
 
 use super::commands::{Commands, Then};
 use super::connection::Connection;
@@ -15,12 +16,12 @@ use super::images;
 use super::keys::{self, stopped_by, Keys};
 use super::label;
 use super::machine::WorkEnd;
+use super::outgoing;
 use super::prompt::{CursorLine, Next, PromptSide};
 use super::promptline::PromptAction;
 use super::rewind::{rewound_notice, Rewind};
 use super::screen::{terminal_width, Screen};
-use super::shell;
-use super::slash::{self, ChatCommand, Input};
+use super::slash::{ChatCommand, Input};
 use super::state::{short_id, Session};
 use super::statusline_runner;
 use super::trust_question::{Interrupted, TrustQuestion};
@@ -650,10 +651,7 @@ impl<'a> Chat<'a> {
                         .iter()
                         .map(|c| c.name.clone())
                         .collect();
-                    let ours = slash::SLASH_COMMANDS
-                        .iter()
-                        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
-                    if let Some(note) = super::typos::unknown_command(&typed, ours, &cli) {
+                    if let Some(note) = outgoing::unknown_command(&typed, &cli) {
                         self.info(&note);
                         return Ok(None);
                     }
@@ -662,28 +660,11 @@ impl<'a> Chat<'a> {
                 // line back as typed, so a pasted path attaches its image again
                 let uuid = claudio::store::new_uuid();
                 let owed = self.prompt.send(uuid.clone(), &typed);
-                // the text goes as typed, each image beside it; a file that
-                // is no usable image is named, and the prompt goes all the same
-                let home = dirs::home_dir();
-                // an @ path that names no file attaches nothing: said, and
-                // the prompt goes all the same (the CLI expands the others)
-                for note in super::mentions::unfound(&typed, &self.cwd, home.as_deref()) {
+                let (notes, input) = outgoing::prompt(&typed, &owed, &self.cwd, uuid);
+                for note in notes {
                     self.info(&note);
                 }
-                let attached = images::attach(
-                    &typed,
-                    &owed.pasted,
-                    home.as_deref(),
-                    |p: &std::path::Path| claudio::protocol::Image::from_file(p),
-                );
-                for line in attached.lines() {
-                    self.info(&line);
-                }
-                let mut input = UserInput::new(shell::with_context(&owed.shell, &attached.text));
-                for (_, image) in &attached.images {
-                    input = input.with_image(image);
-                }
-                return self.turn(input.uuid(uuid));
+                return self.turn(input);
             }
             Input::Shell(cmd) if cmd.is_empty() => self.info(
                 "usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)",
@@ -698,46 +679,14 @@ impl<'a> Chat<'a> {
         Ok(None)
     }
 
-    /// `!command`: run it, show its output, keep it for the next prompt.
+    /// `!command`: run it, show its output, keep it for the next prompt
+    /// ([`outgoing::run_shell`]).
     fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
-        let rt = self.rt;
-        let (style, cwd) = (self.screen.style(), self.cwd.clone());
-        let mut out = console::out();
-        // a signal that stops the chat stops the command (its group
-        // killed); Ctrl-C from the chat's one source stops the command;
-        // what is typed meanwhile is the next prompt's
-        let interrupts = futures_util::stream::unfold(self.keys.as_mut(), |k| async move {
-            let k = k?;
-            loop {
-                match k.next_signal().await? {
-                    keys::Sig::Interrupt => return Some(((), Some(k))),
-                    // back from Ctrl-Z: the chat's mode again
-                    keys::Sig::Continue => k.restore_char_mode(),
-                }
-            }
-        });
-        let ran = match rt.block_on(keys::unless_stopped(shell::run(
-            cmd, &cwd, style, &mut out, interrupts,
-        ))) {
-            Ok(ran) => ran?,
-            Err(stopped) => {
-                shell::kill_running();
-                return Err(stopped.into());
-            }
-        };
-        let mark = if ran.ok {
-            style.green("✓")
-        } else {
-            style.red("✗")
-        };
-        let note = format!(
-            "{} · {:.1}s · Claude sees this with your next prompt",
-            ran.status,
-            ran.elapsed.as_secs_f64()
-        );
-        // `\r`: over the terminal's `^C` echo, if any
-        self.write(&format!("\r  {mark} {}\n", style.dim(&note)));
-        self.prompt.shell_ran(ran.context);
+        let style = self.screen.style();
+        let (line, context) =
+            outgoing::run_shell(self.rt, self.keys.as_mut(), cmd, &self.cwd, style)?;
+        self.write(&line);
+        self.prompt.shell_ran(context);
         Ok(())
     }
 }

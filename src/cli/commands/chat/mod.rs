@@ -13,6 +13,7 @@ mod label;
 pub mod live;
 mod machine;
 mod mentions;
+mod outgoing;
 pub mod pick;
 mod prompt;
 mod promptline;
