@@ -1,34 +1,44 @@
 //! The chat's core: the chat as its parts (its connection to the CLI, its
-//! screen, what its session has seen, its prompt side).
-//! The prompt loop (`repl`), the slash commands (`commands`), the work
-//! loop (`work`, driving `machine`) and rewind (`rewind`) build on it.
+//! screen, what its session has seen, its prompt side), its one `impl`
+//! and the only code that sees its fields. What it does is done by
+//! components of their own, each handed only the parts it works on, never
+//! a `Chat`: the slash commands (`commands.rs`), the work (`work.rs`,
+//! driving `machine.rs`), rewind (`rewind.rs`), the history shown on
+//! resuming (`history.rs`), the trust question (`trust_question.rs`), the
+//! header and the prompt's label (`label.rs`), and a prompt or a `!`
+//! command as it goes (`outgoing.rs`). The prompt loop (`repl.rs`) drives
+//! the chat through its methods.
 
+use super::commands::{Commands, Then};
 use super::connection::Connection;
-use super::prompt::PromptSide;
-use super::screen::Screen;
-use super::state::Session;
+use super::editor::{self, LineEditor};
+use super::images;
+use super::keys::{self, stopped_by, Keys};
+use super::label;
+use super::machine::WorkEnd;
+use super::outgoing;
+use super::prompt::{CursorLine, Next, PromptSide};
+use super::promptline::PromptAction;
+use super::rewind::{rewound_notice, Rewind};
+use super::screen::{terminal_width, Screen};
+use super::slash::{ChatCommand, Input};
+use super::state::{short_id, Session};
 use super::statusline_runner;
+use super::trust_question::{Interrupted, TrustQuestion};
+use super::work::Work;
 use crate::cli::common::exit::Exit;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::trust;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::term::text::cut_width;
-use crate::cli::term::text::flat;
+use crate::cli::term::console;
 use crate::cli::term::wrap::wrapped;
 use claudio::Client;
 use claudio::PermissionMode;
+use claudio::UserInput;
 use std::io::Write;
+use std::path::Path;
 use std::sync::Arc;
 use tokio::runtime::Runtime;
-
-// what works on the chat's fields: the only code that sees them
-pub(super) mod commands;
-pub(super) mod history;
-pub mod repl;
-pub(super) mod rewind;
-pub(super) mod work;
-
-pub(super) use super::screen::terminal_width;
 
 /// The chat: one session at a time, its screen and its keys.
 pub(super) struct Chat<'a> {
@@ -58,12 +68,13 @@ pub(super) struct Chat<'a> {
     /// whole life (#42.1): the prompt, the turns, the pickers and the
     /// dialogs all read it; `None` only while the chat's work holds it
     /// (`work.rs`), or before it is made.
-    keys: Option<super::keys::Keys>,
+    keys: Option<Keys>,
 }
 
 impl<'a> Chat<'a> {
     /// The chat started with `flags` in `cwd`, no session yet (the next
-    /// prompt's result is a resumed session's with `-r` or `-c`).
+    /// prompt's result is a resumed session's with `-r` or `-c`): the
+    /// model and the mode asked for, or the model the settings choose.
     pub(super) fn new(
         rt: &'a Runtime,
         flags: &SessionFlags,
@@ -71,7 +82,7 @@ impl<'a> Chat<'a> {
         notifier: crate::cli::common::notify::Notifier,
         cwd: std::path::PathBuf,
     ) -> Self {
-        Chat {
+        let mut chat = Chat {
             rt,
             flags: flags.clone(),
             conn: Connection::new(),
@@ -92,58 +103,92 @@ impl<'a> Chat<'a> {
             clipboard: Default::default(),
             notifier,
             keys: None,
-        }
+        };
+        chat.session.state.model = flags.model.clone();
+        chat.session.state.chosen_model = flags.model.clone().or_else(|| {
+            let claude_dir = claudio::store::default_config_dir().ok()?;
+            let files = crate::cli::common::settings::files(&claude_dir, Some(&chat.cwd));
+            crate::cli::common::settings::chosen_model(
+                &files,
+                std::env::var("ANTHROPIC_MODEL").ok(),
+            )
+        });
+        chat.session.state.mode = flags.permission_mode.clone();
+        chat
     }
 
+    /// The chat's folder (where its session runs).
+    pub(super) fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The chat's one reader of the keyboard, for its whole life.
+    pub(super) fn set_keys(&mut self, keys: Keys) {
+        self.keys = Some(keys);
+    }
+
+    /// The chat's one reader, when no work holds it and it was made.
+    pub(super) fn keys_mut(&mut self) -> Option<&mut Keys> {
+        self.keys.as_mut()
+    }
+
+    /// The one reader ends: the terminal in the mode it was found in.
+    pub(super) fn end_keys(&mut self) {
+        drop(self.keys.take());
+    }
+
+    /// The prompt side: what the next prompt starts with, what is queued.
+    pub(super) fn prompt_side(&mut self) -> &mut PromptSide {
+        &mut self.prompt
+    }
+
+    /// What comes next at the prompt (background agents at work or not).
+    pub(super) fn next_prompt(&mut self) -> Next {
+        let agents = self.session.agents_running() > 0;
+        self.prompt.next(agents)
+    }
+
+    /// A prompt typed ahead, shown as it goes.
+    pub(super) fn echo_queued(&mut self, next: &str) {
+        let echo = format!(
+            "{}{}\n",
+            self.screen.style().bold("› "),
+            Sanitizer::clean(next)
+        );
+        self.write(&echo);
+    }
+
+    /// Whether the chat's loop ends here: `e` is a signal's stop (the chat
+    /// ends by it) or another failure that ends it.
+    pub(super) fn ends(&mut self, e: &anyhow::Error) -> Option<Exit> {
+        if let Some(n) = stopped_by() {
+            return Some(Exit::Signal(n));
+        }
+        self.failed(e)
+    }
+
+    /// The chat's header: the program, the model chosen, the folder, the
+    /// session resumed; then its keys.
     pub(super) fn header(&mut self) {
-        let s = self.screen.style();
         let cwd = self
             .flags
             .cwd
             .clone()
-            .or_else(|| std::env::current_dir().ok())
-            .map(|p| tilde(&p))
-            .unwrap_or_default();
-        let mut parts = vec![format!("claudio {}", env!("CARGO_PKG_VERSION"))];
-        if let Some(m) = &self.session.state.chosen_model {
-            parts.push(model_label(m, HEADER_MODEL_COLUMNS));
-        }
-        parts.push(flat(&cwd));
-        if let Some(id) = &self.flags.resume {
-            parts.push(format!("resuming {}", short_id(id)));
-        }
-        let width = terminal_width();
-        let about = s.dim(&Sanitizer::clean(&parts.join(" · ")));
-        let keys = s.dim("/help for commands · Ctrl-C interrupts · Ctrl-D exits");
-        let text = wrapped(&about, width, "", "") + &wrapped(&keys, width, "", "");
+            .or_else(|| std::env::current_dir().ok());
+        let text = label::header(
+            self.screen.style(),
+            terminal_width(),
+            cwd.as_deref(),
+            self.session.state.chosen_model.as_deref(),
+            self.flags.resume.as_deref(),
+        );
         let _ = writeln!(self.screen.out(), "{text}");
     }
 
-    /// The prompt: the model the person chose and the mode unless it is
-    /// `default`, then `›`; the same before and after the CLI names its
-    /// model (with none chosen, a bare `›` throughout).
+    /// The prompt ([`label::prompt`]).
     pub(super) fn plain_prompt(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(m) = &self.session.state.chosen_model {
-            // a third of the row at most, the typed text's room kept
-            let room = (terminal_width() / 3).clamp(8, PROMPT_MODEL_COLUMNS);
-            parts.push(model_label(&short_model(m), room));
-        }
-        if let Some(mode) = self
-            .session
-            .state
-            .mode
-            .as_ref()
-            .filter(|m| **m != PermissionMode::Default)
-        {
-            parts.push(flat(mode.as_str()));
-        }
-        let label = parts.join(" · ");
-        if label.is_empty() {
-            "› ".into()
-        } else {
-            format!("{label} › ")
-        }
+        let state = &self.session.state;
+        label::prompt(state.chosen_model.as_deref(), state.mode.as_ref())
     }
 
     /// Start connecting a session with these flags, in the background;
@@ -181,78 +226,15 @@ impl<'a> Chat<'a> {
         let loads = forced
             || match trust::check(cwd) {
                 trust::Check::Trusted => true,
-                trust::Check::Untrusted(folder) => self.ask_trust(&folder)?,
+                trust::Check::Untrusted(folder) => TrustQuestion {
+                    rt: self.rt,
+                    screen: &mut self.screen,
+                    keys: &mut self.keys,
+                }
+                .ask(&folder)?,
             };
         self.conn.settle_trust(cwd, loads);
         Ok(loads)
-    }
-
-    /// The trust question, asked on the terminal before the CLI starts;
-    /// the answer is recorded where the claude TUI records it.
-    ///
-    /// The answer is read as a line at the prompt is, from the chat's one
-    /// reader of the keyboard (#42.1), its signals with it: Ctrl-C (or a
-    /// signal that stops the chat) ends the chat before its CLI starts
-    /// ([`Interrupted`]); Ctrl-D, or no terminal to ask on, is "no", said.
-    fn ask_trust(&mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
-        let s = self.screen.style();
-        let question: String = trust::question(folder)
-            .lines()
-            .map(|l| format!("  {l}\n"))
-            .collect();
-        let plain = format!("  {} ", trust::ASK);
-        let styled = format!("  {} ", s.bold(trust::ASK));
-        let answer = self.read_trust_answer(&question, &styled, &plain)?;
-        Ok(match answer {
-            Ok(line) if trust::yes(&line) => {
-                if let Err(e) = trust::record_trust(folder) {
-                    self.info(&format!(
-                        "trusted for this session only: the trust could not be recorded ({e})"
-                    ));
-                } else if folder.home {
-                    self.info("trusted for this session");
-                } else {
-                    self.info("trusted");
-                }
-                true
-            }
-            Ok(_) => {
-                self.info(&trust::left_out(
-                    folder,
-                    "claudio asks again next time, or trust it in claude",
-                ));
-                false
-            }
-            Err(e) => {
-                self.info(&trust::left_out(folder, &format!("could not ask ({e})")));
-                false
-            }
-        })
-    }
-
-    /// The trust question shown, and its answer read from the chat's one
-    /// reader (the end of the input: an empty answer); keys typed before
-    /// the question was shown answer nothing (they are dropped).
-    fn read_trust_answer(
-        &mut self,
-        question: &str,
-        styled: &str,
-        plain: &str,
-    ) -> Result<std::io::Result<String>, Interrupted> {
-        let Some(keys) = self.keys.as_mut().filter(|k| k.has_terminal()) else {
-            return Ok(Err(std::io::Error::other("no terminal to ask on")));
-        };
-        keys.discard_typed();
-        self.screen.write(question);
-        let _ = self.screen.out().flush();
-        match super::editor::read_answer(self.rt.handle(), keys, styled, plain) {
-            super::promptline::Read::Interrupted => Err(Interrupted),
-            _ if super::keys::stopped_by().is_some() => Err(Interrupted),
-            super::promptline::Read::Line(line) => Ok(Ok(line)),
-            super::promptline::Read::Eof | super::promptline::Read::Action(_) => {
-                Ok(Ok(String::new()))
-            }
-        }
     }
 
     /// The session, waiting for the connection if it is still being made.
@@ -361,6 +343,352 @@ impl<'a> Chat<'a> {
         }
         self.start_connect(next)
     }
+    /// The parts the work runs with ([`Work`]).
+    fn work(&mut self) -> Work<'_> {
+        Work {
+            conn: &mut self.conn,
+            screen: &mut self.screen,
+            session: &mut self.session,
+            prompt: &mut self.prompt,
+            keys: &mut self.keys,
+            notifier: &mut self.notifier,
+            cwd: &self.cwd,
+        }
+    }
+
+    /// A prompt sent: Claude's turn, to its end.
+    fn turn(&mut self, text: UserInput) -> anyhow::Result<Option<Exit>> {
+        let rt = self.rt;
+        let client = self.client()?;
+        let end = self.work().turn(rt, &client, text);
+        self.after(&client, end)
+    }
+
+    /// Shift-Tab: ask the CLI for the mode `next`, then take in what it
+    /// sends until it confirms the switch (its requests meanwhile are
+    /// asked, as in a turn). A refusal is an error; the session goes on.
+    fn switch_mode(&mut self, next: PermissionMode) -> anyhow::Result<Option<Exit>> {
+        let rt = self.rt;
+        let client = self.client()?;
+        rt.block_on(client.set_permission_mode(next.clone()))?;
+        let end = self.work().mode(rt, &client, next);
+        self.after(&client, end)
+    }
+
+    /// After the work: on to the next prompt, out of the program, or (the
+    /// CLI gone or failed) the session started again, the conversation kept.
+    fn after(
+        &mut self,
+        client: &Client,
+        end: anyhow::Result<WorkEnd>,
+    ) -> anyhow::Result<Option<Exit>> {
+        let end = match end {
+            Ok(WorkEnd::Failed(e)) => Err(anyhow::Error::new(e)),
+            other => other,
+        };
+        // a signal stops the chat: the live region goes, the session is
+        // kept for the chat's loop to close gracefully (never started again)
+        if let Some(&keys::Stopped(n)) = end.as_ref().err().and_then(|e| e.downcast_ref()) {
+            let out = self.screen.renderer_mut().abandon_turn();
+            self.session.reading.abandon_turn();
+            self.write(&out);
+            return Ok(Some(Exit::Signal(n)));
+        }
+        match end {
+            Ok(WorkEnd::Done) => Ok(None),
+            Ok(WorkEnd::Quit(exit)) => {
+                client.kill();
+                self.conn.lost();
+                Ok(Some(exit))
+            }
+            Ok(WorkEnd::SessionLost | WorkEnd::Failed(_)) | Err(_) => {
+                let out = self.screen.renderer_mut().abandon_turn();
+                self.session.reading.abandon_turn();
+                self.write(&out);
+                if let Err(e) = end {
+                    self.error(&e);
+                }
+                // Keep the conversation: the next prompt resumes it.
+                let id = self.session.state.session_id.clone();
+                self.conn.lost();
+                self.switch(Switch::Again(id))?;
+                self.info("the session ended; the next prompt starts it again");
+                Ok(None)
+            }
+        }
+    }
+
+    /// Background agents are at work and nothing else is: shown live, the
+    /// next prompt taken on the turn's own line ([`Work::agents`]); how it
+    /// ended is the machine's [`WorkEnd`], as a turn's is.
+    pub(super) fn agents_at_work(&mut self) -> anyhow::Result<WorkEnd> {
+        let Some(client) = self.conn.live() else {
+            return Ok(WorkEnd::Done);
+        };
+        if !console::input_is_terminal() || !console::output_is_terminal() {
+            return Ok(WorkEnd::Done);
+        }
+        let rt = self.rt;
+        let prompt = self.plain_prompt();
+        self.work().agents(rt, &client, prompt)
+    }
+
+    /// Run one of the chat's own commands ([`Commands`]), and go on with
+    /// the session it names.
+    fn command(&mut self, command: ChatCommand) -> anyhow::Result<()> {
+        let mut commands = Commands {
+            rt: self.rt,
+            conn: &mut self.conn,
+            screen: &mut self.screen,
+            session: &mut self.session,
+            clipboard: &mut self.clipboard,
+            keys: &mut self.keys,
+            cwd: &self.cwd,
+        };
+        match commands.run(command)? {
+            Then::Stay => {}
+            Then::New => {
+                self.switch(Switch::New)?;
+                self.info("new session");
+            }
+            Then::Resume { id, cwd } => {
+                self.switch(Switch::Resume {
+                    id: id.clone(),
+                    cwd,
+                })?;
+                self.info(&format!("resuming {}", short_id(&id)));
+                self.show_history(&id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Show the end of session `id`'s conversation ([`super::history`]).
+    /// Whether the store holds the session.
+    pub(super) fn show_history(&mut self, id: &str) -> bool {
+        let width = self.screen.renderer().width();
+        let style = self.screen.style();
+        match super::history::last_exchanges(id, &self.cwd, width, style) {
+            Some(shown) => {
+                self.write(&shown);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Esc Esc or `/rewind`: back to before one of this session's prompts
+    /// ([`Rewind`] chooses). Returns the prompt's text, for the input
+    /// line, when the conversation went back.
+    fn rewind(&mut self) -> anyhow::Result<Option<String>> {
+        let Some(id) = self.session.state.session_id.clone() else {
+            self.info("nothing to rewind yet");
+            return Ok(None);
+        };
+        let rewind = Rewind {
+            rt: self.rt,
+            conn: &mut self.conn,
+            screen: &mut self.screen,
+            keys: &mut self.keys,
+            cwd: &self.cwd,
+            typed: self.prompt.typed(),
+        };
+        let Some(chosen) = rewind.choose(&id)? else {
+            return Ok(None);
+        };
+        // The transcript is complete once the CLI has closed; the fork ends
+        // just before the prompt, and the session goes on from there.
+        self.close();
+        let forked = match chosen.fork(&id) {
+            Ok(f) => f,
+            Err(e) => {
+                // go on with the session as it was
+                self.switch(Switch::Again(Some(id)))?;
+                return Err(chosen.not_forked(e));
+            }
+        };
+        self.switch(Switch::Fork(forked))?;
+        self.info(&rewound_notice(&chosen.prompt.text));
+        Ok(Some(Sanitizer::clean(&chosen.prompt.text)))
+    }
+
+    /// A key the chat handles itself stopped the line editor at `prompt`:
+    /// its line goes from the screen, the key's work is done, and what the
+    /// next prompt starts with is fed to the prompt side. `Some` when the
+    /// chat ends.
+    pub(super) fn prompt_action(&mut self, prompt: &str, action: PromptAction) -> Option<Exit> {
+        match action {
+            PromptAction::CycleMode { before, after } => {
+                self.screen
+                    .erase_prompt(prompt, &format!("{before}{after}"));
+                self.prompt.mode_cycled(CursorLine { before, after });
+                // one switch per press: presses made while one was being
+                // confirmed count too
+                self.prompt.cycle_pressed();
+                while self.prompt.take_cycle() {
+                    let next = self
+                        .session
+                        .state
+                        .mode
+                        .clone()
+                        .unwrap_or_default()
+                        .next_in_cycle();
+                    match self.switch_mode(next) {
+                        Ok(None) => {}
+                        Ok(Some(exit)) => return Some(exit),
+                        Err(e) => {
+                            self.prompt.drop_cycles();
+                            if let Some(exit) = self.ends(&e) {
+                                return Some(exit);
+                            }
+                        }
+                    }
+                }
+                self.prompt.typed_onto_owed();
+            }
+            PromptAction::Rewind => {
+                self.screen.erase_prompt(prompt, "");
+                match self.rewind() {
+                    Ok(Some(text)) => self.prompt.rewound(text),
+                    Ok(None) => {}
+                    Err(e) => self.error(&e),
+                }
+            }
+            PromptAction::Edit { line } => {
+                self.screen.erase_prompt(prompt, &line);
+                // the editor owns the terminal while it runs: the chat's
+                // one reader pauses (its signals are still taken: a stop
+                // ends the editor)
+                if let Some(k) = self.keys.as_mut() {
+                    k.pause();
+                }
+                let edit =
+                    editor::edit_in_editor_unless(&line, &editor::editor_from_env(), &|| {
+                        stopped_by().is_some()
+                    });
+                if let Some(k) = self.keys.as_mut() {
+                    k.resume();
+                }
+                if let Some(n) = stopped_by() {
+                    self.prompt.edited(line);
+                    return Some(Exit::Signal(n));
+                }
+                let text = match edit {
+                    Ok(new) => new.unwrap_or(line),
+                    Err(e) => {
+                        self.error(&anyhow::Error::from(e));
+                        line
+                    }
+                };
+                self.prompt.edited(text);
+            }
+            PromptAction::PasteImage { before, after } => {
+                self.screen
+                    .erase_prompt(prompt, &format!("{before}{after}"));
+                self.paste_image(CursorLine { before, after });
+            }
+        }
+        None
+    }
+
+    /// Ctrl-V: the clipboard's image as a marker at the cursor, or a line
+    /// saying why there is none.
+    fn paste_image(&mut self, line: CursorLine) {
+        let image = match self.clipboard.image() {
+            Ok(image) => Some(image),
+            Err(why) => {
+                self.info(&why.to_string());
+                None
+            }
+        };
+        let about = image.as_ref().map(images::describe);
+        if let (Some(marker), Some(about)) = (self.prompt.pasted(line, image), about) {
+            self.info(&format!("{marker} pasted: {about}"));
+        }
+    }
+
+    /// The line editor's prompt, styled, and the CLI's own commands for
+    /// its completion.
+    pub(super) fn set_prompt(&self, ed: &mut LineEditor) {
+        let plain = self.plain_prompt();
+        let styled = match plain.rsplit_once("› ") {
+            Some((label, _)) if !label.is_empty() => {
+                format!(
+                    "{}{}",
+                    self.screen.style().dim(label),
+                    self.screen.style().bold("› ")
+                )
+            }
+            _ => self.screen.style().bold(&plain),
+        };
+        ed.set_prompt(styled, &self.cwd);
+        let cli: Option<Vec<String>> = self.conn.live().map(|c| {
+            c.server_info()
+                .commands
+                .iter()
+                .map(|c| c.name.clone())
+                .collect()
+        });
+        if let Some(names) = cli {
+            ed.set_cli_commands(names);
+        }
+    }
+
+    /// A line typed at the prompt, parsed: a command, a prompt, `!`, a
+    /// rewind or the end. `Some` when the chat ends.
+    pub(super) fn handle(&mut self, input: Input) -> anyhow::Result<Option<Exit>> {
+        match input {
+            Input::Exit => return Ok(Some(Exit::Success)),
+            // the chat's own commands
+            Input::Command(command) => self.command(command)?,
+            Input::Prompt(typed) => {
+                // a `/word` no one knows is a typo, not a prompt
+                if typed.starts_with('/') {
+                    let client = self.client()?;
+                    let cli: Vec<String> = client
+                        .server_info()
+                        .commands
+                        .iter()
+                        .map(|c| c.name.clone())
+                        .collect();
+                    if let Some(note) = outgoing::unknown_command(&typed, &cli) {
+                        self.info(&note);
+                        return Ok(None);
+                    }
+                }
+                // the uuid is what /rewind names the prompt by; it gets the
+                // line back as typed, so a pasted path attaches its image again
+                let uuid = claudio::store::new_uuid();
+                let owed = self.prompt.send(uuid.clone(), &typed);
+                let (notes, input) = outgoing::prompt(&typed, &owed, &self.cwd, uuid);
+                for note in notes {
+                    self.info(&note);
+                }
+                return self.turn(input);
+            }
+            Input::Shell(cmd) if cmd.is_empty() => self.info(
+                "usage: !COMMAND (runs in the shell; Claude sees the output with your next prompt)",
+            ),
+            Input::Shell(cmd) => self.shell(&cmd)?,
+            Input::Rewind => {
+                if let Some(text) = self.rewind()? {
+                    self.prompt.rewound(text);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// `!command`: run it, show its output, keep it for the next prompt
+    /// ([`outgoing::run_shell`]).
+    fn shell(&mut self, cmd: &str) -> anyhow::Result<()> {
+        let style = self.screen.style();
+        let (line, context) =
+            outgoing::run_shell(self.rt, self.keys.as_mut(), cmd, &self.cwd, style)?;
+        self.write(&line);
+        self.prompt.shell_ran(context);
+        Ok(())
+    }
 }
 
 /// The session the chat goes on with ([`Chat::switch`]).
@@ -416,43 +744,8 @@ fn next_mode(
     next
 }
 
-pub(super) fn tilde(p: &std::path::Path) -> String {
-    if let Some(home) = dirs::home_dir() {
-        if let Ok(rest) = p.strip_prefix(&home) {
-            return format!("~/{}", rest.display());
-        }
-    }
-    p.display().to_string()
-}
-
-pub(super) fn short_id(id: &str) -> String {
-    id.chars().take(8).collect()
-}
-
-/// `claude-opus-5-5` → `opus-5-5`.
-/// The most columns a model's name takes in the prompt (a third of the
-/// row on a narrower terminal) and in the header.
-const PROMPT_MODEL_COLUMNS: usize = 40;
-const HEADER_MODEL_COLUMNS: usize = 80;
-
-/// A model's name as the prompt and the header show it: one line of inert
-/// text (it may come from a project's settings), cut to `room` columns.
-fn model_label(m: &str, room: usize) -> String {
-    cut_width(&flat(m), room)
-}
-
-pub(super) fn short_model(m: &str) -> String {
-    m.strip_prefix("claude-").unwrap_or(m).to_owned()
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn prompt_labels() {
-        assert_eq!(super::short_model("claude-opus-5-5"), "opus-5-5");
-        assert_eq!(super::short_id("0b7d4e8a-9c55"), "0b7d4e8a");
-    }
-
     /// Every switch starts the next session in the chat's folder: `/new`
     /// after a `/resume` into another project started in the folder the
     /// chat began in (the trust asked for the other), and so did a restart
@@ -496,8 +789,3 @@ mod tests {
         assert_eq!(fork.permission_mode, Some(PermissionMode::AcceptEdits));
     }
 }
-
-/// Ctrl-C at the trust question: the chat ends before its CLI starts.
-#[derive(Debug, thiserror::Error)]
-#[error("interrupted")]
-pub(super) struct Interrupted;

@@ -77,6 +77,34 @@ impl Screen {
             .collect();
         self.write(&out);
     }
+
+    /// Remove the prompt line the line editor left at `prompt` with `line`
+    /// typed when a key stopped it.
+    pub(super) fn erase_prompt(&mut self, prompt: &str, line: &str) {
+        use unicode_width::UnicodeWidthStr;
+        if !console::output_is_terminal() {
+            return;
+        }
+        let cols = terminal_width().max(1);
+        // as the prompt lays it out (`promptline::layout`): a row is full at `cols` columns, and the
+        // cursor after a full last row sits on the next one
+        let text = format!("{prompt}{line}");
+        let segments: Vec<&str> = text.split('\n').collect();
+        let last = segments.len() - 1;
+        let rows: usize = segments
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let w = l.width();
+                if i == last {
+                    w / cols + 1
+                } else {
+                    w.max(1).div_ceil(cols)
+                }
+            })
+            .sum();
+        self.write(&format!("\x1b[{rows}A\r\x1b[J"));
+    }
 }
 
 pub(super) fn terminal_width() -> usize {

@@ -23,8 +23,8 @@
 //! own; under `cargo test` the lock keeps the chats one at a time, but the
 //! other tests of this binary share the process's environment meanwhile.
 
-use super::core::repl::{self, ChatSettings};
 use super::keys::{Keys, Scripted};
+use super::repl::{self, ChatSettings};
 use crate::cli::common::exit::Exit;
 use crate::cli::term::console;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};

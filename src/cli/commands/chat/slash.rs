@@ -2,7 +2,7 @@
 //! Tab completion.
 //!
 //! A new command is one entry in [`SLASH_COMMANDS`] and one handler: a
-//! [`ChatCommand`] variant run by `Chat::command` (`core/commands.rs`).
+//! [`ChatCommand`] variant run by `Commands::run` (`commands.rs`).
 //! The parser, `/help` and Tab completion read the table; a test checks
 //! that the README's table says the same.
 
@@ -180,7 +180,7 @@ pub enum Input {
     Prompt(String),
     /// `!command`: run it in the shell.
     Shell(String),
-    /// One of the chat's own commands, run by `Chat::command`.
+    /// One of the chat's own commands, run by `Commands::run`.
     Command(ChatCommand),
     /// `/rewind`: the prompt loop picks a prompt to go back to.
     Rewind,
@@ -188,7 +188,7 @@ pub enum Input {
     Exit,
 }
 
-/// The commands `Chat::command` runs, with the words after their name.
+/// The commands `Commands::run` runs, with the words after their name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChatCommand {
     Help,

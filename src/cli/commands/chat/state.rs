@@ -256,6 +256,11 @@ impl SessionState {
     }
 }
 
+/// A session's id as the chat shows it: its first 8 characters.
+pub(super) fn short_id(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,19 +1,61 @@
 //! Running the chat's own slash commands (the table and the parser are
-//! [`super::super::slash`]).
+//! [`super::slash`]).
 
-use super::super::clipboard;
-use super::super::reports::{context_chart, rules_list};
-use super::super::slash::*;
-use super::{short_id, terminal_width, Chat, Switch};
+use super::clipboard;
+use super::connection::Connection;
+use super::keys::Keys;
+use super::reports::{context_chart, rules_list};
+use super::screen::{terminal_width, Screen};
+use super::slash::*;
+use super::state::{short_id, Session};
 use crate::cli::sanitize::Sanitizer;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::runtime::Runtime;
 
-impl Chat<'_> {
+/// The chat's own commands, run with what they read and change: the
+/// runtime, the session's connection, the screen, what the session has
+/// seen, the system clipboard, the chat's one reader of the keyboard (the
+/// finder's keys) and the chat's folder. A command that goes on with
+/// another session says so ([`Then`]); the chat switches.
+pub(super) struct Commands<'a> {
+    pub(super) rt: &'a Runtime,
+    pub(super) conn: &'a mut Connection,
+    pub(super) screen: &'a mut Screen,
+    pub(super) session: &'a mut Session,
+    pub(super) clipboard: &'a mut clipboard::System,
+    pub(super) keys: &'a mut Option<Keys>,
+    pub(super) cwd: &'a Path,
+}
+
+/// What the chat does after a command.
+#[derive(Debug)]
+pub(super) enum Then {
+    /// Nothing more: the next prompt.
+    Stay,
+    /// `/new`: a fresh session.
+    New,
+    /// `/resume`: the recorded session `id`, in its folder `cwd`.
+    Resume { id: String, cwd: PathBuf },
+}
+
+impl Commands<'_> {
+    /// The session, waiting for the connection if it is still being made.
+    fn client(&mut self) -> anyhow::Result<Arc<claudio::Client>> {
+        self.conn.client(self.rt)
+    }
+
+    fn write(&mut self, s: &str) {
+        self.screen.write(s);
+    }
+
+    fn info(&mut self, text: &str) {
+        self.screen.info(text);
+    }
+
     /// Run one of the chat's own commands (not a prompt, `!`, rewind or
     /// exit: the prompt loop does those).
-    pub(in crate::cli::commands::chat) fn command(
-        &mut self,
-        command: ChatCommand,
-    ) -> anyhow::Result<()> {
+    pub(super) fn run(&mut self, command: ChatCommand) -> anyhow::Result<Then> {
         match command {
             ChatCommand::Help => self.write(&help(self.screen.style(), terminal_width())),
             ChatCommand::Model(None) => {
@@ -28,11 +70,9 @@ impl Chat<'_> {
             ChatCommand::Model(Some(name)) => {
                 let rt = self.rt;
                 let client = self.client()?;
-                if let Err(e) =
-                    super::super::typos::check_model(&name, &client.server_info().models)
-                {
+                if let Err(e) = super::typos::check_model(&name, &client.server_info().models) {
                     self.info(&e.to_string());
-                    return Ok(());
+                    return Ok(Then::Stay);
                 }
                 let target = (name != "default").then_some(name.as_str());
                 rt.block_on(client.set_model(target))?;
@@ -82,7 +122,7 @@ impl Chat<'_> {
             ChatCommand::Copy(arg) => {
                 let terminal = crate::cli::term::console::output_is_terminal();
                 let answers = &self.session.answers;
-                match clipboard::copy(answers, arg.as_deref(), terminal, &mut self.clipboard) {
+                match clipboard::copy(answers, arg.as_deref(), terminal, self.clipboard) {
                     Ok((seq, said)) => {
                         self.write(&seq);
                         self.info(&said);
@@ -105,10 +145,7 @@ impl Chat<'_> {
                 let list = rules_list(&rules, self.screen.style());
                 self.write(&list);
             }
-            ChatCommand::New => {
-                self.switch(Switch::New)?;
-                self.info("new session");
-            }
+            ChatCommand::New => return Ok(Then::New),
             ChatCommand::Resume(None) => {
                 let store = claudio::store::Store::open(None)?;
                 // the finder takes its keys from the chat's one reader (in
@@ -118,15 +155,15 @@ impl Chat<'_> {
                 let Some(keys) = self.keys.as_mut().filter(|k| k.has_terminal()) else {
                     anyhow::bail!("no terminal to choose on");
                 };
-                let mut source = super::super::keys::FinderKeys {
+                let mut source = super::keys::FinderKeys {
                     keys,
                     rt: &rt,
                     peeked: None,
                 };
                 if let Some(row) =
-                    crate::cli::term::finder::pick_from(&store, &self.cwd, style, &mut source)?
+                    crate::cli::term::finder::pick_from(&store, self.cwd, style, &mut source)?
                 {
-                    return self.command(ChatCommand::Resume(Some(row.id)));
+                    return self.run(ChatCommand::Resume(Some(row.id)));
                 }
                 self.info("nothing resumed");
             }
@@ -141,22 +178,20 @@ impl Chat<'_> {
                 for n in notes {
                     self.info(&n);
                 }
-                self.switch(Switch::Resume {
-                    id: target.id.clone(),
+                return Ok(Then::Resume {
+                    id: target.id,
                     cwd: target.cwd,
-                })?;
-                self.info(&format!("resuming {}", short_id(&target.id)));
-                self.show_history(&target.id);
+                });
             }
             ChatCommand::Sessions => self.recent_sessions()?,
         }
-        Ok(())
+        Ok(Then::Stay)
     }
 
     fn recent_sessions(&mut self) -> anyhow::Result<()> {
         let store = claudio::store::Store::open(None)?;
         let listing =
-            store.list(&claudio::store::ListOptions::for_dir(self.cwd.clone()).limit(10))?;
+            store.list(&claudio::store::ListOptions::for_dir(self.cwd.to_owned()).limit(10))?;
         if listing.sessions.is_empty() {
             self.info("no sessions in this directory yet");
             return Ok(());
@@ -184,7 +219,7 @@ impl Chat<'_> {
 }
 
 /// `/cost`: the session as the end-of-turn line says it, then this chat.
-fn cost_report(t: &super::super::state::Totals) -> String {
+fn cost_report(t: &super::state::Totals) -> String {
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let session = t
         .session_cost_usd
@@ -213,7 +248,7 @@ mod tests {
 
     #[test]
     fn cost_says_the_session_as_the_end_line_does_then_the_chat() {
-        let mut t = super::super::super::state::Totals::default();
+        let mut t = super::super::state::Totals::default();
         (t.prompts, t.api_calls, t.cost_usd) = (2, 5, 0.021);
         t.session_cost_usd = Some(0.021);
         t.duration = std::time::Duration::from_millis(3100);

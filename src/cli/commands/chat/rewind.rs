@@ -2,8 +2,10 @@
 //! as they were then. What is listed and shown is worked out here, without
 //! a terminal; the chat asks and acts.
 
-use super::super::pick;
-use super::{Chat, Switch};
+use super::connection::Connection;
+use super::keys::Keys;
+use super::pick;
+use super::screen::Screen;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::picker::{Choice, Picked, Picker};
 use crate::cli::term::style::Style;
@@ -12,6 +14,7 @@ use claudio::store::{Conversation, Said, Step};
 use claudio::RewindFiles;
 use std::collections::HashMap;
 use std::path::Path;
+use tokio::runtime::Runtime;
 
 /// A prompt the session can go back to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,7 +167,58 @@ pub fn preview_text(
     out
 }
 
-impl Chat<'_> {
+/// Rewind's choices, made between turns: which prompt, then what goes
+/// back. It sees only what it asks with: the runtime, the session's
+/// connection (for the CLI's dry run and the files' restore), the
+/// screen, the chat's one reader of the keyboard, the session's folder
+/// and the prompts as this chat typed them. The conversation itself goes
+/// back in the chat, which switches the session ([`Chosen`]).
+pub(super) struct Rewind<'a> {
+    pub(super) rt: &'a Runtime,
+    pub(super) conn: &'a mut Connection,
+    pub(super) screen: &'a mut Screen,
+    pub(super) keys: &'a mut Option<Keys>,
+    pub(super) cwd: &'a Path,
+    /// The prompts this chat sent, by uuid, as typed.
+    pub(super) typed: &'a HashMap<String, String>,
+}
+
+/// The conversation is to go back to before `prompt` (the files restored
+/// first when `files_restored`): the session `id` is forked in `store`.
+pub(super) struct Chosen {
+    store: claudio::store::Store,
+    pub(super) prompt: PastPrompt,
+    files_restored: bool,
+}
+
+impl Chosen {
+    /// The session `id` forked just before the prompt (`None`: before the
+    /// first, a fresh session). Its transcript is complete once its CLI
+    /// has closed.
+    pub(super) fn fork(&self, id: &str) -> Result<Option<String>, claudio::store::StoreError> {
+        match &self.prompt.before {
+            Some(before) => self
+                .store
+                .fork(id, &claudio::store::ForkOptions::new().at(before.as_str()))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The fork failed with `e`: the session goes on as it was.
+    pub(super) fn not_forked(&self, e: claudio::store::StoreError) -> anyhow::Error {
+        let files = if self.files_restored {
+            " (the files were restored)"
+        } else {
+            ""
+        };
+        anyhow::Error::new(e).context(format!(
+            "could not rewind the conversation{files}; it goes on as it was"
+        ))
+    }
+}
+
+impl Rewind<'_> {
     /// Choose from `picker` now (between turns).
     fn pick_now(
         &mut self,
@@ -185,42 +239,36 @@ impl Chat<'_> {
             .block_on(async { Ok(pick::pick(keys, None, picker, style, width).await?) })
     }
 
-    /// Esc Esc or `/rewind`: back to before one of this session's prompts.
-    /// Nothing changes until the person confirms. Returns the prompt's text,
-    /// for the input line, when the conversation went back.
-    pub(in crate::cli::commands::chat) fn rewind(&mut self) -> anyhow::Result<Option<String>> {
-        let Some(id) = self.session.state.session_id.clone() else {
-            self.info("nothing to rewind yet");
-            return Ok(None);
-        };
+    /// Esc Esc or `/rewind` in session `id`: the prompt to go back to
+    /// before, and what goes back. Nothing changes until the person
+    /// confirms; the files are restored here. `Some` when the conversation
+    /// goes back too.
+    pub(super) fn choose(mut self, id: &str) -> anyhow::Result<Option<Chosen>> {
         let store = claudio::store::Store::open(None)?;
-        let file = store.find(&id)?;
-        let prompts = past_prompts(
-            &claudio::store::read_conversation(&file.path)?,
-            self.prompt.typed(),
-        );
+        let file = store.find(id)?;
+        let prompts = past_prompts(&claudio::store::read_conversation(&file.path)?, self.typed);
         if prompts.is_empty() {
-            self.info("nothing to rewind yet");
+            self.screen.info("nothing to rewind yet");
             return Ok(None);
         }
         let s = self.screen.style();
-        self.write(&format!(
+        self.screen.write(&format!(
             "\n  {} {}\n",
             s.yellow("⟲"),
             s.bold("Rewind to before which prompt?")
         ));
         let Some(Picked::Chosen(i, _)) = self.pick_now(prompt_picker(&prompts))? else {
-            self.info("rewind cancelled; nothing changed");
+            self.screen.info("rewind cancelled; nothing changed");
             return Ok(None);
         };
         let Some(p) = i.first().and_then(|&i| prompts.get(i)).cloned() else {
             return Ok(None);
         };
         let rt = self.rt;
-        let client = self.client()?;
+        let client = self.conn.client(rt)?;
         let preview = rt.block_on(client.preview_rewind_files(&p.uuid));
-        let text = preview_text(&preview, &self.cwd, s);
-        self.write(&text);
+        let text = preview_text(&preview, self.cwd, s);
+        self.screen.write(&text);
         // a failed dry run offers the conversation only
         let files = preview.as_ref().is_ok_and(|p| p.can_rewind);
         let actions: Vec<usize> = (0..ACTIONS.len())
@@ -240,45 +288,19 @@ impl Chat<'_> {
             1 => (false, true),
             2 => (true, false),
             _ => {
-                self.info("rewind cancelled; nothing changed");
+                self.screen.info("rewind cancelled; nothing changed");
                 return Ok(None);
             }
         };
         if restore_files {
             rt.block_on(client.rewind_files(&p.uuid))?;
-            self.info("files restored");
+            self.screen.info("files restored");
         }
-        if !restore_talk {
-            return Ok(None);
-        }
-        // The transcript is complete once the CLI has closed; the fork ends
-        // just before the prompt, and the session goes on from there.
-        drop(client);
-        self.close();
-        let forked = match &p.before {
-            Some(before) => store
-                .fork(&id, &claudio::store::ForkOptions::new().at(before.as_str()))
-                .map(Some),
-            None => Ok(None),
-        };
-        let forked = match forked {
-            Ok(f) => f,
-            Err(e) => {
-                // go on with the session as it was
-                self.switch(Switch::Again(Some(id)))?;
-                let files = if restore_files {
-                    " (the files were restored)"
-                } else {
-                    ""
-                };
-                return Err(anyhow::Error::new(e).context(format!(
-                    "could not rewind the conversation{files}; it goes on as it was"
-                )));
-            }
-        };
-        self.switch(Switch::Fork(forked))?;
-        self.info(&rewound_notice(&p.text));
-        Ok(Some(Sanitizer::clean(&p.text)))
+        Ok(restore_talk.then_some(Chosen {
+            store,
+            prompt: p,
+            files_restored: restore_files,
+        }))
     }
 }
 

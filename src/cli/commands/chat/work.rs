@@ -3,13 +3,14 @@
 //! carries out its effects, for a turn and for the wait while background
 //! agents work between prompts.
 
-use super::super::dialog::{Dialog, PendingRequest};
-use super::super::keys::{Input, Keys, RawGuard, Sig, TermEvent};
-use super::super::machine::{Effect, Event, Machine, Parts, WorkEnd};
-use super::super::screen::terminal_height;
-use super::{terminal_width, Chat, Switch};
-use crate::cli::common::exit::Exit;
-use crate::cli::common::notify::{Notice, Trigger};
+use super::connection::Connection;
+use super::dialog::{Dialog, PendingRequest};
+use super::keys::{Input, Keys, RawGuard, Sig, TermEvent};
+use super::machine::{Effect, Event, Machine, Parts, WorkEnd};
+use super::prompt::PromptSide;
+use super::screen::{terminal_height, terminal_width, Screen};
+use super::state::Session;
+use crate::cli::common::notify::{Notice, Notifier, Trigger};
 use crate::cli::requests;
 use crate::cli::requests::publish;
 use crate::cli::sanitize::Sanitizer;
@@ -23,24 +24,44 @@ use claudio::{
 use std::collections::VecDeque;
 use std::future::pending;
 use std::io::Write;
+use std::path::Path;
 use std::time::{Duration, Instant};
+use tokio::runtime::Runtime;
 
-impl Chat<'_> {
-    pub(in crate::cli::commands::chat) fn turn(
+/// The chat's work with what it reads and changes: what the last work
+/// held over (the connection), the screen, what the session has seen,
+/// the prompt side (the type-ahead), the chat's one reader of the
+/// keyboard (the work's while it runs), the notices and the session's
+/// folder. How the work ended is the machine's [`WorkEnd`]; what follows
+/// it (a restart, the end of the chat) is the chat's.
+pub(super) struct Work<'a> {
+    pub(super) conn: &'a mut Connection,
+    pub(super) screen: &'a mut Screen,
+    pub(super) session: &'a mut Session,
+    pub(super) prompt: &'a mut PromptSide,
+    pub(super) keys: &'a mut Option<Keys>,
+    pub(super) notifier: &'a mut Notifier,
+    pub(super) cwd: &'a Path,
+}
+
+impl Work<'_> {
+    /// A turn: `text` sent to `client`, its answer drawn, its requests
+    /// asked; a notice when a long one ended.
+    pub(super) fn turn(
         &mut self,
+        rt: &Runtime,
+        client: &Client,
         text: UserInput,
-    ) -> anyhow::Result<Option<Exit>> {
-        let rt = self.rt;
-        let client = self.client()?;
+    ) -> anyhow::Result<WorkEnd> {
         self.screen.renderer_mut().set_width(terminal_width());
         let started = Instant::now();
         let end = rt.block_on(async {
             client.send(text).await?;
-            self.drive(&client, Machine::turn).await
+            self.drive(client, Machine::turn).await
         });
         if matches!(end, Ok(WorkEnd::Done)) {
             let took = started.elapsed();
-            let project = crate::cli::common::notify::project_name(&self.cwd);
+            let project = crate::cli::common::notify::project_name(self.cwd);
             let body = format!("claudio in {project}, after {} s", took.as_secs());
             let notice = Notice::new(
                 Trigger::Turn,
@@ -50,73 +71,48 @@ impl Chat<'_> {
             );
             self.notifier.turn_ended(took, &notice, self.screen.out());
         }
-        self.after(&client, end)
+        end
     }
 
-    /// Shift-Tab: ask the CLI for the mode `next`, then take in what it
-    /// sends until it confirms the switch (its requests meanwhile are
-    /// asked, as in a turn). A refusal is an error; the session goes on.
-    pub(in crate::cli::commands::chat) fn switch_mode(
+    /// Shift-Tab, the mode `next` asked of the CLI: what it sends is taken
+    /// in until it confirms the switch (its requests meanwhile are asked,
+    /// as in a turn).
+    pub(super) fn mode(
         &mut self,
-        next: PermissionMode,
-    ) -> anyhow::Result<Option<Exit>> {
-        let rt = self.rt;
-        let client = self.client()?;
-        rt.block_on(client.set_permission_mode(next.clone()))?;
-        let end = rt.block_on(self.drive(&client, |_, now| Machine::mode(next, now)));
-        self.after(&client, end)
-    }
-
-    /// After the work: on to the next prompt, out of the program, or (the
-    /// CLI gone or failed) the session started again, the conversation kept.
-    fn after(
-        &mut self,
+        rt: &Runtime,
         client: &Client,
-        end: anyhow::Result<WorkEnd>,
-    ) -> anyhow::Result<Option<Exit>> {
-        let end = match end {
-            Ok(WorkEnd::Failed(e)) => Err(anyhow::Error::new(e)),
-            other => other,
-        };
-        // a signal stops the chat: the live region goes, the session is
-        // kept for the chat's loop to close gracefully (never started again)
-        if let Some(&super::super::keys::Stopped(n)) =
-            end.as_ref().err().and_then(|e| e.downcast_ref())
-        {
-            let out = self.screen.renderer_mut().abandon_turn();
-            self.session.reading.abandon_turn();
-            self.write(&out);
-            return Ok(Some(Exit::Signal(n)));
-        }
-        match end {
-            Ok(WorkEnd::Done) => Ok(None),
-            Ok(WorkEnd::Quit(exit)) => {
-                client.kill();
-                self.conn.lost();
-                Ok(Some(exit))
+        next: PermissionMode,
+    ) -> anyhow::Result<WorkEnd> {
+        rt.block_on(self.drive(client, |_, now| Machine::mode(next, now)))
+    }
+
+    /// Background agents are at work and nothing else is: show them live
+    /// and take the next prompt on the turn's own line (after `prompt`;
+    /// Enter sends it). Their requests are asked at once. Ends when they
+    /// are done and the turn the CLI starts for their report has ended,
+    /// when a prompt was typed, or with Ctrl-D on an empty line
+    /// ([`WorkEnd::Quit`]).
+    pub(super) fn agents(
+        &mut self,
+        rt: &Runtime,
+        client: &Client,
+        prompt: String,
+    ) -> anyhow::Result<WorkEnd> {
+        let eof = self.prompt.take_eof();
+        rt.block_on(self.drive(client, |p, now| {
+            let (mut work, mut out) = Machine::at_work(p, prompt, now);
+            if eof {
+                work.step_into(p, Event::Eof, now, &mut |e| out.push(e));
             }
-            Ok(WorkEnd::SessionLost | WorkEnd::Failed(_)) | Err(_) => {
-                let out = self.screen.renderer_mut().abandon_turn();
-                self.session.reading.abandon_turn();
-                self.write(&out);
-                if let Err(e) = end {
-                    self.error(&e);
-                }
-                // Keep the conversation: the next prompt resumes it.
-                let id = self.session.state.session_id.clone();
-                self.conn.lost();
-                self.switch(Switch::Again(id))?;
-                self.info("the session ended; the next prompt starts it again");
-                Ok(None)
-            }
-        }
+            (work, out)
+        }))
     }
 
     /// The parts of the chat its machine works on.
     fn parts(&mut self) -> Parts<'_> {
         Parts {
             renderer: self.screen.renderer_mut(),
-            session: &mut self.session,
+            session: &mut *self.session,
             ahead: self.prompt.ahead_mut(),
         }
     }
@@ -147,7 +143,7 @@ impl Chat<'_> {
             Vec::new()
         };
         self.prompt.turn_ended(left);
-        self.keys = Some(keys);
+        *self.keys = Some(keys);
         end
     }
 
@@ -283,7 +279,7 @@ impl Chat<'_> {
                     self.conn.hold(work.take_held());
                     drop(raw);
                     drop(published.take());
-                    return Err(super::super::keys::Stopped(n).into());
+                    return Err(super::keys::Stopped(n).into());
                 }
                 Happened::Front(Front::Key(None)) => {
                     terminal = false;
@@ -391,7 +387,7 @@ impl Chat<'_> {
         let (renderer, screen) = self.screen.split();
         let mut parts = Parts {
             renderer,
-            session: &mut self.session,
+            session: &mut *self.session,
             ahead: self.prompt.ahead_mut(),
         };
         work.step_into(
@@ -403,36 +399,6 @@ impl Chat<'_> {
                 effect => effects.push_back(effect),
             },
         );
-    }
-
-    /// Background agents are at work and nothing else is: show them live
-    /// and take the next prompt on the turn's own line (Enter sends it).
-    /// Their requests are asked at once. Ends when they are done and the
-    /// turn the CLI starts for their report has ended, when a prompt was
-    /// typed, or with Ctrl-D on an empty line ([`WorkEnd::Quit`]); how it
-    /// ended is the machine's [`WorkEnd`], as a turn's is.
-    pub(in crate::cli::commands::chat) fn agents_at_work(&mut self) -> anyhow::Result<WorkEnd> {
-        let Some(client) = self.conn.live() else {
-            return Ok(WorkEnd::Done);
-        };
-        if !console::input_is_terminal() || !console::output_is_terminal() {
-            return Ok(WorkEnd::Done);
-        }
-        let rt = self.rt;
-        rt.block_on(self.at_work(&client))
-    }
-
-    async fn at_work(&mut self, client: &Client) -> anyhow::Result<WorkEnd> {
-        let prompt = self.plain_prompt();
-        let eof = self.prompt.take_eof();
-        self.drive(client, |p, now| {
-            let (mut work, mut out) = Machine::at_work(p, prompt, now);
-            if eof {
-                work.step_into(p, Event::Eof, now, &mut |e| out.push(e));
-            }
-            (work, out)
-        })
-        .await
     }
 
     /// The dialog that asks the person about one request from the CLI: a
@@ -478,7 +444,7 @@ impl Chat<'_> {
         // the very call the person allowed for this session (no rule was
         // suggested) is allowed and said; any other is asked
         let at = requests::Asking {
-            cwd: &self.cwd,
+            cwd: self.cwd,
             agent,
             grants: &self.session.state.grants,
             style,
@@ -493,7 +459,7 @@ impl Chat<'_> {
     fn publish(&self, a: &PendingRequest) -> Option<publish::Published> {
         let about = publish::About {
             program: "claudio chat",
-            cwd: self.cwd.clone(),
+            cwd: self.cwd.to_owned(),
             session_id: self.session.state.session_id.clone(),
             cost_usd: self.session.state.totals.session_cost_usd,
         };
@@ -509,10 +475,10 @@ impl Chat<'_> {
     /// project.
     fn notice_for(&self, a: &PendingRequest) -> Notice {
         let req = &a.req;
-        let project = crate::cli::common::notify::project_name(&self.cwd);
+        let project = crate::cli::common::notify::project_name(self.cwd);
         let session = self.session.state.session_id.as_deref();
         let (kind, title) = (requests::registered(req.kind()).notice)(req);
-        let here = Here::new(&self.cwd);
+        let here = Here::new(self.cwd);
         let what = crate::cli::turn::summary::tool_summary_at(&req.tool_name, &req.input, &here);
         let body = if what.is_empty() {
             format!("claudio in {project}")
@@ -534,7 +500,7 @@ enum Front {
     /// withdrew it (the event may still be on its way), the session
     /// ended, or another holder (the deck) answered.
     Settled(RequestState),
-    /// A signal stops the chat ([`super::super::keys::stopped`]).
+    /// A signal stops the chat ([`super::keys::stopped`]).
     Stopped(i32),
 }
 
@@ -550,7 +516,7 @@ async fn front_input(keys: &mut Keys, terminal: bool, open: Option<&Responder>) 
     };
     tokio::select! {
         biased;
-        n = super::super::keys::stopped() => Front::Stopped(n),
+        n = super::keys::stopped() => Front::Stopped(n),
         k = key => Front::Key(k),
         how = settled(open) => Front::Settled(how),
     }

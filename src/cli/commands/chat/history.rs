@@ -4,9 +4,8 @@
 //! mark, time and preview), by the same renderer fed the transcript's
 //! entries, and dimmed: what is past reads as past.
 
-use super::super::render::{Draw, Renderer};
-use super::super::state::Session;
-use super::{short_id, Chat};
+use super::render::{Draw, Renderer};
+use super::state::{short_id, Session};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::cut_width;
@@ -14,6 +13,7 @@ use crate::cli::term::wrap::wrap;
 use crate::cli::turn::reading::Reading;
 use crate::cli::turn::summary::Here;
 use claudio::store::{Entry, Said};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How many of the last exchanges are shown.
@@ -22,33 +22,20 @@ const SHOWN: usize = 3;
 /// flood the screen): the last ones, after a line saying how many went.
 const MAX_LINES: usize = 60;
 
-impl Chat<'_> {
-    /// Show the end of session `id`'s conversation (nothing when it cannot
-    /// be read: the CLI still resumes it, and says so if it cannot).
-    /// Whether the store holds the session.
-    pub(in crate::cli::commands::chat) fn show_history(&mut self, id: &str) -> bool {
-        let Ok(store) = claudio::store::Store::open(None) else {
-            return false;
-        };
-        let Ok((file, conv)) = store.conversation(id) else {
-            return false;
-        };
-        let Some((first, earlier)) = last_prompts(&conv.entries, SHOWN) else {
-            return true;
-        };
-        let here = Here::new(&self.cwd);
-        let width = self.screen.renderer().width();
-        let body = replay(&conv.entries[first..], &here, width);
-        let out = framed(
-            &body,
-            earlier,
-            &short_id(&file.id),
-            self.screen.style(),
-            width,
-        );
-        self.write(&out);
-        true
-    }
+/// What resuming session `id` shows: the end of its conversation, its
+/// paths from `cwd`, its rows within `width`, dimmed with `style`
+/// (empty when no prompt was typed in it); `None` when the store does
+/// not hold it or it cannot be read (the CLI still resumes it, and says
+/// so if it cannot).
+pub(super) fn last_exchanges(id: &str, cwd: &Path, width: usize, style: Style) -> Option<String> {
+    let store = claudio::store::Store::open(None).ok()?;
+    let (file, conv) = store.conversation(id).ok()?;
+    let Some((first, earlier)) = last_prompts(&conv.entries, SHOWN) else {
+        return Some(String::new());
+    };
+    let here = Here::new(cwd);
+    let body = replay(&conv.entries[first..], &here, width);
+    Some(framed(&body, earlier, &short_id(&file.id), style, width))
 }
 
 /// The entries (from a typed prompt on) as a live turn draws them, plain,
