@@ -196,10 +196,7 @@ impl<'a> Chat<'a> {
     /// ([`Interrupted`]); Ctrl-D, or no terminal to ask on, is "no", said.
     fn ask_trust(&mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
         let s = self.screen.style();
-        let question: String = trust::question(folder)
-            .lines()
-            .map(|l| format!("  {l}\n"))
-            .collect();
+        let question = trust::question_rows(folder, terminal_width());
         let plain = format!("  {} ", trust::ASK);
         let styled = format!("  {} ", s.bold(trust::ASK));
         let answer = self.read_trust_answer(&question, &styled, &plain)?;
