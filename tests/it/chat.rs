@@ -2420,8 +2420,13 @@ fn a_stop_mid_row_of_an_answer_draws_its_rest_whole_after_fg() {
     t.send(b"\x1a");
     written_after(&t, mark, "Stopped");
     wait_state(chat, 'T');
-    std::fs::write(&go, "").unwrap();
+    let mark = t.raw().len();
     t.line("fg");
+    // the chat heard of the continue: the stopped row is ended and what
+    // is under the cursor erased (words sent before that may be drawn
+    // before it, where the stopped row left off)
+    written_after(&t, mark, "\n\r\x1b[J");
+    std::fs::write(&go, "").unwrap();
     t.wait_for("one, which");
     // a spinner drawn under the row before its next words
     let mark = t.raw().len();
