@@ -96,8 +96,10 @@ fn the_question_in_a_repository_s_subfolder_names_the_repository_trusted() {
 
     let t = chat_in(&fake, &home, &sub);
     let screen = t.wait_for("y trust it");
+    // the question is wrapped to the terminal: its words, rows apart
+    let words = screen.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        screen.contains("trusting it trusts that whole repository"),
+        words.contains("trusting it trusts that whole repository"),
         "{screen}"
     );
     assert!(screen.contains("big-repo"), "{screen}");
@@ -112,6 +114,47 @@ fn the_question_in_a_repository_s_subfolder_names_the_repository_trusted() {
         true,
         "{now:#}"
     );
+}
+
+/// The question is wrapped to the terminal's width as the chat's other
+/// prose is: at 90 columns its 91-column line was left to the terminal,
+/// which wrapped it before the final `.`, alone at the next row's start.
+#[test]
+fn the_question_is_wrapped_to_the_terminal_s_width() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    // a folder with no project settings: "... it has none today." (91)
+    let dir = base.join("plain");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .current_dir(&dir);
+    let mut t = Term::spawn_sized(c, 30, 90);
+    t.wait_for("y trust it");
+    let rows = t.rows();
+    let shown = rows.join("\n");
+    let first = rows
+        .iter()
+        .position(|r| r.contains("Do you trust"))
+        .expect(&shown);
+    let ask = rows.iter().position(|r| r.contains("y trust it")).unwrap();
+    for row in &rows[first..ask] {
+        // every row of the question starts indented: none is the rest of
+        // a row the terminal wrapped
+        assert!(row.starts_with("  "), "{row:?} is not indented:\n{shown}");
+    }
+    assert!(
+        rows[first..ask].iter().any(|r| r.ends_with("today.")),
+        "{shown}"
+    );
+    t.line("n");
+    t.wait_for("not loaded");
+    bye(t);
 }
 
 /// Ctrl-D at the question is "no"; Ctrl-C there ends the chat before the

@@ -248,6 +248,17 @@ pub fn question(folder: &Folder) -> String {
     q
 }
 
+/// [`question`] as the terminal shows it, `width` columns wide: each
+/// line indented two columns and broken at spaces, as the chat wraps its
+/// other prose (a row the terminal wrapped itself would leave a word, or
+/// the final `.`, alone at the next row's first column).
+pub fn question_rows(folder: &Folder, width: usize) -> String {
+    question(folder)
+        .lines()
+        .map(|l| crate::cli::term::wrap::wrapped(l, width, "  ", "  "))
+        .collect()
+}
+
 /// The answer's prompt.
 pub const ASK: &str = "y trust it · n start without them ›";
 
@@ -973,6 +984,38 @@ mod tests {
         }
         assert!(!q.contains("\n  hooks none"), "{q}");
         assert!(q.contains("trusts that whole repository"), "{q}");
+    }
+
+    /// Every row of the question fits the terminal, and a line that does
+    /// not is broken at a space and carries on under its own indent.
+    #[test]
+    fn the_question_is_wrapped_to_the_terminal() {
+        let folder = Folder {
+            cwd: PathBuf::from("/srv/checkouts/some-long-name/docs"),
+            root: PathBuf::from("/srv/checkouts/some-long-name"),
+            home: false,
+            loads: vec![],
+        };
+        for width in [40, 60, 90, 91, 120] {
+            let rows = question_rows(&folder, width);
+            for row in rows.lines() {
+                let w = crate::cli::term::wrap::visible_width(row);
+                assert!(w <= width, "{w} > {width}: {row:?}\n{rows}");
+                assert!(row.starts_with("  "), "{row:?} at {width}\n{rows}");
+                assert!(!row.trim().is_empty() && row.trim() != ".", "{rows}");
+            }
+            // nothing lost or added but the breaks and their indents
+            let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(words(&rows), words(&question(&folder)), "at {width}");
+        }
+        // a line's own indent is kept on the rows it is broken into
+        let rows = question_rows(&folder, 40);
+        let at = rows.find("It is part").unwrap();
+        let next = rows[at..].lines().nth(1).unwrap();
+        assert!(
+            next.starts_with("    ") && !next.starts_with("     "),
+            "{rows}"
+        );
     }
 
     #[test]

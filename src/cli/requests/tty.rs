@@ -246,10 +246,7 @@ pub fn ask_trust(folder: &crate::cli::common::trust::Folder, style: Style) -> io
     if !rustix::termios::isatty(&tty) {
         return Err(io::Error::other("not a terminal"));
     }
-    let mut text: String = trust::question(folder)
-        .lines()
-        .map(|l| format!("  {l}\n"))
-        .collect();
+    let mut text = trust::question_rows(folder, tty_width());
     text.push_str(&format!("  {} ", style.bold(trust::ASK)));
     trust::discard_typeahead(&tty);
     tty.write_all(text.as_bytes())?;

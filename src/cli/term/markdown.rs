@@ -115,6 +115,15 @@ impl Markdown {
         }
     }
 
+    /// Something else wrote after the answer's half-written row: it goes
+    /// on at the start of a row, under its indent
+    /// ([`Filler::broken_elsewhere`]).
+    pub fn broken_elsewhere(&mut self) {
+        if let Some(f) = &mut self.fill {
+            f.broken_elsewhere();
+        }
+    }
+
     /// Where the cursor is on the answer's current row, and the colours
     /// open there (`None` when not filling).
     pub fn row(&self) -> Option<(usize, &str)> {

@@ -369,6 +369,29 @@ impl Filler {
         self.shown = None;
     }
 
+    /// Something else wrote after the half-written row and left the cursor
+    /// at the start of a row (a shell, while the chat was stopped): the
+    /// line goes on there, under its indent, as after a break of the
+    /// filler's own. A word's part shown during a pause stays where it is.
+    pub fn broken_elsewhere(&mut self) {
+        if self.started {
+            if !self.first {
+                // the break takes the spaces held before the next word
+                // (its colours stay)
+                let (spaces, word) = self.held.split_at(self.split);
+                let kept: String = units(spaces).filter(|u| u.starts_with('\x1b')).collect();
+                self.split = kept.len();
+                self.held = kept + word;
+                self.spaces = 0;
+            }
+            self.used = 0;
+            self.started = false;
+            self.content = false;
+            self.cont = true;
+            self.shown = None;
+        }
+    }
+
     /// Where the cursor is on the current row (columns written, margin and
     /// indent included) and the colours open there.
     pub fn row(&self) -> (usize, &str) {

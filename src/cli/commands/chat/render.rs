@@ -285,25 +285,36 @@ impl Renderer {
     /// below the live region, and the cursor is on a fresh line. The old
     /// region stays as it was; a new one is drawn where the cursor is.
     ///
-    /// An answer's row half-written at the stop goes on at its column on
-    /// the fresh line (spaces up to it), so that where its filler counts
-    /// is where the cursor is: before, its rest began at the line's start
-    /// while the filler counted from the old row, and the next words were
-    /// drawn a gap away, over the spinner's erasing.
+    /// An answer's row half-written at the stop goes on on a row of its
+    /// own, under its indent, as if the filler had broken it there, and
+    /// the filler counts from there. It went on at its old column (spaces
+    /// up to it): the words after the shell's lines began halfway across
+    /// an empty row.
+    ///
+    /// What the CLI sent while the chat was stopped may have been drawn
+    /// before this (the signal comes on its own way): then the cursor is
+    /// not at the fresh line's start but after those words, the status
+    /// line under them. So a half-written row is ended first (after the
+    /// shell's lines, a blank row), and what is under the cursor erased.
     pub fn resume_after_stop(&mut self, width: usize, session: &Session, now: Instant) -> String {
         self.live.forget();
         self.hung = None;
         let mut out = String::new();
-        let col = if self.at_line_start {
-            None
-        } else {
-            self.row().map(|(col, _)| col).filter(|&c| c > 0)
-        };
-        self.set_width(width);
-        match col {
-            Some(col) if col < self.opts.width => out.push_str(&" ".repeat(col)),
-            _ => self.at_line_start = true,
+        if !self.at_line_start {
+            out.push('\n');
+            let block = match self.block {
+                Block::None => self.last_block,
+                b => b,
+            };
+            match block {
+                Block::Text => self.markdown.broken_elsewhere(),
+                Block::Thinking => self.thinking.broken_elsewhere(),
+                Block::None => {}
+            }
         }
+        out.push_str("\r\x1b[J");
+        self.at_line_start = true;
+        self.set_width(width);
         self.draw_live(session, now, &mut out);
         out
     }

@@ -27,10 +27,7 @@ impl TrustQuestion<'_> {
     /// ([`Interrupted`]); Ctrl-D, or no terminal to ask on, is "no", said.
     pub(super) fn ask(mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
         let s = self.screen.style();
-        let question: String = trust::question(folder)
-            .lines()
-            .map(|l| format!("  {l}\n"))
-            .collect();
+        let question = trust::question_rows(folder, super::screen::terminal_width());
         let plain = format!("  {} ", trust::ASK);
         let styled = format!("  {} ", s.bold(trust::ASK));
         let answer = self.read_answer(&question, &styled, &plain)?;

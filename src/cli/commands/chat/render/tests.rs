@@ -66,6 +66,10 @@ impl R {
         self.r.resize(width, &self.session, now)
     }
 
+    fn resume_after_stop(&mut self, width: usize, now: Instant) -> String {
+        self.r.resume_after_stop(width, &self.session, now)
+    }
+
     fn toggle_todos(&mut self, now: Instant) -> String {
         self.r.toggle_todos(&self.session, now)
     }
@@ -640,6 +644,79 @@ fn the_status_line_shows_under_the_streamed_text_for_the_whole_turn() {
         );
         assert_eq!(rows[2], "  Next", "color {color}");
         assert!(!r.has_live());
+    }
+}
+
+/// Stopped (Ctrl-Z) halfway through an answer's row, with the status line
+/// under it, and continued after the shell wrote its lines: the answer
+/// goes on on a row of its own, under its indent, as after a break, and
+/// goes on filling rows from there; the status line is drawn under it
+/// again. The rest went on at the old row's column, the row's start left
+/// blank. What the CLI sent meanwhile may be drawn before the chat hears
+/// of the continue: nothing of it is lost, no status line is left behind.
+#[test]
+fn after_a_stop_mid_row_the_answer_goes_on_at_its_indent() {
+    let more = "go on after the stop and fill the rows as before.\n";
+    let shell = "\n[1]+  Stopped    claudio\n$ fg\nclaudio\n";
+    for color in [false, true] {
+        for drawn_first in [false, true] {
+            let mut r = renderer(color, true);
+            r.set_width(40);
+            let mut screen = Screen::sized(12, 40);
+            let t0 = Instant::now();
+            screen.put(&r.begin_turn(t0));
+            screen.put(&r.message_at(&msg(delta("- a list item whose words ")), t0));
+            screen.put(&r.tick(t0 + Duration::from_secs(1)));
+            assert_eq!(screen.rows()[0], "  - a list item whose words");
+            // the shell's lines, from the row under the answer's
+            screen.put(shell);
+            let t1 = t0 + Duration::from_secs(2);
+            if drawn_first {
+                screen.put(&r.message_at(&msg(delta("go on after ")), t1));
+                screen.put(&r.tick(t1));
+                screen.put(&r.resume_after_stop(40, t1));
+                let rest = &more["go on after ".len()..];
+                screen.put(&r.message_at(&msg(delta(rest)), t1));
+            } else {
+                screen.put(&r.resume_after_stop(40, t1));
+                screen.put(&r.message_at(&msg(delta(more)), t1));
+            }
+            let rows = screen.rows();
+            let shown = format!("color {color}, drawn first {drawn_first}: {rows:?}");
+            let words = rows[4..].join(" ");
+            let words: Vec<&str> = words.split_whitespace().collect();
+            assert!(
+                words
+                    .join(" ")
+                    .starts_with("go on after the stop and fill the rows as before."),
+                "{shown}"
+            );
+            // drawn before the continue was heard of, a row's first words
+            // are where the stopped row left off
+            for row in rows[4..].iter().skip(usize::from(drawn_first)) {
+                assert!(
+                    row.is_empty() || row.starts_with("  ") && !row.starts_with("     "),
+                    "{shown}"
+                );
+            }
+            assert!(rows[rows.len() - 1].contains(" Working · 2s"), "{shown}");
+            assert_eq!(
+                rows.iter().filter(|l| l.contains("Working")).count(),
+                1,
+                "{shown}"
+            );
+            if !drawn_first {
+                assert_eq!(
+                    rows[4..7],
+                    [
+                        "",
+                        "    go on after the stop and fill the",
+                        "    rows as before."
+                    ],
+                    "{shown}"
+                );
+            }
+        }
     }
 }
 
