@@ -131,7 +131,7 @@ impl CliCost {
             #[serde(rename = "type", borrow)]
             kind: Option<std::borrow::Cow<'a, str>>,
         }
-        let k: Kind<'_> = serde_json::from_slice(line).ok()?;
+        let Obj(k): Obj<Kind<'_>> = serde_json::from_slice(line).ok()?;
         if k.kind.as_deref() != Some("cost-state") {
             return None;
         }
@@ -336,9 +336,9 @@ fn time_of(line: &[u8], skim: bool) -> Option<i64> {
 /// however the line is spaced or ordered): `None` when serde does not
 /// take the line.
 pub(super) fn time_serde(line: &[u8]) -> Option<Option<std::borrow::Cow<'_, str>>> {
-    serde_json::from_slice::<TimeLine<'_>>(line)
+    serde_json::from_slice::<Obj<TimeLine<'_>>>(line)
         .ok()
-        .map(|l| l.timestamp)
+        .map(|l| l.0.timestamp)
 }
 
 /// The one field of a line that is read for its time.
@@ -390,7 +390,7 @@ struct UsageLine<'a> {
     #[serde(rename = "type", borrow)]
     kind: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow)]
-    message: Option<UsageMessage<'a>>,
+    message: Option<Obj<UsageMessage<'a>>>,
     #[serde(rename = "requestId", borrow)]
     request_id: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow)]
@@ -403,7 +403,7 @@ struct UsageMessage<'a> {
     id: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow)]
     model: Option<std::borrow::Cow<'a, str>>,
-    usage: Option<UsageCounts>,
+    usage: Option<Obj<UsageCounts>>,
 }
 
 #[derive(serde::Deserialize)]
@@ -412,7 +412,7 @@ struct UsageCounts {
     output_tokens: Option<u64>,
     cache_creation_input_tokens: Option<u64>,
     cache_read_input_tokens: Option<u64>,
-    cache_creation: Option<CacheCreation>,
+    cache_creation: Option<Obj<CacheCreation>>,
     // any JSON (a line with another type here still counts its tokens)
     speed: Option<Value>,
     inference_geo: Option<Value>,
@@ -460,9 +460,9 @@ fn cwd_of(line: &[u8], skim: bool) -> Option<String> {
 
 /// serde's reading of a line's `cwd`, as [`time_serde`].
 pub(super) fn cwd_serde(line: &[u8]) -> Option<Option<std::borrow::Cow<'_, str>>> {
-    serde_json::from_slice::<CwdLine<'_>>(line)
+    serde_json::from_slice::<Obj<CwdLine<'_>>>(line)
         .ok()
-        .map(|l| l.cwd)
+        .map(|l| l.0.cwd)
 }
 
 /// The one field of a line that is read for the working directory.
@@ -470,6 +470,30 @@ pub(super) fn cwd_serde(line: &[u8]) -> Option<Option<std::borrow::Cow<'_, str>>
 struct CwdLine<'a> {
     #[serde(borrow)]
     cwd: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// `T` read from a JSON object only. serde's derived structs also take an
+/// array, field by field in order: `["2026-11-02T21:23:16.371Z"]` was read
+/// as a line whose `timestamp` (and `cwd`) is that text, and
+/// `"message":["id","model",{…}]` as a message with usage. No transcript
+/// line is an array, and the byte-level reading never takes one; a
+/// property test found the two readings apart.
+pub(super) struct Obj<T>(pub(super) T);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Obj<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Only<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Only<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(Only(std::marker::PhantomData)).map(Obj)
+    }
 }
 
 /// The `\u00XX` escapes in `block` that write an ASCII letter: where
@@ -722,12 +746,12 @@ impl Acc {
 /// takes). Only the fields needed, the rest skipped without building
 /// values.
 pub(super) fn usage_serde(line: &[u8]) -> Option<UsageFields<'_>> {
-    let l = serde_json::from_slice::<UsageLine<'_>>(line).ok()?;
+    let Obj(l) = serde_json::from_slice::<Obj<UsageLine<'_>>>(line).ok()?;
     if l.kind.as_deref() != Some("assistant") {
         return None;
     }
-    let msg = l.message?;
-    let usage = msg.usage?;
+    let Obj(msg) = l.message?;
+    let Obj(usage) = msg.usage?;
     Some(UsageFields {
         id: msg.id,
         model: msg.model,
@@ -740,7 +764,7 @@ pub(super) fn usage_serde(line: &[u8]) -> Option<UsageFields<'_>> {
             cache_read: usage.cache_read_input_tokens.unwrap_or(0),
             cache_write_1h: usage
                 .cache_creation
-                .and_then(|c| c.ephemeral_1h_input_tokens)
+                .and_then(|c| c.0.ephemeral_1h_input_tokens)
                 .unwrap_or(0),
         },
         fast: usage.speed.as_ref().and_then(Value::as_str) == Some("fast"),

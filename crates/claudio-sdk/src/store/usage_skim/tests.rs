@@ -555,6 +555,36 @@ fn the_clis_own_lines_are_all_read_at_the_byte_level() {
     );
 }
 
+/// serde's derived structs take an array field by field: the full parse
+/// read `["2026-11-02T21:23:16.371Z"]` as a line dated and placed by that
+/// text, and a `message` given as an array as one with usage, where the
+/// byte-level reading (rightly) took neither. Found by
+/// `a_transcript_read_at_the_byte_level_equals_the_full_parse` (seed
+/// 17799502338132987288, n = 2).
+#[test]
+fn an_array_is_never_read_as_a_line_nor_as_a_message() {
+    let stamp = br#"["2026-11-02T21:23:16.371Z"]"#;
+    assert!(time_serde(stamp).is_none());
+    assert!(cwd_serde(stamp).is_none());
+    let data = b"{\"type\":\"assistant\",\"message\":null}\n[\"2026-11-02T21:23:16.371Z\"]";
+    assert_eq!(usage_of(data), usage_of_every_line(data));
+    assert_eq!(usage_of_every_line(data), crate::store::FileUsage::default());
+    for line in [
+        r#"{"type":"assistant","requestId":"r","timestamp":"2026-11-01T10:00:00.000Z","message":["m","claude",{"input_tokens":5}]}"#,
+        r#"{"type":"assistant","requestId":"r","timestamp":"2026-11-01T10:00:00.000Z","message":{"id":"m","model":"claude","usage":[5,2]}}"#,
+        r#"["assistant",{"id":"m","model":"claude","usage":{"input_tokens":5}},"r","2026-11-01T10:00:00.000Z"]"#,
+    ] {
+        assert!(usage_serde(line.as_bytes()).is_none(), "{line}");
+        assert_eq!(
+            usage_of(line.as_bytes()),
+            usage_of_every_line(line.as_bytes()),
+            "{line}"
+        );
+    }
+    let one_hour = r#"{"type":"assistant","message":{"id":"m","model":"c","usage":{"input_tokens":5,"cache_creation":[3]}}}"#;
+    assert!(usage_serde(one_hour.as_bytes()).is_none());
+}
+
 #[test]
 fn what_it_declines_and_what_it_reads() {
     fn u(l: &str) -> Option<Option<UsageFields<'_>>> {
