@@ -692,6 +692,33 @@ fn begins_alike(file: &std::fs::File, dst: &Path, archived: u64) -> bool {
     live == kept
 }
 
+/// Whether the chunks `out` holds decompress to the first bytes of the
+/// transcript `src` (read as a stream, never whole).
+fn part_holds_start(src: &File, out: &Partial) -> bool {
+    let mut frames = &out.file;
+    if frames.seek(SeekFrom::Start(HEADER_LEN as u64)).is_err() {
+        return false;
+    }
+    let frames = frames.take(out.end - HEADER_LEN as u64);
+    let Ok(held) = zstd::stream::read::Decoder::new(frames) else {
+        return false;
+    };
+    let mut held = held.take(out.covered);
+    let (mut a, mut b) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    let mut pos = 0u64;
+    while pos < out.covered {
+        let n = match held.read(&mut a) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => n,
+        };
+        if src.read_exact_at(&mut b[..n], pos).is_err() || a[..n] != b[..n] {
+            return false;
+        }
+        pos += n as u64;
+    }
+    true
+}
+
 /// Compress one transcript into the archive.
 fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     let (file, meta) = open_regular(src)?;
@@ -737,6 +764,15 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     let ends = super::headtail::HEAD_TAIL_BYTES as u64;
     let body = if size > 2 * ends { size - ends } else { size };
     let mut out = Partial::open(dst, pass, (meta.dev(), meta.ino()), body)?;
+    // a `.part` file holds the transcript's start as it was then: taken up
+    // only while the transcript still begins so (one rewritten in place
+    // since was archived half old, half new, its usage summary the new's)
+    if out.covered > 0 && !part_holds_start(&file, &out) {
+        out.file
+            .set_len(HEADER_LEN as u64)
+            .map_err(io_err(&out.path))?;
+        out.record(0, HEADER_LEN as u64)?;
+    }
     // where a pass cut short left it: what this run reads and writes
     let (resumed_from, resumed_at) = (out.covered, out.end - HEADER_LEN as u64);
     let done = compress_into(&file, src, &mut out, (size, mtime), body, pass);
@@ -1365,6 +1401,78 @@ mod tests {
             panic!("archived")
         };
         assert_eq!(bytes_in, text.len() as u64 + line(i, 3).len() as u64);
+    }
+
+    /// A `.part` file a stopped run left is taken up only while the
+    /// transcript still begins as the chunks it holds: one rewritten in
+    /// place since (the same file) was archived with the old start and the
+    /// new rest, and its usage summary was the new one's (`sessions usage`
+    /// said 999 tokens, the archived copy held 111).
+    #[test]
+    fn a_part_file_of_a_transcript_rewritten_in_place_is_not_taken_up() {
+        let usage = |n: u32| {
+            serde_json::json!({"type": "assistant", "requestId": "r1",
+                "timestamp": "2026-01-01T00:00:00Z", "message": {"id": "m1",
+                "model": "claude-sonnet-4-5", "usage": {"input_tokens": n, "output_tokens": 1}}})
+            .to_string()
+                + "\n"
+        };
+        // two chunks of text zstd cannot shrink much
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut body = String::new();
+        let mut i = 0;
+        while body.len() < 2 * CHUNK as usize {
+            let hex: String = (0..64)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    format!("{seed:016x}")
+                })
+                .collect();
+            body.push_str(&line(i, 0).replace("prompt", &hex));
+            i += 1;
+        }
+        let (d, _store, path) = store_with(&format!("{}{body}", usage(111)));
+        let dst = d
+            .path()
+            .join("archive/-w")
+            .join(format!("{ID}{PACKED_EXT}"));
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        let part = part_name(&dst);
+        let stop = || false;
+        let first = Pass {
+            go_on: &stop,
+            alone: true,
+            parts: HashSet::new(),
+        };
+        assert_eq!(pack(&path, &dst, &first).unwrap(), Copied::Stopped);
+        assert!(std::fs::metadata(&part).unwrap().len() > HEADER_LEN as u64);
+        // rewritten in place (the same inode), and grown
+        let text = format!("{}{body}{}", usage(999), line(i, 3));
+        std::fs::write(&path, &text).unwrap();
+        let go = || true;
+        let next = Pass {
+            go_on: &go,
+            alone: true,
+            parts: HashSet::from([part.clone()]),
+        };
+        let Copied::Archived { bytes_in, .. } = pack(&path, &dst, &next).unwrap() else {
+            panic!("archived")
+        };
+        assert_eq!(bytes_in, text.len() as u64, "compressed anew");
+        let (mut r, _) = super::super::packed::stream(&dst).unwrap();
+        let mut back = String::new();
+        r.read_to_string(&mut back).unwrap();
+        assert!(back == text, "the transcript as it is now, whole");
+        let summary = super::super::either::file_usage_of(&dst, true).unwrap().0;
+        let full = super::super::usage::read_usage(
+            super::super::lines::Transcript::open(&dst).unwrap(),
+            true,
+        )
+        .unwrap();
+        assert_eq!(summary, full);
+        assert_eq!(full.messages[0].tokens.input, 999);
     }
 
     #[test]

@@ -533,8 +533,10 @@ impl Keys {
     /// be shown (the workspace's trust) is answered only by keys typed
     /// after it is. The reading thread is stopped for the moment (what
     /// crossterm holds is dropped with it), the terminal's input queue
-    /// flushed, the thread started again, and the keys in the channel
-    /// dropped up to a signal (kept, for the next reading).
+    /// flushed, the thread started again, and every key in the channel
+    /// dropped, those behind a signal too (the signals are kept, in order,
+    /// for the next reading: back from Ctrl-Z, keys typed ahead behind the
+    /// SIGCONT answered the question).
     pub fn discard_typed(&mut self) {
         if let Some(t) = self.term.as_mut() {
             if let Some(reader) = t.reader.take() {
@@ -551,7 +553,12 @@ impl Keys {
                 }
             }
         }
-        drop(self.ready());
+        self.kept.retain(|i| matches!(i, Input::Signal(_)));
+        while let Ok(raw) = self.rx.try_recv() {
+            if let Some(signal @ Input::Signal(_)) = self.take(raw) {
+                self.kept.push_back(signal);
+            }
+        }
     }
 
     /// The keys read and not taken yet, without waiting for more: what
@@ -950,6 +957,11 @@ impl Scripted {
     pub fn gone(&self) {
         let _ = self.0.send(Raw::Term(Err(io::Error::other("gone"))));
     }
+
+    /// A signal, as the signals' task hands it on.
+    pub fn signal(&self, n: i32) {
+        let _ = self.0.send(Raw::Signal(n));
+    }
 }
 
 impl Drop for RawGuard {
@@ -1021,6 +1033,39 @@ mod tests {
             });
             assert_eq!(got.ok().flatten(), Some(Input::Signal(sig)));
         }
+    }
+
+    /// Keys typed before a question is shown (the workspace's trust) answer
+    /// nothing, those after a signal among them too: back from Ctrl-Z
+    /// (`fg`), keys typed ahead in the channel behind the SIGCONT were left
+    /// there, and a `y` and Enter answered the question drawn after.
+    #[test]
+    fn keys_typed_before_a_question_are_dropped_past_a_signal_too() {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        let (mut keys, s) = Keys::scripted();
+        s.send(Event::Key(key(KeyCode::Char('n'))));
+        s.signal(libc::SIGCONT);
+        s.send(Event::Key(key(KeyCode::Char('y'))));
+        s.send(Event::Key(key(KeyCode::Enter)));
+        keys.discard_typed();
+        // the signal is kept for the next reading, no key typed before it
+        assert_eq!(keys.ready_input(), Some(Input::Signal(Sig::Continue)));
+        assert_eq!(keys.ready_input(), None);
+        // and keys kept behind a signal (read past while one was looked
+        // for) go too
+        keys.kept.push_back(Input::Signal(Sig::Interrupt));
+        keys.kept
+            .push_back(Input::Term(TermEvent::Key(key(KeyCode::Char('y')))));
+        keys.discard_typed();
+        assert_eq!(keys.ready_input(), Some(Input::Signal(Sig::Interrupt)));
+        assert_eq!(keys.ready_input(), None);
+        // what is typed after is read
+        s.send(Event::Key(key(KeyCode::Char('y'))));
+        assert_eq!(
+            keys.ready_input(),
+            Some(Input::Term(TermEvent::Key(key(KeyCode::Char('y')))))
+        );
     }
 
     /// What comes in the same burst after a paste's end is pasted text:

@@ -378,9 +378,16 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
         return None;
     }
     u.messages.reserve(n);
+    // each message holds a copy of its model's name, named here by a
+    // number: copies past a bound of the record's size are not what a
+    // transcript records (its lines hold each name in full), and a few
+    // bytes could otherwise ask for gigabytes of them
+    let mut copies = 4 * b.len() as u64 + 4096;
     for _ in 0..n {
         let key = i.string()?;
-        let model = models.get(usize::try_from(i.var()?).ok()?)?.clone();
+        let model = models.get(usize::try_from(i.var()?).ok()?)?;
+        copies = copies.checked_sub(model.len() as u64)?;
+        let model = model.clone();
         let tokens = Tokens {
             input: i.var()?,
             output: i.var()?,

@@ -780,3 +780,42 @@ fn recent_usage_since_equals_usage_since_at_each_time() {
     assert_eq!(a.sessions[0].total().tokens().input, 12 + 500);
     std::env::remove_var(CACHE_ENV);
 }
+
+/// A usage record (an index's, or the summary at the end of an archived
+/// file) names each model once and each message by the model's number: a
+/// few bytes could name a long model for millions of messages, and each
+/// message holds a copy of its name. Such a record is not what a
+/// transcript writes (its lines hold each name in full); decoding it must
+/// not make copies past a bound of its size (the file is read whole
+/// instead), never gigabytes from a 64 MiB summary.
+#[cfg(feature = "archive")]
+#[test]
+fn a_usage_record_naming_a_long_model_for_many_messages_is_not_decoded_into_copies() {
+    let msg = |i: usize, model: &str| MessageUsage {
+        key: format!("m{i}\u{0}r"),
+        model: model.to_owned(),
+        tokens: Tokens::default(),
+        at: None,
+        fast: false,
+        us_only: false,
+        web_searches: 0,
+    };
+    let long = "x".repeat(32 << 10);
+    let bomb = FileUsage {
+        messages: (0..1000).map(|i| msg(i, &long)).collect(),
+        ..FileUsage::default()
+    };
+    let bytes = usage_bytes(&bomb);
+    // 32 MiB of copies from under 64 KiB
+    assert!(bytes.len() < 64 << 10, "{}", bytes.len());
+    assert_eq!(usage_from_bytes(&bytes), None);
+    // what a transcript records still reads back whole
+    let real = FileUsage {
+        messages: (0..1000)
+            .map(|i| msg(i, "claude-sonnet-4-5-20250929"))
+            .collect(),
+        prompts: 3,
+        ..FileUsage::default()
+    };
+    assert_eq!(usage_from_bytes(&usage_bytes(&real)), Some(real));
+}
