@@ -69,7 +69,9 @@ impl TextRun {
                 }
             }
             None => {
-                let mut text = String::new();
+                // the text is no longer than its line: room for a few
+                // lines' text without growing, bounded by the line's bytes
+                let mut text = String::with_capacity(line.len());
                 let Some(d) = text_delta_into(line, &mut text) else {
                     return false;
                 };
