@@ -724,10 +724,17 @@ async fn read_one(
     }
     let (message, size) = match reader.next_line().await {
         Ok(Some(Line::Data(d))) => {
-            if run.as_mut().is_some_and(|r| r.offer(d)) {
-                return Read::InRun;
-            }
-            (Routed::parse(d), d.len())
+            // UTF-8 checked once, for the run and the decoder alike
+            let message = match crate::text::to_str(d) {
+                Ok(line) => {
+                    if run.as_mut().is_some_and(|r| r.offer_text(line)) {
+                        return Read::InRun;
+                    }
+                    Routed::parse_str(line)
+                }
+                Err(e) => Err(<serde_json::Error as serde::de::Error>::custom(e)),
+            };
+            (message, d.len())
         }
         Ok(Some(Line::TooLong)) => return Read::TooLong,
         Ok(None) => return Read::Eof,
@@ -746,6 +753,32 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
     let mut batch = 0;
     let mut run = TextRun::default();
     loop {
+        // The whole lines a read brought, UTF-8 checked at once: each as
+        // `read_one` would read it, with nothing to wait for between them.
+        if let Some(text) = reader.take_buffered_text() {
+            shared.touch();
+            // (the memchr crate's search: `str::split` looks for a char
+            // with core's own, several times slower)
+            let mut from = 0;
+            for to in memchr::memchr_iter(b'\n', text.as_bytes()) {
+                let line = &text[from..to];
+                from = to + 1;
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                if shared.coalesce && run.offer_text(line) {
+                    if run.bytes() >= RUN_BYTES {
+                        hand_on(&shared, &mut run, &mut batch).await;
+                    }
+                    continue;
+                }
+                // the run goes before anything read after it
+                hand_on(&shared, &mut run, &mut batch).await;
+                let raw = shared.keep_raw.then(|| Box::from(line.as_bytes()));
+                let read = Read::Message(Routed::parse_str(line), raw, line.len());
+                route(&shared, read, &mut batch, max_line).await;
+            }
+            shared.touch();
+            continue;
+        }
         let runs = shared.coalesce.then_some(&mut run);
         let read = match shared.inactivity_timeout {
             None => read_one(&mut reader, shared.keep_raw, runs).await,
@@ -779,67 +812,85 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
             }
         }
         // the run goes before anything read after it
-        if let Some((head, size)) = run.take() {
-            let message = Message::StreamEvent(head);
-            shared
-                .queue
-                .push(Ok(Queued::Message(Incoming { message, raw: None })), size)
-                .await;
-            batch += 1;
-            if batch == YIELD_EVERY {
-                batch = 0;
-                tokio::task::yield_now().await;
-            }
-        }
-        match read {
-            Read::InRun | Read::WouldWait => {}
-            Read::Message(Ok(routed), raw, size) => match routed {
-                Routed::Response(r) => shared.resolve(*r),
-                Routed::Request(r) => shared.dispatch(*r, size).await,
-                Routed::Cancel(c) => shared.cancel_incoming(&c.request_id).await,
-                Routed::Message(message) => {
-                    shared.observe(&message);
-                    let (ended, own) = shared.turn_bookkeeping(&message);
-                    if !own {
-                        shared
-                            .queue
-                            .push(Ok(Queued::Message(Incoming { message, raw })), size)
-                            .await;
-                    }
-                    for _ in 0..ended {
-                        shared
-                            .queue
-                            .push(Ok(Queued::Event(Event::TurnEnded)), 0)
-                            .await;
-                    }
-                    // Let the consumer take a batch while it is still in the
-                    // cache (and the allocator reuses what it frees), rather
-                    // than decoding a whole 256 KiB read ahead of it.
-                    batch += 1;
-                    if batch == YIELD_EVERY {
-                        batch = 0;
-                        tokio::task::yield_now().await;
-                    }
-                }
-            },
-            Read::Message(Err(e), _, size) => {
-                tracing::debug!(error = %e, bytes = size, "skipped a line from the CLI that is not a JSON object");
-            }
-            Read::TooLong => {
-                tracing::warn!("skipped a line from the CLI longer than the limit");
-                shared
-                    .queue
-                    .push(Err(Error::LineTooLong { limit: max_line }), 0)
-                    .await;
-            }
-            Read::Eof => break,
-            Read::Failed(e) => {
-                tracing::warn!(error = %e, "reading the CLI's stdout failed");
-                break;
-            }
+        hand_on(&shared, &mut run, &mut batch).await;
+        if !route(&shared, read, &mut batch, max_line).await {
+            break;
         }
     }
     // Stdout is closed: the process is ending (or hung with stdout closed).
+    ended(&shared).await;
+}
+
+/// The open run of text deltas, if any, to the queue as one message.
+async fn hand_on(shared: &Shared, run: &mut TextRun, batch: &mut usize) {
+    if let Some((head, size)) = run.take() {
+        let message = Message::StreamEvent(head);
+        shared
+            .queue
+            .push(Ok(Queued::Message(Incoming { message, raw: None })), size)
+            .await;
+        *batch += 1;
+        if *batch == YIELD_EVERY {
+            *batch = 0;
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
+/// What one read says, routed: false once stdout is over.
+async fn route(shared: &Arc<Shared>, read: Read, batch: &mut usize, max_line: usize) -> bool {
+    match read {
+        Read::InRun | Read::WouldWait => {}
+        Read::Message(Ok(routed), raw, size) => match routed {
+            Routed::Response(r) => shared.resolve(*r),
+            Routed::Request(r) => shared.dispatch(*r, size).await,
+            Routed::Cancel(c) => shared.cancel_incoming(&c.request_id).await,
+            Routed::Message(message) => {
+                shared.observe(&message);
+                let (ended, own) = shared.turn_bookkeeping(&message);
+                if !own {
+                    shared
+                        .queue
+                        .push(Ok(Queued::Message(Incoming { message, raw })), size)
+                        .await;
+                }
+                for _ in 0..ended {
+                    shared
+                        .queue
+                        .push(Ok(Queued::Event(Event::TurnEnded)), 0)
+                        .await;
+                }
+                // Let the consumer take a batch while it is still in the
+                // cache (and the allocator reuses what it frees), rather
+                // than decoding a whole 256 KiB read ahead of it.
+                *batch += 1;
+                if *batch == YIELD_EVERY {
+                    *batch = 0;
+                    tokio::task::yield_now().await;
+                }
+            }
+        },
+        Read::Message(Err(e), _, size) => {
+            tracing::debug!(error = %e, bytes = size, "skipped a line from the CLI that is not a JSON object");
+        }
+        Read::TooLong => {
+            tracing::warn!("skipped a line from the CLI longer than the limit");
+            shared
+                .queue
+                .push(Err(Error::LineTooLong { limit: max_line }), 0)
+                .await;
+        }
+        Read::Eof => return false,
+        Read::Failed(e) => {
+            tracing::warn!(error = %e, "reading the CLI's stdout failed");
+            return false;
+        }
+    }
+    true
+}
+
+/// The CLI's stdout is over: how it ended, to every waiter.
+async fn ended(shared: &Arc<Shared>) {
     let info = match shared.supervisor.wait_timeout(shared.close_grace).await {
         Some(info) => info,
         None => shared.supervisor.shutdown(None, shared.close_grace).await,

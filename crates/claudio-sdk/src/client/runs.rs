@@ -38,10 +38,13 @@ impl TextRun {
     /// Take `line` into the run: true when it was taken (it continues the
     /// open run, or starts one). False leaves the run as it was: the caller
     /// hands the run on, then reads the line the usual way.
+    #[cfg(test)]
     pub(crate) fn offer(&mut self, line: &[u8]) -> bool {
-        let Ok(line) = crate::text::to_str(line) else {
-            return false;
-        };
+        crate::text::to_str(line).is_ok_and(|line| self.offer_text(line))
+    }
+
+    /// [`TextRun::offer`] for a line already known to be UTF-8.
+    pub(crate) fn offer_text(&mut self, line: &str) -> bool {
         match &mut self.head {
             Some(head) => {
                 let (index, text) = match &mut head.event {
@@ -66,7 +69,9 @@ impl TextRun {
                 }
             }
             None => {
-                let mut text = String::new();
+                // the text is no longer than its line: room for a few
+                // lines' text without growing, bounded by the line's bytes
+                let mut text = String::with_capacity(line.len());
                 let Some(d) = text_delta_into(line, &mut text) else {
                     return false;
                 };

@@ -21,7 +21,9 @@ use super::stream::{Delta, StreamEvent, StreamEventMessage};
 use serde_json::Map;
 use std::borrow::Cow;
 
-/// Decode `line` if it is a plain content-block-delta `stream_event`.
+/// Decode `line` if it is a plain content-block-delta `stream_event` (or
+/// the block's `content_block_stop`, or the `message_stop`: the small
+/// events around the deltas, read here without serde's allocations).
 pub(crate) fn stream_delta(line: &str) -> Option<StreamEventMessage> {
     let mut p = Parser {
         b: line.as_bytes(),
@@ -29,7 +31,7 @@ pub(crate) fn stream_delta(line: &str) -> Option<StreamEventMessage> {
         i: 0,
     };
     p.lit(br#"{"type":"stream_event","event":{"#)?;
-    let (index, delta) = p.event()?;
+    let event = p.event()?;
     let mut fields: [Option<Option<String>>; 4] = [None, None, None, None];
     while p.peek()? == b',' {
         p.i += 1;
@@ -50,7 +52,7 @@ pub(crate) fn stream_delta(line: &str) -> Option<StreamEventMessage> {
     }
     let [session_id, parent_tool_use_id, uuid, api_message_id] = fields.map(Option::flatten);
     Some(StreamEventMessage {
-        event: StreamEvent::ContentBlockDelta { index, delta },
+        event,
         parent_tool_use_id,
         session_id,
         uuid,
@@ -176,18 +178,21 @@ impl<'a> Parser<'a> {
         Some(n)
     }
 
-    /// The body of `event` after its `{`: `type`, `index` and `delta`, each
-    /// once, in any order.
-    fn event(&mut self) -> Option<(usize, Delta)> {
-        let (mut kind, mut index, mut delta) = (false, None, None);
+    /// The body of `event` after its `{`: a `content_block_delta` (`type`,
+    /// `index` and `delta`), a `content_block_stop` (`type` and `index`) or
+    /// a `message_stop` (`type` alone), each key once, in any order.
+    fn event(&mut self) -> Option<StreamEvent> {
+        let (mut kind, mut index, mut delta) = (None, None, None);
         loop {
             let key = self.one_of(&[
                 br#""type":"content_block_delta""#,
                 br#""index":"#,
                 br#""delta":{"#,
+                br#""type":"content_block_stop""#,
+                br#""type":"message_stop""#,
             ])?;
             match key {
-                0 if !kind => kind = true,
+                0 | 3 | 4 if kind.is_none() => kind = Some(key),
                 1 if index.is_none() => index = Some(self.index()?),
                 2 if delta.is_none() => delta = Some(self.delta()?),
                 _ => return None,
@@ -196,10 +201,12 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        if !kind {
-            return None;
+        match (kind?, index, delta) {
+            (0, Some(index), Some(delta)) => Some(StreamEvent::ContentBlockDelta { index, delta }),
+            (3, Some(index), None) => Some(StreamEvent::ContentBlockStop { index }),
+            (4, None, None) => Some(StreamEvent::MessageStop),
+            _ => None,
         }
-        Some((index?, delta?))
     }
 
     /// The body of `delta` after its `{`: `type` and its one text field.
@@ -491,6 +498,37 @@ mod tests {
     }
 
     #[test]
+    fn a_block_s_stop_and_the_message_s_stop_take_the_fast_path() {
+        for inner in [
+            r#""type":"content_block_stop","index":0"#,
+            r#""index":2,"type":"content_block_stop""#,
+            r#""type":"message_stop""#,
+        ] {
+            for tail in [TAIL, ""] {
+                let l = line(inner, tail);
+                assert!(agree(&l).is_some(), "declined {l}");
+            }
+        }
+        let stop = agree(&line(r#""type":"content_block_stop","index":2"#, TAIL)).unwrap();
+        assert_eq!(stop.event, StreamEvent::ContentBlockStop { index: 2 });
+        assert_eq!(stop.uuid.as_deref(), Some("u-1"));
+        let end = agree(&line(r#""type":"message_stop""#, TAIL)).unwrap();
+        assert_eq!(end.event, StreamEvent::MessageStop);
+        // anything more or less is the general decoder's
+        for inner in [
+            r#""type":"content_block_stop""#,
+            r#""type":"message_stop","index":0"#,
+            r#""type":"content_block_stop","index":0,"x":1"#,
+            r#""type":"content_block_stop","index":0,"type":"content_block_stop""#,
+            r#""type":"message_stop","type":"message_stop""#,
+            r#""type":"message_stop","delta":{"type":"text_delta","text":"a"}"#,
+        ] {
+            let l = line(inner, TAIL);
+            assert!(agree(&l).is_none(), "took {l}");
+        }
+    }
+
+    #[test]
     fn escapes_decode_like_serde() {
         let texts = [
             r#"a\nb"#,
@@ -692,6 +730,40 @@ mod tests {
         .to_owned()
     }
 
+    /// The keys of a small event around the deltas: a block's stop, the
+    /// message's, with their fields or others.
+    fn small_event(r: &mut Rng, clean: bool) -> Vec<String> {
+        let mut ev: Vec<String> = vec![r
+            .pick(&[
+                "\"type\":\"content_block_stop\"",
+                "\"type\":\"content_block_stop\"",
+                "\"type\":\"message_stop\"",
+                "\"type\":\"content_block_delta\"",
+                "\"type\":\"message_delta\"",
+            ])
+            .to_owned()];
+        if r.below(3) != 0 {
+            ev.push(format!("\"index\":{}", rand_index(r)));
+        }
+        if !clean && r.below(4) == 0 {
+            ev.push(
+                r.pick(&[
+                    "\"index\":0",
+                    "\"type\":\"message_stop\"",
+                    "\"type\":\"content_block_stop\"",
+                    "\"x\":{}",
+                    "\"delta\":{}",
+                    "\"delta\":{\"type\":\"text_delta\",\"text\":\"a\"}",
+                ])
+                .to_owned(),
+            );
+        }
+        if r.below(2) == 0 {
+            ev.reverse();
+        }
+        ev
+    }
+
     fn rand_line(r: &mut Rng) -> String {
         let clean = r.below(2) == 0;
         let kinds = [
@@ -766,6 +838,9 @@ mod tests {
         for k in (1..ev.len()).rev() {
             let j = r.below(k + 1);
             ev.swap(k, j);
+        }
+        if r.below(5) == 0 {
+            ev = small_event(r, clean);
         }
         let mut tail: Vec<String> = Vec::new();
         for key in ["session_id", "parent_tool_use_id", "uuid", "api_message_id"] {
@@ -912,6 +987,8 @@ mod tests {
             r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi\n"}},"session_id":"s","parent_tool_use_id":null,"uuid":"u","api_message_id":"m"}"#,
             r#"{"type":"stream_event","event":{"delta":{"text":"a\u00e9\ud83d\ude00bcdefghij","type":"text_delta"},"index":10,"type":"content_block_delta"},"uuid":"u","parent_tool_use_id":"t"}"#,
             r#"{"type":"stream_event","event":{"index":7,"delta":{"partial_json":"{\"k\":1}","type":"input_json_delta"},"type":"content_block_delta"}}"#,
+            r#"{"type":"stream_event","event":{"type":"content_block_stop","index":0},"session_id":"s","parent_tool_use_id":null,"uuid":"u","api_message_id":"m"}"#,
+            r#"{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s","parent_tool_use_id":null,"uuid":"u","api_message_id":"m"}"#,
         ];
         let mut fr: Vec<String> = (0u8..128).map(|c| (c as char).to_string()).collect();
         for f in [

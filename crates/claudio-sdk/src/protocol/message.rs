@@ -55,9 +55,15 @@ pub(crate) enum Routed {
 
 impl Routed {
     /// Decode one line; fails only when it is not a JSON object.
+    #[cfg(test)]
     pub(crate) fn parse(line: &[u8]) -> Result<Routed, serde_json::Error> {
         let line =
             crate::text::to_str(line).map_err(<serde_json::Error as serde::de::Error>::custom)?;
+        Self::parse_str(line)
+    }
+
+    /// [`Routed::parse`] of a line already known to be UTF-8.
+    pub(crate) fn parse_str(line: &str) -> Result<Routed, serde_json::Error> {
         if let Some(m) = super::fast::stream_delta(line) {
             return Ok(Routed::Message(Message::StreamEvent(Box::new(m))));
         }

@@ -83,32 +83,46 @@ impl StreamEvent {
 
     /// Decode an event; never fails (unknown or odd events become `Other`).
     pub fn from_value(value: Value) -> Self {
-        Self::try_from_value(&value).unwrap_or(StreamEvent::Other(value))
-    }
-
-    fn try_from_value(v: &Value) -> Option<Self> {
-        let index = || v.get("index").and_then(Value::as_u64).map(|i| i as usize);
-        Some(match v.get("type")?.as_str()? {
-            "message_start" => StreamEvent::MessageStart {
-                message: v.get("message").cloned().unwrap_or(Value::Null),
+        // Checked by reference, then taken apart: the fields it keeps as
+        // JSON (`message`, `content_block`, `delta`, `usage`) are moved out,
+        // not copied.
+        let Value::Object(mut m) = value else {
+            return StreamEvent::Other(value);
+        };
+        let index = m.get("index").and_then(Value::as_u64).map(|i| i as usize);
+        let has = |m: &Map<String, Value>, k: &str| m.contains_key(k);
+        let kind = match m.get("type").and_then(Value::as_str) {
+            Some("message_start") => 0,
+            Some("content_block_start") if index.is_some() && has(&m, "content_block") => 1,
+            Some("content_block_delta") if index.is_some() && has(&m, "delta") => 2,
+            Some("content_block_stop") if index.is_some() => 3,
+            Some("message_delta") => 4,
+            Some("message_stop") => 5,
+            Some("ping") => 6,
+            _ => return StreamEvent::Other(Value::Object(m)),
+        };
+        let index = index.unwrap_or_default();
+        let mut take = |k: &str| m.remove(k).unwrap_or(Value::Null);
+        match kind {
+            0 => StreamEvent::MessageStart {
+                message: take("message"),
             },
-            "content_block_start" => StreamEvent::ContentBlockStart {
-                index: index()?,
-                content_block: ContentBlock::from_value(v.get("content_block")?.clone()),
+            1 => StreamEvent::ContentBlockStart {
+                index,
+                content_block: ContentBlock::from_value(take("content_block")),
             },
-            "content_block_delta" => StreamEvent::ContentBlockDelta {
-                index: index()?,
-                delta: Delta::from_value(v.get("delta")?),
+            2 => StreamEvent::ContentBlockDelta {
+                index,
+                delta: Delta::from_value(&take("delta")),
             },
-            "content_block_stop" => StreamEvent::ContentBlockStop { index: index()? },
-            "message_delta" => StreamEvent::MessageDelta {
-                delta: v.get("delta").cloned().unwrap_or(Value::Null),
-                usage: v.get("usage").cloned(),
+            3 => StreamEvent::ContentBlockStop { index },
+            4 => StreamEvent::MessageDelta {
+                delta: take("delta"),
+                usage: m.remove("usage"),
             },
-            "message_stop" => StreamEvent::MessageStop,
-            "ping" => StreamEvent::Ping,
-            _ => return None,
-        })
+            5 => StreamEvent::MessageStop,
+            _ => StreamEvent::Ping,
+        }
     }
 
     /// Encode the event as JSON.
@@ -474,6 +488,133 @@ pub(crate) fn decode_tagged<T: DeserializeOwned + HasExtra>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `StreamEvent::from_value` as it was: every field it keeps copied
+    /// out of the event (the reference for the one that moves them).
+    fn from_value_copying(value: Value) -> StreamEvent {
+        fn try_from_value(v: &Value) -> Option<StreamEvent> {
+            let index = || v.get("index").and_then(Value::as_u64).map(|i| i as usize);
+            Some(match v.get("type")?.as_str()? {
+                "message_start" => StreamEvent::MessageStart {
+                    message: v.get("message").cloned().unwrap_or(Value::Null),
+                },
+                "content_block_start" => StreamEvent::ContentBlockStart {
+                    index: index()?,
+                    content_block: ContentBlock::from_value(v.get("content_block")?.clone()),
+                },
+                "content_block_delta" => StreamEvent::ContentBlockDelta {
+                    index: index()?,
+                    delta: Delta::from_value(v.get("delta")?),
+                },
+                "content_block_stop" => StreamEvent::ContentBlockStop { index: index()? },
+                "message_delta" => StreamEvent::MessageDelta {
+                    delta: v.get("delta").cloned().unwrap_or(Value::Null),
+                    usage: v.get("usage").cloned(),
+                },
+                "message_stop" => StreamEvent::MessageStop,
+                "ping" => StreamEvent::Ping,
+                _ => return None,
+            })
+        }
+        try_from_value(&value).unwrap_or(StreamEvent::Other(value))
+    }
+
+    /// A JSON value of any shape, small.
+    fn any_value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            prop_oneof![Just(0u64), Just(3), Just(u64::MAX)].prop_map(Value::from),
+            Just(json!(-1)),
+            Just(json!(1.5)),
+            "[a-z]{0,4}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-z]{1,3}", inner, 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// An event: its `type` one of those known (or not), its fields
+    /// present or not, of the right kind or not.
+    fn any_event() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        use proptest::sample::select;
+        let kind = prop_oneof![
+            8 => select(&[
+                "message_start", "content_block_start", "content_block_delta",
+                "content_block_stop", "message_delta", "message_stop", "ping",
+            ][..]).prop_map(Value::from),
+            1 => select(&["other", "", "MESSAGE_STOP"][..]).prop_map(Value::from),
+            1 => any_value(),
+        ];
+        let field = |v: BoxedStrategy<Value>| proptest::option::weighted(0.7, v);
+        let index = prop_oneof![
+            4 => select(&[0u64, 1, 12][..]).prop_map(Value::from),
+            1 => any_value(),
+        ]
+        .boxed();
+        let block = prop_oneof![
+            3 => Just(json!({"type":"text","text":""})),
+            1 => Just(json!({"type":"tool_use","id":"t","name":"Bash","input":{}})),
+            1 => any_value(),
+        ]
+        .boxed();
+        let delta = prop_oneof![
+            3 => Just(json!({"type":"text_delta","text":"Hi"})),
+            1 => Just(json!({"stop_reason":"end_turn","stop_sequence":null})),
+            1 => any_value(),
+        ]
+        .boxed();
+        (
+            field(kind.boxed()),
+            field(index),
+            field(any_value().boxed()),
+            field(block),
+            field(delta),
+            field(any_value().boxed()),
+            proptest::option::weighted(0.2, any_value()),
+            proptest::option::weighted(0.05, any_value()),
+        )
+            .prop_map(|(t, i, message, block, delta, usage, extra, whole)| {
+                if let Some(w) = whole {
+                    return w; // not an object, or any object at all
+                }
+                let mut m = Map::new();
+                for (k, v) in [
+                    ("type", t),
+                    ("index", i),
+                    ("message", message),
+                    ("content_block", block),
+                    ("delta", delta),
+                    ("usage", usage),
+                    ("extra", extra),
+                ] {
+                    if let Some(v) = v {
+                        m.insert(k.to_owned(), v);
+                    }
+                }
+                Value::Object(m)
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Moving the fields out reads every event as copying them did.
+        #[test]
+        fn an_event_taken_apart_reads_as_the_copying_decoder_read_it(v in any_event()) {
+            proptest::prop_assert_eq!(StreamEvent::from_value(v.clone()), from_value_copying(v));
+        }
+    }
 
     #[test]
     fn deltas_decode() {

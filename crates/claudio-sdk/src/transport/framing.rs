@@ -129,6 +129,27 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         self.eof || memchr::memchr(b'\n', &self.buf[self.start..self.end]).is_some()
     }
 
+    /// The whole lines already read and not yet returned, as one text that
+    /// ends with its last line's `\n`, taken at once: UTF-8 checked once
+    /// for them all rather than line by line. `None` (and nothing taken)
+    /// when no whole line is buffered, a line is being gathered across
+    /// reads, a line could be longer than the limit, or the bytes are not
+    /// UTF-8: [`LineReader::next_line`] then reads them one by one, as
+    /// ever. Split on `\n` (and a trailing `\r` cut), the text is the lines
+    /// `next_line` would have returned.
+    pub fn take_buffered_text(&mut self) -> Option<&str> {
+        if !self.line.is_empty() || self.discarding || self.line_ready || self.max < self.buf.len()
+        {
+            return None;
+        }
+        let avail = &self.buf[self.start..self.end];
+        let last = memchr::memrchr(b'\n', avail)?;
+        let text = crate::text::to_str(&avail[..=last]).ok()?;
+        self.start += last + 1;
+        self.last = None;
+        Some(text)
+    }
+
     fn finish(&mut self) -> Option<Line<'_>> {
         if self.discarding {
             self.discarding = false;
@@ -247,6 +268,109 @@ mod tests {
         assert_eq!(r.next_line().await.unwrap(), Some(Line::Data(b"c")));
         assert!(r.line_buffered(), "the end is known");
         assert_eq!(r.next_line().await.unwrap(), None);
+    }
+
+    /// A stream that gives its bytes in the pieces given (as a pipe gives
+    /// what was written so far).
+    struct Pieces(std::collections::VecDeque<Vec<u8>>);
+
+    impl AsyncRead for Pieces {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            if let Some(p) = self.0.front_mut() {
+                let n = p.len().min(buf.remaining());
+                buf.put_slice(&p[..n]);
+                p.drain(..n);
+                if p.is_empty() {
+                    self.0.pop_front();
+                }
+            }
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    /// What `bytes`, read in `pieces`, says line by line: `take` says
+    /// before each line whether the whole lines buffered are taken as one
+    /// text first (each of its lines then said as `next_line` says it).
+    fn lines_of(bytes: &[u8], cuts: &[usize], max: usize, take: &[bool]) -> Vec<Option<Vec<u8>>> {
+        let mut pieces = std::collections::VecDeque::new();
+        let mut at = 0;
+        for &c in cuts {
+            let end = (at + c).min(bytes.len());
+            pieces.push_back(bytes[at..end].to_vec());
+            at = end;
+        }
+        pieces.push_back(bytes[at..].to_vec());
+        let mut r = LineReader::new(Pieces(pieces), max);
+        let mut out = Vec::new();
+        let mut i = 0;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            loop {
+                i += 1;
+                if take.get(i % take.len().max(1)).copied().unwrap_or(false) {
+                    if let Some(text) = r.take_buffered_text() {
+                        assert!(text.ends_with('\n'));
+                        for l in text.split_terminator('\n') {
+                            let l = l.strip_suffix('\r').unwrap_or(l);
+                            out.push(Some(l.as_bytes().to_vec()));
+                        }
+                        continue;
+                    }
+                }
+                match r.next_line().await.unwrap() {
+                    Some(Line::Data(d)) => out.push(Some(d.to_vec())),
+                    Some(Line::TooLong) => out.push(None),
+                    None => break,
+                }
+            }
+        });
+        out
+    }
+
+    use proptest::prelude::{any, prop_oneof, proptest, ProptestConfig, Strategy};
+
+    const ODD_LINES: &[&[u8]] = &[b"\r", b"", b"x\r\r", b"\xff\xfe", b"\xe6\x97"];
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 400,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Whole lines taken as one text are the lines `next_line` gives,
+        /// whatever the pieces the stream comes in, the limit, the bytes
+        /// (`\r`, empty lines, lines longer than a read, not UTF-8).
+        #[test]
+        fn lines_taken_as_one_text_are_the_lines_read_one_by_one(
+            lines in proptest::collection::vec(
+                prop_oneof![
+                    6 => "[a-z\\\"{}:,é日]{0,40}".prop_map(String::into_bytes),
+                    1 => proptest::collection::vec(any::<u8>(), 0..20),
+                    1 => proptest::sample::select(ODD_LINES).prop_map(<[u8]>::to_vec),
+                    1 => (1usize..3).prop_map(|k| vec![b'y'; k * READ_CHUNK / 2 + 7]),
+                ],
+                0..40,
+            ),
+            end_with_newline in any::<bool>(),
+            cuts in proptest::collection::vec(
+                prop_oneof![1usize..64, 64usize..5000, 60_000usize..70_000], 0..30),
+            max in proptest::sample::select(&[8usize, 300, READ_CHUNK - 1, READ_CHUNK, usize::MAX][..]),
+            take in proptest::collection::vec(any::<bool>(), 1..8),
+        ) {
+            let mut bytes = lines.join(&b'\n');
+            if end_with_newline && !lines.is_empty() {
+                bytes.push(b'\n');
+            }
+            let one_by_one = lines_of(&bytes, &cuts, max, &[false]);
+            proptest::prop_assert_eq!(lines_of(&bytes, &cuts, max, &take), one_by_one);
+        }
     }
 
     #[tokio::test]
