@@ -359,6 +359,38 @@ pub(crate) fn usage_of(data: &[u8]) -> FileUsage {
     acc.out
 }
 
+/// The usage recorded in transcript bytes handed over in blocks of whole
+/// lines, each block ending where `ends` says (offsets moved back to a
+/// line's start, as the reader's blocks end after a newline); every line
+/// parsed when `every_line`.
+#[cfg(test)]
+pub(crate) fn usage_of_blocks(data: &[u8], ends: &[usize], every_line: bool) -> FileUsage {
+    let mut acc = Acc {
+        every_line,
+        ..Acc::default()
+    };
+    let mut at = 0;
+    let mut ends: Vec<usize> = ends
+        .iter()
+        .map(|&e| {
+            let e = e.min(data.len());
+            memchr::memrchr(b'\n', &data[..e]).map_or(0, |i| i + 1)
+        })
+        .collect();
+    ends.push(data.len());
+    ends.sort_unstable();
+    for e in ends {
+        if e > at {
+            acc.block(Block {
+                bytes: &data[at..e],
+                offset: at as u64,
+            });
+            at = e;
+        }
+    }
+    acc.out
+}
+
 /// [`usage_of`] with every line parsed, none found by a key first.
 #[cfg(test)]
 pub(crate) fn usage_of_every_line(data: &[u8]) -> FileUsage {
@@ -424,6 +456,15 @@ struct CacheCreation {
     ephemeral_1h_input_tokens: Option<u64>,
 }
 
+/// How far from a block's end its last `cost-state` line is looked for
+/// backwards (the CLI writes it at a session's end): a tail of this size,
+/// then the rest forwards. The tests' is a line or two, so that both ways
+/// are taken.
+#[cfg(not(test))]
+const COST_TAIL: usize = 64 << 10;
+#[cfg(test)]
+const COST_TAIL: usize = 160;
+
 /// The searchers of [`Acc::block`], built once. Each looks for a key with
 /// its quotes only (`"usage"`, not `"usage":{`), so a line written with
 /// spaces or its keys in another order is found too; the line is then
@@ -435,6 +476,7 @@ struct Finders {
     user: memchr::memmem::Finder<'static>,
     usage: memchr::memmem::Finder<'static>,
     cost_state: memchr::memmem::Finder<'static>,
+    cost_state_back: memchr::memmem::FinderRev<'static>,
 }
 
 fn finders() -> &'static Finders {
@@ -446,6 +488,7 @@ fn finders() -> &'static Finders {
         user: memchr::memmem::Finder::new(b"\"user\""),
         usage: memchr::memmem::Finder::new(b"\"usage\""),
         cost_state: memchr::memmem::Finder::new(b"\"cost-state\""),
+        cost_state_back: memchr::memmem::FinderRev::new(b"\"cost-state\""),
     })
 }
 
@@ -496,10 +539,12 @@ impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Obj<T> {
     }
 }
 
-/// The `\u00XX` escapes in `block` that write an ASCII letter: where
-/// each starts, and the letter. A key can be written with them
-/// (`"\u0075sage"` is the key `"usage"`), so a line with one that writes
-/// a letter of a key is a candidate for that key too. Usually none.
+/// The `\u00XX` escapes in `block` that write an ASCII letter or a `-`
+/// (the keys' only other character): where each starts, and the
+/// character. A key can be written with them (`"\u0075sage"` is the key
+/// `"usage"`, `"cost\u002dstate"` the type `"cost-state"`), so a line
+/// with one that writes a character of a key is a candidate for that key
+/// too. Usually none.
 fn letter_escapes(block: &[u8]) -> Vec<(usize, u8)> {
     let hex = |b: u8| (b as char).to_digit(16);
     memchr::memmem::find_iter(block, b"\\u00")
@@ -507,7 +552,7 @@ fn letter_escapes(block: &[u8]) -> Vec<(usize, u8)> {
             let hi = hex(*block.get(at + 4)?)?;
             let lo = hex(*block.get(at + 5)?)?;
             let c = (hi * 16 + lo) as u8;
-            c.is_ascii_alphabetic().then_some((at, c))
+            (c.is_ascii_alphabetic() || c == b'-').then_some((at, c))
         })
         .collect()
 }
@@ -538,9 +583,19 @@ impl Hits<'_> {
 
     /// The last before `before`.
     fn prev_before(&self, block: &[u8], before: usize) -> Option<usize> {
-        let a = self.back.and_then(|f| f.rfind(&block[..before]));
-        let i = self.extra.partition_point(|&x| x < before);
-        let b = i.checked_sub(1).map(|i| self.extra[i]);
+        self.last_in(&block[..before], 0)
+    }
+
+    /// The last that starts at or after `lo` in `block` (all of it in
+    /// `block`).
+    fn last_in(&self, block: &[u8], lo: usize) -> Option<usize> {
+        let lo = lo.min(block.len());
+        let a = self
+            .back
+            .and_then(|f| f.rfind(&block[lo..]))
+            .map(|i| lo + i);
+        let i = self.extra.partition_point(|&x| x < block.len());
+        let b = i.checked_sub(1).map(|i| self.extra[i]).filter(|&x| x >= lo);
         a.max(b)
     }
 
@@ -642,12 +697,50 @@ impl Acc {
             .into_iter()
             .map(|at| (at, false))
             .collect();
-        usages.extend(
-            hits(&f.cost_state, None, b"cost-state")
-                .all(block)
-                .into_iter()
-                .map(|at| (at, true)),
-        );
+        let costs = hits(&f.cost_state, Some(&f.cost_state_back), b"cost-state");
+        // only the block's last good `cost-state` line counts (a later one
+        // replaces it, whatever it says): it is looked for backwards in
+        // the block's last COST_TAIL bytes, where the CLI writes it, and
+        // only when none is there, forwards in the rest (a backward
+        // search has no vector prefilter: slower than a forward one over
+        // a whole block); the tests' full parse takes every one in turn
+        let mut last_cost = None;
+        if self.every_line {
+            usages.extend(costs.all(block).into_iter().map(|at| (at, true)));
+        } else {
+            let lo = block.len().saturating_sub(COST_TAIL);
+            let good = |at: usize| {
+                let Range { start: s, end: e } = lines.line_at(at);
+                CliCost::parse(&block[s..e], None, 0).map(|c| (at, c))
+            };
+            let mut found = None;
+            let mut before = block.len();
+            // the hits that start in the tail, last first
+            while before > lo {
+                let Some(at) = costs.last_in(&block[..before], lo) else {
+                    break;
+                };
+                found = good(at);
+                if found.is_some() {
+                    break;
+                }
+                before = lines.line_at(at).start;
+            }
+            if found.is_none() && lo > 0 {
+                // the hits that start before the tail
+                let end = (lo + b"\"cost-state\"".len() - 1).min(block.len());
+                let before_tail = costs.all(&block[..end]);
+                found = before_tail
+                    .into_iter()
+                    .rev()
+                    .filter(|&at| at < lo)
+                    .find_map(&good);
+            }
+            if let Some((at, c)) = found {
+                usages.push((at, true));
+                last_cost = Some(c);
+            }
+        }
         usages.sort_unstable();
         // the person's prompts: user lines that are not tool results
         let mut last_line = usize::MAX;
@@ -681,7 +774,15 @@ impl Acc {
                 // time would be one a wrong clock dated in 2099)
                 let until = self.out.messages.iter().rev().find_map(|m| m.at);
                 let responses = self.out.messages.len();
-                if let Some(c) = CliCost::parse(&block[s..e], until, responses) {
+                let read = match last_cost.take() {
+                    Some(c) => Some(CliCost {
+                        until,
+                        responses,
+                        ..c
+                    }),
+                    None => CliCost::parse(&block[s..e], until, responses),
+                };
+                if let Some(c) = read {
                     self.out.cli_cost = Some(c);
                 }
             } else {
@@ -1318,6 +1419,79 @@ mod tests {
         assert!(c.covers_message(own, own, f.messages[1].at));
         assert!(!c.covers_message(own, own, f.messages[0].at));
         assert_eq!(f.cli_cost, usage_of_every_line(text.as_bytes()).cli_cost);
+    }
+
+    proptest::proptest! {
+        /// Only a block's last good `cost-state` line counts, so it is
+        /// looked for from the block's end: the figures, and what they
+        /// cover (the responses before the line, the last time among
+        /// them), are what parsing every line in turn gives, whatever the
+        /// blocks the file is read in; with good and bad `cost-state`
+        /// lines (a negative or missing total, a prompt quoting one, the
+        /// type written with escapes, a cut line) among usage lines.
+        #[test]
+        fn the_last_cost_state_found_from_the_end_equals_every_line_parsed(
+            kinds in proptest::collection::vec((0u8..9, 0u8..6, 0u64..1000), 0..16),
+            ends in proptest::collection::vec(0usize..4000, 0..4),
+            cut in 0usize..4000,
+            seed in 1u64..u64::MAX,
+        ) {
+            let mut rng = seed;
+            let cs = |kind: &str, cost: Value, n: u64| {
+                format!(
+                    "{{\"type\":{kind},\"totalCostUSD\":{cost},\"modelUsage\":{{\"m\":{{\"inputTokens\":{n},\"costUSD\":{cost}}}}}}}"
+                )
+            };
+            let text: Vec<String> = kinds
+                .iter()
+                .map(|&(k, id, n)| match k {
+                    0 => cs("\"cost-state\"", json!(n as f64 / 8.0), n),
+                    1 => cs("\"cost-state\"", json!(-1.0), n),
+                    2 => cs(&key("cost-state", rng_next(&mut rng), false), json!(n), n),
+                    3 => json!({"type":"user","message":{"role":"user","content":cs("\"cost-state\"", json!(1.0), n)}}).to_string(),
+                    4 => json!({"type":"cost-state","totalCostUSD":null}).to_string(),
+                    5 => {
+                        let l = cs("\"cost-state\"", json!(2.5), n);
+                        l[..l.len() / 2].to_owned()
+                    }
+                    6 => json!({"type":"user","op":"cost-state","totalCostUSD":1.0}).to_string(),
+                    _ => escaped_line(k % 2, id, n, &mut rng, n % 2 == 0),
+                })
+                .collect();
+            let mut data = text.iter().map(|l| format!("{l}\n")).collect::<String>();
+            if cut < data.len() && data.is_char_boundary(cut) {
+                data.truncate(cut.max(data.len() / 2)); // a cut last line
+            }
+            let data = data.as_bytes();
+            let fast = usage_of_blocks(data, &ends, false);
+            proptest::prop_assert_eq!(&fast, &usage_of_blocks(data, &ends, true), "{}", String::from_utf8_lossy(data));
+            proptest::prop_assert_eq!(&fast.cli_cost, &usage_of_every_line(data).cli_cost);
+            proptest::prop_assert_eq!(&fast.cli_cost, &usage_of(data).cli_cost);
+        }
+    }
+
+    /// A `cost-state` line whose type is written with its `-` escaped
+    /// (`"cost\u002dstate"`, the type serde reads as `cost-state`) is
+    /// read, as the full parse reads it: the `-` is the one character of
+    /// a key searched for that is not a letter.
+    #[test]
+    fn a_cost_state_with_its_dash_escaped_is_read() {
+        let text = [
+            line("m1", "r1", "m", 5, 1, "2026-11-01T10:00:00.000Z"),
+            r#"{"type":"cost\u002dstate","totalCostUSD":0.25,"modelUsage":{}}"#.to_owned(),
+        ]
+        .join("\n");
+        let c = usage_of(text.as_bytes()).cli_cost.expect("read");
+        assert_eq!((c.total_usd, c.responses), (0.25, 1));
+        assert_eq!(Some(c), usage_of_every_line(text.as_bytes()).cli_cost);
+    }
+
+    /// A pseudo-random mask (xorshift), for which letters a key escapes.
+    fn rng_next(rng: &mut u64) -> u64 {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        *rng
     }
 
     /// A response streamed across midnight (one line per content block)

@@ -677,12 +677,14 @@ impl<'a> P<'a> {
 
 /// How many bytes at the start of `s` are in a string's plain run: not a
 /// quote, a backslash or a control byte. Eight at a time (serde_json's
-/// own way).
+/// own way) for a short run; a long one by `memchr` and a vector pass.
 fn plain_run(s: &[u8]) -> usize {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // a short run (a key, most values): 8 bytes at a time, up to SHORT
+    const SHORT: usize = 32;
     let mut n = 0;
-    for w in s.chunks_exact(8) {
+    for w in s[..s.len().min(SHORT)].chunks_exact(8) {
         let Ok(w) = <[u8; 8]>::try_from(w) else {
             break;
         };
@@ -699,10 +701,23 @@ fn plain_run(s: &[u8]) -> usize {
         }
         n += 8;
     }
-    n + s[n..]
-        .iter()
-        .take_while(|&&c| c != b'"' && c != b'\\' && c >= 0x20)
-        .count()
+    if n < SHORT {
+        // fewer than 8 bytes left
+        return n + s[n..]
+            .iter()
+            .take_while(|&&c| c != b'"' && c != b'\\' && c >= 0x20)
+            .count();
+    }
+    // a long run (a prompt, a tool's output): the next quote or backslash
+    // found by memchr, then the bytes before it checked for a control
+    // byte by their least (a loop the compiler makes vector code of)
+    let rest = &s[n..];
+    let end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+    let run = &rest[..end];
+    if run.iter().fold(u8::MAX, |m, &b| m.min(b)) >= 0x20 {
+        return n + end;
+    }
+    n + run.iter().position(|&b| b < 0x20).unwrap_or(end)
 }
 
 #[cfg(test)]

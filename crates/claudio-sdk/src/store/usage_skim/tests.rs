@@ -568,7 +568,10 @@ fn an_array_is_never_read_as_a_line_nor_as_a_message() {
     assert!(cwd_serde(stamp).is_none());
     let data = b"{\"type\":\"assistant\",\"message\":null}\n[\"2026-11-02T21:23:16.371Z\"]";
     assert_eq!(usage_of(data), usage_of_every_line(data));
-    assert_eq!(usage_of_every_line(data), crate::store::FileUsage::default());
+    assert_eq!(
+        usage_of_every_line(data),
+        crate::store::FileUsage::default()
+    );
     for line in [
         r#"{"type":"assistant","requestId":"r","timestamp":"2026-11-01T10:00:00.000Z","message":["m","claude",{"input_tokens":5}]}"#,
         r#"{"type":"assistant","requestId":"r","timestamp":"2026-11-01T10:00:00.000Z","message":{"id":"m","model":"claude","usage":[5,2]}}"#,
@@ -612,4 +615,32 @@ fn what_it_declines_and_what_it_reads() {
     // another kind: no usage, whatever its other fields
     let user = line.replace("\"assistant\"", "\"user\"");
     assert_eq!(u(&user), Some(None));
+}
+
+proptest::proptest! {
+    /// A string's plain run, read 8 bytes at a time when short and by
+    /// `memchr` and a vector pass when long, ends at the first quote,
+    /// backslash or control byte, as the byte-by-byte rule says; runs of
+    /// every length, the stop anywhere (in the first word, past the
+    /// short part, in the last bytes), or none.
+    #[test]
+    fn a_plain_run_ends_where_the_byte_by_byte_rule_ends_it(
+        bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                300 => 0x20u8..=0xff,
+                1 => proptest::strategy::Just(b'"'),
+                1 => proptest::strategy::Just(b'\\'),
+                1 => 0u8..0x20,
+            ],
+            0..400,
+        ),
+        from in 0usize..400,
+    ) {
+        let s = &bytes[from.min(bytes.len())..];
+        let rule = s
+            .iter()
+            .take_while(|&&c| c != b'"' && c != b'\\' && c >= 0x20)
+            .count();
+        proptest::prop_assert_eq!(super::plain_run(s), rule);
+    }
 }
