@@ -93,6 +93,19 @@ pub(crate) fn file_usage_of(
     Ok((super::usage::read_usage(t, prompts)?, meta))
 }
 
+/// Whether the transcript at `path` cannot hold a match of a pattern that
+/// needs `needs`: an archived one whose grams filter lacks them, the filter
+/// believed only as its usage summary is (see `packed_grams.rs`). `false`
+/// for a plain one, and whenever that is not known: it is read.
+pub(crate) fn cannot_hold(path: &Path, needs: &super::search::Needs) -> bool {
+    #[cfg(feature = "archive")]
+    if is_packed(path) {
+        return super::packed_grams::cannot_hold(path, needs).unwrap_or(false);
+    }
+    let _ = (path, needs);
+    false
+}
+
 /// The bytes of each of `spans` (offset, length) of a transcript, in the
 /// order asked. A plain file is read where each span is. An archived one
 /// is decompressed once from its start up to the end of the last span,

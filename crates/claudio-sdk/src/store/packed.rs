@@ -131,7 +131,7 @@ fn not_archive() -> io::Error {
 }
 
 /// Open an archived file (no link, no FIFO) and read its header.
-fn open_packed(path: &Path) -> io::Result<(File, Header)> {
+pub(crate) fn open_packed(path: &Path) -> io::Result<(File, Header)> {
     let f = open_nofollow(path)?;
     if !f.metadata()?.is_file() {
         return Err(io::Error::new(
@@ -451,6 +451,21 @@ pub(crate) fn has_summary(file: &File, header: &Header) -> bool {
         return false;
     };
     meta.is_file() && matches!(read_summary(file, header, meta.len()), Ok(Some(_)))
+}
+
+/// Where the frames end that the usage summary of `file` (with `header`)
+/// covers, when it has one that matches its header and length and, with
+/// `check`, whose checksum of those frames holds; `None` otherwise. What
+/// lies before the summary is believed as far as the summary is.
+pub(crate) fn summary_covers(file: &File, header: &Header, check: bool) -> io::Result<Option<u64>> {
+    let len = file.metadata()?.len();
+    let Some(s) = read_summary(file, header, len)? else {
+        return Ok(None);
+    };
+    if check && checksum_of(file, s.data_end)? != s.data_sum {
+        return Ok(None);
+    }
+    Ok(Some(s.data_end))
 }
 
 /// What the archived transcript at `path` records about usage (prompts

@@ -1,9 +1,10 @@
 //! Searching one transcript.
 
 use super::extract::hits_in_entry;
+use super::grams::Needs;
 use super::prefilter::{lines_in, Finder};
 use super::{Found, SearchOptions, SessionHits};
-use crate::store::either::with_ends;
+use crate::store::either::{cannot_hold, with_ends};
 use crate::store::error::StoreError;
 use crate::store::headtail::{with_opened, Ends};
 use crate::store::info::{scan_ends, Scanned};
@@ -21,7 +22,20 @@ use std::sync::Arc;
 /// hit is found, from its two ends: one that is not a session is read no
 /// further, and one without hits is never classified. A plain transcript
 /// is opened once for both.
-pub(super) fn search_file(c: &Candidate, opts: &SearchOptions, finder: &Finder) -> Found {
+pub(super) fn search_file(
+    c: &Candidate,
+    opts: &SearchOptions,
+    finder: &Finder,
+    needs: Option<&Needs>,
+) -> Found {
+    // an archived transcript whose grams filter (as trusted as its usage
+    // summary) says it cannot match: not decompressed
+    if needs.is_some_and(|n| cannot_hold(&c.path, n)) {
+        return Found {
+            hits: None,
+            problem: None,
+        };
+    }
     let opened = if is_packed(&c.path) {
         Transcript::open(&c.path).map(|t| (t, None))
     } else {
