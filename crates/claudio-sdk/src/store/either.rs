@@ -69,6 +69,23 @@ pub(crate) fn open_stream(path: &Path) -> StoreResult<(Box<dyn Read + Send>, Met
     Ok((Box::new(f), m))
 }
 
+/// An archived transcript to read from its start (as [`open_stream`]),
+/// and, when its two ends as a listing reads them are the first and last
+/// 64 KiB of what is read, the size and time its header records.
+pub(crate) type PackedStream = (
+    Box<dyn Read + Send>,
+    Metadata,
+    Option<(u64, std::time::SystemTime)>,
+);
+
+/// See [`PackedStream`].
+pub(crate) fn open_packed_stream(path: &Path) -> StoreResult<PackedStream> {
+    #[cfg(feature = "archive")]
+    return super::packed::stream_and_ends(path).map_err(io_err(path));
+    #[cfg(not(feature = "archive"))]
+    return Err(io_err(path)(no_archive()));
+}
+
 /// What the transcript at `path` records about usage (prompts counted or
 /// not), with its metadata. An archived one's comes from the usage summary
 /// at its end when that still holds (see `packed.rs`: its size, time,

@@ -269,6 +269,27 @@ pub(crate) fn stream_of(file: &File, header: &Header) -> io::Result<Box<dyn Read
     Ok(Box::new(decoder(file.try_clone()?, 0, header.size)?))
 }
 
+/// [`stream`], with the size and time the header records when the
+/// transcript's two ends, as [`head_tail`] reads them from their frames,
+/// are the first and last 64 KiB of what the stream gives (the header
+/// says so): a reader of the whole stream can take them from it.
+pub(crate) fn stream_and_ends(path: &Path) -> io::Result<super::either::PackedStream> {
+    let (f, h) = open_packed(path)?;
+    let meta = f.metadata()?;
+    let ends = HEAD_TAIL_BYTES as u64;
+    let alike = h.size > 0
+        && if h.tail_at > 0 {
+            h.tail_from == h.size.saturating_sub(ends)
+        } else {
+            h.size <= 2 * ends
+        };
+    Ok((
+        Box::new(decoder(f, 0, h.size)?),
+        meta,
+        alike.then_some((h.size, h.mtime)),
+    ))
+}
+
 /// The whole transcript, decompressed as it is read (at most the size its
 /// header records).
 pub(crate) fn stream(path: &Path) -> io::Result<(Box<dyn Read + Send>, std::fs::Metadata)> {

@@ -61,16 +61,24 @@ fn archive_only(d: &tempfile::TempDir, archive: &Path) -> Store {
     Store::new(empty).with_archive(archive)
 }
 
-type Found = Vec<(String, Vec<crate::store::SearchHit>, bool)>;
+/// Each session found: what a listing says of it (but where it was
+/// found), its hits, whether there were more.
+type Found = Vec<(serde_json::Value, Vec<crate::store::SearchHit>, bool)>;
 
 fn search(store: &Store, p: &Pattern, tools: bool) -> (Found, usize) {
+    search_hits(store, p, tools, 2)
+}
+
+fn search_hits(store: &Store, p: &Pattern, tools: bool, hits: usize) -> (Found, usize) {
     let opts = SearchOptions::new(p.clone())
         .tools(tools)
-        .hits_per_session(2);
+        .hits_per_session(hits);
     let mut out = Vec::new();
     let summary = store
         .search(&opts, |s| {
-            out.push((s.info.session_id.clone(), s.hits, s.more));
+            let mut info = serde_json::to_value(&s.info).unwrap();
+            info.as_object_mut().unwrap().remove("fromArchive");
+            out.push((info, s.hits, s.more));
             ControlFlow::Continue(())
         })
         .unwrap();
@@ -253,4 +261,39 @@ fn an_archive_without_filters_is_read_whole_and_given_them() {
     // and nothing more to do at the next pass
     let s = live.archive(&archive, ArchiveOptions::default()).unwrap();
     assert_eq!((s.archived, s.unchanged), (0, 2), "{s:?}");
+}
+
+/// A long transcript (in two frames) with its matches near its end, and a
+/// short one: the sessions found in the archive are the live ones, what a
+/// listing says of them included (taken from the transcript as it was
+/// read whole, or from its two frames when the reading stopped at the
+/// hits asked for).
+#[test]
+fn a_long_transcript_found_in_the_archive_is_the_same_session() {
+    let say = |t: String| {
+        json!({"type":"assistant","message":{"content":[{"type":"text","text":t}]}})
+            .to_string()
+            .into_bytes()
+    };
+    let mut long: Vec<Vec<u8>> = (0..400)
+        .map(|i| say(format!("{i} {}", "lorem ipsum ".repeat(40))))
+        .collect();
+    long.push(say("the frog".into()));
+    long.push(say("a second frog".into()));
+    // what a listing takes from the tail: a title
+    long.push(br#"{"type":"custom-title","customTitle":"Pond life"}"#.to_vec());
+    let short = vec![say("one frog".into())];
+    let (d, live, archive) = archived(&[long, short]);
+    let p = packed_path(&archive, 0);
+    let (f, h) = open_packed(&p).unwrap();
+    assert!(h.tail_at > 0, "two frames");
+    drop(f);
+    let packed = archive_only(&d, &archive);
+    let frog = Pattern::smart("frog");
+    for hits in [1, 2, 3] {
+        let (want, _) = search_hits(&live, &frog, false, hits);
+        assert_eq!(want.len(), 2);
+        assert!(want[1].0.to_string().contains("Pond life"), "{want:?}");
+        assert_eq!(search_hits(&packed, &frog, false, hits).0, want, "{hits}");
+    }
 }
