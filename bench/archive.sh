@@ -9,7 +9,8 @@
 # be repeated), the archive's size against the store's. Then the goal of
 # #44, side by side with the live store: search (a word in none, and a
 # frequent word with `--hits 1`) and usage from the archive, which reads the
-# usage summary each archived file ends with; with
+# usage summary each archived file ends with, and searches that pass over
+# the transcripts whose grams filter says they cannot match; with
 # CLAUDIO_BENCH_OLD_ARCHIVE=DIR, the usage of an archive written before
 # there were summaries (read whole) too; with CLAUDIO_BENCH_CODECS=1, the
 # floor of decompressing the store with zstd and with LZ4.
@@ -115,6 +116,30 @@ res["usage without index, archive / live"] = paired(
 res["search --hits 1 frog, archive / live"] = paired(
     [claudio, "sessions", "search", "--all", "--json", "--hits", "1", "frog"], empty,
     [claudio, "sessions", "search", "--all", "--json", "--no-archive", "--hits", "1", "frog"], store)
+# the grams filter each archived file holds before its summary: a search
+# decompresses only the transcripts that may match. A frequent word (in
+# every sixth transcript), a rare one (in five; bench/search.sh plants
+# both) and a regex with word boundaries, whole searches as the CLI runs
+# them; and what the filters cost on disk
+for name, argv in [("frog", ["frog"]), ("rare", ["quokka-rare-7731"]),
+                   ("regex \\bfrog\\b", ["--regex", r"\bfrog\b"])]:
+    res[f"search {name}, archive / live"] = paired(
+        [claudio, "sessions", "search", "--all", "--json"] + argv, empty,
+        [claudio, "sessions", "search", "--all", "--json", "--no-archive"] + argv, store)
+def grams_bytes(path):
+    with open(path, "rb") as fh:
+        fh.seek(0, 2)
+        n = fh.tell()
+        fh.seek(n - 12)
+        tail = fh.read(12)
+        if tail[4:] != b"claudioU":
+            return 0
+        end = n - int.from_bytes(tail[:4], "little")
+        fh.seek(end - 12)
+        tail = fh.read(12)
+        return int.from_bytes(tail[:4], "little") if tail[4:] == b"claudioG" else 0
+res["grams_mb"] = round(sum(grams_bytes(os.path.join(d, f)) for d, _, fs in os.walk(archive)
+                            for f in fs if f.endswith(".jsonl.zst")) / 1e6, 1)
 # the usage summary each archived file ends with, or its absence: the
 # usage of an archive written before there were summaries (read whole),
 # when one is given in CLAUDIO_BENCH_OLD_ARCHIVE

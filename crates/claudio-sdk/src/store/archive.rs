@@ -554,11 +554,12 @@ fn archived_as(dst: &Path) -> Option<(u64, SystemTime)> {
 
 /// The size and time of a transcript as archived at `dst` (from its
 /// header), and whether the file ends with a usage summary that matches
-/// them (see [`super::packed::has_summary`]).
+/// them (see [`super::packed::has_summary`]) and its grams frame before it.
 fn packed_as(dst: &Path) -> Option<(u64, SystemTime, bool)> {
     let f = super::open::open_nofollow(dst).ok()?;
     let h = Header::read(&f).ok()??;
-    Some((h.size, h.mtime, super::packed::has_summary(&f, &h)))
+    let summarized = super::packed::has_summary(&f, &h) && super::packed_grams::has_grams(&f, &h);
+    Some((h.size, h.mtime, summarized))
 }
 
 /// The `.part` file of `dst`.
@@ -800,6 +801,15 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
             return Err(e);
         }
     };
+    // what it may hold, kept before the summary: a search passes over a
+    // file that cannot match without decompressing it
+    let grams = match grams_of_source(&file, &meta, src, size) {
+        Ok(g) => g,
+        Err(e) => {
+            out.give_up(false);
+            return Err(e);
+        }
+    };
     // the file must not have changed while it was read
     let now = file.metadata().map_err(io_err(src))?;
     if now.len() != size || now.modified().ok() != Some(mtime) {
@@ -809,8 +819,12 @@ fn pack(src: &Path, dst: &Path, pass: &Pass<'_>) -> StoreResult<Copied> {
     }
     let finished = (|| {
         out.file.write_all_at(&header.to_bytes(), 0)?;
-        // the summary, tied to the frames before it (header included)
-        let data_end = out.file.metadata()?.len();
+        // the grams, then the summary, tied to the frames before it
+        // (header and grams included)
+        let grams = super::packed_grams::grams_frame(&grams);
+        let at = out.file.metadata()?.len();
+        out.file.write_all_at(&grams, at)?;
+        let data_end = at + grams.len() as u64;
         let sum = super::packed::checksum_of(&out.file, data_end)?;
         if let Some(frame) = super::packed::summary_frame(&header, data_end, sum, &usage) {
             out.file.write_all_at(&frame, data_end)?;
@@ -845,6 +859,20 @@ fn usage_of_source(
     from.seek(SeekFrom::Start(0)).map_err(io_err(src))?;
     let t = super::lines::Transcript::from_parts(Box::new(from.take(size)), meta.clone(), src);
     super::usage::read_usage(t, true)
+}
+
+/// The grams filter of the first `size` bytes of the transcript `file`:
+/// what a search of its archived copy may find.
+fn grams_of_source(
+    file: &File,
+    meta: &std::fs::Metadata,
+    src: &Path,
+    size: u64,
+) -> StoreResult<super::search::Grams> {
+    let mut from = file.try_clone().map_err(io_err(src))?;
+    from.seek(SeekFrom::Start(0)).map_err(io_err(src))?;
+    let t = super::lines::Transcript::from_parts(Box::new(from.take(size)), meta.clone(), src);
+    super::search::grams_of(t)
 }
 
 /// The archived transcripts of the archive folder `archive` (each
@@ -906,30 +934,47 @@ fn summarize_in_place(path: &Path) -> io::Result<bool> {
     let Some(h) = Header::read(&f)? else {
         return Ok(false);
     };
-    if !meta.is_file() || super::packed::has_summary(&f, &h) {
+    if !meta.is_file()
+        || super::packed::has_summary(&f, &h) && super::packed_grams::has_grams(&f, &h)
+    {
         return Ok(false);
     }
-    let data = super::packed::stream_of(&f, &h)?;
+    // the transcript read twice: for its usage, and for its grams
     let read = std::sync::Arc::new(AtomicU64::new(0));
-    let counted = CountedRead {
-        inner: data,
-        n: std::sync::Arc::clone(&read),
+    let transcript = || -> io::Result<_> {
+        read.store(0, Ordering::Relaxed);
+        let counted = CountedRead {
+            inner: super::packed::stream_of(&f, &h)?,
+            n: std::sync::Arc::clone(&read),
+        };
+        Ok(super::lines::Transcript::from_parts(
+            Box::new(counted),
+            meta.clone(),
+            path,
+        ))
     };
-    let t = super::lines::Transcript::from_parts(Box::new(counted), meta.clone(), path);
-    let usage = super::usage::read_usage(t, true).map_err(io::Error::other)?;
+    let usage = super::usage::read_usage(transcript()?, true).map_err(io::Error::other)?;
     if read.load(Ordering::Relaxed) != h.size {
         return Ok(false); // cut short: read whole, never summarised
     }
-    let end = meta.len();
+    let grams = super::search::grams_of(transcript()?).map_err(io::Error::other)?;
+    if read.load(Ordering::Relaxed) != h.size {
+        return Ok(false);
+    }
+    let grams = super::packed_grams::grams_frame(&grams);
+    let at = meta.len();
+    let end = at + grams.len() as u64;
+    // changed meanwhile (another pass's copy is another file, renamed
+    // over this one: this one is then no longer read)
+    if f.metadata()?.len() != at {
+        return Ok(false);
+    }
+    // the grams, then the summary, which covers them
+    f.write_all_at(&grams, at)?;
     let sum = super::packed::checksum_of(&f, end)?;
     let Some(frame) = super::packed::summary_frame(&h, end, sum, &usage) else {
         return Ok(false);
     };
-    // changed meanwhile (another pass's copy is another file, renamed
-    // over this one: this one is then no longer read)
-    if f.metadata()?.len() != end {
-        return Ok(false);
-    }
     f.write_all_at(&frame, end)?;
     if let Ok(t) = meta.modified() {
         f.set_modified(t)?;

@@ -27,6 +27,8 @@ mod nonblocking;
 pub(crate) mod open;
 #[cfg(feature = "archive")]
 mod packed;
+#[cfg(feature = "archive")]
+mod packed_grams;
 mod paths;
 mod recent_kept;
 mod said;

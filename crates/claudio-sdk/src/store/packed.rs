@@ -131,7 +131,7 @@ fn not_archive() -> io::Error {
 }
 
 /// Open an archived file (no link, no FIFO) and read its header.
-fn open_packed(path: &Path) -> io::Result<(File, Header)> {
+pub(crate) fn open_packed(path: &Path) -> io::Result<(File, Header)> {
     let f = open_nofollow(path)?;
     if !f.metadata()?.is_file() {
         return Err(io::Error::new(
@@ -267,6 +267,27 @@ pub(crate) fn stream_sized(path: &Path) -> io::Result<(Box<dyn Read + Send>, u64
 /// decompressed as it is read (at most the size its header records).
 pub(crate) fn stream_of(file: &File, header: &Header) -> io::Result<Box<dyn Read + Send>> {
     Ok(Box::new(decoder(file.try_clone()?, 0, header.size)?))
+}
+
+/// [`stream`], with the size and time the header records when the
+/// transcript's two ends, as [`head_tail`] reads them from their frames,
+/// are the first and last 64 KiB of what the stream gives (the header
+/// says so): a reader of the whole stream can take them from it.
+pub(crate) fn stream_and_ends(path: &Path) -> io::Result<super::either::PackedStream> {
+    let (f, h) = open_packed(path)?;
+    let meta = f.metadata()?;
+    let ends = HEAD_TAIL_BYTES as u64;
+    let alike = h.size > 0
+        && if h.tail_at > 0 {
+            h.tail_from == h.size.saturating_sub(ends)
+        } else {
+            h.size <= 2 * ends
+        };
+    Ok((
+        Box::new(decoder(f, 0, h.size)?),
+        meta,
+        alike.then_some((h.size, h.mtime)),
+    ))
 }
 
 /// The whole transcript, decompressed as it is read (at most the size its
@@ -451,6 +472,21 @@ pub(crate) fn has_summary(file: &File, header: &Header) -> bool {
         return false;
     };
     meta.is_file() && matches!(read_summary(file, header, meta.len()), Ok(Some(_)))
+}
+
+/// Where the frames end that the usage summary of `file` (with `header`)
+/// covers, when it has one that matches its header and length and, with
+/// `check`, whose checksum of those frames holds; `None` otherwise. What
+/// lies before the summary is believed as far as the summary is.
+pub(crate) fn summary_covers(file: &File, header: &Header, check: bool) -> io::Result<Option<u64>> {
+    let len = file.metadata()?.len();
+    let Some(s) = read_summary(file, header, len)? else {
+        return Ok(None);
+    };
+    if check && checksum_of(file, s.data_end)? != s.data_sum {
+        return Ok(None);
+    }
+    Ok(Some(s.data_end))
 }
 
 /// What the archived transcript at `path` records about usage (prompts

@@ -15,12 +15,17 @@
 
 mod extract;
 mod file;
+#[cfg_attr(not(feature = "archive"), allow(dead_code))]
+pub(crate) mod grams;
 mod literal;
 mod ordered;
 mod prefilter;
 mod unescape;
 
 pub use extract::MAX_HIT_LINE;
+pub(crate) use grams::Needs;
+#[cfg(feature = "archive")]
+pub(crate) use grams::{grams_of, Grams};
 
 use super::error::StoreResult;
 use super::info::SessionInfo;
@@ -353,6 +358,9 @@ impl Store {
                 .then_with(|| b.1.session_id.cmp(&a.1.session_id))
         });
         let finder = Finder::new(&opts.pattern);
+        // what a transcript must hold to match: an archived one whose
+        // grams filter lacks it is not decompressed
+        let needs = Needs::of(&opts.pattern);
         let mut summary = SearchSummary {
             files: dated.len(),
             unreadable: unreadable
@@ -369,7 +377,7 @@ impl Store {
         };
         ordered::in_order(
             dated.len(),
-            |i| search_file(&dated[i].1, opts, &finder),
+            |i| search_file(&dated[i].1, opts, &finder, needs.as_ref()),
             |found| {
                 if let Some(p) = found.problem {
                     summary.unreadable.push(p);
