@@ -165,18 +165,12 @@ impl Writer {
     /// attached, in order.
     fn user(&mut self, content: &MessageContent, ts: Option<&str>) {
         match content {
-            MessageContent::Text(s) => {
-                self.speaker(Speaker::You, ts);
-                self.text(s);
-            }
+            MessageContent::Text(s) => self.said(s, ts),
             MessageContent::Blocks(blocks) => {
                 for b in blocks {
                     match b {
                         ContentBlock::ToolResult(r) => self.result(r),
-                        ContentBlock::Text(t) => {
-                            self.speaker(Speaker::You, ts);
-                            self.text(&t.text);
-                        }
+                        ContentBlock::Text(t) => self.said(&t.text, ts),
                         ContentBlock::Image(i) => {
                             self.speaker(Speaker::You, ts);
                             self.attached(&super::images::marker(&i.source.to_value()));
@@ -189,6 +183,17 @@ impl Writer {
                     }
                 }
             }
+        }
+    }
+
+    /// A user message's text: the person's, under their name; the CLI's
+    /// note that the turn was interrupted, as its own line.
+    fn said(&mut self, text: &str, ts: Option<&str>) {
+        if is_interruption(text) {
+            self.interrupted();
+        } else {
+            self.speaker(Speaker::You, ts);
+            self.text(text);
         }
     }
 
@@ -268,12 +273,29 @@ impl Writer {
         }
     }
 
+    /// Where the person interrupted a turn (the CLI's note
+    /// `[Request interrupted by user]`): a line of no speaker's, worded
+    /// as the chat says it; whoever speaks next is named again.
+    fn interrupted(&mut self) {
+        let line = self.st.dim("⏹ interrupted");
+        self.out.push_str(&format!("  {line}\n"));
+        self.speaker = None;
+    }
+
     /// The line where the CLI compacted the conversation.
     fn compacted(&mut self) {
         let line = self.st.dim("── conversation compacted ──");
         self.out.push_str(&format!("\n{line}\n"));
         self.speaker = None;
     }
+}
+
+/// Whether a user message's text is the CLI's note that the person
+/// interrupted the turn (`[Request interrupted by user]`, `… for tool
+/// use]`), not words of theirs.
+fn is_interruption(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with("[Request interrupted by user") && claudio::store::is_cli_note(t)
 }
 
 /// A tool result's text: the string, or its parts one per line, each one
@@ -328,19 +350,15 @@ mod tests {
                         w.text(&p);
                     }
                 }
+                // changed from the old walk in one case only: an
+                // interruption note is drawn as its own line (`said`)
                 "user" if v.get("isMeta") != Some(&Value::Bool(true)) => match e.content() {
-                    Some(MessageContent::Text(s)) => {
-                        w.speaker(Speaker::You, ts);
-                        w.text(&s);
-                    }
+                    Some(MessageContent::Text(s)) => w.said(&s, ts),
                     Some(MessageContent::Blocks(blocks)) => {
                         for b in &blocks {
                             match b {
                                 ContentBlock::ToolResult(r) => w.result(r),
-                                ContentBlock::Text(t) => {
-                                    w.speaker(Speaker::You, ts);
-                                    w.text(&t.text);
-                                }
+                                ContentBlock::Text(t) => w.said(&t.text, ts),
                                 ContentBlock::Image(i) => {
                                     w.speaker(Speaker::You, ts);
                                     w.attached(&super::super::images::marker(&i.source.to_value()));
@@ -447,6 +465,8 @@ mod tests {
             serde_json::json!({"type":"assistant","message":{"content":"plain"}}),
             serde_json::json!({"type":"user","isSidechain":true,"message":{"content":"side"}}),
             serde_json::json!({"type":"user","teamName":"t","message":{"content":"team"}}),
+            serde_json::json!({"type":"user","message":{"content":"[Request interrupted by user]"}}),
+            serde_json::json!({"type":"user","message":{"content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}),
         ]
         .iter()
         .map(|v| Entry::parse(&v.to_string()).unwrap())
@@ -455,6 +475,7 @@ mod tests {
             let new = body(&e, chain, Style::plain());
             assert_eq!(new, old_body(&e, chain, Style::plain()));
             assert!(new.contains("[document]") && new.contains("next"), "{new}");
+            assert!(!new.contains("[Request interrupted"), "{new}");
         }
     }
 
@@ -475,5 +496,43 @@ mod tests {
         assert!(!out.contains("<bash"), "{out}");
         assert!(out.contains("!ls\n│ a.txt\nwhy a.txt?\n"), "{out}");
         assert!(out.contains("!pwd\n│ /w\n"), "{out}");
+    }
+
+    /// An interrupted turn: the CLI's note is drawn as the chat draws an
+    /// interruption, on a line of its own, not as words the person typed
+    /// under "you"; the next prompt is under "you" again.
+    #[test]
+    fn an_interruption_is_its_own_line_not_the_persons_words() {
+        let e: Vec<Entry> = [
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:00.000Z","message":{"content":"fix it"}}"#,
+            r#"{"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}]}}"#,
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:02.000Z","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"The user doesn't want to proceed with this tool use."}]}}"#,
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:02.000Z","message":{"content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}"#,
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:03.000Z","message":{"content":"now just read it"}}"#,
+            r#"{"type":"assistant","timestamp":"2020-01-02T10:00:04.000Z","message":{"content":[{"type":"text","text":"Reading."}]}}"#,
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:05.000Z","message":{"content":"[Request interrupted by user]"}}"#,
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:06.000Z","message":{"content":"stop"}}"#,
+        ]
+        .iter()
+        .map(|l| Entry::parse(l).unwrap())
+        .collect();
+        let out = body(&e, Chain::Main, Style::plain());
+        assert!(!out.contains("[Request interrupted"), "{out}");
+        assert_eq!(out.matches("  ⏹ interrupted\n").count(), 2, "{out}");
+        // each prompt after an interruption is under its own "you" line
+        let you = |p: &str| {
+            out.lines()
+                .zip(out.lines().skip(1))
+                .any(|(h, l)| h.starts_with("you") && l == p)
+        };
+        assert!(you("now just read it") && you("stop"), "{out}");
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("you")).count(),
+            3,
+            "{out}"
+        );
+        // the tool's refusal stays under the call it answered
+        let refused = out.find("⎿ The user doesn't want").unwrap();
+        assert!(refused < out.find("⏹ interrupted").unwrap(), "{out}");
     }
 }
