@@ -137,3 +137,38 @@ fn an_image_is_a_marker_and_inlined_only_when_checked() {
         json!({"kind":"image","marker":"[image: image/png, 1 KB]"})
     );
 }
+
+/// An interrupted turn, as the CLI writes it (the tool's refusal, then its
+/// note `[Request interrupted by user for tool use]` in a text block, or
+/// `[Request interrupted by user]` as a string): no format shows the note
+/// as the person's words, and the prompt after it is the person's again.
+#[test]
+fn an_interruption_is_not_the_persons_words() {
+    let e = vec![
+        json!({"type":"user","message":{"content":"fix it"}}),
+        json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}]}}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"The user doesn't want to proceed with this tool use."}]}}),
+        json!({"type":"user","message":{"content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}),
+        json!({"type":"user","message":{"content":"now just read it"}}),
+        json!({"type":"assistant","message":{"content":[{"type":"text","text":"Reading."}]}}),
+        json!({"type":"user","message":{"content":"[Request interrupted by user]"}}),
+        json!({"type":"user","message":{"content":"stop"}}),
+    ];
+    let it = items(&e, false, &|_| None);
+    let prompts: Vec<&str> = it
+        .iter()
+        .filter_map(|i| match i {
+            Item::Prompt { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(prompts, ["fix it", "now just read it", "stop"]);
+    let md = markdown("T", "m", &it, false);
+    let html = html("T", "m", &it, false);
+    for out in [&md, &html] {
+        assert!(!out.contains("Request interrupted"), "{out}");
+    }
+    assert_eq!(md.matches("## You\n").count(), 3, "{md}");
+    assert!(md.contains("## You\n\nstop\n"), "{md}");
+    assert_eq!(html.matches("<h2>You</h2>").count(), 3, "{html}");
+}
