@@ -562,7 +562,11 @@ impl Keys {
     /// holds and tags what it reads after with the new epoch; an event it
     /// read before (a paste it was holding, a key read and not yet handed
     /// on) carries the old one and is dropped whenever it comes, with no
-    /// guess of time and no second reader. Every key in the channel is
+    /// guess of time and no second reader. The clearing waits (bounded)
+    /// for the thread to take the new epoch up, so that a key typed once
+    /// the question is drawn is kept: a thread late past the bound can
+    /// only drop a key typed after, never hand on one typed before. Every
+    /// key in the channel is
     /// dropped, those behind a signal too (the signals are kept, in order,
     /// for the next reading: back from Ctrl-Z, keys typed ahead behind the
     /// SIGCONT answered the question).
@@ -1266,6 +1270,10 @@ mod tests {
         fail_after: usize,
         /// Set after this many reads (the reader asked to stop).
         stop_after: Option<(usize, Arc<AtomicBool>)>,
+        /// At this read, a wait until the test lets it go (its sender
+        /// dropped), the input going on after: what the reader holds
+        /// meanwhile stays bounded.
+        pause_at: Option<(usize, std::sync::mpsc::Receiver<()>)>,
     }
 
     impl Source for Endless {
@@ -1279,6 +1287,11 @@ mod tests {
             if let Some((n, stop)) = &self.stop_after {
                 if self.reads >= *n {
                     stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if let Some((n, gate)) = &self.pause_at {
+                if self.reads == *n {
+                    let _ = gate.recv();
                 }
             }
             if self.reads > self.fail_after {
@@ -1301,6 +1314,7 @@ mod tests {
             reads: 1,
             fail_after: 4 * PASTE_CHUNK,
             stop_after: None,
+            pause_at: None,
         };
         let mut after = Vec::new();
         let (text, more) = rest_of_paste(&mut src, "pasted".into(), &mut after, &|| false);
@@ -1314,6 +1328,7 @@ mod tests {
             reads: 1,
             fail_after: 4 * PASTE_CHUNK,
             stop_after: Some((11, stop.clone())),
+            pause_at: None,
         };
         let (text, more) = rest_of_paste(&mut src, "pasted".into(), &mut after, &|| {
             stop.load(Ordering::SeqCst)
@@ -1336,12 +1351,14 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, epoch, stopping) = (keys.tx.clone(), keys.epoch.clone(), stop.clone());
         let (ended_tx, ended) = std::sync::mpsc::channel::<()>();
+        let (let_go, gate) = std::sync::mpsc::channel::<()>();
         let reader = std::thread::spawn(move || {
             let _ended = ended_tx;
             let mut src = Endless {
                 reads: 0,
                 fail_after: usize::MAX,
                 stop_after: None,
+                pause_at: Some((5 * PASTE_CHUNK, gate)),
             };
             read_loop(&mut src, &tx, &stopping, &epoch);
         });
@@ -1358,6 +1375,8 @@ mod tests {
             assert!(text.bytes().skip(6).all(|b| b == b'a'));
         }
         stop.store(true, Ordering::SeqCst);
+        // the input goes on, without end
+        drop(let_go);
         let end = ended.recv_timeout(Duration::from_secs(60));
         assert!(
             matches!(end, Err(std::sync::mpsc::RecvTimeoutError::Disconnected)),
