@@ -68,8 +68,9 @@ use rustix::termios::{
 use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -79,6 +80,15 @@ const POLL: Duration = Duration::from_millis(40);
 /// How long stopping waits for the thread (it is inside a read of a key
 /// split in two, at worst).
 const STOP_WAIT: Duration = Duration::from_millis(500);
+/// The most of a paste's burst held before it is handed on (what follows
+/// in the same burst is handed on as pasted text too, in pieces of at most
+/// this many bytes): a program writing to the terminal without end after
+/// a paste's end marker is not held without end.
+const PASTE_CHUNK: usize = 64 * 1024;
+/// The most of what crossterm holds dropped at a clearing
+/// ([`Keys::discard_typed`]): a terminal written to without end is not
+/// read without end.
+const DRAIN_MAX: usize = 4096;
 
 /// The terminal being read (standard input, or `/dev/tty` when that is a
 /// pipe).
@@ -308,7 +318,9 @@ pub enum Input {
 /// What goes through the source's channel: from the terminal's reading
 /// thread, and from the signals' task.
 enum Raw {
-    Term(io::Result<Event>),
+    /// What the terminal's reader read, with the clearing it was read in
+    /// (the epoch: [`Keys::discard_typed`]).
+    Term(u64, io::Result<Event>),
     Signal(i32),
 }
 
@@ -333,6 +345,10 @@ pub struct Keys {
     gone: bool,
     /// The keys are a test's, sent as a terminal would ([`Keys::scripted`]).
     scripted: bool,
+    /// How many clearings there were ([`Keys::discard_typed`]): the
+    /// terminal's reader tags what it reads with the one it has taken up,
+    /// and an event read before the last one is dropped whenever it comes.
+    epoch: Arc<Epoch>,
 }
 
 /// The terminal the keys are read from, and its mode.
@@ -431,7 +447,12 @@ impl Keys {
         }
         let (tx, rx) = mpsc::unbounded_channel();
         take_signals(handle, tx.clone())?;
-        let term = if terminal { Terminal::open(&tx) } else { None };
+        let epoch = Arc::new(Epoch::default());
+        let term = if terminal {
+            Terminal::open(&tx, &epoch)
+        } else {
+            None
+        };
         Ok(Keys {
             rx,
             tx,
@@ -439,6 +460,7 @@ impl Keys {
             term,
             gone: false,
             scripted: false,
+            epoch,
         })
     }
 
@@ -448,6 +470,7 @@ impl Keys {
     #[cfg(test)]
     pub fn scripted() -> (Keys, Scripted) {
         let (tx, rx) = mpsc::unbounded_channel();
+        let epoch = Arc::new(Epoch::default());
         let keys = Keys {
             rx,
             tx: tx.clone(),
@@ -455,8 +478,9 @@ impl Keys {
             term: None,
             gone: false,
             scripted: true,
+            epoch: epoch.clone(),
         };
-        (keys, Scripted(tx))
+        (keys, Scripted(tx, epoch))
     }
 
     /// Whether keys are read from a terminal (there is one, not gone).
@@ -468,8 +492,10 @@ impl Keys {
     /// out: an event not handed on, a stop, or the terminal gone).
     fn take(&mut self, raw: Raw) -> Option<Input> {
         match raw {
-            Raw::Term(Ok(e)) => TermEvent::of(e).map(Input::Term),
-            Raw::Term(Err(_)) => {
+            // read before the last clearing: typed before what it cleared for
+            Raw::Term(read_in, Ok(_)) if read_in != self.epoch.load() => None,
+            Raw::Term(_, Ok(e)) => TermEvent::of(e).map(Input::Term),
+            Raw::Term(_, Err(_)) => {
                 self.gone = true;
                 None
             }
@@ -531,27 +557,30 @@ impl Keys {
 
     /// Drop every key typed so far, read or not yet: a question about to
     /// be shown (the workspace's trust) is answered only by keys typed
-    /// after it is. The reading thread is stopped for the moment (what
-    /// crossterm holds is dropped with it), the terminal's input queue
-    /// flushed, the thread started again, and every key in the channel
+    /// after it is. The terminal's input queue is flushed and a new epoch
+    /// begun: the reading thread, at its next round, drops what crossterm
+    /// holds and tags what it reads after with the new epoch; an event it
+    /// read before (a paste it was holding, a key read and not yet handed
+    /// on) carries the old one and is dropped whenever it comes, with no
+    /// guess of time and no second reader. The clearing waits (bounded)
+    /// for the thread to take the new epoch up, so that a key typed once
+    /// the question is drawn is kept: a thread late past the bound can
+    /// only drop a key typed after, never hand on one typed before. Every
+    /// key in the channel is
     /// dropped, those behind a signal too (the signals are kept, in order,
     /// for the next reading: back from Ctrl-Z, keys typed ahead behind the
     /// SIGCONT answered the question).
     pub fn discard_typed(&mut self) {
-        if let Some(t) = self.term.as_mut() {
-            if let Some(reader) = t.reader.take() {
-                reader.stop();
-                while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
-                    if crossterm::event::read().is_err() {
-                        break;
-                    }
-                }
-                let _ = termios::tcflush(t.tty.fd(), termios::QueueSelector::IFlush);
-                match Reader::start(self.tx.clone()) {
-                    Ok(r) => t.reader = Some(r),
-                    Err(_) => self.gone = true,
-                }
-            }
+        if let Some(t) = self.term.as_ref().filter(|t| t.reader.is_some()) {
+            let _ = termios::tcflush(t.tty.fd(), termios::QueueSelector::IFlush);
+        }
+        let now = self.epoch.begin();
+        if self.term.as_ref().is_some_and(|t| t.reader.is_some()) {
+            // the question is drawn once the thread tags what it reads
+            // with the new epoch: a key typed after it is kept (bounded: a
+            // thread late to take it up drops keys typed meanwhile, never
+            // hands on one typed before)
+            self.epoch.wait_taken(now, STOP_WAIT);
         }
         self.kept.retain(|i| matches!(i, Input::Signal(_)));
         while let Ok(raw) = self.rx.try_recv() {
@@ -678,10 +707,11 @@ impl Keys {
             h.ours = false;
         }
         // what crossterm read and still holds, before what comes after
+        let epoch = self.epoch.load();
         while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
             let e = crossterm::event::read();
             let failed = e.is_err();
-            let _ = self.tx.send(Raw::Term(e));
+            let _ = self.tx.send(Raw::Term(epoch, e));
             if failed {
                 break;
             }
@@ -700,7 +730,7 @@ impl Keys {
             return;
         }
         let _ = t.enter_char_mode();
-        match Reader::start(self.tx.clone()) {
+        match Reader::start(self.tx.clone(), self.epoch.clone()) {
             Ok(r) => t.reader = Some(r),
             Err(_) => self.gone = true,
         }
@@ -762,7 +792,7 @@ impl crate::cli::term::finder::KeySource for FinderKeys<'_> {
 
 impl Terminal {
     /// Start reading the terminal into `tx`; `None` when there is none.
-    fn open(tx: &mpsc::UnboundedSender<Raw>) -> Option<Terminal> {
+    fn open(tx: &mpsc::UnboundedSender<Raw>, epoch: &Arc<Epoch>) -> Option<Terminal> {
         let tty = Tty::open()?;
         let saved = termios::tcgetattr(tty.fd()).ok()?;
         let mut t = Terminal {
@@ -772,7 +802,7 @@ impl Terminal {
             raw: Arc::default(),
         };
         t.enter_char_mode().ok()?;
-        t.reader = Some(Reader::start(tx.clone()).ok()?);
+        t.reader = Some(Reader::start(tx.clone(), epoch.clone()).ok()?);
         if let Ok(fd) = rustix::io::fcntl_dupfd_cloexec(t.tty.fd(), 0) {
             *handback() = Some(Handback {
                 fd,
@@ -811,9 +841,26 @@ impl Terminal {
 ///
 /// What the terminal sends later (a paste split by a slow link, its tail
 /// in a later read) is not caught: that would need a guess of time.
-fn rest_of_paste(mut text: String, after: &mut Vec<io::Result<Event>>) -> String {
-    while let Ok(true) = crossterm::event::poll(Duration::ZERO) {
-        let next = crossterm::event::read();
+///
+/// Bounded: what it holds is handed on (`true`: the burst may go on, what
+/// is ready next is still the paste's) when `held` says so (the reader
+/// asked to stop, or a clearing begun: [`Keys::discard_typed`]) or when it
+/// holds [`PASTE_CHUNK`] bytes; input that never ends (a program writing
+/// to the terminal) is never held without end, and the reader can stop.
+fn rest_of_paste(
+    src: &mut impl Source,
+    mut text: String,
+    after: &mut Vec<io::Result<Event>>,
+    held: &dyn Fn() -> bool,
+) -> (String, bool) {
+    loop {
+        if held() || text.len() >= PASTE_CHUNK {
+            return (text, true);
+        }
+        if !matches!(src.poll(Duration::ZERO), Ok(true)) {
+            return (text, false);
+        }
+        let next = src.read();
         match next {
             Ok(e) => match in_paste(&e) {
                 InPaste::Text(t) => text.push_str(&t),
@@ -822,11 +869,93 @@ fn rest_of_paste(mut text: String, after: &mut Vec<io::Result<Event>>) -> String
             },
             Err(_) => {
                 after.push(next);
-                break;
+                return (text, false);
             }
         }
     }
-    text
+}
+
+/// Where the reading thread reads the terminal's events: crossterm's
+/// reader ([`Crossterm`]), or a test's.
+trait Source {
+    fn poll(&mut self, within: Duration) -> io::Result<bool>;
+    fn read(&mut self) -> io::Result<Event>;
+}
+
+/// crossterm's reader of the terminal.
+struct Crossterm;
+
+impl Source for Crossterm {
+    fn poll(&mut self, within: Duration) -> io::Result<bool> {
+        crossterm::event::poll(within)
+    }
+
+    fn read(&mut self) -> io::Result<Event> {
+        crossterm::event::read()
+    }
+}
+
+/// The reading thread's loop: the terminal's events into the channel, each
+/// tagged with the epoch the thread has taken up, until `stop`. A new
+/// epoch ([`Keys::discard_typed`]) is taken up between two events: what
+/// the source holds already is dropped then (bounded), and a paste being
+/// held is handed on at once, with the old epoch (dropped by the reading).
+fn read_loop(
+    src: &mut impl Source,
+    tx: &mpsc::UnboundedSender<Raw>,
+    stop: &AtomicBool,
+    epoch: &Epoch,
+) {
+    let mut seen = epoch.load();
+    // a paste's burst handed on in part, what is ready next still its text
+    let mut burst = false;
+    while !stop.load(Ordering::SeqCst) {
+        let now = epoch.load();
+        if now != seen {
+            seen = now;
+            for _ in 0..DRAIN_MAX {
+                if stop.load(Ordering::SeqCst) || !matches!(src.poll(Duration::ZERO), Ok(true)) {
+                    break;
+                }
+                if let Err(e) = src.read() {
+                    let _ = tx.send(Raw::Term(seen, Err(e)));
+                    return;
+                }
+            }
+            epoch.taken(seen);
+        }
+        let next = if burst {
+            Ok(Event::Paste(String::new()))
+        } else {
+            match src.poll(POLL) {
+                Ok(false) => continue,
+                Ok(true) => src.read(),
+                Err(e) => Err(e),
+            }
+        };
+        let mut after = Vec::new();
+        let next = match next {
+            Ok(Event::Paste(text)) => {
+                let held = || stop.load(Ordering::SeqCst) || epoch.load() != seen;
+                let (text, more) = rest_of_paste(src, text, &mut after, &held);
+                let went_on = burst;
+                burst = more;
+                if went_on && text.is_empty() {
+                    // the burst had ended: nothing more of it
+                    None
+                } else {
+                    Some(Ok(Event::Paste(text)))
+                }
+            }
+            other => Some(other),
+        };
+        for next in next.into_iter().chain(after) {
+            let failed = next.is_err();
+            if tx.send(Raw::Term(seen, next)).is_err() || failed {
+                return;
+            }
+        }
+    }
 }
 
 /// What an event read in the same burst as a paste's end is to it.
@@ -861,6 +990,45 @@ fn in_paste(e: &Event) -> InPaste {
     }
 }
 
+/// The clearings of the keys typed so far ([`Keys::discard_typed`]): the
+/// one begun last, and the one the reading thread has taken up (it tags
+/// what it reads with that one).
+#[derive(Default)]
+struct Epoch {
+    now: AtomicU64,
+    taken: Mutex<u64>,
+    taken_up: Condvar,
+}
+
+impl Epoch {
+    fn load(&self) -> u64 {
+        self.now.load(Ordering::SeqCst)
+    }
+
+    /// A new clearing: its epoch.
+    fn begin(&self) -> u64 {
+        self.now.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// The reading thread tags what it reads with `n` from now on.
+    fn taken(&self, n: u64) {
+        *self
+            .taken
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = n;
+        self.taken_up.notify_all();
+    }
+
+    /// Wait (at most `within`) for the reading thread to take up `n`.
+    fn wait_taken(&self, n: u64, within: Duration) {
+        let taken = self
+            .taken
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _ = self.taken_up.wait_timeout_while(taken, within, |t| *t < n);
+    }
+}
+
 /// The thread that reads the terminal into the chat's one channel, while
 /// the reading is not paused.
 struct Reader {
@@ -870,7 +1038,7 @@ struct Reader {
 }
 
 impl Reader {
-    fn start(tx: mpsc::UnboundedSender<Raw>) -> io::Result<Reader> {
+    fn start(tx: mpsc::UnboundedSender<Raw>, epoch: Arc<Epoch>) -> io::Result<Reader> {
         let stop = Arc::new(AtomicBool::new(false));
         let (ended_tx, ended) = std::sync::mpsc::channel::<()>();
         let stopped = stop.clone();
@@ -883,24 +1051,7 @@ impl Reader {
             .name("claudio-keys".into())
             .spawn(move || {
                 let _ended = ended_tx;
-                while !stopped.load(Ordering::SeqCst) {
-                    let next = match crossterm::event::poll(POLL) {
-                        Ok(false) => continue,
-                        Ok(true) => crossterm::event::read(),
-                        Err(e) => Err(e),
-                    };
-                    let mut after = Vec::new();
-                    let next = match next {
-                        Ok(Event::Paste(text)) => Ok(Event::Paste(rest_of_paste(text, &mut after))),
-                        other => other,
-                    };
-                    for next in std::iter::once(next).chain(after) {
-                        let failed = next.is_err();
-                        if tx.send(Raw::Term(next)).is_err() || failed {
-                            return;
-                        }
-                    }
-                }
+                read_loop(&mut Crossterm, &tx, &stopped, &epoch);
             })?;
         Ok(Reader { stop, ended })
     }
@@ -944,18 +1095,20 @@ impl RawGuard {
 /// What sends a test's keys to [`Keys::scripted`]: each event as the
 /// terminal's reader would have read it.
 #[cfg(test)]
-pub struct Scripted(mpsc::UnboundedSender<Raw>);
+pub struct Scripted(mpsc::UnboundedSender<Raw>, Arc<Epoch>);
 
 #[cfg(test)]
 impl Scripted {
     /// A key, a paste or a resize, as crossterm reads it.
     pub fn send(&self, e: Event) {
-        let _ = self.0.send(Raw::Term(Ok(e)));
+        let _ = self.0.send(Raw::Term(self.1.load(), Ok(e)));
     }
 
     /// The terminal gone (its reading failed).
     pub fn gone(&self) {
-        let _ = self.0.send(Raw::Term(Err(io::Error::other("gone"))));
+        let _ = self
+            .0
+            .send(Raw::Term(self.1.load(), Err(io::Error::other("gone"))));
     }
 
     /// A signal, as the signals' task hands it on.
@@ -1106,6 +1259,229 @@ mod tests {
             assert_eq!(in_paste(&dropped), InPaste::Dropped, "{dropped:?}");
         }
         assert_eq!(in_paste(&Event::Resize(80, 24)), InPaste::Kept);
+    }
+
+    /// A terminal that never stops sending: a paste, then a key after
+    /// another without end (a program writing to the terminal); after
+    /// `fail_after` reads its reading fails (a hang in the old loop ends
+    /// as an error taken into the paste's burst, not as a test stuck).
+    struct Endless {
+        reads: usize,
+        fail_after: usize,
+        /// Set after this many reads (the reader asked to stop).
+        stop_after: Option<(usize, Arc<AtomicBool>)>,
+        /// At this read, a wait until the test lets it go (its sender
+        /// dropped), the input going on after: what the reader holds
+        /// meanwhile stays bounded.
+        pause_at: Option<(usize, std::sync::mpsc::Receiver<()>)>,
+    }
+
+    impl Source for Endless {
+        fn poll(&mut self, _: Duration) -> io::Result<bool> {
+            Ok(true)
+        }
+
+        fn read(&mut self) -> io::Result<Event> {
+            use crossterm::event::{KeyCode, KeyModifiers};
+            self.reads += 1;
+            if let Some((n, stop)) = &self.stop_after {
+                if self.reads >= *n {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if let Some((n, gate)) = &self.pause_at {
+                if self.reads == *n {
+                    let _ = gate.recv();
+                }
+            }
+            if self.reads > self.fail_after {
+                return Err(io::Error::other("the end of a test's terminal"));
+            }
+            Ok(match self.reads {
+                1 => Event::Paste("pasted".into()),
+                _ => Event::Key(KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE)),
+            })
+        }
+    }
+
+    /// Input going on without end after a paste's end is held at most
+    /// [`PASTE_CHUNK`] bytes, and handed on when the reader is asked to
+    /// stop: the old loop read on as long as input was ready, never
+    /// looking at the stop flag.
+    #[test]
+    fn a_paste_s_burst_is_bounded_and_ends_when_the_reader_is_stopped() {
+        let mut src = Endless {
+            reads: 1,
+            fail_after: 4 * PASTE_CHUNK,
+            stop_after: None,
+            pause_at: None,
+        };
+        let mut after = Vec::new();
+        let (text, more) = rest_of_paste(&mut src, "pasted".into(), &mut after, &|| false);
+        assert!(more);
+        assert!(after.is_empty(), "{after:?}");
+        assert_eq!(text.len(), PASTE_CHUNK);
+        assert!(text.starts_with("pastedaaa"));
+
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut src = Endless {
+            reads: 1,
+            fail_after: 4 * PASTE_CHUNK,
+            stop_after: Some((11, stop.clone())),
+            pause_at: None,
+        };
+        let (text, more) = rest_of_paste(&mut src, "pasted".into(), &mut after, &|| {
+            stop.load(Ordering::SeqCst)
+        });
+        assert!(more);
+        assert!(after.is_empty(), "{after:?}");
+        assert_eq!(text, format!("pasted{}", "a".repeat(10)));
+    }
+
+    /// The reading thread, with input going on without end after a paste's
+    /// end, hands the paste on (in pieces, each a paste: never a key acted
+    /// on) while it goes on, and stops when asked.
+    #[test]
+    fn a_reader_fed_without_end_after_a_paste_hands_it_on_and_stops() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let (mut keys, _s) = Keys::scripted();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, epoch, stopping) = (keys.tx.clone(), keys.epoch.clone(), stop.clone());
+        let (ended_tx, ended) = std::sync::mpsc::channel::<()>();
+        let (let_go, gate) = std::sync::mpsc::channel::<()>();
+        let reader = std::thread::spawn(move || {
+            let _ended = ended_tx;
+            let mut src = Endless {
+                reads: 0,
+                fail_after: usize::MAX,
+                stop_after: None,
+                pause_at: Some((5 * PASTE_CHUNK, gate)),
+            };
+            read_loop(&mut src, &tx, &stopping, &epoch);
+        });
+        for piece in 0..3 {
+            let got = rt
+                .block_on(async {
+                    tokio::time::timeout(Duration::from_secs(60), keys.next()).await
+                })
+                .expect("a piece of the paste handed on while the input goes on");
+            let Some(Input::Term(TermEvent::Paste(text))) = got else {
+                panic!("piece {piece}: {got:?}");
+            };
+            assert_eq!(text.len(), PASTE_CHUNK, "piece {piece}");
+            assert!(text.bytes().skip(6).all(|b| b == b'a'));
+        }
+        stop.store(true, Ordering::SeqCst);
+        // the input goes on, without end
+        drop(let_go);
+        let end = ended.recv_timeout(Duration::from_secs(60));
+        assert!(
+            matches!(end, Err(std::sync::mpsc::RecvTimeoutError::Disconnected)),
+            "the reader stops when asked: {end:?}"
+        );
+        reader.join().unwrap();
+    }
+
+    /// A test's terminal, each step in the test's hands: the events it
+    /// sends, and each read held until the test lets it go (a key read and
+    /// not handed on yet, as by a thread descheduled at a high load).
+    struct Gated {
+        events: std::sync::mpsc::Receiver<Event>,
+        pending: VecDeque<Event>,
+        /// Each poll's wait, as it begins.
+        polls: std::sync::mpsc::Sender<Duration>,
+        /// Each read, as it is made (then held until `go`).
+        reads: std::sync::mpsc::Sender<Event>,
+        go: std::sync::mpsc::Receiver<()>,
+    }
+
+    impl Source for Gated {
+        fn poll(&mut self, within: Duration) -> io::Result<bool> {
+            let _ = self.polls.send(within);
+            if !self.pending.is_empty() {
+                return Ok(true);
+            }
+            match self.events.recv_timeout(within) {
+                Ok(e) => {
+                    self.pending.push_back(e);
+                    Ok(true)
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Ok(false),
+                Err(_) => Err(io::Error::other("the end of a test's terminal")),
+            }
+        }
+
+        fn read(&mut self) -> io::Result<Event> {
+            let e = self
+                .pending
+                .pop_front()
+                .ok_or_else(|| io::Error::other("none"))?;
+            let _ = self.reads.send(e.clone());
+            self.go
+                .recv()
+                .map_err(|_| io::Error::other("the test ended"))?;
+            Ok(e)
+        }
+    }
+
+    /// A key the reading thread read before a clearing (the trust
+    /// question's) and handed on after it is dropped, however late it
+    /// comes: the old clearing waited 500 ms for the thread, then started
+    /// a second one, and the first one's key, handed on after, answered
+    /// the question.
+    #[test]
+    fn a_key_read_before_a_clearing_and_handed_on_after_it_answers_nothing() {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let key = |c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let (mut keys, _s) = Keys::scripted();
+        let (feed, events) = std::sync::mpsc::channel();
+        let (polls_tx, polls) = std::sync::mpsc::channel();
+        let (reads_tx, reads) = std::sync::mpsc::channel();
+        let (go, go_rx) = std::sync::mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, epoch, stopping) = (keys.tx.clone(), keys.epoch.clone(), stop.clone());
+        let reader = std::thread::spawn(move || {
+            let mut src = Gated {
+                events,
+                pending: VecDeque::new(),
+                polls: polls_tx,
+                reads: reads_tx,
+                go: go_rx,
+            };
+            read_loop(&mut src, &tx, &stopping, &epoch);
+        });
+        let deadline = Duration::from_secs(60);
+        feed.send(key('y')).unwrap();
+        assert_eq!(reads.recv_timeout(deadline).unwrap(), key('y'));
+        // the reader holds the `y`; the question's clearing comes now
+        keys.discard_typed();
+        while polls.try_recv().is_ok() {}
+        go.send(()).unwrap();
+        // the `y` is handed on, and the reader waits for the next key in
+        // the new epoch (a wait of POLL begun after the `y`)
+        while polls.recv_timeout(deadline).unwrap() != POLL {}
+        feed.send(key('n')).unwrap();
+        assert_eq!(reads.recv_timeout(deadline).unwrap(), key('n'));
+        go.send(()).unwrap();
+        let got = rt.block_on(async { tokio::time::timeout(deadline, keys.next()).await });
+        assert_eq!(
+            got.ok().flatten(),
+            Some(Input::Term(TermEvent::Key(KeyEvent::new(
+                KeyCode::Char('n'),
+                KeyModifiers::NONE
+            ))))
+        );
+        stop.store(true, Ordering::SeqCst);
+        drop(feed);
+        drop(go);
+        reader.join().unwrap();
     }
 
     #[test]
