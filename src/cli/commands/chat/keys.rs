@@ -80,6 +80,14 @@ const POLL: Duration = Duration::from_millis(40);
 /// How long stopping waits for the thread (it is inside a read of a key
 /// split in two, at worst).
 const STOP_WAIT: Duration = Duration::from_millis(500);
+/// The longest a clearing ([`Keys::discard_typed`]) waits for the reading
+/// thread to take its epoch up. The thread takes it up within one round
+/// (a poll of [`POLL`], or a paste's burst, which looks for it on every
+/// read), and says so when it ends: this bound is for a thread truly
+/// stuck, not a time. Bounded by half a second, a thread descheduled that
+/// long on a loaded machine dropped the first key typed after the
+/// question was drawn.
+const TAKE_UP_WAIT: Duration = Duration::from_secs(60);
 /// The most of a paste's burst held before it is handed on (what follows
 /// in the same burst is handed on as pasted text too, in pieces of at most
 /// this many bytes): a program writing to the terminal without end after
@@ -562,10 +570,10 @@ impl Keys {
     /// holds and tags what it reads after with the new epoch; an event it
     /// read before (a paste it was holding, a key read and not yet handed
     /// on) carries the old one and is dropped whenever it comes, with no
-    /// guess of time and no second reader. The clearing waits (bounded)
-    /// for the thread to take the new epoch up, so that a key typed once
-    /// the question is drawn is kept: a thread late past the bound can
-    /// only drop a key typed after, never hand on one typed before. Every
+    /// guess of time and no second reader. The clearing waits for the
+    /// thread to take the new epoch up (bounded only against a thread
+    /// truly stuck, [`TAKE_UP_WAIT`]), so that a key typed once the
+    /// question is drawn is kept. Every
     /// key in the channel is
     /// dropped, those behind a signal too (the signals are kept, in order,
     /// for the next reading: back from Ctrl-Z, keys typed ahead behind the
@@ -577,10 +585,8 @@ impl Keys {
         let now = self.epoch.begin();
         if self.term.as_ref().is_some_and(|t| t.reader.is_some()) {
             // the question is drawn once the thread tags what it reads
-            // with the new epoch: a key typed after it is kept (bounded: a
-            // thread late to take it up drops keys typed meanwhile, never
-            // hands on one typed before)
-            self.epoch.wait_taken(now, STOP_WAIT);
+            // with the new epoch: a key typed after it is kept
+            self.epoch.wait_taken(now, TAKE_UP_WAIT);
         }
         self.kept.retain(|i| matches!(i, Input::Signal(_)));
         while let Ok(raw) = self.rx.try_recv() {
@@ -906,7 +912,11 @@ fn read_loop(
     stop: &AtomicBool,
     epoch: &Epoch,
 ) {
-    let mut seen = epoch.load();
+    // the last epoch a reader took up: a clearing begun since (before this
+    // thread's first round, or while no reader ran) is taken up at once,
+    // what the source holds dropped; one begun as this thread started was
+    // waited for by the clearing, which would otherwise never see it taken
+    let mut seen = epoch.taken_now();
     // a paste's burst handed on in part, what is ready next still its text
     let mut burst = false;
     while !stop.load(Ordering::SeqCst) {
@@ -1019,6 +1029,14 @@ impl Epoch {
         self.taken_up.notify_all();
     }
 
+    /// The epoch the reading thread took up last.
+    fn taken_now(&self) -> u64 {
+        *self
+            .taken
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Wait (at most `within`) for the reading thread to take up `n`.
     fn wait_taken(&self, n: u64, within: Duration) {
         let taken = self
@@ -1052,6 +1070,8 @@ impl Reader {
             .spawn(move || {
                 let _ended = ended_tx;
                 read_loop(&mut Crossterm, &tx, &stopped, &epoch);
+                // a clearing waiting for this thread waits no more
+                epoch.taken(epoch.load());
             })?;
         Ok(Reader { stop, ended })
     }
