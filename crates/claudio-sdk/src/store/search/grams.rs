@@ -21,7 +21,6 @@
 
 use super::literal::fold_class;
 use super::unescape::unescape_line;
-use super::Pattern;
 use crate::store::error::StoreResult;
 use crate::store::lines::Transcript;
 use std::cell::RefCell;
@@ -228,11 +227,11 @@ impl Grams {
 /// What a transcript must hold for a pattern to match in it: every gram
 /// of one of the alternatives.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Needs(Vec<Vec<u64>>);
+pub(crate) struct Needs(pub(super) Vec<Vec<u64>>);
 
 /// The grams of every line of `text` (a match's lines lie each inside one
 /// string of the transcript), sorted, each once.
-fn needed(text: &str) -> Vec<u64> {
+pub(super) fn needed(text: &str) -> Vec<u64> {
     let mut out = Vec::new();
     for piece in text.split('\n') {
         each_gram(piece, |h| out.push(h));
@@ -240,35 +239,6 @@ fn needed(text: &str) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
-}
-
-impl Needs {
-    /// What `p` needs of a transcript; `None` when nothing is known (then
-    /// every transcript is read).
-    pub(crate) fn of(p: &Pattern) -> Option<Needs> {
-        let alternatives = match p {
-            Pattern::Literal { text, .. } => vec![needed(text)],
-            Pattern::Prefiltered { any_of, .. } => {
-                // none: the caller says nothing matches; read anyway
-                if any_of.is_empty() {
-                    return None;
-                }
-                let mut alts = any_of
-                    .iter()
-                    .map(|l| std::str::from_utf8(l).ok().map(needed))
-                    .collect::<Option<Vec<_>>>()?;
-                alts.sort_unstable();
-                alts.dedup();
-                alts
-            }
-            Pattern::Custom(_) | Pattern::Scan(_) => return None,
-        };
-        // an alternative without a gram may be anywhere
-        if alternatives.iter().any(Vec::is_empty) {
-            return None;
-        }
-        Some(Needs(alternatives))
-    }
 }
 
 /// The grams filter of a transcript, read line by line as a search reads

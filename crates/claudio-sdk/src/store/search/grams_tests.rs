@@ -6,7 +6,7 @@ use super::*;
 use crate::store::search::extract::hits_in_entry;
 use crate::store::search::literal::Literal;
 use crate::store::search::prefilter::Finder;
-use crate::store::search::MatchFn;
+use crate::store::search::{MatchFn, Pattern};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::sync::Arc;

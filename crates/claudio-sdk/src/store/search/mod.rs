@@ -401,3 +401,32 @@ pub(super) struct Found {
     pub(super) hits: Option<Box<SessionHits>>,
     pub(super) problem: Option<(PathBuf, String)>,
 }
+
+impl Needs {
+    /// What `p` needs of a transcript; `None` when nothing is known (then
+    /// every transcript is read).
+    pub(crate) fn of(p: &Pattern) -> Option<Needs> {
+        let alternatives = match p {
+            Pattern::Literal { text, .. } => vec![grams::needed(text)],
+            Pattern::Prefiltered { any_of, .. } => {
+                // none: the caller says nothing matches; read anyway
+                if any_of.is_empty() {
+                    return None;
+                }
+                let mut alts = any_of
+                    .iter()
+                    .map(|l| std::str::from_utf8(l).ok().map(grams::needed))
+                    .collect::<Option<Vec<_>>>()?;
+                alts.sort_unstable();
+                alts.dedup();
+                alts
+            }
+            Pattern::Custom(_) | Pattern::Scan(_) => return None,
+        };
+        // an alternative without a gram may be anywhere
+        if alternatives.iter().any(Vec::is_empty) {
+            return None;
+        }
+        Some(Needs(alternatives))
+    }
+}
