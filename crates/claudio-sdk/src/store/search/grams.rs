@@ -3,7 +3,7 @@
 //! match (as search engines pass over documents by their index).
 //!
 //! A gram is four characters in a row of a transcript line with its JSON
-//! escapes undone ([`unescape_line`]: every string's text is in it,
+//! escapes undone ([`unescape_line`](super::unescape::unescape_line): every string's text is in it,
 //! whole), each character with its case folded (the smallest of its simple
 //! case folding class, the folding a caseless search uses: `k`, `K` and
 //! the Kelvin sign `K` are one). Only grams of four letters or digits are
@@ -20,13 +20,9 @@
 //! (a custom matcher, a literal without a gram) reads every transcript.
 
 use super::literal::fold_class;
-use super::unescape::unescape_line;
-use crate::store::error::StoreResult;
-use crate::store::lines::Transcript;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::ControlFlow;
 
 /// The version of how grams are made and kept: a filter of another
 /// version is not believed (the transcript is read whole).
@@ -239,24 +235,6 @@ pub(super) fn needed(text: &str) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
-}
-
-/// The grams filter of a transcript, read line by line as a search reads
-/// it (a line too long to be read gives a filter that knows nothing).
-pub(crate) fn grams_of(t: Transcript<'_>) -> StoreResult<Grams> {
-    let mut set = GramSet::default();
-    let mut text = String::new();
-    let passed = t.blocks(|block| {
-        for (_, line) in block.lines() {
-            unescape_line(line, &mut text);
-            set.add(&text);
-        }
-        ControlFlow::Continue(())
-    })?;
-    if passed.long_lines > 0 {
-        set.read_whole();
-    }
-    Ok(set.finish())
 }
 
 #[cfg(test)]

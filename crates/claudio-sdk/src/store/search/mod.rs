@@ -23,9 +23,9 @@ mod prefilter;
 mod unescape;
 
 pub use extract::MAX_HIT_LINE;
-pub(crate) use grams::Needs;
 #[cfg(feature = "archive")]
-pub(crate) use grams::{grams_of, Grams};
+pub(crate) use grams::Grams;
+pub(crate) use grams::Needs;
 
 use super::error::StoreResult;
 use super::info::SessionInfo;
@@ -400,6 +400,25 @@ impl Store {
 pub(super) struct Found {
     pub(super) hits: Option<Box<SessionHits>>,
     pub(super) problem: Option<(PathBuf, String)>,
+}
+
+/// The grams filter of a transcript, read line by line as a search reads
+/// it (a line too long to be read gives a filter that knows nothing).
+#[cfg_attr(not(feature = "archive"), allow(dead_code))]
+pub(crate) fn grams_of(t: super::lines::Transcript<'_>) -> StoreResult<grams::Grams> {
+    let mut set = grams::GramSet::default();
+    let mut text = String::new();
+    let passed = t.blocks(|block| {
+        for (_, line) in block.lines() {
+            unescape::unescape_line(line, &mut text);
+            set.add(&text);
+        }
+        ControlFlow::Continue(())
+    })?;
+    if passed.long_lines > 0 {
+        set.read_whole();
+    }
+    Ok(set.finish())
 }
 
 impl Needs {
