@@ -854,7 +854,7 @@ fn usage_of_source(
     meta: &std::fs::Metadata,
     src: &Path,
     size: u64,
-) -> StoreResult<super::usage::FileUsage> {
+) -> StoreResult<super::usage_types::FileUsage> {
     let mut from = file.try_clone().map_err(io_err(src))?;
     from.seek(SeekFrom::Start(0)).map_err(io_err(src))?;
     let t = super::lines::Transcript::from_parts(Box::new(from.take(size)), meta.clone(), src);
@@ -1510,7 +1510,7 @@ mod tests {
         let mut back = String::new();
         r.read_to_string(&mut back).unwrap();
         assert!(back == text, "the transcript as it is now, whole");
-        let summary = super::super::either::file_usage_of(&dst, true).unwrap().0;
+        let summary = super::super::usage::file_usage_of(&dst, true).unwrap().0;
         let full = super::super::usage::read_usage(
             super::super::lines::Transcript::open(&dst).unwrap(),
             true,

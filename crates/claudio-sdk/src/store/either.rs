@@ -5,7 +5,7 @@
 
 use super::error::{io_err, StoreResult};
 use super::headtail::{Ends, HeadTail};
-use super::open::{is_packed, open_regular};
+use super::open::{is_packed, open_regular, PackedStream};
 use std::fs::Metadata;
 use std::io::Read;
 use std::path::Path;
@@ -69,58 +69,12 @@ pub(crate) fn open_stream(path: &Path) -> StoreResult<(Box<dyn Read + Send>, Met
     Ok((Box::new(f), m))
 }
 
-/// An archived transcript to read from its start (as [`open_stream`]),
-/// and, when its two ends as a listing reads them are the first and last
-/// 64 KiB of what is read, the size and time its header records.
-pub(crate) type PackedStream = (
-    Box<dyn Read + Send>,
-    Metadata,
-    Option<(u64, std::time::SystemTime)>,
-);
-
 /// See [`PackedStream`].
 pub(crate) fn open_packed_stream(path: &Path) -> StoreResult<PackedStream> {
     #[cfg(feature = "archive")]
     return super::packed::stream_and_ends(path).map_err(io_err(path));
     #[cfg(not(feature = "archive"))]
     return Err(io_err(path)(no_archive()));
-}
-
-/// What the transcript at `path` records about usage (prompts counted or
-/// not), with its metadata. An archived one's comes from the usage summary
-/// at its end when that still holds (see `packed.rs`: its size, time,
-/// length and the checksum of its frames), without decompressing it;
-/// otherwise, and for a plain one, the transcript is read whole. Either way
-/// the answer is a full read's.
-pub(crate) fn file_usage_of(
-    path: &Path,
-    prompts: bool,
-) -> StoreResult<(super::usage::FileUsage, Metadata)> {
-    #[cfg(feature = "archive")]
-    if is_packed(path) {
-        if let Ok(Some((mut usage, meta))) = super::packed::summarized_usage(path) {
-            if !prompts {
-                usage.prompts = 0;
-            }
-            return Ok((usage, meta));
-        }
-    }
-    let t = super::lines::Transcript::open(path)?;
-    let meta = t.meta().clone();
-    Ok((super::usage::read_usage(t, prompts)?, meta))
-}
-
-/// Whether the transcript at `path` cannot hold a match of a pattern that
-/// needs `needs`: an archived one whose grams filter lacks them, the filter
-/// believed only as its usage summary is (see `packed_grams.rs`). `false`
-/// for a plain one, and whenever that is not known: it is read.
-pub(crate) fn cannot_hold(path: &Path, needs: &super::search::Needs) -> bool {
-    #[cfg(feature = "archive")]
-    if is_packed(path) {
-        return super::packed_grams::cannot_hold(path, needs).unwrap_or(false);
-    }
-    let _ = (path, needs);
-    false
 }
 
 /// The bytes of each of `spans` (offset, length) of a transcript, in the

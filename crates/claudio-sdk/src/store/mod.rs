@@ -40,6 +40,7 @@ mod usage;
 mod usage_index;
 mod usage_read;
 mod usage_skim;
+mod usage_types;
 
 #[cfg(feature = "archive")]
 pub use archive::{ArchiveOptions, ArchiveSummary, NotArchived};
@@ -63,8 +64,6 @@ pub use search::{
 };
 pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
-pub use usage::{
-    file_usage, CliCost, FileUsage, MessageUsage, ModelCost, SessionUsage, SubagentUsage, Tokens,
-    UsageListing, UsageSet,
-};
+pub use usage::{file_usage, SessionUsage, SubagentUsage, UsageListing, UsageSet};
 pub use usage_read::{session_usage, sessions_usage, usage_index_file, RecentUsage};
+pub use usage_types::{CliCost, FileUsage, MessageUsage, ModelCost, Tokens};

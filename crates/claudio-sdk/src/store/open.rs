@@ -87,6 +87,15 @@ pub(crate) fn read_small(path: &Path, max: u64) -> StoreResult<Vec<u8>> {
     Ok(out)
 }
 
+/// An archived transcript to read from its start (as `either::open_stream`),
+/// and, when its two ends as a listing reads them are the first and last
+/// 64 KiB of what is read, the size and time its header records.
+pub(crate) type PackedStream = (
+    Box<dyn Read + Send>,
+    Metadata,
+    Option<(u64, std::time::SystemTime)>,
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -273,7 +273,7 @@ pub(crate) fn stream_of(file: &File, header: &Header) -> io::Result<Box<dyn Read
 /// transcript's two ends, as [`head_tail`] reads them from their frames,
 /// are the first and last 64 KiB of what the stream gives (the header
 /// says so): a reader of the whole stream can take them from it.
-pub(crate) fn stream_and_ends(path: &Path) -> io::Result<super::either::PackedStream> {
+pub(crate) fn stream_and_ends(path: &Path) -> io::Result<super::open::PackedStream> {
     let (f, h) = open_packed(path)?;
     let meta = f.metadata()?;
     let ends = HEAD_TAIL_BYTES as u64;
@@ -379,9 +379,9 @@ pub(crate) fn summary_frame(
     header: &Header,
     data_end: u64,
     data_sum: u64,
-    usage: &crate::store::usage::FileUsage,
+    usage: &crate::store::usage_types::FileUsage,
 ) -> Option<Vec<u8>> {
-    let bytes = super::usage_index::usage_bytes(usage);
+    let bytes = super::usage_index::record::usage_bytes(usage);
     if (SUMMARY_FIXED + bytes.len() + SUMMARY_TRAILER) as u64 > MAX_SUMMARY {
         return None; // read whole instead
     }
@@ -389,7 +389,7 @@ pub(crate) fn summary_frame(
     let len = SUMMARY_FIXED + bytes.len() + SUMMARY_TRAILER;
     out.extend_from_slice(&SUMMARY_MAGIC.to_le_bytes());
     out.extend_from_slice(&((len - 8) as u32).to_le_bytes());
-    out.extend_from_slice(&super::usage_index::USAGE_VERSION.to_le_bytes());
+    out.extend_from_slice(&super::usage_index::record::USAGE_VERSION.to_le_bytes());
     let (secs, nanos) = split_time(header.mtime);
     out.extend_from_slice(&header.size.to_le_bytes());
     out.extend_from_slice(&secs.to_le_bytes());
@@ -443,7 +443,7 @@ fn read_summary(file: &File, header: &Header, file_len: u64) -> io::Result<Optio
     if u32_at(0) != SUMMARY_MAGIC
         || u64::from(u32_at(4)) != len - 8
         || u64_at(body) != checksum_bytes(&b[..body])
-        || u32_at(8) != super::usage_index::USAGE_VERSION
+        || u32_at(8) != super::usage_index::record::USAGE_VERSION
     {
         return Ok(None);
     }
@@ -496,7 +496,7 @@ pub(crate) fn summary_covers(file: &File, header: &Header, check: bool) -> io::R
 /// it records), and the transcript is to be read whole.
 pub(crate) fn summarized_usage(
     path: &Path,
-) -> io::Result<Option<(crate::store::usage::FileUsage, std::fs::Metadata)>> {
+) -> io::Result<Option<(crate::store::usage_types::FileUsage, std::fs::Metadata)>> {
     let (f, h) = open_packed(path)?;
     let meta = f.metadata()?;
     let Some(s) = read_summary(&f, &h, meta.len())? else {
@@ -505,7 +505,7 @@ pub(crate) fn summarized_usage(
     if checksum_of(&f, s.data_end)? != s.data_sum {
         return Ok(None);
     }
-    Ok(super::usage_index::usage_from_bytes(&s.usage).map(|u| (u, meta)))
+    Ok(super::usage_index::record::usage_from_bytes(&s.usage).map(|u| (u, meta)))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The grams frame of an archived file: what its transcript may hold (see
-//! [`Grams`](super::search::Grams)), so that a search passes over a file
+//! [`Grams`](super::search::grams::Grams)), so that a search passes over a file
 //! that cannot match without decompressing it.
 //!
 //! It is a zstd skippable frame just before the usage summary (see
@@ -12,7 +12,7 @@
 //! is found from the summary's start.
 
 use super::packed::{open_packed, summary_covers, Header, HEADER_LEN};
-use super::search::{Grams, Needs};
+use super::search::grams::{Grams, Needs};
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;

@@ -3,10 +3,11 @@
 //! hold (stale, forged, cut, of another format) is never believed.
 
 use super::*;
-use crate::store::either::file_usage_of;
 use crate::store::lines::Transcript;
 use crate::store::open::PACKED_EXT;
-use crate::store::usage::{read_usage, FileUsage};
+use crate::store::usage::file_usage_of;
+use crate::store::usage::read_usage;
+use crate::store::usage_types::FileUsage;
 use crate::store::{ArchiveOptions, Store};
 use proptest::prelude::*;
 use serde_json::json;

@@ -42,7 +42,7 @@
 
 use super::error::StoreResult;
 use super::lines::{Block, Transcript};
-use super::usage::FileUsage;
+use super::usage_types::FileUsage;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, Metadata};
 use std::io::Seek;
@@ -54,7 +54,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-mod record;
+pub(super) mod record;
 use record::*;
 
 /// The environment variable naming claudio's cache folder (absolute).
@@ -300,7 +300,7 @@ impl Index {
     /// `path` holds (`Some(None)`: it has none), as the transcript was last
     /// read, whether or not it changed since; `None` when there is no
     /// record of it. The file is not looked at.
-    pub(crate) fn cost_state(&self, path: &Path) -> Option<Option<super::usage::CliCost>> {
+    pub(crate) fn cost_state(&self, path: &Path) -> Option<Option<super::usage_types::CliCost>> {
         decode_cli_cost(self.map().get(path.as_os_str().as_bytes())?)
     }
 
@@ -323,7 +323,7 @@ impl Index {
             Self::lock(&self.counts).0 += 1;
         }
         // from its usage summary, when it holds
-        let (u, meta) = super::either::file_usage_of(path, prompts)?;
+        let (u, meta) = super::usage::file_usage_of(path, prompts)?;
         let key = Key::of(&meta);
         let ms = modified_ms(&meta);
         let head = Head {
@@ -624,43 +624,3 @@ impl Capture {
 
 #[cfg(test)]
 pub(crate) mod tests;
-
-/// The version of [`usage_bytes`]' format (the index's): bytes of another
-/// version are not read.
-#[cfg(feature = "archive")]
-pub(crate) const USAGE_VERSION: u32 = VERSION;
-
-/// What a transcript records about usage as bytes, in the index's record
-/// format without a record's head: what the archive keeps at the end of
-/// an archived transcript (`packed.rs`), read instead of decompressing it.
-#[cfg(feature = "archive")]
-pub(crate) fn usage_bytes(u: &FileUsage) -> Vec<u8> {
-    let zero = Key {
-        dev: 0,
-        ino: 0,
-        size: 0,
-        mtime: 0,
-        mtime_ns: 0,
-        ctime: 0,
-        ctime_ns: 0,
-    };
-    let head = Head {
-        key: zero,
-        read_at: 0,
-        boundary: NOT_RESUMABLE,
-        head_sum: 0,
-        tail_sum: 0,
-        mid_at: NOT_RESUMABLE,
-        mid_sum: 0,
-        prompts: true,
-    };
-    encode(&head, u)[HEAD_LEN..].to_vec()
-}
-
-/// [`usage_bytes`] read back; `None` for bytes that are not one whole.
-#[cfg(feature = "archive")]
-pub(crate) fn usage_from_bytes(b: &[u8]) -> Option<FileUsage> {
-    let mut rec = vec![0u8; HEAD_LEN + b.len()];
-    rec[HEAD_LEN..].copy_from_slice(b);
-    decode_usage(&rec)
-}

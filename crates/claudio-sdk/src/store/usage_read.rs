@@ -5,6 +5,7 @@
 use super::error::{StoreError, StoreResult};
 use super::usage::*;
 use super::usage_index::{Index, Scope};
+use super::usage_types::*;
 use std::path::{Path, PathBuf};
 
 /// Read one session's usage: the transcript at `path` (prompts counted or
@@ -28,7 +29,7 @@ pub(super) fn read_session(
             return Ok((r.usage, r.modified_ms));
         }
         // an archived transcript's from its usage summary, when it holds
-        let (usage, meta) = super::either::file_usage_of(path, prompts)?;
+        let (usage, meta) = super::usage::file_usage_of(path, prompts)?;
         let last_modified = meta
             .modified()
             .ok()
@@ -520,7 +521,7 @@ impl super::Store {
         }
         let read = super::list::parallel_map(&unread, |p| match &ix {
             Some(ix) => ix.read(p, false).map(|r| r.usage.cli_cost),
-            None => super::either::file_usage_of(p, false).map(|(u, _)| u.cli_cost),
+            None => super::usage::file_usage_of(p, false).map(|(u, _)| u.cli_cost),
         });
         out.extend(read.into_iter().flatten().flatten());
         if let Some(ix) = ix {

@@ -16,7 +16,7 @@
 //! read are passed over as serde_json passes them over (checked, not
 //! built).
 
-use super::usage::Tokens;
+use super::usage_types::Tokens;
 use std::borrow::Cow;
 
 /// Nesting (objects and arrays) deeper than this is declined.

@@ -4,7 +4,7 @@ use super::extract::hits_in_entry;
 use super::grams::Needs;
 use super::prefilter::{lines_in, Finder};
 use super::{Found, SearchOptions, SessionHits};
-use crate::store::either::{cannot_hold, open_packed_stream, with_ends};
+use crate::store::either::{open_packed_stream, with_ends};
 use crate::store::error::StoreError;
 use crate::store::headtail::{with_opened, Ends, HeadTail, HEAD_TAIL_BYTES};
 use crate::store::info::{scan_ends, Scanned};
@@ -15,6 +15,7 @@ use serde_json::Value;
 use std::fs::File;
 use std::io::Read;
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -232,4 +233,17 @@ pub(super) fn unreadable_reason(e: &StoreError) -> String {
         StoreError::NotAFile(_) => "not a regular file".to_owned(),
         other => other.to_string(),
     }
+}
+
+/// Whether the transcript at `path` cannot hold a match of a pattern that
+/// needs `needs`: an archived one whose grams filter lacks them, the filter
+/// believed only as its usage summary is (see `packed_grams.rs`). `false`
+/// for a plain one, and whenever that is not known: it is read.
+fn cannot_hold(path: &Path, needs: &Needs) -> bool {
+    #[cfg(feature = "archive")]
+    if crate::store::open::is_packed(path) {
+        return crate::store::packed_grams::cannot_hold(path, needs).unwrap_or(false);
+    }
+    let _ = (path, needs);
+    false
 }

@@ -3,7 +3,7 @@
 //! match (as search engines pass over documents by their index).
 //!
 //! A gram is four characters in a row of a transcript line with its JSON
-//! escapes undone ([`unescape_line`]: every string's text is in it,
+//! escapes undone ([`unescape_line`](super::unescape::unescape_line): every string's text is in it,
 //! whole), each character with its case folded (the smallest of its simple
 //! case folding class, the folding a caseless search uses: `k`, `K` and
 //! the Kelvin sign `K` are one). Only grams of four letters or digits are
@@ -20,14 +20,9 @@
 //! (a custom matcher, a literal without a gram) reads every transcript.
 
 use super::literal::fold_class;
-use super::unescape::unescape_line;
-use super::Pattern;
-use crate::store::error::StoreResult;
-use crate::store::lines::Transcript;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::ControlFlow;
 
 /// The version of how grams are made and kept: a filter of another
 /// version is not believed (the transcript is read whole).
@@ -228,11 +223,11 @@ impl Grams {
 /// What a transcript must hold for a pattern to match in it: every gram
 /// of one of the alternatives.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Needs(Vec<Vec<u64>>);
+pub(crate) struct Needs(pub(super) Vec<Vec<u64>>);
 
 /// The grams of every line of `text` (a match's lines lie each inside one
 /// string of the transcript), sorted, each once.
-fn needed(text: &str) -> Vec<u64> {
+pub(super) fn needed(text: &str) -> Vec<u64> {
     let mut out = Vec::new();
     for piece in text.split('\n') {
         each_gram(piece, |h| out.push(h));
@@ -240,53 +235,6 @@ fn needed(text: &str) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
-}
-
-impl Needs {
-    /// What `p` needs of a transcript; `None` when nothing is known (then
-    /// every transcript is read).
-    pub(crate) fn of(p: &Pattern) -> Option<Needs> {
-        let alternatives = match p {
-            Pattern::Literal { text, .. } => vec![needed(text)],
-            Pattern::Prefiltered { any_of, .. } => {
-                // none: the caller says nothing matches; read anyway
-                if any_of.is_empty() {
-                    return None;
-                }
-                let mut alts = any_of
-                    .iter()
-                    .map(|l| std::str::from_utf8(l).ok().map(needed))
-                    .collect::<Option<Vec<_>>>()?;
-                alts.sort_unstable();
-                alts.dedup();
-                alts
-            }
-            Pattern::Custom(_) | Pattern::Scan(_) => return None,
-        };
-        // an alternative without a gram may be anywhere
-        if alternatives.iter().any(Vec::is_empty) {
-            return None;
-        }
-        Some(Needs(alternatives))
-    }
-}
-
-/// The grams filter of a transcript, read line by line as a search reads
-/// it (a line too long to be read gives a filter that knows nothing).
-pub(crate) fn grams_of(t: Transcript<'_>) -> StoreResult<Grams> {
-    let mut set = GramSet::default();
-    let mut text = String::new();
-    let passed = t.blocks(|block| {
-        for (_, line) in block.lines() {
-            unescape_line(line, &mut text);
-            set.add(&text);
-        }
-        ControlFlow::Continue(())
-    })?;
-    if passed.long_lines > 0 {
-        set.read_whole();
-    }
-    Ok(set.finish())
 }
 
 #[cfg(test)]

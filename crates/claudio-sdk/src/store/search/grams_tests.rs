@@ -3,10 +3,11 @@
 //! escapes, invalid UTF-8, a tool's strings joined by newlines.
 
 use super::*;
+use crate::store::lines::Transcript;
 use crate::store::search::extract::hits_in_entry;
 use crate::store::search::literal::Literal;
 use crate::store::search::prefilter::Finder;
-use crate::store::search::MatchFn;
+use crate::store::search::{grams_of, MatchFn, Pattern};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::sync::Arc;

@@ -23,9 +23,9 @@ mod prefilter;
 mod unescape;
 
 pub use extract::MAX_HIT_LINE;
-pub(crate) use grams::Needs;
 #[cfg(feature = "archive")]
-pub(crate) use grams::{grams_of, Grams};
+pub(crate) use grams::Grams;
+pub(crate) use grams::Needs;
 
 use super::error::StoreResult;
 use super::info::SessionInfo;
@@ -400,4 +400,52 @@ impl Store {
 pub(super) struct Found {
     pub(super) hits: Option<Box<SessionHits>>,
     pub(super) problem: Option<(PathBuf, String)>,
+}
+
+/// The grams filter of a transcript, read line by line as a search reads
+/// it (a line too long to be read gives a filter that knows nothing).
+#[cfg_attr(not(feature = "archive"), allow(dead_code))]
+pub(crate) fn grams_of(t: super::lines::Transcript<'_>) -> StoreResult<grams::Grams> {
+    let mut set = grams::GramSet::default();
+    let mut text = String::new();
+    let passed = t.blocks(|block| {
+        for (_, line) in block.lines() {
+            unescape::unescape_line(line, &mut text);
+            set.add(&text);
+        }
+        ControlFlow::Continue(())
+    })?;
+    if passed.long_lines > 0 {
+        set.read_whole();
+    }
+    Ok(set.finish())
+}
+
+impl Needs {
+    /// What `p` needs of a transcript; `None` when nothing is known (then
+    /// every transcript is read).
+    pub(crate) fn of(p: &Pattern) -> Option<Needs> {
+        let alternatives = match p {
+            Pattern::Literal { text, .. } => vec![grams::needed(text)],
+            Pattern::Prefiltered { any_of, .. } => {
+                // none: the caller says nothing matches; read anyway
+                if any_of.is_empty() {
+                    return None;
+                }
+                let mut alts = any_of
+                    .iter()
+                    .map(|l| std::str::from_utf8(l).ok().map(grams::needed))
+                    .collect::<Option<Vec<_>>>()?;
+                alts.sort_unstable();
+                alts.dedup();
+                alts
+            }
+            Pattern::Custom(_) | Pattern::Scan(_) => return None,
+        };
+        // an alternative without a gram may be anywhere
+        if alternatives.iter().any(Vec::is_empty) {
+            return None;
+        }
+        Some(Needs(alternatives))
+    }
 }

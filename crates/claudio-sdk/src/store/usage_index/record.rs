@@ -3,7 +3,7 @@
 //! index file whole (magic, version, records, count and checksum). Pure:
 //! bytes in, bytes out; reading and writing the file is the index's.
 
-use crate::store::usage::{CliCost, FileUsage, MessageUsage, ModelCost, Tokens};
+use crate::store::usage_types::{CliCost, FileUsage, MessageUsage, ModelCost, Tokens};
 use std::collections::HashMap;
 use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
@@ -457,4 +457,44 @@ pub(super) fn serialize(map: &Map) -> Vec<u8> {
     o.u64(map.len() as u64);
     o.u64(sum);
     o.0
+}
+
+/// The version of [`usage_bytes`]' format (the index's): bytes of another
+/// version are not read.
+#[cfg(feature = "archive")]
+pub(crate) const USAGE_VERSION: u32 = VERSION;
+
+/// What a transcript records about usage as bytes, in the index's record
+/// format without a record's head: what the archive keeps at the end of
+/// an archived transcript (`packed.rs`), read instead of decompressing it.
+#[cfg(feature = "archive")]
+pub(crate) fn usage_bytes(u: &FileUsage) -> Vec<u8> {
+    let zero = Key {
+        dev: 0,
+        ino: 0,
+        size: 0,
+        mtime: 0,
+        mtime_ns: 0,
+        ctime: 0,
+        ctime_ns: 0,
+    };
+    let head = Head {
+        key: zero,
+        read_at: 0,
+        boundary: NOT_RESUMABLE,
+        head_sum: 0,
+        tail_sum: 0,
+        mid_at: NOT_RESUMABLE,
+        mid_sum: 0,
+        prompts: true,
+    };
+    encode(&head, u)[HEAD_LEN..].to_vec()
+}
+
+/// [`usage_bytes`] read back; `None` for bytes that are not one whole.
+#[cfg(feature = "archive")]
+pub(crate) fn usage_from_bytes(b: &[u8]) -> Option<FileUsage> {
+    let mut rec = vec![0u8; HEAD_LEN + b.len()];
+    rec[HEAD_LEN..].copy_from_slice(b);
+    decode_usage(&rec)
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::store::usage::{CliCost, MessageUsage, ModelCost, Tokens};
+use crate::store::usage_types::{CliCost, MessageUsage, ModelCost, Tokens};
 use serde_json::json;
 use std::sync::atomic::AtomicI64;
 
