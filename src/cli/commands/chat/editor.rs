@@ -360,7 +360,7 @@ pub struct LineEditor {
     cli_commands: Vec<String>,
     /// Whether the history file may be written: not when it could not be
     /// read whole (why, then).
-    history_kept: Result<(), String>,
+    history_kept: std::io::Result<()>,
 }
 
 impl LineEditor {
@@ -382,7 +382,7 @@ impl LineEditor {
         if let Err(why) = &history_kept {
             eprintln!(
                 "claudio: the prompt's history is neither read nor kept: {}",
-                Sanitizer::visible(why)
+                Sanitizer::visible(&why.to_string())
             );
         }
         Ok(LineEditor {
@@ -582,7 +582,10 @@ const MAX_HISTORY_FILE: u64 = 64 << 20;
 /// is no regular file (a FIFO, a device), or too large, is neither read
 /// nor waited on: `Err` says why, and it is not written over. A missing
 /// one is an empty history.
-fn load_history(history: &mut FileHistory, path: &std::path::Path) -> Result<(), String> {
+fn load_history(history: &mut FileHistory, path: &std::path::Path) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
+    // the error names the file, and keeps its kind
+    let at = |e: Error| Error::new(e.kind(), format!("{}: {e}", path.display()));
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let f = match std::fs::OpenOptions::new()
@@ -591,24 +594,28 @@ fn load_history(history: &mut FileHistory, path: &std::path::Path) -> Result<(),
         .open(path)
     {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(at(e)),
         Ok(f) => f,
     };
-    let m = f
-        .metadata()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let m = f.metadata().map_err(at)?;
     if !m.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
     }
     let mut bytes = Vec::new();
     f.take(MAX_HISTORY_FILE + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(at)?;
     if bytes.len() as u64 > MAX_HISTORY_FILE {
-        return Err(format!(
-            "{} is larger than {} MiB",
-            path.display(),
-            MAX_HISTORY_FILE >> 20
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "{} is larger than {} MiB",
+                path.display(),
+                MAX_HISTORY_FILE >> 20
+            ),
         ));
     }
     let text = String::from_utf8_lossy(&bytes);
@@ -1060,7 +1067,7 @@ mod tests {
         let p = d.path().join("history");
         std::fs::write(&p, b"#V2\nfirst\nbad \xff byte\nthird\\nline\n").unwrap();
         let mut h = FileHistory::new();
-        assert_eq!(load_history(&mut h, &p), Ok(()));
+        assert!(load_history(&mut h, &p).is_ok());
         let entries: Vec<String> = (0..h.len())
             .filter_map(|i| {
                 h.get(i, rustyline::history::SearchDirection::Forward)
@@ -1077,10 +1084,7 @@ mod tests {
         assert!(saved.contains("third\\nline\n"), "{saved}");
         assert!(saved.ends_with("new\n"), "{saved}");
         // no file at all: nothing to read, the first save makes it
-        assert_eq!(
-            load_history(&mut FileHistory::new(), &d.path().join("none")),
-            Ok(())
-        );
+        assert!(load_history(&mut FileHistory::new(), &d.path().join("none")).is_ok());
         // a FIFO, /dev/zero: passed over, never read or waited on
         let fifo = d.path().join("fifo");
         let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
