@@ -32,25 +32,8 @@ pub(crate) fn stream_delta(line: &str) -> Option<StreamEventMessage> {
     };
     p.lit(br#"{"type":"stream_event","event":{"#)?;
     let event = p.event()?;
-    let mut fields: [Option<Option<String>>; 4] = [None, None, None, None];
-    while p.peek()? == b',' {
-        p.i += 1;
-        let slot = p.one_of(&[
-            br#""session_id":"#,
-            br#""parent_tool_use_id":"#,
-            br#""uuid":"#,
-            br#""api_message_id":"#,
-        ])?;
-        if fields[slot].is_some() {
-            return None; // a repeated key: the general path decides
-        }
-        fields[slot] = Some(p.string_or_null()?);
-    }
-    p.lit(b"}")?;
-    if p.i != p.b.len() {
-        return None;
-    }
-    let [session_id, parent_tool_use_id, uuid, api_message_id] = fields.map(Option::flatten);
+    let [session_id, parent_tool_use_id, uuid, api_message_id] =
+        p.envelope()?.map(|f| f.map(Cow::into_owned));
     Some(StreamEventMessage {
         event,
         parent_tool_use_id,
@@ -74,7 +57,8 @@ pub(crate) struct TextDelta<'a> {
 /// Read `line` if it is a `stream_event` carrying one `text_delta` of the
 /// main agent (`parent_tool_use_id` null or absent), with its text
 /// unescaped straight onto the end of `out`: nothing is allocated. The ids
-/// must be plain strings (no escapes), as the CLI writes them. Anything
+/// must be plain strings (no escapes), as the CLI writes them (one with
+/// an escape is unescaped, then declines). Anything
 /// else declines, with `out` as it was; where it answers, the answer is
 /// the general decoder's (the differential tests below).
 pub(crate) fn text_delta_into<'a>(line: &'a str, out: &mut String) -> Option<TextDelta<'a>> {
@@ -116,28 +100,15 @@ fn text_delta_inner<'a>(line: &'a str, out: &mut String) -> Option<TextDelta<'a>
     if !kind || !delta {
         return None;
     }
-    let mut fields: [Option<Option<&'a str>>; 4] = [None; 4];
-    while p.peek()? == b',' {
-        p.i += 1;
-        let slot = p.one_of(&[
-            br#""session_id":"#,
-            br#""parent_tool_use_id":"#,
-            br#""uuid":"#,
-            br#""api_message_id":"#,
-        ])?;
-        if fields[slot].is_some() {
-            return None;
-        }
-        fields[slot] = Some(match p.lit(b"null") {
-            Some(()) => None,
-            None => Some(p.plain_string()?),
-        });
-    }
-    p.lit(b"}")?;
-    if p.i != p.b.len() {
-        return None;
-    }
-    let [session_id, parent, uuid, api_message_id] = fields.map(Option::flatten);
+    // the ids as written: one with an escape declines
+    let plain = |f: Option<Cow<'a, str>>| match f {
+        None => Some(None),
+        Some(Cow::Borrowed(s)) => Some(Some(s)),
+        Some(Cow::Owned(_)) => None,
+    };
+    let [session_id, parent, uuid, api_message_id] = p.envelope()?;
+    let (session_id, uuid, api_message_id) =
+        (plain(session_id)?, plain(uuid)?, plain(api_message_id)?);
     if parent.is_some() {
         return None; // a sub-agent's: not the answer's text
     }
@@ -300,11 +271,33 @@ impl<'a> Parser<'a> {
         digits.parse().ok()
     }
 
-    fn string_or_null(&mut self) -> Option<Option<String>> {
-        if self.lit(b"null").is_some() {
-            return Some(None);
+    /// The message's fields after its event, through the line's end:
+    /// `session_id`, `parent_tool_use_id`, `uuid` and `api_message_id`,
+    /// each a string or null, each once at most (a repeated key: the
+    /// general path decides).
+    fn envelope(&mut self) -> Option<[Option<Cow<'a, str>>; 4]> {
+        let mut fields: [Option<Option<Cow<'a, str>>>; 4] = [None, None, None, None];
+        while self.peek()? == b',' {
+            self.i += 1;
+            let slot = self.one_of(&[
+                br#""session_id":"#,
+                br#""parent_tool_use_id":"#,
+                br#""uuid":"#,
+                br#""api_message_id":"#,
+            ])?;
+            if fields[slot].is_some() {
+                return None;
+            }
+            fields[slot] = Some(match self.lit(b"null") {
+                Some(()) => None,
+                None => Some(self.string()?),
+            });
         }
-        Some(Some(self.string()?.into_owned()))
+        self.lit(b"}")?;
+        if self.i != self.b.len() {
+            return None;
+        }
+        Some(fields.map(Option::flatten))
     }
 
     /// A JSON string, unescaped.
@@ -336,19 +329,6 @@ impl<'a> Parser<'a> {
             return Some(());
         }
         self.escaped_into(out)
-    }
-
-    /// A JSON string with nothing escaped in it (ids, as the CLI writes
-    /// them): anything else declines.
-    fn plain_string(&mut self) -> Option<&'a str> {
-        self.lit(b"\"")?;
-        let start = self.i;
-        let end = start + special(&self.b[start..])?;
-        if self.b[end] != b'"' {
-            return None;
-        }
-        self.i = end + 1;
-        Some(&self.s[start..end])
     }
 
     /// The rest of a string from an escape or a control character on

@@ -189,7 +189,7 @@ impl<'a> Skim<'a> {
 pub(super) fn skim(line: &[u8]) -> Option<Skim<'_>> {
     let mut p = P { b: line, i: 0 };
     if p.ws()? != b'{' {
-        return None; // an array is read as a struct too; anything else fails
+        return None; // not an object: left to serde, which reads none
     }
     p.i += 1;
     let mut s = Skim {
