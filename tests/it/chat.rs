@@ -166,7 +166,7 @@ fn esc_denies_and_interrupts() {
     t.wait_for("Allow?");
     t.send(b"\x1b");
     t.wait_for("interrupting the turn");
-    t.wait_for("API call");
+    t.wait_for("⏹ interrupted");
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
@@ -403,6 +403,7 @@ fn an_interjection_goes_out_at_once_with_priority_now() {
     let fake = Fake::after_init(vec![vec![
         expect_user("long job"),
         system_init(),
+        message_start("msg_a"),
         delta("step one of many\n"),
         Step::expect(
             json!({"type":"user","priority":"now","message":{"content":"stop, use the other file"}}),
@@ -410,6 +411,7 @@ fn an_interjection_goes_out_at_once_with_priority_now() {
         Step::Emit(
             json!({"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
         ),
+        message_start("msg_b"),
         delta("switching files\n"),
         result("done with the other file"),
     ]]);
@@ -694,6 +696,7 @@ fn a_shell_command_runs_and_its_output_goes_with_the_next_prompt() {
     let sent = "<bash-input>echo $((6*7)); printf 'bad\\033[2J\\n' >&2</bash-input>\n<bash-stdout>42\n</bash-stdout><bash-stderr>bad\n</bash-stderr>\n\nwhat is it?";
     let fake = Fake::after_init(vec![{
         let mut t = vec![expect_user(sent)];
+        t.push(assistant_text("the answer"));
         t.push(result("the answer"));
         t
     }]);

@@ -48,10 +48,16 @@ fn costly_turn(mode: &str) -> Vec<Step> {
         ),
         delta("done\n"),
         assistant_text("done\n"),
+    ]
+    .into_iter()
+    // 123 responses: the call count takes its widest usual room
+    .chain((0..122).map(|i| message_start(&format!("msg_s{i}"))))
+    .chain([
         Step::Emit(
             json!({"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"sess-1","num_turns":123,"duration_ms":4_567_890,"total_cost_usd":1234.5678,"terminal_reason":"completed"}),
         ),
-    ]
+    ])
+    .collect()
 }
 
 /// At 80 columns, with a long model name, a long branch and a four-digit

@@ -180,7 +180,7 @@ fn question_multi(cols: u16) {
     t.send(b" ");
     check(&t, "question_multi", "[x] 3. Redis");
     t.send(b"\r");
-    check(&t, "question_multi_answered", "1 API call");
+    check(&t, "question_multi_answered", "2 API calls");
     bye(t);
 }
 
@@ -272,7 +272,7 @@ fn after_a_resize() {
     t.send(b"1");
     check(&t, "after_a_resize", "[x] 1. SQLite");
     t.send(b"\r");
-    check(&t, "after_a_resize_answered", "1 API call");
+    check(&t, "after_a_resize_answered", "2 API calls");
     bye(t);
 }
 

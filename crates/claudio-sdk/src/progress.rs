@@ -569,6 +569,35 @@ pub struct Progress {
     cost_usd: Option<f64>,
     usage: Option<Usage>,
     results: u64,
+    calls: ApiCalls,
+}
+
+/// The API calls of one turn: the distinct ids of the responses it
+/// streamed or gave whole (the main agent's and its sub-agents'), so an
+/// interrupted call counts once and a response given block by block once.
+#[derive(Debug, Clone, Default)]
+struct ApiCalls {
+    ids: HashSet<String>,
+    /// The turn they belong to ended: the next call begins a new count.
+    ended: bool,
+}
+
+impl ApiCalls {
+    fn saw(&mut self, id: Option<String>) {
+        let Some(id) = id else { return };
+        if std::mem::take(&mut self.ended) {
+            self.ids.clear();
+        }
+        self.ids.insert(id);
+    }
+
+    /// The turn ended; one that ends with no call seen since the last end
+    /// made none.
+    fn end(&mut self) {
+        if std::mem::replace(&mut self.ended, true) {
+            self.ids.clear();
+        }
+    }
 }
 
 /// The result of a turn the CLI started by itself (a background agent
@@ -630,8 +659,19 @@ impl Progress {
             self.drop_finished_calls(sink);
         }
         match m {
-            Message::StreamEvent(e) if e.parent_tool_use_id.is_none() => self.dedup.event(e),
+            Message::StreamEvent(e) => {
+                if let StreamEvent::MessageStart { message } = &e.event {
+                    self.calls
+                        .saw(typed::<StartedMessage>(message).and_then(|m| m.id));
+                }
+                if e.parent_tool_use_id.is_none() {
+                    self.dedup.event(e);
+                }
+            }
             Message::Assistant(a) => {
+                if !a.is_synthetic() {
+                    self.calls.saw(a.message.id.clone());
+                }
                 if a.parent_tool_use_id.is_none() {
                     self.streamed = self.dedup.streamed(a);
                 }
@@ -693,6 +733,7 @@ impl Progress {
         );
         self.dedup = Dedup::default();
         self.automatic_result = is_automatic(m);
+        self.calls.end();
         self.results += 1;
         if r.total_cost_usd.is_some() {
             self.cost_usd = r.total_cost_usd;
@@ -764,6 +805,15 @@ impl Progress {
         self.results
     }
 
+    /// The API calls of the turn going on, or of the turn that just ended
+    /// until the next one calls the API: the distinct responses its events
+    /// showed, the main agent's and its sub-agents' (the CLI's synthetic
+    /// messages are none). The CLI's `num_turns` is not this: it counts an
+    /// interrupted one-call turn as two.
+    pub fn api_calls(&self) -> u64 {
+        self.calls.ids.len() as u64
+    }
+
     /// What the session cost so far, in US dollars, as the CLI last said
     /// (its `total_cost_usd`: the session's running total, earlier runs of
     /// a resumed session included; never to be summed over turns).
@@ -781,6 +831,7 @@ impl Progress {
     pub fn abandon_turn(&mut self, mut sink: impl FnMut(Change)) {
         self.running.retain(|_| false, &mut sink);
         self.dedup = Dedup::default();
+        self.calls.end();
         self.results_owed = 0;
     }
 

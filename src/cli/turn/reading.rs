@@ -415,6 +415,16 @@ impl Reading {
         tasks::Agents::new(self.progress.agents())
     }
 
+    /// The API calls of the turn that ended with `r`: the responses it
+    /// showed ([`Progress::api_calls`]); where it showed none (a local
+    /// command, a CLI that streams no ids), the CLI's `num_turns`.
+    pub fn api_calls(&self, r: &claudio::ResultMessage) -> u64 {
+        match self.progress.api_calls() {
+            0 => r.num_turns.unwrap_or(0),
+            n => n,
+        }
+    }
+
     /// The model's task list.
     pub fn todos(&self) -> &Todos {
         self.progress.todos()

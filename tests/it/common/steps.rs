@@ -144,6 +144,14 @@ pub fn delta(text: &str) -> Step {
     )
 }
 
+/// The stream's start of the API response `id` (the CLI streams one per
+/// call, before its deltas).
+pub fn message_start(id: &str) -> Step {
+    Step::Emit(
+        json!({"type":"stream_event","event":{"type":"message_start","message":{"id":id,"type":"message","role":"assistant","model":"fake-model","content":[]}},"parent_tool_use_id":null,"session_id":"sess-1"}),
+    )
+}
+
 pub fn assistant_text(text: &str) -> Step {
     Step::Emit(
         json!({"type":"assistant","message":{"id":"msg_1","model":"fake-model","role":"assistant","content":[{"type":"text","text":text}]},"parent_tool_use_id":null,"session_id":"sess-1"}),

@@ -855,8 +855,26 @@ impl Drawn {
             out.push_str(&format!("\x1b[{up}A"));
         }
         out.push('\r');
-        if at.cursor_col > 0 {
-            out.push_str(&format!("\x1b[{}C", at.cursor_col));
+        // the cursor's column: the row written again up to the cursor, so
+        // the terminal puts it after the character before it by its own
+        // count (a move by the layout's count lands elsewhere where the
+        // terminal gives a character another width); a prompt wider than
+        // the screen, whose last row would have to be cut, by the count
+        let r = at.cursor_row;
+        let from = starts.get(r).copied().unwrap_or(text.len());
+        let with_prompt = r == first && top == 0;
+        let before = text.get(from..pos).filter(|b| !b.contains('\n'));
+        match before {
+            Some(before) if !with_prompt || prompt_rows == 0 => {
+                out.push_str("\x1b[?7l");
+                if with_prompt {
+                    out.push_str(shown);
+                }
+                out.push_str(before);
+                out.push_str("\x1b[?7h");
+            }
+            _ if at.cursor_col > 0 => out.push_str(&format!("\x1b[{}C", at.cursor_col)),
+            _ => {}
         }
         self.cursor_row = row;
         self.end_row = last;
@@ -959,6 +977,97 @@ mod tests {
         let (text, pos) = shown_line(&line);
         assert_eq!(&text[pos..], "c");
         assert!(!text.contains('\t'));
+    }
+
+    /// Where the terminal gives a character another width than the
+    /// layout does (an ambiguous-width `±` drawn wide, an emoji joined with
+    /// ZWJ drawn as one), the cursor still lands right after the
+    /// character before it: it was moved by the layout's count, so typing
+    /// went on a column or more away from where the text was.
+    #[test]
+    fn the_cursor_lands_where_the_terminal_drew_the_character_before_it() {
+        use unicode_width::UnicodeWidthChar;
+        let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}";
+        // this terminal: `±` two columns, a ZWJ sequence two in all
+        let cases = [("a±b±c", "de", 30, 0), (family, "x", 30, 0)];
+        let widths = |t: &str| -> usize {
+            let mut n = 0;
+            let mut joined = false;
+            for c in t.chars() {
+                n += match c {
+                    '±' => 2,
+                    '\u{200d}' => {
+                        joined = true;
+                        0
+                    }
+                    _ if std::mem::take(&mut joined) => 0,
+                    c => c.width().unwrap_or(0),
+                };
+            }
+            n
+        };
+        for (left, right, w, row) in cases {
+            let mut line = PromptLine::new(FileHistory::new(), false);
+            line.start(left, right);
+            let mut d = Drawn::default();
+            let out = d.frame(&line, "› ", "› ", w, 10);
+            let (r, col) = cursor_after(&out, w, widths);
+            assert_eq!(r, row, "{out:?}");
+            assert_eq!(col, 2 + widths(left), "{left:?}: {out:?}");
+        }
+        // a line over two rows, the cursor on the second: the same
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let left = format!("{}±±", "y".repeat(30));
+        line.start(&left, "z");
+        let mut d = Drawn::default();
+        let out = d.frame(&line, "› ", "› ", 20, 10);
+        let (r, col) = cursor_after(&out, 20, widths);
+        assert_eq!((r, col), (1, widths(&left[18..])), "{out:?}");
+    }
+
+    /// Where a terminal that counts text by `widths` leaves its cursor
+    /// after `out` (row from where it began, column), autowrap as `out`
+    /// sets it.
+    fn cursor_after(out: &str, cols: usize, widths: impl Fn(&str) -> usize) -> (usize, usize) {
+        let (mut row, mut col, mut wrap) = (0usize, 0usize, true);
+        let mut rest = out;
+        while let Some(c) = rest.chars().next() {
+            if let Some(csi) = rest.strip_prefix("\x1b[") {
+                let end = csi.find(|c: char| c.is_ascii_alphabetic()).unwrap();
+                let (params, op) = (&csi[..end], &csi[end..=end]);
+                let n: usize = params.trim_start_matches('?').parse().unwrap_or(1);
+                match (op, params) {
+                    ("A", _) => row -= n,
+                    ("B", _) => row += n,
+                    ("C", _) => col = (col + n).min(cols - 1),
+                    ("l", "?7") => wrap = false,
+                    ("h", "?7") => wrap = true,
+                    _ => {}
+                }
+                rest = &csi[end + 1..];
+                continue;
+            }
+            match c {
+                '\r' => col = 0,
+                '\n' => row += 1,
+                _ => {
+                    // a run of text, counted whole (a ZWJ joins across it)
+                    let end = rest.find(['\x1b', '\r', '\n']).unwrap_or(rest.len());
+                    col += widths(&rest[..end]);
+                    if col >= cols {
+                        if wrap {
+                            (row, col) = (row + col / cols, col % cols);
+                        } else {
+                            col = cols - 1;
+                        }
+                    }
+                    rest = &rest[end..];
+                    continue;
+                }
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+        (row, col)
     }
 
     /// A line taller than the screen (a paste of a thousand lines) is

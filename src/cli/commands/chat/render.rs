@@ -816,7 +816,7 @@ impl Renderer {
         }
         let running = session.agents_running();
         let s = self.opts.style;
-        let calls = r.num_turns.unwrap_or(0);
+        let calls = session.reading.api_calls(r);
         let secs = r.duration_ms.unwrap_or(0) as f64 / 1000.0;
         let error_shown = std::mem::take(&mut self.error_shown);
         // an interrupt is an interrupt, whatever key made it: Esc at a
@@ -868,10 +868,12 @@ impl Renderer {
         // (lower goes first; none stays)
         let state = &session.state;
         let t = &state.totals;
-        let mut parts: Vec<(String, Option<u8>)> = vec![
-            (format!("{calls} API call{plural}"), None),
-            (format!("{secs:.1}s"), Some(2)),
-        ];
+        // a turn that called no API (a local command) says nothing of calls
+        let mut parts: Vec<(String, Option<u8>)> = Vec::new();
+        if calls > 0 {
+            parts.push((format!("{calls} API call{plural}"), None));
+        }
+        parts.push((format!("{secs:.1}s"), Some(2)));
         if let Some(session) = t.session_cost_usd {
             match t.last_prompt_usd {
                 // a prompt that cost nothing (a local command) says only the session

@@ -612,7 +612,7 @@ fn question_single(cols: u16) {
     t.line("pick a db");
     check(&t, "question_single", "esc declines");
     t.send(b"2");
-    check(&t, "question_single_answered", "1 API call");
+    check(&t, "question_single_answered", "2 API calls");
     bye(t);
 }
 
@@ -632,7 +632,7 @@ fn question_multi(cols: u16) {
     t.send(b" ");
     check(&t, "question_multi", "[x] 3. Redis");
     t.send(b"\r");
-    check(&t, "question_multi_answered", "1 API call");
+    check(&t, "question_multi_answered", "2 API calls");
     bye(t);
 }
 
@@ -717,7 +717,7 @@ fn task_list(cols: u16) {
     ]]);
     let mut t = chat(&fake, cols);
     t.line("plan and do it");
-    t.wait_for("1 API call");
+    t.wait_for("2 API calls");
     // typed before the prompt, it would be a prompt typed ahead
     t.wait_prompt();
     t.line("/todos");
@@ -1011,7 +1011,7 @@ fn approve_bash(cols: u16) {
     // the spinner drawn under the denied call, then the CLI goes on
     wait_spinner_after(&t, "denied");
     std::fs::write(&go, "").unwrap();
-    check(&t, "approve_bash_denied", "1 API call");
+    check(&t, "approve_bash_denied", "2 API calls");
     bye(t);
 }
 
@@ -1049,7 +1049,7 @@ fn approve_edit(cols: u16) {
     t.line("fix it");
     check(&t, "approve_edit", "Enter ›");
     t.line("y");
-    check(&t, "approve_edit_allowed", "1 API call");
+    check(&t, "approve_edit_allowed", "2 API calls");
     bye(t);
 }
 
@@ -1088,7 +1088,7 @@ fn approve_write(cols: u16) {
     t.line("write it down");
     check(&t, "approve_write", "Enter ›");
     t.line("a");
-    check(&t, "approve_write_allowed", "1 API call");
+    check(&t, "approve_write_allowed", "2 API calls");
     bye(t);
 }
 

@@ -44,6 +44,9 @@ impl Session {
             }
             seen(s)
         });
+        if let Message::Result(r) = m {
+            self.state.totals.api_calls += self.reading.api_calls(r);
+        }
     }
 
     /// How many sub-agents are still at work.
@@ -98,7 +101,9 @@ impl Session {
 pub struct Totals {
     /// Prompts answered in this chat (results seen).
     pub prompts: u64,
-    /// API calls made in this chat (the CLI's `num_turns`, summed).
+    /// API calls made in this chat (each turn's distinct responses, as its
+    /// reading counts them, not the CLI's `num_turns`: see
+    /// [`Reading::api_calls`]).
     pub api_calls: u64,
     /// What this chat's prompts cost, over every session it held.
     pub cost_usd: f64,
@@ -214,7 +219,6 @@ impl SessionState {
                     self.context_window = Some(w);
                 }
                 let fresh = !std::mem::take(&mut self.resuming);
-                self.totals.api_calls += r.num_turns.unwrap_or(0);
                 self.totals
                     .result(r.session_id.as_deref(), r.total_cost_usd, fresh);
                 self.totals.duration += Duration::from_millis(r.duration_ms.unwrap_or(0));
@@ -294,10 +298,62 @@ mod tests {
         for total in [0.25, 0.5] {
             s.observe(&msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":2,"duration_ms":1500,"total_cost_usd":total,"session_id":"s2"})));
         }
-        assert_eq!(s.totals.api_calls, 4);
         assert_eq!(s.totals.prompts, 2);
         assert_eq!(s.totals.duration, Duration::from_secs(3));
         assert_eq!(s.session_id.as_deref(), Some("s2"));
+    }
+
+    /// API calls are the responses a turn showed, not the CLI's
+    /// `num_turns`: an interrupted one-call turn said "2 API calls".
+    #[test]
+    fn api_calls_are_the_distinct_responses_of_each_turn() {
+        let mut s = Session::default();
+        let now = Instant::now();
+        let see = |s: &mut Session, v: serde_json::Value| drop(s.see(&msg(v), now));
+        // interrupted while its one response streamed: no `assistant` line
+        see(
+            &mut s,
+            json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"r1"}},"session_id":"s"}),
+        );
+        see(
+            &mut s,
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":2,"session_id":"s"}),
+        );
+        assert_eq!(s.reading.progress().api_calls(), 1);
+        assert_eq!(s.state.totals.api_calls, 1);
+        // two responses, each given block by block, a sub-agent's, and the
+        // CLI's synthetic message (no call)
+        let a = |id: &str, parent: serde_json::Value| {
+            json!({"type":"assistant","parent_tool_use_id":parent,"session_id":"s",
+            "message":{"id":id,"model":"m","role":"assistant","content":[{"type":"text","text":"x"}]}})
+        };
+        see(&mut s, a("r2", json!(null)));
+        assert_eq!(
+            s.reading.progress().api_calls(),
+            1,
+            "a new turn counts afresh"
+        );
+        see(&mut s, a("r2", json!(null)));
+        see(&mut s, a("r3", json!(null)));
+        see(&mut s, a("r4", json!("toolu_1")));
+        see(
+            &mut s,
+            json!({"type":"assistant","parent_tool_use_id":null,"session_id":"s",
+            "message":{"id":"r5","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"No response requested."}]}}),
+        );
+        see(
+            &mut s,
+            json!({"type":"result","subtype":"success","is_error":false,"num_turns":9,"session_id":"s"}),
+        );
+        assert_eq!(s.reading.progress().api_calls(), 3);
+        assert_eq!(s.state.totals.api_calls, 4);
+        // a turn that showed no response: the CLI's count is all there is
+        see(
+            &mut s,
+            json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"session_id":"s"}),
+        );
+        assert_eq!(s.reading.progress().api_calls(), 0);
+        assert_eq!(s.state.totals.api_calls, 5);
     }
 
     /// `/new` after `-r` (or a rewind to before the first prompt): the

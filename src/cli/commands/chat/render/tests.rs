@@ -422,7 +422,7 @@ fn the_task_list_is_live_toggled_and_left_behind_at_the_end() {
         "the list as the turn left it: {end}"
     );
     assert!(
-        end.find("Writing tests") < end.find("── 1 API call"),
+        end.find("Writing tests") < end.find("── 2 API calls"),
         "{end}"
     );
 }
