@@ -507,7 +507,8 @@ impl<R> Machine<R> {
         let step = match event {
             Event::Key(input) => {
                 if let TermEvent::Resize(w, _) = &input {
-                    // drawn again once the dialog is over
+                    // the live region is drawn again once the dialog is
+                    // over; the dialog draws itself again at the new width
                     out.draw(Draw::Width(*w as usize));
                 }
                 asking.dialog.input(input)
