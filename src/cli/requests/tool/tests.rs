@@ -770,3 +770,48 @@ fn a_resize_draws_the_question_again_at_the_new_width() {
     let k = KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE);
     assert_eq!(a.input(Input::Key(k), &at(40)).write, "y");
 }
+
+/// Where the question is is not known after the chat was stopped and
+/// brought back (a shell wrote meanwhile): a resize draws it anew below,
+/// erasing nothing; a question asked again after a choice not offered is
+/// drawn again under it, with what was typed.
+#[test]
+fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = |width| Screen {
+        style: Style::plain(),
+        width,
+        height: 40,
+    };
+    let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+    let mut a = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
+    a.start(&at(80));
+    for c in "p\r".chars() {
+        let code = if c == '\r' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        a.input(Input::Key(KeyEvent::new(code, KeyModifiers::NONE)), &at(80));
+    }
+    a.input(
+        Input::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE)),
+        &at(80),
+    );
+    let again = a.resized(&at(60));
+    assert!(
+        again.starts_with("\x1b[") && again.contains("\r\x1b[J"),
+        "{again:?}"
+    );
+    assert!(again.ends_with("Enter › x"), "{again:?}");
+    assert!(
+        again.contains("Enter › p\r\n"),
+        "what was typed stays: {again:?}"
+    );
+    a.screen_changed(None);
+    let anew = a.resized(&at(50));
+    assert!(anew.starts_with("\r\n"), "{anew:?}");
+    assert!(!anew.contains("\x1b[J"), "nothing erased: {anew:?}");
+    assert!(anew.ends_with("Enter › x"), "{anew:?}");
+}
