@@ -147,6 +147,13 @@ pub trait Kind: std::fmt::Debug + Send {
     /// The chat: what is drawn is no longer where it was (a resize, with
     /// the new size; `None`: unknown), so nothing drawn is erased.
     fn screen_changed(&mut self, _size: Option<(usize, usize)>) {}
+    /// The chat: the terminal is now `at`'s size (a resize while it
+    /// waits): what to write to draw it again there. By default nothing
+    /// ([`Kind::screen_changed`]: it is drawn anew at its next key).
+    fn resized(&mut self, at: &Screen) -> String {
+        self.screen_changed(Some((at.width, at.height)));
+        String::new()
+    }
     /// The chat: what closes what is open, when the request ends unanswered.
     fn close(&mut self) -> String;
     /// `ask`: what to write before the next line is read.

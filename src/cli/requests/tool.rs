@@ -254,6 +254,11 @@ impl ToolAnswer {
         &self.offer
     }
 
+    /// What is typed so far (as it was echoed).
+    pub fn typed(&self) -> &str {
+        &self.typed
+    }
+
     /// The same question again, nothing typed.
     pub fn reset(&mut self, can_expand: bool) {
         self.typed.clear();
@@ -341,6 +346,34 @@ impl Shown {
         style: Style,
         width: usize,
     ) -> Shown {
+        Frame::new(req, change, agent, here, style).shown(req, width)
+    }
+}
+
+/// What a tool approval's question is drawn from, at any width: the
+/// proposed change's diff rendered once (or why there is none), folded and
+/// whole, and who asks. The chat draws the question again from it when the
+/// terminal changes width while it waits.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    first: Body,
+    all: Body,
+    agent: Option<String>,
+    here: Here,
+    style: Style,
+}
+
+impl Frame {
+    /// The question's parts for `req`; `change` is the proposed edit, as
+    /// [`diff::proposed`] read it; `agent`, the sub-agent that asks; its
+    /// paths shown from `here`.
+    pub fn new(
+        req: &CanUseToolRequest,
+        change: Option<&Result<Change, Unavailable>>,
+        agent: Option<&str>,
+        here: &Here,
+        style: Style,
+    ) -> Frame {
         // the diff is made once (a big one takes a while), and folded;
         // when there is none, what the CLI will act on is shown as it is
         let rendered = match change {
@@ -358,9 +391,29 @@ impl Shown {
                 raw.as_ref().map(|r| r.folded_at(diff::FOLD_AT)),
             )),
         };
-        let (folded, was_folded) = screen(req, &first, false, agent, here, style, width);
-        let whole = was_folded.then(|| screen(req, &rendered, true, agent, here, style, width).0);
+        Frame {
+            first,
+            all: rendered,
+            agent: agent.map(str::to_owned),
+            here: here.clone(),
+            style,
+        }
+    }
+
+    /// The question, each row within `width`: folded, and whole when
+    /// something was folded.
+    pub fn shown(&self, req: &CanUseToolRequest, width: usize) -> Shown {
+        let (folded, was_folded) = self.screen(req, false, width);
+        let whole = was_folded.then(|| self.screen(req, true, width).0);
         Shown { folded, whole }
+    }
+
+    /// The question folded (or, `expanded`, whole) within `width`, and
+    /// whether something was folded.
+    fn screen(&self, req: &CanUseToolRequest, expanded: bool, width: usize) -> (String, bool) {
+        let body = if expanded { &self.all } else { &self.first };
+        let agent = self.agent.as_deref();
+        screen(req, body, expanded, agent, &self.here, self.style, width)
     }
 }
 
@@ -542,8 +595,10 @@ fn open(req: &CanUseToolRequest, at: &super::Asking<'_>) -> super::Opened {
     let change = diff::proposed(&req.tool_name, &req.input, at.cwd);
     let here = Here::new(at.cwd);
     let agent = at.agent.as_deref();
-    let shown = Shown::new(req, change.as_ref(), agent, &here, at.style, at.width);
-    super::Opened::Ask(Box::new(Approval::new(req.clone(), shown)))
+    let frame = Frame::new(req, change.as_ref(), agent, &here, at.style);
+    let shown = frame.shown(req, at.width);
+    let approval = Approval::new(req.clone(), shown).drawn_from(frame);
+    super::Opened::Ask(Box::new(approval))
 }
 
 /// A tool approval being asked: `y`, `a`, `p`, `u`, `n` or a reason, each
@@ -556,6 +611,23 @@ pub struct Approval {
     whole: Option<String>,
     /// What to show next: the question, then (`ask`) the question again.
     next: String,
+    /// What the question is drawn from, to draw it again at another width
+    /// (the chat's terminal resized while it waits); `None`: it is not.
+    frame: Option<Frame>,
+    /// What the chat's dialog drew since its question began, bar the
+    /// answer being typed, and the width it was drawn at: what a resize
+    /// erases before the question is drawn again.
+    drawn: String,
+    drawn_at: usize,
+    /// What was drawn under the question since (the question asked again
+    /// after a choice not offered): drawn again under it.
+    under: String,
+    /// The whole diff is shown (`d`).
+    expanded: bool,
+    /// What is on the screen is no longer known (the chat was stopped and
+    /// brought back): a resize draws the question anew below, erasing
+    /// nothing.
+    lost: bool,
 }
 
 impl Approval {
@@ -567,6 +639,27 @@ impl Approval {
             req: Box::new(req),
             whole: shown.whole,
             next: shown.folded,
+            frame: None,
+            drawn: String::new(),
+            drawn_at: 0,
+            under: String::new(),
+            expanded: false,
+            lost: false,
+        }
+    }
+
+    /// Drawn again from `frame` when the chat's terminal changes width
+    /// while it waits.
+    pub fn drawn_from(mut self, frame: Frame) -> Approval {
+        self.frame = Some(frame);
+        self
+    }
+
+    /// Something more drawn under the question (not the typed answer).
+    fn drew(&mut self, text: &str, under: bool) {
+        self.drawn.push_str(text);
+        if under {
+            self.under.push_str(text);
         }
     }
 
@@ -593,10 +686,48 @@ impl Approval {
 }
 
 impl super::Kind for Approval {
-    fn start(&mut self, _at: &super::Screen) -> super::Step {
-        super::Step {
-            write: std::mem::take(&mut self.next),
-            done: None,
+    fn start(&mut self, at: &super::Screen) -> super::Step {
+        let write = std::mem::take(&mut self.next);
+        self.drawn = write.clone();
+        self.drawn_at = at.width;
+        super::Step { write, done: None }
+    }
+
+    /// The question drawn again at the new width, with what was typed:
+    /// the old one erased from its first row (as the terminal drew it at
+    /// the old width) to the end of the screen.
+    fn resized(&mut self, at: &super::Screen) -> String {
+        let Some(frame) = &self.frame else {
+            return String::new();
+        };
+        if at.width == self.drawn_at && !self.lost {
+            return String::new();
+        }
+        let question = frame.screen(&self.req, self.expanded, at.width).0;
+        let typed = self.answer.typed();
+        let mut out = String::new();
+        if std::mem::take(&mut self.lost) {
+            out.push_str("\r\n");
+        } else {
+            let on_screen = format!("{}{typed}", self.drawn);
+            let rows = crate::cli::term::picker::screen_rows(&on_screen, self.drawn_at);
+            if rows > 1 {
+                out.push_str(&format!("\x1b[{}A", rows - 1));
+            }
+            out.push_str("\r\x1b[J");
+        }
+        let question = question.replace('\n', "\r\n");
+        out.push_str(&question);
+        out.push_str(&self.under);
+        out.push_str(typed);
+        self.drawn = format!("{question}{}", self.under);
+        self.drawn_at = at.width;
+        out
+    }
+
+    fn screen_changed(&mut self, size: Option<(usize, usize)>) {
+        if size.is_none() {
+            self.lost = true;
         }
     }
 
@@ -616,16 +747,28 @@ impl super::Kind for Approval {
             Some(ToolChoice::ShowWholeDiff) => {
                 // the whole diff, and the question again
                 if let Some(all) = self.whole.take() {
+                    // what was typed (`d`) stays above it
+                    self.drawn.push_str(self.answer.typed());
                     step.write.push_str("\r\n");
                     step.write.push_str(&all);
+                    self.drawn.push_str("\r\n");
+                    self.drawn.push_str(&all);
+                    // a resize draws the whole question alone
+                    self.expanded = true;
+                    self.under.clear();
                 }
                 self.answer.reset(false);
                 return step;
             }
             Some(ToolChoice::NotOffered(why)) => {
                 let again = ask_again(&why, &offer, style);
-                step.write.push_str("\r\n");
-                step.write.push_str(&again.replace('\n', "\r\n"));
+                let again = format!("\r\n{}", again.replace('\n', "\r\n"));
+                // what was typed stays, and so does the question again
+                // (drawn again under the question at a resize)
+                let typed = self.answer.typed().to_owned();
+                self.drew(&typed, true);
+                self.drew(&again, true);
+                step.write.push_str(&again);
                 self.answer.reset(self.whole.is_some());
                 return step;
             }

@@ -4,7 +4,7 @@
 //! events, among its messages.
 
 use super::dialog::PendingRequest;
-use super::machine::Event;
+use super::work::Said;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::options::build_options;
 use claudio::{Client, Options};
@@ -37,7 +37,7 @@ pub(super) struct Connection {
     /// What the CLI said after the work's end, read while a dialog was
     /// open: the next work takes it in first (it was read off the
     /// session's queue, and would be lost).
-    held_over: std::collections::VecDeque<Event<PendingRequest>>,
+    held_over: std::collections::VecDeque<Said<PendingRequest>>,
 }
 
 impl Connection {
@@ -121,12 +121,12 @@ impl Connection {
     }
 
     /// Keep what the CLI said (or what was typed) for the next work.
-    pub(super) fn hold(&mut self, events: impl IntoIterator<Item = Event<PendingRequest>>) {
+    pub(super) fn hold(&mut self, events: impl IntoIterator<Item = Said<PendingRequest>>) {
         self.held_over.extend(events);
     }
 
     /// What was held for this work, taken.
-    pub(super) fn take_held(&mut self) -> std::collections::VecDeque<Event<PendingRequest>> {
+    pub(super) fn take_held(&mut self) -> std::collections::VecDeque<Said<PendingRequest>> {
         std::mem::take(&mut self.held_over)
     }
 

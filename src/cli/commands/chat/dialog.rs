@@ -132,10 +132,12 @@ impl Dialog {
         let input = match event {
             TermEvent::Resize(w, h) => {
                 (self.width, self.height) = ((w as usize).max(20), (h as usize).max(6));
-                if let State::Asking(kind) = &mut self.state {
-                    kind.screen_changed(Some((self.width, self.height)));
-                }
-                return Step::default();
+                let at = self.screen();
+                let write = match &mut self.state {
+                    State::Asking(kind) => kind.resized(&at),
+                    State::Decided { .. } => String::new(),
+                };
+                return Step { write, done: None };
             }
             TermEvent::Key(k) => Input::Key(k),
             TermEvent::Paste(text) => Input::Paste(text),

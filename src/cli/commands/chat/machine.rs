@@ -22,11 +22,14 @@
 //! from it; what the screen is to show ([`Draw`]) is drawn once the step
 //! has decided, in order, by the renderer.
 //!
-//! The CLI's requests come among its messages ([`Event::Asks`]). One
-//! dialog is open at a time; while it is, what the CLI says (its messages,
-//! its other requests, its end) is held and stepped in, in order, once it
-//! is answered ([`Machine::next_held`]): the CLI is read all the while,
-//! and the dialog is not disturbed.
+//! The CLI's requests come among its messages. One dialog is open at a
+//! time; while it is, the loop holds what the CLI says (its messages, its
+//! other requests, its end) and steps it in, in order, once it is
+//! answered (`work.rs`'s `Inbox`): the CLI is read all the while, and the
+//! dialog is not disturbed. A request's dialog is made by the loop when
+//! its turn comes, and the machine is told of it once, as it opens
+//! ([`Event::Request`]); its answer ([`Effect::Reply`]) lets the loop open
+//! the next.
 
 use super::dialog::{Dialog, Done};
 use super::keys::TermEvent;
@@ -35,7 +38,6 @@ use super::state::Session;
 use super::typeahead::{Action, TypeAhead};
 use crate::cli::common::exit::Exit;
 use crate::cli::sanitize::Sanitizer;
-use crate::cli::turn::events::HELD_MAX;
 use crate::cli::turn::interrupt::Press;
 #[cfg(test)]
 use crate::cli::turn::SETTLE;
@@ -64,12 +66,12 @@ pub(super) enum Event<R> {
     Closed,
     /// The CLI's output failed.
     Failed(claudio::Error),
-    /// The CLI asks something (a tool to allow, a question, a plan): it is
-    /// asked in its turn, once no other is ([`Effect::Open`]).
-    Asks(R),
-    /// The dialog for a request [`Effect::Open`] named, to be answered
-    /// through `dialog`. The keys read before its question is drawn (while
-    /// it was made) come with it: the type-ahead's, never its answer.
+    /// The CLI asks something (a tool to allow, a question, a plan), and
+    /// no other dialog is open: `dialog` asks it. The loop made it when
+    /// the request's turn came (a proposed edit's diff read against the
+    /// file as the edits allowed before it left it). The keys read before
+    /// its question is drawn (while it was made) come with it: the
+    /// type-ahead's, never its answer.
     Request {
         typed_before: Vec<TermEvent>,
         request: R,
@@ -109,10 +111,7 @@ pub(super) enum Effect<R> {
     /// Single keys on a raw terminal (a dialog is open), or back to the
     /// chat's character mode.
     Raw(bool),
-    /// Make the dialog for this request and step it in
-    /// ([`Event::Request`]): no other is open.
-    Open(R),
-    /// Answer the request.
+    /// Answer the request (the loop may then open the next one).
     Reply(R, claudio::PermissionResult),
     /// Put the keys back in character mode (after Ctrl-Z).
     RestoreKeys,
@@ -191,15 +190,9 @@ struct Asking<R> {
 #[derive(Debug)]
 pub(super) struct Machine<R> {
     stage: Stage,
-    /// A request being asked: keys go to its dialog.
+    /// A request being asked: keys go to its dialog (the loop holds what
+    /// the CLI says meanwhile).
     asking: Option<Asking<R>>,
-    /// A request's dialog is being made ([`Effect::Open`] went out).
-    opening: bool,
-    /// What the CLI said while a dialog was open (its messages, its other
-    /// requests), in order: taken in once it is answered
-    /// ([`Machine::next_held`]), so the CLI is read all the while and the
-    /// dialog is not disturbed.
-    held: std::collections::VecDeque<Event<R>>,
     ended: bool,
 }
 
@@ -286,8 +279,6 @@ impl<R> Machine<R> {
         let work = Machine {
             stage: Stage::Turn(TurnWatch::prompt(After::Answer)),
             asking: None,
-            opening: false,
-            held: Default::default(),
             ended: false,
         };
         let effects = collected(|emit| {
@@ -313,8 +304,6 @@ impl<R> Machine<R> {
                 prompt,
             },
             asking: None,
-            opening: false,
-            held: Default::default(),
             ended: false,
         };
         let effects = collected(|emit| {
@@ -337,8 +326,6 @@ impl<R> Machine<R> {
                 until: now + MODE_WAIT,
             },
             asking: None,
-            opening: false,
-            held: Default::default(),
             ended: false,
         };
         (work, Vec::new())
@@ -350,40 +337,11 @@ impl<R> Machine<R> {
         self.ended
     }
 
-    /// Whether a request is being asked (keys go to its dialog; what the
-    /// CLI says meanwhile is held).
+    /// Whether a request is being asked: keys go to its dialog, and what
+    /// the CLI says meanwhile is held by the loop, not stepped in (the
+    /// machine ignores it).
     pub(super) fn asking(&self) -> bool {
         self.asking.is_some()
-    }
-
-    /// Whether as much is held as may be: read nothing more from the CLI
-    /// until the dialog is answered.
-    pub(super) fn held_full(&self) -> bool {
-        self.held.len() >= HELD_MAX
-    }
-
-    /// What is held and not taken in yet: at the work's end, for the next
-    /// work to take in first ([`Machine::hold`]).
-    pub(super) fn take_held(&mut self) -> std::collections::VecDeque<Event<R>> {
-        std::mem::take(&mut self.held)
-    }
-
-    /// Events read before this work began, held over from the work before:
-    /// taken in first, in order ([`Machine::next_held`]).
-    pub(super) fn hold(&mut self, events: std::collections::VecDeque<Event<R>>) {
-        let mut events = events;
-        events.append(&mut self.held);
-        self.held = events;
-    }
-
-    /// The next event held while a dialog was open, once none is (nor is
-    /// one being made) and the work goes on: the loop steps it in before
-    /// it reads anything new.
-    pub(super) fn next_held(&mut self) -> Option<Event<R>> {
-        if self.asking.is_some() || self.opening || self.ended {
-            return None;
-        }
-        self.held.pop_front()
     }
 
     /// Take in one event at time `now`.
@@ -405,26 +363,6 @@ impl<R> Machine<R> {
         if self.ended {
             return;
         }
-        let event = match event {
-            // while a dialog is open (or being made), what the CLI says
-            // waits for its answer
-            e @ (Event::Message(_)
-            | Event::LongLine(_)
-            | Event::Asks(_)
-            | Event::Closed
-            | Event::Failed(_))
-                if self.asking.is_some() || self.opening =>
-            {
-                let gone = matches!(e, Event::Closed | Event::Failed(_));
-                self.held.push_back(e);
-                if !gone {
-                    return;
-                }
-                // the session is gone, and its question with it
-                Event::Withdrawn
-            }
-            e => e,
-        };
         if self.asking.is_some() {
             let mut out = Out::new(emit);
             self.step_asking(p, event, now, &mut out);
@@ -440,17 +378,11 @@ impl<R> Machine<R> {
                 self.message(p, &m, now, &mut out);
                 self.checked(p, now, out)
             }
-            Event::Asks(request) => {
-                // no other is open: its dialog is made now
-                self.opening = true;
-                emit(Effect::Open(request));
-            }
             Event::Request {
                 typed_before,
                 request,
                 dialog,
             } => {
-                self.opening = false;
                 let mut out = Out::new(emit);
                 self.typed_before(p, typed_before, &mut out);
                 self.request(p, request, dialog, now, &mut out);
@@ -556,7 +488,7 @@ impl<R> Machine<R> {
                 out.draw(Draw::Continued(width));
             }
             // taken by `step`
-            Event::Message(_) | Event::Asks(_) | Event::Request { .. } => {}
+            Event::Message(_) | Event::Request { .. } => {}
         }
     }
 
@@ -575,7 +507,8 @@ impl<R> Machine<R> {
         let step = match event {
             Event::Key(input) => {
                 if let TermEvent::Resize(w, _) = &input {
-                    // drawn again once the dialog is over
+                    // the live region is drawn again once the dialog is
+                    // over; the dialog draws itself again at the new width
                     out.draw(Draw::Width(*w as usize));
                 }
                 asking.dialog.input(input)
@@ -589,8 +522,8 @@ impl<R> Machine<R> {
                 out.push(Effect::Raw(true));
                 return;
             }
-            // ticks and Ctrl-C wait for the answer (the CLI's messages
-            // were held before)
+            // ticks and Ctrl-C wait for the answer; what the CLI says is
+            // held by the loop meanwhile (its end comes as `Withdrawn`)
             _ => return,
         };
         out.write(step.write);

@@ -220,6 +220,8 @@ struct Term {
     raw: Arc<Mutex<Vec<u8>>>,
     writes: Arc<Writes>,
     keys: Scripted,
+    /// The size the chat reads (columns, rows).
+    size: Arc<Mutex<(u16, u16)>>,
     chat: Option<JoinHandle<anyhow::Result<Exit>>>,
     /// How the chat ended, once it did.
     ended: Arc<Mutex<Option<String>>>,
@@ -267,6 +269,15 @@ impl Term {
         for e in events(bytes) {
             self.keys.send(e);
         }
+    }
+
+    /// The terminal is made `cols` wide (a terminal that does not wrap
+    /// its rows again: each is cut at the new width), and the chat told.
+    fn resize(&mut self, cols: u16) {
+        let (rows, _) = self.size();
+        self.screen.lock().unwrap().set_size(rows, cols);
+        *self.size.lock().unwrap() = (cols, rows);
+        self.keys.send(Event::Resize(cols, rows));
     }
 
     /// `text` and Enter.
@@ -441,6 +452,7 @@ fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
         })),
         size: Arc::new(Mutex::new((cols, rows))),
     };
+    let size = on.size.clone();
     let (keys, scripted) = Keys::scripted();
     let ended = Arc::new(Mutex::new(None));
     let end = ended.clone();
@@ -465,6 +477,7 @@ fn chat_with(fake: &Fake, rows: u16, cols: u16, args: &[&str]) -> Term {
         raw,
         writes,
         keys: scripted,
+        size,
         chat: Some(chat),
         ended,
         _env: env,
@@ -594,6 +607,7 @@ at_widths!(
     rewind,
     resume,
     approve_bash,
+    approve_bash_narrowed,
     approve_edit,
     approve_write,
     chosen_model,
@@ -1012,6 +1026,41 @@ fn approve_bash(cols: u16) {
     wait_spinner_after(&t, "denied");
     std::fs::write(&go, "").unwrap();
     check(&t, "approve_bash_denied", "2 API calls");
+    bye(t);
+}
+
+/// The terminal made narrower while a Bash call's approval waits: the
+/// approval is drawn again at the new width, with what was typed, none of
+/// the old one's rows left; the answer goes on (#42).
+fn approve_bash_narrowed(cols: u16) {
+    let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
+    let fake = Fake::after_init(vec![vec![
+        expect_user("find it"),
+        session_init(),
+        assistant_tool_use("toolu_b1", "Bash", json!({"command":command})),
+        Step::Emit(
+            json!({"type":"control_request","request_id":"b1","request":{"subtype":"can_use_tool","tool_name":"Bash",
+            "input":{"command":command},"description":"Find where the totals are rounded",
+            "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs:*"}],"behavior":"allow","destination":"localSettings"}],
+            "tool_use_id":"toolu_b1"}}),
+        ),
+        Step::expect(json!({"type":"control_response"})),
+        Step::Emit(
+            json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b1","is_error":true,"content":"The user denied this tool call."}]},"parent_tool_use_id":null,"session_id":SESSION}),
+        ),
+        assistant_text("Understood."),
+        result("Understood."),
+    ]]);
+    let mut t = chat(&fake, cols);
+    t.line("find it");
+    t.wait_for("Enter ›");
+    t.send(b"no wa");
+    t.wait_for("› no wa");
+    let narrower = cols - cols / 4;
+    t.resize(narrower);
+    check(&t, "approve_bash_narrowed", "› no wa");
+    t.line("y");
+    t.wait_for("Understood.");
     bye(t);
 }
 

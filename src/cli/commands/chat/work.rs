@@ -2,6 +2,13 @@
 //! ([`Machine`], in `machine.rs`) its events (keys, messages, requests, ticks, signals) and
 //! carries out its effects, for a turn and for the wait while background
 //! agents work between prompts.
+//!
+//! A request from the CLI passes here once: taken in at once when no
+//! dialog is open, or held in the [`Inbox`] among what the CLI said after
+//! it until the dialog before it is answered; then its dialog is made
+//! (its turn came: a proposed edit's diff is read against the file as the
+//! edits allowed before it left it) and the machine is stepped with it
+//! once ([`Event::Request`]).
 
 use super::connection::Connection;
 use super::dialog::{Dialog, PendingRequest};
@@ -15,7 +22,7 @@ use crate::cli::requests;
 use crate::cli::requests::publish;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::console;
-use crate::cli::turn::events::{Happened, Signals, Source, Wait};
+use crate::cli::turn::events::{Happened, Signals, Source, Wait, HELD_MAX};
 use crate::cli::turn::summary::Here;
 use claudio::{
     Client, PermissionMode, PermissionResult, Priority, RequestBody, RequestState, Responder,
@@ -166,7 +173,7 @@ impl Work<'_> {
         self.screen.renderer_mut().set_height(terminal_height());
         let (mut work, first) = start(&mut self.parts(), Instant::now());
         // what the work before read and did not take in comes first
-        work.hold(self.conn.take_held());
+        let mut inbox = Inbox::new(self.conn.take_held());
         let mut effects: VecDeque<Effect<PendingRequest>> = first.into();
         // while a dialog is open: single keys, and its request's end
         let mut raw: Option<RawGuard> = None;
@@ -196,26 +203,6 @@ impl Work<'_> {
                         };
                         None
                     }
-                    Effect::Open(request) => {
-                        let dialog = Box::new(self.dialog(&request, terminal));
-                        if dialog.asks() {
-                            let notice = self.notice_for(&request);
-                            self.notifier.needs_you(&notice, self.screen.out());
-                        }
-                        // what was typed before the dialog is drawn (the keys
-                        // read meanwhile: making it can take a while, a big
-                        // file's diff) is the type-ahead's, never its answer
-                        let typed_before = if terminal { keys.ready() } else { Vec::new() };
-                        open = Some(request.responder.clone());
-                        if dialog.asks() && terminal {
-                            published = self.publish(&request);
-                        }
-                        Some(Event::Request {
-                            typed_before,
-                            request,
-                            dialog,
-                        })
-                    }
                     Effect::Reply(a, result) => {
                         // withdrawn meanwhile, or the session gone: nothing to send
                         let _ = a.responder.answer(result).await;
@@ -231,7 +218,7 @@ impl Work<'_> {
                     Effect::End(end) => {
                         // read while a dialog was open, after the end: the
                         // next work's
-                        self.conn.hold(work.take_held());
+                        self.conn.hold(inbox.held_over());
                         drop(raw);
                         return Ok(end);
                     }
@@ -240,118 +227,187 @@ impl Work<'_> {
                     self.step(&mut work, e, &mut effects);
                 }
             }
-            // what the CLI said while a dialog was open comes first
-            if let Some(held) = work.next_held() {
-                self.step(&mut work, held, &mut effects);
-                continue;
-            }
             let asking = work.asking();
-            if ctrl_c_waits && !asking {
-                ctrl_c_waits = false;
-                self.step(&mut work, Event::CtrlC, &mut effects);
-                continue;
-            }
-            let front = front_input(keys, terminal, open.as_ref());
-            let wait = Wait {
-                asking,
-                hold: work.held_full(),
-                due: None,
-            };
-            let event = match source.next(front, wait).await {
-                Happened::Front(Front::Key(Some(Input::Term(input)))) => Event::Key(input),
-                Happened::Front(Front::Key(Some(Input::Signal(Sig::Interrupt)))) => {
-                    // Ctrl-C waits while someone is asked (its dialog takes
-                    // Ctrl-C as a key)
-                    if asking {
-                        ctrl_c_waits = true;
+            // what the CLI said while a dialog was open comes first, once
+            // it is answered
+            let said = match inbox.next(asking) {
+                Some(held) => held,
+                None => {
+                    if ctrl_c_waits && !asking {
+                        ctrl_c_waits = false;
+                        self.step(&mut work, Event::CtrlC, &mut effects);
                         continue;
                     }
-                    Event::CtrlC
-                }
-                Happened::Front(Front::Key(Some(Input::Signal(Sig::Continue)))) => {
-                    Event::Continued {
-                        width: terminal_width(),
-                    }
-                }
-                Happened::Front(Front::Stopped(n)) => {
-                    // a signal ends the chat: the work stops here, the
-                    // chat's loop closes the session
-                    self.conn.hold(work.take_held());
-                    drop(raw);
-                    drop(published.take());
-                    return Err(super::keys::Stopped(n).into());
-                }
-                Happened::Front(Front::Key(None)) => {
-                    terminal = false;
-                    Event::KeysGone
-                }
-                Happened::Front(Front::Settled(how)) => {
-                    // answered in the deck, withdrawn, or the session gone
-                    open = None;
-                    drop(published.take());
-                    self.notifier.answered();
-                    if how == RequestState::Answered {
-                        Event::AnsweredElsewhere
+                    let front = front_input(keys, terminal, open.as_ref());
+                    let wait = Wait {
+                        asking,
+                        hold: inbox.full(),
+                        due: None,
+                    };
+                    let happened = source.next(front, wait).await;
+                    // what the CLI says (held while a dialog is open)
+                    let cli = matches!(
+                        happened,
+                        Happened::Request(_)
+                            | Happened::Message(_)
+                            | Happened::LongLine(_)
+                            | Happened::Failed(_)
+                            | Happened::Closed
+                    );
+                    let said = match happened {
+                        Happened::Front(Front::Key(Some(Input::Term(input)))) => {
+                            Said::Event(Event::Key(input))
+                        }
+                        Happened::Front(Front::Key(Some(Input::Signal(Sig::Interrupt)))) => {
+                            // Ctrl-C waits while someone is asked (its dialog
+                            // takes Ctrl-C as a key)
+                            if asking {
+                                ctrl_c_waits = true;
+                                continue;
+                            }
+                            Said::Event(Event::CtrlC)
+                        }
+                        Happened::Front(Front::Key(Some(Input::Signal(Sig::Continue)))) => {
+                            Said::Event(Event::Continued {
+                                width: terminal_width(),
+                            })
+                        }
+                        Happened::Front(Front::Stopped(n)) => {
+                            // a signal ends the chat: the work stops here, the
+                            // chat's loop closes the session
+                            self.conn.hold(inbox.held_over());
+                            drop(raw);
+                            drop(published.take());
+                            return Err(super::keys::Stopped(n).into());
+                        }
+                        Happened::Front(Front::Key(None)) => {
+                            terminal = false;
+                            Said::Event(Event::KeysGone)
+                        }
+                        Happened::Front(Front::Settled(how)) => {
+                            // answered in the deck, withdrawn, or the session gone
+                            open = None;
+                            drop(published.take());
+                            self.notifier.answered();
+                            if how == RequestState::Answered {
+                                Said::Event(Event::AnsweredElsewhere)
+                            } else {
+                                Said::Event(Event::Withdrawn)
+                            }
+                        }
+                        Happened::Request(request) => {
+                            let (body, responder) = request.into_parts();
+                            match body {
+                                RequestBody::CanUseTool(req) => Said::Asks(PendingRequest {
+                                    req: *req,
+                                    responder,
+                                }),
+                                // a kind the chat does not answer: dropped, it
+                                // gets its default answer (an error)
+                                _ => continue,
+                            }
+                        }
+                        Happened::Withdrawn(id) => {
+                            // the open dialog closes, saying so; a request held
+                            // behind it is passed over when its turn comes
+                            if open.as_ref().is_none_or(|r| r.request_id() != id) {
+                                continue;
+                            }
+                            open = None;
+                            drop(published.take());
+                            self.notifier.answered();
+                            Said::Event(Event::Withdrawn)
+                        }
+                        Happened::TurnStarted => {
+                            // the reading counts the results owed from it
+                            self.session.reading.turn_started();
+                            continue;
+                        }
+                        Happened::TurnEnded => {
+                            self.session.reading.turn_ended();
+                            continue;
+                        }
+                        Happened::Message(m) => Said::Event(Event::Message(Box::new(m.message))),
+                        Happened::LongLine(limit) => Said::Event(Event::LongLine(limit)),
+                        Happened::Failed(e) => Said::Event(Event::Failed(e)),
+                        Happened::Closed => Said::Event(Event::Closed),
+                        Happened::Tick | Happened::Due => Said::Event(Event::Tick),
+                        // the chat's signals are its one reader's (`Front`)
+                        Happened::Signal(_) => continue,
+                    };
+                    // while a dialog is open, what the CLI says is held
+                    let said = if cli {
+                        match inbox.take(said, asking) {
+                            Some(said) => said,
+                            None => continue,
+                        }
                     } else {
-                        Event::Withdrawn
+                        said
+                    };
+                    if matches!(said, Said::Event(Event::Tick)) {
+                        // a terminal made narrower whose SIGWINCH is not read
+                        // yet: the tick would draw the spinners at the old
+                        // width, the terminal would wrap them, and the resize
+                        // that follows would erase too few rows; the new size
+                        // is taken first
+                        self.resize_if_changed(&mut work, &mut effects);
                     }
-                }
-                Happened::Request(request) => {
-                    let (body, responder) = request.into_parts();
-                    match body {
-                        RequestBody::CanUseTool(req) => Event::Asks(PendingRequest {
-                            req: *req,
-                            responder,
-                        }),
-                        // a kind the chat does not answer: dropped, it gets
-                        // its default answer (an error)
-                        _ => continue,
+                    match &said {
+                        Said::Event(Event::Key(TermEvent::Resize(_, rows))) => {
+                            self.screen.renderer_mut().set_height(usize::from(*rows));
+                        }
+                        Said::Event(Event::Continued { .. }) => {
+                            self.screen.renderer_mut().set_height(terminal_height())
+                        }
+                        _ => {}
                     }
+                    said
                 }
-                Happened::Withdrawn(id) => {
-                    // the open dialog closes, saying so; a request held
-                    // behind it is passed over when its turn comes
-                    if open.as_ref().is_none_or(|r| r.request_id() != id) {
-                        continue;
-                    }
-                    open = None;
-                    drop(published.take());
-                    self.notifier.answered();
-                    Event::Withdrawn
-                }
-                Happened::TurnStarted => {
-                    // the reading counts the results owed from it
-                    self.session.reading.turn_started();
-                    continue;
-                }
-                Happened::TurnEnded => {
-                    self.session.reading.turn_ended();
-                    continue;
-                }
-                Happened::Message(m) => Event::Message(Box::new(m.message)),
-                Happened::LongLine(limit) => Event::LongLine(limit),
-                Happened::Failed(e) => Event::Failed(e),
-                Happened::Closed => Event::Closed,
-                Happened::Tick | Happened::Due => Event::Tick,
-                // the chat's signals are its one reader's (`Front`)
-                Happened::Signal(_) => continue,
             };
-            if matches!(event, Event::Tick) {
-                // a terminal made narrower whose SIGWINCH is not read yet:
-                // the tick would draw the spinners at the old width, the
-                // terminal would wrap them, and the resize that follows
-                // would erase too few rows; the new size is taken first
-                self.resize_if_changed(&mut work, &mut effects);
-            }
-            match &event {
-                Event::Key(TermEvent::Resize(_, rows)) => {
-                    self.screen.renderer_mut().set_height(usize::from(*rows));
+            let event = match said {
+                Said::Event(event) => event,
+                Said::Asks(request) => {
+                    // its turn came, no other dialog is open: its dialog is
+                    // made now, and the machine told of it once
+                    open = Some(request.responder.clone());
+                    let (event, deck) = self.open(request, keys, terminal);
+                    published = deck;
+                    event
                 }
-                Event::Continued { .. } => self.screen.renderer_mut().set_height(terminal_height()),
-                _ => {}
-            }
+            };
             self.step(&mut work, event, &mut effects);
         }
+    }
+
+    /// The dialog for `request`, made now that its turn came (no other is
+    /// open), as the event that opens it in the machine; the person told
+    /// (a notice) and the deck offered it when it asks them.
+    fn open(
+        &mut self,
+        request: PendingRequest,
+        keys: &mut Keys,
+        terminal: bool,
+    ) -> (Event<PendingRequest>, Option<publish::Published>) {
+        let dialog = Box::new(self.dialog(&request, terminal));
+        if dialog.asks() {
+            let notice = self.notice_for(&request);
+            self.notifier.needs_you(&notice, self.screen.out());
+        }
+        // what was typed before the dialog is drawn (the keys read
+        // meanwhile: making it can take a while, a big file's diff) is the
+        // type-ahead's, never its answer
+        let typed_before = if terminal { keys.ready() } else { Vec::new() };
+        let published = if dialog.asks() && terminal {
+            self.publish(&request)
+        } else {
+            None
+        };
+        let event = Event::Request {
+            typed_before,
+            request,
+            dialog,
+        };
+        (event, published)
     }
 
     /// The terminal's width is not the one drawn at (its resize still on
@@ -535,5 +591,64 @@ async fn settled(open: Option<&Responder>) -> RequestState {
     match open {
         Some(r) => r.settled().await,
         None => pending().await,
+    }
+}
+
+/// What the CLI said, for the machine: an event (a message, a line too
+/// long, its end or its failure), or a request to ask, whose dialog is
+/// made when its turn comes.
+#[derive(Debug)]
+pub(super) enum Said<R> {
+    Event(Event<R>),
+    Asks(R),
+}
+
+/// What the CLI said while a dialog was open (its messages, its other
+/// requests, its end), held in order: taken in once the dialog is
+/// answered, so the CLI is read all the while (a withdrawal is seen) and
+/// the dialog is not disturbed. Bounded ([`HELD_MAX`]): when full, the
+/// loop reads no more from the CLI until the answer.
+#[derive(Debug)]
+pub(super) struct Inbox<R> {
+    held: VecDeque<Said<R>>,
+}
+
+impl<R> Inbox<R> {
+    /// What the work before held over: taken in first.
+    pub(super) fn new(held: VecDeque<Said<R>>) -> Inbox<R> {
+        Inbox { held }
+    }
+
+    /// What the CLI said: to take in now, or held while a dialog is open
+    /// (`asking`) or something held before it waits. Its end or failure
+    /// while a dialog is open withdraws the question: held (the work ends
+    /// with it once the dialog closed), and [`Event::Withdrawn`] for the
+    /// dialog now.
+    pub(super) fn take(&mut self, said: Said<R>, asking: bool) -> Option<Said<R>> {
+        if !asking && self.held.is_empty() {
+            return Some(said);
+        }
+        let gone = matches!(said, Said::Event(Event::Closed | Event::Failed(_)));
+        self.held.push_back(said);
+        (gone && asking).then_some(Said::Event(Event::Withdrawn))
+    }
+
+    /// The next thing held, once no dialog is open: the loop takes it in
+    /// before it reads anything new.
+    pub(super) fn next(&mut self, asking: bool) -> Option<Said<R>> {
+        if asking {
+            return None;
+        }
+        self.held.pop_front()
+    }
+
+    /// Whether as much is held as may be.
+    pub(super) fn full(&self) -> bool {
+        self.held.len() >= HELD_MAX
+    }
+
+    /// What is held and not taken in: at the work's end, for the next.
+    pub(super) fn held_over(&mut self) -> VecDeque<Said<R>> {
+        std::mem::take(&mut self.held)
     }
 }

@@ -703,3 +703,115 @@ pub(super) fn sample() -> crate::cli::requests::Sample {
         shows: "Bash  ls -la",
     }
 }
+
+/// The chat's terminal made narrower while a tool's question waits: the
+/// question is drawn again at the new width, what was typed after it, the
+/// old one erased from its first row. What the terminal shows is what a
+/// question drawn at that width from the first shows, and what was above
+/// it stays (#42).
+#[test]
+fn a_resize_draws_the_question_again_at_the_new_width() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
+    let r = req(json!({"tool_name":"Bash","input":{"command":command},
+        "description":"Find where the totals are rounded",
+        "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash",
+            "ruleContent":"grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs:*"}],
+            "behavior":"allow","destination":"localSettings"}]}));
+    let at = |width| Screen {
+        style: Style::plain(),
+        width,
+        height: 40,
+    };
+    let open = |width| {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
+    };
+    // a terminal that starts each `\n` at the first column, as the chat's
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    let typed = |a: &mut Approval, p: &mut vt100::Parser, width| {
+        for c in "no wa".chars() {
+            let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at(width)).write);
+        }
+    };
+    // asked at 80 columns, an answer half typed, then 40 columns
+    let mut shrunk = vt100::Parser::new(40, 80, 0);
+    draw(&mut shrunk, "above\n");
+    let mut a = open(80);
+    draw(&mut shrunk, &a.start(&at(80)).write);
+    typed(&mut a, &mut shrunk, 80);
+    assert!(shrunk.screen().contents().contains("Enter › no wa"));
+    shrunk.set_size(40, 40);
+    let redrawn = a.resized(&at(40));
+    assert!(!redrawn.is_empty(), "drawn again");
+    draw(&mut shrunk, &redrawn);
+    // asked at 40 columns from the first
+    let mut narrow = vt100::Parser::new(40, 40, 0);
+    draw(&mut narrow, "above\n");
+    let mut b = open(40);
+    draw(&mut narrow, &b.start(&at(40)).write);
+    typed(&mut b, &mut narrow, 40);
+    assert_eq!(
+        shrunk.screen().contents(),
+        narrow.screen().contents(),
+        "the question at 40 columns"
+    );
+    assert_eq!(
+        shrunk.screen().cursor_position(),
+        narrow.screen().cursor_position()
+    );
+    assert!(shrunk.screen().contents().starts_with("above\n"));
+    // the same width again: nothing to draw
+    assert_eq!(a.resized(&at(40)), "");
+    // the answer goes on where it was typed
+    let k = KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE);
+    assert_eq!(a.input(Input::Key(k), &at(40)).write, "y");
+}
+
+/// Where the question is is not known after the chat was stopped and
+/// brought back (a shell wrote meanwhile): a resize draws it anew below,
+/// erasing nothing; a question asked again after a choice not offered is
+/// drawn again under it, with what was typed.
+#[test]
+fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = |width| Screen {
+        style: Style::plain(),
+        width,
+        height: 40,
+    };
+    let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+    let mut a = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
+    a.start(&at(80));
+    for c in "p\r".chars() {
+        let code = if c == '\r' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        a.input(Input::Key(KeyEvent::new(code, KeyModifiers::NONE)), &at(80));
+    }
+    a.input(
+        Input::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE)),
+        &at(80),
+    );
+    let again = a.resized(&at(60));
+    assert!(
+        again.starts_with("\x1b[") && again.contains("\r\x1b[J"),
+        "{again:?}"
+    );
+    assert!(again.ends_with("Enter › x"), "{again:?}");
+    assert!(
+        again.contains("Enter › p\r\n"),
+        "what was typed stays: {again:?}"
+    );
+    a.screen_changed(None);
+    let anew = a.resized(&at(50));
+    assert!(anew.starts_with("\r\n"), "{anew:?}");
+    assert!(!anew.contains("\x1b[J"), "nothing erased: {anew:?}");
+    assert!(anew.ends_with("Enter › x"), "{anew:?}");
+}

@@ -4,6 +4,7 @@
 use super::*;
 use crate::cli::commands::chat::dialog::Dialog;
 use crate::cli::commands::chat::render::RenderOptions;
+use crate::cli::commands::chat::work::{Inbox, Said};
 use crate::cli::requests::tool::{Approval, Shown};
 use crate::cli::term::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -195,17 +196,102 @@ fn replied<'a>(effects: &'a [Effect<&str>]) -> Option<&'a claudio::PermissionRes
     })
 }
 
+/// The loop's part between the CLI and the machine, without a terminal:
+/// what the CLI says goes through the loop's [`Inbox`] (held while a
+/// dialog is open); a request, once its turn comes, has its dialog made
+/// (`opened` counts them, by name) and is stepped in once, as
+/// [`Event::Request`]. `steps` counts the machine's steps.
+struct Loop {
+    inbox: Inbox<&'static str>,
+    opened: Vec<&'static str>,
+    steps: usize,
+}
+
+impl Loop {
+    fn new() -> Loop {
+        Loop {
+            inbox: Inbox::new(Default::default()),
+            opened: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// The request's turn came: its dialog made, the machine stepped once.
+    fn take_in(
+        &mut self,
+        c: &mut Chat,
+        w: &mut Machine<&'static str>,
+        said: Said<&'static str>,
+        ms: u64,
+    ) -> Vec<Effect<&'static str>> {
+        let event = match said {
+            Said::Event(e) => e,
+            Said::Asks(name) => {
+                self.opened.push(name);
+                asked(name)
+            }
+        };
+        self.steps += 1;
+        c.step(w, event, ms)
+    }
+
+    /// What the CLI said, read now: taken in, or held.
+    fn read(
+        &mut self,
+        c: &mut Chat,
+        w: &mut Machine<&'static str>,
+        said: Said<&'static str>,
+        ms: u64,
+    ) -> Vec<Effect<&'static str>> {
+        match self.inbox.take(said, w.asking()) {
+            Some(said) => self.take_in(c, w, said, ms),
+            None => Vec::new(),
+        }
+    }
+
+    /// The next thing held, taken in (`None`: nothing, or a dialog open).
+    fn next(
+        &mut self,
+        c: &mut Chat,
+        w: &mut Machine<&'static str>,
+        ms: u64,
+    ) -> Option<Vec<Effect<&'static str>>> {
+        let said = self.inbox.next(w.asking())?;
+        Some(self.take_in(c, w, said, ms))
+    }
+}
+
+fn said(e: Event<&'static str>) -> Said<&'static str> {
+    Said::Event(e)
+}
+
+/// The CLI's request named `name`, asked with a tool dialog.
+fn asked(name: &'static str) -> Event<&'static str> {
+    let Event::Request { dialog, .. } = request() else {
+        unreachable!()
+    };
+    Event::Request {
+        typed_before: Vec::new(),
+        request: name,
+        dialog,
+    }
+}
+
 #[test]
 fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    let out = c.step(&mut w, request(), 1);
+    let mut l = Loop::new();
+    let out = l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
     assert!(text(&out).ends_with("Allow? "), "{out:?}");
     assert!(out.contains(&Effect::Raw(true)));
     assert!(w.asking());
     // read while it is asked: held, the dialog undisturbed
-    assert!(c.step(&mut w, msg(result()), 1).is_empty());
-    assert!(w.next_held().is_none(), "held while the dialog is open");
+    assert!(l.read(&mut c, &mut w, said(msg(result())), 1).is_empty());
+    assert!(
+        l.next(&mut c, &mut w, 1).is_none(),
+        "held while the dialog is open"
+    );
     assert_eq!(end(&out), None, "not while the person is asked");
     // ticks and Ctrl-C while asking change nothing
     assert!(c.step(&mut w, Event::Tick, 2).is_empty());
@@ -228,8 +314,8 @@ fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() 
     ));
     assert_eq!(end(&out), None);
     // the held result is taken in now: the turn ends
-    let held = w.next_held().expect("the result was held");
-    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&WorkEnd::Done));
+    let out = l.next(&mut c, &mut w, 4).expect("the result was held");
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
 }
 
 /// While a dialog is open the CLI is still read: a sub-agent's progress
@@ -240,17 +326,23 @@ fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() 
 fn what_the_cli_says_while_a_dialog_is_open_is_held_then_taken_in_order() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    c.step(&mut w, request(), 1);
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
     let progress = msg(json!({"type":"assistant","message":{"id":"m2","content":[
         {"type":"text","text":"sub-agent progress"}]}}));
-    for e in [progress, Event::Asks("Second"), Event::LongLine(9)] {
+    for e in [
+        said(progress),
+        Said::Asks("Second"),
+        said(Event::LongLine(9)),
+    ] {
         assert!(
-            c.step(&mut w, e, 2).is_empty(),
+            l.read(&mut c, &mut w, e, 2).is_empty(),
             "the dialog is not disturbed"
         );
     }
     assert!(w.asking());
-    assert!(w.next_held().is_none());
+    assert_eq!(l.opened, ["Bash"], "the second is not made yet");
+    assert!(l.next(&mut c, &mut w, 2).is_none());
     c.step(&mut w, key('y'), 3);
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
     assert!(matches!(
@@ -258,35 +350,79 @@ fn what_the_cli_says_while_a_dialog_is_open_is_held_then_taken_in_order() {
         Some(claudio::PermissionResult::Allow { .. })
     ));
     // the progress first
-    let held = w.next_held().expect("the progress");
-    let out = c.step(&mut w, held, 4);
+    let out = l.next(&mut c, &mut w, 4).expect("the progress");
     assert!(text(&out).contains("sub-agent progress"), "{out:?}");
-    // then the second request: its dialog is to be made, nothing after it
-    // is taken in until it is answered
-    let held = w.next_held().expect("the second request");
-    let out = c.step(&mut w, held, 5);
-    assert_eq!(out, [Effect::Open("Second")]);
-    assert!(w.next_held().is_none(), "its dialog is being made");
-    let Event::Request { dialog, .. } = request() else {
-        unreachable!()
-    };
-    let opened = Event::Request {
-        typed_before: Vec::new(),
-        request: "Second",
-        dialog,
-    };
-    assert!(text(&c.step(&mut w, opened, 6)).ends_with("Allow? "));
+    assert_eq!(l.opened, ["Bash"], "made only when its turn comes");
+    // then the second request: its dialog made and asked in one step,
+    // nothing after it taken in until it is answered
+    let out = l.next(&mut c, &mut w, 5).expect("the second request");
+    assert!(text(&out).ends_with("Allow? "), "{out:?}");
+    assert_eq!(l.opened, ["Bash", "Second"]);
     assert!(w.asking());
+    assert!(l.next(&mut c, &mut w, 6).is_none(), "its dialog is open");
     let out = c.step(&mut w, Event::Withdrawn, 7);
     assert!(text(&out).contains("withdrawn"), "{out:?}");
     assert!(matches!(
         out.iter().find(|e| matches!(e, Effect::Reply("Second", _))),
         Some(Effect::Reply(_, claudio::PermissionResult::Deny { .. }))
     ));
-    let held = w.next_held().expect("the long line");
-    let out = c.step(&mut w, held, 8);
+    let out = l.next(&mut c, &mut w, 8).expect("the long line");
     assert!(text(&out).contains("skipped a message longer than 9 bytes"));
-    assert!(w.next_held().is_none());
+    assert!(l.next(&mut c, &mut w, 9).is_none());
+}
+
+/// A request passes the machine once (#42.1): it is stepped in with its
+/// dialog, as it opens, whether at once or held behind another; the
+/// machine never hands it back but in its answer.
+#[test]
+fn a_request_passes_the_machine_once_and_comes_back_only_answered() {
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let mut l = Loop::new();
+    let mut all = Vec::new();
+    all.extend(l.read(&mut c, &mut w, Said::Asks("First"), 1));
+    assert_eq!(l.steps, 1, "one step opens it");
+    all.extend(l.read(&mut c, &mut w, Said::Asks("Second"), 2));
+    all.extend(l.read(&mut c, &mut w, Said::Asks("Third"), 2));
+    assert_eq!(l.steps, 1, "held: the machine is not stepped");
+    for (i, name) in ["First", "Second", "Third"].into_iter().enumerate() {
+        let ms = 10 * (i as u64 + 1);
+        let before = l.steps;
+        all.extend(c.step(&mut w, key('n'), ms));
+        let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), ms);
+        assert!(
+            matches!(
+                out.iter().find_map(|e| match e {
+                    Effect::Reply(r, _) => Some(*r),
+                    _ => None,
+                }),
+                Some(r) if r == name
+            ),
+            "{name} answered in order: {out:?}"
+        );
+        all.extend(out);
+        if let Some(out) = l.next(&mut c, &mut w, ms + 1) {
+            assert_eq!(l.steps, before + 1, "the next opens in one step");
+            assert!(text(&out).ends_with("Allow? "), "{out:?}");
+            all.extend(out);
+        }
+    }
+    assert_eq!(l.opened, ["First", "Second", "Third"]);
+    assert_eq!(l.steps, 3, "one step a request");
+    // the only effects that name a request are their answers, one each
+    let named: Vec<_> = all
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Reply(r, _) => Some(*r),
+            Effect::Write(_)
+            | Effect::SendNow(_)
+            | Effect::Interrupt
+            | Effect::Raw(_)
+            | Effect::RestoreKeys
+            | Effect::End(_) => None,
+        })
+        .collect();
+    assert_eq!(named, ["First", "Second", "Third"]);
 }
 
 /// What is held while a dialog is open is bounded: at the bound the loop
@@ -295,20 +431,19 @@ fn what_the_cli_says_while_a_dialog_is_open_is_held_then_taken_in_order() {
 fn what_is_held_is_bounded() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    c.step(&mut w, request(), 1);
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
     let progress = json!({"type":"system","subtype":"task_progress","task_id":"a1",
         "description":"working"});
     for i in 0..crate::cli::turn::events::HELD_MAX {
-        assert!(!w.held_full(), "full after {i}");
-        c.step(&mut w, msg(progress.clone()), 2);
+        assert!(!l.inbox.full(), "full after {i}");
+        l.read(&mut c, &mut w, said(msg(progress.clone())), 2);
     }
-    assert!(w.held_full());
+    assert!(l.inbox.full());
     c.step(&mut w, key('n'), 3);
     c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
-    while let Some(e) = w.next_held() {
-        c.step(&mut w, e, 4);
-    }
-    assert!(!w.held_full());
+    while l.next(&mut c, &mut w, 4).is_some() {}
+    assert!(!l.inbox.full());
 }
 
 /// What was held after the turn's result is not lost when the turn ends
@@ -317,28 +452,33 @@ fn what_is_held_is_bounded() {
 fn what_was_held_after_the_result_goes_to_the_next_work() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    c.step(&mut w, request(), 1);
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
     let after = msg(
         json!({"type":"system","subtype":"task_started","task_id":"a9",
         "tool_use_id":"t9","description":"late agent","is_backgrounded":true}),
     );
-    for e in [msg(result()), after, Event::Asks("Late")] {
-        assert!(c.step(&mut w, e, 2).is_empty());
+    for e in [said(msg(result())), said(after), Said::Asks("Late")] {
+        assert!(l.read(&mut c, &mut w, e, 2).is_empty());
     }
     c.step(&mut w, key('n'), 3);
     c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 3);
-    let held = w.next_held().expect("the result");
-    assert_eq!(end(&c.step(&mut w, held, 4)), Some(&WorkEnd::Done));
-    assert!(w.next_held().is_none(), "nothing after the end");
-    let left = w.take_held();
+    let out = l.next(&mut c, &mut w, 4).expect("the result");
+    assert_eq!(end(&out), Some(&WorkEnd::Done));
+    // the loop stops at the end: the rest is the next work's
+    let left = l.inbox.held_over();
     assert_eq!(left.len(), 2, "{left:?}");
     let mut next = c.turn();
-    next.hold(left);
-    let held = next.next_held().expect("the agent's start");
-    c.step(&mut next, held, 5);
+    let mut l = Loop {
+        inbox: Inbox::new(left),
+        opened: Vec::new(),
+        steps: 0,
+    };
+    l.next(&mut c, &mut next, 5).expect("the agent's start");
     assert_eq!(c.session.agents_running(), 1);
-    let held = next.next_held().expect("the late request");
-    assert_eq!(c.step(&mut next, held, 6), [Effect::Open("Late")]);
+    let out = l.next(&mut c, &mut next, 6).expect("the late request");
+    assert!(text(&out).ends_with("Allow? "), "{out:?}");
+    assert_eq!(l.opened, ["Late"]);
 }
 
 /// The session ending while a dialog is open closes it, denied, and then
@@ -347,16 +487,17 @@ fn what_was_held_after_the_result_goes_to_the_next_work() {
 fn the_session_ending_while_asking_closes_the_dialog_then_the_turn() {
     let mut c = Chat::new();
     let mut w = c.turn();
-    c.step(&mut w, request(), 1);
-    let out = c.step(&mut w, Event::Closed, 2);
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
+    let out = l.read(&mut c, &mut w, said(Event::Closed), 2);
     assert!(text(&out).contains("withdrawn"), "{out:?}");
     assert!(matches!(
         replied(&out),
         Some(claudio::PermissionResult::Deny { .. })
     ));
     assert_eq!(end(&out), None);
-    let held = w.next_held().expect("the end");
-    assert_eq!(end(&c.step(&mut w, held, 3)), Some(&WorkEnd::SessionLost));
+    let out = l.next(&mut c, &mut w, 3).expect("the end");
+    assert_eq!(end(&out), Some(&WorkEnd::SessionLost));
 }
 
 #[test]
