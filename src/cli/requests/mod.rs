@@ -96,6 +96,9 @@ pub struct Screen {
     pub style: Style,
     pub width: usize,
     pub height: usize,
+    /// The terminal re-wraps its rows at a new width
+    /// ([`crate::cli::term::console::reflows`]).
+    pub reflows: bool,
 }
 
 /// A key or a paste, for a model asked key by key (the chat).

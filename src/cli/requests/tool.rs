@@ -694,8 +694,9 @@ impl super::Kind for Approval {
     }
 
     /// The question drawn again at the new width, with what was typed:
-    /// the old one erased from its first row (as the terminal drew it at
-    /// the old width) to the end of the screen.
+    /// the old one erased from its first row to the end of the screen (its
+    /// rows as the terminal shows them now: re-wrapped to the new width,
+    /// or as drawn at the old one on a terminal that cuts rows).
     fn resized(&mut self, at: &super::Screen) -> String {
         let Some(frame) = &self.frame else {
             return String::new();
@@ -709,8 +710,11 @@ impl super::Kind for Approval {
         if std::mem::take(&mut self.lost) {
             out.push_str("\r\n");
         } else {
+            // the rows it takes now: re-wrapped at the new width, or as
+            // they were drawn on a terminal that cuts them
             let on_screen = format!("{}{typed}", self.drawn);
-            let rows = crate::cli::term::picker::screen_rows(&on_screen, self.drawn_at);
+            let now = if at.reflows { at.width } else { self.drawn_at };
+            let rows = crate::cli::term::picker::screen_rows(&on_screen, now);
             if rows > 1 {
                 out.push_str(&format!("\x1b[{}A", rows - 1));
             }

@@ -190,6 +190,7 @@ impl TtyPrompts {
             style: self.style,
             width: tty_width(),
             height: 24,
+            reflows: crate::cli::term::console::reflows(),
         };
         let opened = {
             let grants = grants();

@@ -92,6 +92,61 @@ pub fn size() -> io::Result<(u16, u16)> {
     }
 }
 
+/// Whether the terminal re-wraps its rows when its width changes (tmux,
+/// VTE, kitty, iTerm2, WezTerm, Windows Terminal, Alacritty, foot,
+/// ghostty, VS Code): a row wider than the new width then takes more
+/// rows, and one that was wrapped joins up again. Terminals not known to
+/// (xterm, the Linux console, a test's screen) cut rows instead. What was
+/// drawn is erased by the rows it takes now, so a wrong guess either
+/// leaves rows of it behind (taken for one that cuts) or erases rows above
+/// it (taken for one that re-wraps): only terminals known to re-wrap are.
+pub fn reflows() -> bool {
+    static REFLOWS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    screen().is_none() && *REFLOWS.get_or_init(|| reflows_in(|name| std::env::var(name).ok()))
+}
+
+/// [`reflows`], from an environment's variables as `var` gives them.
+pub fn reflows_in(var: impl Fn(&str) -> Option<String>) -> bool {
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    // a multiplexer is the terminal its programs draw on
+    if set("TMUX") {
+        return true;
+    }
+    if set("STY") {
+        return false; // GNU screen cuts
+    }
+    let term = var("TERM").unwrap_or_default();
+    let program = var("TERM_PROGRAM").unwrap_or_default();
+    [
+        "VTE_VERSION",
+        "KITTY_WINDOW_ID",
+        "WT_SESSION",
+        "ALACRITTY_WINDOW_ID",
+        "WEZTERM_PANE",
+    ]
+    .iter()
+    .any(|v| set(v))
+        || [
+            "iTerm.app",
+            "WezTerm",
+            "vscode",
+            "ghostty",
+            "Apple_Terminal",
+            "tmux",
+        ]
+        .contains(&program.as_str())
+        || [
+            "xterm-kitty",
+            "xterm-ghostty",
+            "alacritty",
+            "foot",
+            "wezterm",
+            "tmux",
+        ]
+        .iter()
+        .any(|t| term.starts_with(t))
+}
+
 /// Whether the chat writes to a terminal (a test's screen is one).
 pub fn output_is_terminal() -> bool {
     screen().is_some() || io::stdout().is_terminal()
@@ -116,5 +171,44 @@ pub fn disable_raw_mode() -> io::Result<()> {
     match screen() {
         Some(_) => Ok(()),
         None => crossterm::terminal::disable_raw_mode(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Terminals known to re-wrap rows are; xterm, the console and GNU
+    /// screen are not, and a screen inside tmux is tmux's.
+    #[test]
+    fn the_terminals_known_to_re_wrap_their_rows() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(reflows_in(env(&[
+            ("TMUX", "/tmp/tmux-0/default,1,0"),
+            ("TERM", "screen")
+        ])));
+        assert!(reflows_in(env(&[
+            ("VTE_VERSION", "7600"),
+            ("TERM", "xterm-256color")
+        ])));
+        assert!(reflows_in(env(&[("TERM", "xterm-kitty")])));
+        assert!(reflows_in(env(&[("TERM_PROGRAM", "iTerm.app")])));
+        assert!(reflows_in(env(&[("WT_SESSION", "a-b-c")])));
+        assert!(!reflows_in(env(&[("TERM", "xterm-256color")])));
+        assert!(!reflows_in(env(&[("TERM", "linux")])));
+        assert!(!reflows_in(env(&[
+            ("STY", "1.pts-0"),
+            ("TERM", "screen"),
+            ("VTE_VERSION", "7600")
+        ])));
+        assert!(!reflows_in(env(&[("TMUX", ""), ("TERM", "xterm")])));
+        assert!(!reflows_in(env(&[])));
     }
 }

@@ -83,6 +83,7 @@ impl Dialog {
             style: self.style,
             width: self.width,
             height: self.height,
+            reflows: crate::cli::term::console::reflows(),
         }
     }
 

@@ -15,7 +15,7 @@
 
 use crate::cli::term::spinner::frame;
 use crate::cli::term::style::Style;
-use crate::cli::term::wrap::fit_row;
+use crate::cli::term::wrap::{fit_row, visible_width};
 
 /// One line of the region.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +62,16 @@ impl Live {
     /// How many rows the region takes.
     pub fn rows(&self) -> usize {
         self.drawn.len()
+    }
+
+    /// The rows the region takes once a terminal that re-wraps its rows
+    /// is `width` columns wide (each drawn row fits the width it was
+    /// drawn at; a narrower terminal wraps the longer ones).
+    pub fn rows_at(&self, width: usize) -> usize {
+        self.drawn
+            .iter()
+            .map(|r| visible_width(r).div_ceil(width.max(1)).max(1))
+            .sum()
     }
 
     /// Show `lines` where the cursor is (at the start of a row), the

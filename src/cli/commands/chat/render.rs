@@ -56,6 +56,9 @@ pub struct RenderOptions {
     pub live: bool,
     pub show_thinking: bool,
     pub width: usize,
+    /// The terminal re-wraps its rows at a new width
+    /// ([`crate::cli::term::console::reflows`]).
+    pub reflows: bool,
 }
 
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
@@ -188,6 +191,7 @@ impl Renderer {
             live: false,
             show_thinking: false,
             width,
+            reflows: false,
         });
         r.past = true;
         r.set_width(width);
@@ -261,10 +265,16 @@ impl Renderer {
 
     /// The terminal changed width: the live region is drawn again to fit.
     /// The old one is erased from its top row to the end of the screen, so
-    /// rows the terminal re-wrapped below it go too.
+    /// rows the terminal re-wrapped below it go too; its top row is found
+    /// by the rows it takes now (re-wrapped at the new width on a terminal
+    /// that does, else as drawn).
     pub fn resize(&mut self, width: usize, session: &Session, now: Instant) -> String {
         let mut out = String::new();
-        let rows = self.live.rows();
+        let rows = if self.opts.reflows {
+            self.live.rows_at(width)
+        } else {
+            self.live.rows()
+        };
         if rows > 0 && self.hung.take().is_some() {
             // the region hangs under the half-written row the cursor is on
             out.push_str("\x1b[J");

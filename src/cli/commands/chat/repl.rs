@@ -55,6 +55,7 @@ pub(in crate::cli::commands::chat) fn run_with(
         live: console::output_is_terminal(),
         show_thinking: settings.show_thinking,
         width,
+        reflows: console::reflows(),
     });
     renderer.set_verbose(session.verbose);
     let mut chat = Chat::new(

@@ -348,6 +348,8 @@ pub(super) fn asks_of(
                     style,
                     width,
                     height: 24,
+                    // the deck draws its whole screen again
+                    reflows: false,
                 },
             );
             a.plan = req.kind() == claudio::protocol::ask::RequestKind::Plan;

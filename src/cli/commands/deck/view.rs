@@ -1210,6 +1210,7 @@ mod tests {
             style: Style::plain(),
             width: 78,
             height: 24,
+            reflows: false,
         };
         let mut r = request(token, "s-chat", "unused", false);
         r.kind = Kind::ClaudioChat;

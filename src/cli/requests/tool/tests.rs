@@ -722,6 +722,7 @@ fn a_resize_draws_the_question_again_at_the_new_width() {
         style: Style::plain(),
         width,
         height: 40,
+        reflows: false,
     };
     let open = |width| {
         let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
@@ -771,6 +772,73 @@ fn a_resize_draws_the_question_again_at_the_new_width() {
     assert_eq!(a.input(Input::Key(k), &at(40)).write, "y");
 }
 
+/// On a terminal that re-wraps its rows when narrowed (tmux, VTE, kitty),
+/// the question's long rows take more rows at the new width: the old one
+/// is erased by the rows it takes now, so none of it stays above the new
+/// one (in tmux its first rows did), and the line above stays.
+#[test]
+fn a_resize_on_a_terminal_that_re_wraps_erases_the_whole_old_question() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
+    let r = req(json!({"tool_name":"Bash","input":{"command":command},
+        "description":"Find where the totals are rounded"}));
+    let at = |width, reflows| Screen {
+        style: Style::plain(),
+        width,
+        height: 40,
+        reflows,
+    };
+    let open = |width| {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
+    };
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    let typed = |a: &mut Approval, p: &mut vt100::Parser, width, reflows| {
+        for c in "no wa".chars() {
+            let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at(width, reflows)).write);
+        }
+    };
+    let mut wide = vt100::Parser::new(40, 80, 0);
+    draw(&mut wide, "above\n");
+    let mut a = open(80);
+    draw(&mut wide, &a.start(&at(80, true)).write);
+    typed(&mut a, &mut wide, 80, true);
+    // the terminal re-wraps: each row's text again at 40 columns, the
+    // cursor after the last one's, where it was
+    let rows: Vec<String> = wide.screen().rows(0, 80).collect();
+    let last = rows.iter().rposition(|r| !r.trim().is_empty()).unwrap();
+    assert!(
+        rows[..=last]
+            .iter()
+            .any(|r| r.trim_end().chars().count() > 40),
+        "{rows:#?}"
+    );
+    let mut rewrapped = vt100::Parser::new(40, 40, 0);
+    rewrapped.process(
+        rows[..=last]
+            .iter()
+            .map(|r| r.trim_end())
+            .collect::<Vec<_>>()
+            .join("\r\n")
+            .as_bytes(),
+    );
+    draw(&mut rewrapped, &a.resized(&at(40, true)));
+    // asked at 40 columns from the first
+    let mut narrow = vt100::Parser::new(40, 40, 0);
+    draw(&mut narrow, "above\n");
+    let mut b = open(40);
+    draw(&mut narrow, &b.start(&at(40, true)).write);
+    typed(&mut b, &mut narrow, 40, true);
+    assert_eq!(
+        rewrapped.screen().contents(),
+        narrow.screen().contents(),
+        "the question at 40 columns, none of the old one left"
+    );
+}
+
 /// Where the question is is not known after the chat was stopped and
 /// brought back (a shell wrote meanwhile): a resize draws it anew below,
 /// erasing nothing; a question asked again after a choice not offered is
@@ -783,6 +851,7 @@ fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
         style: Style::plain(),
         width,
         height: 40,
+        reflows: false,
     };
     let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
     let mut a = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);

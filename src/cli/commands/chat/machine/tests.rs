@@ -25,6 +25,7 @@ impl Chat {
                 live: true,
                 show_thinking: false,
                 width: 80,
+                reflows: false,
             }),
             session: Session::default(),
             ahead: TypeAhead::default(),

@@ -108,6 +108,7 @@ fn renderer(color: bool, live: bool) -> R {
             live,
             show_thinking: true,
             width: 80,
+            reflows: false,
         }),
         session: Session::default(),
     }
@@ -1241,5 +1242,53 @@ fn on_a_short_screen_the_live_region_folds_to_fit() {
             );
             assert!(rows.iter().any(|l| l.contains("› queued 0")), "{rows:#?}");
         }
+    }
+}
+
+/// On a terminal that re-wraps its rows when narrowed (tmux, VTE, kitty),
+/// the live region's long rows take more rows at the new width: the old
+/// region is erased by the rows it takes now, so none of it stays above
+/// the new one, and what was above it stays.
+#[test]
+fn a_resize_on_a_terminal_that_re_wraps_leaves_nothing_of_the_old_region() {
+    for reflows in [false, true] {
+        let mut r = renderer(false, true);
+        r.r.opts.reflows = reflows;
+        let t0 = Instant::now();
+        let mut wide = Screen::sized(12, 80);
+        wide.put("above\n");
+        wide.put(&r.begin_turn(t0));
+        let command = "cargo test --workspace --all-features -- --nocapture rounding_of_totals";
+        wide.put(&r.message_at(
+            &msg(json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":command}}]}})),
+            t0,
+        ));
+        wide.put(&r.tick(t0 + Duration::from_secs(2)));
+        let before = wide.rows();
+        assert!(before.iter().any(|l| l.chars().count() > 30), "{before:?}");
+        // the terminal narrowed to 30 columns: re-wrapped, or cut
+        let mut narrow = Screen::sized(12, 30);
+        let shown: Vec<String> = if reflows {
+            before.clone()
+        } else {
+            before
+                .iter()
+                .map(|l| l.chars().take(30).collect())
+                .collect()
+        };
+        narrow.put(&shown.join("\n"));
+        narrow.put(&r.resize(30, t0 + Duration::from_secs(3)));
+        let rows = narrow.rows();
+        assert_eq!(rows[0], "above", "reflows {reflows}: {rows:#?}");
+        assert_eq!(
+            rows.iter().filter(|l| l.contains("Working")).count(),
+            1,
+            "reflows {reflows}: {rows:#?}"
+        );
+        assert_eq!(
+            rows.iter().filter(|l| l.contains("Bash")).count(),
+            1,
+            "reflows {reflows}: {rows:#?}"
+        );
     }
 }
