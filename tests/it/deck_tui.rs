@@ -650,6 +650,15 @@ fn real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice() {
     stop(t);
 }
 
+/// The arguments the process in `t` runs with (the TUI, once claudio
+/// replaced itself with it).
+fn tui_args(t: &mut Term) -> Vec<String> {
+    let raw = std::fs::read(format!("/proc/{}/cmdline", t.child().id())).unwrap();
+    raw.split(|b| *b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect()
+}
+
 /// `claudio sessions resume ID --tui` starts the real claude TUI on the
 /// session, in place of claudio, with the deck's hook given in its
 /// `--settings`: its permission request is held by a running deck and
@@ -687,6 +696,7 @@ fn real_cli_tui_resumed_by_claudio_is_answered_from_the_deck_with_no_settings_ed
     eventually("the TUI's registry file under claudio's pid", &t, || {
         std::fs::read_to_string(&registry).is_ok_and(|r| r.contains(&id))
     });
+    assert!(tui_args(&mut t).contains(&"--settings".to_owned()));
     t.wait_for("Hello there.");
     tui.prompt(&mut t, "make the file");
     deck.wait_for("touch made_by_tool");
@@ -708,4 +718,37 @@ fn real_cli_tui_resumed_by_claudio_is_answered_from_the_deck_with_no_settings_ed
         .path()
         .join(".claude/settings.json.claudio-backup")
         .exists());
+}
+
+/// With the hook in the person's settings already, `sessions resume --tui`
+/// gives the TUI none of its own (it would run both, and the deck hold the
+/// request twice): the one installed hands the request to the deck.
+#[test]
+fn real_cli_tui_resumed_by_claudio_with_the_hook_installed_gets_no_second_one() {
+    let Some(tui) =
+        tui_world("real_cli_tui_resumed_by_claudio_with_the_hook_installed_gets_no_second_one")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::text("Hello there."));
+    let o = run(tui.claudio(&["ask", "say hello"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(tui.claudio(&["sessions", "list", "-o", "json"]), None);
+    let listed: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+    let id = listed[0]["sessionId"].as_str().unwrap().to_owned();
+    tui.w.api.push(Reply::bash("touch made_by_tool"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = LineDeck::start(&tui);
+    let mut t = tui.start_with(tui.claudio(&["sessions", "resume", &id, "--tui"]));
+    let args = tui_args(&mut t);
+    assert!(args.contains(&id), "{args:?}");
+    assert!(!args.contains(&"--settings".to_owned()), "{args:?}");
+    t.wait_for("Hello there.");
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch made_by_tool");
+    deck.type_line("y");
+    deck.wait_for("allowed from the deck");
+    eventually("the tool ran", &t, || tui.made("made_by_tool"));
+    t.wait_for("Finished.");
+    stop(t);
 }
