@@ -1932,7 +1932,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__sessions__subcmd__resume)
-            opts="-h --config-dir --no-archive --cli-path --debug --color --help"
+            opts="-h --tui --config-dir --no-archive --cli-path --debug --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -255,8 +255,9 @@ module completions {
     [ "auto" "always" "never" ]
   }
 
-  # Open the chat on a session, in the directory it was recorded in
+  # Open the chat on a session, in the directory it was recorded in (--tui: the claude TUI, its requests answerable from `claudio deck`)
   export extern "claudio sessions resume" [
+    --tui                     # The claude TUI instead of claudio's chat, its permission requests answerable from `claudio deck` (no settings file changed)
     --config-dir: path        # The Claude configuration folder holding `projects/` [default: $CLAUDE_CONFIG_DIR, else ~/.claude]
     --no-archive              # Leave out the sessions only claudio's archive holds
     --cli-path: path          # Path of the `claude` executable
@@ -376,7 +377,7 @@ module completions {
   export extern "claudio sessions help usage" [
   ]
 
-  # Open the chat on a session, in the directory it was recorded in
+  # Open the chat on a session, in the directory it was recorded in (--tui: the claude TUI, its requests answerable from `claudio deck`)
   export extern "claudio sessions help resume" [
   ]
 
@@ -704,7 +705,7 @@ module completions {
   export extern "claudio help sessions usage" [
   ]
 
-  # Open the chat on a session, in the directory it was recorded in
+  # Open the chat on a session, in the directory it was recorded in (--tui: the claude TUI, its requests answerable from `claudio deck`)
   export extern "claudio help sessions resume" [
   ]
 

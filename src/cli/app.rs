@@ -185,7 +185,9 @@ impl Command {
                 }
                 let config = configure(&mut flags)?;
                 super::common::pricing::use_overrides(config.price_overrides());
-                if !matches!(sessions.action, SessionsAction::Archive(_)) {
+                // `resume --tui` is replaced by the TUI at once: no pass begun
+                let tui = matches!(&sessions.action, SessionsAction::Resume(a) if a.tui);
+                if !matches!(sessions.action, SessionsAction::Archive(_)) && !tui {
                     auto_archive(&config, sessions.config_dir.clone());
                 }
                 let color = flags.color_choice();
@@ -194,7 +196,14 @@ impl Command {
                 })?;
                 match outcome {
                     SessionsOutcome::Done(exit) => Ok(exit),
-                    SessionsOutcome::Resume { id, cwd } => {
+                    SessionsOutcome::Resume { id, cwd, tui: true } => Err(
+                        super::commands::sessions::tui::exec(flags.cli_path.as_deref(), &id, &cwd),
+                    ),
+                    SessionsOutcome::Resume {
+                        id,
+                        cwd,
+                        tui: false,
+                    } => {
                         flags.resume = Some(id);
                         flags.continue_session = false;
                         flags.cwd = Some(cwd);

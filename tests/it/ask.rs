@@ -70,9 +70,12 @@ fn piped_stdin_follows_the_prompt() {
     let o = run(c, Some(b"diff --git a/x b/x\n+added\n"));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let sent = fake.stdin_lines();
+    // the prompt typed, then the piped text in a block of its own: the
+    // session's title is the prompt, not the two run together
     assert_eq!(
         sent[1]["message"]["content"],
-        "review this\n\ndiff --git a/x b/x\n+added\n"
+        json!([{"type":"text","text":"review this"},
+            {"type":"text","text":"\ndiff --git a/x b/x\n+added\n"}])
     );
 }
 

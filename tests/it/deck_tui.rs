@@ -21,6 +21,11 @@ const TUI_VERSION: &str = "2.1.332";
 
 /// A world for the real TUI, or a loud skip.
 fn tui_world(test: &str) -> Option<Tui> {
+    tui_cli(test).map(|cli| Tui::new(World::new(cli)))
+}
+
+/// The pinned TUI, or a loud skip.
+fn tui_cli(test: &str) -> Option<PathBuf> {
     let cli = real_cli(test)?;
     let said = Command::new(&cli).arg("--version").output().ok()?;
     let said = String::from_utf8_lossy(&said.stdout).into_owned();
@@ -32,7 +37,7 @@ fn tui_world(test: &str) -> Option<Tui> {
         );
         return None;
     }
-    Some(Tui::new(World::new(cli)))
+    Some(cli)
 }
 
 struct Tui {
@@ -47,6 +52,14 @@ impl Tui {
     /// permission prompts on (`defaultMode` `default`: 2.1.332 starts in
     /// auto mode), and the hook installed by `claudio deck hooks install`.
     fn new(w: World) -> Tui {
+        let t = Tui::without_hook(w);
+        let o = run(t.claudio(&["deck", "hooks", "install", "--yes"]), None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        t
+    }
+
+    /// The same HOME with no hook in the person's settings.
+    fn without_hook(w: World) -> Tui {
         let work = std::fs::canonicalize(w.work.path()).unwrap();
         let key = &API_KEY[API_KEY.len() - 20..];
         let state = serde_json::json!({
@@ -63,10 +76,7 @@ impl Tui {
         )
         .unwrap();
         std::fs::create_dir_all(w.home.path().join("run")).unwrap();
-        let t = Tui { w, work };
-        let o = run(t.claudio(&["deck", "hooks", "install", "--yes"]), None);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        t
+        Tui { w, work }
     }
 
     fn env(&self) -> Vec<(String, String)> {
@@ -80,7 +90,11 @@ impl Tui {
 
     fn claudio(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
-        c.args(args).current_dir(&self.work).env("NO_COLOR", "1");
+        c.args(args)
+            .current_dir(&self.work)
+            .env("NO_COLOR", "1")
+            .env("CLAUDIO_CLI", &self.w.cli)
+            .env_remove("CLAUDIO_CONFIG");
         for (k, v) in self.env() {
             c.env(k, v);
         }
@@ -94,6 +108,11 @@ impl Tui {
         for (k, v) in self.env() {
             c.env(k, v);
         }
+        self.start_with(c)
+    }
+
+    /// The claude TUI as `c` starts it, in a pseudo-terminal, at its prompt.
+    fn start_with(&self, c: Command) -> Term {
         let mut t = Term::spawn_sized(c, 40, 100);
         t.wait_for("Claude Code v");
         // 2.1.332 may offer to make auto mode the default, a moment after it
@@ -628,5 +647,108 @@ fn real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice() {
         .collect();
     assert_eq!(asked.len(), 1, "{got:?}");
     assert!(!got.iter().any(|n| n["kind"] == "permission"), "{got:?}");
+    stop(t);
+}
+
+/// The arguments the process in `t` runs with (the TUI, once claudio
+/// replaced itself with it).
+fn tui_args(t: &mut Term) -> Vec<String> {
+    let raw = std::fs::read(format!("/proc/{}/cmdline", t.child().id())).unwrap();
+    raw.split(|b| *b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect()
+}
+
+/// `claudio sessions resume ID --tui` starts the real claude TUI on the
+/// session, in place of claudio, with the deck's hook given in its
+/// `--settings`: its permission request is held by a running deck and
+/// answered from it, and the person's settings file is not touched.
+#[test]
+fn real_cli_tui_resumed_by_claudio_is_answered_from_the_deck_with_no_settings_edit() {
+    let Some(tui) =
+        tui_cli("real_cli_tui_resumed_by_claudio_is_answered_from_the_deck_with_no_settings_edit")
+            .map(|cli| Tui::without_hook(World::new(cli)))
+    else {
+        return;
+    };
+    // a session to resume, made by claudio's `ask` through the same CLI
+    tui.w.api.push(Reply::text("Hello there."));
+    let o = run(tui.claudio(&["ask", "say hello"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(tui.claudio(&["sessions", "list", "-o", "json"]), None);
+    let listed: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+    let id = listed[0]["sessionId"].as_str().unwrap().to_owned();
+    let settings = tui.w.home.path().join(".claude/settings.json");
+    let before = std::fs::read(&settings).unwrap();
+    tui.w.api.push(Reply::bash("touch made_by_tool"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = LineDeck::start(&tui);
+    // from another folder: the TUI runs in the session's own
+    let mut c = tui.claudio(&["sessions", "resume", &id[..8], "--tui"]);
+    c.current_dir(tui.w.home.path());
+    let mut t = tui.start_with(c);
+    // claudio's process became the TUI: the registry file is under its pid
+    let registry = tui
+        .w
+        .home
+        .path()
+        .join(format!(".claude/sessions/{}.json", t.child().id()));
+    eventually("the TUI's registry file under claudio's pid", &t, || {
+        std::fs::read_to_string(&registry).is_ok_and(|r| r.contains(&id))
+    });
+    assert!(tui_args(&mut t).contains(&"--settings".to_owned()));
+    t.wait_for("Hello there.");
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch made_by_tool");
+    assert!(!tui.made("made_by_tool"), "asked before it ran");
+    deck.type_line("y");
+    deck.wait_for("allowed from the deck");
+    eventually("the tool ran", &t, || tui.made("made_by_tool"));
+    t.wait_for("Finished.");
+    assert!(t.contents().contains("Allowed by PermissionRequest hook"));
+    let reqs = tui.w.main_requests();
+    let results = reqs.last().unwrap().tool_results();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(!results[0].is_error, "{results:?}");
+    stop(t);
+    assert_eq!(std::fs::read(&settings).unwrap(), before);
+    assert!(!tui
+        .w
+        .home
+        .path()
+        .join(".claude/settings.json.claudio-backup")
+        .exists());
+}
+
+/// With the hook in the person's settings already, `sessions resume --tui`
+/// gives the TUI none of its own (it would run both, and the deck hold the
+/// request twice): the one installed hands the request to the deck.
+#[test]
+fn real_cli_tui_resumed_by_claudio_with_the_hook_installed_gets_no_second_one() {
+    let Some(tui) =
+        tui_world("real_cli_tui_resumed_by_claudio_with_the_hook_installed_gets_no_second_one")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::text("Hello there."));
+    let o = run(tui.claudio(&["ask", "say hello"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(tui.claudio(&["sessions", "list", "-o", "json"]), None);
+    let listed: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+    let id = listed[0]["sessionId"].as_str().unwrap().to_owned();
+    tui.w.api.push(Reply::bash("touch made_by_tool"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = LineDeck::start(&tui);
+    let mut t = tui.start_with(tui.claudio(&["sessions", "resume", &id, "--tui"]));
+    let args = tui_args(&mut t);
+    assert!(args.contains(&id), "{args:?}");
+    assert!(!args.contains(&"--settings".to_owned()), "{args:?}");
+    t.wait_for("Hello there.");
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch made_by_tool");
+    deck.type_line("y");
+    deck.wait_for("allowed from the deck");
+    eventually("the tool ran", &t, || tui.made("made_by_tool"));
+    t.wait_for("Finished.");
     stop(t);
 }

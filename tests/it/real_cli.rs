@@ -612,3 +612,73 @@ fn chat_request_is_held_once_by_the_deck_with_the_hook_installed() {
     t.ctrl_d();
     assert_eq!(t.wait(30).code(), Some(0));
 }
+
+/// What a resumed chat's history relies on to time a call (the chat's
+/// `history::untime_waited`): the transcript has when a call was made and
+/// when its result came, not when its permission was answered, but its
+/// `permissionDecision` says whether the check decided by itself. A call
+/// the host allowed (the chat's dialog) has neither a `config` source nor
+/// a `reasonType`; one the settings allowed (a Read in the working folder)
+/// has one of them.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_transcript_tells_an_answered_permission_from_one_decided_by_itself() {
+    let w = world!("the_transcript_tells_an_answered_permission_from_one_decided_by_itself");
+    let work = std::fs::canonicalize(w.work.path()).unwrap();
+    std::fs::write(work.join("notes.txt"), "hello\n").unwrap();
+    w.api.push(Reply::bash("touch made_by_tool"));
+    w.api.push(Reply::tool_use(
+        "Read",
+        serde_json::json!({"file_path": work.join("notes.txt")}),
+    ));
+    w.api.push(Reply::text("Finished."));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let a2 = asked.clone();
+    let options = w
+        .options()
+        .can_use_tool(move |req: claudio::CanUseToolRequest, _ctx| {
+            a2.lock().unwrap().push(req.tool_name.clone());
+            async { Ok(PermissionResult::allow()) }
+        });
+    let client = Client::connect(options).await.expect("connect");
+    client
+        .send("make a file, then read the notes")
+        .await
+        .unwrap();
+    let msgs = turn(&client).await;
+    client.close().await.unwrap();
+    assert_eq!(result(&msgs).subtype, "success");
+    assert_eq!(*asked.lock().unwrap(), ["Bash"], "the Read was not asked");
+    let store = claudio::store::Store::new(w.home.path().join(".claude"));
+    let listing = store.list(&claudio::store::ListOptions::all()).unwrap();
+    let id = &listing.sessions[0].session_id;
+    let (_, conv) = store.conversation(id).unwrap();
+    let decision = |tool: &str| -> serde_json::Value {
+        let call = conv
+            .entries
+            .iter()
+            .find_map(|e| {
+                e.value
+                    .pointer("/message/content/0")
+                    .filter(|b| b["type"] == "tool_use" && b["name"] == tool)
+                    .and_then(|b| b["id"].as_str().map(str::to_owned))
+            })
+            .unwrap_or_else(|| panic!("no {tool} call"));
+        conv.entries
+            .iter()
+            .find(|e| {
+                e.value.pointer("/message/content/0/tool_use_id") == Some(&call.clone().into())
+            })
+            .map(|e| e.value["permissionDecision"].clone())
+            .unwrap_or_else(|| panic!("no {tool} result"))
+    };
+    let by_itself = |d: &serde_json::Value| {
+        matches!(d["source"].as_str(), Some("config" | "classifier"))
+            || d["reasonType"].as_str().is_some_and(|r| !r.is_empty())
+    };
+    let bash = decision("Bash");
+    assert_eq!(bash["decision"], "accept", "{bash}");
+    assert!(!by_itself(&bash), "{bash}");
+    let read = decision("Read");
+    assert_eq!(read["decision"], "accept", "{read}");
+    assert!(by_itself(&read), "{read}");
+}

@@ -1753,3 +1753,31 @@ fn every_kind_of_usage_error_exits_2() {
     assert_eq!(o.status.code(), Some(0));
     assert!(cfg.join(format!("projects/-w/{id}.jsonl")).exists());
 }
+
+/// `git diff | claudio ask "review this"`: the session's title, in
+/// `sessions list` as in the CLI's own `lastPrompt`, is the prompt typed.
+/// It was the prompt and the diff run together on one line (`review this
+/// diff --git a/x.rs …`, the blank line between them read as two
+/// spaces). The model still gets both, the prompt first.
+#[test]
+fn an_ask_with_piped_text_is_titled_by_the_prompt_typed() {
+    let w = world!("an_ask_with_piped_text_is_titled_by_the_prompt_typed");
+    w.api.push(Reply::text("Looks fine."));
+    let mut c = w.claudio();
+    c.args(["ask", "review this"]);
+    let diff = "diff --git a/x.rs b/x.rs\n--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-old\n+new\n";
+    let o = common::run(c, Some(diff.as_bytes()));
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let sent = w.main_requests().last().unwrap().last_user_text();
+    assert!(sent.contains(&format!("review this\n\n{diff}")), "{sent:?}");
+    let mut c = w.claudio();
+    c.args(["sessions", "list", "-o", "json"]);
+    let listed: Value = serde_json::from_str(&common::stdout(&common::run(c, None))).unwrap();
+    let s = &listed[0];
+    assert_eq!(s["summary"], "review this", "{s}");
+    assert_eq!(s["firstPrompt"], "review this", "{s}");
+    let mut c = w.claudio();
+    c.args(["sessions", "list"]);
+    let table = common::stdout(&common::run(c, None));
+    assert!(table.contains("\treview this\t"), "{table}");
+}

@@ -172,9 +172,11 @@ fn piped_text_that_starts_like_a_webp_is_sent_as_text_with_the_prompt() {
     let out = common::run(c, Some(b"RIFF....WEBPVP8 begins a lossy webp\n"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let sent = fake.user_lines();
+    // text, after the prompt in a block of its own: never an image block
     assert_eq!(
         sent[0]["message"]["content"],
-        "what is this?\n\nRIFF....WEBPVP8 begins a lossy webp\n"
+        json!([{"type":"text","text":"what is this?"},
+            {"type":"text","text":"\nRIFF....WEBPVP8 begins a lossy webp\n"}])
     );
 }
 

@@ -5,8 +5,8 @@ use clap::{Args, ValueEnum};
 
 pub const ASK_HELP: &str = "\
 The prompt is the arguments joined by spaces. When stdin is piped, its text is
-added after the prompt, separated by a blank line; with no arguments, stdin is
-the whole prompt.
+added after the prompt, in a text block of its own (the session's title is the
+prompt typed); with no arguments, stdin is the whole prompt.
 
 Tools that need approval are asked about on the terminal (/dev/tty), even when
 stdin and stdout are pipes. Without a terminal they are denied: pass

@@ -2,7 +2,7 @@
 //! recognised by its whole header and structure, never by a prefix) and
 //! `--image` files, checked whole before anything is sent.
 
-use claudio::protocol::ImageFormat;
+use claudio::protocol::{ContentBlock, ImageFormat, MessageContent};
 use claudio::UserInput;
 use std::path::PathBuf;
 
@@ -35,15 +35,22 @@ impl Piped {
     }
 }
 
-/// Build the prompt from the arguments and piped text.
-pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<String> {
+/// Build the prompt from the arguments and piped text. Both: the prompt
+/// typed, then the piped text in a text block of its own (on a new line),
+/// so the session's title is the prompt the person typed (the CLI's
+/// `lastPrompt` and the store's first prompt are the first text block),
+/// not the two run together on one line.
+pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<MessageContent> {
     let arg = args.join(" ");
     let piped = piped.filter(|s| !s.trim().is_empty());
     match (arg.trim().is_empty(), piped) {
         (true, None) => None,
-        (true, Some(p)) => Some(p.to_owned()),
-        (false, None) => Some(arg),
-        (false, Some(p)) => Some(format!("{arg}\n\n{p}")),
+        (true, Some(p)) => Some(MessageContent::Text(p.to_owned())),
+        (false, None) => Some(MessageContent::Text(arg)),
+        (false, Some(p)) => Some(MessageContent::Blocks(vec![
+            ContentBlock::text(arg),
+            ContentBlock::text(format!("\n{p}")),
+        ])),
     }
 }
 
@@ -63,7 +70,7 @@ pub fn compose_input(
     if text.is_none() && image_files.is_empty() && piped_image.is_none() {
         return Ok(None);
     }
-    let mut input = UserInput::text(text.unwrap_or_default());
+    let mut input = UserInput::new(text.unwrap_or_else(|| MessageContent::Text(String::new())));
     for path in image_files {
         input = input.image_file(path).map_err(|e| {
             crate::cli::common::exit::usage_error!(
@@ -98,20 +105,21 @@ mod tests {
 
     #[test]
     fn prompt_composition() {
+        let text = |s: &str| Some(MessageContent::Text(s.into()));
         assert_eq!(
-            compose_prompt(&a(&["review", "this"]), None).unwrap(),
-            "review this"
+            compose_prompt(&a(&["review", "this"]), None),
+            text("review this")
         );
         assert_eq!(
-            compose_prompt(&a(&["review"]), Some("diff --git\n")).unwrap(),
-            "review\n\ndiff --git\n"
+            compose_prompt(&a(&["review"]), Some("diff --git\n")),
+            Some(MessageContent::Blocks(vec![
+                ContentBlock::text("review"),
+                ContentBlock::text("\ndiff --git\n")
+            ]))
         );
-        assert_eq!(
-            compose_prompt(&[], Some("just stdin")).unwrap(),
-            "just stdin"
-        );
+        assert_eq!(compose_prompt(&[], Some("just stdin")), text("just stdin"));
         assert_eq!(compose_prompt(&[], Some("  \n")), None);
-        assert_eq!(compose_prompt(&a(&["x"]), Some("")).unwrap(), "x");
+        assert_eq!(compose_prompt(&a(&["x"]), Some("")), text("x"));
         assert_eq!(compose_prompt(&[], None), None);
     }
 

@@ -99,11 +99,48 @@ pub(in crate::cli::commands::chat) fn replay(
         let Some(m) = s.entry.message() else {
             continue;
         };
+        untime_waited(&mut r, s.entry);
         let seen = session.see(&m, now);
         out.push_str(&r.draw(Draw::Seen(seen), &session, now));
     }
     out.push_str(&r.draw(Draw::Suspend, &session, now));
     out
+}
+
+/// Tell the renderer which results of a user entry came after a wait that
+/// may include the person's answer to their permission: their calls' time
+/// (from the call's entry to the result's) is not shown. The CLI (2.1.328
+/// and on) records how the check ended in `permissionDecision`: `source`
+/// `config` or `classifier` is the settings, the mode or the auto-mode
+/// classifier, and a `reasonType` is there only when the check decided by
+/// itself (a rule of the person's is `user_temporary` with one); with
+/// neither, a person or the host answered (`user_temporary` alone, after
+/// the chat's dialog). A hook may wait too, and an entry with no record
+/// (older CLIs) may hold a wait: neither is timed.
+fn untime_waited(r: &mut Renderer, e: &Entry) {
+    use serde_json::Value;
+    if e.kind() != "user" {
+        return;
+    }
+    if let Some(d) = e.value.get("permissionDecision") {
+        let source = d.get("source").and_then(Value::as_str);
+        let reason = d
+            .get("reasonType")
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.is_empty());
+        let by_itself =
+            matches!(source, Some("config" | "classifier")) || (reason && source != Some("hook"));
+        if by_itself {
+            return;
+        }
+    }
+    if let Some(claudio::protocol::MessageContent::Blocks(blocks)) = e.content() {
+        for b in &blocks {
+            if let claudio::protocol::ContentBlock::ToolResult(t) = b {
+                r.untimed(&t.tool_use_id);
+            }
+        }
+    }
 }
 
 /// The most output lines of one `!` command a resumed history shows.
@@ -305,6 +342,9 @@ mod tests {
             let Ok(m) = Message::parse(v.to_string().as_bytes()) else {
                 continue;
             };
+            // changed from the old walk in one case only: a call whose
+            // permission may have waited for an answer shows no time
+            untime_waited(&mut r, e);
             let seen = session.see(&m, now);
             out.push_str(&r.draw(Draw::Seen(seen), &session, now));
         }
@@ -367,7 +407,8 @@ mod tests {
             serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:00.000Z","message":{"role":"user","content":"fix the rounding"}}),
             serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Let me look at the totals, which are rounded in one place only."}]}}),
             serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/home/u/proj/src/totals.rs"}}]}}),
-            serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:03.500Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"fn total() {}\n"}]}}),
+            serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:03.500Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"fn total() {}\n"}]},
+                "permissionDecision":{"decision":"accept","source":"config","reasonType":"rule"}}),
             serde_json::json!({"type":"assistant","timestamp":"2020-01-02T10:00:04.000Z","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Fixed."}]}}),
         ]);
         let here = Here::with_home(std::path::Path::new("/home/u/proj"), None);
@@ -380,6 +421,75 @@ mod tests {
         let framed = framed(&out, 0, "5c0e3e11", Style::plain(), 80);
         assert!(framed.starts_with("── the conversation so far ──\n› fix"));
         assert!(framed.ends_with("  Fixed.\n── resumed here ──\n"));
+    }
+
+    /// A call's time is shown only where it cannot hold the wait for an
+    /// answer to its permission: the transcript has the call's time and
+    /// its result's, not when the person answered (a call allowed after
+    /// 10 s of thought, which ran 0.1 s, was drawn as taking 10.1 s). The
+    /// CLI's `permissionDecision` says whether the check decided by itself.
+    #[test]
+    fn a_call_s_time_never_holds_the_wait_for_its_approval() {
+        let call = |id: &str, at: &str| {
+            serde_json::json!({"type":"assistant","timestamp":at,"message":{"id":id,"role":"assistant",
+                "content":[{"type":"tool_use","id":id,"name":"Bash","input":{"command":format!("make {id}")}}]}})
+        };
+        let result = |id: &str, at: &str, decision: serde_json::Value| {
+            let mut v = serde_json::json!({"type":"user","timestamp":at,"message":{"role":"user",
+                "content":[{"type":"tool_result","tool_use_id":id,"content":"ok"}]}});
+            if !decision.is_null() {
+                v["permissionDecision"] = decision;
+            }
+            v
+        };
+        let e = entries(&[
+            serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:00.000Z","message":{"role":"user","content":"build"}}),
+            // allowed in the chat's dialog after 10 s: the CLI 2.1.332's record
+            call("asked", "2020-01-02T10:00:01.000Z"),
+            result(
+                "asked",
+                "2020-01-02T10:00:11.100Z",
+                serde_json::json!({"decision":"accept","source":"user_temporary","grantScope":"once","reasonCode":"unknown"}),
+            ),
+            // allowed by a rule of the session's: no wait
+            call("rule", "2020-01-02T10:00:12.000Z"),
+            result(
+                "rule",
+                "2020-01-02T10:00:12.300Z",
+                serde_json::json!({"decision":"accept","source":"user_temporary","reasonType":"rule"}),
+            ),
+            // allowed by the settings or the mode: no wait
+            call("config", "2020-01-02T10:00:13.000Z"),
+            result(
+                "config",
+                "2020-01-02T10:00:13.200Z",
+                serde_json::json!({"decision":"accept","source":"config"}),
+            ),
+            // a hook decided: it may have waited for the deck
+            call("hook", "2020-01-02T10:00:14.000Z"),
+            result(
+                "hook",
+                "2020-01-02T10:00:20.000Z",
+                serde_json::json!({"decision":"accept","source":"hook","reasonType":"hook"}),
+            ),
+            // no record (an older CLI): it may have waited
+            call("old", "2020-01-02T10:00:21.000Z"),
+            result("old", "2020-01-02T10:00:29.000Z", serde_json::Value::Null),
+        ]);
+        let out = replay(&e, &Here::default(), 80);
+        let line = |id: &str| {
+            out.lines()
+                .find(|l| l.contains(&format!("make {id}")))
+                .unwrap_or_else(|| panic!("{id}: {out}"))
+                .trim_end()
+                .to_owned()
+        };
+        assert_eq!(line("asked"), "  ✓ Bash  make asked", "{out}");
+        assert_eq!(line("rule"), "  ✓ Bash  make rule  0.3s", "{out}");
+        assert_eq!(line("config"), "  ✓ Bash  make config  0.2s", "{out}");
+        assert_eq!(line("hook"), "  ✓ Bash  make hook", "{out}");
+        assert_eq!(line("old"), "  ✓ Bash  make old", "{out}");
+        assert!(!out.contains("10.1s") && !out.contains("8.0s"), "{out}");
     }
 
     /// Each prompt's answer follows it at once, as in the live chat, and

@@ -140,6 +140,9 @@ pub struct Renderer {
     hung: Option<(usize, String)>,
     /// Drawing a transcript's past ([`Renderer::for_history`]).
     past: bool,
+    /// Calls of that past whose time is not shown: it may hold the wait
+    /// for an answer to their permission ([`Renderer::untimed`]).
+    untimed: std::collections::HashSet<String>,
     /// `--verbose`: the CLI's internal diagnostics in a result are shown.
     verbose: bool,
     /// The terminal's rows: the live region stays within them.
@@ -171,6 +174,7 @@ impl Renderer {
             last_block: Block::None,
             hung: None,
             past: false,
+            untimed: Default::default(),
             verbose: false,
             height: DEFAULT_HEIGHT,
         }
@@ -196,6 +200,14 @@ impl Renderer {
         r.past = true;
         r.set_width(width);
         r
+    }
+
+    /// The call `id`'s line, when it ends, shows no time: a transcript
+    /// holds when the call was made and when its result came, and between
+    /// them may lie the wait for the person's answer to its permission,
+    /// which the live chat did not count.
+    pub fn untimed(&mut self, id: &str) {
+        self.untimed.insert(id.to_owned());
     }
 
     /// Draw one thing the machine asked for, with the session as it stands.
@@ -744,7 +756,7 @@ impl Renderer {
         } else {
             s.green("✓")
         };
-        let elapsed = Some(now.duration_since(tool.started));
+        let elapsed = (!self.untimed.remove(&tool.id)).then(|| now.duration_since(tool.started));
         let line = self.tool_line(tool, session, &mark, elapsed);
         self.permanent_line(&line, out);
         let text = Sanitizer::clean(&text);

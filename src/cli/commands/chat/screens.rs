@@ -831,7 +831,7 @@ fn resumed_history(cols: u16) {
         json!({"parentUuid":parent,"isSidechain":false,"type":kind,"message":message,"uuid":uuid,
             "timestamp":format!("2020-01-02T03:00:{at}Z"),"cwd":proj,"sessionId":SESSION,"version":"2.1.328"})
     };
-    let lines = [
+    let mut lines = [
         line(
             "00000000-0000-4000-8000-000000000001",
             Value::Null,
@@ -868,6 +868,9 @@ fn resumed_history(cols: u16) {
             json!({"id":"msg_2","role":"assistant","model":"fake-model","content":[{"type":"text","text":"A discount above the subtotal makes the total negative."}]}),
         ),
     ];
+    // the Read allowed by the mode, as the CLI records it: its time holds
+    // no wait for an answer, and is shown
+    lines[3]["permissionDecision"] = json!({"decision":"accept","source":"config"});
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(dir.join(format!("{SESSION}.jsonl")), text).unwrap();
     let t = chat_with(&fake, ROWS, cols, &["-r", &SESSION[..8]]);

@@ -137,13 +137,24 @@ fn written(command: &str, shape: Shape, indent: &Option<String>) -> String {
 /// them: a link followed, a regular file only). No file, or one that
 /// cannot be read, holds none.
 pub fn installed() -> bool {
-    let Ok(path) = settings_file() else {
-        return false;
-    };
-    let Ok(target) = resolve(&path) else {
+    settings_file().is_ok_and(|path| holds_our_hook(&path))
+}
+
+/// Whether the settings file at `path` holds our hook (read as `status`
+/// reads it: a link followed, a regular file only). No file, or one that
+/// cannot be read, holds none.
+pub fn holds_our_hook(path: &Path) -> bool {
+    let Ok(target) = resolve(path) else {
         return false;
     };
     matches!(read(&target), Ok(Some((text, _))) if !our_commands(&text).is_empty())
+}
+
+/// The settings, as JSON text for the CLI's `--settings`, that hold our
+/// hook for the program at `exe` and nothing else: the entry `install`
+/// writes into the person's file, given to one session alone.
+pub fn settings_for_flag(exe: &Path) -> String {
+    json!({"hooks": {EVENT: [entry(&command_for(exe))]}}).to_string()
 }
 
 /// What the settings file's commands of ours are, if any.

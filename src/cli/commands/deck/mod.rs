@@ -39,6 +39,8 @@ PermissionRequest hook in ~/.claude/settings.json:
   claudio deck hooks status      say whether it is there
   claudio deck hooks remove      take it out (the file as it was, when unchanged)
 With no deck running the hook prints nothing at once and the TUI asks as before.
+A TUI started by `claudio sessions resume ID --tui` gets the same hook for
+itself alone (the CLI's --settings): no settings file is changed.
 
 `claudio deck` on a terminal is one full screen: every session, sorted NEEDS
 YOU, WORKING, DONE, with its project, kind, age and cost, kept current as the

@@ -33,6 +33,7 @@ Examples:
   claudio sessions show 3f2a9c1e            the conversation, in a pager when long
   claudio sessions show 3f2a9c1e -o ndjson | jq -r .type
   claudio sessions resume 3f2a9c1e          chat on, in the directory it ran in
+  claudio sessions resume 3f2a9c1e --tui    the same in the claude TUI, answerable from the deck
   claudio sessions fork 3f2a9c1e --at MESSAGE_UUID
   claudio sessions rename 3f2a9c1e \"parser refactor\"
   claudio sessions delete 3f2a9c1e --yes
@@ -80,8 +81,10 @@ pub enum SessionsAction {
     /// Tokens and estimated cost, by day, month, model, project, session or 5-hour block.
     #[command(after_help = usage::HELP)]
     Usage(usage::UsageArgs),
-    /// Open the chat on a session, in the directory it was recorded in.
-    Resume(IdArgs),
+    /// Open the chat on a session, in the directory it was recorded in
+    /// (--tui: the claude TUI, its requests answerable from `claudio deck`).
+    #[command(after_help = RESUME_HELP)]
+    Resume(ResumeArgs),
     /// Copy a session into a new one with fresh ids; prints the new id.
     Fork(ForkArgs),
     /// Set a session's title (appends the CLI's custom-title line).
@@ -242,11 +245,23 @@ impl InspectArgs {
     }
 }
 
-/// A session id.
+const RESUME_HELP: &str = "\
+--tui starts the claude TUI itself (`claude --resume ID`, found as the chat
+finds it: --cli-path, CLAUDIO_CLI, the config file, else $PATH) in place of
+claudio. Its permission requests reach `claudio deck`: the PermissionRequest
+hook `claudio deck hooks install` writes is given to this session alone, in
+the CLI's --settings, and no settings file is changed (when one already holds
+the hook, none is added).";
+
+/// Arguments of `sessions resume`.
 #[derive(Debug, Args)]
-pub struct IdArgs {
+pub struct ResumeArgs {
     /// Session id or unique prefix.
     pub id: String,
+    /// The claude TUI instead of claudio's chat, its permission requests
+    /// answerable from `claudio deck` (no settings file changed).
+    #[arg(long)]
+    pub tui: bool,
 }
 
 /// Arguments of `sessions fork`.

@@ -79,6 +79,12 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
                 kind: NoteKind::Meta,
                 ..
             } => {}
+            // the CLI telling the model a background task ended: no words
+            // of the person's; the chat's history and export leave it out
+            Said::Note {
+                kind: NoteKind::Notice,
+                content: Some(c),
+            } if is_task_notification(c) => {}
             Said::You { content, .. }
             | Said::Note {
                 content: Some(content),
@@ -298,6 +304,19 @@ fn is_interruption(text: &str) -> bool {
     t.starts_with("[Request interrupted by user") && claudio::store::is_cli_note(t)
 }
 
+/// Whether a user message is the CLI's `<task-notification>` (a
+/// background task or sub-agent ended), which it sends the model.
+fn is_task_notification(content: &MessageContent) -> bool {
+    let text = match content {
+        MessageContent::Text(s) => s.as_str(),
+        MessageContent::Blocks(b) => match b.first() {
+            Some(ContentBlock::Text(t)) => t.text.as_str(),
+            _ => return false,
+        },
+    };
+    text.trim_start().starts_with("<task-notification>")
+}
+
 /// A tool result's text: the string, or its parts one per line, each one
 /// that is not text shown as its kind (`[image]`).
 fn result_text(r: &ToolResultBlock) -> String {
@@ -350,8 +369,10 @@ mod tests {
                         w.text(&p);
                     }
                 }
-                // changed from the old walk in one case only: an
-                // interruption note is drawn as its own line (`said`)
+                // changed from the old walk in two cases only: an
+                // interruption note is drawn as its own line (`said`), and
+                // a task notification is left out
+                "user" if e.content().is_some_and(|c| is_task_notification(&c)) => {}
                 "user" if v.get("isMeta") != Some(&Value::Bool(true)) => match e.content() {
                     Some(MessageContent::Text(s)) => w.said(&s, ts),
                     Some(MessageContent::Blocks(blocks)) => {
@@ -477,6 +498,39 @@ mod tests {
             assert!(new.contains("[document]") && new.contains("next"), "{new}");
             assert!(!new.contains("[Request interrupted"), "{new}");
         }
+    }
+
+    /// The CLI's `<task-notification>` (a background task ended) is left
+    /// out, as the chat's history and export leave it out: it was shown
+    /// under "you", as if the person had typed it.
+    #[test]
+    fn a_task_notification_is_not_the_persons_words() {
+        let e: Vec<Entry> = [
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:00.000Z","message":{"content":"run the tests in the background"}}"#,
+            r#"{"type":"assistant","timestamp":"2020-01-02T10:00:01.000Z","message":{"content":[{"type":"text","text":"Started."}]}}"#,
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:09.000Z","message":{"content":"<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command completed</summary>\n</task-notification>"}}"#,
+            r#"{"type":"assistant","timestamp":"2020-01-02T10:00:10.000Z","message":{"content":[{"type":"text","text":"They passed."}]}}"#,
+            r#"{"type":"user","timestamp":"2020-01-02T10:00:11.000Z","message":{"content":[{"type":"text","text":"<task-notification><status>failed</status></task-notification>"}]}}"#,
+        ]
+        .iter()
+        .map(|l| Entry::parse(l).unwrap())
+        .collect();
+        let out = body(&e, Chain::Main, Style::plain());
+        assert!(!out.contains("task-notification"), "{out}");
+        assert!(!out.contains("status"), "{out}");
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("you")).count(),
+            1,
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "Started.
+They passed.
+"
+            ),
+            "{out}"
+        );
     }
 
     /// `sessions show` draws a `!` command as the chat did, and the prompt

@@ -41,8 +41,9 @@ impl Output {
 pub enum SessionsOutcome {
     /// Done: exit with this code.
     Done(Exit),
-    /// Open the chat on session `id`, with the CLI started in `cwd`.
-    Resume { id: String, cwd: PathBuf },
+    /// Open the chat (`tui`: the claude TUI) on session `id`, with the CLI
+    /// started in `cwd`.
+    Resume { id: String, cwd: PathBuf, tui: bool },
 }
 
 /// Where output goes and what the terminal is like (replaced in tests).

@@ -22,6 +22,7 @@ mod search;
 mod since;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod tui;
 mod usage;
 
 pub use archive::spawn_auto as spawn_auto_archive;

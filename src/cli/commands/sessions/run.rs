@@ -33,7 +33,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
         SessionsAction::Search(a) => search::search(&store, a, io),
         SessionsAction::Export(a) => export::export(&store, a, io),
         SessionsAction::Usage(a) => usage::usage(&store, a, io),
-        SessionsAction::Resume(a) => resume(&store, &a.id, io),
+        SessionsAction::Resume(a) => resume(&store, &a.id, a.tui, io),
         SessionsAction::Archive(a) => archive::archive(&store, a.output().is_json(), io),
         SessionsAction::Fork(a) => store
             .fork(&a.id, &fork_options(a.at.as_deref(), a.title.as_deref()))
@@ -75,7 +75,7 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
     }
 }
 
-fn resume(store: &Store, id: &str, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
+fn resume(store: &Store, id: &str, tui: bool, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     // the CLI deleted it: back into the store first, so it can resume
     let t = crate::cli::common::archive::resume_target(store, id, &mut |msg| io.warn(msg))?;
     if !t.cwd.is_dir() {
@@ -88,6 +88,7 @@ fn resume(store: &Store, id: &str, io: &mut Io) -> anyhow::Result<SessionsOutcom
     Ok(SessionsOutcome::Resume {
         id: t.id,
         cwd: t.cwd,
+        tui,
     })
 }
 
@@ -243,7 +244,8 @@ mod tests {
             r.outcome.unwrap(),
             SessionsOutcome::Resume {
                 id: id.into(),
-                cwd: work.path().to_path_buf()
+                cwd: work.path().to_path_buf(),
+                tui: false
             }
         );
         let r = run_args(
