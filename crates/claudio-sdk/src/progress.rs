@@ -575,20 +575,25 @@ pub struct Progress {
 /// The API calls of one turn: the distinct ids of the responses it
 /// streamed or gave whole (the main agent's and its sub-agents'), so an
 /// interrupted call counts once and a response given block by block once.
+/// Each id is held as its 64-bit hash (keyed at random, so a CLI cannot
+/// choose ids that collide): 8 bytes a call however long the CLI made the
+/// id (a line may be 256 MiB).
 #[derive(Debug, Clone, Default)]
 struct ApiCalls {
-    ids: HashSet<String>,
+    ids: HashSet<u64>,
+    keys: std::hash::RandomState,
     /// The turn they belong to ended: the next call begins a new count.
     ended: bool,
 }
 
 impl ApiCalls {
-    fn saw(&mut self, id: Option<String>) {
+    fn saw(&mut self, id: Option<&str>) {
         let Some(id) = id else { return };
         if std::mem::take(&mut self.ended) {
             self.ids.clear();
         }
-        self.ids.insert(id);
+        self.ids
+            .insert(std::hash::BuildHasher::hash_one(&self.keys, id));
     }
 
     /// The turn ended; one that ends with no call seen since the last end
@@ -661,8 +666,8 @@ impl Progress {
         match m {
             Message::StreamEvent(e) => {
                 if let StreamEvent::MessageStart { message } = &e.event {
-                    self.calls
-                        .saw(typed::<StartedMessage>(message).and_then(|m| m.id));
+                    // the id alone, borrowed: never the message copied
+                    self.calls.saw(message.get("id").and_then(Value::as_str));
                 }
                 if e.parent_tool_use_id.is_none() {
                     self.dedup.event(e);
@@ -670,7 +675,7 @@ impl Progress {
             }
             Message::Assistant(a) => {
                 if !a.is_synthetic() {
-                    self.calls.saw(a.message.id.clone());
+                    self.calls.saw(a.message.id.as_deref());
                 }
                 if a.parent_tool_use_id.is_none() {
                     self.streamed = self.dedup.streamed(a);

@@ -417,3 +417,28 @@ fn fifty_thousand_calls_then_their_results_each_end_once() {
     assert_eq!(ended, N);
     assert_eq!(p.running().count(), 0);
 }
+
+/// A CLI that gives its responses huge ids (a line may be 256 MiB): what
+/// the count holds does not grow with their length, only with their number
+/// (it held every id whole: 64 of 256 KiB held 16 MiB until the turn's end).
+#[test]
+fn api_calls_hold_no_id_whole() {
+    let mut p = Progress::default();
+    let long = "x".repeat(256 * 1024);
+    for n in 0..64 {
+        let id = format!("{n}{long}");
+        p.observe(&msg(json!({"type":"stream_event","session_id":"s",
+            "event":{"type":"message_start","message":{"id":id}}})));
+        // the same response given whole counts once
+        p.observe(&msg(assistant(&id, None, json!([]))));
+    }
+    assert_eq!(p.api_calls(), 64);
+    let held = format!("{:?}", p.calls).len();
+    assert!(held < 64 * 64, "{held} bytes held for 64 calls");
+    // a stream event with no id, or one that is not a string: no call
+    p.observe(&msg(json!({"type":"stream_event","session_id":"s",
+        "event":{"type":"message_start","message":{"id":7}}})));
+    p.observe(&msg(json!({"type":"stream_event","session_id":"s",
+        "event":{"type":"message_start","message":{}}})));
+    assert_eq!(p.api_calls(), 64);
+}
