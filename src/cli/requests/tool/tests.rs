@@ -815,3 +815,53 @@ fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
     assert!(!anew.contains("\x1b[J"), "nothing erased: {anew:?}");
     assert!(anew.ends_with("Enter › x"), "{anew:?}");
 }
+
+/// A resize while a typed answer wraps with a wide character at a row's
+/// end (the terminal leaves that column empty and starts the character on
+/// the next row): the old question is erased from its first row, not one
+/// row too low (the rows were counted as the columns divided by the width,
+/// one short, and the question's head stayed above the one drawn anew).
+#[test]
+fn a_resize_erases_a_typed_answer_that_wrapped_early() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = |width| Screen {
+        style: Style::plain(),
+        width,
+        height: 40,
+    };
+    let open = |width| {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
+    };
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    // an odd number of columns before each run of wide characters: every
+    // row ends with its last column empty
+    let answer = format!("a{}a{}", "中".repeat(16), "中".repeat(11));
+    let typed = |a: &mut Approval, p: &mut vt100::Parser, width| {
+        for c in answer.chars() {
+            let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at(width)).write);
+        }
+    };
+    let mut wide = vt100::Parser::new(40, 40, 0);
+    draw(&mut wide, "above\n");
+    let mut a = open(40);
+    draw(&mut wide, &a.start(&at(40)).write);
+    typed(&mut a, &mut wide, 40);
+    wide.set_size(40, 60);
+    draw(&mut wide, &a.resized(&at(60)));
+    // asked at 60 columns from the first
+    let mut fresh = vt100::Parser::new(40, 60, 0);
+    draw(&mut fresh, "above\n");
+    let mut b = open(60);
+    draw(&mut fresh, &b.start(&at(60)).write);
+    typed(&mut b, &mut fresh, 60);
+    assert_eq!(
+        wide.screen().contents(),
+        fresh.screen().contents(),
+        "the question at 60 columns, once"
+    );
+}
