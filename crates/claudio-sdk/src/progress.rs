@@ -581,6 +581,10 @@ pub struct Progress {
 #[derive(Debug, Clone, Default)]
 struct ApiCalls {
     ids: HashSet<u64>,
+    /// The calls counted in the turns before, since the last that made
+    /// one: a response that began before a turn's end and is given whole
+    /// after it (a background agent's) was counted there.
+    before: HashSet<u64>,
     keys: std::hash::RandomState,
     /// The turn they belong to ended: the next call begins a new count.
     ended: bool,
@@ -589,18 +593,23 @@ struct ApiCalls {
 impl ApiCalls {
     fn saw(&mut self, id: Option<&str>) {
         let Some(id) = id else { return };
-        if std::mem::take(&mut self.ended) {
-            self.ids.clear();
+        let id = std::hash::BuildHasher::hash_one(&self.keys, id);
+        // the turn before's calls (none if it made none: those before it
+        // are kept)
+        if std::mem::take(&mut self.ended) && !self.ids.is_empty() {
+            self.before = std::mem::take(&mut self.ids);
         }
-        self.ids
-            .insert(std::hash::BuildHasher::hash_one(&self.keys, id));
+        if !self.before.contains(&id) {
+            self.ids.insert(id);
+        }
     }
 
     /// The turn ended; one that ends with no call seen since the last end
     /// made none.
     fn end(&mut self) {
         if std::mem::replace(&mut self.ended, true) {
-            self.ids.clear();
+            let counted = std::mem::take(&mut self.ids);
+            self.before.extend(counted);
         }
     }
 }
