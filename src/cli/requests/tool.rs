@@ -278,11 +278,17 @@ impl ToolAnswer {
                 (String::new(), Some(choice))
             }
             KeyCode::Backspace => {
-                if self.typed.pop().is_some() {
-                    ("\x08 \x08".into(), None)
-                } else {
-                    (String::new(), None)
+                // the last character taken back whole: both columns of a
+                // wide one, a combining mark with the one it marks
+                let mut columns = 0;
+                while let Some(c) = self.typed.pop() {
+                    columns = crate::cli::term::wrap::columns(c);
+                    if columns > 0 {
+                        break;
+                    }
                 }
+                let back = "\x08".repeat(columns);
+                (format!("{back}{}{back}", " ".repeat(columns)), None)
             }
             KeyCode::Char(c) if !ctrl && !c.is_control() => {
                 self.typed.push(c);

@@ -865,3 +865,60 @@ fn a_resize_erases_a_typed_answer_that_wrapped_early() {
         "the question at 60 columns, once"
     );
 }
+
+/// Backspace over a wide character in a typed answer takes both its
+/// columns back, and over a combining mark the character it marks too:
+/// the next key is drawn right after what is left, with no gap (one
+/// column was taken back, and the screen no longer matched what was
+/// typed, nor a resize's count of its rows).
+#[test]
+fn backspace_takes_a_wide_character_back_whole() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = Screen {
+        style: Style::plain(),
+        width: 60,
+        height: 40,
+    };
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    let keys = |a: &mut Approval, p: &mut vt100::Parser, codes: &[KeyCode]| {
+        for &c in codes {
+            let k = KeyEvent::new(c, KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at).write);
+        }
+    };
+    let open = || {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, 60)).drawn_from(frame)
+    };
+    let mut edited = vt100::Parser::new(40, 60, 0);
+    let mut a = open();
+    draw(&mut edited, &a.start(&at).write);
+    use KeyCode::{Backspace, Char};
+    let edits = [
+        Char('x'),
+        Char('中'),
+        Backspace,
+        Char('e'),
+        Char('\u{301}'),
+        Backspace,
+        Char('y'),
+    ];
+    keys(&mut a, &mut edited, &edits);
+    let mut typed = vt100::Parser::new(40, 60, 0);
+    let mut b = open();
+    draw(&mut typed, &b.start(&at).write);
+    keys(&mut b, &mut typed, &[Char('x'), Char('y')]);
+    // the spaces that erased are blanks as the columns never written are
+    let seen = |p: &vt100::Parser| -> Vec<String> {
+        let contents = p.screen().contents();
+        contents.lines().map(|l| l.trim_end().to_owned()).collect()
+    };
+    assert_eq!(seen(&edited), seen(&typed));
+    assert_eq!(
+        edited.screen().cursor_position(),
+        typed.screen().cursor_position()
+    );
+}
