@@ -669,6 +669,27 @@ impl Approval {
         }
     }
 
+    /// The answer's line written again from its first row after a
+    /// character was taken back from `before` (what was typed): a
+    /// backspace cannot climb to the row above when what was typed wrapped,
+    /// and the screen would show what is no longer typed.
+    fn typed_again(&self, before: &str, width: usize) -> String {
+        if before == self.answer.typed() {
+            return String::new();
+        }
+        // the question's last line: the choices, the answer typed after it
+        let line = self.drawn.rsplit('\n').next().unwrap_or_default();
+        let rows = crate::cli::term::wrap::terminal_rows(&format!("{line}{before}"), width);
+        let mut out = String::from("\r");
+        if rows > 1 {
+            out.push_str(&format!("\x1b[{}A", rows - 1));
+        }
+        out.push_str("\x1b[J");
+        out.push_str(line);
+        out.push_str(self.answer.typed());
+        out
+    }
+
     /// The answer a decision sends, with the note that says it.
     fn decided(&self, d: &Decision, style: Style) -> (super::Done, String) {
         let grant = d.grants_this_call(&self.req).then(|| self.req.clone());
@@ -740,6 +761,11 @@ impl super::Kind for Approval {
     fn input(&mut self, input: super::Input, at: &super::Screen) -> super::Step {
         let style = at.style;
         let (echo, choice) = match input {
+            super::Input::Key(k) if k.code == KeyCode::Backspace => {
+                let before = self.answer.typed().to_owned();
+                let (_, choice) = self.answer.key(k);
+                (self.typed_again(&before, at.width), choice)
+            }
             super::Input::Key(k) => self.answer.key(k),
             super::Input::Paste(text) => (self.answer.paste(&text), None),
         };

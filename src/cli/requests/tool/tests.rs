@@ -922,3 +922,65 @@ fn backspace_takes_a_wide_character_back_whole() {
         typed.screen().cursor_position()
     );
 }
+
+/// Backspace back over where a typed answer wrapped: what was typed on
+/// the row above is taken back too, and the screen shows what is typed
+/// (a backspace stopped at the row's first column: the person saw
+/// "…nopZ" where "…mZ" was the reason sent).
+#[test]
+fn backspace_across_a_typed_answer_s_wrap_takes_back_what_it_says() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = Screen {
+        style: Style::plain(),
+        width: 40,
+        height: 40,
+    };
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    let keys = |a: &mut Approval, p: &mut vt100::Parser, codes: &[KeyCode]| {
+        for &c in codes {
+            let k = KeyEvent::new(c, KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at).write);
+        }
+    };
+    let open = || {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, 40)).drawn_from(frame)
+    };
+    let seen = |p: &vt100::Parser| -> Vec<String> {
+        let contents = p.screen().contents();
+        contents.lines().map(|l| l.trim_end().to_owned()).collect()
+    };
+    let mut edited = vt100::Parser::new(40, 40, 0);
+    let mut a = open();
+    draw(&mut edited, &a.start(&at).write);
+    // the answer's row has 16 columns left: 21 letters wrap
+    let mut e: Vec<KeyCode> = "abcdefghijklmnopqrstu".chars().map(KeyCode::Char).collect();
+    e.extend([KeyCode::Backspace; 8]);
+    e.push(KeyCode::Char('Z'));
+    keys(&mut a, &mut edited, &e);
+    let mut fresh = vt100::Parser::new(40, 40, 0);
+    let mut b = open();
+    draw(&mut fresh, &b.start(&at).write);
+    let typed: Vec<KeyCode> = "abcdefghijklmZ".chars().map(KeyCode::Char).collect();
+    keys(&mut b, &mut fresh, &typed);
+    assert_eq!(seen(&edited), seen(&fresh));
+    assert_eq!(
+        edited.screen().cursor_position(),
+        fresh.screen().cursor_position()
+    );
+    // and a resize after it erases it all
+    edited.set_size(40, 60);
+    draw(&mut edited, &a.resized(&Screen { width: 60, ..at }));
+    assert_eq!(
+        seen(&edited)
+            .iter()
+            .filter(|l| l.contains("Enter ›"))
+            .count(),
+        1,
+        "{:?}",
+        seen(&edited)
+    );
+}
