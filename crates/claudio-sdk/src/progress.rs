@@ -575,27 +575,41 @@ pub struct Progress {
 /// The API calls of one turn: the distinct ids of the responses it
 /// streamed or gave whole (the main agent's and its sub-agents'), so an
 /// interrupted call counts once and a response given block by block once.
+/// Each id is held as its 64-bit hash (keyed at random, so a CLI cannot
+/// choose ids that collide): 8 bytes a call however long the CLI made the
+/// id (a line may be 256 MiB).
 #[derive(Debug, Clone, Default)]
 struct ApiCalls {
-    ids: HashSet<String>,
+    ids: HashSet<u64>,
+    /// The calls counted in the turns before, since the last that made
+    /// one: a response that began before a turn's end and is given whole
+    /// after it (a background agent's) was counted there.
+    before: HashSet<u64>,
+    keys: std::hash::RandomState,
     /// The turn they belong to ended: the next call begins a new count.
     ended: bool,
 }
 
 impl ApiCalls {
-    fn saw(&mut self, id: Option<String>) {
+    fn saw(&mut self, id: Option<&str>) {
         let Some(id) = id else { return };
-        if std::mem::take(&mut self.ended) {
-            self.ids.clear();
+        let id = std::hash::BuildHasher::hash_one(&self.keys, id);
+        // the turn before's calls (none if it made none: those before it
+        // are kept)
+        if std::mem::take(&mut self.ended) && !self.ids.is_empty() {
+            self.before = std::mem::take(&mut self.ids);
         }
-        self.ids.insert(id);
+        if !self.before.contains(&id) {
+            self.ids.insert(id);
+        }
     }
 
     /// The turn ended; one that ends with no call seen since the last end
     /// made none.
     fn end(&mut self) {
         if std::mem::replace(&mut self.ended, true) {
-            self.ids.clear();
+            let counted = std::mem::take(&mut self.ids);
+            self.before.extend(counted);
         }
     }
 }
@@ -661,8 +675,8 @@ impl Progress {
         match m {
             Message::StreamEvent(e) => {
                 if let StreamEvent::MessageStart { message } = &e.event {
-                    self.calls
-                        .saw(typed::<StartedMessage>(message).and_then(|m| m.id));
+                    // the id alone, borrowed: never the message copied
+                    self.calls.saw(message.get("id").and_then(Value::as_str));
                 }
                 if e.parent_tool_use_id.is_none() {
                     self.dedup.event(e);
@@ -670,7 +684,7 @@ impl Progress {
             }
             Message::Assistant(a) => {
                 if !a.is_synthetic() {
-                    self.calls.saw(a.message.id.clone());
+                    self.calls.saw(a.message.id.as_deref());
                 }
                 if a.parent_tool_use_id.is_none() {
                     self.streamed = self.dedup.streamed(a);

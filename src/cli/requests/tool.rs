@@ -278,11 +278,17 @@ impl ToolAnswer {
                 (String::new(), Some(choice))
             }
             KeyCode::Backspace => {
-                if self.typed.pop().is_some() {
-                    ("\x08 \x08".into(), None)
-                } else {
-                    (String::new(), None)
+                // the last character taken back whole: both columns of a
+                // wide one, a combining mark with the one it marks
+                let mut columns = 0;
+                while let Some(c) = self.typed.pop() {
+                    columns = crate::cli::term::wrap::columns(c);
+                    if columns > 0 {
+                        break;
+                    }
                 }
+                let back = "\x08".repeat(columns);
+                (format!("{back}{}{back}", " ".repeat(columns)), None)
             }
             KeyCode::Char(c) if !ctrl && !c.is_control() => {
                 self.typed.push(c);
@@ -663,6 +669,27 @@ impl Approval {
         }
     }
 
+    /// The answer's line written again from its first row after a
+    /// character was taken back from `before` (what was typed): a
+    /// backspace cannot climb to the row above when what was typed wrapped,
+    /// and the screen would show what is no longer typed.
+    fn typed_again(&self, before: &str, width: usize) -> String {
+        if before == self.answer.typed() {
+            return String::new();
+        }
+        // the question's last line: the choices, the answer typed after it
+        let line = self.drawn.rsplit('\n').next().unwrap_or_default();
+        let rows = crate::cli::term::wrap::terminal_rows(&format!("{line}{before}"), width);
+        let mut out = String::from("\r");
+        if rows > 1 {
+            out.push_str(&format!("\x1b[{}A", rows - 1));
+        }
+        out.push_str("\x1b[J");
+        out.push_str(line);
+        out.push_str(self.answer.typed());
+        out
+    }
+
     /// The answer a decision sends, with the note that says it.
     fn decided(&self, d: &Decision, style: Style) -> (super::Done, String) {
         let grant = d.grants_this_call(&self.req).then(|| self.req.clone());
@@ -738,6 +765,11 @@ impl super::Kind for Approval {
     fn input(&mut self, input: super::Input, at: &super::Screen) -> super::Step {
         let style = at.style;
         let (echo, choice) = match input {
+            super::Input::Key(k) if k.code == KeyCode::Backspace => {
+                let before = self.answer.typed().to_owned();
+                let (_, choice) = self.answer.key(k);
+                (self.typed_again(&before, at.width), choice)
+            }
             super::Input::Key(k) => self.answer.key(k),
             super::Input::Paste(text) => (self.answer.paste(&text), None),
         };

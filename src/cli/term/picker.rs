@@ -473,7 +473,7 @@ impl InPlace {
 /// lines one row, or more when wider than the screen.
 pub fn screen_rows(text: &str, width: usize) -> usize {
     text.lines()
-        .map(|l| visible_width(l).div_ceil(width.max(1)).max(1))
+        .map(|l| crate::cli::term::wrap::terminal_rows(l, width))
         .sum()
 }
 

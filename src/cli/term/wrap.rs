@@ -109,6 +109,26 @@ pub fn visible_width(s: &str) -> usize {
     units(s).map(unit_width).sum()
 }
 
+/// The rows one line of `s` takes on a terminal `width` columns wide
+/// (at least one): as the terminal wraps it, a wide character that does not
+/// fit in a row's last column starting the next row (the column is left
+/// empty), so not its columns divided by the width.
+pub fn terminal_rows(s: &str, width: usize) -> usize {
+    let width = width.max(1);
+    let (mut rows, mut col) = (1, 0);
+    for w in units(s).map(unit_width) {
+        if w == 0 {
+            continue;
+        }
+        if col + w > width && col > 0 {
+            rows += 1;
+            col = 0;
+        }
+        col += w;
+    }
+    rows
+}
+
 /// The text's own indent: its leading spaces and a list marker after them.
 fn hang_width(text: &str) -> usize {
     let plain = strip_sgr(text);
@@ -785,6 +805,20 @@ pub fn strip_sgr(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A terminal starts a wide character that does not fit a row's last
+    /// column on the next row: three of them take three rows of three
+    /// columns, not two.
+    #[test]
+    fn terminal_rows_counts_wide_characters_wrapped_early() {
+        assert_eq!(terminal_rows("中中中", 3), 3);
+        assert_eq!(terminal_rows("a中a中", 4), 2);
+        assert_eq!(terminal_rows("abcd", 4), 1, "a full row is one");
+        assert_eq!(terminal_rows("abcde", 4), 2);
+        assert_eq!(terminal_rows("", 4), 1);
+        assert_eq!(terminal_rows("\x1b[1mab\x1b[0m", 2), 1);
+        assert_eq!(terminal_rows("ab", 0), 2, "no width is one column");
+    }
 
     /// A live row holds no sequence but colours, no control, no bidi
     /// override and no character the terminals count otherwise, and fits

@@ -417,3 +417,59 @@ fn fifty_thousand_calls_then_their_results_each_end_once() {
     assert_eq!(ended, N);
     assert_eq!(p.running().count(), 0);
 }
+
+/// A CLI that gives its responses huge ids (a line may be 256 MiB): what
+/// the count holds does not grow with their length, only with their number
+/// (it held every id whole: 64 of 256 KiB held 16 MiB until the turn's end).
+#[test]
+fn api_calls_hold_no_id_whole() {
+    let mut p = Progress::default();
+    let long = "x".repeat(256 * 1024);
+    for n in 0..64 {
+        let id = format!("{n}{long}");
+        p.observe(&msg(json!({"type":"stream_event","session_id":"s",
+            "event":{"type":"message_start","message":{"id":id}}})));
+        // the same response given whole counts once
+        p.observe(&msg(assistant(&id, None, json!([]))));
+    }
+    assert_eq!(p.api_calls(), 64);
+    let held = format!("{:?}", p.calls).len();
+    assert!(held < 64 * 64, "{held} bytes held for 64 calls");
+    // a stream event with no id, or one that is not a string: no call
+    p.observe(&msg(json!({"type":"stream_event","session_id":"s",
+        "event":{"type":"message_start","message":{"id":7}}})));
+    p.observe(&msg(json!({"type":"stream_event","session_id":"s",
+        "event":{"type":"message_start","message":{}}})));
+    assert_eq!(p.api_calls(), 64);
+}
+
+/// A sub-agent's response whose stream began before the main turn's
+/// result and whose whole message came after it (a background agent goes
+/// on after the turn) is one call, counted in the turn that saw it begin:
+/// the next turn counted it again.
+#[test]
+fn a_response_across_a_turn_s_end_counts_once() {
+    let mut p = Progress::default();
+    let start = |id: &str| {
+        msg(
+            json!({"type":"stream_event","session_id":"s","parent_tool_use_id":"toolu_bg",
+            "event":{"type":"message_start","message":{"id":id}}}),
+        )
+    };
+    p.observe(&start("b1"));
+    p.observe(&msg(assistant("r1", None, json!([]))));
+    p.observe(&msg(result(0.1)));
+    assert_eq!(p.api_calls(), 2);
+    // the background agent's response given whole, then its next one
+    p.observe(&msg(assistant("b1", Some("toolu_bg"), json!([]))));
+    p.observe(&start("b2"));
+    p.observe(&msg(assistant("b2", Some("toolu_bg"), json!([]))));
+    p.observe(&msg(result(0.2)));
+    assert_eq!(p.api_calls(), 1, "b2 alone");
+    // a turn with no call, then one that calls again
+    p.observe(&msg(result(0.2)));
+    assert_eq!(p.api_calls(), 0);
+    p.observe(&msg(assistant("b2", Some("toolu_bg"), json!([]))));
+    p.observe(&msg(assistant("r3", None, json!([]))));
+    assert_eq!(p.api_calls(), 1, "r3 alone: b2 was counted two turns ago");
+}

@@ -884,3 +884,172 @@ fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
     assert!(!anew.contains("\x1b[J"), "nothing erased: {anew:?}");
     assert!(anew.ends_with("Enter › x"), "{anew:?}");
 }
+
+/// A resize while a typed answer wraps with a wide character at a row's
+/// end (the terminal leaves that column empty and starts the character on
+/// the next row): the old question is erased from its first row, not one
+/// row too low (the rows were counted as the columns divided by the width,
+/// one short, and the question's head stayed above the one drawn anew).
+#[test]
+fn a_resize_erases_a_typed_answer_that_wrapped_early() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = |width| Screen {
+        style: Style::plain(),
+        width,
+        height: 40,
+    };
+    let open = |width| {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
+    };
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    // an odd number of columns before each run of wide characters: every
+    // row ends with its last column empty
+    let answer = format!("a{}a{}", "中".repeat(16), "中".repeat(11));
+    let typed = |a: &mut Approval, p: &mut vt100::Parser, width| {
+        for c in answer.chars() {
+            let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at(width)).write);
+        }
+    };
+    let mut wide = vt100::Parser::new(40, 40, 0);
+    draw(&mut wide, "above\n");
+    let mut a = open(40);
+    draw(&mut wide, &a.start(&at(40)).write);
+    typed(&mut a, &mut wide, 40);
+    wide.set_size(40, 60);
+    draw(&mut wide, &a.resized(&at(60)));
+    // asked at 60 columns from the first
+    let mut fresh = vt100::Parser::new(40, 60, 0);
+    draw(&mut fresh, "above\n");
+    let mut b = open(60);
+    draw(&mut fresh, &b.start(&at(60)).write);
+    typed(&mut b, &mut fresh, 60);
+    assert_eq!(
+        wide.screen().contents(),
+        fresh.screen().contents(),
+        "the question at 60 columns, once"
+    );
+}
+
+/// Backspace over a wide character in a typed answer takes both its
+/// columns back, and over a combining mark the character it marks too:
+/// the next key is drawn right after what is left, with no gap (one
+/// column was taken back, and the screen no longer matched what was
+/// typed, nor a resize's count of its rows).
+#[test]
+fn backspace_takes_a_wide_character_back_whole() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = Screen {
+        style: Style::plain(),
+        width: 60,
+        height: 40,
+    };
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    let keys = |a: &mut Approval, p: &mut vt100::Parser, codes: &[KeyCode]| {
+        for &c in codes {
+            let k = KeyEvent::new(c, KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at).write);
+        }
+    };
+    let open = || {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, 60)).drawn_from(frame)
+    };
+    let mut edited = vt100::Parser::new(40, 60, 0);
+    let mut a = open();
+    draw(&mut edited, &a.start(&at).write);
+    use KeyCode::{Backspace, Char};
+    let edits = [
+        Char('x'),
+        Char('中'),
+        Backspace,
+        Char('e'),
+        Char('\u{301}'),
+        Backspace,
+        Char('y'),
+    ];
+    keys(&mut a, &mut edited, &edits);
+    let mut typed = vt100::Parser::new(40, 60, 0);
+    let mut b = open();
+    draw(&mut typed, &b.start(&at).write);
+    keys(&mut b, &mut typed, &[Char('x'), Char('y')]);
+    // the spaces that erased are blanks as the columns never written are
+    let seen = |p: &vt100::Parser| -> Vec<String> {
+        let contents = p.screen().contents();
+        contents.lines().map(|l| l.trim_end().to_owned()).collect()
+    };
+    assert_eq!(seen(&edited), seen(&typed));
+    assert_eq!(
+        edited.screen().cursor_position(),
+        typed.screen().cursor_position()
+    );
+}
+
+/// Backspace back over where a typed answer wrapped: what was typed on
+/// the row above is taken back too, and the screen shows what is typed
+/// (a backspace stopped at the row's first column: the person saw
+/// "…nopZ" where "…mZ" was the reason sent).
+#[test]
+fn backspace_across_a_typed_answer_s_wrap_takes_back_what_it_says() {
+    use crate::cli::requests::{Input, Kind, Screen};
+    let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
+    let at = Screen {
+        style: Style::plain(),
+        width: 40,
+        height: 40,
+    };
+    let draw = |p: &mut vt100::Parser, s: &str| {
+        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+    };
+    let keys = |a: &mut Approval, p: &mut vt100::Parser, codes: &[KeyCode]| {
+        for &c in codes {
+            let k = KeyEvent::new(c, KeyModifiers::NONE);
+            draw(p, &a.input(Input::Key(k), &at).write);
+        }
+    };
+    let open = || {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        Approval::new(r.clone(), frame.shown(&r, 40)).drawn_from(frame)
+    };
+    let seen = |p: &vt100::Parser| -> Vec<String> {
+        let contents = p.screen().contents();
+        contents.lines().map(|l| l.trim_end().to_owned()).collect()
+    };
+    let mut edited = vt100::Parser::new(40, 40, 0);
+    let mut a = open();
+    draw(&mut edited, &a.start(&at).write);
+    // the answer's row has 16 columns left: 21 letters wrap
+    let mut e: Vec<KeyCode> = "abcdefghijklmnopqrstu".chars().map(KeyCode::Char).collect();
+    e.extend([KeyCode::Backspace; 8]);
+    e.push(KeyCode::Char('Z'));
+    keys(&mut a, &mut edited, &e);
+    let mut fresh = vt100::Parser::new(40, 40, 0);
+    let mut b = open();
+    draw(&mut fresh, &b.start(&at).write);
+    let typed: Vec<KeyCode> = "abcdefghijklmZ".chars().map(KeyCode::Char).collect();
+    keys(&mut b, &mut fresh, &typed);
+    assert_eq!(seen(&edited), seen(&fresh));
+    assert_eq!(
+        edited.screen().cursor_position(),
+        fresh.screen().cursor_position()
+    );
+    // and a resize after it erases it all
+    edited.set_size(40, 60);
+    draw(&mut edited, &a.resized(&Screen { width: 60, ..at }));
+    assert_eq!(
+        seen(&edited)
+            .iter()
+            .filter(|l| l.contains("Enter ›"))
+            .count(),
+        1,
+        "{:?}",
+        seen(&edited)
+    );
+}
