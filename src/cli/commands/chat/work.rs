@@ -204,6 +204,15 @@ impl Work<'_> {
                         None
                     }
                     Effect::Reply(a, result) => {
+                        if matches!(
+                            result,
+                            PermissionResult::Deny {
+                                interrupt: true,
+                                ..
+                            }
+                        ) {
+                            inbox.stop_asked();
+                        }
                         // withdrawn meanwhile, or the session gone: nothing to send
                         let _ = a.responder.answer(result).await;
                         self.notifier.answered();
@@ -611,12 +620,35 @@ pub(super) enum Said<R> {
 #[derive(Debug)]
 pub(super) struct Inbox<R> {
     held: VecDeque<Said<R>>,
+    /// A dialog was answered "no, and stop": the requests behind it are
+    /// the turn's, which the CLI withdraws as it stops. What is held (and
+    /// a request that comes) waits for the turn's end, so they are seen
+    /// withdrawn, never asked: asked, each was drawn, offered to the deck
+    /// and notified, then withdrawn a moment later.
+    stopping: bool,
 }
 
 impl<R> Inbox<R> {
     /// What the work before held over: taken in first.
     pub(super) fn new(held: VecDeque<Said<R>>) -> Inbox<R> {
-        Inbox { held }
+        Inbox {
+            held,
+            stopping: false,
+        }
+    }
+
+    /// The dialog was answered "no, and stop the turn" ([`Inbox::stopping`]).
+    pub(super) fn stop_asked(&mut self) {
+        self.stopping = true;
+    }
+
+    /// The turn's end: its result, or the CLI's end or failure.
+    fn ends_turn(said: &Said<R>) -> bool {
+        match said {
+            Said::Event(Event::Message(m)) => matches!(**m, claudio::Message::Result(_)),
+            Said::Event(Event::Closed | Event::Failed(_)) => true,
+            _ => false,
+        }
     }
 
     /// What the CLI said: to take in now, or held while a dialog is open
@@ -625,7 +657,11 @@ impl<R> Inbox<R> {
     /// with it once the dialog closed), and [`Event::Withdrawn`] for the
     /// dialog now.
     pub(super) fn take(&mut self, said: Said<R>, asking: bool) -> Option<Said<R>> {
-        if !asking && self.held.is_empty() {
+        let waits = self.stopping && matches!(said, Said::Asks(_));
+        if !asking && self.held.is_empty() && !waits {
+            if Self::ends_turn(&said) {
+                self.stopping = false;
+            }
             return Some(said);
         }
         let gone = matches!(said, Said::Event(Event::Closed | Event::Failed(_)));
@@ -638,6 +674,13 @@ impl<R> Inbox<R> {
     pub(super) fn next(&mut self, asking: bool) -> Option<Said<R>> {
         if asking {
             return None;
+        }
+        if self.stopping {
+            // until the turn's end is held (or as much as may be)
+            if !self.full() && !self.held.iter().any(Self::ends_turn) {
+                return None;
+            }
+            self.stopping = false;
         }
         self.held.pop_front()
     }

@@ -898,6 +898,7 @@ fn a_resize_erases_a_typed_answer_that_wrapped_early() {
         style: Style::plain(),
         width,
         height: 40,
+        reflows: false,
     };
     let open = |width| {
         let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
@@ -948,6 +949,7 @@ fn backspace_takes_a_wide_character_back_whole() {
         style: Style::plain(),
         width: 60,
         height: 40,
+        reflows: false,
     };
     let draw = |p: &mut vt100::Parser, s: &str| {
         p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
@@ -1004,6 +1006,7 @@ fn backspace_across_a_typed_answer_s_wrap_takes_back_what_it_says() {
         style: Style::plain(),
         width: 40,
         height: 40,
+        reflows: false,
     };
     let draw = |p: &mut vt100::Parser, s: &str| {
         p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())

@@ -1156,3 +1156,51 @@ fn text_calls_and_the_result_are_the_same_bytes_as_drawn_whole() {
     assert!(streamed[1].contains("✓ Bash"), "{:?}", streamed[1]);
     assert!(streamed[3].contains("API call"), "{:?}", streamed[3]);
 }
+
+/// "No, and stop" (Esc) with requests queued behind the dialog: they are
+/// the turn's, which the CLI withdraws as it stops. They wait for the
+/// turn's end, with what came after them, in order, so none is asked a
+/// moment before its withdrawal (it was drawn, offered to the deck and
+/// notified, then said withdrawn).
+#[test]
+fn requests_behind_a_stop_wait_for_the_turn_s_end() {
+    let mut inbox: Inbox<&'static str> = Inbox::new(Default::default());
+    let shown = |s: &Option<Said<&'static str>>| match s {
+        None => "nothing".to_owned(),
+        Some(Said::Asks(name)) => format!("asks {name}"),
+        Some(Said::Event(Event::Message(m))) => format!("{:?}", m.kind()),
+        Some(Said::Event(e)) => format!("{e:?}"),
+    };
+    // read while the first dialog was open
+    assert!(inbox.take(Said::Asks("Second"), true).is_none());
+    inbox.stop_asked();
+    assert_eq!(shown(&inbox.next(false)), "nothing", "asked before the end");
+    let text = json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"stopped"}]}});
+    assert!(
+        inbox.take(said(msg(text)), false).is_none(),
+        "held behind it"
+    );
+    // a request that comes meanwhile waits too
+    assert!(inbox.take(Said::Asks("Third"), false).is_none());
+    assert_eq!(shown(&inbox.next(false)), "nothing");
+    assert!(inbox.take(said(msg(result())), false).is_none());
+    let order: Vec<String> = std::iter::from_fn(|| inbox.next(false).map(Some))
+        .map(|s| shown(&s))
+        .collect();
+    assert_eq!(order.len(), 4, "{order:?}");
+    assert_eq!(order[0], "asks Second");
+    assert_eq!(order[2], "asks Third");
+    assert!(order[3].contains("result"), "{order:?}");
+    // the turn ended: a request now is taken at once
+    assert!(matches!(
+        inbox.take(Said::Asks("Fourth"), false),
+        Some(Said::Asks("Fourth"))
+    ));
+    // nothing held when the stop is asked: the CLI's end ends the wait
+    let mut inbox: Inbox<&'static str> = Inbox::new(Default::default());
+    inbox.stop_asked();
+    assert!(inbox.take(Said::Asks("Late"), false).is_none());
+    assert!(inbox.take(said(Event::Closed), false).is_none());
+    assert_eq!(shown(&inbox.next(false)), "asks Late");
+    assert_eq!(shown(&inbox.next(false)), "Closed");
+}
