@@ -176,27 +176,38 @@ impl Candidate {
 
 /// Run `f` over `items` on a few threads; results in the items' order.
 ///
-/// The calling thread starts on the items alone, and the others (one
-/// fewer than the cores, at most 8 in all, one per 8 items left) are
-/// started only once it has worked for [`SPAWN_AFTER`] with items left:
-/// work that is over by then (a status line's few lookups) costs no
-/// thread, no thread's stack and arena, and no look at the cores. Which
-/// thread maps an item never changes the answer: each result goes to its
-/// item's place.
+/// Up to [`FEW`] items, the calling thread starts on them alone, and the
+/// others (one fewer than the cores, at most 8 in all, one per 8 items
+/// left) are started only once it has worked for [`SPAWN_AFTER`] with
+/// items left: work that is over by then (a status line's few lookups)
+/// costs no thread, no thread's stack and arena, and no look at the
+/// cores. More items start them at once (a long first item would
+/// otherwise hold the rest back). Which thread maps an item never changes
+/// the answer: each result goes to its item's place.
 pub(crate) fn parallel_map<T, R, F>(items: &[T], f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,
     F: Fn(&T) -> R + Sync,
 {
-    parallel_map_after(items, f, SPAWN_AFTER)
+    let alone = if items.len() > FEW {
+        Duration::ZERO
+    } else {
+        SPAWN_AFTER
+    };
+    parallel_map_after(items, f, alone)
 }
+
+/// Up to this many items, [`parallel_map`] starts other threads only
+/// when the work takes a while.
+const FEW: usize = 64;
 
 /// How long the calling thread of [`parallel_map`] works alone before
 /// other threads are started: a few times what starting one costs.
 const SPAWN_AFTER: Duration = Duration::from_micros(300);
 
-/// [`parallel_map`], the other threads started after `alone`.
+/// [`parallel_map`], the other threads started after `alone` (zero: at
+/// once, before any item is mapped).
 pub(crate) fn parallel_map_after<T, R, F>(items: &[T], f: F, alone: Duration) -> Vec<R>
 where
     T: Sync,
@@ -220,9 +231,11 @@ where
         let started = std::time::Instant::now();
         let mut mine = Vec::new();
         // alone until `alone` has passed with items left
-        work(&mut mine, &mut || {
-            next.load(Ordering::Relaxed) < items.len() && started.elapsed() >= alone
-        });
+        if !alone.is_zero() {
+            work(&mut mine, &mut || {
+                next.load(Ordering::Relaxed) < items.len() && started.elapsed() >= alone
+            });
+        }
         let left = items.len().saturating_sub(next.load(Ordering::Relaxed));
         let mut handles = Vec::new();
         if left > 0 {
