@@ -21,6 +21,9 @@
 # TODAY transcripts written today) beside claudio's, side by side
 # (A, B, A, B, ...; the median of the pairs' ratios): the goal of #44 is
 # claudio's always fresh line in no more than ccusage's cached time.
+# ccusage's cached line is its native binary's (the `ccusage` command is a
+# Node launcher that starts it): that binary is paired too, called
+# directly (CCUSAGE_NATIVE, else found beside the launcher).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"; gb="${2:-2}"; runs="${3:-5}"; today="${4:-20}"
@@ -88,7 +91,7 @@ try:
     assert out == out_off, (out, out_off)
     # beside ccusage's statusline, with the same transcripts written today
     ccusage = os.environ.get("CCUSAGE") or shutil.which("ccusage")
-    paired = None
+    paired = paired_native = None
     if ccusage:
         sf = os.path.join(scratch, "status.json")
         with open(sf, "wb") as f:
@@ -100,6 +103,21 @@ try:
                             "sh", "-c", f"exec {ccusage} statusline --offline < {sf}"],
                            stdout=subprocess.PIPE, check=True)
         paired = json.loads(p.stdout)
+        # ccusage's cached line is its native binary's: the Node launcher
+        # that `ccusage` is starts it. Like for like: the binary itself
+        # (CCUSAGE_NATIVE, else the platform package beside the launcher)
+        native = os.environ.get("CCUSAGE_NATIVE")
+        if not native:
+            real = os.path.realpath(ccusage)
+            mods = real[: real.rfind("node_modules") + len("node_modules")] if "node_modules" in real else ""
+            found = sorted(glob.glob(os.path.join(mods, "@ccusage", "ccusage-*", "bin", "ccusage"))) if mods else []
+            native = found[0] if found else None
+        if native:
+            p = subprocess.run(["python3", "bench/pair.py", str(runs), pair_env, "--",
+                                "sh", "-c", f"exec {exe} statusline < {sf}", "--vs",
+                                "sh", "-c", f"exec {native} statusline --offline < {sf}"],
+                               stdout=subprocess.PIPE, check=True)
+            paired_native = json.loads(p.stdout)
     line = {k: statistics.median(r[k] for r in line) for k in line[0]}
     off = {k: statistics.median(r[k] for r in off) for k in off[0]}
 finally:
@@ -117,5 +135,7 @@ res = {
 }
 if paired is not None:
     res["statusline / ccusage statusline --offline (paired)"] = paired
+if paired_native is not None:
+    res["statusline / ccusage's native binary, statusline --offline (paired)"] = paired_native
 print(json.dumps(res, indent=1, ensure_ascii=False))
 PY

@@ -18,6 +18,17 @@ pub fn main() -> i32 {
     if super::commands::deck::hook::is_plain_hook_call(std::env::args_os()) {
         return super::commands::deck::hook::run(super::commands::deck::hook::WAIT).code();
     }
+    // the status line the claude TUI runs after every message, called as
+    // its settings name it (`claudio statusline`, nothing more): straight
+    // there too (building the parser was a tenth of its time); a flag
+    // goes through the parser
+    if super::commands::statusline::is_plain_call(std::env::args_os()) {
+        let args = super::commands::statusline::StatuslineArgs::default();
+        return match statusline(args, SessionFlags::default()) {
+            Ok(exit) => exit.code(),
+            Err(e) => report(&e),
+        };
+    }
     let (command, session, chat) = match parse(std::env::args_os()) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -110,6 +121,20 @@ fn parse(
     Ok((command, session, cli.chat))
 }
 
+/// `claudio statusline`, with the flags the command line gave.
+fn statusline(
+    args: super::commands::statusline::StatuslineArgs,
+    mut flags: SessionFlags,
+) -> anyhow::Result<Exit> {
+    // the config's `color` under --color; a broken config is no reason to
+    // show no status
+    if let Ok((c, _)) = Config::load() {
+        c.apply(&mut flags);
+        super::common::pricing::use_overrides(c.price_overrides());
+    }
+    super::commands::statusline::run(args, flags.color_choice())
+}
+
 impl Command {
     /// Run the command. Each reads the config and starts a runtime only if
     /// it needs them: `completions` and `man` need neither, and `doctor`
@@ -129,15 +154,7 @@ impl Command {
                 print_man(&mut std::io::stdout())?;
                 Ok(Exit::Success)
             }
-            Command::Statusline(args) => {
-                // the config's `color` under --color; a broken config is
-                // no reason to show no status
-                if let Ok((c, _)) = Config::load() {
-                    c.apply(&mut flags);
-                    super::common::pricing::use_overrides(c.price_overrides());
-                }
-                super::commands::statusline::run(args, flags.color_choice())
-            }
+            Command::Statusline(args) => statusline(args, flags),
             Command::Doctor { verbose } => {
                 let loaded = Config::load();
                 if let Ok((c, _)) = &loaded {
@@ -612,6 +629,35 @@ mod tests {
 
     fn p(args: &[&str]) -> Result<(Command, SessionFlags, ChatFlags), clap::Error> {
         parse(args.iter().map(Into::into))
+    }
+
+    /// `claudio statusline` and nothing more skips the parser: what the
+    /// parser gives for it is what the shortcut passes (no template, no
+    /// color asked, no debug log); anything more goes through the parser.
+    #[test]
+    fn the_plain_statusline_call_is_what_the_parser_gives() {
+        use super::super::commands::statusline::is_plain_call;
+        let plain = |a: &[&str]| is_plain_call(a.iter().map(std::ffi::OsString::from));
+        assert!(plain(&["/x/claudio", "statusline"]));
+        for other in [
+            &["/x/claudio", "statusline", "--format", "{model}"][..],
+            &["/x/claudio", "statusline", "--color", "never"],
+            &["/x/claudio", "--debug", "statusline"],
+            &["/x/claudio", "statuslines"],
+            &["/x/claudio"],
+        ] {
+            assert!(!plain(other), "{other:?}");
+        }
+        let (command, session, _) = p(&["claudio", "statusline"]).unwrap();
+        let Command::Statusline(args) = command else {
+            panic!("not the status line: {command:?}")
+        };
+        assert!(args.format.is_none());
+        assert!(session.color.is_none() && !session.debug);
+        assert_eq!(
+            session.color_choice(),
+            SessionFlags::default().color_choice()
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod flags;
 pub mod git;
 pub mod notify;
 pub mod options;
+pub mod parallel;
 pub mod pricing;
 pub mod settings;
 pub mod stdin;

@@ -788,6 +788,14 @@ fn store(notes: &mut Vec<String>) -> Option<Store> {
     }
 }
 
+/// Whether the command line is `claudio statusline` and nothing more (as
+/// Claude Code's settings run it): the program then goes straight to
+/// [`run`], the parser not built (what it would give is the default).
+pub fn is_plain_call(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let rest: Vec<std::ffi::OsString> = args.skip(1).take(2).collect();
+    rest.len() == 1 && rest[0] == "statusline"
+}
+
 /// `claudio statusline`.
 pub fn run(args: StatuslineArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let template = Template::parse(args.format.as_deref().unwrap_or(DEFAULT_FORMAT))

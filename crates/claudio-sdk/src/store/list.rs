@@ -175,36 +175,88 @@ impl Candidate {
 }
 
 /// Run `f` over `items` on a few threads; results in the items' order.
+///
+/// Up to [`FEW`] items, the calling thread starts on them alone, and the
+/// others (one fewer than the cores, at most 8 in all, one per 8 items
+/// left) are started only once it has worked for [`SPAWN_AFTER`] with
+/// items left: work that is over by then (a status line's few lookups)
+/// costs no thread, no thread's stack and arena, and no look at the
+/// cores. More items start them at once (a long first item would
+/// otherwise hold the rest back). Which thread maps an item never changes
+/// the answer: each result goes to its item's place.
 pub(crate) fn parallel_map<T, R, F>(items: &[T], f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,
     F: Fn(&T) -> R + Sync,
 {
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let workers = cores.clamp(1, 8).min(items.len().div_ceil(8).max(1));
-    if workers <= 1 {
+    let alone = if items.len() > FEW {
+        Duration::ZERO
+    } else {
+        SPAWN_AFTER
+    };
+    parallel_map_after(items, f, alone)
+}
+
+/// Up to this many items, [`parallel_map`] starts other threads only
+/// when the work takes a while.
+const FEW: usize = 64;
+
+/// How long the calling thread of [`parallel_map`] works alone before
+/// other threads are started: a few times what starting one costs.
+const SPAWN_AFTER: Duration = Duration::from_micros(300);
+
+/// [`parallel_map`], the other threads started after `alone` (zero: at
+/// once, before any item is mapped).
+pub(crate) fn parallel_map_after<T, R, F>(items: &[T], f: F, alone: Duration) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync,
+{
+    if items.len() <= 1 {
         return items.iter().map(f).collect();
     }
     let next = AtomicUsize::new(0);
+    // each thread's loop: the next item not taken, until none is left
+    let work = |out: &mut Vec<(usize, R)>, stop: &mut dyn FnMut() -> bool| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(it) = items.get(i) else { break };
+        out.push((i, f(it)));
+        if stop() {
+            break;
+        }
+    };
     let mut parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
+        let started = std::time::Instant::now();
+        let mut mine = Vec::new();
+        // alone until `alone` has passed with items left
+        if !alone.is_zero() {
+            work(&mut mine, &mut || {
+                next.load(Ordering::Relaxed) < items.len() && started.elapsed() >= alone
+            });
+        }
+        let left = items.len().saturating_sub(next.load(Ordering::Relaxed));
+        let mut handles = Vec::new();
+        if left > 0 {
+            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let workers = cores.clamp(1, 8).min(left.div_ceil(8).max(1));
+            for _ in 1..workers {
+                handles.push(s.spawn(|| {
                     let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(it) = items.get(i) else { break };
-                        out.push((i, f(it)));
-                    }
+                    work(&mut out, &mut || false);
                     out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
+                }));
+            }
+            work(&mut mine, &mut || false);
+        }
+        let mut parts = vec![mine];
+        parts.extend(
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
+        );
+        parts
     });
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
     for part in parts.iter_mut() {
@@ -636,4 +688,60 @@ fn scan_listing(
         }
     }
     listing
+}
+
+#[cfg(test)]
+mod parallel_tests {
+    use super::*;
+
+    /// Each item's result in its place, whenever the other threads start:
+    /// at once, after a few items, or never.
+    #[test]
+    fn parallel_map_gives_each_result_in_its_items_place() {
+        for n in [0usize, 1, 2, 7, 8, 9, 100, 1000] {
+            let items: Vec<usize> = (0..n).collect();
+            let want: Vec<usize> = items.iter().map(|i| i * 3 + 1).collect();
+            for alone in [
+                Duration::ZERO,
+                Duration::from_micros(50),
+                Duration::from_secs(3600),
+            ] {
+                let got = parallel_map_after(&items, |i| i * 3 + 1, alone);
+                assert_eq!(got, want, "{n} items, alone for {alone:?}");
+            }
+            assert_eq!(parallel_map(&items, |i| i * 3 + 1), want);
+        }
+    }
+
+    /// Work over before the calling thread has worked alone for its time
+    /// starts no thread: every item is mapped on the calling thread.
+    #[test]
+    fn quick_work_is_done_on_the_calling_thread() {
+        let items: Vec<usize> = (0..64).collect();
+        let me = std::thread::current().id();
+        let threads = parallel_map_after(
+            &items,
+            |_| std::thread::current().id(),
+            Duration::from_secs(3600),
+        );
+        assert!(threads.iter().all(|t| *t == me));
+    }
+
+    /// Started at once, the other threads share the items: each is mapped
+    /// once (the count of calls equals the items), on however many threads.
+    #[test]
+    fn every_item_is_mapped_once_when_threads_start_at_once() {
+        let items: Vec<usize> = (0..500).collect();
+        let calls = AtomicUsize::new(0);
+        let got = parallel_map_after(
+            &items,
+            |i| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                *i
+            },
+            Duration::ZERO,
+        );
+        assert_eq!(got, items);
+        assert_eq!(calls.load(Ordering::Relaxed), items.len());
+    }
 }

@@ -31,6 +31,7 @@ use super::error::StoreResult;
 use super::list::{candidates_in, parallel_map, project_folders, split_unreadable, Candidate};
 use super::usage_read::{stat_folder, RecentUsage};
 use super::Store;
+use rustix::fs::{AtFlags, Mode, OFlags};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -101,6 +102,16 @@ const MISSING: Stamp = (i64::MIN, 0);
 /// to one), [`MISSING`] when it is not there, `None` when it cannot be had.
 fn stamp(path: &Path) -> Option<Stamp> {
     match rustix::fs::stat(path) {
+        #[allow(clippy::unnecessary_cast)]
+        Ok(st) => Some((st.st_mtime as i64, st.st_mtime_nsec as i64)),
+        Err(rustix::io::Errno::NOENT) => Some(MISSING),
+        Err(_) => None,
+    }
+}
+
+/// [`stamp`] of `name` in the folder `dir` is open on.
+fn stamp_at(dir: &rustix::fd::OwnedFd, name: &std::ffi::OsStr) -> Option<Stamp> {
+    match rustix::fs::statat(dir, name, AtFlags::empty()) {
         #[allow(clippy::unnecessary_cast)]
         Ok(st) => Some((st.st_mtime as i64, st.st_mtime_nsec as i64)),
         Err(rustix::io::Errno::NOENT) => Some(MISSING),
@@ -220,8 +231,22 @@ impl Kept {
             running.push(id.to_owned());
         }
         let horizon = now.saturating_sub(KEPT_HORIZON_MS);
+        // a project folder's time by its name from the projects folder
+        // (one name to walk, not the whole path)
+        let root = rustix::fs::openat(
+            rustix::fs::CWD,
+            &self.projects,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok();
         for f in &mut self.folders {
-            let now_stamp = stamp(&f.path);
+            let now_stamp = match (&root, f.path.parent(), f.path.file_name()) {
+                (Some(root), Some(parent), Some(name)) if parent == self.projects => {
+                    stamp_at(root, name)
+                }
+                _ => stamp(&f.path),
+            };
             if f.stamp.is_none() || now_stamp != f.stamp {
                 *f = list_folder(&f.path, horizon, now, &running);
             }

@@ -309,24 +309,20 @@ const COST_TAIL: usize = 160;
 /// parsed, and only what it says counts.
 struct Finders {
     timestamp: memchr::memmem::Finder<'static>,
-    timestamp_back: memchr::memmem::FinderRev<'static>,
     cwd: memchr::memmem::Finder<'static>,
     user: memchr::memmem::Finder<'static>,
     usage: memchr::memmem::Finder<'static>,
     cost_state: memchr::memmem::Finder<'static>,
-    cost_state_back: memchr::memmem::FinderRev<'static>,
 }
 
 fn finders() -> &'static Finders {
     static F: std::sync::OnceLock<Finders> = std::sync::OnceLock::new();
     F.get_or_init(|| Finders {
         timestamp: memchr::memmem::Finder::new(b"\"timestamp\""),
-        timestamp_back: memchr::memmem::FinderRev::new(b"\"timestamp\""),
         cwd: memchr::memmem::Finder::new(b"\"cwd\""),
         user: memchr::memmem::Finder::new(b"\"user\""),
         usage: memchr::memmem::Finder::new(b"\"usage\""),
         cost_state: memchr::memmem::Finder::new(b"\"cost-state\""),
-        cost_state_back: memchr::memmem::FinderRev::new(b"\"cost-state\""),
     })
 }
 
@@ -396,12 +392,43 @@ fn letter_escapes(block: &[u8]) -> Vec<(usize, u8)> {
 }
 
 /// Where the lines that may hold a key are in a block: the key as written
-/// (with its quotes, found by `fwd` and `back`), and `extra` (sorted): the
-/// escapes of one of its letters, or in the tests' full parse every line.
+/// (with its quotes, found by `fwd`), and `extra` (sorted): the escapes
+/// of one of its letters, or in the tests' full parse every line.
 struct Hits<'f> {
     fwd: Option<&'f memchr::memmem::Finder<'static>>,
-    back: Option<&'f memchr::memmem::FinderRev<'static>>,
     extra: Vec<usize>,
+}
+
+/// The first window of [`last_forward`]; the tests' is small, so that
+/// their few lines take several.
+#[cfg(not(test))]
+const FIRST_WINDOW: usize = 4096;
+#[cfg(test)]
+const FIRST_WINDOW: usize = 24;
+
+/// Where the last match of `f` in `block` that starts at or after `lo`
+/// starts: `f` searched forwards in windows from the block's end, each
+/// four times the one before, down to `lo` (memchr's forward search is
+/// vectorised, its backward one is not; the last key of a block is most
+/// often in its last few KB). Each window is searched from each match on,
+/// so a match that overlaps the one before is found too.
+fn last_forward(f: &memchr::memmem::Finder<'_>, block: &[u8], lo: usize) -> Option<usize> {
+    let end = block.len();
+    let lo = lo.min(end);
+    let mut window = FIRST_WINDOW;
+    loop {
+        let start = end.saturating_sub(window).max(lo);
+        let mut last = None;
+        let mut from = start;
+        while let Some(i) = f.find(&block[from..]) {
+            last = Some(from + i);
+            from += i + 1;
+        }
+        if last.is_some() || start == lo {
+            return last;
+        }
+        window = window.saturating_mul(4);
+    }
 }
 
 impl Hits<'_> {
@@ -428,10 +455,7 @@ impl Hits<'_> {
     /// `block`).
     fn last_in(&self, block: &[u8], lo: usize) -> Option<usize> {
         let lo = lo.min(block.len());
-        let a = self
-            .back
-            .and_then(|f| f.rfind(&block[lo..]))
-            .map(|i| lo + i);
+        let a = self.fwd.and_then(|f| last_forward(f, block, lo));
         let i = self.extra.partition_point(|&x| x < block.len());
         let b = i.checked_sub(1).map(|i| self.extra[i]).filter(|&x| x >= lo);
         a.max(b)
@@ -465,17 +489,15 @@ impl Acc {
         } else {
             Vec::new()
         };
-        let hits = |fwd, back, key: &[u8]| {
+        let hits = |fwd, key: &[u8]| {
             if self.every_line {
                 return Hits {
                     fwd: None,
-                    back: None,
                     extra: every.clone(),
                 };
             }
             Hits {
                 fwd: Some(fwd),
-                back,
                 extra: escapes
                     .iter()
                     .filter(|(_, c)| key.contains(c))
@@ -483,7 +505,7 @@ impl Acc {
                     .collect(),
             }
         };
-        let timestamps = hits(&f.timestamp, Some(&f.timestamp_back), b"timestamp");
+        let timestamps = hits(&f.timestamp, b"timestamp");
         // a key found may be a nested one: the next line holding it is tried
         if self.out.first.is_none() {
             let mut from = 0;
@@ -500,7 +522,7 @@ impl Acc {
             }
         }
         if self.out.cwd.is_none() {
-            let cwds = hits(&f.cwd, None, b"cwd");
+            let cwds = hits(&f.cwd, b"cwd");
             let mut from = 0;
             while let Some(at) = cwds.next_from(block, from) {
                 let Range { start: s, end: e } = lines.line_at(at);
@@ -526,22 +548,22 @@ impl Acc {
         let users = if self.skip_prompts {
             Vec::new()
         } else {
-            hits(&f.user, None, b"user").all(block)
+            hits(&f.user, b"user").all(block)
         };
         // usage lines and `cost-state` lines, in file order: a cost-state
         // covers the messages before it
-        let mut usages: Vec<(usize, bool)> = hits(&f.usage, None, b"usage")
+        let mut usages: Vec<(usize, bool)> = hits(&f.usage, b"usage")
             .all(block)
             .into_iter()
             .map(|at| (at, false))
             .collect();
-        let costs = hits(&f.cost_state, Some(&f.cost_state_back), b"cost-state");
+        let costs = hits(&f.cost_state, b"cost-state");
         // only the block's last good `cost-state` line counts (a later one
         // replaces it, whatever it says): it is looked for backwards in
         // the block's last COST_TAIL bytes, where the CLI writes it, and
-        // only when none is there, forwards in the rest (a backward
-        // search has no vector prefilter: slower than a forward one over
-        // a whole block); the tests' full parse takes every one in turn
+        // only when none is there, forwards in the rest (the tail's last
+        // is found by forward searches of growing windows from its end,
+        // `last_forward`); the tests' full parse takes every one in turn
         let mut last_cost = None;
         if self.every_line {
             usages.extend(costs.all(block).into_iter().map(|at| (at, true)));
@@ -1305,6 +1327,23 @@ mod tests {
             proptest::prop_assert_eq!(&fast, &usage_of_blocks(data, &ends, true), "{}", String::from_utf8_lossy(data));
             proptest::prop_assert_eq!(&fast.cli_cost, &usage_of_every_line(data).cli_cost);
             proptest::prop_assert_eq!(&fast.cli_cost, &usage_of(data).cli_cost);
+        }
+    }
+
+    proptest::proptest! {
+        /// The last match found forwards in growing windows is the one a
+        /// backward search finds, for any start, needles that overlap
+        /// themselves (`aba` in `ababa`) among them.
+        #[test]
+        fn the_last_match_found_forwards_is_the_backward_search_s(
+            hay in proptest::collection::vec(proptest::sample::select(b"ab\"".to_vec()), 0..400),
+            needle in proptest::collection::vec(proptest::sample::select(b"ab\"".to_vec()), 1..5),
+            lo in 0usize..420,
+        ) {
+            let f = memchr::memmem::Finder::new(&needle);
+            let lo = lo.min(hay.len());
+            let want = memchr::memmem::rfind(&hay[lo..], &needle).map(|i| lo + i);
+            proptest::prop_assert_eq!(last_forward(&f, &hay, lo), want);
         }
     }
 

@@ -415,8 +415,8 @@ impl Index {
             } else {
                 NOT_RESUMABLE
             },
-            head_sum: checksum(&cap.head[..cap.head.len().min(cap.boundary as usize)]),
-            tail_sum: checksum(&cap.tail),
+            head_sum: edge_sum(&cap.head[..cap.head.len().min(cap.boundary as usize)]),
+            tail_sum: edge_sum(&cap.tail),
             mid_at,
             mid_sum,
             prompts: count_prompts,
@@ -532,7 +532,7 @@ fn edges(file: &File, h: &Head) -> Option<(Vec<u8>, Vec<u8>)> {
     let head_len = (b.min(EDGE as u64)) as usize;
     let mut head = vec![0u8; head_len];
     file.read_exact_at(&mut head, 0).ok()?;
-    if checksum(&head) != h.head_sum {
+    if edge_sum(&head) != h.head_sum {
         return None;
     }
     let tail_from = b.saturating_sub(EDGE as u64);
@@ -543,13 +543,13 @@ fn edges(file: &File, h: &Head) -> Option<(Vec<u8>, Vec<u8>)> {
         file.read_exact_at(&mut t, tail_from).ok()?;
         t
     };
-    if checksum(&tail) != h.tail_sum {
+    if edge_sum(&tail) != h.tail_sum {
         return None;
     }
     if h.mid_at != NOT_RESUMABLE {
         let mut mid = vec![0u8; EDGE];
         file.read_exact_at(&mut mid, h.mid_at).ok()?;
-        if h.mid_at.checked_add(EDGE as u64)? > b || checksum(&mid) != h.mid_sum {
+        if h.mid_at.checked_add(EDGE as u64)? > b || edge_sum(&mid) != h.mid_sum {
             return None;
         }
     }
@@ -567,7 +567,7 @@ fn mid_sample(file: &File, size: u64) -> Option<(u64, u64)> {
     let at = size / 2 - e / 2;
     let mut mid = vec![0u8; EDGE];
     file.read_exact_at(&mut mid, at).ok()?;
-    Some((at, checksum(&mid)))
+    Some((at, edge_sum(&mid)))
 }
 
 /// What is kept of the bytes read: the first [`EDGE`], the last [`EDGE`]

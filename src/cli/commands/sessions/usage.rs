@@ -662,12 +662,31 @@ fn aggregate<'a>(
     a: &UsageArgs,
     q: &Query,
 ) -> Tally<'a> {
+    let threads = crate::cli::common::parallel::threads_for(sessions.len());
+    aggregate_on(sessions, pricer, a, q, threads)
+}
+
+/// [`aggregate`], the sessions priced on `threads` threads.
+fn aggregate_on<'a>(
+    sessions: &'a [SessionUsage],
+    pricer: &Pricer,
+    a: &UsageArgs,
+    q: &Query,
+    threads: usize,
+) -> Tally<'a> {
     let mut t = Tally::default();
     let mut seen = UsageSet::default();
     // what each message's cost has added so far (a resumed file repeats it)
     let mut counted: HashMap<String, Cost> = HashMap::new();
-    for s in sessions {
-        let prices = price(s, pricer, a.no_cost);
+    // each session's prices on every core (a function of the session
+    // alone); the counting below, which a resumed file's repeats make
+    // depend on the order, stays on this thread in the sessions' order
+    let priced = crate::cli::common::parallel::map_on(
+        sessions,
+        &|s: &SessionUsage| price(s, pricer, a.no_cost),
+        threads,
+    );
+    for (s, prices) in sessions.iter().zip(priced) {
         // the session's own transcript, then each sub-agent's
         let files = std::iter::once((None, &s.without_subagents))
             .chain(s.subagents.iter().map(|a| (Some(a), &a.usage)));

@@ -819,3 +819,24 @@ fn a_usage_record_naming_a_long_model_for_many_messages_is_not_decoded_into_copi
     };
     assert_eq!(usage_from_bytes(&usage_bytes(&real)), Some(real));
 }
+
+/// The samples' checksum changes when any one byte of a sample changes,
+/// wherever it is (each of the four lanes and the tail after them), and
+/// with the sample's length.
+#[test]
+fn any_one_byte_changed_changes_the_sample_s_checksum() {
+    use super::record::edge_sum;
+    let base: Vec<u8> = (0..super::EDGE + 13).map(|i| (i * 7 % 251) as u8).collect();
+    let sum = edge_sum(&base);
+    for i in 0..base.len() {
+        for flip in [1u8, 0x80] {
+            let mut b = base.clone();
+            b[i] ^= flip;
+            assert_ne!(edge_sum(&b), sum, "byte {i} ^ {flip}");
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for n in 0..=base.len() {
+        assert!(seen.insert(edge_sum(&base[..n])), "length {n}");
+    }
+}

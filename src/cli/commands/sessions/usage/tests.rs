@@ -747,3 +747,142 @@ fn a_whole_store_report_learns_its_prices_from_what_it_read() {
         whole_now
     );
 }
+
+/// A store of 48 sessions in two folders whose files repeat one another:
+/// each session streams some responses over several lines (the output
+/// growing, the last line's counts winning), and every third file is a
+/// resumed one that repeats messages of the files before it, some with
+/// more output than those had, some with less, some priced by a
+/// cost-state; with sub-agents and models without a price.
+fn resumed_store() -> tempfile::TempDir {
+    crate::cli::commands::sessions::testing::own_cache();
+    let d = tempfile::tempdir().unwrap();
+    let models = ["claude-sonnet-4-5", "claude-opus-4-5", "no-such-model-x"];
+    let now = 1_800_000_000_000i64;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    // every response written so far: (id, request, model, time)
+    let mut written: Vec<(String, String, &str, i64)> = Vec::new();
+    for s in 0..48u64 {
+        let folder = ["-work-one", "-work-two"][(s % 2) as usize];
+        let dir = d.path().join("projects").join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        let id = format!("{s:08}-0000-4000-8000-000000000000");
+        let mut lines = Vec::new();
+        let line = |id: &str, req: &str, model: &str, at: i64, out: u64, input: u64| {
+            serde_json::json!({"type":"assistant","sessionId":"x","requestId":req,
+                "timestamp":claudio::store::format_iso_millis(at),"cwd":"/work/p",
+                "message":{"id":id,"model":model,"role":"assistant","content":[],
+                "usage":{"input_tokens":input,"output_tokens":out,
+                    "cache_read_input_tokens":next_fixed(id)}}})
+            .to_string()
+        };
+        // a resumed file: what came before, again (some grown, some not)
+        if s % 3 == 2 && !written.is_empty() {
+            for _ in 0..(2 + next(4)) {
+                let (mid, req, model, at) = written[next(written.len() as u64) as usize].clone();
+                lines.push(line(&mid, &req, model, at, next(4000), next(3000)));
+            }
+        }
+        let mut at = now - (s as i64) * 3_000_000 - next(90 * 24) as i64 * 60_000;
+        for i in 0..(2 + next(4)) {
+            at += next(3 * 3_600_000) as i64;
+            let (mid, req) = (format!("m{s}-{i}"), format!("r{s}-{i}"));
+            let model = models[next(models.len() as u64) as usize];
+            let input = next(5000);
+            // streamed: one line a content block, the output growing
+            let mut out = 0;
+            for _ in 0..(1 + next(3)) {
+                out += next(700);
+                lines.push(line(&mid, &req, model, at + out as i64, out, input));
+            }
+            written.push((mid, req, model, at));
+        }
+        if s % 5 == 0 {
+            let cost = serde_json::json!({"type":"cost-state","sessionId":id,
+                "timestamp":claudio::store::format_iso_millis(at + 1000),
+                "costUSD":0.75,"modelUsage":{"claude-sonnet-4-5":{"inputTokens":1000,
+                "outputTokens":1000,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,
+                "costUSD":0.5}}});
+            lines.push(cost.to_string());
+        }
+        std::fs::write(dir.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
+        if s % 7 == 3 {
+            let agents = dir.join(&id).join("subagents");
+            std::fs::create_dir_all(&agents).unwrap();
+            let reply = line(&format!("ma{s}"), &format!("ra{s}"), models[0], at, 90, 10);
+            std::fs::write(agents.join("agent-a1.jsonl"), format!("{reply}\n")).unwrap();
+        }
+    }
+    d
+}
+
+/// A deterministic cache count for a message id (the closure above
+/// cannot borrow the generator twice).
+fn next_fixed(id: &str) -> u64 {
+    id.bytes()
+        .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+        % 9000
+}
+
+/// The sessions priced on any number of threads give the report of one
+/// thread, byte for byte, for every `--by`: the resumed files' repeats
+/// and the streamed lines are counted once each, in the sessions' order.
+#[test]
+fn the_report_on_many_threads_is_the_one_thread_report() {
+    let d = resumed_store();
+    let store = Store::open(Some(d.path())).unwrap();
+    let cfg = cfg(&d);
+    let sessions = store.usage(None).unwrap().sessions;
+    assert!(sessions.len() >= 40, "{}", sessions.len());
+    // the store repeats messages across files: counted once, not twice
+    let all: usize = sessions.iter().map(|s| s.messages().count()).sum();
+    let mut seen = UsageSet::default();
+    let distinct = sessions
+        .iter()
+        .flat_map(|s| s.messages())
+        .filter(|m| seen.add_message(m) == m.tokens)
+        .count();
+    assert!(distinct < all, "{distinct} of {all}: no repeats");
+    let pricer = store_pricer(&store, &sessions);
+    let now = 1_800_000_000_000;
+    for by in [
+        "day", "week", "month", "model", "project", "session", "block",
+    ] {
+        for extra in [&[][..], &["--no-cost"], &["--since", "20d"]] {
+            let mut argv = vec![
+                "claudio",
+                "sessions",
+                "--config-dir",
+                &cfg,
+                "usage",
+                "--all",
+            ];
+            argv.extend(["--by", by]);
+            argv.extend_from_slice(extra);
+            let cli =
+                <super::super::testing::TestCli as clap::Parser>::try_parse_from(&argv).unwrap();
+            let super::super::testing::TestCommand::Sessions(s) = cli.command;
+            let crate::cli::commands::sessions::SessionsAction::Usage(a) = s.action else {
+                panic!("not usage")
+            };
+            let q = Query::resolve(&a, None, now).unwrap();
+            let report = |threads: usize| {
+                let mut tally = aggregate_on(&sessions, &pricer, &a, &q, threads);
+                let windows = bill(&mut tally, &q, now);
+                let c = Counted::new(&sessions, tally, windows, HashMap::new(), &a);
+                serde_json::to_string_pretty(&c.report(&a, now)).unwrap()
+            };
+            let one = report(1);
+            assert!(one.contains("\"rows\""), "{argv:?}: {one}");
+            for threads in [2, 3, 5, 8] {
+                assert_eq!(report(threads), one, "{argv:?} on {threads} threads");
+            }
+        }
+    }
+}
