@@ -52,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask once and print the answer (made for shell pipelines)')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List, show, resume, fork, rename, tag and delete sessions')
+            [CompletionResult]::new('tui', 'tui', [CompletionResultType]::ParameterValue, 'A new session in the claude TUI, answerable from `claudio deck`')
             [CompletionResult]::new('deck', 'deck', [CompletionResultType]::ParameterValue, 'Every running Claude Code session, and its permission requests answered from one place')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
@@ -364,6 +365,14 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         'claudio;sessions;help;help' {
             break
         }
+        'claudio;tui' {
+            [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log claudio''s own decisions on stderr (never secrets)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'claudio;deck' {
             [CompletionResult]::new('--cli-path', '--cli-path', [CompletionResultType]::ParameterName, 'Path of the `claude` executable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors [default: auto]')
@@ -581,6 +590,7 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
         'claudio;help' {
             [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask once and print the answer (made for shell pipelines)')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List, show, resume, fork, rename, tag and delete sessions')
+            [CompletionResult]::new('tui', 'tui', [CompletionResultType]::ParameterValue, 'A new session in the claude TUI, answerable from `claudio deck`')
             [CompletionResult]::new('deck', 'deck', [CompletionResultType]::ParameterValue, 'Every running Claude Code session, and its permission requests answered from one place')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that everything claudio needs is in place')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show the config file''s path or its settings')
@@ -639,6 +649,9 @@ Register-ArgumentCompleter -Native -CommandName 'claudio' -ScriptBlock {
             break
         }
         'claudio;help;sessions;archive' {
+            break
+        }
+        'claudio;help;tui' {
             break
         }
         'claudio;help;deck' {

@@ -46,6 +46,9 @@ _claudio() {
             claudio,statusline)
                 cmd="claudio__subcmd__statusline"
                 ;;
+            claudio,tui)
+                cmd="claudio__subcmd__tui"
+                ;;
             claudio__subcmd__config,help)
                 cmd="claudio__subcmd__config__subcmd__help"
                 ;;
@@ -144,6 +147,9 @@ _claudio() {
                 ;;
             claudio__subcmd__help,statusline)
                 cmd="claudio__subcmd__help__subcmd__statusline"
+                ;;
+            claudio__subcmd__help,tui)
+                cmd="claudio__subcmd__help__subcmd__tui"
                 ;;
             claudio__subcmd__help__subcmd__config,path)
                 cmd="claudio__subcmd__help__subcmd__config__subcmd__path"
@@ -296,7 +302,7 @@ _claudio() {
 
     case "${cmd}" in
         claudio)
-            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --hide-thinking --vi --help --version ask sessions deck doctor config notify statusline completions man help"
+            opts="-r -c -v -h -V --cli-path --debug --color --model --permission-mode --allowed-tools --disallowed-tools --max-turns --effort --fallback-model --max-budget-usd --system-prompt --append-system-prompt --add-dir --cwd --resume --continue --mcp-config --verbose --trust-workspace --hide-thinking --vi --help --version ask sessions tui deck doctor config notify statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -946,7 +952,7 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help)
-            opts="ask sessions deck doctor config notify statusline completions man help"
+            opts="ask sessions tui deck doctor config notify statusline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1352,6 +1358,20 @@ _claudio() {
             return 0
             ;;
         claudio__subcmd__help__subcmd__statusline)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__help__subcmd__tui)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2118,6 +2138,28 @@ _claudio() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --cli-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        claudio__subcmd__tui)
+            opts="-h --cli-path --debug --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --cli-path)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -49,6 +49,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
             cand --version 'Print version'
             cand ask 'Ask once and print the answer (made for shell pipelines)'
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
+            cand tui 'A new session in the claude TUI, answerable from `claudio deck`'
             cand deck 'Every running Claude Code session, and its permission requests answered from one place'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
@@ -333,6 +334,13 @@ set edit:completion:arg-completer[claudio] = {|@words|
         }
         &'claudio;sessions;help;help'= {
         }
+        &'claudio;tui'= {
+            cand --cli-path 'Path of the `claude` executable'
+            cand --color 'When to use colors [default: auto]'
+            cand --debug 'Log claudio''s own decisions on stderr (never secrets)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'claudio;deck'= {
             cand --cli-path 'Path of the `claude` executable'
             cand --color 'When to use colors [default: auto]'
@@ -516,6 +524,7 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help'= {
             cand ask 'Ask once and print the answer (made for shell pipelines)'
             cand sessions 'List, show, resume, fork, rename, tag and delete sessions'
+            cand tui 'A new session in the claude TUI, answerable from `claudio deck`'
             cand deck 'Every running Claude Code session, and its permission requests answered from one place'
             cand doctor 'Check that everything claudio needs is in place'
             cand config 'Show the config file''s path or its settings'
@@ -561,6 +570,8 @@ set edit:completion:arg-completer[claudio] = {|@words|
         &'claudio;help;sessions;delete'= {
         }
         &'claudio;help;sessions;archive'= {
+        }
+        &'claudio;help;tui'= {
         }
         &'claudio;help;deck'= {
             cand hooks 'Install, check or remove the PermissionRequest hook in Claude Code''s settings'

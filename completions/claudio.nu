@@ -405,6 +405,19 @@ module completions {
   export extern "claudio sessions help help" [
   ]
 
+  def "nu-complete claudio tui color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  # A new session in the claude TUI, answerable from `claudio deck`
+  export extern "claudio tui" [
+    --cli-path: path          # Path of the `claude` executable
+    --debug                   # Log claudio's own decisions on stderr (never secrets)
+    --color: string@"nu-complete claudio tui color" # When to use colors [default: auto]
+    --help(-h)                # Print help
+    ...args: string           # Arguments for the claude TUI, passed verbatim
+  ]
+
   def "nu-complete claudio deck color" [] {
     [ "auto" "always" "never" ]
   }
@@ -727,6 +740,10 @@ module completions {
 
   # Copy every transcript into claudio's archive (compressed, only what changed), where the CLI's cleanup does not reach it
   export extern "claudio help sessions archive" [
+  ]
+
+  # A new session in the claude TUI, answerable from `claudio deck`
+  export extern "claudio help tui" [
   ]
 
   # Every running Claude Code session, and its permission requests answered from one place

@@ -178,6 +178,18 @@ impl Command {
                 args.notify = config.notify.clone();
                 ask(flags, args)
             }
+            Command::Tui(args) => {
+                // the config file's cli-path; nothing else of it is the TUI's
+                configure(&mut flags)?;
+                let cwd = std::env::current_dir()?;
+                Err(super::commands::sessions::tui::exec(
+                    flags.cli_path.as_deref(),
+                    "claudio tui",
+                    None,
+                    &args.args,
+                    &cwd,
+                ))
+            }
             Command::Chat => {
                 let config = configure(&mut flags)?;
                 auto_archive(&config, None);
@@ -213,9 +225,15 @@ impl Command {
                 })?;
                 match outcome {
                     SessionsOutcome::Done(exit) => Ok(exit),
-                    SessionsOutcome::Resume { id, cwd, tui: true } => Err(
-                        super::commands::sessions::tui::exec(flags.cli_path.as_deref(), &id, &cwd),
-                    ),
+                    SessionsOutcome::Resume { id, cwd, tui: true } => {
+                        Err(super::commands::sessions::tui::exec(
+                            flags.cli_path.as_deref(),
+                            "--tui",
+                            Some(&id),
+                            &[],
+                            &cwd,
+                        ))
+                    }
                     SessionsOutcome::Resume {
                         id,
                         cwd,
@@ -658,6 +676,43 @@ mod tests {
             session.color_choice(),
             SessionFlags::default().color_choice()
         );
+    }
+
+    /// `claudio tui`'s arguments are the claude TUI's, verbatim: its flags
+    /// (unknown to claudio) included, and all after a `--`; claudio's own
+    /// global flags are claudio's only when they come first.
+    #[test]
+    fn tui_passes_its_arguments_to_the_claude_tui_verbatim() {
+        let tui_args = |args: &[&str]| -> (Vec<String>, SessionFlags) {
+            match p(args).unwrap() {
+                (Command::Tui(a), flags, _) => (
+                    a.args
+                        .iter()
+                        .map(|a| a.to_str().unwrap().to_owned())
+                        .collect(),
+                    flags,
+                ),
+                (other, _, _) => panic!("{args:?}: {other:?}"),
+            }
+        };
+        assert_eq!(tui_args(&["claudio", "tui"]).0, Vec::<String>::new());
+        assert_eq!(
+            tui_args(&["claudio", "tui", "--model", "opus", "fix it", "-c"]).0,
+            ["--model", "opus", "fix it", "-c"]
+        );
+        // once the TUI's arguments begin, claudio's own flags are theirs too
+        let (a, flags) = tui_args(&["claudio", "tui", "--model", "opus", "--debug", "--help"]);
+        assert_eq!(a, ["--model", "opus", "--debug", "--help"]);
+        assert!(!flags.debug);
+        // first, they are claudio's; after `--`, the TUI's
+        let (a, flags) = tui_args(&["claudio", "tui", "--debug", "-r"]);
+        assert_eq!(a, ["-r"]);
+        assert!(flags.debug);
+        let (a, flags) = tui_args(&["claudio", "tui", "--", "--debug", "--", "x"]);
+        assert_eq!(a, ["--debug", "--", "x"]);
+        assert!(!flags.debug);
+        // the session's flags before `tui` are the chat's, not the TUI's
+        assert!(p(&["claudio", "--model", "opus", "tui"]).is_err());
     }
 
     #[test]

@@ -92,6 +92,9 @@ pub enum Command {
     Ask(AskArgs),
     /// List, show, resume, fork, rename, tag and delete sessions.
     Sessions(super::commands::sessions::SessionsCommand),
+    /// A new session in the claude TUI, answerable from `claudio deck`.
+    #[command(after_help = TUI_HELP)]
+    Tui(TuiArgs),
     /// Every running Claude Code session, and its permission requests answered from one place.
     #[command(after_help = super::commands::deck::HELP)]
     Deck(super::commands::deck::DeckArgs),
@@ -135,6 +138,36 @@ pub enum Command {
     /// No subcommand: the chat, or `ask` when stdin is piped.
     #[command(skip)]
     Chat,
+}
+
+pub(crate) const TUI_HELP: &str = "\
+Starts the claude TUI itself (found as the chat finds it: --cli-path,
+CLAUDIO_CLI, the config file, else $PATH) in this directory, in place of
+claudio. Its permission requests reach `claudio deck`: the PermissionRequest
+hook `claudio deck hooks install` writes is given to this session alone, in
+the CLI's --settings, and no settings file is changed (when one already holds
+the hook, none is added). A --settings of your own is refused while claudio
+gives one: put yours in a settings file, or install the hook.
+
+Every other argument is the TUI's, passed verbatim. claudio's own flags
+(--cli-path, --color, --debug, --help) are claudio's when they come first;
+after `--`, every argument is the TUI's.
+
+Examples:
+  claudio tui                              a new session here
+  claudio tui --model opus \"fix it\"        the TUI's flags and prompt
+  claudio tui -- --debug                   the TUI's --debug, not claudio's";
+
+/// Arguments of `tui`.
+#[derive(Debug, Args)]
+pub struct TuiArgs {
+    /// Arguments for the claude TUI, passed verbatim.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "CLAUDE_ARGS"
+    )]
+    pub args: Vec<std::ffi::OsString>,
 }
 
 pub(crate) const CONFIG_HELP: &str = "\

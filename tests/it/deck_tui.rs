@@ -654,6 +654,8 @@ fn real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice() {
 /// replaced itself with it).
 fn tui_args(t: &mut Term) -> Vec<String> {
     let raw = std::fs::read(format!("/proc/{}/cmdline", t.child().id())).unwrap();
+    // each argument ends in a NUL
+    let raw = raw.strip_suffix(b"\0").unwrap_or(&raw);
     raw.split(|b| *b == 0)
         .map(|a| String::from_utf8_lossy(a).into_owned())
         .collect()
@@ -751,4 +753,84 @@ fn real_cli_tui_resumed_by_claudio_with_the_hook_installed_gets_no_second_one() 
     eventually("the tool ran", &t, || tui.made("made_by_tool"));
     t.wait_for("Finished.");
     stop(t);
+}
+
+/// `claudio tui ARGS...` starts a new session in the real claude TUI, in
+/// this directory and in place of claudio, with the deck's hook given in
+/// its `--settings` and the person's arguments passed on verbatim (a flag
+/// claudio does not know among them): its permission request is held by a
+/// running deck and answered from it, and the person's settings file is
+/// not touched.
+#[test]
+fn real_cli_tui_started_by_claudio_tui_is_answered_from_the_deck_with_no_settings_edit() {
+    let Some(tui) = tui_cli(
+        "real_cli_tui_started_by_claudio_tui_is_answered_from_the_deck_with_no_settings_edit",
+    )
+    .map(|cli| Tui::without_hook(World::new(cli))) else {
+        return;
+    };
+    let settings = tui.w.home.path().join(".claude/settings.json");
+    let before = std::fs::read(&settings).unwrap();
+    tui.w.api.push(Reply::bash("touch made_by_tool"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = LineDeck::start(&tui);
+    let marker = "Mention the word tangerine-4711.";
+    let mut t = tui.start_with(tui.claudio(&["tui", "--append-system-prompt", marker]));
+    let args = tui_args(&mut t);
+    assert_eq!(args[1], "--settings", "{args:?}");
+    assert!(args[2].contains(" deck hook"), "{args:?}");
+    assert_eq!(args[3..], ["--append-system-prompt", marker], "{args:?}");
+    assert!(!args.contains(&"--resume".to_owned()), "{args:?}");
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch made_by_tool");
+    assert!(!tui.made("made_by_tool"), "asked before it ran");
+    deck.type_line("y");
+    deck.wait_for("allowed from the deck");
+    eventually("the tool ran", &t, || tui.made("made_by_tool"));
+    t.wait_for("Finished.");
+    assert!(t.contents().contains("Allowed by PermissionRequest hook"));
+    let reqs = tui.w.main_requests();
+    let last = reqs.last().unwrap();
+    let results = last.tool_results();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(!results[0].is_error, "{results:?}");
+    // the TUI's own argument reached the model
+    assert!(
+        last.body["system"].to_string().contains(marker),
+        "{:?}",
+        last.body["system"]
+    );
+    stop(t);
+    assert_eq!(std::fs::read(&settings).unwrap(), before);
+    assert!(!tui
+        .w
+        .home
+        .path()
+        .join(".claude/settings.json.claudio-backup")
+        .exists());
+}
+
+/// `claudio tui` with no terminal is a usage error (exit 2), and starts
+/// nothing.
+#[test]
+fn claudio_tui_with_no_terminal_is_a_usage_error() {
+    let home = tempfile::tempdir().unwrap();
+    let o = run(
+        {
+            let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+            c.args(["tui", "--model", "opus"])
+                .env("CLAUDIO_CLI", "/nonexistent/claude")
+                .env("HOME", home.path())
+                .env("XDG_CONFIG_HOME", home.path())
+                .env_remove("CLAUDIO_CONFIG");
+            c
+        },
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("claudio tui needs a terminal"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -1,8 +1,9 @@
-//! `claudio sessions resume ID --tui`: the claude TUI itself on a session,
-//! in the directory it was recorded in, its permission requests answerable
-//! from `claudio deck` with no edit to the person's files: the one
-//! `PermissionRequest` hook `claudio deck hooks install` writes is given
-//! to this session alone, through the CLI's `--settings`.
+//! `claudio sessions resume ID --tui` and `claudio tui [ARGS...]`: the
+//! claude TUI itself, on a session in the directory it was recorded in or
+//! on a new one in the current directory, its permission requests
+//! answerable from `claudio deck` with no edit to the person's files: the
+//! one `PermissionRequest` hook `claudio deck hooks install` writes is
+//! given to this session alone, through the CLI's `--settings`.
 //!
 //! When a settings file the TUI reads already holds that hook, none is
 //! given (the TUI would run both, and the deck hold the request twice).
@@ -24,16 +25,42 @@ pub fn hook_installed(config_dir: &Path, cwd: &Path) -> bool {
         .any(|f| install::holds_our_hook(f))
 }
 
-/// The TUI's arguments: the session resumed, and our hook for the program
-/// at `exe` in `--settings` unless `installed` says a settings file holds
-/// it already.
-pub fn args(id: &str, exe: &Path, installed: bool) -> Vec<OsString> {
-    let mut a: Vec<OsString> = vec!["--resume".into(), id.into()];
+/// The TUI's arguments: the session resumed (if any), our hook for the
+/// program at `exe` in `--settings` unless `installed` says a settings
+/// file holds it already, then the person's own arguments (`given`),
+/// verbatim. A `--settings` of theirs beside ours is refused (a usage
+/// error): the CLI would keep one of the two, and drop the other unsaid.
+pub fn args(
+    resume: Option<&str>,
+    given: &[OsString],
+    exe: &Path,
+    installed: bool,
+) -> anyhow::Result<Vec<OsString>> {
+    let mut a: Vec<OsString> = Vec::new();
+    if let Some(id) = resume {
+        a.push("--resume".into());
+        a.push(id.into());
+    }
     if !installed {
+        if gives_settings(given) {
+            return Err(crate::cli::common::exit::usage_error!(
+                "--settings: claudio gives the claude TUI the deck's hook in its own --settings, and the CLI would keep only one of the two; put yours in a settings file (~/.claude/settings.json, .claude/settings.json), or install the hook there (`claudio deck hooks install`) and claudio gives none"
+            ));
+        }
         a.push("--settings".into());
         a.push(install::settings_for_flag(exe).into());
     }
-    a
+    a.extend(given.iter().cloned());
+    Ok(a)
+}
+
+/// Whether the person's arguments hold a `--settings` of the CLI's (before
+/// a `--`, after which all are its prompt).
+fn gives_settings(given: &[OsString]) -> bool {
+    given
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--settings" || a.as_encoded_bytes().starts_with(b"--settings="))
 }
 
 /// The TUI's command: `cli` with [`args`], in `cwd`. The hook must act
@@ -48,30 +75,40 @@ pub fn command(cli: &Path, cwd: &Path, args: Vec<OsString>) -> Command {
     c
 }
 
-/// Start the claude TUI on session `id` in `cwd`, in place of this
-/// process. Returns only when it could not be started, with the reason.
-pub fn exec(cli_path: Option<&Path>, id: &str, cwd: &Path) -> anyhow::Error {
-    match try_exec(cli_path, id, cwd) {
+/// Start the claude TUI in `cwd`, in place of this process: on session
+/// `resume`, or a new one, with the person's arguments `given` (see
+/// [`args`]). `what` names the command in the error when there is no
+/// terminal. Returns only when it could not be started, with the reason.
+pub fn exec(
+    cli_path: Option<&Path>,
+    what: &str,
+    resume: Option<&str>,
+    given: &[OsString],
+    cwd: &Path,
+) -> anyhow::Error {
+    match try_exec(cli_path, what, resume, given, cwd) {
         Err(e) => e,
     }
 }
 
 fn try_exec(
     cli_path: Option<&Path>,
-    id: &str,
+    what: &str,
+    resume: Option<&str>,
+    given: &[OsString],
     cwd: &Path,
 ) -> anyhow::Result<std::convert::Infallible> {
     use std::io::IsTerminal;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(crate::cli::common::exit::usage_error!(
-            "--tui needs a terminal: the claude TUI runs on it"
+            "{what} needs a terminal: the claude TUI runs on it"
         ));
     }
     let cli = claudio::transport::find_cli(cli_path)?;
     let exe = std::env::current_exe()?;
     let config_dir = claudio::store::default_config_dir()?;
     let installed = hook_installed(&config_dir, cwd);
-    let mut c = command(&cli, cwd, args(id, &exe, installed));
+    let mut c = command(&cli, cwd, args(resume, given, &exe, installed)?);
     use std::io::Write;
     let _ = std::io::stdout().flush();
     use std::os::unix::process::CommandExt;
@@ -89,7 +126,7 @@ mod tests {
     #[test]
     fn the_settings_hold_the_hook_install_writes_and_nothing_else() {
         let exe = Path::new("/opt/my tools/claudio");
-        let a = args(ID, exe, false);
+        let a = args(Some(ID), &[], exe, false).unwrap();
         assert_eq!(a.len(), 4, "{a:?}");
         assert_eq!((a[0].to_str(), a[1].to_str()), (Some("--resume"), Some(ID)));
         assert_eq!(a[2], "--settings");
@@ -107,8 +144,57 @@ mod tests {
         let written: Value = serde_json::from_str(&written).unwrap();
         assert_eq!(v, written);
         // installed already: the session is resumed, no second hook given
-        let a = args(ID, exe, true);
+        let a = args(Some(ID), &[], exe, true).unwrap();
         assert_eq!(a, ["--resume", ID]);
+    }
+
+    fn os(a: &[&str]) -> Vec<OsString> {
+        a.iter().map(OsString::from).collect()
+    }
+
+    /// `claudio tui`: a new session (no `--resume`), our `--settings`
+    /// first, then the person's arguments verbatim and in order (after ours:
+    /// a `--` of theirs makes all after it the TUI's prompt).
+    #[test]
+    fn a_new_session_gets_the_hook_then_the_person_s_arguments_verbatim() {
+        let exe = Path::new("/c/claudio");
+        let given = os(&["--model", "opus", "fix the \"tests\"", "--", "--settings"]);
+        let a = args(None, &given, exe, false).unwrap();
+        assert_eq!(a[0], "--settings");
+        assert_eq!(a[1], OsString::from(install::settings_for_flag(exe)));
+        assert_eq!(a[2..], given[..]);
+        // installed already: the person's arguments alone
+        assert_eq!(args(None, &given, exe, true).unwrap(), given);
+        assert_eq!(args(None, &[], exe, true).unwrap(), Vec::<OsString>::new());
+        // resumed with arguments: the session first
+        let a = args(Some(ID), &os(&["--model", "opus"]), exe, true).unwrap();
+        assert_eq!(a, ["--resume", ID, "--model", "opus"]);
+    }
+
+    /// A `--settings` of the person's beside ours is refused, never one of
+    /// the two dropped; with the hook installed none of ours is given, and
+    /// theirs goes through.
+    #[test]
+    fn the_person_s_own_settings_are_refused_beside_ours() {
+        let exe = Path::new("/c/claudio");
+        for given in [
+            &["--settings", "my.json"][..],
+            &["--model", "opus", "--settings={\"model\":\"x\"}"],
+        ] {
+            let e = args(None, &os(given), exe, false).unwrap_err();
+            assert!(
+                e.downcast_ref::<crate::cli::common::exit::UsageError>()
+                    .is_some(),
+                "{e}"
+            );
+            assert!(e.to_string().contains("--settings"), "{e}");
+            let a = args(None, &os(given), exe, true).unwrap();
+            assert_eq!(a, os(given));
+        }
+        // a prompt after `--` that says --settings is no flag
+        assert!(args(None, &os(&["--", "--settings"]), exe, false).is_ok());
+        // nor is a flag whose name merely begins so
+        assert!(args(None, &os(&["--settings-x"]), exe, false).is_ok());
     }
 
     #[test]
@@ -117,7 +203,7 @@ mod tests {
         let c = command(
             Path::new("/bin/claude"),
             cwd.path(),
-            args(ID, Path::new("/c/claudio"), false),
+            args(Some(ID), &[], Path::new("/c/claudio"), false).unwrap(),
         );
         assert_eq!(c.get_program(), "/bin/claude");
         assert_eq!(c.get_current_dir(), Some(cwd.path()));
