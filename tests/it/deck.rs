@@ -405,7 +405,7 @@ fn the_full_screen_deck_sees_sessions_come_and_names_the_pane_of_one_it_cannot_a
     t.wait_for("no claude sessions are running");
     // no hook in the settings: the deck says what brings the TUI's
     // requests to it
-    t.wait_for("once `claudio deck hooks install` has run");
+    t.wait_for("by `claudio tui`, or once `claudio deck hooks install` has run");
     // a TUI waiting on a question (this test's process stands for it),
     // written after the deck started: the deck is told, not polled
     let me = std::process::id();

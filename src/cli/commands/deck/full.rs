@@ -704,9 +704,10 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     let mut view = View::default();
     if !super::install::installed() {
         // the deck sees the TUI's sessions, but answers none of their
-        // requests until the hook is there
+        // requests until the hook is there (a TUI started by `claudio tui`
+        // or `sessions resume --tui` has it through `--settings`)
         view.note = Some(
-            "the claude TUI's requests reach the deck once `claudio deck hooks install` has run"
+            "claude TUIs reach the deck by `claudio tui`, or once `claudio deck hooks install` has run"
                 .to_owned(),
         );
     }
