@@ -9,7 +9,7 @@
 //! a run still comes after it, and text is never held back while the CLI
 //! is silent.
 
-use crate::protocol::{text_delta_into, Delta, StreamEvent, StreamEventMessage};
+use crate::protocol::{text_delta_into, Delta, DeltaShape, StreamEvent, StreamEventMessage};
 use serde_json::Map;
 
 /// A run is handed on once its lines hold this many bytes.
@@ -22,6 +22,9 @@ pub(crate) struct TextRun {
     head: Option<Box<StreamEventMessage>>,
     /// The bytes of its lines (for the queue's bound).
     bytes: usize,
+    /// The shape of the lines that continue it, as the CLI writes them:
+    /// such a line is compared with it, not parsed.
+    shape: DeltaShape,
 }
 
 impl TextRun {
@@ -55,6 +58,10 @@ impl TextRun {
                     // never: a run's head is a text delta
                     _ => return false,
                 };
+                if self.shape.text_into(line, text) {
+                    self.bytes += line.len();
+                    return true;
+                }
                 let before = text.len();
                 let Some(d) = text_delta_into(line, text) else {
                     return false;
@@ -75,6 +82,7 @@ impl TextRun {
                 let Some(d) = text_delta_into(line, &mut text) else {
                     return false;
                 };
+                self.shape.set(&d);
                 self.head = Some(Box::new(StreamEventMessage {
                     event: StreamEvent::ContentBlockDelta {
                         index: d.index,
@@ -95,6 +103,7 @@ impl TextRun {
     /// The run as one message, and its lines' bytes; no run is open after.
     pub(crate) fn take(&mut self) -> Option<(Box<StreamEventMessage>, usize)> {
         let head = self.head.take()?;
+        self.shape.clear();
         Some((head, std::mem::take(&mut self.bytes)))
     }
 }

@@ -120,6 +120,93 @@ fn text_delta_inner<'a>(line: &'a str, out: &mut String) -> Option<TextDelta<'a>
     })
 }
 
+/// The shape of the lines that continue a run of text deltas, as the CLI
+/// writes every delta of one block: the first line's `index`,
+/// `session_id` and `api_message_id`, the keys in the CLI's order, a
+/// null `parent_tool_use_id`, a plain `uuid`. A line of exactly that shape
+/// is compared with it byte for byte and only its text (and the uuid's
+/// end) is scanned; any other line declines, and [`text_delta_into`]
+/// reads it. Where it answers, the answer is `text_delta_into`'s with the
+/// run's index and ids (the differential tests below). Rebuilt in place
+/// for each run: nothing is allocated once it has room.
+#[derive(Debug, Default)]
+pub(crate) struct DeltaShape {
+    /// The line through `"text":`, then from the text's end through the
+    /// uuid's opening quote, then from the uuid's closing quote to the end.
+    bytes: Vec<u8>,
+    /// Where the second and third parts begin; `None`: no shape.
+    cuts: Option<(usize, usize)>,
+}
+
+impl DeltaShape {
+    /// The shape of the lines that continue the run `first` starts: none
+    /// when an id is absent or is not its own JSON text.
+    pub(crate) fn set(&mut self, first: &TextDelta<'_>) {
+        self.cuts = None;
+        let (Some(session_id), Some(api_message_id)) = (first.session_id, first.api_message_id)
+        else {
+            return;
+        };
+        // the ids are written as they are: only where that is their JSON
+        if special(session_id.as_bytes()).is_some() || special(api_message_id.as_bytes()).is_some()
+        {
+            return;
+        }
+        let b = &mut self.bytes;
+        b.clear();
+        b.extend_from_slice(
+            br#"{"type":"stream_event","event":{"type":"content_block_delta","index":"#,
+        );
+        b.extend_from_slice(first.index.to_string().as_bytes());
+        b.extend_from_slice(br#","delta":{"type":"text_delta","text":"#);
+        let middle = b.len();
+        b.extend_from_slice(br#"}},"session_id":""#);
+        b.extend_from_slice(session_id.as_bytes());
+        b.extend_from_slice(br#"","parent_tool_use_id":null,"uuid":""#);
+        let tail = b.len();
+        b.extend_from_slice(br#","api_message_id":""#);
+        b.extend_from_slice(api_message_id.as_bytes());
+        b.extend_from_slice(br#""}"#);
+        self.cuts = Some((middle, tail));
+    }
+
+    /// No shape (the run is over).
+    pub(crate) fn clear(&mut self) {
+        self.cuts = None;
+    }
+
+    /// If `line` has the shape: its text unescaped onto the end of `out`,
+    /// true. Else false, `out` as it was.
+    pub(crate) fn text_into(&self, line: &str, out: &mut String) -> bool {
+        let Some((middle, tail)) = self.cuts else {
+            return false;
+        };
+        let before = out.len();
+        let mut p = Parser {
+            b: line.as_bytes(),
+            s: line,
+            i: 0,
+        };
+        let read = (|| {
+            p.lit(&self.bytes[..middle])?;
+            p.string_into(out)?;
+            p.lit(&self.bytes[middle..tail])?;
+            // the uuid: a plain string (one with an escape declines)
+            let end = p.i + special(&p.b[p.i..])?;
+            if p.b[end] != b'"' {
+                return None;
+            }
+            p.i = end + 1;
+            p.lit(&self.bytes[tail..])?;
+            (p.i == p.b.len()).then_some(())
+        })();
+        if read.is_none() {
+            out.truncate(before);
+        }
+        read.is_some()
+    }
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     /// The same bytes, known to be UTF-8.
@@ -1040,5 +1127,206 @@ mod tests {
             }
         }
         assert!(some > 0 && n > 10_000, "{some} of {n}");
+    }
+
+    /// What a run did with a line that may continue it, without a shape:
+    /// [`text_delta_into`], then the run's test that the line is of its
+    /// block (its index, session and message), the text cut back if not.
+    fn continues_by_parsing(first: &TextDelta<'_>, line: &str, out: &mut String) -> bool {
+        let before = out.len();
+        match text_delta_into(line, out) {
+            Some(d)
+                if d.index == first.index
+                    && d.session_id == first.session_id
+                    && d.api_message_id == first.api_message_id =>
+            {
+                true
+            }
+            Some(_) => {
+                out.truncate(before);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// The shape's answer, checked against the parse's: where the shape
+    /// takes a line, so does the parse, with the same text after what
+    /// `out` held; where it declines, `out` is as it was.
+    fn shape_agrees(first: &TextDelta<'_>, line: &str) -> bool {
+        let mut shape = DeltaShape::default();
+        shape.set(first);
+        let mut by_shape = String::from("held");
+        let took = shape.text_into(line, &mut by_shape);
+        if !took {
+            assert_eq!(by_shape, "held", "{line}");
+            return false;
+        }
+        let mut by_parse = String::from("held");
+        assert!(
+            continues_by_parsing(first, line, &mut by_parse),
+            "the shape took {line}, the parse did not"
+        );
+        assert_eq!(by_shape, by_parse, "{line}");
+        true
+    }
+
+    const FIRST: TextDelta<'static> = TextDelta {
+        index: 0,
+        session_id: Some("s-1"),
+        uuid: Some("u-1"),
+        api_message_id: Some("msg_1"),
+    };
+
+    fn cli_line(index: &str, text: &str, sid: &str, uuid: &str, mid: &str) -> String {
+        format!(
+            r#"{{"type":"stream_event","event":{{"type":"content_block_delta","index":{index},"delta":{{"type":"text_delta","text":{text}}}}},"session_id":{sid},"parent_tool_use_id":null,"uuid":{uuid},"api_message_id":{mid}}}"#
+        )
+    }
+
+    #[test]
+    fn the_cli_s_next_delta_of_a_block_takes_the_shape() {
+        for text in [r#""Hi""#, r#""""#, r#""a\nb \"q\" \u00e9 \ud83d\ude00 日""#] {
+            let l = cli_line("0", text, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+            assert!(shape_agrees(&FIRST, &l), "{l}");
+        }
+        let mut shape = DeltaShape::default();
+        shape.set(&FIRST);
+        let mut out = String::from(">");
+        let l = cli_line("0", r#""a\tb""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+        assert!(shape.text_into(&l, &mut out));
+        assert_eq!(out, ">a\tb");
+        // another block, message or session; the uuid escaped, a sub-agent's,
+        // a field more: declined (the parse reads it)
+        for l in [
+            cli_line("1", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_2""#),
+            cli_line("0", r#""Hi""#, r#""s-2""#, r#""u-2""#, r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u\u0032""#, r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, "null", r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#)
+                .replace("null", r#""toolu_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#)
+                .replace(r#","uuid""#, r#","ttft_ms":3,"uuid""#),
+            cli_line("0", r#""\ud800""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#),
+        ] {
+            assert!(!shape_agrees(&FIRST, &l), "took {l}");
+        }
+        // a run whose first line lacks an id has no shape
+        for first in [
+            TextDelta {
+                session_id: None,
+                ..FIRST
+            },
+            TextDelta {
+                api_message_id: None,
+                ..FIRST
+            },
+        ] {
+            let l = cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+            assert!(!shape_agrees(&first, &l));
+        }
+    }
+
+    use proptest::prelude::{any, prop_oneof, proptest, Just, ProptestConfig, Strategy};
+    use proptest::sample::select;
+
+    /// A JSON string's text: escapes good and bad, raw control characters,
+    /// non-ASCII, plain runs.
+    fn json_string() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            6 => select(GOOD_PIECES).prop_map(str::to_owned),
+            1 => select(BAD_PIECES).prop_map(str::to_owned),
+            1 => any::<char>().prop_map(String::from),
+            1 => "[a-z ]{0,24}",
+        ];
+        proptest::collection::vec(piece, 0..8).prop_map(|p| format!("\"{}\"", p.concat()))
+    }
+
+    /// A value where the CLI writes an id: mostly the run's or another
+    /// plain one, sometimes anything.
+    fn id_value(ids: &'static [&'static str]) -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => select(ids).prop_map(|s| format!("\"{s}\"")),
+            1 => Just("null".to_owned()),
+            1 => json_string(),
+            1 => select(&["5", "{}", "\"\"", "\"s-1\\u0000\""][..]).prop_map(str::to_owned),
+        ]
+    }
+
+    /// A line much like the CLI's next delta, cut, or with a byte more or
+    /// less (as text: a byte that is not UTF-8 is replaced).
+    fn near_cli_line() -> impl Strategy<Value = String> {
+        let index = prop_oneof![
+            8 => select(&["0", "1", "12"][..]),
+            1 => select(&["00", "-0", "1e0", "1.0", " 0", "\"0\"", "999999999", "1000000000"][..]),
+        ];
+        (
+            index,
+            json_string(),
+            id_value(&["s-1", "s-2", ""]),
+            id_value(&["u-1", "u-2", "s-1"]),
+            id_value(&["msg_1", "msg_2"]),
+            (0..5u8, any::<u8>(), any::<proptest::sample::Index>()),
+        )
+            .prop_map(|(i, text, sid, uuid, mid, (how, byte, at))| {
+                let mut b = cli_line(i, &text, &sid, &uuid, &mid).into_bytes();
+                let at = at.index(b.len() + 1);
+                match how {
+                    0 => b.truncate(at),
+                    1 => b.insert(at, byte),
+                    2 if at < b.len() => {
+                        b.remove(at);
+                    }
+                    _ => {}
+                }
+                String::from_utf8_lossy(&b).into_owned()
+            })
+    }
+
+    /// The run's first line, its ids as the parse may give them.
+    fn first_delta() -> impl Strategy<Value = TextDelta<'static>> {
+        (
+            select(&[0usize, 1, 12, 999_999_999][..]),
+            select(&[Some("s-1"), Some("s-2"), Some(""), None, Some("q\"")][..]),
+            select(&[Some("msg_1"), Some("msg_2"), None, Some("m\\")][..]),
+        )
+            .prop_map(|(index, session_id, api_message_id)| TextDelta {
+                index,
+                session_id,
+                uuid: Some("u-1"),
+                api_message_id,
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Any line near the CLI's, for any first line of a run: the shape
+        /// declines it, or takes it as the parse and the run's test do.
+        #[test]
+        fn a_line_the_shape_takes_is_what_the_parse_reads(
+            first in first_delta(),
+            line in near_cli_line(),
+        ) {
+            shape_agrees(&first, &line);
+        }
+
+        /// The same for the lines of the other generator (keys in any
+        /// order, fields repeated or missing, other events).
+        #[test]
+        fn a_line_of_any_shape_is_declined_or_read_alike(
+            first in first_delta(),
+            seed in any::<u64>(),
+        ) {
+            let mut r = Rng(seed | 1);
+            let l = rand_line(&mut r);
+            shape_agrees(&first, &l);
+            shape_agrees(&first, &mutate(&mut r, &l));
+        }
     }
 }
