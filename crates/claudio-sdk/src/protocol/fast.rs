@@ -17,8 +17,11 @@
 //! answers, the answer equals the general decoder's (checked by tests and
 //! by the `decode` fuzz target).
 
+use super::content::{ContentBlock, TextBlock};
+use super::message::{ApiMessage, AssistantMessage};
+use super::replies::{lenient, Usage};
 use super::stream::{Delta, StreamEvent, StreamEventMessage};
-use serde_json::Map;
+use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// Decode `line` if it is a plain content-block-delta `stream_event` (or
@@ -207,6 +210,71 @@ impl DeltaShape {
     }
 }
 
+/// The deepest a value read by [`Parser::value_text`] may nest.
+const VALUE_DEPTH: usize = 64;
+
+/// The longest `assistant` line read at the byte level: a longer one (a
+/// line of many blocks) is the general decoder's, as it always was.
+const ASSISTANT_MAX: usize = 1 << 20;
+
+/// Decode `line` if it is an `assistant` line written compactly (no
+/// whitespace), its keys without escapes and each once: the text blocks
+/// (`{"type":"text","text":...}`, nothing more) and the fields the types
+/// name are read here, in one pass; every other value (other blocks,
+/// `usage`, the fields kept in `extra`) is found here and read by
+/// serde_json from its own bytes, as the general decoder reads it. Anything
+/// else declines. Where it answers, the answer is the general decoder's
+/// (the differential tests below): the derived decoder buffers each field
+/// it does not name, and reads every string through its scratch buffer.
+pub(crate) fn assistant(line: &str) -> Option<AssistantMessage> {
+    if line.len() > ASSISTANT_MAX {
+        return None;
+    }
+    let mut p = Parser {
+        b: line.as_bytes(),
+        s: line,
+        i: 0,
+    };
+    p.lit(br#"{"type":"assistant","#)?;
+    let mut message = None;
+    let (mut parent_tool_use_id, mut session_id, mut uuid) = (None, None, None);
+    let mut extra = Map::new();
+    loop {
+        let key = p.key()?;
+        match key {
+            "message" if message.is_none() => {
+                p.lit(b"{")?;
+                message = Some(p.api_message()?);
+            }
+            "parent_tool_use_id" if parent_tool_use_id.is_none() => {
+                parent_tool_use_id = Some(p.string_or_null()?);
+            }
+            "session_id" if session_id.is_none() => session_id = Some(p.string_or_null()?),
+            "uuid" if uuid.is_none() => uuid = Some(p.string_or_null()?),
+            "message" | "parent_tool_use_id" | "session_id" | "uuid" | "type" => return None,
+            _ => {
+                let v = p.value()?;
+                if extra.insert(key.to_owned(), v).is_some() {
+                    return None;
+                }
+            }
+        }
+        if !p.next_member()? {
+            break;
+        }
+    }
+    if p.i != p.b.len() {
+        return None;
+    }
+    Some(AssistantMessage {
+        message: message?,
+        parent_tool_use_id: parent_tool_use_id.flatten(),
+        session_id: session_id.flatten(),
+        uuid: uuid.flatten(),
+        extra,
+    })
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     /// The same bytes, known to be UTF-8.
@@ -385,6 +453,166 @@ impl<'a> Parser<'a> {
             return None;
         }
         Some(fields.map(Option::flatten))
+    }
+
+    /// An object's key and its `:`: a plain string (one with an escape
+    /// declines).
+    fn key(&mut self) -> Option<&'a str> {
+        self.lit(b"\"")?;
+        let start = self.i;
+        let end = start + special(&self.b[start..])?;
+        if self.b[end] != b'"' || self.b.get(end + 1) != Some(&b':') {
+            return None;
+        }
+        self.i = end + 2;
+        Some(&self.s[start..end])
+    }
+
+    /// A string, owned, or null.
+    fn string_or_null(&mut self) -> Option<Option<String>> {
+        if self.lit(b"null").is_some() {
+            return Some(None);
+        }
+        let start = self.i;
+        let raw = self.string_end()? - start;
+        self.i = start;
+        let mut out = String::with_capacity(raw);
+        self.string_into(&mut out)?;
+        Some(Some(out))
+    }
+
+    /// Where the string at `self.i` ends (after its closing quote), its
+    /// escapes passed over, not checked; `self.i` is left there.
+    fn string_end(&mut self) -> Option<usize> {
+        self.lit(b"\"")?;
+        loop {
+            self.i += special(self.b.get(self.i..)?)?;
+            match self.b[self.i] {
+                b'"' => {
+                    self.i += 1;
+                    return Some(self.i);
+                }
+                b'\\' => self.i += 2,
+                _ => return None,
+            }
+        }
+    }
+
+    /// One JSON value, found here (strings passed over, brackets counted
+    /// to the `,` or the closing bracket after it) and read by serde_json
+    /// from its bytes: what it is not, it declines.
+    fn value_text(&mut self) -> Option<&'a str> {
+        let start = self.i;
+        let mut depth = 0usize;
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    self.string_end()?;
+                }
+                // serde_json's depth limit (128) counts from the line's
+                // start: read alone, a deeper value could pass where the
+                // line does not
+                b'{' | b'[' if depth == VALUE_DEPTH => return None,
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.i += 1;
+                }
+                b'}' | b']' if depth == 0 => break,
+                b'}' | b']' => {
+                    depth -= 1;
+                    self.i += 1;
+                }
+                b',' if depth == 0 => break,
+                _ => self.i += 1,
+            }
+        }
+        self.s.get(start..self.i)
+    }
+
+    /// [`Parser::value_text`], read as serde_json reads it.
+    fn value(&mut self) -> Option<Value> {
+        serde_json::from_str(self.value_text()?).ok()
+    }
+
+    /// The body of an `assistant` line's `message` after its `{`, through
+    /// its `}`: the fields [`ApiMessage`] names, each once; the others kept.
+    fn api_message(&mut self) -> Option<ApiMessage> {
+        let (mut id, mut model, mut role, mut stop_reason) = (None, None, None, None);
+        let (mut content, mut usage) = (None, None);
+        let mut extra = Map::new();
+        loop {
+            let key = self.key()?;
+            match key {
+                "id" if id.is_none() => id = Some(self.string_or_null()?),
+                "model" if model.is_none() => model = Some(self.string_or_null()?),
+                "role" if role.is_none() => role = Some(self.string_or_null()?),
+                "stop_reason" if stop_reason.is_none() => {
+                    stop_reason = Some(self.string_or_null()?);
+                }
+                "content" if content.is_none() => content = Some(self.blocks()?),
+                "usage" if usage.is_none() => {
+                    let v = self.value()?;
+                    usage = Some(lenient::<_, Option<Usage>>(v).ok()?);
+                }
+                "id" | "model" | "role" | "stop_reason" | "content" | "usage" => return None,
+                _ => {
+                    let v = self.value()?;
+                    if extra.insert(key.to_owned(), v).is_some() {
+                        return None;
+                    }
+                }
+            }
+            if !self.next_member()? {
+                break;
+            }
+        }
+        Some(ApiMessage {
+            id: id.flatten(),
+            model: model.flatten(),
+            role: role.flatten(),
+            content: content.unwrap_or_default(),
+            stop_reason: stop_reason.flatten(),
+            usage: usage.flatten(),
+            extra,
+        })
+    }
+
+    /// A message's `content`: a list of blocks, a text block read here,
+    /// any other by serde_json from its bytes.
+    fn blocks(&mut self) -> Option<Vec<ContentBlock>> {
+        self.lit(b"[")?;
+        let mut blocks = Vec::new();
+        if self.lit(b"]").is_some() {
+            return Some(blocks);
+        }
+        loop {
+            let at = self.i;
+            let text = (|| {
+                self.lit(br#"{"type":"text","text":"#)?;
+                let text = self.string_or_null()??;
+                self.lit(b"}")?;
+                Some(text)
+            })();
+            let block = match text {
+                Some(text) => ContentBlock::Text(TextBlock {
+                    text,
+                    extra: Map::new(),
+                }),
+                None => {
+                    self.i = at;
+                    ContentBlock::from_value(self.value()?)
+                }
+            };
+            blocks.push(block);
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(blocks);
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// A JSON string, unescaped.
@@ -1327,6 +1555,253 @@ mod tests {
             let l = rand_line(&mut r);
             shape_agrees(&first, &l);
             shape_agrees(&first, &mutate(&mut r, &l));
+        }
+    }
+
+    /// The `assistant` reader must decline, or agree with the general
+    /// decoder.
+    fn assistant_agrees(line: &str) -> bool {
+        let Some(fast) = assistant(line) else {
+            return false;
+        };
+        match Message::parse_general(line) {
+            Ok(Message::Assistant(g)) => assert_eq!(*g, fast, "{line}"),
+            other => panic!("the assistant reader took {line}, the general decoder gave {other:?}"),
+        }
+        true
+    }
+
+    /// An `assistant` line as the CLI 2.1 writes it.
+    const CLI_ASSISTANT: &str = r#"{"type":"assistant","message":{"model":"claude-opus-5-5","id":"msg_01X","type":"message","role":"assistant","content":[{"type":"text","text":"Hello\n\"there\" \u00e9 \ud83d\ude00"},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls -la","n":1.5}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"cache_creation_input_tokens":5,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":5,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard"},"context_management":null},"parent_tool_use_id":null,"session_id":"0b7a4c3e-5a52-4d4c-9bd8-2f1c47a6c0b1","uuid":"5f0c8a2e-7b1d-4f3a-8c6e-1d2b3a4c5d6e","timestamp":"2026-11-29T23:28:03.596Z","request_id":"req_1"}"#;
+
+    #[test]
+    fn the_cli_s_assistant_line_is_read_as_the_general_decoder_reads_it() {
+        assert!(assistant_agrees(CLI_ASSISTANT));
+        let m = assistant(CLI_ASSISTANT).unwrap();
+        assert_eq!(m.message.id.as_deref(), Some("msg_01X"));
+        assert_eq!(m.message.content.len(), 2);
+        assert!(
+            matches!(&m.message.content[0], ContentBlock::Text(t) if t.text == "Hello\n\"there\" é 😀")
+        );
+        assert_eq!(m.message.usage.as_ref().map(|u| u.input_tokens), Some(3));
+        assert_eq!(m.extra.get("request_id"), Some(&Value::from("req_1")));
+        assert!(!m.extra.contains_key("type"));
+        assert_eq!(m.message.extra.get("type"), Some(&Value::from("message")));
+        for l in [
+            CLI_ASSISTANT.replace(
+                r#""content":[{"type":"text""#,
+                r#""content":[{"type":"thinking","thinking":"hm"},{"type":"text""#,
+            ),
+            CLI_ASSISTANT.replace(r#""usage":{"#, r#""usage":null,"x":{"#),
+            CLI_ASSISTANT.replace(r#""usage":{"#, r#""usage":[1],"x":{"#),
+            CLI_ASSISTANT.replace(r#""stop_reason":null"#, r#""stop_reason":"end_turn""#),
+            CLI_ASSISTANT.replace(r#","parent_tool_use_id":null"#, ""),
+            CLI_ASSISTANT.replace(r#""content":["#, r#""content":[],"c2":["#),
+        ] {
+            assert!(assistant_agrees(&l), "declined {l}");
+        }
+        // declined: the general decoder decides (a known field twice or of
+        // another type, whitespace, a lone surrogate, no message)
+        for l in [
+            CLI_ASSISTANT.replace(
+                r#""role":"assistant","#,
+                r#""role":"assistant","role":"x","#,
+            ),
+            CLI_ASSISTANT.replace(r#""id":"msg_01X""#, r#""id":5"#),
+            CLI_ASSISTANT.replace(r#""request_id""#, r#""timestamp":1,"request_id""#),
+            CLI_ASSISTANT.replace(r#","uuid""#, r#", "uuid""#),
+            CLI_ASSISTANT.replace(r#"\ud83d\ude00"#, r#"\ud83d"#),
+            CLI_ASSISTANT.replace(r#""message":"#, r#""msg":"#),
+            CLI_ASSISTANT.replace(r#""content":["#, r#""content":null,"c":["#),
+            format!("{CLI_ASSISTANT} "),
+            CLI_ASSISTANT[..CLI_ASSISTANT.len() - 1].to_owned(),
+            // nested deeper than the reader reads alone
+            CLI_ASSISTANT.replace(
+                r#""request_id":"req_1""#,
+                &format!(r#""x":{}1{}"#, "[".repeat(65), "]".repeat(65)),
+            ),
+            // longer than the reader takes: the general decoder's
+            CLI_ASSISTANT.replace("Hello", &"a".repeat(ASSISTANT_MAX)),
+        ] {
+            assert!(
+                assistant(&l).is_none(),
+                "took {}",
+                l.chars().take(200).collect::<String>()
+            );
+        }
+        let deep = CLI_ASSISTANT.replace(
+            r#""request_id":"req_1""#,
+            &format!(r#""x":{}1{}"#, "[".repeat(64), "]".repeat(64)),
+        );
+        assert!(assistant_agrees(&deep));
+        let long = CLI_ASSISTANT.replace("Hello", &"a".repeat(ASSISTANT_MAX));
+        assert!(matches!(
+            Message::parse_str(&long),
+            Ok(Message::Assistant(_))
+        ));
+    }
+
+    /// A JSON string of good pieces only.
+    fn good_string() -> impl Strategy<Value = String> {
+        proptest::collection::vec(select(GOOD_PIECES), 0..8)
+            .prop_map(|p| format!("\"{}\"", p.concat()))
+    }
+
+    /// A JSON value of many kinds, as text (some not JSON at all).
+    fn any_json() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => good_string(),
+            1 => json_string(),
+            6 => select(&[
+                "null", "true", "false", "0", "-0", "1.5", "1e400", "-1", "3", "1E2",
+                "18446744073709551615", "18446744073709551616", "-9223372036854775809",
+                "12345678901234567890123", "[]", "{}", "[1,{\"a\":[\"]\"]}]",
+                "{\"a\":\"}\",\"b\":[1,2]}", "{\"a\":1,\"a\":2}", "{\"input_tokens\":7}",
+                "{\"input_tokens\":-1,\"output_tokens\":2}", "{\"input_tokens\":1.5}",
+                "{\"input_tokens\":1,\"cache_creation\":{\"ephemeral_1h_input_tokens\":4}}",
+                "{\"a\" :1}", " 1", "1 ", "\"a\\\"b\"", "[[[]]]",
+                "{\"type\":\"text\",\"text\":\"x\"}",
+            ][..]).prop_map(str::to_owned),
+            1 => select(&[
+                "[1,]", "tru", "{\"a\":\"\\ud800\"}", "01", "]", "{", "\"", "[}", "{]", "1.",
+            ][..]).prop_map(str::to_owned),
+        ]
+    }
+
+    /// A content block: mostly text as the CLI writes it, or anything.
+    fn any_block() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => good_string().prop_map(|t| format!(r#"{{"type":"text","text":{t}}}"#)),
+            1 => json_string().prop_map(|t| format!(r#"{{"type":"text","text":{t}}}"#)),
+            1 => (json_string(), any_json())
+                .prop_map(|(t, v)| format!(r#"{{"type":"text","text":{t},"citations":{v}}}"#)),
+            1 => json_string().prop_map(|t| format!(r#"{{"text":{t},"type":"text"}}"#)),
+            1 => any_json().prop_map(|v| format!(r#"{{"type":"text","text":{v}}}"#)),
+            1 => any_json().prop_map(|v| format!(r#"{{"type":"tool_use","id":"t","name":"Bash","input":{v}}}"#)),
+            1 => any_json(),
+        ]
+    }
+
+    fn member(
+        key: &'static str,
+        v: impl Strategy<Value = String>,
+    ) -> impl Strategy<Value = String> {
+        v.prop_map(move |v| format!("\"{key}\":{v}"))
+    }
+
+    /// An id's value: mostly a string.
+    fn id_or_any() -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => select(&["\"msg_1\"", "\"s-1\"", "\"\"", "\"a\\u00e9\\n\""][..]).prop_map(str::to_owned),
+            2 => Just("null".to_owned()),
+            1 => json_string(),
+            1 => any_json(),
+        ]
+    }
+
+    /// The members of an object: `fields` mostly once each, sometimes
+    /// left out or twice, unknown ones too, mostly in the given order.
+    fn object(
+        fields: Vec<proptest::strategy::BoxedStrategy<String>>,
+    ) -> impl Strategy<Value = String> {
+        let n = fields.len();
+        let count = prop_oneof![12 => Just(1usize), 1 => Just(0), 1 => Just(2)];
+        (
+            fields,
+            proptest::collection::vec(count, n),
+            proptest::collection::vec(
+                (
+                    select(&["x", "timestamp", "type", "extra", "request_id"][..]),
+                    any_json(),
+                ),
+                0..3,
+            ),
+            prop_oneof![4 => Just(false), 1 => Just(true)],
+        )
+            .prop_flat_map(|(vals, counts, extra, shuffle)| {
+                let mut m = Vec::new();
+                for (v, c) in vals.into_iter().zip(counts) {
+                    for _ in 0..c {
+                        m.push(v.clone());
+                    }
+                }
+                m.extend(extra.into_iter().map(|(k, v)| format!("\"{k}\":{v}")));
+                if shuffle {
+                    Just(m).prop_shuffle().boxed()
+                } else {
+                    Just(m).boxed()
+                }
+            })
+            .prop_map(|m| format!("{{{}}}", m.join(",")))
+    }
+
+    fn api_message() -> impl Strategy<Value = String> {
+        object(vec![
+            member("id", id_or_any()).boxed(),
+            member("model", id_or_any()).boxed(),
+            member("role", id_or_any()).boxed(),
+            member(
+                "content",
+                prop_oneof![
+                    6 => proptest::collection::vec(any_block(), 0..4)
+                        .prop_map(|b| format!("[{}]", b.join(","))),
+                    1 => any_json(),
+                ],
+            )
+            .boxed(),
+            member("stop_reason", id_or_any()).boxed(),
+            member("usage", any_json()).boxed(),
+        ])
+    }
+
+    /// A line much like the CLI's `assistant` line, or cut, or with a byte
+    /// more or less.
+    fn near_assistant_line() -> impl Strategy<Value = String> {
+        let top = object(vec![
+            member("message", prop_oneof![8 => api_message(), 1 => any_json()]).boxed(),
+            member("parent_tool_use_id", id_or_any()).boxed(),
+            member("session_id", id_or_any()).boxed(),
+            member("uuid", id_or_any()).boxed(),
+        ]);
+        (
+            top,
+            (0..12u8, any::<u8>(), any::<proptest::sample::Index>()),
+        )
+            .prop_map(|(top, (how, byte, at))| {
+                // the `type` first, as the CLI writes it
+                let mut b = format!("{{\"type\":\"assistant\",{}", &top[1..]).into_bytes();
+                if top == "{}" {
+                    b = b"{\"type\":\"assistant\"}".to_vec();
+                }
+                let at = at.index(b.len() + 1);
+                match how {
+                    0 => b.truncate(at),
+                    1 => b.insert(at, byte),
+                    2 if at < b.len() => {
+                        b.remove(at);
+                    }
+                    _ => {}
+                }
+                String::from_utf8_lossy(&b).into_owned()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Any line near the CLI's `assistant` line (fields in any order,
+        /// repeated, missing, unknown, of other kinds; blocks of any kind;
+        /// numbers of every size; broken JSON): the reader declines it, or
+        /// reads what the general decoder reads.
+        #[test]
+        fn an_assistant_line_read_at_the_byte_level_is_what_the_general_decoder_reads(
+            line in near_assistant_line(),
+        ) {
+            assistant_agrees(&line);
         }
     }
 }
