@@ -85,7 +85,7 @@ impl TextRun {
                 // the text is no longer than its lines: room for the text
                 // of those at hand, up to RUN_START (what a run does not
                 // fill is given back when it is handed on)
-                let mut text = String::with_capacity(at_hand.clamp(line.len(), RUN_START));
+                let mut text = String::with_capacity(at_hand.min(RUN_START).max(line.len()));
                 let Some(d) = text_delta_into(line, &mut text) else {
                     return false;
                 };
@@ -275,6 +275,14 @@ mod tests {
         let (head, bytes) = run.take().unwrap();
         assert_eq!(bytes, 101 * LINE.len());
         assert_eq!(head.text_delta(), Some("Hi".repeat(101).as_str()));
+        // a line longer than the most room a run starts with
+        let long = LINE.replace("\"Hi\"", &format!("\"{}\"", "x".repeat(3 * RUN_START)));
+        for at_hand in [long.len(), 1 << 20] {
+            let mut run = TextRun::default();
+            assert!(run.offer_text(&long, at_hand));
+            let (head, _) = run.take().unwrap();
+            assert_eq!(head.text_delta().map(str::len), Some(3 * RUN_START));
+        }
     }
 
     #[test]
