@@ -1,6 +1,6 @@
 //! Message decoding: any bytes. Never a panic; a JSON object always decodes;
 //! decoding is stable (the same line gives the same message); the fast path
-//! for text deltas agrees with the general decoder.
+//! for text deltas and `assistant` lines agrees with the general decoder.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

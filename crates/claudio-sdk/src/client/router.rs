@@ -727,7 +727,7 @@ async fn read_one(
             // UTF-8 checked once, for the run and the decoder alike
             let message = match crate::text::to_str(d) {
                 Ok(line) => {
-                    if run.as_mut().is_some_and(|r| r.offer_text(line)) {
+                    if run.as_mut().is_some_and(|r| r.offer_text(line, line.len())) {
                         return Read::InRun;
                     }
                     Routed::parse_str(line)
@@ -762,9 +762,11 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
             let mut from = 0;
             for to in memchr::memchr_iter(b'\n', text.as_bytes()) {
                 let line = &text[from..to];
+                // this line and those after it
+                let at_hand = text.len() - from;
                 from = to + 1;
                 let line = line.strip_suffix('\r').unwrap_or(line);
-                if shared.coalesce && run.offer_text(line) {
+                if shared.coalesce && run.offer_text(line, at_hand) {
                     if run.bytes() >= RUN_BYTES {
                         hand_on(&shared, &mut run, &mut batch).await;
                     }

@@ -9,11 +9,15 @@
 //! a run still comes after it, and text is never held back while the CLI
 //! is silent.
 
-use crate::protocol::{text_delta_into, Delta, StreamEvent, StreamEventMessage};
+use crate::protocol::{text_delta_into, Delta, DeltaShape, StreamEvent, StreamEventMessage};
 use serde_json::Map;
 
 /// A run is handed on once its lines hold this many bytes.
 pub(crate) const RUN_BYTES: usize = 256 * 1024;
+
+/// The most room a run's text starts with, when that many bytes of lines
+/// are at hand: a block's deltas read at once then take no `realloc`s.
+const RUN_START: usize = 8 * 1024;
 
 /// The open run, if any.
 #[derive(Debug, Default)]
@@ -22,6 +26,9 @@ pub(crate) struct TextRun {
     head: Option<Box<StreamEventMessage>>,
     /// The bytes of its lines (for the queue's bound).
     bytes: usize,
+    /// The shape of the lines that continue it, as the CLI writes them:
+    /// such a line is compared with it, not parsed.
+    shape: DeltaShape,
 }
 
 impl TextRun {
@@ -40,11 +47,13 @@ impl TextRun {
     /// hands the run on, then reads the line the usual way.
     #[cfg(test)]
     pub(crate) fn offer(&mut self, line: &[u8]) -> bool {
-        crate::text::to_str(line).is_ok_and(|line| self.offer_text(line))
+        crate::text::to_str(line).is_ok_and(|line| self.offer_text(line, line.len()))
     }
 
-    /// [`TextRun::offer`] for a line already known to be UTF-8.
-    pub(crate) fn offer_text(&mut self, line: &str) -> bool {
+    /// [`TextRun::offer`] for a line already known to be UTF-8; `at_hand`
+    /// is how many bytes are read from the line's start on (the line and
+    /// the ones after it): no run's text of them can be longer.
+    pub(crate) fn offer_text(&mut self, line: &str, at_hand: usize) -> bool {
         match &mut self.head {
             Some(head) => {
                 let (index, text) = match &mut head.event {
@@ -55,6 +64,10 @@ impl TextRun {
                     // never: a run's head is a text delta
                     _ => return false,
                 };
+                if self.shape.text_into(line, text) {
+                    self.bytes += line.len();
+                    return true;
+                }
                 let before = text.len();
                 let Some(d) = text_delta_into(line, text) else {
                     return false;
@@ -69,12 +82,14 @@ impl TextRun {
                 }
             }
             None => {
-                // the text is no longer than its line: room for a few
-                // lines' text without growing, bounded by the line's bytes
-                let mut text = String::with_capacity(line.len());
+                // the text is no longer than its lines: room for the text
+                // of those at hand, up to RUN_START (what a run does not
+                // fill is given back when it is handed on)
+                let mut text = String::with_capacity(at_hand.min(RUN_START).max(line.len()));
                 let Some(d) = text_delta_into(line, &mut text) else {
                     return false;
                 };
+                self.shape.set(&d);
                 self.head = Some(Box::new(StreamEventMessage {
                     event: StreamEvent::ContentBlockDelta {
                         index: d.index,
@@ -94,8 +109,21 @@ impl TextRun {
 
     /// The run as one message, and its lines' bytes; no run is open after.
     pub(crate) fn take(&mut self) -> Option<(Box<StreamEventMessage>, usize)> {
-        let head = self.head.take()?;
-        Some((head, std::mem::take(&mut self.bytes)))
+        let mut head = self.head.take()?;
+        self.shape.clear();
+        let bytes = std::mem::take(&mut self.bytes);
+        // no more room held than twice the lines' bytes the queue counts
+        // (a run's room grows by doubling, from its first line's bytes)
+        if let StreamEvent::ContentBlockDelta {
+            delta: Delta::Text(text),
+            ..
+        } = &mut head.event
+        {
+            if text.capacity() > 2 * bytes {
+                text.shrink_to_fit();
+            }
+        }
+        Some((head, bytes))
     }
 }
 
@@ -217,6 +245,44 @@ mod tests {
         let mut bad = LINE.as_bytes().to_vec();
         bad.splice(120..120, [0xff, 0xfe]);
         assert!(!agrees(&bad));
+    }
+
+    /// A run started with much read after its line starts with room for
+    /// its text; handed on short, it keeps no more than twice its lines'
+    /// bytes (what the queue counts).
+    #[test]
+    fn a_run_handed_on_holds_no_more_room_than_its_lines() {
+        let mut run = TextRun::default();
+        assert!(run.offer_text(LINE, 1 << 20));
+        let (head, bytes) = run.take().unwrap();
+        assert_eq!(bytes, LINE.len());
+        let StreamEvent::ContentBlockDelta {
+            delta: Delta::Text(text),
+            ..
+        } = &head.event
+        else {
+            panic!("{head:?}")
+        };
+        assert_eq!(text, "Hi");
+        assert!(text.capacity() <= 2 * bytes, "{}", text.capacity());
+        // the lines of a long block read at once fill their room
+        let mut run = TextRun::default();
+        let next = LINE.replace("u1", "u2");
+        assert!(run.offer_text(LINE, 1 << 20));
+        for _ in 0..100 {
+            assert!(run.offer_text(&next, 1 << 20));
+        }
+        let (head, bytes) = run.take().unwrap();
+        assert_eq!(bytes, 101 * LINE.len());
+        assert_eq!(head.text_delta(), Some("Hi".repeat(101).as_str()));
+        // a line longer than the most room a run starts with
+        let long = LINE.replace("\"Hi\"", &format!("\"{}\"", "x".repeat(3 * RUN_START)));
+        for at_hand in [long.len(), 1 << 20] {
+            let mut run = TextRun::default();
+            assert!(run.offer_text(&long, at_hand));
+            let (head, _) = run.take().unwrap();
+            assert_eq!(head.text_delta().map(str::len), Some(3 * RUN_START));
+        }
     }
 
     #[test]

@@ -17,8 +17,11 @@
 //! answers, the answer equals the general decoder's (checked by tests and
 //! by the `decode` fuzz target).
 
+use super::content::{ContentBlock, TextBlock};
+use super::message::{ApiMessage, AssistantMessage};
+use super::replies::{lenient, Usage};
 use super::stream::{Delta, StreamEvent, StreamEventMessage};
-use serde_json::Map;
+use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// Decode `line` if it is a plain content-block-delta `stream_event` (or
@@ -117,6 +120,158 @@ fn text_delta_inner<'a>(line: &'a str, out: &mut String) -> Option<TextDelta<'a>
         session_id,
         uuid,
         api_message_id,
+    })
+}
+
+/// The shape of the lines that continue a run of text deltas, as the CLI
+/// writes every delta of one block: the first line's `index`,
+/// `session_id` and `api_message_id`, the keys in the CLI's order, a
+/// null `parent_tool_use_id`, a plain `uuid`. A line of exactly that shape
+/// is compared with it byte for byte and only its text (and the uuid's
+/// end) is scanned; any other line declines, and [`text_delta_into`]
+/// reads it. Where it answers, the answer is `text_delta_into`'s with the
+/// run's index and ids (the differential tests below). Rebuilt in place
+/// for each run: nothing is allocated once it has room.
+#[derive(Debug, Default)]
+pub(crate) struct DeltaShape {
+    /// The line through `"text":`, then from the text's end through the
+    /// uuid's opening quote, then from the uuid's closing quote to the end.
+    bytes: Vec<u8>,
+    /// Where the second and third parts begin; `None`: no shape.
+    cuts: Option<(usize, usize)>,
+}
+
+impl DeltaShape {
+    /// The shape of the lines that continue the run `first` starts: none
+    /// when an id is absent or is not its own JSON text.
+    pub(crate) fn set(&mut self, first: &TextDelta<'_>) {
+        self.cuts = None;
+        let (Some(session_id), Some(api_message_id)) = (first.session_id, first.api_message_id)
+        else {
+            return;
+        };
+        // the ids are written as they are: only where that is their JSON
+        if special(session_id.as_bytes()).is_some() || special(api_message_id.as_bytes()).is_some()
+        {
+            return;
+        }
+        let b = &mut self.bytes;
+        b.clear();
+        b.extend_from_slice(
+            br#"{"type":"stream_event","event":{"type":"content_block_delta","index":"#,
+        );
+        b.extend_from_slice(first.index.to_string().as_bytes());
+        b.extend_from_slice(br#","delta":{"type":"text_delta","text":"#);
+        let middle = b.len();
+        b.extend_from_slice(br#"}},"session_id":""#);
+        b.extend_from_slice(session_id.as_bytes());
+        b.extend_from_slice(br#"","parent_tool_use_id":null,"uuid":""#);
+        let tail = b.len();
+        b.extend_from_slice(br#","api_message_id":""#);
+        b.extend_from_slice(api_message_id.as_bytes());
+        b.extend_from_slice(br#""}"#);
+        self.cuts = Some((middle, tail));
+    }
+
+    /// No shape (the run is over).
+    pub(crate) fn clear(&mut self) {
+        self.cuts = None;
+    }
+
+    /// If `line` has the shape: its text unescaped onto the end of `out`,
+    /// true. Else false, `out` as it was.
+    pub(crate) fn text_into(&self, line: &str, out: &mut String) -> bool {
+        let Some((middle, tail)) = self.cuts else {
+            return false;
+        };
+        let before = out.len();
+        let mut p = Parser {
+            b: line.as_bytes(),
+            s: line,
+            i: 0,
+        };
+        let read = (|| {
+            p.lit(&self.bytes[..middle])?;
+            p.string_into(out)?;
+            p.lit(&self.bytes[middle..tail])?;
+            // the uuid: a plain string (one with an escape declines)
+            let end = p.i + special(&p.b[p.i..])?;
+            if p.b[end] != b'"' {
+                return None;
+            }
+            p.i = end + 1;
+            p.lit(&self.bytes[tail..])?;
+            (p.i == p.b.len()).then_some(())
+        })();
+        if read.is_none() {
+            out.truncate(before);
+        }
+        read.is_some()
+    }
+}
+
+/// The deepest a value read by [`Parser::value_text`] may nest.
+const VALUE_DEPTH: usize = 64;
+
+/// The longest `assistant` line read at the byte level: a longer one (a
+/// line of many blocks) is the general decoder's, as it always was.
+const ASSISTANT_MAX: usize = 1 << 20;
+
+/// Decode `line` if it is an `assistant` line written compactly (no
+/// whitespace), its keys without escapes and each once: the text blocks
+/// (`{"type":"text","text":...}`, nothing more) and the fields the types
+/// name are read here, in one pass; every other value (other blocks,
+/// `usage`, the fields kept in `extra`) is found here and read by
+/// serde_json from its own bytes, as the general decoder reads it. Anything
+/// else declines. Where it answers, the answer is the general decoder's
+/// (the differential tests below): the derived decoder buffers each field
+/// it does not name, and reads every string through its scratch buffer.
+pub(crate) fn assistant(line: &str) -> Option<AssistantMessage> {
+    if line.len() > ASSISTANT_MAX {
+        return None;
+    }
+    let mut p = Parser {
+        b: line.as_bytes(),
+        s: line,
+        i: 0,
+    };
+    p.lit(br#"{"type":"assistant","#)?;
+    let mut message = None;
+    let (mut parent_tool_use_id, mut session_id, mut uuid) = (None, None, None);
+    let mut extra = Map::new();
+    loop {
+        let key = p.key()?;
+        match key {
+            "message" if message.is_none() => {
+                p.lit(b"{")?;
+                message = Some(p.api_message()?);
+            }
+            "parent_tool_use_id" if parent_tool_use_id.is_none() => {
+                parent_tool_use_id = Some(p.string_or_null()?);
+            }
+            "session_id" if session_id.is_none() => session_id = Some(p.string_or_null()?),
+            "uuid" if uuid.is_none() => uuid = Some(p.string_or_null()?),
+            "message" | "parent_tool_use_id" | "session_id" | "uuid" | "type" => return None,
+            _ => {
+                let v = p.value()?;
+                if extra.insert(key.to_owned(), v).is_some() {
+                    return None;
+                }
+            }
+        }
+        if !p.next_member()? {
+            break;
+        }
+    }
+    if p.i != p.b.len() {
+        return None;
+    }
+    Some(AssistantMessage {
+        message: message?,
+        parent_tool_use_id: parent_tool_use_id.flatten(),
+        session_id: session_id.flatten(),
+        uuid: uuid.flatten(),
+        extra,
     })
 }
 
@@ -298,6 +453,166 @@ impl<'a> Parser<'a> {
             return None;
         }
         Some(fields.map(Option::flatten))
+    }
+
+    /// An object's key and its `:`: a plain string (one with an escape
+    /// declines).
+    fn key(&mut self) -> Option<&'a str> {
+        self.lit(b"\"")?;
+        let start = self.i;
+        let end = start + special(&self.b[start..])?;
+        if self.b[end] != b'"' || self.b.get(end + 1) != Some(&b':') {
+            return None;
+        }
+        self.i = end + 2;
+        Some(&self.s[start..end])
+    }
+
+    /// A string, owned, or null.
+    fn string_or_null(&mut self) -> Option<Option<String>> {
+        if self.lit(b"null").is_some() {
+            return Some(None);
+        }
+        let start = self.i;
+        let raw = self.string_end()? - start;
+        self.i = start;
+        let mut out = String::with_capacity(raw);
+        self.string_into(&mut out)?;
+        Some(Some(out))
+    }
+
+    /// Where the string at `self.i` ends (after its closing quote), its
+    /// escapes passed over, not checked; `self.i` is left there.
+    fn string_end(&mut self) -> Option<usize> {
+        self.lit(b"\"")?;
+        loop {
+            self.i += special(self.b.get(self.i..)?)?;
+            match self.b[self.i] {
+                b'"' => {
+                    self.i += 1;
+                    return Some(self.i);
+                }
+                b'\\' => self.i += 2,
+                _ => return None,
+            }
+        }
+    }
+
+    /// One JSON value, found here (strings passed over, brackets counted
+    /// to the `,` or the closing bracket after it) and read by serde_json
+    /// from its bytes: what it is not, it declines.
+    fn value_text(&mut self) -> Option<&'a str> {
+        let start = self.i;
+        let mut depth = 0usize;
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    self.string_end()?;
+                }
+                // serde_json's depth limit (128) counts from the line's
+                // start: read alone, a deeper value could pass where the
+                // line does not
+                b'{' | b'[' if depth == VALUE_DEPTH => return None,
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.i += 1;
+                }
+                b'}' | b']' if depth == 0 => break,
+                b'}' | b']' => {
+                    depth -= 1;
+                    self.i += 1;
+                }
+                b',' if depth == 0 => break,
+                _ => self.i += 1,
+            }
+        }
+        self.s.get(start..self.i)
+    }
+
+    /// [`Parser::value_text`], read as serde_json reads it.
+    fn value(&mut self) -> Option<Value> {
+        serde_json::from_str(self.value_text()?).ok()
+    }
+
+    /// The body of an `assistant` line's `message` after its `{`, through
+    /// its `}`: the fields [`ApiMessage`] names, each once; the others kept.
+    fn api_message(&mut self) -> Option<ApiMessage> {
+        let (mut id, mut model, mut role, mut stop_reason) = (None, None, None, None);
+        let (mut content, mut usage) = (None, None);
+        let mut extra = Map::new();
+        loop {
+            let key = self.key()?;
+            match key {
+                "id" if id.is_none() => id = Some(self.string_or_null()?),
+                "model" if model.is_none() => model = Some(self.string_or_null()?),
+                "role" if role.is_none() => role = Some(self.string_or_null()?),
+                "stop_reason" if stop_reason.is_none() => {
+                    stop_reason = Some(self.string_or_null()?);
+                }
+                "content" if content.is_none() => content = Some(self.blocks()?),
+                "usage" if usage.is_none() => {
+                    let v = self.value()?;
+                    usage = Some(lenient::<_, Option<Usage>>(v).ok()?);
+                }
+                "id" | "model" | "role" | "stop_reason" | "content" | "usage" => return None,
+                _ => {
+                    let v = self.value()?;
+                    if extra.insert(key.to_owned(), v).is_some() {
+                        return None;
+                    }
+                }
+            }
+            if !self.next_member()? {
+                break;
+            }
+        }
+        Some(ApiMessage {
+            id: id.flatten(),
+            model: model.flatten(),
+            role: role.flatten(),
+            content: content.unwrap_or_default(),
+            stop_reason: stop_reason.flatten(),
+            usage: usage.flatten(),
+            extra,
+        })
+    }
+
+    /// A message's `content`: a list of blocks, a text block read here,
+    /// any other by serde_json from its bytes.
+    fn blocks(&mut self) -> Option<Vec<ContentBlock>> {
+        self.lit(b"[")?;
+        let mut blocks = Vec::new();
+        if self.lit(b"]").is_some() {
+            return Some(blocks);
+        }
+        loop {
+            let at = self.i;
+            let text = (|| {
+                self.lit(br#"{"type":"text","text":"#)?;
+                let text = self.string_or_null()??;
+                self.lit(b"}")?;
+                Some(text)
+            })();
+            let block = match text {
+                Some(text) => ContentBlock::Text(TextBlock {
+                    text,
+                    extra: Map::new(),
+                }),
+                None => {
+                    self.i = at;
+                    ContentBlock::from_value(self.value()?)
+                }
+            };
+            blocks.push(block);
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(blocks);
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// A JSON string, unescaped.
@@ -1040,5 +1355,453 @@ mod tests {
             }
         }
         assert!(some > 0 && n > 10_000, "{some} of {n}");
+    }
+
+    /// What a run did with a line that may continue it, without a shape:
+    /// [`text_delta_into`], then the run's test that the line is of its
+    /// block (its index, session and message), the text cut back if not.
+    fn continues_by_parsing(first: &TextDelta<'_>, line: &str, out: &mut String) -> bool {
+        let before = out.len();
+        match text_delta_into(line, out) {
+            Some(d)
+                if d.index == first.index
+                    && d.session_id == first.session_id
+                    && d.api_message_id == first.api_message_id =>
+            {
+                true
+            }
+            Some(_) => {
+                out.truncate(before);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// The shape's answer, checked against the parse's: where the shape
+    /// takes a line, so does the parse, with the same text after what
+    /// `out` held; where it declines, `out` is as it was.
+    fn shape_agrees(first: &TextDelta<'_>, line: &str) -> bool {
+        let mut shape = DeltaShape::default();
+        shape.set(first);
+        let mut by_shape = String::from("held");
+        let took = shape.text_into(line, &mut by_shape);
+        if !took {
+            assert_eq!(by_shape, "held", "{line}");
+            return false;
+        }
+        let mut by_parse = String::from("held");
+        assert!(
+            continues_by_parsing(first, line, &mut by_parse),
+            "the shape took {line}, the parse did not"
+        );
+        assert_eq!(by_shape, by_parse, "{line}");
+        true
+    }
+
+    const FIRST: TextDelta<'static> = TextDelta {
+        index: 0,
+        session_id: Some("s-1"),
+        uuid: Some("u-1"),
+        api_message_id: Some("msg_1"),
+    };
+
+    fn cli_line(index: &str, text: &str, sid: &str, uuid: &str, mid: &str) -> String {
+        format!(
+            r#"{{"type":"stream_event","event":{{"type":"content_block_delta","index":{index},"delta":{{"type":"text_delta","text":{text}}}}},"session_id":{sid},"parent_tool_use_id":null,"uuid":{uuid},"api_message_id":{mid}}}"#
+        )
+    }
+
+    #[test]
+    fn the_cli_s_next_delta_of_a_block_takes_the_shape() {
+        for text in [r#""Hi""#, r#""""#, r#""a\nb \"q\" \u00e9 \ud83d\ude00 日""#] {
+            let l = cli_line("0", text, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+            assert!(shape_agrees(&FIRST, &l), "{l}");
+        }
+        let mut shape = DeltaShape::default();
+        shape.set(&FIRST);
+        let mut out = String::from(">");
+        let l = cli_line("0", r#""a\tb""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+        assert!(shape.text_into(&l, &mut out));
+        assert_eq!(out, ">a\tb");
+        // another block, message or session; the uuid escaped, a sub-agent's,
+        // a field more: declined (the parse reads it)
+        for l in [
+            cli_line("1", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_2""#),
+            cli_line("0", r#""Hi""#, r#""s-2""#, r#""u-2""#, r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u\u0032""#, r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, "null", r#""msg_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#)
+                .replace("null", r#""toolu_1""#),
+            cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#)
+                .replace(r#","uuid""#, r#","ttft_ms":3,"uuid""#),
+            cli_line("0", r#""\ud800""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#),
+        ] {
+            assert!(!shape_agrees(&FIRST, &l), "took {l}");
+        }
+        // a run whose first line lacks an id has no shape
+        for first in [
+            TextDelta {
+                session_id: None,
+                ..FIRST
+            },
+            TextDelta {
+                api_message_id: None,
+                ..FIRST
+            },
+        ] {
+            let l = cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+            assert!(!shape_agrees(&first, &l));
+        }
+    }
+
+    use proptest::prelude::{any, prop_oneof, proptest, Just, ProptestConfig, Strategy};
+    use proptest::sample::select;
+
+    /// A JSON string's text: escapes good and bad, raw control characters,
+    /// non-ASCII, plain runs.
+    fn json_string() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            6 => select(GOOD_PIECES).prop_map(str::to_owned),
+            1 => select(BAD_PIECES).prop_map(str::to_owned),
+            1 => any::<char>().prop_map(String::from),
+            1 => "[a-z ]{0,24}",
+        ];
+        proptest::collection::vec(piece, 0..8).prop_map(|p| format!("\"{}\"", p.concat()))
+    }
+
+    /// A value where the CLI writes an id: mostly the run's or another
+    /// plain one, sometimes anything.
+    fn id_value(ids: &'static [&'static str]) -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => select(ids).prop_map(|s| format!("\"{s}\"")),
+            1 => Just("null".to_owned()),
+            1 => json_string(),
+            1 => select(&["5", "{}", "\"\"", "\"s-1\\u0000\""][..]).prop_map(str::to_owned),
+        ]
+    }
+
+    /// A line much like the CLI's next delta, cut, or with a byte more or
+    /// less (as text: a byte that is not UTF-8 is replaced).
+    fn near_cli_line() -> impl Strategy<Value = String> {
+        let index = prop_oneof![
+            8 => select(&["0", "1", "12"][..]),
+            1 => select(&["00", "-0", "1e0", "1.0", " 0", "\"0\"", "999999999", "1000000000"][..]),
+        ];
+        (
+            index,
+            json_string(),
+            id_value(&["s-1", "s-2", ""]),
+            id_value(&["u-1", "u-2", "s-1"]),
+            id_value(&["msg_1", "msg_2"]),
+            (0..5u8, any::<u8>(), any::<proptest::sample::Index>()),
+        )
+            .prop_map(|(i, text, sid, uuid, mid, (how, byte, at))| {
+                let mut b = cli_line(i, &text, &sid, &uuid, &mid).into_bytes();
+                let at = at.index(b.len() + 1);
+                match how {
+                    0 => b.truncate(at),
+                    1 => b.insert(at, byte),
+                    2 if at < b.len() => {
+                        b.remove(at);
+                    }
+                    _ => {}
+                }
+                String::from_utf8_lossy(&b).into_owned()
+            })
+    }
+
+    /// The run's first line, its ids as the parse may give them.
+    fn first_delta() -> impl Strategy<Value = TextDelta<'static>> {
+        (
+            select(&[0usize, 1, 12, 999_999_999][..]),
+            select(&[Some("s-1"), Some("s-2"), Some(""), None, Some("q\"")][..]),
+            select(&[Some("msg_1"), Some("msg_2"), None, Some("m\\")][..]),
+        )
+            .prop_map(|(index, session_id, api_message_id)| TextDelta {
+                index,
+                session_id,
+                uuid: Some("u-1"),
+                api_message_id,
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Any line near the CLI's, for any first line of a run: the shape
+        /// declines it, or takes it as the parse and the run's test do.
+        #[test]
+        fn a_line_the_shape_takes_is_what_the_parse_reads(
+            first in first_delta(),
+            line in near_cli_line(),
+        ) {
+            shape_agrees(&first, &line);
+        }
+
+        /// The same for the lines of the other generator (keys in any
+        /// order, fields repeated or missing, other events).
+        #[test]
+        fn a_line_of_any_shape_is_declined_or_read_alike(
+            first in first_delta(),
+            seed in any::<u64>(),
+        ) {
+            let mut r = Rng(seed | 1);
+            let l = rand_line(&mut r);
+            shape_agrees(&first, &l);
+            shape_agrees(&first, &mutate(&mut r, &l));
+        }
+    }
+
+    /// The `assistant` reader must decline, or agree with the general
+    /// decoder.
+    fn assistant_agrees(line: &str) -> bool {
+        let Some(fast) = assistant(line) else {
+            return false;
+        };
+        match Message::parse_general(line) {
+            Ok(Message::Assistant(g)) => assert_eq!(*g, fast, "{line}"),
+            other => panic!("the assistant reader took {line}, the general decoder gave {other:?}"),
+        }
+        true
+    }
+
+    /// An `assistant` line as the CLI 2.1 writes it.
+    const CLI_ASSISTANT: &str = r#"{"type":"assistant","message":{"model":"claude-opus-5-5","id":"msg_01X","type":"message","role":"assistant","content":[{"type":"text","text":"Hello\n\"there\" \u00e9 \ud83d\ude00"},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls -la","n":1.5}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"cache_creation_input_tokens":5,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":5,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard"},"context_management":null},"parent_tool_use_id":null,"session_id":"0b7a4c3e-5a52-4d4c-9bd8-2f1c47a6c0b1","uuid":"5f0c8a2e-7b1d-4f3a-8c6e-1d2b3a4c5d6e","timestamp":"2026-11-29T23:28:03.596Z","request_id":"req_1"}"#;
+
+    #[test]
+    fn the_cli_s_assistant_line_is_read_as_the_general_decoder_reads_it() {
+        assert!(assistant_agrees(CLI_ASSISTANT));
+        let m = assistant(CLI_ASSISTANT).unwrap();
+        assert_eq!(m.message.id.as_deref(), Some("msg_01X"));
+        assert_eq!(m.message.content.len(), 2);
+        assert!(
+            matches!(&m.message.content[0], ContentBlock::Text(t) if t.text == "Hello\n\"there\" é 😀")
+        );
+        assert_eq!(m.message.usage.as_ref().map(|u| u.input_tokens), Some(3));
+        assert_eq!(m.extra.get("request_id"), Some(&Value::from("req_1")));
+        assert!(!m.extra.contains_key("type"));
+        assert_eq!(m.message.extra.get("type"), Some(&Value::from("message")));
+        for l in [
+            CLI_ASSISTANT.replace(
+                r#""content":[{"type":"text""#,
+                r#""content":[{"type":"thinking","thinking":"hm"},{"type":"text""#,
+            ),
+            CLI_ASSISTANT.replace(r#""usage":{"#, r#""usage":null,"x":{"#),
+            CLI_ASSISTANT.replace(r#""usage":{"#, r#""usage":[1],"x":{"#),
+            CLI_ASSISTANT.replace(r#""stop_reason":null"#, r#""stop_reason":"end_turn""#),
+            CLI_ASSISTANT.replace(r#","parent_tool_use_id":null"#, ""),
+            CLI_ASSISTANT.replace(r#""content":["#, r#""content":[],"c2":["#),
+        ] {
+            assert!(assistant_agrees(&l), "declined {l}");
+        }
+        // declined: the general decoder decides (a known field twice or of
+        // another type, whitespace, a lone surrogate, no message)
+        for l in [
+            CLI_ASSISTANT.replace(
+                r#""role":"assistant","#,
+                r#""role":"assistant","role":"x","#,
+            ),
+            CLI_ASSISTANT.replace(r#""id":"msg_01X""#, r#""id":5"#),
+            CLI_ASSISTANT.replace(r#""request_id""#, r#""timestamp":1,"request_id""#),
+            CLI_ASSISTANT.replace(r#","uuid""#, r#", "uuid""#),
+            CLI_ASSISTANT.replace(r#"\ud83d\ude00"#, r#"\ud83d"#),
+            CLI_ASSISTANT.replace(r#""message":"#, r#""msg":"#),
+            CLI_ASSISTANT.replace(r#""content":["#, r#""content":null,"c":["#),
+            format!("{CLI_ASSISTANT} "),
+            CLI_ASSISTANT[..CLI_ASSISTANT.len() - 1].to_owned(),
+            // nested deeper than the reader reads alone
+            CLI_ASSISTANT.replace(
+                r#""request_id":"req_1""#,
+                &format!(r#""x":{}1{}"#, "[".repeat(65), "]".repeat(65)),
+            ),
+            // longer than the reader takes: the general decoder's
+            CLI_ASSISTANT.replace("Hello", &"a".repeat(ASSISTANT_MAX)),
+        ] {
+            assert!(
+                assistant(&l).is_none(),
+                "took {}",
+                l.chars().take(200).collect::<String>()
+            );
+        }
+        let deep = CLI_ASSISTANT.replace(
+            r#""request_id":"req_1""#,
+            &format!(r#""x":{}1{}"#, "[".repeat(64), "]".repeat(64)),
+        );
+        assert!(assistant_agrees(&deep));
+        let long = CLI_ASSISTANT.replace("Hello", &"a".repeat(ASSISTANT_MAX));
+        assert!(matches!(
+            Message::parse_str(&long),
+            Ok(Message::Assistant(_))
+        ));
+    }
+
+    /// A JSON string of good pieces only.
+    fn good_string() -> impl Strategy<Value = String> {
+        proptest::collection::vec(select(GOOD_PIECES), 0..8)
+            .prop_map(|p| format!("\"{}\"", p.concat()))
+    }
+
+    /// A JSON value of many kinds, as text (some not JSON at all).
+    fn any_json() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => good_string(),
+            1 => json_string(),
+            6 => select(&[
+                "null", "true", "false", "0", "-0", "1.5", "1e400", "-1", "3", "1E2",
+                "18446744073709551615", "18446744073709551616", "-9223372036854775809",
+                "12345678901234567890123", "[]", "{}", "[1,{\"a\":[\"]\"]}]",
+                "{\"a\":\"}\",\"b\":[1,2]}", "{\"a\":1,\"a\":2}", "{\"input_tokens\":7}",
+                "{\"input_tokens\":-1,\"output_tokens\":2}", "{\"input_tokens\":1.5}",
+                "{\"input_tokens\":1,\"cache_creation\":{\"ephemeral_1h_input_tokens\":4}}",
+                "{\"a\" :1}", " 1", "1 ", "\"a\\\"b\"", "[[[]]]",
+                "{\"type\":\"text\",\"text\":\"x\"}",
+            ][..]).prop_map(str::to_owned),
+            1 => select(&[
+                "[1,]", "tru", "{\"a\":\"\\ud800\"}", "01", "]", "{", "\"", "[}", "{]", "1.",
+            ][..]).prop_map(str::to_owned),
+        ]
+    }
+
+    /// A content block: mostly text as the CLI writes it, or anything.
+    fn any_block() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => good_string().prop_map(|t| format!(r#"{{"type":"text","text":{t}}}"#)),
+            1 => json_string().prop_map(|t| format!(r#"{{"type":"text","text":{t}}}"#)),
+            1 => (json_string(), any_json())
+                .prop_map(|(t, v)| format!(r#"{{"type":"text","text":{t},"citations":{v}}}"#)),
+            1 => json_string().prop_map(|t| format!(r#"{{"text":{t},"type":"text"}}"#)),
+            1 => any_json().prop_map(|v| format!(r#"{{"type":"text","text":{v}}}"#)),
+            1 => any_json().prop_map(|v| format!(r#"{{"type":"tool_use","id":"t","name":"Bash","input":{v}}}"#)),
+            1 => any_json(),
+        ]
+    }
+
+    fn member(
+        key: &'static str,
+        v: impl Strategy<Value = String>,
+    ) -> impl Strategy<Value = String> {
+        v.prop_map(move |v| format!("\"{key}\":{v}"))
+    }
+
+    /// An id's value: mostly a string.
+    fn id_or_any() -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => select(&["\"msg_1\"", "\"s-1\"", "\"\"", "\"a\\u00e9\\n\""][..]).prop_map(str::to_owned),
+            2 => Just("null".to_owned()),
+            1 => json_string(),
+            1 => any_json(),
+        ]
+    }
+
+    /// The members of an object: `fields` mostly once each, sometimes
+    /// left out or twice, unknown ones too, mostly in the given order.
+    fn object(
+        fields: Vec<proptest::strategy::BoxedStrategy<String>>,
+    ) -> impl Strategy<Value = String> {
+        let n = fields.len();
+        let count = prop_oneof![12 => Just(1usize), 1 => Just(0), 1 => Just(2)];
+        (
+            fields,
+            proptest::collection::vec(count, n),
+            proptest::collection::vec(
+                (
+                    select(&["x", "timestamp", "type", "extra", "request_id"][..]),
+                    any_json(),
+                ),
+                0..3,
+            ),
+            prop_oneof![4 => Just(false), 1 => Just(true)],
+        )
+            .prop_flat_map(|(vals, counts, extra, shuffle)| {
+                let mut m = Vec::new();
+                for (v, c) in vals.into_iter().zip(counts) {
+                    for _ in 0..c {
+                        m.push(v.clone());
+                    }
+                }
+                m.extend(extra.into_iter().map(|(k, v)| format!("\"{k}\":{v}")));
+                if shuffle {
+                    Just(m).prop_shuffle().boxed()
+                } else {
+                    Just(m).boxed()
+                }
+            })
+            .prop_map(|m| format!("{{{}}}", m.join(",")))
+    }
+
+    fn api_message() -> impl Strategy<Value = String> {
+        object(vec![
+            member("id", id_or_any()).boxed(),
+            member("model", id_or_any()).boxed(),
+            member("role", id_or_any()).boxed(),
+            member(
+                "content",
+                prop_oneof![
+                    6 => proptest::collection::vec(any_block(), 0..4)
+                        .prop_map(|b| format!("[{}]", b.join(","))),
+                    1 => any_json(),
+                ],
+            )
+            .boxed(),
+            member("stop_reason", id_or_any()).boxed(),
+            member("usage", any_json()).boxed(),
+        ])
+    }
+
+    /// A line much like the CLI's `assistant` line, or cut, or with a byte
+    /// more or less.
+    fn near_assistant_line() -> impl Strategy<Value = String> {
+        let top = object(vec![
+            member("message", prop_oneof![8 => api_message(), 1 => any_json()]).boxed(),
+            member("parent_tool_use_id", id_or_any()).boxed(),
+            member("session_id", id_or_any()).boxed(),
+            member("uuid", id_or_any()).boxed(),
+        ]);
+        (
+            top,
+            (0..12u8, any::<u8>(), any::<proptest::sample::Index>()),
+        )
+            .prop_map(|(top, (how, byte, at))| {
+                // the `type` first, as the CLI writes it
+                let mut b = format!("{{\"type\":\"assistant\",{}", &top[1..]).into_bytes();
+                if top == "{}" {
+                    b = b"{\"type\":\"assistant\"}".to_vec();
+                }
+                let at = at.index(b.len() + 1);
+                match how {
+                    0 => b.truncate(at),
+                    1 => b.insert(at, byte),
+                    2 if at < b.len() => {
+                        b.remove(at);
+                    }
+                    _ => {}
+                }
+                String::from_utf8_lossy(&b).into_owned()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Any line near the CLI's `assistant` line (fields in any order,
+        /// repeated, missing, unknown, of other kinds; blocks of any kind;
+        /// numbers of every size; broken JSON): the reader declines it, or
+        /// reads what the general decoder reads.
+        #[test]
+        fn an_assistant_line_read_at_the_byte_level_is_what_the_general_decoder_reads(
+            line in near_assistant_line(),
+        ) {
+            assistant_agrees(&line);
+        }
     }
 }

@@ -67,6 +67,9 @@ impl Routed {
         if let Some(m) = super::fast::stream_delta(line) {
             return Ok(Routed::Message(Message::StreamEvent(Box::new(m))));
         }
+        if let Some(m) = super::fast::assistant(line) {
+            return Ok(Routed::Message(Message::Assistant(Box::new(m))));
+        }
         // a lone surrogate escape (a string cut inside an emoji) is U+FFFD
         super::or_mended(line, parse_line)
     }
@@ -193,6 +196,10 @@ impl Message {
         // Most lines of a streamed answer are text deltas: one pass, no serde.
         if let Some(m) = super::fast::stream_delta(line) {
             return Ok(Message::StreamEvent(Box::new(m)));
+        }
+        // and each message's `assistant` line: read at the byte level
+        if let Some(m) = super::fast::assistant(line) {
+            return Ok(Message::Assistant(Box::new(m)));
         }
         // a lone surrogate escape (`JSON.stringify` of a string cut inside
         // an emoji) is read as U+FFFD, not a reason to drop the line

@@ -30,7 +30,7 @@ pub use control::{
     PermissionRule, PermissionUpdate, SessionScope,
 };
 pub(crate) use control::{ControlRequest, ControlResponse, IncomingRequest};
-pub(crate) use fast::text_delta_into;
+pub(crate) use fast::{text_delta_into, DeltaShape};
 pub use image::{
     Image, ImageError, ImageFormat, MAX_IMAGE_BASE64_LEN, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE,
 };
