@@ -39,7 +39,9 @@ impl Piped {
 /// typed, then the piped text in a text block of its own (on a new line),
 /// so the session's title is the prompt the person typed (the CLI's
 /// `lastPrompt` and the store's first prompt are the first text block),
-/// not the two run together on one line.
+/// not the two run together on one line. A slash command (`/review`) and
+/// the piped text are one text, as the CLI runs a command only from a
+/// message's last text block (`git diff | claudio ask /review`).
 pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<MessageContent> {
     let arg = args.join(" ");
     let piped = piped.filter(|s| !s.trim().is_empty());
@@ -47,6 +49,11 @@ pub fn compose_prompt(args: &[String], piped: Option<&str>) -> Option<MessageCon
         (true, None) => None,
         (true, Some(p)) => Some(MessageContent::Text(p.to_owned())),
         (false, None) => Some(MessageContent::Text(arg)),
+        // a command (`/review`) is one text: the CLI runs a slash command
+        // only from a message's last text block
+        (false, Some(p)) if arg.trim_start().starts_with('/') => {
+            Some(MessageContent::Text(format!("{arg}\n\n{p}")))
+        }
         (false, Some(p)) => Some(MessageContent::Blocks(vec![
             ContentBlock::text(arg),
             ContentBlock::text(format!("\n{p}")),
@@ -116,6 +123,12 @@ mod tests {
                 ContentBlock::text("review"),
                 ContentBlock::text("\ndiff --git\n")
             ]))
+        );
+        // a command with piped text stays one text (the CLI runs a slash
+        // command only from the last text block: as two, it went to the model)
+        assert_eq!(
+            compose_prompt(&a(&["/review"]), Some("diff --git\n")),
+            text("/review\n\ndiff --git\n")
         );
         assert_eq!(compose_prompt(&[], Some("just stdin")), text("just stdin"));
         assert_eq!(compose_prompt(&[], Some("  \n")), None);

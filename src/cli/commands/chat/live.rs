@@ -15,7 +15,7 @@
 
 use crate::cli::term::spinner::frame;
 use crate::cli::term::style::Style;
-use crate::cli::term::wrap::{fit_row, visible_width};
+use crate::cli::term::wrap::fit_row;
 
 /// One line of the region.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl Live {
     pub fn rows_at(&self, width: usize) -> usize {
         self.drawn
             .iter()
-            .map(|r| visible_width(r).div_ceil(width.max(1)).max(1))
+            .map(|r| crate::cli::term::wrap::terminal_rows(r, width))
             .sum()
     }
 

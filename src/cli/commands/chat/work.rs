@@ -204,13 +204,16 @@ impl Work<'_> {
                         None
                     }
                     Effect::Reply(a, result) => {
-                        if matches!(
+                        // the main agent's turn stops (a sub-agent's "stop"
+                        // may stop that agent only: what follows is asked)
+                        let stop = matches!(
                             result,
                             PermissionResult::Deny {
                                 interrupt: true,
                                 ..
                             }
-                        ) {
+                        );
+                        if stop && a.req.agent_id.is_none() {
                             inbox.stop_asked();
                         }
                         // withdrawn meanwhile, or the session gone: nothing to send
