@@ -1482,6 +1482,21 @@ mod tests {
         ]
     }
 
+    /// `b` as it is (`how` 3 or 4), cut at `at` (0), with `byte` put in
+    /// there (1), or with the byte there taken out (2): a line as a
+    /// broken writer or a torn read may give it.
+    fn damaged(mut b: Vec<u8>, how: u8, byte: u8, at: proptest::sample::Index) -> String {
+        let at = at.index(b.len() + 1);
+        match how {
+            0 => b.truncate(at),
+            1 => b.insert(at, byte),
+            2 if at < b.len() => {
+                b.remove(at);
+            }
+            _ => {}
+        }
+        String::from_utf8_lossy(&b).into_owned()
+    }
     /// A line much like the CLI's next delta, cut, or with a byte more or
     /// less (as text: a byte that is not UTF-8 is replaced).
     fn near_cli_line() -> impl Strategy<Value = String> {
@@ -1498,17 +1513,12 @@ mod tests {
             (0..5u8, any::<u8>(), any::<proptest::sample::Index>()),
         )
             .prop_map(|(i, text, sid, uuid, mid, (how, byte, at))| {
-                let mut b = cli_line(i, &text, &sid, &uuid, &mid).into_bytes();
-                let at = at.index(b.len() + 1);
-                match how {
-                    0 => b.truncate(at),
-                    1 => b.insert(at, byte),
-                    2 if at < b.len() => {
-                        b.remove(at);
-                    }
-                    _ => {}
-                }
-                String::from_utf8_lossy(&b).into_owned()
+                damaged(
+                    cli_line(i, &text, &sid, &uuid, &mid).into_bytes(),
+                    how,
+                    byte,
+                    at,
+                )
             })
     }
 
@@ -1773,16 +1783,7 @@ mod tests {
                 if top == "{}" {
                     b = b"{\"type\":\"assistant\"}".to_vec();
                 }
-                let at = at.index(b.len() + 1);
-                match how {
-                    0 => b.truncate(at),
-                    1 => b.insert(at, byte),
-                    2 if at < b.len() => {
-                        b.remove(at);
-                    }
-                    _ => {}
-                }
-                String::from_utf8_lossy(&b).into_owned()
+                damaged(b, how, byte, at)
             })
     }
 

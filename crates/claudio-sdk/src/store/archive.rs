@@ -1386,13 +1386,14 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_run_stopped_in_a_big_file_keeps_its_chunks_for_the_next() {
-        // three chunks and the last 64 KiB, of text zstd cannot shrink much
+    /// Transcript lines of at least `len` bytes in all, of text zstd
+    /// cannot shrink much (each prompt 1 KiB of pseudo-random hex), and
+    /// the number of the next line.
+    fn incompressible(len: usize) -> (String, usize) {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut text = String::new();
         let mut i = 0;
-        while text.len() < 2 * CHUNK as usize + (CHUNK as usize) / 2 {
+        while text.len() < len {
             let hex: String = (0..64)
                 .map(|_| {
                     seed ^= seed << 13;
@@ -1404,6 +1405,13 @@ mod tests {
             text.push_str(&line(i, 0).replace("prompt", &hex));
             i += 1;
         }
+        (text, i)
+    }
+
+    #[test]
+    fn a_run_stopped_in_a_big_file_keeps_its_chunks_for_the_next() {
+        // three chunks and the last 64 KiB, of text zstd cannot shrink much
+        let (text, i) = incompressible(2 * CHUNK as usize + (CHUNK as usize) / 2);
         let (d, _store, path) = store_with(&text);
         let dst = d
             .path()
@@ -1463,21 +1471,7 @@ mod tests {
                 + "\n"
         };
         // two chunks of text zstd cannot shrink much
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut body = String::new();
-        let mut i = 0;
-        while body.len() < 2 * CHUNK as usize {
-            let hex: String = (0..64)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    format!("{seed:016x}")
-                })
-                .collect();
-            body.push_str(&line(i, 0).replace("prompt", &hex));
-            i += 1;
-        }
+        let (body, i) = incompressible(2 * CHUNK as usize);
         let (d, _store, path) = store_with(&format!("{}{body}", usage(111)));
         let dst = d
             .path()

@@ -711,27 +711,19 @@ pub(super) fn sample() -> crate::cli::requests::Sample {
 /// it stays (#42).
 #[test]
 fn a_resize_draws_the_question_again_at_the_new_width() {
-    use crate::cli::requests::{Input, Kind, Screen};
+    use crate::cli::requests::{Input, Kind};
     let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
     let r = req(json!({"tool_name":"Bash","input":{"command":command},
         "description":"Find where the totals are rounded",
         "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash",
             "ruleContent":"grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs:*"}],
             "behavior":"allow","destination":"localSettings"}]}));
-    let at = |width| Screen {
-        style: Style::plain(),
-        width,
-        height: 40,
-        reflows: false,
-    };
+    let at = |width| sized(width, false);
     let open = |width| {
         let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
         Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
     };
     // a terminal that starts each `\n` at the first column, as the chat's
-    let draw = |p: &mut vt100::Parser, s: &str| {
-        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
-    };
     let typed = |a: &mut Approval, p: &mut vt100::Parser, width| {
         for c in "no wa".chars() {
             let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
@@ -778,22 +770,14 @@ fn a_resize_draws_the_question_again_at_the_new_width() {
 /// one (in tmux its first rows did), and the line above stays.
 #[test]
 fn a_resize_on_a_terminal_that_re_wraps_erases_the_whole_old_question() {
-    use crate::cli::requests::{Input, Kind, Screen};
+    use crate::cli::requests::{Input, Kind};
     let command = "grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs | head -20";
     let r = req(json!({"tool_name":"Bash","input":{"command":command},
         "description":"Find where the totals are rounded"}));
-    let at = |width, reflows| Screen {
-        style: Style::plain(),
-        width,
-        height: 40,
-        reflows,
-    };
+    let at = sized;
     let open = |width| {
         let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
         Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
-    };
-    let draw = |p: &mut vt100::Parser, s: &str| {
-        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
     };
     let typed = |a: &mut Approval, p: &mut vt100::Parser, width, reflows| {
         for c in "no wa".chars() {
@@ -845,14 +829,9 @@ fn a_resize_on_a_terminal_that_re_wraps_erases_the_whole_old_question() {
 /// drawn again under it, with what was typed.
 #[test]
 fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
-    use crate::cli::requests::{Input, Kind, Screen};
+    use crate::cli::requests::{Input, Kind};
     let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
-    let at = |width| Screen {
-        style: Style::plain(),
-        width,
-        height: 40,
-        reflows: false,
-    };
+    let at = |width| sized(width, false);
     let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
     let mut a = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
     a.start(&at(80));
@@ -892,20 +871,12 @@ fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
 /// one short, and the question's head stayed above the one drawn anew).
 #[test]
 fn a_resize_erases_a_typed_answer_that_wrapped_early() {
-    use crate::cli::requests::{Input, Kind, Screen};
+    use crate::cli::requests::{Input, Kind};
     let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
-    let at = |width| Screen {
-        style: Style::plain(),
-        width,
-        height: 40,
-        reflows: false,
-    };
+    let at = |width| sized(width, false);
     let open = |width| {
         let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
         Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
-    };
-    let draw = |p: &mut vt100::Parser, s: &str| {
-        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
     };
     // an odd number of columns before each run of wide characters: every
     // row ends with its last column empty
@@ -943,17 +914,9 @@ fn a_resize_erases_a_typed_answer_that_wrapped_early() {
 /// typed, nor a resize's count of its rows).
 #[test]
 fn backspace_takes_a_wide_character_back_whole() {
-    use crate::cli::requests::{Input, Kind, Screen};
+    use crate::cli::requests::{Input, Kind};
     let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
-    let at = Screen {
-        style: Style::plain(),
-        width: 60,
-        height: 40,
-        reflows: false,
-    };
-    let draw = |p: &mut vt100::Parser, s: &str| {
-        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
-    };
+    let at = sized(60, false);
     let keys = |a: &mut Approval, p: &mut vt100::Parser, codes: &[KeyCode]| {
         for &c in codes {
             let k = KeyEvent::new(c, KeyModifiers::NONE);
@@ -1002,15 +965,7 @@ fn backspace_takes_a_wide_character_back_whole() {
 fn backspace_across_a_typed_answer_s_wrap_takes_back_what_it_says() {
     use crate::cli::requests::{Input, Kind, Screen};
     let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
-    let at = Screen {
-        style: Style::plain(),
-        width: 40,
-        height: 40,
-        reflows: false,
-    };
-    let draw = |p: &mut vt100::Parser, s: &str| {
-        p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
-    };
+    let at = sized(40, false);
     let keys = |a: &mut Approval, p: &mut vt100::Parser, codes: &[KeyCode]| {
         for &c in codes {
             let k = KeyEvent::new(c, KeyModifiers::NONE);
@@ -1055,4 +1010,20 @@ fn backspace_across_a_typed_answer_s_wrap_takes_back_what_it_says() {
         "{:?}",
         seen(&edited)
     );
+}
+
+/// What a terminal that starts each `\n` at the first column (as the
+/// chat's does) shows of `s`.
+fn draw(p: &mut vt100::Parser, s: &str) {
+    p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+}
+
+/// A plain screen `width` columns wide and 40 rows tall.
+fn sized(width: usize, reflows: bool) -> crate::cli::requests::Screen {
+    crate::cli::requests::Screen {
+        style: Style::plain(),
+        width,
+        height: 40,
+        reflows,
+    }
 }
