@@ -1319,8 +1319,9 @@ mod tests {
                 })
                 .collect();
             let mut data = text.iter().map(|l| format!("{l}\n")).collect::<String>();
-            if cut < data.len() && data.is_char_boundary(cut) {
-                data.truncate(cut.max(data.len() / 2)); // a cut last line
+            let at = cut.max(data.len() / 2);
+            if at < data.len() && data.is_char_boundary(at) {
+                data.truncate(at); // a cut last line
             }
             let data = data.as_bytes();
             let fast = usage_of_blocks(data, &ends, false);
