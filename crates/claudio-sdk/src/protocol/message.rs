@@ -112,8 +112,32 @@ fn fast_peek(line: &[u8]) -> Option<Peek<'_>> {
 
 fn decode_boxed<T: serde::de::DeserializeOwned + HasExtra>(
     line: &str,
+    kind: &str,
 ) -> Result<Box<T>, serde_json::Error> {
-    decode_tagged(line).map(Box::new)
+    decode_tagged(line, kind).map(Box::new)
+}
+
+/// The line as the typed shape its `type` (and a `system` line's
+/// `subtype`) picks; `None` for a type that has none.
+fn decode_typed(
+    kind: &str,
+    subtype: Option<&str>,
+    line: &str,
+) -> Option<Result<Routed, serde_json::Error>> {
+    let msg = |m| Routed::Message(m);
+    Some(match kind {
+        "assistant" => decode_boxed(line, kind).map(|m| msg(Message::Assistant(m))),
+        "user" => decode_boxed(line, kind).map(|m| msg(Message::User(m))),
+        "stream_event" => decode_boxed(line, kind).map(|m| msg(Message::StreamEvent(m))),
+        "result" => decode_boxed(line, kind).map(|m| msg(Message::Result(m))),
+        "command_lifecycle" => decode_boxed(line, kind).map(|m| msg(Message::CommandLifecycle(m))),
+        "tool_progress" => decode_boxed(line, kind).map(|m| msg(Message::ToolProgress(m))),
+        "system" => SystemMessage::decode(subtype, line).map(|m| msg(Message::System(Box::new(m)))),
+        "control_request" => decode_boxed(line, kind).map(Routed::Request),
+        "control_response" => decode_boxed(line, kind).map(Routed::Response),
+        "control_cancel_request" => decode_boxed(line, kind).map(Routed::Cancel),
+        _ => return None,
+    })
 }
 
 /// The general decoder: the line's `type` picks its typed shape.
@@ -121,42 +145,49 @@ fn parse_line(line: &str) -> Result<Routed, serde_json::Error> {
     // The CLI writes `type` first: read it without a first pass over
     // the line. Anything else takes the general path.
     let peek = match fast_peek(line.as_bytes()) {
-        Some(p) => p,
-        None => match serde_json::from_str::<Peek>(line) {
-            Ok(p) => p,
-            // e.g. duplicate keys: valid JSON that no typed shape accepts
-            Err(e) => {
-                return match serde_json::from_str::<Value>(line)? {
-                    v @ Value::Object(_) => Ok(Routed::Message(Message::Unknown(v))),
-                    _ => Err(e),
-                }
+        Some(p) => Ok(p),
+        None => serde_json::from_str::<Peek>(line),
+    };
+    if let Ok(p) = &peek {
+        let kind = p.kind.as_deref().unwrap_or("");
+        match decode_typed(kind, p.subtype.as_deref(), line) {
+            Some(Ok(m)) => return Ok(m),
+            Some(Err(e)) => {
+                tracing::debug!(kind, error = %e, "message does not fit its type; kept raw");
             }
-        },
-    };
-    let kind = peek.kind.as_deref().unwrap_or("");
-    let typed = match kind {
-        "assistant" => decode_boxed(line).map(|m| Routed::Message(Message::Assistant(m))),
-        "user" => decode_boxed(line).map(|m| Routed::Message(Message::User(m))),
-        "stream_event" => decode_boxed(line).map(|m| Routed::Message(Message::StreamEvent(m))),
-        "result" => decode_boxed(line).map(|m| Routed::Message(Message::Result(m))),
-        "command_lifecycle" => {
-            decode_boxed(line).map(|m| Routed::Message(Message::CommandLifecycle(m)))
-        }
-        "tool_progress" => decode_boxed(line).map(|m| Routed::Message(Message::ToolProgress(m))),
-        "system" => SystemMessage::decode(peek.subtype.as_deref(), line)
-            .map(|m| Routed::Message(Message::System(Box::new(m)))),
-        "control_request" => decode_boxed(line).map(Routed::Request),
-        "control_response" => decode_boxed(line).map(Routed::Response),
-        "control_cancel_request" => decode_boxed(line).map(Routed::Cancel),
-        _ => return serde_json::from_str(line).map(|v| Routed::Message(Message::Unknown(v))),
-    };
-    match typed {
-        Ok(m) => Ok(m),
-        Err(e) => {
-            tracing::debug!(kind, error = %e, "message does not fit its type; kept raw");
-            serde_json::from_str(line).map(|v| Routed::Message(Message::Unknown(v)))
+            None => {}
         }
     }
+    // Not typed: kept raw. A key given twice (which the peek refuses, or
+    // a `type` after the first one peeked) is read as serde_json's value
+    // reads it, its last value, whatever the keys' order: the shape that
+    // `type` picks, if the line fits it.
+    let v = match serde_json::from_str::<Value>(line) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) => return Err(peek.err().unwrap_or_else(not_an_object)),
+        Err(e) => return Err(e),
+    };
+    let kind = v.get("type").and_then(Value::as_str);
+    let subtype = v.get("subtype").and_then(Value::as_str);
+    let peeked = peek.as_ref().ok().map(|p| {
+        let sub = p
+            .subtype
+            .as_deref()
+            .filter(|_| p.kind.as_deref() == Some("system"));
+        (p.kind.as_deref(), sub)
+    });
+    let sub_of = |k: Option<&str>| subtype.filter(|_| k == Some("system"));
+    if peeked != Some((kind, sub_of(kind))) {
+        if let Some(Ok(m)) = kind.and_then(|k| decode_typed(k, sub_of(kind), line)) {
+            return Ok(m);
+        }
+    }
+    Ok(Routed::Message(Message::Unknown(v)))
+}
+
+/// The error for a line that is JSON but not an object.
+fn not_an_object() -> serde_json::Error {
+    <serde_json::Error as serde::de::Error>::custom("not a JSON object")
 }
 
 impl Message {
@@ -1132,10 +1163,81 @@ mod tests {
         assert!(Message::parse(line).is_ok());
     }
 
+    /// A `type` (or a system line's `subtype`) given twice is read as
+    /// serde_json reads a repeated key, its last value, whatever the keys'
+    /// order: the shortcut that reads the first `type` at the line's start
+    /// took a line whose `type` is `user` for a `control_response` (routed
+    /// as the answer to a request), and `result` lines of another type for
+    /// results.
+    #[test]
+    fn a_type_given_twice_is_its_last_whatever_the_order() {
+        // each line, and the same keys with another first (`type` not at
+        // the line's start, where the shortcut reads it)
+        let lines = [
+            (
+                r#"{"type":"result","subtype":"success","is_error":false,"result":"x","type":"assistant"}"#,
+                r#"{"subtype":"success","type":"result","is_error":false,"result":"x","type":"assistant"}"#,
+            ),
+            (
+                r#"{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{}},"type":"user"}"#,
+                r#"{"response":{"subtype":"success","request_id":"r1","response":{}},"type":"control_response","type":"user"}"#,
+            ),
+            (
+                r#"{"type":"stream_event","event":{"type":"message_stop"},"type":"tool_use_summary"}"#,
+                r#"{"event":{"type":"message_stop"},"type":"stream_event","type":"tool_use_summary"}"#,
+            ),
+            (
+                r#"{"type":"system","subtype":"init","session_id":"s","subtype":"status","status":"requesting"}"#,
+                r#"{"session_id":"s","type":"system","subtype":"init","subtype":"status","status":"requesting"}"#,
+            ),
+            (
+                r#"{"type":"system","subtype":"status","session_id":"s","subtype":"moon_phase"}"#,
+                r#"{"session_id":"s","type":"system","subtype":"status","subtype":"moon_phase"}"#,
+            ),
+            (
+                r#"{"type":"user","type":"result","subtype":"success","is_error":false,"result":"x"}"#,
+                r#"{"subtype":"success","type":"user","type":"result","is_error":false,"result":"x"}"#,
+            ),
+            (
+                r#"{"type":"result","type":"result","subtype":"success"}"#,
+                r#"{"subtype":"success","type":"result","type":"result"}"#,
+            ),
+            (
+                r#"{"type":"result","subtype":"success","type":5}"#,
+                r#"{"subtype":"success","type":"result","type":5}"#,
+            ),
+        ];
+        for (line, moved) in lines {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let last = v["type"].as_str().unwrap_or("");
+            let m = Message::parse_str(line).unwrap();
+            assert_eq!(m.kind(), last, "{line}: {m:?}");
+            if let (Some(s), Some(sub)) = (m.as_system(), v["subtype"].as_str()) {
+                assert_eq!(s.subtype(), sub, "{line}: {m:?}");
+            }
+            assert_eq!(Message::parse_str(moved).unwrap(), m, "{moved}");
+            // routed as the message it is, never as the control protocol's
+            // line its first `type` names
+            let routed = Routed::parse_str(line).unwrap();
+            assert!(matches!(routed, Routed::Message(_)), "{line}");
+        }
+        // a `user` line is not the answer to a request
+        let m = Message::parse_str(lines[1].0).unwrap();
+        assert!(matches!(m, Message::Unknown(_)), "{m:?}");
+        let typed = Message::parse_str(lines[5].0).unwrap();
+        assert_eq!(
+            typed.as_result().and_then(|r| r.result.as_deref()),
+            Some("x")
+        );
+    }
+
     #[test]
     fn non_objects_are_errors() {
         assert!(Message::parse(b"not json").is_err());
         assert!(Message::parse(b"[1,2]").is_err());
+        // an empty array filled the peek's defaults: it was kept as a message
+        assert!(Message::parse(b"[]").is_err());
+        assert!(Routed::parse(b"[]").is_err());
         assert!(Message::parse(b"").is_err());
     }
 

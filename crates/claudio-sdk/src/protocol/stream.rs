@@ -404,6 +404,9 @@ impl<'de> Deserialize<'de> for StreamEventMessage {
                 let mut uuid = None;
                 let mut api_message_id = None;
                 let mut extra = Map::new();
+                // a `type` given twice: the last one is the line's, as
+                // serde_json's value reads a repeated key
+                let mut other_type = false;
                 while let Some(key) = map.next_key::<Key>()? {
                     match key.0.as_ref() {
                         "event" => event = Some(map.next_value::<StreamEvent>()?),
@@ -411,14 +414,15 @@ impl<'de> Deserialize<'de> for StreamEventMessage {
                         "session_id" => session_id = map.next_value()?,
                         "uuid" => uuid = map.next_value()?,
                         "api_message_id" => api_message_id = map.next_value()?,
-                        "type" => {
-                            map.next_value::<de::IgnoredAny>()?;
-                        }
+                        "type" => other_type = map.next_value::<Key>()?.0 != "stream_event",
                         _ => {
                             let v: Value = map.next_value()?;
                             extra.insert(key.0.into_owned(), v);
                         }
                     }
+                }
+                if other_type {
+                    return Err(de::Error::custom("not a stream_event line"));
                 }
                 Ok(StreamEventMessage {
                     event: event.ok_or_else(|| de::Error::missing_field("event"))?,
@@ -475,13 +479,35 @@ impl StreamEventMessage {
     }
 }
 
-/// Decode `T` (which keeps unknown fields) and drop the envelope's `type` tag.
+/// Decode `T` (which keeps unknown fields) as a line of type `kind`, and
+/// drop the envelope's `type` tag. A line whose `type`, read as serde_json
+/// reads a repeated key (its last value), is not `kind` is an error: the
+/// caller read another `type` first.
 pub(crate) fn decode_tagged<T: DeserializeOwned + HasExtra>(
     line: &str,
+    kind: &str,
 ) -> Result<T, serde_json::Error> {
     let mut t: T = serde_json::from_str(line)?;
-    t.extra_mut().remove("type");
+    untag(t.extra_mut(), "type", kind)?;
     Ok(t)
+}
+
+/// Remove the tag `key` from `extra`: an error when it is there with
+/// another value than `want` (given twice, the last one another).
+pub(crate) fn untag(
+    extra: &mut Map<String, Value>,
+    key: &str,
+    want: &str,
+) -> Result<(), serde_json::Error> {
+    match extra.remove(key) {
+        Some(Value::String(s)) if s != want => Err(serde::de::Error::custom(format!(
+            "`{key}` given twice: {want:?}, then {s:?}"
+        ))),
+        Some(Value::String(_)) | None => Ok(()),
+        Some(other) => Err(serde::de::Error::custom(format!(
+            "`{key}` given twice: {want:?}, then {other}"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -649,7 +675,7 @@ mod tests {
     }
 
     fn parse_line(line: &str) -> StreamEventMessage {
-        decode_tagged(line).unwrap()
+        decode_tagged(line, "stream_event").unwrap()
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use super::content::{has_extra, HasExtra};
 use super::names::{CompactTrigger, TaskStatus};
 use super::replies::{lenient, Capabilities, McpServerStatus, PermissionMode};
-use super::stream::decode_tagged;
+use super::stream::{decode_tagged, untag};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -58,23 +58,28 @@ pub enum SystemMessage {
 
 impl SystemMessage {
     pub(crate) fn decode(subtype: Option<&str>, line: &str) -> Result<Self, serde_json::Error> {
+        // the subtype given twice, the last one another: an error (the
+        // caller reads the line as serde_json's value says)
         fn sys<T: serde::de::DeserializeOwned + HasExtra>(
             line: &str,
+            subtype: &str,
         ) -> Result<T, serde_json::Error> {
-            let mut t: T = decode_tagged(line)?;
-            t.extra_mut().remove("subtype");
+            let mut t: T = decode_tagged(line, "system")?;
+            untag(t.extra_mut(), "subtype", subtype)?;
             Ok(t)
         }
         Ok(match subtype {
-            Some("init") => SystemMessage::Init(sys(line)?),
-            Some("status") => SystemMessage::Status(sys(line)?),
-            Some("api_retry") => SystemMessage::ApiRetry(sys(line)?),
-            Some("task_started") => SystemMessage::TaskStarted(sys(line)?),
-            Some("task_progress") => SystemMessage::TaskProgress(sys(line)?),
-            Some("task_updated") => SystemMessage::TaskUpdated(sys(line)?),
-            Some("task_notification") => SystemMessage::TaskNotification(sys(line)?),
-            Some("background_tasks_changed") => SystemMessage::BackgroundTasksChanged(sys(line)?),
-            Some("compact_boundary") => SystemMessage::CompactBoundary(sys(line)?),
+            Some(s @ "init") => SystemMessage::Init(sys(line, s)?),
+            Some(s @ "status") => SystemMessage::Status(sys(line, s)?),
+            Some(s @ "api_retry") => SystemMessage::ApiRetry(sys(line, s)?),
+            Some(s @ "task_started") => SystemMessage::TaskStarted(sys(line, s)?),
+            Some(s @ "task_progress") => SystemMessage::TaskProgress(sys(line, s)?),
+            Some(s @ "task_updated") => SystemMessage::TaskUpdated(sys(line, s)?),
+            Some(s @ "task_notification") => SystemMessage::TaskNotification(sys(line, s)?),
+            Some(s @ "background_tasks_changed") => {
+                SystemMessage::BackgroundTasksChanged(sys(line, s)?)
+            }
+            Some(s @ "compact_boundary") => SystemMessage::CompactBoundary(sys(line, s)?),
             _ => SystemMessage::Other(serde_json::from_str(line)?),
         })
     }
