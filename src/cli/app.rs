@@ -62,8 +62,25 @@ fn parse(
 ) -> Result<(Command, SessionFlags, ChatFlags), clap::Error> {
     use clap::parser::ValueSource;
     use clap::FromArgMatches;
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
     let mut cmd = Cli::command();
-    let matches = cmd.try_get_matches_from_mut(args)?;
+    let matches = match cmd.try_get_matches_from_mut(args.iter().cloned()) {
+        Ok(m) => m,
+        // a chat flag's environment variable (`CLAUDIO_PERMISSION_MODE`
+        // misspelt) is only the chat's and `ask`'s business: another
+        // command is read without them (`claudio statusline`, which skips
+        // the parser, never read them either)
+        Err(e) => {
+            let mut bare = without_session_env(Cli::command());
+            match bare.try_get_matches_from_mut(args) {
+                Ok(m) if m.subcommand_name().is_some_and(|c| c != "ask") => {
+                    cmd = bare;
+                    m
+                }
+                _ => return Err(e),
+            }
+        }
+    };
     let cli = Cli::from_arg_matches(&matches)?;
     let given = |m: &clap::ArgMatches, id: &str| {
         m.try_get_raw(id).is_ok() && m.value_source(id) == Some(ValueSource::CommandLine)
@@ -119,6 +136,18 @@ fn parse(
     session.debug = cli.global.debug;
     session.color = cli.global.color;
     Ok((command, session, cli.chat))
+}
+
+/// The command line with no environment variable for the chat's and
+/// `ask`'s own flags (the global ones, like `CLAUDIO_CLI`, kept).
+fn without_session_env(cmd: clap::Command) -> clap::Command {
+    let ids: Vec<clap::Id> = cmd
+        .get_arguments()
+        .filter(|a| a.get_env().is_some() && !a.is_global_set())
+        .map(|a| a.get_id().clone())
+        .collect();
+    ids.into_iter()
+        .fold(cmd, |c, id| c.mut_arg(id, |a| a.env(None::<&str>)))
 }
 
 /// `claudio statusline`, with the flags the command line gave.

@@ -494,3 +494,55 @@ fn statusline_keeps_what_it_found_and_sees_a_running_sessions_response_at_once()
     assert_eq!(stdout(&o), line("$6.00"), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
 }
+
+/// The plain `claudio statusline` skips the parser; with a flag it goes
+/// through it. Both give the line when a chat flag's environment variable
+/// holds what the flag does not take (a misspelt permission mode, a model
+/// name that is not UTF-8): only the chat and `ask` take those flags. The
+/// parser refused every other command for it (`--format` gave no status
+/// line, `sessions list` nothing), while the plain call showed the line.
+#[test]
+fn statusline_with_or_without_the_parser_ignores_the_chat_s_environment() {
+    use std::os::unix::ffi::OsStringExt;
+    let w = world();
+    let bad = [
+        ("CLAUDIO_PERMISSION_MODE", std::ffi::OsString::from("bogus")),
+        (
+            "CLAUDIO_MODEL",
+            std::ffi::OsString::from_vec(vec![b'x', 0xff]),
+        ),
+    ];
+    for (var, value) in &bad {
+        let mut plain = w.claudio(&[]);
+        plain.env(var, value);
+        let o = run_bounded(plain, &w.input());
+        assert!(o.status.success(), "{var}: {}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("Sonnet 4.5 · 12% ctx"),
+            "{var}: {}",
+            stdout(&o)
+        );
+        let mut parsed = w.claudio(&["--format", NO_BLOCK]);
+        parsed.env(var, value);
+        let o = run_bounded(parsed, &w.input());
+        assert!(o.status.success(), "{var}: {}", stderr(&o));
+        assert_eq!(
+            stdout(&o),
+            "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n",
+            "{var}"
+        );
+        assert_eq!(stderr(&o), "", "{var}");
+        // `ask` takes the flag: its environment's value is still checked
+        // (and nothing is run)
+        let mut ask = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        ask.args(["ask", "hi"])
+            .env(var, value)
+            .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
+            .env("CLAUDE_CONFIG_DIR", w.dir.path())
+            .env("XDG_CONFIG_HOME", w.dir.path().join("xdg"))
+            .env_remove("CLAUDIO_CONFIG");
+        let o = run(ask, None);
+        assert_eq!(o.status.code(), Some(2), "{var}: {}", stderr(&o));
+        assert!(!stderr(&o).is_empty(), "{var}");
+    }
+}
