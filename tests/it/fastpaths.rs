@@ -221,6 +221,17 @@ fn store_of(s: &Session, f: Form) -> tempfile::TempDir {
     d
 }
 
+/// The uuids of the conversation `claudio::store::read_conversation` reads.
+fn conversation_of(d: &tempfile::TempDir) -> Vec<String> {
+    let path = d.path().join(format!("projects/-work-p/{ID}.jsonl"));
+    claudio::store::read_conversation(&path)
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| e.uuid().to_owned())
+        .collect()
+}
+
 /// What a full parse says the session's usage is: per model, the four
 /// token counts, the last line per message id and request id counting.
 fn usage_by_full_parse(s: &Session) -> HashMap<String, [u64; 4]> {
@@ -448,6 +459,13 @@ proptest! {
             (&want_usage, turns, &cwd, want_times),
             "usage with escaped keys"
         );
+        // the conversation: every entry, each the previous one's child
+        let chain: Vec<String> =
+            s.entries.iter().map(|e| e["uuid"].as_str().unwrap().to_owned()).collect();
+        prop_assert_eq!(conversation_of(&store_of(&s, KEYS)), chain.clone(), "conversation with escaped keys");
+        for (f, d) in &forms {
+            prop_assert_eq!(conversation_of(d), chain.clone(), "conversation in {:?}", f);
+        }
         let compact_listing = listing_of(&forms[0].1);
         let first = first_prompt_by_full_parse(&s);
         prop_assert_eq!(

@@ -357,7 +357,8 @@ impl Node {
 pub(crate) fn read_nodes(path: &Path) -> StoreResult<(Vec<Node>, Passed)> {
     let mut out = Vec::new();
     let passed = Transcript::open(path)?.each_line(|offset, line| {
-        if memchr::memmem::find(line, b"\"uuid\"").is_none() {
+        // found by its key; one written with an escaped letter too
+        if memchr::memmem::find(line, b"\"uuid\"").is_none() && !escapes_a_uuid_letter(line) {
             return;
         }
         let text = String::from_utf8_lossy(line);
@@ -368,6 +369,14 @@ pub(crate) fn read_nodes(path: &Path) -> StoreResult<(Vec<Node>, Passed)> {
         }
     })?;
     Ok((out, passed))
+}
+
+/// Whether `line` holds a `\u00XX` escape of a letter of `uuid` (`u`,
+/// `i`, `d`): a JSON tool may write the key so (`"\u0075uid"`), the same
+/// key to every parser.
+fn escapes_a_uuid_letter(line: &[u8]) -> bool {
+    memchr::memmem::find_iter(line, b"\\u00")
+        .any(|at| matches!(line.get(at + 4..at + 6), Some(b"75" | b"69" | b"64")))
 }
 
 /// Entries by uuid, in first-seen order, the last copy winning.
@@ -823,6 +832,45 @@ mod tests {
         let result = c.entries[2].value.pointer("/message/content/0/content");
         assert_eq!(result, Some(&json!("zebra \u{FFFD}😀")));
         assert!(Entry::parse(lines[1]).is_ok());
+    }
+
+    /// The lines are found by their `"uuid"` key before they are parsed:
+    /// a line whose key a JSON tool wrote with an escaped letter
+    /// (`"\u0075uid"`, the same key to every parser) was passed over, and
+    /// the conversation cut there. Every way of writing the key's letters
+    /// gives the conversation of the plain lines.
+    #[test]
+    fn a_uuid_key_written_with_escapes_is_read() {
+        let plain = [
+            r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"role":"assistant","content":[{"type":"text","text":"hello"}]}}"#,
+            r#"{"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":"more"}}"#,
+        ];
+        let d = tempfile::tempdir().unwrap();
+        let read = |lines: &[String]| {
+            let p = d.path().join("s.jsonl");
+            std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+            read_conversation(&p)
+                .unwrap()
+                .entries
+                .iter()
+                .map(|e| e.uuid().to_owned())
+                .collect::<Vec<_>>()
+        };
+        let want = read(&plain.map(str::to_owned));
+        assert_eq!(want, ["u1", "a1", "u2"]);
+        for (key, escaped) in [
+            ("\"uuid\"", r#""\u0075uid""#),
+            ("\"uuid\"", r#""u\u0075id""#),
+            ("\"uuid\"", r#""uu\u0069d""#),
+            ("\"uuid\"", r#""uui\u0064""#),
+            ("\"uuid\"", r#""\u0075\u0075\u0069\u0064""#),
+        ] {
+            // the middle line's key written so
+            let mut lines = plain.map(str::to_owned);
+            lines[1] = lines[1].replacen(key, escaped, 1);
+            assert_eq!(read(&lines), want, "{}", lines[1]);
+        }
     }
 
     fn entry(value: Value) -> Entry {
