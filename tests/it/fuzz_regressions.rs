@@ -32,6 +32,10 @@ fn decode_regressions() {
             !is_object || parsed.is_ok(),
             "{name}: a JSON object failed to decode"
         );
+        // the kind is the `type` serde_json reads (given twice: the last)
+        if let (Ok(m), Ok(v)) = (&parsed, serde_json::from_slice::<serde_json::Value>(line)) {
+            assert_eq!(m.kind(), v["type"].as_str().unwrap_or(""), "{name}");
+        }
         if let Ok(text) = std::str::from_utf8(line) {
             let general = claudio::__private::parse_general(text);
             assert_eq!(

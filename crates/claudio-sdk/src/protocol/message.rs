@@ -1231,6 +1231,51 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 2000,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Any object of the lines' members, `type` and `subtype` among
+        /// them once, twice or not at all, in any order: its kind is the
+        /// `type` serde_json's value reads (the last one given), and it is
+        /// routed as a control line only when that is one.
+        #[test]
+        fn the_kind_is_the_type_serde_json_reads(
+            members in proptest::collection::vec(
+                proptest::sample::select(&[
+                    r#""type":"result""#, r#""type":"assistant""#, r#""type":"user""#,
+                    r#""type":"system""#, r#""type":"stream_event""#, r#""type":"control_response""#,
+                    r#""type":"control_request""#, r#""type":"brand_new""#, r#""type":7"#,
+                    r#""subtype":"success""#, r#""subtype":"init""#, r#""subtype":"status""#,
+                    r#""subtype":5"#, r#""is_error":false"#, r#""result":"x""#,
+                    r#""session_id":"s""#, r#""status":"requesting""#,
+                    r#""message":{"role":"user","content":"hi"}"#,
+                    r#""message":{"id":"m","content":[{"type":"text","text":"a"}]}"#,
+                    r#""event":{"type":"message_stop"}"#, r#""request_id":"r""#,
+                    r#""response":{"subtype":"success","request_id":"r","response":{}}"#,
+                    r#""request":{"subtype":"interrupt"}"#,
+                ][..]),
+                0..7,
+            ),
+        ) {
+            let line = format!("{{{}}}", members.join(","));
+            let v: Value = serde_json::from_str(&line).unwrap();
+            let last = v["type"].as_str().unwrap_or("");
+            let m = Message::parse_str(&line).unwrap();
+            proptest::prop_assert_eq!(m.kind(), last, "{}", line);
+            if let (Some(s), Some(sub)) = (m.as_system(), v["subtype"].as_str()) {
+                proptest::prop_assert_eq!(s.subtype(), sub, "{}", line);
+            }
+            if !last.starts_with("control_") {
+                let routed = Routed::parse_str(&line).unwrap();
+                proptest::prop_assert!(matches!(routed, Routed::Message(_)), "{}", line);
+            }
+        }
+    }
+
     #[test]
     fn non_objects_are_errors() {
         assert!(Message::parse(b"not json").is_err());

@@ -80,7 +80,19 @@ impl SystemMessage {
                 SystemMessage::BackgroundTasksChanged(sys(line, s)?)
             }
             Some(s @ "compact_boundary") => SystemMessage::CompactBoundary(sys(line, s)?),
-            _ => SystemMessage::Other(serde_json::from_str(line)?),
+            _ => {
+                // its `type` and `subtype` as serde_json's value reads
+                // them (given twice: the last), or an error
+                let v: Value = serde_json::from_str(line)?;
+                if v.get("type").and_then(Value::as_str) != Some("system")
+                    || v.get("subtype").and_then(Value::as_str) != subtype
+                {
+                    return Err(serde::de::Error::custom(
+                        "`type` or `subtype` given twice, the last one another",
+                    ));
+                }
+                SystemMessage::Other(v)
+            }
         })
     }
 
