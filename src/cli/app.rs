@@ -707,6 +707,27 @@ mod tests {
         );
     }
 
+    /// Another command than the chat and `ask` is parsed again, when the
+    /// environment makes the parse fail, without the environment variables
+    /// of the flags it does not take: the global ones are still read.
+    #[test]
+    fn other_commands_are_read_without_the_chat_s_environment() {
+        let env_of = |c: &clap::Command| -> Vec<String> {
+            let mut v: Vec<String> = c
+                .get_arguments()
+                .filter(|a| a.get_env().is_some())
+                .map(|a| a.get_id().to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            env_of(&Cli::command()),
+            ["cli_path", "model", "permission_mode"]
+        );
+        assert_eq!(env_of(&without_session_env(Cli::command())), ["cli_path"]);
+    }
+
     /// `claudio tui`'s arguments are the claude TUI's, verbatim: its flags
     /// (unknown to claudio) included, and all after a `--`; claudio's own
     /// global flags are claudio's only when they come first.
