@@ -43,7 +43,7 @@ use crate::cli::turn::interrupt::Press;
 use crate::cli::turn::SETTLE;
 use crate::cli::turn::{After, TurnWatch};
 use claudio::{Message, PermissionMode, SystemMessage};
-use crossterm::event::{KeyCode, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::{Duration, Instant};
 
 /// What a dialog says when the deck answered its request first.
@@ -516,13 +516,20 @@ impl<R> Machine<R> {
             Event::Withdrawn => asking.dialog.withdrawn(),
             Event::AnsweredElsewhere => asking.dialog.settled_elsewhere(ANSWERED_IN_THE_DECK),
             Event::KeysGone => asking.dialog.failed(),
+            // Ctrl-C as a signal (`kill -INT`, or a terminal that sends
+            // it) is the key's: the dialog answers as its Ctrl-C does
+            // (denied, and the turn stops), at once
+            Event::CtrlC => asking.dialog.input(TermEvent::Key(KeyEvent::new(
+                KeyCode::Char('c'),
+                KeyModifiers::CONTROL,
+            ))),
             Event::Continued { .. } => {
                 asking.dialog.screen_changed();
                 out.push(Effect::RestoreKeys);
                 out.push(Effect::Raw(true));
                 return;
             }
-            // ticks and Ctrl-C wait for the answer; what the CLI says is
+            // ticks wait for the answer; what the CLI says is
             // held by the loop meanwhile (its end comes as `Withdrawn`)
             _ => return,
         };

@@ -165,8 +165,6 @@ impl Work<'_> {
     ) -> anyhow::Result<WorkEnd> {
         // whether keys are read (a terminal, not gone)
         let mut terminal = keys.has_terminal();
-        // Ctrl-C (SIGINT) while someone is asked: seen once the answer is in
-        let mut ctrl_c_waits = false;
         // the chat's signals come from its one reader, beside its keys
         let mut source = Source::new(client, Signals::none()).ticking(TICK);
         // the live region is folded to the screen's rows
@@ -245,11 +243,6 @@ impl Work<'_> {
             let said = match inbox.next(asking) {
                 Some(held) => held,
                 None => {
-                    if ctrl_c_waits && !asking {
-                        ctrl_c_waits = false;
-                        self.step(&mut work, Event::CtrlC, &mut effects);
-                        continue;
-                    }
                     let front = front_input(keys, terminal, open.as_ref());
                     let wait = Wait {
                         asking,
@@ -271,12 +264,8 @@ impl Work<'_> {
                             Said::Event(Event::Key(input))
                         }
                         Happened::Front(Front::Key(Some(Input::Signal(Sig::Interrupt)))) => {
-                            // Ctrl-C waits while someone is asked (its dialog
-                            // takes Ctrl-C as a key)
-                            if asking {
-                                ctrl_c_waits = true;
-                                continue;
-                            }
+                            // while someone is asked, its dialog answers it
+                            // as its Ctrl-C key (the machine)
                             Said::Event(Event::CtrlC)
                         }
                         Happened::Front(Front::Key(Some(Input::Signal(Sig::Continue)))) => {

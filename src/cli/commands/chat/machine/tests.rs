@@ -250,6 +250,24 @@ impl Loop {
         }
     }
 
+    /// The machine's replies in `out` carried out as the loop does: "no,
+    /// and stop" holds what is queued behind it for the turn's end.
+    fn replies(&mut self, out: &[Effect<&'static str>]) {
+        for e in out {
+            if let Effect::Reply(_, result) = e {
+                if matches!(
+                    result,
+                    claudio::PermissionResult::Deny {
+                        interrupt: true,
+                        ..
+                    }
+                ) {
+                    self.inbox.stop_asked();
+                }
+            }
+        }
+    }
+
     /// The next thing held, taken in (`None`: nothing, or a dialog open).
     fn next(
         &mut self,
@@ -294,9 +312,8 @@ fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() 
         "held while the dialog is open"
     );
     assert_eq!(end(&out), None, "not while the person is asked");
-    // ticks and Ctrl-C while asking change nothing
+    // ticks while asking change nothing
     assert!(c.step(&mut w, Event::Tick, 2).is_empty());
-    assert!(c.step(&mut w, Event::CtrlC, 2).is_empty());
     // Esc: denied, and the turn is to stop
     let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3);
     assert!(text(&out).contains("interrupting the turn"));
@@ -1203,4 +1220,47 @@ fn requests_behind_a_stop_wait_for_the_turn_s_end() {
     assert!(inbox.take(said(Event::Closed), false).is_none());
     assert_eq!(shown(&inbox.next(false)), "asks Late");
     assert_eq!(shown(&inbox.next(false)), "Closed");
+}
+
+/// Ctrl-C as a signal (`kill -INT`: the terminal's key comes as a key while
+/// a dialog is open) with more requests queued behind the open dialog: it
+/// acts at once, as the key does there: the open dialog is denied and the
+/// turn stops, and the requests queued are held for the turn's end, not
+/// opened one by one. Before, it waited for the dialog's answer and for
+/// every request queued after it.
+#[test]
+fn ctrl_c_as_a_signal_at_a_dialog_answers_it_as_the_key_does() {
+    let key_c = special(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let mut answers = Vec::new();
+    for ctrl_c in [key_c, Event::CtrlC] {
+        let mut c = Chat::new();
+        let mut w = c.turn();
+        let mut l = Loop::new();
+        l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
+        assert!(l.read(&mut c, &mut w, Said::Asks("Second"), 1).is_empty());
+        assert!(l.read(&mut c, &mut w, Said::Asks("Third"), 1).is_empty());
+        let out = c.step(&mut w, ctrl_c, 2);
+        l.replies(&out);
+        assert!(!w.asking(), "answered at once: {out:?}");
+        assert!(text(&out).contains("interrupting the turn"), "{out:?}");
+        assert!(out.contains(&Effect::Raw(false)));
+        let answer = replied(&out).expect("the open dialog is answered");
+        assert!(
+            matches!(
+                answer,
+                claudio::PermissionResult::Deny {
+                    interrupt: true,
+                    ..
+                }
+            ),
+            "{answer:?}"
+        );
+        answers.push(format!("{answer:?}"));
+        // the requests queued are not opened one by one
+        assert!(l.next(&mut c, &mut w, 3).is_none());
+        assert_eq!(l.opened, ["Bash"]);
+        // the turn's end (the CLI stops): they are taken in after it
+        assert!(l.read(&mut c, &mut w, said(msg(result())), 4).is_empty());
+    }
+    assert_eq!(answers[0], answers[1], "the signal answers as the key");
 }
