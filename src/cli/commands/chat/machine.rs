@@ -81,8 +81,13 @@ pub(super) enum Event<R> {
     /// ended).
     Withdrawn,
     /// The request being asked was answered in the deck (its other
-    /// holder, `deck/publish.rs`): the dialog closes, saying so.
-    AnsweredElsewhere,
+    /// holder, `deck/publish.rs`) with `given` (`None`: not known): the
+    /// dialog closes, saying so, and the answer means what it means when
+    /// given in the dialog (its [`Effect::Reply`] carries it: "no, and
+    /// stop" stops the turn).
+    AnsweredElsewhere {
+        given: Option<claudio::PermissionResult>,
+    },
     /// The terminal is gone (no more keys).
     KeysGone,
     /// Ctrl-D on an empty line (the terminal's end of input): between
@@ -473,7 +478,7 @@ impl<R> Machine<R> {
                     self.end(WorkEnd::Failed(e), out);
                 }
             }
-            Event::Withdrawn | Event::AnsweredElsewhere | Event::KeysGone => {}
+            Event::Withdrawn | Event::AnsweredElsewhere { .. } | Event::KeysGone => {}
             Event::Eof => self.eof(out),
             Event::SentNow => {
                 if let Stage::Turn(turn) = &mut self.stage {
@@ -514,7 +519,9 @@ impl<R> Machine<R> {
                 asking.dialog.input(input)
             }
             Event::Withdrawn => asking.dialog.withdrawn(),
-            Event::AnsweredElsewhere => asking.dialog.settled_elsewhere(ANSWERED_IN_THE_DECK),
+            Event::AnsweredElsewhere { given } => asking
+                .dialog
+                .answered_elsewhere(ANSWERED_IN_THE_DECK, given),
             Event::KeysGone => asking.dialog.failed(),
             // Ctrl-C as a signal (`kill -INT`, or a terminal that sends
             // it) is the key's: the dialog answers as its Ctrl-C does

@@ -202,8 +202,11 @@ impl Work<'_> {
                         None
                     }
                     Effect::Reply(a, result) => {
-                        // the main agent's turn stops (a sub-agent's "stop"
-                        // may stop that agent only: what follows is asked)
+                        // whoever gave it (the dialog, or the deck: its
+                        // answer comes back as the dialog's reply, already
+                        // given), the main agent's turn stops (a sub-agent's
+                        // "stop" may stop that agent only: what follows is
+                        // asked)
                         let stop = matches!(
                             result,
                             PermissionResult::Deny {
@@ -286,12 +289,14 @@ impl Work<'_> {
                             Said::Event(Event::KeysGone)
                         }
                         Happened::Front(Front::Settled(how)) => {
-                            // answered in the deck, withdrawn, or the session gone
+                            // answered in the deck, withdrawn, or the session
+                            // gone; the deck's answer means what it means in
+                            // the dialog (its reply stops the turn, or not)
                             open = None;
-                            drop(published.take());
+                            let given = published.take().and_then(|p| p.given());
                             self.notifier.answered();
                             if how == RequestState::Answered {
-                                Said::Event(Event::AnsweredElsewhere)
+                                Said::Event(Event::AnsweredElsewhere { given })
                             } else {
                                 Said::Event(Event::Withdrawn)
                             }

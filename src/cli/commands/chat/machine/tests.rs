@@ -547,7 +547,7 @@ fn a_request_answered_in_the_deck_closes_its_dialog_saying_so() {
     let mut w = c.turn();
     c.step(&mut w, request(), 1);
     assert!(w.asking());
-    let out = c.step(&mut w, Event::AnsweredElsewhere, 2);
+    let out = c.step(&mut w, Event::AnsweredElsewhere { given: None }, 2);
     let shown = text(&out);
     assert!(shown.contains("answered in the deck"), "{shown}");
     assert!(!shown.contains("withdrawn"), "{shown}");
@@ -1263,4 +1263,57 @@ fn ctrl_c_as_a_signal_at_a_dialog_answers_it_as_the_key_does() {
         assert!(l.read(&mut c, &mut w, said(msg(result())), 4).is_empty());
     }
     assert_eq!(answers[0], answers[1], "the signal answers as the key");
+}
+
+/// "No, and stop" given in the deck means what it means given in the
+/// dialog: the dialog's reply carries it (the loop holds the requests
+/// queued behind it for the turn's end, as after Esc), and the turn is
+/// said to stop. Before, the deck's answer closed the dialog as if
+/// withdrawn, and the requests queued behind it opened one by one.
+#[test]
+fn no_and_stop_from_the_deck_holds_the_queue_as_esc_does() {
+    let stop = claudio::PermissionResult::deny_and_interrupt("stopped in the deck");
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
+    assert!(l.read(&mut c, &mut w, Said::Asks("Second"), 1).is_empty());
+    let out = c.step(
+        &mut w,
+        Event::AnsweredElsewhere {
+            given: Some(stop.clone()),
+        },
+        2,
+    );
+    l.replies(&out);
+    let shown = text(&out);
+    assert!(shown.contains("answered in the deck"), "{shown}");
+    assert!(shown.contains("interrupting the turn"), "{shown}");
+    assert_eq!(replied(&out), Some(&stop));
+    assert!(!w.asking());
+    // the request queued behind it is not asked before the turn's end
+    assert!(l.next(&mut c, &mut w, 3).is_none());
+    assert_eq!(l.opened, ["Bash"]);
+    assert!(l.read(&mut c, &mut w, said(msg(result())), 4).is_empty());
+    assert!(l.next(&mut c, &mut w, 5).is_some());
+    assert_eq!(l.opened, ["Bash", "Second"]);
+    // an allow from the deck: what follows is asked at once
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
+    assert!(l.read(&mut c, &mut w, Said::Asks("Second"), 1).is_empty());
+    let allow = claudio::PermissionResult::allow();
+    let out = c.step(
+        &mut w,
+        Event::AnsweredElsewhere {
+            given: Some(allow.clone()),
+        },
+        2,
+    );
+    l.replies(&out);
+    assert!(!text(&out).contains("interrupting"), "{out:?}");
+    assert_eq!(replied(&out), Some(&allow));
+    assert!(l.next(&mut c, &mut w, 3).is_some());
+    assert_eq!(l.opened, ["Bash", "Second"]);
 }
