@@ -112,7 +112,7 @@ impl Dialog {
 
     /// The terminal's size, for drawing pickers.
     pub(super) fn size(mut self, width: usize, height: usize) -> Dialog {
-        (self.width, self.height) = (width.max(20), height.max(6));
+        (self.width, self.height) = (width.max(1), height.max(6));
         self
     }
 
@@ -132,7 +132,7 @@ impl Dialog {
     pub(super) fn input(&mut self, event: TermEvent) -> Step {
         let input = match event {
             TermEvent::Resize(w, h) => {
-                (self.width, self.height) = ((w as usize).max(20), (h as usize).max(6));
+                (self.width, self.height) = ((w as usize).max(1), (h as usize).max(6));
                 let at = self.screen();
                 let write = match &mut self.state {
                     State::Asking(kind) => kind.resized(&at),

@@ -429,7 +429,7 @@ impl Work<'_> {
         let Ok((cols, rows)) = console::size() else {
             return;
         };
-        if usize::from(cols).max(20) == self.screen.renderer().width() || cols == 0 {
+        if usize::from(cols) == self.screen.renderer().width() || cols == 0 {
             return;
         }
         self.screen.renderer_mut().set_height(usize::from(rows));

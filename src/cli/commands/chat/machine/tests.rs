@@ -5,7 +5,7 @@ use super::*;
 use crate::cli::commands::chat::dialog::Dialog;
 use crate::cli::commands::chat::render::RenderOptions;
 use crate::cli::commands::chat::work::{Inbox, Said};
-use crate::cli::requests::tool::{Approval, Shown};
+use crate::cli::requests::tool::{Approval, Frame, Shown};
 use crate::cli::term::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
@@ -1316,4 +1316,134 @@ fn no_and_stop_from_the_deck_holds_the_queue_as_esc_does() {
     assert_eq!(replied(&out), Some(&allow));
     assert!(l.next(&mut c, &mut w, 3).is_some());
     assert_eq!(l.opened, ["Bash", "Second"]);
+}
+
+/// A chat drawing at `width` columns (as the chat sets its renderer's
+/// width from the terminal's), on a screen 24 rows tall.
+fn chat_at(width: usize) -> Chat {
+    let mut c = Chat::new();
+    c.renderer.set_width(width);
+    c.renderer.set_height(24);
+    c
+}
+
+/// A turn at `width` columns: a streamed answer, a tool call with its
+/// spinner ticking, an approval answered, the call's result, the turn's
+/// end; each step's writes go to a terminal `width` columns wide (a `\n`
+/// starting its line at the first column, as the chat's does).
+fn a_turn_drawn_at(width: usize, answer: &str, command: &str) -> vt100::Parser {
+    let mut c = chat_at(width);
+    let mut p = vt100::Parser::new(24, width as u16, 0);
+    let draw = |p: &mut vt100::Parser, out: &[Effect<&'static str>]| {
+        let mut t = text(out).replace("\r\n", "\n").replace('\n', "\r\n");
+        if width == 1 {
+            // a character two columns wide on a screen of one: no terminal
+            // can show it (vt100 panics); it takes the one row, as the
+            // chat counts it
+            t = t
+                .chars()
+                .map(|c| match crate::cli::term::wrap::columns(c) {
+                    2 => '?',
+                    _ => c,
+                })
+                .collect();
+        }
+        p.process(t.as_bytes());
+    };
+    let t0 = c.t0;
+    let (mut w, first) = Machine::turn(&mut c.parts(), t0);
+    draw(&mut p, &first);
+    let delta = |t: &str| {
+        msg(
+            json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
+            "delta":{"type":"text_delta","text":t}}}),
+        )
+    };
+    let half = answer
+        .char_indices()
+        .nth(answer.chars().count() / 2)
+        .map_or(0, |(i, _)| i);
+    let (a, b) = answer.split_at(half);
+    // the approval, drawn at the width and sized to the screen as the
+    // loop opens it
+    let req: claudio::CanUseToolRequest = serde_json::from_value(json!({"tool_name":"Bash",
+        "input":{"command":command},"description":"list the files"}))
+    .unwrap();
+    let here = crate::cli::turn::summary::Here::default();
+    let frame = Frame::new(&req, None, None, &here, Style::plain());
+    let approval = Approval::new(req.clone(), frame.shown(&req, width)).drawn_from(frame);
+    let dialog = Box::new(Dialog::asking(Box::new(approval), Style::plain()).size(width, 24));
+    let mut events = vec![
+        msg(json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"m1"}}})),
+        delta(a),
+        Event::Tick,
+        delta(b),
+        msg(json!({"type":"assistant","message":{"id":"m1","content":[
+            {"type":"text","text":answer},
+            {"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":command}}]}})),
+    ];
+    events.extend((0..5).map(|_| Event::Tick));
+    events.push(Event::Request {
+        typed_before: Vec::new(),
+        request: "Bash",
+        dialog,
+    });
+    events.push(key('y'));
+    events.push(special(KeyCode::Enter, KeyModifiers::NONE));
+    events.extend((0..3).map(|_| Event::Tick));
+    events.push(msg(
+        json!({"type":"user","message":{"role":"user","content":[
+        {"type":"tool_result","tool_use_id":"toolu_1","content":"done"}]}}),
+    ));
+    events.push(Event::Tick);
+    events.push(msg(result()));
+    for (n, e) in events.into_iter().enumerate() {
+        let out = c.step(&mut w, e, 80 * (n as u64 + 1));
+        draw(&mut p, &out);
+    }
+    assert!(w.ended(), "the turn ended");
+    p
+}
+
+/// Every width from 1 column: the chat draws a turn (a streamed answer, a
+/// tool call with its spinner, an approval) without a panic, and each
+/// live region it drew is erased whole: once the turn is over, no spinner
+/// and no status line is left on the screen. Below 20 columns the chat
+/// drew at 20: its rows wrapped on the terminal, the live region's erase
+/// counted too few, and spinner and status rows were left on the screen.
+#[test]
+fn every_width_from_one_column_draws_a_turn_and_erases_its_live_region() {
+    use proptest::prelude::*;
+    let frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    let check = |width: usize, answer: &str, command: &str| {
+        let p = a_turn_drawn_at(width, answer, command);
+        let screen = p.screen().contents();
+        let left: Vec<char> = screen.chars().filter(|c| frames.contains(c)).collect();
+        assert!(
+            left.is_empty(),
+            "at {width} columns, spinners left: {screen}"
+        );
+        assert!(!screen.contains("Working"), "at {width}: {screen}");
+    };
+    for width in 1..=40 {
+        check(
+            width,
+            "the answer is forty-two, and here is why it is so",
+            "ls -la",
+        );
+    }
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 200,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    runner
+        .run(
+            &(1usize..=40, "[a-z é日 ]{0,60}", "[a-z -]{1,40}"),
+            |(width, answer, command)| {
+                check(width, &answer, &command);
+                Ok(())
+            },
+        )
+        .unwrap();
 }
