@@ -2512,3 +2512,56 @@ fn a_turn_with_an_approval_runs_at_every_narrow_width() {
         );
     }
 }
+
+/// SIGINT from outside (`kill -INT`) while a tool's approval is open and a
+/// second request is queued behind it: it acts at once, as the Ctrl-C key
+/// does in the dialog: the open request is denied and the turn stops; the
+/// queued one waits for the turn's end and, withdrawn by the CLI as it
+/// stops, is said withdrawn, never asked. Before, the signal waited for
+/// the person's answer, and then for every request queued.
+#[test]
+fn sigint_at_an_approval_with_requests_queued_answers_it_at_once() {
+    let gate = Gate::new();
+    let fake = Fake::after_init(vec![vec![
+        expect_user("do both"),
+        system_init(),
+        assistant_tool_use("toolu_1", "Bash", json!({"command": "touch one"})),
+        can_use_tool("p1", "Bash", json!({"command": "touch one"}))
+            .with("tool_use_id", json!("toolu_1"))
+            .emit(),
+        can_use_tool("p2", "Bash", json!({"command": "touch two"}))
+            .with("tool_use_id", json!("toolu_2"))
+            .emit(),
+        Step::expect(json!({"type":"control_response",
+            "response":{"request_id":"p1","response":{"behavior":"deny","interrupt":true}}})),
+        // the CLI stops: it withdraws what it asked after, then ends the turn
+        gate.step(),
+        Step::Emit(json!({"type":"control_cancel_request","request_id":"p2"})),
+        result("stopped"),
+    ]]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("do both");
+    t.wait_for("Allow?");
+    signal(t.child(), libc::SIGINT);
+    let until = Instant::now() + Duration::from_secs(60);
+    while !fake
+        .stdin_lines()
+        .iter()
+        .any(|l| l["type"] == "control_response")
+    {
+        assert!(Instant::now() < until, "never answered:\n{}", t.contents());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    gate.open();
+    let screen = t.wait_for("1 API call");
+    assert!(screen.contains("withdrawn before it was asked"), "{screen}");
+    assert_eq!(screen.matches("Allow?").count(), 1, "{screen}");
+    assert!(!screen.contains("touch two"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // the one answer: the denial that stops the turn (the fake exits 3 on
+    // one it did not expect)
+    let answers = count(&fake.stdin_lines(), |l| l["type"] == "control_response");
+    assert_eq!(answers, 1);
+}
