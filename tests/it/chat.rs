@@ -2451,3 +2451,117 @@ fn a_stop_mid_row_of_an_answer_draws_its_rest_whole_after_fg() {
     t.line("exit");
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// The chat on a terminal 2 to 19 columns wide (1 is the pure renderer's
+/// test: the harness's terminal cannot hold a wide character in one
+/// column): a streamed answer, a tool call with its spinner and its
+/// approval, answered, then Ctrl-D; no panic, no hang, and no spinner left
+/// on the screen. Below 20 columns the chat drew at 20: its rows wrapped
+/// and the live region's erase left spinner and status rows behind.
+#[test]
+fn a_turn_with_an_approval_runs_at_every_narrow_width() {
+    let wait = |what: &str, f: &dyn Fn() -> bool| {
+        let until = Instant::now() + Duration::from_secs(60);
+        while !f() {
+            assert!(Instant::now() < until, "never came: {what}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    for cols in 2..=19u16 {
+        let fake = Fake::after_init(vec![vec![
+            expect_user("go"),
+            system_init(),
+            delta("the answer is "),
+            delta("forty-two"),
+            assistant_tool_use("toolu_1", "Bash", json!({"command": "ls -la"})),
+            can_use_tool("p1", "Bash", json!({"command": "ls -la"}))
+                .with("tool_use_id", json!("toolu_1"))
+                .emit(),
+            Step::expect(json!({"type":"control_response",
+                "response":{"request_id":"p1","response":{"behavior":"allow"}}})),
+            Step::Emit(json!({"type":"user","message":{"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"toolu_1","content":"done"}]},
+                "parent_tool_use_id":null,"session_id":"sess-1"})),
+            result("done"),
+        ]]);
+        let mut c = claudio(&fake);
+        let home = fake.record.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        c.env("XDG_DATA_HOME", &home).env("HOME", &home);
+        let mut t = Term::spawn_sized(c, 24, cols);
+        t.wait_prompt();
+        t.send(b"go\r");
+        wait(&format!("the approval at {cols}"), &|| {
+            t.raw().contains('┌')
+        });
+        t.send(b"y\r");
+        let answered = || {
+            fake.stdin_lines()
+                .iter()
+                .any(|l| l["type"] == "control_response")
+        };
+        wait(&format!("the answer at {cols}"), &answered);
+        t.ctrl_d();
+        assert_eq!(t.wait(20).code(), Some(0), "at {cols} columns");
+        assert!(!t.raw().contains("panicked"), "at {cols} columns");
+        let screen = t.contents();
+        let spinners = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        assert!(
+            !screen.chars().any(|c| spinners.contains(&c)),
+            "at {cols} columns:\n{screen}"
+        );
+    }
+}
+
+/// SIGINT from outside (`kill -INT`) while a tool's approval is open and a
+/// second request is queued behind it: it acts at once, as the Ctrl-C key
+/// does in the dialog: the open request is denied and the turn stops; the
+/// queued one waits for the turn's end and, withdrawn by the CLI as it
+/// stops, is said withdrawn, never asked. Before, the signal waited for
+/// the person's answer, and then for every request queued.
+#[test]
+fn sigint_at_an_approval_with_requests_queued_answers_it_at_once() {
+    let gate = Gate::new();
+    let fake = Fake::after_init(vec![vec![
+        expect_user("do both"),
+        system_init(),
+        assistant_tool_use("toolu_1", "Bash", json!({"command": "touch one"})),
+        can_use_tool("p1", "Bash", json!({"command": "touch one"}))
+            .with("tool_use_id", json!("toolu_1"))
+            .emit(),
+        can_use_tool("p2", "Bash", json!({"command": "touch two"}))
+            .with("tool_use_id", json!("toolu_2"))
+            .emit(),
+        Step::expect(json!({"type":"control_response",
+            "response":{"request_id":"p1","response":{"behavior":"deny","interrupt":true}}})),
+        // the CLI stops: it withdraws what it asked after, then ends the turn
+        gate.step(),
+        Step::Emit(json!({"type":"control_cancel_request","request_id":"p2"})),
+        result("stopped"),
+    ]]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("do both");
+    t.wait_for("Allow?");
+    signal(t.child(), libc::SIGINT);
+    let until = Instant::now() + Duration::from_secs(60);
+    while !fake
+        .stdin_lines()
+        .iter()
+        .any(|l| l["type"] == "control_response")
+    {
+        assert!(Instant::now() < until, "never answered:\n{}", t.contents());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    gate.open();
+    let screen = t.wait_for("1 API call");
+    assert!(screen.contains("withdrawn before it was asked"), "{screen}");
+    assert_eq!(screen.matches("Allow?").count(), 1, "{screen}");
+    assert!(!screen.contains("touch two"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // the one answer: the denial that stops the turn (the fake exits 3 on
+    // one it did not expect)
+    let answers = count(&fake.stdin_lines(), |l| l["type"] == "control_response");
+    assert_eq!(answers, 1);
+}

@@ -653,3 +653,65 @@ fn a_chat_s_plan_rejected_in_a_deck_line_by_line_stops_the_turn() {
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(got[1]["response"]["response"]["interrupt"], true, "{got:?}");
 }
+
+/// "No, and stop" answered in the deck with a second request queued
+/// behind the first: it means what Esc means in the chat's dialog. The
+/// queued request waits for the turn's end and, withdrawn by the CLI as
+/// it stops, is said withdrawn, never asked (no second dialog, no second
+/// offer to the deck). Before, the deck's answer closed the dialog as if
+/// withdrawn, and the queued request was asked at once.
+#[test]
+fn no_and_stop_from_the_deck_holds_the_requests_queued_behind_it() {
+    let h = home();
+    let gate = tempfile::tempdir().unwrap();
+    let go = gate.path().join("go");
+    let second = json!({ "command": "touch second-call" });
+    let fake = Fake::after_init(vec![vec![
+        expect_user("do it"),
+        assistant_tool_use("toolu_p1", "Bash", json!({ "command": COMMAND })),
+        can_use_tool("p1", "Bash", json!({ "command": COMMAND }))
+            .with("tool_use_id", json!("toolu_p1"))
+            .emit(),
+        can_use_tool("p2", "Bash", second.clone())
+            .with("tool_use_id", json!("toolu_p2"))
+            .emit(),
+        Step::expect(
+            json!({"type":"control_response","response":{"request_id":"p1",
+            "response":{"behavior":"deny","interrupt":true}}}),
+        ),
+        // the CLI stops: it withdraws what it asked after, then ends the turn
+        Step::WaitFile(go.clone()),
+        Step::Emit(json!({"type":"control_cancel_request","request_id":"p2"})),
+        result("stopped"),
+    ]]);
+    let l = fake_deck(h.path());
+    let mut t = chat(&fake, h.path());
+    let (mut s, req) = read_request(&l);
+    assert_eq!(req["input"]["claudio"]["requestId"], "p1");
+    let token = req["token"].as_str().unwrap().to_owned();
+    writeln!(
+        s,
+        r#"{{"token":"{token}","behavior":"deny","message":"stopped in the deck","interrupt":true}}"#
+    )
+    .unwrap();
+    assert_eq!(ack(&s), Some((true, false)), "taken");
+    t.wait_for("answered in the deck");
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while answers(&fake).is_empty() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the CLI never got the answer"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::write(&go, "").unwrap();
+    let screen = t.wait_for("1 API call");
+    assert!(screen.contains("withdrawn before it was asked"), "{screen}");
+    assert_eq!(screen.matches("Allow?").count(), 1, "{screen}");
+    assert!(!screen.contains("second-call"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    // one answer only: the deck's (the fake exits 3 on one it did not expect)
+    let got = answers(&fake);
+    assert_eq!(got.len(), 1, "{got:?}");
+}

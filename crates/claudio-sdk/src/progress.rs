@@ -74,7 +74,7 @@ use crate::tasks::{is_background_launch, is_task_tool, Tracker};
 use crate::{Event, Message};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// A tool call in flight.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -572,19 +572,31 @@ pub struct Progress {
     calls: ApiCalls,
 }
 
+/// How many response ids the session remembers ([`ApiCalls`]): the
+/// last 65,536 counted, held twice (a set, and their order), under
+/// 2.5 MiB with their tables however many responses a CLI gives.
+const CALLS_REMEMBERED: usize = 1 << 16;
+
 /// The API calls of one turn: the distinct ids of the responses it
 /// streamed or gave whole (the main agent's and its sub-agents'), so an
 /// interrupted call counts once and a response given block by block once.
-/// Each id is held as its 64-bit hash (keyed at random, so a CLI cannot
-/// choose ids that collide): 8 bytes a call however long the CLI made the
-/// id (a line may be 256 MiB).
+/// A response counts once in the session: one that began in a turn and is
+/// given whole again in a later one (a background agent's, any number of
+/// turns later) was counted there. The session's ids are remembered up to
+/// a bound, the last [`CALLS_REMEMBERED`] counted (the oldest forgotten
+/// first): a CLI giving millions of responses does not grow it. Each id is
+/// held as its 64-bit hash (keyed at random, so a CLI cannot choose ids
+/// that collide): 8 bytes a call however long the CLI made the id (a line
+/// may be 256 MiB).
 #[derive(Debug, Clone, Default)]
 struct ApiCalls {
-    ids: HashSet<u64>,
-    /// The calls counted in the turns before, since the last that made
-    /// one: a response that began before a turn's end and is given whole
-    /// after it (a background agent's) was counted there.
-    before: HashSet<u64>,
+    /// The calls counted in the turn going on (or the one that just
+    /// ended, until the next calls the API).
+    count: u64,
+    /// The session's ids counted, the last [`CALLS_REMEMBERED`].
+    seen: HashSet<u64>,
+    /// The same ids, oldest first: the first to be forgotten.
+    order: VecDeque<u64>,
     keys: std::hash::RandomState,
     /// The turn they belong to ended: the next call begins a new count.
     ended: bool,
@@ -594,13 +606,18 @@ impl ApiCalls {
     fn saw(&mut self, id: Option<&str>) {
         let Some(id) = id else { return };
         let id = std::hash::BuildHasher::hash_one(&self.keys, id);
-        // the turn before's calls (none if it made none: those before it
-        // are kept)
-        if std::mem::take(&mut self.ended) && !self.ids.is_empty() {
-            self.before = std::mem::take(&mut self.ids);
+        if std::mem::take(&mut self.ended) {
+            self.count = 0;
         }
-        if !self.before.contains(&id) {
-            self.ids.insert(id);
+        if !self.seen.insert(id) {
+            return;
+        }
+        self.count += 1;
+        self.order.push_back(id);
+        if self.order.len() > CALLS_REMEMBERED {
+            if let Some(old) = self.order.pop_front() {
+                self.seen.remove(&old);
+            }
         }
     }
 
@@ -608,8 +625,7 @@ impl ApiCalls {
     /// made none.
     fn end(&mut self) {
         if std::mem::replace(&mut self.ended, true) {
-            let counted = std::mem::take(&mut self.ids);
-            self.before.extend(counted);
+            self.count = 0;
         }
     }
 }
@@ -825,7 +841,7 @@ impl Progress {
     /// messages are none). The CLI's `num_turns` is not this: it counts an
     /// interrupted one-call turn as two.
     pub fn api_calls(&self) -> u64 {
-        self.calls.ids.len() as u64
+        self.calls.count
     }
 
     /// What the session cost so far, in US dollars, as the CLI last said

@@ -285,6 +285,10 @@ enum Offered {
 struct Shared {
     stop: AtomicBool,
     conn: Mutex<Option<UnixStream>>,
+    /// The deck's answer, once the request took it (set before it is
+    /// given, so whoever sees the request answered sees it too; taken back
+    /// if the request took another first).
+    given: Mutex<Option<PermissionResult>>,
 }
 
 impl Shared {
@@ -299,6 +303,12 @@ impl Shared {
             if let Some(s) = c.as_ref() {
                 let _ = s.shutdown(std::net::Shutdown::Both);
             }
+        }
+    }
+
+    fn set_given(&self, result: Option<PermissionResult>) {
+        if let Ok(mut g) = self.given.lock() {
+            *g = result;
         }
     }
 
@@ -406,6 +416,15 @@ impl std::fmt::Debug for Published {
     }
 }
 
+impl Published {
+    /// The deck's answer, when the request was answered with it: what
+    /// it means (a denial that stops the turn) is the same as the chat's
+    /// own answer.
+    pub fn given(&self) -> Option<PermissionResult> {
+        self.shared.given.lock().ok()?.clone()
+    }
+}
+
 impl Drop for Published {
     fn drop(&mut self) {
         self.shared.stop();
@@ -441,7 +460,12 @@ pub fn start(
                 _ = r.settled() => {}
                 _ = stop_rx => {}
                 Ok((result, taken)) = answer_rx => {
-                    let _ = taken.send(r.answer(result).await.is_ok());
+                    shared.set_given(Some(result.clone()));
+                    let took = r.answer(result).await.is_ok();
+                    if !took {
+                        shared.set_given(None);
+                    }
+                    let _ = taken.send(took);
                 }
             }
             shared.stop();

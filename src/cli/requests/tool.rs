@@ -570,6 +570,73 @@ fn screen(
     (out, folded)
 }
 
+/// The question as the chat draws it on a screen `height` rows tall,
+/// `width` wide: when it takes more rows than the screen can hold (a row
+/// kept for the answer), rows in its middle are cut: its head row stays,
+/// and its tail (what each choice allows, the choices, where the answer is
+/// typed) is always shown; a row in their place says how many rows are
+/// cut, and `hint`: that `d` then Enter shows them all (written once, to
+/// scroll back through), or that they were. So every redraw erases what it drew: a row that scrolled
+/// off the top of the screen cannot be erased, and a copy of it stayed in
+/// the scrollback at each resize. With the rows cut (0: it fits).
+fn fit(question: &str, width: usize, height: usize, hint: &str, style: Style) -> (String, usize) {
+    use crate::cli::term::wrap::{fit_row, terminal_rows};
+    let budget = height.saturating_sub(1).max(1);
+    let lines: Vec<&str> = question.split('\n').collect();
+    let rows: Vec<usize> = lines.iter().map(|l| terminal_rows(l, width)).collect();
+    let total: usize = rows.iter().sum();
+    if total <= budget {
+        return (question.to_owned(), 0);
+    }
+    // the empty row it begins with, and its head's first row, when there
+    // is room for them beside the marker and the choices
+    let head = if question.starts_with('\n') { 2 } else { 1 };
+    let head = if budget >= head + 2 { head } else { 0 };
+    let head_rows: usize = rows[..head.min(lines.len())].iter().sum();
+    let room = budget.saturating_sub(head_rows + 1).max(1);
+    // the tail, from the last row up, as much as fits
+    let (mut tail, mut tail_rows) = (lines.len(), 0);
+    while tail > head && tail_rows + rows[tail - 1] <= room {
+        tail -= 1;
+        tail_rows += rows[tail];
+    }
+    if tail == lines.len() {
+        // its last line alone is taller than the screen: its last rows
+        let last = lines[lines.len() - 1];
+        let cut = crate::cli::term::wrap::wrap_exact(last, width, "", "");
+        let kept = cut[cut.len().saturating_sub(budget)..].join("\n");
+        return (kept, total.saturating_sub(budget));
+    }
+    let cut: usize = rows[head..tail].iter().sum();
+    let side = format!("  {} ", style.yellow("│"));
+    let more = format!("… {cut} more rows{hint}");
+    let marker = fit_row(&format!("{side}{}", style.dim(&more)), width);
+    let mut out: Vec<&str> = lines[..head].to_vec();
+    out.push(&marker);
+    out.extend(&lines[tail..]);
+    (out.join("\n"), cut)
+}
+
+/// What the cut rows of a question bounded to the screen say ([`fit`]):
+/// `d` shows them, or they were shown (written above).
+const SHOWS_ALL: &str = " — d then Enter shows all";
+const SHOWN_ABOVE: &str = ", shown above";
+
+/// The last lines of `text` that take at most `max` rows at `width`.
+fn last_rows(text: &str, width: usize, max: usize) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let (mut from, mut rows) = (lines.len(), 0);
+    while from > 0 {
+        let r = crate::cli::term::wrap::terminal_rows(lines[from - 1], width);
+        if rows + r > max {
+            break;
+        }
+        rows += r;
+        from -= 1;
+    }
+    lines[from.min(lines.len() - 1)..].join("\n")
+}
+
 /// The tool approval, registered ([`super::registered`]).
 pub static KIND: super::Registered = super::Registered {
     nobody_to_ask: NO_TERMINAL,
@@ -714,7 +781,13 @@ impl Approval {
 
 impl super::Kind for Approval {
     fn start(&mut self, at: &super::Screen) -> super::Step {
-        let write = std::mem::take(&mut self.next);
+        let question = std::mem::take(&mut self.next);
+        let (write, cut) = fit(&question, at.width, at.height, SHOWS_ALL, at.style);
+        if cut > 0 && self.whole.is_none() {
+            // what the screen cannot hold is shown by `d`
+            self.whole = Some(question);
+            self.answer.can_expand = true;
+        }
         self.drawn = write.clone();
         self.drawn_at = at.width;
         super::Step { write, done: None }
@@ -731,7 +804,20 @@ impl super::Kind for Approval {
         if at.width == self.drawn_at && !self.lost {
             return String::new();
         }
-        let question = frame.screen(&self.req, self.expanded, at.width).0;
+        let whole = frame.screen(&self.req, self.expanded, at.width).0;
+        // bounded to the screen, beside what is drawn under it
+        let under = crate::cli::term::picker::screen_rows(&self.under, at.width);
+        let height = at.height.saturating_sub(under);
+        let hint = if self.expanded {
+            SHOWN_ABOVE
+        } else {
+            SHOWS_ALL
+        };
+        let (question, cut) = fit(&whole, at.width, height, hint, at.style);
+        if cut > 0 && !self.expanded && self.whole.is_none() {
+            self.whole = Some(whole);
+            self.answer.can_expand = true;
+        }
         let typed = self.answer.typed();
         let mut out = String::new();
         if std::mem::take(&mut self.lost) {
@@ -783,13 +869,13 @@ impl super::Kind for Approval {
             Some(ToolChoice::ShowWholeDiff) => {
                 // the whole diff, and the question again
                 if let Some(all) = self.whole.take() {
-                    // what was typed (`d`) stays above it
-                    self.drawn.push_str(self.answer.typed());
+                    // written once, to scroll back through; what a resize
+                    // erases and draws again (the whole question, bounded
+                    // to the screen) is only the rows the screen still
+                    // shows of it
                     step.write.push_str("\r\n");
                     step.write.push_str(&all);
-                    self.drawn.push_str("\r\n");
-                    self.drawn.push_str(&all);
-                    // a resize draws the whole question alone
+                    self.drawn = last_rows(&all, at.width, at.height.saturating_sub(1).max(1));
                     self.expanded = true;
                     self.under.clear();
                 }

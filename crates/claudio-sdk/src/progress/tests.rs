@@ -473,3 +473,48 @@ fn a_response_across_a_turn_s_end_counts_once() {
     p.observe(&msg(assistant("r3", None, json!([]))));
     assert_eq!(p.api_calls(), 1, "r3 alone: b2 was counted two turns ago");
 }
+
+/// A response first given three turns back, given whole again (a
+/// background agent's, long after): it was counted there, and counts
+/// nothing now. Only the turn before was remembered: it counted again.
+#[test]
+fn a_response_from_three_turns_back_counts_once_in_the_session() {
+    let mut p = Progress::default();
+    for (n, id) in ["old", "t2", "t3"].iter().enumerate() {
+        p.observe(&msg(assistant(id, None, json!([]))));
+        p.observe(&msg(result(0.1 * n as f64)));
+        assert_eq!(p.api_calls(), 1, "{id}");
+    }
+    p.observe(&msg(assistant("old", Some("toolu_bg"), json!([]))));
+    p.observe(&msg(assistant("t4", None, json!([]))));
+    assert_eq!(
+        p.api_calls(),
+        1,
+        "t4 alone: old was counted three turns ago"
+    );
+    p.observe(&msg(result(0.5)));
+    p.observe(&msg(assistant("old", Some("toolu_bg"), json!([]))));
+    assert_eq!(p.api_calls(), 0, "old again: nothing new");
+}
+
+/// A CLI giving more responses than the session remembers: what is held
+/// stays at the bound, each new one counts once, and the newest are still
+/// known (given again, they count nothing).
+#[test]
+fn the_session_s_response_ids_are_remembered_to_a_bound() {
+    let mut p = Progress::default();
+    let n = CALLS_REMEMBERED + 5_000;
+    for i in 0..n {
+        p.calls.saw(Some(&format!("r{i}")));
+    }
+    assert_eq!(p.api_calls(), n as u64);
+    assert_eq!(p.calls.seen.len(), CALLS_REMEMBERED);
+    assert_eq!(p.calls.order.len(), CALLS_REMEMBERED);
+    p.observe(&msg(result(0.1)));
+    p.calls.saw(Some(&format!("r{}", n - 1)));
+    p.calls.saw(Some(&format!("r{}", n - CALLS_REMEMBERED)));
+    assert_eq!(p.api_calls(), 0, "the newest are remembered");
+    p.calls.saw(Some("fresh"));
+    assert_eq!(p.api_calls(), 1);
+    assert_eq!(p.calls.seen.len(), CALLS_REMEMBERED);
+}

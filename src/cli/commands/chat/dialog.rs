@@ -112,7 +112,7 @@ impl Dialog {
 
     /// The terminal's size, for drawing pickers.
     pub(super) fn size(mut self, width: usize, height: usize) -> Dialog {
-        (self.width, self.height) = (width.max(20), height.max(6));
+        (self.width, self.height) = (width.max(1), height.max(6));
         self
     }
 
@@ -132,7 +132,7 @@ impl Dialog {
     pub(super) fn input(&mut self, event: TermEvent) -> Step {
         let input = match event {
             TermEvent::Resize(w, h) => {
-                (self.width, self.height) = ((w as usize).max(20), (h as usize).max(6));
+                (self.width, self.height) = ((w as usize).max(1), (h as usize).max(6));
                 let at = self.screen();
                 let write = match &mut self.state {
                     State::Asking(kind) => kind.resized(&at),
@@ -172,14 +172,41 @@ impl Dialog {
     /// in the deck): it closes, saying `how`. Its answer is never sent
     /// (the request takes no other).
     pub(super) fn settled_elsewhere(&mut self, how: &str) -> Step {
+        self.answered_elsewhere(how, None)
+    }
+
+    /// The request was answered by its other holder (the deck) with
+    /// `given` (`None`: not known): it closes, saying `how`, and its
+    /// `Done` means what that answer means, as if given here: a denial
+    /// that stops the turn stops it (the requests behind it wait for the
+    /// turn's end). Its answer is never sent (the request took one).
+    pub(super) fn answered_elsewhere(
+        &mut self,
+        how: &str,
+        given: Option<PermissionResult>,
+    ) -> Step {
         let mut write = match &mut self.state {
             State::Asking(kind) => kind.close(),
             State::Decided { .. } => String::new(),
         };
         write.push_str(&format!("  {}\n", self.style.dim(how)));
+        let done = match given {
+            Some(result) => Done {
+                interrupt: matches!(
+                    result,
+                    PermissionResult::Deny {
+                        interrupt: true,
+                        ..
+                    }
+                ),
+                result,
+                grant: None,
+            },
+            None => Done::answer(PermissionResult::deny(WITHDRAWN)),
+        };
         Step {
             write,
-            done: Some(Done::answer(PermissionResult::deny(WITHDRAWN))),
+            done: Some(done),
         }
     }
 }

@@ -43,7 +43,7 @@ use crate::cli::turn::interrupt::Press;
 use crate::cli::turn::SETTLE;
 use crate::cli::turn::{After, TurnWatch};
 use claudio::{Message, PermissionMode, SystemMessage};
-use crossterm::event::{KeyCode, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::{Duration, Instant};
 
 /// What a dialog says when the deck answered its request first.
@@ -81,8 +81,13 @@ pub(super) enum Event<R> {
     /// ended).
     Withdrawn,
     /// The request being asked was answered in the deck (its other
-    /// holder, `deck/publish.rs`): the dialog closes, saying so.
-    AnsweredElsewhere,
+    /// holder, `deck/publish.rs`) with `given` (`None`: not known): the
+    /// dialog closes, saying so, and the answer means what it means when
+    /// given in the dialog (its [`Effect::Reply`] carries it: "no, and
+    /// stop" stops the turn).
+    AnsweredElsewhere {
+        given: Option<claudio::PermissionResult>,
+    },
     /// The terminal is gone (no more keys).
     KeysGone,
     /// Ctrl-D on an empty line (the terminal's end of input): between
@@ -473,7 +478,7 @@ impl<R> Machine<R> {
                     self.end(WorkEnd::Failed(e), out);
                 }
             }
-            Event::Withdrawn | Event::AnsweredElsewhere | Event::KeysGone => {}
+            Event::Withdrawn | Event::AnsweredElsewhere { .. } | Event::KeysGone => {}
             Event::Eof => self.eof(out),
             Event::SentNow => {
                 if let Stage::Turn(turn) = &mut self.stage {
@@ -514,15 +519,24 @@ impl<R> Machine<R> {
                 asking.dialog.input(input)
             }
             Event::Withdrawn => asking.dialog.withdrawn(),
-            Event::AnsweredElsewhere => asking.dialog.settled_elsewhere(ANSWERED_IN_THE_DECK),
+            Event::AnsweredElsewhere { given } => asking
+                .dialog
+                .answered_elsewhere(ANSWERED_IN_THE_DECK, given),
             Event::KeysGone => asking.dialog.failed(),
+            // Ctrl-C as a signal (`kill -INT`, or a terminal that sends
+            // it) is the key's: the dialog answers as its Ctrl-C does
+            // (denied, and the turn stops), at once
+            Event::CtrlC => asking.dialog.input(TermEvent::Key(KeyEvent::new(
+                KeyCode::Char('c'),
+                KeyModifiers::CONTROL,
+            ))),
             Event::Continued { .. } => {
                 asking.dialog.screen_changed();
                 out.push(Effect::RestoreKeys);
                 out.push(Effect::Raw(true));
                 return;
             }
-            // ticks and Ctrl-C wait for the answer; what the CLI says is
+            // ticks wait for the answer; what the CLI says is
             // held by the loop meanwhile (its end comes as `Withdrawn`)
             _ => return,
         };

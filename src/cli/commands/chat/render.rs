@@ -267,7 +267,7 @@ impl Renderer {
     }
 
     pub fn set_width(&mut self, width: usize) {
-        self.opts.width = width.max(20);
+        self.opts.width = width.max(1);
         self.live.set_width(self.opts.width);
         // the answer is filled to the width on a terminal
         let fill = (self.opts.live || self.past).then_some(self.opts.width);

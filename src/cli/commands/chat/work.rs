@@ -165,8 +165,6 @@ impl Work<'_> {
     ) -> anyhow::Result<WorkEnd> {
         // whether keys are read (a terminal, not gone)
         let mut terminal = keys.has_terminal();
-        // Ctrl-C (SIGINT) while someone is asked: seen once the answer is in
-        let mut ctrl_c_waits = false;
         // the chat's signals come from its one reader, beside its keys
         let mut source = Source::new(client, Signals::none()).ticking(TICK);
         // the live region is folded to the screen's rows
@@ -204,8 +202,11 @@ impl Work<'_> {
                         None
                     }
                     Effect::Reply(a, result) => {
-                        // the main agent's turn stops (a sub-agent's "stop"
-                        // may stop that agent only: what follows is asked)
+                        // whoever gave it (the dialog, or the deck: its
+                        // answer comes back as the dialog's reply, already
+                        // given), the main agent's turn stops (a sub-agent's
+                        // "stop" may stop that agent only: what follows is
+                        // asked)
                         let stop = matches!(
                             result,
                             PermissionResult::Deny {
@@ -245,11 +246,6 @@ impl Work<'_> {
             let said = match inbox.next(asking) {
                 Some(held) => held,
                 None => {
-                    if ctrl_c_waits && !asking {
-                        ctrl_c_waits = false;
-                        self.step(&mut work, Event::CtrlC, &mut effects);
-                        continue;
-                    }
                     let front = front_input(keys, terminal, open.as_ref());
                     let wait = Wait {
                         asking,
@@ -271,12 +267,8 @@ impl Work<'_> {
                             Said::Event(Event::Key(input))
                         }
                         Happened::Front(Front::Key(Some(Input::Signal(Sig::Interrupt)))) => {
-                            // Ctrl-C waits while someone is asked (its dialog
-                            // takes Ctrl-C as a key)
-                            if asking {
-                                ctrl_c_waits = true;
-                                continue;
-                            }
+                            // while someone is asked, its dialog answers it
+                            // as its Ctrl-C key (the machine)
                             Said::Event(Event::CtrlC)
                         }
                         Happened::Front(Front::Key(Some(Input::Signal(Sig::Continue)))) => {
@@ -297,12 +289,14 @@ impl Work<'_> {
                             Said::Event(Event::KeysGone)
                         }
                         Happened::Front(Front::Settled(how)) => {
-                            // answered in the deck, withdrawn, or the session gone
+                            // answered in the deck, withdrawn, or the session
+                            // gone; the deck's answer means what it means in
+                            // the dialog (its reply stops the turn, or not)
                             open = None;
-                            drop(published.take());
+                            let given = published.take().and_then(|p| p.given());
                             self.notifier.answered();
                             if how == RequestState::Answered {
-                                Said::Event(Event::AnsweredElsewhere)
+                                Said::Event(Event::AnsweredElsewhere { given })
                             } else {
                                 Said::Event(Event::Withdrawn)
                             }
@@ -435,7 +429,7 @@ impl Work<'_> {
         let Ok((cols, rows)) = console::size() else {
             return;
         };
-        if usize::from(cols).max(20) == self.screen.renderer().width() || cols == 0 {
+        if usize::from(cols) == self.screen.renderer().width() || cols == 0 {
             return;
         }
         self.screen.renderer_mut().set_height(usize::from(rows));

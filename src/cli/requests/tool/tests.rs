@@ -1027,3 +1027,132 @@ fn sized(width: usize, reflows: bool) -> crate::cli::requests::Screen {
         reflows,
     }
 }
+
+/// A terminal `rows` tall that keeps what scrolls off its top: every row
+/// it ever held, scrollback then screen, read as it goes (vt100 shows at
+/// most a screen of scrollback at a time).
+struct Kept {
+    p: vt100::Parser,
+    rows: u16,
+    cols: u16,
+    seen: usize,
+    gone: Vec<String>,
+}
+
+impl Kept {
+    fn new(rows: u16, cols: u16) -> Kept {
+        Kept {
+            p: vt100::Parser::new(rows, cols, 1_000_000),
+            rows,
+            cols,
+            seen: 0,
+            gone: Vec::new(),
+        }
+    }
+
+    fn draw(&mut self, s: &str) {
+        let s = s.replace("\r\n", "\n").replace('\n', "\r\n");
+        for piece in s.as_bytes().chunks(8) {
+            self.p.process(piece);
+            self.p.set_scrollback(usize::MAX);
+            let kept = self.p.screen().scrollback();
+            let new = kept - self.seen;
+            assert!(new <= usize::from(self.rows));
+            self.p.set_scrollback(new);
+            let rows: Vec<String> = self.p.screen().rows(0, self.cols).take(new).collect();
+            self.gone
+                .extend(rows.into_iter().map(|r| r.trim_end().to_owned()));
+            self.seen = kept;
+            self.p.set_scrollback(0);
+        }
+    }
+
+    fn resize(&mut self, cols: u16) {
+        self.cols = cols;
+        self.p.set_size(self.rows, cols);
+    }
+
+    fn all(&mut self) -> Vec<String> {
+        let mut all = self.gone.clone();
+        all.extend(
+            self.p
+                .screen()
+                .rows(0, self.cols)
+                .map(|r| r.trim_end().to_owned()),
+        );
+        all
+    }
+}
+
+/// A question taller than the screen (a 30-line new file on a terminal
+/// 12 rows tall): it is drawn bounded to the screen, its head and its
+/// choices shown, the rows cut said ("d then Enter shows all"); a resize
+/// erases all it drew, so no copy of it is left in the scrollback however
+/// often the terminal is resized. `d` writes the whole once; resizes
+/// after it leave no copy either. Before, the question was drawn 40 rows
+/// tall: a resize could not reach the rows that had scrolled off, and a
+/// copy of them stayed at each one.
+#[test]
+fn a_question_taller_than_the_screen_is_bounded_and_a_resize_leaves_no_copy() {
+    use crate::cli::requests::{Input, Kind};
+    let d = tempfile::tempdir().unwrap();
+    let content: String = (0..30).map(|i| format!("line {i}\n")).collect();
+    let r = req(json!({"tool_name":"Write",
+        "input":{"file_path": d.path().join("new.txt"), "content": content}}));
+    let change = diff::proposed("Write", &r.input, d.path());
+    let frame = Frame::new(&r, change.as_ref(), None, &Here::default(), Style::plain());
+    let mut a = Approval::new(r.clone(), frame.shown(&r, 60)).drawn_from(frame);
+    let at = |width| crate::cli::requests::Screen {
+        style: Style::plain(),
+        width,
+        height: 12,
+        reflows: false,
+    };
+    let mut t = Kept::new(12, 60);
+    t.draw("above\n");
+    let first = a.start(&at(60)).write;
+    assert!(
+        crate::cli::term::picker::screen_rows(&first, 60) < 12,
+        "{first}"
+    );
+    assert!(first.contains("┌ Write"), "{first}");
+    assert!(first.contains("Allow?"), "{first}");
+    assert!(
+        first.contains("more rows — d then Enter shows all"),
+        "{first}"
+    );
+    t.draw(&first);
+    let heads = |t: &mut Kept| t.all().iter().filter(|r| r.contains("┌ Write")).count();
+    for w in [50, 60, 40, 70, 60] {
+        t.resize(w as u16);
+        let again = a.resized(&at(w));
+        assert!(!again.is_empty());
+        t.draw(&again);
+        assert_eq!(heads(&mut t), 1, "{:#?}", t.all());
+    }
+    let all = t.all();
+    assert_eq!(all.iter().filter(|r| *r == "above").count(), 1, "{all:#?}");
+    assert!(all.iter().any(|r| r.contains("Allow?")), "{all:#?}");
+    // `d` then Enter: the whole question, written once, every line in it
+    for c in ['d', '\r'] {
+        let code = if c == '\r' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        let k = KeyEvent::new(code, KeyModifiers::NONE);
+        t.draw(&a.input(Input::Key(k), &at(60)).write);
+    }
+    let shown = t.all();
+    assert!(shown.iter().any(|r| r.contains("line 0")), "{shown:#?}");
+    assert!(shown.iter().any(|r| r.contains("line 29")), "{shown:#?}");
+    let after_d = heads(&mut t);
+    for w in [50, 60, 45] {
+        t.resize(w as u16);
+        t.draw(&a.resized(&at(w)));
+        assert_eq!(heads(&mut t), after_d + 1, "{:#?}", t.all());
+        let all = t.all();
+        let zeros = all.iter().filter(|r| r.contains("line 0")).count();
+        assert_eq!(zeros, 1, "the whole once: {all:#?}");
+    }
+}

@@ -5,7 +5,7 @@ use super::*;
 use crate::cli::commands::chat::dialog::Dialog;
 use crate::cli::commands::chat::render::RenderOptions;
 use crate::cli::commands::chat::work::{Inbox, Said};
-use crate::cli::requests::tool::{Approval, Shown};
+use crate::cli::requests::tool::{Approval, Frame, Shown};
 use crate::cli::term::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
@@ -250,6 +250,24 @@ impl Loop {
         }
     }
 
+    /// The machine's replies in `out` carried out as the loop does: "no,
+    /// and stop" holds what is queued behind it for the turn's end.
+    fn replies(&mut self, out: &[Effect<&'static str>]) {
+        for e in out {
+            if let Effect::Reply(_, result) = e {
+                if matches!(
+                    result,
+                    claudio::PermissionResult::Deny {
+                        interrupt: true,
+                        ..
+                    }
+                ) {
+                    self.inbox.stop_asked();
+                }
+            }
+        }
+    }
+
     /// The next thing held, taken in (`None`: nothing, or a dialog open).
     fn next(
         &mut self,
@@ -294,9 +312,8 @@ fn a_result_that_came_while_a_request_is_asked_ends_the_turn_after_the_answer() 
         "held while the dialog is open"
     );
     assert_eq!(end(&out), None, "not while the person is asked");
-    // ticks and Ctrl-C while asking change nothing
+    // ticks while asking change nothing
     assert!(c.step(&mut w, Event::Tick, 2).is_empty());
-    assert!(c.step(&mut w, Event::CtrlC, 2).is_empty());
     // Esc: denied, and the turn is to stop
     let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 3);
     assert!(text(&out).contains("interrupting the turn"));
@@ -530,7 +547,7 @@ fn a_request_answered_in_the_deck_closes_its_dialog_saying_so() {
     let mut w = c.turn();
     c.step(&mut w, request(), 1);
     assert!(w.asking());
-    let out = c.step(&mut w, Event::AnsweredElsewhere, 2);
+    let out = c.step(&mut w, Event::AnsweredElsewhere { given: None }, 2);
     let shown = text(&out);
     assert!(shown.contains("answered in the deck"), "{shown}");
     assert!(!shown.contains("withdrawn"), "{shown}");
@@ -1203,4 +1220,230 @@ fn requests_behind_a_stop_wait_for_the_turn_s_end() {
     assert!(inbox.take(said(Event::Closed), false).is_none());
     assert_eq!(shown(&inbox.next(false)), "asks Late");
     assert_eq!(shown(&inbox.next(false)), "Closed");
+}
+
+/// Ctrl-C as a signal (`kill -INT`: the terminal's key comes as a key while
+/// a dialog is open) with more requests queued behind the open dialog: it
+/// acts at once, as the key does there: the open dialog is denied and the
+/// turn stops, and the requests queued are held for the turn's end, not
+/// opened one by one. Before, it waited for the dialog's answer and for
+/// every request queued after it.
+#[test]
+fn ctrl_c_as_a_signal_at_a_dialog_answers_it_as_the_key_does() {
+    let key_c = special(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let mut answers = Vec::new();
+    for ctrl_c in [key_c, Event::CtrlC] {
+        let mut c = Chat::new();
+        let mut w = c.turn();
+        let mut l = Loop::new();
+        l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
+        assert!(l.read(&mut c, &mut w, Said::Asks("Second"), 1).is_empty());
+        assert!(l.read(&mut c, &mut w, Said::Asks("Third"), 1).is_empty());
+        let out = c.step(&mut w, ctrl_c, 2);
+        l.replies(&out);
+        assert!(!w.asking(), "answered at once: {out:?}");
+        assert!(text(&out).contains("interrupting the turn"), "{out:?}");
+        assert!(out.contains(&Effect::Raw(false)));
+        let answer = replied(&out).expect("the open dialog is answered");
+        assert!(
+            matches!(
+                answer,
+                claudio::PermissionResult::Deny {
+                    interrupt: true,
+                    ..
+                }
+            ),
+            "{answer:?}"
+        );
+        answers.push(format!("{answer:?}"));
+        // the requests queued are not opened one by one
+        assert!(l.next(&mut c, &mut w, 3).is_none());
+        assert_eq!(l.opened, ["Bash"]);
+        // the turn's end (the CLI stops): they are taken in after it
+        assert!(l.read(&mut c, &mut w, said(msg(result())), 4).is_empty());
+    }
+    assert_eq!(answers[0], answers[1], "the signal answers as the key");
+}
+
+/// "No, and stop" given in the deck means what it means given in the
+/// dialog: the dialog's reply carries it (the loop holds the requests
+/// queued behind it for the turn's end, as after Esc), and the turn is
+/// said to stop. Before, the deck's answer closed the dialog as if
+/// withdrawn, and the requests queued behind it opened one by one.
+#[test]
+fn no_and_stop_from_the_deck_holds_the_queue_as_esc_does() {
+    let stop = claudio::PermissionResult::deny_and_interrupt("stopped in the deck");
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
+    assert!(l.read(&mut c, &mut w, Said::Asks("Second"), 1).is_empty());
+    let out = c.step(
+        &mut w,
+        Event::AnsweredElsewhere {
+            given: Some(stop.clone()),
+        },
+        2,
+    );
+    l.replies(&out);
+    let shown = text(&out);
+    assert!(shown.contains("answered in the deck"), "{shown}");
+    assert!(shown.contains("interrupting the turn"), "{shown}");
+    assert_eq!(replied(&out), Some(&stop));
+    assert!(!w.asking());
+    // the request queued behind it is not asked before the turn's end
+    assert!(l.next(&mut c, &mut w, 3).is_none());
+    assert_eq!(l.opened, ["Bash"]);
+    assert!(l.read(&mut c, &mut w, said(msg(result())), 4).is_empty());
+    assert!(l.next(&mut c, &mut w, 5).is_some());
+    assert_eq!(l.opened, ["Bash", "Second"]);
+    // an allow from the deck: what follows is asked at once
+    let mut c = Chat::new();
+    let mut w = c.turn();
+    let mut l = Loop::new();
+    l.read(&mut c, &mut w, Said::Asks("Bash"), 1);
+    assert!(l.read(&mut c, &mut w, Said::Asks("Second"), 1).is_empty());
+    let allow = claudio::PermissionResult::allow();
+    let out = c.step(
+        &mut w,
+        Event::AnsweredElsewhere {
+            given: Some(allow.clone()),
+        },
+        2,
+    );
+    l.replies(&out);
+    assert!(!text(&out).contains("interrupting"), "{out:?}");
+    assert_eq!(replied(&out), Some(&allow));
+    assert!(l.next(&mut c, &mut w, 3).is_some());
+    assert_eq!(l.opened, ["Bash", "Second"]);
+}
+
+/// A chat drawing at `width` columns (as the chat sets its renderer's
+/// width from the terminal's), on a screen 24 rows tall.
+fn chat_at(width: usize) -> Chat {
+    let mut c = Chat::new();
+    c.renderer.set_width(width);
+    c.renderer.set_height(24);
+    c
+}
+
+/// A turn at `width` columns: a streamed answer, a tool call with its
+/// spinner ticking, an approval answered, the call's result, the turn's
+/// end; each step's writes go to a terminal `width` columns wide (a `\n`
+/// starting its line at the first column, as the chat's does).
+fn a_turn_drawn_at(width: usize, answer: &str, command: &str) -> vt100::Parser {
+    let mut c = chat_at(width);
+    let mut p = vt100::Parser::new(24, width as u16, 0);
+    let draw = |p: &mut vt100::Parser, out: &[Effect<&'static str>]| {
+        let mut t = text(out).replace("\r\n", "\n").replace('\n', "\r\n");
+        if width == 1 {
+            // a character two columns wide on a screen of one: no terminal
+            // can show it (vt100 panics); it takes the one row, as the
+            // chat counts it
+            t = t
+                .chars()
+                .map(|c| match crate::cli::term::wrap::columns(c) {
+                    2 => '?',
+                    _ => c,
+                })
+                .collect();
+        }
+        p.process(t.as_bytes());
+    };
+    let t0 = c.t0;
+    let (mut w, first) = Machine::turn(&mut c.parts(), t0);
+    draw(&mut p, &first);
+    let delta = |t: &str| {
+        msg(
+            json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
+            "delta":{"type":"text_delta","text":t}}}),
+        )
+    };
+    let half = answer
+        .char_indices()
+        .nth(answer.chars().count() / 2)
+        .map_or(0, |(i, _)| i);
+    let (a, b) = answer.split_at(half);
+    // the approval, drawn at the width and sized to the screen as the
+    // loop opens it
+    let req: claudio::CanUseToolRequest = serde_json::from_value(json!({"tool_name":"Bash",
+        "input":{"command":command},"description":"list the files"}))
+    .unwrap();
+    let here = crate::cli::turn::summary::Here::default();
+    let frame = Frame::new(&req, None, None, &here, Style::plain());
+    let approval = Approval::new(req.clone(), frame.shown(&req, width)).drawn_from(frame);
+    let dialog = Box::new(Dialog::asking(Box::new(approval), Style::plain()).size(width, 24));
+    let mut events = vec![
+        msg(json!({"type":"stream_event","event":{"type":"message_start","message":{"id":"m1"}}})),
+        delta(a),
+        Event::Tick,
+        delta(b),
+        msg(json!({"type":"assistant","message":{"id":"m1","content":[
+            {"type":"text","text":answer},
+            {"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":command}}]}})),
+    ];
+    events.extend((0..5).map(|_| Event::Tick));
+    events.push(Event::Request {
+        typed_before: Vec::new(),
+        request: "Bash",
+        dialog,
+    });
+    events.push(key('y'));
+    events.push(special(KeyCode::Enter, KeyModifiers::NONE));
+    events.extend((0..3).map(|_| Event::Tick));
+    events.push(msg(
+        json!({"type":"user","message":{"role":"user","content":[
+        {"type":"tool_result","tool_use_id":"toolu_1","content":"done"}]}}),
+    ));
+    events.push(Event::Tick);
+    events.push(msg(result()));
+    for (n, e) in events.into_iter().enumerate() {
+        let out = c.step(&mut w, e, 80 * (n as u64 + 1));
+        draw(&mut p, &out);
+    }
+    assert!(w.ended(), "the turn ended");
+    p
+}
+
+/// Every width from 1 column: the chat draws a turn (a streamed answer, a
+/// tool call with its spinner, an approval) without a panic, and each
+/// live region it drew is erased whole: once the turn is over, no spinner
+/// and no status line is left on the screen. Below 20 columns the chat
+/// drew at 20: its rows wrapped on the terminal, the live region's erase
+/// counted too few, and spinner and status rows were left on the screen.
+#[test]
+fn every_width_from_one_column_draws_a_turn_and_erases_its_live_region() {
+    use proptest::prelude::*;
+    let frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    let check = |width: usize, answer: &str, command: &str| {
+        let p = a_turn_drawn_at(width, answer, command);
+        let screen = p.screen().contents();
+        let left: Vec<char> = screen.chars().filter(|c| frames.contains(c)).collect();
+        assert!(
+            left.is_empty(),
+            "at {width} columns, spinners left: {screen}"
+        );
+        assert!(!screen.contains("Working"), "at {width}: {screen}");
+    };
+    for width in 1..=40 {
+        check(
+            width,
+            "the answer is forty-two, and here is why it is so",
+            "ls -la",
+        );
+    }
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 200,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    runner
+        .run(
+            &(1usize..=40, "[a-z é日 ]{0,60}", "[a-z -]{1,40}"),
+            |(width, answer, command)| {
+                check(width, &answer, &command);
+                Ok(())
+            },
+        )
+        .unwrap();
 }
