@@ -511,6 +511,20 @@ fn screen(
             }
         }
     };
+    // the model's words come before what runs, so that when the question
+    // is bounded to the screen (its middle cut, [`fit`]) the cut takes
+    // them first and what is approved stays next to the choices: a long
+    // description after a long command showed only its own tail, looking
+    // like the command
+    if let Some(d) = &req.description {
+        // a file tool's description is the CLI's name for the file (its
+        // path), not a reason: "why  checkout.py" read as one
+        if !file_tool(&req.tool_name) {
+            detail("why", d);
+        } else if !(cut && file_tool(&req.tool_name)) {
+            detail("file", d);
+        }
+    }
     // whatever the head line could not show, in full, before any choice
     match req.input.get("command").and_then(|v| v.as_str()) {
         Some(cmd) if req.tool_name == "Bash" && (cut || cmd.lines().count() > 1) => {
@@ -531,15 +545,6 @@ fn screen(
             detail("input", &full);
         }
         _ => {}
-    }
-    if let Some(d) = &req.description {
-        // a file tool's description is the CLI's name for the file (its
-        // path), not a reason: "why  checkout.py" read as one
-        if !file_tool(&req.tool_name) {
-            detail("why", d);
-        } else if !(cut && file_tool(&req.tool_name)) {
-            detail("file", d);
-        }
     }
     if let Some(r) = req.reason() {
         detail("reason", &r);

@@ -1156,3 +1156,51 @@ fn a_question_taller_than_the_screen_is_bounded_and_a_resize_leaves_no_copy() {
         assert_eq!(zeros, 1, "the whole once: {all:#?}");
     }
 }
+
+/// A long command with a long description, on a screen that holds
+/// neither: the bound cuts the model's words, not what runs. The rows
+/// kept above the choices are the command's last lines, under their own
+/// label; before, the description came after the command and its tail
+/// was all that showed, in the command's place.
+#[test]
+fn a_bounded_question_cuts_the_model_s_words_before_the_command() {
+    use crate::cli::requests::Kind;
+    let cmd: String = std::iter::once("cat > out.txt <<'EOF'".to_owned())
+        .chain((0..40).map(|i| format!("command row {i}")))
+        .chain(std::iter::once("EOF".to_owned()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let why: String = (0..40).map(|i| format!("harmless words {i}\n")).collect();
+    let r = req(json!({"tool_name":"Bash",
+        "input":{"command": cmd, "description": why}, "description": why}));
+    let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+    let mut a = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
+    let at = crate::cli::requests::Screen {
+        style: Style::plain(),
+        width: 80,
+        height: 30,
+        reflows: false,
+    };
+    let first = a.start(&at).write;
+    assert!(
+        crate::cli::term::picker::screen_rows(&first, 80) < 30,
+        "{first}"
+    );
+    assert!(
+        first.contains("more rows — d then Enter shows all"),
+        "{first}"
+    );
+    assert!(!first.contains("harmless words"), "{first}");
+    for row in ["command row 39", "EOF", "Allow?"] {
+        assert!(first.contains(row), "{row}: {first}");
+    }
+    // the whole question, when it fits, still says both
+    let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+    let mut b = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
+    let whole = b
+        .start(&crate::cli::requests::Screen { height: 200, ..at })
+        .write;
+    let why_at = whole.find("harmless words 0").expect(&whole);
+    let cmd_at = whole.find("command row 0").unwrap();
+    assert!(why_at < cmd_at, "{whole}");
+}
