@@ -251,19 +251,22 @@ impl Kept {
                 *f = list_folder(&f.path, horizon, now, &running);
             }
         }
-        // the running sessions' transcripts, where they are
-        for id in &running {
-            let known = |f: &KeptFolder| f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id));
-            if self.folders.iter().any(known) {
+        // the running sessions' transcripts, where they are: a folder that
+        // holds one it did not keep (older than the horizon) is listed
+        // again, to keep its order. Every folder: one id may name a
+        // transcript in two, the one kept in one folder not the one written
+        // in the other
+        let names: Vec<String> = running.iter().map(|id| format!("{id}.jsonl")).collect();
+        for f in &mut self.folders {
+            if f.unreadable.is_some() {
                 continue;
             }
-            // not kept (older than the horizon, or not there at all): the
-            // folder that holds it is listed again, to keep its order
-            let name = format!("{id}.jsonl");
-            for f in &mut self.folders {
-                if f.unreadable.is_none() && rustix::fs::lstat(f.path.join(&name)).is_ok() {
-                    *f = list_folder(&f.path, horizon, now, &running);
-                }
+            let unkept = running.iter().zip(&names).any(|(id, name)| {
+                !f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id))
+                    && rustix::fs::lstat(f.path.join(name)).is_ok()
+            });
+            if unkept {
+                *f = list_folder(&f.path, horizon, now, &running);
             }
         }
         for f in &mut self.folders {
