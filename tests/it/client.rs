@@ -819,22 +819,24 @@ async fn messages_are_kept_while_a_control_answer_is_awaited() {
 async fn inactivity_timeout_fails_a_silent_turn_but_not_a_waiting_prompt() {
     let fake = Fake::after_init(vec![vec![
         expect_user("slow"),
-        // a person takes 1.5 s to answer: that silence does not count
+        // a person takes 7.5 s to answer: that silence does not count
         Step::Emit(
             json!({"type":"control_request","request_id":"p","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}),
         ),
         Step::expect(json!({"type":"control_response"})),
         delta("then"),
         // the CLI goes quiet
-        Step::SleepMs(5000),
+        Step::SleepMs(120_000),
         result("too late"),
     ]]);
+    // the timeout generous enough for the CLI's next line to come within
+    // it on a loaded machine
     let options = fake
         .options()
         .include_partial_messages(true)
-        .inactivity_timeout(Duration::from_millis(1000))
+        .inactivity_timeout(Duration::from_secs(5))
         .can_use_tool(|_r, _c| async {
-            tokio::time::sleep(Duration::from_millis(1500)).await;
+            tokio::time::sleep(Duration::from_millis(7500)).await;
             Ok(PermissionResult::allow())
         });
     let client = Client::connect(options).await.unwrap();
