@@ -545,7 +545,7 @@ async fn crash_mid_turn_is_an_error_with_the_stderr_tail() {
     client.send("boom").await.unwrap();
     let mut last = None;
     let mut s = std::pin::pin!(client.receive_response());
-    let done = tokio::time::timeout(Duration::from_secs(10), async {
+    let done = tokio::time::timeout(Duration::from_secs(60), async {
         while let Some(m) = s.next().await {
             last = Some(m);
         }
@@ -735,7 +735,7 @@ async fn close_escalates_to_sigterm_then_sigkill() {
         .await
         .unwrap();
     let pid = fake.pid();
-    let exit = tokio::time::timeout(Duration::from_secs(10), client.close())
+    let exit = tokio::time::timeout(Duration::from_secs(60), client.close())
         .await
         .expect("close hung")
         .unwrap();
@@ -874,7 +874,7 @@ async fn the_stderr_tail_of_an_exit_always_holds_the_last_line() {
         client.send("go").await.unwrap();
         let mut last = None;
         let mut s = std::pin::pin!(client.receive_response());
-        let done = tokio::time::timeout(Duration::from_secs(20), async {
+        let done = tokio::time::timeout(Duration::from_secs(60), async {
             while let Some(m) = s.next().await {
                 last = Some(m);
             }
