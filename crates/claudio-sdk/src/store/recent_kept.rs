@@ -240,32 +240,39 @@ impl Kept {
             Mode::empty(),
         )
         .ok();
+        let files: Vec<String> = running.iter().map(|id| format!("{id}.jsonl")).collect();
         for f in &mut self.folders {
-            let now_stamp = match (&root, f.path.parent(), f.path.file_name()) {
+            let by_name = match (&root, f.path.parent(), f.path.file_name()) {
                 (Some(root), Some(parent), Some(name)) if parent == self.projects => {
-                    stamp_at(root, name)
+                    Some((root, name))
                 }
-                _ => stamp(&f.path),
+                _ => None,
             };
-            if f.stamp.is_none() || now_stamp != f.stamp {
-                *f = list_folder(&f.path, horizon, now, &running);
-            }
-        }
-        // the running sessions' transcripts, where they are: a folder that
-        // holds one it did not keep (older than the horizon) is listed
-        // again, to keep its order. Every folder: one id may name a
-        // transcript in two, the one kept in one folder not the one written
-        // in the other
-        let names: Vec<String> = running.iter().map(|id| format!("{id}.jsonl")).collect();
-        for f in &mut self.folders {
-            if f.unreadable.is_some() {
-                continue;
-            }
-            let unkept = running.iter().zip(&names).any(|(id, name)| {
-                !f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id))
-                    && rustix::fs::lstat(f.path.join(name)).is_ok()
-            });
-            if unkept {
+            let now_stamp = match by_name {
+                Some((root, name)) => stamp_at(root, name),
+                None => stamp(&f.path),
+            };
+            // the running sessions' transcripts, where they are: a folder
+            // that holds one it did not keep (older than the horizon) is
+            // listed again, to keep its order. Every folder: one id may
+            // name a transcript in two, the one kept in one folder not the
+            // one written in the other
+            let unkept = || {
+                f.unreadable.is_none()
+                    && running.iter().zip(&files).any(|(id, file)| {
+                        !f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id))
+                            && match by_name {
+                                Some((root, name)) => rustix::fs::statat(
+                                    root,
+                                    Path::new(name).join(file),
+                                    AtFlags::SYMLINK_NOFOLLOW,
+                                )
+                                .is_ok(),
+                                None => rustix::fs::lstat(f.path.join(file)).is_ok(),
+                            }
+                    })
+            };
+            if f.stamp.is_none() || now_stamp != f.stamp || unkept() {
                 *f = list_folder(&f.path, horizon, now, &running);
             }
         }
