@@ -317,6 +317,27 @@ fn a_running_session_s_old_transcript_is_seen_beside_a_kept_one_of_its_id() {
     .unwrap();
 }
 
+/// A registered session writes its old transcript, then its CLI moves to
+/// another session (its registry entry rewritten in place, the folder's
+/// time unchanged) before the next call: what it wrote is seen (it was
+/// not, the session no longer named: found by the proptest above).
+#[test]
+fn what_a_session_wrote_before_its_cli_moved_to_another_is_seen() {
+    play(
+        &[
+            Op::Register(2),
+            Op::OldFile(0, 2),
+            Op::Clock(RACY_MS + 1),
+            Op::Check,
+            Op::Append(0),
+            Op::Switch(0, 0),
+            Op::Check,
+        ],
+        None,
+    )
+    .unwrap();
+}
+
 /// A writer in no registry is seen by the full check: at most
 /// [`FULL_CHECK_MS`] late.
 #[test]
