@@ -64,7 +64,7 @@ impl Fake {
                 "FAKE_CLAUDE_RECORD",
                 self.record.path().display().to_string(),
             )
-            .close_grace(Duration::from_secs(2))
+            .close_grace(Duration::from_secs(30))
             .init_timeout(Duration::from_secs(10))
             .control_timeout(Duration::from_secs(10))
     }
