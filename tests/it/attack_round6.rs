@@ -303,7 +303,7 @@ async fn a_withdrawn_id_sent_again_is_a_new_request_and_close_refuses_answers() 
         }
         (requests, withdrawn)
     };
-    let (requests, withdrawn) = tokio::time::timeout(Duration::from_secs(20), read)
+    let (requests, withdrawn) = tokio::time::timeout(Duration::from_secs(60), read)
         .await
         .expect("no hang");
     assert_eq!(withdrawn, 1);

@@ -152,7 +152,7 @@ impl Tui {
                 t.send(b"\x1b[B");
                 std::thread::sleep(Duration::from_millis(300));
                 t.send(b"\r");
-                let gone = Instant::now() + Duration::from_secs(10);
+                let gone = Instant::now() + Duration::from_secs(60);
                 while t.contents().contains("Make auto mode your default") && Instant::now() < gone
                 {
                     std::thread::sleep(Duration::from_millis(50));

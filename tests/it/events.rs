@@ -63,7 +63,7 @@ async fn until_turn_end(client: &Client, out: &mut Vec<Event>) {
         }
         panic!("the stream ended before the turn did");
     };
-    tokio::time::timeout(Duration::from_secs(20), read)
+    tokio::time::timeout(Duration::from_secs(60), read)
         .await
         .expect("the turn ended");
 }
@@ -135,7 +135,7 @@ async fn a_request_no_one_reads_is_denied_and_the_turn_goes_on() {
         json!({"behavior":"deny","message":"no one answered the permission request; the tool is not allowed"}),
     );
     let client = Client::connect(fake.options()).await.unwrap();
-    let turn = tokio::time::timeout(Duration::from_secs(20), client.turn("go"))
+    let turn = tokio::time::timeout(Duration::from_secs(60), client.turn("go"))
         .await
         .expect("no hang")
         .expect("the turn");
@@ -164,7 +164,7 @@ async fn dropping_the_request_unanswered_denies_it() {
         }
         names
     };
-    let names = tokio::time::timeout(Duration::from_secs(20), read)
+    let names = tokio::time::timeout(Duration::from_secs(60), read)
         .await
         .expect("no hang");
     assert!(names.contains(&"request:perm-1".to_owned()), "{names:?}");
@@ -456,7 +456,7 @@ async fn a_query_gives_its_turn_as_events_and_progress_reads_them() {
             }
         }
     };
-    tokio::time::timeout(Duration::from_secs(20), read)
+    tokio::time::timeout(Duration::from_secs(60), read)
         .await
         .expect("the query ended");
     assert_eq!(names.first().map(String::as_str), Some("turn-started"));

@@ -70,7 +70,7 @@ async fn stdout_closing_without_a_result_is_an_error() {
         .await
         .unwrap();
     client.send("q").await.unwrap();
-    let msgs = tokio::time::timeout(Duration::from_secs(10), turn(&client))
+    let msgs = tokio::time::timeout(Duration::from_secs(60), turn(&client))
         .await
         .expect("hang after stdout closed");
     match msgs.last() {

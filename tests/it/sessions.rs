@@ -1517,7 +1517,7 @@ fn archive_shows_a_spinner_on_a_terminal_and_nothing_when_piped() {
     let mut t = common::term::Term::spawn(cmd());
     assert_eq!(t.wait(30).code(), Some(0));
     // the pty's reader may still be catching up with what was written
-    let until = std::time::Instant::now() + Duration::from_secs(10);
+    let until = std::time::Instant::now() + Duration::from_secs(60);
     while !t.raw().contains("archiving transcripts into") && std::time::Instant::now() < until {
         std::thread::sleep(Duration::from_millis(20));
     }

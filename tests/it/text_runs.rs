@@ -57,11 +57,13 @@ async fn text_deltas_come_in_runs_in_order_with_requests_and_without_waiting() {
         expect_user("more"),
         result("done"),
     ]]);
+    // (its close is not checked: the fake is ended at a short grace)
     let client = Client::connect(
         fake.options()
             .include_partial_messages(true)
             .coalesce_text_deltas(true)
-            .requests_as_events(true),
+            .requests_as_events(true)
+            .close_grace(Duration::from_secs(2)),
     )
     .await
     .unwrap();

@@ -64,7 +64,7 @@ impl Fake {
                 "FAKE_CLAUDE_RECORD",
                 self.record.path().display().to_string(),
             )
-            .close_grace(Duration::from_secs(2))
+            .close_grace(Duration::from_secs(30))
             .init_timeout(Duration::from_secs(10))
             .control_timeout(Duration::from_secs(10))
     }
@@ -137,9 +137,15 @@ pub fn alive(pid: i32) -> bool {
     }
 }
 
-/// Wait until `pid` is gone; false if it still lives after `within`.
+/// The least time a wait for a process (its exit, its end) is given: the
+/// waits guard against a hang, and are never a time it may take (on a
+/// loaded machine a process can take seconds to be scheduled).
+pub const GUARD: Duration = Duration::from_secs(60);
+
+/// Wait until `pid` is gone; false if it still lives after `within` (at
+/// least [`GUARD`]).
 pub fn gone_within(pid: i32, within: Duration) -> bool {
-    let until = Instant::now() + within;
+    let until = Instant::now() + within.max(GUARD);
     while Instant::now() < until {
         if !alive(pid) {
             return true;
@@ -214,8 +220,10 @@ pub fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// Wait for a child with a deadline; kill it and panic if it hangs.
+/// Wait for a child with a deadline of `secs` (at least [`GUARD`]); kill
+/// it and panic if it hangs.
 pub fn wait_with_deadline(child: &mut std::process::Child, secs: u64) -> std::process::ExitStatus {
+    let secs = secs.max(GUARD.as_secs());
     let until = Instant::now() + Duration::from_secs(secs);
     loop {
         if let Some(st) = child.try_wait().unwrap() {

@@ -17,6 +17,10 @@
 //! - a CLI started or ended changes the registry folder's time; one may
 //!   have started and ended since the last call, so then, as when nothing
 //!   is kept, every transcript is looked at (a full check);
+//! - a CLI that moves to another session (`/resume`, `/clear`) names
+//!   another id in its entry, the folder's time unchanged: another set of
+//!   ids named is a full check too (the session it left may have been
+//!   written since the last call);
 //! - a writer that is in no registry (an older CLI, another program) is
 //!   seen by the full check made at least every [`FULL_CHECK_MS`].
 //!
@@ -70,6 +74,13 @@ struct Kept {
     /// not there; `None`: not kept, as racy or unknown).
     root: Option<Stamp>,
     registry: Option<Stamp>,
+    /// The session ids the registry named when this was made, sorted
+    /// (`None`: it could not be read whole). Another set of them is a full
+    /// check: a CLI that moved to another session (`/resume`, `/clear`)
+    /// changes its entry, not the registry folder's time, and the session
+    /// it left may have been written since, unseen.
+    #[serde(default)]
+    named: Option<Vec<String>>,
     folders: Vec<KeptFolder>,
     /// Links in the projects folder passed over, and why.
     passed: Vec<(PathBuf, String)>,
@@ -147,6 +158,11 @@ fn registered(dir: &Path) -> Option<Vec<String>> {
     )
 }
 
+fn sorted(mut ids: Vec<String>) -> Vec<String> {
+    ids.sort_unstable();
+    ids
+}
+
 /// One folder listed now: its transcripts since `horizon`, and those of
 /// the sessions `running` whatever their time.
 fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptFolder {
@@ -192,6 +208,7 @@ fn full(projects: &Path, registry: &Path, now: i64) -> StoreResult<Kept> {
     // the folders' times before their listings: a change during one is
     // seen next time
     let reg = stamp(registry);
+    let named = registered(registry).map(sorted);
     let root = stamp(projects);
     let (folders, links) = project_folders(projects)?;
     let folders = parallel_map(&folders, |f| list_folder(f, horizon, now, &[]));
@@ -201,6 +218,7 @@ fn full(projects: &Path, registry: &Path, now: i64) -> StoreResult<Kept> {
         full_at: now,
         root: settled(root, now),
         registry: settled(reg, now),
+        named,
         folders,
         passed: links,
     })
@@ -224,6 +242,10 @@ impl Kept {
         let Some(mut running) = registered(registry) else {
             return false;
         };
+        // a CLI moved to another session
+        if self.named.as_ref() != Some(&sorted(running.clone())) {
+            return false;
+        }
         if let Some(id) = current
             .filter(|p| p.parent().and_then(Path::parent) == Some(self.projects.as_path()))
             .and_then(|p| p.file_name()?.to_str()?.strip_suffix(".jsonl"))
@@ -240,30 +262,40 @@ impl Kept {
             Mode::empty(),
         )
         .ok();
+        let files: Vec<String> = running.iter().map(|id| format!("{id}.jsonl")).collect();
         for f in &mut self.folders {
-            let now_stamp = match (&root, f.path.parent(), f.path.file_name()) {
+            let by_name = match (&root, f.path.parent(), f.path.file_name()) {
                 (Some(root), Some(parent), Some(name)) if parent == self.projects => {
-                    stamp_at(root, name)
+                    Some((root, name))
                 }
-                _ => stamp(&f.path),
+                _ => None,
             };
-            if f.stamp.is_none() || now_stamp != f.stamp {
+            let now_stamp = match by_name {
+                Some((root, name)) => stamp_at(root, name),
+                None => stamp(&f.path),
+            };
+            // the running sessions' transcripts, where they are: a folder
+            // that holds one it did not keep (older than the horizon) is
+            // listed again, to keep its order. Every folder: one id may
+            // name a transcript in two, the one kept in one folder not the
+            // one written in the other
+            let unkept = || {
+                f.unreadable.is_none()
+                    && running.iter().zip(&files).any(|(id, file)| {
+                        !f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id))
+                            && match by_name {
+                                Some((root, name)) => rustix::fs::statat(
+                                    root,
+                                    Path::new(name).join(file),
+                                    AtFlags::SYMLINK_NOFOLLOW,
+                                )
+                                .is_ok(),
+                                None => rustix::fs::lstat(f.path.join(file)).is_ok(),
+                            }
+                    })
+            };
+            if f.stamp.is_none() || now_stamp != f.stamp || unkept() {
                 *f = list_folder(&f.path, horizon, now, &running);
-            }
-        }
-        // the running sessions' transcripts, where they are
-        for id in &running {
-            let known = |f: &KeptFolder| f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id));
-            if self.folders.iter().any(known) {
-                continue;
-            }
-            // not kept (older than the horizon, or not there at all): the
-            // folder that holds it is listed again, to keep its order
-            let name = format!("{id}.jsonl");
-            for f in &mut self.folders {
-                if f.unreadable.is_none() && rustix::fs::lstat(f.path.join(&name)).is_ok() {
-                    *f = list_folder(&f.path, horizon, now, &running);
-                }
             }
         }
         for f in &mut self.folders {
