@@ -60,8 +60,9 @@ fn linking(var: &dyn Fn(&str) -> String) -> Vec<&'static str> {
     }
 
     // the unwinder, static: found before `-lgcc_s`, it leaves nothing for
-    // the shared one to give, and `--as-needed` drops it
-    if let Some(dir) = file_of(&cc, "libgcc_eh.a") {
+    // the shared one to give, and `--as-needed` drops it (a native build
+    // only: a cross build's `cc` may be the host's, its library the host's)
+    if let Some(dir) = native.then(|| file_of(&cc, "libgcc_eh.a")).flatten() {
         println!("cargo:rustc-link-search=native={dir}");
         println!("cargo:rustc-link-lib=static=gcc_eh");
         chosen.push("eh");
